@@ -1,0 +1,19 @@
+// Unit and component tests of the browser packages (jsdom). The API has its own runner (node:test), e2e its own.
+const browserPackages = ['shared', 'host', 'remote-calculator'];
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: browserPackages.map((dir) => ({
+    displayName: dir,
+    rootDir: `<rootDir>/${dir}`,
+    testEnvironment: 'jsdom',
+    testMatch: ['<rootDir>/src/**/*.test.ts?(x)'],
+    transform: {
+      '^.+\\.tsx?$': ['ts-jest', { tsconfig: `<rootDir>/tsconfig.json`, isolatedModules: true, diagnostics: false }],
+    },
+    moduleNameMapper: {
+      '\\.(png|jpe?g|svg|webp|mp4)$': '<rootDir>/../scripts/jest/file-stub.js',
+    },
+    setupFilesAfterEnv: ['<rootDir>/../scripts/jest/setup.ts'],
+  })),
+};

@@ -1,0 +1,96 @@
+// The one place that says how the host and every remote are built and what they share (DESIGN.md).
+const path = require('node:path');
+const HtmlWebpackPlugin = require('html-webpack-plugin');
+const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+const rootPackage = require('../../package.json');
+const sharedPackage = require('../../shared/package.json');
+
+/** The federation names of the remotes, keyed like the runtime config's `remotes`. */
+const REMOTES = {
+  auth: 'remoteAuth',
+  apps: 'remoteApps',
+  admin: 'remoteAdmin',
+  calculator: 'remoteCalculator',
+};
+
+/**
+ * Singletons: two Reacts break hooks, two zustand or @portal/shared copies give two session stores. Each package
+ * is also shared under its name with a trailing slash so that subpath imports (react/jsx-runtime) are shared too.
+ */
+function sharedSingletons() {
+  const versions = rootPackage.dependencies;
+  const singleton = (name, version) => ({ singleton: true, requiredVersion: version, eager: false });
+  const shared = {};
+  for (const name of ['react', 'react-dom', 'react-router', 'react-router-dom', 'zustand', 'styled-components']) {
+    const version = versions[name] ?? false;
+    shared[name] = singleton(name, version);
+    shared[`${name}/`] = singleton(name, version);
+  }
+  shared['@portal/shared'] = { singleton: true, requiredVersion: sharedPackage.version, version: sharedPackage.version };
+  shared['@portal/shared/'] = { singleton: true, requiredVersion: sharedPackage.version, version: sharedPackage.version };
+  return shared;
+}
+
+/**
+ * A webpack config for the host or a remote.
+ * @param {{ dir: string, name: string, port: number, exposes?: Record<string, string>, title?: string }} options
+ */
+function federatedConfig({ dir, name, port, exposes, title = 'Portal' }) {
+  return (_env, argv) => {
+    const production = argv.mode === 'production';
+    return {
+      mode: production ? 'production' : 'development',
+      context: dir,
+      entry: './src/index.ts',
+      devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+      output: {
+        path: path.join(dir, 'dist'),
+        publicPath: 'auto',
+        filename: production ? '[name].[contenthash:10].js' : '[name].js',
+        chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
+        uniqueName: name,
+        clean: true,
+      },
+      resolve: { extensions: ['.tsx', '.ts', '.js'] },
+      module: {
+        rules: [
+          {
+            test: /\.tsx?$/,
+            exclude: /node_modules/,
+            use: { loader: require.resolve('ts-loader'), options: { transpileOnly: true, configFile: path.join(dir, 'tsconfig.json') } },
+          },
+          { test: /\.(png|jpe?g|svg|webp|mp4)$/, type: 'asset/resource' },
+        ],
+      },
+      plugins: [
+        new ModuleFederationPlugin({
+          name,
+          filename: production ? 'remoteEntry.[contenthash:10].js' : 'remoteEntry.js',
+          exposes,
+          shared: sharedSingletons(),
+          shareStrategy: 'loaded-first',
+          manifest: true,
+          dts: false,
+          runtimePlugins: exposes ? [] : [path.join(dir, 'src/federation/fallback-plugin.ts')],
+        }),
+        new HtmlWebpackPlugin({
+          template: path.join(__dirname, 'index.html'),
+          title,
+          scriptLoading: 'defer',
+          // The runtime config is a plain script served next to the page, read before any bundle.
+          templateParameters: { title },
+        }),
+      ],
+      performance: { hints: false },
+      devServer: {
+        port,
+        host: '127.0.0.1',
+        historyApiFallback: true,
+        headers: { 'Access-Control-Allow-Origin': '*' },
+        static: { directory: path.join(dir, 'public'), watch: false },
+      },
+    };
+  };
+}
+
+module.exports = { federatedConfig, sharedSingletons, REMOTES };

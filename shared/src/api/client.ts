@@ -1,0 +1,116 @@
+import ky, { HTTPError, type KyInstance, type Options } from 'ky';
+import { getRuntimeConfig } from '../config/runtime-config';
+import { FALLBACK } from '../messages/es';
+import { readToken, removeToken } from '../session/token-storage';
+
+/** Spec §7 and §9: every call times out after 10000 ms. */
+export const REQUEST_TIMEOUT_MS = 10_000;
+
+/** An API failure with the message to show: the server's own, else the caller's Spanish fallback. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type UnauthorizedHandler = () => void;
+const unauthorizedHandlers = new Set<UnauthorizedHandler>();
+
+/** Called after a 401 on an authenticated call, once the token is removed (the session store listens). */
+export function onUnauthorized(handler: UnauthorizedHandler): () => void {
+  unauthorizedHandlers.add(handler);
+  return () => unauthorizedHandlers.delete(handler);
+}
+
+function goToLogin(): void {
+  if (window.location.pathname !== '/login') window.location.assign('/login');
+}
+
+let client: KyInstance | undefined;
+
+function api(): KyInstance {
+  client ??= ky.create({
+    prefixUrl: getRuntimeConfig().apiBaseUrl,
+    timeout: REQUEST_TIMEOUT_MS,
+    retry: 0,
+    hooks: {
+      beforeRequest: [
+        (request) => {
+          const token = readToken();
+          if (token) request.headers.set('Authorization', `Bearer ${token}`);
+        },
+      ],
+      afterResponse: [
+        (request, _options, response) => {
+          // An anonymous call's 401 (a wrong password) is an answer to show, not an expired session.
+          if (response.status === 401 && request.headers.has('Authorization')) {
+            removeToken();
+            unauthorizedHandlers.forEach((handler) => handler());
+            goToLogin();
+          }
+        },
+      ],
+    },
+  });
+  return client;
+}
+
+/** Only for tests: forget the client so that a new runtime config is read. */
+export function resetApiClient(): void {
+  client = undefined;
+}
+
+interface ErrorBody {
+  message?: unknown;
+  code?: unknown;
+}
+
+async function toApiError(error: unknown, fallback: string): Promise<ApiError> {
+  if (error instanceof HTTPError) {
+    let body: ErrorBody | undefined;
+    try {
+      body = (await error.response.json()) as ErrorBody;
+    } catch {
+      body = undefined;
+    }
+    console.error('Error del servidor', error.response.status, body);
+    const message = typeof body?.message === 'string' && body.message.trim() ? body.message : fallback;
+    const code = typeof body?.code === 'string' ? body.code : undefined;
+    return new ApiError(message, error.response.status, code);
+  }
+  console.error(error);
+  return new ApiError(error instanceof TypeError || (error as Error)?.name === 'TimeoutError' ? FALLBACK.network : fallback);
+}
+
+export interface RequestOptions {
+  json?: unknown;
+  searchParams?: Record<string, string | number | undefined>;
+  /** The Spanish message shown when the server gives none. */
+  fallback: string;
+}
+
+/** Sends one call to the API; resolves to the JSON body (undefined for 204), rejects with an ApiError. */
+export async function request<T>(method: 'get' | 'post' | 'put' | 'delete', path: string, options: RequestOptions): Promise<T> {
+  const kyOptions: Options = { method };
+  if (options.json !== undefined) kyOptions.json = options.json;
+  if (options.searchParams) {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(options.searchParams)) {
+      if (value !== undefined && value !== '') params.set(key, String(value));
+    }
+    kyOptions.searchParams = params;
+  }
+  try {
+    const response = await api()(path, kyOptions);
+    if (response.status === 204) return undefined as T;
+    const text = await response.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  } catch (error) {
+    throw await toApiError(error, options.fallback);
+  }
+}

@@ -1,0 +1,44 @@
+/** Every API path of spec §7, in one place. */
+export const API_PATHS = {
+  auth: {
+    register: 'auth/register',
+    verifyRegistration: 'auth/verify-registration',
+    resendVerification: 'auth/resend-verification',
+    forgotPassword: 'auth/forgot-password',
+    changePassword: 'auth/change-password',
+    login: 'auth/login',
+    logout: 'auth/logout',
+    currentUser: 'auth/user',
+    google: 'auth/google',
+    apple: 'auth/apple',
+    googleCallback: 'auth/google/callback',
+    changeStatus: (id: number) => `auth/cambiar-estado/${id}`,
+    edit: (id: number) => `auth/editar/${id}`,
+    updatePresentation: 'auth/update-presentacion',
+    updateUser: 'auth/update-user',
+    checkEmail: 'auth/verificar-email',
+    updatePassword: 'auth/update-password',
+  },
+  users: {
+    list: 'user/listar',
+    verifyEmails: 'user/verify-emails',
+    stats: 'user/stats',
+  },
+  apps: {
+    register: 'apps/register',
+    list: 'apps/listar',
+    update: (id: number) => `apps/update/${id}`,
+    byId: (id: number) => `apps/obtener-por-id/${id}`,
+    withPlans: 'apps/listar-con-planes',
+  },
+  userPlans: {
+    userAppPlans: 'plan-usuario/user-app-plans',
+    changePlan: 'plan-usuario/cambiar-plan-app',
+  },
+  billing: {
+    checkout: 'facturacion/checkout',
+    plans: 'facturacion/planes',
+    portal: 'facturacion/portal',
+    customerSession: 'facturacion/customer-session',
+  },
+} as const;

@@ -1,0 +1,43 @@
+/**
+ * The runtime configuration: written next to the host (and each standalone remote) as `runtime-config.js`,
+ * which sets `window.__PORTAL_CONFIG__` before any bundle runs, so remotes and the API can move without a rebuild.
+ */
+export type RemoteName = 'auth' | 'apps' | 'admin' | 'calculator';
+
+export interface RuntimeConfig {
+  /** Base URL of the API, without a trailing slash. */
+  apiBaseUrl: string;
+  /** URL of each remote's `mf-manifest.json`. */
+  remotes: Partial<Record<RemoteName, string>>;
+  /** Allowed redirect targets (see redirect/allow-list.ts for the pattern syntax). */
+  redirectAllowList: string[];
+  links: {
+    /** External campaign page opened by the promo banner. */
+    campaignUrl: string;
+    /** Support address shown on the personal-data deletion page. */
+    supportEmail: string;
+  };
+}
+
+declare global {
+  interface Window {
+    __PORTAL_CONFIG__?: Partial<RuntimeConfig>;
+  }
+}
+
+export const DEFAULT_CONFIG: RuntimeConfig = {
+  apiBaseUrl: 'http://127.0.0.1:3000',
+  remotes: {},
+  redirectAllowList: [],
+  links: { campaignUrl: 'https://www.example.com', supportEmail: 'soporte@example.com' },
+};
+
+export function getRuntimeConfig(): RuntimeConfig {
+  const injected = typeof window === 'undefined' ? undefined : window.__PORTAL_CONFIG__;
+  return {
+    ...DEFAULT_CONFIG,
+    ...injected,
+    apiBaseUrl: (injected?.apiBaseUrl ?? DEFAULT_CONFIG.apiBaseUrl).replace(/\/+$/, ''),
+    links: { ...DEFAULT_CONFIG.links, ...injected?.links },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Spec §5: a redirect target must have a scheme and host on the allow-list.
+ *
+ * Patterns (from the runtime config):
+ * - `https://portal.example.com`: that scheme and host (and port, if written); the path is ignored.
+ * - `https://*.portal.example.com`: any subdomain of it (test, community, dev tunnels), same scheme.
+ * - `betopro://auth/success`: a mobile deep link; scheme, host and path must match exactly.
+ */
+
+const WEB_SCHEMES = new Set(['http:', 'https:']);
+
+interface ParsedTarget {
+  protocol: string;
+  host: string;
+  path: string;
+}
+
+/** Parses strictly: absolute URLs only, no credentials, no backslashes or control characters. */
+function parseTarget(raw: string): ParsedTarget | null {
+  // Browsers read '\' as '/', and whitespace or control characters make scheme and host ambiguous.
+  if (!raw || /[\\\s\u0000-\u001f\u007f]/.test(raw)) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null; // relative and protocol-relative ('//evil.com') targets are not allowed
+  }
+  if (url.username || url.password) return null;
+  if (!url.host) return null; // 'javascript:', 'data:', 'mailto:' have no host
+  return { protocol: url.protocol, host: url.host, path: url.pathname.replace(/\/+$/, '') };
+}
+
+function hostMatches(pattern: string, host: string): boolean {
+  if (pattern.startsWith('*.')) {
+    const suffix = pattern.slice(1); // '.portal.example.com'
+    return host.endsWith(suffix) && host.length > suffix.length;
+  }
+  return host === pattern;
+}
+
+function matches(pattern: string, target: ParsedTarget): boolean {
+  const wildcard = pattern.includes('://*.');
+  const parsedPattern = parseTarget(wildcard ? pattern.replace('://*.', '://wildcard.') : pattern);
+  if (!parsedPattern || parsedPattern.protocol !== target.protocol) return false;
+  const hostPattern = wildcard ? parsedPattern.host.replace(/^wildcard\./, '*.') : parsedPattern.host;
+  if (!hostMatches(hostPattern, target.host)) return false;
+  return WEB_SCHEMES.has(target.protocol) || parsedPattern.path === target.path;
+}
+
+export function isAllowedRedirect(raw: string | null | undefined, allowList: readonly string[]): boolean {
+  if (!raw) return false;
+  const target = parseTarget(raw);
+  return target !== null && allowList.some((pattern) => matches(pattern, target));
+}
+
+/** The allowed target with `token` added as a query parameter, or null (the caller then goes to /apps). */
+export function redirectWithToken(raw: string | null | undefined, token: string, allowList: readonly string[]): string | null {
+  if (!raw || !isAllowedRedirect(raw, allowList)) return null;
+  const url = new URL(raw);
+  url.searchParams.set('token', token);
+  return url.toString();
+}

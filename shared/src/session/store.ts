@@ -1,0 +1,161 @@
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+import { ApiError, onUnauthorized } from '../api/client';
+import { fetchCurrentUser, logoutCall } from '../api/auth';
+import { FALLBACK } from '../messages/es';
+import type { User } from '../types/entities';
+import { AUTH_STORAGE_KEY, isTokenValid, readToken, removeToken, writeToken } from './token-storage';
+
+/** The client auth state of spec §3, and the transitions of spec §4. */
+export interface SessionState {
+  user: User | null;
+  token: string | null;
+  isAuthenticated: boolean;
+  isLoading: boolean;
+  error: string | null;
+  isInitialized: boolean;
+  pendingVerificationEmail: string | null;
+  hasShownPresentationModal: boolean;
+}
+
+export interface SessionActions {
+  /** Start-up, run once: a stored valid token loads the current user; anything else ends anonymous. */
+  initialize(): Promise<void>;
+  /** Stores a token and loads its user (login, verification, social return). */
+  startSession(token: string, user?: User): Promise<User>;
+  loadCurrentUser(): Promise<User>;
+  /** Calls the API's logout (failures only logged) and clears the session. */
+  logout(): Promise<void>;
+  clearSession(): void;
+  /** Editing one's own user replaces the stored user. */
+  setUser(user: User): void;
+  setPendingVerificationEmail(email: string | null): void;
+  setError(error: string | null): void;
+  markPresentationShown(): void;
+}
+
+export type SessionStore = SessionState & SessionActions;
+
+const ANONYMOUS: Pick<SessionState, 'user' | 'token' | 'isAuthenticated' | 'isLoading' | 'error'> = {
+  user: null,
+  token: null,
+  isAuthenticated: false,
+  isLoading: false,
+  error: null,
+};
+
+let initialization: Promise<void> | undefined;
+
+export const useSession = create<SessionStore>()(
+  persist(
+    (set, get) => ({
+      ...ANONYMOUS,
+      isInitialized: false,
+      pendingVerificationEmail: null,
+      hasShownPresentationModal: false,
+
+      initialize() {
+        initialization ??= (async () => {
+          const token = readToken() ?? get().token;
+          if (!isTokenValid(token)) {
+            removeToken();
+            set({ ...ANONYMOUS, isInitialized: true });
+            return;
+          }
+          try {
+            await get().startSession(token as string);
+          } catch {
+            // startSession has already removed the token and cleared the session.
+          } finally {
+            set({ isInitialized: true });
+          }
+        })();
+        return initialization;
+      },
+
+      async startSession(token, user) {
+        writeToken(token);
+        set({ token, isLoading: true, error: null });
+        if (user) {
+          set({ user, isAuthenticated: true, isLoading: false, hasShownPresentationModal: false });
+          return user;
+        }
+        return get().loadCurrentUser();
+      },
+
+      async loadCurrentUser() {
+        set({ isLoading: true, error: null });
+        try {
+          const user = await fetchCurrentUser();
+          set({ user, token: readToken(), isAuthenticated: true, isLoading: false, hasShownPresentationModal: false });
+          return user;
+        } catch (error) {
+          removeToken();
+          set({ ...ANONYMOUS, error: error instanceof ApiError ? error.message : FALLBACK.currentUser });
+          throw error;
+        }
+      },
+
+      async logout() {
+        try {
+          if (readToken()) await logoutCall();
+        } catch (error) {
+          console.error('Error al cerrar sesión', error);
+        }
+        get().clearSession();
+      },
+
+      clearSession() {
+        removeToken();
+        set({ ...ANONYMOUS, hasShownPresentationModal: false });
+      },
+
+      setUser(user) {
+        set({ user });
+      },
+
+      setPendingVerificationEmail(email) {
+        set({ pendingVerificationEmail: email });
+      },
+
+      setError(error) {
+        set({ error });
+      },
+
+      markPresentationShown() {
+        set({ hasShownPresentationModal: true });
+      },
+    }),
+    {
+      name: AUTH_STORAGE_KEY,
+      storage: createJSONStorage(() => localStorage),
+      partialize: ({ token, user, isAuthenticated, pendingVerificationEmail }) => ({
+        token,
+        user,
+        isAuthenticated,
+        pendingVerificationEmail,
+      }),
+    },
+  ),
+);
+
+// A 401 on any authenticated call ends the session (the client removes the token and goes to /login).
+onUnauthorized(() => useSession.getState().clearSession());
+
+/** Only for tests: lets initialize() run again. */
+export function resetSessionForTests(): void {
+  initialization = undefined;
+  useSession.setState({ ...ANONYMOUS, isInitialized: false, pendingVerificationEmail: null, hasShownPresentationModal: false });
+}
+
+registerInstance('session-store');
+
+/**
+ * Counts how many times a shared module was evaluated in this page. Module federation must share @portal/shared as a
+ * singleton: the browser suite asserts the session store was created once across the host and the remotes.
+ */
+function registerInstance(name: string): void {
+  if (typeof window === 'undefined') return;
+  const registry = ((window as unknown as { __PORTAL_INSTANCES__?: Record<string, number> }).__PORTAL_INSTANCES__ ??= {});
+  registry[name] = (registry[name] ?? 0) + 1;
+}
