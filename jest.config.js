@@ -6,11 +6,14 @@ module.exports = {
   projects: browserPackages.map((dir) => ({
     displayName: dir,
     rootDir: `<rootDir>/${dir}`,
-    testEnvironment: 'jsdom',
+    testEnvironment: '<rootDir>/../scripts/jest/jsdom-with-fetch.js',
     testMatch: ['<rootDir>/src/**/*.test.ts?(x)'],
     transform: {
-      '^.+\\.tsx?$': ['ts-jest', { tsconfig: `<rootDir>/tsconfig.json`, isolatedModules: true, diagnostics: false }],
+      '^.+\\.tsx?$': ['ts-jest', { tsconfig: `<rootDir>/tsconfig.json`, diagnostics: false }],
+      // ky ships only ES modules; jest runs CommonJS, so ky alone is compiled too.
+      '/node_modules/ky/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs' }, diagnostics: false }],
     },
+    transformIgnorePatterns: ['/node_modules/(?!ky/)'],
     moduleNameMapper: {
       '\\.(png|jpe?g|svg|webp|mp4)$': '<rootDir>/../scripts/jest/file-stub.js',
     },

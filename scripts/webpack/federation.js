@@ -32,6 +32,15 @@ function sharedSingletons() {
 }
 
 /**
+ * Entry files are content-hashed for long caching. The federation runtime of @module-federation/enhanced 2.9 asks for
+ * the entry's file name while webpack is still hashing (module-federation/core#5077), before the content hash
+ * exists: it only needs the folder, so it gets the unhashed name then.
+ */
+function hashedEntryFilename(pathData) {
+  return pathData.chunk?.contentHash?.javascript ? '[name].[contenthash:10].js' : '[name].js';
+}
+
+/**
  * A webpack config for the host or a remote.
  * @param {{ dir: string, name: string, port: number, exposes?: Record<string, string>, title?: string }} options
  */
@@ -46,7 +55,7 @@ function federatedConfig({ dir, name, port, exposes, title = 'Portal' }) {
       output: {
         path: path.join(dir, 'dist'),
         publicPath: 'auto',
-        filename: production ? '[name].[contenthash:10].js' : '[name].js',
+        filename: production ? hashedEntryFilename : '[name].js',
         chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
         uniqueName: name,
         clean: true,
@@ -65,13 +74,13 @@ function federatedConfig({ dir, name, port, exposes, title = 'Portal' }) {
       plugins: [
         new ModuleFederationPlugin({
           name,
-          filename: production ? 'remoteEntry.[contenthash:10].js' : 'remoteEntry.js',
+          filename: 'remoteEntry.js',
           exposes,
           shared: sharedSingletons(),
           shareStrategy: 'loaded-first',
           manifest: true,
           dts: false,
-          runtimePlugins: exposes ? [] : [path.join(dir, 'src/federation/fallback-plugin.ts')],
+          
         }),
         new HtmlWebpackPlugin({
           template: path.join(__dirname, 'index.html'),

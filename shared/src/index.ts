@@ -19,3 +19,8 @@ export * from './ui/Card';
 export * from './ui/Tabs';
 export * from './ui/Modal';
 export * from './ui/useOutsideClick';
+export * from './api/billing';
+export * from './apps/launch';
+export * from './apps/store';
+export * from './navigation/active-item';
+export * from './ui/AppIcon';

@@ -1,6 +1,7 @@
 import ky, { HTTPError, type KyInstance, type Options } from 'ky';
 import { getRuntimeConfig } from '../config/runtime-config';
 import { FALLBACK } from '../messages/es';
+import { hardNavigate } from '../navigation/hard-navigate';
 import { readToken, removeToken } from '../session/token-storage';
 
 /** Spec §7 and §9: every call times out after 10000 ms. */
@@ -27,9 +28,6 @@ export function onUnauthorized(handler: UnauthorizedHandler): () => void {
   return () => unauthorizedHandlers.delete(handler);
 }
 
-function goToLogin(): void {
-  if (window.location.pathname !== '/login') window.location.assign('/login');
-}
 
 let client: KyInstance | undefined;
 
@@ -51,7 +49,7 @@ function api(): KyInstance {
           if (response.status === 401 && request.headers.has('Authorization')) {
             removeToken();
             unauthorizedHandlers.forEach((handler) => handler());
-            goToLogin();
+            hardNavigate('/login');
           }
         },
       ],
@@ -84,7 +82,10 @@ async function toApiError(error: unknown, fallback: string): Promise<ApiError> {
     return new ApiError(message, error.response.status, code);
   }
   console.error(error);
-  return new ApiError(error instanceof TypeError || (error as Error)?.name === 'TimeoutError' ? FALLBACK.network : fallback);
+  // fetch rejects with a TypeError when the server cannot be reached; ky with a TimeoutError after 10 s. Compared by
+  // name because the error may come from another realm (a frame, a test environment).
+  const name = (error as Error | undefined)?.name;
+  return new ApiError(name === 'TypeError' || name === 'TimeoutError' ? FALLBACK.network : fallback);
 }
 
 export interface RequestOptions {

@@ -1,0 +1,46 @@
+import { rmSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+import { E2E, HOST_URL, portalEnv, ROOT } from './support/env';
+
+// Each run starts from an empty embedded database (the workers read this file too: only the runner cleans).
+if (!process.env.TEST_WORKER_INDEX) rmSync(E2E.dataDir, { recursive: true, force: true });
+
+export default defineConfig({
+  testDir: './tests',
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: true,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  use: {
+    baseURL: HOST_URL,
+    locale: 'es-ES',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node scripts/start.mjs',
+    cwd: ROOT,
+    url: HOST_URL,
+    env: { ...(process.env as Record<string, string>), ...portalEnv() },
+    timeout: 300_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { API_URL, E2E, ROOT } from '../support/env';
+import { signInAsAdmin } from '../support/session';
+
+interface StaticServer {
+  url: string;
+  close(): Promise<void>;
+}
+type StartStaticServer = (options: {
+  dir: string;
+  port: number;
+  spa?: boolean;
+  runtimeConfig?: object;
+}) => Promise<StaticServer>;
+
+async function staticServers(): Promise<StartStaticServer> {
+  const module = (await import(path.join(ROOT, 'scripts/lib/static-server.mjs'))) as { startStaticServer: StartStaticServer };
+  return module.startStaticServer;
+}
+
+test('with the calculator remote down the area shows the fallback, the top bar works, and Reintentar recovers', async ({
+  page,
+  request,
+}) => {
+  const startStaticServer = await staticServers();
+  // A second shell of the same build whose calculator remote points at a port where nothing listens yet.
+  const shell = await startStaticServer({
+    dir: path.join(ROOT, 'host/dist'),
+    port: E2E.spareHostPort,
+    spa: true,
+    runtimeConfig: {
+      apiBaseUrl: API_URL,
+      remotes: { calculator: `http://127.0.0.1:${E2E.spareCalculatorPort}/mf-manifest.json` },
+      redirectAllowList: [],
+    },
+  });
+  let remote: StaticServer | undefined;
+  try {
+    await signInAsAdmin(page, request);
+    await page.goto(`${shell.url}/calculadora-txi`);
+    const fallback = page.getByRole('alert').filter({ hasText: 'Esta sección no está disponible en este momento.' });
+    await expect(fallback).toBeVisible();
+
+    await page.getByRole('button', { name: 'Aplicaciones' }).click();
+    await expect(page.getByRole('region', { name: 'Aplicaciones' }).getByRole('button', { name: 'Beto Pro' })).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    remote = await startStaticServer({ dir: path.join(ROOT, 'remote-calculator/dist'), port: E2E.spareCalculatorPort });
+    await fallback.getByRole('button', { name: 'Reintentar' }).click();
+    await expect(page.getByRole('heading', { name: 'Calculadora TXI' })).toBeVisible();
+    await expect(fallback).toBeHidden();
+  } finally {
+    await remote?.close();
+    await shell.close();
+  }
+});
+
+test('a route whose remote is not deployed yet shows the same fallback inside the shell', async ({ page, request }) => {
+  await signInAsAdmin(page, request);
+  await page.goto('/planes');
+  await expect(page.getByText('Esta sección no está disponible en este momento.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Menú de usuario' })).toBeVisible();
+});

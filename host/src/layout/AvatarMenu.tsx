@@ -1,0 +1,120 @@
+import { useCallback, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import styled from 'styled-components';
+import {
+  ADMIN_ROLE,
+  ApiError,
+  createBillingPortalSession,
+  FALLBACK,
+  theme,
+  useOutsideClick,
+  useSession,
+} from '@portal/shared';
+import { Anchor, IconButton, Panel } from './dropdown';
+
+const Who = styled.div`
+  padding: 4px 8px 10px;
+  border-bottom: 1px solid ${theme.color.border};
+  margin-bottom: 6px;
+  strong, span { display: block; overflow-wrap: anywhere; }
+  span { color: ${theme.color.muted}; font-size: 0.875rem; }
+`;
+
+const itemStyle = `
+  display: flex;
+  align-items: center;
+  width: 100%;
+  min-height: 44px;
+  padding: 0 8px;
+  border: 0;
+  border-radius: 8px;
+  background: transparent;
+  color: ${theme.color.text};
+  font: inherit;
+  text-align: left;
+  text-decoration: none;
+  cursor: pointer;
+  &:hover { background: ${theme.color.background}; }
+`;
+
+const ItemLink = styled(Link)`${itemStyle}`;
+const ItemButton = styled.button`${itemStyle}`;
+
+const ErrorText = styled.p`
+  margin: 6px 8px;
+  color: ${theme.color.danger};
+  font-size: 0.875rem;
+`;
+
+function PersonIcon() {
+  return (
+    <svg width="26" height="26" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
+      <circle cx="12" cy="8" r="4" />
+      <path d="M4 21c1.5-4 4.5-6 8-6s6.5 2 8 6" />
+    </svg>
+  );
+}
+
+/** Spec §2: the avatar menu of the top bar. */
+export function AvatarMenu() {
+  const [open, setOpen] = useState(false);
+  const [billingError, setBillingError] = useState<string | null>(null);
+  const anchor = useRef<HTMLDivElement>(null);
+  const user = useSession((s) => s.user);
+  const logout = useSession((s) => s.logout);
+  const navigate = useNavigate();
+  const close = useCallback(() => setOpen(false), []);
+  useOutsideClick(anchor, open, close);
+
+  const openBilling = async () => {
+    if (!user) return;
+    setBillingError(null);
+    try {
+      const { url } = await createBillingPortalSession(user.id);
+      window.location.assign(url);
+    } catch (error) {
+      setBillingError(error instanceof ApiError ? error.message : FALLBACK.billingPortal);
+    }
+  };
+
+  const signOut = async () => {
+    close();
+    await logout(); // failures are only logged (spec §2)
+    navigate('/login', { replace: true });
+  };
+
+  const fullName = [user?.name, user?.lastName].filter(Boolean).join(' ');
+  return (
+    <Anchor ref={anchor}>
+      <IconButton aria-label="Menú de usuario" aria-expanded={open} aria-haspopup="true" onClick={() => setOpen(!open)}>
+        {user?.picture ? <img src={user.picture} alt="" /> : <PersonIcon />}
+      </IconButton>
+      {open && (
+        <Panel $width={260} role="region" aria-label="Menú de usuario">
+          {user && (
+            <Who>
+              <strong>{fullName || user.email}</strong>
+              <span>{user.email}</span>
+            </Who>
+          )}
+          <nav aria-label="Cuenta">
+            <ItemLink to="/perfil" onClick={close}>
+              Mi perfil
+            </ItemLink>
+            <ItemButton onClick={openBilling}>Mi facturación</ItemButton>
+            {billingError && <ErrorText role="alert">{billingError}</ErrorText>}
+            <ItemLink to="/planes" onClick={close}>
+              Planes
+            </ItemLink>
+            {user?.role === ADMIN_ROLE && (
+              <ItemLink to="/admin" onClick={close}>
+                Panel
+              </ItemLink>
+            )}
+            <ItemButton onClick={signOut}>Cerrar sesión</ItemButton>
+          </nav>
+        </Panel>
+      )}
+    </Anchor>
+  );
+}

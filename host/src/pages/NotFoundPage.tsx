@@ -1,0 +1,37 @@
+import { useNavigate } from 'react-router-dom';
+import styled from 'styled-components';
+import { Button, Card, getRuntimeConfig, PageContainer, TEXT, theme } from '@portal/shared';
+
+const Actions = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 12px;
+  margin: 16px 0;
+`;
+
+const Hint = styled.p`
+  color: ${theme.color.muted};
+`;
+
+/** Spec §2: the catch-all page. The shell owns it, so it shows even when every remote is down. */
+export function NotFoundPage() {
+  const navigate = useNavigate();
+  const { supportEmail } = getRuntimeConfig().links;
+  return (
+    <PageContainer>
+      <Card>
+        <h1>{TEXT.notFound}</h1>
+        <p>La dirección que buscas no existe o fue movida.</p>
+        <Actions>
+          <Button onClick={() => navigate('/apps')}>Ir a Aplicaciones</Button>
+          <Button $variant="secondary" onClick={() => navigate(-1)}>
+            Regresar
+          </Button>
+        </Actions>
+        <Hint>
+          ¿Necesitas ayuda? Escríbenos a <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+        </Hint>
+      </Card>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,63 @@
+import type { RemoteName } from '@portal/shared';
+
+/**
+ * Who may see a route (spec §2):
+ * - `guest`: only signed-out people; a signed-in one goes to /apps or to the allowed redirect_url with the token.
+ * - `public`: anyone.
+ * - `user`: a signed-in person, or anyone whose address carries a `token` query parameter (OAuth return).
+ * - `admin`: a signed-in administrator; others see 'Acceso Denegado', signed-out people go to /login.
+ */
+export type Guard = 'guest' | 'public' | 'user' | 'admin';
+
+/** Where the page sits: bare (sign-in screens), under the top bar, or inside the admin panel layout. */
+export type Layout = 'bare' | 'topbar' | 'admin';
+
+export interface PortalRoute {
+  path: string;
+  guard: Guard;
+  layout: Layout;
+  remote: RemoteName;
+  /** The module the remote exposes, rendered as the page (its default export). */
+  module: string;
+}
+
+/** The URL table of the portal: every route, its guard and the remote module that renders it. */
+export const ROUTES: readonly PortalRoute[] = [
+  // Authentication routes: automatic redirects to partner apps are suppressed on them.
+  { path: '/login', guard: 'guest', layout: 'bare', remote: 'auth', module: './LoginPage' },
+  { path: '/register', guard: 'guest', layout: 'bare', remote: 'auth', module: './RegisterPage' },
+  { path: '/verify-email', guard: 'public', layout: 'bare', remote: 'auth', module: './VerifyEmailPage' },
+  { path: '/forgot-password', guard: 'public', layout: 'bare', remote: 'auth', module: './ForgotPasswordPage' },
+  { path: '/reset-password', guard: 'public', layout: 'bare', remote: 'auth', module: './ResetPasswordPage' },
+  { path: '/google-callback', guard: 'public', layout: 'bare', remote: 'auth', module: './GoogleCallbackPage' },
+  { path: '/auth/google/callback', guard: 'public', layout: 'bare', remote: 'auth', module: './GoogleCallbackPage' },
+  { path: '/logout', guard: 'public', layout: 'bare', remote: 'auth', module: './LogoutPage' },
+  {
+    path: '/playstoreapps/beto/datos-personales',
+    guard: 'public',
+    layout: 'bare',
+    remote: 'auth',
+    module: './PersonalDataPage',
+  },
+
+  // User area, under the top bar.
+  { path: '/', guard: 'user', layout: 'topbar', remote: 'apps', module: './AppsPage' },
+  { path: '/apps', guard: 'user', layout: 'topbar', remote: 'apps', module: './AppsPage' },
+  { path: '/apps/:id', guard: 'user', layout: 'topbar', remote: 'apps', module: './AppUpgradePage' },
+  { path: '/pagos', guard: 'user', layout: 'topbar', remote: 'apps', module: './PaymentsPage' },
+  { path: '/success', guard: 'user', layout: 'topbar', remote: 'apps', module: './SuccessPage' },
+  { path: '/planes', guard: 'user', layout: 'topbar', remote: 'apps', module: './PlansPage' },
+  { path: '/beto', guard: 'user', layout: 'topbar', remote: 'apps', module: './BetoPage' },
+  { path: '/control-max', guard: 'user', layout: 'topbar', remote: 'apps', module: './ControlMaxPage' },
+  { path: '/perfil', guard: 'user', layout: 'topbar', remote: 'auth', module: './ProfilePage' },
+  { path: '/calculadora-txi', guard: 'user', layout: 'topbar', remote: 'calculator', module: './CalculatorPage' },
+
+  // Admin area, inside the admin panel layout that remote-admin exposes.
+  { path: '/admin', guard: 'admin', layout: 'admin', remote: 'admin', module: './UsersPage' },
+  { path: '/admin/usuarios', guard: 'admin', layout: 'admin', remote: 'admin', module: './UsersPage' },
+  { path: '/admin/dashboard', guard: 'admin', layout: 'admin', remote: 'admin', module: './DashboardPage' },
+  { path: '/admin/apps', guard: 'admin', layout: 'admin', remote: 'admin', module: './AppsAdminPage' },
+];
+
+/** The admin panel's frame (side panel, toggle) comes from remote-admin and wraps every admin route. */
+export const ADMIN_LAYOUT = { remote: 'admin', module: './AdminLayout' } as const;

@@ -1,0 +1,14 @@
+import { spawn } from 'node:child_process';
+import { ROOT } from './parts.mjs';
+
+/** Runs a command with inherited output; resolves to its exit code. */
+export function run(command, args, { env = process.env, cwd = ROOT } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, stdio: 'inherit' });
+    child.once('error', (error) => {
+      console.error(error.message);
+      resolve(1);
+    });
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}

@@ -1,0 +1,88 @@
+// npm start: builds what is stale, then runs the whole product on this machine: the API, the host and each remote
+// on its own port (separate origins, as in production). Ctrl-C stops everything.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { buildAll } from './lib/build.mjs';
+import { corsOrigins, readLayout, ROOT, runtimeConfig } from './lib/parts.mjs';
+import { startStaticServer } from './lib/static-server.mjs';
+
+const layout = readLayout();
+const servers = [];
+let api;
+let stopping = false;
+
+async function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  await Promise.all(servers.map((server) => server.close()));
+  if (api && api.exitCode === null) {
+    api.kill('SIGTERM');
+    await new Promise((resolve) => api.once('exit', resolve));
+  }
+  process.exit(code);
+}
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+
+function startApi() {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/src/server.ts')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      PORT: String(layout.api.port),
+      HOST: process.env.API_BIND_HOST || layout.bind,
+      CORS_ORIGINS: process.env.CORS_ORIGINS || corsOrigins(layout).join(','),
+    },
+  });
+  child.once('exit', (code) => {
+    if (!stopping) {
+      console.error(`La API se detuvo (código ${code}). Deteniendo el portal.`);
+      void stop(code || 1);
+    }
+  });
+  return child;
+}
+
+async function waitForApi(timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (stopping) return;
+    try {
+      const response = await fetch(`http://${layout.bind}:${layout.api.port}/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`La API no respondió en ${timeoutMs / 1000} s`);
+}
+
+async function main() {
+  if (!process.argv.includes('--no-build')) {
+    console.log('Preparando el portal...');
+    await buildAll();
+  }
+  api = startApi();
+  await waitForApi();
+  const config = runtimeConfig(layout);
+  for (const remote of layout.remotes) {
+    servers.push(
+      await startStaticServer({ dir: path.join(remote.absDir, 'dist'), port: remote.port, bind: layout.bind, runtimeConfig: config }),
+    );
+  }
+  servers.push(
+    await startStaticServer({ dir: path.join(ROOT, 'host/dist'), port: layout.host.port, bind: layout.bind, spa: true, runtimeConfig: config }),
+  );
+  console.log('');
+  for (const remote of layout.remotes) console.log(`  Remoto ${remote.name.padEnd(10)} ${remote.origin}`);
+  console.log(`  API               ${layout.api.url}  (documentación: ${layout.api.url}/docs)`);
+  console.log('');
+  console.log(`Portal listo: abre ${layout.host.url}`);
+}
+
+main().catch((error) => {
+  console.error(error.message ?? error);
+  void stop(1);
+});

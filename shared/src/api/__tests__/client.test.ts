@@ -1,0 +1,94 @@
+import { startFakeApi } from '../../testing/fake-api';
+import { ApiError, onUnauthorized, request, resetApiClient } from '../client';
+import { FALLBACK } from '../../messages/es';
+import { hardNavigate } from '../../navigation/hard-navigate';
+
+jest.mock('../../navigation/hard-navigate', () => ({ hardNavigate: jest.fn() }));
+
+type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;
+let api: FakeApi;
+
+async function useApi(routes: Parameters<typeof startFakeApi>[0]) {
+  api = await startFakeApi(routes);
+  window.__PORTAL_CONFIG__ = { apiBaseUrl: `${api.url}/` };
+  resetApiClient();
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  jest.mocked(hardNavigate).mockClear();
+  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+
+afterEach(async () => {
+  await api?.close();
+  jest.restoreAllMocks();
+});
+
+it('sends JSON to the configured API with the stored token as a bearer header', async () => {
+  await useApi({ 'POST /auth/update-user': { status: 200, body: { user: { id: 7 } } } });
+  localStorage.setItem('token', 'stored-token');
+  const answer = await request('post', 'auth/update-user', { json: { idUsuario: 7, name: 'Ana' }, fallback: 'x' });
+  expect(answer).toEqual({ user: { id: 7 } });
+  const [sent] = api.requests;
+  expect(sent?.headers.authorization).toBe('Bearer stored-token');
+  expect(sent?.headers['content-type']).toMatch(/application\/json/);
+  expect(JSON.parse(sent?.body ?? '')).toEqual({ idUsuario: 7, name: 'Ana' });
+});
+
+it('sends no Authorization header without a stored token, and drops empty query values', async () => {
+  await useApi({ 'GET /apps/listar': { status: 200, body: { data: [] } } });
+  await request('get', 'apps/listar', { searchParams: { page: 1, limit: 100, email: '', status: undefined }, fallback: 'x' });
+  expect(api.requests[0]?.headers.authorization).toBeUndefined();
+  expect(api.requests[0]?.path).toBe('/apps/listar?page=1&limit=100');
+});
+
+it('answers undefined for 204 No Content', async () => {
+  await useApi({ 'POST /auth/logout': { status: 204 } });
+  await expect(request('post', 'auth/logout', { fallback: 'x' })).resolves.toBeUndefined();
+});
+
+it("shows the server's message, with its status and code", async () => {
+  await useApi({
+    'POST /auth/login': { status: 403, body: { statusCode: 403, message: 'Debes verificar tu email antes de iniciar sesión', code: 'EMAIL_NOT_VERIFIED' } },
+  });
+  const error = await request('post', 'auth/login', { json: {}, fallback: FALLBACK.login }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(ApiError);
+  expect(error).toMatchObject({ message: 'Debes verificar tu email antes de iniciar sesión', status: 403, code: 'EMAIL_NOT_VERIFIED' });
+});
+
+it("falls back to the caller's Spanish message when the server gives none", async () => {
+  await useApi({ 'GET /user/stats': { status: 500, body: { error: 'boom' } } });
+  await expect(request('get', 'user/stats', { fallback: FALLBACK.stats })).rejects.toMatchObject({
+    message: 'Error al obtener stat cards',
+    status: 500,
+  });
+});
+
+it('a 401 on an authenticated call removes the token, ends the session and goes to /login', async () => {
+  await useApi({ 'GET /auth/user': { status: 401, body: { statusCode: 401, message: 'No autenticado' } } });
+  localStorage.setItem('token', 'expired');
+  const listener = jest.fn();
+  const unsubscribe = onUnauthorized(listener);
+  await expect(request('get', 'auth/user', { fallback: FALLBACK.currentUser })).rejects.toMatchObject({ status: 401 });
+  unsubscribe();
+  expect(localStorage.getItem('token')).toBeNull();
+  expect(listener).toHaveBeenCalledTimes(1);
+  expect(hardNavigate).toHaveBeenCalledWith('/login');
+});
+
+it('a 401 to an anonymous call (a wrong password) is an answer to show, not a session end', async () => {
+  await useApi({ 'POST /auth/login': { status: 401, body: { statusCode: 401, message: 'Credenciales inválidas' } } });
+  await expect(request('post', 'auth/login', { json: {}, fallback: FALLBACK.login })).rejects.toMatchObject({
+    message: 'Credenciales inválidas',
+  });
+  expect(hardNavigate).not.toHaveBeenCalled();
+});
+
+it('an unreachable API gives the Spanish network message', async () => {
+  await useApi({});
+  await api.close();
+  await expect(request('get', 'apps/listar', { fallback: FALLBACK.listApps })).rejects.toMatchObject({
+    message: FALLBACK.network,
+  });
+});

@@ -1,0 +1,108 @@
+import { isAllowedRedirect, redirectWithToken } from '../allow-list';
+import { storePendingRedirect, takePendingRedirect, PENDING_REDIRECT_KEY } from '../pending-redirect';
+
+const ALLOW = [
+  'https://portal.example.com',
+  'https://*.portal.example.com',
+  'https://*.devtunnels.ms',
+  'http://127.0.0.1:5500',
+  'betopro://auth',
+  'betopro://auth/success',
+  'betopro://auth/welcome',
+  'betopro://auth/login',
+];
+
+describe('isAllowedRedirect', () => {
+  it.each([
+    ['the product domain', 'https://portal.example.com'],
+    ['the product domain with any path and query', 'https://portal.example.com/apps/3?x=1#top'],
+    ['a test subdomain', 'https://test.portal.example.com/welcome'],
+    ['a community subdomain', 'https://comunidad.portal.example.com'],
+    ['a dev tunnel', 'https://abc123-8080.devtunnels.ms/callback'],
+    ['an upper-case scheme and host (URLs are normalised)', 'HTTPS://PORTAL.EXAMPLE.COM/x'],
+    ['an allowed local origin with its port', 'http://127.0.0.1:5500/index.html'],
+    ['a mobile deep link', 'betopro://auth/success'],
+    ['a mobile deep link with a trailing slash', 'betopro://auth/welcome/'],
+    ['the bare mobile auth path', 'betopro://auth'],
+  ])('allows %s', (_name, url) => {
+    expect(isAllowedRedirect(url, ALLOW)).toBe(true);
+  });
+
+  it.each([
+    ['a protocol-relative URL', '//evil.com'],
+    ['credentials that hide the real host', 'https://portal.example.com@evil.com'],
+    ['a look-alike suffix domain', 'https://portal.example.com.evil.com'],
+    ['a domain that only ends with the same letters', 'https://evilportal.example.com'],
+    ['javascript:', 'javascript:alert(document.cookie)'],
+    ['javascript: with mixed case', 'JaVaScRiPt:alert(1)'],
+    ['data:', 'data:text/html,<script>alert(1)</script>'],
+    ['a backslash after the scheme', 'https:\\\\evil.com'],
+    ['a backslash inside the authority', 'https://portal.example.com\\@evil.com'],
+    ['a leading space', ' https://portal.example.com'],
+    ['a tab inside the scheme', 'ht\ttps://portal.example.com'],
+    ['a different scheme for an allowed host', 'http://portal.example.com'],
+    ['a different port for an allowed host', 'https://portal.example.com:8443/'],
+    ['a different port for an allowed local origin', 'http://127.0.0.1:5501/'],
+    ['a unicode look-alike host (Cyrillic о)', 'https://pоrtal.example.com'],
+    ['a fullwidth-dot look-alike', 'https://portal。example。com.evil.com'],
+    ['a relative path', '/apps'],
+    ['an empty string', ''],
+    ['a deep link to another path', 'betopro://auth/steal'],
+    ['a deep link of an unknown app', 'evilapp://auth/success'],
+    ['a wildcard base without a subdomain', 'https://devtunnels.ms'],
+    ['garbage', 'not a url'],
+  ])('refuses %s', (_name, url) => {
+    expect(isAllowedRedirect(url, ALLOW)).toBe(false);
+  });
+
+  it('refuses everything when the allow-list is empty', () => {
+    expect(isAllowedRedirect('https://portal.example.com', [])).toBe(false);
+  });
+
+  it('refuses null and undefined', () => {
+    expect(isAllowedRedirect(null, ALLOW)).toBe(false);
+    expect(isAllowedRedirect(undefined, ALLOW)).toBe(false);
+  });
+});
+
+describe('redirectWithToken', () => {
+  it('adds the token as a query parameter and keeps the rest of the URL', () => {
+    expect(redirectWithToken('https://test.portal.example.com/x?a=1', 'tok', ALLOW)).toBe(
+      'https://test.portal.example.com/x?a=1&token=tok',
+    );
+  });
+
+  it('replaces a token the target already carried', () => {
+    expect(redirectWithToken('https://portal.example.com/?token=old', 'new', ALLOW)).toBe('https://portal.example.com/?token=new');
+  });
+
+  it('adds the token to a mobile deep link', () => {
+    expect(redirectWithToken('betopro://auth/success', 'tok', ALLOW)).toBe('betopro://auth/success?token=tok');
+  });
+
+  it('gives null for a target that is not allowed, so the caller goes to /apps', () => {
+    expect(redirectWithToken('https://evil.com', 'tok', ALLOW)).toBeNull();
+  });
+});
+
+describe('pending redirect', () => {
+  beforeEach(() => localStorage.clear());
+
+  it('is read once and removed on reading', () => {
+    storePendingRedirect('https://portal.example.com/x', ALLOW);
+    expect(takePendingRedirect(ALLOW)).toBe('https://portal.example.com/x');
+    expect(takePendingRedirect(ALLOW)).toBeNull();
+    expect(localStorage.getItem(PENDING_REDIRECT_KEY)).toBeNull();
+  });
+
+  it('is not stored when the target is not allowed', () => {
+    storePendingRedirect('https://evil.com', ALLOW);
+    expect(localStorage.getItem(PENDING_REDIRECT_KEY)).toBeNull();
+  });
+
+  it('is used only if still allowed when read, and removed either way', () => {
+    localStorage.setItem(PENDING_REDIRECT_KEY, 'https://evil.com/');
+    expect(takePendingRedirect(ALLOW)).toBeNull();
+    expect(localStorage.getItem(PENDING_REDIRECT_KEY)).toBeNull();
+  });
+});
