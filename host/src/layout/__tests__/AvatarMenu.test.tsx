@@ -1,0 +1,82 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { resetApiClient, useSession } from '@portal/shared';
+import { startFakeApi } from '@portal/shared/src/testing/fake-api';
+import { user } from '../../testing/fixtures';
+import { renderAt } from '../../testing/render';
+import { AvatarMenu } from '../AvatarMenu';
+
+type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;
+let api: FakeApi;
+
+beforeEach(async () => {
+  localStorage.clear();
+  api = await startFakeApi({
+    'POST /auth/logout': { status: 204 },
+    'POST /facturacion/portal': { status: 503, body: { statusCode: 503, message: 'La facturación no está disponible' } },
+  });
+  window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url };
+  resetApiClient();
+  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+
+afterEach(async () => {
+  await api.close();
+  jest.restoreAllMocks();
+});
+
+async function openMenu() {
+  await userEvent.click(screen.getByRole('button', { name: 'Menú de usuario' }));
+  return screen.getByRole('region', { name: 'Menú de usuario' });
+}
+
+it('lists the account entries and no Panel for an ordinary user', async () => {
+  await useSession.getState().startSession('tok', user({ role: 2 }));
+  renderAt('/apps', <AvatarMenu />);
+  const menu = await openMenu();
+  expect(within(menu).getByRole('link', { name: 'Mi perfil' })).toHaveAttribute('href', '/perfil');
+  expect(within(menu).getByRole('button', { name: 'Mi facturación' })).toBeInTheDocument();
+  expect(within(menu).getByRole('link', { name: 'Planes' })).toHaveAttribute('href', '/planes');
+  expect(within(menu).queryByRole('link', { name: 'Panel' })).not.toBeInTheDocument();
+  expect(within(menu).getByRole('button', { name: 'Cerrar sesión' })).toBeInTheDocument();
+});
+
+it('shows Panel, to /admin, to an administrator', async () => {
+  await useSession.getState().startSession('tok', user({ role: 1 }));
+  renderAt('/apps', <AvatarMenu />);
+  const menu = await openMenu();
+  expect(within(menu).getByRole('link', { name: 'Panel' })).toHaveAttribute('href', '/admin');
+});
+
+it('shows the profile picture when there is one', async () => {
+  await useSession.getState().startSession('tok', user({ picture: 'https://img.example.com/ana.png' }));
+  const { container } = renderAt('/apps', <AvatarMenu />);
+  expect(container.querySelector('img')).toHaveAttribute('src', 'https://img.example.com/ana.png');
+});
+
+it('Cerrar sesión calls the API logout, clears the session and goes to /login', async () => {
+  await useSession.getState().startSession('tok', user());
+  renderAt('/apps', <AvatarMenu />);
+  const menu = await openMenu();
+  await userEvent.click(within(menu).getByRole('button', { name: 'Cerrar sesión' }));
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
+  expect(api.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization}`)).toEqual(['POST /auth/logout Bearer tok']);
+  expect(useSession.getState().isAuthenticated).toBe(false);
+});
+
+it("Mi facturación asks for the user's billing portal and shows the server's message when it fails", async () => {
+  await useSession.getState().startSession('tok', user({ id: 42 }));
+  renderAt('/apps', <AvatarMenu />);
+  const menu = await openMenu();
+  await userEvent.click(within(menu).getByRole('button', { name: 'Mi facturación' }));
+  expect(await within(menu).findByRole('alert')).toHaveTextContent('La facturación no está disponible');
+  expect(JSON.parse(api.requests[0]?.body ?? '{}')).toEqual({ userId: 42 });
+});
+
+it('closes on an outside click', async () => {
+  await useSession.getState().startSession('tok', user());
+  renderAt('/apps', <AvatarMenu />);
+  await openMenu();
+  await userEvent.click(document.body);
+  expect(screen.queryByRole('region', { name: 'Menú de usuario' })).not.toBeInTheDocument();
+});
