@@ -4,7 +4,7 @@ import styled from 'styled-components';
 import { loadRemotePage } from './remotes';
 
 const FallbackBox = styled.div`
-  max-width: 560px;
+  width: min(560px, calc(100% - 32px));
   margin: 48px auto;
   padding: 24px;
   text-align: center;
