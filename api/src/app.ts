@@ -1,0 +1,76 @@
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { Config } from './config.js'
+import type { Database } from './db/client.js'
+import { errorHandler, notFoundHandler } from './error-handler.js'
+import { createValidatorCompiler } from './lib/validator-compiler.js'
+import { validationError } from './lib/validation.js'
+import authentication from './plugins/app/authentication.js'
+import passwords from './plugins/app/passwords.js'
+import tokens, { type SigningKey } from './plugins/app/tokens.js'
+import cors from './plugins/external/cors.js'
+import database from './plugins/external/database.js'
+import helmet from './plugins/external/helmet.js'
+import rateLimit from './plugins/external/rate-limit.js'
+import swagger from './plugins/external/swagger.js'
+import appsRoutes from './routes/apps/index.js'
+import authRoutes from './routes/auth/index.js'
+import healthRoutes from './routes/health/index.js'
+import wellKnownRoutes from './routes/well-known/index.js'
+import { ErrorResponse } from './schemas/common.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config
+  /** Open database to use instead of opening one from `config` (tests). The app closes it on `close()`. */
+  database?: Database
+  signingKey?: SigningKey
+}
+
+export const bodyLimitBytes = 100 * 1024
+
+/** The whole API, migrated, seeded and ready to `listen` or to `inject` requests into. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: options.config.logLevel },
+    bodyLimit: bodyLimitBytes,
+    schemaErrorFormatter: validationError,
+    // Keep-alive connections would hold `close()` open for their idle timeout.
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  app.setValidatorCompiler(createValidatorCompiler())
+  app.setErrorHandler(errorHandler)
+  app.setNotFoundHandler(notFoundHandler)
+  app.addSchema(ErrorResponse)
+  app.decorate('config', options.config)
+
+  app.register(database, { database: options.database })
+  app.register(helmet)
+  app.register(cors)
+  app.register(rateLimit)
+  app.register(swagger)
+
+  app.register(passwords)
+  app.register(tokens, { signingKey: options.signingKey })
+  app.register(authentication)
+
+  app.register(healthRoutes)
+  app.register(wellKnownRoutes, { prefix: '/.well-known' })
+  app.register(appsRoutes, { prefix: '/apps' })
+  app.register(authRoutes, { prefix: '/auth' })
+
+  try {
+    await app.ready()
+  } catch (error) {
+    // Releases whatever started before the failure (database connection, PGlite lock file).
+    await app.close().catch(() => {})
+    throw error
+  }
+  return app
+}

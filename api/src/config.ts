@@ -1,0 +1,116 @@
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+
+export interface Config {
+  port: number
+  host: string
+  /** PostgreSQL connection string; undefined means the embedded PGlite database in `dataDir/pglite`. */
+  databaseUrl: string | undefined
+  dataDir: string
+  adminEmail: string | undefined
+  adminPassword: string | undefined
+  corsOrigins: string[]
+  tokenTtlSeconds: number
+  /** PKCS#8 PEM of the ES256 signing key; undefined means generate one and keep it in `dataDir/keys`. */
+  jwtPrivateKey: string | undefined
+  loginRateLimitPerMinute: number
+  logLevel: LogLevel
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Configuración inválida: ${variable} ${problem}`)
+    this.name = 'ConfigError'
+  }
+}
+
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..')
+
+export const defaultCorsOrigins = [
+  'http://127.0.0.1:8080',
+  'http://localhost:8080',
+  'http://127.0.0.1:3001',
+  'http://127.0.0.1:3002',
+  'http://127.0.0.1:3003',
+  'http://127.0.0.1:3004',
+]
+
+const logLevels: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+type Env = Record<string, string | undefined>
+
+/** Empty strings count as unset so that `FOO= npm start` behaves like leaving FOO out. */
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim()
+  return value ? value : undefined
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name)
+  if (raw === undefined) return fallback
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `debe ser un número entero (recibido "${raw}")`)
+  const value = Number(raw)
+  if (value < min || value > max) throw new ConfigError(name, `debe estar entre ${min} y ${max} (recibido ${value})`)
+  return value
+}
+
+function origin(name: string, raw: string): string {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError(name, `contiene un origen que no es una URL: "${raw}"`)
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== raw.replace(/\/$/, '')) {
+    throw new ConfigError(name, `debe contener solo orígenes como https://portal.example.com (recibido "${raw}")`)
+  }
+  return url.origin
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const databaseUrl = read(env, 'DATABASE_URL')
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', 'debe empezar por postgres:// o postgresql://')
+  }
+
+  const adminEmail = read(env, 'ADMIN_EMAIL')?.toLowerCase()
+  if (adminEmail !== undefined && (adminEmail.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(adminEmail))) {
+    throw new ConfigError('ADMIN_EMAIL', `no es un email válido (recibido "${adminEmail}")`)
+  }
+  const adminPassword = env.ADMIN_PASSWORD || undefined
+  if (adminPassword !== undefined && (adminPassword.length < 6 || adminPassword.length > 256)) {
+    throw new ConfigError('ADMIN_PASSWORD', 'debe tener entre 6 y 256 caracteres')
+  }
+
+  const corsList = read(env, 'CORS_ORIGINS')
+  const corsOrigins = corsList === undefined
+    ? defaultCorsOrigins
+    : corsList.split(',').map((item) => item.trim()).filter(Boolean).map((item) => origin('CORS_ORIGINS', item))
+
+  // Hosting panels often store multi-line secrets on one line with literal "\n".
+  const jwtPrivateKey = read(env, 'JWT_PRIVATE_KEY')?.replace(/\\n/g, '\n')
+  if (jwtPrivateKey !== undefined && !jwtPrivateKey.includes('-----BEGIN PRIVATE KEY-----')) {
+    throw new ConfigError('JWT_PRIVATE_KEY', 'debe ser una clave EC P-256 en formato PEM PKCS#8 (-----BEGIN PRIVATE KEY-----)')
+  }
+
+  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info') as LogLevel
+  if (!logLevels.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `debe ser uno de ${logLevels.join(', ')} (recibido "${logLevel}")`)
+  }
+
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: read(env, 'HOST') ?? '127.0.0.1',
+    databaseUrl,
+    dataDir: resolve(read(env, 'DATA_DIR') ?? resolve(repoRoot, '.data')),
+    adminEmail,
+    adminPassword,
+    corsOrigins,
+    tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 86400, 60, 60 * 60 * 24 * 30),
+    jwtPrivateKey,
+    loginRateLimitPerMinute: integer(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 20, 1, 100000),
+    logLevel,
+  }
+}

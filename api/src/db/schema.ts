@@ -1,0 +1,77 @@
+import {
+  boolean, foreignKey, index, integer, jsonb, numeric, pgTable, serial, text, timestamp, unique,
+} from 'drizzle-orm/pg-core'
+
+// Mirrors migrations/*.sql, which are the source of truth for the database; this file gives queries their types.
+
+export const userStatuses = ['active', 'pending_verification', 'suspended'] as const
+export type UserStatus = (typeof userStatuses)[number]
+
+export const roles = { admin: 1, user: 2 } as const
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
+
+export const users = pgTable('users', {
+  id: serial('id').primaryKey(),
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash'),
+  name: text('name').notNull().default(''),
+  lastName: text('last_name').notNull().default(''),
+  phone: text('phone').notNull().default(''),
+  picture: text('picture'),
+  role: integer('role').notNull().default(roles.user),
+  presentacion: boolean('presentacion').notNull().default(true),
+  status: text('status', { enum: userStatuses }).notNull().default('pending_verification'),
+  tokenVersion: integer('token_version').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow().$onUpdate(() => new Date()),
+})
+
+export const apps = pgTable('apps', {
+  id: serial('id').primaryKey(),
+  nombre: text('nombre').notNull(),
+  descripcion: text('descripcion').notNull().default(''),
+  longDescription: text('long_description').notNull().default(''),
+  iconUrl: text('icon_url'),
+  webUrl: text('web_url'),
+  iosUrl: text('ios_url'),
+  androidUrl: text('android_url'),
+  isEnabledWeb: boolean('is_enabled_web').notNull().default(false),
+  isEnabledMovil: boolean('is_enabled_movil').notNull().default(false),
+  createdAt: createdAt(),
+})
+
+export const appTags = pgTable('app_tags', {
+  id: serial('id').primaryKey(),
+  appId: integer('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+  descripcion: text('descripcion').notNull(),
+}, (table) => [index('app_tags_app_id_idx').on(table.appId)])
+
+export const plans = pgTable('plans', {
+  id: serial('id').primaryKey(),
+  appId: integer('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+  nombre: text('nombre').notNull(),
+  descripcion: text('descripcion').notNull().default(''),
+  caracteristicas: jsonb('caracteristicas').$type<string[]>().notNull().default([]),
+  precioMensual: numeric('precio_mensual', { precision: 10, scale: 2, mode: 'number' }).notNull().default(0),
+  precioAnual: numeric('precio_anual', { precision: 10, scale: 2, mode: 'number' }).notNull().default(0),
+}, (table) => [unique().on(table.appId, table.nombre), unique().on(table.id, table.appId)])
+
+export const userPlans = pgTable('user_plans', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  appId: integer('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+  planId: integer('plan_id').notNull(),
+  fechaVencimiento: timestamp('fecha_vencimiento', { withTimezone: true }),
+}, (table) => [
+  unique().on(table.userId, table.appId),
+  foreignKey({ columns: [table.planId, table.appId], foreignColumns: [plans.id, plans.appId] }).onDelete('cascade'),
+  index('user_plans_plan_id_idx').on(table.planId),
+])
+
+export const revokedTokens = pgTable('revoked_tokens', {
+  jti: text('jti').primaryKey(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+}, (table) => [index('revoked_tokens_expires_at_idx').on(table.expiresAt)])
+
+export type User = typeof users.$inferSelect

@@ -1,0 +1,44 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { HttpError, isDatabaseUnavailable, messages } from './lib/errors.js'
+
+// Fastify's own client errors, answered in Spanish. Its English messages never reach the client.
+const fastifyClientErrors: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: messages.invalidJson,
+  FST_ERR_CTP_EMPTY_JSON_BODY: messages.emptyJson,
+  FST_ERR_CTP_BODY_TOO_LARGE: messages.bodyTooLarge,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: messages.unsupportedMediaType,
+}
+
+const statusMessages: Record<number, string> = {
+  404: messages.notFound,
+  405: messages.methodNotAllowed,
+  413: messages.bodyTooLarge,
+  415: messages.unsupportedMediaType,
+}
+
+function toHttpError(error: FastifyError | HttpError): HttpError {
+  if (error instanceof HttpError) return error
+  const status = error.statusCode ?? 500
+  if (status >= 400 && status < 500) {
+    const message = fastifyClientErrors[error.code] ?? statusMessages[status] ?? messages.badRequest
+    return new HttpError(status, message)
+  }
+  if (isDatabaseUnavailable(error)) return new HttpError(503, messages.unavailable, 'SERVICE_UNAVAILABLE')
+  return new HttpError(500, messages.internal)
+}
+
+/** The one error handler: every failure becomes `{ statusCode, message, code? }`, never a stack trace. */
+export function errorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
+  const answer = toHttpError(error)
+  if (answer.statusCode >= 500) request.log.error({ err: error }, 'request failed')
+  const body: { statusCode: number, message: string, code?: string } = {
+    statusCode: answer.statusCode,
+    message: answer.message,
+  }
+  if (answer.code) body.code = answer.code
+  return reply.code(answer.statusCode).type('application/json; charset=utf-8').send(body)
+}
+
+export function notFoundHandler(_request: FastifyRequest, reply: FastifyReply) {
+  return reply.code(404).send({ statusCode: 404, message: messages.notFound })
+}

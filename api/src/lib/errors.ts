@@ -1,0 +1,53 @@
+import { DrizzleQueryError } from 'drizzle-orm'
+
+/** An answer to the client: `{ statusCode, message, code? }` with a Spanish message. */
+export class HttpError extends Error {
+  constructor(readonly statusCode: number, message: string, readonly code?: string) {
+    super(message)
+    this.name = 'HttpError'
+  }
+}
+
+export const messages = {
+  notFound: 'Recurso no encontrado',
+  internal: 'Error interno del servidor',
+  unavailable: 'Servicio no disponible temporalmente. Inténtalo de nuevo en unos segundos.',
+  unauthenticated: 'No autenticado',
+  forbidden: 'No tienes permisos para realizar esta acción',
+  invalidJson: 'El cuerpo de la petición no es un JSON válido',
+  emptyJson: 'El cuerpo de la petición está vacío',
+  bodyTooLarge: 'El cuerpo de la petición es demasiado grande (máximo 100 KB)',
+  unsupportedMediaType: 'Tipo de contenido no admitido: envía application/json',
+  badRequest: 'Solicitud inválida',
+  methodNotAllowed: 'Método no permitido',
+  tooManyRequests: (seconds: number) => `Demasiadas solicitudes. Inténtalo de nuevo en ${seconds} segundos.`,
+} as const
+
+export const unauthenticated = () => new HttpError(401, messages.unauthenticated, 'UNAUTHENTICATED')
+export const forbidden = () => new HttpError(403, messages.forbidden, 'FORBIDDEN')
+export const serviceUnavailable = () => new HttpError(503, messages.unavailable, 'SERVICE_UNAVAILABLE')
+
+const networkErrorCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'EPIPE'])
+
+function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined
+}
+
+/**
+ * True when the database could not be reached (as opposed to a query it rejected, which is our bug): a failed query
+ * with no SQLSTATE (refused connection, closed pool, timeout) or a connection/resources/shutdown SQLSTATE class.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code
+    if (typeof code === 'string' && networkErrorCodes.has(code)) return true
+    if (current instanceof DrizzleQueryError) {
+      const state = sqlState(current.cause)
+      return state === undefined || /^(08|53|57P)/.test(state)
+    }
+    current = current.cause
+  }
+  return false
+}

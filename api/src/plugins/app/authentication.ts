@@ -1,0 +1,43 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { roles } from '../../db/schema.js'
+import { forbidden, unauthenticated } from '../../lib/errors.js'
+import type { VerifiedToken } from './tokens.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** preHandler: 401 unless the request carries a valid bearer token; sets `request.auth`. */
+    authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>
+    /** preHandler, after `authenticate`: 403 unless the user is an administrator. */
+    requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void>
+  }
+  interface FastifyRequest {
+    auth: VerifiedToken | null
+  }
+}
+
+/** The signed-in session of a route that runs `authenticate`. */
+export function signedIn(request: FastifyRequest): VerifiedToken {
+  if (!request.auth) throw unauthenticated()
+  return request.auth
+}
+
+const bearer = /^Bearer +([A-Za-z0-9_.~+/-]+=*)$/i
+
+export default fp(async (app) => {
+  app.decorateRequest('auth', null)
+
+  app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
+    const token = bearer.exec(request.headers.authorization ?? '')?.[1]
+    const verified = token && token.length <= 4096 ? await app.tokens.verify(token) : null
+    if (!verified) {
+      reply.header('www-authenticate', 'Bearer')
+      throw unauthenticated()
+    }
+    request.auth = verified
+  })
+
+  app.decorate('requireAdmin', async (request: FastifyRequest) => {
+    if (signedIn(request).user.role !== roles.admin) throw forbidden()
+  })
+}, { name: 'authentication' })

@@ -1,0 +1,140 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { eq, sql } from 'drizzle-orm'
+import fp from 'fastify-plugin'
+import { calculateJwkThumbprint, errors, exportJWK, jwtVerify, SignJWT, type JWK } from 'jose'
+import { ConfigError } from '../../config.js'
+import type { Db } from '../../db/client.js'
+import { revokedTokens, users, type User } from '../../db/schema.js'
+
+const algorithm = 'ES256'
+
+export interface SigningKey {
+  kid: string
+  privateKey: KeyObject
+  publicKey: KeyObject
+  /** The public half as published in the JWKS, with `kid`, `alg` and `use`. */
+  publicJwk: JWK
+}
+
+export interface VerifiedToken {
+  user: User
+  jti: string
+  expiresAt: Date
+}
+
+export interface TokenService {
+  readonly jwks: { keys: JWK[] }
+  sign(user: Pick<User, 'id' | 'role' | 'tokenVersion'>): Promise<string>
+  /** The token's user, or null for any token that must not be accepted (bad, expired, revoked, outdated). */
+  verify(token: string): Promise<VerifiedToken | null>
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    tokens: TokenService
+  }
+}
+
+/** Reads the key kept in `keysDir`, creating it on first start so restarts keep issued tokens valid. */
+function readOrCreateKeyFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  const { privateKey } = generateKeyPairSync('ec', {
+    namedCurve: 'P-256',
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  })
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+  try {
+    writeFileSync(path, privateKey, { mode: 0o600, flag: 'wx' })
+    return privateKey
+  } catch (error) {
+    // Another instance sharing the directory created it first: use that one so both sign with the same key.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(path, 'utf8')
+    throw error
+  }
+}
+
+export async function loadSigningKey(options: { privateKeyPem: string | undefined, keysDir: string }): Promise<SigningKey> {
+  const keyFile = join(options.keysDir, 'jwt-es256.pem')
+  const source = options.privateKeyPem ? 'JWT_PRIVATE_KEY' : keyFile
+  const pem = options.privateKeyPem ?? readOrCreateKeyFile(keyFile)
+  let privateKey: KeyObject
+  try {
+    privateKey = createPrivateKey(pem)
+  } catch {
+    throw new ConfigError(source, 'no es una clave privada PEM legible')
+  }
+  if (privateKey.asymmetricKeyType !== 'ec' || privateKey.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
+    throw new ConfigError(source, 'debe ser una clave EC de la curva P-256 (ES256)')
+  }
+  const publicKey = createPublicKey(privateKey)
+  const jwk = await exportJWK(publicKey)
+  // Derived from the key itself, so the kid stays the same across restarts and instances sharing the key.
+  const kid = await calculateJwkThumbprint(jwk)
+  return { kid, privateKey, publicKey, publicJwk: { ...jwk, kid, alg: algorithm, use: 'sig' } }
+}
+
+const maxUserId = 2_147_483_647
+
+export function createTokenService(db: Db, key: SigningKey, ttlSeconds: number): TokenService {
+  return {
+    jwks: { keys: [key.publicJwk] },
+
+    sign(user) {
+      const now = Math.floor(Date.now() / 1000)
+      return new SignJWT({ role: user.role, tv: user.tokenVersion })
+        .setProtectedHeader({ alg: algorithm, kid: key.kid, typ: 'JWT' })
+        .setSubject(String(user.id))
+        .setJti(randomUUID())
+        .setIssuedAt(now)
+        .setExpirationTime(now + ttlSeconds)
+        .sign(key.privateKey)
+    },
+
+    async verify(token) {
+      let payload
+      try {
+        ({ payload } = await jwtVerify(token, (header) => {
+          if (header.kid !== key.kid) throw new errors.JWKSNoMatchingKey()
+          return key.publicKey
+        }, { algorithms: [algorithm], requiredClaims: ['sub', 'jti', 'iat', 'exp'] }))
+      } catch (error) {
+        if (error instanceof errors.JOSEError) return null
+        throw error
+      }
+      const { sub, jti, exp, tv } = payload
+      const userId = Number(sub)
+      if (!Number.isInteger(userId) || userId < 1 || userId > maxUserId || typeof jti !== 'string'
+        || typeof exp !== 'number' || typeof tv !== 'number') {
+        return null
+      }
+
+      const [row] = await db.select({
+        user: users,
+        revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} = ${jti})`,
+      }).from(users).where(eq(users.id, userId))
+      // Password changes and suspensions bump token_version, which ends every session issued before.
+      if (!row || row.revoked || row.user.status === 'suspended' || row.user.tokenVersion !== tv) return null
+      return { user: row.user, jti, expiresAt: new Date(exp * 1000) }
+    },
+  }
+}
+
+export interface TokensPluginOptions {
+  /** Signing key already loaded (tests reuse one); otherwise it comes from the configuration or `DATA_DIR/keys`. */
+  signingKey?: SigningKey
+}
+
+export default fp<TokensPluginOptions>(async (app, options) => {
+  const key = options.signingKey ?? await loadSigningKey({
+    privateKeyPem: app.config.jwtPrivateKey,
+    keysDir: join(app.config.dataDir, 'keys'),
+  })
+  app.decorate('tokens', createTokenService(app.db, key, app.config.tokenTtlSeconds))
+}, { name: 'tokens' })

@@ -1,0 +1,13 @@
+import cors from '@fastify/cors'
+import fp from 'fastify-plugin'
+
+export default fp(async (app) => {
+  await app.register(cors, {
+    origin: app.config.corsOrigins,
+    // The portal and the remotes send the bearer token from other origins; credentials allow cookies later.
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type'],
+    maxAge: 600,
+  })
+}, { name: 'cors' })

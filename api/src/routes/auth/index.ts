@@ -1,0 +1,63 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { lt } from 'drizzle-orm'
+import { Type } from 'typebox'
+import { revokedTokens } from '../../db/schema.js'
+import { HttpError } from '../../lib/errors.js'
+import { signedIn } from '../../plugins/app/authentication.js'
+import { AccessToken, CurrentUser, LoginBody } from '../../schemas/auth.js'
+import { commonErrors, ErrorRef } from '../../schemas/common.js'
+import { currentUserView, findUserByEmail } from './queries.js'
+
+const bearerAuth = [{ bearerAuth: [] }]
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post('/login', {
+    config: { rateLimit: { max: app.config.loginRateLimitPerMinute, timeWindow: '1 minute' } },
+    schema: {
+      summary: 'Inicia sesión con email y contraseña',
+      tags: ['auth'],
+      body: LoginBody,
+      response: { 200: AccessToken, 401: ErrorRef, 403: ErrorRef, 429: ErrorRef, ...commonErrors },
+    },
+  }, async (request) => {
+    const user = await findUserByEmail(app.db, request.body.email.trim().toLowerCase())
+    // Always one argon2 verification, known email or not, so the response time does not reveal accounts.
+    const passwordMatches = await app.passwords.verify(user?.passwordHash, request.body.password)
+    if (!user || !passwordMatches) throw new HttpError(401, 'Credenciales inválidas', 'INVALID_CREDENTIALS')
+    if (user.status === 'pending_verification') {
+      throw new HttpError(403, 'Debes verificar tu email antes de iniciar sesión', 'EMAIL_NOT_VERIFIED')
+    }
+    if (user.status === 'suspended') {
+      throw new HttpError(403, 'Tu cuenta está suspendida. Contacta con soporte.', 'USER_SUSPENDED')
+    }
+    return { access_token: await app.tokens.sign(user) }
+  })
+
+  app.get('/user', {
+    preHandler: app.authenticate,
+    schema: {
+      summary: 'El usuario de la sesión, con su plan en cada app',
+      tags: ['auth'],
+      security: bearerAuth,
+      response: { 200: CurrentUser, 401: ErrorRef, ...commonErrors },
+    },
+  }, async (request) => currentUserView(app.db, signedIn(request).user))
+
+  app.post('/logout', {
+    preHandler: app.authenticate,
+    schema: {
+      summary: 'Cierra la sesión: el token presentado deja de ser válido',
+      tags: ['auth'],
+      security: bearerAuth,
+      response: { 204: Type.Null({ description: 'Sesión cerrada' }), 401: ErrorRef, ...commonErrors },
+    },
+  }, async (request, reply) => {
+    const { jti, expiresAt } = signedIn(request)
+    await app.db.insert(revokedTokens).values({ jti, expiresAt }).onConflictDoNothing()
+    // A revoked token past its expiry is rejected anyway; dropping it here keeps the table small.
+    await app.db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, new Date()))
+    return reply.code(204).send(null)
+  })
+}
+
+export default routes

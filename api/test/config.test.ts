@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { defaultCorsOrigins, loadConfig } from '../src/config.js'
+
+describe('configuration', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    const config = loadConfig({})
+    assert.equal(config.port, 3000)
+    assert.equal(config.host, '127.0.0.1')
+    assert.equal(config.databaseUrl, undefined)
+    assert.match(config.dataDir, /\.data$/)
+    assert.deepEqual(config.corsOrigins, defaultCorsOrigins)
+    assert.ok(config.corsOrigins.includes('http://127.0.0.1:8080'))
+    assert.equal(config.tokenTtlSeconds, 86400)
+    assert.equal(config.logLevel, 'info')
+  })
+
+  it('reads the variables, lower-casing the admin email and trimming the CORS list', () => {
+    const config = loadConfig({
+      PORT: '4000',
+      DATABASE_URL: 'postgres://app@db/portal',
+      ADMIN_EMAIL: ' Jefe@Empresa.com ',
+      CORS_ORIGINS: 'https://portal.example.com, http://localhost:8080/',
+      TOKEN_TTL_SECONDS: '3600',
+    })
+    assert.equal(config.port, 4000)
+    assert.equal(config.databaseUrl, 'postgres://app@db/portal')
+    assert.equal(config.adminEmail, 'jefe@empresa.com')
+    assert.deepEqual(config.corsOrigins, ['https://portal.example.com', 'http://localhost:8080'])
+    assert.equal(config.tokenTtlSeconds, 3600)
+  })
+
+  const invalid: Array<[string, Record<string, string>]> = [
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://db/portal' }],
+    ['ADMIN_EMAIL', { ADMIN_EMAIL: 'no-es-un-email' }],
+    ['ADMIN_PASSWORD', { ADMIN_PASSWORD: '123' }],
+    ['CORS_ORIGINS', { CORS_ORIGINS: 'https://portal.example.com/ruta' }],
+    ['TOKEN_TTL_SECONDS', { TOKEN_TTL_SECONDS: '-5' }],
+    ['JWT_PRIVATE_KEY', { JWT_PRIVATE_KEY: 'secreto' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+  ]
+  for (const [variable, env] of invalid) {
+    it(`refuses an invalid ${variable} (${Object.values(env)[0]}) with an error naming it`, () => {
+      assert.throws(() => loadConfig(env), (error: Error) => error.message.includes(variable))
+    })
+  }
+})
