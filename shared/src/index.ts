@@ -1,3 +1,5 @@
+import { registerInstance } from './instances';
+
 export * from './config/runtime-config';
 export * from './types/entities';
 export * from './messages/es';
@@ -24,3 +26,5 @@ export * from './apps/launch';
 export * from './apps/store';
 export * from './navigation/active-item';
 export * from './ui/AppIcon';
+
+registerInstance('@portal/shared');

@@ -4,6 +4,7 @@ import { ApiError, onUnauthorized } from '../api/client';
 import { fetchCurrentUser, logoutCall } from '../api/auth';
 import { FALLBACK } from '../messages/es';
 import type { User } from '../types/entities';
+import { registerInstance } from '../instances';
 import { AUTH_STORAGE_KEY, isTokenValid, readToken, removeToken, writeToken } from './token-storage';
 
 /** The client auth state of spec §3, and the transitions of spec §4. */
@@ -149,13 +150,3 @@ export function resetSessionForTests(): void {
 }
 
 registerInstance('session-store');
-
-/**
- * Counts how many times a shared module was evaluated in this page. Module federation must share @portal/shared as a
- * singleton: the browser suite asserts the session store was created once across the host and the remotes.
- */
-function registerInstance(name: string): void {
-  if (typeof window === 'undefined') return;
-  const registry = ((window as unknown as { __PORTAL_INSTANCES__?: Record<string, number> }).__PORTAL_INSTANCES__ ??= {});
-  registry[name] = (registry[name] ?? 0) + 1;
-}
