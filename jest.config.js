@@ -1,5 +1,10 @@
 // Unit and component tests of the browser packages (jsdom). The API has its own runner (node:test), e2e its own.
-const browserPackages = ['shared', 'host', 'remote-calculator'];
+const { existsSync } = require('node:fs');
+
+// A remote joins the unit suite as soon as its folder has a tsconfig.
+const browserPackages = ['shared', 'host', 'remote-auth', 'remote-apps', 'remote-admin', 'remote-calculator'].filter((dir) =>
+  existsSync(`${__dirname}/${dir}/tsconfig.json`),
+);
 
 /** @type {import('jest').Config} */
 module.exports = {
