@@ -56,9 +56,21 @@ test('with the calculator remote down the area shows the fallback, the top bar w
   }
 });
 
-test('a route whose remote is not deployed yet shows the same fallback inside the shell', async ({ page, request }) => {
-  await signInAsAdmin(page, request);
-  await page.goto('/planes');
-  await expect(page.getByText('Esta sección no está disponible en este momento.')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Menú de usuario' })).toBeVisible();
+test('a route whose remote is not configured shows the same fallback inside the shell', async ({ page, request }) => {
+  const startStaticServer = await staticServers();
+  // The same shell build, deployed with a runtime config that names no remote at all.
+  const shell = await startStaticServer({
+    dir: path.join(ROOT, 'host/dist'),
+    port: E2E.spareHostPort,
+    spa: true,
+    runtimeConfig: { apiBaseUrl: API_URL, remotes: {}, redirectAllowList: [] },
+  });
+  try {
+    await signInAsAdmin(page, request);
+    await page.goto(`${shell.url}/planes`);
+    await expect(page.getByText('Esta sección no está disponible en este momento.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Menú de usuario' })).toBeVisible();
+  } finally {
+    await shell.close();
+  }
 });
