@@ -69,3 +69,8 @@ test('the session store is one instance across the host and the calculator remot
   // A second copy of @portal/shared in the remote would count 2 for both.
   expect(instances).toEqual({ '@portal/shared': 1, 'session-store': 1 });
 });
+
+test('a deep address loaded directly renders the shell (absolute script paths)', async ({ page }) => {
+  await page.goto('/una/ruta/profunda/que/no/existe');
+  await expect(page.getByRole('heading', { name: 'Página no encontrada' })).toBeVisible();
+});

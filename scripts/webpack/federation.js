@@ -86,6 +86,8 @@ function federatedConfig({ dir, name, port, exposes, title = 'Portal' }) {
           template: path.join(__dirname, 'index.html'),
           title,
           scriptLoading: 'defer',
+          // Absolute script addresses: the page is served for deep paths too (/apps/3, /auth/google/callback).
+          publicPath: '/',
           // The runtime config is a plain script served next to the page, read before any bundle.
           templateParameters: { title },
         }),
