@@ -33,6 +33,8 @@ function startApi() {
       PORT: String(layout.api.port),
       HOST: process.env.API_BIND_HOST || layout.bind,
       CORS_ORIGINS: process.env.CORS_ORIGINS || corsOrigins(layout).join(','),
+      // Links in mails point at the portal the person uses.
+      PORTAL_URL: process.env.PORTAL_URL || layout.host.url,
       // Request logs would bury the address to open; LOG_LEVEL=info brings them back.
       LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
     },

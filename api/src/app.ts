@@ -6,16 +6,26 @@ import { errorHandler, notFoundHandler } from './error-handler.js'
 import { createValidatorCompiler } from './lib/validator-compiler.js'
 import { validationError } from './lib/validation.js'
 import authentication from './plugins/app/authentication.js'
+import codes from './plugins/app/codes.js'
+import counters, { type Clock } from './plugins/app/counters.js'
+import limits from './plugins/app/limits.js'
+import mailer, { type MailTransport } from './plugins/app/mailer.js'
 import passwords from './plugins/app/passwords.js'
 import tokens, { type SigningKey } from './plugins/app/tokens.js'
 import cors from './plugins/external/cors.js'
 import database from './plugins/external/database.js'
 import helmet from './plugins/external/helmet.js'
 import rateLimit from './plugins/external/rate-limit.js'
+import redis from './plugins/external/redis.js'
 import swagger from './plugins/external/swagger.js'
+import adminAppsRoutes from './routes/admin/apps.js'
+import adminRoutes from './routes/admin/index.js'
 import appsRoutes from './routes/apps/index.js'
 import authRoutes from './routes/auth/index.js'
+import billingRoutes from './routes/billing/index.js'
 import healthRoutes from './routes/health/index.js'
+import userPlansRoutes from './routes/user-plans/index.js'
+import usersRoutes from './routes/users/index.js'
 import wellKnownRoutes from './routes/well-known/index.js'
 import { ErrorResponse } from './schemas/common.js'
 
@@ -30,6 +40,10 @@ export interface BuildAppOptions {
   /** Open database to use instead of opening one from `config` (tests). The app closes it on `close()`. */
   database?: Database
   signingKey?: SigningKey
+  /** Replaces the mail transport chosen from `config` (tests capture the mails). */
+  mailTransport?: MailTransport
+  /** Replaces `Date.now` for codes, limits and the outbox (tests move time instead of sleeping). */
+  clock?: Clock
 }
 
 export const bodyLimitBytes = 100 * 1024
@@ -42,6 +56,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     schemaErrorFormatter: validationError,
     // Keep-alive connections would hold `close()` open for their idle timeout.
     forceCloseConnections: 'idle',
+    // A fresh embedded database migrates at start; on a busy machine that outlasts Fastify's 10 s default.
+    pluginTimeout: 120_000,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.setValidatorCompiler(createValidatorCompiler())
@@ -51,6 +67,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('config', options.config)
 
   app.register(database, { database: options.database })
+  app.register(redis)
   app.register(helmet)
   app.register(cors)
   app.register(rateLimit)
@@ -59,11 +76,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.register(passwords)
   app.register(tokens, { signingKey: options.signingKey })
   app.register(authentication)
+  app.register(counters, { clock: options.clock })
+  app.register(limits)
+  app.register(codes)
+  app.register(mailer, { transport: options.mailTransport })
 
   app.register(healthRoutes)
   app.register(wellKnownRoutes, { prefix: '/.well-known' })
   app.register(appsRoutes, { prefix: '/apps' })
+  app.register(adminAppsRoutes, { prefix: '/apps' })
+  app.register(usersRoutes, { prefix: '/user' })
+  app.register(userPlansRoutes, { prefix: '/plan-usuario' })
+  app.register(adminRoutes)
   app.register(authRoutes, { prefix: '/auth' })
+  app.register(billingRoutes, { prefix: '/facturacion' })
 
   try {
     await app.ready()

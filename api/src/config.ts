@@ -16,6 +16,17 @@ export interface Config {
   /** PKCS#8 PEM of the ES256 signing key; undefined means generate one and keep it in `dataDir/keys`. */
   jwtPrivateKey: string | undefined
   loginRateLimitPerMinute: number
+  /** Per client IP and minute on each other anonymous auth call (register, codes, verificar-email). */
+  authRateLimitPerMinute: number
+  /** `smtp://…` or `smtps://…`; undefined means mails are printed to the log instead of sent. */
+  smtpUrl: string | undefined
+  mailFrom: string
+  /** Where the portal's pages are, for the links in mails. */
+  portalUrl: string
+  /** Shared rate-limit counters; undefined keeps them in this process's memory. */
+  redisUrl: string | undefined
+  /** Prepended to every Redis key, so several deployments (or test runs) can share one Redis. */
+  redisKeyPrefix: string
   logLevel: LogLevel
 }
 
@@ -95,6 +106,19 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('JWT_PRIVATE_KEY', 'debe ser una clave EC P-256 en formato PEM PKCS#8 (-----BEGIN PRIVATE KEY-----)')
   }
 
+  const smtpUrl = read(env, 'SMTP_URL')
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(smtpUrl)) {
+    throw new ConfigError('SMTP_URL', 'debe empezar por smtp:// o smtps:// (p. ej. smtp://usuario:clave@correo.example.com:587)')
+  }
+  const redisUrl = read(env, 'REDIS_URL')
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^/]/.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL', 'debe empezar por redis:// o rediss://')
+  }
+  const mailFrom = read(env, 'MAIL_FROM') ?? 'Portal de aplicaciones <no-reply@portal.local>'
+  if (!/^[^\r\n]*<?[^\s@<>]+@[^\s@<>]+>?$/.test(mailFrom)) {
+    throw new ConfigError('MAIL_FROM', `debe ser un remitente como "Portal <no-reply@empresa.com>" (recibido "${mailFrom}")`)
+  }
+
   const logLevel = (read(env, 'LOG_LEVEL') ?? 'info') as LogLevel
   if (!logLevels.includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `debe ser uno de ${logLevels.join(', ')} (recibido "${logLevel}")`)
@@ -111,6 +135,12 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 86400, 60, 60 * 60 * 24 * 30),
     jwtPrivateKey,
     loginRateLimitPerMinute: integer(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 20, 1, 100000),
+    authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 30, 1, 100000),
+    smtpUrl,
+    mailFrom,
+    portalUrl: origin('PORTAL_URL', read(env, 'PORTAL_URL') ?? 'http://127.0.0.1:8080'),
+    redisUrl,
+    redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? 'portal:',
     logLevel,
   }
 }

@@ -31,11 +31,15 @@ function toHttpError(error: FastifyError | HttpError): HttpError {
 export function errorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
   const answer = toHttpError(error)
   if (answer.statusCode >= 500) request.log.error({ err: error }, 'request failed')
-  const body: { statusCode: number, message: string, code?: string } = {
+  const body: { statusCode: number, message: string, code?: string, retryAfter?: number } = {
     statusCode: answer.statusCode,
     message: answer.message,
   }
   if (answer.code) body.code = answer.code
+  if (answer.retryAfter !== undefined) {
+    body.retryAfter = answer.retryAfter
+    reply.header('retry-after', String(answer.retryAfter))
+  }
   return reply.code(answer.statusCode).type('application/json; charset=utf-8').send(body)
 }
 

@@ -30,6 +30,27 @@ describe('configuration', () => {
     assert.equal(config.tokenTtlSeconds, 3600)
   })
 
+  it('reads the mail, portal and Redis settings, with the embedded defaults when unset', () => {
+    const defaults = loadConfig({})
+    assert.equal(defaults.smtpUrl, undefined)
+    assert.equal(defaults.redisUrl, undefined)
+    assert.equal(defaults.portalUrl, 'http://127.0.0.1:8080')
+    assert.equal(defaults.mailFrom, 'Portal de aplicaciones <no-reply@portal.local>')
+    assert.equal(defaults.authRateLimitPerMinute, 30)
+    const config = loadConfig({
+      SMTP_URL: 'smtp://usuario:clave@correo.example.com:587',
+      MAIL_FROM: 'Empresa <no-reply@empresa.com>',
+      PORTAL_URL: 'https://portal.empresa.com/',
+      REDIS_URL: 'redis://cache:6379/2',
+      REDIS_KEY_PREFIX: 'prod:',
+    })
+    assert.equal(config.smtpUrl, 'smtp://usuario:clave@correo.example.com:587')
+    assert.equal(config.mailFrom, 'Empresa <no-reply@empresa.com>')
+    assert.equal(config.portalUrl, 'https://portal.empresa.com')
+    assert.equal(config.redisUrl, 'redis://cache:6379/2')
+    assert.equal(config.redisKeyPrefix, 'prod:')
+  })
+
   const invalid: Array<[string, Record<string, string>]> = [
     ['PORT', { PORT: 'abc' }],
     ['PORT', { PORT: '70000' }],
@@ -40,6 +61,11 @@ describe('configuration', () => {
     ['TOKEN_TTL_SECONDS', { TOKEN_TTL_SECONDS: '-5' }],
     ['JWT_PRIVATE_KEY', { JWT_PRIVATE_KEY: 'secreto' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+    ['SMTP_URL', { SMTP_URL: 'correo.example.com:587' }],
+    ['REDIS_URL', { REDIS_URL: '127.0.0.1:6379' }],
+    ['MAIL_FROM', { MAIL_FROM: 'Portal sin dirección' }],
+    ['PORTAL_URL', { PORTAL_URL: 'portal.example.com' }],
+    ['AUTH_RATE_LIMIT_PER_MINUTE', { AUTH_RATE_LIMIT_PER_MINUTE: '0' }],
   ]
   for (const [variable, env] of invalid) {
     it(`refuses an invalid ${variable} (${Object.values(env)[0]}) with an error naming it`, () => {

@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres'
@@ -21,6 +22,9 @@ export interface Database {
   transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T>
   close(): Promise<void>
 }
+
+/** Extensions the migrations create (0004: pg_trgm); PGlite needs them loaded when the client is created. */
+export const pgliteExtensions = { pg_trgm }
 
 export function wrapPglite(client: PGlite, onClose: () => void = () => {}): Database {
   return {
@@ -131,7 +135,7 @@ export async function openDatabase(
   if (config.databaseUrl) return openPostgres(config.databaseUrl, { onIdleClientError })
   const release = lockDataDir(config.dataDir)
   try {
-    const client = await PGlite.create({ dataDir: join(config.dataDir, 'pglite') })
+    const client = await PGlite.create({ dataDir: join(config.dataDir, 'pglite'), extensions: pgliteExtensions })
     return wrapPglite(client, release)
   } catch (error) {
     release()

@@ -1,5 +1,5 @@
 import {
-  boolean, foreignKey, index, integer, jsonb, numeric, pgTable, serial, text, timestamp, unique,
+  bigserial, boolean, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, unique,
 } from 'drizzle-orm/pg-core'
 
 // Mirrors migrations/*.sql, which are the source of truth for the database; this file gives queries their types.
@@ -63,6 +63,8 @@ export const userPlans = pgTable('user_plans', {
   appId: integer('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
   planId: integer('plan_id').notNull(),
   fechaVencimiento: timestamp('fecha_vencimiento', { withTimezone: true }),
+  /** When the current plan was assigned (migration 0004). */
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
 }, (table) => [
   unique().on(table.userId, table.appId),
   foreignKey({ columns: [table.planId, table.appId], foreignColumns: [plans.id, plans.appId] }).onDelete('cascade'),
@@ -74,4 +76,50 @@ export const revokedTokens = pgTable('revoked_tokens', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 }, (table) => [index('revoked_tokens_expires_at_idx').on(table.expiresAt)])
 
+/** Migration 0004: every admin action, who did it to whom and when. */
+export const auditLog = pgTable('audit_log', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+  actorEmail: text('actor_email').notNull(),
+  action: text('action').notNull(),
+  targetType: text('target_type', { enum: ['user', 'app'] }).notNull(),
+  targetId: integer('target_id').notNull(),
+  details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+  createdAt: createdAt(),
+})
+
+/** Migration 0003: each user's customer at Stripe, created on first billing call. */
+export const billingCustomers = pgTable('billing_customers', {
+  userId: integer('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  stripeCustomerId: text('stripe_customer_id').notNull().unique(),
+  createdAt: createdAt(),
+})
+
 export type User = typeof users.$inferSelect
+
+export const codePurposes = ['verify_email', 'reset_password'] as const
+export type CodePurpose = (typeof codePurposes)[number]
+
+export const accountCodes = pgTable('account_codes', {
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  purpose: text('purpose', { enum: codePurposes }).notNull(),
+  codeHash: text('code_hash').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+}, (table) => [primaryKey({ columns: [table.userId, table.purpose] })])
+
+export const mailOutbox = pgTable('mail_outbox', {
+  id: serial('id').primaryKey(),
+  recipient: text('recipient').notNull(),
+  subject: text('subject').notNull(),
+  textBody: text('text_body').notNull(),
+  htmlBody: text('html_body').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  lastError: text('last_error'),
+  sentAt: timestamp('sent_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+})

@@ -2,10 +2,20 @@ import { DrizzleQueryError } from 'drizzle-orm'
 
 /** An answer to the client: `{ statusCode, message, code? }` with a Spanish message. */
 export class HttpError extends Error {
+  /** Seconds until trying again makes sense: sent as the `Retry-After` header and as `retryAfter` in the body. */
+  retryAfter?: number
+
   constructor(readonly statusCode: number, message: string, readonly code?: string) {
     super(message)
     this.name = 'HttpError'
   }
+}
+
+/** A 429 (or a locked sign-in's 401) that tells the client when to try again. */
+export function retryLater(statusCode: number, message: string, code: string, retryAfterMs: number): HttpError {
+  const error = new HttpError(statusCode, message, code)
+  error.retryAfter = Math.max(1, Math.ceil(retryAfterMs / 1000))
+  return error
 }
 
 export const messages = {

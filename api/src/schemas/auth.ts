@@ -2,10 +2,84 @@ import { Type } from 'typebox'
 import { userStatuses } from '../db/schema.js'
 import { Nullable } from './common.js'
 
+// Control characters are refused in every stored text: PostgreSQL rejects NUL, and the rest only hide tricks.
+const printable = '[^\\u0000-\\u001f\\u007f]'
+
+/** Trimmed and lower-cased by the handler; surrounding spaces are accepted because people paste them. */
+export const Email = Type.String({
+  minLength: 3,
+  maxLength: 254,
+  pattern: `^\\s*[^\\s@\\u0000-\\u001f\\u007f]+@[^\\s@\\u0000-\\u001f\\u007f]+\\s*$`,
+  description: 'Se ignoran mayúsculas y espacios alrededor',
+})
+
+/** A name: up to 100 printable characters, not only spaces. */
+export const Name = Type.String({ minLength: 1, maxLength: 100, pattern: `^(?=.*\\S)${printable}+$` })
+
+/** Digits, spaces and + ( ) - . as people write phone numbers. */
+const phoneCharacters = '^[0-9+() .-]*$'
+
+/** A phone on a profile edit; empty clears it (accounts from Google or Apple have none). */
+export const Phone = Type.String({ maxLength: 32, pattern: phoneCharacters })
+
+const Password = (minLength: number) => Type.String({ minLength, maxLength: 256 })
+
+export const Code = Type.String({ pattern: '^[0-9]{6}$', description: 'Código de 6 dígitos recibido por email' })
+
 export const LoginBody = Type.Object({
-  email: Type.String({ minLength: 1, maxLength: 254 }),
+  email: Email,
   password: Type.String({ minLength: 1, maxLength: 256 }),
 }, { additionalProperties: false })
+
+export const RegisterBody = Type.Object({
+  email: Email,
+  password: Password(6),
+  name: Name,
+  lastName: Name,
+  // The registration form asks for at least 10 characters (spec §5).
+  phone: Type.String({ minLength: 10, maxLength: 32, pattern: phoneCharacters }),
+}, { additionalProperties: false })
+
+export const EmailBody = Type.Object({ email: Email }, { additionalProperties: false })
+
+export const VerifyRegistrationBody = Type.Object({ email: Email, code: Code }, { additionalProperties: false })
+
+export const ChangePasswordBody = Type.Object({
+  email: Email,
+  code: Code,
+  newPassword: Password(5),
+}, { additionalProperties: false })
+
+export const UpdatePasswordBody = Type.Object({
+  currentPassword: Type.String({ minLength: 1, maxLength: 256 }),
+  newPassword: Password(5),
+}, { additionalProperties: false })
+
+const UserId = Type.Integer({ minimum: 1, maximum: 2147483647 })
+
+export const UpdateUserBody = Type.Object({
+  idUsuario: UserId,
+  name: Name,
+  phone: Type.Optional(Phone),
+}, { additionalProperties: false })
+
+export const EditUserBody = Type.Object({
+  name: Type.Optional(Name),
+  lastName: Type.Optional(Name),
+  phone: Type.Optional(Phone),
+  picture: Type.Optional(Type.Union([
+    Type.String({ maxLength: 2048, pattern: '^https?://[^\\s]+$' }),
+    Type.Null(),
+  ])),
+  role: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)], { description: 'Solo administradores' })),
+  status: Type.Optional(Type.Union(userStatuses.map((status) => Type.Literal(status)), { description: 'Solo administradores' })),
+}, { additionalProperties: false })
+
+export const UpdatePresentationBody = Type.Object({ userId: UserId }, { additionalProperties: false })
+
+export const Message = Type.Object({ message: Type.String() }, { additionalProperties: false })
+
+export const RegisteredEmail = Type.Object({ email: Type.String() }, { additionalProperties: false })
 
 export const AccessToken = Type.Object({
   access_token: Type.String({ description: 'JWT ES256; verificable con /.well-known/jwks.json' }),
@@ -31,3 +105,20 @@ export const CurrentUser = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   planesUsuarios: Type.Array(UserPlan),
 }, { additionalProperties: false })
+
+export const Session = Type.Object({
+  access_token: Type.String(),
+  user: CurrentUser,
+}, { additionalProperties: false })
+
+export const UserEnvelope = Type.Object({ user: CurrentUser }, { additionalProperties: false })
+
+export const PasswordUpdated = Type.Object({
+  message: Type.String(),
+  access_token: Type.String({ description: 'Token nuevo para esta sesión: las demás sesiones terminan' }),
+}, { additionalProperties: false })
+
+export const EmailStatus = Nullable(Type.Object({
+  email: Type.String(),
+  status: Type.Union(userStatuses.map((status) => Type.Literal(status))),
+}, { additionalProperties: false }))

@@ -4,6 +4,7 @@ export const ErrorResponse = Type.Object({
   statusCode: Type.Integer(),
   message: Type.String({ description: 'Mensaje en español para mostrar al usuario' }),
   code: Type.Optional(Type.String({ description: 'Código estable para que el cliente reaccione (p. ej. EMAIL_NOT_VERIFIED)' })),
+  retryAfter: Type.Optional(Type.Integer({ description: 'Segundos hasta poder reintentar (igual que la cabecera Retry-After)' })),
 }, { $id: 'ErrorResponse', additionalProperties: false })
 
 /** Reference to the shared error shape, registered once with `app.addSchema`. */

@@ -9,9 +9,9 @@ import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import type { FastifyInstance } from 'fastify'
 import pg from 'pg'
-import { buildApp } from '../../src/app.js'
+import { buildApp, type BuildAppOptions } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
-import { openPostgres, wrapPglite, type Database } from '../../src/db/client.js'
+import { openPostgres, pgliteExtensions, wrapPglite, type Database } from '../../src/db/client.js'
 import { migrate, readMigrations } from '../../src/db/migrate.js'
 import { seed } from '../../src/db/seed.js'
 import { users, type UserStatus } from '../../src/db/schema.js'
@@ -80,7 +80,7 @@ async function pgliteSnapshot(): Promise<Blob> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
-  const client = await PGlite.create()
+  const client = await PGlite.create({ extensions: pgliteExtensions })
   try {
     const database = wrapPglite(client)
     await migrate(database)
@@ -104,7 +104,7 @@ interface TestDatabase {
 
 async function openTestDatabase(backend: Backend): Promise<TestDatabase> {
   if (backend === 'pglite') {
-    const client = await PGlite.create({ loadDataDir: await pgliteSnapshot() })
+    const client = await PGlite.create({ loadDataDir: await pgliteSnapshot(), extensions: pgliteExtensions })
     return { database: wrapPglite(client), dispose: async () => {} }
   }
   if (!databaseUrl) throw new Error('DATABASE_URL is required for the postgres backend')
@@ -139,12 +139,16 @@ export interface TestApp {
 }
 
 /** The real app on a fresh, migrated and seeded database of the given backend. */
-export async function buildTestApp(backend: Backend, overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  backend: Backend,
+  overrides: Partial<Config> = {},
+  options: Pick<BuildAppOptions, 'mailTransport' | 'clock'> = {},
+): Promise<TestApp> {
   const { database, dispose } = await openTestDatabase(backend)
   const key = await testSigningKey()
   let app: FastifyInstance
   try {
-    app = await buildApp({ config: testConfig(overrides), database, signingKey: key })
+    app = await buildApp({ ...options, config: testConfig(overrides), database, signingKey: key })
   } catch (error) {
     await database.close()
     await dispose()

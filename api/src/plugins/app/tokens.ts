@@ -34,6 +34,8 @@ export interface TokenService {
 declare module 'fastify' {
   interface FastifyInstance {
     tokens: TokenService
+    /** The server's secret key; the code service derives its own key from it. */
+    signingKey: SigningKey
   }
 }
 
@@ -136,5 +138,6 @@ export default fp<TokensPluginOptions>(async (app, options) => {
     privateKeyPem: app.config.jwtPrivateKey,
     keysDir: join(app.config.dataDir, 'keys'),
   })
+  app.decorate('signingKey', key)
   app.decorate('tokens', createTokenService(app.db, key, app.config.tokenTtlSeconds))
 }, { name: 'tokens' })

@@ -2,13 +2,22 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { lt } from 'drizzle-orm'
 import { Type } from 'typebox'
 import { revokedTokens } from '../../db/schema.js'
-import { HttpError } from '../../lib/errors.js'
+import { HttpError, retryLater } from '../../lib/errors.js'
 import { signedIn } from '../../plugins/app/authentication.js'
 import { AccessToken, CurrentUser, LoginBody } from '../../schemas/auth.js'
 import { commonErrors, ErrorRef } from '../../schemas/common.js'
-import { currentUserView, findUserByEmail } from './queries.js'
+import passwordRoutes from './passwords.js'
+import profileRoutes from './profile.js'
+import { currentUserView, findUserByEmail, normalizeEmail } from './queries.js'
+import registrationRoutes from './registration.js'
 
 const bearerAuth = [{ bearerAuth: [] }]
+
+/** One answer for an unknown email, a wrong password and a locked account; the lock adds when to retry. */
+function invalidCredentials(lockedMs: number): HttpError {
+  const message = 'Credenciales inválidas'
+  return lockedMs > 0 ? retryLater(401, message, 'INVALID_CREDENTIALS', lockedMs) : new HttpError(401, message, 'INVALID_CREDENTIALS')
+}
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/login', {
@@ -20,10 +29,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: AccessToken, 401: ErrorRef, 403: ErrorRef, 429: ErrorRef, ...commonErrors },
     },
   }, async (request) => {
-    const user = await findUserByEmail(app.db, request.body.email.trim().toLowerCase())
+    const email = normalizeEmail(request.body.email)
+    // A locked email gets the wrong-password answer plus when to retry, known account or not.
+    const lockedMs = await app.limits.signInLockedFor(email)
+    if (lockedMs > 0) throw invalidCredentials(lockedMs)
+    const user = await findUserByEmail(app.db, email)
     // Always one argon2 verification, known email or not, so the response time does not reveal accounts.
     const passwordMatches = await app.passwords.verify(user?.passwordHash, request.body.password)
-    if (!user || !passwordMatches) throw new HttpError(401, 'Credenciales inválidas', 'INVALID_CREDENTIALS')
+    if (!user || !passwordMatches) throw invalidCredentials(await app.limits.recordSignInFailure(email))
+    await app.limits.clearSignInFailures(email)
     if (user.status === 'pending_verification') {
       throw new HttpError(403, 'Debes verificar tu email antes de iniciar sesión', 'EMAIL_NOT_VERIFIED')
     }
@@ -58,6 +72,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     await app.db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, new Date()))
     return reply.code(204).send(null)
   })
+
+  await app.register(registrationRoutes)
+  await app.register(passwordRoutes)
+  await app.register(profileRoutes)
 }
 
 export default routes

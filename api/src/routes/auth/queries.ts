@@ -1,6 +1,7 @@
-import { asc, eq } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.js'
 import { apps, plans, userPlans, users, type User } from '../../db/schema.js'
+import { freePlanName } from '../../db/seed-data.js'
 
 export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
   const [user] = await db.select().from(users).where(eq(users.email, email))
@@ -34,4 +35,32 @@ export async function currentUserView(db: Db, user: User) {
     createdAt: user.createdAt.toISOString(),
     planesUsuarios: rows.map((row) => ({ ...row, fechaVencimiento: row.fechaVencimiento?.toISOString() ?? null })),
   }
+}
+
+/** Emails are compared trimmed and lower-cased (API.md); stored that way too. */
+export const normalizeEmail = (email: string) => email.trim().toLowerCase()
+
+export async function findUserById(db: Db, id: number): Promise<User | undefined> {
+  const [user] = await db.select().from(users).where(eq(users.id, id))
+  return user
+}
+
+/**
+ * Activates a pending account and gives it the free plan of every app (the plans it already has stay). Answers
+ * false when the account is not pending, and then changes nothing. Admin verification uses it too.
+ */
+export async function activateUser(tx: Db, userId: number): Promise<boolean> {
+  const activated = await tx.update(users)
+    .set({ status: 'active' })
+    .where(and(eq(users.id, userId), eq(users.status, 'pending_verification')))
+    .returning({ id: users.id })
+  if (activated.length === 0) return false
+  const freePlans = await tx.select({ appId: plans.appId, planId: plans.id }).from(plans)
+    .where(sql`lower(${plans.nombre}) = ${freePlanName}`)
+  if (freePlans.length > 0) {
+    await tx.insert(userPlans)
+      .values(freePlans.map((plan) => ({ userId, ...plan })))
+      .onConflictDoNothing({ target: [userPlans.userId, userPlans.appId] })
+  }
+  return true
 }

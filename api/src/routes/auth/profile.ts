@@ -1,0 +1,99 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { eq, sql } from 'drizzle-orm'
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core'
+import { roles, users, type User } from '../../db/schema.js'
+import { forbidden, HttpError } from '../../lib/errors.js'
+import { signedIn } from '../../plugins/app/authentication.js'
+import { EditUserBody, UpdatePresentationBody, UpdateUserBody, UserEnvelope } from '../../schemas/auth.js'
+import { commonErrors, ErrorRef, IdParams } from '../../schemas/common.js'
+import { activateUser, currentUserView, findUserById } from './queries.js'
+
+const bearerAuth = [{ bearerAuth: [] }]
+const userNotFound = () => new HttpError(404, 'Usuario no encontrado', 'USER_NOT_FOUND')
+
+/** 403 unless the session is the user `id` or an administrator. */
+function selfOrAdmin(session: User, id: number) {
+  if (session.id !== id && session.role !== roles.admin) throw forbidden()
+}
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const errors = { 401: ErrorRef, 403: ErrorRef, 404: ErrorRef, ...commonErrors }
+
+  app.post('/update-user', {
+    preHandler: app.authenticate,
+    schema: {
+      summary: 'Actualiza nombre y teléfono (el propio usuario o un administrador)',
+      tags: ['auth'],
+      security: bearerAuth,
+      body: UpdateUserBody,
+      response: { 200: UserEnvelope, ...errors },
+    },
+  }, async (request) => {
+    const { idUsuario, name, phone } = request.body
+    selfOrAdmin(signedIn(request).user, idUsuario)
+    const [updated] = await app.db.update(users)
+      .set({ name: name.trim(), ...(phone === undefined ? {} : { phone: phone.trim() }) })
+      .where(eq(users.id, idUsuario))
+      .returning()
+    if (!updated) throw userNotFound()
+    return { user: await currentUserView(app.db, updated) }
+  })
+
+  app.put('/editar/:id', {
+    preHandler: app.authenticate,
+    schema: {
+      summary: 'Edita el perfil de un usuario (el propio o, para administradores, cualquiera, también rol y estado)',
+      tags: ['auth'],
+      security: bearerAuth,
+      params: IdParams,
+      body: EditUserBody,
+      response: { 200: UserEnvelope, ...errors },
+    },
+  }, async (request) => {
+    const session = signedIn(request).user
+    const { id } = request.params
+    selfOrAdmin(session, id)
+    const { role, status, ...profile } = request.body
+    if ((role !== undefined || status !== undefined) && session.role !== roles.admin) throw forbidden()
+
+    const updated = await app.db.transaction(async (tx) => {
+      const [current] = await tx.select().from(users).where(eq(users.id, id)).for('update')
+      if (!current) throw userNotFound()
+      const changes: PgUpdateSetSource<typeof users> = {}
+      for (const field of ['name', 'lastName', 'phone'] as const) {
+        const value = profile[field]
+        if (value !== undefined) changes[field] = value.trim()
+      }
+      if (profile.picture !== undefined) changes.picture = profile.picture
+      if (role !== undefined) changes.role = role
+      // Verifying by hand does what the emailed code does: activation with the free plans.
+      if (status === 'active' && current.status === 'pending_verification') await activateUser(tx, id)
+      else if (status !== undefined) changes.status = status
+      // Suspension ends every session of the user.
+      if (status === 'suspended' && current.status !== 'suspended') changes.tokenVersion = sql`${users.tokenVersion} + 1`
+      if (Object.keys(changes).length > 0) await tx.update(users).set(changes).where(eq(users.id, id))
+      return findUserById(tx, id)
+    })
+    if (!updated) throw userNotFound()
+    return { user: await currentUserView(app.db, updated) }
+  })
+
+  app.post('/update-presentacion', {
+    preHandler: app.authenticate,
+    schema: {
+      summary: 'Marca la presentación como vista (solo el propio usuario)',
+      tags: ['auth'],
+      security: bearerAuth,
+      body: UpdatePresentationBody,
+      response: { 200: UserEnvelope, ...errors },
+    },
+  }, async (request) => {
+    const session = signedIn(request).user
+    if (session.id !== request.body.userId) throw forbidden()
+    const [updated] = await app.db.update(users).set({ presentacion: false }).where(eq(users.id, session.id)).returning()
+    if (!updated) throw userNotFound()
+    return { user: await currentUserView(app.db, updated) }
+  })
+}
+
+export default routes

@@ -1,0 +1,20 @@
+// npm run bench: runs every api/bench/*.bench.ts in name order with tsx; each prints a markdown table. The load
+// generator shares this machine's cores with the server, so compare the rows of one table, not figures across machines.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './lib/parts.mjs';
+import { run } from './lib/run.mjs';
+
+const benchDir = path.join(ROOT, 'api', 'bench');
+const files = readdirSync(benchDir).filter((file) => file.endsWith('.bench.ts')).sort();
+
+let failed = false;
+for (const file of files) {
+  console.log(`\n=== Benchmark: ${file} ===\n`);
+  const code = await run(process.execPath, ['--import', 'tsx', path.join(benchDir, file)], { cwd: path.join(ROOT, 'api') });
+  if (code !== 0) {
+    console.error(`${file} terminó con código ${code}`);
+    failed = true;
+  }
+}
+process.exit(failed ? 1 : 0);
