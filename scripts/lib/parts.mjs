@@ -74,6 +74,11 @@ export function runtimeConfig(layout, env = process.env) {
     apiBaseUrl: layout.api.url,
     remotes: Object.fromEntries(layout.remotes.map((remote) => [remote.name, remote.manifestUrl])),
     redirectAllowList: list(env.REDIRECT_ALLOW_LIST) ?? DEFAULT_REDIRECT_ALLOW_LIST,
+    // Public values only: the pricing table needs the publishable key and table id in the browser.
+    billing: {
+      publishableKey: env.STRIPE_PUBLISHABLE_KEY || '',
+      pricingTableId: env.STRIPE_PRICING_TABLE_ID || '',
+    },
     links: {
       campaignUrl: env.CAMPAIGN_URL || 'https://portal.example.com/campana',
       supportEmail: env.SUPPORT_EMAIL || 'soporte@portal.example.com',

@@ -17,6 +17,11 @@ export interface RuntimeConfig {
     /** Support address shown on the personal-data deletion page. */
     supportEmail: string;
   };
+  /** Stripe's pricing table on /planes; both empty when billing is not configured. */
+  billing: {
+    publishableKey: string;
+    pricingTableId: string;
+  };
 }
 
 declare global {
@@ -30,6 +35,7 @@ export const DEFAULT_CONFIG: RuntimeConfig = {
   remotes: {},
   redirectAllowList: [],
   links: { campaignUrl: 'https://www.example.com', supportEmail: 'soporte@example.com' },
+  billing: { publishableKey: '', pricingTableId: '' },
 };
 
 export function getRuntimeConfig(): RuntimeConfig {
@@ -39,5 +45,6 @@ export function getRuntimeConfig(): RuntimeConfig {
     ...injected,
     apiBaseUrl: (injected?.apiBaseUrl ?? DEFAULT_CONFIG.apiBaseUrl).replace(/\/+$/, ''),
     links: { ...DEFAULT_CONFIG.links, ...injected?.links },
+    billing: { ...DEFAULT_CONFIG.billing, ...injected?.billing },
   };
 }

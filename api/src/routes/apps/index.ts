@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
 import { HttpError } from '../../lib/errors.js'
 import { App } from '../../schemas/apps.js'
 import { commonErrors, ErrorRef, IdParams, Page, PageQuery } from '../../schemas/common.js'
 import { findApp, listApps } from './queries.js'
+import { AppWithPlans, listAppsWithPlans } from './with-plans.js'
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/listar', {
@@ -26,6 +28,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     if (!found) throw new HttpError(404, 'App no encontrada', 'APP_NOT_FOUND')
     return found
   })
+
+  app.get('/listar-con-planes', {
+    schema: {
+      summary: 'Todas las apps, por id, con sus planes (características y precios)',
+      tags: ['apps'],
+      response: { 200: Type.Array(AppWithPlans), ...commonErrors },
+    },
+  }, async () => listAppsWithPlans(app.db))
 }
 
 export default routes

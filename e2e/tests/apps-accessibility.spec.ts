@@ -1,0 +1,57 @@
+import type { Page } from '@playwright/test';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, person, registerActive, seriousViolations, test } from '../support/auth';
+import { signInAs, signInAsAdmin } from '../support/session';
+
+const pages: Array<{ path: string; ready: (page: Page) => Promise<void> }> = [
+  { path: '/apps', ready: (page) => expect(page.getByRole('article', { name: 'Beto Pro' })).toBeVisible() },
+  {
+    path: '/apps/2',
+    ready: (page) => expect(page.getByRole('region', { name: 'Beto Pro PRO' })).toBeVisible() },
+  { path: '/planes', ready: (page) => expect(page.getByTestId('plan-card')).toHaveCount(3) },
+  { path: '/pagos', ready: (page) => expect(page.getByRole('heading', { name: 'Pagos' })).toBeVisible() },
+  { path: '/success', ready: (page) => expect(page.getByRole('heading', { name: '¡Éxito!' })).toBeVisible() },
+  { path: '/beto', ready: (page) => expect(page.getByRole('heading', { name: 'Casos de uso' })).toBeVisible() },
+  { path: '/control-max', ready: (page) => expect(page.getByRole('heading', { name: 'Casos de uso' })).toBeVisible() },
+];
+
+// Kept outside test-results (which each run empties) so they can be looked at after the run.
+const shots = (name: string) => path.join(os.tmpdir(), 'portal-apps-screens', `${name}.png`);
+
+for (const viewport of [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 800 },
+]) {
+  test(`the apps remote's pages have no serious accessibility problem (${viewport.name})`, async ({ browser, request }) => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await signInAsAdmin(page, request);
+    for (const entry of pages) {
+      await page.goto(entry.path);
+      await entry.ready(page);
+      expect(await seriousViolations(page), entry.path).toEqual([]);
+      await page.screenshot({ path: shots(`${entry.path.slice(1).replaceAll('/', '-')}-${viewport.width}`), fullPage: true });
+    }
+    await context.close();
+  });
+
+  test(`the presentation has no serious accessibility problem at any step (${viewport.name})`, async ({ browser, request }) => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    // A new account sees the presentation.
+    const newcomer = person(`a11y-${viewport.name}`);
+    await registerActive(request, newcomer);
+    await signInAs(page, request, newcomer.email, newcomer.password);
+    await page.goto('/apps');
+    const dialog = page.getByRole('dialog');
+    for (const step of [1, 2, 3]) {
+      await expect(dialog.getByText(`${step} de 3`)).toBeVisible();
+      await page.waitForTimeout(300); // let the slide-in settle before measuring contrast
+      expect(await seriousViolations(page), `step ${step}`).toEqual([]);
+      await page.screenshot({ path: shots(`presentation-${step}-${viewport.width}`) });
+      if (step < 3) await dialog.getByRole('button', { name: 'Continuar' }).click();
+    }
+    await context.close();
+  });
+}

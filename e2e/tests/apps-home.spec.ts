@@ -1,0 +1,92 @@
+import { expect, test } from '@playwright/test';
+import { API_URL, E2E } from '../support/env';
+import { signInAsAdmin } from '../support/session';
+
+// The seeded administrator is a signed-in, verified user with the free plan of every app.
+
+test('a signed-in user sees the greeting, the free badge and the web and mobile tabs', async ({ page, request }) => {
+  await signInAsAdmin(page, request);
+  await page.goto('/apps');
+  await expect(page.getByRole('heading', { level: 1, name: '¡Bienvenido, Administrador!' })).toBeVisible();
+  await expect(page.getByText('Plan gratuito', { exact: true })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Aplicaciones web' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: 'Archivos (Próximamente)' })).toBeDisabled();
+  await expect(page.getByRole('article', { name: 'TX30' }).getByRole('button', { name: 'Abrir TX30' })).toBeEnabled();
+
+  await page.getByRole('tab', { name: 'Aplicaciones para móvil' }).click();
+  await expect(page.getByRole('article', { name: 'TX30' }).getByRole('button', { name: 'Abrir TX30' })).toBeDisabled();
+  await expect(page.getByRole('article', { name: 'Beto Pro' }).getByRole('button', { name: 'Abrir Beto Pro' })).toBeEnabled();
+});
+
+test('launching a web app opens it in a new tab whose address carries the session token', async ({ page, context, request }) => {
+  const token = await signInAsAdmin(page, request);
+  // The partner app is not on this machine: answer its address so the new tab has something to show.
+  await context.route('https://betopro.example.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Beto Pro</title>' }));
+  await page.goto('/apps');
+  const [tab] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Abrir Beto Pro' }).click()]);
+  await tab.waitForURL(/betopro\.example\.com/);
+  const opened = new URL(tab.url());
+  expect(opened.origin).toBe('https://betopro.example.com');
+  expect(opened.searchParams.get('token')).toBe(token);
+  expect(new URL(page.url()).pathname).toBe('/apps');
+});
+
+test("a card's 'Mejorar Plan' opens /apps/2 with the PRO plan and the complete suite", async ({ page, request }) => {
+  await signInAsAdmin(page, request);
+  await page.goto('/apps');
+  await page.getByRole('button', { name: 'Mejorar Plan de Beto Pro' }).click();
+  await expect(page).toHaveURL(/\/apps\/2$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Beto Pro' })).toBeVisible();
+  const pro = page.getByRole('region', { name: 'Beto Pro PRO' });
+  await expect(pro.getByText('Consultas ilimitadas')).toBeVisible();
+  await expect(pro.getByRole('button', { name: 'Mensual 15 USD: Próximamente' })).toBeDisabled();
+  await expect(page.getByRole('region', { name: 'C+Suite Completa' }).getByRole('button', { name: 'Anual 299 USD: Próximamente' })).toBeDisabled();
+
+});
+
+test("the upgrade banner leads to /planes: 'Planes Premium', the suite and the apps 2, 3, 1", async ({ page, request }) => {
+  await signInAsAdmin(page, request);
+  await page.goto('/apps');
+  await page.getByRole('region', { name: 'Mejorar Plan' }).getByRole('button', { name: 'Mejorar Plan' }).click();
+  await expect(page).toHaveURL(/\/planes$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Planes Premium' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'C+Suite Completa' }).getByText('39 USD al mes · 299 USD al año')).toBeVisible();
+  await expect(page.getByTestId('plan-card').getByRole('heading', { level: 2 })).toHaveText(['Beto Pro', 'TX30', 'Control Max 360']);
+});
+
+test("without billing configured, 'Mi facturación' and /pagos say that billing is not available", async ({ page, request }) => {
+  await signInAsAdmin(page, request);
+  await page.goto('/pagos');
+  await page.getByRole('main').getByRole('button', { name: 'Mi facturación' }).click();
+  await expect(page.getByRole('alert')).toHaveText('La facturación no está disponible');
+  await page.getByRole('button', { name: 'Menú de usuario' }).click();
+  await page.getByRole('region', { name: 'Menú de usuario' }).getByRole('button', { name: 'Mi facturación' }).click();
+  await expect(page.getByRole('region', { name: 'Menú de usuario' }).getByRole('alert')).toHaveText('La facturación no está disponible');
+});
+
+test('the OAuth return stores the token, loads the user and clears the address; a bad token goes to /login', async ({ page, request }) => {
+  const login = await request.post(`${API_URL}/auth/login`, { data: { email: E2E.adminEmail, password: E2E.adminPassword } });
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  await page.goto(`/apps?token=${token}`);
+  await expect(page.getByRole('heading', { level: 1, name: '¡Bienvenido, Administrador!' })).toBeVisible();
+  await expect(page).toHaveURL(/\/apps$/);
+  expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBe(token);
+
+  await page.evaluate(() => window.localStorage.clear());
+  await page.goto('/apps?token=no-es-un-token');
+  await expect(page).toHaveURL(/\/login\?error=token_invalid$/);
+});
+
+test('the OAuth return follows a stored, allowed redirect with the token', async ({ page, context, request }) => {
+  const login = await request.post(`${API_URL}/auth/login`, { data: { email: E2E.adminEmail, password: E2E.adminPassword } });
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  // The partner site is on the default allow-list but not on this machine: answer it here.
+  await context.route('https://portal.example.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Socio</title>' }));
+  await page.goto('/login');
+  await page.evaluate(() => window.localStorage.setItem('redirect_url', 'https://portal.example.com/vuelta'));
+  await page.goto(`/apps?token=${token}`);
+  await page.waitForURL(/portal\.example\.com/);
+  const target = new URL(page.url());
+  expect(target.origin + target.pathname).toBe('https://portal.example.com/vuelta');
+  expect(target.searchParams.get('token')).toBe(token);
+});

@@ -1,0 +1,60 @@
+import type { Page } from '@playwright/test';
+import { expect, person, registerActive, test } from '../support/auth';
+import { API_URL } from '../support/env';
+import { signInAs } from '../support/session';
+
+async function finishPresentation(page: Page) {
+  const dialog = page.getByRole('dialog');
+  for (const next of ['2 de 3', '3 de 3']) {
+    await dialog.getByRole('button', { name: 'Continuar' }).click();
+    await expect(dialog.getByText(next)).toBeVisible();
+  }
+  await dialog.getByRole('button', { name: 'Crear cuenta gratuita' }).click();
+}
+
+test('the presentation opens once per session for a new account, and never again once finished, also after a reload', async ({ page, request }) => {
+  // A really new account: registered and verified through the API, so its `presentacion` is true.
+  const newcomer = person('presentacion');
+  await registerActive(request, newcomer);
+  const token = await signInAs(page, request, newcomer.email, newcomer.password);
+  const recorded: unknown[] = [];
+  page.on('request', (sent) => {
+    if (sent.url() === `${API_URL}/auth/update-presentacion` && sent.method() === 'POST') recorded.push(sent.postDataJSON());
+  });
+
+  await page.goto('/apps');
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText('1 de 3')).toBeVisible();
+  await expect(dialog.getByText('Automatización Avanzada')).toBeVisible();
+
+  // Closed without finishing: not again in this session.
+  await dialog.getByRole('button', { name: 'Anterior' }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole('region', { name: 'Mejorar Plan' }).getByRole('button', { name: 'Mejorar Plan' }).click();
+  await expect(page).toHaveURL(/\/planes$/);
+  await page.goBack();
+  await expect(page.getByRole('heading', { level: 1, name: /Bienvenido/ })).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  // A new session (reload) of an account that has not finished it: it opens again.
+  await page.reload();
+  await expect(dialog.getByText('1 de 3')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Continuar' }).click();
+  await expect(dialog.getByRole('heading', { name: 'Nuestras Aplicaciones' })).toBeVisible();
+  await expect(dialog.getByRole('listitem').filter({ hasText: 'Beto Pro' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Anterior' }).click();
+  await expect(dialog.getByText('1 de 3')).toBeVisible();
+
+  await finishPresentation(page);
+  await expect(dialog).toBeHidden();
+  expect(recorded).toHaveLength(1);
+  expect(recorded[0]).toEqual({ userId: expect.any(Number) });
+  // The server kept it: the account is no longer new.
+  const stored = await request.get(`${API_URL}/auth/user`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(((await stored.json()) as { presentacion: boolean }).presentacion).toBe(false);
+
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: /Bienvenido/ })).toBeVisible();
+  await expect(page.getByRole('article', { name: 'Beto Pro' })).toBeVisible();
+  await expect(dialog).toBeHidden();
+});

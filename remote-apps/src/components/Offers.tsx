@@ -1,0 +1,76 @@
+import styled from 'styled-components';
+import { Button, formatUsd, SUITE_PRICES, theme, type Plan } from '@portal/shared';
+
+export const COMING_SOON = 'Próximamente';
+
+const Features = styled.ul`
+  margin: 8px 0 16px;
+  padding: 0;
+  list-style: none;
+  li {
+    position: relative;
+    padding-left: 24px;
+    margin: 6px 0;
+  }
+  li::before {
+    content: '✓';
+    position: absolute;
+    left: 0;
+    color: ${theme.color.success};
+    font-weight: 700;
+  }
+`;
+
+export function FeatureList({ items }: { items: readonly string[] }) {
+  return (
+    <Features>
+      {items.map((item) => (
+        <li key={item}>{item}</li>
+      ))}
+    </Features>
+  );
+}
+
+const Prices = styled.div`
+  display: grid;
+  grid-template-columns: repeat(auto-fit, minmax(124px, 1fr));
+  gap: 8px;
+`;
+
+const PriceButton = styled(Button)`
+  flex-direction: column;
+  gap: 0;
+  min-height: 56px;
+  padding: 6px 8px;
+  line-height: 1.25;
+  white-space: nowrap;
+  small { font-weight: 400; }
+`;
+
+/**
+ * Spec §2: purchase is shown as coming soon: each price is a disabled buy button reading 'Próximamente'. Its name says
+ * the price, so a screen reader hears what the button would buy.
+ */
+export function ComingSoonPrices({ monthly, annual }: { monthly: number | null; annual: number | null }) {
+  return (
+    <Prices>
+      <PriceButton disabled aria-label={`Mensual ${formatUsd(monthly)}: ${COMING_SOON}`}>
+        <span>{formatUsd(monthly)} / mes</span>
+        <small>{COMING_SOON}</small>
+      </PriceButton>
+      <PriceButton $variant="secondary" disabled aria-label={`Anual ${formatUsd(annual)}: ${COMING_SOON}`}>
+        <span>{formatUsd(annual)} / año</span>
+        <small>{COMING_SOON}</small>
+      </PriceButton>
+    </Prices>
+  );
+}
+
+export function PlanPrices({ plan }: { plan: Pick<Plan, 'precioMensual' | 'precioAnual'> }) {
+  return <ComingSoonPrices monthly={plan.precioMensual} annual={plan.precioAnual} />;
+}
+
+export const SUITE_NAME = 'C+Suite Completa';
+export const SUITE_INCLUDES = ['Control Max 360 PRO', 'Beto Pro PRO', 'TX30 PRO'];
+
+export const SUITE = { ...SUITE_PRICES, name: SUITE_NAME, includes: SUITE_INCLUDES };

@@ -1,0 +1,169 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import styled from 'styled-components';
+import { Alert, Button, getRuntimeConfig, Spinner, Tabs, TEXT, theme, useApps, useSession, type App } from '@portal/shared';
+import { Heading, Page } from '../../components/Page';
+import { AppCard, type Platform } from './AppCard';
+import { launchFor } from './launch';
+import { PlanBadges } from './PlanBadges';
+import { PresentationModal } from './presentation/PresentationModal';
+import { usePresentation } from './usePresentation';
+import { useTokenReturn } from './useTokenReturn';
+
+const Top = styled.header`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: flex-start;
+  justify-content: space-between;
+  gap: 12px 24px;
+  margin-bottom: 20px;
+`;
+
+const Banners = styled.div`
+  display: grid;
+  grid-template-columns: 2fr 1fr;
+  gap: 16px;
+  margin-bottom: 24px;
+  @media (max-width: ${theme.breakpoint.mobile}) { grid-template-columns: 1fr; }
+`;
+
+const Promo = styled.a`
+  position: relative;
+  display: flex;
+  flex-direction: column;
+  justify-content: center;
+  min-height: 132px;
+  padding: 20px 24px;
+  border-radius: ${theme.radius};
+  overflow: hidden;
+  color: #ffffff;
+  text-decoration: none;
+  background:
+    radial-gradient(circle at 85% 30%, rgba(253, 230, 138, 0.55) 0 40px, transparent 41px),
+    radial-gradient(circle at 95% 90%, rgba(94, 234, 212, 0.45) 0 70px, transparent 71px),
+    linear-gradient(120deg, #1e3a8a, #1d4ed8 55%, #0f766e);
+  strong { font-size: 1.5rem; line-height: 1.2; }
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    background:
+      radial-gradient(circle at 100% 100%, rgba(94, 234, 212, 0.35) 0 48px, transparent 49px),
+      linear-gradient(120deg, #1e3a8a, #1d4ed8 55%, #0f766e);
+  }
+  span { opacity: 0.92; max-width: 36ch; }
+  &:focus-visible { outline: 3px solid ${theme.color.primary}; outline-offset: 3px; }
+`;
+
+const Upgrade = styled.section`
+  display: flex;
+  flex-direction: column;
+  justify-content: center;
+  gap: 10px;
+  padding: 20px;
+  border-radius: ${theme.radius};
+  background: ${theme.color.surface};
+  box-shadow: ${theme.shadow};
+  p { margin: 0; color: ${theme.color.muted}; }
+`;
+
+const Grid = styled.div`
+  display: grid;
+  grid-template-columns: repeat(auto-fill, minmax(260px, 1fr));
+  gap: 16px;
+  padding-top: 20px;
+`;
+
+// On a phone the four tabs stay on one line and scroll sideways instead of stacking.
+const TabsArea = styled.div`
+  [role='tablist'] {
+    flex-wrap: nowrap;
+    overflow-x: auto;
+    scrollbar-width: thin;
+  }
+  [role='tab'] { white-space: nowrap; flex: none; }
+`;
+
+const State = styled.p`
+  padding: 32px 0;
+  text-align: center;
+  color: ${theme.color.muted};
+`;
+
+const TABS = [
+  { id: 'web', label: 'Aplicaciones web' },
+  { id: 'mobile', label: 'Aplicaciones para móvil' },
+  { id: 'files', label: 'Archivos (Próximamente)', disabled: true },
+  { id: 'education', label: 'Educación (Próximamente)', disabled: true },
+];
+
+/** The apps home (/ and /apps), spec §2. */
+export default function AppsPage() {
+  const returning = useTokenReturn();
+  if (returning) return <Spinner label={TEXT.loading} />;
+  return <AppsHome />;
+}
+
+function AppsHome() {
+  const navigate = useNavigate();
+  const user = useSession((s) => s.user);
+  const token = useSession((s) => s.token);
+  const { apps, isLoading, error, ensureLoaded } = useApps();
+  const [platform, setPlatform] = useState<Platform>('web');
+  const presentation = usePresentation();
+
+  useEffect(() => {
+    void ensureLoaded();
+  }, [ensureLoaded]);
+
+  const open = useCallback(
+    (app: App) => {
+      const target = launchFor(app, platform, token, navigator.userAgent);
+      if (target?.kind === 'new-tab') window.open(target.url, '_blank', 'noopener,noreferrer');
+      if (target?.kind === 'navigate') navigate(target.path);
+    },
+    [platform, token, navigate],
+  );
+
+  let body;
+  if (isLoading && apps.length === 0) body = <Spinner label={TEXT.loadingApps} />;
+  else if (error && apps.length === 0) body = <Alert>{error}</Alert>;
+  else if (apps.length === 0) body = <State>{TEXT.noApps}</State>;
+  else
+    body = (
+      <Grid>
+        {apps.map((app) => (
+          <AppCard key={app.id} app={app} platform={platform} onOpen={open} onUpgrade={(path) => navigate(path)} />
+        ))}
+      </Grid>
+    );
+
+  const { campaignUrl } = getRuntimeConfig().links;
+  return (
+    <Page>
+      <Top>
+        <Heading>¡Bienvenido, {[user?.name, user?.lastName].filter(Boolean).join(' ')}!</Heading>
+        <PlanBadges plans={user?.planesUsuarios ?? []} />
+      </Top>
+      <Banners>
+        <Promo href={campaignUrl} target="_blank" rel="noopener noreferrer" aria-label="Ver la campaña de C+Suite (se abre en una pestaña nueva)">
+          <strong>C+Suite</strong>
+          <span>Automatiza, gestiona y optimiza tu planta con una sola cuenta.</span>
+        </Promo>
+        <Upgrade aria-label="Mejorar Plan">
+          <p>Desbloquea todas las funciones PRO de tus aplicaciones.</p>
+          <Button onClick={() => navigate('/planes')}>Mejorar Plan</Button>
+        </Upgrade>
+      </Banners>
+      <TabsArea>
+        <Tabs items={TABS} active={platform} onChange={(id) => setPlatform(id as Platform)} label="Tipos de aplicaciones">
+          {body}
+        </Tabs>
+      </TabsArea>
+      {presentation.open && (
+        <PresentationModal
+          apps={apps.filter((app) => app.isEnabledWeb)}
+          onClose={presentation.close}
+          onFinish={presentation.finish}
+        />
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,53 @@
+import styled from 'styled-components';
+import { planBadges, theme, type UserPlan } from '@portal/shared';
+
+const Badge = styled.span`
+  display: inline-flex;
+  align-items: center;
+  min-height: 28px;
+  padding: 2px 12px;
+  border-radius: 999px;
+  background: ${theme.color.successBg};
+  color: ${theme.color.success};
+  border: 1px solid ${theme.color.success};
+  font-size: 0.875rem;
+  font-weight: 600;
+`;
+
+const ProBadge = styled(Badge)`
+  background: ${theme.color.infoBg};
+  color: ${theme.color.info};
+  border-color: ${theme.color.info};
+`;
+
+const Title = styled.h2`
+  margin: 0 0 6px;
+  font-size: 1rem;
+`;
+
+const List = styled.ul`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px;
+  margin: 0;
+  padding: 0;
+  list-style: none;
+`;
+
+/** Spec §2: 'Plan gratuito' when every plan is free, else each plan under 'Tus Aplicaciones'. */
+export function PlanBadges({ plans }: { plans: readonly UserPlan[] }) {
+  const badges = planBadges(plans);
+  if (badges.kind === 'free') return <Badge>Plan gratuito</Badge>;
+  return (
+    <section aria-labelledby="tus-aplicaciones">
+      <Title id="tus-aplicaciones">Tus Aplicaciones</Title>
+      <List>
+        {badges.items.map((item) => (
+          <li key={item.id}>
+            <ProBadge>{item.label}</ProBadge>
+          </li>
+        ))}
+      </List>
+    </section>
+  );
+}

@@ -1,0 +1,210 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { resetApiClient, resetAppsForTests, resetSessionForTests, useApps, useSession } from '@portal/shared';
+import { fakeToken, startFakeApi } from '@portal/shared/src/testing/fake-api';
+import { catalogue, user } from '../../../testing/fixtures';
+import { renderAt } from '../../../testing/render';
+import AppsPage from '../AppsPage';
+
+type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;
+let api: FakeApi | undefined;
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148';
+const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/120 Mobile Safari/537.36';
+
+async function useApi(routes: Parameters<typeof startFakeApi>[0]) {
+  api = await startFakeApi(routes);
+  window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url, links: { campaignUrl: 'https://campana.example.com/promo', supportEmail: 's@example.com' } };
+  resetApiClient();
+  return api;
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  resetSessionForTests();
+  resetAppsForTests();
+  window.__PORTAL_CONFIG__ = { links: { campaignUrl: 'https://campana.example.com/promo', supportEmail: 's@example.com' } };
+  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+  jest.restoreAllMocks();
+});
+
+async function signIn(overrides = {}) {
+  await useSession.getState().startSession('tok-123', user(overrides));
+}
+
+function loadCatalogue() {
+  useApps.setState({ apps: catalogue, isLoaded: true, isLoading: false, error: null });
+}
+
+function card(name: string) {
+  return screen.getByRole('article', { name });
+}
+
+describe('the apps home', () => {
+  it("greets the user by name and lastName and shows 'Plan gratuito' when every plan is free", async () => {
+    await signIn({ planesUsuarios: [{ id: 1, plan: { nombre: 'free', descripcion: null } }] });
+    loadCatalogue();
+    renderAt('/apps', <AppsPage />);
+    expect(screen.getByRole('heading', { level: 1, name: '¡Bienvenido, Ana Pérez!' })).toBeInTheDocument();
+    expect(screen.getByText('Plan gratuito')).toBeInTheDocument();
+    expect(screen.queryByText('Tus Aplicaciones')).not.toBeInTheDocument();
+  });
+
+  it("lists the plans under 'Tus Aplicaciones' once one is not free", async () => {
+    await signIn({
+      planesUsuarios: [
+        { id: 1, plan: { nombre: 'PRO', descripcion: null }, app: { id: 2, nombre: 'Beto Pro' } },
+        { id: 2, plan: { nombre: 'free', descripcion: null }, app: { id: 3, nombre: 'TX30' } },
+      ],
+    });
+    loadCatalogue();
+    renderAt('/apps', <AppsPage />);
+    const section = screen.getByRole('region', { name: 'Tus Aplicaciones' });
+    expect(within(section).getByText('Beto Pro: PRO')).toBeInTheDocument();
+    expect(within(section).getByText('TX30: free')).toBeInTheDocument();
+    expect(screen.queryByText('Plan gratuito')).not.toBeInTheDocument();
+  });
+
+  it('has the web and mobile tabs and the two coming-soon tabs, disabled', async () => {
+    await signIn();
+    loadCatalogue();
+    renderAt('/apps', <AppsPage />);
+    expect(screen.getByRole('tab', { name: 'Aplicaciones web' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tab', { name: 'Aplicaciones para móvil' })).toBeEnabled();
+    expect(screen.getByRole('tab', { name: 'Archivos (Próximamente)' })).toBeDisabled();
+    expect(screen.getByRole('tab', { name: 'Educación (Próximamente)' })).toBeDisabled();
+  });
+
+  it('opens the campaign in a new tab and leads to /planes from the upgrade banner', async () => {
+    await signIn();
+    loadCatalogue();
+    renderAt('/apps', <AppsPage />);
+    const promo = screen.getByRole('link', { name: /campaña/ });
+    expect(promo).toHaveAttribute('href', 'https://campana.example.com/promo');
+    expect(promo).toHaveAttribute('target', '_blank');
+    await userEvent.click(within(screen.getByRole('region', { name: 'Mejorar Plan' })).getByRole('button', { name: 'Mejorar Plan' }));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/planes$/);
+  });
+
+  it("shows 'Cargando aplicaciones...' while loading, then 'No hay aplicaciones disponibles' for an empty catalogue", async () => {
+    await signIn();
+    await useApi({
+      'GET /apps/listar': { status: 200, delay: 150, body: { data: [], total: 0, totalPages: 0, currentPage: 1, hasNextPage: false, count: 0 } },
+    });
+    renderAt('/apps', <AppsPage />);
+    expect(await screen.findByText('Cargando aplicaciones...')).toBeInTheDocument();
+    expect(await screen.findByText('No hay aplicaciones disponibles')).toBeInTheDocument();
+    expect(api!.requests[0]!.path).toBe('/apps/listar?page=1&limit=100');
+  });
+
+  it("shows the server's message when the catalogue cannot be loaded", async () => {
+    await signIn();
+    await useApi({ 'GET /apps/listar': { status: 500, body: { statusCode: 500, message: 'Error interno del servidor' } } });
+    renderAt('/apps', <AppsPage />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Error interno del servidor');
+  });
+});
+
+describe('the app cards', () => {
+  it('enables each card by the platform of the tab: web by isEnabledWeb, mobile by isEnabledMovil', async () => {
+    await signIn();
+    loadCatalogue();
+    renderAt('/apps', <AppsPage />);
+    expect(within(card('TX30')).getByRole('button', { name: 'Abrir TX30' })).toBeEnabled();
+    expect(within(card('C+Suite Completa')).getByRole('button', { name: 'Abrir C+Suite Completa' })).toBeDisabled();
+    expect(within(card('C+Suite Completa')).getByText('No disponible en la web')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('tab', { name: 'Aplicaciones para móvil' }));
+    expect(within(card('TX30')).getByRole('button', { name: 'Abrir TX30' })).toBeDisabled();
+    expect(within(card('TX30')).getByRole('button', { name: 'Mejorar Plan de TX30' })).toBeDisabled();
+    expect(within(card('TX30')).getByText('No disponible para móvil')).toBeInTheDocument();
+    expect(within(card('Beto Pro')).getByRole('button', { name: 'Abrir Beto Pro' })).toBeEnabled();
+  });
+
+  it('opens an external web app in a new tab with the session token added', async () => {
+    await signIn();
+    loadCatalogue();
+    const open = jest.spyOn(window, 'open').mockImplementation(() => null);
+    renderAt('/apps', <AppsPage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Abrir Beto Pro' }));
+    expect(open).toHaveBeenCalledWith('https://app2.example.com/inicio?token=tok-123', '_blank', 'noopener,noreferrer');
+  });
+
+  it('navigates inside the portal for a relative web URL, without the token', async () => {
+    await signIn();
+    useApps.setState({ apps: [catalogue[0]!, { ...catalogue[1]!, id: 9, nombre: 'Interna', webUrl: '/control-max' }], isLoaded: true });
+    const open = jest.spyOn(window, 'open').mockImplementation(() => null);
+    renderAt('/apps', <AppsPage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Abrir Interna' }));
+    expect(open).not.toHaveBeenCalled();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/control-max$/);
+  });
+
+  it('opens iosUrl on an iPhone and androidUrl on other devices, without the token', async () => {
+    await signIn();
+    loadCatalogue();
+    const open = jest.spyOn(window, 'open').mockImplementation(() => null);
+    const agent = jest.spyOn(navigator, 'userAgent', 'get').mockReturnValue(IPHONE);
+    renderAt('/apps', <AppsPage />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Aplicaciones para móvil' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Abrir Control Max 360' }));
+    expect(open).toHaveBeenLastCalledWith('https://apps.apple.com/app/app1', '_blank', 'noopener,noreferrer');
+
+    agent.mockReturnValue(ANDROID);
+    await userEvent.click(screen.getByRole('button', { name: 'Abrir Control Max 360' }));
+    expect(open).toHaveBeenLastCalledWith('https://play.google.com/store/apps/details?id=app1', '_blank', 'noopener,noreferrer');
+  });
+
+  it("leads 'Mejorar Plan' to /apps/{id}, and app 4 has no such button", async () => {
+    await signIn();
+    loadCatalogue();
+    renderAt('/apps', <AppsPage />);
+    expect(within(card('C+Suite Completa')).queryByRole('button', { name: /Mejorar Plan/ })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Mejorar Plan de Beto Pro' }));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps\/2$/);
+  });
+
+  it('shows the built-in icons of apps 1-4, the presentation images of apps 1-3, and iconUrl or a placeholder otherwise', async () => {
+    await signIn();
+    useApps.setState({
+      apps: [...catalogue, { ...catalogue[0]!, id: 6, nombre: 'Con icono', iconUrl: 'https://cdn.example.com/i.png' }, { ...catalogue[0]!, id: 7, nombre: 'Sin icono' }],
+      isLoaded: true,
+    });
+    const { container } = renderAt('/apps', <AppsPage />);
+    for (const id of [1, 2, 3, 4]) expect(container.querySelector(`[data-icon="app-${id}"]`)).not.toBeNull();
+    expect([...container.querySelectorAll('[data-illustration]')].map((el) => el.getAttribute('data-illustration'))).toEqual([
+      'app-1',
+      'app-2',
+      'app-3',
+    ]);
+    expect(card('Con icono').querySelector('img')).toHaveAttribute('src', 'https://cdn.example.com/i.png');
+    expect(card('Sin icono').querySelector('[data-icon="placeholder"]')).not.toBeNull();
+  });
+});
+
+describe('the OAuth return (?token=)', () => {
+  const token = fakeToken({ sub: '7', exp: Math.floor(Date.now() / 1000) + 3600 });
+
+  it('stores the token, loads the user and removes the parameter from the address', async () => {
+    const server = await useApi({
+      'GET /auth/user': { status: 200, body: user({ name: 'Olga', lastName: 'Ruiz' }) },
+      'GET /apps/listar': { status: 200, body: { data: catalogue, total: 5, totalPages: 1, currentPage: 1, hasNextPage: false, count: 5 } },
+    });
+    renderAt(`/apps?token=${token}&from=google`, <AppsPage />);
+    expect(await screen.findByRole('heading', { name: '¡Bienvenido, Olga Ruiz!' })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps\?from=google$/);
+    expect(localStorage.getItem('token')).toBe(token);
+    expect(useSession.getState().isAuthenticated).toBe(true);
+    expect(server.requests.find((r) => r.path === '/auth/user')?.headers.authorization).toBe(`Bearer ${token}`);
+  });
+
+  it('sends a token that is not valid to /login?error=token_invalid without storing it', async () => {
+    renderAt('/apps?token=no-es-un-token', <AppsPage />);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login?error=token_invalid'));
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+});

@@ -1,0 +1,66 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { resetApiClient, resetAppsForTests, resetSessionForTests, useApps, useSession } from '@portal/shared';
+import { startFakeApi } from '@portal/shared/src/testing/fake-api';
+import { catalogue, user } from '../../../testing/fixtures';
+import { renderAt } from '../../../testing/render';
+import AppsPage from '../AppsPage';
+
+type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;
+let api: FakeApi;
+
+beforeEach(async () => {
+  localStorage.clear();
+  resetSessionForTests();
+  resetAppsForTests();
+  useApps.setState({ apps: catalogue, isLoaded: true });
+  api = await startFakeApi({
+    'POST /auth/update-presentacion': (req) => ({
+      status: 200,
+      body: { user: user({ id: JSON.parse(req.body).userId, presentacion: false }) },
+    }),
+  });
+  window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url };
+  resetApiClient();
+});
+
+afterEach(() => api.close());
+
+async function walkToTheEnd() {
+  for (let i = 0; i < 2; i++) {
+    await userEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    await screen.findByText(`${i + 2} de 3`);
+  }
+}
+
+it('opens the presentation for a user whose presentacion is true, and only once in the session', async () => {
+  await useSession.getState().startSession('tok', user({ presentacion: true }));
+  const first = renderAt('/apps', <AppsPage />);
+  expect(screen.getByRole('dialog')).toBeInTheDocument();
+  expect(useSession.getState().hasShownPresentationModal).toBe(true);
+  await userEvent.click(screen.getByRole('button', { name: 'Anterior' }));
+  expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+
+  first.unmount();
+  renderAt('/apps', <AppsPage />);
+  expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+});
+
+it('does not open for a user who has seen it (presentacion false)', async () => {
+  await useSession.getState().startSession('tok', user({ presentacion: false }));
+  renderAt('/apps', <AppsPage />);
+  expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+});
+
+it('records the presentation as seen for the user on finishing and stores the updated user', async () => {
+  await useSession.getState().startSession('tok', user({ id: 42, presentacion: true }));
+  renderAt('/apps', <AppsPage />);
+  await walkToTheEnd();
+  await userEvent.click(screen.getByRole('button', { name: 'Crear cuenta gratuita' }));
+  await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  const call = api.requests.find((r) => r.path === '/auth/update-presentacion');
+  expect(call?.method).toBe('POST');
+  expect(JSON.parse(call!.body)).toEqual({ userId: 42 });
+  expect(useSession.getState().user?.presentacion).toBe(false);
+  expect(JSON.parse(localStorage.getItem('auth-storage')!).state.user.presentacion).toBe(false);
+});

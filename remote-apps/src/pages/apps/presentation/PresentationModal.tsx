@@ -1,0 +1,246 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import styled, { css, keyframes } from 'styled-components';
+import { Alert, AppIcon, Button, Modal, theme, type App } from '@portal/shared';
+import { COMING_SOON } from '../../../components/Offers';
+import { FREE_ACCOUNT, HIGHLIGHT_MS, PILLS, PRO_ACCOUNT, SLIDE_MS, STEP_COUNT, STEP_TITLES } from './steps';
+
+const slideOut = keyframes`to { opacity: 0; transform: translateX(-24px); }`;
+const slideBack = keyframes`to { opacity: 0; transform: translateX(24px); }`;
+const slideIn = keyframes`from { opacity: 0; transform: translateX(24px); }`;
+
+const Stage = styled.div<{ $leaving: 'next' | 'previous' | null }>`
+  min-height: 260px;
+  animation: ${(p) =>
+    p.$leaving === 'next'
+      ? css`${slideOut} ${SLIDE_MS}ms ease-in forwards`
+      : p.$leaving === 'previous'
+        ? css`${slideBack} ${SLIDE_MS}ms ease-in forwards`
+        : css`${slideIn} ${SLIDE_MS}ms ease-out`};
+  @media (prefers-reduced-motion: reduce) { animation: none; }
+`;
+
+const Counter = styled.p`
+  margin: -8px 0 16px;
+  color: ${theme.color.muted};
+  font-size: 0.875rem;
+`;
+
+const float = keyframes`50% { transform: translateY(-8px); }`;
+
+/** The welcome "video": a looping animated scene drawn in CSS, so nothing is downloaded. */
+const Video = styled.div`
+  display: flex;
+  align-items: center;
+  justify-content: center;
+  gap: 18px;
+  height: 160px;
+  border-radius: ${theme.radius};
+  background: linear-gradient(120deg, #1e3a8a, #1d4ed8 45%, #0f766e);
+  > span { animation: ${float} 3s ease-in-out infinite; }
+  > span:nth-child(2) { animation-delay: 0.5s; }
+  > span:nth-child(3) { animation-delay: 1s; }
+  @media (prefers-reduced-motion: reduce) { > span { animation: none; } }
+`;
+
+const Tagline = styled.p`
+  font-size: 1.125rem;
+  margin: 16px 0 12px;
+`;
+
+const Pills = styled.ul`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px;
+  margin: 0;
+  padding: 0;
+  list-style: none;
+  li {
+    padding: 6px 14px;
+    border-radius: 999px;
+    background: ${theme.color.infoBg};
+    color: ${theme.color.info};
+    font-weight: 600;
+  }
+`;
+
+const AppsGrid = styled.ul`
+  display: grid;
+  grid-template-columns: repeat(auto-fill, minmax(140px, 1fr));
+  gap: 12px;
+  margin: 0;
+  padding: 0;
+  list-style: none;
+`;
+
+const AppTile = styled.li<{ $active: boolean }>`
+  display: flex;
+  flex-direction: column;
+  align-items: center;
+  gap: 8px;
+  padding: 14px 8px;
+  border-radius: ${theme.radius};
+  border: 2px solid ${(p) => (p.$active ? theme.color.primary : theme.color.border)};
+  background: ${(p) => (p.$active ? theme.color.infoBg : theme.color.surface)};
+  text-align: center;
+  transition: transform 200ms, background 200ms;
+  transform: ${(p) => (p.$active ? 'scale(1.04)' : 'none')};
+  @media (prefers-reduced-motion: reduce) { transition: none; transform: none; }
+`;
+
+const Plans = styled.div`
+  display: grid;
+  grid-template-columns: repeat(auto-fit, minmax(220px, 1fr));
+  gap: 12px;
+`;
+
+const PlanBox = styled.section<{ $pro?: boolean }>`
+  padding: 16px;
+  border-radius: ${theme.radius};
+  border: 2px solid ${(p) => (p.$pro ? theme.color.info : theme.color.success)};
+  h3 { margin: 0 0 8px; }
+  ul { margin: 0; padding-left: 20px; }
+  li { margin: 4px 0; }
+`;
+
+const Soon = styled.span`
+  display: inline-block;
+  margin-top: 10px;
+  padding: 2px 10px;
+  border-radius: 999px;
+  background: ${theme.color.background};
+  color: ${theme.color.muted};
+  font-weight: 600;
+  font-size: 0.875rem;
+`;
+
+const Footer = styled.div`
+  display: flex;
+  justify-content: space-between;
+  gap: 12px;
+  margin-top: 20px;
+`;
+
+/**
+ * Spec §2 and §4: the three-step presentation over the apps page. 'Anterior' on step 1 closes it; finishing calls
+ * `onFinish` (which records it as seen) and closes it once that worked.
+ */
+export function PresentationModal({
+  apps,
+  onClose,
+  onFinish,
+}: {
+  /** The web-enabled apps, shown on step 2. */
+  apps: readonly App[];
+  onClose: () => void;
+  onFinish: () => Promise<void>;
+}) {
+  const [step, setStep] = useState(1);
+  const [leaving, setLeaving] = useState<'next' | 'previous' | null>(null);
+  const [highlight, setHighlight] = useState(0);
+  const [finishing, setFinishing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const slideTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  useEffect(() => () => clearTimeout(slideTimer.current), []);
+
+  useEffect(() => {
+    if (step !== 2 || apps.length < 2) return;
+    setHighlight(0);
+    const timer = setInterval(() => setHighlight((index) => (index + 1) % apps.length), HIGHLIGHT_MS);
+    return () => clearInterval(timer);
+  }, [step, apps.length]);
+
+  const slide = useCallback((direction: 'next' | 'previous') => {
+    if (slideTimer.current !== undefined) return;
+    setLeaving(direction);
+    slideTimer.current = setTimeout(() => {
+      slideTimer.current = undefined;
+      setLeaving(null);
+      setStep((current) => current + (direction === 'next' ? 1 : -1));
+    }, SLIDE_MS);
+  }, []);
+
+  const previous = () => (step === 1 ? onClose() : slide('previous'));
+
+  const finish = async () => {
+    setFinishing(true);
+    setError(null);
+    try {
+      await onFinish();
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+      setFinishing(false);
+    }
+  };
+
+  return (
+    <Modal title={STEP_TITLES[step] ?? ''} onClose={onClose}>
+      <Counter>
+        {step} de {STEP_COUNT}
+      </Counter>
+      <Stage key={step} $leaving={leaving} data-testid="presentation-step" data-step={step}>
+        {step === 1 && (
+          <>
+            <Video role="img" aria-label="Video de bienvenida">
+              {[1, 2, 3].map((id) => (
+                <span key={id}>
+                  <AppIcon app={{ id, iconUrl: null }} size={56} />
+                </span>
+              ))}
+            </Video>
+            <Tagline>Todas tus herramientas industriales en un solo lugar, con una sola cuenta.</Tagline>
+            <Pills>
+              {PILLS.map((pill) => (
+                <li key={pill}>{pill}</li>
+              ))}
+            </Pills>
+          </>
+        )}
+        {step === 2 && (
+          <AppsGrid>
+            {apps.map((app, index) => (
+              <AppTile key={app.id} $active={index === highlight} aria-current={index === highlight ? 'true' : undefined}>
+                <AppIcon app={app} size={48} />
+                <span>{app.nombre}</span>
+              </AppTile>
+            ))}
+          </AppsGrid>
+        )}
+        {step === 3 && (
+          <Plans>
+            <PlanBox>
+              <h3>{FREE_ACCOUNT.title}</h3>
+              <ul>
+                {FREE_ACCOUNT.features.map((feature) => (
+                  <li key={feature}>{feature}</li>
+                ))}
+              </ul>
+            </PlanBox>
+            <PlanBox $pro>
+              <h3>{PRO_ACCOUNT.title}</h3>
+              <ul>
+                {PRO_ACCOUNT.features.map((feature) => (
+                  <li key={feature}>{feature}</li>
+                ))}
+              </ul>
+              <Soon>{COMING_SOON}</Soon>
+            </PlanBox>
+          </Plans>
+        )}
+      </Stage>
+      {error && <Alert>{error}</Alert>}
+      <Footer>
+        <Button $variant="secondary" onClick={previous} disabled={finishing}>
+          Anterior
+        </Button>
+        {step < STEP_COUNT ? (
+          <Button onClick={() => slide('next')}>Continuar</Button>
+        ) : (
+          <Button onClick={finish} disabled={finishing}>
+            Crear cuenta gratuita
+          </Button>
+        )}
+      </Footer>
+    </Modal>
+  );
+}

@@ -1,0 +1,36 @@
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError, FALLBACK, updatePresentation, useSession } from '@portal/shared';
+
+/**
+ * Spec §4: the presentation opens once per session when the user's `presentacion` is true; finishing records it
+ * as seen on the server and stores the updated user.
+ */
+export function usePresentation() {
+  const user = useSession((s) => s.user);
+  const alreadyShown = useSession((s) => s.hasShownPresentationModal);
+  const markShown = useSession((s) => s.markPresentationShown);
+  const setUser = useSession((s) => s.setUser);
+  const [open, setOpen] = useState(false);
+
+  useEffect(() => {
+    if (user?.presentacion && !alreadyShown) {
+      setOpen(true);
+      markShown();
+    }
+  }, [user, alreadyShown, markShown]);
+
+  const close = useCallback(() => setOpen(false), []);
+
+  const finish = useCallback(async () => {
+    if (!user) return;
+    try {
+      const answer = await updatePresentation(user.id);
+      setUser(answer?.user ?? { ...user, presentacion: false });
+      setOpen(false);
+    } catch (error) {
+      throw new Error(error instanceof ApiError ? error.message : FALLBACK.presentation);
+    }
+  }, [user, setUser]);
+
+  return { open, close, finish };
+}

@@ -1,0 +1,48 @@
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { getRuntimeConfig, isTokenValid, redirectWithToken, removeToken, takePendingRedirect, useSession } from '@portal/shared';
+
+export const TOKEN_INVALID_PATH = '/login?error=token_invalid';
+
+/**
+ * Spec §2, the OAuth return: a `token` query parameter is stored and its user loaded, the parameter leaves the
+ * address bar, and a stored redirect is followed with the token; a bad token goes to /login?error=token_invalid.
+ * Answers true while the token is being handled.
+ */
+export function useTokenReturn(): boolean {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const startSession = useSession((s) => s.startSession);
+  const token = new URLSearchParams(location.search).get('token');
+  const handled = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (!token || handled.current === token) return;
+    handled.current = token;
+    if (!isTokenValid(token)) {
+      removeToken();
+      navigate(TOKEN_INVALID_PATH, { replace: true });
+      return;
+    }
+    const rest = new URLSearchParams(location.search);
+    rest.delete('token');
+    startSession(token).then(
+      () => {
+        const allowList = getRuntimeConfig().redirectAllowList;
+        const target = redirectWithToken(takePendingRedirect(allowList), token, allowList);
+        if (target) {
+          window.location.assign(target);
+          return;
+        }
+        const search = rest.toString();
+        navigate({ pathname: location.pathname, search: search ? `?${search}` : '', hash: location.hash }, { replace: true });
+      },
+      () => {
+        // The session store has removed the token. A full load, so it wins over the API client's own move to /login.
+        window.location.replace(TOKEN_INVALID_PATH);
+      },
+    );
+  }, [token, location, navigate, startSession]);
+
+  return Boolean(token);
+}

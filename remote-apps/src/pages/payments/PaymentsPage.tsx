@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import styled from 'styled-components';
+import { Alert, ApiError, Button, Card, createBillingPortalSession, FALLBACK, useSession } from '@portal/shared';
+import { GoButton, Heading, Lead, Page, Row } from '../../components/Page';
+
+const Box = styled(Card)`
+  display: flex;
+  flex-direction: column;
+  gap: 16px;
+  p { margin: 0; }
+`;
+
+/** /pagos: where payments are managed (the provider's billing portal), and the way back to the apps. */
+export default function PaymentsPage() {
+  const user = useSession((s) => s.user);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const openPortal = async () => {
+    if (!user) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const { url } = await createBillingPortalSession(user.id);
+      window.location.assign(url);
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : FALLBACK.billingPortal);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Page>
+      <Heading>Pagos</Heading>
+      <Lead>Tus suscripciones, facturas y métodos de pago.</Lead>
+      <Box>
+        <p>Consulta y administra tus pagos en el portal de facturación.</p>
+        {error && <Alert>{error}</Alert>}
+        <Row>
+          <Button onClick={openPortal} disabled={busy || !user}>
+            Mi facturación
+          </Button>
+          <GoButton to="/apps" variant="secondary">
+            Ir al Panel Principal
+          </GoButton>
+        </Row>
+      </Box>
+    </Page>
+  );
+}

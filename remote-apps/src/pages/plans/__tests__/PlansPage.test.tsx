@@ -1,0 +1,87 @@
+import { screen, within } from '@testing-library/react';
+import { resetApiClient, resetSessionForTests, useSession } from '@portal/shared';
+import { startFakeApi } from '@portal/shared/src/testing/fake-api';
+import { user, withPlans } from '../../../testing/fixtures';
+import { renderAt } from '../../../testing/render';
+import PlansPage from '../PlansPage';
+
+type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;
+let api: FakeApi;
+
+const catalogue = [
+  withPlans(1, 'Control Max 360', { caracteristicas: ['Tableros ilimitados'], precioMensual: 19, precioAnual: 190 }),
+  withPlans(2, 'Beto Pro', { caracteristicas: ['Consultas ilimitadas'], precioMensual: 15, precioAnual: 150 }),
+  withPlans(3, 'TX30', { caracteristicas: ['Transmisores ilimitados'], precioMensual: 12.5, precioAnual: 120 }),
+  { ...withPlans(5, 'Calculadora TXI', { caracteristicas: [], precioMensual: 0, precioAnual: 0 }), planes: [] },
+];
+
+async function start(routes: Parameters<typeof startFakeApi>[0], billing = { publishableKey: '', pricingTableId: '' }) {
+  api = await startFakeApi(routes);
+  window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url, billing };
+  resetApiClient();
+}
+
+beforeEach(async () => {
+  localStorage.clear();
+  resetSessionForTests();
+  await useSession.getState().startSession('tok', user({ id: 7 }));
+  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+
+afterEach(async () => {
+  await api.close();
+  jest.restoreAllMocks();
+});
+
+it('shows the suite at 39/299 USD and the cards of apps 2, 3, 1 with free and PRO features and coming-soon prices', async () => {
+  await start({ 'GET /apps/listar-con-planes': { status: 200, body: catalogue } });
+  renderAt('/planes', <PlansPage />);
+  expect(screen.getByRole('heading', { level: 1, name: 'Planes Premium' })).toBeInTheDocument();
+  const suite = screen.getByRole('region', { name: 'C+Suite Completa' });
+  expect(within(suite).getByRole('button', { name: 'Mensual 39 USD: Próximamente' })).toBeDisabled();
+  expect(within(suite).getByRole('button', { name: 'Anual 299 USD: Próximamente' })).toBeDisabled();
+
+  const cards = await screen.findAllByTestId('plan-card');
+  expect(cards.map((card) => within(card).getByRole('heading', { level: 2 }).textContent)).toEqual(['Beto Pro', 'TX30', 'Control Max 360']);
+  const tx30 = cards[1]!;
+  expect(within(tx30).getByText('TX30 gratis')).toBeInTheDocument();
+  expect(within(tx30).getByText('Transmisores ilimitados')).toBeInTheDocument();
+  expect(within(tx30).getByRole('button', { name: 'Mensual 12.50 USD: Próximamente' })).toBeDisabled();
+  expect(within(tx30).getByRole('button', { name: 'Anual 120 USD: Próximamente' })).toBeDisabled();
+});
+
+it("says 'Sin planes disponibles' when the plans cannot be loaded", async () => {
+  await start({ 'GET /apps/listar-con-planes': { status: 500, body: { statusCode: 500, message: 'Error interno del servidor' } } });
+  renderAt('/planes', <PlansPage />);
+  expect(await screen.findByText('Sin planes disponibles')).toBeInTheDocument();
+  expect(screen.queryByTestId('plan-card')).not.toBeInTheDocument();
+});
+
+it('shows the provider pricing table with the user id and the customer-session secret when billing is configured', async () => {
+  await start(
+    { 'POST /facturacion/customer-session': { status: 200, body: { clientSecret: 'cuss_secret_abc' } } },
+    { publishableKey: 'pk_test_123', pricingTableId: 'prctbl_456' },
+  );
+  const { container } = renderAt('/planes', <PlansPage />);
+  await screen.findByText((_, element) => element?.tagName.toLowerCase() === 'stripe-pricing-table');
+  const table = container.querySelector('stripe-pricing-table')!;
+  expect(table.getAttribute('pricing-table-id')).toBe('prctbl_456');
+  expect(table.getAttribute('publishable-key')).toBe('pk_test_123');
+  expect(table.getAttribute('client-reference-id')).toBe('7');
+  expect(table.getAttribute('customer-session-client-secret')).toBe('cuss_secret_abc');
+  expect(JSON.parse(api.requests.find((r) => r.path === '/facturacion/customer-session')!.body)).toEqual({ userId: 7 });
+  expect(document.querySelector('script[src="https://js.stripe.com/v3/pricing-table.js"]')).not.toBeNull();
+});
+
+it("falls back to the portal's own plans, with the server's message, when billing answers 503", async () => {
+  await start(
+    {
+      'POST /facturacion/customer-session': { status: 503, body: { statusCode: 503, message: 'La facturación no está disponible' } },
+      'GET /apps/listar-con-planes': { status: 200, body: catalogue },
+    },
+    { publishableKey: 'pk_test_123', pricingTableId: 'prctbl_456' },
+  );
+  renderAt('/planes', <PlansPage />);
+  expect(await screen.findByRole('alert')).toHaveTextContent('La facturación no está disponible');
+  expect(await screen.findAllByTestId('plan-card')).toHaveLength(3);
+});

@@ -1,0 +1,53 @@
+import { screen, within } from '@testing-library/react';
+import { resetApiClient } from '@portal/shared';
+import { startFakeApi } from '@portal/shared/src/testing/fake-api';
+import { app, withPlans } from '../../../testing/fixtures';
+import { renderAt } from '../../../testing/render';
+import AppUpgradePage from '../AppUpgradePage';
+
+type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;
+let api: FakeApi;
+
+beforeEach(async () => {
+  api = await startFakeApi({
+    'GET /apps/obtener-por-id/2': {
+      status: 200,
+      delay: 100,
+      body: app(2, 'Beto Pro', { longDescription: 'Beto Pro responde tus dudas técnicas al instante.' }),
+    },
+    'GET /apps/obtener-por-id/99': { status: 404, body: { statusCode: 404, message: 'App no encontrada' } },
+    'GET /apps/listar-con-planes': {
+      status: 200,
+      body: [withPlans(2, 'Beto Pro', { caracteristicas: ['Consultas ilimitadas', 'Informes descargables'], precioMensual: 15, precioAnual: 150 })],
+    },
+  });
+  window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url };
+  resetApiClient();
+  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+
+afterEach(async () => {
+  await api.close();
+  jest.restoreAllMocks();
+});
+
+it("shows 'Cargando...' and then the presentation, the PRO plan and the complete suite", async () => {
+  renderAt('/apps/2', <AppUpgradePage />, '/apps/:id');
+  expect(screen.getByText('Cargando...')).toBeInTheDocument();
+  expect(await screen.findByText('Beto Pro responde tus dudas técnicas al instante.')).toBeInTheDocument();
+  const pro = screen.getByRole('region', { name: 'Beto Pro PRO' });
+  expect(within(pro).getByText('Informes descargables')).toBeInTheDocument();
+  expect(within(pro).getByRole('button', { name: 'Mensual 15 USD: Próximamente' })).toBeDisabled();
+  expect(within(pro).getByRole('button', { name: 'Anual 150 USD: Próximamente' })).toBeDisabled();
+  const suite = screen.getByRole('region', { name: 'C+Suite Completa' });
+  expect(within(suite).getByRole('button', { name: 'Mensual 39 USD: Próximamente' })).toBeInTheDocument();
+  expect(within(suite).getByRole('button', { name: 'Anual 299 USD: Próximamente' })).toBeInTheDocument();
+});
+
+it("says 'App no encontrada' for an unknown app and for an id that is not a number", async () => {
+  const unknown = renderAt('/apps/99', <AppUpgradePage />, '/apps/:id');
+  expect(await screen.findByRole('heading', { name: 'App no encontrada' })).toBeInTheDocument();
+  unknown.unmount();
+  renderAt('/apps/abc', <AppUpgradePage />, '/apps/:id');
+  expect(await screen.findByRole('heading', { name: 'App no encontrada' })).toBeInTheDocument();
+});
