@@ -1,0 +1,95 @@
+import { Type } from 'typebox'
+import { Nullable } from '../../schemas/common.js'
+import { auditActions } from './audit.js'
+
+const Figure = Type.Object({
+  value: Type.Integer(),
+  previous: Type.Integer({ description: 'La misma cifra al cierre del mes anterior (o en el mes anterior)' }),
+  changePercent: Nullable(Type.Number({ description: 'Variación frente al mes anterior en %, null si entonces era 0' })),
+}, { additionalProperties: false })
+
+export const Dashboard = Type.Object({
+  totalUsers: Figure,
+  activeApps: Figure,
+  activeSubscriptions: Figure,
+  newSubscriptions: Figure,
+  newUsersPerDay: Type.Array(Type.Object({
+    date: Type.String({ description: 'YYYY-MM-DD (UTC)' }),
+    count: Type.Integer(),
+  }, { additionalProperties: false })),
+  monthlyRevenue: Type.Array(Type.Object({
+    month: Type.String({ description: 'YYYY-MM (UTC)' }),
+    amount: Type.Number({ description: 'USD: precio mensual de los planes de pago vigentes en ese mes' }),
+  }, { additionalProperties: false })),
+  planDistribution: Type.Array(Type.Object({
+    app: Type.String(),
+    plan: Type.String(),
+    users: Type.Integer(),
+    percentage: Type.Number({ description: 'Sobre todos los planes asignados, un decimal' }),
+  }, { additionalProperties: false })),
+}, { additionalProperties: false })
+
+export const AuditAction = Type.Union(auditActions.map((action) => Type.Literal(action)))
+
+export const AuditQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+  action: Type.Optional(AuditAction),
+  targetType: Type.Optional(Type.Union([Type.Literal('user'), Type.Literal('app')])),
+  targetId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+}, { additionalProperties: false })
+
+export const AuditEntry = Type.Object({
+  id: Type.Integer(),
+  actorId: Nullable(Type.Integer()),
+  actorEmail: Type.String(),
+  action: Type.String(),
+  targetType: Type.Union([Type.Literal('user'), Type.Literal('app')]),
+  targetId: Type.Integer(),
+  targetLabel: Nullable(Type.String({ description: 'Email del usuario o nombre de la app, si aún existen' })),
+  details: Type.Record(Type.String(), Type.Unknown()),
+  createdAt: Type.String({ format: 'date-time' }),
+}, { additionalProperties: false })
+
+const url = (description: string) => Nullable(Type.String({ maxLength: 2048, pattern: '^(https?://|/)', description }))
+const deepLink = (description: string) =>
+  Nullable(Type.String({ maxLength: 2048, pattern: '^[A-Za-z][A-Za-z0-9+.-]*://', description }))
+
+const appFields = {
+  nombre: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+  descripcion: Type.String({ maxLength: 500 }),
+  longDescription: Type.String({ maxLength: 5000 }),
+  iconUrl: url('URL absoluta http(s) o ruta del portal'),
+  webUrl: url('URL absoluta http(s) o ruta del portal (p. ej. /calculadora-txi)'),
+  iosUrl: deepLink('URL o enlace profundo de la app iOS'),
+  androidUrl: deepLink('URL o enlace profundo de la app Android'),
+  isEnabledWeb: Type.Boolean(),
+  isEnabledMovil: Type.Boolean(),
+  tags: Type.Array(Type.Object({ descripcion: Type.String({ minLength: 1, maxLength: 50 }) }, { additionalProperties: false }), { maxItems: 20 }),
+}
+
+export const CreateAppBody = Type.Object({
+  nombre: appFields.nombre,
+  descripcion: Type.Optional(appFields.descripcion),
+  longDescription: Type.Optional(appFields.longDescription),
+  iconUrl: Type.Optional(appFields.iconUrl),
+  webUrl: Type.Optional(appFields.webUrl),
+  iosUrl: Type.Optional(appFields.iosUrl),
+  androidUrl: Type.Optional(appFields.androidUrl),
+  isEnabledWeb: Type.Optional(appFields.isEnabledWeb),
+  isEnabledMovil: Type.Optional(appFields.isEnabledMovil),
+  tags: Type.Optional(appFields.tags),
+}, { additionalProperties: false })
+
+export const UpdateAppBody = Type.Object({
+  nombre: Type.Optional(appFields.nombre),
+  descripcion: Type.Optional(appFields.descripcion),
+  longDescription: Type.Optional(appFields.longDescription),
+  iconUrl: Type.Optional(appFields.iconUrl),
+  webUrl: Type.Optional(appFields.webUrl),
+  iosUrl: Type.Optional(appFields.iosUrl),
+  androidUrl: Type.Optional(appFields.androidUrl),
+  isEnabledWeb: Type.Optional(appFields.isEnabledWeb),
+  isEnabledMovil: Type.Optional(appFields.isEnabledMovil),
+  tags: Type.Optional(appFields.tags),
+}, { additionalProperties: false, minProperties: 1 })

@@ -1,0 +1,217 @@
+// Issue 6: the admin panel in the composed product, against the real API. People are registered through the real
+// registration call (they stay pending until someone verifies them).
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { expect, person, registerActive, registerPending, seriousViolations, test, type Person } from '../support/auth';
+import { API_URL } from '../support/env';
+import { signInAs, signInAsAdmin } from '../support/session';
+
+async function apiLogin(request: APIRequestContext, who: Person): Promise<string> {
+  const response = await request.post(`${API_URL}/auth/login`, { data: { email: who.email, password: who.password } });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+async function currentUser(request: APIRequestContext, token: string) {
+  return request.get(`${API_URL}/auth/user`, { headers: { Authorization: `Bearer ${token}` } });
+}
+
+/** Filters the list down to one email (status filter first, then Search) and answers that user's row. */
+async function findUser(page: Page, email: string, status: string) {
+  await page.getByLabel('Estado').selectOption(status);
+  await page.getByLabel('Filtrar por email').fill(email);
+  await page.getByRole('button', { name: 'Buscar' }).click();
+  const row = page.getByRole('row').filter({ hasText: email });
+  await expect(row).toHaveCount(1);
+  return row;
+}
+
+/**
+ * Opens the admin panel at /admin and follows the side panel's link to a page, as an admin does. (A first load of a
+ * nested address such as /admin/usuarios does not start the shell yet: README, known problems.)
+ */
+async function openAdmin(page: Page, link: 'Usuarios' | 'Dashboard' | 'Aplicaciones') {
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Gestión de Usuarios' })).toBeVisible();
+  // On small screens the side panel opens with its toggle.
+  const toggle = page.getByRole('button', { name: /Abrir menú/ });
+  if (await toggle.isVisible()) await toggle.click();
+  await page.getByRole('navigation', { name: 'Panel de administración' }).getByRole('link', { name: link }).click();
+}
+
+async function asUser(browser: Browser, request: APIRequestContext, who: Person) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInAs(page, request, who.email, who.password);
+  return { context, page };
+}
+
+test('an admin finds a pending user, verifies them so they can sign in, and gives them PRO', async ({ page, request, browser }) => {
+  const who = person('pendiente');
+  await registerPending(request, who);
+  const refused = await request.post(`${API_URL}/auth/login`, { data: { email: who.email, password: who.password } });
+  expect(refused.status()).toBe(403);
+
+  await signInAsAdmin(page, request);
+  await openAdmin(page, 'Usuarios');
+  await expect(page).toHaveURL(/\/admin\/usuarios$/);
+  await expect(page.getByRole('heading', { name: 'Gestión de Usuarios' })).toBeVisible();
+  const verify = page.getByRole('button', { name: 'Verificar' });
+  await expect(verify).toBeDisabled();
+
+  const row = await findUser(page, who.email, 'pending_verification');
+  await expect(row).toContainText('Pendiente Verificación');
+  await expect(row).toContainText(`${who.name} ${who.lastName}`);
+  await row.getByRole('checkbox').check();
+  await verify.click();
+  await expect(page.getByText('1 usuario(s) verificado(s) exitosamente')).toBeVisible();
+  // Still filtered on pending: the verified user has left the list.
+  await expect(page.getByText('No se encontraron usuarios')).toBeVisible();
+
+  const token = await apiLogin(request, who);
+
+  const active = await findUser(page, who.email, 'active');
+  await expect(active).toContainText('Activo');
+  await active.getByRole('button', { name: `Planes de ${who.email}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Planes del Usuario' });
+  await expect(dialog.getByRole('heading', { name: 'Beto Pro' })).toBeVisible();
+  await expect(dialog.getByRole('heading', { name: 'C+Suite Completa' })).toHaveCount(0);
+  const beto = dialog.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Beto Pro' }) });
+  await beto.getByLabel('Plan').selectOption({ label: 'PRO' });
+  await beto.getByLabel('Fecha de vencimiento').fill('2030-06-30');
+  await beto.getByRole('button', { name: 'Guardar Beto Pro' }).click();
+  await expect(dialog.getByText('Plan actualizado exitosamente!')).toBeVisible();
+  await expect(beto.getByLabel('Plan')).toHaveValue(/\d+/);
+  await expect(beto.getByLabel('Fecha de vencimiento')).toHaveValue('2030-06-30');
+
+  const me = (await (await currentUser(request, token)).json()) as {
+    planesUsuarios: Array<{ app: { nombre: string }; plan: { nombre: string }; fechaVencimiento: string }>;
+  };
+  const betoPlan = me.planesUsuarios.find((entry) => entry.app.nombre === 'Beto Pro');
+  expect(betoPlan?.plan.nombre).toBe('PRO');
+  expect(betoPlan?.fechaVencimiento).toBe('2030-06-30T00:00:00.000Z');
+
+  // The user's own apps page shows the new plan among the badges.
+  const user = await asUser(browser, request, who);
+  await user.page.goto('/apps');
+  await expect(user.page.getByText('Beto Pro: PRO')).toBeVisible();
+  await user.context.close();
+});
+
+test('suspending a user ends their session at once; reactivating lets them sign in again', async ({ page, request }) => {
+  const who = person('suspendida');
+  await registerActive(request, who);
+  const token = await apiLogin(request, who);
+  expect((await currentUser(request, token)).status()).toBe(200);
+
+  await signInAsAdmin(page, request);
+  await openAdmin(page, 'Usuarios');
+  const row = await findUser(page, who.email, 'active');
+  await row.getByRole('button', { name: `Suspender a ${who.email}` }).click();
+  await expect(page.getByText(`${who.email} ha sido suspendido`)).toBeVisible();
+  expect((await currentUser(request, token)).status()).toBe(401);
+
+  const suspended = await findUser(page, who.email, 'suspended');
+  await expect(suspended).toContainText('Suspendido');
+  await suspended.getByRole('button', { name: `Reactivar a ${who.email}` }).click();
+  await expect(page.getByText(`${who.email} ha sido reactivado`)).toBeVisible();
+  await apiLogin(request, who);
+});
+
+test('the dashboard shows the figures and the audit log; the apps page creates and edits apps', async ({ page, request }) => {
+  await signInAsAdmin(page, request);
+  await openAdmin(page, 'Dashboard');
+  await expect(page.getByRole('heading', { name: 'Dashboard de Administración' })).toBeVisible();
+  for (const title of ['Total de usuarios', 'Apps activas', 'Suscripciones activas', 'Nuevas suscripciones']) {
+    await expect(page.getByRole('heading', { name: title })).toBeVisible();
+  }
+  await expect(page.getByTestId('bar')).toHaveCount(14);
+  await expect(page.getByTestId('line')).toHaveCount(1);
+  const chart = page.locator('figure svg').first();
+  expect((await chart.boundingBox())?.height).toBe(250);
+  await expect(page.getByRole('heading', { name: 'Distribución de planes' })).toBeVisible();
+  await expect(page.getByText('Control Max 360 · free')).toBeVisible();
+
+  await page.getByRole('link', { name: 'Ver reportes' }).click();
+  await expect(page.getByRole('heading', { name: 'Registro de auditoría' })).toBeInViewport();
+
+  await page.getByRole('link', { name: 'Configurar apps' }).click();
+  await expect(page).toHaveURL(/\/admin\/apps$/);
+  await expect(page.getByRole('heading', { name: 'Pagina de apps' })).toBeVisible();
+  const name = `Medidor E2E ${Date.now().toString(36)}`;
+  await page.getByRole('button', { name: 'Nueva aplicación' }).click();
+  const create = page.getByRole('dialog', { name: 'Nueva aplicación' });
+  await create.getByLabel('Nombre').fill(name);
+  await create.getByLabel('URL web').fill('https://medidor.example.com');
+  await create.getByRole('button', { name: 'Guardar' }).click();
+  await expect(page.getByText('Aplicación agregada')).toBeVisible();
+  await expect(page.getByRole('listitem').last()).toContainText(name);
+
+  // The new app is disabled on web and mobile (the form's default), so no other page of the portal shows it.
+  await page.getByRole('button', { name: `Editar ${name}` }).click();
+  const edit = page.getByRole('dialog', { name: `Editar ${name}` });
+  await expect(edit.getByLabel('URL web')).toHaveValue('https://medidor.example.com');
+  await edit.getByLabel('Descripción', { exact: true }).fill('Lecturas de caudal en vivo');
+  await edit.getByRole('button', { name: 'Guardar' }).click();
+  await expect(page.getByText('Aplicación actualizada')).toBeVisible();
+  await expect(page.getByRole('listitem').filter({ hasText: name })).toContainText('Lecturas de caudal en vivo');
+
+  // Both are on record.
+  await page.getByRole('navigation', { name: 'Panel de administración' }).getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByRole('link', { name: 'Ver reportes' }).click();
+  const log = page.getByRole('region', { name: 'Registro de auditoría' });
+  await expect(log.getByRole('row').filter({ hasText: name }).filter({ hasText: 'Modificó la aplicación' })).toContainText('Campos: descripcion');
+  await expect(log.getByRole('row').filter({ hasText: name }).filter({ hasText: 'Creó la aplicación' })).toHaveCount(1);
+});
+
+// In the run's output folder (`--output`), so a concurrent run that cleans test-results does not take them away.
+const shots = (name: string) => test.info().outputPath(`${name}.png`);
+
+for (const viewport of [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 800 },
+]) {
+  test(`the admin pages have no serious accessibility problem (${viewport.name})`, async ({ browser, request }) => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await signInAsAdmin(page, request);
+
+    await openAdmin(page, 'Usuarios');
+    await expect(page.getByRole('row').nth(1)).toBeVisible();
+    expect(await seriousViolations(page), '/admin/usuarios').toEqual([]);
+    await page.screenshot({ path: shots(`usuarios-${viewport.width}`), fullPage: true });
+
+    await page.getByRole('button', { name: /^Planes de / }).first().click();
+    await expect(page.getByRole('dialog', { name: 'Planes del Usuario' }).getByRole('heading', { name: 'Beto Pro' })).toBeVisible();
+    expect(await seriousViolations(page), 'Planes del Usuario').toEqual([]);
+    await page.screenshot({ path: shots(`planes-${viewport.width}`) });
+    await page.keyboard.press('Escape');
+
+    await openAdmin(page, 'Dashboard');
+    await expect(page.getByTestId('line')).toBeVisible();
+    expect(await seriousViolations(page), '/admin/dashboard').toEqual([]);
+    await page.screenshot({ path: shots(`dashboard-${viewport.width}`), fullPage: true });
+
+    await openAdmin(page, 'Aplicaciones');
+    await expect(page.getByRole('button', { name: 'Editar Beto Pro' })).toBeVisible();
+    expect(await seriousViolations(page), '/admin/apps').toEqual([]);
+    await page.screenshot({ path: shots(`apps-${viewport.width}`), fullPage: true });
+
+    if (viewport.width < 640) {
+      await expect(page.getByRole('link', { name: 'Usuarios' })).toBeHidden();
+      await page.getByRole('button', { name: /Abrir menú/ }).click();
+      await expect(page.getByRole('link', { name: 'Usuarios' })).toBeVisible();
+      expect(await seriousViolations(page), 'side panel open').toEqual([]);
+      await page.screenshot({ path: shots(`menu-${viewport.width}`) });
+    }
+    await context.close();
+  });
+}
+
+test('a signed-in user who is not an administrator is refused', async ({ page, request }) => {
+  const who = person('curiosa');
+  await registerActive(request, who);
+  await signInAs(page, request, who.email, who.password);
+  await page.goto('/admin');
+  await expect(page.getByText('Acceso Denegado')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Gestión de Usuarios' })).toHaveCount(0);
+});

@@ -1,0 +1,42 @@
+import styled from 'styled-components';
+import { theme } from '@portal/shared';
+
+/** The area right of the side panel. */
+export const AdminPage = styled.main`
+  padding: 24px;
+  max-width: 1280px;
+  width: 100%;
+  box-sizing: border-box;
+  h1 { margin: 0 0 20px; font-size: 1.6rem; }
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    padding: 16px 12px 32px;
+    h1 { font-size: 1.35rem; }
+  }
+`;
+
+export const Panel = styled.section`
+  background: ${theme.color.surface};
+  border-radius: ${theme.radius};
+  box-shadow: ${theme.shadow};
+  padding: 20px;
+  margin-bottom: 24px;
+  h2 { margin: 0 0 16px; font-size: 1.1rem; }
+  @media (max-width: ${theme.breakpoint.mobile}) { padding: 14px; }
+`;
+
+export const Select = styled.select`
+  min-height: 44px;
+  padding: 0 10px;
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius};
+  font: inherit;
+  background: ${theme.color.surface};
+  color: ${theme.color.text};
+`;
+
+export const FieldLabel = styled.label`
+  display: flex;
+  flex-direction: column;
+  gap: 6px;
+  font-weight: 600;
+`;

@@ -1,0 +1,228 @@
+import { useEffect, useState } from 'react';
+import { Link, Outlet, useLocation } from 'react-router-dom';
+import styled from 'styled-components';
+import { ADMIN_ROLE, Button, Spinner, TEXT, theme, useSession } from '@portal/shared';
+import { leaveTo } from '../navigation';
+import { TEXT_ADMIN } from '../texts';
+
+const Frame = styled.div`
+  display: flex;
+  min-height: 100vh;
+  background: ${theme.color.background};
+`;
+
+const Side = styled.aside<{ $open: boolean }>`
+  flex: 0 0 240px;
+  display: flex;
+  flex-direction: column;
+  gap: 16px;
+  padding: 20px 16px;
+  background: #0f172a;
+  color: #e2e8f0;
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    position: fixed;
+    inset: 0 auto 0 0;
+    width: 260px;
+    z-index: 200;
+    transform: translateX(${(p) => (p.$open ? '0' : '-100%')});
+    visibility: ${(p) => (p.$open ? 'visible' : 'hidden')};
+    transition: transform 0.2s ease, visibility 0.2s;
+  }
+`;
+
+const Profile = styled.div`
+  display: flex;
+  align-items: center;
+  gap: 12px;
+  padding-bottom: 16px;
+  border-bottom: 1px solid #334155;
+  img, .avatar {
+    width: 44px;
+    height: 44px;
+    border-radius: 50%;
+    object-fit: cover;
+    flex: none;
+  }
+  .avatar {
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    background: ${theme.color.primary};
+    color: #fff;
+    font-weight: 700;
+  }
+  strong { display: block; color: #fff; }
+  span.role { font-size: 0.85rem; color: #cbd5e1; }
+`;
+
+const Nav = styled.nav`
+  display: flex;
+  flex-direction: column;
+  gap: 4px;
+  a {
+    display: flex;
+    align-items: center;
+    min-height: 44px;
+    padding: 0 12px;
+    border-radius: 8px;
+    color: #e2e8f0;
+    text-decoration: none;
+    font-weight: 600;
+  }
+  a:hover { background: #1e293b; }
+  a[aria-current='page'] { background: ${theme.color.primary}; color: #fff; }
+  a:focus-visible { outline: 3px solid #93c5fd; outline-offset: 2px; }
+`;
+
+const Footer = styled.div`
+  margin-top: auto;
+  display: flex;
+  flex-direction: column;
+  gap: 8px;
+  a {
+    display: flex;
+    align-items: center;
+    min-height: 44px;
+    padding: 0 12px;
+    color: #e2e8f0;
+    border-radius: 8px;
+  }
+  a:focus-visible { outline: 3px solid #93c5fd; outline-offset: 2px; }
+`;
+
+const Main = styled.div`
+  flex: 1;
+  min-width: 0;
+  display: flex;
+  flex-direction: column;
+`;
+
+const MobileBar = styled.div`
+  display: none;
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    display: flex;
+    align-items: center;
+    gap: 12px;
+    padding: 8px 12px;
+    background: ${theme.color.surface};
+    border-bottom: 1px solid ${theme.color.border};
+    position: sticky;
+    top: 0;
+    z-index: 150;
+  }
+`;
+
+const Denied = styled.div`
+  width: min(560px, calc(100% - 32px));
+  margin: 48px auto;
+  padding: 24px;
+  text-align: center;
+  background: ${theme.color.surface};
+  border-radius: ${theme.radius};
+  box-shadow: ${theme.shadow};
+  h1 { margin: 0 0 8px; font-size: 1.4rem; }
+  p { margin: 0 0 16px; color: ${theme.color.muted}; }
+`;
+
+const NAV = [
+  { to: '/admin/usuarios', paths: ['/admin', '/admin/usuarios'], label: TEXT_ADMIN.users },
+  { to: '/admin/dashboard', paths: ['/admin/dashboard'], label: TEXT_ADMIN.dashboard },
+  { to: '/admin/apps', paths: ['/admin/apps'], label: TEXT_ADMIN.apps },
+];
+
+const Scrim = styled.div`
+  display: none;
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    display: block;
+    position: fixed;
+    inset: 0;
+    z-index: 190;
+    background: rgba(15, 23, 42, 0.45);
+  }
+`;
+
+const CloseRow = styled.div`
+  display: none;
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    display: flex;
+    justify-content: flex-end;
+    button { color: #e2e8f0; }
+    button:hover:not(:disabled) { background: #1e293b; }
+  }
+`;
+
+/** The admin panel's frame (spec §2 'Admin panel layout'): side panel, and the page in react-router's Outlet. */
+export default function AdminLayout() {
+  const user = useSession((s) => s.user);
+  const initialized = useSession((s) => s.isInitialized);
+  const logout = useSession((s) => s.logout);
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+
+  // On small screens the panel closes once a link is followed.
+  useEffect(() => setOpen(false), [location.pathname]);
+
+  if (!user && !initialized) return <Spinner label={TEXT.loading} />;
+  // The host's guard decides first; standalone, this is the only check (the API refuses non-admins anyway).
+  if (!user || user.role !== ADMIN_ROLE) {
+    return (
+      <Denied role="alert">
+        <h1>{TEXT.accessDenied}</h1>
+        <p>{TEXT.accessDeniedDetail}</p>
+        <Link to="/">{TEXT_ADMIN.goHome}</Link>
+      </Denied>
+    );
+  }
+
+  const name = [user.name, user.lastName].filter(Boolean).join(' ').trim() || TEXT_ADMIN.adminFallbackName;
+  const signOut = async () => {
+    await logout();
+    leaveTo('/login');
+  };
+
+  return (
+    <Frame>
+      {open && <Scrim aria-hidden="true" onClick={() => setOpen(false)} />}
+      <Side id="admin-side-panel" $open={open}>
+        <CloseRow>
+          <Button $variant="ghost" onClick={() => setOpen(false)}>{TEXT_ADMIN.closeMenu}</Button>
+        </CloseRow>
+        <Profile>
+          {user.picture ? (
+            <img src={user.picture} alt="" />
+          ) : (
+            <span className="avatar" aria-hidden="true">{name.charAt(0).toUpperCase()}</span>
+          )}
+          <div>
+            <strong>{name}</strong>
+            <span className="role">{TEXT_ADMIN.adminLabel}</span>
+          </div>
+        </Profile>
+        <Nav aria-label={TEXT_ADMIN.panelNav}>
+          {NAV.map((item) => (
+            <Link key={item.to} to={item.to} aria-current={item.paths.includes(location.pathname) ? 'page' : undefined}>
+              {item.label}
+            </Link>
+          ))}
+        </Nav>
+        <Footer>
+          <Link to="/">{TEXT_ADMIN.goHome}</Link>
+          <Button $variant="secondary" onClick={signOut}>{TEXT_ADMIN.logout}</Button>
+        </Footer>
+      </Side>
+      <Main>
+        <MobileBar>
+          <Button
+            $variant="ghost"
+            aria-expanded={open}
+            aria-controls="admin-side-panel"
+            onClick={() => setOpen((value) => !value)}
+          >
+            <span aria-hidden="true">☰</span> {TEXT_ADMIN.openMenu}
+          </Button>
+        </MobileBar>
+        <Outlet />
+      </Main>
+    </Frame>
+  );
+}

@@ -1,0 +1,79 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { App } from '@portal/shared';
+import AppsAdminPage from './AppsAdminPage';
+import { bodiesTo, page, queriesTo, renderAt, useFakeApi, type FakeApi } from '../../testing/setup';
+
+let api: FakeApi;
+afterEach(() => api?.close());
+
+const app = (id: number, nombre: string, overrides: Partial<App> = {}): App => ({
+  id, nombre, descripcion: `Descripción de ${nombre}`, longDescription: '', iconUrl: null, webUrl: null, iosUrl: null,
+  androidUrl: null, isEnabledWeb: true, isEnabledMovil: false, tags: [], ...overrides,
+});
+
+describe('Pagina de apps', () => {
+  it('edits an app through PUT /apps/update/{id} and reloads page 1, limit 10', async () => {
+    const user = userEvent.setup();
+    let descripcion = 'Descripción de TX30';
+    api = await useFakeApi({
+      'GET /apps/listar': () => ({ status: 200, body: page([app(1, 'Control Max 360'), app(3, 'TX30', { descripcion })], 2, 1, 10) }),
+      'PUT /apps/update/3': (request) => {
+        descripcion = JSON.parse(request.body).descripcion;
+        return { status: 200, body: app(3, 'TX30', { descripcion }) };
+      },
+    });
+    renderAt('/admin/apps', <AppsAdminPage />);
+    expect(screen.getByRole('heading', { name: 'Pagina de apps' })).toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Editar TX30' }));
+    const dialog = screen.getByRole('dialog', { name: 'Editar TX30' });
+    const field = within(dialog).getByLabelText('Descripción');
+    await user.clear(field);
+    await user.type(field, 'Configuración de transmisores');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+
+    expect(await screen.findByText('Aplicación actualizada')).toBeInTheDocument();
+    expect(bodiesTo(api, '/apps/update/3')).toEqual([expect.objectContaining({ nombre: 'TX30', descripcion: 'Configuración de transmisores' })]);
+    await waitFor(() => expect(queriesTo(api, '/apps/listar')).toEqual([{ page: '1', limit: '10' }, { page: '1', limit: '10' }]));
+    expect(await screen.findByText('Configuración de transmisores')).toBeInTheDocument();
+  });
+
+  it('creates an app and appends it to the end of the list; a missing name is refused first', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi({
+      'GET /apps/listar': { status: 200, body: page([app(1, 'Control Max 360'), app(2, 'Beto Pro')], 2, 1, 10) },
+      'POST /apps/register': (request) => ({ status: 201, body: app(6, JSON.parse(request.body).nombre, { isEnabledWeb: false }) }),
+    });
+    renderAt('/admin/apps', <AppsAdminPage />);
+    await screen.findByText('Beto Pro');
+    await user.click(screen.getByRole('button', { name: 'Nueva aplicación' }));
+    const dialog = screen.getByRole('dialog', { name: 'Nueva aplicación' });
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('El nombre es requerido');
+    expect(bodiesTo(api, '/apps/register')).toEqual([]);
+
+    await user.type(within(dialog).getByLabelText('Nombre'), 'Medidor X');
+    await user.type(within(dialog).getByLabelText('Etiquetas (separadas por comas)'), 'Caudal, Gas');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Aplicación agregada')).toBeInTheDocument();
+    expect(bodiesTo(api, '/apps/register')).toEqual([expect.objectContaining({
+      nombre: 'Medidor X', isEnabledWeb: false, tags: [{ descripcion: 'Caudal' }, { descripcion: 'Gas' }],
+    })]);
+    const names = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent).filter((t) => t !== 'Aplicaciones');
+    expect(names).toEqual(['Control Max 360', 'Beto Pro', 'Medidor X']);
+  });
+
+  it('shows the server\'s message when saving fails and keeps the form open', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi({
+      'GET /apps/listar': { status: 200, body: page([app(1, 'Control Max 360')], 1, 1, 10) },
+      'POST /apps/register': { status: 400, body: { statusCode: 400, message: "Datos inválidos: 'webUrl' no es válido" } },
+    });
+    renderAt('/admin/apps', <AppsAdminPage />);
+    await user.click(await screen.findByRole('button', { name: 'Nueva aplicación' }));
+    const dialog = screen.getByRole('dialog', { name: 'Nueva aplicación' });
+    await user.type(within(dialog).getByLabelText('Nombre'), 'X');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent("Datos inválidos: 'webUrl' no es válido"));
+  });
+});

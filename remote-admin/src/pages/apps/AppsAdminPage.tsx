@@ -1,0 +1,204 @@
+import { useCallback, useEffect, useState } from 'react';
+import styled from 'styled-components';
+import {
+  Alert, ApiError, AppIcon, Button, createApp, FALLBACK, listApps, Modal, Spinner, TEXT, TextField, theme, updateApp,
+  type App, type Paged,
+} from '@portal/shared';
+import { AdminPage, Panel } from '../../components/Page';
+import { useTimedAlert } from '../../components/useTimedAlert';
+import { VisuallyHidden } from '../../components/VisuallyHidden';
+import { TEXT_ADMIN } from '../../texts';
+import { appToForm, emptyAppForm, formToInput, validateAppForm, type AppForm } from './app-form';
+
+/** Spec §7, §9: after an update the list is reloaded with page 1, limit 10. */
+const APPS_ADMIN_PAGE = { page: 1, limit: 10 } as const;
+
+const Head = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  justify-content: space-between;
+  align-items: center;
+  gap: 12px;
+  margin-bottom: 20px;
+  h1 { margin: 0; }
+`;
+
+const List = styled.ul`
+  list-style: none;
+  margin: 0;
+  padding: 0;
+  li {
+    display: grid;
+    grid-template-columns: 48px 1fr auto;
+    gap: 14px;
+    align-items: center;
+    padding: 14px 0;
+    border-bottom: 1px solid ${theme.color.border};
+  }
+  h2 { margin: 0 0 4px; font-size: 1.05rem; }
+  p { margin: 0; color: ${theme.color.muted}; font-size: 0.9rem; }
+  .flags { margin-top: 6px; font-size: 0.85rem; color: ${theme.color.text}; }
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    li { grid-template-columns: 40px 1fr; }
+    li > button { grid-column: 1 / -1; }
+  }
+`;
+
+const Form = styled.form`
+  display: grid;
+  grid-template-columns: repeat(auto-fit, minmax(240px, 1fr));
+  gap: 14px;
+  .wide { grid-column: 1 / -1; }
+  .check { display: flex; align-items: center; gap: 8px; min-height: 44px; font-weight: 600; }
+  .check input { width: 20px; height: 20px; }
+  .actions { grid-column: 1 / -1; display: flex; gap: 12px; justify-content: flex-end; }
+`;
+
+function AppFormDialog({ title, initial, onSubmit, onClose }: {
+  title: string;
+  initial: AppForm;
+  onSubmit(form: AppForm): Promise<void>;
+  onClose(): void;
+}) {
+  const [form, setForm] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const set = <K extends keyof AppForm>(key: K, value: AppForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const invalid = validateAppForm(form);
+    if (invalid) {
+      setError(invalid);
+      return;
+    }
+    setSaving(true);
+    setError(null);
+    try {
+      await onSubmit(form);
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+      setSaving(false);
+    }
+  };
+
+  const text = (key: 'nombre' | 'descripcion' | 'iconUrl' | 'webUrl' | 'iosUrl' | 'androidUrl' | 'tags', label: string, wide = false) => (
+    <div className={wide ? 'wide' : undefined}>
+      <TextField label={label} value={form[key]} onChange={(event) => set(key, event.target.value)} disabled={saving} />
+    </div>
+  );
+
+  return (
+    <Modal title={title} onClose={onClose}>
+      <Form onSubmit={submit} noValidate>
+        {error && <div className="wide"><Alert>{error}</Alert></div>}
+        {text('nombre', TEXT_ADMIN.name, true)}
+        {text('descripcion', TEXT_ADMIN.description, true)}
+        <div className="wide">
+          <TextField
+            label={TEXT_ADMIN.longDescription}
+            value={form.longDescription}
+            onChange={(event) => set('longDescription', event.target.value)}
+            disabled={saving}
+          />
+        </div>
+        {text('iconUrl', TEXT_ADMIN.iconUrl)}
+        {text('webUrl', TEXT_ADMIN.webUrl)}
+        {text('iosUrl', TEXT_ADMIN.iosUrl)}
+        {text('androidUrl', TEXT_ADMIN.androidUrl)}
+        <label className="check">
+          <input type="checkbox" checked={form.isEnabledWeb} onChange={(event) => set('isEnabledWeb', event.target.checked)} disabled={saving} />
+          {TEXT_ADMIN.enabledWeb}
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={form.isEnabledMovil} onChange={(event) => set('isEnabledMovil', event.target.checked)} disabled={saving} />
+          {TEXT_ADMIN.enabledMobile}
+        </label>
+        {text('tags', TEXT_ADMIN.tags, true)}
+        <div className="actions">
+          <Button $variant="secondary" onClick={onClose} disabled={saving}>{TEXT_ADMIN.cancel}</Button>
+          <Button type="submit" disabled={saving}>{saving ? TEXT_ADMIN.saving : TEXT_ADMIN.save}</Button>
+        </div>
+      </Form>
+    </Modal>
+  );
+}
+
+type Editing = { kind: 'create' } | { kind: 'edit'; app: App } | null;
+
+/** The apps of the catalogue, with edit and create (spec §2: the page whose placeholder read 'Pagina de apps'). */
+export default function AppsAdminPage() {
+  const [apps, setApps] = useState<Paged<App> | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [alert, showAlert] = useTimedAlert();
+
+  const load = useCallback(async () => {
+    try {
+      setApps(await listApps(APPS_ADMIN_PAGE.page, APPS_ADMIN_PAGE.limit));
+      setError(null);
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : FALLBACK.listApps);
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const close = useCallback(() => setEditing(null), []);
+
+  const create = async (form: AppForm) => {
+    const created = await createApp(formToInput(form));
+    // Spec §9: a new app is appended to the end of the list.
+    setApps((current) => current && { ...current, data: [...current.data, created], total: current.total + 1, count: current.count + 1 });
+    setEditing(null);
+    showAlert('success', TEXT_ADMIN.appCreated);
+  };
+
+  const update = (app: App) => async (form: AppForm) => {
+    await updateApp(app.id, formToInput(form));
+    setEditing(null);
+    showAlert('success', TEXT_ADMIN.appUpdated);
+    await load();
+  };
+
+  return (
+    <AdminPage>
+      <Head>
+        <h1>{TEXT_ADMIN.appsTitle}</h1>
+        <Button onClick={() => setEditing({ kind: 'create' })}>{TEXT_ADMIN.newApp}</Button>
+      </Head>
+      {alert && <Alert tone={alert.tone}>{alert.text}</Alert>}
+      {error && <Alert>{error}</Alert>}
+      <Panel aria-labelledby="apps-admin-title">
+        <VisuallyHidden as="h2" id="apps-admin-title">{TEXT_ADMIN.apps}</VisuallyHidden>
+        {!apps && !error && <Spinner label={TEXT.loadingApps} />}
+        {apps && apps.data.length === 0 && <p>{TEXT.noApps}</p>}
+        {apps && apps.data.length > 0 && (
+          <List>
+            {apps.data.map((app) => (
+              <li key={app.id}>
+                <AppIcon app={app} />
+                <div>
+                  <h2>{app.nombre}</h2>
+                  <p>{app.descripcion}</p>
+                  <div className="flags">
+                    {TEXT_ADMIN.web}: {app.isEnabledWeb ? TEXT_ADMIN.yes : TEXT_ADMIN.no} · {TEXT_ADMIN.mobile}: {app.isEnabledMovil ? TEXT_ADMIN.yes : TEXT_ADMIN.no}
+                  </div>
+                </div>
+                <Button $variant="secondary" onClick={() => setEditing({ kind: 'edit', app })} aria-label={TEXT_ADMIN.editApp(app.nombre)}>
+                  {TEXT_ADMIN.edit}
+                </Button>
+              </li>
+            ))}
+          </List>
+        )}
+      </Panel>
+      {editing?.kind === 'create' && <AppFormDialog title={TEXT_ADMIN.newApp} initial={emptyAppForm} onSubmit={create} onClose={close} />}
+      {editing?.kind === 'edit' && (
+        <AppFormDialog title={TEXT_ADMIN.editApp(editing.app.nombre)} initial={appToForm(editing.app)} onSubmit={update(editing.app)} onClose={close} />
+      )}
+    </AdminPage>
+  );
+}

@@ -1,0 +1,142 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import styled from 'styled-components';
+import {
+  Alert, ApiError, ADMIN_FALLBACK, formatChange, formatWholeUsd, getDashboard, Spinner, theme, type DashboardData,
+} from '@portal/shared';
+import { AdminPage, Panel } from '../../components/Page';
+import { StatCard, StatGrid } from '../../components/StatCard';
+import { TEXT_ADMIN } from '../../texts';
+import { AuditLogSection } from './AuditLogSection';
+import { dayLabel, monthLabel } from './chart-scale';
+import { BarChart, LineChart } from './Charts';
+
+const Two = styled.div`
+  display: grid;
+  grid-template-columns: repeat(auto-fit, minmax(320px, 1fr));
+  gap: 24px;
+  & > section { margin-bottom: 0; }
+  margin-bottom: 24px;
+  @media (max-width: ${theme.breakpoint.mobile}) { grid-template-columns: minmax(0, 1fr); }
+`;
+
+const Distribution = styled.ul`
+  list-style: none;
+  margin: 0;
+  padding: 0;
+  li { padding: 8px 0; border-bottom: 1px solid ${theme.color.border}; }
+  .row { display: flex; justify-content: space-between; gap: 12px; }
+  .bar { height: 8px; margin-top: 6px; border-radius: 4px; background: ${theme.color.infoBg}; overflow: hidden; }
+  .bar span { display: block; height: 100%; background: ${theme.color.primary}; }
+  .muted { color: ${theme.color.muted}; }
+`;
+
+const Quick = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 12px;
+  a {
+    display: inline-flex;
+    align-items: center;
+    min-height: 44px;
+    padding: 0 18px;
+    border-radius: ${theme.radius};
+    border: 1px solid ${theme.color.primary};
+    color: ${theme.color.primary};
+    font-weight: 600;
+    text-decoration: none;
+  }
+  a:hover { background: ${theme.color.infoBg}; }
+  a:focus-visible { outline: 3px solid ${theme.color.primary}; outline-offset: 2px; }
+`;
+
+/** The revenue axis: '2,5k' from a thousand up. */
+const compactUsd = (value: number) =>
+  value >= 1000
+    ? `${(value / 1000).toLocaleString('es-ES', { maximumFractionDigits: 1 })}k`
+    : value.toLocaleString('es-ES', { maximumFractionDigits: 1 });
+
+/** 'Dashboard de Administración' (spec §2), on the database's real figures. */
+export default function DashboardPage() {
+  const [data, setData] = useState<DashboardData | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    getDashboard().then(setData, (failure) => setError(failure instanceof ApiError ? failure.message : ADMIN_FALLBACK.dashboard));
+  }, []);
+
+  return (
+    <AdminPage>
+      <h1>{TEXT_ADMIN.dashboardTitle}</h1>
+      {error && <Alert>{error}</Alert>}
+      {!data && !error && <Spinner label={TEXT_ADMIN.loadingDashboard} />}
+      {data && (
+        <>
+          <StatGrid>
+            <StatCard title={TEXT_ADMIN.totalUsers} value={data.totalUsers.value} note={formatChange(data.totalUsers.changePercent)} />
+            <StatCard title={TEXT_ADMIN.activeApps} value={data.activeApps.value} note={formatChange(data.activeApps.changePercent)} />
+            <StatCard
+              title={TEXT_ADMIN.activeSubscriptions}
+              value={data.activeSubscriptions.value}
+              note={formatChange(data.activeSubscriptions.changePercent)}
+            />
+            <StatCard
+              title={TEXT_ADMIN.newSubscriptions}
+              value={data.newSubscriptions.value}
+              note={formatChange(data.newSubscriptions.changePercent)}
+            />
+          </StatGrid>
+
+          <Two>
+            <Panel aria-labelledby="chart-users">
+              <h2 id="chart-users">{TEXT_ADMIN.newUsersPerDay}</h2>
+              <BarChart
+                title={TEXT_ADMIN.newUsersPerDay}
+                everyOtherLabel
+                points={data.newUsersPerDay.map((day) => ({ label: dayLabel(day.date), value: day.count, text: String(day.count) }))}
+              />
+            </Panel>
+            <Panel aria-labelledby="chart-revenue">
+              <h2 id="chart-revenue">{TEXT_ADMIN.monthlyRevenue}</h2>
+              <LineChart
+                title={TEXT_ADMIN.monthlyRevenue}
+                short={compactUsd}
+                points={data.monthlyRevenue.map((month) => ({
+                  label: monthLabel(month.month),
+                  value: month.amount,
+                  text: formatWholeUsd(month.amount),
+                }))}
+              />
+            </Panel>
+          </Two>
+
+          <Two>
+            <Panel aria-labelledby="plan-distribution">
+              <h2 id="plan-distribution">{TEXT_ADMIN.planDistribution}</h2>
+              <Distribution>
+                {data.planDistribution.map((item) => (
+                  <li key={`${item.app}-${item.plan}`}>
+                    <div className="row">
+                      <span>{item.app} · {item.plan}</span>
+                      <span className="muted">{TEXT_ADMIN.usersCount(item.users)} · {item.percentage.toLocaleString('es-ES')} %</span>
+                    </div>
+                    <div className="bar" aria-hidden="true"><span style={{ width: `${item.percentage}%` }} /></div>
+                  </li>
+                ))}
+              </Distribution>
+            </Panel>
+            <Panel aria-labelledby="quick-actions">
+              <h2 id="quick-actions">{TEXT_ADMIN.quickActions}</h2>
+              <Quick>
+                <Link to="/admin/usuarios">{TEXT_ADMIN.manageUsers}</Link>
+                <Link to="/admin/apps">{TEXT_ADMIN.configureApps}</Link>
+                <a href="#auditoria">{TEXT_ADMIN.viewReports}</a>
+              </Quick>
+            </Panel>
+          </Two>
+        </>
+      )}
+      <AuditLogSection />
+    </AdminPage>
+  );
+}

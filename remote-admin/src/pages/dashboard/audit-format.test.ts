@@ -1,0 +1,23 @@
+import type { AuditEntry } from '@portal/shared';
+import { auditActionLabel, auditDetails } from './audit-format';
+
+const entry = (action: string, details: Record<string, unknown>): AuditEntry => ({
+  id: 1, actorId: 1, actorEmail: 'admin@portal.test', action, targetType: 'user', targetId: 2, targetLabel: 'ana@example.com',
+  details, createdAt: '2026-11-21T10:00:00.000Z',
+});
+
+describe('audit log rows', () => {
+  it('names the actions in Spanish', () => {
+    expect(auditActionLabel('user.verify')).toBe('Verificó el email');
+    expect(auditActionLabel('otra.cosa')).toBe('otra.cosa');
+  });
+
+  it('summarizes the details', () => {
+    expect(auditDetails(entry('user.status_change', { from: 'active', to: 'suspended' }))).toBe('Activo → Suspendido');
+    expect(auditDetails(entry('user.plan_change', {
+      appId: 1, app: 'Control Max 360', fromPlanId: null, fromPlan: null, toPlanId: 2, toPlan: 'PRO',
+      toFechaVencimiento: '2027-03-15T00:00:00.000Z',
+    }))).toBe('Control Max 360: sin plan → PRO, vence 15/3/2027');
+    expect(auditDetails(entry('app.update', { fields: ['nombre', 'webUrl'] }))).toBe('Campos: nombre, webUrl');
+  });
+});

@@ -1,0 +1,27 @@
+import { formatExpiryDate, statusLabel, type AuditEntry } from '@portal/shared';
+import { AUDIT_ACTION_LABELS } from '../../texts';
+
+/** What an audit row reads as: the action in Spanish. */
+export function auditActionLabel(action: string): string {
+  return AUDIT_ACTION_LABELS[action] ?? action;
+}
+
+/** The details of an audit row in one readable line. */
+export function auditDetails(entry: AuditEntry): string {
+  const d = entry.details;
+  switch (entry.action) {
+    case 'user.verify':
+    case 'user.status_change':
+      return `${statusLabel(d.from as string)} → ${statusLabel(d.to as string)}`;
+    case 'user.plan_change': {
+      const from = typeof d.fromPlan === 'string' ? d.fromPlan : 'sin plan';
+      return `${String(d.app ?? `App ${String(d.appId)}`)}: ${from} → ${String(d.toPlan ?? d.toPlanId)}, vence ${formatExpiryDate(d.toFechaVencimiento as string)}`;
+    }
+    case 'app.create':
+      return String(d.nombre ?? '');
+    case 'app.update':
+      return Array.isArray(d.fields) && d.fields.length > 0 ? `Campos: ${d.fields.join(', ')}` : 'Sin cambios';
+    default:
+      return JSON.stringify(d);
+  }
+}

@@ -1,0 +1,83 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { defaultExpiry } from '@portal/shared';
+import { PlansModal } from './PlansModal';
+import { bodiesTo, renderAt, useFakeApi, type FakeApi } from '../../testing/setup';
+
+let api: FakeApi;
+afterEach(() => api?.close());
+
+const plans = [
+  { app: { id: 1, nombre: 'Control Max 360' }, planActual: { id: 2, nombre: 'PRO', fechaVencimiento: '2027-03-15T00:00:00.000Z' }, planesApp: [{ id: 1, nombre: 'free' }, { id: 2, nombre: 'PRO' }] },
+  { app: { id: 2, nombre: 'Beto Pro' }, planActual: null, planesApp: [{ id: 3, nombre: 'free' }, { id: 4, nombre: 'PRO' }] },
+  { app: { id: 4, nombre: 'C+Suite Completa' }, planActual: null, planesApp: [{ id: 9, nombre: 'Suite' }] },
+];
+
+const row = (name: string) => screen.getByRole('heading', { name }).closest('li')!;
+
+describe('Planes del Usuario', () => {
+  it('lists each app but app 4, with the current plan and expiry, or Sin plan asignado and a year ahead', async () => {
+    api = await useFakeApi({ 'POST /plan-usuario/user-app-plans': { status: 200, body: plans } });
+    renderAt('/admin/usuarios', <PlansModal userId={7} onClose={() => {}} />);
+    expect(screen.getByRole('dialog', { name: 'Planes del Usuario' })).toBeInTheDocument();
+    expect(screen.getByText('Cargando planes...')).toBeInTheDocument();
+    await screen.findByRole('heading', { name: 'Control Max 360' });
+    expect(screen.queryByRole('heading', { name: 'C+Suite Completa' })).not.toBeInTheDocument();
+    expect(bodiesTo(api, '/plan-usuario/user-app-plans')).toEqual([{ idUsuario: 7 }]);
+
+    const control = within(row('Control Max 360'));
+    expect(control.getByLabelText('Plan')).toHaveDisplayValue('PRO');
+    expect(control.getByLabelText('Fecha de vencimiento')).toHaveValue('2027-03-15');
+    expect(control.queryByRole('option', { name: 'Sin plan asignado' })).not.toBeInTheDocument();
+
+    const beto = within(row('Beto Pro'));
+    expect(beto.getByLabelText('Plan')).toHaveDisplayValue('Sin plan asignado');
+    expect(beto.getByLabelText('Fecha de vencimiento')).toHaveValue(defaultExpiry(new Date()));
+    // Plan 0 cannot be saved.
+    expect(beto.getByRole('button', { name: 'Guardar Beto Pro' })).toBeDisabled();
+    expect(control.getByRole('button', { name: 'Guardar Control Max 360' })).toBeEnabled();
+  });
+
+  it('saves the plan with the expiry at midnight UTC, says so and reloads the list', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi({
+      'POST /plan-usuario/user-app-plans': { status: 200, body: plans },
+      'POST /plan-usuario/cambiar-plan-app': { status: 200, body: plans[1], delay: 300 },
+    });
+    renderAt('/admin/usuarios', <PlansModal userId={7} onClose={() => {}} />);
+    await screen.findByRole('heading', { name: 'Beto Pro' });
+    const beto = within(row('Beto Pro'));
+    await user.selectOptions(beto.getByLabelText('Plan'), 'PRO');
+    const date = beto.getByLabelText('Fecha de vencimiento');
+    await user.clear(date);
+    await user.type(date, '2028-01-31');
+    const save = beto.getByRole('button', { name: 'Guardar Beto Pro' });
+    await user.click(save);
+    // Disabled while saving.
+    expect(save).toBeDisabled();
+
+    expect(await screen.findByText('Plan actualizado exitosamente!')).toBeInTheDocument();
+    expect(bodiesTo(api, '/plan-usuario/cambiar-plan-app')).toEqual([
+      { idUsuario: 7, idApp: 2, idPlan: 4, fechaVencimiento: '2028-01-31T00:00:00.000Z' },
+    ]);
+    await waitFor(() => expect(bodiesTo(api, '/plan-usuario/user-app-plans')).toHaveLength(2));
+  });
+
+  it('shows the server\'s message, or the spec\'s fallback, when saving fails', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi({
+      'POST /plan-usuario/user-app-plans': { status: 200, body: plans },
+      'POST /plan-usuario/cambiar-plan-app': { status: 500, body: {} },
+    });
+    renderAt('/admin/usuarios', <PlansModal userId={7} onClose={() => {}} />);
+    await screen.findByRole('heading', { name: 'Control Max 360' });
+    await user.click(within(row('Control Max 360')).getByRole('button', { name: 'Guardar Control Max 360' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Error al actualizar el plan. Por favor, intenta de nuevo.');
+  });
+
+  it('says when the user has no plans to show', async () => {
+    api = await useFakeApi({ 'POST /plan-usuario/user-app-plans': { status: 200, body: [plans[2]] } });
+    renderAt('/admin/usuarios', <PlansModal userId={7} onClose={() => {}} />);
+    expect(await screen.findByText('No se encontraron planes para este usuario.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,124 @@
+import { useCallback, useEffect, useState } from 'react';
+import styled from 'styled-components';
+import {
+  Alert, ApiError, ADMIN_FALLBACK, Button, canSavePlan, changeUserAppPlan, expiryToIso, getUserAppPlans, Input,
+  initialExpiry, Modal, NO_PLAN_ID, PLAN_SAVED, Spinner, theme, visiblePlanApps, type UserAppPlanInfo,
+} from '@portal/shared';
+import { FieldLabel, Select } from '../../components/Page';
+import { useTimedAlert } from '../../components/useTimedAlert';
+import { TEXT_ADMIN } from '../../texts';
+
+const Row = styled.li`
+  display: grid;
+  grid-template-columns: minmax(140px, 1fr) minmax(160px, 1fr) minmax(160px, 1fr) auto;
+  gap: 12px;
+  align-items: end;
+  padding: 14px 0;
+  border-bottom: 1px solid ${theme.color.border};
+  h3 { margin: 0 0 12px; font-size: 1rem; align-self: center; }
+  @media (max-width: ${theme.breakpoint.mobile}) { grid-template-columns: 1fr; }
+`;
+
+const List = styled.ul`
+  list-style: none;
+  margin: 0 0 16px;
+  padding: 0;
+`;
+
+const Actions = styled.div`
+  display: flex;
+  justify-content: flex-end;
+  margin-top: 12px;
+`;
+
+function PlanRow({ info, onSave }: { info: UserAppPlanInfo; onSave: (appId: number, planId: number, expiry: string) => Promise<void> }) {
+  const [planId, setPlanId] = useState(info.planActual?.id ?? NO_PLAN_ID);
+  const [expiry, setExpiry] = useState(() => initialExpiry(info.planActual?.fechaVencimiento, new Date()));
+  const [saving, setSaving] = useState(false);
+  const base = `plan-${info.app.id}`;
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      await onSave(info.app.id, planId, expiry);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Row>
+      <h3>{info.app.nombre}</h3>
+      <FieldLabel htmlFor={`${base}-select`}>
+        {TEXT_ADMIN.plan}
+        <Select id={`${base}-select`} value={planId} onChange={(event) => setPlanId(Number(event.target.value))} disabled={saving}>
+          {!info.planActual && <option value={NO_PLAN_ID}>{TEXT_ADMIN.noPlan}</option>}
+          {info.planesApp.map((plan) => <option key={plan.id} value={plan.id}>{plan.nombre}</option>)}
+        </Select>
+      </FieldLabel>
+      <FieldLabel htmlFor={`${base}-expiry`}>
+        {TEXT_ADMIN.expiry}
+        <Input id={`${base}-expiry`} type="date" value={expiry} onChange={(event) => setExpiry(event.target.value)} disabled={saving} />
+      </FieldLabel>
+      <Button onClick={save} disabled={!canSavePlan(planId, expiry, saving)} aria-label={`${TEXT_ADMIN.save} ${info.app.nombre}`}>
+        {saving ? TEXT_ADMIN.saving : TEXT_ADMIN.save}
+      </Button>
+    </Row>
+  );
+}
+
+/** 'Planes del Usuario' (spec §2): the user's plan and expiry in each app, saved one app at a time. */
+export function PlansModal({ userId, onClose }: { userId: number; onClose: () => void }) {
+  const [infos, setInfos] = useState<UserAppPlanInfo[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [alert, showAlert] = useTimedAlert();
+  // Bumped after each save so that every row starts again from the reloaded plans.
+  const [version, setVersion] = useState(0);
+
+  const load = useCallback(async () => {
+    try {
+      setInfos(visiblePlanApps(await getUserAppPlans(userId)));
+      setLoadError(null);
+    } catch (error) {
+      setLoadError(error instanceof ApiError ? error.message : ADMIN_FALLBACK.loadPlans);
+      setInfos([]);
+    }
+  }, [userId]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const save = async (idApp: number, idPlan: number, expiry: string) => {
+    const fechaVencimiento = expiryToIso(expiry);
+    if (!fechaVencimiento) return;
+    try {
+      await changeUserAppPlan({ idUsuario: userId, idApp, idPlan, fechaVencimiento });
+      showAlert('success', PLAN_SAVED);
+      await load();
+      setVersion((n) => n + 1);
+    } catch (error) {
+      showAlert('error', error instanceof Error && error.message ? error.message : ADMIN_FALLBACK.savePlan);
+    }
+  };
+
+  return (
+    <Modal title={TEXT_ADMIN.plansTitle} onClose={onClose}>
+      {alert && <Alert tone={alert.tone}>{alert.text}</Alert>}
+      {infos === null ? (
+        <Spinner label={TEXT_ADMIN.loadingPlans} />
+      ) : loadError ? (
+        <Alert>{loadError}</Alert>
+      ) : infos.length === 0 ? (
+        <p>{TEXT_ADMIN.noPlans}</p>
+      ) : (
+        <List key={version}>
+          {infos.map((info) => <PlanRow key={info.app.id} info={info} onSave={save} />)}
+        </List>
+      )}
+      <Actions>
+        <Button $variant="secondary" onClick={onClose}>{TEXT_ADMIN.close}</Button>
+      </Actions>
+    </Modal>
+  );
+}

@@ -1,0 +1,176 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import UsersPage from './UsersPage';
+import { listedUser, page, queriesTo, renderAt, bodiesTo, useFakeApi, type FakeApi } from '../../testing/setup';
+
+const stats = { status: 200, body: { totalUsers: 120, activeUsers: 100, pendingVerification: 15, administrators: 1 } };
+
+let api: FakeApi;
+afterEach(() => api?.close());
+
+function listReply(total: number) {
+  return (request: { path: string }) => {
+    const query = new URLSearchParams(request.path.split('?')[1]);
+    const p = Number(query.get('page') ?? 1);
+    const limit = Number(query.get('limit') ?? 50);
+    const first = (p - 1) * limit + 1;
+    // A few rows stand for the page: enough to read, light enough for jsdom.
+    const count = Math.max(0, Math.min(limit, 3, total - first + 1));
+    const status = query.get('status') ?? 'active';
+    const users = Array.from({ length: count }, (_, i) => listedUser(first + i, { status }));
+    return { status: 200, body: page(users, total, p, limit) };
+  };
+}
+
+describe('user management', () => {
+  it('shows the stat cards, administrators as the count minus 2 but never below zero', async () => {
+    api = await useFakeApi({ 'GET /user/stats': stats, 'GET /user/listar': listReply(3) });
+    renderAt('/admin/usuarios', <UsersPage />);
+    expect(await screen.findByText('120')).toBeInTheDocument();
+    expect(screen.getByText('Administradores').nextSibling).toHaveTextContent('0');
+    expect(screen.getByText('Pendientes de verificación').nextSibling).toHaveTextContent('15');
+  });
+
+  it('shows each user with its formats and the spec\'s status labels', async () => {
+    const users = [
+      listedUser(1, { name: 'Ana', lastName: 'Pérez', email: 'ana@example.com', status: 'active', createdAt: '2026-03-05T12:00:00.000Z' }),
+      listedUser(2, { status: 'pending_verification', createdAt: null }),
+      listedUser(3, { status: 'suspended', role: 1 }),
+      listedUser(4, { status: 'archivado' }),
+      listedUser(5, { status: '' }),
+    ];
+    api = await useFakeApi({ 'GET /user/stats': stats, 'GET /user/listar': { status: 200, body: page(users, 5, 1, 50) } });
+    renderAt('/admin/usuarios', <UsersPage />);
+    const ana = (await screen.findByText('ana@example.com')).closest('tr')!;
+    expect(within(ana).getByText('Ana Pérez')).toBeInTheDocument();
+    expect(within(ana).getByText('Activo')).toBeInTheDocument();
+    expect(within(ana).getByText('5/3/2026')).toBeInTheDocument();
+    expect(within(ana).getByText('Usuario')).toBeInTheDocument();
+    const row = (email: string) => screen.getByText(email).closest('tr')!;
+    expect(within(row('usuario2@example.com')).getByText('Pendiente Verificación')).toBeInTheDocument();
+    expect(within(row('usuario2@example.com')).getByText('Sin fecha')).toBeInTheDocument();
+    expect(within(row('usuario3@example.com')).getByText('Suspendido')).toBeInTheDocument();
+    expect(within(row('usuario3@example.com')).getByText('Administrador')).toBeInTheDocument();
+    expect(within(row('usuario4@example.com')).getByText('archivado')).toBeInTheDocument();
+    expect(within(row('usuario5@example.com')).getByText('Sin estado')).toBeInTheDocument();
+  });
+
+  it('asks for page 1 of 50 first and shows up to 5 page numbers', async () => {
+    api = await useFakeApi({ 'GET /user/stats': stats, 'GET /user/listar': listReply(500) });
+    renderAt('/admin/usuarios', <UsersPage />);
+    await screen.findByText('usuario1@example.com');
+    expect(queriesTo(api, '/user/listar')[0]).toEqual({ page: '1', limit: '50' });
+    const pages = within(screen.getByRole('navigation', { name: 'Paginación' }));
+    expect(pages.getAllByRole('button', { name: /^Página/ }).map((b) => b.textContent)).toEqual(['1', '2', '3', '4', '5']);
+    expect(pages.getByRole('button', { name: 'Anterior' })).toBeDisabled();
+
+    await userEvent.click(pages.getByRole('button', { name: 'Página 5' }));
+    await screen.findByText('usuario201@example.com');
+    expect(pages.getAllByRole('button', { name: /^Página/ }).map((b) => b.textContent)).toEqual(['3', '4', '5', '6', '7']);
+    expect(pages.getByRole('button', { name: 'Página 5' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('goes back to page 1 when the page size, the status filter or the searched email change', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi({ 'GET /user/stats': stats, 'GET /user/listar': listReply(500) });
+    renderAt('/admin/usuarios', <UsersPage />);
+    await screen.findByText('usuario1@example.com');
+    const goToPage3 = async () => {
+      await user.click(screen.getByRole('button', { name: 'Página 3' }));
+      await waitFor(() => expect(queriesTo(api, '/user/listar').at(-1)?.page).toBe('3'));
+    };
+
+    await goToPage3();
+    await user.selectOptions(screen.getByLabelText('Usuarios por página'), '20');
+    await waitFor(() => expect(queriesTo(api, '/user/listar').at(-1)).toEqual({ page: '1', limit: '20' }));
+
+    await goToPage3();
+    await user.selectOptions(screen.getByLabelText('Estado'), 'suspended');
+    await waitFor(() => expect(queriesTo(api, '/user/listar').at(-1)).toEqual({ page: '1', limit: '20', status: 'suspended' }));
+
+    await goToPage3();
+    await user.type(screen.getByLabelText('Filtrar por email'), 'ana@');
+    // Typing alone does not search.
+    expect(queriesTo(api, '/user/listar').at(-1)?.email).toBeUndefined();
+    await user.click(screen.getByRole('button', { name: 'Buscar' }));
+    await waitFor(() => expect(queriesTo(api, '/user/listar').at(-1)).toEqual({ page: '1', limit: '20', status: 'suspended', email: 'ana@' }));
+  });
+
+  it('moves to the last page when the current page is past the end', async () => {
+    let total = 500;
+    api = await useFakeApi({
+      'GET /user/stats': stats,
+      'GET /user/listar': (request) => listReply(total)(request),
+    });
+    renderAt('/admin/usuarios', <UsersPage />);
+    await screen.findByText('usuario1@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Página 5' }));
+    await screen.findByText('usuario201@example.com');
+    total = 120;
+    await userEvent.click(screen.getByRole('button', { name: 'Página 6' }));
+    // Page 6 of a list that now has 3 pages: the page moves to 3.
+    await waitFor(() => expect(queriesTo(api, '/user/listar').at(-1)?.page).toBe('3'));
+    expect(await screen.findByText('usuario101@example.com')).toBeInTheDocument();
+  });
+
+  it('says so when no user matches', async () => {
+    api = await useFakeApi({ 'GET /user/stats': stats, 'GET /user/listar': listReply(0) });
+    renderAt('/admin/usuarios', <UsersPage />);
+    expect(await screen.findByText('No se encontraron usuarios')).toBeInTheDocument();
+  });
+
+  it('verifies the selected pending users only under the pending filter, then clears the selection', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi({
+      'GET /user/stats': stats,
+      'GET /user/listar': listReply(3),
+      'POST /user/verify-emails': { status: 200, body: { verified: 2, userIds: [1, 3] } },
+    });
+    renderAt('/admin/usuarios', <UsersPage />);
+    await screen.findByText('usuario1@example.com');
+    const verify = screen.getByRole('button', { name: 'Verificar' });
+    expect(verify).toBeDisabled();
+    expect(screen.getByLabelText('Seleccionar usuario1@example.com')).toBeDisabled();
+
+    await user.selectOptions(screen.getByLabelText('Estado'), 'pending_verification');
+    await waitFor(() => expect(screen.getByLabelText('Seleccionar usuario1@example.com')).toBeEnabled());
+    expect(verify).toBeDisabled();
+    await user.click(screen.getByLabelText('Seleccionar usuario1@example.com'));
+    await user.click(screen.getByLabelText('Seleccionar usuario3@example.com'));
+    await user.click(verify);
+
+    expect(await screen.findByText('2 usuario(s) verificado(s) exitosamente')).toBeInTheDocument();
+    expect(bodiesTo(api, '/user/verify-emails')).toEqual([{ userIds: [1, 3] }]);
+    expect(screen.getByLabelText('Seleccionar usuario1@example.com')).not.toBeChecked();
+  });
+
+  it('says when verifying fails', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi({
+      'GET /user/stats': stats,
+      'GET /user/listar': listReply(2),
+      'POST /user/verify-emails': { status: 500, body: { statusCode: 500, message: 'Error interno del servidor' } },
+    });
+    renderAt('/admin/usuarios', <UsersPage />);
+    await user.selectOptions(await screen.findByLabelText('Estado'), 'pending_verification');
+    await user.click(await screen.findByLabelText('Seleccionar usuario1@example.com'));
+    await user.click(screen.getByRole('button', { name: 'Verificar' }));
+    expect(await screen.findByText('Error al verificar usuarios. Por favor, intenta de nuevo.')).toBeInTheDocument();
+  });
+
+  it('suspends an active user and reloads the list', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi({
+      'GET /user/stats': stats,
+      'GET /user/listar': listReply(2),
+      'PUT /auth/cambiar-estado/2': { status: 200, body: { user: listedUser(2, { status: 'suspended' }) } },
+    });
+    renderAt('/admin/usuarios', <UsersPage />);
+    await user.click(await screen.findByRole('button', { name: 'Suspender a usuario2@example.com' }));
+    expect(await screen.findByText('usuario2@example.com ha sido suspendido')).toBeInTheDocument();
+    expect(api.requests.filter((r) => r.method === 'PUT').map((r) => r.path)).toEqual(['/auth/cambiar-estado/2']);
+    await waitFor(() => expect(queriesTo(api, '/user/listar')).toHaveLength(2));
+    // The administrator's own row has no suspend button.
+    expect(screen.queryByRole('button', { name: 'Suspender a usuario1@example.com' })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,222 @@
+import { useCallback, useEffect, useReducer, useState } from 'react';
+import styled from 'styled-components';
+import {
+  administratorsShown, ADMIN_FALLBACK, Alert, ApiError, Button, changeUserStatus, getUserStats, Input, listUsers,
+  PAGE_SIZES, Spinner, STATUS_FILTER_OPTIONS, useSession, verifiedMessage, verifyEmails,
+  type AdminUser, type Paged, type UserStats, type UserStatus,
+} from '@portal/shared';
+import { AdminPage, FieldLabel, Panel, Select } from '../../components/Page';
+import { Pagination } from '../../components/Pagination';
+import { StatCard, StatGrid } from '../../components/StatCard';
+import { useTimedAlert } from '../../components/useTimedAlert';
+import { TEXT_ADMIN } from '../../texts';
+import { initialListState, listReducer, selectionEnabled, toQuery } from './list-state';
+import { PlansModal } from './PlansModal';
+import { UsersTable } from './UsersTable';
+
+const Filters = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: flex-end;
+  gap: 12px 24px;
+  margin-bottom: 16px;
+`;
+
+/** A field with its button beside it, kept on one line. */
+const Group = styled.div`
+  display: flex;
+  align-items: flex-end;
+  gap: 8px;
+  flex: 1 1 280px;
+  min-width: 0;
+  max-width: 100%;
+  & > label { flex: 1; min-width: 0; }
+  & > label > input, & > label > select { width: 100%; min-width: 0; box-sizing: border-box; }
+  & > button { flex: none; }
+`;
+
+const Footer = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  justify-content: space-between;
+  align-items: center;
+  gap: 12px;
+  margin-top: 16px;
+`;
+
+const Empty = styled.p`
+  text-align: center;
+  padding: 32px 0;
+  margin: 0;
+`;
+
+/** User management (spec §2 '/admin/usuarios'). */
+export default function UsersPage() {
+  const currentUserId = useSession((s) => s.user?.id);
+  const [state, dispatch] = useReducer(listReducer, initialListState);
+  const [list, setList] = useState<Paged<AdminUser> | null>(null);
+  const [stats, setStats] = useState<UserStats | null>(null);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [verifying, setVerifying] = useState(false);
+  const [busyId, setBusyId] = useState<number | null>(null);
+  const [plansFor, setPlansFor] = useState<AdminUser | null>(null);
+  const [alert, showAlert] = useTimedAlert();
+  const [reloads, setReloads] = useState(0);
+
+  const loadStats = useCallback(() => {
+    // Spec §8: list and stats failures are only logged.
+    getUserStats().then(setStats, (error) => console.error(error));
+  }, []);
+
+  useEffect(loadStats, [loadStats]);
+
+  const { page, limit, status, email } = state;
+  useEffect(() => {
+    let current = true;
+    listUsers(toQuery({ ...initialListState, page, limit, status, email })).then(
+      (result) => {
+        if (!current) return;
+        setList(result);
+        dispatch({ type: 'loaded', totalPages: result.totalPages });
+      },
+      (error) => console.error(error),
+    );
+    return () => {
+      current = false;
+    };
+  }, [page, limit, status, email, reloads]);
+
+  const reload = () => {
+    setReloads((n) => n + 1);
+    loadStats();
+  };
+
+  const selectable = selectionEnabled(state);
+  // Stable, so the modal does not re-run its focus handling on every render of this page.
+  const closePlans = useCallback(() => setPlansFor(null), []);
+
+  const changeStatusFilter = (value: UserStatus | '') => {
+    setSelected(new Set());
+    dispatch({ type: 'status', status: value });
+  };
+
+  const toggle = (id: number) =>
+    setSelected((previous) => {
+      const next = new Set(previous);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const verify = async () => {
+    setVerifying(true);
+    try {
+      const result = await verifyEmails([...selected]);
+      showAlert('success', verifiedMessage(result.verified));
+      setSelected(new Set());
+      reload();
+    } catch (error) {
+      console.error('Error al verificar Ids', error);
+      showAlert('error', ADMIN_FALLBACK.verifyUsers);
+    } finally {
+      setVerifying(false);
+    }
+  };
+
+  const toggleStatus = async (user: AdminUser) => {
+    setBusyId(user.id);
+    try {
+      const { user: updated } = await changeUserStatus(user.id);
+      showAlert('success', TEXT_ADMIN.statusChanged(updated.email, updated.status === 'suspended'));
+      reload();
+    } catch (error) {
+      showAlert('error', error instanceof ApiError ? error.message : String(error));
+    } finally {
+      setBusyId(null);
+    }
+  };
+
+  return (
+    <AdminPage>
+      <h1>{TEXT_ADMIN.usersTitle}</h1>
+      <StatGrid>
+        <StatCard title={TEXT_ADMIN.totalUsers} value={stats?.totalUsers ?? '—'} />
+        <StatCard title={TEXT_ADMIN.activeUsers} value={stats?.activeUsers ?? '—'} />
+        <StatCard title={TEXT_ADMIN.pendingVerification} value={stats?.pendingVerification ?? '—'} />
+        <StatCard title={TEXT_ADMIN.administrators} value={stats ? administratorsShown(stats.administrators) : '—'} />
+      </StatGrid>
+
+      <Panel aria-label={TEXT_ADMIN.usersTitle}>
+        <Filters>
+          <Group
+            as="form"
+            role="search"
+            onSubmit={(event: React.FormEvent) => {
+              event.preventDefault();
+              dispatch({ type: 'search' });
+            }}
+          >
+            <FieldLabel htmlFor="users-email-filter">
+              {TEXT_ADMIN.emailFilter}
+              <Input
+                id="users-email-filter"
+                type="search"
+                placeholder={TEXT_ADMIN.emailPlaceholder}
+                value={state.emailInput}
+                maxLength={254}
+                onChange={(event) => dispatch({ type: 'typeEmail', value: event.target.value })}
+              />
+            </FieldLabel>
+            <Button type="submit">{TEXT_ADMIN.search}</Button>
+          </Group>
+          <Group>
+            <FieldLabel htmlFor="users-status-filter">
+              {TEXT_ADMIN.statusFilter}
+              <Select
+                id="users-status-filter"
+                value={state.status}
+                onChange={(event) => changeStatusFilter(event.target.value as UserStatus | '')}
+              >
+                {STATUS_FILTER_OPTIONS.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+              </Select>
+            </FieldLabel>
+            <Button $variant="secondary" disabled={!selectable || selected.size === 0 || verifying} onClick={verify}>
+              {TEXT_ADMIN.verify}
+            </Button>
+          </Group>
+        </Filters>
+
+        {alert && <Alert tone={alert.tone}>{alert.text}</Alert>}
+
+        {list === null ? (
+          <Spinner label={TEXT_ADMIN.loadingUsers} />
+        ) : list.data.length === 0 ? (
+          <Empty>{TEXT_ADMIN.noUsers}</Empty>
+        ) : (
+          <UsersTable
+            users={list.data}
+            selectable={selectable}
+            selected={selected}
+            currentUserId={currentUserId}
+            busyId={busyId}
+            onToggle={toggle}
+            onPlans={setPlansFor}
+            onToggleStatus={toggleStatus}
+          />
+        )}
+
+        <Footer>
+          <FieldLabel htmlFor="users-page-size" style={{ flexDirection: 'row', alignItems: 'center' }}>
+            {TEXT_ADMIN.pageSize}
+            <Select id="users-page-size" value={limit} onChange={(event) => dispatch({ type: 'limit', limit: Number(event.target.value) })}>
+              {PAGE_SIZES.map((size) => <option key={size} value={size}>{size}</option>)}
+            </Select>
+          </FieldLabel>
+          <Pagination page={page} totalPages={list?.totalPages ?? 0} onPage={(next) => dispatch({ type: 'page', page: next })} />
+        </Footer>
+      </Panel>
+
+      {plansFor && <PlansModal userId={plansFor.id} onClose={closePlans} />}
+    </AdminPage>
+  );
+}

@@ -1,0 +1,35 @@
+import { clampPage, pageWindow } from '../pagination';
+
+describe('pageWindow: up to 5 page numbers around the current page', () => {
+  it('shows every page when there are 5 or fewer', () => {
+    expect(pageWindow(1, 1)).toEqual([1]);
+    expect(pageWindow(2, 3)).toEqual([1, 2, 3]);
+    expect(pageWindow(5, 5)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('centres the current page in a window of 5', () => {
+    expect(pageWindow(6, 20)).toEqual([4, 5, 6, 7, 8]);
+  });
+
+  it('keeps the window full at the start and at the end', () => {
+    expect(pageWindow(1, 20)).toEqual([1, 2, 3, 4, 5]);
+    expect(pageWindow(2, 20)).toEqual([1, 2, 3, 4, 5]);
+    expect(pageWindow(19, 20)).toEqual([16, 17, 18, 19, 20]);
+    expect(pageWindow(20, 20)).toEqual([16, 17, 18, 19, 20]);
+  });
+
+  it('shows nothing when there are no pages', () => {
+    expect(pageWindow(1, 0)).toEqual([]);
+  });
+});
+
+describe('clampPage: a page past the end moves to the last page', () => {
+  it('moves to the last page when the list shrank', () => {
+    expect(clampPage(7, 3)).toBe(3);
+  });
+
+  it('leaves a page that exists alone, and stays on 1 with no pages', () => {
+    expect(clampPage(2, 3)).toBe(2);
+    expect(clampPage(3, 0)).toBe(1);
+  });
+});
