@@ -31,6 +31,11 @@ export const API_PATHS = {
     byId: (id: number) => `apps/obtener-por-id/${id}`,
     withPlans: 'apps/listar-con-planes',
   },
+  /** Admin calls the spec does not name (README: decisions). */
+  admin: {
+    dashboard: 'admin/dashboard',
+    auditLog: 'admin/auditoria',
+  },
   userPlans: {
     userAppPlans: 'plan-usuario/user-app-plans',
     changePlan: 'plan-usuario/cambiar-plan-app',

@@ -21,6 +21,12 @@ export const FALLBACK = {
   listApps: 'No se pudieron obtener las aplicaciones',
   createApp: 'No se pudo agregar la aplicación',
   updateApp: 'No se pudo actualizar la aplicación',
+  forgotPassword: 'Error al procesar la solicitud. Inténtalo de nuevo.',
+  changePassword: 'Error al cambiar la contraseña. Inténtalo de nuevo.',
+  updatePassword: 'Error al actualizar la contraseña, verifica los campos de entrada',
+  updateProfile: 'Error al actualizar la información',
+  /** Registration's email check and other unexpected failures (spec §4). */
+  unexpected: 'Ups! Ocurrió un error inesperado, inténtalo de nuevo',
   /** Shown when the API cannot be reached at all (down, network, timeout). */
   network: 'No se pudo conectar con el servidor. Revisa tu conexión e inténtalo de nuevo.',
 } as const;

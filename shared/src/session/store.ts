@@ -30,6 +30,8 @@ export interface SessionActions {
   clearSession(): void;
   /** Editing one's own user replaces the stored user. */
   setUser(user: User): void;
+  /** A password update answers with a new token for this session (the old one stops working). */
+  replaceToken(token: string): void;
   setPendingVerificationEmail(email: string | null): void;
   setError(error: string | null): void;
   markPresentationShown(): void;
@@ -113,6 +115,11 @@ export const useSession = create<SessionStore>()(
 
       setUser(user) {
         set({ user });
+      },
+
+      replaceToken(token) {
+        writeToken(token);
+        set({ token });
       },
 
       setPendingVerificationEmail(email) {

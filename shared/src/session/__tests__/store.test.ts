@@ -118,6 +118,13 @@ describe('transitions', () => {
     expect(useSession.getState()).toMatchObject({ isAuthenticated: false, user: null, token: null });
   });
 
+  it('replacing the token (after a password update) keeps the user signed in with the new token', async () => {
+    await useSession.getState().startSession('viejo', USER);
+    useSession.getState().replaceToken('nuevo');
+    expect(localStorage.getItem('token')).toBe('nuevo');
+    expect(useSession.getState()).toMatchObject({ token: 'nuevo', isAuthenticated: true, user: USER });
+  });
+
   it('a failing logout is only logged: the session ends anyway', async () => {
     await useApi({ 'POST /auth/logout': { status: 500, body: { message: 'caído' } } });
     await useSession.getState().startSession('tok', USER);

@@ -1,0 +1,85 @@
+// Fixtures and helpers of the sign-in specs (tests/auth-*.spec.ts): the SMTP sink and a partner app run for the whole
+// worker; people register and verify through the real API and read their codes from the sink's folder.
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { API_URL, E2E, MAIL_DIR, PARTNER_URL } from './env';
+import { startMailSink, waitForCode } from './mail-sink';
+import { startPartnerApp } from './partner-app';
+
+export const VERIFICATION_SUBJECT = /verificación/i;
+export const RESET_SUBJECT = /contraseña/i;
+
+export const test = base.extend<object, { servers: { partnerUrl: string } }>({
+  servers: [
+    async ({}, use) => {
+      const sink = await startMailSink(E2E.smtpPort, MAIL_DIR);
+      const partner = await startPartnerApp(E2E.partnerPort);
+      await use({ partnerUrl: PARTNER_URL });
+      await Promise.all([sink.close(), partner.close()]);
+    },
+    { scope: 'worker', auto: true },
+  ],
+});
+
+export { expect };
+
+let counter = 0;
+/** A fresh address per test: codes, cooldowns and lockouts are per account. */
+export function uniqueEmail(label: string): string {
+  counter += 1;
+  return `${label}-${Date.now().toString(36)}-${counter}@e2e.portal.test`;
+}
+
+export function codeFromMail(email: string, subject: RegExp, after = 0): Promise<string> {
+  return waitForCode(MAIL_DIR, email, subject, after);
+}
+
+export interface Person {
+  email: string;
+  password: string;
+  name: string;
+  lastName: string;
+}
+
+export function person(label: string): Person {
+  return { email: uniqueEmail(label), password: 'Clave-e2e-1', name: 'Lucía', lastName: 'Quispe' };
+}
+
+/** Registers through the API and leaves the account pending verification (its code is in the sink). */
+export async function registerPending(request: APIRequestContext, who: Person): Promise<void> {
+  const response = await request.post(`${API_URL}/auth/register`, {
+    data: { email: who.email, password: who.password, name: who.name, lastName: who.lastName, phone: '+51 987654321' },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+/** Registers and verifies through the API: an active account with its free plans. */
+export async function registerActive(request: APIRequestContext, who: Person): Promise<void> {
+  const since = Date.now() - 1000;
+  await registerPending(request, who);
+  const code = await codeFromMail(who.email, VERIFICATION_SUBJECT, since);
+  const response = await request.post(`${API_URL}/auth/verify-registration`, { data: { email: who.email, code } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+export async function signInThroughForm(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Contraseña', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Iniciar Sesión' }).click();
+}
+
+/** The session the portal keeps: the stored token works against the real API and belongs to this email. */
+export async function expectSignedInAs(page: Page, request: APIRequestContext, email: string): Promise<void> {
+  await expect.poll(() => page.evaluate(() => window.localStorage.getItem('token'))).not.toBeNull();
+  const token = await page.evaluate(() => window.localStorage.getItem('token'));
+  const response = await request.get(`${API_URL}/auth/user`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(response.status()).toBe(200);
+  expect(((await response.json()) as { email: string }).email).toBe(email.toLowerCase());
+}
+
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}

@@ -1,0 +1,144 @@
+import { API_URL } from '../support/env';
+import {
+  codeFromMail,
+  expect,
+  expectSignedInAs,
+  person,
+  registerActive,
+  registerPending,
+  RESET_SUBJECT,
+  signInThroughForm,
+  test,
+  VERIFICATION_SUBJECT,
+} from '../support/auth';
+
+test('register, read the code from the mail, verify: signed in on /apps; sign out; sign in again', async ({ page, request }) => {
+  const who = person('registro');
+  const since = Date.now() - 1000;
+  await page.goto('/register');
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Nombre').fill(who.name);
+  await page.getByLabel('Apellido').fill(who.lastName);
+  await expect(page.getByRole('combobox', { name: 'País del teléfono' })).toHaveValue('PE');
+  await page.getByLabel('Teléfono', { exact: true }).fill('987654321');
+  await page.getByRole('button', { name: 'Siguiente' }).click();
+  await expect(page.getByText('Paso 2 de 2')).toBeVisible();
+  await page.getByLabel('Contraseña', { exact: true }).fill(who.password);
+  await page.getByLabel('Confirmar contraseña').fill(who.password);
+  await page.getByRole('button', { name: 'Crear cuenta' }).click();
+  await expect(page).toHaveURL(/\/verify-email\?email=/);
+  await expect(page.getByText(who.email)).toBeVisible();
+
+  const code = await codeFromMail(who.email, VERIFICATION_SUBJECT, since);
+  await page.getByLabel('Código de verificación').fill(code);
+  await page.getByRole('button', { name: 'Verificar código' }).click();
+  await expect(page).toHaveURL(/\/apps$/);
+  await expectSignedInAs(page, request, who.email);
+  const me = await request.get(`${API_URL}/auth/user`, {
+    headers: { Authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('token'))}` },
+  });
+  expect(await me.json()).toMatchObject({ name: who.name, lastName: who.lastName, phone: '+51 987654321', status: 'active' });
+
+  await page.goto('/logout');
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+
+  await signInThroughForm(page, who.email, who.password);
+  await expect(page).toHaveURL(/\/apps$/);
+  await expectSignedInAs(page, request, who.email);
+});
+
+test('a wrong password shows the message in the red box and signs nobody in', async ({ page, request }) => {
+  const who = person('clave-mala');
+  await registerActive(request, who);
+  await page.goto('/login');
+  await signInThroughForm(page, who.email, 'no-es-la-clave');
+  await expect(page.getByRole('alert')).toHaveText('Credenciales inválidas');
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+});
+
+test('an unverified account is sent to verification, where the mailed code signs it in', async ({ page, request }) => {
+  const who = person('pendiente');
+  const since = Date.now() - 1000;
+  await registerPending(request, who);
+  await page.goto('/login');
+  await signInThroughForm(page, who.email, who.password);
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('Debes verificar tu email antes de iniciar sesión');
+  await expect(alert.getByRole('link', { name: 'Ir a verificación de email' })).toBeVisible();
+  await expect(page).toHaveURL(/\/verify-email\?email=/);
+
+  const code = await codeFromMail(who.email, VERIFICATION_SUBJECT, since);
+  await page.getByLabel('Código de verificación').fill(code);
+  await page.getByRole('button', { name: 'Verificar código' }).click();
+  await expect(page).toHaveURL(/\/apps$/);
+  await expectSignedInAs(page, request, who.email);
+});
+
+test('forgot password: code by mail, new password, then sign in with it', async ({ page, request }) => {
+  const who = person('olvido');
+  await registerActive(request, who);
+  const since = Date.now() - 1000;
+  await page.goto('/forgot-password');
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByRole('button', { name: 'Enviar código de recuperación' }).click();
+  await expect(page.getByRole('status')).toBeVisible();
+  await expect(page).toHaveURL(/\/reset-password\?email=/);
+  await expect(page.getByLabel('Email')).toHaveValue(who.email);
+
+  const code = await codeFromMail(who.email, RESET_SUBJECT, since);
+  await page.getByLabel('Código').fill(code);
+  await page.getByLabel('Nueva contraseña').fill('Nueva-clave-2');
+  await page.getByLabel('Confirmar contraseña').fill('Nueva-clave-2');
+  await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
+  await expect(page.getByRole('status')).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+
+  await signInThroughForm(page, who.email, who.password);
+  await expect(page.getByRole('alert')).toHaveText('Credenciales inválidas');
+  await page.getByLabel('Contraseña', { exact: true }).fill('Nueva-clave-2');
+  await page.getByRole('button', { name: 'Iniciar Sesión' }).click();
+  await expect(page).toHaveURL(/\/apps$/);
+  await expectSignedInAs(page, request, who.email);
+});
+
+test('a profile edit survives a reload', async ({ page, request }) => {
+  const who = person('perfil');
+  await registerActive(request, who);
+  await page.goto('/login');
+  await signInThroughForm(page, who.email, who.password);
+  await expect(page).toHaveURL(/\/apps$/);
+
+  await page.goto('/perfil');
+  await expect(page.getByRole('heading', { name: `${who.name} ${who.lastName}` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Tu plan actual' })).toBeVisible();
+  await page.getByLabel('Nombre').fill('Lucía Elena');
+  await page.getByLabel('Teléfono').fill('+51 912345678');
+  await page.getByRole('button', { name: 'Guardar cambios' }).click();
+  await expect(page.getByRole('button', { name: '✓ Actualizado' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Guardar cambios' })).toBeVisible({ timeout: 6000 });
+
+  await page.reload();
+  await expect(page.getByLabel('Nombre')).toHaveValue('Lucía Elena');
+  await expect(page.getByLabel('Teléfono')).toHaveValue('+51 912345678');
+  await expect(page.getByRole('heading', { name: `Lucía Elena ${who.lastName}` })).toBeVisible();
+});
+
+test('the password tab changes the password and keeps this session', async ({ page, request }) => {
+  const who = person('clave-perfil');
+  await registerActive(request, who);
+  await page.goto('/login');
+  await signInThroughForm(page, who.email, who.password);
+  await expect(page).toHaveURL(/\/apps$/);
+  await page.goto('/perfil');
+  await page.getByRole('tab', { name: 'Contraseña' }).click();
+  await page.getByLabel('Contraseña actual').fill(who.password);
+  await page.getByLabel('Nueva contraseña').fill('Otra-clave-3');
+  await page.getByRole('button', { name: 'Actualizar contraseña' }).click();
+  await expect(page.getByRole('status')).toHaveText('Las contraseñas se actualizaron correctamente');
+  await expect(page.getByLabel('Contraseña actual')).toHaveValue('');
+  await page.reload();
+  await expect(page).toHaveURL(/\/perfil$/);
+  await expectSignedInAs(page, request, who.email);
+});

@@ -1,0 +1,129 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import styled from 'styled-components';
+import { Card, theme } from '@portal/shared';
+
+// The page sets its own font, colour and box model: it renders inside the host and standalone alike.
+const Page = styled.main`
+  min-height: 100vh;
+  display: flex;
+  align-items: flex-start;
+  justify-content: center;
+  padding: 48px 16px;
+  font-family: ${theme.font};
+  color: ${theme.color.text};
+  line-height: 1.5;
+  *,
+  *::before,
+  *::after {
+    box-sizing: border-box;
+  }
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    padding: 24px 12px;
+  }
+`;
+
+const Panel = styled(Card)`
+  width: min(440px, 100%);
+  padding: 32px 28px;
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    padding: 24px 18px;
+  }
+`;
+
+const Brand = styled.p`
+  display: flex;
+  align-items: center;
+  gap: 8px;
+  margin: 0 0 20px;
+  font-weight: 800;
+`;
+
+const Mark = styled.span`
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  width: 32px;
+  height: 32px;
+  border-radius: 8px;
+  background: ${theme.color.primary};
+  color: ${theme.color.primaryText};
+  font-size: 0.95rem;
+`;
+
+const Heading = styled.h1`
+  margin: 0;
+  font-size: 1.6rem;
+  line-height: 1.25;
+`;
+
+const Subtitle = styled.p`
+  margin: 6px 0 0;
+  color: ${theme.color.muted};
+`;
+
+const Body = styled.div`
+  margin-top: 24px;
+  display: flex;
+  flex-direction: column;
+  gap: 16px;
+`;
+
+/** The frame of every sign-in screen: a centred card with the portal's mark, a heading and the form. */
+export function AuthLayout({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
+  return (
+    <Page>
+      <Panel>
+        <Brand aria-hidden="true">
+          <Mark>C+</Mark>
+          Portal
+        </Brand>
+        <Heading>{title}</Heading>
+        {subtitle && <Subtitle>{subtitle}</Subtitle>}
+        <Body>{children}</Body>
+      </Panel>
+    </Page>
+  );
+}
+
+export const Form = styled.form`
+  display: flex;
+  flex-direction: column;
+  gap: 16px;
+`;
+
+export const Row = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: space-between;
+  gap: 8px 16px;
+`;
+
+export const Footer = styled.p`
+  margin: 0;
+  text-align: center;
+  color: ${theme.color.muted};
+`;
+
+export const TextLink = styled(Link)`
+  color: ${theme.color.primary};
+  font-weight: 600;
+`;
+
+/** A button that reads like a link (an action that stays on the page, e.g. resending a code). */
+export const LinkButton = styled.button.attrs({ type: 'button' })`
+  padding: 4px 0;
+  border: 0;
+  background: transparent;
+  color: ${theme.color.primary};
+  font: inherit;
+  font-weight: 600;
+  text-decoration: underline;
+  cursor: pointer;
+  &:disabled {
+    color: ${theme.color.muted};
+    text-decoration: none;
+    cursor: not-allowed;
+  }
+`;

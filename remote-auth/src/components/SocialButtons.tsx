@@ -1,0 +1,47 @@
+import styled from 'styled-components';
+import { Button, getRuntimeConfig, socialSignInUrl, storePendingRedirect, theme } from '@portal/shared';
+import { leaveTo } from '../navigation/leave';
+
+const Divider = styled.p`
+  display: flex;
+  align-items: center;
+  gap: 12px;
+  margin: 0;
+  color: ${theme.color.muted};
+  font-size: 0.875rem;
+  &::before,
+  &::after {
+    content: '';
+    flex: 1;
+    border-top: 1px solid ${theme.color.border};
+  }
+`;
+
+const Stack = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: 10px;
+`;
+
+/**
+ * 'Continuar con Google' / 'Continuar con Apple' hand the browser to the API, which runs the provider's flow and
+ * comes back with a token. The partner target is kept both in the address and in storage for the return.
+ */
+export function SocialButtons({ redirectUrl, disabled }: { redirectUrl: string | null; disabled?: boolean }) {
+  const start = (provider: 'google' | 'apple') => {
+    const { apiBaseUrl, redirectAllowList } = getRuntimeConfig();
+    if (redirectUrl) storePendingRedirect(redirectUrl, redirectAllowList);
+    leaveTo(socialSignInUrl(apiBaseUrl, provider, redirectUrl));
+  };
+  return (
+    <Stack>
+      <Divider>o</Divider>
+      <Button $variant="secondary" $block disabled={disabled} onClick={() => start('google')}>
+        Continuar con Google
+      </Button>
+      <Button $variant="secondary" $block disabled={disabled} onClick={() => start('apple')}>
+        Continuar con Apple
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,47 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+export interface TimedMessage {
+  tone: 'error' | 'success' | 'info';
+  text: string;
+}
+
+/** A banner that clears itself after `ms` (spec §4, §9: error banners go after 5 s). */
+export function useTimedMessage(ms: number) {
+  const [message, setMessage] = useState<TimedMessage | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const show = useCallback(
+    (next: TimedMessage | null) => {
+      clearTimeout(timer.current);
+      setMessage(next);
+      if (next) timer.current = setTimeout(() => setMessage(null), ms);
+    },
+    [ms],
+  );
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return [message, show] as const;
+}
+
+/** Seconds left of a cooldown started with `start(seconds)`, counting down once a second to 0. */
+export function useCountdown() {
+  const [left, setLeft] = useState(0);
+  useEffect(() => {
+    if (left <= 0) return undefined;
+    const tick = setTimeout(() => setLeft((n) => n - 1), 1000);
+    return () => clearTimeout(tick);
+  }, [left]);
+  return [left, setLeft] as const;
+}
+
+/** Runs `action` once after `ms` while the component is on screen (the spec's delayed redirects). */
+export function useDelayed(ms: number, action: (() => void) | null) {
+  const latest = useRef(action);
+  latest.current = action;
+  const armed = action !== null;
+  useEffect(() => {
+    if (!armed) return undefined;
+    const timer = setTimeout(() => latest.current?.(), ms);
+    return () => clearTimeout(timer);
+  }, [armed, ms]);
+}

@@ -1,0 +1,137 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { PENDING_REDIRECT_KEY, useSession } from '@portal/shared';
+import { fakeToken } from '@portal/shared/src/testing/fake-api';
+import { leaveTo } from '../../navigation/leave';
+import { bodyOf, renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
+import LoginPage from './LoginPage';
+
+jest.mock('../../navigation/leave', () => ({ leaveTo: jest.fn() }));
+
+const TOKEN = fakeToken({ sub: 7, exp: Math.floor(Date.now() / 1000) + 3600 });
+let api: FakeApi;
+
+beforeEach(async () => {
+  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  api = await useFakeApi({
+    'POST /auth/login': (req) => {
+      const { email, password } = JSON.parse(req.body) as { email: string; password: string };
+      if (email === 'pendiente@example.com') {
+        return { status: 403, body: { statusCode: 403, message: 'Debes verificar tu email antes de iniciar sesión', code: 'EMAIL_NOT_VERIFIED' } };
+      }
+      if (password !== 'secreta1') return { status: 401, body: { statusCode: 401, message: 'Credenciales inválidas' } };
+      return { status: 200, body: { access_token: TOKEN }, delay: 100 };
+    },
+    'GET /auth/user': { status: 200, body: user() },
+  });
+});
+
+afterEach(async () => {
+  await api.close();
+  jest.useRealTimers();
+  jest.restoreAllMocks();
+  (leaveTo as jest.Mock).mockReset();
+});
+
+async function fillIn(email: string, password: string) {
+  await userEvent.type(screen.getByLabelText('Email'), email);
+  await userEvent.type(screen.getByLabelText('Contraseña'), password);
+}
+
+it('keeps Iniciar Sesión disabled until both fields are filled', async () => {
+  renderAt('/login', <LoginPage />);
+  const submit = screen.getByRole('button', { name: 'Iniciar Sesión' });
+  expect(submit).toBeDisabled();
+  await userEvent.type(screen.getByLabelText('Email'), 'ana@example.com');
+  expect(submit).toBeDisabled();
+  await userEvent.type(screen.getByLabelText('Contraseña'), 'x');
+  expect(submit).toBeEnabled();
+});
+
+it('signs in with the trimmed email, shows the busy state, stores the session and goes to /apps', async () => {
+  renderAt('/login', <LoginPage />);
+  await fillIn('  ana@example.com ', 'secreta1');
+  await userEvent.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
+  expect(screen.getByRole('button', { name: 'Iniciando sesión...' })).toBeDisabled();
+  expect(screen.getByLabelText('Email')).toBeDisabled();
+  expect(screen.getByLabelText('Contraseña')).toBeDisabled();
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
+  expect(bodyOf(api, '/auth/login')).toEqual({ email: 'ana@example.com', password: 'secreta1' });
+  expect(localStorage.getItem('token')).toBe(TOKEN);
+  expect(useSession.getState()).toMatchObject({ isAuthenticated: true, user: { email: 'ana@example.com' } });
+});
+
+it("shows the server's message in a red box for a wrong password and stays signed out", async () => {
+  renderAt('/login', <LoginPage />);
+  await fillIn('ana@example.com', 'mala');
+  await userEvent.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('Credenciales inválidas');
+  expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/);
+  expect(useSession.getState().isAuthenticated).toBe(false);
+  expect(screen.getByLabelText('Email')).toBeEnabled();
+});
+
+it('sends the partner app its token when redirect_url is allowed', async () => {
+  renderAt('/login?redirect_url=https%3A%2F%2Fapp.portal.example.com%2Fentrar', <LoginPage />);
+  await fillIn('ana@example.com', 'secreta1');
+  await userEvent.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
+  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`https://app.portal.example.com/entrar?token=${TOKEN}`));
+});
+
+it('ignores a hostile redirect_url silently and goes to /apps', async () => {
+  renderAt('/login?redirect_url=https%3A%2F%2Fevil.example.net%2Fsteal', <LoginPage />);
+  await fillIn('ana@example.com', 'secreta1');
+  await userEvent.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
+  expect(leaveTo).not.toHaveBeenCalled();
+  expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+});
+
+it('EMAIL_NOT_VERIFIED: message with the link, pending email kept, then verification after 2 s', async () => {
+  jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+  const clicks = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
+  renderAt('/login?redirect_url=betopro%3A%2F%2Fauth%2Fsuccess', <LoginPage />);
+  await clicks.type(screen.getByLabelText('Email'), 'pendiente@example.com');
+  await clicks.type(screen.getByLabelText('Contraseña'), 'secreta1');
+  await clicks.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent('Debes verificar tu email antes de iniciar sesión');
+  const expected = '/verify-email?email=pendiente%40example.com&redirect_url=betopro%3A%2F%2Fauth%2Fsuccess';
+  expect(screen.getByRole('link', { name: 'Ir a verificación de email' })).toHaveAttribute('href', expected);
+  expect(useSession.getState().pendingVerificationEmail).toBe('pendiente@example.com');
+  act(() => jest.advanceTimersByTime(1900));
+  expect(screen.getByTestId('location')).toHaveTextContent(/^\/login/);
+  act(() => jest.advanceTimersByTime(200));
+  expect(screen.getByTestId('location')).toHaveTextContent(expected);
+});
+
+it.each([
+  ['auth_failed', 'Error en la autenticación con Google. Por favor, inténtalo de nuevo.'],
+  ['token_invalid', 'Token de autenticación inválido. Por favor, inicia sesión nuevamente.'],
+])('error=%s shows its message', (error, message) => {
+  renderAt(`/login?error=${error}`, <LoginPage />);
+  expect(screen.getByRole('alert')).toHaveTextContent(message);
+});
+
+it('shows the message passed from registration', () => {
+  renderAt('/login', <LoginPage />, { message: 'Este usuario ya está registrado, ingrese para continuar', tone: 'info' });
+  expect(screen.getByRole('status')).toHaveTextContent('Este usuario ya está registrado, ingrese para continuar');
+});
+
+it('links to recovery and to registration keeping redirect_url', () => {
+  renderAt('/login?redirect_url=betopro%3A%2F%2Fauth%2Fsuccess', <LoginPage />);
+  expect(screen.getByRole('link', { name: '¿Olvidaste tu contraseña?' })).toHaveAttribute('href', '/forgot-password');
+  expect(screen.getByRole('link', { name: 'Registrate' })).toHaveAttribute(
+    'href',
+    '/register?redirect_url=betopro%3A%2F%2Fauth%2Fsuccess',
+  );
+});
+
+it('Google and Apple hand the browser to the API, with the partner target kept', async () => {
+  renderAt('/login?redirect_url=https%3A%2F%2Fportal.example.com%2Fx', <LoginPage />);
+  await userEvent.click(screen.getByRole('button', { name: 'Continuar con Google' }));
+  expect(leaveTo).toHaveBeenLastCalledWith(`${api.url}/auth/google?redirect_url=https%3A%2F%2Fportal.example.com%2Fx`);
+  expect(localStorage.getItem(PENDING_REDIRECT_KEY)).toBe('https://portal.example.com/x');
+  await userEvent.click(screen.getByRole('button', { name: 'Continuar con Apple' }));
+  expect(leaveTo).toHaveBeenLastCalledWith(`${api.url}/auth/apple?redirect_url=https%3A%2F%2Fportal.example.com%2Fx`);
+});

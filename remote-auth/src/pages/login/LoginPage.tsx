@@ -1,0 +1,105 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Alert, ApiError, Button, FALLBACK, login, PasswordField, TextField, useSession } from '@portal/shared';
+import { AuthLayout, Footer, Form, TextLink } from '../../components/AuthLayout';
+import { SocialButtons } from '../../components/SocialButtons';
+import { useDelayed } from '../../hooks/useTimedMessage';
+import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
+import { loginNotice, type LoginNoticeState } from './notice';
+
+/** How long the EMAIL_NOT_VERIFIED message (with its link) stays before the page moves to verification. */
+export const VERIFICATION_REDIRECT_MS = 2000;
+
+/** /login (spec §2, §4): email and password, Google and Apple, links to recovery and registration. */
+export default function LoginPage() {
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const afterSignIn = useAfterSignIn();
+  const startSession = useSession((s) => s.startSession);
+  const setPendingVerificationEmail = useSession((s) => s.setPendingVerificationEmail);
+  const redirectUrl = params.get('redirect_url');
+  const notice = loginNotice(params.get('error'), location.state as LoginNoticeState | null);
+
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [verificationPath, setVerificationPath] = useState<string | null>(null);
+
+  const onScreen = useRef(true);
+  useEffect(() => {
+    onScreen.current = true;
+    return () => {
+      onScreen.current = false;
+    };
+  }, []);
+
+  useDelayed(VERIFICATION_REDIRECT_MS, verificationPath ? () => navigate(verificationPath) : null);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!email.trim() || !password || busy) return;
+    setBusy(true);
+    setError(null);
+    setVerificationPath(null);
+    try {
+      const { access_token: token } = await login(email, password);
+      await startSession(token);
+      // In the portal the shell's guest guard takes over as soon as the session starts (this page is gone by then)
+      // and sends the person on; standalone, the page does it itself. One navigation either way.
+      if (onScreen.current) afterSignIn(token, redirectUrl);
+    } catch (caught) {
+      const apiError = caught instanceof ApiError ? caught : undefined;
+      setError(apiError?.message ?? FALLBACK.login);
+      if (apiError?.code === 'EMAIL_NOT_VERIFIED') {
+        const address = email.trim();
+        setPendingVerificationEmail(address);
+        setVerificationPath(`/verify-email?email=${encodeURIComponent(address)}${redirectQuery(redirectUrl, '&')}`);
+      }
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthLayout title="Iniciar Sesión">
+      {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
+      {error && (
+        <Alert tone="error">
+          {error}
+          {verificationPath && (
+            <>
+              {' '}
+              <TextLink to={verificationPath}>Ir a verificación de email</TextLink>
+            </>
+          )}
+        </Alert>
+      )}
+      <Form onSubmit={onSubmit} noValidate>
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          disabled={busy}
+        />
+        <PasswordField
+          label="Contraseña"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          disabled={busy}
+        />
+        <TextLink to="/forgot-password">¿Olvidaste tu contraseña?</TextLink>
+        <Button type="submit" $block disabled={busy || !email.trim() || !password}>
+          {busy ? 'Iniciando sesión...' : 'Iniciar Sesión'}
+        </Button>
+      </Form>
+      <SocialButtons redirectUrl={redirectUrl} disabled={busy} />
+      <Footer>
+        ¿No tienes una cuenta? <TextLink to={`/register${redirectQuery(redirectUrl)}`}>Registrate</TextLink>
+      </Footer>
+    </AuthLayout>
+  );
+}

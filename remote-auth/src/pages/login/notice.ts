@@ -1,0 +1,20 @@
+import type { TimedMessage } from '../../hooks/useTimedMessage';
+
+/** What registration passes to /login in the navigation state (spec §2, §4). */
+export interface LoginNoticeState {
+  message?: string;
+  tone?: TimedMessage['tone'];
+}
+
+export const LOGIN_ERRORS: Record<string, string> = {
+  auth_failed: 'Error en la autenticación con Google. Por favor, inténtalo de nuevo.',
+  token_invalid: 'Token de autenticación inválido. Por favor, inicia sesión nuevamente.',
+};
+
+/** The banner above the form: a social sign-in error from the address, else registration's message. */
+export function loginNotice(errorParam: string | null, state: LoginNoticeState | null): TimedMessage | null {
+  const socialError = errorParam ? LOGIN_ERRORS[errorParam] : undefined;
+  if (socialError) return { tone: 'error', text: socialError };
+  if (state?.message) return { tone: state.tone ?? 'info', text: state.message };
+  return null;
+}

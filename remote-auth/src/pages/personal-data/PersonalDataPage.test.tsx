@@ -1,0 +1,18 @@
+import { screen } from '@testing-library/react';
+import { renderAt } from '../../testing/render';
+import PersonalDataPage from './PersonalDataPage';
+
+it('tells how to ask for deletion, with the configured support address and the time frames', () => {
+  window.__PORTAL_CONFIG__ = { links: { campaignUrl: 'https://c.example.com', supportEmail: 'privacidad@portal.example.com' } };
+  renderAt('/playstoreapps/beto/datos-personales', <PersonalDataPage />);
+  expect(screen.getByRole('link', { name: 'privacidad@portal.example.com' })).toHaveAttribute(
+    'href',
+    'mailto:privacidad@portal.example.com',
+  );
+  expect(screen.getByText('Tu nombre completo.')).toBeInTheDocument();
+  expect(screen.getByText('El email de tu cuenta.')).toBeInTheDocument();
+  expect(screen.getByText(/tipo de eliminación/)).toBeInTheDocument();
+  expect(screen.getByText(/1 a 3 días hábiles/)).toBeInTheDocument();
+  expect(screen.getByText(/5 a 7 días hábiles/)).toBeInTheDocument();
+  expect(screen.getByText(/irreversible/)).toBeInTheDocument();
+});

@@ -1,0 +1,146 @@
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useSession } from '@portal/shared';
+import { bodyOf, renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
+import ProfilePage from './ProfilePage';
+
+let api: FakeApi;
+let updateReply: { status: number; body?: unknown; delay?: number };
+let passwordReply: { status: number; body?: unknown };
+
+const ANA = user({
+  planesUsuarios: [
+    { id: 1, plan: { nombre: 'free', descripcion: 'Plan gratuito de Beto Pro' }, app: { id: 2, nombre: 'Beto Pro' } },
+  ],
+});
+
+beforeEach(async () => {
+  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  updateReply = { status: 200, body: { user: { ...ANA, name: 'Ana María', phone: '+51 911111111' } }, delay: 50 };
+  passwordReply = { status: 200, body: { message: 'Contraseña actualizada correctamente', access_token: 'token-nuevo' } };
+  api = await useFakeApi({
+    'POST /auth/update-user': () => updateReply,
+    'POST /auth/update-password': () => passwordReply,
+  });
+  await useSession.getState().startSession('tok', ANA);
+});
+
+afterEach(async () => {
+  jest.useRealTimers();
+  await api.close();
+  jest.restoreAllMocks();
+});
+
+it('shows the side card with name, email and the plans under Tu plan actual', () => {
+  renderAt('/perfil', <ProfilePage />);
+  const card = screen.getByRole('region', { name: 'Tu cuenta' });
+  expect(within(card).getByRole('heading', { name: 'Ana Pérez' })).toBeInTheDocument();
+  expect(within(card).getByText('ana@example.com')).toBeInTheDocument();
+  expect(within(card).getByRole('heading', { name: 'Tu plan actual' })).toBeInTheDocument();
+  expect(within(card).getByText('Plan gratuito de Beto Pro')).toBeInTheDocument();
+  expect(screen.getByRole('tab', { name: 'Información del perfil' })).toHaveAttribute('aria-selected', 'true');
+  expect(screen.getByRole('tab', { name: 'Contraseña' })).toBeInTheDocument();
+});
+
+it("saves name and phone: 'Guardando...', '✓ Actualizado' for 3 s, then idle; the stored user is replaced", async () => {
+  jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+  const clicks = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
+  renderAt('/perfil', <ProfilePage />);
+  const name = screen.getByLabelText('Nombre');
+  expect(name).toHaveValue('Ana');
+  await clicks.clear(name);
+  await clicks.type(name, '  Ana María ');
+  await clicks.clear(screen.getByLabelText('Teléfono'));
+  await clicks.type(screen.getByLabelText('Teléfono'), '+51 911111111');
+  await clicks.click(screen.getByRole('button', { name: 'Guardar cambios' }));
+  expect(screen.getByRole('button', { name: 'Guardando...' })).toBeDisabled();
+  expect(await screen.findByRole('button', { name: '✓ Actualizado' })).toBeInTheDocument();
+  expect(bodyOf(api, '/auth/update-user')).toEqual({ idUsuario: 7, name: 'Ana María', phone: '+51 911111111' });
+  expect(useSession.getState().user).toMatchObject({ name: 'Ana María', phone: '+51 911111111' });
+  expect(screen.getByRole('heading', { name: 'Ana María Pérez' })).toBeInTheDocument();
+  act(() => jest.advanceTimersByTime(2900));
+  expect(screen.getByRole('button', { name: '✓ Actualizado' })).toBeInTheDocument();
+  act(() => jest.advanceTimersByTime(200));
+  expect(screen.getByRole('button', { name: 'Guardar cambios' })).toBeInTheDocument();
+});
+
+it('refuses a blank name without calling the API', async () => {
+  renderAt('/perfil', <ProfilePage />);
+  await userEvent.clear(screen.getByLabelText('Nombre'));
+  await userEvent.type(screen.getByLabelText('Nombre'), '   ');
+  await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
+  expect(screen.getByRole('alert')).toHaveTextContent('El nombre es requerido');
+  expect(api.requests).toHaveLength(0);
+});
+
+it('without a user says so', async () => {
+  useSession.getState().clearSession();
+  renderAt('/perfil', <ProfilePage />);
+  await userEvent.type(screen.getByLabelText('Nombre'), 'Ana');
+  await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
+  expect(screen.getByRole('alert')).toHaveTextContent('Error: Usuario no encontrado');
+});
+
+it('fills the form when the user arrives after the page (OAuth return)', async () => {
+  useSession.getState().clearSession();
+  renderAt('/perfil', <ProfilePage />);
+  expect(screen.getByLabelText('Nombre')).toHaveValue('');
+  await act(() => useSession.getState().startSession('tok', ANA));
+  expect(screen.getByLabelText('Nombre')).toHaveValue('Ana');
+  expect(screen.getByLabelText('Teléfono')).toHaveValue('+51 987654321');
+});
+
+it('a failed save shows the fallback and keeps the stored user', async () => {
+  updateReply = { status: 500 };
+  renderAt('/perfil', <ProfilePage />);
+  await userEvent.type(screen.getByLabelText('Nombre'), 'x');
+  await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('Error al actualizar la información');
+  expect(useSession.getState().user?.name).toBe('Ana');
+  expect(screen.getByRole('button', { name: 'Guardar cambios' })).toBeEnabled();
+});
+
+async function openPasswordTab() {
+  renderAt('/perfil', <ProfilePage />);
+  await userEvent.click(screen.getByRole('tab', { name: 'Contraseña' }));
+}
+
+async function submitPasswords(current: string, next: string) {
+  if (current) await userEvent.type(screen.getByLabelText('Contraseña actual'), current);
+  if (next) await userEvent.type(screen.getByLabelText('Nueva contraseña'), next);
+  await userEvent.click(screen.getByRole('button', { name: 'Actualizar contraseña' }));
+}
+
+it.each([
+  ['', 'nueva1', 'Por favor completa ambos campos de contraseña.'],
+  ['actual1', 'abcd', 'La nueva contraseña debe tener al menos 5 caracteres.'],
+])('password tab: %s / %s gives %s and clears both fields', async (current, next, message) => {
+  await openPasswordTab();
+  await submitPasswords(current, next);
+  expect(screen.getByRole('alert')).toHaveTextContent(message);
+  expect(screen.getByLabelText('Contraseña actual')).toHaveValue('');
+  expect(screen.getByLabelText('Nueva contraseña')).toHaveValue('');
+  expect(api.requests).toHaveLength(0);
+});
+
+it('password tab: updates the password and clears both fields', async () => {
+  await openPasswordTab();
+  await submitPasswords('actual1', 'nueva1');
+  expect(await screen.findByRole('status')).toHaveTextContent('Las contraseñas se actualizaron correctamente');
+  expect(bodyOf(api, '/auth/update-password')).toEqual({ currentPassword: 'actual1', newPassword: 'nueva1' });
+  expect(localStorage.getItem('token')).toBe('token-nuevo');
+  expect(useSession.getState().isAuthenticated).toBe(true);
+  expect(screen.getByLabelText('Contraseña actual')).toHaveValue('');
+  expect(screen.getByLabelText('Nueva contraseña')).toHaveValue('');
+});
+
+it('password tab: a failure shows the fallback and clears both fields', async () => {
+  passwordReply = { status: 400 };
+  await openPasswordTab();
+  await submitPasswords('mala12', 'nueva1');
+  expect(await screen.findByRole('alert')).toHaveTextContent(
+    'Error al actualizar la contraseña, verifica los campos de entrada',
+  );
+  expect(screen.getByLabelText('Contraseña actual')).toHaveValue('');
+  expect(screen.getByLabelText('Nueva contraseña')).toHaveValue('');
+});

@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import styled from 'styled-components';
+import { Card, PageContainer, Tabs, theme, useSession } from '@portal/shared';
+import { PasswordForm } from './PasswordForm';
+import { ProfileCard } from './ProfileCard';
+import { ProfileForm } from './ProfileForm';
+
+// The page sets its own font, colour and box model: it renders inside the host and standalone alike.
+const Page = styled(PageContainer)`
+  font-family: ${theme.font};
+  color: ${theme.color.text};
+  line-height: 1.5;
+  *,
+  *::before,
+  *::after {
+    box-sizing: border-box;
+  }
+  h1 { margin: 0 0 20px; font-size: 1.75rem; line-height: 1.25; }
+`;
+
+const Columns = styled.div`
+  display: grid;
+  grid-template-columns: 300px 1fr;
+  gap: 24px;
+  align-items: start;
+  @media (max-width: 860px) {
+    grid-template-columns: 1fr;
+  }
+`;
+
+const Panel = styled(Card)`
+  form { margin-top: 20px; max-width: 520px; }
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    padding: 14px;
+    /* Both tab names fit on one line of a phone. */
+    [role='tab'] { padding: 0 8px; font-size: 0.95rem; }
+  }
+`;
+
+const TABS = [
+  { id: 'info', label: 'Información del perfil' },
+  { id: 'password', label: 'Contraseña' },
+];
+
+/** /perfil (spec §2): the side card and the two tabs. */
+export default function ProfilePage() {
+  const user = useSession((s) => s.user);
+  const [tab, setTab] = useState('info');
+  return (
+    <Page>
+      <h1>Mi perfil</h1>
+      <Columns>
+        <ProfileCard user={user} />
+        <Panel>
+          <Tabs items={TABS} active={tab} onChange={setTab} label="Secciones del perfil">
+            {tab === 'info' ? <ProfileForm key={user?.id ?? 'nadie'} /> : <PasswordForm />}
+          </Tabs>
+        </Panel>
+      </Columns>
+    </Page>
+  );
+}

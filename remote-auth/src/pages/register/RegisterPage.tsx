@@ -1,0 +1,238 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import styled from 'styled-components';
+import {
+  Alert,
+  ApiError,
+  Button,
+  checkEmail,
+  composePhone,
+  DEFAULT_PHONE_COUNTRY,
+  FALLBACK,
+  getRuntimeConfig,
+  hasErrors,
+  PasswordField,
+  register,
+  storePendingRedirect,
+  TextField,
+  theme,
+  useSession,
+  validateRegistrationDetails,
+  validateRegistrationPassword,
+  type FieldErrors,
+  type NewPassword,
+  type RegistrationDetails,
+} from '@portal/shared';
+import { AuthLayout, Footer, Form, Row, TextLink } from '../../components/AuthLayout';
+import { redirectQuery } from '../../hooks/useAfterSignIn';
+import type { LoginNoticeState } from '../login/notice';
+import { PhoneField } from './PhoneField';
+
+export const ALREADY_REGISTERED = 'Este usuario ya está registrado, ingrese para continuar';
+
+const Step = styled.p`
+  margin: 0;
+  color: ${theme.color.muted};
+  font-weight: 600;
+`;
+
+type DetailsField = keyof RegistrationDetails;
+type PasswordFieldName = keyof NewPassword;
+
+/** /register (spec §2, §4, §5): a two-step wizard; the email is checked with the server before step 2. */
+export default function RegisterPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const setPendingVerificationEmail = useSession((s) => s.setPendingVerificationEmail);
+  const redirectUrl = params.get('redirect_url');
+
+  const [step, setStep] = useState<1 | 2>(1);
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [lastName, setLastName] = useState('');
+  const [country, setCountry] = useState(DEFAULT_PHONE_COUNTRY);
+  const [phoneNumber, setPhoneNumber] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [detailErrors, setDetailErrors] = useState<FieldErrors<DetailsField>>({});
+  const [passwordErrors, setPasswordErrors] = useState<FieldErrors<PasswordFieldName>>({});
+  const [busy, setBusy] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+
+  const details = (): RegistrationDetails => ({
+    email: email.trim(),
+    name: name.trim(),
+    lastName: lastName.trim(),
+    phone: composePhone(country, phoneNumber),
+  });
+
+  // Errors clear when corrected: a field that shows an error is checked again on every change.
+  const recheckDetails = (next: Partial<{ email: string; name: string; lastName: string; country: string; number: string }>) => {
+    const current = {
+      email: next.email ?? email,
+      name: next.name ?? name,
+      lastName: next.lastName ?? lastName,
+      phone: composePhone(next.country ?? country, next.number ?? phoneNumber),
+    };
+    const fresh = validateRegistrationDetails(current);
+    setDetailErrors((shown) =>
+      Object.fromEntries(Object.keys(shown).map((field) => [field, fresh[field as DetailsField]])),
+    );
+  };
+
+  const recheckPassword = (next: Partial<NewPassword>) => {
+    const fresh = validateRegistrationPassword({ password, confirmation, ...next });
+    setPasswordErrors((shown) =>
+      Object.fromEntries(Object.keys(shown).map((field) => [field, fresh[field as PasswordFieldName]])),
+    );
+  };
+
+  const verificationPath = (address: string) =>
+    `/verify-email?email=${encodeURIComponent(address)}${redirectQuery(redirectUrl, '&')}`;
+
+  const goToLogin = (state: LoginNoticeState) => navigate(`/login${redirectQuery(redirectUrl)}`, { state });
+
+  const onNext = async (event: FormEvent) => {
+    event.preventDefault();
+    const errors = validateRegistrationDetails(details());
+    setDetailErrors(errors);
+    if (hasErrors(errors) || busy) return;
+    setBusy(true);
+    try {
+      const existing = await checkEmail(details().email);
+      if (!existing) {
+        setStep(2);
+      } else if (existing.status !== 'active') {
+        setPendingVerificationEmail(existing.email ?? details().email);
+        navigate(verificationPath(existing.email ?? details().email));
+      } else {
+        goToLogin({ message: ALREADY_REGISTERED, tone: 'info' });
+      }
+    } catch (caught) {
+      goToLogin({ message: caught instanceof ApiError ? caught.message : FALLBACK.unexpected, tone: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onCreate = async (event: FormEvent) => {
+    event.preventDefault();
+    const all = details();
+    const errors = validateRegistrationPassword({ password, confirmation });
+    setPasswordErrors(errors);
+    const detailsProblems = validateRegistrationDetails(all);
+    if (hasErrors(detailsProblems)) {
+      setDetailErrors(detailsProblems);
+      setStep(1);
+      return;
+    }
+    if (hasErrors(errors) || busy) return;
+    setBusy(true);
+    setServerError(null);
+    try {
+      const response = await register({ ...all, password });
+      const registered = response.email || all.email;
+      setPendingVerificationEmail(registered);
+      if (redirectUrl) storePendingRedirect(redirectUrl, getRuntimeConfig().redirectAllowList);
+      navigate(verificationPath(registered));
+    } catch (caught) {
+      setServerError(caught instanceof ApiError ? caught.message : FALLBACK.register);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthLayout title="Crear cuenta">
+      <Step>Paso {step} de 2</Step>
+      {step === 1 ? (
+        <Form onSubmit={onNext} noValidate aria-label="Tus datos">
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            error={detailErrors.email}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              recheckDetails({ email: e.target.value });
+            }}
+          />
+          <TextField
+            label="Nombre"
+            autoComplete="given-name"
+            value={name}
+            error={detailErrors.name}
+            onChange={(e) => {
+              setName(e.target.value);
+              recheckDetails({ name: e.target.value });
+            }}
+          />
+          <TextField
+            label="Apellido"
+            autoComplete="family-name"
+            value={lastName}
+            error={detailErrors.lastName}
+            onChange={(e) => {
+              setLastName(e.target.value);
+              recheckDetails({ lastName: e.target.value });
+            }}
+          />
+          <PhoneField
+            country={country}
+            number={phoneNumber}
+            error={detailErrors.phone}
+            onCountryChange={(code) => {
+              setCountry(code);
+              recheckDetails({ country: code });
+            }}
+            onNumberChange={(value) => {
+              setPhoneNumber(value);
+              recheckDetails({ number: value });
+            }}
+          />
+          <Button type="submit" $block disabled={busy}>
+            Siguiente
+          </Button>
+        </Form>
+      ) : (
+        <Form onSubmit={onCreate} noValidate aria-label="Tu contraseña">
+          {serverError && <Alert tone="error">{serverError}</Alert>}
+          <PasswordField
+            label="Contraseña"
+            autoComplete="new-password"
+            value={password}
+            error={passwordErrors.password}
+            hint="Usa mayúsculas, números y símbolos para una contraseña más segura."
+            disabled={busy}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              recheckPassword({ password: e.target.value });
+            }}
+          />
+          <PasswordField
+            label="Confirmar contraseña"
+            autoComplete="new-password"
+            value={confirmation}
+            error={passwordErrors.confirmation}
+            disabled={busy}
+            onChange={(e) => {
+              setConfirmation(e.target.value);
+              recheckPassword({ confirmation: e.target.value });
+            }}
+          />
+          <Row>
+            <Button $variant="secondary" disabled={busy} onClick={() => setStep(1)}>
+              Anterior
+            </Button>
+            <Button type="submit" disabled={busy}>
+              {busy ? 'Creando cuenta...' : 'Crear cuenta'}
+            </Button>
+          </Row>
+        </Form>
+      )}
+      <Footer>
+        ¿Ya tienes una cuenta? <TextLink to={`/login${redirectQuery(redirectUrl)}`}>Iniciar Sesión</TextLink>
+      </Footer>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,124 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { PENDING_REDIRECT_KEY, useSession } from '@portal/shared';
+import { fakeToken } from '@portal/shared/src/testing/fake-api';
+import { leaveTo } from '../../navigation/leave';
+import { bodyOf, renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
+import VerifyEmailPage from './VerifyEmailPage';
+
+jest.mock('../../navigation/leave', () => ({ leaveTo: jest.fn() }));
+
+const TOKEN = fakeToken({ sub: 7, exp: Math.floor(Date.now() / 1000) + 3600 });
+let api: FakeApi;
+
+beforeEach(async () => {
+  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  api = await useFakeApi({
+    'POST /auth/verify-registration': (req) =>
+      (JSON.parse(req.body) as { code: string }).code === '123456'
+        ? { status: 200, body: { access_token: TOKEN, user: user() } }
+        : { status: 400, body: { statusCode: 400, message: 'Código inválido o expirado' } },
+    'POST /auth/resend-verification': { status: 200, body: { message: 'ok' } },
+  });
+});
+
+afterEach(async () => {
+  await api.close();
+  jest.useRealTimers();
+  jest.restoreAllMocks();
+  (leaveTo as jest.Mock).mockReset();
+});
+
+function fakeTimers() {
+  jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+  return userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
+}
+
+it('without an email in the address or pending, goes to /register', () => {
+  renderAt('/verify-email', <VerifyEmailPage />);
+  expect(screen.getByTestId('location')).toHaveTextContent(/^\/register$/);
+});
+
+it('falls back to the pending-verification email', () => {
+  useSession.getState().setPendingVerificationEmail('pendiente@example.com');
+  renderAt('/verify-email', <VerifyEmailPage />);
+  expect(screen.getByText('pendiente@example.com')).toBeInTheDocument();
+});
+
+it('takes digits only, at most six, and enables Verificar código at exactly six', async () => {
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  const input = screen.getByLabelText('Código de verificación');
+  const submit = screen.getByRole('button', { name: 'Verificar código' });
+  await userEvent.type(input, '12a34');
+  expect(input).toHaveValue('1234');
+  expect(submit).toBeDisabled();
+  await userEvent.type(input, '5678');
+  expect(input).toHaveValue('123456');
+  expect(submit).toBeEnabled();
+});
+
+it('a right code signs in, clears the pending email and goes to /apps', async () => {
+  useSession.getState().setPendingVerificationEmail('ana@example.com');
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
+  expect(bodyOf(api, '/auth/verify-registration')).toEqual({ email: 'ana@example.com', code: '123456' });
+  expect(useSession.getState()).toMatchObject({ isAuthenticated: true, token: TOKEN, pendingVerificationEmail: null });
+  expect(localStorage.getItem('token')).toBe(TOKEN);
+});
+
+it('a right code sends the partner app the token (redirect_url kept through registration)', async () => {
+  renderAt('/verify-email?email=ana%40example.com&redirect_url=betopro%3A%2F%2Fauth%2Fsuccess', <VerifyEmailPage />);
+  await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`betopro://auth/success?token=${TOKEN}`));
+});
+
+it('a stored pending redirect is used once, when still allowed', async () => {
+  localStorage.setItem(PENDING_REDIRECT_KEY, 'https://app.portal.example.com/hola');
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`https://app.portal.example.com/hola?token=${TOKEN}`));
+  expect(localStorage.getItem(PENDING_REDIRECT_KEY)).toBeNull();
+});
+
+it('a hostile redirect_url falls back to /apps silently', async () => {
+  renderAt('/verify-email?email=ana%40example.com&redirect_url=javascript%3Aalert(1)', <VerifyEmailPage />);
+  await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
+  expect(leaveTo).not.toHaveBeenCalled();
+});
+
+it("a wrong code shows the server's message, cleared after 5 s", async () => {
+  const user = fakeTimers();
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  await user.type(screen.getByLabelText('Código de verificación'), '999999');
+  await user.click(screen.getByRole('button', { name: 'Verificar código' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('Código inválido o expirado');
+  act(() => jest.advanceTimersByTime(4900));
+  expect(screen.getByRole('alert')).toBeInTheDocument();
+  act(() => jest.advanceTimersByTime(200));
+  expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  expect(useSession.getState().isAuthenticated).toBe(false);
+});
+
+it("Reenviar código asks for a new code, then reads 'Reenviar en {n}s' for 60 s", async () => {
+  const user = fakeTimers();
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  await user.click(screen.getByRole('button', { name: 'Reenviar código' }));
+  expect(await screen.findByRole('button', { name: 'Reenviar en 60s' })).toBeDisabled();
+  expect(bodyOf(api, '/auth/resend-verification')).toEqual({ email: 'ana@example.com' });
+  expect(screen.getByRole('status')).toHaveTextContent('Código reenviado exitosamente');
+  for (let i = 0; i < 59; i += 1) act(() => jest.advanceTimersByTime(1000));
+  expect(screen.getByRole('button', { name: 'Reenviar en 1s' })).toBeDisabled();
+  act(() => jest.advanceTimersByTime(1000));
+  expect(screen.getByRole('button', { name: 'Reenviar código' })).toBeEnabled();
+});
+
+it('links back to registration', () => {
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  expect(screen.getByRole('link', { name: '← Volver al registro' })).toHaveAttribute('href', '/register');
+});

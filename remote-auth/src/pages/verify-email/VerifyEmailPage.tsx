@@ -1,0 +1,123 @@
+import { useState, type FormEvent } from 'react';
+import { Navigate, useSearchParams } from 'react-router-dom';
+import styled from 'styled-components';
+import {
+  Alert,
+  ApiError,
+  Button,
+  FALLBACK,
+  isCompleteCode,
+  resendError,
+  resendVerification,
+  sanitizeCode,
+  TextField,
+  theme,
+  useSession,
+  verifyRegistration,
+} from '@portal/shared';
+import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/AuthLayout';
+import { useCountdown, useTimedMessage } from '../../hooks/useTimedMessage';
+import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
+import { RESENT } from '../../texts';
+
+/** Spec §4, §9. */
+export const RESEND_COOLDOWN_S = 60;
+export const ERROR_CLEAR_MS = 5000;
+
+const CodeInput = styled(TextField)`
+  font-size: 1.5rem;
+  letter-spacing: 0.4em;
+  text-align: center;
+  font-variant-numeric: tabular-nums;
+`;
+
+const Email = styled.strong`
+  color: ${theme.color.text};
+  overflow-wrap: anywhere;
+`;
+
+/** /verify-email (spec §2, §4): the 6-digit code from the mail, resend with a 60 s cooldown. */
+export default function VerifyEmailPage() {
+  const [params] = useSearchParams();
+  const pendingEmail = useSession((s) => s.pendingVerificationEmail);
+  const startSession = useSession((s) => s.startSession);
+  const setPendingVerificationEmail = useSession((s) => s.setPendingVerificationEmail);
+  const afterSignIn = useAfterSignIn();
+  const email = params.get('email') || pendingEmail;
+  const redirectUrl = params.get('redirect_url');
+
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [resending, setResending] = useState(false);
+  const [message, showMessage] = useTimedMessage(ERROR_CLEAR_MS);
+  const [cooldown, startCooldown] = useCountdown();
+
+  if (!email) return <Navigate to={`/register${redirectQuery(redirectUrl)}`} replace />;
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!isCompleteCode(code) || busy) return;
+    setBusy(true);
+    showMessage(null);
+    try {
+      const { access_token: token, user } = await verifyRegistration(email, code);
+      await startSession(token, user);
+      setPendingVerificationEmail(null);
+      afterSignIn(token, redirectUrl);
+    } catch (caught) {
+      showMessage({ tone: 'error', text: caught instanceof ApiError ? caught.message : FALLBACK.verifyCode });
+      setBusy(false);
+    }
+  };
+
+  const onResend = async () => {
+    const problem = resendError(email);
+    if (problem) {
+      showMessage({ tone: 'error', text: problem });
+      return;
+    }
+    setResending(true);
+    try {
+      await resendVerification(email);
+      startCooldown(RESEND_COOLDOWN_S);
+      showMessage({ tone: 'success', text: RESENT });
+    } catch (caught) {
+      showMessage({ tone: 'error', text: caught instanceof ApiError ? caught.message : FALLBACK.resend });
+    } finally {
+      setResending(false);
+    }
+  };
+
+  return (
+    <AuthLayout
+      title="Verifica tu email"
+      subtitle={
+        <>
+          Enviamos un código de 6 dígitos a <Email>{email}</Email>. Escríbelo para activar tu cuenta.
+        </>
+      }
+    >
+      {message && <Alert tone={message.tone}>{message.text}</Alert>}
+      <Form onSubmit={onSubmit} noValidate>
+        <CodeInput
+          label="Código de verificación"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          value={code}
+          disabled={busy}
+          onChange={(e) => setCode(sanitizeCode(e.target.value))}
+        />
+        <Button type="submit" $block disabled={busy || !isCompleteCode(code)}>
+          Verificar código
+        </Button>
+      </Form>
+      <Row>
+        <TextLink to={`/register${redirectQuery(redirectUrl)}`}>← Volver al registro</TextLink>
+        <LinkButton onClick={onResend} disabled={resending || cooldown > 0}>
+          {cooldown > 0 ? `Reenviar en ${cooldown}s` : 'Reenviar código'}
+        </LinkButton>
+      </Row>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,133 @@
+/**
+ * The form rules of spec §5 and the limits of §9, as plain functions: each returns the Spanish message of the first
+ * broken rule per field, or nothing when the input is fine.
+ */
+
+export const PASSWORD_MIN_REGISTER = 6;
+export const PASSWORD_MIN_UPDATE = 5;
+export const PHONE_MIN_DIGITS = 10;
+export const CODE_LENGTH = 6;
+
+export const FORM_MESSAGES = {
+  nameRequired: 'El nombre es requerido',
+  lastNameRequired: 'El apellido es requerido',
+  phoneRequired: 'El teléfono es requerido',
+  phoneTooShort: 'El teléfono debe tener al menos 10 dígitos',
+  emailRequired: 'El email es requerido',
+  emailInvalid: 'El email no es válido',
+  passwordRequired: 'La contraseña es requerida',
+  passwordTooShort: 'La contraseña debe tener al menos 6 caracteres',
+  confirmationRequired: 'Confirma tu contraseña',
+  passwordsDiffer: 'Las contraseñas no coinciden',
+  userMissing: 'Error: Usuario no encontrado',
+  bothPasswordsRequired: 'Por favor completa ambos campos de contraseña.',
+  newPasswordTooShort: 'La nueva contraseña debe tener al menos 5 caracteres.',
+  forgotEmailRequired: 'Por favor ingresa tu email',
+  allFieldsRequired: 'Todos los campos son obligatorios',
+  resetPasswordTooShort: 'La contraseña debe tener al menos 5 caracteres',
+  resendEmailRequired: 'Email requerido para reenviar código',
+} as const;
+
+export type FieldErrors<K extends string> = Partial<Record<K, string>>;
+
+export function hasErrors(errors: Record<string, string | undefined>): boolean {
+  return Object.values(errors).some(Boolean);
+}
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function emailError(email: string): string | undefined {
+  const value = email.trim();
+  if (!value) return FORM_MESSAGES.emailRequired;
+  if (!EMAIL_PATTERN.test(value)) return FORM_MESSAGES.emailInvalid;
+  return undefined;
+}
+
+export interface RegistrationDetails {
+  email: string;
+  name: string;
+  lastName: string;
+  /** International form from composePhone, e.g. '+51 987654321'. */
+  phone: string;
+}
+
+/** Step 1: the email (checked before asking the server about it), name, last name and phone. */
+export function validateRegistrationDetails(details: RegistrationDetails): FieldErrors<keyof RegistrationDetails> {
+  const phoneDigits = details.phone.replace(/\D/g, '');
+  return {
+    email: emailError(details.email),
+    name: details.name.trim() ? undefined : FORM_MESSAGES.nameRequired,
+    lastName: details.lastName.trim() ? undefined : FORM_MESSAGES.lastNameRequired,
+    // The country's dialling code counts: a Peruvian mobile (+51 and 9 digits) has 11.
+    phone: !details.phone.trim()
+      ? FORM_MESSAGES.phoneRequired
+      : phoneDigits.length < PHONE_MIN_DIGITS
+        ? FORM_MESSAGES.phoneTooShort
+        : undefined,
+  };
+}
+
+export interface NewPassword {
+  password: string;
+  confirmation: string;
+}
+
+/** Step 2: the password (at least 6) and its confirmation. */
+export function validateRegistrationPassword({ password, confirmation }: NewPassword): FieldErrors<keyof NewPassword> {
+  return {
+    password: !password
+      ? FORM_MESSAGES.passwordRequired
+      : password.length < PASSWORD_MIN_REGISTER
+        ? FORM_MESSAGES.passwordTooShort
+        : undefined,
+    confirmation: !confirmation
+      ? FORM_MESSAGES.confirmationRequired
+      : confirmation !== password
+        ? FORM_MESSAGES.passwordsDiffer
+        : undefined,
+  };
+}
+
+/** The verification and reset codes: digits only, at most 6. */
+export function sanitizeCode(raw: string): string {
+  return raw.replace(/\D/g, '').slice(0, CODE_LENGTH);
+}
+
+export function isCompleteCode(code: string): boolean {
+  return /^\d{6}$/.test(code);
+}
+
+/** Profile: the name must not be blank. */
+export function profileError(name: string): string | undefined {
+  return name.trim() ? undefined : FORM_MESSAGES.nameRequired;
+}
+
+/** Profile password tab: both fields, new one at least 5. */
+export function passwordUpdateError(currentPassword: string, newPassword: string): string | undefined {
+  if (!currentPassword || !newPassword) return FORM_MESSAGES.bothPasswordsRequired;
+  if (newPassword.length < PASSWORD_MIN_UPDATE) return FORM_MESSAGES.newPasswordTooShort;
+  return undefined;
+}
+
+export function forgotPasswordError(email: string): string | undefined {
+  return email.trim() ? undefined : FORM_MESSAGES.forgotEmailRequired;
+}
+
+export interface PasswordReset {
+  email: string;
+  code: string;
+  newPassword: string;
+  confirmation: string;
+}
+
+/** Change password with the emailed code. */
+export function passwordResetError({ email, code, newPassword, confirmation }: PasswordReset): string | undefined {
+  if (!email.trim() || !code || !newPassword) return FORM_MESSAGES.allFieldsRequired;
+  if (newPassword.length < PASSWORD_MIN_UPDATE) return FORM_MESSAGES.resetPasswordTooShort;
+  if (newPassword !== confirmation) return FORM_MESSAGES.passwordsDiffer;
+  return undefined;
+}
+
+export function resendError(email: string | null | undefined): string | undefined {
+  return email?.trim() ? undefined : FORM_MESSAGES.resendEmailRequired;
+}
