@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { eq } from 'drizzle-orm'
-import { userPlans, users } from '../src/db/schema.js'
+import { and, eq } from 'drizzle-orm'
+import { auditLog, userPlans, users } from '../src/db/schema.js'
 import { post } from './helpers/accounts.js'
 import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js'
 
@@ -26,12 +26,15 @@ forEachBackend((backend) => {
     method: 'PUT', url: `/auth/editar/${id}`, payload: body as object, headers: { authorization: `Bearer ${token}` },
   })
   const row = async (id: number) => (await t.app.db.select().from(users).where(eq(users.id, id)))[0]!
+  const edits = (targetId: number) =>
+    t.app.db.select().from(auditLog).where(and(eq(auditLog.action, 'user.edit'), eq(auditLog.targetId, targetId)))
   const forbidden = { statusCode: 403, code: 'FORBIDDEN', message: 'No tienes permisos para realizar esta acción' }
 
   describe('POST /auth/update-user', () => {
     it('updates the own name and phone and answers { user }', async () => {
       const response = await post(t.app, '/auth/update-user', { idUsuario: ana.id, name: ' Ana María ', phone: '+51 999888777' }, ana.token)
       assert.equal(response.statusCode, 200)
+      assert.equal((await edits(ana.id)).length, 0, 'editing oneself is not an admin action')
       const { user } = response.json()
       assert.equal(user.name, 'Ana María')
       assert.equal(user.phone, '+51 999888777')
@@ -51,6 +54,9 @@ forEachBackend((backend) => {
       const response = await post(t.app, '/auth/update-user', { idUsuario: beto.id, name: 'Beto' }, admin)
       assert.equal(response.statusCode, 200)
       assert.equal(response.json().user.name, 'Beto')
+      const [record] = await edits(beto.id)
+      assert.equal(record?.actorEmail, 'admin@portal.test')
+      assert.deepEqual(record?.details, { name: 'Beto' })
       const missing = await post(t.app, '/auth/update-user', { idUsuario: 999999, name: 'Nadie' }, admin)
       assert.equal(missing.statusCode, 404)
       assert.deepEqual(missing.json(), { statusCode: 404, code: 'USER_NOT_FOUND', message: 'Usuario no encontrado' })
@@ -87,6 +93,8 @@ forEachBackend((backend) => {
       assert.equal(response.json().user.role, 1)
       assert.equal((await t.app.db.select().from(userPlans).where(eq(userPlans.userId, id))).length, 3)
       assert.equal(response.json().user.planesUsuarios.length, 3)
+      const [record] = await edits(id)
+      assert.deepEqual(record?.details, { role: 1, status: 'active' })
     })
 
     it('answers 404 for an unknown id and 400 for a bad one', async () => {

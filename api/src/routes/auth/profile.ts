@@ -6,6 +6,7 @@ import { forbidden, HttpError } from '../../lib/errors.js'
 import { signedIn } from '../../plugins/app/authentication.js'
 import { EditUserBody, UpdatePresentationBody, UpdateUserBody, UserEnvelope } from '../../schemas/auth.js'
 import { commonErrors, ErrorRef, IdParams } from '../../schemas/common.js'
+import { recordAudit } from '../admin/audit.js'
 import { activateUser, currentUserView, findUserById } from './queries.js'
 
 const bearerAuth = [{ bearerAuth: [] }]
@@ -30,11 +31,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const { idUsuario, name, phone } = request.body
-    selfOrAdmin(signedIn(request).user, idUsuario)
-    const [updated] = await app.db.update(users)
-      .set({ name: name.trim(), ...(phone === undefined ? {} : { phone: phone.trim() }) })
-      .where(eq(users.id, idUsuario))
-      .returning()
+    const actor = signedIn(request)
+    selfOrAdmin(actor.user, idUsuario)
+    const changes = { name: name.trim(), ...(phone === undefined ? {} : { phone: phone.trim() }) }
+    const updated = await app.db.transaction(async (tx) => {
+      const [row] = await tx.update(users).set(changes).where(eq(users.id, idUsuario)).returning()
+      // An administrator editing someone else is on record; people editing themselves are not admin actions.
+      if (row && actor.user.id !== idUsuario) {
+        await recordAudit(tx, actor, [{ action: 'user.edit', target: { type: 'user', id: idUsuario }, details: changes }])
+      }
+      return row
+    })
     if (!updated) throw userNotFound()
     return { user: await currentUserView(app.db, updated) }
   })
@@ -50,7 +57,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: UserEnvelope, ...errors },
     },
   }, async (request) => {
-    const session = signedIn(request).user
+    const actor = signedIn(request)
+    const session = actor.user
     const { id } = request.params
     selfOrAdmin(session, id)
     const { role, status, ...profile } = request.body
@@ -72,6 +80,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       // Suspension ends every session of the user.
       if (status === 'suspended' && current.status !== 'suspended') changes.tokenVersion = sql`${users.tokenVersion} + 1`
       if (Object.keys(changes).length > 0) await tx.update(users).set(changes).where(eq(users.id, id))
+      if (session.id !== id) {
+        const { tokenVersion: _tokenVersion, ...recorded } = changes
+        await recordAudit(tx, actor, [{ action: 'user.edit', target: { type: 'user', id }, details: { ...recorded, ...(status ? { status } : {}) } }])
+      }
       return findUserById(tx, id)
     })
     if (!updated) throw userNotFound()
