@@ -17,9 +17,9 @@ test('the presentation opens once per session for a new account, and never again
   const newcomer = person('presentacion');
   await registerActive(request, newcomer);
   const token = await signInAs(page, request, newcomer.email, newcomer.password);
-  const recorded: unknown[] = [];
+  let recorded = 0;
   page.on('request', (sent) => {
-    if (sent.url() === `${API_URL}/auth/update-presentacion` && sent.method() === 'POST') recorded.push(sent.postDataJSON());
+    if (sent.url() === `${API_URL}/auth/update-presentacion` && sent.method() === 'POST') recorded += 1;
   });
 
   await page.goto('/apps');
@@ -47,8 +47,7 @@ test('the presentation opens once per session for a new account, and never again
 
   await finishPresentation(page);
   await expect(dialog).toBeHidden();
-  expect(recorded).toHaveLength(1);
-  expect(recorded[0]).toEqual({ userId: expect.any(Number) });
+  expect(recorded).toBe(1);
   // The server kept it: the account is no longer new.
   const stored = await request.get(`${API_URL}/auth/user`, { headers: { Authorization: `Bearer ${token}` } });
   expect(((await stored.json()) as { presentacion: boolean }).presentacion).toBe(false);
