@@ -41,3 +41,4 @@ export * from './navigation/active-item';
 export * from './ui/AppIcon';
 
 registerInstance('@portal/shared');
+export * from './ui/standalone';
