@@ -1,6 +1,6 @@
 import { Link, useLocation } from 'react-router-dom';
 import styled from 'styled-components';
-import { activeNavItem, theme } from '@portal/shared';
+import { activeNavItem, LogoMark, theme } from '@portal/shared';
 import { AppsLauncher } from './AppsLauncher';
 import { AvatarMenu } from './AvatarMenu';
 
@@ -26,18 +26,6 @@ const Logo = styled(Link)`
   font-weight: 800;
   font-size: 1.1rem;
   text-decoration: none;
-`;
-
-const LogoMark = styled.span`
-  display: inline-flex;
-  align-items: center;
-  justify-content: center;
-  width: 32px;
-  height: 32px;
-  border-radius: 8px;
-  background: ${theme.color.primary};
-  color: ${theme.color.primaryText};
-  font-size: 0.95rem;
 `;
 
 const Nav = styled.nav`
@@ -75,7 +63,7 @@ export function TopBar() {
   return (
     <Bar>
       <Logo to="/" aria-label="Inicio del portal">
-        <LogoMark aria-hidden="true">C+</LogoMark>
+        <LogoMark />
         <span>Portal</span>
       </Logo>
       <Nav aria-label="Navegación principal">

@@ -1,21 +1,8 @@
-import type { App, AppWithPlans, User } from '@portal/shared';
+import type { App, AppWithPlans } from '@portal/shared';
+import { app } from '@portal/shared/src/testing/fixtures';
 
-export function app(id: number, nombre: string, overrides: Partial<App> = {}): App {
-  return {
-    id,
-    nombre,
-    descripcion: `${nombre}: descripción`,
-    longDescription: null,
-    iconUrl: null,
-    webUrl: `https://app${id}.example.com/inicio`,
-    iosUrl: `https://apps.apple.com/app/app${id}`,
-    androidUrl: `https://play.google.com/store/apps/details?id=app${id}`,
-    isEnabledWeb: true,
-    isEnabledMovil: true,
-    tags: [],
-    ...overrides,
-  };
-}
+// The shared fixtures, so a test imports everything it needs from one place.
+export { app, user } from '@portal/shared/src/testing/fixtures';
 
 /** The seeded catalogue's shape: 1-3 on the web, 1-2 on mobile, 4 the suite (nowhere), 5 the in-portal calculator. */
 export const catalogue: App[] = [
@@ -26,22 +13,6 @@ export const catalogue: App[] = [
   app(5, 'Calculadora TXI', { webUrl: '/calculadora-txi', isEnabledMovil: false, iosUrl: null, androidUrl: null }),
 ];
 
-export function user(overrides: Partial<User> = {}): User {
-  return {
-    id: 7,
-    email: 'ana@example.com',
-    name: 'Ana',
-    lastName: 'Pérez',
-    phone: null,
-    picture: null,
-    role: 2,
-    presentacion: false,
-    planesUsuarios: [],
-    status: 'active',
-    createdAt: null,
-    ...overrides,
-  };
-}
 
 export function withPlans(id: number, nombre: string, pro: { caracteristicas: string[]; precioMensual: number; precioAnual: number }): AppWithPlans {
   return {

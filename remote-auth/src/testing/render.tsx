@@ -1,3 +1,4 @@
+import { user as sharedUser } from '@portal/shared/src/testing/fixtures';
 import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
@@ -50,19 +51,7 @@ export function bodyOf(api: FakeApi, path: string): unknown {
   return request ? JSON.parse(request.body || 'null') : undefined;
 }
 
+/** The shared test user, with the phone the profile form shows. */
 export function user(overrides: Partial<User> = {}): User {
-  return {
-    id: 7,
-    email: 'ana@example.com',
-    name: 'Ana',
-    lastName: 'Pérez',
-    phone: '+51 987654321',
-    picture: null,
-    role: 2,
-    presentacion: false,
-    planesUsuarios: [],
-    status: 'active',
-    createdAt: null,
-    ...overrides,
-  };
+  return sharedUser({ phone: '+51 987654321', ...overrides });
 }

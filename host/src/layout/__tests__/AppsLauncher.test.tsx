@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { resetApiClient, resetAppsForTests, useSession } from '@portal/shared';
 import { startFakeApi } from '@portal/shared/src/testing/fake-api';
-import { app, user } from '../../testing/fixtures';
+import { app, user } from '@portal/shared/src/testing/fixtures';
 import { renderAt } from '../../testing/render';
 import { AppsLauncher } from '../AppsLauncher';
 

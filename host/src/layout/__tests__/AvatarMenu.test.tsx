@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { resetApiClient, useSession } from '@portal/shared';
 import { startFakeApi } from '@portal/shared/src/testing/fake-api';
-import { user } from '../../testing/fixtures';
+import { user } from '@portal/shared/src/testing/fixtures';
 import { renderAt } from '../../testing/render';
 import { AvatarMenu } from '../AvatarMenu';
 

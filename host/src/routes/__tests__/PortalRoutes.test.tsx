@@ -2,7 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { resetSessionForTests, useSession, type RemoteName } from '@portal/shared';
 import { LocationProbe } from '../../testing/render';
-import { user } from '../../testing/fixtures';
+import { user } from '@portal/shared/src/testing/fixtures';
 import { PortalRoutes } from '../PortalRoutes';
 import { ROUTES } from '../route-table';
 

@@ -1,0 +1,37 @@
+import type { App, User } from '../types/entities';
+
+/** A signed-in ordinary user for component tests; override what a test is about. */
+export function user(overrides: Partial<User> = {}): User {
+  return {
+    id: 7,
+    email: 'ana@example.com',
+    name: 'Ana',
+    lastName: 'Pérez',
+    phone: null,
+    picture: null,
+    role: 2,
+    presentacion: false,
+    planesUsuarios: [],
+    status: 'active',
+    createdAt: null,
+    ...overrides,
+  };
+}
+
+/** An app of the catalogue, on the web and on mobile unless overridden. */
+export function app(id: number, nombre: string, overrides: Partial<App> = {}): App {
+  return {
+    id,
+    nombre,
+    descripcion: `${nombre}: descripción`,
+    longDescription: null,
+    iconUrl: null,
+    webUrl: `https://app${id}.example.com/inicio`,
+    iosUrl: `https://apps.apple.com/app/app${id}`,
+    androidUrl: `https://play.google.com/store/apps/details?id=app${id}`,
+    isEnabledWeb: true,
+    isEnabledMovil: true,
+    tags: [],
+    ...overrides,
+  };
+}
