@@ -42,3 +42,4 @@ export * from './ui/AppIcon';
 
 registerInstance('@portal/shared');
 export * from './ui/standalone';
+export * from './ui/LogoMark';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import { Card, theme } from '@portal/shared';
+import { Card, LogoMark, theme } from '@portal/shared';
 
 // The page sets its own font, colour and box model: it renders inside the host and standalone alike.
 const Page = styled.main`
@@ -39,18 +39,6 @@ const Brand = styled.p`
   font-weight: 800;
 `;
 
-const Mark = styled.span`
-  display: inline-flex;
-  align-items: center;
-  justify-content: center;
-  width: 32px;
-  height: 32px;
-  border-radius: 8px;
-  background: ${theme.color.primary};
-  color: ${theme.color.primaryText};
-  font-size: 0.95rem;
-`;
-
 const Heading = styled.h1`
   margin: 0;
   font-size: 1.6rem;
@@ -75,7 +63,7 @@ export function AuthLayout({ title, subtitle, children }: { title: string; subti
     <Page>
       <Panel>
         <Brand aria-hidden="true">
-          <Mark>C+</Mark>
+          <LogoMark />
           Portal
         </Brand>
         <Heading>{title}</Heading>
