@@ -1,9 +1,14 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-import { E2E, HOST_URL, portalEnv, ROOT } from './support/env';
+import { E2E, GOOGLE_ISSUER, HOST_URL, identityEnv, portalEnv, ROOT } from './support/env';
 
 // Each run starts from an empty embedded database (the workers read this file too: only the runner cleans).
 if (!process.env.TEST_WORKER_INDEX) rmSync(E2E.dataDir, { recursive: true, force: true });
+
+// Apple's sign-in key for this run, given to the API and to the test identity providers alike.
+const appleKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const environment = { ...(process.env as Record<string, string>), ...identityEnv(appleKey) };
 
 export default defineConfig({
   testDir: './tests',
@@ -33,14 +38,26 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: 'node scripts/start.mjs',
-    cwd: ROOT,
-    url: HOST_URL,
-    env: { ...(process.env as Record<string, string>), ...portalEnv() },
-    timeout: 300_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  },
+  webServer: [
+    {
+      command: 'node --import tsx api/test/helpers/identity-provider-server.ts',
+      cwd: ROOT,
+      url: `${GOOGLE_ISSUER}/.well-known/openid-configuration`,
+      env: environment,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+    {
+      command: 'node scripts/start.mjs',
+      cwd: ROOT,
+      url: HOST_URL,
+      env: { ...environment, ...portalEnv() },
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+  ],
 });

@@ -35,6 +35,10 @@ function startApi() {
       CORS_ORIGINS: process.env.CORS_ORIGINS || corsOrigins(layout).join(','),
       // Links in mails point at the portal the person uses.
       PORTAL_URL: process.env.PORTAL_URL || layout.host.url,
+      // The Google and Apple callbacks are built on the API's public address.
+      API_PUBLIC_URL: process.env.API_PUBLIC_URL || layout.api.url,
+      // The same partner targets the browser checks: the sign-in with Google/Apple carries only these.
+      REDIRECT_ALLOW_LIST: runtimeConfig(layout).redirectAllowList.join(','),
       // Request logs would bury the address to open; LOG_LEVEL=info brings them back.
       LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
     },

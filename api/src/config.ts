@@ -28,6 +28,31 @@ export interface Config {
   /** Prepended to every Redis key, so several deployments (or test runs) can share one Redis. */
   redisKeyPrefix: string
   logLevel: LogLevel
+  /** Partner targets (same patterns as the portal's runtime config) a Google/Apple sign-in may carry on to. */
+  redirectAllowList: string[]
+  /** The API's own public origin: the Google and Apple callback addresses are built on it. */
+  apiPublicUrl: string
+  /** Sign-in with Google; undefined when not configured (the button then lands on the portal's error message). */
+  google: GoogleConfig | undefined
+  /** Sign-in with Apple; undefined when not configured. */
+  apple: AppleConfig | undefined
+}
+
+export interface GoogleConfig {
+  /** OpenID Connect issuer; discovery reads `{issuer}/.well-known/openid-configuration`. */
+  issuer: string
+  clientId: string
+  clientSecret: string
+}
+
+export interface AppleConfig {
+  issuer: string
+  /** The Services ID the web sign-in uses. */
+  clientId: string
+  teamId: string
+  keyId: string
+  /** PKCS#8 PEM of the Sign in with Apple key (.p8); the client secret is an ES256 JWT signed with it. */
+  privateKey: string
 }
 
 export class ConfigError extends Error {
@@ -80,6 +105,52 @@ function origin(name: string, raw: string): string {
   return url.origin
 }
 
+/** Several variables that only work together: all set, or none (answers undefined). */
+function group<K extends string>(env: Env, names: Record<K, string>): Record<K, string> | undefined {
+  const values = Object.fromEntries(Object.entries(names).map(([key, name]) => [key, read(env, name as string)]))
+  const missing = Object.entries(names).filter(([key]) => values[key] === undefined).map(([, name]) => name as string)
+  if (missing.length === Object.keys(names).length) return undefined
+  if (missing.length > 0) {
+    const given = Object.entries(names).filter(([key]) => values[key] !== undefined).map(([, name]) => name)
+    throw new ConfigError(missing.join(', '), `falta${missing.length > 1 ? 'n' : ''}: van junto con ${given.join(', ')}`)
+  }
+  return values as Record<K, string>
+}
+
+function issuerUrl(name: string, raw: string): string {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError(name, `no es una URL (recibido "${raw}")`)
+  }
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new ConfigError(name, `debe ser una URL https:// (http:// solo en 127.0.0.1 para pruebas; recibido "${raw}")`)
+  }
+  return raw.replace(/\/$/, '')
+}
+
+function oauthConfig(env: Env): { google: GoogleConfig | undefined, apple: AppleConfig | undefined } {
+  const google = group(env, { clientId: 'GOOGLE_CLIENT_ID', clientSecret: 'GOOGLE_CLIENT_SECRET' })
+  const apple = group(env, { clientId: 'APPLE_CLIENT_ID', teamId: 'APPLE_TEAM_ID', keyId: 'APPLE_KEY_ID', privateKey: 'APPLE_PRIVATE_KEY' })
+  const applePrivateKey = apple?.privateKey.replace(/\\n/g, '\n')
+  if (applePrivateKey !== undefined && !applePrivateKey.includes('-----BEGIN PRIVATE KEY-----')) {
+    throw new ConfigError('APPLE_PRIVATE_KEY', 'debe ser el contenido del archivo .p8 de Apple (-----BEGIN PRIVATE KEY-----)')
+  }
+  return {
+    google: google && {
+      ...google,
+      issuer: issuerUrl('GOOGLE_ISSUER', read(env, 'GOOGLE_ISSUER') ?? 'https://accounts.google.com'),
+    },
+    apple: apple && {
+      ...apple,
+      privateKey: applePrivateKey as string,
+      issuer: issuerUrl('APPLE_ISSUER', read(env, 'APPLE_ISSUER') ?? 'https://appleid.apple.com'),
+    },
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = read(env, 'DATABASE_URL')
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -124,8 +195,9 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('LOG_LEVEL', `debe ser uno de ${logLevels.join(', ')} (recibido "${logLevel}")`)
   }
 
+  const port = integer(env, 'PORT', 3000, 0, 65535)
   return {
-    port: integer(env, 'PORT', 3000, 0, 65535),
+    port,
     host: read(env, 'HOST') ?? '127.0.0.1',
     databaseUrl,
     dataDir: resolve(read(env, 'DATA_DIR') ?? resolve(repoRoot, '.data')),
@@ -142,5 +214,8 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? 'portal:',
     logLevel,
+    redirectAllowList: read(env, 'REDIRECT_ALLOW_LIST')?.split(',').map((item) => item.trim()).filter(Boolean) ?? [],
+    apiPublicUrl: origin('API_PUBLIC_URL', read(env, 'API_PUBLIC_URL') ?? `http://127.0.0.1:${port}`),
+    ...oauthConfig(env),
   }
 }

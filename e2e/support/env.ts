@@ -17,9 +17,14 @@ export const E2E = {
   /** A second shell, started by a test, whose calculator remote is down until the test brings it up. */
   spareHostPort: 8181 + offset,
   spareCalculatorPort: 3194 + offset,
+  /** Where a spare shell's API is: nothing listens there until a test starts a relay to the real API. */
+  spareApiPort: 3195 + offset,
   /** The SMTP sink the API delivers mail to (support/mail-sink.ts) and a partner web app allowed as redirect target. */
   smtpPort: 3107 + offset,
   partnerPort: 3108 + offset,
+  /** The test identity providers standing in for Google and Apple (api/test/helpers/identity-provider-server.ts). */
+  googlePort: 3109 + offset,
+  applePort: 3110 + offset,
   dataDir: path.join(ROOT, '.data', offset ? `e2e-${offset}` : 'e2e'),
   adminEmail: 'admin@e2e.portal.test',
   adminPassword: 'Admin-e2e-2026!',
@@ -35,6 +40,29 @@ export const MAIL_DIR = path.join(E2E.dataDir, 'mail');
 function defaultRedirectAllowList(): string[] {
   const script = `import('./scripts/lib/parts.mjs').then((m) => console.log(JSON.stringify(m.DEFAULT_REDIRECT_ALLOW_LIST)))`;
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' })) as string[];
+}
+
+export const GOOGLE_ISSUER = `http://127.0.0.1:${E2E.googlePort}`;
+export const APPLE_ISSUER = `http://127.0.0.1:${E2E.applePort}`;
+
+/**
+ * Sign-in with Google and Apple against the test identity providers: the same variables for the API and for the
+ * providers' process. Apple's key is made per run (the runner passes the one it made to both processes).
+ */
+export function identityEnv(applePrivateKeyPem: string): Record<string, string> {
+  return {
+    API_PUBLIC_URL: API_URL,
+    GOOGLE_ISSUER,
+    GOOGLE_CLIENT_ID: 'portal-e2e-google',
+    GOOGLE_CLIENT_SECRET: 'secreto-e2e-google',
+    APPLE_ISSUER,
+    APPLE_CLIENT_ID: 'com.portal.e2e',
+    APPLE_TEAM_ID: 'EQUIPOE2E1',
+    APPLE_KEY_ID: 'CLAVEE2E01',
+    APPLE_PRIVATE_KEY: applePrivateKeyPem,
+    IDP_GOOGLE_PORT: String(E2E.googlePort),
+    IDP_APPLE_PORT: String(E2E.applePort),
+  };
 }
 
 /** Environment for scripts/start.mjs. */

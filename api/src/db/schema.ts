@@ -97,6 +97,18 @@ export const billingCustomers = pgTable('billing_customers', {
 
 export type User = typeof users.$inferSelect
 
+export const identityProviders = ['google', 'apple'] as const
+export type IdentityProvider = (typeof identityProviders)[number]
+
+export const userIdentities = pgTable('user_identities', {
+  provider: text('provider', { enum: identityProviders }).notNull(),
+  subject: text('subject').notNull(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  email: text('email').notNull(),
+  createdAt: createdAt(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+}, (table) => [primaryKey({ columns: [table.provider, table.subject] }), index('user_identities_user_id_idx').on(table.userId)])
+
 export const codePurposes = ['verify_email', 'reset_password'] as const
 export type CodePurpose = (typeof codePurposes)[number]
 

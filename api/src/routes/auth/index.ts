@@ -6,6 +6,7 @@ import { HttpError, retryLater } from '../../lib/errors.js'
 import { signedIn } from '../../plugins/app/authentication.js'
 import { AccessToken, CurrentUser, LoginBody } from '../../schemas/auth.js'
 import { commonErrors, ErrorRef } from '../../schemas/common.js'
+import oauthRoutes from './oauth/index.js'
 import passwordRoutes from './passwords.js'
 import profileRoutes from './profile.js'
 import { currentUserView, findUserByEmail, normalizeEmail } from './queries.js'
@@ -76,6 +77,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(registrationRoutes)
   await app.register(passwordRoutes)
   await app.register(profileRoutes)
+  await app.register(oauthRoutes)
 }
 
 export default routes

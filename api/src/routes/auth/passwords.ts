@@ -81,6 +81,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       // A stolen session must not become a way around the sign-in lock: the same counter guards both.
       const lockedMs = await app.limits.signInLockedFor(user.email)
       if (lockedMs > 0) throw retryLater(429, messages.tooManyRequests(Math.ceil(lockedMs / 1000)), 'ACCOUNT_LOCKED', lockedMs)
+      if (user.passwordHash === null) {
+        throw new HttpError(400, 'Tu cuenta no tiene contraseña porque entras con Google o Apple. Crea una con «¿Olvidaste tu contraseña?».', 'NO_PASSWORD')
+      }
       if (!await app.passwords.verify(user.passwordHash, request.body.currentPassword)) {
         await app.limits.recordSignInFailure(user.email)
         // Not 401: the client would take it for an expired session and sign the user out.

@@ -7,6 +7,8 @@ export const TOKEN_INVALID_PATH = '/login?error=token_invalid';
 /**
  * Spec §2, the OAuth return: a `token` query parameter is stored and its user loaded, the parameter leaves the
  * address bar, and a stored redirect is followed with the token; a bad token goes to /login?error=token_invalid.
+ * The API's Google/Apple callback also names the partner target it carried (`redirect_url`, allow-listed there and
+ * checked again here), which wins over the stored one: it belongs to this very sign-in.
  * Answers true while the token is being handled.
  */
 export function useTokenReturn(): boolean {
@@ -25,11 +27,14 @@ export function useTokenReturn(): boolean {
       return;
     }
     const rest = new URLSearchParams(location.search);
+    const carried = rest.get('redirect_url');
     rest.delete('token');
+    rest.delete('redirect_url');
     startSession(token).then(
       () => {
         const allowList = getRuntimeConfig().redirectAllowList;
-        const target = redirectWithToken(takePendingRedirect(allowList), token, allowList);
+        const stored = takePendingRedirect(allowList);
+        const target = redirectWithToken(carried ?? stored, token, allowList);
         if (target) {
           window.location.assign(target);
           return;

@@ -1,0 +1,118 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { API_URL, APPLE_ISSUER, GOOGLE_ISSUER, PARTNER_URL } from '../support/env';
+import { expect, expectSignedInAs, person, registerActive, test } from '../support/auth';
+import { atProvider, providerAccount } from '../support/identity';
+
+const AUTH_FAILED = 'Error en la autenticación con Google. Por favor, inténtalo de nuevo.';
+
+async function currentUserId(page: Page, request: APIRequestContext): Promise<number> {
+  await expect.poll(() => page.evaluate(() => window.localStorage.getItem('token'))).not.toBeNull();
+  const token = await page.evaluate(() => window.localStorage.getItem('token'));
+  const response = await request.get(`${API_URL}/auth/user`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { id: number }).id;
+}
+
+test('a new person signs in with Google, lands on /apps with the free plans, and comes back to the same account', async ({ page, request }) => {
+  const account = await providerAccount(request);
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Continuar con Google' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${GOOGLE_ISSUER}/interaction/`));
+  await atProvider(page, account);
+  await expect(page.getByRole('heading', { name: '¡Bienvenido, Rosa Mamani!' })).toBeVisible();
+  await expect(page.getByText('Plan gratuito')).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe('/apps');
+  expect(new URL(page.url()).searchParams.get('token')).toBeNull();
+  await expectSignedInAs(page, request, account.email);
+  const first = await currentUserId(page, request);
+
+  // (The first-visit presentation covers the page; /logout is the same sign-out the menu does.)
+  await page.goto('/logout');
+  await expect(page).toHaveURL(/\/login$/);
+  // The provider still knows the browser, as Google would: straight back, no form this time.
+  await page.getByRole('button', { name: 'Continuar con Google' }).click();
+  await expect(page.getByRole('heading', { name: '¡Bienvenido, Rosa Mamani!' })).toBeVisible();
+  expect(await currentUserId(page, request)).toBe(first);
+});
+
+test('an existing password account is linked by its verified email', async ({ page, request }) => {
+  const who = person('vinculo');
+  await registerActive(request, who);
+  const account = await providerAccount(request, { email: who.email });
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Continuar con Google' }).click();
+  await atProvider(page, account);
+  // The account's own name, not the provider's.
+  await expect(page.getByRole('heading', { name: `¡Bienvenido, ${who.name} ${who.lastName}!` })).toBeVisible();
+  await expectSignedInAs(page, request, who.email);
+});
+
+test('an email the provider has not verified is refused with the sign-in error', async ({ page, request }) => {
+  const account = await providerAccount(request, { emailVerified: false });
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Continuar con Google' }).click();
+  await atProvider(page, account);
+  await expect(page).toHaveURL(/\/login\?error=auth_failed/);
+  await expect(page.getByText(AUTH_FAILED)).toBeVisible();
+  expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBeNull();
+});
+
+test("a cancelled consent shows 'Autenticación cancelada o fallida', then goes back to /login", async ({ page }) => {
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Continuar con Google' }).click();
+  await atProvider(page, 'cancelar');
+  await expect(page.getByRole('heading', { name: 'Error de Autenticación' })).toBeVisible();
+  await expect(page.getByText('Autenticación cancelada o fallida')).toBeVisible();
+  await expect(page.getByText('Redirigiendo al login en unos segundos...')).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/, { timeout: 8000 });
+});
+
+test('a tampered state is refused', async ({ page, request }) => {
+  const account = await providerAccount(request);
+  // The state the provider is handed (and will hand back) is not the one the browser's sign-in cookie holds.
+  await page.route(`${API_URL}/auth/google`, async (route) => {
+    const response = await route.fetch({ maxRedirects: 0 });
+    const location = new URL(response.headers()['location'] ?? '');
+    location.searchParams.set('state', `${location.searchParams.get('state')}manipulado`);
+    await route.fulfill({ response, headers: { ...response.headers(), location: location.href } });
+  });
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Continuar con Google' }).click();
+  await atProvider(page, account);
+  await expect(page.getByText(AUTH_FAILED)).toBeVisible();
+  expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBeNull();
+});
+
+test('a new person signs in with Apple (form_post) and gets the name Apple sends the first time', async ({ page, request }) => {
+  const account = await providerAccount(request, { givenName: 'Iván', familyName: 'Condori' });
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Continuar con Apple' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${APPLE_ISSUER}/interaction/`));
+  await atProvider(page, account);
+  await expect(page.getByRole('heading', { name: '¡Bienvenido, Iván Condori!' })).toBeVisible();
+  await expectSignedInAs(page, request, account.email);
+});
+
+test('an allowed partner target receives a working token after signing in with Google', async ({ page, request }) => {
+  const account = await providerAccount(request);
+  await page.goto(`/login?redirect_url=${encodeURIComponent(`${PARTNER_URL}/entrar`)}`);
+  await page.getByRole('button', { name: 'Continuar con Google' }).click();
+  await atProvider(page, account);
+  await expect.poll(() => new URL(page.url()).origin).toBe(PARTNER_URL);
+  const token = new URL(page.url()).searchParams.get('token');
+  await expect(page.locator('#token')).toHaveText(token ?? 'missing');
+  const me = await request.get(`${API_URL}/auth/user`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(((await me.json()) as { email: string }).email).toBe(account.email);
+});
+
+test('a hostile target gets nothing: the person lands on /apps', async ({ page, request }) => {
+  const account = await providerAccount(request);
+  const requested: string[] = [];
+  page.on('request', (req) => requested.push(req.url()));
+  await page.goto(`/login?redirect_url=${encodeURIComponent('https://evil.example.net/robar')}`);
+  await page.getByRole('button', { name: 'Continuar con Google' }).click();
+  await atProvider(page, account);
+  await expect(page.getByRole('heading', { name: '¡Bienvenido, Rosa Mamani!' })).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe('/apps');
+  expect(requested.filter((url) => new URL(url).hostname === 'evil.example.net')).toEqual([]);
+});
