@@ -1,2 +1,2 @@
 // The async boundary lets module federation negotiate the shared singletons before any of them is used.
-import('./bootstrap');
+import(/* webpackChunkName: "bootstrap" */ './bootstrap');

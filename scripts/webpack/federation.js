@@ -41,10 +41,57 @@ function hashedEntryFilename(pathData) {
 }
 
 /**
+ * The host's `preload.json`, read by the static server to announce with a Link header what a page needs before
+ * any script asks for it (README, Rendimiento del front): the files of the host's start-up (`bootstrap` chunk group
+ * and the shared packages it provides) and, per route of host/src/routes/route-table.ts, the remote modules it shows.
+ */
+class PreloadListPlugin {
+  constructor(routeTable) {
+    this.routeTable = routeTable;
+  }
+
+  routes() {
+    const ts = require('typescript');
+    const source = require('node:fs').readFileSync(this.routeTable, 'utf8');
+    const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS } });
+    const table = { exports: {} };
+    new Function('module', 'exports', 'require', outputText)(table, table.exports, require);
+    const { ROUTES, ADMIN_LAYOUT } = table.exports;
+    return ROUTES.map((route) => ({
+      path: route.path,
+      remote: route.remote,
+      modules: route.layout === 'admin' ? [ADMIN_LAYOUT.module, route.module] : [route.module],
+    }));
+  }
+
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('PreloadListPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        { name: 'PreloadListPlugin', stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_REPORT },
+        () => {
+          const files = new Set();
+          for (const chunk of compilation.namedChunkGroups.get('bootstrap')?.chunks ?? []) chunk.files.forEach((f) => files.add(f));
+          // The shared packages the host provides, loaded by the federation runtime before bootstrap runs.
+          for (const chunk of compilation.chunks) {
+            const provides = [...compilation.chunkGraph.getChunkModulesIterable(chunk)].some((m) =>
+              /[\\/]node_modules[\\/]|[\\/]shared[\\/]src[\\/]/.test(m.resource ?? ''),
+            );
+            if (provides && !chunk.hasRuntime()) chunk.files.forEach((f) => files.add(f));
+          }
+          const scripts = [...files].filter((f) => f.endsWith('.js'));
+          const body = JSON.stringify({ scripts, routes: this.routes() }, null, 2);
+          compilation.emitAsset('preload.json', new compiler.webpack.sources.RawSource(body));
+        },
+      );
+    });
+  }
+}
+
+/**
  * A webpack config for the host or a remote.
  * @param {{ dir: string, name: string, port: number, exposes?: Record<string, string>, title?: string }} options
  */
-function federatedConfig({ dir, name, port, exposes, title = 'Portal' }) {
+function federatedConfig({ dir, name, port, exposes, title = 'Portal', routeTable }) {
   return (_env, argv) => {
     const production = argv.mode === 'production';
     return {
@@ -91,6 +138,7 @@ function federatedConfig({ dir, name, port, exposes, title = 'Portal' }) {
           // The runtime config is a plain script served next to the page, read before any bundle.
           templateParameters: { title },
         }),
+        ...(routeTable ? [new PreloadListPlugin(routeTable)] : []),
       ],
       performance: { hints: false },
       devServer: {

@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { getRuntimeConfig, Spinner, TEXT, useSession } from '@portal/shared';
+import styled from 'styled-components';
+import { Alert, Button, getRuntimeConfig, readToken, Spinner, TEXT, useSession } from '@portal/shared';
 import { AccessDenied } from '../pages/AccessDenied';
 import type { Guard } from '../routes/route-table';
 import { decideAccess } from './access';
@@ -12,10 +13,30 @@ function Leave({ url }: { url: string }) {
   return <Spinner label={TEXT.loading} />;
 }
 
+const Unreachable = styled.div`
+  width: min(560px, calc(100% - 32px));
+  margin: 48px auto;
+  display: grid;
+  gap: 16px;
+`;
+
+/** The API could not be reached while checking a kept session: say so and let the person try again. */
+function SessionUnreachable({ message }: { message: string }) {
+  return (
+    <Unreachable>
+      <Alert>{message}</Alert>
+      <Button onClick={() => void useSession.getState().loadCurrentUser().catch(() => undefined)}>{TEXT.retry}</Button>
+    </Unreachable>
+  );
+}
+
 /** Applies a route's guard: renders the page, waits for the session, redirects or denies. */
 export function Guarded({ guard, children }: { guard: Guard; children: ReactNode }) {
   const session = useSession();
   const { search } = useLocation();
+  if (guard !== 'guest' && guard !== 'public' && session.isInitialized && !session.isAuthenticated && session.error && readToken()) {
+    return <SessionUnreachable message={session.error} />;
+  }
   const access = decideAccess(guard, session, search, getRuntimeConfig().redirectAllowList);
   switch (access.kind) {
     case 'render':

@@ -93,7 +93,9 @@ export const useSession = create<SessionStore>()(
           set({ user, token: readToken(), isAuthenticated: true, isLoading: false, hasShownPresentationModal: false });
           return user;
         } catch (error) {
-          removeToken();
+          // An API that cannot be reached says nothing about the token: it is kept so that a retry can recover.
+          const unreachable = error instanceof ApiError && error.status === undefined;
+          if (!unreachable) removeToken();
           set({ ...ANONYMOUS, error: error instanceof ApiError ? error.message : FALLBACK.currentUser });
           throw error;
         }

@@ -1,0 +1,71 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { E2E, HOST_URL } from '../support/env';
+import { signInAsAdmin } from '../support/session';
+
+/** Each route and what shows that its page rendered. */
+const ROUTES: { path: string; signedIn: boolean; ready: (page: Page) => Locator }[] = [
+  { path: '/login', signedIn: false, ready: (page) => page.getByRole('button', { name: 'Iniciar Sesión' }) },
+  { path: '/apps', signedIn: true, ready: (page) => page.getByRole('button', { name: 'Beto Pro' }).first() },
+  { path: '/admin/usuarios', signedIn: true, ready: (page) => page.getByRole('heading', { name: 'Gestión de Usuarios' }) },
+  { path: '/calculadora-txi', signedIn: true, ready: (page) => page.getByRole('heading', { name: 'Calculadora TXI' }) },
+];
+
+function expectPageHeaders(headers: Record<string, string>, where: string) {
+  const csp = headers['content-security-policy'] ?? '';
+  const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src')) ?? '';
+  expect(scriptSrc, `${where}: script-src`).toContain("'self'");
+  expect(scriptSrc, `${where}: no inline script`).not.toContain("'unsafe-inline'");
+  expect(scriptSrc, `${where}: no eval`).not.toContain("'unsafe-eval'");
+  expect(csp, `${where}: frame-ancestors`).toContain("frame-ancestors 'none'");
+  expect(csp, `${where}: the API may be called`).toMatch(new RegExp(`connect-src [^;]*http://127\\.0\\.0\\.1:${E2E.apiPort}`));
+  expect(headers['x-content-type-options'], `${where}: nosniff`).toBe('nosniff');
+  expect(headers['referrer-policy'], `${where}: referrer`).toBe('no-referrer');
+}
+
+/** Collects what the browser reports against the policy: violations in the page and console errors naming it. */
+async function watchViolations(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.exposeFunction('reportViolation', (text: string) => violations.push(text));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      (window as unknown as { reportViolation(text: string): void }).reportViolation(`${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  return violations;
+}
+
+for (const route of ROUTES) {
+  test(`${route.path} is served with the page security headers and works under its policy`, async ({ page, request }) => {
+    const violations = await watchViolations(page);
+    if (route.signedIn) await signInAsAdmin(page, request);
+    const response = await page.goto(route.path);
+    expectPageHeaders(response?.headers() ?? {}, route.path);
+    await expect(route.ready(page)).toBeVisible();
+    await expect(page.getByText('Esta sección no está disponible en este momento.')).toBeHidden();
+    expect(violations).toEqual([]);
+  });
+}
+
+test('the remotes files and the runtime config carry the same headers, and only hashed files are cached for long', async ({
+  request,
+}) => {
+  const manifestUrl = `http://127.0.0.1:${E2E.authPort}/mf-manifest.json`;
+  const manifest = await request.get(manifestUrl);
+  expectPageHeaders(manifest.headers(), 'mf-manifest.json');
+  expect(manifest.headers()['cache-control']).toBe('no-cache');
+  const { exposes } = (await manifest.json()) as { exposes: { path: string; assets: { js: { sync: string[] } } }[] };
+  const chunk = exposes.find((e) => e.path === './LoginPage')?.assets.js.sync[0];
+  const file = await request.get(`http://127.0.0.1:${E2E.authPort}/${chunk}`, { headers: { 'Accept-Encoding': 'gzip' } });
+  expect(file.status()).toBe(200);
+  expectPageHeaders(file.headers(), chunk ?? 'chunk');
+  expect(file.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  expect(file.headers()['content-encoding']).toBe('gzip');
+  const entry = await request.get(`http://127.0.0.1:${E2E.authPort}/remoteEntry.js`);
+  expect(entry.headers()['cache-control']).toBe('no-cache');
+  const config = await request.get(`${HOST_URL}/runtime-config.js`);
+  expectPageHeaders(config.headers(), 'runtime-config.js');
+  expect(config.headers()['cache-control']).toBe('no-cache');
+});
