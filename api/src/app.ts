@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from './config.js'
 import type { Database } from './db/client.js'
-import { errorHandler, notFoundHandler } from './error-handler.js'
+import { errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js'
 import { createValidatorCompiler } from './lib/validator-compiler.js'
 import { validationError } from './lib/validation.js'
 import authentication from './plugins/app/authentication.js'
@@ -54,6 +54,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: { level: options.config.logLevel },
     bodyLimit: bodyLimitBytes,
     schemaErrorFormatter: validationError,
+    frameworkErrors: frameworkErrorHandler,
     // Keep-alive connections would hold `close()` open for their idle timeout.
     forceCloseConnections: 'idle',
     // A fresh embedded database migrates at start; on a busy machine that outlasts Fastify's 10 s default.

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError, isDatabaseUnavailable, messages } from './lib/errors.js'
+import { setSecurityHeaders } from './plugins/external/helmet.js'
 
 // Fastify's own client errors, answered in Spanish. Its English messages never reach the client.
 const fastifyClientErrors: Record<string, string> = {
@@ -7,6 +8,8 @@ const fastifyClientErrors: Record<string, string> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: messages.emptyJson,
   FST_ERR_CTP_BODY_TOO_LARGE: messages.bodyTooLarge,
   FST_ERR_CTP_INVALID_MEDIA_TYPE: messages.unsupportedMediaType,
+  FST_ERR_BAD_URL: messages.badUrl,
+  FST_ERR_MAX_PARAM_LENGTH: messages.urlTooLong,
 }
 
 const statusMessages: Record<number, string> = {
@@ -41,6 +44,12 @@ export function errorHandler(error: FastifyError | HttpError, request: FastifyRe
     reply.header('retry-after', String(answer.retryAfter))
   }
   return reply.code(answer.statusCode).type('application/json; charset=utf-8').send(body)
+}
+
+/** Fastify's `frameworkErrors`: URLs it refuses before routing (and so before any hook) get the same answer. */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  setSecurityHeaders(reply)
+  return errorHandler(error, request, reply)
 }
 
 export function notFoundHandler(_request: FastifyRequest, reply: FastifyReply) {

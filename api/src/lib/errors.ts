@@ -30,6 +30,8 @@ export const messages = {
   unsupportedMediaType: 'Tipo de contenido no admitido: envía application/json',
   badRequest: 'Solicitud inválida',
   methodNotAllowed: 'Método no permitido',
+  badUrl: 'La dirección de la petición no es válida',
+  urlTooLong: 'La dirección de la petición es demasiado larga',
   tooManyRequests: (seconds: number) => `Demasiadas solicitudes. Inténtalo de nuevo en ${seconds} segundos.`,
 } as const
 
@@ -44,18 +46,28 @@ function sqlState(error: unknown): string | undefined {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined
 }
 
+/** Connection exception, insufficient resources, operator intervention (shut down, starting up, crashed). */
+const unavailableState = /^(08|53|57P)/
+/** node-postgres's own errors for a connection that failed or went away: they carry no code. */
+const connectionLost = new RegExp('^(Connection terminated|timeout exceeded when trying to connect'
+  + '|Client has encountered a connection error|Client was closed|Cannot use a pool after calling end)')
+
 /**
  * True when the database could not be reached (as opposed to a query it rejected, which is our bug): a failed query
- * with no SQLSTATE (refused connection, closed pool, timeout) or a connection/resources/shutdown SQLSTATE class.
+ * with no SQLSTATE (refused connection, closed pool, timeout), a connection/resources/shutdown SQLSTATE class, or the
+ * same errors unwrapped, as opening a transaction's connection raises them.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error
   for (let depth = 0; current instanceof Error && depth < 5; depth++) {
     const code = (current as { code?: unknown }).code
     if (typeof code === 'string' && networkErrorCodes.has(code)) return true
+    const state = sqlState(current)
+    if (state !== undefined) return unavailableState.test(state)
+    if (connectionLost.test(current.message)) return true
     if (current instanceof DrizzleQueryError) {
-      const state = sqlState(current.cause)
-      return state === undefined || /^(08|53|57P)/.test(state)
+      const causeState = sqlState(current.cause)
+      return causeState === undefined || unavailableState.test(causeState)
     }
     current = current.cause
   }

@@ -65,6 +65,9 @@ function describe(errors: FastifySchemaValidationError[], part: RequestPart): st
     case 'format':
       problem = `${subject} no tiene un formato válido`
       break
+    case 'character':
+      problem = `${subject} contiene un carácter no admitido`
+      break
     case 'enum':
     case 'const':
       problem = `${subject} no es un valor permitido`

@@ -1,4 +1,4 @@
-import { Ajv, type AnySchema, type Options } from 'ajv'
+import { Ajv, type AnySchema, type Options, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { FastifySchemaCompiler } from 'fastify'
 
@@ -19,5 +19,38 @@ export function createValidatorCompiler(): FastifySchemaCompiler<AnySchema> {
   const coercing = new Ajv({ ...shared, coerceTypes: true })
   addFormats.default(exact)
   addFormats.default(coercing)
-  return ({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema)
+  return ({ schema, httpPart }) => storableOnly((httpPart === 'body' ? exact : coercing).compile(schema))
+}
+
+type Unstorable = { instancePath: string, keyword: 'type' | 'character' }
+
+/** NUL, which PostgreSQL refuses in text, and halves of surrogate pairs, which are no text at all (URL encoding throws). */
+const badCharacter = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/**
+ * What no column can hold, at its path: a number that is not finite (Ajv coerces the URL text `Infinity` or `1e400`
+ * into one that passes `integer` and skips `minimum`/`maximum`) or text with a bad character.
+ */
+function unstorable(data: unknown, instancePath = ''): Unstorable | undefined {
+  if (typeof data === 'number') return Number.isFinite(data) ? undefined : { instancePath, keyword: 'type' }
+  if (typeof data === 'string') return badCharacter.test(data) ? { instancePath, keyword: 'character' } : undefined
+  if (data === null || typeof data !== 'object') return undefined
+  for (const [key, value] of Object.entries(data)) {
+    const found = unstorable(value, `${instancePath}/${key}`)
+    if (found) return found
+  }
+  return undefined
+}
+
+/** The schema's validation, then a 400 for input that would only fail in the database (a 500 there). */
+function storableOnly(validate: ValidateFunction): ValidateFunction {
+  const checked = ((data: unknown) => {
+    const valid = validate(data)
+    const found = valid ? unstorable(data) : undefined
+    checked.errors = found
+      ? [{ ...found, schemaPath: '', params: found.keyword === 'type' ? { type: 'number' } : {} }]
+      : validate.errors
+    return valid && !found
+  }) as ValidateFunction
+  return checked
 }

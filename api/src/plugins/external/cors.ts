@@ -9,5 +9,7 @@ export default fp(async (app) => {
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Authorization', 'Content-Type'],
     maxAge: 600,
+    // An OPTIONS without Origin is no browser's preflight: answered 204 without CORS headers, not with English text.
+    strictPreflight: false,
   })
 }, { name: 'cors' })

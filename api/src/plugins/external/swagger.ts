@@ -20,9 +20,12 @@ export default fp(async (app) => {
   })
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    // The UI is an HTML page with scripts and styles, which the API's `default-src 'none'` forbids. The plugin's
-    // policy asks browsers to upgrade to https, which breaks the page on a plain-http local server.
+    // The UI is an HTML page with scripts (files, none inline) and styles, which the API's `default-src 'none'`
+    // forbids. The plugin's policy asks browsers to upgrade to https, which breaks the page on a plain-http local
+    // server, and lets the same origin frame it: nothing of the API may be framed.
     staticCSP: true,
-    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+    transformStaticCSP: (header) => header
+      .replace(/\s*upgrade-insecure-requests;?/, '')
+      .replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
   })
 }, { name: 'swagger' })
