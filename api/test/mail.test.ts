@@ -1,82 +1,17 @@
 import assert from 'node:assert/strict'
-import { createServer, type AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { eq } from 'drizzle-orm'
-import { SMTPServer } from 'smtp-server'
 import { mailOutbox } from '../src/db/schema.js'
 import { verificationCodeMail } from '../src/lib/mail-templates.js'
 import { consoleTransport, retryDelayMs } from '../src/plugins/app/mailer.js'
 import { manualClock, post, registration } from './helpers/accounts.js'
 import { buildTestApp, forEachBackend, type TestApp } from './helpers/app.js'
-
-interface ReceivedMail {
-  from: string
-  to: string[]
-  data: string
-}
-
-/** A real SMTP server on 127.0.0.1 that keeps what it receives. */
-async function startSink(port = 0): Promise<{ port: number, received: ReceivedMail[], close(): Promise<void> }> {
-  const received: ReceivedMail[] = []
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = []
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          data: Buffer.concat(chunks).toString('utf8'),
-        })
-        callback()
-      })
-    },
-  })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, '127.0.0.1', () => resolve())
-  })
-  return {
-    port: (server.server.address() as AddressInfo).port,
-    received,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  }
-}
-
-/** A port nothing listens on (taken and released at once). */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
-/** The raw text/plain part of a MIME message. */
-function textPart(data: string): string {
-  return /Content-Type: text\/plain[^]*?\r\n\r\n([^]*?)\r\n--/.exec(data)?.[1] ?? ''
-}
-
-function decodeQuotedPrintable(text: string): string {
-  const bytes: number[] = []
-  const soft = text.replace(/=\r\n/g, '')
-  for (let i = 0; i < soft.length; i++) {
-    if (soft[i] === '=' && /^[0-9A-F]{2}$/.test(soft.slice(i + 1, i + 3))) {
-      bytes.push(parseInt(soft.slice(i + 1, i + 3), 16))
-      i += 2
-    } else {
-      bytes.push(...Buffer.from(soft[i]!, 'utf8'))
-    }
-  }
-  return Buffer.from(bytes).toString('utf8')
-}
+import { freePort } from './helpers/processes.js'
+import { decodeQuotedPrintable, startSink, textPart, type SmtpSink } from './helpers/smtp-sink.js'
 
 forEachBackend((backend) => {
   describe('SMTP delivery', () => {
-    let sink: Awaited<ReturnType<typeof startSink>>
+    let sink: SmtpSink
     let t: TestApp
     before(async () => {
       sink = await startSink()
@@ -112,7 +47,7 @@ forEachBackend((backend) => {
       const port = await freePort()
       const clock = manualClock()
       const t = await buildTestApp(backend, { smtpUrl: `smtp://127.0.0.1:${port}` }, { clock })
-      let sink: Awaited<ReturnType<typeof startSink>> | undefined
+      let sink: SmtpSink | undefined
       try {
         const response = await post(t.app, '/auth/register', registration('caida@portal.test'))
         assert.equal(response.statusCode, 201, 'SMTP being down does not fail the registration')

@@ -62,7 +62,11 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   })
   // An idle client losing its connection emits here; without a listener the process would crash.
-  pool.on('error', options.onIdleClientError ?? (() => {}))
+  const onError = options.onIdleClientError ?? (() => {})
+  pool.on('error', onError)
+  // A checked-out client has no pool listener: when the server goes away (restart, failover) mid-transaction, its
+  // 'error' event would crash the process. The failed query already rejects, so the request still gets its 503.
+  pool.on('connect', (client) => client.on('error', onError))
 
   return {
     kind: 'postgres',

@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { readFileSync, statSync } from 'node:fs'
 import { readFile, rename, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
@@ -17,6 +17,7 @@ import { seed } from '../../src/db/seed.js'
 import { users, type UserStatus } from '../../src/db/schema.js'
 import { hashPassword } from '../../src/plugins/app/passwords.js'
 import { loadSigningKey, type SigningKey } from '../../src/plugins/app/tokens.js'
+import { generateEcKeyPem } from './keys.js'
 
 export type Backend = 'pglite' | 'postgres'
 
@@ -53,13 +54,7 @@ export function testSigningKey(): Promise<SigningKey> {
   return signingKey
 }
 
-export function generateEcKeyPem(): string {
-  return generateKeyPairSync('ec', {
-    namedCurve: 'P-256',
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-  }).privateKey
-}
+export { generateEcKeyPem }
 
 const srcDb = fileURLToPath(new URL('../../src/db/', import.meta.url))
 

@@ -30,6 +30,8 @@ export interface AccountLimits {
   clearSignInFailures(email: string): Promise<void>
   /** Takes the right to mail a code, or answers the 429 to give: 60 s between codes, 10 mails an hour. */
   reserveCodeMail(email: string, purpose: CodePurpose): Promise<HttpError | null>
+  /** Gives back the cooldown of a reservation whose mail was never written (its transaction failed). */
+  releaseCodeMail(email: string, purpose: CodePurpose): Promise<void>
 }
 
 declare module 'fastify' {
@@ -42,6 +44,7 @@ export default fp(async (app) => {
   const { counters, clock } = app
   const lockKey = (email: string) => `signin-lock:${email}`
   const failuresKey = (email: string) => `signin-failures:${email}`
+  const cooldownKey = (email: string, purpose: CodePurpose) => `code-cooldown:${purpose}:${email}`
 
   app.decorate('limits', {
     signInLockedFor: (email) => counters.heldFor(lockKey(email)),
@@ -58,7 +61,7 @@ export default fp(async (app) => {
     },
 
     async reserveCodeMail(email, purpose) {
-      const waitMs = await counters.hold(`code-cooldown:${purpose}:${email}`, codeCooldownMs)
+      const waitMs = await counters.hold(cooldownKey(email, purpose), codeCooldownMs)
       if (waitMs > 0) {
         const n = seconds(waitMs)
         return retryLater(429, `Espera ${n} ${n === 1 ? 'segundo' : 'segundos'} antes de pedir otro código`, 'CODE_COOLDOWN', waitMs)
@@ -74,6 +77,10 @@ export default fp(async (app) => {
         )
       }
       return null
+    },
+
+    async releaseCodeMail(email, purpose) {
+      await counters.delete(cooldownKey(email, purpose))
     },
   } satisfies AccountLimits)
 }, { name: 'limits', dependencies: ['counters'] })

@@ -28,6 +28,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const profile = { name: name.trim(), lastName: lastName.trim(), phone: phone.trim() }
     const passwordHash = await app.passwords.hash(request.body.password)
 
+    let reserved = false
     const mailed = await app.db.transaction(async (tx) => {
       // One statement decides between creating and updating, so concurrent registrations of one email end in one row.
       const [user] = await tx.insert(users)
@@ -41,10 +42,16 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (!user) throw new HttpError(409, 'Este email ya está registrado. Inicia sesión para continuar.', 'EMAIL_IN_USE')
       // Within the cooldown the code already mailed stays valid; no second mail.
       if (await app.limits.reserveCodeMail(email, 'verify_email')) return false
+      reserved = true
       const code = await app.codes.issue(tx, user.id, 'verify_email')
       const mail = verificationCodeMail({ name: user.name, email, code, portalUrl: app.config.portalUrl })
       await app.mailer.enqueue(tx, { to: email, ...mail })
       return true
+    }).catch(async (error: unknown) => {
+      // The code and its mail were rolled back with the account (e.g. the database went away): without giving the
+      // cooldown back, registering again would answer 201 and mail nothing for a minute.
+      if (reserved) await app.limits.releaseCodeMail(email, 'verify_email').catch(() => {})
+      throw error
     })
     if (mailed) app.mailer.wake()
     return reply.code(201).send({ email })

@@ -1,0 +1,84 @@
+import { execFile, execFileSync } from 'node:child_process'
+import { chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { freePort } from './processes.js'
+
+const run = promisify(execFile)
+
+/** The newest PostgreSQL server installed by Debian's packages (/usr/lib/postgresql/<major>/bin). */
+function binDir(): string {
+  const majors = readdirSync('/usr/lib/postgresql').filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a))
+  if (!majors[0]) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql')
+  return join('/usr/lib/postgresql', majors[0], 'bin')
+}
+
+export interface PostgresCluster {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres`, trust authentication. */
+  readonly url: string
+  /** Stops the server at once ("fast": open sessions are cut, as in a crash or a failover). */
+  stop(): Promise<void>
+  start(): Promise<void>
+  /** Stops it if running and deletes its files. */
+  drop(): Promise<void>
+}
+
+/**
+ * A throw-away PostgreSQL server of its own (never the shared one on 5432), so a test can stop and start it.
+ * As root, initdb refuses to run: the cluster belongs to the `postgres` user, in a temporary directory.
+ */
+export async function createPostgresCluster(): Promise<PostgresCluster> {
+  const bin = binDir()
+  const dir = mkdtempSync(join(tmpdir(), 'portal-faults-pg-'))
+  const asRoot = process.getuid?.() === 0
+  if (asRoot) {
+    const id = async (flag: string) => Number((await run('id', [flag, 'postgres'])).stdout.trim())
+    chownSync(dir, await id('-u'), await id('-g'))
+  }
+  const pgCommand = (tool: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]) : run(join(bin, tool), args)
+  const data = join(dir, 'data')
+  const port = await freePort()
+  // No fsync: the data is thrown away, and syncing is most of a cluster's creation time.
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`
+  let started = false
+  // A test process that dies without its after hooks must not leave a server running.
+  const onExit = () => {
+    if (started) {
+      const args = ['-D', data, '-m', 'immediate', '-w', 'stop']
+      try {
+        if (asRoot) execFileSync('runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), ...args], { stdio: 'ignore' })
+        else execFileSync(join(bin, 'pg_ctl'), args, { stdio: 'ignore' })
+      } catch {}
+    }
+    rmSync(dir, { recursive: true, force: true })
+  }
+  process.once('exit', onExit)
+
+  const cluster: PostgresCluster = {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async start() {
+      await pgCommand('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', serverOptions, '-w', 'start'])
+      started = true
+    },
+    async stop() {
+      await pgCommand('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop'])
+      started = false
+    },
+    async drop() {
+      if (started) await pgCommand('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {})
+      started = false
+      rmSync(dir, { recursive: true, force: true })
+      process.off('exit', onExit)
+    },
+  }
+  try {
+    await pgCommand('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '--encoding=UTF8'])
+    await cluster.start()
+  } catch (error) {
+    await cluster.drop()
+    throw error
+  }
+  return cluster
+}
