@@ -1,28 +1,23 @@
-// GET /auth/user against a bare Fastify route, and POST /auth/login against raw argon2id verifies at the same
-// parameters: how much the API adds on top of the framework and of the password hash it cannot avoid.
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
-import { createInterface } from 'node:readline'
+// GET /auth/user and GET /apps/listar against a bare Fastify route measured in the same run, and POST /auth/login
+// against raw argon2id verifies at the same parameters: how much the API adds on top of the framework and of the
+// password hash it cannot avoid. GET /.well-known/jwks.json (static, no database) shows what the API's own hooks
+// (security headers, CORS) cost before any route does work.
 import autocannon from 'autocannon'
 import { hashPassword, verifyPassword } from '../src/plugins/app/passwords.js'
+import { startBenchServer } from './spawn-server.js'
 
 const seconds = Number(process.env.BENCH_SECONDS || 4)
 const adminEmail = 'bench@portal.local'
 const adminPassword = 'clave-del-benchmark'
 const loginConnections = 4
 
-const server = spawn(process.execPath, ['--import', 'tsx', new URL('./server.ts', import.meta.url).pathname], {
-  env: {
-    ...process.env,
-    ADMIN_EMAIL: adminEmail,
-    ADMIN_PASSWORD: adminPassword,
-    // The per-IP limits would otherwise answer most of the login load with 429 (all of it comes from 127.0.0.1).
-    LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
-  },
-  stdio: ['ignore', 'pipe', 'inherit'],
+const server = await startBenchServer({
+  ADMIN_EMAIL: adminEmail,
+  ADMIN_PASSWORD: adminPassword,
+  // The per-IP limits would otherwise answer most of the login load with 429 (all of it comes from 127.0.0.1).
+  LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
 })
-const [line] = await once(createInterface({ input: server.stdout! }), 'line') as [string]
-const { api, bare } = JSON.parse(line) as { api: string, bare: string }
+const { api, bare } = server
 
 interface Row {
   what: string
@@ -66,15 +61,22 @@ try {
   const signIn = await fetch(`${api}/auth/login`, { method: 'POST', headers: json, body: loginBody })
   const { access_token: token } = await signIn.json() as { access_token: string }
 
+  const routes: Array<{ what: string, url: string, headers?: Record<string, string> }> = [
+    { what: 'GET /.well-known/jwks.json', url: `${api}/.well-known/jwks.json` },
+    { what: 'GET /auth/user', url: `${api}/auth/user`, headers: { authorization: `Bearer ${token}` } },
+    { what: 'GET /apps/listar', url: `${api}/apps/listar` },
+  ]
   for (const connections of [1, 50]) {
-    const user = await load({ url: `${api}/auth/user`, connections, headers: { authorization: `Bearer ${token}` } })
     const floor = await load({ url: `${bare}/bare`, connections })
     rows.push({ what: `bare Fastify route, ${connections} conn.`, ...floor })
-    rows.push({
-      what: `GET /auth/user, ${connections} conn.`,
-      ...user,
-      reference: `${percent(user.perSecond, floor.perSecond)} of the bare route`,
-    })
+    for (const route of routes) {
+      const measured = await load({ url: route.url, connections, headers: route.headers })
+      rows.push({
+        what: `${route.what}, ${connections} conn.`,
+        ...measured,
+        reference: `${percent(measured.perSecond, floor.perSecond)} of the bare route`,
+      })
+    }
   }
 
   const verifies = await rawVerifies(loginConnections)
@@ -86,12 +88,11 @@ try {
     reference: `${percent(logins.perSecond, verifies)} of raw verifies`,
   })
 } finally {
-  server.kill('SIGTERM')
-  await once(server, 'exit')
+  await server.stop()
 }
 
 const format = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1))
-console.log(`GET /auth/user and POST /auth/login, ${seconds} s each, autocannon on 127.0.0.1 (same machine)\n`)
+console.log(`API routes and POST /auth/login, ${seconds} s each, autocannon on 127.0.0.1 (same machine)\n`)
 console.log('| measure | per second | p99 (ms) | relative |')
 console.log('|---|---:|---:|---|')
 for (const row of rows) {

@@ -1,33 +1,49 @@
-import { asc, count, eq, inArray } from 'drizzle-orm'
+import { asc, count, eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.js'
 import { appTags, apps } from '../../db/schema.js'
 import type { App } from '../../schemas/apps.js'
 
-type AppRow = typeof apps.$inferSelect
-
-async function withTags(db: Db, rows: AppRow[]): Promise<App[]> {
-  if (rows.length === 0) return []
-  const tags = await db.select({ appId: appTags.appId, descripcion: appTags.descripcion })
-    .from(appTags)
-    .where(inArray(appTags.appId, rows.map((row) => row.id)))
-    .orderBy(asc(appTags.id))
-  return rows.map(({ createdAt: _createdAt, ...app }) => ({
-    ...app,
-    tags: tags.filter((tag) => tag.appId === app.id).map(({ descripcion }) => ({ descripcion })),
-  }))
+// An app as the API shows it, its tags by id gathered in the same statement: one round trip per list or lookup.
+const appFields = {
+  id: apps.id,
+  nombre: apps.nombre,
+  descripcion: apps.descripcion,
+  longDescription: apps.longDescription,
+  iconUrl: apps.iconUrl,
+  webUrl: apps.webUrl,
+  iosUrl: apps.iosUrl,
+  androidUrl: apps.androidUrl,
+  isEnabledWeb: apps.isEnabledWeb,
+  isEnabledMovil: apps.isEnabledMovil,
+  // Spelled "apps"."id": drizzle writes columns unqualified here, and a bare "id" would be the tag's own.
+  tags: sql<string[]>`array(select ${appTags.descripcion} from ${appTags} where ${appTags.appId} = ${apps}.${sql.identifier(apps.id.name)} order by ${appTags.id})`,
 }
 
+const asApp = ({ tags, ...app }: { tags: string[] } & Omit<App, 'tags'>): App =>
+  ({ ...app, tags: tags.map((descripcion) => ({ descripcion })) })
+
+function pageQuery(db: Db) {
+  return db.select({ ...appFields, total: sql<number>`(count(*) over ())::int`.mapWith(Number) })
+    .from(apps).orderBy(asc(apps.id))
+    .limit(sql.placeholder('limit')).offset(sql.placeholder('offset'))
+    .prepare('apps_page')
+}
+
+// Built once per database: the catalogue is read on every visit to the portal.
+const pageQueries = new WeakMap<Db, ReturnType<typeof pageQuery>>()
+
 export async function listApps(db: Db, page: number, limit: number) {
-  const [totals] = await db.select({ value: count() }).from(apps)
-  const rows = await db.select().from(apps).orderBy(asc(apps.id)).limit(limit).offset((page - 1) * limit)
-  const total = totals?.value ?? 0
-  const data = await withTags(db, rows)
+  let query = pageQueries.get(db)
+  if (!query) pageQueries.set(db, query = pageQuery(db))
+  const rows = await query.execute({ limit, offset: (page - 1) * limit })
+  // The window count rides on the page's rows; a page past the end has none, and asks for the count alone.
+  const total = rows[0]?.total ?? (await db.select({ value: count() }).from(apps))[0]?.value ?? 0
+  const data = rows.map(({ total: _total, ...app }) => asApp(app))
   const totalPages = Math.ceil(total / limit)
   return { data, total, totalPages, currentPage: page, hasNextPage: page < totalPages, count: data.length }
 }
 
 export async function findApp(db: Db, id: number): Promise<App | undefined> {
-  const rows = await db.select().from(apps).where(eq(apps.id, id))
-  const [app] = await withTags(db, rows)
-  return app
+  const [row] = await db.select(appFields).from(apps).where(eq(apps.id, id))
+  return row && asApp(row)
 }

@@ -8,9 +8,8 @@ export async function findUserByEmail(db: Db, email: string): Promise<User | und
   return user
 }
 
-/** The user as `GET /auth/user` shows it: profile and one plan per app, never the password hash. */
-export async function currentUserView(db: Db, user: User) {
-  const rows = await db.select({
+function planRowsQuery(db: Db) {
+  return db.select({
     id: userPlans.id,
     fechaVencimiento: userPlans.fechaVencimiento,
     plan: { nombre: plans.nombre, descripcion: plans.descripcion },
@@ -19,8 +18,19 @@ export async function currentUserView(db: Db, user: User) {
     .from(userPlans)
     .innerJoin(plans, eq(plans.id, userPlans.planId))
     .innerJoin(apps, eq(apps.id, userPlans.appId))
-    .where(eq(userPlans.userId, user.id))
+    .where(eq(userPlans.userId, sql.placeholder('userId')))
     .orderBy(asc(userPlans.appId))
+    .prepare('current_user_plans')
+}
+
+// Built once per database: `GET /auth/user` is the most frequent signed-in request.
+const planRowsQueries = new WeakMap<Db, ReturnType<typeof planRowsQuery>>()
+
+/** The user as `GET /auth/user` shows it: profile and one plan per app, never the password hash. */
+export async function currentUserView(db: Db, user: User) {
+  let query = planRowsQueries.get(db)
+  if (!query) planRowsQueries.set(db, query = planRowsQuery(db))
+  const rows = await query.execute({ userId: user.id })
 
   return {
     id: user.id,
