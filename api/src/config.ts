@@ -28,6 +28,11 @@ export interface Config {
   /** Prepended to every Redis key, so several deployments (or test runs) can share one Redis. */
   redisKeyPrefix: string
   logLevel: LogLevel
+  /**
+   * Which proxies in front of the API to believe about the client's address (`X-Forwarded-For`), for the per-IP
+   * limits: false (none, the default), a number of hops, or the balancers' addresses/CIDRs.
+   */
+  trustProxy: boolean | number | string[]
   /** Partner targets (same patterns as the portal's runtime config) a Google/Apple sign-in may carry on to. */
   redirectAllowList: string[]
   /** The API's own public origin: the Google and Apple callback addresses are built on it. */
@@ -151,6 +156,18 @@ function oauthConfig(env: Env): { google: GoogleConfig | undefined, apple: Apple
   }
 }
 
+function trustProxy(env: Env): boolean | number | string[] {
+  const raw = read(env, 'TRUST_PROXY')
+  if (raw === undefined || raw === 'false') return false
+  if (raw === 'true') return true
+  if (/^\d+$/.test(raw)) return integer(env, 'TRUST_PROXY', 0, 1, 10)
+  const addresses = raw.split(',').map((item) => item.trim()).filter(Boolean)
+  if (addresses.some((item) => !/^[0-9a-f.:]+(\/\d{1,3})?$/i.test(item))) {
+    throw new ConfigError('TRUST_PROXY', `debe ser true, un número de saltos o direcciones IP/CIDR separadas por comas (recibido "${raw}")`)
+  }
+  return addresses
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = read(env, 'DATABASE_URL')
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -214,6 +231,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? 'portal:',
     logLevel,
+    trustProxy: trustProxy(env),
     redirectAllowList: read(env, 'REDIRECT_ALLOW_LIST')?.split(',').map((item) => item.trim()).filter(Boolean) ?? [],
     apiPublicUrl: origin('API_PUBLIC_URL', read(env, 'API_PUBLIC_URL') ?? `http://127.0.0.1:${port}`),
     ...oauthConfig(env),

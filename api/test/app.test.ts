@@ -152,3 +152,19 @@ forEachBackend((backend) => {
     }
   })
 })
+
+forEachBackend((backend) => {
+  it('behind trusted balancers (TRUST_PROXY) the per-IP limits count each client address, not the balancer', async () => {
+    const t = await buildTestApp(backend, { trustProxy: ['127.0.0.1'], authRateLimitPerMinute: 2 })
+    try {
+      const ask = (client: string) => t.app.inject({
+        method: 'POST', url: '/auth/verificar-email', payload: { email: 'nadie@portal.test' },
+        headers: { 'x-forwarded-for': client }, remoteAddress: '127.0.0.1',
+      })
+      assert.deepEqual([(await ask('203.0.113.7')).statusCode, (await ask('203.0.113.7')).statusCode, (await ask('203.0.113.7')).statusCode], [200, 200, 429])
+      assert.equal((await ask('198.51.100.9')).statusCode, 200, 'another client behind the same balancer has its own count')
+    } finally {
+      await t.close()
+    }
+  })
+})

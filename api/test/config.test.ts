@@ -51,7 +51,41 @@ describe('configuration', () => {
     assert.equal(config.redisKeyPrefix, 'prod:')
   })
 
+  it('reads the Google and Apple clients (all of a group or none), the public API address and the proxies to trust', () => {
+    const defaults = loadConfig({ PORT: '4000' })
+    assert.equal(defaults.google, undefined)
+    assert.equal(defaults.apple, undefined)
+    assert.equal(defaults.apiPublicUrl, 'http://127.0.0.1:4000')
+    assert.deepEqual(defaults.redirectAllowList, [])
+    assert.equal(defaults.trustProxy, false)
+    const config = loadConfig({
+      GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
+      GOOGLE_CLIENT_SECRET: 'secreto',
+      APPLE_CLIENT_ID: 'com.empresa.portal',
+      APPLE_TEAM_ID: 'EQUIPO1234',
+      APPLE_KEY_ID: 'CLAVE12345',
+      APPLE_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\\nABC\\n-----END PRIVATE KEY-----',
+      API_PUBLIC_URL: 'https://api.empresa.com/',
+      REDIRECT_ALLOW_LIST: 'https://socio.example.com, betopro://auth',
+      TRUST_PROXY: '10.0.0.0/8,192.168.1.4',
+    })
+    assert.deepEqual(config.google, { clientId: 'id.apps.googleusercontent.com', clientSecret: 'secreto', issuer: 'https://accounts.google.com' })
+    assert.equal(config.apple?.issuer, 'https://appleid.apple.com')
+    assert.equal(config.apple?.privateKey, '-----BEGIN PRIVATE KEY-----\nABC\n-----END PRIVATE KEY-----')
+    assert.equal(config.apiPublicUrl, 'https://api.empresa.com')
+    assert.deepEqual(config.redirectAllowList, ['https://socio.example.com', 'betopro://auth'])
+    assert.deepEqual(config.trustProxy, ['10.0.0.0/8', '192.168.1.4'])
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2)
+    assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
+  })
+
   const invalid: Array<[string, Record<string, string>]> = [
+    ['GOOGLE_CLIENT_SECRET', { GOOGLE_CLIENT_ID: 'solo-el-id' }],
+    ['APPLE_PRIVATE_KEY', { APPLE_CLIENT_ID: 'a', APPLE_TEAM_ID: 'b', APPLE_KEY_ID: 'c' }],
+    ['APPLE_PRIVATE_KEY', { APPLE_CLIENT_ID: 'a', APPLE_TEAM_ID: 'b', APPLE_KEY_ID: 'c', APPLE_PRIVATE_KEY: 'no-es-pem' }],
+    ['GOOGLE_ISSUER', { GOOGLE_CLIENT_ID: 'a', GOOGLE_CLIENT_SECRET: 'b', GOOGLE_ISSUER: 'http://accounts.example.com' }],
+    ['API_PUBLIC_URL', { API_PUBLIC_URL: 'api.empresa.com' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'el-balanceador' }],
     ['PORT', { PORT: 'abc' }],
     ['PORT', { PORT: '70000' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://db/portal' }],
