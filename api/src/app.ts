@@ -60,7 +60,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // A fresh embedded database migrates at start; on a busy machine that outlasts Fastify's 10 s default.
     pluginTimeout: 120_000,
     // Behind load balancers the client's address comes from X-Forwarded-For, for the per-IP limits (TRUST_PROXY).
-    trustProxy: options.config.trustProxy,
+    trustProxy: typeof options.config.trustProxy === 'number'
+      ? ((hops: number) => (_address: string, hop: number) => hop < hops)(options.config.trustProxy)
+      : options.config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.setValidatorCompiler(createValidatorCompiler())
