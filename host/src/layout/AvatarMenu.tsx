@@ -1,15 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import {
-  ADMIN_ROLE,
-  ApiError,
-  createBillingPortalSession,
-  FALLBACK,
-  theme,
-  useOutsideClick,
-  useSession,
-} from '@portal/shared';
+import { ADMIN_ROLE, createBillingPortalSession, errorMessage, FALLBACK, theme, useOutsideClick, useSession } from '@portal/shared';
 import { Anchor, IconButton, Panel } from './dropdown';
 
 const Who = styled.div`
@@ -73,7 +65,7 @@ export function AvatarMenu() {
       const { url } = await createBillingPortalSession(user.id);
       window.location.assign(url);
     } catch (error) {
-      setBillingError(error instanceof ApiError ? error.message : FALLBACK.billingPortal);
+      setBillingError(errorMessage(error, FALLBACK.billingPortal));
     }
   };
 

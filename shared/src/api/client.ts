@@ -19,6 +19,11 @@ export class ApiError extends Error {
   }
 }
 
+/** What to tell the person about a failed call: the API's Spanish message, else the caller's fallback. */
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError ? error.message : fallback;
+}
+
 type UnauthorizedHandler = () => void;
 const unauthorizedHandlers = new Set<UnauthorizedHandler>();
 

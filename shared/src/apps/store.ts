@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { listApps } from '../api/apps';
-import { ApiError } from '../api/client';
+import { errorMessage } from '../api/client';
 import { FALLBACK } from '../messages/es';
 import type { App } from '../types/entities';
 
@@ -35,7 +35,7 @@ export const useApps = create<AppsState>()((set, get) => ({
         const page = await listApps();
         set({ apps: page.data, isLoading: false, isLoaded: true });
       } catch (error) {
-        set({ isLoading: false, error: error instanceof ApiError ? error.message : FALLBACK.listApps });
+        set({ isLoading: false, error: errorMessage(error, FALLBACK.listApps) });
       } finally {
         inFlight = undefined;
       }

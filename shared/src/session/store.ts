@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import { ApiError, onUnauthorized } from '../api/client';
+import { ApiError, errorMessage, onUnauthorized } from '../api/client';
 import { fetchCurrentUser, logoutCall } from '../api/auth';
 import { FALLBACK } from '../messages/es';
 import type { User } from '../types/entities';
@@ -96,7 +96,7 @@ export const useSession = create<SessionStore>()(
           // An API that cannot be reached says nothing about the token: it is kept so that a retry can recover.
           const unreachable = error instanceof ApiError && error.status === undefined;
           if (!unreachable) removeToken();
-          set({ ...ANONYMOUS, error: error instanceof ApiError ? error.message : FALLBACK.currentUser });
+          set({ ...ANONYMOUS, error: errorMessage(error, FALLBACK.currentUser) });
           throw error;
         }
       },

@@ -1,9 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import styled from 'styled-components';
-import {
-  Alert, ApiError, AppIcon, Button, createApp, FALLBACK, listApps, Modal, Spinner, TEXT, TextField, theme, updateApp,
-  type App, type Paged,
-} from '@portal/shared';
+import { Alert, AppIcon, Button, createApp, errorMessage, FALLBACK, listApps, Modal, Spinner, TEXT, TextField, theme, type App, type Paged, updateApp } from '@portal/shared';
 import { AdminPage, Panel } from '../../components/Page';
 import { useTimedAlert } from '../../components/useTimedAlert';
 import { VisuallyHidden } from '../../components/VisuallyHidden';
@@ -138,7 +135,7 @@ export default function AppsAdminPage() {
       setApps(await listApps(APPS_ADMIN_PAGE.page, APPS_ADMIN_PAGE.limit));
       setError(null);
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : FALLBACK.listApps);
+      setError(errorMessage(failure, FALLBACK.listApps));
     }
   }, []);
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
-import { Alert, ApiError, ADMIN_FALLBACK, Button, listAuditLog, theme, type AuditEntry, type Paged } from '@portal/shared';
+import { ADMIN_FALLBACK, Alert, Button, errorMessage, listAuditLog, theme, type AuditEntry, type Paged } from '@portal/shared';
 import { Panel } from '../../components/Page';
 import { TEXT_ADMIN } from '../../texts';
 import { auditActionLabel, auditDetails } from './audit-format';
@@ -34,7 +34,7 @@ export function AuditLogSection() {
     let current = true;
     listAuditLog(page, AUDIT_PAGE_SIZE).then(
       (result) => current && (setLog(result), setError(null)),
-      (failure) => current && setError(failure instanceof ApiError ? failure.message : ADMIN_FALLBACK.auditLog),
+      (failure) => current && setError(errorMessage(failure, ADMIN_FALLBACK.auditLog)),
     );
     return () => {
       current = false;

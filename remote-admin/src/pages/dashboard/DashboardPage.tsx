@@ -1,9 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import {
-  Alert, ApiError, ADMIN_FALLBACK, formatChange, formatWholeUsd, getDashboard, Spinner, theme, type DashboardData,
-} from '@portal/shared';
+import { ADMIN_FALLBACK, Alert, errorMessage, formatChange, formatWholeUsd, getDashboard, Spinner, theme, type DashboardData } from '@portal/shared';
 import { AdminPage, Panel } from '../../components/Page';
 import { StatCard, StatGrid } from '../../components/StatCard';
 import { TEXT_ADMIN } from '../../texts';
@@ -62,7 +60,7 @@ export default function DashboardPage() {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    getDashboard().then(setData, (failure) => setError(failure instanceof ApiError ? failure.message : ADMIN_FALLBACK.dashboard));
+    getDashboard().then(setData, (failure) => setError(errorMessage(failure, ADMIN_FALLBACK.dashboard)));
   }, []);
 
   return (

@@ -1,9 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import styled from 'styled-components';
-import {
-  Alert, ApiError, ADMIN_FALLBACK, Button, canSavePlan, changeUserAppPlan, expiryToIso, getUserAppPlans, Input,
-  initialExpiry, Modal, NO_PLAN_ID, PLAN_SAVED, Spinner, theme, visiblePlanApps, type UserAppPlanInfo,
-} from '@portal/shared';
+import { ADMIN_FALLBACK, Alert, Button, canSavePlan, changeUserAppPlan, errorMessage, expiryToIso, getUserAppPlans, initialExpiry, Input, Modal, NO_PLAN_ID, PLAN_SAVED, Spinner, theme, type UserAppPlanInfo, visiblePlanApps } from '@portal/shared';
 import { FieldLabel, Select } from '../../components/Page';
 import { useTimedAlert } from '../../components/useTimedAlert';
 import { TEXT_ADMIN } from '../../texts';
@@ -80,7 +77,7 @@ export function PlansModal({ userId, onClose }: { userId: number; onClose: () =>
       setInfos(visiblePlanApps(await getUserAppPlans(userId)));
       setLoadError(null);
     } catch (error) {
-      setLoadError(error instanceof ApiError ? error.message : ADMIN_FALLBACK.loadPlans);
+      setLoadError(errorMessage(error, ADMIN_FALLBACK.loadPlans));
       setInfos([]);
     }
   }, [userId]);

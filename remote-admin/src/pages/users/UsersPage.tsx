@@ -1,10 +1,6 @@
 import { useCallback, useEffect, useReducer, useState } from 'react';
 import styled from 'styled-components';
-import {
-  administratorsShown, ADMIN_FALLBACK, Alert, ApiError, Button, changeUserStatus, getUserStats, Input, listUsers,
-  PAGE_SIZES, Spinner, STATUS_FILTER_OPTIONS, useSession, verifiedMessage, verifyEmails,
-  type AdminUser, type Paged, type UserStats, type UserStatus,
-} from '@portal/shared';
+import { ADMIN_FALLBACK, administratorsShown, Alert, Button, changeUserStatus, errorMessage, getUserStats, Input, listUsers, PAGE_SIZES, Spinner, STATUS_FILTER_OPTIONS, type AdminUser, type Paged, type UserStats, type UserStatus, useSession, verifiedMessage, verifyEmails } from '@portal/shared';
 import { AdminPage, FieldLabel, Panel, Select } from '../../components/Page';
 import { Pagination } from '../../components/Pagination';
 import { StatCard, StatGrid } from '../../components/StatCard';
@@ -130,7 +126,7 @@ export default function UsersPage() {
       showAlert('success', TEXT_ADMIN.statusChanged(updated.email, updated.status === 'suspended'));
       reload();
     } catch (error) {
-      showAlert('error', error instanceof ApiError ? error.message : String(error));
+      showAlert('error', errorMessage(error, String(error)));
     } finally {
       setBusyId(null);
     }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, FALLBACK, updatePresentation, useSession } from '@portal/shared';
+import { errorMessage, FALLBACK, updatePresentation, useSession } from '@portal/shared';
 
 /**
  * Spec §4: the presentation opens once per session when the user's `presentacion` is true; finishing records it
@@ -28,7 +28,7 @@ export function usePresentation() {
       setUser(answer?.user ?? { ...user, presentacion: false });
       setOpen(false);
     } catch (error) {
-      throw new Error(error instanceof ApiError ? error.message : FALLBACK.presentation);
+      throw new Error(errorMessage(error, FALLBACK.presentation));
     }
   }, [user, setUser]);
 

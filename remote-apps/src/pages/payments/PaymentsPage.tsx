@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { Alert, ApiError, Button, Card, createBillingPortalSession, FALLBACK, useSession } from '@portal/shared';
+import { Alert, Button, Card, createBillingPortalSession, errorMessage, FALLBACK, useSession } from '@portal/shared';
 import { GoButton, Heading, Lead, Page, Row } from '../../components/Page';
 
 const Box = styled(Card)`
@@ -24,7 +24,7 @@ export default function PaymentsPage() {
       const { url } = await createBillingPortalSession(user.id);
       window.location.assign(url);
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : FALLBACK.billingPortal);
+      setError(errorMessage(failure, FALLBACK.billingPortal));
       setBusy(false);
     }
   };

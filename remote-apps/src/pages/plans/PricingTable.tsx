@@ -1,5 +1,5 @@
 import { createElement, useEffect, useState } from 'react';
-import { ApiError, createCustomerSession, FALLBACK, Spinner, TEXT } from '@portal/shared';
+import { createCustomerSession, errorMessage, FALLBACK, Spinner, TEXT } from '@portal/shared';
 
 /** Stripe's script that defines the <stripe-pricing-table> element. */
 export const PRICING_TABLE_SCRIPT = 'https://js.stripe.com/v3/pricing-table.js';
@@ -37,7 +37,7 @@ export function PricingTable({
         loadPricingTableScript();
         setClientSecret(secret);
       },
-      (error) => current && onError(error instanceof ApiError ? error.message : FALLBACK.billingCustomerSession),
+      (error) => current && onError(errorMessage(error, FALLBACK.billingCustomerSession)),
     );
     return () => {
       current = false;

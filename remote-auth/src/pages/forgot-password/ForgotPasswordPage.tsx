@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Alert, ApiError, Button, FALLBACK, forgotPassword, forgotPasswordError, TextField } from '@portal/shared';
+import { Alert, Button, errorMessage, FALLBACK, forgotPassword, forgotPasswordError, TextField } from '@portal/shared';
 import { AuthLayout, Footer, Form, TextLink } from '../../components/AuthLayout';
 import { useDelayed, useTimedMessage } from '../../hooks/useTimedMessage';
 
@@ -32,7 +32,7 @@ export default function ForgotPasswordPage() {
       showMessage({ tone: 'success', text });
       setSentTo(email.trim());
     } catch (caught) {
-      showMessage({ tone: 'error', text: caught instanceof ApiError ? caught.message : FALLBACK.forgotPassword });
+      showMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.forgotPassword) });
       setBusy(false);
     }
   };

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, ApiError, Button, FALLBACK, passwordUpdateError, PasswordField, updatePassword, useSession } from '@portal/shared';
+import { Alert, Button, errorMessage, FALLBACK, PasswordField, passwordUpdateError, updatePassword, useSession } from '@portal/shared';
 import { Form } from '../../components/AuthLayout';
 import type { TimedMessage } from '../../hooks/useTimedMessage';
 
@@ -30,7 +30,7 @@ export function PasswordForm() {
       if (token) replaceToken(token);
       setMessage({ tone: 'success', text: PASSWORD_UPDATED });
     } catch (caught) {
-      setMessage({ tone: 'error', text: caught instanceof ApiError ? caught.message : FALLBACK.updatePassword });
+      setMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.updatePassword) });
     } finally {
       setBusy(false);
     }

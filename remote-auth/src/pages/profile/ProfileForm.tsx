@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Alert, ApiError, Button, FALLBACK, FORM_MESSAGES, profileError, TextField, updateUserInfo, useSession } from '@portal/shared';
+import { Alert, ApiError, Button, errorMessage, FALLBACK, FORM_MESSAGES, profileError, TextField, updateUserInfo, useSession } from '@portal/shared';
 import { Form } from '../../components/AuthLayout';
 
 /** Spec §2, §9: '✓ Actualizado' stays 3 s, then the button is idle again. */
@@ -40,7 +40,7 @@ export function ProfileForm() {
       setUser(response.user);
       setState('saved');
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : FALLBACK.updateProfile);
+      setError(errorMessage(caught, FALLBACK.updateProfile));
       setState('idle');
     }
   };

@@ -1,28 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
-import {
-  Alert,
-  ApiError,
-  Button,
-  checkEmail,
-  composePhone,
-  DEFAULT_PHONE_COUNTRY,
-  FALLBACK,
-  getRuntimeConfig,
-  hasErrors,
-  PasswordField,
-  register,
-  storePendingRedirect,
-  TextField,
-  theme,
-  useSession,
-  validateRegistrationDetails,
-  validateRegistrationPassword,
-  type FieldErrors,
-  type NewPassword,
-  type RegistrationDetails,
-} from '@portal/shared';
+import { Alert, Button, checkEmail, composePhone, DEFAULT_PHONE_COUNTRY, errorMessage, FALLBACK, getRuntimeConfig, hasErrors, PasswordField, register, storePendingRedirect, TextField, theme, type FieldErrors, type NewPassword, type RegistrationDetails, useSession, validateRegistrationDetails, validateRegistrationPassword } from '@portal/shared';
 import { AuthLayout, Footer, Form, Row, TextLink } from '../../components/AuthLayout';
 import { redirectQuery } from '../../hooks/useAfterSignIn';
 import type { LoginNoticeState } from '../login/notice';
@@ -109,7 +88,7 @@ export default function RegisterPage() {
         goToLogin({ message: ALREADY_REGISTERED, tone: 'info' });
       }
     } catch (caught) {
-      goToLogin({ message: caught instanceof ApiError ? caught.message : FALLBACK.unexpected, tone: 'error' });
+      goToLogin({ message: errorMessage(caught, FALLBACK.unexpected), tone: 'error' });
     } finally {
       setBusy(false);
     }
@@ -136,7 +115,7 @@ export default function RegisterPage() {
       if (redirectUrl) storePendingRedirect(redirectUrl, getRuntimeConfig().redirectAllowList);
       navigate(verificationPath(registered));
     } catch (caught) {
-      setServerError(caught instanceof ApiError ? caught.message : FALLBACK.register);
+      setServerError(errorMessage(caught, FALLBACK.register));
       setBusy(false);
     }
   };

@@ -1,18 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import {
-  Alert,
-  ApiError,
-  Button,
-  changePassword,
-  FALLBACK,
-  forgotPassword,
-  passwordResetError,
-  PasswordField,
-  resendError,
-  sanitizeCode,
-  TextField,
-} from '@portal/shared';
+import { Alert, Button, changePassword, errorMessage, FALLBACK, forgotPassword, PasswordField, passwordResetError, resendError, sanitizeCode, TextField } from '@portal/shared';
 import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/AuthLayout';
 import { useDelayed, useTimedMessage } from '../../hooks/useTimedMessage';
 import { BANNER_MS, NEXT_STEP_MS } from '../forgot-password/ForgotPasswordPage';
@@ -47,7 +35,7 @@ export default function ResetPasswordPage() {
       showMessage({ tone: 'success', text });
       setDone(true);
     } catch (caught) {
-      showMessage({ tone: 'error', text: caught instanceof ApiError ? caught.message : FALLBACK.changePassword });
+      showMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.changePassword) });
       setBusy(false);
     }
   };
@@ -63,7 +51,7 @@ export default function ResetPasswordPage() {
       await forgotPassword(email.trim(), FALLBACK.resend);
       showMessage({ tone: 'success', text: RESENT });
     } catch (caught) {
-      showMessage({ tone: 'error', text: caught instanceof ApiError ? caught.message : FALLBACK.resend });
+      showMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.resend) });
     } finally {
       setResending(false);
     }

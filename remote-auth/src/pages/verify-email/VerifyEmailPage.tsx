@@ -1,20 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
-import {
-  Alert,
-  ApiError,
-  Button,
-  FALLBACK,
-  isCompleteCode,
-  resendError,
-  resendVerification,
-  sanitizeCode,
-  TextField,
-  theme,
-  useSession,
-  verifyRegistration,
-} from '@portal/shared';
+import { Alert, Button, errorMessage, FALLBACK, isCompleteCode, resendError, resendVerification, sanitizeCode, TextField, theme, useSession, verifyRegistration } from '@portal/shared';
 import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/AuthLayout';
 import { useCountdown, useTimedMessage } from '../../hooks/useTimedMessage';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
@@ -65,7 +52,7 @@ export default function VerifyEmailPage() {
       setPendingVerificationEmail(null);
       afterSignIn(token, redirectUrl);
     } catch (caught) {
-      showMessage({ tone: 'error', text: caught instanceof ApiError ? caught.message : FALLBACK.verifyCode });
+      showMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.verifyCode) });
       setBusy(false);
     }
   };
@@ -82,7 +69,7 @@ export default function VerifyEmailPage() {
       startCooldown(RESEND_COOLDOWN_S);
       showMessage({ tone: 'success', text: RESENT });
     } catch (caught) {
-      showMessage({ tone: 'error', text: caught instanceof ApiError ? caught.message : FALLBACK.resend });
+      showMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.resend) });
     } finally {
       setResending(false);
     }
