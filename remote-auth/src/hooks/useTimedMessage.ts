@@ -5,12 +5,14 @@ export interface TimedMessage {
   text: string;
 }
 
+export type ShowMessage = (next: TimedMessage | null) => void;
+
 /** A banner that clears itself after `ms` (spec §4, §9: error banners go after 5 s). */
 export function useTimedMessage(ms: number) {
   const [message, setMessage] = useState<TimedMessage | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  const show = useCallback(
+  const show: ShowMessage = useCallback(
     (next: TimedMessage | null) => {
       clearTimeout(timer.current);
       setMessage(next);

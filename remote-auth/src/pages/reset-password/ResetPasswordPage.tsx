@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { Alert, Button, changePassword, errorMessage, FALLBACK, forgotPassword, PasswordField, passwordResetError, resendError, sanitizeCode, TextField } from '@portal/shared';
+import { Alert, Button, changePassword, errorMessage, FALLBACK, forgotPassword, PasswordField, passwordResetError, sanitizeCode, TextField } from '@portal/shared';
 import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/AuthLayout';
 import { useDelayed, useTimedMessage } from '../../hooks/useTimedMessage';
 import { BANNER_MS, NEXT_STEP_MS } from '../forgot-password/ForgotPasswordPage';
-import { RESENT } from '../../texts';
+import { useResend } from '../../hooks/useResend';
 
 /** /reset-password ('Cambiar contraseña'): the emailed code and a new password; then /login after 2 s. */
 export default function ResetPasswordPage() {
@@ -15,7 +15,6 @@ export default function ResetPasswordPage() {
   const [newPassword, setNewPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [busy, setBusy] = useState(false);
-  const [resending, setResending] = useState(false);
   const [done, setDone] = useState(false);
   const [message, showMessage] = useTimedMessage(BANNER_MS);
 
@@ -40,22 +39,7 @@ export default function ResetPasswordPage() {
     }
   };
 
-  const onResend = async () => {
-    const problem = resendError(email);
-    if (problem) {
-      showMessage({ tone: 'error', text: problem });
-      return;
-    }
-    setResending(true);
-    try {
-      await forgotPassword(email.trim(), FALLBACK.resend);
-      showMessage({ tone: 'success', text: RESENT });
-    } catch (caught) {
-      showMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.resend) });
-    } finally {
-      setResending(false);
-    }
-  };
+  const { resending, resend: onResend } = useResend(email, (address) => forgotPassword(address.trim(), FALLBACK.resend), showMessage);
 
   return (
     <AuthLayout title="Cambiar contraseña" subtitle="Escribe el código que te enviamos por email y tu nueva contraseña.">

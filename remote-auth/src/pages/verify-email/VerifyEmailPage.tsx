@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
-import { Alert, Button, errorMessage, FALLBACK, isCompleteCode, resendError, resendVerification, sanitizeCode, TextField, theme, useSession, verifyRegistration } from '@portal/shared';
+import { Alert, Button, errorMessage, FALLBACK, isCompleteCode, resendVerification, sanitizeCode, TextField, theme, useSession, verifyRegistration } from '@portal/shared';
 import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/AuthLayout';
 import { useCountdown, useTimedMessage } from '../../hooks/useTimedMessage';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
-import { RESENT } from '../../texts';
+import { useResend } from '../../hooks/useResend';
 
 /** Spec §4, §9. */
 export const RESEND_COOLDOWN_S = 60;
@@ -35,9 +35,9 @@ export default function VerifyEmailPage() {
 
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
-  const [resending, setResending] = useState(false);
   const [message, showMessage] = useTimedMessage(ERROR_CLEAR_MS);
   const [cooldown, startCooldown] = useCountdown();
+  const { resending, resend: onResend } = useResend(email ?? '', resendVerification, showMessage, () => startCooldown(RESEND_COOLDOWN_S));
 
   if (!email) return <Navigate to={`/register${redirectQuery(redirectUrl)}`} replace />;
 
@@ -54,24 +54,6 @@ export default function VerifyEmailPage() {
     } catch (caught) {
       showMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.verifyCode) });
       setBusy(false);
-    }
-  };
-
-  const onResend = async () => {
-    const problem = resendError(email);
-    if (problem) {
-      showMessage({ tone: 'error', text: problem });
-      return;
-    }
-    setResending(true);
-    try {
-      await resendVerification(email);
-      startCooldown(RESEND_COOLDOWN_S);
-      showMessage({ tone: 'success', text: RESENT });
-    } catch (caught) {
-      showMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.resend) });
-    } finally {
-      setResending(false);
     }
   };
 
