@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { eq } from 'drizzle-orm'
+import { loadBillingConfig } from '../src/config.js'
 import { billingCustomers, users } from '../src/db/schema.js'
 import { adminEmail, buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js'
 import { knownPriceId, startStripeStandIn } from './helpers/stripe-stand-in.js'
@@ -11,19 +12,9 @@ const portalOrigin = 'http://127.0.0.1:8080'
 
 type Call = { method: 'GET' | 'POST', url: string, payload?: Record<string, unknown> }
 
-/** Builds an app with STRIPE_* as given: the billing routes read them when the app is built. */
-async function buildWithEnv(backend: Parameters<typeof buildTestApp>[0], env: Record<string, string | undefined>) {
-  const saved = { STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY, STRIPE_API_BASE: process.env.STRIPE_API_BASE }
-  Object.assign(process.env, env)
-  for (const [key, value] of Object.entries(env)) if (value === undefined) delete process.env[key]
-  try {
-    return await buildTestApp(backend)
-  } finally {
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[key]
-      else process.env[key] = value
-    }
-  }
+/** Builds an app with STRIPE_* as given, read the way the server reads its environment. */
+function buildWithEnv(backend: Parameters<typeof buildTestApp>[0], env: Record<string, string | undefined>) {
+  return buildTestApp(backend, { billing: loadBillingConfig(env) })
 }
 
 forEachBackend((backend) => {

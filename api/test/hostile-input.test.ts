@@ -3,6 +3,7 @@ import { after, before, it } from 'node:test'
 import { eq } from 'drizzle-orm'
 import fc from 'fast-check'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
+import { loadBillingConfig } from '../src/config.js'
 import { accountCodes, billingCustomers, roles, userIdentities, users } from '../src/db/schema.js'
 import { activateUser } from '../src/routes/auth/queries.js'
 import { capturingTransport } from './helpers/accounts.js'
@@ -39,21 +40,13 @@ forEachBackend((backend) => {
 
   before(async () => {
     standIn = await startStripeStandIn()
-    // Billing reads STRIPE_* when the app is built; on, so its handlers run instead of answering 503.
-    const saved = { key: process.env.STRIPE_SECRET_KEY, base: process.env.STRIPE_API_BASE }
-    process.env.STRIPE_SECRET_KEY = 'sk_test_hostil'
-    process.env.STRIPE_API_BASE = standIn.url
-    try {
-      // Per-IP limits would turn most requests into 429 before any handler runs; the limits have their own tests.
-      t = await buildTestApp(backend, { loginRateLimitPerMinute: 100_000, authRateLimitPerMinute: 100_000 }, {
-        mailTransport: capturingTransport(),
-      })
-    } finally {
-      for (const [name, value] of [['STRIPE_SECRET_KEY', saved.key], ['STRIPE_API_BASE', saved.base]] as const) {
-        if (value === undefined) delete process.env[name]
-        else process.env[name] = value
-      }
-    }
+    // Per-IP limits would turn most requests into 429 before any handler runs; the limits have their own tests.
+    // Billing on (against the stand-in), so its handlers run instead of answering 503.
+    t = await buildTestApp(backend, {
+      loginRateLimitPerMinute: 100_000,
+      authRateLimitPerMinute: 100_000,
+      billing: loadBillingConfig({ STRIPE_SECRET_KEY: 'sk_test_hostil', STRIPE_API_BASE: standIn.url }),
+    }, { mailTransport: capturingTransport() })
     routes = listRoutes(t.app)
     spec = t.app.swagger() as Record<string, any>
 

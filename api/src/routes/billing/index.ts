@@ -3,16 +3,10 @@ import type { FastifyRequest } from 'fastify'
 import { forbidden, HttpError } from '../../lib/errors.js'
 import { signedIn } from '../../plugins/app/authentication.js'
 import { commonErrors, ErrorRef } from '../../schemas/common.js'
-import { loadBillingConfig, type BillingConfig } from './config.js'
 import {
   BillingPrices, CheckoutBody, CheckoutSession, CustomerSession, PortalSession, UserIdBody,
 } from './schemas.js'
 import { createStripe, customerFor, toBillingPrice, withProvider } from './stripe.js'
-
-export interface BillingRoutesOptions {
-  /** Billing settings; by default read from the environment (STRIPE_SECRET_KEY, STRIPE_API_BASE). Null: off. */
-  billing?: BillingConfig | null
-}
 
 const bearerAuth = [{ bearerAuth: [] }]
 const errors = { 401: ErrorRef, 403: ErrorRef, 502: ErrorRef, ...commonErrors }
@@ -27,8 +21,8 @@ function ownUser(request: FastifyRequest, userId: number) {
   return user
 }
 
-const routes: FastifyPluginAsyncTypebox<BillingRoutesOptions> = async (app, options) => {
-  const config = options.billing === undefined ? loadBillingConfig(process.env) : options.billing ?? undefined
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const config = app.config.billing
   const stripe = config ? createStripe(config) : undefined
   const provider = () => {
     if (!stripe) throw new HttpError(503, billingUnavailable.message, billingUnavailable.code)

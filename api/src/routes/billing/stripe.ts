@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm'
 import type { Db } from '../../db/client.js'
 import { billingCustomers, type User } from '../../db/schema.js'
 import { HttpError } from '../../lib/errors.js'
-import type { BillingConfig } from './config.js'
+import type { BillingConfig } from '../../config.js'
 import type { BillingPrice } from './schemas.js'
 
 export function createStripe(config: BillingConfig): Stripe {
