@@ -23,8 +23,19 @@ export type Backend = 'pglite' | 'postgres'
 
 const databaseUrl = process.env.DATABASE_URL || undefined
 
-/** PGlite always; PostgreSQL too when DATABASE_URL is set. */
-export const backends: Backend[] = databaseUrl ? ['pglite', 'postgres'] : ['pglite']
+/**
+ * PGlite always; PostgreSQL too when DATABASE_URL is set. TEST_BACKENDS=postgres (or pglite) keeps only one: CI's
+ * PostgreSQL round uses it, the PGlite round having run just before.
+ */
+function chooseBackends(): Backend[] {
+  const available: Backend[] = databaseUrl ? ['pglite', 'postgres'] : ['pglite']
+  const wanted = process.env.TEST_BACKENDS?.split(',').map((name) => name.trim()).filter(Boolean)
+  if (!wanted?.length) return available
+  const unknown = wanted.filter((name) => !available.includes(name as Backend))
+  if (unknown.length) throw new Error(`TEST_BACKENDS pide ${unknown.join(', ')}, no disponible (PostgreSQL necesita DATABASE_URL)`)
+  return available.filter((backend) => wanted.includes(backend))
+}
+export const backends: Backend[] = chooseBackends()
 
 export const adminEmail = 'admin@portal.test'
 export const adminPassword = 'clave-de-prueba-admin'
