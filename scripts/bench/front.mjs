@@ -118,13 +118,22 @@ async function measure(chrome, browser, route, token) {
     { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true },
   );
   const requests = lhr.audits['network-requests'].details.items;
-  const jsBytes = requests.filter((r) => r.resourceType === 'Script').reduce((sum, r) => sum + r.transferSize, 0);
+  const scripts = requests.filter((r) => r.resourceType === 'Script');
+  const jsBytes = scripts.reduce((sum, r) => sum + r.transferSize, 0);
+  if (process.env.FRONT_BENCH_DEBUG) {
+    for (const r of scripts) console.log(route.path, (r.transferSize / 1024).toFixed(1), 'KB', r.url);
+    const element = lhr.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node;
+    console.log(route.path, 'LCP element:', element?.snippet, element?.boundingRect);
+    for (const id of ['first-contentful-paint', 'speed-index', 'cumulative-layout-shift', 'interactive']) {
+      console.log(route.path, id, lhr.audits[id]?.displayValue, lhr.audits[id]?.score);
+    }
+  }
   const observed = lhr.audits.metrics.details.items[0];
   const lcpSeconds = (observed.observedLargestContentfulPaintTs ?? observed.observedLoadTs) / 1e6;
   return {
     route: route.path,
     jsKb: jsBytes / 1024,
-    scripts: requests.filter((r) => r.resourceType === 'Script').length,
+    scripts: scripts.length,
     depth: chainDepth(artifacts.DevtoolsLog, lcpSeconds),
     score: Math.round((lhr.categories.performance.score ?? 0) * 100),
     lcp: lhr.audits['largest-contentful-paint'].numericValue,
