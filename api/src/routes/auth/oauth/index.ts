@@ -150,7 +150,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       // portal's sign-in page with its message, never on an error document of the API.
       const refused = error instanceof SignInRefused || error instanceof client.ClientError
         || error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError
-      request.log[refused ? 'warn' : 'error']({ err: error, provider: provider.name }, 'sign-in with provider failed')
+      if (refused) request.log.warn({ provider: provider.name, reason: (error as Error).message }, 'sign-in with provider refused')
+      else request.log.error({ err: error, provider: provider.name }, 'sign-in with provider failed')
       return null
     }
   }
