@@ -22,3 +22,18 @@ export async function checkCode(
   }
   return user
 }
+
+/**
+ * Background work that mails a code after the answer has gone: if it fails (the database went away), the code-mail
+ * cooldown reserved for it is given back, so asking again does not wait a minute for a mail that never left.
+ */
+export function releasingCooldown(app: FastifyInstance, email: string, purpose: CodePurpose, work: () => Promise<void>) {
+  return async () => {
+    try {
+      await work()
+    } catch (error) {
+      await app.limits.releaseCodeMail(email, purpose).catch(() => {})
+      throw error
+    }
+  }
+}

@@ -6,7 +6,7 @@ import { resetCodeMail } from '../../lib/mail-templates.js'
 import { signedIn } from '../../plugins/app/authentication.js'
 import { ChangePasswordBody, EmailBody, Message, PasswordUpdated, UpdatePasswordBody } from '../../schemas/auth.js'
 import { commonErrors, ErrorRef } from '../../schemas/common.js'
-import { checkCode, invalidCode } from './codes.js'
+import { checkCode, invalidCode, releasingCooldown } from './codes.js'
 import { findUserByEmail, normalizeEmail } from './queries.js'
 
 const bearerAuth = [{ bearerAuth: [] }]
@@ -30,14 +30,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const email = normalizeEmail(request.body.email)
     const refused = await app.limits.reserveCodeMail(email, 'reset_password')
     if (refused) throw refused
-    app.mailer.later(async () => {
+    app.mailer.later(releasingCooldown(app, email, 'reset_password', async () => {
       const user = await findUserByEmail(app.db, email)
       if (user?.status !== 'active') return
       await app.db.transaction(async (tx) => {
         const code = await app.codes.issue(tx, user.id, 'reset_password')
         await app.mailer.enqueue(tx, { to: email, ...resetCodeMail({ name: user.name, email, code, portalUrl: app.config.portalUrl }) })
       })
-    })
+    }))
     return { message: 'Si el email está registrado, te enviamos un código para cambiar la contraseña.' }
   })
 

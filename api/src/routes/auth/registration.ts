@@ -7,7 +7,7 @@ import {
   EmailBody, EmailStatus, Message, RegisterBody, RegisteredEmail, Session, VerifyRegistrationBody,
 } from '../../schemas/auth.js'
 import { commonErrors, ErrorRef } from '../../schemas/common.js'
-import { checkCode, invalidCode } from './codes.js'
+import { checkCode, invalidCode, releasingCooldown } from './codes.js'
 import { activateUser, currentUserView, findUserByEmail, findUserById, normalizeEmail } from './queries.js'
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -93,14 +93,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const email = normalizeEmail(request.body.email)
     const refused = await app.limits.reserveCodeMail(email, 'verify_email')
     if (refused) throw refused
-    app.mailer.later(async () => {
+    app.mailer.later(releasingCooldown(app, email, 'verify_email', async () => {
       const user = await findUserByEmail(app.db, email)
       if (user?.status !== 'pending_verification') return
       await app.db.transaction(async (tx) => {
         const code = await app.codes.issue(tx, user.id, 'verify_email')
         await app.mailer.enqueue(tx, { to: email, ...verificationCodeMail({ name: user.name, email, code, portalUrl: app.config.portalUrl }) })
       })
-    })
+    }))
     return { message: 'Si la cuenta está pendiente de verificación, te enviamos un código nuevo.' }
   })
 
