@@ -2,39 +2,14 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { API_URL, E2E, ROOT } from '../support/env';
 import { signInAsAdmin } from '../support/session';
-
-interface StaticServer {
-  url: string;
-  close(): Promise<void>;
-}
-type StartStaticServer = (options: {
-  dir: string;
-  port: number;
-  spa?: boolean;
-  runtimeConfig?: object;
-}) => Promise<StaticServer>;
-
-async function staticServers(): Promise<StartStaticServer> {
-  const module = (await import(path.join(ROOT, 'scripts/lib/static-server.mjs'))) as { startStaticServer: StartStaticServer };
-  return module.startStaticServer;
-}
+import { startSpareShell, startStaticServer, type StaticServer } from '../support/static-servers';
 
 test('with the calculator remote down the area shows the fallback, the top bar works, and Reintentar recovers', async ({
   page,
   request,
 }) => {
-  const startStaticServer = await staticServers();
   // A second shell of the same build whose calculator remote points at a port where nothing listens yet.
-  const shell = await startStaticServer({
-    dir: path.join(ROOT, 'host/dist'),
-    port: E2E.spareHostPort,
-    spa: true,
-    runtimeConfig: {
-      apiBaseUrl: API_URL,
-      remotes: { calculator: `http://127.0.0.1:${E2E.spareCalculatorPort}/mf-manifest.json` },
-      redirectAllowList: [],
-    },
-  });
+  const shell = await startSpareShell(API_URL, { calculator: `http://127.0.0.1:${E2E.spareCalculatorPort}/mf-manifest.json` });
   let remote: StaticServer | undefined;
   try {
     await signInAsAdmin(page, request);
@@ -57,14 +32,8 @@ test('with the calculator remote down the area shows the fallback, the top bar w
 });
 
 test('a route whose remote is not configured shows the same fallback inside the shell', async ({ page, request }) => {
-  const startStaticServer = await staticServers();
   // The same shell build, deployed with a runtime config that names no remote at all.
-  const shell = await startStaticServer({
-    dir: path.join(ROOT, 'host/dist'),
-    port: E2E.spareHostPort,
-    spa: true,
-    runtimeConfig: { apiBaseUrl: API_URL, remotes: {}, redirectAllowList: [] },
-  });
+  const shell = await startSpareShell(API_URL, {});
   try {
     await signInAsAdmin(page, request);
     await page.goto(`${shell.url}/planes`);
