@@ -32,7 +32,7 @@ export interface Config {
    * Which proxies in front of the API to believe about the client's address (`X-Forwarded-For`), for the per-IP
    * limits: false (none, the default), a number of hops, or the balancers' addresses/CIDRs.
    */
-  trustProxy: boolean | number | string[]
+  trustProxy: false | number | string[]
   /** Partner targets (same patterns as the portal's runtime config) a Google/Apple sign-in may carry on to. */
   redirectAllowList: string[]
   /** The API's own public origin: the Google and Apple callback addresses are built on it. */
@@ -187,14 +187,20 @@ function oauthConfig(env: Env): { google: GoogleConfig | undefined, apple: Apple
   }
 }
 
-function trustProxy(env: Env): boolean | number | string[] {
+/**
+ * Which proxies may say who the client is. Never `true`: believing every X-Forwarded-For would let any client pick
+ * its own address, and with it the per-address sign-in locks and rate limits.
+ */
+function trustProxy(env: Env): false | number | string[] {
   const raw = read(env, 'TRUST_PROXY')
   if (raw === undefined || raw === 'false') return false
-  if (raw === 'true') return true
+  if (raw === 'true') {
+    throw new ConfigError('TRUST_PROXY', 'no acepta true (cualquier cliente podría elegir su dirección): indica el número de saltos o las direcciones de los balanceadores')
+  }
   if (/^\d+$/.test(raw)) return integer(env, 'TRUST_PROXY', 0, 1, 10)
   const addresses = raw.split(',').map((item) => item.trim()).filter(Boolean)
   if (addresses.some((item) => !/^[0-9a-f.:]+(\/\d{1,3})?$/i.test(item))) {
-    throw new ConfigError('TRUST_PROXY', `debe ser true, un número de saltos o direcciones IP/CIDR separadas por comas (recibido "${raw}")`)
+    throw new ConfigError('TRUST_PROXY', `debe ser un número de saltos o direcciones IP/CIDR separadas por comas (recibido "${raw}")`)
   }
   return addresses
 }

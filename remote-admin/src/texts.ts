@@ -111,4 +111,5 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.edit': 'Editó el usuario',
   'app.create': 'Creó la aplicación',
   'app.update': 'Modificó la aplicación',
+  'auth.lockout': 'Bloqueó el inicio de sesión',
 };

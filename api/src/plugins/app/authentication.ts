@@ -6,9 +6,9 @@ import type { VerifiedToken } from './tokens.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler: 401 unless the request carries a valid bearer token; sets `request.auth`. */
+    /** onRequest hook: 401 unless the request carries a valid bearer token; sets `request.auth`. Runs before the body is parsed or validated, so an anonymous caller learns nothing of a route's schema. */
     authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>
-    /** preHandler, after `authenticate`: 403 unless the user is an administrator. */
+    /** onRequest hook, after `authenticate`: 403 unless the user is an administrator (before validation too). */
     requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void>
   }
   interface FastifyRequest {

@@ -9,6 +9,10 @@ const firstLockMs = 30_000
 const maxLockMs = 15 * 60_000
 /** Failures are remembered this long, so a slow guesser keeps meeting the longer locks. */
 const failureMemoryMs = 24 * 60 * 60_000
+/** Failures of one account from all addresses together before the slower account-wide throttle starts. */
+export const accountThrottleThreshold = 20
+/** An address that signed in to an account is known to it this long, and the account throttle lets it through. */
+const knownAddressMs = 30 * 24 * 60 * 60_000
 
 /** 30 s at the 5th failure in a row, doubling with each further one, 15 min at most. */
 export function lockDurationMs(failures: number): number {
@@ -16,18 +20,39 @@ export function lockDurationMs(failures: number): number {
   return Math.min(maxLockMs, firstLockMs * 2 ** Math.min(failures - lockoutThreshold, 10))
 }
 
+/** The account-wide throttle: 30 s at the 20th failure from any address, doubling, 15 min at most. */
+export function accountThrottleMs(failures: number): number {
+  return failures < accountThrottleThreshold ? 0 : lockDurationMs(failures - accountThrottleThreshold + lockoutThreshold)
+}
+
+/** A lock that a failure just started, worth an audit line: the address's own, or the account's. */
+export interface Lockout {
+  scope: 'address' | 'account'
+  failures: number
+  lockMs: number
+}
+
+/** Which lock starts go to the audit log: the first one and every fifth failure after it, per scope. */
+const worthRecording = (failures: number, threshold: number) => failures >= threshold && (failures - threshold) % 5 === 0
+
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000))
 
 /**
- * Brute-force and mail limits. Everything is keyed by the normalized email, whether an account has it or not, so
- * the answers are the same for known and unknown addresses.
+ * Brute-force and mail limits, keyed by the normalized email whether an account has it or not, so the answers are
+ * the same for known and unknown addresses. Sign-in failures count per (email, client address): an attacker locks
+ * only the address it guesses from, never the owner elsewhere. A slower throttle counts the account's failures from
+ * every address, for guessing spread over many; addresses that signed in to the account before are not held by it.
  */
 export interface AccountLimits {
-  /** Ms left on the email's sign-in lock, 0 when it may try. */
-  signInLockedFor(email: string): Promise<number>
-  /** Records a failed password; answers the ms of the lock this failure starts (0 while under the threshold). */
-  recordSignInFailure(email: string): Promise<number>
-  clearSignInFailures(email: string): Promise<void>
+  /** Ms left before `address` may try a password for the email, 0 when it may try now. */
+  signInLockedFor(email: string, address: string): Promise<number>
+  /** Records a failed password from `address`; answers the ms it must now wait and the lock it started, if any. */
+  recordSignInFailure(email: string, address: string): Promise<{ lockMs: number, lockout: Lockout | null }>
+  /**
+   * A successful sign-in from `address`: its failures are forgotten and it becomes known to the account. With
+   * `everywhere` (the mailbox was proved by a code), the account-wide throttle is lifted too.
+   */
+  clearSignInFailures(email: string, address: string, options?: { everywhere?: boolean }): Promise<void>
   /** Takes the right to mail a code, or answers the 429 to give: 60 s between codes, 10 mails an hour. */
   reserveCodeMail(email: string, purpose: CodePurpose): Promise<HttpError | null>
   /** Gives back the cooldown of a reservation whose mail was never written (its transaction failed). */
@@ -42,22 +67,41 @@ declare module 'fastify' {
 
 export default fp(async (app) => {
   const { counters, clock } = app
-  const lockKey = (email: string) => `signin-lock:${email}`
-  const failuresKey = (email: string) => `signin-failures:${email}`
+  const lockKey = (email: string, address: string) => `signin-lock:${email}:${address}`
+  const failuresKey = (email: string, address: string) => `signin-failures:${email}:${address}`
+  const accountLockKey = (email: string) => `signin-account-lock:${email}`
+  const accountFailuresKey = (email: string) => `signin-account-failures:${email}`
+  const knownKey = (email: string, address: string) => `signin-known:${email}:${address}`
   const cooldownKey = (email: string, purpose: CodePurpose) => `code-cooldown:${purpose}:${email}`
 
   app.decorate('limits', {
-    signInLockedFor: (email) => counters.heldFor(lockKey(email)),
-
-    async recordSignInFailure(email) {
-      const { count } = await counters.increment(failuresKey(email), failureMemoryMs)
-      const lockMs = lockDurationMs(count)
-      if (lockMs > 0) await counters.hold(lockKey(email), lockMs, true)
-      return lockMs
+    async signInLockedFor(email, address) {
+      const own = await counters.heldFor(lockKey(email, address))
+      if (own > 0) return own
+      const account = await counters.heldFor(accountLockKey(email))
+      return account > 0 && await counters.heldFor(knownKey(email, address)) === 0 ? account : 0
     },
 
-    async clearSignInFailures(email) {
-      await counters.delete(failuresKey(email), lockKey(email))
+    async recordSignInFailure(email, address) {
+      const own = await counters.increment(failuresKey(email, address), failureMemoryMs)
+      const account = await counters.increment(accountFailuresKey(email), failureMemoryMs)
+      const ownLockMs = lockDurationMs(own.count)
+      const accountLockMs = accountThrottleMs(account.count)
+      if (ownLockMs > 0) await counters.hold(lockKey(email, address), ownLockMs, true)
+      if (accountLockMs > 0) await counters.hold(accountLockKey(email), accountLockMs, true)
+      const lockout: Lockout | null = worthRecording(account.count, accountThrottleThreshold)
+        ? { scope: 'account', failures: account.count, lockMs: accountLockMs }
+        : worthRecording(own.count, lockoutThreshold)
+          ? { scope: 'address', failures: own.count, lockMs: ownLockMs }
+          : null
+      const known = accountLockMs > 0 && await counters.heldFor(knownKey(email, address)) > 0
+      return { lockMs: Math.max(ownLockMs, known ? 0 : accountLockMs), lockout }
+    },
+
+    async clearSignInFailures(email, address, options = {}) {
+      await counters.delete(failuresKey(email, address), lockKey(email, address))
+      await counters.hold(knownKey(email, address), knownAddressMs, true)
+      if (options.everywhere) await counters.delete(accountFailuresKey(email), accountLockKey(email))
     },
 
     async reserveCodeMail(email, purpose) {

@@ -20,8 +20,8 @@ async function replaceTags(db: Db, appId: number, tags: { descripcion: string }[
 
 /** Creating and editing apps of the catalogue (administrators only), registered under /apps. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('preHandler', app.authenticate)
-  app.addHook('preHandler', app.requireAdmin)
+  app.addHook('onRequest', app.authenticate)
+  app.addHook('onRequest', app.requireAdmin)
 
   app.post('/register', {
     schema: {

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js'
 import { apps, auditLog, users } from '../../db/schema.js'
 import type { VerifiedToken } from '../../plugins/app/tokens.js'
 
-/** What an administrator did: the `action` column of the audit log. */
+/** What an administrator (or, for `auth.*`, the API itself) did: the `action` column of the audit log. */
 export const auditActions = [
   'user.verify',
   'user.status_change',
@@ -12,6 +12,7 @@ export const auditActions = [
   'user.edit',
   'app.create',
   'app.update',
+  'auth.lockout',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 
@@ -26,10 +27,22 @@ export interface AuditEntry {
  * that a change is never on record without having happened, nor the other way round.
  */
 export async function recordAudit(db: Db, actor: VerifiedToken, entries: AuditEntry[]): Promise<void> {
+  await insertAudit(db, { id: actor.user.id, email: actor.user.email }, entries)
+}
+
+/** The actor of what the API decides by itself (a sign-in lock), as the log shows it. */
+export const systemActor = 'sistema'
+
+/** Writes audit rows for what the API did on its own, with no person behind it. */
+export async function recordSystemAudit(db: Db, entries: AuditEntry[]): Promise<void> {
+  await insertAudit(db, { id: null, email: systemActor }, entries)
+}
+
+async function insertAudit(db: Db, actor: { id: number | null, email: string }, entries: AuditEntry[]): Promise<void> {
   if (entries.length === 0) return
   await db.insert(auditLog).values(entries.map((entry) => ({
-    actorId: actor.user.id,
-    actorEmail: actor.user.email,
+    actorId: actor.id,
+    actorEmail: actor.email,
     action: entry.action,
     targetType: entry.target.type,
     targetId: entry.target.id,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { eq, sql } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { Type } from 'typebox'
 import { users } from '../../db/schema.js'
 import { HttpError } from '../../lib/errors.js'
@@ -7,6 +7,7 @@ import { signedIn } from '../../plugins/app/authentication.js'
 import { commonErrors, ErrorRef, IdParams, Page } from '../../schemas/common.js'
 import { userListItem } from '../users/queries.js'
 import { UserListItem } from '../users/schemas.js'
+import { checkAccountChange, endsSessions } from '../auth/account-changes.js'
 import { listAudit, recordAudit } from './audit.js'
 import { dashboard } from './dashboard.js'
 import { AuditEntry, AuditQuery, Dashboard } from './schemas.js'
@@ -19,8 +20,8 @@ const security = [{ bearerAuth: [] }]
  * status toggle (whose path the spec puts under /auth). Registered without a prefix.
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('preHandler', app.authenticate)
-  app.addHook('preHandler', app.requireAdmin)
+  app.addHook('onRequest', app.authenticate)
+  app.addHook('onRequest', app.requireAdmin)
 
   app.get('/admin/dashboard', {
     schema: {
@@ -57,9 +58,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const actor = signedIn(request)
     const { id } = request.params
-    if (id === actor.user.id) {
-      throw new HttpError(409, 'No puedes cambiar el estado de tu propia cuenta', 'CANNOT_CHANGE_OWN_STATUS')
-    }
     return app.db.transaction(async (tx) => {
       const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update')
       if (!user) throw new HttpError(404, 'Usuario no encontrado', 'USER_NOT_FOUND')
@@ -67,9 +65,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         throw new HttpError(409, 'El usuario aún no ha verificado su email: verifícalo antes de suspenderlo', 'USER_PENDING')
       }
       const next = user.status === 'active' ? 'suspended' : 'active'
+      checkAccountChange(actor.user.id, user, { status: next })
       const [updated] = await tx.update(users)
-        // Suspension bumps the token version: every token issued before is refused from now on.
-        .set(next === 'suspended' ? { status: next, tokenVersion: sql`${users.tokenVersion} + 1` } : { status: next })
+        .set({ status: next, ...endsSessions(user, next) })
         .where(eq(users.id, id))
         .returning()
       await recordAudit(tx, actor, [{

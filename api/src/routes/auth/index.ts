@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { lt } from 'drizzle-orm'
 import { Type } from 'typebox'
+import type { Db } from '../../db/client.js'
 import { revokedTokens } from '../../db/schema.js'
 import { HttpError, retryLater } from '../../lib/errors.js'
 import { signedIn } from '../../plugins/app/authentication.js'
+import type { Lockout } from '../../plugins/app/limits.js'
 import { AccessToken, CurrentUser, LoginBody } from '../../schemas/auth.js'
 import { commonErrors, ErrorRef } from '../../schemas/common.js'
+import { recordSystemAudit } from '../admin/audit.js'
 import oauthRoutes from './oauth/index.js'
 import passwordRoutes from './passwords.js'
 import profileRoutes from './profile.js'
@@ -20,6 +23,15 @@ function invalidCredentials(lockedMs: number): HttpError {
   return lockedMs > 0 ? retryLater(401, message, 'INVALID_CREDENTIALS', lockedMs) : new HttpError(401, message, 'INVALID_CREDENTIALS')
 }
 
+/** A sign-in lock that started, on record for the administrators (who was guessed at, from where, how often). */
+function recordLockout(db: Db, userId: number, address: string, lockout: Lockout) {
+  return recordSystemAudit(db, [{
+    action: 'auth.lockout',
+    target: { type: 'user', id: userId },
+    details: { scope: lockout.scope, address, failures: lockout.failures, lockedSeconds: Math.ceil(lockout.lockMs / 1000) },
+  }])
+}
+
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/login', {
     config: { rateLimit: { max: app.config.loginRateLimitPerMinute, timeWindow: '1 minute' } },
@@ -31,14 +43,18 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request) => {
     const email = normalizeEmail(request.body.email)
-    // A locked email gets the wrong-password answer plus when to retry, known account or not.
-    const lockedMs = await app.limits.signInLockedFor(email)
+    // A locked address gets the wrong-password answer plus when to retry, known account or not.
+    const lockedMs = await app.limits.signInLockedFor(email, request.ip)
     if (lockedMs > 0) throw invalidCredentials(lockedMs)
     const user = await findUserByEmail(app.db, email)
     // Always one argon2 verification, known email or not, so the response time does not reveal accounts.
     const passwordMatches = await app.passwords.verify(user?.passwordHash, request.body.password)
-    if (!user || !passwordMatches) throw invalidCredentials(await app.limits.recordSignInFailure(email))
-    await app.limits.clearSignInFailures(email)
+    if (!user || !passwordMatches) {
+      const { lockMs, lockout } = await app.limits.recordSignInFailure(email, request.ip)
+      if (lockout && user) await recordLockout(app.db, user.id, request.ip, lockout)
+      throw invalidCredentials(lockMs)
+    }
+    await app.limits.clearSignInFailures(email, request.ip)
     if (user.status === 'pending_verification') {
       throw new HttpError(403, 'Debes verificar tu email antes de iniciar sesión', 'EMAIL_NOT_VERIFIED')
     }
@@ -49,7 +65,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.get('/user', {
-    preHandler: app.authenticate,
+    onRequest: app.authenticate,
     schema: {
       summary: 'El usuario de la sesión, con su plan en cada app',
       tags: ['auth'],
@@ -59,7 +75,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => currentUserView(app.db, signedIn(request).user))
 
   app.post('/logout', {
-    preHandler: app.authenticate,
+    onRequest: app.authenticate,
     schema: {
       summary: 'Cierra la sesión: el token presentado deja de ser válido',
       tags: ['auth'],

@@ -59,15 +59,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (!await app.codes.consume(tx, user.id, 'reset_password', code)) throw invalidCode()
       await tx.update(users).set(newPasswordValues(passwordHash)).where(eq(users.id, user.id))
     })
-    // Whoever proves the mailbox may sign in again straight away.
-    await app.limits.clearSignInFailures(email)
+    // Whoever proves the mailbox may sign in again straight away, from here and past the account throttle.
+    await app.limits.clearSignInFailures(email, request.ip, { everywhere: true })
     return { message: 'Contraseña cambiada correctamente. Ya puedes iniciar sesión.' }
   })
 
   app.route({
     method: ['PUT', 'POST'],
     url: '/update-password',
-    preHandler: app.authenticate,
+    onRequest: app.authenticate,
     schema: {
       summary: 'Cambia la contraseña de la sesión; las demás sesiones terminan',
       description: 'Responde un token nuevo para seguir en esta sesión (el presentado deja de valer).',
@@ -79,17 +79,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => {
       const { user } = signedIn(request)
       // A stolen session must not become a way around the sign-in lock: the same counter guards both.
-      const lockedMs = await app.limits.signInLockedFor(user.email)
+      const lockedMs = await app.limits.signInLockedFor(user.email, request.ip)
       if (lockedMs > 0) throw retryLater(429, messages.tooManyRequests(Math.ceil(lockedMs / 1000)), 'ACCOUNT_LOCKED', lockedMs)
       if (user.passwordHash === null) {
         throw new HttpError(400, 'Tu cuenta no tiene contraseña porque entras con Google o Apple. Crea una con «¿Olvidaste tu contraseña?».', 'NO_PASSWORD')
       }
       if (!await app.passwords.verify(user.passwordHash, request.body.currentPassword)) {
-        await app.limits.recordSignInFailure(user.email)
+        await app.limits.recordSignInFailure(user.email, request.ip)
         // Not 401: the client would take it for an expired session and sign the user out.
         throw new HttpError(400, 'La contraseña actual es incorrecta', 'INVALID_CURRENT_PASSWORD')
       }
-      await app.limits.clearSignInFailures(user.email)
+      await app.limits.clearSignInFailures(user.email, request.ip)
       const passwordHash = await app.passwords.hash(request.body.newPassword)
       const [updated] = await app.db.update(users)
         .set(newPasswordValues(passwordHash))

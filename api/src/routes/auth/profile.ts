@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { eq, sql } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core'
 import { roles, users, type User } from '../../db/schema.js'
 import { forbidden, HttpError } from '../../lib/errors.js'
@@ -7,6 +7,7 @@ import { signedIn } from '../../plugins/app/authentication.js'
 import { EditUserBody, UpdatePresentationBody, UpdateUserBody, UserEnvelope } from '../../schemas/auth.js'
 import { commonErrors, ErrorRef, IdParams } from '../../schemas/common.js'
 import { recordAudit } from '../admin/audit.js'
+import { checkAccountChange, endsSessions } from './account-changes.js'
 import { activateUser, currentUserView, findUserById } from './queries.js'
 
 const bearerAuth = [{ bearerAuth: [] }]
@@ -21,7 +22,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const errors = { 401: ErrorRef, 403: ErrorRef, 404: ErrorRef, ...commonErrors }
 
   app.post('/update-user', {
-    preHandler: app.authenticate,
+    onRequest: app.authenticate,
     schema: {
       summary: 'Actualiza nombre y teléfono (el propio usuario o un administrador)',
       tags: ['auth'],
@@ -47,7 +48,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.put('/editar/:id', {
-    preHandler: app.authenticate,
+    onRequest: app.authenticate,
     schema: {
       summary: 'Edita el perfil de un usuario (el propio o, para administradores, cualquiera, también rol y estado)',
       tags: ['auth'],
@@ -67,6 +68,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const updated = await app.db.transaction(async (tx) => {
       const [current] = await tx.select().from(users).where(eq(users.id, id)).for('update')
       if (!current) throw userNotFound()
+      checkAccountChange(session.id, current, { status, role })
       const changes: PgUpdateSetSource<typeof users> = {}
       for (const field of ['name', 'lastName', 'phone'] as const) {
         const value = profile[field]
@@ -77,8 +79,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       // Verifying by hand does what the emailed code does: activation with the free plans.
       if (status === 'active' && current.status === 'pending_verification') await activateUser(tx, id)
       else if (status !== undefined) changes.status = status
-      // Suspension ends every session of the user.
-      if (status === 'suspended' && current.status !== 'suspended') changes.tokenVersion = sql`${users.tokenVersion} + 1`
+      Object.assign(changes, endsSessions(current, status))
       if (Object.keys(changes).length > 0) await tx.update(users).set(changes).where(eq(users.id, id))
       if (session.id !== id) {
         const { tokenVersion: _tokenVersion, ...recorded } = changes
@@ -91,7 +92,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.post('/update-presentacion', {
-    preHandler: app.authenticate,
+    onRequest: app.authenticate,
     schema: {
       summary: 'Marca la presentación como vista (solo el propio usuario)',
       tags: ['auth'],

@@ -36,7 +36,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   // In this order: 401 without a session, 403 for someone else's userId, then 503 when billing is off.
-  app.addHook('preHandler', app.authenticate)
+  app.addHook('onRequest', app.authenticate)
   app.addHook('preHandler', async (request) => {
     const userId = (request.body as { userId?: unknown } | undefined)?.userId
     if (typeof userId === 'number') ownUser(request, userId)

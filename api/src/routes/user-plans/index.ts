@@ -14,7 +14,7 @@ const userNotFound = () => new HttpError(404, 'Usuario no encontrado', 'USER_NOT
 
 /** Plans per user and app (spec §2 'Planes del Usuario'). */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('preHandler', app.authenticate)
+  app.addHook('onRequest', app.authenticate)
 
   const userExists = async (id: number) =>
     (await app.db.select({ id: users.id }).from(users).where(eq(users.id, id))).length > 0
@@ -36,7 +36,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   })
 
   app.post('/cambiar-plan-app', {
-    preHandler: app.requireAdmin,
+    onRequest: app.requireAdmin,
     schema: {
       summary: 'Asigna al usuario un plan de la app con su fecha de vencimiento (solo administradores)',
       tags: ['planes'],

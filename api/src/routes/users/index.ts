@@ -10,8 +10,8 @@ const security = [{ bearerAuth: [] }]
 
 /** The admin's user management (spec §2 'User management'); every route is for administrators only. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('preHandler', app.authenticate)
-  app.addHook('preHandler', app.requireAdmin)
+  app.addHook('onRequest', app.authenticate)
+  app.addHook('onRequest', app.requireAdmin)
 
   app.get('/listar', {
     schema: {

@@ -19,5 +19,9 @@ describe('audit log rows', () => {
       toFechaVencimiento: '2027-03-15T00:00:00.000Z',
     }))).toBe('Control Max 360: sin plan → PRO, vence 15/3/2027');
     expect(auditDetails(entry('app.update', { fields: ['nombre', 'webUrl'] }))).toBe('Campos: nombre, webUrl');
+    expect(auditDetails(entry('auth.lockout', { scope: 'address', address: '203.0.113.9', failures: 5, lockedSeconds: 30 })))
+      .toBe('5 contraseñas incorrectas desde 203.0.113.9; espera de 30 s');
+    expect(auditDetails(entry('auth.lockout', { scope: 'account', address: '203.0.113.40', failures: 20, lockedSeconds: 30 })))
+      .toBe('20 contraseñas incorrectas en total (la última desde 203.0.113.40); espera de 30 s');
   });
 });

@@ -21,6 +21,10 @@ export function auditDetails(entry: AuditEntry): string {
       return String(d.nombre ?? '');
     case 'app.update':
       return Array.isArray(d.fields) && d.fields.length > 0 ? `Campos: ${d.fields.join(', ')}` : 'Sin cambios';
+    case 'auth.lockout': {
+      const where = d.scope === 'account' ? `en total (la última desde ${String(d.address)})` : `desde ${String(d.address)}`;
+      return `${String(d.failures)} contraseñas incorrectas ${where}; espera de ${String(d.lockedSeconds)} s`;
+    }
     default:
       return JSON.stringify(d);
   }
