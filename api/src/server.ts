@@ -1,5 +1,6 @@
 import { buildApp } from './app.js'
 import { loadConfig, type Config } from './config.js'
+import { keepDataPrivate } from './lib/private-data.js'
 
 function readConfig(): Config {
   try {
@@ -11,11 +12,14 @@ function readConfig(): Config {
 }
 
 const config = readConfig()
+keepDataPrivate(config.dataDir)
 
 const app = await buildApp({ config }).catch((error: Error) => {
   console.error(`No se pudo iniciar la API: ${error.message}`)
   process.exit(1)
 })
+// PGlite lays down its first files with the modes of its bundled image (0666), whatever the umask says.
+keepDataPrivate(config.dataDir)
 
 let closing = false
 async function shutdown(signal: NodeJS.Signals) {
