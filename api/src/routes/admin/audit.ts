@@ -2,7 +2,6 @@ import { and, desc, eq, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Db } from '../../db/client.js'
 import { apps, auditLog, users } from '../../db/schema.js'
-import type { VerifiedToken } from '../../plugins/app/tokens.js'
 
 /** What an administrator did: the `action` column of the audit log. */
 export const auditActions = [
@@ -10,6 +9,8 @@ export const auditActions = [
   'user.status_change',
   'user.plan_change',
   'user.edit',
+  'user.create',
+  'user.password_reset',
   'app.create',
   'app.update',
 ] as const
@@ -21,11 +22,19 @@ export interface AuditEntry {
   details?: Record<string, unknown>
 }
 
+/** Who did it: a signed-in administrator (its token), or the operator's command (`src/cli/admin.ts`), which has no account. */
+export interface AuditActor {
+  user: { id: number | null, email: string }
+}
+
+/** The operator at the server's console (`npm run admin`): no account, so no id; this text stands for the email. */
+export const operatorActor: AuditActor = { user: { id: null, email: 'operador (CLI)' } }
+
 /**
  * Writes audit rows for what `actor` just did. Call it with the same `db` (or transaction) as the change itself, so
  * that a change is never on record without having happened, nor the other way round.
  */
-export async function recordAudit(db: Db, actor: VerifiedToken, entries: AuditEntry[]): Promise<void> {
+export async function recordAudit(db: Db, actor: AuditActor, entries: AuditEntry[]): Promise<void> {
   if (entries.length === 0) return
   await db.insert(auditLog).values(entries.map((entry) => ({
     actorId: actor.user.id,

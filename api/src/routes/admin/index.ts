@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { eq, sql } from 'drizzle-orm'
 import { Type } from 'typebox'
-import { users } from '../../db/schema.js'
 import { HttpError } from '../../lib/errors.js'
 import { signedIn } from '../../plugins/app/authentication.js'
 import { commonErrors, ErrorRef, IdParams, Page } from '../../schemas/common.js'
 import { userListItem } from '../users/queries.js'
 import { UserListItem } from '../users/schemas.js'
-import { listAudit, recordAudit } from './audit.js'
+import { changeUserStatus } from './accounts.js'
+import { listAudit } from './audit.js'
 import { dashboard } from './dashboard.js'
 import { AuditEntry, AuditQuery, Dashboard } from './schemas.js'
 
@@ -61,23 +60,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       throw new HttpError(409, 'No puedes cambiar el estado de tu propia cuenta', 'CANNOT_CHANGE_OWN_STATUS')
     }
     return app.db.transaction(async (tx) => {
-      const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update')
-      if (!user) throw new HttpError(404, 'Usuario no encontrado', 'USER_NOT_FOUND')
-      if (user.status === 'pending_verification') {
-        throw new HttpError(409, 'El usuario aún no ha verificado su email: verifícalo antes de suspenderlo', 'USER_PENDING')
-      }
-      const next = user.status === 'active' ? 'suspended' : 'active'
-      const [updated] = await tx.update(users)
-        // Suspension bumps the token version: every token issued before is refused from now on.
-        .set(next === 'suspended' ? { status: next, tokenVersion: sql`${users.tokenVersion} + 1` } : { status: next })
-        .where(eq(users.id, id))
-        .returning()
-      await recordAudit(tx, actor, [{
-        action: 'user.status_change',
-        target: { type: 'user', id },
-        details: { from: user.status, to: next },
-      }])
-      return { user: userListItem(updated!) }
+      const { after } = await changeUserStatus(tx, actor, id)
+      return { user: userListItem(after) }
     })
   })
 }
