@@ -9,6 +9,7 @@ const entry = (action: string, details: Record<string, unknown>): AuditEntry => 
 describe('audit log rows', () => {
   it('names the actions in Spanish', () => {
     expect(auditActionLabel('user.verify')).toBe('Verificó el email');
+    expect(auditActionLabel('user.password_reset')).toBe('Restableció la contraseña');
     expect(auditActionLabel('otra.cosa')).toBe('otra.cosa');
   });
 
@@ -19,5 +20,9 @@ describe('audit log rows', () => {
       toFechaVencimiento: '2027-03-15T00:00:00.000Z',
     }))).toBe('Control Max 360: sin plan → PRO, vence 15/3/2027');
     expect(auditDetails(entry('app.update', { fields: ['nombre', 'webUrl'] }))).toBe('Campos: nombre, webUrl');
+    // The operator's command (npm run admin) records these two.
+    expect(auditDetails(entry('user.create', { role: 1 }))).toBe('Rol: Administrador');
+    expect(auditDetails(entry('user.password_reset', { method: 'correo' }))).toBe('Código enviado por email');
+    expect(auditDetails(entry('user.password_reset', { method: 'temporal' }))).toBe('Contraseña temporal');
   });
 });
