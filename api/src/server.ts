@@ -34,10 +34,19 @@ async function shutdown(signal: NodeJS.Signals) {
 process.once('SIGINT', shutdown)
 process.once('SIGTERM', shutdown)
 
+/** Why the API could not listen, in Spanish, naming the variable that moves it (`npm start` passes API_PORT). */
+function listenFailure(error: NodeJS.ErrnoException): string {
+  const variable = process.env.PORT_VARIABLE || 'PORT'
+  if (error.code === 'EADDRINUSE') return `El puerto ${config.port} (API) ya está en uso. Cierra el otro proceso o usa ${variable}=…`
+  if (error.code === 'EACCES') return `No hay permiso para usar el puerto ${config.port} (API). Usa ${variable}= con un puerto mayor que 1023.`
+  return `No se pudo escuchar en ${config.host}:${config.port}: ${error.message}`
+}
+
 try {
   await app.listen({ port: config.port, host: config.host })
 } catch (error) {
-  console.error(`No se pudo escuchar en ${config.host}:${config.port}: ${(error as Error).message}`)
+  console.error(listenFailure(error as NodeJS.ErrnoException))
+  // Releases what already started: the database (and PGlite's lock file), Redis, the mail loop.
   await app.close()
   process.exit(1)
 }

@@ -109,6 +109,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.status_change': 'Cambió el estado',
   'user.plan_change': 'Cambió el plan',
   'user.edit': 'Editó el usuario',
+  'user.create': 'Creó el usuario',
+  'user.password_reset': 'Restableció la contraseña',
   'app.create': 'Creó la aplicación',
   'app.update': 'Modificó la aplicación',
   'auth.lockout': 'Bloqueó el inicio de sesión',

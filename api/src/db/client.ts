@@ -95,6 +95,17 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
   }
 }
 
+/** Another live process (an API) holds the embedded database's lock file; `pid` is that process. */
+export class DatabaseLockedError extends Error {
+  constructor(readonly pid: number, readonly dataDir: string) {
+    super(
+      `Otra instancia de la API (pid ${pid}) ya usa la base de datos embebida en ${dataDir}. `
+      + 'Deténla, usa otro DATA_DIR o configura DATABASE_URL para compartir PostgreSQL entre instancias.',
+    )
+    this.name = 'DatabaseLockedError'
+  }
+}
+
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0)
@@ -121,10 +132,7 @@ function lockDataDir(dataDir: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       const owner = Number(readFileSync(lockPath, 'utf8').trim())
       if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
-        throw new Error(
-          `Otra instancia de la API (pid ${owner}) ya usa la base de datos embebida en ${dataDir}. `
-          + 'Deténla, usa otro DATA_DIR o configura DATABASE_URL para compartir PostgreSQL entre instancias.',
-        )
+        throw new DatabaseLockedError(owner, dataDir)
       }
       rmSync(lockPath, { force: true })
     }

@@ -50,9 +50,10 @@ export interface AccountLimits {
   recordSignInFailure(email: string, address: string): Promise<{ lockMs: number, lockout: Lockout | null }>
   /**
    * A successful sign-in from `address`: its failures are forgotten and it becomes known to the account. With
-   * `everywhere` (the mailbox was proved by a code), the account-wide throttle is lifted too.
+   * `everywhere` (the mailbox was proved by a code, or the operator reset the password), the account-wide throttle is
+   * lifted too; `address` null (the operator's console) touches no address.
    */
-  clearSignInFailures(email: string, address: string, options?: { everywhere?: boolean }): Promise<void>
+  clearSignInFailures(email: string, address: string | null, options?: { everywhere?: boolean }): Promise<void>
   /** Takes the right to mail a code, or answers the 429 to give: 60 s between codes, 10 mails an hour. */
   reserveCodeMail(email: string, purpose: CodePurpose): Promise<HttpError | null>
   /** Gives back the cooldown of a reservation whose mail was never written (its transaction failed). */
@@ -99,8 +100,10 @@ export default fp(async (app) => {
     },
 
     async clearSignInFailures(email, address, options = {}) {
-      await counters.delete(failuresKey(email, address), lockKey(email, address))
-      await counters.hold(knownKey(email, address), knownAddressMs, true)
+      if (address !== null) {
+        await counters.delete(failuresKey(email, address), lockKey(email, address))
+        await counters.hold(knownKey(email, address), knownAddressMs, true)
+      }
       if (options.everywhere) await counters.delete(accountFailuresKey(email), accountLockKey(email))
     },
 

@@ -8,7 +8,7 @@ import { signedIn } from '../../plugins/app/authentication.js'
 import type { Lockout } from '../../plugins/app/limits.js'
 import { AccessToken, CurrentUser, LoginBody } from '../../schemas/auth.js'
 import { commonErrors, ErrorRef } from '../../schemas/common.js'
-import { recordSystemAudit } from '../admin/audit.js'
+import { recordAudit, systemActor } from '../admin/audit.js'
 import oauthRoutes from './oauth/index.js'
 import passwordRoutes from './passwords.js'
 import profileRoutes from './profile.js'
@@ -25,7 +25,7 @@ function invalidCredentials(lockedMs: number): HttpError {
 
 /** A sign-in lock that started, on record for the administrators (who was guessed at, from where, how often). */
 function recordLockout(db: Db, userId: number, address: string, lockout: Lockout) {
-  return recordSystemAudit(db, [{
+  return recordAudit(db, systemActor, [{
     action: 'auth.lockout',
     target: { type: 'user', id: userId },
     details: { scope: lockout.scope, address, failures: lockout.failures, lockedSeconds: Math.ceil(lockout.lockMs / 1000) },

@@ -12,7 +12,7 @@ import { findUserByEmail, normalizeEmail } from './queries.js'
 const bearerAuth = [{ bearerAuth: [] }]
 
 /** Sets the password and bumps the token version: every token issued before stops working. */
-const newPasswordValues = (passwordHash: string) => ({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
+export const newPasswordValues = (passwordHash: string) => ({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } }
