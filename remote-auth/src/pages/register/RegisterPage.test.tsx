@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { PENDING_REDIRECT_KEY, registrationIdFor, useSession } from '@portal/shared';
+import { PENDING_REDIRECT_KEY, registrationIdFor, rememberRegistration, useSession } from '@portal/shared';
 import { bodyOf, renderAt, useFakeApi, type FakeApi } from '../../testing/render';
 import RegisterPage from './RegisterPage';
 
@@ -82,8 +82,18 @@ it('an active account goes to /login with its message', async () => {
   expect(screen.getByTestId('location-state')).toHaveTextContent('Este usuario ya está registrado, ingrese para continuar');
 });
 
-it('a pending account goes to verification', async () => {
+it('a pending account this browser did not register goes to step 2: a registration with a password of its own', async () => {
   checkReply = { status: 200, body: { email: 'ana@example.com', status: 'pending_verification' } };
+  renderAt('/register', <RegisterPage />);
+  await fillStep1();
+  await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
+  expect(await screen.findByText('Paso 2 de 2')).toBeInTheDocument();
+  expect(screen.getByTestId('location')).toHaveTextContent(/^\/register$/);
+});
+
+it('a pending account registered in this browser goes to verification', async () => {
+  checkReply = { status: 200, body: { email: 'ana@example.com', status: 'pending_verification' } };
+  rememberRegistration('ana@example.com', 'registro-de-ana-0001');
   renderAt('/register', <RegisterPage />);
   await fillStep1();
   await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
