@@ -283,6 +283,9 @@ forEachBackend((backend) => {
       for (let i = 0; i < 9; i++) {
         clock.advance(61_000)
         assert.equal((await resend(email)).statusCode, 200, `resend ${i + 1}`)
+        // Each code is written before the clock moves on, as in real time: a background write that ran a minute
+        // late would meet the cooldown kept with the code (issue 14) and send nothing new.
+        await mailsTo(t.app, transport, email)
       }
       clock.advance(61_000)
       const refused = await resend(email)
