@@ -18,6 +18,7 @@ export * from './forms/rules';
 export * from './forms/phone-countries';
 export * from './session/token-storage';
 export * from './session/store';
+export * from './session/registrations';
 export * from './redirect/allow-list';
 export * from './redirect/pending-redirect';
 export * from './device/user-agent';

@@ -6,12 +6,13 @@ import { revokedTokens } from '../../db/schema.js'
 import { HttpError, retryLater } from '../../lib/errors.js'
 import { signedIn } from '../../plugins/app/authentication.js'
 import type { Lockout } from '../../plugins/app/limits.js'
-import { AccessToken, CurrentUser, LoginBody } from '../../schemas/auth.js'
+import { AccessToken, CurrentUser, LoginBody, PendingSignIn } from '../../schemas/auth.js'
 import { commonErrors, ErrorRef } from '../../schemas/common.js'
 import { recordAudit, systemActor } from '../admin/audit.js'
 import oauthRoutes from './oauth/index.js'
 import passwordRoutes from './passwords.js'
 import profileRoutes from './profile.js'
+import { registrationWithPassword } from './pending-registrations.js'
 import { currentUserView, findUserByEmail, normalizeEmail } from './queries.js'
 import registrationRoutes from './registration.js'
 
@@ -39,25 +40,36 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Inicia sesión con email y contraseña',
       tags: ['auth'],
       body: LoginBody,
-      response: { 200: AccessToken, 401: ErrorRef, 403: ErrorRef, 429: ErrorRef, ...commonErrors },
+      response: { 200: AccessToken, 401: ErrorRef, 403: PendingSignIn, 429: ErrorRef, ...commonErrors },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const email = normalizeEmail(request.body.email)
     // A locked address gets the wrong-password answer plus when to retry, known account or not.
     const lockedMs = await app.limits.signInLockedFor(email, request.ip)
     if (lockedMs > 0) throw invalidCredentials(lockedMs)
     const user = await findUserByEmail(app.db, email)
-    // Always one argon2 verification, known email or not, so the response time does not reveal accounts.
-    const passwordMatches = await app.passwords.verify(user?.passwordHash, request.body.password)
-    if (!user || !passwordMatches) {
+    const failed = async () => {
       const { lockMs, lockout } = await app.limits.recordSignInFailure(email, request.ip)
       if (lockout && user) await recordLockout(app.db, user.id, request.ip, lockout)
-      throw invalidCredentials(lockMs)
+      return invalidCredentials(lockMs)
     }
+    if (user?.status === 'pending_verification') {
+      // A pending account has no password of its own: the password of one of its registrations proves that
+      // registration, whose id the verification page then sends with the code (issue 13, item 1).
+      const registrationId = await registrationWithPassword(app, user.id, request.body.password)
+      if (!registrationId) throw await failed()
+      await app.limits.clearSignInFailures(email, request.ip)
+      return reply.code(403).send({
+        statusCode: 403,
+        message: 'Debes verificar tu email antes de iniciar sesión',
+        code: 'EMAIL_NOT_VERIFIED',
+        registrationId,
+      })
+    }
+    // Always one argon2 verification, known email or not, so the response time does not reveal accounts.
+    const passwordMatches = await app.passwords.verify(user?.passwordHash, request.body.password)
+    if (!user || !passwordMatches) throw await failed()
     await app.limits.clearSignInFailures(email, request.ip)
-    if (user.status === 'pending_verification') {
-      throw new HttpError(403, 'Debes verificar tu email antes de iniciar sesión', 'EMAIL_NOT_VERIFIED')
-    }
     if (user.status === 'suspended') {
       throw new HttpError(403, 'Tu cuenta está suspendida. Contacta con soporte.', 'USER_SUSPENDED')
     }
