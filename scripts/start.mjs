@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { buildAll } from './lib/build.mjs';
-import { corsOrigins, readLayout, ROOT, runtimeConfig } from './lib/parts.mjs';
+import { checkRedirectAllowList, corsOrigins, readLayout, ROOT, runtimeConfig } from './lib/parts.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 
 const layout = readLayout();
@@ -68,6 +68,8 @@ async function waitForApi(timeoutMs = 90_000) {
 }
 
 async function main() {
+  // Before building anything: a list that would hand sessions to anyone's host stops the start (issue 13).
+  await checkRedirectAllowList(runtimeConfig(layout).redirectAllowList);
   if (!process.argv.includes('--no-build')) {
     console.log('Preparando el portal...');
     await buildAll();

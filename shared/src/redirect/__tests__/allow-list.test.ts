@@ -4,7 +4,8 @@ import { storePendingRedirect, takePendingRedirect, PENDING_REDIRECT_KEY } from 
 const ALLOW = [
   'https://portal.example.com',
   'https://*.portal.example.com',
-  'https://*.devtunnels.ms',
+  'https://*.socio.example.com',
+  'https://abc123-8080.euw.devtunnels.ms',
   'http://127.0.0.1:5500',
   'betopro://auth',
   'betopro://auth/success',
@@ -18,7 +19,8 @@ describe('isAllowedRedirect', () => {
     ['the product domain with any path and query', 'https://portal.example.com/apps/3?x=1#top'],
     ['a test subdomain', 'https://test.portal.example.com/welcome'],
     ['a community subdomain', 'https://comunidad.portal.example.com'],
-    ['a dev tunnel', 'https://abc123-8080.devtunnels.ms/callback'],
+    ['a subdomain of a partner wildcard', 'https://eu.socio.example.com/callback'],
+    ['the configured dev tunnel (an exact host)', 'https://abc123-8080.euw.devtunnels.ms/callback'],
     ['an upper-case scheme and host (URLs are normalised)', 'HTTPS://PORTAL.EXAMPLE.COM/x'],
     ['an allowed local origin with its port', 'http://127.0.0.1:5500/index.html'],
     ['a mobile deep link', 'betopro://auth/success'],
@@ -49,7 +51,8 @@ describe('isAllowedRedirect', () => {
     ['an empty string', ''],
     ['a deep link to another path', 'betopro://auth/steal'],
     ['a deep link of an unknown app', 'evilapp://auth/success'],
-    ['a wildcard base without a subdomain', 'https://devtunnels.ms'],
+    ['a wildcard base without a subdomain', 'https://socio.example.com'],
+    ['another dev tunnel than the configured one', 'https://evil-8080.euw.devtunnels.ms/'],
     ['garbage', 'not a url'],
   ])('refuses %s', (_name, url) => {
     expect(isAllowedRedirect(url, ALLOW)).toBe(false);
