@@ -15,7 +15,11 @@ forEachBackend((backend) => {
   let other: TokenService
   before(async () => {
     t = await buildTestApp(backend)
-    other = createTokenService(t.app.db, t.signingKey, t.app.config.tokenTtlSeconds)
+    other = createTokenService(t.app.db, t.signingKey, {
+      ttlSeconds: t.app.config.tokenTtlSeconds,
+      partnerTtlSeconds: t.app.config.partnerTokenTtlSeconds,
+      issuer: t.app.config.apiPublicUrl,
+    })
   })
   after(() => t.close())
 
