@@ -20,6 +20,7 @@ export * from './session/token-storage';
 export * from './session/store';
 export * from './redirect/allow-list';
 export * from './redirect/pending-redirect';
+export * from './redirect/partner-redirect';
 export * from './device/user-agent';
 export * from './ui/theme';
 export * from './ui/Button';

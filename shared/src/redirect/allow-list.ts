@@ -66,11 +66,3 @@ export function isAllowedRedirect(raw: string | null | undefined, allowList: rea
   const target = parseTarget(raw);
   return target !== null && allowList.some((pattern) => matches(pattern, target));
 }
-
-/** The allowed target with `token` added as a query parameter, or null (the caller then goes to /apps). */
-export function redirectWithToken(raw: string | null | undefined, token: string, allowList: readonly string[]): string | null {
-  if (!raw || !isAllowedRedirect(raw, allowList)) return null;
-  const url = new URL(raw);
-  url.searchParams.set('token', token);
-  return url.toString();
-}

@@ -50,7 +50,7 @@ export default function VerifyEmailPage() {
       const { access_token: token, user } = await verifyRegistration(email, code);
       await startSession(token, user);
       setPendingVerificationEmail(null);
-      afterSignIn(token, redirectUrl);
+      void afterSignIn(token, redirectUrl);
     } catch (caught) {
       showMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.verifyCode) });
       setBusy(false);

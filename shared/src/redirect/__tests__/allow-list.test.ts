@@ -1,4 +1,4 @@
-import { isAllowedRedirect, redirectWithToken } from '../allow-list';
+import { isAllowedRedirect } from '../allow-list';
 import { storePendingRedirect, takePendingRedirect, PENDING_REDIRECT_KEY } from '../pending-redirect';
 
 const ALLOW = [
@@ -65,26 +65,6 @@ describe('isAllowedRedirect', () => {
   it('refuses null and undefined', () => {
     expect(isAllowedRedirect(null, ALLOW)).toBe(false);
     expect(isAllowedRedirect(undefined, ALLOW)).toBe(false);
-  });
-});
-
-describe('redirectWithToken', () => {
-  it('adds the token as a query parameter and keeps the rest of the URL', () => {
-    expect(redirectWithToken('https://test.portal.example.com/x?a=1', 'tok', ALLOW)).toBe(
-      'https://test.portal.example.com/x?a=1&token=tok',
-    );
-  });
-
-  it('replaces a token the target already carried', () => {
-    expect(redirectWithToken('https://portal.example.com/?token=old', 'new', ALLOW)).toBe('https://portal.example.com/?token=new');
-  });
-
-  it('adds the token to a mobile deep link', () => {
-    expect(redirectWithToken('betopro://auth/success', 'tok', ALLOW)).toBe('betopro://auth/success?token=tok');
-  });
-
-  it('gives null for a target that is not allowed, so the caller goes to /apps', () => {
-    expect(redirectWithToken('https://evil.com', 'tok', ALLOW)).toBeNull();
   });
 });
 
