@@ -110,6 +110,8 @@ describe('configuration', () => {
   }
 
   describe('redirect allow-list (issue 13 item 2)', () => {
+    /** What `npm start` and `scripts/serve.mjs` use (plain JavaScript, so loaded by address). */
+    const partsModule = new URL('../../scripts/lib/parts.mjs', import.meta.url).href
     const refused = [
       ['a dev-tunnel wildcard (devtunnels.ms is off the Public Suffix List)', 'https://*.devtunnels.ms', 'devtunnels.ms'],
       ['a dev-tunnel region wildcard', 'https://*.euw.devtunnels.ms', 'euw.devtunnels.ms'],
@@ -140,7 +142,7 @@ describe('configuration', () => {
     })
 
     it('npm start\'s default list names only the product\'s domains and deep links, and passes the same check', async () => {
-      const parts = await import('../../scripts/lib/parts.mjs')
+      const parts = await import(partsModule)
       const defaults: string[] = parts.DEFAULT_REDIRECT_ALLOW_LIST
       assert.ok(!defaults.some((entry) => entry.includes('devtunnels')), 'no dev-tunnel wildcard among the defaults')
       assert.ok(defaults.every((entry) => /^https:\/\/(\*\.)?portal\.example\.com$|^(betopro|controlmax):\/\/auth/.test(entry)))
@@ -149,7 +151,7 @@ describe('configuration', () => {
     })
 
     it('npm start and scripts/serve.mjs refuse the list before serving it to the browser', async () => {
-      const parts = await import('../../scripts/lib/parts.mjs')
+      const parts = await import(partsModule)
       await assert.rejects(parts.checkRedirectAllowList(['https://*.devtunnels.ms']),
         /Configuración inválida: REDIRECT_ALLOW_LIST contiene "https:\/\/\*\.devtunnels\.ms"/)
       const served = spawnSync(process.execPath, ['scripts/serve.mjs', 'host'], {

@@ -38,7 +38,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['auth'],
       security: [{ bearerAuth: [] }],
       body: PartnerTokenBody,
-      response: { 200: PartnerTokenAnswer, 400: ErrorRef, 401: ErrorRef, ...commonErrors },
+      response: { 200: PartnerTokenAnswer, 401: ErrorRef, ...commonErrors },
     },
   }, async (request) => {
     const target = request.body.redirect_url
