@@ -37,6 +37,7 @@ export * from './api/apps-with-plans';
 export * from './api/presentation';
 export * from './plans/rules';
 export * from './apps/launch';
+export * from './apps/links';
 export * from './apps/store';
 export * from './navigation/active-item';
 export * from './ui/AppIcon';
