@@ -198,6 +198,8 @@ forEachBackend((backend) => {
       assert.equal((await call('GET', '/auth/user', token)).statusCode, 200)
       assert.equal((await call('POST', '/auth/logout', session)).statusCode, 204)
       assert.equal((await call('GET', '/auth/user', token)).statusCode, 401)
+      // The other order: a session already logged out mints nothing.
+      assert.equal((await call('POST', '/auth/partner-token', session, { redirect_url: partnerOrigin })).statusCode, 401)
     })
 
     it('is killed by a password change and by a suspension', async () => {
