@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { buildAll } from './lib/build.mjs';
-import { corsOrigins, readLayout, ROOT, runtimeConfig } from './lib/parts.mjs';
+import { checkRedirectAllowList, corsOrigins, readLayout, ROOT, runtimeConfig } from './lib/parts.mjs';
 import { checkPorts, listenFailureMessage, listeningParts } from './lib/ports.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 
@@ -82,6 +82,8 @@ async function serve(label, options) {
 }
 
 async function main() {
+  // Before building anything: a list that would hand sessions to anyone's host stops the start (issue 13).
+  await checkRedirectAllowList(runtimeConfig(layout).redirectAllowList);
   // Before the build (minutes on a first start): a taken port is known at once, and nothing has been started yet.
   const problem = await checkPorts(parts);
   if (problem) throw new Error(problem);

@@ -237,11 +237,15 @@ forEachBackend((backend) => {
       const [admin] = await t.app.db.select().from(users).where(eq(users.email, adminEmail))
       const request = (auth: unknown) => ({ auth }) as Parameters<typeof t.app.requireAdmin>[0]
       const reply = {} as Parameters<typeof t.app.requireAdmin>[1]
-      await assert.rejects(t.app.requireAdmin(request({ user, jti: 'x', expiresAt: new Date() }), reply), {
+      await assert.rejects(t.app.requireAdmin(request({ user, jti: 'x', expiresAt: new Date(), kind: 'session' }), reply), {
         statusCode: 403,
         message: 'No tienes permisos para realizar esta acción',
       })
-      await t.app.requireAdmin(request({ user: admin, jti: 'x', expiresAt: new Date() }), reply)
+      await t.app.requireAdmin(request({ user: admin, jti: 'x', expiresAt: new Date(), kind: 'session' }), reply)
+      // An administrator's partner-scoped token never administers (issue 13 item 3).
+      await assert.rejects(t.app.requireAdmin(request({ user: admin, jti: 'x', expiresAt: new Date(), kind: 'partner' }), reply), {
+        statusCode: 403,
+      })
     })
   })
 })

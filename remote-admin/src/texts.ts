@@ -1,3 +1,5 @@
+import { APP_LINK_LABELS } from '@portal/shared';
+
 /** The admin panel's visible strings: the spec's (§2, §8), and where it is silent the README's decisions. */
 export const TEXT_ADMIN = {
   // Layout (spec §2 'Admin panel layout').
@@ -87,9 +89,10 @@ export const TEXT_ADMIN = {
   description: 'Descripción',
   longDescription: 'Descripción larga',
   iconUrl: 'URL del icono',
-  webUrl: 'URL web',
-  iosUrl: 'URL iOS',
-  androidUrl: 'URL Android',
+  // The link labels live beside their rules (the API's messages name them): @portal/shared apps/links.
+  webUrl: APP_LINK_LABELS.webUrl,
+  iosUrl: APP_LINK_LABELS.iosUrl,
+  androidUrl: APP_LINK_LABELS.androidUrl,
   enabledWeb: 'Habilitada en web',
   enabledMobile: 'Habilitada en móvil',
   tags: 'Etiquetas (separadas por comas)',

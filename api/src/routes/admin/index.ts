@@ -18,8 +18,8 @@ const security = [{ bearerAuth: [] }]
  * status toggle (whose path the spec puts under /auth). Registered without a prefix.
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('preHandler', app.authenticate)
-  app.addHook('preHandler', app.requireAdmin)
+  app.addHook('onRequest', app.authenticate)
+  app.addHook('onRequest', app.requireAdmin)
 
   app.get('/admin/dashboard', {
     schema: {

@@ -10,6 +10,7 @@ import { AccessToken, CurrentUser, LoginBody, PendingSignIn } from '../../schema
 import { commonErrors, ErrorRef } from '../../schemas/common.js'
 import { recordAudit, systemActor } from '../admin/audit.js'
 import oauthRoutes from './oauth/index.js'
+import partnerTokenRoutes from './partner-token.js'
 import passwordRoutes from './passwords.js'
 import profileRoutes from './profile.js'
 import { registrationWithPassword } from './pending-registrations.js'
@@ -78,8 +79,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/user', {
     onRequest: app.authenticate,
+    // Also what a partner app reads with the scoped token it received (api/README.md).
+    config: { partnerToken: true },
     schema: {
-      summary: 'El usuario de la sesión, con su plan en cada app',
+      summary: 'El usuario de la sesión (o del token de una app asociada), con su plan en cada app',
       tags: ['auth'],
       security: bearerAuth,
       response: { 200: CurrentUser, 401: ErrorRef, ...commonErrors },
@@ -106,6 +109,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(passwordRoutes)
   await app.register(profileRoutes)
   await app.register(oauthRoutes)
+  await app.register(partnerTokenRoutes)
 }
 
 export default routes

@@ -9,11 +9,14 @@ import LoginPage from './LoginPage';
 jest.mock('../../navigation/leave', () => ({ leaveTo: jest.fn() }));
 
 const TOKEN = fakeToken({ sub: 7, exp: Math.floor(Date.now() / 1000) + 3600 });
+const PARTNER_TOKEN = 'token-para-el-socio';
 let api: FakeApi;
 
 beforeEach(async () => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
   api = await useFakeApi({
+    // Issue 13: the partner receives a token minted for it, never the session token.
+    'POST /auth/partner-token': { status: 200, body: { access_token: PARTNER_TOKEN, expires_in: 3600, audience: 'x' } },
     'POST /auth/login': (req) => {
       const { email, password } = JSON.parse(req.body) as { email: string; password: string };
       if (email === 'pendiente@example.com') {
@@ -75,7 +78,7 @@ it('sends the partner app its token when redirect_url is allowed', async () => {
   renderAt('/login?redirect_url=https%3A%2F%2Fapp.portal.example.com%2Fentrar', <LoginPage />);
   await fillIn('ana@example.com', 'secreta1');
   await userEvent.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
-  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`https://app.portal.example.com/entrar?token=${TOKEN}`));
+  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`https://app.portal.example.com/entrar?token=${PARTNER_TOKEN}`));
 });
 
 it('ignores a hostile redirect_url silently and goes to /apps', async () => {

@@ -9,11 +9,14 @@ import VerifyEmailPage from './VerifyEmailPage';
 jest.mock('../../navigation/leave', () => ({ leaveTo: jest.fn() }));
 
 const TOKEN = fakeToken({ sub: 7, exp: Math.floor(Date.now() / 1000) + 3600 });
+const PARTNER_TOKEN = 'token-para-el-socio';
 let api: FakeApi;
 
 beforeEach(async () => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
   api = await useFakeApi({
+    // Issue 13: the partner receives a token minted for it, never the session token.
+    'POST /auth/partner-token': { status: 200, body: { access_token: PARTNER_TOKEN, expires_in: 3600, audience: 'x' } },
     'POST /auth/verify-registration': (req) => {
       const body = JSON.parse(req.body) as { code: string; registrationId?: string };
       // As the API: the account gets a password only with this browser's registration id.
@@ -120,7 +123,7 @@ it('a right code sends the partner app the token (redirect_url kept through regi
   renderAt('/verify-email?email=ana%40example.com&redirect_url=betopro%3A%2F%2Fauth%2Fsuccess', <VerifyEmailPage />);
   await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
   await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
-  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`betopro://auth/success?token=${TOKEN}`));
+  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`betopro://auth/success?token=${PARTNER_TOKEN}`));
 });
 
 it('a stored pending redirect is used once, when still allowed', async () => {
@@ -128,7 +131,7 @@ it('a stored pending redirect is used once, when still allowed', async () => {
   renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
   await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
   await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
-  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`https://app.portal.example.com/hola?token=${TOKEN}`));
+  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`https://app.portal.example.com/hola?token=${PARTNER_TOKEN}`));
   expect(localStorage.getItem(PENDING_REDIRECT_KEY)).toBeNull();
 });
 

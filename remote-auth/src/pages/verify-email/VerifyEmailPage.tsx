@@ -71,7 +71,7 @@ export default function VerifyEmailPage() {
       setPendingVerificationEmail(null);
       // Without this browser's registration the account has no password yet: say so before moving on.
       if (passwordSet === false) setActivatedToken(token);
-      else afterSignIn(token, redirectUrl);
+      else void afterSignIn(token, redirectUrl);
     } catch (caught) {
       showMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.verifyCode) });
       setBusy(false);
