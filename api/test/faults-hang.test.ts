@@ -43,15 +43,24 @@ const calls: Array<[string, unknown?]> = [
   ['/auth/verificar-email', { email: 'nadie@portal.test' }],
 ]
 
-/** Sends `perSecond` calls a second (round-robin over `calls`) until `stop()` answers true; answers every result. */
-async function traffic(api: ApiProcess, perSecond: number, stop: () => boolean): Promise<Timed[]> {
+/**
+ * Sends `perSecond` calls a second (round-robin over `calls`) until `stop()` answers true; answers the calls, still
+ * waiting for their answers.
+ */
+async function traffic(api: ApiProcess, perSecond: number, stop: () => boolean): Promise<Array<Promise<Timed>>> {
   const pending: Array<Promise<Timed>> = []
   for (let i = 0; !stop(); i++) {
     const [path, body] = calls[i % calls.length]!
     pending.push(timedCall(api, path, body))
     await sleep(1000 / perSecond)
   }
-  return Promise.all(pending)
+  return pending
+}
+
+function countBy(answers: Timed[]): Record<number, number> {
+  const counts: Record<number, number> = {}
+  for (const answer of answers) counts[answer.status] = (counts[answer.status] ?? 0) + 1
+  return counts
 }
 
 const unavailable = { statusCode: 503, message: messages.unavailable, code: 'SERVICE_UNAVAILABLE' }
@@ -101,7 +110,7 @@ after(async () => {
 })
 
 describe('a PostgreSQL server that hangs', () => {
-  it('answers every request within REQUEST_TIMEOUT_MS (503 in Spanish), /health within its 2 s, and serves again after SIGCONT', async () => {
+  it('answers every request within REQUEST_TIMEOUT_MS (503 in Spanish), /health within its 2 s, and serves again after SIGCONT', async (t) => {
     const pid = api!.child.pid
     // Ten connections open and pooled, as under traffic: the next calls take them and then hang with the server.
     const warm = await Promise.all(Array.from({ length: 12 }, (_, i) => timedCall(api!, ...(calls[i % calls.length]!) as [string, unknown?])))
@@ -112,9 +121,13 @@ describe('a PostgreSQL server that hangs', () => {
     assert.ok(frozenPids.length >= 3, `the postmaster and its processes: ${frozenPids.length}`)
     const frozenAt = performance.now()
     // 10 calls a second for 8 s against the frozen server.
-    const answers = await traffic(api!, 10, () => performance.now() - frozenAt > 8_000)
+    const sent = await traffic(api!, 10, () => performance.now() - frozenAt > 8_000)
     await cluster.thaw()
+    const answers = await Promise.all(sent)
 
+    const slowest = (list: Timed[]) => Math.round(Math.max(...list.map((answer) => answer.ms)))
+    t.diagnostic(`frozen 8 s: ${answers.length} calls, slowest ${slowest(answers)} ms, slowest /health `
+      + `${slowest(answers.filter((answer) => answer.path === '/health'))} ms, statuses ${JSON.stringify(countBy(answers))}`)
     assert.ok(answers.length >= 60, `${answers.length} calls`)
     for (const answer of answers) {
       assert.ok(answer.ms <= requestTimeoutMs + slackMs, `${answer.path} answered after ${Math.round(answer.ms)} ms (status ${answer.status})`)
@@ -143,18 +156,26 @@ describe('a PostgreSQL server that hangs', () => {
 })
 
 describe('a PostgreSQL server that is down', () => {
-  it('logs the outage once when it starts, with its cause, and once when it ends, with the count of refused requests', async () => {
+  it('logs the outage once when it starts, with its cause, and once when it ends, with the count of refused requests', async (t) => {
     const linesBefore = logLines(api!, 0).length
+    const warnBefore = logLines(api!, 40).length
+    const errorBefore = logLines(api!, 50).length
+    const outputBefore = api!.output().length
     await cluster.stop()
     const stoppedAt = performance.now()
-    let answers: Timed[]
+    let sent: Array<Promise<Timed>>
     try {
       // 25 calls a second for 5 s: a stack trace each would be 125 error lines.
-      answers = await traffic(api!, 25, () => performance.now() - stoppedAt > 5_000)
+      sent = await traffic(api!, 25, () => performance.now() - stoppedAt > 5_000)
     } finally {
       await cluster.start()
     }
+    const answers = await Promise.all(sent)
     const refused = answers.filter((answer) => answer.status === 503)
+    await sleep(3_000) // the end of the outage is told after the server is back
+    const written = api!.output().slice(outputBefore)
+    t.diagnostic(`down 5 s: ${refused.length} refused; warn+ lines ${logLines(api!, 40).length - warnBefore}, `
+      + `error lines ${logLines(api!, 50).length - errorBefore}, ${written.length} bytes of log`)
     assert.ok(refused.length >= 100, `${refused.length} refused`)
     for (const answer of refused) assertSpanish503(answer)
 
@@ -175,15 +196,18 @@ describe('a PostgreSQL server that is down', () => {
 describe('PGlite held by a transaction that never ends', () => {
   it('answers the requests waiting behind it with the Spanish 503 within REQUEST_TIMEOUT_MS', { timeout: 30_000 }, async () => {
     const t = await buildTestApp('pglite', { requestTimeoutMs: 1_000 })
+    let release = () => {}
     try {
       // PGlite runs one statement at a time: a transaction kept open makes every other query wait for it.
-      let release!: () => void
       const held = t.app.database.transaction(() => new Promise<void>((resolve) => { release = resolve }))
       const started = performance.now()
-      const [list, health] = await Promise.all([
+      const answered = Promise.all([
         t.app.inject({ method: 'GET', url: '/apps/listar' }),
         t.app.inject({ method: 'GET', url: '/health' }),
       ])
+      const [list, health] = await Promise.race([answered, sleep(10_000).then(() => {
+        throw new Error('no answer within 10 s: the requests wait for the transaction')
+      })])
       const ms = performance.now() - started
       assert.ok(ms < 1_000 + slackMs, `answered after ${Math.round(ms)} ms`)
       for (const response of [list, health]) {
@@ -195,6 +219,7 @@ describe('PGlite held by a transaction that never ends', () => {
       await held
       assert.equal((await t.app.inject({ method: 'GET', url: '/apps/listar' })).statusCode, 200)
     } finally {
+      release()
       await t.close()
     }
   })
