@@ -122,6 +122,8 @@ describe('a PostgreSQL server that hangs', () => {
     const frozenAt = performance.now()
     // 10 calls a second for 8 s against the frozen server.
     const sent = await traffic(api!, 10, () => performance.now() - frozenAt > 8_000)
+    // Still frozen while the last calls wait for their answers (or past their bound, if they hang).
+    await Promise.race([Promise.all(sent), sleep(requestTimeoutMs + slackMs)])
     await cluster.thaw()
     const answers = await Promise.all(sent)
 
@@ -176,7 +178,7 @@ describe('a PostgreSQL server that is down', () => {
     const written = api!.output().slice(outputBefore)
     t.diagnostic(`down 5 s: ${refused.length} refused; warn+ lines ${logLines(api!, 40).length - warnBefore}, `
       + `error lines ${logLines(api!, 50).length - errorBefore}, ${written.length} bytes of log`)
-    assert.ok(refused.length >= 100, `${refused.length} refused`)
+    assert.ok(refused.length >= 50, `${refused.length} refused`)
     for (const answer of refused) assertSpanish503(answer)
 
     const ended = await waitFor('the end of the outage in the log', () =>
