@@ -10,6 +10,10 @@ export interface Config {
   /** PostgreSQL connection string; undefined means the embedded PGlite database in `dataDir/pglite`. */
   databaseUrl: string | undefined
   dataDir: string
+  /** PostgreSQL: longest wait for a connection, a statement and its answer (DATABASE_TIMEOUT_MS, 4 s). */
+  databaseTimeoutMs: number
+  /** Every request is answered within it, in the worst case with the Spanish 503 (REQUEST_TIMEOUT_MS, 8 s). */
+  requestTimeoutMs: number
   adminEmail: string | undefined
   adminPassword: string | undefined
   corsOrigins: string[]
@@ -269,6 +273,8 @@ export function loadConfig(env: Env = process.env): Config {
     host: read(env, 'HOST') ?? '127.0.0.1',
     databaseUrl,
     dataDir: resolve(read(env, 'DATA_DIR') ?? resolve(repoRoot, '.data')),
+    databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 4_000, 100, 60_000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 8_000, 200, 120_000),
     adminEmail,
     adminPassword,
     corsOrigins,

@@ -26,8 +26,13 @@ async function shutdown(signal: NodeJS.Signals) {
   if (closing) return
   closing = true
   app.log.info({ signal }, 'shutting down')
-  // Requests in flight get a few seconds to finish; a stuck one must not keep the process alive forever.
-  setTimeout(() => process.exit(1), 10_000).unref()
+  // Requests in flight finish within REQUEST_TIMEOUT_MS (or get the 503); then mail sends get 2 s and their claims are
+  // released, each database step bounded by DATABASE_TIMEOUT_MS. Past all that something is stuck: exit anyway.
+  const bound = config.requestTimeoutMs + 2 * config.databaseTimeoutMs + 2_000
+  setTimeout(() => {
+    app.log.error({ signal, boundMs: bound }, 'shutdown did not finish in time; exiting anyway')
+    process.exit(1)
+  }, bound).unref()
   await app.close()
   process.exit(0)
 }
