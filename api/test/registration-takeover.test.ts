@@ -1,12 +1,14 @@
 // Issue 13, item 1: a registration of an email still pending must never put its password on the account of the
 // person who verifies the code; and item 6: wrong codes are capped per email and purpose per day.
 import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
 import { after, before, beforeEach, describe, it } from 'node:test'
+import { Redis } from 'ioredis'
 import { eq } from 'drizzle-orm'
 import { pendingRegistrations, users } from '../src/db/schema.js'
 import { maxWrongCodesPerDay } from '../src/plugins/app/limits.js'
 import { signInWithIdentity } from '../src/routes/auth/oauth/identities.js'
-import { capturingTransport, codeIn, mailsTo, manualClock, post, registration } from './helpers/accounts.js'
+import { capturingTransport, codeIn, mailsTo, manualClock, post, registration, testRedisUrl } from './helpers/accounts.js'
 import { buildTestApp, forEachBackend, login as adminLogin, type TestApp } from './helpers/app.js'
 
 const victim = { password: 'clave-de-la-victima', name: 'Valeria', lastName: 'Rojas', phone: '+51 900000001' }
@@ -286,5 +288,37 @@ forEachBackend((backend) => {
       for (let i = 0; i < maxWrongCodesPerDay; i++) assert.equal((await verify(email, '123456')).statusCode, 400)
       assert.equal((await verify(email, '123456')).statusCode, 429)
     })
+  })
+})
+
+describe('the daily cap of wrong codes in Redis, shared by two instances', () => {
+  it(`closes verification on both after ${maxWrongCodesPerDay} wrong codes sent to either, and opens it when the window ends`, async () => {
+    const prefix = `cap-${randomBytes(4).toString('hex')}:`
+    const clock = manualClock()
+    const config = { redisUrl: testRedisUrl, redisKeyPrefix: prefix, authRateLimitPerMinute: 10_000 }
+    const one = await buildTestApp('pglite', config, { clock })
+    const two = await buildTestApp('pglite', config, { clock })
+    try {
+      const email = 'adivina@correo.test'
+      for (let i = 0; i < maxWrongCodesPerDay; i++) {
+        const answer = await post(i % 2 === 0 ? one.app : two.app, '/auth/verify-registration', { email, code: '000000' })
+        assert.equal(answer.statusCode, 400)
+      }
+      for (const { app } of [one, two]) {
+        const refused = await post(app, '/auth/verify-registration', { email, code: '000000' })
+        assert.equal(refused.statusCode, 429)
+        assert.equal(refused.json().code, 'CODE_GUESSES_EXCEEDED')
+      }
+      // A reset code of the same email is counted apart.
+      assert.equal((await post(one.app, '/auth/change-password', { email, code: '000000', newPassword: 'clave-nueva' })).statusCode, 400)
+      clock.advance(24 * 60 * 60_000)
+      assert.equal((await post(two.app, '/auth/verify-registration', { email, code: '000000' })).statusCode, 400)
+    } finally {
+      await Promise.all([one.close(), two.close()])
+      const redis = new Redis(testRedisUrl)
+      const keys = await redis.keys(`${prefix}*`)
+      if (keys.length > 0) await redis.del(...keys)
+      await redis.quit()
+    }
   })
 })

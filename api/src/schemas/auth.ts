@@ -46,7 +46,8 @@ export const EmailBody = Type.Object({ email: Email }, { additionalProperties: f
 export const RegistrationId = Type.String({
   minLength: 16,
   maxLength: 64,
-  pattern: '^[A-Za-z0-9_-]+$',
+  // The lengths in the pattern too: generators that read the pattern (the hostile-input test) then make ids that fit.
+  pattern: '^[A-Za-z0-9_-]{16,64}$',
   description: 'Id de registro que devolvió POST /auth/register en este navegador',
 })
 
