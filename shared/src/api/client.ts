@@ -34,6 +34,26 @@ export function onUnauthorized(handler: UnauthorizedHandler): () => void {
 }
 
 
+/** The API's code for a suspended account (its sign-in, and any call of a session open when it was suspended). */
+export const SUSPENDED_CODE = 'USER_SUSPENDED';
+/** The `error` /login receives when a session ended because its account was suspended. */
+export const SUSPENDED_LOGIN_ERROR = 'account_suspended';
+
+function endSession(path: string): void {
+  removeToken();
+  unauthorizedHandlers.forEach((handler) => handler());
+  hardNavigate(path);
+}
+
+async function errorCode(response: Response): Promise<string | undefined> {
+  try {
+    const body = (await response.clone().json()) as { code?: unknown };
+    return typeof body.code === 'string' ? body.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 let client: KyInstance | undefined;
 
 function api(): KyInstance {
@@ -49,12 +69,14 @@ function api(): KyInstance {
         },
       ],
       afterResponse: [
-        (request, _options, response) => {
+        async (request, _options, response) => {
           // An anonymous call's 401 (a wrong password) is an answer to show, not an expired session.
-          if (response.status === 401 && request.headers.has('Authorization')) {
-            removeToken();
-            unauthorizedHandlers.forEach((handler) => handler());
-            hardNavigate('/login');
+          if (!request.headers.has('Authorization')) return;
+          if (response.status === 401) {
+            endSession('/login');
+          } else if (response.status === 403 && (await errorCode(response)) === SUSPENDED_CODE) {
+            // The account was suspended during the session: it ends as on a 401, and /login says why.
+            endSession(`/login?error=${SUSPENDED_LOGIN_ERROR}`);
           }
         },
       ],
@@ -73,6 +95,15 @@ interface ErrorBody {
   code?: unknown;
 }
 
+// Words of a server's or a gateway's own English text ('Internal Server Error', 'Bad Gateway', 'Request timed out')
+// that no Spanish message of the API uses.
+const FOREIGN_TEXT = /<|\b(the|internal|server|gateway|found|timeout|timed|forbidden|unauthorized|bad request|service|unavailable|too many|requests?|failed|invalid|upstream|proxy|error occurred)\b/i;
+
+/** Whether a server text is one of the API's Spanish messages, fit to show; anything else gives way to the fallback. */
+export function isOwnMessage(text: string): boolean {
+  return text.trim() !== '' && !FOREIGN_TEXT.test(text);
+}
+
 async function toApiError(error: unknown, fallback: string): Promise<ApiError> {
   if (error instanceof HTTPError) {
     let body: ErrorBody | undefined;
@@ -82,7 +113,7 @@ async function toApiError(error: unknown, fallback: string): Promise<ApiError> {
       body = undefined;
     }
     console.error('Error del servidor', error.response.status, body);
-    const message = typeof body?.message === 'string' && body.message.trim() ? body.message : fallback;
+    const message = typeof body?.message === 'string' && isOwnMessage(body.message) ? body.message : fallback;
     const code = typeof body?.code === 'string' ? body.code : undefined;
     return new ApiError(message, error.response.status, code);
   }

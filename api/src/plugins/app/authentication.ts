@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { roles } from '../../db/schema.js'
-import { forbidden, unauthenticated } from '../../lib/errors.js'
+import { accountSuspended, forbidden, unauthenticated } from '../../lib/errors.js'
 import type { VerifiedToken } from './tokens.js'
 
 declare module 'fastify' {
@@ -30,6 +30,9 @@ export default fp(async (app) => {
   app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
     const token = bearer.exec(request.headers.authorization ?? '')?.[1]
     const verified = token && token.length <= 4096 ? await app.tokens.verify(token) : null
+    // The session of an account suspended meanwhile: 403 USER_SUSPENDED, so the person learns why (the client ends
+    // the session as it does on a 401, README "Suspended sessions").
+    if (verified === 'suspended') throw accountSuspended()
     if (!verified) {
       reply.header('www-authenticate', 'Bearer')
       throw unauthenticated()

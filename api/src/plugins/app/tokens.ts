@@ -27,8 +27,11 @@ export interface VerifiedToken {
 export interface TokenService {
   readonly jwks: { keys: JWK[] }
   sign(user: Pick<User, 'id' | 'role' | 'tokenVersion'>): Promise<string>
-  /** The token's user, or null for any token that must not be accepted (bad, expired, revoked, outdated). */
-  verify(token: string): Promise<VerifiedToken | null>
+  /**
+   * The token's user, or null for any token that must not be accepted (bad, expired, revoked, outdated);
+   * 'suspended' for a token that was a live session when its account was suspended (the caller is told why).
+   */
+  verify(token: string): Promise<VerifiedToken | 'suspended' | null>
 }
 
 declare module 'fastify' {
@@ -161,7 +164,10 @@ export function createTokenService(db: Db, key: SigningKey, ttlSeconds: number):
       if (!claims) return null
       const [row] = await session.execute({ userId: claims.userId, jti: claims.jti })
       // Password changes and suspensions bump token_version, which ends every session issued before.
-      if (!row || row.revoked || row.user.status === 'suspended' || row.user.tokenVersion !== claims.tv) return null
+      if (!row || row.revoked) return null
+      // Suspension bumps the version once: a token one version behind a suspended account was live until then.
+      if (row.user.status === 'suspended') return row.user.tokenVersion === claims.tv + 1 ? 'suspended' : null
+      if (row.user.tokenVersion !== claims.tv) return null
       return { user: row.user, jti: claims.jti, expiresAt: new Date(claims.exp * 1000) }
     },
   }
