@@ -30,6 +30,7 @@ export * from './ui/Card';
 export * from './ui/Tabs';
 export * from './ui/Modal';
 export * from './ui/useOutsideClick';
+export * from './ui/focus';
 export * from './api/billing';
 export * from './api/billing-sessions';
 export * from './api/apps-with-plans';
