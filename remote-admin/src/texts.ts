@@ -42,6 +42,10 @@ export const TEXT_ADMIN = {
   noUsers: 'No se encontraron usuarios',
   loadingUsers: 'Cargando usuarios...',
   selectUser: (email: string) => `Seleccionar ${email}`,
+  confirmSuspendTitle: 'Suspender usuario',
+  confirmSuspend: (email: string) =>
+    `¿Suspender a ${email}? Su sesión se cerrará y no podrá entrar hasta que lo reactives.`,
+  cancel: 'Cancelar',
   statusChanged: (email: string, suspended: boolean) =>
     suspended ? `${email} ha sido suspendido` : `${email} ha sido reactivado`,
 
