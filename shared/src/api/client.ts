@@ -19,9 +19,21 @@ export class ApiError extends Error {
   }
 }
 
-/** What to tell the person about a failed call: the API's Spanish message, else the caller's fallback. */
-export function errorMessage(error: unknown, fallback: string): string {
-  return error instanceof ApiError ? error.message : fallback;
+/** The Spanish labels a form shows for the API's field names ({ webUrl: 'URL web' }). */
+export type FieldLabels = Readonly<Record<string, string>>;
+
+/** The API names a field in quotes ("'webUrl' no es válido"): the form's label goes in its place. */
+export function withFieldLabels(message: string, labels: FieldLabels): string {
+  return message.replace(/'([A-Za-z_][\w.]*)'/g, (quoted, field: string) => (labels[field] ? `'${labels[field]}'` : quoted));
+}
+
+/**
+ * What to tell the person about a failed call: the API's Spanish message (with the form's labels for the fields it
+ * names, when given), else the caller's fallback.
+ */
+export function errorMessage(error: unknown, fallback: string, labels?: FieldLabels): string {
+  if (!(error instanceof ApiError)) return fallback;
+  return labels ? withFieldLabels(error.message, labels) : error.message;
 }
 
 type UnauthorizedHandler = () => void;

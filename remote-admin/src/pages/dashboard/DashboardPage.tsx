@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import { ADMIN_FALLBACK, Alert, errorMessage, formatChange, formatWholeUsd, getDashboard, Spinner, theme, type DashboardData } from '@portal/shared';
+import { planLabel, ADMIN_FALLBACK, Alert, errorMessage, formatChange, formatWholeUsd, getDashboard, Spinner, theme, type DashboardData } from '@portal/shared';
 import { AdminPage, Panel } from '../../components/Page';
 import { StatCard, StatGrid } from '../../components/StatCard';
 import { TEXT_ADMIN } from '../../texts';
@@ -115,7 +115,7 @@ export default function DashboardPage() {
                 {data.planDistribution.map((item) => (
                   <li key={`${item.app}-${item.plan}`}>
                     <div className="row">
-                      <span>{item.app} · {item.plan}</span>
+                      <span>{item.app} · {planLabel({ nombre: item.plan })}</span>
                       <span className="muted">{TEXT_ADMIN.usersCount(item.users)} · {item.percentage.toLocaleString('es-ES')} %</span>
                     </div>
                     <div className="bar" aria-hidden="true"><span style={{ width: `${item.percentage}%` }} /></div>

@@ -1,5 +1,5 @@
 import { startFakeApi } from '../../testing/fake-api';
-import { ApiError, onUnauthorized, request, resetApiClient } from '../client';
+import { ApiError, errorMessage, onUnauthorized, request, resetApiClient, withFieldLabels } from '../client';
 import { FALLBACK } from '../../messages/es';
 import { hardNavigate } from '../../navigation/hard-navigate';
 
@@ -123,4 +123,12 @@ it("never shows a gateway's or server's English text: the Spanish fallback inste
   await expect(request('get', 'apps/listar', { fallback: FALLBACK.listApps })).rejects.toMatchObject({ message: FALLBACK.listApps });
   await expect(request('get', 'user/stats', { fallback: FALLBACK.stats })).rejects.toMatchObject({ message: FALLBACK.stats });
   await expect(request('get', 'auth/user', { fallback: FALLBACK.currentUser })).rejects.toMatchObject({ message: FALLBACK.currentUser });
+});
+
+it("names a refused field with the form's label (issue 18, item 5)", () => {
+  const refusal = new ApiError("Datos inválidos: 'webUrl' no es válido", 400, 'VALIDATION_ERROR');
+  expect(errorMessage(refusal, 'x', { webUrl: 'URL web' })).toBe("Datos inválidos: 'URL web' no es válido");
+  expect(errorMessage(refusal, 'x', { phone: 'Teléfono' })).toBe("Datos inválidos: 'webUrl' no es válido");
+  expect(withFieldLabels("Datos inválidos: falta el campo 'phone'", { phone: 'Teléfono' })).toBe("Datos inválidos: falta el campo 'Teléfono'");
+  expect(errorMessage(new Error('boom'), 'Error al guardar', { webUrl: 'URL web' })).toBe('Error al guardar');
 });

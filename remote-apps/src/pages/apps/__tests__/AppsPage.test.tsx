@@ -65,7 +65,7 @@ describe('the apps home', () => {
     renderAt('/apps', <AppsPage />);
     const section = screen.getByRole('region', { name: 'Tus Aplicaciones' });
     expect(within(section).getByText('Beto Pro: PRO')).toBeInTheDocument();
-    expect(within(section).getByText('TX30: free')).toBeInTheDocument();
+    expect(within(section).getByText('TX30: Gratis')).toBeInTheDocument();
     expect(screen.queryByText('Plan gratuito')).not.toBeInTheDocument();
   });
 
