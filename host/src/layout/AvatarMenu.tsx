@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { ADMIN_ROLE, createBillingPortalSession, errorMessage, FALLBACK, theme, useMenuFocus, useOutsideClick, useSession } from '@portal/shared';
+import { ADMIN_ROLE, billingEnabled, createBillingPortalSession, errorMessage, FALLBACK, theme, useMenuFocus, useOutsideClick, useSession } from '@portal/shared';
 import { Anchor, IconButton, Panel } from './dropdown';
 
 const Who = styled.div`
@@ -96,7 +96,7 @@ export function AvatarMenu() {
             <ItemLink to="/perfil" onClick={close}>
               Mi perfil
             </ItemLink>
-            <ItemButton onClick={openBilling}>Mi facturación</ItemButton>
+            {billingEnabled() && <ItemButton onClick={openBilling}>Mi facturación</ItemButton>}
             {billingError && <ErrorText role="alert">{billingError}</ErrorText>}
             <ItemLink to="/planes" onClick={close}>
               Planes

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { Alert, Button, getRuntimeConfig, Spinner, Tabs, TEXT, theme, useApps, useSession, type App } from '@portal/shared';
+import { Alert, Button, getRuntimeConfig, listAppsWithPlans, proPlanOf, Spinner, Tabs, TEXT, theme, useApps, useSession, type App } from '@portal/shared';
 import { Heading, Page } from '../../components/Page';
 import { AppCard, type Platform } from './AppCard';
 import { launchFor } from './launch';
@@ -94,6 +94,24 @@ const TABS = [
   { id: 'education', label: 'Educación (Próximamente)', disabled: true },
 ];
 
+/**
+ * The ids of the apps that have a PRO plan to move to; null while unknown (or when the catalogue cannot be read, when
+ * every card keeps its 'Mejorar Plan' as the spec has it).
+ */
+function useUpgradableApps(): ReadonlySet<number> | null {
+  const [ids, setIds] = useState<ReadonlySet<number> | null>(null);
+  useEffect(() => {
+    let current = true;
+    void listAppsWithPlans().then((apps) => {
+      if (current && apps.length > 0) setIds(new Set(apps.filter((app) => proPlanOf(app)).map((app) => app.id)));
+    });
+    return () => {
+      current = false;
+    };
+  }, []);
+  return ids;
+}
+
 /** The apps home (/ and /apps), spec §2. */
 export default function AppsPage() {
   const returning = useTokenReturn();
@@ -108,6 +126,7 @@ function AppsHome() {
   const { apps, isLoading, error, ensureLoaded } = useApps();
   const [platform, setPlatform] = useState<Platform>('web');
   const presentation = usePresentation();
+  const upgradable = useUpgradableApps();
 
   useEffect(() => {
     void ensureLoaded();
@@ -130,7 +149,14 @@ function AppsHome() {
     body = (
       <Grid>
         {apps.map((app) => (
-          <AppCard key={app.id} app={app} platform={platform} onOpen={open} onUpgrade={(path) => navigate(path)} />
+          <AppCard
+            key={app.id}
+            app={app}
+            platform={platform}
+            onOpen={open}
+            onUpgrade={(path) => navigate(path)}
+            upgradable={upgradable === null || upgradable.has(app.id)}
+          />
         ))}
       </Grid>
     );
