@@ -383,7 +383,10 @@ forEachBackend((backend) => {
       const createdToday = all.filter((u) => u.createdAt.toISOString().slice(0, 10) === today).length
       assert.deepEqual(body.newUsersPerDay.at(-1), { date: today, count: createdToday })
       assert.equal(body.monthlyRevenue.length, 6)
-      assert.deepEqual(body.monthlyRevenue.at(-1), { month: today.slice(0, 7), amount: 19 })
+      // Issue 18, item 9: the PRO plan an administrator granted is not revenue; without billing there is none.
+      assert.deepEqual(body.monthlyRevenue.at(-1), { month: today.slice(0, 7), amount: 0 })
+      assert.ok(body.monthlyRevenue.every((month: { amount: number }) => month.amount === 0))
+      assert.equal(body.revenueSource, 'none')
       const pro = body.planDistribution.find((d: { app: string, plan: string }) => d.app === 'Control Max 360' && d.plan === 'PRO')
       assert.equal(pro.users, 1)
       const total = body.planDistribution.reduce((sum: number, d: { users: number }) => sum + d.users, 0)
