@@ -19,9 +19,10 @@ const Dialog = styled.dialog<{ $height?: string }>`
   &:not([open]) { display: none; }
 `;
 
-const Body = styled.div`
+const Body = styled.div<{ $fixed: boolean }>`
   box-sizing: border-box;
   height: 100%;
+  ${(p) => (p.$fixed ? 'display: flex; flex-direction: column;' : '')}
   max-height: inherit;
   overflow: auto;
   padding: 24px;
@@ -90,7 +91,7 @@ export function Modal({ title, onClose, children, height }: ModalProps) {
       // A press on the backdrop reaches the <dialog> itself; a press inside reaches its content.
       onMouseDown={(event) => event.target === event.currentTarget && onClose()}
     >
-      <Body ref={bodyRef} tabIndex={-1}>
+      <Body ref={bodyRef} tabIndex={-1} $fixed={Boolean(height)}>
         <Title id={titleId}>{title}</Title>
         {children}
       </Body>

@@ -17,6 +17,12 @@ const Top = styled.header`
   justify-content: space-between;
   gap: 12px 24px;
   margin-bottom: 20px;
+  /* On a phone the greeting is compact, so that the first app card shows on the first screen. */
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    gap: 6px;
+    margin-bottom: 12px;
+    h1 { font-size: 1.2rem; }
+  }
 `;
 
 const Banners = styled.div`
@@ -24,7 +30,7 @@ const Banners = styled.div`
   grid-template-columns: 2fr 1fr;
   gap: 16px;
   margin-bottom: 24px;
-  @media (max-width: ${theme.breakpoint.mobile}) { grid-template-columns: 1fr; }
+  @media (max-width: ${theme.breakpoint.mobile}) { grid-template-columns: 1fr; gap: 8px; margin-bottom: 12px; }
 `;
 
 const Promo = styled.a`
@@ -50,6 +56,12 @@ const Promo = styled.a`
   }
   span { opacity: 0.92; max-width: 36ch; }
   &:focus-visible { outline: 3px solid ${theme.color.primary}; outline-offset: 3px; }
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    min-height: 0;
+    padding: 12px 16px;
+    strong { font-size: 1.1rem; }
+    span { font-size: 0.875rem; }
+  }
 `;
 
 const Upgrade = styled.section`
@@ -62,6 +74,14 @@ const Upgrade = styled.section`
   background: ${theme.color.surface};
   box-shadow: ${theme.shadow};
   p { margin: 0; color: ${theme.color.muted}; }
+  /* On a phone: the sentence and its button on one row. */
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    flex-direction: row;
+    align-items: center;
+    padding: 10px 12px;
+    p { font-size: 0.875rem; }
+    button { flex: none; }
+  }
 `;
 
 const Grid = styled.div`
@@ -71,7 +91,8 @@ const Grid = styled.div`
   padding-top: 20px;
 `;
 
-// On a phone the four tabs stay on one line and scroll sideways instead of stacking.
+// On a phone the four tabs stay on one line and scroll sideways instead of stacking; the strip fades out on the
+// right, so it shows there is more to it.
 const TabsArea = styled.div`
   [role='tablist'] {
     flex-wrap: nowrap;
@@ -79,6 +100,12 @@ const TabsArea = styled.div`
     scrollbar-width: thin;
   }
   [role='tab'] { white-space: nowrap; flex: none; }
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    [role='tablist'] {
+      mask-image: linear-gradient(to right, #000 calc(100% - 48px), transparent);
+      padding-right: 40px;
+    }
+  }
 `;
 
 const State = styled.p`
