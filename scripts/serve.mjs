@@ -4,7 +4,7 @@
 // PORT overrides the part's port. Build first with `npm run build`. README, "Despliegue".
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { readLayout, ROOT, runtimeConfig } from './lib/parts.mjs';
+import { checkRedirectAllowList, readLayout, ROOT, runtimeConfig } from './lib/parts.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 
 const part = process.argv[2];
@@ -13,6 +13,13 @@ const remote = layout.remotes.find((candidate) => candidate.name === part);
 if (part !== 'host' && !remote) {
   console.error(`Uso: node scripts/serve.mjs host|${layout.remotes.map((candidate) => candidate.name).join('|')}`);
   process.exit(2);
+}
+try {
+  // The list this part would hand to the browser: refused when it names hosts anyone can create (issue 13).
+  await checkRedirectAllowList(runtimeConfig(layout).redirectAllowList);
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
 }
 const dir = part === 'host' ? path.join(ROOT, 'host/dist') : path.join(remote.absDir, 'dist');
 if (!existsSync(path.join(dir, part === 'host' ? 'index.html' : 'remoteEntry.js'))) {

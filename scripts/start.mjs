@@ -3,10 +3,12 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { buildAll } from './lib/build.mjs';
-import { corsOrigins, readLayout, ROOT, runtimeConfig } from './lib/parts.mjs';
+import { checkRedirectAllowList, corsOrigins, readLayout, ROOT, runtimeConfig } from './lib/parts.mjs';
+import { checkPorts, listenFailureMessage, listeningParts } from './lib/ports.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 
 const layout = readLayout();
+const parts = listeningParts(layout);
 const servers = [];
 let api;
 let stopping = false;
@@ -31,6 +33,8 @@ function startApi() {
     env: {
       ...process.env,
       PORT: String(layout.api.port),
+      // A taken port is reported with the variable that moves it under npm start.
+      PORT_VARIABLE: 'API_PORT',
       HOST: process.env.API_BIND_HOST || layout.bind,
       CORS_ORIGINS: process.env.CORS_ORIGINS || corsOrigins(layout).join(','),
       // Links in mails point at the portal the person uses.
@@ -67,7 +71,22 @@ async function waitForApi(timeoutMs = 90_000) {
   throw new Error(`La API no respondió en ${timeoutMs / 1000} s`);
 }
 
+/** Serves one part; a port that cannot be used becomes the Spanish sentence naming the part and its variable. */
+async function serve(label, options) {
+  try {
+    return await startStaticServer(options);
+  } catch (error) {
+    const message = listenFailureMessage(parts.find((part) => part.label === label), error);
+    throw message ? new Error(message) : error;
+  }
+}
+
 async function main() {
+  // Before building anything: a list that would hand sessions to anyone's host stops the start (issue 13).
+  await checkRedirectAllowList(runtimeConfig(layout).redirectAllowList);
+  // Before the build (minutes on a first start): a taken port is known at once, and nothing has been started yet.
+  const problem = await checkPorts(parts);
+  if (problem) throw new Error(problem);
   if (!process.argv.includes('--no-build')) {
     console.log('Preparando el portal...');
     await buildAll();
@@ -77,11 +96,11 @@ async function main() {
   const config = runtimeConfig(layout);
   for (const remote of layout.remotes) {
     servers.push(
-      await startStaticServer({ dir: path.join(remote.absDir, 'dist'), port: remote.port, bind: layout.bind, runtimeConfig: config }),
+      await serve(`remoto ${remote.name}`, { dir: path.join(remote.absDir, 'dist'), port: remote.port, bind: layout.bind, runtimeConfig: config }),
     );
   }
   servers.push(
-    await startStaticServer({ dir: path.join(ROOT, 'host/dist'), port: layout.host.port, bind: layout.bind, spa: true, runtimeConfig: config }),
+    await serve('portal (host)', { dir: path.join(ROOT, 'host/dist'), port: layout.host.port, bind: layout.bind, spa: true, runtimeConfig: config }),
   );
   console.log('');
   for (const remote of layout.remotes) console.log(`  Remoto ${remote.name.padEnd(10)} ${remote.origin}`);

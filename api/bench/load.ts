@@ -142,7 +142,9 @@ async function virtualUser(n: number): Promise<void> {
     codeless.push(email)
     return
   }
-  if (!await call('POST /auth/verify-registration', '/auth/verify-registration', { body: { email, code } })) return
+  // With the registration's id, the password typed at registration becomes the account's (issue 13).
+  const { registrationId } = registration as { registrationId?: string }
+  if (!await call('POST /auth/verify-registration', '/auth/verify-registration', { body: { email, code, registrationId } })) return
   const session = await call('POST /auth/login', '/auth/login', { body: { email, password } })
   if (!session) return
   while (Date.now() < deadline) {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { allowListProblems } from '@portal/shared/src/redirect/allow-list-entries.js'
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 
@@ -9,10 +10,16 @@ export interface Config {
   /** PostgreSQL connection string; undefined means the embedded PGlite database in `dataDir/pglite`. */
   databaseUrl: string | undefined
   dataDir: string
+  /** PostgreSQL: longest wait for a connection, a statement and its answer (DATABASE_TIMEOUT_MS, 4 s). */
+  databaseTimeoutMs: number
+  /** Every request is answered within it, in the worst case with the Spanish 503 (REQUEST_TIMEOUT_MS, 8 s). */
+  requestTimeoutMs: number
   adminEmail: string | undefined
   adminPassword: string | undefined
   corsOrigins: string[]
   tokenTtlSeconds: number
+  /** Lifetime of the partner-scoped tokens minted by `POST /auth/partner-token` (never past the session's). */
+  partnerTokenTtlSeconds: number
   /** PKCS#8 PEM of the ES256 signing key; undefined means generate one and keep it in `dataDir/keys`. */
   jwtPrivateKey: string | undefined
   loginRateLimitPerMinute: number
@@ -33,7 +40,10 @@ export interface Config {
    * limits: false (none, the default), a number of hops, or the balancers' addresses/CIDRs.
    */
   trustProxy: false | number | string[]
-  /** Partner targets (same patterns as the portal's runtime config) a Google/Apple sign-in may carry on to. */
+  /**
+   * Partner targets (same patterns as the portal's runtime config): what a Google/Apple sign-in may carry on to and
+   * what `POST /auth/partner-token` mints tokens for. A `*.` entry on a public suffix is refused at start.
+   */
   redirectAllowList: string[]
   /** The API's own public origin: the Google and Apple callback addresses are built on it. */
   apiPublicUrl: string
@@ -205,6 +215,14 @@ function trustProxy(env: Env): false | number | string[] {
   return addresses
 }
 
+/** The comma-separated allow-list, refused at start when an entry would hand tokens to anyone's host (issue 13). */
+function redirectAllowList(env: Env): string[] {
+  const entries = read(env, 'REDIRECT_ALLOW_LIST')?.split(',').map((item) => item.trim()).filter(Boolean) ?? []
+  const [problem] = allowListProblems(entries)
+  if (problem !== undefined) throw new ConfigError('REDIRECT_ALLOW_LIST', problem)
+  return entries
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = read(env, 'DATABASE_URL')
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -255,10 +273,13 @@ export function loadConfig(env: Env = process.env): Config {
     host: read(env, 'HOST') ?? '127.0.0.1',
     databaseUrl,
     dataDir: resolve(read(env, 'DATA_DIR') ?? resolve(repoRoot, '.data')),
+    databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 4_000, 100, 60_000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 8_000, 200, 120_000),
     adminEmail,
     adminPassword,
     corsOrigins,
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 86400, 60, 60 * 60 * 24 * 30),
+    partnerTokenTtlSeconds: integer(env, 'PARTNER_TOKEN_TTL_SECONDS', 3600, 60, 60 * 60 * 24),
     jwtPrivateKey,
     loginRateLimitPerMinute: integer(env, 'LOGIN_RATE_LIMIT_PER_MINUTE', 20, 1, 100000),
     authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 30, 1, 100000),
@@ -269,7 +290,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? 'portal:',
     logLevel,
     trustProxy: trustProxy(env),
-    redirectAllowList: read(env, 'REDIRECT_ALLOW_LIST')?.split(',').map((item) => item.trim()).filter(Boolean) ?? [],
+    redirectAllowList: redirectAllowList(env),
     apiPublicUrl: origin('API_PUBLIC_URL', read(env, 'API_PUBLIC_URL') ?? `http://127.0.0.1:${port}`),
     ...oauthConfig(env),
     billing: loadBillingConfig(env),

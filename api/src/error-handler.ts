@@ -26,14 +26,35 @@ function toHttpError(error: FastifyError | HttpError): HttpError {
     const message = fastifyClientErrors[error.code] ?? statusMessages[status] ?? messages.badRequest
     return new HttpError(status, message)
   }
-  if (isDatabaseUnavailable(error)) return new HttpError(503, messages.unavailable, 'SERVICE_UNAVAILABLE')
+  if (isDatabaseUnavailable(error) || error.code === handlerTimeout) {
+    return new HttpError(503, messages.unavailable, 'SERVICE_UNAVAILABLE')
+  }
   return new HttpError(500, messages.internal)
+}
+
+/** Fastify's `handlerTimeout` (REQUEST_TIMEOUT_MS) ran out: the request gets the Spanish 503. */
+const handlerTimeout = 'FST_ERR_HANDLER_TIMEOUT'
+
+/**
+ * 5xx are logged without flooding: a database outage once when it starts and once when it ends (the outage tracker of
+ * the database plugin); a request that ran out of time as one line without a stack; anything else with its stack.
+ */
+function logFailure(error: FastifyError | HttpError, request: FastifyRequest) {
+  const outage = request.server.databaseOutage
+  if (!(error instanceof HttpError) && isDatabaseUnavailable(error) && outage) {
+    outage.refused(error, request.log)
+  } else if ((error as FastifyError).code === handlerTimeout) {
+    if (outage?.active) outage.refused(error, request.log)
+    else request.log.warn({ url: request.routeOptions.url, method: request.method }, error.message)
+  } else {
+    request.log.error({ err: error }, 'request failed')
+  }
 }
 
 /** The one error handler: every failure becomes `{ statusCode, message, code? }`, never a stack trace. */
 export function errorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
   const answer = toHttpError(error)
-  if (answer.statusCode >= 500) request.log.error({ err: error }, 'request failed')
+  if (answer.statusCode >= 500) logFailure(error, request)
   const body: { statusCode: number, message: string, code?: string, retryAfter?: number } = {
     statusCode: answer.statusCode,
     message: answer.message,

@@ -26,18 +26,32 @@ async function shutdown(signal: NodeJS.Signals) {
   if (closing) return
   closing = true
   app.log.info({ signal }, 'shutting down')
-  // Requests in flight get a few seconds to finish; a stuck one must not keep the process alive forever.
-  setTimeout(() => process.exit(1), 10_000).unref()
+  // Requests in flight finish within REQUEST_TIMEOUT_MS (or get the 503); then mail sends get 2 s and their claims are
+  // released, each database step bounded by DATABASE_TIMEOUT_MS. Past all that something is stuck: exit anyway.
+  const bound = config.requestTimeoutMs + 2 * config.databaseTimeoutMs + 2_000
+  setTimeout(() => {
+    app.log.error({ signal, boundMs: bound }, 'shutdown did not finish in time; exiting anyway')
+    process.exit(1)
+  }, bound).unref()
   await app.close()
   process.exit(0)
 }
 process.once('SIGINT', shutdown)
 process.once('SIGTERM', shutdown)
 
+/** Why the API could not listen, in Spanish, naming the variable that moves it (`npm start` passes API_PORT). */
+function listenFailure(error: NodeJS.ErrnoException): string {
+  const variable = process.env.PORT_VARIABLE || 'PORT'
+  if (error.code === 'EADDRINUSE') return `El puerto ${config.port} (API) ya está en uso. Cierra el otro proceso o usa ${variable}=…`
+  if (error.code === 'EACCES') return `No hay permiso para usar el puerto ${config.port} (API). Usa ${variable}= con un puerto mayor que 1023.`
+  return `No se pudo escuchar en ${config.host}:${config.port}: ${error.message}`
+}
+
 try {
   await app.listen({ port: config.port, host: config.host })
 } catch (error) {
-  console.error(`No se pudo escuchar en ${config.host}:${config.port}: ${(error as Error).message}`)
+  console.error(listenFailure(error as NodeJS.ErrnoException))
+  // Releases what already started: the database (and PGlite's lock file), Redis, the mail loop.
   await app.close()
   process.exit(1)
 }

@@ -66,13 +66,20 @@ forEachBackend((backend) => {
     })
 
     it('refuses a pending account with the right password: 403 EMAIL_NOT_VERIFIED', async () => {
-      await createUser(t.app, { email: 'pendiente@portal.test', password: 'clave-pendiente', status: 'pending_verification' })
+      const registered = await t.app.inject({
+        method: 'POST',
+        url: '/auth/register',
+        payload: { email: 'pendiente@portal.test', password: 'clave-pendiente', name: 'Ana', lastName: 'Pérez', phone: '+51 987654321' },
+      })
+      assert.equal(registered.statusCode, 201)
       const response = await loginRequest('pendiente@portal.test', 'clave-pendiente')
       assert.equal(response.statusCode, 403)
+      // The id of the registration whose password it is (issue 13): the verification page sends it with the code.
       assert.deepEqual(response.json(), {
         statusCode: 403,
         code: 'EMAIL_NOT_VERIFIED',
         message: 'Debes verificar tu email antes de iniciar sesión',
+        registrationId: registered.json().registrationId,
       })
       assert.equal((await loginRequest('pendiente@portal.test', 'otra-clave')).statusCode, 401)
     })
@@ -230,11 +237,15 @@ forEachBackend((backend) => {
       const [admin] = await t.app.db.select().from(users).where(eq(users.email, adminEmail))
       const request = (auth: unknown) => ({ auth }) as Parameters<typeof t.app.requireAdmin>[0]
       const reply = {} as Parameters<typeof t.app.requireAdmin>[1]
-      await assert.rejects(t.app.requireAdmin(request({ user, jti: 'x', expiresAt: new Date() }), reply), {
+      await assert.rejects(t.app.requireAdmin(request({ user, jti: 'x', expiresAt: new Date(), kind: 'session' }), reply), {
         statusCode: 403,
         message: 'No tienes permisos para realizar esta acción',
       })
-      await t.app.requireAdmin(request({ user: admin, jti: 'x', expiresAt: new Date() }), reply)
+      await t.app.requireAdmin(request({ user: admin, jti: 'x', expiresAt: new Date(), kind: 'session' }), reply)
+      // An administrator's partner-scoped token never administers (issue 13 item 3).
+      await assert.rejects(t.app.requireAdmin(request({ user: admin, jti: 'x', expiresAt: new Date(), kind: 'partner' }), reply), {
+        statusCode: 403,
+      })
     })
   })
 })

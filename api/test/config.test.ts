@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
 import { describe, it } from 'node:test'
 import { defaultCorsOrigins, loadConfig } from '../src/config.js'
 
@@ -100,10 +101,67 @@ describe('configuration', () => {
     ['MAIL_FROM', { MAIL_FROM: 'Portal sin dirección' }],
     ['PORTAL_URL', { PORTAL_URL: 'portal.example.com' }],
     ['AUTH_RATE_LIMIT_PER_MINUTE', { AUTH_RATE_LIMIT_PER_MINUTE: '0' }],
+    ['PARTNER_TOKEN_TTL_SECONDS', { PARTNER_TOKEN_TTL_SECONDS: '10' }],
   ]
   for (const [variable, env] of invalid) {
     it(`refuses an invalid ${variable} (${Object.values(env)[0]}) with an error naming it`, () => {
       assert.throws(() => loadConfig(env), (error: Error) => error.message.includes(variable))
     })
   }
+
+  describe('redirect allow-list (issue 13 item 2)', () => {
+    /** What `npm start` and `scripts/serve.mjs` use (plain JavaScript, so loaded by address). */
+    const partsModule = new URL('../../scripts/lib/parts.mjs', import.meta.url).href
+    const refused = [
+      ['a dev-tunnel wildcard (devtunnels.ms is off the Public Suffix List)', 'https://*.devtunnels.ms', 'devtunnels.ms'],
+      ['a dev-tunnel region wildcard', 'https://*.euw.devtunnels.ms', 'euw.devtunnels.ms'],
+      ['a private-section suffix (ngrok)', 'https://*.ngrok-free.app', 'ngrok-free.app'],
+      ['a private-section suffix (Vercel)', 'https://*.vercel.app', 'vercel.app'],
+      ['a private-section suffix (GitHub Pages)', 'https://*.github.io', 'github.io'],
+      ['an ICANN suffix', 'https://*.co.uk', 'co.uk'],
+    ]
+    for (const [name, entry, base] of refused) {
+      it(`refuses ${name} at start, naming the entry in Spanish`, () => {
+        assert.throws(
+          () => loadConfig({ REDIRECT_ALLOW_LIST: `https://portal.example.com, ${entry}, betopro://auth` }),
+          (error: Error) => error.message.startsWith('Configuración inválida: REDIRECT_ALLOW_LIST contiene')
+            && error.message.includes(`"${entry}"`) && error.message.includes(`"${base}"`)
+            && error.message.includes('cualquiera puede crear direcciones'),
+        )
+      })
+    }
+
+    it('accepts an exact tunnel host and a wildcard under a domain of one owner', () => {
+      const entries = ['https://abc123-8080.euw.devtunnels.ms', 'https://*.portal.example.com', 'https://mi-app.vercel.app']
+      assert.deepEqual(loadConfig({ REDIRECT_ALLOW_LIST: entries.join(',') }).redirectAllowList, entries)
+    })
+
+    it('refuses an entry that is no address, and a wildcard in the middle of a host', () => {
+      assert.throws(() => loadConfig({ REDIRECT_ALLOW_LIST: 'portal.example.com' }), /"portal\.example\.com", que no es una dirección válida/)
+      assert.throws(() => loadConfig({ REDIRECT_ALLOW_LIST: 'https://socio*.example.com' }), /el comodín solo puede ir al principio/)
+    })
+
+    it('npm start\'s default list names only the product\'s domains and deep links, and passes the same check', async () => {
+      const parts = await import(partsModule)
+      const defaults: string[] = parts.DEFAULT_REDIRECT_ALLOW_LIST
+      assert.ok(!defaults.some((entry) => entry.includes('devtunnels')), 'no dev-tunnel wildcard among the defaults')
+      assert.ok(defaults.every((entry) => /^https:\/\/(\*\.)?portal\.example\.com$|^(betopro|controlmax):\/\/auth/.test(entry)))
+      assert.deepEqual(loadConfig({ REDIRECT_ALLOW_LIST: defaults.join(',') }).redirectAllowList, defaults)
+      await parts.checkRedirectAllowList(defaults)
+    })
+
+    it('npm start and scripts/serve.mjs refuse the list before serving it to the browser', async () => {
+      const parts = await import(partsModule)
+      await assert.rejects(parts.checkRedirectAllowList(['https://*.devtunnels.ms']),
+        /Configuración inválida: REDIRECT_ALLOW_LIST contiene "https:\/\/\*\.devtunnels\.ms"/)
+      const served = spawnSync(process.execPath, ['scripts/serve.mjs', 'host'], {
+        cwd: new URL('../..', import.meta.url),
+        env: { ...process.env, REDIRECT_ALLOW_LIST: 'https://portal.example.com,https://*.ngrok-free.app', PORT: '0' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      })
+      assert.equal(served.status, 1)
+      assert.match(served.stderr, /REDIRECT_ALLOW_LIST contiene "https:\/\/\*\.ngrok-free\.app"/)
+    })
+  })
 })

@@ -118,6 +118,16 @@ forEachBackend((backend) => {
       const back = await t.app.inject({ method: 'PUT', url: `/auth/cambiar-estado/${otherId}`, headers: { authorization: `Bearer ${adminToken}` } })
       assert.equal(back.json().user.status, 'active')
     })
+
+    it('demoting another administrator through editar ends their sessions at once', async () => {
+      const secondId = await createUser(t.app, { email: 'segunda-admin@portal.test', password: 'clave-admin-2', status: 'active' })
+      await t.app.db.update(users).set({ role: 1 }).where(eq(users.id, secondId))
+      const secondToken = await login(t.app, 'segunda-admin@portal.test', 'clave-admin-2')
+      const response = await edit(secondId, { role: 2 })
+      assert.equal(response.statusCode, 200, response.body)
+      const me = await t.app.inject({ method: 'GET', url: '/auth/user', headers: { authorization: `Bearer ${secondToken}` } })
+      assert.equal(me.statusCode, 401)
+    })
   })
 
   describe('item 4: a sign-in lock belongs to the address that failed', () => {

@@ -15,7 +15,11 @@ forEachBackend((backend) => {
   let other: TokenService
   before(async () => {
     t = await buildTestApp(backend)
-    other = createTokenService(t.app.db, t.signingKey, t.app.config.tokenTtlSeconds)
+    other = createTokenService(t.app.db, t.signingKey, {
+      ttlSeconds: t.app.config.tokenTtlSeconds,
+      partnerTtlSeconds: t.app.config.partnerTokenTtlSeconds,
+      issuer: t.app.config.apiPublicUrl,
+    })
   })
   after(() => t.close())
 
@@ -31,6 +35,18 @@ forEachBackend((backend) => {
     const logout = await t.app.inject({ method: 'POST', url: '/auth/logout', headers: { authorization: `Bearer ${token}` } })
     assert.equal(logout.statusCode, 204)
     assert.equal(await other.verify(token), null)
+  })
+
+  it('a partner token minted on one instance is refused by the other once its session logs out, and never as a session', async () => {
+    const { token } = await signIn('socio-instancias@portal.test')
+    const session = await t.app.tokens.verify(token)
+    const { token: partner } = await t.app.tokens.signPartner(session!, 'https://socio.example.com')
+    assert.equal(await other.verify(partner), null, 'not a portal session')
+    assert.equal((await other.verify(partner, ['partner']))?.audience, 'https://socio.example.com')
+    assert.equal(await other.verify(token, ['partner']), null, 'a session is not a partner token')
+    const logout = await t.app.inject({ method: 'POST', url: '/auth/logout', headers: { authorization: `Bearer ${token}` } })
+    assert.equal(logout.statusCode, 204)
+    assert.equal(await other.verify(partner, ['partner']), null)
   })
 
   it('a suspension or a token_version bump is refused by the other instance at once', async () => {

@@ -45,20 +45,24 @@ export function person(label: string): Person {
   return { email: uniqueEmail(label), password: 'Clave-e2e-1', name: 'Lucía', lastName: 'Quispe' };
 }
 
-/** Registers through the API and leaves the account pending verification (its code is in the sink). */
-export async function registerPending(request: APIRequestContext, who: Person): Promise<void> {
+/**
+ * Registers through the API and leaves the account pending verification (its code is in the sink); answers the
+ * registration's id, which makes its password the account's when sent with the code.
+ */
+export async function registerPending(request: APIRequestContext, who: Person): Promise<string> {
   const response = await request.post(`${API_URL}/auth/register`, {
     data: { email: who.email, password: who.password, name: who.name, lastName: who.lastName, phone: '+51 987654321' },
   });
   expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { registrationId: string }).registrationId;
 }
 
-/** Registers and verifies through the API: an active account with its free plans. */
+/** Registers and verifies through the API: an active account with its free plans and its password. */
 export async function registerActive(request: APIRequestContext, who: Person): Promise<void> {
   const since = Date.now() - 1000;
-  await registerPending(request, who);
+  const registrationId = await registerPending(request, who);
   const code = await codeFromMail(who.email, VERIFICATION_SUBJECT, since);
-  const response = await request.post(`${API_URL}/auth/verify-registration`, { data: { email: who.email, code } });
+  const response = await request.post(`${API_URL}/auth/verify-registration`, { data: { email: who.email, code, registrationId } });
   expect(response.status(), await response.text()).toBe(200);
 }
 

@@ -1,7 +1,7 @@
 // Issue 6: the admin panel in the composed product, against the real API. People are registered through the real
 // registration call (they stay pending until someone verifies them).
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { expect, person, registerActive, registerPending, seriousViolations, test, type Person } from '../support/auth';
+import { codeFromMail, expect, person, registerActive, registerPending, RESET_SUBJECT, seriousViolations, test, type Person } from '../support/auth';
 import { API_URL } from '../support/env';
 import { signInAs, signInAsAdmin } from '../support/session';
 
@@ -67,6 +67,14 @@ test('an admin finds a pending user, verifies them so they can sign in, and give
   // Still filtered on pending: the verified user has left the list.
   await expect(page.getByText('No se encontraron usuarios')).toBeVisible();
 
+  // Verified by hand, the account has no password (issue 13: nobody proved the registered one is the owner's); the
+  // person creates one with '¿Olvidaste tu contraseña?'.
+  expect((await request.post(`${API_URL}/auth/login`, { data: { email: who.email, password: who.password } })).status()).toBe(401);
+  const since = Date.now() - 1000;
+  expect((await request.post(`${API_URL}/auth/forgot-password`, { data: { email: who.email } })).status()).toBe(200);
+  const code = await codeFromMail(who.email, RESET_SUBJECT, since);
+  const changed = await request.post(`${API_URL}/auth/change-password`, { data: { email: who.email, code, newPassword: who.password } });
+  expect(changed.status(), await changed.text()).toBe(200);
   const token = await apiLogin(request, who);
 
   const active = await findUser(page, who.email, 'active');

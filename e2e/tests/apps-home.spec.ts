@@ -18,7 +18,7 @@ test('a signed-in user sees the greeting, the free badge and the web and mobile 
   await expect(page.getByRole('article', { name: 'Beto Pro' }).getByRole('button', { name: 'Abrir Beto Pro' })).toBeEnabled();
 });
 
-test('launching a web app opens it in a new tab whose address carries the session token', async ({ page, context, request }) => {
+test('launching a web app off the redirect allow-list opens it in a new tab without any token', async ({ page, context, request }) => {
   const token = await signInAsAdmin(page, request);
   // The partner app is not on this machine: answer its address so the new tab has something to show.
   await context.route('https://betopro.example.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Beto Pro</title>' }));
@@ -27,8 +27,30 @@ test('launching a web app opens it in a new tab whose address carries the sessio
   await tab.waitForURL(/betopro\.example\.com/);
   const opened = new URL(tab.url());
   expect(opened.origin).toBe('https://betopro.example.com');
-  expect(opened.searchParams.get('token')).toBe(token);
+  expect(opened.searchParams.get('token')).toBeNull();
+  expect(tab.url()).not.toContain(token);
   expect(new URL(page.url()).pathname).toBe('/apps');
+});
+
+test('launching an allowed partner web app sends a token minted for it, never the session token', async ({ page, context, request }) => {
+  const token = await signInAsAdmin(page, request);
+  const auth = { Authorization: `Bearer ${token}` };
+  const before = ((await (await request.get(`${API_URL}/apps/obtener-por-id/3`)).json()) as { webUrl: string | null }).webUrl;
+  // TX30 pointed at a partner on the allow-list for this test (answered here), then put back.
+  await request.put(`${API_URL}/apps/update/3`, { headers: auth, data: { webUrl: 'https://portal.example.com/tx30' } });
+  try {
+    await context.route('https://portal.example.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>TX30</title>' }));
+    await page.goto('/apps');
+    const [tab] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Abrir TX30' }).click()]);
+    await tab.waitForURL(/portal\.example\.com\/tx30\?token=/);
+    const sent = new URL(tab.url()).searchParams.get('token') ?? '';
+    expect(sent).not.toBe(token);
+    expect(JSON.parse(Buffer.from(sent.split('.')[1]!, 'base64url').toString())).toMatchObject({ aud: 'https://portal.example.com' });
+    expect((await request.get(`${API_URL}/auth/user`, { headers: { Authorization: `Bearer ${sent}` } })).status()).toBe(200);
+    expect((await request.get(`${API_URL}/user/listar`, { headers: { Authorization: `Bearer ${sent}` } })).status()).toBe(401);
+  } finally {
+    await request.put(`${API_URL}/apps/update/3`, { headers: auth, data: { webUrl: before } });
+  }
 });
 
 test("a card's 'Mejorar Plan' opens /apps/2 with the PRO plan and the complete suite", async ({ page, request }) => {
@@ -79,7 +101,7 @@ test('the OAuth return stores the token, loads the user and clears the address; 
   await expect(page).toHaveURL(/\/login\?error=token_invalid$/);
 });
 
-test('the OAuth return follows a stored, allowed redirect with the token', async ({ page, context, request }) => {
+test('the OAuth return follows a stored, allowed redirect with a partner token', async ({ page, context, request }) => {
   const login = await request.post(`${API_URL}/auth/login`, { data: { email: E2E.adminEmail, password: E2E.adminPassword } });
   const token = ((await login.json()) as { access_token: string }).access_token;
   // The partner site is on the default allow-list but not on this machine: answer it here.
@@ -90,5 +112,8 @@ test('the OAuth return follows a stored, allowed redirect with the token', async
   await page.waitForURL(/portal\.example\.com/);
   const target = new URL(page.url());
   expect(target.origin + target.pathname).toBe('https://portal.example.com/vuelta');
-  expect(target.searchParams.get('token')).toBe(token);
+  // A token minted for that partner (issue 13), not the session that just arrived.
+  const sent = target.searchParams.get('token') ?? '';
+  expect(sent).not.toBe(token);
+  expect(JSON.parse(Buffer.from(sent.split('.')[1]!, 'base64url').toString())).toMatchObject({ aud: 'https://portal.example.com' });
 });

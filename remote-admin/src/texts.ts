@@ -1,3 +1,5 @@
+import { APP_LINK_LABELS } from '@portal/shared';
+
 /** The admin panel's visible strings: the spec's (§2, §8), and where it is silent the README's decisions. */
 export const TEXT_ADMIN = {
   // Layout (spec §2 'Admin panel layout').
@@ -45,7 +47,6 @@ export const TEXT_ADMIN = {
   confirmSuspendTitle: 'Suspender usuario',
   confirmSuspend: (email: string) =>
     `¿Suspender a ${email}? Su sesión se cerrará y no podrá entrar hasta que lo reactives.`,
-  cancel: 'Cancelar',
   statusChanged: (email: string, suspended: boolean) =>
     suspended ? `${email} ha sido suspendido` : `${email} ha sido reactivado`,
 
@@ -93,9 +94,10 @@ export const TEXT_ADMIN = {
   description: 'Descripción',
   longDescription: 'Descripción larga',
   iconUrl: 'URL del icono',
-  webUrl: 'URL web',
-  iosUrl: 'URL iOS',
-  androidUrl: 'URL Android',
+  // The link labels live beside their rules (the API's messages name them): @portal/shared apps/links.
+  webUrl: APP_LINK_LABELS.webUrl,
+  iosUrl: APP_LINK_LABELS.iosUrl,
+  androidUrl: APP_LINK_LABELS.androidUrl,
   enabledWeb: 'Habilitada en web',
   enabledMobile: 'Habilitada en móvil',
   tags: 'Etiquetas (separadas por comas)',
@@ -115,6 +117,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.status_change': 'Cambió el estado',
   'user.plan_change': 'Cambió el plan',
   'user.edit': 'Editó el usuario',
+  'user.create': 'Creó el usuario',
+  'user.password_reset': 'Restableció la contraseña',
   'app.create': 'Creó la aplicación',
   'app.update': 'Modificó la aplicación',
   'auth.lockout': 'Bloqueó el inicio de sesión',

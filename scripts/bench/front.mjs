@@ -1,12 +1,19 @@
 // Front-end bench (npm run bench): builds what is stale, starts the product with scripts/start.mjs on its own ports,
-// and for each route runs one Lighthouse navigation (mobile profile, simulated throttling, Debian's Chromium) on a
-// cold cache. Prints one markdown row per route: JavaScript bytes on the wire, the deepest request chain that had
-// finished before the largest contentful paint, and Lighthouse's performance score, LCP and TBT.
+// and measures each route with Lighthouse (mobile profile, simulated throttling, the Chromium of scripts/lib/browser.mjs)
+// twice over:
+// - first visit: what a new person gets. Each run launches a new Chromium on a new, empty profile, with Lighthouse's
+//   own defaults (as the CLI: storage reset, mobile); the signed-in routes get only the token in that profile.
+//   FRONT_BENCH_RUNS runs (3) per route, the median of each figure.
+// - warm browser: one Chromium kept for every route, only its HTTP cache cleared before each navigation (storage
+//   kept), one run per route: the figure of the earlier rounds, which a returning visitor's browser is closer to.
+// Prints one markdown table each: JavaScript bytes on the wire, the deepest request chain that had finished before
+// the largest contentful paint, and Lighthouse's performance score, FCP, LCP and TBT.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { findChromium } from '../lib/browser.mjs';
 import { buildAll } from '../lib/build.mjs';
 import { ROOT } from '../lib/parts.mjs';
 
@@ -15,7 +22,13 @@ const { default: lighthouse } = await import(require.resolve('lighthouse'));
 const chromeLauncher = await import(require.resolve('chrome-launcher'));
 const { default: puppeteer } = await import(require.resolve('puppeteer-core'));
 
-const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
+const chromium = process.env.CHROME_PATH ? { path: process.env.CHROME_PATH } : findChromium();
+if (chromium.error) {
+  console.error(chromium.error);
+  process.exit(1);
+}
+const CHROME_PATH = chromium.path;
+const COLD_RUNS = Number(process.env.FRONT_BENCH_RUNS) || 3;
 const base = Number(process.env.FRONT_BENCH_PORT_BASE) || 3600;
 const ports = { api: base, auth: base + 1, apps: base + 2, admin: base + 3, calculator: base + 4, host: base + 80 };
 const admin = { email: 'bench@portal.local', password: 'Clave-del-bench-2026' };
@@ -105,17 +118,47 @@ function chainDepth(devtoolsLog, untilSeconds) {
   return deepest;
 }
 
-async function measure(chrome, browser, route, token) {
+/** Puts the token (or none) in the browser's storage for the portal's origin, then empties its HTTP cache. */
+async function prepare(browser, token) {
   const page = await browser.newPage();
   await page.goto(`${hostUrl}/runtime-config.js`);
   await page.evaluate((value) => (value ? localStorage.setItem('token', value) : localStorage.removeItem('token')), token);
-  // Storage is kept (the token) but every route starts on a cold HTTP cache.
   const session = await page.createCDPSession();
   await session.send('Network.clearBrowserCache');
   await page.close();
+}
+
+/** Warm browser: the kept Chromium, storage kept (the token), HTTP cache cleared. */
+async function measureWarm(chrome, browser, route, token) {
+  await prepare(browser, token);
+  return lighthouseRun(chrome, route, { disableStorageReset: true });
+}
+
+const launchChromium = (flags) => chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: flags });
+
+/**
+ * First visit: a new Chromium on a new temporary profile (chrome-launcher makes one per launch and deletes it), the
+ * flags the Lighthouse CLI uses (plus --no-sandbox, needed as root), Lighthouse's defaults. A signed-in route needs
+ * the token in storage, so it is placed first and Lighthouse is told not to wipe it; the HTTP cache is empty again.
+ */
+async function measureFirstVisit(route, token) {
+  const chrome = await launchChromium(['--headless=new', '--no-sandbox']);
+  try {
+    if (token) {
+      const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+      await prepare(browser, token);
+      await browser.disconnect();
+    }
+    return await lighthouseRun(chrome, route, { disableStorageReset: Boolean(token) });
+  } finally {
+    await chrome.kill();
+  }
+}
+
+async function lighthouseRun(chrome, route, flags) {
   const { lhr, artifacts } = await lighthouse(
     `${hostUrl}${route.path}`,
-    { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true },
+    { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], ...flags },
   );
   const requests = lhr.audits['network-requests'].details.items;
   const scripts = requests.filter((r) => r.resourceType === 'Script');
@@ -136,22 +179,37 @@ async function measure(chrome, browser, route, token) {
     scripts: scripts.length,
     depth: chainDepth(artifacts.DevtoolsLog, lcpSeconds),
     score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+    fcp: lhr.audits['first-contentful-paint'].numericValue,
     lcp: lhr.audits['largest-contentful-paint'].numericValue,
     tbt: lhr.audits['total-blocking-time'].numericValue,
     finalUrl: lhr.finalDisplayedUrl,
   };
 }
 
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const range = (values) => (values.length > 1 ? ` (${Math.min(...values)}–${Math.max(...values)})` : '');
+
+function printTable(title, rows) {
+  console.log(`\n${title}\n`);
+  console.log('| route | JS on the wire (KB) | scripts | request chain before LCP | Lighthouse perf | FCP (ms) | LCP (ms) | TBT (ms) |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const runs of rows) {
+    const [first] = runs;
+    const shown = first.finalUrl.endsWith(first.route) ? first.route : `${first.route} (→ ${new URL(first.finalUrl).pathname})`;
+    const pick = (key) => runs.map((run) => Math.round(run[key]));
+    console.log(
+      `| ${shown} | ${median(runs.map((run) => run.jsKb)).toFixed(1)} | ${first.scripts} | ${median(runs.map((run) => run.depth))} `
+      + `| ${median(pick('score'))}${range(pick('score'))} | ${median(pick('fcp'))} | ${median(pick('lcp'))}${range(pick('lcp'))} `
+      + `| ${median(pick('tbt'))}${range(pick('tbt'))} |`,
+    );
+  }
+}
+
 async function main() {
   await buildAll({ log: () => {} });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-front-bench-'));
   const portal = await startPortal(dataDir);
-  const chrome = await chromeLauncher.launch({
-    chromePath: CHROME_PATH,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
   try {
-    const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
     const login = await fetch(`${apiUrl}/auth/login`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -159,19 +217,28 @@ async function main() {
     });
     if (!login.ok) throw new Error(`inicio de sesión del bench: ${login.status} ${await login.text()}`);
     const { access_token: token } = await login.json();
-    const rows = [];
-    for (const route of ROUTES) rows.push(await measure(chrome, browser, route, route.signedIn ? token : null));
-    await browser.disconnect();
-    console.log('| route | JS on the wire (KB) | scripts | request chain before LCP | Lighthouse perf | LCP (ms) | TBT (ms) |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|');
-    for (const row of rows) {
-      const shown = row.finalUrl.endsWith(row.route) ? row.route : `${row.route} (→ ${new URL(row.finalUrl).pathname})`;
-      console.log(
-        `| ${shown} | ${row.jsKb.toFixed(1)} | ${row.scripts} | ${row.depth} | ${row.score} | ${Math.round(row.lcp)} | ${Math.round(row.tbt)} |`,
-      );
+    const tokenFor = (route) => (route.signedIn ? token : null);
+
+    const firstVisit = [];
+    for (const route of ROUTES) {
+      const runs = [];
+      for (let run = 0; run < COLD_RUNS; run++) runs.push(await measureFirstVisit(route, tokenFor(route)));
+      firstVisit.push(runs);
     }
+
+    const warm = [];
+    const chrome = await launchChromium(['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking']);
+    try {
+      const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+      for (const route of ROUTES) warm.push([await measureWarm(chrome, browser, route, tokenFor(route))]);
+      await browser.disconnect();
+    } finally {
+      await chrome.kill();
+    }
+
+    printTable(`Primera visita: Chromium y perfil nuevos en cada pasada, mediana de ${COLD_RUNS} (mín.–máx.)`, firstVisit);
+    printTable('Navegador caliente: un Chromium para todas las rutas, solo la caché HTTP vaciada, 1 pasada', warm);
   } finally {
-    await chrome.kill();
     portal.kill('SIGTERM');
     await new Promise((resolve) => portal.once('exit', resolve));
     rmSync(dataDir, { recursive: true, force: true });

@@ -16,11 +16,14 @@ export const REMOTES = {
 export const DEFAULT_API_PORT = 3000;
 export const DEFAULT_HOST_PORT = 8080;
 
-/** Targets that may receive a signed-in user (spec §5): the product's domains, test/community subdomains, dev tunnels, the mobile apps' deep links. */
+/**
+ * Targets that may receive a signed-in user (spec §5): the product's own domains and their test/community
+ * subdomains, and the mobile apps' deep links. No dev-tunnel wildcard (issue 13): anyone can create a host under
+ * devtunnels.ms; a tunnel of one's own is added by configuration as an exact host (README, Configuration).
+ */
 export const DEFAULT_REDIRECT_ALLOW_LIST = [
   'https://portal.example.com',
   'https://*.portal.example.com',
-  'https://*.devtunnels.ms',
   ...['betopro', 'controlmax'].flatMap((scheme) =>
     ['auth', 'auth/success', 'auth/welcome', 'auth/login'].map((p) => `${scheme}://${p}`),
   ),
@@ -66,6 +69,20 @@ function list(raw) {
   return raw
     ? raw.split(',').map((item) => item.trim()).filter(Boolean)
     : undefined;
+}
+
+/**
+ * Refuses an allow-list that would hand sessions to hosts anyone can create (a `*.` entry on a public suffix), with
+ * the Spanish message naming each entry; the rule is the shared one the API also applies at start
+ * (`shared/src/redirect/allow-list-entries.ts`, loaded through tsx like the API's own sources).
+ */
+export async function checkRedirectAllowList(entries) {
+  const { tsImport } = await import('tsx/esm/api');
+  const { allowListProblems } = await tsImport('../../shared/src/redirect/allow-list-entries.ts', import.meta.url);
+  const problems = allowListProblems(entries);
+  if (problems.length > 0) {
+    throw new Error(problems.map((problem) => `Configuración inválida: REDIRECT_ALLOW_LIST ${problem}`).join('\n'));
+  }
 }
 
 /** The object served as /runtime-config.js next to the host (and each standalone remote). */

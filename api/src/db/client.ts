@@ -48,17 +48,56 @@ export interface PostgresOptions {
   /** Schema that unqualified table names resolve to; tests use a throw-away schema per file. */
   searchPath?: string
   onIdleClientError?: (error: Error) => void
+  /**
+   * Longest wait for a connection (a free pool slot included), for one statement on the server and for one answer
+   * on the client: a server that hangs fails the query after it instead of holding the request (default 4 s).
+   */
+  timeoutMs?: number
+}
+
+export const defaultDatabaseTimeoutMs = 4_000
+/** Migrations may rewrite big tables and wait for another instance's migration: no statement limit for them. */
+const migrationTimeoutMs = 30 * 60_000
+
+/**
+ * A query that timed out on the client is still running on the server (or the server is frozen): the connection
+ * would answer the next query only after it. Dropping the connection lets the pool open a fresh one instead of
+ * handing this one to the next request; the server cancels the orphaned statement when it sees the socket close.
+ */
+class TimedClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const result = (super.query as (...a: unknown[]) => unknown)(...args)
+    if (result instanceof Promise) {
+      result.catch((error: Error) => {
+        if (error?.message === 'Query read timeout') {
+          (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy()
+        }
+      })
+    }
+    return result as never
+  }
 }
 
 export function openPostgres(url: string, options: PostgresOptions = {}): Database {
   if (options.searchPath !== undefined && !/^[a-z_][a-z0-9_]*$/.test(options.searchPath)) {
     throw new Error(`Invalid schema name: ${options.searchPath}`)
   }
+  const timeoutMs = options.timeoutMs ?? defaultDatabaseTimeoutMs
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
+    Client: TimedClient,
     // Fail fast when the server is down so requests get a 503 instead of hanging until the client gives up.
-    connectionTimeoutMillis: 5000,
+    connectionTimeoutMillis: timeoutMs,
+    // A server that accepts but never answers (frozen, overloaded, a half-open network path): the client stops
+    // waiting for the answer, and the server itself cancels a statement that runs longer (SQLSTATE 57014).
+    query_timeout: timeoutMs,
+    statement_timeout: timeoutMs,
+    // A stuck client holding locks (a frozen API instance) must not block every other instance for long.
+    idle_in_transaction_session_timeout: 4 * timeoutMs,
+    // Idle pooled connections whose peer vanished (failover, a dropped NAT entry) are noticed and replaced.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   })
   // An idle client losing its connection emits here; without a listener the process would crash.
@@ -75,10 +114,14 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       const client = await pool.connect()
       let broken: Error | undefined
       try {
+        // `query_timeout` per query is read by pg but missing from its types.
+        const long = (text: string, values?: unknown[]) =>
+          client.query({ text, values, query_timeout: migrationTimeoutMs } as pg.QueryConfig)
         await client.query('BEGIN')
+        await long('SET LOCAL statement_timeout = 0')
         const result = await work({
-          query: async <Row>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as Row[],
-          exec: async (script) => { await client.query(script) },
+          query: async <Row>(text: string, params?: unknown[]) => (await long(text, params)).rows as Row[],
+          exec: async (script) => { await long(script) },
         })
         await client.query('COMMIT')
         return result
@@ -92,6 +135,17 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     close: async () => {
       if (!pool.ended) await pool.end()
     },
+  }
+}
+
+/** Another live process (an API) holds the embedded database's lock file; `pid` is that process. */
+export class DatabaseLockedError extends Error {
+  constructor(readonly pid: number, readonly dataDir: string) {
+    super(
+      `Otra instancia de la API (pid ${pid}) ya usa la base de datos embebida en ${dataDir}. `
+      + 'Deténla, usa otro DATA_DIR o configura DATABASE_URL para compartir PostgreSQL entre instancias.',
+    )
+    this.name = 'DatabaseLockedError'
   }
 }
 
@@ -121,10 +175,7 @@ function lockDataDir(dataDir: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       const owner = Number(readFileSync(lockPath, 'utf8').trim())
       if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
-        throw new Error(
-          `Otra instancia de la API (pid ${owner}) ya usa la base de datos embebida en ${dataDir}. `
-          + 'Deténla, usa otro DATA_DIR o configura DATABASE_URL para compartir PostgreSQL entre instancias.',
-        )
+        throw new DatabaseLockedError(owner, dataDir)
       }
       rmSync(lockPath, { force: true })
     }
@@ -133,10 +184,12 @@ function lockDataDir(dataDir: string): () => void {
 }
 
 export async function openDatabase(
-  config: { databaseUrl: string | undefined, dataDir: string },
+  config: { databaseUrl: string | undefined, dataDir: string, databaseTimeoutMs?: number },
   onIdleClientError?: (error: Error) => void,
 ): Promise<Database> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, { onIdleClientError })
+  if (config.databaseUrl) {
+    return openPostgres(config.databaseUrl, { onIdleClientError, timeoutMs: config.databaseTimeoutMs })
+  }
   const release = lockDataDir(config.dataDir)
   try {
     const client = await PGlite.create({ dataDir: join(config.dataDir, 'pglite'), extensions: pgliteExtensions })

@@ -131,7 +131,21 @@ export const mailOutbox = pgTable('mail_outbox', {
   attempts: integer('attempts').notNull().default(0),
   nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
   lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  /** The instance whose claim `lockedUntil` is (a random id per process): only it renews and releases the claim. */
+  claimedBy: text('claimed_by'),
   lastError: text('last_error'),
   sentAt: timestamp('sent_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
 })
+
+/** Migration 0006: each registration of a still pending email, with the password and profile typed in it. */
+export const pendingRegistrations = pgTable('pending_registrations', {
+  id: text('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  passwordHash: text('password_hash').notNull(),
+  name: text('name').notNull(),
+  lastName: text('last_name').notNull(),
+  phone: text('phone').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+}, (table) => [index('pending_registrations_user_id_idx').on(table.userId, table.createdAt)])

@@ -40,21 +40,36 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
     const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email))
     if (existing) return { catalogueCreated, adminCreated: undefined }
 
-    const password = options.adminPassword ?? randomBytes(18).toString('base64url')
-    const [admin] = await tx.insert(users).values({
-      email,
-      passwordHash: await hashPassword(password),
-      name: 'Administrador',
-      role: roles.admin,
-      presentacion: false,
-      status: 'active',
-    }).returning({ id: users.id })
-    // Like every active account, the administrator starts on the free plan of each app.
-    const freePlans = await tx.select({ id: plans.id, appId: plans.appId }).from(plans).where(eq(plans.nombre, freePlanName))
-    if (admin && freePlans.length > 0) {
-      await tx.insert(userPlans).values(freePlans.map((plan) => ({ userId: admin.id, appId: plan.appId, planId: plan.id })))
-    }
+    const password = options.adminPassword ?? generatePassword()
+    await createAdministrator(tx, { email, password })
     const generatedPassword = options.adminPassword ? undefined : password
     return { catalogueCreated, adminCreated: { email, generatedPassword } }
   })
+}
+
+/** A password for a person to type once and then change: 24 characters of base64url (144 random bits). */
+export const generatePassword = () => randomBytes(18).toString('base64url')
+
+/**
+ * An active administrator on the free plan of each app, like every active account. The seed and the operator's
+ * command (`src/cli/admin.ts`) create them; the email must be free and already normalized.
+ */
+export async function createAdministrator(
+  tx: Db,
+  account: { email: string, password: string, name?: string, lastName?: string },
+): Promise<{ id: number }> {
+  const [admin] = await tx.insert(users).values({
+    email: account.email,
+    passwordHash: await hashPassword(account.password),
+    name: account.name ?? 'Administrador',
+    ...(account.lastName === undefined ? {} : { lastName: account.lastName }),
+    role: roles.admin,
+    presentacion: false,
+    status: 'active',
+  }).returning({ id: users.id })
+  const freePlans = await tx.select({ id: plans.id, appId: plans.appId }).from(plans).where(eq(plans.nombre, freePlanName))
+  if (freePlans.length > 0) {
+    await tx.insert(userPlans).values(freePlans.map((plan) => ({ userId: admin!.id, appId: plan.appId, planId: plan.id })))
+  }
+  return admin!
 }

@@ -48,11 +48,15 @@ function sqlState(error: unknown): string | undefined {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined
 }
 
-/** Connection exception, insufficient resources, operator intervention (shut down, starting up, crashed). */
-const unavailableState = /^(08|53|57P)/
+/**
+ * Connection exception, insufficient resources, operator intervention (shut down, starting up, crashed, and 57014: a
+ * statement cancelled by `statement_timeout`, which is how a server too slow to answer shows).
+ */
+const unavailableState = /^(08|53|57)/
 /** node-postgres's own errors for a connection that failed or went away: they carry no code. */
 const connectionLost = new RegExp('^(Connection terminated|timeout exceeded when trying to connect'
-  + '|Client has encountered a connection error|Client was closed|Cannot use a pool after calling end)')
+  + '|Client has encountered a connection error|Client was closed|Cannot use a pool after calling end'
+  + '|Query read timeout)')
 
 /**
  * True when the database could not be reached (as opposed to a query it rejected, which is our bug): a failed query

@@ -42,7 +42,19 @@ export const RegisterBody = Type.Object({
 
 export const EmailBody = Type.Object({ email: Email }, { additionalProperties: false })
 
-export const VerifyRegistrationBody = Type.Object({ email: Email, code: Code }, { additionalProperties: false })
+/** The opaque id `POST /auth/register` answered: proves which registration (password, profile) the browser typed. */
+export const RegistrationId = Type.String({
+  minLength: 16,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9_-]+$',
+  description: 'Id de registro que devolvió POST /auth/register en este navegador',
+})
+
+export const VerifyRegistrationBody = Type.Object({
+  email: Email,
+  code: Code,
+  registrationId: Type.Optional(RegistrationId),
+}, { additionalProperties: false })
 
 export const ChangePasswordBody = Type.Object({
   email: Email,
@@ -79,7 +91,18 @@ export const UpdatePresentationBody = Type.Object({ userId: UserId }, { addition
 
 export const Message = Type.Object({ message: Type.String() }, { additionalProperties: false })
 
-export const RegisteredEmail = Type.Object({ email: Type.String() }, { additionalProperties: false })
+export const RegisteredEmail = Type.Object({
+  email: Type.String(),
+  registrationId: Type.String({ description: 'Guárdalo en este navegador y envíalo con el código: activa esta contraseña' }),
+}, { additionalProperties: false })
+
+/** A sign-in with the password of a registration still waiting for its code: which registration it proved. */
+export const PendingSignIn = Type.Object({
+  statusCode: Type.Literal(403),
+  message: Type.String(),
+  code: Type.String(),
+  registrationId: Type.Optional(Type.String()),
+}, { additionalProperties: false })
 
 export const AccessToken = Type.Object({
   access_token: Type.String({ description: 'JWT ES256; verificable con /.well-known/jwks.json' }),
@@ -109,6 +132,14 @@ export const CurrentUser = Type.Object({
 export const Session = Type.Object({
   access_token: Type.String(),
   user: CurrentUser,
+}, { additionalProperties: false })
+
+export const VerifiedRegistration = Type.Object({
+  access_token: Type.String(),
+  user: CurrentUser,
+  passwordSet: Type.Boolean({
+    description: 'false: el código llegó sin el id de registro de este navegador; la cuenta queda sin contraseña (se crea con «¿Olvidaste tu contraseña?»)',
+  }),
 }, { additionalProperties: false })
 
 export const UserEnvelope = Type.Object({ user: CurrentUser }, { additionalProperties: false })

@@ -73,7 +73,7 @@ const srcDb = fileURLToPath(new URL('../../src/db/', import.meta.url))
  * A migrated and seeded PGlite data directory, built once and kept in the OS temp directory: a PGlite cold start
  * takes seconds, loading a dump well under one. The name changes whenever the migrations, the seed or PGlite do.
  */
-async function pgliteSnapshot(): Promise<Blob> {
+export async function pgliteSnapshot(): Promise<Blob> {
   const hash = createHash('sha256')
   for (const migration of readMigrations()) hash.update(migration.name).update(migration.sql)
   hash.update(readFileSync(join(srcDb, 'seed.ts'))).update(readFileSync(join(srcDb, 'seed-data.ts')))

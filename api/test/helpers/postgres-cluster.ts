@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process'
-import { chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { chownSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -20,6 +20,14 @@ export interface PostgresCluster {
   /** Stops the server at once ("fast": open sessions are cut, as in a crash or a failover). */
   stop(): Promise<void>
   start(): Promise<void>
+  /**
+   * Freezes the server as a hung machine would (SIGSTOP): the postmaster first, so that it starts nothing new, then
+   * every process it started (the backends holding connections, the background workers). Connections stay open and
+   * new ones are accepted by the kernel, but nothing answers. Answers the frozen pids.
+   */
+  freeze(): Promise<number[]>
+  /** SIGCONT to the frozen processes, children first, the postmaster last. */
+  thaw(): Promise<void>
   /** Stops it if running and deletes its files. */
   drop(): Promise<void>
 }
@@ -45,6 +53,11 @@ export async function createPostgresCluster(): Promise<PostgresCluster> {
   let started = false
   // A test process that dies without its after hooks must not leave a server running.
   const onExit = () => {
+    for (const pid of frozen) {
+      try {
+        process.kill(pid, 'SIGCONT')
+      } catch {}
+    }
     if (started) {
       const args = ['-D', data, '-m', 'immediate', '-w', 'stop']
       try {
@@ -56,7 +69,30 @@ export async function createPostgresCluster(): Promise<PostgresCluster> {
   }
   process.once('exit', onExit)
 
+  let frozen: number[] = []
+  const postmasterPid = () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0])
   const cluster: PostgresCluster = {
+    async freeze() {
+      const postmaster = postmasterPid()
+      process.kill(postmaster, 'SIGSTOP')
+      frozen = [postmaster]
+      // A stopped postmaster forks nothing: its children listed now are all of them.
+      const children = (await run('pgrep', ['-P', String(postmaster)]).catch(() => ({ stdout: '' }))).stdout
+        .split('\n').filter(Boolean).map(Number)
+      for (const pid of children) {
+        process.kill(pid, 'SIGSTOP')
+        frozen.push(pid)
+      }
+      return frozen
+    },
+    async thaw() {
+      for (const pid of [...frozen].reverse()) {
+        try {
+          process.kill(pid, 'SIGCONT')
+        } catch {}
+      }
+      frozen = []
+    },
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     async start() {
       await pgCommand('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', serverOptions, '-w', 'start'])
@@ -67,6 +103,7 @@ export async function createPostgresCluster(): Promise<PostgresCluster> {
       started = false
     },
     async drop() {
+      await cluster.thaw()
       if (started) await pgCommand('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {})
       started = false
       rmSync(dir, { recursive: true, force: true })

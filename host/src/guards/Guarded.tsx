@@ -1,15 +1,25 @@
 import { useEffect, type ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router-dom';
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { Alert, Button, getRuntimeConfig, readToken, Spinner, TEXT, useSession } from '@portal/shared';
+import { Alert, Button, getRuntimeConfig, partnerRedirect, readToken, Spinner, TEXT, useSession } from '@portal/shared';
 import { AccessDenied } from '../pages/AccessDenied';
 import type { Guard } from '../routes/route-table';
 import { decideAccess } from './access';
 
-function Leave({ url }: { url: string }) {
+/** Hands the signed-in person to an allowed partner with a token minted for it; /apps if none can be minted. */
+function Leave({ target }: { target: string }) {
+  const navigate = useNavigate();
   useEffect(() => {
-    window.location.replace(url);
-  }, [url]);
+    let current = true;
+    void partnerRedirect(target, getRuntimeConfig().redirectAllowList).then((url) => {
+      if (!current) return;
+      if (url) window.location.replace(url);
+      else navigate('/apps', { replace: true });
+    });
+    return () => {
+      current = false;
+    };
+  }, [target, navigate]);
   return <Spinner label={TEXT.loading} />;
 }
 
@@ -48,6 +58,6 @@ export function Guarded({ guard, children }: { guard: Guard; children: ReactNode
     case 'navigate':
       return <Navigate to={access.to} replace />;
     case 'leave':
-      return <Leave url={access.url} />;
+      return <Leave target={access.target} />;
   }
 }

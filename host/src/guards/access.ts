@@ -1,4 +1,4 @@
-import { ADMIN_ROLE, redirectWithToken, type User } from '@portal/shared';
+import { ADMIN_ROLE, isAllowedRedirect, type User } from '@portal/shared';
 import type { Guard } from '../routes/route-table';
 
 export interface SessionView {
@@ -14,7 +14,8 @@ export type Access =
   | { kind: 'loading' }
   | { kind: 'denied' }
   | { kind: 'navigate'; to: string }
-  | { kind: 'leave'; url: string };
+  /** To an allowed partner target, which receives a partner-scoped token (`partnerRedirect`), never the session. */
+  | { kind: 'leave'; target: string };
 
 /** What a guard does for this session and address (spec §2, §4, §5). Pure, so every branch is unit-tested. */
 export function decideAccess(guard: Guard, session: SessionView, search: string, allowList: readonly string[]): Access {
@@ -28,8 +29,8 @@ export function decideAccess(guard: Guard, session: SessionView, search: string,
   switch (guard) {
     case 'guest': {
       if (!signedIn) return { kind: 'render' };
-      const target = redirectWithToken(params.get('redirect_url'), session.token as string, allowList);
-      return target ? { kind: 'leave', url: target } : { kind: 'navigate', to: '/apps' };
+      const target = params.get('redirect_url');
+      return target && isAllowedRedirect(target, allowList) ? { kind: 'leave', target } : { kind: 'navigate', to: '/apps' };
     }
     case 'user':
       return signedIn ? { kind: 'render' } : { kind: 'navigate', to: '/login' };

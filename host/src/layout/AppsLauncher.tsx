@@ -3,7 +3,9 @@ import { useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import {
   AppIcon,
+  getRuntimeConfig,
   isMobileUserAgent,
+  openWebLaunch,
   TEXT,
   theme,
   useApps,
@@ -88,8 +90,9 @@ export function AppsLauncher() {
 
   const launch = (app: App) => {
     close();
-    const target = webLaunchTarget(app, token);
-    if (target?.kind === 'new-tab') window.open(target.url, '_blank', 'noopener,noreferrer');
+    const allowList = getRuntimeConfig().redirectAllowList;
+    const target = webLaunchTarget(app, allowList);
+    if (target?.kind === 'new-tab') void openWebLaunch(target, Boolean(token), allowList);
     if (target?.kind === 'navigate') navigate(target.path);
   };
 

@@ -1,6 +1,7 @@
 import type { User, UserStatus } from '../types/entities';
 import { FALLBACK } from '../messages/es';
-import { request } from './client';
+import { forgetRegistration, registrationIdFor, rememberRegistration } from '../session/registrations';
+import { ApiError, request } from './client';
 import { API_PATHS } from './paths';
 
 /** The account calls of spec §7 used by the sign-in screens and the profile (login, user and logout are in auth.ts). */
@@ -16,18 +17,47 @@ export interface RegistrationPayload {
 export interface VerifiedSession {
   access_token: string;
   user: User;
+  /** false: the account was activated without a password (this browser held no registration id for the email). */
+  passwordSet?: boolean;
 }
 
-export function login(email: string, password: string): Promise<{ access_token: string }> {
-  return request('post', API_PATHS.auth.login, { json: { email: email.trim(), password }, fallback: FALLBACK.login });
+/**
+ * A pending account answers EMAIL_NOT_VERIFIED with the id of the registration whose password was typed: this
+ * browser keeps it, so the code then activates that password (API.md).
+ */
+export async function login(email: string, password: string): Promise<{ access_token: string }> {
+  try {
+    return await request('post', API_PATHS.auth.login, { json: { email: email.trim(), password }, fallback: FALLBACK.login });
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED' && error.registrationId) {
+      rememberRegistration(email, error.registrationId);
+    }
+    throw error;
+  }
 }
 
-export function register(payload: RegistrationPayload): Promise<{ email: string }> {
-  return request('post', API_PATHS.auth.register, { json: payload, fallback: FALLBACK.register });
+/** Keeps the answered registration id in this browser for the verification page (session/registrations.ts). */
+export async function register(payload: RegistrationPayload): Promise<{ email: string; registrationId?: string }> {
+  const registered = await request<{ email: string; registrationId?: string }>('post', API_PATHS.auth.register, {
+    json: payload,
+    fallback: FALLBACK.register,
+  });
+  if (registered.registrationId) rememberRegistration(registered.email || payload.email, registered.registrationId);
+  return registered;
 }
 
-export function verifyRegistration(email: string, code: string): Promise<VerifiedSession> {
-  return request('post', API_PATHS.auth.verifyRegistration, { json: { email, code }, fallback: FALLBACK.verifyCode });
+/**
+ * Sends the code with this browser's registration id for the email: the account gets the password typed here.
+ * `passwordSet: false` means the account came out with no password (no id here: another browser or device).
+ */
+export async function verifyRegistration(email: string, code: string): Promise<VerifiedSession> {
+  const registrationId = registrationIdFor(email);
+  const verified = await request<VerifiedSession>('post', API_PATHS.auth.verifyRegistration, {
+    json: { email, code, ...(registrationId ? { registrationId } : {}) },
+    fallback: FALLBACK.verifyCode,
+  });
+  forgetRegistration(email);
+  return verified;
 }
 
 export function resendVerification(email: string): Promise<unknown> {

@@ -11,3 +11,17 @@ export function fetchCurrentUser(): Promise<User> {
 export function logoutCall(): Promise<void> {
   return request('post', API_PATHS.auth.logout, { fallback: 'Error al cerrar sesión' });
 }
+
+/** A token scoped to one partner target, minted with the current session (issue 13; API `POST /auth/partner-token`). */
+export interface PartnerToken {
+  access_token: string;
+  expires_in: number;
+  audience: string;
+}
+
+export function mintPartnerToken(redirectUrl: string): Promise<PartnerToken> {
+  return request('post', API_PATHS.auth.partnerToken, {
+    json: { redirect_url: redirectUrl },
+    fallback: 'No se pudo abrir la aplicación asociada',
+  });
+}

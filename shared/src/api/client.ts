@@ -13,6 +13,8 @@ export class ApiError extends Error {
     message: string,
     readonly status?: number,
     readonly code?: string,
+    /** A pending account's sign-in: the registration whose password was typed (EMAIL_NOT_VERIFIED). */
+    readonly registrationId?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -105,6 +107,7 @@ export function resetApiClient(): void {
 interface ErrorBody {
   message?: unknown;
   code?: unknown;
+  registrationId?: unknown;
 }
 
 // Words of a server's or a gateway's own English text ('Internal Server Error', 'Bad Gateway', 'Request timed out')
@@ -127,7 +130,8 @@ async function toApiError(error: unknown, fallback: string): Promise<ApiError> {
     console.error('Error del servidor', error.response.status, body);
     const message = typeof body?.message === 'string' && isOwnMessage(body.message) ? body.message : fallback;
     const code = typeof body?.code === 'string' ? body.code : undefined;
-    return new ApiError(message, error.response.status, code);
+    const registrationId = typeof body?.registrationId === 'string' ? body.registrationId : undefined;
+    return new ApiError(message, error.response.status, code, registrationId);
   }
   console.error(error);
   // fetch rejects with a TypeError when the server cannot be reached; ky with a TimeoutError after 10 s. Compared by

@@ -9,6 +9,8 @@ export const API_PATHS = {
     login: 'auth/login',
     logout: 'auth/logout',
     currentUser: 'auth/user',
+    /** Issue 13: the token a partner app receives (not in the spec). */
+    partnerToken: 'auth/partner-token',
     google: 'auth/google',
     apple: 'auth/apple',
     googleCallback: 'auth/google/callback',

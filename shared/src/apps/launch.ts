@@ -1,21 +1,27 @@
 import type { App } from '../types/entities';
+import { isAllowedRedirect } from '../redirect/allow-list';
+import { partnerRedirect } from '../redirect/partner-redirect';
 
 /** Spec §9: app id 5 is the calculator, an in-portal tool that opens in a new tab. */
 export const CALCULATOR_APP_ID = 5;
 export const CALCULATOR_PATH = '/calculadora-txi';
 
-export type WebLaunch = { kind: 'new-tab'; url: string } | { kind: 'navigate'; path: string };
+export type WebLaunch =
+  /** `partnerToken`: the target is on the redirect allow-list, so a signed-in person arrives with a partner token. */
+  | { kind: 'new-tab'; url: string; partnerToken: boolean }
+  | { kind: 'navigate'; path: string };
 
 function isRelative(url: string): boolean {
-  return url.startsWith('/') && !url.startsWith('//');
+  return url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\');
 }
 
 /**
- * Spec §2: a web launch opens webUrl in a new tab with the session token added for external URLs, or navigates
- * inside the portal for relative URLs. The calculator always opens in a new tab. Null when there is nothing to open.
+ * Spec §2: a web launch opens webUrl in a new tab, or navigates inside the portal for relative URLs; the calculator
+ * always opens in a new tab. Issue 13: a token goes only to a target the redirect allow-list accepts, and it is a
+ * partner-scoped token (`openWebLaunch`), never the portal's session. Null when there is nothing to open.
  */
-export function webLaunchTarget(app: Pick<App, 'id' | 'webUrl'>, token: string | null): WebLaunch | null {
-  if (app.id === CALCULATOR_APP_ID) return { kind: 'new-tab', url: CALCULATOR_PATH };
+export function webLaunchTarget(app: Pick<App, 'id' | 'webUrl'>, allowList: readonly string[]): WebLaunch | null {
+  if (app.id === CALCULATOR_APP_ID) return { kind: 'new-tab', url: CALCULATOR_PATH, partnerToken: false };
   const webUrl = app.webUrl?.trim();
   if (!webUrl) return null;
   if (isRelative(webUrl)) return { kind: 'navigate', path: webUrl };
@@ -26,8 +32,28 @@ export function webLaunchTarget(app: Pick<App, 'id' | 'webUrl'>, token: string |
     return null;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-  if (token) url.searchParams.set('token', token);
-  return { kind: 'new-tab', url: url.toString() };
+  return { kind: 'new-tab', url: url.toString(), partnerToken: isAllowedRedirect(url.toString(), allowList) };
+}
+
+/**
+ * Opens a new-tab launch. With a session and an allowed target, the tab is opened at once (a tab opened after an
+ * await could be blocked as a pop-up), cut from the portal (`opener = null`), and sent to the target with a token
+ * minted for it; if none can be minted, to the target without one. Anything else opens as is.
+ */
+export async function openWebLaunch(
+  target: { url: string; partnerToken: boolean },
+  signedIn: boolean,
+  allowList: readonly string[],
+): Promise<void> {
+  if (!target.partnerToken || !signedIn) {
+    window.open(target.url, '_blank', 'noopener,noreferrer');
+    return;
+  }
+  const tab = window.open('about:blank', '_blank');
+  if (tab) tab.opener = null;
+  const url = (await partnerRedirect(target.url, allowList)) ?? target.url;
+  if (tab) tab.location.replace(url);
+  else window.open(url, '_blank', 'noopener,noreferrer');
 }
 
 /** Spec §2: iOS devices open iosUrl, every other device androidUrl. */

@@ -3,7 +3,9 @@
  *
  * Patterns (from the runtime config):
  * - `https://portal.example.com`: that scheme and host (and port, if written); the path is ignored.
- * - `https://*.portal.example.com`: any subdomain of it (test, community, dev tunnels), same scheme.
+ * - `https://*.portal.example.com`: any subdomain of it (test, community), same scheme. Refused at start when the
+ *   base is a public suffix (anyone could create a host under it): `allow-list-entries.ts`.
+ * - `https://mi-tunel.devtunnels.ms`: an exact host, e.g. a dev tunnel of one's own.
  * - `betopro://auth/success`: a mobile deep link; scheme, host and path must match exactly.
  */
 
@@ -38,11 +40,23 @@ function hostMatches(pattern: string, host: string): boolean {
   return host === pattern;
 }
 
-function matches(pattern: string, target: ParsedTarget): boolean {
+interface ParsedPattern extends ParsedTarget {
+  /** `*.portal.example.com` for a wildcard entry, else the exact host. */
+  hostPattern: string;
+}
+
+/** An allow-list entry read as a target; null when it cannot match anything (not an absolute URL). */
+export function parsePattern(pattern: string): ParsedPattern | null {
   const wildcard = pattern.includes('://*.');
-  const parsedPattern = parseTarget(wildcard ? pattern.replace('://*.', '://wildcard.') : pattern);
+  const parsed = parseTarget(wildcard ? pattern.replace('://*.', '://wildcard.') : pattern);
+  if (!parsed) return null;
+  return { ...parsed, hostPattern: wildcard ? parsed.host.replace(/^wildcard\./, '*.') : parsed.host };
+}
+
+function matches(pattern: string, target: ParsedTarget): boolean {
+  const parsedPattern = parsePattern(pattern);
   if (!parsedPattern || parsedPattern.protocol !== target.protocol) return false;
-  const hostPattern = wildcard ? parsedPattern.host.replace(/^wildcard\./, '*.') : parsedPattern.host;
+  const { hostPattern } = parsedPattern;
   if (!hostMatches(hostPattern, target.host)) return false;
   return WEB_SCHEMES.has(target.protocol) || parsedPattern.path === target.path;
 }
@@ -51,12 +65,4 @@ export function isAllowedRedirect(raw: string | null | undefined, allowList: rea
   if (!raw) return false;
   const target = parseTarget(raw);
   return target !== null && allowList.some((pattern) => matches(pattern, target));
-}
-
-/** The allowed target with `token` added as a query parameter, or null (the caller then goes to /apps). */
-export function redirectWithToken(raw: string | null | undefined, token: string, allowList: readonly string[]): string | null {
-  if (!raw || !isAllowedRedirect(raw, allowList)) return null;
-  const url = new URL(raw);
-  url.searchParams.set('token', token);
-  return url.toString();
 }

@@ -5,7 +5,7 @@ import { fetchCurrentUser, logoutCall } from '../api/auth';
 import { FALLBACK } from '../messages/es';
 import type { User } from '../types/entities';
 import { registerInstance } from '../instances';
-import { AUTH_STORAGE_KEY, isTokenValid, readToken, removeToken, writeToken } from './token-storage';
+import { AUTH_STORAGE_KEY, isPartnerToken, isTokenValid, readToken, removeToken, writeToken } from './token-storage';
 
 /** The client auth state of spec §3, and the transitions of spec §4. */
 export interface SessionState {
@@ -77,6 +77,12 @@ export const useSession = create<SessionStore>()(
       },
 
       async startSession(token, user) {
+        // A partner-scoped token (issue 13) is no portal session: nobody is signed in with it.
+        if (isPartnerToken(token)) {
+          removeToken();
+          set({ ...ANONYMOUS, error: FALLBACK.currentUser });
+          throw new ApiError(FALLBACK.currentUser, 401);
+        }
         writeToken(token);
         set({ token, isLoading: true, error: null });
         if (user) {

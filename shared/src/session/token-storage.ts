@@ -24,9 +24,23 @@ export function removeToken(): void {
   storage()?.removeItem(TOKEN_KEY);
 }
 
-/** Spec §5: a token is valid when it exists, decodes, and its `exp` (seconds) is in the future. */
+/**
+ * Issue 13: a partner-scoped token (`typ: partner+jwt`, with an audience), what the API mints for a partner app. It
+ * is never a portal session: the portal signs nobody in with one.
+ */
+export function isPartnerToken(token: string): boolean {
+  try {
+    const { typ } = jwtDecode<{ typ?: string }>(token, { header: true });
+    const { aud } = jwtDecode<{ aud?: unknown }>(token);
+    return typ === 'partner+jwt' || aud !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** Spec §5: a token is valid when it exists, decodes, and its `exp` (seconds) is in the future; a partner token never is. */
 export function isTokenValid(token: string | null | undefined, nowMs: number = Date.now()): boolean {
-  if (!token) return false;
+  if (!token || isPartnerToken(token)) return false;
   try {
     const { exp } = jwtDecode<{ exp?: number }>(token);
     return typeof exp === 'number' && exp * 1000 > nowMs;

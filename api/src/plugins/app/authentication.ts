@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { roles } from '../../db/schema.js'
 import { accountSuspended, forbidden, unauthenticated } from '../../lib/errors.js'
-import type { VerifiedToken } from './tokens.js'
+import type { TokenKind, VerifiedToken } from './tokens.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,6 +14,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: VerifiedToken | null
   }
+  interface FastifyContextConfig {
+    /**
+     * The route also accepts a partner-scoped token (`POST /auth/partner-token`): only read-only calls about the
+     * token's own user opt in (api/README.md, "Tokens para apps asociadas"). Every other route refuses one with 401.
+     */
+    partnerToken?: boolean
+  }
 }
 
 /** The signed-in session of a route that runs `authenticate`. */
@@ -24,16 +31,24 @@ export function signedIn(request: FastifyRequest): VerifiedToken {
 
 const bearer = /^Bearer +([A-Za-z0-9_.~+/-]+=*)$/i
 
+const sessionOnly: readonly TokenKind[] = ['session']
+const sessionOrPartner: readonly TokenKind[] = ['session', 'partner']
+
+/** Which kinds of token a route accepts: portal sessions, plus partner tokens where the route opts in. */
+export function acceptedTokens(request: FastifyRequest): readonly TokenKind[] {
+  return request.routeOptions.config?.partnerToken === true ? sessionOrPartner : sessionOnly
+}
+
 export default fp(async (app) => {
   app.decorateRequest('auth', null)
 
   app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
     const token = bearer.exec(request.headers.authorization ?? '')?.[1]
-    const verified = token && token.length <= 4096 ? await app.tokens.verify(token) : null
-    // The session of an account suspended meanwhile: 403 USER_SUSPENDED, so the person learns why (the client ends
-    // the session as it does on a 401, README "Suspended sessions").
-    if (verified === 'suspended') throw accountSuspended()
+    const verified = token && token.length <= 4096 ? await app.tokens.verify(token, acceptedTokens(request)) : null
     if (!verified) {
+      // The session of an account suspended meanwhile: 403 USER_SUSPENDED, so the person learns why (the client ends
+      // the session as it does on a 401; api/README "Suspended sessions").
+      if (token && token.length <= 4096 && await app.tokens.refusedForSuspension(token, acceptedTokens(request))) throw accountSuspended()
       reply.header('www-authenticate', 'Bearer')
       throw unauthenticated()
     }
@@ -41,6 +56,8 @@ export default fp(async (app) => {
   })
 
   app.decorate('requireAdmin', async (request: FastifyRequest) => {
-    if (signedIn(request).user.role !== roles.admin) throw forbidden()
+    const auth = signedIn(request)
+    // A partner token never administers, whoever it belongs to.
+    if (auth.kind !== 'session' || auth.user.role !== roles.admin) throw forbidden()
   })
 }, { name: 'authentication' })

@@ -18,6 +18,11 @@ export interface CodeService {
   check(userId: number, purpose: CodePurpose, code: string): Promise<CodeCheck>
   /** Uses the code up, atomically: of concurrent requests with the right code, exactly one gets true. */
   consume(db: Db, userId: number, purpose: CodePurpose, code: string): Promise<boolean>
+  /**
+   * True when a code for the account and purpose was issued less than `ms` ago: the mail cooldown kept with the code
+   * itself, committed or rolled back with it (issue 14, item 2). Read under the account row's lock.
+   */
+  issuedWithin(db: Db, userId: number, purpose: CodePurpose, ms: number): Promise<boolean>
 }
 
 declare module 'fastify' {
@@ -76,6 +81,13 @@ export function createCodeService(db: Db, hmacKey: Buffer, clock: Clock): CodeSe
         ))
         .returning({ userId: accountCodes.userId })
       return used.length === 1
+    },
+
+    async issuedWithin(tx, userId, purpose, ms) {
+      const since = new Date(clock() - ms)
+      const [recent] = await tx.select({ userId: accountCodes.userId }).from(accountCodes)
+        .where(and(row(userId, purpose), gt(accountCodes.createdAt, since)))
+      return recent !== undefined
     },
   }
 }

@@ -18,21 +18,47 @@ export interface SigningKey {
   publicJwk: JWK
 }
 
+/** A portal session (signed in at the portal) or a partner-scoped token minted from one for one target. */
+export type TokenKind = 'session' | 'partner'
+
 export interface VerifiedToken {
   user: User
   jti: string
   expiresAt: Date
+  kind: TokenKind
+  /** Partner tokens only: the target's origin (web) or deep-link scheme (mobile). */
+  audience?: string
+}
+
+export interface PartnerToken {
+  token: string
+  audience: string
+  expiresIn: number
 }
 
 export interface TokenService {
   readonly jwks: { keys: JWK[] }
   sign(user: Pick<User, 'id' | 'role' | 'tokenVersion'>): Promise<string>
   /**
-   * The token's user, or null for any token that must not be accepted (bad, expired, revoked, outdated);
-   * 'suspended' for a token that was a live session when its account was suspended (the caller is told why).
+   * A token for one partner target, minted from a verified portal session: `aud` the target's audience, `iss` the
+   * API's public URL, `sid` the session's `jti` (its logout ends it), `tv` the user's token version, and a lifetime
+   * that never outlasts the session.
    */
-  verify(token: string): Promise<VerifiedToken | 'suspended' | null>
+  signPartner(session: VerifiedToken, audience: string): Promise<PartnerToken>
+  /**
+   * The token's user, or null for any token that must not be accepted (bad, expired, revoked, outdated, or of a kind
+   * not in `accept`: portal sessions only unless the caller says so).
+   */
+  verify(token: string, accept?: readonly TokenKind[]): Promise<VerifiedToken | null>
+  /**
+   * For a token `verify` refused: whether it was a live session when its account was suspended (signed, not expired,
+   * not logged out, one token version behind a suspended account), so the caller can be told why.
+   */
+  refusedForSuspension(token: string, accept?: readonly TokenKind[]): Promise<boolean>
 }
+
+/** The JWT `typ` of partner tokens (explicit typing, RFC 8725 §3.11): never mistaken for a portal session. */
+export const partnerTokenType = 'partner+jwt'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -89,19 +115,24 @@ const maxUserId = 2_147_483_647
 
 /** What a token's signature vouches for; a pure function of the token and the key, so it may be remembered. */
 interface Claims {
+  kind: TokenKind
   userId: number
   jti: string
   exp: number
   tv: number
+  /** The portal session whose logout ends this token: its own `jti` for a session, `sid` for a partner token. */
+  sessionJti: string
+  audience?: string
 }
 
 /** Signature checks remembered per instance; the oldest are forgotten first past this many. */
 export const verifiedTokensKept = 10_000
 
-async function verifySignature(token: string, key: SigningKey): Promise<Claims | null> {
+async function verifySignature(token: string, key: SigningKey, issuer: string): Promise<Claims | null> {
   let payload
+  let typ: string | undefined
   try {
-    ({ payload } = await jwtVerify(token, (header) => {
+    ({ payload, protectedHeader: { typ } } = await jwtVerify(token, (header) => {
       if (header.kid !== key.kid) throw new errors.JWKSNoMatchingKey()
       return key.publicKey
     }, { algorithms: [algorithm], requiredClaims: ['sub', 'jti', 'iat', 'exp'] }))
@@ -109,16 +140,32 @@ async function verifySignature(token: string, key: SigningKey): Promise<Claims |
     if (error instanceof errors.JOSEError) return null
     throw error
   }
-  const { sub, jti, exp, tv } = payload
+  const { sub, jti, exp, tv, aud, iss, sid } = payload
   const userId = Number(sub)
   if (!Number.isInteger(userId) || userId < 1 || userId > maxUserId || typeof jti !== 'string'
     || typeof exp !== 'number' || typeof tv !== 'number') {
     return null
   }
-  return { userId, jti, exp, tv }
+  if (typ === partnerTokenType) {
+    if (typeof aud !== 'string' || iss !== issuer || typeof sid !== 'string') return null
+    return { kind: 'partner', userId, jti, exp, tv, sessionJti: sid, audience: aud }
+  }
+  // A portal session has no audience: anything else carrying one is no session.
+  if ((typ !== undefined && typ !== 'JWT') || aud !== undefined) return null
+  return { kind: 'session', userId, jti, exp, tv, sessionJti: jti }
 }
 
-export function createTokenService(db: Db, key: SigningKey, ttlSeconds: number): TokenService {
+export interface TokenLifetimes {
+  /** Portal sessions. */
+  ttlSeconds: number
+  /** Partner tokens (at most the rest of the session they are minted from). */
+  partnerTtlSeconds: number
+  /** `iss` of partner tokens: the API's public URL. */
+  issuer: string
+}
+
+export function createTokenService(db: Db, key: SigningKey, lifetimes: TokenLifetimes): TokenService {
+  const { ttlSeconds, partnerTtlSeconds, issuer } = lifetimes
   // Only the signature (an ES256 verify costs more than the rest of a request) is remembered: revocation, token
   // version and status are read from the database on every request, so a logout, password change or suspension made
   // through any instance is refused by every other one at once.
@@ -126,13 +173,14 @@ export function createTokenService(db: Db, key: SigningKey, ttlSeconds: number):
   // One statement, prepared once (a named statement on PostgreSQL): the user with its revocation flag.
   const session = db.select({
     user: users,
-    revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} = ${sql.placeholder('jti')})`,
+    // A partner token dies with its own jti and with the logout of the session it was minted from.
+    revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} in (${sql.placeholder('jti')}, ${sql.placeholder('sessionJti')}))`,
   }).from(users).where(eq(users.id, sql.placeholder('userId'))).prepare('auth_session')
 
   async function claimsOf(token: string): Promise<Claims | null> {
     let claims = verified.get(token)
     if (!claims) {
-      claims = await verifySignature(token, key) ?? undefined
+      claims = await verifySignature(token, key, issuer) ?? undefined
       if (!claims) return null
       if (verified.size >= verifiedTokensKept) verified.delete(verified.keys().next().value!)
       verified.set(token, claims)
@@ -159,16 +207,42 @@ export function createTokenService(db: Db, key: SigningKey, ttlSeconds: number):
         .sign(key.privateKey)
     },
 
-    async verify(token) {
+    async signPartner(from, audience) {
+      const now = Math.floor(Date.now() / 1000)
+      const exp = Math.min(now + partnerTtlSeconds, Math.floor(from.expiresAt.getTime() / 1000))
+      const token = await new SignJWT({ tv: from.user.tokenVersion, sid: from.jti })
+        .setProtectedHeader({ alg: algorithm, kid: key.kid, typ: partnerTokenType })
+        .setIssuer(issuer)
+        .setAudience(audience)
+        .setSubject(String(from.user.id))
+        .setJti(randomUUID())
+        .setIssuedAt(now)
+        .setExpirationTime(exp)
+        .sign(key.privateKey)
+      return { token, audience, expiresIn: exp - now }
+    },
+
+    async verify(token, accept = ['session']) {
       const claims = await claimsOf(token)
-      if (!claims) return null
-      const [row] = await session.execute({ userId: claims.userId, jti: claims.jti })
+      if (!claims || !accept.includes(claims.kind)) return null
+      const [row] = await session.execute({ userId: claims.userId, jti: claims.jti, sessionJti: claims.sessionJti })
       // Password changes and suspensions bump token_version, which ends every session issued before.
-      if (!row || row.revoked) return null
+      if (!row || row.revoked || row.user.status === 'suspended' || row.user.tokenVersion !== claims.tv) return null
+      return {
+        user: row.user,
+        jti: claims.jti,
+        expiresAt: new Date(claims.exp * 1000),
+        kind: claims.kind,
+        ...(claims.audience === undefined ? {} : { audience: claims.audience }),
+      }
+    },
+
+    async refusedForSuspension(token, accept = ['session']) {
+      const claims = await claimsOf(token)
+      if (!claims || !accept.includes(claims.kind)) return false
+      const [row] = await session.execute({ userId: claims.userId, jti: claims.jti, sessionJti: claims.sessionJti })
       // Suspension bumps the version once: a token one version behind a suspended account was live until then.
-      if (row.user.status === 'suspended') return row.user.tokenVersion === claims.tv + 1 ? 'suspended' : null
-      if (row.user.tokenVersion !== claims.tv) return null
-      return { user: row.user, jti: claims.jti, expiresAt: new Date(claims.exp * 1000) }
+      return Boolean(row && !row.revoked && row.user.status === 'suspended' && row.user.tokenVersion === claims.tv + 1)
     },
   }
 }
@@ -184,5 +258,9 @@ export default fp<TokensPluginOptions>(async (app, options) => {
     keysDir: join(app.config.dataDir, 'keys'),
   })
   app.decorate('signingKey', key)
-  app.decorate('tokens', createTokenService(app.db, key, app.config.tokenTtlSeconds))
+  app.decorate('tokens', createTokenService(app.db, key, {
+    ttlSeconds: app.config.tokenTtlSeconds,
+    partnerTtlSeconds: app.config.partnerTokenTtlSeconds,
+    issuer: app.config.apiPublicUrl,
+  }))
 }, { name: 'tokens' })

@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm'
+import type { FastifyBaseLogger } from 'fastify'
 import fp from 'fastify-plugin'
 import { openDatabase, type Database, type Db } from '../../db/client.js'
 import { migrate } from '../../db/migrate.js'
@@ -7,6 +9,56 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db
     database: Database
+    databaseOutage: DatabaseOutage
+  }
+}
+
+/**
+ * One story per outage in the log instead of one stack trace per refused request: the first failure is logged once
+ * (error, with its cause), every request refused meanwhile is only counted (debug), and a probe every second logs
+ * the end once (warn) with how long it lasted and how many requests were refused.
+ */
+export interface DatabaseOutage {
+  /** A request (or background work) could not reach the database: counted among the refused. */
+  refused(error: unknown, log?: FastifyBaseLogger): void
+  /** An idle pooled connection failed: opens the outage like a refusal, but no request was refused. */
+  lost(error: unknown): void
+  readonly active: boolean
+}
+
+const probeEveryMs = 1_000
+
+function trackOutages(log: FastifyBaseLogger, probe: () => Promise<unknown>, now = Date.now): DatabaseOutage & { stop(): void } {
+  let outage: { since: number, refused: number, timer: NodeJS.Timeout } | undefined
+  let stopped = false
+  const check = async () => {
+    if (!outage || stopped) return
+    try {
+      await probe()
+    } catch {
+      if (outage && !stopped) outage.timer = setTimeout(check, probeEveryMs).unref()
+      return
+    }
+    log.warn({ durationMs: now() - outage.since, refusedRequests: outage.refused }, 'database available again')
+    outage = undefined
+  }
+  const fail = (error: unknown, requestLog: FastifyBaseLogger, counted: number) => {
+    if (outage) {
+      outage.refused += counted
+      requestLog.debug({ err: error }, 'database unavailable')
+      return
+    }
+    log.error({ err: error }, 'database unavailable: requests are answered 503 until it is back')
+    outage = { since: now(), refused: counted, timer: setTimeout(check, probeEveryMs).unref() }
+  }
+  return {
+    get active() { return outage !== undefined },
+    refused: (error, requestLog = log) => fail(error, requestLog, 1),
+    lost: (error) => fail(error, log, 0),
+    stop() {
+      stopped = true
+      if (outage) clearTimeout(outage.timer)
+    },
   }
 }
 
@@ -17,9 +69,14 @@ export interface DatabasePluginOptions {
 
 export default fp<DatabasePluginOptions>(async (app, options) => {
   const { config } = app
-  const database = options.database
-    ?? await openDatabase(config, (error) => app.log.error({ err: error }, 'idle database connection failed'))
-  app.addHook('onClose', () => database.close())
+  // Before the database opens: an idle connection may fail at any time after.
+  const outage = trackOutages(app.log, () => app.db.execute(sql`select 1`))
+  const database = options.database ?? await openDatabase(config, (error) => outage.lost(error))
+  app.addHook('onClose', async () => {
+    outage.stop()
+    await database.close()
+  })
+  app.decorate('databaseOutage', outage)
 
   const applied = await migrate(database)
   if (applied.length > 0) app.log.info({ migrations: applied }, 'migrations applied')

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { appLinksProblem } from '@portal/shared/src/apps/links.js'
 import { eq } from 'drizzle-orm'
 import type { Db } from '../../db/client.js'
 import { appTags, apps } from '../../db/schema.js'
@@ -12,6 +13,12 @@ import { CreateAppBody, UpdateAppBody } from './schemas.js'
 
 const adminErrors = { 401: ErrorRef, 403: ErrorRef, ...commonErrors }
 const security = [{ bearerAuth: [] }]
+
+/** Issue 13 item 7: links a browser would run or send elsewhere are refused, naming the form's label. */
+function checkLinks(links: Parameters<typeof appLinksProblem>[0]) {
+  const problem = appLinksProblem(links)
+  if (problem) throw new HttpError(400, problem, 'INVALID_APP_LINK')
+}
 
 async function replaceTags(db: Db, appId: number, tags: { descripcion: string }[]) {
   await db.delete(appTags).where(eq(appTags.appId, appId))
@@ -33,6 +40,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (request, reply) => {
     const { tags = [], ...fields } = request.body
+    checkLinks(fields)
     const created = await app.db.transaction(async (tx) => {
       const [row] = await tx.insert(apps).values({ ...fields, nombre: fields.nombre.trim() }).returning({ id: apps.id })
       await replaceTags(tx, row!.id, tags)
@@ -58,6 +66,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const { id } = request.params
     const { tags, ...fields } = request.body
+    checkLinks(fields)
     return app.db.transaction(async (tx) => {
       const before = await findApp(tx, id)
       if (!before) throw new HttpError(404, 'App no encontrada', 'APP_NOT_FOUND')

@@ -2,14 +2,15 @@ import { and, desc, eq, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Db } from '../../db/client.js'
 import { apps, auditLog, users } from '../../db/schema.js'
-import type { VerifiedToken } from '../../plugins/app/tokens.js'
 
-/** What an administrator (or, for `auth.*`, the API itself) did: the `action` column of the audit log. */
+/** What an administrator, the operator or (for `auth.*`) the API itself did: the `action` column of the audit log. */
 export const auditActions = [
   'user.verify',
   'user.status_change',
   'user.plan_change',
   'user.edit',
+  'user.create',
+  'user.password_reset',
   'app.create',
   'app.update',
   'auth.lockout',
@@ -22,27 +23,26 @@ export interface AuditEntry {
   details?: Record<string, unknown>
 }
 
+/** Who did it: a signed-in administrator (its token), or the operator's command (`src/cli/admin.ts`), which has no account. */
+export interface AuditActor {
+  user: { id: number | null, email: string }
+}
+
+/** The operator at the server's console (`npm run admin`): no account, so no id; this text stands for the email. */
+export const operatorActor: AuditActor = { user: { id: null, email: 'operador (CLI)' } }
+
+/** The API deciding by itself (a sign-in lock): no person behind it. */
+export const systemActor: AuditActor = { user: { id: null, email: 'sistema' } }
+
 /**
  * Writes audit rows for what `actor` just did. Call it with the same `db` (or transaction) as the change itself, so
  * that a change is never on record without having happened, nor the other way round.
  */
-export async function recordAudit(db: Db, actor: VerifiedToken, entries: AuditEntry[]): Promise<void> {
-  await insertAudit(db, { id: actor.user.id, email: actor.user.email }, entries)
-}
-
-/** The actor of what the API decides by itself (a sign-in lock), as the log shows it. */
-export const systemActor = 'sistema'
-
-/** Writes audit rows for what the API did on its own, with no person behind it. */
-export async function recordSystemAudit(db: Db, entries: AuditEntry[]): Promise<void> {
-  await insertAudit(db, { id: null, email: systemActor }, entries)
-}
-
-async function insertAudit(db: Db, actor: { id: number | null, email: string }, entries: AuditEntry[]): Promise<void> {
+export async function recordAudit(db: Db, actor: AuditActor, entries: AuditEntry[]): Promise<void> {
   if (entries.length === 0) return
   await db.insert(auditLog).values(entries.map((entry) => ({
-    actorId: actor.id,
-    actorEmail: actor.email,
+    actorId: actor.user.id,
+    actorEmail: actor.user.email,
     action: entry.action,
     targetType: entry.target.type,
     targetId: entry.target.id,

@@ -1,14 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { eq } from 'drizzle-orm'
 import { Type } from 'typebox'
-import { users } from '../../db/schema.js'
 import { HttpError } from '../../lib/errors.js'
 import { signedIn } from '../../plugins/app/authentication.js'
 import { commonErrors, ErrorRef, IdParams, Page } from '../../schemas/common.js'
 import { userListItem } from '../users/queries.js'
 import { UserListItem } from '../users/schemas.js'
-import { checkAccountChange, endsSessions } from '../auth/account-changes.js'
-import { listAudit, recordAudit } from './audit.js'
+import { changeUserStatus } from './accounts.js'
+import { listAudit } from './audit.js'
 import { dashboard } from './dashboard.js'
 import { createStripe, paidSubscriptionCharges, withProvider } from '../billing/stripe.js'
 import { AuditEntry, AuditQuery, Dashboard } from './schemas.js'
@@ -64,24 +62,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const actor = signedIn(request)
     const { id } = request.params
+    if (id === actor.user.id) {
+      throw new HttpError(409, 'No puedes cambiar el estado de tu propia cuenta', 'CANNOT_CHANGE_OWN_STATUS')
+    }
     return app.db.transaction(async (tx) => {
-      const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update')
-      if (!user) throw new HttpError(404, 'Usuario no encontrado', 'USER_NOT_FOUND')
-      if (user.status === 'pending_verification') {
-        throw new HttpError(409, 'El usuario aún no ha verificado su email: verifícalo antes de suspenderlo', 'USER_PENDING')
-      }
-      const next = user.status === 'active' ? 'suspended' : 'active'
-      checkAccountChange(actor.user.id, user, { status: next })
-      const [updated] = await tx.update(users)
-        .set({ status: next, ...endsSessions(user, next) })
-        .where(eq(users.id, id))
-        .returning()
-      await recordAudit(tx, actor, [{
-        action: 'user.status_change',
-        target: { type: 'user', id },
-        details: { from: user.status, to: next },
-      }])
-      return { user: userListItem(updated!) }
+      const { after } = await changeUserStatus(tx, actor, id)
+      return { user: userListItem(after) }
     })
   })
 }

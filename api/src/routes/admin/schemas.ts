@@ -55,17 +55,18 @@ export const AuditEntry = Type.Object({
 }, { additionalProperties: false })
 
 const url = (description: string) => Nullable(Type.String({ maxLength: 2048, pattern: '^(https?://|/)', description }))
-const deepLink = (description: string) =>
-  Nullable(Type.String({ maxLength: 2048, pattern: '^[A-Za-z][A-Za-z0-9+.-]*://', description }))
+// The app's links are checked by the handler with the shared rules (@portal/shared apps/links), whose Spanish
+// messages name the admin form's labels; a schema pattern would answer with the field's name instead.
+const link = (description: string) => Nullable(Type.String({ maxLength: 2048, description }))
 
 const appFields = {
   nombre: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
   descripcion: Type.String({ maxLength: 500 }),
   longDescription: Type.String({ maxLength: 5000 }),
   iconUrl: url('URL absoluta http(s) o ruta del portal'),
-  webUrl: url('URL absoluta http(s) o ruta del portal (p. ej. /calculadora-txi)'),
-  iosUrl: deepLink('URL o enlace profundo de la app iOS'),
-  androidUrl: deepLink('URL o enlace profundo de la app Android'),
+  webUrl: link('https:// (http:// solo en localhost o 127.0.0.1) o ruta del portal (p. ej. /calculadora-txi); otra cosa: 400 INVALID_APP_LINK'),
+  iosUrl: link('https:// o enlace profundo de la app iOS (miapp://…); nunca javascript:, data:, vbscript:, file: ni http:'),
+  androidUrl: link('https:// o enlace profundo de la app Android (miapp://…); nunca javascript:, data:, vbscript:, file: ni http:'),
   isEnabledWeb: Type.Boolean(),
   isEnabledMovil: Type.Boolean(),
   tags: Type.Array(Type.Object({ descripcion: Type.String({ minLength: 1, maxLength: 50 }) }, { additionalProperties: false }), { maxItems: 20 }),

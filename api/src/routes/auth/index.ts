@@ -6,12 +6,14 @@ import { revokedTokens } from '../../db/schema.js'
 import { accountSuspended, HttpError, retryLater } from '../../lib/errors.js'
 import { signedIn } from '../../plugins/app/authentication.js'
 import type { Lockout } from '../../plugins/app/limits.js'
-import { AccessToken, CurrentUser, LoginBody } from '../../schemas/auth.js'
+import { AccessToken, CurrentUser, LoginBody, PendingSignIn } from '../../schemas/auth.js'
 import { commonErrors, ErrorRef } from '../../schemas/common.js'
-import { recordSystemAudit } from '../admin/audit.js'
+import { recordAudit, systemActor } from '../admin/audit.js'
 import oauthRoutes from './oauth/index.js'
+import partnerTokenRoutes from './partner-token.js'
 import passwordRoutes from './passwords.js'
 import profileRoutes from './profile.js'
+import { registrationWithPassword } from './pending-registrations.js'
 import { currentUserView, findUserByEmail, normalizeEmail } from './queries.js'
 import registrationRoutes from './registration.js'
 
@@ -25,7 +27,7 @@ function invalidCredentials(lockedMs: number): HttpError {
 
 /** A sign-in lock that started, on record for the administrators (who was guessed at, from where, how often). */
 function recordLockout(db: Db, userId: number, address: string, lockout: Lockout) {
-  return recordSystemAudit(db, [{
+  return recordAudit(db, systemActor, [{
     action: 'auth.lockout',
     target: { type: 'user', id: userId },
     details: { scope: lockout.scope, address, failures: lockout.failures, lockedSeconds: Math.ceil(lockout.lockMs / 1000) },
@@ -39,25 +41,36 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Inicia sesión con email y contraseña',
       tags: ['auth'],
       body: LoginBody,
-      response: { 200: AccessToken, 401: ErrorRef, 403: ErrorRef, 429: ErrorRef, ...commonErrors },
+      response: { 200: AccessToken, 401: ErrorRef, 403: PendingSignIn, 429: ErrorRef, ...commonErrors },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const email = normalizeEmail(request.body.email)
     // A locked address gets the wrong-password answer plus when to retry, known account or not.
     const lockedMs = await app.limits.signInLockedFor(email, request.ip)
     if (lockedMs > 0) throw invalidCredentials(lockedMs)
     const user = await findUserByEmail(app.db, email)
-    // Always one argon2 verification, known email or not, so the response time does not reveal accounts.
-    const passwordMatches = await app.passwords.verify(user?.passwordHash, request.body.password)
-    if (!user || !passwordMatches) {
+    const failed = async () => {
       const { lockMs, lockout } = await app.limits.recordSignInFailure(email, request.ip)
       if (lockout && user) await recordLockout(app.db, user.id, request.ip, lockout)
-      throw invalidCredentials(lockMs)
+      return invalidCredentials(lockMs)
     }
+    if (user?.status === 'pending_verification') {
+      // A pending account has no password of its own: the password of one of its registrations proves that
+      // registration, whose id the verification page then sends with the code (issue 13, item 1).
+      const registrationId = await registrationWithPassword(app, user.id, request.body.password)
+      if (!registrationId) throw await failed()
+      await app.limits.clearSignInFailures(email, request.ip)
+      return reply.code(403).send({
+        statusCode: 403,
+        message: 'Debes verificar tu email antes de iniciar sesión',
+        code: 'EMAIL_NOT_VERIFIED',
+        registrationId,
+      })
+    }
+    // Always one argon2 verification, known email or not, so the response time does not reveal accounts.
+    const passwordMatches = await app.passwords.verify(user?.passwordHash, request.body.password)
+    if (!user || !passwordMatches) throw await failed()
     await app.limits.clearSignInFailures(email, request.ip)
-    if (user.status === 'pending_verification') {
-      throw new HttpError(403, 'Debes verificar tu email antes de iniciar sesión', 'EMAIL_NOT_VERIFIED')
-    }
     if (user.status === 'suspended') {
       throw accountSuspended()
     }
@@ -66,8 +79,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/user', {
     onRequest: app.authenticate,
+    // Also what a partner app reads with the scoped token it received (api/README.md).
+    config: { partnerToken: true },
     schema: {
-      summary: 'El usuario de la sesión, con su plan en cada app',
+      summary: 'El usuario de la sesión (o del token de una app asociada), con su plan en cada app',
       tags: ['auth'],
       security: bearerAuth,
       response: { 200: CurrentUser, 401: ErrorRef, ...commonErrors },
@@ -94,6 +109,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(passwordRoutes)
   await app.register(profileRoutes)
   await app.register(oauthRoutes)
+  await app.register(partnerTokenRoutes)
 }
 
 export default routes

@@ -6,13 +6,13 @@ import { resetCodeMail } from '../../lib/mail-templates.js'
 import { signedIn } from '../../plugins/app/authentication.js'
 import { ChangePasswordBody, EmailBody, Message, PasswordUpdated, UpdatePasswordBody } from '../../schemas/auth.js'
 import { commonErrors, ErrorRef } from '../../schemas/common.js'
-import { checkCode, invalidCode, releasingCooldown } from './codes.js'
+import { checkCode, invalidCode, issueCodeMail, releasingCooldown } from './codes.js'
 import { findUserByEmail, normalizeEmail } from './queries.js'
 
 const bearerAuth = [{ bearerAuth: [] }]
 
 /** Sets the password and bumps the token version: every token issued before stops working. */
-const newPasswordValues = (passwordHash: string) => ({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
+export const newPasswordValues = (passwordHash: string) => ({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } }
@@ -31,12 +31,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const refused = await app.limits.reserveCodeMail(email, 'reset_password')
     if (refused) throw refused
     app.mailer.later(releasingCooldown(app, email, 'reset_password', async () => {
-      const user = await findUserByEmail(app.db, email)
-      if (user?.status !== 'active') return
-      await app.db.transaction(async (tx) => {
-        const code = await app.codes.issue(tx, user.id, 'reset_password')
-        await app.mailer.enqueue(tx, { to: email, ...resetCodeMail({ name: user.name, email, code, portalUrl: app.config.portalUrl }) })
-      })
+      await issueCodeMail(app, email, 'reset_password', 'active', (user, code) =>
+        resetCodeMail({ name: user.name, email, code, portalUrl: app.config.portalUrl }))
     }))
     return { message: 'Si el email está registrado, te enviamos un código para cambiar la contraseña.' }
   })
@@ -52,7 +48,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (request) => {
     const email = normalizeEmail(request.body.email)
     const { code } = request.body
-    const user = await checkCode(app, await findUserByEmail(app.db, email), 'reset_password', code)
+    const user = await checkCode(app, email, await findUserByEmail(app.db, email), 'reset_password', code)
     // Hashed before the transaction: argon2 takes a while and the transaction should not wait for it.
     const passwordHash = await app.passwords.hash(request.body.newPassword)
     await app.db.transaction(async (tx) => {

@@ -6,8 +6,8 @@ import { forbidden, HttpError } from '../../lib/errors.js'
 import { signedIn } from '../../plugins/app/authentication.js'
 import { EditUserBody, UpdatePresentationBody, UpdateUserBody, UserEnvelope } from '../../schemas/auth.js'
 import { commonErrors, ErrorRef, IdParams } from '../../schemas/common.js'
+import { checkAccountChange, endsSessions, keepOneAdministrator } from '../admin/accounts.js'
 import { recordAudit } from '../admin/audit.js'
-import { checkAccountChange, endsSessions } from './account-changes.js'
 import { activateUser, currentUserView, findUserById } from './queries.js'
 
 const bearerAuth = [{ bearerAuth: [] }]
@@ -69,6 +69,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const [current] = await tx.select().from(users).where(eq(users.id, id)).for('update')
       if (!current) throw userNotFound()
       checkAccountChange(session.id, current, { status, role })
+      const sessionsEnd = endsSessions(current, { status, role })
+      if (current.role === roles.admin && Object.keys(sessionsEnd).length > 0) await keepOneAdministrator(tx, id)
       const changes: PgUpdateSetSource<typeof users> = {}
       for (const field of ['name', 'lastName', 'phone'] as const) {
         const value = profile[field]
@@ -79,7 +81,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       // Verifying by hand does what the emailed code does: activation with the free plans.
       if (status === 'active' && current.status === 'pending_verification') await activateUser(tx, id)
       else if (status !== undefined) changes.status = status
-      Object.assign(changes, endsSessions(current, status))
+      Object.assign(changes, sessionsEnd)
       if (Object.keys(changes).length > 0) await tx.update(users).set(changes).where(eq(users.id, id))
       if (session.id !== id) {
         const { tokenVersion: _tokenVersion, ...recorded } = changes

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.js'
 import { apps, plans, userPlans, users, type User } from '../../db/schema.js'
 import { freePlanName } from '../../db/seed-data.js'
+import { dropRegistrations } from './pending-registrations.js'
 
 export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
   const [user] = await db.select().from(users).where(eq(users.email, email))
@@ -57,14 +58,17 @@ export async function findUserById(db: Db, id: number): Promise<User | undefined
 
 /**
  * Activates a pending account and gives it the free plan of every app (the plans it already has stay). Answers
- * false when the account is not pending, and then changes nothing. Admin verification uses it too.
+ * false when the account is not pending, and then changes nothing. Admin verification and Google/Apple sign-in use
+ * it too. The account comes out with no password and every pending registration is dropped: none of their passwords
+ * was proven to belong to the mailbox's owner (the code route then sets the one registration the browser proved).
  */
 export async function activateUser(tx: Db, userId: number): Promise<boolean> {
   const activated = await tx.update(users)
-    .set({ status: 'active' })
+    .set({ status: 'active', passwordHash: null })
     .where(and(eq(users.id, userId), eq(users.status, 'pending_verification')))
     .returning({ id: users.id })
   if (activated.length === 0) return false
+  await dropRegistrations(tx, userId)
   const freePlans = await tx.select({ appId: plans.appId, planId: plans.id }).from(plans)
     .where(sql`lower(${plans.nombre}) = ${freePlanName}`)
   if (freePlans.length > 0) {

@@ -4,7 +4,18 @@ import { Type } from 'typebox'
 import { serviceUnavailable } from '../../lib/errors.js'
 import { ErrorRef } from '../../schemas/common.js'
 
+/** A balancer must hear "unavailable" in time to act on it, sooner than any other request's deadline. */
+export const healthDeadlineMs = 2_000
+
+class HealthTimeout extends Error {
+  constructor() {
+    super(`the database did not answer within ${healthDeadlineMs} ms`)
+    this.name = 'HealthTimeout'
+  }
+}
+
 const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const deadline = Math.min(healthDeadlineMs, app.config.requestTimeoutMs)
   app.get('/health', {
     schema: {
       summary: 'Estado del servicio y de su base de datos (para balanceadores y monitoreo)',
@@ -14,12 +25,21 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         503: ErrorRef,
       },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(new HealthTimeout()), deadline) })
+    // The query goes on after the deadline (its own timeouts end it); its late failure is not reported twice.
+    const query = app.db.execute(sql`select 1`)
+    query.catch(() => {})
     try {
-      await app.db.execute(sql`select 1`)
+      await Promise.race([query, late])
     } catch (error) {
-      request.log.error({ err: error }, 'health check: database unavailable')
-      throw serviceUnavailable()
+      // Counted with the outage (logged once), not as a failed request of its own.
+      app.databaseOutage.refused(error, request.log)
+      const { message, code } = serviceUnavailable()
+      return reply.code(503).send({ statusCode: 503, message, code })
+    } finally {
+      clearTimeout(timer)
     }
     return { status: 'ok' as const, database: 'ok' as const }
   })

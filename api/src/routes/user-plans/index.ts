@@ -20,6 +20,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     (await app.db.select({ id: users.id }).from(users).where(eq(users.id, id))).length > 0
 
   app.post('/user-app-plans', {
+    // Read-only: a partner app may read the plans of its token's own user, never anyone else's.
+    config: { partnerToken: true },
     schema: {
       summary: 'El plan actual del usuario en cada app con planes, y los planes de esa app (el propio usuario o un administrador)',
       tags: ['planes'],
@@ -28,9 +30,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Array(UserAppPlanInfo), 401: ErrorRef, 403: ErrorRef, 404: ErrorRef, ...commonErrors },
     },
   }, async (request) => {
-    const { user } = signedIn(request)
+    const { user, kind } = signedIn(request)
     const { idUsuario } = request.body
-    if (user.id !== idUsuario && user.role !== roles.admin) throw forbidden()
+    if (user.id !== idUsuario && (user.role !== roles.admin || kind !== 'session')) throw forbidden()
     if (!await userExists(idUsuario)) throw userNotFound()
     return userAppPlans(app.db, idUsuario)
   })

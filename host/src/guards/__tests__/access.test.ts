@@ -46,14 +46,14 @@ describe('decideAccess', () => {
     expect(decideAccess('guest', anonymous, '?redirect_url=https://partner.example.com', ALLOW)).toEqual({ kind: 'render' });
   });
 
-  it('sends a signed-in person on a guest page to the allowed redirect_url with the token', () => {
+  it('sends a signed-in person on a guest page to the allowed redirect_url, without putting the session token in it', () => {
     expect(decideAccess('guest', signedIn(), '?redirect_url=https%3A%2F%2Fpartner.example.com%2Fhome', ALLOW)).toEqual({
       kind: 'leave',
-      url: 'https://partner.example.com/home?token=tok',
+      target: 'https://partner.example.com/home',
     });
     expect(decideAccess('guest', signedIn(), '?redirect_url=betopro://auth/success', ALLOW)).toEqual({
       kind: 'leave',
-      url: 'betopro://auth/success?token=tok',
+      target: 'betopro://auth/success',
     });
   });
 

@@ -80,14 +80,30 @@ it("shows the server's message when the list fails", async () => {
   expect(await screen.findByRole('alert')).toHaveTextContent('Servicio no disponible temporalmente.');
 });
 
-it('opens an external app in a new tab with the token, and closes', async () => {
+it('opens an allowed partner app with a token minted for it (never the session token), and closes', async () => {
+  api = await startFakeApi({
+    'GET /apps/listar': { status: 200, body: page },
+    'POST /auth/partner-token': { status: 200, body: { access_token: 'scoped', expires_in: 3600, audience: 'https://cm.example.com' } },
+  });
+  window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url, redirectAllowList: ['https://cm.example.com'] };
+  resetApiClient();
+  const tab = { opener: window as unknown, location: { replace: jest.fn() } };
+  const open = jest.spyOn(window, 'open').mockImplementation(() => tab as unknown as Window);
+  renderAt('/apps', <AppsLauncher />);
+  await userEvent.click(screen.getByRole('button', { name: 'Aplicaciones' }));
+  await userEvent.click(await screen.findByRole('button', { name: 'Control Max 360' }));
+  expect(open).toHaveBeenCalledWith('about:blank', '_blank');
+  await waitFor(() => expect(tab.location.replace).toHaveBeenCalledWith('https://cm.example.com/?token=scoped'));
+  expect(screen.queryByRole('region', { name: 'Aplicaciones' })).not.toBeInTheDocument();
+});
+
+it('opens an external app off the allow-list without any token', async () => {
   await useApi({ status: 200, body: page });
   const open = jest.spyOn(window, 'open').mockImplementation(() => null);
   renderAt('/apps', <AppsLauncher />);
   await userEvent.click(screen.getByRole('button', { name: 'Aplicaciones' }));
   await userEvent.click(await screen.findByRole('button', { name: 'Control Max 360' }));
-  expect(open).toHaveBeenCalledWith('https://cm.example.com/?token=tok', '_blank', 'noopener,noreferrer');
-  expect(screen.queryByRole('region', { name: 'Aplicaciones' })).not.toBeInTheDocument();
+  expect(open).toHaveBeenCalledWith('https://cm.example.com/', '_blank', 'noopener,noreferrer');
 });
 
 it('opens the calculator (app 5) in a new tab at /calculadora-txi', async () => {

@@ -77,4 +77,17 @@ describe('Pagina de apps', () => {
     // The field is named with the form's label (issue 18, item 5).
     await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent("Datos inválidos: 'URL web' no es válido"));
   });
+
+  it('shows the link rule under the form before sending a javascript: link (issue 13)', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi({ 'GET /apps/listar': { status: 200, body: page([app(1, 'Control Max 360')], 1, 1, 10) } });
+    renderAt('/admin/apps', <AppsAdminPage />);
+    await user.click(await screen.findByRole('button', { name: 'Nueva aplicación' }));
+    const dialog = screen.getByRole('dialog', { name: 'Nueva aplicación' });
+    await user.type(within(dialog).getByLabelText('Nombre'), 'X');
+    await user.type(within(dialog).getByLabelText('URL iOS'), 'javascript://%0aalert(1)');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('La URL iOS debe ser una dirección https:// o el enlace de la app');
+    expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
 });

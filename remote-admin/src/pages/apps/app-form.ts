@@ -1,4 +1,4 @@
-import type { App, AppInput } from '@portal/shared';
+import { appLinksProblem, type App, type AppInput } from '@portal/shared';
 import { TEXT_ADMIN } from '../../texts';
 
 /** The app form's fields as the inputs hold them. */
@@ -35,9 +35,14 @@ export function appToForm(app: App): AppForm {
   };
 }
 
-/** The form's error, or null: only the name is required (the server checks the URLs and answers in Spanish). */
+/**
+ * The form's error, or null: the name is required, and the links follow the shared rules the server applies too
+ * (issue 13: https or a portal path for the web, https or the app's scheme for mobile, never javascript: and such).
+ */
 export function validateAppForm(form: AppForm): string | null {
-  return form.nombre.trim() ? null : TEXT_ADMIN.nameRequired;
+  if (!form.nombre.trim()) return TEXT_ADMIN.nameRequired;
+  const link = (value: string) => value.trim() || null;
+  return appLinksProblem({ webUrl: link(form.webUrl), iosUrl: link(form.iosUrl), androidUrl: link(form.androidUrl) });
 }
 
 /** What the server is sent: trimmed texts, empty links as null, tags split on commas. */

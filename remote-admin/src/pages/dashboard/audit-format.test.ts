@@ -9,6 +9,7 @@ const entry = (action: string, details: Record<string, unknown>): AuditEntry => 
 describe('audit log rows', () => {
   it('names the actions in Spanish', () => {
     expect(auditActionLabel('user.verify')).toBe('Verificó el email');
+    expect(auditActionLabel('user.password_reset')).toBe('Restableció la contraseña');
     expect(auditActionLabel('otra.cosa')).toBe('otra.cosa');
   });
 
@@ -23,5 +24,9 @@ describe('audit log rows', () => {
       .toBe('5 contraseñas incorrectas desde 203.0.113.9; espera de 30 s');
     expect(auditDetails(entry('auth.lockout', { scope: 'account', address: '203.0.113.40', failures: 20, lockedSeconds: 30 })))
       .toBe('20 contraseñas incorrectas en total (la última desde 203.0.113.40); espera de 30 s');
+    // The operator's command (npm run admin) records these two.
+    expect(auditDetails(entry('user.create', { role: 1 }))).toBe('Rol: Administrador');
+    expect(auditDetails(entry('user.password_reset', { method: 'correo' }))).toBe('Código enviado por email');
+    expect(auditDetails(entry('user.password_reset', { method: 'temporal' }))).toBe('Contraseña temporal');
   });
 });

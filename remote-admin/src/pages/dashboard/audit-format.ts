@@ -1,4 +1,4 @@
-import { formatExpiryDate, statusLabel, type AuditEntry } from '@portal/shared';
+import { formatExpiryDate, roleLabel, statusLabel, type AuditEntry } from '@portal/shared';
 import { AUDIT_ACTION_LABELS } from '../../texts';
 
 /** What an audit row reads as: the action in Spanish. */
@@ -17,6 +17,10 @@ export function auditDetails(entry: AuditEntry): string {
       const from = typeof d.fromPlan === 'string' ? d.fromPlan : 'sin plan';
       return `${String(d.app ?? `App ${String(d.appId)}`)}: ${from} → ${String(d.toPlan ?? d.toPlanId)}, vence ${formatExpiryDate(d.toFechaVencimiento as string)}`;
     }
+    case 'user.create':
+      return typeof d.role === 'number' ? `Rol: ${roleLabel(d.role)}` : '';
+    case 'user.password_reset':
+      return d.method === 'correo' ? 'Código enviado por email' : 'Contraseña temporal';
     case 'app.create':
       return String(d.nombre ?? '');
     case 'app.update':

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { Alert, Button, getRuntimeConfig, listAppsWithPlans, proPlanOf, Spinner, Tabs, TEXT, theme, useApps, useSession, type App } from '@portal/shared';
+import { Alert, Button, getRuntimeConfig, listAppsWithPlans, openWebLaunch, proPlanOf, Spinner, Tabs, TEXT, theme, useApps, useSession, type App } from '@portal/shared';
 import { Heading, Page } from '../../components/Page';
 import { AppCard, type Platform } from './AppCard';
 import { launchFor } from './launch';
@@ -161,8 +161,9 @@ function AppsHome() {
 
   const open = useCallback(
     (app: App) => {
-      const target = launchFor(app, platform, token, navigator.userAgent);
-      if (target?.kind === 'new-tab') window.open(target.url, '_blank', 'noopener,noreferrer');
+      const allowList = getRuntimeConfig().redirectAllowList;
+      const target = launchFor(app, platform, allowList, navigator.userAgent);
+      if (target?.kind === 'new-tab') void openWebLaunch(target, Boolean(token), allowList);
       if (target?.kind === 'navigate') navigate(target.path);
     },
     [platform, token, navigate],

@@ -1,12 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { getRuntimeConfig, isTokenValid, redirectWithToken, removeToken, takePendingRedirect, useSession } from '@portal/shared';
+import { getRuntimeConfig, isTokenValid, partnerRedirect, removeToken, takePendingRedirect, useSession } from '@portal/shared';
 
 export const TOKEN_INVALID_PATH = '/login?error=token_invalid';
 
 /**
  * Spec §2, the OAuth return: a `token` query parameter is stored and its user loaded, the parameter leaves the
- * address bar, and a stored redirect is followed with the token; a bad token goes to /login?error=token_invalid.
+ * address bar, and a stored redirect is followed with a partner-scoped token; a bad token goes to /login?error=token_invalid.
  * The API's Google/Apple callback also names the partner target it carried (`redirect_url`, allow-listed there and
  * checked again here), which wins over the stored one: it belongs to this very sign-in.
  * Answers true while the token is being handled.
@@ -31,10 +31,11 @@ export function useTokenReturn(): boolean {
     rest.delete('token');
     rest.delete('redirect_url');
     startSession(token).then(
-      () => {
+      async () => {
         const allowList = getRuntimeConfig().redirectAllowList;
         const stored = takePendingRedirect(allowList);
-        const target = redirectWithToken(carried ?? stored, token, allowList);
+        // The partner gets a token minted for it, never the session token that just arrived (issue 13).
+        const target = await partnerRedirect(carried ?? stored, allowList);
         if (target) {
           window.location.assign(target);
           return;

@@ -8,6 +8,7 @@ import GoogleCallbackPage from './GoogleCallbackPage';
 jest.mock('../../navigation/leave', () => ({ leaveTo: jest.fn() }));
 
 const TOKEN = fakeToken({ sub: 7, exp: Math.floor(Date.now() / 1000) + 3600 });
+const PARTNER_TOKEN = 'token-para-el-socio';
 let api: FakeApi;
 let userReply: { status: number; body?: unknown };
 
@@ -15,6 +16,8 @@ beforeEach(async () => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
   userReply = { status: 200, body: user() };
   api = await useFakeApi({
+    // Issue 13: the partner receives a token minted for it, never the session token.
+    'POST /auth/partner-token': { status: 200, body: { access_token: PARTNER_TOKEN, expires_in: 3600, audience: 'x' } },
     'GET /auth/user': () => userReply,
     'GET /auth/google/callback': { status: 200, body: { access_token: TOKEN } },
   });
@@ -37,7 +40,7 @@ it('a returned token starts the session and goes to /apps', async () => {
 it("a provider code is exchanged with the API, and a stored partner target gets the token", async () => {
   localStorage.setItem(PENDING_REDIRECT_KEY, 'betopro://auth/success');
   renderAt('/auth/google/callback?code=abc', <GoogleCallbackPage />);
-  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`betopro://auth/success?token=${TOKEN}`));
+  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`betopro://auth/success?token=${PARTNER_TOKEN}`));
   expect(api.requests.map((r) => `${r.method} ${r.path}`)).toContain('GET /auth/google/callback?code=abc');
 });
 
@@ -63,4 +66,13 @@ it('a token the API refuses ends on the error screen, signed out', async () => {
   expect(await screen.findByRole('alert')).toHaveTextContent('Error durante la autenticación con Google');
   expect(useSession.getState().isAuthenticated).toBe(false);
   expect(localStorage.getItem('token')).toBeNull();
+});
+
+it('a partner-scoped token in the address signs nobody in (issue 13): no call, error screen, signed out', async () => {
+  const partner = fakeToken({ sub: 7, exp: Math.floor(Date.now() / 1000) + 3600, aud: 'https://socio.example.com' });
+  renderAt(`/google-callback?token=${partner}`, <GoogleCallbackPage />);
+  expect(await screen.findByRole('alert')).toHaveTextContent('Error durante la autenticación con Google');
+  expect(useSession.getState().isAuthenticated).toBe(false);
+  expect(localStorage.getItem('token')).toBeNull();
+  expect(api.requests.map((r) => `${r.method} ${r.path}`)).not.toContain('GET /auth/user');
 });

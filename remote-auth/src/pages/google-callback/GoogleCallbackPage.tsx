@@ -53,7 +53,7 @@ export default function GoogleCallbackPage() {
           return;
         }
         await startSession(accessToken);
-        afterSignIn(accessToken, redirectUrl);
+        void afterSignIn(accessToken, redirectUrl);
       } catch {
         setFailure(CALLBACK_FAILED);
       }

@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { PENDING_REDIRECT_KEY, useSession } from '@portal/shared';
+import { PENDING_REDIRECT_KEY, registrationIdFor, useSession } from '@portal/shared';
 import { fakeToken } from '@portal/shared/src/testing/fake-api';
 import { leaveTo } from '../../navigation/leave';
 import { bodyOf, renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
@@ -9,15 +9,18 @@ import LoginPage from './LoginPage';
 jest.mock('../../navigation/leave', () => ({ leaveTo: jest.fn() }));
 
 const TOKEN = fakeToken({ sub: 7, exp: Math.floor(Date.now() / 1000) + 3600 });
+const PARTNER_TOKEN = 'token-para-el-socio';
 let api: FakeApi;
 
 beforeEach(async () => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
   api = await useFakeApi({
+    // Issue 13: the partner receives a token minted for it, never the session token.
+    'POST /auth/partner-token': { status: 200, body: { access_token: PARTNER_TOKEN, expires_in: 3600, audience: 'x' } },
     'POST /auth/login': (req) => {
       const { email, password } = JSON.parse(req.body) as { email: string; password: string };
       if (email === 'pendiente@example.com') {
-        return { status: 403, body: { statusCode: 403, message: 'Debes verificar tu email antes de iniciar sesión', code: 'EMAIL_NOT_VERIFIED' } };
+        return { status: 403, body: { statusCode: 403, message: 'Debes verificar tu email antes de iniciar sesión', code: 'EMAIL_NOT_VERIFIED', registrationId: 'registro-probado-0001' } };
       }
       if (password !== 'secreta1') return { status: 401, body: { statusCode: 401, message: 'Credenciales inválidas' } };
       return { status: 200, body: { access_token: TOKEN }, delay: 100 };
@@ -75,7 +78,7 @@ it('sends the partner app its token when redirect_url is allowed', async () => {
   renderAt('/login?redirect_url=https%3A%2F%2Fapp.portal.example.com%2Fentrar', <LoginPage />);
   await fillIn('ana@example.com', 'secreta1');
   await userEvent.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
-  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`https://app.portal.example.com/entrar?token=${TOKEN}`));
+  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`https://app.portal.example.com/entrar?token=${PARTNER_TOKEN}`));
 });
 
 it('ignores a hostile redirect_url silently and goes to /apps', async () => {
@@ -99,6 +102,8 @@ it('EMAIL_NOT_VERIFIED: message with the link, pending email kept, then verifica
   const expected = '/verify-email?email=pendiente%40example.com&redirect_url=betopro%3A%2F%2Fauth%2Fsuccess';
   expect(screen.getByRole('link', { name: 'Ir a verificación de email' })).toHaveAttribute('href', expected);
   expect(useSession.getState().pendingVerificationEmail).toBe('pendiente@example.com');
+  // The password proved a registration: its id is kept, so the code activates that password.
+  expect(registrationIdFor('pendiente@example.com')).toBe('registro-probado-0001');
   act(() => jest.advanceTimersByTime(1900));
   expect(screen.getByTestId('location')).toHaveTextContent(/^\/login/);
   act(() => jest.advanceTimersByTime(200));

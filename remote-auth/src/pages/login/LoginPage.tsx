@@ -48,7 +48,7 @@ export default function LoginPage() {
       await startSession(token);
       // In the portal the shell's guest guard takes over as soon as the session starts (this page is gone by then)
       // and sends the person on; standalone, the page does it itself. One navigation either way.
-      if (onScreen.current) afterSignIn(token, redirectUrl);
+      if (onScreen.current) void afterSignIn(token, redirectUrl);
     } catch (caught) {
       const apiError = caught instanceof ApiError ? caught : undefined;
       setError(apiError?.message ?? FALLBACK.login);

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { PENDING_REDIRECT_KEY, useSession } from '@portal/shared';
+import { PENDING_REDIRECT_KEY, registrationIdFor, rememberRegistration, useSession } from '@portal/shared';
 import { bodyOf, renderAt, useFakeApi, type FakeApi } from '../../testing/render';
 import RegisterPage from './RegisterPage';
 
@@ -11,7 +11,7 @@ let registerReply: { status: number; body?: unknown };
 beforeEach(async () => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
   checkReply = { status: 200, body: null };
-  registerReply = { status: 201, body: { email: 'ana@example.com' } };
+  registerReply = { status: 201, body: { email: 'ana@example.com', registrationId: 'registro-de-ana-0001' } };
   api = await useFakeApi({
     'POST /auth/verificar-email': () => checkReply,
     'POST /auth/register': () => registerReply,
@@ -82,8 +82,18 @@ it('an active account goes to /login with its message', async () => {
   expect(screen.getByTestId('location-state')).toHaveTextContent('Este usuario ya está registrado, ingrese para continuar');
 });
 
-it('a pending account goes to verification', async () => {
+it('a pending account this browser did not register goes to step 2: a registration with a password of its own', async () => {
   checkReply = { status: 200, body: { email: 'ana@example.com', status: 'pending_verification' } };
+  renderAt('/register', <RegisterPage />);
+  await fillStep1();
+  await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
+  expect(await screen.findByText('Paso 2 de 2')).toBeInTheDocument();
+  expect(screen.getByTestId('location')).toHaveTextContent(/^\/register$/);
+});
+
+it('a pending account registered in this browser goes to verification', async () => {
+  checkReply = { status: 200, body: { email: 'ana@example.com', status: 'pending_verification' } };
+  rememberRegistration('ana@example.com', 'registro-de-ana-0001');
   renderAt('/register', <RegisterPage />);
   await fillStep1();
   await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
@@ -133,6 +143,8 @@ it('creates the account, keeps the pending email and the partner target, and goe
     password: 'Secreta1!',
   });
   expect(useSession.getState().pendingVerificationEmail).toBe('ana@example.com');
+  // This browser keeps the registration's id for the verification page (issue 13).
+  expect(registrationIdFor('ana@example.com')).toBe('registro-de-ana-0001');
   expect(localStorage.getItem(PENDING_REDIRECT_KEY)).toBe('https://portal.example.com/bienvenida');
 });
 

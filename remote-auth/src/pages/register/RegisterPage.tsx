@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
-import { Alert, Button, checkEmail, composePhone, DEFAULT_PHONE_COUNTRY, errorMessage, FALLBACK, getRuntimeConfig, hasErrors, PasswordField, register, storePendingRedirect, TextField, theme, type FieldErrors, type NewPassword, type RegistrationDetails, useSession, validateRegistrationDetails, validateRegistrationPassword } from '@portal/shared';
+import { Alert, Button, checkEmail, composePhone, DEFAULT_PHONE_COUNTRY, errorMessage, FALLBACK, getRuntimeConfig, hasErrors, PasswordField, register, registrationIdFor, storePendingRedirect, TextField, theme, type FieldErrors, type NewPassword, type RegistrationDetails, useSession, validateRegistrationDetails, validateRegistrationPassword } from '@portal/shared';
 import { AuthLayout, Footer, Form, Row, TextLink } from '../../components/AuthLayout';
 import { redirectQuery } from '../../hooks/useAfterSignIn';
 import type { LoginNoticeState } from '../login/notice';
@@ -79,7 +79,9 @@ export default function RegisterPage() {
     setBusy(true);
     try {
       const existing = await checkEmail(details().email);
-      if (!existing) {
+      // A pending email goes to verification only when this browser made its registration; otherwise the person
+      // registers too, with a password of their own (somebody else may have registered their address: issue 13).
+      if (!existing || (existing.status === 'pending_verification' && !registrationIdFor(existing.email ?? details().email))) {
         setStep(2);
       } else if (existing.status !== 'active') {
         setPendingVerificationEmail(existing.email ?? details().email);

@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { PENDING_REDIRECT_KEY, useSession } from '@portal/shared';
+import { forgetRegistration, PENDING_REDIRECT_KEY, registrationIdFor, rememberRegistration, useSession } from '@portal/shared';
 import { fakeToken } from '@portal/shared/src/testing/fake-api';
 import { leaveTo } from '../../navigation/leave';
 import { bodyOf, renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
@@ -9,17 +9,25 @@ import VerifyEmailPage from './VerifyEmailPage';
 jest.mock('../../navigation/leave', () => ({ leaveTo: jest.fn() }));
 
 const TOKEN = fakeToken({ sub: 7, exp: Math.floor(Date.now() / 1000) + 3600 });
+const PARTNER_TOKEN = 'token-para-el-socio';
 let api: FakeApi;
 
 beforeEach(async () => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
   api = await useFakeApi({
-    'POST /auth/verify-registration': (req) =>
-      (JSON.parse(req.body) as { code: string }).code === '123456'
-        ? { status: 200, body: { access_token: TOKEN, user: user() } }
-        : { status: 400, body: { statusCode: 400, message: 'Código inválido o expirado' } },
+    // Issue 13: the partner receives a token minted for it, never the session token.
+    'POST /auth/partner-token': { status: 200, body: { access_token: PARTNER_TOKEN, expires_in: 3600, audience: 'x' } },
+    'POST /auth/verify-registration': (req) => {
+      const body = JSON.parse(req.body) as { code: string; registrationId?: string };
+      // As the API: the account gets a password only with this browser's registration id.
+      return body.code === '123456'
+        ? { status: 200, body: { access_token: TOKEN, user: user(), passwordSet: body.registrationId === 'registro-de-ana-0001' } }
+        : { status: 400, body: { statusCode: 400, message: 'Código inválido o expirado' } };
+    },
     'POST /auth/resend-verification': { status: 200, body: { message: 'ok' } },
   });
+  // Ana registered in this browser (RegisterPage keeps the id the API answered).
+  rememberRegistration('ana@example.com', 'registro-de-ana-0001');
 });
 
 afterEach(async () => {
@@ -63,16 +71,59 @@ it('a right code signs in, clears the pending email and goes to /apps', async ()
   await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
   await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
-  expect(bodyOf(api, '/auth/verify-registration')).toEqual({ email: 'ana@example.com', code: '123456' });
+  expect(bodyOf(api, '/auth/verify-registration')).toEqual({ email: 'ana@example.com', code: '123456', registrationId: 'registro-de-ana-0001' });
   expect(useSession.getState()).toMatchObject({ isAuthenticated: true, token: TOKEN, pendingVerificationEmail: null });
   expect(localStorage.getItem('token')).toBe(TOKEN);
+});
+
+it("sends this browser's registration id with the code, and forgets it once verified", async () => {
+  rememberRegistration('ana@example.com', 'registro-de-ana-0001');
+  rememberRegistration('otra@example.com', 'registro-de-otra-0002');
+  renderAt('/verify-email?email=Ana%40example.com', <VerifyEmailPage />);
+  await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
+  expect(bodyOf(api, '/auth/verify-registration')).toEqual({ email: 'Ana@example.com', code: '123456', registrationId: 'registro-de-ana-0001' });
+  expect(registrationIdFor('ana@example.com')).toBeUndefined();
+  expect(registrationIdFor('otra@example.com')).toBe('registro-de-otra-0002');
+});
+
+it('a registration id older than a day is not sent', async () => {
+  rememberRegistration('ana@example.com', 'registro-de-ana-0001', Date.now() - 24 * 60 * 60 * 1000 - 1000);
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  await screen.findByText('Tu cuenta está activa');
+  expect(bodyOf(api, '/auth/verify-registration')).toEqual({ email: 'ana@example.com', code: '123456' });
+});
+
+it('an account activated without a password says so and offers to create one, or to continue', async () => {
+  forgetRegistration('ana@example.com'); // the mail opened in another browser
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  expect(await screen.findByText('Tu cuenta está activa')).toBeInTheDocument();
+  expect(screen.getByText(/Tu cuenta aún no tiene contraseña/)).toBeInTheDocument();
+  expect(useSession.getState()).toMatchObject({ isAuthenticated: true, token: TOKEN });
+  expect(screen.getByTestId('location')).toHaveTextContent(/^\/verify-email/);
+  await userEvent.click(screen.getByRole('button', { name: 'Crear contraseña' }));
+  expect(screen.getByTestId('location')).toHaveTextContent(/^\/forgot-password$/);
+});
+
+it('Continuar sin contraseña goes where a verification goes', async () => {
+  forgetRegistration('ana@example.com');
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  await userEvent.click(await screen.findByRole('button', { name: 'Continuar sin contraseña' }));
+  expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/);
 });
 
 it('a right code sends the partner app the token (redirect_url kept through registration)', async () => {
   renderAt('/verify-email?email=ana%40example.com&redirect_url=betopro%3A%2F%2Fauth%2Fsuccess', <VerifyEmailPage />);
   await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
   await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
-  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`betopro://auth/success?token=${TOKEN}`));
+  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`betopro://auth/success?token=${PARTNER_TOKEN}`));
 });
 
 it('a stored pending redirect is used once, when still allowed', async () => {
@@ -80,7 +131,7 @@ it('a stored pending redirect is used once, when still allowed', async () => {
   renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
   await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
   await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
-  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`https://app.portal.example.com/hola?token=${TOKEN}`));
+  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`https://app.portal.example.com/hola?token=${PARTNER_TOKEN}`));
   expect(localStorage.getItem(PENDING_REDIRECT_KEY)).toBeNull();
 });
 

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Navigate, useSearchParams } from 'react-router-dom';
+import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { Alert, Button, errorMessage, FALLBACK, isCompleteCode, resendVerification, sanitizeCode, TextField, theme, useSession, verifyRegistration } from '@portal/shared';
 import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/AuthLayout';
@@ -33,11 +33,30 @@ export default function VerifyEmailPage() {
   const email = params.get('email') || pendingEmail;
   const redirectUrl = params.get('redirect_url');
 
+  const navigate = useNavigate();
   const [code, setCode] = useState('');
+  const [activatedToken, setActivatedToken] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, showMessage] = useTimedMessage(ERROR_CLEAR_MS);
   const [cooldown, startCooldown] = useCountdown();
   const { resending, resend: onResend } = useResend(email ?? '', resendVerification, showMessage, () => startCooldown(RESEND_COOLDOWN_S));
+
+  if (activatedToken) {
+    return (
+      <AuthLayout title="Tu cuenta está activa" subtitle={<>Verificamos <Email>{email}</Email>.</>}>
+        <Alert tone="info">
+          Tu cuenta aún no tiene contraseña, porque el registro no se hizo en este navegador. Para entrar con tu email,
+          crea una con «¿Olvidaste tu contraseña?»: te enviaremos un código a este email.
+        </Alert>
+        <Button type="button" $block onClick={() => navigate('/forgot-password')}>
+          Crear contraseña
+        </Button>
+        <Row>
+          <LinkButton onClick={() => afterSignIn(activatedToken, redirectUrl)}>Continuar sin contraseña</LinkButton>
+        </Row>
+      </AuthLayout>
+    );
+  }
 
   if (!email) return <Navigate to={`/register${redirectQuery(redirectUrl)}`} replace />;
 
@@ -47,10 +66,12 @@ export default function VerifyEmailPage() {
     setBusy(true);
     showMessage(null);
     try {
-      const { access_token: token, user } = await verifyRegistration(email, code);
+      const { access_token: token, user, passwordSet } = await verifyRegistration(email, code);
       await startSession(token, user);
       setPendingVerificationEmail(null);
-      afterSignIn(token, redirectUrl);
+      // Without this browser's registration the account has no password yet: say so before moving on.
+      if (passwordSet === false) setActivatedToken(token);
+      else void afterSignIn(token, redirectUrl);
     } catch (caught) {
       showMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.verifyCode) });
       setBusy(false);

@@ -1,29 +1,80 @@
-import { mobileLaunchUrl, webLaunchTarget } from '../launch';
+import { startFakeApi } from '../../testing/fake-api';
+import { resetApiClient } from '../../api/client';
+import { mobileLaunchUrl, openWebLaunch, webLaunchTarget } from '../launch';
+
+jest.mock('../../navigation/hard-navigate', () => ({ hardNavigate: jest.fn() }));
+
+const ALLOW = ['https://beto.example.com', 'https://*.portal.example.com'];
 
 describe('webLaunchTarget', () => {
-  it('opens an external web app in a new tab with the token added', () => {
-    expect(webLaunchTarget({ id: 2, webUrl: 'https://beto.example.com/chat?x=1' }, 'tok')).toEqual({
+  it('opens an external web app on the allow-list in a new tab, marked for a partner token (not the session)', () => {
+    expect(webLaunchTarget({ id: 2, webUrl: 'https://beto.example.com/chat?x=1' }, ALLOW)).toEqual({
       kind: 'new-tab',
-      url: 'https://beto.example.com/chat?x=1&token=tok',
+      url: 'https://beto.example.com/chat?x=1',
+      partnerToken: true,
+    });
+  });
+
+  it('opens an external web app off the allow-list without any token (issue 13 item 7)', () => {
+    expect(webLaunchTarget({ id: 3, webUrl: 'https://otra.example.net/app' }, ALLOW)).toEqual({
+      kind: 'new-tab',
+      url: 'https://otra.example.net/app',
+      partnerToken: false,
     });
   });
 
   it('navigates inside the portal for a relative URL, without the token in the address', () => {
-    expect(webLaunchTarget({ id: 9, webUrl: '/control-max' }, 'tok')).toEqual({ kind: 'navigate', path: '/control-max' });
+    expect(webLaunchTarget({ id: 9, webUrl: '/control-max' }, ALLOW)).toEqual({ kind: 'navigate', path: '/control-max' });
   });
 
   it('opens the calculator (app 5) in a new tab', () => {
-    expect(webLaunchTarget({ id: 5, webUrl: '/calculadora-txi' }, 'tok')).toEqual({ kind: 'new-tab', url: '/calculadora-txi' });
+    expect(webLaunchTarget({ id: 5, webUrl: '/calculadora-txi' }, ALLOW)).toEqual({ kind: 'new-tab', url: '/calculadora-txi', partnerToken: false });
   });
 
   it('opens nothing for a missing, protocol-relative or script URL', () => {
-    expect(webLaunchTarget({ id: 1, webUrl: null }, 'tok')).toBeNull();
-    expect(webLaunchTarget({ id: 1, webUrl: '//evil.com' }, 'tok')).toBeNull();
-    expect(webLaunchTarget({ id: 1, webUrl: 'javascript:alert(1)' }, 'tok')).toBeNull();
+    expect(webLaunchTarget({ id: 1, webUrl: null }, ALLOW)).toBeNull();
+    expect(webLaunchTarget({ id: 1, webUrl: '//evil.com' }, ALLOW)).toBeNull();
+    expect(webLaunchTarget({ id: 1, webUrl: '/\\evil.com' }, ALLOW)).toBeNull();
+    expect(webLaunchTarget({ id: 1, webUrl: 'javascript:alert(1)' }, ALLOW)).toBeNull();
+  });
+});
+
+describe('openWebLaunch', () => {
+  type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;
+  let api: FakeApi;
+  let tab: { opener: unknown; location: { replace: jest.Mock } };
+
+  beforeEach(async () => {
+    api = await startFakeApi({ 'POST /auth/partner-token': { status: 200, body: { access_token: 'scoped', expires_in: 3600, audience: 'x' } } });
+    window.__PORTAL_CONFIG__ = { apiBaseUrl: `${api.url}/`, redirectAllowList: ALLOW };
+    resetApiClient();
+    localStorage.setItem('token', 'portal-session');
+    tab = { opener: window, location: { replace: jest.fn() } };
+    jest.spyOn(window, 'open').mockImplementation(() => tab as unknown as Window);
   });
 
-  it('adds no token when there is no session', () => {
-    expect(webLaunchTarget({ id: 1, webUrl: 'https://cm.example.com' }, null)).toEqual({ kind: 'new-tab', url: 'https://cm.example.com/' });
+  afterEach(async () => {
+    await api.close();
+    jest.restoreAllMocks();
+    localStorage.clear();
+  });
+
+  it('sends an allowed partner a token minted for it, in a tab opened at once and cut from the portal', async () => {
+    await openWebLaunch({ url: 'https://beto.example.com/chat', partnerToken: true }, true, ALLOW);
+    expect(window.open).toHaveBeenCalledWith('about:blank', '_blank');
+    expect(tab.opener).toBeNull();
+    expect(tab.location.replace).toHaveBeenCalledWith('https://beto.example.com/chat?token=scoped');
+    expect(JSON.stringify(jest.mocked(window.open).mock.calls)).not.toContain('portal-session');
+  });
+
+  it('opens a target off the allow-list, or any target when signed out, as is, asking for no token', async () => {
+    await openWebLaunch({ url: 'https://otra.example.net/', partnerToken: false }, true, ALLOW);
+    await openWebLaunch({ url: 'https://beto.example.com/', partnerToken: true }, false, ALLOW);
+    expect(jest.mocked(window.open).mock.calls).toEqual([
+      ['https://otra.example.net/', '_blank', 'noopener,noreferrer'],
+      ['https://beto.example.com/', '_blank', 'noopener,noreferrer'],
+    ]);
+    expect(api.requests).toHaveLength(0);
   });
 });
 

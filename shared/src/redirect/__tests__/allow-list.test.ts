@@ -1,10 +1,11 @@
-import { isAllowedRedirect, redirectWithToken } from '../allow-list';
+import { isAllowedRedirect } from '../allow-list';
 import { storePendingRedirect, takePendingRedirect, PENDING_REDIRECT_KEY } from '../pending-redirect';
 
 const ALLOW = [
   'https://portal.example.com',
   'https://*.portal.example.com',
-  'https://*.devtunnels.ms',
+  'https://*.socio.example.com',
+  'https://abc123-8080.euw.devtunnels.ms',
   'http://127.0.0.1:5500',
   'betopro://auth',
   'betopro://auth/success',
@@ -18,7 +19,8 @@ describe('isAllowedRedirect', () => {
     ['the product domain with any path and query', 'https://portal.example.com/apps/3?x=1#top'],
     ['a test subdomain', 'https://test.portal.example.com/welcome'],
     ['a community subdomain', 'https://comunidad.portal.example.com'],
-    ['a dev tunnel', 'https://abc123-8080.devtunnels.ms/callback'],
+    ['a subdomain of a partner wildcard', 'https://eu.socio.example.com/callback'],
+    ['the configured dev tunnel (an exact host)', 'https://abc123-8080.euw.devtunnels.ms/callback'],
     ['an upper-case scheme and host (URLs are normalised)', 'HTTPS://PORTAL.EXAMPLE.COM/x'],
     ['an allowed local origin with its port', 'http://127.0.0.1:5500/index.html'],
     ['a mobile deep link', 'betopro://auth/success'],
@@ -49,7 +51,8 @@ describe('isAllowedRedirect', () => {
     ['an empty string', ''],
     ['a deep link to another path', 'betopro://auth/steal'],
     ['a deep link of an unknown app', 'evilapp://auth/success'],
-    ['a wildcard base without a subdomain', 'https://devtunnels.ms'],
+    ['a wildcard base without a subdomain', 'https://socio.example.com'],
+    ['another dev tunnel than the configured one', 'https://evil-8080.euw.devtunnels.ms/'],
     ['garbage', 'not a url'],
   ])('refuses %s', (_name, url) => {
     expect(isAllowedRedirect(url, ALLOW)).toBe(false);
@@ -62,26 +65,6 @@ describe('isAllowedRedirect', () => {
   it('refuses null and undefined', () => {
     expect(isAllowedRedirect(null, ALLOW)).toBe(false);
     expect(isAllowedRedirect(undefined, ALLOW)).toBe(false);
-  });
-});
-
-describe('redirectWithToken', () => {
-  it('adds the token as a query parameter and keeps the rest of the URL', () => {
-    expect(redirectWithToken('https://test.portal.example.com/x?a=1', 'tok', ALLOW)).toBe(
-      'https://test.portal.example.com/x?a=1&token=tok',
-    );
-  });
-
-  it('replaces a token the target already carried', () => {
-    expect(redirectWithToken('https://portal.example.com/?token=old', 'new', ALLOW)).toBe('https://portal.example.com/?token=new');
-  });
-
-  it('adds the token to a mobile deep link', () => {
-    expect(redirectWithToken('betopro://auth/success', 'tok', ALLOW)).toBe('betopro://auth/success?token=tok');
-  });
-
-  it('gives null for a target that is not allowed, so the caller goes to /apps', () => {
-    expect(redirectWithToken('https://evil.com', 'tok', ALLOW)).toBeNull();
   });
 });
 

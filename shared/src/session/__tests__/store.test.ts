@@ -50,6 +50,14 @@ describe('isTokenValid', () => {
     expect(isTokenValid('not-a-jwt', now)).toBe(false);
     expect(isTokenValid(null, now)).toBe(false);
   });
+
+  it('never takes a partner-scoped token (issue 13) for a portal session', () => {
+    const now = Date.UTC(2026, 10, 21);
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const partner = `${part({ alg: 'ES256', typ: 'partner+jwt' })}.${part({ sub: '7', exp: now / 1000 + 60, aud: 'https://socio.example.com' })}.c2ln`;
+    expect(isTokenValid(partner, now)).toBe(false);
+    expect(isTokenValid(fakeToken({ exp: now / 1000 + 60, aud: 'https://socio.example.com' }), now)).toBe(false);
+  });
 });
 
 describe('start-up', () => {
@@ -107,6 +115,15 @@ describe('transitions', () => {
     await useSession.getState().startSession('tok', USER);
     expect(localStorage.getItem('token')).toBe('tok');
     expect(useSession.getState()).toMatchObject({ isAuthenticated: true, user: USER, hasShownPresentationModal: false });
+  });
+
+  it('a partner-scoped token signs nobody in: not stored, no call, the session stays empty (issue 13)', async () => {
+    await useApi({ 'GET /auth/user': { status: 200, body: USER } });
+    const partner = fakeToken({ sub: '7', exp: inOneHour(), aud: 'https://socio.example.com' });
+    await expect(useSession.getState().startSession(partner)).rejects.toThrow();
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(api.requests).toHaveLength(0);
+    expect(useSession.getState()).toMatchObject({ isAuthenticated: false, user: null, token: null });
   });
 
   it('logout calls the API, removes the token and clears user and flags', async () => {

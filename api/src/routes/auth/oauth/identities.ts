@@ -26,9 +26,10 @@ export class SignInRefused extends Error {
  * 1. the account already linked to this provider identity, whatever its email is now at the provider;
  * 2. else the account with that email, which gets linked;
  * 3. else a new active account with the free plans, linked.
- * An account still waiting for its emailed code is activated (the provider has verified the address) and loses
- * the password it was registered with: whoever typed that password never proved they own the email, and keeping it
- * would let them into the real owner's account (pre-account takeover). A suspended account stays out.
+ * An account still waiting for its emailed code is activated (the provider has verified the address) with no
+ * password, and every pending registration (password and profile) is dropped: whoever typed them never proved they
+ * own the email, and keeping them would let them into the real owner's account (pre-account takeover). A suspended
+ * account stays out.
  */
 export async function signInWithIdentity(db: Db, profile: ProviderProfile): Promise<User> {
   const email = normalizeEmail(profile.email)
@@ -47,8 +48,11 @@ export async function signInWithIdentity(db: Db, profile: ProviderProfile): Prom
     }
     if (user.status === 'suspended') throw new SignInRefused('suspended account')
     if (user.status === 'pending_verification') {
-      await tx.update(users).set({ passwordHash: null }).where(eq(users.id, user.id))
+      // activateUser leaves no password and drops every pending registration; the profile typed by registrants
+      // nobody has verified goes too, and the provider's name takes its place below.
       await activateUser(tx, user.id)
+      await tx.update(users).set({ name: '', lastName: '', phone: '' }).where(eq(users.id, user.id))
+      user = { ...user, name: '', lastName: '', phone: '' }
     }
     // A name the account lacks is taken from the provider (Apple sends it only on the first authorization).
     if (!user.name && !user.lastName && (profile.name || profile.lastName)) {

@@ -125,13 +125,29 @@ describe('the app cards', () => {
     expect(within(card('Beto Pro')).getByRole('button', { name: 'Abrir Beto Pro' })).toBeEnabled();
   });
 
-  it('opens an external web app in a new tab with the session token added', async () => {
+  it('opens an allowed partner web app with a token minted for it, never the session token (issue 13)', async () => {
+    const server = await useApi({ 'POST /auth/partner-token': { status: 200, body: { access_token: 'scoped', expires_in: 3600, audience: 'x' } } });
+    window.__PORTAL_CONFIG__ = { ...window.__PORTAL_CONFIG__, redirectAllowList: ['https://app2.example.com'] };
+    await signIn();
+    loadCatalogue();
+    const tab = { opener: window as unknown, location: { replace: jest.fn() } };
+    const open = jest.spyOn(window, 'open').mockImplementation(() => tab as unknown as Window);
+    renderAt('/apps', <AppsPage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Abrir Beto Pro' }));
+    await waitFor(() => expect(tab.location.replace).toHaveBeenCalledWith('https://app2.example.com/inicio?token=scoped'));
+    expect(open).toHaveBeenCalledWith('about:blank', '_blank');
+    expect(tab.opener).toBeNull();
+    const minted = server.requests.find((sent) => sent.path === '/auth/partner-token');
+    expect(JSON.parse(minted!.body)).toEqual({ redirect_url: 'https://app2.example.com/inicio' });
+  });
+
+  it('opens a web app off the allow-list without any token', async () => {
     await signIn();
     loadCatalogue();
     const open = jest.spyOn(window, 'open').mockImplementation(() => null);
     renderAt('/apps', <AppsPage />);
     await userEvent.click(screen.getByRole('button', { name: 'Abrir Beto Pro' }));
-    expect(open).toHaveBeenCalledWith('https://app2.example.com/inicio?token=tok-123', '_blank', 'noopener,noreferrer');
+    expect(open).toHaveBeenCalledWith('https://app2.example.com/inicio', '_blank', 'noopener,noreferrer');
   });
 
   it('navigates inside the portal for a relative web URL, without the token', async () => {

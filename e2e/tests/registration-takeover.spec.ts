@@ -1,0 +1,143 @@
+// Issue 13, item 1: a second registration of an email still pending must never decide the password of the person
+// who verifies it. The victim registers and verifies in Chromium, reading the code from their inbox (the SMTP sink);
+// the attacker registers the same address with plain HTTP calls, before or after, inside or outside the 60 s
+// cooldown. Afterwards the victim's password signs in and the attacker's never does.
+import type { Page } from '@playwright/test';
+import { API_URL } from '../support/env';
+import { codeFromMail, expect, person, test, VERIFICATION_SUBJECT, type Person } from '../support/auth';
+
+const COOLDOWN_MS = 60_000;
+
+/** The attacker: a plain HTTP client of the API, nothing shared with the victim's browser. */
+async function attackerRegisters(email: string): Promise<{ status: number; registrationId?: string }> {
+  const response = await fetch(`${API_URL}/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'Clave-del-atacante-1', name: 'Atacante', lastName: 'Malo', phone: '+51 911111111' }),
+  });
+  return { status: response.status, ...((await response.json()) as { registrationId?: string }) };
+}
+
+async function signInStatus(email: string, password: string): Promise<number> {
+  const response = await fetch(`${API_URL}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  return response.status;
+}
+
+/** The victim fills both steps of /register in the browser and lands on the verification page. */
+async function victimRegisters(page: Page, who: Person): Promise<void> {
+  await page.goto('/register');
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Nombre').fill(who.name);
+  await page.getByLabel('Apellido').fill(who.lastName);
+  await page.getByLabel('Teléfono', { exact: true }).fill('987654321');
+  await page.getByRole('button', { name: 'Siguiente' }).click();
+  // A pending address (the attacker's registration) still gets step 2 in a browser that did not register it.
+  await expect(page.getByText('Paso 2 de 2')).toBeVisible();
+  await page.getByLabel('Contraseña', { exact: true }).fill(who.password);
+  await page.getByLabel('Confirmar contraseña').fill(who.password);
+  await page.getByRole('button', { name: 'Crear cuenta' }).click();
+  await expect(page).toHaveURL(/\/verify-email\?email=/);
+}
+
+/** The victim types the newest code of their inbox (mailed after `since`) and is signed in on /apps. */
+async function victimVerifies(page: Page, who: Person, since: number): Promise<void> {
+  const code = await codeFromMail(who.email, VERIFICATION_SUBJECT, since);
+  await page.getByLabel('Código de verificación').fill(code);
+  await page.getByRole('button', { name: 'Verificar código' }).click();
+  await expect(page).toHaveURL(/\/apps$/);
+}
+
+/** What the victim must end with: their own password and profile; the attacker's password refused, now and later. */
+async function expectVictimOwnsTheAccount(page: Page, who: Person): Promise<void> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const me = await fetch(`${API_URL}/auth/user`, { headers: { authorization: `Bearer ${token}` } });
+  expect(me.status).toBe(200);
+  expect(await me.json()).toMatchObject({ email: who.email, name: who.name, lastName: who.lastName, phone: '+51 987654321', status: 'active' });
+  expect(await signInStatus(who.email, who.password)).toBe(200);
+  expect(await signInStatus(who.email, 'Clave-del-atacante-1')).toBe(401);
+  // Registering again is over for the attacker: the address is active.
+  expect((await attackerRegisters(who.email)).status).toBe(409);
+  expect(await signInStatus(who.email, 'Clave-del-atacante-1')).toBe(401);
+  // And the victim signs in through the form with their password.
+  await page.goto('/logout');
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Contraseña', { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: 'Iniciar Sesión' }).click();
+  await expect(page).toHaveURL(/\/apps$/);
+}
+
+const victim = (label: string): Person => ({ ...person(label), name: 'Valeria', lastName: 'Rojas' });
+
+test('victim first, attacker inside the cooldown: the victim keeps their password', async ({ page }) => {
+  const who = victim('victima-primero');
+  const since = Date.now() - 1000;
+  await victimRegisters(page, who);
+  expect((await attackerRegisters(who.email)).status).toBe(201);
+  await victimVerifies(page, who, since);
+  await expectVictimOwnsTheAccount(page, who);
+});
+
+test('victim first, attacker after the cooldown (a second code mailed): the victim keeps their password', async ({ page }) => {
+  test.setTimeout(150_000);
+  const who = victim('victima-espera');
+  await victimRegisters(page, who);
+  await page.waitForTimeout(COOLDOWN_MS + 1500);
+  const since = Date.now() - 500;
+  expect((await attackerRegisters(who.email)).status).toBe(201);
+  await victimVerifies(page, who, since);
+  await expectVictimOwnsTheAccount(page, who);
+});
+
+test('attacker first, victim inside the cooldown (no new mail): the victim gets their own password', async ({ page }) => {
+  const who = victim('atacante-primero');
+  const since = Date.now() - 1000;
+  expect((await attackerRegisters(who.email)).status).toBe(201);
+  await victimRegisters(page, who);
+  await victimVerifies(page, who, since);
+  await expectVictimOwnsTheAccount(page, who);
+});
+
+test('attacker first, victim after the cooldown: the victim gets their own password', async ({ page }) => {
+  test.setTimeout(150_000);
+  const who = victim('atacante-espera');
+  expect((await attackerRegisters(who.email)).status).toBe(201);
+  await page.waitForTimeout(COOLDOWN_MS + 1500);
+  const since = Date.now() - 500;
+  await victimRegisters(page, who);
+  await victimVerifies(page, who, since);
+  await expectVictimOwnsTheAccount(page, who);
+});
+
+test("the mail's link opened in a new tab of the same browser activates the victim's password", async ({ page, context }) => {
+  const who = victim('victima-enlace');
+  const since = Date.now() - 1000;
+  await victimRegisters(page, who);
+  expect((await attackerRegisters(who.email)).status).toBe(201);
+  const code = await codeFromMail(who.email, VERIFICATION_SUBJECT, since);
+  const tab = await context.newPage();
+  await tab.goto(`/verify-email?email=${encodeURIComponent(who.email)}`);
+  await tab.getByLabel('Código de verificación').fill(code);
+  await tab.getByRole('button', { name: 'Verificar código' }).click();
+  await expect(tab).toHaveURL(/\/apps$/);
+  await expectVictimOwnsTheAccount(tab, who);
+});
+
+test('a code typed in a browser that holds no registration activates no password at all', async ({ page }) => {
+  const who = victim('sin-registro');
+  const since = Date.now() - 1000;
+  expect((await attackerRegisters(who.email)).status).toBe(201);
+  // The victim only follows the mail's link (spec: the verification page) and types the code.
+  await page.goto(`/verify-email?email=${encodeURIComponent(who.email)}`);
+  await page.getByLabel('Código de verificación').fill(await codeFromMail(who.email, VERIFICATION_SUBJECT, since));
+  await page.getByRole('button', { name: 'Verificar código' }).click();
+  await expect(page.getByText('Tu cuenta está activa')).toBeVisible();
+  await expect(page.getByText(/Tu cuenta aún no tiene contraseña/)).toBeVisible();
+  expect(await signInStatus(who.email, 'Clave-del-atacante-1')).toBe(401);
+  await page.getByRole('button', { name: 'Crear contraseña' }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+});

@@ -1,0 +1,152 @@
+// `npm start` with a port already taken: one Spanish line naming the part, the port and the variable that moves it,
+// the parts already started stopped, a non-zero exit. The port is held by a listener of this test.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { ROOT } from '../lib/parts.mjs';
+
+const dataDirs = [];
+after(() => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function listen(port) {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => resolve(server));
+  });
+}
+
+const close = (server) => new Promise((resolve) => server.close(resolve));
+
+async function freePorts(count) {
+  const servers = [];
+  for (let i = 0; i < count; i++) servers.push(await listen(0));
+  const ports = servers.map((server) => server.address().port);
+  await Promise.all(servers.map(close));
+  return ports;
+}
+
+/** True when something listens on the port (the test can not take it). */
+async function taken(port) {
+  try {
+    await close(await listen(port));
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+async function portalEnv() {
+  const [api, auth, apps, admin, calculator, host] = await freePorts(6);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-start-ports-'));
+  dataDirs.push(dataDir);
+  const env = {
+    ...process.env,
+    API_PORT: String(api),
+    REMOTE_AUTH_PORT: String(auth),
+    REMOTE_APPS_PORT: String(apps),
+    REMOTE_ADMIN_PORT: String(admin),
+    REMOTE_CALCULATOR_PORT: String(calculator),
+    HOST_PORT: String(host),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  };
+  delete env.DATABASE_URL;
+  return { env, dataDir, ports: { api, auth, apps, admin, calculator, host } };
+}
+
+function start(env, { onSpawn } = {}) {
+  const child = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => { stdout += chunk; });
+  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  onSpawn?.(child);
+  return new Promise((resolve) => {
+    const killer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.once('exit', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+test('a port taken before the start: the part, the port and its variable, nothing started, exit 1', async () => {
+  const { env, dataDir, ports } = await portalEnv();
+  const holder = await listen(ports.auth);
+  try {
+    const started = Date.now();
+    const result = await start(env);
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stderr,
+      new RegExp(`El puerto ${ports.auth} \\(remoto auth\\) ya está en uso\\. Cierra el otro proceso o usa REMOTE_AUTH_PORT=…`),
+    );
+    assert.doesNotMatch(result.stderr, /EADDRINUSE/);
+    assert.ok(Date.now() - started < 15_000, 'it stops before building or starting anything');
+    // Nothing was started: no API (its embedded database was never opened), no other part listening.
+    assert.equal(existsSync(path.join(dataDir, 'pglite')), false);
+    for (const [name, port] of Object.entries(ports)) {
+      if (name !== 'auth') assert.equal(await taken(port), false, `${name} (${port}) quedó escuchando`);
+    }
+  } finally {
+    await close(holder);
+  }
+});
+
+test('the API port taken: named with API_PORT', async () => {
+  const { env, ports } = await portalEnv();
+  const holder = await listen(ports.api);
+  try {
+    const result = await start(env);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, new RegExp(`El puerto ${ports.api} \\(API\\) ya está en uso\\. Cierra el otro proceso o usa API_PORT=…`));
+  } finally {
+    await close(holder);
+  }
+});
+
+test('two parts configured on one port: both variables named', async () => {
+  const { env, ports } = await portalEnv();
+  const result = await start({ ...env, HOST_PORT: String(ports.apps) });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, new RegExp(`REMOTE_APPS_PORT y HOST_PORT usan el mismo puerto ${ports.apps}`));
+});
+
+test('a port taken while the portal starts: the parts already started are stopped, exit 1', async () => {
+  const { env, dataDir, ports } = await portalEnv();
+  let holder;
+  // The API opens its database (and takes the lock file) long before the remotes are served: the admin remote's
+  // port is taken in between, after the check made at the start.
+  const result = await start(env, {
+    onSpawn: (child) => {
+      const timer = setInterval(async () => {
+        if (holder || !existsSync(path.join(dataDir, 'pglite.lock'))) return;
+        holder = listen(ports.admin);
+        clearInterval(timer);
+      }, 20);
+      child.once('exit', () => clearInterval(timer));
+    },
+  });
+  try {
+    assert.ok(holder, 'the API started before the port was taken');
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    assert.match(
+      result.stderr,
+      new RegExp(`El puerto ${ports.admin} \\(remoto admin\\) ya está en uso\\. Cierra el otro proceso o usa REMOTE_ADMIN_PORT=…`),
+    );
+    // The API and the remotes served before it were started, and are stopped again.
+    for (const name of ['api', 'auth', 'apps', 'calculator', 'host']) {
+      assert.equal(await taken(ports[name]), false, `${name} (${ports[name]}) quedó escuchando`);
+    }
+    assert.equal(existsSync(path.join(dataDir, 'pglite.lock')), false, 'the API released its database');
+  } finally {
+    if (holder) await close(await holder);
+  }
+});
