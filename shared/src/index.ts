@@ -19,6 +19,7 @@ export * from './forms/phone-countries';
 export * from './session/token-storage';
 export * from './session/store';
 export * from './session/registrations';
+export * from './session/resend-cooldown';
 export * from './redirect/allow-list';
 export * from './redirect/pending-redirect';
 export * from './redirect/partner-redirect';

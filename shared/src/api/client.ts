@@ -15,6 +15,8 @@ export class ApiError extends Error {
     readonly code?: string,
     /** A pending account's sign-in: the registration whose password was typed (EMAIL_NOT_VERIFIED). */
     readonly registrationId?: string,
+    /** Seconds the server asks to wait before trying again (`retryAfter` of a 429). */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -108,6 +110,7 @@ interface ErrorBody {
   message?: unknown;
   code?: unknown;
   registrationId?: unknown;
+  retryAfter?: unknown;
 }
 
 // Words of a server's or a gateway's own English text ('Internal Server Error', 'Bad Gateway', 'Request timed out')
@@ -131,7 +134,8 @@ async function toApiError(error: unknown, fallback: string): Promise<ApiError> {
     const message = typeof body?.message === 'string' && isOwnMessage(body.message) ? body.message : fallback;
     const code = typeof body?.code === 'string' ? body.code : undefined;
     const registrationId = typeof body?.registrationId === 'string' ? body.registrationId : undefined;
-    return new ApiError(message, error.response.status, code, registrationId);
+    const retryAfter = typeof body?.retryAfter === 'number' && body.retryAfter > 0 ? body.retryAfter : undefined;
+    return new ApiError(message, error.response.status, code, registrationId, retryAfter);
   }
   console.error(error);
   // fetch rejects with a TypeError when the server cannot be reached; ky with a TimeoutError after 10 s. Compared by
