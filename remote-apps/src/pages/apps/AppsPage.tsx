@@ -108,6 +108,15 @@ const TabsArea = styled.div`
   }
 `;
 
+/** A failed apps list: the message and 'Reintentar' (issue 18, item 7). */
+const Failed = styled.div`
+  display: flex;
+  flex-direction: column;
+  align-items: flex-start;
+  gap: 12px;
+  padding-top: 20px;
+`;
+
 const State = styled.p`
   padding: 32px 0;
   text-align: center;
@@ -171,7 +180,15 @@ function AppsHome() {
 
   let body;
   if (isLoading && apps.length === 0) body = <Spinner label={TEXT.loadingApps} />;
-  else if (error && apps.length === 0) body = <Alert>{error}</Alert>;
+  else if (error && apps.length === 0)
+    body = (
+      <Failed>
+        <Alert>{error}</Alert>
+        <Button $variant="secondary" onClick={() => void ensureLoaded()}>
+          {TEXT.retry}
+        </Button>
+      </Failed>
+    );
   else if (apps.length === 0) body = <State>{TEXT.noApps}</State>;
   else
     body = (

@@ -107,6 +107,23 @@ describe('the apps home', () => {
     renderAt('/apps', <AppsPage />);
     expect(await screen.findByRole('alert')).toHaveTextContent('Error interno del servidor');
   });
+
+  it("offers 'Reintentar' when the catalogue cannot be loaded, which loads it (issue 18, item 7)", async () => {
+    await signIn();
+    let calls = 0;
+    await useApi({
+      'GET /apps/listar': () => {
+        calls += 1;
+        return calls === 1
+          ? { status: 500, body: { statusCode: 500, message: 'Error interno del servidor' } }
+          : { status: 200, body: { data: catalogue, total: catalogue.length, page: 1, limit: 100, totalPages: 1 } };
+      },
+    });
+    renderAt('/apps', <AppsPage />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Reintentar' }));
+    expect(await screen.findByRole('article', { name: 'Beto Pro' })).toBeInTheDocument();
+    expect(calls).toBe(2);
+  });
 });
 
 describe('the app cards', () => {
