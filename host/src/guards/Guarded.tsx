@@ -20,7 +20,7 @@ function Leave({ target }: { target: string }) {
       current = false;
     };
   }, [target, navigate]);
-  return <Spinner label={TEXT.loading} />;
+  return <Spinner label={TEXT.signingIn} />;
 }
 
 const Unreachable = styled.div`

@@ -151,7 +151,7 @@ function useUpgradableApps(): ReadonlySet<number> | null {
 /** The apps home (/ and /apps), spec §2. */
 export default function AppsPage() {
   const returning = useTokenReturn();
-  if (returning) return <Spinner label={TEXT.loading} />;
+  if (returning) return <Spinner label={TEXT.signingIn} />;
   return <AppsHome />;
 }
 
