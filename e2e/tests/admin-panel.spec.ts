@@ -115,8 +115,13 @@ test('suspending a user ends their session at once; reactivating lets them sign 
   await openAdmin(page, 'Usuarios');
   const row = await findUser(page, who.email, 'active');
   await row.getByRole('button', { name: `Suspender a ${who.email}` }).click();
+  // Suspending is confirmed first (issue 18, item 3).
+  await page.getByRole('dialog', { name: 'Suspender usuario' }).getByRole('button', { name: 'Suspender' }).click();
   await expect(page.getByText(`${who.email} ha sido suspendido`)).toBeVisible();
-  expect((await currentUser(request, token)).status()).toBe(401);
+  // The session that was open is told why at its next call (403 USER_SUSPENDED, issue 18, item 3).
+  const told = await currentUser(request, token);
+  expect(told.status()).toBe(403);
+  expect(((await told.json()) as { code: string }).code).toBe('USER_SUSPENDED');
 
   const suspended = await findUser(page, who.email, 'suspended');
   await expect(suspended).toContainText('Suspendido');
