@@ -142,7 +142,9 @@ test('the dashboard shows the figures and the audit log; the apps page creates a
   const chart = page.locator('figure svg').first();
   expect((await chart.boundingBox())?.height).toBe(250);
   await expect(page.getByRole('heading', { name: 'Distribución de planes' })).toBeVisible();
-  await expect(page.getByText('Control Max 360 · free')).toBeVisible();
+  // Plans read 'Gratis' (issue 18, item 5); without billing there is no revenue, and the chart says so (item 9).
+  await expect(page.getByText('Control Max 360 · Gratis')).toBeVisible();
+  await expect(page.getByText('La facturación no está configurada: no hay cobros que contar.', { exact: false })).toBeVisible();
 
   await page.getByRole('link', { name: 'Ver reportes' }).click();
   await expect(page.getByRole('heading', { name: 'Registro de auditoría' })).toBeInViewport();
@@ -200,7 +202,9 @@ for (const viewport of [
     await page.keyboard.press('Escape');
 
     await openAdmin(page, 'Dashboard');
-    await expect(page.getByTestId('line')).toBeVisible();
+    // Without billing the revenue line lies flat on the axis (0 USD every month: issue 18, item 9).
+    await expect(page.getByRole('table', { name: 'Ingresos mensuales (USD)' })).toBeAttached();
+    await expect(page.getByTestId('line')).toHaveCount(1);
     expect(await seriousViolations(page), '/admin/dashboard').toEqual([]);
     await page.screenshot({ path: shots(`dashboard-${viewport.width}`), fullPage: true });
 
