@@ -231,4 +231,6 @@ test('a signed-in user who is not an administrator is refused', async ({ page, r
   await page.goto('/admin');
   await expect(page.getByText('Acceso Denegado')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Gestión de Usuarios' })).toHaveCount(0);
+  // The top bar stays, with its way back to the apps (issue 18, item 7).
+  await expect(page.getByRole('button', { name: 'Menú de usuario' })).toBeVisible();
 });

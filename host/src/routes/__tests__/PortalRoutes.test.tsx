@@ -75,6 +75,8 @@ it("shows 'Acceso Denegado' in the admin area to a non-administrator", async () 
   await useSession.getState().startSession('tok', user({ role: 2 }));
   renderAt('/admin/usuarios');
   expect(screen.getByRole('heading', { name: 'Acceso Denegado' })).toBeInTheDocument();
+  // The top bar stays: the way back to the rest of the portal (issue 18, item 7).
+  expect(screen.getByText('barra superior')).toBeInTheDocument();
   expect(screen.getByText('No tienes permisos para acceder a esta área.')).toBeInTheDocument();
   expect(screen.queryByText('admin:./AdminLayout')).not.toBeInTheDocument();
 });
