@@ -213,9 +213,20 @@ forEachBackend((backend) => {
       const suspend = await asAdmin({ method: 'PUT', url: `/auth/cambiar-estado/${id}` })
       assert.equal(suspend.statusCode, 200)
       assert.equal(suspend.json().user.status, 'suspended')
-      assert.equal((await call(token, { method: 'GET', url: '/auth/user' })).statusCode, 401)
+      // Issue 18, item 3: the session that was open is told why at its next call, on any authenticated route.
+      for (const url of ['/auth/user', '/user/listar']) {
+        const told = await call(token, { method: 'GET', url })
+        assert.equal(told.statusCode, 403, url)
+        assert.deepEqual(told.json(), { statusCode: 403, code: 'USER_SUSPENDED', message: 'Tu cuenta está suspendida. Contacta con soporte.' })
+      }
       const refused = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'estado@example.com', password: 'secreto-1' } })
       assert.equal(refused.json().code, 'USER_SUSPENDED')
+      // A token that was already dead when the account was suspended (logged out) stays a plain 401.
+      const other = await createUser(t.app, { email: 'estado-2@example.com', password: 'secreto-1', status: 'active' })
+      const loggedOut = await login(t.app, 'estado-2@example.com', 'secreto-1')
+      assert.equal((await call(loggedOut, { method: 'POST', url: '/auth/logout' })).statusCode, 204)
+      await asAdmin({ method: 'PUT', url: `/auth/cambiar-estado/${other}` })
+      assert.equal((await call(loggedOut, { method: 'GET', url: '/auth/user' })).statusCode, 401)
 
       const reactivate = await asAdmin({ method: 'PUT', url: `/auth/cambiar-estado/${id}` })
       assert.equal(reactivate.json().user.status, 'active')
@@ -377,7 +388,10 @@ forEachBackend((backend) => {
       const createdToday = all.filter((u) => u.createdAt.toISOString().slice(0, 10) === today).length
       assert.deepEqual(body.newUsersPerDay.at(-1), { date: today, count: createdToday })
       assert.equal(body.monthlyRevenue.length, 6)
-      assert.deepEqual(body.monthlyRevenue.at(-1), { month: today.slice(0, 7), amount: 19 })
+      // Issue 18, item 9: the PRO plan an administrator granted is not revenue; without billing there is none.
+      assert.deepEqual(body.monthlyRevenue.at(-1), { month: today.slice(0, 7), amount: 0 })
+      assert.ok(body.monthlyRevenue.every((month: { amount: number }) => month.amount === 0))
+      assert.equal(body.revenueSource, 'none')
       const pro = body.planDistribution.find((d: { app: string, plan: string }) => d.app === 'Control Max 360' && d.plan === 'PRO')
       assert.equal(pro.users, 1)
       const total = body.planDistribution.reduce((sum: number, d: { users: number }) => sum + d.users, 0)

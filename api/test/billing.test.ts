@@ -54,6 +54,22 @@ forEachBackend((backend) => {
     { method: 'POST', url: '/facturacion/customer-session', payload: { userId } },
   ]
 
+  describe('dashboard revenue (issue 18, item 9)', () => {
+    it("counts what billing was paid, in USD, this month; an administrator's grant is not revenue", async () => {
+      const admin = await login(stripeApp.app)
+      const before = standIn.requests.length
+      const response = await stripeApp.app.inject({ method: 'GET', url: '/admin/dashboard', headers: { authorization: `Bearer ${admin}` } })
+      assert.equal(response.statusCode, 200)
+      const body = response.json()
+      assert.equal(body.revenueSource, 'billing')
+      assert.deepEqual(body.monthlyRevenue.at(-1), { month: new Date().toISOString().slice(0, 7), amount: 51.5 })
+      assert.ok(body.monthlyRevenue.slice(0, -1).every((month: { amount: number }) => month.amount === 0))
+      const asked = standIn.requests.slice(before).find((request) => request.path === '/v1/invoices')
+      assert.equal(asked?.query.get('status'), 'paid')
+      assert.ok(Number(asked?.query.get('created[gte]')) > 0)
+    })
+  })
+
   describe('without Stripe configured', () => {
     it('answers every billing call of a signed-in user with 503 La facturación no está disponible', async () => {
       const ana = await userOf(plain, 'ana.sin-stripe@portal.test')

@@ -27,7 +27,8 @@ forEachBackend((backend) => {
       const response = await register(registration('  Nueva@Portal.Test '))
       assert.equal(response.statusCode, 201)
       const { registrationId, ...answer } = response.json()
-      assert.deepEqual(answer, { email: 'nueva@portal.test' })
+      // Issue 18, item 4: the page counts the resend cooldown down from the server's own figure.
+      assert.deepEqual(answer, { email: 'nueva@portal.test', resendAfter: 60 })
 
       const user = await userRow('nueva@portal.test')
       assert.equal(user?.status, 'pending_verification')
@@ -86,6 +87,7 @@ forEachBackend((backend) => {
       clock.advance(10_000)
       const again = await register(registration(email, { name: 'Beatriz', password: 'otra-clave-2' }))
       assert.equal(again.statusCode, 201)
+      assert.equal(again.json().resendAfter, 0, 'no code mailed: the resend answers with its own retry time')
       assert.equal((await userRow(email))?.name, 'Ana', 'a later registration does not rewrite the account row')
       assert.equal((await mailsTo(t.app, transport, email)).length, 1, 'no second mail within 60 s')
 
@@ -253,7 +255,7 @@ forEachBackend((backend) => {
       clock.advance(45_000)
       const response = await resend(email)
       assert.equal(response.statusCode, 200)
-      assert.deepEqual(response.json(), { message: 'Si la cuenta está pendiente de verificación, te enviamos un código nuevo.' })
+      assert.deepEqual(response.json(), { message: 'Si la cuenta está pendiente de verificación, te enviamos un código nuevo.', resendAfter: 60 })
       const mails = await mailsTo(t.app, transport, email)
       assert.equal(mails.length, 2)
       const second = codeIn(mails[1])

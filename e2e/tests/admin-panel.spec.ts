@@ -115,8 +115,13 @@ test('suspending a user ends their session at once; reactivating lets them sign 
   await openAdmin(page, 'Usuarios');
   const row = await findUser(page, who.email, 'active');
   await row.getByRole('button', { name: `Suspender a ${who.email}` }).click();
+  // Suspending is confirmed first (issue 18, item 3).
+  await page.getByRole('dialog', { name: 'Suspender usuario' }).getByRole('button', { name: 'Suspender' }).click();
   await expect(page.getByText(`${who.email} ha sido suspendido`)).toBeVisible();
-  expect((await currentUser(request, token)).status()).toBe(401);
+  // The session that was open is told why at its next call (403 USER_SUSPENDED, issue 18, item 3).
+  const told = await currentUser(request, token);
+  expect(told.status()).toBe(403);
+  expect(((await told.json()) as { code: string }).code).toBe('USER_SUSPENDED');
 
   const suspended = await findUser(page, who.email, 'suspended');
   await expect(suspended).toContainText('Suspendido');
@@ -137,7 +142,9 @@ test('the dashboard shows the figures and the audit log; the apps page creates a
   const chart = page.locator('figure svg').first();
   expect((await chart.boundingBox())?.height).toBe(250);
   await expect(page.getByRole('heading', { name: 'Distribución de planes' })).toBeVisible();
-  await expect(page.getByText('Control Max 360 · free')).toBeVisible();
+  // Plans read 'Gratis' (issue 18, item 5); without billing there is no revenue, and the chart says so (item 9).
+  await expect(page.getByText('Control Max 360 · Gratis')).toBeVisible();
+  await expect(page.getByText('La facturación no está configurada: no hay cobros que contar.', { exact: false })).toBeVisible();
 
   await page.getByRole('link', { name: 'Ver reportes' }).click();
   await expect(page.getByRole('heading', { name: 'Registro de auditoría' })).toBeInViewport();
@@ -195,7 +202,9 @@ for (const viewport of [
     await page.keyboard.press('Escape');
 
     await openAdmin(page, 'Dashboard');
-    await expect(page.getByTestId('line')).toBeVisible();
+    // Without billing the revenue line lies flat on the axis (0 USD every month: issue 18, item 9).
+    await expect(page.getByRole('table', { name: 'Ingresos mensuales (USD)' })).toBeAttached();
+    await expect(page.getByTestId('line')).toHaveCount(1);
     expect(await seriousViolations(page), '/admin/dashboard').toEqual([]);
     await page.screenshot({ path: shots(`dashboard-${viewport.width}`), fullPage: true });
 
@@ -222,4 +231,6 @@ test('a signed-in user who is not an administrator is refused', async ({ page, r
   await page.goto('/admin');
   await expect(page.getByText('Acceso Denegado')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Gestión de Usuarios' })).toHaveCount(0);
+  // The top bar stays, with its way back to the apps (issue 18, item 7).
+  await expect(page.getByRole('button', { name: 'Menú de usuario' })).toBeVisible();
 });

@@ -76,14 +76,16 @@ test("the upgrade banner leads to /planes: 'Planes Premium', the suite and the a
   await expect(page.getByTestId('plan-card').getByRole('heading', { level: 2 })).toHaveText(['Beto Pro', 'TX30', 'Control Max 360']);
 });
 
-test("without billing configured, 'Mi facturación' and /pagos say that billing is not available", async ({ page, request }) => {
+test("without billing configured, 'Mi facturación' is not offered and /pagos says so (issue 18, item 6)", async ({ page, request }) => {
   await signInAsAdmin(page, request);
   await page.goto('/pagos');
-  await page.getByRole('main').getByRole('button', { name: 'Mi facturación' }).click();
-  await expect(page.getByRole('alert')).toHaveText('La facturación no está disponible');
+  await expect(page.getByText('Los pagos en línea aún no están disponibles. Tus planes actuales siguen activos.')).toBeVisible();
+  await expect(page.getByRole('main').getByRole('button', { name: 'Mi facturación' })).toHaveCount(0);
+  await expect(page.getByRole('main').getByRole('button', { name: 'Ir al Panel Principal' })).toBeVisible();
   await page.getByRole('button', { name: 'Menú de usuario' }).click();
-  await page.getByRole('region', { name: 'Menú de usuario' }).getByRole('button', { name: 'Mi facturación' }).click();
-  await expect(page.getByRole('region', { name: 'Menú de usuario' }).getByRole('alert')).toHaveText('La facturación no está disponible');
+  const menu = page.getByRole('region', { name: 'Menú de usuario' });
+  await expect(menu.getByRole('link', { name: 'Mi perfil' })).toBeVisible();
+  await expect(menu.getByRole('button', { name: 'Mi facturación' })).toHaveCount(0);
 });
 
 test('the OAuth return stores the token, loads the user and clears the address; a bad token goes to /login', async ({ page, request }) => {

@@ -9,7 +9,7 @@ async function finishPresentation(page: Page) {
     await dialog.getByRole('button', { name: 'Continuar' }).click();
     await expect(dialog.getByText(next)).toBeVisible();
   }
-  await dialog.getByRole('button', { name: 'Crear cuenta gratuita' }).click();
+  await dialog.getByRole('button', { name: 'Empezar a usar C+Suite' }).click();
 }
 
 test('the presentation opens once per session for a new account, and never again once finished, also after a reload', async ({ page, request }) => {

@@ -43,3 +43,34 @@ test('a route whose remote is not configured shows the same fallback inside the 
     await shell.close();
   }
 });
+
+// Issue 18, item 1: the remote is up for the shell's server (which announces its files as preloads) but the browser
+// cannot reach it, as when its port is blocked; those preloads fail. One click of 'Reintentar' must load the page
+// once the browser reaches the remote again (before the fix, the first click was answered by the failed preload).
+test('Reintentar recovers on the first click after the browser could not reach a remote (port blocked, then open)', async ({
+  page,
+  request,
+}) => {
+  const remoteOrigin = `http://127.0.0.1:${E2E.appsPort}`;
+  const fetched: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().startsWith(`${remoteOrigin}/`)) fetched.push(new URL(r.url()).pathname);
+  });
+  await signInAsAdmin(page, request);
+  await page.route(`${remoteOrigin}/**`, (route) => route.abort('connectionrefused'));
+  await page.goto('/planes');
+  const fallback = page.getByRole('alert').filter({ hasText: 'Esta sección no está disponible en este momento.' });
+  await expect(fallback).toBeVisible();
+  // The server did announce the remote's entry as a preload: that is what used to answer the first retry.
+  expect(fetched).toContain('/remoteEntry.js');
+
+  await page.unroute(`${remoteOrigin}/**`);
+  fetched.length = 0;
+  await fallback.getByRole('button', { name: 'Reintentar' }).click();
+  await expect(page.getByRole('heading', { name: 'Planes Premium' })).toBeVisible();
+  await expect(fallback).toBeHidden();
+  expect(fetched.some((file) => file.startsWith('/remoteEntry.js'))).toBe(true);
+  // The rest of that remote works too: the apps home, another of its pages.
+  await page.getByRole('navigation').getByRole('link', { name: 'Aplicaciones' }).click();
+  await expect(page.getByRole('heading', { name: /Bienvenido/ })).toBeVisible();
+});

@@ -44,6 +44,9 @@ export const TEXT_ADMIN = {
   noUsers: 'No se encontraron usuarios',
   loadingUsers: 'Cargando usuarios...',
   selectUser: (email: string) => `Seleccionar ${email}`,
+  confirmSuspendTitle: 'Suspender usuario',
+  confirmSuspend: (email: string) =>
+    `¿Suspender a ${email}? Su sesión se cerrará y no podrá entrar hasta que lo reactives.`,
   statusChanged: (email: string, suspended: boolean) =>
     suspended ? `${email} ha sido suspendido` : `${email} ha sido reactivado`,
 
@@ -65,6 +68,8 @@ export const TEXT_ADMIN = {
   newSubscriptions: 'Nuevas suscripciones',
   newUsersPerDay: 'Nuevos usuarios por día',
   monthlyRevenue: 'Ingresos mensuales (USD)',
+  revenueCounts: 'Cobros de suscripciones pagadas en la facturación. Los planes asignados por un administrador no cuentan.',
+  revenueNoBilling: 'La facturación no está configurada: no hay cobros que contar. Los planes asignados por un administrador no son ingresos.',
   planDistribution: 'Distribución de planes',
   quickActions: 'Acciones rápidas',
   manageUsers: 'Gestionar usuarios',

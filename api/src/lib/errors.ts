@@ -24,6 +24,7 @@ export const messages = {
   unavailable: 'Servicio no disponible temporalmente. Inténtalo de nuevo en unos segundos.',
   unauthenticated: 'No autenticado',
   forbidden: 'No tienes permisos para realizar esta acción',
+  suspended: 'Tu cuenta está suspendida. Contacta con soporte.',
   invalidJson: 'El cuerpo de la petición no es un JSON válido',
   emptyJson: 'El cuerpo de la petición está vacío',
   bodyTooLarge: 'El cuerpo de la petición es demasiado grande (máximo 100 KB)',
@@ -37,6 +38,7 @@ export const messages = {
 
 export const unauthenticated = () => new HttpError(401, messages.unauthenticated, 'UNAUTHENTICATED')
 export const forbidden = () => new HttpError(403, messages.forbidden, 'FORBIDDEN')
+export const accountSuspended = () => new HttpError(403, messages.suspended, 'USER_SUSPENDED')
 export const serviceUnavailable = () => new HttpError(503, messages.unavailable, 'SERVICE_UNAVAILABLE')
 
 const networkErrorCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'EPIPE'])

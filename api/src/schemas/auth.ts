@@ -92,10 +92,19 @@ export const UpdatePresentationBody = Type.Object({ userId: UserId }, { addition
 
 export const Message = Type.Object({ message: Type.String() }, { additionalProperties: false })
 
+const ResendAfter = Type.Integer({
+  minimum: 0,
+  description: 'Segundos hasta que «Reenviar código» pueda enviar otro código (0: ya puede; si no, 429 con retryAfter)',
+})
+
 export const RegisteredEmail = Type.Object({
   email: Type.String(),
   registrationId: Type.String({ description: 'Guárdalo en este navegador y envíalo con el código: activa esta contraseña' }),
+  resendAfter: ResendAfter,
 }, { additionalProperties: false })
+
+/** The answer of a code resend: its message and when the next one can be asked. */
+export const ResendAnswer = Type.Object({ message: Type.String(), resendAfter: ResendAfter }, { additionalProperties: false })
 
 /** A sign-in with the password of a registration still waiting for its code: which registration it proved. */
 export const PendingSignIn = Type.Object({

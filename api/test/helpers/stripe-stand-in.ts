@@ -75,6 +75,20 @@ export async function startStripeStandIn() {
               },
             ],
           })
+        case 'GET /v1/invoices': {
+          // Three paid invoices: two in USD this month (one of them paid now for an invoice created earlier) and one
+          // in euros, which the dashboard leaves out.
+          const now = Math.floor(Date.now() / 1000)
+          const invoice = (id: string, amount: number, currency: string) => ({
+            id, object: 'invoice', status: 'paid', currency, amount_paid: amount, created: now - 60, status_transitions: { paid_at: now - 30 },
+          })
+          return send(200, {
+            object: 'list',
+            has_more: false,
+            url: '/v1/invoices',
+            data: [invoice('in_1', 3900, 'usd'), invoice('in_2', 1250, 'usd'), invoice('in_3', 5000, 'eur')],
+          })
+        }
         default:
           return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${route})` } })
       }

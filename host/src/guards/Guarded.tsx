@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import { Alert, Button, getRuntimeConfig, partnerRedirect, readToken, Spinner, TEXT, useSession } from '@portal/shared';
+import { TopBar } from '../layout/TopBar';
 import { AccessDenied } from '../pages/AccessDenied';
 import type { Guard } from '../routes/route-table';
 import { decideAccess } from './access';
@@ -20,7 +21,7 @@ function Leave({ target }: { target: string }) {
       current = false;
     };
   }, [target, navigate]);
-  return <Spinner label={TEXT.loading} />;
+  return <Spinner label={TEXT.signingIn} />;
 }
 
 const Unreachable = styled.div`
@@ -54,7 +55,13 @@ export function Guarded({ guard, children }: { guard: Guard; children: ReactNode
     case 'loading':
       return <Spinner label={TEXT.loading} />;
     case 'denied':
-      return <AccessDenied />;
+      // A signed-in person without the rights keeps the top bar: the way back to the rest of the portal (issue 18, item 7).
+      return (
+        <>
+          <TopBar />
+          <AccessDenied />
+        </>
+      );
     case 'navigate':
       return <Navigate to={access.to} replace />;
     case 'leave':

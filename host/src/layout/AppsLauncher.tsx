@@ -9,6 +9,7 @@ import {
   TEXT,
   theme,
   useApps,
+  useMenuFocus,
   useOutsideClick,
   useSession,
   webLaunchTarget,
@@ -73,11 +74,14 @@ function GridIcon() {
 export function AppsLauncher() {
   const [open, setOpen] = useState(false);
   const anchor = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   const { apps, isLoading, error, ensureLoaded } = useApps();
   const token = useSession((s) => s.token);
   const navigate = useNavigate();
   const close = useCallback(() => setOpen(false), []);
   useOutsideClick(anchor, open, close);
+  useMenuFocus(panel, button, open, close);
 
   const toggle = () => {
     if (!open) void ensureLoaded();
@@ -113,11 +117,12 @@ export function AppsLauncher() {
 
   return (
     <Anchor ref={anchor}>
-      <IconButton aria-label="Aplicaciones" aria-expanded={open} aria-haspopup="true" onClick={toggle}>
+      <IconButton ref={button} aria-label="Aplicaciones" aria-expanded={open} aria-haspopup="true" onClick={toggle}>
         <GridIcon />
       </IconButton>
       {open && (
         <Panel
+          ref={panel}
           $width={320}
           $fixed={isMobileUserAgent(navigator.userAgent)}
           role="region"

@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { ADMIN_ROLE, createBillingPortalSession, errorMessage, FALLBACK, theme, useOutsideClick, useSession } from '@portal/shared';
+import { ADMIN_ROLE, billingEnabled, createBillingPortalSession, errorMessage, FALLBACK, theme, useMenuFocus, useOutsideClick, useSession } from '@portal/shared';
 import { Anchor, IconButton, Panel } from './dropdown';
 
 const Who = styled.div`
@@ -52,11 +52,14 @@ export function AvatarMenu() {
   const [open, setOpen] = useState(false);
   const [billingError, setBillingError] = useState<string | null>(null);
   const anchor = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   const user = useSession((s) => s.user);
   const logout = useSession((s) => s.logout);
   const navigate = useNavigate();
   const close = useCallback(() => setOpen(false), []);
   useOutsideClick(anchor, open, close);
+  useMenuFocus(panel, button, open, close);
 
   const openBilling = async () => {
     if (!user) return;
@@ -78,11 +81,11 @@ export function AvatarMenu() {
   const fullName = [user?.name, user?.lastName].filter(Boolean).join(' ');
   return (
     <Anchor ref={anchor}>
-      <IconButton aria-label="Menú de usuario" aria-expanded={open} aria-haspopup="true" onClick={() => setOpen(!open)}>
+      <IconButton ref={button} aria-label="Menú de usuario" aria-expanded={open} aria-haspopup="true" onClick={() => setOpen(!open)}>
         {user?.picture ? <img src={user.picture} alt="" /> : <PersonIcon />}
       </IconButton>
       {open && (
-        <Panel $width={260} role="region" aria-label="Menú de usuario">
+        <Panel ref={panel} $width={260} role="region" aria-label="Menú de usuario">
           {user && (
             <Who>
               <strong>{fullName || user.email}</strong>
@@ -93,7 +96,7 @@ export function AvatarMenu() {
             <ItemLink to="/perfil" onClick={close}>
               Mi perfil
             </ItemLink>
-            <ItemButton onClick={openBilling}>Mi facturación</ItemButton>
+            {billingEnabled() && <ItemButton onClick={openBilling}>Mi facturación</ItemButton>}
             {billingError && <ErrorText role="alert">{billingError}</ErrorText>}
             <ItemLink to="/planes" onClick={close}>
               Planes

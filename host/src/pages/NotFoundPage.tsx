@@ -13,6 +13,15 @@ const Hint = styled.p`
   color: ${theme.color.muted};
 `;
 
+/**
+ * Whether 'Regresar' has a page of the portal to go back to: react-router numbers its history entries (`idx`), and
+ * the first page of a visit (an address typed or followed from elsewhere) is 0.
+ */
+function hasPortalHistory(): boolean {
+  const state = window.history.state as { idx?: number } | null;
+  return typeof state?.idx === 'number' && state.idx > 0;
+}
+
 /** Spec §2: the catch-all page. The shell owns it, so it shows even when every remote is down. */
 export function NotFoundPage() {
   const navigate = useNavigate();
@@ -24,7 +33,7 @@ export function NotFoundPage() {
         <p>La dirección que buscas no existe o fue movida.</p>
         <Actions>
           <Button onClick={() => navigate('/apps')}>Ir a Aplicaciones</Button>
-          <Button $variant="secondary" onClick={() => navigate(-1)}>
+          <Button $variant="secondary" onClick={() => (hasPortalHistory() ? navigate(-1) : navigate('/apps'))}>
             Regresar
           </Button>
         </Actions>

@@ -1,10 +1,19 @@
+import { useEffect, type ReactNode } from 'react';
 import { Outlet, Route, Routes } from 'react-router-dom';
 import { useSession } from '@portal/shared';
 import { RemotePage } from '../federation/RemotePage';
 import { Guarded } from '../guards/Guarded';
 import { TopBar } from '../layout/TopBar';
 import { NotFoundPage } from '../pages/NotFoundPage';
-import { ADMIN_LAYOUT, ROUTES, type Layout } from './route-table';
+import { ADMIN_LAYOUT, ROUTES, tabTitle, type Layout } from './route-table';
+
+/** Names the browser tab after the page ('Iniciar sesión · Portal'), so tabs and history tell pages apart. */
+function Titled({ title, children }: { title: string; children: ReactNode }) {
+  useEffect(() => {
+    document.title = tabTitle(title);
+  }, [title]);
+  return <>{children}</>;
+}
 
 function TopBarLayout() {
   return (
@@ -18,13 +27,17 @@ function TopBarLayout() {
 /** The not-found page sits under the top bar for signed-in people, bare for everyone else. */
 function NotFoundRoute() {
   const signedIn = useSession((s) => s.isAuthenticated && s.user !== null);
-  return signedIn ? (
-    <>
-      <TopBar />
-      <NotFoundPage />
-    </>
-  ) : (
-    <NotFoundPage />
+  return (
+    <Titled title="Página no encontrada">
+      {signedIn ? (
+        <>
+          <TopBar />
+          <NotFoundPage />
+        </>
+      ) : (
+        <NotFoundPage />
+      )}
+    </Titled>
   );
 }
 
@@ -34,9 +47,11 @@ function routesOf(layout: Layout) {
       key={route.path}
       path={route.path}
       element={
-        <Guarded guard={route.guard}>
-          <RemotePage remote={route.remote} module={route.module} />
-        </Guarded>
+        <Titled title={route.title}>
+          <Guarded guard={route.guard}>
+            <RemotePage remote={route.remote} module={route.module} />
+          </Guarded>
+        </Titled>
       }
     />
   ));

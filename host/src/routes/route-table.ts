@@ -19,44 +19,52 @@ export interface PortalRoute {
   remote: RemoteName;
   /** The module the remote exposes, rendered as the page (its default export). */
   module: string;
+  /** The browser tab's title: '{title} · Portal' (issue 18, item 7). */
+  title: string;
+}
+
+/** The browser tab's title of a page. */
+export function tabTitle(title: string): string {
+  return `${title} · Portal`;
 }
 
 /** The URL table of the portal: every route, its guard and the remote module that renders it. */
 export const ROUTES: readonly PortalRoute[] = [
   // Authentication routes: automatic redirects to partner apps are suppressed on them.
-  { path: '/login', guard: 'guest', layout: 'bare', remote: 'auth', module: './LoginPage' },
-  { path: '/register', guard: 'guest', layout: 'bare', remote: 'auth', module: './RegisterPage' },
-  { path: '/verify-email', guard: 'public', layout: 'bare', remote: 'auth', module: './VerifyEmailPage' },
-  { path: '/forgot-password', guard: 'public', layout: 'bare', remote: 'auth', module: './ForgotPasswordPage' },
-  { path: '/reset-password', guard: 'public', layout: 'bare', remote: 'auth', module: './ResetPasswordPage' },
-  { path: '/google-callback', guard: 'public', layout: 'bare', remote: 'auth', module: './GoogleCallbackPage' },
-  { path: '/auth/google/callback', guard: 'public', layout: 'bare', remote: 'auth', module: './GoogleCallbackPage' },
-  { path: '/logout', guard: 'public', layout: 'bare', remote: 'auth', module: './LogoutPage' },
+  { path: '/login', guard: 'guest', layout: 'bare', remote: 'auth', module: './LoginPage', title: 'Iniciar sesión' },
+  { path: '/register', guard: 'guest', layout: 'bare', remote: 'auth', module: './RegisterPage', title: 'Crear cuenta' },
+  { path: '/verify-email', guard: 'public', layout: 'bare', remote: 'auth', module: './VerifyEmailPage', title: 'Verifica tu email' },
+  { path: '/forgot-password', guard: 'public', layout: 'bare', remote: 'auth', module: './ForgotPasswordPage', title: 'Recuperar contraseña' },
+  { path: '/reset-password', guard: 'public', layout: 'bare', remote: 'auth', module: './ResetPasswordPage', title: 'Restablecer contraseña' },
+  { path: '/google-callback', guard: 'public', layout: 'bare', remote: 'auth', module: './GoogleCallbackPage', title: 'Iniciando sesión' },
+  { path: '/auth/google/callback', guard: 'public', layout: 'bare', remote: 'auth', module: './GoogleCallbackPage', title: 'Iniciando sesión' },
+  { path: '/logout', guard: 'public', layout: 'bare', remote: 'auth', module: './LogoutPage', title: 'Cerrar sesión' },
   {
     path: '/playstoreapps/beto/datos-personales',
     guard: 'public',
     layout: 'bare',
     remote: 'auth',
     module: './PersonalDataPage',
+    title: 'Eliminación de datos personales',
   },
 
   // User area, under the top bar.
-  { path: '/', guard: 'user', layout: 'topbar', remote: 'apps', module: './AppsPage' },
-  { path: '/apps', guard: 'user', layout: 'topbar', remote: 'apps', module: './AppsPage' },
-  { path: '/apps/:id', guard: 'user', layout: 'topbar', remote: 'apps', module: './AppUpgradePage' },
-  { path: '/pagos', guard: 'user', layout: 'topbar', remote: 'apps', module: './PaymentsPage' },
-  { path: '/success', guard: 'user', layout: 'topbar', remote: 'apps', module: './SuccessPage' },
-  { path: '/planes', guard: 'user', layout: 'topbar', remote: 'apps', module: './PlansPage' },
-  { path: '/beto', guard: 'user', layout: 'topbar', remote: 'apps', module: './BetoPage' },
-  { path: '/control-max', guard: 'user', layout: 'topbar', remote: 'apps', module: './ControlMaxPage' },
-  { path: '/perfil', guard: 'user', layout: 'topbar', remote: 'auth', module: './ProfilePage' },
-  { path: '/calculadora-txi', guard: 'user', layout: 'topbar', remote: 'calculator', module: './CalculatorPage' },
+  { path: '/', guard: 'user', layout: 'topbar', remote: 'apps', module: './AppsPage', title: 'Aplicaciones' },
+  { path: '/apps', guard: 'user', layout: 'topbar', remote: 'apps', module: './AppsPage', title: 'Aplicaciones' },
+  { path: '/apps/:id', guard: 'user', layout: 'topbar', remote: 'apps', module: './AppUpgradePage', title: 'Mejorar plan' },
+  { path: '/pagos', guard: 'user', layout: 'topbar', remote: 'apps', module: './PaymentsPage', title: 'Pagos' },
+  { path: '/success', guard: 'user', layout: 'topbar', remote: 'apps', module: './SuccessPage', title: 'Pago completado' },
+  { path: '/planes', guard: 'user', layout: 'topbar', remote: 'apps', module: './PlansPage', title: 'Planes' },
+  { path: '/beto', guard: 'user', layout: 'topbar', remote: 'apps', module: './BetoPage', title: 'Beto Pro' },
+  { path: '/control-max', guard: 'user', layout: 'topbar', remote: 'apps', module: './ControlMaxPage', title: 'Control Max 360' },
+  { path: '/perfil', guard: 'user', layout: 'topbar', remote: 'auth', module: './ProfilePage', title: 'Mi perfil' },
+  { path: '/calculadora-txi', guard: 'user', layout: 'topbar', remote: 'calculator', module: './CalculatorPage', title: 'Calculadora TXI' },
 
   // Admin area, inside the admin panel layout that remote-admin exposes.
-  { path: '/admin', guard: 'admin', layout: 'admin', remote: 'admin', module: './UsersPage' },
-  { path: '/admin/usuarios', guard: 'admin', layout: 'admin', remote: 'admin', module: './UsersPage' },
-  { path: '/admin/dashboard', guard: 'admin', layout: 'admin', remote: 'admin', module: './DashboardPage' },
-  { path: '/admin/apps', guard: 'admin', layout: 'admin', remote: 'admin', module: './AppsAdminPage' },
+  { path: '/admin', guard: 'admin', layout: 'admin', remote: 'admin', module: './UsersPage', title: 'Gestión de usuarios' },
+  { path: '/admin/usuarios', guard: 'admin', layout: 'admin', remote: 'admin', module: './UsersPage', title: 'Gestión de usuarios' },
+  { path: '/admin/dashboard', guard: 'admin', layout: 'admin', remote: 'admin', module: './DashboardPage', title: 'Dashboard de administración' },
+  { path: '/admin/apps', guard: 'admin', layout: 'admin', remote: 'admin', module: './AppsAdminPage', title: 'Aplicaciones del portal' },
 ];
 
 /** The admin panel's frame (side panel, toggle) comes from remote-admin and wraps every admin route. */

@@ -32,6 +32,7 @@ export const Select = styled.select`
   font: inherit;
   background: ${theme.color.surface};
   color: ${theme.color.text};
+  &:focus { outline: 3px solid ${theme.color.primary}; outline-offset: 1px; border-color: ${theme.color.primary}; }
 `;
 
 export const FieldLabel = styled.label`

@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import styled from 'styled-components';
-import { ADMIN_ROLE, Button, Spinner, TEXT, theme, useSession } from '@portal/shared';
+import { ADMIN_ROLE, Button, focusableIn, Spinner, TEXT, theme, useMenuFocus, useSession } from '@portal/shared';
 import { leaveTo } from '../navigation';
 import { TEXT_ADMIN } from '../texts';
 
@@ -158,9 +158,17 @@ export default function AdminLayout() {
   const logout = useSession((s) => s.logout);
   const [open, setOpen] = useState(false);
   const location = useLocation();
+  const side = useRef<HTMLElement>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const close = useCallback(() => setOpen(false), []);
 
   // On small screens the panel closes once a link is followed.
   useEffect(() => setOpen(false), [location.pathname]);
+  // Opened (phone), the panel takes the focus, keeps Tab inside, and Escape gives the focus back to 'Abrir menú'.
+  useMenuFocus(side, menuButton, open, close);
+  useEffect(() => {
+    if (open && side.current) focusableIn(side.current)[0]?.focus();
+  }, [open]);
 
   if (!user && !initialized) return <Spinner label={TEXT.loading} />;
   // The host's guard decides first; standalone, this is the only check (the API refuses non-admins anyway).
@@ -183,9 +191,15 @@ export default function AdminLayout() {
   return (
     <Frame>
       {open && <Scrim aria-hidden="true" onClick={() => setOpen(false)} />}
-      <Side id="admin-side-panel" $open={open}>
+      <Side ref={side} id="admin-side-panel" $open={open}>
         <CloseRow>
-          <Button $variant="ghost" onClick={() => setOpen(false)}>{TEXT_ADMIN.closeMenu}</Button>
+          <Button
+            $variant="ghost"
+            onClick={() => {
+              setOpen(false);
+              menuButton.current?.focus();
+            }}
+          >{TEXT_ADMIN.closeMenu}</Button>
         </CloseRow>
         <Profile>
           {user.picture ? (
@@ -213,6 +227,7 @@ export default function AdminLayout() {
       <Main>
         <MobileBar>
           <Button
+            ref={menuButton}
             $variant="ghost"
             aria-expanded={open}
             aria-controls="admin-side-panel"

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { resendCooldownLeft, type ResendPurpose } from '@portal/shared';
 
 export interface TimedMessage {
   tone: 'error' | 'success' | 'info';
@@ -46,4 +47,21 @@ export function useDelayed(ms: number, action: (() => void) | null) {
     const timer = setTimeout(() => latest.current?.(), ms);
     return () => clearTimeout(timer);
   }, [armed, ms]);
+}
+
+/**
+ * Seconds left before 'Reenviar código' can mail again, read from the wait the server gave (kept in localStorage by
+ * the shared calls, so a reload keeps counting); re-read every second and after each resend (`refresh`).
+ */
+export function useResendCooldown(purpose: ResendPurpose, email: string) {
+  const [left, setLeft] = useState(() => resendCooldownLeft(purpose, email));
+  const refresh = useCallback(() => setLeft(resendCooldownLeft(purpose, email)), [purpose, email]);
+  useEffect(refresh, [refresh]);
+  const running = left > 0;
+  useEffect(() => {
+    if (!running) return undefined;
+    const tick = setInterval(refresh, 250);
+    return () => clearInterval(tick);
+  }, [running, refresh]);
+  return [left, refresh] as const;
 }

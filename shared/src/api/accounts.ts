@@ -1,6 +1,7 @@
 import type { User, UserStatus } from '../types/entities';
 import { FALLBACK } from '../messages/es';
 import { forgetRegistration, registrationIdFor, rememberRegistration } from '../session/registrations';
+import { startResendCooldown } from '../session/resend-cooldown';
 import { ApiError, request } from './client';
 import { API_PATHS } from './paths';
 
@@ -37,12 +38,14 @@ export async function login(email: string, password: string): Promise<{ access_t
 }
 
 /** Keeps the answered registration id in this browser for the verification page (session/registrations.ts). */
-export async function register(payload: RegistrationPayload): Promise<{ email: string; registrationId?: string }> {
-  const registered = await request<{ email: string; registrationId?: string }>('post', API_PATHS.auth.register, {
+export async function register(payload: RegistrationPayload): Promise<{ email: string; registrationId?: string; resendAfter?: number }> {
+  const registered = await request<{ email: string; registrationId?: string; resendAfter?: number }>('post', API_PATHS.auth.register, {
     json: payload,
     fallback: FALLBACK.register,
   });
   if (registered.registrationId) rememberRegistration(registered.email || payload.email, registered.registrationId);
+  // The verification page counts down the server's wait before 'Reenviar código' can mail again.
+  startResendCooldown('verify_email', registered.email || payload.email, registered.resendAfter);
   return registered;
 }
 
@@ -60,8 +63,19 @@ export async function verifyRegistration(email: string, code: string): Promise<V
   return verified;
 }
 
-export function resendVerification(email: string): Promise<unknown> {
-  return request('post', API_PATHS.auth.resendVerification, { json: { email }, fallback: FALLBACK.resend });
+/** Asks for a new verification code; either way, the server's wait before the next one is kept (issue 18, item 4). */
+export async function resendVerification(email: string): Promise<unknown> {
+  try {
+    const answer = await request<{ message?: string; resendAfter?: number } | undefined>('post', API_PATHS.auth.resendVerification, {
+      json: { email },
+      fallback: FALLBACK.resend,
+    });
+    startResendCooldown('verify_email', email, answer?.resendAfter);
+    return answer;
+  } catch (error) {
+    if (error instanceof ApiError && error.retryAfter) startResendCooldown('verify_email', email, error.retryAfter);
+    throw error;
+  }
 }
 
 /** Registration step 1: the account behind an email, or null when there is none. */

@@ -78,7 +78,10 @@ export interface DashboardData {
   activeSubscriptions: DashboardFigure;
   newSubscriptions: DashboardFigure;
   newUsersPerDay: { date: string; count: number }[];
+  /** USD charged by billing for paid subscriptions, per month; plans granted by an administrator are not revenue. */
   monthlyRevenue: { month: string; amount: number }[];
+  /** 'billing': the revenue is billing's charges; 'none': billing is not configured (every month 0). */
+  revenueSource?: 'billing' | 'none';
   planDistribution: { app: string; plan: string; users: number; percentage: number }[];
 }
 

@@ -15,15 +15,29 @@ export class ApiError extends Error {
     readonly code?: string,
     /** A pending account's sign-in: the registration whose password was typed (EMAIL_NOT_VERIFIED). */
     readonly registrationId?: string,
+    /** Seconds the server asks to wait before trying again (`retryAfter` of a 429). */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'ApiError';
   }
 }
 
-/** What to tell the person about a failed call: the API's Spanish message, else the caller's fallback. */
-export function errorMessage(error: unknown, fallback: string): string {
-  return error instanceof ApiError ? error.message : fallback;
+/** The Spanish labels a form shows for the API's field names ({ webUrl: 'URL web' }). */
+export type FieldLabels = Readonly<Record<string, string>>;
+
+/** The API names a field in quotes ("'webUrl' no es válido"): the form's label goes in its place. */
+export function withFieldLabels(message: string, labels: FieldLabels): string {
+  return message.replace(/'([A-Za-z_][\w.]*)'/g, (quoted, field: string) => (labels[field] ? `'${labels[field]}'` : quoted));
+}
+
+/**
+ * What to tell the person about a failed call: the API's Spanish message (with the form's labels for the fields it
+ * names, when given), else the caller's fallback.
+ */
+export function errorMessage(error: unknown, fallback: string, labels?: FieldLabels): string {
+  if (!(error instanceof ApiError)) return fallback;
+  return labels ? withFieldLabels(error.message, labels) : error.message;
 }
 
 type UnauthorizedHandler = () => void;
@@ -35,6 +49,26 @@ export function onUnauthorized(handler: UnauthorizedHandler): () => void {
   return () => unauthorizedHandlers.delete(handler);
 }
 
+
+/** The API's code for a suspended account (its sign-in, and any call of a session open when it was suspended). */
+export const SUSPENDED_CODE = 'USER_SUSPENDED';
+/** The `error` /login receives when a session ended because its account was suspended. */
+export const SUSPENDED_LOGIN_ERROR = 'account_suspended';
+
+function endSession(path: string): void {
+  removeToken();
+  unauthorizedHandlers.forEach((handler) => handler());
+  hardNavigate(path);
+}
+
+async function errorCode(response: Response): Promise<string | undefined> {
+  try {
+    const body = (await response.clone().json()) as { code?: unknown };
+    return typeof body.code === 'string' ? body.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 let client: KyInstance | undefined;
 
@@ -51,12 +85,14 @@ function api(): KyInstance {
         },
       ],
       afterResponse: [
-        (request, _options, response) => {
+        async (request, _options, response) => {
           // An anonymous call's 401 (a wrong password) is an answer to show, not an expired session.
-          if (response.status === 401 && request.headers.has('Authorization')) {
-            removeToken();
-            unauthorizedHandlers.forEach((handler) => handler());
-            hardNavigate('/login');
+          if (!request.headers.has('Authorization')) return;
+          if (response.status === 401) {
+            endSession('/login');
+          } else if (response.status === 403 && (await errorCode(response)) === SUSPENDED_CODE) {
+            // The account was suspended during the session: it ends as on a 401, and /login says why.
+            endSession(`/login?error=${SUSPENDED_LOGIN_ERROR}`);
           }
         },
       ],
@@ -74,6 +110,16 @@ interface ErrorBody {
   message?: unknown;
   code?: unknown;
   registrationId?: unknown;
+  retryAfter?: unknown;
+}
+
+// Words of a server's or a gateway's own English text ('Internal Server Error', 'Bad Gateway', 'Request timed out')
+// that no Spanish message of the API uses.
+const FOREIGN_TEXT = /<|\b(the|internal|server|gateway|found|timeout|timed|forbidden|unauthorized|bad request|service|unavailable|too many|requests?|failed|invalid|upstream|proxy|error occurred)\b/i;
+
+/** Whether a server text is one of the API's Spanish messages, fit to show; anything else gives way to the fallback. */
+export function isOwnMessage(text: string): boolean {
+  return text.trim() !== '' && !FOREIGN_TEXT.test(text);
 }
 
 async function toApiError(error: unknown, fallback: string): Promise<ApiError> {
@@ -85,10 +131,11 @@ async function toApiError(error: unknown, fallback: string): Promise<ApiError> {
       body = undefined;
     }
     console.error('Error del servidor', error.response.status, body);
-    const message = typeof body?.message === 'string' && body.message.trim() ? body.message : fallback;
+    const message = typeof body?.message === 'string' && isOwnMessage(body.message) ? body.message : fallback;
     const code = typeof body?.code === 'string' ? body.code : undefined;
     const registrationId = typeof body?.registrationId === 'string' ? body.registrationId : undefined;
-    return new ApiError(message, error.response.status, code, registrationId);
+    const retryAfter = typeof body?.retryAfter === 'number' && body.retryAfter > 0 ? body.retryAfter : undefined;
+    return new ApiError(message, error.response.status, code, registrationId, retryAfter);
   }
   console.error(error);
   // fetch rejects with a TypeError when the server cannot be reached; ky with a TimeoutError after 10 s. Compared by

@@ -48,3 +48,12 @@ export function getRuntimeConfig(): RuntimeConfig {
     billing: { ...DEFAULT_CONFIG.billing, ...injected?.billing },
   };
 }
+
+/**
+ * Whether this deployment takes payments: its runtime config carries Stripe's publishable key (npm start passes it
+ * with the API's secret key). Without it the billing entries ('Mi facturación') are not offered: they would only
+ * lead to 'La facturación no está disponible'.
+ */
+export function billingEnabled(): boolean {
+  return Boolean(getRuntimeConfig().billing.publishableKey);
+}

@@ -34,6 +34,8 @@ export const FALLBACK = {
 /** Texts the shell and several remotes show. */
 export const TEXT = {
   loading: 'Cargando...',
+  /** A sign-in finishing (the OAuth return, the hand-over to a partner app): says what the wait is for. */
+  signingIn: 'Iniciando sesión...',
   loadingApps: 'Cargando aplicaciones...',
   noApps: 'No hay aplicaciones disponibles',
   accessDenied: 'Acceso Denegado',

@@ -5,6 +5,12 @@ export function isFreePlan(plan: { nombre: string }): boolean {
   return plan.nombre.trim().toLowerCase() === 'free';
 }
 
+/** The name a person reads for a plan: 'Gratis' for the free plan, 'PRO' for a PRO one, else the name as stored. */
+export function planLabel(plan: { nombre: string }): string {
+  if (isFreePlan(plan)) return 'Gratis';
+  return plan.nombre.trim().toLowerCase() === 'pro' ? 'PRO' : plan.nombre;
+}
+
 export type PlanBadges = { kind: 'free' } | { kind: 'list'; items: { id: number; label: string }[] };
 
 /** Spec §2: 'Plan gratuito' when every plan of the user is free, else each plan listed under 'Tus Aplicaciones'. */
@@ -14,7 +20,7 @@ export function planBadges(planesUsuarios: readonly UserPlan[]): PlanBadges {
     kind: 'list',
     items: planesUsuarios.map((entry) => ({
       id: entry.id,
-      label: entry.app ? `${entry.app.nombre}: ${entry.plan.nombre}` : entry.plan.nombre,
+      label: entry.app ? `${entry.app.nombre}: ${planLabel(entry.plan)}` : planLabel(entry.plan),
     })),
   };
 }

@@ -1,56 +1,100 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import styled from 'styled-components';
+import { keepTabInside, restoreFocus } from './focus';
 import { theme } from './theme';
 
-const Backdrop = styled.div`
-  position: fixed;
-  inset: 0;
-  background: rgba(15, 23, 42, 0.55);
-  display: flex;
-  align-items: center;
-  justify-content: center;
-  padding: 16px;
-  z-index: 1000;
-`;
-
-const Dialog = styled.div`
+const Dialog = styled.dialog<{ $height?: string }>`
+  padding: 0;
+  border: 0;
   background: ${theme.color.surface};
+  color: ${theme.color.text};
   border-radius: ${theme.radius};
   box-shadow: ${theme.shadow};
-  width: min(720px, 100%);
-  max-height: calc(100vh - 32px);
+  width: min(720px, calc(100% - 32px));
+  max-width: none;
+  max-height: calc(100dvh - 32px);
+  ${(p) => (p.$height ? `height: min(${p.$height}, calc(100dvh - 32px));` : '')}
+  overflow: hidden;
+  &::backdrop { background: rgba(15, 23, 42, 0.55); }
+  &:not([open]) { display: none; }
+`;
+
+const Body = styled.div<{ $fixed: boolean }>`
+  box-sizing: border-box;
+  height: 100%;
+  ${(p) => (p.$fixed ? 'display: flex; flex-direction: column;' : '')}
+  max-height: inherit;
   overflow: auto;
   padding: 24px;
+  @media (max-width: ${theme.breakpoint.mobile}) { padding: 18px 16px; }
+  &:focus { outline: none; }
 `;
 
 const Title = styled.h2`
   margin: 0 0 16px;
 `;
 
-/** A modal dialog: focus moves into it, Escape closes it, focus returns where it was. */
-export function Modal({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
+export interface ModalProps {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  /** A fixed height (CSS length), so that the buttons do not move between steps of different length. */
+  height?: string;
+}
+
+/**
+ * A modal dialog on the native <dialog> opened with showModal(): the rest of the page is inert, Tab stays inside,
+ * Escape and a click on the backdrop close it, and focus returns to what opened it (or to the page's heading).
+ */
+export function Modal({ title, onClose, children, height }: ModalProps) {
   const titleId = useId();
-  const dialogRef = useRef<HTMLDivElement>(null);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
 
   useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    dialogRef.current?.focus();
-    const onKey = (event: globalThis.KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
+    const dialog = dialogRef.current;
+    if (!dialog) return undefined;
+    const opener = document.activeElement as HTMLElement | null;
+    if (!dialog.open) {
+      if (typeof dialog.showModal === 'function') dialog.showModal();
+      else dialog.setAttribute('open', '');
+    }
+    bodyRef.current?.focus();
+    const onCancel = (event: Event) => {
+      event.preventDefault();
+      onCloseRef.current();
     };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        onCloseRef.current();
+      } else keepTabInside(event, dialog);
+    };
+    dialog.addEventListener('cancel', onCancel);
     document.addEventListener('keydown', onKey);
     return () => {
+      dialog.removeEventListener('cancel', onCancel);
       document.removeEventListener('keydown', onKey);
-      previous?.focus?.();
+      if (dialog.open && typeof dialog.close === 'function') dialog.close();
+      restoreFocus(opener);
     };
-  }, [onClose]);
+  }, []);
 
   return (
-    <Backdrop onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
-      <Dialog ref={dialogRef} role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
+    <Dialog
+      ref={dialogRef}
+      aria-modal="true"
+      aria-labelledby={titleId}
+      $height={height}
+      // A press on the backdrop reaches the <dialog> itself; a press inside reaches its content.
+      onMouseDown={(event) => event.target === event.currentTarget && onClose()}
+    >
+      <Body ref={bodyRef} tabIndex={-1} $fixed={Boolean(height)}>
         <Title id={titleId}>{title}</Title>
         {children}
-      </Dialog>
-    </Backdrop>
+      </Body>
+    </Dialog>
   );
 }

@@ -28,7 +28,7 @@ export const Input = styled.input<{ $invalid?: boolean }>`
   font: inherit;
   color: ${theme.color.text};
   background: ${theme.color.surface};
-  &:focus { outline: 3px solid ${theme.color.infoBg}; border-color: ${theme.color.primary}; }
+  &:focus { outline: 3px solid ${theme.color.primary}; outline-offset: 1px; border-color: ${theme.color.primary}; }
   &:disabled { background: ${theme.color.background}; }
 `;
 

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { roles } from '../../db/schema.js'
-import { forbidden, unauthenticated } from '../../lib/errors.js'
+import { accountSuspended, forbidden, unauthenticated } from '../../lib/errors.js'
 import type { TokenKind, VerifiedToken } from './tokens.js'
 
 declare module 'fastify' {
@@ -46,6 +46,9 @@ export default fp(async (app) => {
     const token = bearer.exec(request.headers.authorization ?? '')?.[1]
     const verified = token && token.length <= 4096 ? await app.tokens.verify(token, acceptedTokens(request)) : null
     if (!verified) {
+      // The session of an account suspended meanwhile: 403 USER_SUSPENDED, so the person learns why (the client ends
+      // the session as it does on a 401; api/README "Suspended sessions").
+      if (token && token.length <= 4096 && await app.tokens.refusedForSuspension(token, acceptedTokens(request))) throw accountSuspended()
       reply.header('www-authenticate', 'Bearer')
       throw unauthenticated()
     }

@@ -50,6 +50,11 @@ export interface TokenService {
    * not in `accept`: portal sessions only unless the caller says so).
    */
   verify(token: string, accept?: readonly TokenKind[]): Promise<VerifiedToken | null>
+  /**
+   * For a token `verify` refused: whether it was a live session when its account was suspended (signed, not expired,
+   * not logged out, one token version behind a suspended account), so the caller can be told why.
+   */
+  refusedForSuspension(token: string, accept?: readonly TokenKind[]): Promise<boolean>
 }
 
 /** The JWT `typ` of partner tokens (explicit typing, RFC 8725 §3.11): never mistaken for a portal session. */
@@ -230,6 +235,14 @@ export function createTokenService(db: Db, key: SigningKey, lifetimes: TokenLife
         kind: claims.kind,
         ...(claims.audience === undefined ? {} : { audience: claims.audience }),
       }
+    },
+
+    async refusedForSuspension(token, accept = ['session']) {
+      const claims = await claimsOf(token)
+      if (!claims || !accept.includes(claims.kind)) return false
+      const [row] = await session.execute({ userId: claims.userId, jti: claims.jti, sessionJti: claims.sessionJti })
+      // Suspension bumps the version once: a token one version behind a suspended account was live until then.
+      return Boolean(row && !row.revoked && row.user.status === 'suspended' && row.user.tokenVersion === claims.tv + 1)
     },
   }
 }

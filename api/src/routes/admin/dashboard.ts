@@ -29,7 +29,24 @@ const paid = sql`(lower(p.nombre) <> 'free' AND p.precio_mensual > 0)`
 export const newUsersDays = 14
 export const revenueMonths = 6
 
-export async function dashboard(db: Db, now = new Date()) {
+/** One paid charge of billing: the month it was paid in (YYYY-MM, UTC) and its amount in USD. */
+export interface PaidCharge {
+  month: string
+  amount: number
+}
+
+/** Billing's paid subscription charges since a moment (Unix seconds); absent when billing is not configured. */
+export type PaidInvoices = (sinceSeconds: number) => Promise<PaidCharge[]>
+
+/** The last `revenueMonths` months up to `now`'s, oldest first, as YYYY-MM (UTC). */
+export function revenueMonthsUpTo(now: Date): string[] {
+  return Array.from({ length: revenueMonths }, (_, index) => {
+    const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (revenueMonths - 1 - index), 1))
+    return month.toISOString().slice(0, 7)
+  })
+}
+
+export async function dashboard(db: Db, now = new Date(), paidInvoices?: PaidInvoices) {
   const at = now.toISOString()
   // Start of this month and of the previous one, in UTC.
   const bounds = sql`date_trunc('month', ${at}::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`
@@ -64,19 +81,14 @@ export async function dashboard(db: Db, now = new Date()) {
     GROUP BY d.day ORDER BY d.day
   `)
 
-  // Revenue of a month: the monthly price of every paid plan that was running at some point of that month.
-  const revenue = await rows<{ month: string, amount: string | number }>(db, sql`
-    SELECT to_char(m.month, 'YYYY-MM') AS month, coalesce(sum(p.precio_mensual), 0) AS amount
-    FROM generate_series(
-      date_trunc('month', ${at}::timestamptz AT TIME ZONE 'UTC') - interval '1 month' * ${revenueMonths - 1}::int,
-      date_trunc('month', ${at}::timestamptz AT TIME ZONE 'UTC'),
-      interval '1 month'
-    ) AS m(month)
-    LEFT JOIN (user_plans up JOIN plans p ON p.id = up.plan_id AND ${paid})
-      ON up.started_at < (m.month + interval '1 month') AT TIME ZONE 'UTC'
-      AND (up.fecha_vencimiento IS NULL OR up.fecha_vencimiento >= m.month AT TIME ZONE 'UTC')
-    GROUP BY m.month ORDER BY m.month
-  `)
+  // Revenue is money received: what billing charged for subscriptions, month by month. A plan an administrator
+  // grants costs nobody anything and is not revenue; without billing there is none to count.
+  const months = revenueMonthsUpTo(now)
+  const charged = paidInvoices ? await paidInvoices(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (revenueMonths - 1), 1) / 1000) : []
+  const revenue = months.map((month) => ({
+    month,
+    amount: Math.round(charged.filter((invoice) => invoice.month === month).reduce((sum, invoice) => sum + invoice.amount, 0) * 100) / 100,
+  }))
 
   const distribution = await rows<{ app: string, plan: string, users: string | number }>(db, sql`
     SELECT a.nombre AS app, p.nombre AS plan, count(up.id) AS users
@@ -91,7 +103,8 @@ export async function dashboard(db: Db, now = new Date()) {
     activeSubscriptions: figure(n('active_subs'), n('active_subs_prev')),
     newSubscriptions: figure(n('new_subs'), n('new_subs_prev')),
     newUsersPerDay: newUsers.map((row) => ({ date: row.day, count: Number(row.count) })),
-    monthlyRevenue: revenue.map((row) => ({ month: row.month, amount: Number(row.amount) })),
+    monthlyRevenue: revenue,
+    revenueSource: paidInvoices ? 'billing' as const : 'none' as const,
     planDistribution: distribution.map((row) => ({
       app: row.app,
       plan: row.plan,

@@ -8,6 +8,7 @@ import { UserListItem } from '../users/schemas.js'
 import { changeUserStatus } from './accounts.js'
 import { listAudit } from './audit.js'
 import { dashboard } from './dashboard.js'
+import { createStripe, paidSubscriptionCharges, withProvider } from '../billing/stripe.js'
 import { AuditEntry, AuditQuery, Dashboard } from './schemas.js'
 
 const adminErrors = { 401: ErrorRef, 403: ErrorRef, ...commonErrors }
@@ -21,6 +22,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', app.authenticate)
   app.addHook('onRequest', app.requireAdmin)
 
+  const stripe = app.config.billing ? createStripe(app.config.billing) : undefined
+  const paidInvoices = stripe
+    ? (since: number) => withProvider(app.log, () => paidSubscriptionCharges(stripe, since))
+    : undefined
+
   app.get('/admin/dashboard', {
     schema: {
       summary: 'Cifras del dashboard de administración, calculadas de la base de datos (UTC)',
@@ -28,7 +34,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       security,
       response: { 200: Dashboard, ...adminErrors },
     },
-  }, async () => dashboard(app.db))
+  }, async () => dashboard(app.db, new Date(), paidInvoices))
 
   app.get('/admin/auditoria', {
     schema: {

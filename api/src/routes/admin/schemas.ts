@@ -19,8 +19,11 @@ export const Dashboard = Type.Object({
   }, { additionalProperties: false })),
   monthlyRevenue: Type.Array(Type.Object({
     month: Type.String({ description: 'YYYY-MM (UTC)' }),
-    amount: Type.Number({ description: 'USD: precio mensual de los planes de pago vigentes en ese mes' }),
+    amount: Type.Number({ description: 'USD cobrados ese mes por suscripciones pagadas (facturas pagadas de la facturación)' }),
   }, { additionalProperties: false })),
+  revenueSource: Type.Union([Type.Literal('billing'), Type.Literal('none')], {
+    description: "'billing': los ingresos son los cobros de la facturación; 'none': la facturación no está configurada (ingresos 0)",
+  }),
   planDistribution: Type.Array(Type.Object({
     app: Type.String(),
     plan: Type.String(),

@@ -3,7 +3,7 @@ import { lt } from 'drizzle-orm'
 import { Type } from 'typebox'
 import type { Db } from '../../db/client.js'
 import { revokedTokens } from '../../db/schema.js'
-import { HttpError, retryLater } from '../../lib/errors.js'
+import { accountSuspended, HttpError, retryLater } from '../../lib/errors.js'
 import { signedIn } from '../../plugins/app/authentication.js'
 import type { Lockout } from '../../plugins/app/limits.js'
 import { AccessToken, CurrentUser, LoginBody, PendingSignIn } from '../../schemas/auth.js'
@@ -72,7 +72,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     if (!user || !passwordMatches) throw await failed()
     await app.limits.clearSignInFailures(email, request.ip)
     if (user.status === 'suspended') {
-      throw new HttpError(403, 'Tu cuenta está suspendida. Contacta con soporte.', 'USER_SUSPENDED')
+      throw accountSuspended()
     }
     return { access_token: await app.tokens.sign(user) }
   })

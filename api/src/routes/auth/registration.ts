@@ -4,7 +4,7 @@ import { users } from '../../db/schema.js'
 import { HttpError } from '../../lib/errors.js'
 import { verificationCodeMail } from '../../lib/mail-templates.js'
 import {
-  EmailBody, EmailStatus, Message, RegisterBody, RegisteredEmail, VerifiedRegistration, VerifyRegistrationBody,
+  EmailBody, EmailStatus, RegisterBody, RegisteredEmail, ResendAnswer, VerifiedRegistration, VerifyRegistrationBody,
 } from '../../schemas/auth.js'
 import { commonErrors, ErrorRef } from '../../schemas/common.js'
 import { codeCooldownMs } from '../../plugins/app/limits.js'
@@ -61,7 +61,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       await app.limits.startCodeCooldown(email, 'verify_email')
         .catch((error: unknown) => request.log.warn({ err: error }, 'code cooldown not recorded'))
     }
-    return reply.code(201).send({ email, registrationId })
+    // When a code was mailed, the next one waits for the cooldown: the page counts it down from here (issue 18, item 4).
+    return reply.code(201).send({ email, registrationId, resendAfter: mailed ? Math.ceil(codeCooldownMs / 1000) : 0 })
   })
 
   app.post('/verify-registration', {
@@ -103,7 +104,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'Responde igual para emails desconocidos o ya verificados.',
       tags: ['auth'],
       body: EmailBody,
-      response: { 200: Message, 429: ErrorRef, ...commonErrors },
+      response: { 200: ResendAnswer, 429: ErrorRef, ...commonErrors },
     },
   }, async (request) => {
     const email = normalizeEmail(request.body.email)
@@ -113,7 +114,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       await issueCodeMail(app, email, 'verify_email', 'pending_verification', (user, code) =>
         verificationCodeMail({ name: user.name, email, code, portalUrl: app.config.portalUrl }))
     }))
-    return { message: 'Si la cuenta está pendiente de verificación, te enviamos un código nuevo.' }
+    return {
+      message: 'Si la cuenta está pendiente de verificación, te enviamos un código nuevo.',
+      resendAfter: Math.ceil(codeCooldownMs / 1000),
+    }
   })
 
   app.post('/verificar-email', {

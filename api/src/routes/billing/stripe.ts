@@ -64,3 +64,17 @@ export async function withProvider<T>(log: { warn(obj: object, msg: string): voi
     throw new HttpError(502, 'El proveedor de pagos no respondió correctamente. Inténtalo de nuevo más tarde.', 'BILLING_PROVIDER_ERROR')
   }
 }
+
+/**
+ * The subscription charges Stripe has been paid since a moment (Unix seconds), in USD: the dashboard's revenue.
+ * Invoices of other currencies are left out (the portal's prices are in USD).
+ */
+export async function paidSubscriptionCharges(stripe: Stripe, sinceSeconds: number): Promise<Array<{ month: string, amount: number }>> {
+  const charges: Array<{ month: string, amount: number }> = []
+  for await (const invoice of stripe.invoices.list({ status: 'paid', created: { gte: sinceSeconds }, limit: 100 })) {
+    if (invoice.currency !== 'usd' || invoice.amount_paid <= 0) continue
+    const paidAt = invoice.status_transitions?.paid_at ?? invoice.created
+    charges.push({ month: new Date(paidAt * 1000).toISOString().slice(0, 7), amount: invoice.amount_paid / 100 })
+  }
+  return charges
+}

@@ -15,7 +15,8 @@ beforeEach(async () => {
     'POST /auth/logout': { status: 204 },
     'POST /facturacion/portal': { status: 503, body: { statusCode: 503, message: 'La facturación no está disponible' } },
   });
-  window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url };
+  // A deployment that takes payments (its runtime config has Stripe's publishable key).
+  window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url, billing: { publishableKey: 'pk_test_portal', pricingTableId: 'prctbl_portal' } };
   resetApiClient();
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
 });
@@ -39,6 +40,15 @@ it('lists the account entries and no Panel for an ordinary user', async () => {
   expect(within(menu).getByRole('link', { name: 'Planes' })).toHaveAttribute('href', '/planes');
   expect(within(menu).queryByRole('link', { name: 'Panel' })).not.toBeInTheDocument();
   expect(within(menu).getByRole('button', { name: 'Cerrar sesión' })).toBeInTheDocument();
+});
+
+it("does not offer 'Mi facturación' where billing is off (issue 18, item 6)", async () => {
+  window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url };
+  await useSession.getState().startSession('tok', user({ role: 2 }));
+  renderAt('/apps', <AvatarMenu />);
+  const menu = await openMenu();
+  expect(within(menu).getByRole('link', { name: 'Mi perfil' })).toBeInTheDocument();
+  expect(within(menu).queryByRole('button', { name: 'Mi facturación' })).not.toBeInTheDocument();
 });
 
 it('shows Panel, to /admin, to an administrator', async () => {

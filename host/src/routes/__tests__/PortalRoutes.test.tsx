@@ -75,6 +75,8 @@ it("shows 'Acceso Denegado' in the admin area to a non-administrator", async () 
   await useSession.getState().startSession('tok', user({ role: 2 }));
   renderAt('/admin/usuarios');
   expect(screen.getByRole('heading', { name: 'Acceso Denegado' })).toBeInTheDocument();
+  // The top bar stays: the way back to the rest of the portal (issue 18, item 7).
+  expect(screen.getByText('barra superior')).toBeInTheDocument();
   expect(screen.getByText('No tienes permisos para acceder a esta área.')).toBeInTheDocument();
   expect(screen.queryByText('admin:./AdminLayout')).not.toBeInTheDocument();
 });
@@ -95,4 +97,21 @@ it('shows the not-found page for an unknown address, to anyone', () => {
 it('public pages render for a signed-out person', () => {
   renderAt('/playstoreapps/beto/datos-personales');
   expect(screen.getByText('auth:./PersonalDataPage')).toBeInTheDocument();
+});
+
+it('names the browser tab after each page (issue 18, item 7)', async () => {
+  expect(ROUTES.every((route) => route.title.trim() !== '')).toBe(true);
+  const view = renderAt('/login');
+  await waitFor(() => expect(document.title).toBe('Iniciar sesión · Portal'));
+  view.unmount();
+  await useSession.getState().startSession('tok', user());
+  renderAt('/apps');
+  await waitFor(() => expect(document.title).toBe('Aplicaciones · Portal'));
+});
+
+it("'Regresar' on a not-found page opened directly (no history of the portal) goes to /apps (issue 18, item 7)", async () => {
+  renderAt('/no-existe');
+  expect(document.title).toBe('Página no encontrada · Portal');
+  screen.getByRole('button', { name: 'Regresar' }).click();
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/apps'));
 });

@@ -74,7 +74,8 @@ describe('Pagina de apps', () => {
     const dialog = screen.getByRole('dialog', { name: 'Nueva aplicación' });
     await user.type(within(dialog).getByLabelText('Nombre'), 'X');
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
-    await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent("Datos inválidos: 'webUrl' no es válido"));
+    // The field is named with the form's label (issue 18, item 5).
+    await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent("Datos inválidos: 'URL web' no es válido"));
   });
 
   it('shows the link rule under the form before sending a javascript: link (issue 13)', async () => {

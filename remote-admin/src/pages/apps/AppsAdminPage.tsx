@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import styled from 'styled-components';
-import { Alert, AppIcon, Button, createApp, errorMessage, FALLBACK, listApps, Modal, Spinner, TEXT, TextField, theme, type App, type Paged, updateApp } from '@portal/shared';
+import { Alert, AppIcon, Button, createApp, errorMessage, withFieldLabels, FALLBACK, listApps, Modal, Spinner, TEXT, TextField, theme, type App, type Paged, updateApp } from '@portal/shared';
 import { AdminPage, Panel } from '../../components/Page';
 import { useTimedAlert } from '../../components/useTimedAlert';
 import { VisuallyHidden } from '../../components/VisuallyHidden';
@@ -74,7 +74,7 @@ function AppFormDialog({ title, initial, onSubmit, onClose }: {
     try {
       await onSubmit(form);
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(failure instanceof Error ? withFieldLabels(failure.message, APP_FIELD_LABELS) : String(failure));
       setSaving(false);
     }
   };
@@ -124,6 +124,18 @@ function AppFormDialog({ title, initial, onSubmit, onClose }: {
 type Editing = { kind: 'create' } | { kind: 'edit'; app: App } | null;
 
 /** The apps of the catalogue, with edit and create (spec §2: the page whose placeholder read 'Pagina de apps'). */
+/** The form's labels for the API's field names, so that a refusal names what the person sees. */
+const APP_FIELD_LABELS = {
+  nombre: TEXT_ADMIN.name,
+  descripcion: TEXT_ADMIN.description,
+  longDescription: TEXT_ADMIN.longDescription,
+  iconUrl: TEXT_ADMIN.iconUrl,
+  webUrl: TEXT_ADMIN.webUrl,
+  iosUrl: TEXT_ADMIN.iosUrl,
+  androidUrl: TEXT_ADMIN.androidUrl,
+  tags: 'Etiquetas',
+} as const;
+
 export default function AppsAdminPage() {
   const [apps, setApps] = useState<Paged<App> | null>(null);
   const [error, setError] = useState<string | null>(null);

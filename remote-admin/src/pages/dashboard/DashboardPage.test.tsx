@@ -13,10 +13,21 @@ const dashboard = {
   newSubscriptions: { value: 2, previous: 4, changePercent: -50 },
   newUsersPerDay: days,
   monthlyRevenue: ['06', '07', '08', '09', '10', '11'].map((m, i) => ({ month: `2026-${m}`, amount: i * 1234.4 })),
-  planDistribution: [{ app: 'Beto Pro', plan: 'PRO', users: 3, percentage: 42.9 }],
+  revenueSource: 'billing',
+  planDistribution: [{ app: 'Beto Pro', plan: 'PRO', users: 3, percentage: 42.9 }, { app: 'Beto Pro', plan: 'free', users: 4, percentage: 57.1 }],
 };
 
 describe('Dashboard de Administración', () => {
+  it('says that there is no revenue to count when billing is not configured (issue 18, item 9)', async () => {
+    api = await useFakeApi({
+      'GET /admin/dashboard': { status: 200, body: { ...dashboard, revenueSource: 'none', monthlyRevenue: dashboard.monthlyRevenue.map((m) => ({ ...m, amount: 0 })) } },
+      'GET /admin/auditoria': { status: 200, body: page([], 0, 1, 20) },
+    });
+    renderAt('/admin/dashboard', <DashboardPage />);
+    expect(await screen.findByText(/La facturación no está configurada: no hay cobros que contar/)).toBeInTheDocument();
+  });
+
+
   it('shows the server\'s figures: cards with their change, both charts, the distribution and real quick actions', async () => {
     api = await useFakeApi({
       'GET /admin/dashboard': { status: 200, body: dashboard },
@@ -36,7 +47,10 @@ describe('Dashboard de Administración', () => {
     expect(screen.getByRole('table', { name: 'Ingresos mensuales (USD)' })).toHaveTextContent('6.172 USD');
     expect(screen.getByRole('table', { name: 'Nuevos usuarios por día' })).toHaveTextContent('21/114');
 
+    // What the revenue counts is said beside it (issue 18, item 9); plans read 'Gratis' (item 5).
+    expect(screen.getByText('Cobros de suscripciones pagadas en la facturación. Los planes asignados por un administrador no cuentan.')).toBeInTheDocument();
     expect(screen.getByText('Beto Pro · PRO')).toBeInTheDocument();
+    expect(screen.getByText('Beto Pro · Gratis')).toBeInTheDocument();
     expect(screen.getByText('3 usuarios · 42,9 %')).toBeInTheDocument();
 
     const quick = within(screen.getByRole('heading', { name: 'Acciones rápidas' }).parentElement!);

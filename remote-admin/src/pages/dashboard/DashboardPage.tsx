@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import { ADMIN_FALLBACK, Alert, errorMessage, formatChange, formatWholeUsd, getDashboard, Spinner, theme, type DashboardData } from '@portal/shared';
+import { ADMIN_FALLBACK, Alert, errorMessage, formatChange, formatWholeUsd, getDashboard, planLabel, Spinner, theme, type DashboardData } from '@portal/shared';
 import { AdminPage, Panel } from '../../components/Page';
 import { StatCard, StatGrid } from '../../components/StatCard';
 import { TEXT_ADMIN } from '../../texts';
@@ -46,6 +46,12 @@ const Quick = styled.div`
   }
   a:hover { background: ${theme.color.infoBg}; }
   a:focus-visible { outline: 3px solid ${theme.color.primary}; outline-offset: 2px; }
+`;
+
+const RevenueNote = styled.p`
+  margin: -8px 0 12px;
+  color: ${theme.color.muted};
+  font-size: 0.875rem;
 `;
 
 /** The revenue axis: '2,5k' from a thousand up. */
@@ -96,6 +102,7 @@ export default function DashboardPage() {
             </Panel>
             <Panel aria-labelledby="chart-revenue">
               <h2 id="chart-revenue">{TEXT_ADMIN.monthlyRevenue}</h2>
+              <RevenueNote>{data.revenueSource === 'none' ? TEXT_ADMIN.revenueNoBilling : TEXT_ADMIN.revenueCounts}</RevenueNote>
               <LineChart
                 title={TEXT_ADMIN.monthlyRevenue}
                 short={compactUsd}
@@ -115,7 +122,7 @@ export default function DashboardPage() {
                 {data.planDistribution.map((item) => (
                   <li key={`${item.app}-${item.plan}`}>
                     <div className="row">
-                      <span>{item.app} · {item.plan}</span>
+                      <span>{item.app} · {planLabel({ nombre: item.plan })}</span>
                       <span className="muted">{TEXT_ADMIN.usersCount(item.users)} · {item.percentage.toLocaleString('es-ES')} %</span>
                     </div>
                     <div className="bar" aria-hidden="true"><span style={{ width: `${item.percentage}%` }} /></div>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import styled from 'styled-components';
-import { ADMIN_FALLBACK, Alert, Button, canSavePlan, changeUserAppPlan, errorMessage, expiryToIso, getUserAppPlans, initialExpiry, Input, Modal, NO_PLAN_ID, PLAN_SAVED, Spinner, theme, type UserAppPlanInfo, visiblePlanApps } from '@portal/shared';
+import { planLabel, ADMIN_FALLBACK, Alert, Button, canSavePlan, changeUserAppPlan, errorMessage, expiryToIso, getUserAppPlans, initialExpiry, Input, Modal, NO_PLAN_ID, PLAN_SAVED, Spinner, theme, type UserAppPlanInfo, visiblePlanApps } from '@portal/shared';
 import { FieldLabel, Select } from '../../components/Page';
 import { useTimedAlert } from '../../components/useTimedAlert';
 import { TEXT_ADMIN } from '../../texts';
@@ -50,7 +50,7 @@ function PlanRow({ info, onSave }: { info: UserAppPlanInfo; onSave: (appId: numb
         {TEXT_ADMIN.plan}
         <Select id={`${base}-select`} value={planId} onChange={(event) => setPlanId(Number(event.target.value))} disabled={saving}>
           {!info.planActual && <option value={NO_PLAN_ID}>{TEXT_ADMIN.noPlan}</option>}
-          {info.planesApp.map((plan) => <option key={plan.id} value={plan.id}>{plan.nombre}</option>)}
+          {info.planesApp.map((plan) => <option key={plan.id} value={plan.id}>{planLabel(plan)}</option>)}
         </Select>
       </FieldLabel>
       <FieldLabel htmlFor={`${base}-expiry`}>

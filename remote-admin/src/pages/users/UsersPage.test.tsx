@@ -158,7 +158,7 @@ describe('user management', () => {
     expect(await screen.findByText('Error al verificar usuarios. Por favor, intenta de nuevo.')).toBeInTheDocument();
   });
 
-  it('suspends an active user and reloads the list', async () => {
+  it('suspends an active user after confirmation and reloads the list', async () => {
     const user = userEvent.setup();
     api = await useFakeApi({
       'GET /user/stats': stats,
@@ -166,7 +166,17 @@ describe('user management', () => {
       'PUT /auth/cambiar-estado/2': { status: 200, body: { user: listedUser(2, { status: 'suspended' }) } },
     });
     renderAt('/admin/usuarios', <UsersPage />);
+    // Cancelling changes nothing.
     await user.click(await screen.findByRole('button', { name: 'Suspender a usuario2@example.com' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Suspender usuario' });
+    expect(dialog).toHaveTextContent('¿Suspender a usuario2@example.com?');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(api.requests.filter((r) => r.method === 'PUT')).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Suspender a usuario2@example.com' }));
+    dialog = await screen.findByRole('dialog', { name: 'Suspender usuario' });
+    await user.click(within(dialog).getByRole('button', { name: 'Suspender' }));
     expect(await screen.findByText('usuario2@example.com ha sido suspendido')).toBeInTheDocument();
     expect(api.requests.filter((r) => r.method === 'PUT').map((r) => r.path)).toEqual(['/auth/cambiar-estado/2']);
     await waitFor(() => expect(queriesTo(api, '/user/listar')).toHaveLength(2));

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useReducer, useState } from 'react';
 import styled from 'styled-components';
-import { ADMIN_FALLBACK, administratorsShown, Alert, Button, changeUserStatus, errorMessage, getUserStats, Input, listUsers, PAGE_SIZES, Spinner, STATUS_FILTER_OPTIONS, type AdminUser, type Paged, type UserStats, type UserStatus, useSession, verifiedMessage, verifyEmails } from '@portal/shared';
+import { ADMIN_FALLBACK, administratorsShown, Alert, Button, changeUserStatus, errorMessage, getUserStats, Input, listUsers, Modal, PAGE_SIZES, Spinner, STATUS_FILTER_OPTIONS, type AdminUser, type Paged, type UserStats, type UserStatus, useSession, verifiedMessage, verifyEmails } from '@portal/shared';
 import { AdminPage, FieldLabel, Panel, Select } from '../../components/Page';
 import { Pagination } from '../../components/Pagination';
 import { StatCard, StatGrid } from '../../components/StatCard';
@@ -40,6 +40,13 @@ const Footer = styled.div`
   margin-top: 16px;
 `;
 
+const ConfirmActions = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  justify-content: flex-end;
+  gap: 8px;
+`;
+
 const Empty = styled.p`
   text-align: center;
   padding: 32px 0;
@@ -56,6 +63,7 @@ export default function UsersPage() {
   const [verifying, setVerifying] = useState(false);
   const [busyId, setBusyId] = useState<number | null>(null);
   const [plansFor, setPlansFor] = useState<AdminUser | null>(null);
+  const [confirmSuspend, setConfirmSuspend] = useState<AdminUser | null>(null);
   const [alert, showAlert] = useTimedAlert();
   const [reloads, setReloads] = useState(0);
 
@@ -90,6 +98,7 @@ export default function UsersPage() {
   const selectable = selectionEnabled(state);
   // Stable, so the modal does not re-run its focus handling on every render of this page.
   const closePlans = useCallback(() => setPlansFor(null), []);
+  const closeConfirm = useCallback(() => setConfirmSuspend(null), []);
 
   const changeStatusFilter = (value: UserStatus | '') => {
     setSelected(new Set());
@@ -119,7 +128,14 @@ export default function UsersPage() {
     }
   };
 
+  // Suspending ends the person's sessions: it is confirmed first. Reactivating is not.
+  const askToggleStatus = (user: AdminUser) => {
+    if (user.status === 'active') setConfirmSuspend(user);
+    else void toggleStatus(user);
+  };
+
   const toggleStatus = async (user: AdminUser) => {
+    setConfirmSuspend(null);
     setBusyId(user.id);
     try {
       const { user: updated } = await changeUserStatus(user.id);
@@ -197,7 +213,7 @@ export default function UsersPage() {
             busyId={busyId}
             onToggle={toggle}
             onPlans={setPlansFor}
-            onToggleStatus={toggleStatus}
+            onToggleStatus={askToggleStatus}
           />
         )}
 
@@ -213,6 +229,15 @@ export default function UsersPage() {
       </Panel>
 
       {plansFor && <PlansModal userId={plansFor.id} onClose={closePlans} />}
+      {confirmSuspend && (
+        <Modal title={TEXT_ADMIN.confirmSuspendTitle} onClose={closeConfirm}>
+          <p>{TEXT_ADMIN.confirmSuspend(confirmSuspend.email)}</p>
+          <ConfirmActions>
+            <Button $variant="secondary" onClick={closeConfirm}>{TEXT_ADMIN.cancel}</Button>
+            <Button $variant="danger" onClick={() => void toggleStatus(confirmSuspend)}>{TEXT_ADMIN.suspend}</Button>
+          </ConfirmActions>
+        </Modal>
+      )}
     </AdminPage>
   );
 }

@@ -5,32 +5,71 @@ import {
 import { VisuallyHidden } from '../../components/VisuallyHidden';
 import { TEXT_ADMIN } from '../../texts';
 
-const Scroll = styled.div`
-  overflow-x: auto;
-  -webkit-overflow-scrolling: touch;
+// The table fits its box: fixed columns around a flexible 'Usuario' that truncates, so 'Acciones' is always in view.
+// Where the box is narrow (a phone, a small window) each user becomes a card: every row a block with its labels.
+const Frame = styled.div`
+  container-type: inline-size;
 `;
 
 const Table = styled.table`
   width: 100%;
   border-collapse: collapse;
-  min-width: 820px;
+  table-layout: fixed;
   th, td { padding: 10px 8px; text-align: left; border-bottom: 1px solid ${theme.color.border}; vertical-align: middle; }
   th { font-size: 0.85rem; color: ${theme.color.muted}; font-weight: 700; }
   input[type='checkbox'] { width: 20px; height: 20px; }
+  col.select { width: 44px; }
+  col.role { width: 132px; }
+  col.status { width: 150px; }
+  col.created { width: 116px; }
+  col.plans { width: 108px; }
+  col.actions { width: 144px; }
+  td[data-label]::before { display: none; }
+
+  @container (max-width: 860px) {
+    &, tbody, tr, td { display: block; width: 100%; box-sizing: border-box; }
+    colgroup, thead { display: none; }
+    tr {
+      position: relative;
+      margin-bottom: 12px;
+      padding: 12px 12px 12px 48px;
+      border: 1px solid ${theme.color.border};
+      border-radius: ${theme.radius};
+      background: ${theme.color.surface};
+    }
+    td { padding: 4px 0; border: 0; display: flex; align-items: center; gap: 8px; }
+    td[data-label]::before {
+      display: inline;
+      content: attr(data-label);
+      flex: 0 0 112px;
+      font-size: 0.85rem;
+      font-weight: 700;
+      color: ${theme.color.muted};
+    }
+    td.select { position: absolute; left: 12px; top: 14px; width: auto; padding: 0; }
+    td.actions { padding-top: 8px; }
+  }
 `;
 
 const Who = styled.div`
   display: flex;
   align-items: center;
   gap: 10px;
+  min-width: 0;
   img, .icon { width: 36px; height: 36px; border-radius: 50%; flex: none; object-fit: cover; }
   .icon {
     display: inline-flex; align-items: center; justify-content: center;
     background: ${theme.color.infoBg}; color: ${theme.color.primary}; font-weight: 700;
   }
-  min-width: 240px;
-  strong { display: block; }
-  span.email { color: ${theme.color.muted}; font-size: 0.9rem; white-space: nowrap; }
+  .text { min-width: 0; flex: 1; border-radius: 6px; }
+  strong, span.email { display: block; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  span.email { color: ${theme.color.muted}; font-size: 0.9rem; }
+  /* The full name and email on hover and on keyboard focus (the 'title' gives the browser's tooltip too). */
+  .text:hover strong, .text:hover span.email, .text:focus strong, .text:focus span.email {
+    white-space: normal;
+    overflow-wrap: anywhere;
+  }
+  .text:focus-visible { outline: 3px solid ${theme.color.primary}; outline-offset: 2px; }
 `;
 
 const Status = styled.span<{ $status: string }>`
@@ -63,9 +102,17 @@ export interface UsersTableProps {
 /** The users table of spec §2, plus suspend / reactivate (README: decisions). */
 export function UsersTable({ users, selectable, selected, currentUserId, busyId, onToggle, onPlans, onToggleStatus }: UsersTableProps) {
   return (
-    // Focusable, so that keyboard users can scroll it sideways on small screens.
-    <Scroll tabIndex={0} role="group" aria-label={TEXT_ADMIN.usersTable}>
-      <Table>
+    <Frame>
+      <Table aria-label={TEXT_ADMIN.usersTable}>
+        <colgroup>
+          <col className="select" />
+          <col className="user" />
+          <col className="role" />
+          <col className="status" />
+          <col className="created" />
+          <col className="plans" />
+          <col className="actions" />
+        </colgroup>
         <thead>
           <tr>
             <th scope="col"><VisuallyHidden>{TEXT_ADMIN.colSelect}</VisuallyHidden></th>
@@ -80,10 +127,11 @@ export function UsersTable({ users, selectable, selected, currentUserId, busyId,
         <tbody>
           {users.map((user) => {
             const name = displayName(user);
+            const fullName = [user.name, user.lastName].filter(Boolean).join(' ');
             const canToggle = (user.status === 'active' || user.status === 'suspended') && user.id !== currentUserId;
             return (
               <tr key={user.id}>
-                <td>
+                <td className="select">
                   <input
                     type="checkbox"
                     aria-label={TEXT_ADMIN.selectUser(user.email)}
@@ -95,23 +143,23 @@ export function UsersTable({ users, selectable, selected, currentUserId, busyId,
                 <td>
                   <Who>
                     {user.picture ? <img src={user.picture} alt="" /> : <span className="icon" aria-hidden="true">{name.charAt(0).toUpperCase()}</span>}
-                    <div>
-                      <strong>{[user.name, user.lastName].filter(Boolean).join(' ')}</strong>
+                    <div className="text" tabIndex={0} title={[fullName, user.email].filter(Boolean).join('\n')}>
+                      <strong>{fullName}</strong>
                       <span className="email">{user.email}</span>
                     </div>
                   </Who>
                 </td>
-                <td>{roleLabel(user.role)}</td>
-                <td><Status $status={user.status}>{statusLabel(user.status)}</Status></td>
-                <td>{formatRegistrationDate(user.createdAt)}</td>
-                <td>
+                <td data-label={TEXT_ADMIN.colRole}>{roleLabel(user.role)}</td>
+                <td data-label={TEXT_ADMIN.colStatus}><Status $status={user.status}>{statusLabel(user.status)}</Status></td>
+                <td data-label={TEXT_ADMIN.colCreated}>{formatRegistrationDate(user.createdAt)}</td>
+                <td className="actions">
                   <RowActions>
                     <Button $variant="secondary" onClick={() => onPlans(user)} aria-label={`${TEXT_ADMIN.plans} de ${user.email}`}>
                       {TEXT_ADMIN.plans}
                     </Button>
                   </RowActions>
                 </td>
-                <td>
+                <td className="actions">
                   <RowActions>
                     {canToggle && (
                       <Button
@@ -130,6 +178,6 @@ export function UsersTable({ users, selectable, selected, currentUserId, busyId,
           })}
         </tbody>
       </Table>
-    </Scroll>
+    </Frame>
   );
 }

@@ -76,14 +76,17 @@ export function AppCard({
   platform,
   onOpen,
   onUpgrade,
+  upgradable = true,
 }: {
   app: App;
   platform: Platform;
   onOpen: (app: App) => void;
   onUpgrade: (path: string) => void;
+  /** False for an app without a PRO plan: 'Mejorar Plan' would lead to 'Sin planes disponibles'. */
+  upgradable?: boolean;
 }) {
   const enabled = isEnabledOn(app, platform);
-  const upgrade = upgradePath(app);
+  const upgrade = upgradable ? upgradePath(app) : null;
   const titleId = `app-${platform}-${app.id}`;
   return (
     <Card $disabled={!enabled} aria-labelledby={titleId} data-enabled={enabled}>

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { Alert, Button, getRuntimeConfig, openWebLaunch, Spinner, Tabs, TEXT, theme, useApps, useSession, type App } from '@portal/shared';
+import { Alert, Button, getRuntimeConfig, listAppsWithPlans, openWebLaunch, proPlanOf, Spinner, Tabs, TEXT, theme, useApps, useSession, type App } from '@portal/shared';
 import { Heading, Page } from '../../components/Page';
 import { AppCard, type Platform } from './AppCard';
 import { launchFor } from './launch';
@@ -17,6 +17,12 @@ const Top = styled.header`
   justify-content: space-between;
   gap: 12px 24px;
   margin-bottom: 20px;
+  /* On a phone the greeting is compact, so that the first app card shows on the first screen. */
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    gap: 6px;
+    margin-bottom: 12px;
+    h1 { font-size: 1.2rem; }
+  }
 `;
 
 const Banners = styled.div`
@@ -24,7 +30,7 @@ const Banners = styled.div`
   grid-template-columns: 2fr 1fr;
   gap: 16px;
   margin-bottom: 24px;
-  @media (max-width: ${theme.breakpoint.mobile}) { grid-template-columns: 1fr; }
+  @media (max-width: ${theme.breakpoint.mobile}) { grid-template-columns: 1fr; gap: 8px; margin-bottom: 12px; }
 `;
 
 const Promo = styled.a`
@@ -50,6 +56,12 @@ const Promo = styled.a`
   }
   span { opacity: 0.92; max-width: 36ch; }
   &:focus-visible { outline: 3px solid ${theme.color.primary}; outline-offset: 3px; }
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    min-height: 0;
+    padding: 12px 16px;
+    strong { font-size: 1.1rem; }
+    span { font-size: 0.875rem; }
+  }
 `;
 
 const Upgrade = styled.section`
@@ -62,6 +74,14 @@ const Upgrade = styled.section`
   background: ${theme.color.surface};
   box-shadow: ${theme.shadow};
   p { margin: 0; color: ${theme.color.muted}; }
+  /* On a phone: the sentence and its button on one row. */
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    flex-direction: row;
+    align-items: center;
+    padding: 10px 12px;
+    p { font-size: 0.875rem; }
+    button { flex: none; }
+  }
 `;
 
 const Grid = styled.div`
@@ -71,7 +91,8 @@ const Grid = styled.div`
   padding-top: 20px;
 `;
 
-// On a phone the four tabs stay on one line and scroll sideways instead of stacking.
+// On a phone the four tabs stay on one line and scroll sideways instead of stacking; the strip fades out on the
+// right, so it shows there is more to it.
 const TabsArea = styled.div`
   [role='tablist'] {
     flex-wrap: nowrap;
@@ -79,6 +100,21 @@ const TabsArea = styled.div`
     scrollbar-width: thin;
   }
   [role='tab'] { white-space: nowrap; flex: none; }
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    [role='tablist'] {
+      mask-image: linear-gradient(to right, #000 calc(100% - 48px), transparent);
+      padding-right: 40px;
+    }
+  }
+`;
+
+/** A failed apps list: the message and 'Reintentar' (issue 18, item 7). */
+const Failed = styled.div`
+  display: flex;
+  flex-direction: column;
+  align-items: flex-start;
+  gap: 12px;
+  padding-top: 20px;
 `;
 
 const State = styled.p`
@@ -94,10 +130,28 @@ const TABS = [
   { id: 'education', label: 'Educación (Próximamente)', disabled: true },
 ];
 
+/**
+ * The ids of the apps that have a PRO plan to move to; null while unknown (or when the catalogue cannot be read, when
+ * every card keeps its 'Mejorar Plan' as the spec has it).
+ */
+function useUpgradableApps(): ReadonlySet<number> | null {
+  const [ids, setIds] = useState<ReadonlySet<number> | null>(null);
+  useEffect(() => {
+    let current = true;
+    void listAppsWithPlans().then((apps) => {
+      if (current && apps.length > 0) setIds(new Set(apps.filter((app) => proPlanOf(app)).map((app) => app.id)));
+    });
+    return () => {
+      current = false;
+    };
+  }, []);
+  return ids;
+}
+
 /** The apps home (/ and /apps), spec §2. */
 export default function AppsPage() {
   const returning = useTokenReturn();
-  if (returning) return <Spinner label={TEXT.loading} />;
+  if (returning) return <Spinner label={TEXT.signingIn} />;
   return <AppsHome />;
 }
 
@@ -108,6 +162,7 @@ function AppsHome() {
   const { apps, isLoading, error, ensureLoaded } = useApps();
   const [platform, setPlatform] = useState<Platform>('web');
   const presentation = usePresentation();
+  const upgradable = useUpgradableApps();
 
   useEffect(() => {
     void ensureLoaded();
@@ -125,13 +180,28 @@ function AppsHome() {
 
   let body;
   if (isLoading && apps.length === 0) body = <Spinner label={TEXT.loadingApps} />;
-  else if (error && apps.length === 0) body = <Alert>{error}</Alert>;
+  else if (error && apps.length === 0)
+    body = (
+      <Failed>
+        <Alert>{error}</Alert>
+        <Button $variant="secondary" onClick={() => void ensureLoaded()}>
+          {TEXT.retry}
+        </Button>
+      </Failed>
+    );
   else if (apps.length === 0) body = <State>{TEXT.noApps}</State>;
   else
     body = (
       <Grid>
         {apps.map((app) => (
-          <AppCard key={app.id} app={app} platform={platform} onOpen={open} onUpgrade={(path) => navigate(path)} />
+          <AppCard
+            key={app.id}
+            app={app}
+            platform={platform}
+            onOpen={open}
+            onUpgrade={(path) => navigate(path)}
+            upgradable={upgradable === null || upgradable.has(app.id)}
+          />
         ))}
       </Grid>
     );

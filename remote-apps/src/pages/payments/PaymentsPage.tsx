@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { Alert, Button, Card, createBillingPortalSession, errorMessage, FALLBACK, useSession } from '@portal/shared';
+import { Alert, billingEnabled, Button, Card, createBillingPortalSession, errorMessage, FALLBACK, useSession } from '@portal/shared';
 import { GoButton, Heading, Lead, Page, Row } from '../../components/Page';
 
 const Box = styled(Card)`
@@ -34,12 +34,18 @@ export default function PaymentsPage() {
       <Heading>Pagos</Heading>
       <Lead>Tus suscripciones, facturas y métodos de pago.</Lead>
       <Box>
-        <p>Consulta y administra tus pagos en el portal de facturación.</p>
+        {billingEnabled() ? (
+          <p>Consulta y administra tus pagos en el portal de facturación.</p>
+        ) : (
+          <p>Los pagos en línea aún no están disponibles. Tus planes actuales siguen activos.</p>
+        )}
         {error && <Alert>{error}</Alert>}
         <Row>
-          <Button onClick={openPortal} disabled={busy || !user}>
-            Mi facturación
-          </Button>
+          {billingEnabled() && (
+            <Button onClick={openPortal} disabled={busy || !user}>
+              Mi facturación
+            </Button>
+          )}
           <GoButton to="/apps" variant="secondary">
             Ir al Panel Principal
           </GoButton>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
 import {
+  planLabel,
   Alert,
   AppIcon,
   freePlanOf,
@@ -69,7 +70,7 @@ function AppPlansCard({ app }: { app: AppWithPlans }) {
       )}
       {pro && (
         <Tier $pro>
-          <h3>{pro.nombre}</h3>
+          <h3>{planLabel(pro)}</h3>
           <FeatureList items={pro.caracteristicas} />
           <PlanPrices plan={pro} />
         </Tier>

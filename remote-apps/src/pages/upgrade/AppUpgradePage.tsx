@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import {
+  planLabel,
   AppIcon,
   getApp,
   listAppsWithPlans,
@@ -92,7 +93,7 @@ export default function AppUpgradePage() {
           <p>{app.longDescription || app.descripcion}</p>
         </Column>
         <Column aria-labelledby="plan-pro">
-          <h2 id="plan-pro">{pro ? `${app.nombre} ${pro.nombre}` : 'Plan PRO'}</h2>
+          <h2 id="plan-pro">{pro ? `${app.nombre} ${planLabel(pro)}` : 'Plan PRO'}</h2>
           {pro ? (
             <>
               <FeatureList items={pro.caracteristicas} />

@@ -1,3 +1,4 @@
+import { SUSPENDED_LOGIN_ERROR } from '@portal/shared';
 import type { TimedMessage } from '../../hooks/useTimedMessage';
 
 /** What registration passes to /login in the navigation state (spec §2, §4). */
@@ -9,6 +10,8 @@ export interface LoginNoticeState {
 export const LOGIN_ERRORS: Record<string, string> = {
   auth_failed: 'Error en la autenticación con Google. Por favor, inténtalo de nuevo.',
   token_invalid: 'Token de autenticación inválido. Por favor, inicia sesión nuevamente.',
+  // The session ended because an administrator suspended the account (the API's 403 USER_SUSPENDED).
+  [SUSPENDED_LOGIN_ERROR]: 'Tu cuenta está suspendida. Contacta con soporte.',
 };
 
 /** The banner above the form: a social sign-in error from the address, else registration's message. */

@@ -30,7 +30,7 @@ export function PasswordForm() {
       if (token) replaceToken(token);
       setMessage({ tone: 'success', text: PASSWORD_UPDATED });
     } catch (caught) {
-      setMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.updatePassword) });
+      setMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.updatePassword, { currentPassword: 'Contraseña actual', newPassword: 'Nueva contraseña' }) });
     } finally {
       setBusy(false);
     }

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { Card, theme, type User } from '@portal/shared';
+import { planLabel, Card, theme, type User } from '@portal/shared';
 
 const Side = styled(Card)`
   display: flex;
@@ -60,7 +60,7 @@ export function ProfileCard({ user }: { user: User | null }) {
         <ul>
           {(user?.planesUsuarios ?? []).map((entry) => (
             <li key={entry.id}>
-              <strong>{entry.app ? `${entry.app.nombre}: ${entry.plan.nombre}` : entry.plan.nombre}</strong>
+              <strong>{entry.app ? `${entry.app.nombre}: ${planLabel(entry.plan)}` : planLabel(entry.plan)}</strong>
               {entry.plan.descripcion && <span>{entry.plan.descripcion}</span>}
             </li>
           ))}

@@ -40,7 +40,7 @@ export function ProfileForm() {
       setUser(response.user);
       setState('saved');
     } catch (caught) {
-      setError(errorMessage(caught, FALLBACK.updateProfile));
+      setError(errorMessage(caught, FALLBACK.updateProfile, { name: 'Nombre', lastName: 'Apellido', phone: 'Teléfono' }));
       setState('idle');
     }
   };

@@ -171,3 +171,31 @@ it("says 'Creando cuenta...' while the account is created", async () => {
   await pending;
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/verify-email'));
 });
+
+it('the steps are history entries: Back on step 2 returns to step 1 with what was typed, and Forward keeps the passwords (issue 18, item 7)', async () => {
+  renderAt('/register', <RegisterPage />);
+  await toStep2();
+  // Step 2 opens with the focus on its first field.
+  expect(screen.getByLabelText('Contraseña')).toHaveFocus();
+  await userEvent.type(screen.getByLabelText('Contraseña'), 'Clave-segura-1');
+  await userEvent.type(screen.getByLabelText('Confirmar contraseña'), 'Clave-segura-1');
+  await userEvent.click(screen.getByRole('button', { name: 'Anterior' }));
+  expect(screen.getByText('Paso 1 de 2')).toBeInTheDocument();
+  expect(screen.getByLabelText('Email')).toHaveValue('Ana@Example.com');
+  await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
+  expect(await screen.findByLabelText('Confirmar contraseña')).toHaveValue('Clave-segura-1');
+  expect(screen.getByLabelText('Contraseña')).toHaveValue('Clave-segura-1');
+});
+
+it("says 'Verificando...' with the fields disabled while the email is checked, and a refused step focuses its first error (issue 18, item 7)", async () => {
+  checkReply = { status: 200, body: null, delay: 800 } as typeof checkReply;
+  renderAt('/register', <RegisterPage />);
+  await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
+  expect(screen.getByLabelText('Email')).toHaveFocus();
+  await fillStep1();
+  await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
+  expect(await screen.findByRole('button', { name: 'Verificando...' })).toBeDisabled();
+  expect(screen.getByLabelText('Email')).toBeDisabled();
+  expect(screen.getByLabelText('Nombre')).toBeDisabled();
+  expect(await screen.findByLabelText('Confirmar contraseña')).toBeInTheDocument();
+});

@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { Alert, Button, checkEmail, composePhone, DEFAULT_PHONE_COUNTRY, errorMessage, FALLBACK, getRuntimeConfig, hasErrors, PasswordField, register, registrationIdFor, storePendingRedirect, TextField, theme, type FieldErrors, type NewPassword, type RegistrationDetails, useSession, validateRegistrationDetails, validateRegistrationPassword } from '@portal/shared';
 import { AuthLayout, Footer, Form, Row, TextLink } from '../../components/AuthLayout';
@@ -25,7 +25,25 @@ export default function RegisterPage() {
   const setPendingVerificationEmail = useSession((s) => s.setPendingVerificationEmail);
   const redirectUrl = params.get('redirect_url');
 
-  const [step, setStep] = useState<1 | 2>(1);
+  // The steps are entries of the browser's history (Back on step 2 returns to step 1 with what was typed; issue 18,
+  // item 7). Step 2 shows only once step 1 was checked in this visit: after a reload it starts again at step 1.
+  const location = useLocation();
+  const [checked, setChecked] = useState(false);
+  const step: 1 | 2 = (location.state as { registerStep?: number } | null)?.registerStep === 2 && checked ? 2 : 1;
+  const setStep = (next: 1 | 2) => {
+    if (next === 2) {
+      setChecked(true);
+      navigate({ search: location.search }, { state: { registerStep: 2 } });
+    } else if (step === 2) navigate(-1);
+  };
+  const stepOne = useRef<HTMLFormElement>(null);
+  const stepTwo = useRef<HTMLFormElement>(null);
+  // Each step opens with the focus on its first field; a refused step puts it on the first field in error.
+  useEffect(() => {
+    (step === 2 ? stepTwo : stepOne).current?.querySelector<HTMLElement>('input')?.focus();
+  }, [step]);
+  const focusFirstInvalid = () =>
+    setTimeout(() => (step === 2 ? stepTwo : stepOne).current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [lastName, setLastName] = useState('');
@@ -75,6 +93,7 @@ export default function RegisterPage() {
     event.preventDefault();
     const errors = validateRegistrationDetails(details());
     setDetailErrors(errors);
+    if (hasErrors(errors)) focusFirstInvalid();
     if (hasErrors(errors) || busy) return;
     setBusy(true);
     try {
@@ -101,6 +120,7 @@ export default function RegisterPage() {
     const all = details();
     const errors = validateRegistrationPassword({ password, confirmation });
     setPasswordErrors(errors);
+    if (hasErrors(errors)) focusFirstInvalid();
     const detailsProblems = validateRegistrationDetails(all);
     if (hasErrors(detailsProblems)) {
       setDetailErrors(detailsProblems);
@@ -126,9 +146,10 @@ export default function RegisterPage() {
     <AuthLayout title="Crear cuenta">
       <Step>Paso {step} de 2</Step>
       {step === 1 ? (
-        <Form onSubmit={onNext} noValidate aria-label="Tus datos">
+        <Form ref={stepOne} onSubmit={onNext} noValidate aria-label="Tus datos" aria-busy={busy}>
           <TextField
             label="Email"
+            disabled={busy}
             type="email"
             autoComplete="email"
             value={email}
@@ -140,6 +161,7 @@ export default function RegisterPage() {
           />
           <TextField
             label="Nombre"
+            disabled={busy}
             autoComplete="given-name"
             value={name}
             error={detailErrors.name}
@@ -150,6 +172,7 @@ export default function RegisterPage() {
           />
           <TextField
             label="Apellido"
+            disabled={busy}
             autoComplete="family-name"
             value={lastName}
             error={detailErrors.lastName}
@@ -172,11 +195,11 @@ export default function RegisterPage() {
             }}
           />
           <Button type="submit" $block disabled={busy}>
-            Siguiente
+            {busy ? 'Verificando...' : 'Siguiente'}
           </Button>
         </Form>
       ) : (
-        <Form onSubmit={onCreate} noValidate aria-label="Tu contraseña">
+        <Form ref={stepTwo} onSubmit={onCreate} noValidate aria-label="Tu contraseña">
           {serverError && <Alert tone="error">{serverError}</Alert>}
           <PasswordField
             label="Contraseña"

@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { forgetRegistration, PENDING_REDIRECT_KEY, registrationIdFor, rememberRegistration, useSession } from '@portal/shared';
+import { forgetRegistration, PENDING_REDIRECT_KEY, registrationIdFor, rememberRegistration, startResendCooldown, useSession } from '@portal/shared';
 import { fakeToken } from '@portal/shared/src/testing/fake-api';
 import { leaveTo } from '../../navigation/leave';
 import { bodyOf, renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
@@ -24,8 +24,9 @@ beforeEach(async () => {
         ? { status: 200, body: { access_token: TOKEN, user: user(), passwordSet: body.registrationId === 'registro-de-ana-0001' } }
         : { status: 400, body: { statusCode: 400, message: 'Código inválido o expirado' } };
     },
-    'POST /auth/resend-verification': { status: 200, body: { message: 'ok' } },
+    'POST /auth/resend-verification': { status: 200, body: { message: 'ok', resendAfter: 60 } },
   });
+  startResendCooldown('verify_email', 'ana@example.com', 0);
   // Ana registered in this browser (RegisterPage keeps the id the API answered).
   rememberRegistration('ana@example.com', 'registro-de-ana-0001');
 });
@@ -167,6 +168,43 @@ it("Reenviar código asks for a new code, then reads 'Reenviar en {n}s' for 60 s
   expect(screen.getByRole('button', { name: 'Reenviar en 1s' })).toBeDisabled();
   act(() => jest.advanceTimersByTime(1000));
   expect(screen.getByRole('button', { name: 'Reenviar código' })).toBeEnabled();
+});
+
+it('after registering, the button counts down the wait the server gave, also after a reload (issue 18, item 4)', async () => {
+  fakeTimers();
+  // What register() keeps from the API's answer (resendAfter: 60), 3 s ago.
+  startResendCooldown('verify_email', 'ana@example.com', 57);
+  const first = renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  expect(screen.getByRole('button', { name: 'Reenviar en 57s' })).toBeDisabled();
+  act(() => jest.advanceTimersByTime(2000));
+  expect(screen.getByRole('button', { name: 'Reenviar en 55s' })).toBeDisabled();
+  // A reload: the page starts again and keeps counting from where the wait is.
+  first.unmount();
+  act(() => jest.advanceTimersByTime(5000));
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  expect(screen.getByRole('button', { name: 'Reenviar en 50s' })).toBeDisabled();
+  act(() => jest.advanceTimersByTime(50_000));
+  expect(screen.getByRole('button', { name: 'Reenviar código' })).toBeEnabled();
+});
+
+it("a refused resend counts down the server's retryAfter, and the wait survives a reload (issue 18, item 4)", async () => {
+  await api.close();
+  api = await useFakeApi({
+    'POST /auth/resend-verification': {
+      status: 429,
+      body: { statusCode: 429, code: 'CODE_COOLDOWN', message: 'Espera 45 segundos antes de pedir otro código', retryAfter: 45 },
+    },
+  });
+  const user = fakeTimers();
+  const page = renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  await user.click(screen.getByRole('button', { name: 'Reenviar código' }));
+  expect(await screen.findByRole('button', { name: 'Reenviar en 45s' })).toBeDisabled();
+  expect(screen.getByRole('alert')).toHaveTextContent('Espera 45 segundos antes de pedir otro código');
+  act(() => jest.advanceTimersByTime(10_000));
+  expect(screen.getByRole('button', { name: 'Reenviar en 35s' })).toBeDisabled();
+  page.unmount();
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  expect(screen.getByRole('button', { name: 'Reenviar en 35s' })).toBeDisabled();
 });
 
 it('links back to registration', () => {

