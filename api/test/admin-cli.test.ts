@@ -234,7 +234,7 @@ for (const backend of backends) {
 
         const suspended = await admin(env, 'suspender', 'ops@example.com')
         assert.equal(suspended.code, 0, shown(suspended))
-        assert.equal((await get(api!, '/auth/user', asUser)).status, 401)
+        assert.equal((await get(api!, '/auth/user', asUser)).status, 403, 'the suspended session is told why (USER_SUSPENDED)')
         assert.notEqual((await signIn(api!, 'ops@example.com', opsPassword)).status, 200)
         const twice = await admin(env, 'suspender', 'ops@example.com')
         assert.equal(twice.code, 0, shown(twice))

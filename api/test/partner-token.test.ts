@@ -213,7 +213,9 @@ forEachBackend((backend) => {
       const { access_token: other } = await mint(suspended.session)
       const admin = await login(t.app)
       assert.equal((await call('PUT', `/auth/cambiar-estado/${suspended.id}`, admin, {})).statusCode, 200)
+      // A partner is told only that the token no longer works (the portal's own session hears USER_SUSPENDED).
       assert.equal((await call('GET', '/auth/user', other)).statusCode, 401)
+      assert.equal((await call('GET', '/auth/user', suspended.session)).statusCode, 403)
     })
   })
 })

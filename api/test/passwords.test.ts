@@ -242,7 +242,8 @@ forEachBackend((backend) => {
       })
       assert.equal(response.statusCode, 200)
       assert.equal(response.json().user.status, 'suspended')
-      assert.equal((await currentUser(token)).statusCode, 401)
+      // Ended, and told why (issue 18): 403 USER_SUSPENDED instead of the plain 401.
+      assert.equal((await currentUser(token)).statusCode, 403)
       const [row] = await t.app.db.select().from(users).where(eq(users.id, id))
       assert.equal(row?.tokenVersion, 1)
       assert.equal((await loginRequest('suspender@portal.test', 'clave-s')).json().code, 'USER_SUSPENDED')

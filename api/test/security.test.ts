@@ -113,8 +113,10 @@ forEachBackend((backend) => {
     it('suspending someone else through editar ends their sessions, as cambiar-estado does', async () => {
       const response = await edit(otherId, { status: 'suspended' })
       assert.equal(response.statusCode, 200, response.body)
+      // The session is over: its next call is refused and told why (403 USER_SUSPENDED, issue 18).
       const me = await t.app.inject({ method: 'GET', url: '/auth/user', headers: { authorization: `Bearer ${otherToken}` } })
-      assert.equal(me.statusCode, 401)
+      assert.equal(me.statusCode, 403)
+      assert.equal(me.json().code, 'USER_SUSPENDED')
       const back = await t.app.inject({ method: 'PUT', url: `/auth/cambiar-estado/${otherId}`, headers: { authorization: `Bearer ${adminToken}` } })
       assert.equal(back.json().user.status, 'active')
     })

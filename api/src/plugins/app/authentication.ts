@@ -46,9 +46,9 @@ export default fp(async (app) => {
     const token = bearer.exec(request.headers.authorization ?? '')?.[1]
     const verified = token && token.length <= 4096 ? await app.tokens.verify(token, acceptedTokens(request)) : null
     if (!verified) {
-      // The session of an account suspended meanwhile: 403 USER_SUSPENDED, so the person learns why (the client ends
-      // the session as it does on a 401; api/README "Suspended sessions").
-      if (token && token.length <= 4096 && await app.tokens.refusedForSuspension(token, acceptedTokens(request))) throw accountSuspended()
+      // The portal session of an account suspended meanwhile: 403 USER_SUSPENDED, so the person learns why (the client
+      // ends the session as it does on a 401; api/README "Suspended sessions"). A partner token stays a plain 401.
+      if (token && token.length <= 4096 && await app.tokens.refusedForSuspension(token, sessionOnly)) throw accountSuspended()
       reply.header('www-authenticate', 'Bearer')
       throw unauthenticated()
     }
