@@ -68,7 +68,10 @@ it("shows the server's message in a red box for a wrong password and stays signe
   renderAt('/login', <LoginPage />);
   await fillIn('ana@example.com', 'mala');
   await userEvent.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
-  expect(await screen.findByRole('alert')).toHaveTextContent('Credenciales inválidas');
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent('Credenciales inválidas');
+  // The keyboard and the screen reader are taken to the message, not left on the button.
+  expect(alert).toHaveFocus();
   expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/);
   expect(useSession.getState().isAuthenticated).toBe(false);
   expect(screen.getByLabelText('Email')).toBeEnabled();
