@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { Navigate, useLocation, useNavigate, useNavigationType } from 'react-router-dom';
 import styled from 'styled-components';
 import { Alert, Button, getRuntimeConfig, partnerRedirect, readToken, Spinner, TEXT, useSession } from '@portal/shared';
 import { TopBar } from '../layout/TopBar';
@@ -24,6 +24,29 @@ function Leave({ target }: { target: string }) {
   return <Spinner label={TEXT.signingIn} />;
 }
 
+/** Where in the tab's history the portal is (react-router keeps `idx` in history.state); null before the first push. */
+const historyIndex = () => (window.history.state as { idx?: number } | null)?.idx ?? null;
+/** The history position of the page shown last, to tell a Back from a Forward or a first load. */
+let lastShownIndex: number | null = null;
+/** The Back already taken from one history entry (by its key), so a re-render does not take a second one. */
+let steppedBackFrom: string | null = null;
+
+/**
+ * A signed-in person who goes Back onto a sign-in page (the registration steps before a verification, the login
+ * before a sign-in) would be sent to /apps again at every press: Back skips those pages instead, on to whatever came
+ * before them, and only the first entry of the portal in the tab turns into /apps.
+ */
+function SkipBack() {
+  const navigate = useNavigate();
+  const { key } = useLocation();
+  useEffect(() => {
+    if (steppedBackFrom === key) return;
+    steppedBackFrom = key;
+    navigate(-1);
+  }, [key, navigate]);
+  return null;
+}
+
 const Unreachable = styled.div`
   width: min(560px, calc(100% - 32px));
   margin: 48px auto;
@@ -45,6 +68,12 @@ function SessionUnreachable({ message }: { message: string }) {
 export function Guarded({ guard, children }: { guard: Guard; children: ReactNode }) {
   const session = useSession();
   const { search } = useLocation();
+  const navigationType = useNavigationType();
+  const index = historyIndex();
+  const shownBefore = lastShownIndex;
+  useEffect(() => {
+    lastShownIndex = index;
+  });
   if (guard !== 'guest' && guard !== 'public' && session.isInitialized && !session.isAuthenticated && session.error && readToken()) {
     return <SessionUnreachable message={session.error} />;
   }
@@ -62,8 +91,11 @@ export function Guarded({ guard, children }: { guard: Guard; children: ReactNode
           <AccessDenied />
         </>
       );
-    case 'navigate':
+    case 'navigate': {
+      const wentBack = navigationType === 'POP' && index !== null && shownBefore !== null && index < shownBefore;
+      if (guard === 'guest' && session.isAuthenticated && wentBack && index > 0) return <SkipBack />;
       return <Navigate to={access.to} replace />;
+    }
     case 'leave':
       return <Leave target={access.target} />;
   }

@@ -72,9 +72,12 @@ export function AvatarMenu() {
     }
   };
 
+  // Spec §2: logging out says 'Cerrando sesión...' while the call runs, as the /logout page does.
+  const [signingOut, setSigningOut] = useState(false);
   const signOut = async () => {
-    close();
+    setSigningOut(true);
     await logout(); // failures are only logged (spec §2)
+    close();
     navigate('/login', { replace: true });
   };
 
@@ -106,7 +109,9 @@ export function AvatarMenu() {
                 Panel
               </ItemLink>
             )}
-            <ItemButton onClick={signOut}>Cerrar sesión</ItemButton>
+            <ItemButton onClick={signOut} disabled={signingOut} aria-live="polite">
+              {signingOut ? 'Cerrando sesión...' : 'Cerrar sesión'}
+            </ItemButton>
           </nav>
         </Panel>
       )}

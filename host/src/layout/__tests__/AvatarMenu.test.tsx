@@ -64,11 +64,16 @@ it('shows the profile picture when there is one', async () => {
   expect(container.querySelector('img')).toHaveAttribute('src', 'https://img.example.com/ana.png');
 });
 
-it('Cerrar sesión calls the API logout, clears the session and goes to /login', async () => {
+it("Cerrar sesión says 'Cerrando sesión...' while the API logs out, clears the session and goes to /login", async () => {
+  await api.close();
+  api = await startFakeApi({ 'POST /auth/logout': { status: 204, delay: 300 } });
+  window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url };
+  resetApiClient();
   await useSession.getState().startSession('tok', user());
   renderAt('/apps', <AvatarMenu />);
   const menu = await openMenu();
   await userEvent.click(within(menu).getByRole('button', { name: 'Cerrar sesión' }));
+  expect(await within(menu).findByRole('button', { name: 'Cerrando sesión...' })).toBeDisabled();
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
   expect(api.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization}`)).toEqual(['POST /auth/logout Bearer tok']);
   expect(useSession.getState().isAuthenticated).toBe(false);

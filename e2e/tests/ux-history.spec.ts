@@ -1,0 +1,29 @@
+// Issue 18, item 7: after signing up, Back does not bounce between the sign-up pages and /apps.
+import { HOST_URL } from '../support/env';
+import { codeFromMail, expect, person, test, VERIFICATION_SUBJECT } from '../support/auth';
+
+test('after verification, Back skips the registration steps instead of bouncing to /apps at every press', async ({ page }) => {
+  const who = person('historial');
+  const since = Date.now() - 1000;
+  await page.goto('/register');
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Nombre').fill(who.name);
+  await page.getByLabel('Apellido').fill(who.lastName);
+  await page.getByLabel('Teléfono', { exact: true }).fill('987654321');
+  await page.getByRole('button', { name: 'Siguiente' }).click();
+  await expect(page.getByText('Paso 2 de 2')).toBeVisible();
+  await page.getByLabel('Contraseña', { exact: true }).fill(who.password);
+  await page.getByLabel('Confirmar contraseña').fill(who.password);
+  await page.getByRole('button', { name: 'Crear cuenta' }).click();
+  await expect(page).toHaveURL(/\/verify-email\?email=/);
+  await page.getByLabel('Código de verificación').fill(await codeFromMail(who.email, VERIFICATION_SUBJECT, since));
+  await page.getByRole('button', { name: 'Verificar código' }).click();
+  await expect(page).toHaveURL(`${HOST_URL}/apps`);
+
+  // One Back passes over both registration steps: the first entry of the portal in this tab becomes /apps.
+  await page.goBack();
+  await expect(page).toHaveURL(`${HOST_URL}/apps`);
+  // The next Back leaves the portal, to what the tab showed before it (here the blank start page).
+  await page.goBack();
+  await expect(page).toHaveURL('about:blank');
+});
