@@ -66,6 +66,24 @@ export async function registerActive(request: APIRequestContext, who: Person): P
   expect(response.status(), await response.text()).toBe(200);
 }
 
+/**
+ * Fills both steps of /register as a person would (Peru's phone prefix kept) and creates the account: the browser lands
+ * on the verification page. A pending address that this browser did not register still gets step 2.
+ */
+export async function registerThroughForm(page: Page, who: Person): Promise<void> {
+  await page.goto('/register');
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Nombre').fill(who.name);
+  await page.getByLabel('Apellido').fill(who.lastName);
+  await page.getByLabel('Teléfono', { exact: true }).fill('987654321');
+  await page.getByRole('button', { name: 'Siguiente' }).click();
+  await expect(page.getByText('Paso 2 de 2')).toBeVisible();
+  await page.getByLabel('Contraseña', { exact: true }).fill(who.password);
+  await page.getByLabel('Confirmar contraseña').fill(who.password);
+  await page.getByRole('button', { name: 'Crear cuenta' }).click();
+  await expect(page).toHaveURL(/\/verify-email\?email=/);
+}
+
 export async function signInThroughForm(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Contraseña', { exact: true }).fill(password);

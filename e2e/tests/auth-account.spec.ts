@@ -6,6 +6,7 @@ import {
   person,
   registerActive,
   registerPending,
+  registerThroughForm,
   RESET_SUBJECT,
   signInThroughForm,
   test,
@@ -16,17 +17,8 @@ test('register, read the code from the mail, verify: signed in on /apps; sign ou
   const who = person('registro');
   const since = Date.now() - 1000;
   await page.goto('/register');
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Nombre').fill(who.name);
-  await page.getByLabel('Apellido').fill(who.lastName);
   await expect(page.getByRole('combobox', { name: 'País del teléfono' })).toHaveValue('PE');
-  await page.getByLabel('Teléfono', { exact: true }).fill('987654321');
-  await page.getByRole('button', { name: 'Siguiente' }).click();
-  await expect(page.getByText('Paso 2 de 2')).toBeVisible();
-  await page.getByLabel('Contraseña', { exact: true }).fill(who.password);
-  await page.getByLabel('Confirmar contraseña').fill(who.password);
-  await page.getByRole('button', { name: 'Crear cuenta' }).click();
-  await expect(page).toHaveURL(/\/verify-email\?email=/);
+  await registerThroughForm(page, who);
   await expect(page.getByText(who.email)).toBeVisible();
 
   const code = await codeFromMail(who.email, VERIFICATION_SUBJECT, since);

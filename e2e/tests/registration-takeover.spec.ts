@@ -4,7 +4,7 @@
 // cooldown. Afterwards the victim's password signs in and the attacker's never does.
 import type { Page } from '@playwright/test';
 import { API_URL } from '../support/env';
-import { codeFromMail, expect, person, test, VERIFICATION_SUBJECT, type Person } from '../support/auth';
+import { codeFromMail, expect, person, registerThroughForm, test, VERIFICATION_SUBJECT, type Person } from '../support/auth';
 
 const COOLDOWN_MS = 60_000;
 
@@ -25,22 +25,6 @@ async function signInStatus(email: string, password: string): Promise<number> {
     body: JSON.stringify({ email, password }),
   });
   return response.status;
-}
-
-/** The victim fills both steps of /register in the browser and lands on the verification page. */
-async function victimRegisters(page: Page, who: Person): Promise<void> {
-  await page.goto('/register');
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Nombre').fill(who.name);
-  await page.getByLabel('Apellido').fill(who.lastName);
-  await page.getByLabel('Teléfono', { exact: true }).fill('987654321');
-  await page.getByRole('button', { name: 'Siguiente' }).click();
-  // A pending address (the attacker's registration) still gets step 2 in a browser that did not register it.
-  await expect(page.getByText('Paso 2 de 2')).toBeVisible();
-  await page.getByLabel('Contraseña', { exact: true }).fill(who.password);
-  await page.getByLabel('Confirmar contraseña').fill(who.password);
-  await page.getByRole('button', { name: 'Crear cuenta' }).click();
-  await expect(page).toHaveURL(/\/verify-email\?email=/);
 }
 
 /** The victim types the newest code of their inbox (mailed after `since`) and is signed in on /apps. */
@@ -76,7 +60,7 @@ const victim = (label: string): Person => ({ ...person(label), name: 'Valeria', 
 test('victim first, attacker inside the cooldown: the victim keeps their password', async ({ page }) => {
   const who = victim('victima-primero');
   const since = Date.now() - 1000;
-  await victimRegisters(page, who);
+  await registerThroughForm(page, who);
   expect((await attackerRegisters(who.email)).status).toBe(201);
   await victimVerifies(page, who, since);
   await expectVictimOwnsTheAccount(page, who);
@@ -85,7 +69,7 @@ test('victim first, attacker inside the cooldown: the victim keeps their passwor
 test('victim first, attacker after the cooldown (a second code mailed): the victim keeps their password', async ({ page }) => {
   test.setTimeout(150_000);
   const who = victim('victima-espera');
-  await victimRegisters(page, who);
+  await registerThroughForm(page, who);
   await page.waitForTimeout(COOLDOWN_MS + 1500);
   const since = Date.now() - 500;
   expect((await attackerRegisters(who.email)).status).toBe(201);
@@ -97,7 +81,7 @@ test('attacker first, victim inside the cooldown (no new mail): the victim gets 
   const who = victim('atacante-primero');
   const since = Date.now() - 1000;
   expect((await attackerRegisters(who.email)).status).toBe(201);
-  await victimRegisters(page, who);
+  await registerThroughForm(page, who);
   await victimVerifies(page, who, since);
   await expectVictimOwnsTheAccount(page, who);
 });
@@ -108,7 +92,7 @@ test('attacker first, victim after the cooldown: the victim gets their own passw
   expect((await attackerRegisters(who.email)).status).toBe(201);
   await page.waitForTimeout(COOLDOWN_MS + 1500);
   const since = Date.now() - 500;
-  await victimRegisters(page, who);
+  await registerThroughForm(page, who);
   await victimVerifies(page, who, since);
   await expectVictimOwnsTheAccount(page, who);
 });
@@ -116,7 +100,7 @@ test('attacker first, victim after the cooldown: the victim gets their own passw
 test("the mail's link opened in a new tab of the same browser activates the victim's password", async ({ page, context }) => {
   const who = victim('victima-enlace');
   const since = Date.now() - 1000;
-  await victimRegisters(page, who);
+  await registerThroughForm(page, who);
   expect((await attackerRegisters(who.email)).status).toBe(201);
   const code = await codeFromMail(who.email, VERIFICATION_SUBJECT, since);
   const tab = await context.newPage();

@@ -1,21 +1,11 @@
 // Issue 18, item 7: after signing up, Back does not bounce between the sign-up pages and /apps.
 import { HOST_URL } from '../support/env';
-import { codeFromMail, expect, person, test, VERIFICATION_SUBJECT } from '../support/auth';
+import { codeFromMail, expect, person, registerThroughForm, test, VERIFICATION_SUBJECT } from '../support/auth';
 
 test('after verification, Back skips the registration steps instead of bouncing to /apps at every press', async ({ page }) => {
   const who = person('historial');
   const since = Date.now() - 1000;
-  await page.goto('/register');
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Nombre').fill(who.name);
-  await page.getByLabel('Apellido').fill(who.lastName);
-  await page.getByLabel('Teléfono', { exact: true }).fill('987654321');
-  await page.getByRole('button', { name: 'Siguiente' }).click();
-  await expect(page.getByText('Paso 2 de 2')).toBeVisible();
-  await page.getByLabel('Contraseña', { exact: true }).fill(who.password);
-  await page.getByLabel('Confirmar contraseña').fill(who.password);
-  await page.getByRole('button', { name: 'Crear cuenta' }).click();
-  await expect(page).toHaveURL(/\/verify-email\?email=/);
+  await registerThroughForm(page, who);
   await page.getByLabel('Código de verificación').fill(await codeFromMail(who.email, VERIFICATION_SUBJECT, since));
   await page.getByRole('button', { name: 'Verificar código' }).click();
   await expect(page).toHaveURL(`${HOST_URL}/apps`);
