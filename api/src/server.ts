@@ -18,8 +18,6 @@ const app = await buildApp({ config }).catch((error: Error) => {
   console.error(`No se pudo iniciar la API: ${error.message}`)
   process.exit(1)
 })
-// PGlite lays down its first files with the modes of its bundled image (0666), whatever the umask says.
-keepDataPrivate(config.dataDir)
 
 let closing = false
 async function shutdown(signal: NodeJS.Signals) {

@@ -6,6 +6,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres'
 import pg from 'pg'
+import { tightenToOwner } from '../lib/private-data.js'
 
 export type Db = PgDatabase<PgQueryResultHKT>
 
@@ -193,6 +194,8 @@ export async function openDatabase(
   const release = lockDataDir(config.dataDir)
   try {
     const client = await PGlite.create({ dataDir: join(config.dataDir, 'pglite'), extensions: pgliteExtensions })
+    // PGlite lays down its first files with the modes of its bundled image (0666), whatever the umask says.
+    tightenToOwner(join(config.dataDir, 'pglite'))
     return wrapPglite(client, release)
   } catch (error) {
     release()

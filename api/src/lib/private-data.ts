@@ -9,12 +9,13 @@ import { join } from 'node:path'
 export function keepDataPrivate(dataDir: string): void {
   process.umask(0o077)
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-  tighten(dataDir)
+  tightenToOwner(dataDir)
 }
 
-function tighten(path: string): void {
+/** Takes group and other permissions off `path` and everything under it (symbolic links left alone). */
+export function tightenToOwner(path: string): void {
   const stat = lstatSync(path)
   if (stat.isSymbolicLink()) return
   if ((stat.mode & 0o077) !== 0) chmodSync(path, stat.mode & 0o700)
-  if (stat.isDirectory()) for (const name of readdirSync(path)) tighten(join(path, name))
+  if (stat.isDirectory()) for (const name of readdirSync(path)) tightenToOwner(join(path, name))
 }
