@@ -2,8 +2,8 @@
 const { existsSync } = require('node:fs');
 
 // A remote joins the unit suite as soon as its folder has a tsconfig.
-const browserPackages = ['shared', 'host', 'remote-auth', 'remote-apps', 'remote-admin', 'remote-calculator'].filter((dir) =>
-  existsSync(`${__dirname}/${dir}/tsconfig.json`),
+const browserPackages = ['shared', 'host', 'remote-auth', 'remote-apps', 'remote-admin', 'remote-calculator'].filter(
+  (dir) => existsSync(`${__dirname}/${dir}/tsconfig.json`),
 );
 
 /** @type {import('jest').Config} */

@@ -7,7 +7,9 @@ import { E2E, GOOGLE_ISSUER, HOST_URL, identityEnv, portalEnv, ROOT } from './su
 if (!process.env.TEST_WORKER_INDEX) rmSync(E2E.dataDir, { recursive: true, force: true });
 
 // Apple's sign-in key for this run, given to the API and to the test identity providers alike.
-const appleKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const appleKey = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString();
 const environment = { ...(process.env as Record<string, string>), ...identityEnv(appleKey) };
 
 export default defineConfig({

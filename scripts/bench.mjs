@@ -8,12 +8,19 @@ import { run } from './lib/run.mjs';
 
 const benchDir = path.join(ROOT, 'api', 'bench');
 const only = process.argv[2];
-const files = only === 'front' ? [] : readdirSync(benchDir).filter((file) => file.endsWith('.bench.ts')).sort();
+const files =
+  only === 'front'
+    ? []
+    : readdirSync(benchDir)
+        .filter((file) => file.endsWith('.bench.ts'))
+        .sort();
 
 let failed = false;
 for (const file of files) {
   console.log(`\n=== Benchmark: ${file} ===\n`);
-  const code = await run(process.execPath, ['--import', 'tsx', path.join(benchDir, file)], { cwd: path.join(ROOT, 'api') });
+  const code = await run(process.execPath, ['--import', 'tsx', path.join(benchDir, file)], {
+    cwd: path.join(ROOT, 'api'),
+  });
   if (code !== 0) {
     console.error(`${file} terminó con código ${code}`);
     failed = true;

@@ -27,6 +27,12 @@ if (!existsSync(path.join(dir, part === 'host' ? 'index.html' : 'remoteEntry.js'
   process.exit(1);
 }
 const port = Number(process.env.PORT) || (part === 'host' ? layout.host.port : remote.port);
-const server = await startStaticServer({ dir, port, bind: layout.bind, spa: part === 'host', runtimeConfig: runtimeConfig(layout) });
+const server = await startStaticServer({
+  dir,
+  port,
+  bind: layout.bind,
+  spa: part === 'host',
+  runtimeConfig: runtimeConfig(layout),
+});
 console.log(`${part} servido en ${server.url}`);
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => void server.close().then(() => process.exit(0)));

@@ -76,7 +76,10 @@ async function serve(label, options) {
   try {
     return await startStaticServer(options);
   } catch (error) {
-    const message = listenFailureMessage(parts.find((part) => part.label === label), error);
+    const message = listenFailureMessage(
+      parts.find((part) => part.label === label),
+      error,
+    );
     throw message ? new Error(message) : error;
   }
 }
@@ -96,11 +99,22 @@ async function main() {
   const config = runtimeConfig(layout);
   for (const remote of layout.remotes) {
     servers.push(
-      await serve(`remoto ${remote.name}`, { dir: path.join(remote.absDir, 'dist'), port: remote.port, bind: layout.bind, runtimeConfig: config }),
+      await serve(`remoto ${remote.name}`, {
+        dir: path.join(remote.absDir, 'dist'),
+        port: remote.port,
+        bind: layout.bind,
+        runtimeConfig: config,
+      }),
     );
   }
   servers.push(
-    await serve('portal (host)', { dir: path.join(ROOT, 'host/dist'), port: layout.host.port, bind: layout.bind, spa: true, runtimeConfig: config }),
+    await serve('portal (host)', {
+      dir: path.join(ROOT, 'host/dist'),
+      port: layout.host.port,
+      bind: layout.bind,
+      spa: true,
+      runtimeConfig: config,
+    }),
   );
   console.log('');
   for (const remote of layout.remotes) console.log(`  Remoto ${remote.name.padEnd(10)} ${remote.origin}`);

@@ -40,5 +40,6 @@ for (const [label, command, args] of chosen) {
 }
 
 console.log('\n=== Resumen ===');
-for (const { label, ok, seconds } of results) console.log(`${ok ? 'ok   ' : 'FALLA'} ${label} (${seconds.toFixed(0)} s)`);
+for (const { label, ok, seconds } of results)
+  console.log(`${ok ? 'ok   ' : 'FALLA'} ${label} (${seconds.toFixed(0)} s)`);
 process.exit(results.every((result) => result.ok) ? 0 : 1);

@@ -2,99 +2,109 @@
 // against raw argon2id verifies at the same parameters: how much the API adds on top of the framework and of the
 // password hash it cannot avoid. GET /.well-known/jwks.json (static, no database) shows what the API's own hooks
 // (security headers, CORS) cost before any route does work.
-import autocannon from 'autocannon'
-import { hashPassword, verifyPassword } from '../src/plugins/app/passwords.js'
-import { startBenchServer } from './spawn-server.js'
+import autocannon from 'autocannon';
+import { hashPassword, verifyPassword } from '../src/plugins/app/passwords.js';
+import { startBenchServer } from './spawn-server.js';
 
-const seconds = Number(process.env.BENCH_SECONDS || 4)
-const adminEmail = 'bench@portal.local'
-const adminPassword = 'clave-del-benchmark'
-const loginConnections = 4
+const seconds = Number(process.env.BENCH_SECONDS || 4);
+const adminEmail = 'bench@portal.local';
+const adminPassword = 'clave-del-benchmark';
+const loginConnections = 4;
 
 const server = await startBenchServer({
   ADMIN_EMAIL: adminEmail,
   ADMIN_PASSWORD: adminPassword,
   // The per-IP limits would otherwise answer most of the login load with 429 (all of it comes from 127.0.0.1).
   LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
-})
-const { api, bare } = server
+});
+const { api, bare } = server;
 
 interface Row {
-  what: string
-  perSecond: number
-  p99: number | undefined
-  reference?: string
+  what: string;
+  perSecond: number;
+  p99: number | undefined;
+  reference?: string;
 }
 
-async function load(options: autocannon.Options): Promise<{ perSecond: number, p99: number }> {
-  const result = await autocannon({ duration: seconds, ...options })
+async function load(options: autocannon.Options): Promise<{ perSecond: number; p99: number }> {
+  const result = await autocannon({ duration: seconds, ...options });
   if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${options.url}: ${result.non2xx} respuestas no 2xx y ${result.errors} errores`)
+    throw new Error(`${options.url}: ${result.non2xx} respuestas no 2xx y ${result.errors} errores`);
   }
-  return { perSecond: result.requests.average, p99: result.latency.p99 }
+  return { perSecond: result.requests.average, p99: result.latency.p99 };
 }
 
 /** argon2id verifies with `parallel` in flight for the benchmark's duration, on the library's thread pool. */
 async function rawVerifies(parallel: number): Promise<number> {
-  const hash = await hashPassword(adminPassword)
-  const end = Date.now() + seconds * 1000
-  let done = 0
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (Date.now() < end) {
-      if (!await verifyPassword(hash, adminPassword)) throw new Error('argon2 verify failed')
-      done += 1
-    }
-  }))
-  return done / seconds
+  const hash = await hashPassword(adminPassword);
+  const end = Date.now() + seconds * 1000;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (Date.now() < end) {
+        if (!(await verifyPassword(hash, adminPassword))) throw new Error('argon2 verify failed');
+        done += 1;
+      }
+    }),
+  );
+  return done / seconds;
 }
 
 /** A share as a percentage, with a decimal when it is small enough for rounding to hide it. */
 const percent = (part: number, whole: number) => {
-  const value = (part / whole) * 100
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} %`
-}
+  const value = (part / whole) * 100;
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} %`;
+};
 
-const rows: Row[] = []
+const rows: Row[] = [];
 try {
-  const loginBody = JSON.stringify({ email: adminEmail, password: adminPassword })
-  const json = { 'content-type': 'application/json' }
-  const signIn = await fetch(`${api}/auth/login`, { method: 'POST', headers: json, body: loginBody })
-  const { access_token: token } = await signIn.json() as { access_token: string }
+  const loginBody = JSON.stringify({ email: adminEmail, password: adminPassword });
+  const json = { 'content-type': 'application/json' };
+  const signIn = await fetch(`${api}/auth/login`, { method: 'POST', headers: json, body: loginBody });
+  const { access_token: token } = (await signIn.json()) as { access_token: string };
 
-  const routes: Array<{ what: string, url: string, headers?: Record<string, string> }> = [
+  const routes: Array<{ what: string; url: string; headers?: Record<string, string> }> = [
     { what: 'GET /.well-known/jwks.json', url: `${api}/.well-known/jwks.json` },
     { what: 'GET /auth/user', url: `${api}/auth/user`, headers: { authorization: `Bearer ${token}` } },
     { what: 'GET /apps/listar', url: `${api}/apps/listar` },
-  ]
+  ];
   for (const connections of [1, 50]) {
-    const floor = await load({ url: `${bare}/bare`, connections })
-    rows.push({ what: `bare Fastify route, ${connections} conn.`, ...floor })
+    const floor = await load({ url: `${bare}/bare`, connections });
+    rows.push({ what: `bare Fastify route, ${connections} conn.`, ...floor });
     for (const route of routes) {
-      const measured = await load({ url: route.url, connections, headers: route.headers })
+      const measured = await load({ url: route.url, connections, headers: route.headers });
       rows.push({
         what: `${route.what}, ${connections} conn.`,
         ...measured,
         reference: `${percent(measured.perSecond, floor.perSecond)} of the bare route`,
-      })
+      });
     }
   }
 
-  const verifies = await rawVerifies(loginConnections)
-  rows.push({ what: `raw argon2id verify, ${loginConnections} in flight`, perSecond: verifies, p99: undefined })
-  const logins = await load({ url: `${api}/auth/login`, connections: loginConnections, method: 'POST', headers: json, body: loginBody })
+  const verifies = await rawVerifies(loginConnections);
+  rows.push({ what: `raw argon2id verify, ${loginConnections} in flight`, perSecond: verifies, p99: undefined });
+  const logins = await load({
+    url: `${api}/auth/login`,
+    connections: loginConnections,
+    method: 'POST',
+    headers: json,
+    body: loginBody,
+  });
   rows.push({
     what: `POST /auth/login, ${loginConnections} conn.`,
     ...logins,
     reference: `${percent(logins.perSecond, verifies)} of raw verifies`,
-  })
+  });
 } finally {
-  await server.stop()
+  await server.stop();
 }
 
-const format = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1))
-console.log(`API routes and POST /auth/login, ${seconds} s each, autocannon on 127.0.0.1 (same machine)\n`)
-console.log('| measure | per second | p99 (ms) | relative |')
-console.log('|---|---:|---:|---|')
+const format = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1));
+console.log(`API routes and POST /auth/login, ${seconds} s each, autocannon on 127.0.0.1 (same machine)\n`);
+console.log('| measure | per second | p99 (ms) | relative |');
+console.log('|---|---:|---:|---|');
 for (const row of rows) {
-  console.log(`| ${row.what} | ${format(row.perSecond)} | ${row.p99 === undefined ? '—' : row.p99} | ${row.reference ?? ''} |`)
+  console.log(
+    `| ${row.what} | ${format(row.perSecond)} | ${row.p99 === undefined ? '—' : row.p99} | ${row.reference ?? ''} |`,
+  );
 }

@@ -1,38 +1,40 @@
 // Starts server.ts in a process of its own (the load generator must not share the server's event loop) and answers
 // its addresses once it listens.
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
-import { createInterface } from 'node:readline'
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 
 export interface BenchServer {
   /** The whole API. */
-  api: string
+  api: string;
   /** A bare Fastify route at `${bare}/bare`, in the same process, as the floor to compare against. */
-  bare: string
-  stop(): Promise<void>
+  bare: string;
+  stop(): Promise<void>;
 }
 
 export async function startBenchServer(env: Record<string, string | undefined>): Promise<BenchServer> {
   const server = spawn(process.execPath, ['--import', 'tsx', new URL('./server.ts', import.meta.url).pathname], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const exited = once(server, 'exit')
-  const lines = createInterface({ input: server.stdout! })
+  });
+  const exited = once(server, 'exit');
+  const lines = createInterface({ input: server.stdout! });
   // The addresses come as one JSON line; anything printed before it (the seed's notices) is skipped.
   const addresses = new Promise<string | undefined>((resolve) => {
-    lines.on('line', (line) => { if (line.startsWith('{')) resolve(line) })
-    void exited.then(() => resolve(undefined))
-  })
-  const line = await addresses
-  if (!line) throw new Error('el servidor del benchmark terminó antes de escuchar')
-  const { api, bare } = JSON.parse(line) as { api: string, bare: string }
+    lines.on('line', (line) => {
+      if (line.startsWith('{')) resolve(line);
+    });
+    void exited.then(() => resolve(undefined));
+  });
+  const line = await addresses;
+  if (!line) throw new Error('el servidor del benchmark terminó antes de escuchar');
+  const { api, bare } = JSON.parse(line) as { api: string; bare: string };
   return {
     api,
     bare,
     async stop() {
-      if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM')
-      await exited
+      if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
+      await exited;
     },
-  }
+  };
 }

@@ -1,68 +1,73 @@
-import Fastify, { type FastifyInstance } from 'fastify'
-import fp from 'fastify-plugin'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { Config } from './config.js'
-import type { Database } from './db/client.js'
-import { errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js'
-import { serviceUnavailable } from './lib/errors.js'
-import { createValidatorCompiler } from './lib/validator-compiler.js'
-import { validationError } from './lib/validation.js'
-import authentication from './plugins/app/authentication.js'
-import codes from './plugins/app/codes.js'
-import counters, { type Clock } from './plugins/app/counters.js'
-import limits from './plugins/app/limits.js'
-import mailer, { type MailTransport } from './plugins/app/mailer.js'
-import passwords from './plugins/app/passwords.js'
-import tokens, { type SigningKey } from './plugins/app/tokens.js'
-import cors from './plugins/external/cors.js'
-import database from './plugins/external/database.js'
-import helmet from './plugins/external/helmet.js'
-import rateLimit from './plugins/external/rate-limit.js'
-import redis from './plugins/external/redis.js'
-import swagger from './plugins/external/swagger.js'
-import adminAppsRoutes from './routes/admin/apps.js'
-import adminRoutes from './routes/admin/index.js'
-import appsRoutes from './routes/apps/index.js'
-import authRoutes from './routes/auth/index.js'
-import billingRoutes from './routes/billing/index.js'
-import healthRoutes from './routes/health/index.js'
-import userPlansRoutes from './routes/user-plans/index.js'
-import usersRoutes from './routes/users/index.js'
-import wellKnownRoutes from './routes/well-known/index.js'
-import { ErrorResponse } from './schemas/common.js'
+import Fastify, { type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js';
+import { serviceUnavailable } from './lib/errors.js';
+import { createValidatorCompiler } from './lib/validator-compiler.js';
+import { validationError } from './lib/validation.js';
+import authentication from './plugins/app/authentication.js';
+import codes from './plugins/app/codes.js';
+import counters, { type Clock } from './plugins/app/counters.js';
+import limits from './plugins/app/limits.js';
+import mailer, { type MailTransport } from './plugins/app/mailer.js';
+import passwords from './plugins/app/passwords.js';
+import tokens, { type SigningKey } from './plugins/app/tokens.js';
+import cors from './plugins/external/cors.js';
+import database from './plugins/external/database.js';
+import helmet from './plugins/external/helmet.js';
+import rateLimit from './plugins/external/rate-limit.js';
+import redis from './plugins/external/redis.js';
+import swagger from './plugins/external/swagger.js';
+import adminAppsRoutes from './routes/admin/apps.js';
+import adminRoutes from './routes/admin/index.js';
+import appsRoutes from './routes/apps/index.js';
+import authRoutes from './routes/auth/index.js';
+import billingRoutes from './routes/billing/index.js';
+import healthRoutes from './routes/health/index.js';
+import userPlansRoutes from './routes/user-plans/index.js';
+import usersRoutes from './routes/users/index.js';
+import wellKnownRoutes from './routes/well-known/index.js';
+import { ErrorResponse } from './schemas/common.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    config: Config
+    config: Config;
   }
 }
 
 export interface BuildAppOptions {
-  config: Config
+  config: Config;
   /** Open database to use instead of opening one from `config` (tests). The app closes it on `close()`. */
-  database?: Database
-  signingKey?: SigningKey
+  database?: Database;
+  signingKey?: SigningKey;
   /** Replaces the mail transport chosen from `config` (tests capture the mails). */
-  mailTransport?: MailTransport
+  mailTransport?: MailTransport;
   /** Replaces `Date.now` for codes, limits and the outbox (tests move time instead of sleeping). */
-  clock?: Clock
+  clock?: Clock;
 }
 
-export const bodyLimitBytes = 100 * 1024
+export const bodyLimitBytes = 100 * 1024;
 
 /**
  * Requests that arrive after `close()` began (on kept-alive connections: new connections are no longer accepted) get
  * the API's 503 with its security headers and `Connection: close`, so clients go to another instance.
  */
-const refuseWhileClosing = fp(async (app) => {
-  let closing = false
-  app.addHook('preClose', async () => { closing = true })
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return
-    const { message, code } = serviceUnavailable()
-    return reply.code(503).header('connection', 'close').send({ statusCode: 503, message, code })
-  })
-}, { name: 'refuse-while-closing' })
+const refuseWhileClosing = fp(
+  async (app) => {
+    let closing = false;
+    app.addHook('preClose', async () => {
+      closing = true;
+    });
+    app.addHook('onRequest', async (_request, reply) => {
+      if (!closing) return;
+      const { message, code } = serviceUnavailable();
+      return reply.code(503).header('connection', 'close').send({ statusCode: 503, message, code });
+    });
+  },
+  { name: 'refuse-while-closing' },
+);
 
 /** The whole API, migrated, seeded and ready to `listen` or to `inject` requests into. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -82,50 +87,54 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // A fresh embedded database migrates at start; on a busy machine that outlasts Fastify's 10 s default.
     pluginTimeout: 120_000,
     // Behind load balancers the client's address comes from X-Forwarded-For, for the per-IP limits (TRUST_PROXY).
-    trustProxy: typeof options.config.trustProxy === 'number'
-      ? ((hops: number) => (_address: string, hop: number) => hop < hops)(options.config.trustProxy)
-      : options.config.trustProxy,
-  }).withTypeProvider<TypeBoxTypeProvider>()
+    trustProxy:
+      typeof options.config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(options.config.trustProxy)
+        : options.config.trustProxy,
+  }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(createValidatorCompiler())
-  app.setErrorHandler(errorHandler)
-  app.setNotFoundHandler(notFoundHandler)
-  app.addSchema(ErrorResponse)
-  app.decorate('config', options.config)
+  app.setValidatorCompiler(createValidatorCompiler());
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  app.addSchema(ErrorResponse);
+  app.decorate('config', options.config);
 
-  app.register(database, { database: options.database })
-  app.register(redis)
-  app.register(helmet)
-  app.register(cors)
+  app.register(database, { database: options.database });
+  app.register(redis);
+  app.register(helmet);
+  app.register(cors);
   // After the security headers and CORS (its answer carries them), before the rate limit (it is not counted).
-  app.register(refuseWhileClosing)
-  app.register(rateLimit)
-  app.register(swagger)
+  app.register(refuseWhileClosing);
+  app.register(rateLimit);
+  app.register(swagger);
 
-  app.register(passwords)
-  app.register(tokens, { signingKey: options.signingKey })
-  app.register(authentication)
-  app.register(counters, { clock: options.clock })
-  app.register(limits)
-  app.register(codes)
-  app.register(mailer, { transport: options.mailTransport })
+  app.register(passwords);
+  app.register(tokens, { signingKey: options.signingKey });
+  app.register(authentication);
+  app.register(counters, { clock: options.clock });
+  app.register(limits);
+  app.register(codes);
+  app.register(mailer, { transport: options.mailTransport });
 
-  app.register(healthRoutes)
-  app.register(wellKnownRoutes, { prefix: '/.well-known' })
-  app.register(appsRoutes, { prefix: '/apps' })
-  app.register(adminAppsRoutes, { prefix: '/apps' })
-  app.register(usersRoutes, { prefix: '/user' })
-  app.register(userPlansRoutes, { prefix: '/plan-usuario' })
-  app.register(adminRoutes)
-  app.register(authRoutes, { prefix: '/auth' })
-  app.register(billingRoutes, { prefix: '/facturacion' })
+  app.register(healthRoutes);
+  app.register(wellKnownRoutes, { prefix: '/.well-known' });
+  app.register(appsRoutes, { prefix: '/apps' });
+  app.register(adminAppsRoutes, { prefix: '/apps' });
+  app.register(usersRoutes, { prefix: '/user' });
+  app.register(userPlansRoutes, { prefix: '/plan-usuario' });
+  app.register(adminRoutes);
+  app.register(authRoutes, { prefix: '/auth' });
+  app.register(billingRoutes, { prefix: '/facturacion' });
 
   try {
-    await app.ready()
+    await app.ready();
   } catch (error) {
     // Releases whatever started before the failure (database connection, PGlite lock file).
-    await app.close().catch(() => {})
-    throw error
+    await app.close().catch(() => {});
+    throw error;
   }
-  return app
+  return app;
 }

@@ -1,114 +1,114 @@
-import { resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { allowListProblems } from '@portal/shared/src/redirect/allow-list-entries.js'
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { allowListProblems } from '@portal/shared/src/redirect/allow-list-entries.js';
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
-  port: number
-  host: string
+  port: number;
+  host: string;
   /** PostgreSQL connection string; undefined means the embedded PGlite database in `dataDir/pglite`. */
-  databaseUrl: string | undefined
-  dataDir: string
+  databaseUrl: string | undefined;
+  dataDir: string;
   /** PostgreSQL: longest wait for a connection, a statement and its answer (DATABASE_TIMEOUT_MS, 4 s). */
-  databaseTimeoutMs: number
+  databaseTimeoutMs: number;
   /** Every request is answered within it, in the worst case with the Spanish 503 (REQUEST_TIMEOUT_MS, 8 s). */
-  requestTimeoutMs: number
-  adminEmail: string | undefined
-  adminPassword: string | undefined
-  corsOrigins: string[]
-  tokenTtlSeconds: number
+  requestTimeoutMs: number;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  corsOrigins: string[];
+  tokenTtlSeconds: number;
   /** Lifetime of the partner-scoped tokens minted by `POST /auth/partner-token` (never past the session's). */
-  partnerTokenTtlSeconds: number
+  partnerTokenTtlSeconds: number;
   /** PKCS#8 PEM of the ES256 signing key; undefined means generate one and keep it in `dataDir/keys`. */
-  jwtPrivateKey: string | undefined
-  loginRateLimitPerMinute: number
+  jwtPrivateKey: string | undefined;
+  loginRateLimitPerMinute: number;
   /** Per client IP and minute on each other anonymous auth call (register, codes, verificar-email). */
-  authRateLimitPerMinute: number
+  authRateLimitPerMinute: number;
   /** `smtp://…` or `smtps://…`; undefined means mails are printed to the log instead of sent. */
-  smtpUrl: string | undefined
-  mailFrom: string
+  smtpUrl: string | undefined;
+  mailFrom: string;
   /** Where the portal's pages are, for the links in mails. */
-  portalUrl: string
+  portalUrl: string;
   /** Shared rate-limit counters; undefined keeps them in this process's memory. */
-  redisUrl: string | undefined
+  redisUrl: string | undefined;
   /** Prepended to every Redis key, so several deployments (or test runs) can share one Redis. */
-  redisKeyPrefix: string
-  logLevel: LogLevel
+  redisKeyPrefix: string;
+  logLevel: LogLevel;
   /**
    * Which proxies in front of the API to believe about the client's address (`X-Forwarded-For`), for the per-IP
    * limits: false (none, the default), a number of hops, or the balancers' addresses/CIDRs.
    */
-  trustProxy: false | number | string[]
+  trustProxy: false | number | string[];
   /**
    * Partner targets (same patterns as the portal's runtime config): what a Google/Apple sign-in may carry on to and
    * what `POST /auth/partner-token` mints tokens for. A `*.` entry on a public suffix is refused at start.
    */
-  redirectAllowList: string[]
+  redirectAllowList: string[];
   /** The API's own public origin: the Google and Apple callback addresses are built on it. */
-  apiPublicUrl: string
+  apiPublicUrl: string;
   /** Sign-in with Google; undefined when not configured (the button then lands on the portal's error message). */
-  google: GoogleConfig | undefined
+  google: GoogleConfig | undefined;
   /** Sign-in with Apple; undefined when not configured. */
-  apple: AppleConfig | undefined
+  apple: AppleConfig | undefined;
   /** Stripe billing; undefined when not configured (every /facturacion call answers 503). */
-  billing: BillingConfig | undefined
+  billing: BillingConfig | undefined;
 }
 
 export interface GoogleConfig {
   /** OpenID Connect issuer; discovery reads `{issuer}/.well-known/openid-configuration`. */
-  issuer: string
-  clientId: string
-  clientSecret: string
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
 }
 
 export interface AppleConfig {
-  issuer: string
+  issuer: string;
   /** The Services ID the web sign-in uses. */
-  clientId: string
-  teamId: string
-  keyId: string
+  clientId: string;
+  teamId: string;
+  keyId: string;
   /** PKCS#8 PEM of the Sign in with Apple key (.p8); the client secret is an ES256 JWT signed with it. */
-  privateKey: string
+  privateKey: string;
 }
 
 export interface BillingConfig {
-  secretKey: string
+  secretKey: string;
   /** Where the Stripe SDK sends its requests; unset means Stripe itself. Tests point it at a local stand-in. */
-  apiBase: { protocol: 'http' | 'https', host: string, port: number } | undefined
+  apiBase: { protocol: 'http' | 'https'; host: string; port: number } | undefined;
 }
 
 /** Billing is on only when STRIPE_SECRET_KEY is set; otherwise every billing call answers 503. */
 export function loadBillingConfig(env: Env): BillingConfig | undefined {
-  const secretKey = env.STRIPE_SECRET_KEY?.trim()
-  if (!secretKey) return undefined
+  const secretKey = env.STRIPE_SECRET_KEY?.trim();
+  if (!secretKey) return undefined;
   if (!/^(sk|rk)_(test|live)_\S+$/.test(secretKey)) {
-    throw new ConfigError('STRIPE_SECRET_KEY', 'debe ser una clave secreta de Stripe (sk_test_…, sk_live_… o rk_…)')
+    throw new ConfigError('STRIPE_SECRET_KEY', 'debe ser una clave secreta de Stripe (sk_test_…, sk_live_… o rk_…)');
   }
-  const rawBase = env.STRIPE_API_BASE?.trim()
-  if (!rawBase) return { secretKey, apiBase: undefined }
-  let url: URL
+  const rawBase = env.STRIPE_API_BASE?.trim();
+  if (!rawBase) return { secretKey, apiBase: undefined };
+  let url: URL;
   try {
-    url = new URL(rawBase)
+    url = new URL(rawBase);
   } catch {
-    throw new ConfigError('STRIPE_API_BASE', `debe ser una URL como http://127.0.0.1:12111 (recibido "${rawBase}")`)
+    throw new ConfigError('STRIPE_API_BASE', `debe ser una URL como http://127.0.0.1:12111 (recibido "${rawBase}")`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError('STRIPE_API_BASE', `debe empezar por http:// o https:// (recibido "${rawBase}")`)
+    throw new ConfigError('STRIPE_API_BASE', `debe empezar por http:// o https:// (recibido "${rawBase}")`);
   }
-  const protocol = url.protocol === 'http:' ? 'http' : 'https'
-  const port = url.port ? Number(url.port) : protocol === 'http' ? 80 : 443
-  return { secretKey, apiBase: { protocol, host: url.hostname, port } }
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  const port = url.port ? Number(url.port) : protocol === 'http' ? 80 : 443;
+  return { secretKey, apiBase: { protocol, host: url.hostname, port } };
 }
 
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
-    super(`Configuración inválida: ${variable} ${problem}`)
-    this.name = 'ConfigError'
+    super(`Configuración inválida: ${variable} ${problem}`);
+    this.name = 'ConfigError';
   }
 }
 
-const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..')
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
 export const defaultCorsOrigins = [
   'http://127.0.0.1:8080',
@@ -117,72 +117,90 @@ export const defaultCorsOrigins = [
   'http://127.0.0.1:3002',
   'http://127.0.0.1:3003',
   'http://127.0.0.1:3004',
-]
+];
 
-const logLevels: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+const logLevels: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-type Env = Record<string, string | undefined>
+type Env = Record<string, string | undefined>;
 
 /** Empty strings count as unset so that `FOO= npm start` behaves like leaving FOO out. */
 function read(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim()
-  return value ? value : undefined
+  const value = env[name]?.trim();
+  return value ? value : undefined;
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = read(env, name)
-  if (raw === undefined) return fallback
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `debe ser un número entero (recibido "${raw}")`)
-  const value = Number(raw)
-  if (value < min || value > max) throw new ConfigError(name, `debe estar entre ${min} y ${max} (recibido ${value})`)
-  return value
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `debe ser un número entero (recibido "${raw}")`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `debe estar entre ${min} y ${max} (recibido ${value})`);
+  return value;
 }
 
 function origin(name: string, raw: string): string {
-  let url: URL
+  let url: URL;
   try {
-    url = new URL(raw)
+    url = new URL(raw);
   } catch {
-    throw new ConfigError(name, `contiene un origen que no es una URL: "${raw}"`)
+    throw new ConfigError(name, `contiene un origen que no es una URL: "${raw}"`);
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== raw.replace(/\/$/, '')) {
-    throw new ConfigError(name, `debe contener solo orígenes como https://portal.example.com (recibido "${raw}")`)
+    throw new ConfigError(name, `debe contener solo orígenes como https://portal.example.com (recibido "${raw}")`);
   }
-  return url.origin
+  return url.origin;
 }
 
 /** Several variables that only work together: all set, or none (answers undefined). */
 function group<K extends string>(env: Env, names: Record<K, string>): Record<K, string> | undefined {
-  const values = Object.fromEntries(Object.entries(names).map(([key, name]) => [key, read(env, name as string)]))
-  const missing = Object.entries(names).filter(([key]) => values[key] === undefined).map(([, name]) => name as string)
-  if (missing.length === Object.keys(names).length) return undefined
+  const values = Object.fromEntries(Object.entries(names).map(([key, name]) => [key, read(env, name as string)]));
+  const missing = Object.entries(names)
+    .filter(([key]) => values[key] === undefined)
+    .map(([, name]) => name as string);
+  if (missing.length === Object.keys(names).length) return undefined;
   if (missing.length > 0) {
-    const given = Object.entries(names).filter(([key]) => values[key] !== undefined).map(([, name]) => name)
-    throw new ConfigError(missing.join(', '), `falta${missing.length > 1 ? 'n' : ''}: van junto con ${given.join(', ')}`)
+    const given = Object.entries(names)
+      .filter(([key]) => values[key] !== undefined)
+      .map(([, name]) => name);
+    throw new ConfigError(
+      missing.join(', '),
+      `falta${missing.length > 1 ? 'n' : ''}: van junto con ${given.join(', ')}`,
+    );
   }
-  return values as Record<K, string>
+  return values as Record<K, string>;
 }
 
 function issuerUrl(name: string, raw: string): string {
-  let url: URL
+  let url: URL;
   try {
-    url = new URL(raw)
+    url = new URL(raw);
   } catch {
-    throw new ConfigError(name, `no es una URL (recibido "${raw}")`)
+    throw new ConfigError(name, `no es una URL (recibido "${raw}")`);
   }
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    throw new ConfigError(name, `debe ser una URL https:// (http:// solo en 127.0.0.1 para pruebas; recibido "${raw}")`)
+    throw new ConfigError(
+      name,
+      `debe ser una URL https:// (http:// solo en 127.0.0.1 para pruebas; recibido "${raw}")`,
+    );
   }
-  return raw.replace(/\/$/, '')
+  return raw.replace(/\/$/, '');
 }
 
-function oauthConfig(env: Env): { google: GoogleConfig | undefined, apple: AppleConfig | undefined } {
-  const google = group(env, { clientId: 'GOOGLE_CLIENT_ID', clientSecret: 'GOOGLE_CLIENT_SECRET' })
-  const apple = group(env, { clientId: 'APPLE_CLIENT_ID', teamId: 'APPLE_TEAM_ID', keyId: 'APPLE_KEY_ID', privateKey: 'APPLE_PRIVATE_KEY' })
-  const applePrivateKey = apple?.privateKey.replace(/\\n/g, '\n')
+function oauthConfig(env: Env): { google: GoogleConfig | undefined; apple: AppleConfig | undefined } {
+  const google = group(env, { clientId: 'GOOGLE_CLIENT_ID', clientSecret: 'GOOGLE_CLIENT_SECRET' });
+  const apple = group(env, {
+    clientId: 'APPLE_CLIENT_ID',
+    teamId: 'APPLE_TEAM_ID',
+    keyId: 'APPLE_KEY_ID',
+    privateKey: 'APPLE_PRIVATE_KEY',
+  });
+  const applePrivateKey = apple?.privateKey.replace(/\\n/g, '\n');
   if (applePrivateKey !== undefined && !applePrivateKey.includes('-----BEGIN PRIVATE KEY-----')) {
-    throw new ConfigError('APPLE_PRIVATE_KEY', 'debe ser el contenido del archivo .p8 de Apple (-----BEGIN PRIVATE KEY-----)')
+    throw new ConfigError(
+      'APPLE_PRIVATE_KEY',
+      'debe ser el contenido del archivo .p8 de Apple (-----BEGIN PRIVATE KEY-----)',
+    );
   }
   return {
     google: google && {
@@ -194,7 +212,7 @@ function oauthConfig(env: Env): { google: GoogleConfig | undefined, apple: Apple
       privateKey: applePrivateKey as string,
       issuer: issuerUrl('APPLE_ISSUER', read(env, 'APPLE_ISSUER') ?? 'https://appleid.apple.com'),
     },
-  }
+  };
 }
 
 /**
@@ -202,72 +220,99 @@ function oauthConfig(env: Env): { google: GoogleConfig | undefined, apple: Apple
  * its own address, and with it the per-address sign-in locks and rate limits.
  */
 function trustProxy(env: Env): false | number | string[] {
-  const raw = read(env, 'TRUST_PROXY')
-  if (raw === undefined || raw === 'false') return false
+  const raw = read(env, 'TRUST_PROXY');
+  if (raw === undefined || raw === 'false') return false;
   if (raw === 'true') {
-    throw new ConfigError('TRUST_PROXY', 'no acepta true (cualquier cliente podría elegir su dirección): indica el número de saltos o las direcciones de los balanceadores')
+    throw new ConfigError(
+      'TRUST_PROXY',
+      'no acepta true (cualquier cliente podría elegir su dirección): indica el número de saltos o las direcciones de los balanceadores',
+    );
   }
-  if (/^\d+$/.test(raw)) return integer(env, 'TRUST_PROXY', 0, 1, 10)
-  const addresses = raw.split(',').map((item) => item.trim()).filter(Boolean)
+  if (/^\d+$/.test(raw)) return integer(env, 'TRUST_PROXY', 0, 1, 10);
+  const addresses = raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   if (addresses.some((item) => !/^[0-9a-f.:]+(\/\d{1,3})?$/i.test(item))) {
-    throw new ConfigError('TRUST_PROXY', `debe ser un número de saltos o direcciones IP/CIDR separadas por comas (recibido "${raw}")`)
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `debe ser un número de saltos o direcciones IP/CIDR separadas por comas (recibido "${raw}")`,
+    );
   }
-  return addresses
+  return addresses;
 }
 
 /** The comma-separated allow-list, refused at start when an entry would hand tokens to anyone's host (issue 13). */
 function redirectAllowList(env: Env): string[] {
-  const entries = read(env, 'REDIRECT_ALLOW_LIST')?.split(',').map((item) => item.trim()).filter(Boolean) ?? []
-  const [problem] = allowListProblems(entries)
-  if (problem !== undefined) throw new ConfigError('REDIRECT_ALLOW_LIST', problem)
-  return entries
+  const entries =
+    read(env, 'REDIRECT_ALLOW_LIST')
+      ?.split(',')
+      .map((item) => item.trim())
+      .filter(Boolean) ?? [];
+  const [problem] = allowListProblems(entries);
+  if (problem !== undefined) throw new ConfigError('REDIRECT_ALLOW_LIST', problem);
+  return entries;
 }
 
 export function loadConfig(env: Env = process.env): Config {
-  const databaseUrl = read(env, 'DATABASE_URL')
+  const databaseUrl = read(env, 'DATABASE_URL');
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL', 'debe empezar por postgres:// o postgresql://')
+    throw new ConfigError('DATABASE_URL', 'debe empezar por postgres:// o postgresql://');
   }
 
-  const adminEmail = read(env, 'ADMIN_EMAIL')?.toLowerCase()
+  const adminEmail = read(env, 'ADMIN_EMAIL')?.toLowerCase();
   if (adminEmail !== undefined && (adminEmail.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(adminEmail))) {
-    throw new ConfigError('ADMIN_EMAIL', `no es un email válido (recibido "${adminEmail}")`)
+    throw new ConfigError('ADMIN_EMAIL', `no es un email válido (recibido "${adminEmail}")`);
   }
-  const adminPassword = env.ADMIN_PASSWORD || undefined
+  const adminPassword = env.ADMIN_PASSWORD || undefined;
   if (adminPassword !== undefined && (adminPassword.length < 6 || adminPassword.length > 256)) {
-    throw new ConfigError('ADMIN_PASSWORD', 'debe tener entre 6 y 256 caracteres')
+    throw new ConfigError('ADMIN_PASSWORD', 'debe tener entre 6 y 256 caracteres');
   }
 
-  const corsList = read(env, 'CORS_ORIGINS')
-  const corsOrigins = corsList === undefined
-    ? defaultCorsOrigins
-    : corsList.split(',').map((item) => item.trim()).filter(Boolean).map((item) => origin('CORS_ORIGINS', item))
+  const corsList = read(env, 'CORS_ORIGINS');
+  const corsOrigins =
+    corsList === undefined
+      ? defaultCorsOrigins
+      : corsList
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean)
+          .map((item) => origin('CORS_ORIGINS', item));
 
   // Hosting panels often store multi-line secrets on one line with literal "\n".
-  const jwtPrivateKey = read(env, 'JWT_PRIVATE_KEY')?.replace(/\\n/g, '\n')
+  const jwtPrivateKey = read(env, 'JWT_PRIVATE_KEY')?.replace(/\\n/g, '\n');
   if (jwtPrivateKey !== undefined && !jwtPrivateKey.includes('-----BEGIN PRIVATE KEY-----')) {
-    throw new ConfigError('JWT_PRIVATE_KEY', 'debe ser una clave EC P-256 en formato PEM PKCS#8 (-----BEGIN PRIVATE KEY-----)')
+    throw new ConfigError(
+      'JWT_PRIVATE_KEY',
+      'debe ser una clave EC P-256 en formato PEM PKCS#8 (-----BEGIN PRIVATE KEY-----)',
+    );
   }
 
-  const smtpUrl = read(env, 'SMTP_URL')
+  const smtpUrl = read(env, 'SMTP_URL');
   if (smtpUrl !== undefined && !/^smtps?:\/\/[^/]/.test(smtpUrl)) {
-    throw new ConfigError('SMTP_URL', 'debe empezar por smtp:// o smtps:// (p. ej. smtp://usuario:clave@correo.example.com:587)')
+    throw new ConfigError(
+      'SMTP_URL',
+      'debe empezar por smtp:// o smtps:// (p. ej. smtp://usuario:clave@correo.example.com:587)',
+    );
   }
-  const redisUrl = read(env, 'REDIS_URL')
+  const redisUrl = read(env, 'REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\/[^/]/.test(redisUrl)) {
-    throw new ConfigError('REDIS_URL', 'debe empezar por redis:// o rediss://')
+    throw new ConfigError('REDIS_URL', 'debe empezar por redis:// o rediss://');
   }
-  const mailFrom = read(env, 'MAIL_FROM') ?? 'Portal de aplicaciones <no-reply@portal.local>'
+  const mailFrom = read(env, 'MAIL_FROM') ?? 'Portal de aplicaciones <no-reply@portal.local>';
   if (!/^[^\r\n]*<?[^\s@<>]+@[^\s@<>]+>?$/.test(mailFrom)) {
-    throw new ConfigError('MAIL_FROM', `debe ser un remitente como "Portal <no-reply@empresa.com>" (recibido "${mailFrom}")`)
+    throw new ConfigError(
+      'MAIL_FROM',
+      `debe ser un remitente como "Portal <no-reply@empresa.com>" (recibido "${mailFrom}")`,
+    );
   }
 
-  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info') as LogLevel
+  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info') as LogLevel;
   if (!logLevels.includes(logLevel)) {
-    throw new ConfigError('LOG_LEVEL', `debe ser uno de ${logLevels.join(', ')} (recibido "${logLevel}")`)
+    throw new ConfigError('LOG_LEVEL', `debe ser uno de ${logLevels.join(', ')} (recibido "${logLevel}")`);
   }
 
-  const port = integer(env, 'PORT', 3000, 0, 65535)
+  const port = integer(env, 'PORT', 3000, 0, 65535);
   return {
     port,
     host: read(env, 'HOST') ?? '127.0.0.1',
@@ -294,5 +339,5 @@ export function loadConfig(env: Env = process.env): Config {
     apiPublicUrl: origin('API_PUBLIC_URL', read(env, 'API_PUBLIC_URL') ?? `http://127.0.0.1:${port}`),
     ...oauthConfig(env),
     billing: loadBillingConfig(env),
-  }
+  };
 }

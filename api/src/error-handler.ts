@@ -1,6 +1,6 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { HttpError, isDatabaseUnavailable, messages } from './lib/errors.js'
-import { setSecurityHeaders } from './plugins/external/helmet.js'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError, isDatabaseUnavailable, messages } from './lib/errors.js';
+import { setSecurityHeaders } from './plugins/external/helmet.js';
 
 // Fastify's own client errors, answered in Spanish. Its English messages never reach the client.
 const fastifyClientErrors: Record<string, string> = {
@@ -10,69 +10,69 @@ const fastifyClientErrors: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: messages.unsupportedMediaType,
   FST_ERR_BAD_URL: messages.badUrl,
   FST_ERR_MAX_PARAM_LENGTH: messages.urlTooLong,
-}
+};
 
 const statusMessages: Record<number, string> = {
   404: messages.notFound,
   405: messages.methodNotAllowed,
   413: messages.bodyTooLarge,
   415: messages.unsupportedMediaType,
-}
+};
 
 function toHttpError(error: FastifyError | HttpError): HttpError {
-  if (error instanceof HttpError) return error
-  const status = error.statusCode ?? 500
+  if (error instanceof HttpError) return error;
+  const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    const message = fastifyClientErrors[error.code] ?? statusMessages[status] ?? messages.badRequest
-    return new HttpError(status, message)
+    const message = fastifyClientErrors[error.code] ?? statusMessages[status] ?? messages.badRequest;
+    return new HttpError(status, message);
   }
   if (isDatabaseUnavailable(error) || error.code === handlerTimeout) {
-    return new HttpError(503, messages.unavailable, 'SERVICE_UNAVAILABLE')
+    return new HttpError(503, messages.unavailable, 'SERVICE_UNAVAILABLE');
   }
-  return new HttpError(500, messages.internal)
+  return new HttpError(500, messages.internal);
 }
 
 /** Fastify's `handlerTimeout` (REQUEST_TIMEOUT_MS) ran out: the request gets the Spanish 503. */
-const handlerTimeout = 'FST_ERR_HANDLER_TIMEOUT'
+const handlerTimeout = 'FST_ERR_HANDLER_TIMEOUT';
 
 /**
  * 5xx are logged without flooding: a database outage once when it starts and once when it ends (the outage tracker of
  * the database plugin); a request that ran out of time as one line without a stack; anything else with its stack.
  */
 function logFailure(error: FastifyError | HttpError, request: FastifyRequest) {
-  const outage = request.server.databaseOutage
+  const outage = request.server.databaseOutage;
   if (!(error instanceof HttpError) && isDatabaseUnavailable(error) && outage) {
-    outage.refused(error, request.log)
+    outage.refused(error, request.log);
   } else if ((error as FastifyError).code === handlerTimeout) {
-    if (outage?.active) outage.refused(error, request.log)
-    else request.log.warn({ url: request.routeOptions.url, method: request.method }, error.message)
+    if (outage?.active) outage.refused(error, request.log);
+    else request.log.warn({ url: request.routeOptions.url, method: request.method }, error.message);
   } else {
-    request.log.error({ err: error }, 'request failed')
+    request.log.error({ err: error }, 'request failed');
   }
 }
 
 /** The one error handler: every failure becomes `{ statusCode, message, code? }`, never a stack trace. */
 export function errorHandler(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
-  const answer = toHttpError(error)
-  if (answer.statusCode >= 500) logFailure(error, request)
-  const body: { statusCode: number, message: string, code?: string, retryAfter?: number } = {
+  const answer = toHttpError(error);
+  if (answer.statusCode >= 500) logFailure(error, request);
+  const body: { statusCode: number; message: string; code?: string; retryAfter?: number } = {
     statusCode: answer.statusCode,
     message: answer.message,
-  }
-  if (answer.code) body.code = answer.code
+  };
+  if (answer.code) body.code = answer.code;
   if (answer.retryAfter !== undefined) {
-    body.retryAfter = answer.retryAfter
-    reply.header('retry-after', String(answer.retryAfter))
+    body.retryAfter = answer.retryAfter;
+    reply.header('retry-after', String(answer.retryAfter));
   }
-  return reply.code(answer.statusCode).type('application/json; charset=utf-8').send(body)
+  return reply.code(answer.statusCode).type('application/json; charset=utf-8').send(body);
 }
 
 /** Fastify's `frameworkErrors`: URLs it refuses before routing (and so before any hook) get the same answer. */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  setSecurityHeaders(reply)
-  return errorHandler(error, request, reply)
+  setSecurityHeaders(reply);
+  return errorHandler(error, request, reply);
 }
 
 export function notFoundHandler(_request: FastifyRequest, reply: FastifyReply) {
-  return reply.code(404).send({ statusCode: 404, message: messages.notFound })
+  return reply.code(404).send({ statusCode: 404, message: messages.notFound });
 }

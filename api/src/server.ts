@@ -1,56 +1,58 @@
-import { buildApp } from './app.js'
-import { loadConfig, type Config } from './config.js'
-import { keepDataPrivate } from './lib/private-data.js'
+import { buildApp } from './app.js';
+import { loadConfig, type Config } from './config.js';
+import { keepDataPrivate } from './lib/private-data.js';
 
 function readConfig(): Config {
   try {
-    return loadConfig()
+    return loadConfig();
   } catch (error) {
-    console.error((error as Error).message)
-    process.exit(1)
+    console.error((error as Error).message);
+    process.exit(1);
   }
 }
 
-const config = readConfig()
-keepDataPrivate(config.dataDir)
+const config = readConfig();
+keepDataPrivate(config.dataDir);
 
 const app = await buildApp({ config }).catch((error: Error) => {
-  console.error(`No se pudo iniciar la API: ${error.message}`)
-  process.exit(1)
-})
+  console.error(`No se pudo iniciar la API: ${error.message}`);
+  process.exit(1);
+});
 
-let closing = false
+let closing = false;
 async function shutdown(signal: NodeJS.Signals) {
-  if (closing) return
-  closing = true
-  app.log.info({ signal }, 'shutting down')
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down');
   // Requests in flight finish within REQUEST_TIMEOUT_MS (or get the 503); then mail sends get 2 s and their claims are
   // released, each database step bounded by DATABASE_TIMEOUT_MS. Past all that something is stuck: exit anyway.
-  const bound = config.requestTimeoutMs + 2 * config.databaseTimeoutMs + 2_000
+  const bound = config.requestTimeoutMs + 2 * config.databaseTimeoutMs + 2_000;
   setTimeout(() => {
-    app.log.error({ signal, boundMs: bound }, 'shutdown did not finish in time; exiting anyway')
-    process.exit(1)
-  }, bound).unref()
-  await app.close()
-  process.exit(0)
+    app.log.error({ signal, boundMs: bound }, 'shutdown did not finish in time; exiting anyway');
+    process.exit(1);
+  }, bound).unref();
+  await app.close();
+  process.exit(0);
 }
-process.once('SIGINT', shutdown)
-process.once('SIGTERM', shutdown)
+process.once('SIGINT', shutdown);
+process.once('SIGTERM', shutdown);
 
 /** Why the API could not listen, in Spanish, naming the variable that moves it (`npm start` passes API_PORT). */
 function listenFailure(error: NodeJS.ErrnoException): string {
-  const variable = process.env.PORT_VARIABLE || 'PORT'
-  if (error.code === 'EADDRINUSE') return `El puerto ${config.port} (API) ya está en uso. Cierra el otro proceso o usa ${variable}=…`
-  if (error.code === 'EACCES') return `No hay permiso para usar el puerto ${config.port} (API). Usa ${variable}= con un puerto mayor que 1023.`
-  return `No se pudo escuchar en ${config.host}:${config.port}: ${error.message}`
+  const variable = process.env.PORT_VARIABLE || 'PORT';
+  if (error.code === 'EADDRINUSE')
+    return `El puerto ${config.port} (API) ya está en uso. Cierra el otro proceso o usa ${variable}=…`;
+  if (error.code === 'EACCES')
+    return `No hay permiso para usar el puerto ${config.port} (API). Usa ${variable}= con un puerto mayor que 1023.`;
+  return `No se pudo escuchar en ${config.host}:${config.port}: ${error.message}`;
 }
 
 try {
-  await app.listen({ port: config.port, host: config.host })
+  await app.listen({ port: config.port, host: config.host });
 } catch (error) {
-  console.error(listenFailure(error as NodeJS.ErrnoException))
+  console.error(listenFailure(error as NodeJS.ErrnoException));
   // Releases what already started: the database (and PGlite's lock file), Redis, the mail loop.
-  await app.close()
-  process.exit(1)
+  await app.close();
+  process.exit(1);
 }
-console.log(`API escuchando en http://${config.host}:${config.port}`)
+console.log(`API escuchando en http://${config.host}:${config.port}`);

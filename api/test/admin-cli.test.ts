@@ -1,102 +1,133 @@
 // The operator's command (`npm run admin -- <orden>`, src/cli/admin.ts) run as a real process against PGlite and, with
 // DATABASE_URL, PostgreSQL; what it did is checked through the real API (node src/server.ts): who can sign in, which
 // sessions still work, what the audit log says.
-import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { after, before, describe, it } from 'node:test'
-import { fileURLToPath } from 'node:url'
-import { PGlite } from '@electric-sql/pglite'
-import pg from 'pg'
-import { pgliteExtensions } from '../src/db/client.js'
-import { adminEmail, adminPassword, backends, pgliteSnapshot, type Backend } from './helpers/app.js'
-import { startApi, type ApiProcess } from './helpers/processes.js'
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { pgliteExtensions } from '../src/db/client.js';
+import { adminEmail, adminPassword, backends, pgliteSnapshot, type Backend } from './helpers/app.js';
+import { startApi, type ApiProcess } from './helpers/processes.js';
 
-const apiDir = fileURLToPath(new URL('../', import.meta.url))
+const apiDir = fileURLToPath(new URL('../', import.meta.url));
 
-interface Result { code: number | null, stdout: string, stderr: string }
-
-function admin(env: Record<string, string | undefined>, ...args: string[]): Promise<Result> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...env }
-  for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name]
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], { cwd: apiDir, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString() })
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
-  const killer = setTimeout(() => child.kill('SIGKILL'), 180_000)
-  return new Promise((resolve) => child.once('exit', (code) => {
-    clearTimeout(killer)
-    resolve({ code, stdout, stderr })
-  }))
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
 }
 
-const shown = (result: Result) => `exit ${result.code}\n${result.stdout}\n${result.stderr}`
+function admin(env: Record<string, string | undefined>, ...args: string[]): Promise<Result> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...env };
+  for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
+    cwd: apiDir,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const killer = setTimeout(() => child.kill('SIGKILL'), 180_000);
+  return new Promise((resolve) =>
+    child.once('exit', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+const shown = (result: Result) => `exit ${result.code}\n${result.stdout}\n${result.stderr}`;
 
 /** The one-time password the command printed. */
 function printedPassword(result: Result): string {
-  const password = /\(se muestra solo esta vez\): (\S+)/.exec(result.stdout)?.[1]
-  assert.ok(password, shown(result))
-  return password
+  const password = /\(se muestra solo esta vez\): (\S+)/.exec(result.stdout)?.[1];
+  assert.ok(password, shown(result));
+  return password;
 }
 
-async function signIn(api: ApiProcess, email: string, password: string): Promise<{ status: number, token?: string, body: { message?: string } }> {
+async function signIn(
+  api: ApiProcess,
+  email: string,
+  password: string,
+): Promise<{ status: number; token?: string; body: { message?: string } }> {
   const response = await fetch(`${api.url}/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password }),
-  })
-  const body = await response.json() as { access_token?: string, message?: string }
-  return { status: response.status, token: body.access_token, body }
+  });
+  const body = (await response.json()) as { access_token?: string; message?: string };
+  return { status: response.status, token: body.access_token, body };
 }
 
-async function get(api: ApiProcess, path: string, token: string): Promise<{ status: number, body: any }> {
-  const response = await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${token}` } })
-  return { status: response.status, body: await response.json() }
+async function get(api: ApiProcess, path: string, token: string): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  return { status: response.status, body: await response.json() };
 }
 
-const accounts = { ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: adminPassword }
+const accounts = { ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: adminPassword };
 
 /** A database of the backend's kind, already migrated and seeded for PGlite; PostgreSQL gets a schema of its own. */
-async function prepare(backend: Backend): Promise<{ env: Record<string, string | undefined>, dispose(): Promise<void> }> {
+async function prepare(
+  backend: Backend,
+): Promise<{ env: Record<string, string | undefined>; dispose(): Promise<void> }> {
   if (backend === 'pglite') {
-    const dataDir = mkdtempSync(join(tmpdir(), 'portal-admin-cli-'))
-    const client = await PGlite.create({ dataDir: join(dataDir, 'pglite'), loadDataDir: await pgliteSnapshot(), extensions: pgliteExtensions })
-    await client.close()
-    return { env: { ...accounts, DATA_DIR: dataDir, DATABASE_URL: undefined }, dispose: async () => rmSync(dataDir, { recursive: true, force: true }) }
+    const dataDir = mkdtempSync(join(tmpdir(), 'portal-admin-cli-'));
+    const client = await PGlite.create({
+      dataDir: join(dataDir, 'pglite'),
+      loadDataDir: await pgliteSnapshot(),
+      extensions: pgliteExtensions,
+    });
+    await client.close();
+    return {
+      env: { ...accounts, DATA_DIR: dataDir, DATABASE_URL: undefined },
+      dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
-  const url = process.env.DATABASE_URL!
-  const schema = `t_${randomBytes(6).toString('hex')}`
-  const pool = new pg.Pool({ connectionString: url, max: 1 })
-  await pool.query(`CREATE SCHEMA ${schema}`)
-  const separator = url.includes('?') ? '&' : '?'
+  const url = process.env.DATABASE_URL!;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  await pool.query(`CREATE SCHEMA ${schema}`);
+  const separator = url.includes('?') ? '&' : '?';
   // The signing key (which the reset codes' HMAC derives from) is generated into DATA_DIR: the command and the API share it.
-  const keysDir = mkdtempSync(join(tmpdir(), 'portal-admin-cli-keys-'))
+  const keysDir = mkdtempSync(join(tmpdir(), 'portal-admin-cli-keys-'));
   return {
     // The command and the API read only DATABASE_URL: the schema travels in it as the connection's search_path.
-    env: { ...accounts, DATA_DIR: keysDir, DATABASE_URL: `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}` },
-    async dispose() {
-      await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-      await pool.end()
-      rmSync(keysDir, { recursive: true, force: true })
+    env: {
+      ...accounts,
+      DATA_DIR: keysDir,
+      DATABASE_URL: `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
     },
-  }
+    async dispose() {
+      await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await pool.end();
+      rmSync(keysDir, { recursive: true, force: true });
+    },
+  };
 }
 
 describe('arguments', () => {
-  const nowhere = { DATABASE_URL: undefined, DATA_DIR: join(tmpdir(), 'portal-admin-cli-never-opened') }
+  const nowhere = { DATABASE_URL: undefined, DATA_DIR: join(tmpdir(), 'portal-admin-cli-never-opened') };
 
   it('without an order, or with `ayuda`, prints the usage and exits 0', async () => {
     for (const args of [[], ['ayuda']]) {
-      const result = await admin(nowhere, ...args)
-      assert.equal(result.code, 0, shown(result))
-      assert.match(result.stdout, /^Uso: npm run admin -- <orden> \[argumentos\]/)
-      assert.match(result.stdout, /restablecer-clave <email> --por-correo/)
+      const result = await admin(nowhere, ...args);
+      assert.equal(result.code, 0, shown(result));
+      assert.match(result.stdout, /^Uso: npm run admin -- <orden> \[argumentos\]/);
+      assert.match(result.stdout, /restablecer-clave <email> --por-correo/);
     }
-  })
+  });
 
   it('refuses wrong arguments with the usage and exit code 2, before opening any database', async () => {
     const cases: Array<[string[], RegExp]> = [
@@ -104,165 +135,206 @@ describe('arguments', () => {
       [['promover'], /^promover necesita un email\./],
       [['suspender', 'a@example.com', 'b@example.com'], /^suspender necesita un email\./],
       [['crear-admin', 'no-es-un-email'], /^«no-es-un-email» no es un email válido\./],
-      [['restablecer-clave', 'a@example.com', '--por-sms'], /^Opción desconocida o incompleta para restablecer-clave: --por-sms\./],
+      [
+        ['restablecer-clave', 'a@example.com', '--por-sms'],
+        /^Opción desconocida o incompleta para restablecer-clave: --por-sms\./,
+      ],
       [['listar-admins', 'extra'], /^listar-admins no lleva argumentos\./],
-    ]
+    ];
     for (const [args, message] of cases) {
-      const result = await admin(nowhere, ...args)
-      assert.equal(result.code, 2, `${args.join(' ')}: ${shown(result)}`)
-      assert.match(result.stderr, message)
-      assert.match(result.stderr, /Uso: npm run admin/)
-      assert.equal(result.stdout, '')
+      const result = await admin(nowhere, ...args);
+      assert.equal(result.code, 2, `${args.join(' ')}: ${shown(result)}`);
+      assert.match(result.stderr, message);
+      assert.match(result.stderr, /Uso: npm run admin/);
+      assert.equal(result.stdout, '');
     }
-    assert.equal(existsSync(nowhere.DATA_DIR), false, 'no database was opened')
-  })
-})
+    assert.equal(existsSync(nowhere.DATA_DIR), false, 'no database was opened');
+  });
+});
 
 for (const backend of backends) {
   describe(backend, () => {
-    let env: Record<string, string | undefined>
-    let dispose: () => Promise<void>
-    let api: ApiProcess | undefined
-    let opsPassword: string
-    let tempPassword: string
+    let env: Record<string, string | undefined>;
+    let dispose: () => Promise<void>;
+    let api: ApiProcess | undefined;
+    let opsPassword: string;
+    let tempPassword: string;
 
     before(async () => {
-      ({ env, dispose } = await prepare(backend))
-    })
+      ({ env, dispose } = await prepare(backend));
+    });
     after(async () => {
-      await api?.stop()
-      await dispose()
-    })
+      await api?.stop();
+      await dispose();
+    });
 
     it('creates an administrator, lists the administrators, refuses an email taken', async () => {
-      const created = await admin(env, 'crear-admin', 'Ops@Example.com', '--nombre', 'Olga', '--apellido', 'Operaria')
-      assert.equal(created.code, 0, shown(created))
-      assert.match(created.stdout, /^Administrador creado: ops@example\.com\n/)
-      opsPassword = printedPassword(created)
+      const created = await admin(env, 'crear-admin', 'Ops@Example.com', '--nombre', 'Olga', '--apellido', 'Operaria');
+      assert.equal(created.code, 0, shown(created));
+      assert.match(created.stdout, /^Administrador creado: ops@example\.com\n/);
+      opsPassword = printedPassword(created);
 
-      const list = await admin(env, 'listar-admins')
-      assert.equal(list.code, 0, shown(list))
-      assert.match(list.stdout, new RegExp(`${adminEmail.replace('.', '\\.')}\\s+Administrador\\s+activa`))
-      assert.match(list.stdout, /ops@example\.com\s+Olga Operaria\s+activa/)
-      assert.match(list.stdout, /2 administradores, 2 activos\./)
+      const list = await admin(env, 'listar-admins');
+      assert.equal(list.code, 0, shown(list));
+      assert.match(list.stdout, new RegExp(`${adminEmail.replace('.', '\\.')}\\s+Administrador\\s+activa`));
+      assert.match(list.stdout, /ops@example\.com\s+Olga Operaria\s+activa/);
+      assert.match(list.stdout, /2 administradores, 2 activos\./);
 
-      const again = await admin(env, 'crear-admin', 'ops@example.com')
-      assert.equal(again.code, 1)
-      assert.match(again.stderr, /^ops@example\.com ya es administrador\. Si perdió la contraseña: npm run admin -- restablecer-clave ops@example\.com/)
-    })
+      const again = await admin(env, 'crear-admin', 'ops@example.com');
+      assert.equal(again.code, 1);
+      assert.match(
+        again.stderr,
+        /^ops@example\.com ya es administrador\. Si perdió la contraseña: npm run admin -- restablecer-clave ops@example\.com/,
+      );
+    });
 
     it('says so for an unknown email and changes nothing', async () => {
       for (const order of ['suspender', 'restablecer-clave', 'promover']) {
-        const result = await admin(env, order, 'nadie@example.com')
-        assert.equal(result.code, 1, shown(result))
-        assert.equal(result.stderr, 'No existe ninguna cuenta con el email nadie@example.com.\n')
+        const result = await admin(env, order, 'nadie@example.com');
+        assert.equal(result.code, 1, shown(result));
+        assert.equal(result.stderr, 'No existe ninguna cuenta con el email nadie@example.com.\n');
       }
-    })
+    });
 
     it('never leaves the portal without an active administrator', async () => {
-      const demoted = await admin(env, 'degradar', adminEmail)
-      assert.equal(demoted.code, 0, shown(demoted))
-      assert.match(demoted.stdout, /ya no es administrador\. Sus sesiones se han cerrado\./)
+      const demoted = await admin(env, 'degradar', adminEmail);
+      assert.equal(demoted.code, 0, shown(demoted));
+      assert.match(demoted.stdout, /ya no es administrador\. Sus sesiones se han cerrado\./);
       for (const order of ['degradar', 'suspender']) {
-        const refused = await admin(env, order, 'ops@example.com')
-        assert.equal(refused.code, 1, shown(refused))
-        assert.match(refused.stderr, /^ops@example\.com: es el último administrador activo\. Crea o promueve otro antes/)
+        const refused = await admin(env, order, 'ops@example.com');
+        assert.equal(refused.code, 1, shown(refused));
+        assert.match(
+          refused.stderr,
+          /^ops@example\.com: es el último administrador activo\. Crea o promueve otro antes/,
+        );
       }
-      const promoted = await admin(env, 'promover', adminEmail)
-      assert.equal(promoted.code, 0, shown(promoted))
-      assert.match(promoted.stdout, /ahora es administrador/)
-      const list = await admin(env, 'listar-admins')
-      assert.match(list.stdout, /2 administradores, 2 activos\./)
-    })
+      const promoted = await admin(env, 'promover', adminEmail);
+      assert.equal(promoted.code, 0, shown(promoted));
+      assert.match(promoted.stdout, /ahora es administrador/);
+      const list = await admin(env, 'listar-admins');
+      assert.match(list.stdout, /2 administradores, 2 activos\./);
+    });
 
     it('sets a one-time password: the old one stops working, the new one signs in; the log names the operator', async () => {
-      const reset = await admin(env, 'restablecer-clave', adminEmail)
-      assert.equal(reset.code, 0, shown(reset))
-      tempPassword = printedPassword(reset)
-      assert.notEqual(tempPassword, adminPassword)
+      const reset = await admin(env, 'restablecer-clave', adminEmail);
+      assert.equal(reset.code, 0, shown(reset));
+      tempPassword = printedPassword(reset);
+      assert.notEqual(tempPassword, adminPassword);
 
-      api = await startApi(env)
-      assert.equal((await signIn(api, adminEmail, adminPassword)).status, 401)
-      const signedIn = await signIn(api, adminEmail, tempPassword)
-      assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body))
-      assert.equal((await signIn(api, 'ops@example.com', opsPassword)).status, 200)
+      api = await startApi(env);
+      assert.equal((await signIn(api, adminEmail, adminPassword)).status, 401);
+      const signedIn = await signIn(api, adminEmail, tempPassword);
+      assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
+      assert.equal((await signIn(api, 'ops@example.com', opsPassword)).status, 200);
 
-      const log = await get(api, '/admin/auditoria?limit=50', signedIn.token!)
-      assert.equal(log.status, 200)
-      const entries = (log.body.data as Array<{ actorId: number | null, actorEmail: string, action: string, targetLabel: string, details: Record<string, unknown> }>)
-        .map(({ actorId, actorEmail, action, targetLabel, details }) => ({ actorId, actorEmail, action, targetLabel, details }))
-        .reverse()
-      const operator = { actorId: null, actorEmail: 'operador (CLI)' }
+      const log = await get(api, '/admin/auditoria?limit=50', signedIn.token!);
+      assert.equal(log.status, 200);
+      const entries = (
+        log.body.data as Array<{
+          actorId: number | null;
+          actorEmail: string;
+          action: string;
+          targetLabel: string;
+          details: Record<string, unknown>;
+        }>
+      )
+        .map(({ actorId, actorEmail, action, targetLabel, details }) => ({
+          actorId,
+          actorEmail,
+          action,
+          targetLabel,
+          details,
+        }))
+        .reverse();
+      const operator = { actorId: null, actorEmail: 'operador (CLI)' };
       assert.deepEqual(entries, [
         { ...operator, action: 'user.create', targetLabel: 'ops@example.com', details: { role: 1 } },
         { ...operator, action: 'user.edit', targetLabel: adminEmail, details: { role: 2 } },
         { ...operator, action: 'user.edit', targetLabel: adminEmail, details: { role: 1 } },
         { ...operator, action: 'user.password_reset', targetLabel: adminEmail, details: { method: 'temporal' } },
-      ])
-    })
+      ]);
+    });
 
     if (backend === 'pglite') {
       it('refuses to open the embedded database while the API holds it, and ends sessions once the API is stopped', async () => {
-        const session = (await signIn(api!, 'ops@example.com', opsPassword)).token!
-        const refused = await admin(env, 'suspender', adminEmail)
-        assert.equal(refused.code, 1, shown(refused))
-        assert.match(refused.stderr, new RegExp(`^La API está en marcha \\(pid ${api!.child.pid}\\) y tiene abierta la base de datos embebida de `))
-        assert.match(refused.stderr, /Detén la API \(Ctrl-C en npm start\) y repite la orden/)
+        const session = (await signIn(api!, 'ops@example.com', opsPassword)).token!;
+        const refused = await admin(env, 'suspender', adminEmail);
+        assert.equal(refused.code, 1, shown(refused));
+        assert.match(
+          refused.stderr,
+          new RegExp(
+            `^La API está en marcha \\(pid ${api!.child.pid}\\) y tiene abierta la base de datos embebida de `,
+          ),
+        );
+        assert.match(refused.stderr, /Detén la API \(Ctrl-C en npm start\) y repite la orden/);
         // The API was not disturbed.
-        assert.equal((await get(api!, '/auth/user', session)).status, 200)
+        assert.equal((await get(api!, '/auth/user', session)).status, 200);
 
-        await api!.stop()
-        const demoted = await admin(env, 'degradar', 'ops@example.com')
-        assert.equal(demoted.code, 0, shown(demoted))
-        api = await startApi(env)
+        await api!.stop();
+        const demoted = await admin(env, 'degradar', 'ops@example.com');
+        assert.equal(demoted.code, 0, shown(demoted));
+        api = await startApi(env);
         // The token issued before the demotion is refused: the session ended.
-        assert.equal((await get(api, '/auth/user', session)).status, 401)
-        const again = await signIn(api, 'ops@example.com', opsPassword)
-        assert.equal(again.status, 200)
-        assert.equal((await get(api, '/admin/dashboard', again.token!)).status, 403)
-      })
+        assert.equal((await get(api, '/auth/user', session)).status, 401);
+        const again = await signIn(api, 'ops@example.com', opsPassword);
+        assert.equal(again.status, 200);
+        assert.equal((await get(api, '/admin/dashboard', again.token!)).status, 403);
+      });
     } else {
       it('works while the API runs: demotion and suspension end the sessions at once, a reset code arrives by mail', async () => {
-        const session = (await signIn(api!, 'ops@example.com', opsPassword)).token!
-        assert.equal((await get(api!, '/admin/dashboard', session)).status, 200)
+        const session = (await signIn(api!, 'ops@example.com', opsPassword)).token!;
+        assert.equal((await get(api!, '/admin/dashboard', session)).status, 200);
 
-        const demoted = await admin(env, 'degradar', 'ops@example.com')
-        assert.equal(demoted.code, 0, shown(demoted))
-        assert.equal((await get(api!, '/auth/user', session)).status, 401)
-        const asUser = (await signIn(api!, 'ops@example.com', opsPassword)).token!
-        assert.equal((await get(api!, '/admin/dashboard', asUser)).status, 403)
+        const demoted = await admin(env, 'degradar', 'ops@example.com');
+        assert.equal(demoted.code, 0, shown(demoted));
+        assert.equal((await get(api!, '/auth/user', session)).status, 401);
+        const asUser = (await signIn(api!, 'ops@example.com', opsPassword)).token!;
+        assert.equal((await get(api!, '/admin/dashboard', asUser)).status, 403);
 
-        const suspended = await admin(env, 'suspender', 'ops@example.com')
-        assert.equal(suspended.code, 0, shown(suspended))
-        assert.equal((await get(api!, '/auth/user', asUser)).status, 403, 'the suspended session is told why (USER_SUSPENDED)')
-        assert.notEqual((await signIn(api!, 'ops@example.com', opsPassword)).status, 200)
-        const twice = await admin(env, 'suspender', 'ops@example.com')
-        assert.equal(twice.code, 0, shown(twice))
-        assert.match(twice.stdout, /ya estaba suspendida: nada que cambiar/)
+        const suspended = await admin(env, 'suspender', 'ops@example.com');
+        assert.equal(suspended.code, 0, shown(suspended));
+        assert.equal(
+          (await get(api!, '/auth/user', asUser)).status,
+          403,
+          'the suspended session is told why (USER_SUSPENDED)',
+        );
+        assert.notEqual((await signIn(api!, 'ops@example.com', opsPassword)).status, 200);
+        const twice = await admin(env, 'suspender', 'ops@example.com');
+        assert.equal(twice.code, 0, shown(twice));
+        assert.match(twice.stdout, /ya estaba suspendida: nada que cambiar/);
 
-        const reactivated = await admin(env, 'reactivar', 'ops@example.com')
-        assert.equal(reactivated.code, 0, shown(reactivated))
-        assert.equal((await signIn(api!, 'ops@example.com', opsPassword)).status, 200)
+        const reactivated = await admin(env, 'reactivar', 'ops@example.com');
+        assert.equal(reactivated.code, 0, shown(reactivated));
+        assert.equal((await signIn(api!, 'ops@example.com', opsPassword)).status, 200);
 
         // Without SMTP_URL the mail is printed where the command runs, as the API prints it.
-        const mailed = await admin(env, 'restablecer-clave', 'ops@example.com', '--por-correo')
-        assert.equal(mailed.code, 0, shown(mailed))
-        const code = /Asunto: Tu código para cambiar la contraseña: (\d{6})/.exec(mailed.stdout)?.[1]
-        assert.ok(code, shown(mailed))
+        const mailed = await admin(env, 'restablecer-clave', 'ops@example.com', '--por-correo');
+        assert.equal(mailed.code, 0, shown(mailed));
+        const code = /Asunto: Tu código para cambiar la contraseña: (\d{6})/.exec(mailed.stdout)?.[1];
+        assert.ok(code, shown(mailed));
         const changed = await fetch(`${api!.url}/auth/change-password`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ email: 'ops@example.com', code, newPassword: 'nueva-clave-ops' }),
-        })
-        assert.equal(changed.status, 200, await changed.text())
-        assert.equal((await signIn(api!, 'ops@example.com', 'nueva-clave-ops')).status, 200)
+        });
+        assert.equal(changed.status, 200, await changed.text());
+        assert.equal((await signIn(api!, 'ops@example.com', 'nueva-clave-ops')).status, 200);
 
-        const statusLog = await get(api!, '/admin/auditoria?action=user.status_change', (await signIn(api!, adminEmail, tempPassword)).token!)
+        const statusLog = await get(
+          api!,
+          '/admin/auditoria?action=user.status_change',
+          (await signIn(api!, adminEmail, tempPassword)).token!,
+        );
         assert.deepEqual(
-          statusLog.body.data.map((entry: { actorEmail: string, details: unknown }) => [entry.actorEmail, entry.details]).reverse(),
-          [['operador (CLI)', { from: 'active', to: 'suspended' }], ['operador (CLI)', { from: 'suspended', to: 'active' }]],
-        )
-      })
+          statusLog.body.data
+            .map((entry: { actorEmail: string; details: unknown }) => [entry.actorEmail, entry.details])
+            .reverse(),
+          [
+            ['operador (CLI)', { from: 'active', to: 'suspended' }],
+            ['operador (CLI)', { from: 'suspended', to: 'active' }],
+          ],
+        );
+      });
     }
-  })
+  });
 }

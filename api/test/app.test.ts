@@ -1,23 +1,25 @@
-import assert from 'node:assert/strict'
-import { after, before, it } from 'node:test'
-import { buildTestApp, forEachBackend, type TestApp } from './helpers/app.js'
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { buildTestApp, forEachBackend, type TestApp } from './helpers/app.js';
 
 forEachBackend((backend) => {
-  let t: TestApp
-  before(async () => { t = await buildTestApp(backend) })
-  after(() => t.close())
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp(backend);
+  });
+  after(() => t.close());
 
   it('GET /health reports the service and its database as ok', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/health' })
-    assert.equal(response.statusCode, 200)
-    assert.deepEqual(response.json(), { status: 'ok', database: 'ok' })
-  })
+    const response = await t.app.inject({ method: 'GET', url: '/health' });
+    assert.equal(response.statusCode, 200);
+    assert.deepEqual(response.json(), { status: 'ok', database: 'ok' });
+  });
 
   it('answers an unknown route with 404 in Spanish', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/no-existe' })
-    assert.equal(response.statusCode, 404)
-    assert.deepEqual(response.json(), { statusCode: 404, message: 'Recurso no encontrado' })
-  })
+    const response = await t.app.inject({ method: 'GET', url: '/no-existe' });
+    assert.equal(response.statusCode, 404);
+    assert.deepEqual(response.json(), { statusCode: 404, message: 'Recurso no encontrado' });
+  });
 
   it('answers malformed JSON with 400 in Spanish', async () => {
     const response = await t.app.inject({
@@ -25,50 +27,54 @@ forEachBackend((backend) => {
       url: '/auth/login',
       headers: { 'content-type': 'application/json' },
       payload: '{"email": "a@b.c", "password": ',
-    })
-    assert.equal(response.statusCode, 400)
-    assert.deepEqual(response.json(), { statusCode: 400, message: 'El cuerpo de la petición no es un JSON válido' })
-  })
+    });
+    assert.equal(response.statusCode, 400);
+    assert.deepEqual(response.json(), { statusCode: 400, message: 'El cuerpo de la petición no es un JSON válido' });
+  });
 
   it('answers a body over 100 KB with 413 in Spanish', async () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/auth/login',
       payload: { email: 'a@b.c', password: 'x'.repeat(101 * 1024) },
-    })
-    assert.equal(response.statusCode, 413)
+    });
+    assert.equal(response.statusCode, 413);
     assert.deepEqual(response.json(), {
       statusCode: 413,
       message: 'El cuerpo de la petición es demasiado grande (máximo 100 KB)',
-    })
-  })
+    });
+  });
 
   it('refuses an unknown body field with 400 naming it', async () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/auth/login',
       payload: { email: 'a@b.c', password: 'secreto', role: 1 },
-    })
-    assert.equal(response.statusCode, 400)
+    });
+    assert.equal(response.statusCode, 400);
     assert.deepEqual(response.json(), {
       statusCode: 400,
       code: 'VALIDATION_ERROR',
       message: "Datos inválidos: el campo 'role' no está permitido",
-    })
-  })
+    });
+  });
 
   it('refuses a wrong-typed body field instead of converting it', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'a@b.c', password: 123456 } })
-    assert.equal(response.statusCode, 400)
-    assert.equal(response.json().message, "Datos inválidos: 'password' debe ser un texto")
-  })
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: 'a@b.c', password: 123456 },
+    });
+    assert.equal(response.statusCode, 400);
+    assert.equal(response.json().message, "Datos inválidos: 'password' debe ser un texto");
+  });
 
   it('sends the security headers of a JSON-only API', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/health' })
-    assert.equal(response.headers['content-security-policy'], "default-src 'none';frame-ancestors 'none'")
-    assert.equal(response.headers['x-content-type-options'], 'nosniff')
-    assert.equal(response.headers['referrer-policy'], 'no-referrer')
-  })
+    const response = await t.app.inject({ method: 'GET', url: '/health' });
+    assert.equal(response.headers['content-security-policy'], "default-src 'none';frame-ancestors 'none'");
+    assert.equal(response.headers['x-content-type-options'], 'nosniff');
+    assert.equal(response.headers['referrer-policy'], 'no-referrer');
+  });
 
   it('lets the portal origin send the Authorization header cross-origin', async () => {
     const response = await t.app.inject({
@@ -79,12 +85,12 @@ forEachBackend((backend) => {
         'access-control-request-method': 'GET',
         'access-control-request-headers': 'authorization',
       },
-    })
-    assert.equal(response.statusCode, 204)
-    assert.equal(response.headers['access-control-allow-origin'], 'http://127.0.0.1:8080')
-    assert.equal(response.headers['access-control-allow-credentials'], 'true')
-    assert.match(String(response.headers['access-control-allow-headers']), /authorization/i)
-  })
+    });
+    assert.equal(response.statusCode, 204);
+    assert.equal(response.headers['access-control-allow-origin'], 'http://127.0.0.1:8080');
+    assert.equal(response.headers['access-control-allow-credentials'], 'true');
+    assert.match(String(response.headers['access-control-allow-headers']), /authorization/i);
+  });
 
   it('does not let other origins read responses', async () => {
     const preflight = await t.app.inject({
@@ -95,76 +101,103 @@ forEachBackend((backend) => {
         'access-control-request-method': 'GET',
         'access-control-request-headers': 'authorization',
       },
-    })
-    assert.equal(preflight.headers['access-control-allow-origin'], undefined)
-    const simple = await t.app.inject({ method: 'GET', url: '/apps/listar', headers: { origin: 'https://evil.example' } })
-    assert.equal(simple.headers['access-control-allow-origin'], undefined)
-  })
+    });
+    assert.equal(preflight.headers['access-control-allow-origin'], undefined);
+    const simple = await t.app.inject({
+      method: 'GET',
+      url: '/apps/listar',
+      headers: { origin: 'https://evil.example' },
+    });
+    assert.equal(simple.headers['access-control-allow-origin'], undefined);
+  });
 
   it('publishes the OpenAPI document built from the route schemas, and its UI', async () => {
-    const document = await t.app.inject({ method: 'GET', url: '/docs/json' })
-    assert.equal(document.statusCode, 200)
-    const openapi = document.json()
-    assert.equal(openapi.openapi, '3.1.0')
-    for (const path of ['/health', '/apps/listar', '/apps/obtener-por-id/{id}', '/auth/login', '/auth/user', '/auth/logout']) {
-      assert.ok(openapi.paths[path], `${path} documented`)
+    const document = await t.app.inject({ method: 'GET', url: '/docs/json' });
+    assert.equal(document.statusCode, 200);
+    const openapi = document.json();
+    assert.equal(openapi.openapi, '3.1.0');
+    for (const path of [
+      '/health',
+      '/apps/listar',
+      '/apps/obtener-por-id/{id}',
+      '/auth/login',
+      '/auth/user',
+      '/auth/logout',
+    ]) {
+      assert.ok(openapi.paths[path], `${path} documented`);
     }
-    assert.ok(openapi.paths['/auth/login'].post.requestBody, 'login body documented')
-    assert.deepEqual(openapi.components.schemas.ErrorResponse.required, ['statusCode', 'message'])
-    const ui = await t.app.inject({ method: 'GET', url: '/docs/' })
-    assert.equal(ui.statusCode, 200)
-    assert.match(ui.body, /swagger-ui/)
-    assert.doesNotMatch(String(ui.headers['content-security-policy']), /default-src 'none'/)
-  })
+    assert.ok(openapi.paths['/auth/login'].post.requestBody, 'login body documented');
+    assert.deepEqual(openapi.components.schemas.ErrorResponse.required, ['statusCode', 'message']);
+    const ui = await t.app.inject({ method: 'GET', url: '/docs/' });
+    assert.equal(ui.statusCode, 200);
+    assert.match(ui.body, /swagger-ui/);
+    assert.doesNotMatch(String(ui.headers['content-security-policy']), /default-src 'none'/);
+  });
 
   it('limits login attempts per client with a Spanish 429', async () => {
-    const limited = await buildTestApp(backend, { loginRateLimitPerMinute: 2 })
+    const limited = await buildTestApp(backend, { loginRateLimitPerMinute: 2 });
     try {
-      const attempt = () => limited.app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'x@y.z', password: 'nada' } })
-      assert.equal((await attempt()).statusCode, 401)
-      assert.equal((await attempt()).statusCode, 401)
-      const blocked = await attempt()
-      assert.equal(blocked.statusCode, 429)
-      assert.equal(blocked.json().code, 'RATE_LIMITED')
-      assert.match(blocked.json().message, /^Demasiadas solicitudes\. Inténtalo de nuevo en \d+ segundos\.$/)
+      const attempt = () =>
+        limited.app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'x@y.z', password: 'nada' } });
+      assert.equal((await attempt()).statusCode, 401);
+      assert.equal((await attempt()).statusCode, 401);
+      const blocked = await attempt();
+      assert.equal(blocked.statusCode, 429);
+      assert.equal(blocked.json().code, 'RATE_LIMITED');
+      assert.match(blocked.json().message, /^Demasiadas solicitudes\. Inténtalo de nuevo en \d+ segundos\.$/);
     } finally {
-      await limited.close()
+      await limited.close();
     }
-  })
+  });
 
   it('answers 503 in Spanish while the database is unreachable', async () => {
-    const broken = await buildTestApp(backend)
+    const broken = await buildTestApp(backend);
     try {
-      await broken.database.close()
+      await broken.database.close();
       const unavailable = {
         statusCode: 503,
         code: 'SERVICE_UNAVAILABLE',
         message: 'Servicio no disponible temporalmente. Inténtalo de nuevo en unos segundos.',
-      }
-      const health = await broken.app.inject({ method: 'GET', url: '/health' })
-      assert.equal(health.statusCode, 503)
-      assert.deepEqual(health.json(), unavailable)
-      const apps = await broken.app.inject({ method: 'GET', url: '/apps/listar' })
-      assert.equal(apps.statusCode, 503)
-      assert.deepEqual(apps.json(), unavailable)
+      };
+      const health = await broken.app.inject({ method: 'GET', url: '/health' });
+      assert.equal(health.statusCode, 503);
+      assert.deepEqual(health.json(), unavailable);
+      const apps = await broken.app.inject({ method: 'GET', url: '/apps/listar' });
+      assert.equal(apps.statusCode, 503);
+      assert.deepEqual(apps.json(), unavailable);
     } finally {
-      await broken.close()
+      await broken.close();
     }
-  })
-})
+  });
+});
 
 forEachBackend((backend) => {
   it('behind trusted balancers (TRUST_PROXY) the per-IP limits count each client address, not the balancer', async () => {
-    const t = await buildTestApp(backend, { trustProxy: ['127.0.0.1'], authRateLimitPerMinute: 2 })
+    const t = await buildTestApp(backend, { trustProxy: ['127.0.0.1'], authRateLimitPerMinute: 2 });
     try {
-      const ask = (client: string) => t.app.inject({
-        method: 'POST', url: '/auth/verificar-email', payload: { email: 'nadie@portal.test' },
-        headers: { 'x-forwarded-for': client }, remoteAddress: '127.0.0.1',
-      })
-      assert.deepEqual([(await ask('203.0.113.7')).statusCode, (await ask('203.0.113.7')).statusCode, (await ask('203.0.113.7')).statusCode], [200, 200, 429])
-      assert.equal((await ask('198.51.100.9')).statusCode, 200, 'another client behind the same balancer has its own count')
+      const ask = (client: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/auth/verificar-email',
+          payload: { email: 'nadie@portal.test' },
+          headers: { 'x-forwarded-for': client },
+          remoteAddress: '127.0.0.1',
+        });
+      assert.deepEqual(
+        [
+          (await ask('203.0.113.7')).statusCode,
+          (await ask('203.0.113.7')).statusCode,
+          (await ask('203.0.113.7')).statusCode,
+        ],
+        [200, 200, 429],
+      );
+      assert.equal(
+        (await ask('198.51.100.9')).statusCode,
+        200,
+        'another client behind the same balancer has its own count',
+      );
     } finally {
-      await t.close()
+      await t.close();
     }
-  })
-})
+  });
+});

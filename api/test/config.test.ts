@@ -1,20 +1,20 @@
-import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
-import { describe, it } from 'node:test'
-import { defaultCorsOrigins, loadConfig } from '../src/config.js'
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { describe, it } from 'node:test';
+import { defaultCorsOrigins, loadConfig } from '../src/config.js';
 
 describe('configuration', () => {
   it('uses the documented defaults when nothing is set', () => {
-    const config = loadConfig({})
-    assert.equal(config.port, 3000)
-    assert.equal(config.host, '127.0.0.1')
-    assert.equal(config.databaseUrl, undefined)
-    assert.match(config.dataDir, /\.data$/)
-    assert.deepEqual(config.corsOrigins, defaultCorsOrigins)
-    assert.ok(config.corsOrigins.includes('http://127.0.0.1:8080'))
-    assert.equal(config.tokenTtlSeconds, 86400)
-    assert.equal(config.logLevel, 'info')
-  })
+    const config = loadConfig({});
+    assert.equal(config.port, 3000);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.databaseUrl, undefined);
+    assert.match(config.dataDir, /\.data$/);
+    assert.deepEqual(config.corsOrigins, defaultCorsOrigins);
+    assert.ok(config.corsOrigins.includes('http://127.0.0.1:8080'));
+    assert.equal(config.tokenTtlSeconds, 86400);
+    assert.equal(config.logLevel, 'info');
+  });
 
   it('reads the variables, lower-casing the admin email and trimming the CORS list', () => {
     const config = loadConfig({
@@ -23,42 +23,42 @@ describe('configuration', () => {
       ADMIN_EMAIL: ' Jefe@Empresa.com ',
       CORS_ORIGINS: 'https://portal.example.com, http://localhost:8080/',
       TOKEN_TTL_SECONDS: '3600',
-    })
-    assert.equal(config.port, 4000)
-    assert.equal(config.databaseUrl, 'postgres://app@db/portal')
-    assert.equal(config.adminEmail, 'jefe@empresa.com')
-    assert.deepEqual(config.corsOrigins, ['https://portal.example.com', 'http://localhost:8080'])
-    assert.equal(config.tokenTtlSeconds, 3600)
-  })
+    });
+    assert.equal(config.port, 4000);
+    assert.equal(config.databaseUrl, 'postgres://app@db/portal');
+    assert.equal(config.adminEmail, 'jefe@empresa.com');
+    assert.deepEqual(config.corsOrigins, ['https://portal.example.com', 'http://localhost:8080']);
+    assert.equal(config.tokenTtlSeconds, 3600);
+  });
 
   it('reads the mail, portal and Redis settings, with the embedded defaults when unset', () => {
-    const defaults = loadConfig({})
-    assert.equal(defaults.smtpUrl, undefined)
-    assert.equal(defaults.redisUrl, undefined)
-    assert.equal(defaults.portalUrl, 'http://127.0.0.1:8080')
-    assert.equal(defaults.mailFrom, 'Portal de aplicaciones <no-reply@portal.local>')
-    assert.equal(defaults.authRateLimitPerMinute, 30)
+    const defaults = loadConfig({});
+    assert.equal(defaults.smtpUrl, undefined);
+    assert.equal(defaults.redisUrl, undefined);
+    assert.equal(defaults.portalUrl, 'http://127.0.0.1:8080');
+    assert.equal(defaults.mailFrom, 'Portal de aplicaciones <no-reply@portal.local>');
+    assert.equal(defaults.authRateLimitPerMinute, 30);
     const config = loadConfig({
       SMTP_URL: 'smtp://usuario:clave@correo.example.com:587',
       MAIL_FROM: 'Empresa <no-reply@empresa.com>',
       PORTAL_URL: 'https://portal.empresa.com/',
       REDIS_URL: 'redis://cache:6379/2',
       REDIS_KEY_PREFIX: 'prod:',
-    })
-    assert.equal(config.smtpUrl, 'smtp://usuario:clave@correo.example.com:587')
-    assert.equal(config.mailFrom, 'Empresa <no-reply@empresa.com>')
-    assert.equal(config.portalUrl, 'https://portal.empresa.com')
-    assert.equal(config.redisUrl, 'redis://cache:6379/2')
-    assert.equal(config.redisKeyPrefix, 'prod:')
-  })
+    });
+    assert.equal(config.smtpUrl, 'smtp://usuario:clave@correo.example.com:587');
+    assert.equal(config.mailFrom, 'Empresa <no-reply@empresa.com>');
+    assert.equal(config.portalUrl, 'https://portal.empresa.com');
+    assert.equal(config.redisUrl, 'redis://cache:6379/2');
+    assert.equal(config.redisKeyPrefix, 'prod:');
+  });
 
   it('reads the Google and Apple clients (all of a group or none), the public API address and the proxies to trust', () => {
-    const defaults = loadConfig({ PORT: '4000' })
-    assert.equal(defaults.google, undefined)
-    assert.equal(defaults.apple, undefined)
-    assert.equal(defaults.apiPublicUrl, 'http://127.0.0.1:4000')
-    assert.deepEqual(defaults.redirectAllowList, [])
-    assert.equal(defaults.trustProxy, false)
+    const defaults = loadConfig({ PORT: '4000' });
+    assert.equal(defaults.google, undefined);
+    assert.equal(defaults.apple, undefined);
+    assert.equal(defaults.apiPublicUrl, 'http://127.0.0.1:4000');
+    assert.deepEqual(defaults.redirectAllowList, []);
+    assert.equal(defaults.trustProxy, false);
     const config = loadConfig({
       GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
       GOOGLE_CLIENT_SECRET: 'secreto',
@@ -69,21 +69,31 @@ describe('configuration', () => {
       API_PUBLIC_URL: 'https://api.empresa.com/',
       REDIRECT_ALLOW_LIST: 'https://socio.example.com, betopro://auth',
       TRUST_PROXY: '10.0.0.0/8,192.168.1.4',
-    })
-    assert.deepEqual(config.google, { clientId: 'id.apps.googleusercontent.com', clientSecret: 'secreto', issuer: 'https://accounts.google.com' })
-    assert.equal(config.apple?.issuer, 'https://appleid.apple.com')
-    assert.equal(config.apple?.privateKey, '-----BEGIN PRIVATE KEY-----\nABC\n-----END PRIVATE KEY-----')
-    assert.equal(config.apiPublicUrl, 'https://api.empresa.com')
-    assert.deepEqual(config.redirectAllowList, ['https://socio.example.com', 'betopro://auth'])
-    assert.deepEqual(config.trustProxy, ['10.0.0.0/8', '192.168.1.4'])
-    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2)
-  })
+    });
+    assert.deepEqual(config.google, {
+      clientId: 'id.apps.googleusercontent.com',
+      clientSecret: 'secreto',
+      issuer: 'https://accounts.google.com',
+    });
+    assert.equal(config.apple?.issuer, 'https://appleid.apple.com');
+    assert.equal(config.apple?.privateKey, '-----BEGIN PRIVATE KEY-----\nABC\n-----END PRIVATE KEY-----');
+    assert.equal(config.apiPublicUrl, 'https://api.empresa.com');
+    assert.deepEqual(config.redirectAllowList, ['https://socio.example.com', 'betopro://auth']);
+    assert.deepEqual(config.trustProxy, ['10.0.0.0/8', '192.168.1.4']);
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+  });
 
   const invalid: Array<[string, Record<string, string>]> = [
     ['GOOGLE_CLIENT_SECRET', { GOOGLE_CLIENT_ID: 'solo-el-id' }],
     ['APPLE_PRIVATE_KEY', { APPLE_CLIENT_ID: 'a', APPLE_TEAM_ID: 'b', APPLE_KEY_ID: 'c' }],
-    ['APPLE_PRIVATE_KEY', { APPLE_CLIENT_ID: 'a', APPLE_TEAM_ID: 'b', APPLE_KEY_ID: 'c', APPLE_PRIVATE_KEY: 'no-es-pem' }],
-    ['GOOGLE_ISSUER', { GOOGLE_CLIENT_ID: 'a', GOOGLE_CLIENT_SECRET: 'b', GOOGLE_ISSUER: 'http://accounts.example.com' }],
+    [
+      'APPLE_PRIVATE_KEY',
+      { APPLE_CLIENT_ID: 'a', APPLE_TEAM_ID: 'b', APPLE_KEY_ID: 'c', APPLE_PRIVATE_KEY: 'no-es-pem' },
+    ],
+    [
+      'GOOGLE_ISSUER',
+      { GOOGLE_CLIENT_ID: 'a', GOOGLE_CLIENT_SECRET: 'b', GOOGLE_ISSUER: 'http://accounts.example.com' },
+    ],
     ['API_PUBLIC_URL', { API_PUBLIC_URL: 'api.empresa.com' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'el-balanceador' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'true' }],
@@ -102,66 +112,89 @@ describe('configuration', () => {
     ['PORTAL_URL', { PORTAL_URL: 'portal.example.com' }],
     ['AUTH_RATE_LIMIT_PER_MINUTE', { AUTH_RATE_LIMIT_PER_MINUTE: '0' }],
     ['PARTNER_TOKEN_TTL_SECONDS', { PARTNER_TOKEN_TTL_SECONDS: '10' }],
-  ]
+  ];
   for (const [variable, env] of invalid) {
     it(`refuses an invalid ${variable} (${Object.values(env)[0]}) with an error naming it`, () => {
-      assert.throws(() => loadConfig(env), (error: Error) => error.message.includes(variable))
-    })
+      assert.throws(
+        () => loadConfig(env),
+        (error: Error) => error.message.includes(variable),
+      );
+    });
   }
 
   describe('redirect allow-list (issue 13 item 2)', () => {
     /** What `npm start` and `scripts/serve.mjs` use (plain JavaScript, so loaded by address). */
-    const partsModule = new URL('../../scripts/lib/parts.mjs', import.meta.url).href
+    const partsModule = new URL('../../scripts/lib/parts.mjs', import.meta.url).href;
     const refused = [
-      ['a dev-tunnel wildcard (devtunnels.ms is off the Public Suffix List)', 'https://*.devtunnels.ms', 'devtunnels.ms'],
+      [
+        'a dev-tunnel wildcard (devtunnels.ms is off the Public Suffix List)',
+        'https://*.devtunnels.ms',
+        'devtunnels.ms',
+      ],
       ['a dev-tunnel region wildcard', 'https://*.euw.devtunnels.ms', 'euw.devtunnels.ms'],
       ['a private-section suffix (ngrok)', 'https://*.ngrok-free.app', 'ngrok-free.app'],
       ['a private-section suffix (Vercel)', 'https://*.vercel.app', 'vercel.app'],
       ['a private-section suffix (GitHub Pages)', 'https://*.github.io', 'github.io'],
       ['an ICANN suffix', 'https://*.co.uk', 'co.uk'],
-    ]
+    ];
     for (const [name, entry, base] of refused) {
       it(`refuses ${name} at start, naming the entry in Spanish`, () => {
         assert.throws(
           () => loadConfig({ REDIRECT_ALLOW_LIST: `https://portal.example.com, ${entry}, betopro://auth` }),
-          (error: Error) => error.message.startsWith('Configuración inválida: REDIRECT_ALLOW_LIST contiene')
-            && error.message.includes(`"${entry}"`) && error.message.includes(`"${base}"`)
-            && error.message.includes('cualquiera puede crear direcciones'),
-        )
-      })
+          (error: Error) =>
+            error.message.startsWith('Configuración inválida: REDIRECT_ALLOW_LIST contiene') &&
+            error.message.includes(`"${entry}"`) &&
+            error.message.includes(`"${base}"`) &&
+            error.message.includes('cualquiera puede crear direcciones'),
+        );
+      });
     }
 
     it('accepts an exact tunnel host and a wildcard under a domain of one owner', () => {
-      const entries = ['https://abc123-8080.euw.devtunnels.ms', 'https://*.portal.example.com', 'https://mi-app.vercel.app']
-      assert.deepEqual(loadConfig({ REDIRECT_ALLOW_LIST: entries.join(',') }).redirectAllowList, entries)
-    })
+      const entries = [
+        'https://abc123-8080.euw.devtunnels.ms',
+        'https://*.portal.example.com',
+        'https://mi-app.vercel.app',
+      ];
+      assert.deepEqual(loadConfig({ REDIRECT_ALLOW_LIST: entries.join(',') }).redirectAllowList, entries);
+    });
 
     it('refuses an entry that is no address, and a wildcard in the middle of a host', () => {
-      assert.throws(() => loadConfig({ REDIRECT_ALLOW_LIST: 'portal.example.com' }), /"portal\.example\.com", que no es una dirección válida/)
-      assert.throws(() => loadConfig({ REDIRECT_ALLOW_LIST: 'https://socio*.example.com' }), /el comodín solo puede ir al principio/)
-    })
+      assert.throws(
+        () => loadConfig({ REDIRECT_ALLOW_LIST: 'portal.example.com' }),
+        /"portal\.example\.com", que no es una dirección válida/,
+      );
+      assert.throws(
+        () => loadConfig({ REDIRECT_ALLOW_LIST: 'https://socio*.example.com' }),
+        /el comodín solo puede ir al principio/,
+      );
+    });
 
-    it('npm start\'s default list names only the product\'s domains and deep links, and passes the same check', async () => {
-      const parts = await import(partsModule)
-      const defaults: string[] = parts.DEFAULT_REDIRECT_ALLOW_LIST
-      assert.ok(!defaults.some((entry) => entry.includes('devtunnels')), 'no dev-tunnel wildcard among the defaults')
-      assert.ok(defaults.every((entry) => /^https:\/\/(\*\.)?portal\.example\.com$|^(betopro|controlmax):\/\/auth/.test(entry)))
-      assert.deepEqual(loadConfig({ REDIRECT_ALLOW_LIST: defaults.join(',') }).redirectAllowList, defaults)
-      await parts.checkRedirectAllowList(defaults)
-    })
+    it("npm start's default list names only the product's domains and deep links, and passes the same check", async () => {
+      const parts = await import(partsModule);
+      const defaults: string[] = parts.DEFAULT_REDIRECT_ALLOW_LIST;
+      assert.ok(!defaults.some((entry) => entry.includes('devtunnels')), 'no dev-tunnel wildcard among the defaults');
+      assert.ok(
+        defaults.every((entry) => /^https:\/\/(\*\.)?portal\.example\.com$|^(betopro|controlmax):\/\/auth/.test(entry)),
+      );
+      assert.deepEqual(loadConfig({ REDIRECT_ALLOW_LIST: defaults.join(',') }).redirectAllowList, defaults);
+      await parts.checkRedirectAllowList(defaults);
+    });
 
     it('npm start and scripts/serve.mjs refuse the list before serving it to the browser', async () => {
-      const parts = await import(partsModule)
-      await assert.rejects(parts.checkRedirectAllowList(['https://*.devtunnels.ms']),
-        /Configuración inválida: REDIRECT_ALLOW_LIST contiene "https:\/\/\*\.devtunnels\.ms"/)
+      const parts = await import(partsModule);
+      await assert.rejects(
+        parts.checkRedirectAllowList(['https://*.devtunnels.ms']),
+        /Configuración inválida: REDIRECT_ALLOW_LIST contiene "https:\/\/\*\.devtunnels\.ms"/,
+      );
       const served = spawnSync(process.execPath, ['scripts/serve.mjs', 'host'], {
         cwd: new URL('../..', import.meta.url),
         env: { ...process.env, REDIRECT_ALLOW_LIST: 'https://portal.example.com,https://*.ngrok-free.app', PORT: '0' },
         encoding: 'utf8',
         timeout: 60_000,
-      })
-      assert.equal(served.status, 1)
-      assert.match(served.stderr, /REDIRECT_ALLOW_LIST contiene "https:\/\/\*\.ngrok-free\.app"/)
-    })
-  })
-})
+      });
+      assert.equal(served.status, 1);
+      assert.match(served.stderr, /REDIRECT_ALLOW_LIST contiene "https:\/\/\*\.ngrok-free\.app"/);
+    });
+  });
+});

@@ -1,33 +1,39 @@
-import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { after, before, describe, it } from 'node:test'
-import { count, eq } from 'drizzle-orm'
-import { openDatabase } from '../src/db/client.js'
-import { migrate, readMigrations } from '../src/db/migrate.js'
-import { appTags, apps, plans, roles, userPlans, users } from '../src/db/schema.js'
-import { defaultAdminEmail, seed } from '../src/db/seed.js'
-import { adminEmail, adminPassword, buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js'
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { count, eq } from 'drizzle-orm';
+import { openDatabase } from '../src/db/client.js';
+import { migrate, readMigrations } from '../src/db/migrate.js';
+import { appTags, apps, plans, roles, userPlans, users } from '../src/db/schema.js';
+import { defaultAdminEmail, seed } from '../src/db/seed.js';
+import { adminEmail, adminPassword, buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
 
 forEachBackend((backend) => {
-  let t: TestApp
-  before(async () => { t = await buildTestApp(backend) })
-  after(() => t.close())
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp(backend);
+  });
+  after(() => t.close());
 
   const total = async (table: typeof apps | typeof appTags | typeof plans | typeof users | typeof userPlans) => {
-    const [row] = await t.app.db.select({ value: count() }).from(table)
-    return row?.value
-  }
+    const [row] = await t.app.db.select({ value: count() }).from(table);
+    return row?.value;
+  };
 
   it('records each migration once, and a second run applies nothing', async () => {
-    const recorded = async () => (await t.database.transaction((session) =>
-      session.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name'))).map((row) => row.name)
-    const names = readMigrations().map((migration) => migration.name)
-    assert.deepEqual(await recorded(), names)
-    assert.deepEqual(await migrate(t.database), [])
-    assert.deepEqual(await recorded(), names)
-  })
+    const recorded = async () =>
+      (
+        await t.database.transaction((session) =>
+          session.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name'),
+        )
+      ).map((row) => row.name);
+    const names = readMigrations().map((migration) => migration.name);
+    assert.deepEqual(await recorded(), names);
+    assert.deepEqual(await migrate(t.database), []);
+    assert.deepEqual(await recorded(), names);
+  });
 
   it('seeds 5 apps, 6 plans and 1 administrator, and seeding again changes nothing', async () => {
     const snapshot = async () => ({
@@ -36,59 +42,67 @@ forEachBackend((backend) => {
       plans: await total(plans),
       users: await total(users),
       userPlans: await total(userPlans),
-    })
-    const first = await snapshot()
-    assert.equal(first.apps, 5)
-    assert.equal(first.plans, 6)
-    const result = await seed(t.app.db, { adminEmail, adminPassword })
-    assert.deepEqual(result, { catalogueCreated: false, adminCreated: undefined })
-    await seed(t.app.db, { adminEmail, adminPassword })
-    assert.deepEqual(await snapshot(), first)
-    const admins = await t.app.db.select().from(users).where(eq(users.role, roles.admin))
-    assert.equal(admins.length, 1)
-    assert.deepEqual([admins[0]?.email, admins[0]?.status, admins[0]?.presentacion], [adminEmail, 'active', false])
-  })
+    });
+    const first = await snapshot();
+    assert.equal(first.apps, 5);
+    assert.equal(first.plans, 6);
+    const result = await seed(t.app.db, { adminEmail, adminPassword });
+    assert.deepEqual(result, { catalogueCreated: false, adminCreated: undefined });
+    await seed(t.app.db, { adminEmail, adminPassword });
+    assert.deepEqual(await snapshot(), first);
+    const admins = await t.app.db.select().from(users).where(eq(users.role, roles.admin));
+    assert.equal(admins.length, 1);
+    assert.deepEqual([admins[0]?.email, admins[0]?.status, admins[0]?.presentacion], [adminEmail, 'active', false]);
+  });
 
   it('gives apps 1-3 a free and a PRO plan with Spanish features and prices', async () => {
-    const rows = await t.app.db.select().from(plans).orderBy(plans.appId, plans.id)
-    assert.deepEqual(rows.map((plan) => [plan.appId, plan.nombre]), [
-      [1, 'free'], [1, 'PRO'], [2, 'free'], [2, 'PRO'], [3, 'free'], [3, 'PRO'],
-    ])
-    const betoFree = rows.find((plan) => plan.appId === 2 && plan.nombre === 'free')
-    assert.ok(betoFree?.caracteristicas.includes('20 consultas gratuitas'))
-    const betoPro = rows.find((plan) => plan.appId === 2 && plan.nombre === 'PRO')
-    assert.deepEqual([betoPro?.precioMensual, betoPro?.precioAnual], [15, 150])
-  })
+    const rows = await t.app.db.select().from(plans).orderBy(plans.appId, plans.id);
+    assert.deepEqual(
+      rows.map((plan) => [plan.appId, plan.nombre]),
+      [
+        [1, 'free'],
+        [1, 'PRO'],
+        [2, 'free'],
+        [2, 'PRO'],
+        [3, 'free'],
+        [3, 'PRO'],
+      ],
+    );
+    const betoFree = rows.find((plan) => plan.appId === 2 && plan.nombre === 'free');
+    assert.ok(betoFree?.caracteristicas.includes('20 consultas gratuitas'));
+    const betoPro = rows.find((plan) => plan.appId === 2 && plan.nombre === 'PRO');
+    assert.deepEqual([betoPro?.precioMensual, betoPro?.precioAnual], [15, 150]);
+  });
 
   it('moves the app id sequence past the seeded ids', async () => {
-    const [created] = await t.app.db.insert(apps).values({ nombre: 'Nueva app' }).returning({ id: apps.id })
-    assert.equal(created?.id, 6)
-    await t.app.db.delete(apps).where(eq(apps.id, 6))
-  })
+    const [created] = await t.app.db.insert(apps).values({ nombre: 'Nueva app' }).returning({ id: apps.id });
+    assert.equal(created?.id, 6);
+    await t.app.db.delete(apps).where(eq(apps.id, 6));
+  });
 
   it('stores passwords as argon2id with the OWASP parameters', async () => {
-    const [admin] = await t.app.db.select({ hash: users.passwordHash }).from(users).where(eq(users.email, adminEmail))
-    assert.match(String(admin?.hash), /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/)
-  })
+    const [admin] = await t.app.db.select({ hash: users.passwordHash }).from(users).where(eq(users.email, adminEmail));
+    assert.match(String(admin?.hash), /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
 
   it('without ADMIN_PASSWORD creates the default administrator once, with a generated password that works', async () => {
-    const first = await seed(t.app.db, { adminEmail: undefined, adminPassword: undefined })
-    assert.equal(first.adminCreated?.email, defaultAdminEmail)
-    const password = first.adminCreated?.generatedPassword
-    assert.ok(password && password.length >= 20)
-    assert.ok(await login(t.app, defaultAdminEmail, password))
-    const second = await seed(t.app.db, { adminEmail: undefined, adminPassword: undefined })
-    assert.equal(second.adminCreated, undefined, 'the password is only ever announced once')
-  })
-})
+    const first = await seed(t.app.db, { adminEmail: undefined, adminPassword: undefined });
+    assert.equal(first.adminCreated?.email, defaultAdminEmail);
+    const password = first.adminCreated?.generatedPassword;
+    assert.ok(password && password.length >= 20);
+    assert.ok(await login(t.app, defaultAdminEmail, password));
+    const second = await seed(t.app.db, { adminEmail: undefined, adminPassword: undefined });
+    assert.equal(second.adminCreated, undefined, 'the password is only ever announced once');
+  });
+});
 
 describe('embedded database directory', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'portal-api-lock-'))
-  after(() => rmSync(dataDir, { recursive: true, force: true }))
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-api-lock-'));
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('refuses to open a directory another running API holds', async () => {
     // The parent process (the test runner) stands in for another API that is alive.
-    writeFileSync(join(dataDir, 'pglite.lock'), String(process.ppid))
-    await assert.rejects(openDatabase({ databaseUrl: undefined, dataDir }), /Otra instancia de la API \(pid \d+\)/)
-  })
-})
+    writeFileSync(join(dataDir, 'pglite.lock'), String(process.ppid));
+    await assert.rejects(openDatabase({ databaseUrl: undefined, dataDir }), /Otra instancia de la API \(pid \d+\)/);
+  });
+});

@@ -1,47 +1,47 @@
 // Shutdown and crashes with real processes: SIGTERM under load on kept-alive connections, SIGTERM while the SMTP
 // server accepts and never answers, and kill -9 while a mail is claimed (another instance takes it over). The API runs
 // as `node src/server.ts` on a PostgreSQL server of this file's own, so the outbox can be read from outside.
-import assert from 'node:assert/strict'
-import { once } from 'node:events'
-import { mkdtempSync, rmSync } from 'node:fs'
-import http from 'node:http'
-import { createServer, type Server, type Socket } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { after, before, describe, it } from 'node:test'
-import pg from 'pg'
-import { messages } from '../src/lib/errors.js'
-import { registration } from './helpers/accounts.js'
-import { createPostgresCluster, type PostgresCluster } from './helpers/postgres-cluster.js'
-import { startApi, waitFor, type ApiProcess } from './helpers/processes.js'
-import { codeInReceived, startSink, type SmtpSink } from './helpers/smtp-sink.js'
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { messages } from '../src/lib/errors.js';
+import { registration } from './helpers/accounts.js';
+import { createPostgresCluster, type PostgresCluster } from './helpers/postgres-cluster.js';
+import { startApi, waitFor, type ApiProcess } from './helpers/processes.js';
+import { codeInReceived, startSink, type SmtpSink } from './helpers/smtp-sink.js';
 
 /** An SMTP server that accepts connections and never says a word (a hung mail relay). */
-async function silentSmtp(): Promise<{ url: string, close(): Promise<void> }> {
-  const sockets = new Set<Socket>()
+async function silentSmtp(): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
-    sockets.add(socket)
-    socket.on('error', () => {})
-    socket.on('close', () => sockets.delete(socket))
-  })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
   return {
     url: `smtp://127.0.0.1:${port}`,
     async close() {
-      for (const socket of sockets) socket.destroy()
-      await new Promise((resolve) => server.close(resolve))
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
     },
-  }
+  };
 }
 
-let cluster: PostgresCluster
-let db: pg.Pool
-let sink: SmtpSink
-let silent: Awaited<ReturnType<typeof silentSmtp>>
-const started: ApiProcess[] = []
-const dataDir = mkdtempSync(join(tmpdir(), 'portal-faults-shutdown-'))
+let cluster: PostgresCluster;
+let db: pg.Pool;
+let sink: SmtpSink;
+let silent: Awaited<ReturnType<typeof silentSmtp>>;
+const started: ApiProcess[] = [];
+const dataDir = mkdtempSync(join(tmpdir(), 'portal-faults-shutdown-'));
 
 async function api(smtpUrl: string): Promise<ApiProcess> {
   const process = await startApi({
@@ -52,20 +52,26 @@ async function api(smtpUrl: string): Promise<ApiProcess> {
     REDIS_URL: undefined,
     LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
-  })
-  started.push(process)
-  return process
+  });
+  started.push(process);
+  return process;
 }
 
-async function exited(api: ApiProcess): Promise<{ code: number | null, ms: number }> {
-  const from = performance.now()
-  if (api.child.exitCode === null && api.child.signalCode === null) await once(api.child, 'exit')
-  return { code: api.child.exitCode, ms: performance.now() - from }
+async function exited(api: ApiProcess): Promise<{ code: number | null; ms: number }> {
+  const from = performance.now();
+  if (api.child.exitCode === null && api.child.signalCode === null) await once(api.child, 'exit');
+  return { code: api.child.exitCode, ms: performance.now() - from };
 }
 
-interface OutboxRow { id: number, locked_until: Date | null, claimed_by?: string | null, sent_at: Date | null }
+interface OutboxRow {
+  id: number;
+  locked_until: Date | null;
+  claimed_by?: string | null;
+  sent_at: Date | null;
+}
 async function outbox(email: string): Promise<OutboxRow | undefined> {
-  return (await db.query<OutboxRow>('SELECT * FROM mail_outbox WHERE recipient = $1 ORDER BY id DESC LIMIT 1', [email])).rows[0]
+  return (await db.query<OutboxRow>('SELECT * FROM mail_outbox WHERE recipient = $1 ORDER BY id DESC LIMIT 1', [email]))
+    .rows[0];
 }
 
 async function register(api: ApiProcess, email: string) {
@@ -73,147 +79,187 @@ async function register(api: ApiProcess, email: string) {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(registration(email)),
-  })
-  assert.equal(response.status, 201, await response.text())
+  });
+  assert.equal(response.status, 201, await response.text());
 }
 
 before(async () => {
-  cluster = await createPostgresCluster()
-  db = new pg.Pool({ connectionString: cluster.url, max: 2 })
-  db.on('error', () => {})
-  sink = await startSink()
-  silent = await silentSmtp()
-})
+  cluster = await createPostgresCluster();
+  db = new pg.Pool({ connectionString: cluster.url, max: 2 });
+  db.on('error', () => {});
+  sink = await startSink();
+  silent = await silentSmtp();
+});
 
 after(async () => {
-  for (const api of started) await api.stop()
-  await db?.end()
-  await Promise.all([sink?.close(), silent?.close()])
-  await cluster?.drop()
-  rmSync(dataDir, { recursive: true, force: true })
-})
+  for (const api of started) await api.stop();
+  await db?.end();
+  await Promise.all([sink?.close(), silent?.close()]);
+  await cluster?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 describe('SIGTERM', () => {
-  it('answers requests on kept-alive connections with the API\'s Spanish 503, its headers and Connection: close, and exits 0', async (t) => {
-    const target = await api(sink.url)
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 16 })
-    interface Answer { status: number, body: string, headers: http.IncomingHttpHeaders }
-    const call = (path: string) => new Promise<Answer>((resolve) => {
-      // From the portal's page: the 503 must carry CORS headers for the browser to read it.
-      const headers = { origin: 'http://127.0.0.1:8080' }
-      const request = http.request(`${target.url}${path}`, { agent, method: 'GET', headers }, (response) => {
-        let body = ''
-        response.setEncoding('utf8')
-        response.on('data', (chunk: string) => { body += chunk })
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }))
-        response.on('error', () => resolve({ status: 0, body: '', headers: {} }))
-      })
-      request.on('error', () => resolve({ status: 0, body: '', headers: {} }))
-      request.end()
-    })
-    // 16 clients, each one call after another on its own kept-alive connection, until the API is gone.
-    const answers: Answer[] = []
-    let stop = false
-    const clients = Array.from({ length: 16 }, (_, i) => (async () => {
-      while (!stop) {
-        const answer = await call(i % 2 ? '/apps/listar' : '/health')
-        if (answer.status === 0) return
-        answers.push(answer)
-      }
-    })())
-    await waitFor('traffic', () => answers.length >= 200, 30_000, 10)
-    target.child.kill('SIGTERM')
-    const result = await exited(target)
-    stop = true
-    await Promise.all(clients)
-    agent.destroy()
-
-    const refused = answers.filter((answer) => answer.status === 503)
-    t.diagnostic(`${answers.length} answers, ${refused.length} answered 503 after SIGTERM; exit ${result.code} after ${Math.round(result.ms)} ms`)
-    assert.deepEqual([...new Set(answers.map((answer) => answer.status))].filter((status) => status !== 200 && status !== 503), [])
-    assert.ok(refused.length > 0, 'some requests arrived on kept-alive connections after SIGTERM')
-    for (const answer of refused) {
-      assert.deepEqual(JSON.parse(answer.body), { statusCode: 503, message: messages.unavailable, code: 'SERVICE_UNAVAILABLE' })
-      assert.equal(answer.headers['x-content-type-options'], 'nosniff')
-      assert.match(String(answer.headers['content-security-policy']), /default-src 'none'/)
-      assert.equal(answer.headers.connection, 'close')
-      assert.equal(answer.headers['access-control-allow-origin'], 'http://127.0.0.1:8080')
+  it("answers requests on kept-alive connections with the API's Spanish 503, its headers and Connection: close, and exits 0", async (t) => {
+    const target = await api(sink.url);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+    interface Answer {
+      status: number;
+      body: string;
+      headers: http.IncomingHttpHeaders;
     }
-    assert.equal(result.code, 0)
-    assert.ok(result.ms < 5_000, `exited after ${Math.round(result.ms)} ms`)
-  })
+    const call = (path: string) =>
+      new Promise<Answer>((resolve) => {
+        // From the portal's page: the 503 must carry CORS headers for the browser to read it.
+        const headers = { origin: 'http://127.0.0.1:8080' };
+        const request = http.request(`${target.url}${path}`, { agent, method: 'GET', headers }, (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => {
+            body += chunk;
+          });
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }));
+          response.on('error', () => resolve({ status: 0, body: '', headers: {} }));
+        });
+        request.on('error', () => resolve({ status: 0, body: '', headers: {} }));
+        request.end();
+      });
+    // 16 clients, each one call after another on its own kept-alive connection, until the API is gone.
+    const answers: Answer[] = [];
+    let stop = false;
+    const clients = Array.from({ length: 16 }, (_, i) =>
+      (async () => {
+        while (!stop) {
+          const answer = await call(i % 2 ? '/apps/listar' : '/health');
+          if (answer.status === 0) return;
+          answers.push(answer);
+        }
+      })(),
+    );
+    await waitFor('traffic', () => answers.length >= 200, 30_000, 10);
+    target.child.kill('SIGTERM');
+    const result = await exited(target);
+    stop = true;
+    await Promise.all(clients);
+    agent.destroy();
+
+    const refused = answers.filter((answer) => answer.status === 503);
+    t.diagnostic(
+      `${answers.length} answers, ${refused.length} answered 503 after SIGTERM; exit ${result.code} after ${Math.round(result.ms)} ms`,
+    );
+    assert.deepEqual(
+      [...new Set(answers.map((answer) => answer.status))].filter((status) => status !== 200 && status !== 503),
+      [],
+    );
+    assert.ok(refused.length > 0, 'some requests arrived on kept-alive connections after SIGTERM');
+    for (const answer of refused) {
+      assert.deepEqual(JSON.parse(answer.body), {
+        statusCode: 503,
+        message: messages.unavailable,
+        code: 'SERVICE_UNAVAILABLE',
+      });
+      assert.equal(answer.headers['x-content-type-options'], 'nosniff');
+      assert.match(String(answer.headers['content-security-policy']), /default-src 'none'/);
+      assert.equal(answer.headers.connection, 'close');
+      assert.equal(answer.headers['access-control-allow-origin'], 'http://127.0.0.1:8080');
+    }
+    assert.equal(result.code, 0);
+    assert.ok(result.ms < 5_000, `exited after ${Math.round(result.ms)} ms`);
+  });
 
   it('with an SMTP server that never answers, exits 0 within seconds and releases the mail it had claimed', async (t) => {
-    const target = await api(silent.url)
-    await register(target, 'silencio@portal.test')
-    await waitFor('the mail to be claimed', async () => (await outbox('silencio@portal.test'))?.locked_until, 10_000)
-    target.child.kill('SIGTERM')
-    const result = await exited(target)
-    const row = await outbox('silencio@portal.test')
-    t.diagnostic(`exit ${result.code} after ${Math.round(result.ms)} ms; locked_until ${row?.locked_until?.toISOString() ?? 'null'}`)
-    assert.equal(result.code, 0, target.output())
-    assert.ok(result.ms < 6_000, `exited after ${Math.round(result.ms)} ms`)
-    assert.equal(row?.sent_at, null)
-    assert.equal(row?.locked_until, null, 'the claim was given back: the next instance sends it at once')
+    const target = await api(silent.url);
+    await register(target, 'silencio@portal.test');
+    await waitFor('the mail to be claimed', async () => (await outbox('silencio@portal.test'))?.locked_until, 10_000);
+    target.child.kill('SIGTERM');
+    const result = await exited(target);
+    const row = await outbox('silencio@portal.test');
+    t.diagnostic(
+      `exit ${result.code} after ${Math.round(result.ms)} ms; locked_until ${row?.locked_until?.toISOString() ?? 'null'}`,
+    );
+    assert.equal(result.code, 0, target.output());
+    assert.ok(result.ms < 6_000, `exited after ${Math.round(result.ms)} ms`);
+    assert.equal(row?.sent_at, null);
+    assert.equal(row?.locked_until, null, 'the claim was given back: the next instance sends it at once');
 
     // The next instance to start sends it at once.
-    const next = await api(sink.url)
-    await waitFor('the mail to arrive', () => sink.received.some((mail) => mail.to.includes('silencio@portal.test')), 10_000)
-    await next.stop()
-  })
-})
+    const next = await api(sink.url);
+    await waitFor(
+      'the mail to arrive',
+      () => sink.received.some((mail) => mail.to.includes('silencio@portal.test')),
+      10_000,
+    );
+    await next.stop();
+  });
+});
 
 describe('kill -9 while a mail is claimed', () => {
   it('another instance sends it within seconds, not minutes', async (t) => {
-    const crashing = await api(silent.url)
-    await register(crashing, 'rescate@portal.test')
-    await waitFor('the mail to be claimed', async () => (await outbox('rescate@portal.test'))?.locked_until, 10_000)
-    crashing.child.kill('SIGKILL')
-    const killedAt = performance.now()
-    await exited(crashing)
+    const crashing = await api(silent.url);
+    await register(crashing, 'rescate@portal.test');
+    await waitFor('the mail to be claimed', async () => (await outbox('rescate@portal.test'))?.locked_until, 10_000);
+    crashing.child.kill('SIGKILL');
+    const killedAt = performance.now();
+    await exited(crashing);
 
-    const other = await api(sink.url)
-    const mail = await waitFor('the mail to arrive through the other instance',
-      () => sink.received.find((received) => received.to.includes('rescate@portal.test')), 30_000)
-    const ms = performance.now() - killedAt
-    t.diagnostic(`delivered ${Math.round(ms)} ms after the kill`)
-    assert.ok(ms < 25_000, `delivered ${Math.round(ms)} ms after the kill`)
-    assert.match(codeInReceived(mail) ?? '', /^\d{6}$/)
-    await other.stop()
-  })
+    const other = await api(sink.url);
+    const mail = await waitFor(
+      'the mail to arrive through the other instance',
+      () => sink.received.find((received) => received.to.includes('rescate@portal.test')),
+      30_000,
+    );
+    const ms = performance.now() - killedAt;
+    t.diagnostic(`delivered ${Math.round(ms)} ms after the kill`);
+    assert.ok(ms < 25_000, `delivered ${Math.round(ms)} ms after the kill`);
+    assert.match(codeInReceived(mail) ?? '', /^\d{6}$/);
+    await other.stop();
+  });
 
   it('a live sender renews the claim of the mail it is still sending', async () => {
     // The claim lasts `leaseMs` (10 s) from its last renewal: a sender stuck longer keeps it only while it lives.
-    const slow = await api(silent.url)
-    await register(slow, 'lento@portal.test')
-    const claimed = await waitFor('the mail to be claimed', async () => (await outbox('lento@portal.test'))?.locked_until, 10_000)
+    const slow = await api(silent.url);
+    await register(slow, 'lento@portal.test');
+    const claimed = await waitFor(
+      'the mail to be claimed',
+      async () => (await outbox('lento@portal.test'))?.locked_until,
+      10_000,
+    );
     // The heartbeat beats every 3 s; the silent server makes the send fail after its 5 s greeting timeout.
-    await waitFor('the claim to be renewed while the send goes on', async () =>
-      ((await outbox('lento@portal.test'))?.locked_until?.getTime() ?? 0) > claimed.getTime(), 4_500)
-    await slow.stop()
-  })
-})
+    await waitFor(
+      'the claim to be renewed while the send goes on',
+      async () => ((await outbox('lento@portal.test'))?.locked_until?.getTime() ?? 0) > claimed.getTime(),
+      4_500,
+    );
+    await slow.stop();
+  });
+});
 
 describe('a delivered mail', () => {
   it('keeps no code readable in the outbox', async () => {
-    const target = await api(sink.url)
-    await register(target, 'borrado@portal.test')
-    const mail = await waitFor('the mail to arrive', () => sink.received.find((received) => received.to.includes('borrado@portal.test')), 15_000)
-    const code = codeInReceived(mail)!
-    await waitFor('the delivery to be recorded', async () => (await outbox('borrado@portal.test'))?.sent_at, 10_000)
-    const rows = (await db.query('SELECT * FROM mail_outbox WHERE recipient = $1', ['borrado@portal.test'])).rows
-    assert.equal(rows.length, 1)
-    assert.ok(!JSON.stringify(rows).includes(code), `the code ${code} is still in ${JSON.stringify(rows)}`)
-    assert.match(rows[0].subject, /^Tu código de verificación: •{6}$/, 'the subject keeps its words for operators')
-    assert.ok(rows[0].created_at && rows[0].sent_at, 'and the times')
+    const target = await api(sink.url);
+    await register(target, 'borrado@portal.test');
+    const mail = await waitFor(
+      'the mail to arrive',
+      () => sink.received.find((received) => received.to.includes('borrado@portal.test')),
+      15_000,
+    );
+    const code = codeInReceived(mail)!;
+    await waitFor('the delivery to be recorded', async () => (await outbox('borrado@portal.test'))?.sent_at, 10_000);
+    const rows = (await db.query('SELECT * FROM mail_outbox WHERE recipient = $1', ['borrado@portal.test'])).rows;
+    assert.equal(rows.length, 1);
+    assert.ok(!JSON.stringify(rows).includes(code), `the code ${code} is still in ${JSON.stringify(rows)}`);
+    assert.match(rows[0].subject, /^Tu código de verificación: •{6}$/, 'the subject keeps its words for operators');
+    assert.ok(rows[0].created_at && rows[0].sent_at, 'and the times');
     // Nowhere else in the database either (codes are stored as HMACs).
-    const tables = (await db.query<{ name: string }>(
-      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
-    )).rows
+    const tables = (
+      await db.query<{ name: string }>(
+        `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+      )
+    ).rows;
     for (const { name } of tables) {
-      const dump = JSON.stringify((await db.query(`SELECT * FROM "${name}"`)).rows)
-      assert.ok(!dump.includes(code), `the code is readable in ${name}`)
+      const dump = JSON.stringify((await db.query(`SELECT * FROM "${name}"`)).rows);
+      assert.ok(!dump.includes(code), `the code is readable in ${name}`);
     }
-    await target.stop()
-  })
-})
+    await target.stop();
+  });
+});

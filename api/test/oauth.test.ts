@@ -1,266 +1,341 @@
-import assert from 'node:assert/strict'
-import { generateKeyPairSync, randomUUID } from 'node:crypto'
-import { after, before, describe, it } from 'node:test'
-import { and, eq, sql } from 'drizzle-orm'
-import { plans, userIdentities, userPlans, users } from '../src/db/schema.js'
-import { freePlanName } from '../src/db/seed-data.js'
-import { appleClientSecret } from '../src/lib/oauth/apple-client-secret.js'
-import { post, registration } from './helpers/accounts.js'
-import { buildTestApp, createUser, forEachBackend, type TestApp } from './helpers/app.js'
-import { startIdentityProvider, type IdentityProvider, type TestAccount } from './helpers/identity-provider.js'
-import { OAuthBrowser, type Hop } from './helpers/oauth-browser.js'
+import assert from 'node:assert/strict';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { and, eq, sql } from 'drizzle-orm';
+import { plans, userIdentities, userPlans, users } from '../src/db/schema.js';
+import { freePlanName } from '../src/db/seed-data.js';
+import { appleClientSecret } from '../src/lib/oauth/apple-client-secret.js';
+import { post, registration } from './helpers/accounts.js';
+import { buildTestApp, createUser, forEachBackend, type TestApp } from './helpers/app.js';
+import { startIdentityProvider, type IdentityProvider, type TestAccount } from './helpers/identity-provider.js';
+import { OAuthBrowser, type Hop } from './helpers/oauth-browser.js';
 
-const apiUrl = 'http://api.portal.test'
-const portalUrl = 'http://portal.test'
-const partner = 'https://socio.example.com/entrada'
-const apple = { clientId: 'com.portal.web', teamId: 'EQUIPO1234', keyId: 'CLAVE12345' }
+const apiUrl = 'http://api.portal.test';
+const portalUrl = 'http://portal.test';
+const partner = 'https://socio.example.com/entrada';
+const apple = { clientId: 'com.portal.web', teamId: 'EQUIPO1234', keyId: 'CLAVE12345' };
 
-const ecPem = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
-const applePem = ecPem()
+const ecPem = () =>
+  generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const applePem = ecPem();
 
-let googleIdp: IdentityProvider
-let appleIdp: IdentityProvider
+let googleIdp: IdentityProvider;
+let appleIdp: IdentityProvider;
 before(async () => {
-  const redirectUris = (provider: string) => [`${apiUrl}/auth/${provider}/callback`]
-  googleIdp = await startIdentityProvider({ kind: 'google', clientId: 'portal-google', clientSecret: 'secreto-google', redirectUris: redirectUris('google') })
-  appleIdp = await startIdentityProvider({ kind: 'apple', clientId: apple.clientId, redirectUris: redirectUris('apple'), apple: { ...apple, privateKeyPem: applePem } })
-})
+  const redirectUris = (provider: string) => [`${apiUrl}/auth/${provider}/callback`];
+  googleIdp = await startIdentityProvider({
+    kind: 'google',
+    clientId: 'portal-google',
+    clientSecret: 'secreto-google',
+    redirectUris: redirectUris('google'),
+  });
+  appleIdp = await startIdentityProvider({
+    kind: 'apple',
+    clientId: apple.clientId,
+    redirectUris: redirectUris('apple'),
+    apple: { ...apple, privateKeyPem: applePem },
+  });
+});
 after(async () => {
-  await googleIdp.close()
-  await appleIdp.close()
-})
+  await googleIdp.close();
+  await appleIdp.close();
+});
 
 /** A person at both providers, with an email nobody else in the suite uses. */
 function person(overrides: Partial<TestAccount> = {}): TestAccount {
-  const id = randomUUID().slice(0, 8)
-  const account = { sub: `sujeto-${id}`, email: `persona-${id}@correo.test`, emailVerified: true, givenName: 'Lucía', familyName: 'Quispe', ...overrides }
-  googleIdp.setAccount(account)
-  appleIdp.setAccount(account)
-  return account
+  const id = randomUUID().slice(0, 8);
+  const account = {
+    sub: `sujeto-${id}`,
+    email: `persona-${id}@correo.test`,
+    emailVerified: true,
+    givenName: 'Lucía',
+    familyName: 'Quispe',
+    ...overrides,
+  };
+  googleIdp.setAccount(account);
+  appleIdp.setAccount(account);
+  return account;
 }
 
 forEachBackend((backend) => {
-  let t: TestApp
+  let t: TestApp;
   const configured = () => ({
     apiPublicUrl: apiUrl,
     portalUrl,
     redirectAllowList: ['https://socio.example.com'],
     google: { issuer: googleIdp.issuer, clientId: 'portal-google', clientSecret: 'secreto-google' },
     apple: { issuer: appleIdp.issuer, ...apple, privateKey: applePem },
-  })
-  before(async () => { t = await buildTestApp(backend, configured()) })
-  after(() => t.close())
+  });
+  before(async () => {
+    t = await buildTestApp(backend, configured());
+  });
+  after(() => t.close());
 
-  const browser = (app = t.app) => new OAuthBrowser({ app, apiUrl, portalUrl })
+  const browser = (app = t.app) => new OAuthBrowser({ app, apiUrl, portalUrl });
   const currentUser = async (token: string) => {
-    const response = await t.app.inject({ method: 'GET', url: '/auth/user', headers: { authorization: `Bearer ${token}` } })
-    assert.equal(response.statusCode, 200, response.body)
-    return response.json()
-  }
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/auth/user',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    return response.json();
+  };
   const tokenIn = (url: URL) => {
-    assert.equal(url.pathname, '/apps', url.href)
-    const token = url.searchParams.get('token')
-    assert.ok(token, url.href)
-    return token
-  }
-  const usersWithEmail = async (email: string) => (await t.app.db.select().from(users).where(eq(users.email, email)))
+    assert.equal(url.pathname, '/apps', url.href);
+    const token = url.searchParams.get('token');
+    assert.ok(token, url.href);
+    return token;
+  };
+  const usersWithEmail = async (email: string) => await t.app.db.select().from(users).where(eq(users.email, email));
   const authFailed = (url: URL) => {
-    assert.equal(url.pathname, '/login', url.href)
-    assert.equal(url.searchParams.get('error'), 'auth_failed')
-  }
+    assert.equal(url.pathname, '/login', url.href);
+    assert.equal(url.searchParams.get('error'), 'auth_failed');
+  };
 
   describe('Google', () => {
     it('a new person lands on /apps with a token, an active account with every free plan and the provider linked', async () => {
-      const someone = person()
-      const user = await currentUser(tokenIn(await browser().signIn('google', someone.sub)))
-      assert.equal(user.email, someone.email)
-      assert.equal(user.name, 'Lucía')
-      assert.equal(user.lastName, 'Quispe')
-      assert.equal(user.status, 'active')
-      const freePlans = await t.app.db.select().from(plans).where(sql`lower(${plans.nombre}) = ${freePlanName}`)
-      assert.ok(freePlans.length > 0)
-      assert.deepEqual(user.planesUsuarios.map((p: { plan: { nombre: string } }) => p.plan.nombre.toLowerCase()), freePlans.map(() => freePlanName))
-      const links = await t.app.db.select().from(userIdentities).where(eq(userIdentities.userId, user.id))
-      assert.deepEqual(links.map((l) => [l.provider, l.subject]), [['google', someone.sub]])
-    })
+      const someone = person();
+      const user = await currentUser(tokenIn(await browser().signIn('google', someone.sub)));
+      assert.equal(user.email, someone.email);
+      assert.equal(user.name, 'Lucía');
+      assert.equal(user.lastName, 'Quispe');
+      assert.equal(user.status, 'active');
+      const freePlans = await t.app.db.select().from(plans).where(sql`lower(${plans.nombre}) = ${freePlanName}`);
+      assert.ok(freePlans.length > 0);
+      assert.deepEqual(
+        user.planesUsuarios.map((p: { plan: { nombre: string } }) => p.plan.nombre.toLowerCase()),
+        freePlans.map(() => freePlanName),
+      );
+      const links = await t.app.db.select().from(userIdentities).where(eq(userIdentities.userId, user.id));
+      assert.deepEqual(
+        links.map((l) => [l.provider, l.subject]),
+        [['google', someone.sub]],
+      );
+    });
 
     it('the same person again gets the same account; an email changed at the provider still finds it', async () => {
-      const someone = person()
-      const first = await currentUser(tokenIn(await browser().signIn('google', someone.sub)))
-      const again = await currentUser(tokenIn(await browser().signIn('google', someone.sub)))
-      assert.equal(again.id, first.id)
-      googleIdp.setAccount({ ...someone, email: `nuevo-${someone.email}` })
-      const changed = await currentUser(tokenIn(await browser().signIn('google', someone.sub)))
-      assert.equal(changed.id, first.id)
-      assert.equal(changed.email, someone.email)
-      assert.equal((await usersWithEmail(`nuevo-${someone.email}`)).length, 0)
-      assert.equal((await t.app.db.select().from(userPlans).where(eq(userPlans.userId, first.id))).length, first.planesUsuarios.length)
-    })
+      const someone = person();
+      const first = await currentUser(tokenIn(await browser().signIn('google', someone.sub)));
+      const again = await currentUser(tokenIn(await browser().signIn('google', someone.sub)));
+      assert.equal(again.id, first.id);
+      googleIdp.setAccount({ ...someone, email: `nuevo-${someone.email}` });
+      const changed = await currentUser(tokenIn(await browser().signIn('google', someone.sub)));
+      assert.equal(changed.id, first.id);
+      assert.equal(changed.email, someone.email);
+      assert.equal((await usersWithEmail(`nuevo-${someone.email}`)).length, 0);
+      assert.equal(
+        (await t.app.db.select().from(userPlans).where(eq(userPlans.userId, first.id))).length,
+        first.planesUsuarios.length,
+      );
+    });
 
     it('an account made by Google has no password: changing it says how to create one', async () => {
-      const someone = person()
-      const token = tokenIn(await browser().signIn('google', someone.sub))
-      const response = await post(t.app, '/auth/update-password', { currentPassword: 'cualquiera-1', newPassword: 'Nueva-clave-1' }, token)
-      assert.equal(response.statusCode, 400)
-      assert.equal(response.json().code, 'NO_PASSWORD')
-      assert.match(response.json().message, /no tiene contraseña/)
-      const login = await post(t.app, '/auth/login', { email: someone.email, password: 'cualquiera-1' })
-      assert.equal(login.statusCode, 401)
-    })
+      const someone = person();
+      const token = tokenIn(await browser().signIn('google', someone.sub));
+      const response = await post(
+        t.app,
+        '/auth/update-password',
+        { currentPassword: 'cualquiera-1', newPassword: 'Nueva-clave-1' },
+        token,
+      );
+      assert.equal(response.statusCode, 400);
+      assert.equal(response.json().code, 'NO_PASSWORD');
+      assert.match(response.json().message, /no tiene contraseña/);
+      const login = await post(t.app, '/auth/login', { email: someone.email, password: 'cualquiera-1' });
+      assert.equal(login.statusCode, 401);
+    });
 
     it('an existing password account is linked by its verified email and keeps its password', async () => {
-      const someone = person()
-      const id = await createUser(t.app, { email: someone.email, password: 'clave-propia-1', status: 'active' })
-      const user = await currentUser(tokenIn(await browser().signIn('google', someone.sub)))
-      assert.equal(user.id, id)
-      assert.equal(user.name, 'Prueba', 'the name the account has stays')
-      const login = await post(t.app, '/auth/login', { email: someone.email, password: 'clave-propia-1' })
-      assert.equal(login.statusCode, 200)
-    })
+      const someone = person();
+      const id = await createUser(t.app, { email: someone.email, password: 'clave-propia-1', status: 'active' });
+      const user = await currentUser(tokenIn(await browser().signIn('google', someone.sub)));
+      assert.equal(user.id, id);
+      assert.equal(user.name, 'Prueba', 'the name the account has stays');
+      const login = await post(t.app, '/auth/login', { email: someone.email, password: 'clave-propia-1' });
+      assert.equal(login.statusCode, 200);
+    });
 
     it('an account still waiting for its code is activated and loses the password it was registered with', async () => {
-      const someone = person()
-      assert.equal((await post(t.app, '/auth/register', registration(someone.email, { password: 'clave-de-otro-1' }))).statusCode, 201)
-      const user = await currentUser(tokenIn(await browser().signIn('google', someone.sub)))
-      assert.equal(user.status, 'active')
-      assert.ok(user.planesUsuarios.length > 0)
-      const login = await post(t.app, '/auth/login', { email: someone.email, password: 'clave-de-otro-1' })
-      assert.equal(login.statusCode, 401)
-    })
+      const someone = person();
+      assert.equal(
+        (await post(t.app, '/auth/register', registration(someone.email, { password: 'clave-de-otro-1' }))).statusCode,
+        201,
+      );
+      const user = await currentUser(tokenIn(await browser().signIn('google', someone.sub)));
+      assert.equal(user.status, 'active');
+      assert.ok(user.planesUsuarios.length > 0);
+      const login = await post(t.app, '/auth/login', { email: someone.email, password: 'clave-de-otro-1' });
+      assert.equal(login.statusCode, 401);
+    });
 
     it('an email the provider has not verified is refused and creates nothing', async () => {
-      const someone = person({ emailVerified: false })
-      authFailed(await browser().signIn('google', someone.sub))
-      assert.equal((await usersWithEmail(someone.email)).length, 0)
-    })
+      const someone = person({ emailVerified: false });
+      authFailed(await browser().signIn('google', someone.sub));
+      assert.equal((await usersWithEmail(someone.email)).length, 0);
+    });
 
     it('a suspended account stays out', async () => {
-      const someone = person()
-      await createUser(t.app, { email: someone.email, password: 'clave-propia-1', status: 'suspended' })
-      authFailed(await browser().signIn('google', someone.sub))
-    })
+      const someone = person();
+      await createUser(t.app, { email: someone.email, password: 'clave-propia-1', status: 'suspended' });
+      authFailed(await browser().signIn('google', someone.sub));
+    });
 
     it('a cancelled consent goes to the portal callback screen with the provider error and creates nothing', async () => {
-      const someone = person()
-      const end = await browser().signIn('google', 'cancelar', { redirectUrl: partner })
-      assert.equal(end.pathname, '/auth/google/callback')
-      assert.equal(end.searchParams.get('error'), 'access_denied')
-      assert.equal(end.searchParams.get('redirect_url'), partner)
-      assert.equal((await usersWithEmail(someone.email)).length, 0)
-    })
+      const someone = person();
+      const end = await browser().signIn('google', 'cancelar', { redirectUrl: partner });
+      assert.equal(end.pathname, '/auth/google/callback');
+      assert.equal(end.searchParams.get('error'), 'access_denied');
+      assert.equal(end.searchParams.get('redirect_url'), partner);
+      assert.equal((await usersWithEmail(someone.email)).length, 0);
+    });
 
     it('a tampered state is refused', async () => {
-      const someone = person()
+      const someone = person();
       const tamper = (hop: Hop): Hop => {
-        const url = new URL(hop.url)
-        url.searchParams.set('state', `${url.searchParams.get('state')}x`)
-        return { ...hop, url }
-      }
-      authFailed(await browser().signIn('google', someone.sub, { intercept: tamper }))
-      assert.equal((await usersWithEmail(someone.email)).length, 0)
-    })
+        const url = new URL(hop.url);
+        url.searchParams.set('state', `${url.searchParams.get('state')}x`);
+        return { ...hop, url };
+      };
+      authFailed(await browser().signIn('google', someone.sub, { intercept: tamper }));
+      assert.equal((await usersWithEmail(someone.email)).length, 0);
+    });
 
-    it('an answer without the browser\'s sign-in cookie (another browser, or replayed) is refused', async () => {
-      const someone = person()
+    it("an answer without the browser's sign-in cookie (another browser, or replayed) is refused", async () => {
+      const someone = person();
       const stolen = (hop: Hop): Hop => {
-        thief.cookies(new URL(apiUrl).host).clear()
-        return hop
-      }
-      const thief = browser()
-      authFailed(await thief.signIn('google', someone.sub, { intercept: stolen }))
-    })
+        thief.cookies(new URL(apiUrl).host).clear();
+        return hop;
+      };
+      const thief = browser();
+      authFailed(await thief.signIn('google', someone.sub, { intercept: stolen }));
+    });
 
     it('the start sets a short-lived http-only cookie and sends PKCE, state and nonce to the provider', async () => {
-      const response = await t.app.inject({ method: 'GET', url: '/auth/google' })
-      assert.equal(response.statusCode, 302)
-      const location = new URL(response.headers.location as string)
-      assert.equal(location.origin, googleIdp.issuer)
-      for (const name of ['state', 'nonce', 'code_challenge']) assert.ok(location.searchParams.get(name), name)
-      assert.equal(location.searchParams.get('code_challenge_method'), 'S256')
-      assert.equal(location.searchParams.get('redirect_uri'), `${apiUrl}/auth/google/callback`)
-      const cookie = String(response.headers['set-cookie'])
-      assert.match(cookie, /^portal_oauth_google=/)
-      for (const attribute of ['HttpOnly', 'Path=/auth', 'Max-Age=600', 'SameSite=Lax']) assert.ok(cookie.includes(attribute), `${attribute} in ${cookie}`)
-      assert.ok(!cookie.includes(location.searchParams.get('state') as string) || cookie.includes('.'), 'sealed, not plain')
-    })
+      const response = await t.app.inject({ method: 'GET', url: '/auth/google' });
+      assert.equal(response.statusCode, 302);
+      const location = new URL(response.headers.location as string);
+      assert.equal(location.origin, googleIdp.issuer);
+      for (const name of ['state', 'nonce', 'code_challenge']) assert.ok(location.searchParams.get(name), name);
+      assert.equal(location.searchParams.get('code_challenge_method'), 'S256');
+      assert.equal(location.searchParams.get('redirect_uri'), `${apiUrl}/auth/google/callback`);
+      const cookie = String(response.headers['set-cookie']);
+      assert.match(cookie, /^portal_oauth_google=/);
+      for (const attribute of ['HttpOnly', 'Path=/auth', 'Max-Age=600', 'SameSite=Lax'])
+        assert.ok(cookie.includes(attribute), `${attribute} in ${cookie}`);
+      assert.ok(
+        !cookie.includes(location.searchParams.get('state') as string) || cookie.includes('.'),
+        'sealed, not plain',
+      );
+    });
 
     it('an allowed partner target is carried to the portal with the token; a hostile one is dropped', async () => {
-      const someone = person()
-      const allowed = await browser().signIn('google', someone.sub, { redirectUrl: partner })
-      tokenIn(allowed)
-      assert.equal(allowed.searchParams.get('redirect_url'), partner)
-      const hostile = await browser().signIn('google', someone.sub, { redirectUrl: 'https://socio.example.com.evil.test/robar' })
-      tokenIn(hostile)
-      assert.equal(hostile.searchParams.get('redirect_url'), null)
-    })
+      const someone = person();
+      const allowed = await browser().signIn('google', someone.sub, { redirectUrl: partner });
+      tokenIn(allowed);
+      assert.equal(allowed.searchParams.get('redirect_url'), partner);
+      const hostile = await browser().signIn('google', someone.sub, {
+        redirectUrl: 'https://socio.example.com.evil.test/robar',
+      });
+      tokenIn(hostile);
+      assert.equal(hostile.searchParams.get('redirect_url'), null);
+    });
 
     it('the callback asked for JSON without a sign-in in progress answers 400 with the Spanish message', async () => {
-      const response = await t.app.inject({ method: 'GET', url: '/auth/google/callback?code=abc&state=xyz', headers: { accept: 'application/json' } })
-      assert.equal(response.statusCode, 400)
-      assert.equal(response.json().message, 'Error al procesar autenticación con Google')
-    })
-  })
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/auth/google/callback?code=abc&state=xyz',
+        headers: { accept: 'application/json' },
+      });
+      assert.equal(response.statusCode, 400);
+      assert.equal(response.json().message, 'Error al procesar autenticación con Google');
+    });
+  });
 
   describe('Apple', () => {
     it('a new person signs in through form_post; the name Apple sends once is kept, and the second sign-in reuses the account', async () => {
-      const someone = person({ givenName: 'Mateo', familyName: 'Huamán' })
-      const first = await currentUser(tokenIn(await browser().signIn('apple', someone.sub)))
-      assert.equal(first.email, someone.email)
-      assert.equal(first.name, 'Mateo')
-      assert.equal(first.lastName, 'Huamán')
-      const again = await currentUser(tokenIn(await browser().signIn('apple', someone.sub)))
-      assert.equal(again.id, first.id)
-      assert.equal(again.name, 'Mateo')
-      const links = await t.app.db.select().from(userIdentities).where(and(eq(userIdentities.userId, first.id), eq(userIdentities.provider, 'apple')))
-      assert.equal(links.length, 1)
-    })
+      const someone = person({ givenName: 'Mateo', familyName: 'Huamán' });
+      const first = await currentUser(tokenIn(await browser().signIn('apple', someone.sub)));
+      assert.equal(first.email, someone.email);
+      assert.equal(first.name, 'Mateo');
+      assert.equal(first.lastName, 'Huamán');
+      const again = await currentUser(tokenIn(await browser().signIn('apple', someone.sub)));
+      assert.equal(again.id, first.id);
+      assert.equal(again.name, 'Mateo');
+      const links = await t.app.db
+        .select()
+        .from(userIdentities)
+        .where(and(eq(userIdentities.userId, first.id), eq(userIdentities.provider, 'apple')));
+      assert.equal(links.length, 1);
+    });
 
     it('one person with Google and Apple has one account with both identities', async () => {
-      const someone = person()
-      const viaGoogle = await currentUser(tokenIn(await browser().signIn('google', someone.sub)))
-      const viaApple = await currentUser(tokenIn(await browser().signIn('apple', someone.sub)))
-      assert.equal(viaApple.id, viaGoogle.id)
-      const links = await t.app.db.select().from(userIdentities).where(eq(userIdentities.userId, viaGoogle.id))
-      assert.deepEqual(links.map((l) => l.provider).sort(), ['apple', 'google'])
-    })
+      const someone = person();
+      const viaGoogle = await currentUser(tokenIn(await browser().signIn('google', someone.sub)));
+      const viaApple = await currentUser(tokenIn(await browser().signIn('apple', someone.sub)));
+      assert.equal(viaApple.id, viaGoogle.id);
+      const links = await t.app.db.select().from(userIdentities).where(eq(userIdentities.userId, viaGoogle.id));
+      assert.deepEqual(links.map((l) => l.provider).sort(), ['apple', 'google']);
+    });
 
     it('a client secret not signed with the configured Apple key is refused by the provider: back to /login', async () => {
-      const wrongKey = await buildTestApp(backend, { ...configured(), apple: { issuer: appleIdp.issuer, ...apple, privateKey: ecPem() } })
+      const wrongKey = await buildTestApp(backend, {
+        ...configured(),
+        apple: { issuer: appleIdp.issuer, ...apple, privateKey: ecPem() },
+      });
       try {
-        const someone = person()
-        authFailed(await browser(wrongKey.app).signIn('apple', someone.sub))
+        const someone = person();
+        authFailed(await browser(wrongKey.app).signIn('apple', someone.sub));
       } finally {
-        await wrongKey.close()
+        await wrongKey.close();
       }
-    })
+    });
 
     it('the client secret is the ES256 JWT Apple describes', async () => {
-      const secret = await appleClientSecret({ issuer: 'https://appleid.apple.com', ...apple, privateKey: applePem }, Date.UTC(2026, 10, 22))
-      const [header, payload] = secret.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()))
-      assert.deepEqual(header, { alg: 'ES256', kid: apple.keyId })
-      assert.equal(payload.iss, apple.teamId)
-      assert.equal(payload.sub, apple.clientId)
-      assert.equal(payload.aud, 'https://appleid.apple.com')
-      assert.ok(payload.exp > payload.iat && payload.exp - payload.iat <= 15777000)
-    })
-  })
+      const secret = await appleClientSecret(
+        { issuer: 'https://appleid.apple.com', ...apple, privateKey: applePem },
+        Date.UTC(2026, 10, 22),
+      );
+      const [header, payload] = secret
+        .split('.')
+        .slice(0, 2)
+        .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+      assert.deepEqual(header, { alg: 'ES256', kid: apple.keyId });
+      assert.equal(payload.iss, apple.teamId);
+      assert.equal(payload.sub, apple.clientId);
+      assert.equal(payload.aud, 'https://appleid.apple.com');
+      assert.ok(payload.exp > payload.iat && payload.exp - payload.iat <= 15777000);
+    });
+  });
 
   describe('not configured', () => {
     it('both buttons land on /login?error=auth_failed, keeping only an allowed partner target', async () => {
-      const bare = await buildTestApp(backend, { portalUrl, apiPublicUrl: apiUrl, redirectAllowList: ['https://socio.example.com'], google: undefined, apple: undefined })
+      const bare = await buildTestApp(backend, {
+        portalUrl,
+        apiPublicUrl: apiUrl,
+        redirectAllowList: ['https://socio.example.com'],
+        google: undefined,
+        apple: undefined,
+      });
       try {
         for (const provider of ['google', 'apple']) {
-          const response = await bare.app.inject({ method: 'GET', url: `/auth/${provider}?redirect_url=${encodeURIComponent(partner)}` })
-          assert.equal(response.statusCode, 302)
-          const location = new URL(response.headers.location as string)
-          authFailed(location)
-          assert.equal(location.searchParams.get('redirect_url'), partner)
-          const hostile = await bare.app.inject({ method: 'GET', url: '/auth/google?redirect_url=javascript:alert(1)' })
-          assert.equal(new URL(hostile.headers.location as string).searchParams.get('redirect_url'), null)
+          const response = await bare.app.inject({
+            method: 'GET',
+            url: `/auth/${provider}?redirect_url=${encodeURIComponent(partner)}`,
+          });
+          assert.equal(response.statusCode, 302);
+          const location = new URL(response.headers.location as string);
+          authFailed(location);
+          assert.equal(location.searchParams.get('redirect_url'), partner);
+          const hostile = await bare.app.inject({
+            method: 'GET',
+            url: '/auth/google?redirect_url=javascript:alert(1)',
+          });
+          assert.equal(new URL(hostile.headers.location as string).searchParams.get('redirect_url'), null);
         }
       } finally {
-        await bare.close()
+        await bare.close();
       }
-    })
-  })
-})
+    });
+  });
+});

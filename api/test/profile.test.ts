@@ -1,123 +1,148 @@
-import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
-import { and, eq } from 'drizzle-orm'
-import { auditLog, userPlans, users } from '../src/db/schema.js'
-import { post } from './helpers/accounts.js'
-import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js'
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { and, eq } from 'drizzle-orm';
+import { auditLog, userPlans, users } from '../src/db/schema.js';
+import { post } from './helpers/accounts.js';
+import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
 
 forEachBackend((backend) => {
-  let t: TestApp
-  let ana: { id: number, token: string }
-  let beto: { id: number, token: string }
-  let admin: string
+  let t: TestApp;
+  let ana: { id: number; token: string };
+  let beto: { id: number; token: string };
+  let admin: string;
   before(async () => {
-    t = await buildTestApp(backend)
+    t = await buildTestApp(backend);
     const make = async (email: string) => {
-      const id = await createUser(t.app, { email, password: 'clave-perfil', status: 'active' })
-      return { id, token: await login(t.app, email, 'clave-perfil') }
-    }
-    ana = await make('ana@portal.test')
-    beto = await make('beto@portal.test')
-    admin = await login(t.app)
-  })
-  after(() => t.close())
+      const id = await createUser(t.app, { email, password: 'clave-perfil', status: 'active' });
+      return { id, token: await login(t.app, email, 'clave-perfil') };
+    };
+    ana = await make('ana@portal.test');
+    beto = await make('beto@portal.test');
+    admin = await login(t.app);
+  });
+  after(() => t.close());
 
-  const edit = (id: number, body: unknown, token: string) => t.app.inject({
-    method: 'PUT', url: `/auth/editar/${id}`, payload: body as object, headers: { authorization: `Bearer ${token}` },
-  })
-  const row = async (id: number) => (await t.app.db.select().from(users).where(eq(users.id, id)))[0]!
+  const edit = (id: number, body: unknown, token: string) =>
+    t.app.inject({
+      method: 'PUT',
+      url: `/auth/editar/${id}`,
+      payload: body as object,
+      headers: { authorization: `Bearer ${token}` },
+    });
+  const row = async (id: number) => (await t.app.db.select().from(users).where(eq(users.id, id)))[0]!;
   const edits = (targetId: number) =>
-    t.app.db.select().from(auditLog).where(and(eq(auditLog.action, 'user.edit'), eq(auditLog.targetId, targetId)))
-  const forbidden = { statusCode: 403, code: 'FORBIDDEN', message: 'No tienes permisos para realizar esta acción' }
+    t.app.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'user.edit'), eq(auditLog.targetId, targetId)));
+  const forbidden = { statusCode: 403, code: 'FORBIDDEN', message: 'No tienes permisos para realizar esta acción' };
 
   describe('POST /auth/update-user', () => {
     it('updates the own name and phone and answers { user }', async () => {
-      const response = await post(t.app, '/auth/update-user', { idUsuario: ana.id, name: ' Ana María ', phone: '+51 999888777' }, ana.token)
-      assert.equal(response.statusCode, 200)
-      assert.equal((await edits(ana.id)).length, 0, 'editing oneself is not an admin action')
-      const { user } = response.json()
-      assert.equal(user.name, 'Ana María')
-      assert.equal(user.phone, '+51 999888777')
-      assert.equal(user.id, ana.id)
-      assert.ok(Array.isArray(user.planesUsuarios))
-      assert.doesNotMatch(response.body, /argon2|password/i)
-    })
+      const response = await post(
+        t.app,
+        '/auth/update-user',
+        { idUsuario: ana.id, name: ' Ana María ', phone: '+51 999888777' },
+        ana.token,
+      );
+      assert.equal(response.statusCode, 200);
+      assert.equal((await edits(ana.id)).length, 0, 'editing oneself is not an admin action');
+      const { user } = response.json();
+      assert.equal(user.name, 'Ana María');
+      assert.equal(user.phone, '+51 999888777');
+      assert.equal(user.id, ana.id);
+      assert.ok(Array.isArray(user.planesUsuarios));
+      assert.doesNotMatch(response.body, /argon2|password/i);
+    });
 
     it('refuses a user editing another user with 403 and changes nothing', async () => {
-      const response = await post(t.app, '/auth/update-user', { idUsuario: beto.id, name: 'Pirata' }, ana.token)
-      assert.equal(response.statusCode, 403)
-      assert.deepEqual(response.json(), forbidden)
-      assert.equal((await row(beto.id)).name, 'Prueba')
-    })
+      const response = await post(t.app, '/auth/update-user', { idUsuario: beto.id, name: 'Pirata' }, ana.token);
+      assert.equal(response.statusCode, 403);
+      assert.deepEqual(response.json(), forbidden);
+      assert.equal((await row(beto.id)).name, 'Prueba');
+    });
 
     it('lets an administrator update anyone; an unknown id is 404', async () => {
-      const response = await post(t.app, '/auth/update-user', { idUsuario: beto.id, name: 'Beto' }, admin)
-      assert.equal(response.statusCode, 200)
-      assert.equal(response.json().user.name, 'Beto')
-      const [record] = await edits(beto.id)
-      assert.equal(record?.actorEmail, 'admin@portal.test')
-      assert.deepEqual(record?.details, { name: 'Beto' })
-      const missing = await post(t.app, '/auth/update-user', { idUsuario: 999999, name: 'Nadie' }, admin)
-      assert.equal(missing.statusCode, 404)
-      assert.deepEqual(missing.json(), { statusCode: 404, code: 'USER_NOT_FOUND', message: 'Usuario no encontrado' })
-    })
+      const response = await post(t.app, '/auth/update-user', { idUsuario: beto.id, name: 'Beto' }, admin);
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.json().user.name, 'Beto');
+      const [record] = await edits(beto.id);
+      assert.equal(record?.actorEmail, 'admin@portal.test');
+      assert.deepEqual(record?.details, { name: 'Beto' });
+      const missing = await post(t.app, '/auth/update-user', { idUsuario: 999999, name: 'Nadie' }, admin);
+      assert.equal(missing.statusCode, 404);
+      assert.deepEqual(missing.json(), { statusCode: 404, code: 'USER_NOT_FOUND', message: 'Usuario no encontrado' });
+    });
 
     it('needs a session and a valid body', async () => {
-      assert.equal((await post(t.app, '/auth/update-user', { idUsuario: ana.id, name: 'X' })).statusCode, 401)
-      assert.equal((await post(t.app, '/auth/update-user', { idUsuario: String(ana.id), name: 'X' }, ana.token)).statusCode, 400)
-      assert.equal((await post(t.app, '/auth/update-user', { idUsuario: ana.id, name: '' }, ana.token)).statusCode, 400)
-    })
-  })
+      assert.equal((await post(t.app, '/auth/update-user', { idUsuario: ana.id, name: 'X' })).statusCode, 401);
+      assert.equal(
+        (await post(t.app, '/auth/update-user', { idUsuario: String(ana.id), name: 'X' }, ana.token)).statusCode,
+        400,
+      );
+      assert.equal(
+        (await post(t.app, '/auth/update-user', { idUsuario: ana.id, name: '' }, ana.token)).statusCode,
+        400,
+      );
+    });
+  });
 
   describe('PUT /auth/editar/{id}', () => {
     it('edits the own profile fields', async () => {
-      const response = await edit(ana.id, { lastName: 'Gómez', picture: 'https://cdn.example.com/ana.png' }, ana.token)
-      assert.equal(response.statusCode, 200)
-      assert.equal(response.json().user.lastName, 'Gómez')
-      assert.equal(response.json().user.picture, 'https://cdn.example.com/ana.png')
-    })
+      const response = await edit(ana.id, { lastName: 'Gómez', picture: 'https://cdn.example.com/ana.png' }, ana.token);
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.json().user.lastName, 'Gómez');
+      assert.equal(response.json().user.picture, 'https://cdn.example.com/ana.png');
+    });
 
-    it('refuses another user\'s profile, and role or status from a non-administrator, with 403', async () => {
-      assert.deepEqual((await edit(beto.id, { name: 'Pirata' }, ana.token)).json(), forbidden)
-      assert.equal((await edit(ana.id, { role: 1 }, ana.token)).statusCode, 403)
-      assert.equal((await edit(ana.id, { status: 'active' }, ana.token)).statusCode, 403)
-      assert.equal((await row(ana.id)).role, 2)
-      assert.equal((await row(beto.id)).name, 'Beto')
-    })
+    it("refuses another user's profile, and role or status from a non-administrator, with 403", async () => {
+      assert.deepEqual((await edit(beto.id, { name: 'Pirata' }, ana.token)).json(), forbidden);
+      assert.equal((await edit(ana.id, { role: 1 }, ana.token)).statusCode, 403);
+      assert.equal((await edit(ana.id, { status: 'active' }, ana.token)).statusCode, 403);
+      assert.equal((await row(ana.id)).role, 2);
+      assert.equal((await row(beto.id)).name, 'Beto');
+    });
 
     it('lets an administrator change role and verify a pending user, who gets the free plans', async () => {
-      const id = await createUser(t.app, { email: 'pendiente@portal.test', password: 'clave-p', status: 'pending_verification' })
-      const response = await edit(id, { status: 'active', role: 1 }, admin)
-      assert.equal(response.statusCode, 200)
-      assert.equal(response.json().user.status, 'active')
-      assert.equal(response.json().user.role, 1)
-      assert.equal((await t.app.db.select().from(userPlans).where(eq(userPlans.userId, id))).length, 3)
-      assert.equal(response.json().user.planesUsuarios.length, 3)
-      const [record] = await edits(id)
-      assert.deepEqual(record?.details, { role: 1, status: 'active' })
-    })
+      const id = await createUser(t.app, {
+        email: 'pendiente@portal.test',
+        password: 'clave-p',
+        status: 'pending_verification',
+      });
+      const response = await edit(id, { status: 'active', role: 1 }, admin);
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.json().user.status, 'active');
+      assert.equal(response.json().user.role, 1);
+      assert.equal((await t.app.db.select().from(userPlans).where(eq(userPlans.userId, id))).length, 3);
+      assert.equal(response.json().user.planesUsuarios.length, 3);
+      const [record] = await edits(id);
+      assert.deepEqual(record?.details, { role: 1, status: 'active' });
+    });
 
     it('answers 404 for an unknown id and 400 for a bad one', async () => {
-      assert.equal((await edit(999999, { name: 'X' }, admin)).statusCode, 404)
-      assert.equal((await edit(0, { name: 'X' }, admin)).statusCode, 400)
-      assert.equal((await edit(ana.id, { status: 'borrado' }, admin)).statusCode, 400)
-      assert.equal((await edit(ana.id, { picture: 'javascript:alert(1)' }, ana.token)).statusCode, 400)
-    })
-  })
+      assert.equal((await edit(999999, { name: 'X' }, admin)).statusCode, 404);
+      assert.equal((await edit(0, { name: 'X' }, admin)).statusCode, 400);
+      assert.equal((await edit(ana.id, { status: 'borrado' }, admin)).statusCode, 400);
+      assert.equal((await edit(ana.id, { picture: 'javascript:alert(1)' }, ana.token)).statusCode, 400);
+    });
+  });
 
   describe('POST /auth/update-presentacion', () => {
     it('marks the own presentation as seen', async () => {
-      assert.equal((await row(ana.id)).presentacion, true)
-      const response = await post(t.app, '/auth/update-presentacion', { userId: ana.id }, ana.token)
-      assert.equal(response.statusCode, 200)
-      assert.equal(response.json().user.presentacion, false)
-      assert.equal((await row(ana.id)).presentacion, false)
-    })
+      assert.equal((await row(ana.id)).presentacion, true);
+      const response = await post(t.app, '/auth/update-presentacion', { userId: ana.id }, ana.token);
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.json().user.presentacion, false);
+      assert.equal((await row(ana.id)).presentacion, false);
+    });
 
     it('is for the own user only, even for an administrator', async () => {
-      assert.deepEqual((await post(t.app, '/auth/update-presentacion', { userId: beto.id }, ana.token)).json(), forbidden)
-      assert.equal((await post(t.app, '/auth/update-presentacion', { userId: beto.id }, admin)).statusCode, 403)
-      assert.equal((await row(beto.id)).presentacion, true)
-    })
-  })
-})
+      assert.deepEqual(
+        (await post(t.app, '/auth/update-presentacion', { userId: beto.id }, ana.token)).json(),
+        forbidden,
+      );
+      assert.equal((await post(t.app, '/auth/update-presentacion', { userId: beto.id }, admin)).statusCode, 403);
+      assert.equal((await row(beto.id)).presentacion, true);
+    });
+  });
+});

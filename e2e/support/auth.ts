@@ -62,7 +62,9 @@ export async function registerActive(request: APIRequestContext, who: Person): P
   const since = Date.now() - 1000;
   const registrationId = await registerPending(request, who);
   const code = await codeFromMail(who.email, VERIFICATION_SUBJECT, since);
-  const response = await request.post(`${API_URL}/auth/verify-registration`, { data: { email: who.email, code, registrationId } });
+  const response = await request.post(`${API_URL}/auth/verify-registration`, {
+    data: { email: who.email, code, registrationId },
+  });
   expect(response.status(), await response.text()).toBe(200);
 }
 

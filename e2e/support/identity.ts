@@ -12,9 +12,19 @@ export interface ProviderAccount {
 }
 
 /** A person known to both providers, with a fresh subject and email unless given. */
-export async function providerAccount(request: APIRequestContext, overrides: Partial<ProviderAccount> = {}): Promise<ProviderAccount> {
+export async function providerAccount(
+  request: APIRequestContext,
+  overrides: Partial<ProviderAccount> = {},
+): Promise<ProviderAccount> {
   const id = randomUUID().slice(0, 8);
-  const account = { sub: `e2e-${id}`, email: `social-${id}@e2e.portal.test`, emailVerified: true, givenName: 'Rosa', familyName: 'Mamani', ...overrides };
+  const account = {
+    sub: `e2e-${id}`,
+    email: `social-${id}@e2e.portal.test`,
+    emailVerified: true,
+    givenName: 'Rosa',
+    familyName: 'Mamani',
+    ...overrides,
+  };
   for (const issuer of [GOOGLE_ISSUER, APPLE_ISSUER]) {
     const response = await request.post(`${issuer}/__cuentas`, { data: account });
     expect(response.status()).toBe(204);

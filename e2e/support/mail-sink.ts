@@ -17,7 +17,9 @@ function decodeHeader(value: string): string {
     .replace(/\?=\s+=\?/g, '?==?')
     .replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g, (_all, _charset: string, encoding: string, text: string) => {
       if (encoding.toUpperCase() === 'B') return Buffer.from(text, 'base64').toString('utf8');
-      const bytes = text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      const bytes = text
+        .replace(/_/g, ' ')
+        .replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
       return Buffer.from(bytes, 'latin1').toString('utf8');
     });
 }
@@ -63,7 +65,9 @@ export async function startMailSink(port: number, folder: string): Promise<{ clo
 export function mailsFor(folder: string, to: string): ReceivedMail[] {
   let files: string[] = [];
   try {
-    files = readdirSync(folder).filter((file) => file.endsWith('.json')).sort();
+    files = readdirSync(folder)
+      .filter((file) => file.endsWith('.json'))
+      .sort();
   } catch {
     return [];
   }
@@ -73,7 +77,13 @@ export function mailsFor(folder: string, to: string): ReceivedMail[] {
 }
 
 /** Waits for the next mail to `to` whose subject matches, and returns its 6-digit code. */
-export async function waitForCode(folder: string, to: string, subject: RegExp, after = 0, timeoutMs = 25_000): Promise<string> {
+export async function waitForCode(
+  folder: string,
+  to: string,
+  subject: RegExp,
+  after = 0,
+  timeoutMs = 25_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const mail = mailsFor(folder, to)

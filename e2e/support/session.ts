@@ -2,7 +2,12 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { API_URL, E2E } from './env';
 
 /** Signs in through the real API and puts the token where the portal keeps it, before any page script runs. */
-export async function signInAs(page: Page, request: APIRequestContext, email: string, password: string): Promise<string> {
+export async function signInAs(
+  page: Page,
+  request: APIRequestContext,
+  email: string,
+  password: string,
+): Promise<string> {
   const response = await request.post(`${API_URL}/auth/login`, { data: { email, password } });
   if (!response.ok()) throw new Error(`login failed: ${response.status()} ${await response.text()}`);
   const { access_token: token } = (await response.json()) as { access_token: string };

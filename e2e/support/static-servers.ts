@@ -9,10 +9,17 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-type StartStaticServer = (options: { dir: string; port: number; spa?: boolean; runtimeConfig?: object }) => Promise<StaticServer>;
+type StartStaticServer = (options: {
+  dir: string;
+  port: number;
+  spa?: boolean;
+  runtimeConfig?: object;
+}) => Promise<StaticServer>;
 
 export async function startStaticServer(options: Parameters<StartStaticServer>[0]): Promise<StaticServer> {
-  const module = (await import(path.join(ROOT, 'scripts/lib/static-server.mjs'))) as { startStaticServer: StartStaticServer };
+  const module = (await import(path.join(ROOT, 'scripts/lib/static-server.mjs'))) as {
+    startStaticServer: StartStaticServer;
+  };
   return module.startStaticServer(options);
 }
 
@@ -32,10 +39,11 @@ function listen(server: http.Server, port: number): Promise<StaticServer> {
     server.listen(port, '127.0.0.1', () =>
       resolve({
         url: `http://127.0.0.1:${port}`,
-        close: () => new Promise((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
       }),
     );
   });
@@ -45,13 +53,20 @@ function listen(server: http.Server, port: number): Promise<StaticServer> {
  * A remote whose manifest and entry are fine but whose other script files answer 500 with garbage, as a CDN with a
  * bad deployment would; `repair()` makes it serve the real files from then on.
  */
-export async function startBrokenRemote(dir: string, port: number): Promise<StaticServer & { repair(): Promise<void> }> {
+export async function startBrokenRemote(
+  dir: string,
+  port: number,
+): Promise<StaticServer & { repair(): Promise<void> }> {
   const good = await startStaticServer({ dir, port: port + 1000 });
   let broken = true;
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     if (broken && url.endsWith('.js') && !url.includes('remoteEntry')) {
-      res.writeHead(500, { 'Content-Type': 'text/javascript', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' });
+      res.writeHead(500, {
+        'Content-Type': 'text/javascript',
+        'Access-Control-Allow-Origin': '*',
+        'Cache-Control': 'no-store',
+      });
       res.end('<html>Internal Server Error');
       return;
     }
@@ -77,10 +92,14 @@ export async function startBrokenRemote(dir: string, port: number): Promise<Stat
 /** Relays every call to `target` (the real API), as if the API came back on this port. */
 export function startRelay(target: string, port: number): Promise<StaticServer> {
   const server = http.createServer((req, res) => {
-    const upstream = http.request(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = http.request(
+      `${target}${req.url ?? '/'}`,
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });

@@ -5,7 +5,10 @@ for (const viewport of [
   { name: 'phone', width: 390, height: 844 },
   { name: 'desktop', width: 1280, height: 800 },
 ]) {
-  test(`the calculator inside the shell has no serious accessibility problem (${viewport.name})`, async ({ browser, request }) => {
+  test(`the calculator inside the shell has no serious accessibility problem (${viewport.name})`, async ({
+    browser,
+    request,
+  }) => {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
     await signInAsAdmin(page, request);

@@ -1,7 +1,17 @@
 // Issue 6: the admin panel in the composed product, against the real API. People are registered through the real
 // registration call (they stay pending until someone verifies them).
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { codeFromMail, expect, person, registerActive, registerPending, RESET_SUBJECT, seriousViolations, test, type Person } from '../support/auth';
+import {
+  codeFromMail,
+  expect,
+  person,
+  registerActive,
+  registerPending,
+  RESET_SUBJECT,
+  seriousViolations,
+  test,
+  type Person,
+} from '../support/auth';
 import { API_URL } from '../support/env';
 import { signInAs, signInAsAdmin } from '../support/session';
 
@@ -45,7 +55,11 @@ async function asUser(browser: Browser, request: APIRequestContext, who: Person)
   return { context, page };
 }
 
-test('an admin finds a pending user, verifies them so they can sign in, and gives them PRO', async ({ page, request, browser }) => {
+test('an admin finds a pending user, verifies them so they can sign in, and gives them PRO', async ({
+  page,
+  request,
+  browser,
+}) => {
   const who = person('pendiente');
   await registerPending(request, who);
   const refused = await request.post(`${API_URL}/auth/login`, { data: { email: who.email, password: who.password } });
@@ -69,11 +83,15 @@ test('an admin finds a pending user, verifies them so they can sign in, and give
 
   // Verified by hand, the account has no password (issue 13: nobody proved the registered one is the owner's); the
   // person creates one with '¿Olvidaste tu contraseña?'.
-  expect((await request.post(`${API_URL}/auth/login`, { data: { email: who.email, password: who.password } })).status()).toBe(401);
+  expect(
+    (await request.post(`${API_URL}/auth/login`, { data: { email: who.email, password: who.password } })).status(),
+  ).toBe(401);
   const since = Date.now() - 1000;
   expect((await request.post(`${API_URL}/auth/forgot-password`, { data: { email: who.email } })).status()).toBe(200);
   const code = await codeFromMail(who.email, RESET_SUBJECT, since);
-  const changed = await request.post(`${API_URL}/auth/change-password`, { data: { email: who.email, code, newPassword: who.password } });
+  const changed = await request.post(`${API_URL}/auth/change-password`, {
+    data: { email: who.email, code, newPassword: who.password },
+  });
   expect(changed.status(), await changed.text()).toBe(200);
   const token = await apiLogin(request, who);
 
@@ -105,7 +123,10 @@ test('an admin finds a pending user, verifies them so they can sign in, and give
   await user.context.close();
 });
 
-test('suspending a user ends their session at once; reactivating lets them sign in again', async ({ page, request }) => {
+test('suspending a user ends their session at once; reactivating lets them sign in again', async ({
+  page,
+  request,
+}) => {
   const who = person('suspendida');
   await registerActive(request, who);
   const token = await apiLogin(request, who);
@@ -130,7 +151,10 @@ test('suspending a user ends their session at once; reactivating lets them sign 
   await apiLogin(request, who);
 });
 
-test('the dashboard shows the figures and the audit log; the apps page creates and edits apps', async ({ page, request }) => {
+test('the dashboard shows the figures and the audit log; the apps page creates and edits apps', async ({
+  page,
+  request,
+}) => {
   await signInAsAdmin(page, request);
   await openAdmin(page, 'Dashboard');
   await expect(page.getByRole('heading', { name: 'Dashboard de Administración' })).toBeVisible();
@@ -144,7 +168,9 @@ test('the dashboard shows the figures and the audit log; the apps page creates a
   await expect(page.getByRole('heading', { name: 'Distribución de planes' })).toBeVisible();
   // Plans read 'Gratis' (issue 18, item 5); without billing there is no revenue, and the chart says so (item 9).
   await expect(page.getByText('Control Max 360 · Gratis')).toBeVisible();
-  await expect(page.getByText('La facturación no está configurada: no hay cobros que contar.', { exact: false })).toBeVisible();
+  await expect(
+    page.getByText('La facturación no está configurada: no hay cobros que contar.', { exact: false }),
+  ).toBeVisible();
 
   await page.getByRole('link', { name: 'Ver reportes' }).click();
   await expect(page.getByRole('heading', { name: 'Registro de auditoría' })).toBeInViewport();
@@ -171,10 +197,15 @@ test('the dashboard shows the figures and the audit log; the apps page creates a
   await expect(page.getByRole('listitem').filter({ hasText: name })).toContainText('Lecturas de caudal en vivo');
 
   // Both are on record.
-  await page.getByRole('navigation', { name: 'Panel de administración' }).getByRole('link', { name: 'Dashboard' }).click();
+  await page
+    .getByRole('navigation', { name: 'Panel de administración' })
+    .getByRole('link', { name: 'Dashboard' })
+    .click();
   await page.getByRole('link', { name: 'Ver reportes' }).click();
   const log = page.getByRole('region', { name: 'Registro de auditoría' });
-  await expect(log.getByRole('row').filter({ hasText: name }).filter({ hasText: 'Modificó la aplicación' })).toContainText('Campos: descripcion');
+  await expect(
+    log.getByRole('row').filter({ hasText: name }).filter({ hasText: 'Modificó la aplicación' }),
+  ).toContainText('Campos: descripcion');
   await expect(log.getByRole('row').filter({ hasText: name }).filter({ hasText: 'Creó la aplicación' })).toHaveCount(1);
 });
 
@@ -195,8 +226,13 @@ for (const viewport of [
     expect(await seriousViolations(page), '/admin/usuarios').toEqual([]);
     await page.screenshot({ path: shots(`usuarios-${viewport.width}`), fullPage: true });
 
-    await page.getByRole('button', { name: /^Planes de / }).first().click();
-    await expect(page.getByRole('dialog', { name: 'Planes del Usuario' }).getByRole('heading', { name: 'Beto Pro' })).toBeVisible();
+    await page
+      .getByRole('button', { name: /^Planes de / })
+      .first()
+      .click();
+    await expect(
+      page.getByRole('dialog', { name: 'Planes del Usuario' }).getByRole('heading', { name: 'Beto Pro' }),
+    ).toBeVisible();
     expect(await seriousViolations(page), 'Planes del Usuario').toEqual([]);
     await page.screenshot({ path: shots(`planes-${viewport.width}`) });
     await page.keyboard.press('Escape');

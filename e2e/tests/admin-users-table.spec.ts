@@ -25,7 +25,10 @@ async function showOnly(page: Page, email: string) {
 test.describe('at 1280 × 800', () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test("a 141-character name keeps 'Acciones' and every row's buttons inside the screen, the full name on hover", async ({ page, request }) => {
+  test("a 141-character name keeps 'Acciones' and every row's buttons inside the screen, the full name on hover", async ({
+    page,
+    request,
+  }) => {
     const who = longPerson();
     expect(`${who.name} ${who.lastName}`.length).toBeGreaterThanOrEqual(120);
     await registerActive(request, who);
@@ -45,7 +48,9 @@ test.describe('at 1280 × 800', () => {
     expect(await inViewport(row.getByRole('button', { name: `Suspender a ${who.email}` }))).toBe(true);
     expect(await inViewport(row.getByRole('button', { name: `Planes de ${who.email}` }))).toBe(true);
     // The table fits its panel: nothing scrolls sideways.
-    expect(await table.evaluate((element) => element.scrollWidth <= (element.parentElement?.clientWidth ?? 0))).toBe(true);
+    expect(await table.evaluate((element) => element.scrollWidth <= (element.parentElement?.clientWidth ?? 0))).toBe(
+      true,
+    );
 
     // The name is cut on one line, and shown whole with the keyboard's focus (and in the tooltip).
     const text = row.locator('[title]');
@@ -57,7 +62,11 @@ test.describe('at 1280 × 800', () => {
     expect(whole).toBe(true);
   });
 
-  test("'Suspender' asks first; once suspended, the signed-in person is told why at their next call", async ({ page, request, browser }) => {
+  test("'Suspender' asks first; once suspended, the signed-in person is told why at their next call", async ({
+    page,
+    request,
+    browser,
+  }) => {
     const who = person('suspendida');
     await registerActive(request, who);
     // The person, signed in, on their apps page in a browser of their own.
@@ -104,7 +113,8 @@ test.describe('on a phone', () => {
     const row = page.getByRole('row').filter({ hasText: who.email });
     await expect(row).toBeVisible();
     // Each value has its label beside it (the column headers are not shown on a phone).
-    const label = (cell: string) => row.locator(`td[data-label="${cell}"]`).evaluate((element) => getComputedStyle(element, '::before').content);
+    const label = (cell: string) =>
+      row.locator(`td[data-label="${cell}"]`).evaluate((element) => getComputedStyle(element, '::before').content);
     expect(await label('Rol')).toBe('"Rol"');
     expect(await label('Estado')).toBe('"Estado"');
     await expect(page.getByRole('columnheader', { name: 'Acciones' })).toBeHidden();

@@ -8,7 +8,8 @@ const pages: Array<{ path: string; ready: (page: Page) => Promise<void> }> = [
   { path: '/apps', ready: (page) => expect(page.getByRole('article', { name: 'Beto Pro' })).toBeVisible() },
   {
     path: '/apps/2',
-    ready: (page) => expect(page.getByRole('region', { name: 'Beto Pro PRO' })).toBeVisible() },
+    ready: (page) => expect(page.getByRole('region', { name: 'Beto Pro PRO' })).toBeVisible(),
+  },
   { path: '/planes', ready: (page) => expect(page.getByTestId('plan-card')).toHaveCount(3) },
   { path: '/pagos', ready: (page) => expect(page.getByRole('heading', { name: 'Pagos' })).toBeVisible() },
   { path: '/success', ready: (page) => expect(page.getByRole('heading', { name: '¡Éxito!' })).toBeVisible() },
@@ -23,7 +24,10 @@ for (const viewport of [
   { name: 'phone', width: 390, height: 844 },
   { name: 'desktop', width: 1280, height: 800 },
 ]) {
-  test(`the apps remote's pages have no serious accessibility problem (${viewport.name})`, async ({ browser, request }) => {
+  test(`the apps remote's pages have no serious accessibility problem (${viewport.name})`, async ({
+    browser,
+    request,
+  }) => {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
     await signInAsAdmin(page, request);
@@ -31,12 +35,18 @@ for (const viewport of [
       await page.goto(entry.path);
       await entry.ready(page);
       expect(await seriousViolations(page), entry.path).toEqual([]);
-      await page.screenshot({ path: shots(`${entry.path.slice(1).replaceAll('/', '-')}-${viewport.width}`), fullPage: true });
+      await page.screenshot({
+        path: shots(`${entry.path.slice(1).replaceAll('/', '-')}-${viewport.width}`),
+        fullPage: true,
+      });
     }
     await context.close();
   });
 
-  test(`the presentation has no serious accessibility problem at any step (${viewport.name})`, async ({ browser, request }) => {
+  test(`the presentation has no serious accessibility problem at any step (${viewport.name})`, async ({
+    browser,
+    request,
+  }) => {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
     // A new account sees the presentation.

@@ -15,15 +15,26 @@ test('a signed-in user sees the greeting, the free badge and the web and mobile 
 
   await page.getByRole('tab', { name: 'Aplicaciones para móvil' }).click();
   await expect(page.getByRole('article', { name: 'TX30' }).getByRole('button', { name: 'Abrir TX30' })).toBeDisabled();
-  await expect(page.getByRole('article', { name: 'Beto Pro' }).getByRole('button', { name: 'Abrir Beto Pro' })).toBeEnabled();
+  await expect(
+    page.getByRole('article', { name: 'Beto Pro' }).getByRole('button', { name: 'Abrir Beto Pro' }),
+  ).toBeEnabled();
 });
 
-test('launching a web app off the redirect allow-list opens it in a new tab without any token', async ({ page, context, request }) => {
+test('launching a web app off the redirect allow-list opens it in a new tab without any token', async ({
+  page,
+  context,
+  request,
+}) => {
   const token = await signInAsAdmin(page, request);
   // The partner app is not on this machine: answer its address so the new tab has something to show.
-  await context.route('https://betopro.example.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Beto Pro</title>' }));
+  await context.route('https://betopro.example.com/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<title>Beto Pro</title>' }),
+  );
   await page.goto('/apps');
-  const [tab] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Abrir Beto Pro' }).click()]);
+  const [tab] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('button', { name: 'Abrir Beto Pro' }).click(),
+  ]);
   await tab.waitForURL(/betopro\.example\.com/);
   const opened = new URL(tab.url());
   expect(opened.origin).toBe('https://betopro.example.com');
@@ -32,22 +43,38 @@ test('launching a web app off the redirect allow-list opens it in a new tab with
   expect(new URL(page.url()).pathname).toBe('/apps');
 });
 
-test('launching an allowed partner web app sends a token minted for it, never the session token', async ({ page, context, request }) => {
+test('launching an allowed partner web app sends a token minted for it, never the session token', async ({
+  page,
+  context,
+  request,
+}) => {
   const token = await signInAsAdmin(page, request);
   const auth = { Authorization: `Bearer ${token}` };
-  const before = ((await (await request.get(`${API_URL}/apps/obtener-por-id/3`)).json()) as { webUrl: string | null }).webUrl;
+  const before = ((await (await request.get(`${API_URL}/apps/obtener-por-id/3`)).json()) as { webUrl: string | null })
+    .webUrl;
   // TX30 pointed at a partner on the allow-list for this test (answered here), then put back.
   await request.put(`${API_URL}/apps/update/3`, { headers: auth, data: { webUrl: 'https://portal.example.com/tx30' } });
   try {
-    await context.route('https://portal.example.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>TX30</title>' }));
+    await context.route('https://portal.example.com/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<title>TX30</title>' }),
+    );
     await page.goto('/apps');
-    const [tab] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Abrir TX30' }).click()]);
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('button', { name: 'Abrir TX30' }).click(),
+    ]);
     await tab.waitForURL(/portal\.example\.com\/tx30\?token=/);
     const sent = new URL(tab.url()).searchParams.get('token') ?? '';
     expect(sent).not.toBe(token);
-    expect(JSON.parse(Buffer.from(sent.split('.')[1]!, 'base64url').toString())).toMatchObject({ aud: 'https://portal.example.com' });
-    expect((await request.get(`${API_URL}/auth/user`, { headers: { Authorization: `Bearer ${sent}` } })).status()).toBe(200);
-    expect((await request.get(`${API_URL}/user/listar`, { headers: { Authorization: `Bearer ${sent}` } })).status()).toBe(401);
+    expect(JSON.parse(Buffer.from(sent.split('.')[1]!, 'base64url').toString())).toMatchObject({
+      aud: 'https://portal.example.com',
+    });
+    expect((await request.get(`${API_URL}/auth/user`, { headers: { Authorization: `Bearer ${sent}` } })).status()).toBe(
+      200,
+    );
+    expect(
+      (await request.get(`${API_URL}/user/listar`, { headers: { Authorization: `Bearer ${sent}` } })).status(),
+    ).toBe(401);
   } finally {
     await request.put(`${API_URL}/apps/update/3`, { headers: auth, data: { webUrl: before } });
   }
@@ -62,24 +89,39 @@ test("a card's 'Mejorar Plan' opens /apps/2 with the PRO plan and the complete s
   const pro = page.getByRole('region', { name: 'Beto Pro PRO' });
   await expect(pro.getByText('Consultas ilimitadas')).toBeVisible();
   await expect(pro.getByRole('button', { name: 'Mensual 15 USD: Próximamente' })).toBeDisabled();
-  await expect(page.getByRole('region', { name: 'C+Suite Completa' }).getByRole('button', { name: 'Anual 299 USD: Próximamente' })).toBeDisabled();
-
+  await expect(
+    page.getByRole('region', { name: 'C+Suite Completa' }).getByRole('button', { name: 'Anual 299 USD: Próximamente' }),
+  ).toBeDisabled();
 });
 
-test("the upgrade banner leads to /planes: 'Planes Premium', the suite and the apps 2, 3, 1", async ({ page, request }) => {
+test("the upgrade banner leads to /planes: 'Planes Premium', the suite and the apps 2, 3, 1", async ({
+  page,
+  request,
+}) => {
   await signInAsAdmin(page, request);
   await page.goto('/apps');
   await page.getByRole('region', { name: 'Mejorar Plan' }).getByRole('button', { name: 'Mejorar Plan' }).click();
   await expect(page).toHaveURL(/\/planes$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Planes Premium' })).toBeVisible();
-  await expect(page.getByRole('region', { name: 'C+Suite Completa' }).getByText('39 USD al mes · 299 USD al año')).toBeVisible();
-  await expect(page.getByTestId('plan-card').getByRole('heading', { level: 2 })).toHaveText(['Beto Pro', 'TX30', 'Control Max 360']);
+  await expect(
+    page.getByRole('region', { name: 'C+Suite Completa' }).getByText('39 USD al mes · 299 USD al año'),
+  ).toBeVisible();
+  await expect(page.getByTestId('plan-card').getByRole('heading', { level: 2 })).toHaveText([
+    'Beto Pro',
+    'TX30',
+    'Control Max 360',
+  ]);
 });
 
-test("without billing configured, 'Mi facturación' is not offered and /pagos says so (issue 18, item 6)", async ({ page, request }) => {
+test("without billing configured, 'Mi facturación' is not offered and /pagos says so (issue 18, item 6)", async ({
+  page,
+  request,
+}) => {
   await signInAsAdmin(page, request);
   await page.goto('/pagos');
-  await expect(page.getByText('Los pagos en línea aún no están disponibles. Tus planes actuales siguen activos.')).toBeVisible();
+  await expect(
+    page.getByText('Los pagos en línea aún no están disponibles. Tus planes actuales siguen activos.'),
+  ).toBeVisible();
   await expect(page.getByRole('main').getByRole('button', { name: 'Mi facturación' })).toHaveCount(0);
   await expect(page.getByRole('main').getByRole('button', { name: 'Ir al Panel Principal' })).toBeVisible();
   await page.getByRole('button', { name: 'Menú de usuario' }).click();
@@ -88,8 +130,13 @@ test("without billing configured, 'Mi facturación' is not offered and /pagos sa
   await expect(menu.getByRole('button', { name: 'Mi facturación' })).toHaveCount(0);
 });
 
-test('the OAuth return stores the token, loads the user and clears the address; a bad token goes to /login', async ({ page, request }) => {
-  const login = await request.post(`${API_URL}/auth/login`, { data: { email: E2E.adminEmail, password: E2E.adminPassword } });
+test('the OAuth return stores the token, loads the user and clears the address; a bad token goes to /login', async ({
+  page,
+  request,
+}) => {
+  const login = await request.post(`${API_URL}/auth/login`, {
+    data: { email: E2E.adminEmail, password: E2E.adminPassword },
+  });
   const token = ((await login.json()) as { access_token: string }).access_token;
   await page.goto(`/apps?token=${token}`);
   await expect(page.getByRole('heading', { level: 1, name: '¡Bienvenido, Administrador!' })).toBeVisible();
@@ -102,10 +149,14 @@ test('the OAuth return stores the token, loads the user and clears the address; 
 });
 
 test('the OAuth return follows a stored, allowed redirect with a partner token', async ({ page, context, request }) => {
-  const login = await request.post(`${API_URL}/auth/login`, { data: { email: E2E.adminEmail, password: E2E.adminPassword } });
+  const login = await request.post(`${API_URL}/auth/login`, {
+    data: { email: E2E.adminEmail, password: E2E.adminPassword },
+  });
   const token = ((await login.json()) as { access_token: string }).access_token;
   // The partner site is on the default allow-list but not on this machine: answer it here.
-  await context.route('https://portal.example.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Socio</title>' }));
+  await context.route('https://portal.example.com/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<title>Socio</title>' }),
+  );
   await page.goto('/login');
   await page.evaluate(() => window.localStorage.setItem('redirect_url', 'https://portal.example.com/vuelta'));
   await page.goto(`/apps?token=${token}`);
@@ -115,5 +166,7 @@ test('the OAuth return follows a stored, allowed redirect with a partner token',
   // A token minted for that partner (issue 13), not the session that just arrived.
   const sent = target.searchParams.get('token') ?? '';
   expect(sent).not.toBe(token);
-  expect(JSON.parse(Buffer.from(sent.split('.')[1]!, 'base64url').toString())).toMatchObject({ aud: 'https://portal.example.com' });
+  expect(JSON.parse(Buffer.from(sent.split('.')[1]!, 'base64url').toString())).toMatchObject({
+    aud: 'https://portal.example.com',
+  });
 });

@@ -12,7 +12,10 @@ async function finishPresentation(page: Page) {
   await dialog.getByRole('button', { name: 'Empezar a usar C+Suite' }).click();
 }
 
-test('the presentation opens once per session for a new account, and never again once finished, also after a reload', async ({ page, request }) => {
+test('the presentation opens once per session for a new account, and never again once finished, also after a reload', async ({
+  page,
+  request,
+}) => {
   // A really new account: registered and verified through the API, so its `presentacion` is true.
   const newcomer = person('presentacion');
   await registerActive(request, newcomer);

@@ -13,7 +13,10 @@ import {
   VERIFICATION_SUBJECT,
 } from '../support/auth';
 
-test('register, read the code from the mail, verify: signed in on /apps; sign out; sign in again', async ({ page, request }) => {
+test('register, read the code from the mail, verify: signed in on /apps; sign out; sign in again', async ({
+  page,
+  request,
+}) => {
   const who = person('registro');
   const since = Date.now() - 1000;
   await page.goto('/register');
@@ -29,7 +32,12 @@ test('register, read the code from the mail, verify: signed in on /apps; sign ou
   const me = await request.get(`${API_URL}/auth/user`, {
     headers: { Authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('token'))}` },
   });
-  expect(await me.json()).toMatchObject({ name: who.name, lastName: who.lastName, phone: '+51 987654321', status: 'active' });
+  expect(await me.json()).toMatchObject({
+    name: who.name,
+    lastName: who.lastName,
+    phone: '+51 987654321',
+    status: 'active',
+  });
 
   await page.goto('/logout');
   await expect(page).toHaveURL(/\/login$/);

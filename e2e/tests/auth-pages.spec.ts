@@ -7,7 +7,11 @@ const PAGES = [
   { name: 'forgot-password', path: '/forgot-password', heading: 'Recuperar contraseña' },
   { name: 'reset-password', path: '/reset-password?email=lucia%40example.com', heading: 'Cambiar contraseña' },
   { name: 'google-callback-error', path: '/google-callback?error=auth_failed', heading: 'Error de Autenticación' },
-  { name: 'datos-personales', path: '/playstoreapps/beto/datos-personales', heading: 'Eliminación de datos personales' },
+  {
+    name: 'datos-personales',
+    path: '/playstoreapps/beto/datos-personales',
+    heading: 'Eliminación de datos personales',
+  },
 ];
 
 for (const viewport of [

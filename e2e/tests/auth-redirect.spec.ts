@@ -1,5 +1,14 @@
 import { API_URL, PARTNER_URL } from '../support/env';
-import { codeFromMail, expect, expectSignedInAs, person, registerActive, signInThroughForm, test, VERIFICATION_SUBJECT } from '../support/auth';
+import {
+  codeFromMail,
+  expect,
+  expectSignedInAs,
+  person,
+  registerActive,
+  signInThroughForm,
+  test,
+  VERIFICATION_SUBJECT,
+} from '../support/auth';
 
 test('an allowed partner redirect_url receives a working token after sign-in', async ({ page, request }) => {
   const who = person('socio');

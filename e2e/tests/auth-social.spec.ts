@@ -13,7 +13,10 @@ async function currentUserId(page: Page, request: APIRequestContext): Promise<nu
   return ((await response.json()) as { id: number }).id;
 }
 
-test('a new person signs in with Google, lands on /apps with the free plans, and comes back to the same account', async ({ page, request }) => {
+test('a new person signs in with Google, lands on /apps with the free plans, and comes back to the same account', async ({
+  page,
+  request,
+}) => {
   const account = await providerAccount(request);
   await page.goto('/login');
   await page.getByRole('button', { name: 'Continuar con Google' }).click();
@@ -83,7 +86,10 @@ test('a tampered state is refused', async ({ page, request }) => {
   expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBeNull();
 });
 
-test('a new person signs in with Apple (form_post) and gets the name Apple sends the first time', async ({ page, request }) => {
+test('a new person signs in with Apple (form_post) and gets the name Apple sends the first time', async ({
+  page,
+  request,
+}) => {
   const account = await providerAccount(request, { givenName: 'Iván', familyName: 'Condori' });
   await page.goto('/login');
   await page.getByRole('button', { name: 'Continuar con Apple' }).click();

@@ -23,7 +23,9 @@ test('a remote serving broken chunks shows the fallback, the rest works, and Rei
 
     // The top bar and another area, from another remote, keep working.
     await page.getByRole('button', { name: 'Aplicaciones' }).click();
-    await expect(page.getByRole('region', { name: 'Aplicaciones' }).getByRole('button', { name: 'Beto Pro' })).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: 'Aplicaciones' }).getByRole('button', { name: 'Beto Pro' }),
+    ).toBeVisible();
     await page.keyboard.press('Escape');
 
     await remote.repair();

@@ -4,10 +4,18 @@ import { signInAs, signInAsAdmin } from '../support/session';
 import { expect, person, registerActive, test } from '../support/auth';
 
 /** What an attacker holding a token can do with it: plain HTTP against the API, no browser. */
-async function attackerCall(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+async function attackerCall(
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown }> {
   const response = await fetch(`${API_URL}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -29,7 +37,10 @@ test('a signed-in person opening /login?redirect_url=https://x.devtunnels.ms/ st
     if (url.searchParams.has('token') || req.url().includes(session)) withToken.push(req.url());
   });
   // Anything that would reach a tunnel host is stopped here and recorded above, token or not.
-  await page.route((url) => url.hostname.endsWith('devtunnels.ms'), (route) => route.abort());
+  await page.route(
+    (url) => url.hostname.endsWith('devtunnels.ms'),
+    (route) => route.abort(),
+  );
 
   await page.goto(`/login?redirect_url=${encodeURIComponent('https://x.devtunnels.ms/')}`);
   await expect(page).toHaveURL(`${HOST_URL}/apps`);
@@ -39,7 +50,7 @@ test('a signed-in person opening /login?redirect_url=https://x.devtunnels.ms/ st
   expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBe(session);
 });
 
-test("the allowed partner receives a scoped token: it reads the person, but an admin call and a write answer 401/403", async ({
+test('the allowed partner receives a scoped token: it reads the person, but an admin call and a write answer 401/403', async ({
   page,
   request,
 }) => {
@@ -56,7 +67,11 @@ test("the allowed partner receives a scoped token: it reads the person, but an a
   expect(me.status).toBe(200);
   expect((me.json as { role: number }).role).toBe(1);
   const header = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()) as { typ: string };
-  const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { aud: string; exp: number; iat: number };
+  const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as {
+    aud: string;
+    exp: number;
+    iat: number;
+  };
   expect(header.typ).toBe('partner+jwt');
   expect(claims.aud).toBe(PARTNER_URL);
   expect(claims.exp - claims.iat).toBeLessThanOrEqual(3600);
@@ -65,8 +80,12 @@ test("the allowed partner receives a scoped token: it reads the person, but an a
   const adminId = (me.json as { id: number }).id;
   expect([401, 403]).toContain((await attackerCall('GET', '/user/listar', token)).status);
   expect([401, 403]).toContain((await attackerCall('GET', '/admin/dashboard', token)).status);
-  expect([401, 403]).toContain((await attackerCall('POST', '/apps/register', token, { nombre: 'App del atacante' })).status);
-  expect([401, 403]).toContain((await attackerCall('POST', '/auth/update-user', token, { idUsuario: adminId, name: 'Atacante' })).status);
+  expect([401, 403]).toContain(
+    (await attackerCall('POST', '/apps/register', token, { nombre: 'App del atacante' })).status,
+  );
+  expect([401, 403]).toContain(
+    (await attackerCall('POST', '/auth/update-user', token, { idUsuario: adminId, name: 'Atacante' })).status,
+  );
   const stillAdmin = await attackerCall('GET', '/auth/user', session);
   expect((stillAdmin.json as { name: string }).name).not.toBe('Atacante');
   const listed = await attackerCall('GET', '/apps/listar?limit=100', session);

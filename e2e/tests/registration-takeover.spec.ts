@@ -4,7 +4,15 @@
 // cooldown. Afterwards the victim's password signs in and the attacker's never does.
 import type { Page } from '@playwright/test';
 import { API_URL } from '../support/env';
-import { codeFromMail, expect, person, registerThroughForm, test, VERIFICATION_SUBJECT, type Person } from '../support/auth';
+import {
+  codeFromMail,
+  expect,
+  person,
+  registerThroughForm,
+  test,
+  VERIFICATION_SUBJECT,
+  type Person,
+} from '../support/auth';
 
 const COOLDOWN_MS = 60_000;
 
@@ -13,7 +21,13 @@ async function attackerRegisters(email: string): Promise<{ status: number; regis
   const response = await fetch(`${API_URL}/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: 'Clave-del-atacante-1', name: 'Atacante', lastName: 'Malo', phone: '+51 911111111' }),
+    body: JSON.stringify({
+      email,
+      password: 'Clave-del-atacante-1',
+      name: 'Atacante',
+      lastName: 'Malo',
+      phone: '+51 911111111',
+    }),
   });
   return { status: response.status, ...((await response.json()) as { registrationId?: string }) };
 }
@@ -40,7 +54,13 @@ async function expectVictimOwnsTheAccount(page: Page, who: Person): Promise<void
   const token = await page.evaluate(() => localStorage.getItem('token'));
   const me = await fetch(`${API_URL}/auth/user`, { headers: { authorization: `Bearer ${token}` } });
   expect(me.status).toBe(200);
-  expect(await me.json()).toMatchObject({ email: who.email, name: who.name, lastName: who.lastName, phone: '+51 987654321', status: 'active' });
+  expect(await me.json()).toMatchObject({
+    email: who.email,
+    name: who.name,
+    lastName: who.lastName,
+    phone: '+51 987654321',
+    status: 'active',
+  });
   expect(await signInStatus(who.email, who.password)).toBe(200);
   expect(await signInStatus(who.email, 'Clave-del-atacante-1')).toBe(401);
   // Registering again is over for the attacker: the address is active.
@@ -66,7 +86,9 @@ test('victim first, attacker inside the cooldown: the victim keeps their passwor
   await expectVictimOwnsTheAccount(page, who);
 });
 
-test('victim first, attacker after the cooldown (a second code mailed): the victim keeps their password', async ({ page }) => {
+test('victim first, attacker after the cooldown (a second code mailed): the victim keeps their password', async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   const who = victim('victima-espera');
   await registerThroughForm(page, who);
@@ -77,7 +99,9 @@ test('victim first, attacker after the cooldown (a second code mailed): the vict
   await expectVictimOwnsTheAccount(page, who);
 });
 
-test('attacker first, victim inside the cooldown (no new mail): the victim gets their own password', async ({ page }) => {
+test('attacker first, victim inside the cooldown (no new mail): the victim gets their own password', async ({
+  page,
+}) => {
   const who = victim('atacante-primero');
   const since = Date.now() - 1000;
   expect((await attackerRegisters(who.email)).status).toBe(201);
@@ -97,7 +121,10 @@ test('attacker first, victim after the cooldown: the victim gets their own passw
   await expectVictimOwnsTheAccount(page, who);
 });
 
-test("the mail's link opened in a new tab of the same browser activates the victim's password", async ({ page, context }) => {
+test("the mail's link opened in a new tab of the same browser activates the victim's password", async ({
+  page,
+  context,
+}) => {
   const who = victim('victima-enlace');
   const since = Date.now() - 1000;
   await registerThroughForm(page, who);

@@ -9,7 +9,9 @@ test('with the calculator remote down the area shows the fallback, the top bar w
   request,
 }) => {
   // A second shell of the same build whose calculator remote points at a port where nothing listens yet.
-  const shell = await startSpareShell(API_URL, { calculator: `http://127.0.0.1:${E2E.spareCalculatorPort}/mf-manifest.json` });
+  const shell = await startSpareShell(API_URL, {
+    calculator: `http://127.0.0.1:${E2E.spareCalculatorPort}/mf-manifest.json`,
+  });
   let remote: StaticServer | undefined;
   try {
     await signInAsAdmin(page, request);
@@ -18,7 +20,9 @@ test('with the calculator remote down the area shows the fallback, the top bar w
     await expect(fallback).toBeVisible();
 
     await page.getByRole('button', { name: 'Aplicaciones' }).click();
-    await expect(page.getByRole('region', { name: 'Aplicaciones' }).getByRole('button', { name: 'Beto Pro' })).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: 'Aplicaciones' }).getByRole('button', { name: 'Beto Pro' }),
+    ).toBeVisible();
     await page.keyboard.press('Escape');
 
     remote = await startStaticServer({ dir: path.join(ROOT, 'remote-calculator/dist'), port: E2E.spareCalculatorPort });

@@ -6,7 +6,11 @@ import { signInAsAdmin } from '../support/session';
 const ROUTES: { path: string; signedIn: boolean; ready: (page: Page) => Locator }[] = [
   { path: '/login', signedIn: false, ready: (page) => page.getByRole('button', { name: 'Iniciar Sesión' }) },
   { path: '/apps', signedIn: true, ready: (page) => page.getByRole('button', { name: 'Beto Pro' }).first() },
-  { path: '/admin/usuarios', signedIn: true, ready: (page) => page.getByRole('heading', { name: 'Gestión de Usuarios' }) },
+  {
+    path: '/admin/usuarios',
+    signedIn: true,
+    ready: (page) => page.getByRole('heading', { name: 'Gestión de Usuarios' }),
+  },
   { path: '/calculadora-txi', signedIn: true, ready: (page) => page.getByRole('heading', { name: 'Calculadora TXI' }) },
 ];
 
@@ -17,7 +21,9 @@ function expectPageHeaders(headers: Record<string, string>, where: string) {
   expect(scriptSrc, `${where}: no inline script`).not.toContain("'unsafe-inline'");
   expect(scriptSrc, `${where}: no eval`).not.toContain("'unsafe-eval'");
   expect(csp, `${where}: frame-ancestors`).toContain("frame-ancestors 'none'");
-  expect(csp, `${where}: the API may be called`).toMatch(new RegExp(`connect-src [^;]*http://127\\.0\\.0\\.1:${E2E.apiPort}`));
+  expect(csp, `${where}: the API may be called`).toMatch(
+    new RegExp(`connect-src [^;]*http://127\\.0\\.0\\.1:${E2E.apiPort}`),
+  );
   expect(headers['x-content-type-options'], `${where}: nosniff`).toBe('nosniff');
   expect(headers['referrer-policy'], `${where}: referrer`).toBe('no-referrer');
 }
@@ -31,14 +37,19 @@ async function watchViolations(page: Page): Promise<string[]> {
   await page.exposeFunction('reportViolation', (text: string) => violations.push(text));
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
-      (window as unknown as { reportViolation(text: string): void }).reportViolation(`${event.violatedDirective} ${event.blockedURI}`);
+      (window as unknown as { reportViolation(text: string): void }).reportViolation(
+        `${event.violatedDirective} ${event.blockedURI}`,
+      );
     });
   });
   return violations;
 }
 
 for (const route of ROUTES) {
-  test(`${route.path} is served with the page security headers and works under its policy`, async ({ page, request }) => {
+  test(`${route.path} is served with the page security headers and works under its policy`, async ({
+    page,
+    request,
+  }) => {
     const violations = await watchViolations(page);
     if (route.signedIn) await signInAsAdmin(page, request);
     const response = await page.goto(route.path);
@@ -58,7 +69,9 @@ test('the remotes files and the runtime config carry the same headers, and only 
   expect(manifest.headers()['cache-control']).toBe('no-cache');
   const { exposes } = (await manifest.json()) as { exposes: { path: string; assets: { js: { sync: string[] } } }[] };
   const chunk = exposes.find((e) => e.path === './LoginPage')?.assets.js.sync[0];
-  const file = await request.get(`http://127.0.0.1:${E2E.authPort}/${chunk}`, { headers: { 'Accept-Encoding': 'gzip' } });
+  const file = await request.get(`http://127.0.0.1:${E2E.authPort}/${chunk}`, {
+    headers: { 'Accept-Encoding': 'gzip' },
+  });
   expect(file.status()).toBe(200);
   expectPageHeaders(file.headers(), chunk ?? 'chunk');
   expect(file.headers()['cache-control']).toBe('public, max-age=31536000, immutable');

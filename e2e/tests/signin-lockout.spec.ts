@@ -13,14 +13,20 @@ interface Answer {
 function signInFrom(from: string, email: string, password: string): Promise<Answer> {
   const body = JSON.stringify({ email, password });
   return new Promise((resolve, reject) => {
-    const call = httpRequest(`${API_URL}/auth/login`, {
-      method: 'POST',
-      localAddress: from,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-    }, (response) => {
-      response.resume();
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, retryAfter: Number(response.headers['retry-after'] ?? 0) }));
-    });
+    const call = httpRequest(
+      `${API_URL}/auth/login`,
+      {
+        method: 'POST',
+        localAddress: from,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, retryAfter: Number(response.headers['retry-after'] ?? 0) }),
+        );
+      },
+    );
     call.on('error', reject);
     call.end(body);
   });
@@ -28,7 +34,10 @@ function signInFrom(from: string, email: string, password: string): Promise<Answ
 
 const attacker = '127.0.0.2';
 
-test('an attacker guessing from another address locks only that address: the owner signs in through the form', async ({ page, request }) => {
+test('an attacker guessing from another address locks only that address: the owner signs in through the form', async ({
+  page,
+  request,
+}) => {
   const owner = person('bloqueo');
   await registerActive(request, owner);
 
@@ -50,7 +59,10 @@ test('an attacker guessing from another address locks only that address: the own
   await expect(page).toHaveURL(/\/apps$/);
 });
 
-test('guessing spread over many addresses meets the account throttle; the owner\'s browser, known to the account, still signs in', async ({ page, request }) => {
+test("guessing spread over many addresses meets the account throttle; the owner's browser, known to the account, still signs in", async ({
+  page,
+  request,
+}) => {
   const owner = person('distribuido');
   await registerActive(request, owner);
   await page.goto('/login');

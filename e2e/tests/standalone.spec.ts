@@ -7,10 +7,30 @@ import { signInAsAdmin } from '../support/session';
 const origin = (port: number) => `http://127.0.0.1:${port}`;
 
 const remotes = [
-  { name: 'calculator', signedIn: true, port: E2E.calculatorPort, shows: (page: Page) => page.getByRole('heading', { name: 'Calculadora TXI' }) },
-  { name: 'auth', signedIn: false, port: E2E.authPort, shows: (page: Page) => page.getByRole('heading', { name: 'Iniciar Sesión' }) },
-  { name: 'apps', signedIn: true, port: E2E.appsPort, shows: (page: Page) => page.getByRole('tab', { name: 'Aplicaciones web' }) },
-  { name: 'admin', signedIn: true, port: E2E.adminPort, shows: (page: Page) => page.getByRole('navigation', { name: 'Panel de administración' }) },
+  {
+    name: 'calculator',
+    signedIn: true,
+    port: E2E.calculatorPort,
+    shows: (page: Page) => page.getByRole('heading', { name: 'Calculadora TXI' }),
+  },
+  {
+    name: 'auth',
+    signedIn: false,
+    port: E2E.authPort,
+    shows: (page: Page) => page.getByRole('heading', { name: 'Iniciar Sesión' }),
+  },
+  {
+    name: 'apps',
+    signedIn: true,
+    port: E2E.appsPort,
+    shows: (page: Page) => page.getByRole('tab', { name: 'Aplicaciones web' }),
+  },
+  {
+    name: 'admin',
+    signedIn: true,
+    port: E2E.adminPort,
+    shows: (page: Page) => page.getByRole('navigation', { name: 'Panel de administración' }),
+  },
 ];
 
 for (const remote of remotes) {

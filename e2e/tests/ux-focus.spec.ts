@@ -8,7 +8,9 @@ async function tabStaysInside(page: Page, container: Locator): Promise<void> {
   const presses = [...Array(40).fill('Tab'), ...Array(10).fill('Shift+Tab')] as string[];
   for (const [index, key] of presses.entries()) {
     await page.keyboard.press(key);
-    const inside = await container.evaluate((element) => element.contains(document.activeElement) && document.activeElement !== document.body);
+    const inside = await container.evaluate(
+      (element) => element.contains(document.activeElement) && document.activeElement !== document.body,
+    );
     expect(inside, `${key} n.º ${index + 1}: el foco salió`).toBe(true);
   }
 }
@@ -17,7 +19,10 @@ async function focusIsOnBody(page: Page): Promise<boolean> {
   return page.evaluate(() => document.activeElement === document.body || document.activeElement === null);
 }
 
-test('the presentation holds the focus, Escape closes it, and the focus lands on the page, not on <body>', async ({ page, request }) => {
+test('the presentation holds the focus, Escape closes it, and the focus lands on the page, not on <body>', async ({
+  page,
+  request,
+}) => {
   const newcomer = person('foco');
   await registerActive(request, newcomer);
   await signInAs(page, request, newcomer.email, newcomer.password);
@@ -31,7 +36,10 @@ test('the presentation holds the focus, Escape closes it, and the focus lands on
   await expect(page.getByRole('heading', { level: 1, name: /Bienvenido/ })).toBeFocused();
 });
 
-test('the launcher and the avatar menu keep Tab inside, and Escape gives the focus back to their button', async ({ page, request }) => {
+test('the launcher and the avatar menu keep Tab inside, and Escape gives the focus back to their button', async ({
+  page,
+  request,
+}) => {
   await signInAsAdmin(page, request);
   await page.goto('/planes');
   await expect(page.getByRole('heading', { name: 'Planes Premium' })).toBeVisible();
@@ -49,7 +57,10 @@ test('the launcher and the avatar menu keep Tab inside, and Escape gives the foc
   }
 });
 
-test('the plans dialog, the suspend confirmation and the app form hold the focus and give it back to their button', async ({ page, request }) => {
+test('the plans dialog, the suspend confirmation and the app form hold the focus and give it back to their button', async ({
+  page,
+  request,
+}) => {
   const customer = person('foco-admin');
   await registerActive(request, customer);
   await signInAsAdmin(page, request);
@@ -79,7 +90,10 @@ test('the plans dialog, the suspend confirmation and the app form hold the focus
   await expect(suspend).toBeFocused();
   await expect(row).toContainText('Activo');
 
-  await page.getByRole('navigation', { name: 'Panel de administración' }).getByRole('link', { name: 'Aplicaciones' }).click();
+  await page
+    .getByRole('navigation', { name: 'Panel de administración' })
+    .getByRole('link', { name: 'Aplicaciones' })
+    .click();
   const create = page.getByRole('button', { name: 'Nueva aplicación' });
   await create.click();
   const form = page.getByRole('dialog', { name: 'Nueva aplicación' });

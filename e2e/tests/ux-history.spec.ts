@@ -2,7 +2,9 @@
 import { HOST_URL } from '../support/env';
 import { codeFromMail, expect, person, registerThroughForm, test, VERIFICATION_SUBJECT } from '../support/auth';
 
-test('after verification, Back skips the registration steps instead of bouncing to /apps at every press', async ({ page }) => {
+test('after verification, Back skips the registration steps instead of bouncing to /apps at every press', async ({
+  page,
+}) => {
   const who = person('historial');
   const since = Date.now() - 1000;
   await registerThroughForm(page, who);

@@ -1,7 +1,10 @@
 // Issue 18, item 4: the resend countdown tells the truth: it comes from the server's wait and survives a reload.
 import { expect, person, registerPending, test } from '../support/auth';
 
-test("a refused 'Reenviar código' counts down the server's wait, and a reload keeps counting", async ({ page, request }) => {
+test("a refused 'Reenviar código' counts down the server's wait, and a reload keeps counting", async ({
+  page,
+  request,
+}) => {
   const who = person('reenvio');
   // Registered a moment ago (elsewhere): the server mailed a code and refuses another for 60 s.
   await registerPending(request, who);

@@ -68,8 +68,10 @@ export const TEXT_ADMIN = {
   newSubscriptions: 'Nuevas suscripciones',
   newUsersPerDay: 'Nuevos usuarios por día',
   monthlyRevenue: 'Ingresos mensuales (USD)',
-  revenueCounts: 'Cobros de suscripciones pagadas en la facturación. Los planes asignados por un administrador no cuentan.',
-  revenueNoBilling: 'La facturación no está configurada: no hay cobros que contar. Los planes asignados por un administrador no son ingresos.',
+  revenueCounts:
+    'Cobros de suscripciones pagadas en la facturación. Los planes asignados por un administrador no cuentan.',
+  revenueNoBilling:
+    'La facturación no está configurada: no hay cobros que contar. Los planes asignados por un administrador no son ingresos.',
   planDistribution: 'Distribución de planes',
   quickActions: 'Acciones rápidas',
   manageUsers: 'Gestionar usuarios',

@@ -72,7 +72,8 @@ function startPortal(dataDir) {
 /** Every script URL on a request's initiator stack, async parents included, and the parser's document. */
 function stackUrls(initiator) {
   const urls = initiator?.url ? [initiator.url] : [];
-  for (let stack = initiator?.stack; stack; stack = stack.parent) urls.push(...stack.callFrames.map((f) => f.url).filter(Boolean));
+  for (let stack = initiator?.stack; stack; stack = stack.parent)
+    urls.push(...stack.callFrames.map((f) => f.url).filter(Boolean));
   return urls;
 }
 
@@ -102,7 +103,8 @@ function chainDepth(devtoolsLog, untilSeconds) {
     for (const other of requests) {
       if (other === request || finished.get(other.requestId) > request.timestamp) continue;
       const onStack = urls.has(other.request.url);
-      const dataBefore = (other.type === 'Fetch' || other.type === 'XHR') && new URL(other.request.url).origin === origin;
+      const dataBefore =
+        (other.type === 'Fetch' || other.type === 'XHR') && new URL(other.request.url).origin === origin;
       if (onStack || dataBefore) parent = Math.max(parent, depthOf(other));
     }
     memo.set(request.requestId, parent + 1);
@@ -122,7 +124,10 @@ function chainDepth(devtoolsLog, untilSeconds) {
 async function prepare(browser, token) {
   const page = await browser.newPage();
   await page.goto(`${hostUrl}/runtime-config.js`);
-  await page.evaluate((value) => (value ? localStorage.setItem('token', value) : localStorage.removeItem('token')), token);
+  await page.evaluate(
+    (value) => (value ? localStorage.setItem('token', value) : localStorage.removeItem('token')),
+    token,
+  );
   const session = await page.createCDPSession();
   await session.send('Network.clearBrowserCache');
   await page.close();
@@ -156,10 +161,13 @@ async function measureFirstVisit(route, token) {
 }
 
 async function lighthouseRun(chrome, route, flags) {
-  const { lhr, artifacts } = await lighthouse(
-    `${hostUrl}${route.path}`,
-    { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], ...flags },
-  );
+  const { lhr, artifacts } = await lighthouse(`${hostUrl}${route.path}`, {
+    port: chrome.port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance'],
+    ...flags,
+  });
   const requests = lhr.audits['network-requests'].details.items;
   const scripts = requests.filter((r) => r.resourceType === 'Script');
   const jsBytes = scripts.reduce((sum, r) => sum + r.transferSize, 0);
@@ -191,16 +199,20 @@ const range = (values) => (values.length > 1 ? ` (${Math.min(...values)}–${Mat
 
 function printTable(title, rows) {
   console.log(`\n${title}\n`);
-  console.log('| route | JS on the wire (KB) | scripts | request chain before LCP | Lighthouse perf | FCP (ms) | LCP (ms) | TBT (ms) |');
+  console.log(
+    '| route | JS on the wire (KB) | scripts | request chain before LCP | Lighthouse perf | FCP (ms) | LCP (ms) | TBT (ms) |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const runs of rows) {
     const [first] = runs;
-    const shown = first.finalUrl.endsWith(first.route) ? first.route : `${first.route} (→ ${new URL(first.finalUrl).pathname})`;
+    const shown = first.finalUrl.endsWith(first.route)
+      ? first.route
+      : `${first.route} (→ ${new URL(first.finalUrl).pathname})`;
     const pick = (key) => runs.map((run) => Math.round(run[key]));
     console.log(
-      `| ${shown} | ${median(runs.map((run) => run.jsKb)).toFixed(1)} | ${first.scripts} | ${median(runs.map((run) => run.depth))} `
-      + `| ${median(pick('score'))}${range(pick('score'))} | ${median(pick('fcp'))} | ${median(pick('lcp'))}${range(pick('lcp'))} `
-      + `| ${median(pick('tbt'))}${range(pick('tbt'))} |`,
+      `| ${shown} | ${median(runs.map((run) => run.jsKb)).toFixed(1)} | ${first.scripts} | ${median(runs.map((run) => run.depth))} ` +
+        `| ${median(pick('score'))}${range(pick('score'))} | ${median(pick('fcp'))} | ${median(pick('lcp'))}${range(pick('lcp'))} ` +
+        `| ${median(pick('tbt'))}${range(pick('tbt'))} |`,
     );
   }
 }
@@ -227,7 +239,13 @@ async function main() {
     }
 
     const warm = [];
-    const chrome = await launchChromium(['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking']);
+    const chrome = await launchChromium([
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+    ]);
     try {
       const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
       for (const route of ROUTES) warm.push([await measureWarm(chrome, browser, route, tokenFor(route))]);
@@ -236,7 +254,10 @@ async function main() {
       await chrome.kill();
     }
 
-    printTable(`Primera visita: Chromium y perfil nuevos en cada pasada, mediana de ${COLD_RUNS} (mín.–máx.)`, firstVisit);
+    printTable(
+      `Primera visita: Chromium y perfil nuevos en cada pasada, mediana de ${COLD_RUNS} (mín.–máx.)`,
+      firstVisit,
+    );
     printTable('Navegador caliente: un Chromium para todas las rutas, solo la caché HTTP vaciada, 1 pasada', warm);
   } finally {
     portal.kill('SIGTERM');

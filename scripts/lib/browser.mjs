@@ -62,5 +62,7 @@ export function findChromium(env = process.env) {
   }
   const installed = playwrightChromium(env);
   if (installed) return { path: installed, source: 'Playwright' };
-  return { error: `No hay Chromium para las pruebas del navegador: ${INSTALL_HINT}, o indica su ruta en CHROMIUM_PATH.` };
+  return {
+    error: `No hay Chromium para las pruebas del navegador: ${INSTALL_HINT}, o indica su ruta en CHROMIUM_PATH.`,
+  };
 }

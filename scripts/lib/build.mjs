@@ -19,10 +19,16 @@ function newestMtime(target) {
     if (!existsSync(entry)) return;
     const info = statSync(entry);
     if (info.isDirectory()) {
-      for (const child of readdirSync(entry)) if (child !== 'node_modules' && child !== 'dist') visit(path.join(entry, child));
+      for (const child of readdirSync(entry))
+        if (child !== 'node_modules' && child !== 'dist') visit(path.join(entry, child));
     } else newest = Math.max(newest, info.mtimeMs);
   };
-  [target, path.join(ROOT, 'shared/src'), path.join(ROOT, 'scripts/webpack'), path.join(ROOT, 'package-lock.json')].forEach(visit);
+  [
+    target,
+    path.join(ROOT, 'shared/src'),
+    path.join(ROOT, 'scripts/webpack'),
+    path.join(ROOT, 'package-lock.json'),
+  ].forEach(visit);
   return newest;
 }
 

@@ -67,7 +67,10 @@ export function readLayout(env = process.env) {
 
 function list(raw) {
   return raw
-    ? raw.split(',').map((item) => item.trim()).filter(Boolean)
+    ? raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
     : undefined;
 }
 

@@ -54,7 +54,10 @@ export async function checkPorts(parts) {
   }
   for (const part of parts) {
     const error = await tryListen(part.port, part.bind);
-    if (error) return listenFailureMessage(part, error) ?? `No se pudo usar el puerto ${part.port} (${part.label}): ${error.message}`;
+    if (error)
+      return (
+        listenFailureMessage(part, error) ?? `No se pudo usar el puerto ${part.port} (${part.label}): ${error.message}`
+      );
   }
   return undefined;
 }

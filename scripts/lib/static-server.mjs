@@ -66,7 +66,9 @@ async function compressed(file, mtimeMs, encoding) {
   const raw = await readFile(file);
   const body =
     encoding === 'br'
-      ? await brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+      ? await brotli(raw, {
+          params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+        })
       : await gzip(raw, { level: 9 });
   compressedCache.set(key, { mtimeMs, body });
   return body;
@@ -107,8 +109,13 @@ export function hostPreloads({ dir, runtimeConfig, ttlMs = 10_000 }) {
     return value;
   };
   return async (pathname) => {
-    list ??= JSON.parse(await readFile(path.join(dir, 'preload.json'), 'utf8').catch(() => '{"scripts":[],"routes":[]}'));
-    const links = ['</runtime-config.js>; rel=preload; as=script', ...list.scripts.map((file) => `</${file}>; rel=preload; as=script`)];
+    list ??= JSON.parse(
+      await readFile(path.join(dir, 'preload.json'), 'utf8').catch(() => '{"scripts":[],"routes":[]}'),
+    );
+    const links = [
+      '</runtime-config.js>; rel=preload; as=script',
+      ...list.scripts.map((file) => `</${file}>; rel=preload; as=script`),
+    ];
     const route = list.routes.find((r) => routeMatches(r.path, pathname));
     const manifestUrl = route && runtimeConfig?.remotes?.[route.remote];
     const remote = manifestUrl ? await manifest(manifestUrl) : null;
@@ -156,10 +163,22 @@ export function configOrigins(runtimeConfig) {
  *   dir/preload.json.
  * @returns {Promise<{ url: string, close(): Promise<void> }>}
  */
-export function startStaticServer({ dir, port, bind = '127.0.0.1', spa = false, runtimeConfig, headers = {}, preload }) {
+export function startStaticServer({
+  dir,
+  port,
+  bind = '127.0.0.1',
+  spa = false,
+  runtimeConfig,
+  headers = {},
+  preload,
+}) {
   const root = path.resolve(dir);
   const stripe = runtimeConfig?.billing?.publishableKey ? ['https://js.stripe.com'] : [];
-  const security = securityHeaders({ origins: configOrigins(runtimeConfig), scriptOrigins: stripe, frameOrigins: stripe });
+  const security = securityHeaders({
+    origins: configOrigins(runtimeConfig),
+    scriptOrigins: stripe,
+    frameOrigins: stripe,
+  });
   const pageLinks = preload ?? (spa ? hostPreloads({ dir: root, runtimeConfig }) : undefined);
   const server = http.createServer(async (req, res) => {
     const base = {

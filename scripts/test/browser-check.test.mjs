@@ -21,16 +21,27 @@ function noBrowser(extra = {}) {
 }
 
 function runTests(args, env) {
-  const child = spawn(process.execPath, ['scripts/test.mjs', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/test.mjs', ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk) => { stdout += chunk; });
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
   const started = Date.now();
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })));
+  return new Promise((resolve) =>
+    child.once('exit', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })),
+  );
 }
 
-const installLine = /^No hay Chromium para las pruebas del navegador: .*`apt-get install chromium` \(o `npx playwright install chromium`\).*\n$/;
+const installLine =
+  /^No hay Chromium para las pruebas del navegador: .*`apt-get install chromium` \(o `npx playwright install chromium`\).*\n$/;
 
 test('CHROMIUM_PATH pointing nowhere and no other browser: one line with the install command, before any step', async () => {
   const result = await runTests([], noBrowser({ CHROMIUM_PATH: path.join(empty, 'no-existe', 'chromium') }));

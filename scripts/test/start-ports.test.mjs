@@ -62,11 +62,19 @@ async function portalEnv() {
 }
 
 function start(env, { onSpawn } = {}) {
-  const child = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk) => { stdout += chunk; });
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
   onSpawn?.(child);
   return new Promise((resolve) => {
     const killer = setTimeout(() => child.kill('SIGKILL'), 120_000);
@@ -86,7 +94,9 @@ test('a port taken before the start: the part, the port and its variable, nothin
     assert.equal(result.code, 1);
     assert.match(
       result.stderr,
-      new RegExp(`El puerto ${ports.auth} \\(remoto auth\\) ya está en uso\\. Cierra el otro proceso o usa REMOTE_AUTH_PORT=…`),
+      new RegExp(
+        `El puerto ${ports.auth} \\(remoto auth\\) ya está en uso\\. Cierra el otro proceso o usa REMOTE_AUTH_PORT=…`,
+      ),
     );
     assert.doesNotMatch(result.stderr, /EADDRINUSE/);
     assert.ok(Date.now() - started < 15_000, 'it stops before building or starting anything');
@@ -106,7 +116,10 @@ test('the API port taken: named with API_PORT', async () => {
   try {
     const result = await start(env);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, new RegExp(`El puerto ${ports.api} \\(API\\) ya está en uso\\. Cierra el otro proceso o usa API_PORT=…`));
+    assert.match(
+      result.stderr,
+      new RegExp(`El puerto ${ports.api} \\(API\\) ya está en uso\\. Cierra el otro proceso o usa API_PORT=…`),
+    );
   } finally {
     await close(holder);
   }
@@ -139,7 +152,9 @@ test('a port taken while the portal starts: the parts already started are stoppe
     assert.equal(result.code, 1, result.stdout + result.stderr);
     assert.match(
       result.stderr,
-      new RegExp(`El puerto ${ports.admin} \\(remoto admin\\) ya está en uso\\. Cierra el otro proceso o usa REMOTE_ADMIN_PORT=…`),
+      new RegExp(
+        `El puerto ${ports.admin} \\(remoto admin\\) ya está en uso\\. Cierra el otro proceso o usa REMOTE_ADMIN_PORT=…`,
+      ),
     );
     // The API and the remotes served before it were started, and are stopped again.
     for (const name of ['api', 'auth', 'apps', 'calculator', 'host']) {

@@ -32,8 +32,16 @@ function sharedSingletons() {
     import: ROUTER_SHIM,
     version: require('react-router/package.json').version,
   };
-  shared['@portal/shared'] = { singleton: true, requiredVersion: sharedPackage.version, version: sharedPackage.version };
-  shared['@portal/shared/'] = { singleton: true, requiredVersion: sharedPackage.version, version: sharedPackage.version };
+  shared['@portal/shared'] = {
+    singleton: true,
+    requiredVersion: sharedPackage.version,
+    version: sharedPackage.version,
+  };
+  shared['@portal/shared/'] = {
+    singleton: true,
+    requiredVersion: sharedPackage.version,
+    version: sharedPackage.version,
+  };
   return shared;
 }
 
@@ -46,15 +54,24 @@ const ROUTER_SHIM = path.join(__dirname, 'react-router-dom.js');
 function checkRouterShim() {
   const fs = require('node:fs');
   const root = path.join(__dirname, '../..');
-  const exported = new Set(fs.readFileSync(ROUTER_SHIM, 'utf8').match(/export \{([^}]*)\}/)[1].match(/\w+/g));
+  const exported = new Set(
+    fs
+      .readFileSync(ROUTER_SHIM, 'utf8')
+      .match(/export \{([^}]*)\}/)[1]
+      .match(/\w+/g),
+  );
   const missing = new Set();
   const visit = (entry) => {
     if (fs.statSync(entry).isDirectory()) {
-      if (!/(^|[\\/])(node_modules|dist|__tests__|testing)$/.test(entry)) fs.readdirSync(entry).forEach((child) => visit(path.join(entry, child)));
+      if (!/(^|[\\/])(node_modules|dist|__tests__|testing)$/.test(entry))
+        fs.readdirSync(entry).forEach((child) => visit(path.join(entry, child)));
     } else if (/\.tsx?$/.test(entry) && !/\.test\.tsx?$/.test(entry)) {
       const source = fs.readFileSync(entry, 'utf8');
       for (const [, names] of source.matchAll(/import\s+\{([^}]*)\}\s+from\s+'react-router(?:-dom)?'/g)) {
-        for (const item of names.split(',').map((n) => n.trim()).filter((n) => n && !n.startsWith('type '))) {
+        for (const item of names
+          .split(',')
+          .map((n) => n.trim())
+          .filter((n) => n && !n.startsWith('type '))) {
           if (!exported.has(item.split(/\s+as\s+/)[0])) missing.add(item.split(/\s+as\s+/)[0]);
         }
       }
@@ -84,13 +101,22 @@ function standaloneRuntimeConfig(dir, production) {
     context: dir,
     entry: path.join(__dirname, STANDALONE_RUNTIME),
     devtool: false,
-    output: { path: path.join(dir, 'dist'), filename: STANDALONE_RUNTIME, uniqueName: `${path.basename(dir)}-standalone-runtime` },
+    output: {
+      path: path.join(dir, 'dist'),
+      filename: STANDALONE_RUNTIME,
+      uniqueName: `${path.basename(dir)}-standalone-runtime`,
+    },
     resolve: { alias: { '@module-federation/runtime-core$': RUNTIME_CORE_FILE } },
     performance: { hints: false },
   };
 }
 
-const STARTUP_CHUNK = { name: 'startup', chunks: 'async', test: /[\\/](node_modules|shared[\\/]src|scripts[\\/]webpack)[\\/]/, enforce: true };
+const STARTUP_CHUNK = {
+  name: 'startup',
+  chunks: 'async',
+  test: /[\\/](node_modules|shared[\\/]src|scripts[\\/]webpack)[\\/]/,
+  enforce: true,
+};
 
 /**
  * Entry files are content-hashed for long caching. The federation runtime of @module-federation/enhanced 2.9 asks for
@@ -131,14 +157,16 @@ class PreloadListPlugin {
         { name: 'PreloadListPlugin', stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_REPORT },
         () => {
           const files = new Set();
-          for (const chunk of compilation.namedChunkGroups.get('bootstrap')?.chunks ?? []) chunk.files.forEach((f) => files.add(f));
+          for (const chunk of compilation.namedChunkGroups.get('bootstrap')?.chunks ?? [])
+            chunk.files.forEach((f) => files.add(f));
           // The shared packages the host provides, loaded by the federation runtime before bootstrap runs: the
           // chunks its provide modules load, not the consume fallbacks (same code in other chunks, used only when
           // nobody provides a package).
           for (const module of compilation.modules) {
             if (module.constructor.name !== 'ProvideSharedModule') continue;
             for (const block of module.blocks) {
-              for (const chunk of compilation.chunkGraph.getBlockChunkGroup(block)?.chunks ?? []) chunk.files.forEach((f) => files.add(f));
+              for (const chunk of compilation.chunkGraph.getBlockChunkGroup(block)?.chunks ?? [])
+                chunk.files.forEach((f) => files.add(f));
             }
           }
           const scripts = [...files].filter((f) => f.endsWith('.js'));
@@ -183,7 +211,10 @@ function federatedConfig({ dir, name, port, exposes, title = 'Portal', routeTabl
           {
             test: /\.tsx?$/,
             exclude: /node_modules/,
-            use: { loader: require.resolve('ts-loader'), options: { transpileOnly: true, configFile: path.join(dir, 'tsconfig.json') } },
+            use: {
+              loader: require.resolve('ts-loader'),
+              options: { transpileOnly: true, configFile: path.join(dir, 'tsconfig.json') },
+            },
           },
           { test: /\.(png|jpe?g|svg|webp|mp4)$/, type: 'asset/resource' },
         ],

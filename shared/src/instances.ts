@@ -5,6 +5,7 @@
  */
 export function registerInstance(name: string): void {
   if (typeof window === 'undefined') return;
-  const registry = ((window as unknown as { __PORTAL_INSTANCES__?: Record<string, number> }).__PORTAL_INSTANCES__ ??= {});
+  const registry = ((window as unknown as { __PORTAL_INSTANCES__?: Record<string, number> }).__PORTAL_INSTANCES__ ??=
+    {});
   registry[name] = (registry[name] ?? 0) + 1;
 }

@@ -2,20 +2,20 @@
 // It builds the API itself (`buildApp`: the same configuration, database, migrations, password hashing, codes and
 // mail outbox) without listening, runs one command, writes it to the audit log as 'operador (CLI)' and exits:
 // 0 done, 1 refused or failed, 2 wrong arguments.
-import { parseArgs } from 'node:util'
-import { and, asc, eq, isNull } from 'drizzle-orm'
-import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../app.js'
-import { ConfigError, loadConfig, type Config } from '../config.js'
-import { DatabaseLockedError } from '../db/client.js'
-import { mailOutbox, roles, users, type User } from '../db/schema.js'
-import { createAdministrator, generatePassword } from '../db/seed.js'
-import { HttpError, isDatabaseUnavailable } from '../lib/errors.js'
-import { resetCodeMail } from '../lib/mail-templates.js'
-import { changeUserRole, changeUserStatus, keepOneAdministrator } from '../routes/admin/accounts.js'
-import { operatorActor, recordAudit } from '../routes/admin/audit.js'
-import { newPasswordValues } from '../routes/auth/passwords.js'
-import { findUserByEmail, normalizeEmail } from '../routes/auth/queries.js'
+import { parseArgs } from 'node:util';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { DatabaseLockedError } from '../db/client.js';
+import { mailOutbox, roles, users, type User } from '../db/schema.js';
+import { createAdministrator, generatePassword } from '../db/seed.js';
+import { HttpError, isDatabaseUnavailable } from '../lib/errors.js';
+import { resetCodeMail } from '../lib/mail-templates.js';
+import { changeUserRole, changeUserStatus, keepOneAdministrator } from '../routes/admin/accounts.js';
+import { operatorActor, recordAudit } from '../routes/admin/audit.js';
+import { newPasswordValues } from '../routes/auth/passwords.js';
+import { findUserByEmail, normalizeEmail } from '../routes/auth/queries.js';
 
 const usage = `Uso: npm run admin -- <orden> [argumentos]
 
@@ -34,69 +34,79 @@ const usage = `Uso: npm run admin -- <orden> [argumentos]
 
 Usa la configuración de la API (DATABASE_URL, DATA_DIR, SMTP_URL…). Con la base de datos embebida (sin
 DATABASE_URL) la API debe estar detenida; con PostgreSQL puede seguir en marcha.
-Cada cambio queda en el registro de auditoría como hecho por 'operador (CLI)'.`
+Cada cambio queda en el registro de auditoría como hecho por 'operador (CLI)'.`;
 
 /** A message for the person at the console, and the exit code that goes with it. */
 class Refusal extends Error {
-  constructor(message: string, readonly exitCode = 1) {
-    super(message)
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
   }
 }
 
-const usageError = (problem: string) => new Refusal(`${problem}\n\n${usage}`, 2)
+const usageError = (problem: string) => new Refusal(`${problem}\n\n${usage}`, 2);
 
 const statusLabels: Record<string, string> = {
   active: 'activa',
   suspended: 'suspendida',
   pending_verification: 'pendiente de verificación',
-}
+};
 
 interface Command {
   /** How many positional arguments (the email) it takes. */
-  positionals: number
-  options?: Record<string, { type: 'string' | 'boolean' }>
-  run(app: FastifyInstance, args: string[], options: Record<string, string | boolean | undefined>): Promise<string>
+  positionals: number;
+  options?: Record<string, { type: 'string' | 'boolean' }>;
+  run(app: FastifyInstance, args: string[], options: Record<string, string | boolean | undefined>): Promise<string>;
 }
 
 function email(raw: string): string {
-  const normalized = normalizeEmail(raw)
+  const normalized = normalizeEmail(raw);
   if (normalized.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(normalized)) {
-    throw usageError(`«${raw}» no es un email válido.`)
+    throw usageError(`«${raw}» no es un email válido.`);
   }
-  return normalized
+  return normalized;
 }
 
 async function account(app: FastifyInstance, raw: string): Promise<User> {
-  const address = email(raw)
-  const user = await findUserByEmail(app.db, address)
-  if (!user) throw new Refusal(`No existe ninguna cuenta con el email ${address}.`)
-  return user
+  const address = email(raw);
+  const user = await findUserByEmail(app.db, address);
+  if (!user) throw new Refusal(`No existe ninguna cuenta con el email ${address}.`);
+  return user;
 }
 
-const roleName = (role: number) => (role === roles.admin ? 'administradora' : 'de usuario')
+const roleName = (role: number) => (role === roles.admin ? 'administradora' : 'de usuario');
 
 const commands: Record<string, Command> = {
   'crear-admin': {
     positionals: 1,
     options: { nombre: { type: 'string' }, apellido: { type: 'string' } },
     async run(app, [raw], options) {
-      const address = email(raw!)
-      const password = generatePassword()
+      const address = email(raw!);
+      const password = generatePassword();
       await app.db.transaction(async (tx) => {
-        const [existing] = await tx.select().from(users).where(eq(users.email, address)).for('update')
+        const [existing] = await tx.select().from(users).where(eq(users.email, address)).for('update');
         if (existing?.role === roles.admin) {
-          throw new Refusal(`${address} ya es administrador. Si perdió la contraseña: npm run admin -- restablecer-clave ${address}`)
+          throw new Refusal(
+            `${address} ya es administrador. Si perdió la contraseña: npm run admin -- restablecer-clave ${address}`,
+          );
         }
-        if (existing) throw new Refusal(`Ya existe una cuenta con ${address}. Para hacerla administradora: npm run admin -- promover ${address}`)
+        if (existing)
+          throw new Refusal(
+            `Ya existe una cuenta con ${address}. Para hacerla administradora: npm run admin -- promover ${address}`,
+          );
         const admin = await createAdministrator(tx, {
           email: address,
           password,
           name: (options.nombre as string | undefined)?.trim() || undefined,
           lastName: (options.apellido as string | undefined)?.trim() || undefined,
-        })
-        await recordAudit(tx, operatorActor, [{ action: 'user.create', target: { type: 'user', id: admin.id }, details: { role: roles.admin } }])
-      })
-      return `Administrador creado: ${address}\nContraseña (se muestra solo esta vez): ${password}\nPídele que la cambie en «Mi perfil» al entrar.`
+        });
+        await recordAudit(tx, operatorActor, [
+          { action: 'user.create', target: { type: 'user', id: admin.id }, details: { role: roles.admin } },
+        ]);
+      });
+      return `Administrador creado: ${address}\nContraseña (se muestra solo esta vez): ${password}\nPídele que la cambie en «Mi perfil» al entrar.`;
     },
   },
 
@@ -104,207 +114,250 @@ const commands: Record<string, Command> = {
     positionals: 1,
     options: { 'por-correo': { type: 'boolean' } },
     async run(app, [raw], options) {
-      const user = await account(app, raw!)
+      const user = await account(app, raw!);
       if (user.status === 'pending_verification') {
-        throw new Refusal(`${user.email} aún no ha verificado su email: no tiene contraseña que restablecer (puede registrarse de nuevo).`)
+        throw new Refusal(
+          `${user.email} aún no ha verificado su email: no tiene contraseña que restablecer (puede registrarse de nuevo).`,
+        );
       }
-      if (options['por-correo']) return mailResetCode(app, user)
-      const password = generatePassword()
-      const passwordHash = await app.passwords.hash(password)
+      if (options['por-correo']) return mailResetCode(app, user);
+      const password = generatePassword();
+      const passwordHash = await app.passwords.hash(password);
       await app.db.transaction(async (tx) => {
-        await tx.update(users).set(newPasswordValues(passwordHash)).where(eq(users.id, user.id))
-        await recordAudit(tx, operatorActor, [{ action: 'user.password_reset', target: { type: 'user', id: user.id }, details: { method: 'temporal' } }])
-      })
+        await tx.update(users).set(newPasswordValues(passwordHash)).where(eq(users.id, user.id));
+        await recordAudit(tx, operatorActor, [
+          { action: 'user.password_reset', target: { type: 'user', id: user.id }, details: { method: 'temporal' } },
+        ]);
+      });
       // As after a reset with an emailed code, the account-wide sign-in throttle does not stand in the way (a lock of
       // one address, up to 15 min, runs out by itself: the console does not know the person's address).
-      await app.limits.clearSignInFailures(user.email, null, { everywhere: true })
-      const suspended = user.status === 'suspended' ? '\nLa cuenta sigue suspendida: npm run admin -- reactivar ' + user.email : ''
-      return `Contraseña temporal de ${user.email} (se muestra solo esta vez): ${password}\n`
-        + `Sus sesiones abiertas se han cerrado. Pídele que la cambie en «Mi perfil» al entrar.${suspended}`
+      await app.limits.clearSignInFailures(user.email, null, { everywhere: true });
+      const suspended =
+        user.status === 'suspended' ? '\nLa cuenta sigue suspendida: npm run admin -- reactivar ' + user.email : '';
+      return (
+        `Contraseña temporal de ${user.email} (se muestra solo esta vez): ${password}\n` +
+        `Sus sesiones abiertas se han cerrado. Pídele que la cambie en «Mi perfil» al entrar.${suspended}`
+      );
     },
   },
 
   promover: {
     positionals: 1,
     async run(app, [raw]) {
-      const user = await account(app, raw!)
+      const user = await account(app, raw!);
       if (user.status !== 'active') {
-        throw new Refusal(`${user.email} está ${statusLabels[user.status] ?? user.status}: solo una cuenta activa puede ser administradora.`)
+        throw new Refusal(
+          `${user.email} está ${statusLabels[user.status] ?? user.status}: solo una cuenta activa puede ser administradora.`,
+        );
       }
-      const { before } = await app.db.transaction((tx) => changeUserRole(tx, operatorActor, user.id, roles.admin))
-      if (before.role === roles.admin) return `${user.email} ya es administrador: nada que cambiar.`
-      return `${user.email} ahora es administrador. Verá el panel de administración al volver a cargar el portal.`
+      const { before } = await app.db.transaction((tx) => changeUserRole(tx, operatorActor, user.id, roles.admin));
+      if (before.role === roles.admin) return `${user.email} ya es administrador: nada que cambiar.`;
+      return `${user.email} ahora es administrador. Verá el panel de administración al volver a cargar el portal.`;
     },
   },
 
   degradar: {
     positionals: 1,
     async run(app, [raw]) {
-      const user = await account(app, raw!)
+      const user = await account(app, raw!);
       const { before } = await app.db.transaction(async (tx) => {
-        await keepOneAdministrator(tx, user.id)
-        return changeUserRole(tx, operatorActor, user.id, roles.user)
-      })
-      if (before.role !== roles.admin) return `${user.email} no es administrador: nada que cambiar.`
-      return `${user.email} ya no es administrador. Sus sesiones se han cerrado.`
+        await keepOneAdministrator(tx, user.id);
+        return changeUserRole(tx, operatorActor, user.id, roles.user);
+      });
+      if (before.role !== roles.admin) return `${user.email} no es administrador: nada que cambiar.`;
+      return `${user.email} ya no es administrador. Sus sesiones se han cerrado.`;
     },
   },
 
   suspender: {
     positionals: 1,
     async run(app, [raw]) {
-      const user = await account(app, raw!)
+      const user = await account(app, raw!);
       const { before } = await app.db.transaction(async (tx) => {
-        await keepOneAdministrator(tx, user.id)
-        return changeUserStatus(tx, operatorActor, user.id, 'suspended')
-      })
-      if (before.status === 'suspended') return `${user.email} ya estaba suspendida: nada que cambiar.`
-      return `${user.email} suspendida. Sus sesiones se han cerrado y no puede volver a entrar.`
+        await keepOneAdministrator(tx, user.id);
+        return changeUserStatus(tx, operatorActor, user.id, 'suspended');
+      });
+      if (before.status === 'suspended') return `${user.email} ya estaba suspendida: nada que cambiar.`;
+      return `${user.email} suspendida. Sus sesiones se han cerrado y no puede volver a entrar.`;
     },
   },
 
   reactivar: {
     positionals: 1,
     async run(app, [raw]) {
-      const user = await account(app, raw!)
+      const user = await account(app, raw!);
       if (user.status === 'pending_verification') {
-        throw new Refusal(`${user.email} no está suspendida: aún no ha verificado su email.`)
+        throw new Refusal(`${user.email} no está suspendida: aún no ha verificado su email.`);
       }
-      const { before } = await app.db.transaction((tx) => changeUserStatus(tx, operatorActor, user.id, 'active'))
-      if (before.status === 'active') return `${user.email} ya estaba activa: nada que cambiar.`
-      return `${user.email} reactivada: puede volver a entrar.`
+      const { before } = await app.db.transaction((tx) => changeUserStatus(tx, operatorActor, user.id, 'active'));
+      if (before.status === 'active') return `${user.email} ya estaba activa: nada que cambiar.`;
+      return `${user.email} reactivada: puede volver a entrar.`;
     },
   },
 
   'listar-admins': {
     positionals: 0,
     async run(app) {
-      const admins = await app.db.select().from(users).where(eq(users.role, roles.admin)).orderBy(asc(users.id))
-      if (admins.length === 0) return 'No hay administradores. Crea uno: npm run admin -- crear-admin <email>'
+      const admins = await app.db.select().from(users).where(eq(users.role, roles.admin)).orderBy(asc(users.id));
+      if (admins.length === 0) return 'No hay administradores. Crea uno: npm run admin -- crear-admin <email>';
       const rows = admins.map((admin) => [
         String(admin.id),
         admin.email,
         `${admin.name} ${admin.lastName}`.trim() || '—',
         statusLabels[admin.status] ?? admin.status,
         admin.createdAt.toISOString().slice(0, 10),
-      ])
-      const header = ['id', 'email', 'nombre', 'estado', 'alta']
-      const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)))
-      const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()
-      const active = admins.filter((admin) => admin.status === 'active').length
-      return [line(header), ...rows.map(line), '', `${admins.length} administrador${admins.length === 1 ? '' : 'es'}, ${active} activo${active === 1 ? '' : 's'}.`].join('\n')
+      ]);
+      const header = ['id', 'email', 'nombre', 'estado', 'alta'];
+      const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+      const line = (cells: string[]) =>
+        cells
+          .map((cell, column) => cell.padEnd(widths[column]!))
+          .join('  ')
+          .trimEnd();
+      const active = admins.filter((admin) => admin.status === 'active').length;
+      return [
+        line(header),
+        ...rows.map(line),
+        '',
+        `${admins.length} administrador${admins.length === 1 ? '' : 'es'}, ${active} activo${active === 1 ? '' : 's'}.`,
+      ].join('\n');
     },
   },
-}
+};
 
 /** The reset code of `POST /auth/forgot-password`, issued and mailed through the outbox, then delivered now. */
 async function mailResetCode(app: FastifyInstance, user: User): Promise<string> {
   if (user.status !== 'active') {
-    throw new Refusal(`${user.email} está ${statusLabels[user.status] ?? user.status}: reactívala antes de enviarle un código.`)
+    throw new Refusal(
+      `${user.email} está ${statusLabels[user.status] ?? user.status}: reactívala antes de enviarle un código.`,
+    );
   }
   await app.db.transaction(async (tx) => {
-    const code = await app.codes.issue(tx, user.id, 'reset_password')
-    await app.mailer.enqueue(tx, { to: user.email, ...resetCodeMail({ name: user.name, email: user.email, code, portalUrl: app.config.portalUrl }) })
-    await recordAudit(tx, operatorActor, [{ action: 'user.password_reset', target: { type: 'user', id: user.id }, details: { method: 'correo' } }])
-  })
-  await app.mailer.deliverDue()
-  const [waiting] = await app.db.select({ id: mailOutbox.id }).from(mailOutbox)
+    const code = await app.codes.issue(tx, user.id, 'reset_password');
+    await app.mailer.enqueue(tx, {
+      to: user.email,
+      ...resetCodeMail({ name: user.name, email: user.email, code, portalUrl: app.config.portalUrl }),
+    });
+    await recordAudit(tx, operatorActor, [
+      { action: 'user.password_reset', target: { type: 'user', id: user.id }, details: { method: 'correo' } },
+    ]);
+  });
+  await app.mailer.deliverDue();
+  const [waiting] = await app.db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
     .where(and(eq(mailOutbox.recipient, user.email), isNull(mailOutbox.sentAt)))
-    .limit(1)
-  const where = `${app.config.portalUrl}/reset-password`
+    .limit(1);
+  const where = `${app.config.portalUrl}/reset-password`;
   if (waiting) {
-    return `El correo para ${user.email} quedó en la cola: el servidor de correo no lo aceptó ahora (SMTP_URL). `
-      + 'La API lo reintentará sola mientras esté en marcha.'
+    return (
+      `El correo para ${user.email} quedó en la cola: el servidor de correo no lo aceptó ahora (SMTP_URL). ` +
+      'La API lo reintentará sola mientras esté en marcha.'
+    );
   }
   if (!app.config.smtpUrl) {
-    return `Sin SMTP_URL el correo no sale de esta máquina: es el que se muestra arriba (código incluido, vale 10 minutos). `
-      + `Con él se elige una contraseña nueva en ${where}.`
+    return (
+      `Sin SMTP_URL el correo no sale de esta máquina: es el que se muestra arriba (código incluido, vale 10 minutos). ` +
+      `Con él se elige una contraseña nueva en ${where}.`
+    );
   }
-  return `Código enviado por correo a ${user.email} (vale 10 minutos). Con él elige una contraseña nueva en ${where}.`
+  return `Código enviado por correo a ${user.email} (vale 10 minutos). Con él elige una contraseña nueva en ${where}.`;
 }
 
-function parse(argv: string[]): { command: Command, positionals: string[], values: Record<string, string | boolean | undefined> } | 'help' {
-  const [name, ...rest] = argv
-  if (name === undefined || name === 'ayuda' || name === '--help' || name === '-h') return 'help'
-  const command = commands[name]
-  if (!command) throw usageError(`Orden desconocida: «${name}».`)
-  let parsed
+function parse(
+  argv: string[],
+): { command: Command; positionals: string[]; values: Record<string, string | boolean | undefined> } | 'help' {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'ayuda' || name === '--help' || name === '-h') return 'help';
+  const command = commands[name];
+  if (!command) throw usageError(`Orden desconocida: «${name}».`);
+  let parsed;
   try {
-    parsed = parseArgs({ args: rest, options: command.options ?? {}, allowPositionals: true, strict: true })
+    parsed = parseArgs({ args: rest, options: command.options ?? {}, allowPositionals: true, strict: true });
   } catch (error) {
-    const option = /'(-[^']+)'/.exec((error as Error).message)?.[1]
-    throw usageError(option ? `Opción desconocida o incompleta para ${name}: ${option}.` : `Argumentos no válidos para ${name}.`)
+    const option = /'(-[^']+)'/.exec((error as Error).message)?.[1];
+    throw usageError(
+      option ? `Opción desconocida o incompleta para ${name}: ${option}.` : `Argumentos no válidos para ${name}.`,
+    );
   }
   if (parsed.positionals.length !== command.positionals) {
-    throw usageError(command.positionals === 1 ? `${name} necesita un email.` : `${name} no lleva argumentos.`)
+    throw usageError(command.positionals === 1 ? `${name} necesita un email.` : `${name} no lleva argumentos.`);
   }
   // Checked here, before any database is opened.
-  for (const positional of parsed.positionals) email(positional)
-  return { command, positionals: parsed.positionals, values: parsed.values as Record<string, string | boolean | undefined> }
+  for (const positional of parsed.positionals) email(positional);
+  return {
+    command,
+    positionals: parsed.positionals,
+    values: parsed.values as Record<string, string | boolean | undefined>,
+  };
 }
 
 /** Why the API could not be built, for the operator. */
 function startFailure(error: unknown, config: Config): string {
   if (error instanceof DatabaseLockedError) {
-    return `La API está en marcha (pid ${error.pid}) y tiene abierta la base de datos embebida de ${error.dataDir}.\n`
-      + 'Detén la API (Ctrl-C en npm start) y repite la orden; con PostgreSQL (DATABASE_URL) no hace falta detenerla.'
+    return (
+      `La API está en marcha (pid ${error.pid}) y tiene abierta la base de datos embebida de ${error.dataDir}.\n` +
+      'Detén la API (Ctrl-C en npm start) y repite la orden; con PostgreSQL (DATABASE_URL) no hace falta detenerla.'
+    );
   }
   if (isDatabaseUnavailable(error)) {
-    return `No se pudo conectar con la base de datos (DATABASE_URL): ${(error as Error).message}`
+    return `No se pudo conectar con la base de datos (DATABASE_URL): ${(error as Error).message}`;
   }
-  return `No se pudo abrir la API (${config.databaseUrl ? 'PostgreSQL' : `base de datos embebida en ${config.dataDir}`}): ${(error as Error).message}`
+  return `No se pudo abrir la API (${config.databaseUrl ? 'PostgreSQL' : `base de datos embebida en ${config.dataDir}`}): ${(error as Error).message}`;
 }
 
 async function main(argv: string[]): Promise<number> {
-  let parsed
+  let parsed;
   try {
-    parsed = parse(argv)
+    parsed = parse(argv);
   } catch (error) {
-    console.error((error as Error).message)
-    return (error as Refusal).exitCode ?? 2
+    console.error((error as Error).message);
+    return (error as Refusal).exitCode ?? 2;
   }
   if (parsed === 'help') {
-    console.log(usage)
-    return 0
+    console.log(usage);
+    return 0;
   }
 
-  let config: Config
+  let config: Config;
   try {
     // The API's own configuration; its request logs would only bury the answer.
-    config = loadConfig({ LOG_LEVEL: 'warn', ...process.env })
+    config = loadConfig({ LOG_LEVEL: 'warn', ...process.env });
   } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : String(error))
-    return 1
+    console.error(error instanceof ConfigError ? error.message : String(error));
+    return 1;
   }
-  let app: FastifyInstance
+  let app: FastifyInstance;
   try {
-    app = await buildApp({ config })
+    app = await buildApp({ config });
   } catch (error) {
-    console.error(startFailure(error, config))
-    return 1
+    console.error(startFailure(error, config));
+    return 1;
   }
   try {
-    console.log(await parsed.command.run(app, parsed.positionals, parsed.values))
-    return 0
+    console.log(await parsed.command.run(app, parsed.positionals, parsed.values));
+    return 0;
   } catch (error) {
     if (error instanceof Refusal) {
-      console.error(error.message)
-      return error.exitCode
+      console.error(error.message);
+      return error.exitCode;
     }
     if (error instanceof HttpError) {
-      console.error(error.code === 'LAST_ADMIN'
-        ? `${argv[1]}: es el último administrador activo. Crea o promueve otro antes (npm run admin -- crear-admin <email>).`
-        : error.message)
-      return 1
+      console.error(
+        error.code === 'LAST_ADMIN'
+          ? `${argv[1]}: es el último administrador activo. Crea o promueve otro antes (npm run admin -- crear-admin <email>).`
+          : error.message,
+      );
+      return 1;
     }
     if (isDatabaseUnavailable(error)) {
-      console.error(`La base de datos no respondió: ${(error as Error).message}. No se cambió nada.`)
-      return 1
+      console.error(`La base de datos no respondió: ${(error as Error).message}. No se cambió nada.`);
+      return 1;
     }
-    throw error
+    throw error;
   } finally {
-    await app.close()
+    await app.close();
   }
 }
 
-process.exitCode = await main(process.argv.slice(2))
+process.exitCode = await main(process.argv.slice(2));

@@ -1,64 +1,69 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
-import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres'
-import pg from 'pg'
-import { tightenToOwner } from '../lib/private-data.js'
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { tightenToOwner } from '../lib/private-data.js';
 
-export type Db = PgDatabase<PgQueryResultHKT>
+export type Db = PgDatabase<PgQueryResultHKT>;
 
 export interface SqlSession {
-  query<Row>(text: string, params?: unknown[]): Promise<Row[]>
+  query<Row>(text: string, params?: unknown[]): Promise<Row[]>;
   /** Runs a script of several statements (simple query protocol, no parameters). */
-  exec(script: string): Promise<void>
+  exec(script: string): Promise<void>;
 }
 
 export interface Database {
-  readonly kind: 'pglite' | 'postgres'
-  readonly db: Db
+  readonly kind: 'pglite' | 'postgres';
+  readonly db: Db;
   /** Raw SQL in one transaction: migrations are multi-statement scripts, which drizzle's prepared queries refuse. */
-  transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T>
-  close(): Promise<void>
+  transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
 }
 
 /** Extensions the migrations create (0004: pg_trgm); PGlite needs them loaded when the client is created. */
-export const pgliteExtensions = { pg_trgm }
+export const pgliteExtensions = { pg_trgm };
 
 export function wrapPglite(client: PGlite, onClose: () => void = () => {}): Database {
   return {
     kind: 'pglite',
     db: drizzlePglite({ client }),
-    transaction: (work) => client.transaction((tx) => work({
-      query: async <Row>(text: string, params?: unknown[]) => (await tx.query<Row>(text, params)).rows,
-      exec: async (script) => { await tx.exec(script) },
-    })),
+    transaction: (work) =>
+      client.transaction((tx) =>
+        work({
+          query: async <Row>(text: string, params?: unknown[]) => (await tx.query<Row>(text, params)).rows,
+          exec: async (script) => {
+            await tx.exec(script);
+          },
+        }),
+      ),
     async close() {
       try {
-        if (!client.closed) await client.close()
+        if (!client.closed) await client.close();
       } finally {
-        onClose()
+        onClose();
       }
     },
-  }
+  };
 }
 
 export interface PostgresOptions {
   /** Schema that unqualified table names resolve to; tests use a throw-away schema per file. */
-  searchPath?: string
-  onIdleClientError?: (error: Error) => void
+  searchPath?: string;
+  onIdleClientError?: (error: Error) => void;
   /**
    * Longest wait for a connection (a free pool slot included), for one statement on the server and for one answer
    * on the client: a server that hangs fails the query after it instead of holding the request (default 4 s).
    */
-  timeoutMs?: number
+  timeoutMs?: number;
 }
 
-export const defaultDatabaseTimeoutMs = 4_000
+export const defaultDatabaseTimeoutMs = 4_000;
 /** Migrations may rewrite big tables and wait for another instance's migration: no statement limit for them. */
-const migrationTimeoutMs = 30 * 60_000
+const migrationTimeoutMs = 30 * 60_000;
 
 /**
  * A query that timed out on the client is still running on the server (or the server is frozen): the connection
@@ -67,23 +72,23 @@ const migrationTimeoutMs = 30 * 60_000
  */
 class TimedClient extends pg.Client {
   override query(...args: unknown[]): never {
-    const result = (super.query as (...a: unknown[]) => unknown)(...args)
+    const result = (super.query as (...a: unknown[]) => unknown)(...args);
     if (result instanceof Promise) {
       result.catch((error: Error) => {
         if (error?.message === 'Query read timeout') {
-          (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy()
+          (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
         }
-      })
+      });
     }
-    return result as never
+    return result as never;
   }
 }
 
 export function openPostgres(url: string, options: PostgresOptions = {}): Database {
   if (options.searchPath !== undefined && !/^[a-z_][a-z0-9_]*$/.test(options.searchPath)) {
-    throw new Error(`Invalid schema name: ${options.searchPath}`)
+    throw new Error(`Invalid schema name: ${options.searchPath}`);
   }
-  const timeoutMs = options.timeoutMs ?? defaultDatabaseTimeoutMs
+  const timeoutMs = options.timeoutMs ?? defaultDatabaseTimeoutMs;
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
@@ -100,62 +105,69 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
-  })
+  });
   // An idle client losing its connection emits here; without a listener the process would crash.
-  const onError = options.onIdleClientError ?? (() => {})
-  pool.on('error', onError)
+  const onError = options.onIdleClientError ?? (() => {});
+  pool.on('error', onError);
   // A checked-out client has no pool listener: when the server goes away (restart, failover) mid-transaction, its
   // 'error' event would crash the process. The failed query already rejects, so the request still gets its 503.
-  pool.on('connect', (client) => client.on('error', onError))
+  pool.on('connect', (client) => client.on('error', onError));
 
   return {
     kind: 'postgres',
     db: drizzlePostgres({ client: pool }),
     async transaction(work) {
-      const client = await pool.connect()
-      let broken: Error | undefined
+      const client = await pool.connect();
+      let broken: Error | undefined;
       try {
         // `query_timeout` per query is read by pg but missing from its types.
         const long = (text: string, values?: unknown[]) =>
-          client.query({ text, values, query_timeout: migrationTimeoutMs } as pg.QueryConfig)
-        await client.query('BEGIN')
-        await long('SET LOCAL statement_timeout = 0')
+          client.query({ text, values, query_timeout: migrationTimeoutMs } as pg.QueryConfig);
+        await client.query('BEGIN');
+        await long('SET LOCAL statement_timeout = 0');
         const result = await work({
           query: async <Row>(text: string, params?: unknown[]) => (await long(text, params)).rows as Row[],
-          exec: async (script) => { await long(script) },
-        })
-        await client.query('COMMIT')
-        return result
+          exec: async (script) => {
+            await long(script);
+          },
+        });
+        await client.query('COMMIT');
+        return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch((rollbackError: Error) => { broken = rollbackError })
-        throw error
+        await client.query('ROLLBACK').catch((rollbackError: Error) => {
+          broken = rollbackError;
+        });
+        throw error;
       } finally {
-        client.release(broken)
+        client.release(broken);
       }
     },
     close: async () => {
-      if (!pool.ended) await pool.end()
+      if (!pool.ended) await pool.end();
     },
-  }
+  };
 }
 
 /** Another live process (an API) holds the embedded database's lock file; `pid` is that process. */
 export class DatabaseLockedError extends Error {
-  constructor(readonly pid: number, readonly dataDir: string) {
+  constructor(
+    readonly pid: number,
+    readonly dataDir: string,
+  ) {
     super(
-      `Otra instancia de la API (pid ${pid}) ya usa la base de datos embebida en ${dataDir}. `
-      + 'Deténla, usa otro DATA_DIR o configura DATABASE_URL para compartir PostgreSQL entre instancias.',
-    )
-    this.name = 'DatabaseLockedError'
+      `Otra instancia de la API (pid ${pid}) ya usa la base de datos embebida en ${dataDir}. ` +
+        'Deténla, usa otro DATA_DIR o configura DATABASE_URL para compartir PostgreSQL entre instancias.',
+    );
+    this.name = 'DatabaseLockedError';
   }
 }
 
 function isRunning(pid: number): boolean {
   try {
-    process.kill(pid, 0)
-    return true
+    process.kill(pid, 0);
+    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -164,41 +176,41 @@ function isRunning(pid: number): boolean {
  * owner's pid so that a lock left behind by a crashed process can be taken over.
  */
 function lockDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true })
-  const lockPath = join(dataDir, 'pglite.lock')
+  mkdirSync(dataDir, { recursive: true });
+  const lockPath = join(dataDir, 'pglite.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(lockPath, 'wx', 0o600)
-      writeSync(fd, String(process.pid))
-      closeSync(fd)
-      return () => rmSync(lockPath, { force: true })
+      const fd = openSync(lockPath, 'wx', 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(lockPath, { force: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      const owner = Number(readFileSync(lockPath, 'utf8').trim())
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(readFileSync(lockPath, 'utf8').trim());
       if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
-        throw new DatabaseLockedError(owner, dataDir)
+        throw new DatabaseLockedError(owner, dataDir);
       }
-      rmSync(lockPath, { force: true })
+      rmSync(lockPath, { force: true });
     }
   }
-  throw new Error(`No se pudo bloquear ${lockPath}`)
+  throw new Error(`No se pudo bloquear ${lockPath}`);
 }
 
 export async function openDatabase(
-  config: { databaseUrl: string | undefined, dataDir: string, databaseTimeoutMs?: number },
+  config: { databaseUrl: string | undefined; dataDir: string; databaseTimeoutMs?: number },
   onIdleClientError?: (error: Error) => void,
 ): Promise<Database> {
   if (config.databaseUrl) {
-    return openPostgres(config.databaseUrl, { onIdleClientError, timeoutMs: config.databaseTimeoutMs })
+    return openPostgres(config.databaseUrl, { onIdleClientError, timeoutMs: config.databaseTimeoutMs });
   }
-  const release = lockDataDir(config.dataDir)
+  const release = lockDataDir(config.dataDir);
   try {
-    const client = await PGlite.create({ dataDir: join(config.dataDir, 'pglite'), extensions: pgliteExtensions })
+    const client = await PGlite.create({ dataDir: join(config.dataDir, 'pglite'), extensions: pgliteExtensions });
     // PGlite lays down its first files with the modes of its bundled image (0666), whatever the umask says.
-    tightenToOwner(join(config.dataDir, 'pglite'))
-    return wrapPglite(client, release)
+    tightenToOwner(join(config.dataDir, 'pglite'));
+    return wrapPglite(client, release);
   } catch (error) {
-    release()
-    throw error
+    release();
+    throw error;
   }
 }

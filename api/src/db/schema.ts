@@ -1,15 +1,27 @@
 import {
-  bigserial, boolean, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, unique,
-} from 'drizzle-orm/pg-core'
+  bigserial,
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  unique,
+} from 'drizzle-orm/pg-core';
 
 // Mirrors migrations/*.sql, which are the source of truth for the database; this file gives queries their types.
 
-export const userStatuses = ['active', 'pending_verification', 'suspended'] as const
-export type UserStatus = (typeof userStatuses)[number]
+export const userStatuses = ['active', 'pending_verification', 'suspended'] as const;
+export type UserStatus = (typeof userStatuses)[number];
 
-export const roles = { admin: 1, user: 2 } as const
+export const roles = { admin: 1, user: 2 } as const;
 
-const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 export const users = pgTable('users', {
   id: serial('id').primaryKey(),
@@ -24,8 +36,11 @@ export const users = pgTable('users', {
   status: text('status', { enum: userStatuses }).notNull().default('pending_verification'),
   tokenVersion: integer('token_version').notNull().default(0),
   createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow().$onUpdate(() => new Date()),
-})
+  updatedAt: timestamp('updated_at', { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date()),
+});
 
 export const apps = pgTable('apps', {
   id: serial('id').primaryKey(),
@@ -39,42 +54,66 @@ export const apps = pgTable('apps', {
   isEnabledWeb: boolean('is_enabled_web').notNull().default(false),
   isEnabledMovil: boolean('is_enabled_movil').notNull().default(false),
   createdAt: createdAt(),
-})
+});
 
-export const appTags = pgTable('app_tags', {
-  id: serial('id').primaryKey(),
-  appId: integer('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
-  descripcion: text('descripcion').notNull(),
-}, (table) => [index('app_tags_app_id_idx').on(table.appId)])
+export const appTags = pgTable(
+  'app_tags',
+  {
+    id: serial('id').primaryKey(),
+    appId: integer('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    descripcion: text('descripcion').notNull(),
+  },
+  (table) => [index('app_tags_app_id_idx').on(table.appId)],
+);
 
-export const plans = pgTable('plans', {
-  id: serial('id').primaryKey(),
-  appId: integer('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
-  nombre: text('nombre').notNull(),
-  descripcion: text('descripcion').notNull().default(''),
-  caracteristicas: jsonb('caracteristicas').$type<string[]>().notNull().default([]),
-  precioMensual: numeric('precio_mensual', { precision: 10, scale: 2, mode: 'number' }).notNull().default(0),
-  precioAnual: numeric('precio_anual', { precision: 10, scale: 2, mode: 'number' }).notNull().default(0),
-}, (table) => [unique().on(table.appId, table.nombre), unique().on(table.id, table.appId)])
+export const plans = pgTable(
+  'plans',
+  {
+    id: serial('id').primaryKey(),
+    appId: integer('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    nombre: text('nombre').notNull(),
+    descripcion: text('descripcion').notNull().default(''),
+    caracteristicas: jsonb('caracteristicas').$type<string[]>().notNull().default([]),
+    precioMensual: numeric('precio_mensual', { precision: 10, scale: 2, mode: 'number' }).notNull().default(0),
+    precioAnual: numeric('precio_anual', { precision: 10, scale: 2, mode: 'number' }).notNull().default(0),
+  },
+  (table) => [unique().on(table.appId, table.nombre), unique().on(table.id, table.appId)],
+);
 
-export const userPlans = pgTable('user_plans', {
-  id: serial('id').primaryKey(),
-  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  appId: integer('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
-  planId: integer('plan_id').notNull(),
-  fechaVencimiento: timestamp('fecha_vencimiento', { withTimezone: true }),
-  /** When the current plan was assigned (migration 0004). */
-  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
-}, (table) => [
-  unique().on(table.userId, table.appId),
-  foreignKey({ columns: [table.planId, table.appId], foreignColumns: [plans.id, plans.appId] }).onDelete('cascade'),
-  index('user_plans_plan_id_idx').on(table.planId),
-])
+export const userPlans = pgTable(
+  'user_plans',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    appId: integer('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    planId: integer('plan_id').notNull(),
+    fechaVencimiento: timestamp('fecha_vencimiento', { withTimezone: true }),
+    /** When the current plan was assigned (migration 0004). */
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    unique().on(table.userId, table.appId),
+    foreignKey({ columns: [table.planId, table.appId], foreignColumns: [plans.id, plans.appId] }).onDelete('cascade'),
+    index('user_plans_plan_id_idx').on(table.planId),
+  ],
+);
 
-export const revokedTokens = pgTable('revoked_tokens', {
-  jti: text('jti').primaryKey(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-}, (table) => [index('revoked_tokens_expires_at_idx').on(table.expiresAt)])
+export const revokedTokens = pgTable(
+  'revoked_tokens',
+  {
+    jti: text('jti').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('revoked_tokens_expires_at_idx').on(table.expiresAt)],
+);
 
 /** Migration 0004: every admin action, who did it to whom and when. */
 export const auditLog = pgTable('audit_log', {
@@ -86,41 +125,58 @@ export const auditLog = pgTable('audit_log', {
   targetId: integer('target_id').notNull(),
   details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
   createdAt: createdAt(),
-})
+});
 
 /** Migration 0003: each user's customer at Stripe, created on first billing call. */
 export const billingCustomers = pgTable('billing_customers', {
-  userId: integer('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
   stripeCustomerId: text('stripe_customer_id').notNull().unique(),
   createdAt: createdAt(),
-})
+});
 
-export type User = typeof users.$inferSelect
+export type User = typeof users.$inferSelect;
 
-export const identityProviders = ['google', 'apple'] as const
-export type IdentityProvider = (typeof identityProviders)[number]
+export const identityProviders = ['google', 'apple'] as const;
+export type IdentityProvider = (typeof identityProviders)[number];
 
-export const userIdentities = pgTable('user_identities', {
-  provider: text('provider', { enum: identityProviders }).notNull(),
-  subject: text('subject').notNull(),
-  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  email: text('email').notNull(),
-  createdAt: createdAt(),
-  lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
-}, (table) => [primaryKey({ columns: [table.provider, table.subject] }), index('user_identities_user_id_idx').on(table.userId)])
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    provider: text('provider', { enum: identityProviders }).notNull(),
+    subject: text('subject').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.provider, table.subject] }),
+    index('user_identities_user_id_idx').on(table.userId),
+  ],
+);
 
-export const codePurposes = ['verify_email', 'reset_password'] as const
-export type CodePurpose = (typeof codePurposes)[number]
+export const codePurposes = ['verify_email', 'reset_password'] as const;
+export type CodePurpose = (typeof codePurposes)[number];
 
-export const accountCodes = pgTable('account_codes', {
-  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  purpose: text('purpose', { enum: codePurposes }).notNull(),
-  codeHash: text('code_hash').notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  attempts: integer('attempts').notNull().default(0),
-  usedAt: timestamp('used_at', { withTimezone: true }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-}, (table) => [primaryKey({ columns: [table.userId, table.purpose] })])
+export const accountCodes = pgTable(
+  'account_codes',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: codePurposes }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.purpose] })],
+);
 
 export const mailOutbox = pgTable('mail_outbox', {
   id: serial('id').primaryKey(),
@@ -136,16 +192,22 @@ export const mailOutbox = pgTable('mail_outbox', {
   lastError: text('last_error'),
   sentAt: timestamp('sent_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-})
+});
 
 /** Migration 0006: each registration of a still pending email, with the password and profile typed in it. */
-export const pendingRegistrations = pgTable('pending_registrations', {
-  id: text('id').primaryKey(),
-  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  passwordHash: text('password_hash').notNull(),
-  name: text('name').notNull(),
-  lastName: text('last_name').notNull(),
-  phone: text('phone').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-}, (table) => [index('pending_registrations_user_id_idx').on(table.userId, table.createdAt)])
+export const pendingRegistrations = pgTable(
+  'pending_registrations',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    passwordHash: text('password_hash').notNull(),
+    name: text('name').notNull(),
+    lastName: text('last_name').notNull(),
+    phone: text('phone').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('pending_registrations_user_id_idx').on(table.userId, table.createdAt)],
+);

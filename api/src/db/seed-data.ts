@@ -2,36 +2,37 @@
 // them (app 4 has no upgrade button, app 5 opens the calculator, the plans page orders 2, 3, 1).
 
 export interface SeedApp {
-  id: number
-  nombre: string
-  descripcion: string
-  longDescription: string
-  webUrl: string | null
-  iosUrl: string | null
-  androidUrl: string | null
-  isEnabledWeb: boolean
-  isEnabledMovil: boolean
-  tags: string[]
-  plans: SeedPlan[]
+  id: number;
+  nombre: string;
+  descripcion: string;
+  longDescription: string;
+  webUrl: string | null;
+  iosUrl: string | null;
+  androidUrl: string | null;
+  isEnabledWeb: boolean;
+  isEnabledMovil: boolean;
+  tags: string[];
+  plans: SeedPlan[];
 }
 
 export interface SeedPlan {
-  nombre: string
-  descripcion: string
-  caracteristicas: string[]
-  precioMensual: number
-  precioAnual: number
+  nombre: string;
+  descripcion: string;
+  caracteristicas: string[];
+  precioMensual: number;
+  precioAnual: number;
 }
 
-export const freePlanName = 'free'
+export const freePlanName = 'free';
 
 export const seedApps: SeedApp[] = [
   {
     id: 1,
     nombre: 'Control Max 360',
     descripcion: 'Supervisión y control de procesos industriales en tiempo real.',
-    longDescription: 'Control Max 360 reúne en un solo panel las variables de tu planta: lecturas en vivo, alarmas, '
-      + 'históricos y reportes. Configura umbrales, recibe avisos en el móvil y comparte tableros con tu equipo.',
+    longDescription:
+      'Control Max 360 reúne en un solo panel las variables de tu planta: lecturas en vivo, alarmas, ' +
+      'históricos y reportes. Configura umbrales, recibe avisos en el móvil y comparte tableros con tu equipo.',
     webUrl: 'https://controlmax360.example.com',
     iosUrl: 'https://controlmax360.example.com/descargar/ios',
     androidUrl: 'https://controlmax360.example.com/descargar/android',
@@ -65,8 +66,9 @@ export const seedApps: SeedApp[] = [
     id: 2,
     nombre: 'Beto Pro',
     descripcion: 'Asistente con inteligencia artificial para técnicos e ingenieros.',
-    longDescription: 'Beto Pro responde tus dudas técnicas al instante: interpreta hojas de datos, propone '
-      + 'diagnósticos de fallas, te guía en la calibración de instrumentos y redacta informes a partir de tus notas.',
+    longDescription:
+      'Beto Pro responde tus dudas técnicas al instante: interpreta hojas de datos, propone ' +
+      'diagnósticos de fallas, te guía en la calibración de instrumentos y redacta informes a partir de tus notas.',
     webUrl: 'https://betopro.example.com',
     iosUrl: 'https://betopro.example.com/descargar/ios',
     androidUrl: 'https://betopro.example.com/descargar/android',
@@ -99,8 +101,9 @@ export const seedApps: SeedApp[] = [
     id: 3,
     nombre: 'TX30',
     descripcion: 'Software de configuración para transmisores TX30.',
-    longDescription: 'Configura, calibra y diagnostica tus transmisores TX30 desde el navegador: rangos de entrada, '
-      + 'unidades, filtros y alarmas, con respaldo de configuraciones y registro de cambios.',
+    longDescription:
+      'Configura, calibra y diagnostica tus transmisores TX30 desde el navegador: rangos de entrada, ' +
+      'unidades, filtros y alarmas, con respaldo de configuraciones y registro de cambios.',
     webUrl: 'https://tx30.example.com',
     iosUrl: null,
     androidUrl: null,
@@ -133,8 +136,9 @@ export const seedApps: SeedApp[] = [
     id: 4,
     nombre: 'C+Suite Completa',
     descripcion: 'Todas las aplicaciones PRO en una sola suscripción.',
-    longDescription: 'Accede a Control Max 360, Beto Pro y TX30 en su versión PRO por 39 USD al mes o 299 USD al '
-      + 'año, con una sola cuenta y una sola factura.',
+    longDescription:
+      'Accede a Control Max 360, Beto Pro y TX30 en su versión PRO por 39 USD al mes o 299 USD al ' +
+      'año, con una sola cuenta y una sola factura.',
     webUrl: null,
     iosUrl: null,
     androidUrl: null,
@@ -147,8 +151,9 @@ export const seedApps: SeedApp[] = [
     id: 5,
     nombre: 'Calculadora TXI',
     descripcion: 'Conversión de señales analógicas 4-20 mA, 0-10 V y unidades de ingeniería.',
-    longDescription: 'Calcula al instante la equivalencia entre corriente, tensión, porcentaje y el rango de tu '
-      + 'instrumento. Gratuita y sin instalación.',
+    longDescription:
+      'Calcula al instante la equivalencia entre corriente, tensión, porcentaje y el rango de tu ' +
+      'instrumento. Gratuita y sin instalación.',
     webUrl: '/calculadora-txi',
     iosUrl: null,
     androidUrl: null,
@@ -157,4 +162,4 @@ export const seedApps: SeedApp[] = [
     tags: ['Herramienta', 'Señales analógicas'],
     plans: [],
   },
-]
+];

@@ -1,21 +1,25 @@
-import { DrizzleQueryError } from 'drizzle-orm'
+import { DrizzleQueryError } from 'drizzle-orm';
 
 /** An answer to the client: `{ statusCode, message, code? }` with a Spanish message. */
 export class HttpError extends Error {
   /** Seconds until trying again makes sense: sent as the `Retry-After` header and as `retryAfter` in the body. */
-  retryAfter?: number
+  retryAfter?: number;
 
-  constructor(readonly statusCode: number, message: string, readonly code?: string) {
-    super(message)
-    this.name = 'HttpError'
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
   }
 }
 
 /** A 429 (or a locked sign-in's 401) that tells the client when to try again. */
 export function retryLater(statusCode: number, message: string, code: string, retryAfterMs: number): HttpError {
-  const error = new HttpError(statusCode, message, code)
-  error.retryAfter = Math.max(1, Math.ceil(retryAfterMs / 1000))
-  return error
+  const error = new HttpError(statusCode, message, code);
+  error.retryAfter = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return error;
 }
 
 export const messages = {
@@ -34,29 +38,39 @@ export const messages = {
   badUrl: 'La dirección de la petición no es válida',
   urlTooLong: 'La dirección de la petición es demasiado larga',
   tooManyRequests: (seconds: number) => `Demasiadas solicitudes. Inténtalo de nuevo en ${seconds} segundos.`,
-} as const
+} as const;
 
-export const unauthenticated = () => new HttpError(401, messages.unauthenticated, 'UNAUTHENTICATED')
-export const forbidden = () => new HttpError(403, messages.forbidden, 'FORBIDDEN')
-export const accountSuspended = () => new HttpError(403, messages.suspended, 'USER_SUSPENDED')
-export const serviceUnavailable = () => new HttpError(503, messages.unavailable, 'SERVICE_UNAVAILABLE')
+export const unauthenticated = () => new HttpError(401, messages.unauthenticated, 'UNAUTHENTICATED');
+export const forbidden = () => new HttpError(403, messages.forbidden, 'FORBIDDEN');
+export const accountSuspended = () => new HttpError(403, messages.suspended, 'USER_SUSPENDED');
+export const serviceUnavailable = () => new HttpError(503, messages.unavailable, 'SERVICE_UNAVAILABLE');
 
-const networkErrorCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'EPIPE'])
+const networkErrorCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'EPIPE',
+]);
 
 function sqlState(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }
 
 /**
  * Connection exception, insufficient resources, operator intervention (shut down, starting up, crashed, and 57014: a
  * statement cancelled by `statement_timeout`, which is how a server too slow to answer shows).
  */
-const unavailableState = /^(08|53|57)/
+const unavailableState = /^(08|53|57)/;
 /** node-postgres's own errors for a connection that failed or went away: they carry no code. */
-const connectionLost = new RegExp('^(Connection terminated|timeout exceeded when trying to connect'
-  + '|Client has encountered a connection error|Client was closed|Cannot use a pool after calling end'
-  + '|Query read timeout)')
+const connectionLost = new RegExp(
+  '^(Connection terminated|timeout exceeded when trying to connect' +
+    '|Client has encountered a connection error|Client was closed|Cannot use a pool after calling end' +
+    '|Query read timeout)',
+);
 
 /**
  * True when the database could not be reached (as opposed to a query it rejected, which is our bug): a failed query
@@ -64,18 +78,18 @@ const connectionLost = new RegExp('^(Connection terminated|timeout exceeded when
  * same errors unwrapped, as opening a transaction's connection raises them.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  let current: unknown = error
+  let current: unknown = error;
   for (let depth = 0; current instanceof Error && depth < 5; depth++) {
-    const code = (current as { code?: unknown }).code
-    if (typeof code === 'string' && networkErrorCodes.has(code)) return true
-    const state = sqlState(current)
-    if (state !== undefined) return unavailableState.test(state)
-    if (connectionLost.test(current.message)) return true
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && networkErrorCodes.has(code)) return true;
+    const state = sqlState(current);
+    if (state !== undefined) return unavailableState.test(state);
+    if (connectionLost.test(current.message)) return true;
     if (current instanceof DrizzleQueryError) {
-      const causeState = sqlState(current.cause)
-      return causeState === undefined || unavailableState.test(causeState)
+      const causeState = sqlState(current.cause);
+      return causeState === undefined || unavailableState.test(causeState);
     }
-    current = current.cause
+    current = current.cause;
   }
-  return false
+  return false;
 }

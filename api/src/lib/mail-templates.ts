@@ -1,20 +1,20 @@
 /** A mail ready to queue: Spanish subject, plain text and HTML with the same content. */
 export interface MailContent {
-  subject: string
-  text: string
-  html: string
+  subject: string;
+  text: string;
+  html: string;
 }
 
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 interface CodeMail {
-  subject: string
-  greeting: string
-  intro: string
-  code: string
-  action: string
-  link: string
-  footer: string
+  subject: string;
+  greeting: string;
+  intro: string;
+  code: string;
+  action: string;
+  link: string;
+  footer: string;
 }
 
 function codeMail(mail: CodeMail): MailContent {
@@ -29,7 +29,7 @@ function codeMail(mail: CodeMail): MailContent {
     `${mail.action}: ${mail.link}`,
     '',
     mail.footer,
-  ].join('\n')
+  ].join('\n');
   const html = `<!doctype html>
 <html lang="es">
 <body style="margin:0;padding:24px;background:#f4f6f8;font-family:Arial,Helvetica,sans-serif;color:#1f2933">
@@ -42,19 +42,24 @@ function codeMail(mail: CodeMail): MailContent {
     <p style="margin:0;font-size:13px;color:#7b8794">${escapeHtml(mail.footer)}</p>
   </div>
 </body>
-</html>`
-  return { subject: mail.subject, text, html }
+</html>`;
+  return { subject: mail.subject, text, html };
 }
 
-const greeting = (name: string) => (name.trim() ? `Hola, ${name.trim()}:` : 'Hola:')
+const greeting = (name: string) => (name.trim() ? `Hola, ${name.trim()}:` : 'Hola:');
 
 function pageLink(portalUrl: string, path: string, email: string): string {
-  const url = new URL(path, portalUrl)
-  url.searchParams.set('email', email)
-  return url.toString()
+  const url = new URL(path, portalUrl);
+  url.searchParams.set('email', email);
+  return url.toString();
 }
 
-export function verificationCodeMail(options: { name: string, email: string, code: string, portalUrl: string }): MailContent {
+export function verificationCodeMail(options: {
+  name: string;
+  email: string;
+  code: string;
+  portalUrl: string;
+}): MailContent {
   return codeMail({
     subject: `Tu código de verificación: ${options.code}`,
     greeting: greeting(options.name),
@@ -63,10 +68,10 @@ export function verificationCodeMail(options: { name: string, email: string, cod
     action: 'Ir a la verificación',
     link: pageLink(options.portalUrl, '/verify-email', options.email),
     footer: 'Si no creaste una cuenta, ignora este correo.',
-  })
+  });
 }
 
-export function resetCodeMail(options: { name: string, email: string, code: string, portalUrl: string }): MailContent {
+export function resetCodeMail(options: { name: string; email: string; code: string; portalUrl: string }): MailContent {
   return codeMail({
     subject: `Tu código para cambiar la contraseña: ${options.code}`,
     greeting: greeting(options.name),
@@ -75,5 +80,5 @@ export function resetCodeMail(options: { name: string, email: string, code: stri
     action: 'Cambiar la contraseña',
     link: pageLink(options.portalUrl, '/reset-password', options.email),
     footer: 'Si no lo pediste, ignora este correo: tu contraseña no cambia.',
-  })
+  });
 }

@@ -1,7 +1,7 @@
-import type { FastifyError, FastifySchemaValidationError } from 'fastify'
-import { HttpError } from './errors.js'
+import type { FastifyError, FastifySchemaValidationError } from 'fastify';
+import { HttpError } from './errors.js';
 
-type RequestPart = NonNullable<FastifyError['validationContext']>
+type RequestPart = NonNullable<FastifyError['validationContext']>;
 
 const typeNames: Record<string, string> = {
   string: 'un texto',
@@ -11,69 +11,72 @@ const typeNames: Record<string, string> = {
   object: 'un objeto',
   array: 'una lista',
   null: 'nulo',
-}
+};
 
 const partNames: Record<string, string> = {
   body: 'el cuerpo de la petición',
   querystring: 'los parámetros de la consulta',
   params: 'la ruta',
   headers: 'las cabeceras',
-}
+};
 
 function fieldPath(instancePath: string): string {
-  return instancePath.replace(/^\//, '').replaceAll('/', '.')
+  return instancePath.replace(/^\//, '').replaceAll('/', '.');
 }
 
 /** Fastify's `schemaErrorFormatter`: the first schema violation as a Spanish sentence naming the field. */
 export function validationError(errors: FastifySchemaValidationError[], part: RequestPart): HttpError {
-  return new HttpError(400, describe(errors, part), 'VALIDATION_ERROR')
+  return new HttpError(400, describe(errors, part), 'VALIDATION_ERROR');
 }
 
 function describe(errors: FastifySchemaValidationError[], part: RequestPart): string {
-  const [error] = errors
-  if (!error) return 'Datos inválidos'
-  const params = error.params as Record<string, unknown>
-  const path = fieldPath(error.instancePath)
-  const subject = path ? `'${path}'` : partNames[part] ?? 'la petición'
-  const limit = params.limit
+  const [error] = errors;
+  if (!error) return 'Datos inválidos';
+  const params = error.params as Record<string, unknown>;
+  const path = fieldPath(error.instancePath);
+  const subject = path ? `'${path}'` : (partNames[part] ?? 'la petición');
+  const limit = params.limit;
 
-  let problem: string
+  let problem: string;
   switch (error.keyword) {
     case 'required':
-      problem = `falta el campo '${[path, params.missingProperty].filter(Boolean).join('.')}'`
-      break
+      problem = `falta el campo '${[path, params.missingProperty].filter(Boolean).join('.')}'`;
+      break;
     case 'additionalProperties':
-      problem = `el campo '${[path, params.additionalProperty].filter(Boolean).join('.')}' no está permitido`
-      break
+      problem = `el campo '${[path, params.additionalProperty].filter(Boolean).join('.')}' no está permitido`;
+      break;
     case 'type': {
-      const expected = String(params.type).split(',').map((type) => typeNames[type] ?? type).join(' o ')
-      problem = `${subject} debe ser ${expected}`
-      break
+      const expected = String(params.type)
+        .split(',')
+        .map((type) => typeNames[type] ?? type)
+        .join(' o ');
+      problem = `${subject} debe ser ${expected}`;
+      break;
     }
     case 'minimum':
-      problem = `${subject} debe ser mayor o igual que ${limit}`
-      break
+      problem = `${subject} debe ser mayor o igual que ${limit}`;
+      break;
     case 'maximum':
-      problem = `${subject} debe ser menor o igual que ${limit}`
-      break
+      problem = `${subject} debe ser menor o igual que ${limit}`;
+      break;
     case 'minLength':
-      problem = `${subject} debe tener al menos ${limit} ${limit === 1 ? 'carácter' : 'caracteres'}`
-      break
+      problem = `${subject} debe tener al menos ${limit} ${limit === 1 ? 'carácter' : 'caracteres'}`;
+      break;
     case 'maxLength':
-      problem = `${subject} debe tener como máximo ${limit} caracteres`
-      break
+      problem = `${subject} debe tener como máximo ${limit} caracteres`;
+      break;
     case 'format':
-      problem = `${subject} no tiene un formato válido`
-      break
+      problem = `${subject} no tiene un formato válido`;
+      break;
     case 'character':
-      problem = `${subject} contiene un carácter no admitido`
-      break
+      problem = `${subject} contiene un carácter no admitido`;
+      break;
     case 'enum':
     case 'const':
-      problem = `${subject} no es un valor permitido`
-      break
+      problem = `${subject} no es un valor permitido`;
+      break;
     default:
-      problem = `${subject} no es válido`
+      problem = `${subject} no es válido`;
   }
-  return `Datos inválidos: ${problem}`
+  return `Datos inválidos: ${problem}`;
 }

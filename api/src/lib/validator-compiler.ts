@@ -1,6 +1,6 @@
-import { Ajv, type AnySchema, type Options, type ValidateFunction } from 'ajv'
-import addFormats from 'ajv-formats'
-import type { FastifySchemaCompiler } from 'fastify'
+import { Ajv, type AnySchema, type Options, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
 
 const shared: Options = {
   // Unknown fields are refused by `additionalProperties: false` in the schemas, never silently dropped.
@@ -8,49 +8,49 @@ const shared: Options = {
   useDefaults: true,
   // One error is enough for the message, and collecting all of them lets crafted input cost more.
   allErrors: false,
-}
+};
 
 /**
  * Fastify's default coerces types everywhere. Only URL parts (querystring, path params, headers) arrive as strings
  * and need coercion; a JSON body with `"age": "5"` for a number is the client's mistake and gets a 400.
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<AnySchema> {
-  const exact = new Ajv({ ...shared, coerceTypes: false })
-  const coercing = new Ajv({ ...shared, coerceTypes: true })
-  addFormats.default(exact)
-  addFormats.default(coercing)
-  return ({ schema, httpPart }) => storableOnly((httpPart === 'body' ? exact : coercing).compile(schema))
+  const exact = new Ajv({ ...shared, coerceTypes: false });
+  const coercing = new Ajv({ ...shared, coerceTypes: true });
+  addFormats.default(exact);
+  addFormats.default(coercing);
+  return ({ schema, httpPart }) => storableOnly((httpPart === 'body' ? exact : coercing).compile(schema));
 }
 
-type Unstorable = { instancePath: string, keyword: 'type' | 'character' }
+type Unstorable = { instancePath: string; keyword: 'type' | 'character' };
 
 /** NUL, which PostgreSQL refuses in text, and halves of surrogate pairs, which are no text at all (URL encoding throws). */
-const badCharacter = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+const badCharacter = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * What no column can hold, at its path: a number that is not finite (Ajv coerces the URL text `Infinity` or `1e400`
  * into one that passes `integer` and skips `minimum`/`maximum`) or text with a bad character.
  */
 function unstorable(data: unknown, instancePath = ''): Unstorable | undefined {
-  if (typeof data === 'number') return Number.isFinite(data) ? undefined : { instancePath, keyword: 'type' }
-  if (typeof data === 'string') return badCharacter.test(data) ? { instancePath, keyword: 'character' } : undefined
-  if (data === null || typeof data !== 'object') return undefined
+  if (typeof data === 'number') return Number.isFinite(data) ? undefined : { instancePath, keyword: 'type' };
+  if (typeof data === 'string') return badCharacter.test(data) ? { instancePath, keyword: 'character' } : undefined;
+  if (data === null || typeof data !== 'object') return undefined;
   for (const [key, value] of Object.entries(data)) {
-    const found = unstorable(value, `${instancePath}/${key}`)
-    if (found) return found
+    const found = unstorable(value, `${instancePath}/${key}`);
+    if (found) return found;
   }
-  return undefined
+  return undefined;
 }
 
 /** The schema's validation, then a 400 for input that would only fail in the database (a 500 there). */
 function storableOnly(validate: ValidateFunction): ValidateFunction {
   const checked = ((data: unknown) => {
-    const valid = validate(data)
-    const found = valid ? unstorable(data) : undefined
+    const valid = validate(data);
+    const found = valid ? unstorable(data) : undefined;
     checked.errors = found
       ? [{ ...found, schemaPath: '', params: found.keyword === 'type' ? { type: 'number' } : {} }]
-      : validate.errors
-    return valid && !found
-  }) as ValidateFunction
-  return checked
+      : validate.errors;
+    return valid && !found;
+  }) as ValidateFunction;
+  return checked;
 }

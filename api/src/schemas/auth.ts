@@ -1,9 +1,9 @@
-import { Type } from 'typebox'
-import { userStatuses } from '../db/schema.js'
-import { Nullable } from './common.js'
+import { Type } from 'typebox';
+import { userStatuses } from '../db/schema.js';
+import { Nullable } from './common.js';
 
 // Control characters are refused in every stored text: PostgreSQL rejects NUL, and the rest only hide tricks.
-const printable = '[^\\u0000-\\u001f\\u007f]'
+const printable = '[^\\u0000-\\u001f\\u007f]';
 
 /** Trimmed and lower-cased by the handler; surrounding spaces are accepted because people paste them. */
 export const Email = Type.String({
@@ -11,36 +11,42 @@ export const Email = Type.String({
   maxLength: 254,
   pattern: `^\\s*[^\\s@\\u0000-\\u001f\\u007f]+@[^\\s@\\u0000-\\u001f\\u007f]+\\s*$`,
   description: 'Se ignoran mayúsculas y espacios alrededor',
-})
+});
 
 /** A name: up to 100 printable characters, not only spaces. */
-export const Name = Type.String({ minLength: 1, maxLength: 100, pattern: `^(?=.*\\S)${printable}+$` })
+export const Name = Type.String({ minLength: 1, maxLength: 100, pattern: `^(?=.*\\S)${printable}+$` });
 
 /** Digits, spaces and + ( ) - . as people write phone numbers. */
-const phoneCharacters = '^[0-9+() .-]*$'
+const phoneCharacters = '^[0-9+() .-]*$';
 
 /** A phone on a profile edit; empty clears it (accounts from Google or Apple have none). */
-export const Phone = Type.String({ maxLength: 32, pattern: phoneCharacters })
+export const Phone = Type.String({ maxLength: 32, pattern: phoneCharacters });
 
-const Password = (minLength: number) => Type.String({ minLength, maxLength: 256 })
+const Password = (minLength: number) => Type.String({ minLength, maxLength: 256 });
 
-export const Code = Type.String({ pattern: '^[0-9]{6}$', description: 'Código de 6 dígitos recibido por email' })
+export const Code = Type.String({ pattern: '^[0-9]{6}$', description: 'Código de 6 dígitos recibido por email' });
 
-export const LoginBody = Type.Object({
-  email: Email,
-  password: Type.String({ minLength: 1, maxLength: 256 }),
-}, { additionalProperties: false })
+export const LoginBody = Type.Object(
+  {
+    email: Email,
+    password: Type.String({ minLength: 1, maxLength: 256 }),
+  },
+  { additionalProperties: false },
+);
 
-export const RegisterBody = Type.Object({
-  email: Email,
-  password: Password(6),
-  name: Name,
-  lastName: Name,
-  // The registration form asks for at least 10 characters (spec §5).
-  phone: Type.String({ minLength: 10, maxLength: 32, pattern: phoneCharacters }),
-}, { additionalProperties: false })
+export const RegisterBody = Type.Object(
+  {
+    email: Email,
+    password: Password(6),
+    name: Name,
+    lastName: Name,
+    // The registration form asks for at least 10 characters (spec §5).
+    phone: Type.String({ minLength: 10, maxLength: 32, pattern: phoneCharacters }),
+  },
+  { additionalProperties: false },
+);
 
-export const EmailBody = Type.Object({ email: Email }, { additionalProperties: false })
+export const EmailBody = Type.Object({ email: Email }, { additionalProperties: false });
 
 /** The opaque id `POST /auth/register` answered: proves which registration (password, profile) the browser typed. */
 export const RegistrationId = Type.String({
@@ -49,117 +55,169 @@ export const RegistrationId = Type.String({
   // The lengths in the pattern too: generators that read the pattern (the hostile-input test) then make ids that fit.
   pattern: '^[A-Za-z0-9_-]{16,64}$',
   description: 'Id de registro que devolvió POST /auth/register en este navegador',
-})
+});
 
-export const VerifyRegistrationBody = Type.Object({
-  email: Email,
-  code: Code,
-  registrationId: Type.Optional(RegistrationId),
-}, { additionalProperties: false })
+export const VerifyRegistrationBody = Type.Object(
+  {
+    email: Email,
+    code: Code,
+    registrationId: Type.Optional(RegistrationId),
+  },
+  { additionalProperties: false },
+);
 
-export const ChangePasswordBody = Type.Object({
-  email: Email,
-  code: Code,
-  newPassword: Password(5),
-}, { additionalProperties: false })
+export const ChangePasswordBody = Type.Object(
+  {
+    email: Email,
+    code: Code,
+    newPassword: Password(5),
+  },
+  { additionalProperties: false },
+);
 
-export const UpdatePasswordBody = Type.Object({
-  currentPassword: Type.String({ minLength: 1, maxLength: 256 }),
-  newPassword: Password(5),
-}, { additionalProperties: false })
+export const UpdatePasswordBody = Type.Object(
+  {
+    currentPassword: Type.String({ minLength: 1, maxLength: 256 }),
+    newPassword: Password(5),
+  },
+  { additionalProperties: false },
+);
 
-const UserId = Type.Integer({ minimum: 1, maximum: 2147483647 })
+const UserId = Type.Integer({ minimum: 1, maximum: 2147483647 });
 
-export const UpdateUserBody = Type.Object({
-  idUsuario: UserId,
-  name: Name,
-  phone: Type.Optional(Phone),
-}, { additionalProperties: false })
+export const UpdateUserBody = Type.Object(
+  {
+    idUsuario: UserId,
+    name: Name,
+    phone: Type.Optional(Phone),
+  },
+  { additionalProperties: false },
+);
 
-export const EditUserBody = Type.Object({
-  name: Type.Optional(Name),
-  lastName: Type.Optional(Name),
-  phone: Type.Optional(Phone),
-  picture: Type.Optional(Type.Union([
-    Type.String({ maxLength: 2048, pattern: '^https?://[^\\s]+$' }),
-    Type.Null(),
-  ])),
-  role: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)], { description: 'Solo administradores' })),
-  status: Type.Optional(Type.Union(userStatuses.map((status) => Type.Literal(status)), { description: 'Solo administradores' })),
-}, { additionalProperties: false })
+export const EditUserBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    lastName: Type.Optional(Name),
+    phone: Type.Optional(Phone),
+    picture: Type.Optional(Type.Union([Type.String({ maxLength: 2048, pattern: '^https?://[^\\s]+$' }), Type.Null()])),
+    role: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)], { description: 'Solo administradores' })),
+    status: Type.Optional(
+      Type.Union(
+        userStatuses.map((status) => Type.Literal(status)),
+        { description: 'Solo administradores' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const UpdatePresentationBody = Type.Object({ userId: UserId }, { additionalProperties: false })
+export const UpdatePresentationBody = Type.Object({ userId: UserId }, { additionalProperties: false });
 
-export const Message = Type.Object({ message: Type.String() }, { additionalProperties: false })
+export const Message = Type.Object({ message: Type.String() }, { additionalProperties: false });
 
 const ResendAfter = Type.Integer({
   minimum: 0,
   description: 'Segundos hasta que «Reenviar código» pueda enviar otro código (0: ya puede; si no, 429 con retryAfter)',
-})
+});
 
-export const RegisteredEmail = Type.Object({
-  email: Type.String(),
-  registrationId: Type.String({ description: 'Guárdalo en este navegador y envíalo con el código: activa esta contraseña' }),
-  resendAfter: ResendAfter,
-}, { additionalProperties: false })
+export const RegisteredEmail = Type.Object(
+  {
+    email: Type.String(),
+    registrationId: Type.String({
+      description: 'Guárdalo en este navegador y envíalo con el código: activa esta contraseña',
+    }),
+    resendAfter: ResendAfter,
+  },
+  { additionalProperties: false },
+);
 
 /** The answer of a code resend: its message and when the next one can be asked. */
-export const ResendAnswer = Type.Object({ message: Type.String(), resendAfter: ResendAfter }, { additionalProperties: false })
+export const ResendAnswer = Type.Object(
+  { message: Type.String(), resendAfter: ResendAfter },
+  { additionalProperties: false },
+);
 
 /** A sign-in with the password of a registration still waiting for its code: which registration it proved. */
-export const PendingSignIn = Type.Object({
-  statusCode: Type.Literal(403),
-  message: Type.String(),
-  code: Type.String(),
-  registrationId: Type.Optional(Type.String()),
-}, { additionalProperties: false })
+export const PendingSignIn = Type.Object(
+  {
+    statusCode: Type.Literal(403),
+    message: Type.String(),
+    code: Type.String(),
+    registrationId: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
 
-export const AccessToken = Type.Object({
-  access_token: Type.String({ description: 'JWT ES256; verificable con /.well-known/jwks.json' }),
-}, { additionalProperties: false })
+export const AccessToken = Type.Object(
+  {
+    access_token: Type.String({ description: 'JWT ES256; verificable con /.well-known/jwks.json' }),
+  },
+  { additionalProperties: false },
+);
 
-export const UserPlan = Type.Object({
-  id: Type.Integer(),
-  plan: Type.Object({ nombre: Type.String(), descripcion: Type.String() }, { additionalProperties: false }),
-  app: Type.Object({ id: Type.Integer(), nombre: Type.String() }, { additionalProperties: false }),
-  fechaVencimiento: Nullable(Type.String({ format: 'date-time' })),
-}, { additionalProperties: false })
+export const UserPlan = Type.Object(
+  {
+    id: Type.Integer(),
+    plan: Type.Object({ nombre: Type.String(), descripcion: Type.String() }, { additionalProperties: false }),
+    app: Type.Object({ id: Type.Integer(), nombre: Type.String() }, { additionalProperties: false }),
+    fechaVencimiento: Nullable(Type.String({ format: 'date-time' })),
+  },
+  { additionalProperties: false },
+);
 
-export const CurrentUser = Type.Object({
-  id: Type.Integer(),
-  email: Type.String(),
-  name: Type.String(),
-  lastName: Type.String(),
-  phone: Type.String(),
-  picture: Nullable(Type.String()),
-  role: Type.Integer({ description: '1 = administrador, 2 = usuario' }),
-  presentacion: Type.Boolean(),
-  status: Type.Union(userStatuses.map((status) => Type.Literal(status))),
-  createdAt: Type.String({ format: 'date-time' }),
-  planesUsuarios: Type.Array(UserPlan),
-}, { additionalProperties: false })
+export const CurrentUser = Type.Object(
+  {
+    id: Type.Integer(),
+    email: Type.String(),
+    name: Type.String(),
+    lastName: Type.String(),
+    phone: Type.String(),
+    picture: Nullable(Type.String()),
+    role: Type.Integer({ description: '1 = administrador, 2 = usuario' }),
+    presentacion: Type.Boolean(),
+    status: Type.Union(userStatuses.map((status) => Type.Literal(status))),
+    createdAt: Type.String({ format: 'date-time' }),
+    planesUsuarios: Type.Array(UserPlan),
+  },
+  { additionalProperties: false },
+);
 
-export const Session = Type.Object({
-  access_token: Type.String(),
-  user: CurrentUser,
-}, { additionalProperties: false })
+export const Session = Type.Object(
+  {
+    access_token: Type.String(),
+    user: CurrentUser,
+  },
+  { additionalProperties: false },
+);
 
-export const VerifiedRegistration = Type.Object({
-  access_token: Type.String(),
-  user: CurrentUser,
-  passwordSet: Type.Boolean({
-    description: 'false: el código llegó sin el id de registro de este navegador; la cuenta queda sin contraseña (se crea con «¿Olvidaste tu contraseña?»)',
-  }),
-}, { additionalProperties: false })
+export const VerifiedRegistration = Type.Object(
+  {
+    access_token: Type.String(),
+    user: CurrentUser,
+    passwordSet: Type.Boolean({
+      description:
+        'false: el código llegó sin el id de registro de este navegador; la cuenta queda sin contraseña (se crea con «¿Olvidaste tu contraseña?»)',
+    }),
+  },
+  { additionalProperties: false },
+);
 
-export const UserEnvelope = Type.Object({ user: CurrentUser }, { additionalProperties: false })
+export const UserEnvelope = Type.Object({ user: CurrentUser }, { additionalProperties: false });
 
-export const PasswordUpdated = Type.Object({
-  message: Type.String(),
-  access_token: Type.String({ description: 'Token nuevo para esta sesión: las demás sesiones terminan' }),
-}, { additionalProperties: false })
+export const PasswordUpdated = Type.Object(
+  {
+    message: Type.String(),
+    access_token: Type.String({ description: 'Token nuevo para esta sesión: las demás sesiones terminan' }),
+  },
+  { additionalProperties: false },
+);
 
-export const EmailStatus = Nullable(Type.Object({
-  email: Type.String(),
-  status: Type.Union(userStatuses.map((status) => Type.Literal(status))),
-}, { additionalProperties: false }))
+export const EmailStatus = Nullable(
+  Type.Object(
+    {
+      email: Type.String(),
+      status: Type.Union(userStatuses.map((status) => Type.Literal(status))),
+    },
+    { additionalProperties: false },
+  ),
+);

@@ -1,38 +1,55 @@
-import { Type, type TSchema } from 'typebox'
+import { Type, type TSchema } from 'typebox';
 
-export const ErrorResponse = Type.Object({
-  statusCode: Type.Integer(),
-  message: Type.String({ description: 'Mensaje en español para mostrar al usuario' }),
-  code: Type.Optional(Type.String({ description: 'Código estable para que el cliente reaccione (p. ej. EMAIL_NOT_VERIFIED)' })),
-  retryAfter: Type.Optional(Type.Integer({ description: 'Segundos hasta poder reintentar (igual que la cabecera Retry-After)' })),
-}, { $id: 'ErrorResponse', additionalProperties: false })
+export const ErrorResponse = Type.Object(
+  {
+    statusCode: Type.Integer(),
+    message: Type.String({ description: 'Mensaje en español para mostrar al usuario' }),
+    code: Type.Optional(
+      Type.String({ description: 'Código estable para que el cliente reaccione (p. ej. EMAIL_NOT_VERIFIED)' }),
+    ),
+    retryAfter: Type.Optional(
+      Type.Integer({ description: 'Segundos hasta poder reintentar (igual que la cabecera Retry-After)' }),
+    ),
+  },
+  { $id: 'ErrorResponse', additionalProperties: false },
+);
 
 /** Reference to the shared error shape, registered once with `app.addSchema`. */
-export const ErrorRef = Type.Ref('ErrorResponse')
+export const ErrorRef = Type.Ref('ErrorResponse');
 
 /** Error answers every route can give, for the OpenAPI document. */
 export const commonErrors = {
   400: ErrorRef,
   500: ErrorRef,
   503: ErrorRef,
-}
+};
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const PageQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
-}, { additionalProperties: false })
+export const PageQuery = Type.Object(
+  {
+    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+  },
+  { additionalProperties: false },
+);
 
-export const Page = <T extends TSchema>(item: T) => Type.Object({
-  data: Type.Array(item),
-  total: Type.Integer(),
-  totalPages: Type.Integer(),
-  currentPage: Type.Integer(),
-  hasNextPage: Type.Boolean(),
-  count: Type.Integer({ description: 'Elementos en esta página' }),
-}, { additionalProperties: false })
+export const Page = <T extends TSchema>(item: T) =>
+  Type.Object(
+    {
+      data: Type.Array(item),
+      total: Type.Integer(),
+      totalPages: Type.Integer(),
+      currentPage: Type.Integer(),
+      hasNextPage: Type.Boolean(),
+      count: Type.Integer({ description: 'Elementos en esta página' }),
+    },
+    { additionalProperties: false },
+  );
 
-export const IdParams = Type.Object({
-  id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
-}, { additionalProperties: false })
+export const IdParams = Type.Object(
+  {
+    id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  },
+  { additionalProperties: false },
+);

@@ -1,48 +1,51 @@
-import { createHash, randomBytes } from 'node:crypto'
-import { readFileSync, statSync } from 'node:fs'
-import { readFile, rename, writeFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { describe } from 'node:test'
-import { fileURLToPath } from 'node:url'
-import { PGlite } from '@electric-sql/pglite'
-import type { FastifyInstance } from 'fastify'
-import pg from 'pg'
-import { buildApp, type BuildAppOptions } from '../../src/app.js'
-import { loadConfig, type Config } from '../../src/config.js'
-import { openPostgres, pgliteExtensions, wrapPglite, type Database } from '../../src/db/client.js'
-import { migrate, readMigrations } from '../../src/db/migrate.js'
-import { seed } from '../../src/db/seed.js'
-import { users, type UserStatus } from '../../src/db/schema.js'
-import { hashPassword } from '../../src/plugins/app/passwords.js'
-import { loadSigningKey, type SigningKey } from '../../src/plugins/app/tokens.js'
-import { generateEcKeyPem } from './keys.js'
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp, type BuildAppOptions } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { openPostgres, pgliteExtensions, wrapPglite, type Database } from '../../src/db/client.js';
+import { migrate, readMigrations } from '../../src/db/migrate.js';
+import { seed } from '../../src/db/seed.js';
+import { users, type UserStatus } from '../../src/db/schema.js';
+import { hashPassword } from '../../src/plugins/app/passwords.js';
+import { loadSigningKey, type SigningKey } from '../../src/plugins/app/tokens.js';
+import { generateEcKeyPem } from './keys.js';
 
-export type Backend = 'pglite' | 'postgres'
+export type Backend = 'pglite' | 'postgres';
 
-const databaseUrl = process.env.DATABASE_URL || undefined
+const databaseUrl = process.env.DATABASE_URL || undefined;
 
 /**
  * PGlite always; PostgreSQL too when DATABASE_URL is set. TEST_BACKENDS=postgres (or pglite) keeps only one: CI's
  * PostgreSQL round uses it, the PGlite round having run just before.
  */
 function chooseBackends(): Backend[] {
-  const available: Backend[] = databaseUrl ? ['pglite', 'postgres'] : ['pglite']
-  const wanted = process.env.TEST_BACKENDS?.split(',').map((name) => name.trim()).filter(Boolean)
-  if (!wanted?.length) return available
-  const unknown = wanted.filter((name) => !available.includes(name as Backend))
-  if (unknown.length) throw new Error(`TEST_BACKENDS pide ${unknown.join(', ')}, no disponible (PostgreSQL necesita DATABASE_URL)`)
-  return available.filter((backend) => wanted.includes(backend))
+  const available: Backend[] = databaseUrl ? ['pglite', 'postgres'] : ['pglite'];
+  const wanted = process.env.TEST_BACKENDS?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (!wanted?.length) return available;
+  const unknown = wanted.filter((name) => !available.includes(name as Backend));
+  if (unknown.length)
+    throw new Error(`TEST_BACKENDS pide ${unknown.join(', ')}, no disponible (PostgreSQL necesita DATABASE_URL)`);
+  return available.filter((backend) => wanted.includes(backend));
 }
-export const backends: Backend[] = chooseBackends()
+export const backends: Backend[] = chooseBackends();
 
-export const adminEmail = 'admin@portal.test'
-export const adminPassword = 'clave-de-prueba-admin'
+export const adminEmail = 'admin@portal.test';
+export const adminPassword = 'clave-de-prueba-admin';
 
 /** Defines the suite once per backend, each in its own `describe` with its own database. */
 export function forEachBackend(define: (backend: Backend) => void): void {
-  for (const backend of backends) describe(backend, () => define(backend))
+  for (const backend of backends) describe(backend, () => define(backend));
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -54,94 +57,94 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       DATA_DIR: join(tmpdir(), 'portal-api-test'),
     }),
     ...overrides,
-  }
+  };
 }
 
-let signingKey: Promise<SigningKey> | undefined
+let signingKey: Promise<SigningKey> | undefined;
 
 /** One key per test process: generating is cheap, but it keeps tests off the disk. */
 export function testSigningKey(): Promise<SigningKey> {
-  signingKey ??= loadSigningKey({ privateKeyPem: generateEcKeyPem(), keysDir: tmpdir() })
-  return signingKey
+  signingKey ??= loadSigningKey({ privateKeyPem: generateEcKeyPem(), keysDir: tmpdir() });
+  return signingKey;
 }
 
-export { generateEcKeyPem }
+export { generateEcKeyPem };
 
-const srcDb = fileURLToPath(new URL('../../src/db/', import.meta.url))
+const srcDb = fileURLToPath(new URL('../../src/db/', import.meta.url));
 
 /**
  * A migrated and seeded PGlite data directory, built once and kept in the OS temp directory: a PGlite cold start
  * takes seconds, loading a dump well under one. The name changes whenever the migrations, the seed or PGlite do.
  */
 export async function pgliteSnapshot(): Promise<Blob> {
-  const hash = createHash('sha256')
-  for (const migration of readMigrations()) hash.update(migration.name).update(migration.sql)
-  hash.update(readFileSync(join(srcDb, 'seed.ts'))).update(readFileSync(join(srcDb, 'seed-data.ts')))
-  hash.update(adminEmail).update(adminPassword)
-  hash.update(String(statSync(createRequire(import.meta.url).resolve('@electric-sql/pglite/pglite.wasm')).size))
-  const file = join(tmpdir(), `portal-api-pglite-${hash.digest('hex').slice(0, 16)}.tar.gz`)
+  const hash = createHash('sha256');
+  for (const migration of readMigrations()) hash.update(migration.name).update(migration.sql);
+  hash.update(readFileSync(join(srcDb, 'seed.ts'))).update(readFileSync(join(srcDb, 'seed-data.ts')));
+  hash.update(adminEmail).update(adminPassword);
+  hash.update(String(statSync(createRequire(import.meta.url).resolve('@electric-sql/pglite/pglite.wasm')).size));
+  const file = join(tmpdir(), `portal-api-pglite-${hash.digest('hex').slice(0, 16)}.tar.gz`);
 
   try {
-    return new Blob([await readFile(file)])
+    return new Blob([await readFile(file)]);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const client = await PGlite.create({ extensions: pgliteExtensions })
+  const client = await PGlite.create({ extensions: pgliteExtensions });
   try {
-    const database = wrapPglite(client)
-    await migrate(database)
-    await seed(database.db, { adminEmail, adminPassword })
-    const dump = await client.dumpDataDir('gzip')
+    const database = wrapPglite(client);
+    await migrate(database);
+    await seed(database.db, { adminEmail, adminPassword });
+    const dump = await client.dumpDataDir('gzip');
     // Written aside and renamed, so a test process reading it concurrently never sees half a file.
-    const partial = `${file}.${process.pid}.partial`
-    await writeFile(partial, Buffer.from(await dump.arrayBuffer()))
-    await rename(partial, file)
-    return dump
+    const partial = `${file}.${process.pid}.partial`;
+    await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+    await rename(partial, file);
+    return dump;
   } finally {
-    await client.close()
+    await client.close();
   }
 }
 
 interface TestDatabase {
-  database: Database
+  database: Database;
   /** Removes what the database left behind once the app has closed it. */
-  dispose(): Promise<void>
+  dispose(): Promise<void>;
 }
 
 async function openTestDatabase(backend: Backend): Promise<TestDatabase> {
   if (backend === 'pglite') {
-    const client = await PGlite.create({ loadDataDir: await pgliteSnapshot(), extensions: pgliteExtensions })
-    return { database: wrapPglite(client), dispose: async () => {} }
+    const client = await PGlite.create({ loadDataDir: await pgliteSnapshot(), extensions: pgliteExtensions });
+    return { database: wrapPglite(client), dispose: async () => {} };
   }
-  if (!databaseUrl) throw new Error('DATABASE_URL is required for the postgres backend')
+  if (!databaseUrl) throw new Error('DATABASE_URL is required for the postgres backend');
   // A schema of its own per test file: files never see each other's rows, and dropping it cleans up everything.
-  const schema = `t_${randomBytes(6).toString('hex')}`
-  const admin = new pg.Pool({ connectionString: databaseUrl, max: 1 })
-  await admin.query(`CREATE SCHEMA ${schema}`)
-  const database = openPostgres(databaseUrl, { searchPath: schema })
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const database = openPostgres(databaseUrl, { searchPath: schema });
   try {
-    await migrate(database)
-    await seed(database.db, { adminEmail, adminPassword })
+    await migrate(database);
+    await seed(database.db, { adminEmail, adminPassword });
   } catch (error) {
-    await database.close()
-    await admin.query(`DROP SCHEMA ${schema} CASCADE`)
-    await admin.end()
-    throw error
+    await database.close();
+    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+    await admin.end();
+    throw error;
   }
   return {
     database,
     async dispose() {
-      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-      await admin.end()
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
     },
-  }
+  };
 }
 
 export interface TestApp {
-  app: FastifyInstance
-  database: Database
-  signingKey: SigningKey
-  close(): Promise<void>
+  app: FastifyInstance;
+  database: Database;
+  signingKey: SigningKey;
+  close(): Promise<void>;
 }
 
 /** The real app on a fresh, migrated and seeded database of the given backend. */
@@ -150,43 +153,46 @@ export async function buildTestApp(
   overrides: Partial<Config> = {},
   options: Pick<BuildAppOptions, 'mailTransport' | 'clock'> = {},
 ): Promise<TestApp> {
-  const { database, dispose } = await openTestDatabase(backend)
-  const key = await testSigningKey()
-  let app: FastifyInstance
+  const { database, dispose } = await openTestDatabase(backend);
+  const key = await testSigningKey();
+  let app: FastifyInstance;
   try {
-    app = await buildApp({ ...options, config: testConfig(overrides), database, signingKey: key })
+    app = await buildApp({ ...options, config: testConfig(overrides), database, signingKey: key });
   } catch (error) {
-    await database.close()
-    await dispose()
-    throw error
+    await database.close();
+    await dispose();
+    throw error;
   }
   return {
     app,
     database,
     signingKey: key,
     async close() {
-      await app.close()
-      await dispose()
+      await app.close();
+      await dispose();
     },
-  }
+  };
 }
 
 export async function createUser(
   app: FastifyInstance,
-  fields: { email: string, password: string, status: UserStatus },
+  fields: { email: string; password: string; status: UserStatus },
 ): Promise<number> {
-  const [user] = await app.db.insert(users).values({
-    email: fields.email,
-    passwordHash: await hashPassword(fields.password),
-    name: 'Prueba',
-    status: fields.status,
-  }).returning({ id: users.id })
-  if (!user) throw new Error('user not created')
-  return user.id
+  const [user] = await app.db
+    .insert(users)
+    .values({
+      email: fields.email,
+      passwordHash: await hashPassword(fields.password),
+      name: 'Prueba',
+      status: fields.status,
+    })
+    .returning({ id: users.id });
+  if (!user) throw new Error('user not created');
+  return user.id;
 }
 
 export async function login(app: FastifyInstance, email = adminEmail, password = adminPassword): Promise<string> {
-  const response = await app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } })
-  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`)
-  return response.json<{ access_token: string }>().access_token
+  const response = await app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } });
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  return response.json<{ access_token: string }>().access_token;
 }

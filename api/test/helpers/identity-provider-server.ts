@@ -1,33 +1,37 @@
 // Runs the two test identity providers as one process for the browser suite: one like Google on IDP_GOOGLE_PORT,
 // one like Apple (form_post, JWT client secret) on IDP_APPLE_PORT. The clients, redirect address and Apple key come
 // from the same variables the API reads (GOOGLE_*, APPLE_*, API_PUBLIC_URL). People are added with POST /__cuentas.
-import { startIdentityProvider } from './identity-provider.js'
+import { startIdentityProvider } from './identity-provider.js';
 
 function required(name: string): string {
-  const value = process.env[name]
-  if (!value) throw new Error(`Falta la variable ${name}`)
-  return value
+  const value = process.env[name];
+  if (!value) throw new Error(`Falta la variable ${name}`);
+  return value;
 }
 
-const apiUrl = required('API_PUBLIC_URL')
+const apiUrl = required('API_PUBLIC_URL');
 const google = await startIdentityProvider({
   kind: 'google',
   port: Number(required('IDP_GOOGLE_PORT')),
   clientId: required('GOOGLE_CLIENT_ID'),
   clientSecret: required('GOOGLE_CLIENT_SECRET'),
   redirectUris: [`${apiUrl}/auth/google/callback`],
-})
+});
 const apple = await startIdentityProvider({
   kind: 'apple',
   port: Number(required('IDP_APPLE_PORT')),
   clientId: required('APPLE_CLIENT_ID'),
   redirectUris: [`${apiUrl}/auth/apple/callback`],
-  apple: { teamId: required('APPLE_TEAM_ID'), keyId: required('APPLE_KEY_ID'), privateKeyPem: required('APPLE_PRIVATE_KEY').replace(/\\n/g, '\n') },
-})
-console.log(`Proveedores de identidad de prueba: Google ${google.issuer}, Apple ${apple.issuer}`)
+  apple: {
+    teamId: required('APPLE_TEAM_ID'),
+    keyId: required('APPLE_KEY_ID'),
+    privateKeyPem: required('APPLE_PRIVATE_KEY').replace(/\\n/g, '\n'),
+  },
+});
+console.log(`Proveedores de identidad de prueba: Google ${google.issuer}, Apple ${apple.issuer}`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    void Promise.all([google.close(), apple.close()]).finally(() => process.exit(0))
-  })
+    void Promise.all([google.close(), apple.close()]).finally(() => process.exit(0));
+  });
 }

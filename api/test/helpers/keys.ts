@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto'
+import { generateKeyPairSync } from 'node:crypto';
 
 /** A fresh EC P-256 private key as PKCS#8 PEM, the form `JWT_PRIVATE_KEY` takes. */
 export function generateEcKeyPem(): string {
@@ -6,5 +6,5 @@ export function generateEcKeyPem(): string {
     namedCurve: 'P-256',
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     publicKeyEncoding: { type: 'spki', format: 'pem' },
-  }).privateKey
+  }).privateKey;
 }

@@ -1,19 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer, type AddressInfo } from 'node:net'
-import { fileURLToPath } from 'node:url'
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 
-const apiDir = fileURLToPath(new URL('../../', import.meta.url))
+const apiDir = fileURLToPath(new URL('../../', import.meta.url));
 
 /** A port nothing listens on (taken and released at once). */
 export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `check` until it answers something truthy; fails with `what` after `timeoutMs`. */
 export async function waitFor<T>(
@@ -22,74 +22,93 @@ export async function waitFor<T>(
   timeoutMs = 20_000,
   everyMs = 100,
 ): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
-  const deadline = Date.now() + timeoutMs
-  let last: unknown
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
   for (;;) {
     try {
-      const value = await check()
-      if (value) return value as Exclude<T, false | null | undefined | 0 | ''>
+      const value = await check();
+      if (value) return value as Exclude<T, false | null | undefined | 0 | ''>;
     } catch (error) {
-      last = error
+      last = error;
     }
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`)
-    await sleep(everyMs)
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await sleep(everyMs);
   }
 }
 
 export interface ApiProcess {
-  readonly url: string
-  readonly child: ChildProcess
+  readonly url: string;
+  readonly child: ChildProcess;
   /** Everything it printed so far (stdout and stderr). */
-  output(): string
-  stop(): Promise<void>
+  output(): string;
+  stop(): Promise<void>;
 }
 
-const running = new Set<ChildProcess>()
+const running = new Set<ChildProcess>();
 // A test process that dies without its after hooks still takes its API processes with it.
-process.once('exit', () => { for (const child of running) child.kill('SIGKILL') })
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
 
 /**
  * The API as a real process (`node --import tsx src/server.ts`), as `npm start` runs it, ready once GET /health
  * answers 200. `env` adds to (or, with undefined, removes from) this process's environment.
  */
 export async function startApi(env: Record<string, string | undefined>): Promise<ApiProcess> {
-  const port = await freePort()
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env, PORT: String(port) }
-  for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name]
+  const port = await freePort();
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    ...env,
+    PORT: String(port),
+  };
+  for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: apiDir,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  running.add(child)
-  let printed = ''
-  child.stdout!.on('data', (chunk: Buffer) => { printed += chunk.toString() })
-  child.stderr!.on('data', (chunk: Buffer) => { printed += chunk.toString() })
-  const exited = new Promise<void>((resolve) => child.once('exit', () => {
-    running.delete(child)
-    resolve()
-  }))
-  const url = `http://127.0.0.1:${port}`
+  });
+  running.add(child);
+  let printed = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    printed += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    printed += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      running.delete(child);
+      resolve();
+    }),
+  );
+  const url = `http://127.0.0.1:${port}`;
   const api: ApiProcess = {
     url,
     child,
     output: () => printed,
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      child.kill('SIGTERM')
-      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000)
-      await exited
-      clearTimeout(killer)
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killer);
     },
-  }
+  };
   try {
-    await waitFor('the API to answer GET /health', async () => {
-      if (child.exitCode !== null) throw new Error(`the API exited with code ${child.exitCode}:\n${printed}`)
-      return (await fetch(`${url}/health`)).status === 200
-    }, 60_000, 100)
+    await waitFor(
+      'the API to answer GET /health',
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the API exited with code ${child.exitCode}:\n${printed}`);
+        return (await fetch(`${url}/health`)).status === 200;
+      },
+      60_000,
+      100,
+    );
   } catch (error) {
-    await api.stop()
-    throw new Error(`${(error as Error).message}\n${printed}`)
+    await api.stop();
+    throw new Error(`${(error as Error).message}\n${printed}`);
   }
-  return api
+  return api;
 }

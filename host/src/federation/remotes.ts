@@ -1,4 +1,9 @@
-import { loadRemote, registerPlugins, registerRemotes, type ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import {
+  loadRemote,
+  registerPlugins,
+  registerRemotes,
+  type ModuleFederationRuntimePlugin,
+} from '@module-federation/enhanced/runtime';
 import { getRuntimeConfig, type RemoteName } from '@portal/shared';
 import type { ComponentType } from 'react';
 
@@ -12,7 +17,10 @@ export const REMOTE_NAMES: Record<RemoteName, string> = {
 
 /** A remote that is not configured, down, or that served something unusable. */
 export class RemoteUnavailableError extends Error {
-  constructor(readonly remote: RemoteName, detail: string) {
+  constructor(
+    readonly remote: RemoteName,
+    detail: string,
+  ) {
     super(`Remote ${remote} unavailable: ${detail}`);
     this.name = 'RemoteUnavailableError';
   }
@@ -87,7 +95,7 @@ export async function loadRemotePage(remote: RemoteName, module: string, fresh =
   } catch (error) {
     throw new RemoteUnavailableError(remote, error instanceof Error ? error.message : String(error));
   }
-  if (!loaded || typeof loaded.default !== 'function' && typeof loaded.default !== 'object') {
+  if (!loaded || (typeof loaded.default !== 'function' && typeof loaded.default !== 'object')) {
     throw new RemoteUnavailableError(remote, `${module} has no default export`);
   }
   return loaded;

@@ -59,7 +59,16 @@ function SessionUnreachable({ message }: { message: string }) {
   return (
     <Unreachable>
       <Alert>{message}</Alert>
-      <Button onClick={() => void useSession.getState().loadCurrentUser().catch(() => undefined)}>{TEXT.retry}</Button>
+      <Button
+        onClick={() =>
+          void useSession
+            .getState()
+            .loadCurrentUser()
+            .catch(() => undefined)
+        }
+      >
+        {TEXT.retry}
+      </Button>
     </Unreachable>
   );
 }
@@ -74,7 +83,14 @@ export function Guarded({ guard, children }: { guard: Guard; children: ReactNode
   useEffect(() => {
     lastShownIndex = index;
   });
-  if (guard !== 'guest' && guard !== 'public' && session.isInitialized && !session.isAuthenticated && session.error && readToken()) {
+  if (
+    guard !== 'guest' &&
+    guard !== 'public' &&
+    session.isInitialized &&
+    !session.isAuthenticated &&
+    session.error &&
+    readToken()
+  ) {
     return <SessionUnreachable message={session.error} />;
   }
   const access = decideAccess(guard, session, search, getRuntimeConfig().redirectAllowList);

@@ -30,7 +30,9 @@ export function decideAccess(guard: Guard, session: SessionView, search: string,
     case 'guest': {
       if (!signedIn) return { kind: 'render' };
       const target = params.get('redirect_url');
-      return target && isAllowedRedirect(target, allowList) ? { kind: 'leave', target } : { kind: 'navigate', to: '/apps' };
+      return target && isAllowedRedirect(target, allowList)
+        ? { kind: 'leave', target }
+        : { kind: 'navigate', to: '/apps' };
     }
     case 'user':
       return signedIn ? { kind: 'render' } : { kind: 'navigate', to: '/login' };

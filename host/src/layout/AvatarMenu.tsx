@@ -1,7 +1,17 @@
 import { useCallback, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { ADMIN_ROLE, billingEnabled, createBillingPortalSession, errorMessage, FALLBACK, theme, useMenuFocus, useOutsideClick, useSession } from '@portal/shared';
+import {
+  ADMIN_ROLE,
+  billingEnabled,
+  createBillingPortalSession,
+  errorMessage,
+  FALLBACK,
+  theme,
+  useMenuFocus,
+  useOutsideClick,
+  useSession,
+} from '@portal/shared';
 import { Anchor, IconButton, Panel } from './dropdown';
 
 const Who = styled.div`
@@ -40,7 +50,15 @@ const ErrorText = styled.p`
 
 function PersonIcon() {
   return (
-    <svg width="26" height="26" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
+    <svg
+      width="26"
+      height="26"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      aria-hidden="true"
+    >
       <circle cx="12" cy="8" r="4" />
       <path d="M4 21c1.5-4 4.5-6 8-6s6.5 2 8 6" />
     </svg>
@@ -84,7 +102,13 @@ export function AvatarMenu() {
   const fullName = [user?.name, user?.lastName].filter(Boolean).join(' ');
   return (
     <Anchor ref={anchor}>
-      <IconButton ref={button} aria-label="Menú de usuario" aria-expanded={open} aria-haspopup="true" onClick={() => setOpen(!open)}>
+      <IconButton
+        ref={button}
+        aria-label="Menú de usuario"
+        aria-expanded={open}
+        aria-haspopup="true"
+        onClick={() => setOpen(!open)}
+      >
         {user?.picture ? <img src={user.picture} alt="" /> : <PersonIcon />}
       </IconButton>
       {open && (

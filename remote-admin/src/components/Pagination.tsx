@@ -12,11 +12,21 @@ const Nav = styled.nav`
 `;
 
 /** Previous / next and up to 5 page numbers (spec §2, §9). */
-export function Pagination({ page, totalPages, onPage }: { page: number; totalPages: number; onPage: (page: number) => void }) {
+export function Pagination({
+  page,
+  totalPages,
+  onPage,
+}: {
+  page: number;
+  totalPages: number;
+  onPage: (page: number) => void;
+}) {
   if (totalPages <= 1) return null;
   return (
     <Nav aria-label={TEXT_ADMIN.pagination}>
-      <Button $variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>{TEXT_ADMIN.previous}</Button>
+      <Button $variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {TEXT_ADMIN.previous}
+      </Button>
       {pageWindow(page, totalPages).map((number) => (
         <Button
           key={number}
@@ -28,7 +38,9 @@ export function Pagination({ page, totalPages, onPage }: { page: number; totalPa
           {number}
         </Button>
       ))}
-      <Button $variant="secondary" disabled={page >= totalPages} onClick={() => onPage(page + 1)}>{TEXT_ADMIN.next}</Button>
+      <Button $variant="secondary" disabled={page >= totalPages} onClick={() => onPage(page + 1)}>
+        {TEXT_ADMIN.next}
+      </Button>
     </Nav>
   );
 }

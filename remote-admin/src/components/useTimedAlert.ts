@@ -11,11 +11,14 @@ export function useTimedAlert(ms = ADMIN_ALERT_MS) {
   const [alert, setAlert] = useState<TimedAlert | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  const show = useCallback((tone: AlertTone, text: string) => {
-    clearTimeout(timer.current);
-    setAlert({ tone, text });
-    timer.current = setTimeout(() => setAlert(null), ms);
-  }, [ms]);
+  const show = useCallback(
+    (tone: AlertTone, text: string) => {
+      clearTimeout(timer.current);
+      setAlert({ tone, text });
+      timer.current = setTimeout(() => setAlert(null), ms);
+    },
+    [ms],
+  );
 
   useEffect(() => () => clearTimeout(timer.current), []);
   return [alert, show] as const;

@@ -199,13 +199,17 @@ export default function AdminLayout() {
               setOpen(false);
               menuButton.current?.focus();
             }}
-          >{TEXT_ADMIN.closeMenu}</Button>
+          >
+            {TEXT_ADMIN.closeMenu}
+          </Button>
         </CloseRow>
         <Profile>
           {user.picture ? (
             <img src={user.picture} alt="" />
           ) : (
-            <span className="avatar" aria-hidden="true">{name.charAt(0).toUpperCase()}</span>
+            <span className="avatar" aria-hidden="true">
+              {name.charAt(0).toUpperCase()}
+            </span>
           )}
           <div>
             <strong>{name}</strong>
@@ -221,7 +225,9 @@ export default function AdminLayout() {
         </Nav>
         <Footer>
           <Link to="/">{TEXT_ADMIN.goHome}</Link>
-          <Button $variant="secondary" onClick={signOut}>{TEXT_ADMIN.logout}</Button>
+          <Button $variant="secondary" onClick={signOut}>
+            {TEXT_ADMIN.logout}
+          </Button>
         </Footer>
       </Side>
       <Main>

@@ -45,20 +45,40 @@ export function queriesTo(api: FakeApi, path: string): Record<string, string>[] 
 }
 
 export function bodiesTo(api: FakeApi, path: string): unknown[] {
-  return api.requests.filter((request) => request.path.split('?')[0] === path).map((request) => JSON.parse(request.body || 'null'));
+  return api.requests
+    .filter((request) => request.path.split('?')[0] === path)
+    .map((request) => JSON.parse(request.body || 'null'));
 }
 
 export function adminUser(overrides: Partial<User> = {}): User {
   return {
-    id: 1, email: 'admin@portal.test', name: 'Administrador', lastName: '', phone: '', picture: null, role: 1,
-    presentacion: false, planesUsuarios: [], status: 'active', createdAt: '2026-01-01T00:00:00.000Z', ...overrides,
+    id: 1,
+    email: 'admin@portal.test',
+    name: 'Administrador',
+    lastName: '',
+    phone: '',
+    picture: null,
+    role: 1,
+    presentacion: false,
+    planesUsuarios: [],
+    status: 'active',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
   };
 }
 
 export function listedUser(id: number, overrides: Partial<AdminUser> = {}): AdminUser {
   return {
-    id, email: `usuario${id}@example.com`, name: 'Usuario', lastName: String(id), phone: '', picture: null, role: 2,
-    status: 'active', createdAt: '2026-03-05T12:00:00.000Z', ...overrides,
+    id,
+    email: `usuario${id}@example.com`,
+    name: 'Usuario',
+    lastName: String(id),
+    phone: '',
+    picture: null,
+    role: 2,
+    status: 'active',
+    createdAt: '2026-03-05T12:00:00.000Z',
+    ...overrides,
   };
 }
 

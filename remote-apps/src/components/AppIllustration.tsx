@@ -10,11 +10,25 @@ const SCENES: Record<number, { from: string; to: string; art: ReactNode }> = {
     art: (
       <>
         <rect x="24" y="22" width="272" height="116" rx="12" fill="#ffffff" opacity="0.12" />
-        <path d="M52 112a44 44 0 1 1 88 0" fill="none" stroke="#ffffff" strokeWidth="10" strokeLinecap="round" opacity="0.35" />
+        <path
+          d="M52 112a44 44 0 1 1 88 0"
+          fill="none"
+          stroke="#ffffff"
+          strokeWidth="10"
+          strokeLinecap="round"
+          opacity="0.35"
+        />
         <path d="M52 112a44 44 0 0 1 70-35" fill="none" stroke="#5eead4" strokeWidth="10" strokeLinecap="round" />
         <path d="M96 112l22-26" stroke="#ffffff" strokeWidth="4" strokeLinecap="round" />
         <circle cx="96" cy="112" r="6" fill="#ffffff" />
-        <polyline points="168,112 188,92 206,100 226,66 246,78 270,48" fill="none" stroke="#99f6e4" strokeWidth="5" strokeLinecap="round" strokeLinejoin="round" />
+        <polyline
+          points="168,112 188,92 206,100 226,66 246,78 270,48"
+          fill="none"
+          stroke="#99f6e4"
+          strokeWidth="5"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
         <rect x="168" y="118" width="102" height="6" rx="3" fill="#ffffff" opacity="0.35" />
         <circle cx="270" cy="48" r="7" fill="#fbbf24" />
       </>
@@ -47,12 +61,20 @@ const SCENES: Record<number, { from: string; to: string; art: ReactNode }> = {
       <>
         <rect x="64" y="40" width="80" height="64" rx="10" fill="#ffffff" opacity="0.92" />
         <rect x="76" y="52" width="56" height="24" rx="4" fill="#7c2d12" />
-        <text x="104" y="69" textAnchor="middle" fontFamily="monospace" fontSize="13" fill="#fdba74">12.0 mA</text>
+        <text x="104" y="69" textAnchor="middle" fontFamily="monospace" fontSize="13" fill="#fdba74">
+          12.0 mA
+        </text>
         <circle cx="84" cy="90" r="5" fill="#c2410c" />
         <circle cx="100" cy="90" r="5" fill="#fdba74" />
         <rect x="98" y="104" width="12" height="26" fill="#ffffff" opacity="0.7" />
         <rect x="80" y="128" width="48" height="8" rx="4" fill="#ffffff" opacity="0.7" />
-        <path d="M170 58a30 30 0 0 1 0 36M186 46a48 48 0 0 1 0 60M202 34a66 66 0 0 1 0 84" fill="none" stroke="#fed7aa" strokeWidth="6" strokeLinecap="round" />
+        <path
+          d="M170 58a30 30 0 0 1 0 36M186 46a48 48 0 0 1 0 60M202 34a66 66 0 0 1 0 84"
+          fill="none"
+          stroke="#fed7aa"
+          strokeWidth="6"
+          strokeLinecap="round"
+        />
         <rect x="226" y="62" width="56" height="28" rx="6" fill="#ffffff" opacity="0.2" />
         <rect x="234" y="72" width="40" height="8" rx="4" fill="#fed7aa" />
       </>

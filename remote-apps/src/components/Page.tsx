@@ -38,7 +38,15 @@ export const Row = styled.div`
 `;
 
 /** A button that goes somewhere inside the portal. */
-export function GoButton({ to, children, variant }: { to: string; children: ReactNode; variant?: 'primary' | 'secondary' }) {
+export function GoButton({
+  to,
+  children,
+  variant,
+}: {
+  to: string;
+  children: ReactNode;
+  variant?: 'primary' | 'secondary';
+}) {
   const navigate = useNavigate();
   return (
     <Button $variant={variant} onClick={() => navigate(to)}>

@@ -9,12 +9,21 @@ export const catalogue: App[] = [
   app(1, 'Control Max 360'),
   app(2, 'Beto Pro'),
   app(3, 'TX30', { isEnabledMovil: false, iosUrl: null, androidUrl: null }),
-  app(4, 'C+Suite Completa', { isEnabledWeb: false, isEnabledMovil: false, webUrl: null, iosUrl: null, androidUrl: null }),
+  app(4, 'C+Suite Completa', {
+    isEnabledWeb: false,
+    isEnabledMovil: false,
+    webUrl: null,
+    iosUrl: null,
+    androidUrl: null,
+  }),
   app(5, 'Calculadora TXI', { webUrl: '/calculadora-txi', isEnabledMovil: false, iosUrl: null, androidUrl: null }),
 ];
 
-
-export function withPlans(id: number, nombre: string, pro: { caracteristicas: string[]; precioMensual: number; precioAnual: number }): AppWithPlans {
+export function withPlans(
+  id: number,
+  nombre: string,
+  pro: { caracteristicas: string[]; precioMensual: number; precioAnual: number },
+): AppWithPlans {
   return {
     id,
     nombre,

@@ -58,7 +58,15 @@ const Body = styled.div`
 `;
 
 /** The frame of every sign-in screen: a centred card with the portal's mark, a heading and the form. */
-export function AuthLayout({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
+export function AuthLayout({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <Page>
       <Panel>

@@ -8,7 +8,12 @@ import type { ShowMessage } from './useTimedMessage';
  * ('Código reenviado exitosamente' or the server's message). `send` is the page's own call; `onSent` runs after a
  * success (the verification page starts its cooldown there).
  */
-export function useResend(email: string, send: (email: string) => Promise<unknown>, showMessage: ShowMessage, onSent?: () => void) {
+export function useResend(
+  email: string,
+  send: (email: string) => Promise<unknown>,
+  showMessage: ShowMessage,
+  onSent?: () => void,
+) {
   const [resending, setResending] = useState(false);
   const resend = async () => {
     const problem = resendError(email);

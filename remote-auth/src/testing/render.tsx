@@ -19,7 +19,11 @@ export function LocationProbe() {
 /** Renders a page at an address, the way the host's router would; `state` is the navigation state. */
 export function renderAt(path: string, ui: ReactElement, state?: unknown) {
   return render(
-    <MemoryRouter initialEntries={[{ pathname: path.split('?')[0], search: path.includes('?') ? `?${path.split('?')[1]}` : '', state }]}>
+    <MemoryRouter
+      initialEntries={[
+        { pathname: path.split('?')[0], search: path.includes('?') ? `?${path.split('?')[1]}` : '', state },
+      ]}
+    >
       <Routes>
         <Route path="*" element={ui} />
       </Routes>

@@ -26,7 +26,10 @@ export function formatChange(changePercent: number | null): string {
 
 /** 'Ana Pérez', or the email when the user has no name yet. */
 export function displayName(user: { name?: string | null; lastName?: string | null; email?: string }): string {
-  const full = [user.name, user.lastName].filter((part) => part && part.trim()).join(' ').trim();
+  const full = [user.name, user.lastName]
+    .filter((part) => part && part.trim())
+    .join(' ')
+    .trim();
   return full || user.email || '';
 }
 

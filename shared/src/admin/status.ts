@@ -11,7 +11,10 @@ export function statusLabel(status: string | null | undefined): string {
 }
 
 /** The options of the status filter; '' is "all" (the status is then left out of the query). */
-export const STATUS_FILTER_OPTIONS: readonly { value: '' | 'active' | 'pending_verification' | 'suspended'; label: string }[] = [
+export const STATUS_FILTER_OPTIONS: readonly {
+  value: '' | 'active' | 'pending_verification' | 'suspended';
+  label: string;
+}[] = [
   { value: '', label: 'Todos' },
   { value: 'active', label: 'Activo' },
   { value: 'pending_verification', label: 'Pendiente Verificación' },

@@ -28,7 +28,10 @@ export interface VerifiedSession {
  */
 export async function login(email: string, password: string): Promise<{ access_token: string }> {
   try {
-    return await request('post', API_PATHS.auth.login, { json: { email: email.trim(), password }, fallback: FALLBACK.login });
+    return await request('post', API_PATHS.auth.login, {
+      json: { email: email.trim(), password },
+      fallback: FALLBACK.login,
+    });
   } catch (error) {
     if (error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED' && error.registrationId) {
       rememberRegistration(email, error.registrationId);
@@ -38,11 +41,17 @@ export async function login(email: string, password: string): Promise<{ access_t
 }
 
 /** Keeps the answered registration id in this browser for the verification page (session/registrations.ts). */
-export async function register(payload: RegistrationPayload): Promise<{ email: string; registrationId?: string; resendAfter?: number }> {
-  const registered = await request<{ email: string; registrationId?: string; resendAfter?: number }>('post', API_PATHS.auth.register, {
-    json: payload,
-    fallback: FALLBACK.register,
-  });
+export async function register(
+  payload: RegistrationPayload,
+): Promise<{ email: string; registrationId?: string; resendAfter?: number }> {
+  const registered = await request<{ email: string; registrationId?: string; resendAfter?: number }>(
+    'post',
+    API_PATHS.auth.register,
+    {
+      json: payload,
+      fallback: FALLBACK.register,
+    },
+  );
   if (registered.registrationId) rememberRegistration(registered.email || payload.email, registered.registrationId);
   // The verification page counts down the server's wait before 'Reenviar código' can mail again.
   startResendCooldown('verify_email', registered.email || payload.email, registered.resendAfter);
@@ -66,10 +75,14 @@ export async function verifyRegistration(email: string, code: string): Promise<V
 /** Asks for a new verification code; either way, the server's wait before the next one is kept (issue 18, item 4). */
 export async function resendVerification(email: string): Promise<unknown> {
   try {
-    const answer = await request<{ message?: string; resendAfter?: number } | undefined>('post', API_PATHS.auth.resendVerification, {
-      json: { email },
-      fallback: FALLBACK.resend,
-    });
+    const answer = await request<{ message?: string; resendAfter?: number } | undefined>(
+      'post',
+      API_PATHS.auth.resendVerification,
+      {
+        json: { email },
+        fallback: FALLBACK.resend,
+      },
+    );
     startResendCooldown('verify_email', email, answer?.resendAfter);
     return answer;
   } catch (error) {
@@ -84,7 +97,10 @@ export function checkEmail(email: string): Promise<{ email: string; status: User
 }
 
 /** Also the reset page's 'Reenviar código', which has its own fallback message. */
-export function forgotPassword(email: string, fallback: string = FALLBACK.forgotPassword): Promise<{ message: string }> {
+export function forgotPassword(
+  email: string,
+  fallback: string = FALLBACK.forgotPassword,
+): Promise<{ message: string }> {
   return request('post', API_PATHS.auth.forgotPassword, { json: { email }, fallback });
 }
 
@@ -96,7 +112,10 @@ export function changePassword(email: string, code: string, newPassword: string)
 }
 
 /** Answers with a new token for this session: the one presented stops working (API.md). */
-export function updatePassword(currentPassword: string, newPassword: string): Promise<{ message: string; access_token?: string }> {
+export function updatePassword(
+  currentPassword: string,
+  newPassword: string,
+): Promise<{ message: string; access_token?: string }> {
   return request('post', API_PATHS.auth.updatePassword, {
     json: { currentPassword, newPassword },
     fallback: FALLBACK.updatePassword,

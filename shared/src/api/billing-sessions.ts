@@ -15,7 +15,10 @@ export interface BillingPrice {
 
 /** Spec §7: the customer session that lets the pricing table know the signed-in customer. */
 export function createCustomerSession(userId: number): Promise<{ clientSecret: string }> {
-  return request('post', API_PATHS.billing.customerSession, { json: { userId }, fallback: FALLBACK.billingCustomerSession });
+  return request('post', API_PATHS.billing.customerSession, {
+    json: { userId },
+    fallback: FALLBACK.billingCustomerSession,
+  });
 }
 
 export function listBillingPrices(): Promise<BillingPrice[]> {

@@ -28,7 +28,9 @@ export type FieldLabels = Readonly<Record<string, string>>;
 
 /** The API names a field in quotes ("'webUrl' no es válido"): the form's label goes in its place. */
 export function withFieldLabels(message: string, labels: FieldLabels): string {
-  return message.replace(/'([A-Za-z_][\w.]*)'/g, (quoted, field: string) => (labels[field] ? `'${labels[field]}'` : quoted));
+  return message.replace(/'([A-Za-z_][\w.]*)'/g, (quoted, field: string) =>
+    labels[field] ? `'${labels[field]}'` : quoted,
+  );
 }
 
 /**
@@ -48,7 +50,6 @@ export function onUnauthorized(handler: UnauthorizedHandler): () => void {
   unauthorizedHandlers.add(handler);
   return () => unauthorizedHandlers.delete(handler);
 }
-
 
 /** The API's code for a suspended account (its sign-in, and any call of a session open when it was suspended). */
 export const SUSPENDED_CODE = 'USER_SUSPENDED';
@@ -115,7 +116,8 @@ interface ErrorBody {
 
 // Words of a server's or a gateway's own English text ('Internal Server Error', 'Bad Gateway', 'Request timed out')
 // that no Spanish message of the API uses.
-const FOREIGN_TEXT = /<|\b(the|internal|server|gateway|found|timeout|timed|forbidden|unauthorized|bad request|service|unavailable|too many|requests?|failed|invalid|upstream|proxy|error occurred)\b/i;
+const FOREIGN_TEXT =
+  /<|\b(the|internal|server|gateway|found|timeout|timed|forbidden|unauthorized|bad request|service|unavailable|too many|requests?|failed|invalid|upstream|proxy|error occurred)\b/i;
 
 /** Whether a server text is one of the API's Spanish messages, fit to show; anything else gives way to the fallback. */
 export function isOwnMessage(text: string): boolean {
@@ -152,7 +154,11 @@ export interface RequestOptions {
 }
 
 /** Sends one call to the API; resolves to the JSON body (undefined for 204), rejects with an ApiError. */
-export async function request<T>(method: 'get' | 'post' | 'put' | 'delete', path: string, options: RequestOptions): Promise<T> {
+export async function request<T>(
+  method: 'get' | 'post' | 'put' | 'delete',
+  path: string,
+  options: RequestOptions,
+): Promise<T> {
   const kyOptions: Options = { method };
   if (options.json !== undefined) kyOptions.json = options.json;
   if (options.searchParams) {

@@ -8,8 +8,7 @@ export const CALCULATOR_PATH = '/calculadora-txi';
 
 export type WebLaunch =
   /** `partnerToken`: the target is on the redirect allow-list, so a signed-in person arrives with a partner token. */
-  | { kind: 'new-tab'; url: string; partnerToken: boolean }
-  | { kind: 'navigate'; path: string };
+  { kind: 'new-tab'; url: string; partnerToken: boolean } | { kind: 'navigate'; path: string };
 
 function isRelative(url: string): boolean {
   return url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\');

@@ -16,7 +16,16 @@ export type AppLinkField = keyof typeof APP_LINK_LABELS;
 const AMBIGUOUS = /[\s\\\u0000-\u001f\u007f]/;
 const LOOPBACK = new Set(['localhost', '127.0.0.1']);
 /** Schemes a browser runs or reads locally, and plain http: never a mobile app's link. */
-const REFUSED_DEEP_LINK_SCHEMES = new Set(['javascript', 'data', 'vbscript', 'file', 'http', 'blob', 'about', 'filesystem']);
+const REFUSED_DEEP_LINK_SCHEMES = new Set([
+  'javascript',
+  'data',
+  'vbscript',
+  'file',
+  'http',
+  'blob',
+  'about',
+  'filesystem',
+]);
 
 function absolute(value: string): URL | null {
   try {

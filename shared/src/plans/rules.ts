@@ -32,7 +32,9 @@ export const SUITE_PRICES = { monthly: 39, annual: 299, currency: 'USD' } as con
 export const PLANS_PAGE_APP_ORDER: readonly number[] = [2, 3, 1];
 
 export function plansPageApps(apps: readonly AppWithPlans[]): AppWithPlans[] {
-  return PLANS_PAGE_APP_ORDER.map((id) => apps.find((app) => app.id === id)).filter((app): app is AppWithPlans => app !== undefined);
+  return PLANS_PAGE_APP_ORDER.map((id) => apps.find((app) => app.id === id)).filter(
+    (app): app is AppWithPlans => app !== undefined,
+  );
 }
 
 export function freePlanOf(app: Pick<AppWithPlans, 'planes'>): Plan | undefined {

@@ -7,7 +7,10 @@ import { isAllowedRedirect } from './allow-list';
  * short-lived, read-only). The portal's own session token never leaves the portal. Null when the target is not
  * allowed or no token could be minted: the caller then stays in the portal (/apps).
  */
-export async function partnerRedirect(raw: string | null | undefined, allowList: readonly string[]): Promise<string | null> {
+export async function partnerRedirect(
+  raw: string | null | undefined,
+  allowList: readonly string[],
+): Promise<string | null> {
   if (!raw || !isAllowedRedirect(raw, allowList)) return null;
   let token: string;
   try {

@@ -37,7 +37,11 @@ function readAll(now: number): Record<string, Entry> {
   const live: Record<string, Entry> = {};
   if (parsed && typeof parsed === 'object') {
     for (const [email, entry] of Object.entries(parsed as Record<string, Partial<Entry>>)) {
-      if (typeof entry?.id === 'string' && typeof entry.savedAt === 'number' && now - entry.savedAt < REGISTRATION_LIFETIME_MS) {
+      if (
+        typeof entry?.id === 'string' &&
+        typeof entry.savedAt === 'number' &&
+        now - entry.savedAt < REGISTRATION_LIFETIME_MS
+      ) {
         live[email] = { id: entry.id, savedAt: entry.savedAt };
       }
     }

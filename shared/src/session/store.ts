@@ -161,7 +161,12 @@ onUnauthorized(() => useSession.getState().clearSession());
 /** Only for tests: lets initialize() run again. */
 export function resetSessionForTests(): void {
   initialization = undefined;
-  useSession.setState({ ...ANONYMOUS, isInitialized: false, pendingVerificationEmail: null, hasShownPresentationModal: false });
+  useSession.setState({
+    ...ANONYMOUS,
+    isInitialized: false,
+    pendingVerificationEmail: null,
+    hasShownPresentationModal: false,
+  });
 }
 
 registerInstance('session-store');

@@ -35,10 +35,14 @@ export async function startFakeApi(routes: Record<string, FakeReply | ((req: Rec
       requests.push(recorded);
       const key = `${req.method} ${(req.url ?? '').split('?')[0]}`;
       const route = routes[key];
-      const reply = typeof route === 'function' ? route(recorded) : (route ?? { status: 404, body: { message: 'Recurso no encontrado' } });
+      const reply =
+        typeof route === 'function'
+          ? route(recorded)
+          : (route ?? { status: 404, body: { message: 'Recurso no encontrado' } });
       const send = () => {
         if (reply.body === undefined) res.writeHead(reply.status, cors).end();
-        else res.writeHead(reply.status, { ...cors, 'Content-Type': 'application/json' }).end(JSON.stringify(reply.body));
+        else
+          res.writeHead(reply.status, { ...cors, 'Content-Type': 'application/json' }).end(JSON.stringify(reply.body));
       };
       if (reply.delay) setTimeout(send, reply.delay);
       else send();

@@ -30,7 +30,12 @@ export function Alert({ tone = 'error', children }: { tone?: AlertTone; children
     if (tone === 'error') box.current?.focus();
   }, [tone, text]);
   return (
-    <Box ref={box} $tone={tone} role={tone === 'error' ? 'alert' : 'status'} tabIndex={tone === 'error' ? -1 : undefined}>
+    <Box
+      ref={box}
+      $tone={tone}
+      role={tone === 'error' ? 'alert' : 'status'}
+      tabIndex={tone === 'error' ? -1 : undefined}
+    >
       {children}
     </Box>
   );

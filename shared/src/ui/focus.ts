@@ -81,7 +81,11 @@ export function useMenuFocus(
         return;
       }
       const root = panel.current;
-      if (root && event.key === 'Tab' && (root.contains(document.activeElement) || document.activeElement === button.current)) {
+      if (
+        root &&
+        event.key === 'Tab' &&
+        (root.contains(document.activeElement) || document.activeElement === button.current)
+      ) {
         keepTabInside(event, root);
       }
     };

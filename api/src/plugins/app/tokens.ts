@@ -1,215 +1,235 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { eq, sql } from 'drizzle-orm'
-import fp from 'fastify-plugin'
-import { calculateJwkThumbprint, errors, exportJWK, jwtVerify, SignJWT, type JWK } from 'jose'
-import { ConfigError } from '../../config.js'
-import type { Db } from '../../db/client.js'
-import { revokedTokens, users, type User } from '../../db/schema.js'
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import fp from 'fastify-plugin';
+import { calculateJwkThumbprint, errors, exportJWK, jwtVerify, SignJWT, type JWK } from 'jose';
+import { ConfigError } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { revokedTokens, users, type User } from '../../db/schema.js';
 
-const algorithm = 'ES256'
+const algorithm = 'ES256';
 
 export interface SigningKey {
-  kid: string
-  privateKey: KeyObject
-  publicKey: KeyObject
+  kid: string;
+  privateKey: KeyObject;
+  publicKey: KeyObject;
   /** The public half as published in the JWKS, with `kid`, `alg` and `use`. */
-  publicJwk: JWK
+  publicJwk: JWK;
 }
 
 /** A portal session (signed in at the portal) or a partner-scoped token minted from one for one target. */
-export type TokenKind = 'session' | 'partner'
+export type TokenKind = 'session' | 'partner';
 
 export interface VerifiedToken {
-  user: User
-  jti: string
-  expiresAt: Date
-  kind: TokenKind
+  user: User;
+  jti: string;
+  expiresAt: Date;
+  kind: TokenKind;
   /** Partner tokens only: the target's origin (web) or deep-link scheme (mobile). */
-  audience?: string
+  audience?: string;
 }
 
 export interface PartnerToken {
-  token: string
-  audience: string
-  expiresIn: number
+  token: string;
+  audience: string;
+  expiresIn: number;
 }
 
 export interface TokenService {
-  readonly jwks: { keys: JWK[] }
-  sign(user: Pick<User, 'id' | 'role' | 'tokenVersion'>): Promise<string>
+  readonly jwks: { keys: JWK[] };
+  sign(user: Pick<User, 'id' | 'role' | 'tokenVersion'>): Promise<string>;
   /**
    * A token for one partner target, minted from a verified portal session: `aud` the target's audience, `iss` the
    * API's public URL, `sid` the session's `jti` (its logout ends it), `tv` the user's token version, and a lifetime
    * that never outlasts the session.
    */
-  signPartner(session: VerifiedToken, audience: string): Promise<PartnerToken>
+  signPartner(session: VerifiedToken, audience: string): Promise<PartnerToken>;
   /**
    * The token's user, or null for any token that must not be accepted (bad, expired, revoked, outdated, or of a kind
    * not in `accept`: portal sessions only unless the caller says so).
    */
-  verify(token: string, accept?: readonly TokenKind[]): Promise<VerifiedToken | null>
+  verify(token: string, accept?: readonly TokenKind[]): Promise<VerifiedToken | null>;
   /**
    * For a token `verify` refused: whether it was a live session when its account was suspended (signed, not expired,
    * not logged out, one token version behind a suspended account), so the caller can be told why.
    */
-  refusedForSuspension(token: string, accept?: readonly TokenKind[]): Promise<boolean>
+  refusedForSuspension(token: string, accept?: readonly TokenKind[]): Promise<boolean>;
 }
 
 /** The JWT `typ` of partner tokens (explicit typing, RFC 8725 §3.11): never mistaken for a portal session. */
-export const partnerTokenType = 'partner+jwt'
+export const partnerTokenType = 'partner+jwt';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    tokens: TokenService
+    tokens: TokenService;
     /** The server's secret key; the code service derives its own key from it. */
-    signingKey: SigningKey
+    signingKey: SigningKey;
   }
 }
 
 /** Reads the key kept in `keysDir`, creating it on first start so restarts keep issued tokens valid. */
 function readOrCreateKeyFile(path: string): string {
   try {
-    return readFileSync(path, 'utf8')
+    return readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const { privateKey } = generateKeyPairSync('ec', {
     namedCurve: 'P-256',
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     publicKeyEncoding: { type: 'spki', format: 'pem' },
-  })
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+  });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   try {
-    writeFileSync(path, privateKey, { mode: 0o600, flag: 'wx' })
-    return privateKey
+    writeFileSync(path, privateKey, { mode: 0o600, flag: 'wx' });
+    return privateKey;
   } catch (error) {
     // Another instance sharing the directory created it first: use that one so both sign with the same key.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(path, 'utf8')
-    throw error
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(path, 'utf8');
+    throw error;
   }
 }
 
-export async function loadSigningKey(options: { privateKeyPem: string | undefined, keysDir: string }): Promise<SigningKey> {
-  const keyFile = join(options.keysDir, 'jwt-es256.pem')
-  const source = options.privateKeyPem ? 'JWT_PRIVATE_KEY' : keyFile
-  const pem = options.privateKeyPem ?? readOrCreateKeyFile(keyFile)
-  let privateKey: KeyObject
+export async function loadSigningKey(options: {
+  privateKeyPem: string | undefined;
+  keysDir: string;
+}): Promise<SigningKey> {
+  const keyFile = join(options.keysDir, 'jwt-es256.pem');
+  const source = options.privateKeyPem ? 'JWT_PRIVATE_KEY' : keyFile;
+  const pem = options.privateKeyPem ?? readOrCreateKeyFile(keyFile);
+  let privateKey: KeyObject;
   try {
-    privateKey = createPrivateKey(pem)
+    privateKey = createPrivateKey(pem);
   } catch {
-    throw new ConfigError(source, 'no es una clave privada PEM legible')
+    throw new ConfigError(source, 'no es una clave privada PEM legible');
   }
   if (privateKey.asymmetricKeyType !== 'ec' || privateKey.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
-    throw new ConfigError(source, 'debe ser una clave EC de la curva P-256 (ES256)')
+    throw new ConfigError(source, 'debe ser una clave EC de la curva P-256 (ES256)');
   }
-  const publicKey = createPublicKey(privateKey)
-  const jwk = await exportJWK(publicKey)
+  const publicKey = createPublicKey(privateKey);
+  const jwk = await exportJWK(publicKey);
   // Derived from the key itself, so the kid stays the same across restarts and instances sharing the key.
-  const kid = await calculateJwkThumbprint(jwk)
-  return { kid, privateKey, publicKey, publicJwk: { ...jwk, kid, alg: algorithm, use: 'sig' } }
+  const kid = await calculateJwkThumbprint(jwk);
+  return { kid, privateKey, publicKey, publicJwk: { ...jwk, kid, alg: algorithm, use: 'sig' } };
 }
 
-const maxUserId = 2_147_483_647
+const maxUserId = 2_147_483_647;
 
 /** What a token's signature vouches for; a pure function of the token and the key, so it may be remembered. */
 interface Claims {
-  kind: TokenKind
-  userId: number
-  jti: string
-  exp: number
-  tv: number
+  kind: TokenKind;
+  userId: number;
+  jti: string;
+  exp: number;
+  tv: number;
   /** The portal session whose logout ends this token: its own `jti` for a session, `sid` for a partner token. */
-  sessionJti: string
-  audience?: string
+  sessionJti: string;
+  audience?: string;
 }
 
 /** Signature checks remembered per instance; the oldest are forgotten first past this many. */
-export const verifiedTokensKept = 10_000
+export const verifiedTokensKept = 10_000;
 
 async function verifySignature(token: string, key: SigningKey, issuer: string): Promise<Claims | null> {
-  let payload
-  let typ: string | undefined
+  let payload;
+  let typ: string | undefined;
   try {
-    ({ payload, protectedHeader: { typ } } = await jwtVerify(token, (header) => {
-      if (header.kid !== key.kid) throw new errors.JWKSNoMatchingKey()
-      return key.publicKey
-    }, { algorithms: [algorithm], requiredClaims: ['sub', 'jti', 'iat', 'exp'] }))
+    ({
+      payload,
+      protectedHeader: { typ },
+    } = await jwtVerify(
+      token,
+      (header) => {
+        if (header.kid !== key.kid) throw new errors.JWKSNoMatchingKey();
+        return key.publicKey;
+      },
+      { algorithms: [algorithm], requiredClaims: ['sub', 'jti', 'iat', 'exp'] },
+    ));
   } catch (error) {
-    if (error instanceof errors.JOSEError) return null
-    throw error
+    if (error instanceof errors.JOSEError) return null;
+    throw error;
   }
-  const { sub, jti, exp, tv, aud, iss, sid } = payload
-  const userId = Number(sub)
-  if (!Number.isInteger(userId) || userId < 1 || userId > maxUserId || typeof jti !== 'string'
-    || typeof exp !== 'number' || typeof tv !== 'number') {
-    return null
+  const { sub, jti, exp, tv, aud, iss, sid } = payload;
+  const userId = Number(sub);
+  if (
+    !Number.isInteger(userId) ||
+    userId < 1 ||
+    userId > maxUserId ||
+    typeof jti !== 'string' ||
+    typeof exp !== 'number' ||
+    typeof tv !== 'number'
+  ) {
+    return null;
   }
   if (typ === partnerTokenType) {
-    if (typeof aud !== 'string' || iss !== issuer || typeof sid !== 'string') return null
-    return { kind: 'partner', userId, jti, exp, tv, sessionJti: sid, audience: aud }
+    if (typeof aud !== 'string' || iss !== issuer || typeof sid !== 'string') return null;
+    return { kind: 'partner', userId, jti, exp, tv, sessionJti: sid, audience: aud };
   }
   // A portal session has no audience: anything else carrying one is no session.
-  if ((typ !== undefined && typ !== 'JWT') || aud !== undefined) return null
-  return { kind: 'session', userId, jti, exp, tv, sessionJti: jti }
+  if ((typ !== undefined && typ !== 'JWT') || aud !== undefined) return null;
+  return { kind: 'session', userId, jti, exp, tv, sessionJti: jti };
 }
 
 export interface TokenLifetimes {
   /** Portal sessions. */
-  ttlSeconds: number
+  ttlSeconds: number;
   /** Partner tokens (at most the rest of the session they are minted from). */
-  partnerTtlSeconds: number
+  partnerTtlSeconds: number;
   /** `iss` of partner tokens: the API's public URL. */
-  issuer: string
+  issuer: string;
 }
 
 export function createTokenService(db: Db, key: SigningKey, lifetimes: TokenLifetimes): TokenService {
-  const { ttlSeconds, partnerTtlSeconds, issuer } = lifetimes
+  const { ttlSeconds, partnerTtlSeconds, issuer } = lifetimes;
   // Only the signature (an ES256 verify costs more than the rest of a request) is remembered: revocation, token
   // version and status are read from the database on every request, so a logout, password change or suspension made
   // through any instance is refused by every other one at once.
-  const verified = new Map<string, Claims>()
+  const verified = new Map<string, Claims>();
   // One statement, prepared once (a named statement on PostgreSQL): the user with its revocation flag.
-  const session = db.select({
-    user: users,
-    // A partner token dies with its own jti and with the logout of the session it was minted from.
-    revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} in (${sql.placeholder('jti')}, ${sql.placeholder('sessionJti')}))`,
-  }).from(users).where(eq(users.id, sql.placeholder('userId'))).prepare('auth_session')
+  const session = db
+    .select({
+      user: users,
+      // A partner token dies with its own jti and with the logout of the session it was minted from.
+      revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} in (${sql.placeholder('jti')}, ${sql.placeholder('sessionJti')}))`,
+    })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('auth_session');
 
   async function claimsOf(token: string): Promise<Claims | null> {
-    let claims = verified.get(token)
+    let claims = verified.get(token);
     if (!claims) {
-      claims = await verifySignature(token, key, issuer) ?? undefined
-      if (!claims) return null
-      if (verified.size >= verifiedTokensKept) verified.delete(verified.keys().next().value!)
-      verified.set(token, claims)
+      claims = (await verifySignature(token, key, issuer)) ?? undefined;
+      if (!claims) return null;
+      if (verified.size >= verifiedTokensKept) verified.delete(verified.keys().next().value!);
+      verified.set(token, claims);
     }
     // jose's own rule: valid while now < exp.
     if (claims.exp <= Math.floor(Date.now() / 1000)) {
-      verified.delete(token)
-      return null
+      verified.delete(token);
+      return null;
     }
-    return claims
+    return claims;
   }
 
   return {
     jwks: { keys: [key.publicJwk] },
 
     sign(user) {
-      const now = Math.floor(Date.now() / 1000)
+      const now = Math.floor(Date.now() / 1000);
       return new SignJWT({ role: user.role, tv: user.tokenVersion })
         .setProtectedHeader({ alg: algorithm, kid: key.kid, typ: 'JWT' })
         .setSubject(String(user.id))
         .setJti(randomUUID())
         .setIssuedAt(now)
         .setExpirationTime(now + ttlSeconds)
-        .sign(key.privateKey)
+        .sign(key.privateKey);
     },
 
     async signPartner(from, audience) {
-      const now = Math.floor(Date.now() / 1000)
-      const exp = Math.min(now + partnerTtlSeconds, Math.floor(from.expiresAt.getTime() / 1000))
+      const now = Math.floor(Date.now() / 1000);
+      const exp = Math.min(now + partnerTtlSeconds, Math.floor(from.expiresAt.getTime() / 1000));
       const token = await new SignJWT({ tv: from.user.tokenVersion, sid: from.jti })
         .setProtectedHeader({ alg: algorithm, kid: key.kid, typ: partnerTokenType })
         .setIssuer(issuer)
@@ -218,49 +238,57 @@ export function createTokenService(db: Db, key: SigningKey, lifetimes: TokenLife
         .setJti(randomUUID())
         .setIssuedAt(now)
         .setExpirationTime(exp)
-        .sign(key.privateKey)
-      return { token, audience, expiresIn: exp - now }
+        .sign(key.privateKey);
+      return { token, audience, expiresIn: exp - now };
     },
 
     async verify(token, accept = ['session']) {
-      const claims = await claimsOf(token)
-      if (!claims || !accept.includes(claims.kind)) return null
-      const [row] = await session.execute({ userId: claims.userId, jti: claims.jti, sessionJti: claims.sessionJti })
+      const claims = await claimsOf(token);
+      if (!claims || !accept.includes(claims.kind)) return null;
+      const [row] = await session.execute({ userId: claims.userId, jti: claims.jti, sessionJti: claims.sessionJti });
       // Password changes and suspensions bump token_version, which ends every session issued before.
-      if (!row || row.revoked || row.user.status === 'suspended' || row.user.tokenVersion !== claims.tv) return null
+      if (!row || row.revoked || row.user.status === 'suspended' || row.user.tokenVersion !== claims.tv) return null;
       return {
         user: row.user,
         jti: claims.jti,
         expiresAt: new Date(claims.exp * 1000),
         kind: claims.kind,
         ...(claims.audience === undefined ? {} : { audience: claims.audience }),
-      }
+      };
     },
 
     async refusedForSuspension(token, accept = ['session']) {
-      const claims = await claimsOf(token)
-      if (!claims || !accept.includes(claims.kind)) return false
-      const [row] = await session.execute({ userId: claims.userId, jti: claims.jti, sessionJti: claims.sessionJti })
+      const claims = await claimsOf(token);
+      if (!claims || !accept.includes(claims.kind)) return false;
+      const [row] = await session.execute({ userId: claims.userId, jti: claims.jti, sessionJti: claims.sessionJti });
       // Suspension bumps the version once: a token one version behind a suspended account was live until then.
-      return Boolean(row && !row.revoked && row.user.status === 'suspended' && row.user.tokenVersion === claims.tv + 1)
+      return Boolean(row && !row.revoked && row.user.status === 'suspended' && row.user.tokenVersion === claims.tv + 1);
     },
-  }
+  };
 }
 
 export interface TokensPluginOptions {
   /** Signing key already loaded (tests reuse one); otherwise it comes from the configuration or `DATA_DIR/keys`. */
-  signingKey?: SigningKey
+  signingKey?: SigningKey;
 }
 
-export default fp<TokensPluginOptions>(async (app, options) => {
-  const key = options.signingKey ?? await loadSigningKey({
-    privateKeyPem: app.config.jwtPrivateKey,
-    keysDir: join(app.config.dataDir, 'keys'),
-  })
-  app.decorate('signingKey', key)
-  app.decorate('tokens', createTokenService(app.db, key, {
-    ttlSeconds: app.config.tokenTtlSeconds,
-    partnerTtlSeconds: app.config.partnerTokenTtlSeconds,
-    issuer: app.config.apiPublicUrl,
-  }))
-}, { name: 'tokens' })
+export default fp<TokensPluginOptions>(
+  async (app, options) => {
+    const key =
+      options.signingKey ??
+      (await loadSigningKey({
+        privateKeyPem: app.config.jwtPrivateKey,
+        keysDir: join(app.config.dataDir, 'keys'),
+      }));
+    app.decorate('signingKey', key);
+    app.decorate(
+      'tokens',
+      createTokenService(app.db, key, {
+        ttlSeconds: app.config.tokenTtlSeconds,
+        partnerTtlSeconds: app.config.partnerTokenTtlSeconds,
+        issuer: app.config.apiPublicUrl,
+      }),
+    );
+  },
+  { name: 'tokens' },
+);

@@ -1,15 +1,15 @@
-import { sql } from 'drizzle-orm'
-import type { FastifyBaseLogger } from 'fastify'
-import fp from 'fastify-plugin'
-import { openDatabase, type Database, type Db } from '../../db/client.js'
-import { migrate } from '../../db/migrate.js'
-import { seed } from '../../db/seed.js'
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import fp from 'fastify-plugin';
+import { openDatabase, type Database, type Db } from '../../db/client.js';
+import { migrate } from '../../db/migrate.js';
+import { seed } from '../../db/seed.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    db: Db
-    database: Database
-    databaseOutage: DatabaseOutage
+    db: Db;
+    database: Database;
+    databaseOutage: DatabaseOutage;
   }
 }
 
@@ -20,76 +20,85 @@ declare module 'fastify' {
  */
 export interface DatabaseOutage {
   /** A request (or background work) could not reach the database: counted among the refused. */
-  refused(error: unknown, log?: FastifyBaseLogger): void
+  refused(error: unknown, log?: FastifyBaseLogger): void;
   /** An idle pooled connection failed: opens the outage like a refusal, but no request was refused. */
-  lost(error: unknown): void
-  readonly active: boolean
+  lost(error: unknown): void;
+  readonly active: boolean;
 }
 
-const probeEveryMs = 1_000
+const probeEveryMs = 1_000;
 
-function trackOutages(log: FastifyBaseLogger, probe: () => Promise<unknown>, now = Date.now): DatabaseOutage & { stop(): void } {
-  let outage: { since: number, refused: number, timer: NodeJS.Timeout } | undefined
-  let stopped = false
+function trackOutages(
+  log: FastifyBaseLogger,
+  probe: () => Promise<unknown>,
+  now = Date.now,
+): DatabaseOutage & { stop(): void } {
+  let outage: { since: number; refused: number; timer: NodeJS.Timeout } | undefined;
+  let stopped = false;
   const check = async () => {
-    if (!outage || stopped) return
+    if (!outage || stopped) return;
     try {
-      await probe()
+      await probe();
     } catch {
-      if (outage && !stopped) outage.timer = setTimeout(check, probeEveryMs).unref()
-      return
+      if (outage && !stopped) outage.timer = setTimeout(check, probeEveryMs).unref();
+      return;
     }
-    log.warn({ durationMs: now() - outage.since, refusedRequests: outage.refused }, 'database available again')
-    outage = undefined
-  }
+    log.warn({ durationMs: now() - outage.since, refusedRequests: outage.refused }, 'database available again');
+    outage = undefined;
+  };
   const fail = (error: unknown, requestLog: FastifyBaseLogger, counted: number) => {
     if (outage) {
-      outage.refused += counted
-      requestLog.debug({ err: error }, 'database unavailable')
-      return
+      outage.refused += counted;
+      requestLog.debug({ err: error }, 'database unavailable');
+      return;
     }
-    log.error({ err: error }, 'database unavailable: requests are answered 503 until it is back')
-    outage = { since: now(), refused: counted, timer: setTimeout(check, probeEveryMs).unref() }
-  }
+    log.error({ err: error }, 'database unavailable: requests are answered 503 until it is back');
+    outage = { since: now(), refused: counted, timer: setTimeout(check, probeEveryMs).unref() };
+  };
   return {
-    get active() { return outage !== undefined },
+    get active() {
+      return outage !== undefined;
+    },
     refused: (error, requestLog = log) => fail(error, requestLog, 1),
     lost: (error) => fail(error, log, 0),
     stop() {
-      stopped = true
-      if (outage) clearTimeout(outage.timer)
+      stopped = true;
+      if (outage) clearTimeout(outage.timer);
     },
-  }
+  };
 }
 
 export interface DatabasePluginOptions {
   /** An already open database (tests); otherwise one is opened from the configuration. Closed with the app. */
-  database?: Database
+  database?: Database;
 }
 
-export default fp<DatabasePluginOptions>(async (app, options) => {
-  const { config } = app
-  // Before the database opens: an idle connection may fail at any time after.
-  const outage = trackOutages(app.log, () => app.db.execute(sql`select 1`))
-  const database = options.database ?? await openDatabase(config, (error) => outage.lost(error))
-  app.addHook('onClose', async () => {
-    outage.stop()
-    await database.close()
-  })
-  app.decorate('databaseOutage', outage)
+export default fp<DatabasePluginOptions>(
+  async (app, options) => {
+    const { config } = app;
+    // Before the database opens: an idle connection may fail at any time after.
+    const outage = trackOutages(app.log, () => app.db.execute(sql`select 1`));
+    const database = options.database ?? (await openDatabase(config, (error) => outage.lost(error)));
+    app.addHook('onClose', async () => {
+      outage.stop();
+      await database.close();
+    });
+    app.decorate('databaseOutage', outage);
 
-  const applied = await migrate(database)
-  if (applied.length > 0) app.log.info({ migrations: applied }, 'migrations applied')
+    const applied = await migrate(database);
+    if (applied.length > 0) app.log.info({ migrations: applied }, 'migrations applied');
 
-  const { catalogueCreated, adminCreated } = await seed(database.db, config)
-  if (catalogueCreated) app.log.info('seed catalogue created')
-  if (adminCreated?.generatedPassword) {
-    // Straight to stdout, once: it is the only time this password is ever shown.
-    process.stdout.write(`\nAdministrador creado: ${adminCreated.email} / ${adminCreated.generatedPassword}\n\n`)
-  } else if (adminCreated) {
-    app.log.info({ email: adminCreated.email }, 'administrator created')
-  }
+    const { catalogueCreated, adminCreated } = await seed(database.db, config);
+    if (catalogueCreated) app.log.info('seed catalogue created');
+    if (adminCreated?.generatedPassword) {
+      // Straight to stdout, once: it is the only time this password is ever shown.
+      process.stdout.write(`\nAdministrador creado: ${adminCreated.email} / ${adminCreated.generatedPassword}\n\n`);
+    } else if (adminCreated) {
+      app.log.info({ email: adminCreated.email }, 'administrator created');
+    }
 
-  app.decorate('database', database)
-  app.decorate('db', database.db)
-}, { name: 'database' })
+    app.decorate('database', database);
+    app.decorate('db', database.db);
+  },
+  { name: 'database' },
+);

@@ -1,7 +1,7 @@
-import helmet from '@fastify/helmet'
-import type { FastifyReply } from 'fastify'
-import fp from 'fastify-plugin'
-import helmetMiddleware from 'helmet'
+import helmet from '@fastify/helmet';
+import type { FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import helmetMiddleware from 'helmet';
 
 const securityPolicy = {
   // The API only answers JSON: nothing it returns may load resources or be framed. /docs sets its own policy.
@@ -13,10 +13,10 @@ const securityPolicy = {
   referrerPolicy: { policy: 'no-referrer' as const },
   // The legacy twin of `frame-ancestors 'none'`, for browsers that ignore CSP.
   frameguard: { action: 'deny' as const },
-}
+};
 
 // helmet itself (the same version @fastify/helmet wraps), for the answers given before any hook runs.
-const applyPolicy = helmetMiddleware(securityPolicy)
+const applyPolicy = helmetMiddleware(securityPolicy);
 
 /**
  * The same headers on answers Fastify gives before any hook runs (an undecodable URL, a path parameter past its
@@ -24,10 +24,13 @@ const applyPolicy = helmetMiddleware(securityPolicy)
  */
 export function setSecurityHeaders(reply: FastifyReply): void {
   applyPolicy(reply.request.raw, reply.raw, (error) => {
-    if (error) throw error
-  })
+    if (error) throw error;
+  });
 }
 
-export default fp(async (app) => {
-  await app.register(helmet, securityPolicy)
-}, { name: 'helmet' })
+export default fp(
+  async (app) => {
+    await app.register(helmet, securityPolicy);
+  },
+  { name: 'helmet' },
+);

@@ -1,15 +1,15 @@
-import { and, eq, sql } from 'drizzle-orm'
-import type { Db } from '../../db/client.js'
-import { roles, users, type User, type UserStatus } from '../../db/schema.js'
-import { HttpError } from '../../lib/errors.js'
-import { recordAudit, type AuditActor } from './audit.js'
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { roles, users, type User, type UserStatus } from '../../db/schema.js';
+import { HttpError } from '../../lib/errors.js';
+import { recordAudit, type AuditActor } from './audit.js';
 
-export type AccountStatus = 'active' | 'suspended'
-export type Role = (typeof roles)[keyof typeof roles]
+export type AccountStatus = 'active' | 'suspended';
+export type Role = (typeof roles)[keyof typeof roles];
 
 export interface AccountChange {
-  status?: UserStatus
-  role?: number
+  status?: UserStatus;
+  role?: number;
 }
 
 /**
@@ -18,16 +18,20 @@ export interface AccountChange {
  * account), and no account goes back to pending verification (its sessions would stay open, and pending means nobody
  * proved the mailbox).
  */
-export function checkAccountChange(actorId: number | null, current: Pick<User, 'id' | 'status' | 'role'>, change: AccountChange): void {
+export function checkAccountChange(
+  actorId: number | null,
+  current: Pick<User, 'id' | 'status' | 'role'>,
+  change: AccountChange,
+): void {
   if (change.status === 'pending_verification' && current.status !== 'pending_verification') {
-    throw new HttpError(400, 'Una cuenta no puede volver a quedar pendiente de verificación', 'STATUS_NOT_ALLOWED')
+    throw new HttpError(400, 'Una cuenta no puede volver a quedar pendiente de verificación', 'STATUS_NOT_ALLOWED');
   }
-  if (actorId !== current.id) return
+  if (actorId !== current.id) return;
   if (change.status !== undefined && change.status !== current.status) {
-    throw new HttpError(409, 'No puedes cambiar el estado de tu propia cuenta', 'CANNOT_CHANGE_OWN_STATUS')
+    throw new HttpError(409, 'No puedes cambiar el estado de tu propia cuenta', 'CANNOT_CHANGE_OWN_STATUS');
   }
   if (change.role !== undefined && change.role !== current.role) {
-    throw new HttpError(409, 'No puedes quitarte el rol de administrador', 'CANNOT_CHANGE_OWN_ROLE')
+    throw new HttpError(409, 'No puedes quitarte el rol de administrador', 'CANNOT_CHANGE_OWN_ROLE');
   }
 }
 
@@ -36,9 +40,9 @@ export function checkAccountChange(actorId: number | null, current: Pick<User, '
  * from then on, on every instance.
  */
 export function endsSessions(current: Pick<User, 'status' | 'role'>, change: AccountChange) {
-  const suspended = change.status === 'suspended' && current.status !== 'suspended'
-  const demoted = change.role !== undefined && change.role !== roles.admin && current.role === roles.admin
-  return suspended || demoted ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}
+  const suspended = change.status === 'suspended' && current.status !== 'suspended';
+  const demoted = change.role !== undefined && change.role !== roles.admin && current.role === roles.admin;
+  return suspended || demoted ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {};
 }
 
 /**
@@ -52,25 +56,32 @@ export async function changeUserStatus(
   actor: AuditActor,
   id: number,
   next?: AccountStatus,
-): Promise<{ before: User, after: User }> {
-  const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update')
-  if (!user) throw new HttpError(404, 'Usuario no encontrado', 'USER_NOT_FOUND')
+): Promise<{ before: User; after: User }> {
+  const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+  if (!user) throw new HttpError(404, 'Usuario no encontrado', 'USER_NOT_FOUND');
   if (user.status === 'pending_verification') {
-    throw new HttpError(409, 'El usuario aún no ha verificado su email: verifícalo antes de suspenderlo', 'USER_PENDING')
+    throw new HttpError(
+      409,
+      'El usuario aún no ha verificado su email: verifícalo antes de suspenderlo',
+      'USER_PENDING',
+    );
   }
-  const status = next ?? (user.status === 'active' ? 'suspended' : 'active')
-  checkAccountChange(actor.user.id, user, { status })
-  if (status === user.status) return { before: user, after: user }
-  const [updated] = await tx.update(users)
+  const status = next ?? (user.status === 'active' ? 'suspended' : 'active');
+  checkAccountChange(actor.user.id, user, { status });
+  if (status === user.status) return { before: user, after: user };
+  const [updated] = await tx
+    .update(users)
     .set({ status, ...endsSessions(user, { status }) })
     .where(eq(users.id, id))
-    .returning()
-  await recordAudit(tx, actor, [{
-    action: 'user.status_change',
-    target: { type: 'user', id },
-    details: { from: user.status, to: status },
-  }])
-  return { before: user, after: updated! }
+    .returning();
+  await recordAudit(tx, actor, [
+    {
+      action: 'user.status_change',
+      target: { type: 'user', id },
+      details: { from: user.status, to: status },
+    },
+  ]);
+  return { before: user, after: updated! };
 }
 
 /**
@@ -78,11 +89,13 @@ export async function changeUserStatus(
  * able to administer the portal. Locks the administrators' rows, so two such changes at once cannot both pass.
  */
 export async function keepOneAdministrator(tx: Db, id: number): Promise<void> {
-  const active = await tx.select({ id: users.id }).from(users)
+  const active = await tx
+    .select({ id: users.id })
+    .from(users)
     .where(and(eq(users.role, roles.admin), eq(users.status, 'active')))
-    .for('update')
+    .for('update');
   if (active.length <= 1 && active.some((admin) => admin.id === id)) {
-    throw new HttpError(409, 'Es el último administrador activo: crea o promueve otro antes', 'LAST_ADMIN')
+    throw new HttpError(409, 'Es el último administrador activo: crea o promueve otro antes', 'LAST_ADMIN');
   }
 }
 
@@ -95,15 +108,16 @@ export async function changeUserRole(
   actor: AuditActor,
   id: number,
   role: Role,
-): Promise<{ before: User, after: User }> {
-  const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update')
-  if (!user) throw new HttpError(404, 'Usuario no encontrado', 'USER_NOT_FOUND')
-  checkAccountChange(actor.user.id, user, { role })
-  if (user.role === role) return { before: user, after: user }
-  const [updated] = await tx.update(users)
+): Promise<{ before: User; after: User }> {
+  const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+  if (!user) throw new HttpError(404, 'Usuario no encontrado', 'USER_NOT_FOUND');
+  checkAccountChange(actor.user.id, user, { role });
+  if (user.role === role) return { before: user, after: user };
+  const [updated] = await tx
+    .update(users)
     .set({ role, ...endsSessions(user, { role }) })
     .where(eq(users.id, id))
-    .returning()
-  await recordAudit(tx, actor, [{ action: 'user.edit', target: { type: 'user', id }, details: { role } }])
-  return { before: user, after: updated! }
+    .returning();
+  await recordAudit(tx, actor, [{ action: 'user.edit', target: { type: 'user', id }, details: { role } }]);
+  return { before: user, after: updated! };
 }

@@ -1,7 +1,7 @@
-import { and, desc, eq, sql } from 'drizzle-orm'
-import { alias } from 'drizzle-orm/pg-core'
-import type { Db } from '../../db/client.js'
-import { apps, auditLog, users } from '../../db/schema.js'
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.js';
+import { apps, auditLog, users } from '../../db/schema.js';
 
 /** What an administrator, the operator or (for `auth.*`) the API itself did: the `action` column of the audit log. */
 export const auditActions = [
@@ -14,51 +14,53 @@ export const auditActions = [
   'app.create',
   'app.update',
   'auth.lockout',
-] as const
-export type AuditAction = (typeof auditActions)[number]
+] as const;
+export type AuditAction = (typeof auditActions)[number];
 
 export interface AuditEntry {
-  action: AuditAction
-  target: { type: 'user' | 'app', id: number }
-  details?: Record<string, unknown>
+  action: AuditAction;
+  target: { type: 'user' | 'app'; id: number };
+  details?: Record<string, unknown>;
 }
 
 /** Who did it: a signed-in administrator (its token), or the operator's command (`src/cli/admin.ts`), which has no account. */
 export interface AuditActor {
-  user: { id: number | null, email: string }
+  user: { id: number | null; email: string };
 }
 
 /** The operator at the server's console (`npm run admin`): no account, so no id; this text stands for the email. */
-export const operatorActor: AuditActor = { user: { id: null, email: 'operador (CLI)' } }
+export const operatorActor: AuditActor = { user: { id: null, email: 'operador (CLI)' } };
 
 /** The API deciding by itself (a sign-in lock): no person behind it. */
-export const systemActor: AuditActor = { user: { id: null, email: 'sistema' } }
+export const systemActor: AuditActor = { user: { id: null, email: 'sistema' } };
 
 /**
  * Writes audit rows for what `actor` just did. Call it with the same `db` (or transaction) as the change itself, so
  * that a change is never on record without having happened, nor the other way round.
  */
 export async function recordAudit(db: Db, actor: AuditActor, entries: AuditEntry[]): Promise<void> {
-  if (entries.length === 0) return
-  await db.insert(auditLog).values(entries.map((entry) => ({
-    actorId: actor.user.id,
-    actorEmail: actor.user.email,
-    action: entry.action,
-    targetType: entry.target.type,
-    targetId: entry.target.id,
-    details: entry.details ?? {},
-  })))
+  if (entries.length === 0) return;
+  await db.insert(auditLog).values(
+    entries.map((entry) => ({
+      actorId: actor.user.id,
+      actorEmail: actor.user.email,
+      action: entry.action,
+      targetType: entry.target.type,
+      targetId: entry.target.id,
+      details: entry.details ?? {},
+    })),
+  );
 }
 
 export interface AuditQuery {
-  page: number
-  limit: number
-  action?: AuditAction
-  targetType?: 'user' | 'app'
-  targetId?: number
+  page: number;
+  limit: number;
+  action?: AuditAction;
+  targetType?: 'user' | 'app';
+  targetId?: number;
 }
 
-const targetUser = alias(users, 'target_user')
+const targetUser = alias(users, 'target_user');
 
 /** The audit log, newest first, with the target's current email or app name for reading. */
 export async function listAudit(db: Db, query: AuditQuery) {
@@ -66,34 +68,38 @@ export async function listAudit(db: Db, query: AuditQuery) {
     query.action ? eq(auditLog.action, query.action) : undefined,
     query.targetType ? eq(auditLog.targetType, query.targetType) : undefined,
     query.targetId ? eq(auditLog.targetId, query.targetId) : undefined,
-  )
-  const [totals] = await db.select({ value: sql<number>`count(*)`.mapWith(Number) }).from(auditLog).where(where)
-  const rows = await db.select({
-    id: auditLog.id,
-    actorId: auditLog.actorId,
-    actorEmail: auditLog.actorEmail,
-    action: auditLog.action,
-    targetType: auditLog.targetType,
-    targetId: auditLog.targetId,
-    userEmail: targetUser.email,
-    appName: apps.nombre,
-    details: auditLog.details,
-    createdAt: auditLog.createdAt,
-  })
+  );
+  const [totals] = await db
+    .select({ value: sql<number>`count(*)`.mapWith(Number) })
+    .from(auditLog)
+    .where(where);
+  const rows = await db
+    .select({
+      id: auditLog.id,
+      actorId: auditLog.actorId,
+      actorEmail: auditLog.actorEmail,
+      action: auditLog.action,
+      targetType: auditLog.targetType,
+      targetId: auditLog.targetId,
+      userEmail: targetUser.email,
+      appName: apps.nombre,
+      details: auditLog.details,
+      createdAt: auditLog.createdAt,
+    })
     .from(auditLog)
     .leftJoin(targetUser, and(eq(auditLog.targetType, 'user'), eq(targetUser.id, auditLog.targetId)))
     .leftJoin(apps, and(eq(auditLog.targetType, 'app'), eq(apps.id, auditLog.targetId)))
     .where(where)
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(query.limit)
-    .offset((query.page - 1) * query.limit)
+    .offset((query.page - 1) * query.limit);
 
-  const total = totals?.value ?? 0
-  const totalPages = Math.ceil(total / query.limit)
+  const total = totals?.value ?? 0;
+  const totalPages = Math.ceil(total / query.limit);
   const data = rows.map(({ userEmail, appName, createdAt, ...row }) => ({
     ...row,
     targetLabel: (row.targetType === 'user' ? userEmail : appName) ?? null,
     createdAt: createdAt.toISOString(),
-  }))
-  return { data, total, totalPages, currentPage: query.page, hasNextPage: query.page < totalPages, count: data.length }
+  }));
+  return { data, total, totalPages, currentPage: query.page, hasNextPage: query.page < totalPages, count: data.length };
 }

@@ -1,41 +1,53 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
-import { HttpError } from '../../lib/errors.js'
-import { App } from '../../schemas/apps.js'
-import { commonErrors, ErrorRef, IdParams, Page, PageQuery } from '../../schemas/common.js'
-import { findApp, listApps } from './queries.js'
-import { AppWithPlans, listAppsWithPlans } from './with-plans.js'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { HttpError } from '../../lib/errors.js';
+import { App } from '../../schemas/apps.js';
+import { commonErrors, ErrorRef, IdParams, Page, PageQuery } from '../../schemas/common.js';
+import { findApp, listApps } from './queries.js';
+import { AppWithPlans, listAppsWithPlans } from './with-plans.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/listar', {
-    schema: {
-      summary: 'Lista paginada de apps con sus etiquetas, por id',
-      tags: ['apps'],
-      querystring: PageQuery,
-      response: { 200: Page(App), ...commonErrors },
+  app.get(
+    '/listar',
+    {
+      schema: {
+        summary: 'Lista paginada de apps con sus etiquetas, por id',
+        tags: ['apps'],
+        querystring: PageQuery,
+        response: { 200: Page(App), ...commonErrors },
+      },
     },
-  }, async (request) => listApps(app.db, request.query.page, request.query.limit))
+    async (request) => listApps(app.db, request.query.page, request.query.limit),
+  );
 
-  app.get('/obtener-por-id/:id', {
-    schema: {
-      summary: 'Una app con sus etiquetas',
-      tags: ['apps'],
-      params: IdParams,
-      response: { 200: App, 404: ErrorRef, ...commonErrors },
+  app.get(
+    '/obtener-por-id/:id',
+    {
+      schema: {
+        summary: 'Una app con sus etiquetas',
+        tags: ['apps'],
+        params: IdParams,
+        response: { 200: App, 404: ErrorRef, ...commonErrors },
+      },
     },
-  }, async (request) => {
-    const found = await findApp(app.db, request.params.id)
-    if (!found) throw new HttpError(404, 'App no encontrada', 'APP_NOT_FOUND')
-    return found
-  })
-
-  app.get('/listar-con-planes', {
-    schema: {
-      summary: 'Todas las apps, por id, con sus planes (características y precios)',
-      tags: ['apps'],
-      response: { 200: Type.Array(AppWithPlans), ...commonErrors },
+    async (request) => {
+      const found = await findApp(app.db, request.params.id);
+      if (!found) throw new HttpError(404, 'App no encontrada', 'APP_NOT_FOUND');
+      return found;
     },
-  }, async () => listAppsWithPlans(app.db))
-}
+  );
 
-export default routes
+  app.get(
+    '/listar-con-planes',
+    {
+      schema: {
+        summary: 'Todas las apps, por id, con sus planes (características y precios)',
+        tags: ['apps'],
+        response: { 200: Type.Array(AppWithPlans), ...commonErrors },
+      },
+    },
+    async () => listAppsWithPlans(app.db),
+  );
+};
+
+export default routes;

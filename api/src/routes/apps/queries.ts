@@ -1,7 +1,7 @@
-import { asc, count, eq, sql } from 'drizzle-orm'
-import type { Db } from '../../db/client.js'
-import { appTags, apps } from '../../db/schema.js'
-import type { App } from '../../schemas/apps.js'
+import { asc, count, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { appTags, apps } from '../../db/schema.js';
+import type { App } from '../../schemas/apps.js';
 
 // An app as the API shows it, its tags by id gathered in the same statement: one round trip per list or lookup.
 const appFields = {
@@ -16,34 +16,41 @@ const appFields = {
   isEnabledWeb: apps.isEnabledWeb,
   isEnabledMovil: apps.isEnabledMovil,
   // Spelled "apps"."id": drizzle writes columns unqualified here, and a bare "id" would be the tag's own.
-  tags: sql<string[]>`array(select ${appTags.descripcion} from ${appTags} where ${appTags.appId} = ${apps}.${sql.identifier(apps.id.name)} order by ${appTags.id})`,
-}
+  tags: sql<
+    string[]
+  >`array(select ${appTags.descripcion} from ${appTags} where ${appTags.appId} = ${apps}.${sql.identifier(apps.id.name)} order by ${appTags.id})`,
+};
 
-const asApp = ({ tags, ...app }: { tags: string[] } & Omit<App, 'tags'>): App =>
-  ({ ...app, tags: tags.map((descripcion) => ({ descripcion })) })
+const asApp = ({ tags, ...app }: { tags: string[] } & Omit<App, 'tags'>): App => ({
+  ...app,
+  tags: tags.map((descripcion) => ({ descripcion })),
+});
 
 function pageQuery(db: Db) {
-  return db.select({ ...appFields, total: sql<number>`(count(*) over ())::int`.mapWith(Number) })
-    .from(apps).orderBy(asc(apps.id))
-    .limit(sql.placeholder('limit')).offset(sql.placeholder('offset'))
-    .prepare('apps_page')
+  return db
+    .select({ ...appFields, total: sql<number>`(count(*) over ())::int`.mapWith(Number) })
+    .from(apps)
+    .orderBy(asc(apps.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('apps_page');
 }
 
 // Built once per database: the catalogue is read on every visit to the portal.
-const pageQueries = new WeakMap<Db, ReturnType<typeof pageQuery>>()
+const pageQueries = new WeakMap<Db, ReturnType<typeof pageQuery>>();
 
 export async function listApps(db: Db, page: number, limit: number) {
-  let query = pageQueries.get(db)
-  if (!query) pageQueries.set(db, query = pageQuery(db))
-  const rows = await query.execute({ limit, offset: (page - 1) * limit })
+  let query = pageQueries.get(db);
+  if (!query) pageQueries.set(db, (query = pageQuery(db)));
+  const rows = await query.execute({ limit, offset: (page - 1) * limit });
   // The window count rides on the page's rows; a page past the end has none, and asks for the count alone.
-  const total = rows[0]?.total ?? (await db.select({ value: count() }).from(apps))[0]?.value ?? 0
-  const data = rows.map(({ total: _total, ...app }) => asApp(app))
-  const totalPages = Math.ceil(total / limit)
-  return { data, total, totalPages, currentPage: page, hasNextPage: page < totalPages, count: data.length }
+  const total = rows[0]?.total ?? (await db.select({ value: count() }).from(apps))[0]?.value ?? 0;
+  const data = rows.map(({ total: _total, ...app }) => asApp(app));
+  const totalPages = Math.ceil(total / limit);
+  return { data, total, totalPages, currentPage: page, hasNextPage: page < totalPages, count: data.length };
 }
 
 export async function findApp(db: Db, id: number): Promise<App | undefined> {
-  const [row] = await db.select(appFields).from(apps).where(eq(apps.id, id))
-  return row && asApp(row)
+  const [row] = await db.select(appFields).from(apps).where(eq(apps.id, id));
+  return row && asApp(row);
 }

@@ -1,55 +1,73 @@
-import { asc, inArray, sql } from 'drizzle-orm'
-import { Type, type Static } from 'typebox'
-import type { Db } from '../../db/client.js'
-import { apps, plans } from '../../db/schema.js'
-import { freePlanName } from '../../db/seed-data.js'
-import { Nullable } from '../../schemas/common.js'
+import { asc, inArray, sql } from 'drizzle-orm';
+import { Type, type Static } from 'typebox';
+import type { Db } from '../../db/client.js';
+import { apps, plans } from '../../db/schema.js';
+import { freePlanName } from '../../db/seed-data.js';
+import { Nullable } from '../../schemas/common.js';
 
-export const PlanWithPrices = Type.Object({
-  id: Type.Integer(),
-  nombre: Type.String({ description: "'free' (sin distinguir mayúsculas) es el plan gratuito; los demás son PRO" }),
-  caracteristicas: Type.Array(Type.String()),
-  precioMensual: Type.Number({ description: 'USD por mes' }),
-  precioAnual: Type.Number({ description: 'USD por año' }),
-}, { additionalProperties: false })
+export const PlanWithPrices = Type.Object(
+  {
+    id: Type.Integer(),
+    nombre: Type.String({ description: "'free' (sin distinguir mayúsculas) es el plan gratuito; los demás son PRO" }),
+    caracteristicas: Type.Array(Type.String()),
+    precioMensual: Type.Number({ description: 'USD por mes' }),
+    precioAnual: Type.Number({ description: 'USD por año' }),
+  },
+  { additionalProperties: false },
+);
 
-export const AppWithPlans = Type.Object({
-  id: Type.Integer(),
-  nombre: Type.String(),
-  iconUrl: Nullable(Type.String()),
-  descripcion: Type.String(),
-  longDescription: Type.String(),
-  planes: Type.Array(PlanWithPrices),
-}, { additionalProperties: false })
+export const AppWithPlans = Type.Object(
+  {
+    id: Type.Integer(),
+    nombre: Type.String(),
+    iconUrl: Nullable(Type.String()),
+    descripcion: Type.String(),
+    longDescription: Type.String(),
+    planes: Type.Array(PlanWithPrices),
+  },
+  { additionalProperties: false },
+);
 
-export type AppWithPlans = Static<typeof AppWithPlans>
+export type AppWithPlans = Static<typeof AppWithPlans>;
 
 /** Every app by id with its plans, the free plan first, then by id (spec §3 "App with plans"). */
 export async function listAppsWithPlans(db: Db): Promise<AppWithPlans[]> {
-  const rows = await db.select({
-    id: apps.id,
-    nombre: apps.nombre,
-    iconUrl: apps.iconUrl,
-    descripcion: apps.descripcion,
-    longDescription: apps.longDescription,
-  }).from(apps).orderBy(asc(apps.id))
-  if (rows.length === 0) return []
-  const planRows = await db.select({
-    appId: plans.appId,
-    id: plans.id,
-    nombre: plans.nombre,
-    caracteristicas: plans.caracteristicas,
-    precioMensual: plans.precioMensual,
-    precioAnual: plans.precioAnual,
-  }).from(plans)
-    .where(inArray(plans.appId, rows.map((row) => row.id)))
-    .orderBy(sql`lower(${plans.nombre}) = ${freePlanName} DESC`, asc(plans.id))
+  const rows = await db
+    .select({
+      id: apps.id,
+      nombre: apps.nombre,
+      iconUrl: apps.iconUrl,
+      descripcion: apps.descripcion,
+      longDescription: apps.longDescription,
+    })
+    .from(apps)
+    .orderBy(asc(apps.id));
+  if (rows.length === 0) return [];
+  const planRows = await db
+    .select({
+      appId: plans.appId,
+      id: plans.id,
+      nombre: plans.nombre,
+      caracteristicas: plans.caracteristicas,
+      precioMensual: plans.precioMensual,
+      precioAnual: plans.precioAnual,
+    })
+    .from(plans)
+    .where(
+      inArray(
+        plans.appId,
+        rows.map((row) => row.id),
+      ),
+    )
+    .orderBy(sql`lower(${plans.nombre}) = ${freePlanName} DESC`, asc(plans.id));
   return rows.map((app) => ({
     ...app,
-    planes: planRows.filter((plan) => plan.appId === app.id).map(({ appId: _appId, ...plan }) => ({
-      ...plan,
-      precioMensual: Number(plan.precioMensual),
-      precioAnual: Number(plan.precioAnual),
-    })),
-  }))
+    planes: planRows
+      .filter((plan) => plan.appId === app.id)
+      .map(({ appId: _appId, ...plan }) => ({
+        ...plan,
+        precioMensual: Number(plan.precioMensual),
+        precioAnual: Number(plan.precioAnual),
+      })),
+  }));
 }

@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify'
-import { eq } from 'drizzle-orm'
-import { users, type CodePurpose, type User, type UserStatus } from '../../db/schema.js'
-import { codeCooldownMs } from '../../plugins/app/limits.js'
-import { HttpError } from '../../lib/errors.js'
-import type { MailContent } from '../../lib/mail-templates.js'
+import type { FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { users, type CodePurpose, type User, type UserStatus } from '../../db/schema.js';
+import { codeCooldownMs } from '../../plugins/app/limits.js';
+import { HttpError } from '../../lib/errors.js';
+import type { MailContent } from '../../lib/mail-templates.js';
 
-export const invalidCode = () => new HttpError(400, 'Código inválido o expirado', 'INVALID_CODE')
+export const invalidCode = () => new HttpError(400, 'Código inválido o expirado', 'INVALID_CODE');
 
 /**
  * The account whose code may be used; otherwise throws the answer: 400 when wrong, expired or the email unknown,
@@ -19,31 +19,36 @@ export async function checkCode(
   purpose: CodePurpose,
   code: string,
 ): Promise<User> {
-  const locked = await app.limits.wrongCodesLocked(email, purpose)
-  if (locked) throw locked
+  const locked = await app.limits.wrongCodesLocked(email, purpose);
+  if (locked) throw locked;
   // An unknown email gets the same answer as a wrong code.
-  const result = user ? await app.codes.check(user.id, purpose, code) : 'invalid'
-  if (result !== 'valid') await app.limits.recordWrongCode(email, purpose)
-  if (result === 'invalid' || !user) throw invalidCode()
+  const result = user ? await app.codes.check(user.id, purpose, code) : 'invalid';
+  if (result !== 'valid') await app.limits.recordWrongCode(email, purpose);
+  if (result === 'invalid' || !user) throw invalidCode();
   if (result === 'exhausted') {
-    throw new HttpError(429, 'Demasiados intentos fallidos. Solicita un código nuevo.', 'CODE_ATTEMPTS_EXCEEDED')
+    throw new HttpError(429, 'Demasiados intentos fallidos. Solicita un código nuevo.', 'CODE_ATTEMPTS_EXCEEDED');
   }
-  return user
+  return user;
 }
 
 /**
  * Background work that mails a code after the answer has gone: if it fails (the database went away), the code-mail
  * cooldown reserved for it is given back, so asking again does not wait a minute for a mail that never left.
  */
-export function releasingCooldown(app: FastifyInstance, email: string, purpose: CodePurpose, work: () => Promise<void>) {
+export function releasingCooldown(
+  app: FastifyInstance,
+  email: string,
+  purpose: CodePurpose,
+  work: () => Promise<void>,
+) {
   return async () => {
     try {
-      await work()
+      await work();
     } catch (error) {
-      await app.limits.releaseCodeMail(email, purpose).catch(() => {})
-      throw error
+      await app.limits.releaseCodeMail(email, purpose).catch(() => {});
+      throw error;
     }
-  }
+  };
 }
 
 /**
@@ -60,10 +65,10 @@ export async function issueCodeMail(
   mail: (user: User, code: string) => MailContent,
 ): Promise<void> {
   await app.db.transaction(async (tx) => {
-    const [user] = await tx.select().from(users).where(eq(users.email, email)).for('update')
-    if (user?.status !== status) return
-    if (await app.codes.issuedWithin(tx, user.id, purpose, codeCooldownMs)) return
-    const code = await app.codes.issue(tx, user.id, purpose)
-    await app.mailer.enqueue(tx, { to: email, ...mail(user, code) })
-  })
+    const [user] = await tx.select().from(users).where(eq(users.email, email)).for('update');
+    if (user?.status !== status) return;
+    if (await app.codes.issuedWithin(tx, user.id, purpose, codeCooldownMs)) return;
+    const code = await app.codes.issue(tx, user.id, purpose);
+    await app.mailer.enqueue(tx, { to: email, ...mail(user, code) });
+  });
 }

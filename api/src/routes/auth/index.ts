@@ -1,115 +1,136 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { lt } from 'drizzle-orm'
-import { Type } from 'typebox'
-import type { Db } from '../../db/client.js'
-import { revokedTokens } from '../../db/schema.js'
-import { accountSuspended, HttpError, retryLater } from '../../lib/errors.js'
-import { signedIn } from '../../plugins/app/authentication.js'
-import type { Lockout } from '../../plugins/app/limits.js'
-import { AccessToken, CurrentUser, LoginBody, PendingSignIn } from '../../schemas/auth.js'
-import { commonErrors, ErrorRef } from '../../schemas/common.js'
-import { recordAudit, systemActor } from '../admin/audit.js'
-import oauthRoutes from './oauth/index.js'
-import partnerTokenRoutes from './partner-token.js'
-import passwordRoutes from './passwords.js'
-import profileRoutes from './profile.js'
-import { registrationWithPassword } from './pending-registrations.js'
-import { currentUserView, findUserByEmail, normalizeEmail } from './queries.js'
-import registrationRoutes from './registration.js'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { lt } from 'drizzle-orm';
+import { Type } from 'typebox';
+import type { Db } from '../../db/client.js';
+import { revokedTokens } from '../../db/schema.js';
+import { accountSuspended, HttpError, retryLater } from '../../lib/errors.js';
+import { signedIn } from '../../plugins/app/authentication.js';
+import type { Lockout } from '../../plugins/app/limits.js';
+import { AccessToken, CurrentUser, LoginBody, PendingSignIn } from '../../schemas/auth.js';
+import { commonErrors, ErrorRef } from '../../schemas/common.js';
+import { recordAudit, systemActor } from '../admin/audit.js';
+import oauthRoutes from './oauth/index.js';
+import partnerTokenRoutes from './partner-token.js';
+import passwordRoutes from './passwords.js';
+import profileRoutes from './profile.js';
+import { registrationWithPassword } from './pending-registrations.js';
+import { currentUserView, findUserByEmail, normalizeEmail } from './queries.js';
+import registrationRoutes from './registration.js';
 
-const bearerAuth = [{ bearerAuth: [] }]
+const bearerAuth = [{ bearerAuth: [] }];
 
 /** One answer for an unknown email, a wrong password and a locked account; the lock adds when to retry. */
 function invalidCredentials(lockedMs: number): HttpError {
-  const message = 'Credenciales inválidas'
-  return lockedMs > 0 ? retryLater(401, message, 'INVALID_CREDENTIALS', lockedMs) : new HttpError(401, message, 'INVALID_CREDENTIALS')
+  const message = 'Credenciales inválidas';
+  return lockedMs > 0
+    ? retryLater(401, message, 'INVALID_CREDENTIALS', lockedMs)
+    : new HttpError(401, message, 'INVALID_CREDENTIALS');
 }
 
 /** A sign-in lock that started, on record for the administrators (who was guessed at, from where, how often). */
 function recordLockout(db: Db, userId: number, address: string, lockout: Lockout) {
-  return recordAudit(db, systemActor, [{
-    action: 'auth.lockout',
-    target: { type: 'user', id: userId },
-    details: { scope: lockout.scope, address, failures: lockout.failures, lockedSeconds: Math.ceil(lockout.lockMs / 1000) },
-  }])
+  return recordAudit(db, systemActor, [
+    {
+      action: 'auth.lockout',
+      target: { type: 'user', id: userId },
+      details: {
+        scope: lockout.scope,
+        address,
+        failures: lockout.failures,
+        lockedSeconds: Math.ceil(lockout.lockMs / 1000),
+      },
+    },
+  ]);
 }
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  app.post('/login', {
-    config: { rateLimit: { max: app.config.loginRateLimitPerMinute, timeWindow: '1 minute' } },
-    schema: {
-      summary: 'Inicia sesión con email y contraseña',
-      tags: ['auth'],
-      body: LoginBody,
-      response: { 200: AccessToken, 401: ErrorRef, 403: PendingSignIn, 429: ErrorRef, ...commonErrors },
+  app.post(
+    '/login',
+    {
+      config: { rateLimit: { max: app.config.loginRateLimitPerMinute, timeWindow: '1 minute' } },
+      schema: {
+        summary: 'Inicia sesión con email y contraseña',
+        tags: ['auth'],
+        body: LoginBody,
+        response: { 200: AccessToken, 401: ErrorRef, 403: PendingSignIn, 429: ErrorRef, ...commonErrors },
+      },
     },
-  }, async (request, reply) => {
-    const email = normalizeEmail(request.body.email)
-    // A locked address gets the wrong-password answer plus when to retry, known account or not.
-    const lockedMs = await app.limits.signInLockedFor(email, request.ip)
-    if (lockedMs > 0) throw invalidCredentials(lockedMs)
-    const user = await findUserByEmail(app.db, email)
-    const failed = async () => {
-      const { lockMs, lockout } = await app.limits.recordSignInFailure(email, request.ip)
-      if (lockout && user) await recordLockout(app.db, user.id, request.ip, lockout)
-      return invalidCredentials(lockMs)
-    }
-    if (user?.status === 'pending_verification') {
-      // A pending account has no password of its own: the password of one of its registrations proves that
-      // registration, whose id the verification page then sends with the code (issue 13, item 1).
-      const registrationId = await registrationWithPassword(app, user.id, request.body.password)
-      if (!registrationId) throw await failed()
-      await app.limits.clearSignInFailures(email, request.ip)
-      return reply.code(403).send({
-        statusCode: 403,
-        message: 'Debes verificar tu email antes de iniciar sesión',
-        code: 'EMAIL_NOT_VERIFIED',
-        registrationId,
-      })
-    }
-    // Always one argon2 verification, known email or not, so the response time does not reveal accounts.
-    const passwordMatches = await app.passwords.verify(user?.passwordHash, request.body.password)
-    if (!user || !passwordMatches) throw await failed()
-    await app.limits.clearSignInFailures(email, request.ip)
-    if (user.status === 'suspended') {
-      throw accountSuspended()
-    }
-    return { access_token: await app.tokens.sign(user) }
-  })
-
-  app.get('/user', {
-    onRequest: app.authenticate,
-    // Also what a partner app reads with the scoped token it received (api/README.md).
-    config: { partnerToken: true },
-    schema: {
-      summary: 'El usuario de la sesión (o del token de una app asociada), con su plan en cada app',
-      tags: ['auth'],
-      security: bearerAuth,
-      response: { 200: CurrentUser, 401: ErrorRef, ...commonErrors },
+    async (request, reply) => {
+      const email = normalizeEmail(request.body.email);
+      // A locked address gets the wrong-password answer plus when to retry, known account or not.
+      const lockedMs = await app.limits.signInLockedFor(email, request.ip);
+      if (lockedMs > 0) throw invalidCredentials(lockedMs);
+      const user = await findUserByEmail(app.db, email);
+      const failed = async () => {
+        const { lockMs, lockout } = await app.limits.recordSignInFailure(email, request.ip);
+        if (lockout && user) await recordLockout(app.db, user.id, request.ip, lockout);
+        return invalidCredentials(lockMs);
+      };
+      if (user?.status === 'pending_verification') {
+        // A pending account has no password of its own: the password of one of its registrations proves that
+        // registration, whose id the verification page then sends with the code (issue 13, item 1).
+        const registrationId = await registrationWithPassword(app, user.id, request.body.password);
+        if (!registrationId) throw await failed();
+        await app.limits.clearSignInFailures(email, request.ip);
+        return reply.code(403).send({
+          statusCode: 403,
+          message: 'Debes verificar tu email antes de iniciar sesión',
+          code: 'EMAIL_NOT_VERIFIED',
+          registrationId,
+        });
+      }
+      // Always one argon2 verification, known email or not, so the response time does not reveal accounts.
+      const passwordMatches = await app.passwords.verify(user?.passwordHash, request.body.password);
+      if (!user || !passwordMatches) throw await failed();
+      await app.limits.clearSignInFailures(email, request.ip);
+      if (user.status === 'suspended') {
+        throw accountSuspended();
+      }
+      return { access_token: await app.tokens.sign(user) };
     },
-  }, async (request) => currentUserView(app.db, signedIn(request).user))
+  );
 
-  app.post('/logout', {
-    onRequest: app.authenticate,
-    schema: {
-      summary: 'Cierra la sesión: el token presentado deja de ser válido',
-      tags: ['auth'],
-      security: bearerAuth,
-      response: { 204: Type.Null({ description: 'Sesión cerrada' }), 401: ErrorRef, ...commonErrors },
+  app.get(
+    '/user',
+    {
+      onRequest: app.authenticate,
+      // Also what a partner app reads with the scoped token it received (api/README.md).
+      config: { partnerToken: true },
+      schema: {
+        summary: 'El usuario de la sesión (o del token de una app asociada), con su plan en cada app',
+        tags: ['auth'],
+        security: bearerAuth,
+        response: { 200: CurrentUser, 401: ErrorRef, ...commonErrors },
+      },
     },
-  }, async (request, reply) => {
-    const { jti, expiresAt } = signedIn(request)
-    await app.db.insert(revokedTokens).values({ jti, expiresAt }).onConflictDoNothing()
-    // A revoked token past its expiry is rejected anyway; dropping it here keeps the table small.
-    await app.db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, new Date()))
-    return reply.code(204).send(null)
-  })
+    async (request) => currentUserView(app.db, signedIn(request).user),
+  );
 
-  await app.register(registrationRoutes)
-  await app.register(passwordRoutes)
-  await app.register(profileRoutes)
-  await app.register(oauthRoutes)
-  await app.register(partnerTokenRoutes)
-}
+  app.post(
+    '/logout',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: 'Cierra la sesión: el token presentado deja de ser válido',
+        tags: ['auth'],
+        security: bearerAuth,
+        response: { 204: Type.Null({ description: 'Sesión cerrada' }), 401: ErrorRef, ...commonErrors },
+      },
+    },
+    async (request, reply) => {
+      const { jti, expiresAt } = signedIn(request);
+      await app.db.insert(revokedTokens).values({ jti, expiresAt }).onConflictDoNothing();
+      // A revoked token past its expiry is rejected anyway; dropping it here keeps the table small.
+      await app.db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, new Date()));
+      return reply.code(204).send(null);
+    },
+  );
 
-export default routes
+  await app.register(registrationRoutes);
+  await app.register(passwordRoutes);
+  await app.register(profileRoutes);
+  await app.register(oauthRoutes);
+  await app.register(partnerTokenRoutes);
+};
+
+export default routes;

@@ -1,53 +1,73 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { isAllowedRedirect } from '@portal/shared/src/redirect/allow-list.js'
-import { Type } from 'typebox'
-import { HttpError } from '../../lib/errors.js'
-import { signedIn } from '../../plugins/app/authentication.js'
-import { commonErrors, ErrorRef } from '../../schemas/common.js'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { isAllowedRedirect } from '@portal/shared/src/redirect/allow-list.js';
+import { Type } from 'typebox';
+import { HttpError } from '../../lib/errors.js';
+import { signedIn } from '../../plugins/app/authentication.js';
+import { commonErrors, ErrorRef } from '../../schemas/common.js';
 
-export const PartnerTokenBody = Type.Object({
-  redirect_url: Type.String({
-    minLength: 1,
-    maxLength: 2048,
-    description: 'El destino de la app asociada (https://… o el enlace profundo de la app móvil), de la lista permitida',
-  }),
-}, { additionalProperties: false })
+export const PartnerTokenBody = Type.Object(
+  {
+    redirect_url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        'El destino de la app asociada (https://… o el enlace profundo de la app móvil), de la lista permitida',
+    }),
+  },
+  { additionalProperties: false },
+);
 
 export const PartnerTokenAnswer = Type.Object({
-  access_token: Type.String({ description: 'Token para la app asociada: solo lee la identidad y los planes de la persona' }),
+  access_token: Type.String({
+    description: 'Token para la app asociada: solo lee la identidad y los planes de la persona',
+  }),
   token_type: Type.Literal('Bearer'),
   expires_in: Type.Integer({ description: 'Segundos de vida que le quedan' }),
-  audience: Type.String({ description: 'Su `aud`: el origen del destino web (https://socio.example.com) o el esquema del enlace móvil (betopro)' }),
-})
+  audience: Type.String({
+    description:
+      'Su `aud`: el origen del destino web (https://socio.example.com) o el esquema del enlace móvil (betopro)',
+  }),
+});
 
 /** Who a partner token is for: the web target's origin, or the mobile deep link's scheme (`betopro`). */
 export function partnerAudience(target: string): string {
-  const url = new URL(target)
-  return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : url.protocol.slice(0, -1)
+  const url = new URL(target);
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : url.protocol.slice(0, -1);
 }
 
 /** Issue 13 item 3: what the portal hands to a partner app instead of its own session token. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  app.post('/partner-token', {
-    onRequest: app.authenticate,
-    schema: {
-      summary: 'Crea un token de corta duración para una app asociada de la lista permitida (con una sesión del portal)',
-      description: 'El portal lo añade como `token` a la dirección de la app asociada. Solo sirve para `GET /auth/user` '
-        + 'y `POST /plan-usuario/user-app-plans` de la propia persona; cualquier otra llamada lo rechaza con 401 o 403. '
-        + 'Cómo verificarlo sin llamar a la API: ver la descripción general de este documento.',
-      tags: ['auth'],
-      security: [{ bearerAuth: [] }],
-      body: PartnerTokenBody,
-      response: { 200: PartnerTokenAnswer, 401: ErrorRef, ...commonErrors },
+  app.post(
+    '/partner-token',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary:
+          'Crea un token de corta duración para una app asociada de la lista permitida (con una sesión del portal)',
+        description:
+          'El portal lo añade como `token` a la dirección de la app asociada. Solo sirve para `GET /auth/user` ' +
+          'y `POST /plan-usuario/user-app-plans` de la propia persona; cualquier otra llamada lo rechaza con 401 o 403. ' +
+          'Cómo verificarlo sin llamar a la API: ver la descripción general de este documento.',
+        tags: ['auth'],
+        security: [{ bearerAuth: [] }],
+        body: PartnerTokenBody,
+        response: { 200: PartnerTokenAnswer, 401: ErrorRef, ...commonErrors },
+      },
     },
-  }, async (request) => {
-    const target = request.body.redirect_url
-    if (!isAllowedRedirect(target, app.config.redirectAllowList)) {
-      throw new HttpError(400, 'La dirección de destino no está permitida', 'REDIRECT_NOT_ALLOWED')
-    }
-    const minted = await app.tokens.signPartner(signedIn(request), partnerAudience(target))
-    return { access_token: minted.token, token_type: 'Bearer' as const, expires_in: minted.expiresIn, audience: minted.audience }
-  })
-}
+    async (request) => {
+      const target = request.body.redirect_url;
+      if (!isAllowedRedirect(target, app.config.redirectAllowList)) {
+        throw new HttpError(400, 'La dirección de destino no está permitida', 'REDIRECT_NOT_ALLOWED');
+      }
+      const minted = await app.tokens.signPartner(signedIn(request), partnerAudience(target));
+      return {
+        access_token: minted.token,
+        token_type: 'Bearer' as const,
+        expires_in: minted.expiresIn,
+        audience: minted.audience,
+      };
+    },
+  );
+};
 
-export default routes
+export default routes;

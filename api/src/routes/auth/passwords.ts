@@ -1,64 +1,78 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { and, eq, sql } from 'drizzle-orm'
-import { users } from '../../db/schema.js'
-import { HttpError, messages, retryLater } from '../../lib/errors.js'
-import { resetCodeMail } from '../../lib/mail-templates.js'
-import { signedIn } from '../../plugins/app/authentication.js'
-import { ChangePasswordBody, EmailBody, Message, PasswordUpdated, UpdatePasswordBody } from '../../schemas/auth.js'
-import { commonErrors, ErrorRef } from '../../schemas/common.js'
-import { checkCode, invalidCode, issueCodeMail, releasingCooldown } from './codes.js'
-import { findUserByEmail, normalizeEmail } from './queries.js'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { and, eq, sql } from 'drizzle-orm';
+import { users } from '../../db/schema.js';
+import { HttpError, messages, retryLater } from '../../lib/errors.js';
+import { resetCodeMail } from '../../lib/mail-templates.js';
+import { signedIn } from '../../plugins/app/authentication.js';
+import { ChangePasswordBody, EmailBody, Message, PasswordUpdated, UpdatePasswordBody } from '../../schemas/auth.js';
+import { commonErrors, ErrorRef } from '../../schemas/common.js';
+import { checkCode, invalidCode, issueCodeMail, releasingCooldown } from './codes.js';
+import { findUserByEmail, normalizeEmail } from './queries.js';
 
-const bearerAuth = [{ bearerAuth: [] }]
+const bearerAuth = [{ bearerAuth: [] }];
 
 /** Sets the password and bumps the token version: every token issued before stops working. */
-export const newPasswordValues = (passwordHash: string) => ({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
+export const newPasswordValues = (passwordHash: string) => ({
+  passwordHash,
+  tokenVersion: sql`${users.tokenVersion} + 1`,
+});
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } }
+  const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
 
-  app.post('/forgot-password', {
-    config: perIp,
-    schema: {
-      summary: 'Envía un código para cambiar la contraseña',
-      description: 'Responde lo mismo exista o no la cuenta.',
-      tags: ['auth'],
-      body: EmailBody,
-      response: { 200: Message, 429: ErrorRef, ...commonErrors },
+  app.post(
+    '/forgot-password',
+    {
+      config: perIp,
+      schema: {
+        summary: 'Envía un código para cambiar la contraseña',
+        description: 'Responde lo mismo exista o no la cuenta.',
+        tags: ['auth'],
+        body: EmailBody,
+        response: { 200: Message, 429: ErrorRef, ...commonErrors },
+      },
     },
-  }, async (request) => {
-    const email = normalizeEmail(request.body.email)
-    const refused = await app.limits.reserveCodeMail(email, 'reset_password')
-    if (refused) throw refused
-    app.mailer.later(releasingCooldown(app, email, 'reset_password', async () => {
-      await issueCodeMail(app, email, 'reset_password', 'active', (user, code) =>
-        resetCodeMail({ name: user.name, email, code, portalUrl: app.config.portalUrl }))
-    }))
-    return { message: 'Si el email está registrado, te enviamos un código para cambiar la contraseña.' }
-  })
+    async (request) => {
+      const email = normalizeEmail(request.body.email);
+      const refused = await app.limits.reserveCodeMail(email, 'reset_password');
+      if (refused) throw refused;
+      app.mailer.later(
+        releasingCooldown(app, email, 'reset_password', async () => {
+          await issueCodeMail(app, email, 'reset_password', 'active', (user, code) =>
+            resetCodeMail({ name: user.name, email, code, portalUrl: app.config.portalUrl }),
+          );
+        }),
+      );
+      return { message: 'Si el email está registrado, te enviamos un código para cambiar la contraseña.' };
+    },
+  );
 
-  app.post('/change-password', {
-    config: perIp,
-    schema: {
-      summary: 'Cambia la contraseña con el código recibido por email; cierra todas las sesiones',
-      tags: ['auth'],
-      body: ChangePasswordBody,
-      response: { 200: Message, 429: ErrorRef, ...commonErrors },
+  app.post(
+    '/change-password',
+    {
+      config: perIp,
+      schema: {
+        summary: 'Cambia la contraseña con el código recibido por email; cierra todas las sesiones',
+        tags: ['auth'],
+        body: ChangePasswordBody,
+        response: { 200: Message, 429: ErrorRef, ...commonErrors },
+      },
     },
-  }, async (request) => {
-    const email = normalizeEmail(request.body.email)
-    const { code } = request.body
-    const user = await checkCode(app, email, await findUserByEmail(app.db, email), 'reset_password', code)
-    // Hashed before the transaction: argon2 takes a while and the transaction should not wait for it.
-    const passwordHash = await app.passwords.hash(request.body.newPassword)
-    await app.db.transaction(async (tx) => {
-      if (!await app.codes.consume(tx, user.id, 'reset_password', code)) throw invalidCode()
-      await tx.update(users).set(newPasswordValues(passwordHash)).where(eq(users.id, user.id))
-    })
-    // Whoever proves the mailbox may sign in again straight away, from here and past the account throttle.
-    await app.limits.clearSignInFailures(email, request.ip, { everywhere: true })
-    return { message: 'Contraseña cambiada correctamente. Ya puedes iniciar sesión.' }
-  })
+    async (request) => {
+      const email = normalizeEmail(request.body.email);
+      const { code } = request.body;
+      const user = await checkCode(app, email, await findUserByEmail(app.db, email), 'reset_password', code);
+      // Hashed before the transaction: argon2 takes a while and the transaction should not wait for it.
+      const passwordHash = await app.passwords.hash(request.body.newPassword);
+      await app.db.transaction(async (tx) => {
+        if (!(await app.codes.consume(tx, user.id, 'reset_password', code))) throw invalidCode();
+        await tx.update(users).set(newPasswordValues(passwordHash)).where(eq(users.id, user.id));
+      });
+      // Whoever proves the mailbox may sign in again straight away, from here and past the account throttle.
+      await app.limits.clearSignInFailures(email, request.ip, { everywhere: true });
+      return { message: 'Contraseña cambiada correctamente. Ya puedes iniciar sesión.' };
+    },
+  );
 
   app.route({
     method: ['PUT', 'POST'],
@@ -73,29 +87,35 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: PasswordUpdated, 401: ErrorRef, 429: ErrorRef, ...commonErrors },
     },
     handler: async (request) => {
-      const { user } = signedIn(request)
+      const { user } = signedIn(request);
       // A stolen session must not become a way around the sign-in lock: the same counter guards both.
-      const lockedMs = await app.limits.signInLockedFor(user.email, request.ip)
-      if (lockedMs > 0) throw retryLater(429, messages.tooManyRequests(Math.ceil(lockedMs / 1000)), 'ACCOUNT_LOCKED', lockedMs)
+      const lockedMs = await app.limits.signInLockedFor(user.email, request.ip);
+      if (lockedMs > 0)
+        throw retryLater(429, messages.tooManyRequests(Math.ceil(lockedMs / 1000)), 'ACCOUNT_LOCKED', lockedMs);
       if (user.passwordHash === null) {
-        throw new HttpError(400, 'Tu cuenta no tiene contraseña porque entras con Google o Apple. Crea una con «¿Olvidaste tu contraseña?».', 'NO_PASSWORD')
+        throw new HttpError(
+          400,
+          'Tu cuenta no tiene contraseña porque entras con Google o Apple. Crea una con «¿Olvidaste tu contraseña?».',
+          'NO_PASSWORD',
+        );
       }
-      if (!await app.passwords.verify(user.passwordHash, request.body.currentPassword)) {
-        await app.limits.recordSignInFailure(user.email, request.ip)
+      if (!(await app.passwords.verify(user.passwordHash, request.body.currentPassword))) {
+        await app.limits.recordSignInFailure(user.email, request.ip);
         // Not 401: the client would take it for an expired session and sign the user out.
-        throw new HttpError(400, 'La contraseña actual es incorrecta', 'INVALID_CURRENT_PASSWORD')
+        throw new HttpError(400, 'La contraseña actual es incorrecta', 'INVALID_CURRENT_PASSWORD');
       }
-      await app.limits.clearSignInFailures(user.email, request.ip)
-      const passwordHash = await app.passwords.hash(request.body.newPassword)
-      const [updated] = await app.db.update(users)
+      await app.limits.clearSignInFailures(user.email, request.ip);
+      const passwordHash = await app.passwords.hash(request.body.newPassword);
+      const [updated] = await app.db
+        .update(users)
         .set(newPasswordValues(passwordHash))
         .where(and(eq(users.id, user.id), eq(users.tokenVersion, user.tokenVersion)))
-        .returning()
+        .returning();
       // Another password change won the race and already ended this session.
-      if (!updated) throw new HttpError(401, messages.unauthenticated, 'UNAUTHENTICATED')
-      return { message: 'Contraseña actualizada correctamente', access_token: await app.tokens.sign(updated) }
+      if (!updated) throw new HttpError(401, messages.unauthenticated, 'UNAUTHENTICATED');
+      return { message: 'Contraseña actualizada correctamente', access_token: await app.tokens.sign(updated) };
     },
-  })
-}
+  });
+};
 
-export default routes
+export default routes;

@@ -1,48 +1,57 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { sql } from 'drizzle-orm'
-import { Type } from 'typebox'
-import { serviceUnavailable } from '../../lib/errors.js'
-import { ErrorRef } from '../../schemas/common.js'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sql } from 'drizzle-orm';
+import { Type } from 'typebox';
+import { serviceUnavailable } from '../../lib/errors.js';
+import { ErrorRef } from '../../schemas/common.js';
 
 /** A balancer must hear "unavailable" in time to act on it, sooner than any other request's deadline. */
-export const healthDeadlineMs = 2_000
+export const healthDeadlineMs = 2_000;
 
 class HealthTimeout extends Error {
   constructor() {
-    super(`the database did not answer within ${healthDeadlineMs} ms`)
-    this.name = 'HealthTimeout'
+    super(`the database did not answer within ${healthDeadlineMs} ms`);
+    this.name = 'HealthTimeout';
   }
 }
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  const deadline = Math.min(healthDeadlineMs, app.config.requestTimeoutMs)
-  app.get('/health', {
-    schema: {
-      summary: 'Estado del servicio y de su base de datos (para balanceadores y monitoreo)',
-      tags: ['sistema'],
-      response: {
-        200: Type.Object({ status: Type.Literal('ok'), database: Type.Literal('ok') }, { additionalProperties: false }),
-        503: ErrorRef,
+  const deadline = Math.min(healthDeadlineMs, app.config.requestTimeoutMs);
+  app.get(
+    '/health',
+    {
+      schema: {
+        summary: 'Estado del servicio y de su base de datos (para balanceadores y monitoreo)',
+        tags: ['sistema'],
+        response: {
+          200: Type.Object(
+            { status: Type.Literal('ok'), database: Type.Literal('ok') },
+            { additionalProperties: false },
+          ),
+          503: ErrorRef,
+        },
       },
     },
-  }, async (request, reply) => {
-    let timer: NodeJS.Timeout | undefined
-    const late = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(new HealthTimeout()), deadline) })
-    // The query goes on after the deadline (its own timeouts end it); its late failure is not reported twice.
-    const query = app.db.execute(sql`select 1`)
-    query.catch(() => {})
-    try {
-      await Promise.race([query, late])
-    } catch (error) {
-      // Counted with the outage (logged once), not as a failed request of its own.
-      app.databaseOutage.refused(error, request.log)
-      const { message, code } = serviceUnavailable()
-      return reply.code(503).send({ statusCode: 503, message, code })
-    } finally {
-      clearTimeout(timer)
-    }
-    return { status: 'ok' as const, database: 'ok' as const }
-  })
-}
+    async (request, reply) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new HealthTimeout()), deadline);
+      });
+      // The query goes on after the deadline (its own timeouts end it); its late failure is not reported twice.
+      const query = app.db.execute(sql`select 1`);
+      query.catch(() => {});
+      try {
+        await Promise.race([query, late]);
+      } catch (error) {
+        // Counted with the outage (logged once), not as a failed request of its own.
+        app.databaseOutage.refused(error, request.log);
+        const { message, code } = serviceUnavailable();
+        return reply.code(503).send({ statusCode: 503, message, code });
+      } finally {
+        clearTimeout(timer);
+      }
+      return { status: 'ok' as const, database: 'ok' as const };
+    },
+  );
+};
 
-export default routes
+export default routes;

@@ -1,59 +1,75 @@
-import { and, asc, eq, inArray } from 'drizzle-orm'
-import type { Db } from '../../db/client.js'
-import { apps, plans, userPlans } from '../../db/schema.js'
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { apps, plans, userPlans } from '../../db/schema.js';
 
 /** Per app that has plans: the user's current plan there (or null) and the plans to choose from. */
 export async function userAppPlans(db: Db, userId: number, onlyAppId?: number) {
-  const appRows = await db.selectDistinct({ id: apps.id, nombre: apps.nombre })
+  const appRows = await db
+    .selectDistinct({ id: apps.id, nombre: apps.nombre })
     .from(apps)
     .innerJoin(plans, eq(plans.appId, apps.id))
     .where(onlyAppId ? eq(apps.id, onlyAppId) : undefined)
-    .orderBy(asc(apps.id))
-  if (appRows.length === 0) return []
-  const appIds = appRows.map((row) => row.id)
-  const planRows = await db.select({ id: plans.id, nombre: plans.nombre, appId: plans.appId })
-    .from(plans).where(inArray(plans.appId, appIds)).orderBy(asc(plans.id))
-  const current = await db.select({
-    appId: userPlans.appId,
-    id: plans.id,
-    nombre: plans.nombre,
-    fechaVencimiento: userPlans.fechaVencimiento,
-  })
+    .orderBy(asc(apps.id));
+  if (appRows.length === 0) return [];
+  const appIds = appRows.map((row) => row.id);
+  const planRows = await db
+    .select({ id: plans.id, nombre: plans.nombre, appId: plans.appId })
+    .from(plans)
+    .where(inArray(plans.appId, appIds))
+    .orderBy(asc(plans.id));
+  const current = await db
+    .select({
+      appId: userPlans.appId,
+      id: plans.id,
+      nombre: plans.nombre,
+      fechaVencimiento: userPlans.fechaVencimiento,
+    })
     .from(userPlans)
     .innerJoin(plans, eq(plans.id, userPlans.planId))
-    .where(and(eq(userPlans.userId, userId), inArray(userPlans.appId, appIds)))
+    .where(and(eq(userPlans.userId, userId), inArray(userPlans.appId, appIds)));
 
   return appRows.map((app) => {
-    const mine = current.find((row) => row.appId === app.id)
+    const mine = current.find((row) => row.appId === app.id);
     return {
       app,
       planActual: mine
         ? { id: mine.id, nombre: mine.nombre, fechaVencimiento: mine.fechaVencimiento?.toISOString() ?? null }
         : null,
       planesApp: planRows.filter((plan) => plan.appId === app.id).map(({ id, nombre }) => ({ id, nombre })),
-    }
-  })
+    };
+  });
 }
 
 export async function findPlanOfApp(db: Db, planId: number, appId: number) {
-  const [plan] = await db.select({ id: plans.id }).from(plans).where(and(eq(plans.id, planId), eq(plans.appId, appId)))
-  return plan
+  const [plan] = await db
+    .select({ id: plans.id })
+    .from(plans)
+    .where(and(eq(plans.id, planId), eq(plans.appId, appId)));
+  return plan;
 }
 
 export async function currentPlan(db: Db, userId: number, appId: number) {
-  const [row] = await db.select({ planId: userPlans.planId, fechaVencimiento: userPlans.fechaVencimiento })
-    .from(userPlans).where(and(eq(userPlans.userId, userId), eq(userPlans.appId, appId)))
-  return row
+  const [row] = await db
+    .select({ planId: userPlans.planId, fechaVencimiento: userPlans.fechaVencimiento })
+    .from(userPlans)
+    .where(and(eq(userPlans.userId, userId), eq(userPlans.appId, appId)));
+  return row;
 }
 
 /** Sets the user's plan in the app; `started_at` moves only when the plan itself changes (a new subscription). */
-export async function setPlan(db: Db, userId: number, appId: number, planId: number, expiry: Date, planChanged: boolean) {
-  await db.insert(userPlans)
+export async function setPlan(
+  db: Db,
+  userId: number,
+  appId: number,
+  planId: number,
+  expiry: Date,
+  planChanged: boolean,
+) {
+  await db
+    .insert(userPlans)
     .values({ userId, appId, planId, fechaVencimiento: expiry })
     .onConflictDoUpdate({
       target: [userPlans.userId, userPlans.appId],
-      set: planChanged
-        ? { planId, fechaVencimiento: expiry, startedAt: new Date() }
-        : { fechaVencimiento: expiry },
-    })
+      set: planChanged ? { planId, fechaVencimiento: expiry, startedAt: new Date() } : { fechaVencimiento: expiry },
+    });
 }

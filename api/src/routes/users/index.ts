@@ -1,54 +1,71 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { signedIn } from '../../plugins/app/authentication.js'
-import { commonErrors, ErrorRef, Page } from '../../schemas/common.js'
-import { recordAudit } from '../admin/audit.js'
-import { listUsers, userStats, verifyPendingUsers } from './queries.js'
-import { UserListItem, UserListQuery, UserStats, VerifyEmailsBody, VerifyEmailsResponse } from './schemas.js'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { signedIn } from '../../plugins/app/authentication.js';
+import { commonErrors, ErrorRef, Page } from '../../schemas/common.js';
+import { recordAudit } from '../admin/audit.js';
+import { listUsers, userStats, verifyPendingUsers } from './queries.js';
+import { UserListItem, UserListQuery, UserStats, VerifyEmailsBody, VerifyEmailsResponse } from './schemas.js';
 
-const adminErrors = { 401: ErrorRef, 403: ErrorRef, ...commonErrors }
-const security = [{ bearerAuth: [] }]
+const adminErrors = { 401: ErrorRef, 403: ErrorRef, ...commonErrors };
+const security = [{ bearerAuth: [] }];
 
 /** The admin's user management (spec §2 'User management'); every route is for administrators only. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('onRequest', app.authenticate)
-  app.addHook('onRequest', app.requireAdmin)
+  app.addHook('onRequest', app.authenticate);
+  app.addHook('onRequest', app.requireAdmin);
 
-  app.get('/listar', {
-    schema: {
-      summary: 'Lista paginada de usuarios, los más recientes primero, con filtros por nombre, email y estado',
-      tags: ['admin'],
-      security,
-      querystring: UserListQuery,
-      response: { 200: Page(UserListItem), ...adminErrors },
+  app.get(
+    '/listar',
+    {
+      schema: {
+        summary: 'Lista paginada de usuarios, los más recientes primero, con filtros por nombre, email y estado',
+        tags: ['admin'],
+        security,
+        querystring: UserListQuery,
+        response: { 200: Page(UserListItem), ...adminErrors },
+      },
     },
-  }, async (request) => listUsers(app.db, request.query))
+    async (request) => listUsers(app.db, request.query),
+  );
 
-  app.post('/verify-emails', {
-    schema: {
-      summary: 'Activa a los usuarios pendientes de verificación indicados; los demás no cambian',
-      tags: ['admin'],
-      security,
-      body: VerifyEmailsBody,
-      response: { 200: VerifyEmailsResponse, ...adminErrors },
+  app.post(
+    '/verify-emails',
+    {
+      schema: {
+        summary: 'Activa a los usuarios pendientes de verificación indicados; los demás no cambian',
+        tags: ['admin'],
+        security,
+        body: VerifyEmailsBody,
+        response: { 200: VerifyEmailsResponse, ...adminErrors },
+      },
     },
-  }, async (request) => app.db.transaction(async (tx) => {
-    const userIds = await verifyPendingUsers(tx, request.body.userIds)
-    await recordAudit(tx, signedIn(request), userIds.map((id) => ({
-      action: 'user.verify' as const,
-      target: { type: 'user' as const, id },
-      details: { from: 'pending_verification', to: 'active' },
-    })))
-    return { verified: userIds.length, userIds }
-  }))
+    async (request) =>
+      app.db.transaction(async (tx) => {
+        const userIds = await verifyPendingUsers(tx, request.body.userIds);
+        await recordAudit(
+          tx,
+          signedIn(request),
+          userIds.map((id) => ({
+            action: 'user.verify' as const,
+            target: { type: 'user' as const, id },
+            details: { from: 'pending_verification', to: 'active' },
+          })),
+        );
+        return { verified: userIds.length, userIds };
+      }),
+  );
 
-  app.get('/stats', {
-    schema: {
-      summary: 'Cifras de las tarjetas de la gestión de usuarios',
-      tags: ['admin'],
-      security,
-      response: { 200: UserStats, ...adminErrors },
+  app.get(
+    '/stats',
+    {
+      schema: {
+        summary: 'Cifras de las tarjetas de la gestión de usuarios',
+        tags: ['admin'],
+        security,
+        response: { 200: UserStats, ...adminErrors },
+      },
     },
-  }, async () => userStats(app.db))
-}
+    async () => userStats(app.db),
+  );
+};
 
-export default routes
+export default routes;

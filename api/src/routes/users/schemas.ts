@@ -1,42 +1,63 @@
-import { Type } from 'typebox'
-import { userStatuses } from '../../db/schema.js'
-import { Nullable } from '../../schemas/common.js'
+import { Type } from 'typebox';
+import { userStatuses } from '../../db/schema.js';
+import { Nullable } from '../../schemas/common.js';
 
-export const UserStatusSchema = Type.Union(userStatuses.map((status) => Type.Literal(status)))
+export const UserStatusSchema = Type.Union(userStatuses.map((status) => Type.Literal(status)));
 
 /** One row of the admin's user list (and the answer of a status change). Never the password hash. */
-export const UserListItem = Type.Object({
-  id: Type.Integer(),
-  email: Type.String(),
-  name: Type.String(),
-  lastName: Type.String(),
-  phone: Type.String(),
-  picture: Nullable(Type.String()),
-  role: Type.Integer({ description: '1 = administrador, 2 = usuario' }),
-  status: UserStatusSchema,
-  createdAt: Type.String({ format: 'date-time' }),
-}, { additionalProperties: false })
+export const UserListItem = Type.Object(
+  {
+    id: Type.Integer(),
+    email: Type.String(),
+    name: Type.String(),
+    lastName: Type.String(),
+    phone: Type.String(),
+    picture: Nullable(Type.String()),
+    role: Type.Integer({ description: '1 = administrador, 2 = usuario' }),
+    status: UserStatusSchema,
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
 
-export const UserListQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-  name: Type.Optional(Type.String({ maxLength: 100, description: 'Parte del nombre o del apellido, sin distinguir mayúsculas' })),
-  email: Type.Optional(Type.String({ maxLength: 254, description: 'Parte del email, sin distinguir mayúsculas' })),
-  status: Type.Optional(UserStatusSchema),
-}, { additionalProperties: false })
+export const UserListQuery = Type.Object(
+  {
+    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+    name: Type.Optional(
+      Type.String({ maxLength: 100, description: 'Parte del nombre o del apellido, sin distinguir mayúsculas' }),
+    ),
+    email: Type.Optional(Type.String({ maxLength: 254, description: 'Parte del email, sin distinguir mayúsculas' })),
+    status: Type.Optional(UserStatusSchema),
+  },
+  { additionalProperties: false },
+);
 
-export const VerifyEmailsBody = Type.Object({
-  userIds: Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { minItems: 1, maxItems: 1000, uniqueItems: true }),
-}, { additionalProperties: false })
+export const VerifyEmailsBody = Type.Object(
+  {
+    userIds: Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), {
+      minItems: 1,
+      maxItems: 1000,
+      uniqueItems: true,
+    }),
+  },
+  { additionalProperties: false },
+);
 
-export const VerifyEmailsResponse = Type.Object({
-  verified: Type.Integer({ description: 'Cuántos usuarios pendientes pasaron a activos' }),
-  userIds: Type.Array(Type.Integer(), { description: 'Los que pasaron a activos; los demás no estaban pendientes' }),
-}, { additionalProperties: false })
+export const VerifyEmailsResponse = Type.Object(
+  {
+    verified: Type.Integer({ description: 'Cuántos usuarios pendientes pasaron a activos' }),
+    userIds: Type.Array(Type.Integer(), { description: 'Los que pasaron a activos; los demás no estaban pendientes' }),
+  },
+  { additionalProperties: false },
+);
 
-export const UserStats = Type.Object({
-  totalUsers: Type.Integer(),
-  activeUsers: Type.Integer(),
-  pendingVerification: Type.Integer(),
-  administrators: Type.Integer(),
-}, { additionalProperties: false })
+export const UserStats = Type.Object(
+  {
+    totalUsers: Type.Integer(),
+    activeUsers: Type.Integer(),
+    pendingVerification: Type.Integer(),
+    administrators: Type.Integer(),
+  },
+  { additionalProperties: false },
+);

@@ -1,28 +1,35 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type, type Static } from 'typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type Static } from 'typebox';
 
-const Jwk = Type.Object({
-  kty: Type.String(),
-  crv: Type.String(),
-  x: Type.String(),
-  y: Type.String(),
-  kid: Type.String(),
-  alg: Type.String(),
-  use: Type.String(),
-}, { additionalProperties: false })
+const Jwk = Type.Object(
+  {
+    kty: Type.String(),
+    crv: Type.String(),
+    x: Type.String(),
+    y: Type.String(),
+    kid: Type.String(),
+    alg: Type.String(),
+    use: Type.String(),
+  },
+  { additionalProperties: false },
+);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/jwks.json', {
-    schema: {
-      summary: 'Claves públicas para verificar los tokens de acceso sin llamar a la API',
-      tags: ['sistema'],
-      response: { 200: Type.Object({ keys: Type.Array(Jwk) }, { additionalProperties: false }) },
+  app.get(
+    '/jwks.json',
+    {
+      schema: {
+        summary: 'Claves públicas para verificar los tokens de acceso sin llamar a la API',
+        tags: ['sistema'],
+        response: { 200: Type.Object({ keys: Type.Array(Jwk) }, { additionalProperties: false }) },
+      },
     },
-  }, async (_request, reply) => {
-    // Partner apps cache the keys; an hour keeps a rotated key from going unnoticed for long.
-    reply.header('cache-control', 'public, max-age=3600')
-    return app.tokens.jwks as { keys: Array<Static<typeof Jwk>> }
-  })
-}
+    async (_request, reply) => {
+      // Partner apps cache the keys; an hour keeps a rotated key from going unnoticed for long.
+      reply.header('cache-control', 'public, max-age=3600');
+      return app.tokens.jwks as { keys: Array<Static<typeof Jwk>> };
+    },
+  );
+};
 
-export default routes
+export default routes;

@@ -29,7 +29,9 @@ it('shows the loading state, then the page the remote exposes', async () => {
 });
 
 it('shows the Spanish fallback when the remote is down, and Reintentar loads it afresh', async () => {
-  load.mockRejectedValueOnce(new RemoteUnavailableError('admin', 'down')).mockResolvedValueOnce({ default: CalculatorStub });
+  load
+    .mockRejectedValueOnce(new RemoteUnavailableError('admin', 'down'))
+    .mockResolvedValueOnce({ default: CalculatorStub });
   render(<RemotePage remote="admin" module="./DashboardPage" />);
   const fallback = await screen.findByRole('alert');
   expect(fallback).toHaveTextContent('Esta sección no está disponible en este momento.');

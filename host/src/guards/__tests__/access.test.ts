@@ -4,8 +4,20 @@ import { decideAccess, type SessionView } from '../access';
 const ALLOW = ['https://partner.example.com', 'betopro://auth/success'];
 const user = (role: number) => ({ id: 1, role }) as User;
 
-const anonymous: SessionView = { isInitialized: true, isAuthenticated: false, isLoading: false, token: null, user: null };
-const signedIn = (role = 2): SessionView => ({ isInitialized: true, isAuthenticated: true, isLoading: false, token: 'tok', user: user(role) });
+const anonymous: SessionView = {
+  isInitialized: true,
+  isAuthenticated: false,
+  isLoading: false,
+  token: null,
+  user: null,
+};
+const signedIn = (role = 2): SessionView => ({
+  isInitialized: true,
+  isAuthenticated: true,
+  isLoading: false,
+  token: 'tok',
+  user: user(role),
+});
 const starting: SessionView = { ...anonymous, isInitialized: false };
 
 describe('decideAccess', () => {
@@ -43,7 +55,9 @@ describe('decideAccess', () => {
   });
 
   it('shows guest pages to signed-out people', () => {
-    expect(decideAccess('guest', anonymous, '?redirect_url=https://partner.example.com', ALLOW)).toEqual({ kind: 'render' });
+    expect(decideAccess('guest', anonymous, '?redirect_url=https://partner.example.com', ALLOW)).toEqual({
+      kind: 'render',
+    });
   });
 
   it('sends a signed-in person on a guest page to the allowed redirect_url, without putting the session token in it', () => {
@@ -59,7 +73,13 @@ describe('decideAccess', () => {
 
   it('sends a signed-in person on a guest page to /apps when redirect_url is missing or not allowed, silently', () => {
     expect(decideAccess('guest', signedIn(), '', ALLOW)).toEqual({ kind: 'navigate', to: '/apps' });
-    expect(decideAccess('guest', signedIn(), '?redirect_url=https://evil.example.com', ALLOW)).toEqual({ kind: 'navigate', to: '/apps' });
-    expect(decideAccess('guest', signedIn(), '?redirect_url=//evil.example.com', ALLOW)).toEqual({ kind: 'navigate', to: '/apps' });
+    expect(decideAccess('guest', signedIn(), '?redirect_url=https://evil.example.com', ALLOW)).toEqual({
+      kind: 'navigate',
+      to: '/apps',
+    });
+    expect(decideAccess('guest', signedIn(), '?redirect_url=//evil.example.com', ALLOW)).toEqual({
+      kind: 'navigate',
+      to: '/apps',
+    });
   });
 });

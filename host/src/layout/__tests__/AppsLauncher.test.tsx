@@ -44,12 +44,11 @@ it('asks for page 1 limit 100, shows the loading text, then the web-enabled apps
   expect(within(panel).getByText('Conoce todas tus herramientas')).toBeInTheDocument();
   expect(within(panel).getByText('Cargando aplicaciones...')).toBeInTheDocument();
   expect(await within(panel).findByRole('button', { name: 'Control Max 360' })).toBeInTheDocument();
-  expect(within(panel).getAllByRole('button').map((b) => b.textContent)).toEqual([
-    'Control Max 360',
-    'Beto Pro',
-    'Calculadora TXI',
-    'Panel interno',
-  ]);
+  expect(
+    within(panel)
+      .getAllByRole('button')
+      .map((b) => b.textContent),
+  ).toEqual(['Control Max 360', 'Beto Pro', 'Calculadora TXI', 'Panel interno']);
   expect(api.requests.map((r) => r.path)).toEqual(['/apps/listar?page=1&limit=100']);
 });
 
@@ -83,7 +82,10 @@ it("shows the server's message when the list fails", async () => {
 it('opens an allowed partner app with a token minted for it (never the session token), and closes', async () => {
   api = await startFakeApi({
     'GET /apps/listar': { status: 200, body: page },
-    'POST /auth/partner-token': { status: 200, body: { access_token: 'scoped', expires_in: 3600, audience: 'https://cm.example.com' } },
+    'POST /auth/partner-token': {
+      status: 200,
+      body: { access_token: 'scoped', expires_in: 3600, audience: 'https://cm.example.com' },
+    },
   });
   window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url, redirectAllowList: ['https://cm.example.com'] };
   resetApiClient();

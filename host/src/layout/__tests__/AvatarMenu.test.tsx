@@ -13,10 +13,16 @@ beforeEach(async () => {
   localStorage.clear();
   api = await startFakeApi({
     'POST /auth/logout': { status: 204 },
-    'POST /facturacion/portal': { status: 503, body: { statusCode: 503, message: 'La facturación no está disponible' } },
+    'POST /facturacion/portal': {
+      status: 503,
+      body: { statusCode: 503, message: 'La facturación no está disponible' },
+    },
   });
   // A deployment that takes payments (its runtime config has Stripe's publishable key).
-  window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url, billing: { publishableKey: 'pk_test_portal', pricingTableId: 'prctbl_portal' } };
+  window.__PORTAL_CONFIG__ = {
+    apiBaseUrl: api.url,
+    billing: { publishableKey: 'pk_test_portal', pricingTableId: 'prctbl_portal' },
+  };
   resetApiClient();
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
 });
@@ -75,7 +81,9 @@ it("Cerrar sesión says 'Cerrando sesión...' while the API logs out, clears the
   await userEvent.click(within(menu).getByRole('button', { name: 'Cerrar sesión' }));
   expect(await within(menu).findByRole('button', { name: 'Cerrando sesión...' })).toBeDisabled();
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
-  expect(api.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization}`)).toEqual(['POST /auth/logout Bearer tok']);
+  expect(api.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization}`)).toEqual([
+    'POST /auth/logout Bearer tok',
+  ]);
   expect(useSession.getState().isAuthenticated).toBe(false);
 });
 

@@ -32,10 +32,29 @@ it('lists every route of the spec exactly once', () => {
   expect(new Set(paths).size).toBe(paths.length);
   expect(paths).toEqual(
     expect.arrayContaining([
-      '/login', '/register', '/verify-email', '/forgot-password', '/reset-password', '/google-callback',
-      '/auth/google/callback', '/logout', '/playstoreapps/beto/datos-personales', '/', '/apps', '/apps/:id', '/pagos',
-      '/success', '/perfil', '/planes', '/beto', '/control-max', '/calculadora-txi', '/admin', '/admin/usuarios',
-      '/admin/dashboard', '/admin/apps',
+      '/login',
+      '/register',
+      '/verify-email',
+      '/forgot-password',
+      '/reset-password',
+      '/google-callback',
+      '/auth/google/callback',
+      '/logout',
+      '/playstoreapps/beto/datos-personales',
+      '/',
+      '/apps',
+      '/apps/:id',
+      '/pagos',
+      '/success',
+      '/perfil',
+      '/planes',
+      '/beto',
+      '/control-max',
+      '/calculadora-txi',
+      '/admin',
+      '/admin/usuarios',
+      '/admin/dashboard',
+      '/admin/apps',
     ]),
   );
 });

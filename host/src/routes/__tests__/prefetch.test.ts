@@ -3,7 +3,14 @@ import { fakeToken, startFakeApi } from '@portal/shared/src/testing/fake-api';
 import { app, user } from '@portal/shared/src/testing/fixtures';
 import { prefetchPageData } from '../prefetch';
 
-const APPS = { data: [app(1, 'Control Max 360')], total: 1, totalPages: 1, currentPage: 1, hasNextPage: false, count: 1 };
+const APPS = {
+  data: [app(1, 'Control Max 360')],
+  total: 1,
+  totalPages: 1,
+  currentPage: 1,
+  hasNextPage: false,
+  count: 1,
+};
 const inOneHour = () => Math.floor(Date.now() / 1000) + 3600;
 
 type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;

@@ -8,8 +8,18 @@ let api: FakeApi;
 afterEach(() => api?.close());
 
 const app = (id: number, nombre: string, overrides: Partial<App> = {}): App => ({
-  id, nombre, descripcion: `Descripción de ${nombre}`, longDescription: '', iconUrl: null, webUrl: null, iosUrl: null,
-  androidUrl: null, isEnabledWeb: true, isEnabledMovil: false, tags: [], ...overrides,
+  id,
+  nombre,
+  descripcion: `Descripción de ${nombre}`,
+  longDescription: '',
+  iconUrl: null,
+  webUrl: null,
+  iosUrl: null,
+  androidUrl: null,
+  isEnabledWeb: true,
+  isEnabledMovil: false,
+  tags: [],
+  ...overrides,
 });
 
 describe('Pagina de apps', () => {
@@ -17,7 +27,10 @@ describe('Pagina de apps', () => {
     const user = userEvent.setup();
     let descripcion = 'Descripción de TX30';
     api = await useFakeApi({
-      'GET /apps/listar': () => ({ status: 200, body: page([app(1, 'Control Max 360'), app(3, 'TX30', { descripcion })], 2, 1, 10) }),
+      'GET /apps/listar': () => ({
+        status: 200,
+        body: page([app(1, 'Control Max 360'), app(3, 'TX30', { descripcion })], 2, 1, 10),
+      }),
       'PUT /apps/update/3': (request) => {
         descripcion = JSON.parse(request.body).descripcion;
         return { status: 200, body: app(3, 'TX30', { descripcion }) };
@@ -33,8 +46,15 @@ describe('Pagina de apps', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
 
     expect(await screen.findByText('Aplicación actualizada')).toBeInTheDocument();
-    expect(bodiesTo(api, '/apps/update/3')).toEqual([expect.objectContaining({ nombre: 'TX30', descripcion: 'Configuración de transmisores' })]);
-    await waitFor(() => expect(queriesTo(api, '/apps/listar')).toEqual([{ page: '1', limit: '10' }, { page: '1', limit: '10' }]));
+    expect(bodiesTo(api, '/apps/update/3')).toEqual([
+      expect.objectContaining({ nombre: 'TX30', descripcion: 'Configuración de transmisores' }),
+    ]);
+    await waitFor(() =>
+      expect(queriesTo(api, '/apps/listar')).toEqual([
+        { page: '1', limit: '10' },
+        { page: '1', limit: '10' },
+      ]),
+    );
     expect(await screen.findByText('Configuración de transmisores')).toBeInTheDocument();
   });
 
@@ -42,7 +62,10 @@ describe('Pagina de apps', () => {
     const user = userEvent.setup();
     api = await useFakeApi({
       'GET /apps/listar': { status: 200, body: page([app(1, 'Control Max 360'), app(2, 'Beto Pro')], 2, 1, 10) },
-      'POST /apps/register': (request) => ({ status: 201, body: app(6, JSON.parse(request.body).nombre, { isEnabledWeb: false }) }),
+      'POST /apps/register': (request) => ({
+        status: 201,
+        body: app(6, JSON.parse(request.body).nombre, { isEnabledWeb: false }),
+      }),
     });
     renderAt('/admin/apps', <AppsAdminPage />);
     await screen.findByText('Beto Pro');
@@ -56,18 +79,28 @@ describe('Pagina de apps', () => {
     await user.type(within(dialog).getByLabelText('Etiquetas (separadas por comas)'), 'Caudal, Gas');
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText('Aplicación agregada')).toBeInTheDocument();
-    expect(bodiesTo(api, '/apps/register')).toEqual([expect.objectContaining({
-      nombre: 'Medidor X', isEnabledWeb: false, tags: [{ descripcion: 'Caudal' }, { descripcion: 'Gas' }],
-    })]);
-    const names = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent).filter((t) => t !== 'Aplicaciones');
+    expect(bodiesTo(api, '/apps/register')).toEqual([
+      expect.objectContaining({
+        nombre: 'Medidor X',
+        isEnabledWeb: false,
+        tags: [{ descripcion: 'Caudal' }, { descripcion: 'Gas' }],
+      }),
+    ]);
+    const names = screen
+      .getAllByRole('heading', { level: 2 })
+      .map((h) => h.textContent)
+      .filter((t) => t !== 'Aplicaciones');
     expect(names).toEqual(['Control Max 360', 'Beto Pro', 'Medidor X']);
   });
 
-  it('shows the server\'s message when saving fails and keeps the form open', async () => {
+  it("shows the server's message when saving fails and keeps the form open", async () => {
     const user = userEvent.setup();
     api = await useFakeApi({
       'GET /apps/listar': { status: 200, body: page([app(1, 'Control Max 360')], 1, 1, 10) },
-      'POST /apps/register': { status: 400, body: { statusCode: 400, message: "Datos inválidos: 'webUrl' no es válido" } },
+      'POST /apps/register': {
+        status: 400,
+        body: { statusCode: 400, message: "Datos inválidos: 'webUrl' no es válido" },
+      },
     });
     renderAt('/admin/apps', <AppsAdminPage />);
     await user.click(await screen.findByRole('button', { name: 'Nueva aplicación' }));
@@ -75,7 +108,9 @@ describe('Pagina de apps', () => {
     await user.type(within(dialog).getByLabelText('Nombre'), 'X');
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
     // The field is named with the form's label (issue 18, item 5).
-    await waitFor(() => expect(within(dialog).getByRole('alert')).toHaveTextContent("Datos inválidos: 'URL web' no es válido"));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('alert')).toHaveTextContent("Datos inválidos: 'URL web' no es válido"),
+    );
   });
 
   it('shows the link rule under the form before sending a javascript: link (issue 13)', async () => {
@@ -87,7 +122,9 @@ describe('Pagina de apps', () => {
     await user.type(within(dialog).getByLabelText('Nombre'), 'X');
     await user.type(within(dialog).getByLabelText('URL iOS'), 'javascript://%0aalert(1)');
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
-    expect(within(dialog).getByRole('alert')).toHaveTextContent('La URL iOS debe ser una dirección https:// o el enlace de la app');
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(
+      'La URL iOS debe ser una dirección https:// o el enlace de la app',
+    );
     expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 });

@@ -1,6 +1,23 @@
 import { useCallback, useEffect, useState } from 'react';
 import styled from 'styled-components';
-import { Alert, AppIcon, Button, createApp, errorMessage, withFieldLabels, FALLBACK, listApps, Modal, Spinner, TEXT, TextField, theme, type App, type Paged, updateApp } from '@portal/shared';
+import {
+  Alert,
+  AppIcon,
+  Button,
+  createApp,
+  errorMessage,
+  withFieldLabels,
+  FALLBACK,
+  listApps,
+  Modal,
+  Spinner,
+  TEXT,
+  TextField,
+  theme,
+  type App,
+  type Paged,
+  updateApp,
+} from '@portal/shared';
 import { AdminPage, Panel } from '../../components/Page';
 import { useTimedAlert } from '../../components/useTimedAlert';
 import { VisuallyHidden } from '../../components/VisuallyHidden';
@@ -51,7 +68,12 @@ const Form = styled.form`
   .actions { grid-column: 1 / -1; display: flex; gap: 12px; justify-content: flex-end; }
 `;
 
-function AppFormDialog({ title, initial, onSubmit, onClose }: {
+function AppFormDialog({
+  title,
+  initial,
+  onSubmit,
+  onClose,
+}: {
   title: string;
   initial: AppForm;
   onSubmit(form: AppForm): Promise<void>;
@@ -79,7 +101,11 @@ function AppFormDialog({ title, initial, onSubmit, onClose }: {
     }
   };
 
-  const text = (key: 'nombre' | 'descripcion' | 'iconUrl' | 'webUrl' | 'iosUrl' | 'androidUrl' | 'tags', label: string, wide = false) => (
+  const text = (
+    key: 'nombre' | 'descripcion' | 'iconUrl' | 'webUrl' | 'iosUrl' | 'androidUrl' | 'tags',
+    label: string,
+    wide = false,
+  ) => (
     <div className={wide ? 'wide' : undefined}>
       <TextField label={label} value={form[key]} onChange={(event) => set(key, event.target.value)} disabled={saving} />
     </div>
@@ -88,7 +114,11 @@ function AppFormDialog({ title, initial, onSubmit, onClose }: {
   return (
     <Modal title={title} onClose={onClose}>
       <Form onSubmit={submit} noValidate>
-        {error && <div className="wide"><Alert>{error}</Alert></div>}
+        {error && (
+          <div className="wide">
+            <Alert>{error}</Alert>
+          </div>
+        )}
         {text('nombre', TEXT_ADMIN.name, true)}
         {text('descripcion', TEXT_ADMIN.description, true)}
         <div className="wide">
@@ -104,17 +134,31 @@ function AppFormDialog({ title, initial, onSubmit, onClose }: {
         {text('iosUrl', TEXT_ADMIN.iosUrl)}
         {text('androidUrl', TEXT_ADMIN.androidUrl)}
         <label className="check">
-          <input type="checkbox" checked={form.isEnabledWeb} onChange={(event) => set('isEnabledWeb', event.target.checked)} disabled={saving} />
+          <input
+            type="checkbox"
+            checked={form.isEnabledWeb}
+            onChange={(event) => set('isEnabledWeb', event.target.checked)}
+            disabled={saving}
+          />
           {TEXT_ADMIN.enabledWeb}
         </label>
         <label className="check">
-          <input type="checkbox" checked={form.isEnabledMovil} onChange={(event) => set('isEnabledMovil', event.target.checked)} disabled={saving} />
+          <input
+            type="checkbox"
+            checked={form.isEnabledMovil}
+            onChange={(event) => set('isEnabledMovil', event.target.checked)}
+            disabled={saving}
+          />
           {TEXT_ADMIN.enabledMobile}
         </label>
         {text('tags', TEXT_ADMIN.tags, true)}
         <div className="actions">
-          <Button $variant="secondary" onClick={onClose} disabled={saving}>{TEXT_ADMIN.cancel}</Button>
-          <Button type="submit" disabled={saving}>{saving ? TEXT_ADMIN.saving : TEXT_ADMIN.save}</Button>
+          <Button $variant="secondary" onClick={onClose} disabled={saving}>
+            {TEXT_ADMIN.cancel}
+          </Button>
+          <Button type="submit" disabled={saving}>
+            {saving ? TEXT_ADMIN.saving : TEXT_ADMIN.save}
+          </Button>
         </div>
       </Form>
     </Modal>
@@ -160,7 +204,10 @@ export default function AppsAdminPage() {
   const create = async (form: AppForm) => {
     const created = await createApp(formToInput(form));
     // Spec §9: a new app is appended to the end of the list.
-    setApps((current) => current && { ...current, data: [...current.data, created], total: current.total + 1, count: current.count + 1 });
+    setApps(
+      (current) =>
+        current && { ...current, data: [...current.data, created], total: current.total + 1, count: current.count + 1 },
+    );
     setEditing(null);
     showAlert('success', TEXT_ADMIN.appCreated);
   };
@@ -181,7 +228,9 @@ export default function AppsAdminPage() {
       {alert && <Alert tone={alert.tone}>{alert.text}</Alert>}
       {error && <Alert>{error}</Alert>}
       <Panel aria-labelledby="apps-admin-title">
-        <VisuallyHidden as="h2" id="apps-admin-title">{TEXT_ADMIN.apps}</VisuallyHidden>
+        <VisuallyHidden as="h2" id="apps-admin-title">
+          {TEXT_ADMIN.apps}
+        </VisuallyHidden>
         {!apps && !error && <Spinner label={TEXT.loadingApps} />}
         {apps && apps.data.length === 0 && <p>{TEXT.noApps}</p>}
         {apps && apps.data.length > 0 && (
@@ -193,10 +242,15 @@ export default function AppsAdminPage() {
                   <h2>{app.nombre}</h2>
                   <p>{app.descripcion}</p>
                   <div className="flags">
-                    {TEXT_ADMIN.web}: {app.isEnabledWeb ? TEXT_ADMIN.yes : TEXT_ADMIN.no} · {TEXT_ADMIN.mobile}: {app.isEnabledMovil ? TEXT_ADMIN.yes : TEXT_ADMIN.no}
+                    {TEXT_ADMIN.web}: {app.isEnabledWeb ? TEXT_ADMIN.yes : TEXT_ADMIN.no} · {TEXT_ADMIN.mobile}:{' '}
+                    {app.isEnabledMovil ? TEXT_ADMIN.yes : TEXT_ADMIN.no}
                   </div>
                 </div>
-                <Button $variant="secondary" onClick={() => setEditing({ kind: 'edit', app })} aria-label={TEXT_ADMIN.editApp(app.nombre)}>
+                <Button
+                  $variant="secondary"
+                  onClick={() => setEditing({ kind: 'edit', app })}
+                  aria-label={TEXT_ADMIN.editApp(app.nombre)}
+                >
                   {TEXT_ADMIN.edit}
                 </Button>
               </li>
@@ -204,9 +258,16 @@ export default function AppsAdminPage() {
           </List>
         )}
       </Panel>
-      {editing?.kind === 'create' && <AppFormDialog title={TEXT_ADMIN.newApp} initial={emptyAppForm} onSubmit={create} onClose={close} />}
+      {editing?.kind === 'create' && (
+        <AppFormDialog title={TEXT_ADMIN.newApp} initial={emptyAppForm} onSubmit={create} onClose={close} />
+      )}
       {editing?.kind === 'edit' && (
-        <AppFormDialog title={TEXT_ADMIN.editApp(editing.app.nombre)} initial={appToForm(editing.app)} onSubmit={update(editing.app)} onClose={close} />
+        <AppFormDialog
+          title={TEXT_ADMIN.editApp(editing.app.nombre)}
+          initial={appToForm(editing.app)}
+          onSubmit={update(editing.app)}
+          onClose={close}
+        />
       )}
     </AdminPage>
   );

@@ -16,8 +16,16 @@ export interface AppForm {
 }
 
 export const emptyAppForm: AppForm = {
-  nombre: '', descripcion: '', longDescription: '', iconUrl: '', webUrl: '', iosUrl: '', androidUrl: '',
-  isEnabledWeb: false, isEnabledMovil: false, tags: '',
+  nombre: '',
+  descripcion: '',
+  longDescription: '',
+  iconUrl: '',
+  webUrl: '',
+  iosUrl: '',
+  androidUrl: '',
+  isEnabledWeb: false,
+  isEnabledMovil: false,
+  tags: '',
 };
 
 export function appToForm(app: App): AppForm {
@@ -58,6 +66,10 @@ export function formToInput(form: AppForm): AppInput & { nombre: string } {
     androidUrl: link(form.androidUrl),
     isEnabledWeb: form.isEnabledWeb,
     isEnabledMovil: form.isEnabledMovil,
-    tags: form.tags.split(',').map((tag) => tag.trim()).filter(Boolean).map((descripcion) => ({ descripcion })),
+    tags: form.tags
+      .split(',')
+      .map((tag) => tag.trim())
+      .filter(Boolean)
+      .map((descripcion) => ({ descripcion })),
   };
 }

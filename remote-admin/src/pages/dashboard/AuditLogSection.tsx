@@ -1,6 +1,15 @@
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
-import { ADMIN_FALLBACK, Alert, Button, errorMessage, listAuditLog, theme, type AuditEntry, type Paged } from '@portal/shared';
+import {
+  ADMIN_FALLBACK,
+  Alert,
+  Button,
+  errorMessage,
+  listAuditLog,
+  theme,
+  type AuditEntry,
+  type Paged,
+} from '@portal/shared';
 import { Panel } from '../../components/Page';
 import { TEXT_ADMIN } from '../../texts';
 import { auditActionLabel, auditDetails } from './audit-format';
@@ -75,8 +84,12 @@ export function AuditLogSection() {
       )}
       {log && log.totalPages > 1 && (
         <Pager>
-          <Button $variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>{TEXT_ADMIN.previous}</Button>
-          <Button $variant="secondary" disabled={!log.hasNextPage} onClick={() => setPage(page + 1)}>{TEXT_ADMIN.next}</Button>
+          <Button $variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            {TEXT_ADMIN.previous}
+          </Button>
+          <Button $variant="secondary" disabled={!log.hasNextPage} onClick={() => setPage(page + 1)}>
+            {TEXT_ADMIN.next}
+          </Button>
         </Pager>
       )}
     </Panel>

@@ -46,9 +46,15 @@ interface Point {
 function Axis({ max, format }: { max: number; format: (value: number) => string }) {
   return (
     <>
-      <span className="axis" style={{ top: 0 }} aria-hidden="true">{format(max)}</span>
-      <span className="axis" style={{ top: '50%' }} aria-hidden="true">{format(max / 2)}</span>
-      <span className="axis" style={{ top: '100%' }} aria-hidden="true">{format(0)}</span>
+      <span className="axis" style={{ top: 0 }} aria-hidden="true">
+        {format(max)}
+      </span>
+      <span className="axis" style={{ top: '50%' }} aria-hidden="true">
+        {format(max / 2)}
+      </span>
+      <span className="axis" style={{ top: '100%' }} aria-hidden="true">
+        {format(0)}
+      </span>
     </>
   );
 }
@@ -60,7 +66,10 @@ function DataTable({ caption, points }: { caption: string; points: Point[] }) {
       <caption>{caption}</caption>
       <tbody>
         {points.map((point) => (
-          <tr key={point.label}><th scope="row">{point.label}</th><td>{point.text}</td></tr>
+          <tr key={point.label}>
+            <th scope="row">{point.label}</th>
+            <td>{point.text}</td>
+          </tr>
         ))}
       </tbody>
     </VisuallyHidden>
@@ -70,7 +79,12 @@ function DataTable({ caption, points }: { caption: string; points: Point[] }) {
 /** A bar chart in plain SVG (no chart library). */
 const plain = (value: number) => value.toLocaleString('es-ES', { maximumFractionDigits: 1 });
 
-export function BarChart({ title, points, short = plain, everyOtherLabel = false }: {
+export function BarChart({
+  title,
+  points,
+  short = plain,
+  everyOtherLabel = false,
+}: {
   title: string;
   points: Point[];
   short?: (value: number) => string;
@@ -83,7 +97,15 @@ export function BarChart({ title, points, short = plain, everyOtherLabel = false
       <Plot>
         <Axis max={max} format={short} />
         <svg viewBox={`0 0 ${WIDTH} ${CHART_HEIGHT}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
-          <line x1="0" x2={WIDTH} y1={CHART_HEIGHT / 2} y2={CHART_HEIGHT / 2} stroke={theme.color.border} strokeDasharray="4 4" vectorEffect="non-scaling-stroke" />
+          <line
+            x1="0"
+            x2={WIDTH}
+            y1={CHART_HEIGHT / 2}
+            y2={CHART_HEIGHT / 2}
+            stroke={theme.color.border}
+            strokeDasharray="4 4"
+            vectorEffect="non-scaling-stroke"
+          />
           {ratios.map((ratio, i) => (
             <rect
               key={points[i]!.label}
@@ -112,17 +134,37 @@ export function BarChart({ title, points, short = plain, everyOtherLabel = false
 }
 
 /** A line chart in plain SVG (no chart library). */
-export function LineChart({ title, points, short }: { title: string; points: Point[]; short: (value: number) => string }) {
+export function LineChart({
+  title,
+  points,
+  short,
+}: {
+  title: string;
+  points: Point[];
+  short: (value: number) => string;
+}) {
   const { max } = scaleValues(points.map((point) => point.value));
   return (
     <figure style={{ margin: 0 }}>
       <Plot>
         <Axis max={max} format={short} />
         <svg viewBox={`0 0 ${WIDTH} ${CHART_HEIGHT}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
-          <line x1="0" x2={WIDTH} y1={CHART_HEIGHT / 2} y2={CHART_HEIGHT / 2} stroke={theme.color.border} strokeDasharray="4 4" vectorEffect="non-scaling-stroke" />
+          <line
+            x1="0"
+            x2={WIDTH}
+            y1={CHART_HEIGHT / 2}
+            y2={CHART_HEIGHT / 2}
+            stroke={theme.color.border}
+            strokeDasharray="4 4"
+            vectorEffect="non-scaling-stroke"
+          />
           <polyline
             data-testid="line"
-            points={linePoints(points.map((point) => point.value), WIDTH, CHART_HEIGHT)}
+            points={linePoints(
+              points.map((point) => point.value),
+              WIDTH,
+              CHART_HEIGHT,
+            )}
             fill="none"
             stroke={theme.color.success}
             strokeWidth="3"
@@ -133,7 +175,10 @@ export function LineChart({ title, points, short }: { title: string; points: Poi
       </Plot>
       <Labels $count={points.length} $wrap aria-hidden="true">
         {points.map((point) => (
-          <span key={point.label}><strong>{point.text}</strong>{point.label}</span>
+          <span key={point.label}>
+            <strong>{point.text}</strong>
+            {point.label}
+          </span>
         ))}
       </Labels>
       <DataTable caption={title} points={points} />

@@ -1,7 +1,18 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import { ADMIN_FALLBACK, Alert, errorMessage, formatChange, formatWholeUsd, getDashboard, planLabel, Spinner, theme, type DashboardData } from '@portal/shared';
+import {
+  ADMIN_FALLBACK,
+  Alert,
+  errorMessage,
+  formatChange,
+  formatWholeUsd,
+  getDashboard,
+  planLabel,
+  Spinner,
+  theme,
+  type DashboardData,
+} from '@portal/shared';
 import { AdminPage, Panel } from '../../components/Page';
 import { StatCard, StatGrid } from '../../components/StatCard';
 import { TEXT_ADMIN } from '../../texts';
@@ -77,8 +88,16 @@ export default function DashboardPage() {
       {data && (
         <>
           <StatGrid>
-            <StatCard title={TEXT_ADMIN.totalUsers} value={data.totalUsers.value} note={formatChange(data.totalUsers.changePercent)} />
-            <StatCard title={TEXT_ADMIN.activeApps} value={data.activeApps.value} note={formatChange(data.activeApps.changePercent)} />
+            <StatCard
+              title={TEXT_ADMIN.totalUsers}
+              value={data.totalUsers.value}
+              note={formatChange(data.totalUsers.changePercent)}
+            />
+            <StatCard
+              title={TEXT_ADMIN.activeApps}
+              value={data.activeApps.value}
+              note={formatChange(data.activeApps.changePercent)}
+            />
             <StatCard
               title={TEXT_ADMIN.activeSubscriptions}
               value={data.activeSubscriptions.value}
@@ -97,12 +116,18 @@ export default function DashboardPage() {
               <BarChart
                 title={TEXT_ADMIN.newUsersPerDay}
                 everyOtherLabel
-                points={data.newUsersPerDay.map((day) => ({ label: dayLabel(day.date), value: day.count, text: String(day.count) }))}
+                points={data.newUsersPerDay.map((day) => ({
+                  label: dayLabel(day.date),
+                  value: day.count,
+                  text: String(day.count),
+                }))}
               />
             </Panel>
             <Panel aria-labelledby="chart-revenue">
               <h2 id="chart-revenue">{TEXT_ADMIN.monthlyRevenue}</h2>
-              <RevenueNote>{data.revenueSource === 'none' ? TEXT_ADMIN.revenueNoBilling : TEXT_ADMIN.revenueCounts}</RevenueNote>
+              <RevenueNote>
+                {data.revenueSource === 'none' ? TEXT_ADMIN.revenueNoBilling : TEXT_ADMIN.revenueCounts}
+              </RevenueNote>
               <LineChart
                 title={TEXT_ADMIN.monthlyRevenue}
                 short={compactUsd}
@@ -122,10 +147,16 @@ export default function DashboardPage() {
                 {data.planDistribution.map((item) => (
                   <li key={`${item.app}-${item.plan}`}>
                     <div className="row">
-                      <span>{item.app} · {planLabel({ nombre: item.plan })}</span>
-                      <span className="muted">{TEXT_ADMIN.usersCount(item.users)} · {item.percentage.toLocaleString('es-ES')} %</span>
+                      <span>
+                        {item.app} · {planLabel({ nombre: item.plan })}
+                      </span>
+                      <span className="muted">
+                        {TEXT_ADMIN.usersCount(item.users)} · {item.percentage.toLocaleString('es-ES')} %
+                      </span>
                     </div>
-                    <div className="bar" aria-hidden="true"><span style={{ width: `${item.percentage}%` }} /></div>
+                    <div className="bar" aria-hidden="true">
+                      <span style={{ width: `${item.percentage}%` }} />
+                    </div>
                   </li>
                 ))}
               </Distribution>

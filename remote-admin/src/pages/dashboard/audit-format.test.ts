@@ -2,8 +2,15 @@ import type { AuditEntry } from '@portal/shared';
 import { auditActionLabel, auditDetails } from './audit-format';
 
 const entry = (action: string, details: Record<string, unknown>): AuditEntry => ({
-  id: 1, actorId: 1, actorEmail: 'admin@portal.test', action, targetType: 'user', targetId: 2, targetLabel: 'ana@example.com',
-  details, createdAt: '2026-11-21T10:00:00.000Z',
+  id: 1,
+  actorId: 1,
+  actorEmail: 'admin@portal.test',
+  action,
+  targetType: 'user',
+  targetId: 2,
+  targetLabel: 'ana@example.com',
+  details,
+  createdAt: '2026-11-21T10:00:00.000Z',
 });
 
 describe('audit log rows', () => {
@@ -15,15 +22,28 @@ describe('audit log rows', () => {
 
   it('summarizes the details', () => {
     expect(auditDetails(entry('user.status_change', { from: 'active', to: 'suspended' }))).toBe('Activo → Suspendido');
-    expect(auditDetails(entry('user.plan_change', {
-      appId: 1, app: 'Control Max 360', fromPlanId: null, fromPlan: null, toPlanId: 2, toPlan: 'PRO',
-      toFechaVencimiento: '2027-03-15T00:00:00.000Z',
-    }))).toBe('Control Max 360: sin plan → PRO, vence 15/3/2027');
+    expect(
+      auditDetails(
+        entry('user.plan_change', {
+          appId: 1,
+          app: 'Control Max 360',
+          fromPlanId: null,
+          fromPlan: null,
+          toPlanId: 2,
+          toPlan: 'PRO',
+          toFechaVencimiento: '2027-03-15T00:00:00.000Z',
+        }),
+      ),
+    ).toBe('Control Max 360: sin plan → PRO, vence 15/3/2027');
     expect(auditDetails(entry('app.update', { fields: ['nombre', 'webUrl'] }))).toBe('Campos: nombre, webUrl');
-    expect(auditDetails(entry('auth.lockout', { scope: 'address', address: '203.0.113.9', failures: 5, lockedSeconds: 30 })))
-      .toBe('5 contraseñas incorrectas desde 203.0.113.9; espera de 30 s');
-    expect(auditDetails(entry('auth.lockout', { scope: 'account', address: '203.0.113.40', failures: 20, lockedSeconds: 30 })))
-      .toBe('20 contraseñas incorrectas en total (la última desde 203.0.113.40); espera de 30 s');
+    expect(
+      auditDetails(entry('auth.lockout', { scope: 'address', address: '203.0.113.9', failures: 5, lockedSeconds: 30 })),
+    ).toBe('5 contraseñas incorrectas desde 203.0.113.9; espera de 30 s');
+    expect(
+      auditDetails(
+        entry('auth.lockout', { scope: 'account', address: '203.0.113.40', failures: 20, lockedSeconds: 30 }),
+      ),
+    ).toBe('20 contraseñas incorrectas en total (la última desde 203.0.113.40); espera de 30 s');
     // The operator's command (npm run admin) records these two.
     expect(auditDetails(entry('user.create', { role: 1 }))).toBe('Rol: Administrador');
     expect(auditDetails(entry('user.password_reset', { method: 'correo' }))).toBe('Código enviado por email');

@@ -26,7 +26,8 @@ export function auditDetails(entry: AuditEntry): string {
     case 'app.update':
       return Array.isArray(d.fields) && d.fields.length > 0 ? `Campos: ${d.fields.join(', ')}` : 'Sin cambios';
     case 'auth.lockout': {
-      const where = d.scope === 'account' ? `en total (la última desde ${String(d.address)})` : `desde ${String(d.address)}`;
+      const where =
+        d.scope === 'account' ? `en total (la última desde ${String(d.address)})` : `desde ${String(d.address)}`;
       return `${String(d.failures)} contraseñas incorrectas ${where}; espera de ${String(d.lockedSeconds)} s`;
     }
     default:

@@ -8,8 +8,22 @@ let api: FakeApi;
 afterEach(() => api?.close());
 
 const plans = [
-  { app: { id: 1, nombre: 'Control Max 360' }, planActual: { id: 2, nombre: 'PRO', fechaVencimiento: '2027-03-15T00:00:00.000Z' }, planesApp: [{ id: 1, nombre: 'free' }, { id: 2, nombre: 'PRO' }] },
-  { app: { id: 2, nombre: 'Beto Pro' }, planActual: null, planesApp: [{ id: 3, nombre: 'free' }, { id: 4, nombre: 'PRO' }] },
+  {
+    app: { id: 1, nombre: 'Control Max 360' },
+    planActual: { id: 2, nombre: 'PRO', fechaVencimiento: '2027-03-15T00:00:00.000Z' },
+    planesApp: [
+      { id: 1, nombre: 'free' },
+      { id: 2, nombre: 'PRO' },
+    ],
+  },
+  {
+    app: { id: 2, nombre: 'Beto Pro' },
+    planActual: null,
+    planesApp: [
+      { id: 3, nombre: 'free' },
+      { id: 4, nombre: 'PRO' },
+    ],
+  },
   { app: { id: 4, nombre: 'C+Suite Completa' }, planActual: null, planesApp: [{ id: 9, nombre: 'Suite' }] },
 ];
 
@@ -63,7 +77,7 @@ describe('Planes del Usuario', () => {
     await waitFor(() => expect(bodiesTo(api, '/plan-usuario/user-app-plans')).toHaveLength(2));
   });
 
-  it('shows the server\'s message, or the spec\'s fallback, when saving fails', async () => {
+  it("shows the server's message, or the spec's fallback, when saving fails", async () => {
     const user = userEvent.setup();
     api = await useFakeApi({
       'POST /plan-usuario/user-app-plans': { status: 200, body: plans },
@@ -72,7 +86,9 @@ describe('Planes del Usuario', () => {
     renderAt('/admin/usuarios', <PlansModal userId={7} onClose={() => {}} />);
     await screen.findByRole('heading', { name: 'Control Max 360' });
     await user.click(within(row('Control Max 360')).getByRole('button', { name: 'Guardar Control Max 360' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Error al actualizar el plan. Por favor, intenta de nuevo.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Error al actualizar el plan. Por favor, intenta de nuevo.',
+    );
   });
 
   it('says when the user has no plans to show', async () => {

@@ -1,6 +1,25 @@
 import { useCallback, useEffect, useState } from 'react';
 import styled from 'styled-components';
-import { planLabel, ADMIN_FALLBACK, Alert, Button, canSavePlan, changeUserAppPlan, errorMessage, expiryToIso, getUserAppPlans, initialExpiry, Input, Modal, NO_PLAN_ID, PLAN_SAVED, Spinner, theme, type UserAppPlanInfo, visiblePlanApps } from '@portal/shared';
+import {
+  planLabel,
+  ADMIN_FALLBACK,
+  Alert,
+  Button,
+  canSavePlan,
+  changeUserAppPlan,
+  errorMessage,
+  expiryToIso,
+  getUserAppPlans,
+  initialExpiry,
+  Input,
+  Modal,
+  NO_PLAN_ID,
+  PLAN_SAVED,
+  Spinner,
+  theme,
+  type UserAppPlanInfo,
+  visiblePlanApps,
+} from '@portal/shared';
 import { FieldLabel, Select } from '../../components/Page';
 import { useTimedAlert } from '../../components/useTimedAlert';
 import { TEXT_ADMIN } from '../../texts';
@@ -28,7 +47,13 @@ const Actions = styled.div`
   margin-top: 12px;
 `;
 
-function PlanRow({ info, onSave }: { info: UserAppPlanInfo; onSave: (appId: number, planId: number, expiry: string) => Promise<void> }) {
+function PlanRow({
+  info,
+  onSave,
+}: {
+  info: UserAppPlanInfo;
+  onSave: (appId: number, planId: number, expiry: string) => Promise<void>;
+}) {
   const [planId, setPlanId] = useState(info.planActual?.id ?? NO_PLAN_ID);
   const [expiry, setExpiry] = useState(() => initialExpiry(info.planActual?.fechaVencimiento, new Date()));
   const [saving, setSaving] = useState(false);
@@ -48,16 +73,35 @@ function PlanRow({ info, onSave }: { info: UserAppPlanInfo; onSave: (appId: numb
       <h3>{info.app.nombre}</h3>
       <FieldLabel htmlFor={`${base}-select`}>
         {TEXT_ADMIN.plan}
-        <Select id={`${base}-select`} value={planId} onChange={(event) => setPlanId(Number(event.target.value))} disabled={saving}>
+        <Select
+          id={`${base}-select`}
+          value={planId}
+          onChange={(event) => setPlanId(Number(event.target.value))}
+          disabled={saving}
+        >
           {!info.planActual && <option value={NO_PLAN_ID}>{TEXT_ADMIN.noPlan}</option>}
-          {info.planesApp.map((plan) => <option key={plan.id} value={plan.id}>{planLabel(plan)}</option>)}
+          {info.planesApp.map((plan) => (
+            <option key={plan.id} value={plan.id}>
+              {planLabel(plan)}
+            </option>
+          ))}
         </Select>
       </FieldLabel>
       <FieldLabel htmlFor={`${base}-expiry`}>
         {TEXT_ADMIN.expiry}
-        <Input id={`${base}-expiry`} type="date" value={expiry} onChange={(event) => setExpiry(event.target.value)} disabled={saving} />
+        <Input
+          id={`${base}-expiry`}
+          type="date"
+          value={expiry}
+          onChange={(event) => setExpiry(event.target.value)}
+          disabled={saving}
+        />
       </FieldLabel>
-      <Button onClick={save} disabled={!canSavePlan(planId, expiry, saving)} aria-label={`${TEXT_ADMIN.save} ${info.app.nombre}`}>
+      <Button
+        onClick={save}
+        disabled={!canSavePlan(planId, expiry, saving)}
+        aria-label={`${TEXT_ADMIN.save} ${info.app.nombre}`}
+      >
         {saving ? TEXT_ADMIN.saving : TEXT_ADMIN.save}
       </Button>
     </Row>
@@ -110,11 +154,15 @@ export function PlansModal({ userId, onClose }: { userId: number; onClose: () =>
         <p>{TEXT_ADMIN.noPlans}</p>
       ) : (
         <List key={version}>
-          {infos.map((info) => <PlanRow key={info.app.id} info={info} onSave={save} />)}
+          {infos.map((info) => (
+            <PlanRow key={info.app.id} info={info} onSave={save} />
+          ))}
         </List>
       )}
       <Actions>
-        <Button $variant="secondary" onClick={onClose}>{TEXT_ADMIN.close}</Button>
+        <Button $variant="secondary" onClick={onClose}>
+          {TEXT_ADMIN.close}
+        </Button>
       </Actions>
     </Modal>
   );

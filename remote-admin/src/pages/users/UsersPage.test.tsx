@@ -31,15 +31,24 @@ describe('user management', () => {
     expect(screen.getByText('Pendientes de verificación').nextSibling).toHaveTextContent('15');
   });
 
-  it('shows each user with its formats and the spec\'s status labels', async () => {
+  it("shows each user with its formats and the spec's status labels", async () => {
     const users = [
-      listedUser(1, { name: 'Ana', lastName: 'Pérez', email: 'ana@example.com', status: 'active', createdAt: '2026-03-05T12:00:00.000Z' }),
+      listedUser(1, {
+        name: 'Ana',
+        lastName: 'Pérez',
+        email: 'ana@example.com',
+        status: 'active',
+        createdAt: '2026-03-05T12:00:00.000Z',
+      }),
       listedUser(2, { status: 'pending_verification', createdAt: null }),
       listedUser(3, { status: 'suspended', role: 1 }),
       listedUser(4, { status: 'archivado' }),
       listedUser(5, { status: '' }),
     ];
-    api = await useFakeApi({ 'GET /user/stats': stats, 'GET /user/listar': { status: 200, body: page(users, 5, 1, 50) } });
+    api = await useFakeApi({
+      'GET /user/stats': stats,
+      'GET /user/listar': { status: 200, body: page(users, 5, 1, 50) },
+    });
     renderAt('/admin/usuarios', <UsersPage />);
     const ana = (await screen.findByText('ana@example.com')).closest('tr')!;
     expect(within(ana).getByText('Ana Pérez')).toBeInTheDocument();
@@ -61,12 +70,24 @@ describe('user management', () => {
     await screen.findByText('usuario1@example.com');
     expect(queriesTo(api, '/user/listar')[0]).toEqual({ page: '1', limit: '50' });
     const pages = within(screen.getByRole('navigation', { name: 'Paginación' }));
-    expect(pages.getAllByRole('button', { name: /^Página/ }).map((b) => b.textContent)).toEqual(['1', '2', '3', '4', '5']);
+    expect(pages.getAllByRole('button', { name: /^Página/ }).map((b) => b.textContent)).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+    ]);
     expect(pages.getByRole('button', { name: 'Anterior' })).toBeDisabled();
 
     await userEvent.click(pages.getByRole('button', { name: 'Página 5' }));
     await screen.findByText('usuario201@example.com');
-    expect(pages.getAllByRole('button', { name: /^Página/ }).map((b) => b.textContent)).toEqual(['3', '4', '5', '6', '7']);
+    expect(pages.getAllByRole('button', { name: /^Página/ }).map((b) => b.textContent)).toEqual([
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+    ]);
     expect(pages.getByRole('button', { name: 'Página 5' })).toHaveAttribute('aria-current', 'page');
   });
 
@@ -86,14 +107,23 @@ describe('user management', () => {
 
     await goToPage3();
     await user.selectOptions(screen.getByLabelText('Estado'), 'suspended');
-    await waitFor(() => expect(queriesTo(api, '/user/listar').at(-1)).toEqual({ page: '1', limit: '20', status: 'suspended' }));
+    await waitFor(() =>
+      expect(queriesTo(api, '/user/listar').at(-1)).toEqual({ page: '1', limit: '20', status: 'suspended' }),
+    );
 
     await goToPage3();
     await user.type(screen.getByLabelText('Filtrar por email'), 'ana@');
     // Typing alone does not search.
     expect(queriesTo(api, '/user/listar').at(-1)?.email).toBeUndefined();
     await user.click(screen.getByRole('button', { name: 'Buscar' }));
-    await waitFor(() => expect(queriesTo(api, '/user/listar').at(-1)).toEqual({ page: '1', limit: '20', status: 'suspended', email: 'ana@' }));
+    await waitFor(() =>
+      expect(queriesTo(api, '/user/listar').at(-1)).toEqual({
+        page: '1',
+        limit: '20',
+        status: 'suspended',
+        email: 'ana@',
+      }),
+    );
   });
 
   it('moves to the last page when the current page is past the end', async () => {

@@ -1,6 +1,27 @@
 import { useCallback, useEffect, useReducer, useState } from 'react';
 import styled from 'styled-components';
-import { ADMIN_FALLBACK, administratorsShown, Alert, Button, changeUserStatus, errorMessage, getUserStats, Input, listUsers, Modal, PAGE_SIZES, Spinner, STATUS_FILTER_OPTIONS, type AdminUser, type Paged, type UserStats, type UserStatus, useSession, verifiedMessage, verifyEmails } from '@portal/shared';
+import {
+  ADMIN_FALLBACK,
+  administratorsShown,
+  Alert,
+  Button,
+  changeUserStatus,
+  errorMessage,
+  getUserStats,
+  Input,
+  listUsers,
+  Modal,
+  PAGE_SIZES,
+  Spinner,
+  STATUS_FILTER_OPTIONS,
+  type AdminUser,
+  type Paged,
+  type UserStats,
+  type UserStatus,
+  useSession,
+  verifiedMessage,
+  verifyEmails,
+} from '@portal/shared';
 import { AdminPage, FieldLabel, Panel, Select } from '../../components/Page';
 import { Pagination } from '../../components/Pagination';
 import { StatCard, StatGrid } from '../../components/StatCard';
@@ -189,7 +210,11 @@ export default function UsersPage() {
                 value={state.status}
                 onChange={(event) => changeStatusFilter(event.target.value as UserStatus | '')}
               >
-                {STATUS_FILTER_OPTIONS.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
+                {STATUS_FILTER_OPTIONS.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
               </Select>
             </FieldLabel>
             <Button $variant="secondary" disabled={!selectable || selected.size === 0 || verifying} onClick={verify}>
@@ -220,11 +245,23 @@ export default function UsersPage() {
         <Footer>
           <FieldLabel htmlFor="users-page-size" style={{ flexDirection: 'row', alignItems: 'center' }}>
             {TEXT_ADMIN.pageSize}
-            <Select id="users-page-size" value={limit} onChange={(event) => dispatch({ type: 'limit', limit: Number(event.target.value) })}>
-              {PAGE_SIZES.map((size) => <option key={size} value={size}>{size}</option>)}
+            <Select
+              id="users-page-size"
+              value={limit}
+              onChange={(event) => dispatch({ type: 'limit', limit: Number(event.target.value) })}
+            >
+              {PAGE_SIZES.map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
             </Select>
           </FieldLabel>
-          <Pagination page={page} totalPages={list?.totalPages ?? 0} onPage={(next) => dispatch({ type: 'page', page: next })} />
+          <Pagination
+            page={page}
+            totalPages={list?.totalPages ?? 0}
+            onPage={(next) => dispatch({ type: 'page', page: next })}
+          />
         </Footer>
       </Panel>
 
@@ -233,8 +270,12 @@ export default function UsersPage() {
         <Modal title={TEXT_ADMIN.confirmSuspendTitle} onClose={closeConfirm}>
           <p>{TEXT_ADMIN.confirmSuspend(confirmSuspend.email)}</p>
           <ConfirmActions>
-            <Button $variant="secondary" onClick={closeConfirm}>{TEXT_ADMIN.cancel}</Button>
-            <Button $variant="danger" onClick={() => void toggleStatus(confirmSuspend)}>{TEXT_ADMIN.suspend}</Button>
+            <Button $variant="secondary" onClick={closeConfirm}>
+              {TEXT_ADMIN.cancel}
+            </Button>
+            <Button $variant="danger" onClick={() => void toggleStatus(confirmSuspend)}>
+              {TEXT_ADMIN.suspend}
+            </Button>
           </ConfirmActions>
         </Modal>
       )}

@@ -1,6 +1,12 @@
 import styled from 'styled-components';
 import {
-  Button, displayName, formatRegistrationDate, roleLabel, statusLabel, theme, type AdminUser,
+  Button,
+  displayName,
+  formatRegistrationDate,
+  roleLabel,
+  statusLabel,
+  theme,
+  type AdminUser,
 } from '@portal/shared';
 import { VisuallyHidden } from '../../components/VisuallyHidden';
 import { TEXT_ADMIN } from '../../texts';
@@ -100,7 +106,16 @@ export interface UsersTableProps {
 }
 
 /** The users table of spec §2, plus suspend / reactivate (README: decisions). */
-export function UsersTable({ users, selectable, selected, currentUserId, busyId, onToggle, onPlans, onToggleStatus }: UsersTableProps) {
+export function UsersTable({
+  users,
+  selectable,
+  selected,
+  currentUserId,
+  busyId,
+  onToggle,
+  onPlans,
+  onToggleStatus,
+}: UsersTableProps) {
   return (
     <Frame>
       <Table aria-label={TEXT_ADMIN.usersTable}>
@@ -115,7 +130,9 @@ export function UsersTable({ users, selectable, selected, currentUserId, busyId,
         </colgroup>
         <thead>
           <tr>
-            <th scope="col"><VisuallyHidden>{TEXT_ADMIN.colSelect}</VisuallyHidden></th>
+            <th scope="col">
+              <VisuallyHidden>{TEXT_ADMIN.colSelect}</VisuallyHidden>
+            </th>
             <th scope="col">{TEXT_ADMIN.colUser}</th>
             <th scope="col">{TEXT_ADMIN.colRole}</th>
             <th scope="col">{TEXT_ADMIN.colStatus}</th>
@@ -142,7 +159,13 @@ export function UsersTable({ users, selectable, selected, currentUserId, busyId,
                 </td>
                 <td>
                   <Who>
-                    {user.picture ? <img src={user.picture} alt="" /> : <span className="icon" aria-hidden="true">{name.charAt(0).toUpperCase()}</span>}
+                    {user.picture ? (
+                      <img src={user.picture} alt="" />
+                    ) : (
+                      <span className="icon" aria-hidden="true">
+                        {name.charAt(0).toUpperCase()}
+                      </span>
+                    )}
                     <div className="text" tabIndex={0} title={[fullName, user.email].filter(Boolean).join('\n')}>
                       <strong>{fullName}</strong>
                       <span className="email">{user.email}</span>
@@ -150,11 +173,17 @@ export function UsersTable({ users, selectable, selected, currentUserId, busyId,
                   </Who>
                 </td>
                 <td data-label={TEXT_ADMIN.colRole}>{roleLabel(user.role)}</td>
-                <td data-label={TEXT_ADMIN.colStatus}><Status $status={user.status}>{statusLabel(user.status)}</Status></td>
+                <td data-label={TEXT_ADMIN.colStatus}>
+                  <Status $status={user.status}>{statusLabel(user.status)}</Status>
+                </td>
                 <td data-label={TEXT_ADMIN.colCreated}>{formatRegistrationDate(user.createdAt)}</td>
                 <td className="actions">
                   <RowActions>
-                    <Button $variant="secondary" onClick={() => onPlans(user)} aria-label={`${TEXT_ADMIN.plans} de ${user.email}`}>
+                    <Button
+                      $variant="secondary"
+                      onClick={() => onPlans(user)}
+                      aria-label={`${TEXT_ADMIN.plans} de ${user.email}`}
+                    >
                       {TEXT_ADMIN.plans}
                     </Button>
                   </RowActions>

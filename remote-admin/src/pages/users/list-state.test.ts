@@ -12,7 +12,10 @@ describe('the user list state (spec §4)', () => {
   });
 
   it('goes back to page 1 when the status filter changes', () => {
-    expect(listReducer(onPage3, { type: 'status', status: 'suspended' })).toMatchObject({ page: 1, status: 'suspended' });
+    expect(listReducer(onPage3, { type: 'status', status: 'suspended' })).toMatchObject({
+      page: 1,
+      status: 'suspended',
+    });
   });
 
   it('applies the typed email only on Search, and then goes back to page 1', () => {

@@ -109,7 +109,12 @@ export function AppCard({
           Abrir
         </Button>
         {upgrade && (
-          <Button $variant="secondary" disabled={!enabled} onClick={() => onUpgrade(upgrade)} aria-label={`Mejorar Plan de ${app.nombre}`}>
+          <Button
+            $variant="secondary"
+            disabled={!enabled}
+            onClick={() => onUpgrade(upgrade)}
+            aria-label={`Mejorar Plan de ${app.nombre}`}
+          >
             Mejorar Plan
           </Button>
         )}

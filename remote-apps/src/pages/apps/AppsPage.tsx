@@ -1,7 +1,21 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
-import { Alert, Button, getRuntimeConfig, listAppsWithPlans, openWebLaunch, proPlanOf, Spinner, Tabs, TEXT, theme, useApps, useSession, type App } from '@portal/shared';
+import {
+  Alert,
+  Button,
+  getRuntimeConfig,
+  listAppsWithPlans,
+  openWebLaunch,
+  proPlanOf,
+  Spinner,
+  Tabs,
+  TEXT,
+  theme,
+  useApps,
+  useSession,
+  type App,
+} from '@portal/shared';
 import { Heading, Page } from '../../components/Page';
 import { AppCard, type Platform } from './AppCard';
 import { launchFor } from './launch';
@@ -214,7 +228,12 @@ function AppsHome() {
         <PlanBadges plans={user?.planesUsuarios ?? []} />
       </Top>
       <Banners>
-        <Promo href={campaignUrl} target="_blank" rel="noopener noreferrer" aria-label="Ver la campaña de C+Suite (se abre en una pestaña nueva)">
+        <Promo
+          href={campaignUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          aria-label="Ver la campaña de C+Suite (se abre en una pestaña nueva)"
+        >
           <strong>C+Suite</strong>
           <span>Automatiza, gestiona y optimiza tu planta con una sola cuenta.</span>
         </Promo>
@@ -224,7 +243,12 @@ function AppsHome() {
         </Upgrade>
       </Banners>
       <TabsArea>
-        <Tabs items={TABS} active={platform} onChange={(id) => setPlatform(id as Platform)} label="Tipos de aplicaciones">
+        <Tabs
+          items={TABS}
+          active={platform}
+          onChange={(id) => setPlatform(id as Platform)}
+          label="Tipos de aplicaciones"
+        >
           {body}
         </Tabs>
       </TabsArea>

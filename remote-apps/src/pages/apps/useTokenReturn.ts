@@ -1,6 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { getRuntimeConfig, isTokenValid, partnerRedirect, removeToken, takePendingRedirect, useSession } from '@portal/shared';
+import {
+  getRuntimeConfig,
+  isTokenValid,
+  partnerRedirect,
+  removeToken,
+  takePendingRedirect,
+  useSession,
+} from '@portal/shared';
 
 export const TOKEN_INVALID_PATH = '/login?error=token_invalid';
 
@@ -41,7 +48,10 @@ export function useTokenReturn(): boolean {
           return;
         }
         const search = rest.toString();
-        navigate({ pathname: location.pathname, search: search ? `?${search}` : '', hash: location.hash }, { replace: true });
+        navigate(
+          { pathname: location.pathname, search: search ? `?${search}` : '', hash: location.hash },
+          { replace: true },
+        );
       },
       () => {
         // The session store has removed the token. A full load, so it wins over the API client's own move to /login.

@@ -12,7 +12,10 @@ const BETO: MarketingContent = {
     'Disponible en la web y en el móvil',
   ],
   useCases: [
-    { title: 'Mantenimiento', text: 'Describe el síntoma y recibe las causas probables y las pruebas para confirmarlas.' },
+    {
+      title: 'Mantenimiento',
+      text: 'Describe el síntoma y recibe las causas probables y las pruebas para confirmarlas.',
+    },
     { title: 'Puesta en marcha', text: 'Consulta rangos, conexiones y parámetros sin buscar entre manuales.' },
     { title: 'Informes', text: 'Convierte tus apuntes de campo en un informe claro para tu cliente.' },
   ],

@@ -1,6 +1,15 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { Alert, billingEnabled, Button, Card, createBillingPortalSession, errorMessage, FALLBACK, useSession } from '@portal/shared';
+import {
+  Alert,
+  billingEnabled,
+  Button,
+  Card,
+  createBillingPortalSession,
+  errorMessage,
+  FALLBACK,
+  useSession,
+} from '@portal/shared';
 import { GoButton, Heading, Lead, Page, Row } from '../../components/Page';
 
 const Box = styled(Card)`

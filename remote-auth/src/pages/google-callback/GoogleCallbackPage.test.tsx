@@ -37,7 +37,7 @@ it('a returned token starts the session and goes to /apps', async () => {
   expect(useSession.getState()).toMatchObject({ isAuthenticated: true, token: TOKEN });
 });
 
-it("a provider code is exchanged with the API, and a stored partner target gets the token", async () => {
+it('a provider code is exchanged with the API, and a stored partner target gets the token', async () => {
   localStorage.setItem(PENDING_REDIRECT_KEY, 'betopro://auth/success');
   renderAt('/auth/google/callback?code=abc', <GoogleCallbackPage />);
   await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`betopro://auth/success?token=${PARTNER_TOKEN}`));

@@ -38,7 +38,10 @@ export default function GoogleCallbackPage() {
   const [failure, setFailure] = useState<string | null>(() => callbackError(params.get('error')));
   const started = useRef(false);
 
-  useDelayed(BACK_TO_LOGIN_MS, failure ? () => navigate(`/login${redirectQuery(redirectUrl)}`, { replace: true }) : null);
+  useDelayed(
+    BACK_TO_LOGIN_MS,
+    failure ? () => navigate(`/login${redirectQuery(redirectUrl)}`, { replace: true }) : null,
+  );
 
   useEffect(() => {
     if (started.current || failure) return;

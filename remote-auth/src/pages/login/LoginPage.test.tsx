@@ -20,7 +20,15 @@ beforeEach(async () => {
     'POST /auth/login': (req) => {
       const { email, password } = JSON.parse(req.body) as { email: string; password: string };
       if (email === 'pendiente@example.com') {
-        return { status: 403, body: { statusCode: 403, message: 'Debes verificar tu email antes de iniciar sesión', code: 'EMAIL_NOT_VERIFIED', registrationId: 'registro-probado-0001' } };
+        return {
+          status: 403,
+          body: {
+            statusCode: 403,
+            message: 'Debes verificar tu email antes de iniciar sesión',
+            code: 'EMAIL_NOT_VERIFIED',
+            registrationId: 'registro-probado-0001',
+          },
+        };
       }
       if (password !== 'secreta1') return { status: 401, body: { statusCode: 401, message: 'Credenciales inválidas' } };
       return { status: 200, body: { access_token: TOKEN }, delay: 100 };
@@ -81,7 +89,9 @@ it('sends the partner app its token when redirect_url is allowed', async () => {
   renderAt('/login?redirect_url=https%3A%2F%2Fapp.portal.example.com%2Fentrar', <LoginPage />);
   await fillIn('ana@example.com', 'secreta1');
   await userEvent.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
-  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`https://app.portal.example.com/entrar?token=${PARTNER_TOKEN}`));
+  await waitFor(() =>
+    expect(leaveTo).toHaveBeenCalledWith(`https://app.portal.example.com/entrar?token=${PARTNER_TOKEN}`),
+  );
 });
 
 it('ignores a hostile redirect_url silently and goes to /apps', async () => {
@@ -122,7 +132,10 @@ it.each([
 });
 
 it('shows the message passed from registration', () => {
-  renderAt('/login', <LoginPage />, { message: 'Este usuario ya está registrado, ingrese para continuar', tone: 'info' });
+  renderAt('/login', <LoginPage />, {
+    message: 'Este usuario ya está registrado, ingrese para continuar',
+    tone: 'info',
+  });
   expect(screen.getByRole('status')).toHaveTextContent('Este usuario ya está registrado, ingrese para continuar');
 });
 

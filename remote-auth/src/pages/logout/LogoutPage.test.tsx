@@ -26,7 +26,9 @@ it("says 'Cerrando sesión...', calls the API's logout and goes to /login", asyn
   renderAt('/logout', <LogoutPage />);
   expect(screen.getByText('Cerrando sesión...')).toBeInTheDocument();
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/));
-  expect(api.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization}`)).toEqual(['POST /auth/logout Bearer tok']);
+  expect(api.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization}`)).toEqual([
+    'POST /auth/logout Bearer tok',
+  ]);
   expect(useSession.getState().isAuthenticated).toBe(false);
   expect(localStorage.getItem('token')).toBeNull();
 });

@@ -3,7 +3,9 @@ import { renderAt } from '../../testing/render';
 import PersonalDataPage from './PersonalDataPage';
 
 it('tells how to ask for deletion, with the configured support address and the time frames', () => {
-  window.__PORTAL_CONFIG__ = { links: { campaignUrl: 'https://c.example.com', supportEmail: 'privacidad@portal.example.com' } };
+  window.__PORTAL_CONFIG__ = {
+    links: { campaignUrl: 'https://c.example.com', supportEmail: 'privacidad@portal.example.com' },
+  };
   renderAt('/playstoreapps/beto/datos-personales', <PersonalDataPage />);
   expect(screen.getByRole('link', { name: 'privacidad@portal.example.com' })).toHaveAttribute(
     'href',

@@ -43,7 +43,9 @@ export default function PersonalDataPage() {
         <li>Te responderemos en un plazo de 1 a 3 días hábiles.</li>
         <li>La eliminación se completa en un plazo de 5 a 7 días hábiles.</li>
       </ul>
-      <Warning>La eliminación es irreversible: una vez completada, no podremos recuperar tu cuenta ni tus datos.</Warning>
+      <Warning>
+        La eliminación es irreversible: una vez completada, no podremos recuperar tu cuenta ni tus datos.
+      </Warning>
     </Page>
   );
 }

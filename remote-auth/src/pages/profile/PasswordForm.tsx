@@ -1,5 +1,14 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, errorMessage, FALLBACK, PasswordField, passwordUpdateError, updatePassword, useSession } from '@portal/shared';
+import {
+  Alert,
+  Button,
+  errorMessage,
+  FALLBACK,
+  PasswordField,
+  passwordUpdateError,
+  updatePassword,
+  useSession,
+} from '@portal/shared';
 import { Form } from '../../components/AuthLayout';
 import type { TimedMessage } from '../../hooks/useTimedMessage';
 
@@ -30,7 +39,13 @@ export function PasswordForm() {
       if (token) replaceToken(token);
       setMessage({ tone: 'success', text: PASSWORD_UPDATED });
     } catch (caught) {
-      setMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.updatePassword, { currentPassword: 'Contraseña actual', newPassword: 'Nueva contraseña' }) });
+      setMessage({
+        tone: 'error',
+        text: errorMessage(caught, FALLBACK.updatePassword, {
+          currentPassword: 'Contraseña actual',
+          newPassword: 'Nueva contraseña',
+        }),
+      });
     } finally {
       setBusy(false);
     }

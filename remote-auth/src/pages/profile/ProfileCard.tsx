@@ -44,7 +44,12 @@ const Plans = styled.div`
 `;
 
 function initials(user: User | null): string {
-  return [user?.name, user?.lastName].map((part) => part?.trim()[0] ?? '').join('').toUpperCase() || '?';
+  return (
+    [user?.name, user?.lastName]
+      .map((part) => part?.trim()[0] ?? '')
+      .join('')
+      .toUpperCase() || '?'
+  );
 }
 
 /** The side card of /perfil: photo, name, email and the plans under 'Tu plan actual'. */

@@ -1,5 +1,16 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Alert, ApiError, Button, errorMessage, FALLBACK, FORM_MESSAGES, profileError, TextField, updateUserInfo, useSession } from '@portal/shared';
+import {
+  Alert,
+  ApiError,
+  Button,
+  errorMessage,
+  FALLBACK,
+  FORM_MESSAGES,
+  profileError,
+  TextField,
+  updateUserInfo,
+  useSession,
+} from '@portal/shared';
 import { Form } from '../../components/AuthLayout';
 
 /** Spec §2, §9: '✓ Actualizado' stays 3 s, then the button is idle again. */
@@ -36,11 +47,14 @@ export function ProfileForm() {
     setState('saving');
     try {
       const response = await updateUserInfo(user.id, name.trim(), phone.trim());
-      if (!response?.user) throw new ApiError((response as { message?: string } | undefined)?.message ?? FALLBACK.updateProfile);
+      if (!response?.user)
+        throw new ApiError((response as { message?: string } | undefined)?.message ?? FALLBACK.updateProfile);
       setUser(response.user);
       setState('saved');
     } catch (caught) {
-      setError(errorMessage(caught, FALLBACK.updateProfile, { name: 'Nombre', lastName: 'Apellido', phone: 'Teléfono' }));
+      setError(
+        errorMessage(caught, FALLBACK.updateProfile, { name: 'Nombre', lastName: 'Apellido', phone: 'Teléfono' }),
+      );
       setState('idle');
     }
   };
@@ -49,7 +63,13 @@ export function ProfileForm() {
     <Form onSubmit={onSubmit} noValidate>
       {error && <Alert tone="error">{error}</Alert>}
       <TextField label="Nombre" autoComplete="given-name" value={name} onChange={(e) => setName(e.target.value)} />
-      <TextField label="Teléfono" type="tel" autoComplete="tel" value={phone} onChange={(e) => setPhone(e.target.value)} />
+      <TextField
+        label="Teléfono"
+        type="tel"
+        autoComplete="tel"
+        value={phone}
+        onChange={(e) => setPhone(e.target.value)}
+      />
       <TextField label="Email" type="email" value={user?.email ?? ''} readOnly disabled />
       <div>
         <Button type="submit" disabled={state === 'saving'}>

@@ -17,7 +17,10 @@ const ANA = user({
 beforeEach(async () => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
   updateReply = { status: 200, body: { user: { ...ANA, name: 'Ana María', phone: '+51 911111111' } }, delay: 50 };
-  passwordReply = { status: 200, body: { message: 'Contraseña actualizada correctamente', access_token: 'token-nuevo' } };
+  passwordReply = {
+    status: 200,
+    body: { message: 'Contraseña actualizada correctamente', access_token: 'token-nuevo' },
+  };
   api = await useFakeApi({
     'POST /auth/update-user': () => updateReply,
     'POST /auth/update-password': () => passwordReply,

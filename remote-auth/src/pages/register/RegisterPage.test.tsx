@@ -39,7 +39,12 @@ async function toStep2() {
 it('shows every step-1 message and asks the server nothing', async () => {
   renderAt('/register', <RegisterPage />);
   await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
-  for (const message of ['El email es requerido', 'El nombre es requerido', 'El apellido es requerido', 'El teléfono es requerido']) {
+  for (const message of [
+    'El email es requerido',
+    'El nombre es requerido',
+    'El apellido es requerido',
+    'El teléfono es requerido',
+  ]) {
     expect(screen.getByText(message)).toBeInTheDocument();
   }
   expect(api.requests).toHaveLength(0);
@@ -79,7 +84,9 @@ it('an active account goes to /login with its message', async () => {
   await waitFor(() =>
     expect(screen.getByTestId('location')).toHaveTextContent('/login?redirect_url=betopro%3A%2F%2Fauth%2Fsuccess'),
   );
-  expect(screen.getByTestId('location-state')).toHaveTextContent('Este usuario ya está registrado, ingrese para continuar');
+  expect(screen.getByTestId('location-state')).toHaveTextContent(
+    'Este usuario ya está registrado, ingrese para continuar',
+  );
 });
 
 it('a pending account this browser did not register goes to step 2: a registration with a password of its own', async () => {
@@ -97,7 +104,9 @@ it('a pending account registered in this browser goes to verification', async ()
   renderAt('/register', <RegisterPage />);
   await fillStep1();
   await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
-  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/verify-email?email=ana%40example.com'));
+  await waitFor(() =>
+    expect(screen.getByTestId('location')).toHaveTextContent('/verify-email?email=ana%40example.com'),
+  );
   expect(useSession.getState().pendingVerificationEmail).toBe('ana@example.com');
 });
 
@@ -107,7 +116,9 @@ it('a failing check goes to /login with the fallback message', async () => {
   await fillStep1();
   await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/));
-  expect(screen.getByTestId('location-state')).toHaveTextContent('Ups! Ocurrió un error inesperado, inténtalo de nuevo');
+  expect(screen.getByTestId('location-state')).toHaveTextContent(
+    'Ups! Ocurrió un error inesperado, inténtalo de nuevo',
+  );
 });
 
 it('step 2 checks the password and its confirmation', async () => {

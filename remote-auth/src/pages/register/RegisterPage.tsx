@@ -1,7 +1,29 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
-import { Alert, Button, checkEmail, composePhone, DEFAULT_PHONE_COUNTRY, errorMessage, FALLBACK, getRuntimeConfig, hasErrors, PasswordField, register, registrationIdFor, storePendingRedirect, TextField, theme, type FieldErrors, type NewPassword, type RegistrationDetails, useSession, validateRegistrationDetails, validateRegistrationPassword } from '@portal/shared';
+import {
+  Alert,
+  Button,
+  checkEmail,
+  composePhone,
+  DEFAULT_PHONE_COUNTRY,
+  errorMessage,
+  FALLBACK,
+  getRuntimeConfig,
+  hasErrors,
+  PasswordField,
+  register,
+  registrationIdFor,
+  storePendingRedirect,
+  TextField,
+  theme,
+  type FieldErrors,
+  type NewPassword,
+  type RegistrationDetails,
+  useSession,
+  validateRegistrationDetails,
+  validateRegistrationPassword,
+} from '@portal/shared';
 import { AuthLayout, Footer, Form, Row, TextLink } from '../../components/AuthLayout';
 import { redirectQuery } from '../../hooks/useAfterSignIn';
 import type { LoginNoticeState } from '../login/notice';
@@ -43,7 +65,9 @@ export default function RegisterPage() {
     (step === 2 ? stepTwo : stepOne).current?.querySelector<HTMLElement>('input')?.focus();
   }, [step]);
   const focusFirstInvalid = () =>
-    setTimeout(() => (step === 2 ? stepTwo : stepOne).current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+    setTimeout(() =>
+      (step === 2 ? stepTwo : stepOne).current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
+    );
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [lastName, setLastName] = useState('');
@@ -64,7 +88,9 @@ export default function RegisterPage() {
   });
 
   // Errors clear when corrected: a field that shows an error is checked again on every change.
-  const recheckDetails = (next: Partial<{ email: string; name: string; lastName: string; country: string; number: string }>) => {
+  const recheckDetails = (
+    next: Partial<{ email: string; name: string; lastName: string; country: string; number: string }>,
+  ) => {
     const current = {
       email: next.email ?? email,
       name: next.name ?? name,
@@ -100,7 +126,10 @@ export default function RegisterPage() {
       const existing = await checkEmail(details().email);
       // A pending email goes to verification only when this browser made its registration; otherwise the person
       // registers too, with a password of their own (somebody else may have registered their address: issue 13).
-      if (!existing || (existing.status === 'pending_verification' && !registrationIdFor(existing.email ?? details().email))) {
+      if (
+        !existing ||
+        (existing.status === 'pending_verification' && !registrationIdFor(existing.email ?? details().email))
+      ) {
         setStep(2);
       } else if (existing.status !== 'active') {
         setPendingVerificationEmail(existing.email ?? details().email);

@@ -27,7 +27,10 @@ afterEach(async () => {
 
 const setup = () => userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
 
-async function fill(user: ReturnType<typeof setup>, { code = '123456', password = 'nueva1', confirmation = 'nueva1' } = {}) {
+async function fill(
+  user: ReturnType<typeof setup>,
+  { code = '123456', password = 'nueva1', confirmation = 'nueva1' } = {},
+) {
   if (code) await user.type(screen.getByLabelText('Código'), code);
   if (password) await user.type(screen.getByLabelText('Nueva contraseña'), password);
   if (confirmation) await user.type(screen.getByLabelText('Confirmar contraseña'), confirmation);
@@ -59,7 +62,11 @@ it("changes the password, shows the server's message and goes to /login after 2 
   renderAt('/reset-password?email=ana%40example.com', <ResetPasswordPage />);
   await fill(user);
   expect(await screen.findByRole('status')).toHaveTextContent(CHANGED);
-  expect(bodyOf(api, '/auth/change-password')).toEqual({ email: 'ana@example.com', code: '123456', newPassword: 'nueva1' });
+  expect(bodyOf(api, '/auth/change-password')).toEqual({
+    email: 'ana@example.com',
+    code: '123456',
+    newPassword: 'nueva1',
+  });
   act(() => jest.advanceTimersByTime(1900));
   expect(screen.getByTestId('location')).toHaveTextContent(/^\/reset-password/);
   act(() => jest.advanceTimersByTime(200));

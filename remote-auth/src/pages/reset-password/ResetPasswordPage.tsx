@@ -1,6 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { Alert, Button, changePassword, errorMessage, FALLBACK, forgotPassword, PasswordField, passwordResetError, sanitizeCode, TextField } from '@portal/shared';
+import {
+  Alert,
+  Button,
+  changePassword,
+  errorMessage,
+  FALLBACK,
+  forgotPassword,
+  PasswordField,
+  passwordResetError,
+  sanitizeCode,
+  TextField,
+} from '@portal/shared';
 import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/AuthLayout';
 import { useDelayed, useTimedMessage } from '../../hooks/useTimedMessage';
 import { BANNER_MS, NEXT_STEP_MS } from '../forgot-password/ForgotPasswordPage';
@@ -39,10 +50,17 @@ export default function ResetPasswordPage() {
     }
   };
 
-  const { resending, resend: onResend } = useResend(email, (address) => forgotPassword(address.trim(), FALLBACK.resend), showMessage);
+  const { resending, resend: onResend } = useResend(
+    email,
+    (address) => forgotPassword(address.trim(), FALLBACK.resend),
+    showMessage,
+  );
 
   return (
-    <AuthLayout title="Cambiar contraseña" subtitle="Escribe el código que te enviamos por email y tu nueva contraseña.">
+    <AuthLayout
+      title="Cambiar contraseña"
+      subtitle="Escribe el código que te enviamos por email y tu nueva contraseña."
+    >
       {message && <Alert tone={message.tone}>{message.text}</Alert>}
       <Form onSubmit={onSubmit} noValidate>
         <TextField

@@ -1,6 +1,13 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { forgetRegistration, PENDING_REDIRECT_KEY, registrationIdFor, rememberRegistration, startResendCooldown, useSession } from '@portal/shared';
+import {
+  forgetRegistration,
+  PENDING_REDIRECT_KEY,
+  registrationIdFor,
+  rememberRegistration,
+  startResendCooldown,
+  useSession,
+} from '@portal/shared';
 import { fakeToken } from '@portal/shared/src/testing/fake-api';
 import { leaveTo } from '../../navigation/leave';
 import { bodyOf, renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
@@ -21,7 +28,10 @@ beforeEach(async () => {
       const body = JSON.parse(req.body) as { code: string; registrationId?: string };
       // As the API: the account gets a password only with this browser's registration id.
       return body.code === '123456'
-        ? { status: 200, body: { access_token: TOKEN, user: user(), passwordSet: body.registrationId === 'registro-de-ana-0001' } }
+        ? {
+            status: 200,
+            body: { access_token: TOKEN, user: user(), passwordSet: body.registrationId === 'registro-de-ana-0001' },
+          }
         : { status: 400, body: { statusCode: 400, message: 'Código inválido o expirado' } };
     },
     'POST /auth/resend-verification': { status: 200, body: { message: 'ok', resendAfter: 60 } },
@@ -72,7 +82,11 @@ it('a right code signs in, clears the pending email and goes to /apps', async ()
   await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
   await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
-  expect(bodyOf(api, '/auth/verify-registration')).toEqual({ email: 'ana@example.com', code: '123456', registrationId: 'registro-de-ana-0001' });
+  expect(bodyOf(api, '/auth/verify-registration')).toEqual({
+    email: 'ana@example.com',
+    code: '123456',
+    registrationId: 'registro-de-ana-0001',
+  });
   expect(useSession.getState()).toMatchObject({ isAuthenticated: true, token: TOKEN, pendingVerificationEmail: null });
   expect(localStorage.getItem('token')).toBe(TOKEN);
 });
@@ -84,7 +98,11 @@ it("sends this browser's registration id with the code, and forgets it once veri
   await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
   await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
-  expect(bodyOf(api, '/auth/verify-registration')).toEqual({ email: 'Ana@example.com', code: '123456', registrationId: 'registro-de-ana-0001' });
+  expect(bodyOf(api, '/auth/verify-registration')).toEqual({
+    email: 'Ana@example.com',
+    code: '123456',
+    registrationId: 'registro-de-ana-0001',
+  });
   expect(registrationIdFor('ana@example.com')).toBeUndefined();
   expect(registrationIdFor('otra@example.com')).toBe('registro-de-otra-0002');
 });
@@ -132,7 +150,9 @@ it('a stored pending redirect is used once, when still allowed', async () => {
   renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
   await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
   await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
-  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`https://app.portal.example.com/hola?token=${PARTNER_TOKEN}`));
+  await waitFor(() =>
+    expect(leaveTo).toHaveBeenCalledWith(`https://app.portal.example.com/hola?token=${PARTNER_TOKEN}`),
+  );
   expect(localStorage.getItem(PENDING_REDIRECT_KEY)).toBeNull();
 });
 
@@ -192,7 +212,12 @@ it("a refused resend counts down the server's retryAfter, and the wait survives 
   api = await useFakeApi({
     'POST /auth/resend-verification': {
       status: 429,
-      body: { statusCode: 429, code: 'CODE_COOLDOWN', message: 'Espera 45 segundos antes de pedir otro código', retryAfter: 45 },
+      body: {
+        statusCode: 429,
+        code: 'CODE_COOLDOWN',
+        message: 'Espera 45 segundos antes de pedir otro código',
+        retryAfter: 45,
+      },
     },
   });
   const user = fakeTimers();

@@ -1,7 +1,19 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
-import { Alert, Button, errorMessage, FALLBACK, isCompleteCode, resendVerification, sanitizeCode, TextField, theme, useSession, verifyRegistration } from '@portal/shared';
+import {
+  Alert,
+  Button,
+  errorMessage,
+  FALLBACK,
+  isCompleteCode,
+  resendVerification,
+  sanitizeCode,
+  TextField,
+  theme,
+  useSession,
+  verifyRegistration,
+} from '@portal/shared';
 import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/AuthLayout';
 import { useResendCooldown, useTimedMessage } from '../../hooks/useTimedMessage';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
@@ -49,7 +61,14 @@ export default function VerifyEmailPage() {
 
   if (activatedToken) {
     return (
-      <AuthLayout title="Tu cuenta está activa" subtitle={<>Verificamos <Email>{email}</Email>.</>}>
+      <AuthLayout
+        title="Tu cuenta está activa"
+        subtitle={
+          <>
+            Verificamos <Email>{email}</Email>.
+          </>
+        }
+      >
         <Alert tone="info">
           Tu cuenta aún no tiene contraseña, porque el registro no se hizo en este navegador. Para entrar con tu email,
           crea una con «¿Olvidaste tu contraseña?»: te enviaremos un código a este email.

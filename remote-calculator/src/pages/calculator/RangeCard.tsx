@@ -138,7 +138,14 @@ export function RangeCard({
           invalid={range.invalid.max}
           onChange={(text) => onBoundChange('max', text)}
         />
-        <DecimalField label="Valor" unit={unit} value={range.value} invalid={range.invalid.value} wide onChange={onValueChange} />
+        <DecimalField
+          label="Valor"
+          unit={unit}
+          value={range.value}
+          invalid={range.invalid.value}
+          wide
+          onChange={onValueChange}
+        />
       </Fields>
     </Card>
   );

@@ -6,7 +6,7 @@ describe('plan modal rules (spec §5, §9)', () => {
     expect(defaultExpiry(new Date(2028, 1, 29))).toBe('2029-02-28');
   });
 
-  it('starts from the current plan\'s expiry when there is one', () => {
+  it("starts from the current plan's expiry when there is one", () => {
     expect(initialExpiry('2027-03-15T00:00:00.000Z', new Date(2026, 0, 1))).toBe('2027-03-15');
     expect(initialExpiry(null, new Date(2026, 0, 1))).toBe('2027-01-01');
   });

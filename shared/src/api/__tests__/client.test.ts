@@ -38,7 +38,10 @@ it('sends JSON to the configured API with the stored token as a bearer header', 
 
 it('sends no Authorization header without a stored token, and drops empty query values', async () => {
   await useApi({ 'GET /apps/listar': { status: 200, body: { data: [] } } });
-  await request('get', 'apps/listar', { searchParams: { page: 1, limit: 100, email: '', status: undefined }, fallback: 'x' });
+  await request('get', 'apps/listar', {
+    searchParams: { page: 1, limit: 100, email: '', status: undefined },
+    fallback: 'x',
+  });
   expect(api.requests[0]?.headers.authorization).toBeUndefined();
   expect(api.requests[0]?.path).toBe('/apps/listar?page=1&limit=100');
 });
@@ -50,11 +53,22 @@ it('answers undefined for 204 No Content', async () => {
 
 it("shows the server's message, with its status and code", async () => {
   await useApi({
-    'POST /auth/login': { status: 403, body: { statusCode: 403, message: 'Debes verificar tu email antes de iniciar sesión', code: 'EMAIL_NOT_VERIFIED' } },
+    'POST /auth/login': {
+      status: 403,
+      body: {
+        statusCode: 403,
+        message: 'Debes verificar tu email antes de iniciar sesión',
+        code: 'EMAIL_NOT_VERIFIED',
+      },
+    },
   });
   const error = await request('post', 'auth/login', { json: {}, fallback: FALLBACK.login }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ApiError);
-  expect(error).toMatchObject({ message: 'Debes verificar tu email antes de iniciar sesión', status: 403, code: 'EMAIL_NOT_VERIFIED' });
+  expect(error).toMatchObject({
+    message: 'Debes verificar tu email antes de iniciar sesión',
+    status: 403,
+    code: 'EMAIL_NOT_VERIFIED',
+  });
 });
 
 it("falls back to the caller's Spanish message when the server gives none", async () => {
@@ -107,7 +121,12 @@ it('a 403 USER_SUSPENDED on an authenticated call ends the session and /login sa
 });
 
 it('another 403 (not an administrator) keeps the session', async () => {
-  await useApi({ 'GET /user/stats': { status: 403, body: { statusCode: 403, code: 'FORBIDDEN', message: 'No tienes permisos para realizar esta acción' } } });
+  await useApi({
+    'GET /user/stats': {
+      status: 403,
+      body: { statusCode: 403, code: 'FORBIDDEN', message: 'No tienes permisos para realizar esta acción' },
+    },
+  });
   localStorage.setItem('token', 'live');
   await expect(request('get', 'user/stats', { fallback: 'x' })).rejects.toMatchObject({ status: 403 });
   expect(localStorage.getItem('token')).toBe('live');
@@ -117,18 +136,29 @@ it('another 403 (not an administrator) keeps the session', async () => {
 it("never shows a gateway's or server's English text: the Spanish fallback instead (issue 18)", async () => {
   await useApi({
     'GET /apps/listar': { status: 502, body: { message: 'Bad Gateway' } },
-    'GET /user/stats': { status: 500, body: { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' } },
+    'GET /user/stats': {
+      status: 500,
+      body: { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' },
+    },
     'GET /auth/user': { status: 504, body: { message: 'The upstream server timed out' } },
   });
-  await expect(request('get', 'apps/listar', { fallback: FALLBACK.listApps })).rejects.toMatchObject({ message: FALLBACK.listApps });
-  await expect(request('get', 'user/stats', { fallback: FALLBACK.stats })).rejects.toMatchObject({ message: FALLBACK.stats });
-  await expect(request('get', 'auth/user', { fallback: FALLBACK.currentUser })).rejects.toMatchObject({ message: FALLBACK.currentUser });
+  await expect(request('get', 'apps/listar', { fallback: FALLBACK.listApps })).rejects.toMatchObject({
+    message: FALLBACK.listApps,
+  });
+  await expect(request('get', 'user/stats', { fallback: FALLBACK.stats })).rejects.toMatchObject({
+    message: FALLBACK.stats,
+  });
+  await expect(request('get', 'auth/user', { fallback: FALLBACK.currentUser })).rejects.toMatchObject({
+    message: FALLBACK.currentUser,
+  });
 });
 
 it("names a refused field with the form's label (issue 18, item 5)", () => {
   const refusal = new ApiError("Datos inválidos: 'webUrl' no es válido", 400, 'VALIDATION_ERROR');
   expect(errorMessage(refusal, 'x', { webUrl: 'URL web' })).toBe("Datos inválidos: 'URL web' no es válido");
   expect(errorMessage(refusal, 'x', { phone: 'Teléfono' })).toBe("Datos inválidos: 'webUrl' no es válido");
-  expect(withFieldLabels("Datos inválidos: falta el campo 'phone'", { phone: 'Teléfono' })).toBe("Datos inválidos: falta el campo 'Teléfono'");
+  expect(withFieldLabels("Datos inválidos: falta el campo 'phone'", { phone: 'Teléfono' })).toBe(
+    "Datos inválidos: falta el campo 'Teléfono'",
+  );
   expect(errorMessage(new Error('boom'), 'Error al guardar', { webUrl: 'URL web' })).toBe('Error al guardar');
 });

@@ -24,11 +24,18 @@ describe('webLaunchTarget', () => {
   });
 
   it('navigates inside the portal for a relative URL, without the token in the address', () => {
-    expect(webLaunchTarget({ id: 9, webUrl: '/control-max' }, ALLOW)).toEqual({ kind: 'navigate', path: '/control-max' });
+    expect(webLaunchTarget({ id: 9, webUrl: '/control-max' }, ALLOW)).toEqual({
+      kind: 'navigate',
+      path: '/control-max',
+    });
   });
 
   it('opens the calculator (app 5) in a new tab', () => {
-    expect(webLaunchTarget({ id: 5, webUrl: '/calculadora-txi' }, ALLOW)).toEqual({ kind: 'new-tab', url: '/calculadora-txi', partnerToken: false });
+    expect(webLaunchTarget({ id: 5, webUrl: '/calculadora-txi' }, ALLOW)).toEqual({
+      kind: 'new-tab',
+      url: '/calculadora-txi',
+      partnerToken: false,
+    });
   });
 
   it('opens nothing for a missing, protocol-relative or script URL', () => {
@@ -45,7 +52,9 @@ describe('openWebLaunch', () => {
   let tab: { opener: unknown; location: { replace: jest.Mock } };
 
   beforeEach(async () => {
-    api = await startFakeApi({ 'POST /auth/partner-token': { status: 200, body: { access_token: 'scoped', expires_in: 3600, audience: 'x' } } });
+    api = await startFakeApi({
+      'POST /auth/partner-token': { status: 200, body: { access_token: 'scoped', expires_in: 3600, audience: 'x' } },
+    });
     window.__PORTAL_CONFIG__ = { apiBaseUrl: `${api.url}/`, redirectAllowList: ALLOW };
     resetApiClient();
     localStorage.setItem('token', 'portal-session');

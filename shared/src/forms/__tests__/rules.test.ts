@@ -35,7 +35,10 @@ describe('registration step 1', () => {
 
 describe('registration step 2', () => {
   it.each([
-    [{ password: '', confirmation: '' }, { password: 'La contraseña es requerida', confirmation: 'Confirma tu contraseña' }],
+    [
+      { password: '', confirmation: '' },
+      { password: 'La contraseña es requerida', confirmation: 'Confirma tu contraseña' },
+    ],
     [{ password: '12345', confirmation: '12345' }, { password: 'La contraseña debe tener al menos 6 caracteres' }],
     [{ password: '123456', confirmation: '123457' }, { confirmation: 'Las contraseñas no coinciden' }],
   ])('%o gives %o', (input, expected) => {

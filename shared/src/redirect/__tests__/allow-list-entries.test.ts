@@ -27,7 +27,9 @@ describe('allow-list entries checked at start (issue 13 item 2)', () => {
   });
 
   it('names every refused entry of a list and nothing else', () => {
-    expect(allowListProblems(['https://portal.example.com', 'https://*.github.io', 'nada', 'https://a*.example.com'])).toEqual([
+    expect(
+      allowListProblems(['https://portal.example.com', 'https://*.github.io', 'nada', 'https://a*.example.com']),
+    ).toEqual([
       expect.stringContaining('"https://*.github.io"'),
       expect.stringContaining('"nada", que no es una dirección válida'),
       expect.stringContaining('"https://a*.example.com": el comodín solo puede ir al principio'),

@@ -29,16 +29,24 @@ afterEach(async () => {
 
 describe('partnerRedirect (issue 13: the partner never receives the portal session)', () => {
   it('mints a token for the allowed target with the session and adds it, keeping the rest of the URL', async () => {
-    await useApi({ 'POST /auth/partner-token': { status: 200, body: { access_token: 'scoped', expires_in: 3600, audience: 'x' } } });
-    expect(await partnerRedirect('https://partner.example.com/x?a=1', ALLOW)).toBe('https://partner.example.com/x?a=1&token=scoped');
+    await useApi({
+      'POST /auth/partner-token': { status: 200, body: { access_token: 'scoped', expires_in: 3600, audience: 'x' } },
+    });
+    expect(await partnerRedirect('https://partner.example.com/x?a=1', ALLOW)).toBe(
+      'https://partner.example.com/x?a=1&token=scoped',
+    );
     const [sent] = api.requests;
     expect(sent?.headers.authorization).toBe(`Bearer ${SESSION}`);
     expect(JSON.parse(sent?.body ?? '')).toEqual({ redirect_url: 'https://partner.example.com/x?a=1' });
   });
 
   it('replaces a token the target already carried, and adds one to a mobile deep link', async () => {
-    await useApi({ 'POST /auth/partner-token': { status: 200, body: { access_token: 'scoped', expires_in: 3600, audience: 'x' } } });
-    expect(await partnerRedirect('https://partner.example.com/?token=old', ALLOW)).toBe('https://partner.example.com/?token=scoped');
+    await useApi({
+      'POST /auth/partner-token': { status: 200, body: { access_token: 'scoped', expires_in: 3600, audience: 'x' } },
+    });
+    expect(await partnerRedirect('https://partner.example.com/?token=old', ALLOW)).toBe(
+      'https://partner.example.com/?token=scoped',
+    );
     expect(await partnerRedirect('betopro://auth/success', ALLOW)).toBe('betopro://auth/success?token=scoped');
   });
 
@@ -51,7 +59,12 @@ describe('partnerRedirect (issue 13: the partner never receives the portal sessi
   });
 
   it('gives null when the API refuses to mint (the session token is never used instead)', async () => {
-    await useApi({ 'POST /auth/partner-token': { status: 400, body: { statusCode: 400, message: 'La dirección de destino no está permitida' } } });
+    await useApi({
+      'POST /auth/partner-token': {
+        status: 400,
+        body: { statusCode: 400, message: 'La dirección de destino no está permitida' },
+      },
+    });
     expect(await partnerRedirect('https://partner.example.com/', ALLOW)).toBeNull();
   });
 });

@@ -78,8 +78,17 @@ describe('start-up', () => {
     useSession.getState().setPendingVerificationEmail('otra@example.com');
     await useSession.getState().initialize();
     const persisted = JSON.parse(localStorage.getItem('auth-storage') ?? '{}') as { state: Record<string, unknown> };
-    expect(Object.keys(persisted.state).sort()).toEqual(['isAuthenticated', 'pendingVerificationEmail', 'token', 'user']);
-    expect(persisted.state).toMatchObject({ token, isAuthenticated: true, pendingVerificationEmail: 'otra@example.com' });
+    expect(Object.keys(persisted.state).sort()).toEqual([
+      'isAuthenticated',
+      'pendingVerificationEmail',
+      'token',
+      'user',
+    ]);
+    expect(persisted.state).toMatchObject({
+      token,
+      isAuthenticated: true,
+      pendingVerificationEmail: 'otra@example.com',
+    });
   });
 
   it('an expired token is removed without asking the server', async () => {
@@ -96,7 +105,12 @@ describe('start-up', () => {
     localStorage.setItem('token', fakeToken({ exp: inOneHour() }));
     await useSession.getState().initialize();
     expect(localStorage.getItem('token')).toBeNull();
-    expect(useSession.getState()).toMatchObject({ isInitialized: true, isAuthenticated: false, token: null, user: null });
+    expect(useSession.getState()).toMatchObject({
+      isInitialized: true,
+      isAuthenticated: false,
+      token: null,
+      user: null,
+    });
   });
 
   it('runs once however many times it is asked', async () => {
@@ -114,7 +128,11 @@ describe('transitions', () => {
     useSession.getState().markPresentationShown();
     await useSession.getState().startSession('tok', USER);
     expect(localStorage.getItem('token')).toBe('tok');
-    expect(useSession.getState()).toMatchObject({ isAuthenticated: true, user: USER, hasShownPresentationModal: false });
+    expect(useSession.getState()).toMatchObject({
+      isAuthenticated: true,
+      user: USER,
+      hasShownPresentationModal: false,
+    });
   });
 
   it('a partner-scoped token signs nobody in: not stored, no call, the session stays empty (issue 13)', async () => {

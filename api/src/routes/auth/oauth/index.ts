@@ -1,27 +1,29 @@
-import { hkdfSync } from 'node:crypto'
-import cookie from '@fastify/cookie'
-import formbody from '@fastify/formbody'
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import * as client from 'openid-client'
-import { Type } from 'typebox'
-import { isAllowedRedirect } from '@portal/shared/src/redirect/allow-list.js'
-import type { IdentityProvider } from '../../../db/schema.js'
-import { HttpError } from '../../../lib/errors.js'
-import { openTransaction, sealTransaction, type SignInTransaction } from '../../../lib/oauth/transaction-cookie.js'
-import { AccessToken } from '../../../schemas/auth.js'
-import { commonErrors } from '../../../schemas/common.js'
-import { SignInRefused, signInWithIdentity, type ProviderProfile } from './identities.js'
-import { configuredProviders, type OidcProvider } from './providers.js'
+import { hkdfSync } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import * as client from 'openid-client';
+import { Type } from 'typebox';
+import { isAllowedRedirect } from '@portal/shared/src/redirect/allow-list.js';
+import type { IdentityProvider } from '../../../db/schema.js';
+import { HttpError } from '../../../lib/errors.js';
+import { openTransaction, sealTransaction, type SignInTransaction } from '../../../lib/oauth/transaction-cookie.js';
+import { AccessToken } from '../../../schemas/auth.js';
+import { commonErrors } from '../../../schemas/common.js';
+import { SignInRefused, signInWithIdentity, type ProviderProfile } from './identities.js';
+import { configuredProviders, type OidcProvider } from './providers.js';
 
 /** A sign-in must come back from the provider within this time. */
-const transactionTtlMs = 10 * 60 * 1000
-const labels: Record<IdentityProvider, string> = { google: 'Google', apple: 'Apple' }
-const cookieName = (provider: IdentityProvider) => `portal_oauth_${provider}`
+const transactionTtlMs = 10 * 60 * 1000;
+const labels: Record<IdentityProvider, string> = { google: 'Google', apple: 'Apple' };
+const cookieName = (provider: IdentityProvider) => `portal_oauth_${provider}`;
 
 const StartQuery = Type.Object({
-  redirect_url: Type.Optional(Type.String({ description: 'Destino de una app asociada; se conserva solo si está permitido' })),
-})
+  redirect_url: Type.Optional(
+    Type.String({ description: 'Destino de una app asociada; se conserva solo si está permitido' }),
+  ),
+});
 
 /** The provider's answer; anything else it adds is ignored. Nothing here is trusted before the checks. */
 const ProviderAnswer = Type.Object({
@@ -32,95 +34,110 @@ const ProviderAnswer = Type.Object({
   error_description: Type.Optional(Type.String()),
   /** Apple only, on the first authorization: `{"name":{"firstName","lastName"},"email"}`. */
   user: Type.Optional(Type.String()),
-})
+});
 
 const redirect = {
   302: Type.Null({ description: 'Redirección al proveedor o de vuelta al portal' }),
-}
+};
 
 function text(value: unknown, max: number): string {
-  return typeof value === 'string' ? value.trim().slice(0, max) : ''
+  return typeof value === 'string' ? value.trim().slice(0, max) : '';
 }
 
 /** Apple's `user` field, when present and well formed. */
-function appleName(raw: string | undefined): { name: string, lastName: string } {
-  if (!raw || raw.length > 2048) return { name: '', lastName: '' }
+function appleName(raw: string | undefined): { name: string; lastName: string } {
+  if (!raw || raw.length > 2048) return { name: '', lastName: '' };
   try {
-    const parsed = JSON.parse(raw) as { name?: { firstName?: unknown, lastName?: unknown } }
-    return { name: text(parsed.name?.firstName, 100), lastName: text(parsed.name?.lastName, 100) }
+    const parsed = JSON.parse(raw) as { name?: { firstName?: unknown; lastName?: unknown } };
+    return { name: text(parsed.name?.firstName, 100), lastName: text(parsed.name?.lastName, 100) };
   } catch {
-    return { name: '', lastName: '' }
+    return { name: '', lastName: '' };
   }
 }
 
 /** Apple writes `email_verified` as the string "true"; Google as a boolean. */
-const isTrue = (value: unknown) => value === true || value === 'true'
+const isTrue = (value: unknown) => value === true || value === 'true';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  const providers = configuredProviders(app.config)
-  const secure = app.config.apiPublicUrl.startsWith('https://')
-  const cookieKey = Buffer.from(hkdfSync('sha256', app.signingKey.privateKey.export({ type: 'pkcs8', format: 'der' }), Buffer.alloc(0), 'portal oauth transaction', 32))
-  const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } }
+  const providers = configuredProviders(app.config);
+  const secure = app.config.apiPublicUrl.startsWith('https://');
+  const cookieKey = Buffer.from(
+    hkdfSync(
+      'sha256',
+      app.signingKey.privateKey.export({ type: 'pkcs8', format: 'der' }),
+      Buffer.alloc(0),
+      'portal oauth transaction',
+      32,
+    ),
+  );
+  const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
 
-  await app.register(cookie)
+  await app.register(cookie);
   // Apple posts its answer as a form.
-  await app.register(formbody, { bodyLimit: 16 * 1024 })
+  await app.register(formbody, { bodyLimit: 16 * 1024 });
 
   const allowedRedirect = (raw: string | undefined) =>
-    raw && isAllowedRedirect(raw, app.config.redirectAllowList) ? raw : null
+    raw && isAllowedRedirect(raw, app.config.redirectAllowList) ? raw : null;
 
   /** A page of the portal with query parameters; the token travels as the spec's OAuth return describes. */
   const portal = (path: string, query: Record<string, string | null>) => {
-    const url = new URL(path, app.config.portalUrl)
-    for (const [key, value] of Object.entries(query)) if (value) url.searchParams.set(key, value)
-    return url.href
-  }
-  const callbackUrl = (provider: IdentityProvider) => `${app.config.apiPublicUrl}/auth/${provider}/callback`
+    const url = new URL(path, app.config.portalUrl);
+    for (const [key, value] of Object.entries(query)) if (value) url.searchParams.set(key, value);
+    return url.href;
+  };
+  const callbackUrl = (provider: IdentityProvider) => `${app.config.apiPublicUrl}/auth/${provider}/callback`;
 
-  const start = (name: IdentityProvider) => async (request: FastifyRequest<{ Querystring: { redirect_url?: string } }>, reply: FastifyReply) => {
-    const redirectUrl = allowedRedirect(request.query.redirect_url)
-    const provider = providers[name]
-    if (!provider) return reply.redirect(portal('/login', { error: 'auth_failed', redirect_url: redirectUrl }))
-    let configuration: client.Configuration
-    try {
-      configuration = await provider.configuration()
-    } catch (error) {
-      request.log.warn({ err: error, provider: name }, 'discovery failed')
-      return reply.redirect(portal('/login', { error: 'auth_failed', redirect_url: redirectUrl }))
-    }
-    const transaction: SignInTransaction = {
-      provider: name,
-      state: client.randomState(),
-      nonce: client.randomNonce(),
-      codeVerifier: client.randomPKCECodeVerifier(),
-      redirectUrl,
-      expiresAt: Date.now() + transactionTtlMs,
-    }
-    const authorizationUrl = client.buildAuthorizationUrl(configuration, {
-      redirect_uri: callbackUrl(name),
-      scope: provider.scope,
-      state: transaction.state,
-      nonce: transaction.nonce,
-      code_challenge: await client.calculatePKCECodeChallenge(transaction.codeVerifier),
-      code_challenge_method: 'S256',
-      ...(provider.responseMode === 'form_post' && { response_mode: 'form_post' }),
-    })
-    reply.setCookie(cookieName(name), sealTransaction(cookieKey, transaction), {
-      path: '/auth',
-      httpOnly: true,
-      secure,
-      // Apple's answer is a cross-site POST, which a Lax cookie does not follow (None needs https).
-      sameSite: provider.responseMode === 'form_post' && secure ? 'none' : 'lax',
-      maxAge: transactionTtlMs / 1000,
-    })
-    return reply.redirect(authorizationUrl.href)
-  }
+  const start =
+    (name: IdentityProvider) =>
+    async (request: FastifyRequest<{ Querystring: { redirect_url?: string } }>, reply: FastifyReply) => {
+      const redirectUrl = allowedRedirect(request.query.redirect_url);
+      const provider = providers[name];
+      if (!provider) return reply.redirect(portal('/login', { error: 'auth_failed', redirect_url: redirectUrl }));
+      let configuration: client.Configuration;
+      try {
+        configuration = await provider.configuration();
+      } catch (error) {
+        request.log.warn({ err: error, provider: name }, 'discovery failed');
+        return reply.redirect(portal('/login', { error: 'auth_failed', redirect_url: redirectUrl }));
+      }
+      const transaction: SignInTransaction = {
+        provider: name,
+        state: client.randomState(),
+        nonce: client.randomNonce(),
+        codeVerifier: client.randomPKCECodeVerifier(),
+        redirectUrl,
+        expiresAt: Date.now() + transactionTtlMs,
+      };
+      const authorizationUrl = client.buildAuthorizationUrl(configuration, {
+        redirect_uri: callbackUrl(name),
+        scope: provider.scope,
+        state: transaction.state,
+        nonce: transaction.nonce,
+        code_challenge: await client.calculatePKCECodeChallenge(transaction.codeVerifier),
+        code_challenge_method: 'S256',
+        ...(provider.responseMode === 'form_post' && { response_mode: 'form_post' }),
+      });
+      reply.setCookie(cookieName(name), sealTransaction(cookieKey, transaction), {
+        path: '/auth',
+        httpOnly: true,
+        secure,
+        // Apple's answer is a cross-site POST, which a Lax cookie does not follow (None needs https).
+        sameSite: provider.responseMode === 'form_post' && secure ? 'none' : 'lax',
+        maxAge: transactionTtlMs / 1000,
+      });
+      return reply.redirect(authorizationUrl.href);
+    };
 
   /** Checks everything the provider answered and signs the person in; null when the sign-in cannot go on. */
-  const complete = async (request: FastifyRequest, provider: OidcProvider, transaction: SignInTransaction, answer: Record<string, string | undefined>) => {
-    const currentUrl = new URL(callbackUrl(provider.name))
+  const complete = async (
+    request: FastifyRequest,
+    provider: OidcProvider,
+    transaction: SignInTransaction,
+    answer: Record<string, string | undefined>,
+  ) => {
+    const currentUrl = new URL(callbackUrl(provider.name));
     for (const key of ['code', 'state', 'iss', 'error', 'error_description'] as const) {
-      if (answer[key] !== undefined) currentUrl.searchParams.set(key, answer[key] as string)
+      if (answer[key] !== undefined) currentUrl.searchParams.set(key, answer[key] as string);
     }
     try {
       const tokens = await client.authorizationCodeGrant(await provider.configuration(), currentUrl, {
@@ -128,14 +145,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         expectedState: transaction.state,
         expectedNonce: transaction.nonce,
         idTokenExpected: true,
-      })
-      const claims = tokens.claims()
-      const email = text(claims?.email, 254)
+      });
+      const claims = tokens.claims();
+      const email = text(claims?.email, 254);
       if (!claims || !email.includes('@') || !isTrue(claims.email_verified)) {
-        request.log.warn({ provider: provider.name }, 'provider did not vouch for a verified email')
-        return null
+        request.log.warn({ provider: provider.name }, 'provider did not vouch for a verified email');
+        return null;
       }
-      const fromApple = appleName(answer.user)
+      const fromApple = appleName(answer.user);
       const profile: ProviderProfile = {
         provider: provider.name,
         subject: claims.sub,
@@ -143,64 +160,90 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         name: text(claims.given_name, 100) || fromApple.name,
         lastName: text(claims.family_name, 100) || fromApple.lastName,
         picture: /^https:\/\//.test(text(claims.picture, 2048)) ? text(claims.picture, 2048) : null,
-      }
-      return await app.tokens.sign(await signInWithIdentity(app.db, profile))
+      };
+      return await app.tokens.sign(await signInWithIdentity(app.db, profile));
     } catch (error) {
       // A browser navigation: whatever went wrong (refusal, provider or database trouble), the person lands on the
       // portal's sign-in page with its message, never on an error document of the API.
-      const refused = error instanceof SignInRefused || error instanceof client.ClientError
-        || error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError
-      if (refused) request.log.warn({ provider: provider.name, reason: (error as Error).message }, 'sign-in with provider refused')
-      else request.log.error({ err: error, provider: provider.name }, 'sign-in with provider failed')
-      return null
+      const refused =
+        error instanceof SignInRefused ||
+        error instanceof client.ClientError ||
+        error instanceof client.AuthorizationResponseError ||
+        error instanceof client.ResponseBodyError;
+      if (refused)
+        request.log.warn(
+          { provider: provider.name, reason: (error as Error).message },
+          'sign-in with provider refused',
+        );
+      else request.log.error({ err: error, provider: provider.name }, 'sign-in with provider failed');
+      return null;
     }
-  }
+  };
 
   const callback = (name: IdentityProvider) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const answer = (request.method === 'POST' ? request.body : request.query) as Record<string, string | undefined> ?? {}
-    const transaction = openTransaction(cookieKey, request.cookies[cookieName(name)], Date.now())
-    reply.clearCookie(cookieName(name), { path: '/auth' })
-    const redirectUrl = transaction?.provider === name ? allowedRedirect(transaction.redirectUrl ?? undefined) : null
-    const wantsJson = request.method === 'GET' && /application\/json/.test(request.headers.accept ?? '') && !/text\/html/.test(request.headers.accept ?? '')
+    const answer =
+      ((request.method === 'POST' ? request.body : request.query) as Record<string, string | undefined>) ?? {};
+    const transaction = openTransaction(cookieKey, request.cookies[cookieName(name)], Date.now());
+    reply.clearCookie(cookieName(name), { path: '/auth' });
+    const redirectUrl = transaction?.provider === name ? allowedRedirect(transaction.redirectUrl ?? undefined) : null;
+    const wantsJson =
+      request.method === 'GET' &&
+      /application\/json/.test(request.headers.accept ?? '') &&
+      !/text\/html/.test(request.headers.accept ?? '');
 
     // The person said no at the provider (or the provider could not go on): the portal's callback screen says so.
     if (answer.error && !wantsJson) {
-      const error = /^[a-z_]{1,64}$/.test(answer.error) ? answer.error : 'access_denied'
-      return reply.redirect(portal('/auth/google/callback', { error, redirect_url: redirectUrl }))
+      const error = /^[a-z_]{1,64}$/.test(answer.error) ? answer.error : 'access_denied';
+      return reply.redirect(portal('/auth/google/callback', { error, redirect_url: redirectUrl }));
     }
-    const provider = providers[name]
-    const token = provider && transaction?.provider === name ? await complete(request, provider, transaction, answer) : null
+    const provider = providers[name];
+    const token =
+      provider && transaction?.provider === name ? await complete(request, provider, transaction, answer) : null;
     if (wantsJson) {
-      if (!token) throw new HttpError(400, `Error al procesar autenticación con ${labels[name]}`, 'OAUTH_FAILED')
-      return reply.send({ access_token: token })
+      if (!token) throw new HttpError(400, `Error al procesar autenticación con ${labels[name]}`, 'OAUTH_FAILED');
+      return reply.send({ access_token: token });
     }
-    return reply.redirect(token
-      ? portal('/apps', { token, redirect_url: redirectUrl })
-      : portal('/login', { error: 'auth_failed', redirect_url: redirectUrl }))
-  }
+    return reply.redirect(
+      token
+        ? portal('/apps', { token, redirect_url: redirectUrl })
+        : portal('/login', { error: 'auth_failed', redirect_url: redirectUrl }),
+    );
+  };
 
   for (const name of ['google', 'apple'] as const) {
-    app.get(`/${name}`, {
-      config: perIp,
-      schema: {
-        summary: `Inicia el inicio de sesión con ${labels[name]} (navegación del navegador)`,
-        description: `Redirige a ${labels[name]} con state, nonce y PKCE guardados en una cookie firmada; sin configuración vuelve a /login?error=auth_failed del portal.`,
-        tags: ['auth'],
-        querystring: StartQuery,
-        response: redirect,
+    app.get(
+      `/${name}`,
+      {
+        config: perIp,
+        schema: {
+          summary: `Inicia el inicio de sesión con ${labels[name]} (navegación del navegador)`,
+          description: `Redirige a ${labels[name]} con state, nonce y PKCE guardados en una cookie firmada; sin configuración vuelve a /login?error=auth_failed del portal.`,
+          tags: ['auth'],
+          querystring: StartQuery,
+          response: redirect,
+        },
       },
-    }, start(name))
+      start(name),
+    );
 
     const callbackSchema = {
       summary: `Respuesta de ${labels[name]}: verifica todo, vincula la cuenta y vuelve al portal con el token`,
       tags: ['auth'],
       response: { ...redirect, 200: AccessToken, ...commonErrors },
-    }
-    app.get(`/${name}/callback`, { config: perIp, schema: { ...callbackSchema, querystring: ProviderAnswer } }, callback(name))
+    };
+    app.get(
+      `/${name}/callback`,
+      { config: perIp, schema: { ...callbackSchema, querystring: ProviderAnswer } },
+      callback(name),
+    );
     if (name === 'apple') {
-      app.post(`/${name}/callback`, { config: perIp, schema: { ...callbackSchema, body: ProviderAnswer } }, callback(name))
+      app.post(
+        `/${name}/callback`,
+        { config: perIp, schema: { ...callbackSchema, body: ProviderAnswer } },
+        callback(name),
+      );
     }
   }
-}
+};
 
-export default routes
+export default routes;

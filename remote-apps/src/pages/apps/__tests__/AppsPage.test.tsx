@@ -13,7 +13,10 @@ const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chr
 
 async function useApi(routes: Parameters<typeof startFakeApi>[0]) {
   api = await startFakeApi(routes);
-  window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url, links: { campaignUrl: 'https://campana.example.com/promo', supportEmail: 's@example.com' } };
+  window.__PORTAL_CONFIG__ = {
+    apiBaseUrl: api.url,
+    links: { campaignUrl: 'https://campana.example.com/promo', supportEmail: 's@example.com' },
+  };
   resetApiClient();
   return api;
 }
@@ -22,7 +25,9 @@ beforeEach(() => {
   localStorage.clear();
   resetSessionForTests();
   resetAppsForTests();
-  window.__PORTAL_CONFIG__ = { links: { campaignUrl: 'https://campana.example.com/promo', supportEmail: 's@example.com' } };
+  window.__PORTAL_CONFIG__ = {
+    links: { campaignUrl: 'https://campana.example.com/promo', supportEmail: 's@example.com' },
+  };
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
 });
 
@@ -86,14 +91,20 @@ describe('the apps home', () => {
     const promo = screen.getByRole('link', { name: /campaña/ });
     expect(promo).toHaveAttribute('href', 'https://campana.example.com/promo');
     expect(promo).toHaveAttribute('target', '_blank');
-    await userEvent.click(within(screen.getByRole('region', { name: 'Mejorar Plan' })).getByRole('button', { name: 'Mejorar Plan' }));
+    await userEvent.click(
+      within(screen.getByRole('region', { name: 'Mejorar Plan' })).getByRole('button', { name: 'Mejorar Plan' }),
+    );
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/planes$/);
   });
 
   it("shows 'Cargando aplicaciones...' while loading, then 'No hay aplicaciones disponibles' for an empty catalogue", async () => {
     await signIn();
     await useApi({
-      'GET /apps/listar': { status: 200, delay: 150, body: { data: [], total: 0, totalPages: 0, currentPage: 1, hasNextPage: false, count: 0 } },
+      'GET /apps/listar': {
+        status: 200,
+        delay: 150,
+        body: { data: [], total: 0, totalPages: 0, currentPage: 1, hasNextPage: false, count: 0 },
+      },
     });
     renderAt('/apps', <AppsPage />);
     expect(await screen.findByText('Cargando aplicaciones...')).toBeInTheDocument();
@@ -103,7 +114,9 @@ describe('the apps home', () => {
 
   it("shows the server's message when the catalogue cannot be loaded", async () => {
     await signIn();
-    await useApi({ 'GET /apps/listar': { status: 500, body: { statusCode: 500, message: 'Error interno del servidor' } } });
+    await useApi({
+      'GET /apps/listar': { status: 500, body: { statusCode: 500, message: 'Error interno del servidor' } },
+    });
     renderAt('/apps', <AppsPage />);
     expect(await screen.findByRole('alert')).toHaveTextContent('Error interno del servidor');
   });
@@ -143,7 +156,9 @@ describe('the app cards', () => {
   });
 
   it('opens an allowed partner web app with a token minted for it, never the session token (issue 13)', async () => {
-    const server = await useApi({ 'POST /auth/partner-token': { status: 200, body: { access_token: 'scoped', expires_in: 3600, audience: 'x' } } });
+    const server = await useApi({
+      'POST /auth/partner-token': { status: 200, body: { access_token: 'scoped', expires_in: 3600, audience: 'x' } },
+    });
     window.__PORTAL_CONFIG__ = { ...window.__PORTAL_CONFIG__, redirectAllowList: ['https://app2.example.com'] };
     await signIn();
     loadCatalogue();
@@ -151,7 +166,9 @@ describe('the app cards', () => {
     const open = jest.spyOn(window, 'open').mockImplementation(() => tab as unknown as Window);
     renderAt('/apps', <AppsPage />);
     await userEvent.click(screen.getByRole('button', { name: 'Abrir Beto Pro' }));
-    await waitFor(() => expect(tab.location.replace).toHaveBeenCalledWith('https://app2.example.com/inicio?token=scoped'));
+    await waitFor(() =>
+      expect(tab.location.replace).toHaveBeenCalledWith('https://app2.example.com/inicio?token=scoped'),
+    );
     expect(open).toHaveBeenCalledWith('about:blank', '_blank');
     expect(tab.opener).toBeNull();
     const minted = server.requests.find((sent) => sent.path === '/auth/partner-token');
@@ -169,7 +186,10 @@ describe('the app cards', () => {
 
   it('navigates inside the portal for a relative web URL, without the token', async () => {
     await signIn();
-    useApps.setState({ apps: [catalogue[0]!, { ...catalogue[1]!, id: 9, nombre: 'Interna', webUrl: '/control-max' }], isLoaded: true });
+    useApps.setState({
+      apps: [catalogue[0]!, { ...catalogue[1]!, id: 9, nombre: 'Interna', webUrl: '/control-max' }],
+      isLoaded: true,
+    });
     const open = jest.spyOn(window, 'open').mockImplementation(() => null);
     renderAt('/apps', <AppsPage />);
     await userEvent.click(screen.getByRole('button', { name: 'Abrir Interna' }));
@@ -189,7 +209,11 @@ describe('the app cards', () => {
 
     agent.mockReturnValue(ANDROID);
     await userEvent.click(screen.getByRole('button', { name: 'Abrir Control Max 360' }));
-    expect(open).toHaveBeenLastCalledWith('https://play.google.com/store/apps/details?id=app1', '_blank', 'noopener,noreferrer');
+    expect(open).toHaveBeenLastCalledWith(
+      'https://play.google.com/store/apps/details?id=app1',
+      '_blank',
+      'noopener,noreferrer',
+    );
   });
 
   it("leads 'Mejorar Plan' to /apps/{id}, and app 4 has no such button", async () => {
@@ -215,7 +239,9 @@ describe('the app cards', () => {
     await signIn();
     loadCatalogue();
     renderAt('/apps', <AppsPage />);
-    await waitFor(() => expect(within(card('Calculadora TXI')).queryByRole('button', { name: /Mejorar Plan/ })).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(within(card('Calculadora TXI')).queryByRole('button', { name: /Mejorar Plan/ })).not.toBeInTheDocument(),
+    );
     expect(within(card('Beto Pro')).getByRole('button', { name: 'Mejorar Plan de Beto Pro' })).toBeInTheDocument();
     expect(within(card('Calculadora TXI')).getByRole('button', { name: 'Abrir Calculadora TXI' })).toBeInTheDocument();
   });
@@ -223,16 +249,18 @@ describe('the app cards', () => {
   it('shows the built-in icons of apps 1-4, the presentation images of apps 1-3, and iconUrl or a placeholder otherwise', async () => {
     await signIn();
     useApps.setState({
-      apps: [...catalogue, { ...catalogue[0]!, id: 6, nombre: 'Con icono', iconUrl: 'https://cdn.example.com/i.png' }, { ...catalogue[0]!, id: 7, nombre: 'Sin icono' }],
+      apps: [
+        ...catalogue,
+        { ...catalogue[0]!, id: 6, nombre: 'Con icono', iconUrl: 'https://cdn.example.com/i.png' },
+        { ...catalogue[0]!, id: 7, nombre: 'Sin icono' },
+      ],
       isLoaded: true,
     });
     const { container } = renderAt('/apps', <AppsPage />);
     for (const id of [1, 2, 3, 4]) expect(container.querySelector(`[data-icon="app-${id}"]`)).not.toBeNull();
-    expect([...container.querySelectorAll('[data-illustration]')].map((el) => el.getAttribute('data-illustration'))).toEqual([
-      'app-1',
-      'app-2',
-      'app-3',
-    ]);
+    expect(
+      [...container.querySelectorAll('[data-illustration]')].map((el) => el.getAttribute('data-illustration')),
+    ).toEqual(['app-1', 'app-2', 'app-3']);
     expect(card('Con icono').querySelector('img')).toHaveAttribute('src', 'https://cdn.example.com/i.png');
     expect(card('Sin icono').querySelector('[data-icon="placeholder"]')).not.toBeNull();
   });
@@ -244,7 +272,10 @@ describe('the OAuth return (?token=)', () => {
   it('stores the token, loads the user and removes the parameter from the address', async () => {
     const server = await useApi({
       'GET /auth/user': { status: 200, body: user({ name: 'Olga', lastName: 'Ruiz' }) },
-      'GET /apps/listar': { status: 200, body: { data: catalogue, total: 5, totalPages: 1, currentPage: 1, hasNextPage: false, count: 5 } },
+      'GET /apps/listar': {
+        status: 200,
+        body: { data: catalogue, total: 5, totalPages: 1, currentPage: 1, hasNextPage: false, count: 5 },
+      },
     });
     renderAt(`/apps?token=${token}&from=google`, <AppsPage />);
     expect(await screen.findByRole('heading', { name: '¡Bienvenido, Olga Ruiz!' })).toBeInTheDocument();

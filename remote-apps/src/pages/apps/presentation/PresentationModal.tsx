@@ -210,7 +210,11 @@ export function PresentationModal({
         {step === 2 && (
           <AppsGrid>
             {apps.map((app, index) => (
-              <AppTile key={app.id} $active={index === highlight} aria-current={index === highlight ? 'true' : undefined}>
+              <AppTile
+                key={app.id}
+                $active={index === highlight}
+                aria-current={index === highlight ? 'true' : undefined}
+              >
                 <AppIcon app={app} size={48} />
                 <span>{app.nombre}</span>
               </AppTile>

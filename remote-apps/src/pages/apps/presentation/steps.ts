@@ -7,7 +7,11 @@ export const PILLS = ['Automatización Avanzada', 'Gestión Inteligente', 'Máxi
 
 export const FREE_ACCOUNT = {
   title: 'Cuenta Gratis',
-  features: ['Software TX30: funciones básicas', 'Beto Pro: 20 consultas gratuitas', 'Control Max 360: todos los beneficios'],
+  features: [
+    'Software TX30: funciones básicas',
+    'Beto Pro: 20 consultas gratuitas',
+    'Control Max 360: todos los beneficios',
+  ],
 };
 
 export const PRO_ACCOUNT = {

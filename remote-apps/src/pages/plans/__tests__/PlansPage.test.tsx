@@ -42,7 +42,11 @@ it('shows the suite at 39/299 USD and the cards of apps 2, 3, 1 with free and PR
   expect(within(suite).getByRole('button', { name: 'Anual 299 USD: Próximamente' })).toBeDisabled();
 
   const cards = await screen.findAllByTestId('plan-card');
-  expect(cards.map((card) => within(card).getByRole('heading', { level: 2 }).textContent)).toEqual(['Beto Pro', 'TX30', 'Control Max 360']);
+  expect(cards.map((card) => within(card).getByRole('heading', { level: 2 }).textContent)).toEqual([
+    'Beto Pro',
+    'TX30',
+    'Control Max 360',
+  ]);
   const tx30 = cards[1]!;
   expect(within(tx30).getByText('TX30 gratis')).toBeInTheDocument();
   expect(within(tx30).getByText('Transmisores ilimitados')).toBeInTheDocument();
@@ -51,7 +55,9 @@ it('shows the suite at 39/299 USD and the cards of apps 2, 3, 1 with free and PR
 });
 
 it("says 'Sin planes disponibles' when the plans cannot be loaded", async () => {
-  await start({ 'GET /apps/listar-con-planes': { status: 500, body: { statusCode: 500, message: 'Error interno del servidor' } } });
+  await start({
+    'GET /apps/listar-con-planes': { status: 500, body: { statusCode: 500, message: 'Error interno del servidor' } },
+  });
   renderAt('/planes', <PlansPage />);
   expect(await screen.findByText('Sin planes disponibles')).toBeInTheDocument();
   expect(screen.queryByTestId('plan-card')).not.toBeInTheDocument();
@@ -76,7 +82,10 @@ it('shows the provider pricing table with the user id and the customer-session s
 it("falls back to the portal's own plans, with the server's message, when billing answers 503", async () => {
   await start(
     {
-      'POST /facturacion/customer-session': { status: 503, body: { statusCode: 503, message: 'La facturación no está disponible' } },
+      'POST /facturacion/customer-session': {
+        status: 503,
+        body: { statusCode: 503, message: 'La facturación no está disponible' },
+      },
       'GET /apps/listar-con-planes': { status: 200, body: catalogue },
     },
     { publishableKey: 'pk_test_123', pricingTableId: 'prctbl_456' },

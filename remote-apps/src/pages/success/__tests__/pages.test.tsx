@@ -34,7 +34,10 @@ describe('/pagos', () => {
     localStorage.clear();
     resetSessionForTests();
     api = await startFakeApi({
-      'POST /facturacion/portal': { status: 503, body: { statusCode: 503, message: 'La facturación no está disponible' } },
+      'POST /facturacion/portal': {
+        status: 503,
+        body: { statusCode: 503, message: 'La facturación no está disponible' },
+      },
     });
     window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url };
     resetApiClient();
@@ -47,7 +50,10 @@ describe('/pagos', () => {
 
   it("asks for the user's billing portal and shows the server's message when billing is unavailable", async () => {
     // A deployment that takes payments (Stripe's publishable key in its runtime config) whose API refuses the call.
-    window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url, billing: { publishableKey: 'pk_test_portal', pricingTableId: 'prctbl_portal' } };
+    window.__PORTAL_CONFIG__ = {
+      apiBaseUrl: api.url,
+      billing: { publishableKey: 'pk_test_portal', pricingTableId: 'prctbl_portal' },
+    };
     await useSession.getState().startSession('tok', user({ id: 7 }));
     renderAt('/pagos', <PaymentsPage />);
     await userEvent.click(screen.getByRole('button', { name: 'Mi facturación' }));
@@ -61,7 +67,9 @@ describe('/pagos', () => {
     await useSession.getState().startSession('tok', user({ id: 7 }));
     renderAt('/pagos', <PaymentsPage />);
     expect(screen.queryByRole('button', { name: 'Mi facturación' })).not.toBeInTheDocument();
-    expect(screen.getByText('Los pagos en línea aún no están disponibles. Tus planes actuales siguen activos.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Los pagos en línea aún no están disponibles. Tus planes actuales siguen activos.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Ir al Panel Principal' })).toBeInTheDocument();
     expect(api.requests).toEqual([]);
   });

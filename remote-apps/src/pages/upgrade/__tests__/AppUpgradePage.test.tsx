@@ -18,7 +18,13 @@ beforeEach(async () => {
     'GET /apps/obtener-por-id/99': { status: 404, body: { statusCode: 404, message: 'App no encontrada' } },
     'GET /apps/listar-con-planes': {
       status: 200,
-      body: [withPlans(2, 'Beto Pro', { caracteristicas: ['Consultas ilimitadas', 'Informes descargables'], precioMensual: 15, precioAnual: 150 })],
+      body: [
+        withPlans(2, 'Beto Pro', {
+          caracteristicas: ['Consultas ilimitadas', 'Informes descargables'],
+          precioMensual: 15,
+          precioAnual: 150,
+        }),
+      ],
     },
   });
   window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url };
