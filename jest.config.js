@@ -14,7 +14,7 @@ module.exports = {
     testEnvironment: '<rootDir>/../scripts/jest/jsdom-with-fetch.js',
     testMatch: ['<rootDir>/src/**/*.test.ts?(x)'],
     transform: {
-      '^.+\\.tsx?$': ['ts-jest', { tsconfig: `<rootDir>/tsconfig.json`, diagnostics: false }],
+      '^.+\\.tsx?$': ['ts-jest', { tsconfig: `<rootDir>/tsconfig.test.json`, diagnostics: false }],
       // ky ships only ES modules; jest runs CommonJS, so ky alone is compiled too.
       '/node_modules/ky/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs' }, diagnostics: false }],
     },

@@ -1,14 +1,4 @@
-const { federatedConfig, REMOTES } = require('../scripts/webpack/federation');
+// The admin remote: its name, pages and title are in the portal's manifest (shared/src/portal/manifest.ts).
+const { remoteConfig } = require('../scripts/webpack/federation');
 
-module.exports = federatedConfig({
-  dir: __dirname,
-  name: REMOTES.admin,
-  port: 3003,
-  exposes: {
-    './AdminLayout': './src/layout/AdminLayout.tsx',
-    './UsersPage': './src/pages/users/UsersPage.tsx',
-    './DashboardPage': './src/pages/dashboard/DashboardPage.tsx',
-    './AppsAdminPage': './src/pages/apps/AppsAdminPage.tsx',
-  },
-  title: 'Panel de administración',
-});
+module.exports = remoteConfig('admin', __dirname);

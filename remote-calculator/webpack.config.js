@@ -1,9 +1,4 @@
-const { federatedConfig, REMOTES } = require('../scripts/webpack/federation');
+// The calculator remote: its name, pages and title are in the portal's manifest (shared/src/portal/manifest.ts).
+const { remoteConfig } = require('../scripts/webpack/federation');
 
-module.exports = federatedConfig({
-  dir: __dirname,
-  name: REMOTES.calculator,
-  port: 3004,
-  exposes: { './CalculatorPage': './src/pages/calculator/CalculatorPage.tsx' },
-  title: 'Calculadora TXI',
-});
+module.exports = remoteConfig('calculator', __dirname);

@@ -4,10 +4,11 @@
 // PORT overrides the part's port. Build first with `npm run build`. README, "Despliegue".
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { checkRedirectAllowList, readLayout, ROOT, runtimeConfig } from './lib/parts.mjs';
+import { checkRedirectAllowList, loadDotEnv, readLayout, ROOT, runtimeConfig } from './lib/parts.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 
 const part = process.argv[2];
+loadDotEnv();
 const layout = readLayout();
 const remote = layout.remotes.find((candidate) => candidate.name === part);
 if (part !== 'host' && !remote) {
@@ -18,15 +19,15 @@ try {
   // The list this part would hand to the browser: refused when it names hosts anyone can create (issue 13).
   await checkRedirectAllowList(runtimeConfig(layout).redirectAllowList);
 } catch (error) {
-  console.error(error.message);
+  console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
-const dir = part === 'host' ? path.join(ROOT, 'host/dist') : path.join(remote.absDir, 'dist');
+const dir = !remote ? path.join(ROOT, 'host/dist') : path.join(remote.absDir, 'dist');
 if (!existsSync(path.join(dir, part === 'host' ? 'index.html' : 'remoteEntry.js'))) {
   console.error(`No hay una compilación en ${path.relative(ROOT, dir)}: ejecuta primero npm run build.`);
   process.exit(1);
 }
-const port = Number(process.env.PORT) || (part === 'host' ? layout.host.port : remote.port);
+const port = Number(process.env.PORT) || (!remote ? layout.host.port : remote.port);
 const server = await startStaticServer({
   dir,
   port,

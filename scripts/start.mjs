@@ -1,65 +1,22 @@
 // npm start: builds what is stale, then runs the whole product on this machine: the API, the host and each remote
 // on its own port (separate origins, as in production). Ctrl-C stops everything.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { buildAll } from './lib/build.mjs';
-import { checkRedirectAllowList, corsOrigins, readLayout, ROOT, runtimeConfig } from './lib/parts.mjs';
+import { API_DIST, buildApi } from './lib/build-api.mjs';
+import { checkRedirectAllowList, loadDotEnv, readLayout, ROOT, runtimeConfig } from './lib/parts.mjs';
 import { checkPorts, listenFailureMessage, listeningParts } from './lib/ports.mjs';
+import { portalRun } from './lib/portal-run.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 
+loadDotEnv();
 const layout = readLayout();
 const parts = listeningParts(layout);
-const servers = [];
-let api;
-let stopping = false;
-
-async function stop(code = 0) {
-  if (stopping) return;
-  stopping = true;
-  await Promise.all(servers.map((server) => server.close()));
-  if (api && api.exitCode === null) {
-    api.kill('SIGTERM');
-    await new Promise((resolve) => api.once('exit', resolve));
-  }
-  process.exit(code);
-}
-process.on('SIGINT', () => void stop(0));
-process.on('SIGTERM', () => void stop(0));
-
-function startApi() {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/src/server.ts')], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      PORT: String(layout.api.port),
-      // A taken port is reported with the variable that moves it under npm start.
-      PORT_VARIABLE: 'API_PORT',
-      HOST: process.env.API_BIND_HOST || layout.bind,
-      CORS_ORIGINS: process.env.CORS_ORIGINS || corsOrigins(layout).join(','),
-      // Links in mails point at the portal the person uses.
-      PORTAL_URL: process.env.PORTAL_URL || layout.host.url,
-      // The Google and Apple callbacks are built on the API's public address.
-      API_PUBLIC_URL: process.env.API_PUBLIC_URL || layout.api.url,
-      // The same partner targets the browser checks: the sign-in with Google/Apple carries only these.
-      REDIRECT_ALLOW_LIST: runtimeConfig(layout).redirectAllowList.join(','),
-      // Request logs would bury the address to open; LOG_LEVEL=info brings them back.
-      LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
-    },
-  });
-  child.once('exit', (code) => {
-    if (!stopping) {
-      console.error(`La API se detuvo (código ${code}). Deteniendo el portal.`);
-      void stop(code || 1);
-    }
-  });
-  return child;
-}
+const run = portalRun(layout);
 
 async function waitForApi(timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (stopping) return;
+    if (run.stopping) return;
     try {
       const response = await fetch(`http://${layout.bind}:${layout.api.port}/health`);
       if (response.ok) return;
@@ -72,6 +29,7 @@ async function waitForApi(timeoutMs = 90_000) {
 }
 
 /** Serves one part; a port that cannot be used becomes the Spanish sentence naming the part and its variable. */
+/** @param {string} label @param {Parameters<typeof startStaticServer>[0]} options */
 async function serve(label, options) {
   try {
     return await startStaticServer(options);
@@ -92,13 +50,15 @@ async function main() {
   if (problem) throw new Error(problem);
   if (!process.argv.includes('--no-build')) {
     console.log('Preparando el portal...');
+    await buildApi();
     await buildAll();
   }
-  api = startApi();
+  // The compiled API (npm run build), with plain node as in production.
+  run.startApi([path.join(API_DIST, 'server.js')]);
   await waitForApi();
   const config = runtimeConfig(layout);
   for (const remote of layout.remotes) {
-    servers.push(
+    run.servers.push(
       await serve(`remoto ${remote.name}`, {
         dir: path.join(remote.absDir, 'dist'),
         port: remote.port,
@@ -107,7 +67,7 @@ async function main() {
       }),
     );
   }
-  servers.push(
+  run.servers.push(
     await serve('portal (host)', {
       dir: path.join(ROOT, 'host/dist'),
       port: layout.host.port,
@@ -125,5 +85,5 @@ async function main() {
 
 main().catch((error) => {
   console.error(error.message ?? error);
-  void stop(1);
+  void run.stop(1);
 });

@@ -33,8 +33,10 @@ interface Tally {
 const tallies = new Map<string, Tally>();
 const tally = (endpoint: string): Tally => {
   let found = tallies.get(endpoint);
-  if (!found)
-    tallies.set(endpoint, (found = { requests: 0, ok: 0, limited: 0, errors: 0, latencies: [], samples: [] }));
+  if (!found) {
+    found = { requests: 0, ok: 0, limited: 0, errors: 0, latencies: [], samples: [] };
+    tallies.set(endpoint, found);
+  }
   return found;
 };
 

@@ -20,7 +20,7 @@ import helmet from './plugins/external/helmet.js';
 import rateLimit from './plugins/external/rate-limit.js';
 import redis from './plugins/external/redis.js';
 import swagger from './plugins/external/swagger.js';
-import adminAppsRoutes from './routes/admin/apps.js';
+import adminAppsRoutes from './routes/apps/admin.js';
 import adminRoutes from './routes/admin/index.js';
 import appsRoutes from './routes/apps/index.js';
 import authRoutes from './routes/auth/index.js';
@@ -125,7 +125,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.register(adminAppsRoutes, { prefix: '/apps' });
   app.register(usersRoutes, { prefix: '/user' });
   app.register(userPlansRoutes, { prefix: '/plan-usuario' });
-  app.register(adminRoutes);
+  app.register(adminRoutes, { prefix: '/admin' });
   app.register(authRoutes, { prefix: '/auth' });
   app.register(billingRoutes, { prefix: '/facturacion' });
 

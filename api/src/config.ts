@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { allowListProblems } from '@portal/shared/src/redirect/allow-list-entries.js';
+import { allowListProblems } from '@portal/shared/redirect/allow-list-entries';
+import { defaultLocalOrigins, HOST } from '@portal/shared/manifest';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -110,14 +111,8 @@ export class ConfigError extends Error {
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
-export const defaultCorsOrigins = [
-  'http://127.0.0.1:8080',
-  'http://localhost:8080',
-  'http://127.0.0.1:3001',
-  'http://127.0.0.1:3002',
-  'http://127.0.0.1:3003',
-  'http://127.0.0.1:3004',
-];
+/** The shell and every remote as `npm start` serves them on this machine (the portal's manifest), and the shell as localhost. */
+export const defaultCorsOrigins = [...defaultLocalOrigins(), `http://localhost:${HOST.port}`];
 
 const logLevels: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 

@@ -1,9 +1,11 @@
 import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
+import { loadEnvFile } from './lib/env-file.js';
 import { keepDataPrivate } from './lib/private-data.js';
 
 function readConfig(): Config {
   try {
+    loadEnvFile();
     return loadConfig();
   } catch (error) {
     console.error((error as Error).message);

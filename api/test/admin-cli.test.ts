@@ -71,9 +71,22 @@ async function signIn(
   return { status: response.status, token: body.access_token, body };
 }
 
-async function get(api: ApiProcess, path: string, token: string): Promise<{ status: number; body: any }> {
+/** An entry of `GET /admin/auditoria`, as far as these tests read it. */
+interface AuditEntry {
+  actorId: number | null;
+  actorEmail: string;
+  action: string;
+  targetLabel: string;
+  details: Record<string, unknown>;
+}
+
+async function get(
+  api: ApiProcess,
+  path: string,
+  token: string,
+): Promise<{ status: number; body: { data: AuditEntry[] } }> {
   const response = await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as { data: AuditEntry[] } };
 }
 
 const accounts = { ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: adminPassword };
@@ -229,15 +242,7 @@ for (const backend of backends) {
 
       const log = await get(api, '/admin/auditoria?limit=50', signedIn.token!);
       assert.equal(log.status, 200);
-      const entries = (
-        log.body.data as Array<{
-          actorId: number | null;
-          actorEmail: string;
-          action: string;
-          targetLabel: string;
-          details: Record<string, unknown>;
-        }>
-      )
+      const entries = log.body.data
         .map(({ actorId, actorEmail, action, targetLabel, details }) => ({
           actorId,
           actorEmail,
@@ -325,15 +330,10 @@ for (const backend of backends) {
           '/admin/auditoria?action=user.status_change',
           (await signIn(api!, adminEmail, tempPassword)).token!,
         );
-        assert.deepEqual(
-          statusLog.body.data
-            .map((entry: { actorEmail: string; details: unknown }) => [entry.actorEmail, entry.details])
-            .reverse(),
-          [
-            ['operador (CLI)', { from: 'active', to: 'suspended' }],
-            ['operador (CLI)', { from: 'suspended', to: 'active' }],
-          ],
-        );
+        assert.deepEqual(statusLog.body.data.map((entry) => [entry.actorEmail, entry.details]).reverse(), [
+          ['operador (CLI)', { from: 'active', to: 'suspended' }],
+          ['operador (CLI)', { from: 'suspended', to: 'active' }],
+        ]);
       });
     }
   });

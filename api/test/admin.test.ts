@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, plans, userPlans, users } from '../src/db/schema.js';
-import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
+import { buildTestApp, createUser, forEachBackend, login, type TestApp, sessionToken } from './helpers/app.js';
 
 // Issue 6: the admin calls. Each is refused without a token (401) and to a plain user (403), and works for an admin.
 
@@ -259,7 +259,7 @@ forEachBackend((backend) => {
       assert.equal(refused.statusCode, 401);
       const [activated] = await t.app.db.select().from(users).where(eq(users.id, pending));
       assert.equal(activated?.passwordHash, null);
-      const token = await t.app.tokens.sign(activated!);
+      const token = await sessionToken(t.app, activated!);
       const me = (await call(token, { method: 'GET', url: '/auth/user' })).json();
       assert.deepEqual(
         me.planesUsuarios.map((p: { plan: { nombre: string } }) => p.plan.nombre),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createPrivateKey } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
-import { base64url, createLocalJWKSet, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
+import { base64url, createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { revokedTokens, users } from '../src/db/schema.js';
 import {
   adminEmail,
@@ -46,7 +46,14 @@ forEachBackend((backend) => {
       const response = await loginRequest(`  ${adminEmail.toUpperCase()} `, adminPassword);
       assert.equal(response.statusCode, 200);
       const token = response.json().access_token;
-      assert.deepEqual(Object.keys(response.json()), ['access_token']);
+      // The user beside the token, as verification answers: a sign-in is one round trip (issue 17, item 2).
+      assert.deepEqual(Object.keys(response.json()), ['access_token', 'user']);
+      const me = await t.app.inject({
+        method: 'GET',
+        url: '/auth/user',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      assert.deepEqual(response.json().user, me.json());
 
       const header = decodeProtectedHeader(token);
       assert.equal(header.alg, 'ES256');
@@ -62,7 +69,8 @@ forEachBackend((backend) => {
       assert.equal(payload.sub, String(await adminId()));
       assert.equal(payload.role, 1);
       assert.equal(payload.tv, 0);
-      assert.match(String(payload.jti), /^[0-9a-f-]{36}$/);
+      // The jti is the session row's id (issue 20): 32 random bytes in base64url.
+      assert.match(String(payload.jti), /^[A-Za-z0-9_-]{43}$/);
       assert.equal(payload.exp! - payload.iat!, 86400);
     });
 
@@ -207,11 +215,13 @@ forEachBackend((backend) => {
 
     it('answers 401 to an expired token signed with the right key', async () => {
       const now = Math.floor(Date.now() / 1000);
+      // The jti of a live session row (issue 20), so only the expiry differs.
+      const sessionJti = String(decodeJwt(await login(t.app)).jti);
       const token = await forge({
         sub: String(await adminId()),
         role: 1,
         tv: 0,
-        jti: crypto.randomUUID(),
+        jti: sessionJti,
         iat: now - 7200,
         exp: now - 3600,
       });
@@ -220,7 +230,7 @@ forEachBackend((backend) => {
         sub: String(await adminId()),
         role: 1,
         tv: 0,
-        jti: crypto.randomUUID(),
+        jti: sessionJti,
         iat: now,
         exp: now + 3600,
       });

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defaultCorsOrigins, loadConfig } from '../src/config.js';
+import { loadEnvFile } from '../src/lib/env-file.js';
 
 describe('configuration', () => {
   it('uses the documented defaults when nothing is set', () => {
@@ -195,6 +199,26 @@ describe('configuration', () => {
       });
       assert.equal(served.status, 1);
       assert.match(served.stderr, /REDIRECT_ALLOW_LIST contiene "https:\/\/\*\.ngrok-free\.app"/);
+    });
+  });
+
+  describe('a .env file', () => {
+    it('fills what the environment lacks, never what it has, and is optional', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'portal-env-'));
+      const file = join(dir, '.env');
+      writeFileSync(file, '# comentario\nPORTAL_TEST_FROM_FILE=desde-archivo\nPORTAL_TEST_SET=desde-archivo\n');
+      process.env.PORTAL_TEST_SET = 'del-entorno';
+      try {
+        assert.equal(loadEnvFile(join(dir, 'no-existe.env')), false);
+        assert.equal(process.env.PORTAL_TEST_FROM_FILE, undefined);
+        assert.equal(loadEnvFile(file), true);
+        assert.equal(process.env.PORTAL_TEST_FROM_FILE, 'desde-archivo');
+        assert.equal(process.env.PORTAL_TEST_SET, 'del-entorno');
+      } finally {
+        delete process.env.PORTAL_TEST_FROM_FILE;
+        delete process.env.PORTAL_TEST_SET;
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 });

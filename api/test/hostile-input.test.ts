@@ -7,7 +7,7 @@ import { loadBillingConfig } from '../src/config.js';
 import { accountCodes, billingCustomers, roles, userIdentities, users } from '../src/db/schema.js';
 import { activateUser } from '../src/routes/auth/queries.js';
 import { capturingTransport } from './helpers/accounts.js';
-import { adminEmail, buildTestApp, createUser, forEachBackend, type TestApp } from './helpers/app.js';
+import { adminEmail, buildTestApp, createUser, forEachBackend, type TestApp, sessionToken } from './helpers/app.js';
 import {
   accountsSnapshot,
   hostileAuthorization,
@@ -17,6 +17,7 @@ import {
   securityHeaderProblem,
   spanishErrorProblem,
   type HostileRequest,
+  type Schema,
   type RouteKey,
 } from './helpers/hostile.js';
 import { startStripeStandIn } from './helpers/stripe-stand-in.js';
@@ -41,7 +42,7 @@ forEachBackend((backend) => {
   let t: TestApp;
   let standIn: Awaited<ReturnType<typeof startStripeStandIn>>;
   let routes: RouteKey[];
-  let spec: Record<string, any>;
+  let spec: Schema;
   const account = { user: 0, victim: 0, admin: 0 };
   const emails = { user: 'usuaria@hostil.test', victim: 'victima@hostil.test', admin: adminEmail };
 
@@ -59,7 +60,7 @@ forEachBackend((backend) => {
       { mailTransport: capturingTransport() },
     );
     routes = listRoutes(t.app);
-    spec = t.app.swagger() as Record<string, any>;
+    spec = t.app.swagger() as Schema;
 
     const [admin] = await t.app.db.select({ id: users.id }).from(users).where(eq(users.email, adminEmail));
     account.admin = admin!.id;
@@ -92,7 +93,7 @@ forEachBackend((backend) => {
     let bearer = bearers.get(id);
     if (!bearer) {
       const [row] = await t.app.db.select().from(users).where(eq(users.id, id));
-      bearer = `Bearer ${await t.app.tokens.sign(row!)}`;
+      bearer = `Bearer ${await sessionToken(t.app, row!)}`;
       bearers.set(id, bearer);
     }
     return bearer;

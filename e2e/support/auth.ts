@@ -11,6 +11,7 @@ export const RESET_SUBJECT = /contraseña/i;
 
 export const test = base.extend<object, { servers: { partnerUrl: string } }>({
   servers: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; it has none.
     async ({}, use) => {
       const sink = await startMailSink(E2E.smtpPort, MAIL_DIR);
       const partner = await startPartnerApp(E2E.partnerPort);
@@ -103,7 +104,13 @@ export async function expectSignedInAs(page: Page, request: APIRequestContext, e
 
 export async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  return (
+    results.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      // The element's markup too, so that a failure names it (styled-components' class names say nothing).
+      .map(
+        (violation) =>
+          `${violation.id}: ${violation.nodes.map((node) => `${node.target.join(' ')} ${node.html.slice(0, 160)}`).join(', ')}`,
+      )
+  );
 }

@@ -88,9 +88,11 @@ test("a card's 'Mejorar Plan' opens /apps/2 with the PRO plan and the complete s
   await expect(page.getByRole('heading', { level: 1, name: 'Beto Pro' })).toBeVisible();
   const pro = page.getByRole('region', { name: 'Beto Pro PRO' });
   await expect(pro.getByText('Consultas ilimitadas')).toBeVisible();
-  await expect(pro.getByRole('button', { name: 'Mensual 15 USD: Próximamente' })).toBeDisabled();
+  await expect(pro.getByRole('button', { name: /^15 USD \/ mes\s*:\s*Próximamente$/ })).toBeDisabled();
   await expect(
-    page.getByRole('region', { name: 'C+Suite Completa' }).getByRole('button', { name: 'Anual 299 USD: Próximamente' }),
+    page
+      .getByRole('region', { name: 'C+Suite Completa' })
+      .getByRole('button', { name: /^299 USD \/ año\s*:\s*Próximamente$/ }),
   ).toBeDisabled();
 });
 

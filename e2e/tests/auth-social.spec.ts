@@ -75,7 +75,7 @@ test('a tampered state is refused', async ({ page, request }) => {
   // The state the provider is handed (and will hand back) is not the one the browser's sign-in cookie holds.
   await page.route(`${API_URL}/auth/google`, async (route) => {
     const response = await route.fetch({ maxRedirects: 0 });
-    const location = new URL(response.headers()['location'] ?? '');
+    const location = new URL(response.headers().location ?? '');
     location.searchParams.set('state', `${location.searchParams.get('state')}manipulado`);
     await route.fulfill({ response, headers: { ...response.headers(), location: location.href } });
   });

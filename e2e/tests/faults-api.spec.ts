@@ -13,7 +13,7 @@ const remotes = {
 test('with the API down, signing in says so in Spanish and works once the API is back', async ({ page }) => {
   // A shell of the same build whose API address has nothing listening yet.
   const shell = await startSpareShell(spareApi, remotes);
-  let api;
+  let api: Awaited<ReturnType<typeof startRelay>> | undefined;
   try {
     await page.goto(`${shell.url}/login`);
     await page.getByLabel('Email').fill(E2E.adminEmail);
@@ -37,7 +37,7 @@ test('with the API down, a signed-in person on /apps sees a Spanish error, not a
   request,
 }) => {
   const shell = await startSpareShell(spareApi, remotes);
-  let api;
+  let api: Awaited<ReturnType<typeof startRelay>> | undefined;
   try {
     await signInAsAdmin(page, request);
     await page.goto(`${shell.url}/apps`);

@@ -1,18 +1,25 @@
 import { Navigate, Route } from 'react-router-dom';
-import { mountStandalone } from '@portal/shared';
+import { mountStandalone, standalonePages } from '@portal/shared';
 import AdminLayout from './layout/AdminLayout';
 import AppsAdminPage from './pages/apps/AppsAdminPage';
 import DashboardPage from './pages/dashboard/DashboardPage';
 import UsersPage from './pages/users/UsersPage';
 
+const page = standalonePages<'admin'>({
+  './AdminLayout': AdminLayout,
+  './UsersPage': UsersPage,
+  './DashboardPage': DashboardPage,
+  './AppsAdminPage': AppsAdminPage,
+});
+
 // Standalone, for the team: the admin layout itself refuses anyone but an administrator.
 mountStandalone(
   <>
-    <Route element={<AdminLayout />}>
-      <Route path="/admin" element={<UsersPage />} />
-      <Route path="/admin/usuarios" element={<UsersPage />} />
-      <Route path="/admin/dashboard" element={<DashboardPage />} />
-      <Route path="/admin/apps" element={<AppsAdminPage />} />
+    <Route element={page('./AdminLayout')}>
+      <Route path="/admin" element={page('./UsersPage')} />
+      <Route path="/admin/usuarios" element={page('./UsersPage')} />
+      <Route path="/admin/dashboard" element={page('./DashboardPage')} />
+      <Route path="/admin/apps" element={page('./AppsAdminPage')} />
     </Route>
     <Route path="*" element={<Navigate to="/admin" replace />} />
   </>,

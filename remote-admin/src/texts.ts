@@ -124,4 +124,5 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'app.create': 'Creó la aplicación',
   'app.update': 'Modificó la aplicación',
   'auth.lockout': 'Bloqueó el inicio de sesión',
+  'user.session_end': 'Cerró una sesión',
 };

@@ -1,5 +1,5 @@
 import { Navigate, Route } from 'react-router-dom';
-import { mountStandalone } from '@portal/shared';
+import { mountStandalone, standalonePages } from '@portal/shared';
 import ForgotPasswordPage from './pages/forgot-password/ForgotPasswordPage';
 import GoogleCallbackPage from './pages/google-callback/GoogleCallbackPage';
 import LoginPage from './pages/login/LoginPage';
@@ -10,19 +10,31 @@ import RegisterPage from './pages/register/RegisterPage';
 import ResetPasswordPage from './pages/reset-password/ResetPasswordPage';
 import VerifyEmailPage from './pages/verify-email/VerifyEmailPage';
 
+const page = standalonePages<'auth'>({
+  './LoginPage': LoginPage,
+  './RegisterPage': RegisterPage,
+  './VerifyEmailPage': VerifyEmailPage,
+  './ForgotPasswordPage': ForgotPasswordPage,
+  './ResetPasswordPage': ResetPasswordPage,
+  './GoogleCallbackPage': GoogleCallbackPage,
+  './LogoutPage': LogoutPage,
+  './PersonalDataPage': PersonalDataPage,
+  './ProfilePage': ProfilePage,
+});
+
 // Standalone, for the team: inside the portal the host routes these pages and guards them.
 mountStandalone(
   <>
-    <Route path="/login" element={<LoginPage />} />
-    <Route path="/register" element={<RegisterPage />} />
-    <Route path="/verify-email" element={<VerifyEmailPage />} />
-    <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-    <Route path="/reset-password" element={<ResetPasswordPage />} />
-    <Route path="/google-callback" element={<GoogleCallbackPage />} />
-    <Route path="/auth/google/callback" element={<GoogleCallbackPage />} />
-    <Route path="/logout" element={<LogoutPage />} />
-    <Route path="/playstoreapps/beto/datos-personales" element={<PersonalDataPage />} />
-    <Route path="/perfil" element={<ProfilePage />} />
+    <Route path="/login" element={page('./LoginPage')} />
+    <Route path="/register" element={page('./RegisterPage')} />
+    <Route path="/verify-email" element={page('./VerifyEmailPage')} />
+    <Route path="/forgot-password" element={page('./ForgotPasswordPage')} />
+    <Route path="/reset-password" element={page('./ResetPasswordPage')} />
+    <Route path="/google-callback" element={page('./GoogleCallbackPage')} />
+    <Route path="/auth/google/callback" element={page('./GoogleCallbackPage')} />
+    <Route path="/logout" element={page('./LogoutPage')} />
+    <Route path="/playstoreapps/beto/datos-personales" element={page('./PersonalDataPage')} />
+    <Route path="/perfil" element={page('./ProfilePage')} />
     <Route path="*" element={<Navigate to="/login" replace />} />
   </>,
 );

@@ -1,6 +1,8 @@
 import { Route } from 'react-router-dom';
-import { mountStandalone } from '@portal/shared';
+import { mountStandalone, standalonePages } from '@portal/shared';
 import CalculatorPage from './pages/calculator/CalculatorPage';
 
+const page = standalonePages<'calculator'>({ './CalculatorPage': CalculatorPage });
+
 // Standalone, for the team: the calculator on every path of its own origin.
-mountStandalone(<Route path="*" element={<CalculatorPage />} />);
+mountStandalone(<Route path="*" element={page('./CalculatorPage')} />);

@@ -22,6 +22,13 @@ const { default: lighthouse } = await import(require.resolve('lighthouse'));
 const chromeLauncher = await import(require.resolve('chrome-launcher'));
 const { default: puppeteer } = await import(require.resolve('puppeteer-core'));
 
+/** @typedef {{ path: string, signedIn: boolean }} Route */
+/**
+ * @typedef {{ route: string, jsKb: number, scripts: number, depth: number, score: number, fcp: number, lcp: number,
+ *   tbt: number, finalUrl: string }} Run
+ */
+
+/** @type {{ path?: string, error?: string }} */
 const chromium = process.env.CHROME_PATH ? { path: process.env.CHROME_PATH } : findChromium();
 if (chromium.error) {
   console.error(chromium.error);
@@ -41,6 +48,7 @@ const ROUTES = [
 const hostUrl = `http://127.0.0.1:${ports.host}`;
 const apiUrl = `http://127.0.0.1:${ports.api}`;
 
+/** @param {string} dataDir @returns {Promise<import('node:child_process').ChildProcess>} */
 function startPortal(dataDir) {
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs'), '--no-build'], {
     cwd: ROOT,
@@ -70,10 +78,11 @@ function startPortal(dataDir) {
 }
 
 /** Every script URL on a request's initiator stack, async parents included, and the parser's document. */
+/** @param {any} initiator a DevTools Network.Initiator @returns {string[]} */
 function stackUrls(initiator) {
   const urls = initiator?.url ? [initiator.url] : [];
   for (let stack = initiator?.stack; stack; stack = stack.parent)
-    urls.push(...stack.callFrames.map((f) => f.url).filter(Boolean));
+    urls.push(...stack.callFrames.map((/** @type {{ url: string }} */ f) => f.url).filter(Boolean));
   return urls;
 }
 
@@ -82,6 +91,7 @@ function stackUrls(initiator) {
  * every script on its (async) stack that had finished when it started, and after the earlier fetches to its own
  * origin (the manifest before the remote's entry, /auth/user before the page's data): an upper bound of the
  * sequential round trips. A preload announced by the document's Link header comes right after the document.
+ * @param {any[]} devtoolsLog Lighthouse's DevTools protocol log @param {number} untilSeconds
  */
 function chainDepth(devtoolsLog, untilSeconds) {
   const sent = new Map();
@@ -93,6 +103,7 @@ function chainDepth(devtoolsLog, untilSeconds) {
   const requests = [...sent.values()].filter((r) => finished.has(r.requestId) && !r.request.url.startsWith('data:'));
   const document = requests.find((r) => r.type === 'Document');
   const memo = new Map();
+  /** @type {(request: any) => number} */
   const depthOf = (request) => {
     if (request === document) return 1;
     if (memo.has(request.requestId)) return memo.get(request.requestId);
@@ -121,11 +132,13 @@ function chainDepth(devtoolsLog, untilSeconds) {
 }
 
 /** Puts the token (or none) in the browser's storage for the portal's origin, then empties its HTTP cache. */
+/** @param {any} browser a puppeteer Browser @param {string | null} token */
 async function prepare(browser, token) {
   const page = await browser.newPage();
   await page.goto(`${hostUrl}/runtime-config.js`);
   await page.evaluate(
-    (value) => (value ? localStorage.setItem('token', value) : localStorage.removeItem('token')),
+    (/** @type {string | null} */ value) =>
+      value ? localStorage.setItem('token', value) : localStorage.removeItem('token'),
     token,
   );
   const session = await page.createCDPSession();
@@ -134,18 +147,21 @@ async function prepare(browser, token) {
 }
 
 /** Warm browser: the kept Chromium, storage kept (the token), HTTP cache cleared. */
+/** @param {any} chrome @param {any} browser @param {Route} route @param {string | null} token */
 async function measureWarm(chrome, browser, route, token) {
   await prepare(browser, token);
   return lighthouseRun(chrome, route, { disableStorageReset: true });
 }
 
-const launchChromium = (flags) => chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: flags });
+const launchChromium = (/** @type {string[]} */ flags) =>
+  chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: flags });
 
 /**
  * First visit: a new Chromium on a new temporary profile (chrome-launcher makes one per launch and deletes it), the
  * flags the Lighthouse CLI uses (plus --no-sandbox, needed as root), Lighthouse's defaults. A signed-in route needs
  * the token in storage, so it is placed first and Lighthouse is told not to wipe it; the HTTP cache is empty again.
  */
+/** @param {Route} route @param {string | null} token */
 async function measureFirstVisit(route, token) {
   const chrome = await launchChromium(['--headless=new', '--no-sandbox']);
   try {
@@ -160,6 +176,7 @@ async function measureFirstVisit(route, token) {
   }
 }
 
+/** @param {any} chrome a launched Chrome @param {Route} route @param {object} flags @returns {Promise<Run>} */
 async function lighthouseRun(chrome, route, flags) {
   const { lhr, artifacts } = await lighthouse(`${hostUrl}${route.path}`, {
     port: chrome.port,
@@ -169,7 +186,8 @@ async function lighthouseRun(chrome, route, flags) {
     ...flags,
   });
   const requests = lhr.audits['network-requests'].details.items;
-  const scripts = requests.filter((r) => r.resourceType === 'Script');
+  /** @type {{ resourceType: string, transferSize: number, url: string }[]} */
+  const scripts = requests.filter((/** @type {{ resourceType: string }} */ r) => r.resourceType === 'Script');
   const jsBytes = scripts.reduce((sum, r) => sum + r.transferSize, 0);
   if (process.env.FRONT_BENCH_DEBUG) {
     for (const r of scripts) console.log(route.path, (r.transferSize / 1024).toFixed(1), 'KB', r.url);
@@ -194,9 +212,12 @@ async function lighthouseRun(chrome, route, flags) {
   };
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const range = (values) => (values.length > 1 ? ` (${Math.min(...values)}–${Math.max(...values)})` : '');
+const median = (/** @type {number[]} */ values) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const range = (/** @type {number[]} */ values) =>
+  values.length > 1 ? ` (${Math.min(...values)}–${Math.max(...values)})` : '';
 
+/** @param {string} title @param {Run[][]} rows */
 function printTable(title, rows) {
   console.log(`\n${title}\n`);
   console.log(
@@ -205,10 +226,11 @@ function printTable(title, rows) {
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const runs of rows) {
     const [first] = runs;
+    if (!first) continue;
     const shown = first.finalUrl.endsWith(first.route)
       ? first.route
       : `${first.route} (→ ${new URL(first.finalUrl).pathname})`;
-    const pick = (key) => runs.map((run) => Math.round(run[key]));
+    const pick = (/** @type {'score' | 'fcp' | 'lcp' | 'tbt'} */ key) => runs.map((run) => Math.round(run[key]));
     console.log(
       `| ${shown} | ${median(runs.map((run) => run.jsKb)).toFixed(1)} | ${first.scripts} | ${median(runs.map((run) => run.depth))} ` +
         `| ${median(pick('score'))}${range(pick('score'))} | ${median(pick('fcp'))} | ${median(pick('lcp'))}${range(pick('lcp'))} ` +
@@ -229,7 +251,7 @@ async function main() {
     });
     if (!login.ok) throw new Error(`inicio de sesión del bench: ${login.status} ${await login.text()}`);
     const { access_token: token } = await login.json();
-    const tokenFor = (route) => (route.signedIn ? token : null);
+    const tokenFor = (/** @type {Route} */ route) => (route.signedIn ? token : null);
 
     const firstVisit = [];
     for (const route of ROUTES) {

@@ -18,9 +18,11 @@ const FROM_NODE = [
 ];
 
 class JsdomWithFetch extends TestEnvironment {
+  /** @override */
   async setup() {
     await super.setup();
-    for (const name of FROM_NODE) this.global[name] = globalThis[name];
+    const node = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis));
+    for (const name of FROM_NODE) this.global[name] = node[name];
   }
 }
 

@@ -8,6 +8,7 @@ import { ROOT } from './parts.mjs';
 
 export const INSTALL_HINT = 'instala uno con `apt-get install chromium` (o `npx playwright install chromium`)';
 
+/** @param {string} file */
 function executable(file) {
   try {
     if (!statSync(file).isFile()) return false;
@@ -19,6 +20,7 @@ function executable(file) {
 }
 
 /** `name` as the shell would find it on `PATH`. */
+/** @param {string} name @param {import('./types.js').Env} env */
 function onPath(name, env) {
   for (const dir of (env.PATH ?? '').split(path.delimiter)) {
     if (!dir) continue;
@@ -29,6 +31,7 @@ function onPath(name, env) {
 }
 
 /** Where Playwright keeps the Chromium it installs (PLAYWRIGHT_BROWSERS_PATH or its cache); undefined if none is there. */
+/** @param {import('./types.js').Env} env @returns {string | undefined} */
 function playwrightChromium(env) {
   const saved = process.env.PLAYWRIGHT_BROWSERS_PATH;
   try {

@@ -3,9 +3,11 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { presentRemotes, ROOT } from './parts.mjs';
+import { precompress } from './precompress.mjs';
 
 const require = createRequire(import.meta.url);
 
+/** @returns {import('./types.js').BuildTarget[]} */
 export function buildTargets() {
   return [
     { name: 'host', absDir: path.join(ROOT, 'host') },
@@ -13,9 +15,10 @@ export function buildTargets() {
   ];
 }
 
+/** @param {string} target */
 function newestMtime(target) {
   let newest = 0;
-  const visit = (entry) => {
+  const visit = (/** @type {string} */ entry) => {
     if (!existsSync(entry)) return;
     const info = statSync(entry);
     if (info.isDirectory()) {
@@ -27,17 +30,20 @@ function newestMtime(target) {
     target,
     path.join(ROOT, 'shared/src'),
     path.join(ROOT, 'scripts/webpack'),
+    path.join(ROOT, 'scripts/lib/precompress.mjs'),
     path.join(ROOT, 'package-lock.json'),
   ].forEach(visit);
   return newest;
 }
 
 /** A build is fresh when its manifest is newer than its sources, the shared package and the build helpers. */
+/** @param {import('./types.js').BuildTarget} target */
 export function isFresh(target) {
   const manifest = path.join(target.absDir, 'dist', 'mf-manifest.json');
   return existsSync(manifest) && statSync(manifest).mtimeMs > newestMtime(target.absDir);
 }
 
+/** @param {import('./types.js').BuildTarget} target @param {'production' | 'development'} mode @returns {Promise<void>} */
 function compile(target, mode) {
   const webpack = require('webpack');
   const configOrFactory = require(path.join(target.absDir, 'webpack.config.js'));
@@ -45,7 +51,7 @@ function compile(target, mode) {
   return new Promise((resolve, reject) => {
     webpack(config, (error, stats) => {
       if (error) return reject(error);
-      if (stats.hasErrors()) return reject(new Error(stats.toString({ all: false, errors: true, colors: false })));
+      if (stats?.hasErrors()) return reject(new Error(stats.toString({ all: false, errors: true, colors: false })));
       resolve();
     });
   });
@@ -61,6 +67,7 @@ export async function buildAll({ mode = 'production', force = false, log = conso
     const started = Date.now();
     log(`· ${target.name}: compilando (${mode})...`);
     await compile(target, mode);
+    if (mode === 'production') precompress(path.join(target.absDir, 'dist'));
     log(`· ${target.name}: listo en ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
 }

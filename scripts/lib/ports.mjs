@@ -4,6 +4,7 @@
 import { createServer } from 'node:net';
 
 /** Every part of the layout (`readLayout`) that listens: `{ label, port, bind, variable }`. */
+/** @param {import('./types.js').Layout} layout @param {import('./types.js').Env} [env] @returns {import('./types.js').ListeningPart[]} */
 export function listeningParts(layout, env = process.env) {
   return [
     { label: 'API', port: layout.api.port, bind: env.API_BIND_HOST || layout.bind, variable: 'API_PORT' },
@@ -18,7 +19,9 @@ export function listeningParts(layout, env = process.env) {
 }
 
 /** What to tell a person whose part could not listen; undefined for errors that are not about the port. */
+/** @param {import('./types.js').ListeningPart | undefined} part @param {any} error a listen error (code EADDRINUSE…) */
 export function listenFailureMessage(part, error) {
+  if (!part) return undefined;
   if (error?.code === 'EADDRINUSE') {
     return `El puerto ${part.port} (${part.label}) ya está en uso. Cierra el otro proceso o usa ${part.variable}=…`;
   }
@@ -31,6 +34,7 @@ export function listenFailureMessage(part, error) {
   return undefined;
 }
 
+/** @param {number} port @param {string} bind @returns {Promise<NodeJS.ErrnoException | undefined>} */
 function tryListen(port, bind) {
   return new Promise((resolve) => {
     const server = createServer();
@@ -43,6 +47,7 @@ function tryListen(port, bind) {
  * Checks, before anything is built or started, that every part can listen on its port: answers the first problem
  * as a Spanish sentence, or undefined. Two parts configured on one port count as a problem too.
  */
+/** @param {import('./types.js').ListeningPart[]} parts */
 export async function checkPorts(parts) {
   const seen = new Map();
   for (const part of parts) {

@@ -1,12 +1,15 @@
 // Serves a built host or remote the way a CDN would: hashed files cached for a year, manifest, entry and
-// runtime config always revalidated, the host's routes answered with index.html, text compressed (brotli or gzip),
-// the page security headers on every answer, and the host's pages announcing with a Link header what they will load.
+// runtime config always revalidated (ETag, 304 Not Modified), byte ranges (206), the host's routes answered with
+// index.html, text in the brotli or gzip copy the build wrote beside it (scripts/lib/precompress.mjs), the page
+// security headers on every answer, and the host's pages announcing with a Link header what they will load.
+// The files themselves are served by sirv (maintained, small, no dependencies of note) under these headers.
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
+import sirv from 'sirv';
 
+/** @type {Record<string, string>} */
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -23,18 +26,18 @@ const TYPES = {
   '.ico': 'image/x-icon',
 };
 
+/** @typedef {import('./types.js').RuntimeConfig} RuntimeConfig */
+
 const HASHED = /\.[0-9a-f]{10}\.[a-z0-9]+$/;
-const COMPRESSIBLE = new Set(['.html', '.js', '.json', '.map', '.css', '.svg', '.txt']);
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
 
 /**
  * The page security headers (README, Despliegue). Scripts only from files of the listed origins (no inline script:
  * the runtime config is a file too); styles also inline, because styled-components writes its rules into <style>
  * elements at run time. `origins` are the API and the remotes the pages talk to.
+ * @param {{ origins?: string[], scriptOrigins?: string[], frameOrigins?: string[] }} [options]
  */
 export function securityHeaders({ origins = [], scriptOrigins = [], frameOrigins = [] } = {}) {
-  const list = (items) => [...new Set(items)].join(' ');
+  const list = (/** @type {string[]} */ items) => [...new Set(items)].join(' ');
   const csp = [
     "default-src 'self'",
     `script-src 'self' ${list([...origins, ...scriptOrigins])}`,
@@ -56,32 +59,7 @@ export function securityHeaders({ origins = [], scriptOrigins = [], frameOrigins
   };
 }
 
-/** What each file compresses to, kept while the file is unchanged (hashed files never change). */
-const compressedCache = new Map();
-
-async function compressed(file, mtimeMs, encoding) {
-  const key = `${encoding}:${file}`;
-  const cached = compressedCache.get(key);
-  if (cached?.mtimeMs === mtimeMs) return cached.body;
-  const raw = await readFile(file);
-  const body =
-    encoding === 'br'
-      ? await brotli(raw, {
-          params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
-        })
-      : await gzip(raw, { level: 9 });
-  compressedCache.set(key, { mtimeMs, body });
-  return body;
-}
-
-function pickEncoding(req, ext) {
-  if (!COMPRESSIBLE.has(ext)) return undefined;
-  const accepted = String(req.headers['accept-encoding'] ?? '');
-  if (/\bbr\b/.test(accepted)) return 'br';
-  if (/\bgzip\b/.test(accepted)) return 'gzip';
-  return undefined;
-}
-
+/** @param {string} pattern @param {string} pathname */
 function routeMatches(pattern, pathname) {
   const regex = new RegExp(`^${pattern.replace(/:[^/]+/g, '[^/]+')}/?$`);
   return regex.test(pathname);
@@ -91,11 +69,15 @@ function routeMatches(pattern, pathname) {
  * The Link header of the host's pages: the runtime config, the host's start-up files, and for the route asked the
  * remote's manifest, entry and the chunks of the modules it shows (read from the remote's mf-manifest.json, fetched
  * by this server and kept for a few seconds, so a remote deployed on its own is picked up without a restart).
+ * @param {{ dir: string, runtimeConfig?: RuntimeConfig, ttlMs?: number }} options
+ * @returns {(pathname: string) => Promise<string>}
  */
 export function hostPreloads({ dir, runtimeConfig, ttlMs = 10_000 }) {
+  /** @type {Map<string, { at: number, value: any }>} a remote's mf-manifest.json, as fetched */
   const manifests = new Map();
+  /** @type {{ scripts: string[], routes: { path: string, remote: string, modules: string[] }[] } | undefined} */
   let list;
-  const manifest = async (url) => {
+  const manifest = async (/** @type {string} */ url) => {
     const cached = manifests.get(url);
     if (cached && Date.now() - cached.at < ttlMs) return cached.value;
     let value = null;
@@ -109,23 +91,24 @@ export function hostPreloads({ dir, runtimeConfig, ttlMs = 10_000 }) {
     return value;
   };
   return async (pathname) => {
-    list ??= JSON.parse(
-      await readFile(path.join(dir, 'preload.json'), 'utf8').catch(() => '{"scripts":[],"routes":[]}'),
+    list ??= /** @type {NonNullable<typeof list>} */ (
+      JSON.parse(await readFile(path.join(dir, 'preload.json'), 'utf8').catch(() => '{"scripts":[],"routes":[]}'))
     );
+    const preloads = list;
     const links = [
       '</runtime-config.js>; rel=preload; as=script',
-      ...list.scripts.map((file) => `</${file}>; rel=preload; as=script`),
+      ...preloads.scripts.map((file) => `</${file}>; rel=preload; as=script`),
     ];
-    const route = list.routes.find((r) => routeMatches(r.path, pathname));
+    const route = preloads.routes.find((r) => routeMatches(r.path, pathname));
     const manifestUrl = route && runtimeConfig?.remotes?.[route.remote];
     const remote = manifestUrl ? await manifest(manifestUrl) : null;
-    if (remote) {
-      const at = (file) => new URL(file, manifestUrl).href;
+    if (route && manifestUrl && remote) {
+      const at = (/** @type {string} */ file) => new URL(file, manifestUrl).href;
       links.push(`<${manifestUrl}>; rel=preload; as=fetch; crossorigin=anonymous`);
       const entry = remote.metaData?.remoteEntry;
       if (entry?.name) links.push(`<${at(path.posix.join(entry.path || '', entry.name))}>; rel=preload; as=script`);
       for (const module of route.modules) {
-        const exposed = remote.exposes?.find((e) => e.path === module);
+        const exposed = remote.exposes?.find((/** @type {{ path: string }} */ e) => e.path === module);
         for (const file of exposed?.assets?.js?.sync ?? []) links.push(`<${at(file)}>; rel=preload; as=script`);
       }
     }
@@ -133,31 +116,32 @@ export function hostPreloads({ dir, runtimeConfig, ttlMs = 10_000 }) {
   };
 }
 
-async function fileIn(dir, urlPath) {
+/** Whether a path names a file inside the folder (the SPA answers index.html for the rest). */
+/** @param {string} dir @param {string} urlPath */
+async function isFileIn(dir, urlPath) {
   let decoded;
   try {
     decoded = decodeURIComponent(urlPath);
   } catch {
-    return null;
+    return false;
   }
   const file = path.resolve(dir, `.${path.posix.normalize(decoded)}`);
-  if (file !== dir && !file.startsWith(dir + path.sep)) return null;
-  try {
-    const info = await stat(file);
-    return info.isFile() ? { file, size: info.size, mtimeMs: info.mtimeMs } : null;
-  } catch {
-    return null;
-  }
+  if (file !== dir && !file.startsWith(dir + path.sep)) return false;
+  return stat(file).then(
+    (info) => info.isFile(),
+    () => false,
+  );
 }
 
 /** The origins of the API and the remotes named in a runtime config: what the pages may load and call. */
+/** @param {RuntimeConfig | undefined} runtimeConfig */
 export function configOrigins(runtimeConfig) {
   const urls = [runtimeConfig?.apiBaseUrl, ...Object.values(runtimeConfig?.remotes ?? {})].filter(Boolean);
-  return urls.map((url) => new URL(url).origin);
+  return urls.map((url) => new URL(/** @type {string} */ (url)).origin);
 }
 
 /**
- * @param {{ dir: string, port: number, bind?: string, spa?: boolean, runtimeConfig?: object,
+ * @param {{ dir: string, port: number, bind?: string, spa?: boolean, runtimeConfig?: RuntimeConfig,
  *   headers?: Record<string,string>, preload?: (pathname: string) => Promise<string> }} options
  *   `preload` gives the Link header of the pages (hostPreloads); without it, a spa server computes it from
  *   dir/preload.json.
@@ -180,6 +164,24 @@ export function startStaticServer({
     frameOrigins: stripe,
   });
   const pageLinks = preload ?? (spa ? hostPreloads({ dir: root, runtimeConfig }) : undefined);
+  const configScript = runtimeConfig ? `window.__PORTAL_CONFIG__ = ${JSON.stringify(runtimeConfig)};\n` : '';
+  const files = sirv(root, {
+    // Looked up at each request, so a part redeployed into the folder is served without a restart.
+    dev: true,
+    etag: true,
+    brotli: true,
+    gzip: true,
+    extensions: [],
+    setHeaders: (res, pathname) => {
+      res.setHeader('Cache-Control', HASHED.test(pathname) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      const type = TYPES[path.extname(pathname)];
+      if (type) res.setHeader('Content-Type', type);
+    },
+  });
+  const notFound = (/** @type {http.IncomingMessage} */ _req, /** @type {http.ServerResponse} */ res) => {
+    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' });
+    res.end('No encontrado');
+  };
   const server = http.createServer(async (req, res) => {
     const base = {
       ...security,
@@ -188,44 +190,41 @@ export function startStaticServer({
       Vary: 'Accept-Encoding',
       ...headers,
     };
+    for (const [name, value] of Object.entries(base)) res.setHeader(name, value);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { ...base, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
+      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Método no permitido');
       return;
     }
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
     if (runtimeConfig && pathname === '/runtime-config.js') {
-      res.writeHead(200, { ...base, 'Content-Type': TYPES['.js'], 'Cache-Control': 'no-cache' });
-      res.end(req.method === 'HEAD' ? undefined : `window.__PORTAL_CONFIG__ = ${JSON.stringify(runtimeConfig)};\n`);
+      const tag = `"${createHash('sha256').update(configScript).digest('base64url').slice(0, 22)}"`;
+      res.setHeader('ETag', tag);
+      res.setHeader('Cache-Control', 'no-cache');
+      if (req.headers['if-none-match'] === tag) {
+        res.writeHead(304);
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': TYPES['.js'] });
+      res.end(req.method === 'HEAD' ? undefined : configScript);
       return;
     }
-    let found = await fileIn(root, pathname === '/' ? '/index.html' : pathname);
-    if (!found && spa && !path.extname(pathname)) found = await fileIn(root, '/index.html');
-    if (!found) {
-      res.writeHead(404, { ...base, 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('No encontrado');
-      return;
+    let target = pathname === '/' ? '/index.html' : pathname;
+    if (spa && !path.extname(pathname) && !(await isFileIn(root, pathname))) target = '/index.html';
+    if (target !== pathname) req.url = target;
+    if (path.extname(target) === '.html' && pageLinks) {
+      const link = await pageLinks(pathname);
+      if (link) res.setHeader('Link', link);
     }
-    const ext = path.extname(found.file);
-    const encoding = pickEncoding(req, ext);
-    const body = encoding ? await compressed(found.file, found.mtimeMs, encoding) : await readFile(found.file);
-    const link = ext === '.html' && pageLinks ? await pageLinks(pathname) : '';
-    res.writeHead(200, {
-      ...base,
-      'Content-Type': TYPES[ext] ?? 'application/octet-stream',
-      'Content-Length': body.length,
-      'Cache-Control': HASHED.test(found.file) ? 'public, max-age=31536000, immutable' : 'no-cache',
-      ...(encoding ? { 'Content-Encoding': encoding } : {}),
-      ...(link ? { Link: link } : {}),
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    files(req, res, () => notFound(req, res));
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, bind, () => {
       server.off('error', reject);
       resolve({
-        url: `http://${bind}:${port}`,
+        url: `http://${bind}:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}`,
         close: () =>
           new Promise((done) => {
             server.closeAllConnections?.();

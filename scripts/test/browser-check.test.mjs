@@ -15,11 +15,13 @@ after(() => rmSync(empty, { recursive: true, force: true }));
 
 /** An environment without any browser: only an empty folder on PATH and as Playwright's browser folder. */
 function noBrowser(extra = {}) {
+  /** @type {import('../lib/types.js').Env} */
   const env = { ...process.env, PATH: empty, PLAYWRIGHT_BROWSERS_PATH: empty };
   delete env.CHROMIUM_PATH;
   return { ...env, ...extra };
 }
 
+/** @param {string[]} args @param {import('../lib/types.js').Env} env */
 function runTests(args, env) {
   const child = spawn(process.execPath, ['scripts/test.mjs', ...args], {
     cwd: ROOT,
@@ -77,7 +79,7 @@ test('a browser is found in CHROMIUM_PATH, else as `chromium` on PATH', () => {
   // A file that is not executable is no browser.
   const debian = path.join(bin, 'chromium');
   writeFileSync(debian, '#!/bin/sh\n');
-  assert.match(findChromium(env).error, /apt-get install chromium/);
+  assert.match(findChromium(env).error ?? '', /apt-get install chromium/);
   chmodSync(debian, 0o755);
   assert.deepEqual(findChromium(env), { path: debian, source: 'PATH' });
 });

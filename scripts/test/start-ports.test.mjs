@@ -7,13 +7,16 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
+import { buildApi } from '../lib/build-api.mjs';
 import { ROOT } from '../lib/parts.mjs';
 
+/** @type {string[]} */
 const dataDirs = [];
 after(() => {
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
+/** @param {number} port @returns {Promise<import('node:net').Server>} */
 function listen(port) {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -22,17 +25,19 @@ function listen(port) {
   });
 }
 
-const close = (server) => new Promise((resolve) => server.close(resolve));
+const close = (/** @type {import('node:net').Server} */ server) => new Promise((resolve) => server.close(resolve));
 
+/** @param {number} count */
 async function freePorts(count) {
   const servers = [];
   for (let i = 0; i < count; i++) servers.push(await listen(0));
-  const ports = servers.map((server) => server.address().port);
+  const ports = servers.map((server) => /** @type {import('node:net').AddressInfo} */ (server.address()).port);
   await Promise.all(servers.map(close));
   return ports;
 }
 
 /** True when something listens on the port (the test can not take it). */
+/** @param {number} port */
 async function taken(port) {
   try {
     await close(await listen(port));
@@ -43,9 +48,12 @@ async function taken(port) {
 }
 
 async function portalEnv() {
-  const [api, auth, apps, admin, calculator, host] = await freePorts(6);
+  const [api, auth, apps, admin, calculator, host] = /** @type {[number, number, number, number, number, number]} */ (
+    await freePorts(6)
+  );
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-start-ports-'));
   dataDirs.push(dataDir);
+  /** @type {import('../lib/types.js').Env} */
   const env = {
     ...process.env,
     API_PORT: String(api),
@@ -58,9 +66,14 @@ async function portalEnv() {
     LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_URL;
-  return { env, dataDir, ports: { api, auth, apps, admin, calculator, host } };
+  const ports = { api, auth, apps, admin, calculator, host };
+  return { env, dataDir, ports };
 }
 
+/**
+ * @param {import('../lib/types.js').Env} env
+ * @param {{ onSpawn?: (child: import('node:child_process').ChildProcess) => void }} [options]
+ */
 function start(env, { onSpawn } = {}) {
   const child = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], {
     cwd: ROOT,
@@ -134,6 +147,7 @@ test('two parts configured on one port: both variables named', async () => {
 
 test('a port taken while the portal starts: the parts already started are stopped, exit 1', async () => {
   const { env, dataDir, ports } = await portalEnv();
+  /** @type {Promise<import('node:net').Server> | undefined} */
   let holder;
   // The API opens its database (and takes the lock file) long before the remotes are served: the admin remote's
   // port is taken in between, after the check made at the start.
@@ -157,11 +171,31 @@ test('a port taken while the portal starts: the parts already started are stoppe
       ),
     );
     // The API and the remotes served before it were started, and are stopped again.
-    for (const name of ['api', 'auth', 'apps', 'calculator', 'host']) {
+    for (const name of /** @type {const} */ (['api', 'auth', 'apps', 'calculator', 'host'])) {
       assert.equal(await taken(ports[name]), false, `${name} (${ports[name]}) quedó escuchando`);
     }
     assert.equal(existsSync(path.join(dataDir, 'pglite.lock')), false, 'the API released its database');
   } finally {
     if (holder) await close(await holder);
   }
+});
+
+test('a stop signal to npm start alone stops the API child and every server, and frees every port', async () => {
+  await buildApi({ log: () => {} });
+  const { env, dataDir, ports } = await portalEnv();
+  const result = await start(env, {
+    onSpawn: (child) => {
+      let out = '';
+      child.stdout?.on('data', (chunk) => {
+        out += chunk;
+        if (out.includes('Portal listo')) child.kill('SIGTERM');
+      });
+    },
+  });
+  assert.match(result.stdout, /Portal listo/, result.stderr);
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  for (const name of /** @type {const} */ (['api', 'auth', 'apps', 'admin', 'calculator', 'host'])) {
+    assert.equal(await taken(ports[name]), false, `${name} (${ports[name]}) quedó escuchando`);
+  }
+  assert.equal(existsSync(path.join(dataDir, 'pglite.lock')), false, 'the API released its database');
 });

@@ -3,4 +3,5 @@
 // remote's `main`, sets the global the way the host's runtime does.
 import * as runtimeCore from '@module-federation/runtime-core';
 
-globalThis._FEDERATION_RUNTIME_CORE ??= runtimeCore;
+const global = /** @type {{ _FEDERATION_RUNTIME_CORE?: unknown }} */ (globalThis);
+global._FEDERATION_RUNTIME_CORE ??= runtimeCore;

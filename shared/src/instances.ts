@@ -5,7 +5,8 @@
  */
 export function registerInstance(name: string): void {
   if (typeof window === 'undefined') return;
-  const registry = ((window as unknown as { __PORTAL_INSTANCES__?: Record<string, number> }).__PORTAL_INSTANCES__ ??=
-    {});
+  const global = window as unknown as { __PORTAL_INSTANCES__?: Record<string, number> };
+  global.__PORTAL_INSTANCES__ ??= {};
+  const registry = global.__PORTAL_INSTANCES__;
   registry[name] = (registry[name] ?? 0) + 1;
 }

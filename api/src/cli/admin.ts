@@ -16,6 +16,7 @@ import { changeUserRole, changeUserStatus, keepOneAdministrator } from '../route
 import { operatorActor, recordAudit } from '../routes/admin/audit.js';
 import { newPasswordValues } from '../routes/auth/passwords.js';
 import { findUserByEmail, normalizeEmail } from '../routes/auth/queries.js';
+import { loadEnvFile } from '../lib/env-file.js';
 
 const usage = `Uso: npm run admin -- <orden> [argumentos]
 
@@ -76,14 +77,12 @@ async function account(app: FastifyInstance, raw: string): Promise<User> {
   return user;
 }
 
-const roleName = (role: number) => (role === roles.admin ? 'administradora' : 'de usuario');
-
 const commands: Record<string, Command> = {
   'crear-admin': {
     positionals: 1,
     options: { nombre: { type: 'string' }, apellido: { type: 'string' } },
-    async run(app, [raw], options) {
-      const address = email(raw!);
+    async run(app, [raw = ''], options) {
+      const address = email(raw);
       const password = generatePassword();
       await app.db.transaction(async (tx) => {
         const [existing] = await tx.select().from(users).where(eq(users.email, address)).for('update');
@@ -113,8 +112,8 @@ const commands: Record<string, Command> = {
   'restablecer-clave': {
     positionals: 1,
     options: { 'por-correo': { type: 'boolean' } },
-    async run(app, [raw], options) {
-      const user = await account(app, raw!);
+    async run(app, [raw = ''], options) {
+      const user = await account(app, raw);
       if (user.status === 'pending_verification') {
         throw new Refusal(
           `${user.email} aún no ha verificado su email: no tiene contraseña que restablecer (puede registrarse de nuevo).`,
@@ -133,7 +132,7 @@ const commands: Record<string, Command> = {
       // one address, up to 15 min, runs out by itself: the console does not know the person's address).
       await app.limits.clearSignInFailures(user.email, null, { everywhere: true });
       const suspended =
-        user.status === 'suspended' ? '\nLa cuenta sigue suspendida: npm run admin -- reactivar ' + user.email : '';
+        user.status === 'suspended' ? `\nLa cuenta sigue suspendida: npm run admin -- reactivar ${user.email}` : '';
       return (
         `Contraseña temporal de ${user.email} (se muestra solo esta vez): ${password}\n` +
         `Sus sesiones abiertas se han cerrado. Pídele que la cambie en «Mi perfil» al entrar.${suspended}`
@@ -143,8 +142,8 @@ const commands: Record<string, Command> = {
 
   promover: {
     positionals: 1,
-    async run(app, [raw]) {
-      const user = await account(app, raw!);
+    async run(app, [raw = '']) {
+      const user = await account(app, raw);
       if (user.status !== 'active') {
         throw new Refusal(
           `${user.email} está ${statusLabels[user.status] ?? user.status}: solo una cuenta activa puede ser administradora.`,
@@ -158,8 +157,8 @@ const commands: Record<string, Command> = {
 
   degradar: {
     positionals: 1,
-    async run(app, [raw]) {
-      const user = await account(app, raw!);
+    async run(app, [raw = '']) {
+      const user = await account(app, raw);
       const { before } = await app.db.transaction(async (tx) => {
         await keepOneAdministrator(tx, user.id);
         return changeUserRole(tx, operatorActor, user.id, roles.user);
@@ -171,8 +170,8 @@ const commands: Record<string, Command> = {
 
   suspender: {
     positionals: 1,
-    async run(app, [raw]) {
-      const user = await account(app, raw!);
+    async run(app, [raw = '']) {
+      const user = await account(app, raw);
       const { before } = await app.db.transaction(async (tx) => {
         await keepOneAdministrator(tx, user.id);
         return changeUserStatus(tx, operatorActor, user.id, 'suspended');
@@ -184,8 +183,8 @@ const commands: Record<string, Command> = {
 
   reactivar: {
     positionals: 1,
-    async run(app, [raw]) {
-      const user = await account(app, raw!);
+    async run(app, [raw = '']) {
+      const user = await account(app, raw);
       if (user.status === 'pending_verification') {
         throw new Refusal(`${user.email} no está suspendida: aún no ha verificado su email.`);
       }
@@ -208,10 +207,12 @@ const commands: Record<string, Command> = {
         admin.createdAt.toISOString().slice(0, 10),
       ]);
       const header = ['id', 'email', 'nombre', 'estado', 'alta'];
-      const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+      const widths = header.map((title, column) =>
+        Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+      );
       const line = (cells: string[]) =>
         cells
-          .map((cell, column) => cell.padEnd(widths[column]!))
+          .map((cell, column) => cell.padEnd(widths[column] ?? 0))
           .join('  ')
           .trimEnd();
       const active = admins.filter((admin) => admin.status === 'active').length;
@@ -271,7 +272,7 @@ function parse(
   if (name === undefined || name === 'ayuda' || name === '--help' || name === '-h') return 'help';
   const command = commands[name];
   if (!command) throw usageError(`Orden desconocida: «${name}».`);
-  let parsed;
+  let parsed: { positionals: string[]; values: Record<string, string | boolean | undefined> };
   try {
     parsed = parseArgs({ args: rest, options: command.options ?? {}, allowPositionals: true, strict: true });
   } catch (error) {
@@ -307,7 +308,7 @@ function startFailure(error: unknown, config: Config): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
   } catch (error) {
@@ -322,6 +323,7 @@ async function main(argv: string[]): Promise<number> {
   let config: Config;
   try {
     // The API's own configuration; its request logs would only bury the answer.
+    loadEnvFile();
     config = loadConfig({ LOG_LEVEL: 'warn', ...process.env });
   } catch (error) {
     console.error(error instanceof ConfigError ? error.message : String(error));

@@ -115,6 +115,30 @@ export const revokedTokens = pgTable(
   (table) => [index('revoked_tokens_expires_at_idx').on(table.expiresAt)],
 );
 
+/**
+ * Migration 0008: one row per portal session (its id is the token's `jti`). Ended rows are kept: they are the
+ * devices already seen, which decide the 'Nuevo inicio de sesión' mail.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    device: text('device').notNull(),
+    browser: text('browser').notNull(),
+    os: text('os').notNull(),
+    address: text('address').notNull(),
+    tokenVersion: integer('token_version').notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (table) => [index('sessions_user_id_idx').on(table.userId, table.createdAt)],
+);
+
 /** Migration 0004: every admin action, who did it to whom and when. */
 export const auditLog = pgTable('audit_log', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),

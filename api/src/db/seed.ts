@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { count, eq, sql } from 'drizzle-orm';
 import { hashPassword } from '../plugins/app/passwords.js';
+import { present } from '../lib/errors.js';
 import type { Db } from './client.js';
 import { startupLockKey } from './migrate.js';
 import { appTags, apps, plans, roles, userPlans, users } from './schema.js';
@@ -70,6 +71,7 @@ export async function createAdministrator(
       status: 'active',
     })
     .returning({ id: users.id });
+  const created = present(admin, 'the new administrator');
   const freePlans = await tx
     .select({ id: plans.id, appId: plans.appId })
     .from(plans)
@@ -77,7 +79,7 @@ export async function createAdministrator(
   if (freePlans.length > 0) {
     await tx
       .insert(userPlans)
-      .values(freePlans.map((plan) => ({ userId: admin!.id, appId: plan.appId, planId: plan.id })));
+      .values(freePlans.map((plan) => ({ userId: created.id, appId: plan.appId, planId: plan.id })));
   }
-  return admin!;
+  return created;
 }

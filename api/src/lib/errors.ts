@@ -93,3 +93,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * The row a write just returned, or the one a query that cannot miss found: an absent one is a broken invariant (a
+ * 500 with the generic message), never a silent `undefined` further on.
+ */
+export function present<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`${what}: expected a value, found none`);
+  return value;
+}

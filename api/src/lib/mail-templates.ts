@@ -82,3 +82,43 @@ export function resetCodeMail(options: { name: string; email: string; code: stri
     footer: 'Si no lo pediste, ignora este correo: tu contraseña no cambia.',
   });
 }
+
+/** Issue 20: a sign-in from a device and browser this account never used before. */
+export function newSignInMail(options: {
+  name: string;
+  device: string;
+  browser: string;
+  address: string;
+  at: Date;
+  portalUrl: string;
+}): MailContent {
+  const when = new Intl.DateTimeFormat('es-ES', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(
+    options.at,
+  );
+  const link = new URL('/perfil?tab=seguridad', options.portalUrl).toString();
+  const lines = [
+    `Dispositivo: ${options.device}`,
+    `Navegador: ${options.browser}`,
+    `Dirección: ${options.address}`,
+    `Fecha: ${when} (UTC)`,
+  ];
+  const intro = 'Se ha iniciado sesión en tu cuenta del portal desde un dispositivo que no habías usado antes:';
+  const advice =
+    'Si fuiste tú, no tienes que hacer nada. Si no fuiste tú, cambia tu contraseña ahora y cierra esa sesión en Mi perfil > Seguridad.';
+  const text = [greeting(options.name), '', intro, '', ...lines.map((line) => `    ${line}`), '', advice, link].join(
+    '\n',
+  );
+  const html = `<!doctype html>
+<html lang="es">
+<body style="margin:0;padding:24px;background:#f4f6f8;font-family:Arial,Helvetica,sans-serif;color:#1f2933">
+  <div style="max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
+    <p style="margin:0 0 16px">${escapeHtml(greeting(options.name))}</p>
+    <p style="margin:0 0 16px">${escapeHtml(intro)}</p>
+    <ul style="margin:0 0 24px">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
+    <p style="margin:0 0 24px">${escapeHtml(advice)}</p>
+    <p style="margin:0"><a href="${escapeHtml(link)}" style="color:#1565c0">Revisar mis sesiones</a></p>
+  </div>
+</body>
+</html>`;
+  return { subject: 'Nuevo inicio de sesión', text, html };
+}

@@ -25,7 +25,7 @@ export function createValidatorCompiler(): FastifySchemaCompiler<AnySchema> {
 type Unstorable = { instancePath: string; keyword: 'type' | 'character' };
 
 /** NUL, which PostgreSQL refuses in text, and halves of surrogate pairs, which are no text at all (URL encoding throws). */
-const badCharacter = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * What no column can hold, at its path: a number that is not finite (Ajv coerces the URL text `Infinity` or `1e400`
@@ -33,7 +33,8 @@ const badCharacter = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udb
  */
 function unstorable(data: unknown, instancePath = ''): Unstorable | undefined {
   if (typeof data === 'number') return Number.isFinite(data) ? undefined : { instancePath, keyword: 'type' };
-  if (typeof data === 'string') return badCharacter.test(data) ? { instancePath, keyword: 'character' } : undefined;
+  if (typeof data === 'string')
+    return data.includes('\u0000') || loneSurrogate.test(data) ? { instancePath, keyword: 'character' } : undefined;
   if (data === null || typeof data !== 'object') return undefined;
   for (const [key, value] of Object.entries(data)) {
     const found = unstorable(value, `${instancePath}/${key}`);

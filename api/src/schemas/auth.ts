@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { userStatuses } from '../db/schema.js';
-import { Nullable } from './common.js';
+import { LiteralUnion, Nullable } from './common.js';
 
 // Control characters are refused in every stored text: PostgreSQL rejects NUL, and the rest only hide tricks.
 const printable = '[^\\u0000-\\u001f\\u007f]';
@@ -101,12 +101,7 @@ export const EditUserBody = Type.Object(
     phone: Type.Optional(Phone),
     picture: Type.Optional(Type.Union([Type.String({ maxLength: 2048, pattern: '^https?://[^\\s]+$' }), Type.Null()])),
     role: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)], { description: 'Solo administradores' })),
-    status: Type.Optional(
-      Type.Union(
-        userStatuses.map((status) => Type.Literal(status)),
-        { description: 'Solo administradores' },
-      ),
-    ),
+    status: Type.Optional(LiteralUnion(userStatuses, { description: 'Solo administradores' })),
   },
   { additionalProperties: false },
 );
@@ -175,7 +170,7 @@ export const CurrentUser = Type.Object(
     picture: Nullable(Type.String()),
     role: Type.Integer({ description: '1 = administrador, 2 = usuario' }),
     presentacion: Type.Boolean(),
-    status: Type.Union(userStatuses.map((status) => Type.Literal(status))),
+    status: LiteralUnion(userStatuses),
     createdAt: Type.String({ format: 'date-time' }),
     planesUsuarios: Type.Array(UserPlan),
   },
@@ -216,7 +211,7 @@ export const EmailStatus = Nullable(
   Type.Object(
     {
       email: Type.String(),
-      status: Type.Union(userStatuses.map((status) => Type.Literal(status))),
+      status: LiteralUnion(userStatuses),
     },
     { additionalProperties: false },
   ),

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { type TLiteral, Type, type TSchema, type TUnion } from 'typebox';
 
 export const ErrorResponse = Type.Object(
   {
@@ -53,3 +53,18 @@ export const IdParams = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/**
+ * `anyOf` the given strings, each a `const`: the same JSON Schema as `Type.Union(values.map(Type.Literal))`, with the
+ * literals kept in the static type (a mapped array would widen them to `never`), so the browser's types say
+ * `'active' | 'pending_verification' | 'suspended'`.
+ */
+export function LiteralUnion<const T extends readonly string[]>(
+  values: T,
+  options?: { description?: string },
+): TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }> {
+  return Type.Union(
+    values.map((value) => Type.Literal(value)),
+    options,
+  ) as TUnion as TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }>;
+}

@@ -14,7 +14,8 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { openPostgres, pgliteExtensions, wrapPglite, type Database } from '../../src/db/client.js';
 import { migrate, readMigrations } from '../../src/db/migrate.js';
 import { seed } from '../../src/db/seed.js';
-import { users, type UserStatus } from '../../src/db/schema.js';
+import { sessions, users, type User, type UserStatus } from '../../src/db/schema.js';
+import { newSessionId } from '../../src/plugins/app/sessions.js';
 import { hashPassword } from '../../src/plugins/app/passwords.js';
 import { loadSigningKey, type SigningKey } from '../../src/plugins/app/tokens.js';
 import { generateEcKeyPem } from './keys.js';
@@ -195,4 +196,22 @@ export async function login(app: FastifyInstance, email = adminEmail, password =
   const response = await app.inject({ method: 'POST', url: '/auth/login', payload: { email, password } });
   if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
   return response.json<{ access_token: string }>().access_token;
+}
+
+/** A token for `user` without signing in through HTTP: writes its session row (issue 20) as `startSession` does. */
+export async function sessionToken(app: FastifyInstance, user: User): Promise<string> {
+  const id = newSessionId();
+  const issuedAt = new Date();
+  const expiresAt = new Date(issuedAt.getTime() + app.config.tokenTtlSeconds * 1000);
+  await app.db.insert(sessions).values({
+    id,
+    userId: user.id,
+    device: 'Ordenador',
+    browser: 'Prueba',
+    os: 'Linux',
+    address: '127.0.0.1',
+    tokenVersion: user.tokenVersion,
+    expiresAt,
+  });
+  return app.tokens.sign(user, { id, issuedAt, expiresAt });
 }

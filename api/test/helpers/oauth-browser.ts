@@ -32,7 +32,10 @@ export class OAuthBrowser {
   /** The cookies this browser holds for a host, by name. */
   cookies(host: string): Map<string, string> {
     let cookies = this.jar.get(host);
-    if (!cookies) this.jar.set(host, (cookies = new Map()));
+    if (!cookies) {
+      cookies = new Map();
+      this.jar.set(host, cookies);
+    }
     return cookies;
   }
 

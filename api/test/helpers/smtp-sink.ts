@@ -67,7 +67,7 @@ export async function startSink(port = 0): Promise<SmtpSink> {
 
 /** The raw text/plain part of a MIME message. */
 export function textPart(data: string): string {
-  return /Content-Type: text\/plain[^]*?\r\n\r\n([^]*?)\r\n--/.exec(data)?.[1] ?? '';
+  return /Content-Type: text\/plain[\s\S]*?\r\n\r\n([\s\S]*?)\r\n--/.exec(data)?.[1] ?? '';
 }
 
 export function decodeQuotedPrintable(text: string): string {

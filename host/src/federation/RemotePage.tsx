@@ -1,28 +1,13 @@
 import { Component, lazy, Suspense, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
-import { Button, Spinner, TEXT, theme, type RemoteName } from '@portal/shared';
-import styled from 'styled-components';
+import { Button, NoticeCard, Spinner, TEXT, type RemoteName } from '@portal/shared';
 import { loadRemotePage } from './remotes';
-
-const FallbackBox = styled.div`
-  width: min(560px, calc(100% - 32px));
-  margin: 48px auto;
-  padding: 24px;
-  text-align: center;
-  background: ${theme.color.surface};
-  border-radius: ${theme.radius};
-  box-shadow: ${theme.shadow};
-  h2 { margin: 0 0 8px; font-size: 1.25rem; }
-  p { margin: 0 0 16px; color: ${theme.color.muted}; }
-`;
 
 /** What a page area shows when its remote is down, missing or broken: the rest of the portal keeps working. */
 export function RemoteFallback({ onRetry }: { onRetry: () => void }) {
   return (
-    <FallbackBox role="alert">
-      <h2>{TEXT.remoteUnavailable}</h2>
-      <p>{TEXT.remoteUnavailableDetail}</p>
+    <NoticeCard heading="h2" title={TEXT.remoteUnavailable} detail={TEXT.remoteUnavailableDetail}>
       <Button onClick={onRetry}>{TEXT.retry}</Button>
-    </FallbackBox>
+    </NoticeCard>
   );
 }
 

@@ -5,15 +5,8 @@ import {
   type ModuleFederationRuntimePlugin,
 } from '@module-federation/enhanced/runtime';
 import { getRuntimeConfig, type RemoteName } from '@portal/shared';
+import { REMOTE_NAMES, REMOTES } from '@portal/shared/manifest';
 import type { ComponentType } from 'react';
-
-/** Federation names of the remotes; each remote's webpack config uses the same name. */
-export const REMOTE_NAMES: Record<RemoteName, string> = {
-  auth: 'remoteAuth',
-  apps: 'remoteApps',
-  admin: 'remoteAdmin',
-  calculator: 'remoteCalculator',
-};
 
 /** A remote that is not configured, down, or that served something unusable. */
 export class RemoteUnavailableError extends Error {
@@ -28,9 +21,10 @@ export class RemoteUnavailableError extends Error {
 
 function remoteEntries(): { name: string; entry: string }[] {
   const { remotes } = getRuntimeConfig();
-  return (Object.keys(REMOTE_NAMES) as RemoteName[])
-    .filter((remote) => Boolean(remotes[remote]))
-    .map((remote) => ({ name: REMOTE_NAMES[remote], entry: remotes[remote] as string }));
+  return REMOTE_NAMES.filter((remote) => Boolean(remotes[remote])).map((remote) => ({
+    name: REMOTES[remote].federationName,
+    entry: remotes[remote] as string,
+  }));
 }
 
 /** How many times each remote (federation name) has been retried after a failure on this page. */
@@ -82,7 +76,7 @@ export interface PageModule {
  * fetches the manifest and entry again instead of reusing the failed load.
  */
 export async function loadRemotePage(remote: RemoteName, module: string, fresh = false): Promise<PageModule> {
-  const name = REMOTE_NAMES[remote];
+  const name = REMOTES[remote].federationName;
   const entry = getRuntimeConfig().remotes[remote];
   if (!entry) throw new RemoteUnavailableError(remote, 'not configured');
   if (fresh) {

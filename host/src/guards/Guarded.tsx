@@ -1,26 +1,39 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate, useNavigationType } from 'react-router-dom';
 import styled from 'styled-components';
-import { Alert, Button, getRuntimeConfig, partnerRedirect, readToken, Spinner, TEXT, useSession } from '@portal/shared';
+import {
+  Alert,
+  Button,
+  getRuntimeConfig,
+  partnerLanding,
+  readToken,
+  replaceWith,
+  Spinner,
+  TEXT,
+  useSession,
+} from '@portal/shared';
 import { TopBar } from '../layout/TopBar';
 import { AccessDenied } from '../pages/AccessDenied';
 import type { Guard } from '../routes/route-table';
 import { decideAccess } from './access';
 
-/** Hands the signed-in person to an allowed partner with a token minted for it; /apps if none can be minted. */
-function Leave({ target }: { target: string }) {
+/**
+ * Sends a signed-in person on (spec §4): the one landing decision of @portal/shared hands them to a partner with a
+ * token minted for it (replacing this entry, so Back does not forward again), or to /apps.
+ */
+function Land({ redirectUrl }: { redirectUrl: string | null }) {
   const navigate = useNavigate();
   useEffect(() => {
     let current = true;
-    void partnerRedirect(target, getRuntimeConfig().redirectAllowList).then((url) => {
+    void partnerLanding(redirectUrl).then((url) => {
       if (!current) return;
-      if (url) window.location.replace(url);
+      if (url) replaceWith(url);
       else navigate('/apps', { replace: true });
     });
     return () => {
       current = false;
     };
-  }, [target, navigate]);
+  }, [redirectUrl, navigate]);
   return <Spinner label={TEXT.signingIn} />;
 }
 
@@ -107,12 +120,12 @@ export function Guarded({ guard, children }: { guard: Guard; children: ReactNode
           <AccessDenied />
         </>
       );
-    case 'navigate': {
-      const wentBack = navigationType === 'POP' && index !== null && shownBefore !== null && index < shownBefore;
-      if (guard === 'guest' && session.isAuthenticated && wentBack && index > 0) return <SkipBack />;
+    case 'navigate':
       return <Navigate to={access.to} replace />;
+    case 'land': {
+      const wentBack = navigationType === 'POP' && index !== null && shownBefore !== null && index < shownBefore;
+      if (guard === 'guest' && wentBack && index > 0) return <SkipBack />;
+      return <Land redirectUrl={access.redirectUrl} />;
     }
-    case 'leave':
-      return <Leave target={access.target} />;
   }
 }

@@ -14,30 +14,44 @@ export type Access =
   | { kind: 'loading' }
   | { kind: 'denied' }
   | { kind: 'navigate'; to: string }
-  /** To an allowed partner target, which receives a partner-scoped token (`partnerRedirect`), never the session. */
-  | { kind: 'leave'; target: string };
+  /**
+   * A signed-in person is sent on by the one landing decision (`partnerLanding` of @portal/shared): `redirectUrl` if
+   * allowed, else the stored pending redirect, each to a partner with a token minted for it; else /apps.
+   */
+  | { kind: 'land'; redirectUrl: string | null };
 
-/** What a guard does for this session and address (spec §2, §4, §5). Pure, so every branch is unit-tested. */
+/**
+ * A signed-in person's `redirect_url` (spec §4): an allowed one hands them to the partner, any other falls back to
+ * /apps silently (spec §8). Null when the address names none.
+ */
+function forward(params: URLSearchParams, allowList: readonly string[]): Access | null {
+  const target = params.get('redirect_url');
+  if (target === null) return null;
+  return isAllowedRedirect(target, allowList)
+    ? { kind: 'land', redirectUrl: target }
+    : { kind: 'navigate', to: '/apps' };
+}
+
+/**
+ * What a guard does for this session and address (spec §2, §4, §5). Pure, so every branch is unit-tested. A `?token=`
+ * never reaches it: the shell's start-up takes it out of the address first (host/src/session/start-up.ts).
+ */
 export function decideAccess(guard: Guard, session: SessionView, search: string, allowList: readonly string[]): Access {
   if (guard === 'public') return { kind: 'render' };
-  const params = new URLSearchParams(search);
-  // The OAuth return carries the token in the address: the page renders and stores it itself.
-  if (guard === 'user' && params.get('token')) return { kind: 'render' };
   if (!session.isInitialized || (session.isLoading && !session.user)) return { kind: 'loading' };
 
+  const params = new URLSearchParams(search);
   const signedIn = session.isAuthenticated && Boolean(session.token) && session.user !== null;
   switch (guard) {
-    case 'guest': {
-      if (!signedIn) return { kind: 'render' };
-      const target = params.get('redirect_url');
-      return target && isAllowedRedirect(target, allowList)
-        ? { kind: 'leave', target }
-        : { kind: 'navigate', to: '/apps' };
-    }
+    case 'guest':
+      // A sign-in just finished here (or a signed-in person opened a sign-in page): the one landing decision.
+      return signedIn ? { kind: 'land', redirectUrl: params.get('redirect_url') } : { kind: 'render' };
     case 'user':
-      return signedIn ? { kind: 'render' } : { kind: 'navigate', to: '/login' };
+      // Every page of the user area forwards a signed-in person to an allowed partner (issue 17, item 1).
+      return signedIn ? (forward(params, allowList) ?? { kind: 'render' }) : { kind: 'navigate', to: '/login' };
     case 'admin':
       if (!signedIn) return { kind: 'navigate', to: '/login' };
-      return session.user?.role === ADMIN_ROLE ? { kind: 'render' } : { kind: 'denied' };
+      if (session.user?.role !== ADMIN_ROLE) return { kind: 'denied' };
+      return forward(params, allowList) ?? { kind: 'render' };
   }
 }

@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import {
@@ -97,7 +97,7 @@ export function AppsLauncher() {
   };
 
   const webApps = apps.filter((app) => app.isEnabledWeb);
-  let body;
+  let body: ReactNode;
   if (isLoading && apps.length === 0) body = <State role="status">{TEXT.loadingApps}</State>;
   else if (error && apps.length === 0) body = <State role="alert">{error}</State>;
   else if (webApps.length === 0) body = <State>{TEXT.noApps}</State>;

@@ -1,13 +1,11 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import {
   ADMIN_ROLE,
   billingEnabled,
-  createBillingPortalSession,
-  errorMessage,
-  FALLBACK,
   theme,
+  useBilling,
   useMenuFocus,
   useOutsideClick,
   useSession,
@@ -68,7 +66,6 @@ function PersonIcon() {
 /** Spec §2: the avatar menu of the top bar. */
 export function AvatarMenu() {
   const [open, setOpen] = useState(false);
-  const [billingError, setBillingError] = useState<string | null>(null);
   const anchor = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
@@ -79,16 +76,12 @@ export function AvatarMenu() {
   useOutsideClick(anchor, open, close);
   useMenuFocus(panel, button, open, close);
 
-  const openBilling = async () => {
-    if (!user) return;
-    setBillingError(null);
-    try {
-      const { url } = await createBillingPortalSession(user.id);
-      window.location.assign(url);
-    } catch (error) {
-      setBillingError(errorMessage(error, FALLBACK.billingPortal));
-    }
-  };
+  const { loading: billingBusy, error: billingError } = useBilling((s) => s.portal);
+  const openPortal = useBilling((s) => s.openPortal);
+  const clearBillingErrors = useBilling((s) => s.clearErrors);
+  useEffect(() => {
+    if (!open) clearBillingErrors();
+  }, [open, clearBillingErrors]);
 
   // Spec §2: logging out says 'Cerrando sesión...' while the call runs, as the /logout page does.
   const [signingOut, setSigningOut] = useState(false);
@@ -123,7 +116,11 @@ export function AvatarMenu() {
             <ItemLink to="/perfil" onClick={close}>
               Mi perfil
             </ItemLink>
-            {billingEnabled() && <ItemButton onClick={openBilling}>Mi facturación</ItemButton>}
+            {billingEnabled() && (
+              <ItemButton onClick={() => user && openPortal(user.id)} disabled={billingBusy}>
+                Mi facturación
+              </ItemButton>
+            )}
             {billingError && <ErrorText role="alert">{billingError}</ErrorText>}
             <ItemLink to="/planes" onClick={close}>
               Planes

@@ -1,6 +1,6 @@
 import { Link, useLocation } from 'react-router-dom';
 import styled from 'styled-components';
-import { activeNavItem, LogoMark, theme } from '@portal/shared';
+import { activeNavItem, LogoMark, theme, VisuallyHidden } from '@portal/shared';
 import { AppsLauncher } from './AppsLauncher';
 import { AvatarMenu } from './AvatarMenu';
 
@@ -62,9 +62,10 @@ export function TopBar() {
   const active = activeNavItem(useLocation().pathname);
   return (
     <Bar>
-      <Logo to="/" aria-label="Inicio del portal">
+      <Logo to="/">
         <LogoMark />
         <span>Portal</span>
+        <VisuallyHidden>: inicio</VisuallyHidden>
       </Logo>
       <Nav aria-label="Navegación principal">
         {NAV_ITEMS.map((item) => (

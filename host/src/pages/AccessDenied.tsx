@@ -1,15 +1,13 @@
 import { Link } from 'react-router-dom';
-import { Card, PageContainer, TEXT } from '@portal/shared';
+import { NoticeCard, PageContainer, TEXT } from '@portal/shared';
 
 /** Spec §2: what a signed-in person who is not an administrator sees in the admin area. */
 export function AccessDenied({ fallbackPath = '/' }: { fallbackPath?: string }) {
   return (
     <PageContainer>
-      <Card role="alert">
-        <h1>{TEXT.accessDenied}</h1>
-        <p>{TEXT.accessDeniedDetail}</p>
+      <NoticeCard title={TEXT.accessDenied} detail={TEXT.accessDeniedDetail}>
         <Link to={fallbackPath}>Ir al inicio</Link>
-      </Card>
+      </NoticeCard>
     </PageContainer>
   );
 }

@@ -1,10 +1,11 @@
-import type { RemoteName } from '@portal/shared';
+import type { RemotePage } from '@portal/shared/manifest';
 
 /**
  * Who may see a route (spec §2):
  * - `guest`: only signed-out people; a signed-in one goes to /apps or to the allowed redirect_url with the token.
  * - `public`: anyone.
- * - `user`: a signed-in person, or anyone whose address carries a `token` query parameter (OAuth return).
+ * - `user`: a signed-in person (a `token` query parameter, the OAuth return, is made the session by the shell's
+ *   start-up before any guard runs); an allowed `redirect_url` hands them to that partner, any other goes to /apps.
  * - `admin`: a signed-in administrator; others see 'Acceso Denegado', signed-out people go to /login.
  */
 export type Guard = 'guest' | 'public' | 'user' | 'admin';
@@ -12,16 +13,17 @@ export type Guard = 'guest' | 'public' | 'user' | 'admin';
 /** Where the page sits: bare (sign-in screens), under the top bar, or inside the admin panel layout. */
 export type Layout = 'bare' | 'topbar' | 'admin';
 
-export interface PortalRoute {
+/**
+ * A route: its guard, its layout, and the page that renders it (`remote` and `module`, one of the modules that remote
+ * exposes in the portal's manifest, shared/src/portal/manifest.ts: naming another fails the type check).
+ */
+export type PortalRoute = RemotePage & {
   path: string;
   guard: Guard;
   layout: Layout;
-  remote: RemoteName;
-  /** The module the remote exposes, rendered as the page (its default export). */
-  module: string;
   /** The browser tab's title: '{title} · Portal' (issue 18, item 7). */
   title: string;
-}
+};
 
 /** The browser tab's title of a page. */
 export function tabTitle(title: string): string {
@@ -166,4 +168,4 @@ export const ROUTES: readonly PortalRoute[] = [
 ];
 
 /** The admin panel's frame (side panel, toggle) comes from remote-admin and wraps every admin route. */
-export const ADMIN_LAYOUT = { remote: 'admin', module: './AdminLayout' } as const;
+export const ADMIN_LAYOUT = { remote: 'admin', module: './AdminLayout' } as const satisfies RemotePage;

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { theme } from '@portal/shared';
+import { cardSurface, theme } from '@portal/shared';
 
 /** The area right of the side panel. */
 export const AdminPage = styled.main`
@@ -15,9 +15,7 @@ export const AdminPage = styled.main`
 `;
 
 export const Panel = styled.section`
-  background: ${theme.color.surface};
-  border-radius: ${theme.radius};
-  box-shadow: ${theme.shadow};
+  ${cardSurface}
   padding: 20px;
   margin-bottom: 24px;
   h2 { margin: 0 0 16px; font-size: 1.1rem; }

@@ -1,5 +1,6 @@
 import styled from 'styled-components';
-import { Button, pageWindow, theme } from '@portal/shared';
+import { Button, theme } from '@portal/shared';
+import { pageWindow } from '../model/pagination';
 import { TEXT_ADMIN } from '../texts';
 
 const Nav = styled.nav`

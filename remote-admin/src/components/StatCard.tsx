@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import styled from 'styled-components';
-import { theme } from '@portal/shared';
+import { cardSurface, theme } from '@portal/shared';
 
 export const StatGrid = styled.div`
   display: grid;
@@ -11,9 +11,7 @@ export const StatGrid = styled.div`
 `;
 
 const Box = styled.div`
-  background: ${theme.color.surface};
-  border-radius: ${theme.radius};
-  box-shadow: ${theme.shadow};
+  ${cardSurface}
   padding: 16px 20px;
   h2 { margin: 0 0 6px; font-size: 0.95rem; font-weight: 600; color: ${theme.color.muted}; }
   p.value { margin: 0; font-size: 1.8rem; font-weight: 800; }

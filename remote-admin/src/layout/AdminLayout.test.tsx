@@ -1,12 +1,11 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { render } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import AdminLayout from './AdminLayout';
-import { leaveTo } from '../navigation';
+import { leaveTo } from '@portal/shared';
 import { adminUser, useFakeApi, type FakeApi } from '../testing/setup';
 
-jest.mock('../navigation', () => ({ leaveTo: jest.fn() }));
+jest.mock('@portal/shared', () => ({ ...jest.requireActual('@portal/shared'), leaveTo: jest.fn() }));
 
 let api: FakeApi;
 afterEach(() => api?.close());

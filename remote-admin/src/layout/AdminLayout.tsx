@@ -1,8 +1,18 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import styled from 'styled-components';
-import { ADMIN_ROLE, Button, focusableIn, Spinner, TEXT, theme, useMenuFocus, useSession } from '@portal/shared';
-import { leaveTo } from '../navigation';
+import {
+  ADMIN_ROLE,
+  Button,
+  focusableIn,
+  NoticeCard,
+  Spinner,
+  TEXT,
+  theme,
+  useMenuFocus,
+  useSession,
+  leaveTo,
+} from '@portal/shared';
 import { TEXT_ADMIN } from '../texts';
 
 const Frame = styled.div`
@@ -112,18 +122,6 @@ const MobileBar = styled.div`
   }
 `;
 
-const Denied = styled.div`
-  width: min(560px, calc(100% - 32px));
-  margin: 48px auto;
-  padding: 24px;
-  text-align: center;
-  background: ${theme.color.surface};
-  border-radius: ${theme.radius};
-  box-shadow: ${theme.shadow};
-  h1 { margin: 0 0 8px; font-size: 1.4rem; }
-  p { margin: 0 0 16px; color: ${theme.color.muted}; }
-`;
-
 const NAV = [
   { to: '/admin/usuarios', paths: ['/admin', '/admin/usuarios'], label: TEXT_ADMIN.users },
   { to: '/admin/dashboard', paths: ['/admin/dashboard'], label: TEXT_ADMIN.dashboard },
@@ -174,11 +172,9 @@ export default function AdminLayout() {
   // The host's guard decides first; standalone, this is the only check (the API refuses non-admins anyway).
   if (!user || user.role !== ADMIN_ROLE) {
     return (
-      <Denied role="alert">
-        <h1>{TEXT.accessDenied}</h1>
-        <p>{TEXT.accessDeniedDetail}</p>
+      <NoticeCard title={TEXT.accessDenied} detail={TEXT.accessDeniedDetail}>
         <Link to="/">{TEXT_ADMIN.goHome}</Link>
-      </Denied>
+      </NoticeCard>
     );
   }
 

@@ -1,40 +1,16 @@
-import type { ReactElement } from 'react';
-import { render } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { resetApiClient, resetSessionForTests, useSession, type AdminUser, type User } from '@portal/shared';
-import { startFakeApi } from '@portal/shared/src/testing/fake-api';
+import { useSession, type AdminUser, type User } from '@portal/shared';
+import { type FakeApi, type startFakeApi, useFakeApi as startPortalFakeApi } from '@portal/shared/testing/fake-api';
 
-export type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;
-type Routes = Parameters<typeof startFakeApi>[0];
+export { renderAt } from '@portal/shared/testing/render';
 
-/** A fake API with these routes; the client points at it and the session is a signed-in user (an admin by default). */
-export async function useFakeApi(routes: Routes, user: User | null = adminUser()): Promise<FakeApi> {
-  const api = await startFakeApi(routes);
-  window.__PORTAL_CONFIG__ = {
-    apiBaseUrl: api.url,
-    redirectAllowList: [],
-    links: { campaignUrl: 'https://campaign.example.com', supportEmail: 'soporte@example.com' },
-  };
-  resetApiClient();
-  localStorage.clear();
-  resetSessionForTests();
-  if (user) {
-    localStorage.setItem('token', 'token-de-prueba');
-    useSession.setState({ user, token: 'token-de-prueba', isAuthenticated: true, isInitialized: true });
-  } else {
-    useSession.setState({ isInitialized: true });
-  }
+export type { FakeApi };
+type FakeRoutes = Parameters<typeof startFakeApi>[0];
+
+/** The shared fake API, the session a signed-in user (an admin by default) or, with null, settled as anonymous. */
+export async function useFakeApi(routes: FakeRoutes, user: User | null = adminUser()): Promise<FakeApi> {
+  const api = await startPortalFakeApi(routes, { user });
+  if (!user) useSession.setState({ isInitialized: true });
   return api;
-}
-
-export function renderAt(path: string, ui: ReactElement) {
-  return render(
-    <MemoryRouter initialEntries={[path]}>
-      <Routes>
-        <Route path="*" element={ui} />
-      </Routes>
-    </MemoryRouter>,
-  );
 }
 
 /** The query of each recorded request to `path`, as an object. */

@@ -100,7 +100,7 @@ export function AppIllustration({ appId, height = 140 }: { appId: number; height
   if (!scene) return null;
   return (
     <Frame $from={scene.from} $to={scene.to} $height={height} aria-hidden="true" data-illustration={`app-${appId}`}>
-      <svg viewBox="0 0 320 160" preserveAspectRatio="xMidYMid slice">
+      <svg viewBox="0 0 320 160" preserveAspectRatio="xMidYMid slice" aria-hidden="true">
         {scene.art}
       </svg>
     </Frame>

@@ -1,5 +1,6 @@
 import styled from 'styled-components';
-import { Button, formatUsd, SUITE_PRICES, theme, type Plan } from '@portal/shared';
+import { Button, theme, type Plan, VisuallyHidden } from '@portal/shared';
+import { formatUsd, SUITE_PRICES } from '../plans/rules';
 
 export const COMING_SOON = 'Próximamente';
 
@@ -49,17 +50,19 @@ const PriceButton = styled(Button)`
 
 /**
  * Spec §2: purchase is shown as coming soon: each price is a disabled buy button reading 'Próximamente'. Its name says
- * the price, so a screen reader hears what the button would buy.
+ * the price and the period, so a screen reader hears what the button would buy: the words on screen (WCAG 2.5.3).
  */
 export function ComingSoonPrices({ monthly, annual }: { monthly: number | null; annual: number | null }) {
   return (
     <Prices>
-      <PriceButton disabled aria-label={`Mensual ${formatUsd(monthly)}: ${COMING_SOON}`}>
+      <PriceButton disabled>
         <span>{formatUsd(monthly)} / mes</span>
+        <VisuallyHidden>: </VisuallyHidden>
         <small>{COMING_SOON}</small>
       </PriceButton>
-      <PriceButton $variant="secondary" disabled aria-label={`Anual ${formatUsd(annual)}: ${COMING_SOON}`}>
+      <PriceButton $variant="secondary" disabled>
         <span>{formatUsd(annual)} / año</span>
+        <VisuallyHidden>: </VisuallyHidden>
         <small>{COMING_SOON}</small>
       </PriceButton>
     </Prices>

@@ -1,6 +1,5 @@
 import styled from 'styled-components';
-import { Button, getRuntimeConfig, socialSignInUrl, storePendingRedirect, theme } from '@portal/shared';
-import { leaveTo } from '../navigation/leave';
+import { Button, getRuntimeConfig, socialSignInUrl, storePendingRedirect, theme, leaveTo } from '@portal/shared';
 
 const Divider = styled.p`
   display: flex;

@@ -1,21 +1,17 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { getRuntimeConfig, isAllowedRedirect, partnerRedirect, takePendingRedirect } from '@portal/shared';
-import { leaveTo } from '../navigation/leave';
+import { leaveTo, partnerLanding } from '@portal/shared';
 
 /**
- * Where a person goes once signed in (spec §4): the allowed redirect_url, else a stored pending redirect that is
- * still allowed, else /apps. A target that is not allowed is dropped silently. The partner receives a token minted
- * for it with the session just started (issue 13), never the session token itself.
+ * After a sign-in on one of the auth screens: the one landing decision of @portal/shared (`partnerLanding`: the
+ * allowed redirect_url, else the pending redirect, else the portal) hands the person to a partner with a token
+ * minted for it, or to /apps.
  */
 export function useAfterSignIn() {
   const navigate = useNavigate();
   return useCallback(
-    async (_token: string, redirectUrl: string | null) => {
-      const allowList = getRuntimeConfig().redirectAllowList;
-      const pending = takePendingRedirect(allowList); // read once, removed either way
-      const chosen = redirectUrl && isAllowedRedirect(redirectUrl, allowList) ? redirectUrl : pending;
-      const target = await partnerRedirect(chosen, allowList);
+    async (redirectUrl: string | null) => {
+      const target = await partnerLanding(redirectUrl);
       if (target) leaveTo(target);
       else navigate('/apps', { replace: true });
     },

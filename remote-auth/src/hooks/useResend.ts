@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { errorMessage, FALLBACK, resendError } from '@portal/shared';
+import { errorMessage, FALLBACK } from '@portal/shared';
+import { resendError } from '../forms/rules';
 import { RESENT } from '../texts';
-import type { ShowMessage } from './useTimedMessage';
+import type { ShowMessage } from '@portal/shared';
 
 /**
  * 'Reenviar código' on the verification and the reset page: checks the email, sends, and says how it went

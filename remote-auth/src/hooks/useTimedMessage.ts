@@ -1,31 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { resendCooldownLeft, type ResendPurpose } from '@portal/shared';
 
-export interface TimedMessage {
-  tone: 'error' | 'success' | 'info';
-  text: string;
-}
-
-export type ShowMessage = (next: TimedMessage | null) => void;
-
-/** A banner that clears itself after `ms` (spec §4, §9: error banners go after 5 s). */
-export function useTimedMessage(ms: number) {
-  const [message, setMessage] = useState<TimedMessage | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-
-  const show: ShowMessage = useCallback(
-    (next: TimedMessage | null) => {
-      clearTimeout(timer.current);
-      setMessage(next);
-      if (next) timer.current = setTimeout(() => setMessage(null), ms);
-    },
-    [ms],
-  );
-
-  useEffect(() => () => clearTimeout(timer.current), []);
-  return [message, show] as const;
-}
-
 /** Seconds left of a cooldown started with `start(seconds)`, counting down once a second to 0. */
 export function useCountdown() {
   const [left, setLeft] = useState(0);

@@ -26,7 +26,8 @@ export interface VerifiedSession {
  * A pending account answers EMAIL_NOT_VERIFIED with the id of the registration whose password was typed: this
  * browser keeps it, so the code then activates that password (API.md).
  */
-export async function login(email: string, password: string): Promise<{ access_token: string }> {
+/** Spec §3 login payload; the answer carries the user beside the token (issue 17), so a sign-in is one round trip. */
+export async function login(email: string, password: string): Promise<{ access_token: string; user: User }> {
   try {
     return await request('post', API_PATHS.auth.login, {
       json: { email: email.trim(), password },
@@ -126,7 +127,8 @@ export function updatePassword(
 export function updateUserInfo(idUsuario: number, name: string, phone: string): Promise<{ user: User }> {
   return request('post', API_PATHS.auth.updateUser, {
     json: { idUsuario, name, phone },
-    fallback: FALLBACK.updateProfile,
+    // The call's own fallback (spec §8 'update info'); the profile form shows it, or its own when the call gives none.
+    fallback: FALLBACK.updateInfo,
   });
 }
 

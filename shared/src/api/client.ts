@@ -1,7 +1,7 @@
 import ky, { HTTPError, type KyInstance, type Options } from 'ky';
 import { getRuntimeConfig } from '../config/runtime-config';
 import { FALLBACK } from '../messages/es';
-import { hardNavigate } from '../navigation/hard-navigate';
+import { hardNavigate } from '../navigation/leave';
 import { readToken, removeToken } from '../session/token-storage';
 
 /** Spec §7 and §9: every call times out after 10000 ms. */
@@ -58,7 +58,7 @@ export const SUSPENDED_LOGIN_ERROR = 'account_suspended';
 
 function endSession(path: string): void {
   removeToken();
-  unauthorizedHandlers.forEach((handler) => handler());
+  for (const handler of unauthorizedHandlers) handler();
   hardNavigate(path);
 }
 
@@ -75,18 +75,18 @@ let client: KyInstance | undefined;
 
 function api(): KyInstance {
   client ??= ky.create({
-    prefixUrl: getRuntimeConfig().apiBaseUrl,
+    prefix: getRuntimeConfig().apiBaseUrl,
     timeout: REQUEST_TIMEOUT_MS,
     retry: 0,
     hooks: {
       beforeRequest: [
-        (request) => {
+        ({ request }) => {
           const token = readToken();
           if (token) request.headers.set('Authorization', `Bearer ${token}`);
         },
       ],
       afterResponse: [
-        async (request, _options, response) => {
+        async ({ request, response }) => {
           // An anonymous call's 401 (a wrong password) is an answer to show, not an expired session.
           if (!request.headers.has('Authorization')) return;
           if (response.status === 401) {
@@ -126,12 +126,8 @@ export function isOwnMessage(text: string): boolean {
 
 async function toApiError(error: unknown, fallback: string): Promise<ApiError> {
   if (error instanceof HTTPError) {
-    let body: ErrorBody | undefined;
-    try {
-      body = (await error.response.json()) as ErrorBody;
-    } catch {
-      body = undefined;
-    }
+    // ky has read the body already: `data` is the parsed JSON (a string for other content, undefined if none).
+    const body = typeof error.data === 'object' && error.data !== null ? (error.data as ErrorBody) : undefined;
     console.error('Error del servidor', error.response.status, body);
     const message = typeof body?.message === 'string' && isOwnMessage(body.message) ? body.message : fallback;
     const code = typeof body?.code === 'string' ? body.code : undefined;
@@ -140,10 +136,11 @@ async function toApiError(error: unknown, fallback: string): Promise<ApiError> {
     return new ApiError(message, error.response.status, code, registrationId, retryAfter);
   }
   console.error(error);
-  // fetch rejects with a TypeError when the server cannot be reached; ky with a TimeoutError after 10 s. Compared by
-  // name because the error may come from another realm (a frame, a test environment).
+  // ky rejects with a NetworkError when the server cannot be reached (fetch's TypeError inside it) and a TimeoutError
+  // after 10 s. Compared by name because the error may come from another realm (a frame, a test environment).
   const name = (error as Error | undefined)?.name;
-  return new ApiError(name === 'TypeError' || name === 'TimeoutError' ? FALLBACK.network : fallback);
+  const unreachable = name === 'NetworkError' || name === 'TypeError' || name === 'TimeoutError';
+  return new ApiError(unreachable ? FALLBACK.network : fallback);
 }
 
 export interface RequestOptions {

@@ -20,6 +20,10 @@ export const API_PATHS = {
     updateUser: 'auth/update-user',
     checkEmail: 'auth/verificar-email',
     updatePassword: 'auth/update-password',
+    /** Issue 20: the signed-in person's sessions. */
+    sessions: 'auth/sessions',
+    session: (id: string) => `auth/sessions/${encodeURIComponent(id)}`,
+    endOtherSessions: 'auth/sessions/cerrar-otras',
   },
   users: {
     list: 'user/listar',
@@ -37,6 +41,9 @@ export const API_PATHS = {
   admin: {
     dashboard: 'admin/dashboard',
     auditLog: 'admin/auditoria',
+    /** Issue 20: a user's sessions. */
+    userSessions: (id: number) => `admin/users/${id}/sessions`,
+    userSession: (id: number, sessionId: string) => `admin/users/${id}/sessions/${encodeURIComponent(sessionId)}`,
   },
   userPlans: {
     userAppPlans: 'plan-usuario/user-app-plans',

@@ -12,8 +12,8 @@ export const APP_LINK_LABELS = {
 
 export type AppLinkField = keyof typeof APP_LINK_LABELS;
 
-/** Whitespace, control characters and backslashes make scheme and host ambiguous (browsers read '\' as '/'). */
-const AMBIGUOUS = /[\s\\\u0000-\u001f\u007f]/;
+/** Whitespace, control characters (Unicode Cc) and backslashes make scheme and host ambiguous (browsers read '\' as '/'). */
+const AMBIGUOUS = /[\s\\\p{Cc}]/u;
 const LOOPBACK = new Set(['localhost', '127.0.0.1']);
 /** Schemes a browser runs or reads locally, and plain http: never a mobile app's link. */
 const REFUSED_DEEP_LINK_SCHEMES = new Set([
@@ -43,7 +43,7 @@ function webUrlProblem(value: string): string | null {
   if (AMBIGUOUS.test(value)) return problem;
   if (value.startsWith('/')) return value.startsWith('//') ? problem : null;
   const url = absolute(value);
-  if (!url || !url.hostname || url.username || url.password) return problem;
+  if (!url?.hostname || url.username || url.password) return problem;
   if (url.protocol === 'https:') return null;
   return url.protocol === 'http:' && LOOPBACK.has(url.hostname) ? null : problem;
 }

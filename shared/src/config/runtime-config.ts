@@ -2,7 +2,9 @@
  * The runtime configuration: written next to the host (and each standalone remote) as `runtime-config.js`,
  * which sets `window.__PORTAL_CONFIG__` before any bundle runs, so remotes and the API can move without a rebuild.
  */
-export type RemoteName = 'auth' | 'apps' | 'admin' | 'calculator';
+import type { RemoteName } from '../portal/manifest';
+
+export type { RemoteName };
 
 export interface RuntimeConfig {
   /** Base URL of the API, without a trailing slash. */

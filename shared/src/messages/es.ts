@@ -24,6 +24,8 @@ export const FALLBACK = {
   forgotPassword: 'Error al procesar la solicitud. Inténtalo de nuevo.',
   changePassword: 'Error al cambiar la contraseña. Inténtalo de nuevo.',
   updatePassword: 'Error al actualizar la contraseña, verifica los campos de entrada',
+  sessions: 'No se pudieron cargar las sesiones',
+  endSession: 'No se pudo cerrar la sesión',
   updateProfile: 'Error al actualizar la información',
   /** Registration's email check and other unexpected failures (spec §4). */
   unexpected: 'Ups! Ocurrió un error inesperado, inténtalo de nuevo',

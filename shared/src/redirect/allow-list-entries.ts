@@ -10,7 +10,7 @@
  * The list is `tldts`'s copy of the Public Suffix List, kept up to date by its maintainers.
  */
 import { getPublicSuffix } from 'tldts';
-import { parsePattern } from './allow-list';
+import { parsePattern } from './allow-list.ts';
 
 /**
  * Shared hosting the Public Suffix List does not name (yet): Microsoft's dev tunnels hand out

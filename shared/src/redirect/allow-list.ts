@@ -20,7 +20,7 @@ interface ParsedTarget {
 /** Parses strictly: absolute URLs only, no credentials, no backslashes or control characters. */
 function parseTarget(raw: string): ParsedTarget | null {
   // Browsers read '\' as '/', and whitespace or control characters make scheme and host ambiguous.
-  if (!raw || /[\\\s\u0000-\u001f\u007f]/.test(raw)) return null;
+  if (!raw || /[\\\s\p{Cc}]/u.test(raw)) return null;
   let url: URL;
   try {
     url = new URL(raw);

@@ -20,8 +20,11 @@ export interface SessionState {
 }
 
 export interface SessionActions {
-  /** Start-up, run once: a stored valid token loads the current user; anything else ends anonymous. */
-  initialize(): Promise<void>;
+  /**
+   * Start-up, run once: a stored valid token loads the current user; anything else ends anonymous. `settle: false`
+   * leaves `isInitialized` to the caller (the shell's start-up, which may still hand the person to a partner app).
+   */
+  initialize(options?: { settle?: boolean }): Promise<void>;
   /** Stores a token and loads its user (login, verification, social return). */
   startSession(token: string, user?: User): Promise<User>;
   loadCurrentUser(): Promise<User>;
@@ -57,12 +60,12 @@ export const useSession = create<SessionStore>()(
       pendingVerificationEmail: null,
       hasShownPresentationModal: false,
 
-      initialize() {
+      initialize({ settle = true } = {}) {
         initialization ??= (async () => {
           const token = readToken() ?? get().token;
           if (!isTokenValid(token)) {
             removeToken();
-            set({ ...ANONYMOUS, isInitialized: true });
+            set({ ...ANONYMOUS, isInitialized: settle });
             return;
           }
           try {
@@ -70,7 +73,7 @@ export const useSession = create<SessionStore>()(
           } catch {
             // startSession has already removed the token and cleared the session.
           } finally {
-            set({ isInitialized: true });
+            if (settle) set({ isInitialized: true });
           }
         })();
         return initialization;

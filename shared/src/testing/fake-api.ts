@@ -1,5 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resetApiClient } from '../api/client';
+import { resetSessionForTests, useSession } from '../session/store';
+import type { User } from '../types/entities';
 
 export interface RecordedRequest {
   method: string;
@@ -65,4 +68,38 @@ export async function startFakeApi(routes: Record<string, FakeReply | ((req: Rec
 export function fakeToken(claims: Record<string, unknown>): string {
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
   return `${part({ alg: 'ES256', typ: 'JWT' })}.${part(claims)}.c2lnbmF0dXJl`;
+}
+
+export type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;
+
+export interface FakeApiOptions {
+  /** The runtime config's redirect allow-list. */
+  allowList?: string[];
+  supportEmail?: string;
+  /** Signed in from the start (token in storage, session initialised); anonymous when absent. */
+  user?: User | null;
+}
+
+/**
+ * Starts a fake API with these routes, points the shared client at it (runtime config, fresh client) and starts the
+ * session again from empty storage: anonymous, or signed in as `user`.
+ */
+export async function useFakeApi(
+  routes: Parameters<typeof startFakeApi>[0],
+  { allowList = [], supportEmail = 'soporte@example.com', user = null }: FakeApiOptions = {},
+): Promise<FakeApi> {
+  const api = await startFakeApi(routes);
+  window.__PORTAL_CONFIG__ = {
+    apiBaseUrl: api.url,
+    redirectAllowList: allowList,
+    links: { campaignUrl: 'https://campaign.example.com', supportEmail },
+  };
+  resetApiClient();
+  localStorage.clear();
+  resetSessionForTests();
+  if (user) {
+    localStorage.setItem('token', 'token-de-prueba');
+    useSession.setState({ user, token: 'token-de-prueba', isAuthenticated: true, isInitialized: true });
+  }
+  return api;
 }

@@ -81,6 +81,7 @@ export function AppIcon({ app, size = 48 }: { app: Pick<App, 'id' | 'iconUrl'>; 
   return (
     <Tile $size={size} $background={builtIn?.background ?? theme.color.muted} aria-hidden="true">
       <svg
+        aria-hidden="true"
         viewBox="0 0 24 24"
         width={size * 0.6}
         height={size * 0.6}

@@ -1,15 +1,14 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import styled from 'styled-components';
+import { cardSurface } from './Card';
 import { keepTabInside, restoreFocus } from './focus';
 import { theme } from './theme';
 
 const Dialog = styled.dialog<{ $height?: string }>`
   padding: 0;
   border: 0;
-  background: ${theme.color.surface};
+  ${cardSurface}
   color: ${theme.color.text};
-  border-radius: ${theme.radius};
-  box-shadow: ${theme.shadow};
   width: min(720px, calc(100% - 32px));
   max-width: none;
   max-height: calc(100dvh - 32px);

@@ -1,7 +1,8 @@
-import { StrictMode, type ReactNode } from 'react';
+import { type ComponentType, createElement, type ReactElement, StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Routes } from 'react-router-dom';
 import { createGlobalStyle } from 'styled-components';
+import type { PageOf, RemoteName } from '../portal/manifest';
 import { useSession } from '../session/store';
 import { theme } from './theme';
 
@@ -29,4 +30,14 @@ export function mountStandalone(routes: ReactNode): void {
       </BrowserRouter>
     </StrictMode>,
   );
+}
+
+/**
+ * A remote's pages for its standalone bootstrap, one component for each module the manifest says it exposes: a page
+ * left out fails the type check. Returns the element of a page by its module name.
+ */
+export function standalonePages<R extends RemoteName>(
+  pages: Record<PageOf<R>, ComponentType>,
+): (module: PageOf<R>) => ReactElement {
+  return (module) => createElement(pages[module]);
 }

@@ -1,12 +1,12 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
-import { calculateJwkThumbprint, errors, exportJWK, jwtVerify, SignJWT, type JWK } from 'jose';
+import { calculateJwkThumbprint, errors, exportJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from 'jose';
 import { ConfigError } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { revokedTokens, users, type User } from '../../db/schema.js';
+import { revokedTokens, sessions, users, type User } from '../../db/schema.js';
 
 const algorithm = 'ES256';
 
@@ -24,6 +24,8 @@ export type TokenKind = 'session' | 'partner';
 export interface VerifiedToken {
   user: User;
   jti: string;
+  /** The session row (`sessions.id`) the token belongs to: its own `jti` for a session, `sid` for a partner token. */
+  sessionId: string;
   expiresAt: Date;
   kind: TokenKind;
   /** Partner tokens only: the target's origin (web) or deep-link scheme (mobile). */
@@ -38,7 +40,14 @@ export interface PartnerToken {
 
 export interface TokenService {
   readonly jwks: { keys: JWK[] };
-  sign(user: Pick<User, 'id' | 'role' | 'tokenVersion'>): Promise<string>;
+  /**
+   * The portal token of one session row: `jti` is the row's id and `exp` its expiry. Only `startSession`
+   * (plugins/app/sessions.ts) calls it, right after writing the row: a token without its row is refused.
+   */
+  sign(
+    user: Pick<User, 'id' | 'role' | 'tokenVersion'>,
+    session: { id: string; issuedAt: Date; expiresAt: Date },
+  ): Promise<string>;
   /**
    * A token for one partner target, minted from a verified portal session: `aud` the target's audience, `iss` the
    * API's public URL, `sid` the session's `jti` (its logout ends it), `tv` the user's token version, and a lifetime
@@ -132,7 +141,7 @@ interface Claims {
 export const verifiedTokensKept = 10_000;
 
 async function verifySignature(token: string, key: SigningKey, issuer: string): Promise<Claims | null> {
-  let payload;
+  let payload: JWTPayload;
   let typ: string | undefined;
   try {
     ({
@@ -181,28 +190,47 @@ export interface TokenLifetimes {
 }
 
 export function createTokenService(db: Db, key: SigningKey, lifetimes: TokenLifetimes): TokenService {
-  const { ttlSeconds, partnerTtlSeconds, issuer } = lifetimes;
+  const { partnerTtlSeconds, issuer } = lifetimes;
   // Only the signature (an ES256 verify costs more than the rest of a request) is remembered: revocation, token
   // version and status are read from the database on every request, so a logout, password change or suspension made
   // through any instance is refused by every other one at once.
   const verified = new Map<string, Claims>();
-  // One statement, prepared once (a named statement on PostgreSQL): the user with its revocation flag.
+  // One statement, prepared once (a named statement on PostgreSQL): the user with its revocation flag and the state
+  // of the session row the token belongs to (issue 20: a token whose row is missing or ended is refused).
   const session = db
     .select({
       user: users,
       // A partner token dies with its own jti and with the logout of the session it was minted from.
       revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} in (${sql.placeholder('jti')}, ${sql.placeholder('sessionJti')}))`,
+      live: sql<boolean>`(${sessions.id} is not null and ${sessions.endedAt} is null)`,
+      stale: sql<boolean>`coalesce(${sessions.lastSeenAt} < now() - interval '1 minute', false)`,
     })
     .from(users)
+    .leftJoin(sessions, and(eq(sessions.id, sql.placeholder('sessionJti')), eq(sessions.userId, users.id)))
     .where(eq(users.id, sql.placeholder('userId')))
     .prepare('auth_session');
+
+  /** Last seen, written at most once a minute per session so a busy client does not write on every call. */
+  async function touch(sessionId: string) {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: sql`now()` })
+      .where(
+        and(
+          eq(sessions.id, sessionId),
+          isNull(sessions.endedAt),
+          lt(sessions.lastSeenAt, sql`now() - interval '1 minute'`),
+        ),
+      );
+  }
 
   async function claimsOf(token: string): Promise<Claims | null> {
     let claims = verified.get(token);
     if (!claims) {
       claims = (await verifySignature(token, key, issuer)) ?? undefined;
       if (!claims) return null;
-      if (verified.size >= verifiedTokensKept) verified.delete(verified.keys().next().value!);
+      const oldest = verified.size >= verifiedTokensKept ? verified.keys().next().value : undefined;
+      if (oldest !== undefined) verified.delete(oldest);
       verified.set(token, claims);
     }
     // jose's own rule: valid while now < exp.
@@ -216,14 +244,13 @@ export function createTokenService(db: Db, key: SigningKey, lifetimes: TokenLife
   return {
     jwks: { keys: [key.publicJwk] },
 
-    sign(user) {
-      const now = Math.floor(Date.now() / 1000);
+    sign(user, { id, issuedAt, expiresAt }) {
       return new SignJWT({ role: user.role, tv: user.tokenVersion })
         .setProtectedHeader({ alg: algorithm, kid: key.kid, typ: 'JWT' })
         .setSubject(String(user.id))
-        .setJti(randomUUID())
-        .setIssuedAt(now)
-        .setExpirationTime(now + ttlSeconds)
+        .setJti(id)
+        .setIssuedAt(Math.floor(issuedAt.getTime() / 1000))
+        .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
         .sign(key.privateKey);
     },
 
@@ -247,10 +274,13 @@ export function createTokenService(db: Db, key: SigningKey, lifetimes: TokenLife
       if (!claims || !accept.includes(claims.kind)) return null;
       const [row] = await session.execute({ userId: claims.userId, jti: claims.jti, sessionJti: claims.sessionJti });
       // Password changes and suspensions bump token_version, which ends every session issued before.
-      if (!row || row.revoked || row.user.status === 'suspended' || row.user.tokenVersion !== claims.tv) return null;
+      if (!row || row.revoked || !row.live || row.user.status === 'suspended' || row.user.tokenVersion !== claims.tv)
+        return null;
+      if (row.stale) await touch(claims.sessionJti);
       return {
         user: row.user,
         jti: claims.jti,
+        sessionId: claims.sessionJti,
         expiresAt: new Date(claims.exp * 1000),
         kind: claims.kind,
         ...(claims.audience === undefined ? {} : { audience: claims.audience }),
@@ -262,7 +292,9 @@ export function createTokenService(db: Db, key: SigningKey, lifetimes: TokenLife
       if (!claims || !accept.includes(claims.kind)) return false;
       const [row] = await session.execute({ userId: claims.userId, jti: claims.jti, sessionJti: claims.sessionJti });
       // Suspension bumps the version once: a token one version behind a suspended account was live until then.
-      return Boolean(row && !row.revoked && row.user.status === 'suspended' && row.user.tokenVersion === claims.tv + 1);
+      return Boolean(
+        row && !row.revoked && row.live && row.user.status === 'suspended' && row.user.tokenVersion === claims.tv + 1,
+      );
     },
   };
 }

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { roles, users, type User, type UserStatus } from '../../db/schema.js';
-import { HttpError } from '../../lib/errors.js';
+import { HttpError, present } from '../../lib/errors.js';
 import { recordAudit, type AuditActor } from './audit.js';
 
 export type AccountStatus = 'active' | 'suspended';
@@ -81,7 +81,7 @@ export async function changeUserStatus(
       details: { from: user.status, to: status },
     },
   ]);
-  return { before: user, after: updated! };
+  return { before: user, after: present(updated, 'the updated user') };
 }
 
 /**
@@ -119,5 +119,5 @@ export async function changeUserRole(
     .where(eq(users.id, id))
     .returning();
   await recordAudit(tx, actor, [{ action: 'user.edit', target: { type: 'user', id }, details: { role } }]);
-  return { before: user, after: updated! };
+  return { before: user, after: present(updated, 'the updated user') };
 }

@@ -2,20 +2,9 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { apps, auditLog, users } from '../../db/schema.js';
+import type { AuditAction } from './audit-actions.js';
 
-/** What an administrator, the operator or (for `auth.*`) the API itself did: the `action` column of the audit log. */
-export const auditActions = [
-  'user.verify',
-  'user.status_change',
-  'user.plan_change',
-  'user.edit',
-  'user.create',
-  'user.password_reset',
-  'app.create',
-  'app.update',
-  'auth.lockout',
-] as const;
-export type AuditAction = (typeof auditActions)[number];
+export { type AuditAction, auditActions } from './audit-actions.js';
 
 export interface AuditEntry {
   action: AuditAction;

@@ -1,26 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { adminErrors, adminOnly, bearerSecurity as security } from '../../plugins/app/admin-only.js';
 import { Type } from 'typebox';
+import { eq } from 'drizzle-orm';
+import { users } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
-import { commonErrors, ErrorRef, IdParams, Page } from '../../schemas/common.js';
-import { userListItem } from '../users/queries.js';
-import { UserListItem } from '../users/schemas.js';
-import { changeUserStatus } from './accounts.js';
+import { endSession, listSessions } from '../../plugins/app/sessions.js';
+import { Page } from '../../schemas/common.js';
+import { Session, SessionId } from '../../schemas/sessions.js';
+import { sessionNotFound } from '../auth/sessions.js';
+import { recordAudit } from './audit.js';
 import { listAudit } from './audit.js';
 import { dashboard } from './dashboard.js';
 import { createStripe, paidSubscriptionCharges, withProvider } from '../billing/stripe.js';
 import { AuditEntry, AuditQuery, Dashboard } from './schemas.js';
 
-const adminErrors = { 401: ErrorRef, 403: ErrorRef, ...commonErrors };
-const security = [{ bearerAuth: [] }];
-
-/**
- * Administrator-only calls that are not a resource of their own: the dashboard's figures, the audit log and the
- * status toggle (whose path the spec puts under /auth). Registered without a prefix.
- */
+/** The admin panel's own calls, under /admin: the dashboard's figures and the audit log (administrators only). */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('onRequest', app.authenticate);
-  app.addHook('onRequest', app.requireAdmin);
+  adminOnly(app);
 
   const stripe = app.config.billing ? createStripe(app.config.billing) : undefined;
   const paidInvoices = stripe
@@ -28,7 +25,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     : undefined;
 
   app.get(
-    '/admin/dashboard',
+    '/dashboard',
     {
       schema: {
         summary: 'Cifras del dashboard de administración, calculadas de la base de datos (UTC)',
@@ -41,7 +38,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/admin/auditoria',
+    '/auditoria',
     {
       schema: {
         summary: 'Registro de auditoría: quién hizo qué a quién y cuándo, lo más reciente primero',
@@ -54,32 +51,52 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => listAudit(app.db, request.query),
   );
 
-  app.put(
-    '/auth/cambiar-estado/:id',
+  const userNotFound = () => new HttpError(404, 'Usuario no encontrado', 'USER_NOT_FOUND');
+  const UserParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+
+  app.get(
+    '/users/:id/sessions',
     {
       schema: {
-        summary: 'Alterna el estado del usuario entre activo y suspendido; suspender cierra todas sus sesiones',
+        summary: 'Las sesiones abiertas de un usuario (issue 20)',
         tags: ['admin'],
         security,
-        params: IdParams,
-        response: {
-          200: Type.Object({ user: UserListItem }, { additionalProperties: false }),
-          404: ErrorRef,
-          409: ErrorRef,
-          ...adminErrors,
-        },
+        params: UserParams,
+        response: { 200: Type.Array(Session), 404: adminErrors[401], ...adminErrors },
       },
     },
     async (request) => {
+      const [user] = await app.db.select({ id: users.id }).from(users).where(eq(users.id, request.params.id));
+      if (!user) throw userNotFound();
+      return listSessions(app.db, user.id, signedIn(request).sessionId);
+    },
+  );
+
+  app.delete(
+    '/users/:id/sessions/:sessionId',
+    {
+      schema: {
+        summary: 'Cierra una sesión de un usuario; queda en el registro de auditoría',
+        tags: ['admin'],
+        security,
+        params: Type.Object({ id: UserParams.properties.id, sessionId: SessionId }),
+        response: { 204: Type.Null({ description: 'Sesión cerrada' }), 404: adminErrors[401], ...adminErrors },
+      },
+    },
+    async (request, reply) => {
       const actor = signedIn(request);
-      const { id } = request.params;
-      if (id === actor.user.id) {
-        throw new HttpError(409, 'No puedes cambiar el estado de tu propia cuenta', 'CANNOT_CHANGE_OWN_STATUS');
-      }
-      return app.db.transaction(async (tx) => {
-        const { after } = await changeUserStatus(tx, actor, id);
-        return { user: userListItem(after) };
+      await app.db.transaction(async (tx) => {
+        const ended = await endSession(tx, request.params.id, request.params.sessionId);
+        if (!ended) throw sessionNotFound();
+        await recordAudit(tx, actor, [
+          {
+            action: 'user.session_end',
+            target: { type: 'user', id: request.params.id },
+            details: { device: ended.device, browser: ended.browser, os: ended.os, address: ended.address },
+          },
+        ]);
       });
+      return reply.code(204).send(null);
     },
   );
 };

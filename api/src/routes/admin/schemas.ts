@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { Nullable } from '../../schemas/common.js';
-import { auditActions } from './audit.js';
+import { LiteralUnion, Nullable } from '../../schemas/common.js';
+import { auditActions } from './audit-actions.js';
 
 const Figure = Type.Object(
   {
@@ -58,7 +58,7 @@ export const Dashboard = Type.Object(
   { additionalProperties: false },
 );
 
-export const AuditAction = Type.Union(auditActions.map((action) => Type.Literal(action)));
+export const AuditAction = LiteralUnion(auditActions);
 
 export const AuditQuery = Type.Object(
   {
@@ -129,18 +129,5 @@ export const CreateAppBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const UpdateAppBody = Type.Object(
-  {
-    nombre: Type.Optional(appFields.nombre),
-    descripcion: Type.Optional(appFields.descripcion),
-    longDescription: Type.Optional(appFields.longDescription),
-    iconUrl: Type.Optional(appFields.iconUrl),
-    webUrl: Type.Optional(appFields.webUrl),
-    iosUrl: Type.Optional(appFields.iosUrl),
-    androidUrl: Type.Optional(appFields.androidUrl),
-    isEnabledWeb: Type.Optional(appFields.isEnabledWeb),
-    isEnabledMovil: Type.Optional(appFields.isEnabledMovil),
-    tags: Type.Optional(appFields.tags),
-  },
-  { additionalProperties: false, minProperties: 1 },
-);
+/** Any of the creation's fields, at least one. */
+export const UpdateAppBody = Type.Partial(CreateAppBody, { additionalProperties: false, minProperties: 1 });

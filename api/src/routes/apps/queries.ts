@@ -41,7 +41,10 @@ const pageQueries = new WeakMap<Db, ReturnType<typeof pageQuery>>();
 
 export async function listApps(db: Db, page: number, limit: number) {
   let query = pageQueries.get(db);
-  if (!query) pageQueries.set(db, (query = pageQuery(db)));
+  if (!query) {
+    query = pageQuery(db);
+    pageQueries.set(db, query);
+  }
   const rows = await query.execute({ limit, offset: (page - 1) * limit });
   // The window count rides on the page's rows; a page past the end has none, and asks for the count alone.
   const total = rows[0]?.total ?? (await db.select({ value: count() }).from(apps))[0]?.value ?? 0;

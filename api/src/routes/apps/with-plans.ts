@@ -1,34 +1,10 @@
 import { asc, inArray, sql } from 'drizzle-orm';
-import { Type, type Static } from 'typebox';
 import type { Db } from '../../db/client.js';
 import { apps, plans } from '../../db/schema.js';
 import { freePlanName } from '../../db/seed-data.js';
-import { Nullable } from '../../schemas/common.js';
+import { AppWithPlans } from './schemas.js';
 
-export const PlanWithPrices = Type.Object(
-  {
-    id: Type.Integer(),
-    nombre: Type.String({ description: "'free' (sin distinguir mayúsculas) es el plan gratuito; los demás son PRO" }),
-    caracteristicas: Type.Array(Type.String()),
-    precioMensual: Type.Number({ description: 'USD por mes' }),
-    precioAnual: Type.Number({ description: 'USD por año' }),
-  },
-  { additionalProperties: false },
-);
-
-export const AppWithPlans = Type.Object(
-  {
-    id: Type.Integer(),
-    nombre: Type.String(),
-    iconUrl: Nullable(Type.String()),
-    descripcion: Type.String(),
-    longDescription: Type.String(),
-    planes: Type.Array(PlanWithPrices),
-  },
-  { additionalProperties: false },
-);
-
-export type AppWithPlans = Static<typeof AppWithPlans>;
+export { AppWithPlans };
 
 /** Every app by id with its plans, the free plan first, then by id (spec §3 "App with plans"). */
 export async function listAppsWithPlans(db: Db): Promise<AppWithPlans[]> {

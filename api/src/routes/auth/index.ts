@@ -6,9 +6,10 @@ import { revokedTokens } from '../../db/schema.js';
 import { accountSuspended, HttpError, retryLater } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import type { Lockout } from '../../plugins/app/limits.js';
-import { AccessToken, CurrentUser, LoginBody, PendingSignIn } from '../../schemas/auth.js';
+import { CurrentUser, LoginBody, PendingSignIn, Session } from '../../schemas/auth.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
 import { recordAudit, systemActor } from '../admin/audit.js';
+import accountStatusRoutes from './account-status.js';
 import oauthRoutes from './oauth/index.js';
 import partnerTokenRoutes from './partner-token.js';
 import passwordRoutes from './passwords.js';
@@ -16,6 +17,8 @@ import profileRoutes from './profile.js';
 import { registrationWithPassword } from './pending-registrations.js';
 import { currentUserView, findUserByEmail, normalizeEmail } from './queries.js';
 import registrationRoutes from './registration.js';
+import sessionRoutes from './sessions.js';
+import { endSession, startSession } from '../../plugins/app/sessions.js';
 
 const bearerAuth = [{ bearerAuth: [] }];
 
@@ -52,7 +55,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Inicia sesión con email y contraseña',
         tags: ['auth'],
         body: LoginBody,
-        response: { 200: AccessToken, 401: ErrorRef, 403: PendingSignIn, 429: ErrorRef, ...commonErrors },
+        // The user beside the token (as verification answers), so a sign-in is one round trip (issue 17, item 2).
+        response: { 200: Session, 401: ErrorRef, 403: PendingSignIn, 429: ErrorRef, ...commonErrors },
       },
     },
     async (request, reply) => {
@@ -86,7 +90,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (user.status === 'suspended') {
         throw accountSuspended();
       }
-      return { access_token: await app.tokens.sign(user) };
+      return { access_token: await startSession(app, user, request), user: await currentUserView(app.db, user) };
     },
   );
 
@@ -118,9 +122,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { jti, expiresAt } = signedIn(request);
-      await app.db.insert(revokedTokens).values({ jti, expiresAt }).onConflictDoNothing();
-      // A revoked token past its expiry is rejected anyway; dropping it here keeps the table small.
+      const { user, sessionId } = signedIn(request);
+      // Ending the session row refuses this token and the partner tokens minted from it, on every instance.
+      await endSession(app.db, user.id, sessionId);
+      // Logouts from before sessions existed were kept here; past their expiry they are rejected anyway.
       await app.db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, new Date()));
       return reply.code(204).send(null);
     },
@@ -131,6 +136,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(profileRoutes);
   await app.register(oauthRoutes);
   await app.register(partnerTokenRoutes);
+  await app.register(accountStatusRoutes);
+  await app.register(sessionRoutes);
 };
 
 export default routes;

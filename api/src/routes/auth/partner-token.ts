@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isAllowedRedirect } from '@portal/shared/src/redirect/allow-list.js';
+import { isAllowedRedirect } from '@portal/shared/redirect/allow-list';
 import { Type } from 'typebox';
 import { HttpError } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';

@@ -8,6 +8,7 @@ import { ChangePasswordBody, EmailBody, Message, PasswordUpdated, UpdatePassword
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
 import { checkCode, invalidCode, issueCodeMail, releasingCooldown } from './codes.js';
 import { findUserByEmail, normalizeEmail } from './queries.js';
+import { startSession } from '../../plugins/app/sessions.js';
 
 const bearerAuth = [{ bearerAuth: [] }];
 
@@ -113,7 +114,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         .returning();
       // Another password change won the race and already ended this session.
       if (!updated) throw new HttpError(401, messages.unauthenticated, 'UNAUTHENTICATED');
-      return { message: 'Contraseña actualizada correctamente', access_token: await app.tokens.sign(updated) };
+      return {
+        message: 'Contraseña actualizada correctamente',
+        access_token: await startSession(app, updated, request),
+      };
     },
   });
 };

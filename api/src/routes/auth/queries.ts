@@ -28,12 +28,10 @@ function planRowsQuery(db: Db) {
 // Built once per database: `GET /auth/user` is the most frequent signed-in request.
 const planRowsQueries = new WeakMap<Db, ReturnType<typeof planRowsQuery>>();
 
-/** The user as `GET /auth/user` shows it: profile and one plan per app, never the password hash. */
-export async function currentUserView(db: Db, user: User) {
-  let query = planRowsQueries.get(db);
-  if (!query) planRowsQueries.set(db, (query = planRowsQuery(db)));
-  const rows = await query.execute({ userId: user.id });
-
+/** A user as the admin screens show it. */
+export function userListItem(
+  user: Pick<User, 'id' | 'email' | 'name' | 'lastName' | 'phone' | 'picture' | 'role' | 'status' | 'createdAt'>,
+) {
   return {
     id: user.id,
     email: user.email,
@@ -42,9 +40,23 @@ export async function currentUserView(db: Db, user: User) {
     phone: user.phone,
     picture: user.picture,
     role: user.role,
-    presentacion: user.presentacion,
     status: user.status,
     createdAt: user.createdAt.toISOString(),
+  };
+}
+
+/** The user as `GET /auth/user` shows it: the admin list's fields, the presentation and one plan per app; never the password hash. */
+export async function currentUserView(db: Db, user: User) {
+  let query = planRowsQueries.get(db);
+  if (!query) {
+    query = planRowsQuery(db);
+    planRowsQueries.set(db, query);
+  }
+  const rows = await query.execute({ userId: user.id });
+
+  return {
+    ...userListItem(user),
+    presentacion: user.presentacion,
     planesUsuarios: rows.map((row) => ({ ...row, fechaVencimiento: row.fechaVencimiento?.toISOString() ?? null })),
   };
 }

@@ -17,6 +17,7 @@ import { codeCooldownMs } from '../../plugins/app/limits.js';
 import { checkCode, invalidCode, issueCodeMail, releasingCooldown } from './codes.js';
 import { addRegistration, findRegistration } from './pending-registrations.js';
 import { activateUser, currentUserView, findUserByEmail, findUserById, normalizeEmail } from './queries.js';
+import { startSession } from '../../plugins/app/sessions.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
@@ -116,7 +117,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         throw new HttpError(403, 'Tu cuenta está suspendida. Contacta con soporte.', 'USER_SUSPENDED');
       }
       return {
-        access_token: await app.tokens.sign(activated),
+        access_token: await startSession(app, activated, request),
         user: await currentUserView(app.db, activated),
         passwordSet,
       };

@@ -39,6 +39,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       : (app.config.corsOrigins[0] ?? 'http://127.0.0.1:8080');
   };
 
+  /** The three customer calls' common steps: the caller's own user, the provider, their Stripe customer (made once). */
+  const asCustomer = <T>(
+    request: FastifyRequest,
+    userId: number,
+    call: (client: NonNullable<typeof stripe>, customer: string, user: ReturnType<typeof ownUser>) => Promise<T>,
+  ) => {
+    const user = ownUser(request, userId);
+    const client = provider();
+    return withProvider(request.log, async () => call(client, await customerFor(app.db, client, user), user));
+  };
+
   // In this order: 401 without a session, 403 for someone else's userId, then 503 when billing is off.
   app.addHook('onRequest', app.authenticate);
   app.addHook('preHandler', async (request) => {
@@ -61,11 +72,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const user = ownUser(request, request.body.userId);
-      const client = provider();
       const origin = portalOrigin(request);
-      return withProvider(request.log, async () => {
-        const customer = await customerFor(app.db, client, user);
+      return asCustomer(request, request.body.userId, async (client, customer, user) => {
         const session = await client.checkout.sessions.create({
           mode: 'subscription',
           customer,
@@ -110,11 +118,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const user = ownUser(request, request.body.userId);
-      const client = provider();
       const origin = portalOrigin(request);
-      return withProvider(request.log, async () => {
-        const customer = await customerFor(app.db, client, user);
+      return asCustomer(request, request.body.userId, async (client, customer) => {
         const session = await client.billingPortal.sessions.create({ customer, return_url: `${origin}/apps` });
         return { url: session.url };
       });
@@ -132,18 +137,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CustomerSession, ...errors },
       },
     },
-    async (request) => {
-      const user = ownUser(request, request.body.userId);
-      const client = provider();
-      return withProvider(request.log, async () => {
-        const customer = await customerFor(app.db, client, user);
+    async (request) =>
+      asCustomer(request, request.body.userId, async (client, customer) => {
         const session = await client.customerSessions.create({
           customer,
           components: { pricing_table: { enabled: true } },
         });
         return { clientSecret: session.client_secret };
-      });
-    },
+      }),
   );
 };
 

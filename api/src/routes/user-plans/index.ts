@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { eq } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { apps, roles, users } from '../../db/schema.js';
-import { forbidden, HttpError } from '../../lib/errors.js';
+import { forbidden, HttpError, present } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
 import { recordAudit } from '../admin/audit.js';
@@ -73,15 +73,16 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       return app.db.transaction(async (tx) => {
         const before = await currentPlan(tx, idUsuario, idApp);
         await setPlan(tx, idUsuario, idApp, idPlan, expiry, before?.planId !== idPlan);
-        const [info] = await userAppPlans(tx, idUsuario, idApp);
-        const planName = (id: number | undefined) => info!.planesApp.find((plan) => plan.id === id)?.nombre ?? null;
+        const [row] = await userAppPlans(tx, idUsuario, idApp);
+        const info = present(row, 'the plans of the app');
+        const planName = (id: number | undefined) => info.planesApp.find((plan) => plan.id === id)?.nombre ?? null;
         await recordAudit(tx, signedIn(request), [
           {
             action: 'user.plan_change',
             target: { type: 'user', id: idUsuario },
             details: {
               appId: idApp,
-              app: info!.app.nombre,
+              app: info.app.nombre,
               fromPlanId: before?.planId ?? null,
               fromPlan: planName(before?.planId),
               toPlanId: idPlan,
@@ -91,7 +92,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
             },
           },
         ]);
-        return info!;
+        return info;
       });
     },
   );

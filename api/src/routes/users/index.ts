@@ -1,17 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { signedIn } from '../../plugins/app/authentication.js';
-import { commonErrors, ErrorRef, Page } from '../../schemas/common.js';
+import { Page } from '../../schemas/common.js';
+import { adminErrors, adminOnly, bearerSecurity as security } from '../../plugins/app/admin-only.js';
 import { recordAudit } from '../admin/audit.js';
 import { listUsers, userStats, verifyPendingUsers } from './queries.js';
 import { UserListItem, UserListQuery, UserStats, VerifyEmailsBody, VerifyEmailsResponse } from './schemas.js';
 
-const adminErrors = { 401: ErrorRef, 403: ErrorRef, ...commonErrors };
-const security = [{ bearerAuth: [] }];
-
 /** The admin's user management (spec §2 'User management'); every route is for administrators only. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('onRequest', app.authenticate);
-  app.addHook('onRequest', app.requireAdmin);
+  adminOnly(app);
 
   app.get(
     '/listar',

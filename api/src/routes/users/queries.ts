@@ -1,24 +1,7 @@
 import { and, desc, eq, ilike, like, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { roles, users, type User, type UserStatus } from '../../db/schema.js';
-import { activateUser } from '../auth/queries.js';
-
-/** A user as the admin screens show it. */
-export function userListItem(
-  user: Pick<User, 'id' | 'email' | 'name' | 'lastName' | 'phone' | 'picture' | 'role' | 'status' | 'createdAt'>,
-) {
-  return {
-    id: user.id,
-    email: user.email,
-    name: user.name,
-    lastName: user.lastName,
-    phone: user.phone,
-    picture: user.picture,
-    role: user.role,
-    status: user.status,
-    createdAt: user.createdAt.toISOString(),
-  };
-}
+import { roles, users, type UserStatus } from '../../db/schema.js';
+import { activateUser, userListItem } from '../auth/queries.js';
 
 /** `%`, `_` and `\` typed by the admin are searched for literally, not as LIKE wildcards. */
 function containing(text: string): string {

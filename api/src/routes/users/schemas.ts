@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { userStatuses } from '../../db/schema.js';
-import { Nullable } from '../../schemas/common.js';
+import { LiteralUnion, Nullable } from '../../schemas/common.js';
 
-export const UserStatusSchema = Type.Union(userStatuses.map((status) => Type.Literal(status)));
+export const UserStatusSchema = LiteralUnion(userStatuses);
 
 /** One row of the admin's user list (and the answer of a status change). Never the password hash. */
 export const UserListItem = Type.Object(

@@ -36,13 +36,34 @@ describe('decideAccess', () => {
     expect(decideAccess('user', anonymous, '', ALLOW)).toEqual({ kind: 'navigate', to: '/login' });
   });
 
-  it('lets a page of the user area render when the address carries a token (OAuth return)', () => {
-    expect(decideAccess('user', anonymous, '?token=abc', ALLOW)).toEqual({ kind: 'render' });
-    expect(decideAccess('user', starting, '?token=abc', ALLOW)).toEqual({ kind: 'render' });
+  it('never lets a token parameter open a page by itself (start-up turns it into the session first)', () => {
+    expect(decideAccess('user', anonymous, '?token=abc', ALLOW)).toEqual({ kind: 'navigate', to: '/login' });
+    expect(decideAccess('user', starting, '?token=abc', ALLOW)).toEqual({ kind: 'loading' });
+    expect(decideAccess('admin', anonymous, '?token=abc', ALLOW)).toEqual({ kind: 'navigate', to: '/login' });
   });
 
-  it('does not let a token parameter open the admin area', () => {
-    expect(decideAccess('admin', anonymous, '?token=abc', ALLOW)).toEqual({ kind: 'navigate', to: '/login' });
+  it('forwards a signed-in person on any page of the user area to an allowed redirect_url (issue 17, item 1)', () => {
+    const partner = 'https://partner.example.com/home';
+    const search = `?redirect_url=${encodeURIComponent(partner)}`;
+    expect(decideAccess('user', signedIn(), search, ALLOW)).toEqual({ kind: 'land', redirectUrl: partner });
+    expect(decideAccess('admin', signedIn(1), search, ALLOW)).toEqual({ kind: 'land', redirectUrl: partner });
+    expect(decideAccess('user', signedIn(), '?redirect_url=betopro://auth/success', ALLOW)).toEqual({
+      kind: 'land',
+      redirectUrl: 'betopro://auth/success',
+    });
+  });
+
+  it('sends a signed-in person whose redirect_url is not allowed to /apps, silently', () => {
+    for (const hostile of ['https://evil.example.com', '//evil.example.com', 'javascript:alert(1)', '']) {
+      const search = `?redirect_url=${encodeURIComponent(hostile)}`;
+      expect(decideAccess('user', signedIn(), search, ALLOW)).toEqual({ kind: 'navigate', to: '/apps' });
+    }
+  });
+
+  it('does not forward a signed-out person, nor a non-administrator on an admin page', () => {
+    const search = '?redirect_url=https://partner.example.com';
+    expect(decideAccess('user', anonymous, search, ALLOW)).toEqual({ kind: 'navigate', to: '/login' });
+    expect(decideAccess('admin', signedIn(2), search, ALLOW)).toEqual({ kind: 'denied' });
   });
 
   it('renders the user area for a signed-in person', () => {
@@ -60,26 +81,16 @@ describe('decideAccess', () => {
     });
   });
 
-  it('sends a signed-in person on a guest page to the allowed redirect_url, without putting the session token in it', () => {
+  it('sends a signed-in person on a guest page on through the one landing decision, with the address target', () => {
     expect(decideAccess('guest', signedIn(), '?redirect_url=https%3A%2F%2Fpartner.example.com%2Fhome', ALLOW)).toEqual({
-      kind: 'leave',
-      target: 'https://partner.example.com/home',
+      kind: 'land',
+      redirectUrl: 'https://partner.example.com/home',
     });
-    expect(decideAccess('guest', signedIn(), '?redirect_url=betopro://auth/success', ALLOW)).toEqual({
-      kind: 'leave',
-      target: 'betopro://auth/success',
-    });
-  });
-
-  it('sends a signed-in person on a guest page to /apps when redirect_url is missing or not allowed, silently', () => {
-    expect(decideAccess('guest', signedIn(), '', ALLOW)).toEqual({ kind: 'navigate', to: '/apps' });
-    expect(decideAccess('guest', signedIn(), '?redirect_url=https://evil.example.com', ALLOW)).toEqual({
-      kind: 'navigate',
-      to: '/apps',
-    });
+    // The allow-list, the pending redirect and /apps are partnerLanding's (shared/src/redirect/sign-in-landing.ts).
     expect(decideAccess('guest', signedIn(), '?redirect_url=//evil.example.com', ALLOW)).toEqual({
-      kind: 'navigate',
-      to: '/apps',
+      kind: 'land',
+      redirectUrl: '//evil.example.com',
     });
+    expect(decideAccess('guest', signedIn(), '', ALLOW)).toEqual({ kind: 'land', redirectUrl: null });
   });
 });

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { resetApiClient, useSession } from '@portal/shared';
-import { startFakeApi } from '@portal/shared/src/testing/fake-api';
-import { user } from '@portal/shared/src/testing/fixtures';
-import { renderAt } from '../../testing/render';
+import { startFakeApi } from '@portal/shared/testing/fake-api';
+import { user } from '@portal/shared/testing/fixtures';
+import { renderAt } from '@portal/shared/testing/render';
 import { AvatarMenu } from '../AvatarMenu';
 
 type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;

@@ -1,8 +1,8 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { resetSessionForTests, useSession, type RemoteName } from '@portal/shared';
-import { LocationProbe } from '../../testing/render';
-import { user } from '@portal/shared/src/testing/fixtures';
+import { LocationProbe } from '@portal/shared/testing/render';
+import { user } from '@portal/shared/testing/fixtures';
 import { PortalRoutes } from '../PortalRoutes';
 import { ROUTES } from '../route-table';
 
@@ -76,12 +76,6 @@ it('renders a user-area page under the top bar for a signed-in person', async ()
   renderAt('/calculadora-txi');
   expect(screen.getByText('barra superior')).toBeInTheDocument();
   expect(screen.getByText('calculator:./CalculatorPage')).toBeInTheDocument();
-});
-
-it('renders a user-area page when the address carries a token, even before start-up ends', () => {
-  useSession.setState({ isInitialized: false });
-  renderAt('/apps?token=abc');
-  expect(screen.getByText('apps:./AppsPage')).toBeInTheDocument();
 });
 
 it('sends a signed-in person away from /login to /apps', async () => {

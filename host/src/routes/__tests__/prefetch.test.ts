@@ -1,6 +1,6 @@
 import { resetApiClient, resetAppsForTests, resetSessionForTests, useApps, useSession } from '@portal/shared';
-import { fakeToken, startFakeApi } from '@portal/shared/src/testing/fake-api';
-import { app, user } from '@portal/shared/src/testing/fixtures';
+import { fakeToken, startFakeApi } from '@portal/shared/testing/fake-api';
+import { app, user } from '@portal/shared/testing/fixtures';
 import { prefetchPageData } from '../prefetch';
 
 const APPS = {

@@ -4,7 +4,6 @@ import {
   Alert,
   AppIcon,
   Button,
-  createApp,
   errorMessage,
   withFieldLabels,
   FALLBACK,
@@ -16,11 +15,12 @@ import {
   theme,
   type App,
   type Paged,
-  updateApp,
+  useTimedMessage,
+  VisuallyHidden,
 } from '@portal/shared';
+import { ADMIN_ALERT_MS } from '../../model/texts';
+import { createApp, updateApp } from '../../api/admin';
 import { AdminPage, Panel } from '../../components/Page';
-import { useTimedAlert } from '../../components/useTimedAlert';
-import { VisuallyHidden } from '../../components/VisuallyHidden';
 import { TEXT_ADMIN } from '../../texts';
 import { appToForm, emptyAppForm, formToInput, validateAppForm, type AppForm } from './app-form';
 
@@ -184,7 +184,7 @@ export default function AppsAdminPage() {
   const [apps, setApps] = useState<Paged<App> | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState<Editing>(null);
-  const [alert, showAlert] = useTimedAlert();
+  const [alert, showAlert] = useTimedMessage(ADMIN_ALERT_MS);
 
   const load = useCallback(async () => {
     try {
@@ -209,13 +209,13 @@ export default function AppsAdminPage() {
         current && { ...current, data: [...current.data, created], total: current.total + 1, count: current.count + 1 },
     );
     setEditing(null);
-    showAlert('success', TEXT_ADMIN.appCreated);
+    showAlert({ tone: 'success', text: TEXT_ADMIN.appCreated });
   };
 
   const update = (app: App) => async (form: AppForm) => {
     await updateApp(app.id, formToInput(form));
     setEditing(null);
-    showAlert('success', TEXT_ADMIN.appUpdated);
+    showAlert({ tone: 'success', text: TEXT_ADMIN.appUpdated });
     await load();
   };
 

@@ -1,15 +1,8 @@
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
-import {
-  ADMIN_FALLBACK,
-  Alert,
-  Button,
-  errorMessage,
-  listAuditLog,
-  theme,
-  type AuditEntry,
-  type Paged,
-} from '@portal/shared';
+import { Alert, Button, errorMessage, theme, type AuditEntry, type Paged } from '@portal/shared';
+import { listAuditLog } from '../../api/admin';
+import { ADMIN_FALLBACK } from '../../model/texts';
 import { Panel } from '../../components/Page';
 import { TEXT_ADMIN } from '../../texts';
 import { auditActionLabel, auditDetails } from './audit-format';
@@ -42,8 +35,14 @@ export function AuditLogSection() {
   useEffect(() => {
     let current = true;
     listAuditLog(page, AUDIT_PAGE_SIZE).then(
-      (result) => current && (setLog(result), setError(null)),
-      (failure) => current && setError(errorMessage(failure, ADMIN_FALLBACK.auditLog)),
+      (result) => {
+        if (!current) return;
+        setLog(result);
+        setError(null);
+      },
+      (failure) => {
+        if (current) setError(errorMessage(failure, ADMIN_FALLBACK.auditLog));
+      },
     );
     return () => {
       current = false;

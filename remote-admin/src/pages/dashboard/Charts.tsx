@@ -1,6 +1,5 @@
 import styled from 'styled-components';
-import { theme } from '@portal/shared';
-import { VisuallyHidden } from '../../components/VisuallyHidden';
+import { theme, VisuallyHidden } from '@portal/shared';
 import { linePoints, scaleValues } from './chart-scale';
 
 /** Spec §2, §9: charts are 250 px high. */
@@ -108,7 +107,7 @@ export function BarChart({
           />
           {ratios.map((ratio, i) => (
             <rect
-              key={points[i]!.label}
+              key={points[i]?.label ?? i}
               data-testid="bar"
               x={i * slot + slot * 0.15}
               width={slot * 0.7}

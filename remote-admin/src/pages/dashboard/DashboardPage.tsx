@@ -1,18 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import {
-  ADMIN_FALLBACK,
-  Alert,
-  errorMessage,
-  formatChange,
-  formatWholeUsd,
-  getDashboard,
-  planLabel,
-  Spinner,
-  theme,
-  type DashboardData,
-} from '@portal/shared';
+import { Alert, errorMessage, planLabel, Spinner, theme, type DashboardData } from '@portal/shared';
+import { getDashboard } from '../../api/admin';
+import { formatChange, formatWholeUsd } from '../../model/format';
+import { ADMIN_FALLBACK } from '../../model/texts';
 import { AdminPage, Panel } from '../../components/Page';
 import { StatCard, StatGrid } from '../../components/StatCard';
 import { TEXT_ADMIN } from '../../texts';

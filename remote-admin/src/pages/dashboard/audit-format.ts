@@ -1,4 +1,6 @@
-import { formatExpiryDate, roleLabel, statusLabel, type AuditEntry } from '@portal/shared';
+import type { AuditEntry } from '@portal/shared';
+import { formatExpiryDate, roleLabel } from '../../model/format';
+import { statusLabel } from '../../model/status';
 import { AUDIT_ACTION_LABELS } from '../../texts';
 
 /** What an audit row reads as: the action in Spanish. */
@@ -30,6 +32,8 @@ export function auditDetails(entry: AuditEntry): string {
         d.scope === 'account' ? `en total (la última desde ${String(d.address)})` : `desde ${String(d.address)}`;
       return `${String(d.failures)} contraseñas incorrectas ${where}; espera de ${String(d.lockedSeconds)} s`;
     }
+    case 'user.session_end':
+      return `${String(d.browser)} en ${String(d.os)} (${String(d.device)}), desde ${String(d.address)}`;
     default:
       return JSON.stringify(d);
   }

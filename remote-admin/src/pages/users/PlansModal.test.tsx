@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { defaultExpiry } from '@portal/shared';
+import { defaultExpiry } from '../../model/plan-rules';
 import { PlansModal } from './PlansModal';
 import { bodiesTo, renderAt, useFakeApi, type FakeApi } from '../../testing/setup';
 
@@ -77,7 +77,7 @@ describe('Planes del Usuario', () => {
     await waitFor(() => expect(bodiesTo(api, '/plan-usuario/user-app-plans')).toHaveLength(2));
   });
 
-  it("shows the server's message, or the spec's fallback, when saving fails", async () => {
+  it("shows the server's message, or the plan update's fallback (spec §8), when saving fails", async () => {
     const user = userEvent.setup();
     api = await useFakeApi({
       'POST /plan-usuario/user-app-plans': { status: 200, body: plans },
@@ -86,9 +86,7 @@ describe('Planes del Usuario', () => {
     renderAt('/admin/usuarios', <PlansModal userId={7} onClose={() => {}} />);
     await screen.findByRole('heading', { name: 'Control Max 360' });
     await user.click(within(row('Control Max 360')).getByRole('button', { name: 'Guardar Control Max 360' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'Error al actualizar el plan. Por favor, intenta de nuevo.',
-    );
+    expect(await screen.findByRole('alert')).toHaveTextContent('Error al actualizar plan de usuario');
   });
 
   it('says when the user has no plans to show', async () => {

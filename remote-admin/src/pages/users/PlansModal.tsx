@@ -2,26 +2,20 @@ import { useCallback, useEffect, useState } from 'react';
 import styled from 'styled-components';
 import {
   planLabel,
-  ADMIN_FALLBACK,
   Alert,
   Button,
-  canSavePlan,
-  changeUserAppPlan,
   errorMessage,
-  expiryToIso,
-  getUserAppPlans,
-  initialExpiry,
   Input,
   Modal,
-  NO_PLAN_ID,
-  PLAN_SAVED,
   Spinner,
   theme,
   type UserAppPlanInfo,
-  visiblePlanApps,
+  useTimedMessage,
 } from '@portal/shared';
+import { ADMIN_ALERT_MS, ADMIN_FALLBACK, PLAN_SAVED } from '../../model/texts';
+import { changeUserAppPlan, getUserAppPlans } from '../../api/admin';
+import { canSavePlan, expiryToIso, initialExpiry, NO_PLAN_ID, visiblePlanApps } from '../../model/plan-rules';
 import { FieldLabel, Select } from '../../components/Page';
-import { useTimedAlert } from '../../components/useTimedAlert';
 import { TEXT_ADMIN } from '../../texts';
 
 const Row = styled.li`
@@ -112,7 +106,7 @@ function PlanRow({
 export function PlansModal({ userId, onClose }: { userId: number; onClose: () => void }) {
   const [infos, setInfos] = useState<UserAppPlanInfo[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [alert, showAlert] = useTimedAlert();
+  const [alert, showAlert] = useTimedMessage(ADMIN_ALERT_MS);
   // Bumped after each save so that every row starts again from the reloaded plans.
   const [version, setVersion] = useState(0);
 
@@ -135,11 +129,14 @@ export function PlansModal({ userId, onClose }: { userId: number; onClose: () =>
     if (!fechaVencimiento) return;
     try {
       await changeUserAppPlan({ idUsuario: userId, idApp, idPlan, fechaVencimiento });
-      showAlert('success', PLAN_SAVED);
+      showAlert({ tone: 'success', text: PLAN_SAVED });
       await load();
       setVersion((n) => n + 1);
     } catch (error) {
-      showAlert('error', error instanceof Error && error.message ? error.message : ADMIN_FALLBACK.savePlan);
+      showAlert({
+        tone: 'error',
+        text: error instanceof Error && error.message ? error.message : ADMIN_FALLBACK.savePlan,
+      });
     }
   };
 

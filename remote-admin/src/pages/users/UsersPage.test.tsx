@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import UsersPage from './UsersPage';
+import type { AdminUser } from '@portal/shared';
 import { listedUser, page, queriesTo, renderAt, bodiesTo, useFakeApi, type FakeApi } from '../../testing/setup';
 
 const stats = { status: 200, body: { totalUsers: 120, activeUsers: 100, pendingVerification: 15, administrators: 1 } };
@@ -17,7 +18,9 @@ function listReply(total: number) {
     // A few rows stand for the page: enough to read, light enough for jsdom.
     const count = Math.max(0, Math.min(limit, 3, total - first + 1));
     const status = query.get('status') ?? 'active';
-    const users = Array.from({ length: count }, (_, i) => listedUser(first + i, { status }));
+    const users = Array.from({ length: count }, (_, i) =>
+      listedUser(first + i, { status: status as AdminUser['status'] }),
+    );
     return { status: 200, body: page(users, total, p, limit) };
   };
 }
@@ -40,10 +43,11 @@ describe('user management', () => {
         status: 'active',
         createdAt: '2026-03-05T12:00:00.000Z',
       }),
-      listedUser(2, { status: 'pending_verification', createdAt: null }),
+      // Rows the API's schema never sends (no date, an unknown or empty status): the table still shows them.
+      listedUser(2, { status: 'pending_verification', createdAt: null as unknown as string }),
       listedUser(3, { status: 'suspended', role: 1 }),
-      listedUser(4, { status: 'archivado' }),
-      listedUser(5, { status: '' }),
+      listedUser(4, { status: 'archivado' as AdminUser['status'] }),
+      listedUser(5, { status: '' as AdminUser['status'] }),
     ];
     api = await useFakeApi({
       'GET /user/stats': stats,

@@ -1,34 +1,31 @@
 import { useCallback, useEffect, useReducer, useState } from 'react';
 import styled from 'styled-components';
 import {
-  ADMIN_FALLBACK,
-  administratorsShown,
   Alert,
   Button,
-  changeUserStatus,
   errorMessage,
-  getUserStats,
   Input,
-  listUsers,
   Modal,
-  PAGE_SIZES,
   Spinner,
-  STATUS_FILTER_OPTIONS,
   type AdminUser,
   type Paged,
   type UserStats,
   type UserStatus,
   useSession,
-  verifiedMessage,
-  verifyEmails,
+  useTimedMessage,
 } from '@portal/shared';
+import { ADMIN_ALERT_MS, ADMIN_FALLBACK, verifiedMessage } from '../../model/texts';
+import { changeUserStatus, getUserStats, listUsers, verifyEmails } from '../../api/admin';
+import { administratorsShown } from '../../model/format';
+import { PAGE_SIZES } from '../../model/pagination';
+import { STATUS_FILTER_OPTIONS } from '../../model/status';
 import { AdminPage, FieldLabel, Panel, Select } from '../../components/Page';
 import { Pagination } from '../../components/Pagination';
 import { StatCard, StatGrid } from '../../components/StatCard';
-import { useTimedAlert } from '../../components/useTimedAlert';
 import { TEXT_ADMIN } from '../../texts';
 import { initialListState, listReducer, selectionEnabled, toQuery } from './list-state';
 import { PlansModal } from './PlansModal';
+import { SessionsModal } from './SessionsModal';
 import { UsersTable } from './UsersTable';
 
 const Filters = styled.div`
@@ -84,8 +81,9 @@ export default function UsersPage() {
   const [verifying, setVerifying] = useState(false);
   const [busyId, setBusyId] = useState<number | null>(null);
   const [plansFor, setPlansFor] = useState<AdminUser | null>(null);
+  const [sessionsFor, setSessionsFor] = useState<AdminUser | null>(null);
   const [confirmSuspend, setConfirmSuspend] = useState<AdminUser | null>(null);
-  const [alert, showAlert] = useTimedAlert();
+  const [alert, showAlert] = useTimedMessage(ADMIN_ALERT_MS);
   const [reloads, setReloads] = useState(0);
 
   const loadStats = useCallback(() => {
@@ -119,6 +117,7 @@ export default function UsersPage() {
   const selectable = selectionEnabled(state);
   // Stable, so the modal does not re-run its focus handling on every render of this page.
   const closePlans = useCallback(() => setPlansFor(null), []);
+  const closeSessions = useCallback(() => setSessionsFor(null), []);
   const closeConfirm = useCallback(() => setConfirmSuspend(null), []);
 
   const changeStatusFilter = (value: UserStatus | '') => {
@@ -138,12 +137,12 @@ export default function UsersPage() {
     setVerifying(true);
     try {
       const result = await verifyEmails([...selected]);
-      showAlert('success', verifiedMessage(result.verified));
+      showAlert({ tone: 'success', text: verifiedMessage(result.verified) });
       setSelected(new Set());
       reload();
     } catch (error) {
       console.error('Error al verificar Ids', error);
-      showAlert('error', ADMIN_FALLBACK.verifyUsers);
+      showAlert({ tone: 'error', text: ADMIN_FALLBACK.verifyUsers });
     } finally {
       setVerifying(false);
     }
@@ -160,10 +159,10 @@ export default function UsersPage() {
     setBusyId(user.id);
     try {
       const { user: updated } = await changeUserStatus(user.id);
-      showAlert('success', TEXT_ADMIN.statusChanged(updated.email, updated.status === 'suspended'));
+      showAlert({ tone: 'success', text: TEXT_ADMIN.statusChanged(updated.email, updated.status === 'suspended') });
       reload();
     } catch (error) {
-      showAlert('error', errorMessage(error, String(error)));
+      showAlert({ tone: 'error', text: errorMessage(error, String(error)) });
     } finally {
       setBusyId(null);
     }
@@ -238,6 +237,7 @@ export default function UsersPage() {
             busyId={busyId}
             onToggle={toggle}
             onPlans={setPlansFor}
+            onSessions={setSessionsFor}
             onToggleStatus={askToggleStatus}
           />
         )}
@@ -266,6 +266,7 @@ export default function UsersPage() {
       </Panel>
 
       {plansFor && <PlansModal userId={plansFor.id} onClose={closePlans} />}
+      {sessionsFor && <SessionsModal user={sessionsFor} onClose={closeSessions} />}
       {confirmSuspend && (
         <Modal title={TEXT_ADMIN.confirmSuspendTitle} onClose={closeConfirm}>
           <p>{TEXT_ADMIN.confirmSuspend(confirmSuspend.email)}</p>

@@ -1,14 +1,7 @@
 import styled from 'styled-components';
-import {
-  Button,
-  displayName,
-  formatRegistrationDate,
-  roleLabel,
-  statusLabel,
-  theme,
-  type AdminUser,
-} from '@portal/shared';
-import { VisuallyHidden } from '../../components/VisuallyHidden';
+import { Button, theme, type AdminUser, VisuallyHidden } from '@portal/shared';
+import { displayName, formatRegistrationDate, roleLabel } from '../../model/format';
+import { statusLabel } from '../../model/status';
 import { TEXT_ADMIN } from '../../texts';
 
 // The table fits its box: fixed columns around a flexible 'Usuario' that truncates, so 'Acciones' is always in view.
@@ -88,8 +81,10 @@ const Status = styled.span<{ $status: string }>`
   background: ${(p) => (p.$status === 'active' ? theme.color.successBg : p.$status === 'suspended' ? theme.color.dangerBg : '#fffbeb')};
 `;
 
+/** A row's actions ('Sesiones', 'Suspender'/'Activar'): they wrap inside the column rather than leave the screen. */
 const RowActions = styled.div`
   display: flex;
+  flex-wrap: wrap;
   gap: 8px;
   button { min-height: 36px; padding: 0 12px; }
 `;
@@ -103,6 +98,8 @@ export interface UsersTableProps {
   onToggle(id: number): void;
   onPlans(user: AdminUser): void;
   onToggleStatus(user: AdminUser): void;
+  /** Issue 20: the user's sessions. */
+  onSessions(user: AdminUser): void;
 }
 
 /** The users table of spec §2, plus suspend / reactivate (README: decisions). */
@@ -115,6 +112,7 @@ export function UsersTable({
   onToggle,
   onPlans,
   onToggleStatus,
+  onSessions,
 }: UsersTableProps) {
   return (
     <Frame>
@@ -166,6 +164,7 @@ export function UsersTable({
                         {name.charAt(0).toUpperCase()}
                       </span>
                     )}
+                    {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a name cut to one line is shown whole on keyboard focus, as on hover (sighted keyboard users); screen readers read it whole anyway. */}
                     <div className="text" tabIndex={0} title={[fullName, user.email].filter(Boolean).join('\n')}>
                       <strong>{fullName}</strong>
                       <span className="email">{user.email}</span>
@@ -190,6 +189,13 @@ export function UsersTable({
                 </td>
                 <td className="actions">
                   <RowActions>
+                    <Button
+                      $variant="secondary"
+                      onClick={() => onSessions(user)}
+                      aria-label={`Sesiones de ${user.email}`}
+                    >
+                      Sesiones
+                    </Button>
                     {canToggle && (
                       <Button
                         $variant={user.status === 'active' ? 'danger' : 'secondary'}

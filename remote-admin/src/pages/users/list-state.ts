@@ -1,4 +1,5 @@
-import { clampPage, DEFAULT_PAGE_SIZE, type UserListQuery, type UserStatus } from '@portal/shared';
+import type { UserListQuery, UserStatus } from '@portal/shared';
+import { clampPage, DEFAULT_PAGE_SIZE } from '../../model/pagination';
 
 /** What the user list asks the server for, and the email typed but not yet searched. */
 export interface ListState {

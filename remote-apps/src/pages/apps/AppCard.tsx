@@ -1,5 +1,6 @@
 import styled from 'styled-components';
-import { AppIcon, Button, theme, upgradePath, type App } from '@portal/shared';
+import { cardSurface, AppIcon, Button, theme, type App } from '@portal/shared';
+import { upgradePath } from '../../plans/rules';
 import { AppIllustration } from '../../components/AppIllustration';
 
 export type Platform = 'web' | 'mobile';
@@ -9,9 +10,7 @@ const Card = styled.article<{ $disabled: boolean }>`
   flex-direction: column;
   gap: 12px;
   padding: 16px;
-  background: ${theme.color.surface};
-  border-radius: ${theme.radius};
-  box-shadow: ${theme.shadow};
+  ${cardSurface}
   ${(p) => (p.$disabled ? `filter: grayscale(1); background: ${theme.color.background}; box-shadow: none; border: 1px dashed ${theme.color.border};` : '')}
 `;
 

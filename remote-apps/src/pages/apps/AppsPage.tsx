@@ -1,13 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import {
+  cardSurface,
   Alert,
   Button,
   getRuntimeConfig,
-  listAppsWithPlans,
   openWebLaunch,
-  proPlanOf,
   Spinner,
   Tabs,
   TEXT,
@@ -15,14 +14,16 @@ import {
   useApps,
   useSession,
   type App,
+  VisuallyHidden,
 } from '@portal/shared';
+import { listAppsWithPlans } from '../../api/apps-with-plans';
+import { proPlanOf } from '../../plans/rules';
 import { Heading, Page } from '../../components/Page';
 import { AppCard, type Platform } from './AppCard';
 import { launchFor } from './launch';
 import { PlanBadges } from './PlanBadges';
 import { PresentationModal } from './presentation/PresentationModal';
 import { usePresentation } from './usePresentation';
-import { useTokenReturn } from './useTokenReturn';
 
 const Top = styled.header`
   display: flex;
@@ -84,9 +85,7 @@ const Upgrade = styled.section`
   justify-content: center;
   gap: 10px;
   padding: 20px;
-  border-radius: ${theme.radius};
-  background: ${theme.color.surface};
-  box-shadow: ${theme.shadow};
+  ${cardSurface}
   p { margin: 0; color: ${theme.color.muted}; }
   /* On a phone: the sentence and its button on one row. */
   @media (max-width: ${theme.breakpoint.mobile}) {
@@ -162,14 +161,8 @@ function useUpgradableApps(): ReadonlySet<number> | null {
   return ids;
 }
 
-/** The apps home (/ and /apps), spec §2. */
+/** The apps home (/ and /apps), spec §2. A `?token=` return is the shell's start-up's (host/src/session/start-up.ts). */
 export default function AppsPage() {
-  const returning = useTokenReturn();
-  if (returning) return <Spinner label={TEXT.signingIn} />;
-  return <AppsHome />;
-}
-
-function AppsHome() {
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
   const token = useSession((s) => s.token);
@@ -192,7 +185,7 @@ function AppsHome() {
     [platform, token, navigate],
   );
 
-  let body;
+  let body: ReactNode;
   if (isLoading && apps.length === 0) body = <Spinner label={TEXT.loadingApps} />;
   else if (error && apps.length === 0)
     body = (
@@ -228,14 +221,10 @@ function AppsHome() {
         <PlanBadges plans={user?.planesUsuarios ?? []} />
       </Top>
       <Banners>
-        <Promo
-          href={campaignUrl}
-          target="_blank"
-          rel="noopener noreferrer"
-          aria-label="Ver la campaña de C+Suite (se abre en una pestaña nueva)"
-        >
+        <Promo href={campaignUrl} target="_blank" rel="noopener noreferrer">
           <strong>C+Suite</strong>
           <span>Automatiza, gestiona y optimiza tu planta con una sola cuenta.</span>
+          <VisuallyHidden> (campaña; se abre en una pestaña nueva)</VisuallyHidden>
         </Promo>
         <Upgrade aria-label="Mejorar Plan">
           <p>Desbloquea todas las funciones PRO de tus aplicaciones.</p>

@@ -1,5 +1,6 @@
 import styled from 'styled-components';
-import { planBadges, theme, type UserPlan } from '@portal/shared';
+import { theme, type UserPlan } from '@portal/shared';
+import { planBadges } from '../../plans/rules';
 
 const Badge = styled.span`
   display: inline-flex;

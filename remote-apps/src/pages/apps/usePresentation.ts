@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { errorMessage, FALLBACK, updatePresentation, useSession } from '@portal/shared';
+import { errorMessage, FALLBACK, useSession } from '@portal/shared';
+import { updatePresentation } from '../../api/presentation';
 
 /**
  * Spec §4: the presentation opens once per session when the user's `presentacion` is true; finishing records it

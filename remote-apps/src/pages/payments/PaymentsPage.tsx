@@ -1,15 +1,6 @@
-import { useState } from 'react';
+import { useEffect } from 'react';
 import styled from 'styled-components';
-import {
-  Alert,
-  billingEnabled,
-  Button,
-  Card,
-  createBillingPortalSession,
-  errorMessage,
-  FALLBACK,
-  useSession,
-} from '@portal/shared';
+import { Alert, billingEnabled, Button, Card, useBilling, useSession } from '@portal/shared';
 import { GoButton, Heading, Lead, Page, Row } from '../../components/Page';
 
 const Box = styled(Card)`
@@ -22,21 +13,10 @@ const Box = styled(Card)`
 /** /pagos: where payments are managed (the provider's billing portal), and the way back to the apps. */
 export default function PaymentsPage() {
   const user = useSession((s) => s.user);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const openPortal = async () => {
-    if (!user) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const { url } = await createBillingPortalSession(user.id);
-      window.location.assign(url);
-    } catch (failure) {
-      setError(errorMessage(failure, FALLBACK.billingPortal));
-      setBusy(false);
-    }
-  };
+  const { loading: busy, error } = useBilling((s) => s.portal);
+  const openPortal = useBilling((s) => s.openPortal);
+  const clearErrors = useBilling((s) => s.clearErrors);
+  useEffect(() => clearErrors, [clearErrors]);
 
   return (
     <Page>
@@ -51,7 +31,7 @@ export default function PaymentsPage() {
         {error && <Alert>{error}</Alert>}
         <Row>
           {billingEnabled() && (
-            <Button onClick={openPortal} disabled={busy || !user}>
+            <Button onClick={() => user && openPortal(user.id)} disabled={busy || !user}>
               Mi facturación
             </Button>
           )}

@@ -1,20 +1,19 @@
 import { useEffect, useState } from 'react';
 import styled from 'styled-components';
 import {
-  planLabel,
+  cardSurface,
   Alert,
   AppIcon,
-  freePlanOf,
   getRuntimeConfig,
-  listAppsWithPlans,
-  plansPageApps,
-  proPlanOf,
   Spinner,
   TEXT,
   theme,
   useSession,
   type AppWithPlans,
+  planLabel,
 } from '@portal/shared';
+import { listAppsWithPlans } from '../../api/apps-with-plans';
+import { freePlanOf, plansPageApps, proPlanOf } from '../../plans/rules';
 import { AppIllustration } from '../../components/AppIllustration';
 import { FeatureList, PlanPrices } from '../../components/Offers';
 import { Heading, Lead, Muted, Page } from '../../components/Page';
@@ -33,9 +32,7 @@ const Card = styled.section`
   flex-direction: column;
   gap: 12px;
   padding: 20px;
-  border-radius: ${theme.radius};
-  background: ${theme.color.surface};
-  box-shadow: ${theme.shadow};
+  ${cardSurface}
   h2 { display: flex; align-items: center; gap: 10px; margin: 0; font-size: 1.25rem; }
   h3 { margin: 0; font-size: 1rem; }
 `;

@@ -1,5 +1,5 @@
-import { createElement, useEffect, useState } from 'react';
-import { createCustomerSession, errorMessage, FALLBACK, Spinner, TEXT } from '@portal/shared';
+import { createElement, useEffect } from 'react';
+import { Spinner, TEXT, useBilling } from '@portal/shared';
 
 /** Stripe's script that defines the <stripe-pricing-table> element. */
 export const PRICING_TABLE_SCRIPT = 'https://js.stripe.com/v3/pricing-table.js';
@@ -27,22 +27,20 @@ export function PricingTable({
   pricingTableId: string;
   onError: (message: string) => void;
 }) {
-  const [clientSecret, setClientSecret] = useState<string | null>(null);
+  const clientSecret = useBilling((s) => s.clientSecret.value);
+  const loadClientSecret = useBilling((s) => s.loadClientSecret);
 
   useEffect(() => {
     let current = true;
-    createCustomerSession(userId).then(
-      ({ clientSecret: secret }) => {
-        if (!current) return;
-        loadPricingTableScript();
-        setClientSecret(secret);
-      },
-      (error) => current && onError(errorMessage(error, FALLBACK.billingCustomerSession)),
-    );
+    loadClientSecret(userId).then((secret) => {
+      if (!current) return;
+      if (secret) loadPricingTableScript();
+      else onError(useBilling.getState().clientSecret.error ?? '');
+    });
     return () => {
       current = false;
     };
-  }, [userId, onError]);
+  }, [userId, onError, loadClientSecret]);
 
   if (!clientSecret) return <Spinner label={TEXT.loading} />;
   return createElement('stripe-pricing-table', {

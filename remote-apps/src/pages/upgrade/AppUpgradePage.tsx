@@ -1,18 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import styled from 'styled-components';
-import {
-  planLabel,
-  AppIcon,
-  getApp,
-  listAppsWithPlans,
-  proPlanOf,
-  Spinner,
-  TEXT,
-  theme,
-  type App,
-  type Plan,
-} from '@portal/shared';
+import { cardSurface, AppIcon, getApp, Spinner, TEXT, type App, type Plan, planLabel } from '@portal/shared';
+import { listAppsWithPlans } from '../../api/apps-with-plans';
+import { proPlanOf } from '../../plans/rules';
 import { AppIllustration, hasIllustration } from '../../components/AppIllustration';
 import { FeatureList, PlanPrices } from '../../components/Offers';
 import { BackToApps, Heading, Muted, Page } from '../../components/Page';
@@ -32,9 +23,7 @@ const Column = styled.section`
   flex-direction: column;
   gap: 12px;
   padding: 20px;
-  border-radius: ${theme.radius};
-  background: ${theme.color.surface};
-  box-shadow: ${theme.shadow};
+  ${cardSurface}
   h2 { margin: 0; font-size: 1.25rem; }
   p { margin: 0; }
 `;

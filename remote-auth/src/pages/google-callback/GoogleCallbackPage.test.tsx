@@ -1,11 +1,10 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import { PENDING_REDIRECT_KEY, useSession } from '@portal/shared';
-import { fakeToken } from '@portal/shared/src/testing/fake-api';
-import { leaveTo } from '../../navigation/leave';
+import { PENDING_REDIRECT_KEY, useSession, leaveTo } from '@portal/shared';
+import { fakeToken } from '@portal/shared/testing/fake-api';
 import { renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
 import GoogleCallbackPage from './GoogleCallbackPage';
 
-jest.mock('../../navigation/leave', () => ({ leaveTo: jest.fn() }));
+jest.mock('@portal/shared', () => ({ ...jest.requireActual('@portal/shared'), leaveTo: jest.fn() }));
 
 const TOKEN = fakeToken({ sub: 7, exp: Math.floor(Date.now() / 1000) + 3600 });
 const PARTNER_TOKEN = 'token-para-el-socio';
@@ -28,13 +27,6 @@ afterEach(async () => {
   await api.close();
   jest.restoreAllMocks();
   (leaveTo as jest.Mock).mockReset();
-});
-
-it('a returned token starts the session and goes to /apps', async () => {
-  renderAt(`/google-callback?token=${TOKEN}`, <GoogleCallbackPage />);
-  expect(screen.getByText('Estamos completando tu inicio de sesión con Google.')).toBeInTheDocument();
-  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
-  expect(useSession.getState()).toMatchObject({ isAuthenticated: true, token: TOKEN });
 });
 
 it('a provider code is exchanged with the API, and a stored partner target gets the token', async () => {
@@ -60,19 +52,24 @@ it.each([
   expect(api.requests).toHaveLength(0);
 });
 
-it('a token the API refuses ends on the error screen, signed out', async () => {
+it('a code the API cannot turn into a session ends on the error screen, signed out', async () => {
   userReply = { status: 500 };
-  renderAt(`/google-callback?token=${TOKEN}`, <GoogleCallbackPage />);
+  renderAt('/auth/google/callback?code=abc', <GoogleCallbackPage />);
   expect(await screen.findByRole('alert')).toHaveTextContent('Error durante la autenticación con Google');
   expect(useSession.getState().isAuthenticated).toBe(false);
   expect(localStorage.getItem('token')).toBeNull();
 });
 
-it('a partner-scoped token in the address signs nobody in (issue 13): no call, error screen, signed out', async () => {
-  const partner = fakeToken({ sub: 7, exp: Math.floor(Date.now() / 1000) + 3600, aud: 'https://socio.example.com' });
-  renderAt(`/google-callback?token=${partner}`, <GoogleCallbackPage />);
-  expect(await screen.findByRole('alert')).toHaveTextContent('Error durante la autenticación con Google');
-  expect(useSession.getState().isAuthenticated).toBe(false);
-  expect(localStorage.getItem('token')).toBeNull();
-  expect(api.requests.map((r) => `${r.method} ${r.path}`)).not.toContain('GET /auth/user');
+it('an address with neither a code nor an error is a cancelled sign-in, with no call', async () => {
+  renderAt('/google-callback', <GoogleCallbackPage />);
+  expect(await screen.findByRole('alert')).toHaveTextContent('Autenticación cancelada o fallida');
+  expect(api.requests).toHaveLength(0);
+});
+
+it('an Apple failure names Apple, not Google (issue 17, item 4)', () => {
+  renderAt('/auth/google/callback?error=auth_failed&provider=apple', <GoogleCallbackPage />);
+  expect(screen.getByRole('alert')).toHaveTextContent(
+    'Error en la autenticación con Apple. Por favor, inténtalo de nuevo.',
+  );
+  expect(screen.queryByText(/Google/)).not.toBeInTheDocument();
 });

@@ -5,12 +5,15 @@ import { googleCallback, Spinner, theme, useSession } from '@portal/shared';
 import { AuthLayout } from '../../components/AuthLayout';
 import { useDelayed } from '../../hooks/useTimedMessage';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
-import { LOGIN_ERRORS } from '../login/notice';
+import { APPLE_AUTH_FAILED, LOGIN_ERRORS } from '../login/notice';
 
 /** Spec §9: after a failed Google sign-in, /login comes after 3 s. */
 export const BACK_TO_LOGIN_MS = 3000;
 export const CALLBACK_FAILED = 'Error durante la autenticación con Google';
 export const CANCELLED = 'Autenticación cancelada o fallida';
+
+/** The provider this return is from: the API adds `provider=apple` for Apple; Google is the spec's case. */
+const providerName = (param: string | null) => (param === 'apple' ? 'Apple' : 'Google');
 
 const Detail = styled.p`
   margin: 0;
@@ -22,20 +25,27 @@ const Problem = styled.p`
   color: ${theme.color.danger};
 `;
 
-/** The error query parameter's message: auth_failed has its own, any other error is a cancelled sign-in. */
-export function callbackError(error: string | null): string | null {
+/** The error query parameter's message: auth_failed has its own (naming Apple for Apple), any other is a cancel. */
+export function callbackError(error: string | null, provider: string | null = null): string | null {
   if (!error) return null;
-  return error === 'auth_failed' ? (LOGIN_ERRORS.auth_failed as string) : CANCELLED;
+  if (error !== 'auth_failed') return CANCELLED;
+  return provider === 'apple' ? APPLE_AUTH_FAILED : (LOGIN_ERRORS.auth_failed as string);
 }
 
-/** /google-callback and /auth/google/callback: turns the provider's answer into a session (spec §2). */
+/**
+ * /google-callback and /auth/google/callback: turns the provider's `code` into a session (spec §2). A `?token=` return
+ * never reaches this page: the shell's start-up makes it the session and lands the person (host/src/session/start-up.ts).
+ */
 export default function GoogleCallbackPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const startSession = useSession((s) => s.startSession);
   const afterSignIn = useAfterSignIn();
   const redirectUrl = params.get('redirect_url');
-  const [failure, setFailure] = useState<string | null>(() => callbackError(params.get('error')));
+  const provider = providerName(params.get('provider'));
+  const [failure, setFailure] = useState<string | null>(() =>
+    callbackError(params.get('error'), params.get('provider')),
+  );
   const started = useRef(false);
 
   useDelayed(
@@ -46,22 +56,20 @@ export default function GoogleCallbackPage() {
   useEffect(() => {
     if (started.current || failure) return;
     started.current = true;
-    const token = params.get('token');
     const code = params.get('code');
+    if (!code) {
+      setFailure(CANCELLED);
+      return;
+    }
     void (async () => {
       try {
-        const accessToken = token ?? (code ? (await googleCallback(code)).access_token : null);
-        if (!accessToken) {
-          setFailure(CANCELLED);
-          return;
-        }
-        await startSession(accessToken);
-        void afterSignIn(accessToken, redirectUrl);
+        await startSession((await googleCallback(code)).access_token);
+        void afterSignIn(redirectUrl);
       } catch {
-        setFailure(CALLBACK_FAILED);
+        setFailure(provider === 'Google' ? CALLBACK_FAILED : `Error durante la autenticación con ${provider}`);
       }
     })();
-  }, [afterSignIn, failure, params, redirectUrl, startSession]);
+  }, [afterSignIn, failure, params, provider, redirectUrl, startSession]);
 
   if (failure) {
     return (
@@ -73,7 +81,7 @@ export default function GoogleCallbackPage() {
   }
   return (
     <AuthLayout title="Procesando autenticación...">
-      <Spinner label="Estamos completando tu inicio de sesión con Google." />
+      <Spinner label={`Estamos completando tu inicio de sesión con ${provider}.`} />
     </AuthLayout>
   );
 }

@@ -1,12 +1,11 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { PENDING_REDIRECT_KEY, registrationIdFor, useSession } from '@portal/shared';
-import { fakeToken } from '@portal/shared/src/testing/fake-api';
-import { leaveTo } from '../../navigation/leave';
+import { PENDING_REDIRECT_KEY, registrationIdFor, useSession, leaveTo } from '@portal/shared';
+import { fakeToken } from '@portal/shared/testing/fake-api';
 import { bodyOf, renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
 import LoginPage from './LoginPage';
 
-jest.mock('../../navigation/leave', () => ({ leaveTo: jest.fn() }));
+jest.mock('@portal/shared', () => ({ ...jest.requireActual('@portal/shared'), leaveTo: jest.fn() }));
 
 const TOKEN = fakeToken({ sub: 7, exp: Math.floor(Date.now() / 1000) + 3600 });
 const PARTNER_TOKEN = 'token-para-el-socio';
@@ -31,7 +30,7 @@ beforeEach(async () => {
         };
       }
       if (password !== 'secreta1') return { status: 401, body: { statusCode: 401, message: 'Credenciales inválidas' } };
-      return { status: 200, body: { access_token: TOKEN }, delay: 100 };
+      return { status: 200, body: { access_token: TOKEN, user: user() }, delay: 100 };
     },
     'GET /auth/user': { status: 200, body: user() },
   });
@@ -70,6 +69,8 @@ it('signs in with the trimmed email, shows the busy state, stores the session an
   expect(bodyOf(api, '/auth/login')).toEqual({ email: 'ana@example.com', password: 'secreta1' });
   expect(localStorage.getItem('token')).toBe(TOKEN);
   expect(useSession.getState()).toMatchObject({ isAuthenticated: true, user: { email: 'ana@example.com' } });
+  // The user comes with the token: a sign-in is one round trip (issue 17, item 2).
+  expect(api.requests.map((r) => r.path)).not.toContain('/auth/user');
 });
 
 it("shows the server's message in a red box for a wrong password and stays signed out", async () => {
@@ -131,10 +132,16 @@ it.each([
   expect(screen.getByRole('alert')).toHaveTextContent(message);
 });
 
+it('a failed Apple sign-in names Apple, not Google (issue 17, item 4)', () => {
+  renderAt('/login?error=auth_failed&provider=apple', <LoginPage />);
+  expect(screen.getByRole('alert')).toHaveTextContent(
+    'Error en la autenticación con Apple. Por favor, inténtalo de nuevo.',
+  );
+});
+
 it('shows the message passed from registration', () => {
   renderAt('/login', <LoginPage />, {
-    message: 'Este usuario ya está registrado, ingrese para continuar',
-    tone: 'info',
+    state: { message: 'Este usuario ya está registrado, ingrese para continuar', tone: 'info' },
   });
   expect(screen.getByRole('status')).toHaveTextContent('Este usuario ya está registrado, ingrese para continuar');
 });

@@ -19,7 +19,7 @@ export default function LoginPage() {
   const startSession = useSession((s) => s.startSession);
   const setPendingVerificationEmail = useSession((s) => s.setPendingVerificationEmail);
   const redirectUrl = params.get('redirect_url');
-  const notice = loginNotice(params.get('error'), location.state as LoginNoticeState | null);
+  const notice = loginNotice(params.get('error'), location.state as LoginNoticeState | null, params.get('provider'));
 
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -44,11 +44,11 @@ export default function LoginPage() {
     setError(null);
     setVerificationPath(null);
     try {
-      const { access_token: token } = await login(email, password);
-      await startSession(token);
+      const { access_token: token, user } = await login(email, password);
+      await startSession(token, user);
       // In the portal the shell's guest guard takes over as soon as the session starts (this page is gone by then)
       // and sends the person on; standalone, the page does it itself. One navigation either way.
-      if (onScreen.current) void afterSignIn(token, redirectUrl);
+      if (onScreen.current) void afterSignIn(redirectUrl);
     } catch (caught) {
       const apiError = caught instanceof ApiError ? caught : undefined;
       setError(apiError?.message ?? FALLBACK.login);

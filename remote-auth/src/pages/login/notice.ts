@@ -1,5 +1,5 @@
 import { SUSPENDED_LOGIN_ERROR } from '@portal/shared';
-import type { TimedMessage } from '../../hooks/useTimedMessage';
+import type { TimedMessage } from '@portal/shared';
 
 /** What registration passes to /login in the navigation state (spec §2, §4). */
 export interface LoginNoticeState {
@@ -14,9 +14,17 @@ export const LOGIN_ERRORS: Record<string, string> = {
   [SUSPENDED_LOGIN_ERROR]: 'Tu cuenta está suspendida. Contacta con soporte.',
 };
 
+/** A failed Apple sign-in names Apple (the API adds `provider=apple`; Google keeps the spec's address). */
+export const APPLE_AUTH_FAILED = 'Error en la autenticación con Apple. Por favor, inténtalo de nuevo.';
+
 /** The banner above the form: a social sign-in error from the address, else registration's message. */
-export function loginNotice(errorParam: string | null, state: LoginNoticeState | null): TimedMessage | null {
-  const socialError = errorParam ? LOGIN_ERRORS[errorParam] : undefined;
+export function loginNotice(
+  errorParam: string | null,
+  state: LoginNoticeState | null,
+  provider: string | null = null,
+): TimedMessage | null {
+  const socialError =
+    errorParam === 'auth_failed' && provider === 'apple' ? APPLE_AUTH_FAILED : errorParam && LOGIN_ERRORS[errorParam];
   if (socialError) return { tone: 'error', text: socialError };
   if (state?.message) return { tone: state.tone ?? 'info', text: state.message };
   return null;

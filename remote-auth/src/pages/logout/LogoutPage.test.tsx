@@ -1,10 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
-import { useSession } from '@portal/shared';
-import { leaveTo } from '../../navigation/leave';
+import { useSession, leaveTo } from '@portal/shared';
 import { renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
 import LogoutPage from './LogoutPage';
 
-jest.mock('../../navigation/leave', () => ({ leaveTo: jest.fn() }));
+jest.mock('@portal/shared', () => ({ ...jest.requireActual('@portal/shared'), leaveTo: jest.fn() }));
 
 let api: FakeApi;
 let logoutReply: { status: number; body?: unknown };

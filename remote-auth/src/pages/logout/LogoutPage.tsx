@@ -1,8 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { getRuntimeConfig, isAllowedRedirect, Spinner, useSession } from '@portal/shared';
+import { getRuntimeConfig, isAllowedRedirect, Spinner, useSession, leaveTo } from '@portal/shared';
 import { AuthLayout } from '../../components/AuthLayout';
-import { leaveTo } from '../../navigation/leave';
 
 /**
  * /logout (spec §2): ends the session, then goes to the given redirect URL (only an allowed one) or /login, also

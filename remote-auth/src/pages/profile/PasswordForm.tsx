@@ -1,16 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import {
-  Alert,
-  Button,
-  errorMessage,
-  FALLBACK,
-  PasswordField,
-  passwordUpdateError,
-  updatePassword,
-  useSession,
-} from '@portal/shared';
+import { Alert, Button, errorMessage, FALLBACK, PasswordField, updatePassword, useSession } from '@portal/shared';
+import { passwordUpdateError } from '../../forms/rules';
 import { Form } from '../../components/AuthLayout';
-import type { TimedMessage } from '../../hooks/useTimedMessage';
+import type { TimedMessage } from '@portal/shared';
 
 export const PASSWORD_UPDATED = 'Las contraseñas se actualizaron correctamente';
 

@@ -1,16 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import {
-  Alert,
-  ApiError,
-  Button,
-  errorMessage,
-  FALLBACK,
-  FORM_MESSAGES,
-  profileError,
-  TextField,
-  updateUserInfo,
-  useSession,
-} from '@portal/shared';
+import { Alert, ApiError, Button, errorMessage, FALLBACK, TextField, updateUserInfo, useSession } from '@portal/shared';
+import { FORM_MESSAGES, profileError } from '../../forms/rules';
 import { Form } from '../../components/AuthLayout';
 
 /** Spec §2, §9: '✓ Actualizado' stays 3 s, then the button is idle again. */

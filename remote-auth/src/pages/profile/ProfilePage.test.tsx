@@ -10,7 +10,12 @@ let passwordReply: { status: number; body?: unknown };
 
 const ANA = user({
   planesUsuarios: [
-    { id: 1, plan: { nombre: 'free', descripcion: 'Plan gratuito de Beto Pro' }, app: { id: 2, nombre: 'Beto Pro' } },
+    {
+      id: 1,
+      plan: { nombre: 'free', descripcion: 'Plan gratuito de Beto Pro' },
+      app: { id: 2, nombre: 'Beto Pro' },
+      fechaVencimiento: null,
+    },
   ],
 });
 
@@ -43,6 +48,14 @@ it('shows the side card with name, email and the plans under Tu plan actual', ()
   expect(within(card).getByText('Plan gratuito de Beto Pro')).toBeInTheDocument();
   expect(screen.getByRole('tab', { name: 'Información del perfil' })).toHaveAttribute('aria-selected', 'true');
   expect(screen.getByRole('tab', { name: 'Contraseña' })).toBeInTheDocument();
+});
+
+it("opens on 'Seguridad' from the new-device mail's link (/perfil?tab=seguridad), and on the first tab for anything else", () => {
+  const first = renderAt('/perfil?tab=seguridad', <ProfilePage />);
+  expect(screen.getByRole('tab', { name: 'Seguridad' })).toHaveAttribute('aria-selected', 'true');
+  first.unmount();
+  renderAt('/perfil?tab=otra', <ProfilePage />);
+  expect(screen.getByRole('tab', { name: 'Información del perfil' })).toHaveAttribute('aria-selected', 'true');
 });
 
 it("saves name and phone: 'Guardando...', '✓ Actualizado' for 3 s, then idle; the stored user is replaced", async () => {
@@ -93,12 +106,12 @@ it('fills the form when the user arrives after the page (OAuth return)', async (
   expect(screen.getByLabelText('Teléfono')).toHaveValue('+51 987654321');
 });
 
-it('a failed save shows the fallback and keeps the stored user', async () => {
+it("a failed save shows the update's fallback (spec §8 'update info') and keeps the stored user", async () => {
   updateReply = { status: 500 };
   renderAt('/perfil', <ProfilePage />);
   await userEvent.type(screen.getByLabelText('Nombre'), 'x');
   await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
-  expect(await screen.findByRole('alert')).toHaveTextContent('Error al actualizar la información');
+  expect(await screen.findByRole('alert')).toHaveTextContent('Error al actualizar información del usuario');
   expect(useSession.getState().user?.name).toBe('Ana');
   expect(screen.getByRole('button', { name: 'Guardar cambios' })).toBeEnabled();
 });

@@ -1,9 +1,11 @@
 import { useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import styled from 'styled-components';
 import { Card, PageContainer, Tabs, theme, useSession } from '@portal/shared';
 import { PasswordForm } from './PasswordForm';
 import { ProfileCard } from './ProfileCard';
 import { ProfileForm } from './ProfileForm';
+import { SecurityTab } from './security/SecurityTab';
 
 // The page sets its own font, colour and box model: it renders inside the host and standalone alike.
 const Page = styled(PageContainer)`
@@ -32,7 +34,7 @@ const Panel = styled(Card)`
   form { margin-top: 20px; max-width: 520px; }
   @media (max-width: ${theme.breakpoint.mobile}) {
     padding: 14px;
-    /* Both tab names fit on one line of a phone. */
+    /* The tab names fit on one line of a phone. */
     [role='tab'] { padding: 0 8px; font-size: 0.95rem; }
   }
 `;
@@ -40,12 +42,17 @@ const Panel = styled(Card)`
 const TABS = [
   { id: 'info', label: 'Información del perfil' },
   { id: 'password', label: 'Contraseña' },
+  { id: 'security', label: 'Seguridad' },
 ];
 
-/** /perfil (spec §2): the side card and the two tabs. */
+/** `?tab=` names in the address (the 'Nuevo inicio de sesión' mail links to /perfil?tab=seguridad). */
+const TAB_PARAMS: Record<string, string> = { informacion: 'info', contrasena: 'password', seguridad: 'security' };
+
+/** /perfil (spec §2): the side card and the tabs ('Seguridad': issue 20). */
 export default function ProfilePage() {
   const user = useSession((s) => s.user);
-  const [tab, setTab] = useState('info');
+  const requested = new URLSearchParams(useLocation().search).get('tab');
+  const [tab, setTab] = useState(TAB_PARAMS[requested ?? ''] ?? 'info');
   return (
     <Page>
       <h1>Mi perfil</h1>
@@ -53,7 +60,9 @@ export default function ProfilePage() {
         <ProfileCard user={user} />
         <Panel>
           <Tabs items={TABS} active={tab} onChange={setTab} label="Secciones del perfil">
-            {tab === 'info' ? <ProfileForm key={user?.id ?? 'nadie'} /> : <PasswordForm />}
+            {tab === 'info' && <ProfileForm key={user?.id ?? 'nadie'} />}
+            {tab === 'password' && <PasswordForm />}
+            {tab === 'security' && <SecurityTab />}
           </Tabs>
         </Panel>
       </Columns>

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import styled from 'styled-components';
-import { Input, PHONE_COUNTRIES, theme } from '@portal/shared';
+import { Input, theme } from '@portal/shared';
+import { PHONE_COUNTRIES } from '../../forms/phone-countries';
 
 const Field = styled.div`
   display: flex;

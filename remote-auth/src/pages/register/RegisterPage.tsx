@@ -5,25 +5,26 @@ import {
   Alert,
   Button,
   checkEmail,
-  composePhone,
-  DEFAULT_PHONE_COUNTRY,
   errorMessage,
   FALLBACK,
   getRuntimeConfig,
-  hasErrors,
   PasswordField,
   register,
   registrationIdFor,
   storePendingRedirect,
   TextField,
   theme,
+  useSession,
+} from '@portal/shared';
+import { composePhone, DEFAULT_PHONE_COUNTRY } from '../../forms/phone-countries';
+import {
+  hasErrors,
   type FieldErrors,
   type NewPassword,
   type RegistrationDetails,
-  useSession,
   validateRegistrationDetails,
   validateRegistrationPassword,
-} from '@portal/shared';
+} from '../../forms/rules';
 import { AuthLayout, Footer, Form, Row, TextLink } from '../../components/AuthLayout';
 import { redirectQuery } from '../../hooks/useAfterSignIn';
 import type { LoginNoticeState } from '../login/notice';

@@ -8,12 +8,12 @@ import {
   FALLBACK,
   forgotPassword,
   PasswordField,
-  passwordResetError,
-  sanitizeCode,
   TextField,
+  useTimedMessage,
 } from '@portal/shared';
+import { passwordResetError, sanitizeCode } from '../../forms/rules';
 import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/AuthLayout';
-import { useDelayed, useTimedMessage } from '../../hooks/useTimedMessage';
+import { useDelayed } from '../../hooks/useTimedMessage';
 import { BANNER_MS, NEXT_STEP_MS } from '../forgot-password/ForgotPasswordPage';
 import { useResend } from '../../hooks/useResend';
 

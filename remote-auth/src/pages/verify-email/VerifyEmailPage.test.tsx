@@ -7,13 +7,13 @@ import {
   rememberRegistration,
   startResendCooldown,
   useSession,
+  leaveTo,
 } from '@portal/shared';
-import { fakeToken } from '@portal/shared/src/testing/fake-api';
-import { leaveTo } from '../../navigation/leave';
+import { fakeToken } from '@portal/shared/testing/fake-api';
 import { bodyOf, renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
 import VerifyEmailPage from './VerifyEmailPage';
 
-jest.mock('../../navigation/leave', () => ({ leaveTo: jest.fn() }));
+jest.mock('@portal/shared', () => ({ ...jest.requireActual('@portal/shared'), leaveTo: jest.fn() }));
 
 const TOKEN = fakeToken({ sub: 7, exp: Math.floor(Date.now() / 1000) + 3600 });
 const PARTNER_TOKEN = 'token-para-el-socio';

@@ -6,16 +6,16 @@ import {
   Button,
   errorMessage,
   FALLBACK,
-  isCompleteCode,
   resendVerification,
-  sanitizeCode,
   TextField,
   theme,
   useSession,
   verifyRegistration,
+  useTimedMessage,
 } from '@portal/shared';
+import { isCompleteCode, sanitizeCode } from '../../forms/rules';
 import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/AuthLayout';
-import { useResendCooldown, useTimedMessage } from '../../hooks/useTimedMessage';
+import { useResendCooldown } from '../../hooks/useTimedMessage';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
 import { useResend } from '../../hooks/useResend';
 
@@ -77,7 +77,7 @@ export default function VerifyEmailPage() {
           Crear contraseña
         </Button>
         <Row>
-          <LinkButton onClick={() => afterSignIn(activatedToken, redirectUrl)}>Continuar sin contraseña</LinkButton>
+          <LinkButton onClick={() => afterSignIn(redirectUrl)}>Continuar sin contraseña</LinkButton>
         </Row>
       </AuthLayout>
     );
@@ -96,7 +96,7 @@ export default function VerifyEmailPage() {
       setPendingVerificationEmail(null);
       // Without this browser's registration the account has no password yet: say so before moving on.
       if (passwordSet === false) setActivatedToken(token);
-      else void afterSignIn(token, redirectUrl);
+      else void afterSignIn(redirectUrl);
     } catch (caught) {
       showMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.verifyCode) });
       setBusy(false);

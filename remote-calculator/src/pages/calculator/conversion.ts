@@ -8,7 +8,7 @@ export interface RangeType {
 }
 
 /** Spec: the analog signals a transmitter sends. */
-export const SIGNAL_TYPES: readonly RangeType[] = [
+export const SIGNAL_TYPES: readonly [RangeType, ...RangeType[]] = [
   { id: '4-20mA', label: '4-20mA', min: 4, max: 20, unit: 'mA' },
   { id: '0-20mA', label: '0-20mA', min: 0, max: 20, unit: 'mA' },
   { id: '0-5V', label: '0-5V', min: 0, max: 5, unit: 'V' },
@@ -16,7 +16,7 @@ export const SIGNAL_TYPES: readonly RangeType[] = [
 ];
 
 /** Spec: the physical magnitudes a signal can stand for, with their usual ranges. */
-export const MAGNITUDES: readonly RangeType[] = [
+export const MAGNITUDES: readonly [RangeType, ...RangeType[]] = [
   { id: 'pressure-kpa', label: 'Presión (kPa)', min: 0, max: 100, unit: 'kPa' },
   { id: 'pressure-psi', label: 'Presión (psi)', min: 0, max: 14.5, unit: 'psi' },
   { id: 'temperature-c', label: 'Temperatura (°C)', min: 0, max: 100, unit: '°C' },

@@ -46,8 +46,8 @@ const otherSide = (side: Side): Side => (side === 'input' ? 'output' : 'input');
 
 function initialState(): CalculatorState {
   return {
-    input: rangeOf(SIGNAL_TYPES[0]!),
-    output: rangeOf(MAGNITUDES[0]!),
+    input: rangeOf(SIGNAL_TYPES[0]),
+    output: rangeOf(MAGNITUDES[0]),
     source: 'input',
     sourceText: '',
   };

@@ -1,9 +1,12 @@
 import { startFakeApi } from '../../testing/fake-api';
 import { ApiError, errorMessage, onUnauthorized, request, resetApiClient, withFieldLabels } from '../client';
 import { FALLBACK } from '../../messages/es';
-import { hardNavigate } from '../../navigation/hard-navigate';
+import { hardNavigate } from '../../navigation/leave';
 
-jest.mock('../../navigation/hard-navigate', () => ({ hardNavigate: jest.fn() }));
+jest.mock('../../navigation/leave', () => ({
+  ...jest.requireActual('../../navigation/leave'),
+  hardNavigate: jest.fn(),
+}));
 
 type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;
 let api: FakeApi;

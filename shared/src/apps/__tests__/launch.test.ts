@@ -2,7 +2,10 @@ import { startFakeApi } from '../../testing/fake-api';
 import { resetApiClient } from '../../api/client';
 import { mobileLaunchUrl, openWebLaunch, webLaunchTarget } from '../launch';
 
-jest.mock('../../navigation/hard-navigate', () => ({ hardNavigate: jest.fn() }));
+jest.mock('../../navigation/leave', () => ({
+  ...jest.requireActual('../../navigation/leave'),
+  hardNavigate: jest.fn(),
+}));
 
 const ALLOW = ['https://beto.example.com', 'https://*.portal.example.com'];
 

@@ -2,7 +2,10 @@ import { startFakeApi } from '../../testing/fake-api';
 import { resetApiClient } from '../../api/client';
 import { partnerRedirect } from '../partner-redirect';
 
-jest.mock('../../navigation/hard-navigate', () => ({ hardNavigate: jest.fn() }));
+jest.mock('../../navigation/leave', () => ({
+  ...jest.requireActual('../../navigation/leave'),
+  hardNavigate: jest.fn(),
+}));
 
 const ALLOW = ['https://partner.example.com', 'betopro://auth/success'];
 const SESSION = 'session-token-of-the-portal';

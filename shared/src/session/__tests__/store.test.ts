@@ -2,10 +2,14 @@ import { fakeToken, startFakeApi } from '../../testing/fake-api';
 import { resetApiClient } from '../../api/client';
 import { resetSessionForTests, useSession } from '../store';
 import { isTokenValid } from '../token-storage';
+import type { User } from '../../types/entities';
 
-jest.mock('../../navigation/hard-navigate', () => ({ hardNavigate: jest.fn() }));
+jest.mock('../../navigation/leave', () => ({
+  ...jest.requireActual('../../navigation/leave'),
+  hardNavigate: jest.fn(),
+}));
 
-const USER = {
+const USER: User = {
   id: 7,
   email: 'ana@example.com',
   name: 'Ana',

@@ -71,6 +71,6 @@ export async function signInWithIdentity(db: Db, profile: ProviderProfile): Prom
     return user.id;
   });
   const user = await findUserById(db, userId);
-  if (!user || user.status !== 'active') throw new SignInRefused('account not active after signing in');
+  if (user?.status !== 'active') throw new SignInRefused('account not active after signing in');
   return user;
 }

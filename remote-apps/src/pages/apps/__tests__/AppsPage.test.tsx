@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { resetApiClient, resetAppsForTests, resetSessionForTests, useApps, useSession } from '@portal/shared';
-import { fakeToken, startFakeApi } from '@portal/shared/src/testing/fake-api';
+import { startFakeApi } from '@portal/shared/testing/fake-api';
 import { catalogue, user, withPlans } from '../../../testing/fixtures';
-import { renderAt } from '../../../testing/render';
+import { renderAt } from '@portal/shared/testing/render';
 import AppsPage from '../AppsPage';
 
 type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;
@@ -263,31 +263,5 @@ describe('the app cards', () => {
     ).toEqual(['app-1', 'app-2', 'app-3']);
     expect(card('Con icono').querySelector('img')).toHaveAttribute('src', 'https://cdn.example.com/i.png');
     expect(card('Sin icono').querySelector('[data-icon="placeholder"]')).not.toBeNull();
-  });
-});
-
-describe('the OAuth return (?token=)', () => {
-  const token = fakeToken({ sub: '7', exp: Math.floor(Date.now() / 1000) + 3600 });
-
-  it('stores the token, loads the user and removes the parameter from the address', async () => {
-    const server = await useApi({
-      'GET /auth/user': { status: 200, body: user({ name: 'Olga', lastName: 'Ruiz' }) },
-      'GET /apps/listar': {
-        status: 200,
-        body: { data: catalogue, total: 5, totalPages: 1, currentPage: 1, hasNextPage: false, count: 5 },
-      },
-    });
-    renderAt(`/apps?token=${token}&from=google`, <AppsPage />);
-    expect(await screen.findByRole('heading', { name: '¡Bienvenido, Olga Ruiz!' })).toBeInTheDocument();
-    expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps\?from=google$/);
-    expect(localStorage.getItem('token')).toBe(token);
-    expect(useSession.getState().isAuthenticated).toBe(true);
-    expect(server.requests.find((r) => r.path === '/auth/user')?.headers.authorization).toBe(`Bearer ${token}`);
-  });
-
-  it('sends a token that is not valid to /login?error=token_invalid without storing it', async () => {
-    renderAt('/apps?token=no-es-un-token', <AppsPage />);
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login?error=token_invalid'));
-    expect(localStorage.getItem('token')).toBeNull();
   });
 });

@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { resetApiClient, resetAppsForTests, resetSessionForTests, useApps, useSession } from '@portal/shared';
-import { startFakeApi } from '@portal/shared/src/testing/fake-api';
+import { startFakeApi } from '@portal/shared/testing/fake-api';
 import { catalogue, user } from '../../../testing/fixtures';
-import { renderAt } from '../../../testing/render';
+import { renderAt } from '@portal/shared/testing/render';
 import AppsPage from '../AppsPage';
 
 type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;

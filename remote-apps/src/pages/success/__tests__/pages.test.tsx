@@ -1,9 +1,9 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { resetApiClient, resetSessionForTests, useSession } from '@portal/shared';
-import { startFakeApi } from '@portal/shared/src/testing/fake-api';
+import { startFakeApi } from '@portal/shared/testing/fake-api';
 import { user } from '../../../testing/fixtures';
-import { renderAt } from '../../../testing/render';
+import { renderAt } from '@portal/shared/testing/render';
 import BetoPage from '../../marketing/BetoPage';
 import ControlMaxPage from '../../marketing/ControlMaxPage';
 import PaymentsPage from '../../payments/PaymentsPage';

@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { resetApiClient } from '@portal/shared';
-import { startFakeApi } from '@portal/shared/src/testing/fake-api';
+import { startFakeApi } from '@portal/shared/testing/fake-api';
 import { app, withPlans } from '../../../testing/fixtures';
-import { renderAt } from '../../../testing/render';
+import { renderAt } from '@portal/shared/testing/render';
 import AppUpgradePage from '../AppUpgradePage';
 
 type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;
@@ -38,22 +38,22 @@ afterEach(async () => {
 });
 
 it("shows 'Cargando...' and then the presentation, the PRO plan and the complete suite", async () => {
-  renderAt('/apps/2', <AppUpgradePage />, '/apps/:id');
+  renderAt('/apps/2', <AppUpgradePage />, { pattern: '/apps/:id' });
   expect(screen.getByText('Cargando...')).toBeInTheDocument();
   expect(await screen.findByText('Beto Pro responde tus dudas técnicas al instante.')).toBeInTheDocument();
   const pro = screen.getByRole('region', { name: 'Beto Pro PRO' });
   expect(within(pro).getByText('Informes descargables')).toBeInTheDocument();
-  expect(within(pro).getByRole('button', { name: 'Mensual 15 USD: Próximamente' })).toBeDisabled();
-  expect(within(pro).getByRole('button', { name: 'Anual 150 USD: Próximamente' })).toBeDisabled();
+  expect(within(pro).getByRole('button', { name: /^15 USD \/ mes\s*:\s*Próximamente$/ })).toBeDisabled();
+  expect(within(pro).getByRole('button', { name: /^150 USD \/ año\s*:\s*Próximamente$/ })).toBeDisabled();
   const suite = screen.getByRole('region', { name: 'C+Suite Completa' });
-  expect(within(suite).getByRole('button', { name: 'Mensual 39 USD: Próximamente' })).toBeInTheDocument();
-  expect(within(suite).getByRole('button', { name: 'Anual 299 USD: Próximamente' })).toBeInTheDocument();
+  expect(within(suite).getByRole('button', { name: /^39 USD \/ mes\s*:\s*Próximamente$/ })).toBeInTheDocument();
+  expect(within(suite).getByRole('button', { name: /^299 USD \/ año\s*:\s*Próximamente$/ })).toBeInTheDocument();
 });
 
 it("says 'App no encontrada' for an unknown app and for an id that is not a number", async () => {
-  const unknown = renderAt('/apps/99', <AppUpgradePage />, '/apps/:id');
+  const unknown = renderAt('/apps/99', <AppUpgradePage />, { pattern: '/apps/:id' });
   expect(await screen.findByRole('heading', { name: 'App no encontrada' })).toBeInTheDocument();
   unknown.unmount();
-  renderAt('/apps/abc', <AppUpgradePage />, '/apps/:id');
+  renderAt('/apps/abc', <AppUpgradePage />, { pattern: '/apps/:id' });
   expect(await screen.findByRole('heading', { name: 'App no encontrada' })).toBeInTheDocument();
 });

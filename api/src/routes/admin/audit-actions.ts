@@ -1,0 +1,16 @@
+// The audit log's actions: plain data, read by the schemas (and so by the browser's types) and by the log itself.
+
+/** What an administrator, the operator or (for `auth.*`) the API itself did: the `action` column of the audit log. */
+export const auditActions = [
+  'user.verify',
+  'user.status_change',
+  'user.plan_change',
+  'user.edit',
+  'user.create',
+  'user.password_reset',
+  'app.create',
+  'app.update',
+  'auth.lockout',
+  'user.session_end',
+] as const;
+export type AuditAction = (typeof auditActions)[number];

@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { HttpError } from '../../lib/errors.js';
+import { signedIn } from '../../plugins/app/authentication.js';
+import { endOtherSessions, endSession, listSessions } from '../../plugins/app/sessions.js';
+import { commonErrors, ErrorRef } from '../../schemas/common.js';
+import { Session, SessionId, SessionsEnded } from '../../schemas/sessions.js';
+
+const security = [{ bearerAuth: [] }];
+
+export const sessionNotFound = () => new HttpError(404, 'Sesión no encontrada', 'SESSION_NOT_FOUND');
+
+/** The signed-in person's own sessions (issue 20): list them, end one, end all the others. */
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/sessions',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: 'Mis sesiones abiertas; `current` marca la de este token',
+        tags: ['auth'],
+        security,
+        response: { 200: Type.Array(Session), 401: ErrorRef, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const { user, sessionId } = signedIn(request);
+      return listSessions(app.db, user.id, sessionId);
+    },
+  );
+
+  app.delete(
+    '/sessions/:id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: 'Cierra una de mis sesiones (404 si no es mía o ya está cerrada)',
+        tags: ['auth'],
+        security,
+        params: Type.Object({ id: SessionId }),
+        response: { 204: Type.Null({ description: 'Sesión cerrada' }), 401: ErrorRef, 404: ErrorRef, ...commonErrors },
+      },
+    },
+    async (request, reply) => {
+      const { user } = signedIn(request);
+      if (!(await endSession(app.db, user.id, request.params.id))) throw sessionNotFound();
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/sessions/cerrar-otras',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: 'Cierra todas mis sesiones salvo la de este token',
+        tags: ['auth'],
+        security,
+        response: { 200: SessionsEnded, 401: ErrorRef, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const { user, sessionId } = signedIn(request);
+      return { ended: await endOtherSessions(app.db, user.id, sessionId) };
+    },
+  );
+};
+
+export default routes;

@@ -1,0 +1,59 @@
+/**
+ * The API's request and response shapes as TypeScript types, for the browser packages (`@portal/api/types`,
+ * type-only imports): one source, the TypeBox schemas the API validates, serializes and documents (/docs) with.
+ * Only schema modules are imported here, never a route or the database client, so the browser's type check reads no
+ * server code.
+ */
+import type { Static } from 'typebox';
+import type {
+  AuditEntry as AuditEntrySchema,
+  CreateAppBody,
+  Dashboard as DashboardSchema,
+} from './routes/admin/schemas.js';
+import type { AppWithPlans as AppWithPlansSchema, PlanWithPrices } from './routes/apps/schemas.js';
+import type { BillingPrice as BillingPriceSchema } from './routes/billing/schemas.js';
+import type { ChangePlanBody, UserAppPlanInfo as UserAppPlanInfoSchema } from './routes/user-plans/schemas.js';
+import type {
+  UserListItem,
+  UserListQuery as UserListQuerySchema,
+  UserStats as UserStatsSchema,
+  UserStatusSchema,
+  VerifyEmailsResponse,
+} from './routes/users/schemas.js';
+import type { App as AppSchema, AppTag as AppTagSchema } from './schemas/apps.js';
+import type { CurrentUser, Session as SessionSchema, UserPlan as UserPlanSchema } from './schemas/auth.js';
+
+/** `GET /auth/user` and the user of every sign-in answer. */
+export type User = Static<typeof CurrentUser>;
+export type UserPlan = Static<typeof UserPlanSchema>;
+export type UserStatus = Static<typeof UserStatusSchema>;
+/** What `POST /auth/login` and the other sign-ins answer. */
+export type Session = Static<typeof SessionSchema>;
+
+export type App = Static<typeof AppSchema>;
+export type AppTag = Static<typeof AppTagSchema>;
+export type Plan = Static<typeof PlanWithPrices>;
+export type AppWithPlans = Static<typeof AppWithPlansSchema>;
+/** The editable fields of an app (`POST /apps/register`; `PUT /apps/update/{id}` takes any of them). */
+export type AppInput = Static<typeof CreateAppBody>;
+
+/** A row of the admin's user list (`GET /user/listar`) and the answer of a status change. */
+export type AdminUser = Static<typeof UserListItem>;
+export type UserListQuery = Partial<Static<typeof UserListQuerySchema>>;
+export type UserStats = Static<typeof UserStatsSchema>;
+export type VerifiedEmails = Static<typeof VerifyEmailsResponse>;
+export type UserAppPlanInfo = Static<typeof UserAppPlanInfoSchema>;
+export type PlanChange = Static<typeof ChangePlanBody>;
+export type DashboardData = Static<typeof DashboardSchema>;
+export type AuditEntry = Static<typeof AuditEntrySchema>;
+export type BillingPrice = Static<typeof BillingPriceSchema>;
+
+/** A page of a list (`data`, `total`, `totalPages`, `currentPage`, `hasNextPage`, `count`). */
+export interface Paged<T> {
+  data: T[];
+  total: number;
+  totalPages: number;
+  currentPage: number;
+  hasNextPage: boolean;
+  count: number;
+}

@@ -1,0 +1,70 @@
+// The browser's API paths (@portal/shared/api/paths) against the routes this API really answers: a path renamed or
+// removed on one side fails here, before a screen calls a URL that answers 404 (issue 16: one source for the API's
+// shapes; the types are imported from @portal/api/types, the paths are checked for drift in both directions).
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { API_PATHS } from '@portal/shared/api/paths';
+import { backends, buildTestApp, type TestApp } from './helpers/app.js';
+import { listRoutes, type RouteKey } from './helpers/hostile.js';
+
+/** Every leaf of API_PATHS as the URL the browser sends, a function leaf called with sample arguments. */
+function browserPaths(tree: object, trail: string[] = []): { name: string; url: string }[] {
+  return Object.entries(tree).flatMap(([key, value]) => {
+    const name = [...trail, key].join('.');
+    if (typeof value === 'string') return [{ name, url: `/${value}` }];
+    if (typeof value === 'function') return [{ name, url: `/${(value as (...args: unknown[]) => string)(7, 'abc')}` }];
+    return browserPaths(value as object, [...trail, key]);
+  });
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether a Fastify route pattern (`:name` params, `*` wildcard) matches a concrete URL. */
+function matches(route: RouteKey, url: string): boolean {
+  const parts = route.url.split('/').map((part) => {
+    if (part.startsWith(':')) return '[^/]+';
+    return part === '*' ? '.*' : escapeRegExp(part);
+  });
+  return new RegExp(`^${parts.join('/')}$`).test(url);
+}
+
+/**
+ * Routes the portal's browser code never calls, each with why: anything else the API answers must have its path in
+ * API_PATHS, so a new endpoint for the screens is added there (and this list stays short and reasoned).
+ */
+const NOT_FOR_THE_BROWSER: { pattern: RegExp; why: string }[] = [
+  { pattern: /^\/health$/, why: 'supervisors and load balancers' },
+  { pattern: /^\/docs(\/|$)/, why: 'the OpenAPI document and its viewer' },
+  { pattern: /^\/\.well-known\/jwks\.json$/, why: 'partner apps read the public keys of the tokens they receive' },
+  { pattern: /^\/auth\/apple\/callback$/, why: 'Apple posts the browser there (a form post), not a fetch of ours' },
+];
+
+for (const backend of backends.slice(0, 1)) {
+  let api: TestApp;
+  before(async () => {
+    api = await buildTestApp(backend);
+  });
+  after(() => api?.close());
+
+  // HEAD follows GET and OPTIONS `*` is the CORS preflight, which answers any URL.
+  const answered = () => listRoutes(api.app).filter(({ method }) => method !== 'HEAD' && method !== 'OPTIONS');
+
+  it('every path the browser calls is a route of the API', () => {
+    const routes = answered();
+    assert.ok(routes.length >= 30, `only ${routes.length} routes read`);
+    const missing = browserPaths(API_PATHS).filter(({ url }) => !routes.some((route) => matches(route, url)));
+    assert.deepEqual(missing, [], 'API_PATHS names URLs the API does not answer');
+  });
+
+  it('every route of the API is in API_PATHS or listed as not for the browser, with why', () => {
+    const routes = answered();
+    const paths = browserPaths(API_PATHS);
+    const unlisted = routes
+      .filter((route) => !paths.some(({ url }) => matches(route, url)))
+      .filter((route) => !NOT_FOR_THE_BROWSER.some(({ pattern }) => pattern.test(route.url)))
+      .map(({ method, url }) => `${method} ${url}`);
+    assert.deepEqual(unlisted, [], 'routes the screens cannot reach through API_PATHS');
+    const stale = NOT_FOR_THE_BROWSER.filter(({ pattern }) => !routes.some(({ url }) => pattern.test(url)));
+    assert.deepEqual(stale, [], 'entries of NOT_FOR_THE_BROWSER that name no route');
+  });
+}

@@ -1,0 +1,63 @@
+// Issue 20: two browsers signed in to one account; ending one session from the other sends the first to /login at
+// its next call, and the sign-in from a browser never seen before is announced by mail ('Nuevo inicio de sesión').
+import { MAIL_DIR } from '../support/env';
+import { expect, expectSignedInAs, person, registerActive, signInThroughForm, test } from '../support/auth';
+import { mailsFor } from '../support/mail-sink';
+
+const firefoxWindows = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
+
+test('ending a session from another browser sends the first one to /login at its next call', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const who = person('sesiones');
+  await registerActive(request, who);
+
+  const first = await browser.newContext();
+  const second = await browser.newContext({ userAgent: firefoxWindows });
+  try {
+    const pageA = await first.newPage();
+    await pageA.goto('/login');
+    await signInThroughForm(pageA, who.email, who.password);
+    await expect(pageA).toHaveURL(/\/apps$/);
+    await expectSignedInAs(pageA, request, who.email);
+
+    const pageB = await second.newPage();
+    await pageB.goto('/login');
+    await signInThroughForm(pageB, who.email, who.password);
+    await expect(pageB).toHaveURL(/\/apps$/);
+
+    // Both browsers are devices this account never used (it was created through the API): the Firefox on Windows
+    // mail reaches the SMTP sink.
+    const firefoxMails = () =>
+      mailsFor(MAIL_DIR, who.email).filter(
+        (mail) =>
+          mail.subject === 'Nuevo inicio de sesión' && mail.raw.replace(/=\r?\n/g, '').includes('Firefox en Windows'),
+      );
+    await expect.poll(() => firefoxMails().length, { timeout: 20_000 }).toBe(1);
+
+    await pageB.goto('/perfil');
+    await pageB.getByRole('tab', { name: 'Seguridad' }).click();
+    const list = pageB.getByRole('list', { name: 'Sesiones abiertas' });
+    const mine = list.getByRole('listitem').filter({ hasText: 'Este dispositivo' });
+    await expect(mine).toContainText('Firefox en Windows');
+    const other = list.getByRole('listitem').filter({ hasText: 'Chrome en Linux' });
+    await other.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await other.getByRole('button', { name: 'Sí, cerrar sesión' }).click();
+    await expect(pageB.getByText('Sesión cerrada')).toBeVisible();
+    // Left: this browser and the API client that created the account.
+    await expect(other).toHaveCount(0);
+    await expect(list.getByRole('listitem')).toHaveCount(2);
+
+    // The first browser's next call is refused: it lands on /login.
+    await pageA.goto('/perfil');
+    await expect(pageA).toHaveURL(/\/login/);
+    // The second one goes on.
+    await pageB.reload();
+    await expect(pageB).toHaveURL(/\/perfil$/);
+  } finally {
+    await first.close();
+    await second.close();
+  }
+});

@@ -1,0 +1,59 @@
+import type {
+  AdminUser,
+  App,
+  AppInput,
+  AuditEntry,
+  DashboardData,
+  Paged,
+  PlanChange,
+  UserAppPlanInfo,
+  UserListQuery,
+  UserStats,
+} from '@portal/shared';
+import { ADMIN_FALLBACK } from '../model/texts';
+import { API_PATHS, FALLBACK, request } from '@portal/shared';
+
+export function listUsers(query: UserListQuery): Promise<Paged<AdminUser>> {
+  return request('get', API_PATHS.users.list, {
+    searchParams: { page: query.page, limit: query.limit, name: query.name, email: query.email, status: query.status },
+    fallback: FALLBACK.listUsers,
+  });
+}
+
+export function getUserStats(): Promise<UserStats> {
+  return request('get', API_PATHS.users.stats, { fallback: FALLBACK.stats });
+}
+
+/** Activates the pending users among `userIds`; answers how many were verified. */
+export function verifyEmails(userIds: number[]): Promise<{ verified: number; userIds: number[] }> {
+  return request('post', API_PATHS.users.verifyEmails, { json: { userIds }, fallback: FALLBACK.verifyByIds });
+}
+
+/** Toggles a user between active and suspended (suspension ends the user's sessions). */
+export function changeUserStatus(id: number): Promise<{ user: AdminUser }> {
+  return request('put', API_PATHS.auth.changeStatus(id), { fallback: FALLBACK.changeStatus });
+}
+
+export function getUserAppPlans(idUsuario: number): Promise<UserAppPlanInfo[]> {
+  return request('post', API_PATHS.userPlans.userAppPlans, { json: { idUsuario }, fallback: ADMIN_FALLBACK.loadPlans });
+}
+
+export function changeUserAppPlan(change: PlanChange): Promise<UserAppPlanInfo> {
+  return request('post', API_PATHS.userPlans.changePlan, { json: change, fallback: ADMIN_FALLBACK.updateUserPlan });
+}
+
+export function createApp(app: AppInput & { nombre: string }): Promise<App> {
+  return request('post', API_PATHS.apps.register, { json: app, fallback: FALLBACK.createApp });
+}
+
+export function updateApp(id: number, fields: AppInput): Promise<App> {
+  return request('put', API_PATHS.apps.update(id), { json: fields, fallback: FALLBACK.updateApp });
+}
+
+export function getDashboard(): Promise<DashboardData> {
+  return request('get', API_PATHS.admin.dashboard, { fallback: ADMIN_FALLBACK.dashboard });
+}
+
+export function listAuditLog(page = 1, limit = 20): Promise<Paged<AuditEntry>> {
+  return request('get', API_PATHS.admin.auditLog, { searchParams: { page, limit }, fallback: ADMIN_FALLBACK.auditLog });
+}

@@ -1,0 +1,46 @@
+/** Spec §2: the registration date in es-ES short format, 'Sin fecha' when missing (or unreadable). */
+export function formatRegistrationDate(createdAt: string | null | undefined): string {
+  if (!createdAt) return 'Sin fecha';
+  const date = new Date(createdAt);
+  if (Number.isNaN(date.getTime())) return 'Sin fecha';
+  return date.toLocaleDateString('es-ES');
+}
+
+/** Spec §2, §9: the administrators card shows the count minus 2, never below zero. */
+export function administratorsShown(count: number): number {
+  return Math.max(0, count - 2);
+}
+
+/** Spec §2: the revenue chart's amounts, in USD without decimals ('1.234 USD'). */
+export function formatWholeUsd(amount: number): string {
+  return `${new Intl.NumberFormat('es-ES', { maximumFractionDigits: 0, useGrouping: true }).format(Math.round(amount))} USD`;
+}
+
+/** A stat card's change against the previous month: '+12,5 % vs. mes anterior', or a plain note without a base. */
+export function formatChange(changePercent: number | null): string {
+  if (changePercent === null) return 'Sin datos del mes anterior';
+  const sign = changePercent > 0 ? '+' : changePercent < 0 ? '−' : '';
+  const value = new Intl.NumberFormat('es-ES', { maximumFractionDigits: 1 }).format(Math.abs(changePercent));
+  return `${sign}${value} % vs. mes anterior`;
+}
+
+/** 'Ana Pérez', or the email when the user has no name yet. */
+export function displayName(user: { name?: string | null; lastName?: string | null; email?: string }): string {
+  const full = [user.name, user.lastName]
+    .filter((part) => part?.trim())
+    .join(' ')
+    .trim();
+  return full || user.email || '';
+}
+
+/** The role column: role 1 is the administrator (spec §6). */
+export function roleLabel(role: number): string {
+  return role === 1 ? 'Administrador' : 'Usuario';
+}
+
+/** An expiry is a calendar day saved as midnight UTC: shown as that day (es-ES), wherever the admin is. */
+export function formatExpiryDate(fechaVencimiento: string | null | undefined): string {
+  if (!fechaVencimiento) return 'Sin fecha';
+  const date = new Date(fechaVencimiento);
+  return Number.isNaN(date.getTime()) ? 'Sin fecha' : date.toLocaleDateString('es-ES', { timeZone: 'UTC' });
+}

@@ -1,0 +1,85 @@
+import type { AppWithPlans, UserPlan } from '@portal/shared';
+import { formatUsd, planBadges, plansPageApps, proPlanOf, upgradePath } from '../rules';
+import { isFreePlan, planLabel } from '@portal/shared';
+
+// Without an app: a shape the API's schema never sends, which the badges still show (the plan alone).
+const entry = (id: number, nombre: string, app?: string): UserPlan =>
+  ({
+    id,
+    plan: { nombre, descripcion: '' },
+    ...(app ? { app: { id, nombre: app } } : {}),
+    fechaVencimiento: null,
+  }) as UserPlan;
+
+const appWithPlans = (id: number, nombre = `App ${id}`): AppWithPlans => ({
+  id,
+  nombre,
+  iconUrl: null,
+  descripcion: '',
+  longDescription: '',
+  planes: [
+    { id: id * 10, nombre: 'free', caracteristicas: ['Básico'], precioMensual: 0, precioAnual: 0 },
+    { id: id * 10 + 1, nombre: 'PRO', caracteristicas: ['Todo'], precioMensual: 15, precioAnual: 150 },
+  ],
+});
+
+describe('plan badges', () => {
+  it("reads a plan named 'free' in any case as free", () => {
+    expect(isFreePlan({ nombre: 'FREE' })).toBe(true);
+    expect(isFreePlan({ nombre: ' Free ' })).toBe(true);
+    expect(isFreePlan({ nombre: 'PRO' })).toBe(false);
+    expect(isFreePlan({ nombre: 'freemium' })).toBe(false);
+  });
+
+  it("shows 'Plan gratuito' when every plan is free (and when there are none)", () => {
+    expect(planBadges([entry(1, 'free', 'Beto Pro'), entry(2, 'Free', 'TX30')])).toEqual({ kind: 'free' });
+    expect(planBadges([])).toEqual({ kind: 'free' });
+  });
+
+  it('lists every plan, with its app, as soon as one is not free', () => {
+    expect(planBadges([entry(1, 'free', 'Beto Pro'), entry(2, 'PRO', 'TX30'), entry(3, 'PRO')])).toEqual({
+      kind: 'list',
+      items: [
+        { id: 1, label: 'Beto Pro: Gratis' },
+        { id: 2, label: 'TX30: PRO' },
+        { id: 3, label: 'PRO' },
+      ],
+    });
+  });
+});
+
+describe('plans page', () => {
+  it('orders the apps 2, 3, 1 and leaves out every other app', () => {
+    const apps = [1, 2, 3, 4, 5].map((id) => appWithPlans(id));
+    expect(plansPageApps(apps).map((app) => app.id)).toEqual([2, 3, 1]);
+    expect(plansPageApps([appWithPlans(1), appWithPlans(5)]).map((app) => app.id)).toEqual([1]);
+    expect(plansPageApps([])).toEqual([]);
+  });
+
+  it('finds the PRO plan of an app', () => {
+    expect(proPlanOf(appWithPlans(2))?.nombre).toBe('PRO');
+    expect(proPlanOf({ planes: [] })).toBeUndefined();
+  });
+
+  it('writes prices in USD without needless decimals', () => {
+    expect(formatUsd(39)).toBe('39 USD');
+    expect(formatUsd(12.5)).toBe('12.50 USD');
+  });
+});
+
+describe('upgrade path', () => {
+  it('goes to /apps/{id}, to /apps/ without an id, and nowhere for app 4', () => {
+    expect(upgradePath({ id: 2 })).toBe('/apps/2');
+    expect(upgradePath({ id: null })).toBe('/apps/');
+    expect(upgradePath({ id: 4 })).toBeNull();
+  });
+});
+
+describe('plan names a person reads (issue 18, item 5)', () => {
+  it("reads 'Gratis' for the free plan and 'PRO' for a PRO one, whatever their case", () => {
+    expect(planLabel({ nombre: 'free' })).toBe('Gratis');
+    expect(planLabel({ nombre: ' Free ' })).toBe('Gratis');
+    expect(planLabel({ nombre: 'pro' })).toBe('PRO');
+    expect(planLabel({ nombre: 'Empresa' })).toBe('Empresa');
+  });
+});

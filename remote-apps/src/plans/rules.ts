@@ -1,0 +1,51 @@
+import type { AppWithPlans, Plan, UserPlan } from '@portal/shared';
+import { isFreePlan, planLabel } from '@portal/shared';
+
+export type PlanBadges = { kind: 'free' } | { kind: 'list'; items: { id: number; label: string }[] };
+
+/** Spec §2: 'Plan gratuito' when every plan of the user is free, else each plan listed under 'Tus Aplicaciones'. */
+export function planBadges(planesUsuarios: readonly UserPlan[]): PlanBadges {
+  if (planesUsuarios.every((entry) => isFreePlan(entry.plan))) return { kind: 'free' };
+  return {
+    kind: 'list',
+    items: planesUsuarios.map((entry) => ({
+      id: entry.id,
+      label: entry.app ? `${entry.app.nombre}: ${planLabel(entry.plan)}` : planLabel(entry.plan),
+    })),
+  };
+}
+
+/** Spec §9: the complete suite costs 39 USD a month and 299 USD a year. */
+export const SUITE_PRICES = { monthly: 39, annual: 299, currency: 'USD' } as const;
+
+/** Spec §9: the plans page shows the apps with ids 2, 3, 1, in that order. */
+export const PLANS_PAGE_APP_ORDER: readonly number[] = [2, 3, 1];
+
+export function plansPageApps(apps: readonly AppWithPlans[]): AppWithPlans[] {
+  return PLANS_PAGE_APP_ORDER.map((id) => apps.find((app) => app.id === id)).filter(
+    (app): app is AppWithPlans => app !== undefined,
+  );
+}
+
+export function freePlanOf(app: Pick<AppWithPlans, 'planes'>): Plan | undefined {
+  return app.planes.find(isFreePlan);
+}
+
+export function proPlanOf(app: Pick<AppWithPlans, 'planes'>): Plan | undefined {
+  return app.planes.find((plan) => !isFreePlan(plan));
+}
+
+/** Spec §9: app id 4 (the suite entry) has no upgrade button. */
+export const NO_UPGRADE_APP_ID = 4;
+
+/** Spec §2: a card's 'Mejorar Plan' goes to /apps/{id} (or /apps/ without an id); null when the app has none. */
+export function upgradePath(app: { id?: number | null }): string | null {
+  if (app.id === NO_UPGRADE_APP_ID) return null;
+  return app.id ? `/apps/${app.id}` : '/apps/';
+}
+
+/** '39 USD' and '12.50 USD': whole amounts without decimals. */
+export function formatUsd(amount: number | null | undefined): string {
+  const value = Number(amount ?? 0);
+  return `${Number.isInteger(value) ? value : value.toFixed(2)} USD`;
+}

@@ -1,0 +1,159 @@
+import { useCallback, useEffect, useState } from 'react';
+import styled from 'styled-components';
+import {
+  Alert,
+  Button,
+  endMyOtherSessions,
+  endMySession,
+  errorMessage,
+  FALLBACK,
+  listMySessions,
+  theme,
+  type PortalSession,
+} from '@portal/shared';
+import { absoluteDate, relativeDate } from './dates';
+
+const List = styled.ul`
+  list-style: none;
+  margin: 16px 0;
+  padding: 0;
+  li { border: 1px solid ${theme.color.border}; border-radius: 8px; padding: 12px 14px; margin-bottom: 10px; }
+  p { margin: 2px 0; }
+`;
+
+const Badge = styled.span`
+  margin-left: 8px;
+  padding: 1px 8px;
+  border-radius: 10px;
+  font-size: 0.8rem;
+  background: ${theme.color.primary};
+  color: #fff;
+`;
+
+const Row = styled.div`
+  display: flex;
+  gap: 8px;
+  flex-wrap: wrap;
+  margin-top: 8px;
+  align-items: center;
+`;
+
+/** 'Sesiones': where this account is signed in, with 'Cerrar sesión' on each other one (after confirming). */
+export function SessionsSection() {
+  const [sessions, setSessions] = useState<PortalSession[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      setSessions(await listMySessions());
+      setError(null);
+    } catch (caught) {
+      setError(errorMessage(caught, FALLBACK.sessions));
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const run = async (work: () => Promise<string>) => {
+    setBusy(true);
+    setNotice(null);
+    try {
+      setNotice(await work());
+      setError(null);
+    } catch (caught) {
+      setError(errorMessage(caught, FALLBACK.endSession));
+    } finally {
+      setConfirming(null);
+      setBusy(false);
+      await load();
+    }
+  };
+
+  const others = sessions?.filter((s) => !s.current) ?? [];
+
+  return (
+    <section aria-labelledby="sesiones-titulo">
+      <h2 id="sesiones-titulo">Sesiones</h2>
+      <p>Los dispositivos donde tu cuenta tiene la sesión iniciada.</p>
+      {error && <Alert tone="error">{error}</Alert>}
+      {notice && <Alert tone="success">{notice}</Alert>}
+      {sessions === null && !error && <p>Cargando sesiones…</p>}
+      {sessions && (
+        <List aria-label="Sesiones abiertas">
+          {sessions.map((session) => (
+            <li key={session.id} data-testid="sesion">
+              <p>
+                <strong>
+                  {session.device} · {session.label}
+                </strong>
+                {session.current && <Badge>Este dispositivo</Badge>}
+              </p>
+              <p>Dirección: {session.address}</p>
+              <p title={absoluteDate(session.createdAt)}>
+                Inicio: {absoluteDate(session.createdAt)} ({relativeDate(session.createdAt)})
+              </p>
+              <p title={absoluteDate(session.lastSeenAt)}>Último uso: {relativeDate(session.lastSeenAt)}</p>
+              {!session.current &&
+                (confirming === session.id ? (
+                  <Row role="group" aria-label="Confirmar cierre de sesión">
+                    <span>¿Cerrar la sesión de {session.label}?</span>
+                    <Button
+                      $variant="danger"
+                      disabled={busy}
+                      onClick={() =>
+                        run(async () => {
+                          await endMySession(session.id);
+                          return 'Sesión cerrada';
+                        })
+                      }
+                    >
+                      Sí, cerrar sesión
+                    </Button>
+                    <Button $variant="secondary" disabled={busy} onClick={() => setConfirming(null)}>
+                      Cancelar
+                    </Button>
+                  </Row>
+                ) : (
+                  <Row>
+                    <Button $variant="secondary" disabled={busy} onClick={() => setConfirming(session.id)}>
+                      Cerrar sesión
+                    </Button>
+                  </Row>
+                ))}
+            </li>
+          ))}
+        </List>
+      )}
+      {others.length > 0 &&
+        (confirming === 'otras' ? (
+          <Row role="group" aria-label="Confirmar cierre de las demás sesiones">
+            <span>¿Cerrar todas las demás sesiones?</span>
+            <Button
+              $variant="danger"
+              disabled={busy}
+              onClick={() =>
+                run(async () => {
+                  const { ended } = await endMyOtherSessions();
+                  return ended === 1 ? 'Se cerró 1 sesión' : `Se cerraron ${ended} sesiones`;
+                })
+              }
+            >
+              Sí, cerrar todas
+            </Button>
+            <Button $variant="secondary" disabled={busy} onClick={() => setConfirming(null)}>
+              Cancelar
+            </Button>
+          </Row>
+        ) : (
+          <Button disabled={busy} onClick={() => setConfirming('otras')}>
+            Cerrar todas las demás sesiones
+          </Button>
+        ))}
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+// The API's production build: its TypeScript sources (and the few @portal/shared rules it applies) bundled by esbuild
+// into plain JavaScript in api/dist, run with `node api/dist/server.js`; its npm dependencies stay outside the bundle
+// and come from the API's own production install. tsx runs the sources in development and tests only.
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './parts.mjs';
+
+const API = path.join(ROOT, 'api');
+export const API_DIST = path.join(API, 'dist');
+/** @type {{ dependencies: Record<string, string> }} */
+const apiPackage = JSON.parse(readFileSync(path.join(API, 'package.json'), 'utf8'));
+/** The bundles: the server, the console commands (`npm run admin`) and the allow-list rule `npm start` checks first. */
+const ENTRIES = {
+  server: 'api/src/server.ts',
+  admin: 'api/src/cli/admin.ts',
+  'redirect-allow-list': 'shared/src/redirect/allow-list-entries.ts',
+};
+
+/** @param {string} entry @returns {number} */
+function newestMtime(entry) {
+  if (!existsSync(entry)) return 0;
+  const info = statSync(entry);
+  if (!info.isDirectory()) return info.mtimeMs;
+  let newest = 0;
+  for (const child of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
+  return newest;
+}
+
+/** Fresh when every bundle is newer than the API's and the shared package's sources and the API's package.json. */
+export function isApiFresh() {
+  const built = Object.keys(ENTRIES).map((name) => path.join(API_DIST, `${name}.js`));
+  if (!built.every((file) => existsSync(file))) return false;
+  const oldest = Math.min(...built.map((file) => statSync(file).mtimeMs));
+  const sources = [path.join(API, 'src'), path.join(ROOT, 'shared/src'), path.join(API, 'package.json')];
+  return oldest > Math.max(...sources.map(newestMtime));
+}
+
+/** @param {{ force?: boolean, log?: (line: string) => void }} options */
+export async function buildApi({ force = false, log = console.log } = {}) {
+  if (!force && isApiFresh()) {
+    log('· api: al día');
+    return;
+  }
+  const started = Date.now();
+  log('· api: compilando (esbuild)...');
+  const esbuild = await import('esbuild');
+  rmSync(API_DIST, { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(ROOT, file)])),
+    outdir: API_DIST,
+    bundle: true,
+    // The API's dependencies are installed next to the bundle; @portal/shared (TypeScript sources, a development
+    // dependency of the API) is bundled in, resolved through its package exports like tsx does.
+    external: Object.keys(apiPackage.dependencies).flatMap((name) => [name, `${name}/*`]),
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    sourcemap: true,
+    // One file per entry, no shared chunks: the code finds its neighbours from its own address (import.meta.url:
+    // ./migrations, the repository root two folders up), so every entry must sit in api/dist itself.
+    logLevel: 'warning',
+  });
+  // The migrations are read at run time next to the code that applies them (src/db/migrate.ts: ./migrations/).
+  cpSync(path.join(API, 'src/db/migrations'), path.join(API_DIST, 'migrations'), { recursive: true });
+  log(`· api: listo en ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}

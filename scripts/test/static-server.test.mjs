@@ -1,0 +1,121 @@
+// The CDN-like static server (scripts/lib/static-server.mjs) as a browser and a CDN meet it: revalidation answered
+// with 304, ranges with 206, the compressed copy the build wrote, the SPA fallback, and the same headers on every answer.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { after, before, describe, it } from 'node:test';
+import { precompress } from '../lib/precompress.mjs';
+import { startStaticServer } from '../lib/static-server.mjs';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'portal-static-'));
+const script = `console.log(${JSON.stringify('x'.repeat(4000))});\n`;
+/** @type {{ url: string, close(): Promise<void> }} */
+let server;
+
+before(async () => {
+  writeFileSync(path.join(dir, 'index.html'), `<!doctype html><title>Portal</title>${' '.repeat(600)}`);
+  writeFileSync(path.join(dir, 'main.0123456789.js'), script);
+  writeFileSync(path.join(dir, 'remoteEntry.js'), script);
+  writeFileSync(path.join(dir, 'preload.json'), JSON.stringify({ scripts: ['main.0123456789.js'], routes: [] }));
+  mkdirSync(path.join(dir, 'media'));
+  writeFileSync(path.join(dir, 'media', 'clip.mp4'), Buffer.alloc(2000, 7));
+  writeFileSync(path.join(path.dirname(dir), 'secreto.txt'), 'fuera de la carpeta');
+  assert.equal(precompress(dir), 3);
+  server = await startStaticServer({
+    dir,
+    port: 0,
+    spa: true,
+    runtimeConfig: { apiBaseUrl: 'http://127.0.0.1:3000', remotes: {}, redirectAllowList: [] },
+  });
+});
+after(async () => {
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const get = (/** @type {string} */ pathname, /** @type {Record<string, string>} */ headers = {}) =>
+  fetch(`${server.url}${pathname}`, { headers });
+
+/** @param {Response} response */
+function assertPageHeaders(response) {
+  assert.match(response.headers.get('content-security-policy') ?? '', /default-src 'self'/);
+  assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+  assert.equal(response.headers.get('access-control-allow-origin'), '*');
+}
+
+describe('static server', () => {
+  it('revalidates the page: an ETag, then 304 with no body and the same security headers', async () => {
+    const first = await get('/');
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get('cache-control'), 'no-cache');
+    assert.equal(first.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.match(first.headers.get('link') ?? '', /<\/main\.0123456789\.js>; rel=preload; as=script/);
+    const tag = first.headers.get('etag');
+    assert.ok(tag, 'an ETag');
+    const again = await get('/', { 'if-none-match': tag });
+    assert.equal(again.status, 304);
+    assert.equal(await again.text(), '');
+    assertPageHeaders(again);
+  });
+
+  it('revalidates the entry and the runtime config the same way', async () => {
+    for (const pathname of ['/remoteEntry.js', '/runtime-config.js']) {
+      const first = await get(pathname);
+      assert.equal(first.status, 200, pathname);
+      assert.equal(first.headers.get('cache-control'), 'no-cache');
+      const again = await get(pathname, { 'if-none-match': first.headers.get('etag') ?? '' });
+      assert.equal(again.status, 304, pathname);
+    }
+    assert.match(await (await get('/runtime-config.js')).text(), /window\.__PORTAL_CONFIG__ = \{"apiBaseUrl"/);
+  });
+
+  it('keeps hashed files for a year and sends the compressed copy the browser accepts', async () => {
+    const brotli = await fetch(`${server.url}/main.0123456789.js`, { headers: { 'accept-encoding': 'br' } });
+    assert.equal(brotli.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal(brotli.headers.get('content-encoding'), 'br');
+    assert.equal(brotli.headers.get('content-type'), 'text/javascript; charset=utf-8');
+    assert.equal(await brotli.text(), script, 'fetch decodes what the server compressed');
+    const raw = await new Promise((resolve, reject) => {
+      import('node:http').then(({ get: httpGet }) =>
+        httpGet(`${server.url}/main.0123456789.js`, { headers: { 'accept-encoding': 'gzip' } }, (response) => {
+          /** @type {Buffer[]} */
+          const chunks = [];
+          response.on('data', (chunk) => chunks.push(chunk));
+          response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject),
+      );
+    });
+    assert.equal(raw.headers['content-encoding'], 'gzip');
+    assert.equal(zlib.gunzipSync(raw.body).toString(), script);
+    assert.ok(raw.body.length < script.length / 4, 'the copy is smaller');
+  });
+
+  it('answers a byte range with 206 and Content-Range', async () => {
+    const response = await get('/media/clip.mp4', { range: 'bytes=100-199' });
+    assert.equal(response.status, 206);
+    assert.equal(response.headers.get('content-range'), 'bytes 100-199/2000');
+    assert.equal((await response.arrayBuffer()).byteLength, 100);
+  });
+
+  it("answers the host's routes with index.html, and a missing file with a Spanish 404", async () => {
+    const route = await get('/apps/123');
+    assert.equal(route.status, 200);
+    assert.match(await route.text(), /<title>Portal<\/title>/);
+    const missing = await get('/missing.0123456789.js');
+    assert.equal(missing.status, 404);
+    assert.equal(await missing.text(), 'No encontrado');
+    assertPageHeaders(missing);
+  });
+
+  it('serves nothing outside its folder and only GET and HEAD', async () => {
+    for (const pathname of ['/../secreto.txt', '/%2e%2e/secreto.txt', '/..%2fsecreto.txt']) {
+      const response = await get(pathname);
+      assert.notEqual(await response.text(), 'fuera de la carpeta', pathname);
+    }
+    const post = await fetch(`${server.url}/`, { method: 'POST' });
+    assert.equal(post.status, 405);
+    assert.equal(post.headers.get('allow'), 'GET, HEAD');
+  });
+});

@@ -1,0 +1,46 @@
+// What the host and every remote share at run time, and how (module federation's `shared`).
+const path = require('node:path');
+const rootPackage = require('../../package.json');
+const sharedPackage = require('../../shared/package.json');
+
+/**
+ * Singletons: two Reacts break hooks, two zustand or @portal/shared copies give two session stores. Each package
+ * is also shared under its name with a trailing slash so that subpath imports (react/jsx-runtime) are shared too.
+ * `react-router-dom` is shared as ./react-router-dom.js, the part of react-router the portal uses (tree-shaken),
+ * instead of the whole package; `react-router` itself is not shared (only that file imports it).
+ */
+function sharedSingletons() {
+  /** @type {Record<string, string | undefined>} */
+  const versions = rootPackage.dependencies;
+  const singleton = (/** @type {string | false} */ version) => ({
+    singleton: true,
+    requiredVersion: version,
+    eager: false,
+  });
+  /** @type {Record<string, import('@module-federation/enhanced').moduleFederationPlugin.SharedConfig>} */
+  const shared = {};
+  for (const name of ['react', 'react-dom', 'zustand', 'styled-components']) {
+    shared[name] = singleton(versions[name] ?? false);
+    shared[`${name}/`] = singleton(versions[name] ?? false);
+  }
+  shared['react-router-dom'] = {
+    ...singleton(versions['react-router-dom'] ?? false),
+    import: ROUTER_SHIM,
+    version: require('react-router/package.json').version,
+  };
+  shared['@portal/shared'] = {
+    singleton: true,
+    requiredVersion: sharedPackage.version,
+    version: sharedPackage.version,
+  };
+  shared['@portal/shared/'] = {
+    singleton: true,
+    requiredVersion: sharedPackage.version,
+    version: sharedPackage.version,
+  };
+  return shared;
+}
+
+const ROUTER_SHIM = path.join(__dirname, 'react-router-dom.js');
+
+module.exports = { sharedSingletons, ROUTER_SHIM };
