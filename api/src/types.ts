@@ -22,6 +22,7 @@ import type {
 } from './routes/users/schemas.js';
 import type { App as AppSchema, AppTag as AppTagSchema } from './schemas/apps.js';
 import type { CurrentUser, Session as SessionSchema, UserPlan as UserPlanSchema } from './schemas/auth.js';
+import type { Session as PortalSessionSchema } from './schemas/sessions.js';
 
 /** `GET /auth/user` and the user of every sign-in answer. */
 export type User = Static<typeof CurrentUser>;
@@ -29,6 +30,8 @@ export type UserPlan = Static<typeof UserPlanSchema>;
 export type UserStatus = Static<typeof UserStatusSchema>;
 /** What `POST /auth/login` and the other sign-ins answer. */
 export type Session = Static<typeof SessionSchema>;
+/** One open portal session (`GET /auth/sessions`, `GET /admin/users/{id}/sessions`). */
+export type PortalSession = Static<typeof PortalSessionSchema>;
 
 export type App = Static<typeof AppSchema>;
 export type AppTag = Static<typeof AppTagSchema>;

@@ -18,7 +18,7 @@ const safariIphone =
 
 describe('describeClient', () => {
   it('names device, browser and system in Spanish, and never leaves one empty', () => {
-    assert.deepEqual(describeClient(chromeLinux), { device: 'Ordenador', browser: 'Chrome', os: 'Linux' });
+    assert.deepEqual(describeClient(chromeLinux), { device: 'Computadora', browser: 'Chrome', os: 'Linux' });
     assert.deepEqual(describeClient(safariIphone), { device: 'Móvil', browser: 'Safari', os: 'iOS' });
     assert.deepEqual(describeClient(undefined), {
       device: 'Dispositivo desconocido',
@@ -85,7 +85,7 @@ forEachBackend((backend) => {
     const mine = list.find((s) => s.current);
     assert.equal(mine?.label, 'Firefox en Windows');
     assert.equal(mine?.address, '203.0.113.20');
-    assert.equal(mine?.device, 'Ordenador');
+    assert.equal(mine?.device, 'Computadora');
     const elsewhere = list.find((s) => !s.current);
     assert.equal(elsewhere?.label, 'Chrome en Linux');
     assert.equal(elsewhere?.address, '198.51.100.7', 'the forwarded address, as trust-proxy says');
@@ -215,7 +215,7 @@ forEachBackend((backend) => {
     await signIn('aviso@portal.test', firefoxWindows, '203.0.113.50');
     const mails = await newSignInMails('aviso@portal.test');
     assert.equal(mails.length, 1);
-    assert.match(mails[0]!.text, /Dispositivo: Ordenador/);
+    assert.match(mails[0]!.text, /Dispositivo: Computadora/);
     assert.match(mails[0]!.text, /Navegador: Firefox en Windows/);
     assert.match(mails[0]!.text, /Dirección: 203\.0\.113\.50/);
     assert.match(mails[0]!.text, /Si no fuiste tú, cambia tu contraseña/);

@@ -5,7 +5,7 @@ export const SessionId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,100}$', descri
 
 export const Session = Type.Object({
   id: Type.String(),
-  device: Type.String({ description: "'Ordenador', 'Móvil', 'Tableta'…" }),
+  device: Type.String({ description: "'Computadora', 'Móvil', 'Tableta'…" }),
   browser: Type.String(),
   os: Type.String(),
   label: Type.String({ description: "Navegador y sistema: 'Chrome en Linux'" }),

@@ -206,7 +206,7 @@ export async function sessionToken(app: FastifyInstance, user: User): Promise<st
   await app.db.insert(sessions).values({
     id,
     userId: user.id,
-    device: 'Ordenador',
+    device: 'Computadora',
     browser: 'Prueba',
     os: 'Linux',
     address: '127.0.0.1',

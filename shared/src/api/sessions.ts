@@ -1,21 +1,7 @@
 import { FALLBACK } from '../messages/es';
 import { request } from './client';
+import type { PortalSession } from '../types/entities';
 import { API_PATHS } from './paths';
-
-/** One open portal session (issue 20; api/README.md, "Sesiones"). */
-export interface PortalSession {
-  id: string;
-  device: string;
-  browser: string;
-  os: string;
-  /** 'Chrome en Linux'. */
-  label: string;
-  address: string;
-  createdAt: string;
-  lastSeenAt: string;
-  /** The session of this browser's token. */
-  current: boolean;
-}
 
 export function listMySessions(): Promise<PortalSession[]> {
   return request('get', API_PATHS.auth.sessions, { fallback: FALLBACK.sessions });

@@ -1,4 +1,4 @@
-import type { App, User } from '../types/entities';
+import type { App, PortalSession, User } from '../types/entities';
 
 /** A signed-in ordinary user for component tests; override what a test is about. */
 export function user(overrides: Partial<User> = {}): User {
@@ -32,6 +32,23 @@ export function app(id: number, nombre: string, overrides: Partial<App> = {}): A
     isEnabledWeb: true,
     isEnabledMovil: true,
     tags: [],
+    ...overrides,
+  };
+}
+
+/** An open portal session, as `GET /auth/sessions` lists it: 'Chrome en Linux' gives its browser and system. */
+export function portalSession(id: string, label: string, overrides: Partial<PortalSession> = {}): PortalSession {
+  const [browser = label, os = ''] = label.split(' en ');
+  return {
+    id,
+    device: 'Computadora',
+    browser,
+    os,
+    label,
+    address: '198.51.100.7',
+    createdAt: '2026-11-20T10:00:00.000Z',
+    lastSeenAt: '2026-11-22T18:30:00.000Z',
+    current: false,
     ...overrides,
   };
 }

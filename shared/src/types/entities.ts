@@ -14,6 +14,7 @@ export type {
   Paged,
   Plan,
   PlanChange,
+  PortalSession,
   Session,
   User,
   UserAppPlanInfo,

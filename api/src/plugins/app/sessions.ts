@@ -6,11 +6,13 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Bowser from 'bowser';
+import type { Static } from 'typebox';
+import type { Session } from '../../schemas/sessions.js';
 import type { Db } from '../../db/client.js';
 import { sessions, users, type User } from '../../db/schema.js';
 import { newSignInMail } from '../../lib/mail-templates.js';
 
-/** Where a session was started from, as shown to people: 'Ordenador', 'Chrome', 'Linux'… */
+/** Where a session was started from, as shown to people: 'Computadora', 'Chrome', 'Linux'… */
 export interface ClientDescription {
   device: string;
   browser: string;
@@ -18,7 +20,7 @@ export interface ClientDescription {
 }
 
 const deviceTypes: Record<string, string> = {
-  desktop: 'Ordenador',
+  desktop: 'Computadora',
   mobile: 'Móvil',
   tablet: 'Tableta',
   tv: 'Televisor',
@@ -101,20 +103,9 @@ export async function startSession(
   return app.tokens.sign(user, { id, issuedAt: now, expiresAt });
 }
 
-/** A session as the API shows it (GET /auth/sessions, GET /admin/users/{id}/sessions). */
-export interface SessionView {
-  id: string;
-  device: string;
-  browser: string;
-  os: string;
-  label: string;
-  address: string;
-  createdAt: string;
-  lastSeenAt: string;
-  current: boolean;
-}
+/** A session as the API shows it (GET /auth/sessions, GET /admin/users/{id}/sessions): the `Session` schema. */
+export type SessionView = Static<typeof Session>;
 
-/** The user's open sessions (not ended, not expired), the most recently used first. */
 export async function listSessions(db: Db, userId: number, currentId?: string): Promise<SessionView[]> {
   const rows = await db
     .select({

@@ -1,21 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { PortalSession } from '@portal/shared';
+import { portalSession } from '@portal/shared/testing/fixtures';
 import { SessionsModal } from './SessionsModal';
 import { renderAt, useFakeApi, type FakeApi } from '../../testing/setup';
 
 let api: FakeApi;
-const open = (id: string, label: string, address: string) => ({
-  id,
-  device: 'Ordenador',
-  browser: label.split(' en ')[0],
-  os: label.split(' en ')[1],
-  label,
-  address,
-  createdAt: '2026-11-20T10:00:00.000Z',
-  lastSeenAt: '2026-11-22T18:30:00.000Z',
-  current: false,
-});
-let sessions: ReturnType<typeof open>[];
+const open = (id: string, label: string, address: string) => portalSession(id, label, { address });
+let sessions: PortalSession[];
 
 afterEach(async () => {
   await api.close();
@@ -34,11 +26,11 @@ it('lists the user sessions and ends one, which leaves the list', async () => {
   renderAt('/admin/usuarios', <SessionsModal user={{ id: 7, email: 'ana@example.com' }} onClose={onClose} />);
   const dialog = screen.getByRole('dialog', { name: 'Sesiones de ana@example.com' });
   const list = await within(dialog).findByRole('list', { name: 'Sesiones abiertas' });
-  expect(within(list).getByText('Ordenador · Chrome en Linux')).toBeInTheDocument();
+  expect(within(list).getByText('Computadora · Chrome en Linux')).toBeInTheDocument();
   expect(within(list).getByText('Dirección: 203.0.113.30')).toBeInTheDocument();
   await userEvent.click(within(dialog).getByRole('button', { name: 'Cerrar sesión de Safari en iOS' }));
   expect(await within(dialog).findByText('Sesión de Safari en iOS cerrada')).toBeInTheDocument();
-  await waitFor(() => expect(within(dialog).queryByText('Ordenador · Safari en iOS')).not.toBeInTheDocument());
+  await waitFor(() => expect(within(dialog).queryByText('Computadora · Safari en iOS')).not.toBeInTheDocument());
   expect(api.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/admin/users/7/sessions/s2']);
   await userEvent.click(within(dialog).getByRole('button', { name: 'Cerrar' }));
   expect(onClose).toHaveBeenCalled();

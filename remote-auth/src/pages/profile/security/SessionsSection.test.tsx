@@ -1,23 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useSession } from '@portal/shared';
+import { type PortalSession, useSession } from '@portal/shared';
+import { portalSession } from '@portal/shared/testing/fixtures';
 import { renderAt, useFakeApi, user, type FakeApi } from '../../../testing/render';
 import { SessionsSection } from './SessionsSection';
 
 let api: FakeApi;
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
-const session = (id: string, label: string, current: boolean, address: string) => ({
-  id,
-  device: 'Ordenador',
-  browser: label.split(' en ')[0],
-  os: label.split(' en ')[1],
-  label,
-  address,
-  createdAt: minutesAgo(120),
-  lastSeenAt: minutesAgo(5),
-  current,
-});
-let sessions: ReturnType<typeof session>[];
+const session = (id: string, label: string, current: boolean, address: string) =>
+  portalSession(id, label, { current, address, createdAt: minutesAgo(120), lastSeenAt: minutesAgo(5) });
+let sessions: PortalSession[];
 
 beforeEach(async () => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -51,7 +43,7 @@ it('lists the sessions with device, browser, address, dates and the Este disposi
   const items = await screen.findAllByTestId('sesion');
   expect(items).toHaveLength(3);
   expect(within(items[0]!).getByText('Este dispositivo')).toBeInTheDocument();
-  expect(within(items[0]!).getByText('Ordenador · Chrome en Linux')).toBeInTheDocument();
+  expect(within(items[0]!).getByText('Computadora · Chrome en Linux')).toBeInTheDocument();
   expect(within(items[0]!).queryByRole('button', { name: 'Cerrar sesión' })).not.toBeInTheDocument();
   expect(within(items[1]!).getByText('Dirección: 203.0.113.20')).toBeInTheDocument();
   expect(within(items[1]!).getByText('Último uso: hace 5 minutos')).toBeInTheDocument();
@@ -69,7 +61,7 @@ it('ends one session only after confirming', async () => {
   await userEvent.click(within(items[1]!).getByRole('button', { name: 'Sí, cerrar sesión' }));
   expect(await screen.findByText('Sesión cerrada')).toBeInTheDocument();
   await waitFor(() => expect(screen.getAllByTestId('sesion')).toHaveLength(2));
-  expect(screen.queryByText('Ordenador · Firefox en Windows')).not.toBeInTheDocument();
+  expect(screen.queryByText('Computadora · Firefox en Windows')).not.toBeInTheDocument();
 });
 
 it('closes all the other sessions after confirming', async () => {
