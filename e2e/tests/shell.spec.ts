@@ -61,15 +61,15 @@ test('an unknown address shows the not-found page', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Regresar' })).toBeVisible();
 });
 
-test('the session store is one instance across the host and the calculator remote', async ({ page, request }) => {
+test('the session and billing stores are one instance across the host and the calculator remote', async ({ page, request }) => {
   await signInAsAdmin(page, request);
   await page.goto('/calculadora-txi');
   await expect(page.getByRole('heading', { name: 'Calculadora TXI' })).toBeVisible();
   const instances = await page.evaluate(
     () => (window as unknown as { __PORTAL_INSTANCES__?: Record<string, number> }).__PORTAL_INSTANCES__,
   );
-  // A second copy of @portal/shared in the remote would count 2 for both.
-  expect(instances).toEqual({ '@portal/shared': 1, 'session-store': 1 });
+  // A second copy of @portal/shared in the remote would count 2 for each.
+  expect(instances).toEqual({ '@portal/shared': 1, 'session-store': 1, 'billing-store': 1 });
 });
 
 test('a deep address loaded directly renders the shell (absolute script paths)', async ({ page }) => {

@@ -165,6 +165,7 @@ export async function request<T>(
     }
     kyOptions.searchParams = params;
   }
+  inFlight += 1;
   try {
     const response = await api()(path, kyOptions);
     if (response.status === 204) return undefined as T;
@@ -172,5 +173,19 @@ export async function request<T>(
     return (text ? JSON.parse(text) : undefined) as T;
   } catch (error) {
     throw await toApiError(error, options.fallback);
+  } finally {
+    inFlight -= 1;
+    if (inFlight === 0) for (const resolve of idleWaiters.splice(0)) resolve();
   }
+}
+
+let inFlight = 0;
+const idleWaiters: (() => void)[] = [];
+
+/**
+ * Resolves once no call is under way (its answer read, or its failure logged). Tests await it before they close their
+ * fake API, so no call of a test ends, and logs, after the test.
+ */
+export function whenApiIdle(): Promise<void> {
+  return inFlight === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve));
 }

@@ -1,6 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { resetApiClient, resetAppsForTests, resetSessionForTests, useApps, useSession } from '@portal/shared';
+import {
+  resetApiClient,
+  resetAppsForTests,
+  resetSessionForTests,
+  useApps,
+  useSession,
+  whenApiIdle,
+} from '@portal/shared';
 import { startFakeApi } from '@portal/shared/testing/fake-api';
 import { catalogue, user, withPlans } from '../../../testing/fixtures';
 import { renderAt } from '@portal/shared/testing/render';
@@ -32,6 +39,8 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
+  // The page asks for the apps with their plans on its own; that call ends (and logs) before the test does.
+  await whenApiIdle();
   await api?.close();
   api = undefined;
   jest.restoreAllMocks();
