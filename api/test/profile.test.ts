@@ -38,18 +38,19 @@ forEachBackend((backend) => {
   const forbidden = { statusCode: 403, code: 'FORBIDDEN', message: 'No tienes permisos para realizar esta acción' };
 
   describe('POST /auth/update-user', () => {
-    it('updates the own name and phone and answers { user }', async () => {
+    it('updates the own name and phone, stored in E.164, and answers { user }', async () => {
       const response = await post(
         t.app,
         '/auth/update-user',
-        { idUsuario: ana.id, name: ' Ana María ', phone: '+51 999888777' },
+        { idUsuario: ana.id, name: ' Ana María ', phone: '+51 999 888 777' },
         ana.token,
       );
       assert.equal(response.statusCode, 200);
       assert.equal((await edits(ana.id)).length, 0, 'editing oneself is not an admin action');
       const { user } = response.json();
       assert.equal(user.name, 'Ana María');
-      assert.equal(user.phone, '+51 999888777');
+      assert.equal(user.phone, '+51999888777');
+      assert.equal((await row(ana.id)).phone, '+51999888777');
       assert.equal(user.id, ana.id);
       assert.ok(Array.isArray(user.planesUsuarios));
       assert.doesNotMatch(response.body, /argon2|password/i);
@@ -72,6 +73,55 @@ forEachBackend((backend) => {
       const missing = await post(t.app, '/auth/update-user', { idUsuario: 999999, name: 'Nadie' }, admin);
       assert.equal(missing.statusCode, 404);
       assert.deepEqual(missing.json(), { statusCode: 404, code: 'USER_NOT_FOUND', message: 'Usuario no encontrado' });
+    });
+
+    it('refuses a phone that is too short or not valid for its country with a Spanish 400, and writes nothing', async () => {
+      const before = await row(ana.id);
+      for (const [phone, message] of [
+        ['+51 12 345 6', 'El teléfono debe tener al menos 10 dígitos'],
+        ['+51 812 345 678', 'El teléfono no es válido para el país elegido'],
+        ['+52 512 345 6789', 'El teléfono no es válido para el país elegido'],
+      ] as const) {
+        const response = await post(t.app, '/auth/update-user', { idUsuario: ana.id, name: 'Otra', phone }, ana.token);
+        assert.equal(response.statusCode, 400, phone);
+        assert.deepEqual(response.json(), { statusCode: 400, code: 'INVALID_PHONE', message });
+      }
+      assert.deepEqual(await row(ana.id), before);
+    });
+
+    it('keeps a phone stored before numbers were checked when it comes back unchanged, and clears an empty one', async () => {
+      await t.app.db.update(users).set({ phone: '555-0101' }).where(eq(users.id, beto.id));
+      const kept = await post(
+        t.app,
+        '/auth/update-user',
+        { idUsuario: beto.id, name: 'Beto', phone: '555-0101' },
+        beto.token,
+      );
+      assert.equal(kept.statusCode, 200, kept.body);
+      assert.equal((await row(beto.id)).phone, '555-0101');
+      const changed = await post(
+        t.app,
+        '/auth/update-user',
+        { idUsuario: beto.id, name: 'Beto', phone: '555-0102' },
+        beto.token,
+      );
+      assert.equal(changed.statusCode, 400);
+      assert.equal((await row(beto.id)).phone, '555-0101');
+      const cleared = await post(
+        t.app,
+        '/auth/update-user',
+        { idUsuario: beto.id, name: 'Beto', phone: '' },
+        beto.token,
+      );
+      assert.equal(cleared.json().user.phone, '');
+      // A number written without '+' is Peruvian (spec §9).
+      const national = await post(
+        t.app,
+        '/auth/update-user',
+        { idUsuario: beto.id, name: 'Beto', phone: '912 345 678' },
+        beto.token,
+      );
+      assert.equal(national.json().user.phone, '+51912345678');
     });
 
     it('needs a session and a valid body', async () => {
@@ -117,6 +167,19 @@ forEachBackend((backend) => {
       assert.equal(response.json().user.planesUsuarios.length, 3);
       const [record] = await edits(id);
       assert.deepEqual(record?.details, { role: 1, status: 'active' });
+    });
+
+    it("stores an administrator's phone edit in E.164, and refuses an invalid one without writing or recording", async () => {
+      const response = await edit(beto.id, { phone: '+1 (201) 555-0123' }, admin);
+      assert.equal(response.statusCode, 200, response.body);
+      assert.equal((await row(beto.id)).phone, '+12015550123');
+      const recorded = (await edits(beto.id)).length;
+      const refused = await edit(beto.id, { name: 'Cambiado', phone: '+1 (201) 555-012' }, admin);
+      assert.equal(refused.statusCode, 400);
+      assert.equal(refused.json().code, 'INVALID_PHONE');
+      assert.equal((await row(beto.id)).name, 'Beto');
+      assert.equal((await row(beto.id)).phone, '+12015550123');
+      assert.equal((await edits(beto.id)).length, recorded);
     });
 
     it('answers 404 for an unknown id and 400 for a bad one', async () => {

@@ -19,8 +19,8 @@ import {
 } from './helpers/accounts.js';
 import { buildTestApp, forEachBackend, login as adminLogin, type TestApp } from './helpers/app.js';
 
-const victim = { password: 'clave-de-la-victima', name: 'Valeria', lastName: 'Rojas', phone: '+51 900000001' };
-const attacker = { password: 'clave-del-atacante', name: 'Atacante', lastName: 'Malo', phone: '+51 911111111' };
+const victim = { password: 'clave-de-la-victima', name: 'Valeria', lastName: 'Rojas', phone: '+51900000001' };
+const attacker = { password: 'clave-del-atacante', name: 'Atacante', lastName: 'Malo', phone: '+51911111111' };
 
 forEachBackend((backend) => {
   let t: TestApp;

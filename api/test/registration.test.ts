@@ -132,6 +132,50 @@ forEachBackend((backend) => {
       await login(t.app, email, 'tercera-clave');
     });
 
+    it('stores the phone in E.164 however it was written', async () => {
+      for (const [email, phone] of [
+        ['fono-e164@portal.test', '+51912345678'],
+        ['fono-espacios@portal.test', '+51 912 345 678'],
+        ['fono-peru@portal.test', '(01) 234-5678'],
+      ] as const) {
+        const response = await register(registration(email, { phone }));
+        assert.equal(response.statusCode, 201, response.body);
+        const [pending] = await t.app.db
+          .select()
+          .from(pendingRegistrations)
+          .where(eq(pendingRegistrations.id, response.json().registrationId));
+        const stored = phone === '(01) 234-5678' ? '+5112345678' : '+51912345678';
+        assert.deepEqual([(await userRow(email))?.phone, pending?.phone], [stored, stored]);
+      }
+    });
+
+    for (const [what, phone, message] of [
+      ['a phone of fewer than 10 digits', '+51 12 345 6', 'El teléfono debe tener al menos 10 dígitos'],
+      ['a phone its country does not have', '+51 812 345 678', 'El teléfono no es válido para el país elegido'],
+      ['a number no country has', '+999 1234567890', 'El teléfono no es válido para el país elegido'],
+    ]) {
+      it(`refuses ${what} with a Spanish 400, writes nothing and mails nothing`, async () => {
+        const email = 'fono-malo@portal.test';
+        const [users0, pending0, mails0] = await Promise.all([
+          t.app.db.select({ value: count() }).from(users),
+          t.app.db.select({ value: count() }).from(pendingRegistrations),
+          t.app.db.select({ value: count() }).from(mailOutbox),
+        ]);
+        const response = await register(registration(email, { phone }));
+        assert.equal(response.statusCode, 400, response.body);
+        assert.deepEqual(response.json(), { statusCode: 400, code: 'INVALID_PHONE', message });
+        assert.deepEqual(
+          await Promise.all([
+            t.app.db.select({ value: count() }).from(users),
+            t.app.db.select({ value: count() }).from(pendingRegistrations),
+            t.app.db.select({ value: count() }).from(mailOutbox),
+          ]),
+          [users0, pending0, mails0],
+        );
+        assert.equal(await userRow(email), undefined);
+      });
+    }
+
     it('creates one account for 50 concurrent registrations of one email', async () => {
       const email = 'carrera@portal.test';
       const responses = await Promise.all(

@@ -52,7 +52,7 @@ export function person(label: string): Person {
  */
 export async function registerPending(request: APIRequestContext, who: Person): Promise<string> {
   const response = await request.post(`${API_URL}/auth/register`, {
-    data: { email: who.email, password: who.password, name: who.name, lastName: who.lastName, phone: '+51 987654321' },
+    data: { email: who.email, password: who.password, name: who.name, lastName: who.lastName, phone: '+51987654321' },
   });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { registrationId: string }).registrationId;
@@ -70,7 +70,8 @@ export async function registerActive(request: APIRequestContext, who: Person): P
 }
 
 /**
- * Fills both steps of /register as a person would (Peru's phone prefix kept) and creates the account: the browser lands
+ * Fills both steps of /register as a person would (Peru, the default country, and a Peruvian mobile, stored as
+ * +51987654321) and creates the account: the browser lands
  * on the verification page. A pending address that this browser did not register still gets step 2.
  */
 export async function registerThroughForm(page: Page, who: Person): Promise<void> {
@@ -78,7 +79,7 @@ export async function registerThroughForm(page: Page, who: Person): Promise<void
   await page.getByLabel('Email').fill(who.email);
   await page.getByLabel('Nombre').fill(who.name);
   await page.getByLabel('Apellido').fill(who.lastName);
-  await page.getByLabel('Teléfono', { exact: true }).fill('987654321');
+  await page.getByLabel('Teléfono', { exact: true }).fill('987 654 321');
   await page.getByRole('button', { name: 'Siguiente' }).click();
   await expect(page.getByText('Paso 2 de 2')).toBeVisible();
   await page.getByLabel('Contraseña', { exact: true }).fill(who.password);

@@ -35,7 +35,7 @@ test('register, read the code from the mail, verify: signed in on /apps; sign ou
   expect(await me.json()).toMatchObject({
     name: who.name,
     lastName: who.lastName,
-    phone: '+51 987654321',
+    phone: '+51987654321',
     status: 'active',
   });
 
@@ -46,6 +46,28 @@ test('register, read the code from the mail, verify: signed in on /apps; sign ou
   await signInThroughForm(page, who.email, who.password);
   await expect(page).toHaveURL(/\/apps$/);
   await expectSignedInAs(page, request, who.email);
+});
+
+// A key of libphonenumber-js's metadata: the file that carries it is the phone data (about 48 KB of gzip JavaScript).
+const PHONE_METADATA = 'country_calling_codes';
+
+test('/login downloads no phone data (its JavaScript budget); /register brings it when it opens', async ({ page }) => {
+  const scripts: Array<Promise<{ url: string; body: string }>> = [];
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname.endsWith('.js'))
+      scripts.push(response.text().then((body) => ({ url: response.url(), body })));
+  });
+  await page.goto('/login');
+  await expect(page.getByRole('button', { name: 'Iniciar Sesión' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const atLogin = await Promise.all(scripts);
+  expect(atLogin.length).toBeGreaterThan(0);
+  expect(atLogin.filter((script) => script.body.includes(PHONE_METADATA)).map((script) => script.url)).toEqual([]);
+
+  await page.getByRole('link', { name: 'Registrate' }).click();
+  await expect(page.getByRole('combobox', { name: 'País del teléfono' })).toHaveValue('PE');
+  const withRegister = await Promise.all(scripts);
+  expect(withRegister.slice(atLogin.length).some((script) => script.body.includes(PHONE_METADATA))).toBe(true);
 });
 
 test('a wrong password shows the message in the red box and signs nobody in', async ({ page, request }) => {
@@ -114,14 +136,15 @@ test('a profile edit survives a reload', async ({ page, request }) => {
   await expect(page.getByRole('heading', { name: `${who.name} ${who.lastName}` })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Tu plan actual' })).toBeVisible();
   await page.getByLabel('Nombre').fill('Lucía Elena');
-  await page.getByLabel('Teléfono').fill('+51 912345678');
+  await page.getByLabel('Teléfono', { exact: true }).fill('912 345 678');
   await page.getByRole('button', { name: 'Guardar cambios' }).click();
   await expect(page.getByRole('button', { name: '✓ Actualizado' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Guardar cambios' })).toBeVisible({ timeout: 6000 });
 
   await page.reload();
   await expect(page.getByLabel('Nombre')).toHaveValue('Lucía Elena');
-  await expect(page.getByLabel('Teléfono')).toHaveValue('+51 912345678');
+  await expect(page.getByLabel('Teléfono', { exact: true })).toHaveValue('912 345 678');
+  await expect(page.getByRole('combobox', { name: 'País del teléfono' })).toHaveValue('PE');
   await expect(page.getByRole('heading', { name: `Lucía Elena ${who.lastName}` })).toBeVisible();
 });
 

@@ -26,7 +26,7 @@ async function attackerRegisters(email: string): Promise<{ status: number; regis
       password: 'Clave-del-atacante-1',
       name: 'Atacante',
       lastName: 'Malo',
-      phone: '+51 911111111',
+      phone: '+51911111111',
     }),
   });
   return { status: response.status, ...((await response.json()) as { registrationId?: string }) };
@@ -58,7 +58,7 @@ async function expectVictimOwnsTheAccount(page: Page, who: Person): Promise<void
     email: who.email,
     name: who.name,
     lastName: who.lastName,
-    phone: '+51 987654321',
+    phone: '+51987654321',
     status: 'active',
   });
   expect(await signInStatus(who.email, who.password)).toBe(200);

@@ -19,8 +19,17 @@ export const Name = Type.String({ minLength: 1, maxLength: 100, pattern: `^(?=.*
 /** Digits, spaces and + ( ) - . as people write phone numbers. */
 const phoneCharacters = '^[0-9+() .-]*$';
 
-/** A phone on a profile edit; empty clears it (accounts from Google or Apple have none). */
-export const Phone = Type.String({ maxLength: 32, pattern: phoneCharacters });
+/**
+ * A phone on a profile edit; empty clears it (accounts from Google or Apple have none). The handler checks it with
+ * libphonenumber-js (src/lib/phone.ts) and stores E.164.
+ */
+export const Phone = Type.String({
+  maxLength: 32,
+  pattern: phoneCharacters,
+  description:
+    'Internacional, mejor en E.164 (+51912345678); sin «+» se lee como número de Perú. Se guarda en E.164. Vacío lo ' +
+    'borra; el valor guardado enviado sin cambios se conserva tal cual',
+});
 
 const Password = (minLength: number) => Type.String({ minLength, maxLength: 256 });
 
@@ -40,8 +49,15 @@ export const RegisterBody = Type.Object(
     password: Password(6),
     name: Name,
     lastName: Name,
-    // The registration form asks for at least 10 characters (spec §5).
-    phone: Type.String({ minLength: 10, maxLength: 32, pattern: phoneCharacters }),
+    // The registration form asks for at least 10 characters (spec §5); the handler then checks the number itself.
+    phone: Type.String({
+      minLength: 10,
+      maxLength: 32,
+      pattern: phoneCharacters,
+      description:
+        'Internacional, mejor en E.164 (+51912345678); sin «+» se lee como número de Perú. Debe ser válido para su ' +
+        'país (400 INVALID_PHONE si no); se guarda en E.164',
+    }),
   },
   { additionalProperties: false },
 );

@@ -1,10 +1,12 @@
 /**
  * The form rules of spec §5 and the limits of §9, as plain functions: each returns the Spanish message of the first
- * broken rule per field, or nothing when the input is fine.
+ * broken rule per field, or nothing when the input is fine. The phone rules, which need libphonenumber-js, are in
+ * phone.ts and registration.ts, so that the pages that do not ask for a phone (/login) never load its metadata.
  */
 
 export const PASSWORD_MIN_REGISTER = 6;
 export const PASSWORD_MIN_UPDATE = 5;
+/** Spec §9: digits of the international number, dialling code included. */
 export const PHONE_MIN_DIGITS = 10;
 export const CODE_LENGTH = 6;
 
@@ -13,6 +15,7 @@ export const FORM_MESSAGES = {
   lastNameRequired: 'El apellido es requerido',
   phoneRequired: 'El teléfono es requerido',
   phoneTooShort: 'El teléfono debe tener al menos 10 dígitos',
+  phoneInvalid: 'El teléfono no es válido para el país elegido',
   emailRequired: 'El email es requerido',
   emailInvalid: 'El email no es válido',
   passwordRequired: 'La contraseña es requerida',
@@ -41,30 +44,6 @@ export function emailError(email: string): string | undefined {
   if (!value) return FORM_MESSAGES.emailRequired;
   if (!EMAIL_PATTERN.test(value)) return FORM_MESSAGES.emailInvalid;
   return undefined;
-}
-
-export interface RegistrationDetails {
-  email: string;
-  name: string;
-  lastName: string;
-  /** International form from composePhone, e.g. '+51 987654321'. */
-  phone: string;
-}
-
-/** Step 1: the email (checked before asking the server about it), name, last name and phone. */
-export function validateRegistrationDetails(details: RegistrationDetails): FieldErrors<keyof RegistrationDetails> {
-  const phoneDigits = details.phone.replace(/\D/g, '');
-  return {
-    email: emailError(details.email),
-    name: details.name.trim() ? undefined : FORM_MESSAGES.nameRequired,
-    lastName: details.lastName.trim() ? undefined : FORM_MESSAGES.lastNameRequired,
-    // The country's dialling code counts: a Peruvian mobile (+51 and 9 digits) has 11.
-    phone: !details.phone.trim()
-      ? FORM_MESSAGES.phoneRequired
-      : phoneDigits.length < PHONE_MIN_DIGITS
-        ? FORM_MESSAGES.phoneTooShort
-        : undefined,
-  };
 }
 
 export interface NewPassword {

@@ -20,5 +20,5 @@ export function bodyOf(api: FakeApi, path: string): unknown {
 
 /** The shared test user, with the phone the profile form shows. */
 export function user(overrides: Partial<User> = {}): User {
-  return sharedUser({ phone: '+51 987654321', ...overrides });
+  return sharedUser({ phone: '+51987654321', ...overrides });
 }

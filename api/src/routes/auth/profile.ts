@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { roles, users, type User } from '../../db/schema.js';
 import { forbidden, HttpError } from '../../lib/errors.js';
+import { editedPhone } from '../../lib/phone.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { EditUserBody, UpdatePresentationBody, UpdateUserBody, UserEnvelope } from '../../schemas/auth.js';
 import { commonErrors, ErrorRef, IdParams } from '../../schemas/common.js';
@@ -37,8 +38,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { idUsuario, name, phone } = request.body;
       const actor = signedIn(request);
       selfOrAdmin(actor.user, idUsuario);
-      const changes = { name: name.trim(), ...(phone === undefined ? {} : { phone: phone.trim() }) };
       const updated = await app.db.transaction(async (tx) => {
+        const [current] = await tx
+          .select({ phone: users.phone })
+          .from(users)
+          .where(eq(users.id, idUsuario))
+          .for('update');
+        if (!current) throw userNotFound();
+        const changes = {
+          name: name.trim(),
+          ...(phone === undefined ? {} : { phone: editedPhone(phone, current.phone) }),
+        };
         const [row] = await tx.update(users).set(changes).where(eq(users.id, idUsuario)).returning();
         // An administrator editing someone else is on record; people editing themselves are not admin actions.
         if (row && actor.user.id !== idUsuario) {
@@ -81,10 +91,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         const sessionsEnd = endsSessions(current, { status, role });
         if (current.role === roles.admin && Object.keys(sessionsEnd).length > 0) await keepOneAdministrator(tx, id);
         const changes: PgUpdateSetSource<typeof users> = {};
-        for (const field of ['name', 'lastName', 'phone'] as const) {
+        for (const field of ['name', 'lastName'] as const) {
           const value = profile[field];
           if (value !== undefined) changes[field] = value.trim();
         }
+        if (profile.phone !== undefined) changes.phone = editedPhone(profile.phone, current.phone);
         if (profile.picture !== undefined) changes.picture = profile.picture;
         if (role !== undefined) changes.role = role;
         // Verifying by hand does what the emailed code does: activation with the free plans.

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { eq, sql } from 'drizzle-orm';
 import { users } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
+import { e164Phone } from '../../lib/phone.js';
 import { verificationCodeMail } from '../../lib/mail-templates.js';
 import {
   EmailBody,
@@ -40,7 +41,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const email = normalizeEmail(request.body.email);
       const { name, lastName, phone } = request.body;
-      const profile = { name: name.trim(), lastName: lastName.trim(), phone: phone.trim() };
+      const profile = { name: name.trim(), lastName: lastName.trim(), phone: e164Phone(phone) };
       const passwordHash = await app.passwords.hash(request.body.password);
       const now = new Date(app.clock());
 

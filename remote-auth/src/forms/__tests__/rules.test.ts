@@ -8,30 +8,8 @@ import {
   profileError,
   resendError,
   sanitizeCode,
-  validateRegistrationDetails,
   validateRegistrationPassword,
 } from '../rules';
-import { composePhone, DEFAULT_PHONE_COUNTRY, phoneCountry, PHONE_COUNTRIES } from '../phone-countries';
-
-const details = { email: 'ana@example.com', name: 'Ana', lastName: 'Pérez', phone: '+51 987654321' };
-
-describe('registration step 1', () => {
-  it('accepts complete details with a Peruvian mobile (dialling code counted)', () => {
-    expect(hasErrors(validateRegistrationDetails(details))).toBe(false);
-  });
-
-  it.each([
-    [{ name: '  ' }, 'name', 'El nombre es requerido'],
-    [{ lastName: '' }, 'lastName', 'El apellido es requerido'],
-    [{ phone: '' }, 'phone', 'El teléfono es requerido'],
-    [{ phone: '+51 1234567' }, 'phone', 'El teléfono debe tener al menos 10 dígitos'],
-    [{ email: '' }, 'email', 'El email es requerido'],
-    [{ email: 'ana@' }, 'email', 'El email no es válido'],
-    [{ email: 'ana example@x.com' }, 'email', 'El email no es válido'],
-  ])('%o gives %s: %s', (change, field, message) => {
-    expect(validateRegistrationDetails({ ...details, ...change })).toMatchObject({ [field]: message });
-  });
-});
 
 describe('registration step 2', () => {
   it.each([
@@ -90,19 +68,5 @@ describe('profile and passwords', () => {
   it('resending needs an email', () => {
     expect(resendError('')).toBe(FORM_MESSAGES.resendEmailRequired);
     expect(resendError('a@b.co')).toBeUndefined();
-  });
-});
-
-describe('phone countries', () => {
-  it('defaults to Peru (+51), listed first', () => {
-    expect(DEFAULT_PHONE_COUNTRY).toBe('PE');
-    expect(PHONE_COUNTRIES[0]).toEqual({ code: 'PE', name: 'Perú', dial: '51' });
-    expect(phoneCountry('XX').code).toBe('PE');
-  });
-
-  it('composes the international form from the country and the typed number', () => {
-    expect(composePhone('PE', '987 654 321')).toBe('+51 987654321');
-    expect(composePhone('MX', '55-1234-5678')).toBe('+52 5512345678');
-    expect(composePhone('PE', '  ')).toBe('');
   });
 });

@@ -1,7 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Alert, ApiError, Button, errorMessage, FALLBACK, TextField, updateUserInfo, useSession } from '@portal/shared';
+import { type PhoneInput, phoneInputOf, profilePhone } from '../../forms/phone';
 import { FORM_MESSAGES, profileError } from '../../forms/rules';
 import { Form } from '../../components/AuthLayout';
+import { PhoneField } from '../../components/PhoneField';
 
 /** Spec §2, §9: '✓ Actualizado' stays 3 s, then the button is idle again. */
 export const SAVED_MS = 3000;
@@ -12,13 +14,15 @@ const LABELS: Record<SaveState, string> = { idle: 'Guardar cambios', saving: 'Gu
 
 /**
  * 'Información del perfil': name and phone, saved with update-user; the stored user is replaced. The page keys it by
- * user id, so a user who arrives after the page (OAuth return) fills it afresh.
+ * user id, so a user who arrives after the page (OAuth return) fills it afresh. The phone shows with its country and
+ * in national format, and is sent in E.164.
  */
 export function ProfileForm() {
   const user = useSession((s) => s.user);
   const setUser = useSession((s) => s.setUser);
   const [name, setName] = useState(user?.name ?? '');
-  const [phone, setPhone] = useState(user?.phone ?? '');
+  const [phone, setPhone] = useState<PhoneInput>(() => phoneInputOf(user?.phone ?? ''));
+  const [phoneError, setPhoneError] = useState<string | undefined>();
   const [state, setState] = useState<SaveState>('idle');
   const [error, setError] = useState<string | null>(null);
 
@@ -32,14 +36,17 @@ export function ProfileForm() {
     event.preventDefault();
     if (state === 'saving') return;
     const problem = user ? profileError(name) : FORM_MESSAGES.userMissing;
+    const sent = profilePhone(phone, user?.phone ?? '');
     setError(problem ?? null);
-    if (problem || !user) return;
+    setPhoneError('error' in sent ? sent.error : undefined);
+    if (problem || !user || 'error' in sent) return;
     setState('saving');
     try {
-      const response = await updateUserInfo(user.id, name.trim(), phone.trim());
+      const response = await updateUserInfo(user.id, name.trim(), sent.phone);
       if (!response?.user)
         throw new ApiError((response as { message?: string } | undefined)?.message ?? FALLBACK.updateProfile);
       setUser(response.user);
+      setPhone(phoneInputOf(response.user.phone));
       setState('saved');
     } catch (caught) {
       setError(
@@ -53,12 +60,17 @@ export function ProfileForm() {
     <Form onSubmit={onSubmit} noValidate>
       {error && <Alert tone="error">{error}</Alert>}
       <TextField label="Nombre" autoComplete="given-name" value={name} onChange={(e) => setName(e.target.value)} />
-      <TextField
-        label="Teléfono"
-        type="tel"
-        autoComplete="tel"
+      <PhoneField
         value={phone}
-        onChange={(e) => setPhone(e.target.value)}
+        error={phoneError}
+        onChange={(next) => {
+          setPhone(next);
+          // An error shown clears once the number is corrected (as on /register).
+          if (phoneError) {
+            const checked = profilePhone(next, user?.phone ?? '');
+            setPhoneError('error' in checked ? checked.error : undefined);
+          }
+        }}
       />
       <TextField label="Email" type="email" value={user?.email ?? ''} readOnly disabled />
       <div>

@@ -21,7 +21,7 @@ const ANA = user({
 
 beforeEach(async () => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
-  updateReply = { status: 200, body: { user: { ...ANA, name: 'Ana María', phone: '+51 911111111' } }, delay: 50 };
+  updateReply = { status: 200, body: { user: { ...ANA, name: 'Ana María', phone: '+51911111111' } }, delay: 50 };
   passwordReply = {
     status: 200,
     body: { message: 'Contraseña actualizada correctamente', access_token: 'token-nuevo' },
@@ -67,12 +67,13 @@ it("saves name and phone: 'Guardando...', '✓ Actualizado' for 3 s, then idle; 
   await clicks.clear(name);
   await clicks.type(name, '  Ana María ');
   await clicks.clear(screen.getByLabelText('Teléfono'));
-  await clicks.type(screen.getByLabelText('Teléfono'), '+51 911111111');
+  await clicks.type(screen.getByLabelText('Teléfono'), '911 111 111');
   await clicks.click(screen.getByRole('button', { name: 'Guardar cambios' }));
   expect(screen.getByRole('button', { name: 'Guardando...' })).toBeDisabled();
   expect(await screen.findByRole('button', { name: '✓ Actualizado' })).toBeInTheDocument();
-  expect(bodyOf(api, '/auth/update-user')).toEqual({ idUsuario: 7, name: 'Ana María', phone: '+51 911111111' });
-  expect(useSession.getState().user).toMatchObject({ name: 'Ana María', phone: '+51 911111111' });
+  expect(bodyOf(api, '/auth/update-user')).toEqual({ idUsuario: 7, name: 'Ana María', phone: '+51911111111' });
+  expect(useSession.getState().user).toMatchObject({ name: 'Ana María', phone: '+51911111111' });
+  expect(screen.getByLabelText('Teléfono')).toHaveValue('911 111 111');
   expect(screen.getByRole('heading', { name: 'Ana María Pérez' })).toBeInTheDocument();
   act(() => jest.advanceTimersByTime(2900));
   expect(screen.getByRole('button', { name: '✓ Actualizado' })).toBeInTheDocument();
@@ -103,7 +104,42 @@ it('fills the form when the user arrives after the page (OAuth return)', async (
   expect(screen.getByLabelText('Nombre')).toHaveValue('');
   await act(() => useSession.getState().startSession('tok', ANA));
   expect(screen.getByLabelText('Nombre')).toHaveValue('Ana');
-  expect(screen.getByLabelText('Teléfono')).toHaveValue('+51 987654321');
+  expect(screen.getByLabelText('Teléfono')).toHaveValue('987 654 321');
+  expect(screen.getByRole('combobox', { name: 'País del teléfono' })).toHaveValue('PE');
+});
+
+it('shows the stored phone with its country, in national format', async () => {
+  await useSession.getState().startSession('tok', { ...ANA, phone: '+12015550123' });
+  renderAt('/perfil', <ProfilePage />);
+  expect(screen.getByRole('combobox', { name: 'País del teléfono' })).toHaveDisplayValue('Estados Unidos (+1)');
+  expect(screen.getByLabelText('Teléfono')).toHaveValue('(201) 555-0123');
+});
+
+it('refuses a phone its country does not have, under the field, without calling the API', async () => {
+  renderAt('/perfil', <ProfilePage />);
+  await userEvent.clear(screen.getByLabelText('Teléfono'));
+  await userEvent.type(screen.getByLabelText('Teléfono'), '812 345 678');
+  await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
+  expect(screen.getByText('El teléfono no es válido para el país elegido')).toBeInTheDocument();
+  expect(screen.getByLabelText('Teléfono')).toHaveAttribute('aria-invalid', 'true');
+  expect(api.requests).toHaveLength(0);
+  await userEvent.clear(screen.getByLabelText('Teléfono'));
+  await userEvent.type(screen.getByLabelText('Teléfono'), '912 345 678');
+  expect(screen.queryByText('El teléfono no es válido para el país elegido')).not.toBeInTheDocument();
+});
+
+it.each([
+  ['the older spaced form, sent in E.164', '+51 987654321', '987 654 321', '+51987654321'],
+  ['a value the library cannot read, sent back as stored', '555-0101', '555-0101', '555-0101'],
+  ['no phone (Google or Apple accounts)', '', '', ''],
+])('saving only the name keeps %s', async (_what, stored, shown, sent) => {
+  await useSession.getState().startSession('tok', { ...ANA, phone: stored });
+  renderAt('/perfil', <ProfilePage />);
+  expect(screen.getByLabelText('Teléfono')).toHaveValue(shown);
+  await userEvent.type(screen.getByLabelText('Nombre'), ' María');
+  await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
+  expect(await screen.findByRole('button', { name: '✓ Actualizado' })).toBeInTheDocument();
+  expect(bodyOf(api, '/auth/update-user')).toEqual({ idUsuario: 7, name: 'Ana María', phone: sent });
 });
 
 it("a failed save shows the update's fallback (spec §8 'update info') and keeps the stored user", async () => {

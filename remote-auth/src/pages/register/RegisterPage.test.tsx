@@ -56,8 +56,13 @@ it('checks the phone length and the email format, and clears each error once cor
   await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
   expect(screen.getByText('El email no es válido')).toBeInTheDocument();
   expect(screen.getByText('El teléfono debe tener al menos 10 dígitos')).toBeInTheDocument();
+  // Long enough now, but no Peruvian number starts with 1 and has 9 digits.
   await userEvent.type(screen.getByLabelText('Teléfono'), '89');
   expect(screen.queryByText('El teléfono debe tener al menos 10 dígitos')).not.toBeInTheDocument();
+  expect(screen.getByText('El teléfono no es válido para el país elegido')).toBeInTheDocument();
+  await userEvent.clear(screen.getByLabelText('Teléfono'));
+  await userEvent.type(screen.getByLabelText('Teléfono'), '912 345 678');
+  expect(screen.queryByText('El teléfono no es válido para el país elegido')).not.toBeInTheDocument();
   await userEvent.type(screen.getByLabelText('Email'), 'example.com');
   expect(screen.queryByText('El email no es válido')).not.toBeInTheDocument();
 });
@@ -65,6 +70,25 @@ it('checks the phone length and the email format, and clears each error once cor
 it('defaults the phone country to Peru', () => {
   renderAt('/register', <RegisterPage />);
   expect(screen.getByRole('combobox', { name: 'País del teléfono' })).toHaveDisplayValue('Perú (+51)');
+});
+
+it('sends the number of the chosen country in E.164, and refuses one that country does not have', async () => {
+  renderAt('/register', <RegisterPage />);
+  await fillStep1({ phone: '912 345 678' });
+  await userEvent.selectOptions(screen.getByRole('combobox', { name: 'País del teléfono' }), 'MX');
+  await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
+  expect(screen.getByText('El teléfono no es válido para el país elegido')).toBeInTheDocument();
+  expect(screen.getByLabelText('Teléfono')).toHaveFocus();
+  expect(api.requests).toHaveLength(0);
+
+  await userEvent.clear(screen.getByLabelText('Teléfono'));
+  await userEvent.type(screen.getByLabelText('Teléfono'), '55 1234 5678');
+  await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
+  await screen.findByLabelText('Confirmar contraseña');
+  await userEvent.type(screen.getByLabelText('Contraseña'), 'Secreta1!');
+  await userEvent.type(screen.getByLabelText('Confirmar contraseña'), 'Secreta1!');
+  await userEvent.click(screen.getByRole('button', { name: 'Crear cuenta' }));
+  await waitFor(() => expect(bodyOf(api, '/auth/register')).toMatchObject({ phone: '+525512345678' }));
 });
 
 it('a new email goes to step 2; Anterior goes back with the data kept', async () => {
@@ -150,7 +174,7 @@ it('creates the account, keeps the pending email and the partner target, and goe
     email: 'Ana@Example.com',
     name: 'Ana',
     lastName: 'Pérez',
-    phone: '+51 987654321',
+    phone: '+51987654321',
     password: 'Secreta1!',
   });
   expect(useSession.getState().pendingVerificationEmail).toBe('ana@example.com');

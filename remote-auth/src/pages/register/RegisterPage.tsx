@@ -16,19 +16,14 @@ import {
   theme,
   useSession,
 } from '@portal/shared';
-import { composePhone, DEFAULT_PHONE_COUNTRY } from '../../forms/phone-countries';
-import {
-  hasErrors,
-  type FieldErrors,
-  type NewPassword,
-  type RegistrationDetails,
-  validateRegistrationDetails,
-  validateRegistrationPassword,
-} from '../../forms/rules';
+import { type PhoneInput, toE164 } from '../../forms/phone';
+import { DEFAULT_PHONE_COUNTRY } from '../../forms/phone-countries';
+import { type RegistrationDetails, validateRegistrationDetails } from '../../forms/registration';
+import { hasErrors, type FieldErrors, type NewPassword, validateRegistrationPassword } from '../../forms/rules';
 import { AuthLayout, Footer, Form, Row, TextLink } from '../../components/AuthLayout';
+import { PhoneField } from '../../components/PhoneField';
 import { redirectQuery } from '../../hooks/useAfterSignIn';
 import type { LoginNoticeState } from '../login/notice';
-import { PhoneField } from './PhoneField';
 
 export const ALREADY_REGISTERED = 'Este usuario ya está registrado, ingrese para continuar';
 
@@ -72,8 +67,7 @@ export default function RegisterPage() {
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [lastName, setLastName] = useState('');
-  const [country, setCountry] = useState(DEFAULT_PHONE_COUNTRY);
-  const [phoneNumber, setPhoneNumber] = useState('');
+  const [phone, setPhone] = useState<PhoneInput>({ country: DEFAULT_PHONE_COUNTRY, number: '' });
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [detailErrors, setDetailErrors] = useState<FieldErrors<DetailsField>>({});
@@ -85,20 +79,12 @@ export default function RegisterPage() {
     email: email.trim(),
     name: name.trim(),
     lastName: lastName.trim(),
-    phone: composePhone(country, phoneNumber),
+    phone,
   });
 
   // Errors clear when corrected: a field that shows an error is checked again on every change.
-  const recheckDetails = (
-    next: Partial<{ email: string; name: string; lastName: string; country: string; number: string }>,
-  ) => {
-    const current = {
-      email: next.email ?? email,
-      name: next.name ?? name,
-      lastName: next.lastName ?? lastName,
-      phone: composePhone(next.country ?? country, next.number ?? phoneNumber),
-    };
-    const fresh = validateRegistrationDetails(current);
+  const recheckDetails = (next: Partial<RegistrationDetails>) => {
+    const fresh = validateRegistrationDetails({ ...details(), ...next });
     setDetailErrors((shown) =>
       Object.fromEntries(Object.keys(shown).map((field) => [field, fresh[field as DetailsField]])),
     );
@@ -161,7 +147,8 @@ export default function RegisterPage() {
     setBusy(true);
     setServerError(null);
     try {
-      const response = await register({ ...all, password });
+      // Checked above, so valid: the API receives and stores E.164 ('+51912345678').
+      const response = await register({ ...all, phone: toE164(all.phone) ?? '', password });
       const registered = response.email || all.email;
       setPendingVerificationEmail(registered);
       if (redirectUrl) storePendingRedirect(redirectUrl, getRuntimeConfig().redirectAllowList);
@@ -212,16 +199,12 @@ export default function RegisterPage() {
             }}
           />
           <PhoneField
-            country={country}
-            number={phoneNumber}
+            value={phone}
+            disabled={busy}
             error={detailErrors.phone}
-            onCountryChange={(code) => {
-              setCountry(code);
-              recheckDetails({ country: code });
-            }}
-            onNumberChange={(value) => {
-              setPhoneNumber(value);
-              recheckDetails({ number: value });
+            onChange={(next) => {
+              setPhone(next);
+              recheckDetails({ phone: next });
             }}
           />
           <Button type="submit" $block disabled={busy}>

@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import styled from 'styled-components';
 import { Input, theme } from '@portal/shared';
-import { PHONE_COUNTRIES } from '../../forms/phone-countries';
+import type { PhoneInput } from '../forms/phone';
+import { isPhoneCountry, PHONE_COUNTRY_GROUPS, type PhoneCountry } from '../forms/phone-countries';
 
 const Field = styled.div`
   display: flex;
@@ -34,42 +35,56 @@ const ErrorText = styled.p`
   font-size: 0.875rem;
 `;
 
-/** The phone with its country (spec §2: Peru by default): a country selector and the national number. */
+const options = (countries: readonly PhoneCountry[]) =>
+  countries.map((option) => (
+    <option key={option.code} value={option.code}>
+      {option.name} (+{option.dial})
+    </option>
+  ));
+
+/**
+ * The phone with its country (spec §2: Peru by default), on /register and /perfil: a selector of every country
+ * (the usual ones first) and the number, national or international with '+'.
+ */
 export function PhoneField({
-  country,
-  number,
+  value,
   error,
-  onCountryChange,
-  onNumberChange,
+  disabled,
+  onChange,
 }: {
-  country: string;
-  number: string;
+  value: PhoneInput;
   error?: string;
-  onCountryChange: (code: string) => void;
-  onNumberChange: (value: string) => void;
+  disabled?: boolean;
+  onChange: (next: PhoneInput) => void;
 }) {
   const id = useId();
   return (
     <Field>
       <label htmlFor={`${id}-number`}>Teléfono</label>
       <Inputs>
-        <Select aria-label="País del teléfono" value={country} onChange={(e) => onCountryChange(e.target.value)}>
-          {PHONE_COUNTRIES.map((option) => (
-            <option key={option.code} value={option.code}>
-              {option.name} (+{option.dial})
-            </option>
-          ))}
+        <Select
+          aria-label="País del teléfono"
+          value={value.country}
+          disabled={disabled}
+          onChange={(e) => {
+            const country = e.target.value;
+            if (isPhoneCountry(country)) onChange({ ...value, country });
+          }}
+        >
+          <optgroup label="Frecuentes">{options(PHONE_COUNTRY_GROUPS.common)}</optgroup>
+          <optgroup label="Todos los países">{options(PHONE_COUNTRY_GROUPS.others)}</optgroup>
         </Select>
         <Input
           id={`${id}-number`}
           type="tel"
           inputMode="tel"
           autoComplete="tel-national"
-          value={number}
+          value={value.number}
+          disabled={disabled}
           $invalid={Boolean(error)}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : undefined}
-          onChange={(e) => onNumberChange(e.target.value)}
+          onChange={(e) => onChange({ ...value, number: e.target.value })}
         />
       </Inputs>
       {error && <ErrorText id={`${id}-error`}>{error}</ErrorText>}

@@ -1,0 +1,32 @@
+import { validateRegistrationDetails } from '../registration';
+import { hasErrors } from '../rules';
+
+const details = {
+  email: 'ana@example.com',
+  name: 'Ana',
+  lastName: 'Pérez',
+  phone: { country: 'PE' as const, number: '912 345 678' },
+};
+
+describe('registration step 1', () => {
+  it('accepts complete details with a Peruvian mobile', () => {
+    expect(hasErrors(validateRegistrationDetails(details))).toBe(false);
+  });
+
+  it.each([
+    [{ name: '  ' }, 'name', 'El nombre es requerido'],
+    [{ lastName: '' }, 'lastName', 'El apellido es requerido'],
+    [{ phone: { country: 'PE' as const, number: '' } }, 'phone', 'El teléfono es requerido'],
+    [{ phone: { country: 'PE' as const, number: '1234567' } }, 'phone', 'El teléfono debe tener al menos 10 dígitos'],
+    [
+      { phone: { country: 'PE' as const, number: '812345678' } },
+      'phone',
+      'El teléfono no es válido para el país elegido',
+    ],
+    [{ email: '' }, 'email', 'El email es requerido'],
+    [{ email: 'ana@' }, 'email', 'El email no es válido'],
+    [{ email: 'ana example@x.com' }, 'email', 'El email no es válido'],
+  ])('%o gives %s: %s', (change, field, message) => {
+    expect(validateRegistrationDetails({ ...details, ...change })).toMatchObject({ [field]: message });
+  });
+});
