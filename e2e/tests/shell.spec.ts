@@ -61,7 +61,10 @@ test('an unknown address shows the not-found page', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Regresar' })).toBeVisible();
 });
 
-test('the session and billing stores are one instance across the host and the calculator remote', async ({ page, request }) => {
+test('the session and billing stores are one instance in the host and the calculator remote', async ({
+  page,
+  request,
+}) => {
   await signInAsAdmin(page, request);
   await page.goto('/calculadora-txi');
   await expect(page.getByRole('heading', { name: 'Calculadora TXI' })).toBeVisible();
