@@ -21,7 +21,12 @@ import type {
   VerifyEmailsResponse,
 } from './routes/users/schemas.js';
 import type { App as AppSchema, AppTag as AppTagSchema } from './schemas/apps.js';
-import type { CurrentUser, Session as SessionSchema, UserPlan as UserPlanSchema } from './schemas/auth.js';
+import type {
+  CurrentUser,
+  EditUserBody,
+  Session as SessionSchema,
+  UserPlan as UserPlanSchema,
+} from './schemas/auth.js';
 import type { Session as PortalSessionSchema } from './schemas/sessions.js';
 
 /** `GET /auth/user` and the user of every sign-in answer. */
@@ -42,6 +47,8 @@ export type AppInput = Static<typeof CreateAppBody>;
 
 /** A row of the admin's user list (`GET /user/listar`) and the answer of a status change. */
 export type AdminUser = Static<typeof UserListItem>;
+/** What an administrator may change of a user (`PUT /auth/editar/{id}`): any of the fields. */
+export type UserEdit = Static<typeof EditUserBody>;
 export type UserListQuery = Partial<Static<typeof UserListQuerySchema>>;
 export type UserStats = Static<typeof UserStatsSchema>;
 export type VerifiedEmails = Static<typeof VerifyEmailsResponse>;

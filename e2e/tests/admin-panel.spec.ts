@@ -151,6 +151,44 @@ test('suspending a user ends their session at once; reactivating lets them sign 
   await apiLogin(request, who);
 });
 
+test("'Editar' changes a person's name, phone and role through editar; the audit log says so (issue 17)", async ({
+  page,
+  request,
+}) => {
+  const who = person('editada');
+  await registerActive(request, who);
+  await signInAsAdmin(page, request);
+  await openAdmin(page, 'Usuarios');
+  const row = await findUser(page, who.email, 'active');
+  await row.getByRole('button', { name: `Editar a ${who.email}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Editar usuario' });
+  await dialog.getByLabel('Nombre').fill('Marisol');
+  await dialog.getByLabel('Teléfono').fill('+51 987 654 321');
+  await dialog.getByLabel('Rol').selectOption('Administrador');
+  await dialog.getByRole('button', { name: 'Guardar' }).click();
+  await expect(page.getByText(`${who.email} ha sido actualizado`)).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText('Marisol');
+  await expect(row).toContainText('Administrador');
+
+  const token = await apiLogin(request, who);
+  const user = (await (await currentUser(request, token)).json()) as { name: string; phone: string; role: number };
+  expect(user).toMatchObject({ name: 'Marisol', phone: '+51987654321', role: 1 });
+
+  // A phone that is not valid for its country is refused in Spanish and changes nothing.
+  await row.getByRole('button', { name: `Editar a ${who.email}` }).click();
+  await dialog.getByLabel('Teléfono').fill('+51 123 456 789');
+  await dialog.getByRole('button', { name: 'Guardar' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('El teléfono no es válido para el país elegido');
+  await dialog.getByRole('button', { name: 'Cancelar' }).click();
+  expect(((await (await currentUser(request, token)).json()) as { phone: string }).phone).toBe('+51987654321');
+
+  await openAdmin(page, 'Dashboard');
+  const audit = page.getByRole('row').filter({ hasText: 'Editó el usuario' }).filter({ hasText: who.email });
+  await expect(audit.first()).toContainText('Nombre: Marisol');
+  await expect(audit.first()).toContainText('Rol: Administrador');
+});
+
 test('the dashboard shows the figures and the audit log; the apps page creates and edits apps', async ({
   page,
   request,

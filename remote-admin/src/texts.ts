@@ -44,6 +44,12 @@ export const TEXT_ADMIN = {
   noUsers: 'No se encontraron usuarios',
   loadingUsers: 'Cargando usuarios...',
   selectUser: (email: string) => `Seleccionar ${email}`,
+  editUserTitle: 'Editar usuario',
+  lastName: 'Apellido',
+  phone: 'Teléfono',
+  phoneHint: 'Con + y el código del país, por ejemplo +51 912 345 678. Vacío lo borra.',
+  ownAccountNote: 'No puedes cambiar tu propio rol ni tu estado.',
+  userUpdated: (email: string) => `${email} ha sido actualizado`,
   confirmSuspendTitle: 'Suspender usuario',
   confirmSuspend: (email: string) =>
     `¿Suspender a ${email}? Su sesión se cerrará y no podrá entrar hasta que lo reactives.`,
@@ -88,6 +94,7 @@ export const TEXT_ADMIN = {
 
   // Apps page (spec §2: 'Pagina de apps' is where this belongs).
   appsTitle: 'Pagina de apps',
+  appsPageSize: 'Aplicaciones por página',
   newApp: 'Nueva aplicación',
   edit: 'Editar',
   cancel: 'Cancelar',

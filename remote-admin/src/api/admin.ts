@@ -6,7 +6,9 @@ import type {
   DashboardData,
   Paged,
   PlanChange,
+  User,
   UserAppPlanInfo,
+  UserEdit,
   UserListQuery,
   UserStats,
 } from '@portal/shared';
@@ -32,6 +34,11 @@ export function verifyEmails(userIds: number[]): Promise<{ verified: number; use
 /** Toggles a user between active and suspended (suspension ends the user's sessions). */
 export function changeUserStatus(id: number): Promise<{ user: AdminUser }> {
   return request('put', API_PATHS.auth.changeStatus(id), { fallback: FALLBACK.changeStatus });
+}
+
+/** 'Editar' in the users table (spec §7): only the changed fields; the server writes the audit entry. */
+export function editUser(id: number, changes: UserEdit): Promise<{ user: User }> {
+  return request('put', API_PATHS.auth.edit(id), { json: changes, fallback: FALLBACK.editUser });
 }
 
 export function getUserAppPlans(idUsuario: number): Promise<UserAppPlanInfo[]> {

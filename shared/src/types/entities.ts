@@ -18,6 +18,7 @@ export type {
   Session,
   User,
   UserAppPlanInfo,
+  UserEdit,
   UserListQuery,
   UserPlan,
   UserStats,

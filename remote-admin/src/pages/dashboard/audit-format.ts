@@ -19,6 +19,8 @@ export function auditDetails(entry: AuditEntry): string {
       const from = typeof d.fromPlan === 'string' ? d.fromPlan : 'sin plan';
       return `${String(d.app ?? `App ${String(d.appId)}`)}: ${from} → ${String(d.toPlan ?? d.toPlanId)}, vence ${formatExpiryDate(d.toFechaVencimiento as string)}`;
     }
+    case 'user.edit':
+      return editedFields(d);
     case 'user.create':
       return typeof d.role === 'number' ? `Rol: ${roleLabel(d.role)}` : '';
     case 'user.password_reset':
@@ -37,4 +39,22 @@ export function auditDetails(entry: AuditEntry): string {
     default:
       return JSON.stringify(d);
   }
+}
+
+const EDITED_FIELD_LABELS: Record<string, string> = {
+  name: 'Nombre',
+  lastName: 'Apellido',
+  phone: 'Teléfono',
+  picture: 'Foto',
+};
+
+/** A user edit: each changed field with its new value ('Nombre: Ana · Rol: Administrador'). */
+function editedFields(d: Record<string, unknown>): string {
+  const parts = Object.entries(d).map(([field, value]) => {
+    if (field === 'role' && typeof value === 'number') return `Rol: ${roleLabel(value)}`;
+    if (field === 'status') return `Estado: ${statusLabel(value as string)}`;
+    const shown = value === '' || value === null ? 'vacío' : String(value);
+    return `${EDITED_FIELD_LABELS[field] ?? field}: ${shown}`;
+  });
+  return parts.length > 0 ? parts.join(' · ') : 'Sin cambios';
 }

@@ -24,6 +24,7 @@ import { Pagination } from '../../components/Pagination';
 import { StatCard, StatGrid } from '../../components/StatCard';
 import { TEXT_ADMIN } from '../../texts';
 import { initialListState, listReducer, selectionEnabled, toQuery } from './list-state';
+import { EditUserModal } from './EditUserModal';
 import { PlansModal } from './PlansModal';
 import { SessionsModal } from './SessionsModal';
 import { UsersTable } from './UsersTable';
@@ -82,6 +83,7 @@ export default function UsersPage() {
   const [busyId, setBusyId] = useState<number | null>(null);
   const [plansFor, setPlansFor] = useState<AdminUser | null>(null);
   const [sessionsFor, setSessionsFor] = useState<AdminUser | null>(null);
+  const [editing, setEditing] = useState<AdminUser | null>(null);
   const [confirmSuspend, setConfirmSuspend] = useState<AdminUser | null>(null);
   const [alert, showAlert] = useTimedMessage(ADMIN_ALERT_MS);
   const [reloads, setReloads] = useState(0);
@@ -119,6 +121,13 @@ export default function UsersPage() {
   const closePlans = useCallback(() => setPlansFor(null), []);
   const closeSessions = useCallback(() => setSessionsFor(null), []);
   const closeConfirm = useCallback(() => setConfirmSuspend(null), []);
+  const closeEdit = useCallback(() => setEditing(null), []);
+
+  const edited = (user: AdminUser) => {
+    setEditing(null);
+    showAlert({ tone: 'success', text: TEXT_ADMIN.userUpdated(user.email) });
+    reload();
+  };
 
   const changeStatusFilter = (value: UserStatus | '') => {
     setSelected(new Set());
@@ -238,6 +247,7 @@ export default function UsersPage() {
             onToggle={toggle}
             onPlans={setPlansFor}
             onSessions={setSessionsFor}
+            onEdit={setEditing}
             onToggleStatus={askToggleStatus}
           />
         )}
@@ -266,6 +276,7 @@ export default function UsersPage() {
       </Panel>
 
       {plansFor && <PlansModal userId={plansFor.id} onClose={closePlans} />}
+      {editing && <EditUserModal user={editing} currentUserId={currentUserId} onSaved={edited} onClose={closeEdit} />}
       {sessionsFor && <SessionsModal user={sessionsFor} onClose={closeSessions} />}
       {confirmSuspend && (
         <Modal title={TEXT_ADMIN.confirmSuspendTitle} onClose={closeConfirm}>

@@ -81,7 +81,7 @@ const Status = styled.span<{ $status: string }>`
   background: ${(p) => (p.$status === 'active' ? theme.color.successBg : p.$status === 'suspended' ? theme.color.dangerBg : '#fffbeb')};
 `;
 
-/** A row's actions ('Sesiones', 'Suspender'/'Activar'): they wrap inside the column rather than leave the screen. */
+/** A row's actions ('Editar', 'Sesiones', 'Suspender'/'Reactivar'): they wrap inside the column rather than leave the screen. */
 const RowActions = styled.div`
   display: flex;
   flex-wrap: wrap;
@@ -100,6 +100,8 @@ export interface UsersTableProps {
   onToggleStatus(user: AdminUser): void;
   /** Issue 20: the user's sessions. */
   onSessions(user: AdminUser): void;
+  /** Spec §7 `PUT /auth/editar/{id}`: the edit dialog. */
+  onEdit(user: AdminUser): void;
 }
 
 /** The users table of spec §2, plus suspend / reactivate (README: decisions). */
@@ -113,6 +115,7 @@ export function UsersTable({
   onPlans,
   onToggleStatus,
   onSessions,
+  onEdit,
 }: UsersTableProps) {
   return (
     <Frame>
@@ -189,6 +192,13 @@ export function UsersTable({
                 </td>
                 <td className="actions">
                   <RowActions>
+                    <Button
+                      $variant="secondary"
+                      onClick={() => onEdit(user)}
+                      aria-label={`${TEXT_ADMIN.edit} a ${user.email}`}
+                    >
+                      {TEXT_ADMIN.edit}
+                    </Button>
                     <Button
                       $variant="secondary"
                       onClick={() => onSessions(user)}

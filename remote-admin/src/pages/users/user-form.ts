@@ -1,0 +1,90 @@
+import { ADMIN_ROLE, type AdminUser, type UserEdit, type UserStatus } from '@portal/shared';
+import { statusLabel } from '../../model/status';
+
+/** Role 2 is the ordinary user (spec §6). */
+const USER_ROLE = 2;
+
+/** The edit dialog's fields as the inputs hold them ('Editar' in the users table, `PUT /auth/editar/{id}`). */
+export interface UserForm {
+  name: string;
+  lastName: string;
+  phone: string;
+  role: typeof ADMIN_ROLE | typeof USER_ROLE;
+  status: UserStatus;
+}
+
+export const USER_FORM_TEXT = {
+  nameRequired: 'El nombre es requerido',
+  lastNameRequired: 'El apellido es requerido',
+  phoneTooShort: 'El teléfono debe tener al menos 10 dígitos',
+  phoneInternational: 'El teléfono debe empezar por + y el código del país',
+} as const;
+
+/** Spec §5 and §9: at least 10 digits, the country's code included. */
+const PHONE_MIN_DIGITS = 10;
+
+export const ROLE_OPTIONS = [
+  { value: ADMIN_ROLE, label: 'Administrador' },
+  { value: USER_ROLE, label: 'Usuario' },
+] as const;
+
+export function userToForm(user: AdminUser): UserForm {
+  return {
+    name: user.name,
+    lastName: user.lastName,
+    phone: user.phone,
+    role: user.role === ADMIN_ROLE ? ADMIN_ROLE : USER_ROLE,
+    status: user.status,
+  };
+}
+
+/**
+ * The statuses an administrator may choose: an account waiting for its emailed code can be verified by hand (it then
+ * gets the free plans, as with the code); an active or suspended one can never go back to pending (the server's rule).
+ */
+export function statusOptions(current: UserStatus): { value: UserStatus; label: string }[] {
+  const values: UserStatus[] =
+    current === 'pending_verification' ? ['pending_verification', 'active'] : ['active', 'suspended'];
+  return values.map((value) => ({ value, label: statusLabel(value) }));
+}
+
+/**
+ * What the form asks the server to change: only the fields that differ from the user's row, so that an untouched
+ * phone stored before phones were checked is not re-checked. Role and status are never sent for the administrator's
+ * own account (nobody demotes or suspends themselves; the server refuses it too).
+ */
+export function userChanges(user: AdminUser, form: UserForm, currentUserId: number | undefined): UserEdit {
+  const changes: UserEdit = {};
+  const name = form.name.trim();
+  const lastName = form.lastName.trim();
+  const phone = form.phone.trim();
+  if (name !== user.name) changes.name = name;
+  if (lastName !== user.lastName) changes.lastName = lastName;
+  if (phone !== user.phone) changes.phone = phone;
+  if (user.id !== currentUserId) {
+    if (form.role !== user.role) changes.role = form.role;
+    if (form.status !== user.status) changes.status = form.status;
+  }
+  return changes;
+}
+
+/** The first problem of the fields the form would send, in Spanish; null when it can be sent. */
+export function validateUserChanges(changes: UserEdit): string | null {
+  if (changes.name !== undefined && changes.name === '') return USER_FORM_TEXT.nameRequired;
+  if (changes.lastName !== undefined && changes.lastName === '') return USER_FORM_TEXT.lastNameRequired;
+  // An empty phone clears it (accounts from Google or Apple have none); any other must be international.
+  if (changes.phone) {
+    if (changes.phone.replace(/\D/g, '').length < PHONE_MIN_DIGITS) return USER_FORM_TEXT.phoneTooShort;
+    if (!changes.phone.startsWith('+')) return USER_FORM_TEXT.phoneInternational;
+  }
+  return null;
+}
+
+/** The warning the dialog shows when saving would close the person's sessions (the server ends them). */
+export function sessionsEndWarning(user: AdminUser, changes: UserEdit): string | null {
+  if (changes.status === 'suspended') return 'Al suspenderlo se cerrarán sus sesiones y no podrá entrar.';
+  if (changes.role === USER_ROLE && user.role === ADMIN_ROLE) {
+    return 'Al quitarle el rol de administrador se cerrarán sus sesiones.';
+  }
+  return null;
+}
