@@ -127,4 +127,43 @@ describe('Pagina de apps', () => {
     );
     expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
   });
+
+  it('lists every app: page numbers, the page size, and back to page 1 after an edit (issue 17)', async () => {
+    const user = userEvent.setup();
+    const all = Array.from({ length: 23 }, (_, i) => app(i + 1, `App ${i + 1}`));
+    api = await useFakeApi({
+      'GET /apps/listar': (request) => {
+        const query = new URLSearchParams(request.path.split('?')[1]);
+        const p = Number(query.get('page'));
+        const limit = Number(query.get('limit'));
+        return { status: 200, body: page(all.slice((p - 1) * limit, p * limit), all.length, p, limit) };
+      },
+      'PUT /apps/update/21': { status: 200, body: all[20] },
+    });
+    renderAt('/admin/apps', <AppsAdminPage />);
+    expect(await screen.findByText('App 10')).toBeInTheDocument();
+    expect(screen.queryByText('App 11')).not.toBeInTheDocument();
+    const pages = within(screen.getByRole('navigation', { name: 'Paginación' }));
+    expect(pages.getAllByRole('button', { name: /^Página/ }).map((b) => b.textContent)).toEqual(['1', '2', '3']);
+
+    await user.click(pages.getByRole('button', { name: 'Página 3' }));
+    expect(await screen.findByText('App 23')).toBeInTheDocument();
+    expect(pages.getByRole('button', { name: 'Siguiente' })).toBeDisabled();
+
+    await user.click(screen.getByRole('button', { name: 'Editar App 21' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Editar App 21' });
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Aplicación actualizada')).toBeInTheDocument();
+    expect(await screen.findByText('App 1')).toBeInTheDocument();
+
+    await user.selectOptions(screen.getByLabelText('Aplicaciones por página'), '30');
+    expect(await screen.findByText('App 23')).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Paginación' })).not.toBeInTheDocument();
+    expect(queriesTo(api, '/apps/listar')).toEqual([
+      { page: '1', limit: '10' },
+      { page: '3', limit: '10' },
+      { page: '1', limit: '10' },
+      { page: '1', limit: '30' },
+    ]);
+  });
 });

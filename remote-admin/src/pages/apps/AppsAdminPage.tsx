@@ -20,12 +20,17 @@ import {
 } from '@portal/shared';
 import { ADMIN_ALERT_MS } from '../../model/texts';
 import { createApp, updateApp } from '../../api/admin';
-import { AdminPage, Panel } from '../../components/Page';
+import { AdminPage, FieldLabel, Panel, Select } from '../../components/Page';
+import { Pagination } from '../../components/Pagination';
+import { clampPage, PAGE_SIZES } from '../../model/pagination';
 import { TEXT_ADMIN } from '../../texts';
 import { appToForm, emptyAppForm, formToInput, validateAppForm, type AppForm } from './app-form';
 
-/** Spec §7, §9: after an update the list is reloaded with page 1, limit 10. */
-const APPS_ADMIN_PAGE = { page: 1, limit: 10 } as const;
+/**
+ * Spec §7, §9: after an update the list is reloaded with page 1, limit 10. Ten is also the page size the page opens
+ * with; the sizes to choose from and the page numbers are the users table's (issue 17).
+ */
+const APPS_PAGE_SIZE = 10;
 
 const Head = styled.div`
   display: flex;
@@ -56,6 +61,15 @@ const List = styled.ul`
     li { grid-template-columns: 40px 1fr; }
     li > button { grid-column: 1 / -1; }
   }
+`;
+
+const Footer = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  justify-content: space-between;
+  align-items: center;
+  gap: 12px;
+  margin-top: 16px;
 `;
 
 const Form = styled.form`
@@ -165,6 +179,19 @@ function AppFormDialog({
   );
 }
 
+function appended(list: Paged<App>, app: App, limit: number): Paged<App> {
+  const total = list.total + 1;
+  const totalPages = Math.ceil(total / limit);
+  return {
+    ...list,
+    data: [...list.data, app],
+    total,
+    totalPages,
+    count: list.count + 1,
+    hasNextPage: list.currentPage < totalPages,
+  };
+}
+
 type Editing = { kind: 'create' } | { kind: 'edit'; app: App } | null;
 
 /** The apps of the catalogue, with edit and create (spec §2: the page whose placeholder read 'Pagina de apps'). */
@@ -185,29 +212,42 @@ export default function AppsAdminPage() {
   const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState<Editing>(null);
   const [alert, showAlert] = useTimedMessage(ADMIN_ALERT_MS);
-
-  const load = useCallback(async () => {
-    try {
-      setApps(await listApps(APPS_ADMIN_PAGE.page, APPS_ADMIN_PAGE.limit));
-      setError(null);
-    } catch (failure) {
-      setError(errorMessage(failure, FALLBACK.listApps));
-    }
-  }, []);
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState(APPS_PAGE_SIZE);
+  const [reloads, setReloads] = useState(0);
 
   useEffect(() => {
-    void load();
-  }, [load]);
+    let current = true;
+    listApps(page, limit).then(
+      (result) => {
+        if (!current) return;
+        setApps(result);
+        setError(null);
+        // A page past the last one (the list shrank meanwhile) moves to the last page.
+        const shown = clampPage(page, result.totalPages);
+        if (shown !== page) setPage(shown);
+      },
+      (failure) => {
+        if (current) setError(errorMessage(failure, FALLBACK.listApps));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [page, limit, reloads]);
+
+  /** Spec §7: after an update, page 1 again (with the size chosen; 10 unless changed). */
+  const reloadFirstPage = () => {
+    setPage(1);
+    setReloads((n) => n + 1);
+  };
 
   const close = useCallback(() => setEditing(null), []);
 
   const create = async (form: AppForm) => {
     const created = await createApp(formToInput(form));
-    // Spec §9: a new app is appended to the end of the list.
-    setApps(
-      (current) =>
-        current && { ...current, data: [...current.data, created], total: current.total + 1, count: current.count + 1 },
-    );
+    // Spec §9: a new app is appended to the end of the list shown; the count of pages follows the new total.
+    setApps((current) => current && appended(current, created, limit));
     setEditing(null);
     showAlert({ tone: 'success', text: TEXT_ADMIN.appCreated });
   };
@@ -216,7 +256,7 @@ export default function AppsAdminPage() {
     await updateApp(app.id, formToInput(form));
     setEditing(null);
     showAlert({ tone: 'success', text: TEXT_ADMIN.appUpdated });
-    await load();
+    reloadFirstPage();
   };
 
   return (
@@ -257,6 +297,26 @@ export default function AppsAdminPage() {
             ))}
           </List>
         )}
+        <Footer>
+          <FieldLabel htmlFor="apps-page-size" style={{ flexDirection: 'row', alignItems: 'center' }}>
+            {TEXT_ADMIN.appsPageSize}
+            <Select
+              id="apps-page-size"
+              value={limit}
+              onChange={(event) => {
+                setLimit(Number(event.target.value));
+                setPage(1);
+              }}
+            >
+              {PAGE_SIZES.map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
+            </Select>
+          </FieldLabel>
+          <Pagination page={page} totalPages={apps?.totalPages ?? 0} onPage={setPage} />
+        </Footer>
       </Panel>
       {editing?.kind === 'create' && (
         <AppFormDialog title={TEXT_ADMIN.newApp} initial={emptyAppForm} onSubmit={create} onClose={close} />
