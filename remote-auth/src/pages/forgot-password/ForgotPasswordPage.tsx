@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { Alert, Button, errorMessage, FALLBACK, forgotPassword, TextField, useTimedMessage } from '@portal/shared';
 import { forgotPasswordError } from '../../forms/rules';
 import { AuthLayout, Footer, Form, TextLink } from '../../components/AuthLayout';
-import { useDelayed } from '../../hooks/useTimedMessage';
+import { useDelayed } from '../../hooks/timers';
 
 /** Spec §4, §9: banners go after 5 s; after success the page moves on after 2 s. */
 export const BANNER_MS = 5000;

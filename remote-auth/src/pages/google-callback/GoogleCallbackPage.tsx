@@ -3,7 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { googleCallback, Spinner, theme, useSession } from '@portal/shared';
 import { AuthLayout } from '../../components/AuthLayout';
-import { useDelayed } from '../../hooks/useTimedMessage';
+import { useDelayed } from '../../hooks/timers';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
 import { APPLE_AUTH_FAILED, LOGIN_ERRORS } from '../login/notice';
 

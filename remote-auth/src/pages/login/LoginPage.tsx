@@ -3,7 +3,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert, ApiError, Button, FALLBACK, login, PasswordField, TextField, useSession } from '@portal/shared';
 import { AuthLayout, Footer, Form, TextLink } from '../../components/AuthLayout';
 import { SocialButtons } from '../../components/SocialButtons';
-import { useDelayed } from '../../hooks/useTimedMessage';
+import { useDelayed } from '../../hooks/timers';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
 import { loginNotice, type LoginNoticeState } from './notice';
 

@@ -13,7 +13,7 @@ import {
 } from '@portal/shared';
 import { passwordResetError, sanitizeCode } from '../../forms/rules';
 import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/AuthLayout';
-import { useDelayed } from '../../hooks/useTimedMessage';
+import { useDelayed } from '../../hooks/timers';
 import { BANNER_MS, NEXT_STEP_MS } from '../forgot-password/ForgotPasswordPage';
 import { useResend } from '../../hooks/useResend';
 

@@ -15,7 +15,7 @@ import {
 } from '@portal/shared';
 import { isCompleteCode, sanitizeCode } from '../../forms/rules';
 import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/AuthLayout';
-import { useResendCooldown } from '../../hooks/useTimedMessage';
+import { useResendCooldown } from '../../hooks/timers';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
 import { useResend } from '../../hooks/useResend';
 

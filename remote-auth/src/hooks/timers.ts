@@ -1,17 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { resendCooldownLeft, type ResendPurpose } from '@portal/shared';
 
-/** Seconds left of a cooldown started with `start(seconds)`, counting down once a second to 0. */
-export function useCountdown() {
-  const [left, setLeft] = useState(0);
-  useEffect(() => {
-    if (left <= 0) return undefined;
-    const tick = setTimeout(() => setLeft((n) => n - 1), 1000);
-    return () => clearTimeout(tick);
-  }, [left]);
-  return [left, setLeft] as const;
-}
-
 /** Runs `action` once after `ms` while the component is on screen (the spec's delayed redirects). */
 export function useDelayed(ms: number, action: (() => void) | null) {
   const latest = useRef(action);
