@@ -16,6 +16,7 @@ import type { ChangePlanBody, UserAppPlanInfo as UserAppPlanInfoSchema } from '.
 import type {
   UserListItem,
   UserListQuery as UserListQuerySchema,
+  UserPage as UserPageSchema,
   UserStats as UserStatsSchema,
   UserStatusSchema,
   VerifyEmailsResponse,
@@ -49,6 +50,8 @@ export type AppInput = Static<typeof CreateAppBody>;
 export type AdminUser = Static<typeof UserListItem>;
 /** What an administrator may change of a user (`PUT /auth/editar/{id}`): any of the fields. */
 export type UserEdit = Static<typeof EditUserBody>;
+/** A page of `GET /user/listar`, with `totalCapped` when a text filter matched more than the count's cap. */
+export type UserPage = Static<typeof UserPageSchema>;
 export type UserListQuery = Partial<Static<typeof UserListQuerySchema>>;
 export type UserStats = Static<typeof UserStatsSchema>;
 export type VerifiedEmails = Static<typeof VerifyEmailsResponse>;

@@ -42,6 +42,11 @@ export const TEXT_ADMIN = {
   next: 'Siguiente',
   pagination: 'Paginación',
   noUsers: 'No se encontraron usuarios',
+  /** Issue 19: a text filter stops counting at 10 000 matches. */
+  usersFound: (total: number, capped: boolean) =>
+    capped
+      ? `Más de ${total.toLocaleString('es-ES')} usuarios: escribe más del email para acotar la búsqueda`
+      : `${total.toLocaleString('es-ES')} ${total === 1 ? 'usuario' : 'usuarios'}`,
   loadingUsers: 'Cargando usuarios...',
   selectUser: (email: string) => `Seleccionar ${email}`,
   editUserTitle: 'Editar usuario',

@@ -1,4 +1,5 @@
 import {
+  bigint,
   bigserial,
   boolean,
   foreignKey,
@@ -9,6 +10,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   unique,
@@ -104,6 +106,22 @@ export const userPlans = pgTable(
     foreignKey({ columns: [table.planId, table.appId], foreignColumns: [plans.id, plans.appId] }).onDelete('cascade'),
     index('user_plans_plan_id_idx').on(table.planId),
   ],
+);
+
+/**
+ * Migration 0009 (issue 19, item 3): how many users have each status and role, kept by triggers on `users` in the
+ * same transaction as the change; a pair is split over 16 rows by the writing connection (`pg_backend_pid() % 16`) so
+ * that concurrent sign-ups do not queue on one row. Read by summing; never written by the API.
+ */
+export const userCounts = pgTable(
+  'user_counts',
+  {
+    status: text('status', { enum: userStatuses }).notNull(),
+    role: integer('role').notNull(),
+    shard: smallint('shard').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.status, table.role, table.shard] })],
 );
 
 export const revokedTokens = pgTable(

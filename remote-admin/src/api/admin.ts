@@ -10,12 +10,13 @@ import type {
   UserAppPlanInfo,
   UserEdit,
   UserListQuery,
+  UserPage,
   UserStats,
 } from '@portal/shared';
 import { ADMIN_FALLBACK } from '../model/texts';
 import { API_PATHS, FALLBACK, request } from '@portal/shared';
 
-export function listUsers(query: UserListQuery): Promise<Paged<AdminUser>> {
+export function listUsers(query: UserListQuery): Promise<UserPage> {
   return request('get', API_PATHS.users.list, {
     searchParams: { page: query.page, limit: query.limit, name: query.name, email: query.email, status: query.status },
     fallback: FALLBACK.listUsers,

@@ -60,5 +60,14 @@ export function listedUser(id: number, overrides: Partial<AdminUser> = {}): Admi
 
 export function page<T>(data: T[], total: number, currentPage: number, limit: number) {
   const totalPages = Math.ceil(total / limit);
-  return { data, total, totalPages, currentPage, hasNextPage: currentPage < totalPages, count: data.length };
+  // `totalCapped` is the user list's (issue 19); other lists ignore it.
+  return {
+    data,
+    total,
+    totalPages,
+    currentPage,
+    hasNextPage: currentPage < totalPages,
+    count: data.length,
+    totalCapped: false,
+  };
 }

@@ -20,6 +20,7 @@ export type {
   UserAppPlanInfo,
   UserEdit,
   UserListQuery,
+  UserPage,
   UserPlan,
   UserStats,
   UserStatus,

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { signedIn } from '../../plugins/app/authentication.js';
-import { Page } from '../../schemas/common.js';
 import { adminErrors, adminOnly, bearerSecurity as security } from '../../plugins/app/admin-only.js';
 import { recordAudit } from '../admin/audit.js';
 import { listUsers, userStats, verifyPendingUsers } from './queries.js';
-import { UserListItem, UserListQuery, UserStats, VerifyEmailsBody, VerifyEmailsResponse } from './schemas.js';
+import { UserListQuery, UserPage, UserStats, VerifyEmailsBody, VerifyEmailsResponse } from './schemas.js';
 
 /** The admin's user management (spec §2 'User management'); every route is for administrators only. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -18,7 +17,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['admin'],
         security,
         querystring: UserListQuery,
-        response: { 200: Page(UserListItem), ...adminErrors },
+        response: { 200: UserPage, ...adminErrors },
       },
     },
     async (request) => listUsers(app.db, request.query),

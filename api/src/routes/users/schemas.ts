@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { userStatuses } from '../../db/schema.js';
-import { LiteralUnion, Nullable } from '../../schemas/common.js';
+import { LiteralUnion, Nullable, Page } from '../../schemas/common.js';
 
 export const UserStatusSchema = LiteralUnion(userStatuses);
 
@@ -16,6 +16,21 @@ export const UserListItem = Type.Object(
     role: Type.Integer({ description: '1 = administrador, 2 = usuario' }),
     status: UserStatusSchema,
     createdAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * A page of the user list: the usual page fields, and whether `total` is the cap of a text-filtered count (there are
+ * more matches than that: the panel says 'Más de 10 000 usuarios').
+ */
+export const UserPage = Type.Object(
+  {
+    ...Page(UserListItem).properties,
+    totalCapped: Type.Boolean({
+      description:
+        'true: el filtro de email o nombre coincide con más usuarios que `total` (10 000), que no se cuentan',
+    }),
   },
   { additionalProperties: false },
 );

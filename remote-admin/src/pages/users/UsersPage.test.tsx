@@ -95,6 +95,24 @@ describe('user management', () => {
     expect(pages.getByRole('button', { name: 'Página 5' })).toHaveAttribute('aria-current', 'page');
   });
 
+  it('says how many users match, and that a broad email filter matches more than 10 000 (issue 19)', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi({
+      'GET /user/stats': stats,
+      'GET /user/listar': (request) => {
+        const reply = listReply(request.path.includes('email=') ? 10000 : 1234)(request);
+        return { ...reply, body: { ...reply.body, totalCapped: request.path.includes('email=') } };
+      },
+    });
+    renderAt('/admin/usuarios', <UsersPage />);
+    expect(await screen.findByText('1234 usuarios')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Filtrar por email'), 'usuario');
+    await user.click(screen.getByRole('button', { name: 'Buscar' }));
+    expect(
+      await screen.findByText('Más de 10.000 usuarios: escribe más del email para acotar la búsqueda'),
+    ).toBeInTheDocument();
+  });
+
   it('goes back to page 1 when the page size, the status filter or the searched email change', async () => {
     const user = userEvent.setup();
     api = await useFakeApi({ 'GET /user/stats': stats, 'GET /user/listar': listReply(500) });

@@ -7,8 +7,9 @@ import {
   Input,
   Modal,
   Spinner,
+  theme,
   type AdminUser,
-  type Paged,
+  type UserPage,
   type UserStats,
   type UserStatus,
   useSession,
@@ -66,6 +67,12 @@ const ConfirmActions = styled.div`
   gap: 8px;
 `;
 
+const Found = styled.p`
+  margin: 0;
+  flex-basis: 100%;
+  color: ${theme.color.muted};
+`;
+
 const Empty = styled.p`
   text-align: center;
   padding: 32px 0;
@@ -76,7 +83,7 @@ const Empty = styled.p`
 export default function UsersPage() {
   const currentUserId = useSession((s) => s.user?.id);
   const [state, dispatch] = useReducer(listReducer, initialListState);
-  const [list, setList] = useState<Paged<AdminUser> | null>(null);
+  const [list, setList] = useState<UserPage | null>(null);
   const [stats, setStats] = useState<UserStats | null>(null);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [verifying, setVerifying] = useState(false);
@@ -253,6 +260,9 @@ export default function UsersPage() {
         )}
 
         <Footer>
+          {list && list.total > 0 && (
+            <Found aria-live="polite">{TEXT_ADMIN.usersFound(list.total, list.totalCapped)}</Found>
+          )}
           <FieldLabel htmlFor="users-page-size" style={{ flexDirection: 'row', alignItems: 'center' }}>
             {TEXT_ADMIN.pageSize}
             <Select
