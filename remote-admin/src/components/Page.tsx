@@ -22,17 +22,6 @@ export const Panel = styled.section`
   @media (max-width: ${theme.breakpoint.mobile}) { padding: 14px; }
 `;
 
-export const Select = styled.select`
-  min-height: 44px;
-  padding: 0 10px;
-  border: 1px solid ${theme.color.border};
-  border-radius: ${theme.radius};
-  font: inherit;
-  background: ${theme.color.surface};
-  color: ${theme.color.text};
-  &:focus { outline: 3px solid ${theme.color.primary}; outline-offset: 1px; border-color: ${theme.color.primary}; }
-`;
-
 export const FieldLabel = styled.label`
   display: flex;
   flex-direction: column;

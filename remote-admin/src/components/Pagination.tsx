@@ -1,6 +1,8 @@
+import type { ReactNode } from 'react';
 import styled from 'styled-components';
-import { Button, theme } from '@portal/shared';
-import { pageWindow } from '../model/pagination';
+import { Button, Select, theme } from '@portal/shared';
+import { PAGE_SIZES, pageWindow } from '../model/pagination';
+import { FieldLabel } from './Page';
 import { TEXT_ADMIN } from '../texts';
 
 const Nav = styled.nav`
@@ -43,5 +45,59 @@ export function Pagination({
         {TEXT_ADMIN.next}
       </Button>
     </Nav>
+  );
+}
+
+const Footer = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  justify-content: space-between;
+  align-items: center;
+  gap: 12px;
+  margin-top: 16px;
+  & > p { margin: 0; flex-basis: 100%; color: ${theme.color.muted}; }
+`;
+
+const SizeLabel = styled(FieldLabel)`
+  flex-direction: row;
+  align-items: center;
+`;
+
+/** Under a paged list: what it counts (optional), the page-size choice (10 to 50) and the page numbers. */
+export function ListFooter({
+  id,
+  sizeLabel,
+  limit,
+  onLimit,
+  page,
+  totalPages,
+  onPage,
+  summary,
+}: {
+  /** The size select's id. */
+  id: string;
+  sizeLabel: string;
+  limit: number;
+  onLimit: (limit: number) => void;
+  page: number;
+  totalPages: number;
+  onPage: (page: number) => void;
+  summary?: ReactNode;
+}) {
+  return (
+    <Footer>
+      {summary && <p aria-live="polite">{summary}</p>}
+      <SizeLabel htmlFor={id}>
+        {sizeLabel}
+        <Select id={id} value={limit} onChange={(event) => onLimit(Number(event.target.value))}>
+          {PAGE_SIZES.map((size) => (
+            <option key={size} value={size}>
+              {size}
+            </option>
+          ))}
+        </Select>
+      </SizeLabel>
+      <Pagination page={page} totalPages={totalPages} onPage={onPage} />
+    </Footer>
   );
 }

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import styled from 'styled-components';
-import { Input, theme } from '@portal/shared';
+import { Input, Select, theme } from '@portal/shared';
 import type { PhoneInput } from '../forms/phone';
 import { isPhoneCountry, PHONE_COUNTRY_GROUPS, type PhoneCountry } from '../forms/phone-countries';
 
@@ -16,17 +16,10 @@ const Inputs = styled.div`
   gap: 8px;
 `;
 
-const Select = styled.select`
+const CountrySelect = styled(Select)`
   flex: 0 0 auto;
   max-width: 46%;
-  min-height: 44px;
   padding: 0 8px;
-  border: 1px solid ${theme.color.border};
-  border-radius: ${theme.radius};
-  font: inherit;
-  color: ${theme.color.text};
-  background: ${theme.color.surface};
-  &:focus { outline: 3px solid ${theme.color.infoBg}; border-color: ${theme.color.primary}; }
 `;
 
 const ErrorText = styled.p`
@@ -62,7 +55,7 @@ export function PhoneField({
     <Field>
       <label htmlFor={`${id}-number`}>Teléfono</label>
       <Inputs>
-        <Select
+        <CountrySelect
           aria-label="País del teléfono"
           value={value.country}
           disabled={disabled}
@@ -73,7 +66,7 @@ export function PhoneField({
         >
           <optgroup label="Frecuentes">{options(PHONE_COUNTRY_GROUPS.common)}</optgroup>
           <optgroup label="Todos los países">{options(PHONE_COUNTRY_GROUPS.others)}</optgroup>
-        </Select>
+        </CountrySelect>
         <Input
           id={`${id}-number`}
           type="tel"

@@ -32,6 +32,18 @@ export const Input = styled.input<{ $invalid?: boolean }>`
   &:disabled { background: ${theme.color.background}; }
 `;
 
+/** A native select in the inputs' look (the admin filters, the phone's country). */
+export const Select = styled.select`
+  min-height: 44px;
+  padding: 0 10px;
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius};
+  font: inherit;
+  background: ${theme.color.surface};
+  color: ${theme.color.text};
+  &:focus { outline: 3px solid ${theme.color.primary}; outline-offset: 1px; border-color: ${theme.color.primary}; }
+`;
+
 const ErrorText = styled.p`
   margin: 0;
   color: ${theme.color.danger};

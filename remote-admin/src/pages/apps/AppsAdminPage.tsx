@@ -20,9 +20,9 @@ import {
 } from '@portal/shared';
 import { ADMIN_ALERT_MS } from '../../model/texts';
 import { createApp, updateApp } from '../../api/admin';
-import { AdminPage, FieldLabel, Panel, Select } from '../../components/Page';
-import { Pagination } from '../../components/Pagination';
-import { clampPage, PAGE_SIZES } from '../../model/pagination';
+import { AdminPage, Panel } from '../../components/Page';
+import { ListFooter } from '../../components/Pagination';
+import { clampPage } from '../../model/pagination';
 import { TEXT_ADMIN } from '../../texts';
 import { appToForm, emptyAppForm, formToInput, validateAppForm, type AppForm } from './app-form';
 
@@ -61,15 +61,6 @@ const List = styled.ul`
     li { grid-template-columns: 40px 1fr; }
     li > button { grid-column: 1 / -1; }
   }
-`;
-
-const Footer = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  justify-content: space-between;
-  align-items: center;
-  gap: 12px;
-  margin-top: 16px;
 `;
 
 const Form = styled.form`
@@ -297,26 +288,18 @@ export default function AppsAdminPage() {
             ))}
           </List>
         )}
-        <Footer>
-          <FieldLabel htmlFor="apps-page-size" style={{ flexDirection: 'row', alignItems: 'center' }}>
-            {TEXT_ADMIN.appsPageSize}
-            <Select
-              id="apps-page-size"
-              value={limit}
-              onChange={(event) => {
-                setLimit(Number(event.target.value));
-                setPage(1);
-              }}
-            >
-              {PAGE_SIZES.map((size) => (
-                <option key={size} value={size}>
-                  {size}
-                </option>
-              ))}
-            </Select>
-          </FieldLabel>
-          <Pagination page={page} totalPages={apps?.totalPages ?? 0} onPage={setPage} />
-        </Footer>
+        <ListFooter
+          id="apps-page-size"
+          sizeLabel={TEXT_ADMIN.appsPageSize}
+          limit={limit}
+          onLimit={(next) => {
+            setLimit(next);
+            setPage(1);
+          }}
+          page={page}
+          totalPages={apps?.totalPages ?? 0}
+          onPage={setPage}
+        />
       </Panel>
       {editing?.kind === 'create' && (
         <AppFormDialog title={TEXT_ADMIN.newApp} initial={emptyAppForm} onSubmit={create} onClose={close} />

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { Alert, Button, errorMessage, FALLBACK, Modal, TextField, theme, type AdminUser } from '@portal/shared';
+import { Alert, Button, errorMessage, FALLBACK, Modal, TextField, theme, type AdminUser, Select } from '@portal/shared';
 import { editUser } from '../../api/admin';
-import { FieldLabel, Select } from '../../components/Page';
+import { FieldLabel } from '../../components/Page';
 import { TEXT_ADMIN } from '../../texts';
 import {
   ROLE_OPTIONS,

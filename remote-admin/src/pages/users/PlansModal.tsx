@@ -11,11 +11,12 @@ import {
   theme,
   type UserAppPlanInfo,
   useTimedMessage,
+  Select,
 } from '@portal/shared';
 import { ADMIN_ALERT_MS, ADMIN_FALLBACK, PLAN_SAVED } from '../../model/texts';
 import { changeUserAppPlan, getUserAppPlans } from '../../api/admin';
 import { canSavePlan, expiryToIso, initialExpiry, NO_PLAN_ID, visiblePlanApps } from '../../model/plan-rules';
-import { FieldLabel, Select } from '../../components/Page';
+import { FieldLabel } from '../../components/Page';
 import { TEXT_ADMIN } from '../../texts';
 
 const Row = styled.li`

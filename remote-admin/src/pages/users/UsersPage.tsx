@@ -7,21 +7,20 @@ import {
   Input,
   Modal,
   Spinner,
-  theme,
   type AdminUser,
   type UserPage,
   type UserStats,
   type UserStatus,
   useSession,
   useTimedMessage,
+  Select,
 } from '@portal/shared';
 import { ADMIN_ALERT_MS, ADMIN_FALLBACK, verifiedMessage } from '../../model/texts';
 import { changeUserStatus, getUserStats, listUsers, verifyEmails } from '../../api/admin';
 import { administratorsShown } from '../../model/format';
-import { PAGE_SIZES } from '../../model/pagination';
 import { STATUS_FILTER_OPTIONS } from '../../model/status';
-import { AdminPage, FieldLabel, Panel, Select } from '../../components/Page';
-import { Pagination } from '../../components/Pagination';
+import { AdminPage, FieldLabel, Panel } from '../../components/Page';
+import { ListFooter } from '../../components/Pagination';
 import { StatCard, StatGrid } from '../../components/StatCard';
 import { TEXT_ADMIN } from '../../texts';
 import { initialListState, listReducer, selectionEnabled, toQuery } from './list-state';
@@ -51,26 +50,11 @@ const Group = styled.div`
   & > button { flex: none; }
 `;
 
-const Footer = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  justify-content: space-between;
-  align-items: center;
-  gap: 12px;
-  margin-top: 16px;
-`;
-
 const ConfirmActions = styled.div`
   display: flex;
   flex-wrap: wrap;
   justify-content: flex-end;
   gap: 8px;
-`;
-
-const Found = styled.p`
-  margin: 0;
-  flex-basis: 100%;
-  color: ${theme.color.muted};
 `;
 
 const Empty = styled.p`
@@ -259,30 +243,16 @@ export default function UsersPage() {
           />
         )}
 
-        <Footer>
-          {list && list.total > 0 && (
-            <Found aria-live="polite">{TEXT_ADMIN.usersFound(list.total, list.totalCapped)}</Found>
-          )}
-          <FieldLabel htmlFor="users-page-size" style={{ flexDirection: 'row', alignItems: 'center' }}>
-            {TEXT_ADMIN.pageSize}
-            <Select
-              id="users-page-size"
-              value={limit}
-              onChange={(event) => dispatch({ type: 'limit', limit: Number(event.target.value) })}
-            >
-              {PAGE_SIZES.map((size) => (
-                <option key={size} value={size}>
-                  {size}
-                </option>
-              ))}
-            </Select>
-          </FieldLabel>
-          <Pagination
-            page={page}
-            totalPages={list?.totalPages ?? 0}
-            onPage={(next) => dispatch({ type: 'page', page: next })}
-          />
-        </Footer>
+        <ListFooter
+          id="users-page-size"
+          sizeLabel={TEXT_ADMIN.pageSize}
+          limit={limit}
+          onLimit={(next) => dispatch({ type: 'limit', limit: next })}
+          page={page}
+          totalPages={list?.totalPages ?? 0}
+          onPage={(next) => dispatch({ type: 'page', page: next })}
+          summary={list && list.total > 0 ? TEXT_ADMIN.usersFound(list.total, list.totalCapped) : null}
+        />
       </Panel>
 
       {plansFor && <PlansModal userId={plansFor.id} onClose={closePlans} />}
