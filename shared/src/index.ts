@@ -3,6 +3,7 @@ import { registerInstance } from './instances';
 export * from './config/runtime-config';
 export * from './types/entities';
 export * from './messages/es';
+export * from './forms/person';
 export * from './api/client';
 export * from './api/paths';
 export * from './api/apps';

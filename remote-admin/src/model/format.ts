@@ -1,3 +1,5 @@
+import { ADMIN_ROLE } from '@portal/shared';
+
 /** Spec §2: the registration date in es-ES short format, 'Sin fecha' when missing (or unreadable). */
 export function formatRegistrationDate(createdAt: string | null | undefined): string {
   if (!createdAt) return 'Sin fecha';
@@ -35,7 +37,7 @@ export function displayName(user: { name?: string | null; lastName?: string | nu
 
 /** The role column: role 1 is the administrator (spec §6). */
 export function roleLabel(role: number): string {
-  return role === 1 ? 'Administrador' : 'Usuario';
+  return role === ADMIN_ROLE ? 'Administrador' : 'Usuario';
 }
 
 /** An expiry is a calendar day saved as midnight UTC: shown as that day (es-ES), wherever the admin is. */

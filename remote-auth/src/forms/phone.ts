@@ -1,7 +1,8 @@
 // The default export never throws (undefined when nothing reads as a number); the named parsePhoneNumber throws.
 import parsePhoneNumber, { type CountryCode, getCountryCallingCode, type PhoneNumber } from 'libphonenumber-js/max';
 import { DEFAULT_PHONE_COUNTRY } from './phone-countries';
-import { FORM_MESSAGES, PHONE_MIN_DIGITS } from './rules';
+import { PHONE_MIN_DIGITS } from '@portal/shared';
+import { FORM_MESSAGES } from './rules';
 
 /**
  * The phone rules of /register and /perfil, with libphonenumber-js and its `max` metadata: a number is valid when its

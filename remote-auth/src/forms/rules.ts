@@ -4,17 +4,15 @@
  * phone.ts and registration.ts, so that the pages that do not ask for a phone (/login) never load its metadata.
  */
 
+import { PERSON_MESSAGES } from '@portal/shared';
+
 export const PASSWORD_MIN_REGISTER = 6;
 export const PASSWORD_MIN_UPDATE = 5;
-/** Spec §9: digits of the international number, dialling code included. */
-export const PHONE_MIN_DIGITS = 10;
 export const CODE_LENGTH = 6;
 
 export const FORM_MESSAGES = {
-  nameRequired: 'El nombre es requerido',
-  lastNameRequired: 'El apellido es requerido',
+  ...PERSON_MESSAGES,
   phoneRequired: 'El teléfono es requerido',
-  phoneTooShort: 'El teléfono debe tener al menos 10 dígitos',
   phoneInvalid: 'El teléfono no es válido para el país elegido',
   emailRequired: 'El email es requerido',
   emailInvalid: 'El email no es válido',

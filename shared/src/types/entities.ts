@@ -28,3 +28,5 @@ export type {
 } from '@portal/api/types';
 
 export const ADMIN_ROLE = 1;
+/** Role 2: an ordinary user (spec §6). */
+export const USER_ROLE = 2;

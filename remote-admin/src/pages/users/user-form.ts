@@ -1,8 +1,14 @@
-import { ADMIN_ROLE, type AdminUser, type UserEdit, type UserStatus } from '@portal/shared';
+import {
+  ADMIN_ROLE,
+  type AdminUser,
+  PERSON_MESSAGES,
+  PHONE_MIN_DIGITS,
+  USER_ROLE,
+  type UserEdit,
+  type UserStatus,
+} from '@portal/shared';
+import { roleLabel } from '../../model/format';
 import { statusLabel } from '../../model/status';
-
-/** Role 2 is the ordinary user (spec §6). */
-const USER_ROLE = 2;
 
 /** The edit dialog's fields as the inputs hold them ('Editar' in the users table, `PUT /auth/editar/{id}`). */
 export interface UserForm {
@@ -13,20 +19,10 @@ export interface UserForm {
   status: UserStatus;
 }
 
-export const USER_FORM_TEXT = {
-  nameRequired: 'El nombre es requerido',
-  lastNameRequired: 'El apellido es requerido',
-  phoneTooShort: 'El teléfono debe tener al menos 10 dígitos',
-  phoneInternational: 'El teléfono debe empezar por + y el código del país',
-} as const;
+/** The one message of this form that registration and profile do not have (they choose the country in a list). */
+export const PHONE_INTERNATIONAL = 'El teléfono debe empezar por + y el código del país';
 
-/** Spec §5 and §9: at least 10 digits, the country's code included. */
-const PHONE_MIN_DIGITS = 10;
-
-export const ROLE_OPTIONS = [
-  { value: ADMIN_ROLE, label: 'Administrador' },
-  { value: USER_ROLE, label: 'Usuario' },
-] as const;
+export const ROLE_OPTIONS = [ADMIN_ROLE, USER_ROLE].map((value) => ({ value, label: roleLabel(value) }));
 
 export function userToForm(user: AdminUser): UserForm {
   return {
@@ -70,12 +66,12 @@ export function userChanges(user: AdminUser, form: UserForm, currentUserId: numb
 
 /** The first problem of the fields the form would send, in Spanish; null when it can be sent. */
 export function validateUserChanges(changes: UserEdit): string | null {
-  if (changes.name !== undefined && changes.name === '') return USER_FORM_TEXT.nameRequired;
-  if (changes.lastName !== undefined && changes.lastName === '') return USER_FORM_TEXT.lastNameRequired;
+  if (changes.name !== undefined && changes.name === '') return PERSON_MESSAGES.nameRequired;
+  if (changes.lastName !== undefined && changes.lastName === '') return PERSON_MESSAGES.lastNameRequired;
   // An empty phone clears it (accounts from Google or Apple have none); any other must be international.
   if (changes.phone) {
-    if (changes.phone.replace(/\D/g, '').length < PHONE_MIN_DIGITS) return USER_FORM_TEXT.phoneTooShort;
-    if (!changes.phone.startsWith('+')) return USER_FORM_TEXT.phoneInternational;
+    if (changes.phone.replace(/\D/g, '').length < PHONE_MIN_DIGITS) return PERSON_MESSAGES.phoneTooShort;
+    if (!changes.phone.startsWith('+')) return PHONE_INTERNATIONAL;
   }
   return null;
 }
