@@ -24,7 +24,7 @@ BEGIN
     PERFORM user_counts_add(NEW.status, NEW.role, 1);
   ELSIF TG_OP = 'DELETE' THEN
     PERFORM user_counts_add(OLD.status, OLD.role, -1);
-  -- A change touches two rows: always in key order, so that two changes never wait on each other in a cycle.
+  -- A change touches two rows, always in key order: two single changes never wait on each other in a cycle.
   ELSIF (OLD.status, OLD.role) < (NEW.status, NEW.role) THEN
     PERFORM user_counts_add(OLD.status, OLD.role, -1);
     PERFORM user_counts_add(NEW.status, NEW.role, 1);

@@ -56,8 +56,9 @@ export async function listUsers(db: Db, filters: UserListFilters) {
   const where = conditions.length > 0 ? and(...conditions) : undefined;
 
   // Without a text filter the counters answer exactly; with one, the count stops past the cap.
-  const counted = email || name ? await cappedCount(db, where) : await countedUsers(db, filters.status);
-  const totalCapped = counted > TOTAL_CAP && Boolean(email || name);
+  const textFilter = Boolean(email || name);
+  const counted = textFilter ? await cappedCount(db, where) : await countedUsers(db, filters.status);
+  const totalCapped = textFilter && counted > TOTAL_CAP;
   const total = totalCapped ? TOTAL_CAP : counted;
   // One row more than the page says whether another page follows, whatever the count.
   const rows = await db
