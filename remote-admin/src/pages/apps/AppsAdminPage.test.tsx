@@ -93,6 +93,24 @@ describe('Pagina de apps', () => {
     expect(names).toEqual(['Control Max 360', 'Beto Pro', 'Medidor X']);
   });
 
+  it('a new app that starts a second page shows the page numbers (issue 17)', async () => {
+    const user = userEvent.setup();
+    const ten = Array.from({ length: 10 }, (_, i) => app(i + 1, `App ${i + 1}`));
+    api = await useFakeApi({
+      'GET /apps/listar': { status: 200, body: page(ten, 10, 1, 10) },
+      'POST /apps/register': { status: 201, body: app(11, 'App 11') },
+    });
+    renderAt('/admin/apps', <AppsAdminPage />);
+    await screen.findByText('App 10');
+    expect(screen.queryByRole('navigation', { name: 'Paginación' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Nueva aplicación' }));
+    const dialog = screen.getByRole('dialog', { name: 'Nueva aplicación' });
+    await user.type(within(dialog).getByLabelText('Nombre'), 'App 11');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    const pages = await screen.findByRole('navigation', { name: 'Paginación' });
+    expect(within(pages).getByRole('button', { name: 'Página 2' })).toBeInTheDocument();
+  });
+
   it("shows the server's message when saving fails and keeps the form open", async () => {
     const user = userEvent.setup();
     api = await useFakeApi({
