@@ -54,6 +54,73 @@ export interface Config {
   apple: AppleConfig | undefined;
   /** Stripe billing; undefined when not configured (every /facturacion call answers 503). */
   billing: BillingConfig | undefined;
+  /**
+   * Issue 20: 'required' (the default) lets only a session that proved a second factor (TOTP, recovery code or
+   * passkey) administer; 'optional' (ADMIN_SECOND_FACTOR=optional, for a local trial) lifts that.
+   */
+  adminSecondFactor: 'required' | 'optional';
+  /** Issue 20: the WebAuthn relying party the passkeys belong to. */
+  webauthn: WebAuthnConfig;
+}
+
+export interface WebAuthnConfig {
+  /** The relying party ID: the portal's host name (WEBAUTHN_RP_ID; 'localhost' for a portal on 127.0.0.1). */
+  rpId: string;
+  /** Shown by the browser and the authenticator beside the passkey. */
+  rpName: string;
+  /** The pages' origins a passkey ceremony may come from (WEBAUTHN_ORIGINS; PORTAL_URL and its localhost twin). */
+  origins: string[];
+}
+
+const loopbackHosts = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * The relying party from PORTAL_URL unless WEBAUTHN_RP_ID / WEBAUTHN_ORIGINS say otherwise. Browsers refuse an IP
+ * address as relying party ID, so a portal on 127.0.0.1 uses 'localhost' and accepts its localhost origin: passkeys
+ * on a local trial work at http://localhost:8080.
+ */
+export function webauthnConfig(env: Env, portalUrl: string): WebAuthnConfig {
+  const portal = new URL(portalUrl);
+  const loopback = loopbackHosts.has(portal.hostname);
+  const rpId = (read(env, 'WEBAUTHN_RP_ID') ?? (loopback ? 'localhost' : portal.hostname)).toLowerCase();
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(rpId)) {
+    throw new ConfigError(
+      'WEBAUTHN_RP_ID',
+      `debe ser un nombre de dominio como portal.example.com (recibido "${rpId}")`,
+    );
+  }
+  const list = read(env, 'WEBAUTHN_ORIGINS');
+  const origins =
+    list === undefined
+      ? [
+          ...new Set([
+            portal.origin,
+            ...(loopback ? [`${portal.protocol}//localhost${portal.port ? `:${portal.port}` : ''}`] : []),
+          ]),
+        ]
+      : list
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean)
+          .map((item) => origin('WEBAUTHN_ORIGINS', item));
+  for (const allowed of origins) {
+    const host = new URL(allowed).hostname;
+    if (host !== rpId && !host.endsWith(`.${rpId}`)) {
+      throw new ConfigError(
+        'WEBAUTHN_ORIGINS',
+        `contiene ${allowed}, cuyo dominio no es ${rpId} ni un subdominio suyo`,
+      );
+    }
+  }
+  return { rpId, rpName: read(env, 'WEBAUTHN_RP_NAME') ?? 'Portal de Aplicaciones', origins };
+}
+
+function adminSecondFactor(env: Env): 'required' | 'optional' {
+  const value = read(env, 'ADMIN_SECOND_FACTOR') ?? 'required';
+  if (value !== 'required' && value !== 'optional') {
+    throw new ConfigError('ADMIN_SECOND_FACTOR', `debe ser required u optional (recibido "${value}")`);
+  }
+  return value;
 }
 
 export interface GoogleConfig {
@@ -308,6 +375,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const port = integer(env, 'PORT', 3000, 0, 65535);
+  const portalUrl = origin('PORTAL_URL', read(env, 'PORTAL_URL') ?? 'http://127.0.0.1:8080');
   return {
     port,
     host: read(env, 'HOST') ?? '127.0.0.1',
@@ -325,7 +393,7 @@ export function loadConfig(env: Env = process.env): Config {
     authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 30, 1, 100000),
     smtpUrl,
     mailFrom,
-    portalUrl: origin('PORTAL_URL', read(env, 'PORTAL_URL') ?? 'http://127.0.0.1:8080'),
+    portalUrl,
     redisUrl,
     redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? 'portal:',
     logLevel,
@@ -334,5 +402,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiPublicUrl: origin('API_PUBLIC_URL', read(env, 'API_PUBLIC_URL') ?? `http://127.0.0.1:${port}`),
     ...oauthConfig(env),
     billing: loadBillingConfig(env),
+    adminSecondFactor: adminSecondFactor(env),
+    webauthn: webauthnConfig(env, portalUrl),
   };
 }

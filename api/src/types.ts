@@ -28,6 +28,14 @@ import type {
   Session as SessionSchema,
   UserPlan as UserPlanSchema,
 } from './schemas/auth.js';
+import type {
+  CeremonyOptions as CeremonyOptionsSchema,
+  Passkey as PasskeySchema,
+  RecoveryCodes as RecoveryCodesSchema,
+  SecondStepRequired as SecondStepRequiredSchema,
+  SecurityStatus as SecurityStatusSchema,
+  TotpSetup as TotpSetupSchema,
+} from './schemas/security.js';
 import type { Session as PortalSessionSchema } from './schemas/sessions.js';
 
 /** `GET /auth/user` and the user of every sign-in answer. */
@@ -38,6 +46,15 @@ export type UserStatus = Static<typeof UserStatusSchema>;
 export type Session = Static<typeof SessionSchema>;
 /** One open portal session (`GET /auth/sessions`, `GET /admin/users/{id}/sessions`). */
 export type PortalSession = Static<typeof PortalSessionSchema>;
+/** Issue 20: the 403 of `POST /auth/login` for an account with a second factor (the ticket of the second step). */
+export type SecondStepRequired = Static<typeof SecondStepRequiredSchema>;
+/** Issue 20: `GET /auth/seguridad`. */
+export type SecurityStatus = Static<typeof SecurityStatusSchema>;
+export type TotpSetup = Static<typeof TotpSetupSchema>;
+export type RecoveryCodes = Static<typeof RecoveryCodesSchema>;
+export type Passkey = Static<typeof PasskeySchema>;
+/** WebAuthn options for @simplewebauthn/browser, with the ceremony id to send back. */
+export type CeremonyOptions = Static<typeof CeremonyOptionsSchema>;
 
 export type App = Static<typeof AppSchema>;
 export type AppTag = Static<typeof AppTagSchema>;

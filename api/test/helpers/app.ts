@@ -56,6 +56,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       ADMIN_EMAIL: adminEmail,
       ADMIN_PASSWORD: adminPassword,
       DATA_DIR: join(tmpdir(), 'portal-api-test'),
+      // The suites that are not about the second factor administer with a password alone; second-factor.test.ts and
+      // passkeys.test.ts pass { adminSecondFactor: 'required' }, the production default.
+      ADMIN_SECOND_FACTOR: 'optional',
     }),
     ...overrides,
   };

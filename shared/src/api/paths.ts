@@ -24,6 +24,20 @@ export const API_PATHS = {
     sessions: 'auth/sessions',
     session: (id: string) => `auth/sessions/${encodeURIComponent(id)}`,
     endOtherSessions: 'auth/sessions/cerrar-otras',
+    /** Issue 20: the second step of a password sign-in (a TOTP or recovery code with the ticket). */
+    secondStep: 'auth/login/segundo-paso',
+    /** Issue 20: what the 'Seguridad' tab and the admin gate show. */
+    security: 'auth/seguridad',
+    /** Issue 20: the TOTP authenticator (POST starts, DELETE removes) and its confirmation. */
+    totp: 'auth/totp',
+    confirmTotp: 'auth/totp/confirmar',
+    recoveryCodes: 'auth/codigos-recuperacion',
+    /** Issue 20: passkeys (GET lists, POST adds), one passkey (DELETE), and the two ceremonies' options. */
+    passkeys: 'auth/passkeys',
+    passkey: (id: string) => `auth/passkeys/${encodeURIComponent(id)}`,
+    passkeyRegistrationOptions: 'auth/passkeys/opciones-registro',
+    passkeySignInOptions: 'auth/passkeys/opciones-inicio',
+    passkeySignIn: 'auth/passkeys/iniciar-sesion',
   },
   users: {
     list: 'user/listar',

@@ -60,6 +60,8 @@ export async function startSession(
   app: FastifyInstance,
   user: Pick<User, 'id' | 'role' | 'tokenVersion' | 'email' | 'name'>,
   request: FastifyRequest,
+  /** Issue 20: `secondFactor` when this sign-in proved one (TOTP, recovery code or passkey). */
+  options: { secondFactor?: boolean } = {},
 ): Promise<string> {
   const client = describeClient(request.headers['user-agent']);
   // The wall clock, as the token service checks expiry against it.
@@ -84,6 +86,7 @@ export async function startSession(
       createdAt: now,
       lastSeenAt: now,
       expiresAt,
+      secondFactor: options.secondFactor === true,
     });
     if (!seen || seen.same) return false;
     await app.mailer.enqueue(tx, {
@@ -153,4 +156,13 @@ export async function endOtherSessions(db: Db, userId: number, keepId: string): 
     .where(and(eq(sessions.userId, userId), ne(sessions.id, keepId), isNull(sessions.endedAt)))
     .returning({ id: sessions.id });
   return ended.length;
+}
+
+/**
+ * Issue 20: the session proved a second factor after it started (it set one up: confirming a TOTP code or adding a
+ * passkey shows the person holds it), so under ADMIN_SECOND_FACTOR=required an administrator goes on without signing
+ * in again.
+ */
+export async function markSessionSecondFactor(db: Db, sessionId: string): Promise<void> {
+  await db.update(sessions).set({ secondFactor: true }).where(eq(sessions.id, sessionId));
 }

@@ -28,6 +28,8 @@ export interface VerifiedToken {
   sessionId: string;
   expiresAt: Date;
   kind: TokenKind;
+  /** Issue 20: the session's sign-in proved a second factor, or one was set up in it (sessions.second_factor). */
+  secondFactor: boolean;
   /** Partner tokens only: the target's origin (web) or deep-link scheme (mobile). */
   audience?: string;
 }
@@ -203,6 +205,7 @@ export function createTokenService(db: Db, key: SigningKey, lifetimes: TokenLife
       // A partner token dies with its own jti and with the logout of the session it was minted from.
       revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} in (${sql.placeholder('jti')}, ${sql.placeholder('sessionJti')}))`,
       live: sql<boolean>`(${sessions.id} is not null and ${sessions.endedAt} is null)`,
+      secondFactor: sql<boolean>`coalesce(${sessions.secondFactor}, false)`,
       stale: sql<boolean>`coalesce(${sessions.lastSeenAt} < now() - interval '1 minute', false)`,
     })
     .from(users)
@@ -283,6 +286,7 @@ export function createTokenService(db: Db, key: SigningKey, lifetimes: TokenLife
         sessionId: claims.sessionJti,
         expiresAt: new Date(claims.exp * 1000),
         kind: claims.kind,
+        secondFactor: row.secondFactor === true,
         ...(claims.audience === undefined ? {} : { audience: claims.audience }),
       };
     },

@@ -1,0 +1,57 @@
+// Issue 20: the second step of a password sign-in. A correct password for an account with a second factor answers a
+// ticket, not a token: 32 random bytes handed to the browser, kept here only as their SHA-256, valid 5 minutes, used
+// once, and dead after 5 wrong codes. The TOTP/recovery step (routes/auth/second-factor.ts) and the passkey step
+// (routes/auth/passkeys.ts) both redeem it here, so neither can be replayed or outlive the other.
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { signInTickets } from '../../db/schema.js';
+
+export const SIGN_IN_TICKET_TTL_MS = 5 * 60_000;
+/** Wrong codes a ticket survives; the next one ends it and the person signs in with the password again. */
+export const SIGN_IN_TICKET_TRIES = 5;
+
+const digest = (ticket: string) => createHash('sha256').update(ticket).digest('hex');
+
+/** A new ticket for `userId` (expired tickets of anyone are swept on the way). */
+export async function issueSignInTicket(db: Db, userId: number): Promise<string> {
+  const ticket = randomBytes(32).toString('base64url');
+  await db.delete(signInTickets).where(lt(signInTickets.expiresAt, sql`now()`));
+  await db.insert(signInTickets).values({
+    id: digest(ticket),
+    userId,
+    expiresAt: new Date(Date.now() + SIGN_IN_TICKET_TTL_MS),
+  });
+  return ticket;
+}
+
+/** The user of a live ticket, without using it (a passkey second step asks its options first); else undefined. */
+export async function signInTicketUser(db: Db, ticket: string): Promise<number | undefined> {
+  const [row] = await db
+    .select({ userId: signInTickets.userId })
+    .from(signInTickets)
+    .where(and(eq(signInTickets.id, digest(ticket)), gt(signInTickets.expiresAt, sql`now()`)));
+  return row?.userId;
+}
+
+/** Uses a live ticket up (one statement, so two concurrent redemptions cannot both win); answers its user. */
+export async function redeemSignInTicket(db: Db, ticket: string): Promise<number | undefined> {
+  const [row] = await db
+    .delete(signInTickets)
+    .where(and(eq(signInTickets.id, digest(ticket)), gt(signInTickets.expiresAt, sql`now()`)))
+    .returning({ userId: signInTickets.userId });
+  return row?.userId;
+}
+
+/** Counts a wrong code against a ticket; answers false when that was its last try (the ticket is then gone). */
+export async function failSignInTicket(db: Db, ticket: string): Promise<boolean> {
+  const [row] = await db
+    .update(signInTickets)
+    .set({ failures: sql`${signInTickets.failures} + 1` })
+    .where(eq(signInTickets.id, digest(ticket)))
+    .returning({ failures: signInTickets.failures });
+  if (!row) return false;
+  if (row.failures < SIGN_IN_TICKET_TRIES) return true;
+  await db.delete(signInTickets).where(eq(signInTickets.id, digest(ticket)));
+  return false;
+}
