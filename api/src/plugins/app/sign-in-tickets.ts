@@ -6,10 +6,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { signInTickets } from '../../db/schema.js';
+import { HttpError } from '../../lib/errors.js';
 
 export const SIGN_IN_TICKET_TTL_MS = 5 * 60_000;
 /** Wrong codes a ticket survives; the next one ends it and the person signs in with the password again. */
 export const SIGN_IN_TICKET_TRIES = 5;
+
+/** A ticket that is unknown, expired, used or out of tries: the person signs in with the password again. */
+export const signInTicketExpired = () =>
+  new HttpError(401, 'El tiempo para confirmar tu identidad terminó. Inicia sesión de nuevo', 'SIGN_IN_TICKET_EXPIRED');
 
 const digest = (ticket: string) => createHash('sha256').update(ticket).digest('hex');
 
