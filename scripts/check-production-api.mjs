@@ -117,6 +117,11 @@ async function check(deploy) {
     const user = await fetch(`${url}/auth/user`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(user.status, 200, `GET /auth/user con el token respondió ${user.status}`);
     assert.equal((await user.json()).email, admin.email);
+    // The production default (issue 20): an administrator without a second factor is asked to set one up before
+    // any admin call works.
+    const stats = await fetch(`${url}/user/stats`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(stats.status, 403, `GET /user/stats sin segundo factor respondió ${stats.status}`);
+    assert.equal((await stats.json()).code, 'SECOND_FACTOR_SETUP_REQUIRED');
     phases.push(`inicio de sesión ${seconds(started)}`);
   } finally {
     api.kill('SIGTERM');
@@ -130,7 +135,7 @@ const deploy = mkdtempSync(path.join(tmpdir(), 'portal-api-prod-'));
 try {
   const phases = await check(deploy);
   console.log(
-    `ok    producción (API compilada): /health 200 y sesión del administrador con token, con solo las dependencias ` +
+    `ok    producción (API compilada): /health 200, sesión del administrador con token y panel cerrado hasta configurar un segundo factor, con solo las dependencias ` +
       `de producción, en ${seconds(started)} (${phases.join(', ')})`,
   );
 } catch (error) {

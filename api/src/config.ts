@@ -68,7 +68,7 @@ export interface WebAuthnConfig {
   rpId: string;
   /** Shown by the browser and the authenticator beside the passkey. */
   rpName: string;
-  /** The pages' origins a passkey ceremony may come from (WEBAUTHN_ORIGINS; PORTAL_URL and its localhost twin). */
+  /** The origins a passkey ceremony may come from (WEBAUTHN_ORIGINS; PORTAL_URL, or its localhost twin on this machine). */
   origins: string[];
 }
 
@@ -92,12 +92,8 @@ export function webauthnConfig(env: Env, portalUrl: string): WebAuthnConfig {
   const list = read(env, 'WEBAUTHN_ORIGINS');
   const origins =
     list === undefined
-      ? [
-          ...new Set([
-            portal.origin,
-            ...(loopback ? [`${portal.protocol}//localhost${portal.port ? `:${portal.port}` : ''}`] : []),
-          ]),
-        ]
+      ? // On this machine only the localhost twin: a page at 127.0.0.1 cannot use the 'localhost' RP ID anyway.
+        [loopback ? `${portal.protocol}//localhost${portal.port ? `:${portal.port}` : ''}` : portal.origin]
       : list
           .split(',')
           .map((item) => item.trim())

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultCorsOrigins, loadConfig } from '../src/config.js';
+import { ConfigError, defaultCorsOrigins, loadConfig } from '../src/config.js';
 import { loadEnvFile } from '../src/lib/env-file.js';
 
 describe('configuration', () => {
@@ -220,5 +220,70 @@ describe('configuration', () => {
         rmSync(dir, { recursive: true, force: true });
       }
     });
+  });
+});
+
+describe('second factor and passkeys (issue 20)', () => {
+  it('ADMIN_SECOND_FACTOR is required unless set to optional', () => {
+    assert.equal(loadConfig({}).adminSecondFactor, 'required');
+    assert.equal(loadConfig({ ADMIN_SECOND_FACTOR: 'required' }).adminSecondFactor, 'required');
+    assert.equal(loadConfig({ ADMIN_SECOND_FACTOR: 'optional' }).adminSecondFactor, 'optional');
+  });
+
+  it('refuses any other ADMIN_SECOND_FACTOR with a Spanish message', () => {
+    for (const value of ['no', 'OPTIONAL', 'off']) {
+      assert.throws(
+        () => loadConfig({ ADMIN_SECOND_FACTOR: value }),
+        (error: Error) =>
+          error instanceof ConfigError &&
+          error.message ===
+            `Configuración inválida: ADMIN_SECOND_FACTOR debe ser required u optional (recibido "${value}")`,
+      );
+    }
+  });
+
+  it("uses 'localhost' as relying party for a portal on 127.0.0.1, with the localhost origin", () => {
+    const { webauthn } = loadConfig({ PORTAL_URL: 'http://127.0.0.1:8080' });
+    assert.equal(webauthn.rpId, 'localhost');
+    assert.deepEqual(webauthn.origins, ['http://localhost:8080']);
+    assert.equal(webauthn.rpName, 'Portal de Aplicaciones');
+    assert.equal(loadConfig({}).webauthn.rpId, 'localhost', 'the default PORTAL_URL too');
+  });
+
+  it("uses the portal's host as relying party and its origin", () => {
+    const { webauthn } = loadConfig({ PORTAL_URL: 'https://portal.example.com' });
+    assert.equal(webauthn.rpId, 'portal.example.com');
+    assert.deepEqual(webauthn.origins, ['https://portal.example.com']);
+    const named = loadConfig({ PORTAL_URL: 'https://portal.example.com', WEBAUTHN_RP_NAME: 'Empresa' }).webauthn;
+    assert.equal(named.rpName, 'Empresa');
+  });
+
+  it('accepts origins on the relying party ID or its subdomains', () => {
+    const { webauthn } = loadConfig({
+      PORTAL_URL: 'https://portal.example.com',
+      WEBAUTHN_RP_ID: 'Example.com',
+      WEBAUTHN_ORIGINS: 'https://portal.example.com, https://example.com',
+    });
+    assert.equal(webauthn.rpId, 'example.com');
+    assert.deepEqual(webauthn.origins, ['https://portal.example.com', 'https://example.com']);
+  });
+
+  it('refuses an origin outside the relying party ID, and an RP ID that is no domain', () => {
+    assert.throws(
+      () => loadConfig({ PORTAL_URL: 'https://portal.example.com', WEBAUTHN_ORIGINS: 'https://portal.example.net' }),
+      (error: Error) =>
+        error instanceof ConfigError &&
+        error.message.includes('WEBAUTHN_ORIGINS') &&
+        error.message.includes('cuyo dominio no es portal.example.com'),
+    );
+    assert.throws(
+      () => loadConfig({ PORTAL_URL: 'https://portal.example.com', WEBAUTHN_RP_ID: 'otro.example.com' }),
+      (error: Error) => error instanceof ConfigError && error.message.includes('WEBAUTHN_ORIGINS'),
+      'the default origin (PORTAL_URL) is checked against a configured RP ID too',
+    );
+    assert.throws(
+      () => loadConfig({ WEBAUTHN_RP_ID: 'https://portal.example.com' }),
+      (error: Error) => error instanceof ConfigError && error.message.includes('WEBAUTHN_RP_ID'),
+    );
   });
 });

@@ -1,14 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { roles } from '../../db/schema.js';
-import { accountSuspended, forbidden, unauthenticated } from '../../lib/errors.js';
+import { accountSuspended, forbidden, HttpError, unauthenticated } from '../../lib/errors.js';
+import { factorSummary, hasSecondFactor, secondFactorRequired } from './second-factor-status.js';
 import type { TokenKind, VerifiedToken } from './tokens.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest hook: 401 unless the request carries a valid bearer token; sets `request.auth`. Runs before the body is parsed or validated, so an anonymous caller learns nothing of a route's schema. */
     authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-    /** onRequest hook, after `authenticate`: 403 unless the user is an administrator (before validation too). */
+    /**
+     * onRequest hook, after `authenticate`: 403 unless the user is an administrator (before validation too) and, under
+     * ADMIN_SECOND_FACTOR=required, the session proved a second factor (403 SECOND_FACTOR_SETUP_REQUIRED /
+     * SECOND_FACTOR_SESSION_REQUIRED).
+     */
     requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   }
   interface FastifyRequest {
@@ -22,6 +27,22 @@ declare module 'fastify' {
     partnerToken?: boolean;
   }
 }
+
+/** An administrator under ADMIN_SECOND_FACTOR=required without any second factor: the panel asks to set one up. */
+export const secondFactorSetupRequired = () =>
+  new HttpError(
+    403,
+    'Configura un segundo factor (aplicación de autenticación o llave de acceso) para usar el panel de administración',
+    'SECOND_FACTOR_SETUP_REQUIRED',
+  );
+
+/** An administrator with a second factor whose session did not prove it (a Google/Apple sign-in, say). */
+export const secondFactorSessionRequired = () =>
+  new HttpError(
+    403,
+    'Vuelve a iniciar sesión con tu segundo factor para usar el panel de administración',
+    'SECOND_FACTOR_SESSION_REQUIRED',
+  );
 
 /** The signed-in session of a route that runs `authenticate`. */
 export function signedIn(request: FastifyRequest): VerifiedToken {
@@ -57,10 +78,16 @@ export default fp(
       request.auth = verified;
     });
 
-    app.decorate('requireAdmin', async (request: FastifyRequest) => {
+    app.decorate('requireAdmin', async function requireAdmin(request: FastifyRequest) {
       const auth = signedIn(request);
       // A partner token never administers, whoever it belongs to.
       if (auth.kind !== 'session' || auth.user.role !== roles.admin) throw forbidden();
+      // Issue 20: under ADMIN_SECOND_FACTOR=required, only a session that proved a second factor administers.
+      if (secondFactorRequired(app.config, auth.user) && !auth.secondFactor) {
+        throw hasSecondFactor(await factorSummary(app.db, auth.user.id))
+          ? secondFactorSessionRequired()
+          : secondFactorSetupRequired();
+      }
     });
   },
   { name: 'authentication' },

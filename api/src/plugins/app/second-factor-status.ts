@@ -57,3 +57,24 @@ export function keepOneFactor(
   const left = removing === 'totp' ? summary.passkeys : Number(summary.totp) + summary.passkeys - 1;
   if (left < 1) throw lastSecondFactor();
 }
+
+export const verifiedSessionRequired = () =>
+  new HttpError(
+    403,
+    'Para cambiar tu verificación en dos pasos o tus llaves de acceso, vuelve a iniciar sesión con tu segundo factor',
+    'VERIFIED_SESSION_REQUIRED',
+  );
+
+/**
+ * Adding or removing a factor of an account that already has one takes a session that proved one (403
+ * VERIFIED_SESSION_REQUIRED): otherwise a stolen token, or a Google/Apple sign-in (which asks no second step), could
+ * add its own way in, and that new factor would even open the admin panel. An account's first factor is trusted on
+ * first use: the session that sets it up is the one that proves it.
+ */
+export async function requireVerifiedSessionToChangeFactors(
+  db: Db,
+  auth: { user: Pick<User, 'id'>; secondFactor: boolean },
+): Promise<void> {
+  if (auth.secondFactor) return;
+  if (hasSecondFactor(await factorSummary(db, auth.user.id))) throw verifiedSessionRequired();
+}

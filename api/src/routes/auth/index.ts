@@ -7,18 +7,23 @@ import { accountSuspended, HttpError, retryLater } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import type { Lockout } from '../../plugins/app/limits.js';
 import { CurrentUser, LoginBody, PendingSignIn, Session } from '../../schemas/auth.js';
+import { SecondStepRequired } from '../../schemas/security.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
 import { recordAudit, systemActor } from '../admin/audit.js';
 import accountStatusRoutes from './account-status.js';
 import oauthRoutes from './oauth/index.js';
 import partnerTokenRoutes from './partner-token.js';
+import passkeyRoutes from './passkeys.js';
 import passwordRoutes from './passwords.js';
 import profileRoutes from './profile.js';
 import { registrationWithPassword } from './pending-registrations.js';
 import { currentUserView, findUserByEmail, normalizeEmail } from './queries.js';
 import registrationRoutes from './registration.js';
+import secondFactorRoutes from './second-factor.js';
 import sessionRoutes from './sessions.js';
+import { factorSummary, hasSecondFactor } from '../../plugins/app/second-factor-status.js';
 import { endSession, startSession } from '../../plugins/app/sessions.js';
+import { issueSignInTicket } from '../../plugins/app/sign-in-tickets.js';
 
 const bearerAuth = [{ bearerAuth: [] }];
 
@@ -30,8 +35,11 @@ function invalidCredentials(lockedMs: number): HttpError {
     : new HttpError(401, message, 'INVALID_CREDENTIALS');
 }
 
-/** A sign-in lock that started, on record for the administrators (who was guessed at, from where, how often). */
-function recordLockout(db: Db, userId: number, address: string, lockout: Lockout) {
+/**
+ * A sign-in lock that started, on record for the administrators (who was guessed at, from where, how often). Wrong
+ * second-factor codes count as wrong passwords (second-factor.ts), so their locks are recorded here too.
+ */
+export function recordLockout(db: Db, userId: number, address: string, lockout: Lockout) {
   return recordAudit(db, systemActor, [
     {
       action: 'auth.lockout',
@@ -56,7 +64,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         body: LoginBody,
         // The user beside the token (as verification answers), so a sign-in is one round trip (issue 17, item 2).
-        response: { 200: Session, 401: ErrorRef, 403: PendingSignIn, 429: ErrorRef, ...commonErrors },
+        // 403: a registration waiting for its code, a suspended account, or (issue 20) the second step to ask.
+        response: {
+          200: Session,
+          401: ErrorRef,
+          403: Type.Union([SecondStepRequired, PendingSignIn]),
+          429: ErrorRef,
+          ...commonErrors,
+        },
       },
     },
     async (request, reply) => {
@@ -86,10 +101,28 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       // Always one argon2 verification, known email or not, so the response time does not reveal accounts.
       const passwordMatches = await app.passwords.verify(user?.passwordHash, request.body.password);
       if (!user || !passwordMatches) throw await failed();
-      await app.limits.clearSignInFailures(email, request.ip);
       if (user.status === 'suspended') {
+        await app.limits.clearSignInFailures(email, request.ip);
         throw accountSuspended();
       }
+      // Issue 20: an account with a second factor gets a ticket for the second step, no token. Its failures are
+      // forgotten only once that step succeeds: a wrong code counts as a wrong password, and signing in again with
+      // the password must not reset the count (routes/auth/second-factor.ts).
+      const factors = await factorSummary(app.db, user.id);
+      if (hasSecondFactor(factors)) {
+        return reply.code(403).send({
+          statusCode: 403,
+          message: 'Confirma tu identidad con tu segundo factor',
+          code: 'SECOND_FACTOR_REQUIRED',
+          ticket: await issueSignInTicket(app.db, user.id),
+          methods: [
+            ...(factors.totp ? (['totp'] as const) : []),
+            ...(factors.recoveryCodesLeft > 0 ? (['recovery'] as const) : []),
+            ...(factors.passkeys > 0 ? (['passkey'] as const) : []),
+          ],
+        });
+      }
+      await app.limits.clearSignInFailures(email, request.ip);
       return { access_token: await startSession(app, user, request), user: await currentUserView(app.db, user) };
     },
   );
@@ -138,6 +171,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(partnerTokenRoutes);
   await app.register(accountStatusRoutes);
   await app.register(sessionRoutes);
+  await app.register(secondFactorRoutes);
+  await app.register(passkeyRoutes);
 };
 
 export default routes;

@@ -116,7 +116,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (!updated) throw new HttpError(401, messages.unauthenticated, 'UNAUTHENTICATED');
       return {
         message: 'Contraseña actualizada correctamente',
-        access_token: await startSession(app, updated, request),
+        // The new session keeps this one's proof of a second factor (issue 20): a password change is no sign-in.
+        access_token: await startSession(app, updated, request, { secondFactor: signedIn(request).secondFactor }),
       };
     },
   });

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { eq } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { roles, users, type User } from '../../db/schema.js';
+import { roles, users } from '../../db/schema.js';
 import { forbidden, HttpError } from '../../lib/errors.js';
 import { editedPhone } from '../../lib/phone.js';
 import { signedIn } from '../../plugins/app/authentication.js';
@@ -14,9 +15,12 @@ import { activateUser, currentUserView, findUserById } from './queries.js';
 const bearerAuth = [{ bearerAuth: [] }];
 const userNotFound = () => new HttpError(404, 'Usuario no encontrado', 'USER_NOT_FOUND');
 
-/** 403 unless the session is the user `id` or an administrator. */
-function selfOrAdmin(session: User, id: number) {
-  if (session.id !== id && session.role !== roles.admin) throw forbidden();
+/**
+ * 403 unless the session is the user `id` or may administer: `requireAdmin`, so an administrator's edit of someone
+ * else passes the same gate as the admin panel (issue 20: a session that proved a second factor when required).
+ */
+async function selfOrAdmin(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, id: number) {
+  if (signedIn(request).user.id !== id) await app.requireAdmin(request, reply);
 }
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -34,10 +38,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: UserEnvelope, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { idUsuario, name, phone } = request.body;
       const actor = signedIn(request);
-      selfOrAdmin(actor.user, idUsuario);
+      await selfOrAdmin(app, request, reply, idUsuario);
       const updated = await app.db.transaction(async (tx) => {
         const [current] = await tx
           .select({ phone: users.phone })
@@ -76,13 +80,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: UserEnvelope, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const actor = signedIn(request);
       const session = actor.user;
       const { id } = request.params;
-      selfOrAdmin(session, id);
+      await selfOrAdmin(app, request, reply, id);
       const { role, status, ...profile } = request.body;
-      if ((role !== undefined || status !== undefined) && session.role !== roles.admin) throw forbidden();
+      // Role and status are the administrators' to change, their own too: through the admin gate.
+      if (role !== undefined || status !== undefined) await app.requireAdmin(request, reply);
 
       const updated = await app.db.transaction(async (tx) => {
         const [current] = await tx.select().from(users).where(eq(users.id, id)).for('update');

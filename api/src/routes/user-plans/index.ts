@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { eq } from 'drizzle-orm';
 import { Type } from 'typebox';
-import { apps, roles, users } from '../../db/schema.js';
-import { forbidden, HttpError, present } from '../../lib/errors.js';
+import { apps, users } from '../../db/schema.js';
+import { HttpError, present } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
 import { recordAudit } from '../admin/audit.js';
@@ -33,10 +33,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(UserAppPlanInfo), 401: ErrorRef, 403: ErrorRef, 404: ErrorRef, ...commonErrors },
       },
     },
-    async (request) => {
-      const { user, kind } = signedIn(request);
+    async (request, reply) => {
+      const { user } = signedIn(request);
       const { idUsuario } = request.body;
-      if (user.id !== idUsuario && (user.role !== roles.admin || kind !== 'session')) throw forbidden();
+      // Someone else's plans: an administrator's portal session only, through the admin gate (issue 20).
+      if (user.id !== idUsuario) await app.requireAdmin(request, reply);
       if (!(await userExists(idUsuario))) throw userNotFound();
       return userAppPlans(app.db, idUsuario);
     },

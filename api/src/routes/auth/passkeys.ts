@@ -1,0 +1,214 @@
+// Issue 20: passkeys. The 'Seguridad' tab lists, adds and removes them; a passkey signs in alone (discoverable
+// credentials, also the browser's autofill) or as the second step of a password sign-in (with its ticket). Every
+// WebAuthn check is @simplewebauthn/server's (plugins/app/passkeys.ts); the second step's ticket is the one the TOTP
+// step redeems too (plugins/app/sign-in-tickets.ts).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { accountSuspended } from '../../lib/errors.js';
+import { signedIn } from '../../plugins/app/authentication.js';
+import {
+  authenticationOptions,
+  ceremonyExpired,
+  consumeRegistration,
+  consumeSignIn,
+  findPasskeyOf,
+  handleMatches,
+  insertPasskey,
+  listPasskeys,
+  passkeyExists,
+  passkeyNotFound,
+  passkeyNotVerified,
+  passkeySignInRefused,
+  recordPasskeyUse,
+  registrationOptions,
+  removePasskey,
+  responseUserHandle,
+  verifyAssertion,
+  verifyRegistration,
+} from '../../plugins/app/passkeys.js';
+import {
+  factorSummary,
+  keepOneFactor,
+  requireVerifiedSessionToChangeFactors,
+} from '../../plugins/app/second-factor-status.js';
+import { markSessionSecondFactor, startSession } from '../../plugins/app/sessions.js';
+import { redeemSignInTicket, signInTicketExpired, signInTicketUser } from '../../plugins/app/sign-in-tickets.js';
+import { Session } from '../../schemas/auth.js';
+import { commonErrors, ErrorRef } from '../../schemas/common.js';
+import {
+  AddPasskeyBody,
+  CeremonyOptions,
+  Passkey,
+  PasskeyId,
+  PasskeySignInBody,
+  PasskeySignInOptionsBody,
+} from '../../schemas/security.js';
+import { currentUserView, findUserById } from './queries.js';
+
+const security = [{ bearerAuth: [] }];
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const rp = app.config.webauthn;
+  const errors = { 401: ErrorRef, 403: ErrorRef, ...commonErrors };
+
+  app.get(
+    '/passkeys',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: 'Mis llaves de acceso, de la más antigua a la más reciente',
+        tags: ['auth'],
+        security,
+        response: { 200: Type.Array(Passkey), ...errors },
+      },
+    },
+    async (request) => listPasskeys(app.db, signedIn(request).user.id),
+  );
+
+  app.post(
+    '/passkeys/opciones-registro',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: 'Opciones para crear una llave de acceso en este navegador (válidas 5 minutos, solo en esta sesión)',
+        tags: ['auth'],
+        security,
+        response: { 200: CeremonyOptions, ...errors },
+      },
+    },
+    async (request) => {
+      const auth = signedIn(request);
+      await requireVerifiedSessionToChangeFactors(app.db, auth);
+      return registrationOptions(app.db, rp, auth.user, auth.sessionId);
+    },
+  );
+
+  app.post(
+    '/passkeys',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: 'Guarda la llave de acceso que creó el navegador con las opciones de registro de esta sesión',
+        tags: ['auth'],
+        security,
+        body: AddPasskeyBody,
+        response: { 201: Passkey, 409: ErrorRef, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const auth = signedIn(request);
+      const { user, sessionId } = auth;
+      // Asked again here: a factor may have been added (in another session) since the options were given.
+      await requireVerifiedSessionToChangeFactors(app.db, auth);
+      const { ceremonyId, name, response } = request.body;
+      const ceremony = await consumeRegistration(app.db, ceremonyId, user.id, sessionId);
+      if (!ceremony) throw ceremonyExpired(400);
+      const credential = await verifyRegistration(rp, response, ceremony.challenge);
+      if (!credential) throw passkeyNotVerified();
+      const passkey = await insertPasskey(app.db, user.id, name.trim(), credential);
+      if (!passkey) throw passkeyExists();
+      // Creating a passkey with user verification proves the person holds it: this session counts as verified.
+      await markSessionSecondFactor(app.db, sessionId);
+      return reply.code(201).send(passkey);
+    },
+  );
+
+  app.delete(
+    '/passkeys/:id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: 'Quita una de mis llaves de acceso',
+        tags: ['auth'],
+        security,
+        params: Type.Object({ id: PasskeyId }),
+        response: {
+          204: Type.Null({ description: 'Llave de acceso quitada' }),
+          404: ErrorRef,
+          409: ErrorRef,
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const auth = signedIn(request);
+      const { user } = auth;
+      await requireVerifiedSessionToChangeFactors(app.db, auth);
+      keepOneFactor(app.config, user, await factorSummary(app.db, user.id), 'passkey');
+      if (!(await removePasskey(app.db, user.id, request.params.id))) throw passkeyNotFound();
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/passkeys/opciones-inicio',
+    {
+      config: { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } },
+      schema: {
+        summary:
+          'Opciones para iniciar sesión con una llave de acceso (válidas 5 minutos); con el ticket de la contraseña, ' +
+          'solo las llaves de esa cuenta',
+        tags: ['auth'],
+        body: PasskeySignInOptionsBody,
+        response: { 200: CeremonyOptions, 401: ErrorRef, 429: ErrorRef, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const { ticket } = request.body;
+      let userId: number | null = null;
+      if (ticket !== undefined) {
+        const owner = await signInTicketUser(app.db, ticket);
+        if (owner === undefined) throw signInTicketExpired();
+        userId = owner;
+      }
+      return authenticationOptions(app.db, rp, userId);
+    },
+  );
+
+  app.post(
+    '/passkeys/iniciar-sesion',
+    {
+      config: { rateLimit: { max: app.config.loginRateLimitPerMinute, timeWindow: '1 minute' } },
+      schema: {
+        summary: 'Inicia sesión con una llave de acceso (sola, o como segundo paso con el ticket de la contraseña)',
+        tags: ['auth'],
+        body: PasskeySignInBody,
+        response: { 200: Session, 401: ErrorRef, 403: ErrorRef, 429: ErrorRef, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const { ceremonyId, response, ticket } = request.body;
+      const ceremony = await consumeSignIn(app.db, ceremonyId);
+      if (!ceremony) throw ceremonyExpired(401);
+      const passkey = await findPasskeyOf(app.db, response);
+      if (!passkey) throw passkeySignInRefused();
+      // A second step: the options named one account's passkeys and its live ticket must come along.
+      const bound = ceremony.userId;
+      if (bound !== null) {
+        if (passkey.userId !== bound) throw passkeySignInRefused();
+        if (ticket === undefined || (await signInTicketUser(app.db, ticket)) !== bound) throw signInTicketExpired();
+      }
+      // The authenticator's user handle, when it gives one, must be the passkey's owner.
+      const handle = responseUserHandle(response);
+      if (handle !== undefined && handle !== null && !handleMatches(handle, passkey.userId))
+        throw passkeySignInRefused();
+      const used = await verifyAssertion(rp, response, ceremony.challenge, passkey);
+      if (!used) throw passkeySignInRefused();
+      const user = await findUserById(app.db, passkey.userId);
+      if (!user) throw passkeySignInRefused();
+      if (user.status === 'suspended') throw accountSuspended();
+      if (user.status !== 'active') throw passkeySignInRefused();
+      // The counter must still be below the new one when stored: two uses checked against the same one cannot both pass.
+      if (!(await recordPasskeyUse(app.db, passkey.id, used))) throw passkeySignInRefused();
+      if (bound !== null && (ticket === undefined || (await redeemSignInTicket(app.db, ticket)) !== bound))
+        throw signInTicketExpired();
+      await app.limits.clearSignInFailures(user.email, request.ip);
+      return {
+        access_token: await startSession(app, user, request, { secondFactor: true }),
+        user: await currentUserView(app.db, user),
+      };
+    },
+  );
+};
+
+export default routes;

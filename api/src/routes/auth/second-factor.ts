@@ -1,0 +1,277 @@
+// Issue 20: the 'Seguridad' tab's TOTP authenticator and recovery codes, and the second step of a password sign-in
+// with one of them. The passkey routes (passkeys.ts) are the other second factor; both redeem the same ticket.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
+import { Type } from 'typebox';
+import type { User } from '../../db/schema.js';
+import { accountSuspended, HttpError, messages, retryLater } from '../../lib/errors.js';
+import { signedIn } from '../../plugins/app/authentication.js';
+import {
+  factorSummary,
+  keepOneFactor,
+  requireVerifiedSessionToChangeFactors,
+  secondFactorRequired,
+} from '../../plugins/app/second-factor-status.js';
+import { markSessionSecondFactor, startSession } from '../../plugins/app/sessions.js';
+import {
+  failSignInTicket,
+  redeemSignInTicket,
+  signInTicketExpired,
+  signInTicketUser,
+} from '../../plugins/app/sign-in-tickets.js';
+import {
+  confirmTotp,
+  findTotpFactor,
+  invalidSecondFactor,
+  removeTotp,
+  replaceRecoveryCodes,
+  startTotp,
+  totpAlreadyEnabled,
+  totpNotEnabled,
+  totpQrCode,
+  totpUri,
+  useSecondFactorCode,
+  useTotpCode,
+} from '../../plugins/app/totp.js';
+import { Session } from '../../schemas/auth.js';
+import { commonErrors, ErrorRef } from '../../schemas/common.js';
+import {
+  RecoveryCodes,
+  SecondFactorCodeBody,
+  SecondStepBody,
+  SecurityStatus,
+  TotpCodeBody,
+  TotpSetup,
+} from '../../schemas/security.js';
+import { recordLockout } from './index.js';
+import { currentUserView, findUserById } from './queries.js';
+
+const security = [{ bearerAuth: [] }];
+
+/** A wrong code at the second step: 401, not 400, as a wrong password is; `retryAfter` once a sign-in lock started. */
+function wrongSecondStepCode(lockedMs: number): HttpError {
+  const message = 'Código incorrecto';
+  return lockedMs > 0
+    ? retryLater(401, message, 'INVALID_SECOND_FACTOR', lockedMs)
+    : new HttpError(401, message, 'INVALID_SECOND_FACTOR');
+}
+
+/** The account a live ticket belongs to (without using the ticket), or 401 SIGN_IN_TICKET_EXPIRED. */
+export async function secondStepUser(app: FastifyInstance, ticket: string): Promise<User> {
+  const userId = await signInTicketUser(app.db, ticket);
+  const user = userId === undefined ? undefined : await findUserById(app.db, userId);
+  if (!user) throw signInTicketExpired();
+  return user;
+}
+
+/** The sign-in lock of the address guards the second step as it guards the password (401 with `retryAfter`). */
+export async function refuseLockedSecondStep(app: FastifyInstance, request: FastifyRequest, user: User) {
+  const lockedMs = await app.limits.signInLockedFor(user.email, request.ip);
+  if (lockedMs > 0) throw wrongSecondStepCode(lockedMs);
+}
+
+/**
+ * A wrong second factor: one try less on the ticket and one sign-in failure of the address (the same counter as a
+ * wrong password, with its lockout on record). Answers the error to throw: 401 INVALID_SECOND_FACTOR, or
+ * SIGN_IN_TICKET_EXPIRED when that was the ticket's last try.
+ */
+export async function failSecondStep(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  ticket: string,
+  user: User,
+): Promise<HttpError> {
+  const alive = await failSignInTicket(app.db, ticket);
+  const { lockMs, lockout } = await app.limits.recordSignInFailure(user.email, request.ip);
+  if (lockout) await recordLockout(app.db, user.id, request.ip, lockout);
+  return alive ? wrongSecondStepCode(lockMs) : signInTicketExpired();
+}
+
+/**
+ * The second factor was right: uses the ticket up (a concurrent redemption that won leaves SIGN_IN_TICKET_EXPIRED)
+ * and starts a session that proved a second factor.
+ */
+export async function finishSecondStep(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  ticket: string,
+): Promise<Static<typeof Session>> {
+  const userId = await redeemSignInTicket(app.db, ticket);
+  const user = userId === undefined ? undefined : await findUserById(app.db, userId);
+  if (!user) throw signInTicketExpired();
+  if (user.status === 'suspended') throw accountSuspended();
+  await app.limits.clearSignInFailures(user.email, request.ip);
+  return {
+    access_token: await startSession(app, user, request, { secondFactor: true }),
+    user: await currentUserView(app.db, user),
+  };
+}
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
+  const errors = { 401: ErrorRef, 403: ErrorRef, ...commonErrors };
+
+  /**
+   * A wrong code for a factor the account already has, from a signed-in session: counted as a wrong password, so a
+   * stolen session is no way around the sign-in lock (as a password change).
+   */
+  const guardedCode = async (request: FastifyRequest, user: User, use: () => Promise<boolean>) => {
+    const lockedMs = await app.limits.signInLockedFor(user.email, request.ip);
+    if (lockedMs > 0)
+      throw retryLater(429, messages.tooManyRequests(Math.ceil(lockedMs / 1000)), 'ACCOUNT_LOCKED', lockedMs);
+    if (await use()) return;
+    const { lockout } = await app.limits.recordSignInFailure(user.email, request.ip);
+    if (lockout) await recordLockout(app.db, user.id, request.ip, lockout);
+    throw invalidSecondFactor();
+  };
+
+  app.get(
+    '/seguridad',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: 'Mis segundos factores y si esta sesión probó uno',
+        tags: ['auth'],
+        security,
+        response: { 200: SecurityStatus, ...errors },
+      },
+    },
+    async (request) => {
+      const { user, secondFactor } = signedIn(request);
+      const summary = await factorSummary(app.db, user.id);
+      return {
+        ...summary,
+        secondFactorRequired: secondFactorRequired(app.config, user),
+        sessionVerified: secondFactor,
+      };
+    },
+  );
+
+  app.post(
+    '/totp',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: 'Genera el secreto y el código QR de una aplicación de autenticación (sin confirmar)',
+        tags: ['auth'],
+        security,
+        response: { 200: TotpSetup, 409: ErrorRef, ...errors },
+      },
+    },
+    async (request) => {
+      const auth = signedIn(request);
+      const { user } = auth;
+      await requireVerifiedSessionToChangeFactors(app.db, auth);
+      const secret = await startTotp(app.db, user.id);
+      if (!secret) throw totpAlreadyEnabled();
+      const otpauthUrl = totpUri(app.config.webauthn.rpName, user.email, secret);
+      return { secret, otpauthUrl, qrCode: await totpQrCode(otpauthUrl) };
+    },
+  );
+
+  app.post(
+    '/totp/confirmar',
+    {
+      onRequest: app.authenticate,
+      config: perIp,
+      schema: {
+        summary: 'Confirma la aplicación de autenticación con su primer código; responde 10 códigos de recuperación',
+        tags: ['auth'],
+        security,
+        body: TotpCodeBody,
+        response: { 200: RecoveryCodes, 404: ErrorRef, 409: ErrorRef, 429: ErrorRef, ...errors },
+      },
+    },
+    async (request) => {
+      const auth = signedIn(request);
+      const { user, sessionId } = auth;
+      // Asked again here: a passkey may have been added (in another session) since the secret was made.
+      await requireVerifiedSessionToChangeFactors(app.db, auth);
+      const recoveryCodes = await app.db.transaction(async (tx) => {
+        await confirmTotp(tx, user.id, request.body.code, app.clock());
+        return replaceRecoveryCodes(tx, user.id);
+      });
+      // Showing a code of the app proves the person holds it: this session goes on as one with a second factor.
+      await markSessionSecondFactor(app.db, sessionId);
+      return { recoveryCodes };
+    },
+  );
+
+  app.delete(
+    '/totp',
+    {
+      onRequest: app.authenticate,
+      config: perIp,
+      schema: {
+        summary:
+          'Quita la aplicación de autenticación y sus códigos de recuperación (con un código de la app o uno de recuperación)',
+        tags: ['auth'],
+        security,
+        body: SecondFactorCodeBody,
+        response: {
+          204: Type.Null({ description: 'Aplicación de autenticación quitada' }),
+          404: ErrorRef,
+          409: ErrorRef,
+          429: ErrorRef,
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { user } = signedIn(request);
+      const factor = await findTotpFactor(app.db, user.id);
+      if (!factor?.confirmedAt) throw totpNotEnabled();
+      keepOneFactor(app.config, user, await factorSummary(app.db, user.id), 'totp');
+      await guardedCode(request, user, () => useSecondFactorCode(app.db, user.id, request.body.code, app.clock()));
+      // Removed with its recovery codes: they were a way around this authenticator only.
+      await app.db.transaction((tx) => removeTotp(tx, user.id));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/codigos-recuperacion',
+    {
+      onRequest: app.authenticate,
+      config: perIp,
+      schema: {
+        summary: 'Genera 10 códigos de recuperación nuevos (los anteriores dejan de valer)',
+        tags: ['auth'],
+        security,
+        body: TotpCodeBody,
+        response: { 200: RecoveryCodes, 404: ErrorRef, 429: ErrorRef, ...errors },
+      },
+    },
+    async (request) => {
+      const { user } = signedIn(request);
+      const factor = await findTotpFactor(app.db, user.id);
+      if (!factor?.confirmedAt) throw totpNotEnabled();
+      await guardedCode(request, user, () => useTotpCode(app.db, user.id, request.body.code, app.clock()));
+      return { recoveryCodes: await app.db.transaction((tx) => replaceRecoveryCodes(tx, user.id)) };
+    },
+  );
+
+  app.post(
+    '/login/segundo-paso',
+    {
+      config: { rateLimit: { max: app.config.loginRateLimitPerMinute, timeWindow: '1 minute' } },
+      schema: {
+        summary: 'Segundo paso del inicio de sesión: el ticket y un código de la aplicación o de recuperación',
+        tags: ['auth'],
+        body: SecondStepBody,
+        response: { 200: Session, 401: ErrorRef, 403: ErrorRef, 429: ErrorRef, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const { ticket, code } = request.body;
+      const user = await secondStepUser(app, ticket);
+      await refuseLockedSecondStep(app, request, user);
+      if (!(await useSecondFactorCode(app.db, user.id, code, app.clock())))
+        throw await failSecondStep(app, request, ticket, user);
+      return finishSecondStep(app, request, ticket);
+    },
+  );
+};
+
+export default routes;
