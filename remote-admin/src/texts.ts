@@ -15,6 +15,17 @@ export const TEXT_ADMIN = {
   closeMenu: 'Cerrar menú',
   panelNav: 'Panel de administración',
 
+  // Issue 20: the panel's gate for an administrator without a second factor in this session.
+  setupSecondFactorTitle: 'Configura tu segundo factor',
+  setupSecondFactorDetail:
+    'Para usar el panel de administración necesitas una aplicación de autenticación o una llave de acceso.',
+  setupSecondFactorAction: 'Configurar ahora',
+  confirmIdentityTitle: 'Confirma tu identidad',
+  confirmIdentityDetail:
+    'Cierra sesión y vuelve a iniciarla con tu segundo factor para usar el panel de administración.',
+  confirmIdentityAction: 'Cerrar sesión',
+  securityErrorTitle: 'No se pudo abrir el panel de administración',
+
   // User management (spec §2 'User management').
   usersTitle: 'Gestión de Usuarios',
   totalUsers: 'Total de usuarios',

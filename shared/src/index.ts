@@ -10,6 +10,7 @@ export * from './api/apps';
 export * from './api/auth';
 export * from './api/accounts';
 export * from './api/sessions';
+export * from './api/security';
 export * from './session/token-storage';
 export * from './session/store';
 export * from './session/registrations';

@@ -14,6 +14,7 @@ import {
   leaveTo,
 } from '@portal/shared';
 import { TEXT_ADMIN } from '../texts';
+import { GateCard, useSecondFactorGate } from './SecondFactorGate';
 
 const Frame = styled.div`
   display: flex;
@@ -149,7 +150,10 @@ const CloseRow = styled.div`
   }
 `;
 
-/** The admin panel's frame (spec §2 'Admin panel layout'): side panel, and the page in react-router's Outlet. */
+/**
+ * The admin panel's frame (spec §2 'Admin panel layout'): side panel, and the page in react-router's Outlet. Issue 20:
+ * an administrator who must prove a second factor and did not in this session gets the gate's card in its place.
+ */
 export default function AdminLayout() {
   const user = useSession((s) => s.user);
   const initialized = useSession((s) => s.isInitialized);
@@ -159,6 +163,7 @@ export default function AdminLayout() {
   const side = useRef<HTMLElement>(null);
   const menuButton = useRef<HTMLButtonElement>(null);
   const close = useCallback(() => setOpen(false), []);
+  const { state: gate, retry } = useSecondFactorGate(user?.role === ADMIN_ROLE);
 
   // On small screens the panel closes once a link is followed.
   useEffect(() => setOpen(false), [location.pathname]);
@@ -238,7 +243,11 @@ export default function AdminLayout() {
             <span aria-hidden="true">☰</span> {TEXT_ADMIN.openMenu}
           </Button>
         </MobileBar>
-        <Outlet />
+        {gate.kind === 'ready' && gate.gate === null ? (
+          <Outlet />
+        ) : (
+          <GateCard state={gate} retry={retry} signOut={signOut} />
+        )}
       </Main>
     </Frame>
   );

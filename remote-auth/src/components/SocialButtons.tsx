@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import { Button, getRuntimeConfig, socialSignInUrl, storePendingRedirect, theme, leaveTo } from '@portal/shared';
 
@@ -23,10 +24,19 @@ const Stack = styled.div`
 `;
 
 /**
+ * The other ways to sign in (`children`: the passkey of /login, first), then
  * 'Continuar con Google' / 'Continuar con Apple' hand the browser to the API, which runs the provider's flow and
  * comes back with a token. The partner target is kept both in the address and in storage for the return.
  */
-export function SocialButtons({ redirectUrl, disabled }: { redirectUrl: string | null; disabled?: boolean }) {
+export function SocialButtons({
+  redirectUrl,
+  disabled,
+  children,
+}: {
+  redirectUrl: string | null;
+  disabled?: boolean;
+  children?: ReactNode;
+}) {
   const start = (provider: 'google' | 'apple') => {
     const { apiBaseUrl, redirectAllowList } = getRuntimeConfig();
     if (redirectUrl) storePendingRedirect(redirectUrl, redirectAllowList);
@@ -35,6 +45,7 @@ export function SocialButtons({ redirectUrl, disabled }: { redirectUrl: string |
   return (
     <Stack>
       <Divider>o</Divider>
+      {children}
       <Button $variant="secondary" $block disabled={disabled} onClick={() => start('google')}>
         Continuar con Google
       </Button>

@@ -3,6 +3,9 @@ import { getRuntimeConfig } from '../config/runtime-config';
 import { FALLBACK } from '../messages/es';
 import { hardNavigate } from '../navigation/leave';
 import { readToken, removeToken } from '../session/token-storage';
+import type { SecondFactorMethod } from '../types/entities';
+
+const SECOND_FACTOR_METHODS: readonly unknown[] = ['totp', 'recovery', 'passkey'] satisfies SecondFactorMethod[];
 
 /** Spec §7 and §9: every call times out after 10000 ms. */
 export const REQUEST_TIMEOUT_MS = 10_000;
@@ -17,11 +20,23 @@ export class ApiError extends Error {
     readonly registrationId?: string,
     /** Seconds the server asks to wait before trying again (`retryAfter` of a 429). */
     readonly retryAfter?: number,
+    /** A right password of an account with a second factor (SECOND_FACTOR_REQUIRED): the second step's ticket. */
+    readonly secondStep?: SecondStep,
   ) {
     super(message);
     this.name = 'ApiError';
   }
 }
+
+/** What the second step of a sign-in needs: its single-use ticket and the factors the account can prove. */
+export interface SecondStep {
+  ticket: string;
+  methods: SecondFactorMethod[];
+}
+
+/** The API's refusal of an admin call from a session without the second factor an administrator needs (issue 20). */
+export type SecondFactorGateCode = 'SECOND_FACTOR_SETUP_REQUIRED' | 'SECOND_FACTOR_SESSION_REQUIRED';
+const SECOND_FACTOR_GATE_CODES: readonly string[] = ['SECOND_FACTOR_SETUP_REQUIRED', 'SECOND_FACTOR_SESSION_REQUIRED'];
 
 /** The Spanish labels a form shows for the API's field names ({ webUrl: 'URL web' }). */
 export type FieldLabels = Readonly<Record<string, string>>;
@@ -49,6 +64,15 @@ const unauthorizedHandlers = new Set<UnauthorizedHandler>();
 export function onUnauthorized(handler: UnauthorizedHandler): () => void {
   unauthorizedHandlers.add(handler);
   return () => unauthorizedHandlers.delete(handler);
+}
+
+type SecondFactorGateHandler = (code: SecondFactorGateCode) => void;
+const secondFactorGateHandlers = new Set<SecondFactorGateHandler>();
+
+/** Called when an authenticated call is refused for want of a second factor (the admin panel shows its gate). */
+export function onSecondFactorGate(handler: SecondFactorGateHandler): () => void {
+  secondFactorGateHandlers.add(handler);
+  return () => secondFactorGateHandlers.delete(handler);
 }
 
 /** The API's code for a suspended account (its sign-in, and any call of a session open when it was suspended). */
@@ -91,9 +115,13 @@ function api(): KyInstance {
           if (!request.headers.has('Authorization')) return;
           if (response.status === 401) {
             endSession('/login');
-          } else if (response.status === 403 && (await errorCode(response)) === SUSPENDED_CODE) {
+          } else if (response.status === 403) {
+            const code = await errorCode(response);
             // The account was suspended during the session: it ends as on a 401, and /login says why.
-            endSession(`/login?error=${SUSPENDED_LOGIN_ERROR}`);
+            if (code === SUSPENDED_CODE) endSession(`/login?error=${SUSPENDED_LOGIN_ERROR}`);
+            else if (code && SECOND_FACTOR_GATE_CODES.includes(code)) {
+              for (const handler of secondFactorGateHandlers) handler(code as SecondFactorGateCode);
+            }
           }
         },
       ],
@@ -112,6 +140,14 @@ interface ErrorBody {
   code?: unknown;
   registrationId?: unknown;
   retryAfter?: unknown;
+  ticket?: unknown;
+  methods?: unknown;
+}
+
+function secondStepOf(body: ErrorBody | undefined): SecondStep | undefined {
+  if (typeof body?.ticket !== 'string' || !Array.isArray(body.methods)) return undefined;
+  const methods = body.methods.filter((m): m is SecondFactorMethod => SECOND_FACTOR_METHODS.includes(m));
+  return { ticket: body.ticket, methods };
 }
 
 // Words of a server's or a gateway's own English text ('Internal Server Error', 'Bad Gateway', 'Request timed out')
@@ -133,7 +169,7 @@ async function toApiError(error: unknown, fallback: string): Promise<ApiError> {
     const code = typeof body?.code === 'string' ? body.code : undefined;
     const registrationId = typeof body?.registrationId === 'string' ? body.registrationId : undefined;
     const retryAfter = typeof body?.retryAfter === 'number' && body.retryAfter > 0 ? body.retryAfter : undefined;
-    return new ApiError(message, error.response.status, code, registrationId, retryAfter);
+    return new ApiError(message, error.response.status, code, registrationId, retryAfter, secondStepOf(body));
   }
   console.error(error);
   // ky rejects with a NetworkError when the server cannot be reached (fetch's TypeError inside it) and a TimeoutError

@@ -1,16 +1,34 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { Alert, ApiError, Button, FALLBACK, login, PasswordField, TextField, useSession } from '@portal/shared';
+import {
+  Alert,
+  ApiError,
+  Button,
+  FALLBACK,
+  login,
+  PasswordField,
+  type SecondStep,
+  type Session,
+  TextField,
+  useSession,
+} from '@portal/shared';
 import { AuthLayout, Footer, Form, TextLink } from '../../components/AuthLayout';
 import { SocialButtons } from '../../components/SocialButtons';
 import { useDelayed } from '../../hooks/timers';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
+import { passkeyFailure, signInWithPasskey } from '../../passkeys/sign-in';
+import { usePasskeyAutofill, usePasskeySupport } from '../../passkeys/usePasskeys';
+import { cancelPasskeyCeremony } from '../../passkeys/webauthn';
 import { loginNotice, type LoginNoticeState } from './notice';
+import { SecondStepForm } from './SecondStepForm';
 
 /** How long the EMAIL_NOT_VERIFIED message (with its link) stays before the page moves to verification. */
 export const VERIFICATION_REDIRECT_MS = 2000;
 
-/** /login (spec §2, §4): email and password, Google and Apple, links to recovery and registration. */
+/**
+ * /login (spec §2, §4): email and password, Google and Apple, links to recovery and registration. Issue 20: a passkey
+ * (a button, and among the email field's suggestions), and the second step of an account with a second factor.
+ */
 export default function LoginPage() {
   const [params] = useSearchParams();
   const location = useLocation();
@@ -26,6 +44,8 @@ export default function LoginPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [verificationPath, setVerificationPath] = useState<string | null>(null);
+  const [secondStep, setSecondStep] = useState<SecondStep | null>(null);
+  const passkeys = usePasskeySupport();
 
   const onScreen = useRef(true);
   useEffect(() => {
@@ -37,6 +57,35 @@ export default function LoginPage() {
 
   useDelayed(VERIFICATION_REDIRECT_MS, verificationPath ? () => navigate(verificationPath) : null);
 
+  /** Every sign-in of this page (password, second step, passkey) lands the same way. */
+  const land = async ({ access_token: token, user }: Session) => {
+    await startSession(token, user);
+    // In the portal the shell's guest guard takes over as soon as the session starts (this page is gone by then)
+    // and sends the person on; standalone, the page does it itself. One navigation either way.
+    if (onScreen.current) void afterSignIn(redirectUrl);
+  };
+
+  usePasskeyAutofill(land, setError);
+
+  const onPasskey = async () => {
+    if (busy) return;
+    cancelPasskeyCeremony();
+    setBusy(true);
+    setError(null);
+    setVerificationPath(null);
+    try {
+      await land(await signInWithPasskey());
+    } catch (caught) {
+      setError(passkeyFailure(caught));
+      setBusy(false);
+    }
+  };
+
+  const backToPassword = (message?: string) => {
+    setSecondStep(null);
+    setError(message ?? null);
+  };
+
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!email.trim() || !password || busy) return;
@@ -44,22 +93,33 @@ export default function LoginPage() {
     setError(null);
     setVerificationPath(null);
     try {
-      const { access_token: token, user } = await login(email, password);
-      await startSession(token, user);
-      // In the portal the shell's guest guard takes over as soon as the session starts (this page is gone by then)
-      // and sends the person on; standalone, the page does it itself. One navigation either way.
-      if (onScreen.current) void afterSignIn(redirectUrl);
+      await land(await login(email, password));
     } catch (caught) {
       const apiError = caught instanceof ApiError ? caught : undefined;
+      setBusy(false);
+      if (apiError?.code === 'SECOND_FACTOR_REQUIRED' && apiError.secondStep) {
+        // The password was right: the second factor next, in place of the form (the quiet passkey offer ends).
+        cancelPasskeyCeremony();
+        setPassword('');
+        setSecondStep(apiError.secondStep);
+        return;
+      }
       setError(apiError?.message ?? FALLBACK.login);
       if (apiError?.code === 'EMAIL_NOT_VERIFIED') {
         const address = email.trim();
         setPendingVerificationEmail(address);
         setVerificationPath(`/verify-email?email=${encodeURIComponent(address)}${redirectQuery(redirectUrl, '&')}`);
       }
-      setBusy(false);
     }
   };
+
+  if (secondStep) {
+    return (
+      <AuthLayout title="Verificación en dos pasos">
+        <SecondStepForm step={secondStep} onSignedIn={land} onBack={backToPassword} />
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout title="Iniciar Sesión">
@@ -79,7 +139,8 @@ export default function LoginPage() {
         <TextField
           label="Email"
           type="email"
-          autoComplete="email"
+          // 'webauthn': the browser may offer this site's passkeys among the suggestions (usePasskeyAutofill).
+          autoComplete="username webauthn"
           value={email}
           onChange={(e) => setEmail(e.target.value)}
           disabled={busy}
@@ -96,7 +157,13 @@ export default function LoginPage() {
           {busy ? 'Iniciando sesión...' : 'Iniciar Sesión'}
         </Button>
       </Form>
-      <SocialButtons redirectUrl={redirectUrl} disabled={busy} />
+      <SocialButtons redirectUrl={redirectUrl} disabled={busy}>
+        {passkeys && (
+          <Button $variant="secondary" $block disabled={busy} onClick={onPasskey}>
+            Iniciar sesión con llave de acceso
+          </Button>
+        )}
+      </SocialButtons>
       <Footer>
         ¿No tienes una cuenta? <TextLink to={`/register${redirectQuery(redirectUrl)}`}>Registrate</TextLink>
       </Footer>

@@ -1,12 +1,27 @@
+import { Alert, hasNoSecondFactor } from '@portal/shared';
+import { PasskeysSection } from './PasskeysSection';
 import { SessionsSection } from './SessionsSection';
+import { TwoFactorSection } from './TwoFactorSection';
+import { useSecurityStatus } from './useSecurityStatus';
 
 /**
- * 'Seguridad' (issue 20): a thin list of sections, each self-contained. Sessions first; passkeys and the second
- * factor add their own sections here.
+ * 'Seguridad' (issue 20): a thin list of sections, each self-contained. The account's second factors are read once
+ * here: the administrator's notice and the authenticator's section show them, and a passkey added or removed reads
+ * them again.
  */
 export function SecurityTab() {
+  const security = useSecurityStatus();
+  const { status } = security;
   return (
     <div>
+      {status?.secondFactorRequired && hasNoSecondFactor(status) && (
+        <Alert tone="info">
+          Como administrador debes configurar un segundo factor (una aplicación de autenticación o una llave de acceso)
+          para usar el panel de administración.
+        </Alert>
+      )}
+      <TwoFactorSection security={security} />
+      <PasskeysSection onChange={() => void security.reload()} />
       <SessionsSection />
     </div>
   );

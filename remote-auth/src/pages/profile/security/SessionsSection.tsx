@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useState } from 'react';
-import styled from 'styled-components';
 import {
   Alert,
   Button,
@@ -8,35 +7,10 @@ import {
   errorMessage,
   FALLBACK,
   listMySessions,
-  theme,
   type PortalSession,
 } from '@portal/shared';
 import { absoluteDate, relativeDate } from './dates';
-
-const List = styled.ul`
-  list-style: none;
-  margin: 16px 0;
-  padding: 0;
-  li { border: 1px solid ${theme.color.border}; border-radius: 8px; padding: 12px 14px; margin-bottom: 10px; }
-  p { margin: 2px 0; }
-`;
-
-const Badge = styled.span`
-  margin-left: 8px;
-  padding: 1px 8px;
-  border-radius: 10px;
-  font-size: 0.8rem;
-  background: ${theme.color.primary};
-  color: #fff;
-`;
-
-const Row = styled.div`
-  display: flex;
-  gap: 8px;
-  flex-wrap: wrap;
-  margin-top: 8px;
-  align-items: center;
-`;
+import { Badge, List, Row, Section } from './styles';
 
 /** 'Sesiones': where this account is signed in, with 'Cerrar sesión' on each other one (after confirming). */
 export function SessionsSection() {
@@ -77,7 +51,7 @@ export function SessionsSection() {
   const others = sessions?.filter((s) => !s.current) ?? [];
 
   return (
-    <section aria-labelledby="sesiones-titulo">
+    <Section aria-labelledby="sesiones-titulo">
       <h2 id="sesiones-titulo">Sesiones</h2>
       <p>Los dispositivos donde tu cuenta tiene la sesión iniciada.</p>
       {error && <Alert tone="error">{error}</Alert>}
@@ -154,6 +128,6 @@ export function SessionsSection() {
             Cerrar todas las demás sesiones
           </Button>
         ))}
-    </section>
+    </Section>
   );
 }

@@ -1,0 +1,94 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import styled from 'styled-components';
+import {
+  Button,
+  errorMessage,
+  FALLBACK,
+  getSecurityStatus,
+  NoticeCard,
+  onSecondFactorGate,
+  type SecondFactorGate,
+  secondFactorGate,
+  Spinner,
+  TEXT,
+  theme,
+} from '@portal/shared';
+import { TEXT_ADMIN } from '../texts';
+
+/** Where the person sets up a factor: the profile's 'Seguridad' tab. */
+export const SECURITY_TAB_PATH = '/perfil?tab=seguridad';
+
+const ActionLink = styled(Link)`
+  display: inline-flex;
+  align-items: center;
+  min-height: 44px;
+  padding: 0 18px;
+  border-radius: ${theme.radius};
+  background: ${theme.color.primary};
+  color: ${theme.color.primaryText};
+  font-weight: 600;
+  text-decoration: none;
+  &:hover { background: ${theme.color.primaryHover}; }
+  &:focus-visible { outline: 3px solid ${theme.color.primary}; outline-offset: 2px; }
+`;
+
+export type GateState =
+  | { kind: 'loading' }
+  | { kind: 'error'; message: string }
+  | { kind: 'ready'; gate: SecondFactorGate };
+
+/**
+ * Issue 20: whether this administrator may use the panel in this session (`GET auth/seguridad`, read when `enabled`),
+ * and the API's word on any later admin call refused for want of the second factor.
+ */
+export function useSecondFactorGate(enabled: boolean): { state: GateState; retry: () => void } {
+  const [state, setState] = useState<GateState>({ kind: 'loading' });
+
+  const load = useCallback(async () => {
+    setState({ kind: 'loading' });
+    try {
+      setState({ kind: 'ready', gate: secondFactorGate(await getSecurityStatus()) });
+    } catch (caught) {
+      setState({ kind: 'error', message: errorMessage(caught, FALLBACK.security) });
+    }
+  }, []);
+
+  useEffect(() => {
+    if (enabled) void load();
+  }, [enabled, load]);
+
+  useEffect(
+    () =>
+      onSecondFactorGate((code) =>
+        setState({ kind: 'ready', gate: code === 'SECOND_FACTOR_SETUP_REQUIRED' ? 'setup' : 'session' }),
+      ),
+    [],
+  );
+
+  return { state, retry: () => void load() };
+}
+
+/** What stands in for the admin page while the gate is read, when it failed, or when it is closed. */
+export function GateCard({ state, retry, signOut }: { state: GateState; retry: () => void; signOut: () => void }) {
+  if (state.kind === 'loading') return <Spinner label={TEXT.loading} />;
+  if (state.kind === 'error') {
+    return (
+      <NoticeCard title={TEXT_ADMIN.securityErrorTitle} detail={state.message}>
+        <Button onClick={retry}>{TEXT.retry}</Button>
+      </NoticeCard>
+    );
+  }
+  if (state.gate === 'setup') {
+    return (
+      <NoticeCard title={TEXT_ADMIN.setupSecondFactorTitle} detail={TEXT_ADMIN.setupSecondFactorDetail}>
+        <ActionLink to={SECURITY_TAB_PATH}>{TEXT_ADMIN.setupSecondFactorAction}</ActionLink>
+      </NoticeCard>
+    );
+  }
+  return (
+    <NoticeCard title={TEXT_ADMIN.confirmIdentityTitle} detail={TEXT_ADMIN.confirmIdentityDetail}>
+      <Button onClick={signOut}>{TEXT_ADMIN.confirmIdentityAction}</Button>
+    </NoticeCard>
+  );
+}

@@ -1,0 +1,123 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, ApiError, Button, type SecondStep, type Session, TextField } from '@portal/shared';
+import { Form, LinkButton, Row } from '../../components/AuthLayout';
+import { passkeyFailure, signInWithCode, signInWithPasskey, TICKET_EXPIRED } from '../../passkeys/sign-in';
+import { cancelPasskeyCeremony } from '../../passkeys/webauthn';
+
+const CODE_FAILED = 'No se pudo verificar el código';
+
+/**
+ * The second step of a password sign-in (issue 20): a code of the authenticator app, a recovery code or a passkey,
+ * with the ticket the password earned. An expired ticket sends the person back to the password (`onBack` with why).
+ */
+export function SecondStepForm({
+  step,
+  onSignedIn,
+  onBack,
+}: {
+  step: SecondStep;
+  onSignedIn: (session: Session) => Promise<void>;
+  onBack: (message?: string) => void;
+}) {
+  const byCode = step.methods.includes('totp') || step.methods.includes('recovery');
+  const [recovery, setRecovery] = useState(!step.methods.includes('totp'));
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const attempt = async (signIn: () => Promise<Session>, failure: (caught: unknown) => string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onSignedIn(await signIn());
+    } catch (caught) {
+      if (caught instanceof ApiError && caught.code === TICKET_EXPIRED) {
+        onBack(caught.message);
+        return;
+      }
+      setError(failure(caught));
+      setBusy(false);
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!code.trim() || busy) return;
+    void attempt(
+      () => signInWithCode(step.ticket, code),
+      (caught) => (caught instanceof ApiError ? caught.message : CODE_FAILED),
+    );
+  };
+
+  const withPasskey = () => {
+    cancelPasskeyCeremony();
+    void attempt(() => signInWithPasskey(step.ticket), passkeyFailure);
+  };
+
+  const switchCode = () => {
+    setRecovery((value) => !value);
+    setCode('');
+    setError(null);
+  };
+
+  return (
+    <>
+      {error && <Alert tone="error">{error}</Alert>}
+      {byCode ? (
+        <Form onSubmit={onSubmit} noValidate>
+          <p>
+            {recovery
+              ? 'Escribe uno de tus códigos de recuperación'
+              : 'Escribe el código de 6 dígitos de tu aplicación de autenticación'}
+          </p>
+          {recovery ? (
+            <TextField
+              key="recuperacion"
+              label="Código de recuperación"
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              hint="Por ejemplo: ABCDE-FGHJK"
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              disabled={busy}
+            />
+          ) : (
+            <TextField
+              key="totp"
+              label="Código de verificación"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={8}
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              disabled={busy}
+            />
+          )}
+          <Button type="submit" $block disabled={busy || !code.trim()}>
+            {busy ? 'Verificando...' : 'Verificar'}
+          </Button>
+          {step.methods.includes('totp') && step.methods.includes('recovery') && (
+            <Row>
+              <LinkButton onClick={switchCode} disabled={busy}>
+                {recovery ? 'Usar la aplicación de autenticación' : 'Usar un código de recuperación'}
+              </LinkButton>
+            </Row>
+          )}
+        </Form>
+      ) : (
+        <p>Usa tu llave de acceso para confirmar que eres tú.</p>
+      )}
+      {step.methods.includes('passkey') && (
+        <Button $variant={byCode ? 'secondary' : 'primary'} $block disabled={busy} onClick={withPasskey}>
+          Usar mi llave de acceso
+        </Button>
+      )}
+      <Row>
+        <LinkButton onClick={() => onBack()} disabled={busy}>
+          Volver
+        </LinkButton>
+      </Row>
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Session } from '@portal/shared';
+import { finishPasskeySignIn, passkeyFailure, passkeySignInOptions } from './sign-in';
+import { cancelPasskeyCeremony, signWithPasskey, supportsPasskeyAutofill, supportsPasskeys } from './webauthn';
+
+/** Whether this browser can use passkeys: null until known (the library loads on demand). */
+export function usePasskeySupport(): boolean | null {
+  const [supported, setSupported] = useState<boolean | null>(null);
+  useEffect(() => {
+    let active = true;
+    void supportsPasskeys().then((value) => active && setSupported(value));
+    return () => {
+      active = false;
+    };
+  }, []);
+  return supported;
+}
+
+/**
+ * Passkeys among the email field's suggestions (a conditional ceremony, for a field with autocomplete
+ * 'username webauthn'): a pick signs in through `onSignedIn`. It stays silent unless the person picked a passkey and
+ * the sign-in then failed (`onFailure`); it ends when the page goes.
+ */
+export function usePasskeyAutofill(onSignedIn: (session: Session) => void, onFailure: (message: string) => void): void {
+  const handlers = useRef({ onSignedIn, onFailure });
+  handlers.current = { onSignedIn, onFailure };
+
+  useEffect(() => {
+    let active = true;
+    const run = async () => {
+      if (!(await supportsPasskeyAutofill()) || !active) return;
+      let ceremony: Awaited<ReturnType<typeof passkeySignInOptions>>;
+      let response: Awaited<ReturnType<typeof signWithPasskey>>;
+      try {
+        ceremony = await passkeySignInOptions();
+        if (!active) return;
+        response = await signWithPasskey(ceremony.options, true);
+      } catch {
+        // No challenge, or the suggestion was never picked (cancelled for a dialog, the page left): nothing to say.
+        return;
+      }
+      try {
+        const session = await finishPasskeySignIn(ceremony.ceremonyId, response);
+        if (active) handlers.current.onSignedIn(session);
+      } catch (error) {
+        if (active) handlers.current.onFailure(passkeyFailure(error));
+      }
+    };
+    void run();
+    return () => {
+      active = false;
+      cancelPasskeyCeremony();
+    };
+  }, []);
+}
