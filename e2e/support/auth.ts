@@ -91,7 +91,7 @@ export async function registerThroughForm(page: Page, who: Person): Promise<void
 export async function signInThroughForm(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Contraseña', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Iniciar Sesión' }).click();
+  await page.getByRole('button', { name: 'Iniciar Sesión', exact: true }).click();
 }
 
 /** The session the portal keeps: the stored token works against the real API and belongs to this email. */

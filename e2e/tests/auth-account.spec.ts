@@ -58,7 +58,7 @@ test('/login downloads no phone data (its JavaScript budget); /register brings i
       scripts.push(response.text().then((body) => ({ url: response.url(), body })));
   });
   await page.goto('/login');
-  await expect(page.getByRole('button', { name: 'Iniciar Sesión' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Iniciar Sesión', exact: true })).toBeVisible();
   await page.waitForLoadState('networkidle');
   const atLogin = await Promise.all(scripts);
   expect(atLogin.length).toBeGreaterThan(0);
@@ -120,7 +120,7 @@ test('forgot password: code by mail, new password, then sign in with it', async 
   await signInThroughForm(page, who.email, who.password);
   await expect(page.getByRole('alert')).toHaveText('Credenciales inválidas');
   await page.getByLabel('Contraseña', { exact: true }).fill('Nueva-clave-2');
-  await page.getByRole('button', { name: 'Iniciar Sesión' }).click();
+  await page.getByRole('button', { name: 'Iniciar Sesión', exact: true }).click();
   await expect(page).toHaveURL(/\/apps$/);
   await expectSignedInAs(page, request, who.email);
 });

@@ -18,12 +18,12 @@ test('with the API down, signing in says so in Spanish and works once the API is
     await page.goto(`${shell.url}/login`);
     await page.getByLabel('Email').fill(E2E.adminEmail);
     await page.getByLabel('Contraseña', { exact: true }).fill(E2E.adminPassword);
-    await page.getByRole('button', { name: 'Iniciar Sesión' }).click();
+    await page.getByRole('button', { name: 'Iniciar Sesión', exact: true }).click();
     await expect(page.getByText(NETWORK_ERROR)).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
 
     api = await startRelay(API_URL, E2E.spareApiPort);
-    await page.getByRole('button', { name: 'Iniciar Sesión' }).click();
+    await page.getByRole('button', { name: 'Iniciar Sesión', exact: true }).click();
     await expect(page).toHaveURL(/\/apps$/);
     await expect(page.getByRole('button', { name: 'Menú de usuario' })).toBeVisible();
   } finally {

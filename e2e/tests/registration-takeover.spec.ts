@@ -71,7 +71,7 @@ async function expectVictimOwnsTheAccount(page: Page, who: Person): Promise<void
   await expect(page).toHaveURL(/\/login$/);
   await page.getByLabel('Email').fill(who.email);
   await page.getByLabel('Contraseña', { exact: true }).fill(who.password);
-  await page.getByRole('button', { name: 'Iniciar Sesión' }).click();
+  await page.getByRole('button', { name: 'Iniciar Sesión', exact: true }).click();
   await expect(page).toHaveURL(/\/apps$/);
 }
 

@@ -17,7 +17,7 @@ const remotes = [
     name: 'auth',
     signedIn: false,
     port: E2E.authPort,
-    shows: (page: Page) => page.getByRole('heading', { name: 'Iniciar Sesión' }),
+    shows: (page: Page) => page.getByRole('heading', { name: 'Iniciar Sesión', exact: true }),
   },
   {
     name: 'apps',
