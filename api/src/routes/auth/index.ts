@@ -1,21 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { lt } from 'drizzle-orm';
 import { Type } from 'typebox';
-import type { Db } from '../../db/client.js';
 import { revokedTokens } from '../../db/schema.js';
 import { accountSuspended, HttpError, retryLater } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
-import type { Lockout } from '../../plugins/app/limits.js';
 import { CurrentUser, LoginBody, PendingSignIn, Session } from '../../schemas/auth.js';
 import { SecondStepRequired } from '../../schemas/security.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
-import { recordAudit, systemActor } from '../admin/audit.js';
 import accountStatusRoutes from './account-status.js';
 import oauthRoutes from './oauth/index.js';
 import partnerTokenRoutes from './partner-token.js';
 import passkeyRoutes from './passkeys.js';
 import passwordRoutes from './passwords.js';
 import profileRoutes from './profile.js';
+import { recordLockout } from './lockouts.js';
 import { registrationWithPassword } from './pending-registrations.js';
 import { currentUserView, findUserByEmail, normalizeEmail } from './queries.js';
 import registrationRoutes from './registration.js';
@@ -33,25 +31,6 @@ function invalidCredentials(lockedMs: number): HttpError {
   return lockedMs > 0
     ? retryLater(401, message, 'INVALID_CREDENTIALS', lockedMs)
     : new HttpError(401, message, 'INVALID_CREDENTIALS');
-}
-
-/**
- * A sign-in lock that started, on record for the administrators (who was guessed at, from where, how often). Wrong
- * second-factor codes count as wrong passwords (second-factor.ts), so their locks are recorded here too.
- */
-export function recordLockout(db: Db, userId: number, address: string, lockout: Lockout) {
-  return recordAudit(db, systemActor, [
-    {
-      action: 'auth.lockout',
-      target: { type: 'user', id: userId },
-      details: {
-        scope: lockout.scope,
-        address,
-        failures: lockout.failures,
-        lockedSeconds: Math.ceil(lockout.lockMs / 1000),
-      },
-    },
-  ]);
 }
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {

@@ -44,7 +44,7 @@ import {
   TotpCodeBody,
   TotpSetup,
 } from '../../schemas/security.js';
-import { recordLockout } from './index.js';
+import { recordLockout } from './lockouts.js';
 import { currentUserView, findUserById } from './queries.js';
 
 const security = [{ bearerAuth: [] }];
