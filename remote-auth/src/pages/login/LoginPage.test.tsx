@@ -163,3 +163,55 @@ it('Google and Apple hand the browser to the API, with the partner target kept',
   await userEvent.click(screen.getByRole('button', { name: 'Continuar con Apple' }));
   expect(leaveTo).toHaveBeenLastCalledWith(`${api.url}/auth/apple?redirect_url=https%3A%2F%2Fportal.example.com%2Fx`);
 });
+
+describe('an administrator who must still set up a second factor (issue 20)', () => {
+  const status = (overrides: Record<string, unknown>) => ({
+    status: 200,
+    body: {
+      totp: false,
+      passkeys: 0,
+      recoveryCodesLeft: 0,
+      secondFactorRequired: true,
+      sessionVerified: false,
+      ...overrides,
+    },
+  });
+
+  async function signInAsAdmin(security: ReturnType<typeof status> | { status: number; body: unknown }) {
+    await api.close();
+    api = await useFakeApi({
+      'POST /auth/login': { status: 200, body: { access_token: TOKEN, user: user({ role: 1 }) } },
+      'GET /auth/seguridad': security,
+    });
+    renderAt('/login', <LoginPage />);
+    await fillIn('admin@example.com', 'secreta1');
+    await userEvent.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
+  }
+
+  it("lands on 'Seguridad', which asks for it, instead of /apps", async () => {
+    await signInAsAdmin(status({}));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/perfil?tab=seguridad'));
+    expect(api.requests.some((request) => request.path === '/auth/seguridad')).toBe(true);
+  });
+
+  it('lands on /apps when the requirement is lifted, a factor exists, or the status cannot be read', async () => {
+    for (const security of [
+      status({ secondFactorRequired: false }),
+      status({ totp: true, sessionVerified: true }),
+      { status: 503, body: { statusCode: 503, message: 'Servicio no disponible' } },
+    ]) {
+      await signInAsAdmin(security);
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
+      act(() => useSession.getState().clearSession());
+      document.body.innerHTML = '';
+    }
+  });
+
+  it('an ordinary user lands on /apps without asking', async () => {
+    renderAt('/login', <LoginPage />);
+    await fillIn('ana@example.com', 'secreta1');
+    await userEvent.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
+    expect(api.requests.some((request) => request.path === '/auth/seguridad')).toBe(false);
+  });
+});
