@@ -157,8 +157,11 @@ export function createSessionStateCache<U extends object, S, V>(
 
   const goDown = (error?: Error) => {
     if (!serving && listener === undefined) return;
+    const old = listener;
     serving = false;
     listener = undefined;
+    // A connection given up on (a ping or barrier that did not come back) is closed, not left to deliver.
+    void old?.close().catch(() => {});
     epoch += 1;
     stats.losses += 1;
     clear();
