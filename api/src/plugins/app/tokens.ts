@@ -370,8 +370,11 @@ export default fp<TokensPluginOptions>(
     app.addHook('onClose', () => state.stop());
     // A request that may have changed something answers only once this instance has applied its changes, so the
     // person's next request here never sees the state from before (session-state.ts, `sync`).
-    app.addHook('onSend', async (request) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') await state.sync();
+    // A callback hook, not an async one: the reads (most requests) go on without a promise of their own.
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS')
+        return done(null, payload);
+      state.sync().then(() => done(null, payload), done);
     });
     // Waits for LISTEN once at start (a failure only leaves the memory unused until it reconnects).
     await state.start();
