@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { lt } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { revokedTokens } from '../../db/schema.js';
-import { accountSuspended, HttpError, retryLater } from '../../lib/errors.js';
+import { accountSuspended } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { CurrentUser, LoginBody, PendingSignIn, Session } from '../../schemas/auth.js';
 import { SecondStepRequired } from '../../schemas/security.js';
@@ -13,7 +13,7 @@ import partnerTokenRoutes from './partner-token.js';
 import passkeyRoutes from './passkeys.js';
 import passwordRoutes from './passwords.js';
 import profileRoutes from './profile.js';
-import { recordLockout } from './lockouts.js';
+import { recordLockout, refusedSignIn } from './lockouts.js';
 import { registrationWithPassword } from './pending-registrations.js';
 import { cachedCurrentUserView, currentUserView, findUserByEmail, normalizeEmail } from './queries.js';
 import registrationRoutes from './registration.js';
@@ -26,12 +26,8 @@ import { issueSignInTicket } from '../../plugins/app/sign-in-tickets.js';
 const bearerAuth = [{ bearerAuth: [] }];
 
 /** One answer for an unknown email, a wrong password and a locked account; the lock adds when to retry. */
-function invalidCredentials(lockedMs: number): HttpError {
-  const message = 'Credenciales inválidas';
-  return lockedMs > 0
-    ? retryLater(401, message, 'INVALID_CREDENTIALS', lockedMs)
-    : new HttpError(401, message, 'INVALID_CREDENTIALS');
-}
+const invalidCredentials = (lockedMs: number) =>
+  refusedSignIn('Credenciales inválidas', 'INVALID_CREDENTIALS', lockedMs);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(

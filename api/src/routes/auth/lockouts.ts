@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.js';
+import { HttpError, retryLater } from '../../lib/errors.js';
 import type { Lockout } from '../../plugins/app/limits.js';
 import { recordAudit, systemActor } from '../admin/audit.js';
 
@@ -19,4 +20,12 @@ export function recordLockout(db: Db, userId: number, address: string, lockout: 
       },
     },
   ]);
+}
+
+/**
+ * A refused sign-in step (a wrong password, a wrong second-factor code): 401 with `code`, plus when to retry once a
+ * sign-in lock started, so a locked address gets the same answer whatever it sends.
+ */
+export function refusedSignIn(message: string, code: string, lockedMs: number): HttpError {
+  return lockedMs > 0 ? retryLater(401, message, code, lockedMs) : new HttpError(401, message, code);
 }

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { Type } from 'typebox';
 import type { User } from '../../db/schema.js';
-import { accountSuspended, HttpError, messages, retryLater } from '../../lib/errors.js';
+import { accountSuspended, type HttpError, messages, retryLater } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import {
   factorSummary,
@@ -44,18 +44,13 @@ import {
   TotpCodeBody,
   TotpSetup,
 } from '../../schemas/security.js';
-import { recordLockout } from './lockouts.js';
+import { recordLockout, refusedSignIn } from './lockouts.js';
 import { currentUserView, findUserById } from './queries.js';
 
 const security = [{ bearerAuth: [] }];
 
 /** A wrong code at the second step: 401, not 400, as a wrong password is; `retryAfter` once a sign-in lock started. */
-function wrongSecondStepCode(lockedMs: number): HttpError {
-  const message = 'Código incorrecto';
-  return lockedMs > 0
-    ? retryLater(401, message, 'INVALID_SECOND_FACTOR', lockedMs)
-    : new HttpError(401, message, 'INVALID_SECOND_FACTOR');
-}
+const wrongSecondStepCode = (lockedMs: number) => refusedSignIn('Código incorrecto', 'INVALID_SECOND_FACTOR', lockedMs);
 
 /** The account a live ticket belongs to (without using the ticket), or 401 SIGN_IN_TICKET_EXPIRED. */
 export async function secondStepUser(app: FastifyInstance, ticket: string): Promise<User> {
