@@ -4,7 +4,11 @@ import { signInAsAdmin } from '../support/session';
 
 /** Each route and what shows that its page rendered. */
 const ROUTES: { path: string; signedIn: boolean; ready: (page: Page) => Locator }[] = [
-  { path: '/login', signedIn: false, ready: (page) => page.getByRole('button', { name: 'Iniciar Sesión', exact: true }) },
+  {
+    path: '/login',
+    signedIn: false,
+    ready: (page) => page.getByRole('button', { name: 'Iniciar Sesión', exact: true }),
+  },
   { path: '/apps', signedIn: true, ready: (page) => page.getByRole('button', { name: 'Beto Pro' }).first() },
   {
     path: '/admin/usuarios',
