@@ -170,7 +170,9 @@ export function createSessionStateCache<U extends object, S, V>(
     if (pingTimer) clearInterval(pingTimer);
     pingTimer = undefined;
     if (!stopped) {
-      log.warn({ err: error }, 'session state channel lost: reading the database until it is back');
+      // Info, not warn: nothing is lost or served stale (every read goes to the database), it heals by itself, and a
+      // database outage, which also takes the channel down, is already logged once, at its start and its end.
+      log.info({ err: error }, 'session state channel lost: reading the database until it is back');
       scheduleConnect();
     }
   };
