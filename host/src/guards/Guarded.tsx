@@ -6,6 +6,7 @@ import {
   Button,
   getRuntimeConfig,
   partnerLanding,
+  portalLanding,
   readToken,
   replaceWith,
   Spinner,
@@ -19,16 +20,18 @@ import { decideAccess } from './access';
 
 /**
  * Sends a signed-in person on (spec §4): the one landing decision of @portal/shared hands them to a partner with a
- * token minted for it (replacing this entry, so Back does not forward again), or to /apps.
+ * token minted for it (replacing this entry, so Back does not forward again), or to the portal (`portalLanding`: /apps,
+ * or 'Seguridad' for an administrator who must still set up a second factor).
  */
 function Land({ redirectUrl }: { redirectUrl: string | null }) {
   const navigate = useNavigate();
   useEffect(() => {
     let current = true;
-    void partnerLanding(redirectUrl).then((url) => {
+    void partnerLanding(redirectUrl).then(async (url) => {
+      const path = url ? null : await portalLanding(useSession.getState().user);
       if (!current) return;
       if (url) replaceWith(url);
-      else navigate('/apps', { replace: true });
+      else if (path) navigate(path, { replace: true });
     });
     return () => {
       current = false;

@@ -1,6 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { resetSessionForTests, useSession, type RemoteName } from '@portal/shared';
+import { resetApiClient, resetSessionForTests, useSession, type RemoteName } from '@portal/shared';
+import { startFakeApi } from '@portal/shared/testing/fake-api';
 import { LocationProbe } from '@portal/shared/testing/render';
 import { user } from '@portal/shared/testing/fixtures';
 import { PortalRoutes } from '../PortalRoutes';
@@ -82,6 +83,53 @@ it('sends a signed-in person away from /login to /apps', async () => {
   await useSession.getState().startSession('tok', user());
   renderAt('/login');
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
+});
+
+describe('an administrator signed in at /login (issue 20)', () => {
+  afterEach(() => jest.restoreAllMocks());
+  const status = (overrides: Record<string, unknown>) => ({
+    status: 200,
+    body: {
+      totp: false,
+      passkeys: 0,
+      recoveryCodesLeft: 0,
+      secondFactorRequired: true,
+      sessionVerified: false,
+      ...overrides,
+    },
+  });
+
+  async function landingOf(security: { status: number; body: unknown }) {
+    const api = await startFakeApi({ 'GET /auth/seguridad': security });
+    window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url };
+    resetApiClient();
+    try {
+      await useSession.getState().startSession('tok', user({ role: 1 }));
+      const view = renderAt('/login');
+      await waitFor(() => expect(screen.getByTestId('location')).not.toHaveTextContent(/^\/login$/));
+      const landed = screen.getByTestId('location').textContent;
+      view.unmount();
+      return { landed, asked: api.requests.filter((request) => request.path === '/auth/seguridad').length };
+    } finally {
+      await api.close();
+      resetSessionForTests();
+      useSession.setState({ isInitialized: true });
+    }
+  }
+
+  it("lands on 'Seguridad' when a second factor must still be set up", async () => {
+    expect(await landingOf(status({}))).toEqual({ landed: '/perfil?tab=seguridad', asked: 1 });
+  });
+
+  it('lands on /apps when the requirement is lifted, a factor exists, or the status cannot be read', async () => {
+    // The client logs the 503 it receives.
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect((await landingOf(status({ secondFactorRequired: false }))).landed).toBe('/apps');
+    expect((await landingOf(status({ totp: true, sessionVerified: true }))).landed).toBe('/apps');
+    expect((await landingOf({ status: 503, body: { statusCode: 503, message: 'No disponible' } })).landed).toBe(
+      '/apps',
+    );
+  });
 });
 
 it("shows 'Acceso Denegado' in the admin area to a non-administrator", async () => {
