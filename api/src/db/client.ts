@@ -16,9 +16,29 @@ export interface SqlSession {
   exec(script: string): Promise<void>;
 }
 
+/** A notification subscription on a connection of its own (issue 19: api/src/plugins/app/session-state.ts). */
+export interface Listener {
+  /** The server process of the listening connection (PostgreSQL only): tests cut the channel with it. */
+  readonly pid: number | undefined;
+  /** A round trip on the listening connection: rejects when it is gone or does not answer in time. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ListenHandlers {
+  notify(payload: string): void;
+  /** The connection ended or failed: notifications may have been missed from then on. Called at most once. */
+  lost(error?: Error): void;
+}
+
 export interface Database {
   readonly kind: 'pglite' | 'postgres';
   readonly db: Db;
+  /**
+   * LISTEN on `channel`: resolves once the server confirmed it, so every notification committed afterwards reaches
+   * `notify`. Absent on a database that cannot (then the callers read the database every time).
+   */
+  listen?(channel: string, handlers: ListenHandlers): Promise<Listener>;
   /** Raw SQL in one transaction: migrations are multi-statement scripts, which drizzle's prepared queries refuse. */
   transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -40,6 +60,20 @@ export function wrapPglite(client: PGlite, onClose: () => void = () => {}): Data
           },
         }),
       ),
+    async listen(channel, handlers) {
+      // In process: PGlite hands the notifications of a statement over before that statement's promise resolves, so
+      // a change is seen by the next request. The connection cannot be lost short of closing the database.
+      const unsubscribe = await client.listen(channel, handlers.notify);
+      return {
+        pid: undefined,
+        ping: async () => {
+          if (client.closed) throw new Error('PGlite closed');
+        },
+        close: async () => {
+          if (!client.closed) await unsubscribe();
+        },
+      };
+    },
     async close() {
       try {
         if (!client.closed) await client.close();
@@ -116,6 +150,53 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
   return {
     kind: 'postgres',
     db: drizzlePostgres({ client: pool }),
+    async listen(channel, handlers) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Invalid channel name: ${channel}`);
+      const client = new pg.Client({
+        connectionString: url,
+        connectionTimeoutMillis: timeoutMs,
+        query_timeout: timeoutMs,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
+        ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
+      });
+      let lost = false;
+      const lose = (error?: Error) => {
+        if (lost) return;
+        lost = true;
+        handlers.lost(error);
+        // A connection that failed is not reused: drop it (end() is harmless on one already closed).
+        client.end().catch(() => {});
+      };
+      client.on('notification', (message) => {
+        if (message.channel === channel) handlers.notify(message.payload ?? '');
+      });
+      client.on('error', lose);
+      client.on('end', () => lose());
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${channel}`);
+      } catch (error) {
+        lost = true;
+        await client.end().catch(() => {});
+        throw error;
+      }
+      return {
+        pid: (client as unknown as { processID: number | undefined }).processID,
+        async ping() {
+          try {
+            await client.query('SELECT 1');
+          } catch (error) {
+            lose(error as Error);
+            throw error;
+          }
+        },
+        async close() {
+          lost = true;
+          await client.end().catch(() => {});
+        },
+      };
+    },
     async transaction(work) {
       const client = await pool.connect();
       let broken: Error | undefined;

@@ -109,6 +109,9 @@ export async function pgliteSnapshot(): Promise<Blob> {
   }
 }
 
+/** The throw-away schema of each PostgreSQL test database, so a second instance can open the same one. */
+const schemaOf = new WeakMap<Database, string>();
+
 interface TestDatabase {
   database: Database;
   /** Removes what the database left behind once the app has closed it. */
@@ -126,6 +129,7 @@ async function openTestDatabase(backend: Backend): Promise<TestDatabase> {
   const admin = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   await admin.query(`CREATE SCHEMA ${schema}`);
   const database = openPostgres(databaseUrl, { searchPath: schema });
+  schemaOf.set(database, schema);
   try {
     await migrate(database);
     await seed(database.db, { adminEmail, adminPassword });
@@ -176,6 +180,45 @@ export async function buildTestApp(
       await dispose();
     },
   };
+}
+
+export interface TestAppPair {
+  /** Two API instances, each with its own connections and its own memory, on ONE PostgreSQL schema. */
+  a: FastifyInstance;
+  b: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** Two real app instances on one freshly migrated and seeded PostgreSQL schema (issue 19: state across instances). */
+export async function buildTestAppPair(overrides: Partial<Config> = {}): Promise<TestAppPair> {
+  const { database, dispose } = await openTestDatabase('postgres');
+  const key = await testSigningKey();
+  const opened: FastifyInstance[] = [];
+  try {
+    const a = await buildApp({ config: testConfig(overrides), database, signingKey: key });
+    opened.push(a);
+    const second = openPostgres(databaseUrl!, { searchPath: schemaOf.get(database) });
+    const b = await buildApp({ config: testConfig(overrides), database: second, signingKey: key }).catch(
+      async (error: unknown) => {
+        await second.close();
+        throw error;
+      },
+    );
+    opened.push(b);
+    return {
+      a,
+      b,
+      async close() {
+        await Promise.all(opened.map((app) => app.close()));
+        await dispose();
+      },
+    };
+  } catch (error) {
+    await Promise.all(opened.map((app) => app.close()));
+    if (opened.length === 0) await database.close();
+    await dispose();
+    throw error;
+  }
 }
 
 export async function createUser(

@@ -7,6 +7,7 @@ import { calculateJwkThumbprint, errors, exportJWK, jwtVerify, SignJWT, type JWK
 import { ConfigError } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { revokedTokens, sessions, users, type User } from '../../db/schema.js';
+import { createSessionStateCache, type SessionStateCache } from './session-state.js';
 
 const algorithm = 'ES256';
 
@@ -74,6 +75,8 @@ export const partnerTokenType = 'partner+jwt';
 declare module 'fastify' {
   interface FastifyInstance {
     tokens: TokenService;
+    /** Issue 19: the session state kept in memory while the invalidation channel is up (session-state.ts). */
+    sessionState: SessionStateCache<User, SessionFlags, unknown>;
     /** The server's secret key; the code service derives its own key from it. */
     signingKey: SigningKey;
   }
@@ -191,11 +194,28 @@ export interface TokenLifetimes {
   issuer: string;
 }
 
-export function createTokenService(db: Db, key: SigningKey, lifetimes: TokenLifetimes): TokenService {
+/** What `verify` keeps of a token's session row (and revocation) between requests, per instance. */
+export interface SessionFlags {
+  revoked: boolean;
+  live: boolean;
+  secondFactor: boolean;
+  /** When (Date.now()) last seen is next due to be written. */
+  touchAt: number;
+}
+
+const touchEveryMs = 60_000;
+
+export function createTokenService(
+  db: Db,
+  key: SigningKey,
+  lifetimes: TokenLifetimes,
+  state?: SessionStateCache<User, SessionFlags, unknown>,
+): TokenService {
   const { partnerTtlSeconds, issuer } = lifetimes;
-  // Only the signature (an ES256 verify costs more than the rest of a request) is remembered: revocation, token
-  // version and status are read from the database on every request, so a logout, password change or suspension made
-  // through any instance is refused by every other one at once.
+  // The signature (an ES256 verify costs more than the rest of a request) is remembered as a pure function of the
+  // token. Revocation, token version, status and the session row come from `state` (issue 19), which forgets a user's
+  // entries as soon as any instance changes them and is bypassed while it cannot know (its channel is down): a
+  // logout, password change or suspension made through any instance is refused by every other one at once.
   const verified = new Map<string, Claims>();
   // One statement, prepared once (a named statement on PostgreSQL): the user with its revocation flag and the state
   // of the session row the token belongs to (issue 20: a token whose row is missing or ended is refused).
@@ -206,7 +226,8 @@ export function createTokenService(db: Db, key: SigningKey, lifetimes: TokenLife
       revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} in (${sql.placeholder('jti')}, ${sql.placeholder('sessionJti')}))`,
       live: sql<boolean>`(${sessions.id} is not null and ${sessions.endedAt} is null)`,
       secondFactor: sql<boolean>`coalesce(${sessions.secondFactor}, false)`,
-      stale: sql<boolean>`coalesce(${sessions.lastSeenAt} < now() - interval '1 minute', false)`,
+      // Seconds since last seen, by the database's clock (the instances' clocks may differ from it).
+      seenAgo: sql<number>`coalesce(extract(epoch from now() - ${sessions.lastSeenAt}), 0)::float8`,
     })
     .from(users)
     .leftJoin(sessions, and(eq(sessions.id, sql.placeholder('sessionJti')), eq(sessions.userId, users.id)))
@@ -225,6 +246,24 @@ export function createTokenService(db: Db, key: SigningKey, lifetimes: TokenLife
           lt(sessions.lastSeenAt, sql`now() - interval '1 minute'`),
         ),
       );
+  }
+
+  /** The user and the session's flags: from memory when kept there, else from the database (and then kept). */
+  async function sessionState(claims: Claims): Promise<{ user: User; flags: SessionFlags } | undefined> {
+    const cacheKey = `${claims.jti} ${claims.sessionJti}`;
+    const kept = state?.session(claims.userId, cacheKey);
+    if (kept) return { user: kept.user, flags: kept.session };
+    const ticket = state?.ticket();
+    const [row] = await session.execute({ userId: claims.userId, jti: claims.jti, sessionJti: claims.sessionJti });
+    if (!row) return undefined;
+    const flags: SessionFlags = {
+      revoked: row.revoked === true,
+      live: row.live === true,
+      secondFactor: row.secondFactor === true,
+      touchAt: Date.now() + Math.max(0, touchEveryMs - Number(row.seenAgo) * 1000),
+    };
+    const user = state && ticket ? state.storeSession(ticket, claims.userId, row.user, cacheKey, flags) : row.user;
+    return { user, flags };
   }
 
   async function claimsOf(token: string): Promise<Claims | null> {
@@ -275,18 +314,23 @@ export function createTokenService(db: Db, key: SigningKey, lifetimes: TokenLife
     async verify(token, accept = ['session']) {
       const claims = await claimsOf(token);
       if (!claims || !accept.includes(claims.kind)) return null;
-      const [row] = await session.execute({ userId: claims.userId, jti: claims.jti, sessionJti: claims.sessionJti });
+      const found = await sessionState(claims);
+      if (!found) return null;
+      const { user, flags } = found;
       // Password changes and suspensions bump token_version, which ends every session issued before.
-      if (!row || row.revoked || !row.live || row.user.status === 'suspended' || row.user.tokenVersion !== claims.tv)
-        return null;
-      if (row.stale) await touch(claims.sessionJti);
+      if (flags.revoked || !flags.live || user.status === 'suspended' || user.tokenVersion !== claims.tv) return null;
+      if (Date.now() >= flags.touchAt) {
+        // Claimed before the write, so that concurrent requests of one session write once.
+        flags.touchAt = Date.now() + touchEveryMs;
+        await touch(claims.sessionJti);
+      }
       return {
-        user: row.user,
+        user,
         jti: claims.jti,
         sessionId: claims.sessionJti,
         expiresAt: new Date(claims.exp * 1000),
         kind: claims.kind,
-        secondFactor: row.secondFactor === true,
+        secondFactor: flags.secondFactor,
         ...(claims.audience === undefined ? {} : { audience: claims.audience }),
       };
     },
@@ -294,6 +338,7 @@ export function createTokenService(db: Db, key: SigningKey, lifetimes: TokenLife
     async refusedForSuspension(token, accept = ['session']) {
       const claims = await claimsOf(token);
       if (!claims || !accept.includes(claims.kind)) return false;
+      // Rare (a refused token): always from the database.
       const [row] = await session.execute({ userId: claims.userId, jti: claims.jti, sessionJti: claims.sessionJti });
       // Suspension bumps the version once: a token one version behind a suspended account was live until then.
       return Boolean(
@@ -317,13 +362,35 @@ export default fp<TokensPluginOptions>(
         keysDir: join(app.config.dataDir, 'keys'),
       }));
     app.decorate('signingKey', key);
+    const state = createSessionStateCache<User, SessionFlags, unknown>(
+      app.database,
+      (channel, payload) => app.db.execute(sql`select pg_notify(${channel}, ${payload})`),
+      app.log,
+    );
+    app.addHook('onClose', () => state.stop());
+    // A request that may have changed something answers only once this instance has applied its changes, so the
+    // person's next request here never sees the state from before (session-state.ts, `sync`).
+    // A callback hook, not an async one: the reads (most requests) go on without a promise of their own.
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS')
+        return done(null, payload);
+      state.sync().then(() => done(null, payload), done);
+    });
+    // Waits for LISTEN once at start (a failure only leaves the memory unused until it reconnects).
+    await state.start();
+    app.decorate('sessionState', state);
     app.decorate(
       'tokens',
-      createTokenService(app.db, key, {
-        ttlSeconds: app.config.tokenTtlSeconds,
-        partnerTtlSeconds: app.config.partnerTokenTtlSeconds,
-        issuer: app.config.apiPublicUrl,
-      }),
+      createTokenService(
+        app.db,
+        key,
+        {
+          ttlSeconds: app.config.tokenTtlSeconds,
+          partnerTtlSeconds: app.config.partnerTokenTtlSeconds,
+          issuer: app.config.apiPublicUrl,
+        },
+        state,
+      ),
     );
   },
   { name: 'tokens' },

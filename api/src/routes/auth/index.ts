@@ -15,7 +15,7 @@ import passwordRoutes from './passwords.js';
 import profileRoutes from './profile.js';
 import { recordLockout, refusedSignIn } from './lockouts.js';
 import { registrationWithPassword } from './pending-registrations.js';
-import { currentUserView, findUserByEmail, normalizeEmail } from './queries.js';
+import { cachedCurrentUserView, currentUserView, findUserByEmail, normalizeEmail } from './queries.js';
 import registrationRoutes from './registration.js';
 import secondFactorRoutes from './second-factor.js';
 import sessionRoutes from './sessions.js';
@@ -115,7 +115,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CurrentUser, 401: ErrorRef, ...commonErrors },
       },
     },
-    async (request) => currentUserView(app.db, signedIn(request).user),
+    async (request) => cachedCurrentUserView(app.db, app.sessionState, signedIn(request).user),
   );
 
   app.post(

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { apps, plans, userPlans, users, type User } from '../../db/schema.js';
 import { freePlanName } from '../../db/seed-data.js';
+import type { SessionStateCache } from '../../plugins/app/session-state.js';
 import { dropRegistrations } from './pending-registrations.js';
 
 export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
@@ -60,6 +61,25 @@ export async function currentUserView(db: Db, user: User) {
     planesUsuarios: rows.map((row) => ({ ...row, fechaVencimiento: row.fechaVencimiento?.toISOString() ?? null })),
   };
 }
+
+/**
+ * `currentUserView` for GET /auth/user (issue 19): the answer kept in memory with the session state when the user row
+ * is the one kept there, so that the most frequent signed-in request reads nothing from the database.
+ */
+export async function cachedCurrentUserView(
+  db: Db,
+  state: SessionStateCache<User, unknown, unknown>,
+  user: User,
+): Promise<CurrentUserView> {
+  const kept = state.view(user.id, user) as CurrentUserView | undefined;
+  if (kept) return kept;
+  const ticket = state.ticket();
+  const view = await currentUserView(db, user);
+  state.storeView(ticket, user.id, user, view);
+  return view;
+}
+
+export type CurrentUserView = Awaited<ReturnType<typeof currentUserView>>;
 
 /** Emails are compared trimmed and lower-cased (API.md); stored that way too. */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
