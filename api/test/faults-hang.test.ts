@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { messages } from '../src/lib/errors.js';
-import { buildTestApp } from './helpers/app.js';
+import { buildTestApp, login } from './helpers/app.js';
 import { createPostgresCluster, type PostgresCluster } from './helpers/postgres-cluster.js';
 import { sleep, startApi, waitFor, type ApiProcess } from './helpers/processes.js';
 
@@ -252,12 +252,49 @@ describe('a PostgreSQL server that is down', () => {
 });
 
 describe('PGlite held by a transaction that never ends', () => {
-  it('answers the requests waiting behind it with the Spanish 503 within REQUEST_TIMEOUT_MS', {
+  it("bounds the session state's barrier: it stops trusting memory instead of waiting for ever", {
     timeout: 30_000,
   }, async () => {
-    const t = await buildTestApp('pglite', { requestTimeoutMs: 1_000 });
+    const t = await buildTestApp('pglite', {}, { waitForChannel: false });
     let release = () => {};
     try {
+      assert.equal(t.app.sessionState.serving, true);
+      const held = t.app.database.transaction(
+        () =>
+          new Promise<void>((resolve) => {
+            release = resolve;
+          }),
+      );
+      const started = performance.now();
+      await Promise.race([
+        t.app.sessionState.sync(),
+        sleep(10_000).then(() => {
+          throw new Error('the barrier waited for the transaction');
+        }),
+      ]);
+      const ms = performance.now() - started;
+      assert.ok(ms < 2_000 + slackMs, `returned after ${Math.round(ms)} ms`);
+      assert.equal(t.app.sessionState.serving, false, 'memory no longer used until the channel is back');
+      release();
+      await held;
+    } finally {
+      release();
+      await t.close();
+    }
+  });
+
+  it('answers the requests waiting behind it, reads and writes, with the Spanish 503 within REQUEST_TIMEOUT_MS', {
+    timeout: 30_000,
+  }, async () => {
+    // Requests as they come, without the suites' wait for the session-state channel (its barrier would wait behind the
+    // transaction too, and this test is about what a person gets).
+    const t = await buildTestApp('pglite', { requestTimeoutMs: 1_000 }, { waitForChannel: false });
+    let release = () => {};
+    try {
+      // Signed in and served from memory before the hold: the logout below reaches its database write and its barrier.
+      const token = await login(t.app);
+      const me = { authorization: `Bearer ${token}` };
+      assert.equal((await t.app.inject({ method: 'GET', url: '/auth/user', headers: me })).statusCode, 200);
       // PGlite runs one statement at a time: a transaction kept open makes every other query wait for it.
       const held = t.app.database.transaction(
         () =>
@@ -269,8 +306,9 @@ describe('PGlite held by a transaction that never ends', () => {
       const answered = Promise.all([
         t.app.inject({ method: 'GET', url: '/apps/listar' }),
         t.app.inject({ method: 'GET', url: '/health' }),
+        t.app.inject({ method: 'POST', url: '/auth/logout', headers: me }),
       ]);
-      const [list, health] = await Promise.race([
+      const [list, health, logout] = await Promise.race([
         answered,
         sleep(10_000).then(() => {
           throw new Error('no answer within 10 s: the requests wait for the transaction');
@@ -278,11 +316,15 @@ describe('PGlite held by a transaction that never ends', () => {
       ]);
       const ms = performance.now() - started;
       assert.ok(ms < 1_000 + slackMs, `answered after ${Math.round(ms)} ms`);
-      for (const response of [list, health]) {
+      for (const response of [list, health, logout]) {
         assert.equal(response.statusCode, 503);
         assert.deepEqual(response.json(), unavailable);
         assert.equal(response.headers['x-content-type-options'], 'nosniff');
       }
+      // Liveness needs no database: the process is fine, only readiness (/health) says otherwise.
+      const live = await t.app.inject({ method: 'GET', url: '/health/live' });
+      assert.equal(live.statusCode, 200);
+      assert.deepEqual(live.json(), { status: 'ok' });
       release();
       await held;
       assert.equal((await t.app.inject({ method: 'GET', url: '/apps/listar' })).statusCode, 200);

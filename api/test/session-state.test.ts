@@ -138,6 +138,40 @@ if (backends.includes('postgres'))
       report(t, 'plan change', latencies);
     });
 
+    it("each instance reads its own HTTP writes at once: A's next request never sees A's memory from before", async () => {
+      const ofApp1 = (await pair.a.db.select().from(plans)).filter((plan) => plan.appId === 1);
+      const planOf = (body: string) =>
+        (
+          JSON.parse(body) as { planesUsuarios: Array<{ app: { id: number }; plan: { nombre: string } }> }
+        ).planesUsuarios.find((p) => p.app.id === 1)?.plan.nombre;
+      for (let i = 0; i < iterations; i++) {
+        // A logout, then the same token on the same instance with no pause in between.
+        const token = await sessionToken(pair.a, await userRow(pair.a, userId));
+        await warm(pair.a, token);
+        assert.equal((await call(pair.a, token, { method: 'POST', url: '/auth/logout' })).statusCode, 204);
+        assert.equal((await call(pair.a, token)).statusCode, 401, `logout, round ${i}`);
+
+        // A plan change by the administrator, then the person's GET /auth/user on the same instance.
+        const other = await sessionToken(pair.a, await userRow(pair.a, userId));
+        await warm(pair.a, other);
+        const plan = ofApp1[i % ofApp1.length]!;
+        const changed = await call(pair.a, admin, {
+          method: 'POST',
+          url: '/plan-usuario/cambiar-plan-app',
+          payload: { idUsuario: userId, idApp: 1, idPlan: plan.id, fechaVencimiento: '2031-01-01T00:00:00.000Z' },
+        });
+        assert.equal(changed.statusCode, 200, changed.body);
+        assert.equal(planOf((await call(pair.a, other)).body), plan.nombre, `plan change, round ${i}`);
+
+        // A suspension, then the person's token on the same instance.
+        const suspend = await call(pair.a, admin, { method: 'PUT', url: `/auth/cambiar-estado/${userId}` });
+        assert.equal(suspend.json().user.status, 'suspended');
+        assert.ok([401, 403].includes((await call(pair.a, other)).statusCode), `suspension, round ${i}`);
+        const reactivate = await call(pair.a, admin, { method: 'PUT', url: `/auth/cambiar-estado/${userId}` });
+        assert.equal(reactivate.json().user.status, 'active');
+      }
+    });
+
     it('with the channel cut, B never serves stale state, then serves from memory again once it is back', async () => {
       const root = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
       try {
@@ -179,7 +213,7 @@ if (backends.includes('pglite'))
     let t: TestApp;
     let userId: number;
     before(async () => {
-      t = await buildTestApp('pglite');
+      t = await buildTestApp('pglite', {}, { waitForChannel: false });
       userId = await createUser(t.app, { email: 'solo@portal.test', password: 'secreto-solo', status: 'active' });
     });
     after(() => t?.close());

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { buildApp, type BuildAppOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -159,18 +159,20 @@ export interface TestApp {
 export async function buildTestApp(
   backend: Backend,
   overrides: Partial<Config> = {},
-  options: Pick<BuildAppOptions, 'mailTransport' | 'clock'> = {},
+  options: Pick<BuildAppOptions, 'mailTransport' | 'clock'> & { waitForChannel?: boolean } = {},
 ): Promise<TestApp> {
+  const { waitForChannel = true, ...appOptions } = options;
   const { database, dispose } = await openTestDatabase(backend);
   const key = await testSigningKey();
   let app: FastifyInstance;
   try {
-    app = await buildApp({ ...options, config: testConfig(overrides), database, signingKey: key });
+    app = await buildApp({ ...appOptions, config: testConfig(overrides), database, signingKey: key });
   } catch (error) {
     await database.close();
     await dispose();
     throw error;
   }
+  if (waitForChannel) waitForChannelBeforeEachRequest(app);
   return {
     app,
     database,
@@ -180,6 +182,23 @@ export async function buildTestApp(
       await dispose();
     },
   };
+}
+
+/**
+ * The suites write the database directly (`app.db`) to set up a case and then call the API at once. The product
+ * applies such a change to its in-memory session state when its notification comes back (issue 19: within a few
+ * milliseconds on PostgreSQL, and at once for its own HTTP writes), so each injected request of a suite first waits
+ * for the channel to deliver what was committed before it (`sessionState.sync()`, which returns at once when the
+ * channel is down). Without this, a direct write followed by a request is a race the suite can lose. What is not
+ * waited for is tested where it matters: session-state.test.ts uses instances without the wait (`buildTestAppPair`,
+ * `waitForChannel: false`) for the delivery delay between instances, direct writes seen at once on PGlite, and each
+ * instance reading its own HTTP writes at once.
+ */
+function waitForChannelBeforeEachRequest(app: FastifyInstance): void {
+  const inject = app.inject.bind(app) as (options?: InjectOptions | string) => ReturnType<FastifyInstance['inject']>;
+  const waiting = (options?: InjectOptions | string) =>
+    options === undefined ? inject() : app.sessionState.sync().then(() => inject(options));
+  app.inject = waiting as FastifyInstance['inject'];
 }
 
 export interface TestAppPair {

@@ -305,20 +305,22 @@ export function createSessionStateCache<U extends object, S, V>(
       const opened = listener;
       const payload = `${syncPrefix}${randomBytes(9).toString('base64url')}`;
       let timer: NodeJS.Timeout | undefined;
-      const back = new Promise<void>((resolve) => {
-        barriers.set(payload, resolve);
-        timer = setTimeout(() => {
-          // A channel that does not bring back its own notification cannot be trusted with the others either.
-          if (listener === opened) goDown(new Error('session state barrier timed out'));
-          resolve();
-        }, limits.syncTimeoutMs);
-      });
       try {
-        await notify(sessionStateChannel, payload);
-        await back;
-      } catch (error) {
-        // The database refused the barrier: the request's own answer says so if it matters; stop trusting memory.
-        if (listener === opened) goDown(error as Error);
+        await new Promise<void>((resolve) => {
+          barriers.set(payload, resolve);
+          timer = setTimeout(() => {
+            // A channel that does not bring back its own notification cannot be trusted with the others either.
+            if (listener === opened) goDown(new Error('session state barrier timed out'));
+            resolve();
+          }, limits.syncTimeoutMs);
+          // Not awaited on its own: the barrier's statement can wait behind a stuck database (a transaction that never
+          // ends holds PGlite's one connection), and the timer above must bound the wait all the same.
+          notify(sessionStateChannel, payload).catch((error: unknown) => {
+            // The database refused the barrier: the request's own answer says so if it matters; stop trusting memory.
+            if (listener === opened) goDown(error as Error);
+            resolve();
+          });
+        });
       } finally {
         clearTimeout(timer);
         barriers.delete(payload);

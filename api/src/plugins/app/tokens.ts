@@ -371,8 +371,15 @@ export default fp<TokensPluginOptions>(
     // A request that may have changed something answers only once this instance has applied its changes, so the
     // person's next request here never sees the state from before (session-state.ts, `sync`).
     // A callback hook, not an async one: the reads (most requests) go on without a promise of their own.
-    app.addHook('onSend', (request, _reply, payload, done) => {
-      if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS')
+    // Not after a 5xx: such an answer promises nothing (a timed-out handler's transaction may even commit later), and a
+    // barrier behind a stuck database would keep the Spanish 503 past REQUEST_TIMEOUT_MS.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (
+        request.method === 'GET' ||
+        request.method === 'HEAD' ||
+        request.method === 'OPTIONS' ||
+        reply.statusCode >= 500
+      )
         return done(null, payload);
       state.sync().then(() => done(null, payload), done);
     });
