@@ -1,7 +1,7 @@
 // GET /auth/user and GET /apps/listar against a bare Fastify route measured in the same run, and POST /auth/login
 // against raw argon2id verifies at the same parameters: how much the API adds on top of the framework and of the
-// password hash it cannot avoid. GET /.well-known/jwks.json (static, no database) shows what the API's own hooks
-// (security headers, CORS) cost before any route does work.
+// password hash it cannot avoid. GET /health/live and GET /.well-known/jwks.json (no database) show what the API's
+// own hooks (security headers, CORS, the request deadline) cost before any route does work.
 import autocannon from 'autocannon';
 import { hashPassword, verifyPassword } from '../src/plugins/app/passwords.js';
 import { startBenchServer } from './spawn-server.js';
@@ -64,6 +64,7 @@ try {
   const { access_token: token } = (await signIn.json()) as { access_token: string };
 
   const routes: Array<{ what: string; url: string; headers?: Record<string, string> }> = [
+    { what: 'GET /health/live (no database)', url: `${api}/health/live` },
     { what: 'GET /.well-known/jwks.json', url: `${api}/.well-known/jwks.json` },
     { what: 'GET /auth/user', url: `${api}/auth/user`, headers: { authorization: `Bearer ${token}` } },
     { what: 'GET /apps/listar', url: `${api}/apps/listar` },

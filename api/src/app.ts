@@ -60,10 +60,11 @@ const refuseWhileClosing = fp(
     app.addHook('preClose', async () => {
       closing = true;
     });
-    app.addHook('onRequest', async (_request, reply) => {
-      if (!closing) return;
+    // A callback hook: the open case (every request) costs no promise.
+    app.addHook('onRequest', (_request, reply, done) => {
+      if (!closing) return done();
       const { message, code } = serviceUnavailable();
-      return reply.code(503).header('connection', 'close').send({ statusCode: 503, message, code });
+      reply.code(503).header('connection', 'close').send({ statusCode: 503, message, code });
     });
   },
   { name: 'refuse-while-closing' },

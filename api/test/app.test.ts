@@ -15,6 +15,16 @@ forEachBackend((backend) => {
     assert.deepEqual(response.json(), { status: 'ok', database: 'ok' });
   });
 
+  it('GET /health/live answers without the database, with the security headers of every answer', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/health/live' });
+    assert.equal(response.statusCode, 200);
+    assert.deepEqual(response.json(), { status: 'ok' });
+    assert.equal(response.headers['content-security-policy'], "default-src 'none';frame-ancestors 'none'");
+    assert.equal(response.headers['x-frame-options'], 'DENY');
+    assert.equal(response.headers['referrer-policy'], 'no-referrer');
+    assert.equal(response.headers['x-content-type-options'], 'nosniff');
+  });
+
   it('answers an unknown route with 404 in Spanish', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/no-existe' });
     assert.equal(response.statusCode, 404);
@@ -118,6 +128,7 @@ forEachBackend((backend) => {
     assert.equal(openapi.openapi, '3.1.0');
     for (const path of [
       '/health',
+      '/health/live',
       '/apps/listar',
       '/apps/obtener-por-id/{id}',
       '/auth/login',

@@ -16,6 +16,20 @@ class HealthTimeout extends Error {
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const deadline = Math.min(healthDeadlineMs, app.config.requestTimeoutMs);
+  // Liveness, apart from readiness: an orchestrator restarts a process that does not answer this, whereas a database
+  // outage (503 from /health) needs no restart, the instance serves again by itself. It also measures the API's own
+  // per-request cost, every hook included, with no database in it (auth.bench.ts, issue 19).
+  app.get(
+    '/health/live',
+    {
+      schema: {
+        summary: 'El proceso responde (sin consultar la base de datos: para reinicios automáticos)',
+        tags: ['sistema'],
+        response: { 200: Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false }) },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
   app.get(
     '/health',
     {
