@@ -83,42 +83,116 @@ export function resetCodeMail(options: { name: string; email: string; code: stri
   });
 }
 
-/** Issue 20: a sign-in from a device and browser this account never used before. */
-export function newSignInMail(options: {
+interface NoticeMail {
+  subject: string;
   name: string;
-  device: string;
-  browser: string;
-  address: string;
-  at: Date;
-  portalUrl: string;
-}): MailContent {
-  const when = new Intl.DateTimeFormat('es-ES', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(
-    options.at,
-  );
-  const link = new URL('/perfil?tab=seguridad', options.portalUrl).toString();
-  const lines = [
-    `Dispositivo: ${options.device}`,
-    `Navegador: ${options.browser}`,
-    `Dirección: ${options.address}`,
-    `Fecha: ${when} (UTC)`,
-  ];
-  const intro = 'Se ha iniciado sesión en tu cuenta del portal desde un dispositivo que no habías usado antes:';
-  const advice =
-    'Si fuiste tú, no tienes que hacer nada. Si no fuiste tú, cambia tu contraseña ahora y cierra esa sesión en Mi perfil > Seguridad.';
-  const text = [greeting(options.name), '', intro, '', ...lines.map((line) => `    ${line}`), '', advice, link].join(
-    '\n',
-  );
+  intro: string;
+  /** Shown as a list under the intro. */
+  lines: string[];
+  advice: string;
+  linkText: string;
+  link: string;
+}
+
+/** A notice about the account (no code): greeting, what happened, the details as a list, what to do, a link. */
+function noticeMail(mail: NoticeMail): MailContent {
+  const text = [
+    greeting(mail.name),
+    '',
+    mail.intro,
+    '',
+    ...mail.lines.map((line) => `    ${line}`),
+    '',
+    mail.advice,
+    mail.link,
+  ].join('\n');
   const html = `<!doctype html>
 <html lang="es">
 <body style="margin:0;padding:24px;background:#f4f6f8;font-family:Arial,Helvetica,sans-serif;color:#1f2933">
   <div style="max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
-    <p style="margin:0 0 16px">${escapeHtml(greeting(options.name))}</p>
-    <p style="margin:0 0 16px">${escapeHtml(intro)}</p>
-    <ul style="margin:0 0 24px">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
-    <p style="margin:0 0 24px">${escapeHtml(advice)}</p>
-    <p style="margin:0"><a href="${escapeHtml(link)}" style="color:#1565c0">Revisar mis sesiones</a></p>
+    <p style="margin:0 0 16px">${escapeHtml(greeting(mail.name))}</p>
+    <p style="margin:0 0 16px">${escapeHtml(mail.intro)}</p>
+    <ul style="margin:0 0 24px">${mail.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
+    <p style="margin:0 0 24px">${escapeHtml(mail.advice)}</p>
+    <p style="margin:0"><a href="${escapeHtml(mail.link)}" style="color:#1565c0">${escapeHtml(mail.linkText)}</a></p>
   </div>
 </body>
 </html>`;
-  return { subject: 'Nuevo inicio de sesión', text, html };
+  return { subject: mail.subject, text, html };
+}
+
+/** Where and when something was done: the session's device, browser, address and the time (UTC). */
+interface Origin {
+  device: string;
+  browser: string;
+  address: string;
+  at: Date;
+}
+
+function originLines(origin: Origin): string[] {
+  const when = new Intl.DateTimeFormat('es-ES', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(
+    origin.at,
+  );
+  return [
+    `Dispositivo: ${origin.device}`,
+    `Navegador: ${origin.browser}`,
+    `Dirección: ${origin.address}`,
+    `Fecha: ${when} (UTC)`,
+  ];
+}
+
+const securityPage = (portalUrl: string) => new URL('/perfil?tab=seguridad', portalUrl).toString();
+
+/** Issue 20: a sign-in from a device and browser this account never used before. */
+export function newSignInMail(options: Origin & { name: string; portalUrl: string }): MailContent {
+  return noticeMail({
+    subject: 'Nuevo inicio de sesión',
+    name: options.name,
+    intro: 'Se ha iniciado sesión en tu cuenta del portal desde un dispositivo que no habías usado antes:',
+    lines: originLines(options),
+    advice:
+      'Si fuiste tú, no tienes que hacer nada. Si no fuiste tú, cambia tu contraseña ahora y cierra esa sesión en Mi perfil > Seguridad.',
+    linkText: 'Revisar mis sesiones',
+    link: securityPage(options.portalUrl),
+  });
+}
+
+/** A change to the ways of proving who one is, beyond the password (issue 20). */
+export type SecurityChange =
+  | { kind: 'totp-added' }
+  | { kind: 'totp-removed' }
+  | { kind: 'recovery-codes-replaced' }
+  | { kind: 'passkey-added'; passkeyName: string }
+  | { kind: 'passkey-removed'; passkeyName: string };
+
+function describeChange(change: SecurityChange): string {
+  switch (change.kind) {
+    case 'totp-added':
+      return 'Se activó la verificación en dos pasos con una aplicación de autenticación.';
+    case 'totp-removed':
+      return 'Se desactivó la verificación en dos pasos con la aplicación de autenticación, y sus códigos de recuperación dejaron de valer.';
+    case 'recovery-codes-replaced':
+      return 'Se generaron códigos de recuperación nuevos; los anteriores dejaron de valer.';
+    case 'passkey-added':
+      return `Se agregó la llave de acceso «${change.passkeyName}».`;
+    case 'passkey-removed':
+      return `Se eliminó la llave de acceso «${change.passkeyName}».`;
+  }
+}
+
+/**
+ * Issue 20, a mature product's notice: a way into the account was added or removed. Someone who took a session could
+ * add their own authenticator or passkey; the owner hears of it at once.
+ */
+export function securityChangeMail(options: Origin & { name: string; change: SecurityChange; portalUrl: string }) {
+  return noticeMail({
+    subject: 'Cambio en la seguridad de tu cuenta',
+    name: options.name,
+    intro: `${describeChange(options.change)} Se hizo desde esta sesión:`,
+    lines: originLines(options),
+    advice:
+      'Si fuiste tú, no tienes que hacer nada. Si no fuiste tú, cambia tu contraseña ahora y revisa tus métodos de verificación y tus sesiones en Mi perfil > Seguridad.',
+    linkText: 'Revisar la seguridad de mi cuenta',
+    link: securityPage(options.portalUrl),
+  });
 }

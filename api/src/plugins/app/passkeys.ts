@@ -306,11 +306,11 @@ export async function recordPasskeyUse(
   return updated.length === 1;
 }
 
-/** Removes one passkey of `userId`; answers whether there was one. */
-export async function removePasskey(db: Db, userId: number, passkeyId: string): Promise<boolean> {
-  const removed = await db
+/** Removes one passkey of `userId`; answers its name, or undefined when there was none. */
+export async function removePasskey(db: Db, userId: number, passkeyId: string): Promise<string | undefined> {
+  const [removed] = await db
     .delete(passkeys)
     .where(and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId)))
-    .returning({ id: passkeys.id });
-  return removed.length === 1;
+    .returning({ name: passkeys.name });
+  return removed?.name;
 }

@@ -10,7 +10,7 @@ import type { Static } from 'typebox';
 import type { Session } from '../../schemas/sessions.js';
 import type { Db } from '../../db/client.js';
 import { sessions, users, type User } from '../../db/schema.js';
-import { newSignInMail } from '../../lib/mail-templates.js';
+import { newSignInMail, securityChangeMail, type SecurityChange } from '../../lib/mail-templates.js';
 
 /** Where a session was started from, as shown to people: 'Computadora', 'Chrome', 'Linux'… */
 export interface ClientDescription {
@@ -104,6 +104,33 @@ export async function startSession(
   });
   if (mailed) app.mailer.wake();
   return app.tokens.sign(user, { id, issuedAt: now, expiresAt });
+}
+
+/**
+ * Queues 'Cambio en la seguridad de tu cuenta' for `user` in `db` (the transaction of the change, so both or neither
+ * happen), naming the device, browser and address of the request that made it. The caller wakes the mailer after
+ * the commit.
+ */
+export async function queueSecurityChangeMail(
+  app: FastifyInstance,
+  db: Db,
+  request: FastifyRequest,
+  user: Pick<User, 'email' | 'name'>,
+  change: SecurityChange,
+): Promise<void> {
+  const client = describeClient(request.headers['user-agent']);
+  await app.mailer.enqueue(db, {
+    to: user.email,
+    ...securityChangeMail({
+      name: user.name,
+      change,
+      device: client.device,
+      browser: clientLabel(client),
+      address: request.ip,
+      at: new Date(),
+      portalUrl: app.config.portalUrl,
+    }),
+  });
 }
 
 /** A session as the API shows it (GET /auth/sessions, GET /admin/users/{id}/sessions): the `Session` schema. */

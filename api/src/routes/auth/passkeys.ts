@@ -31,7 +31,7 @@ import {
   keepOneFactor,
   requireVerifiedSessionToChangeFactors,
 } from '../../plugins/app/second-factor-status.js';
-import { markSessionSecondFactor, startSession } from '../../plugins/app/sessions.js';
+import { markSessionSecondFactor, queueSecurityChangeMail, startSession } from '../../plugins/app/sessions.js';
 import { redeemSignInTicket, signInTicketExpired, signInTicketUser } from '../../plugins/app/sign-in-tickets.js';
 import { Session } from '../../schemas/auth.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
@@ -105,8 +105,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (!ceremony) throw ceremonyExpired(400);
       const credential = await verifyRegistration(rp, response, ceremony.challenge);
       if (!credential) throw passkeyNotVerified();
-      const passkey = await insertPasskey(app.db, user.id, name.trim(), credential);
+      const passkey = await app.db.transaction(async (tx) => {
+        const added = await insertPasskey(tx, user.id, name.trim(), credential);
+        if (added)
+          await queueSecurityChangeMail(app, tx, request, user, { kind: 'passkey-added', passkeyName: added.name });
+        return added;
+      });
       if (!passkey) throw passkeyExists();
+      app.mailer.wake();
       // Creating a passkey with user verification proves the person holds it: this session counts as verified.
       await markSessionSecondFactor(app.db, sessionId);
       return reply.code(201).send(passkey);
@@ -135,7 +141,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { user } = auth;
       await requireVerifiedSessionToChangeFactors(app.db, auth);
       keepOneFactor(app.config, user, await factorSummary(app.db, user.id), 'passkey');
-      if (!(await removePasskey(app.db, user.id, request.params.id))) throw passkeyNotFound();
+      const removed = await app.db.transaction(async (tx) => {
+        const passkeyName = await removePasskey(tx, user.id, request.params.id);
+        if (passkeyName !== undefined)
+          await queueSecurityChangeMail(app, tx, request, user, { kind: 'passkey-removed', passkeyName });
+        return passkeyName !== undefined;
+      });
+      if (!removed) throw passkeyNotFound();
+      app.mailer.wake();
       return reply.code(204).send(null);
     },
   );

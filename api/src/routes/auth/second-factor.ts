@@ -13,7 +13,7 @@ import {
   requireVerifiedSessionToChangeFactors,
   secondFactorRequired,
 } from '../../plugins/app/second-factor-status.js';
-import { markSessionSecondFactor, startSession } from '../../plugins/app/sessions.js';
+import { markSessionSecondFactor, queueSecurityChangeMail, startSession } from '../../plugins/app/sessions.js';
 import {
   failSignInTicket,
   redeemSignInTicket,
@@ -185,8 +185,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       await requireVerifiedSessionToChangeFactors(app.db, auth);
       const recoveryCodes = await app.db.transaction(async (tx) => {
         await confirmTotp(tx, user.id, request.body.code, app.clock());
+        await queueSecurityChangeMail(app, tx, request, user, { kind: 'totp-added' });
         return replaceRecoveryCodes(tx, user.id);
       });
+      app.mailer.wake();
       // Showing a code of the app proves the person holds it: this session goes on as one with a second factor.
       await markSessionSecondFactor(app.db, sessionId);
       return { recoveryCodes };
@@ -220,7 +222,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       keepOneFactor(app.config, user, await factorSummary(app.db, user.id), 'totp');
       await guardedCode(request, user, () => useSecondFactorCode(app.db, user.id, request.body.code, app.clock()));
       // Removed with its recovery codes: they were a way around this authenticator only.
-      await app.db.transaction((tx) => removeTotp(tx, user.id));
+      await app.db.transaction(async (tx) => {
+        await removeTotp(tx, user.id);
+        await queueSecurityChangeMail(app, tx, request, user, { kind: 'totp-removed' });
+      });
+      app.mailer.wake();
       return reply.code(204).send(null);
     },
   );
@@ -243,7 +249,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const factor = await findTotpFactor(app.db, user.id);
       if (!factor?.confirmedAt) throw totpNotEnabled();
       await guardedCode(request, user, () => useTotpCode(app.db, user.id, request.body.code, app.clock()));
-      return { recoveryCodes: await app.db.transaction((tx) => replaceRecoveryCodes(tx, user.id)) };
+      const codes = await app.db.transaction(async (tx) => {
+        await queueSecurityChangeMail(app, tx, request, user, { kind: 'recovery-codes-replaced' });
+        return replaceRecoveryCodes(tx, user.id);
+      });
+      app.mailer.wake();
+      return { recoveryCodes: codes };
     },
   );
 
