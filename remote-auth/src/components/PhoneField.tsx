@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useSyncExternalStore } from 'react';
 import styled from 'styled-components';
 import { Input, Select, theme } from '@portal/shared';
 import type { PhoneInput } from '../forms/phone';
@@ -30,10 +30,24 @@ const ErrorText = styled.p`
 
 const options = (countries: readonly PhoneCountry[]) =>
   countries.map((option) => (
-    <option key={option.code} value={option.code}>
+    // The names are the browser's (Intl.DisplayNames): the build's prerender of /register (Node's ICU) may name or
+    // order a country otherwise. Hydration keeps those texts without an error, and the lists are drawn again at once
+    // with the browser's (useHydrated below).
+    <option key={option.code} value={option.code} suppressHydrationWarning>
       {option.name} (+{option.dial})
     </option>
   ));
+
+const subscribeToNothing = () => () => {};
+
+/** False while rendering the server's markup (the prerender, and the hydration that takes it over), true after. */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
+}
 
 /**
  * The phone with its country (spec §2: Peru by default), on /register and /perfil: a selector of every country
@@ -51,6 +65,7 @@ export function PhoneField({
   onChange: (next: PhoneInput) => void;
 }) {
   const id = useId();
+  const lists = useHydrated() ? 'navegador' : 'servidor';
   return (
     <Field>
       <label htmlFor={`${id}-number`}>Teléfono</label>
@@ -64,8 +79,12 @@ export function PhoneField({
             if (isPhoneCountry(country)) onChange({ ...value, country });
           }}
         >
-          <optgroup label="Frecuentes">{options(PHONE_COUNTRY_GROUPS.common)}</optgroup>
-          <optgroup label="Todos los países">{options(PHONE_COUNTRY_GROUPS.others)}</optgroup>
+          <optgroup key={`frecuentes-${lists}`} label="Frecuentes">
+            {options(PHONE_COUNTRY_GROUPS.common)}
+          </optgroup>
+          <optgroup key={`todos-${lists}`} label="Todos los países">
+            {options(PHONE_COUNTRY_GROUPS.others)}
+          </optgroup>
         </CountrySelect>
         <Input
           id={`${id}-number`}
