@@ -94,6 +94,10 @@ for (const screen of PAGES) {
     await scripts.release();
     await expectHydrated(page);
     await expectForm(page, screen);
+    if (screen.path === '/register') {
+      // The long country list is left out of the HTML and comes with the first render.
+      await expect(page.locator('optgroup[label="Todos los países"] option[value="DE"]')).toHaveCount(1);
+    }
     expect(errors).toEqual([]);
   });
 }

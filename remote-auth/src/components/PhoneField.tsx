@@ -16,8 +16,9 @@ const Inputs = styled.div`
   gap: 8px;
 `;
 
+// A set width, not the widest option's: the list of every country comes after the first render (useHydrated below).
 const CountrySelect = styled(Select)`
-  flex: 0 0 auto;
+  flex: 0 0 46%;
   max-width: 46%;
   padding: 0 8px;
 `;
@@ -30,9 +31,8 @@ const ErrorText = styled.p`
 
 const options = (countries: readonly PhoneCountry[]) =>
   countries.map((option) => (
-    // The names are the browser's (Intl.DisplayNames): the build's prerender of /register (Node's ICU) may name or
-    // order a country otherwise. Hydration keeps those texts without an error, and the lists are drawn again at once
-    // with the browser's (useHydrated below).
+    // The names are the browser's (Intl.DisplayNames): the build's prerender of /register (Node's ICU) may name a
+    // country otherwise. Hydration keeps those texts without an error, and the list is drawn again at once.
     <option key={option.code} value={option.code} suppressHydrationWarning>
       {option.name} (+{option.dial})
     </option>
@@ -65,7 +65,7 @@ export function PhoneField({
   onChange: (next: PhoneInput) => void;
 }) {
   const id = useId();
-  const lists = useHydrated() ? 'navegador' : 'servidor';
+  const hydrated = useHydrated();
   return (
     <Field>
       <label htmlFor={`${id}-number`}>Teléfono</label>
@@ -79,12 +79,11 @@ export function PhoneField({
             if (isPhoneCountry(country)) onChange({ ...value, country });
           }}
         >
-          <optgroup key={`frecuentes-${lists}`} label="Frecuentes">
+          <optgroup key={`frecuentes-${hydrated}`} label="Frecuentes">
             {options(PHONE_COUNTRY_GROUPS.common)}
           </optgroup>
-          <optgroup key={`todos-${lists}`} label="Todos los países">
-            {options(PHONE_COUNTRY_GROUPS.others)}
-          </optgroup>
+          {/* Some 240 countries: left out of the prerendered page (18 KB of HTML before the rest of the form). */}
+          {hydrated && <optgroup label="Todos los países">{options(PHONE_COUNTRY_GROUPS.others)}</optgroup>}
         </CountrySelect>
         <Input
           id={`${id}-number`}
