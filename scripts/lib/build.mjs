@@ -32,6 +32,7 @@ function newestMtime(target) {
     path.join(ROOT, 'shared/src'),
     path.join(ROOT, 'scripts/webpack'),
     path.join(ROOT, 'scripts/lib/precompress.mjs'),
+    path.join(ROOT, 'scripts/lib/prerender.mjs'),
     path.join(ROOT, 'package-lock.json'),
   ].forEach(visit);
   return newest;
