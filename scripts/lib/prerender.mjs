@@ -33,7 +33,7 @@ function bundle(outDir) {
     devtool: false,
     output: { path: outDir, filename: 'render.cjs', library: { type: 'commonjs2' } },
     resolve: { extensions: ['.tsx', '.ts', '.js'] },
-    module: { rules: [tsLoaderRule(hostDir)] },
+    module: { rules: [tsLoaderRule(hostDir, true)] },
     // Packages are required from node_modules at render time; the portal's own TypeScript is compiled.
     externals: ({ request }, callback) =>
       request && /^[a-z@]/.test(request) && !request.startsWith('@portal/')

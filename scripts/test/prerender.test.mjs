@@ -50,7 +50,7 @@ describe('prerendered sign-in pages', () => {
   });
 
   it('styled components carry their stable ids (file and place), the same in the browser builds', () => {
-    assert.match(page('/login').html, /class="Page-[0-9a-f]{8} /);
+    assert.match(page('/login').html, /class="sc-[0-9a-f]{8} /);
   });
 
   it('goes into the page template: #root marked with the path, the title, the rules in the head', () => {

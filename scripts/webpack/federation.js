@@ -25,10 +25,10 @@ const STARTUP_CHUNK = {
 /**
  * TypeScript through ts-loader, with stable styled-components ids (./styled-component-ids.js): the browser builds and
  * the prerender's Node bundle (scripts/lib/prerender.mjs) name every rule alike.
- * @param {string} dir the package whose tsconfig.json applies
+ * @param {string} dir the package whose tsconfig.json applies @param {boolean} production
  * @returns {import('webpack').RuleSetRule}
  */
-function tsLoaderRule(dir) {
+function tsLoaderRule(dir, production) {
   return {
     test: /\.tsx?$/,
     exclude: /node_modules/,
@@ -37,7 +37,7 @@ function tsLoaderRule(dir) {
       options: {
         transpileOnly: true,
         configFile: path.join(dir, 'tsconfig.json'),
-        getCustomTransformers: () => ({ before: [styledComponentIds()] }),
+        getCustomTransformers: () => ({ before: [styledComponentIds({ names: !production })] }),
       },
     },
   };
@@ -75,7 +75,7 @@ function federatedConfig({ dir, name, exposes, title = 'Portal', routeTable }) {
         alias: { '@module-federation/runtime-core$': RUNTIME_CORE_FILE },
       },
       module: {
-        rules: [tsLoaderRule(dir), { test: /\.(png|jpe?g|svg|webp|mp4)$/, type: 'asset/resource' }],
+        rules: [tsLoaderRule(dir, production), { test: /\.(png|jpe?g|svg|webp|mp4)$/, type: 'asset/resource' }],
       },
       plugins: [
         new ModuleFederationPlugin({

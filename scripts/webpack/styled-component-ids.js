@@ -37,8 +37,12 @@ function isStyledBase(node, styled) {
   return false;
 }
 
-/** @returns {import('typescript').TransformerFactory<import('typescript').SourceFile>} */
-function styledComponentIds() {
+/**
+ * @param {{ names?: boolean }} [options] `names`: ids that start with the component's name (`Card-d54428a7`, for the
+ * development builds' class names); production ids are `sc-d54428a7` (the names cost about 0.5 KB gzip on /login).
+ * @returns {import('typescript').TransformerFactory<import('typescript').SourceFile>}
+ */
+function styledComponentIds({ names = false } = {}) {
   return (context) => (file) => {
     const styled = styledName(file);
     if (!styled) return file;
@@ -82,7 +86,7 @@ function styledComponentIds() {
       }
       if (ts.isTaggedTemplateExpression(node)) {
         const hash = createHash('sha256').update(`${relative}:${ordinal}`).digest('hex').slice(0, 8);
-        const tag = withId(node.tag, `${declared}-${hash}`);
+        const tag = withId(node.tag, `${names ? declared : 'sc'}-${hash}`);
         if (tag) {
           ordinal += 1;
           return factory.updateTaggedTemplateExpression(
