@@ -41,6 +41,7 @@ const ports = { api: base, auth: base + 1, apps: base + 2, admin: base + 3, calc
 const admin = { email: 'bench@portal.local', password: 'Clave-del-bench-2026' };
 const ROUTES = [
   { path: '/login', signedIn: false },
+  { path: '/register', signedIn: false },
   { path: '/apps', signedIn: true },
   { path: '/admin/usuarios', signedIn: true },
   { path: '/calculadora-txi', signedIn: true },

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { presentRemotes, ROOT } from './parts.mjs';
 import { precompress } from './precompress.mjs';
+import { prerenderPages } from './prerender.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -31,6 +32,7 @@ function newestMtime(target) {
     path.join(ROOT, 'shared/src'),
     path.join(ROOT, 'scripts/webpack'),
     path.join(ROOT, 'scripts/lib/precompress.mjs'),
+    path.join(ROOT, 'scripts/lib/prerender.mjs'),
     path.join(ROOT, 'package-lock.json'),
   ].forEach(visit);
   return newest;
@@ -57,8 +59,12 @@ function compile(target, mode) {
   });
 }
 
+/** The parts the prerendered sign-in pages are made of (scripts/lib/prerender.mjs): the shell and remote-auth. */
+const PRERENDER_PARTS = new Set(['host', 'auth']);
+
 /** @param {{ mode?: 'production' | 'development', force?: boolean, log?: (line: string) => void }} options */
 export async function buildAll({ mode = 'production', force = false, log = console.log } = {}) {
+  let prerender = mode === 'production' && !existsSync(path.join(ROOT, 'host/dist/login.html'));
   for (const target of buildTargets()) {
     if (!force && mode === 'production' && isFresh(target)) {
       log(`· ${target.name}: al día`);
@@ -69,5 +75,7 @@ export async function buildAll({ mode = 'production', force = false, log = conso
     await compile(target, mode);
     if (mode === 'production') precompress(path.join(target.absDir, 'dist'));
     log(`· ${target.name}: listo en ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    if (PRERENDER_PARTS.has(target.name)) prerender = mode === 'production';
   }
+  if (prerender && buildTargets().some((target) => target.name === 'auth')) await prerenderPages({ log });
 }

@@ -19,8 +19,13 @@ function filesIn(dir) {
 
 /** @param {string} dir a build's output folder; returns how many files got compressed copies */
 export function precompress(dir) {
+  return precompressFiles(filesIn(dir));
+}
+
+/** @param {string[]} files; returns how many of them got compressed copies */
+export function precompressFiles(files) {
   let count = 0;
-  for (const file of filesIn(dir)) {
+  for (const file of files) {
     if (!COMPRESSIBLE.has(path.extname(file)) || statSync(file).size < MIN_BYTES) continue;
     const raw = readFileSync(file);
     const brotli = zlib.brotliCompressSync(raw, {

@@ -1,7 +1,8 @@
 // Serves a built host or remote the way a CDN would: hashed files cached for a year, manifest, entry and
 // runtime config always revalidated (ETag, 304 Not Modified), byte ranges (206), the host's routes answered with
-// index.html, text in the brotli or gzip copy the build wrote beside it (scripts/lib/precompress.mjs), the page
-// security headers on every answer, and the host's pages announcing with a Link header what they will load.
+// index.html (or the page prerendered for that path: login.html for /login), text in the brotli or gzip copy the
+// build wrote beside it (scripts/lib/precompress.mjs), the page security headers on every answer, and the host's
+// pages announcing with a Link header what they will load.
 // The files themselves are served by sirv (maintained, small, no dependencies of note) under these headers.
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
@@ -211,7 +212,11 @@ export function startStaticServer({
       return;
     }
     let target = pathname === '/' ? '/index.html' : pathname;
-    if (spa && !path.extname(pathname) && !(await isFileIn(root, pathname))) target = '/index.html';
+    if (spa && !path.extname(pathname) && !(await isFileIn(root, pathname))) {
+      // A page prerendered at build time (/login → login.html, scripts/lib/prerender.mjs), else the app's shell.
+      const prerendered = `${pathname.replace(/\/+$/, '')}.html`;
+      target = prerendered !== '.html' && (await isFileIn(root, prerendered)) ? prerendered : '/index.html';
+    }
     if (target !== pathname) req.url = target;
     if (path.extname(target) === '.html' && pageLinks) {
       const link = await pageLinks(pathname);

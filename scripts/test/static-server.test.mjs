@@ -23,6 +23,8 @@ before(async () => {
   writeFileSync(path.join(dir, 'media', 'clip.mp4'), Buffer.alloc(2000, 7));
   writeFileSync(path.join(path.dirname(dir), 'secreto.txt'), 'fuera de la carpeta');
   assert.equal(precompress(dir), 3);
+  // A prerendered page (scripts/lib/prerender.mjs), small enough to have no compressed copy.
+  writeFileSync(path.join(dir, 'login.html'), '<!doctype html><title>Iniciar sesión · Portal</title>');
   server = await startStaticServer({
     dir,
     port: 0,
@@ -107,6 +109,18 @@ describe('static server', () => {
     assert.equal(missing.status, 404);
     assert.equal(await missing.text(), 'No encontrado');
     assertPageHeaders(missing);
+  });
+
+  it('answers a prerendered path with its page, whatever the query, with the page headers', async () => {
+    for (const pathname of ['/login', '/login?redirect_url=https%3A%2F%2Fpartner.example.com', '/login/']) {
+      const response = await get(pathname);
+      assert.equal(response.status, 200, pathname);
+      assert.match(await response.text(), /<title>Iniciar sesión · Portal<\/title>/, pathname);
+      assert.equal(response.headers.get('cache-control'), 'no-cache');
+      assert.match(response.headers.get('link') ?? '', /<\/runtime-config\.js>; rel=preload/);
+      assertPageHeaders(response);
+    }
+    assert.match(await (await get('/register')).text(), /<title>Portal<\/title>/);
   });
 
   it('serves nothing outside its folder and only GET and HEAD', async () => {

@@ -10,6 +10,7 @@ const { HOST, REMOTES } = require('../../shared/src/portal/manifest.ts');
 const { hashedEntryFilename } = require('./hashed-entry');
 const { PreloadListPlugin } = require('./preload-list-plugin');
 const { checkRouterShim } = require('./router-shim-check');
+const { styledComponentIds } = require('./styled-component-ids');
 const { sharedSingletons } = require('./sharing');
 const { RUNTIME_CORE_FILE, STANDALONE_RUNTIME, standaloneRuntimeConfig } = require('./standalone');
 
@@ -20,6 +21,27 @@ const STARTUP_CHUNK = {
   test: /[\\/](node_modules|shared[\\/]src|scripts[\\/]webpack)[\\/]/,
   enforce: true,
 };
+
+/**
+ * TypeScript through ts-loader, with stable styled-components ids (./styled-component-ids.js): the browser builds and
+ * the prerender's Node bundle (scripts/lib/prerender.mjs) name every rule alike.
+ * @param {string} dir the package whose tsconfig.json applies @param {boolean} production
+ * @returns {import('webpack').RuleSetRule}
+ */
+function tsLoaderRule(dir, production) {
+  return {
+    test: /\.tsx?$/,
+    exclude: /node_modules/,
+    use: {
+      loader: require.resolve('ts-loader'),
+      options: {
+        transpileOnly: true,
+        configFile: path.join(dir, 'tsconfig.json'),
+        getCustomTransformers: () => ({ before: [styledComponentIds({ names: !production })] }),
+      },
+    },
+  };
+}
 
 /**
  * A webpack config for the host or a remote (remoteConfig and hostConfig below give it the manifest's values).
@@ -53,17 +75,7 @@ function federatedConfig({ dir, name, exposes, title = 'Portal', routeTable }) {
         alias: { '@module-federation/runtime-core$': RUNTIME_CORE_FILE },
       },
       module: {
-        rules: [
-          {
-            test: /\.tsx?$/,
-            exclude: /node_modules/,
-            use: {
-              loader: require.resolve('ts-loader'),
-              options: { transpileOnly: true, configFile: path.join(dir, 'tsconfig.json') },
-            },
-          },
-          { test: /\.(png|jpe?g|svg|webp|mp4)$/, type: 'asset/resource' },
-        ],
+        rules: [tsLoaderRule(dir, production), { test: /\.(png|jpe?g|svg|webp|mp4)$/, type: 'asset/resource' }],
       },
       plugins: [
         new ModuleFederationPlugin({
@@ -124,4 +136,4 @@ function hostConfig(dir) {
   });
 }
 
-module.exports = { federatedConfig, remoteConfig, hostConfig };
+module.exports = { federatedConfig, remoteConfig, hostConfig, tsLoaderRule };

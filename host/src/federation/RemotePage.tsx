@@ -1,4 +1,15 @@
-import { Component, lazy, Suspense, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
+import {
+  Component,
+  createContext,
+  lazy,
+  Suspense,
+  useContext,
+  useEffect,
+  useState,
+  type ComponentType,
+  type ErrorInfo,
+  type ReactNode,
+} from 'react';
 import { Button, NoticeCard, Spinner, TEXT, type RemoteName } from '@portal/shared';
 import { loadRemotePage } from './remotes';
 
@@ -30,6 +41,25 @@ class RemoteErrorBoundary extends Component<{ onRetry: () => void; children: Rea
 // One lazy component per exposed module, so that moving between routes does not load a remote twice.
 const pages = new Map<string, ComponentType>();
 
+/**
+ * Makes a page render at once, without suspending: a page loaded before the first render (the prerendered sign-in
+ * pages, whose first render must be the server's markup to hydrate it), or the page itself where there is no
+ * federation (the build's prerender, host/prerender).
+ */
+export function providePage(remote: RemoteName, module: string, page: ComponentType): void {
+  pages.set(`${remote}/${module}`, page);
+}
+
+/** Loads a remote page ahead of its first render (providePage); false when the remote could not be loaded. */
+export async function preloadRemotePage(remote: RemoteName, module: string): Promise<boolean> {
+  try {
+    providePage(remote, module, (await loadRemotePage(remote, module)).default);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function lazyPage(remote: RemoteName, module: string, fresh: boolean): ComponentType {
   const key = `${remote}/${module}`;
   let page = pages.get(key);
@@ -38,6 +68,18 @@ function lazyPage(remote: RemoteName, module: string, fresh: boolean): Component
     pages.set(key, page);
   }
   return page;
+}
+
+/**
+ * Told each time a remote page is on screen. A prerendered page is hydrated after the rest of the shell (React takes a
+ * server-rendered Suspense boundary over later, at low priority): this is when its fields are React's.
+ */
+export const PageShown = createContext<(() => void) | undefined>(undefined);
+
+function Shown() {
+  const onShown = useContext(PageShown);
+  useEffect(() => onShown?.(), [onShown]);
+  return null;
 }
 
 /** Renders a page exposed by a remote, with the loading state and the fallback with retry. */
@@ -57,6 +99,7 @@ export function RemotePage({ remote, module }: { remote: RemoteName; module: str
     <RemoteErrorBoundary key={`${current}#${attempt}`} onRetry={retry}>
       <Suspense fallback={<Spinner label={TEXT.loading} />}>
         <Page />
+        <Shown />
       </Suspense>
     </RemoteErrorBoundary>
   );

@@ -40,8 +40,12 @@ function Land({ redirectUrl }: { redirectUrl: string | null }) {
   return <Spinner label={TEXT.signingIn} />;
 }
 
-/** Where in the tab's history the portal is (react-router keeps `idx` in history.state); null before the first push. */
-const historyIndex = () => (window.history.state as { idx?: number } | null)?.idx ?? null;
+/**
+ * Where in the tab's history the portal is (react-router keeps `idx` in history.state); null before the first push,
+ * and in the build's prerender (no window).
+ */
+const historyIndex = () =>
+  typeof window === 'undefined' ? null : ((window.history.state as { idx?: number } | null)?.idx ?? null);
 /** The history position of the page shown last, to tell a Back from a Forward or a first load. */
 let lastShownIndex: number | null = null;
 /** The Back already taken from one history entry (by its key), so a re-render does not take a second one. */
@@ -109,7 +113,7 @@ export function Guarded({ guard, children }: { guard: Guard; children: ReactNode
   ) {
     return <SessionUnreachable message={session.error} />;
   }
-  const access = decideAccess(guard, session, search, getRuntimeConfig().redirectAllowList);
+  const access = decideAccess(guard, session, search, getRuntimeConfig().redirectAllowList, readToken() !== null);
   switch (access.kind) {
     case 'render':
       return <>{children}</>;

@@ -35,9 +35,19 @@ function forward(params: URLSearchParams, allowList: readonly string[]): Access 
 /**
  * What a guard does for this session and address (spec §2, §4, §5). Pure, so every branch is unit-tested. A `?token=`
  * never reaches it: the shell's start-up takes it out of the address first (host/src/session/start-up.ts).
+ * `storedToken`: whether the browser keeps a session token. Without one, start-up can only end signed out, so a guest
+ * page shows at once instead of 'Cargando...': the prerendered sign-in pages are that first render (host/prerender),
+ * and hydration renders the store's initial, not yet started, state.
  */
-export function decideAccess(guard: Guard, session: SessionView, search: string, allowList: readonly string[]): Access {
+export function decideAccess(
+  guard: Guard,
+  session: SessionView,
+  search: string,
+  allowList: readonly string[],
+  storedToken = true,
+): Access {
   if (guard === 'public') return { kind: 'render' };
+  if (guard === 'guest' && !session.isInitialized && !storedToken && !session.token) return { kind: 'render' };
   if (!session.isInitialized || (session.isLoading && !session.user)) return { kind: 'loading' };
 
   const params = new URLSearchParams(search);

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useSyncExternalStore } from 'react';
 import styled from 'styled-components';
 import { Input, Select, theme } from '@portal/shared';
 import type { PhoneInput } from '../forms/phone';
@@ -16,8 +16,9 @@ const Inputs = styled.div`
   gap: 8px;
 `;
 
+// A set width, not the widest option's: the list of every country comes after the first render (useHydrated below).
 const CountrySelect = styled(Select)`
-  flex: 0 0 auto;
+  flex: 0 0 46%;
   max-width: 46%;
   padding: 0 8px;
 `;
@@ -30,10 +31,23 @@ const ErrorText = styled.p`
 
 const options = (countries: readonly PhoneCountry[]) =>
   countries.map((option) => (
-    <option key={option.code} value={option.code}>
+    // The names are the browser's (Intl.DisplayNames): the build's prerender of /register (Node's ICU) may name a
+    // country otherwise. Hydration keeps those texts without an error, and the list is drawn again at once.
+    <option key={option.code} value={option.code} suppressHydrationWarning>
       {option.name} (+{option.dial})
     </option>
   ));
+
+const subscribeToNothing = () => () => {};
+
+/** False while rendering the server's markup (the prerender, and the hydration that takes it over), true after. */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
+}
 
 /**
  * The phone with its country (spec §2: Peru by default), on /register and /perfil: a selector of every country
@@ -51,6 +65,7 @@ export function PhoneField({
   onChange: (next: PhoneInput) => void;
 }) {
   const id = useId();
+  const hydrated = useHydrated();
   return (
     <Field>
       <label htmlFor={`${id}-number`}>Teléfono</label>
@@ -64,8 +79,11 @@ export function PhoneField({
             if (isPhoneCountry(country)) onChange({ ...value, country });
           }}
         >
-          <optgroup label="Frecuentes">{options(PHONE_COUNTRY_GROUPS.common)}</optgroup>
-          <optgroup label="Todos los países">{options(PHONE_COUNTRY_GROUPS.others)}</optgroup>
+          <optgroup key={`frecuentes-${hydrated}`} label="Frecuentes">
+            {options(PHONE_COUNTRY_GROUPS.common)}
+          </optgroup>
+          {/* Some 240 countries: left out of the prerendered page (18 KB of HTML before the rest of the form). */}
+          {hydrated && <optgroup label="Todos los países">{options(PHONE_COUNTRY_GROUPS.others)}</optgroup>}
         </CountrySelect>
         <Input
           id={`${id}-number`}

@@ -27,6 +27,13 @@ describe('decideAccess', () => {
     expect(decideAccess('guest', starting, '', ALLOW)).toEqual({ kind: 'loading' });
   });
 
+  it('shows a guest page at once when no session token is stored: start-up can only end signed out', () => {
+    expect(decideAccess('guest', starting, '', ALLOW, false)).toEqual({ kind: 'render' });
+    expect(decideAccess('guest', { ...starting, token: 'tok' }, '', ALLOW, false)).toEqual({ kind: 'loading' });
+    expect(decideAccess('guest', starting, '', ALLOW, true)).toEqual({ kind: 'loading' });
+    expect(decideAccess('user', starting, '', ALLOW, false)).toEqual({ kind: 'loading' });
+  });
+
   it('renders public pages for everyone, at once', () => {
     expect(decideAccess('public', starting, '', ALLOW)).toEqual({ kind: 'render' });
     expect(decideAccess('public', signedIn(), '', ALLOW)).toEqual({ kind: 'render' });

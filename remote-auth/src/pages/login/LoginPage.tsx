@@ -158,7 +158,9 @@ export default function LoginPage() {
         </Button>
       </Form>
       <SocialButtons redirectUrl={redirectUrl} disabled={busy}>
-        {passkeys && (
+        {/* Shown until the browser is known to lack passkeys (most have them): the prerendered page has it, and the
+            buttons below do not move when the scripts find out. */}
+        {passkeys !== false && (
           <Button $variant="secondary" $block disabled={busy} onClick={onPasskey}>
             Iniciar sesión con llave de acceso
           </Button>

@@ -200,7 +200,9 @@ describe('signing in with a passkey', () => {
     renderAt('/login', <LoginPage />);
     expect(screen.getByLabelText('Email')).toHaveAttribute('autocomplete', 'username webauthn');
     await waitFor(() => expect(browserSupportsWebAuthn).toHaveBeenCalled());
-    expect(screen.queryByRole('button', { name: 'Iniciar sesión con llave de acceso' })).not.toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Iniciar sesión con llave de acceso' })).not.toBeInTheDocument(),
+    );
     expect(api.requests).toEqual([]);
   });
 

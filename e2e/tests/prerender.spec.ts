@@ -1,0 +1,136 @@
+// Issue 19, item 1: /login and /register are rendered to HTML at build time from the shell's own tree and hydrated
+// (host/prerender, scripts/lib/prerender.mjs, host/src/bootstrap.tsx): the form paints before any script, and the
+// form the person sees first is the one React takes over.
+import type { Page, Route } from '@playwright/test';
+import { expect, person, registerActive, signInThroughForm, test } from '../support/auth';
+import { signInAs } from '../support/session';
+
+const PAGES = [
+  {
+    path: '/login',
+    title: 'Iniciar sesión · Portal',
+    heading: 'Iniciar Sesión',
+    labels: ['Email', 'Contraseña'],
+    button: 'Iniciar Sesión',
+  },
+  {
+    path: '/register',
+    title: 'Crear cuenta · Portal',
+    heading: 'Crear cuenta',
+    labels: ['Email', 'Nombre', 'Apellido'],
+    button: 'Siguiente',
+  },
+];
+
+async function expectForm(page: Page, screen: (typeof PAGES)[number]) {
+  await expect(page).toHaveTitle(screen.title);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(screen.heading);
+  for (const label of screen.labels) await expect(page.getByLabel(label, { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: screen.button, exact: true })).toBeVisible();
+}
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  for (const screen of PAGES) {
+    test(`${screen.path} shows its form, styled, from the HTML alone`, async ({ page }) => {
+      await page.goto(screen.path);
+      await expectForm(page, screen);
+      // The styled-components rules came with the page: the card has its surface, not the browser's defaults.
+      const heading = page.getByRole('heading', { level: 1 });
+      expect(await heading.evaluate((node) => getComputedStyle(node).fontFamily)).not.toMatch(/^Times/);
+      expect(await page.locator('style[data-styled]').count()).toBeGreaterThan(0);
+    });
+  }
+});
+
+/** Holds every script of the page until `release` is called: what the person sees before any JavaScript ran. */
+async function holdScripts(page: Page) {
+  const held: Route[] = [];
+  let released = false;
+  await page.route(
+    (url) => url.pathname.endsWith('.js'),
+    (route) => {
+      if (released) return route.continue();
+      held.push(route);
+    },
+  );
+  return {
+    release: async () => {
+      released = true;
+      await Promise.all(held.map((route) => route.continue()));
+    },
+  };
+}
+
+/** Whether React owns the marked field: hydration attaches its fiber to the DOM nodes it takes over. */
+async function expectHydrated(page: Page) {
+  const marked = page.locator('[data-prerendered-node="yes"]');
+  await expect(marked).toHaveCount(1);
+  await expect
+    .poll(() => marked.evaluate((node) => Object.keys(node).some((key) => key.startsWith('__reactFiber'))))
+    .toBe(true);
+}
+
+/** Console errors and page errors of the page (a hydration mismatch is logged as 'Error de hidratación'). */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+for (const screen of PAGES) {
+  test(`${screen.path} paints before its scripts and React takes the same form over`, async ({ page }) => {
+    const errors = collectErrors(page);
+    const scripts = await holdScripts(page);
+    await page.goto(screen.path, { waitUntil: 'commit' });
+    await expectForm(page, screen);
+    // Marks the prerendered field: after hydration the very same node must be there, not a new one.
+    const email = page.getByLabel('Email', { exact: true });
+    await email.evaluate((node) => node.setAttribute('data-prerendered-node', 'yes'));
+    await scripts.release();
+    await expectHydrated(page);
+    await expectForm(page, screen);
+    if (screen.path === '/register') {
+      // The long country list is left out of the HTML and comes with the first render.
+      await expect(page.locator('optgroup[label="Todos los países"] option[value="DE"]')).toHaveCount(1);
+    }
+    expect(errors).toEqual([]);
+  });
+}
+
+test('a sign-in typed before the scripts ran is kept and works after hydration', async ({ page, request }) => {
+  const who = person('prerender');
+  await registerActive(request, who);
+  const errors = collectErrors(page);
+  const scripts = await holdScripts(page);
+  await page.goto('/login', { waitUntil: 'commit' });
+  const email = page.getByLabel('Email', { exact: true });
+  await email.fill(who.email);
+  await email.evaluate((node) => node.setAttribute('data-prerendered-node', 'yes'));
+  await scripts.release();
+  await expectHydrated(page);
+  await expect(page.locator('[data-prerendered-node="yes"]')).toHaveValue(who.email);
+  // A wrong password: the page's own message, so the form is React's and it kept the address typed before.
+  await page.getByLabel('Contraseña', { exact: true }).fill('No-es-la-clave-1');
+  await page.getByRole('button', { name: 'Iniciar Sesión', exact: true }).click();
+  await expect(page.getByRole('alert')).toHaveText('Credenciales inválidas');
+  await signInThroughForm(page, who.email, who.password);
+  await expect(page).toHaveURL(/\/apps$/);
+  // The refused password is logged (the API's 401), nothing else: no hydration error.
+  expect(errors.filter((error) => !/401|Credenciales inválidas/.test(error))).toEqual([]);
+});
+
+test('a signed-in person opening /login still lands on their page', async ({ page, request }) => {
+  const who = person('prerender-signed-in');
+  await registerActive(request, who);
+  await signInAs(page, request, who.email, who.password);
+  const errors = collectErrors(page);
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/apps$/);
+  await expect(page.getByRole('heading', { name: 'Iniciar Sesión' })).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
