@@ -42,6 +42,19 @@ test.describe('without JavaScript', () => {
       expect(await page.locator('style[data-styled]').count()).toBeGreaterThan(0);
     });
   }
+
+  test('a form sent before the scripts ran puts nothing typed in the address', async ({ page }) => {
+    // /login's button is disabled until the scripts run; /register's first step can be sent (Enter in a field).
+    await page.goto('/register?redirect_url=%2Fapps');
+    await page.getByLabel('Email', { exact: true }).fill('ana.prerender@example.com');
+    const back = page.waitForResponse((response) => response.request().method() === 'POST');
+    await page.getByLabel('Email', { exact: true }).press('Enter');
+    expect((await back).status()).toBe(303);
+    // Back on the same page, the address as it was: nothing typed in it, nor in the history.
+    await expect(page).toHaveURL(/\/register\?redirect_url=%2Fapps$/);
+    await expectForm(page, PAGES[1]!);
+    expect(page.url()).not.toContain('prerender');
+  });
 });
 
 /** Holds every script of the page until `release` is called: what the person sees before any JavaScript ran. */

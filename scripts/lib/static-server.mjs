@@ -192,6 +192,16 @@ export function startStaticServer({
       ...headers,
     };
     for (const [name, value] of Object.entries(base)) res.setHeader(name, value);
+    const posted = req.method === 'POST' && spa ? new URL(req.url ?? '/', 'http://localhost') : undefined;
+    if (posted && !path.extname(posted.pathname)) {
+      // A form of a prerendered page sent before its scripts ran (method="post", remote-auth's Form): back to the
+      // page, the body (a password) dropped unread. One leading slash: '//host' would send the browser elsewhere.
+      req.resume();
+      const back = `/${posted.pathname.replace(/^\/+/, '')}${posted.search}`;
+      res.writeHead(303, { Location: back, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('Vuelve a intentarlo cuando la página termine de cargar');
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Método no permitido');

@@ -1,6 +1,7 @@
 // The CDN-like static server (scripts/lib/static-server.mjs) as a browser and a CDN meet it: revalidation answered
 // with 304, ranges with 206, the compressed copy the build wrote, the SPA fallback, and the same headers on every answer.
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -128,8 +129,32 @@ describe('static server', () => {
       const response = await get(pathname);
       assert.notEqual(await response.text(), 'fuera de la carpeta', pathname);
     }
-    const post = await fetch(`${server.url}/`, { method: 'POST' });
+    const post = await fetch(`${server.url}/remoteEntry.js`, { method: 'POST' });
     assert.equal(post.status, 405);
     assert.equal(post.headers.get('allow'), 'GET, HEAD');
+  });
+
+  it('sends a form posted to a page before its scripts ran back to that page, on this site only', async () => {
+    const posted = (/** @type {string} */ pathname) =>
+      fetch(`${server.url}${pathname}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'email=ana%40example.com&password=secreta',
+      });
+    const login = await posted('/login?redirect_url=https%3A%2F%2Fpartner.example.com');
+    assert.equal(login.status, 303);
+    assert.equal(login.headers.get('location'), '/login?redirect_url=https%3A%2F%2Fpartner.example.com');
+    assert.doesNotMatch(await login.text(), /secreta/);
+    assertPageHeaders(login);
+    // Sent as written (fetch would resolve the dots first): the path the server reads is '//evil.example/login'.
+    const sneaky = await new Promise((resolve, reject) => {
+      const request = http.request(`${server.url}/`, { method: 'POST', path: '/x/..//evil.example/login' }, resolve);
+      request.on('error', reject);
+      request.end('password=secreta');
+    });
+    sneaky.resume();
+    assert.equal(sneaky.statusCode, 303);
+    assert.equal(sneaky.headers.location, '/evil.example/login', 'never //host: another site');
   });
 });

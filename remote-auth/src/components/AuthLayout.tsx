@@ -82,7 +82,12 @@ export function AuthLayout({
   );
 }
 
-export const Form = styled.form`
+/**
+ * `method="post"`: the sign-in pages are painted from HTML before their scripts run (issue 19), and a form sent in
+ * that moment (Enter in a field) would otherwise go out as a GET, with the password in the address, the history and
+ * the server's logs. Posted, it reaches the static server, which sends the browser back to the page (303).
+ */
+export const Form = styled.form.attrs({ method: 'post' })`
   display: flex;
   flex-direction: column;
   gap: 16px;
