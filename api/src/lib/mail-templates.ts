@@ -7,6 +7,18 @@ export interface MailContent {
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
+/** Every mail's HTML: the page and its white card, with `blocks` (already escaped HTML) one per line inside. */
+function htmlPage(blocks: string[]): string {
+  return `<!doctype html>
+<html lang="es">
+<body style="margin:0;padding:24px;background:#f4f6f8;font-family:Arial,Helvetica,sans-serif;color:#1f2933">
+  <div style="max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
+${blocks.map((block) => `    ${block}`).join('\n')}
+  </div>
+</body>
+</html>`;
+}
+
 interface CodeMail {
   subject: string;
   greeting: string;
@@ -30,19 +42,14 @@ function codeMail(mail: CodeMail): MailContent {
     '',
     mail.footer,
   ].join('\n');
-  const html = `<!doctype html>
-<html lang="es">
-<body style="margin:0;padding:24px;background:#f4f6f8;font-family:Arial,Helvetica,sans-serif;color:#1f2933">
-  <div style="max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
-    <p style="margin:0 0 16px">${escapeHtml(mail.greeting)}</p>
-    <p style="margin:0 0 24px">${escapeHtml(mail.intro)}</p>
-    <p style="margin:0 0 24px;font-size:32px;font-weight:bold;letter-spacing:8px;text-align:center">${escapeHtml(mail.code)}</p>
-    <p style="margin:0 0 24px;color:#52606d">El código vence en 10 minutos y solo se puede usar una vez.</p>
-    <p style="margin:0 0 24px"><a href="${escapeHtml(mail.link)}" style="color:#1565c0">${escapeHtml(mail.action)}</a></p>
-    <p style="margin:0;font-size:13px;color:#7b8794">${escapeHtml(mail.footer)}</p>
-  </div>
-</body>
-</html>`;
+  const html = htmlPage([
+    `<p style="margin:0 0 16px">${escapeHtml(mail.greeting)}</p>`,
+    `<p style="margin:0 0 24px">${escapeHtml(mail.intro)}</p>`,
+    `<p style="margin:0 0 24px;font-size:32px;font-weight:bold;letter-spacing:8px;text-align:center">${escapeHtml(mail.code)}</p>`,
+    '<p style="margin:0 0 24px;color:#52606d">El código vence en 10 minutos y solo se puede usar una vez.</p>',
+    `<p style="margin:0 0 24px"><a href="${escapeHtml(mail.link)}" style="color:#1565c0">${escapeHtml(mail.action)}</a></p>`,
+    `<p style="margin:0;font-size:13px;color:#7b8794">${escapeHtml(mail.footer)}</p>`,
+  ]);
   return { subject: mail.subject, text, html };
 }
 
@@ -106,18 +113,13 @@ function noticeMail(mail: NoticeMail): MailContent {
     mail.advice,
     mail.link,
   ].join('\n');
-  const html = `<!doctype html>
-<html lang="es">
-<body style="margin:0;padding:24px;background:#f4f6f8;font-family:Arial,Helvetica,sans-serif;color:#1f2933">
-  <div style="max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
-    <p style="margin:0 0 16px">${escapeHtml(greeting(mail.name))}</p>
-    <p style="margin:0 0 16px">${escapeHtml(mail.intro)}</p>
-    <ul style="margin:0 0 24px">${mail.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
-    <p style="margin:0 0 24px">${escapeHtml(mail.advice)}</p>
-    <p style="margin:0"><a href="${escapeHtml(mail.link)}" style="color:#1565c0">${escapeHtml(mail.linkText)}</a></p>
-  </div>
-</body>
-</html>`;
+  const html = htmlPage([
+    `<p style="margin:0 0 16px">${escapeHtml(greeting(mail.name))}</p>`,
+    `<p style="margin:0 0 16px">${escapeHtml(mail.intro)}</p>`,
+    `<ul style="margin:0 0 24px">${mail.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
+    `<p style="margin:0 0 24px">${escapeHtml(mail.advice)}</p>`,
+    `<p style="margin:0"><a href="${escapeHtml(mail.link)}" style="color:#1565c0">${escapeHtml(mail.linkText)}</a></p>`,
+  ]);
   return { subject: mail.subject, text, html };
 }
 
