@@ -19,13 +19,20 @@ export function usePasskeySupport(): boolean | null {
 /**
  * Passkeys among the email field's suggestions (a conditional ceremony, for a field with autocomplete
  * 'username webauthn'): a pick signs in through `onSignedIn`. It stays silent unless the person picked a passkey and
- * the sign-in then failed (`onFailure`); it ends when the page goes.
+ * the sign-in then failed (`onFailure`); it ends when the page goes. `round`: null while the email field is not on
+ * screen (the offer ends); each other value starts a new offer (back from the second step, or after the passkey
+ * button's own ceremony, which ended this one).
  */
-export function usePasskeyAutofill(onSignedIn: (session: Session) => void, onFailure: (message: string) => void): void {
+export function usePasskeyAutofill(
+  onSignedIn: (session: Session) => void,
+  onFailure: (message: string) => void,
+  round: number | null = 0,
+): void {
   const handlers = useRef({ onSignedIn, onFailure });
   handlers.current = { onSignedIn, onFailure };
 
   useEffect(() => {
+    if (round === null) return;
     let active = true;
     const run = async () => {
       if (!(await supportsPasskeyAutofill()) || !active) return;
@@ -51,5 +58,5 @@ export function usePasskeyAutofill(onSignedIn: (session: Session) => void, onFai
       active = false;
       cancelPasskeyCeremony();
     };
-  }, []);
+  }, [round]);
 }

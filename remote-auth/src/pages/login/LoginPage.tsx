@@ -65,7 +65,10 @@ export default function LoginPage() {
     if (onScreen.current) void afterSignIn(redirectUrl);
   };
 
-  usePasskeyAutofill(land, setError);
+  // The email field's passkey offer: ended while the second step is shown, and offered again after 'Volver' or a
+  // passkey button attempt that did not sign in (that ceremony ended the offer).
+  const [autofillRound, setAutofillRound] = useState(0);
+  usePasskeyAutofill(land, setError, secondStep ? null : autofillRound);
 
   const onPasskey = async () => {
     if (busy) return;
@@ -78,6 +81,7 @@ export default function LoginPage() {
     } catch (caught) {
       setError(passkeyFailure(caught));
       setBusy(false);
+      setAutofillRound((round) => round + 1);
     }
   };
 

@@ -255,6 +255,20 @@ describe('signing in with a passkey', () => {
     expect(bodyOf(api, '/auth/passkeys/iniciar-sesion')).toEqual({ ceremonyId: CEREMONY, response: ASSERTION });
   });
 
+  it("offers the email field's passkeys again after Volver from the second step", async () => {
+    jest.mocked(browserSupportsWebAuthnAutofill).mockResolvedValue(true);
+    jest.mocked(startAuthentication).mockRejectedValue(Object.assign(new Error('abortado'), { name: 'AbortError' }));
+    await start();
+    await signInWithPassword();
+    const offers = () =>
+      jest.mocked(startAuthentication).mock.calls.filter(([options]) => options.useBrowserAutofill === true).length;
+    await waitFor(() => expect(offers()).toBe(1));
+    expect(WebAuthnAbortService.cancelCeremony).toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('button', { name: 'Volver' }));
+    await waitFor(() => expect(offers()).toBe(2));
+    expect(screen.getByLabelText('Email')).toHaveAttribute('autocomplete', 'username webauthn');
+  });
+
   it('the suggestions say nothing when not picked, and end when the page goes', async () => {
     jest.mocked(browserSupportsWebAuthnAutofill).mockResolvedValue(true);
     jest.mocked(startAuthentication).mockRejectedValue(Object.assign(new Error('abortado'), { name: 'AbortError' }));
