@@ -1,4 +1,4 @@
-import type { App, PortalSession, User } from '../types/entities';
+import type { App, PortalSession, SecurityStatus, User } from '../types/entities';
 
 /** A signed-in ordinary user for component tests; override what a test is about. */
 export function user(overrides: Partial<User> = {}): User {
@@ -49,6 +49,21 @@ export function portalSession(id: string, label: string, overrides: Partial<Port
     createdAt: '2026-11-20T10:00:00.000Z',
     lastSeenAt: '2026-11-22T18:30:00.000Z',
     current: false,
+    ...overrides,
+  };
+}
+
+/**
+ * GET /auth/seguridad's answer for an administrator with no factor yet, under the required default (issue 20);
+ * override what a test is about.
+ */
+export function securityStatus(overrides: Partial<SecurityStatus> = {}): SecurityStatus {
+  return {
+    totp: false,
+    passkeys: 0,
+    recoveryCodesLeft: 0,
+    secondFactorRequired: true,
+    sessionVerified: false,
     ...overrides,
   };
 }

@@ -3,7 +3,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { resetApiClient, resetSessionForTests, useSession, type RemoteName } from '@portal/shared';
 import { startFakeApi } from '@portal/shared/testing/fake-api';
 import { LocationProbe } from '@portal/shared/testing/render';
-import { user } from '@portal/shared/testing/fixtures';
+import { securityStatus, user } from '@portal/shared/testing/fixtures';
 import { PortalRoutes } from '../PortalRoutes';
 import { ROUTES } from '../route-table';
 
@@ -87,16 +87,9 @@ it('sends a signed-in person away from /login to /apps', async () => {
 
 describe('an administrator signed in at /login (issue 20)', () => {
   afterEach(() => jest.restoreAllMocks());
-  const status = (overrides: Record<string, unknown>) => ({
+  const status = (overrides: Parameters<typeof securityStatus>[0]) => ({
     status: 200,
-    body: {
-      totp: false,
-      passkeys: 0,
-      recoveryCodesLeft: 0,
-      secondFactorRequired: true,
-      sessionVerified: false,
-      ...overrides,
-    },
+    body: securityStatus(overrides),
   });
 
   async function landingOf(security: { status: number; body: unknown }) {

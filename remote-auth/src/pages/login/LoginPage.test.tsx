@@ -2,6 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { PENDING_REDIRECT_KEY, registrationIdFor, useSession, leaveTo } from '@portal/shared';
 import { fakeToken } from '@portal/shared/testing/fake-api';
+import { securityStatus } from '@portal/shared/testing/fixtures';
 import { bodyOf, renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
 import LoginPage from './LoginPage';
 
@@ -165,16 +166,9 @@ it('Google and Apple hand the browser to the API, with the partner target kept',
 });
 
 describe('an administrator who must still set up a second factor (issue 20)', () => {
-  const status = (overrides: Record<string, unknown>) => ({
+  const status = (overrides: Parameters<typeof securityStatus>[0]) => ({
     status: 200,
-    body: {
-      totp: false,
-      passkeys: 0,
-      recoveryCodesLeft: 0,
-      secondFactorRequired: true,
-      sessionVerified: false,
-      ...overrides,
-    },
+    body: securityStatus(overrides),
   });
 
   async function signInAsAdmin(security: ReturnType<typeof status> | { status: number; body: unknown }) {

@@ -1,5 +1,5 @@
 import { startFakeApi } from '../../testing/fake-api';
-import type { SecurityStatus } from '../../types/entities';
+import { securityStatus } from '../../testing/fixtures';
 import { login } from '../accounts';
 import { ApiError, onSecondFactorGate, request, resetApiClient } from '../client';
 import { hasNoSecondFactor, secondFactorGate } from '../security';
@@ -13,14 +13,7 @@ async function useApi(routes: Parameters<typeof startFakeApi>[0]) {
   resetApiClient();
 }
 
-const status = (overrides: Partial<SecurityStatus>): SecurityStatus => ({
-  totp: false,
-  passkeys: 0,
-  recoveryCodesLeft: 0,
-  secondFactorRequired: true,
-  sessionVerified: false,
-  ...overrides,
-});
+const status = securityStatus;
 
 beforeEach(() => {
   localStorage.clear();
