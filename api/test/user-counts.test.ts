@@ -118,6 +118,25 @@ forEachBackend((backend) => {
       await assertCountsMatch('after concurrent changes');
     });
 
+    it('follow statements that write thousands of users at once (an import, a bulk change, a purge)', async () => {
+      // Migration 0012: one counter write per statement. Under 0009's row triggers a million-row INSERT never ended.
+      await t.app.db.execute(sql`
+        insert into users (email, name, status, role)
+        select 'importado' || n || '@example.org', 'Importado',
+               (array['active', 'pending_verification', 'suspended'])[1 + n % 3]::text, 1 + n % 2
+        from generate_series(1, 6000) as n`);
+      await assertCountsMatch('after importing 6000 in one statement');
+      await t.app.db.execute(sql`
+        update users set status = case status when 'active' then 'suspended' else 'active' end,
+                         role = case when id % 5 = 0 then 1 else role end
+        where email like 'importado%'`);
+      await assertCountsMatch('after changing their status and role in one statement');
+      await t.app.db.execute(sql`update users set name = 'Renombrado' where email like 'importado%'`);
+      await assertCountsMatch('after renaming them in one statement');
+      await t.app.db.execute(sql`delete from users where email like 'importado%'`);
+      await assertCountsMatch('after deleting them in one statement');
+    });
+
     it('never drift: summed by status and role they equal a fresh count of the table', async () => {
       const fromCounters = await t.app.db.execute(
         sql`select status, role, sum(n)::int as n from user_counts group by status, role having sum(n) <> 0 order by 1, 2`,
