@@ -53,7 +53,7 @@ export const TEXT_ADMIN = {
   next: 'Siguiente',
   pagination: 'Paginación',
   noUsers: 'No se encontraron usuarios',
-  /** Issue 19: a text filter stops counting at 10 000 matches. */
+  /** Issue 19: a text filter stops counting at 1 000 matches (the API's TOTAL_CAP). */
   usersFound: (total: number, capped: boolean) =>
     capped
       ? `Más de ${total.toLocaleString('es-ES')} usuarios: escribe más del email para acotar la búsqueda`

@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
@@ -9,6 +10,12 @@ import pg from 'pg';
 import { tightenToOwner } from '../lib/private-data.js';
 
 export type Db = PgDatabase<PgQueryResultHKT>;
+
+/** The rows of a raw SQL statement, on either backend (both drivers answer `{ rows }`). */
+export async function rowsOf<Row>(db: Db, query: SQL): Promise<Row[]> {
+  const result = (await db.execute(query)) as unknown as { rows: Row[] };
+  return result.rows;
+}
 
 export interface SqlSession {
   query<Row>(text: string, params?: unknown[]): Promise<Row[]>;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { type Db, rowsOf } from '../../db/client.js';
 
 // Every figure of the admin dashboard, computed in UTC from the database. A "paid" plan is one whose name is not
 // 'free' (spec §3) and whose monthly price is above zero; a subscription is active while it has not expired.
@@ -17,11 +17,6 @@ function figure(value: number, previous: number): Figure {
     previous,
     changePercent: previous === 0 ? null : Math.round(((value - previous) / previous) * 1000) / 10,
   };
-}
-
-async function rows<Row>(db: Db, query: ReturnType<typeof sql>): Promise<Row[]> {
-  const result = (await db.execute(query)) as unknown as { rows: Row[] };
-  return result.rows;
 }
 
 const paid = sql`(lower(p.nombre) <> 'free' AND p.precio_mensual > 0)`;
@@ -50,7 +45,7 @@ export async function dashboard(db: Db, now = new Date(), paidInvoices?: PaidInv
   const at = now.toISOString();
   // Start of this month and of the previous one, in UTC.
   const bounds = sql`date_trunc('month', ${at}::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
-  const [counts] = await rows<Record<string, string | number>>(
+  const [counts] = await rowsOf<Record<string, string | number>>(
     db,
     sql`
     WITH b AS (SELECT ${bounds} AS this_month, (${bounds}) - interval '1 month' AS last_month, ${at}::timestamptz AS now)
@@ -73,7 +68,7 @@ export async function dashboard(db: Db, now = new Date(), paidInvoices?: PaidInv
   );
   const n = (key: string) => Number(counts?.[key] ?? 0);
 
-  const newUsers = await rows<{ day: string; count: string | number }>(
+  const newUsers = await rowsOf<{ day: string; count: string | number }>(
     db,
     sql`
     SELECT to_char(d.day, 'YYYY-MM-DD') AS day, count(u.id) AS count
@@ -101,7 +96,7 @@ export async function dashboard(db: Db, now = new Date(), paidInvoices?: PaidInv
       ) / 100,
   }));
 
-  const distribution = await rows<{ app: string; plan: string; users: string | number }>(
+  const distribution = await rowsOf<{ app: string; plan: string; users: string | number }>(
     db,
     sql`
     SELECT a.nombre AS app, p.nombre AS plan, count(up.id) AS users

@@ -22,14 +22,13 @@ export const UserListItem = Type.Object(
 
 /**
  * A page of the user list: the usual page fields, and whether `total` is the cap of a text-filtered count (there are
- * more matches than that: the panel says 'Más de 10 000 usuarios').
+ * more matches than that: the panel says 'Más de 1.000 usuarios').
  */
 export const UserPage = Type.Object(
   {
     ...Page(UserListItem).properties,
     totalCapped: Type.Boolean({
-      description:
-        'true: el filtro de email o nombre coincide con más usuarios que `total` (10 000), que no se cuentan',
+      description: 'true: el filtro de email o nombre coincide con más usuarios que `total` (1 000), que no se cuentan',
     }),
   },
   { additionalProperties: false },
