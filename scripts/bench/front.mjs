@@ -39,13 +39,16 @@ const COLD_RUNS = Number(process.env.FRONT_BENCH_RUNS) || 3;
 const base = Number(process.env.FRONT_BENCH_PORT_BASE) || 3600;
 const ports = { api: base, auth: base + 1, apps: base + 2, admin: base + 3, calculator: base + 4, host: base + 80 };
 const admin = { email: 'bench@portal.local', password: 'Clave-del-bench-2026' };
-const ROUTES = [
+const ALL_ROUTES = [
   { path: '/login', signedIn: false },
   { path: '/register', signedIn: false },
   { path: '/apps', signedIn: true },
   { path: '/admin/usuarios', signedIn: true },
   { path: '/calculadora-txi', signedIn: true },
 ];
+// FRONT_BENCH_ROUTES=/login,/apps measures only those (while working on one page); every route by default.
+const only = process.env.FRONT_BENCH_ROUTES?.split(',').filter(Boolean);
+const ROUTES = only ? ALL_ROUTES.filter((route) => only.includes(route.path)) : ALL_ROUTES;
 const hostUrl = `http://127.0.0.1:${ports.host}`;
 const apiUrl = `http://127.0.0.1:${ports.api}`;
 
@@ -197,6 +200,19 @@ async function lighthouseRun(chrome, route, flags) {
     for (const id of ['first-contentful-paint', 'speed-index', 'cumulative-layout-shift', 'interactive']) {
       console.log(route.path, id, lhr.audits[id]?.displayValue, lhr.audits[id]?.score);
     }
+    // Where the blocking time comes from: each long main-thread task (simulated timing) and each script's cost.
+    for (const task of lhr.audits['long-tasks']?.details?.items ?? [])
+      console.log(route.path, 'long task', Math.round(task.startTime), Math.round(task.duration), 'ms', task.url);
+    for (const item of lhr.audits['bootup-time']?.details?.items ?? [])
+      console.log(
+        route.path,
+        'script',
+        Math.round(item.scripting),
+        'ms run',
+        Math.round(item.scriptParseCompile),
+        'ms parse',
+        item.url,
+      );
   }
   const observed = lhr.audits.metrics.details.items[0];
   const lcpSeconds = (observed.observedLargestContentfulPaintTs ?? observed.observedLoadTs) / 1e6;
