@@ -4,6 +4,12 @@ import { ROUTES, type PortalRoute } from './routes/route-table';
 /** The attribute of `#root` that names the path its markup was prerendered for (host/prerender). */
 export const PRERENDERED_ATTRIBUTE = 'data-prerendered';
 
+/** A prerendered page the browser's first render takes over, and whether it hydrates it (hydration.ts). */
+export interface PrerenderedPage {
+  route: PortalRoute;
+  hydrate: boolean;
+}
+
 /**
  * What the first render does with the markup in `#root`: null when it is no prerendered page a signed-out person
  * sees here (the 'Portal' mark, another path, or a stored session, which the guest guard sends on: render at once).
@@ -13,7 +19,7 @@ export const PRERENDERED_ATTRIBUTE = 'data-prerendered';
 export function prerenderedRoute(
   container: Element,
   location: Pick<Location, 'pathname' | 'search'>,
-): { route: PortalRoute; hydrate: boolean } | null {
+): PrerenderedPage | null {
   const path = container.getAttribute(PRERENDERED_ATTRIBUTE);
   if (!path || path !== location.pathname || readToken()) return null;
   const route = ROUTES.find((candidate) => candidate.path === path);
@@ -29,21 +35,69 @@ export function reportHydrationError(error: unknown, info: { componentStack?: st
 const TYPED = 'input:not([type=checkbox]):not([type=radio]):not([type=hidden]):not([type=file]), textarea';
 
 /**
+ * Gives `field` the value `typed` as an input event React reads: its value tracker is reset first (through React's own
+ * `value` setter), then the value is written past it, so the change is seen and the page's `onChange` runs.
+ */
+function retype(field: HTMLInputElement | HTMLTextAreaElement, typed: string): void {
+  const prototype = field instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  const write = Object.getOwnPropertyDescriptor(prototype, 'value')?.set;
+  if (!write) return;
+  field.value = '';
+  write.call(field, typed);
+  field.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+function typedFields(container: Element): (HTMLInputElement | HTMLTextAreaElement)[] {
+  return [...container.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(TYPED)];
+}
+
+/**
  * Hands React what was typed into the prerendered form before the scripts ran. Hydration keeps those values on
  * screen, but the page's state still holds the server's empty fields, and its next render would empty them again.
- * Each field with a value (a prerendered form is empty) gets it again as an input event React reads: its value
- * tracker is reset first (through React's own `value` setter), then the value is written past it, so the change is
- * seen and the page's `onChange` runs.
+ * Each field with a value (a prerendered form is empty) gets it again (`retype`).
  */
 export function replayTypedValues(container: Element): void {
-  for (const field of container.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(TYPED)) {
-    const typed = field.value;
-    if (typed === '') continue;
-    const prototype = field instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-    const write = Object.getOwnPropertyDescriptor(prototype, 'value')?.set;
-    if (!write) continue;
-    field.value = '';
-    write.call(field, typed);
-    field.dispatchEvent(new Event('input', { bubbles: true }));
-  }
+  for (const field of typedFields(container)) if (field.value !== '') retype(field, field.value);
+}
+
+/** The same field in a form rendered anew: same kind, same purpose. */
+const sameField = (before: Element, after: Element) =>
+  before.tagName === after.tagName &&
+  before.getAttribute('type') === after.getAttribute('type') &&
+  before.getAttribute('autocomplete') === after.getAttribute('autocomplete');
+
+/**
+ * A prerendered form that is rendered anew (an address with a query: hydration.ts `prerenderedRoute`) is replaced by
+ * React's own once the page is ready, and the person may have typed into it meanwhile (issue 19: with the first
+ * render in slices, that can be a second on a slow phone). Call this before the render: it keeps the prerendered
+ * fields, which hold what is typed until the moment they leave the page, and notes which one had the focus. The
+ * function it returns, called once React's page is on screen, types each value into the same field of the new form
+ * (only if that form has the same fields, and only into a field still empty) and puts the focus back where it was.
+ */
+export function carryTypedValues(container: Element): () => void {
+  const before = typedFields(container);
+  const targets: readonly (EventTarget | null)[] = before;
+  let focused = targets.indexOf(document.activeElement);
+  const onFocus = (event: Event) => {
+    const index = targets.indexOf(event.target);
+    if (index >= 0) focused = index;
+  };
+  container.addEventListener('focusin', onFocus);
+  let carried = false;
+  return () => {
+    if (carried) return;
+    carried = true;
+    container.removeEventListener('focusin', onFocus);
+    const after = typedFields(container);
+    const pairs = before.flatMap((old, index) => {
+      const fresh = after[index];
+      return fresh && sameField(old, fresh) ? [{ old, fresh }] : [];
+    });
+    if (pairs.length !== before.length || after.length !== before.length) return;
+    for (const { old, fresh } of pairs)
+      if (old.value !== '' && fresh.value === '' && fresh !== old) retype(fresh, old.value);
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    const refocus = pairs[focused]?.fresh;
+    if (lost && refocus && refocus !== before[focused]) refocus.focus();
+  };
 }

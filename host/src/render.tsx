@@ -1,0 +1,72 @@
+import { startTransition, type ReactElement } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router-dom';
+import { useSession } from '@portal/shared';
+import { preloadRemotePage } from './federation/RemotePage';
+import {
+  carryTypedValues,
+  PRERENDERED_ATTRIBUTE,
+  replayTypedValues,
+  reportHydrationError,
+  type PrerenderedPage,
+} from './hydration';
+import { portalTree } from './PortalApp';
+
+const router = (routes: ReactElement) => <BrowserRouter>{routes}</BrowserRouter>;
+
+/**
+ * A prerendered sign-in page (host/prerender) stays as it is until the first render can show the same page: the
+ * session settled as signed out (no stored token: no request) and the page's module loaded, so nothing suspends and
+ * no spinner replaces the form in between. At the bare path React then takes the markup over in place (hydration:
+ * the same DOM nodes, what was typed kept); with a query, or if the remote could not be loaded or a session appeared,
+ * it renders anew and replaces it, carrying over what was typed into the prerendered form meanwhile.
+ */
+async function takeOver(root: HTMLElement, { route, hydrate }: PrerenderedPage, started: Promise<void>) {
+  const [, loaded] = await Promise.all([started, preloadRemotePage(route.remote, route.module)]);
+  const signedOut = !useSession.getState().isAuthenticated;
+  if (hydrate && loaded && signedOut) {
+    const onPageShown = firstPageShown(root, () => replayTypedValues(root));
+    // As a transition, React hydrates in slices of a few milliseconds and lets the browser handle input in between,
+    // instead of one long task (about 300 ms on Lighthouse's mobile profile): the page is already painted, nothing
+    // waits on it to show. Issue 19, total blocking time.
+    startTransition(() => {
+      hydrateRoot(root, portalTree(router, onPageShown), { onRecoverableError: reportHydrationError });
+    });
+  } else {
+    const carry = signedOut ? carryTypedValues(root) : undefined;
+    renderAnew(
+      root,
+      firstPageShown(root, () => carry?.()),
+    );
+  }
+}
+
+/**
+ * Runs `then` once, when the first page is on screen (not on later pages, whose fields may hold the person's data),
+ * and takes the prerendered mark off `root`: its markup is React's from then on (the browser suite waits for that
+ * before it types, e2e/support/auth.ts `portalReady`).
+ */
+function firstPageShown(root: HTMLElement, then: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    then();
+    root.removeAttribute(PRERENDERED_ATTRIBUTE);
+  };
+}
+
+/**
+ * The first render of a page with no markup to take over, also as a transition, in slices: what is on screen (the
+ * splash, or the prerendered form) stays until React commits the whole page. `onPageShown`: called when a remote
+ * page is on screen (PageShown).
+ */
+function renderAnew(root: HTMLElement, onPageShown?: () => void) {
+  startTransition(() => createRoot(root).render(portalTree(router, onPageShown)));
+}
+
+/** The shell's first render into `root`: taking a prerendered page over, or rendering anew. */
+export function renderPortal(root: HTMLElement, prerendered: PrerenderedPage | null, started: Promise<void>): void {
+  if (prerendered) void takeOver(root, prerendered, started);
+  else renderAnew(root);
+}
