@@ -88,7 +88,18 @@ export async function registerThroughForm(page: Page, who: Person): Promise<void
   await expect(page).toHaveURL(/\/verify-email\?email=/);
 }
 
+/**
+ * Waits until the page on screen is React's, not the build's prerendered markup of /login or /register (the shell takes
+ * the mark off `#root` then: host/src/render.tsx). At an address with a query that markup is replaced, and a field
+ * Playwright fills in two steps (focus, then the text) could lose its text to the swap; a person's keystroke cannot
+ * be split like that, and what they typed before is carried over (e2e/tests/prerender.spec.ts).
+ */
+export async function portalReady(page: Page): Promise<void> {
+  await expect(page.locator('#root[data-prerendered]')).toHaveCount(0);
+}
+
 export async function signInThroughForm(page: Page, email: string, password: string): Promise<void> {
+  await portalReady(page);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Contraseña', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Iniciar Sesión', exact: true }).click();

@@ -4,6 +4,7 @@ import {
   expect,
   expectSignedInAs,
   person,
+  portalReady,
   registerActive,
   signInThroughForm,
   test,
@@ -40,6 +41,8 @@ test('the partner target survives registration and verification', async ({ page 
   const who = person('socio-nuevo');
   const since = Date.now() - 1000;
   await page.goto(`/login?redirect_url=${encodeURIComponent(`${PARTNER_URL}/bienvenida`)}`);
+  // The prerendered link is the bare page's; React's, once it has replaced it, carries the target.
+  await portalReady(page);
   await page.getByRole('link', { name: 'Registrate' }).click();
   await expect(page).toHaveURL(/\/register\?redirect_url=/);
   await page.getByLabel('Email').fill(who.email);

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { API_URL, APPLE_ISSUER, GOOGLE_ISSUER, PARTNER_URL } from '../support/env';
-import { expect, expectSignedInAs, person, registerActive, test } from '../support/auth';
+import { expect, expectSignedInAs, person, portalReady, registerActive, test } from '../support/auth';
 import { atProvider, providerAccount } from '../support/identity';
 
 const AUTH_FAILED = 'Error en la autenticación con Google. Por favor, inténtalo de nuevo.';
@@ -102,6 +102,7 @@ test('a new person signs in with Apple (form_post) and gets the name Apple sends
 test('an allowed partner target receives a working token after signing in with Google', async ({ page, request }) => {
   const account = await providerAccount(request);
   await page.goto(`/login?redirect_url=${encodeURIComponent(`${PARTNER_URL}/entrar`)}`);
+  await portalReady(page);
   await page.getByRole('button', { name: 'Continuar con Google' }).click();
   await atProvider(page, account);
   await expect.poll(() => new URL(page.url()).origin).toBe(PARTNER_URL);
@@ -116,6 +117,7 @@ test('a hostile target gets nothing: the person lands on /apps', async ({ page, 
   const requested: string[] = [];
   page.on('request', (req) => requested.push(req.url()));
   await page.goto(`/login?redirect_url=${encodeURIComponent('https://evil.example.net/robar')}`);
+  await portalReady(page);
   await page.getByRole('button', { name: 'Continuar con Google' }).click();
   await atProvider(page, account);
   await expect(page.getByRole('heading', { name: '¡Bienvenido, Rosa Mamani!' })).toBeVisible();

@@ -3,6 +3,7 @@
 // form the person sees first is the one React takes over.
 import type { Page, Route } from '@playwright/test';
 import { expect, person, registerActive, signInThroughForm, test } from '../support/auth';
+import { PARTNER_URL } from '../support/env';
 import { signInAs } from '../support/session';
 
 const PAGES = [
@@ -135,6 +136,32 @@ test('a sign-in typed before the scripts ran is kept and works after hydration',
   await expect(page).toHaveURL(/\/apps$/);
   // The refused password is logged (the API's 401), nothing else: no hydration error.
   expect(errors.filter((error) => !/401|Credenciales inválidas/.test(error))).toEqual([]);
+});
+
+test('what was typed before the scripts ran at /login?redirect_url= is kept when the page is rendered anew', async ({
+  page,
+  request,
+}) => {
+  const who = person('prerender-query');
+  await registerActive(request, who);
+  const errors = collectErrors(page);
+  const scripts = await holdScripts(page);
+  await page.goto(`/login?redirect_url=${encodeURIComponent(`${PARTNER_URL}/entrar`)}`, { waitUntil: 'commit' });
+  const email = page.getByLabel('Email', { exact: true });
+  await email.fill(who.email);
+  await email.evaluate((node) => node.setAttribute('data-prerendered-node', 'yes'));
+  await page.getByLabel('Contraseña', { exact: true }).fill(who.password);
+  await scripts.release();
+  // The address has a query, so React renders the page anew (its links carry the redirect) in place of the
+  // prerendered one: the marked field goes, and the new fields hold what was typed, the focus where it was.
+  await expect(page.locator('[data-prerendered-node="yes"]')).toHaveCount(0);
+  await expect(email).toHaveValue(who.email);
+  await expect(page.getByLabel('Contraseña', { exact: true })).toHaveValue(who.password);
+  await expect(page.getByLabel('Contraseña', { exact: true })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => new URL(page.url()).origin).toBe(PARTNER_URL);
+  expect(new URL(page.url()).searchParams.get('token')).toBeTruthy();
+  expect(errors).toEqual([]);
 });
 
 test('a signed-in person opening /login still lands on their page', async ({ page, request }) => {
