@@ -4,6 +4,7 @@ import {
   expect,
   expectSignedInAs,
   person,
+  portalReady,
   registerActive,
   registerPending,
   registerThroughForm,
@@ -51,23 +52,39 @@ test('register, read the code from the mail, verify: signed in on /apps; sign ou
 // A key of libphonenumber-js's metadata: the file that carries it is the phone data (about 48 KB of gzip JavaScript).
 const PHONE_METADATA = 'country_calling_codes';
 
-test('/login downloads no phone data (its JavaScript budget); /register brings it when it opens', async ({ page }) => {
+test('/login downloads no phone data (its JavaScript budget); /register brings it when the phone field is first used', async ({
+  page,
+}) => {
   const scripts: Array<Promise<{ url: string; body: string }>> = [];
   page.on('response', (response) => {
     if (new URL(response.url()).pathname.endsWith('.js'))
       scripts.push(response.text().then((body) => ({ url: response.url(), body })));
   });
+  const withPhoneData = async (from: number) =>
+    (await Promise.all(scripts))
+      .slice(from)
+      .filter((script) => script.body.includes(PHONE_METADATA))
+      .map((script) => script.url);
   await page.goto('/login');
   await expect(page.getByRole('button', { name: 'Iniciar Sesión', exact: true })).toBeVisible();
   await page.waitForLoadState('networkidle');
-  const atLogin = await Promise.all(scripts);
-  expect(atLogin.length).toBeGreaterThan(0);
-  expect(atLogin.filter((script) => script.body.includes(PHONE_METADATA)).map((script) => script.url)).toEqual([]);
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(await withPhoneData(0)).toEqual([]);
 
+  // The selector lists every country from the page's own table; the rules and their metadata wait for the number.
+  await portalReady(page);
   await page.getByRole('link', { name: 'Registrate' }).click();
   await expect(page.getByRole('combobox', { name: 'País del teléfono' })).toHaveValue('PE');
-  const withRegister = await Promise.all(scripts);
-  expect(withRegister.slice(atLogin.length).some((script) => script.body.includes(PHONE_METADATA))).toBe(true);
+  await expect(page.locator('optgroup[label="Todos los países"] option[value="DE"]')).toHaveText('Alemania (+49)');
+  await page.waitForLoadState('networkidle');
+  const atRegister = scripts.length;
+  expect(await withPhoneData(0)).toEqual([]);
+  await page.getByLabel('Teléfono', { exact: true }).focus();
+  await expect.poll(async () => (await withPhoneData(atRegister)).length).toBe(1);
+  // And the rules work: a Peruvian number that cannot exist is refused in Spanish.
+  await page.getByLabel('Teléfono', { exact: true }).fill('812345678');
+  await page.getByRole('button', { name: 'Siguiente' }).click();
+  await expect(page.getByText('El teléfono no es válido para el país elegido')).toBeVisible();
 });
 
 test('a wrong password shows the message in the red box and signs nobody in', async ({ page, request }) => {

@@ -58,16 +58,19 @@ export function PhoneField({
   error,
   disabled,
   onChange,
+  onFocus,
 }: {
   value: PhoneInput;
   error?: string;
   disabled?: boolean;
   onChange: (next: PhoneInput) => void;
+  /** The selector or the number got the focus. */
+  onFocus?: () => void;
 }) {
   const id = useId();
   const hydrated = useHydrated();
   return (
-    <Field>
+    <Field onFocus={onFocus}>
       <label htmlFor={`${id}-number`}>Teléfono</label>
       <Inputs>
         <CountrySelect

@@ -1,9 +1,11 @@
-import { type CountryCode, getCountries, getCountryCallingCode } from 'libphonenumber-js/max';
+import type { CountryCode } from 'libphonenumber-js';
+import { PHONE_COUNTRY_CODES } from './phone-country-codes';
 
 /**
  * Countries of the phone selector: every country libphonenumber-js knows, named in Spanish by the browser
  * (Intl.DisplayNames), with the portal's usual countries first (Peru by default, spec §9) and the rest in Spanish
- * alphabetical order. Only /register and /perfil import this module (it carries the library's metadata).
+ * alphabetical order. The codes come from a table checked against the library (phone-country-codes.ts), so the
+ * selector needs none of the library's metadata.
  */
 export interface PhoneCountry {
   code: CountryCode;
@@ -18,12 +20,14 @@ export const COMMON_PHONE_COUNTRIES: readonly CountryCode[] = ['PE', 'MX', 'CO',
 
 const regionNames = new Intl.DisplayNames(['es'], { type: 'region' });
 
+const dialOf = (code: CountryCode): string => PHONE_COUNTRY_CODES[code] ?? '';
+
 function country(code: CountryCode): PhoneCountry {
-  return { code, name: regionNames.of(code) ?? code, dial: getCountryCallingCode(code) };
+  return { code, name: regionNames.of(code) ?? code, dial: dialOf(code) };
 }
 
 const common = COMMON_PHONE_COUNTRIES.map(country);
-const others = getCountries()
+const others = (Object.keys(PHONE_COUNTRY_CODES) as CountryCode[])
   .filter((code) => !COMMON_PHONE_COUNTRIES.includes(code))
   .map(country)
   .sort((a, b) => a.name.localeCompare(b.name, 'es'));

@@ -1,9 +1,10 @@
-import { type PhoneInput, phoneError } from './phone';
+import type { PhoneInput } from './phone';
+import type { PhoneRules } from './phone-rules';
 import { emailError, FORM_MESSAGES, type FieldErrors } from './rules';
 
 /**
- * Registration step 1 (spec §5). Apart from rules.ts because the phone rule brings libphonenumber's metadata, which
- * only /register and /perfil load.
+ * Registration step 1 (spec §5). The phone rule comes as an argument: it carries libphonenumber's metadata, which
+ * /register loads only when the number is first checked (phone-rules.ts).
  */
 export interface RegistrationDetails {
   email: string;
@@ -13,7 +14,10 @@ export interface RegistrationDetails {
 }
 
 /** The email (checked before asking the server about it), name, last name and phone. */
-export function validateRegistrationDetails(details: RegistrationDetails): FieldErrors<keyof RegistrationDetails> {
+export function validateRegistrationDetails(
+  details: RegistrationDetails,
+  { phoneError }: Pick<PhoneRules, 'phoneError'>,
+): FieldErrors<keyof RegistrationDetails> {
   return {
     email: emailError(details.email),
     name: details.name.trim() ? undefined : FORM_MESSAGES.nameRequired,

@@ -1,4 +1,4 @@
-import { getCountries } from 'libphonenumber-js/max';
+import { getCountries, getCountryCallingCode } from 'libphonenumber-js/max';
 import { phoneError, phoneInputOf, profilePhone, toE164 } from '../phone';
 import {
   DEFAULT_PHONE_COUNTRY,
@@ -7,6 +7,7 @@ import {
   PHONE_COUNTRY_GROUPS,
   type PhoneCountry,
 } from '../phone-countries';
+import { PHONE_COUNTRY_CODES } from '../phone-country-codes';
 
 const peru = (number: string) => ({ country: 'PE' as const, number });
 
@@ -79,6 +80,13 @@ describe('phone countries', () => {
     expect(PHONE_COUNTRIES[0]).toEqual({ code: 'PE', name: 'Perú', dial: '51' });
     expect(PHONE_COUNTRIES.length).toBeGreaterThanOrEqual(240);
     expect(PHONE_COUNTRIES.map((country) => country.code).sort()).toEqual([...getCountries()].sort());
+  });
+
+  it("dials every country with the library's own calling code (phone-country-codes.ts is the library's table)", () => {
+    const library = Object.fromEntries(getCountries().map((code) => [code, getCountryCallingCode(code)]));
+    // On a failure after updating libphonenumber-js, paste this table into phone-country-codes.ts.
+    expect(PHONE_COUNTRY_CODES).toEqual(library);
+    expect(PHONE_COUNTRIES.every((country) => country.dial === library[country.code])).toBe(true);
   });
 
   it('puts the usual countries first, then the others in Spanish alphabetical order', () => {

@@ -1,3 +1,4 @@
+import * as phoneRules from '../phone';
 import { validateRegistrationDetails } from '../registration';
 import { hasErrors } from '../rules';
 
@@ -10,7 +11,7 @@ const details = {
 
 describe('registration step 1', () => {
   it('accepts complete details with a Peruvian mobile', () => {
-    expect(hasErrors(validateRegistrationDetails(details))).toBe(false);
+    expect(hasErrors(validateRegistrationDetails(details, phoneRules))).toBe(false);
   });
 
   it.each([
@@ -27,6 +28,6 @@ describe('registration step 1', () => {
     [{ email: 'ana@' }, 'email', 'El email no es válido'],
     [{ email: 'ana example@x.com' }, 'email', 'El email no es válido'],
   ])('%o gives %s: %s', (change, field, message) => {
-    expect(validateRegistrationDetails({ ...details, ...change })).toMatchObject({ [field]: message });
+    expect(validateRegistrationDetails({ ...details, ...change }, phoneRules)).toMatchObject({ [field]: message });
   });
 });

@@ -16,7 +16,8 @@ import {
   theme,
   useSession,
 } from '@portal/shared';
-import { type PhoneInput, toE164 } from '../../forms/phone';
+import type { PhoneInput } from '../../forms/phone';
+import { loadedPhoneRules, loadPhoneRules, type PhoneRules } from '../../forms/phone-rules';
 import { DEFAULT_PHONE_COUNTRY } from '../../forms/phone-countries';
 import { type RegistrationDetails, validateRegistrationDetails } from '../../forms/registration';
 import { hasErrors, type FieldErrors, type NewPassword, validateRegistrationPassword } from '../../forms/rules';
@@ -82,9 +83,12 @@ export default function RegisterPage() {
     phone,
   });
 
-  // Errors clear when corrected: a field that shows an error is checked again on every change.
+  // Errors clear when corrected: a field that shows an error is checked again on every change. Errors show only after
+  // a check of the step, which loaded the phone rules.
   const recheckDetails = (next: Partial<RegistrationDetails>) => {
-    const fresh = validateRegistrationDetails({ ...details(), ...next });
+    const rules = loadedPhoneRules();
+    if (!rules) return;
+    const fresh = validateRegistrationDetails({ ...details(), ...next }, rules);
     setDetailErrors((shown) =>
       Object.fromEntries(Object.keys(shown).map((field) => [field, fresh[field as DetailsField]])),
     );
@@ -102,9 +106,26 @@ export default function RegisterPage() {
 
   const goToLogin = (state: LoginNoticeState) => navigate(`/login${redirectQuery(redirectUrl)}`, { state });
 
+  /**
+   * The phone rules when they were not loaded yet (the phone field's focus asks for them, so most visits have them,
+   * and then a send runs without waiting); a chunk that cannot be fetched says so in Spanish, the step as it was.
+   */
+  const [rulesFailed, setRulesFailed] = useState(false);
+  const fetchPhoneRules = async (): Promise<PhoneRules | undefined> => {
+    try {
+      return await loadPhoneRules();
+    } catch {
+      setRulesFailed(true);
+      return undefined;
+    }
+  };
+
   const onNext = async (event: FormEvent) => {
     event.preventDefault();
-    const errors = validateRegistrationDetails(details());
+    const rules = loadedPhoneRules() ?? (await fetchPhoneRules());
+    if (!rules) return;
+    setRulesFailed(false);
+    const errors = validateRegistrationDetails(details(), rules);
     setDetailErrors(errors);
     if (hasErrors(errors)) focusFirstInvalid();
     if (hasErrors(errors) || busy) return;
@@ -137,7 +158,9 @@ export default function RegisterPage() {
     const errors = validateRegistrationPassword({ password, confirmation });
     setPasswordErrors(errors);
     if (hasErrors(errors)) focusFirstInvalid();
-    const detailsProblems = validateRegistrationDetails(all);
+    const rules = loadedPhoneRules() ?? (await fetchPhoneRules());
+    if (!rules) return;
+    const detailsProblems = validateRegistrationDetails(all, rules);
     if (hasErrors(detailsProblems)) {
       setDetailErrors(detailsProblems);
       setStep(1);
@@ -148,7 +171,7 @@ export default function RegisterPage() {
     setServerError(null);
     try {
       // Checked above, so valid: the API receives and stores E.164 ('+51912345678').
-      const response = await register({ ...all, phone: toE164(all.phone) ?? '', password });
+      const response = await register({ ...all, phone: rules.toE164(all.phone) ?? '', password });
       const registered = response.email || all.email;
       setPendingVerificationEmail(registered);
       if (redirectUrl) storePendingRedirect(redirectUrl, getRuntimeConfig().redirectAllowList);
@@ -206,7 +229,9 @@ export default function RegisterPage() {
               setPhone(next);
               recheckDetails({ phone: next });
             }}
+            onFocus={() => void loadPhoneRules().catch(() => undefined)}
           />
+          {rulesFailed && <Alert tone="error">{FALLBACK.unexpected}</Alert>}
           <Button type="submit" $block disabled={busy}>
             {busy ? 'Verificando...' : 'Siguiente'}
           </Button>

@@ -1,0 +1,32 @@
+import type * as Rules from './phone';
+
+/** The phone rules (phone.ts) and the libphonenumber-js metadata they carry. */
+export type PhoneRules = typeof Rules;
+
+let loaded: PhoneRules | undefined;
+let loading: Promise<PhoneRules> | undefined;
+
+/**
+ * Loads the phone rules once, when they are first needed: /register's first step paints and answers without them,
+ * and fetches them when the phone field gets the focus or the step is sent. Evaluating the library's metadata was
+ * the page's longest task (200–360 ms on a mid-range phone profile: issue 19, total blocking time). A chunk that
+ * could not be fetched is asked for again at the next call.
+ */
+export function loadPhoneRules(): Promise<PhoneRules> {
+  loading ??= import(/* webpackChunkName: "phone-rules" */ './phone').then(
+    (rules) => {
+      loaded = rules;
+      return rules;
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** The phone rules if they are already loaded (loadPhoneRules), else undefined. */
+export function loadedPhoneRules(): PhoneRules | undefined {
+  return loaded;
+}
