@@ -1,10 +1,10 @@
+import { lazyModule } from '../lazy-module';
 import type * as Rules from './phone';
 
 /** The phone rules (phone.ts) and the libphonenumber-js metadata they carry. */
 export type PhoneRules = typeof Rules;
 
-let loaded: PhoneRules | undefined;
-let loading: Promise<PhoneRules> | undefined;
+const rules = lazyModule<PhoneRules>(() => import(/* webpackChunkName: "phone-rules" */ './phone'));
 
 /**
  * Loads the phone rules once, when they are first needed: /register's first step paints and answers without them,
@@ -13,20 +13,10 @@ let loading: Promise<PhoneRules> | undefined;
  * could not be fetched is asked for again at the next call.
  */
 export function loadPhoneRules(): Promise<PhoneRules> {
-  loading ??= import(/* webpackChunkName: "phone-rules" */ './phone').then(
-    (rules) => {
-      loaded = rules;
-      return rules;
-    },
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
+  return rules.load();
 }
 
 /** The phone rules if they are already loaded (loadPhoneRules), else undefined. */
 export function loadedPhoneRules(): PhoneRules | undefined {
-  return loaded;
+  return rules.loaded();
 }

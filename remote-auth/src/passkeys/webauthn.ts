@@ -4,6 +4,7 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
+import { lazyModule } from '../lazy-module';
 
 /**
  * The browser's WebAuthn calls (issue 20), through @simplewebauthn/browser loaded only when a page asks: /login's first
@@ -11,22 +12,8 @@ import type {
  */
 type WebAuthnLibrary = typeof import('@simplewebauthn/browser');
 
-let library: Promise<WebAuthnLibrary> | undefined;
-let loaded: WebAuthnLibrary | undefined;
-
-function load(): Promise<WebAuthnLibrary> {
-  library ??= import('@simplewebauthn/browser').then(
-    (module) => {
-      loaded = module;
-      return module;
-    },
-    (error: unknown) => {
-      library = undefined;
-      throw error;
-    },
-  );
-  return library;
-}
+const library = lazyModule<WebAuthnLibrary>(() => import('@simplewebauthn/browser'));
+const load = library.load;
 
 /** Whether this browser can create and use passkeys (false if the library cannot even be loaded). */
 export async function supportsPasskeys(): Promise<boolean> {
@@ -64,7 +51,7 @@ export async function signWithPasskey(options: object, autofill = false): Promis
 /** Ends a ceremony under way (the autofill one when the page goes, or before a dialog of its own). */
 export function cancelPasskeyCeremony(): void {
   // Only a loaded library can have a ceremony under way; synchronous, so a ceremony started next is not cancelled.
-  loaded?.WebAuthnAbortService.cancelCeremony();
+  library.loaded()?.WebAuthnAbortService.cancelCeremony();
 }
 
 /** The person closed the browser's dialog, or the ceremony was cancelled or timed out. */
