@@ -98,8 +98,10 @@ export function RemotePage({ remote, module }: { remote: RemoteName; module: str
   return (
     <RemoteErrorBoundary key={`${current}#${attempt}`} onRetry={retry}>
       <Suspense fallback={<Spinner label={TEXT.loading} />}>
-        <Page />
+        {/* Before the page: its effect runs before the page's own, so what was typed and the focus are handed over
+            (hydration.ts) before the page decides where the focus goes. */}
         <Shown />
+        <Page />
       </Suspense>
     </RemoteErrorBoundary>
   );

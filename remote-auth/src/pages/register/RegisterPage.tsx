@@ -57,9 +57,11 @@ export default function RegisterPage() {
   };
   const stepOne = useRef<HTMLFormElement>(null);
   const stepTwo = useRef<HTMLFormElement>(null);
-  // Each step opens with the focus on its first field; a refused step puts it on the first field in error.
+  // Each step opens with the focus on its first field, unless the person is already in one of its fields (typing
+  // into the page painted before the scripts ran); a refused step puts it on the first field in error.
   useEffect(() => {
-    (step === 2 ? stepTwo : stepOne).current?.querySelector<HTMLElement>('input')?.focus();
+    const form = (step === 2 ? stepTwo : stepOne).current;
+    if (form && !form.contains(document.activeElement)) form.querySelector<HTMLElement>('input')?.focus();
   }, [step]);
   const focusFirstInvalid = () =>
     setTimeout(() =>
