@@ -164,6 +164,25 @@ test('what was typed before the scripts ran at /login?redirect_url= is kept when
   expect(errors).toEqual([]);
 });
 
+test('/register keeps the focus in the field the person is typing in when the scripts take the form over', async ({
+  page,
+}) => {
+  const errors = collectErrors(page);
+  const scripts = await holdScripts(page);
+  await page.goto('/register', { waitUntil: 'commit' });
+  const name = page.getByLabel('Nombre', { exact: true });
+  await name.fill('Ana');
+  await name.evaluate((node) => node.setAttribute('data-prerendered-node', 'yes'));
+  await scripts.release();
+  await expectHydrated(page);
+  await expect(page.locator('#root[data-prerendered]')).toHaveCount(0);
+  // Not moved to 'Email' (the page's first field, where it opens when nobody is typing yet): the next keys go on.
+  await expect(name).toBeFocused();
+  await page.keyboard.type(' María');
+  await expect(name).toHaveValue('Ana María');
+  expect(errors).toEqual([]);
+});
+
 test('a signed-in person opening /login still lands on their page', async ({ page, request }) => {
   const who = person('prerender-signed-in');
   await registerActive(request, who);
