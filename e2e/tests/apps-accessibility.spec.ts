@@ -28,6 +28,9 @@ for (const viewport of [
     browser,
     request,
   }) => {
+    // Every page of the remote with axe in one signed-in session: about 20 s on a quiet machine, so more room than
+    // the default 30 s for a shared one (the same kind of test over the sign-in screens timed out in a CI run).
+    test.setTimeout(60_000);
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
     await signInAsAdmin(page, request);
