@@ -7,7 +7,8 @@ import { FORM_MESSAGES } from './rules';
 /**
  * The phone rules of /register and /perfil, with libphonenumber-js and its `max` metadata: a number is valid when its
  * digits fit its country's numbering plan, not only its length (README, decisions). Apart from rules.ts because the
- * metadata must load only with those two pages, never with /login.
+ * metadata must never load with /login: /perfil imports this module with its page, /register only when the phone is
+ * first used (phone-rules.ts).
  */
 
 /** What the phone field holds: the chosen country and the number as typed (national, or international with '+'). */

@@ -84,7 +84,7 @@ describe('phone countries', () => {
 
   it("dials every country with the library's own calling code (phone-country-codes.ts is the library's table)", () => {
     const library = Object.fromEntries(getCountries().map((code) => [code, getCountryCallingCode(code)]));
-    // On a failure after updating libphonenumber-js, paste this table into phone-country-codes.ts.
+    // On a failure after updating libphonenumber-js, bring phone-country-codes.ts to what the diff shows.
     expect(PHONE_COUNTRY_CODES).toEqual(library);
     expect(PHONE_COUNTRIES.every((country) => country.dial === library[country.code])).toBe(true);
   });
