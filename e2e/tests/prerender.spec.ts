@@ -183,6 +183,25 @@ test('/register keeps the focus in the field the person is typing in when the sc
   expect(errors).toEqual([]);
 });
 
+test('/register?redirect_url= gives the new form the focus the person had in the prerendered one', async ({ page }) => {
+  const errors = collectErrors(page);
+  const scripts = await holdScripts(page);
+  await page.goto(`/register?redirect_url=${encodeURIComponent(`${PARTNER_URL}/bienvenida`)}`, { waitUntil: 'commit' });
+  const name = page.getByLabel('Nombre', { exact: true });
+  await name.fill('Ana');
+  await name.evaluate((node) => node.setAttribute('data-prerendered-node', 'yes'));
+  await scripts.release();
+  // Rendered anew (the links carry the target): the prerendered field is gone, its text and the focus are carried,
+  // before the page's own effect would put the focus on 'Email' (host/src/federation/RemotePage.tsx, `Shown` first).
+  await expect(page.locator('[data-prerendered-node="yes"]')).toHaveCount(0);
+  await expect(page.locator('#root[data-prerendered]')).toHaveCount(0);
+  await expect(name).toBeFocused();
+  await page.keyboard.type(' María');
+  await expect(name).toHaveValue('Ana María');
+  await expect(page.getByRole('link', { name: 'Iniciar Sesión' })).toHaveAttribute('href', /redirect_url=/);
+  expect(errors).toEqual([]);
+});
+
 test('a signed-in person opening /login still lands on their page', async ({ page, request }) => {
   const who = person('prerender-signed-in');
   await registerActive(request, who);
