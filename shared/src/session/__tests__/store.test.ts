@@ -1,7 +1,7 @@
 import { fakeToken, startFakeApi } from '../../testing/fake-api';
 import { resetApiClient } from '../../api/client';
 import { resetSessionForTests, useSession } from '../store';
-import { isTokenValid } from '../token-storage';
+import { isTokenValid, SESSION_HINT_COOKIE, syncSessionHint } from '../token-storage';
 import type { User } from '../../types/entities';
 
 jest.mock('../../navigation/leave', () => ({
@@ -171,5 +171,46 @@ describe('transitions', () => {
     expect(console.error).toHaveBeenCalled();
     expect(useSession.getState().isAuthenticated).toBe(false);
     expect(localStorage.getItem('token')).toBeNull();
+  });
+});
+
+describe('the session hint cookie (issue 19: the shell frame the static server paints)', () => {
+  const hint = () => document.cookie.split('; ').find((pair) => pair.startsWith(`${SESSION_HINT_COOKIE}=`)) ?? null;
+
+  beforeEach(() => {
+    // biome-ignore lint/suspicious/noDocumentCookie: jsdom's cookie jar, as the page's code writes it
+    document.cookie = `${SESSION_HINT_COOKIE}=; Path=/; Max-Age=0`;
+  });
+
+  it('is set with a session and dropped at logout; it holds no part of the token', async () => {
+    await useApi({ 'POST /auth/logout': { status: 204 } });
+    const token = fakeToken({ sub: '7', exp: inOneHour() });
+    await useSession.getState().startSession(token, USER);
+    expect(hint()).toBe(`${SESSION_HINT_COOKIE}=1`);
+    expect(document.cookie).not.toContain(token.split('.')[1]);
+    await useSession.getState().logout();
+    expect(hint()).toBeNull();
+  });
+
+  it('stays when the token is replaced by a valid one (password change) and goes with an invalid one', async () => {
+    await useSession.getState().startSession(fakeToken({ sub: '7', exp: inOneHour() }), USER);
+    useSession.getState().replaceToken(fakeToken({ sub: '7', exp: inOneHour() + 60 }));
+    expect(hint()).not.toBeNull();
+    useSession.getState().replaceToken('no-es-un-jwt');
+    expect(hint()).toBeNull();
+  });
+
+  it('follows the kept token at start-up: added for one kept before it existed, dropped without one', () => {
+    localStorage.setItem('token', fakeToken({ sub: '7', exp: inOneHour() }));
+    syncSessionHint();
+    expect(hint()).not.toBeNull();
+    localStorage.setItem('token', fakeToken({ sub: '7', exp: Math.floor(Date.now() / 1000) - 5 }));
+    syncSessionHint();
+    expect(hint()).toBeNull();
+    // biome-ignore lint/suspicious/noDocumentCookie: a hint left from a session another tab ended
+    document.cookie = `${SESSION_HINT_COOKIE}=1; Path=/`;
+    localStorage.removeItem('token');
+    syncSessionHint();
+    expect(hint()).toBeNull();
   });
 });
