@@ -1,9 +1,9 @@
 // Issue 19, item 1: /login and /register are rendered to HTML at build time from the shell's own tree and hydrated
 // (host/prerender, scripts/lib/prerender.mjs, host/src/bootstrap.tsx): the form paints before any script, and the
 // form the person sees first is the one React takes over.
-import type { Page, Route } from '@playwright/test';
+import type { APIRequestContext, Page, Route } from '@playwright/test';
 import { expect, person, registerActive, signInThroughForm, test } from '../support/auth';
-import { PARTNER_URL } from '../support/env';
+import { HOST_URL, PARTNER_URL } from '../support/env';
 import { signInAs } from '../support/session';
 
 const PAGES = [
@@ -210,5 +210,85 @@ test('a signed-in person opening /login still lands on their page', async ({ pag
   await page.goto('/login');
   await expect(page).toHaveURL(/\/apps$/);
   await expect(page.getByRole('heading', { name: 'Iniciar Sesión' })).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+// The shell's frame (issue 19, item 1): a browser that keeps a session carries a cookie that says only that
+// (@portal/shared token-storage.ts), and the static server answers its user pages with the top bar and 'Cargando...'
+// rendered at build time, which React takes over; its sign-in pages with the plain shell.
+
+const HINT = 'portal_sesion';
+
+async function hintCookie(page: Page) {
+  return (await page.context().cookies()).find((cookie) => cookie.name === HINT) ?? null;
+}
+
+/** A person with a kept session whose browser has been to the portal once (the start-up sets the hint). */
+async function keptSession(page: Page, request: APIRequestContext, label: string) {
+  const who = person(label);
+  await registerActive(request, who);
+  const token = await signInAs(page, request, who.email, who.password);
+  await page.goto('/apps');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect.poll(() => hintCookie(page).then((cookie) => cookie?.value)).toBe('1');
+  return token;
+}
+
+test("a kept session's page paints the top bar before its scripts, and React takes the same frame over", async ({
+  page,
+  request,
+}) => {
+  const token = await keptSession(page, request, 'prerender-frame');
+  const cookie = await hintCookie(page);
+  // It says only that a session is kept: nothing of the token, and it lasts no longer than the token.
+  expect(cookie?.value).toBe('1');
+  const exp = (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { exp: number }).exp;
+  expect(cookie?.expires).toBeGreaterThan(Date.now() / 1000);
+  expect(cookie?.expires).toBeLessThanOrEqual(exp + 1);
+  expect(cookie?.sameSite).toBe('Lax');
+
+  const errors = collectErrors(page);
+  const scripts = await holdScripts(page);
+  await page.goto('/planes', { waitUntil: 'commit' });
+  const nav = page.getByRole('navigation', { name: 'Navegación principal' });
+  await expect(nav.getByRole('link', { name: 'Planes' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('button', { name: 'Menú de usuario' })).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText('Cargando...');
+  await expect(page).toHaveTitle('Planes · Portal');
+  await page.locator('header').evaluate((node) => node.setAttribute('data-prerendered-node', 'yes'));
+  await scripts.release();
+  // The very same top bar is React's now, and the page comes under it.
+  await expectHydrated(page);
+  await expect(page.getByRole('heading', { name: 'Planes Premium' })).toBeVisible();
+  await expect(page.locator('#root[data-prerendered]')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('a kept session opening /login gets no sign-in form before its scripts, and lands on its page', async ({
+  page,
+  request,
+}) => {
+  await keptSession(page, request, 'prerender-frame-login');
+  const errors = collectErrors(page);
+  const scripts = await holdScripts(page);
+  await page.goto('/login', { waitUntil: 'commit' });
+  // The plain shell (index.html), not login.html.
+  await expect(page).toHaveTitle('Portal de Aplicaciones');
+  await expect(page.getByRole('heading', { name: 'Iniciar Sesión' })).toHaveCount(0);
+  await scripts.release();
+  await expect(page).toHaveURL(/\/apps$/);
+  await expect(page.getByRole('heading', { name: 'Iniciar Sesión' })).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('a hint without a session (storage cleared) shows the frame, then the sign-in form, and is dropped', async ({
+  page,
+}) => {
+  await page.context().addCookies([{ name: HINT, value: '1', url: HOST_URL }]);
+  const errors = collectErrors(page);
+  await page.goto('/perfil');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('heading', { name: 'Iniciar Sesión' })).toBeVisible();
+  await expect.poll(() => hintCookie(page)).toBeNull();
   expect(errors).toEqual([]);
 });

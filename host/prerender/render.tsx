@@ -1,19 +1,34 @@
-// The build's prerender of the sign-in pages (scripts/lib/prerender.mjs bundles this file for Node and calls
-// renderPage for each path): the shell's own tree (host/src/PortalApp.tsx) at that path, signed out, with the remote
-// pages imported from remote-auth's sources instead of through federation. README, "Rendimiento del front".
+// The build's prerender (scripts/lib/prerender.mjs bundles this file for Node and calls it for each path): the shell's
+// own tree (host/src/PortalApp.tsx) at that path, with the remote pages imported from remote-auth's sources instead
+// of through federation. Two kinds of page (README, "Rendimiento del front"):
+// - the sign-in pages, as a signed-out person sees them first;
+// - the shell's frame of every page of the user area and the admin panel, as a person with a kept session sees it
+//   first: the top bar (where the page has one) and 'Cargando...' while the session is checked.
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { ServerStyleSheet } from 'styled-components';
+import { SESSION_HINT_COOKIE } from '@portal/shared';
 import LoginPage from '../../remote-auth/src/pages/login/LoginPage';
 import RegisterPage from '../../remote-auth/src/pages/register/RegisterPage';
 import { providePage } from '../src/federation/RemotePage';
 import { portalTree } from '../src/PortalApp';
 import { ROUTES, tabTitle } from '../src/routes/route-table';
 
-/** The pages written at build time, each with the remote-auth page that renders it. */
+/** The sign-in pages written at build time, each with the remote-auth page that renders it. */
 const PAGES = { '/login': LoginPage, '/register': RegisterPage } as const;
 
 export const PRERENDERED_PATHS = Object.keys(PAGES) as (keyof typeof PAGES)[];
+
+/**
+ * The routes whose frame is written (the user area and the admin panel), as patterns ('/apps/:id'): the frame does
+ * not depend on a parameter's value, since the page itself is not in it.
+ */
+export const FRAME_PATHS = ROUTES.filter((route) => route.guard === 'user' || route.guard === 'admin').map(
+  (route) => route.path,
+);
+
+/** The cookie that tells the static server a session is kept in this browser (@portal/shared, token-storage.ts). */
+export const SESSION_HINT = SESSION_HINT_COOKIE;
 
 export interface RenderedPage {
   /** The markup of `#root`. */
@@ -25,14 +40,13 @@ export interface RenderedPage {
 }
 
 /**
- * The page a signed-out person sees first at `path`, as the browser's first render will produce it. The session
- * store is in its initial state, as hydration reads it (zustand's server snapshot); with no token stored the guest
- * guard shows the page at once (host/src/guards/access.ts).
+ * The shell's tree at `path` as the browser's first render produces it: the session store in its initial state, as
+ * hydration reads it (zustand's server snapshot). With no token stored the guest guard shows a sign-in page at once;
+ * the guards of every other page show 'Cargando...' until the session is checked (host/src/guards/access.ts).
  */
-export function renderPage(path: keyof typeof PAGES): RenderedPage {
+function renderAt(path: string): RenderedPage {
   const route = ROUTES.find((candidate) => candidate.path === path);
   if (!route) throw new Error(`${path} no está en la tabla de rutas`);
-  providePage(route.remote, route.module, PAGES[path]);
   const sheet = new ServerStyleSheet();
   try {
     const html = renderToString(
@@ -42,4 +56,17 @@ export function renderPage(path: keyof typeof PAGES): RenderedPage {
   } finally {
     sheet.seal();
   }
+}
+
+/** The sign-in page a signed-out person sees first at `path`. */
+export function renderPage(path: keyof typeof PAGES): RenderedPage {
+  const route = ROUTES.find((candidate) => candidate.path === path);
+  if (route) providePage(route.remote, route.module, PAGES[path]);
+  return renderAt(path);
+}
+
+/** The frame a person with a kept session sees first at a page of `FRAME_PATHS`. */
+export function renderFrame(path: string): RenderedPage {
+  if (!FRAME_PATHS.includes(path)) throw new Error(`${path} no es una página del área de usuario`);
+  return renderAt(path);
 }

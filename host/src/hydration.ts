@@ -1,29 +1,40 @@
+import { matchPath } from 'react-router-dom';
 import { readToken } from '@portal/shared';
 import { ROUTES, type PortalRoute } from './routes/route-table';
 
-/** The attribute of `#root` that names the path its markup was prerendered for (host/prerender). */
+/** The attribute of `#root` that names the route its markup was prerendered for (host/prerender). */
 export const PRERENDERED_ATTRIBUTE = 'data-prerendered';
 
 /** A prerendered page the browser's first render takes over, and whether it hydrates it (hydration.ts). */
 export interface PrerenderedPage {
   route: PortalRoute;
   hydrate: boolean;
+  /**
+   * The shell's frame of a user or admin page (the top bar and 'Cargando...', what the static server answers a
+   * browser that keeps a session): the first render whatever the session turns out to be, so React takes it over at
+   * once, without waiting for the session or the page's module.
+   */
+  frame: boolean;
 }
 
 /**
- * What the first render does with the markup in `#root`: null when it is no prerendered page a signed-out person
- * sees here (the 'Portal' mark, another path, or a stored session, which the guest guard sends on: render at once).
- * Otherwise the route, and whether its markup can be hydrated: it is the page at the bare path, so an address with a
- * query (`?error=` adds a notice, `?redirect_url=` changes the links) renders anew in its place, once ready.
+ * What the first render does with the markup in `#root`: null when it is not the prerendered markup of this address
+ * (the 'Portal' mark, another path, or a sign-in page while a session is stored, which the guest guard sends on:
+ * render at once). A sign-in page's markup can be hydrated at its bare path only: an address with a query (`?error=`
+ * adds a notice, `?redirect_url=` changes the links) renders anew in its place, once ready. A frame is hydrated at any
+ * address its route matches ('/apps/:id' for /apps/7?redirect_url=…): nothing in it depends on either.
  */
 export function prerenderedRoute(
   container: Element,
   location: Pick<Location, 'pathname' | 'search'>,
 ): PrerenderedPage | null {
   const path = container.getAttribute(PRERENDERED_ATTRIBUTE);
-  if (!path || path !== location.pathname || readToken()) return null;
-  const route = ROUTES.find((candidate) => candidate.path === path);
-  return route ? { route, hydrate: location.search === '' } : null;
+  const route = path ? ROUTES.find((candidate) => candidate.path === path) : undefined;
+  if (!route) return null;
+  if (route.guard !== 'guest')
+    return matchPath(route.path, location.pathname) ? { route, hydrate: true, frame: true } : null;
+  if (path !== location.pathname || readToken()) return null;
+  return { route, hydrate: location.search === '', frame: false };
 }
 
 /** Hydration problems are logged, never silent: the browser suite fails on them (e2e/tests/prerender.spec.ts). */

@@ -19,19 +19,25 @@ const router = (routes: ReactElement) => <BrowserRouter>{routes}</BrowserRouter>
  * session settled as signed out (no stored token: no request) and the page's module loaded, so nothing suspends and
  * no spinner replaces the form in between. At the bare path React then takes the markup over in place (hydration:
  * the same DOM nodes, what was typed kept); with a query, or if the remote could not be loaded or a session appeared,
- * it renders anew and replaces it, carrying over what was typed into the prerendered form meanwhile.
+ * it renders anew and replaces it, carrying over what was typed into the prerendered form meanwhile. The shell's frame
+ * of a user page (a browser that keeps a session) is taken over at once.
  */
-async function takeOver(root: HTMLElement, { route, hydrate }: PrerenderedPage, started: Promise<void>) {
+async function takeOver(root: HTMLElement, { route, hydrate, frame }: PrerenderedPage, started: Promise<void>) {
+  if (frame) {
+    // The shell's frame is the first render whatever the session turns out to be: taken over at once.
+    hydrateInSlices(
+      root,
+      firstPageShown(root, () => undefined),
+    );
+    return;
+  }
   const [, loaded] = await Promise.all([started, preloadRemotePage(route.remote, route.module)]);
   const signedOut = !useSession.getState().isAuthenticated;
   if (hydrate && loaded && signedOut) {
-    const onPageShown = firstPageShown(root, () => replayTypedValues(root));
-    // As a transition, React hydrates in slices of a few milliseconds and lets the browser handle input in between,
-    // instead of one long task (about 300 ms on Lighthouse's mobile profile): the page is already painted, nothing
-    // waits on it to show. Issue 19, total blocking time.
-    startTransition(() => {
-      hydrateRoot(root, portalTree(router, onPageShown), { onRecoverableError: reportHydrationError });
-    });
+    hydrateInSlices(
+      root,
+      firstPageShown(root, () => replayTypedValues(root)),
+    );
   } else {
     const carry = signedOut ? carryTypedValues(root) : undefined;
     renderAnew(
@@ -39,6 +45,17 @@ async function takeOver(root: HTMLElement, { route, hydrate }: PrerenderedPage, 
       firstPageShown(root, () => carry?.()),
     );
   }
+}
+
+/**
+ * React takes the prerendered markup over. As a transition, it hydrates in slices of a few milliseconds and lets the
+ * browser handle input in between, instead of one long task (about 300 ms on Lighthouse's mobile profile): the page
+ * is already painted, nothing waits on it to show. Issue 19, total blocking time.
+ */
+function hydrateInSlices(root: HTMLElement, onPageShown: () => void) {
+  startTransition(() => {
+    hydrateRoot(root, portalTree(router, onPageShown), { onRecoverableError: reportHydrationError });
+  });
 }
 
 /**

@@ -59,12 +59,12 @@ function compile(target, mode) {
   });
 }
 
-/** The parts the prerendered sign-in pages are made of (scripts/lib/prerender.mjs): the shell and remote-auth. */
+/** The parts the prerendered pages and frames are made of (scripts/lib/prerender.mjs): the shell and remote-auth. */
 const PRERENDER_PARTS = new Set(['host', 'auth']);
 
 /** @param {{ mode?: 'production' | 'development', force?: boolean, log?: (line: string) => void }} options */
 export async function buildAll({ mode = 'production', force = false, log = console.log } = {}) {
-  let prerender = mode === 'production' && !existsSync(path.join(ROOT, 'host/dist/login.html'));
+  let prerender = mode === 'production' && !existsSync(path.join(ROOT, 'host/dist/prerendered.json'));
   for (const target of buildTargets()) {
     if (!force && mode === 'production' && isFresh(target)) {
       log(`· ${target.name}: al día`);

@@ -1,8 +1,9 @@
-// The sign-in pages rendered to HTML at build time (issue 19): bundles host/prerender/render.tsx for Node (the
-// shell's tree with remote-auth's pages imported from source, styled-components' ids as in the browser builds), renders
-// each of its paths and writes `<page>.html` beside the host's index.html: that page with the markup in `#root`
-// (marked with the path, which the browser hydrates) and the rules it uses in the head. The static server answers
-// the path with it (scripts/lib/static-server.mjs). README, "Rendimiento del front".
+// The sign-in pages and the shell's frame rendered to HTML at build time (issue 19): bundles host/prerender/render.tsx
+// for Node (the shell's tree with remote-auth's pages imported from source, styled-components' ids as in the browser
+// builds), renders each of its paths and writes `<page>.html` beside the host's index.html (the frames under
+// `_frames/`): that page with the markup in `#root` (marked with the route, which the browser hydrates) and the rules
+// it uses in the head, and `prerendered.json`, which tells the static server which file answers which path, and the
+// cookie by which it knows a session is kept (scripts/lib/static-server.mjs). README, "Rendimiento del front".
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -52,8 +53,13 @@ function bundle(outDir) {
 }
 
 /** @typedef {{ path: string, html: string, styles: string, title: string }} RenderedPage */
+/**
+ * @typedef {{ pages: RenderedPage[], frames: RenderedPage[], sessionHint: string }} Rendered
+ * `pages`: the sign-in pages; `frames`: the shell's frame of each page of the user area and the admin panel (by route
+ * pattern, '/apps/:id'); `sessionHint`: the name of the cookie that says a session is kept.
+ */
 
-/** Bundles the render entry and renders every page it lists. @returns {Promise<RenderedPage[]>} */
+/** Bundles the render entry and renders every page and frame it lists. @returns {Promise<Rendered>} */
 export async function renderPages() {
   // Inside the repository, so that the bundle's require() finds node_modules.
   const cache = path.join(ROOT, 'node_modules/.cache');
@@ -65,7 +71,8 @@ export async function renderPages() {
     // load), as in the browser, without changing the environment of the build or of what npm start runs next.
     const script = `const render = require(${JSON.stringify(file)});
       const pages = render.PRERENDERED_PATHS.map((path) => ({ path, ...render.renderPage(path) }));
-      process.stdout.write(JSON.stringify(pages));`;
+      const frames = render.FRAME_PATHS.map((path) => ({ path, ...render.renderFrame(path) }));
+      process.stdout.write(JSON.stringify({ pages, frames, sessionHint: render.SESSION_HINT }));`;
     const child = spawnSync(process.execPath, ['-e', script], {
       cwd: ROOT,
       env: { ...process.env, NODE_ENV: 'production' },
@@ -92,19 +99,41 @@ export function pageDocument(template, page) {
     .replace('</head>', () => `${page.styles}</head>`);
 }
 
+/** The file of a route's frame, from its pattern: '/apps/:id' → '/_frames/apps-id.html', '/' → '/_frames/inicio.html'. */
+export const frameFile = (/** @type {string} */ route) =>
+  `/_frames/${route === '/' ? 'inicio' : route.slice(1).replaceAll(':', '').replaceAll('/', '-')}.html`;
+
 /**
- * Writes the prerendered pages into the host's build (`/login` → `dist/login.html`), compressed like the rest.
+ * What the static server reads from the build: which file answers which path. @typedef {{ sessionHint: string,
+ * signIn: string[], frames: { path: string, file: string }[] }} PrerenderedList
+ */
+
+/**
+ * Writes the prerendered pages into the host's build (`/login` → `dist/login.html`, the frames under `dist/_frames/`),
+ * compressed like the rest, and the list the static server reads (`dist/prerendered.json`).
  * @param {{ dist?: string, log?: (line: string) => void }} [options] @returns {Promise<string[]>} the files written
  */
 export async function prerenderPages({ dist = path.join(ROOT, 'host/dist'), log = console.log } = {}) {
   const template = readFileSync(path.join(dist, 'index.html'), 'utf8');
-  const pages = await renderPages();
-  const files = pages.map((page) => {
-    const file = path.join(dist, `${page.path.slice(1)}.html`);
-    writeFileSync(file, pageDocument(template, page));
-    return file;
-  });
+  const { pages, frames, sessionHint } = await renderPages();
+  mkdirSync(path.join(dist, '_frames'), { recursive: true });
+  const write = (/** @type {string} */ file, /** @type {RenderedPage} */ page) => {
+    const absolute = path.join(dist, file);
+    writeFileSync(absolute, pageDocument(template, page));
+    return absolute;
+  };
+  const files = [
+    ...pages.map((page) => write(`${page.path.slice(1)}.html`, page)),
+    ...frames.map((frame) => write(frameFile(frame.path), frame)),
+  ];
   precompressFiles(files);
-  log(`· host: páginas prerenderizadas (${pages.map((page) => page.path).join(', ')})`);
+  /** @type {PrerenderedList} */
+  const list = {
+    sessionHint,
+    signIn: pages.map((page) => page.path),
+    frames: frames.map((frame) => ({ path: frame.path, file: frameFile(frame.path) })),
+  };
+  writeFileSync(path.join(dist, 'prerendered.json'), `${JSON.stringify(list, null, 2)}\n`);
+  log(`· host: páginas prerenderizadas (${list.signIn.join(', ')}) y el marco de ${frames.length} rutas`);
   return files;
 }

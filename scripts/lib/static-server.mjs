@@ -1,6 +1,7 @@
 // Serves a built host or remote the way a CDN would: hashed files cached for a year, manifest, entry and
 // runtime config always revalidated (ETag, 304 Not Modified), byte ranges (206), the host's routes answered with
-// index.html (or the page prerendered for that path: login.html for /login), text in the brotli or gzip copy the
+// index.html (or the page prerendered for that path: login.html for /login, or the shell's frame of a user page for a
+// browser that keeps a session), text in the brotli or gzip copy the
 // build wrote beside it (scripts/lib/precompress.mjs), the page security headers on every answer, and the host's
 // pages announcing with a Link header what they will load.
 // The files themselves are served by sirv (maintained, small, no dependencies of note) under these headers.
@@ -117,6 +118,39 @@ export function hostPreloads({ dir, runtimeConfig, ttlMs = 10_000 }) {
   };
 }
 
+/** @typedef {import('./prerender.mjs').PrerenderedList} PrerenderedList */
+
+/**
+ * The host build's list of prerendered pages and frames (`prerendered.json`), read again after a few seconds, so a
+ * host deployed into the folder is picked up without a restart; an empty list where there is none (a remote, a
+ * development build).
+ * @param {string} dir @param {number} [ttlMs] @returns {() => Promise<PrerenderedList>}
+ */
+function prerenderedPages(dir, ttlMs = 5_000) {
+  /** @type {PrerenderedList} */
+  const none = { sessionHint: '', signIn: [], frames: [] };
+  /** @type {{ at: number, value: PrerenderedList } | undefined} */
+  let cached;
+  return async () => {
+    if (cached && Date.now() - cached.at < ttlMs) return cached.value;
+    const text = await readFile(path.join(dir, 'prerendered.json'), 'utf8').catch(() => null);
+    let value = none;
+    try {
+      value = text ? { ...none, ...JSON.parse(text) } : none;
+    } catch {
+      value = none; // a list being written: the plain pages until the next read
+    }
+    cached = { at: Date.now(), value };
+    return value;
+  };
+}
+
+/** Whether the request's Cookie header holds `name=value`. */
+/** @param {string | undefined} header @param {string} name @param {string} value */
+function hasCookie(header, name, value) {
+  return (header ?? '').split(';').some((pair) => pair.trim() === `${name}=${value}`);
+}
+
 /** Whether a path names a file inside the folder (the SPA answers index.html for the rest). */
 /** @param {string} dir @param {string} urlPath */
 async function isFileIn(dir, urlPath) {
@@ -177,8 +211,29 @@ export function startStaticServer({
       res.setHeader('Cache-Control', HASHED.test(pathname) ? 'public, max-age=31536000, immutable' : 'no-cache');
       const type = TYPES[path.extname(pathname)];
       if (type) res.setHeader('Content-Type', type);
+      // Which page answers a route depends on the session hint (pageFile): a cache in front keeps one per cookie.
+      if (spa && path.extname(pathname) === '.html') res.setHeader('Vary', 'Accept-Encoding, Cookie');
     },
   });
+  const prerendered = prerenderedPages(root);
+  /**
+   * The page that answers a route of the host (scripts/lib/prerender.mjs): for a browser that keeps a session (the
+   * session hint cookie), the shell's frame of that route, and for a sign-in page the plain shell (the scripts send
+   * this person on: the sign-in form would only flash); for anyone else the page prerendered for the path
+   * (/login → login.html); else index.html. The cookie changes only which static file answers: it opens nothing.
+   * @param {string} pathname @param {string | undefined} cookie
+   */
+  const pageFile = async (pathname, cookie) => {
+    const list = await prerendered();
+    const route = pathname.replace(/\/+$/, '') || '/';
+    if (list.sessionHint && hasCookie(cookie, list.sessionHint, '1')) {
+      const frame = list.frames.find((candidate) => routeMatches(candidate.path, pathname));
+      if (frame && (await isFileIn(root, frame.file))) return frame.file;
+      if (list.signIn.includes(route)) return '/index.html';
+    }
+    const page = `${route}.html`;
+    return route !== '/' && (await isFileIn(root, page)) ? page : '/index.html';
+  };
   const notFound = (/** @type {http.IncomingMessage} */ _req, /** @type {http.ServerResponse} */ res) => {
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-cache' });
     res.end('No encontrado');
@@ -222,10 +277,8 @@ export function startStaticServer({
       return;
     }
     let target = pathname === '/' ? '/index.html' : pathname;
-    if (spa && !path.extname(pathname) && !(await isFileIn(root, pathname))) {
-      // A page prerendered at build time (/login → login.html, scripts/lib/prerender.mjs), else the app's shell.
-      const prerendered = `${pathname.replace(/\/+$/, '')}.html`;
-      target = prerendered !== '.html' && (await isFileIn(root, prerendered)) ? prerendered : '/index.html';
+    if (spa && (pathname === '/' || (!path.extname(pathname) && !(await isFileIn(root, pathname))))) {
+      target = await pageFile(pathname, req.headers.cookie);
     }
     if (target !== pathname) req.url = target;
     if (path.extname(target) === '.html' && pageLinks) {

@@ -1,13 +1,17 @@
-// The build's prerender of the sign-in pages (scripts/lib/prerender.mjs, host/prerender/render.tsx): each page's
-// markup is the real form with its Spanish texts, styled by the rules that come with it, in the built page template.
+// The build's prerender of the sign-in pages and the shell's frames (scripts/lib/prerender.mjs,
+// host/prerender/render.tsx): each page's markup is the real form with its Spanish texts, each frame the top bar and
+// 'Cargando...', styled by the rules that come with them, in the built page template.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { pageDocument, renderPages } from '../lib/prerender.mjs';
+import { frameFile, pageDocument, renderPages } from '../lib/prerender.mjs';
 
+/** @type {import('../lib/prerender.mjs').Rendered} */
+let rendered;
 /** @type {import('../lib/prerender.mjs').RenderedPage[]} */
 let pages;
 before(async () => {
-  pages = await renderPages();
+  rendered = await renderPages();
+  pages = rendered.pages;
 });
 
 const page = (/** @type {string} */ path) => {
@@ -62,5 +66,50 @@ describe('prerendered sign-in pages', () => {
     assert.match(document, /<style data-styled="true"[^>]*>[\s\S]*<\/style><\/head>/);
     assert.match(document, /<div id="root" data-prerendered="\/login"><!--\$--><main/);
     assert.doesNotMatch(document, /portal-splash" aria-hidden/);
+  });
+});
+
+describe("the shell's frame of the user area and the admin panel", () => {
+  const frame = (/** @type {string} */ path) => {
+    const found = rendered.frames.find((candidate) => candidate.path === path);
+    assert.ok(found, `${path} has a frame`);
+    return found;
+  };
+
+  it('one for every page of the user area and the admin panel, none for a sign-in page', () => {
+    const paths = rendered.frames.map((candidate) => candidate.path);
+    for (const path of ['/', '/apps', '/apps/:id', '/planes', '/perfil', '/calculadora-txi', '/admin/usuarios'])
+      assert.ok(paths.includes(path), path);
+    for (const path of ['/login', '/register', '/verify-email', '/logout']) assert.ok(!paths.includes(path), path);
+    assert.equal(rendered.sessionHint, 'portal_sesion');
+  });
+
+  it("a user page: the top bar with the page's own entry marked, and 'Cargando...' where the page will be", () => {
+    const plans = frame('/planes');
+    assert.equal(plans.title, 'Planes · Portal');
+    assert.match(plans.html, /<header[^>]*>/);
+    assert.match(plans.html, /<a aria-current="page"[^>]*href="\/planes"[^>]*>Planes<\/a>/);
+    assert.doesNotMatch(plans.html, /aria-current="page"[^>]*>Aplicaciones</);
+    assert.match(plans.html, /aria-label="Aplicaciones"/, 'the apps launcher');
+    assert.match(plans.html, /Cargando\.\.\./);
+    assert.ok(styledClasses(plans).length >= 5, 'the top bar is styled by the rules that come with it');
+    // Nothing of a person: the frame is the same for everyone.
+    assert.doesNotMatch(plans.html, /@|<img/);
+    assert.match(frame('/apps/:id').html, /<a aria-current="page"[^>]*href="\/apps"[^>]*>Aplicaciones<\/a>/);
+  });
+
+  it("an admin page: 'Cargando...' alone (the panel's own frame comes with remote-admin)", () => {
+    const admin = frame('/admin/usuarios');
+    assert.equal(admin.title, 'Gestión de usuarios · Portal');
+    assert.match(admin.html, /Cargando\.\.\./);
+    assert.doesNotMatch(admin.html, /<header/);
+  });
+
+  it('each frame has a file of its own, named from its route', () => {
+    assert.equal(frameFile('/'), '/_frames/inicio.html');
+    assert.equal(frameFile('/apps/:id'), '/_frames/apps-id.html');
+    assert.equal(frameFile('/admin/usuarios'), '/_frames/admin-usuarios.html');
+    const files = rendered.frames.map((candidate) => frameFile(candidate.path));
+    assert.equal(new Set(files).size, files.length);
   });
 });

@@ -26,6 +26,21 @@ before(async () => {
   assert.equal(precompress(dir), 3);
   // A prerendered page (scripts/lib/prerender.mjs), small enough to have no compressed copy.
   writeFileSync(path.join(dir, 'login.html'), '<!doctype html><title>Iniciar sesión · Portal</title>');
+  // The shell's frames and the list that names them and the session hint cookie (scripts/lib/prerender.mjs).
+  mkdirSync(path.join(dir, '_frames'));
+  writeFileSync(path.join(dir, '_frames', 'apps-id.html'), '<!doctype html><title>Mejorar plan · Portal</title>');
+  writeFileSync(path.join(dir, '_frames', 'inicio.html'), '<!doctype html><title>Aplicaciones · Portal</title>');
+  writeFileSync(
+    path.join(dir, 'prerendered.json'),
+    JSON.stringify({
+      sessionHint: 'portal_sesion',
+      signIn: ['/login'],
+      frames: [
+        { path: '/', file: '/_frames/inicio.html' },
+        { path: '/apps/:id', file: '/_frames/apps-id.html' },
+      ],
+    }),
+  );
   server = await startStaticServer({
     dir,
     port: 0,
@@ -122,6 +137,29 @@ describe('static server', () => {
       assertPageHeaders(response);
     }
     assert.match(await (await get('/register')).text(), /<title>Portal<\/title>/);
+  });
+
+  it("answers a kept session's user pages with their frame, and its sign-in pages with the plain shell", async () => {
+    const kept = { cookie: 'otra=x; portal_sesion=1' };
+    const titleOf = async (/** @type {string} */ pathname, /** @type {Record<string, string>} */ headers = {}) => {
+      const response = await get(pathname, headers);
+      assert.equal(response.status, 200, pathname);
+      assert.equal(response.headers.get('cache-control'), 'no-cache');
+      assert.equal(response.headers.get('vary'), 'Accept-Encoding, Cookie', 'a cache keeps one copy per cookie');
+      assertPageHeaders(response);
+      return (await response.text()).match(/<title>([^<]*)<\/title>/)?.[1];
+    };
+    assert.equal(await titleOf('/apps/123', kept), 'Mejorar plan · Portal');
+    assert.equal(await titleOf('/apps/123/?redirect_url=x', kept), 'Mejorar plan · Portal');
+    assert.equal(await titleOf('/', kept), 'Aplicaciones · Portal');
+    assert.equal(await titleOf('/login?redirect_url=x', kept), 'Portal', 'no sign-in form for a kept session');
+    assert.equal(await titleOf('/pagina-que-no-existe', kept), 'Portal');
+    // Without the hint, or with another value or a look-alike name: as before.
+    for (const cookie of ['', 'portal_sesion=0', 'xportal_sesion=1', 'portal_sesion=1x']) {
+      assert.equal(await titleOf('/apps/123', { cookie }), 'Portal', cookie);
+      assert.equal(await titleOf('/', { cookie }), 'Portal', cookie);
+      assert.equal(await titleOf('/login', { cookie }), 'Iniciar sesión · Portal', cookie);
+    }
   });
 
   it('serves nothing outside its folder and only GET and HEAD', async () => {

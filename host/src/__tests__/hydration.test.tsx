@@ -16,6 +16,7 @@ describe('prerenderedRoute', () => {
     const found = prerenderedRoute(root('/login'), { pathname: '/login', search: '' });
     expect(found?.route).toMatchObject({ path: '/login', remote: 'auth', module: './LoginPage' });
     expect(found?.hydrate).toBe(true);
+    expect(found?.frame).toBe(false);
   });
 
   it('renders anew in its place when the address has a query (a notice, other links)', () => {
@@ -27,6 +28,26 @@ describe('prerenderedRoute', () => {
     expect(prerenderedRoute(root(), { pathname: '/login', search: '' })).toBeNull();
     window.localStorage.setItem('token', 'stored');
     expect(prerenderedRoute(root('/login'), { pathname: '/login', search: '' })).toBeNull();
+  });
+});
+
+describe("prerenderedRoute: the shell's frame of a user page", () => {
+  afterEach(() => window.localStorage.clear());
+
+  it('is hydrated at once at any address of its route, whatever the query', () => {
+    window.localStorage.setItem('token', 'stored');
+    const found = prerenderedRoute(root('/apps/:id'), { pathname: '/apps/7', search: '?redirect_url=x' });
+    expect(found).toMatchObject({ route: { path: '/apps/:id', guard: 'user' }, hydrate: true, frame: true });
+    expect(prerenderedRoute(root('/admin/usuarios'), { pathname: '/admin/usuarios', search: '' })?.frame).toBe(true);
+  });
+
+  it('is hydrated too when the stored session is gone: its first render is the same, then the guard sends on', () => {
+    expect(prerenderedRoute(root('/planes'), { pathname: '/planes', search: '' })?.frame).toBe(true);
+  });
+
+  it("is left to an ordinary render at an address its route does not match, or a route the table doesn't have", () => {
+    expect(prerenderedRoute(root('/planes'), { pathname: '/apps', search: '' })).toBeNull();
+    expect(prerenderedRoute(root('/no-existe'), { pathname: '/no-existe', search: '' })).toBeNull();
   });
 });
 

@@ -4,6 +4,7 @@ import {
   partnerLanding,
   removeToken,
   replaceWith,
+  syncSessionHint,
   TOKEN_INVALID_PATH,
   takeArrivingToken,
   useSession,
@@ -32,8 +33,11 @@ const landingOf = (pathname: string) => (forwardsToPartners(pathname) ? pathname
  *   Until it has decided, the session is not marked initialized, so the guards show 'Cargando...' and nothing of the
  *   page flashes before the browser leaves.
  * Guards keep forwarding on later in-app navigations (`decideAccess`); this only covers the first page.
+ * First, the session hint cookie is brought in line with the kept token (@portal/shared, token-storage.ts), so the
+ * static server answers the next page of this browser with the right first paint.
  */
 export async function startUp(): Promise<void> {
+  syncSessionHint();
   const arriving = takeArrivingToken(landingOf);
   const session = useSession.getState();
   if (!arriving) {
