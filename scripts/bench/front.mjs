@@ -9,7 +9,7 @@
 // Prints one markdown table each: JavaScript bytes on the wire, the deepest request chain that had finished before
 // the largest contentful paint, and Lighthouse's performance score, FCP, LCP and TBT.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -135,8 +135,23 @@ function chainDepth(devtoolsLog, untilSeconds) {
   return deepest;
 }
 
-/** Puts the token (or none) in the browser's storage for the portal's origin, then empties its HTTP cache. */
-/** @param {any} browser a puppeteer Browser @param {string | null} token */
+/**
+ * The session hint cookie's name, from the host's build (scripts/lib/prerender.mjs): a signed-in person's browser
+ * carries it once the portal has started there, and the static server then answers the shell's frame.
+ * FRONT_BENCH_HINT=0 measures the signed-in routes without it (the first visit after the hint was introduced).
+ */
+const sessionHintOf = () =>
+  process.env.FRONT_BENCH_HINT === '0'
+    ? null
+    : /** @type {string} */ (
+        JSON.parse(readFileSync(path.join(ROOT, 'host/dist/prerendered.json'), 'utf8')).sessionHint
+      );
+
+/**
+ * Puts the token (or none) in the browser's storage for the portal's origin, with the session hint cookie as the
+ * portal's start-up would have set it, then empties its HTTP cache.
+ * @param {any} browser a puppeteer Browser @param {string | null} token
+ */
 async function prepare(browser, token) {
   const page = await browser.newPage();
   await page.goto(`${hostUrl}/runtime-config.js`);
@@ -145,6 +160,9 @@ async function prepare(browser, token) {
       value ? localStorage.setItem('token', value) : localStorage.removeItem('token'),
     token,
   );
+  const sessionHint = sessionHintOf();
+  if (token && sessionHint) await page.setCookie({ name: sessionHint, value: '1', url: hostUrl });
+  else if (sessionHint) await page.deleteCookie({ name: sessionHint, url: hostUrl });
   const session = await page.createCDPSession();
   await session.send('Network.clearBrowserCache');
   await page.close();
