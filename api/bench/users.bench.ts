@@ -1,7 +1,7 @@
-// GET /user/listar with an email filter, and GET /user/stats, on PostgreSQL with 1,000,000 users (seed-users.ts):
-// p50 / p95 latency of the whole API, measured from a client with a few requests in flight. Needs
-// BENCH_DATABASE_URL (never DATABASE_URL: the bench writes its own administrator and users); without it, it says so
-// and exits 0 (the figures are PostgreSQL's).
+// GET /user/listar with an email filter, deep pages by number and by cursor, and GET /user/stats, on PostgreSQL with
+// 1,000,000 users (seed-users.ts): p50 / p95 latency of the whole API, measured from a client with a few requests in
+// flight. Needs BENCH_DATABASE_URL (never DATABASE_URL: the bench writes its own administrator and users); without
+// it, it says so and exits 0 (the figures are PostgreSQL's).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -61,6 +61,40 @@ async function measure(paths: string[], token: string) {
   return { p50: percentile(times, 50), p95: percentile(times, 95), sample };
 }
 
+/**
+ * Issue 19, item 3, keyset pagination: a page in the middle of the unfiltered list by number (an offset: the index
+ * walks every row before it) against the pages beside it by cursor, and pages past the middle, found from the end.
+ */
+async function deepPages(token: string): Promise<Array<{ what: string; paths: string[] }>> {
+  const read = async (path: string) => {
+    const response = await fetch(`${api}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    return (await response.json()) as { totalPages: number; nextCursor: string | null; prevCursor: string | null };
+  };
+  const middle = Math.floor((await read('/user/listar')).totalPages / 2);
+  const onScreen = await read(`/user/listar?page=${middle}`);
+  const next = await read(`/user/listar?page=${middle + 1}&after=${onScreen.nextCursor}`);
+  const { totalPages } = next;
+  return [
+    { what: `GET /user/listar?page=${middle} (middle, by offset)`, paths: [`/user/listar?page=${middle}`] },
+    {
+      what: `GET /user/listar?page=${middle + 1}&after=<cursor> (next page)`,
+      paths: [`/user/listar?page=${middle + 1}&after=${onScreen.nextCursor}`],
+    },
+    {
+      what: `GET /user/listar?page=${middle}&before=<cursor> (previous page)`,
+      paths: [`/user/listar?page=${middle}&before=${next.prevCursor}`],
+    },
+    {
+      what: `GET /user/listar?page=${Math.round(totalPages * 0.75)} (three quarters in, from the end)`,
+      paths: [`/user/listar?page=${Math.round(totalPages * 0.75)}`],
+    },
+    {
+      what: `GET /user/listar?page=${totalPages} (last page, from the end)`,
+      paths: [`/user/listar?page=${totalPages}`],
+    },
+  ];
+}
+
 try {
   const login = await fetch(`${api}/auth/login`, {
     method: 'POST',
@@ -87,6 +121,7 @@ try {
     { what: 'GET /user/listar?email=<no match>', paths: ['/user/listar?email=nadie-coincide'] },
     { what: 'GET /user/listar (no filter, newest first)', paths: ['/user/listar'] },
     { what: 'GET /user/stats', paths: ['/user/stats'] },
+    ...(await deepPages(token)),
   ];
 
   const rows: string[] = [];

@@ -18,7 +18,15 @@ import { API_PATHS, FALLBACK, request } from '@portal/shared';
 
 export function listUsers(query: UserListQuery): Promise<UserPage> {
   return request('get', API_PATHS.users.list, {
-    searchParams: { page: query.page, limit: query.limit, name: query.name, email: query.email, status: query.status },
+    searchParams: {
+      page: query.page,
+      limit: query.limit,
+      name: query.name,
+      email: query.email,
+      status: query.status,
+      after: query.after,
+      before: query.before,
+    },
     fallback: FALLBACK.listUsers,
   });
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import { Button, Select, theme } from '@portal/shared';
-import { PAGE_SIZES, pageWindow } from '../model/pagination';
+import { PAGE_SIZES, type PageStep, pageWindow } from '../model/pagination';
 import { FieldLabel } from './Page';
 import { TEXT_ADMIN } from '../texts';
 
@@ -14,20 +14,25 @@ const Nav = styled.nav`
   button[aria-current='page'] { background: ${theme.color.primary}; color: ${theme.color.primaryText}; }
 `;
 
-/** Previous / next and up to 5 page numbers (spec §2, §9). */
+/**
+ * Previous / next and up to 5 page numbers (spec §2, §9). With `onStep`, Previous and Next call it instead of asking
+ * for the page number beside (the user list then sends the cursor of the page on screen, issue 19).
+ */
 export function Pagination({
   page,
   totalPages,
   onPage,
+  onStep = (step) => onPage(step === 'next' ? page + 1 : page - 1),
 }: {
   page: number;
   totalPages: number;
   onPage: (page: number) => void;
+  onStep?: (step: PageStep) => void;
 }) {
   if (totalPages <= 1) return null;
   return (
     <Nav aria-label={TEXT_ADMIN.pagination}>
-      <Button $variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+      <Button $variant="secondary" disabled={page <= 1} onClick={() => onStep('previous')}>
         {TEXT_ADMIN.previous}
       </Button>
       {pageWindow(page, totalPages).map((number) => (
@@ -41,7 +46,7 @@ export function Pagination({
           {number}
         </Button>
       ))}
-      <Button $variant="secondary" disabled={page >= totalPages} onClick={() => onPage(page + 1)}>
+      <Button $variant="secondary" disabled={page >= totalPages} onClick={() => onStep('next')}>
         {TEXT_ADMIN.next}
       </Button>
     </Nav>
@@ -72,6 +77,7 @@ export function ListFooter({
   page,
   totalPages,
   onPage,
+  onStep,
   summary,
 }: {
   /** The size select's id. */
@@ -82,6 +88,7 @@ export function ListFooter({
   page: number;
   totalPages: number;
   onPage: (page: number) => void;
+  onStep?: (step: PageStep) => void;
   summary?: ReactNode;
 }) {
   return (
@@ -97,7 +104,7 @@ export function ListFooter({
           ))}
         </Select>
       </SizeLabel>
-      <Pagination page={page} totalPages={totalPages} onPage={onPage} />
+      <Pagination page={page} totalPages={totalPages} onPage={onPage} onStep={onStep} />
     </Footer>
   );
 }

@@ -5,6 +5,9 @@ export const PAGE_WINDOW = 5;
 export const PAGE_SIZES = [10, 20, 30, 40, 50] as const;
 export const DEFAULT_PAGE_SIZE = 50;
 
+/** The Previous and Next buttons, as against a page number. */
+export type PageStep = 'previous' | 'next';
+
 /**
  * The page numbers to show around `current`: up to `size` consecutive pages, `current` centred when it can be,
  * shifted at either end so the window stays full.

@@ -20,9 +20,13 @@ export const UserListItem = Type.Object(
   { additionalProperties: false },
 );
 
+/** An opaque place in the list (cursor.ts): base64url text, refused here before it is read when it cannot be one. */
+const ListCursor = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', description });
+
 /**
- * A page of the user list: the usual page fields, and whether `total` is the cap of a text-filtered count (there are
- * more matches than that: the panel says 'Más de 1.000 usuarios').
+ * A page of the user list: the usual page fields, whether `total` is the cap of a text-filtered count (there are
+ * more matches than that: the panel says 'Más de 1.000 usuarios'), and the cursors of the pages beside it.
  */
 export const UserPage = Type.Object(
   {
@@ -30,6 +34,10 @@ export const UserPage = Type.Object(
     totalCapped: Type.Boolean({
       description: 'true: el filtro de email o nombre coincide con más usuarios que `total` (1 000), que no se cuentan',
     }),
+    nextCursor: Nullable(
+      ListCursor('`after` de la página siguiente (su última fila); null cuando no hay página siguiente'),
+    ),
+    prevCursor: Nullable(ListCursor('`before` de la página anterior (su primera fila); null en la primera página')),
   },
   { additionalProperties: false },
 );
@@ -43,6 +51,14 @@ export const UserListQuery = Type.Object(
     ),
     email: Type.Optional(Type.String({ maxLength: 254, description: 'Parte del email, sin distinguir mayúsculas' })),
     status: Type.Optional(UserStatusSchema),
+    after: Type.Optional(
+      ListCursor('`nextCursor` de la página anterior: la página se busca desde su última fila; `page` dice su número'),
+    ),
+    before: Type.Optional(
+      ListCursor(
+        '`prevCursor` de la página siguiente: la página se busca desde su primera fila; `page` dice su número',
+      ),
+    ),
   },
   { additionalProperties: false },
 );

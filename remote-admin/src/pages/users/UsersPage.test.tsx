@@ -21,7 +21,12 @@ function listReply(total: number) {
     const users = Array.from({ length: count }, (_, i) =>
       listedUser(first + i, { status: status as AdminUser['status'] }),
     );
-    return { status: 200, body: page(users, total, p, limit) };
+    const body = page(users, total, p, limit);
+    // Cursors that name the page they come from (issue 19).
+    return {
+      status: 200,
+      body: { ...body, nextCursor: body.hasNextPage ? `fin-${p}` : null, prevCursor: p > 1 ? `inicio-${p}` : null },
+    };
   };
 }
 
@@ -93,6 +98,34 @@ describe('user management', () => {
       '7',
     ]);
     expect(pages.getByRole('button', { name: 'Página 5' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('asks for the next and previous page with the cursor of the page on screen, a numbered page by its number (issue 19)', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi({ 'GET /user/stats': stats, 'GET /user/listar': listReply(500) });
+    renderAt('/admin/usuarios', <UsersPage />);
+    await screen.findByText('usuario1@example.com');
+    const pages = within(screen.getByRole('navigation', { name: 'Paginación' }));
+
+    await user.click(pages.getByRole('button', { name: 'Siguiente' }));
+    await screen.findByText('usuario51@example.com');
+    expect(queriesTo(api, '/user/listar').at(-1)).toEqual({ page: '2', limit: '50', after: 'fin-1' });
+    expect(pages.getByRole('button', { name: 'Página 2' })).toHaveAttribute('aria-current', 'page');
+
+    await user.click(pages.getByRole('button', { name: 'Siguiente' }));
+    await screen.findByText('usuario101@example.com');
+    expect(queriesTo(api, '/user/listar').at(-1)).toEqual({ page: '3', limit: '50', after: 'fin-2' });
+
+    await user.click(pages.getByRole('button', { name: 'Anterior' }));
+    await screen.findByText('usuario51@example.com');
+    expect(queriesTo(api, '/user/listar').at(-1)).toEqual({ page: '2', limit: '50', before: 'inicio-3' });
+
+    await user.click(pages.getByRole('button', { name: 'Página 5' }));
+    await screen.findByText('usuario201@example.com');
+    expect(queriesTo(api, '/user/listar').at(-1)).toEqual({ page: '5', limit: '50' });
+    await user.click(pages.getByRole('button', { name: 'Siguiente' }));
+    await screen.findByText('usuario251@example.com');
+    expect(queriesTo(api, '/user/listar').at(-1)).toEqual({ page: '6', limit: '50', after: 'fin-5' });
   });
 
   it('says how many users match, and that a broad email filter matches more than 1 000 (issue 19)', async () => {

@@ -86,21 +86,22 @@ export default function UsersPage() {
 
   useEffect(loadStats, [loadStats]);
 
-  const { page, limit, status, email } = state;
+  const { page, limit, status, email, cursor } = state;
   useEffect(() => {
     let current = true;
-    listUsers(toQuery({ ...initialListState, page, limit, status, email })).then(
+    listUsers(toQuery({ ...initialListState, page, limit, status, email, cursor })).then(
       (result) => {
         if (!current) return;
         setList(result);
-        dispatch({ type: 'loaded', totalPages: result.totalPages });
+        const { totalPages, currentPage, nextCursor, prevCursor } = result;
+        dispatch({ type: 'loaded', totalPages, page: currentPage, nextCursor, prevCursor });
       },
       (error) => console.error(error),
     );
     return () => {
       current = false;
     };
-  }, [page, limit, status, email, reloads]);
+  }, [page, limit, status, email, cursor, reloads]);
 
   const reload = () => {
     setReloads((n) => n + 1);
@@ -251,6 +252,7 @@ export default function UsersPage() {
           page={page}
           totalPages={list?.totalPages ?? 0}
           onPage={(next) => dispatch({ type: 'page', page: next })}
+          onStep={(step) => dispatch({ type: 'step', step })}
           summary={list && list.total > 0 ? TEXT_ADMIN.usersFound(list.total, list.totalCapped) : null}
         />
       </Panel>

@@ -25,8 +25,54 @@ describe('the user list state (spec §4)', () => {
   });
 
   it('moves to the last page when the current one is past the end', () => {
-    expect(listReducer({ ...initialListState, page: 7 }, { type: 'loaded', totalPages: 4 }).page).toBe(4);
-    expect(listReducer(onPage3, { type: 'loaded', totalPages: 4 })).toBe(onPage3);
+    const answer = { type: 'loaded', totalPages: 4, nextCursor: null, prevCursor: null } as const;
+    expect(listReducer({ ...initialListState, page: 7 }, { ...answer, page: 7 }).page).toBe(4);
+    expect(listReducer(onPage3, { ...answer, page: 3 }).page).toBe(3);
+  });
+
+  describe('Next and Previous (issue 19)', () => {
+    const loaded = (state: ListState, nextCursor: string | null, prevCursor: string | null) =>
+      listReducer(state, { type: 'loaded', totalPages: 9, page: state.page, nextCursor, prevCursor });
+    const page3Shown = loaded(onPage3, 'fin-3', 'inicio-3');
+
+    it('ask for the page beside with the cursor of the page on screen', () => {
+      expect(toQuery(listReducer(page3Shown, { type: 'step', step: 'next' }))).toEqual({
+        page: 4,
+        limit: 50,
+        after: 'fin-3',
+      });
+      expect(toQuery(listReducer(page3Shown, { type: 'step', step: 'previous' }))).toEqual({
+        page: 2,
+        limit: 50,
+        before: 'inicio-3',
+      });
+    });
+
+    it('ask by number while the page asked for is not on screen yet, or its answer gave no cursor', () => {
+      const onPage4 = listReducer(page3Shown, { type: 'step', step: 'next' });
+      expect(toQuery(listReducer(onPage4, { type: 'step', step: 'next' }))).toEqual({ page: 5, limit: 50 });
+      const noCursors = loaded(onPage3, null, null);
+      expect(toQuery(listReducer(noCursors, { type: 'step', step: 'next' }))).toEqual({ page: 4, limit: 50 });
+      expect(toQuery(listReducer(noCursors, { type: 'step', step: 'previous' }))).toEqual({ page: 2, limit: 50 });
+    });
+
+    it('leave the cursor behind for a numbered page, a new page size, filter or search', () => {
+      const onPage4 = listReducer(page3Shown, { type: 'step', step: 'next' });
+      expect(toQuery(listReducer(onPage4, { type: 'page', page: 7 }))).toEqual({ page: 7, limit: 50 });
+      expect(listReducer(onPage4, { type: 'limit', limit: 20 }).cursor).toBeNull();
+      expect(listReducer(onPage4, { type: 'status', status: 'active' }).cursor).toBeNull();
+      expect(listReducer(onPage4, { type: 'search' }).cursor).toBeNull();
+    });
+
+    it('keep the cursor when its page loads, and drop it when the answer is another page', () => {
+      const onPage4 = listReducer(page3Shown, { type: 'step', step: 'next' });
+      expect(toQuery(loaded(onPage4, 'fin-4', 'inicio-4'))).toEqual({ page: 4, limit: 50, after: 'fin-3' });
+      // Walking back reached the top of the list (users were deleted): the answer is page 1.
+      const back = listReducer(page3Shown, { type: 'step', step: 'previous' });
+      const top = listReducer(back, { type: 'loaded', totalPages: 9, page: 1, nextCursor: 'fin-1', prevCursor: null });
+      expect(toQuery(top)).toEqual({ page: 1, limit: 50 });
+      expect(listReducer(top, { type: 'step', step: 'next' }).cursor).toEqual({ after: 'fin-1' });
+    });
   });
 
   it('enables selection only under the pending_verification filter', () => {
