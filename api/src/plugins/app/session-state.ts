@@ -270,9 +270,17 @@ export function createSessionStateCache<U extends object, S, V>(
 
     storeSession(ticket, userId, user, key, session) {
       if (!fresh(ticket, userId)) return user;
+      const text = JSON.stringify(user);
       let entry = touchEntry(userId);
+      // A row just read that differs from the kept one was committed after it, its notification still on the way
+      // (a reactivation on another instance, then a new sign-in here): the read is the newer, so it replaces the entry
+      // rather than being answered with the older row. The entry's sessions go with it and are read again.
+      if (entry && JSON.stringify(entry.user) !== text) {
+        drop(userId);
+        entry = undefined;
+      }
       if (!entry) {
-        const userBytes = JSON.stringify(user).length;
+        const userBytes = text.length;
         entry = { user, userBytes, sessions: new Map(), expiresAt: Date.now() + limits.ttlMs };
         users.set(userId, entry);
         bytes += userBytes;
