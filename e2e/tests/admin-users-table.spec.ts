@@ -125,3 +125,54 @@ test.describe('on a phone', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 });
+
+// Issue 19, item 3: 'Siguiente' and 'Anterior' ask for the page beside by the cursor of the page on screen (keyset
+// pagination, api/README.md), and show the same people a page number would.
+test("'Siguiente' and 'Anterior' page the list by cursor: every person once, and back to the same first page", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const tag = `paginas${Date.now().toString(36)}`;
+  const registered: string[] = [];
+  for (let i = 0; i < 11; i++) {
+    const who = person(tag);
+    await registerActive(request, who);
+    registered.push(who.email);
+  }
+  await signInAsAdmin(page, request);
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Gestión de Usuarios' })).toBeVisible();
+  await page.getByLabel('Usuarios por página').selectOption('10');
+  await page.getByLabel('Filtrar por email').fill(tag);
+  await page.getByRole('button', { name: 'Buscar' }).click();
+  await expect(page.getByText('11 usuarios', { exact: true })).toBeVisible();
+
+  const table = page.getByRole('table', { name: 'Tabla de usuarios' });
+  const shown = async () =>
+    (await table.getByRole('row').allTextContents()).flatMap(
+      (text) => text.match(new RegExp(`${tag}-[a-z0-9]+-\\d+@e2e\\.portal\\.test`)) ?? [],
+    );
+  await expect.poll(async () => (await shown()).length).toBe(10);
+  const first = await shown();
+
+  const pagination = page.getByRole('navigation', { name: 'Paginación' });
+  const next = page.waitForRequest(
+    (r) => r.url().includes('/user/listar') && new URL(r.url()).searchParams.has('after'),
+  );
+  await pagination.getByRole('button', { name: 'Siguiente' }).click();
+  expect(new URL((await next).url()).searchParams.get('page')).toBe('2');
+  await expect.poll(async () => (await shown()).length).toBe(1);
+  const second = await shown();
+  // Newest first: the first person registered is the one left for page 2; nobody twice, nobody missing.
+  expect(second).toEqual([registered[0]]);
+  expect([...first, ...second].sort()).toEqual([...registered].sort());
+  await expect(pagination.getByRole('button', { name: 'Página 2' })).toHaveAttribute('aria-current', 'page');
+
+  const back = page.waitForRequest(
+    (r) => r.url().includes('/user/listar') && new URL(r.url()).searchParams.has('before'),
+  );
+  await pagination.getByRole('button', { name: 'Anterior' }).click();
+  expect(new URL((await back).url()).searchParams.get('page')).toBe('1');
+  await expect.poll(shown).toEqual(first);
+});
