@@ -78,3 +78,30 @@ test('Reintentar recovers on the first click after the browser could not reach a
   await page.getByRole('navigation').getByRole('link', { name: 'Aplicaciones' }).click();
   await expect(page.getByRole('heading', { name: /Bienvenido/ })).toBeVisible();
 });
+
+// The same recovery when the page's own file arrives after the remote's entry (a CI run met this order: the entry
+// came first, the remote asked for the page's file at its plain address, and the failed preload answered it).
+test("Reintentar recovers on the first click even when the page's own file comes after the remote's entry", async ({
+  page,
+  request,
+}) => {
+  const remoteOrigin = `http://127.0.0.1:${E2E.appsPort}`;
+  await signInAsAdmin(page, request);
+  await page.route(`${remoteOrigin}/**`, (route) => route.abort('connectionrefused'));
+  await page.goto('/planes');
+  const fallback = page.getByRole('alert').filter({ hasText: 'Esta sección no está disponible en este momento.' });
+  await expect(fallback).toBeVisible();
+
+  await page.unroute(`${remoteOrigin}/**`);
+  // Every file of the remote but its entry and manifest comes a second late.
+  await page.route(
+    (url) => url.origin === remoteOrigin && !/\/(remoteEntry\.js|mf-manifest\.json)$/.test(url.pathname),
+    async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.continue();
+    },
+  );
+  await fallback.getByRole('button', { name: 'Reintentar' }).click();
+  await expect(page.getByRole('heading', { name: 'Planes Premium' })).toBeVisible();
+  await expect(fallback).toBeHidden();
+});

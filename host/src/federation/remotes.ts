@@ -57,9 +57,62 @@ export const retryPlugin: ModuleFederationRuntimePlugin = {
   },
   fetch(url, init, remoteInfo) {
     const attempt = remoteInfo ? retries.get(remoteInfo.name) : undefined;
-    return attempt ? fetch(retryUrl(url, attempt), init) : undefined;
+    if (!attempt || !remoteInfo) return undefined;
+    const module = retriedModules.get(remoteInfo.name);
+    return fetch(retryUrl(url, attempt), init).then(async (response) => {
+      const manifest =
+        response.ok && module
+          ? await response
+              .clone()
+              .json()
+              .catch(() => null)
+          : null;
+      if (manifest && module) await spendFailedPreloads(url, manifest as ManifestExposes, module);
+      return response;
+    });
   },
 };
+
+/** The module each retried remote is asked for (loadRemotePage), whose files the failed preloads may hold. */
+const retriedModules = new Map<string, string>();
+
+/** Longest wait for one of those files before the retry goes on. */
+const SPEND_TIMEOUT_MS = 5_000;
+
+interface ManifestExposes {
+  exposes?: { path: string; assets?: { js?: { sync?: string[] } } }[];
+}
+
+/**
+ * The entry's chunks cannot carry the retry's query: the remote's own runtime asks for them at their plain address
+ * (its public path), and when it asks for the page's file before the runtime's own preload of it (with the query) has
+ * run, the failed preload of that address answers (a CI run met this order). So before the entry loads, each of the
+ * module's files that the shell's server announced as a preload (scripts/lib/static-server.mjs: the manifest's sync
+ * scripts of the module) is loaded once at its plain address: a failed preload still held is spent on that load, and
+ * if there is none, the file simply arrives (a chunk registers itself and waits for the remote's runtime). Never an
+ * error: whatever happens, the retry goes on as before.
+ */
+async function spendFailedPreloads(manifestUrl: string, manifest: ManifestExposes, module: string): Promise<void> {
+  const files = manifest.exposes?.find((exposed) => exposed.path === module)?.assets?.js?.sync ?? [];
+  await Promise.all(
+    files.map(
+      (file) =>
+        new Promise<void>((resolve) => {
+          const script = document.createElement('script');
+          script.src = new URL(file, manifestUrl).href;
+          // A file that neither loads nor fails in time leaves the retry to go on as before.
+          const timer = setTimeout(done, SPEND_TIMEOUT_MS);
+          function done() {
+            clearTimeout(timer);
+            script.remove();
+            resolve();
+          }
+          script.onload = script.onerror = done;
+          document.head.appendChild(script);
+        }),
+    ),
+  );
+}
 
 /** Tells the federation runtime where each configured remote's mf-manifest.json is (runtime config, no rebuild). */
 export function registerConfiguredRemotes(): void {
@@ -81,6 +134,7 @@ export async function loadRemotePage(remote: RemoteName, module: string, fresh =
   if (!entry) throw new RemoteUnavailableError(remote, 'not configured');
   if (fresh) {
     retries.set(name, (retries.get(name) ?? 0) + 1);
+    retriedModules.set(name, module);
     registerRemotes([{ name, entry }], { force: true });
   }
   let loaded: PageModule | null | undefined;
