@@ -12,7 +12,7 @@ import LoginPage from '../../remote-auth/src/pages/login/LoginPage';
 import RegisterPage from '../../remote-auth/src/pages/register/RegisterPage';
 import { providePage } from '../src/federation/RemotePage';
 import { portalTree } from '../src/PortalApp';
-import { ROUTES, tabTitle } from '../src/routes/route-table';
+import { type PortalRoute, ROUTES, tabTitle } from '../src/routes/route-table';
 
 /** The sign-in pages written at build time, each with the remote-auth page that renders it. */
 const PAGES = { '/login': LoginPage, '/register': RegisterPage } as const;
@@ -39,18 +39,23 @@ export interface RenderedPage {
   title: string;
 }
 
+/** The route of the table at `path` (a pattern: '/apps/:id'). */
+function routeAt(path: string): PortalRoute {
+  const route = ROUTES.find((candidate) => candidate.path === path);
+  if (!route) throw new Error(`${path} no está en la tabla de rutas`);
+  return route;
+}
+
 /**
- * The shell's tree at `path` as the browser's first render produces it: the session store in its initial state, as
+ * The shell's tree at `route` as the browser's first render produces it: the session store in its initial state, as
  * hydration reads it (zustand's server snapshot). With no token stored the guest guard shows a sign-in page at once;
  * the guards of every other page show 'Cargando...' until the session is checked (host/src/guards/access.ts).
  */
-function renderAt(path: string): RenderedPage {
-  const route = ROUTES.find((candidate) => candidate.path === path);
-  if (!route) throw new Error(`${path} no está en la tabla de rutas`);
+function renderAt(route: PortalRoute): RenderedPage {
   const sheet = new ServerStyleSheet();
   try {
     const html = renderToString(
-      sheet.collectStyles(portalTree((routes) => <StaticRouter location={path}>{routes}</StaticRouter>)),
+      sheet.collectStyles(portalTree((routes) => <StaticRouter location={route.path}>{routes}</StaticRouter>)),
     );
     return { html, styles: sheet.getStyleTags(), title: tabTitle(route.title) };
   } finally {
@@ -60,13 +65,13 @@ function renderAt(path: string): RenderedPage {
 
 /** The sign-in page a signed-out person sees first at `path`. */
 export function renderPage(path: keyof typeof PAGES): RenderedPage {
-  const route = ROUTES.find((candidate) => candidate.path === path);
-  if (route) providePage(route.remote, route.module, PAGES[path]);
-  return renderAt(path);
+  const route = routeAt(path);
+  providePage(route.remote, route.module, PAGES[path]);
+  return renderAt(route);
 }
 
 /** The frame a person with a kept session sees first at a page of `FRAME_PATHS`. */
 export function renderFrame(path: string): RenderedPage {
   if (!FRAME_PATHS.includes(path)) throw new Error(`${path} no es una página del área de usuario`);
-  return renderAt(path);
+  return renderAt(routeAt(path));
 }
