@@ -64,12 +64,20 @@ for (const route of ROUTES) {
   });
 }
 
-test('the remotes files and the runtime config carry the same headers, and only hashed files are cached for long', async ({
+/** A file a page loads: nosniff and the referrer policy, not the headers only a document reads (a page's CSP rules it). */
+function expectFileHeaders(headers: Record<string, string>, where: string) {
+  expect(headers['x-content-type-options'], `${where}: nosniff`).toBe('nosniff');
+  expect(headers['referrer-policy'], `${where}: referrer`).toBe('no-referrer');
+  expect(headers['content-security-policy'], `${where}: no CSP on a file`).toBeUndefined();
+  expect(headers['x-frame-options'], `${where}: no X-Frame-Options on a file`).toBeUndefined();
+}
+
+test('the remotes files and the runtime config carry the file headers, and only hashed files are cached for long', async ({
   request,
 }) => {
   const manifestUrl = `http://127.0.0.1:${E2E.authPort}/mf-manifest.json`;
   const manifest = await request.get(manifestUrl);
-  expectPageHeaders(manifest.headers(), 'mf-manifest.json');
+  expectFileHeaders(manifest.headers(), 'mf-manifest.json');
   expect(manifest.headers()['cache-control']).toBe('no-cache');
   const { exposes } = (await manifest.json()) as { exposes: { path: string; assets: { js: { sync: string[] } } }[] };
   const chunk = exposes.find((e) => e.path === './LoginPage')?.assets.js.sync[0];
@@ -77,12 +85,13 @@ test('the remotes files and the runtime config carry the same headers, and only 
     headers: { 'Accept-Encoding': 'gzip' },
   });
   expect(file.status()).toBe(200);
-  expectPageHeaders(file.headers(), chunk ?? 'chunk');
+  expectFileHeaders(file.headers(), chunk ?? 'chunk');
   expect(file.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
   expect(file.headers()['content-encoding']).toBe('gzip');
   const entry = await request.get(`http://127.0.0.1:${E2E.authPort}/remoteEntry.js`);
   expect(entry.headers()['cache-control']).toBe('no-cache');
   const config = await request.get(`${HOST_URL}/runtime-config.js`);
-  expectPageHeaders(config.headers(), 'runtime-config.js');
+  expectFileHeaders(config.headers(), 'runtime-config.js');
+  expect(config.headers()['content-encoding'], 'the config travels compressed').toBe('br');
   expect(config.headers()['cache-control']).toBe('no-cache');
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { precompress } from '../lib/precompress.mjs';
-import { startStaticServer } from '../lib/static-server.mjs';
+import { acceptedEncoding, startStaticServer } from '../lib/static-server.mjs';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'portal-static-'));
 const script = `console.log(${JSON.stringify('x'.repeat(4000))});\n`;
@@ -55,6 +55,30 @@ after(async () => {
 
 const get = (/** @type {string} */ pathname, /** @type {Record<string, string>} */ headers = {}) =>
   fetch(`${server.url}${pathname}`, { headers });
+
+/** A GET through node:http, which leaves the body as it came (fetch decodes it). */
+const rawGet = (/** @type {string} */ pathname, /** @type {Record<string, string>} */ headers = {}) =>
+  /** @type {Promise<{ status: number, headers: http.IncomingHttpHeaders, body: Buffer }>} */ (
+    new Promise((resolve, reject) => {
+      http
+        .get(`${server.url}${pathname}`, { headers }, (response) => {
+          /** @type {Buffer[]} */
+          const chunks = [];
+          response.on('data', (chunk) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+          );
+        })
+        .on('error', reject);
+    })
+  );
+
+/** The headers every answer carries, a page's or a file's. @param {Response} response */
+function assertFileHeaders(response) {
+  assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+  assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
+  assert.equal(response.headers.get('access-control-allow-origin'), '*');
+}
 
 /** @param {Response} response */
 function assertPageHeaders(response) {
@@ -124,7 +148,62 @@ describe('static server', () => {
     const missing = await get('/missing.0123456789.js');
     assert.equal(missing.status, 404);
     assert.equal(await missing.text(), 'No encontrado');
-    assertPageHeaders(missing);
+    assertFileHeaders(missing);
+    const missingPage = await get('/falta.html');
+    assert.equal(missingPage.status, 404);
+    assertPageHeaders(missingPage);
+  });
+
+  it('sends the headers only a document reads with pages, not with the files a page loads', async () => {
+    for (const pathname of ['/', '/apps/123', '/login', '/falta.html']) {
+      const page = await get(pathname);
+      assertPageHeaders(page);
+      assert.equal(page.headers.get('x-frame-options'), 'DENY', pathname);
+    }
+    for (const pathname of ['/main.0123456789.js', '/remoteEntry.js', '/runtime-config.js', '/media/clip.mp4']) {
+      const file = await get(pathname);
+      assert.equal(file.status, 200, pathname);
+      assertFileHeaders(file);
+      assert.equal(file.headers.get('content-security-policy'), null, pathname);
+      assert.equal(file.headers.get('x-frame-options'), null, pathname);
+    }
+  });
+
+  it('sends the runtime config compressed as the browser accepts, each copy with its own ETag', async () => {
+    const plain = await rawGet('/runtime-config.js');
+    const config = plain.body.toString();
+    assert.match(config, /^window\.__PORTAL_CONFIG__ = \{"apiBaseUrl"/);
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.equal(plain.headers['content-length'], String(plain.body.length));
+    const brotli = await rawGet('/runtime-config.js', { 'accept-encoding': 'gzip, deflate, br' });
+    assert.equal(brotli.headers['content-encoding'], 'br');
+    assert.equal(zlib.brotliDecompressSync(brotli.body).toString(), config);
+    const gzip = await rawGet('/runtime-config.js', { 'accept-encoding': 'gzip, br;q=0' });
+    assert.equal(gzip.headers['content-encoding'], 'gzip');
+    assert.equal(zlib.gunzipSync(gzip.body).toString(), config);
+    const tags = new Set([plain, brotli, gzip].map((answer) => answer.headers.etag));
+    assert.equal(tags.size, 3, 'one ETag per copy');
+    const again = await rawGet('/runtime-config.js', {
+      'accept-encoding': 'br',
+      'if-none-match': `${brotli.headers.etag}`,
+    });
+    assert.equal(again.status, 304);
+    const other = await rawGet('/runtime-config.js', {
+      'accept-encoding': 'gzip',
+      'if-none-match': `${brotli.headers.etag}`,
+    });
+    assert.equal(other.status, 200, "another copy's tag does not match");
+    assert.equal(other.headers['content-encoding'], 'gzip');
+  });
+
+  it('reads Accept-Encoding: brotli first, a refused coding (q=0) is not taken', () => {
+    assert.equal(acceptedEncoding('gzip, deflate, br, zstd'), 'br');
+    assert.equal(acceptedEncoding('gzip'), 'gzip');
+    assert.equal(acceptedEncoding('GZIP;q=0.5, BR;q=0'), 'gzip');
+    assert.equal(acceptedEncoding('br;q=0, gzip;q=0'), null);
+    assert.equal(acceptedEncoding('identity'), null);
+    assert.equal(acceptedEncoding(undefined), null);
+    assert.equal(acceptedEncoding(''), null);
   });
 
   it('answers a prerendered path with its page, whatever the query, with the page headers', async () => {

@@ -21,6 +21,11 @@ function sharedSingletons() {
   const shared = {};
   for (const name of ['react', 'react-dom', 'zustand', 'styled-components']) {
     shared[name] = singleton(versions[name] ?? false);
+  }
+  // zustand's subpaths are not shared: they hold no state of their own (the stores live in @portal/shared), and a
+  // shared module is carried whole, not tree-shaken: `zustand/middleware` shared put its five middlewares (10 KB
+  // minified) in /login's start-up chunk, where bundled with the session store only `persist` remains.
+  for (const name of ['react', 'react-dom', 'styled-components']) {
     shared[`${name}/`] = singleton(versions[name] ?? false);
   }
   shared['react-router-dom'] = {
