@@ -124,6 +124,16 @@ export const userCounts = pgTable(
   (table) => [primaryKey({ columns: [table.status, table.role, table.shard] })],
 );
 
+/**
+ * Migration 0013 (issue 19, item 3): how many users were deleted or changed their email, kept by triggers on `users`
+ * like user_counts (16 rows by writing connection, read by summing): what the email search's sample may have lost
+ * since it was taken (routes/users/email-search.ts). Never written by the API.
+ */
+export const userEmailRemovals = pgTable('user_email_removals', {
+  shard: smallint('shard').primaryKey(),
+  n: bigint('n', { mode: 'number' }).notNull(),
+});
+
 export const revokedTokens = pgTable(
   'revoked_tokens',
   {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.js';
-import { userCounts, users } from '../../db/schema.js';
+import { userCounts, userEmailRemovals, users } from '../../db/schema.js';
 
 // How `GET /user/listar?email=` searches a million addresses (issue 19, item 3). The trigram index answers
 // `email LIKE '%fragment%'` by reading the posting list of every trigram of the fragment, and a trigram that most
@@ -33,6 +33,31 @@ export interface EmailSearchPlan {
    * least 1 address in WALKED_COUNT_SHARE⁻¹ matches, the cap's worth is found within a few tens of thousands of rows.
    */
   walkCount: boolean;
+  /**
+   * How many addresses surely contain the fragment, from the sample (0 without one): the lower end of a confidence
+   * interval so wide (SURE_Z standard errors) that the table held fewer only by one chance in millions, when the
+   * sample was taken: surelyMatchingNow takes off what was removed since. A count that puts past the cap need not be
+   * made (queries.ts).
+   */
+  surelyMatching: number;
+  /** The removals counted (migration 0013) when the sample was taken. */
+  removalsAt: number;
+}
+
+/** Standard errors below the sample's share that `surelyMatching` stays (Wilson's interval): one chance in 3.5 million. */
+const SURE_Z = 5;
+
+/**
+ * The lower end of Wilson's interval for a share seen `hits` times in `size` draws, SURE_Z standard errors wide.
+ * Exported for its tests.
+ */
+export function surelyAtLeastShare(hits: number, size: number): number {
+  if (size === 0) return 0;
+  const share = hits / size;
+  const z2 = SURE_Z * SURE_Z;
+  const centre = share + z2 / (2 * size);
+  const spread = SURE_Z * Math.sqrt((share * (1 - share)) / size + z2 / (4 * size * size));
+  return Math.max(0, (centre - spread) / (1 + z2 / size));
 }
 
 /** The longest part tried, in letters and digits: past 4 trigrams, a part matches hardly fewer addresses. */
@@ -47,8 +72,13 @@ const SEARCHED_LENGTH = 40;
  * ROW_COST each). Something missing from the sample counts as half an address. Without a sample, or without 3
  * letters or digits in a row, the whole fragment goes to the index as before.
  */
-export function emailSearchPlan(fragment: string, sample: readonly string[]): EmailSearchPlan {
-  if (sample.length === 0) return { indexed: null, dense: false, walkCount: false };
+export function emailSearchPlan(
+  fragment: string,
+  sample: readonly string[],
+  tableSize = 0,
+  removalsAt = 0,
+): EmailSearchPlan {
+  if (sample.length === 0) return { indexed: null, dense: false, walkCount: false, surelyMatching: 0, removalsAt };
   const shares = new Map<string, number>();
   const shareOf = (text: string) => {
     let share = shares.get(text);
@@ -60,6 +90,9 @@ export function emailSearchPlan(fragment: string, sample: readonly string[]): Em
     }
     return share;
   };
+  let hits = 0;
+  for (const email of sample) if (email.includes(fragment)) hits++;
+  const surelyMatching = Math.floor(tableSize * surelyAtLeastShare(hits, sample.length));
   const dense = shareOf(fragment) > DENSE_SHARE;
   const walkCount = shareOf(fragment) > WALKED_COUNT_SHARE;
   let best: { part: string; cost: number } | null = null;
@@ -75,11 +108,15 @@ export function emailSearchPlan(fragment: string, sample: readonly string[]): Em
       }
     }
   }
-  return { indexed: best?.part ?? null, dense, walkCount };
+  return { indexed: best?.part ?? null, dense, walkCount, surelyMatching, removalsAt };
 }
 
 interface Sample {
   emails: string[];
+  /** The users in the table when the sample was taken (the counters the database keeps). */
+  tableSize: number;
+  /** The removals counted then (migration 0013). */
+  removalsAt: number;
   takenAt: number;
   renewing: boolean;
   /** The plans made from these emails, by fragment (a few milliseconds each; an admin pages through one filter). */
@@ -92,15 +129,39 @@ const PLANS_KEPT = 500;
 /** Each instance's sample, per database it serves. */
 const samples = new WeakMap<Db, Sample>();
 
-/** A random sample of about SAMPLE_SIZE addresses (every address of a smaller table), lower-case as stored. */
-async function takeSample(db: Db): Promise<string[]> {
-  // The share to sample, from the count the database keeps (migration 0009), so that about SAMPLE_SIZE come back.
-  const share = sql`least(100, 100.0 * ${SAMPLE_SIZE} / greatest(1, (select coalesce(sum(${userCounts.n}), 0) from ${userCounts})))`;
-  const rows = await rowsOf<{ email: string }>(
+/** The users deleted, or whose email changed, so far (migration 0013). */
+const removals = sql`(select coalesce(sum(${userEmailRemovals.n}), 0) from ${userEmailRemovals})`;
+
+/**
+ * A random sample of about SAMPLE_SIZE addresses (every address of a smaller table), lower-case as stored, with the
+ * users in the table (the count the database keeps, migration 0009) and the removals so far, all read in one
+ * statement: one snapshot of the table.
+ */
+async function takeSample(db: Db): Promise<{ emails: string[]; tableSize: number; removalsAt: number }> {
+  const counted = sql`(select coalesce(sum(${userCounts.n}), 0) from ${userCounts})`;
+  // The share to sample, from that count, so that about SAMPLE_SIZE come back.
+  const share = sql`least(100, 100.0 * ${SAMPLE_SIZE} / greatest(1, ${counted}))`;
+  const rows = await rowsOf<{ email: string; table_size: string | number; removals: string | number }>(
     db,
-    sql`select ${users.email} as email from ${users} tablesample bernoulli (${share}) limit ${SAMPLE_SIZE}`,
+    sql`select ${users.email} as email, ${counted} as table_size, ${removals} as removals
+        from ${users} tablesample bernoulli (${share}) limit ${SAMPLE_SIZE}`,
   );
-  return rows.map((row) => row.email);
+  // An empty sample plans nothing, so its table size and removals are not needed.
+  return {
+    emails: rows.map((row) => row.email),
+    tableSize: Number(rows[0]?.table_size ?? 0),
+    removalsAt: Number(rows[0]?.removals ?? 0),
+  };
+}
+
+/**
+ * How many addresses surely contain the fragment of `plan` now: what the sample said (EmailSearchPlan.surelyMatching)
+ * less every user deleted or whose email changed since (each takes at most one match away; new users only add).
+ */
+export async function surelyMatchingNow(db: Db, plan: EmailSearchPlan): Promise<number> {
+  if (plan.surelyMatching === 0) return 0;
+  const [row] = await rowsOf<{ removals: string | number }>(db, sql`select ${removals} as removals`);
+  return Math.max(0, plan.surelyMatching - (Number(row?.removals ?? 0) - plan.removalsAt));
 }
 
 /**
@@ -108,11 +169,18 @@ async function takeSample(db: Db): Promise<string[]> {
  * keeps the sample there was, and is tried again SAMPLE_AGE_MS later.
  */
 export async function renewEmailSample(db: Db): Promise<void> {
-  const kept = samples.get(db) ?? { emails: [], takenAt: 0, renewing: false, plans: new Map() };
+  const kept = samples.get(db) ?? {
+    emails: [],
+    tableSize: 0,
+    removalsAt: 0,
+    takenAt: 0,
+    renewing: false,
+    plans: new Map(),
+  };
   samples.set(db, kept);
   kept.renewing = true;
   try {
-    kept.emails = await takeSample(db);
+    Object.assign(kept, await takeSample(db));
     kept.plans.clear();
   } catch {
     // The searches go on with the sample there was (none: the whole fragment to the index, as before).
@@ -133,7 +201,7 @@ export function searchPlan(db: Db, fragment: string, now = Date.now()): EmailSea
   if (!kept) return emailSearchPlan(fragment, []);
   let plan = kept.plans.get(fragment);
   if (!plan) {
-    plan = emailSearchPlan(fragment, kept.emails);
+    plan = emailSearchPlan(fragment, kept.emails, kept.tableSize, kept.removalsAt);
     if (kept.plans.size >= PLANS_KEPT) kept.plans.delete(kept.plans.keys().next().value as string);
     kept.plans.set(fragment, plan);
   }
