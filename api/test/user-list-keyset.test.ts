@@ -186,6 +186,56 @@ forEachBackend((backend) => {
       }
     });
 
+    it('finds every page by number over many days from the users per day the database keeps, also after changes', async () => {
+      // 240 users over 40 days, some at the last microsecond of a day (UTC) and some at its first, so that a day's
+      // edge falls inside pages; the page numbers then have to cross days from the newest end and from the oldest.
+      await t.app.db.execute(sql`
+        insert into users (email, name, status, created_at)
+        select 'diario' || lpad(n::text, 3, '0') || '@ejemplo.org', 'Diario',
+               (array['active', 'suspended', 'pending_verification'])[1 + n % 3],
+               timestamptz '2026-03-01 00:00:00+00' + (n % 40) * interval '1 day'
+                 + case n % 4 when 0 then interval '1 day' - interval '1 microsecond'
+                              when 1 then interval '0'
+                              else (n * 37 % 86400) * interval '1 second' end
+        from generate_series(1, 240) as n`);
+      const everyPage = async (step: string) => {
+        for (const { query, keep } of filters.slice(0, 3)) {
+          const expected = await listOrder(keep);
+          for (const limit of [7, 50]) {
+            const totalPages = Math.ceil(expected.length / limit);
+            for (let page = 1; page <= totalPages + 1; page++) {
+              const found = await get(list(query, `limit=${limit}&page=${page}`));
+              const rows = expected.slice((page - 1) * limit, page * limit);
+              assert.deepEqual(
+                [found.data.map((user) => user.id), found.total, found.hasNextPage],
+                [rows, expected.length, page < totalPages],
+                `${step}: ${query || 'no filter'}, page ${page} of ${limit}`,
+              );
+            }
+          }
+        }
+        // The counters agree with the table, day by day and status by status.
+        const counted = await t.app.db.execute(sql`
+          select coalesce(k.status, u.status) as status, coalesce(k.day, u.day)::text as day,
+                 coalesce(k.n, 0)::int as kept, coalesce(u.n, 0)::int as real
+          from (select status, day, sum(n) as n from user_day_counts group by 1, 2) k
+          full join (select status, (created_at at time zone 'UTC')::date as day, count(*) as n from users group by 1, 2) u
+            on u.status = k.status and u.day = k.day
+          where coalesce(k.n, 0) <> coalesce(u.n, 0)`);
+        const drift = Array.isArray(counted) ? counted : (counted as { rows: unknown[] }).rows;
+        assert.deepEqual(drift, [], `${step}: users per day`);
+      };
+      await everyPage('inserted');
+      // Deletions, status changes, and users moved to another day (an import correcting its dates), each one statement.
+      await t.app.db.execute(sql`delete from users where email like 'diario%' and email ~ '[05]@'`);
+      await t.app.db.execute(sql`update users set status = 'active' where email like 'diario%' and email ~ '[27]@'`);
+      await t.app.db.execute(
+        sql`update users set created_at = created_at - interval '3 days 5 hours' where email like 'diario%' and email ~ '[38]@'`,
+      );
+      await everyPage('changed');
+      await t.app.db.execute(sql`delete from users where email like 'diario%'`);
+    });
+
     it('answer the first page when walking back reaches the top of the list (users deleted meanwhile)', async () => {
       await t.app.db.execute(sql`
         insert into users (email, name, status, created_at)

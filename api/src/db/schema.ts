@@ -2,6 +2,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  date,
   foreignKey,
   index,
   integer,
@@ -122,6 +123,22 @@ export const userCounts = pgTable(
     n: bigint('n', { mode: 'number' }).notNull(),
   },
   (table) => [primaryKey({ columns: [table.status, table.role, table.shard] })],
+);
+
+/**
+ * Migration 0014 (issue 19, item 3): how many users have each status per day of sign-up (UTC), kept by triggers on
+ * `users` like user_counts (16 rows by writing connection, read by summing): where a page number of the user list
+ * starts (routes/users/queries.ts). Never written by the API.
+ */
+export const userDayCounts = pgTable(
+  'user_day_counts',
+  {
+    status: text('status', { enum: userStatuses }).notNull(),
+    day: date('day').notNull(),
+    shard: smallint('shard').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.status, table.day, table.shard] })],
 );
 
 /**
