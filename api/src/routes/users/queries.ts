@@ -90,9 +90,9 @@ function startByDay(offset: number, order: Order, status?: UserStatus): SQL {
       ) as ranked
       where before <= ${offset}::bigint and ${offset}::bigint < before + n
     )
-    select inside.created_at, inside.id from users as inside, target
-    where inside.created_at >= target.day::timestamp at time zone 'UTC'
-      and inside.created_at < (target.day + 1)::timestamp at time zone 'UTC'
+    select inside.created_at, inside.id from users as inside
+    where inside.created_at >= (select day::timestamp at time zone 'UTC' from target)
+      and inside.created_at < (select (day + 1)::timestamp at time zone 'UTC' from target)
       ${ofStatus(sql`inside.status`)}
     order by inside.created_at ${direction}, inside.id ${direction}
     offset (select ${offset}::bigint - before from target) limit 1)`;
