@@ -101,70 +101,81 @@ after(async () => {
 
 describe('SIGTERM', () => {
   it("answers requests on kept-alive connections with the API's Spanish 503, its headers and Connection: close, and exits 0", async (t) => {
-    const target = await api(sink.url);
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
     interface Answer {
       status: number;
       body: string;
       headers: http.IncomingHttpHeaders;
     }
-    const call = (path: string) =>
-      new Promise<Answer>((resolve) => {
-        // From the portal's page: the 503 must carry CORS headers for the browser to read it.
-        const headers = { origin: 'http://127.0.0.1:8080' };
-        const request = http.request(`${target.url}${path}`, { agent, method: 'GET', headers }, (response) => {
-          let body = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => {
-            body += chunk;
+    /** One API under traffic, then SIGTERM: every answer it gave, and how it exited. */
+    const underTraffic = async () => {
+      const target = await api(sink.url);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+      const call = (path: string) =>
+        new Promise<Answer>((resolve) => {
+          // From the portal's page: the 503 must carry CORS headers for the browser to read it.
+          const headers = { origin: 'http://127.0.0.1:8080' };
+          const request = http.request(`${target.url}${path}`, { agent, method: 'GET', headers }, (response) => {
+            let body = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => {
+              body += chunk;
+            });
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }));
+            response.on('error', () => resolve({ status: 0, body: '', headers: {} }));
           });
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }));
-          response.on('error', () => resolve({ status: 0, body: '', headers: {} }));
+          request.on('error', () => resolve({ status: 0, body: '', headers: {} }));
+          request.end();
         });
-        request.on('error', () => resolve({ status: 0, body: '', headers: {} }));
-        request.end();
-      });
-    // 16 clients, each one call after another on its own kept-alive connection, until the API is gone.
-    const answers: Answer[] = [];
-    let stop = false;
-    const clients = Array.from({ length: 16 }, (_, i) =>
-      (async () => {
-        while (!stop) {
-          const answer = await call(i % 2 ? '/apps/listar' : '/health');
-          if (answer.status === 0) return;
-          answers.push(answer);
-        }
-      })(),
-    );
-    await waitFor('traffic', () => answers.length >= 200, 30_000, 10);
-    target.child.kill('SIGTERM');
-    const result = await exited(target);
-    stop = true;
-    await Promise.all(clients);
-    agent.destroy();
+      // 16 clients, each one call after another on its own kept-alive connection, until the API is gone.
+      const answers: Answer[] = [];
+      let stop = false;
+      const clients = Array.from({ length: 16 }, (_, i) =>
+        (async () => {
+          while (!stop) {
+            const answer = await call(i % 2 ? '/apps/listar' : '/health');
+            if (answer.status === 0) return;
+            answers.push(answer);
+          }
+        })(),
+      );
+      await waitFor('traffic', () => answers.length >= 200, 30_000, 10);
+      target.child.kill('SIGTERM');
+      const result = await exited(target);
+      stop = true;
+      await Promise.all(clients);
+      agent.destroy();
+      return { answers, result };
+    };
 
-    const refused = answers.filter((answer) => answer.status === 503);
-    t.diagnostic(
-      `${answers.length} answers, ${refused.length} answered 503 after SIGTERM; exit ${result.code} after ${Math.round(result.ms)} ms`,
-    );
-    assert.deepEqual(
-      [...new Set(answers.map((answer) => answer.status))].filter((status) => status !== 200 && status !== 503),
-      [],
-    );
-    assert.ok(refused.length > 0, 'some requests arrived on kept-alive connections after SIGTERM');
-    for (const answer of refused) {
-      assert.deepEqual(JSON.parse(answer.body), {
-        statusCode: 503,
-        message: messages.unavailable,
-        code: 'SERVICE_UNAVAILABLE',
-      });
-      assert.equal(answer.headers['x-content-type-options'], 'nosniff');
-      assert.match(String(answer.headers['content-security-policy']), /default-src 'none'/);
-      assert.equal(answer.headers.connection, 'close');
-      assert.equal(answer.headers['access-control-allow-origin'], 'http://127.0.0.1:8080');
+    // Whether a request lands between SIGTERM and the exit (about 200 ms) is a race the clients may lose on a busy
+    // machine: then nothing was refused and there is no 503 to check, so the scenario runs again, up to 4 times.
+    for (let attempt = 1; ; attempt++) {
+      const { answers, result } = await underTraffic();
+      const refused = answers.filter((answer) => answer.status === 503);
+      t.diagnostic(
+        `attempt ${attempt}: ${answers.length} answers, ${refused.length} answered 503 after SIGTERM; exit ${result.code} after ${Math.round(result.ms)} ms`,
+      );
+      assert.deepEqual(
+        [...new Set(answers.map((answer) => answer.status))].filter((status) => status !== 200 && status !== 503),
+        [],
+      );
+      assert.equal(result.code, 0);
+      assert.ok(result.ms < 5_000, `exited after ${Math.round(result.ms)} ms`);
+      if (refused.length === 0 && attempt < 4) continue;
+      assert.ok(refused.length > 0, 'some requests arrived on kept-alive connections after SIGTERM');
+      for (const answer of refused) {
+        assert.deepEqual(JSON.parse(answer.body), {
+          statusCode: 503,
+          message: messages.unavailable,
+          code: 'SERVICE_UNAVAILABLE',
+        });
+        assert.equal(answer.headers['x-content-type-options'], 'nosniff');
+        assert.match(String(answer.headers['content-security-policy']), /default-src 'none'/);
+        assert.equal(answer.headers.connection, 'close');
+        assert.equal(answer.headers['access-control-allow-origin'], 'http://127.0.0.1:8080');
+      }
+      break;
     }
-    assert.equal(result.code, 0);
-    assert.ok(result.ms < 5_000, `exited after ${Math.round(result.ms)} ms`);
   });
 
   it('with an SMTP server that never answers, exits 0 within seconds and releases the mail it had claimed', async (t) => {
