@@ -255,6 +255,8 @@ for (const viewport of [
   { name: 'desktop', width: 1280, height: 800 },
 ]) {
   test(`the admin pages have no serious accessibility problem (${viewport.name})`, async ({ browser, request }) => {
+    // Five axe scans and five full-page screenshots: 28 s of the default 30 on a busy machine.
+    test.slow();
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
     await signInAsAdmin(page, request);
