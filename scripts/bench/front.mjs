@@ -213,13 +213,10 @@ async function lighthouseRun(chrome, route, flags) {
   const jsBytes = scripts.reduce((sum, r) => sum + r.transferSize, 0);
   if (process.env.FRONT_BENCH_DEBUG) {
     for (const r of scripts) console.log(route.path, (r.transferSize / 1024).toFixed(1), 'KB', r.url);
-    const element =
-      lhr.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node ??
-      lhr.audits['largest-contentful-paint-element']?.details?.items?.[0]?.node;
-    if (process.env.FRONT_BENCH_DEBUG === 'lcp') {
-      console.log(Object.keys(lhr.audits).filter((k) => /lcp|largest/.test(k)));
-      console.log(JSON.stringify(lhr.audits['lcp-breakdown-insight']?.details ?? null).slice(0, 3000));
-    }
+    // Lighthouse 13 names the element in its LCP breakdown insight (the older audit is gone).
+    const element = lhr.audits['lcp-breakdown-insight']?.details?.items?.find(
+      (/** @type {{ type: string }} */ item) => item.type === 'node',
+    );
     console.log(route.path, 'LCP element:', element?.snippet, element?.boundingRect);
     for (const id of ['first-contentful-paint', 'speed-index', 'cumulative-layout-shift', 'interactive']) {
       console.log(route.path, id, lhr.audits[id]?.displayValue, lhr.audits[id]?.score);
