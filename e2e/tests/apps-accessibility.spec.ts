@@ -50,6 +50,8 @@ for (const viewport of [
     browser,
     request,
   }) => {
+    // A new account, a sign-in and three axe scans with screenshots: 32 s on a busy machine, past the default 30.
+    test.slow();
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
     // A new account sees the presentation.
