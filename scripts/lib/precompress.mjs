@@ -27,13 +27,25 @@ export function precompressFiles(files) {
   let count = 0;
   for (const file of files) {
     if (!COMPRESSIBLE.has(path.extname(file)) || statSync(file).size < MIN_BYTES) continue;
-    const raw = readFileSync(file);
-    const brotli = zlib.brotliCompressSync(raw, {
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
-    });
-    writeFileSync(`${file}.br`, brotli);
-    writeFileSync(`${file}.gz`, zlib.gzipSync(raw, { level: 9 }));
+    const copies = compressedCopies(readFileSync(file));
+    writeFileSync(`${file}.br`, copies.br);
+    writeFileSync(`${file}.gz`, copies.gzip);
     count += 1;
   }
   return count;
+}
+
+/**
+ * The brotli and gzip copies of `raw`, at the highest settings: the build's files here, and the runtime config the
+ * static server writes at start-up (scripts/lib/static-server.mjs).
+ * @param {Buffer | string} raw @returns {{ br: Buffer, gzip: Buffer }}
+ */
+export function compressedCopies(raw) {
+  const bytes = Buffer.from(raw);
+  return {
+    br: zlib.brotliCompressSync(bytes, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    }),
+    gzip: zlib.gzipSync(bytes, { level: 9 }),
+  };
 }

@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
 import sirv from 'sirv';
+import { compressedCopies } from './precompress.mjs';
 
 /** @type {Record<string, string>} */
 const TYPES = {
@@ -73,12 +73,11 @@ const DOCUMENT_ONLY = ['Content-Security-Policy', 'X-Frame-Options'];
 const SUBRESOURCE = /\.(js|mjs|css|map|json|woff2?|png|jpe?g|gif|webp|ico|mp4)$/;
 
 /**
- * The security headers of an answer to `pathname`: all of them for a page (or anything a browser could open as one),
- * without those only a document reads for a file a page loads (a script, a style, an image, the manifest).
- * @param {Record<string, string>} security securityHeaders' @param {string} pathname
+ * securityHeaders' without those only a document reads: what a file a page loads (a script, a style, an image, the
+ * manifest) is sent with. Pages, and anything a browser could open as one, get them all.
+ * @param {Record<string, string>} security
  */
-export function headersFor(security, pathname) {
-  if (!SUBRESOURCE.test(pathname)) return security;
+function fileHeaders(security) {
   return Object.fromEntries(Object.entries(security).filter(([name]) => !DOCUMENT_ONLY.includes(name)));
 }
 
@@ -235,15 +234,11 @@ export function startStaticServer({
     scriptOrigins: stripe,
     frameOrigins: stripe,
   });
+  const forFiles = fileHeaders(security);
   const pageLinks = preload ?? (spa ? hostPreloads({ dir: root, runtimeConfig }) : undefined);
   const configScript = runtimeConfig ? `window.__PORTAL_CONFIG__ = ${JSON.stringify(runtimeConfig)};\n` : '';
   const configTag = createHash('sha256').update(configScript).digest('base64url').slice(0, 22);
-  const configCopies = {
-    br: brotliCompressSync(configScript, {
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY },
-    }),
-    gzip: gzipSync(configScript, { level: 9 }),
-  };
+  const configCopies = compressedCopies(configScript);
   const files = sirv(root, {
     // Looked up at each request, so a part redeployed into the folder is served without a restart.
     dev: true,
@@ -285,7 +280,7 @@ export function startStaticServer({
   const server = http.createServer(async (req, res) => {
     const requested = new URL(req.url ?? '/', 'http://localhost').pathname;
     const base = {
-      ...headersFor(security, requested),
+      ...(SUBRESOURCE.test(requested) ? forFiles : security),
       // Remote files are loaded by the host from another origin.
       'Access-Control-Allow-Origin': '*',
       Vary: 'Accept-Encoding',
