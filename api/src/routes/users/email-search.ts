@@ -90,8 +90,10 @@ export function emailSearchPlan(
     }
     return share;
   };
+  // The whole fragment's hits give both its share (as shareOf counts it) and what the sample vouches for.
   let hits = 0;
   for (const email of sample) if (email.includes(fragment)) hits++;
+  shares.set(fragment, Math.max(hits, 0.5) / sample.length);
   const surelyMatching = Math.floor(tableSize * surelyAtLeastShare(hits, sample.length));
   const dense = shareOf(fragment) > DENSE_SHARE;
   const walkCount = shareOf(fragment) > WALKED_COUNT_SHARE;

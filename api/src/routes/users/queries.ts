@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, ilike, like, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, ilike, like, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { roles, userCounts, userDayCounts, users, type UserStatus } from '../../db/schema.js';
 import { activateUser, userListItem } from '../auth/queries.js';
@@ -76,10 +76,10 @@ interface Skip {
  */
 function startByDay(offset: number, order: Order, status?: UserStatus): SQL {
   const direction = order === 'newest' ? sql.raw('desc') : sql.raw('asc');
-  const ofStatus = (column: SQL) => (status ? sql`and ${column} = ${status}` : sql``);
+  const ofStatus = (column: SQLWrapper) => (status ? sql`and ${column} = ${status}` : sql``);
   return sql`(with days as (
       select ${userDayCounts.day} as day, sum(${userDayCounts.n})::bigint as n from ${userDayCounts}
-      where true ${ofStatus(sql`${userDayCounts.status}`)}
+      where true ${ofStatus(userDayCounts.status)}
       group by ${userDayCounts.day} having sum(${userDayCounts.n}) > 0
     ), target as (
       select day, before from (
