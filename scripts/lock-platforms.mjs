@@ -6,7 +6,10 @@
 // settings omit them). Entries npm wrote itself are never changed. `--check` only reports, exit 1 if one is missing.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from './lib/parts.mjs';
+import { fileURLToPath } from 'node:url';
+
+/** Runs before `npm ci`, so it imports nothing of the workspaces (they are not linked yet). */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const OS = ['darwin', 'linux', 'win32', 'android', 'freebsd', 'openbsd', 'netbsd', 'sunos', 'aix', 'openharmony'];
 const CPU = ['arm64', 'x64', 'ia32', 'arm', 'riscv64', 'ppc64', 's390x', 'loong64', 'mips64el', 'wasm32'];

@@ -146,6 +146,8 @@ test('two parts configured on one port: both variables named', async () => {
 });
 
 test('a port taken while the portal starts: the parts already started are stopped, exit 1', async () => {
+  // `--no-build` starts the compiled API: a fresh clone has none until it is built.
+  await buildApi({ log: () => {} });
   const { env, dataDir, ports } = await portalEnv();
   /** @type {Promise<import('node:net').Server> | undefined} */
   let holder;
