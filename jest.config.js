@@ -1,4 +1,5 @@
-// Unit and component tests of the browser packages (jsdom). The API has its own runner (node:test), e2e its own.
+// Unit and component tests of the browser packages (jsdom) and of @portal/contracts (plain Node: it must need no
+// browser). The API has its own runner (node:test), e2e its own.
 const { existsSync } = require('node:fs');
 
 // A remote joins the unit suite as soon as its folder has a tsconfig.
@@ -8,20 +9,32 @@ const browserPackages = ['shared', 'host', 'remote-auth', 'remote-apps', 'remote
 
 /** @type {import('jest').Config} */
 module.exports = {
-  projects: browserPackages.map((dir) => ({
-    displayName: dir,
-    rootDir: `<rootDir>/${dir}`,
-    testEnvironment: '<rootDir>/../scripts/jest/jsdom-with-fetch.js',
-    testMatch: ['<rootDir>/src/**/*.test.ts?(x)'],
-    transform: {
-      '^.+\\.tsx?$': ['ts-jest', { tsconfig: `<rootDir>/tsconfig.test.json`, diagnostics: false }],
-      // ky ships only ES modules; jest runs CommonJS, so ky alone is compiled too.
-      '/node_modules/ky/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs' }, diagnostics: false }],
+  projects: [
+    {
+      displayName: 'contracts',
+      rootDir: '<rootDir>/contracts',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/src/**/__tests__/*.test.ts'],
+      transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json', diagnostics: false }] },
     },
-    transformIgnorePatterns: ['/node_modules/(?!ky/)'],
-    moduleNameMapper: {
-      '\\.(png|jpe?g|svg|webp|mp4)$': '<rootDir>/../scripts/jest/file-stub.js',
-    },
-    setupFilesAfterEnv: ['<rootDir>/../scripts/jest/setup.ts'],
-  })),
+    ...browserPackages.map((dir) => ({
+      displayName: dir,
+      rootDir: `<rootDir>/${dir}`,
+      testEnvironment: '<rootDir>/../scripts/jest/jsdom-with-fetch.js',
+      testMatch: ['<rootDir>/src/**/*.test.ts?(x)'],
+      transform: {
+        '^.+\\.tsx?$': ['ts-jest', { tsconfig: `<rootDir>/tsconfig.test.json`, diagnostics: false }],
+        // ky ships only ES modules; jest runs CommonJS, so ky alone is compiled too.
+        '/node_modules/ky/.+\\.js$': [
+          'ts-jest',
+          { tsconfig: { allowJs: true, module: 'commonjs' }, diagnostics: false },
+        ],
+      },
+      transformIgnorePatterns: ['/node_modules/(?!ky/)'],
+      moduleNameMapper: {
+        '\\.(png|jpe?g|svg|webp|mp4)$': '<rootDir>/../scripts/jest/file-stub.js',
+      },
+      setupFilesAfterEnv: ['<rootDir>/../scripts/jest/setup.ts'],
+    })),
+  ],
 };

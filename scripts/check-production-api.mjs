@@ -6,14 +6,15 @@
 // one summary line with the time of each phase; exit code 0 when everything answered, 1 otherwise.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { API_DIST, buildApi } from './lib/build-api.mjs';
 import { ROOT } from './lib/parts.mjs';
 
-const WORKSPACES = ['shared', 'api', 'host', 'remote-auth', 'remote-apps', 'remote-admin', 'remote-calculator', 'e2e'];
+/** The root's workspaces: npm ci wants every folder the lock file names. @type {string[]} */
+const WORKSPACES = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).workspaces;
 const DEV_ONLY = ['tsx', 'typescript', 'webpack', 'esbuild', 'react'];
 
 /** @returns {Promise<number>} */

@@ -7,6 +7,7 @@ import { ROOT } from './lib/parts.mjs';
 import { run } from './lib/run.mjs';
 
 const packages = [
+  'contracts',
   'shared',
   'host',
   'remote-auth',

@@ -1,4 +1,4 @@
-// The API's production build: its TypeScript sources (and the few @portal/shared rules it applies) bundled by esbuild
+// The API's production build: its TypeScript sources (and the @portal/contracts rules it applies) bundled by esbuild
 // into plain JavaScript in api/dist, run with `node api/dist/server.js`; its npm dependencies stay outside the bundle
 // and come from the API's own production install. tsx runs the sources in development and tests only.
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -9,11 +9,10 @@ const API = path.join(ROOT, 'api');
 export const API_DIST = path.join(API, 'dist');
 /** @type {{ dependencies: Record<string, string> }} */
 const apiPackage = JSON.parse(readFileSync(path.join(API, 'package.json'), 'utf8'));
-/** The bundles: the server, the console commands (`npm run admin`) and the allow-list rule `npm start` checks first. */
+/** The bundles: the server and the console commands (`npm run admin`). */
 const ENTRIES = {
   server: 'api/src/server.ts',
   admin: 'api/src/cli/admin.ts',
-  'redirect-allow-list': 'shared/src/redirect/allow-list-entries.ts',
 };
 
 /** @param {string} entry @returns {number} */
@@ -26,12 +25,12 @@ function newestMtime(entry) {
   return newest;
 }
 
-/** Fresh when every bundle is newer than the API's and the shared package's sources and the API's package.json. */
+/** Fresh when every bundle is newer than the API's and the contracts package's sources and the API's package.json. */
 export function isApiFresh() {
   const built = Object.keys(ENTRIES).map((name) => path.join(API_DIST, `${name}.js`));
   if (!built.every((file) => existsSync(file))) return false;
   const oldest = Math.min(...built.map((file) => statSync(file).mtimeMs));
-  const sources = [path.join(API, 'src'), path.join(ROOT, 'shared/src'), path.join(API, 'package.json')];
+  const sources = [path.join(API, 'src'), path.join(ROOT, 'contracts/src'), path.join(API, 'package.json')];
   return oldest > Math.max(...sources.map(newestMtime));
 }
 
@@ -49,7 +48,7 @@ export async function buildApi({ force = false, log = console.log } = {}) {
     entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(ROOT, file)])),
     outdir: API_DIST,
     bundle: true,
-    // The API's dependencies are installed next to the bundle; @portal/shared (TypeScript sources, a development
+    // The API's dependencies are installed next to the bundle; @portal/contracts (TypeScript sources, a development
     // dependency of the API) is bundled in, resolved through its package exports like tsx does.
     external: Object.keys(apiPackage.dependencies).flatMap((name) => [name, `${name}/*`]),
     platform: 'node',

@@ -1,8 +1,10 @@
 // What the product is made of, where each part listens, and the runtime config the browser reads.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { API_DEFAULT_PORT, HOST, REMOTES as MANIFEST_REMOTES } from '../../shared/src/portal/manifest.ts';
+import { fileURLToPath } from 'node:url';
+import { API_DEFAULT_PORT, HOST, REMOTES as MANIFEST_REMOTES } from '@portal/contracts/manifest';
+import { allowListProblems, wildcardDomainProblems } from '@portal/contracts/redirect/allow-list-entries';
+import { DEFAULT_REDIRECT_ALLOW_LIST, DEFAULT_REDIRECT_WILDCARD_DOMAINS } from '@portal/contracts/redirect/defaults';
 
 /** @typedef {import('./types.js').Env} Env @typedef {import('./types.js').Layout} Layout */
 
@@ -16,18 +18,9 @@ export const REMOTES = Object.fromEntries(
 export const DEFAULT_API_PORT = API_DEFAULT_PORT;
 export const DEFAULT_HOST_PORT = HOST.port;
 
-/**
- * Targets that may receive a signed-in user (spec §5): the product's own domains and their test/community
- * subdomains, and the mobile apps' deep links. No dev-tunnel wildcard (issue 13): anyone can create a host under
- * devtunnels.ms; a tunnel of one's own is added by configuration as an exact host (README, Configuration).
- */
-export const DEFAULT_REDIRECT_ALLOW_LIST = [
-  'https://portal.example.com',
-  'https://*.portal.example.com',
-  ...['betopro', 'controlmax'].flatMap((scheme) =>
-    ['auth', 'auth/success', 'auth/welcome', 'auth/login'].map((p) => `${scheme}://${p}`),
-  ),
-];
+// The default redirect allow-list and its vouched-for domains are a product rule (spec §5) the browser and the API obey
+// too: @portal/contracts owns them. Re-exported for the tests that start the product (e2e/support/env.ts).
+export { DEFAULT_REDIRECT_ALLOW_LIST, DEFAULT_REDIRECT_WILDCARD_DOMAINS };
 
 /** The remotes whose folder has a webpack config. */
 export function presentRemotes() {
@@ -87,25 +80,36 @@ export function loadDotEnv(file = path.join(ROOT, '.env')) {
   if (existsSync(file)) process.loadEnvFile(file);
 }
 
+/** REDIRECT_WILDCARD_DOMAINS as npm start passes it to the API (set but empty: none). */
+/** @param {Env} env @returns {string[]} */
+export function redirectWildcardDomains(env = process.env) {
+  const raw = env.REDIRECT_WILDCARD_DOMAINS;
+  return raw === undefined ? [...DEFAULT_REDIRECT_WILDCARD_DOMAINS] : (list(raw.toLowerCase()) ?? []);
+}
+
+/** The portal's and the API's public addresses as the API receives them (PORTAL_URL, API_PUBLIC_URL). */
+/** @param {Layout} layout @param {Env} env @returns {[string, string]} */
+function ownUrls(layout, env) {
+  return [env.PORTAL_URL || layout.host.url, env.API_PUBLIC_URL || layout.api.url];
+}
+
 /**
- * Refuses an allow-list that would hand sessions to hosts anyone can create (a `*.` entry on a public suffix), with
- * the Spanish message naming each entry; the rule is the shared one the API also applies at start
- * (`shared/src/redirect/allow-list-entries.ts`, compiled with the API into `api/dist/redirect-allow-list.js`).
+ * Refuses an allow-list that would hand sessions to hosts anyone can create (a trailing dot, a `*.` entry outside the
+ * portal's own hosts and REDIRECT_WILDCARD_DOMAINS, a public suffix), with the Spanish message naming each entry;
+ * the rule is the one the API also applies at start (@portal/contracts, redirect/allow-list-entries), given the same
+ * addresses and domains. Node loads it from its TypeScript source (type stripping): nothing is built first.
  */
-/** @param {string[]} entries */
-export async function checkRedirectAllowList(entries) {
-  const { API_DIST, buildApi } = await import('./build-api.mjs');
-  await buildApi({ log: () => {} });
-  const rule = pathToFileURL(path.join(API_DIST, 'redirect-allow-list.js')).href;
-  const { allowListProblems } = await import(rule);
-  const problems = allowListProblems(entries);
-  if (problems.length > 0) {
-    throw new Error(
-      problems
-        .map((/** @type {string} */ problem) => `Configuración inválida: REDIRECT_ALLOW_LIST ${problem}`)
-        .join('\n'),
-    );
-  }
+/** @param {readonly string[]} entries @param {Env} [env] */
+export async function checkRedirectAllowList(entries, env = process.env) {
+  const wildcardDomains = redirectWildcardDomains(env);
+  const context = { ownUrls: ownUrls(readLayout(env), env), wildcardDomains };
+  const problems = [
+    ...wildcardDomainProblems(wildcardDomains).map(
+      (problem) => `Configuración inválida: REDIRECT_WILDCARD_DOMAINS ${problem}`,
+    ),
+    ...allowListProblems(entries, context).map((problem) => `Configuración inválida: REDIRECT_ALLOW_LIST ${problem}`),
+  ];
+  if (problems.length > 0) throw new Error(problems.join('\n'));
 }
 
 /** The API's environment under `npm start` and `npm run dev`: its port and origins follow the layout's parts. */
@@ -119,11 +123,13 @@ export function apiEnvironment(layout, env = process.env) {
     HOST: env.API_BIND_HOST || layout.bind,
     CORS_ORIGINS: env.CORS_ORIGINS || corsOrigins(layout).join(','),
     // Links in mails point at the portal the person uses.
-    PORTAL_URL: env.PORTAL_URL || layout.host.url,
+    PORTAL_URL: ownUrls(layout, env)[0],
     // The Google and Apple callbacks are built on the API's public address.
-    API_PUBLIC_URL: env.API_PUBLIC_URL || layout.api.url,
+    API_PUBLIC_URL: ownUrls(layout, env)[1],
     // The same partner targets the browser checks: the sign-in with Google/Apple carries only these.
     REDIRECT_ALLOW_LIST: runtimeConfig(layout, env).redirectAllowList.join(','),
+    // ...and the same domains vouched for, so the API's start-up check agrees with npm start's.
+    REDIRECT_WILDCARD_DOMAINS: redirectWildcardDomains(env).join(','),
     // Request logs would bury the address to open; LOG_LEVEL=info brings them back.
     LOG_LEVEL: env.LOG_LEVEL || 'warn',
   };
@@ -135,7 +141,7 @@ export function runtimeConfig(layout, env = process.env) {
   return {
     apiBaseUrl: layout.api.url,
     remotes: Object.fromEntries(layout.remotes.map((remote) => [remote.name, remote.manifestUrl])),
-    redirectAllowList: list(env.REDIRECT_ALLOW_LIST) ?? DEFAULT_REDIRECT_ALLOW_LIST,
+    redirectAllowList: list(env.REDIRECT_ALLOW_LIST) ?? [...DEFAULT_REDIRECT_ALLOW_LIST],
     // Public values only: the pricing table needs the publishable key and table id in the browser.
     billing: {
       publishableKey: env.STRIPE_PUBLISHABLE_KEY || '',

@@ -18,7 +18,6 @@ const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
@@ -60,8 +59,17 @@ export function securityHeaders({ origins = [], scriptOrigins = [], frameOrigins
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'X-Frame-Options': 'DENY',
+    // The API's value (helmet's default, api/src/plugins/external/helmet.ts): once a browser has seen the portal over
+    // https, it never asks for a page over plain http again. Browsers ignore it on an http answer (npm start).
+    'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
   };
 }
+
+/**
+ * Source maps the build keeps for debugging (devtool 'hidden-source-map', scripts/webpack/federation.js) are never
+ * published: they hold the sources, comments included. Any letter case, so a case-insensitive disk hides none.
+ */
+const SOURCE_MAP = /\.map$/i;
 
 /** The headers of securityHeaders that only a document reads: a browser ignores them on a script or a style. */
 const DOCUMENT_ONLY = ['Content-Security-Policy', 'X-Frame-Options'];
@@ -70,7 +78,7 @@ const DOCUMENT_ONLY = ['Content-Security-Policy', 'X-Frame-Options'];
  * Files a page loads, that the browser never opens as a document that could run script (an SVG can: it is not here).
  * They go without DOCUMENT_ONLY: on /login that is about 0.7 KB less of each of its seven scripts' answers.
  */
-const SUBRESOURCE = /\.(js|mjs|css|map|json|woff2?|png|jpe?g|gif|webp|ico|mp4)$/;
+const SUBRESOURCE = /\.(js|mjs|css|json|woff2?|png|jpe?g|gif|webp|ico|mp4)$/;
 
 /**
  * securityHeaders' without those only a document reads: what a file a page loads (a script, a style, an image, the
@@ -303,6 +311,10 @@ export function startStaticServer({
       return;
     }
     const pathname = requested;
+    if (SOURCE_MAP.test(pathname)) {
+      notFound(req, res);
+      return;
+    }
     if (runtimeConfig && pathname === '/runtime-config.js') {
       // Compressed as the build's files are (the brotli or gzip copy), each copy with its own ETag.
       const encoding = acceptedEncoding(req.headers['accept-encoding']);

@@ -1,6 +1,6 @@
 // .env: `npm start`, `npm run dev` and `scripts/serve.mjs` read the repository's `.env` when there is one (what the
-// environment already has wins), and `.env.example` and README's table name every variable the API's configuration
-// and the start scripts read.
+// environment already has wins), and `.env.example` names every variable the API's configuration and the start
+// scripts read (docs/configuration.md is checked by configuration-doc.test.mjs).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,7 +39,7 @@ describe('.env for npm start', () => {
   });
 });
 
-describe('.env.example and README', () => {
+describe('.env.example', () => {
   // Names in these files that are not variables: the listen error codes and signals.
   const NOT_VARIABLES = new Set(['API', 'EACCES', 'EADDRINUSE', 'EADDRNOTAVAIL', 'SIGINT', 'SIGTERM']);
   const readers = [
@@ -63,7 +63,6 @@ describe('.env.example and README', () => {
   }
   const example = readFileSync(path.join(ROOT, '.env.example'), 'utf8');
   const listed = new Set([...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map(([, name]) => name));
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 
   it('finds the variables it checks (the configuration is read where this test looks)', () => {
     for (const name of ['DATABASE_URL', 'PORT', 'API_PORT', 'HOST_PORT', 'JWT_PRIVATE_KEY', 'BIND_HOST'])
@@ -73,13 +72,6 @@ describe('.env.example and README', () => {
   it('.env.example lists every variable the API and the start scripts read', () => {
     assert.deepEqual(
       [...read].filter((name) => !listed.has(name)),
-      [],
-    );
-  });
-
-  it("README's tables name every one of them", () => {
-    assert.deepEqual(
-      [...read].filter((name) => !readme.includes(`\`${name}\``)),
       [],
     );
   });

@@ -18,6 +18,9 @@ let server;
 before(async () => {
   writeFileSync(path.join(dir, 'index.html'), `<!doctype html><title>Portal</title>${' '.repeat(600)}`);
   writeFileSync(path.join(dir, 'main.0123456789.js'), script);
+  // What a build that keeps its source maps for debugging leaves beside its files: never to be published.
+  writeFileSync(path.join(dir, 'main.0123456789.js.map'), '{"version":3,"sources":["webpack://src/secreto.ts"]}');
+  writeFileSync(path.join(dir, 'remoteEntry.js.map'), '{"version":3,"sources":["webpack://src/secreto.ts"]}');
   writeFileSync(path.join(dir, 'remoteEntry.js'), script);
   writeFileSync(path.join(dir, 'preload.json'), JSON.stringify({ scripts: ['main.0123456789.js'], routes: [] }));
   mkdirSync(path.join(dir, 'media'));
@@ -239,6 +242,42 @@ describe('static server', () => {
       assert.equal(await titleOf('/', { cookie }), 'Portal', cookie);
       assert.equal(await titleOf('/login', { cookie }), 'Iniciar sesión · Portal', cookie);
     }
+  });
+
+  it("sends HSTS as the API does, on pages and on files, with the API's own value", async () => {
+    const { securityHeaders: api } = await import('../../api/src/plugins/external/helmet.ts');
+    assert.equal(api['strict-transport-security'], 'max-age=31536000; includeSubDomains');
+    for (const pathname of ['/', '/login', '/apps/3', '/main.0123456789.js', '/runtime-config.js', '/no-existe.js']) {
+      const answer = await get(pathname);
+      assert.equal(answer.headers.get('strict-transport-security'), api['strict-transport-security'], pathname);
+    }
+  });
+
+  it('does not publish source maps: 404 whatever the encoding or method', async () => {
+    for (const pathname of ['/main.0123456789.js.map', '/remoteEntry.js.map', '/MAIN.0123456789.JS.MAP']) {
+      for (const headers of /** @type {Record<string, string>[]} */ ([{}, { 'accept-encoding': 'br, gzip' }])) {
+        const answer = await get(pathname, headers);
+        assert.equal(answer.status, 404, `${pathname} ${JSON.stringify(headers)}`);
+        assert.doesNotMatch(await answer.text(), /secreto/);
+      }
+      const head = await fetch(`${server.url}${pathname}`, { method: 'HEAD' });
+      assert.equal(head.status, 404);
+    }
+    assert.equal((await get('/main.0123456789.js')).status, 200);
+  });
+
+  it('the production build still writes its maps for debugging, hidden: no bundle points at one', async () => {
+    const { createRequire } = await import('node:module');
+    const { hostConfig, remoteConfig } = createRequire(import.meta.url)('../webpack/federation.js');
+    const root = path.resolve(import.meta.dirname, '../..');
+    const built = [hostConfig(path.join(root, 'host')), remoteConfig('auth', path.join(root, 'remote-auth'))].flatMap(
+      (config) => config({}, { mode: 'production' }),
+    );
+    // A remote also builds its standalone runtime, which has no map at all.
+    assert.deepEqual(
+      built.map((config) => config.devtool),
+      ['hidden-source-map', false, 'hidden-source-map'],
+    );
   });
 
   it('serves nothing outside its folder and only GET and HEAD', async () => {

@@ -1,12 +1,12 @@
 // How the host and every remote are built: one federated webpack config, with the names, pages and titles of the
-// portal's manifest (shared/src/portal/manifest.ts). Its parts: what is shared (./sharing.js), the router shim's
+// portal's manifest (contracts/src/portal/manifest.ts). Its parts: what is shared (./sharing.js), the router shim's
 // check (./router-shim-check.js), a remote's standalone runtime (./standalone.js), the hashed entry name
 // (./hashed-entry.js) and the host's preload list (./preload-list-plugin.js); development serving is scripts/dev.mjs.
 // README.md, "Architecture" and "Rendimiento del front".
 const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
-const { HOST, REMOTES } = require('../../shared/src/portal/manifest.ts');
+const { HOST, REMOTES } = require('@portal/contracts/manifest');
 const { hashedEntryFilename } = require('./hashed-entry');
 const { PreloadListPlugin } = require('./preload-list-plugin');
 const { checkRouterShim } = require('./router-shim-check');
@@ -59,7 +59,8 @@ function federatedConfig({ dir, name, exposes, title = 'Portal', routeTable }) {
       mode: production ? 'production' : 'development',
       context: dir,
       entry: './src/index.ts',
-      devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+      // Production maps are written for debugging but named by no bundle, and the static server never serves them.
+      devtool: production ? 'hidden-source-map' : 'eval-cheap-module-source-map',
       output: {
         path: path.join(dir, 'dist'),
         publicPath: 'auto',

@@ -43,6 +43,8 @@ function sharedSingletons() {
     requiredVersion: sharedPackage.version,
     version: sharedPackage.version,
   };
+  // @portal/contracts is not shared: its rules hold no state, so the copy bundled into @portal/shared (which the
+  // browser packages import) is the one the page runs, and a second copy would only cost bytes, never correctness.
   return shared;
 }
 

@@ -1,0 +1,74 @@
+/** Every API path of spec §7, in one place. */
+export const API_PATHS = {
+  auth: {
+    register: 'auth/register',
+    verifyRegistration: 'auth/verify-registration',
+    resendVerification: 'auth/resend-verification',
+    forgotPassword: 'auth/forgot-password',
+    changePassword: 'auth/change-password',
+    login: 'auth/login',
+    logout: 'auth/logout',
+    currentUser: 'auth/user',
+    /** Issue 13: the token a partner app receives (not in the spec). */
+    partnerToken: 'auth/partner-token',
+    google: 'auth/google',
+    apple: 'auth/apple',
+    googleCallback: 'auth/google/callback',
+    /** The Google/Apple return's one-time code, redeemed by the tab that started (docs/decisions/0001). */
+    signInReturn: 'auth/social/canjear',
+    changeStatus: (id: number) => `auth/cambiar-estado/${id}`,
+    edit: (id: number) => `auth/editar/${id}`,
+    updatePresentation: 'auth/update-presentacion',
+    updateUser: 'auth/update-user',
+    checkEmail: 'auth/verificar-email',
+    updatePassword: 'auth/update-password',
+    /** Issue 20: the signed-in person's sessions. */
+    sessions: 'auth/sessions',
+    session: (id: string) => `auth/sessions/${encodeURIComponent(id)}`,
+    endOtherSessions: 'auth/sessions/cerrar-otras',
+    /** Issue 20: the second step of a password sign-in (a TOTP or recovery code with the ticket). */
+    secondStep: 'auth/login/segundo-paso',
+    /** Issue 20: what the 'Seguridad' tab and the admin gate show. */
+    security: 'auth/seguridad',
+    /** Issue 20: the TOTP authenticator (POST starts, DELETE removes) and its confirmation. */
+    totp: 'auth/totp',
+    confirmTotp: 'auth/totp/confirmar',
+    recoveryCodes: 'auth/codigos-recuperacion',
+    /** Issue 20: passkeys (GET lists, POST adds), one passkey (DELETE), and the two ceremonies' options. */
+    passkeys: 'auth/passkeys',
+    passkey: (id: string) => `auth/passkeys/${encodeURIComponent(id)}`,
+    passkeyRegistrationOptions: 'auth/passkeys/opciones-registro',
+    passkeySignInOptions: 'auth/passkeys/opciones-inicio',
+    passkeySignIn: 'auth/passkeys/iniciar-sesion',
+  },
+  users: {
+    list: 'user/listar',
+    verifyEmails: 'user/verify-emails',
+    stats: 'user/stats',
+  },
+  apps: {
+    register: 'apps/register',
+    list: 'apps/listar',
+    update: (id: number) => `apps/update/${id}`,
+    byId: (id: number) => `apps/obtener-por-id/${id}`,
+    withPlans: 'apps/listar-con-planes',
+  },
+  /** Admin calls the spec does not name (README: decisions). */
+  admin: {
+    dashboard: 'admin/dashboard',
+    auditLog: 'admin/auditoria',
+    /** Issue 20: a user's sessions. */
+    userSessions: (id: number) => `admin/users/${id}/sessions`,
+    userSession: (id: number, sessionId: string) => `admin/users/${id}/sessions/${encodeURIComponent(sessionId)}`,
+  },
+  userPlans: {
+    userAppPlans: 'plan-usuario/user-app-plans',
+    changePlan: 'plan-usuario/cambiar-plan-app',
+  },
+  billing: {
+    checkout: 'facturacion/checkout',
+    plans: 'facturacion/planes',
+    portal: 'facturacion/portal',
+    customerSession: 'facturacion/customer-session',
+  },
+} as const;
