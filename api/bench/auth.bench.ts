@@ -3,7 +3,7 @@
 // password hash it cannot avoid. GET /health/live and GET /.well-known/jwks.json (no database) show what the API's
 // own hooks (security headers, CORS, the request deadline) cost before any route does work.
 import autocannon from 'autocannon';
-import { hashPassword, verifyPassword } from '../src/plugins/app/passwords.js';
+import { hashPassword, verifyPassword } from '../src/domain/accounts/passwords.js';
 import { startBenchServer } from './spawn-server.js';
 
 const seconds = Number(process.env.BENCH_SECONDS || 4);

@@ -9,11 +9,15 @@ import { createValidatorCompiler } from './lib/validator-compiler.js';
 import { validationError } from './lib/validation.js';
 import authentication from './plugins/app/authentication.js';
 import codes from './plugins/app/codes.js';
-import counters, { type Clock } from './plugins/app/counters.js';
+import type { Clock } from './domain/clock.js';
+import counters from './plugins/app/counters.js';
 import limits from './plugins/app/limits.js';
-import mailer, { type MailTransport } from './plugins/app/mailer.js';
+import type { MailTransport } from './domain/mail/mailer.js';
+import mailer from './plugins/app/mailer.js';
 import passwords from './plugins/app/passwords.js';
-import tokens, { type SigningKey } from './plugins/app/tokens.js';
+import type { SigningKey } from './domain/tokens/keys.js';
+import sessionMemory from './plugins/app/session-memory.js';
+import tokens from './plugins/app/tokens.js';
 import cors from './plugins/external/cors.js';
 import database from './plugins/external/database.js';
 import helmet from './plugins/external/helmet.js';
@@ -113,6 +117,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.register(swagger);
 
   app.register(passwords);
+  app.register(sessionMemory);
   app.register(tokens, { signingKey: options.signingKey });
   app.register(authentication);
   app.register(counters, { clock: options.clock });

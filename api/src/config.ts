@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { allowListProblems } from '@portal/shared/redirect/allow-list-entries';
-import { defaultLocalOrigins, HOST } from '@portal/shared/manifest';
+import { allowListProblems, wildcardDomainProblems } from '@portal/contracts/redirect/allow-list-entries';
+import { defaultLocalOrigins, HOST } from '@portal/contracts/manifest';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -43,9 +43,13 @@ export interface Config {
   trustProxy: false | number | string[];
   /**
    * Partner targets (same patterns as the portal's runtime config): what a Google/Apple sign-in may carry on to and
-   * what `POST /auth/partner-token` mints tokens for. A `*.` entry on a public suffix is refused at start.
+   * what `POST /auth/partner-token` mints tokens for. Refused at start: a host ending in a dot, and a `*.D` entry
+   * unless D is under PORTAL_URL's or API_PUBLIC_URL's host or under a REDIRECT_WILDCARD_DOMAINS domain (never a
+   * public suffix).
    */
   redirectAllowList: string[];
+  /** REDIRECT_WILDCARD_DOMAINS: the domains the operator declares its own, under which a `*.` entry is accepted. */
+  redirectWildcardDomains: string[];
   /** The API's own public origin: the Google and Apple callback addresses are built on it. */
   apiPublicUrl: string;
   /** Sign-in with Google; undefined when not configured (the button then lands on the portal's error message). */
@@ -300,14 +304,30 @@ function trustProxy(env: Env): false | number | string[] {
   return addresses;
 }
 
-/** The comma-separated allow-list, refused at start when an entry would hand tokens to anyone's host (issue 13). */
-function redirectAllowList(env: Env): string[] {
-  const entries =
-    read(env, 'REDIRECT_ALLOW_LIST')
+function commaList(env: Env, name: string): string[] {
+  return (
+    read(env, name)
       ?.split(',')
       .map((item) => item.trim())
-      .filter(Boolean) ?? [];
-  const [problem] = allowListProblems(entries);
+      .filter(Boolean) ?? []
+  );
+}
+
+/** The domains a `*.` entry may sit under besides the portal's and the API's own hosts, each refused when public. */
+function redirectWildcardDomains(env: Env): string[] {
+  const domains = commaList(env, 'REDIRECT_WILDCARD_DOMAINS').map((domain) => domain.toLowerCase());
+  const [problem] = wildcardDomainProblems(domains);
+  if (problem !== undefined) throw new ConfigError('REDIRECT_WILDCARD_DOMAINS', problem);
+  return domains;
+}
+
+/**
+ * The comma-separated allow-list, refused at start when an entry would hand tokens to anyone's host (issues 13 and
+ * 37): the shared rule, told which hosts are the portal's own.
+ */
+function redirectAllowList(env: Env, ownUrls: string[], wildcardDomains: string[]): string[] {
+  const entries = commaList(env, 'REDIRECT_ALLOW_LIST');
+  const [problem] = allowListProblems(entries, { ownUrls, wildcardDomains });
   if (problem !== undefined) throw new ConfigError('REDIRECT_ALLOW_LIST', problem);
   return entries;
 }
@@ -372,6 +392,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const portalUrl = origin('PORTAL_URL', read(env, 'PORTAL_URL') ?? 'http://127.0.0.1:8080');
+  const apiPublicUrl = origin('API_PUBLIC_URL', read(env, 'API_PUBLIC_URL') ?? `http://127.0.0.1:${port}`);
+  const wildcardDomains = redirectWildcardDomains(env);
   return {
     port,
     host: read(env, 'HOST') ?? '127.0.0.1',
@@ -394,8 +416,9 @@ export function loadConfig(env: Env = process.env): Config {
     redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? 'portal:',
     logLevel,
     trustProxy: trustProxy(env),
-    redirectAllowList: redirectAllowList(env),
-    apiPublicUrl: origin('API_PUBLIC_URL', read(env, 'API_PUBLIC_URL') ?? `http://127.0.0.1:${port}`),
+    redirectAllowList: redirectAllowList(env, [portalUrl, apiPublicUrl], wildcardDomains),
+    redirectWildcardDomains: wildcardDomains,
+    apiPublicUrl,
     ...oauthConfig(env),
     billing: loadBillingConfig(env),
     adminSecondFactor: adminSecondFactor(env),

@@ -5,14 +5,10 @@
  * server code.
  */
 import type { Static } from 'typebox';
-import type {
-  AuditEntry as AuditEntrySchema,
-  CreateAppBody,
-  Dashboard as DashboardSchema,
-} from './routes/admin/schemas.js';
-import type { AppWithPlans as AppWithPlansSchema, PlanWithPrices } from './routes/apps/schemas.js';
-import type { BillingPrice as BillingPriceSchema } from './routes/billing/schemas.js';
-import type { ChangePlanBody, UserAppPlanInfo as UserAppPlanInfoSchema } from './routes/user-plans/schemas.js';
+import type { AuditEntry as AuditEntrySchema, CreateAppBody, Dashboard as DashboardSchema } from './schemas/admin.js';
+import type { AppWithPlans as AppWithPlansSchema, PlanWithPrices } from './schemas/apps-with-plans.js';
+import type { BillingPrice as BillingPriceSchema } from './schemas/billing.js';
+import type { ChangePlanBody, UserAppPlanInfo as UserAppPlanInfoSchema } from './schemas/user-plans.js';
 import type {
   UserListItem,
   UserListQuery as UserListQuerySchema,
@@ -20,7 +16,7 @@ import type {
   UserStats as UserStatsSchema,
   UserStatusSchema,
   VerifyEmailsResponse,
-} from './routes/users/schemas.js';
+} from './schemas/users.js';
 import type { App as AppSchema, AppTag as AppTagSchema } from './schemas/apps.js';
 import type {
   CurrentUser,

@@ -165,6 +165,17 @@ describe('arguments', () => {
     }
     assert.equal(existsSync(nowhere.DATA_DIR), false, 'no database was opened');
   });
+
+  it('answers a name of the object prototype as an unknown order, whatever it holds', async () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const result = await admin(nowhere, name, 'a@example.com');
+      assert.equal(result.code, 2, `${name}: ${shown(result)}`);
+      assert.match(result.stderr, new RegExp(`^Orden desconocida: «${name}»\\.`), name);
+      assert.match(result.stderr, /Uso: npm run admin/);
+      assert.equal(result.stdout, '');
+    }
+    assert.equal(existsSync(nowhere.DATA_DIR), false, 'no database was opened');
+  });
 });
 
 for (const backend of backends) {

@@ -37,6 +37,12 @@ forEachBackend((backend) => {
     'http://apps.example.com/ios',
     'javascript:alert(1)',
     'sin-esquema',
+    // Schemes that start programs or Android intents on the device (issue 37 item 5): only https and the apps' own.
+    'ms-msdt:/id PCWDiagnostic /skip force',
+    'ms-msdt://id%20PCWDiagnostic',
+    'intent://abrir#Intent;scheme=medidor;package=com.evil;end',
+    'search-ms://query=factura',
+    'miapp://abrir',
   ];
 
   describe('refused, naming the form label, and nothing written', () => {
@@ -70,7 +76,7 @@ forEachBackend((backend) => {
           assert.equal(created.statusCode, 400);
           assert.equal(
             created.json().message,
-            `La ${label} debe ser una dirección https:// o el enlace de la app (miapp://…); no se admiten javascript:, data:, vbscript:, file: ni http:`,
+            `La ${label} debe ser una dirección https:// o el enlace de la app móvil (betopro://… o controlmax://…); no se admite otro esquema`,
           );
           assert.equal((await send('PUT', '/apps/update/1', { [field]: link })).statusCode, 400);
         }
@@ -92,7 +98,8 @@ forEachBackend((backend) => {
       { webUrl: 'http://localhost:5173/app' },
       { webUrl: 'http://127.0.0.1:8080/x' },
       { webUrl: '/calculadora-txi' },
-      { iosUrl: 'https://apps.apple.com/app/id123', androidUrl: 'intent://abrir#Intent;scheme=medidor;end' },
+      { iosUrl: 'https://apps.apple.com/app/id123', androidUrl: 'controlmax://inicio' },
+      { iosUrl: 'BetoPro://auth/welcome', androidUrl: 'https://play.google.com/store/apps/details?id=x' },
       { webUrl: null, iosUrl: null, androidUrl: null },
     ]) {
       const updated = await send('PUT', `/apps/update/${id}`, payload);

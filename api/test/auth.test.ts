@@ -324,8 +324,13 @@ forEachBackend((backend) => {
       const id = await createUser(t.app, { email: 'usuario@portal.test', password: 'clave-usuario', status: 'active' });
       const [user] = await t.app.db.select().from(users).where(eq(users.id, id));
       const [admin] = await t.app.db.select().from(users).where(eq(users.email, adminEmail));
-      const request = (auth: unknown) => ({ auth }) as Parameters<typeof t.app.requireAdmin>[0];
-      const reply = {} as Parameters<typeof t.app.requireAdmin>[1];
+      // The administrator's check reads the database again through the request's own token.
+      const adminToken = await login(t.app, adminEmail, adminPassword);
+      const request = (auth: unknown) =>
+        ({ auth, headers: { authorization: `Bearer ${adminToken}` }, method: 'GET', routeOptions: {} }) as Parameters<
+          typeof t.app.requireAdmin
+        >[0];
+      const reply = { header: () => reply } as unknown as Parameters<typeof t.app.requireAdmin>[1];
       await assert.rejects(
         t.app.requireAdmin(request({ user, jti: 'x', expiresAt: new Date(), kind: 'session' }), reply),
         {

@@ -154,13 +154,93 @@ describe('configuration', () => {
       });
     }
 
-    it('accepts an exact tunnel host and a wildcard under a domain of one owner', () => {
+    it("accepts an exact tunnel host and a wildcard under the portal's own host", () => {
       const entries = [
         'https://abc123-8080.euw.devtunnels.ms',
         'https://*.portal.example.com',
         'https://mi-app.vercel.app',
       ];
-      assert.deepEqual(loadConfig({ REDIRECT_ALLOW_LIST: entries.join(',') }).redirectAllowList, entries);
+      assert.deepEqual(
+        loadConfig({ REDIRECT_ALLOW_LIST: entries.join(','), PORTAL_URL: 'https://portal.example.com' })
+          .redirectAllowList,
+        entries,
+      );
+    });
+
+    describe('wildcards and trailing dots (issue 37 item 4)', () => {
+      const portal = { PORTAL_URL: 'https://portal.example.com', API_PUBLIC_URL: 'https://api.portal.example.com' };
+      const refusedAtStart = (env: Record<string, string>, variable: string, ...parts: string[]) =>
+        assert.throws(
+          () => loadConfig(env),
+          (error: Error) =>
+            error instanceof ConfigError &&
+            error.message.startsWith(`Configuración inválida: ${variable} contiene`) &&
+            parts.every((part) => error.message.includes(part)),
+          `expected ${JSON.stringify(env)} to be refused`,
+        );
+
+      for (const entry of [
+        'https://*.devtunnels.ms.',
+        'https://*.portal.example.com.',
+        'https://mi-tunel.devtunnels.ms.',
+      ]) {
+        it(`refuses ${entry} (a trailing dot) at start, naming the variable`, () => {
+          refusedAtStart(
+            { ...portal, REDIRECT_ALLOW_LIST: entry },
+            'REDIRECT_ALLOW_LIST',
+            `"${entry}"`,
+            'termina en punto',
+          );
+        });
+      }
+
+      for (const base of [
+        'app.github.dev',
+        'loca.lt',
+        'serveo.net',
+        'lhr.life',
+        'pinggy.link',
+        'zrok.io',
+        'gitpod.io',
+        'glitch.me',
+        'amazonaws.com',
+      ]) {
+        it(`refuses https://*.${base} at start unless REDIRECT_WILDCARD_DOMAINS names it`, () => {
+          const entry = `https://*.${base}`;
+          refusedAtStart(
+            { ...portal, REDIRECT_ALLOW_LIST: `https://portal.example.com,${entry}` },
+            'REDIRECT_ALLOW_LIST',
+            `"${entry}"`,
+            'REDIRECT_WILDCARD_DOMAINS',
+          );
+          const vouched = loadConfig({ ...portal, REDIRECT_ALLOW_LIST: entry, REDIRECT_WILDCARD_DOMAINS: base });
+          assert.deepEqual(vouched.redirectAllowList, [entry]);
+        });
+      }
+
+      it('accepts a wildcard under a domain named in REDIRECT_WILDCARD_DOMAINS, whatever the portal address', () => {
+        const config = loadConfig({
+          REDIRECT_ALLOW_LIST: 'https://*.apps.example.com,https://*.socio.example.com',
+          REDIRECT_WILDCARD_DOMAINS: ' apps.example.com , socio.example.com ',
+        });
+        assert.deepEqual(config.redirectAllowList, ['https://*.apps.example.com', 'https://*.socio.example.com']);
+        assert.deepEqual(config.redirectWildcardDomains, ['apps.example.com', 'socio.example.com']);
+      });
+
+      it('refuses a public suffix or a dotted name in REDIRECT_WILDCARD_DOMAINS, and the override never rescues a suffix', () => {
+        refusedAtStart(
+          { REDIRECT_WILDCARD_DOMAINS: 'vercel.app' },
+          'REDIRECT_WILDCARD_DOMAINS',
+          '"vercel.app"',
+          'sufijo público',
+        );
+        refusedAtStart(
+          { REDIRECT_WILDCARD_DOMAINS: 'apps.example.com.' },
+          'REDIRECT_WILDCARD_DOMAINS',
+          '"apps.example.com."',
+          'termina en punto',
+        );
+      });
     });
 
     it('refuses an entry that is no address, and a wildcard in the middle of a host', () => {
@@ -181,8 +261,11 @@ describe('configuration', () => {
       assert.ok(
         defaults.every((entry) => /^https:\/\/(\*\.)?portal\.example\.com$|^(betopro|controlmax):\/\/auth/.test(entry)),
       );
-      assert.deepEqual(loadConfig({ REDIRECT_ALLOW_LIST: defaults.join(',') }).redirectAllowList, defaults);
-      await parts.checkRedirectAllowList(defaults);
+      // npm start passes the default list with its own wildcard domain (the product's placeholder domain).
+      const env = parts.apiEnvironment(parts.readLayout({}), {});
+      assert.equal(env.REDIRECT_WILDCARD_DOMAINS, 'portal.example.com');
+      assert.deepEqual(loadConfig(env).redirectAllowList, defaults);
+      await parts.checkRedirectAllowList(defaults, {});
     });
 
     it('npm start and scripts/serve.mjs refuse the list before serving it to the browser', async () => {
@@ -191,6 +274,23 @@ describe('configuration', () => {
         parts.checkRedirectAllowList(['https://*.devtunnels.ms']),
         /Configuración inválida: REDIRECT_ALLOW_LIST contiene "https:\/\/\*\.devtunnels\.ms"/,
       );
+      await assert.rejects(
+        parts.checkRedirectAllowList(['https://*.devtunnels.ms.'], {}),
+        /Configuración inválida: REDIRECT_ALLOW_LIST contiene "https:\/\/\*\.devtunnels\.ms\.": .*termina en punto/,
+      );
+      await assert.rejects(
+        parts.checkRedirectAllowList(['https://*.loca.lt'], {}),
+        /REDIRECT_ALLOW_LIST contiene "https:\/\/\*\.loca\.lt".*REDIRECT_WILDCARD_DOMAINS/,
+      );
+      await assert.rejects(
+        parts.checkRedirectAllowList(['https://portal.example.com'], { REDIRECT_WILDCARD_DOMAINS: 'github.io' }),
+        /Configuración inválida: REDIRECT_WILDCARD_DOMAINS contiene "github\.io"/,
+      );
+      await parts.checkRedirectAllowList(['https://*.loca.lt'], { REDIRECT_WILDCARD_DOMAINS: 'loca.lt' });
+      await parts.checkRedirectAllowList(['https://*.portal.empresa.com'], {
+        PUBLIC_PORTAL_URL: 'https://portal.empresa.com',
+        REDIRECT_WILDCARD_DOMAINS: '',
+      });
       const served = spawnSync(process.execPath, ['scripts/serve.mjs', 'host'], {
         cwd: new URL('../..', import.meta.url),
         env: { ...process.env, REDIRECT_ALLOW_LIST: 'https://portal.example.com,https://*.ngrok-free.app', PORT: '0' },

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { memoryCounterStore, redisCounterStore, type CounterStore } from '../src/plugins/app/counters.js';
-import { lockDurationMs } from '../src/plugins/app/limits.js';
+import { memoryCounterStore, redisCounterStore, type CounterStore } from '../src/domain/sign-in/counters.js';
+import { lockDurationMs } from '../src/domain/sign-in/limits.js';
 import { manualClock, post, testRedisUrl } from './helpers/accounts.js';
 import { buildTestApp, createUser, forEachBackend, type TestApp } from './helpers/app.js';
 
@@ -55,6 +55,20 @@ for (const [name, create] of stores) {
       const store = create(manualClock());
       const answers = await Promise.all(Array.from({ length: 20 }, () => store.hold('once', 60_000)));
       assert.equal(answers.filter((answer) => answer === 0).length, 1);
+    });
+
+    it('lets no more than the threshold of many concurrent callers take a slot, and gives a slot back', async () => {
+      const store = create(manualClock());
+      const rule = { threshold: 3, lock: { key: 'slot-lock', ms: [1000, 2000] } };
+      const answers = await Promise.all(Array.from({ length: 20 }, () => store.take('slot', 60_000, rule)));
+      const taken = answers.filter((answer) => answer.taken);
+      assert.equal(taken.length, 3);
+      assert.equal(await store.heldFor('slot-lock'), 1000, 'the slot that reached the threshold started the lock');
+      const third = taken.find((answer) => answer.count === 3)!;
+      await store.giveBack('slot', third, 'slot-lock');
+      assert.equal(await store.heldFor('slot-lock'), 0, 'given back, its lock is undone');
+      const capped = await Promise.all(Array.from({ length: 10 }, () => store.take('cap', 60_000, { threshold: 4 })));
+      assert.equal(capped.filter((answer) => answer.taken).length, 4);
     });
   });
 }

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { mailOutbox } from '../src/db/schema.js';
-import { verificationCodeMail } from '../src/lib/mail-templates.js';
-import { consoleTransport, retryDelayMs } from '../src/plugins/app/mailer.js';
+import { resetCodeMail, verificationCodeMail } from '../src/domain/mail/templates.js';
+import { consoleTransport, retryDelayMs } from '../src/domain/mail/mailer.js';
 import { manualClock, post, registration } from './helpers/accounts.js';
 import { buildTestApp, forEachBackend, type TestApp } from './helpers/app.js';
 import { freePort } from './helpers/processes.js';
@@ -42,6 +42,59 @@ forEachBackend((backend) => {
       const verified = await post(t.app, '/auth/verify-registration', { email: 'smtp@portal.test', code });
       assert.equal(verified.statusCode, 200);
       assert.equal(verified.json().user.status, 'active');
+    });
+
+    it('greets a pending registration without the name typed into the form, in the mail and in its resend', async () => {
+      const clock = manualClock();
+      const hostile = 'Tu cuenta será bloqueada. Verifica en https://evil.example';
+      const app = await buildTestApp(backend, { smtpUrl: `smtp://127.0.0.1:${sink.port}` }, { clock });
+      try {
+        const email = 'victima@portal.test';
+        const before = sink.received.length;
+        const response = await post(app.app, '/auth/register', registration(email, { name: hostile, lastName: 'X' }));
+        assert.equal(response.statusCode, 201);
+        await app.app.mailer.deliverDue();
+        clock.advance(61_000);
+        assert.equal((await post(app.app, '/auth/resend-verification', { email })).statusCode, 200);
+        await app.app.mailer.deliverDue();
+        const mails = sink.received.slice(before).filter((mail) => mail.to.includes(email));
+        assert.equal(mails.length, 2, 'the registration mail and the resend');
+        for (const mail of mails) {
+          const text = decodeQuotedPrintable(textPart(mail.data));
+          const whole = decodeQuotedPrintable(mail.data);
+          assert.match(text, /^Hola:\r?$/m);
+          assert.doesNotMatch(whole, /bloqueada|evil\.example/);
+        }
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('greets an active account by the name its owner proved, in a password-reset mail', async () => {
+      const clock = manualClock();
+      const app = await buildTestApp(backend, { smtpUrl: `smtp://127.0.0.1:${sink.port}` }, { clock });
+      try {
+        const email = 'activa@portal.test';
+        const registered = await post(app.app, '/auth/register', registration(email, { name: 'Lucía' }));
+        await app.app.mailer.deliverDue();
+        const first = sink.received.filter((mail) => mail.to.includes(email)).at(-1)!;
+        const code = /\b(\d{6})\b/.exec(decodeQuotedPrintable(textPart(first.data)))?.[1];
+        const verified = await post(app.app, '/auth/verify-registration', {
+          email,
+          code,
+          registrationId: registered.json().registrationId,
+        });
+        assert.equal(verified.statusCode, 200);
+        clock.advance(61_000);
+        assert.equal((await post(app.app, '/auth/forgot-password', { email })).statusCode, 200);
+        await app.app.mailer.deliverDue();
+        const reset = sink.received.filter((mail) => mail.to.includes(email)).at(-1)!;
+        const text = decodeQuotedPrintable(textPart(reset.data));
+        assert.match(text, /cambiar la contraseña/);
+        assert.match(text, /^Hola, Lucía:\r?$/m);
+      } finally {
+        await app.close();
+      }
     });
   });
 
@@ -90,7 +143,6 @@ describe('mail', () => {
   it('prints the whole mail, code included, in the embedded default', async () => {
     const printed: string[] = [];
     const mail = verificationCodeMail({
-      name: 'Ana',
       email: 'ana@portal.test',
       code: '042917',
       portalUrl: 'http://127.0.0.1:8080',
@@ -103,7 +155,7 @@ describe('mail', () => {
   });
 
   it('escapes the name in the HTML', () => {
-    const mail = verificationCodeMail({
+    const mail = resetCodeMail({
       name: '<b>Ana</b>',
       email: 'a@b.cd',
       code: '123456',

@@ -6,7 +6,7 @@ import { plans, userIdentities, userPlans, users } from '../src/db/schema.js';
 import { freePlanName } from '../src/db/seed-data.js';
 import { appleClientSecret } from '../src/lib/oauth/apple-client-secret.js';
 import { post, registration } from './helpers/accounts.js';
-import { buildTestApp, createUser, forEachBackend, type TestApp } from './helpers/app.js';
+import { backends, buildTestApp, buildTestAppPair, createUser, forEachBackend, type TestApp } from './helpers/app.js';
 import { startIdentityProvider, type IdentityProvider, type TestAccount } from './helpers/identity-provider.js';
 import { OAuthBrowser, type Hop } from './helpers/oauth-browser.js';
 
@@ -14,6 +14,9 @@ const apiUrl = 'http://api.portal.test';
 const portalUrl = 'http://portal.test';
 const partner = 'https://socio.example.com/entrada';
 const apple = { clientId: 'com.portal.web', teamId: 'EQUIPO1234', keyId: 'CLAVE12345' };
+/** Where the portal's page redeems the one-time code of a Google/Apple return. */
+const exchangePath = '/auth/social/canjear';
+const TOKEN_INVALID = 'Token de autenticación inválido. Por favor, inicia sesión nuevamente.';
 
 const ecPem = () =>
   generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -81,11 +84,34 @@ forEachBackend((backend) => {
     assert.equal(response.statusCode, 200, response.body);
     return response.json();
   };
-  const tokenIn = (url: URL) => {
-    assert.equal(url.pathname, '/apps', url.href);
-    const token = url.searchParams.get('token');
-    assert.ok(token, url.href);
-    return token;
+  /** The one-time code of a return to the portal: on the callback page, never with a token. */
+  const codeIn = (url: URL) => {
+    assert.equal(url.pathname, '/auth/google/callback', url.href);
+    assert.equal(url.searchParams.get('token'), null, url.href);
+    assert.doesNotMatch(url.href, /eyJ/, 'no JWT anywhere in the address');
+    const code = url.searchParams.get('code');
+    assert.ok(code, url.href);
+    return code;
+  };
+  const exchange = (code: string, secret: string, app = t.app) =>
+    app.inject({ method: 'POST', url: exchangePath, payload: { code, secret } });
+  /** What the portal's page does with a return: redeems its code with the tab's secret; answers the session token. */
+  const tokenIn = async (url: URL, who: OAuthBrowser) => {
+    const response = await exchange(codeIn(url), who.secret);
+    assert.equal(response.statusCode, 200, response.body);
+    const body = response.json();
+    assert.equal(body.user.email, (await currentUser(body.access_token)).email);
+    return body.access_token as string;
+  };
+  /** A whole sign-in in a fresh browser, ending with the session token the portal's page would get. */
+  const signedIn = async (provider: 'google' | 'apple', sub: string) => {
+    const who = browser();
+    return tokenIn(await who.signIn(provider, sub), who);
+  };
+  const refused = (response: { statusCode: number; json(): { code?: string; message?: string } }) => {
+    assert.equal(response.statusCode, 400);
+    assert.equal(response.json().code, 'SIGN_IN_RETURN_INVALID');
+    assert.equal(response.json().message, TOKEN_INVALID);
   };
   const usersWithEmail = async (email: string) => await t.app.db.select().from(users).where(eq(users.email, email));
   const authFailed = (url: URL) => {
@@ -94,9 +120,17 @@ forEachBackend((backend) => {
   };
 
   describe('Google', () => {
-    it('a new person lands on /apps with a token, an active account with every free plan and the provider linked', async () => {
+    it("keeps Google's avatar and no picture from another host (the provider's claim follows the portal's picture rule)", async () => {
+      const avatar = 'https://lh3.googleusercontent.com/a/foto-de-lucia';
+      const withAvatar = person({ picture: avatar });
+      assert.equal((await currentUser(await signedIn('google', withAvatar.sub))).picture, avatar);
+      const withPixel = person({ picture: 'https://rastreo.example/pixel.png' });
+      assert.equal((await currentUser(await signedIn('google', withPixel.sub))).picture, null);
+    });
+
+    it('a new person gets in (a one-time code redeemed by the tab that started), an active account with every free plan and the provider linked', async () => {
       const someone = person();
-      const user = await currentUser(tokenIn(await browser().signIn('google', someone.sub)));
+      const user = await currentUser(await signedIn('google', someone.sub));
       assert.equal(user.email, someone.email);
       assert.equal(user.name, 'Lucía');
       assert.equal(user.lastName, 'Quispe');
@@ -116,11 +150,11 @@ forEachBackend((backend) => {
 
     it('the same person again gets the same account; an email changed at the provider still finds it', async () => {
       const someone = person();
-      const first = await currentUser(tokenIn(await browser().signIn('google', someone.sub)));
-      const again = await currentUser(tokenIn(await browser().signIn('google', someone.sub)));
+      const first = await currentUser(await signedIn('google', someone.sub));
+      const again = await currentUser(await signedIn('google', someone.sub));
       assert.equal(again.id, first.id);
       googleIdp.setAccount({ ...someone, email: `nuevo-${someone.email}` });
-      const changed = await currentUser(tokenIn(await browser().signIn('google', someone.sub)));
+      const changed = await currentUser(await signedIn('google', someone.sub));
       assert.equal(changed.id, first.id);
       assert.equal(changed.email, someone.email);
       assert.equal((await usersWithEmail(`nuevo-${someone.email}`)).length, 0);
@@ -132,7 +166,7 @@ forEachBackend((backend) => {
 
     it('an account made by Google has no password: changing it says how to create one', async () => {
       const someone = person();
-      const token = tokenIn(await browser().signIn('google', someone.sub));
+      const token = await signedIn('google', someone.sub);
       const response = await post(
         t.app,
         '/auth/update-password',
@@ -149,7 +183,7 @@ forEachBackend((backend) => {
     it('an existing password account is linked by its verified email and keeps its password', async () => {
       const someone = person();
       const id = await createUser(t.app, { email: someone.email, password: 'clave-propia-1', status: 'active' });
-      const user = await currentUser(tokenIn(await browser().signIn('google', someone.sub)));
+      const user = await currentUser(await signedIn('google', someone.sub));
       assert.equal(user.id, id);
       assert.equal(user.name, 'Prueba', 'the name the account has stays');
       const login = await post(t.app, '/auth/login', { email: someone.email, password: 'clave-propia-1' });
@@ -162,7 +196,7 @@ forEachBackend((backend) => {
         (await post(t.app, '/auth/register', registration(someone.email, { password: 'clave-de-otro-1' }))).statusCode,
         201,
       );
-      const user = await currentUser(tokenIn(await browser().signIn('google', someone.sub)));
+      const user = await currentUser(await signedIn('google', someone.sub));
       assert.equal(user.status, 'active');
       assert.ok(user.planesUsuarios.length > 0);
       const login = await post(t.app, '/auth/login', { email: someone.email, password: 'clave-de-otro-1' });
@@ -212,7 +246,7 @@ forEachBackend((backend) => {
     });
 
     it('the start sets a short-lived http-only cookie and sends PKCE, state and nonce to the provider', async () => {
-      const response = await t.app.inject({ method: 'GET', url: '/auth/google' });
+      const response = await t.app.inject({ method: 'GET', url: `/auth/google?binding=${browser().binding}` });
       assert.equal(response.statusCode, 302);
       const location = new URL(response.headers.location as string);
       assert.equal(location.origin, googleIdp.issuer);
@@ -229,15 +263,17 @@ forEachBackend((backend) => {
       );
     });
 
-    it('an allowed partner target is carried to the portal with the token; a hostile one is dropped', async () => {
+    it('an allowed partner target is carried to the portal with the code; a hostile one is dropped', async () => {
       const someone = person();
-      const allowed = await browser().signIn('google', someone.sub, { redirectUrl: partner });
-      tokenIn(allowed);
+      const first = browser();
+      const allowed = await first.signIn('google', someone.sub, { redirectUrl: partner });
+      await tokenIn(allowed, first);
       assert.equal(allowed.searchParams.get('redirect_url'), partner);
-      const hostile = await browser().signIn('google', someone.sub, {
+      const second = browser();
+      const hostile = await second.signIn('google', someone.sub, {
         redirectUrl: 'https://socio.example.com.evil.test/robar',
       });
-      tokenIn(hostile);
+      await tokenIn(hostile, second);
       assert.equal(hostile.searchParams.get('redirect_url'), null);
     });
 
@@ -252,14 +288,72 @@ forEachBackend((backend) => {
     });
   });
 
+  describe('the return to the portal is bound to the browser that started the sign-in (login CSRF)', () => {
+    it('carries a one-time code to the callback page, never a session token (Google and Apple)', async () => {
+      const someone = person();
+      codeIn(await browser().signIn('google', someone.sub));
+      const fromApple = await browser().signIn('apple', someone.sub);
+      codeIn(fromApple);
+      assert.equal(fromApple.searchParams.get('provider'), 'apple');
+    });
+
+    it('the code is exchanged once, by the secret of the browser that started; a replay is refused', async () => {
+      const someone = person();
+      const who = browser();
+      const code = codeIn(await who.signIn('google', someone.sub));
+      const first = await exchange(code, who.secret);
+      assert.equal(first.statusCode, 200, first.body);
+      assert.equal(first.json().user.email, someone.email);
+      assert.equal((await currentUser(first.json().access_token)).email, someone.email);
+      refused(await exchange(code, who.secret));
+    });
+
+    it("another browser's secret is refused, and the code is spent by the attempt", async () => {
+      const attacker = person();
+      const attackersBrowser = browser();
+      const code = codeIn(await attackersBrowser.signIn('google', attacker.sub));
+      const victimsTab = browser();
+      refused(await exchange(code, victimsTab.secret));
+      refused(await exchange(code, attackersBrowser.secret));
+    });
+
+    it('an expired code is refused', async () => {
+      const someone = person();
+      const who = browser();
+      const code = codeIn(await who.signIn('google', someone.sub));
+      await t.app.db.execute(sql`UPDATE sign_in_returns SET expires_at = now() - interval '1 second'`);
+      refused(await exchange(code, who.secret));
+    });
+
+    it('an unknown code, or a malformed body, is refused with the Spanish message', async () => {
+      refused(await exchange('no-existe', browser().secret));
+      const empty = await t.app.inject({ method: 'POST', url: exchangePath, payload: {} });
+      assert.equal(empty.statusCode, 400);
+      assert.doesNotMatch(empty.body, /must have required property/);
+    });
+
+    it('a start without the browser binding goes back to /login?error=auth_failed and reaches no provider', async () => {
+      for (const provider of ['google', 'apple']) {
+        const response = await t.app.inject({
+          method: 'GET',
+          url: `/auth/${provider}?redirect_url=${encodeURIComponent(partner)}`,
+        });
+        assert.equal(response.statusCode, 302);
+        const location = new URL(response.headers.location as string);
+        authFailed(location);
+        assert.equal(location.searchParams.get('redirect_url'), partner);
+      }
+    });
+  });
+
   describe('Apple', () => {
     it('a new person signs in through form_post; the name Apple sends once is kept, and the second sign-in reuses the account', async () => {
       const someone = person({ givenName: 'Mateo', familyName: 'Huamán' });
-      const first = await currentUser(tokenIn(await browser().signIn('apple', someone.sub)));
+      const first = await currentUser(await signedIn('apple', someone.sub));
       assert.equal(first.email, someone.email);
       assert.equal(first.name, 'Mateo');
       assert.equal(first.lastName, 'Huamán');
-      const again = await currentUser(tokenIn(await browser().signIn('apple', someone.sub)));
+      const again = await currentUser(await signedIn('apple', someone.sub));
       assert.equal(again.id, first.id);
       assert.equal(again.name, 'Mateo');
       const links = await t.app.db
@@ -271,8 +365,8 @@ forEachBackend((backend) => {
 
     it('one person with Google and Apple has one account with both identities', async () => {
       const someone = person();
-      const viaGoogle = await currentUser(tokenIn(await browser().signIn('google', someone.sub)));
-      const viaApple = await currentUser(tokenIn(await browser().signIn('apple', someone.sub)));
+      const viaGoogle = await currentUser(await signedIn('google', someone.sub));
+      const viaApple = await currentUser(await signedIn('apple', someone.sub));
       assert.equal(viaApple.id, viaGoogle.id);
       const links = await t.app.db.select().from(userIdentities).where(eq(userIdentities.userId, viaGoogle.id));
       assert.deepEqual(links.map((l) => l.provider).sort(), ['apple', 'google']);
@@ -339,5 +433,32 @@ forEachBackend((backend) => {
         await bare.close();
       }
     });
+  });
+});
+
+describe('two API instances on one PostgreSQL', {
+  skip: !backends.includes('postgres') && 'PostgreSQL not selected',
+}, () => {
+  it('a code made by one instance is exchanged on the other, once', async () => {
+    const pair = await buildTestAppPair({
+      apiPublicUrl: apiUrl,
+      portalUrl,
+      redirectAllowList: ['https://socio.example.com'],
+      google: { issuer: googleIdp.issuer, clientId: 'portal-google', clientSecret: 'secreto-google' },
+    });
+    try {
+      const someone = person();
+      const who = new OAuthBrowser({ app: pair.a, apiUrl, portalUrl });
+      const end = await who.signIn('google', someone.sub);
+      assert.equal(end.searchParams.get('token'), null);
+      const code = end.searchParams.get('code') ?? '';
+      const onB = await pair.b.inject({ method: 'POST', url: exchangePath, payload: { code, secret: who.secret } });
+      assert.equal(onB.statusCode, 200, onB.body);
+      assert.equal(onB.json().user.email, someone.email);
+      const again = await pair.a.inject({ method: 'POST', url: exchangePath, payload: { code, secret: who.secret } });
+      assert.equal(again.statusCode, 400);
+    } finally {
+      await pair.close();
+    }
   });
 });

@@ -118,6 +118,33 @@ forEachBackend((backend) => {
       );
     });
 
+    it('mints nothing for a host ending in a dot, even with the dotted wildcard start-up once let through', async () => {
+      // What the review configured: the start-up check now refuses it (config.test.ts), and matching refuses it too.
+      const dotted = await buildTestApp(backend, {
+        redirectAllowList: ['https://*.devtunnels.ms.', 'https://mi-tunel.devtunnels.ms.', ...allowList],
+      });
+      try {
+        const session = await login(dotted.app, adminEmail, 'clave-de-prueba-admin');
+        for (const target of [
+          'https://attacker.devtunnels.ms./cb',
+          'https://mi-tunel.devtunnels.ms./cb',
+          'https://test.portal.example.com./cb',
+          'https://socio.example.com./bienvenida',
+        ]) {
+          const refused = await dotted.app.inject({
+            method: 'POST',
+            url: '/auth/partner-token',
+            payload: { redirect_url: target },
+            headers: { authorization: `Bearer ${session}` },
+          });
+          assert.equal(refused.statusCode, 400, `${target}: ${refused.body}`);
+          assert.equal(refused.json().message, 'La dirección de destino no está permitida');
+        }
+      } finally {
+        await dotted.close();
+      }
+    });
+
     it('lives PARTNER_TOKEN_TTL_SECONDS, and never past the session it comes from', async () => {
       const short = await buildTestApp(backend, { redirectAllowList: allowList, partnerTokenTtlSeconds: 120 });
       const brief = await buildTestApp(backend, { redirectAllowList: allowList, tokenTtlSeconds: 600 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
+import { readMigrations } from '../src/db/migrate.js';
 import { auditLog, userPlans, users } from '../src/db/schema.js';
 import { post } from './helpers/accounts.js';
 import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
@@ -139,10 +140,36 @@ forEachBackend((backend) => {
 
   describe('PUT /auth/editar/{id}', () => {
     it('edits the own profile fields', async () => {
-      const response = await edit(ana.id, { lastName: 'Gómez', picture: 'https://cdn.example.com/ana.png' }, ana.token);
+      const google = 'https://lh3.googleusercontent.com/a/ACg8oc-ana=s96-c';
+      const response = await edit(ana.id, { lastName: 'Gómez', picture: google }, ana.token);
       assert.equal(response.statusCode, 200);
       assert.equal(response.json().user.lastName, 'Gómez');
-      assert.equal(response.json().user.picture, 'https://cdn.example.com/ana.png');
+      assert.equal(response.json().user.picture, google);
+      assert.equal((await edit(ana.id, { picture: null }, ana.token)).json().user.picture, null);
+    });
+
+    it("refuses, in Spanish, a picture anywhere but the identity provider's avatar host, and keeps the stored one", async () => {
+      const google = 'https://lh4.googleusercontent.com/a/ACg8oc-beto=s96-c';
+      assert.equal((await edit(beto.id, { picture: google }, beto.token)).statusCode, 200);
+      const refusal = {
+        statusCode: 400,
+        code: 'PICTURE_NOT_ALLOWED',
+        message:
+          'La foto de perfil solo puede ser la de tu cuenta de Google (una dirección https de googleusercontent.com).',
+      };
+      for (const picture of [
+        // A tracking pixel: every administrator who opens the users list would fetch it.
+        'https://attacker.example/pixel.png?u=beto',
+        'http://lh4.googleusercontent.com/a/x',
+        'https://lh4.googleusercontent.com.attacker.example/a',
+        'https://lh4.googleusercontent.com@attacker.example/a',
+      ]) {
+        const response = await edit(beto.id, { picture }, beto.token);
+        assert.deepEqual(response.json(), refusal, picture);
+        // An administrator gets the same answer.
+        assert.deepEqual((await edit(beto.id, { picture }, admin)).json(), refusal, picture);
+      }
+      assert.equal((await row(beto.id)).picture, google);
     });
 
     it("refuses another user's profile, and role or status from a non-administrator, with 403", async () => {
@@ -187,6 +214,35 @@ forEachBackend((backend) => {
       assert.equal((await edit(0, { name: 'X' }, admin)).statusCode, 400);
       assert.equal((await edit(ana.id, { status: 'borrado' }, admin)).statusCode, 400);
       assert.equal((await edit(ana.id, { picture: 'javascript:alert(1)' }, ana.token)).statusCode, 400);
+    });
+  });
+
+  describe('migration 0016', () => {
+    it("drops stored pictures the rule refuses and keeps the providers' ones", async () => {
+      const google = 'https://lh3.googleusercontent.com/a/ACg8oc-kept=s96-c';
+      const stored = [
+        google,
+        'https://attacker.example/pixel.png',
+        'http://lh3.googleusercontent.com/a/x',
+        'https://lh3.googleusercontent.com.attacker.example/a',
+        'https://lh3.googleusercontent.com@attacker.example/a',
+        'https://lh3.googleusercontent.com:8443/a',
+      ];
+      const ids: number[] = [];
+      for (const [i, picture] of stored.entries()) {
+        const id = await createUser(t.app, {
+          email: `foto${i}@portal.test`,
+          password: 'clave-perfil',
+          status: 'active',
+        });
+        await t.app.db.update(users).set({ picture }).where(eq(users.id, id));
+        ids.push(id);
+      }
+      const migration = readMigrations().find((m) => m.name === '0016_users_foreign_pictures.sql');
+      assert.ok(migration);
+      await t.database.transaction((session) => session.exec(migration.sql));
+      const after = await Promise.all(ids.map(async (id) => (await row(id)).picture));
+      assert.deepEqual(after, [google, null, null, null, null, null]);
     });
   });
 

@@ -49,7 +49,9 @@ forEachBackend((backend) => {
       assert.equal(others.length, 0);
       const code = codeIn(mail);
       assert.match(mail!.subject, /código de verificación/);
-      assert.match(mail!.text, /Hola, Ana:/);
+      // The name typed into the form is not proved yet: the mail greets nobody by name.
+      assert.match(mail!.text, /^Hola:$/m);
+      assert.doesNotMatch(mail!.text, /Ana/);
       assert.match(mail!.text, /vence en 10 minutos/);
       assert.match(mail!.html, new RegExp(`>${code}<`));
       assert.match(mail!.html, /https:\/\/portal\.example\.com\/verify-email\?email=nueva%40portal\.test/);
@@ -120,7 +122,7 @@ forEachBackend((backend) => {
       assert.equal(third.statusCode, 201);
       const mails = await mailsTo(t.app, transport, email);
       assert.equal(mails.length, 2);
-      assert.match(mails[1]!.text, /Hola, Carla:/);
+      assert.match(mails[1]!.text, /^Hola:$/m);
       assert.equal((await verify(email, first)).statusCode, 400, 'only the newest code is live');
       const verified = await post(t.app, '/auth/verify-registration', {
         email,

@@ -8,8 +8,8 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { generate } from 'otplib';
 import { auditLog, recoveryCodes, sessions, signInTickets, totpFactors, users } from '../src/db/schema.js';
-import { claimTotpStep } from '../src/plugins/app/totp.js';
-import { findUserByEmail } from '../src/routes/auth/queries.js';
+import { claimTotpStep } from '../src/domain/second-factor/totp.js';
+import { findUserByEmail } from '../src/domain/accounts/queries.js';
 import {
   adminEmail,
   adminPassword,

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { generate } from 'otplib';
-import type { OutgoingMail } from '../src/plugins/app/mailer.js';
+import type { OutgoingMail } from '../src/domain/mail/mailer.js';
 import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
 import { SoftAuthenticator } from './helpers/soft-authenticator.js';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ListenHandlers } from '../src/db/client.js';
-import { createSessionStateCache, defaultSessionStateLimits } from '../src/plugins/app/session-state.js';
+import { createSessionStateCache, defaultSessionStateLimits } from '../src/domain/sessions/state-cache.js';
 
 interface Row {
   id: number;

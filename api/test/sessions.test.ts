@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, sessions } from '../src/db/schema.js';
-import type { OutgoingMail } from '../src/plugins/app/mailer.js';
-import { createTokenService, type TokenService } from '../src/plugins/app/tokens.js';
-import { describeClient } from '../src/plugins/app/sessions.js';
+import type { OutgoingMail } from '../src/domain/mail/mailer.js';
+import { createTokenService, type TokenService } from '../src/domain/sessions/verify.js';
+import { describeClient } from '../src/domain/sessions/sessions.js';
 import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
 
 const chromeLinux =

@@ -6,7 +6,7 @@ import { after, before, it, mock } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { users } from '../src/db/schema.js';
-import { createTokenService, type TokenService } from '../src/plugins/app/tokens.js';
+import { createTokenService, type TokenService } from '../src/domain/sessions/verify.js';
 import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
 
 forEachBackend((backend) => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { users } from '../src/db/schema.js';
-import { renewEmailSample } from '../src/routes/users/email-search.js';
+import { renewEmailSample } from '../src/domain/user-directory/email-search.js';
 import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
 
 // Issue 19, item 3: the stat cards and the unfiltered totals come from counters the database keeps (migration 0009);

@@ -11,11 +11,11 @@ import { DatabaseLockedError } from '../db/client.js';
 import { mailOutbox, roles, users, type User } from '../db/schema.js';
 import { createAdministrator, generatePassword } from '../db/seed.js';
 import { HttpError, isDatabaseUnavailable } from '../lib/errors.js';
-import { resetCodeMail } from '../lib/mail-templates.js';
-import { changeUserRole, changeUserStatus, keepOneAdministrator } from '../routes/admin/accounts.js';
-import { operatorActor, recordAudit } from '../routes/admin/audit.js';
-import { newPasswordValues } from '../routes/auth/passwords.js';
-import { findUserByEmail, normalizeEmail } from '../routes/auth/queries.js';
+import { resetCodeMail } from '../domain/mail/templates.js';
+import { changeUserRole, changeUserStatus, keepOneAdministrator } from '../domain/accounts/status.js';
+import { operatorActor, recordAudit } from '../domain/accounts/audit.js';
+import { newPasswordValues } from '../domain/accounts/passwords.js';
+import { findUserByEmail, normalizeEmail } from '../domain/accounts/queries.js';
 import { loadEnvFile } from '../lib/env-file.js';
 
 const usage = `Uso: npm run admin -- <orden> [argumentos]
@@ -270,7 +270,8 @@ function parse(
 ): { command: Command; positionals: string[]; values: Record<string, string | boolean | undefined> } | 'help' {
   const [name, ...rest] = argv;
   if (name === undefined || name === 'ayuda' || name === '--help' || name === '-h') return 'help';
-  const command = commands[name];
+  // Own properties only: 'constructor' or '__proto__' would otherwise reach Object.prototype's.
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) throw usageError(`Orden desconocida: «${name}».`);
   let parsed: { positionals: string[]; values: Record<string, string | boolean | undefined> };
   try {

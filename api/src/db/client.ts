@@ -23,12 +23,16 @@ export interface SqlSession {
   exec(script: string): Promise<void>;
 }
 
-/** A notification subscription on a connection of its own (issue 19: api/src/plugins/app/session-state.ts). */
+/** A notification subscription on a connection of its own (issue 19: api/src/domain/sessions/state-cache.ts). */
 export interface Listener {
   /** The server process of the listening connection (PostgreSQL only): tests cut the channel with it. */
   readonly pid: number | undefined;
-  /** A round trip on the listening connection: rejects when it is gone or does not answer in time. */
-  ping(): Promise<void>;
+  /**
+   * A round trip on the listening connection: rejects when it is gone or does not answer within `timeoutMs` (then the
+   * connection counts as lost). Notifications arrive in order on that connection, so once it answers, every
+   * notification committed before it was sent has been delivered.
+   */
+  ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -163,17 +167,34 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
         connectionString: url,
         connectionTimeoutMillis: timeoutMs,
         query_timeout: timeoutMs,
+        // The kernel probes an idle path after 1 s (libuv then probes every second, ten times). Node cannot set
+        // TCP_USER_TIMEOUT (unacknowledged data on a dead path would be retried for many minutes): the caller's ping
+        // with a deadline (`ping(timeoutMs)`) is that bound, and it also catches a path that still acknowledges
+        // but forwards nothing (a frozen proxy or middlebox), which no TCP option sees.
         keepAlive: true,
-        keepAliveInitialDelayMillis: 10_000,
+        keepAliveInitialDelayMillis: 1_000,
         ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
       });
+      /** Ends the connection, or drops its socket when a silent peer does not let it end within a second. */
+      const finish = async () => {
+        const stream = (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
+        const force = setTimeout(() => stream?.destroy(), 1_000);
+        force.unref();
+        try {
+          await client.end();
+        } catch {
+          // Already gone.
+        } finally {
+          clearTimeout(force);
+        }
+      };
       let lost = false;
       const lose = (error?: Error) => {
         if (lost) return;
         lost = true;
         handlers.lost(error);
-        // A connection that failed is not reused: drop it (end() is harmless on one already closed).
-        client.end().catch(() => {});
+        // A connection that failed is not reused: drop it (harmless on one already closed).
+        void finish();
       };
       client.on('notification', (message) => {
         if (message.channel === channel) handlers.notify(message.payload ?? '');
@@ -190,9 +211,10 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
       }
       return {
         pid: (client as unknown as { processID: number | undefined }).processID,
-        async ping() {
+        async ping(deadlineMs) {
           try {
-            await client.query('SELECT 1');
+            // `query_timeout` per query is read by pg but missing from its types.
+            await client.query({ text: 'SELECT 1', query_timeout: deadlineMs } as pg.QueryConfig);
           } catch (error) {
             lose(error as Error);
             throw error;
@@ -200,7 +222,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
         },
         async close() {
           lost = true;
-          await client.end().catch(() => {});
+          await finish();
         },
       };
     },

@@ -128,7 +128,7 @@ export const userCounts = pgTable(
 /**
  * Migration 0014 (issue 19, item 3): how many users have each status per day of sign-up (UTC), kept by triggers on
  * `users` like user_counts (16 rows by writing connection, read by summing): where a page number of the user list
- * starts (routes/users/queries.ts). Never written by the API.
+ * starts (domain/user-directory/queries.ts). Never written by the API.
  */
 export const userDayCounts = pgTable(
   'user_day_counts',
@@ -144,7 +144,7 @@ export const userDayCounts = pgTable(
 /**
  * Migration 0013 (issue 19, item 3): how many users were deleted or changed their email, kept by triggers on `users`
  * like user_counts (16 rows by writing connection, read by summing): what the email search's sample may have lost
- * since it was taken (routes/users/email-search.ts). Never written by the API.
+ * since it was taken (domain/user-directory/email-search.ts). Never written by the API.
  */
 export const userEmailRemovals = pgTable('user_email_removals', {
   shard: smallint('shard').primaryKey(),
@@ -357,4 +357,18 @@ export const webauthnChallenges = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (table) => [index('webauthn_challenges_expires_at_idx').on(table.expiresAt)],
+);
+
+/** Migration 0015: Google/Apple returns to the portal (id = SHA-256 hex of the one-time code; binding = the tab's). */
+export const signInReturns = pgTable(
+  'sign_in_returns',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    binding: text('binding').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('sign_in_returns_expires_at_idx').on(table.expiresAt)],
 );

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { count, eq, sql } from 'drizzle-orm';
-import { hashPassword } from '../plugins/app/passwords.js';
+import { hashPassword } from '../domain/accounts/passwords.js';
 import { present } from '../lib/errors.js';
 import type { Db } from './client.js';
 import { startupLockKey } from './migrate.js';

@@ -1,3 +1,4 @@
+import { userFields, UserStatusSchema } from './users.js';
 import { Type } from 'typebox';
 import { userStatuses } from '../db/schema.js';
 import { LiteralUnion, Nullable } from './common.js';
@@ -115,7 +116,11 @@ export const EditUserBody = Type.Object(
     name: Type.Optional(Name),
     lastName: Type.Optional(Name),
     phone: Type.Optional(Phone),
-    picture: Type.Optional(Type.Union([Type.String({ maxLength: 2048, pattern: '^https?://[^\\s]+$' }), Type.Null()])),
+    picture: Type.Optional(
+      Type.Union([Type.String({ maxLength: 2048 }), Type.Null()], {
+        description: 'Solo una foto del proveedor de identidad (https://…googleusercontent.com); null la quita',
+      }),
+    ),
     role: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)], { description: 'Solo administradores' })),
     status: Type.Optional(LiteralUnion(userStatuses, { description: 'Solo administradores' })),
   },
@@ -176,18 +181,15 @@ export const UserPlan = Type.Object(
   { additionalProperties: false },
 );
 
+// The user's fields in the order the API has always sent them, `presentacion` among them.
+const { status, createdAt, ...identity } = userFields;
+
 export const CurrentUser = Type.Object(
   {
-    id: Type.Integer(),
-    email: Type.String(),
-    name: Type.String(),
-    lastName: Type.String(),
-    phone: Type.String(),
-    picture: Nullable(Type.String()),
-    role: Type.Integer({ description: '1 = administrador, 2 = usuario' }),
+    ...identity,
     presentacion: Type.Boolean(),
-    status: LiteralUnion(userStatuses),
-    createdAt: Type.String({ format: 'date-time' }),
+    status,
+    createdAt,
     planesUsuarios: Type.Array(UserPlan),
   },
   { additionalProperties: false },
@@ -227,8 +229,33 @@ export const EmailStatus = Nullable(
   Type.Object(
     {
       email: Type.String(),
-      status: LiteralUnion(userStatuses),
+      status: UserStatusSchema,
     },
     { additionalProperties: false },
   ),
 );
+
+/** POST /auth/partner-token: a token for one partner app, minted from the portal session. */
+export const PartnerTokenBody = Type.Object(
+  {
+    redirect_url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        'El destino de la app asociada (https://… o el enlace profundo de la app móvil), de la lista permitida',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const PartnerTokenAnswer = Type.Object({
+  access_token: Type.String({
+    description: 'Token para la app asociada: solo lee la identidad y los planes de la persona',
+  }),
+  token_type: Type.Literal('Bearer'),
+  expires_in: Type.Integer({ description: 'Segundos de vida que le quedan' }),
+  audience: Type.String({
+    description:
+      'Su `aud`: el origen del destino web (https://socio.example.com) o el esquema del enlace móvil (betopro)',
+  }),
+});

@@ -68,3 +68,9 @@ export function LiteralUnion<const T extends readonly string[]>(
     options,
   ) as TUnion as TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }>;
 }
+
+/** What an administrator-only route documents besides its own answers: 401 without a session, 403 for others. */
+export const adminErrors = { 401: ErrorRef, 403: ErrorRef, ...commonErrors };
+
+/** The OpenAPI security of a route that takes the bearer token. */
+export const bearerSecurity = [{ bearerAuth: [] }];

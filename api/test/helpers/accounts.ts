@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { Clock } from '../../src/plugins/app/counters.js';
-import type { MailTransport, OutgoingMail } from '../../src/plugins/app/mailer.js';
+import type { Clock } from '../../src/domain/sign-in/counters.js';
+import type { MailTransport, OutgoingMail } from '../../src/domain/mail/mailer.js';
 
 /** Redis of this machine kind (started before every session and CI run); REDIS_URL points elsewhere. */
 export const testRedisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';

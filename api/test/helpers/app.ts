@@ -15,9 +15,9 @@ import { openPostgres, pgliteExtensions, wrapPglite, type Database } from '../..
 import { migrate, readMigrations } from '../../src/db/migrate.js';
 import { seed } from '../../src/db/seed.js';
 import { sessions, users, type User, type UserStatus } from '../../src/db/schema.js';
-import { newSessionId } from '../../src/plugins/app/sessions.js';
-import { hashPassword } from '../../src/plugins/app/passwords.js';
-import { loadSigningKey, type SigningKey } from '../../src/plugins/app/tokens.js';
+import { newSessionId } from '../../src/domain/sessions/sessions.js';
+import { hashPassword } from '../../src/domain/accounts/passwords.js';
+import { loadSigningKey, type SigningKey } from '../../src/domain/tokens/keys.js';
 import { generateEcKeyPem } from './keys.js';
 
 export type Backend = 'pglite' | 'postgres';
@@ -208,15 +208,27 @@ export interface TestAppPair {
   close(): Promise<void>;
 }
 
-/** Two real app instances on one freshly migrated and seeded PostgreSQL schema (issue 19: state across instances). */
-export async function buildTestAppPair(overrides: Partial<Config> = {}): Promise<TestAppPair> {
+/**
+ * Two real app instances on one freshly migrated and seeded PostgreSQL schema (issue 19: state across instances).
+ * `listenUrlOfB`: B's notification listener connects there (a test's proxy in front of the server) while its pool
+ * connects straight to DATABASE_URL.
+ */
+export async function buildTestAppPair(
+  overrides: Partial<Config> = {},
+  options: { listenUrlOfB?: string } = {},
+): Promise<TestAppPair> {
   const { database, dispose } = await openTestDatabase('postgres');
   const key = await testSigningKey();
   const opened: FastifyInstance[] = [];
   try {
     const a = await buildApp({ config: testConfig(overrides), database, signingKey: key });
     opened.push(a);
-    const second = openPostgres(databaseUrl!, { searchPath: schemaOf.get(database) });
+    const searchPath = schemaOf.get(database);
+    const direct = openPostgres(databaseUrl!, { searchPath });
+    // Only `listen` of the proxied one is used: its pool never opens a connection.
+    const second = options.listenUrlOfB
+      ? { ...direct, listen: openPostgres(options.listenUrlOfB, { searchPath }).listen }
+      : direct;
     const b = await buildApp({ config: testConfig(overrides), database: second, signingKey: key }).catch(
       async (error: unknown) => {
         await second.close();

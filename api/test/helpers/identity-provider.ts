@@ -16,6 +16,8 @@ export interface TestAccount {
   emailVerified: boolean;
   givenName?: string;
   familyName?: string;
+  /** Google's `picture` claim (the profile scope); Apple sends none. */
+  picture?: string;
 }
 
 export interface IdentityProviderOptions {
@@ -94,7 +96,11 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     scopes: apple ? ['openid', 'email', 'name'] : ['openid', 'email', 'profile'],
     claims: apple
       ? { openid: ['sub'], email: ['email', 'email_verified'] }
-      : { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name', 'name'] },
+      : {
+          openid: ['sub'],
+          email: ['email', 'email_verified'],
+          profile: ['given_name', 'family_name', 'name', 'picture'],
+        },
     // Like Google and Apple, the ID token itself carries the email.
     conformIdTokenClaims: false,
     pkce: { required: () => true },
@@ -113,6 +119,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
             given_name: account.givenName,
             family_name: account.familyName,
             name: [account.givenName, account.familyName].filter(Boolean).join(' ') || undefined,
+            picture: apple ? undefined : account.picture,
           };
         },
       };

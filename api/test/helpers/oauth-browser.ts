@@ -1,6 +1,7 @@
 // Just enough of a browser to walk a Google/Apple sign-in without one: follows redirects, keeps cookies per host,
 // fills the test identity provider's login form and submits Apple's form_post page. Requests to the API go through
 // `app.inject`; everything else (the identity provider) over real HTTP.
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 
 export interface Hop {
@@ -26,6 +27,12 @@ export interface OAuthBrowserOptions {
 
 export class OAuthBrowser {
   private readonly jar = new Map<string, Map<string, string>>();
+  /**
+   * The secret of this browser's tab, as the portal keeps it in sessionStorage when a sign-in starts: only its
+   * SHA-256 (base64url) goes to the API with the start, the secret itself only in the exchange of the return's code.
+   */
+  readonly secret = randomBytes(32).toString('base64url');
+  readonly binding = createHash('sha256').update(this.secret).digest('base64url');
 
   constructor(private readonly options: OAuthBrowserOptions) {}
 
@@ -117,9 +124,10 @@ export class OAuthBrowser {
   }
 
   /** Starts a sign-in at the API and answers on the provider's login page, or on the portal if it never got there. */
-  async start(provider: 'google' | 'apple', redirectUrl?: string) {
+  async start(provider: 'google' | 'apple', redirectUrl?: string, bind = true) {
     const url = new URL(`${this.options.apiUrl}/auth/${provider}`);
     if (redirectUrl) url.searchParams.set('redirect_url', redirectUrl);
+    if (bind) url.searchParams.set('binding', this.binding);
     return this.walk({ method: 'GET', url });
   }
 
@@ -127,9 +135,9 @@ export class OAuthBrowser {
   async signIn(
     provider: 'google' | 'apple',
     account: string | 'cancelar',
-    options: { redirectUrl?: string; intercept?: (hop: Hop) => Hop } = {},
+    options: { redirectUrl?: string; intercept?: (hop: Hop) => Hop; bind?: boolean } = {},
   ): Promise<URL> {
-    const login = await this.start(provider, options.redirectUrl);
+    const login = await this.start(provider, options.redirectUrl, options.bind ?? true);
     if ('portal' in login) return login.portal;
     const form = new URLSearchParams(account === 'cancelar' ? { action: 'cancel' } : { action: 'login', account });
     const end = await this.walk({ method: 'POST', url: login.url, form }, options.intercept);

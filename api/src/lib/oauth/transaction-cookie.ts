@@ -9,6 +9,11 @@ export interface SignInTransaction {
   codeVerifier: string;
   /** An allowed partner target to continue to after signing in. */
   redirectUrl: string | null;
+  /**
+   * SHA-256 (base64url) of the secret the portal's tab keeps for this sign-in: the return's one-time code is redeemed
+   * only with that secret (domain/external-sign-in/returns.ts).
+   */
+  binding: string;
   /** Milliseconds since the epoch after which the answer is refused. */
   expiresAt: number;
 }

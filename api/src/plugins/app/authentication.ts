@@ -1,9 +1,11 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { roles } from '../../db/schema.js';
 import { accountSuspended, forbidden, HttpError, unauthenticated } from '../../lib/errors.js';
-import { factorSummary, hasSecondFactor, secondFactorRequired } from './second-factor-status.js';
-import type { TokenKind, VerifiedToken } from './tokens.js';
+import { factorSummary, hasSecondFactor, secondFactorRequired } from '../../domain/second-factor/status.js';
+import type { VerifiedToken } from '../../domain/sessions/verify.js';
+import type { TokenKind } from '../../domain/tokens/jwt.js';
+import { secondFactorMessages } from '../../domain/second-factor/messages.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,19 +32,20 @@ declare module 'fastify' {
 
 /** An administrator under ADMIN_SECOND_FACTOR=required without any second factor: the panel asks to set one up. */
 export const secondFactorSetupRequired = () =>
-  new HttpError(
-    403,
-    'Configura un segundo factor (aplicación de autenticación o llave de acceso) para usar el panel de administración',
-    'SECOND_FACTOR_SETUP_REQUIRED',
-  );
+  new HttpError(403, secondFactorMessages.secondFactorSetupRequired, 'SECOND_FACTOR_SETUP_REQUIRED');
 
 /** An administrator with a second factor whose session did not prove it (a Google/Apple sign-in, say). */
 export const secondFactorSessionRequired = () =>
-  new HttpError(
-    403,
-    'Vuelve a iniciar sesión con tu segundo factor para usar el panel de administración',
-    'SECOND_FACTOR_SESSION_REQUIRED',
-  );
+  new HttpError(403, secondFactorMessages.secondFactorSessionRequired, 'SECOND_FACTOR_SESSION_REQUIRED');
+
+/**
+ * Makes every route of this plugin's scope administrator-only: a session is required (401 without one) and must be an
+ * administrator's (403, the account's role read at each request). The one role check of the admin routes.
+ */
+export function adminOnly(app: FastifyInstance): void {
+  app.addHook('onRequest', app.authenticate);
+  app.addHook('onRequest', app.requireAdmin);
+}
 
 /** The signed-in session of a route that runs `authenticate`. */
 export function signedIn(request: FastifyRequest): VerifiedToken {
@@ -64,9 +67,14 @@ export default fp(
   async (app) => {
     app.decorateRequest('auth', null);
 
-    app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
+    /**
+     * The request's session, or the 401 (403 USER_SUSPENDED) that refuses it. A request that may change something
+     * (anything but GET and HEAD) reads the database whatever this instance's memory holds (docs/decisions/0003).
+     */
+    const check = async (request: FastifyRequest, reply: FastifyReply, fresh: boolean) => {
       const token = bearer.exec(request.headers.authorization ?? '')?.[1];
-      const verified = token && token.length <= 4096 ? await app.tokens.verify(token, acceptedTokens(request)) : null;
+      const verified =
+        token && token.length <= 4096 ? await app.tokens.verify(token, acceptedTokens(request), { fresh }) : null;
       if (!verified) {
         // The portal session of an account suspended meanwhile: 403 USER_SUSPENDED, so the person learns why (the client
         // ends the session as it does on a 401; api/README "Suspended sessions"). A partner token stays a plain 401.
@@ -76,12 +84,22 @@ export default fp(
         throw unauthenticated();
       }
       request.auth = verified;
-    });
+    };
 
-    app.decorate('requireAdmin', async function requireAdmin(request: FastifyRequest) {
+    app.decorate('authenticate', (request: FastifyRequest, reply: FastifyReply) =>
+      check(request, reply, request.method !== 'GET' && request.method !== 'HEAD'),
+    );
+
+    app.decorate('requireAdmin', async function requireAdmin(request: FastifyRequest, reply: FastifyReply) {
+      // The role (and the session) of an administrator check come from the database, never from memory alone: a
+      // demotion or logout made on another instance counts here at once, even if its notification never arrives.
+      // A partner token never administers, whoever it belongs to. Refusing on what memory says is safe; letting
+      // through is not, so a session that would pass is read again from the database first.
+      const administers = (auth: VerifiedToken) => auth.kind === 'session' && auth.user.role === roles.admin;
+      if (!administers(signedIn(request))) throw forbidden();
+      if (!signedIn(request).readFromDatabase) await check(request, reply, true);
       const auth = signedIn(request);
-      // A partner token never administers, whoever it belongs to.
-      if (auth.kind !== 'session' || auth.user.role !== roles.admin) throw forbidden();
+      if (!administers(auth)) throw forbidden();
       // Issue 20: under ADMIN_SECOND_FACTOR=required, only a session that proved a second factor administers.
       if (secondFactorRequired(app.config, auth.user) && !auth.secondFactor) {
         throw hasSecondFactor(await factorSummary(app.db, auth.user.id))
@@ -90,5 +108,5 @@ export default fp(
       }
     });
   },
-  { name: 'authentication' },
+  { name: 'authentication', dependencies: ['database', 'tokens'] },
 );

@@ -1,19 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { adminErrors, adminOnly, bearerSecurity as security } from '../../plugins/app/admin-only.js';
 import { Type } from 'typebox';
-import { eq } from 'drizzle-orm';
-import { users } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
-import { signedIn } from '../../plugins/app/authentication.js';
-import { endSession, listSessions } from '../../plugins/app/sessions.js';
-import { Page } from '../../schemas/common.js';
+import { signedIn, adminOnly } from '../../plugins/app/authentication.js';
+import { endSession, listSessions, sessionNotFound } from '../../domain/sessions/sessions.js';
+import { Page, adminErrors, bearerSecurity as security } from '../../schemas/common.js';
 import { Session, SessionId } from '../../schemas/sessions.js';
-import { sessionNotFound } from '../auth/sessions.js';
-import { recordAudit } from './audit.js';
-import { listAudit } from './audit.js';
-import { dashboard } from './dashboard.js';
-import { createStripe, paidSubscriptionCharges, withProvider } from '../billing/stripe.js';
-import { AuditEntry, AuditQuery, Dashboard } from './schemas.js';
+import { listAudit, recordAudit } from '../../domain/accounts/audit.js';
+import { userExists } from '../../domain/accounts/queries.js';
+import { dashboard } from '../../domain/dashboard/figures.js';
+import { createStripe, paidSubscriptionCharges, withProvider } from '../../domain/billing/stripe.js';
+import { AuditEntry, AuditQuery, Dashboard } from '../../schemas/admin.js';
+import { accountMessages } from '../../domain/accounts/messages.js';
 
 /** The admin panel's own calls, under /admin: the dashboard's figures and the audit log (administrators only). */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -51,7 +48,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => listAudit(app.db, request.query),
   );
 
-  const userNotFound = () => new HttpError(404, 'Usuario no encontrado', 'USER_NOT_FOUND');
+  const userNotFound = () => new HttpError(404, accountMessages.userNotFound, 'USER_NOT_FOUND');
   const UserParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 
   app.get(
@@ -66,9 +63,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const [user] = await app.db.select({ id: users.id }).from(users).where(eq(users.id, request.params.id));
-      if (!user) throw userNotFound();
-      return listSessions(app.db, user.id, signedIn(request).sessionId);
+      const { id } = request.params;
+      if (!(await userExists(app.db, id))) throw userNotFound();
+      return listSessions(app.db, id, signedIn(request).sessionId);
     },
   );
 

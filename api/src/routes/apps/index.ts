@@ -3,8 +3,9 @@ import { Type } from 'typebox';
 import { HttpError } from '../../lib/errors.js';
 import { App } from '../../schemas/apps.js';
 import { commonErrors, ErrorRef, IdParams, Page, PageQuery } from '../../schemas/common.js';
-import { findApp, listApps } from './queries.js';
-import { AppWithPlans, listAppsWithPlans } from './with-plans.js';
+import { findApp, listApps } from '../../domain/apps-and-plans/apps.js';
+import { AppWithPlans, listAppsWithPlans } from '../../domain/apps-and-plans/with-plans.js';
+import { appMessages } from '../../domain/apps-and-plans/messages.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -32,7 +33,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const found = await findApp(app.db, request.params.id);
-      if (!found) throw new HttpError(404, 'App no encontrada', 'APP_NOT_FOUND');
+      if (!found) throw new HttpError(404, appMessages.appNotFound, 'APP_NOT_FOUND');
       return found;
     },
   );

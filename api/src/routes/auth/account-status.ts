@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { HttpError } from '../../lib/errors.js';
-import { adminErrors, adminOnly, bearerSecurity as security } from '../../plugins/app/admin-only.js';
-import { signedIn } from '../../plugins/app/authentication.js';
-import { ErrorRef, IdParams } from '../../schemas/common.js';
-import { changeUserStatus } from '../admin/accounts.js';
-import { userListItem } from './queries.js';
-import { UserListItem } from '../users/schemas.js';
+import { signedIn, adminOnly } from '../../plugins/app/authentication.js';
+import { ErrorRef, IdParams, adminErrors, bearerSecurity as security } from '../../schemas/common.js';
+import { changeUserStatus } from '../../domain/accounts/status.js';
+import { userListItem } from '../../domain/accounts/queries.js';
+import { UserListItem } from '../../schemas/users.js';
+import { accountMessages } from '../../domain/accounts/messages.js';
 
 /** `PUT /auth/cambiar-estado/{id}` (spec §7: under /auth, for administrators only): the admin panel's status toggle. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -32,7 +32,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const actor = signedIn(request);
       const { id } = request.params;
       if (id === actor.user.id) {
-        throw new HttpError(409, 'No puedes cambiar el estado de tu propia cuenta', 'CANNOT_CHANGE_OWN_STATUS');
+        throw new HttpError(409, accountMessages.cannotChangeOwnStatus, 'CANNOT_CHANGE_OWN_STATUS');
       }
       return app.db.transaction(async (tx) => {
         const { after } = await changeUserStatus(tx, actor, id);

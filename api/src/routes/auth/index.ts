@@ -13,21 +13,23 @@ import partnerTokenRoutes from './partner-token.js';
 import passkeyRoutes from './passkeys.js';
 import passwordRoutes from './passwords.js';
 import profileRoutes from './profile.js';
-import { recordLockout, refusedSignIn } from './lockouts.js';
-import { registrationWithPassword } from './pending-registrations.js';
-import { cachedCurrentUserView, currentUserView, findUserByEmail, normalizeEmail } from './queries.js';
+import { recordLockout, refusedSignIn } from '../../domain/sign-in/lockouts.js';
+import { signInMessages } from '../../domain/sign-in/messages.js';
+import { registrationWithPassword } from '../../domain/registration/pending-registrations.js';
+import { currentUserView, findUserByEmail, normalizeEmail } from '../../domain/accounts/queries.js';
+import { cachedCurrentUserView } from '../../domain/sessions/memory.js';
 import registrationRoutes from './registration.js';
 import secondFactorRoutes from './second-factor.js';
 import sessionRoutes from './sessions.js';
-import { factorSummary, hasSecondFactor } from '../../plugins/app/second-factor-status.js';
-import { endSession, startSession } from '../../plugins/app/sessions.js';
-import { issueSignInTicket } from '../../plugins/app/sign-in-tickets.js';
+import { factorSummary, hasSecondFactor } from '../../domain/second-factor/status.js';
+import { endSession, startSession } from '../../domain/sessions/sessions.js';
+import { issueSignInTicket } from '../../domain/second-factor/sign-in-tickets.js';
 
 const bearerAuth = [{ bearerAuth: [] }];
 
 /** One answer for an unknown email, a wrong password and a locked account; the lock adds when to retry. */
 const invalidCredentials = (lockedMs: number) =>
-  refusedSignIn('Credenciales inválidas', 'INVALID_CREDENTIALS', lockedMs);
+  refusedSignIn(signInMessages.invalidCredentials, 'INVALID_CREDENTIALS', lockedMs);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -51,54 +53,65 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const email = normalizeEmail(request.body.email);
-      // A locked address gets the wrong-password answer plus when to retry, known account or not.
-      const lockedMs = await app.limits.signInLockedFor(email, request.ip);
-      if (lockedMs > 0) throw invalidCredentials(lockedMs);
+      // The account is looked up before the attempt is taken: a lookup that hangs with the database holds no slot,
+      // so an outage answers 503 and never starts a lock (known account or not, the same lookup runs).
       const user = await findUserByEmail(app.db, email);
-      const failed = async () => {
-        const { lockMs, lockout } = await app.limits.recordSignInFailure(email, request.ip);
-        if (lockout && user) await recordLockout(app.db, user.id, request.ip, lockout);
-        return invalidCredentials(lockMs);
-      };
-      if (user?.status === 'pending_verification') {
-        // A pending account has no password of its own: the password of one of its registrations proves that
-        // registration, whose id the verification page then sends with the code (issue 13, item 1).
-        const registrationId = await registrationWithPassword(app, user.id, request.body.password);
-        if (!registrationId) throw await failed();
-        await app.limits.clearSignInFailures(email, request.ip);
-        return reply.code(403).send({
-          statusCode: 403,
-          message: 'Debes verificar tu email antes de iniciar sesión',
-          code: 'EMAIL_NOT_VERIFIED',
-          registrationId,
-        });
+      // A locked address gets the wrong-password answer plus when to retry, known account or not. The attempt is
+      // taken before argon2 runs, so a burst gets no more passwords evaluated than the lock allows one by one.
+      const reserved = await app.limits.reserveSignIn(email, request.ip);
+      if ('lockedMs' in reserved) throw invalidCredentials(reserved.lockedMs);
+      const { attempt } = reserved;
+      // An attempt the request never settles (the database failed after all) is given back: an outage is no failure.
+      try {
+        const failed = async () => {
+          const { lockMs, lockout } = await app.limits.failedSignIn(attempt);
+          if (lockout && user) await recordLockout(app.db, user.id, request.ip, lockout);
+          return invalidCredentials(lockMs);
+        };
+        if (user?.status === 'pending_verification') {
+          // A pending account has no password of its own: the password of one of its registrations proves that
+          // registration, whose id the verification page then sends with the code (issue 13, item 1).
+          const registrationId = await registrationWithPassword(app, user.id, request.body.password);
+          if (!registrationId) throw await failed();
+          await app.limits.succeededSignIn(attempt);
+          return reply.code(403).send({
+            statusCode: 403,
+            message: 'Debes verificar tu email antes de iniciar sesión',
+            code: 'EMAIL_NOT_VERIFIED',
+            registrationId,
+          });
+        }
+        // Always one argon2 verification, known email or not, so the response time does not reveal accounts.
+        const passwordMatches = await app.passwords.verify(user?.passwordHash, request.body.password);
+        if (!user || !passwordMatches) throw await failed();
+        if (user.status === 'suspended') {
+          await app.limits.succeededSignIn(attempt);
+          throw accountSuspended();
+        }
+        // Issue 20: an account with a second factor gets a ticket for the second step, no token. Its failures are
+        // forgotten only once that step succeeds: a wrong code counts as a wrong password, and signing in again with
+        // the password must not reset the count (routes/auth/second-factor.ts).
+        const factors = await factorSummary(app.db, user.id);
+        if (hasSecondFactor(factors)) {
+          // The password was right: its attempt is given back, the failures before it stay until the second step.
+          await app.limits.giveBackSignIn(attempt);
+          return reply.code(403).send({
+            statusCode: 403,
+            message: 'Confirma tu identidad con tu segundo factor',
+            code: 'SECOND_FACTOR_REQUIRED',
+            ticket: await issueSignInTicket(app.db, user.id),
+            methods: [
+              ...(factors.totp ? (['totp'] as const) : []),
+              ...(factors.recoveryCodesLeft > 0 ? (['recovery'] as const) : []),
+              ...(factors.passkeys > 0 ? (['passkey'] as const) : []),
+            ],
+          });
+        }
+        await app.limits.succeededSignIn(attempt);
+        return { access_token: await startSession(app, user, request), user: await currentUserView(app.db, user) };
+      } finally {
+        await app.limits.releaseUnsettled(attempt);
       }
-      // Always one argon2 verification, known email or not, so the response time does not reveal accounts.
-      const passwordMatches = await app.passwords.verify(user?.passwordHash, request.body.password);
-      if (!user || !passwordMatches) throw await failed();
-      if (user.status === 'suspended') {
-        await app.limits.clearSignInFailures(email, request.ip);
-        throw accountSuspended();
-      }
-      // Issue 20: an account with a second factor gets a ticket for the second step, no token. Its failures are
-      // forgotten only once that step succeeds: a wrong code counts as a wrong password, and signing in again with
-      // the password must not reset the count (routes/auth/second-factor.ts).
-      const factors = await factorSummary(app.db, user.id);
-      if (hasSecondFactor(factors)) {
-        return reply.code(403).send({
-          statusCode: 403,
-          message: 'Confirma tu identidad con tu segundo factor',
-          code: 'SECOND_FACTOR_REQUIRED',
-          ticket: await issueSignInTicket(app.db, user.id),
-          methods: [
-            ...(factors.totp ? (['totp'] as const) : []),
-            ...(factors.recoveryCodesLeft > 0 ? (['recovery'] as const) : []),
-            ...(factors.passkeys > 0 ? (['passkey'] as const) : []),
-          ],
-        });
-      }
-      await app.limits.clearSignInFailures(email, request.ip);
-      return { access_token: await startSession(app, user, request), user: await currentUserView(app.db, user) };
     },
   );
 

@@ -1,33 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isAllowedRedirect } from '@portal/shared/redirect/allow-list';
-import { Type } from 'typebox';
+import { isAllowedRedirect } from '@portal/contracts/redirect/allow-list';
 import { HttpError } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
+import { PartnerTokenAnswer, PartnerTokenBody } from '../../schemas/auth.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
-
-export const PartnerTokenBody = Type.Object(
-  {
-    redirect_url: Type.String({
-      minLength: 1,
-      maxLength: 2048,
-      description:
-        'El destino de la app asociada (https://… o el enlace profundo de la app móvil), de la lista permitida',
-    }),
-  },
-  { additionalProperties: false },
-);
-
-export const PartnerTokenAnswer = Type.Object({
-  access_token: Type.String({
-    description: 'Token para la app asociada: solo lee la identidad y los planes de la persona',
-  }),
-  token_type: Type.Literal('Bearer'),
-  expires_in: Type.Integer({ description: 'Segundos de vida que le quedan' }),
-  audience: Type.String({
-    description:
-      'Su `aud`: el origen del destino web (https://socio.example.com) o el esquema del enlace móvil (betopro)',
-  }),
-});
+import { tokenMessages } from '../../domain/tokens/messages.js';
 
 /** Who a partner token is for: the web target's origin, or the mobile deep link's scheme (`betopro`). */
 export function partnerAudience(target: string): string {
@@ -57,7 +34,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const target = request.body.redirect_url;
       if (!isAllowedRedirect(target, app.config.redirectAllowList)) {
-        throw new HttpError(400, 'La dirección de destino no está permitida', 'REDIRECT_NOT_ALLOWED');
+        throw new HttpError(400, tokenMessages.redirectNotAllowed, 'REDIRECT_NOT_ALLOWED');
       }
       const minted = await app.tokens.signPartner(signedIn(request), partnerAudience(target));
       return {

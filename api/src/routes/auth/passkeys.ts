@@ -1,7 +1,7 @@
 // Issue 20: passkeys. The 'Seguridad' tab lists, adds and removes them; a passkey signs in alone (discoverable
 // credentials, also the browser's autofill) or as the second step of a password sign-in (with its ticket). Every
-// WebAuthn check is @simplewebauthn/server's (plugins/app/passkeys.ts); the second step's ticket is the one the TOTP
-// step redeems too (plugins/app/sign-in-tickets.ts).
+// WebAuthn check is @simplewebauthn/server's (domain/second-factor/passkeys.ts); the second step's ticket is the one the TOTP
+// step redeems too (domain/second-factor/sign-in-tickets.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { accountSuspended } from '../../lib/errors.js';
@@ -25,14 +25,18 @@ import {
   responseUserHandle,
   verifyAssertion,
   verifyRegistration,
-} from '../../plugins/app/passkeys.js';
+} from '../../domain/second-factor/passkeys.js';
 import {
   factorSummary,
   keepOneFactor,
   requireVerifiedSessionToChangeFactors,
-} from '../../plugins/app/second-factor-status.js';
-import { markSessionSecondFactor, queueSecurityChangeMail, startSession } from '../../plugins/app/sessions.js';
-import { redeemSignInTicket, signInTicketExpired, signInTicketUser } from '../../plugins/app/sign-in-tickets.js';
+} from '../../domain/second-factor/status.js';
+import { markSessionSecondFactor, queueSecurityChangeMail, startSession } from '../../domain/sessions/sessions.js';
+import {
+  redeemSignInTicket,
+  signInTicketExpired,
+  signInTicketUser,
+} from '../../domain/second-factor/sign-in-tickets.js';
 import { Session } from '../../schemas/auth.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
 import {
@@ -43,7 +47,7 @@ import {
   PasskeySignInBody,
   PasskeySignInOptionsBody,
 } from '../../schemas/security.js';
-import { currentUserView, findUserById } from './queries.js';
+import { currentUserView, findUserById } from '../../domain/accounts/queries.js';
 
 const security = [{ bearerAuth: [] }];
 

@@ -1,22 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { and, eq, sql } from 'drizzle-orm';
-import { users } from '../../db/schema.js';
 import { HttpError, messages, retryLater } from '../../lib/errors.js';
-import { resetCodeMail } from '../../lib/mail-templates.js';
+import { resetCodeMail } from '../../domain/mail/templates.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { ChangePasswordBody, EmailBody, Message, PasswordUpdated, UpdatePasswordBody } from '../../schemas/auth.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
-import { checkCode, invalidCode, issueCodeMail, releasingCooldown } from './codes.js';
-import { findUserByEmail, normalizeEmail } from './queries.js';
-import { startSession } from '../../plugins/app/sessions.js';
+import { replacePassword, resetPassword } from '../../domain/accounts/passwords.js';
+import { checkCode, issueCodeMail, releasingCooldown } from '../../domain/account-codes/code-mail.js';
+import { findUserByEmail, normalizeEmail } from '../../domain/accounts/queries.js';
+import { startSession } from '../../domain/sessions/sessions.js';
+import { accountMessages } from '../../domain/accounts/messages.js';
 
 const bearerAuth = [{ bearerAuth: [] }];
-
-/** Sets the password and bumps the token version: every token issued before stops working. */
-export const newPasswordValues = (passwordHash: string) => ({
-  passwordHash,
-  tokenVersion: sql`${users.tokenVersion} + 1`,
-});
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
@@ -65,10 +59,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const user = await checkCode(app, email, await findUserByEmail(app.db, email), 'reset_password', code);
       // Hashed before the transaction: argon2 takes a while and the transaction should not wait for it.
       const passwordHash = await app.passwords.hash(request.body.newPassword);
-      await app.db.transaction(async (tx) => {
-        if (!(await app.codes.consume(tx, user.id, 'reset_password', code))) throw invalidCode();
-        await tx.update(users).set(newPasswordValues(passwordHash)).where(eq(users.id, user.id));
-      });
+      await resetPassword(app, user.id, code, passwordHash);
       // Whoever proves the mailbox may sign in again straight away, from here and past the account throttle.
       await app.limits.clearSignInFailures(email, request.ip, { everywhere: true });
       return { message: 'Contraseña cambiada correctamente. Ya puedes iniciar sesión.' };
@@ -89,29 +80,30 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request) => {
       const { user } = signedIn(request);
-      // A stolen session must not become a way around the sign-in lock: the same counter guards both.
-      const lockedMs = await app.limits.signInLockedFor(user.email, request.ip);
-      if (lockedMs > 0)
+      // A stolen session must not become a way around the sign-in lock: the same counter guards both, its attempt
+      // taken before argon2 runs.
+      const reserved = await app.limits.reserveSignIn(user.email, request.ip);
+      if ('lockedMs' in reserved) {
+        const { lockedMs } = reserved;
         throw retryLater(429, messages.tooManyRequests(Math.ceil(lockedMs / 1000)), 'ACCOUNT_LOCKED', lockedMs);
-      if (user.passwordHash === null) {
-        throw new HttpError(
-          400,
-          'Tu cuenta no tiene contraseña porque entras con Google o Apple. Crea una con «¿Olvidaste tu contraseña?».',
-          'NO_PASSWORD',
-        );
       }
-      if (!(await app.passwords.verify(user.passwordHash, request.body.currentPassword))) {
-        await app.limits.recordSignInFailure(user.email, request.ip);
-        // Not 401: the client would take it for an expired session and sign the user out.
-        throw new HttpError(400, 'La contraseña actual es incorrecta', 'INVALID_CURRENT_PASSWORD');
+      const { attempt } = reserved;
+      try {
+        if (user.passwordHash === null) {
+          await app.limits.giveBackSignIn(attempt);
+          throw new HttpError(400, accountMessages.noPassword, 'NO_PASSWORD');
+        }
+        if (!(await app.passwords.verify(user.passwordHash, request.body.currentPassword))) {
+          await app.limits.failedSignIn(attempt);
+          // Not 401: the client would take it for an expired session and sign the user out.
+          throw new HttpError(400, accountMessages.invalidCurrentPassword, 'INVALID_CURRENT_PASSWORD');
+        }
+        await app.limits.succeededSignIn(attempt);
+      } finally {
+        await app.limits.releaseUnsettled(attempt);
       }
-      await app.limits.clearSignInFailures(user.email, request.ip);
       const passwordHash = await app.passwords.hash(request.body.newPassword);
-      const [updated] = await app.db
-        .update(users)
-        .set(newPasswordValues(passwordHash))
-        .where(and(eq(users.id, user.id), eq(users.tokenVersion, user.tokenVersion)))
-        .returning();
+      const updated = await replacePassword(app.db, user, passwordHash);
       // Another password change won the race and already ended this session.
       if (!updated) throw new HttpError(401, messages.unauthenticated, 'UNAUTHENTICATED');
       return {

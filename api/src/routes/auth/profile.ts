@@ -1,19 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { eq } from 'drizzle-orm';
-import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { roles, users } from '../../db/schema.js';
+import { isAllowedPicture, PICTURE_NOT_ALLOWED_MESSAGE } from '@portal/contracts/users/picture';
 import { forbidden, HttpError } from '../../lib/errors.js';
-import { editedPhone } from '../../lib/phone.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { EditUserBody, UpdatePresentationBody, UpdateUserBody, UserEnvelope } from '../../schemas/auth.js';
 import { commonErrors, ErrorRef, IdParams } from '../../schemas/common.js';
-import { checkAccountChange, endsSessions, keepOneAdministrator } from '../admin/accounts.js';
-import { recordAudit } from '../admin/audit.js';
-import { activateUser, currentUserView, findUserById } from './queries.js';
+import { editUser, markPresentationSeen, updateNameAndPhone } from '../../domain/accounts/profile.js';
+import { currentUserView } from '../../domain/accounts/queries.js';
+import { accountMessages } from '../../domain/accounts/messages.js';
 
 const bearerAuth = [{ bearerAuth: [] }];
-const userNotFound = () => new HttpError(404, 'Usuario no encontrado', 'USER_NOT_FOUND');
+const userNotFound = () => new HttpError(404, accountMessages.userNotFound, 'USER_NOT_FOUND');
 
 /**
  * 403 unless the session is the user `id` or may administer: `requireAdmin`, so an administrator's edit of someone
@@ -42,26 +39,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { idUsuario, name, phone } = request.body;
       const actor = signedIn(request);
       await selfOrAdmin(app, request, reply, idUsuario);
-      const updated = await app.db.transaction(async (tx) => {
-        const [current] = await tx
-          .select({ phone: users.phone })
-          .from(users)
-          .where(eq(users.id, idUsuario))
-          .for('update');
-        if (!current) throw userNotFound();
-        const changes = {
-          name: name.trim(),
-          ...(phone === undefined ? {} : { phone: editedPhone(phone, current.phone) }),
-        };
-        const [row] = await tx.update(users).set(changes).where(eq(users.id, idUsuario)).returning();
-        // An administrator editing someone else is on record; people editing themselves are not admin actions.
-        if (row && actor.user.id !== idUsuario) {
-          await recordAudit(tx, actor, [
-            { action: 'user.edit', target: { type: 'user', id: idUsuario }, details: changes },
-          ]);
-        }
-        return row;
-      });
+      const updated = await app.db.transaction((tx) => updateNameAndPhone(tx, actor, idUsuario, { name, phone }));
       if (!updated) throw userNotFound();
       return { user: await currentUserView(app.db, updated) };
     },
@@ -82,44 +60,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const actor = signedIn(request);
-      const session = actor.user;
       const { id } = request.params;
       await selfOrAdmin(app, request, reply, id);
-      const { role, status, ...profile } = request.body;
+      const { role, status, picture } = request.body;
+      // Administrators' browsers fetch every listed picture: only the identity providers' avatar hosts (shared rule).
+      if (picture != null && !isAllowedPicture(picture)) {
+        throw new HttpError(400, PICTURE_NOT_ALLOWED_MESSAGE, 'PICTURE_NOT_ALLOWED');
+      }
       // Role and status are the administrators' to change, their own too: through the admin gate.
       if (role !== undefined || status !== undefined) await app.requireAdmin(request, reply);
 
-      const updated = await app.db.transaction(async (tx) => {
-        const [current] = await tx.select().from(users).where(eq(users.id, id)).for('update');
-        if (!current) throw userNotFound();
-        checkAccountChange(session.id, current, { status, role });
-        const sessionsEnd = endsSessions(current, { status, role });
-        if (current.role === roles.admin && Object.keys(sessionsEnd).length > 0) await keepOneAdministrator(tx, id);
-        const changes: PgUpdateSetSource<typeof users> = {};
-        for (const field of ['name', 'lastName'] as const) {
-          const value = profile[field];
-          if (value !== undefined) changes[field] = value.trim();
-        }
-        if (profile.phone !== undefined) changes.phone = editedPhone(profile.phone, current.phone);
-        if (profile.picture !== undefined) changes.picture = profile.picture;
-        if (role !== undefined) changes.role = role;
-        // Verifying by hand does what the emailed code does: activation with the free plans.
-        if (status === 'active' && current.status === 'pending_verification') await activateUser(tx, id);
-        else if (status !== undefined) changes.status = status;
-        Object.assign(changes, sessionsEnd);
-        if (Object.keys(changes).length > 0) await tx.update(users).set(changes).where(eq(users.id, id));
-        if (session.id !== id) {
-          const { tokenVersion: _tokenVersion, ...recorded } = changes;
-          await recordAudit(tx, actor, [
-            {
-              action: 'user.edit',
-              target: { type: 'user', id },
-              details: { ...recorded, ...(status ? { status } : {}) },
-            },
-          ]);
-        }
-        return findUserById(tx, id);
-      });
+      const updated = await app.db.transaction((tx) => editUser(tx, actor, id, request.body));
       if (!updated) throw userNotFound();
       return { user: await currentUserView(app.db, updated) };
     },
@@ -140,11 +91,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const session = signedIn(request).user;
       if (session.id !== request.body.userId) throw forbidden();
-      const [updated] = await app.db
-        .update(users)
-        .set({ presentacion: false })
-        .where(eq(users.id, session.id))
-        .returning();
+      const updated = await markPresentationSeen(app.db, session.id);
       if (!updated) throw userNotFound();
       return { user: await currentUserView(app.db, updated) };
     },

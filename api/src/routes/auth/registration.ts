@@ -1,9 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { eq, sql } from 'drizzle-orm';
-import { users } from '../../db/schema.js';
-import { HttpError } from '../../lib/errors.js';
+import { HttpError, messages } from '../../lib/errors.js';
 import { e164Phone } from '../../lib/phone.js';
-import { verificationCodeMail } from '../../lib/mail-templates.js';
+import { verificationCodeMail } from '../../domain/mail/templates.js';
 import {
   EmailBody,
   EmailStatus,
@@ -14,11 +12,11 @@ import {
   VerifyRegistrationBody,
 } from '../../schemas/auth.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
-import { codeCooldownMs } from '../../plugins/app/limits.js';
-import { checkCode, invalidCode, issueCodeMail, releasingCooldown } from './codes.js';
-import { addRegistration, findRegistration } from './pending-registrations.js';
-import { activateUser, currentUserView, findUserByEmail, findUserById, normalizeEmail } from './queries.js';
-import { startSession } from '../../plugins/app/sessions.js';
+import { codeCooldownMs } from '../../domain/sign-in/limits.js';
+import { checkCode, issueCodeMail, releasingCooldown } from '../../domain/account-codes/code-mail.js';
+import { completeRegistration, emailStatus, registerPending } from '../../domain/registration/register.js';
+import { currentUserView, findUserByEmail, findUserById, normalizeEmail } from '../../domain/accounts/queries.js';
+import { startSession } from '../../domain/sessions/sessions.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
@@ -45,31 +43,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const passwordHash = await app.passwords.hash(request.body.password);
       const now = new Date(app.clock());
 
-      const { registrationId, mailed } = await app.db.transaction(async (tx) => {
-        // One statement decides between creating and locking the pending row, so concurrent registrations of one
-        // email end in one row. The row has no password; a later registration does not change its profile either.
-        const [user] = await tx
-          .insert(users)
-          .values({ email, ...profile })
-          .onConflictDoUpdate({
-            target: users.email,
-            set: { email: sql`excluded.email` },
-            setWhere: eq(users.status, 'pending_verification'),
-          })
-          .returning({ id: users.id });
-        if (!user)
-          throw new HttpError(409, 'Este email ya está registrado. Inicia sesión para continuar.', 'EMAIL_IN_USE');
-        const registrationId = await addRegistration(tx, user.id, { passwordHash, ...profile }, now);
-        // The cooldown lives with the code, in this transaction (issue 14, item 2): a crash before the commit leaves
-        // neither, so registering again mails a code at once. Within it, the code already mailed stays valid.
-        if (await app.codes.issuedWithin(tx, user.id, 'verify_email', codeCooldownMs))
-          return { registrationId, mailed: false };
-        if (await app.limits.countCodeMail(email)) return { registrationId, mailed: false };
-        const code = await app.codes.issue(tx, user.id, 'verify_email');
-        const mail = verificationCodeMail({ name: profile.name, email, code, portalUrl: app.config.portalUrl });
-        await app.mailer.enqueue(tx, { to: email, ...mail });
-        return { registrationId, mailed: true };
-      });
+      const { registrationId, mailed } = await registerPending(app, email, profile, passwordHash, now);
       if (mailed) {
         app.mailer.wake();
         // After the commit: `resend-verification` answers 429 for the next minute, as after any code mail.
@@ -103,19 +77,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { code, registrationId } = request.body;
       const email = normalizeEmail(request.body.email);
       const user = await checkCode(app, email, await findUserByEmail(app.db, email), 'verify_email', code);
-      const passwordSet = await app.db.transaction(async (tx) => {
-        if (!(await app.codes.consume(tx, user.id, 'verify_email', code))) throw invalidCode();
-        const registration = await findRegistration(tx, user.id, registrationId, new Date(app.clock()));
-        if (!(await activateUser(tx, user.id))) return false;
-        // Only what this browser typed becomes the account's; without its registration, nobody's profile does either.
-        const { passwordHash = null, name = '', lastName = '', phone = '' } = registration ?? {};
-        await tx.update(users).set({ passwordHash, name, lastName, phone }).where(eq(users.id, user.id));
-        return passwordHash !== null;
-      });
+      const passwordSet = await completeRegistration(app, user.id, code, registrationId);
       const activated = await findUserById(app.db, user.id);
       // Only a pending account gets a verification code; one suspended meanwhile stays suspended.
       if (activated?.status !== 'active') {
-        throw new HttpError(403, 'Tu cuenta está suspendida. Contacta con soporte.', 'USER_SUSPENDED');
+        throw new HttpError(403, messages.suspended, 'USER_SUSPENDED');
       }
       return {
         access_token: await startSession(app, activated, request),
@@ -143,8 +109,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (refused) throw refused;
       app.mailer.later(
         releasingCooldown(app, email, 'verify_email', async () => {
-          await issueCodeMail(app, email, 'verify_email', 'pending_verification', (user, code) =>
-            verificationCodeMail({ name: user.name, email, code, portalUrl: app.config.portalUrl }),
+          // The pending row's name is whatever the first registrant typed: not greeted (domain/mail/templates.ts).
+          await issueCodeMail(app, email, 'verify_email', 'pending_verification', (_user, code) =>
+            verificationCodeMail({ email, code, portalUrl: app.config.portalUrl }),
           );
         }),
       );
@@ -168,11 +135,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const [user] = await app.db
-        .select({ email: users.email, status: users.status })
-        .from(users)
-        .where(eq(users.email, normalizeEmail(request.body.email)));
-      return user ?? null;
+      return emailStatus(app.db, normalizeEmail(request.body.email));
     },
   );
 };

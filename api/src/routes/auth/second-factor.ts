@@ -12,14 +12,16 @@ import {
   keepOneFactor,
   requireVerifiedSessionToChangeFactors,
   secondFactorRequired,
-} from '../../plugins/app/second-factor-status.js';
-import { markSessionSecondFactor, queueSecurityChangeMail, startSession } from '../../plugins/app/sessions.js';
+} from '../../domain/second-factor/status.js';
+import { markSessionSecondFactor, queueSecurityChangeMail, startSession } from '../../domain/sessions/sessions.js';
+import type { SignInAttempt } from '../../domain/sign-in/limits.js';
 import {
-  failSignInTicket,
+  endSignInTicket,
   redeemSignInTicket,
   signInTicketExpired,
   signInTicketUser,
-} from '../../plugins/app/sign-in-tickets.js';
+  takeSignInTicketTry,
+} from '../../domain/second-factor/sign-in-tickets.js';
 import {
   confirmTotp,
   findTotpFactor,
@@ -33,8 +35,9 @@ import {
   totpUri,
   useSecondFactorCode,
   useTotpCode,
-} from '../../plugins/app/totp.js';
+} from '../../domain/second-factor/totp.js';
 import { Session } from '../../schemas/auth.js';
+import { secondFactorMessages } from '../../domain/second-factor/messages.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
 import {
   RecoveryCodes,
@@ -44,13 +47,14 @@ import {
   TotpCodeBody,
   TotpSetup,
 } from '../../schemas/security.js';
-import { recordLockout, refusedSignIn } from './lockouts.js';
-import { currentUserView, findUserById } from './queries.js';
+import { recordLockout, refusedSignIn } from '../../domain/sign-in/lockouts.js';
+import { currentUserView, findUserById } from '../../domain/accounts/queries.js';
 
 const security = [{ bearerAuth: [] }];
 
 /** A wrong code at the second step: 401, not 400, as a wrong password is; `retryAfter` once a sign-in lock started. */
-const wrongSecondStepCode = (lockedMs: number) => refusedSignIn('Código incorrecto', 'INVALID_SECOND_FACTOR', lockedMs);
+const wrongSecondStepCode = (lockedMs: number) =>
+  refusedSignIn(secondFactorMessages.invalidSecondFactor, 'INVALID_SECOND_FACTOR', lockedMs);
 
 /** The account a live ticket belongs to (without using the ticket), or 401 SIGN_IN_TICKET_EXPIRED. */
 export async function secondStepUser(app: FastifyInstance, ticket: string): Promise<User> {
@@ -60,43 +64,65 @@ export async function secondStepUser(app: FastifyInstance, ticket: string): Prom
   return user;
 }
 
-/** The sign-in lock of the address guards the second step as it guards the password (401 with `retryAfter`). */
-export async function refuseLockedSecondStep(app: FastifyInstance, request: FastifyRequest, user: User) {
-  const lockedMs = await app.limits.signInLockedFor(user.email, request.ip);
-  if (lockedMs > 0) throw wrongSecondStepCode(lockedMs);
+/**
+ * The second step's code may be looked at: one sign-in attempt of the address taken (the sign-in lock guards the
+ * second step as it guards the password: 401 with `retryAfter`), then one of the ticket's tries, both before the code
+ * is compared. A ticket without a try left is refused unevaluated (SIGN_IN_TICKET_EXPIRED).
+ */
+export async function takeSecondStepTry(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  ticket: string,
+  user: User,
+): Promise<{ attempt: SignInAttempt; triesLeft: number }> {
+  const reserved = await app.limits.reserveSignIn(user.email, request.ip);
+  if ('lockedMs' in reserved) throw wrongSecondStepCode(reserved.lockedMs);
+  const tried = await takeSignInTicketTry(app.db, ticket).catch(async (error: unknown) => {
+    await app.limits.releaseUnsettled(reserved.attempt);
+    throw error;
+  });
+  if (tried?.userId !== user.id) {
+    await app.limits.giveBackSignIn(reserved.attempt);
+    throw signInTicketExpired();
+  }
+  return { attempt: reserved.attempt, triesLeft: tried.triesLeft };
 }
 
 /**
- * A wrong second factor: one try less on the ticket and one sign-in failure of the address (the same counter as a
- * wrong password, with its lockout on record). Answers the error to throw: 401 INVALID_SECOND_FACTOR, or
- * SIGN_IN_TICKET_EXPIRED when that was the ticket's last try.
+ * A wrong second factor: its try on the ticket and its sign-in attempt stay spent (the same counter as a wrong
+ * password, with its lockout on record). Answers the error to throw: 401 INVALID_SECOND_FACTOR, or
+ * SIGN_IN_TICKET_EXPIRED when that was the ticket's last try (the ticket is then gone).
  */
 export async function failSecondStep(
   app: FastifyInstance,
   request: FastifyRequest,
   ticket: string,
   user: User,
+  taken: { attempt: SignInAttempt; triesLeft: number },
 ): Promise<HttpError> {
-  const alive = await failSignInTicket(app.db, ticket);
-  const { lockMs, lockout } = await app.limits.recordSignInFailure(user.email, request.ip);
+  if (taken.triesLeft === 0) await endSignInTicket(app.db, ticket);
+  const { lockMs, lockout } = await app.limits.failedSignIn(taken.attempt);
   if (lockout) await recordLockout(app.db, user.id, request.ip, lockout);
-  return alive ? wrongSecondStepCode(lockMs) : signInTicketExpired();
+  return taken.triesLeft > 0 ? wrongSecondStepCode(lockMs) : signInTicketExpired();
 }
 
 /**
- * The second factor was right: uses the ticket up (a concurrent redemption that won leaves SIGN_IN_TICKET_EXPIRED)
- * and starts a session that proved a second factor.
+ * The second factor was right: uses the ticket up, its taken try included (a concurrent redemption that won leaves
+ * SIGN_IN_TICKET_EXPIRED), and starts a session that proved a second factor.
  */
 export async function finishSecondStep(
   app: FastifyInstance,
   request: FastifyRequest,
   ticket: string,
+  attempt: SignInAttempt,
 ): Promise<Static<typeof Session>> {
-  const userId = await redeemSignInTicket(app.db, ticket);
+  const userId = await redeemSignInTicket(app.db, ticket, true);
   const user = userId === undefined ? undefined : await findUserById(app.db, userId);
-  if (!user) throw signInTicketExpired();
-  if (user.status === 'suspended') throw accountSuspended();
-  await app.limits.clearSignInFailures(user.email, request.ip);
+  if (!user || user.status === 'suspended') {
+    await app.limits.giveBackSignIn(attempt);
+    throw user ? accountSuspended() : signInTicketExpired();
+  }
+  await app.limits.succeededSignIn(attempt);
   return {
     access_token: await startSession(app, user, request, { secondFactor: true }),
     user: await currentUserView(app.db, user),
@@ -112,13 +138,20 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
    * stolen session is no way around the sign-in lock (as a password change).
    */
   const guardedCode = async (request: FastifyRequest, user: User, use: () => Promise<boolean>) => {
-    const lockedMs = await app.limits.signInLockedFor(user.email, request.ip);
-    if (lockedMs > 0)
+    const reserved = await app.limits.reserveSignIn(user.email, request.ip);
+    if ('lockedMs' in reserved) {
+      const { lockedMs } = reserved;
       throw retryLater(429, messages.tooManyRequests(Math.ceil(lockedMs / 1000)), 'ACCOUNT_LOCKED', lockedMs);
-    if (await use()) return;
-    const { lockout } = await app.limits.recordSignInFailure(user.email, request.ip);
-    if (lockout) await recordLockout(app.db, user.id, request.ip, lockout);
-    throw invalidSecondFactor();
+    }
+    try {
+      // Right: the attempt is given back, as if never made (a code here forgets no failures).
+      if (await use()) return app.limits.giveBackSignIn(reserved.attempt);
+      const { lockout } = await app.limits.failedSignIn(reserved.attempt);
+      if (lockout) await recordLockout(app.db, user.id, request.ip, lockout);
+      throw invalidSecondFactor();
+    } finally {
+      await app.limits.releaseUnsettled(reserved.attempt);
+    }
   };
 
   app.get(
@@ -272,10 +305,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { ticket, code } = request.body;
       const user = await secondStepUser(app, ticket);
-      await refuseLockedSecondStep(app, request, user);
-      if (!(await useSecondFactorCode(app.db, user.id, code, app.clock())))
-        throw await failSecondStep(app, request, ticket, user);
-      return finishSecondStep(app, request, ticket);
+      const taken = await takeSecondStepTry(app, request, ticket, user);
+      try {
+        if (!(await useSecondFactorCode(app.db, user.id, code, app.clock())))
+          throw await failSecondStep(app, request, ticket, user, taken);
+        return await finishSecondStep(app, request, ticket, taken.attempt);
+      } finally {
+        await app.limits.releaseUnsettled(taken.attempt);
+      }
     },
   );
 };

@@ -1,14 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { HttpError } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
-import { endOtherSessions, endSession, listSessions } from '../../plugins/app/sessions.js';
+import { endOtherSessions, endSession, listSessions, sessionNotFound } from '../../domain/sessions/sessions.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
 import { Session, SessionId, SessionsEnded } from '../../schemas/sessions.js';
 
 const security = [{ bearerAuth: [] }];
-
-export const sessionNotFound = () => new HttpError(404, 'Sesión no encontrada', 'SESSION_NOT_FOUND');
 
 /** The signed-in person's own sessions (issue 20): list them, end one, end all the others. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {

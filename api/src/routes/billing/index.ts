@@ -1,10 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { billingMessages } from '../../domain/billing/messages.js';
 import { forbidden, HttpError } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
-import { BillingPrices, CheckoutBody, CheckoutSession, CustomerSession, PortalSession, UserIdBody } from './schemas.js';
-import { createStripe, customerFor, toBillingPrice, withProvider } from './stripe.js';
+import {
+  BillingPrices,
+  CheckoutBody,
+  CheckoutSession,
+  CustomerSession,
+  PortalSession,
+  UserIdBody,
+} from '../../schemas/billing.js';
+import { createStripe, customerFor, toBillingPrice, withProvider } from '../../domain/billing/stripe.js';
 
 const bearerAuth = [{ bearerAuth: [] }];
 const errors = { 401: ErrorRef, 403: ErrorRef, 502: ErrorRef, ...commonErrors };
@@ -13,7 +21,7 @@ const errors = { 401: ErrorRef, 403: ErrorRef, 502: ErrorRef, ...commonErrors };
 export const billingUnavailable = {
   statusCode: 503,
   code: 'BILLING_UNAVAILABLE',
-  message: 'La facturación no está disponible',
+  message: billingMessages.unavailable,
 };
 
 /** API.md: a user acts only for their own userId (0, sent by a client without a user, is nobody's: 403). */

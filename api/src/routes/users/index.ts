@@ -1,9 +1,9 @@
+import { adminErrors, bearerSecurity as security } from '../../schemas/common.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { signedIn } from '../../plugins/app/authentication.js';
-import { adminErrors, adminOnly, bearerSecurity as security } from '../../plugins/app/admin-only.js';
-import { recordAudit } from '../admin/audit.js';
-import { listUsers, userStats, verifyPendingUsers } from './queries.js';
-import { UserListQuery, UserPage, UserStats, VerifyEmailsBody, VerifyEmailsResponse } from './schemas.js';
+import { signedIn, adminOnly } from '../../plugins/app/authentication.js';
+import { recordAudit } from '../../domain/accounts/audit.js';
+import { listUsers, userStats, verifyPendingUsers } from '../../domain/user-directory/queries.js';
+import { UserListQuery, UserPage, UserStats, VerifyEmailsBody, VerifyEmailsResponse } from '../../schemas/users.js';
 
 /** The admin's user management (spec §2 'User management'); every route is for administrators only. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {

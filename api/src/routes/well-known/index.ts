@@ -1,18 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Jwk } from '../../schemas/well-known.js';
 import { Type, type Static } from 'typebox';
-
-const Jwk = Type.Object(
-  {
-    kty: Type.String(),
-    crv: Type.String(),
-    x: Type.String(),
-    y: Type.String(),
-    kid: Type.String(),
-    alg: Type.String(),
-    use: Type.String(),
-  },
-  { additionalProperties: false },
-);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

@@ -5,37 +5,34 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
 import { Type } from 'typebox';
-import { isAllowedRedirect } from '@portal/shared/redirect/allow-list';
+import { isAllowedRedirect } from '@portal/contracts/redirect/allow-list';
+import { isAllowedPicture } from '@portal/contracts/users/picture';
 import type { IdentityProvider } from '../../../db/schema.js';
+import { externalSignInMessages } from '../../../domain/external-sign-in/messages.js';
 import { HttpError } from '../../../lib/errors.js';
 import { openTransaction, sealTransaction, type SignInTransaction } from '../../../lib/oauth/transaction-cookie.js';
 import { AccessToken } from '../../../schemas/auth.js';
+import { ExchangedSession, ProviderAnswer, ReturnExchange, StartQuery } from '../../../schemas/oauth.js';
 import { commonErrors } from '../../../schemas/common.js';
-import { SignInRefused, signInWithIdentity, type ProviderProfile } from './identities.js';
-import { configuredProviders, type OidcProvider } from './providers.js';
-import { startSession } from '../../../plugins/app/sessions.js';
+import { currentUserView, findUserById } from '../../../domain/accounts/queries.js';
+import {
+  SignInRefused,
+  signInWithIdentity,
+  type ProviderProfile,
+} from '../../../domain/external-sign-in/identities.js';
+import { configuredProviders, type OidcProvider } from '../../../domain/external-sign-in/providers.js';
+import {
+  isBinding,
+  issueSignInReturn,
+  redeemSignInReturn,
+  signInReturnInvalid,
+} from '../../../domain/external-sign-in/returns.js';
+import { startSession } from '../../../domain/sessions/sessions.js';
 
 /** A sign-in must come back from the provider within this time. */
 const transactionTtlMs = 10 * 60 * 1000;
 const labels: Record<IdentityProvider, string> = { google: 'Google', apple: 'Apple' };
 const cookieName = (provider: IdentityProvider) => `portal_oauth_${provider}`;
-
-const StartQuery = Type.Object({
-  redirect_url: Type.Optional(
-    Type.String({ description: 'Destino de una app asociada; se conserva solo si está permitido' }),
-  ),
-});
-
-/** The provider's answer; anything else it adds is ignored. Nothing here is trusted before the checks. */
-const ProviderAnswer = Type.Object({
-  code: Type.Optional(Type.String()),
-  state: Type.Optional(Type.String()),
-  iss: Type.Optional(Type.String()),
-  error: Type.Optional(Type.String()),
-  error_description: Type.Optional(Type.String()),
-  /** Apple only, on the first authorization: `{"name":{"firstName","lastName"},"email"}`. */
-  user: Type.Optional(Type.String()),
-});
 
 const redirect = {
   302: Type.Null({ description: 'Redirección al proveedor o de vuelta al portal' }),
@@ -80,7 +77,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const allowedRedirect = (raw: string | undefined) =>
     raw && isAllowedRedirect(raw, app.config.redirectAllowList) ? raw : null;
 
-  /** A page of the portal with query parameters; the token travels as the spec's OAuth return describes. */
+  /** A page of the portal with query parameters (a return's one-time code, never a session token). */
   const portal = (path: string, query: Record<string, string | null>) => {
     const url = new URL(path, app.config.portalUrl);
     for (const [key, value] of Object.entries(query)) if (value) url.searchParams.set(key, value);
@@ -95,10 +92,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   const start =
     (name: IdentityProvider) =>
-    async (request: FastifyRequest<{ Querystring: { redirect_url?: string } }>, reply: FastifyReply) => {
+    async (
+      request: FastifyRequest<{ Querystring: { redirect_url?: string; binding?: string } }>,
+      reply: FastifyReply,
+    ) => {
       const redirectUrl = allowedRedirect(request.query.redirect_url);
       const provider = providers[name];
-      if (!provider)
+      // Without the binding of the tab that starts, the return could never be redeemed: say so at once.
+      if (!provider || !isBinding(request.query.binding))
         return reply.redirect(
           portal('/login', { error: 'auth_failed', provider: named(name), redirect_url: redirectUrl }),
         );
@@ -117,6 +118,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         nonce: client.randomNonce(),
         codeVerifier: client.randomPKCECodeVerifier(),
         redirectUrl,
+        binding: request.query.binding,
         expiresAt: Date.now() + transactionTtlMs,
       };
       const authorizationUrl = client.buildAuthorizationUrl(configuration, {
@@ -139,7 +141,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.redirect(authorizationUrl.href);
     };
 
-  /** Checks everything the provider answered and signs the person in; null when the sign-in cannot go on. */
+  /** Checks everything the provider answered and answers the account signing in; null when it cannot go on. */
   const complete = async (
     request: FastifyRequest,
     provider: OidcProvider,
@@ -170,9 +172,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         email,
         name: text(claims.given_name, 100) || fromApple.name,
         lastName: text(claims.family_name, 100) || fromApple.lastName,
-        picture: /^https:\/\//.test(text(claims.picture, 2048)) ? text(claims.picture, 2048) : null,
+        picture: isAllowedPicture(text(claims.picture, 2048)) ? text(claims.picture, 2048) : null,
       };
-      return await startSession(app, await signInWithIdentity(app.db, profile), request);
+      return await signInWithIdentity(app.db, profile);
     } catch (error) {
       // A browser navigation: whatever went wrong (refusal, provider or database trouble), the person lands on the
       // portal's sign-in page with its message, never on an error document of the API.
@@ -210,18 +212,43 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       );
     }
     const provider = providers[name];
-    const token =
+    const user =
       provider && transaction?.provider === name ? await complete(request, provider, transaction, answer) : null;
     if (wantsJson) {
-      if (!token) throw new HttpError(400, `Error al procesar autenticación con ${labels[name]}`, 'OAUTH_FAILED');
-      return reply.send({ access_token: token });
+      // The provider's code with this browser's transaction cookie: bound to the browser that started already.
+      if (!user) throw new HttpError(400, externalSignInMessages.failed(labels[name]), 'OAUTH_FAILED');
+      return reply.send({ access_token: await startSession(app, user, request) });
     }
+    // The portal's callback page redeems the code with the secret of the tab that started (POST /auth/social/canjear).
+    const code =
+      user && isBinding(transaction?.binding) ? await issueSignInReturn(app.db, user.id, transaction.binding) : null;
     return reply.redirect(
-      token
-        ? portal('/apps', { token, redirect_url: redirectUrl })
+      code
+        ? portal('/auth/google/callback', { code, provider: named(name), redirect_url: redirectUrl })
         : portal('/login', { error: 'auth_failed', provider: named(name), redirect_url: redirectUrl }),
     );
   };
+
+  app.post(
+    '/social/canjear',
+    {
+      config: perIp,
+      schema: {
+        summary: 'Canjea el código de la vuelta de Google/Apple al portal por una sesión',
+        description:
+          'Una sola vez, en 60 s, y solo con el secreto de la pestaña que inició el inicio de sesión (su SHA-256 fue el `binding` de GET /auth/google o /auth/apple). Cualquier otro intento gasta el código y responde 400 SIGN_IN_RETURN_INVALID.',
+        tags: ['auth'],
+        body: ReturnExchange,
+        response: { 200: ExchangedSession, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const userId = await redeemSignInReturn(app.db, request.body.code, request.body.secret);
+      const user = userId === undefined ? undefined : await findUserById(app.db, userId);
+      if (user?.status !== 'active') throw signInReturnInvalid();
+      return { access_token: await startSession(app, user, request), user: await currentUserView(app.db, user) };
+    },
+  );
 
   for (const name of ['google', 'apple'] as const) {
     app.get(
@@ -230,7 +257,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         config: perIp,
         schema: {
           summary: `Inicia el inicio de sesión con ${labels[name]} (navegación del navegador)`,
-          description: `Redirige a ${labels[name]} con state, nonce y PKCE guardados en una cookie firmada; sin configuración vuelve a /login?error=auth_failed del portal.`,
+          description: `Redirige a ${labels[name]} con state, nonce, PKCE y el binding de la pestaña guardados en una cookie firmada; sin configuración o sin binding vuelve a /login?error=auth_failed del portal.`,
           tags: ['auth'],
           querystring: StartQuery,
           response: redirect,
@@ -240,7 +267,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     );
 
     const callbackSchema = {
-      summary: `Respuesta de ${labels[name]}: verifica todo, vincula la cuenta y vuelve al portal con el token`,
+      summary: `Respuesta de ${labels[name]}: verifica todo, vincula la cuenta y vuelve al portal con un código de un solo uso`,
       tags: ['auth'],
       response: { ...redirect, 200: AccessToken, ...commonErrors },
     };

@@ -1,0 +1,128 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Static } from 'typebox';
+import type { Db } from '../../db/client.js';
+import { HttpError, present } from '../../lib/errors.js';
+import type { ChangePlanBody } from '../../schemas/user-plans.js';
+import { type AuditActor, recordAudit } from '../accounts/audit.js';
+import { accountMessages } from '../accounts/messages.js';
+import { userExists } from '../accounts/queries.js';
+import { appMessages } from './messages.js';
+import { apps, plans, userPlans } from '../../db/schema.js';
+
+/** Per app that has plans: the user's current plan there (or null) and the plans to choose from. */
+export async function userAppPlans(db: Db, userId: number, onlyAppId?: number) {
+  const appRows = await db
+    .selectDistinct({ id: apps.id, nombre: apps.nombre })
+    .from(apps)
+    .innerJoin(plans, eq(plans.appId, apps.id))
+    .where(onlyAppId ? eq(apps.id, onlyAppId) : undefined)
+    .orderBy(asc(apps.id));
+  if (appRows.length === 0) return [];
+  const appIds = appRows.map((row) => row.id);
+  const planRows = await db
+    .select({ id: plans.id, nombre: plans.nombre, appId: plans.appId })
+    .from(plans)
+    .where(inArray(plans.appId, appIds))
+    .orderBy(asc(plans.id));
+  const current = await db
+    .select({
+      appId: userPlans.appId,
+      id: plans.id,
+      nombre: plans.nombre,
+      fechaVencimiento: userPlans.fechaVencimiento,
+    })
+    .from(userPlans)
+    .innerJoin(plans, eq(plans.id, userPlans.planId))
+    .where(and(eq(userPlans.userId, userId), inArray(userPlans.appId, appIds)));
+
+  return appRows.map((app) => {
+    const mine = current.find((row) => row.appId === app.id);
+    return {
+      app,
+      planActual: mine
+        ? { id: mine.id, nombre: mine.nombre, fechaVencimiento: mine.fechaVencimiento?.toISOString() ?? null }
+        : null,
+      planesApp: planRows.filter((plan) => plan.appId === app.id).map(({ id, nombre }) => ({ id, nombre })),
+    };
+  });
+}
+
+export async function findPlanOfApp(db: Db, planId: number, appId: number) {
+  const [plan] = await db
+    .select({ id: plans.id })
+    .from(plans)
+    .where(and(eq(plans.id, planId), eq(plans.appId, appId)));
+  return plan;
+}
+
+export async function currentPlan(db: Db, userId: number, appId: number) {
+  const [row] = await db
+    .select({ planId: userPlans.planId, fechaVencimiento: userPlans.fechaVencimiento })
+    .from(userPlans)
+    .where(and(eq(userPlans.userId, userId), eq(userPlans.appId, appId)));
+  return row;
+}
+
+/** Sets the user's plan in the app; `started_at` moves only when the plan itself changes (a new subscription). */
+export async function setPlan(
+  db: Db,
+  userId: number,
+  appId: number,
+  planId: number,
+  expiry: Date,
+  planChanged: boolean,
+) {
+  await db
+    .insert(userPlans)
+    .values({ userId, appId, planId, fechaVencimiento: expiry })
+    .onConflictDoUpdate({
+      target: [userPlans.userId, userPlans.appId],
+      set: planChanged ? { planId, fechaVencimiento: expiry, startedAt: new Date() } : { fechaVencimiento: expiry },
+    });
+}
+
+/**
+ * Gives the user the plan `idPlan` of app `idApp` until `fechaVencimiento` (administrators only), audited with the
+ * plan before and after; the answer is the app's plans for that user.
+ */
+export async function changeUserPlan(db: Db, actor: AuditActor, change: Static<typeof ChangePlanBody>) {
+  const { idUsuario, idApp, idPlan, fechaVencimiento } = change;
+  if (idPlan === 0) {
+    throw new HttpError(400, appMessages.planRequired, 'PLAN_REQUIRED');
+  }
+  const expiry = new Date(fechaVencimiento);
+  if (Number.isNaN(expiry.getTime())) {
+    throw new HttpError(400, appMessages.invalidExpiryDate, 'VALIDATION_ERROR');
+  }
+  if (!(await userExists(db, idUsuario))) throw new HttpError(404, accountMessages.userNotFound, 'USER_NOT_FOUND');
+  const [appRow] = await db.select({ id: apps.id }).from(apps).where(eq(apps.id, idApp));
+  if (!appRow) throw new HttpError(404, appMessages.appNotFound, 'APP_NOT_FOUND');
+  if (!(await findPlanOfApp(db, idPlan, idApp))) {
+    throw new HttpError(400, appMessages.planNotInApp, 'PLAN_NOT_IN_APP');
+  }
+
+  return db.transaction(async (tx) => {
+    const before = await currentPlan(tx, idUsuario, idApp);
+    await setPlan(tx, idUsuario, idApp, idPlan, expiry, before?.planId !== idPlan);
+    const [row] = await userAppPlans(tx, idUsuario, idApp);
+    const info = present(row, 'the plans of the app');
+    const planName = (id: number | undefined) => info.planesApp.find((plan) => plan.id === id)?.nombre ?? null;
+    await recordAudit(tx, actor, [
+      {
+        action: 'user.plan_change',
+        target: { type: 'user', id: idUsuario },
+        details: {
+          appId: idApp,
+          app: info.app.nombre,
+          fromPlanId: before?.planId ?? null,
+          fromPlan: planName(before?.planId),
+          toPlanId: idPlan,
+          toPlan: planName(idPlan),
+          fromFechaVencimiento: before?.fechaVencimiento?.toISOString() ?? null,
+          toFechaVencimiento: expiry.toISOString(),
+        },
+      },
+    ]);
+    return info;
+  });
+}

@@ -1,0 +1,2 @@
+/** Milliseconds since the epoch; `Date.now` in production, a movable clock in tests. */
+export type Clock = () => number;

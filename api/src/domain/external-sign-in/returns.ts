@@ -1,0 +1,55 @@
+// The Google/Apple return to the portal (docs/decisions/0001-session-from-bound-sign-in-return.md). The address the
+// browser is sent back to carries a one-time code, never a session token: 32 random bytes, kept here only as their
+// SHA-256, valid 60 s, bound to the SHA-256 of a secret that only the browser tab that started the sign-in holds, and
+// redeemed once, by that secret, for a session (`POST /auth/social/canjear`). A link made from someone else's return
+// is refused in any other tab, so nobody can be put into another account by a link (login CSRF).
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { eq, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { signInReturns } from '../../db/schema.js';
+import { HttpError } from '../../lib/errors.js';
+import { externalSignInMessages } from './messages.js';
+
+export const SIGN_IN_RETURN_TTL_MS = 60_000;
+
+/** A return that cannot become a session: the spec's text (/login's error=token_invalid). */
+export const signInReturnInvalid = () =>
+  new HttpError(400, externalSignInMessages.tokenInvalid, 'SIGN_IN_RETURN_INVALID');
+
+/** A binding as the portal sends it: SHA-256 in base64url (43 characters). */
+export const isBinding = (value: unknown): value is string =>
+  typeof value === 'string' && /^[A-Za-z0-9_-]{43}$/.test(value);
+
+const digest = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** A new one-time code for `userId`, bound to `binding` (expired codes of anyone are swept on the way). */
+export async function issueSignInReturn(db: Db, userId: number, binding: string): Promise<string> {
+  const code = randomBytes(32).toString('base64url');
+  await db.delete(signInReturns).where(lt(signInReturns.expiresAt, sql`now()`));
+  await db.insert(signInReturns).values({
+    id: digest(code),
+    userId,
+    binding,
+    expiresAt: new Date(Date.now() + SIGN_IN_RETURN_TTL_MS),
+  });
+  return code;
+}
+
+/**
+ * Redeems a code with the tab's secret: the code is deleted by this attempt whatever its outcome (one statement, so
+ * two concurrent attempts cannot both have it); answers its user when it was live and the secret matches its binding.
+ */
+export async function redeemSignInReturn(db: Db, code: string, secret: string): Promise<number | undefined> {
+  const [row] = await db
+    .delete(signInReturns)
+    .where(eq(signInReturns.id, digest(code)))
+    .returning({
+      userId: signInReturns.userId,
+      binding: signInReturns.binding,
+      live: sql<boolean>`${signInReturns.expiresAt} > now()`,
+    });
+  if (!row?.live) return undefined;
+  const expected = Buffer.from(row.binding);
+  const given = Buffer.from(createHash('sha256').update(secret).digest('base64url'));
+  return given.length === expected.length && timingSafeEqual(given, expected) ? row.userId : undefined;
+}

@@ -1,0 +1,19 @@
+/** What the API says about the second factor (TOTP, passkeys, sign-in tickets, the admin rule): each Spanish text under one key, looked up where the error is made. */
+export const secondFactorMessages = {
+  signInTicketExpired: 'El tiempo para confirmar tu identidad terminó. Inicia sesión de nuevo',
+  lastSecondFactor: 'Un administrador debe conservar un segundo factor: agrega otro antes de quitar este',
+  verifiedSessionRequired:
+    'Para cambiar tu verificación en dos pasos o tus llaves de acceso, vuelve a iniciar sesión con tu segundo factor',
+  invalidSecondFactor: 'Código incorrecto',
+  totpAlreadyEnabled: 'Ya tienes una aplicación de autenticación activa',
+  totpNotStarted: 'Primero genera el código QR',
+  totpNotEnabled: 'No tienes una aplicación de autenticación activa',
+  passkeyCeremonyExpired: 'La solicitud de la llave de acceso expiró o ya se usó. Inténtalo de nuevo',
+  passkeyNotVerified: 'No se pudo verificar la llave de acceso',
+  passkeyExists: 'Esta llave de acceso ya está registrada',
+  passkeyNotFound: 'Llave de acceso no encontrada',
+  secondFactorSetupRequired:
+    'Configura un segundo factor (aplicación de autenticación o llave de acceso) para usar el panel de administración',
+  secondFactorSessionRequired: 'Vuelve a iniciar sesión con tu segundo factor para usar el panel de administración',
+  passkeySignInRefused: 'No se pudo iniciar sesión con esta llave de acceso',
+} as const;

@@ -1,0 +1,34 @@
+import { sql } from 'drizzle-orm';
+import type { Database, Db } from '../../db/client.js';
+import type { User } from '../../db/schema.js';
+import { type CurrentUserView, currentUserView } from '../accounts/queries.js';
+import { createSessionStateCache, type SessionStateCache, type StateLogger } from './state-cache.js';
+import type { SessionFlags } from './verify.js';
+
+/**
+ * The session memory of this instance (state-cache.ts): per user, the user row, each session's flags (verify.ts)
+ * and the answer of GET /auth/user.
+ */
+export type SessionMemory = SessionStateCache<User, SessionFlags, CurrentUserView>;
+
+/** The memory, notifying its channel through `db` (an ordinary connection) and listening through `database`. */
+export function createSessionMemory(database: Pick<Database, 'listen'>, db: Db, log: StateLogger): SessionMemory {
+  return createSessionStateCache<User, SessionFlags, CurrentUserView>(
+    database,
+    (channel, payload) => db.execute(sql`select pg_notify(${channel}, ${payload})`),
+    log,
+  );
+}
+
+/**
+ * `currentUserView` for GET /auth/user (issue 19): the answer kept in memory with the session state when the user row
+ * is the one kept there, so that the most frequent signed-in request reads nothing from the database.
+ */
+export async function cachedCurrentUserView(db: Db, state: SessionMemory, user: User): Promise<CurrentUserView> {
+  const kept = state.view(user.id, user);
+  if (kept) return kept;
+  const ticket = state.ticket();
+  const view = await currentUserView(db, user);
+  state.storeView(ticket, user.id, user, view);
+  return view;
+}

@@ -1,0 +1,215 @@
+// Sessions (issue 20). `startSession` is THE one place where a portal sign-in becomes a token: every sign-in path
+// (password, verification after registering, Google/Apple, a password change's fresh token) calls it. It writes the
+// session row, queues the 'Nuevo inicio de sesión' mail for a device not seen before, and signs the token whose `jti`
+// is the row's id. A second sign-in factor hooks in here, before the row is written.
+import { randomBytes } from 'node:crypto';
+import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import Bowser from 'bowser';
+import type { Static } from 'typebox';
+import type { Session } from '../../schemas/sessions.js';
+import { HttpError } from '../../lib/errors.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { TokenService } from './verify.js';
+import { sessions, users, type User } from '../../db/schema.js';
+import { newSignInMail, securityChangeMail, type SecurityChange } from '../mail/templates.js';
+import { sessionMessages } from './messages.js';
+
+/** Where a session was started from, as shown to people: 'Computadora', 'Chrome', 'Linux'… */
+export interface ClientDescription {
+  device: string;
+  browser: string;
+  os: string;
+}
+
+const deviceTypes: Record<string, string> = {
+  desktop: 'Computadora',
+  mobile: 'Móvil',
+  tablet: 'Tableta',
+  tv: 'Televisor',
+  bot: 'Programa automático',
+};
+
+/** The user agent read with bowser (MIT, maintained): unknown parts become 'desconocido', never empty. */
+export function describeClient(userAgent: string | undefined): ClientDescription {
+  const agent = (userAgent ?? '').slice(0, 1000);
+  if (!agent.trim())
+    return { device: 'Dispositivo desconocido', browser: 'Navegador desconocido', os: 'Sistema desconocido' };
+  const parsed = Bowser.parse(agent);
+  return {
+    device: deviceTypes[parsed.platform.type ?? ''] ?? 'Dispositivo desconocido',
+    browser: parsed.browser.name?.slice(0, 100) || 'Navegador desconocido',
+    os: parsed.os.name?.slice(0, 100) || 'Sistema desconocido',
+  };
+}
+
+/** 'Chrome en Linux': how a session is named in the lists and the mail. */
+export function clientLabel(client: Pick<ClientDescription, 'browser' | 'os'>): string {
+  return `${client.browser} en ${client.os}`;
+}
+
+/** 32 random bytes, base64url: the session id, which is the token's `jti` and cannot be guessed. */
+/** The request a session starts from or a security change is made by: its user agent and client address. */
+export interface ClientRequest {
+  headers: { 'user-agent'?: string };
+  ip: string;
+}
+
+/** What starting a session uses (the app passes itself). */
+export interface SessionDeps {
+  db: Db;
+  config: Pick<Config, 'tokenTtlSeconds' | 'portalUrl'>;
+  mailer: Pick<Mailer, 'enqueue' | 'wake'>;
+  tokens: Pick<TokenService, 'sign'>;
+}
+
+export function newSessionId(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * Starts a portal session for `user` signing in through `request`: writes the session row (device, browser and system
+ * from the user agent, the client address as the server reads it under the configured trust-proxy), queues the
+ * 'Nuevo inicio de sesión' mail when no earlier session of this user had the same device, browser and system (the
+ * first session an account ever has sends none: the person has just registered), and answers the signed token.
+ */
+export async function startSession(
+  services: SessionDeps,
+  user: Pick<User, 'id' | 'role' | 'tokenVersion' | 'email' | 'name'>,
+  request: ClientRequest,
+  /** Issue 20: `secondFactor` when this sign-in proved one (TOTP, recovery code or passkey). */
+  options: { secondFactor?: boolean } = {},
+): Promise<string> {
+  const client = describeClient(request.headers['user-agent']);
+  // The wall clock, as the token service checks expiry against it.
+  const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const id = newSessionId();
+  const expiresAt = new Date(now.getTime() + services.config.tokenTtlSeconds * 1000);
+  const mailed = await services.db.transaction(async (tx) => {
+    const [seen] = await tx
+      .select({
+        any: sql<boolean>`true`,
+        same: sql<boolean>`bool_or(${sessions.device} = ${client.device} and ${sessions.browser} = ${client.browser} and ${sessions.os} = ${client.os})`,
+      })
+      .from(sessions)
+      .where(eq(sessions.userId, user.id))
+      .groupBy(sessions.userId);
+    await tx.insert(sessions).values({
+      id,
+      userId: user.id,
+      ...client,
+      address: request.ip,
+      tokenVersion: user.tokenVersion,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt,
+      secondFactor: options.secondFactor === true,
+    });
+    if (!seen || seen.same) return false;
+    await services.mailer.enqueue(tx, {
+      to: user.email,
+      ...newSignInMail({
+        name: user.name,
+        device: client.device,
+        browser: clientLabel(client),
+        address: request.ip,
+        at: now,
+        portalUrl: services.config.portalUrl,
+      }),
+    });
+    return true;
+  });
+  if (mailed) services.mailer.wake();
+  return services.tokens.sign(user, { id, issuedAt: now, expiresAt });
+}
+
+/**
+ * Queues 'Cambio en la seguridad de tu cuenta' for `user` in `db` (the transaction of the change, so both or neither
+ * happen), naming the device, browser and address of the request that made it. The caller wakes the mailer after
+ * the commit.
+ */
+export async function queueSecurityChangeMail(
+  services: Pick<SessionDeps, 'config' | 'mailer'>,
+  db: Db,
+  request: ClientRequest,
+  user: Pick<User, 'email' | 'name'>,
+  change: SecurityChange,
+): Promise<void> {
+  const client = describeClient(request.headers['user-agent']);
+  await services.mailer.enqueue(db, {
+    to: user.email,
+    ...securityChangeMail({
+      name: user.name,
+      change,
+      device: client.device,
+      browser: clientLabel(client),
+      address: request.ip,
+      at: new Date(),
+      portalUrl: services.config.portalUrl,
+    }),
+  });
+}
+
+/** A session as the API shows it (GET /auth/sessions, GET /admin/users/{id}/sessions): the `Session` schema. */
+export type SessionView = Static<typeof Session>;
+
+export async function listSessions(db: Db, userId: number, currentId?: string): Promise<SessionView[]> {
+  const rows = await db
+    .select({
+      id: sessions.id,
+      device: sessions.device,
+      browser: sessions.browser,
+      os: sessions.os,
+      address: sessions.address,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    // A session from before the account's last token version bump is over even if its row was never ended.
+    .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.tokenVersion, sessions.tokenVersion)))
+    .where(and(eq(sessions.userId, userId), isNull(sessions.endedAt), gt(sessions.expiresAt, sql`now()`)))
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
+  return rows.map((row) => ({
+    id: row.id,
+    device: row.device,
+    browser: row.browser,
+    os: row.os,
+    label: clientLabel(row),
+    address: row.address,
+    createdAt: row.createdAt.toISOString(),
+    lastSeenAt: row.lastSeenAt.toISOString(),
+    current: row.id === currentId,
+  }));
+}
+
+/** Ends one open session of `userId`; answers the ended row, or undefined when that user has no such open session. */
+export async function endSession(db: Db, userId: number, sessionId: string) {
+  const [ended] = await db
+    .update(sessions)
+    .set({ endedAt: sql`now()` })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.endedAt)))
+    .returning();
+  return ended;
+}
+
+/** Ends every open session of `userId` except `keepId`; answers how many. */
+export async function endOtherSessions(db: Db, userId: number, keepId: string): Promise<number> {
+  const ended = await db
+    .update(sessions)
+    .set({ endedAt: sql`now()` })
+    .where(and(eq(sessions.userId, userId), ne(sessions.id, keepId), isNull(sessions.endedAt)))
+    .returning({ id: sessions.id });
+  return ended.length;
+}
+
+/**
+ * Issue 20: the session proved a second factor after it started (it set one up: confirming a TOTP code or adding a
+ * passkey shows the person holds it), so under ADMIN_SECOND_FACTOR=required an administrator goes on without signing
+ * in again.
+ */
+export async function markSessionSecondFactor(db: Db, sessionId: string): Promise<void> {
+  await db.update(sessions).set({ secondFactor: true }).where(eq(sessions.id, sessionId));
+}
+
+export const sessionNotFound = () => new HttpError(404, sessionMessages.sessionNotFound, 'SESSION_NOT_FOUND');

@@ -1,0 +1,209 @@
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import type { JWK } from 'jose';
+import type { Db } from '../../db/client.js';
+import { revokedTokens, sessions, users, type User } from '../../db/schema.js';
+import { type Claims, createClaimsReader, signPartnerToken, signSessionToken, type TokenKind } from '../tokens/jwt.js';
+import type { SigningKey } from '../tokens/keys.js';
+import type { SessionMemory } from './memory.js';
+
+// "Is this session valid?": the one answer, for every request, partner token and administrator check.
+
+export interface VerifiedToken {
+  user: User;
+  jti: string;
+  /** The session row (`sessions.id`) the token belongs to: its own `jti` for a session, `sid` for a partner token. */
+  sessionId: string;
+  expiresAt: Date;
+  kind: TokenKind;
+  /** Issue 20: the session's sign-in proved a second factor, or one was set up in it (sessions.second_factor). */
+  secondFactor: boolean;
+  /** Partner tokens only: the target's origin (web) or deep-link scheme (mobile). */
+  audience?: string;
+  /** Whether the user and session were read from the database for this check (else from this instance's memory). */
+  readFromDatabase: boolean;
+}
+
+export interface VerifyOptions {
+  /**
+   * Read the user and the session from the database whatever the memory holds (the memory is then refreshed from
+   * the answer): requests that change something and administrator checks (docs/decisions/0003).
+   */
+  fresh?: boolean;
+}
+
+export interface PartnerToken {
+  token: string;
+  audience: string;
+  expiresIn: number;
+}
+
+export interface TokenService {
+  readonly jwks: { keys: JWK[] };
+  /**
+   * The portal token of one session row: `jti` is the row's id and `exp` its expiry. Only `startSession`
+   * (domain/sessions/sessions.ts) calls it, right after writing the row: a token without its row is refused.
+   */
+  sign(
+    user: Pick<User, 'id' | 'role' | 'tokenVersion'>,
+    session: { id: string; issuedAt: Date; expiresAt: Date },
+  ): Promise<string>;
+  /**
+   * A token for one partner target, minted from a verified portal session: `aud` the target's audience, `iss` the
+   * API's public URL, `sid` the session's `jti` (its logout ends it), `tv` the user's token version, and a lifetime
+   * that never outlasts the session.
+   */
+  signPartner(session: VerifiedToken, audience: string): Promise<PartnerToken>;
+  /**
+   * The token's user, or null for any token that must not be accepted (bad, expired, revoked, outdated, or of a kind
+   * not in `accept`: portal sessions only unless the caller says so).
+   */
+  verify(token: string, accept?: readonly TokenKind[], options?: VerifyOptions): Promise<VerifiedToken | null>;
+  /**
+   * For a token `verify` refused: whether it was a live session when its account was suspended (signed, not expired,
+   * not logged out, one token version behind a suspended account), so the caller can be told why.
+   */
+  refusedForSuspension(token: string, accept?: readonly TokenKind[]): Promise<boolean>;
+}
+
+export interface TokenLifetimes {
+  /** Portal sessions. */
+  ttlSeconds: number;
+  /** Partner tokens (at most the rest of the session they are minted from). */
+  partnerTtlSeconds: number;
+  /** `iss` of partner tokens: the API's public URL. */
+  issuer: string;
+}
+
+/** What `verify` keeps of a token's session row (and revocation) between requests, per instance. */
+export interface SessionFlags {
+  revoked: boolean;
+  live: boolean;
+  secondFactor: boolean;
+  /** When (Date.now()) last seen is next due to be written. */
+  touchAt: number;
+}
+
+const touchEveryMs = 60_000;
+
+export function createTokenService(
+  db: Db,
+  key: SigningKey,
+  lifetimes: TokenLifetimes,
+  state?: SessionMemory,
+): TokenService {
+  const { issuer } = lifetimes;
+  // The signature is remembered per token (tokens/jwt.ts). Revocation, token version, status and the session row come from `state` (issue 19), which forgets a user's
+  // entries as soon as any instance changes them and is bypassed while it cannot know (its channel is down): a
+  // logout, password change or suspension made through any instance is refused by every other one at once. A request
+  // that changes something and an administrator check pass `fresh` and read the database whatever the memory says, so
+  // a channel that died silently can at worst delay what a read sees (state-cache.ts), never let a write through.
+  // One statement, prepared once (a named statement on PostgreSQL): the user with its revocation flag and the state
+  // of the session row the token belongs to (issue 20: a token whose row is missing or ended is refused).
+  const session = db
+    .select({
+      user: users,
+      // A partner token dies with its own jti and with the logout of the session it was minted from.
+      revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} in (${sql.placeholder('jti')}, ${sql.placeholder('sessionJti')}))`,
+      live: sql<boolean>`(${sessions.id} is not null and ${sessions.endedAt} is null)`,
+      secondFactor: sql<boolean>`coalesce(${sessions.secondFactor}, false)`,
+      // Seconds since last seen, by the database's clock (the instances' clocks may differ from it).
+      seenAgo: sql<number>`coalesce(extract(epoch from now() - ${sessions.lastSeenAt}), 0)::float8`,
+    })
+    .from(users)
+    .leftJoin(sessions, and(eq(sessions.id, sql.placeholder('sessionJti')), eq(sessions.userId, users.id)))
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('auth_session');
+
+  /** Last seen, written at most once a minute per session so a busy client does not write on every call. */
+  async function touch(sessionId: string) {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: sql`now()` })
+      .where(
+        and(
+          eq(sessions.id, sessionId),
+          isNull(sessions.endedAt),
+          lt(sessions.lastSeenAt, sql`now() - interval '1 minute'`),
+        ),
+      );
+  }
+
+  /**
+   * The user and the session's flags: from memory when kept there (unless `fresh`), else from the database (and then
+   * kept, under the ticket's ordering rules: a read that raced a notification is answered but not kept).
+   */
+  async function sessionState(
+    claims: Claims,
+    fresh: boolean,
+  ): Promise<{ user: User; flags: SessionFlags; readFromDatabase: boolean } | undefined> {
+    const cacheKey = `${claims.jti} ${claims.sessionJti}`;
+    const kept = fresh ? undefined : state?.session(claims.userId, cacheKey);
+    if (kept) return { user: kept.user, flags: kept.session, readFromDatabase: false };
+    const ticket = state?.ticket();
+    const [row] = await session.execute({ userId: claims.userId, jti: claims.jti, sessionJti: claims.sessionJti });
+    if (!row) return undefined;
+    const flags: SessionFlags = {
+      revoked: row.revoked === true,
+      live: row.live === true,
+      secondFactor: row.secondFactor === true,
+      touchAt: Date.now() + Math.max(0, touchEveryMs - Number(row.seenAgo) * 1000),
+    };
+    const user = state && ticket ? state.storeSession(ticket, claims.userId, row.user, cacheKey, flags) : row.user;
+    return { user, flags, readFromDatabase: true };
+  }
+
+  const claimsOf = createClaimsReader(key, issuer);
+
+  return {
+    jwks: { keys: [key.publicJwk] },
+
+    sign(user, session) {
+      return signSessionToken(key, user, session);
+    },
+
+    signPartner(from, audience) {
+      return signPartnerToken(
+        key,
+        { userId: from.user.id, tokenVersion: from.user.tokenVersion, sessionJti: from.jti, expiresAt: from.expiresAt },
+        audience,
+        lifetimes,
+      );
+    },
+
+    async verify(token, accept = ['session'], options = {}) {
+      const claims = await claimsOf(token);
+      if (!claims || !accept.includes(claims.kind)) return null;
+      const found = await sessionState(claims, options.fresh === true);
+      if (!found) return null;
+      const { user, flags, readFromDatabase } = found;
+      // Password changes and suspensions bump token_version, which ends every session issued before.
+      if (flags.revoked || !flags.live || user.status === 'suspended' || user.tokenVersion !== claims.tv) return null;
+      if (Date.now() >= flags.touchAt) {
+        // Claimed before the write, so that concurrent requests of one session write once.
+        flags.touchAt = Date.now() + touchEveryMs;
+        await touch(claims.sessionJti);
+      }
+      return {
+        user,
+        jti: claims.jti,
+        sessionId: claims.sessionJti,
+        expiresAt: new Date(claims.exp * 1000),
+        kind: claims.kind,
+        secondFactor: flags.secondFactor,
+        ...(claims.audience === undefined ? {} : { audience: claims.audience }),
+        readFromDatabase,
+      };
+    },
+
+    async refusedForSuspension(token, accept = ['session']) {
+      const claims = await claimsOf(token);
+      if (!claims || !accept.includes(claims.kind)) return false;
+      // Rare (a refused token): always from the database.
+      const [row] = await session.execute({ userId: claims.userId, jti: claims.jti, sessionJti: claims.sessionJti });
+      // Suspension bumps the version once: a token one version behind a suspended account was live until then.
+      return Boolean(
+        row && !row.revoked && row.live && row.user.status === 'suspended' && row.user.tokenVersion === claims.tv + 1,
+      );
+    },
+  };
+}
