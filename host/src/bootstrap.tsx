@@ -5,10 +5,10 @@ import { startUp } from './session/start-up';
 
 registerConfiguredRemotes();
 const container = document.getElementById('root');
-// Decided before the start-up, which takes a `?token=` out of the address.
+// Decided before the start-up, which takes a `?token=` out of the address (never as a session).
 const prerendered = container ? prerenderedRoute(container, window.location) : null;
-// Spec §4: start-up runs once, before any guard decides; it takes a `?token=` out of the address before the router
-// reads it (issue 17).
+// Spec §4: start-up runs once, before any guard decides; it takes a `?token=` out of the address, unstored, before the
+// router reads it (docs/decisions/0001-session-from-bound-sign-in-return.md).
 const started = startUp();
 prefetchPageData(window.location.pathname);
 

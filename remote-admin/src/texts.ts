@@ -1,6 +1,9 @@
 import { APP_LINK_LABELS } from '@portal/shared';
 
-/** The admin panel's visible strings: the spec's (§2, §8), and where it is silent the README's decisions. */
+/**
+ * Every Spanish string of the admin panel, in one module: the spec's (§2, §8), and where it is silent the decision
+ * records'. Code elsewhere in the panel names a key here, never a literal.
+ */
 export const TEXT_ADMIN = {
   // Layout (spec §2 'Admin panel layout').
   users: 'Usuarios',
@@ -134,6 +137,39 @@ export const TEXT_ADMIN = {
   appCreated: 'Aplicación agregada',
   appUpdated: 'Aplicación actualizada',
   editApp: (nombre: string) => `Editar ${nombre}`,
+
+  // A user's status and role (spec §4, §6), dates and changes of the dashboard.
+  statusActive: 'Activo',
+  statusPending: 'Pendiente Verificación',
+  statusSuspended: 'Suspendido',
+  noStatus: 'Sin estado',
+  allStatuses: 'Todos',
+  roleAdmin: 'Administrador',
+  roleUser: 'Usuario',
+  noDate: 'Sin fecha',
+  noPreviousMonth: 'Sin datos del mes anterior',
+  vsPreviousMonth: (change: string) => `${change} % vs. mes anterior`,
+  pageNumber: (page: number) => `Página ${page}`,
+  plansOf: (email: string) => `Planes de ${email}`,
+  editUser: (email: string) => `Editar a ${email}`,
+
+  // 'Editar' of a user: the one phone rule registration and profile do not have, and the sessions warnings.
+  phoneInternational: 'El teléfono debe empezar por + y el código del país',
+  suspendEndsSessions: 'Al suspenderlo se cerrarán sus sesiones y no podrá entrar.',
+  demoteEndsSessions: 'Al quitarle el rol de administrador se cerrarán sus sesiones.',
+
+  // A user's sessions.
+  sessions: 'Sesiones',
+  sessionsOf: (email: string) => `Sesiones de ${email}`,
+  sessionEnded: (label: string) => `Sesión de ${label} cerrada`,
+  loadingSessions: 'Cargando sesiones',
+  noSessions: 'Este usuario no tiene sesiones abiertas.',
+  openSessions: 'Sesiones abiertas',
+  sessionAddress: 'Dirección',
+  sessionStarted: 'Inicio',
+  sessionLastSeen: 'Último uso',
+  endSession: 'Cerrar sesión',
+  endSessionOf: (label: string) => `Cerrar sesión de ${label}`,
 } as const;
 
 /** What each audit action reads as in the log. */
@@ -149,3 +185,46 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'auth.lockout': 'Bloqueó el inicio de sesión',
   'user.session_end': 'Cerró una sesión',
 };
+
+/** The words of an audit row's details (pages/dashboard/audit-format.ts puts them together). */
+export const AUDIT_DETAIL_TEXT = {
+  noPlan: 'sin plan',
+  app: (id: string) => `App ${id}`,
+  planChange: (app: string, from: string, to: string, expiry: string) => `${app}: ${from} → ${to}, vence ${expiry}`,
+  role: 'Rol',
+  status: 'Estado',
+  codeByEmail: 'Código enviado por email',
+  temporaryPassword: 'Contraseña temporal',
+  fields: 'Campos',
+  noChanges: 'Sin cambios',
+  empty: 'vacío',
+  lockoutAccount: (address: string) => `en total (la última desde ${address})`,
+  lockoutAddress: (address: string) => `desde ${address}`,
+  lockout: (failures: string, where: string, seconds: string) =>
+    `${failures} contraseñas incorrectas ${where}; espera de ${seconds} s`,
+  sessionEnd: (browser: string, os: string, device: string, address: string) =>
+    `${browser} en ${os} (${device}), desde ${address}`,
+  editedFields: { name: 'Nombre', lastName: 'Apellido', phone: 'Teléfono', picture: 'Foto' } as Record<string, string>,
+};
+
+/** Fallbacks shown when an admin call fails without a server message (spec §8, and the README for the new calls). */
+export const ADMIN_FALLBACK = {
+  loadPlans: 'Error al obtener planes de usuario',
+  /** What the plan dialog shows when the failure carries no message at all (spec §8, 'Plan save'). */
+  savePlan: 'Error al actualizar el plan. Por favor, intenta de nuevo.',
+  /** The plan update call's own fallback, when the server sends no message (spec §8, 'update store fallback'). */
+  updateUserPlan: 'Error al actualizar plan de usuario',
+  verifyUsers: 'Error al verificar usuarios. Por favor, intenta de nuevo.',
+  dashboard: 'No se pudieron obtener las cifras del dashboard',
+  auditLog: 'No se pudo obtener el registro de auditoría',
+} as const;
+
+/** Spec §8: '{n} usuario(s) verificado(s) exitosamente'. */
+export function verifiedMessage(count: number): string {
+  return `${count} usuario(s) verificado(s) exitosamente`;
+}
+
+export const PLAN_SAVED = 'Plan actualizado exitosamente!';
+
+/** Spec §9: success and failure alerts of the admin screens disappear after 5000 ms. */
+export const ADMIN_ALERT_MS = 5000;

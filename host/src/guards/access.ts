@@ -34,7 +34,7 @@ function forward(params: URLSearchParams, allowList: readonly string[]): Access 
 
 /**
  * What a guard does for this session and address (spec §2, §4, §5). Pure, so every branch is unit-tested. A `?token=`
- * never reaches it: the shell's start-up takes it out of the address first (host/src/session/start-up.ts).
+ * never reaches it: the shell's start-up takes it out of the address first, unstored (host/src/session/start-up.ts).
  * `storedToken`: whether the browser keeps a session token. Without one, start-up can only end signed out, so a guest
  * page shows at once instead of 'Cargando...': the prerendered sign-in pages are that first render (host/prerender),
  * and hydration renders the store's initial, not yet started, state.

@@ -9,6 +9,7 @@ import {
   useMenuFocus,
   useOutsideClick,
   useSession,
+  shownPicture,
 } from '@portal/shared';
 import { Anchor, IconButton, Panel } from './dropdown';
 
@@ -93,6 +94,8 @@ export function AvatarMenu() {
   };
 
   const fullName = [user?.name, user?.lastName].filter(Boolean).join(' ');
+  // Only the identity providers' avatars, asked for without a referrer (@portal/shared users/picture).
+  const picture = shownPicture(user?.picture);
   return (
     <Anchor ref={anchor}>
       <IconButton
@@ -102,7 +105,7 @@ export function AvatarMenu() {
         aria-haspopup="true"
         onClick={() => setOpen(!open)}
       >
-        {user?.picture ? <img src={user.picture} alt="" /> : <PersonIcon />}
+        {picture ? <img src={picture} alt="" referrerPolicy="no-referrer" /> : <PersonIcon />}
       </IconButton>
       {open && (
         <Panel ref={panel} $width={260} role="region" aria-label="Menú de usuario">

@@ -4,8 +4,8 @@ import type { RemotePage } from '@portal/shared/manifest';
  * Who may see a route (spec §2):
  * - `guest`: only signed-out people; a signed-in one goes to /apps or to the allowed redirect_url with the token.
  * - `public`: anyone.
- * - `user`: a signed-in person (a `token` query parameter, the OAuth return, is made the session by the shell's
- *   start-up before any guard runs); an allowed `redirect_url` hands them to that partner, any other goes to /apps.
+ * - `user`: a signed-in person (a `token` query parameter is no session: the OAuth return is the callback page's
+ *   one-time code, docs/decisions/0001); an allowed `redirect_url` hands them to that partner, any other goes to /apps.
  * - `admin`: a signed-in administrator; others see 'Acceso Denegado', signed-out people go to /login.
  */
 export type Guard = 'guest' | 'public' | 'user' | 'admin';

@@ -1,12 +1,10 @@
 import { matchPath } from 'react-router-dom';
 import {
-  isTokenValid,
+  dropTokenFromAddress,
   partnerLanding,
-  removeToken,
   replaceWith,
   syncSessionHint,
   TOKEN_INVALID_PATH,
-  takeArrivingToken,
   useSession,
 } from '@portal/shared';
 import { ROUTES } from '../routes/route-table';
@@ -19,14 +17,12 @@ function guardOf(pathname: string) {
 /** The user area and the admin panel forward to partners; the authentication routes do not (spec §2). */
 export const forwardsToPartners = (pathname: string) => ['user', 'admin'].includes(guardOf(pathname));
 
-/** A token that arrives on a user page keeps that page; on a sign-in page (a callback, /login) it lands on /apps. */
-const landingOf = (pathname: string) => (forwardsToPartners(pathname) ? pathname : '/apps');
-
 /**
  * The shell's start-up (spec §4, issue 17), run once before the first render:
- * - a `?token=` in the address (the Google/Apple return, or any page a link opens with one) is taken out of the
- *   address at once, checked and turned into the session; a token that is not a valid portal session goes to
- *   /login?error=token_invalid;
+ * - a `?token=` in the address is never made the session (docs/decisions/0001-session-from-bound-sign-in-return.md):
+ *   it is taken out of the address at once, unstored; a signed-in person keeps their own session and page, a
+ *   signed-out one goes to /login?error=token_invalid. The Google/Apple return is the callback page's (a one-time
+ *   code only the tab that started the sign-in can redeem);
  * - a kept session is checked as before (`initialize`);
  * - then, once signed in on a page of the user area, the one landing decision (`partnerLanding`: the address's
  *   allowed `redirect_url`, else the stored pending redirect, consumed once) may hand the person to a partner app.
@@ -38,26 +34,16 @@ const landingOf = (pathname: string) => (forwardsToPartners(pathname) ? pathname
  */
 export async function startUp(): Promise<void> {
   syncSessionHint();
-  const arriving = takeArrivingToken(landingOf);
-  const session = useSession.getState();
-  if (!arriving) {
-    await session.initialize({ settle: false });
-  } else if (!isTokenValid(arriving.token)) {
-    removeToken();
+  const carriedToken = dropTokenFromAddress();
+  await useSession.getState().initialize({ settle: false });
+  if (carriedToken && !useSession.getState().isAuthenticated) {
+    // A full load, so it wins over the API client's own move to /login.
     replaceWith(TOKEN_INVALID_PATH);
     return;
-  } else {
-    try {
-      await session.startSession(arriving.token);
-    } catch {
-      // The store has removed the token. A full load, so it wins over the API client's own move to /login.
-      replaceWith(TOKEN_INVALID_PATH);
-      return;
-    }
   }
   const { pathname, search } = window.location;
   if (useSession.getState().isAuthenticated && forwardsToPartners(pathname)) {
-    const asked = arriving ? arriving.redirectUrl : new URLSearchParams(search).get('redirect_url');
+    const asked = new URLSearchParams(search).get('redirect_url');
     const target = await partnerLanding(asked);
     if (target) {
       replaceWith(target);

@@ -13,7 +13,7 @@ import type {
   UserPage,
   UserStats,
 } from '@portal/shared';
-import { ADMIN_FALLBACK } from '../model/texts';
+import { ADMIN_FALLBACK } from '../texts';
 import { API_PATHS, FALLBACK, request } from '@portal/shared';
 
 export function listUsers(query: UserListQuery): Promise<UserPage> {

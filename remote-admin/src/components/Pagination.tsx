@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import { Button, Select, theme } from '@portal/shared';
-import { PAGE_SIZES, type PageStep, pageWindow } from '../model/pagination';
+import { PAGE_SIZES, type PageStep, pageWindow } from '../rules/pagination';
 import { FieldLabel } from './Page';
 import { TEXT_ADMIN } from '../texts';
 
@@ -40,7 +40,7 @@ export function Pagination({
           key={number}
           $variant="secondary"
           aria-current={number === page ? 'page' : undefined}
-          aria-label={`Página ${number}`}
+          aria-label={TEXT_ADMIN.pageNumber(number)}
           onClick={() => onPage(number)}
         >
           {number}

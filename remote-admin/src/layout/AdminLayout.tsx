@@ -13,6 +13,7 @@ import {
   useSession,
   leaveTo,
 } from '@portal/shared';
+import { Avatar } from '../components/Avatar';
 import { TEXT_ADMIN } from '../texts';
 import { GateCard, useSecondFactorGate } from './SecondFactorGate';
 
@@ -205,13 +206,7 @@ export default function AdminLayout() {
           </Button>
         </CloseRow>
         <Profile>
-          {user.picture ? (
-            <img src={user.picture} alt="" />
-          ) : (
-            <span className="avatar" aria-hidden="true">
-              {name.charAt(0).toUpperCase()}
-            </span>
-          )}
+          <Avatar picture={user.picture} name={name} letterClass="avatar" />
           <div>
             <strong>{name}</strong>
             <span className="role">{TEXT_ADMIN.adminLabel}</span>

@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 import { Button, theme, type Plan, VisuallyHidden } from '@portal/shared';
-import { formatUsd, SUITE_PRICES } from '../plans/rules';
+import { formatUsd, SUITE_PRICES } from '../rules/plans';
 
 export const COMING_SOON = 'Próximamente';
 

@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import type { PhoneInput } from '../forms/phone';
+import type { PhoneInput } from '../rules/phone';
 import { PhoneField } from './PhoneField';
 
 /** The field as a page holds it: the value in state, every change reported. */

@@ -1,8 +1,8 @@
 import { useId, useSyncExternalStore } from 'react';
 import styled from 'styled-components';
 import { Input, Select, theme } from '@portal/shared';
-import type { PhoneInput } from '../forms/phone';
-import { isPhoneCountry, PHONE_COUNTRY_GROUPS, type PhoneCountry } from '../forms/phone-countries';
+import type { PhoneInput } from '../rules/phone';
+import { isPhoneCountry, PHONE_COUNTRY_GROUPS, type PhoneCountry } from '../rules/phone-countries';
 
 const Field = styled.div`
   display: flex;

@@ -1,6 +1,14 @@
 import type { ReactNode } from 'react';
 import styled from 'styled-components';
-import { Button, getRuntimeConfig, socialSignInUrl, storePendingRedirect, theme, leaveTo } from '@portal/shared';
+import {
+  Button,
+  beginSignInBinding,
+  getRuntimeConfig,
+  socialSignInUrl,
+  storePendingRedirect,
+  theme,
+  leaveTo,
+} from '@portal/shared';
 
 const Divider = styled.p`
   display: flex;
@@ -26,7 +34,8 @@ const Stack = styled.div`
 /**
  * The other ways to sign in (`children`: the passkey of /login, first), then
  * 'Continuar con Google' / 'Continuar con Apple' hand the browser to the API, which runs the provider's flow and
- * comes back with a token. The partner target is kept both in the address and in storage for the return.
+ * comes back with a one-time code that only this tab can redeem: the start carries the binding of a secret the tab
+ * keeps (`beginSignInBinding`). The partner target is kept both in the address and in storage for the return.
  */
 export function SocialButtons({
   redirectUrl,
@@ -37,19 +46,19 @@ export function SocialButtons({
   disabled?: boolean;
   children?: ReactNode;
 }) {
-  const start = (provider: 'google' | 'apple') => {
+  const start = async (provider: 'google' | 'apple') => {
     const { apiBaseUrl, redirectAllowList } = getRuntimeConfig();
     if (redirectUrl) storePendingRedirect(redirectUrl, redirectAllowList);
-    leaveTo(socialSignInUrl(apiBaseUrl, provider, redirectUrl));
+    leaveTo(socialSignInUrl(apiBaseUrl, provider, redirectUrl, await beginSignInBinding()));
   };
   return (
     <Stack>
       <Divider>o</Divider>
       {children}
-      <Button $variant="secondary" $block disabled={disabled} onClick={() => start('google')}>
+      <Button $variant="secondary" $block disabled={disabled} onClick={() => void start('google')}>
         Continuar con Google
       </Button>
-      <Button $variant="secondary" $block disabled={disabled} onClick={() => start('apple')}>
+      <Button $variant="secondary" $block disabled={disabled} onClick={() => void start('apple')}>
         Continuar con Apple
       </Button>
     </Stack>

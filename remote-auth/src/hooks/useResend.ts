@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { errorMessage, FALLBACK } from '@portal/shared';
-import { resendError } from '../forms/rules';
+import { resendError } from '../rules/forms';
 import { RESENT } from '../texts';
 import type { ShowMessage } from '@portal/shared';
 

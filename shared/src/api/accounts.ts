@@ -3,7 +3,7 @@ import { FALLBACK } from '../messages/es';
 import { forgetRegistration, registrationIdFor, rememberRegistration } from '../session/registrations';
 import { startResendCooldown } from '../session/resend-cooldown';
 import { ApiError, request } from './client';
-import { API_PATHS } from './paths';
+import { API_PATHS } from '@portal/contracts/api/paths';
 
 /** The account calls of spec §7 used by the sign-in screens and the profile (login, user and logout are in auth.ts). */
 
@@ -132,14 +132,27 @@ export function updateUserInfo(idUsuario: number, name: string, phone: string): 
   });
 }
 
-/** Where the Google or Apple buttons send the browser: the server starts the provider's flow. */
-export function socialSignInUrl(apiBaseUrl: string, provider: 'google' | 'apple', redirectUrl?: string | null): string {
+/**
+ * Where the Google or Apple buttons send the browser: the server starts the provider's flow. `binding` is the SHA-256
+ * of this tab's secret (`beginSignInBinding`); without it the API refuses the start.
+ */
+export function socialSignInUrl(
+  apiBaseUrl: string,
+  provider: 'google' | 'apple',
+  redirectUrl?: string | null,
+  binding?: string | null,
+): string {
   const url = new URL(`${apiBaseUrl}/${provider === 'google' ? API_PATHS.auth.google : API_PATHS.auth.apple}`);
   if (redirectUrl) url.searchParams.set('redirect_url', redirectUrl);
+  if (binding) url.searchParams.set('binding', binding);
   return url.toString();
 }
 
-/** Spec §7: the Google callback with the provider's code answers with a token. */
-export function googleCallback(code: string): Promise<{ access_token: string }> {
-  return request('get', API_PATHS.auth.googleCallback, { searchParams: { code }, fallback: FALLBACK.googleCallback });
+/**
+ * The callback page's exchange (spec §7's Google callback with a code): the one-time code of the Google/Apple return
+ * and the secret of the tab that started the sign-in, by POST, for a session. Refused (400) for any other tab, a
+ * second time, or after 60 s.
+ */
+export function exchangeSignInReturn(code: string, secret: string): Promise<{ access_token: string; user: User }> {
+  return request('post', API_PATHS.auth.signInReturn, { json: { code, secret }, fallback: FALLBACK.googleCallback });
 }

@@ -1,7 +1,7 @@
 import type { App, Paged } from '../types/entities';
 import { FALLBACK } from '../messages/es';
 import { request } from './client';
-import { API_PATHS } from './paths';
+import { API_PATHS } from '@portal/contracts/api/paths';
 
 /** Spec §9: the launcher and the apps page ask for page 1, limit 100. */
 export const APPS_PAGE_SIZE = 100;

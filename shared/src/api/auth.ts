@@ -1,7 +1,7 @@
 import type { User } from '../types/entities';
 import { FALLBACK } from '../messages/es';
 import { request } from './client';
-import { API_PATHS } from './paths';
+import { API_PATHS } from '@portal/contracts/api/paths';
 
 export function fetchCurrentUser(): Promise<User> {
   return request('get', API_PATHS.auth.currentUser, { fallback: FALLBACK.currentUser });

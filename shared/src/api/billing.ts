@@ -1,7 +1,7 @@
 import { FALLBACK } from '../messages/es';
 import type { BillingPrice } from '../types/entities';
 import { request } from './client';
-import { API_PATHS } from './paths';
+import { API_PATHS } from '@portal/contracts/api/paths';
 
 /** Spec §7: the billing portal session; the browser is then sent to its url. */
 export function createBillingPortalSession(userId: number): Promise<{ url: string }> {

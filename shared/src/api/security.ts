@@ -1,7 +1,7 @@
 import { FALLBACK } from '../messages/es';
 import { ADMIN_ROLE, type SecurityStatus, type User } from '../types/entities';
 import { request } from './client';
-import { API_PATHS } from './paths';
+import { API_PATHS } from '@portal/contracts/api/paths';
 
 /** Issue 20: the account's second factors and whether this session proved one (the 'Seguridad' tab, the admin gate). */
 export function getSecurityStatus(): Promise<SecurityStatus> {

@@ -1,7 +1,7 @@
 import { FALLBACK } from '../messages/es';
 import { request } from './client';
 import type { PortalSession } from '../types/entities';
-import { API_PATHS } from './paths';
+import { API_PATHS } from '@portal/contracts/api/paths';
 
 export function listMySessions(): Promise<PortalSession[]> {
   return request('get', API_PATHS.auth.sessions, { fallback: FALLBACK.sessions });

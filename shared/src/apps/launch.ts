@@ -1,5 +1,7 @@
 import type { App } from '../types/entities';
-import { isAllowedRedirect } from '../redirect/allow-list';
+import type { Device } from '../device/user-agent';
+import { isAllowedRedirect } from '@portal/contracts/redirect/allow-list';
+import { appLinkProblem } from '@portal/contracts/apps/links';
 import { partnerRedirect } from '../redirect/partner-redirect';
 
 /** Spec §9: app id 5 is the calculator, an in-portal tool that opens in a new tab. */
@@ -55,7 +57,14 @@ export async function openWebLaunch(
   else window.open(url, '_blank', 'noopener,noreferrer');
 }
 
-/** Spec §2: iOS devices open iosUrl, every other device androidUrl. */
-export function mobileLaunchUrl(app: Pick<App, 'iosUrl' | 'androidUrl'>, isIOS: boolean): string | null {
-  return (isIOS ? app.iosUrl : app.androidUrl) || null;
+/**
+ * Spec §2: iOS devices open iosUrl, the other phones and tablets androidUrl. A desktop gets neither (an Android link
+ * means nothing there; the apps home offers the web app instead), and a stored link whose scheme is not https or a
+ * registered app scheme (`links.ts`) is never opened, whatever the database holds.
+ */
+export function mobileLaunchUrl(app: Pick<App, 'iosUrl' | 'androidUrl'>, device: Device): string | null {
+  if (device === 'desktop') return null;
+  const field = device === 'ios' ? 'iosUrl' : 'androidUrl';
+  const url = app[field]?.trim();
+  return url && appLinkProblem(field, url) === null ? url : null;
 }

@@ -2,7 +2,7 @@
  * The runtime configuration: written next to the host (and each standalone remote) as `runtime-config.js`,
  * which sets `window.__PORTAL_CONFIG__` before any bundle runs, so remotes and the API can move without a rebuild.
  */
-import type { RemoteName } from '../portal/manifest';
+import type { RemoteName } from '@portal/contracts/manifest';
 
 export type { RemoteName };
 

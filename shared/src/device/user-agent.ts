@@ -6,3 +6,11 @@ export function isMobileUserAgent(userAgent: string): boolean {
 export function isIOSUserAgent(userAgent: string): boolean {
   return /iPhone|iPad|iPod/i.test(userAgent);
 }
+
+/** What a launch depends on: iOS, another phone or tablet ('android'), or a desktop browser. */
+export type Device = 'ios' | 'android' | 'desktop';
+
+export function deviceOf(userAgent: string): Device {
+  if (isIOSUserAgent(userAgent)) return 'ios';
+  return isMobileUserAgent(userAgent) ? 'android' : 'desktop';
+}

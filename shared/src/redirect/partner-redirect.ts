@@ -1,5 +1,5 @@
 import { mintPartnerToken } from '../api/auth';
-import { isAllowedRedirect } from './allow-list';
+import { isAllowedRedirect } from '@portal/contracts/redirect/allow-list';
 
 /**
  * The one way the portal hands a signed-in person to a partner (spec §4, issue 13): the allowed target with a

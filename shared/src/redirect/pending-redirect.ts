@@ -1,4 +1,4 @@
-import { isAllowedRedirect } from './allow-list';
+import { isAllowedRedirect } from '@portal/contracts/redirect/allow-list';
 
 /** Local storage key of the redirect URL kept across registration, verification and social sign-in. */
 export const PENDING_REDIRECT_KEY = 'redirect_url';

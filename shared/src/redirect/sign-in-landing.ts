@@ -1,11 +1,11 @@
 import { getRuntimeConfig } from '../config/runtime-config';
-import { isAllowedRedirect } from './allow-list';
+import { isAllowedRedirect } from '@portal/contracts/redirect/allow-list';
 import { partnerRedirect } from './partner-redirect';
 import { takePendingRedirect } from './pending-redirect';
 
 /**
  * Where a signed-in person goes next (spec §4, issue 17): the one decision, taken after every sign-in (password,
- * verification, Google or Apple, a `?token=` arriving at any page) and at start-up of a kept session.
+ * verification, the Google or Apple return redeemed by the tab that started it) and at start-up of a kept session.
  *
  * 1. the address's `redirect_url`, if the allow-list accepts it;
  * 2. else the stored pending redirect, if still allowed; it is consumed here, read once whatever the outcome;
@@ -28,32 +28,58 @@ export function partnerLanding(redirectUrl: string | null | undefined): Promise<
 /** Where a token that is not a valid portal session sends the browser (spec §2, the OAuth return). */
 export const TOKEN_INVALID_PATH = '/login?error=token_invalid';
 
-/** A token that arrived in the address (the Google/Apple return, or any link that carries one) and its target. */
-export interface ArrivingToken {
-  token: string;
-  /** The `redirect_url` that came with it: the partner this very sign-in is for. */
-  redirectUrl: string | null;
-}
-
 /**
- * Start-up, run once before the router reads the address: takes `?token=` (and the `redirect_url` beside it) out of
- * the address, so neither stays in the bar or in the history, and answers them. `landing` says which path the page
- * keeps (a sign-in page is no place to land once signed in); null when no token arrived and nothing was changed.
+ * Start-up, run once before the router reads the address: a `?token=` is never a session (a link could put anyone into
+ * another person's account: docs/decisions/0001-session-from-bound-sign-in-return.md). It is taken out of the address
+ * at once, without being stored, so it stays neither in the bar nor in the history; the page and every other parameter
+ * stay. Answers whether there was one.
  */
-export function takeArrivingToken(
-  landing: (pathname: string) => string,
+export function dropTokenFromAddress(
   location: Pick<Location, 'pathname' | 'search' | 'hash'> = window.location,
   history: Pick<History, 'replaceState' | 'state'> = window.history,
-): ArrivingToken | null {
+): boolean {
   const params = new URLSearchParams(location.search);
-  const token = params.get('token');
-  if (token === null) return null;
-  const redirectUrl = params.get('redirect_url');
+  if (!params.has('token')) return false;
   params.delete('token');
-  params.delete('redirect_url');
-  const pathname = landing(location.pathname);
-  const kept = pathname === location.pathname ? params.toString() : '';
-  const hash = pathname === location.pathname ? location.hash : '';
-  history.replaceState(history.state, '', `${pathname}${kept ? `?${kept}` : ''}${hash}`);
-  return { token, redirectUrl };
+  const kept = params.toString();
+  history.replaceState(history.state, '', `${location.pathname}${kept ? `?${kept}` : ''}${location.hash}`);
+  return true;
+}
+
+/** Where this tab keeps the secret of the Google/Apple sign-in it started (this tab only, gone with it). */
+export const SIGN_IN_SECRET_KEY = 'portal-sign-in-secret';
+
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+
+/**
+ * Before 'Continuar con Google/Apple' leaves for the API: a new random secret for this tab, kept in sessionStorage,
+ * and its SHA-256 (base64url), the `binding` the start carries. The return's one-time code is redeemed only with the
+ * secret, so only this tab can turn it into a session. Null where the browser offers no digest (a page not served
+ * over https or localhost): the API then refuses the start with its sign-in error.
+ */
+export async function beginSignInBinding(): Promise<string | null> {
+  if (!globalThis.crypto?.subtle) return null;
+  const secret = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const binding = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(secret))));
+  try {
+    sessionStorage.setItem(SIGN_IN_SECRET_KEY, secret);
+  } catch {
+    return null;
+  }
+  return binding;
+}
+
+/** The secret of the sign-in this tab started, removed as it is read (a return is redeemed once); null if none. */
+export function takeSignInSecret(): string | null {
+  try {
+    const secret = sessionStorage.getItem(SIGN_IN_SECRET_KEY);
+    sessionStorage.removeItem(SIGN_IN_SECRET_KEY);
+    return secret;
+  } catch {
+    return null;
+  }
 }

@@ -1,4 +1,4 @@
-import { forwardRef, useId, useState, type InputHTMLAttributes } from 'react';
+import { forwardRef, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { theme } from './theme';
 
@@ -76,68 +76,61 @@ export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   hint?: string;
 }
 
+/** The label, the input (with what follows it in its row) and the hint and error tied to it for screen readers. */
+const LabelledInput = forwardRef<HTMLInputElement, TextFieldProps & { after?: (inputId: string) => ReactNode }>(
+  function LabelledInput({ label, error, hint, id, after, ...inputProps }, ref) {
+    const generatedId = useId();
+    const inputId = id ?? generatedId;
+    const describedBy = [error ? `${inputId}-error` : '', hint ? `${inputId}-hint` : ''].filter(Boolean).join(' ');
+    return (
+      <Field>
+        <Label htmlFor={inputId}>{label}</Label>
+        <InputRow>
+          <Input
+            ref={ref}
+            id={inputId}
+            $invalid={Boolean(error)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedBy || undefined}
+            {...inputProps}
+          />
+          {after?.(inputId)}
+        </InputRow>
+        {hint && <HintText id={`${inputId}-hint`}>{hint}</HintText>}
+        {error && <ErrorText id={`${inputId}-error`}>{error}</ErrorText>}
+      </Field>
+    );
+  },
+);
+
 /** A labelled input with its error and hint tied to it for screen readers. */
-export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function TextField(
-  { label, error, hint, id, ...inputProps },
-  ref,
-) {
-  const generatedId = useId();
-  const inputId = id ?? generatedId;
-  const describedBy = [error ? `${inputId}-error` : '', hint ? `${inputId}-hint` : ''].filter(Boolean).join(' ');
-  return (
-    <Field>
-      <Label htmlFor={inputId}>{label}</Label>
-      <InputRow>
-        <Input
-          ref={ref}
-          id={inputId}
-          $invalid={Boolean(error)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy || undefined}
-          {...inputProps}
-        />
-      </InputRow>
-      {hint && <HintText id={`${inputId}-hint`}>{hint}</HintText>}
-      {error && <ErrorText id={`${inputId}-error`}>{error}</ErrorText>}
-    </Field>
-  );
+export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function TextField(props, ref) {
+  return <LabelledInput ref={ref} {...props} />;
 });
 
 /** A password input with a show/hide toggle. */
 export const PasswordField = forwardRef<HTMLInputElement, Omit<TextFieldProps, 'type'>>(function PasswordField(
-  { label, error, hint, id, ...inputProps },
+  { style, ...props },
   ref,
 ) {
-  const generatedId = useId();
-  const inputId = id ?? generatedId;
   const [visible, setVisible] = useState(false);
-  const describedBy = [error ? `${inputId}-error` : '', hint ? `${inputId}-hint` : ''].filter(Boolean).join(' ');
   return (
-    <Field>
-      <Label htmlFor={inputId}>{label}</Label>
-      <InputRow>
-        <Input
-          ref={ref}
-          id={inputId}
-          type={visible ? 'text' : 'password'}
-          $invalid={Boolean(error)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy || undefined}
-          style={{ paddingRight: 84 }}
-          {...inputProps}
-        />
+    <LabelledInput
+      ref={ref}
+      type={visible ? 'text' : 'password'}
+      style={style ?? { paddingRight: 84 }}
+      {...props}
+      after={(inputId) => (
         <RevealButton
           type="button"
           onClick={() => setVisible((v) => !v)}
           aria-pressed={visible}
           aria-controls={inputId}
-          disabled={inputProps.disabled}
+          disabled={props.disabled}
         >
           {visible ? 'Ocultar' : 'Mostrar'}
         </RevealButton>
-      </InputRow>
-      {hint && <HintText id={`${inputId}-hint`}>{hint}</HintText>}
-      {error && <ErrorText id={`${inputId}-error`}>{error}</ErrorText>}
-    </Field>
+      )}
+    />
   );
 });

@@ -2,7 +2,7 @@ import { type ComponentType, createElement, type ReactElement, StrictMode, type 
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Routes } from 'react-router-dom';
 import { createGlobalStyle } from 'styled-components';
-import type { PageOf, RemoteName } from '../portal/manifest';
+import type { PageOf, RemoteName } from '@portal/contracts/manifest';
 import { useSession } from '../session/store';
 import { theme } from './theme';
 

@@ -64,10 +64,19 @@ it('shows Panel, to /admin, to an administrator', async () => {
   expect(within(menu).getByRole('link', { name: 'Panel' })).toHaveAttribute('href', '/admin');
 });
 
-it('shows the profile picture when there is one', async () => {
+it("shows the profile picture when the identity provider's avatar host serves it, sending no referrer", async () => {
+  const google = 'https://lh3.googleusercontent.com/a/ACg8oc-ana=s96-c';
+  await useSession.getState().startSession('tok', user({ picture: google }));
+  const { container } = renderAt('/apps', <AvatarMenu />);
+  expect(container.querySelector('img')).toHaveAttribute('src', google);
+  expect(container.querySelector('img')).toHaveAttribute('referrerpolicy', 'no-referrer');
+});
+
+it('shows the generic icon for a picture anywhere else (stored before the rule)', async () => {
   await useSession.getState().startSession('tok', user({ picture: 'https://img.example.com/ana.png' }));
   const { container } = renderAt('/apps', <AvatarMenu />);
-  expect(container.querySelector('img')).toHaveAttribute('src', 'https://img.example.com/ana.png');
+  expect(container.querySelector('img')).toBeNull();
+  expect(container.querySelector('svg')).not.toBeNull();
 });
 
 it("Cerrar sesión says 'Cerrando sesión...' while the API logs out, clears the session and goes to /login", async () => {

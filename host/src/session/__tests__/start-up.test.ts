@@ -38,63 +38,41 @@ afterEach(async () => {
   openAt('/');
 });
 
-describe('a token in the address (the OAuth return, or any page a link opens with one)', () => {
-  it('becomes the session, leaves the address at once and keeps the page and its other parameters', async () => {
-    openAt(`/perfil?token=${token}&tab=seguridad`);
+describe('a token in the address is never a session (login CSRF: docs/decisions/0001)', () => {
+  const other = fakeToken({ sub: 99, exp: Math.floor(Date.now() / 1000) + 3600 });
+
+  it('a signed-in person keeps their own session and page; the token leaves the address at once, unstored', async () => {
+    localStorage.setItem('token', token);
+    openAt(`/perfil?token=${other}&tab=seguridad`);
     const done = startUp();
     expect(address()).toBe('/perfil?tab=seguridad'); // before any request: the token is never left in the bar
     await done;
     expect(localStorage.getItem('token')).toBe(token);
     expect(useSession.getState()).toMatchObject({ isAuthenticated: true, isInitialized: true, user: { name: 'Olga' } });
-    expect(api.requests.find((r) => r.path === '/auth/user')?.headers.authorization).toBe(`Bearer ${token}`);
+    expect(api.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${token}`]);
     expect(replaceWith).not.toHaveBeenCalled();
   });
 
-  it('on a sign-in page (the Google callback) lands on /apps', async () => {
-    openAt(`/auth/google/callback?token=${token}`);
-    await startUp();
-    expect(address()).toBe('/apps');
-    expect(useSession.getState().isAuthenticated).toBe(true);
-  });
-
-  it('with the redirect_url it carried hands the person to that partner with a partner token, never the session', async () => {
-    openAt(`/apps?token=${token}&redirect_url=${encodeURIComponent(PARTNER)}`);
+  it('a signed-in person keeps the redirect_url beside it: the partner gets a token minted for their own session', async () => {
+    localStorage.setItem('token', token);
+    openAt(`/apps?token=${other}&redirect_url=${encodeURIComponent(PARTNER)}`);
     await startUp();
     expect(replaceWith).toHaveBeenCalledWith(`${PARTNER}?token=${PARTNER_TOKEN}`);
-    expect(JSON.parse(api.requests.find((r) => r.path === '/auth/partner-token')?.body ?? '{}')).toEqual({
-      redirect_url: PARTNER,
-    });
-    // Still starting: the guards show 'Cargando...' while the browser leaves, nothing of the page flashes.
-    expect(useSession.getState().isInitialized).toBe(false);
-  });
-
-  it('follows the stored pending redirect once, when the address names none', async () => {
-    localStorage.setItem(PENDING_REDIRECT_KEY, 'betopro://auth/success');
-    openAt(`/apps?token=${token}`);
-    await startUp();
-    expect(replaceWith).toHaveBeenCalledWith(`betopro://auth/success?token=${PARTNER_TOKEN}`);
-    expect(localStorage.getItem(PENDING_REDIRECT_KEY)).toBeNull();
+    expect(api.requests.find((r) => r.path === '/auth/partner-token')?.headers.authorization).toBe(`Bearer ${token}`);
+    expect(localStorage.getItem('token')).toBe(token);
   });
 
   it.each([
+    ['a valid-looking session token', token],
     ['not a token', 'no-es-un-token'],
-    ['expired', fakeToken({ sub: 7, exp: Math.floor(Date.now() / 1000) - 10 })],
     ['a partner-scoped token (issue 13)', fakeToken({ sub: 7, exp: 9999999999, aud: PARTNER })],
-  ])('%s: /login?error=token_invalid, nothing stored, no call', async (_, bad) => {
-    openAt(`/apps?token=${bad}`);
+  ])('signed out, %s: /login?error=token_invalid, nothing stored, no call', async (_, carried) => {
+    openAt(`/apps?token=${carried}`);
     await startUp();
     expect(replaceWith).toHaveBeenCalledWith('/login?error=token_invalid');
     expect(localStorage.getItem('token')).toBeNull();
     expect(calls()).toEqual([]);
     expect(address()).toBe('/apps');
-  });
-
-  it('that the API refuses: /login?error=token_invalid, signed out', async () => {
-    userReply = { status: 401, body: { statusCode: 401, message: 'Token inválido' } };
-    openAt(`/apps?token=${token}`);
-    await startUp();
-    expect(replaceWith).toHaveBeenCalledWith('/login?error=token_invalid');
-    expect(localStorage.getItem('token')).toBeNull();
     expect(useSession.getState().isAuthenticated).toBe(false);
   });
 });

@@ -5,26 +5,23 @@ import {
   AppIcon,
   Button,
   errorMessage,
-  withFieldLabels,
   FALLBACK,
   listApps,
-  Modal,
   Spinner,
   TEXT,
-  TextField,
   theme,
   type App,
   type Paged,
   useTimedMessage,
   VisuallyHidden,
 } from '@portal/shared';
-import { ADMIN_ALERT_MS } from '../../model/texts';
+import { ADMIN_ALERT_MS, TEXT_ADMIN } from '../../texts';
 import { createApp, updateApp } from '../../api/admin';
 import { AdminPage, Panel } from '../../components/Page';
 import { ListFooter } from '../../components/Pagination';
-import { clampPage } from '../../model/pagination';
-import { TEXT_ADMIN } from '../../texts';
-import { appToForm, emptyAppForm, formToInput, validateAppForm, type AppForm } from './app-form';
+import { appended, clampPage } from '../../rules/pagination';
+import { appToForm, emptyAppForm, formToInput, type AppForm } from './app-form';
+import { AppFormDialog } from './AppFormDialog';
 
 /**
  * Spec §7, §9: after an update the list is reloaded with page 1, limit 10. Ten is also the page size the page opens
@@ -63,141 +60,9 @@ const List = styled.ul`
   }
 `;
 
-const Form = styled.form`
-  display: grid;
-  grid-template-columns: repeat(auto-fit, minmax(240px, 1fr));
-  gap: 14px;
-  .wide { grid-column: 1 / -1; }
-  .check { display: flex; align-items: center; gap: 8px; min-height: 44px; font-weight: 600; }
-  .check input { width: 20px; height: 20px; }
-  .actions { grid-column: 1 / -1; display: flex; gap: 12px; justify-content: flex-end; }
-`;
-
-function AppFormDialog({
-  title,
-  initial,
-  onSubmit,
-  onClose,
-}: {
-  title: string;
-  initial: AppForm;
-  onSubmit(form: AppForm): Promise<void>;
-  onClose(): void;
-}) {
-  const [form, setForm] = useState(initial);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const set = <K extends keyof AppForm>(key: K, value: AppForm[K]) => setForm((f) => ({ ...f, [key]: value }));
-
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    const invalid = validateAppForm(form);
-    if (invalid) {
-      setError(invalid);
-      return;
-    }
-    setSaving(true);
-    setError(null);
-    try {
-      await onSubmit(form);
-    } catch (failure) {
-      setError(failure instanceof Error ? withFieldLabels(failure.message, APP_FIELD_LABELS) : String(failure));
-      setSaving(false);
-    }
-  };
-
-  const text = (
-    key: 'nombre' | 'descripcion' | 'iconUrl' | 'webUrl' | 'iosUrl' | 'androidUrl' | 'tags',
-    label: string,
-    wide = false,
-  ) => (
-    <div className={wide ? 'wide' : undefined}>
-      <TextField label={label} value={form[key]} onChange={(event) => set(key, event.target.value)} disabled={saving} />
-    </div>
-  );
-
-  return (
-    <Modal title={title} onClose={onClose}>
-      <Form onSubmit={submit} noValidate>
-        {error && (
-          <div className="wide">
-            <Alert>{error}</Alert>
-          </div>
-        )}
-        {text('nombre', TEXT_ADMIN.name, true)}
-        {text('descripcion', TEXT_ADMIN.description, true)}
-        <div className="wide">
-          <TextField
-            label={TEXT_ADMIN.longDescription}
-            value={form.longDescription}
-            onChange={(event) => set('longDescription', event.target.value)}
-            disabled={saving}
-          />
-        </div>
-        {text('iconUrl', TEXT_ADMIN.iconUrl)}
-        {text('webUrl', TEXT_ADMIN.webUrl)}
-        {text('iosUrl', TEXT_ADMIN.iosUrl)}
-        {text('androidUrl', TEXT_ADMIN.androidUrl)}
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={form.isEnabledWeb}
-            onChange={(event) => set('isEnabledWeb', event.target.checked)}
-            disabled={saving}
-          />
-          {TEXT_ADMIN.enabledWeb}
-        </label>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={form.isEnabledMovil}
-            onChange={(event) => set('isEnabledMovil', event.target.checked)}
-            disabled={saving}
-          />
-          {TEXT_ADMIN.enabledMobile}
-        </label>
-        {text('tags', TEXT_ADMIN.tags, true)}
-        <div className="actions">
-          <Button $variant="secondary" onClick={onClose} disabled={saving}>
-            {TEXT_ADMIN.cancel}
-          </Button>
-          <Button type="submit" disabled={saving}>
-            {saving ? TEXT_ADMIN.saving : TEXT_ADMIN.save}
-          </Button>
-        </div>
-      </Form>
-    </Modal>
-  );
-}
-
-function appended(list: Paged<App>, app: App, limit: number): Paged<App> {
-  const total = list.total + 1;
-  const totalPages = Math.ceil(total / limit);
-  return {
-    ...list,
-    data: [...list.data, app],
-    total,
-    totalPages,
-    count: list.count + 1,
-    hasNextPage: list.currentPage < totalPages,
-  };
-}
-
 type Editing = { kind: 'create' } | { kind: 'edit'; app: App } | null;
 
 /** The apps of the catalogue, with edit and create (spec §2: the page whose placeholder read 'Pagina de apps'). */
-/** The form's labels for the API's field names, so that a refusal names what the person sees. */
-const APP_FIELD_LABELS = {
-  nombre: TEXT_ADMIN.name,
-  descripcion: TEXT_ADMIN.description,
-  longDescription: TEXT_ADMIN.longDescription,
-  iconUrl: TEXT_ADMIN.iconUrl,
-  webUrl: TEXT_ADMIN.webUrl,
-  iosUrl: TEXT_ADMIN.iosUrl,
-  androidUrl: TEXT_ADMIN.androidUrl,
-  tags: 'Etiquetas',
-} as const;
-
 export default function AppsAdminPage() {
   const [apps, setApps] = useState<Paged<App> | null>(null);
   const [error, setError] = useState<string | null>(null);

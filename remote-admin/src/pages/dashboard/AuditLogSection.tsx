@@ -2,9 +2,8 @@ import { useEffect, useState } from 'react';
 import styled from 'styled-components';
 import { Alert, Button, errorMessage, theme, type AuditEntry, type Paged } from '@portal/shared';
 import { listAuditLog } from '../../api/admin';
-import { ADMIN_FALLBACK } from '../../model/texts';
+import { ADMIN_FALLBACK, TEXT_ADMIN } from '../../texts';
 import { Panel } from '../../components/Page';
-import { TEXT_ADMIN } from '../../texts';
 import { auditActionLabel, auditDetails } from './audit-format';
 
 const Scroll = styled.div`overflow-x: auto;`;

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import { theme, VisuallyHidden } from '@portal/shared';
 import { linePoints, scaleValues } from './chart-scale';
@@ -75,6 +76,27 @@ function DataTable({ caption, points }: { caption: string; points: Point[] }) {
   );
 }
 
+/** The plot of either chart: the axis, and an SVG with the half-way guide line under what the chart draws. */
+function PlotArea({ max, short, children }: { max: number; short: (value: number) => string; children: ReactNode }) {
+  return (
+    <Plot>
+      <Axis max={max} format={short} />
+      <svg viewBox={`0 0 ${WIDTH} ${CHART_HEIGHT}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
+        <line
+          x1="0"
+          x2={WIDTH}
+          y1={CHART_HEIGHT / 2}
+          y2={CHART_HEIGHT / 2}
+          stroke={theme.color.border}
+          strokeDasharray="4 4"
+          vectorEffect="non-scaling-stroke"
+        />
+        {children}
+      </svg>
+    </Plot>
+  );
+}
+
 /** A bar chart in plain SVG (no chart library). */
 const plain = (value: number) => value.toLocaleString('es-ES', { maximumFractionDigits: 1 });
 
@@ -93,32 +115,20 @@ export function BarChart({
   const slot = WIDTH / Math.max(points.length, 1);
   return (
     <figure style={{ margin: 0 }}>
-      <Plot>
-        <Axis max={max} format={short} />
-        <svg viewBox={`0 0 ${WIDTH} ${CHART_HEIGHT}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
-          <line
-            x1="0"
-            x2={WIDTH}
-            y1={CHART_HEIGHT / 2}
-            y2={CHART_HEIGHT / 2}
-            stroke={theme.color.border}
-            strokeDasharray="4 4"
-            vectorEffect="non-scaling-stroke"
+      <PlotArea max={max} short={short}>
+        {ratios.map((ratio, i) => (
+          <rect
+            key={points[i]?.label ?? i}
+            data-testid="bar"
+            x={i * slot + slot * 0.15}
+            width={slot * 0.7}
+            y={CHART_HEIGHT - ratio * CHART_HEIGHT}
+            height={ratio * CHART_HEIGHT}
+            rx="3"
+            fill={theme.color.primary}
           />
-          {ratios.map((ratio, i) => (
-            <rect
-              key={points[i]?.label ?? i}
-              data-testid="bar"
-              x={i * slot + slot * 0.15}
-              width={slot * 0.7}
-              y={CHART_HEIGHT - ratio * CHART_HEIGHT}
-              height={ratio * CHART_HEIGHT}
-              rx="3"
-              fill={theme.color.primary}
-            />
-          ))}
-        </svg>
-      </Plot>
+        ))}
+      </PlotArea>
       <Labels $count={points.length} aria-hidden="true">
         {points.map((point, i) => (
           <span key={point.label}>
@@ -145,33 +155,21 @@ export function LineChart({
   const { max } = scaleValues(points.map((point) => point.value));
   return (
     <figure style={{ margin: 0 }}>
-      <Plot>
-        <Axis max={max} format={short} />
-        <svg viewBox={`0 0 ${WIDTH} ${CHART_HEIGHT}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
-          <line
-            x1="0"
-            x2={WIDTH}
-            y1={CHART_HEIGHT / 2}
-            y2={CHART_HEIGHT / 2}
-            stroke={theme.color.border}
-            strokeDasharray="4 4"
-            vectorEffect="non-scaling-stroke"
-          />
-          <polyline
-            data-testid="line"
-            points={linePoints(
-              points.map((point) => point.value),
-              WIDTH,
-              CHART_HEIGHT,
-            )}
-            fill="none"
-            stroke={theme.color.success}
-            strokeWidth="3"
-            strokeLinejoin="round"
-            vectorEffect="non-scaling-stroke"
-          />
-        </svg>
-      </Plot>
+      <PlotArea max={max} short={short}>
+        <polyline
+          data-testid="line"
+          points={linePoints(
+            points.map((point) => point.value),
+            WIDTH,
+            CHART_HEIGHT,
+          )}
+          fill="none"
+          stroke={theme.color.success}
+          strokeWidth="3"
+          strokeLinejoin="round"
+          vectorEffect="non-scaling-stroke"
+        />
+      </PlotArea>
       <Labels $count={points.length} $wrap aria-hidden="true">
         {points.map((point) => (
           <span key={point.label}>

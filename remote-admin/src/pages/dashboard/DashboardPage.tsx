@@ -3,11 +3,10 @@ import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import { Alert, errorMessage, planLabel, Spinner, theme, type DashboardData } from '@portal/shared';
 import { getDashboard } from '../../api/admin';
-import { formatChange, formatWholeUsd } from '../../model/format';
-import { ADMIN_FALLBACK } from '../../model/texts';
+import { formatChange, formatWholeUsd } from '../../rules/format';
+import { ADMIN_FALLBACK, TEXT_ADMIN } from '../../texts';
 import { AdminPage, Panel } from '../../components/Page';
 import { StatCard, StatGrid } from '../../components/StatCard';
-import { TEXT_ADMIN } from '../../texts';
 import { AuditLogSection } from './AuditLogSection';
 import { dayLabel, monthLabel } from './chart-scale';
 import { BarChart, LineChart } from './Charts';
@@ -64,6 +63,14 @@ const compactUsd = (value: number) =>
     : value.toLocaleString('es-ES', { maximumFractionDigits: 1 });
 
 /** 'Dashboard de Administración' (spec §2), on the database's real figures. */
+/** The four figures of the dashboard's top row, each with its change against the previous month. */
+const STAT_CARDS = [
+  { key: 'totalUsers', title: TEXT_ADMIN.totalUsers },
+  { key: 'activeApps', title: TEXT_ADMIN.activeApps },
+  { key: 'activeSubscriptions', title: TEXT_ADMIN.activeSubscriptions },
+  { key: 'newSubscriptions', title: TEXT_ADMIN.newSubscriptions },
+] as const;
+
 export default function DashboardPage() {
   const [data, setData] = useState<DashboardData | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -80,26 +87,9 @@ export default function DashboardPage() {
       {data && (
         <>
           <StatGrid>
-            <StatCard
-              title={TEXT_ADMIN.totalUsers}
-              value={data.totalUsers.value}
-              note={formatChange(data.totalUsers.changePercent)}
-            />
-            <StatCard
-              title={TEXT_ADMIN.activeApps}
-              value={data.activeApps.value}
-              note={formatChange(data.activeApps.changePercent)}
-            />
-            <StatCard
-              title={TEXT_ADMIN.activeSubscriptions}
-              value={data.activeSubscriptions.value}
-              note={formatChange(data.activeSubscriptions.changePercent)}
-            />
-            <StatCard
-              title={TEXT_ADMIN.newSubscriptions}
-              value={data.newSubscriptions.value}
-              note={formatChange(data.newSubscriptions.changePercent)}
-            />
+            {STAT_CARDS.map(({ key, title }) => (
+              <StatCard key={key} title={title} value={data[key].value} note={formatChange(data[key].changePercent)} />
+            ))}
           </StatGrid>
 
           <Two>

@@ -1,7 +1,7 @@
 import type { AuditEntry } from '@portal/shared';
-import { formatExpiryDate, roleLabel } from '../../model/format';
-import { statusLabel } from '../../model/status';
-import { AUDIT_ACTION_LABELS } from '../../texts';
+import { formatExpiryDate, roleLabel } from '../../rules/format';
+import { statusLabel } from '../../rules/status';
+import { AUDIT_ACTION_LABELS, AUDIT_DETAIL_TEXT as T } from '../../texts';
 
 /** What an audit row reads as: the action in Spanish. */
 export function auditActionLabel(action: string): string {
@@ -16,45 +16,42 @@ export function auditDetails(entry: AuditEntry): string {
     case 'user.status_change':
       return `${statusLabel(d.from as string)} → ${statusLabel(d.to as string)}`;
     case 'user.plan_change': {
-      const from = typeof d.fromPlan === 'string' ? d.fromPlan : 'sin plan';
-      return `${String(d.app ?? `App ${String(d.appId)}`)}: ${from} → ${String(d.toPlan ?? d.toPlanId)}, vence ${formatExpiryDate(d.toFechaVencimiento as string)}`;
+      const from = typeof d.fromPlan === 'string' ? d.fromPlan : T.noPlan;
+      return T.planChange(
+        String(d.app ?? T.app(String(d.appId))),
+        from,
+        String(d.toPlan ?? d.toPlanId),
+        formatExpiryDate(d.toFechaVencimiento as string),
+      );
     }
     case 'user.edit':
       return editedFields(d);
     case 'user.create':
-      return typeof d.role === 'number' ? `Rol: ${roleLabel(d.role)}` : '';
+      return typeof d.role === 'number' ? `${T.role}: ${roleLabel(d.role)}` : '';
     case 'user.password_reset':
-      return d.method === 'correo' ? 'Código enviado por email' : 'Contraseña temporal';
+      return d.method === 'correo' ? T.codeByEmail : T.temporaryPassword;
     case 'app.create':
       return String(d.nombre ?? '');
     case 'app.update':
-      return Array.isArray(d.fields) && d.fields.length > 0 ? `Campos: ${d.fields.join(', ')}` : 'Sin cambios';
+      return Array.isArray(d.fields) && d.fields.length > 0 ? `${T.fields}: ${d.fields.join(', ')}` : T.noChanges;
     case 'auth.lockout': {
-      const where =
-        d.scope === 'account' ? `en total (la última desde ${String(d.address)})` : `desde ${String(d.address)}`;
-      return `${String(d.failures)} contraseñas incorrectas ${where}; espera de ${String(d.lockedSeconds)} s`;
+      const where = d.scope === 'account' ? T.lockoutAccount(String(d.address)) : T.lockoutAddress(String(d.address));
+      return T.lockout(String(d.failures), where, String(d.lockedSeconds));
     }
     case 'user.session_end':
-      return `${String(d.browser)} en ${String(d.os)} (${String(d.device)}), desde ${String(d.address)}`;
+      return T.sessionEnd(String(d.browser), String(d.os), String(d.device), String(d.address));
     default:
       return JSON.stringify(d);
   }
 }
 
-const EDITED_FIELD_LABELS: Record<string, string> = {
-  name: 'Nombre',
-  lastName: 'Apellido',
-  phone: 'Teléfono',
-  picture: 'Foto',
-};
-
 /** A user edit: each changed field with its new value ('Nombre: Ana · Rol: Administrador'). */
 function editedFields(d: Record<string, unknown>): string {
   const parts = Object.entries(d).map(([field, value]) => {
-    if (field === 'role' && typeof value === 'number') return `Rol: ${roleLabel(value)}`;
-    if (field === 'status') return `Estado: ${statusLabel(value as string)}`;
-    const shown = value === '' || value === null ? 'vacío' : String(value);
-    return `${EDITED_FIELD_LABELS[field] ?? field}: ${shown}`;
+    if (field === 'role' && typeof value === 'number') return `${T.role}: ${roleLabel(value)}`;
+    if (field === 'status') return `${T.status}: ${statusLabel(value as string)}`;
+    const shown = value === '' || value === null ? T.empty : String(value);
+    return `${T.editedFields[field] ?? field}: ${shown}`;
   });
-  return parts.length > 0 ? parts.join(' · ') : 'Sin cambios';
+  return parts.length > 0 ? parts.join(' · ') : T.noChanges;
 }

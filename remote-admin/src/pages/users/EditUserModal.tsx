@@ -1,8 +1,18 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
-import { Alert, Button, errorMessage, FALLBACK, Modal, TextField, theme, type AdminUser, Select } from '@portal/shared';
+import {
+  Alert,
+  Button,
+  errorMessage,
+  FALLBACK,
+  Modal,
+  TextField,
+  theme,
+  type AdminUser,
+  useSubmit,
+} from '@portal/shared';
 import { editUser } from '../../api/admin';
-import { FieldLabel } from '../../components/Page';
+import { SelectField } from '../../components/SelectField';
 import { TEXT_ADMIN } from '../../texts';
 import {
   ROLE_OPTIONS,
@@ -24,6 +34,11 @@ const Form = styled.form`
   .actions { grid-column: 1 / -1; display: flex; flex-wrap: wrap; gap: 12px; justify-content: flex-end; }
 `;
 
+const NAME_FIELDS = [
+  { key: 'name', label: TEXT_ADMIN.name },
+  { key: 'lastName', label: TEXT_ADMIN.lastName },
+] as const;
+
 export interface EditUserModalProps {
   user: AdminUser;
   /** The signed-in administrator: their own role and status cannot be changed here. */
@@ -39,58 +54,44 @@ export interface EditUserModalProps {
  */
 export function EditUserModal({ user, currentUserId, onSaved, onClose }: EditUserModalProps) {
   const [form, setForm] = useState<UserForm>(() => userToForm(user));
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { busy: saving, message, submit } = useSubmit();
   const self = user.id === currentUserId;
   const changes = userChanges(user, form, currentUserId);
   const unchanged = Object.keys(changes).length === 0;
   const warning = sessionsEndWarning(user, changes);
   const set = <K extends keyof UserForm>(key: K, value: UserForm[K]) => setForm((f) => ({ ...f, [key]: value }));
 
-  const submit = async (event: React.FormEvent) => {
+  const send = (event: FormEvent) => {
     event.preventDefault();
-    if (unchanged || saving) return;
-    const invalid = validateUserChanges(changes);
-    if (invalid) {
-      setError(invalid);
-      return;
-    }
-    setSaving(true);
-    setError(null);
-    try {
-      await editUser(user.id, changes);
-      onSaved(user);
-    } catch (failure) {
-      setError(errorMessage(failure, FALLBACK.editUser));
-      setSaving(false);
-    }
+    if (unchanged) return;
+    void submit({
+      problem: validateUserChanges(changes),
+      call: () => editUser(user.id, changes),
+      success: () => onSaved(user),
+      failure: (failure) => errorMessage(failure, FALLBACK.editUser),
+    });
   };
 
   return (
     <Modal title={TEXT_ADMIN.editUserTitle} onClose={onClose}>
-      <Form onSubmit={submit} noValidate>
+      <Form onSubmit={send} noValidate>
         <p className="note wide email">{user.email}</p>
-        {error && (
+        {message && (
           <div className="wide">
-            <Alert>{error}</Alert>
+            <Alert>{message.text}</Alert>
           </div>
         )}
-        <TextField
-          label={TEXT_ADMIN.name}
-          value={form.name}
-          maxLength={100}
-          autoComplete="off"
-          onChange={(event) => set('name', event.target.value)}
-          disabled={saving}
-        />
-        <TextField
-          label={TEXT_ADMIN.lastName}
-          value={form.lastName}
-          maxLength={100}
-          autoComplete="off"
-          onChange={(event) => set('lastName', event.target.value)}
-          disabled={saving}
-        />
+        {NAME_FIELDS.map(({ key, label }) => (
+          <TextField
+            key={key}
+            label={label}
+            value={form[key]}
+            maxLength={100}
+            autoComplete="off"
+            onChange={(event) => set(key, event.target.value)}
+            disabled={saving}
+          />
+        ))}
         <div className="wide">
           <TextField
             label={TEXT_ADMIN.phone}
@@ -103,36 +104,22 @@ export function EditUserModal({ user, currentUserId, onSaved, onClose }: EditUse
             disabled={saving}
           />
         </div>
-        <FieldLabel htmlFor="edit-user-role">
-          {TEXT_ADMIN.colRole}
-          <Select
-            id="edit-user-role"
-            value={form.role}
-            disabled={saving || self}
-            onChange={(event) => set('role', Number(event.target.value) as UserForm['role'])}
-          >
-            {ROLE_OPTIONS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </Select>
-        </FieldLabel>
-        <FieldLabel htmlFor="edit-user-status">
-          {TEXT_ADMIN.colStatus}
-          <Select
-            id="edit-user-status"
-            value={form.status}
-            disabled={saving || self}
-            onChange={(event) => set('status', event.target.value as UserForm['status'])}
-          >
-            {statusOptions(user.status).map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </Select>
-        </FieldLabel>
+        <SelectField
+          id="edit-user-role"
+          label={TEXT_ADMIN.colRole}
+          value={form.role}
+          options={ROLE_OPTIONS}
+          disabled={saving || self}
+          onChange={(role) => set('role', role)}
+        />
+        <SelectField
+          id="edit-user-status"
+          label={TEXT_ADMIN.colStatus}
+          value={form.status}
+          options={statusOptions(user.status)}
+          disabled={saving || self}
+          onChange={(status) => set('status', status)}
+        />
         {self && <p className="note wide">{TEXT_ADMIN.ownAccountNote}</p>}
         {warning && (
           <div className="wide">

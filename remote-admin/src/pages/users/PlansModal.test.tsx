@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { defaultExpiry } from '../../model/plan-rules';
+import { defaultExpiry } from '../../rules/plans';
 import { PlansModal } from './PlansModal';
 import { bodiesTo, renderAt, useFakeApi, type FakeApi } from '../../testing/setup';
 

@@ -9,15 +9,16 @@ import {
   Modal,
   Spinner,
   theme,
+  type ShowMessage,
   type UserAppPlanInfo,
+  useSubmit,
   useTimedMessage,
   Select,
 } from '@portal/shared';
-import { ADMIN_ALERT_MS, ADMIN_FALLBACK, PLAN_SAVED } from '../../model/texts';
+import { ADMIN_ALERT_MS, ADMIN_FALLBACK, PLAN_SAVED, TEXT_ADMIN } from '../../texts';
 import { changeUserAppPlan, getUserAppPlans } from '../../api/admin';
-import { canSavePlan, expiryToIso, initialExpiry, NO_PLAN_ID, visiblePlanApps } from '../../model/plan-rules';
+import { canSavePlan, expiryToIso, initialExpiry, NO_PLAN_ID, visiblePlanApps } from '../../rules/plans';
 import { FieldLabel } from '../../components/Page';
-import { TEXT_ADMIN } from '../../texts';
 
 const Row = styled.li`
   display: grid;
@@ -44,23 +45,34 @@ const Actions = styled.div`
 
 function PlanRow({
   info,
-  onSave,
+  userId,
+  show,
+  onSaved,
 }: {
   info: UserAppPlanInfo;
-  onSave: (appId: number, planId: number, expiry: string) => Promise<void>;
+  userId: number;
+  /** The dialog's banner, shared by every row. */
+  show: ShowMessage;
+  onSaved: () => Promise<void>;
 }) {
   const [planId, setPlanId] = useState(info.planActual?.id ?? NO_PLAN_ID);
   const [expiry, setExpiry] = useState(() => initialExpiry(info.planActual?.fechaVencimiento, new Date()));
-  const [saving, setSaving] = useState(false);
+  const { busy: saving, submit } = useSubmit(show);
   const base = `plan-${info.app.id}`;
 
-  const save = async () => {
-    setSaving(true);
-    try {
-      await onSave(info.app.id, planId, expiry);
-    } finally {
-      setSaving(false);
-    }
+  const save = () => {
+    const fechaVencimiento = expiryToIso(expiry);
+    if (!fechaVencimiento) return;
+    void submit({
+      call: () => changeUserAppPlan({ idUsuario: userId, idApp: info.app.id, idPlan: planId, fechaVencimiento }),
+      // Said before the plans reload, so the banner does not wait for the list.
+      success: async () => {
+        show({ tone: 'success', text: PLAN_SAVED });
+        await onSaved();
+      },
+      failure: (error) => (error instanceof Error && error.message ? error.message : ADMIN_FALLBACK.savePlan),
+      afterSuccess: 'ready',
+    });
   };
 
   return (
@@ -125,20 +137,14 @@ export function PlansModal({ userId, onClose }: { userId: number; onClose: () =>
     void load();
   }, [load]);
 
-  const save = async (idApp: number, idPlan: number, expiry: string) => {
-    const fechaVencimiento = expiryToIso(expiry);
-    if (!fechaVencimiento) return;
-    try {
-      await changeUserAppPlan({ idUsuario: userId, idApp, idPlan, fechaVencimiento });
-      showAlert({ tone: 'success', text: PLAN_SAVED });
-      await load();
-      setVersion((n) => n + 1);
-    } catch (error) {
-      showAlert({
-        tone: 'error',
-        text: error instanceof Error && error.message ? error.message : ADMIN_FALLBACK.savePlan,
-      });
-    }
+  // A new save leaves the banner of the last one up until its own outcome replaces it.
+  const show: ShowMessage = (message) => {
+    if (message) showAlert(message);
+  };
+
+  const reload = async () => {
+    await load();
+    setVersion((n) => n + 1);
   };
 
   return (
@@ -153,7 +159,7 @@ export function PlansModal({ userId, onClose }: { userId: number; onClose: () =>
       ) : (
         <List key={version}>
           {infos.map((info) => (
-            <PlanRow key={info.app.id} info={info} onSave={save} />
+            <PlanRow key={info.app.id} info={info} userId={userId} show={show} onSaved={reload} />
           ))}
         </List>
       )}

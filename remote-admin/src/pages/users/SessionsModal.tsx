@@ -13,6 +13,7 @@ import {
   type AdminUser,
   type PortalSession,
 } from '@portal/shared';
+import { TEXT_ADMIN } from '../../texts';
 
 const List = styled.ul`
   list-style: none;
@@ -56,7 +57,7 @@ export function SessionsModal({ user, onClose }: { user: Pick<AdminUser, 'id' | 
     setError(null);
     try {
       await endUserSession(user.id, session.id);
-      setNotice(`Sesión de ${session.label} cerrada`);
+      setNotice(TEXT_ADMIN.sessionEnded(session.label));
     } catch (caught) {
       setError(errorMessage(caught, FALLBACK.endSession));
     } finally {
@@ -66,13 +67,13 @@ export function SessionsModal({ user, onClose }: { user: Pick<AdminUser, 'id' | 
   };
 
   return (
-    <Modal title={`Sesiones de ${user.email}`} onClose={onClose}>
+    <Modal title={TEXT_ADMIN.sessionsOf(user.email)} onClose={onClose}>
       {error && <Alert tone="error">{error}</Alert>}
       {notice && <Alert tone="success">{notice}</Alert>}
-      {sessions === null && !error && <Spinner label="Cargando sesiones" />}
-      {sessions?.length === 0 && <p>Este usuario no tiene sesiones abiertas.</p>}
+      {sessions === null && !error && <Spinner label={TEXT_ADMIN.loadingSessions} />}
+      {sessions?.length === 0 && <p>{TEXT_ADMIN.noSessions}</p>}
       {sessions && sessions.length > 0 && (
-        <List aria-label="Sesiones abiertas">
+        <List aria-label={TEXT_ADMIN.openSessions}>
           {sessions.map((session) => (
             <li key={session.id}>
               <div>
@@ -81,19 +82,21 @@ export function SessionsModal({ user, onClose }: { user: Pick<AdminUser, 'id' | 
                     {session.device} · {session.label}
                   </strong>
                 </p>
-                <p>Dirección: {session.address}</p>
                 <p>
-                  Inicio: {dateTime.format(new Date(session.createdAt))} · Último uso:{' '}
-                  {dateTime.format(new Date(session.lastSeenAt))}
+                  {TEXT_ADMIN.sessionAddress}: {session.address}
+                </p>
+                <p>
+                  {TEXT_ADMIN.sessionStarted}: {dateTime.format(new Date(session.createdAt))} ·{' '}
+                  {TEXT_ADMIN.sessionLastSeen}: {dateTime.format(new Date(session.lastSeenAt))}
                 </p>
               </div>
               <Button
                 $variant="danger"
                 disabled={busyId !== null}
                 onClick={() => end(session)}
-                aria-label={`Cerrar sesión de ${session.label}`}
+                aria-label={TEXT_ADMIN.endSessionOf(session.label)}
               >
-                Cerrar sesión
+                {TEXT_ADMIN.endSession}
               </Button>
             </li>
           ))}

@@ -73,6 +73,27 @@ describe('user management', () => {
     expect(within(row('usuario5@example.com')).getByText('Sin estado')).toBeInTheDocument();
   });
 
+  it("shows a user's picture only from the identity provider's avatar host, without telling it where from", async () => {
+    const google = 'https://lh3.googleusercontent.com/a/ACg8oc-ana=s96-c';
+    const users = [
+      listedUser(1, { email: 'ana@example.com', picture: google }),
+      // Set through the API before it checked, or by hand in the database: never fetched by an administrator.
+      listedUser(2, { email: 'rastreo@example.com', picture: 'https://attacker.example/pixel.png?u=2' }),
+      listedUser(3, { email: 'http@example.com', picture: 'http://lh3.googleusercontent.com/a/x' }),
+    ];
+    api = await useFakeApi({
+      'GET /user/stats': stats,
+      'GET /user/listar': { status: 200, body: page(users, 3, 1, 50) },
+    });
+    const { container } = renderAt('/admin/usuarios', <UsersPage />);
+    await screen.findByText('ana@example.com');
+    const images = Array.from(container.querySelectorAll('img'));
+    expect(images.map((image) => image.getAttribute('src'))).toEqual([google]);
+    expect(images[0]).toHaveAttribute('referrerpolicy', 'no-referrer');
+    // The others get the initial instead.
+    expect(within(screen.getByText('rastreo@example.com').closest('tr')!).getByText('U')).toBeInTheDocument();
+  });
+
   it('asks for page 1 of 50 first and shows up to 5 page numbers', async () => {
     api = await useFakeApi({ 'GET /user/stats': stats, 'GET /user/listar': listReply(500) });
     renderAt('/admin/usuarios', <UsersPage />);

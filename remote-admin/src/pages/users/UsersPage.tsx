@@ -13,16 +13,15 @@ import {
   type UserStatus,
   useSession,
   useTimedMessage,
-  Select,
 } from '@portal/shared';
-import { ADMIN_ALERT_MS, ADMIN_FALLBACK, verifiedMessage } from '../../model/texts';
+import { ADMIN_ALERT_MS, ADMIN_FALLBACK, verifiedMessage, TEXT_ADMIN } from '../../texts';
 import { changeUserStatus, getUserStats, listUsers, verifyEmails } from '../../api/admin';
-import { administratorsShown } from '../../model/format';
-import { STATUS_FILTER_OPTIONS } from '../../model/status';
+import { administratorsShown } from '../../rules/format';
+import { STATUS_FILTER_OPTIONS } from '../../rules/status';
 import { AdminPage, FieldLabel, Panel } from '../../components/Page';
 import { ListFooter } from '../../components/Pagination';
+import { SelectField } from '../../components/SelectField';
 import { StatCard, StatGrid } from '../../components/StatCard';
-import { TEXT_ADMIN } from '../../texts';
 import { initialListState, listReducer, selectionEnabled, toQuery } from './list-state';
 import { EditUserModal } from './EditUserModal';
 import { PlansModal } from './PlansModal';
@@ -203,20 +202,13 @@ export default function UsersPage() {
             <Button type="submit">{TEXT_ADMIN.search}</Button>
           </Group>
           <Group>
-            <FieldLabel htmlFor="users-status-filter">
-              {TEXT_ADMIN.statusFilter}
-              <Select
-                id="users-status-filter"
-                value={state.status}
-                onChange={(event) => changeStatusFilter(event.target.value as UserStatus | '')}
-              >
-                {STATUS_FILTER_OPTIONS.map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {option.label}
-                  </option>
-                ))}
-              </Select>
-            </FieldLabel>
+            <SelectField
+              id="users-status-filter"
+              label={TEXT_ADMIN.statusFilter}
+              value={state.status}
+              options={STATUS_FILTER_OPTIONS}
+              onChange={changeStatusFilter}
+            />
             <Button $variant="secondary" disabled={!selectable || selected.size === 0 || verifying} onClick={verify}>
               {TEXT_ADMIN.verify}
             </Button>

@@ -1,7 +1,8 @@
 import styled from 'styled-components';
 import { Button, theme, type AdminUser, VisuallyHidden } from '@portal/shared';
-import { displayName, formatRegistrationDate, roleLabel } from '../../model/format';
-import { statusLabel } from '../../model/status';
+import { Avatar } from '../../components/Avatar';
+import { displayName, formatRegistrationDate, roleLabel } from '../../rules/format';
+import { statusLabel } from '../../rules/status';
 import { TEXT_ADMIN } from '../../texts';
 
 // The table fits its box: fixed columns around a flexible 'Usuario' that truncates, so 'Acciones' is always in view.
@@ -160,13 +161,7 @@ export function UsersTable({
                 </td>
                 <td>
                   <Who>
-                    {user.picture ? (
-                      <img src={user.picture} alt="" />
-                    ) : (
-                      <span className="icon" aria-hidden="true">
-                        {name.charAt(0).toUpperCase()}
-                      </span>
-                    )}
+                    <Avatar picture={user.picture} name={name} letterClass="icon" />
                     {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a name cut to one line is shown whole on keyboard focus, as on hover (sighted keyboard users); screen readers read it whole anyway. */}
                     <div className="text" tabIndex={0} title={[fullName, user.email].filter(Boolean).join('\n')}>
                       <strong>{fullName}</strong>
@@ -184,7 +179,7 @@ export function UsersTable({
                     <Button
                       $variant="secondary"
                       onClick={() => onPlans(user)}
-                      aria-label={`${TEXT_ADMIN.plans} de ${user.email}`}
+                      aria-label={TEXT_ADMIN.plansOf(user.email)}
                     >
                       {TEXT_ADMIN.plans}
                     </Button>
@@ -195,16 +190,16 @@ export function UsersTable({
                     <Button
                       $variant="secondary"
                       onClick={() => onEdit(user)}
-                      aria-label={`${TEXT_ADMIN.edit} a ${user.email}`}
+                      aria-label={TEXT_ADMIN.editUser(user.email)}
                     >
                       {TEXT_ADMIN.edit}
                     </Button>
                     <Button
                       $variant="secondary"
                       onClick={() => onSessions(user)}
-                      aria-label={`Sesiones de ${user.email}`}
+                      aria-label={TEXT_ADMIN.sessionsOf(user.email)}
                     >
-                      Sesiones
+                      {TEXT_ADMIN.sessions}
                     </Button>
                     {canToggle && (
                       <Button

@@ -1,5 +1,5 @@
 import type { UserListQuery, UserStatus } from '@portal/shared';
-import { clampPage, DEFAULT_PAGE_SIZE, type PageStep } from '../../model/pagination';
+import { clampPage, DEFAULT_PAGE_SIZE, type PageStep } from '../../rules/pagination';
 
 /** Issue 19: the API finds the page from a row of the page beside it (`after` its last, `before` its first). */
 type PageCursor = Pick<UserListQuery, 'after'> | Pick<UserListQuery, 'before'>;

@@ -7,8 +7,9 @@ import {
   type UserEdit,
   type UserStatus,
 } from '@portal/shared';
-import { roleLabel } from '../../model/format';
-import { statusLabel } from '../../model/status';
+import { roleLabel } from '../../rules/format';
+import { statusLabel } from '../../rules/status';
+import { TEXT_ADMIN } from '../../texts';
 
 /** The edit dialog's fields as the inputs hold them ('Editar' in the users table, `PUT /auth/editar/{id}`). */
 export interface UserForm {
@@ -19,10 +20,7 @@ export interface UserForm {
   status: UserStatus;
 }
 
-/** The one message of this form that registration and profile do not have (they choose the country in a list). */
-export const PHONE_INTERNATIONAL = 'El teléfono debe empezar por + y el código del país';
-
-export const ROLE_OPTIONS = [ADMIN_ROLE, USER_ROLE].map((value) => ({ value, label: roleLabel(value) }));
+export const ROLE_OPTIONS = ([ADMIN_ROLE, USER_ROLE] as const).map((value) => ({ value, label: roleLabel(value) }));
 
 export function userToForm(user: AdminUser): UserForm {
   return {
@@ -71,16 +69,16 @@ export function validateUserChanges(changes: UserEdit): string | null {
   // An empty phone clears it (accounts from Google or Apple have none); any other must be international.
   if (changes.phone) {
     if (changes.phone.replace(/\D/g, '').length < PHONE_MIN_DIGITS) return PERSON_MESSAGES.phoneTooShort;
-    if (!changes.phone.startsWith('+')) return PHONE_INTERNATIONAL;
+    if (!changes.phone.startsWith('+')) return TEXT_ADMIN.phoneInternational;
   }
   return null;
 }
 
 /** The warning the dialog shows when saving would close the person's sessions (the server ends them). */
 export function sessionsEndWarning(user: AdminUser, changes: UserEdit): string | null {
-  if (changes.status === 'suspended') return 'Al suspenderlo se cerrarán sus sesiones y no podrá entrar.';
+  if (changes.status === 'suspended') return TEXT_ADMIN.suspendEndsSessions;
   if (changes.role === USER_ROLE && user.role === ADMIN_ROLE) {
-    return 'Al quitarle el rol de administrador se cerrarán sus sesiones.';
+    return TEXT_ADMIN.demoteEndsSessions;
   }
   return null;
 }

@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 import { cardSurface, AppIcon, Button, theme, type App } from '@portal/shared';
-import { upgradePath } from '../../plans/rules';
+import { upgradePath } from '../../rules/plans';
 import { AppIllustration } from '../../components/AppIllustration';
 
 export type Platform = 'web' | 'mobile';

@@ -17,7 +17,7 @@ import {
   VisuallyHidden,
 } from '@portal/shared';
 import { listAppsWithPlans } from '../../api/apps-with-plans';
-import { proPlanOf } from '../../plans/rules';
+import { proPlanOf } from '../../rules/plans';
 import { Heading, Page } from '../../components/Page';
 import { AppCard, type Platform } from './AppCard';
 import { launchFor } from './launch';
@@ -161,13 +161,14 @@ function useUpgradableApps(): ReadonlySet<number> | null {
   return ids;
 }
 
-/** The apps home (/ and /apps), spec §2. A `?token=` return is the shell's start-up's (host/src/session/start-up.ts). */
+/** The apps home (/ and /apps), spec §2. The OAuth return is the callback page's (a one-time code, never `?token=`). */
 export default function AppsPage() {
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
   const token = useSession((s) => s.token);
   const { apps, isLoading, error, ensureLoaded } = useApps();
   const [platform, setPlatform] = useState<Platform>('web');
+  const [notice, setNotice] = useState<string | null>(null);
   const presentation = usePresentation();
   const upgradable = useUpgradableApps();
 
@@ -179,6 +180,7 @@ export default function AppsPage() {
     (app: App) => {
       const allowList = getRuntimeConfig().redirectAllowList;
       const target = launchFor(app, platform, allowList, navigator.userAgent);
+      setNotice(target?.kind === 'notice' ? target.text : null);
       if (target?.kind === 'new-tab') void openWebLaunch(target, Boolean(token), allowList);
       if (target?.kind === 'navigate') navigate(target.path);
     },
@@ -238,6 +240,7 @@ export default function AppsPage() {
           onChange={(id) => setPlatform(id as Platform)}
           label="Tipos de aplicaciones"
         >
+          {notice && <Alert tone="info">{notice}</Alert>}
           {body}
         </Tabs>
       </TabsArea>

@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 import { theme, type UserPlan } from '@portal/shared';
-import { planBadges } from '../../plans/rules';
+import { planBadges } from '../../rules/plans';
 
 const Badge = styled.span`
   display: inline-flex;

@@ -13,7 +13,7 @@ import {
   planLabel,
 } from '@portal/shared';
 import { listAppsWithPlans } from '../../api/apps-with-plans';
-import { freePlanOf, plansPageApps, proPlanOf } from '../../plans/rules';
+import { freePlanOf, plansPageApps, proPlanOf } from '../../rules/plans';
 import { AppIllustration } from '../../components/AppIllustration';
 import { FeatureList, PlanPrices } from '../../components/Offers';
 import { Heading, Lead, Muted, Page } from '../../components/Page';

@@ -3,7 +3,7 @@ import { useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { cardSurface, AppIcon, getApp, Spinner, TEXT, type App, type Plan, planLabel } from '@portal/shared';
 import { listAppsWithPlans } from '../../api/apps-with-plans';
-import { proPlanOf } from '../../plans/rules';
+import { proPlanOf } from '../../rules/plans';
 import { AppIllustration, hasIllustration } from '../../components/AppIllustration';
 import { FeatureList, PlanPrices } from '../../components/Offers';
 import { BackToApps, Heading, Muted, Page } from '../../components/Page';

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Alert, Button, errorMessage, FALLBACK, forgotPassword, TextField, useTimedMessage } from '@portal/shared';
-import { forgotPasswordError } from '../../forms/rules';
+import { Alert, Button, errorMessage, FALLBACK, forgotPassword, useSubmit, useTimedMessage } from '@portal/shared';
+import { forgotPasswordError } from '../../rules/forms';
 import { AuthLayout, Footer, Form, TextLink } from '../../components/AuthLayout';
+import { EmailField } from '../../components/EmailField';
 import { useDelayed } from '../../hooks/timers';
 
 /** Spec §4, §9: banners go after 5 s; after success the page moves on after 2 s. */
@@ -13,43 +14,30 @@ export const NEXT_STEP_MS = 2000;
 export default function ForgotPasswordPage() {
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
   const [message, showMessage] = useTimedMessage(BANNER_MS);
+  const { busy, submit } = useSubmit(showMessage);
   const [sentTo, setSentTo] = useState<string | null>(null);
 
   useDelayed(NEXT_STEP_MS, sentTo ? () => navigate(`/reset-password?email=${encodeURIComponent(sentTo)}`) : null);
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const problem = forgotPasswordError(email);
-    if (problem) {
-      showMessage({ tone: 'error', text: problem });
-      return;
-    }
-    setBusy(true);
-    showMessage(null);
-    try {
-      const { message: text } = await forgotPassword(email.trim());
-      showMessage({ tone: 'success', text });
-      setSentTo(email.trim());
-    } catch (caught) {
-      showMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.forgotPassword) });
-      setBusy(false);
-    }
+    void submit({
+      problem: forgotPasswordError(email),
+      call: () => forgotPassword(email.trim()),
+      success: ({ message: text }) => {
+        setSentTo(email.trim());
+        return text;
+      },
+      failure: (caught) => errorMessage(caught, FALLBACK.forgotPassword),
+    });
   };
 
   return (
     <AuthLayout title="Recuperar contraseña" subtitle="Te enviaremos un código a tu email para cambiar la contraseña.">
       {message && <Alert tone={message.tone}>{message.text}</Alert>}
       <Form onSubmit={onSubmit} noValidate>
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          disabled={busy}
-          onChange={(e) => setEmail(e.target.value)}
-        />
+        <EmailField value={email} disabled={busy} onChange={setEmail} />
         <Button type="submit" $block disabled={busy}>
           Enviar código de recuperación
         </Button>

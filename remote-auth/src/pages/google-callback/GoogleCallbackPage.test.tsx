@@ -1,5 +1,5 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import { PENDING_REDIRECT_KEY, useSession, leaveTo } from '@portal/shared';
+import { PENDING_REDIRECT_KEY, SIGN_IN_SECRET_KEY, useSession, leaveTo } from '@portal/shared';
 import { fakeToken } from '@portal/shared/testing/fake-api';
 import { renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
 import GoogleCallbackPage from './GoogleCallbackPage';
@@ -10,30 +10,77 @@ const TOKEN = fakeToken({ sub: 7, exp: Math.floor(Date.now() / 1000) + 3600 });
 const PARTNER_TOKEN = 'token-para-el-socio';
 let api: FakeApi;
 let userReply: { status: number; body?: unknown };
+let exchangeReply: { status: number; body?: unknown };
+const SECRET = 'secreto-de-esta-pestana';
+const REFUSED = {
+  status: 400,
+  body: {
+    statusCode: 400,
+    code: 'SIGN_IN_RETURN_INVALID',
+    message: 'Token de autenticación inválido. Por favor, inicia sesión nuevamente.',
+  },
+};
 
 beforeEach(async () => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
   userReply = { status: 200, body: user() };
+  exchangeReply = { status: 200, body: { access_token: TOKEN, user: user() } };
+  sessionStorage.setItem(SIGN_IN_SECRET_KEY, SECRET);
   api = await useFakeApi({
     // Issue 13: the partner receives a token minted for it, never the session token.
     'POST /auth/partner-token': { status: 200, body: { access_token: PARTNER_TOKEN, expires_in: 3600, audience: 'x' } },
     'GET /auth/user': () => userReply,
-    'GET /auth/google/callback': { status: 200, body: { access_token: TOKEN } },
+    'POST /auth/social/canjear': () => exchangeReply,
   });
 });
 
 afterEach(async () => {
   jest.useRealTimers();
+  sessionStorage.clear();
   await api.close();
   jest.restoreAllMocks();
   (leaveTo as jest.Mock).mockReset();
 });
 
-it('a provider code is exchanged with the API, and a stored partner target gets the token', async () => {
+it("the return's code is exchanged by POST with this tab's secret, once, and a stored partner target gets the token", async () => {
   localStorage.setItem(PENDING_REDIRECT_KEY, 'betopro://auth/success');
   renderAt('/auth/google/callback?code=abc', <GoogleCallbackPage />);
   await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(`betopro://auth/success?token=${PARTNER_TOKEN}`));
-  expect(api.requests.map((r) => `${r.method} ${r.path}`)).toContain('GET /auth/google/callback?code=abc');
+  const exchange = api.requests.find((r) => r.path === '/auth/social/canjear');
+  expect(exchange?.method).toBe('POST');
+  expect(JSON.parse(exchange?.body ?? '{}')).toEqual({ code: 'abc', secret: SECRET });
+  expect(localStorage.getItem('token')).toBe(TOKEN);
+  expect(sessionStorage.getItem(SIGN_IN_SECRET_KEY)).toBeNull();
+});
+
+it('a return this tab did not start (no secret here) is not redeemed: /login?error=token_invalid, signed out', async () => {
+  sessionStorage.clear();
+  renderAt('/auth/google/callback?code=de-otro', <GoogleCallbackPage />);
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login?error=token_invalid'));
+  expect(api.requests).toHaveLength(0);
+  expect(localStorage.getItem('token')).toBeNull();
+});
+
+it("a code the API refuses (another tab's, used or expired): /login?error=token_invalid keeping redirect_url", async () => {
+  exchangeReply = REFUSED;
+  renderAt('/auth/google/callback?code=abc&redirect_url=betopro%3A%2F%2Fauth%2Fsuccess', <GoogleCallbackPage />);
+  await waitFor(() =>
+    expect(screen.getByTestId('location')).toHaveTextContent(
+      '/login?error=token_invalid&redirect_url=betopro%3A%2F%2Fauth%2Fsuccess',
+    ),
+  );
+  expect(localStorage.getItem('token')).toBeNull();
+  expect(useSession.getState().isAuthenticated).toBe(false);
+});
+
+it('a signed-in tab keeps its own session: nothing is redeemed, the person lands on /apps', async () => {
+  const mine = fakeToken({ sub: 3, exp: Math.floor(Date.now() / 1000) + 3600 });
+  useSession.setState({ token: mine, user: user({ id: 3 }), isAuthenticated: true, isInitialized: true });
+  localStorage.setItem('token', mine);
+  renderAt('/auth/google/callback?code=del-atacante', <GoogleCallbackPage />);
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps/));
+  expect(api.requests.filter((r) => r.path === '/auth/social/canjear')).toHaveLength(0);
+  expect(localStorage.getItem('token')).toBe(mine);
 });
 
 it.each([

@@ -1,7 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
-import { googleCallback, Spinner, theme, useSession } from '@portal/shared';
+import {
+  ApiError,
+  exchangeSignInReturn,
+  Spinner,
+  takeSignInSecret,
+  theme,
+  TOKEN_INVALID_PATH,
+  useSession,
+} from '@portal/shared';
 import { AuthLayout } from '../../components/AuthLayout';
 import { useDelayed } from '../../hooks/timers';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
@@ -33,8 +41,13 @@ export function callbackError(error: string | null, provider: string | null = nu
 }
 
 /**
- * /google-callback and /auth/google/callback: turns the provider's `code` into a session (spec §2). A `?token=` return
- * never reaches this page: the shell's start-up makes it the session and lands the person (host/src/session/start-up.ts).
+ * /google-callback and /auth/google/callback: the Google/Apple return (spec §2's OAuth return, §7's callback with a
+ * code). The API sends the browser here with a one-time `code`, never a session token; only the tab that started the
+ * sign-in holds the secret that redeems it (docs/decisions/0001-session-from-bound-sign-in-return.md):
+ * - a signed-in tab keeps its session: nothing is redeemed, the person lands as any signed-in one would;
+ * - without this tab's secret, or when the API refuses the code (another tab's, used, expired), the person goes to
+ *   /login?error=token_invalid, signed out;
+ * - otherwise the code and the secret are exchanged by POST for the session, and the landing decision follows.
  */
 export default function GoogleCallbackPage() {
   const [params] = useSearchParams();
@@ -61,15 +74,27 @@ export default function GoogleCallbackPage() {
       setFailure(CANCELLED);
       return;
     }
+    const secret = takeSignInSecret();
+    // Never replace a session from the address, whoever's return this is.
+    if (useSession.getState().isAuthenticated) {
+      void afterSignIn(redirectUrl);
+      return;
+    }
+    const tokenInvalid = () => navigate(`${TOKEN_INVALID_PATH}${redirectQuery(redirectUrl, '&')}`, { replace: true });
+    if (!secret) {
+      tokenInvalid();
+      return;
+    }
     void (async () => {
       try {
-        await startSession((await googleCallback(code)).access_token);
+        await startSession((await exchangeSignInReturn(code, secret)).access_token);
         void afterSignIn(redirectUrl);
-      } catch {
-        setFailure(provider === 'Google' ? CALLBACK_FAILED : `Error durante la autenticación con ${provider}`);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 400) tokenInvalid();
+        else setFailure(provider === 'Google' ? CALLBACK_FAILED : `Error durante la autenticación con ${provider}`);
       }
     })();
-  }, [afterSignIn, failure, params, provider, redirectUrl, startSession]);
+  }, [afterSignIn, failure, navigate, params, provider, redirectUrl, startSession]);
 
   if (failure) {
     return (

@@ -1,6 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { PENDING_REDIRECT_KEY, registrationIdFor, useSession, leaveTo } from '@portal/shared';
+import { webcrypto } from 'node:crypto';
+import { PENDING_REDIRECT_KEY, registrationIdFor, SIGN_IN_SECRET_KEY, useSession, leaveTo } from '@portal/shared';
 import { fakeToken } from '@portal/shared/testing/fake-api';
 import { securityStatus } from '@portal/shared/testing/fixtures';
 import { bodyOf, renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
@@ -156,13 +157,29 @@ it('links to recovery and to registration keeping redirect_url', () => {
   );
 });
 
-it('Google and Apple hand the browser to the API, with the partner target kept', async () => {
-  renderAt('/login?redirect_url=https%3A%2F%2Fportal.example.com%2Fx', <LoginPage />);
-  await userEvent.click(screen.getByRole('button', { name: 'Continuar con Google' }));
-  expect(leaveTo).toHaveBeenLastCalledWith(`${api.url}/auth/google?redirect_url=https%3A%2F%2Fportal.example.com%2Fx`);
-  expect(localStorage.getItem(PENDING_REDIRECT_KEY)).toBe('https://portal.example.com/x');
-  await userEvent.click(screen.getByRole('button', { name: 'Continuar con Apple' }));
-  expect(leaveTo).toHaveBeenLastCalledWith(`${api.url}/auth/apple?redirect_url=https%3A%2F%2Fportal.example.com%2Fx`);
+it("Google and Apple hand the browser to the API, with the partner target kept and this tab's binding", async () => {
+  Object.defineProperty(window.crypto, 'subtle', { value: webcrypto.subtle, configurable: true });
+  try {
+    renderAt('/login?redirect_url=https%3A%2F%2Fportal.example.com%2Fx', <LoginPage />);
+    const started = async (button: string, provider: string) => {
+      await userEvent.click(screen.getByRole('button', { name: button }));
+      await waitFor(() => expect(leaveTo).toHaveBeenCalled());
+      const url = new URL((leaveTo as jest.Mock).mock.lastCall[0] as string);
+      expect(`${url.origin}${url.pathname}`).toBe(`${api.url}/auth/${provider}`);
+      expect(url.searchParams.get('redirect_url')).toBe('https://portal.example.com/x');
+      // Only the SHA-256 of the secret leaves the tab; the secret stays in this tab's sessionStorage.
+      const secret = sessionStorage.getItem(SIGN_IN_SECRET_KEY) ?? '';
+      const digest = await webcrypto.subtle.digest('SHA-256', Buffer.from(secret));
+      expect(url.searchParams.get('binding')).toBe(Buffer.from(digest).toString('base64url'));
+      expect(url.href).not.toContain(secret);
+      (leaveTo as jest.Mock).mockClear();
+    };
+    await started('Continuar con Google', 'google');
+    expect(localStorage.getItem(PENDING_REDIRECT_KEY)).toBe('https://portal.example.com/x');
+    await started('Continuar con Apple', 'apple');
+  } finally {
+    Reflect.deleteProperty(window.crypto, 'subtle');
+  }
 });
 
 describe('an administrator who must still set up a second factor (issue 20)', () => {

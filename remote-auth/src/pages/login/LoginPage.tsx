@@ -9,10 +9,11 @@ import {
   PasswordField,
   type SecondStep,
   type Session,
-  TextField,
   useSession,
+  useSubmit,
 } from '@portal/shared';
 import { AuthLayout, Footer, Form, TextLink } from '../../components/AuthLayout';
+import { EmailField } from '../../components/EmailField';
 import { SocialButtons } from '../../components/SocialButtons';
 import { useDelayed } from '../../hooks/timers';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
@@ -41,8 +42,9 @@ export default function LoginPage() {
 
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, message, showMessage, submit } = useSubmit();
+  const error = message?.text ?? null;
+  const setError = (text: string | null) => showMessage(text ? { tone: 'error', text } : null);
   const [verificationPath, setVerificationPath] = useState<string | null>(null);
   const [secondStep, setSecondStep] = useState<SecondStep | null>(null);
   const passkeys = usePasskeySupport();
@@ -70,19 +72,18 @@ export default function LoginPage() {
   const [autofillRound, setAutofillRound] = useState(0);
   usePasskeyAutofill(land, setError, secondStep ? null : autofillRound);
 
-  const onPasskey = async () => {
+  const onPasskey = () => {
     if (busy) return;
     cancelPasskeyCeremony();
-    setBusy(true);
-    setError(null);
     setVerificationPath(null);
-    try {
-      await land(await signInWithPasskey());
-    } catch (caught) {
-      setError(passkeyFailure(caught));
-      setBusy(false);
-      setAutofillRound((round) => round + 1);
-    }
+    void submit({
+      call: () => signInWithPasskey(),
+      success: land,
+      failure: (caught) => {
+        setAutofillRound((round) => round + 1);
+        return passkeyFailure(caught);
+      },
+    });
   };
 
   const backToPassword = (message?: string) => {
@@ -90,31 +91,30 @@ export default function LoginPage() {
     setError(message ?? null);
   };
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!email.trim() || !password || busy) return;
-    setBusy(true);
-    setError(null);
     setVerificationPath(null);
-    try {
-      await land(await login(email, password));
-    } catch (caught) {
-      const apiError = caught instanceof ApiError ? caught : undefined;
-      setBusy(false);
-      if (apiError?.code === 'SECOND_FACTOR_REQUIRED' && apiError.secondStep) {
-        // The password was right: the second factor next, in place of the form (the quiet passkey offer ends).
-        cancelPasskeyCeremony();
-        setPassword('');
-        setSecondStep(apiError.secondStep);
-        return;
-      }
-      setError(apiError?.message ?? FALLBACK.login);
-      if (apiError?.code === 'EMAIL_NOT_VERIFIED') {
-        const address = email.trim();
-        setPendingVerificationEmail(address);
-        setVerificationPath(`/verify-email?email=${encodeURIComponent(address)}${redirectQuery(redirectUrl, '&')}`);
-      }
-    }
+    void submit({
+      call: () => login(email, password),
+      success: land,
+      failure: (caught) => {
+        const apiError = caught instanceof ApiError ? caught : undefined;
+        if (apiError?.code === 'SECOND_FACTOR_REQUIRED' && apiError.secondStep) {
+          // The password was right: the second factor next, in place of the form (the quiet passkey offer ends).
+          cancelPasskeyCeremony();
+          setPassword('');
+          setSecondStep(apiError.secondStep);
+          return null;
+        }
+        if (apiError?.code === 'EMAIL_NOT_VERIFIED') {
+          const address = email.trim();
+          setPendingVerificationEmail(address);
+          setVerificationPath(`/verify-email?email=${encodeURIComponent(address)}${redirectQuery(redirectUrl, '&')}`);
+        }
+        return apiError?.message ?? FALLBACK.login;
+      },
+    });
   };
 
   if (secondStep) {
@@ -140,13 +140,11 @@ export default function LoginPage() {
         </Alert>
       )}
       <Form onSubmit={onSubmit} noValidate>
-        <TextField
-          label="Email"
-          type="email"
+        <EmailField
           // 'webauthn': the browser may offer this site's passkeys among the suggestions (usePasskeyAutofill).
           autoComplete="username webauthn"
           value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          onChange={setEmail}
           disabled={busy}
         />
         <PasswordField

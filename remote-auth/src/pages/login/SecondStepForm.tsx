@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, ApiError, Button, type SecondStep, type Session, TextField } from '@portal/shared';
+import { Alert, ApiError, Button, type SecondStep, type Session, TextField, useSubmit } from '@portal/shared';
 import { Form, LinkButton, Row } from '../../components/AuthLayout';
 import { passkeyFailure, signInWithCode, signInWithPasskey, TICKET_EXPIRED } from '../../passkeys/sign-in';
 import { cancelPasskeyCeremony } from '../../passkeys/webauthn';
@@ -22,23 +22,20 @@ export function SecondStepForm({
   const byCode = step.methods.includes('totp') || step.methods.includes('recovery');
   const [recovery, setRecovery] = useState(!step.methods.includes('totp'));
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, message, showMessage, submit } = useSubmit();
 
-  const attempt = async (signIn: () => Promise<Session>, failure: (caught: unknown) => string) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await onSignedIn(await signIn());
-    } catch (caught) {
-      if (caught instanceof ApiError && caught.code === TICKET_EXPIRED) {
-        onBack(caught.message);
-        return;
-      }
-      setError(failure(caught));
-      setBusy(false);
-    }
-  };
+  const attempt = (signIn: () => Promise<Session>, failure: (caught: unknown) => string) =>
+    submit({
+      call: signIn,
+      success: onSignedIn,
+      failure: (caught) => {
+        if (caught instanceof ApiError && caught.code === TICKET_EXPIRED) {
+          onBack(caught.message);
+          return null;
+        }
+        return failure(caught);
+      },
+    });
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -57,12 +54,12 @@ export function SecondStepForm({
   const switchCode = () => {
     setRecovery((value) => !value);
     setCode('');
-    setError(null);
+    showMessage(null);
   };
 
   return (
     <>
-      {error && <Alert tone="error">{error}</Alert>}
+      {message && <Alert tone={message.tone}>{message.text}</Alert>}
       {byCode ? (
         <Form onSubmit={onSubmit} noValidate>
           <p>

@@ -1,8 +1,16 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, errorMessage, FALLBACK, PasswordField, updatePassword, useSession } from '@portal/shared';
-import { passwordUpdateError } from '../../forms/rules';
+import {
+  Alert,
+  Button,
+  errorMessage,
+  FALLBACK,
+  PasswordField,
+  updatePassword,
+  useSession,
+  useSubmit,
+} from '@portal/shared';
+import { passwordUpdateError } from '../../rules/forms';
 import { Form } from '../../components/AuthLayout';
-import type { TimedMessage } from '@portal/shared';
 
 export const PASSWORD_UPDATED = 'Las contraseñas se actualizaron correctamente';
 
@@ -11,36 +19,27 @@ export function PasswordForm() {
   const replaceToken = useSession((s) => s.replaceToken);
   const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<TimedMessage | null>(null);
+  const { busy, message, submit } = useSubmit();
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    const problem = passwordUpdateError(currentPassword, newPassword);
     setCurrentPassword('');
     setNewPassword('');
-    if (problem) {
-      setMessage({ tone: 'error', text: problem });
-      return;
-    }
-    setBusy(true);
-    setMessage(null);
-    try {
-      const { access_token: token } = await updatePassword(currentPassword, newPassword);
-      if (token) replaceToken(token);
-      setMessage({ tone: 'success', text: PASSWORD_UPDATED });
-    } catch (caught) {
-      setMessage({
-        tone: 'error',
-        text: errorMessage(caught, FALLBACK.updatePassword, {
+    void submit({
+      problem: passwordUpdateError(currentPassword, newPassword),
+      call: () => updatePassword(currentPassword, newPassword),
+      success: ({ access_token: token }) => {
+        if (token) replaceToken(token);
+        return PASSWORD_UPDATED;
+      },
+      failure: (caught) =>
+        errorMessage(caught, FALLBACK.updatePassword, {
           currentPassword: 'Contraseña actual',
           newPassword: 'Nueva contraseña',
         }),
-      });
-    } finally {
-      setBusy(false);
-    }
+      afterSuccess: 'ready',
+    });
   };
 
   return (

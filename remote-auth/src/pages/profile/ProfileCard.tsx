@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { planLabel, Card, theme, type User } from '@portal/shared';
+import { planLabel, Card, shownPicture, theme, type User } from '@portal/shared';
 
 const Side = styled(Card)`
   display: flex;
@@ -55,9 +55,12 @@ function initials(user: User | null): string {
 /** The side card of /perfil: photo, name, email and the plans under 'Tu plan actual'. */
 export function ProfileCard({ user }: { user: User | null }) {
   const fullName = [user?.name, user?.lastName].filter(Boolean).join(' ');
+  const picture = shownPicture(user?.picture);
   return (
     <Side aria-label="Tu cuenta">
-      <Photo aria-hidden="true">{user?.picture ? <img src={user.picture} alt="" /> : initials(user)}</Photo>
+      <Photo aria-hidden="true">
+        {picture ? <img src={picture} alt="" referrerPolicy="no-referrer" /> : initials(user)}
+      </Photo>
       <h2>{fullName}</h2>
       <Email>{user?.email}</Email>
       <Plans>

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Alert, ApiError, Button, errorMessage, FALLBACK, TextField, updateUserInfo, useSession } from '@portal/shared';
-import { type PhoneInput, phoneInputOf, profilePhone } from '../../forms/phone';
-import { FORM_MESSAGES, profileError } from '../../forms/rules';
+import { type PhoneInput, phoneInputOf, profilePhone } from '../../rules/phone';
+import { FORM_MESSAGES, profileError } from '../../rules/forms';
 import { Form } from '../../components/AuthLayout';
 import { PhoneField } from '../../components/PhoneField';
 

@@ -1,13 +1,13 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { loadedPhoneRules, loadPhoneRules } from '../../forms/phone-rules';
+import { loadedPhoneRules, loadPhoneRules } from '../../rules/phone-rules';
 import { renderAt, useFakeApi, type FakeApi } from '../../testing/render';
 import RegisterPage from './RegisterPage';
 
 // Issue 19: the phone rules (libphonenumber-js's metadata) are not part of /register's first task; they are fetched
 // when the phone field gets the focus, or when the step is sent.
-jest.mock('../../forms/phone-rules', () => {
-  const actual = jest.requireActual<typeof import('../../forms/phone-rules')>('../../forms/phone-rules');
+jest.mock('../../rules/phone-rules', () => {
+  const actual = jest.requireActual<typeof import('../../rules/phone-rules')>('../../rules/phone-rules');
   return { loadPhoneRules: jest.fn(actual.loadPhoneRules), loadedPhoneRules: jest.fn(actual.loadedPhoneRules) };
 });
 

@@ -9,10 +9,12 @@ import {
   forgotPassword,
   PasswordField,
   TextField,
+  useSubmit,
   useTimedMessage,
 } from '@portal/shared';
-import { passwordResetError, sanitizeCode } from '../../forms/rules';
+import { passwordResetError, sanitizeCode } from '../../rules/forms';
 import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/AuthLayout';
+import { EmailField } from '../../components/EmailField';
 import { useDelayed } from '../../hooks/timers';
 import { BANNER_MS, NEXT_STEP_MS } from '../forgot-password/ForgotPasswordPage';
 import { useResend } from '../../hooks/useResend';
@@ -25,29 +27,23 @@ export default function ResetPasswordPage() {
   const [code, setCode] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
   const [message, showMessage] = useTimedMessage(BANNER_MS);
+  const { busy, submit } = useSubmit(showMessage);
 
   useDelayed(NEXT_STEP_MS, done ? () => navigate('/login') : null);
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const problem = passwordResetError({ email, code, newPassword, confirmation });
-    if (problem) {
-      showMessage({ tone: 'error', text: problem });
-      return;
-    }
-    setBusy(true);
-    showMessage(null);
-    try {
-      const { message: text } = await changePassword(email.trim(), code, newPassword);
-      showMessage({ tone: 'success', text });
-      setDone(true);
-    } catch (caught) {
-      showMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.changePassword) });
-      setBusy(false);
-    }
+    void submit({
+      problem: passwordResetError({ email, code, newPassword, confirmation }),
+      call: () => changePassword(email.trim(), code, newPassword),
+      success: ({ message: text }) => {
+        setDone(true);
+        return text;
+      },
+      failure: (caught) => errorMessage(caught, FALLBACK.changePassword),
+    });
   };
 
   const { resending, resend: onResend } = useResend(
@@ -63,14 +59,7 @@ export default function ResetPasswordPage() {
     >
       {message && <Alert tone={message.tone}>{message.text}</Alert>}
       <Form onSubmit={onSubmit} noValidate>
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          disabled={busy || done}
-          onChange={(e) => setEmail(e.target.value)}
-        />
+        <EmailField value={email} disabled={busy || done} onChange={setEmail} />
         <TextField
           label="Código"
           inputMode="numeric"

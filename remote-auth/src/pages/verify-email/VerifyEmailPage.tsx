@@ -10,10 +10,11 @@ import {
   TextField,
   theme,
   useSession,
+  useSubmit,
   verifyRegistration,
   useTimedMessage,
 } from '@portal/shared';
-import { isCompleteCode, sanitizeCode } from '../../forms/rules';
+import { isCompleteCode, sanitizeCode } from '../../rules/forms';
 import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/AuthLayout';
 import { useResendCooldown } from '../../hooks/timers';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
@@ -48,8 +49,8 @@ export default function VerifyEmailPage() {
   const navigate = useNavigate();
   const [code, setCode] = useState('');
   const [activatedToken, setActivatedToken] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [message, showMessage] = useTimedMessage(ERROR_CLEAR_MS);
+  const { busy, submit } = useSubmit(showMessage);
   // The wait comes from the server (after registering, after each resend, and from a refused resend) and survives a
   // reload (issue 18, item 4).
   const [cooldown, refreshCooldown] = useResendCooldown('verify_email', email ?? '');
@@ -85,22 +86,20 @@ export default function VerifyEmailPage() {
 
   if (!email) return <Navigate to={`/register${redirectQuery(redirectUrl)}`} replace />;
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!isCompleteCode(code) || busy) return;
-    setBusy(true);
-    showMessage(null);
-    try {
-      const { access_token: token, user, passwordSet } = await verifyRegistration(email, code);
-      await startSession(token, user);
-      setPendingVerificationEmail(null);
-      // Without this browser's registration the account has no password yet: say so before moving on.
-      if (passwordSet === false) setActivatedToken(token);
-      else void afterSignIn(redirectUrl);
-    } catch (caught) {
-      showMessage({ tone: 'error', text: errorMessage(caught, FALLBACK.verifyCode) });
-      setBusy(false);
-    }
+    if (!isCompleteCode(code)) return;
+    void submit({
+      call: () => verifyRegistration(email, code),
+      success: async ({ access_token: token, user, passwordSet }) => {
+        await startSession(token, user);
+        setPendingVerificationEmail(null);
+        // Without this browser's registration the account has no password yet: say so before moving on.
+        if (passwordSet === false) setActivatedToken(token);
+        else void afterSignIn(redirectUrl);
+      },
+      failure: (caught) => errorMessage(caught, FALLBACK.verifyCode),
+    });
   };
 
   return (

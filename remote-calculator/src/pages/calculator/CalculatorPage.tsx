@@ -69,6 +69,11 @@ function describe(outcome: Outcome): string {
 }
 
 /** The analog signal calculator (/calculadora-txi): converts a transmitter signal to its magnitude and back. */
+const RANGES = [
+  { side: 'input', title: 'Rango de entrada', typeLabel: 'Tipo de señal' },
+  { side: 'output', title: 'Rango de salida', typeLabel: 'Tipo de magnitud' },
+] as const;
+
 export default function CalculatorPage() {
   const calculator = useCalculator();
   const { outcome } = calculator;
@@ -78,22 +83,17 @@ export default function CalculatorPage() {
       <Heading>Calculadora TXI</Heading>
       <Subtitle>Convierte la señal analógica de un transmisor en la magnitud que mide, o al revés.</Subtitle>
       <Ranges>
-        <RangeCard
-          title="Rango de entrada"
-          typeLabel="Tipo de señal"
-          range={calculator.input}
-          onSelectType={(typeId) => calculator.selectType('input', typeId)}
-          onBoundChange={(bound, text) => calculator.setBound('input', bound, text)}
-          onValueChange={(text) => calculator.setValue('input', text)}
-        />
-        <RangeCard
-          title="Rango de salida"
-          typeLabel="Tipo de magnitud"
-          range={calculator.output}
-          onSelectType={(typeId) => calculator.selectType('output', typeId)}
-          onBoundChange={(bound, text) => calculator.setBound('output', bound, text)}
-          onValueChange={(text) => calculator.setValue('output', text)}
-        />
+        {RANGES.map(({ side, title, typeLabel }) => (
+          <RangeCard
+            key={side}
+            title={title}
+            typeLabel={typeLabel}
+            range={calculator[side]}
+            onSelectType={(typeId) => calculator.selectType(side, typeId)}
+            onBoundChange={(bound, text) => calculator.setBound(side, bound, text)}
+            onValueChange={(text) => calculator.setValue(side, text)}
+          />
+        ))}
       </Ranges>
       {/* A live region: screen readers announce each result (or why there is none) as the user types. */}
       <Status $tone={tone} role="status" aria-live="polite">

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { convert, MAGNITUDES, parseDecimal, SIGNAL_TYPES, type RangeType } from './conversion';
+import { convert, MAGNITUDES, parseDecimal, SIGNAL_TYPES, type RangeType } from '../../rules/conversion';
 
 export type Side = 'input' | 'output';
 export type Bound = 'min' | 'max';

@@ -1,5 +1,6 @@
 import { startFakeApi } from '../../testing/fake-api';
 import { resetApiClient } from '../../api/client';
+import { deviceOf } from '../../device/user-agent';
 import { mobileLaunchUrl, openWebLaunch, webLaunchTarget } from '../launch';
 
 jest.mock('../../navigation/leave', () => ({
@@ -92,9 +93,57 @@ describe('openWebLaunch', () => {
 
 describe('mobileLaunchUrl', () => {
   const app = { iosUrl: 'https://apps.apple.com/app/x', androidUrl: 'https://play.google.com/store/apps/details?id=x' };
-  it('opens iosUrl on iOS and androidUrl everywhere else', () => {
-    expect(mobileLaunchUrl(app, true)).toBe(app.iosUrl);
-    expect(mobileLaunchUrl(app, false)).toBe(app.androidUrl);
-    expect(mobileLaunchUrl({ iosUrl: null, androidUrl: '' }, false)).toBeNull();
+  it('opens iosUrl on iOS and androidUrl on the other phones and tablets', () => {
+    expect(mobileLaunchUrl(app, 'ios')).toBe(app.iosUrl);
+    expect(mobileLaunchUrl(app, 'android')).toBe(app.androidUrl);
+    expect(mobileLaunchUrl({ iosUrl: null, androidUrl: '' }, 'android')).toBeNull();
+  });
+
+  it('never sends a desktop to the Android link (nor the iOS one)', () => {
+    expect(mobileLaunchUrl(app, 'desktop')).toBeNull();
+  });
+
+  it("opens the apps' registered schemes", () => {
+    expect(mobileLaunchUrl({ iosUrl: 'betopro://auth/welcome', androidUrl: null }, 'ios')).toBe(
+      'betopro://auth/welcome',
+    );
+    expect(mobileLaunchUrl({ iosUrl: null, androidUrl: 'controlmax://inicio' }, 'android')).toBe('controlmax://inicio');
+  });
+
+  it.each([
+    'ms-msdt:/id PCWDiagnostic /skip force /param "IT_RebrowseForFile=?"',
+    'ms-msdt://id%20PCWDiagnostic',
+    'intent://abrir#Intent;scheme=medidor;package=com.evil;end',
+    'search-ms://query=factura',
+    'javascript://%0aalert(1)',
+    'http://apps.example.com/ios',
+    'file:///etc/passwd',
+  ])('never opens a stored link with another scheme: %s', (link) => {
+    expect(mobileLaunchUrl({ iosUrl: link, androidUrl: link }, 'ios')).toBeNull();
+    expect(mobileLaunchUrl({ iosUrl: link, androidUrl: link }, 'android')).toBeNull();
+  });
+});
+
+describe('deviceOf', () => {
+  it.each([
+    ['an iPhone', 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148', 'ios'],
+    [
+      'an Android phone',
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/120 Mobile Safari/537.36',
+      'android',
+    ],
+    [
+      'Windows Chrome',
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120 Safari/537.36',
+      'desktop',
+    ],
+    [
+      'macOS Safari',
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Version/17.0 Safari/605.1.15',
+      'desktop',
+    ],
+    ['Linux Firefox', 'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0', 'desktop'],
+  ])('%s', (_name, userAgent, device) => {
+    expect(deviceOf(userAgent)).toBe(device);
   });
 });

@@ -1,4 +1,11 @@
-import { chooseRedirect, takeArrivingToken } from '../sign-in-landing';
+import { webcrypto } from 'node:crypto';
+import {
+  beginSignInBinding,
+  chooseRedirect,
+  dropTokenFromAddress,
+  SIGN_IN_SECRET_KEY,
+  takeSignInSecret,
+} from '../sign-in-landing';
 import { PENDING_REDIRECT_KEY } from '../pending-redirect';
 
 const ALLOW = ['https://socio.example.com', 'betopro://auth/success'];
@@ -27,29 +34,58 @@ describe('chooseRedirect: the one landing decision (spec §4)', () => {
   });
 });
 
-describe('takeArrivingToken', () => {
+describe('dropTokenFromAddress: a ?token= is never a session', () => {
   const history = () => ({ state: null, replaceState: jest.fn() });
 
   it('changes nothing when the address has no token', () => {
     const h = history();
-    expect(takeArrivingToken((p) => p, { pathname: '/apps', search: '?a=1', hash: '' }, h)).toBeNull();
+    expect(dropTokenFromAddress({ pathname: '/apps', search: '?a=1', hash: '' }, h)).toBe(false);
     expect(h.replaceState).not.toHaveBeenCalled();
   });
 
-  it('takes token and redirect_url out, keeping the rest on a page that stays', () => {
+  it('takes only the token out, keeping the page, redirect_url and the rest', () => {
     const h = history();
-    const taken = takeArrivingToken(
-      (p) => p,
-      { pathname: '/perfil', search: '?token=t&tab=seguridad&redirect_url=x', hash: '#h' },
-      h,
-    );
-    expect(taken).toEqual({ token: 't', redirectUrl: 'x' });
-    expect(h.replaceState).toHaveBeenCalledWith(null, '', '/perfil?tab=seguridad#h');
+    expect(
+      dropTokenFromAddress({ pathname: '/perfil', search: '?token=t&tab=seguridad&redirect_url=x', hash: '#h' }, h),
+    ).toBe(true);
+    expect(h.replaceState).toHaveBeenCalledWith(null, '', '/perfil?tab=seguridad&redirect_url=x#h');
   });
 
-  it('moves to the landing page with a clean address when the page does not stay', () => {
+  it('leaves a bare path when the token was all there was', () => {
     const h = history();
-    takeArrivingToken(() => '/apps', { pathname: '/google-callback', search: '?token=t&x=1', hash: '' }, h);
-    expect(h.replaceState).toHaveBeenCalledWith(null, '', '/apps');
+    dropTokenFromAddress({ pathname: '/auth/google/callback', search: '?token=t', hash: '' }, h);
+    expect(h.replaceState).toHaveBeenCalledWith(null, '', '/auth/google/callback');
+  });
+});
+
+describe("the tab's sign-in binding", () => {
+  const subtle = Object.getOwnPropertyDescriptor(window.crypto, 'subtle');
+  beforeEach(() => {
+    sessionStorage.clear();
+    Object.defineProperty(window.crypto, 'subtle', { value: webcrypto.subtle, configurable: true });
+  });
+  afterEach(() => {
+    if (subtle) Object.defineProperty(window.crypto, 'subtle', subtle);
+    else Reflect.deleteProperty(window.crypto, 'subtle');
+  });
+
+  it('keeps a fresh secret in this tab and answers its SHA-256; the secret is read once', async () => {
+    const binding = await beginSignInBinding();
+    const secret = sessionStorage.getItem(SIGN_IN_SECRET_KEY) ?? '';
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(binding).toBe(
+      Buffer.from(await webcrypto.subtle.digest('SHA-256', Buffer.from(secret))).toString('base64url'),
+    );
+    expect(await beginSignInBinding()).not.toBe(binding);
+    const latest = sessionStorage.getItem(SIGN_IN_SECRET_KEY);
+    expect(takeSignInSecret()).toBe(latest);
+    expect(takeSignInSecret()).toBeNull();
+  });
+
+  it('answers null where the browser has no digest (the API then refuses the start)', async () => {
+    Reflect.deleteProperty(window.crypto, 'subtle');
+    Object.defineProperty(window.crypto, 'subtle', { value: undefined, configurable: true });
+    expect(await beginSignInBinding()).toBeNull();
+    expect(sessionStorage.getItem(SIGN_IN_SECRET_KEY)).toBeNull();
   });
 });

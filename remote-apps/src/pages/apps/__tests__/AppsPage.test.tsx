@@ -17,6 +17,7 @@ type FakeApi = Awaited<ReturnType<typeof startFakeApi>>;
 let api: FakeApi | undefined;
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148';
 const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/120 Mobile Safari/537.36';
+const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120 Safari/537.36';
 
 async function useApi(routes: Parameters<typeof startFakeApi>[0]) {
   api = await startFakeApi(routes);
@@ -223,6 +224,46 @@ describe('the app cards', () => {
       '_blank',
       'noopener,noreferrer',
     );
+  });
+
+  it('never sends a desktop to the Android link: it opens the web app, or says where the app opens', async () => {
+    await signIn();
+    useApps.setState({
+      apps: [catalogue[0]!, { ...catalogue[1]!, webUrl: null }],
+      isLoaded: true,
+      isLoading: false,
+      error: null,
+    });
+    const open = jest.spyOn(window, 'open').mockImplementation(() => null);
+    jest.spyOn(navigator, 'userAgent', 'get').mockReturnValue(WINDOWS);
+    renderAt('/apps', <AppsPage />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Aplicaciones para móvil' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Abrir Control Max 360' }));
+    expect(open).toHaveBeenLastCalledWith('https://app1.example.com/inicio', '_blank', 'noopener,noreferrer');
+    expect(open).toHaveBeenCalledTimes(1);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Abrir Beto Pro' }));
+    expect(open).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Beto Pro se abre desde un teléfono o una tableta: abre el portal en tu móvil.',
+    );
+    expect(JSON.stringify(open.mock.calls)).not.toContain('play.google.com');
+  });
+
+  it("never opens a stored mobile link whose scheme is not https or an app's own", async () => {
+    await signIn();
+    useApps.setState({
+      apps: [{ ...catalogue[0]!, androidUrl: 'intent://abrir#Intent;scheme=x;package=com.evil;end' }],
+      isLoaded: true,
+      isLoading: false,
+      error: null,
+    });
+    const open = jest.spyOn(window, 'open').mockImplementation(() => null);
+    jest.spyOn(navigator, 'userAgent', 'get').mockReturnValue(ANDROID);
+    renderAt('/apps', <AppsPage />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Aplicaciones para móvil' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Abrir Control Max 360' }));
+    expect(open).not.toHaveBeenCalled();
   });
 
   it("leads 'Mejorar Plan' to /apps/{id}, and app 4 has no such button", async () => {

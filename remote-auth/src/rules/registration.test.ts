@@ -1,6 +1,6 @@
-import * as phoneRules from '../phone';
-import { validateRegistrationDetails } from '../registration';
-import { hasErrors } from '../rules';
+import * as phoneRules from './phone';
+import { afterEmailCheck, recheckShown, validateRegistrationDetails } from './registration';
+import { hasErrors } from './forms';
 
 const details = {
   email: 'ana@example.com',
@@ -29,5 +29,23 @@ describe('registration step 1', () => {
     [{ email: 'ana example@x.com' }, 'email', 'El email no es válido'],
   ])('%o gives %s: %s', (change, field, message) => {
     expect(validateRegistrationDetails({ ...details, ...change }, phoneRules)).toMatchObject({ [field]: message });
+  });
+});
+
+describe('registration transitions', () => {
+  it('rechecks only the fields that show an error, so a corrected one clears and a silent one stays silent', () => {
+    const shown = { email: 'El email no es válido', name: 'El nombre es requerido' };
+    const fresh = { email: undefined, name: 'El nombre es requerido', lastName: 'El apellido es requerido' };
+    expect(recheckShown(shown, fresh)).toEqual({ email: undefined, name: 'El nombre es requerido' });
+  });
+
+  it.each([
+    [null, false, 'password'],
+    [{ status: 'pending_verification' }, false, 'password'],
+    [{ status: 'pending_verification' }, true, 'verification'],
+    [{ status: 'suspended' }, false, 'verification'],
+    [{ status: 'active' }, true, 'login'],
+  ] as const)('an email known as %o (registered here: %s) leads to %s', (existing, here, where) => {
+    expect(afterEmailCheck(existing, here)).toBe(where);
   });
 });

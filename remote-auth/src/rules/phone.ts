@@ -2,7 +2,7 @@
 import parsePhoneNumber, { type CountryCode, getCountryCallingCode, type PhoneNumber } from 'libphonenumber-js/max';
 import { DEFAULT_PHONE_COUNTRY } from './phone-countries';
 import { PHONE_MIN_DIGITS } from '@portal/shared';
-import { FORM_MESSAGES } from './rules';
+import { FORM_MESSAGES } from './forms';
 
 /**
  * The phone rules of /register and /perfil, with libphonenumber-js and its `max` metadata: a number is valid when its

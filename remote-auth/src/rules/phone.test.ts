@@ -1,13 +1,13 @@
 import { getCountries, getCountryCallingCode } from 'libphonenumber-js/max';
-import { phoneError, phoneInputOf, profilePhone, toE164 } from '../phone';
+import { phoneError, phoneInputOf, profilePhone, toE164 } from './phone';
 import {
   DEFAULT_PHONE_COUNTRY,
   isPhoneCountry,
   PHONE_COUNTRIES,
   PHONE_COUNTRY_GROUPS,
   type PhoneCountry,
-} from '../phone-countries';
-import { PHONE_COUNTRY_CODES } from '../phone-country-codes';
+} from './phone-countries';
+import { PHONE_COUNTRY_CODES } from './phone-country-codes';
 
 const peru = (number: string) => ({ country: 'PE' as const, number });
 

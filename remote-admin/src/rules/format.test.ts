@@ -1,4 +1,4 @@
-import { administratorsShown, formatChange, formatExpiryDate, formatRegistrationDate, formatWholeUsd } from '../format';
+import { administratorsShown, formatChange, formatExpiryDate, formatRegistrationDate, formatWholeUsd } from './format';
 import { verifiedMessage } from '../texts';
 
 describe('admin formats', () => {

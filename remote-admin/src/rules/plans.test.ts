@@ -1,4 +1,4 @@
-import { canSavePlan, defaultExpiry, expiryToIso, initialExpiry, visiblePlanApps } from '../plan-rules';
+import { canSavePlan, defaultExpiry, expiryToIso, initialExpiry, visiblePlanApps } from './plans';
 
 describe('plan modal rules (spec §5, §9)', () => {
   it('defaults the expiry to today plus one year', () => {

@@ -1,5 +1,5 @@
 import type { AppWithPlans, UserPlan } from '@portal/shared';
-import { formatUsd, planBadges, plansPageApps, proPlanOf, upgradePath } from '../rules';
+import { formatUsd, planBadges, plansPageApps, proPlanOf, upgradePath } from '../plans';
 import { isFreePlan, planLabel } from '@portal/shared';
 
 // Without an app: a shape the API's schema never sends, which the badges still show (the plan alone).

@@ -1,3 +1,5 @@
+import type { App, Paged } from '@portal/shared';
+
 /** Spec §9: the user list shows up to 5 page numbers. */
 export const PAGE_WINDOW = 5;
 
@@ -28,4 +30,18 @@ export function pageWindow(current: number, totalPages: number, size = PAGE_WIND
 export function clampPage(current: number, totalPages: number): number {
   if (totalPages <= 0) return 1;
   return Math.min(current, totalPages);
+}
+
+/** Spec §9: a new app is appended to the end of the list shown; the count of pages follows the new total. */
+export function appended(list: Paged<App>, app: App, limit: number): Paged<App> {
+  const total = list.total + 1;
+  const totalPages = Math.ceil(total / limit);
+  return {
+    ...list,
+    data: [...list.data, app],
+    total,
+    totalPages,
+    count: list.count + 1,
+    hasNextPage: list.currentPage < totalPages,
+  };
 }

@@ -9,7 +9,7 @@ import {
   resendError,
   sanitizeCode,
   validateRegistrationPassword,
-} from '../rules';
+} from './forms';
 
 describe('registration step 2', () => {
   it.each([

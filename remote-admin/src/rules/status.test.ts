@@ -1,4 +1,4 @@
-import { statusLabel } from '../status';
+import { statusLabel } from './status';
 
 describe('statusLabel (spec §4)', () => {
   it('names the three statuses in Spanish', () => {

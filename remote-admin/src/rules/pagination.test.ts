@@ -1,4 +1,5 @@
-import { clampPage, pageWindow } from '../pagination';
+import type { App, Paged } from '@portal/shared';
+import { appended, clampPage, pageWindow } from './pagination';
 
 describe('pageWindow: up to 5 page numbers around the current page', () => {
   it('shows every page when there are 5 or fewer', () => {
@@ -31,5 +32,28 @@ describe('clampPage: a page past the end moves to the last page', () => {
   it('leaves a page that exists alone, and stays on 1 with no pages', () => {
     expect(clampPage(2, 3)).toBe(2);
     expect(clampPage(3, 0)).toBe(1);
+  });
+});
+
+describe('appended: a created app joins the end of the list shown', () => {
+  const app = (id: number) => ({ id, nombre: `App ${id}` }) as App;
+  const list = (ids: number[], total: number, currentPage: number): Paged<App> =>
+    ({
+      data: ids.map(app),
+      total,
+      totalPages: Math.ceil(total / 10),
+      count: ids.length,
+      currentPage,
+      hasNextPage: false,
+    }) as Paged<App>;
+
+  it('adds the app and counts it, and a tenth-plus-one app opens a second page', () => {
+    const after = appended(list([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 10, 1), app(11), 10);
+    expect(after.data.map((a) => a.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(after).toMatchObject({ total: 11, totalPages: 2, count: 11, hasNextPage: true });
+  });
+
+  it('stays on one page while the total fits', () => {
+    expect(appended(list([1], 1, 1), app(2), 10)).toMatchObject({ total: 2, totalPages: 1, hasNextPage: false });
   });
 });

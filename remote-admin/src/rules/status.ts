@@ -1,12 +1,14 @@
+import { TEXT_ADMIN } from '../texts';
+
 /** Spec §4: how a user's status reads; unknown values are shown as they are, a missing one as 'Sin estado'. */
 const LABELS: Record<string, string> = {
-  active: 'Activo',
-  pending_verification: 'Pendiente Verificación',
-  suspended: 'Suspendido',
+  active: TEXT_ADMIN.statusActive,
+  pending_verification: TEXT_ADMIN.statusPending,
+  suspended: TEXT_ADMIN.statusSuspended,
 };
 
 export function statusLabel(status: string | null | undefined): string {
-  if (status === null || status === undefined || status === '') return 'Sin estado';
+  if (status === null || status === undefined || status === '') return TEXT_ADMIN.noStatus;
   return LABELS[status] ?? status;
 }
 
@@ -15,8 +17,8 @@ export const STATUS_FILTER_OPTIONS: readonly {
   value: '' | 'active' | 'pending_verification' | 'suspended';
   label: string;
 }[] = [
-  { value: '', label: 'Todos' },
-  { value: 'active', label: 'Activo' },
-  { value: 'pending_verification', label: 'Pendiente Verificación' },
-  { value: 'suspended', label: 'Suspendido' },
+  { value: '', label: TEXT_ADMIN.allStatuses },
+  { value: 'active', label: TEXT_ADMIN.statusActive },
+  { value: 'pending_verification', label: TEXT_ADMIN.statusPending },
+  { value: 'suspended', label: TEXT_ADMIN.statusSuspended },
 ];
