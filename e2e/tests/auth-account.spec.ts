@@ -41,6 +41,8 @@ test('register, read the code from the mail, verify: signed in on /apps; sign ou
   });
 
   await page.goto('/logout');
+  // Opened from an address, /logout asks first (a link alone signs nobody out).
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect(page).toHaveURL(/\/login$/);
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 

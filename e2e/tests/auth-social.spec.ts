@@ -31,6 +31,8 @@ test('a new person signs in with Google, lands on /apps with the free plans, and
 
   // (The first-visit presentation covers the page; /logout is the same sign-out the menu does.)
   await page.goto('/logout');
+  // Opened from an address, /logout asks first (a link alone signs nobody out).
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect(page).toHaveURL(/\/login$/);
   // The provider still knows the browser, as Google would: straight back, no form this time.
   await page.getByRole('button', { name: 'Continuar con Google' }).click();
@@ -73,12 +75,16 @@ test("a cancelled consent shows 'Autenticación cancelada o fallida', then goes 
 test('a tampered state is refused', async ({ page, request }) => {
   const account = await providerAccount(request);
   // The state the provider is handed (and will hand back) is not the one the browser's sign-in cookie holds.
-  await page.route(`${API_URL}/auth/google`, async (route) => {
-    const response = await route.fetch({ maxRedirects: 0 });
-    const location = new URL(response.headers().location ?? '');
-    location.searchParams.set('state', `${location.searchParams.get('state')}manipulado`);
-    await route.fulfill({ response, headers: { ...response.headers(), location: location.href } });
-  });
+  // (The start's address carries the tab's binding as well: match the path, whatever the query.)
+  await page.route(
+    (url) => url.href.startsWith(`${API_URL}/auth/google?`),
+    async (route) => {
+      const response = await route.fetch({ maxRedirects: 0 });
+      const location = new URL(response.headers().location ?? '');
+      location.searchParams.set('state', `${location.searchParams.get('state')}manipulado`);
+      await route.fulfill({ response, headers: { ...response.headers(), location: location.href } });
+    },
+  );
   await page.goto('/login');
   await page.getByRole('button', { name: 'Continuar con Google' }).click();
   await atProvider(page, account);

@@ -1,5 +1,5 @@
 // Issue 17 items 1 and 2 in Chromium: a signed-in person reaches a partner from any page of the user area, a hostile
-// target keeps them in the portal, the pending redirect is followed once, and a `?token=` on any page signs in and
+// target keeps them in the portal, the pending redirect is followed once, and a `?token=` on any page signs nobody in and
 // leaves the address clean. The partner is a real HTTP server that shows the token it received.
 import { API_URL, HOST_URL, PARTNER_URL } from '../support/env';
 import { signInAs } from '../support/session';
@@ -63,19 +63,23 @@ test('a stored pending redirect is followed once, at the next start-up, and then
   expect(await page.evaluate(() => window.localStorage.getItem('redirect_url'))).toBeNull();
 });
 
-test('a ?token= on any page signs in and leaves the address (and the history) clean', async ({ browser, request }) => {
+test('a ?token= on any page signs nobody in: it leaves the address unstored, and signed out means token_invalid', async ({
+  browser,
+  request,
+}) => {
   const who = person('token-en-url');
   await registerActive(request, who);
   const login = await request.post(`${API_URL}/auth/login`, { data: { email: who.email, password: who.password } });
   const { access_token: token, user } = (await login.json()) as { access_token: string; user: { email: string } };
   expect(user.email).toBe(who.email.toLowerCase()); // issue 17: the sign-in answers the user too
 
+  // A link is no way in (login CSRF: docs/decisions/0001-session-from-bound-sign-in-return.md).
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${HOST_URL}/perfil?token=${token}&tab=seguridad`);
-  await expect(page).toHaveURL(`${HOST_URL}/perfil?tab=seguridad`);
-  await expect(page.getByRole('tab', { name: 'Seguridad' })).toBeVisible();
-  expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBe(token);
+  await expect(page).toHaveURL(`${HOST_URL}/login?error=token_invalid`);
+  await expect(page.getByText('Token de autenticación inválido. Por favor, inicia sesión nuevamente.')).toBeVisible();
+  expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBeNull();
   expect(await page.evaluate(() => window.location.href.includes('token='))).toBe(false);
   await context.close();
 });

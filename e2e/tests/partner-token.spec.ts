@@ -115,6 +115,8 @@ test('a partner token signs nobody in on the portal, and dies with the logout of
 
   // The person signs out of the portal: the partner's token stops working at once.
   await page.goto('/logout');
+  // Opened from an address, /logout asks first (a link alone signs nobody out).
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect(page).toHaveURL(/\/login/);
   await expect.poll(async () => (await attackerCall('GET', '/auth/user', token)).status).toBe(401);
 });

@@ -29,6 +29,8 @@ async function addVirtualAuthenticator(page: Page) {
 /** Ends the session; with the browser's passkey autofill on, /login may sign straight back in (the caller says). */
 async function signOut(page: Page) {
   await page.goto(`${PORTAL}/logout`);
+  // Opened from an address, /logout asks first (a link alone signs nobody out).
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect.poll(() => page.evaluate(() => window.localStorage.getItem('token'))).toBeNull();
 }
 
@@ -70,6 +72,8 @@ test('a passkey added in Seguridad signs in (autofill, button, second step); rem
   // The email field's passkey autofill: after the logout, /login signs in again with nothing typed (a new session).
   const before = await page.evaluate(() => window.localStorage.getItem('token'));
   await page.goto(`${PORTAL}/logout`);
+  // Opened from an address, /logout asks first (a link alone signs nobody out).
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect(page).toHaveURL(/\/apps$/);
   const after = await page.evaluate(() => window.localStorage.getItem('token'));
   expect(after).not.toBeNull();

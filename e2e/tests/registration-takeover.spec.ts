@@ -68,6 +68,8 @@ async function expectVictimOwnsTheAccount(page: Page, who: Person): Promise<void
   expect(await signInStatus(who.email, 'Clave-del-atacante-1')).toBe(401);
   // And the victim signs in through the form with their password.
   await page.goto('/logout');
+  // Opened from an address, /logout asks first (a link alone signs nobody out).
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect(page).toHaveURL(/\/login$/);
   await page.getByLabel('Email').fill(who.email);
   await page.getByLabel('Contraseña', { exact: true }).fill(who.password);

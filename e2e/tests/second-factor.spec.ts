@@ -12,6 +12,8 @@ function codeAt(secret: string, offset = 0): Promise<string> {
 
 async function signOut(page: Page) {
   await page.goto('/logout');
+  // Opened from an address, /logout asks first (a link alone signs nobody out).
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect(page).toHaveURL(/\/login$/);
 }
 

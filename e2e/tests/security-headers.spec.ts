@@ -30,7 +30,11 @@ function expectPageHeaders(headers: Record<string, string>, where: string) {
   );
   expect(headers['x-content-type-options'], `${where}: nosniff`).toBe('nosniff');
   expect(headers['referrer-policy'], `${where}: referrer`).toBe('no-referrer');
+  expect(headers['strict-transport-security'], `${where}: HSTS, as the API sends`).toBe(HSTS);
 }
+
+/** The API's value (helmet's): the static pages and files send the same. */
+const HSTS = 'max-age=31536000; includeSubDomains';
 
 /** Collects what the browser reports against the policy: violations in the page and console errors naming it. */
 async function watchViolations(page: Page): Promise<string[]> {
@@ -68,6 +72,7 @@ for (const route of ROUTES) {
 function expectFileHeaders(headers: Record<string, string>, where: string) {
   expect(headers['x-content-type-options'], `${where}: nosniff`).toBe('nosniff');
   expect(headers['referrer-policy'], `${where}: referrer`).toBe('no-referrer');
+  expect(headers['strict-transport-security'], `${where}: HSTS`).toBe(HSTS);
   expect(headers['content-security-policy'], `${where}: no CSP on a file`).toBeUndefined();
   expect(headers['x-frame-options'], `${where}: no X-Frame-Options on a file`).toBeUndefined();
 }
@@ -94,4 +99,19 @@ test('the remotes files and the runtime config carry the file headers, and only 
   expectFileHeaders(config.headers(), 'runtime-config.js');
   expect(config.headers()['content-encoding'], 'the config travels compressed').toBe('br');
   expect(config.headers()['cache-control']).toBe('no-cache');
+});
+
+test('the API and the pages send the same HSTS, and no source map is published', async ({ request }) => {
+  const api = await request.get(`http://127.0.0.1:${E2E.apiPort}/health`);
+  expect(api.headers()['strict-transport-security']).toBe(HSTS);
+  const page = await request.get(`${HOST_URL}/login`);
+  const scripts = [...(await page.text()).matchAll(/<script[^>]*\ssrc="?([^"\s>]+\.js)/g)].map(([, src]) => src!);
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const src of scripts) {
+    const url = new URL(src, HOST_URL).href;
+    const script = await request.get(url);
+    expect(script.status(), url).toBe(200);
+    expect(await script.text(), `${url} names no map`).not.toContain('sourceMappingURL');
+    expect((await request.get(`${url}.map`)).status(), `${url}.map`).toBe(404);
+  }
 });

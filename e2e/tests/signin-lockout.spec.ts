@@ -53,6 +53,8 @@ test('an attacker guessing from another address locks only that address: the own
 
   // The other order: the owner signs out while the attacker keeps guessing, and signs in again.
   await page.goto('/logout');
+  // Opened from an address, /logout asks first (a link alone signs nobody out).
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect(page).toHaveURL(/\/login$/);
   expect((await signInFrom(attacker, owner.email, 'adivinanza-2')).status).toBe(401);
   await signInThroughForm(page, owner.email, owner.password);
@@ -69,6 +71,8 @@ test("guessing spread over many addresses meets the account throttle; the owner'
   await signInThroughForm(page, owner.email, owner.password);
   await expect(page).toHaveURL(/\/apps$/);
   await page.goto('/logout');
+  // Opened from an address, /logout asks first (a link alone signs nobody out).
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect(page).toHaveURL(/\/login$/);
 
   let throttled = false;
