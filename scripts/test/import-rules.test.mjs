@@ -1,0 +1,66 @@
+// The API's import boundaries are Biome rules (biome.jsonc, `noRestrictedImports`), checked by `npm test`'s style
+// step. This test shows each rule failing on a deliberate bad import and staying quiet on the allowed one: the
+// repository's own biome.jsonc lints a throw-away tree that holds one file per case, at the path the rule names.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { ROOT } from '../lib/parts.mjs';
+
+const BIOME = path.join(ROOT, 'node_modules/@biomejs/biome/bin/biome');
+
+/** Each case: a file's path in the tree, what it imports, and the rule's message when the import is refused. */
+const CASES = [
+  { file: 'api/src/domain/accounts/probe.ts', from: 'fastify', refused: /domain imports neither/ },
+  { file: 'api/src/domain/accounts/probe.ts', from: '../../routes/auth/index.js', refused: /domain imports neither/ },
+  { file: 'api/src/domain/accounts/probe.ts', from: '../../plugins/app/tokens.js', refused: /domain imports neither/ },
+  { file: 'api/src/domain/accounts/probe.ts', from: '../sessions/sessions.js', refused: null },
+  { file: 'api/src/routes/auth/probe.ts', from: '../admin/index.js', refused: /route folder imports no other/ },
+  {
+    file: 'api/src/routes/auth/oauth/probe.ts',
+    from: '../../users/index.js',
+    refused: /route folder imports no other/,
+  },
+  { file: 'api/src/routes/auth/probe.ts', from: './passwords.js', refused: null },
+  { file: 'api/src/routes/auth/probe.ts', from: '../../domain/accounts/status.js', refused: null },
+  { file: 'api/src/cli/probe.ts', from: '../routes/admin/index.js', refused: /admin CLI uses api\/src\/domain/ },
+  { file: 'api/src/cli/probe.ts', from: '../domain/accounts/status.js', refused: null },
+  { file: 'api/src/lib/probe.ts', from: '@portal/shared', refused: /never imports the browser's package/ },
+  { file: 'api/test/probe.ts', from: '@portal/shared/redirect', refused: /never imports the browser's package/ },
+  { file: 'api/src/lib/probe.ts', from: '@portal/contracts/manifest', refused: null },
+];
+
+const dirs = /** @type {string[]} */ ([]);
+after(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Biome's findings, with the repository's configuration, for one file holding `import { probe } from '<from>'`. */
+function lint(/** @type {string} */ file, /** @type {string} */ from) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'portal-import-rules-'));
+  dirs.push(dir);
+  copyFileSync(path.join(ROOT, 'biome.jsonc'), path.join(dir, 'biome.jsonc'));
+  mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
+  writeFileSync(path.join(dir, file), `import { probe } from '${from}';\n\nexport const used = probe;\n`);
+  const result = spawnSync(process.execPath, [BIOME, 'lint', '--vcs-enabled=false', '--reporter=json', '.'], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+  const report = JSON.parse(result.stdout);
+  return /** @type {{ category: string, message: string }[]} */ (report.diagnostics);
+}
+
+for (const { file, from, refused } of CASES) {
+  test(`${file} importing '${from}': ${refused ? 'refused' : 'allowed'}`, () => {
+    const findings = lint(file, from);
+    const restricted = findings.filter(({ category }) => category === 'lint/style/noRestrictedImports');
+    if (refused) {
+      assert.equal(restricted.length, 1, JSON.stringify(findings));
+      assert.match(restricted[0].message, refused);
+    } else {
+      assert.deepEqual(findings, []);
+    }
+  });
+}
