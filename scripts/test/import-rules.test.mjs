@@ -58,7 +58,7 @@ for (const { file, from, refused } of CASES) {
     const restricted = findings.filter(({ category }) => category === 'lint/style/noRestrictedImports');
     if (refused) {
       assert.equal(restricted.length, 1, JSON.stringify(findings));
-      assert.match(restricted[0].message, refused);
+      assert.match(restricted[0]?.message ?? '', refused);
     } else {
       assert.deepEqual(findings, []);
     }
