@@ -62,7 +62,14 @@ function defineBursts(instances: () => FastifyInstance[], tag: string) {
       const answers = await Promise.all(
         Array.from({ length: 2 * lockoutThreshold }, (_, i) => signIn(on(i), owner, password, '203.0.113.9')),
       );
-      assert.deepEqual(new Set(answers.map((answer) => answer.statusCode)), new Set([503]));
+      // Each answer is the outage's 503, or, while five attempts of the address are still in flight (their
+      // reservations not yet given back, as on two instances sharing Redis), the lock's 401: never a sign-in.
+      const statuses = answers.map((answer) => answer.statusCode);
+      assert.ok(statuses.includes(503), `the outage answered: ${statuses}`);
+      assert.ok(
+        statuses.every((status) => status === 503 || status === 401),
+        `only the outage or the in-flight lock: ${statuses}`,
+      );
     } finally {
       instances().forEach((app, i) => {
         app.passwords.verify = verifies[i]!;
