@@ -89,3 +89,55 @@ test("guessing spread over many addresses meets the account throttle; the owner'
   await expect(page).toHaveURL(/\/apps$/);
   await expectSignedInAs(page, request, owner.email);
 });
+
+test('a person who locked their own sign-in sees until when, and the way in without a password; an unknown address reads the same', async ({
+  page,
+  request,
+}) => {
+  const owner = person('bloqueo-propio');
+  await registerActive(request, owner);
+  const pause =
+    /^Credenciales inválidas\. Por seguridad, los intentos desde este dispositivo están en pausa\. Podrás intentarlo de nuevo a las (\d\d:\d\d) \(en (\d+) (segundos?|minutos?)\)\./;
+
+  /** Five wrong passwords through the form, then the right one: what the red box says. */
+  const lockThenTryRight = async (email: string) => {
+    await page.goto('/login');
+    for (let i = 0; i < 5; i++) {
+      await signInThroughForm(page, email, `equivocada-${i}`);
+      await expect(page.getByRole('alert')).toContainText('Credenciales inválidas');
+    }
+    await signInThroughForm(page, email, owner.password);
+    const alert = page.getByRole('alert');
+    await expect(alert).toHaveText(pause);
+    return alert;
+  };
+
+  const alert = await lockThenTryRight(owner.email);
+  await expect(page).toHaveURL(/\/login$/);
+  const [, until, amount, unit] = pause.exec((await alert.textContent()) ?? '') ?? [];
+  // The lock's end in the browser's own clock: between a moment ago (when the answer came) and the time left said.
+  const possible = await page.evaluate(
+    (seconds) => {
+      const label = (at: number) => {
+        const end = new Date(at);
+        return `${String(end.getHours()).padStart(2, '0')}:${String(end.getMinutes()).padStart(2, '0')}`;
+      };
+      const now = Date.now();
+      const labels = new Set<string>();
+      for (let at = now - 10_000; at < now + seconds * 1000; at += 5_000) labels.add(label(at));
+      labels.add(label(now + seconds * 1000));
+      return [...labels];
+    },
+    Number(amount) * (unit?.startsWith('minuto') ? 60 : 1),
+  );
+  expect(possible, 'the time said is when the lock ends').toContain(until);
+
+  // The way in that needs no password: the reset code, from the message itself.
+  await alert.getByRole('link', { name: '¿Olvidaste tu contraseña?' }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expect(page.getByRole('heading', { name: 'Recuperar contraseña' })).toBeVisible();
+
+  // An address with no account gets the same words: the lock tells nobody which emails have an account.
+  const unknown = await lockThenTryRight(person('bloqueo-nadie').email);
+  await expect(unknown.getByRole('link', { name: '¿Olvidaste tu contraseña?' })).toBeVisible();
+});

@@ -18,7 +18,7 @@ export class ApiError extends Error {
     readonly code?: string,
     /** A pending account's sign-in: the registration whose password was typed (EMAIL_NOT_VERIFIED). */
     readonly registrationId?: string,
-    /** Seconds the server asks to wait before trying again (`retryAfter` of a 429). */
+    /** Seconds the server asks to wait before trying again (`retryAfter` of a 429, or of a locked sign-in's 401). */
     readonly retryAfter?: number,
     /** A right password of an account with a second factor (SECOND_FACTOR_REQUIRED): the second step's ticket. */
     readonly secondStep?: SecondStep,

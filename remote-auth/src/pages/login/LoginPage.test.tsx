@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { webcrypto } from 'node:crypto';
 import { PENDING_REDIRECT_KEY, registrationIdFor, SIGN_IN_SECRET_KEY, useSession, leaveTo } from '@portal/shared';
@@ -30,6 +30,16 @@ beforeEach(async () => {
             registrationId: 'registro-probado-0001',
           },
         };
+      }
+      if (email === 'bloqueada@example.com') {
+        // A locked address: the wrong-password answer, whatever the password, plus when to retry.
+        const body = {
+          statusCode: 401,
+          message: 'Credenciales inválidas',
+          code: 'INVALID_CREDENTIALS',
+          retryAfter: 900,
+        };
+        return { status: 401, body };
       }
       if (password !== 'secreta1') return { status: 401, body: { statusCode: 401, message: 'Credenciales inválidas' } };
       return { status: 200, body: { access_token: TOKEN, user: user() }, delay: 100 };
@@ -225,4 +235,30 @@ describe('an administrator who must still set up a second factor (issue 20)', ()
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
     expect(api.requests.some((request) => request.path === '/auth/seguridad')).toBe(false);
   });
+});
+
+it('a locked address is told until when it may try again, and offered the way in without a password', async () => {
+  const now = new Date();
+  renderAt('/login', <LoginPage />);
+  await fillIn('bloqueada@example.com', 'secreta1');
+  await userEvent.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent(
+    /^Credenciales inválidas\. Por seguridad, los intentos desde este dispositivo están en pausa\. Podrás intentarlo de nuevo a las \d\d:\d\d \(en 15 minutos\)\./,
+  );
+  const until = new Date(now.getTime() + 900_000);
+  expect(alert).toHaveTextContent(`${String(until.getHours()).padStart(2, '0')}:`);
+  expect(within(alert).getByRole('link', { name: '¿Olvidaste tu contraseña?' })).toHaveAttribute(
+    'href',
+    '/forgot-password',
+  );
+  expect(useSession.getState().isAuthenticated).toBe(false);
+
+  // A plain wrong password of an unlocked address says nothing of a pause.
+  await userEvent.clear(screen.getByLabelText('Email'));
+  await userEvent.clear(screen.getByLabelText('Contraseña'));
+  await fillIn('ana@example.com', 'mala');
+  await userEvent.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
+  await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(/^Credenciales inválidas$/));
+  expect(within(screen.getByRole('alert')).queryByRole('link')).toBeNull();
 });

@@ -20,6 +20,7 @@ import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
 import { passkeyFailure, signInWithPasskey } from '../../passkeys/sign-in';
 import { usePasskeyAutofill, usePasskeySupport } from '../../passkeys/usePasskeys';
 import { cancelPasskeyCeremony } from '../../passkeys/webauthn';
+import { signInLockText } from '../../rules/sign-in-lock';
 import { loginNotice, type LoginNoticeState } from './notice';
 import { SecondStepForm } from './SecondStepForm';
 
@@ -46,6 +47,8 @@ export default function LoginPage() {
   const error = message?.text ?? null;
   const setError = (text: string | null) => showMessage(text ? { tone: 'error', text } : null);
   const [verificationPath, setVerificationPath] = useState<string | null>(null);
+  // A sign-in lock holds: the message says until when, and offers the way in that needs no password.
+  const [locked, setLocked] = useState(false);
   const [secondStep, setSecondStep] = useState<SecondStep | null>(null);
   const passkeys = usePasskeySupport();
 
@@ -95,6 +98,7 @@ export default function LoginPage() {
     event.preventDefault();
     if (!email.trim() || !password || busy) return;
     setVerificationPath(null);
+    setLocked(false);
     void submit({
       call: () => login(email, password),
       success: land,
@@ -111,6 +115,10 @@ export default function LoginPage() {
           const address = email.trim();
           setPendingVerificationEmail(address);
           setVerificationPath(`/verify-email?email=${encodeURIComponent(address)}${redirectQuery(redirectUrl, '&')}`);
+        }
+        if (apiError?.status === 401 && apiError.retryAfter) {
+          setLocked(true);
+          return `${apiError.message}. ${signInLockText(apiError.retryAfter)}`;
         }
         return apiError?.message ?? FALLBACK.login;
       },
@@ -135,6 +143,12 @@ export default function LoginPage() {
             <>
               {' '}
               <TextLink to={verificationPath}>Ir a verificación de email</TextLink>
+            </>
+          )}
+          {locked && (
+            <>
+              {' '}
+              <TextLink to="/forgot-password">¿Olvidaste tu contraseña?</TextLink>
             </>
           )}
         </Alert>
