@@ -118,7 +118,7 @@ async function check(deploy) {
     const user = await fetch(`${url}/auth/user`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(user.status, 200, `GET /auth/user con el token respondió ${user.status}`);
     assert.equal((await user.json()).email, admin.email);
-    // The production default (issue 20): an administrator without a second factor is asked to set one up before
+    // The production default: an administrator without a second factor is asked to set one up before
     // any admin call works.
     const stats = await fetch(`${url}/user/stats`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(stats.status, 403, `GET /user/stats sin segundo factor respondió ${stats.status}`);

@@ -16,7 +16,7 @@ if (part !== 'host' && !remote) {
   process.exit(2);
 }
 try {
-  // The list this part would hand to the browser: refused when it names hosts anyone can create (issue 13).
+  // The list this part would hand to the browser: refused when it names hosts anyone can create.
   await checkRedirectAllowList(runtimeConfig(layout).redirectAllowList);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

@@ -43,7 +43,7 @@ async function serve(label, options) {
 }
 
 async function main() {
-  // Before building anything: a list that would hand sessions to anyone's host stops the start (issue 13).
+  // Before building anything: a list that would hand sessions to anyone's host stops the start.
   await checkRedirectAllowList(runtimeConfig(layout).redirectAllowList);
   // Before the build (minutes on a first start): a taken port is known at once, and nothing has been started yet.
   const problem = await checkPorts(parts);

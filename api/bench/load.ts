@@ -155,7 +155,7 @@ async function virtualUser(n: number): Promise<void> {
     codeless.push(email);
     return;
   }
-  // With the registration's id, the password typed at registration becomes the account's (issue 13).
+  // With the registration's id, the password typed at registration becomes the account's.
   const { registrationId } = registration as { registrationId?: string };
   if (
     !(await call('POST /auth/verify-registration', '/auth/verify-registration', {

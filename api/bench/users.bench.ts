@@ -62,8 +62,9 @@ async function measure(paths: string[], token: string) {
 }
 
 /**
- * Issue 19, item 3, keyset pagination: a page in the middle of the unfiltered list by number (an offset: the index
- * walks every row before it) against the pages beside it by cursor, and pages past the middle, found from the end.
+ * Keyset pagination (docs/decisions/0020-user-list-keyset-and-day-paging.md): a page in the middle of the unfiltered
+ * list by number (an offset: the index walks every row before it) against the pages beside it by cursor, and pages
+ * past the middle, found from the end.
  */
 async function deepPages(token: string): Promise<Array<{ what: string; paths: string[] }>> {
   const read = async (path: string) => {

@@ -59,11 +59,11 @@ export interface Config {
   /** Stripe billing; undefined when not configured (every /facturacion call answers 503). */
   billing: BillingConfig | undefined;
   /**
-   * Issue 20: 'required' (the default) lets only a session that proved a second factor (TOTP, recovery code or
-   * passkey) administer; 'optional' (ADMIN_SECOND_FACTOR=optional, for a local trial) lifts that.
+   * 'required' (the default) lets only a session that proved a second factor (TOTP, recovery code or passkey)
+   * administer; 'optional' (ADMIN_SECOND_FACTOR=optional, for a local trial) lifts that.
    */
   adminSecondFactor: 'required' | 'optional';
-  /** Issue 20: the WebAuthn relying party the passkeys belong to. */
+  /** The WebAuthn relying party the passkeys belong to. */
   webauthn: WebAuthnConfig;
 }
 
@@ -322,8 +322,8 @@ function redirectWildcardDomains(env: Env): string[] {
 }
 
 /**
- * The comma-separated allow-list, refused at start when an entry would hand tokens to anyone's host (issues 13 and
- * 37): the shared rule, told which hosts are the portal's own.
+ * The comma-separated allow-list, refused at start when an entry would hand tokens to anyone's host
+ * (docs/decisions/0004-redirect-wildcards-own-domains-only.md): the shared rule, told which hosts are the portal's own.
  */
 function redirectAllowList(env: Env, ownUrls: string[], wildcardDomains: string[]): string[] {
   const entries = commaList(env, 'REDIRECT_ALLOW_LIST');

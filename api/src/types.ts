@@ -42,9 +42,9 @@ export type UserStatus = Static<typeof UserStatusSchema>;
 export type Session = Static<typeof SessionSchema>;
 /** One open portal session (`GET /auth/sessions`, `GET /admin/users/{id}/sessions`). */
 export type PortalSession = Static<typeof PortalSessionSchema>;
-/** Issue 20: the 403 of `POST /auth/login` for an account with a second factor (the ticket of the second step). */
+/** The 403 of `POST /auth/login` for an account with a second factor (the ticket of the second step). */
 export type SecondStepRequired = Static<typeof SecondStepRequiredSchema>;
-/** Issue 20: `GET /auth/seguridad`. */
+/** `GET /auth/seguridad`. */
 export type SecurityStatus = Static<typeof SecurityStatusSchema>;
 export type TotpSetup = Static<typeof TotpSetupSchema>;
 export type RecoveryCodes = Static<typeof RecoveryCodesSchema>;

@@ -89,8 +89,8 @@ async function get(
   return { status: response.status, body: (await response.json()) as { data: AuditEntry[] } };
 }
 
-// The API started here reads the audit log with a password session: the administrators' second factor (issue 20,
-// required by default) has its own suites, second-factor.test.ts and passkeys.test.ts.
+// The API started here reads the audit log with a password session: the administrators' second factor (required by
+// default) has its own suites, second-factor.test.ts and passkeys.test.ts.
 const accounts = { ADMIN_EMAIL: adminEmail, ADMIN_PASSWORD: adminPassword, ADMIN_SECOND_FACTOR: 'optional' };
 
 /** A database of the backend's kind, already migrated and seeded for PGlite; PostgreSQL gets a schema of its own. */

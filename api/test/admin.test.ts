@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { auditLog, plans, userPlans, users } from '../src/db/schema.js';
 import { buildTestApp, createUser, forEachBackend, login, type TestApp, sessionToken } from './helpers/app.js';
 
-// Issue 6: the admin calls. Each is refused without a token (401) and to a plain user (403), and works for an admin.
+// The admin calls. Each is refused without a token (401) and to a plain user (403), and works for an admin.
 
 interface Call {
   method: 'GET' | 'POST' | 'PUT';
@@ -249,8 +249,8 @@ forEachBackend((backend) => {
       assert.deepEqual(row?.details, { from: 'pending_verification', to: 'active' });
       assert.equal((await auditRows('user.verify', suspended)).length, 0);
 
-      // Activated by hand the account has no password (issue 13: nobody proved the registered one is the owner's;
-      // the person creates one with «¿Olvidaste tu contraseña?») and starts on the free plan of each app.
+      // Activated by hand the account has no password (nobody proved the registered one is the owner's; the person
+      // creates one with «¿Olvidaste tu contraseña?») and starts on the free plan of each app.
       const refused = await t.app.inject({
         method: 'POST',
         url: '/auth/login',
@@ -300,7 +300,7 @@ forEachBackend((backend) => {
       const suspend = await asAdmin({ method: 'PUT', url: `/auth/cambiar-estado/${id}` });
       assert.equal(suspend.statusCode, 200);
       assert.equal(suspend.json().user.status, 'suspended');
-      // Issue 18, item 3: the session that was open is told why at its next call, on any authenticated route.
+      // The session that was open is told why at its next call, on any authenticated route.
       for (const url of ['/auth/user', '/user/listar']) {
         const told = await call(token, { method: 'GET', url });
         assert.equal(told.statusCode, 403, url);
@@ -540,7 +540,7 @@ forEachBackend((backend) => {
       const createdToday = all.filter((u) => u.createdAt.toISOString().slice(0, 10) === today).length;
       assert.deepEqual(body.newUsersPerDay.at(-1), { date: today, count: createdToday });
       assert.equal(body.monthlyRevenue.length, 6);
-      // Issue 18, item 9: the PRO plan an administrator granted is not revenue; without billing there is none.
+      // The PRO plan an administrator granted is not revenue; without billing there is none.
       assert.deepEqual(body.monthlyRevenue.at(-1), { month: today.slice(0, 7), amount: 0 });
       assert.ok(body.monthlyRevenue.every((month: { amount: number }) => month.amount === 0));
       assert.equal(body.revenueSource, 'none');

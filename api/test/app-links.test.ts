@@ -4,7 +4,10 @@ import { eq } from 'drizzle-orm';
 import { apps } from '../src/db/schema.js';
 import { buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
 
-/** Issue 13 item 7: admin-set app links that a browser would run, or that leave for any host, are refused. */
+/**
+ * Admin-set app links that a browser would run, or that leave for any host, are refused
+ * (docs/decisions/0009-app-links-rule.md).
+ */
 forEachBackend((backend) => {
   let t: TestApp;
   let admin: string;
@@ -37,7 +40,7 @@ forEachBackend((backend) => {
     'http://apps.example.com/ios',
     'javascript:alert(1)',
     'sin-esquema',
-    // Schemes that start programs or Android intents on the device (issue 37 item 5): only https and the apps' own.
+    // Schemes that start programs or Android intents on the device: only https and the apps' own.
     'ms-msdt:/id PCWDiagnostic /skip force',
     'ms-msdt://id%20PCWDiagnostic',
     'intent://abrir#Intent;scheme=medidor;package=com.evil;end',

@@ -46,7 +46,7 @@ forEachBackend((backend) => {
       const response = await loginRequest(`  ${adminEmail.toUpperCase()} `, adminPassword);
       assert.equal(response.statusCode, 200);
       const token = response.json().access_token;
-      // The user beside the token, as verification answers: a sign-in is one round trip (issue 17, item 2).
+      // The user beside the token, as verification answers: a sign-in is one round trip.
       assert.deepEqual(Object.keys(response.json()), ['access_token', 'user']);
       const me = await t.app.inject({
         method: 'GET',
@@ -69,7 +69,7 @@ forEachBackend((backend) => {
       assert.equal(payload.sub, String(await adminId()));
       assert.equal(payload.role, 1);
       assert.equal(payload.tv, 0);
-      // The jti is the session row's id (issue 20): 32 random bytes in base64url.
+      // The jti is the session row's id: 32 random bytes in base64url.
       assert.match(String(payload.jti), /^[A-Za-z0-9_-]{43}$/);
       assert.equal(payload.exp! - payload.iat!, 86400);
     });
@@ -99,7 +99,7 @@ forEachBackend((backend) => {
       assert.equal(registered.statusCode, 201);
       const response = await loginRequest('pendiente@portal.test', 'clave-pendiente');
       assert.equal(response.statusCode, 403);
-      // The id of the registration whose password it is (issue 13): the verification page sends it with the code.
+      // The id of the registration whose password it is: the verification page sends it with the code.
       assert.deepEqual(response.json(), {
         statusCode: 403,
         code: 'EMAIL_NOT_VERIFIED',
@@ -215,7 +215,7 @@ forEachBackend((backend) => {
 
     it('answers 401 to an expired token signed with the right key', async () => {
       const now = Math.floor(Date.now() / 1000);
-      // The jti of a live session row (issue 20), so only the expiry differs.
+      // The jti of a live session row, so only the expiry differs.
       const sessionJti = String(decodeJwt(await login(t.app)).jti);
       const token = await forge({
         sub: String(await adminId()),
@@ -339,7 +339,7 @@ forEachBackend((backend) => {
         },
       );
       await t.app.requireAdmin(request({ user: admin, jti: 'x', expiresAt: new Date(), kind: 'session' }), reply);
-      // An administrator's partner-scoped token never administers (issue 13 item 3).
+      // An administrator's partner-scoped token never administers.
       await assert.rejects(
         t.app.requireAdmin(request({ user: admin, jti: 'x', expiresAt: new Date(), kind: 'partner' }), reply),
         {

@@ -55,7 +55,7 @@ forEachBackend((backend) => {
     { method: 'POST', url: '/facturacion/customer-session', payload: { userId } },
   ];
 
-  describe('dashboard revenue (issue 18, item 9)', () => {
+  describe('dashboard revenue', () => {
     it("counts what billing was paid, in USD, this month; an administrator's grant is not revenue", async () => {
       const admin = await login(stripeApp.app);
       const before = standIn.requests.length;

@@ -1,6 +1,7 @@
 // The browser's API paths (@portal/contracts/api/paths) against the routes this API really answers: a path renamed or
-// removed on one side fails here, before a screen calls a URL that answers 404 (issue 16: one source for the API's
-// shapes; the types are imported from @portal/api/types, the paths are checked for drift in both directions).
+// removed on one side fails here, before a screen calls a URL that answers 404 (one source for the API's shapes,
+// docs/decisions/0049-one-manifest-and-contracts.md; the types are imported from @portal/api/types, the paths are
+// checked for drift in both directions).
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { API_PATHS } from '@portal/contracts/api/paths';

@@ -126,7 +126,7 @@ describe('configuration', () => {
     });
   }
 
-  describe('redirect allow-list (issue 13 item 2)', () => {
+  describe('redirect allow-list', () => {
     /** What `npm start` and `scripts/serve.mjs` use (plain JavaScript, so loaded by address). */
     const partsModule = new URL('../../scripts/lib/parts.mjs', import.meta.url).href;
     const refused = [
@@ -167,7 +167,7 @@ describe('configuration', () => {
       );
     });
 
-    describe('wildcards and trailing dots (issue 37 item 4)', () => {
+    describe('wildcards and trailing dots', () => {
       const portal = { PORTAL_URL: 'https://portal.example.com', API_PUBLIC_URL: 'https://api.portal.example.com' };
       const refusedAtStart = (env: Record<string, string>, variable: string, ...parts: string[]) =>
         assert.throws(
@@ -323,7 +323,7 @@ describe('configuration', () => {
   });
 });
 
-describe('second factor and passkeys (issue 20)', () => {
+describe('second factor and passkeys', () => {
   it('ADMIN_SECOND_FACTOR is required unless set to optional', () => {
     assert.equal(loadConfig({}).adminSecondFactor, 'required');
     assert.equal(loadConfig({ ADMIN_SECOND_FACTOR: 'required' }).adminSecondFactor, 'required');

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DENSE_SHARE, emailSearchPlan, surelyAtLeastShare } from '../src/domain/user-directory/email-search.js';
 
-// Issue 19, item 3: which part of an email fragment the trigram index is asked for, and when the page is found by
-// walking the table instead. The bench's addresses: every one has 'usuario' and 'dominio', 50 domains.
+// Which part of an email fragment the trigram index is asked for, and when the page is found by walking the table
+// instead. The bench's addresses: every one has 'usuario' and 'dominio', 50 domains.
 const sample = Array.from(
   { length: 4000 },
   (_, i) => `usuario${String(i * 250 + 17).padStart(7, '0')}@dominio${i % 50}.example`,

@@ -107,7 +107,7 @@ async function awaitCode(email: string): Promise<string> {
 async function activeAccount(api: ApiProcess, email: string, verifier = api): Promise<string> {
   const registered = await call(api, 'POST', '/auth/register', registration(email));
   assert.equal(registered.status, 201);
-  // The registration's id makes its password the account's (issue 13); without it the account has none.
+  // The registration's id makes its password the account's; without it the account has none.
   const { registrationId } = registered.body as { registrationId: string };
   const verified = await call(verifier, 'POST', '/auth/verify-registration', {
     email,

@@ -420,7 +420,7 @@ forEachBackend((backend) => {
           assert.equal(response.statusCode, 302);
           const location = new URL(response.headers.location as string);
           authFailed(location);
-          // An Apple failure names Apple on the portal's screens; Google keeps the spec's address (issue 17, item 4).
+          // An Apple failure names Apple on the portal's screens; Google keeps the spec's address.
           assert.equal(location.searchParams.get('provider'), provider === 'apple' ? 'apple' : null);
           assert.equal(location.searchParams.get('redirect_url'), partner);
           const hostile = await bare.app.inject({

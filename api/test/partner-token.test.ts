@@ -9,7 +9,9 @@ import { adminEmail, buildTestApp, createUser, forEachBackend, login, type TestA
 const partnerOrigin = 'https://socio.example.com';
 const allowList = [partnerOrigin, 'https://*.portal.example.com', 'betopro://auth/success'];
 
-/** Issue 13 item 3: what a partner app receives is a token scoped to it, not the portal session. */
+/**
+ * What a partner app receives is a token scoped to it, not the portal session (docs/decisions/0007-partner-tokens.md).
+ */
 forEachBackend((backend) => {
   let t: TestApp;
   before(async () => {

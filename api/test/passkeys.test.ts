@@ -1,6 +1,6 @@
-// Issue 20, passkeys: adding one in 'Seguridad', signing in with it alone or as the second step of a password sign-in,
-// removing it, and the attacks on each step. The browser and its authenticator are a software authenticator
-// (helpers/soft-authenticator.ts, an ES256 key from node:crypto); the API checks everything with
+// Passkeys (docs/decisions/0018-passkeys.md): adding one in 'Seguridad', signing in with it alone or as the second step
+// of a password sign-in, removing it, and the attacks on each step. The browser and its authenticator are a software
+// authenticator (helpers/soft-authenticator.ts, an ES256 key from node:crypto); the API checks everything with
 // @simplewebauthn/server. Attackers use plain HTTP.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -224,7 +224,7 @@ forEachBackend((backend) => {
       const good = await login(t.app, email, 'clave-tokens');
       assert.equal((await currentUser(good)).statusCode, 200);
       const [header, payload, signature] = good.split('.') as [string, string, string];
-      // The jti of the live session (issue 20): each forged token below is refused for its own defect alone.
+      // The jti of the live session: each forged token below is refused for its own defect alone.
       const jti = JSON.parse(new TextDecoder().decode(base64url.decode(payload))).jti as string;
       const claims = { sub: String(id), role: 2, tv: 0, jti, iat: now(), exp: now() + 3600 };
       const sign = (extra: Record<string, unknown>, key = t.signingKey.privateKey, kid = t.signingKey.kid) =>
@@ -284,7 +284,7 @@ forEachBackend((backend) => {
       });
       assert.equal(response.statusCode, 200);
       assert.equal(response.json().user.status, 'suspended');
-      // Ended, and told why (issue 18): 403 USER_SUSPENDED instead of the plain 401.
+      // Ended, and told why: 403 USER_SUSPENDED instead of the plain 401.
       assert.equal((await currentUser(token)).statusCode, 403);
       const [row] = await t.app.db.select().from(users).where(eq(users.id, id));
       assert.equal(row?.tokenVersion, 1);

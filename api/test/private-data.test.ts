@@ -1,5 +1,5 @@
-// Issue 13 item 5: what the API keeps on disk (signing key, PGlite files and their write-ahead log, where codes pass
-// in clear) is readable by its owner only, on a new data directory and on one an older version left open.
+// What the API keeps on disk (signing key, PGlite files and their write-ahead log, where codes pass in clear) is
+// readable by its owner only, on a new data directory and on one an older version left open.
 import assert from 'node:assert/strict';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

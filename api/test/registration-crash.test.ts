@@ -1,7 +1,7 @@
-// Issue 14, item 2: a process killed (SIGKILL) in the middle of a registration, after the code-mail cooldown would
-// have been taken and before the commit, must not leave the email without a code: the retry mails one at once.
-// Real processes, as faults.test.ts: the API as `node src/server.ts` on a PostgreSQL server of this file's own, a
-// real SMTP sink, and the machine's Redis (where the cooldown used to be reserved inside the transaction).
+// A process killed (SIGKILL) in the middle of a registration, after the code-mail cooldown would have been taken and
+// before the commit, must not leave the email without a code: the retry mails one at once. Real processes, as
+// faults.test.ts: the API as `node src/server.ts` on a PostgreSQL server of this file's own, a real SMTP sink, and the
+// machine's Redis (where the cooldown used to be reserved inside the transaction).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -114,7 +114,7 @@ async function killMidTransaction(target: ApiProcess, start: () => Promise<unkno
   });
 }
 
-describe('a registration killed before its commit (issue 14, item 2)', () => {
+describe('a registration killed before its commit', () => {
   it('leaves nothing behind: registering again mails a code at once, and that code verifies', async () => {
     const email = 'cortada@portal.test';
     await killMidTransaction(await api(), () => post(started.at(-1)!, '/auth/register', registration(email)));

@@ -1,5 +1,5 @@
-// Issue 13, item 1: a registration of an email still pending must never put its password on the account of the
-// person who verifies the code; and item 6: wrong codes are capped per email and purpose per day.
+// A registration of an email still pending must never put its password on the account of the person who verifies
+// the code (docs/decisions/0006-registration-ids.md); and wrong codes are capped per email and purpose per day.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -265,7 +265,7 @@ forEachBackend((backend) => {
     });
   });
 
-  describe(`wrong codes: at most ${maxWrongCodesPerDay} an email and purpose a day (issue 13, item 6)`, () => {
+  describe(`wrong codes: at most ${maxWrongCodesPerDay} an email and purpose a day`, () => {
     const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
     it('verify-registration: past the cap, 429 with the time to come back, and not even the right code is checked', async () => {

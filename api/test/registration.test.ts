@@ -31,7 +31,7 @@ forEachBackend((backend) => {
       const response = await register(registration('  Nueva@Portal.Test '));
       assert.equal(response.statusCode, 201);
       const { registrationId, ...answer } = response.json();
-      // Issue 18, item 4: the page counts the resend cooldown down from the server's own figure.
+      // The page counts the resend cooldown down from the server's own figure.
       assert.deepEqual(answer, { email: 'nueva@portal.test', resendAfter: 60 });
 
       const user = await userRow('nueva@portal.test');
@@ -373,7 +373,7 @@ forEachBackend((backend) => {
         clock.advance(61_000);
         assert.equal((await resend(email)).statusCode, 200, `resend ${i + 1}`);
         // Each code is written before the clock moves on, as in real time: a background write that ran a minute
-        // late would meet the cooldown kept with the code (issue 14) and send nothing new.
+        // late would meet the cooldown kept with the code and send nothing new.
         await mailsTo(t.app, transport, email);
       }
       clock.advance(61_000);

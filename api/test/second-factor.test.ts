@@ -1,6 +1,7 @@
-// Issue 20, the TOTP second factor: setting it up, the recovery codes, the second step of a password sign-in and the
-// admin gate under ADMIN_SECOND_FACTOR=required. Codes are computed here with otplib from the secret the API handed
-// out; time is the app's clock, moved by hand, so every 30-second step is known. Attackers use plain HTTP.
+// The TOTP second factor (docs/decisions/0017-second-factor.md): setting it up, the recovery codes, the second step of
+// a password sign-in and the admin gate under ADMIN_SECOND_FACTOR=required. Codes are computed here with otplib from
+// the secret the API handed out; time is the app's clock, moved by hand, so every 30-second step is known. Attackers
+// use plain HTTP.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';

@@ -1,6 +1,6 @@
-// Attacks from issue 13 that live at the API's edge: who is refused before the body is read (item 8), one rule for
-// an administrator's changes of status and role (item 9) and sign-in locks that an attacker elsewhere cannot turn
-// against the owner (item 4). Each test plays the attacker with plain requests.
+// Attacks that live at the API's edge: who is refused before the body is read, one rule for an administrator's changes
+// of status and role and sign-in locks that an attacker elsewhere cannot turn against the owner. Each test plays the
+// attacker with plain requests.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
@@ -124,7 +124,7 @@ forEachBackend((backend) => {
     it('suspending someone else through editar ends their sessions, as cambiar-estado does', async () => {
       const response = await edit(otherId, { status: 'suspended' });
       assert.equal(response.statusCode, 200, response.body);
-      // The session is over: its next call is refused and told why (403 USER_SUSPENDED, issue 18).
+      // The session is over: its next call is refused and told why (403 USER_SUSPENDED).
       const me = await t.app.inject({
         method: 'GET',
         url: '/auth/user',

@@ -1,7 +1,7 @@
-// The per-instance session memory of issue 19 (api/src/plugins/app/session-state.ts) with its channel in the test's
-// hands: notifications are delivered when the test says, so the order of a change, its notification and the reads
-// in between is fixed instead of left to the machine's load (the two-instance suites, session-state.test.ts, meet the
-// same orders by chance).
+// The per-instance session memory (api/src/plugins/app/session-state.ts) with its channel in the test's hands:
+// notifications are delivered when the test says, so the order of a change, its notification and the reads in between
+// is fixed instead of left to the machine's load (the two-instance suites, session-state.test.ts, meet the same orders
+// by chance).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyBaseLogger } from 'fastify';

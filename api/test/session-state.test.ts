@@ -1,6 +1,6 @@
-// Issue 19: each instance keeps the session state in memory, and a change made through any instance (or straight in
-// the database) reaches every other one through LISTEN/NOTIFY within 100 ms; with the channel down, the instance reads
-// the database instead, so it never answers from stale state.
+// Each instance keeps the session state in memory, and a change made through any instance (or straight in the database)
+// reaches every other one through LISTEN/NOTIFY within 100 ms; with the channel down, the instance reads the database
+// instead, so it never answers from stale state.
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { eq, sql } from 'drizzle-orm';

@@ -1,6 +1,7 @@
-// Issue 20, sessions: every token belongs to a session row; its owner lists and ends it, an administrator too (on
-// record in the audit log); an ended session's token and the partner tokens minted from it are refused at once, by
-// every instance; a sign-in from a device not seen before queues 'Nuevo inicio de sesión'. Attackers use plain HTTP.
+// Sessions (docs/decisions/0013-session-rows.md): every token belongs to a session row; its owner lists and ends it, an
+// administrator too (on record in the audit log); an ended session's token and the partner tokens minted from it are
+// refused at once, by every instance; a sign-in from a device not seen before queues 'Nuevo inicio de sesión'.
+// Attackers use plain HTTP.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';

@@ -73,7 +73,7 @@ forEachBackend((backend) => {
   it('a token already checked is refused once its expiry passes', async () => {
     const { id, token: signedIn } = await signIn('caduca@portal.test');
     const now = Math.floor(Date.now() / 1000);
-    // A token of the same live session row (issue 20), with a short expiry.
+    // A token of the same live session row, with a short expiry.
     const { sessionId } = (await other.verify(signedIn))!;
     const token = await new SignJWT({ role: 2, tv: 0 })
       .setProtectedHeader({ alg: 'ES256', kid: t.signingKey.kid })

@@ -5,9 +5,9 @@ import { users } from '../src/db/schema.js';
 import { renewEmailSample } from '../src/domain/user-directory/email-search.js';
 import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
 
-// Issue 19, item 3: the stat cards and the unfiltered totals come from counters the database keeps (migration 0009);
-// a text-filtered list stops counting past 1 000. Every figure is checked against a plain count of the table after
-// each kind of change: sign-up, verification, suspension, role change, deletion.
+// The stat cards and the unfiltered totals come from counters the database keeps (migration 0009); a text-filtered list
+// stops counting past 1 000. Every figure is checked against a plain count of the table after each kind of change:
+// sign-up, verification, suspension, role change, deletion.
 
 forEachBackend((backend) => {
   let t: TestApp;

@@ -3,10 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
 
-// Issue 19, item 3: `GET /user/listar` pages by cursor (`after` / `before`, the `nextCursor` / `prevCursor` of the
-// page on screen) and finds a page number in the second half of an exactly counted list from its end. Whichever way a
-// page is found, it must hold exactly the rows of that page in the list's order (`created_at` newest first, then
-// `id`), every row once, also when many users share one `created_at` or differ by microseconds only.
+// `GET /user/listar` pages by cursor (`after` / `before`, the `nextCursor` / `prevCursor` of the page on screen) and
+// finds a page number in the second half of an exactly counted list from its end. Whichever way a page is found, it
+// must hold exactly the rows of that page in the list's order (`created_at` newest first, then `id`), every row once,
+// also when many users share one `created_at` or differ by microseconds only.
 
 interface ListedUser {
   id: number;

@@ -1,5 +1,5 @@
-// Issue 6: the admin panel in the composed product, against the real API. People are registered through the real
-// registration call (they stay pending until someone verifies them).
+// The admin panel in the composed product, against the real API. People are registered through the real registration
+// call (they stay pending until someone verifies them).
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import {
   codeFromMail,
@@ -81,8 +81,8 @@ test('an admin finds a pending user, verifies them so they can sign in, and give
   // Still filtered on pending: the verified user has left the list.
   await expect(page.getByText('No se encontraron usuarios')).toBeVisible();
 
-  // Verified by hand, the account has no password (issue 13: nobody proved the registered one is the owner's); the
-  // person creates one with '¿Olvidaste tu contraseña?'.
+  // Verified by hand, the account has no password (nobody proved the registered one is the owner's); the person
+  // creates one with '¿Olvidaste tu contraseña?'.
   expect(
     (await request.post(`${API_URL}/auth/login`, { data: { email: who.email, password: who.password } })).status(),
   ).toBe(401);
@@ -136,10 +136,10 @@ test('suspending a user ends their session at once; reactivating lets them sign 
   await openAdmin(page, 'Usuarios');
   const row = await findUser(page, who.email, 'active');
   await row.getByRole('button', { name: `Suspender a ${who.email}` }).click();
-  // Suspending is confirmed first (issue 18, item 3).
+  // Suspending is confirmed first.
   await page.getByRole('dialog', { name: 'Suspender usuario' }).getByRole('button', { name: 'Suspender' }).click();
   await expect(page.getByText(`${who.email} ha sido suspendido`)).toBeVisible();
-  // The session that was open is told why at its next call (403 USER_SUSPENDED, issue 18, item 3).
+  // The session that was open is told why at its next call (403 USER_SUSPENDED).
   const told = await currentUser(request, token);
   expect(told.status()).toBe(403);
   expect(((await told.json()) as { code: string }).code).toBe('USER_SUSPENDED');
@@ -151,7 +151,7 @@ test('suspending a user ends their session at once; reactivating lets them sign 
   await apiLogin(request, who);
 });
 
-test("'Editar' changes a person's name, phone and role through editar; the audit log says so (issue 17)", async ({
+test("'Editar' changes a person's name, phone and role through editar; the audit log says so", async ({
   page,
   request,
 }) => {
@@ -204,7 +204,7 @@ test('the dashboard shows the figures and the audit log; the apps page creates a
   const chart = page.locator('figure svg').first();
   expect((await chart.boundingBox())?.height).toBe(250);
   await expect(page.getByRole('heading', { name: 'Distribución de planes' })).toBeVisible();
-  // Plans read 'Gratis' (issue 18, item 5); without billing there is no revenue, and the chart says so (item 9).
+  // Plans read 'Gratis'; without billing there is no revenue, and the chart says so.
   await expect(page.getByText('Control Max 360 · Gratis')).toBeVisible();
   await expect(
     page.getByText('La facturación no está configurada: no hay cobros que contar.', { exact: false }),
@@ -255,7 +255,7 @@ for (const viewport of [
   { name: 'desktop', width: 1280, height: 800 },
 ]) {
   test(`the admin pages have no serious accessibility problem (${viewport.name})`, async ({ browser, request }) => {
-    // Five axe scans and five full-page screenshots: 28 s of the default 30 on a busy machine.
+    // Five axe scans and five full-page screenshots come close to the default 30 s on a busy machine.
     test.slow();
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
@@ -278,7 +278,7 @@ for (const viewport of [
     await page.keyboard.press('Escape');
 
     await openAdmin(page, 'Dashboard');
-    // Without billing the revenue line lies flat on the axis (0 USD every month: issue 18, item 9).
+    // Without billing the revenue line lies flat on the axis (0 USD every month).
     await expect(page.getByRole('table', { name: 'Ingresos mensuales (USD)' })).toBeAttached();
     await expect(page.getByTestId('line')).toHaveCount(1);
     expect(await seriousViolations(page), '/admin/dashboard').toEqual([]);
@@ -307,6 +307,6 @@ test('a signed-in user who is not an administrator is refused', async ({ page, r
   await page.goto('/admin');
   await expect(page.getByText('Acceso Denegado')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Gestión de Usuarios' })).toHaveCount(0);
-  // The top bar stays, with its way back to the apps (issue 18, item 7).
+  // The top bar stays, with its way back to the apps.
   await expect(page.getByRole('button', { name: 'Menú de usuario' })).toBeVisible();
 });

@@ -1,5 +1,5 @@
-// Issue 18, item 3: the admin users table keeps its actions in view whatever the data, is a list of cards on a phone,
-// asks before suspending, and a suspended person who is signed in is told why at their next call.
+// The admin users table keeps its actions in view whatever the data, is a list of cards on a phone, asks before
+// suspending, and a suspended person who is signed in is told why at their next call.
 import type { Page } from '@playwright/test';
 import { expect, person, registerActive, test, type Person } from '../support/auth';
 import { API_URL } from '../support/env';
@@ -126,8 +126,8 @@ test.describe('on a phone', () => {
   });
 });
 
-// Issue 19, item 3: 'Siguiente' and 'Anterior' ask for the page beside by the cursor of the page on screen (keyset
-// pagination, api/README.md), and show the same people a page number would.
+// 'Siguiente' and 'Anterior' ask for the page beside by the cursor of the page on screen (keyset pagination,
+// api/README.md), and show the same people a page number would.
 test("'Siguiente' and 'Anterior' page the list by cursor: every person once, and back to the same first page", async ({
   page,
   request,

@@ -28,8 +28,8 @@ for (const viewport of [
     browser,
     request,
   }) => {
-    // Every page of the remote with axe in one signed-in session: about 20 s on a quiet machine, so more room than
-    // the default 30 s for a shared one (the same kind of test over the sign-in screens timed out in a CI run).
+    // Every page of the remote with axe in one signed-in session takes a good part of the default 30 s even on a quiet
+    // machine, so more room for a shared one.
     test.setTimeout(60_000);
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
@@ -50,7 +50,7 @@ for (const viewport of [
     browser,
     request,
   }) => {
-    // A new account, a sign-in and three axe scans with screenshots: 32 s on a busy machine, past the default 30.
+    // A new account, a sign-in and three axe scans with screenshots go past the default 30 s on a busy machine.
     test.slow();
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();

@@ -116,10 +116,7 @@ test("the upgrade banner leads to /planes: 'Planes Premium', the suite and the a
   ]);
 });
 
-test("without billing configured, 'Mi facturación' is not offered and /pagos says so (issue 18, item 6)", async ({
-  page,
-  request,
-}) => {
+test("without billing configured, 'Mi facturación' is not offered and /pagos says so", async ({ page, request }) => {
   await signInAsAdmin(page, request);
   await page.goto('/pagos');
   await expect(
@@ -163,7 +160,7 @@ test('the OAuth return follows a stored, allowed redirect with a partner token',
   await page.waitForURL(/portal\.example\.com/);
   const target = new URL(page.url());
   expect(target.origin + target.pathname).toBe('https://portal.example.com/vuelta');
-  // A token minted for that partner (issue 13), not the session that just arrived.
+  // A token minted for that partner, not the session that just arrived.
   const sent = target.searchParams.get('token') ?? '';
   expect(JSON.parse(Buffer.from(sent.split('.')[1]!, 'base64url').toString())).toMatchObject({
     aud: 'https://portal.example.com',

@@ -19,7 +19,7 @@ for (const viewport of [
   { width: 1280, height: 800 },
 ]) {
   // One test per screen: each loads its page and runs axe (a few seconds each on a busy machine; eight in one test
-  // came within a second of its 30 s limit, and crossed it in a CI run while another build shared the cores).
+  // would cross its 30 s limit when another build shares the cores).
   for (const screen of PAGES) {
     test(`${screen.name} passes axe at ${viewport.width} px`, async ({ browser }, testInfo) => {
       const context = await browser.newContext({ viewport });

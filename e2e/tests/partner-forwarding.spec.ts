@@ -1,6 +1,7 @@
-// Issue 17 items 1 and 2 in Chromium: a signed-in person reaches a partner from any page of the user area, a hostile
-// target keeps them in the portal, the pending redirect is followed once, and a `?token=` on any page signs nobody in and
-// leaves the address clean. The partner is a real HTTP server that shows the token it received.
+// Partner forwarding in Chromium (docs/decisions/0029-where-a-sign-in-lands.md): a signed-in person reaches a partner
+// from any page of the user area, a hostile target keeps them in the portal, the pending redirect is followed once, and
+// a `?token=` on any page signs nobody in and leaves the address clean. The partner is a real HTTP server that shows
+// the token it received.
 import { API_URL, HOST_URL, PARTNER_URL } from '../support/env';
 import { signInAs } from '../support/session';
 import { expect, person, registerActive, test } from '../support/auth';
@@ -20,7 +21,7 @@ for (const path of ['/apps', '/perfil', '/planes']) {
     const token = new URL(page.url()).searchParams.get('token') ?? '';
     await expect(page.locator('#token')).toHaveText(token);
     expect(token).not.toBe('');
-    expect(token).not.toBe(session); // a token minted for the partner, never the portal session (issue 13)
+    expect(token).not.toBe(session); // a token minted for the partner, never the portal session
     const me = await request.get(`${API_URL}/auth/user`, { headers: { authorization: `Bearer ${token}` } });
     expect(((await me.json()) as { email: string }).email).toBe(who.email.toLowerCase());
   });
@@ -71,7 +72,7 @@ test('a ?token= on any page signs nobody in: it leaves the address unstored, and
   await registerActive(request, who);
   const login = await request.post(`${API_URL}/auth/login`, { data: { email: who.email, password: who.password } });
   const { access_token: token, user } = (await login.json()) as { access_token: string; user: { email: string } };
-  expect(user.email).toBe(who.email.toLowerCase()); // issue 17: the sign-in answers the user too
+  expect(user.email).toBe(who.email.toLowerCase()); // the sign-in answers the user too
 
   // A link is no way in (login CSRF: docs/decisions/0001-session-from-bound-sign-in-return.md).
   const context = await browser.newContext();

@@ -1,4 +1,5 @@
-// Issue 13 items 2 and 3 in Chromium: the victim in the browser, the attacker with plain HTTP calls (fetch).
+// Partner tokens and the redirect allow-list in Chromium (docs/decisions/0007-partner-tokens.md): the victim in the
+// browser, the attacker with plain HTTP calls (fetch).
 import { API_URL, HOST_URL, PARTNER_URL } from '../support/env';
 import { signInAs, signInAsAdmin } from '../support/session';
 import { expect, person, registerActive, test } from '../support/auth';

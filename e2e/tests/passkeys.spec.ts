@@ -1,7 +1,7 @@
-// Issue 20: passkeys in Chromium with a virtual authenticator (the DevTools protocol's WebAuthn domain): add one in
-// 'Seguridad', sign out, sign in with it, remove it, and a removed passkey no longer signs in. Browsers refuse an IP
-// address as relying party, so these pages are opened on localhost (the API's default relying party for a portal on
-// 127.0.0.1, and its CORS twin).
+// Passkeys in Chromium with a virtual authenticator (the DevTools protocol's WebAuthn domain): add one in 'Seguridad',
+// sign out, sign in with it, remove it, and a removed passkey no longer signs in. Browsers refuse an IP address as
+// relying party, so these pages are opened on localhost (the API's default relying party for a portal on 127.0.0.1, and
+// its CORS twin).
 import type { Page } from '@playwright/test';
 import { E2E } from '../support/env';
 import { expect, expectSignedInAs, person, registerActive, signInThroughForm, test } from '../support/auth';

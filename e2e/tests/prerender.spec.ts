@@ -1,6 +1,6 @@
-// Issue 19, item 1: /login and /register are rendered to HTML at build time from the shell's own tree and hydrated
-// (host/prerender, scripts/lib/prerender.mjs, host/src/bootstrap.tsx): the form paints before any script, and the
-// form the person sees first is the one React takes over.
+// /login and /register are rendered to HTML at build time from the shell's own tree and hydrated (host/prerender,
+// scripts/lib/prerender.mjs, host/src/bootstrap.tsx): the form paints before any script, and the form the person sees
+// first is the one React takes over.
 import type { APIRequestContext, Page, Route } from '@playwright/test';
 import { expect, person, registerActive, signInThroughForm, test } from '../support/auth';
 import { HOST_URL, PARTNER_URL } from '../support/env';
@@ -213,9 +213,9 @@ test('a signed-in person opening /login still lands on their page', async ({ pag
   expect(errors).toEqual([]);
 });
 
-// The shell's frame (issue 19, item 1): a browser that keeps a session carries a cookie that says only that
-// (@portal/shared token-storage.ts), and the static server answers its user pages with the top bar and 'Cargando...'
-// rendered at build time, which React takes over; its sign-in pages with the plain shell.
+// The shell's frame (docs/decisions/0027-session-hint-cookie.md): a browser that keeps a session carries a cookie that
+// says only that (@portal/shared token-storage.ts), and the static server answers its user pages with the top bar and
+// 'Cargando...' rendered at build time, which React takes over; its sign-in pages with the plain shell.
 
 const HINT = 'portal_sesion';
 

@@ -1,7 +1,7 @@
-// Issue 13, item 1: a second registration of an email still pending must never decide the password of the person
-// who verifies it. The victim registers and verifies in Chromium, reading the code from their inbox (the SMTP sink);
-// the attacker registers the same address with plain HTTP calls, before or after, inside or outside the 60 s
-// cooldown. Afterwards the victim's password signs in and the attacker's never does.
+// A second registration of an email still pending must never decide the password of the person who verifies it. The
+// victim registers and verifies in Chromium, reading the code from their inbox (the SMTP sink); the attacker registers
+// the same address with plain HTTP calls, before or after, inside or outside the 60 s cooldown. Afterwards the victim's
+// password signs in and the attacker's never does.
 import type { Page } from '@playwright/test';
 import { API_URL } from '../support/env';
 import {

@@ -48,9 +48,9 @@ test('a route whose remote is not configured shows the same fallback inside the 
   }
 });
 
-// Issue 18, item 1: the remote is up for the shell's server (which announces its files as preloads) but the browser
-// cannot reach it, as when its port is blocked; those preloads fail. One click of 'Reintentar' must load the page
-// once the browser reaches the remote again (before the fix, the first click was answered by the failed preload).
+// The remote is up for the shell's server (which announces its files as preloads) but the browser cannot reach it, as
+// when its port is blocked; those preloads fail. One click of 'Reintentar' must load the page once the browser
+// reaches the remote again, not be answered by the failed preload (docs/decisions/0028-remote-retry.md).
 test('Reintentar recovers on the first click after the browser could not reach a remote (port blocked, then open)', async ({
   page,
   request,

@@ -1,6 +1,6 @@
-// Issue 20: the TOTP second factor in Chromium. A person turns it on in 'Seguridad' (the code is computed here from
-// the secret the page shows, as an authenticator app would), then every password sign-in asks the second step; a
-// recovery code works once only.
+// The TOTP second factor in Chromium. A person turns it on in 'Seguridad' (the code is computed here from the secret
+// the page shows, as an authenticator app would), then every password sign-in asks the second step; a recovery code
+// works once only.
 import { generate } from 'otplib';
 import type { Page } from '@playwright/test';
 import { expect, expectSignedInAs, person, registerActive, signInThroughForm, test } from '../support/auth';

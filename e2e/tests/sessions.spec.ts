@@ -1,5 +1,5 @@
-// Issue 20: two browsers signed in to one account; ending one session from the other sends the first to /login at
-// its next call, and the sign-in from a browser never seen before is announced by mail ('Nuevo inicio de sesión').
+// Two browsers signed in to one account; ending one session from the other sends the first to /login at its next call,
+// and the sign-in from a browser never seen before is announced by mail ('Nuevo inicio de sesión').
 import { MAIL_DIR } from '../support/env';
 import { expect, expectSignedInAs, person, registerActive, signInThroughForm, test } from '../support/auth';
 import { mailsFor } from '../support/mail-sink';

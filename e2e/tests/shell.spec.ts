@@ -47,7 +47,7 @@ test('the avatar menu shows Panel to an administrator and signs out to /login', 
   for (const entry of ['Mi perfil', 'Planes', 'Panel', 'Cerrar sesión']) {
     await expect(menu.getByText(entry, { exact: true })).toBeVisible();
   }
-  // Billing is off in this deployment: 'Mi facturación' would lead nowhere (issue 18, item 6).
+  // Billing is off in this deployment: 'Mi facturación' would lead nowhere.
   await expect(menu.getByText('Mi facturación', { exact: true })).toHaveCount(0);
   await menu.getByText('Cerrar sesión', { exact: true }).click();
   await expect(page).toHaveURL(/\/login$/);

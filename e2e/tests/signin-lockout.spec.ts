@@ -1,5 +1,6 @@
-// Issue 13 item 4: an attacker who guesses passwords from elsewhere cannot lock the owner out. The owner uses the
-// portal in Chromium (from 127.0.0.1); the attacker sends plain HTTP from other loopback addresses (127.0.0.x).
+// An attacker who guesses passwords from elsewhere cannot lock the owner out
+// (docs/decisions/0010-sign-in-locks-per-address.md). The owner uses the portal in Chromium (from 127.0.0.1); the
+// attacker sends plain HTTP from other loopback addresses (127.0.0.x).
 import { request as httpRequest } from 'node:http';
 import { API_URL } from '../support/env';
 import { expect, expectSignedInAs, person, registerActive, signInThroughForm, test } from '../support/auth';

@@ -1,5 +1,5 @@
-// Issue 18, item 2: every dialog and menu keeps the keyboard inside, closes on Escape and gives the focus back to what
-// opened it (never to <body>). Each dialog gets 40 presses of Tab and 10 of Shift+Tab.
+// Every dialog and menu keeps the keyboard inside, closes on Escape and gives the focus back to what opened it (never
+// to <body>). Each dialog gets 40 presses of Tab and 10 of Shift+Tab.
 import type { Locator, Page } from '@playwright/test';
 import { expect, person, registerActive, test } from '../support/auth';
 import { signInAs, signInAsAdmin } from '../support/session';

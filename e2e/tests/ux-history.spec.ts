@@ -1,4 +1,4 @@
-// Issue 18, item 7: after signing up, Back does not bounce between the sign-up pages and /apps.
+// After signing up, Back does not bounce between the sign-up pages and /apps.
 import { HOST_URL } from '../support/env';
 import { codeFromMail, expect, person, registerThroughForm, test, VERIFICATION_SUBJECT } from '../support/auth';
 

@@ -1,4 +1,5 @@
-// Issue 18, item 4: the resend countdown tells the truth: it comes from the server's wait and survives a reload.
+// The resend countdown tells the truth (docs/decisions/0032-resend-countdown.md): it comes from the server's wait and
+// survives a reload.
 import { expect, person, registerPending, test } from '../support/auth';
 
 test("a refused 'Reenviar código' counts down the server's wait, and a reload keeps counting", async ({

@@ -15,7 +15,7 @@ prefetchPageData(window.location.pathname);
 /**
  * React, the router and the shell's tree are evaluated in a task of their own, after this one: the start-up's
  * requests are already on their way, and the browser may paint and handle input in between instead of running one
- * long task of every module (issue 19, total blocking time). In this same file's chunk: no request is added.
+ * long task of every module (total blocking time). In this same file's chunk: no request is added.
  */
 if (container) {
   setTimeout(() => {

@@ -79,7 +79,7 @@ const sameField = (before: Element, after: Element) =>
 
 /**
  * A prerendered form that is rendered anew (an address with a query: hydration.ts `prerenderedRoute`) is replaced by
- * React's own once the page is ready, and the person may have typed into it meanwhile (issue 19: with the first
+ * React's own once the page is ready, and the person may have typed into it meanwhile (with the first
  * render in slices, that can be a second on a slow phone). Call this before the render: it keeps the prerendered
  * fields, which hold what is typed until the moment they leave the page, and notes which one had the focus. The
  * function it returns, called once React's page is on screen, types each value into the same field of the new form

@@ -49,8 +49,8 @@ async function takeOver(root: HTMLElement, { route, hydrate, frame }: Prerendere
 
 /**
  * React takes the prerendered markup over. As a transition, it hydrates in slices of a few milliseconds and lets the
- * browser handle input in between, instead of one long task (about 300 ms on Lighthouse's mobile profile): the page
- * is already painted, nothing waits on it to show. Issue 19, total blocking time.
+ * browser handle input in between, instead of one long task that counts in total blocking time (docs/benchmarks.md):
+ * the page is already painted, nothing waits on it to show.
  */
 function hydrateInSlices(root: HTMLElement, onPageShown: () => void) {
   startTransition(() => {

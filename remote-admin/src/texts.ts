@@ -18,7 +18,7 @@ export const TEXT_ADMIN = {
   closeMenu: 'Cerrar menú',
   panelNav: 'Panel de administración',
 
-  // Issue 20: the panel's gate for an administrator without a second factor in this session.
+  // The panel's gate for an administrator without a second factor in this session.
   setupSecondFactorTitle: 'Configura tu segundo factor',
   setupSecondFactorDetail:
     'Para usar el panel de administración necesitas una aplicación de autenticación o una llave de acceso.',
@@ -56,7 +56,7 @@ export const TEXT_ADMIN = {
   next: 'Siguiente',
   pagination: 'Paginación',
   noUsers: 'No se encontraron usuarios',
-  /** Issue 19: a text filter stops counting at 1 000 matches (the API's TOTAL_CAP). */
+  /** A text filter stops counting at 1 000 matches (the API's TOTAL_CAP). */
   usersFound: (total: number, capped: boolean) =>
     capped
       ? `Más de ${total.toLocaleString('es-ES')} usuarios: escribe más del email para acotar la búsqueda`

@@ -1,9 +1,10 @@
-// The sign-in pages and the shell's frame rendered to HTML at build time (issue 19): bundles host/prerender/render.tsx
-// for Node (the shell's tree with remote-auth's pages imported from source, styled-components' ids as in the browser
-// builds), renders each of its paths and writes `<page>.html` beside the host's index.html (the frames under
-// `_frames/`): that page with the markup in `#root` (marked with the route, which the browser hydrates) and the rules
-// it uses in the head, and `prerendered.json`, which tells the static server which file answers which path, and the
-// cookie by which it knows a session is kept (scripts/lib/static-server.mjs). README, "Rendimiento del front".
+// The sign-in pages and the shell's frame rendered to HTML at build time
+// (docs/decisions/0026-prerendered-sign-in-pages.md): bundles host/prerender/render.tsx for Node (the shell's tree with
+// remote-auth's pages imported from source, styled-components' ids as in the browser builds), renders each of its paths
+// and writes `<page>.html` beside the host's index.html (the frames under `_frames/`): that page with the markup in
+// `#root` (marked with the route, which the browser hydrates) and the rules it uses in the head, and
+// `prerendered.json`, which tells the static server which file answers which path, and the cookie by which it knows a
+// session is kept (scripts/lib/static-server.mjs). README, "Rendimiento del front".
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -23,7 +23,7 @@ export interface SqlSession {
   exec(script: string): Promise<void>;
 }
 
-/** A notification subscription on a connection of its own (issue 19: api/src/domain/sessions/state-cache.ts). */
+/** A notification subscription on a connection of its own (api/src/domain/sessions/state-cache.ts). */
 export interface Listener {
   /** The server process of the listening connection (PostgreSQL only): tests cut the channel with it. */
   readonly pid: number | undefined;

@@ -110,7 +110,7 @@ export const userPlans = pgTable(
 );
 
 /**
- * Migration 0009 (issue 19, item 3): how many users have each status and role, kept by triggers on `users` in the
+ * Migration 0009: how many users have each status and role, kept by triggers on `users` in the
  * same transaction as the change; a pair is split over 16 rows by the writing connection (`pg_backend_pid() % 16`) so
  * that concurrent sign-ups do not queue on one row. Read by summing; never written by the API.
  */
@@ -126,7 +126,7 @@ export const userCounts = pgTable(
 );
 
 /**
- * Migration 0014 (issue 19, item 3): how many users have each status per day of sign-up (UTC), kept by triggers on
+ * Migration 0014: how many users have each status per day of sign-up (UTC), kept by triggers on
  * `users` like user_counts (16 rows by writing connection, read by summing): where a page number of the user list
  * starts (domain/user-directory/queries.ts). Never written by the API.
  */
@@ -142,7 +142,7 @@ export const userDayCounts = pgTable(
 );
 
 /**
- * Migration 0013 (issue 19, item 3): how many users were deleted or changed their email, kept by triggers on `users`
+ * Migration 0013: how many users were deleted or changed their email, kept by triggers on `users`
  * like user_counts (16 rows by writing connection, read by summing): what the email search's sample may have lost
  * since it was taken (domain/user-directory/email-search.ts). Never written by the API.
  */

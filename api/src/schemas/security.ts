@@ -1,4 +1,4 @@
-// Issue 20: passkeys, the TOTP second factor, recovery codes and the second step of a password sign-in. The HTTP
+// Passkeys, the TOTP second factor, recovery codes and the second step of a password sign-in. The HTTP
 // shapes of every call under /auth that api/README.md "Segundo factor y llaves de acceso" describes.
 import { Type } from 'typebox';
 import { LiteralUnion, Nullable } from './common.js';

@@ -186,7 +186,7 @@ export async function buildTestApp(
 
 /**
  * The suites write the database directly (`app.db`) to set up a case and then call the API at once. The product
- * applies such a change to its in-memory session state when its notification comes back (issue 19: within a few
+ * applies such a change to its in-memory session state when its notification comes back (within a few
  * milliseconds on PostgreSQL, and at once for its own HTTP writes), so each injected request of a suite first waits
  * for the channel to deliver what was committed before it (`sessionState.sync()`, which returns at once when the
  * channel is down). Without this, a direct write followed by a request is a race the suite can lose. What is not
@@ -209,7 +209,7 @@ export interface TestAppPair {
 }
 
 /**
- * Two real app instances on one freshly migrated and seeded PostgreSQL schema (issue 19: state across instances).
+ * Two real app instances on one freshly migrated and seeded PostgreSQL schema (state across instances).
  * `listenUrlOfB`: B's notification listener connects there (a test's proxy in front of the server) while its pool
  * connects straight to DATABASE_URL.
  */
@@ -275,7 +275,7 @@ export async function login(app: FastifyInstance, email = adminEmail, password =
   return response.json<{ access_token: string }>().access_token;
 }
 
-/** A token for `user` without signing in through HTTP: writes its session row (issue 20) as `startSession` does. */
+/** A token for `user` without signing in through HTTP: writes its session row as `startSession` does. */
 export async function sessionToken(app: FastifyInstance, user: User): Promise<string> {
   const id = newSessionId();
   const issuedAt = new Date();

@@ -9,7 +9,7 @@ export const API_PATHS = {
     login: 'auth/login',
     logout: 'auth/logout',
     currentUser: 'auth/user',
-    /** Issue 13: the token a partner app receives (not in the spec). */
+    /** The token a partner app receives (not in the spec). */
     partnerToken: 'auth/partner-token',
     google: 'auth/google',
     apple: 'auth/apple',
@@ -22,19 +22,19 @@ export const API_PATHS = {
     updateUser: 'auth/update-user',
     checkEmail: 'auth/verificar-email',
     updatePassword: 'auth/update-password',
-    /** Issue 20: the signed-in person's sessions. */
+    /** The signed-in person's sessions. */
     sessions: 'auth/sessions',
     session: (id: string) => `auth/sessions/${encodeURIComponent(id)}`,
     endOtherSessions: 'auth/sessions/cerrar-otras',
-    /** Issue 20: the second step of a password sign-in (a TOTP or recovery code with the ticket). */
+    /** The second step of a password sign-in (a TOTP or recovery code with the ticket). */
     secondStep: 'auth/login/segundo-paso',
-    /** Issue 20: what the 'Seguridad' tab and the admin gate show. */
+    /** What the 'Seguridad' tab and the admin gate show. */
     security: 'auth/seguridad',
-    /** Issue 20: the TOTP authenticator (POST starts, DELETE removes) and its confirmation. */
+    /** The TOTP authenticator (POST starts, DELETE removes) and its confirmation. */
     totp: 'auth/totp',
     confirmTotp: 'auth/totp/confirmar',
     recoveryCodes: 'auth/codigos-recuperacion',
-    /** Issue 20: passkeys (GET lists, POST adds), one passkey (DELETE), and the two ceremonies' options. */
+    /** Passkeys (GET lists, POST adds), one passkey (DELETE), and the two ceremonies' options. */
     passkeys: 'auth/passkeys',
     passkey: (id: string) => `auth/passkeys/${encodeURIComponent(id)}`,
     passkeyRegistrationOptions: 'auth/passkeys/opciones-registro',
@@ -57,7 +57,7 @@ export const API_PATHS = {
   admin: {
     dashboard: 'admin/dashboard',
     auditLog: 'admin/auditoria',
-    /** Issue 20: a user's sessions. */
+    /** A user's sessions. */
     userSessions: (id: number) => `admin/users/${id}/sessions`,
     userSession: (id: number, sessionId: string) => `admin/users/${id}/sessions/${encodeURIComponent(sessionId)}`,
   },

@@ -1,6 +1,7 @@
 /**
- * Issue 13 item 7: what an administrator may store as an app's links, one rule for the API (which refuses the rest
- * with these messages) and the admin form (which shows them before sending). Messages name the form's labels.
+ * What an administrator may store as an app's links (docs/decisions/0009-app-links-rule.md), one rule for the API
+ * (which refuses the rest with these messages) and the admin form (which shows them before sending). Messages name the
+ * form's labels.
  */
 
 /** The admin form's labels of the link fields (remote-admin shows them; the API's messages name them). */

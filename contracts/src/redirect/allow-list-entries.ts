@@ -1,8 +1,8 @@
 /**
- * Start-time check of a redirect allow-list (issue 13 item 2), the one owner of the rule for every process that
- * reads one: the API's configuration (`api/src/config.ts`) and `npm start` / `scripts/serve.mjs`, which serve it to
- * the browser (`scripts/lib/parts.mjs`). Not exported from the package's index: the browser never needs it, and the
- * Public Suffix List would weigh on every page. The matching itself is `allow-list.ts`.
+ * Start-time check of a redirect allow-list, the one owner of the rule for every process that reads one: the API's
+ * configuration (`api/src/config.ts`) and `npm start` / `scripts/serve.mjs`, which serve it to the browser
+ * (`scripts/lib/parts.mjs`). Not exported from the package's index: the browser never needs it, and the Public Suffix
+ * List would weigh on every page. The matching itself is `allow-list.ts`.
  *
  * A `*.D` entry hands tokens to every host under D, so D must be known to belong to the portal's operator
  * (docs/decisions/0004-redirect-wildcards-own-domains-only.md):

@@ -120,7 +120,7 @@ export function Guarded({ guard, children }: { guard: Guard; children: ReactNode
     case 'loading':
       return <Spinner label={TEXT.loading} />;
     case 'denied':
-      // A signed-in person without the rights keeps the top bar: the way back to the rest of the portal (issue 18, item 7).
+      // A signed-in person without the rights keeps the top bar: the way back to the rest of the portal.
       return (
         <>
           <TopBar />

@@ -57,7 +57,7 @@ export function decideAccess(
       // A sign-in just finished here (or a signed-in person opened a sign-in page): the one landing decision.
       return signedIn ? { kind: 'land', redirectUrl: params.get('redirect_url') } : { kind: 'render' };
     case 'user':
-      // Every page of the user area forwards a signed-in person to an allowed partner (issue 17, item 1).
+      // Every page of the user area forwards a signed-in person to an allowed partner.
       return signedIn ? (forward(params, allowList) ?? { kind: 'render' }) : { kind: 'navigate', to: '/login' };
     case 'admin':
       if (!signedIn) return { kind: 'navigate', to: '/login' };

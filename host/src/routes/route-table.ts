@@ -21,7 +21,7 @@ export type PortalRoute = RemotePage & {
   path: string;
   guard: Guard;
   layout: Layout;
-  /** The browser tab's title: '{title} · Portal' (issue 18, item 7). */
+  /** The browser tab's title: '{title} · Portal'. */
   title: string;
 };
 

@@ -18,7 +18,7 @@ function guardOf(pathname: string) {
 export const forwardsToPartners = (pathname: string) => ['user', 'admin'].includes(guardOf(pathname));
 
 /**
- * The shell's start-up (spec §4, issue 17), run once before the first render:
+ * The shell's start-up (spec §4), run once before the first render:
  * - a `?token=` in the address is never made the session (docs/decisions/0001-session-from-bound-sign-in-return.md):
  *   it is taken out of the address at once, unstored; a signed-in person keeps their own session and page, a
  *   signed-out one goes to /login?error=token_invalid. The Google/Apple return is the callback page's (a one-time

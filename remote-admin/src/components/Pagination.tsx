@@ -16,7 +16,7 @@ const Nav = styled.nav`
 
 /**
  * Previous / next and up to 5 page numbers (spec §2, §9). With `onStep`, Previous and Next call it instead of asking
- * for the page number beside (the user list then sends the cursor of the page on screen, issue 19).
+ * for the page number beside (the user list then sends the cursor of the page on screen).
  */
 export function Pagination({
   page,

@@ -90,7 +90,7 @@ describe('the admin layout', () => {
   });
 });
 
-describe("the admin panel's second-factor gate (issue 20)", () => {
+describe("the admin panel's second-factor gate", () => {
   it('asks an administrator without a second factor to set one up, and shows no admin page', async () => {
     api = await useFakeApi({
       'GET /auth/seguridad': { status: 200, body: security({ totp: false, passkeys: 0, sessionVerified: false }) },

@@ -152,8 +152,9 @@ const CloseRow = styled.div`
 `;
 
 /**
- * The admin panel's frame (spec §2 'Admin panel layout'): side panel, and the page in react-router's Outlet. Issue 20:
- * an administrator who must prove a second factor and did not in this session gets the gate's card in its place.
+ * The admin panel's frame (spec §2 'Admin panel layout'): side panel, and the page in react-router's Outlet. An
+ * administrator who must prove a second factor and did not in this session gets the gate's card in its place
+ * (docs/decisions/0017-second-factor.md).
  */
 export default function AdminLayout() {
   const user = useSession((s) => s.user);

@@ -39,7 +39,7 @@ export type GateState =
   | { kind: 'ready'; gate: SecondFactorGate };
 
 /**
- * Issue 20: whether this administrator may use the panel in this session (`GET auth/seguridad`, read when `enabled`),
+ * Whether this administrator may use the panel in this session (`GET auth/seguridad`, read when `enabled`),
  * and the API's word on any later admin call refused for want of the second factor.
  */
 export function useSecondFactorGate(enabled: boolean): { state: GateState; retry: () => void } {

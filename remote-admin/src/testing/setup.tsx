@@ -60,7 +60,7 @@ export function listedUser(id: number, overrides: Partial<AdminUser> = {}): Admi
 
 export function page<T>(data: T[], total: number, currentPage: number, limit: number) {
   const totalPages = Math.ceil(total / limit);
-  // `totalCapped` is the user list's (issue 19); other lists ignore it.
+  // `totalCapped` is the user list's; other lists ignore it.
   return {
     data,
     total,

@@ -83,7 +83,7 @@ export function AuthLayout({
 }
 
 /**
- * `method="post"`: the sign-in pages are painted from HTML before their scripts run (issue 19), and a form sent in
+ * `method="post"`: the sign-in pages are painted from HTML before their scripts run, and a form sent in
  * that moment (Enter in a field) would otherwise go out as a GET, with the password in the address, the history and
  * the server's logs. Posted, it reaches the static server, which sends the browser back to the page (303).
  */

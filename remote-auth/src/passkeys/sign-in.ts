@@ -1,7 +1,7 @@
 import { API_PATHS, ApiError, type CeremonyOptions, type Session, request } from '@portal/shared';
 import { CANCELLED, isCancelledCeremony, signWithPasskey } from './webauthn';
 
-/** Issue 20: the sign-ins that follow or replace the password (the second step, a passkey). */
+/** The sign-ins that follow or replace the password (the second step, a passkey). */
 
 export const PASSKEY_SIGN_IN_FAILED = 'No se pudo iniciar sesión con esta llave de acceso';
 const SECOND_STEP_FAILED = 'No se pudo verificar el código';

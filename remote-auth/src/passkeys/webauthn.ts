@@ -7,7 +7,7 @@ import type {
 import { lazyModule } from '../lazy-module';
 
 /**
- * The browser's WebAuthn calls (issue 20), through @simplewebauthn/browser loaded only when a page asks: /login's first
+ * The browser's WebAuthn calls, through @simplewebauthn/browser loaded only when a page asks: /login's first
  * JavaScript does not carry it.
  */
 type WebAuthnLibrary = typeof import('@simplewebauthn/browser');

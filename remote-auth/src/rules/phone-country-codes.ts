@@ -2,8 +2,8 @@ import type { CountryCode } from 'libphonenumber-js';
 
 /**
  * Every country libphonenumber-js knows, with its calling code, written out: the phone selector of /register lists
- * them without loading the library's metadata (41 KB of gzip JavaScript), which comes only with the phone rules
- * (phone.ts, loaded when the number is first used: phone-rules.ts, issue 19). `phone.test.ts` compares this table
+ * them without loading the library's metadata, which comes only with the phone rules (phone.ts, loaded when the
+ * number is first used: phone-rules.ts). `phone.test.ts` compares this table
  * with the library's, so an update that adds or changes a country fails it and its diff shows what to change.
  */
 export const PHONE_COUNTRY_CODES: Readonly<Partial<Record<CountryCode, string>>> = {

@@ -8,9 +8,9 @@ const rules = lazyModule<PhoneRules>(() => import(/* webpackChunkName: "phone-ru
 
 /**
  * Loads the phone rules once, when they are first needed: /register's first step paints and answers without them,
- * and fetches them when the phone field gets the focus or the step is sent (issue 19: 41 KB of gzip JavaScript less
- * on /register, and about a tenth of its main-thread work; README "Phone numbers"). A chunk that could not be
- * fetched is asked for again at the next call.
+ * and fetches them when the phone field gets the focus or the step is sent: the metadata is a large share of
+ * /register's JavaScript and main-thread work (docs/decisions/0025-phone-numbers.md; figures in docs/benchmarks.md).
+ * A chunk that could not be fetched is asked for again at the next call.
  */
 export function loadPhoneRules(): Promise<PhoneRules> {
   return rules.load();

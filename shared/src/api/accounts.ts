@@ -26,7 +26,7 @@ export interface VerifiedSession {
  * A pending account answers EMAIL_NOT_VERIFIED with the id of the registration whose password was typed: this
  * browser keeps it, so the code then activates that password (API.md).
  */
-/** Spec §3 login payload; the answer carries the user beside the token (issue 17), so a sign-in is one round trip. */
+/** Spec §3 login payload; the answer carries the user beside the token, so a sign-in is one round trip. */
 export async function login(email: string, password: string): Promise<{ access_token: string; user: User }> {
   try {
     return await request('post', API_PATHS.auth.login, {
@@ -73,7 +73,7 @@ export async function verifyRegistration(email: string, code: string): Promise<V
   return verified;
 }
 
-/** Asks for a new verification code; either way, the server's wait before the next one is kept (issue 18, item 4). */
+/** Asks for a new verification code; either way, the server's wait before the next one is kept. */
 export async function resendVerification(email: string): Promise<unknown> {
   try {
     const answer = await request<{ message?: string; resendAfter?: number } | undefined>(

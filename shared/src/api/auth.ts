@@ -12,7 +12,7 @@ export function logoutCall(): Promise<void> {
   return request('post', API_PATHS.auth.logout, { fallback: 'Error al cerrar sesión' });
 }
 
-/** A token scoped to one partner target, minted with the current session (issue 13; API `POST /auth/partner-token`). */
+/** A token scoped to one partner target, minted with the current session (API `POST /auth/partner-token`). */
 export interface PartnerToken {
   access_token: string;
   expires_in: number;

@@ -34,7 +34,7 @@ export interface SecondStep {
   methods: SecondFactorMethod[];
 }
 
-/** The API's refusal of an admin call from a session without the second factor an administrator needs (issue 20). */
+/** The API's refusal of an admin call from a session without the second factor an administrator needs. */
 export type SecondFactorGateCode = 'SECOND_FACTOR_SETUP_REQUIRED' | 'SECOND_FACTOR_SESSION_REQUIRED';
 const SECOND_FACTOR_GATE_CODES: readonly string[] = ['SECOND_FACTOR_SETUP_REQUIRED', 'SECOND_FACTOR_SESSION_REQUIRED'];
 

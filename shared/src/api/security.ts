@@ -3,7 +3,7 @@ import { ADMIN_ROLE, type SecurityStatus, type User } from '../types/entities';
 import { request } from './client';
 import { API_PATHS } from '@portal/contracts/api/paths';
 
-/** Issue 20: the account's second factors and whether this session proved one (the 'Seguridad' tab, the admin gate). */
+/** The account's second factors and whether this session proved one (the 'Seguridad' tab, the admin gate). */
 export function getSecurityStatus(): Promise<SecurityStatus> {
   return request('get', API_PATHS.auth.security, { fallback: FALLBACK.security });
 }
@@ -21,7 +21,7 @@ export function secondFactorGate(status: SecurityStatus): SecondFactorGate {
   return hasNoSecondFactor(status) ? 'setup' : 'session';
 }
 
-/** 'Seguridad' in /perfil: where an administrator who must still set up a second factor lands (issue 20). */
+/** 'Seguridad' in /perfil: where an administrator who must still set up a second factor lands. */
 export const SECURITY_SETUP_PATH = '/perfil?tab=seguridad';
 
 /**

@@ -18,8 +18,9 @@ function isRelative(url: string): boolean {
 
 /**
  * Spec §2: a web launch opens webUrl in a new tab, or navigates inside the portal for relative URLs; the calculator
- * always opens in a new tab. Issue 13: a token goes only to a target the redirect allow-list accepts, and it is a
- * partner-scoped token (`openWebLaunch`), never the portal's session. Null when there is nothing to open.
+ * always opens in a new tab. A token goes only to a target the redirect allow-list accepts, and it is a partner-scoped
+ * token (`openWebLaunch`; docs/decisions/0007-partner-tokens.md), never the portal's session. Null when there is
+ * nothing to open.
  */
 export function webLaunchTarget(app: Pick<App, 'id' | 'webUrl'>, allowList: readonly string[]): WebLaunch | null {
   if (app.id === CALCULATOR_APP_ID) return { kind: 'new-tab', url: CALCULATOR_PATH, partnerToken: false };

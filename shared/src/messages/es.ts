@@ -27,7 +27,7 @@ export const FALLBACK = {
   sessions: 'No se pudieron cargar las sesiones',
   endSession: 'No se pudo cerrar la sesión',
   updateProfile: 'Error al actualizar la información',
-  /** Issue 20: the 'Seguridad' tab and the admin panel's gate read the account's second factors. */
+  /** The 'Seguridad' tab and the admin panel's gate read the account's second factors. */
   security: 'No se pudo comprobar la seguridad de tu cuenta',
   /** Registration's email check and other unexpected failures (spec §4). */
   unexpected: 'Ups! Ocurrió un error inesperado, inténtalo de nuevo',

@@ -4,14 +4,15 @@ import { partnerRedirect } from './partner-redirect';
 import { takePendingRedirect } from './pending-redirect';
 
 /**
- * Where a signed-in person goes next (spec §4, issue 17): the one decision, taken after every sign-in (password,
- * verification, the Google or Apple return redeemed by the tab that started it) and at start-up of a kept session.
+ * Where a signed-in person goes next (spec §4; docs/decisions/0029-where-a-sign-in-lands.md): the one decision, taken
+ * after every sign-in (password, verification, the Google or Apple return redeemed by the tab that started it) and at
+ * start-up of a kept session.
  *
  * 1. the address's `redirect_url`, if the allow-list accepts it;
  * 2. else the stored pending redirect, if still allowed; it is consumed here, read once whatever the outcome;
  * 3. else nothing: the person stays in the portal (/apps after a sign-in).
  *
- * A target that is not allowed is dropped silently. The partner receives a token minted for it (issue 13), never the
+ * A target that is not allowed is dropped silently. The partner receives a token minted for it, never the
  * session token itself; when none can be minted the person stays in the portal.
  */
 export function chooseRedirect(redirectUrl: string | null | undefined, allowList: readonly string[]): string | null {

@@ -1,7 +1,7 @@
 /**
- * The registration ids of this browser (issue 13, item 1): `POST /auth/register` answers an opaque id for the
- * password and profile typed here, and the verification page sends it with the code, so the code activates exactly
- * that password and no other registration of the same email.
+ * The registration ids of this browser (docs/decisions/0006-registration-ids.md): `POST /auth/register` answers an
+ * opaque id for the password and profile typed here, and the verification page sends it with the code, so the code
+ * activates exactly that password and no other registration of the same email.
  *
  * Kept in localStorage, keyed by email, not in sessionStorage: the mail's link opens /verify-email in a new tab,
  * whose sessionStorage starts empty, and the id would be lost (the account would then come out with no password).

@@ -1,7 +1,7 @@
 /**
  * When 'Reenviar código' can mail again, per purpose and email, kept in localStorage so that a reload (or another tab)
  * counts down the same wait. The figure always comes from the server: `resendAfter` of a registration or a resend,
- * `retryAfter` of a refused one (issue 18, item 4).
+ * `retryAfter` of a refused one (docs/decisions/0032-resend-countdown.md).
  */
 export type ResendPurpose = 'verify_email';
 

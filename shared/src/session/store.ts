@@ -80,7 +80,7 @@ export const useSession = create<SessionStore>()(
       },
 
       async startSession(token, user) {
-        // A partner-scoped token (issue 13) is no portal session: nobody is signed in with it.
+        // A partner-scoped token is no portal session: nobody is signed in with it.
         if (isPartnerToken(token)) {
           removeToken();
           set({ ...ANONYMOUS, error: FALLBACK.currentUser });

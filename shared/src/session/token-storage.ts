@@ -27,11 +27,11 @@ export function removeToken(): void {
 }
 
 /**
- * A cookie of the portal's own origin that only says "a session is kept here" (issue 19: the shell's frame). It
- * carries no secret and signs nobody in: the static server reads it to answer a page of the user area with the top
- * bar already painted, and a sign-in page with the plain shell instead of a form this person will not use
- * (scripts/lib/static-server.mjs; the build learns its name from here, host/prerender/render.tsx). It lives as long
- * as the token and goes with it.
+ * A cookie of the portal's own origin that only says "a session is kept here"
+ * (docs/decisions/0027-session-hint-cookie.md). It carries no secret and signs nobody in: the static server reads it to
+ * answer a page of the user area with the top bar already painted, and a sign-in page with the plain shell instead of a
+ * form this person will not use (scripts/lib/static-server.mjs; the build learns its name from here,
+ * host/prerender/render.tsx). It lives as long as the token and goes with it.
  */
 export const SESSION_HINT_COOKIE = 'portal_sesion';
 
@@ -57,7 +57,7 @@ export function syncSessionHint(): void {
 }
 
 /**
- * Issue 13: a partner-scoped token (`typ: partner+jwt`, with an audience), what the API mints for a partner app. It
+ * A partner-scoped token (`typ: partner+jwt`, with an audience), what the API mints for a partner app. It
  * is never a portal session: the portal signs nobody in with one.
  */
 export function isPartnerToken(token: string): boolean {

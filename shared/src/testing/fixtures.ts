@@ -54,7 +54,7 @@ export function portalSession(id: string, label: string, overrides: Partial<Port
 }
 
 /**
- * GET /auth/seguridad's answer for an administrator with no factor yet, under the required default (issue 20);
+ * GET /auth/seguridad's answer for an administrator with no factor yet, under the required default;
  * override what a test is about.
  */
 export function securityStatus(overrides: Partial<SecurityStatus> = {}): SecurityStatus {

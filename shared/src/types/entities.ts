@@ -35,7 +35,7 @@ export type {
   VerifiedEmails,
 } from '@portal/api/types';
 
-/** Issue 20: a factor the second step of a sign-in accepts. */
+/** A factor the second step of a sign-in accepts. */
 export type SecondFactorMethod = SecondStepRequired['methods'][number];
 
 export const ADMIN_ROLE = 1;

@@ -1,4 +1,4 @@
--- Admin panel (issue 6): a fast email filter over a million users, the audit log, and when a plan was assigned.
+-- Admin panel: a fast email filter over a million users, the audit log, and when a plan was assigned.
 
 -- In the public schema and referenced qualified, so that a database whose search_path is another schema (the tests'
 -- throw-away schemas) finds the operator class, and dropping such a schema never drops the extension.

@@ -1,6 +1,6 @@
--- Sign-in with Google and Apple (issue 7): the provider's account linked to ours. The subject is what identifies a
--- person at the provider for good; the email they had there is kept for reference only, so a later email change at
--- the provider still finds the same account here.
+-- Sign-in with Google and Apple: the provider's account linked to ours. The subject is what identifies a person at the
+-- provider for good; the email they had there is kept for reference only, so a later email change at the provider still
+-- finds the same account here.
 CREATE TABLE user_identities (
   provider    text NOT NULL CHECK (provider IN ('google', 'apple')),
   subject     text NOT NULL CHECK (length(subject) BETWEEN 1 AND 255),

@@ -1,6 +1,7 @@
--- Registration takeover (issue 13, item 1): every registration of an email still waiting for its code is a credential
--- of its own. The account row of a pending email carries no usable password; the code activates the registration
--- whose opaque id the verifying browser presents (and only that one), or, without a matching id, no password at all.
+-- Registration takeover (docs/decisions/0006-registration-ids.md): every registration of an email still waiting for
+-- its code is a credential of its own. The account row of a pending email carries no usable password; the code
+-- activates the registration whose opaque id the verifying browser presents (and only that one), or, without a
+-- matching id, no password at all.
 CREATE TABLE pending_registrations (
   -- Random, unguessable (24 bytes, base64url); worthless without the code mailed to the address.
   id             text PRIMARY KEY CHECK (length(id) BETWEEN 16 AND 64),

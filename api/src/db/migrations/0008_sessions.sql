@@ -1,7 +1,7 @@
--- Sessions (issue 20): every portal token belongs to one row here, created where the token is issued. The row's id is
--- the token's `jti` (and the `sid` of the partner tokens minted from it); ending the row refuses them all at once, on
--- every instance, because verification reads it on every request. Tokens issued before this migration have no row and
--- are refused: everyone signs in once more after the upgrade.
+-- Sessions (docs/decisions/0013-session-rows.md): every portal token belongs to one row here, created where the token
+-- is issued. The row's id is the token's `jti` (and the `sid` of the partner tokens minted from it); ending the row
+-- refuses them all at once, on every instance, because verification reads it on every request. Tokens issued before
+-- this migration have no row and are refused: everyone signs in once more after the upgrade.
 CREATE TABLE sessions (
   id text PRIMARY KEY,
   user_id integer NOT NULL REFERENCES users (id) ON DELETE CASCADE,

@@ -1,8 +1,8 @@
--- The admin's stat cards at a million users (issue 19, item 3): the database keeps the count of users by status and
--- role, in the same transaction as every insert, delete and change of status or role, so `GET /user/stats` and the
--- total of an unfiltered or status-only user list read a few dozen rows instead of counting the table. Each
--- (status, role) pair is split over 16 rows by the writing connection (`pg_backend_pid() % 16`), so that sign-ups on
--- different connections do not queue on one row; the figure is the sum.
+-- The admin's stat cards at a million users (docs/decisions/0019-user-counts-and-capped-totals.md): the database keeps
+-- the count of users by status and role, in the same transaction as every insert, delete and change of status or role,
+-- so `GET /user/stats` and the total of an unfiltered or status-only user list read a few dozen rows instead of
+-- counting the table. Each (status, role) pair is split over 16 rows by the writing connection
+-- (`pg_backend_pid() % 16`), so that sign-ups on different connections do not queue on one row; the figure is the sum.
 CREATE TABLE user_counts (
   status text NOT NULL,
   role integer NOT NULL,

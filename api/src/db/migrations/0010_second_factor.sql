@@ -1,6 +1,6 @@
--- Issue 20: passkeys, the TOTP second factor with its recovery codes, and the short-lived state of the sign-in
--- ceremonies. A session now records whether it proved a second factor: in the default ADMIN_SECOND_FACTOR=required,
--- only such a session may administer.
+-- Passkeys, the TOTP second factor with its recovery codes, and the short-lived state of the sign-in ceremonies
+-- (docs/decisions/0017-second-factor.md, 0018-passkeys.md). A session now records whether it proved a second factor: in
+-- the default ADMIN_SECOND_FACTOR=required, only such a session may administer.
 ALTER TABLE sessions ADD COLUMN second_factor boolean NOT NULL DEFAULT false;
 
 -- One row per WebAuthn credential. `id` is the credential id (base64url) the authenticator chose; the public key is

@@ -1,9 +1,10 @@
--- Issue 19: each API instance keeps the session state of GET /auth/user and of every route's authorization in memory
--- (api/src/plugins/app/session-state.ts). These triggers are the one owner of its invalidation: any change to what
--- that state is read from, whatever code path or tool makes it (logout, password change or reset, suspension, admin
--- edit, plan change, the CLI, a hand-written UPDATE), notifies every instance on channel 'portal_session_state'.
--- The payload is the user id, or '*' when the change may concern every user (a plan or app renamed). PostgreSQL
--- delivers a notification only when its transaction commits, and folds identical ones of one transaction together.
+-- Each API instance keeps the session state of GET /auth/user and of every route's authorization in memory
+-- (api/src/plugins/app/session-state.ts; docs/decisions/0014-session-state-in-memory.md). These triggers are the one
+-- owner of its invalidation: any change to what that state is read from, whatever code path or tool makes it (logout,
+-- password change or reset, suspension, admin edit, plan change, the CLI, a hand-written UPDATE), notifies every
+-- instance on channel 'portal_session_state'. The payload is the user id, or '*' when the change may concern every user
+-- (a plan or app renamed). PostgreSQL delivers a notification only when its transaction commits, and folds identical
+-- ones of one transaction together.
 CREATE FUNCTION portal_session_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_TABLE_NAME IN ('plans', 'apps', 'revoked_tokens') THEN

@@ -1,8 +1,8 @@
 -- How many users have each status per day of sign-up (created_at's day in UTC), kept by statement triggers in the
 -- writing transaction as user_counts is (0012: net changes read from the transition tables, written once per pair,
 -- split over 16 rows by connection, in key order). The user list finds the row a page number starts at from running
--- sums of these (issue 19, item 3): the day that holds it, then the rest counted on the index within that day, instead
--- of stepping over every index entry before it (half a million for a page in the middle of a million users).
+-- sums of these: the day that holds it, then the rest counted on the index within that day, instead of stepping over
+-- every index entry before it (half a million for a page in the middle of a million users).
 CREATE TABLE user_day_counts (
   status text NOT NULL,
   day date NOT NULL,

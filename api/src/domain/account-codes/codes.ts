@@ -19,7 +19,7 @@ export interface CodeService {
   consume(db: Db, userId: number, purpose: CodePurpose, code: string): Promise<boolean>;
   /**
    * True when a code for the account and purpose was issued less than `ms` ago: the mail cooldown kept with the code
-   * itself, committed or rolled back with it (issue 14, item 2). Read under the account row's lock.
+   * itself, committed or rolled back with it. Read under the account row's lock.
    */
   issuedWithin(db: Db, userId: number, purpose: CodePurpose, ms: number): Promise<boolean>;
 }

@@ -52,7 +52,7 @@ export function smtpTransport(url: string, from: string): MailTransport {
     greetingTimeout: 5_000,
     socketTimeout: 10_000,
     // A few kept connections instead of one conversation per mail: under a burst of registrations a new connection
-    // per mail (~100 ms each) left codes a minute late (`npm run load`).
+    // per mail makes codes arrive late (`npm run load`; docs/benchmarks.md).
     pool: true,
     maxConnections: smtpConnections,
   });

@@ -152,7 +152,7 @@ function originLines(origin: Origin): string[] {
 
 const securityPage = (portalUrl: string) => new URL('/perfil?tab=seguridad', portalUrl).toString();
 
-/** Issue 20: a sign-in from a device and browser this account never used before. */
+/** A sign-in from a device and browser this account never used before. */
 export function newSignInMail(options: Origin & { name: string; portalUrl: string }): MailContent {
   return noticeMail({
     subject: 'Nuevo inicio de sesión',
@@ -166,7 +166,7 @@ export function newSignInMail(options: Origin & { name: string; portalUrl: strin
   });
 }
 
-/** A change to the ways of proving who one is, beyond the password (issue 20). */
+/** A change to the ways of proving who one is, beyond the password. */
 export type SecurityChange =
   | { kind: 'totp-added' }
   | { kind: 'totp-removed' }
@@ -190,8 +190,8 @@ function describeChange(change: SecurityChange): string {
 }
 
 /**
- * Issue 20, a mature product's notice: a way into the account was added or removed. Someone who took a session could
- * add their own authenticator or passkey; the owner hears of it at once.
+ * A mature product's notice: a way into the account was added or removed. Someone who took a session could add their
+ * own authenticator or passkey; the owner hears of it at once.
  */
 export function securityChangeMail(options: Origin & { name: string; change: SecurityChange; portalUrl: string }) {
   return noticeMail({

@@ -6,10 +6,10 @@ import type { PasswordService } from '../accounts/passwords.js';
 import type { Clock } from '../clock.js';
 
 /**
- * Registrations of an email still waiting for its code (issue 13, item 1). Each one keeps the password and profile
- * typed in it; the account row carries none until the code is verified. A registration lives a day (a code can be
- * resent for it meanwhile) and an account keeps at most its 5 newest: every sign-in attempt of a pending account
- * checks each of them, so an unbounded list would let anyone make sign-ins cost unbounded argon2 work.
+ * Registrations of an email still waiting for its code (docs/decisions/0006-registration-ids.md). Each one keeps the
+ * password and profile typed in it; the account row carries none until the code is verified. A registration lives a day
+ * (a code can be resent for it meanwhile) and an account keeps at most its 5 newest: every sign-in attempt of a pending
+ * account checks each of them, so an unbounded list would let anyone make sign-ins cost unbounded argon2 work.
  */
 export const registrationLifetimeMs = 24 * 60 * 60_000;
 export const maxPendingRegistrations = 5;

@@ -48,7 +48,7 @@ export async function registerPending(
       .returning({ id: users.id });
     if (!user) throw new HttpError(409, registrationMessages.emailInUse, 'EMAIL_IN_USE');
     const registrationId = await addRegistration(tx, user.id, { passwordHash, ...profile }, now);
-    // The cooldown lives with the code, in this transaction (issue 14, item 2): a crash before the commit leaves
+    // The cooldown lives with the code, in this transaction: a crash before the commit leaves
     // neither, so registering again mails a code at once. Within it, the code already mailed stays valid.
     if (await deps.codes.issuedWithin(tx, user.id, 'verify_email', codeCooldownMs))
       return { registrationId, mailed: false };

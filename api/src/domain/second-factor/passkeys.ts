@@ -1,7 +1,7 @@
-// Issue 20: passkeys (WebAuthn). Every check of a credential is @simplewebauthn/server's; this file keeps its options
-// and results in the database: the ceremonies in flight (webauthn_challenges, single-use, 5 minutes, stored under the
-// SHA-256 of the random ceremony id handed to the browser) and the credentials (passkeys). The routes are in
-// routes/auth/passkeys.ts.
+// Passkeys (WebAuthn; docs/decisions/0018-passkeys.md). Every check of a credential is @simplewebauthn/server's; this
+// file keeps its options and results in the database: the ceremonies in flight (webauthn_challenges, single-use, 5
+// minutes, stored under the SHA-256 of the random ceremony id handed to the browser) and the credentials (passkeys).
+// The routes are in routes/auth/passkeys.ts.
 import { createHash, randomBytes } from 'node:crypto';
 import {
   type AuthenticationResponseJSON,

@@ -1,7 +1,8 @@
-// Issue 20: the second step of a password sign-in. A correct password for an account with a second factor answers a
-// ticket, not a token: 32 random bytes handed to the browser, kept here only as their SHA-256, valid 5 minutes, used
-// once, and dead after 5 wrong codes. The TOTP/recovery step (routes/auth/second-factor.ts) and the passkey step
-// (routes/auth/passkeys.ts) both redeem it here, so neither can be replayed or outlive the other.
+// The second step of a password sign-in (docs/decisions/0017-second-factor.md). A correct password for an account with
+// a second factor answers a ticket, not a token: 32 random bytes handed to the browser, kept here only as their
+// SHA-256, valid 5 minutes, used once, and dead after 5 wrong codes. The TOTP/recovery step
+// (routes/auth/second-factor.ts) and the passkey step (routes/auth/passkeys.ts) both redeem it here, so neither can be
+// replayed or outlive the other.
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';

@@ -1,5 +1,6 @@
-// Issue 20: which second factors an account holds, read in one statement, and the rule that an administrator under
-// ADMIN_SECOND_FACTOR=required keeps at least one. The TOTP routes and the passkey routes both ask here.
+// Which second factors an account holds, read in one statement, and the rule that an administrator under
+// ADMIN_SECOND_FACTOR=required keeps at least one (docs/decisions/0017-second-factor.md). The TOTP routes and the
+// passkey routes both ask here.
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { passkeys, recoveryCodes, roles, totpFactors, type User } from '../../db/schema.js';

@@ -1,7 +1,8 @@
-// Issue 20: the TOTP authenticator and the recovery codes. TOTP as every authenticator app reads it (RFC 6238: SHA-1,
-// 6 digits, 30-second steps), accepting the current step and one either side for a clock a little off, and never a
-// step at or before the last one accepted: `last_step` moves in one conditional UPDATE, so two concurrent uses of one
-// code cannot both pass. Recovery codes are 10 characters of an alphabet without look-alikes, kept as SHA-256.
+// The TOTP authenticator and the recovery codes (docs/decisions/0017-second-factor.md). TOTP as every authenticator app
+// reads it (RFC 6238: SHA-1, 6 digits, 30-second steps), accepting the current step and one either side for a clock a
+// little off, and never a step at or before the last one accepted: `last_step` moves in one conditional UPDATE, so two
+// concurrent uses of one code cannot both pass. Recovery codes are 10 characters of an alphabet without look-alikes,
+// kept as SHA-256.
 import { createHash, randomInt } from 'node:crypto';
 import { and, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { generateSecret, generateURI, verify } from 'otplib';

@@ -21,7 +21,7 @@ export function createSessionMemory(database: Pick<Database, 'listen'>, db: Db, 
 }
 
 /**
- * `currentUserView` for GET /auth/user (issue 19): the answer kept in memory with the session state when the user row
+ * `currentUserView` for GET /auth/user: the answer kept in memory with the session state when the user row
  * is the one kept there, so that the most frequent signed-in request reads nothing from the database.
  */
 export async function cachedCurrentUserView(db: Db, state: SessionMemory, user: User): Promise<CurrentUserView> {

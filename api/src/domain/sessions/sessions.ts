@@ -1,7 +1,7 @@
-// Sessions (issue 20). `startSession` is THE one place where a portal sign-in becomes a token: every sign-in path
-// (password, verification after registering, Google/Apple, a password change's fresh token) calls it. It writes the
-// session row, queues the 'Nuevo inicio de sesión' mail for a device not seen before, and signs the token whose `jti`
-// is the row's id. A second sign-in factor hooks in here, before the row is written.
+// Sessions (docs/decisions/0013-session-rows.md). `startSession` is THE one place where a portal sign-in becomes a
+// token: every sign-in path (password, verification after registering, Google/Apple, a password change's fresh token)
+// calls it. It writes the session row, queues the 'Nuevo inicio de sesión' mail for a device not seen before, and
+// signs the token whose `jti` is the row's id. A second sign-in factor hooks in here, before the row is written.
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import Bowser from 'bowser';
@@ -78,7 +78,7 @@ export async function startSession(
   services: SessionDeps,
   user: Pick<User, 'id' | 'role' | 'tokenVersion' | 'email' | 'name'>,
   request: ClientRequest,
-  /** Issue 20: `secondFactor` when this sign-in proved one (TOTP, recovery code or passkey). */
+  /** `secondFactor` when this sign-in proved one (TOTP, recovery code or passkey). */
   options: { secondFactor?: boolean } = {},
 ): Promise<string> {
   const client = describeClient(request.headers['user-agent']);
@@ -204,9 +204,9 @@ export async function endOtherSessions(db: Db, userId: number, keepId: string): 
 }
 
 /**
- * Issue 20: the session proved a second factor after it started (it set one up: confirming a TOTP code or adding a
- * passkey shows the person holds it), so under ADMIN_SECOND_FACTOR=required an administrator goes on without signing
- * in again.
+ * The session proved a second factor after it started (it set one up: confirming a TOTP code or adding a passkey
+ * shows the person holds it), so under ADMIN_SECOND_FACTOR=required an administrator goes on without signing in
+ * again.
  */
 export async function markSessionSecondFactor(db: Db, sessionId: string): Promise<void> {
   await db.update(sessions).set({ secondFactor: true }).where(eq(sessions.id, sessionId));

@@ -1,6 +1,6 @@
-// Issue 19: the session state every signed-in request needs (the user row, the session row's state, the revocation
-// flag) and the answer of GET /auth/user, kept in memory per instance so that a request costs no database round trip,
-// with revocation still immediate on every instance.
+// The session state every signed-in request needs (the user row, the session row's state, the revocation flag) and
+// the answer of GET /auth/user, kept in memory per instance so that a request costs no database round trip, with
+// revocation still immediate on every instance (docs/decisions/0014-session-state-in-memory.md).
 //
 // Invalidation has one owner: the triggers of migration 0011 notify channel 'portal_session_state' with the user id
 // (or '*') after any change to what this state is read from, whichever code path makes it. This instance LISTENs on a

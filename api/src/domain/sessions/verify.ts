@@ -15,7 +15,7 @@ export interface VerifiedToken {
   sessionId: string;
   expiresAt: Date;
   kind: TokenKind;
-  /** Issue 20: the session's sign-in proved a second factor, or one was set up in it (sessions.second_factor). */
+  /** The session's sign-in proved a second factor, or one was set up in it (sessions.second_factor). */
   secondFactor: boolean;
   /** Partner tokens only: the target's origin (web) or deep-link scheme (mobile). */
   audience?: string;
@@ -92,13 +92,14 @@ export function createTokenService(
   state?: SessionMemory,
 ): TokenService {
   const { issuer } = lifetimes;
-  // The signature is remembered per token (tokens/jwt.ts). Revocation, token version, status and the session row come from `state` (issue 19), which forgets a user's
-  // entries as soon as any instance changes them and is bypassed while it cannot know (its channel is down): a
-  // logout, password change or suspension made through any instance is refused by every other one at once. A request
+  // The signature is remembered per token (tokens/jwt.ts). Revocation, token version, status and the session row
+  // come from `state`, which forgets a user's entries as soon as any instance changes them and is bypassed while it
+  // cannot know (its channel is down): a logout, password change or suspension made through any instance is refused
+  // by every other one at once. A request
   // that changes something and an administrator check pass `fresh` and read the database whatever the memory says, so
   // a channel that died silently can at worst delay what a read sees (state-cache.ts), never let a write through.
   // One statement, prepared once (a named statement on PostgreSQL): the user with its revocation flag and the state
-  // of the session row the token belongs to (issue 20: a token whose row is missing or ended is refused).
+  // of the session row the token belongs to (a token whose row is missing or ended is refused).
   const session = db
     .select({
       user: users,

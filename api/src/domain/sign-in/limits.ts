@@ -49,8 +49,8 @@ const worthRecording = (failures: number, threshold: number) =>
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /**
- * Wrong codes an email may send per purpose in a day, over every code it is mailed (issue 13, item 6): 5 tries per
- * code alone allowed 5 guesses a minute forever. 20 leaves room for typos in 4 codes; past it the purpose is closed
+ * Wrong codes an email may send per purpose in a day, over every code it is mailed: 5 tries per code alone would
+ * allow 5 guesses a minute forever. 20 leaves room for typos in 4 codes; past it the purpose is closed
  * until the day's window (opened by the first wrong code) ends.
  */
 export const maxWrongCodesPerDay = 20;

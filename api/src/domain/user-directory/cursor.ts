@@ -3,12 +3,12 @@ import { HttpError } from '../../lib/errors.js';
 import { users } from '../../db/schema.js';
 import { userDirectoryMessages } from './messages.js';
 
-// Issue 19, item 3: keyset pagination of `GET /user/listar`. A cursor names one row of the list by its place in the
-// list's order, `created_at` then `id`, newest first, so the next or previous page is found on the index
-// `users_created_at_idx (created_at DESC, id DESC)` (or `users_status_created_at_idx` under a status filter) from that
-// row, instead of stepping over every row before it. It is not signed: any place in the list is one the administrator
-// may read anyway, so a cursor grants nothing; one that does not name a place (bad text, bad JSON, an impossible
-// time) is a 400.
+// Keyset pagination of `GET /user/listar` (docs/decisions/0020-user-list-keyset-and-day-paging.md). A cursor names one
+// row of the list by its place in the list's order, `created_at` then `id`, newest first, so the next or previous page
+// is found on the index `users_created_at_idx (created_at DESC, id DESC)` (or `users_status_created_at_idx` under a
+// status filter) from that row, instead of stepping over every row before it. It is not signed: any place in the list
+// is one the administrator may read anyway, so a cursor grants nothing; one that does not name a place (bad text, bad
+// JSON, an impossible time) is a 400.
 
 /** A place in the list: the row's `created_at` to the microsecond, in UTC, and its id. */
 export interface ListPosition {

@@ -2,12 +2,12 @@ import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.js';
 import { userCounts, userEmailRemovals, users } from '../../db/schema.js';
 
-// How `GET /user/listar?email=` searches a million addresses (issue 19, item 3). The trigram index answers
-// `email LIKE '%fragment%'` by reading the posting list of every trigram of the fragment, and a trigram that most
-// addresses have ('gma', 'ail', 'com'; 'usu' and 'dom' in the bench's data) is a list of most of the table: 'usuario0004242'
-// read 1,655 index pages to find one row. So the index is asked only for the fragment's rarest part, and the whole
-// fragment is checked on the rows it finds. Which trigrams are rare, and how many addresses a fragment matches, is
-// read from a sample of the table's addresses each instance keeps.
+// How `GET /user/listar?email=` searches a million addresses (docs/decisions/0021-email-search-sampling.md). The
+// trigram index answers `email LIKE '%fragment%'` by reading the posting list of every trigram of the fragment, and a
+// trigram that most addresses have ('gma', 'ail', 'com'; 'usu' and 'dom' in the bench's data) is a list of most of the
+// table: 'usuario0004242' read 1,655 index pages to find one row. So the index is asked only for the fragment's rarest
+// part, and the whole fragment is checked on the rows it finds. Which trigrams are rare, and how many addresses a
+// fragment matches, is read from a sample of the table's addresses each instance keeps.
 
 /** Addresses in the sample: enough to tell a trigram in 1 % of the table from one in 0.05 %. */
 export const SAMPLE_SIZE = 4000;

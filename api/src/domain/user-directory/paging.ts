@@ -25,10 +25,10 @@ export interface Skip {
 /**
  * The row `offset` rows into the list in `order` (the users with `status`, or all), as a row subquery: the day that
  * holds it from running sums of the users per day the database keeps (migration 0014: a few counters a day), then the
- * rest stepped over on the index within that day, instead of every index entry before it (a page in the middle of a
- * million users: 500,000 entries, 40 ms; a day holds a few thousand). One statement: the counters and the rows are read
- * in one snapshot, and the triggers keep them in the writing transaction, so they agree. No row (an offset past the
- * end) gives no page.
+ * rest stepped over on the index within that day, instead of every index entry before it (half a million for a page in
+ * the middle of a million users; a day holds a few thousand). One statement: the counters and the rows are read in one
+ * snapshot, and the triggers keep them in the writing transaction, so they agree. No row (an offset past the end) gives
+ * no page.
  */
 function startByDay(offset: number, order: Order, status?: UserStatus): SQL {
   const direction = order === 'newest' ? sql.raw('desc') : sql.raw('asc');

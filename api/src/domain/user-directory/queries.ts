@@ -25,8 +25,8 @@ export interface UserListFilters {
 
 /**
  * Past this many matches a list filtered by email or name stops counting and says so (`totalCapped`): counting every
- * match of a broad filter at a million users costs more than the page itself (a filter in 2 % of a million addresses:
- * 14 ms to 1 000, 83 ms to 10 000), and nobody pages through a thousand rows to find one person: they type more.
+ * match of a broad filter at a million users costs more than the page itself, more with each thousand counted
+ * (docs/benchmarks.md), and nobody pages through a thousand rows to find one person: they type more.
  */
 export const TOTAL_CAP = 1_000;
 

@@ -100,7 +100,7 @@ export default fp(
       if (!signedIn(request).readFromDatabase) await check(request, reply, true);
       const auth = signedIn(request);
       if (!administers(auth)) throw forbidden();
-      // Issue 20: under ADMIN_SECOND_FACTOR=required, only a session that proved a second factor administers.
+      // Under ADMIN_SECOND_FACTOR=required, only a session that proved a second factor administers.
       if (secondFactorRequired(app.config, auth.user) && !auth.secondFactor) {
         throw hasSecondFactor(await factorSummary(app.db, auth.user.id))
           ? secondFactorSessionRequired()

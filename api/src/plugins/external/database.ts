@@ -93,7 +93,7 @@ export default fp<DatabasePluginOptions>(
     if (adminCreated?.generatedPassword) {
       // Straight to stdout, once: it is the only time this password is ever shown.
       process.stdout.write(`\nAdministrador creado: ${adminCreated.email} / ${adminCreated.generatedPassword}\n`);
-      // Issue 20: under the default ADMIN_SECOND_FACTOR=required the panel first asks for a second factor.
+      // Under the default ADMIN_SECOND_FACTOR=required the panel first asks for a second factor.
       if (config.adminSecondFactor === 'required')
         process.stdout.write('Para probar sin segundo factor: ADMIN_SECOND_FACTOR=optional npm start\n');
       process.stdout.write('\n');

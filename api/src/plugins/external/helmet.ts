@@ -18,7 +18,7 @@ const securityPolicy = {
 /**
  * helmet's headers for this policy, asked of helmet once at start: with no nonce and nothing read from the request
  * they are the same on every answer, and helmet (or @fastify/helmet) would otherwise build the policy strings again
- * per request (issue 19: about 6 % of a `GET /auth/user`'s processor time in a profile under load).
+ * per request, a visible share of a cheap request's processor time (docs/benchmarks.md).
  */
 function policyHeaders(): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
 
-/** For partner apps (issue 13 item 3): what they receive and how to check it without calling the API. */
+/** For partner apps: what they receive and how to check it without calling the API. */
 const partnerTokenGuide = [
   '## Token para apps asociadas',
   '',

@@ -55,7 +55,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     '/users/:id/sessions',
     {
       schema: {
-        summary: 'Las sesiones abiertas de un usuario (issue 20)',
+        summary: 'Las sesiones abiertas de un usuario',
         tags: ['admin'],
         security,
         params: UserParams,

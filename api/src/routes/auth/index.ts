@@ -40,8 +40,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Inicia sesión con email y contraseña',
         tags: ['auth'],
         body: LoginBody,
-        // The user beside the token (as verification answers), so a sign-in is one round trip (issue 17, item 2).
-        // 403: a registration waiting for its code, a suspended account, or (issue 20) the second step to ask.
+        // The user beside the token (as verification answers), so a sign-in is one round trip.
+        // 403: a registration waiting for its code, a suspended account, or the second step to ask.
         response: {
           200: Session,
           401: ErrorRef,
@@ -70,7 +70,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         };
         if (user?.status === 'pending_verification') {
           // A pending account has no password of its own: the password of one of its registrations proves that
-          // registration, whose id the verification page then sends with the code (issue 13, item 1).
+          // registration, whose id the verification page then sends with the code.
           const registrationId = await registrationWithPassword(app, user.id, request.body.password);
           if (!registrationId) throw await failed();
           await app.limits.succeededSignIn(attempt);
@@ -88,7 +88,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           await app.limits.succeededSignIn(attempt);
           throw accountSuspended();
         }
-        // Issue 20: an account with a second factor gets a ticket for the second step, no token. Its failures are
+        // An account with a second factor gets a ticket for the second step, no token. Its failures are
         // forgotten only once that step succeeds: a wrong code counts as a wrong password, and signing in again with
         // the password must not reset the count (routes/auth/second-factor.ts).
         const factors = await factorSummary(app.db, user.id);

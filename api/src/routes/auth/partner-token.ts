@@ -12,7 +12,7 @@ export function partnerAudience(target: string): string {
   return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : url.protocol.slice(0, -1);
 }
 
-/** Issue 13 item 3: what the portal hands to a partner app instead of its own session token. */
+/** What the portal hands to a partner app instead of its own session token (docs/decisions/0007-partner-tokens.md). */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/partner-token',

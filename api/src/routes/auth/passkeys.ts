@@ -1,7 +1,7 @@
-// Issue 20: passkeys. The 'Seguridad' tab lists, adds and removes them; a passkey signs in alone (discoverable
-// credentials, also the browser's autofill) or as the second step of a password sign-in (with its ticket). Every
-// WebAuthn check is @simplewebauthn/server's (domain/second-factor/passkeys.ts); the second step's ticket is the one the TOTP
-// step redeems too (domain/second-factor/sign-in-tickets.ts).
+// Passkeys (docs/decisions/0018-passkeys.md). The 'Seguridad' tab lists, adds and removes them; a passkey signs in
+// alone (discoverable credentials, also the browser's autofill) or as the second step of a password sign-in (with its
+// ticket). Every WebAuthn check is @simplewebauthn/server's (domain/second-factor/passkeys.ts); the second step's
+// ticket is the one the TOTP step redeems too (domain/second-factor/sign-in-tickets.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { accountSuspended } from '../../lib/errors.js';

@@ -108,7 +108,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (!updated) throw new HttpError(401, messages.unauthenticated, 'UNAUTHENTICATED');
       return {
         message: 'Contraseña actualizada correctamente',
-        // The new session keeps this one's proof of a second factor (issue 20): a password change is no sign-in.
+        // The new session keeps this one's proof of a second factor: a password change is no sign-in.
         access_token: await startSession(app, updated, request, { secondFactor: signedIn(request).secondFactor }),
       };
     },

@@ -14,7 +14,7 @@ const userNotFound = () => new HttpError(404, accountMessages.userNotFound, 'USE
 
 /**
  * 403 unless the session is the user `id` or may administer: `requireAdmin`, so an administrator's edit of someone
- * else passes the same gate as the admin panel (issue 20: a session that proved a second factor when required).
+ * else passes the same gate as the admin panel (a session that proved a second factor when required).
  */
 async function selfOrAdmin(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, id: number) {
   if (signedIn(request).user.id !== id) await app.requireAdmin(request, reply);

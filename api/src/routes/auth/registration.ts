@@ -51,7 +51,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           .startCodeCooldown(email, 'verify_email')
           .catch((error: unknown) => request.log.warn({ err: error }, 'code cooldown not recorded'));
       }
-      // When a code was mailed, the next one waits for the cooldown: the page counts it down from here (issue 18, item 4).
+      // When a code was mailed, the next one waits for the cooldown: the page counts it down from here.
       return reply
         .code(201)
         .send({ email, registrationId, resendAfter: mailed ? Math.ceil(codeCooldownMs / 1000) : 0 });

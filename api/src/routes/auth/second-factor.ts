@@ -1,5 +1,6 @@
-// Issue 20: the 'Seguridad' tab's TOTP authenticator and recovery codes, and the second step of a password sign-in
-// with one of them. The passkey routes (passkeys.ts) are the other second factor; both redeem the same ticket.
+// The 'Seguridad' tab's TOTP authenticator and recovery codes, and the second step of a password sign-in with one of
+// them (docs/decisions/0017-second-factor.md). The passkey routes (passkeys.ts) are the other second factor; both
+// redeem the same ticket.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';

@@ -7,7 +7,7 @@ import { Session, SessionId, SessionsEnded } from '../../schemas/sessions.js';
 
 const security = [{ bearerAuth: [] }];
 
-/** The signed-in person's own sessions (issue 20): list them, end one, end all the others. */
+/** The signed-in person's own sessions: list them, end one, end all the others. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/sessions',

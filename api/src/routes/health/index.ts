@@ -18,7 +18,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const deadline = Math.min(healthDeadlineMs, app.config.requestTimeoutMs);
   // Liveness, apart from readiness: an orchestrator restarts a process that does not answer this, whereas a database
   // outage (503 from /health) needs no restart, the instance serves again by itself. It also measures the API's own
-  // per-request cost, every hook included, with no database in it (auth.bench.ts, issue 19).
+  // per-request cost, every hook included, with no database in it (auth.bench.ts).
   app.get(
     '/health/live',
     {

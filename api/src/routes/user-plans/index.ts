@@ -32,7 +32,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { user } = signedIn(request);
       const { idUsuario } = request.body;
-      // Someone else's plans: an administrator's portal session only, through the admin gate (issue 20).
+      // Someone else's plans: an administrator's portal session only, through the admin gate.
       if (user.id !== idUsuario) await app.requireAdmin(request, reply);
       if (!(await userExists(app.db, idUsuario))) throw userNotFound();
       return userAppPlans(app.db, idUsuario);

@@ -8,7 +8,7 @@ import {
 /** The portal at portal.example.com, its API at api.empresa.com, no override. */
 const PORTAL = { ownUrls: ['https://portal.example.com', 'https://api.empresa.com'], wildcardDomains: [] };
 
-describe('allow-list entries checked at start (issue 13 item 2)', () => {
+describe('allow-list entries checked at start', () => {
   it.each([
     ['a dev-tunnel wildcard', 'https://*.devtunnels.ms'],
     ['a dev-tunnel region wildcard', 'https://*.usw2.devtunnels.ms'],
@@ -48,7 +48,7 @@ describe('allow-list entries checked at start (issue 13 item 2)', () => {
   });
 });
 
-describe('a trailing dot (issue 37 item 4)', () => {
+describe('a trailing dot', () => {
   it.each([
     ['a tunnel wildcard', 'https://*.devtunnels.ms.'],
     ['a wildcard under the portal’s own host', 'https://*.portal.example.com.'],

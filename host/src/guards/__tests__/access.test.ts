@@ -49,7 +49,7 @@ describe('decideAccess', () => {
     expect(decideAccess('admin', anonymous, '?token=abc', ALLOW)).toEqual({ kind: 'navigate', to: '/login' });
   });
 
-  it('forwards a signed-in person on any page of the user area to an allowed redirect_url (issue 17, item 1)', () => {
+  it('forwards a signed-in person on any page of the user area to an allowed redirect_url', () => {
     const partner = 'https://partner.example.com/home';
     const search = `?redirect_url=${encodeURIComponent(partner)}`;
     expect(decideAccess('user', signedIn(), search, ALLOW)).toEqual({ kind: 'land', redirectUrl: partner });

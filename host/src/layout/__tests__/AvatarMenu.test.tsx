@@ -48,7 +48,7 @@ it('lists the account entries and no Panel for an ordinary user', async () => {
   expect(within(menu).getByRole('button', { name: 'Cerrar sesión' })).toBeInTheDocument();
 });
 
-it("does not offer 'Mi facturación' where billing is off (issue 18, item 6)", async () => {
+it("does not offer 'Mi facturación' where billing is off", async () => {
   window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url };
   await useSession.getState().startSession('tok', user({ role: 2 }));
   renderAt('/apps', <AvatarMenu />);

@@ -85,7 +85,7 @@ it('sends a signed-in person away from /login to /apps', async () => {
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
 });
 
-describe('an administrator signed in at /login (issue 20)', () => {
+describe('an administrator signed in at /login', () => {
   afterEach(() => jest.restoreAllMocks());
   const status = (overrides: Parameters<typeof securityStatus>[0]) => ({
     status: 200,
@@ -129,7 +129,7 @@ it("shows 'Acceso Denegado' in the admin area to a non-administrator", async () 
   await useSession.getState().startSession('tok', user({ role: 2 }));
   renderAt('/admin/usuarios');
   expect(screen.getByRole('heading', { name: 'Acceso Denegado' })).toBeInTheDocument();
-  // The top bar stays: the way back to the rest of the portal (issue 18, item 7).
+  // The top bar stays: the way back to the rest of the portal.
   expect(screen.getByText('barra superior')).toBeInTheDocument();
   expect(screen.getByText('No tienes permisos para acceder a esta área.')).toBeInTheDocument();
   expect(screen.queryByText('admin:./AdminLayout')).not.toBeInTheDocument();
@@ -153,7 +153,7 @@ it('public pages render for a signed-out person', () => {
   expect(screen.getByText('auth:./PersonalDataPage')).toBeInTheDocument();
 });
 
-it('names the browser tab after each page (issue 18, item 7)', async () => {
+it('names the browser tab after each page', async () => {
   expect(ROUTES.every((route) => route.title.trim() !== '')).toBe(true);
   const view = renderAt('/login');
   await waitFor(() => expect(document.title).toBe('Iniciar sesión · Portal'));
@@ -163,7 +163,7 @@ it('names the browser tab after each page (issue 18, item 7)', async () => {
   await waitFor(() => expect(document.title).toBe('Aplicaciones · Portal'));
 });
 
-it("'Regresar' on a not-found page opened directly (no history of the portal) goes to /apps (issue 18, item 7)", async () => {
+it("'Regresar' on a not-found page opened directly (no history of the portal) goes to /apps", async () => {
   renderAt('/no-existe');
   expect(document.title).toBe('Página no encontrada · Portal');
   screen.getByRole('button', { name: 'Regresar' }).click();

@@ -65,7 +65,7 @@ describe('a token in the address is never a session (login CSRF: docs/decisions/
   it.each([
     ['a valid-looking session token', token],
     ['not a token', 'no-es-un-token'],
-    ['a partner-scoped token (issue 13)', fakeToken({ sub: 7, exp: 9999999999, aud: PARTNER })],
+    ['a partner-scoped token', fakeToken({ sub: 7, exp: 9999999999, aud: PARTNER })],
   ])('signed out, %s: /login?error=token_invalid, nothing stored, no call', async (_, carried) => {
     openAt(`/apps?token=${carried}`);
     await startUp();
@@ -80,7 +80,7 @@ describe('a token in the address is never a session (login CSRF: docs/decisions/
 describe('a kept session at start-up', () => {
   beforeEach(() => localStorage.setItem('token', token));
 
-  it('on a user page with an allowed redirect_url goes to the partner (issue 17, item 1)', async () => {
+  it('on a user page with an allowed redirect_url goes to the partner', async () => {
     openAt(`/planes?redirect_url=${encodeURIComponent(PARTNER)}`);
     await startUp();
     expect(replaceWith).toHaveBeenCalledWith(`${PARTNER}?token=${PARTNER_TOKEN}`);

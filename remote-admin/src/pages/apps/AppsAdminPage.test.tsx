@@ -93,7 +93,7 @@ describe('Pagina de apps', () => {
     expect(names).toEqual(['Control Max 360', 'Beto Pro', 'Medidor X']);
   });
 
-  it('a new app that starts a second page shows the page numbers (issue 17)', async () => {
+  it('a new app that starts a second page shows the page numbers', async () => {
     const user = userEvent.setup();
     const ten = Array.from({ length: 10 }, (_, i) => app(i + 1, `App ${i + 1}`));
     api = await useFakeApi({
@@ -125,13 +125,13 @@ describe('Pagina de apps', () => {
     const dialog = screen.getByRole('dialog', { name: 'Nueva aplicación' });
     await user.type(within(dialog).getByLabelText('Nombre'), 'X');
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
-    // The field is named with the form's label (issue 18, item 5).
+    // The field is named with the form's label.
     await waitFor(() =>
       expect(within(dialog).getByRole('alert')).toHaveTextContent("Datos inválidos: 'URL web' no es válido"),
     );
   });
 
-  it('shows the link rule under the form before sending a javascript: link (issue 13)', async () => {
+  it('shows the link rule under the form before sending a javascript: link', async () => {
     const user = userEvent.setup();
     api = await useFakeApi({ 'GET /apps/listar': { status: 200, body: page([app(1, 'Control Max 360')], 1, 1, 10) } });
     renderAt('/admin/apps', <AppsAdminPage />);
@@ -146,7 +146,7 @@ describe('Pagina de apps', () => {
     expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
-  it('lists every app: page numbers, the page size, and back to page 1 after an edit (issue 17)', async () => {
+  it('lists every app: page numbers, the page size, and back to page 1 after an edit', async () => {
     const user = userEvent.setup();
     const all = Array.from({ length: 23 }, (_, i) => app(i + 1, `App ${i + 1}`));
     api = await useFakeApi({

@@ -25,7 +25,7 @@ import { AppFormDialog } from './AppFormDialog';
 
 /**
  * Spec §7, §9: after an update the list is reloaded with page 1, limit 10. Ten is also the page size the page opens
- * with; the sizes to choose from and the page numbers are the users table's (issue 17).
+ * with; the sizes to choose from and the page numbers are the users table's.
  */
 const APPS_PAGE_SIZE = 10;
 

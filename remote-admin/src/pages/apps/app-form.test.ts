@@ -21,7 +21,7 @@ describe('the app form', () => {
     expect(validateAppForm({ ...emptyAppForm, nombre: 'X' })).toBeNull();
   });
 
-  it('refuses links a browser would run or that leave for any host, naming the field as the form labels it (issue 13)', () => {
+  it('refuses links a browser would run or that leave for any host, naming the field as the form labels it', () => {
     const named = (form: Partial<typeof emptyAppForm>) => validateAppForm({ ...emptyAppForm, nombre: 'X', ...form });
     expect(named({ webUrl: '//evil.example.com' })).toMatch(/^La URL web debe empezar por https:\/\//);
     expect(named({ webUrl: 'http://intranet.example.com' })).toMatch(/^La URL web/);

@@ -45,7 +45,8 @@ export function appToForm(app: App): AppForm {
 
 /**
  * The form's error, or null: the name is required, and the links follow the shared rules the server applies too
- * (issue 13: https or a portal path for the web, https or the app's scheme for mobile, never javascript: and such).
+ * (docs/decisions/0009-app-links-rule.md: https or a portal path for the web, https or the app's scheme for mobile,
+ * never javascript: and such).
  */
 export function validateAppForm(form: AppForm): string | null {
   if (!form.nombre.trim()) return TEXT_ADMIN.nameRequired;

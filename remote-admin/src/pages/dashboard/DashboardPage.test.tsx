@@ -24,7 +24,7 @@ const dashboard = {
 };
 
 describe('Dashboard de Administración', () => {
-  it('says that there is no revenue to count when billing is not configured (issue 18, item 9)', async () => {
+  it('says that there is no revenue to count when billing is not configured', async () => {
     api = await useFakeApi({
       'GET /admin/dashboard': {
         status: 200,
@@ -63,7 +63,7 @@ describe('Dashboard de Administración', () => {
     expect(screen.getByRole('table', { name: 'Ingresos mensuales (USD)' })).toHaveTextContent('6.172 USD');
     expect(screen.getByRole('table', { name: 'Nuevos usuarios por día' })).toHaveTextContent('21/114');
 
-    // What the revenue counts is said beside it (issue 18, item 9); plans read 'Gratis' (item 5).
+    // What the revenue counts is said beside it; plans read 'Gratis'.
     expect(
       screen.getByText(
         'Cobros de suscripciones pagadas en la facturación. Los planes asignados por un administrador no cuentan.',

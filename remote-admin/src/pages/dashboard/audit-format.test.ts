@@ -48,7 +48,7 @@ describe('audit log rows', () => {
     expect(auditDetails(entry('user.create', { role: 1 }))).toBe('Rol: Administrador');
     expect(auditDetails(entry('user.password_reset', { method: 'correo' }))).toBe('Código enviado por email');
     expect(auditDetails(entry('user.password_reset', { method: 'temporal' }))).toBe('Contraseña temporal');
-    // 'Editar' of the users table (issue 17): each changed field with its new value.
+    // 'Editar' of the users table: each changed field with its new value.
     expect(auditDetails(entry('user.edit', { name: 'Marisol', phone: '', role: 1, status: 'suspended' }))).toBe(
       'Nombre: Marisol · Teléfono: vacío · Rol: Administrador · Estado: Suspendido',
     );

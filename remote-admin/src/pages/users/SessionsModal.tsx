@@ -32,7 +32,7 @@ const List = styled.ul`
 
 const dateTime = new Intl.DateTimeFormat('es-ES', { dateStyle: 'medium', timeStyle: 'short' });
 
-/** 'Sesiones' of a user's row (issue 20): the user's open sessions, each with 'Cerrar sesión' (audited by the API). */
+/** 'Sesiones' of a user's row: the user's open sessions, each with 'Cerrar sesión' (audited by the API). */
 export function SessionsModal({ user, onClose }: { user: Pick<AdminUser, 'id' | 'email'>; onClose: () => void }) {
   const [sessions, setSessions] = useState<PortalSession[] | null>(null);
   const [error, setError] = useState<string | null>(null);

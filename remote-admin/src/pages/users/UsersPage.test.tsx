@@ -22,7 +22,7 @@ function listReply(total: number) {
       listedUser(first + i, { status: status as AdminUser['status'] }),
     );
     const body = page(users, total, p, limit);
-    // Cursors that name the page they come from (issue 19).
+    // Cursors that name the page they come from.
     return {
       status: 200,
       body: { ...body, nextCursor: body.hasNextPage ? `fin-${p}` : null, prevCursor: p > 1 ? `inicio-${p}` : null },
@@ -121,7 +121,7 @@ describe('user management', () => {
     expect(pages.getByRole('button', { name: 'Página 5' })).toHaveAttribute('aria-current', 'page');
   });
 
-  it('asks for the next and previous page with the cursor of the page on screen, a numbered page by its number (issue 19)', async () => {
+  it('asks for the next and previous page with the cursor of the page on screen, a numbered page by its number', async () => {
     const user = userEvent.setup();
     api = await useFakeApi({ 'GET /user/stats': stats, 'GET /user/listar': listReply(500) });
     renderAt('/admin/usuarios', <UsersPage />);
@@ -149,7 +149,7 @@ describe('user management', () => {
     expect(queriesTo(api, '/user/listar').at(-1)).toEqual({ page: '6', limit: '50', after: 'fin-5' });
   });
 
-  it('says how many users match, and that a broad email filter matches more than 1 000 (issue 19)', async () => {
+  it('says how many users match, and that a broad email filter matches more than 1 000', async () => {
     const user = userEvent.setup();
     api = await useFakeApi({
       'GET /user/stats': stats,

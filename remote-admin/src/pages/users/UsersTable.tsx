@@ -99,7 +99,7 @@ export interface UsersTableProps {
   onToggle(id: number): void;
   onPlans(user: AdminUser): void;
   onToggleStatus(user: AdminUser): void;
-  /** Issue 20: the user's sessions. */
+  /** The user's sessions. */
   onSessions(user: AdminUser): void;
   /** Spec §7 `PUT /auth/editar/{id}`: the edit dialog. */
   onEdit(user: AdminUser): void;

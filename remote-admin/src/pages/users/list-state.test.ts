@@ -30,7 +30,7 @@ describe('the user list state (spec §4)', () => {
     expect(listReducer(onPage3, { ...answer, page: 3 }).page).toBe(3);
   });
 
-  describe('Next and Previous (issue 19)', () => {
+  describe('Next and Previous', () => {
     const loaded = (state: ListState, nextCursor: string | null, prevCursor: string | null) =>
       listReducer(state, { type: 'loaded', totalPages: 9, page: state.page, nextCursor, prevCursor });
     const page3Shown = loaded(onPage3, 'fin-3', 'inicio-3');

@@ -1,7 +1,7 @@
 import type { UserListQuery, UserStatus } from '@portal/shared';
 import { clampPage, DEFAULT_PAGE_SIZE, type PageStep } from '../../rules/pagination';
 
-/** Issue 19: the API finds the page from a row of the page beside it (`after` its last, `before` its first). */
+/** The API finds the page from a row of the page beside it (`after` its last, `before` its first). */
 type PageCursor = Pick<UserListQuery, 'after'> | Pick<UserListQuery, 'before'>;
 
 /** The page on screen and the cursors of the pages beside it, as its answer gave them. */
@@ -45,7 +45,7 @@ export const initialListState: ListState = {
 };
 
 /**
- * Next or Previous: the page beside, found from the page on screen's cursor (issue 19: cheap at any depth). Without
+ * Next or Previous: the page beside, found from the page on screen's cursor (cheap at any depth). Without
  * one (that page not loaded yet, or none beside it), the page number alone.
  */
 function step(state: ListState, direction: PageStep): ListState {

@@ -121,7 +121,7 @@ const TabsArea = styled.div`
   }
 `;
 
-/** A failed apps list: the message and 'Reintentar' (issue 18, item 7). */
+/** A failed apps list: the message and 'Reintentar'. */
 const Failed = styled.div`
   display: flex;
   flex-direction: column;

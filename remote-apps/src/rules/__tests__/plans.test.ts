@@ -75,7 +75,7 @@ describe('upgrade path', () => {
   });
 });
 
-describe('plan names a person reads (issue 18, item 5)', () => {
+describe('plan names a person reads', () => {
   it("reads 'Gratis' for the free plan and 'PRO' for a PRO one, whatever their case", () => {
     expect(planLabel({ nombre: 'free' })).toBe('Gratis');
     expect(planLabel({ nombre: ' Free ' })).toBe('Gratis');

@@ -27,7 +27,7 @@ beforeEach(async () => {
   exchangeReply = { status: 200, body: { access_token: TOKEN, user: user() } };
   sessionStorage.setItem(SIGN_IN_SECRET_KEY, SECRET);
   api = await useFakeApi({
-    // Issue 13: the partner receives a token minted for it, never the session token.
+    // The partner receives a token minted for it, never the session token.
     'POST /auth/partner-token': { status: 200, body: { access_token: PARTNER_TOKEN, expires_in: 3600, audience: 'x' } },
     'GET /auth/user': () => userReply,
     'POST /auth/social/canjear': () => exchangeReply,
@@ -113,7 +113,7 @@ it('an address with neither a code nor an error is a cancelled sign-in, with no 
   expect(api.requests).toHaveLength(0);
 });
 
-it('an Apple failure names Apple, not Google (issue 17, item 4)', () => {
+it('an Apple failure names Apple, not Google', () => {
   renderAt('/auth/google/callback?error=auth_failed&provider=apple', <GoogleCallbackPage />);
   expect(screen.getByRole('alert')).toHaveTextContent(
     'Error en la autenticación con Apple. Por favor, inténtalo de nuevo.',

@@ -16,7 +16,7 @@ let api: FakeApi;
 beforeEach(async () => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
   api = await useFakeApi({
-    // Issue 13: the partner receives a token minted for it, never the session token.
+    // The partner receives a token minted for it, never the session token.
     'POST /auth/partner-token': { status: 200, body: { access_token: PARTNER_TOKEN, expires_in: 3600, audience: 'x' } },
     'POST /auth/login': (req) => {
       const { email, password } = JSON.parse(req.body) as { email: string; password: string };
@@ -81,7 +81,7 @@ it('signs in with the trimmed email, shows the busy state, stores the session an
   expect(bodyOf(api, '/auth/login')).toEqual({ email: 'ana@example.com', password: 'secreta1' });
   expect(localStorage.getItem('token')).toBe(TOKEN);
   expect(useSession.getState()).toMatchObject({ isAuthenticated: true, user: { email: 'ana@example.com' } });
-  // The user comes with the token: a sign-in is one round trip (issue 17, item 2).
+  // The user comes with the token: a sign-in is one round trip.
   expect(api.requests.map((r) => r.path)).not.toContain('/auth/user');
 });
 
@@ -144,7 +144,7 @@ it.each([
   expect(screen.getByRole('alert')).toHaveTextContent(message);
 });
 
-it('a failed Apple sign-in names Apple, not Google (issue 17, item 4)', () => {
+it('a failed Apple sign-in names Apple, not Google', () => {
   renderAt('/login?error=auth_failed&provider=apple', <LoginPage />);
   expect(screen.getByRole('alert')).toHaveTextContent(
     'Error en la autenticación con Apple. Por favor, inténtalo de nuevo.',
@@ -192,7 +192,7 @@ it("Google and Apple hand the browser to the API, with the partner target kept a
   }
 });
 
-describe('an administrator who must still set up a second factor (issue 20)', () => {
+describe('an administrator who must still set up a second factor', () => {
   const status = (overrides: Parameters<typeof securityStatus>[0]) => ({
     status: 200,
     body: securityStatus(overrides),

@@ -28,8 +28,8 @@ import { SecondStepForm } from './SecondStepForm';
 export const VERIFICATION_REDIRECT_MS = 2000;
 
 /**
- * /login (spec §2, §4): email and password, Google and Apple, links to recovery and registration. Issue 20: a passkey
- * (a button, and among the email field's suggestions), and the second step of an account with a second factor.
+ * /login (spec §2, §4): email and password, Google and Apple, links to recovery and registration; a passkey (a button,
+ * and among the email field's suggestions), and the second step of an account with a second factor.
  */
 export default function LoginPage() {
   const [params] = useSearchParams();

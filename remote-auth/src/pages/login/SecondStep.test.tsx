@@ -1,5 +1,6 @@
-// Issue 20 on /login: the second step after a right password, and signing in with a passkey (the button, and the
-// email field's suggestions). jsdom has no WebAuthn: @simplewebauthn/browser is faked; Chromium runs the real one (e2e).
+// The second factor on /login: the second step after a right password, and signing in with a passkey (the button, and
+// the email field's suggestions). jsdom has no WebAuthn: @simplewebauthn/browser is faked; Chromium runs the real one
+// (e2e).
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {

@@ -7,8 +7,9 @@ import { cancelPasskeyCeremony } from '../../passkeys/webauthn';
 const CODE_FAILED = 'No se pudo verificar el código';
 
 /**
- * The second step of a password sign-in (issue 20): a code of the authenticator app, a recovery code or a passkey,
- * with the ticket the password earned. An expired ticket sends the person back to the password (`onBack` with why).
+ * The second step of a password sign-in (docs/decisions/0017-second-factor.md): a code of the authenticator app, a
+ * recovery code or a passkey, with the ticket the password earned. An expired ticket sends the person back to the
+ * password (`onBack` with why).
  */
 export function SecondStepForm({
   step,

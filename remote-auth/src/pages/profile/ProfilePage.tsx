@@ -48,7 +48,7 @@ const TABS = [
 /** `?tab=` names in the address (the 'Nuevo inicio de sesión' mail links to /perfil?tab=seguridad). */
 const TAB_PARAMS: Record<string, string> = { informacion: 'info', contrasena: 'password', seguridad: 'security' };
 
-/** /perfil (spec §2): the side card and the tabs ('Seguridad': issue 20). */
+/** /perfil (spec §2): the side card and the tabs ('Seguridad': docs/decisions/0017-second-factor.md). */
 export default function ProfilePage() {
   const user = useSession((s) => s.user);
   const requested = new URLSearchParams(useLocation().search).get('tab');

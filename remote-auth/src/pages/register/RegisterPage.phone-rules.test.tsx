@@ -4,7 +4,7 @@ import { loadedPhoneRules, loadPhoneRules } from '../../rules/phone-rules';
 import { renderAt, useFakeApi, type FakeApi } from '../../testing/render';
 import RegisterPage from './RegisterPage';
 
-// Issue 19: the phone rules (libphonenumber-js's metadata) are not part of /register's first task; they are fetched
+// The phone rules (libphonenumber-js's metadata) are not part of /register's first task; they are fetched
 // when the phone field gets the focus, or when the step is sent.
 jest.mock('../../rules/phone-rules', () => {
   const actual = jest.requireActual<typeof import('../../rules/phone-rules')>('../../rules/phone-rules');

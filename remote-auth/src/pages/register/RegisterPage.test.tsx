@@ -178,7 +178,7 @@ it('creates the account, keeps the pending email and the partner target, and goe
     password: 'Secreta1!',
   });
   expect(useSession.getState().pendingVerificationEmail).toBe('ana@example.com');
-  // This browser keeps the registration's id for the verification page (issue 13).
+  // This browser keeps the registration's id for the verification page.
   expect(registrationIdFor('ana@example.com')).toBe('registro-de-ana-0001');
   expect(localStorage.getItem(PENDING_REDIRECT_KEY)).toBe('https://portal.example.com/bienvenida');
 });
@@ -207,7 +207,7 @@ it("says 'Creando cuenta...' while the account is created", async () => {
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/verify-email'));
 });
 
-it('the steps are history entries: Back on step 2 returns to step 1 with what was typed, and Forward keeps the passwords (issue 18, item 7)', async () => {
+it('the steps are history entries: Back on step 2 returns to step 1 with what was typed, and Forward keeps the passwords', async () => {
   renderAt('/register', <RegisterPage />);
   await toStep2();
   // Step 2 opens with the focus on its first field.
@@ -222,7 +222,7 @@ it('the steps are history entries: Back on step 2 returns to step 1 with what wa
   expect(screen.getByLabelText('Contraseña')).toHaveValue('Clave-segura-1');
 });
 
-it("says 'Verificando...' with the fields disabled while the email is checked, and a refused step focuses its first error (issue 18, item 7)", async () => {
+it("says 'Verificando...' with the fields disabled while the email is checked, and a refused step focuses its first error", async () => {
   checkReply = { status: 200, body: null, delay: 800 } as typeof checkReply;
   renderAt('/register', <RegisterPage />);
   await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));

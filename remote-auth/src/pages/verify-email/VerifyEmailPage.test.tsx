@@ -22,7 +22,7 @@ let api: FakeApi;
 beforeEach(async () => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
   api = await useFakeApi({
-    // Issue 13: the partner receives a token minted for it, never the session token.
+    // The partner receives a token minted for it, never the session token.
     'POST /auth/partner-token': { status: 200, body: { access_token: PARTNER_TOKEN, expires_in: 3600, audience: 'x' } },
     'POST /auth/verify-registration': (req) => {
       const body = JSON.parse(req.body) as { code: string; registrationId?: string };
@@ -190,7 +190,7 @@ it("Reenviar código asks for a new code, then reads 'Reenviar en {n}s' for 60 s
   expect(screen.getByRole('button', { name: 'Reenviar código' })).toBeEnabled();
 });
 
-it('after registering, the button counts down the wait the server gave, also after a reload (issue 18, item 4)', async () => {
+it('after registering, the button counts down the wait the server gave, also after a reload', async () => {
   fakeTimers();
   // What register() keeps from the API's answer (resendAfter: 60), 3 s ago.
   startResendCooldown('verify_email', 'ana@example.com', 57);
@@ -207,7 +207,7 @@ it('after registering, the button counts down the wait the server gave, also aft
   expect(screen.getByRole('button', { name: 'Reenviar código' })).toBeEnabled();
 });
 
-it("a refused resend counts down the server's retryAfter, and the wait survives a reload (issue 18, item 4)", async () => {
+it("a refused resend counts down the server's retryAfter, and the wait survives a reload", async () => {
   await api.close();
   api = await useFakeApi({
     'POST /auth/resend-verification': {

@@ -52,7 +52,7 @@ export default function VerifyEmailPage() {
   const [message, showMessage] = useTimedMessage(ERROR_CLEAR_MS);
   const { busy, submit } = useSubmit(showMessage);
   // The wait comes from the server (after registering, after each resend, and from a refused resend) and survives a
-  // reload (issue 18, item 4).
+  // reload (docs/decisions/0032-resend-countdown.md).
   const [cooldown, refreshCooldown] = useResendCooldown('verify_email', email ?? '');
   const { resending, resend: sendAndCount } = useResend(email ?? '', resendVerification, showMessage, refreshCooldown);
   const onResend = async () => {

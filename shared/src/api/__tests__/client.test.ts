@@ -110,7 +110,7 @@ it('an unreachable API gives the Spanish network message', async () => {
   });
 });
 
-it('a 403 USER_SUSPENDED on an authenticated call ends the session and /login says why (issue 18)', async () => {
+it('a 403 USER_SUSPENDED on an authenticated call ends the session and /login says why', async () => {
   const message = 'Tu cuenta está suspendida. Contacta con soporte.';
   await useApi({ 'GET /apps/listar': { status: 403, body: { statusCode: 403, code: 'USER_SUSPENDED', message } } });
   localStorage.setItem('token', 'was-live');
@@ -136,7 +136,7 @@ it('another 403 (not an administrator) keeps the session', async () => {
   expect(hardNavigate).not.toHaveBeenCalled();
 });
 
-it("never shows a gateway's or server's English text: the Spanish fallback instead (issue 18)", async () => {
+it("never shows a gateway's or server's English text: the Spanish fallback instead", async () => {
   await useApi({
     'GET /apps/listar': { status: 502, body: { message: 'Bad Gateway' } },
     'GET /user/stats': {
@@ -156,7 +156,7 @@ it("never shows a gateway's or server's English text: the Spanish fallback inste
   });
 });
 
-it("names a refused field with the form's label (issue 18, item 5)", () => {
+it("names a refused field with the form's label", () => {
   const refusal = new ApiError("Datos inválidos: 'webUrl' no es válido", 400, 'VALIDATION_ERROR');
   expect(errorMessage(refusal, 'x', { webUrl: 'URL web' })).toBe("Datos inválidos: 'URL web' no es válido");
   expect(errorMessage(refusal, 'x', { phone: 'Teléfono' })).toBe("Datos inválidos: 'webUrl' no es válido");

@@ -19,7 +19,7 @@ describe('webLaunchTarget', () => {
     });
   });
 
-  it('opens an external web app off the allow-list without any token (issue 13 item 7)', () => {
+  it('opens an external web app off the allow-list without any token', () => {
     expect(webLaunchTarget({ id: 3, webUrl: 'https://otra.example.net/app' }, ALLOW)).toEqual({
       kind: 'new-tab',
       url: 'https://otra.example.net/app',

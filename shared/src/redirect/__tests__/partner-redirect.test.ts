@@ -30,7 +30,7 @@ afterEach(async () => {
   jest.restoreAllMocks();
 });
 
-describe('partnerRedirect (issue 13: the partner never receives the portal session)', () => {
+describe('partnerRedirect (the partner never receives the portal session)', () => {
   it('mints a token for the allowed target with the session and adds it, keeping the rest of the URL', async () => {
     await useApi({
       'POST /auth/partner-token': { status: 200, body: { access_token: 'scoped', expires_in: 3600, audience: 'x' } },

@@ -55,7 +55,7 @@ describe('isTokenValid', () => {
     expect(isTokenValid(null, now)).toBe(false);
   });
 
-  it('never takes a partner-scoped token (issue 13) for a portal session', () => {
+  it('never takes a partner-scoped token for a portal session', () => {
     const now = Date.UTC(2026, 10, 21);
     const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const partner = `${part({ alg: 'ES256', typ: 'partner+jwt' })}.${part({ sub: '7', exp: now / 1000 + 60, aud: 'https://socio.example.com' })}.c2ln`;
@@ -139,7 +139,7 @@ describe('transitions', () => {
     });
   });
 
-  it('a partner-scoped token signs nobody in: not stored, no call, the session stays empty (issue 13)', async () => {
+  it('a partner-scoped token signs nobody in: not stored, no call, the session stays empty', async () => {
     await useApi({ 'GET /auth/user': { status: 200, body: USER } });
     const partner = fakeToken({ sub: '7', exp: inOneHour(), aud: 'https://socio.example.com' });
     await expect(useSession.getState().startSession(partner)).rejects.toThrow();
@@ -174,7 +174,7 @@ describe('transitions', () => {
   });
 });
 
-describe('the session hint cookie (issue 19: the shell frame the static server paints)', () => {
+describe('the session hint cookie (the shell frame the static server paints)', () => {
   const hint = () => document.cookie.split('; ').find((pair) => pair.startsWith(`${SESSION_HINT_COOKIE}=`)) ?? null;
 
   beforeEach(() => {

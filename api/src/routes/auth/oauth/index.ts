@@ -84,7 +84,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     return url.href;
   };
   /**
-   * A failure names Apple in the portal's address (`provider=apple`), so its screens say Apple (issue 17, item 4);
+   * A failure names Apple in the portal's address (`provider=apple`), so its screens say Apple;
    * Google, the spec's case, keeps the spec's addresses unchanged.
    */
   const named = (provider: IdentityProvider) => (provider === 'apple' ? 'apple' : null);

@@ -131,7 +131,7 @@ describe('the apps home', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Error interno del servidor');
   });
 
-  it("offers 'Reintentar' when the catalogue cannot be loaded, which loads it (issue 18, item 7)", async () => {
+  it("offers 'Reintentar' when the catalogue cannot be loaded, which loads it", async () => {
     await signIn();
     let calls = 0;
     await useApi({
@@ -165,7 +165,7 @@ describe('the app cards', () => {
     expect(within(card('Beto Pro')).getByRole('button', { name: 'Abrir Beto Pro' })).toBeEnabled();
   });
 
-  it('opens an allowed partner web app with a token minted for it, never the session token (issue 13)', async () => {
+  it('opens an allowed partner web app with a token minted for it, never the session token', async () => {
     const server = await useApi({
       'POST /auth/partner-token': { status: 200, body: { access_token: 'scoped', expires_in: 3600, audience: 'x' } },
     });
@@ -275,7 +275,7 @@ describe('the app cards', () => {
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps\/2$/);
   });
 
-  it("offers 'Mejorar Plan' only on apps that have a PRO plan: not on the calculator (issue 18, item 6)", async () => {
+  it("offers 'Mejorar Plan' only on apps that have a PRO plan: not on the calculator", async () => {
     await useApi({
       'GET /apps/listar-con-planes': {
         status: 200,

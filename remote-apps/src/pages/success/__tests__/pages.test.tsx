@@ -63,7 +63,7 @@ describe('/pagos', () => {
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/);
   });
 
-  it("without billing configured offers no 'Mi facturación' and says payments are not available (issue 18, item 6)", async () => {
+  it("without billing configured offers no 'Mi facturación' and says payments are not available", async () => {
     await useSession.getState().startSession('tok', user({ id: 7 }));
     renderAt('/pagos', <PaymentsPage />);
     expect(screen.queryByRole('button', { name: 'Mi facturación' })).not.toBeInTheDocument();

@@ -16,7 +16,7 @@ function addFailure(error: unknown): string {
 }
 
 /**
- * 'Llaves de acceso' (issue 20): this account's passkeys, each with 'Eliminar' (after a confirmation), and 'Agregar
+ * 'Llaves de acceso': this account's passkeys, each with 'Eliminar' (after a confirmation), and 'Agregar
  * llave de acceso' (a name, then the browser's ceremony). `onChange` tells the tab the factors changed.
  */
 export function PasskeysSection({ onChange }: { onChange?: () => void }) {

@@ -5,9 +5,9 @@ import { TwoFactorSection } from './TwoFactorSection';
 import { useSecurityStatus } from './useSecurityStatus';
 
 /**
- * 'Seguridad' (issue 20): a thin list of sections, each self-contained. The account's second factors are read once
- * here: the administrator's notice and the authenticator's section show them, and a passkey added or removed reads
- * them again.
+ * 'Seguridad' (docs/decisions/0017-second-factor.md): a thin list of sections, each self-contained. The account's
+ * second factors are read once here: the administrator's notice and the authenticator's section show them, and a
+ * passkey added or removed reads them again.
  */
 export function SecurityTab() {
   const security = useSecurityStatus();

@@ -29,7 +29,7 @@ function grouped(secret: string): string {
 type Step = { kind: 'idle' } | { kind: 'setup'; setup: TotpSetup } | { kind: 'renew' } | { kind: 'disable' };
 
 /**
- * 'Verificación en dos pasos' (issue 20): the authenticator app. Off: set it up (QR, the key to type, a code to
+ * 'Verificación en dos pasos': the authenticator app. Off: set it up (QR, the key to type, a code to
  * confirm), then the recovery codes once. On: how many recovery codes are left, new ones, or turn it off.
  */
 export function TwoFactorSection({ security }: { security: SecurityState }) {

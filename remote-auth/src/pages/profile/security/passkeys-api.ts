@@ -1,7 +1,7 @@
 import { API_PATHS, type CeremonyOptions, type Passkey, request } from '@portal/shared';
 import { createPasskey } from '../../../passkeys/webauthn';
 
-/** Issue 20: the passkeys of the 'Seguridad' tab (PasskeysSection). */
+/** The passkeys of the 'Seguridad' tab (PasskeysSection). */
 
 export const ADD_FAILED = 'No se pudo agregar la llave de acceso';
 

@@ -1,6 +1,6 @@
 import { API_PATHS, type RecoveryCodes, request, type TotpSetup } from '@portal/shared';
 
-/** Issue 20: the authenticator app of the 'Seguridad' tab (TwoFactorSection). Codes go without the spaces typed. */
+/** The authenticator app of the 'Seguridad' tab (TwoFactorSection). Codes go without the spaces typed. */
 
 const compact = (code: string) => code.replace(/\s+/g, '');
 
