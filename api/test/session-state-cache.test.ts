@@ -1,4 +1,4 @@
-// The per-instance session memory (api/src/plugins/app/session-state.ts) with its channel in the test's hands:
+// The per-instance session memory (api/src/domain/sessions/state-cache.ts) with its channel in the test's hands:
 // notifications are delivered when the test says, so the order of a change, its notification and the reads in between
 // is fixed instead of left to the machine's load (the two-instance suites, session-state.test.ts, meet the same orders
 // by chance).

@@ -1,6 +1,6 @@
 // The build's prerender (scripts/lib/prerender.mjs bundles this file for Node and calls it for each path): the shell's
 // own tree (host/src/PortalApp.tsx) at that path, with the remote pages imported from remote-auth's sources instead
-// of through federation. Two kinds of page (README, "Rendimiento del front"):
+// of through federation. Two kinds of page (docs/decisions/0026-prerendered-sign-in-pages.md):
 // - the sign-in pages, as a signed-out person sees them first;
 // - the shell's frame of every page of the user area and the admin panel, as a person with a kept session sees it
 //   first: the top bar (where the page has one) and 'Cargando...' while the session is checked.

@@ -4,7 +4,7 @@
 // and writes `<page>.html` beside the host's index.html (the frames under `_frames/`): that page with the markup in
 // `#root` (marked with the route, which the browser hydrates) and the rules it uses in the head, and
 // `prerendered.json`, which tells the static server which file answers which path, and the cookie by which it knows a
-// session is kept (scripts/lib/static-server.mjs). README, "Rendimiento del front".
+// session is kept (scripts/lib/static-server.mjs). docs/decisions/0026-prerendered-sign-in-pages.md.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -2,7 +2,7 @@
 // portal's manifest (contracts/src/portal/manifest.ts). Its parts: what is shared (./sharing.js), the router shim's
 // check (./router-shim-check.js), a remote's standalone runtime (./standalone.js), the hashed entry name
 // (./hashed-entry.js) and the host's preload list (./preload-list-plugin.js); development serving is scripts/dev.mjs.
-// README.md, "Architecture" and "Rendimiento del front".
+// docs/architecture.md and docs/decisions/0042-front-bundle-sharing.md.
 const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
@@ -87,7 +87,7 @@ function federatedConfig({ dir, name, exposes, title = 'Portal', routeTable }) {
           shareStrategy: 'loaded-first',
           manifest: true,
           dts: false,
-          // One federation runtime on a page: the host's (README, Rendimiento del front).
+          // One federation runtime on a page: the host's (docs/decisions/0042-front-bundle-sharing.md).
           // `target: 'web'` leaves out the runtime's code for loading in Node.
           experiments: {
             ...(remote ? { externalRuntime: true } : { provideExternalRuntime: true }),

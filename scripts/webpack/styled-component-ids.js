@@ -3,7 +3,7 @@
 // in the repository and the component's place in it. styled-components 6 otherwise numbers components in the order
 // their modules run, and the prerendered pages (scripts/lib/prerender.mjs, a Node bundle) and the browser (federated
 // chunks, another order) would name the same rule differently: hydration would then keep the server's classes for
-// rules the browser never wrote. README, "Rendimiento del front".
+// rules the browser never wrote. docs/decisions/0026-prerendered-sign-in-pages.md.
 const { createHash } = require('node:crypto');
 const path = require('node:path');
 const ts = require('typescript');

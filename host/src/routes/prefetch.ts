@@ -9,7 +9,7 @@ const PAGE_DATA: Record<string, () => Promise<void>> = {
 
 /**
  * Start-up: with a stored token that has not expired, the data of the page asked for is requested at once, in
- * parallel with /auth/user and the remote's files, instead of after them (README, Rendimiento del front). A token the
+ * parallel with /auth/user and the remote's files, instead of after them (docs/architecture.md, "Build and serving"). A token the
  * API refuses ends the session as on any other call.
  */
 export function prefetchPageData(pathname: string): void {

@@ -1,5 +1,5 @@
 -- Each API instance keeps the session state of GET /auth/user and of every route's authorization in memory
--- (api/src/plugins/app/session-state.ts; docs/decisions/0014-session-state-in-memory.md). These triggers are the one
+-- (api/src/domain/sessions/state-cache.ts; docs/decisions/0014-session-state-in-memory.md). These triggers are the one
 -- owner of its invalidation: any change to what that state is read from, whatever code path or tool makes it (logout,
 -- password change or reset, suspension, admin edit, plan change, the CLI, a hand-written UPDATE), notifies every
 -- instance on channel 'portal_session_state'. The payload is the user id, or '*' when the change may concern every user

@@ -1,6 +1,6 @@
 -- How many addresses have left the users table, kept by triggers in the writing statement: each user deleted, and each
 -- user whose email changed, adds 1; a TRUNCATE adds a number larger than any table. The email search's sample
--- (routes/users/email-search.ts) reads it with the sample and again when it relies on the sample: a fragment the sample
+-- (api/src/domain/user-directory/email-search.ts) reads it with the sample and again when it relies on the sample: a fragment the sample
 -- put in N addresses is still in at least N minus the removals since, whatever was written between. Split over 16 rows
 -- by connection, as user_counts is (0009), so that concurrent deletions do not queue on one row; read by summing.
 CREATE TABLE user_email_removals (
