@@ -12,7 +12,7 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
-import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
@@ -152,51 +152,59 @@ export async function authenticationOptions(db: Db, rp: RelyingParty, userId: nu
   return { ceremonyId, options };
 }
 
-/** Uses up a live registration ceremony of this user and session (one statement: two answers cannot both win). */
-export async function consumeRegistration(
+/**
+ * Uses up a live ceremony of `purpose` that also meets `conditions`, in one statement: two answers to one ceremony
+ * cannot both win.
+ */
+async function consumeCeremony(
   db: Db,
   ceremonyId: string,
-  userId: number,
-  sessionId: string,
+  purpose: Ceremony['purpose'],
+  ...conditions: SQL[]
 ): Promise<Ceremony | undefined> {
   const [row] = await db
     .delete(webauthnChallenges)
     .where(
       and(
         eq(webauthnChallenges.id, digest(ceremonyId)),
-        eq(webauthnChallenges.purpose, 'register'),
-        eq(webauthnChallenges.userId, userId),
-        eq(webauthnChallenges.sessionId, sessionId),
+        eq(webauthnChallenges.purpose, purpose),
         gt(webauthnChallenges.expiresAt, sql`now()`),
+        ...conditions,
       ),
     )
     .returning();
   return row;
 }
 
-/** Uses up a live sign-in ceremony (one statement). */
-export async function consumeSignIn(db: Db, ceremonyId: string): Promise<Ceremony | undefined> {
-  const [row] = await db
-    .delete(webauthnChallenges)
-    .where(
-      and(
-        eq(webauthnChallenges.id, digest(ceremonyId)),
-        eq(webauthnChallenges.purpose, 'sign_in'),
-        gt(webauthnChallenges.expiresAt, sql`now()`),
-      ),
-    )
-    .returning();
-  return row;
+/** Uses up a live registration ceremony of this user and session. */
+export function consumeRegistration(db: Db, ceremonyId: string, userId: number, sessionId: string) {
+  return consumeCeremony(
+    db,
+    ceremonyId,
+    'register',
+    eq(webauthnChallenges.userId, userId),
+    eq(webauthnChallenges.sessionId, sessionId),
+  );
 }
+
+/** Uses up a live sign-in ceremony. */
+export function consumeSignIn(db: Db, ceremonyId: string) {
+  return consumeCeremony(db, ceremonyId, 'sign_in');
+}
+
+/** What every answer to a ceremony must match: the ceremony's challenge, the portal's origins and relying party. */
+const expectedOf = (rp: RelyingParty, challenge: string) => ({
+  expectedChallenge: challenge,
+  expectedOrigin: rp.origins,
+  expectedRPID: rp.rpId,
+});
 
 /** The new credential, checked by @simplewebauthn/server against the ceremony's challenge; undefined if refused. */
 export async function verifyRegistration(rp: RelyingParty, response: CredentialJson, challenge: string) {
   try {
     const result = await verifyRegistrationResponse({
       response: response as unknown as RegistrationResponseJSON,
-      expectedChallenge: challenge,
-      expectedOrigin: rp.origins,
-      expectedRPID: rp.rpId,
+      ...expectedOf(rp, challenge),
       requireUserPresence: true,
       requireUserVerification: true,
     });
@@ -265,9 +273,7 @@ export async function verifyAssertion(
   try {
     const result = await verifyAuthenticationResponse({
       response: response as unknown as AuthenticationResponseJSON,
-      expectedChallenge: challenge,
-      expectedOrigin: rp.origins,
-      expectedRPID: rp.rpId,
+      ...expectedOf(rp, challenge),
       credential: {
         id: passkey.id,
         publicKey: isoBase64URL.toBuffer(passkey.publicKey),
