@@ -120,18 +120,26 @@ export function memoryCounterStore(clock: Clock): CounterStore & { sweep(): void
 }
 
 // Each script reads and writes its key in one step, so instances sharing Redis never interleave.
-const incrementScript = `
+
+/** Every counter script's start: the time (ARGV[1]) and the counter's window (KEYS[1]: its count and its end). */
+const readCounter = `
 local now = tonumber(ARGV[1])
 local count = tonumber(redis.call('HGET', KEYS[1], 'count'))
-local reset = tonumber(redis.call('HGET', KEYS[1], 'reset'))
+local reset = tonumber(redis.call('HGET', KEYS[1], 'reset'))`;
+
+/** Writes the counter back, kept until its window ends. */
+const writeCounter = `
+redis.call('HSET', KEYS[1], 'count', count, 'reset', reset)
+redis.call('PEXPIRE', KEYS[1], reset - now)`;
+
+// ARGV: now, window
+const incrementScript = `${readCounter}
 if not reset or reset <= now then
   count = 1
   reset = now + tonumber(ARGV[2])
 else
   count = count + 1
-end
-redis.call('HSET', KEYS[1], 'count', count, 'reset', reset)
-redis.call('PEXPIRE', KEYS[1], reset - now)
+end${writeCounter}
 return { count, reset }`;
 
 const holdScript = `
@@ -143,11 +151,8 @@ redis.call('SET', KEYS[1], now + ms, 'PX', ms)
 return 0`;
 
 // KEYS: counter, lock (or ''), exempt (or ''); ARGV: now, window, threshold, lock ms...
-const takeScript = `
-local now = tonumber(ARGV[1])
+const takeScript = `${readCounter}
 local threshold = tonumber(ARGV[3])
-local count = tonumber(redis.call('HGET', KEYS[1], 'count'))
-local reset = tonumber(redis.call('HGET', KEYS[1], 'reset'))
 if not reset or reset <= now then
   count = 0
   reset = now + tonumber(ARGV[2])
@@ -164,9 +169,7 @@ if KEYS[2] ~= '' then
 elseif count >= threshold then
   return { 0, reset - now }
 end
-count = count + 1
-redis.call('HSET', KEYS[1], 'count', count, 'reset', reset)
-redis.call('PEXPIRE', KEYS[1], reset - now)
+count = count + 1${writeCounter}
 local lockMs = 0
 local lockUntil = 0
 local steps = #ARGV - 3
@@ -178,10 +181,7 @@ end
 return { 1, count, reset, lockMs, lockUntil, previous }`;
 
 // KEYS: counter, lock (or ''); ARGV: now, resetAt of the slot, lockUntil it set, previousUntil
-const giveBackScript = `
-local now = tonumber(ARGV[1])
-local count = tonumber(redis.call('HGET', KEYS[1], 'count'))
-local reset = tonumber(redis.call('HGET', KEYS[1], 'reset'))
+const giveBackScript = `${readCounter}
 if count and count > 0 and reset == tonumber(ARGV[2]) and reset > now then
   redis.call('HSET', KEYS[1], 'count', count - 1)
 end
