@@ -1,31 +1,23 @@
 // Response times of the anonymous calls that must not tell whether an account exists: a known and an unknown email,
 // alternated, in process (inject), so the figures hold the API's own work and none of the network's.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/client.js';
+import { startBenchApi } from './bench-api.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS || 60);
 const known = 'bench@portal.local';
 const unknown = 'nadie@portal.local';
 const password = 'clave-del-benchmark';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-'));
-const config = loadConfig({
-  ...process.env,
-  DATABASE_URL: process.env.BENCH_DATABASE_URL,
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'silent',
-  ADMIN_EMAIL: known,
-  ADMIN_PASSWORD: password,
-  LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
-  AUTH_RATE_LIMIT_PER_MINUTE: '100000',
-});
 // Time moves an hour per request so that cooldowns, hourly limits and locks never answer instead of the real work.
 let now = Date.now();
-const app = await buildApp({ config, database: await openDatabase(config), clock: () => now });
+const { app, dispose } = await startBenchApi(
+  {
+    ADMIN_EMAIL: known,
+    ADMIN_PASSWORD: password,
+    LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
+    AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+  },
+  { clock: () => now },
+);
 
 const calls: Array<[string, (email: string) => Record<string, string>]> = [
   ['POST /auth/login (wrong password)', (email) => ({ email, password: 'no-es-la-clave' })],
@@ -61,8 +53,7 @@ try {
     );
   }
 } finally {
-  await app.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await dispose();
 }
 
 console.log(`Known vs unknown email, ${rounds} requests each, alternated, in process\n`);
