@@ -18,6 +18,7 @@ import {
 } from '@portal/shared';
 import { listAppsWithPlans } from '../../api/apps-with-plans';
 import { proPlanOf } from '../../rules/plans';
+import { tileGrid } from '../../components/lists';
 import { Heading, Page } from '../../components/Page';
 import { AppCard, type Platform } from './AppCard';
 import { launchFor } from './launch';
@@ -98,9 +99,7 @@ const Upgrade = styled.section`
 `;
 
 const Grid = styled.div`
-  display: grid;
-  grid-template-columns: repeat(auto-fill, minmax(260px, 1fr));
-  gap: 16px;
+  ${tileGrid('260px', 'auto-fill', '16px')}
   padding-top: 20px;
 `;
 

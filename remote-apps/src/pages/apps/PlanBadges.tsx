@@ -1,5 +1,6 @@
 import styled from 'styled-components';
 import { theme, type UserPlan } from '@portal/shared';
+import { WrapList } from '../../components/lists';
 import { planBadges } from '../../rules/plans';
 
 const Badge = styled.span`
@@ -26,15 +27,6 @@ const Title = styled.h2`
   font-size: 1rem;
 `;
 
-const List = styled.ul`
-  display: flex;
-  flex-wrap: wrap;
-  gap: 8px;
-  margin: 0;
-  padding: 0;
-  list-style: none;
-`;
-
 /** Spec §2: 'Plan gratuito' when every plan is free, else each plan under 'Tus Aplicaciones'. */
 export function PlanBadges({ plans }: { plans: readonly UserPlan[] }) {
   const badges = planBadges(plans);
@@ -42,13 +34,13 @@ export function PlanBadges({ plans }: { plans: readonly UserPlan[] }) {
   return (
     <section aria-labelledby="tus-aplicaciones">
       <Title id="tus-aplicaciones">Tus Aplicaciones</Title>
-      <List>
+      <WrapList>
         {badges.items.map((item) => (
           <li key={item.id}>
             <ProBadge>{item.label}</ProBadge>
           </li>
         ))}
-      </List>
+      </WrapList>
     </section>
   );
 }

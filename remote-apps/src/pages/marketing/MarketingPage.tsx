@@ -1,6 +1,7 @@
 import styled from 'styled-components';
 import { AppIcon, Card, theme } from '@portal/shared';
 import { AppIllustration } from '../../components/AppIllustration';
+import { tileGrid } from '../../components/lists';
 import { FeatureList } from '../../components/Offers';
 import { BackToApps, Heading, Lead, Page } from '../../components/Page';
 
@@ -37,12 +38,7 @@ const Sections = styled.div`
 `;
 
 const Cases = styled.ul`
-  display: grid;
-  grid-template-columns: repeat(auto-fit, minmax(200px, 1fr));
-  gap: 12px;
-  margin: 0;
-  padding: 0;
-  list-style: none;
+  ${tileGrid('200px', 'auto-fit')}
   li { padding: 12px; border-radius: ${theme.radius}; background: ${theme.color.background}; }
   h3 { margin: 0 0 4px; font-size: 1rem; }
   p { margin: 0; color: ${theme.color.muted}; }

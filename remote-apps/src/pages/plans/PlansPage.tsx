@@ -15,15 +15,14 @@ import {
 import { listAppsWithPlans } from '../../api/apps-with-plans';
 import { freePlanOf, plansPageApps, proPlanOf } from '../../rules/plans';
 import { AppIllustration } from '../../components/AppIllustration';
+import { tileGrid } from '../../components/lists';
 import { FeatureList, PlanPrices } from '../../components/Offers';
 import { Heading, Lead, Muted, Page } from '../../components/Page';
 import { SuiteOffer } from '../../components/SuiteOffer';
 import { PricingTable } from './PricingTable';
 
 const Cards = styled.div`
-  display: grid;
-  grid-template-columns: repeat(auto-fit, minmax(280px, 1fr));
-  gap: 16px;
+  ${tileGrid('280px', 'auto-fit', '16px')}
   margin-top: 20px;
 `;
 

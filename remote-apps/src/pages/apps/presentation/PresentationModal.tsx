@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import styled, { css, keyframes } from 'styled-components';
 import { Alert, AppIcon, Button, Modal, theme, type App } from '@portal/shared';
+import { tileGrid, WrapList } from '../../../components/lists';
 import { COMING_SOON } from '../../../components/Offers';
 import { FREE_ACCOUNT, HIGHLIGHT_MS, PILLS, PRO_ACCOUNT, SLIDE_MS, STEP_COUNT, STEP_TITLES } from './steps';
 
@@ -47,13 +48,7 @@ const Tagline = styled.p`
   margin: 16px 0 12px;
 `;
 
-const Pills = styled.ul`
-  display: flex;
-  flex-wrap: wrap;
-  gap: 8px;
-  margin: 0;
-  padding: 0;
-  list-style: none;
+const Pills = styled(WrapList)`
   li {
     padding: 6px 14px;
     border-radius: 999px;
@@ -64,12 +59,7 @@ const Pills = styled.ul`
 `;
 
 const AppsGrid = styled.ul`
-  display: grid;
-  grid-template-columns: repeat(auto-fill, minmax(140px, 1fr));
-  gap: 12px;
-  margin: 0;
-  padding: 0;
-  list-style: none;
+  ${tileGrid('140px')}
 `;
 
 const AppTile = styled.li<{ $active: boolean }>`
