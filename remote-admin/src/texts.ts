@@ -62,6 +62,8 @@ export const TEXT_ADMIN = {
       ? `Más de ${total.toLocaleString('es-ES')} usuarios: escribe más del email para acotar la búsqueda`
       : `${total.toLocaleString('es-ES')} ${total === 1 ? 'usuario' : 'usuarios'}`,
   loadingUsers: 'Cargando usuarios...',
+  usersLoadFailed: 'No se pudo cargar la lista de usuarios.',
+  retry: 'Reintentar',
   selectUser: (email: string) => `Seleccionar ${email}`,
   editUserTitle: 'Editar usuario',
   lastName: 'Apellido',

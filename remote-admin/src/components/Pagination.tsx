@@ -16,18 +16,21 @@ const Nav = styled.nav`
 
 /**
  * Previous / next and up to 5 page numbers (spec §2, §9). With `onStep`, Previous and Next call it instead of asking
- * for the page number beside (the user list then sends the cursor of the page on screen).
+ * for the page number beside (the user list then sends the cursor of the page on screen). `hasNextPage`, when the
+ * list's answer says it, decides Next instead of the page count (a capped total has pages past its count).
  */
 export function Pagination({
   page,
   totalPages,
   onPage,
   onStep = (step) => onPage(step === 'next' ? page + 1 : page - 1),
+  hasNextPage = page < totalPages,
 }: {
   page: number;
   totalPages: number;
   onPage: (page: number) => void;
   onStep?: (step: PageStep) => void;
+  hasNextPage?: boolean;
 }) {
   if (totalPages <= 1) return null;
   return (
@@ -46,7 +49,7 @@ export function Pagination({
           {number}
         </Button>
       ))}
-      <Button $variant="secondary" disabled={page >= totalPages} onClick={() => onStep('next')}>
+      <Button $variant="secondary" disabled={!hasNextPage} onClick={() => onStep('next')}>
         {TEXT_ADMIN.next}
       </Button>
     </Nav>
@@ -78,6 +81,7 @@ export function ListFooter({
   totalPages,
   onPage,
   onStep,
+  hasNextPage,
   summary,
 }: {
   /** The size select's id. */
@@ -89,6 +93,7 @@ export function ListFooter({
   totalPages: number;
   onPage: (page: number) => void;
   onStep?: (step: PageStep) => void;
+  hasNextPage?: boolean;
   summary?: ReactNode;
 }) {
   return (
@@ -104,7 +109,7 @@ export function ListFooter({
           ))}
         </Select>
       </SizeLabel>
-      <Pagination page={page} totalPages={totalPages} onPage={onPage} onStep={onStep} />
+      <Pagination page={page} totalPages={totalPages} onPage={onPage} onStep={onStep} hasNextPage={hasNextPage} />
     </Footer>
   );
 }

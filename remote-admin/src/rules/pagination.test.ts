@@ -1,5 +1,5 @@
 import type { App, Paged } from '@portal/shared';
-import { appended, clampPage, pageWindow } from './pagination';
+import { appended, clampPage, pageWindow, reachablePages } from './pagination';
 
 describe('pageWindow: up to 5 page numbers around the current page', () => {
   it('shows every page when there are 5 or fewer', () => {
@@ -55,5 +55,19 @@ describe('appended: a created app joins the end of the list shown', () => {
 
   it('stays on one page while the total fits', () => {
     expect(appended(list([1], 1, 1), app(2), 10)).toMatchObject({ total: 2, totalPages: 1, hasNextPage: false });
+  });
+});
+
+describe('reachablePages', () => {
+  it('is the page count when the total is exact', () => {
+    expect(reachablePages(20, 20, false, false)).toBe(20);
+    expect(reachablePages(20, 3, false, true)).toBe(20);
+  });
+
+  it('goes past a capped count: the page on screen and the next one while rows remain', () => {
+    expect(reachablePages(20, 20, true, true)).toBe(21);
+    expect(reachablePages(20, 21, true, true)).toBe(22);
+    expect(reachablePages(20, 24, true, false)).toBe(24);
+    expect(reachablePages(20, 3, true, true)).toBe(20);
   });
 });

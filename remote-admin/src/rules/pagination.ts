@@ -32,6 +32,15 @@ export function clampPage(current: number, totalPages: number): number {
   return Math.min(current, totalPages);
 }
 
+/**
+ * The pages the numbers can offer: `totalPages`, or, when the total stopped at its cap, also the page on screen and
+ * the next one while there are more rows (every row stays reachable, page by page).
+ */
+export function reachablePages(totalPages: number, page: number, capped: boolean, hasNextPage: boolean): number {
+  if (!capped) return totalPages;
+  return Math.max(totalPages, page + (hasNextPage ? 1 : 0));
+}
+
 /** Spec §9: a new app is appended to the end of the list shown; the count of pages follows the new total. */
 export function appended(list: Paged<App>, app: App, limit: number): Paged<App> {
   const total = list.total + 1;

@@ -290,3 +290,84 @@ describe('user management', () => {
     expect(screen.queryByRole('button', { name: 'Suspender a usuario1@example.com' })).not.toBeInTheDocument();
   });
 });
+
+describe('a text filter matching more than the cap', () => {
+  /** 1,200 matches of 'planta' as the API answers them: the total stops at 1,000, the rows and cursors go on. */
+  function cappedReply(request: { path: string }) {
+    const query = new URLSearchParams(request.path.split('?')[1]);
+    const p = Number(query.get('page') ?? 1);
+    const limit = Number(query.get('limit') ?? 50);
+    const first = (p - 1) * limit + 1;
+    const users = Array.from({ length: Math.min(3, 1200 - first + 1) }, (_, i) => listedUser(first + i));
+    const hasNextPage = p * limit < 1200;
+    const body = { ...page(users, 1000, p, limit), totalCapped: true, hasNextPage };
+    return {
+      status: 200,
+      body: { ...body, nextCursor: hasNextPage ? `fin-${p}` : null, prevCursor: p > 1 ? `inicio-${p}` : null },
+    };
+  }
+
+  it('reaches row 1001 and the last one with Siguiente, the capped total said as such', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi({ 'GET /user/stats': stats, 'GET /user/listar': cappedReply });
+    renderAt('/admin/usuarios', <UsersPage />);
+    await screen.findByText('usuario1@example.com');
+    await user.type(screen.getByLabelText('Filtrar por email'), 'planta');
+    await user.click(screen.getByRole('button', { name: 'Buscar' }));
+    const pages = within(screen.getByRole('navigation', { name: 'Paginación' }));
+
+    // Page 20 holds rows 951-1000, the last the capped count knows of.
+    await user.click(pages.getByRole('button', { name: 'Página 5' }));
+    for (let number = 6; number <= 20; number++) {
+      await user.click(pages.getByRole('button', { name: 'Siguiente' }));
+      await screen.findByText(`usuario${(number - 1) * 50 + 1}@example.com`);
+    }
+    expect(pages.getByRole('button', { name: 'Siguiente' })).toBeEnabled();
+    await user.click(pages.getByRole('button', { name: 'Siguiente' }));
+    await screen.findByText('usuario1001@example.com');
+    expect(queriesTo(api, '/user/listar').at(-1)).toEqual({
+      page: '21',
+      limit: '50',
+      email: 'planta',
+      after: 'fin-20',
+    });
+    expect(pages.getByRole('button', { name: 'Página 21' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByText(/^Más de 1\.?000 usuarios: escribe más del email para acotar la búsqueda$/)).toBeVisible();
+
+    for (let number = 22; number <= 24; number++) {
+      await user.click(pages.getByRole('button', { name: 'Siguiente' }));
+      await screen.findByText(`usuario${(number - 1) * 50 + 1}@example.com`);
+    }
+    // Page 24 is the last: rows 1151-1200.
+    expect(pages.getByRole('button', { name: 'Siguiente' })).toBeDisabled();
+    await user.click(pages.getByRole('button', { name: 'Anterior' }));
+    await screen.findByText('usuario1101@example.com');
+    expect(queriesTo(api, '/user/listar').at(-1)).toEqual({
+      page: '23',
+      limit: '50',
+      email: 'planta',
+      before: 'inicio-24',
+    });
+  });
+});
+
+describe('a first load that fails', () => {
+  it("says so with 'Reintentar' instead of loading for ever, and the retry shows the list", async () => {
+    const user = userEvent.setup();
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    let fail = true;
+    api = await useFakeApi({
+      'GET /user/stats': stats,
+      'GET /user/listar': (request) => (fail ? { status: 500, body: {} } : listReply(3)(request)),
+    });
+    renderAt('/admin/usuarios', <UsersPage />);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(/^Error al listar usuarios Reintentar$/);
+    expect(screen.queryByText('Cargando usuarios...')).toBeNull();
+
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Reintentar' }));
+    await screen.findByText('usuario1@example.com');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});

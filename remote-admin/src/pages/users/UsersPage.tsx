@@ -17,6 +17,7 @@ import {
 import { ADMIN_ALERT_MS, ADMIN_FALLBACK, verifiedMessage, TEXT_ADMIN } from '../../texts';
 import { changeUserStatus, getUserStats, listUsers, verifyEmails } from '../../api/admin';
 import { administratorsShown } from '../../rules/format';
+import { reachablePages } from '../../rules/pagination';
 import { STATUS_FILTER_OPTIONS } from '../../rules/status';
 import { AdminPage, FieldLabel, Panel } from '../../components/Page';
 import { ListFooter } from '../../components/Pagination';
@@ -77,6 +78,8 @@ export default function UsersPage() {
   const [confirmSuspend, setConfirmSuspend] = useState<AdminUser | null>(null);
   const [alert, showAlert] = useTimedMessage(ADMIN_ALERT_MS);
   const [reloads, setReloads] = useState(0);
+  // The list's first load failed: said on screen with 'Reintentar' instead of 'Cargando usuarios...' for ever.
+  const [loadError, setLoadError] = useState<string | null>(null);
 
   const loadStats = useCallback(() => {
     // Spec §8: list and stats failures are only logged.
@@ -92,10 +95,14 @@ export default function UsersPage() {
       (result) => {
         if (!current) return;
         setList(result);
-        const { totalPages, currentPage, nextCursor, prevCursor } = result;
-        dispatch({ type: 'loaded', totalPages, page: currentPage, nextCursor, prevCursor });
+        setLoadError(null);
+        const { totalPages, totalCapped, currentPage, nextCursor, prevCursor } = result;
+        dispatch({ type: 'loaded', totalPages, totalCapped, page: currentPage, nextCursor, prevCursor });
       },
-      (error) => console.error(error),
+      (error) => {
+        console.error(error);
+        if (current) setLoadError(errorMessage(error, TEXT_ADMIN.usersLoadFailed));
+      },
     );
     return () => {
       current = false;
@@ -103,6 +110,7 @@ export default function UsersPage() {
   }, [page, limit, status, email, cursor, reloads]);
 
   const reload = () => {
+    setLoadError(null);
     setReloads((n) => n + 1);
     loadStats();
   };
@@ -217,7 +225,14 @@ export default function UsersPage() {
 
         {alert && <Alert tone={alert.tone}>{alert.text}</Alert>}
 
-        {list === null ? (
+        {list === null && loadError ? (
+          <Alert tone="error">
+            {loadError}{' '}
+            <Button $variant="secondary" onClick={reload}>
+              {TEXT_ADMIN.retry}
+            </Button>
+          </Alert>
+        ) : list === null ? (
           <Spinner label={TEXT_ADMIN.loadingUsers} />
         ) : list.data.length === 0 ? (
           <Empty>{TEXT_ADMIN.noUsers}</Empty>
@@ -242,9 +257,10 @@ export default function UsersPage() {
           limit={limit}
           onLimit={(next) => dispatch({ type: 'limit', limit: next })}
           page={page}
-          totalPages={list?.totalPages ?? 0}
+          totalPages={list ? reachablePages(list.totalPages, page, list.totalCapped, list.hasNextPage) : 0}
           onPage={(next) => dispatch({ type: 'page', page: next })}
           onStep={(step) => dispatch({ type: 'step', step })}
+          hasNextPage={list?.totalCapped ? list.hasNextPage : undefined}
           summary={list && list.total > 0 ? TEXT_ADMIN.usersFound(list.total, list.totalCapped) : null}
         />
       </Panel>

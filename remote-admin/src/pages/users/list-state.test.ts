@@ -30,6 +30,19 @@ describe('the user list state (spec §4)', () => {
     expect(listReducer(onPage3, { ...answer, page: 3 }).page).toBe(3);
   });
 
+  it('keeps a page past a capped count: the rows past the cap are there', () => {
+    const onPage21 = listReducer(
+      { ...initialListState, page: 21, cursor: { after: 'fin-20' } },
+      { type: 'loaded', totalPages: 20, totalCapped: true, page: 21, nextCursor: 'fin-21', prevCursor: 'inicio-21' },
+    );
+    expect(onPage21).toMatchObject({ page: 21, cursor: { after: 'fin-20' } });
+    expect(toQuery(listReducer(onPage21, { type: 'step', step: 'next' }))).toEqual({
+      page: 22,
+      limit: 50,
+      after: 'fin-21',
+    });
+  });
+
   describe('Next and Previous', () => {
     const loaded = (state: ListState, nextCursor: string | null, prevCursor: string | null) =>
       listReducer(state, { type: 'loaded', totalPages: 9, page: state.page, nextCursor, prevCursor });

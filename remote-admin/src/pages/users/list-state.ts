@@ -32,7 +32,8 @@ export type ListAction =
   | { type: 'status'; status: UserStatus | '' }
   | { type: 'typeEmail'; value: string }
   | { type: 'search' }
-  | ({ type: 'loaded'; totalPages: number } & PageOnScreen);
+  /** `totalCapped`: the total stopped at the cap, so pages past `totalPages` exist and are reached by Next. */
+  | ({ type: 'loaded'; totalPages: number; totalCapped?: boolean } & PageOnScreen);
 
 export const initialListState: ListState = {
   page: 1,
@@ -78,9 +79,10 @@ export function listReducer(state: ListState, action: ListAction): ListState {
     case 'search':
       return { ...state, email: state.emailInput.trim(), page: 1, cursor: null };
     case 'loaded': {
-      const { page: shown, nextCursor, prevCursor, totalPages } = action;
+      const { page: shown, nextCursor, prevCursor, totalPages, totalCapped } = action;
       // The answer's page can differ from the one asked for: past the end, or walking back reached the first page.
-      const page = clampPage(shown, totalPages);
+      // A capped total is no end: the rows past it are still there, and the page the answer found stands.
+      const page = totalCapped ? Math.max(1, shown) : clampPage(shown, totalPages);
       const onScreen = { page: shown, nextCursor, prevCursor };
       return page === state.page ? { ...state, onScreen } : { ...state, page, cursor: null, onScreen };
     }
