@@ -216,7 +216,8 @@ export const ADMIN_FALLBACK = {
   savePlan: 'Error al actualizar el plan. Por favor, intenta de nuevo.',
   /** The plan update call's own fallback, when the server sends no message (spec §8, 'update store fallback'). */
   updateUserPlan: 'Error al actualizar plan de usuario',
-  verifyUsers: 'Error al verificar usuarios. Por favor, intenta de nuevo.',
+  /** Spec §8: the failure is 'Error al verificar Ids' with its reason (the server's message, else the call's fallback). */
+  verifyIds: (reason: string) => `Error al verificar Ids: ${reason}`,
   dashboard: 'No se pudieron obtener las cifras del dashboard',
   auditLog: 'No se pudo obtener el registro de auditoría',
 } as const;

@@ -261,7 +261,8 @@ describe('user management', () => {
     await user.selectOptions(await screen.findByLabelText('Estado'), 'pending_verification');
     await user.click(await screen.findByLabelText('Seleccionar usuario1@example.com'));
     await user.click(screen.getByRole('button', { name: 'Verificar' }));
-    expect(await screen.findByText('Error al verificar usuarios. Por favor, intenta de nuevo.')).toBeInTheDocument();
+    // The spec's 'Error al verificar Ids' with its reason, on screen and not only in the console.
+    expect(await screen.findByText('Error al verificar Ids: Error interno del servidor')).toBeInTheDocument();
   });
 
   it('suspends an active user after confirmation and reloads the list', async () => {

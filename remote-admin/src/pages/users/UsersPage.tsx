@@ -4,6 +4,7 @@ import {
   Alert,
   Button,
   errorMessage,
+  FALLBACK,
   Input,
   Modal,
   Spinner,
@@ -150,7 +151,7 @@ export default function UsersPage() {
       reload();
     } catch (error) {
       console.error('Error al verificar Ids', error);
-      showAlert({ tone: 'error', text: ADMIN_FALLBACK.verifyUsers });
+      showAlert({ tone: 'error', text: ADMIN_FALLBACK.verifyIds(errorMessage(error, FALLBACK.verifyByIds)) });
     } finally {
       setVerifying(false);
     }
