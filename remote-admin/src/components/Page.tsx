@@ -1,4 +1,4 @@
-import styled from 'styled-components';
+import styled, { css } from 'styled-components';
 import { cardSurface, theme } from '@portal/shared';
 
 /** The area right of the side panel. */
@@ -27,4 +27,13 @@ export const FieldLabel = styled.label`
   flex-direction: column;
   gap: 6px;
   font-weight: 600;
+`;
+
+/** A wrapping row with its items at both ends: a page's title and its button, a list's count and its page numbers. */
+export const spreadRow = css`
+  display: flex;
+  flex-wrap: wrap;
+  justify-content: space-between;
+  align-items: center;
+  gap: 12px;
 `;

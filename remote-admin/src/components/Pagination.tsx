@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import { Button, Select, theme } from '@portal/shared';
 import { PAGE_SIZES, type PageStep, pageWindow } from '../rules/pagination';
-import { FieldLabel } from './Page';
+import { FieldLabel, spreadRow } from './Page';
 import { TEXT_ADMIN } from '../texts';
 
 const Nav = styled.nav`
@@ -57,11 +57,7 @@ export function Pagination({
 }
 
 const Footer = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  justify-content: space-between;
-  align-items: center;
-  gap: 12px;
+  ${spreadRow}
   margin-top: 16px;
   & > p { margin: 0; flex-basis: 100%; color: ${theme.color.muted}; }
 `;

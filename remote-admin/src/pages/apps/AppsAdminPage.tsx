@@ -17,7 +17,7 @@ import {
 } from '@portal/shared';
 import { ADMIN_ALERT_MS, TEXT_ADMIN } from '../../texts';
 import { createApp, updateApp } from '../../api/admin';
-import { AdminPage, Panel } from '../../components/Page';
+import { AdminPage, Panel, spreadRow } from '../../components/Page';
 import { ListFooter } from '../../components/Pagination';
 import { appended, clampPage } from '../../rules/pagination';
 import { appToForm, emptyAppForm, formToInput, type AppForm } from './app-form';
@@ -30,11 +30,7 @@ import { AppFormDialog } from './AppFormDialog';
 const APPS_PAGE_SIZE = 10;
 
 const Head = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  justify-content: space-between;
-  align-items: center;
-  gap: 12px;
+  ${spreadRow}
   margin-bottom: 20px;
   h1 { margin: 0; }
 `;

@@ -6,7 +6,6 @@ import {
   Button,
   FALLBACK,
   login,
-  PasswordField,
   type SecondStep,
   type Session,
   useSession,
@@ -14,6 +13,7 @@ import {
 } from '@portal/shared';
 import { AuthLayout, Footer, Form, TextLink } from '../../components/AuthLayout';
 import { EmailField } from '../../components/EmailField';
+import { PasswordInput } from '../../components/PasswordInput';
 import { SocialButtons } from '../../components/SocialButtons';
 import { useDelayed } from '../../hooks/timers';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
@@ -161,11 +161,11 @@ export default function LoginPage() {
           onChange={setEmail}
           disabled={busy}
         />
-        <PasswordField
+        <PasswordInput
           label="Contraseña"
           autoComplete="current-password"
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onChange={setPassword}
           disabled={busy}
         />
         <TextLink to="/forgot-password">¿Olvidaste tu contraseña?</TextLink>

@@ -1,16 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import {
-  Alert,
-  Button,
-  errorMessage,
-  FALLBACK,
-  PasswordField,
-  updatePassword,
-  useSession,
-  useSubmit,
-} from '@portal/shared';
+import { Alert, Button, errorMessage, FALLBACK, updatePassword, useSession, useSubmit } from '@portal/shared';
 import { passwordUpdateError } from '../../rules/forms';
 import { Form } from '../../components/AuthLayout';
+import { PasswordInput } from '../../components/PasswordInput';
 
 export const PASSWORD_UPDATED = 'Las contraseñas se actualizaron correctamente';
 
@@ -45,20 +37,19 @@ export function PasswordForm() {
   return (
     <Form onSubmit={onSubmit} noValidate>
       {message && <Alert tone={message.tone}>{message.text}</Alert>}
-      <PasswordField
+      <PasswordInput
         label="Contraseña actual"
         autoComplete="current-password"
         value={currentPassword}
         disabled={busy}
-        onChange={(e) => setCurrentPassword(e.target.value)}
+        onChange={setCurrentPassword}
       />
-      <PasswordField
+      <PasswordInput
         label="Nueva contraseña"
-        autoComplete="new-password"
         hint="Al menos 5 caracteres."
         value={newPassword}
         disabled={busy}
-        onChange={(e) => setNewPassword(e.target.value)}
+        onChange={setNewPassword}
       />
       <div>
         <Button type="submit" disabled={busy}>

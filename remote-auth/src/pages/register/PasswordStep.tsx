@@ -1,5 +1,6 @@
-import { Alert, Button, PasswordField } from '@portal/shared';
+import { Alert, Button } from '@portal/shared';
 import { Form, Row } from '../../components/AuthLayout';
+import { PasswordInput } from '../../components/PasswordInput';
 import type { PasswordStepState } from './useRegistration';
 
 /** Registration step 2, 'Tu contraseña': the password twice, then the account is created. */
@@ -16,22 +17,20 @@ export function PasswordStep({
   return (
     <Form ref={formRef} onSubmit={createAccount} noValidate aria-label="Tu contraseña">
       {serverError && <Alert tone="error">{serverError}</Alert>}
-      <PasswordField
+      <PasswordInput
         label="Contraseña"
-        autoComplete="new-password"
         value={values.password}
         error={errors.password}
         hint="Usa mayúsculas, números y símbolos para una contraseña más segura."
         disabled={busy}
-        onChange={(e) => change({ password: e.target.value })}
+        onChange={(password) => change({ password })}
       />
-      <PasswordField
+      <PasswordInput
         label="Confirmar contraseña"
-        autoComplete="new-password"
         value={values.confirmation}
         error={errors.confirmation}
         disabled={busy}
-        onChange={(e) => change({ confirmation: e.target.value })}
+        onChange={(confirmation) => change({ confirmation })}
       />
       <Row>
         <Button $variant="secondary" disabled={busy} onClick={back}>

@@ -7,7 +7,6 @@ import {
   errorMessage,
   FALLBACK,
   forgotPassword,
-  PasswordField,
   TextField,
   useSubmit,
   useTimedMessage,
@@ -15,6 +14,7 @@ import {
 import { passwordResetError, sanitizeCode } from '../../rules/forms';
 import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/AuthLayout';
 import { EmailField } from '../../components/EmailField';
+import { PasswordInput } from '../../components/PasswordInput';
 import { useDelayed } from '../../hooks/timers';
 import { BANNER_MS, NEXT_STEP_MS } from '../forgot-password/ForgotPasswordPage';
 import { useResend } from '../../hooks/useResend';
@@ -69,19 +69,12 @@ export default function ResetPasswordPage() {
           disabled={busy || done}
           onChange={(e) => setCode(sanitizeCode(e.target.value))}
         />
-        <PasswordField
-          label="Nueva contraseña"
-          autoComplete="new-password"
-          value={newPassword}
-          disabled={busy || done}
-          onChange={(e) => setNewPassword(e.target.value)}
-        />
-        <PasswordField
+        <PasswordInput label="Nueva contraseña" value={newPassword} disabled={busy || done} onChange={setNewPassword} />
+        <PasswordInput
           label="Confirmar contraseña"
-          autoComplete="new-password"
           value={confirmation}
           disabled={busy || done}
-          onChange={(e) => setConfirmation(e.target.value)}
+          onChange={setConfirmation}
         />
         <Button type="submit" $block disabled={busy || done}>
           Cambiar contraseña

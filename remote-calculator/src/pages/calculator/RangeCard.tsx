@@ -91,6 +91,29 @@ function DecimalField({
   );
 }
 
+/** The range's minimum or maximum, in the unit of its type. */
+function BoundField({
+  label,
+  bound,
+  range,
+  onChange,
+}: {
+  label: string;
+  bound: Bound;
+  range: RangeView;
+  onChange: (bound: Bound, text: string) => void;
+}) {
+  return (
+    <DecimalField
+      label={label}
+      unit={range.type.unit}
+      value={range[bound]}
+      invalid={range.invalid[bound]}
+      onChange={(text) => onChange(bound, text)}
+    />
+  );
+}
+
 /** One side of the calculator: its range type, bounds and value, named by its title so it can be found as a region. */
 export function RangeCard({
   title,
@@ -109,7 +132,6 @@ export function RangeCard({
 }) {
   const titleId = useId();
   const selectId = useId();
-  const unit = range.type.unit;
   return (
     <Card aria-labelledby={titleId}>
       <Title id={titleId}>{title}</Title>
@@ -124,23 +146,11 @@ export function RangeCard({
             ))}
           </Input>
         </Field>
-        <DecimalField
-          label="Mínimo"
-          unit={unit}
-          value={range.min}
-          invalid={range.invalid.min}
-          onChange={(text) => onBoundChange('min', text)}
-        />
-        <DecimalField
-          label="Máximo"
-          unit={unit}
-          value={range.max}
-          invalid={range.invalid.max}
-          onChange={(text) => onBoundChange('max', text)}
-        />
+        <BoundField label="Mínimo" bound="min" range={range} onChange={onBoundChange} />
+        <BoundField label="Máximo" bound="max" range={range} onChange={onBoundChange} />
         <DecimalField
           label="Valor"
-          unit={unit}
+          unit={range.type.unit}
           value={range.value}
           invalid={range.invalid.value}
           wide
