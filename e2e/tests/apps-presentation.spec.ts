@@ -60,3 +60,29 @@ test('the presentation opens once per session for a new account, and never again
   await expect(page.getByRole('article', { name: 'Beto Pro' })).toBeVisible();
   await expect(dialog).toBeHidden();
 });
+
+test('dismissed with Escape, the presentation is seen: it does not come back in the next session', async ({
+  page,
+  request,
+}) => {
+  const newcomer = person('presentacion-escape');
+  await registerActive(request, newcomer);
+  const token = await signInAs(page, request, newcomer.email, newcomer.password);
+
+  await page.goto('/apps');
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText('1 de 3')).toBeVisible();
+  const recorded = page.waitForResponse(
+    (answer) => answer.url() === `${API_URL}/auth/update-presentacion` && answer.request().method() === 'POST',
+  );
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  expect((await recorded).status()).toBe(200);
+  const stored = await request.get(`${API_URL}/auth/user`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(((await stored.json()) as { presentacion: boolean }).presentacion).toBe(false);
+
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: /Bienvenido/ })).toBeVisible();
+  await expect(page.getByRole('article', { name: 'Beto Pro' })).toBeVisible();
+  await expect(dialog).toBeHidden();
+});

@@ -247,6 +247,7 @@ export default function AppsPage() {
         <PresentationModal
           apps={apps.filter((app) => app.isEnabledWeb)}
           onClose={presentation.close}
+          onDismiss={presentation.dismiss}
           onFinish={presentation.finish}
         />
       )}

@@ -64,3 +64,24 @@ it('records the presentation as seen for the user on finishing and stores the up
   expect(useSession.getState().user?.presentacion).toBe(false);
   expect(JSON.parse(localStorage.getItem('auth-storage')!).state.user.presentacion).toBe(false);
 });
+
+it('dismissed with Escape, the presentation is recorded as seen as well, in the background', async () => {
+  await useSession.getState().startSession('tok', user({ id: 42, presentacion: true }));
+  renderAt('/apps', <AppsPage />);
+  expect(screen.getByRole('dialog')).toBeInTheDocument();
+  await userEvent.keyboard('{Escape}');
+  expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  await waitFor(() => expect(useSession.getState().user?.presentacion).toBe(false));
+  const call = api.requests.find((r) => r.path === '/auth/update-presentacion');
+  expect(JSON.parse(call!.body)).toEqual({ userId: 42 });
+});
+
+it("closed with 'Anterior' on the first step, it is only closed for this session: nothing is recorded", async () => {
+  await useSession.getState().startSession('tok', user({ id: 42, presentacion: true }));
+  renderAt('/apps', <AppsPage />);
+  await userEvent.click(screen.getByRole('button', { name: 'Anterior' }));
+  expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(api.requests.some((r) => r.path === '/auth/update-presentacion')).toBe(false);
+  expect(useSession.getState().user?.presentacion).toBe(true);
+});

@@ -122,17 +122,20 @@ export const FINISH_LABEL = 'Empezar a usar C+Suite';
 const DIALOG_HEIGHT = '600px';
 
 /**
- * Spec §2 and §4: the three-step presentation over the apps page. 'Anterior' on step 1 closes it; finishing calls
- * `onFinish` (which records it as seen) and closes it once that worked.
+ * Spec §2 and §4: the three-step presentation over the apps page. 'Anterior' on step 1 closes it (`onClose`);
+ * Escape or a click outside dismiss it (`onDismiss`, which also records it as seen); finishing calls `onFinish`
+ * (which records it as seen) and closes it once that worked.
  */
 export function PresentationModal({
   apps,
   onClose,
+  onDismiss = onClose,
   onFinish,
 }: {
   /** The web-enabled apps, shown on step 2. */
   apps: readonly App[];
   onClose: () => void;
+  onDismiss?: () => void;
   onFinish: () => Promise<void>;
 }) {
   const [step, setStep] = useState(1);
@@ -175,7 +178,7 @@ export function PresentationModal({
   };
 
   return (
-    <Modal title={STEP_TITLES[step] ?? ''} onClose={onClose} height={DIALOG_HEIGHT}>
+    <Modal title={STEP_TITLES[step] ?? ''} onClose={onDismiss} height={DIALOG_HEIGHT}>
       <Counter>
         {step} de {STEP_COUNT}
       </Counter>
