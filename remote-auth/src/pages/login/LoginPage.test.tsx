@@ -134,6 +134,10 @@ it('EMAIL_NOT_VERIFIED: message with the link, pending email kept, then verifica
   expect(screen.getByTestId('location')).toHaveTextContent(/^\/login/);
   act(() => jest.advanceTimersByTime(200));
   expect(screen.getByTestId('location')).toHaveTextContent(expected);
+  // The verification page is told why the person is there, to say it again.
+  expect(JSON.parse(screen.getByTestId('location-state').textContent ?? '')).toEqual({
+    notice: 'Debes verificar tu email antes de iniciar sesión',
+  });
 });
 
 it.each([

@@ -21,6 +21,7 @@ import { passkeyFailure, signInWithPasskey } from '../../passkeys/sign-in';
 import { usePasskeyAutofill, usePasskeySupport } from '../../passkeys/usePasskeys';
 import { cancelPasskeyCeremony } from '../../passkeys/webauthn';
 import { signInLockText } from '../../rules/sign-in-lock';
+import type { VerificationArrival } from '../verify-email/VerifyEmailPage';
 import { loginNotice, type LoginNoticeState } from './notice';
 import { SecondStepForm } from './SecondStepForm';
 
@@ -60,7 +61,9 @@ export default function LoginPage() {
     };
   }, []);
 
-  useDelayed(VERIFICATION_REDIRECT_MS, verificationPath ? () => navigate(verificationPath) : null);
+  // The verification page says again why the person is there: this page's message is on screen for a moment only.
+  const arrival: VerificationArrival = { notice: error ?? undefined };
+  useDelayed(VERIFICATION_REDIRECT_MS, verificationPath ? () => navigate(verificationPath, { state: arrival }) : null);
 
   /** Every sign-in of this page (password, second step, passkey) lands the same way. */
   const land = async ({ access_token: token, user }: Session) => {
@@ -142,7 +145,9 @@ export default function LoginPage() {
           {verificationPath && (
             <>
               {' '}
-              <TextLink to={verificationPath}>Ir a verificación de email</TextLink>
+              <TextLink to={verificationPath} state={arrival}>
+                Ir a verificación de email
+              </TextLink>
             </>
           )}
           {locked && (

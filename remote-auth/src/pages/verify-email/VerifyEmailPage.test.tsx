@@ -58,6 +58,15 @@ it('without an email in the address or pending, goes to /register', () => {
   expect(screen.getByTestId('location')).toHaveTextContent(/^\/register$/);
 });
 
+it('says again why the person was sent here from /login, and keeps it on screen', async () => {
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />, {
+    state: { notice: 'Debes verificar tu email antes de iniciar sesión' },
+  });
+  expect(screen.getByRole('status')).toHaveTextContent('Debes verificar tu email antes de iniciar sesión');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(screen.getByRole('status')).toHaveTextContent('Debes verificar tu email antes de iniciar sesión');
+});
+
 it('falls back to the pending-verification email', () => {
   useSession.getState().setPendingVerificationEmail('pendiente@example.com');
   renderAt('/verify-email', <VerifyEmailPage />);

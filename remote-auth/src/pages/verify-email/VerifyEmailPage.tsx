@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import {
   Alert,
@@ -36,9 +36,16 @@ const Email = styled.strong`
   overflow-wrap: anywhere;
 `;
 
+/** What a page that sends the person here may say on arrival: why they are asked for the code (kept on screen). */
+export interface VerificationArrival {
+  notice?: string;
+}
+
 /** /verify-email (spec §2, §4): the 6-digit code from the mail, resend with the server's cooldown (60 s). */
 export default function VerifyEmailPage() {
   const [params] = useSearchParams();
+  // A sign-in of an unverified account lands here with its reason, which /login showed only for a moment.
+  const arrival = useLocation().state as VerificationArrival | null;
   const pendingEmail = useSession((s) => s.pendingVerificationEmail);
   const startSession = useSession((s) => s.startSession);
   const setPendingVerificationEmail = useSession((s) => s.setPendingVerificationEmail);
@@ -111,6 +118,7 @@ export default function VerifyEmailPage() {
         </>
       }
     >
+      {arrival?.notice && <Alert tone="info">{arrival.notice}</Alert>}
       {message && <Alert tone={message.tone}>{message.text}</Alert>}
       <Form onSubmit={onSubmit} noValidate>
         <CodeInput
