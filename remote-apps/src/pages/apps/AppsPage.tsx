@@ -18,6 +18,7 @@ import {
 } from '@portal/shared';
 import { listAppsWithPlans } from '../../api/apps-with-plans';
 import { proPlanOf } from '../../rules/plans';
+import { CAMPAIGN_ART } from '../../components/campaign-art';
 import { tileGrid } from '../../components/lists';
 import { Heading, Page } from '../../components/Page';
 import { AppCard, type Platform } from './AppCard';
@@ -60,23 +61,20 @@ const Promo = styled.a`
   overflow: hidden;
   color: #ffffff;
   text-decoration: none;
-  background:
-    radial-gradient(circle at 85% 30%, rgba(253, 230, 138, 0.55) 0 40px, transparent 41px),
-    radial-gradient(circle at 95% 90%, rgba(94, 234, 212, 0.45) 0 70px, transparent 71px),
-    linear-gradient(120deg, #1e3a8a, #1d4ed8 55%, #0f766e);
+  background: linear-gradient(120deg, #1e3a8a, #1d4ed8 55%, #0f766e);
   strong { font-size: 1.5rem; line-height: 1.2; }
-  @media (max-width: ${theme.breakpoint.mobile}) {
-    background:
-      radial-gradient(circle at 100% 100%, rgba(94, 234, 212, 0.35) 0 48px, transparent 49px),
-      linear-gradient(120deg, #1e3a8a, #1d4ed8 55%, #0f766e);
-  }
   span { opacity: 0.92; max-width: 36ch; }
+  /* The campaign's image, beside the words (behind them, faded, where the banner is narrow). */
+  isolation: isolate;
+  img { position: absolute; z-index: -1; right: 12px; bottom: 0; height: 92%; max-width: 45%; object-fit: contain; }
+  @media (max-width: 1000px) { img { opacity: 0.35; } }
   &:focus-visible { outline: 3px solid ${theme.color.primary}; outline-offset: 3px; }
   @media (max-width: ${theme.breakpoint.mobile}) {
     min-height: 0;
     padding: 12px 16px;
     strong { font-size: 1.1rem; }
     span { font-size: 0.875rem; }
+    img { height: 100%; max-width: 30%; }
   }
 `;
 
@@ -223,6 +221,7 @@ export default function AppsPage() {
       </Top>
       <Banners>
         <Promo href={campaignUrl} target="_blank" rel="noopener noreferrer">
+          <img src={CAMPAIGN_ART} alt="" />
           <strong>C+Suite</strong>
           <span>Automatiza, gestiona y optimiza tu planta con una sola cuenta.</span>
           <VisuallyHidden> (campaña; se abre en una pestaña nueva)</VisuallyHidden>

@@ -101,6 +101,10 @@ describe('the apps home', () => {
     const promo = screen.getByRole('link', { name: /campaña/ });
     expect(promo).toHaveAttribute('href', 'https://campana.example.com/promo');
     expect(promo).toHaveAttribute('target', '_blank');
+    // Spec §2: a banner image. Drawn as SVG, decorative (the words beside it name the link).
+    const image = promo.querySelector('img');
+    expect(image?.getAttribute('src')).toMatch(/^data:image\/svg\+xml,/);
+    expect(image).toHaveAttribute('alt', '');
     await userEvent.click(
       within(screen.getByRole('region', { name: 'Mejorar Plan' })).getByRole('button', { name: 'Mejorar Plan' }),
     );
