@@ -63,7 +63,6 @@ export const TEXT_ADMIN = {
       : `${total.toLocaleString('es-ES')} ${total === 1 ? 'usuario' : 'usuarios'}`,
   loadingUsers: 'Cargando usuarios...',
   usersLoadFailed: 'No se pudo cargar la lista de usuarios.',
-  retry: 'Reintentar',
   selectUser: (email: string) => `Seleccionar ${email}`,
   editUserTitle: 'Editar usuario',
   lastName: 'Apellido',

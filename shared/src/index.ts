@@ -26,6 +26,7 @@ export * from './ui/Button';
 export * from './ui/TextField';
 export * from './ui/Alert';
 export * from './ui/Spinner';
+export * from './ui/LoadFailed';
 export * from './ui/Card';
 export * from './ui/Tabs';
 export * from './ui/Modal';

@@ -6,6 +6,7 @@ import {
   errorMessage,
   FALLBACK,
   Input,
+  LoadFailed,
   Modal,
   Spinner,
   type AdminUser,
@@ -227,12 +228,7 @@ export default function UsersPage() {
         {alert && <Alert tone={alert.tone}>{alert.text}</Alert>}
 
         {list === null && loadError ? (
-          <Alert tone="error">
-            {loadError}{' '}
-            <Button $variant="secondary" onClick={reload}>
-              {TEXT_ADMIN.retry}
-            </Button>
-          </Alert>
+          <LoadFailed message={loadError} onRetry={reload} />
         ) : list === null ? (
           <Spinner label={TEXT_ADMIN.loadingUsers} />
         ) : list.data.length === 0 ? (

@@ -4,6 +4,7 @@ import styled from 'styled-components';
 import {
   cardSurface,
   Alert,
+  LoadFailed,
   Button,
   getRuntimeConfig,
   openWebLaunch,
@@ -118,12 +119,7 @@ const TabsArea = styled.div`
   }
 `;
 
-/** A failed apps list: the message and 'Reintentar'. */
-const Failed = styled.div`
-  display: flex;
-  flex-direction: column;
-  align-items: flex-start;
-  gap: 12px;
+const Failed = styled(LoadFailed)`
   padding-top: 20px;
 `;
 
@@ -186,15 +182,7 @@ export default function AppsPage() {
 
   let body: ReactNode;
   if (isLoading && apps.length === 0) body = <Spinner label={TEXT.loadingApps} />;
-  else if (error && apps.length === 0)
-    body = (
-      <Failed>
-        <Alert>{error}</Alert>
-        <Button $variant="secondary" onClick={() => void ensureLoaded()}>
-          {TEXT.retry}
-        </Button>
-      </Failed>
-    );
+  else if (error && apps.length === 0) body = <Failed message={error} onRetry={() => void ensureLoaded()} />;
   else if (apps.length === 0) body = <State>{TEXT.noApps}</State>;
   else
     body = (
