@@ -136,7 +136,8 @@ it('EMAIL_NOT_VERIFIED: message with the link, pending email kept, then verifica
   expect(screen.getByTestId('location')).toHaveTextContent(expected);
   // The verification page is told why the person is there, to say it again.
   expect(JSON.parse(screen.getByTestId('location-state').textContent ?? '')).toEqual({
-    notice: 'Debes verificar tu email antes de iniciar sesión',
+    message: 'Debes verificar tu email antes de iniciar sesión',
+    tone: 'info',
   });
 });
 

@@ -21,7 +21,6 @@ import { passkeyFailure, signInWithPasskey } from '../../passkeys/sign-in';
 import { usePasskeyAutofill, usePasskeySupport } from '../../passkeys/usePasskeys';
 import { cancelPasskeyCeremony } from '../../passkeys/webauthn';
 import { signInLockText } from '../../rules/sign-in-lock';
-import type { VerificationArrival } from '../verify-email/VerifyEmailPage';
 import { loginNotice, type LoginNoticeState } from './notice';
 import { SecondStepForm } from './SecondStepForm';
 
@@ -62,7 +61,7 @@ export default function LoginPage() {
   }, []);
 
   // The verification page says again why the person is there: this page's message is on screen for a moment only.
-  const arrival: VerificationArrival = { notice: error ?? undefined };
+  const arrival: LoginNoticeState = { message: error ?? undefined, tone: 'info' };
   useDelayed(VERIFICATION_REDIRECT_MS, verificationPath ? () => navigate(verificationPath, { state: arrival }) : null);
 
   /** Every sign-in of this page (password, second step, passkey) lands the same way. */

@@ -1,7 +1,7 @@
 import { SUSPENDED_LOGIN_ERROR } from '@portal/shared';
 import type { TimedMessage } from '@portal/shared';
 
-/** What registration passes to /login in the navigation state (spec §2, §4). */
+/** A navigation notice: what registration passes to /login (spec §2, §4), and /login to /verify-email. */
 export interface LoginNoticeState {
   message?: string;
   tone?: TimedMessage['tone'];

@@ -60,7 +60,7 @@ it('without an email in the address or pending, goes to /register', () => {
 
 it('says again why the person was sent here from /login, and keeps it on screen', async () => {
   renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />, {
-    state: { notice: 'Debes verificar tu email antes de iniciar sesión' },
+    state: { message: 'Debes verificar tu email antes de iniciar sesión', tone: 'info' },
   });
   expect(screen.getByRole('status')).toHaveTextContent('Debes verificar tu email antes de iniciar sesión');
   await new Promise((resolve) => setTimeout(resolve, 50));

@@ -19,6 +19,7 @@ import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/Au
 import { useResendCooldown } from '../../hooks/timers';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
 import { useResend } from '../../hooks/useResend';
+import type { LoginNoticeState } from '../login/notice';
 
 /** Spec §4, §9. */
 export const RESEND_COOLDOWN_S = 60;
@@ -36,16 +37,12 @@ const Email = styled.strong`
   overflow-wrap: anywhere;
 `;
 
-/** What a page that sends the person here may say on arrival: why they are asked for the code (kept on screen). */
-export interface VerificationArrival {
-  notice?: string;
-}
-
 /** /verify-email (spec §2, §4): the 6-digit code from the mail, resend with the server's cooldown (60 s). */
 export default function VerifyEmailPage() {
   const [params] = useSearchParams();
-  // A sign-in of an unverified account lands here with its reason, which /login showed only for a moment.
-  const arrival = useLocation().state as VerificationArrival | null;
+  // A sign-in of an unverified account lands here with its reason, which /login showed only for a moment: the same
+  // navigation notice registration hands to /login, kept on screen here.
+  const arrival = useLocation().state as LoginNoticeState | null;
   const pendingEmail = useSession((s) => s.pendingVerificationEmail);
   const startSession = useSession((s) => s.startSession);
   const setPendingVerificationEmail = useSession((s) => s.setPendingVerificationEmail);
@@ -118,7 +115,7 @@ export default function VerifyEmailPage() {
         </>
       }
     >
-      {arrival?.notice && <Alert tone="info">{arrival.notice}</Alert>}
+      {arrival?.message && <Alert tone={arrival.tone ?? 'info'}>{arrival.message}</Alert>}
       {message && <Alert tone={message.tone}>{message.text}</Alert>}
       <Form onSubmit={onSubmit} noValidate>
         <CodeInput
