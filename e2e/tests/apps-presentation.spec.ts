@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, person, registerActive, test } from '../support/auth';
 import { API_URL } from '../support/env';
 import { signInAs } from '../support/session';
@@ -10,6 +10,12 @@ async function finishPresentation(page: Page) {
     await expect(dialog.getByText(next)).toBeVisible();
   }
   await dialog.getByRole('button', { name: 'Empezar a usar C+Suite' }).click();
+}
+
+/** The account's `presentacion` as the server keeps it. */
+async function storedPresentation(request: APIRequestContext, token: string): Promise<boolean> {
+  const stored = await request.get(`${API_URL}/auth/user`, { headers: { Authorization: `Bearer ${token}` } });
+  return ((await stored.json()) as { presentacion: boolean }).presentacion;
 }
 
 test('the presentation opens once per session for a new account, and never again once finished, also after a reload', async ({
@@ -52,8 +58,7 @@ test('the presentation opens once per session for a new account, and never again
   await expect(dialog).toBeHidden();
   expect(recorded).toBe(1);
   // The server kept it: the account is no longer new.
-  const stored = await request.get(`${API_URL}/auth/user`, { headers: { Authorization: `Bearer ${token}` } });
-  expect(((await stored.json()) as { presentacion: boolean }).presentacion).toBe(false);
+  expect(await storedPresentation(request, token)).toBe(false);
 
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: /Bienvenido/ })).toBeVisible();
@@ -78,8 +83,7 @@ test('dismissed with Escape, the presentation is seen: it does not come back in 
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   expect((await recorded).status()).toBe(200);
-  const stored = await request.get(`${API_URL}/auth/user`, { headers: { Authorization: `Bearer ${token}` } });
-  expect(((await stored.json()) as { presentacion: boolean }).presentacion).toBe(false);
+  expect(await storedPresentation(request, token)).toBe(false);
 
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: /Bienvenido/ })).toBeVisible();

@@ -24,26 +24,27 @@ export function usePresentation() {
 
   const close = useCallback(() => setOpen(false), []);
 
-  const dismiss = useCallback(() => {
-    setOpen(false);
+  /** Records the presentation as seen on the server and stores the user it answers. */
+  const recordSeen = useCallback(async () => {
     if (!user) return;
-    // The dialog is gone already: a failure only leaves the presentation for the next session.
-    updatePresentation(user.id).then(
-      (answer) => setUser(answer?.user ?? { ...user, presentacion: false }),
-      (error) => console.error(error),
-    );
+    const answer = await updatePresentation(user.id);
+    setUser(answer?.user ?? { ...user, presentacion: false });
   }, [user, setUser]);
 
+  const dismiss = useCallback(() => {
+    setOpen(false);
+    // The dialog is gone already: a failure only leaves the presentation for the next session.
+    recordSeen().catch((error) => console.error(error));
+  }, [recordSeen]);
+
   const finish = useCallback(async () => {
-    if (!user) return;
     try {
-      const answer = await updatePresentation(user.id);
-      setUser(answer?.user ?? { ...user, presentacion: false });
+      await recordSeen();
       setOpen(false);
     } catch (error) {
       throw new Error(errorMessage(error, FALLBACK.presentation));
     }
-  }, [user, setUser]);
+  }, [recordSeen]);
 
   return { open, close, dismiss, finish };
 }
