@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allowListProblems, wildcardDomainProblems } from '@portal/contracts/redirect/allow-list-entries';
 import { defaultLocalOrigins, HOST } from '@portal/contracts/manifest';
+import { defaultRelyingPartyId, isLoopbackHost } from '@portal/contracts/passkeys/relying-party';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -76,8 +77,6 @@ export interface WebAuthnConfig {
   origins: string[];
 }
 
-const loopbackHosts = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
 /**
  * The relying party from PORTAL_URL unless WEBAUTHN_RP_ID / WEBAUTHN_ORIGINS say otherwise. Browsers refuse an IP
  * address as relying party ID, so a portal on 127.0.0.1 uses 'localhost' and accepts its localhost origin: passkeys
@@ -85,8 +84,9 @@ const loopbackHosts = new Set(['127.0.0.1', '[::1]', 'localhost']);
  */
 export function webauthnConfig(env: Env, portalUrl: string): WebAuthnConfig {
   const portal = new URL(portalUrl);
-  const loopback = loopbackHosts.has(portal.hostname);
-  const rpId = (read(env, 'WEBAUTHN_RP_ID') ?? (loopback ? 'localhost' : portal.hostname)).toLowerCase();
+  // The same rule the portal's pages follow to know whether they may offer passkeys (@portal/contracts).
+  const loopback = isLoopbackHost(portal.hostname);
+  const rpId = (read(env, 'WEBAUTHN_RP_ID') ?? defaultRelyingPartyId(portal)).toLowerCase();
   if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(rpId)) {
     throw new ConfigError(
       'WEBAUTHN_RP_ID',
@@ -178,8 +178,11 @@ export class ConfigError extends Error {
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
-/** The shell and every remote as `npm start` serves them on this machine (the portal's manifest), and the shell as localhost. */
-export const defaultCorsOrigins = [...defaultLocalOrigins(), `http://localhost:${HOST.port}`];
+/**
+ * The shell and every remote as `npm start` serves them on this machine (the portal's manifest): at localhost, the
+ * address it prints, and at 127.0.0.1, where a page still works (passkeys aside).
+ */
+export const defaultCorsOrigins = [...defaultLocalOrigins('localhost'), ...defaultLocalOrigins('127.0.0.1')];
 
 const logLevels: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -391,8 +394,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const port = integer(env, 'PORT', 3000, 0, 65535);
-  const portalUrl = origin('PORTAL_URL', read(env, 'PORTAL_URL') ?? 'http://127.0.0.1:8080');
-  const apiPublicUrl = origin('API_PUBLIC_URL', read(env, 'API_PUBLIC_URL') ?? `http://127.0.0.1:${port}`);
+  const portalUrl = origin('PORTAL_URL', read(env, 'PORTAL_URL') ?? `http://localhost:${HOST.port}`);
+  const apiPublicUrl = origin('API_PUBLIC_URL', read(env, 'API_PUBLIC_URL') ?? `http://localhost:${port}`);
   const wildcardDomains = redirectWildcardDomains(env);
   return {
     port,

@@ -15,6 +15,7 @@ describe('configuration', () => {
     assert.equal(config.databaseUrl, undefined);
     assert.match(config.dataDir, /\.data$/);
     assert.deepEqual(config.corsOrigins, defaultCorsOrigins);
+    assert.ok(config.corsOrigins.includes('http://localhost:8080'));
     assert.ok(config.corsOrigins.includes('http://127.0.0.1:8080'));
     assert.equal(config.tokenTtlSeconds, 86400);
     assert.equal(config.logLevel, 'info');
@@ -39,7 +40,7 @@ describe('configuration', () => {
     const defaults = loadConfig({});
     assert.equal(defaults.smtpUrl, undefined);
     assert.equal(defaults.redisUrl, undefined);
-    assert.equal(defaults.portalUrl, 'http://127.0.0.1:8080');
+    assert.equal(defaults.portalUrl, 'http://localhost:8080');
     assert.equal(defaults.mailFrom, 'Portal de aplicaciones <no-reply@portal.local>');
     assert.equal(defaults.authRateLimitPerMinute, 30);
     const config = loadConfig({
@@ -60,7 +61,7 @@ describe('configuration', () => {
     const defaults = loadConfig({ PORT: '4000' });
     assert.equal(defaults.google, undefined);
     assert.equal(defaults.apple, undefined);
-    assert.equal(defaults.apiPublicUrl, 'http://127.0.0.1:4000');
+    assert.equal(defaults.apiPublicUrl, 'http://localhost:4000');
     assert.deepEqual(defaults.redirectAllowList, []);
     assert.equal(defaults.trustProxy, false);
     const config = loadConfig({

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_DEFAULT_PORT, HOST, REMOTES as MANIFEST_REMOTES } from '@portal/contracts/manifest';
+import { isLoopbackHost } from '@portal/contracts/passkeys/relying-party';
 import { allowListProblems, wildcardDomainProblems } from '@portal/contracts/redirect/allow-list-entries';
 import { DEFAULT_REDIRECT_ALLOW_LIST, DEFAULT_REDIRECT_WILDCARD_DOMAINS } from '@portal/contracts/redirect/defaults';
 
@@ -42,21 +43,33 @@ function portFrom(env, name, fallback) {
 
 const envName = (/** @type {string} */ remote) => `REMOTE_${remote.toUpperCase()}`;
 
+/**
+ * The host name the parts are printed and configured at when they listen on `bind`: 'localhost' on this machine
+ * (a loopback address, or every address), because browsers refuse an IP address for passkeys; any other address as
+ * it is (an IPv6 one in brackets). A browser reaches 'localhost' on 127.0.0.1 as on ::1 (it tries both).
+ */
+/** @param {string} bind */
+export function publicHostName(bind) {
+  if (isLoopbackHost(bind) || bind === '0.0.0.0' || bind === '::' || bind === '[::]') return 'localhost';
+  return bind.includes(':') && !bind.startsWith('[') ? `[${bind}]` : bind;
+}
+
 /** Ports and public URLs of every part, from the environment (README lists the variables). */
 /** @returns {Layout} */
 export function readLayout(env = process.env) {
   const bind = env.BIND_HOST || '127.0.0.1';
+  const at = (/** @type {number} */ port) => `http://${publicHostName(bind)}:${port}`;
   const apiPort = portFrom(env, 'API_PORT', DEFAULT_API_PORT);
   const hostPort = portFrom(env, 'HOST_PORT', DEFAULT_HOST_PORT);
   const remotes = presentRemotes().map((remote) => {
     const port = portFrom(env, `${envName(remote.name)}_PORT`, remote.port);
-    const origin = `http://${bind}:${port}`;
+    const origin = at(port);
     return { ...remote, port, origin, manifestUrl: env[`${envName(remote.name)}_URL`] || `${origin}/mf-manifest.json` };
   });
   return {
     bind,
-    api: { port: apiPort, url: (env.PUBLIC_API_URL || `http://${bind}:${apiPort}`).replace(/\/+$/, '') },
-    host: { port: hostPort, url: env.PUBLIC_PORTAL_URL || `http://${bind}:${hostPort}` },
+    api: { port: apiPort, url: (env.PUBLIC_API_URL || at(apiPort)).replace(/\/+$/, '') },
+    host: { port: hostPort, url: env.PUBLIC_PORTAL_URL || at(hostPort) },
     remotes,
   };
 }
@@ -154,11 +167,17 @@ export function runtimeConfig(layout, env = process.env) {
   };
 }
 
-/** Browser origins the API must accept: the host, every remote (standalone mode), and any extra ones configured. */
+/**
+ * Browser origins the API must accept: the host, every remote (standalone mode), and any extra ones configured. A part
+ * at localhost is accepted at 127.0.0.1 too (and the other way round): a page opened there works, passkeys aside.
+ */
 /** @param {Layout} layout @param {Env} [env] */
 export function corsOrigins(layout, env = process.env) {
   const origins = new Set([layout.host.url, ...layout.remotes.map((remote) => remote.origin)]);
-  for (const origin of [...origins]) origins.add(origin.replace('//127.0.0.1:', '//localhost:'));
+  for (const origin of [...origins]) {
+    origins.add(origin.replace('//127.0.0.1:', '//localhost:'));
+    origins.add(origin.replace('//localhost:', '//127.0.0.1:'));
+  }
   for (const extra of list(env.CORS_EXTRA_ORIGINS) ?? []) origins.add(extra);
   return [...origins].map((origin) => new URL(origin).origin);
 }

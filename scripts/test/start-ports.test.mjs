@@ -195,6 +195,10 @@ test('a stop signal to npm start alone stops the API child and every server, and
     },
   });
   assert.match(result.stdout, /Portal listo/, result.stderr);
+  // The address printed is one where every feature works: localhost (passkeys refuse an IP address), every part alike.
+  assert.match(result.stdout, new RegExp(`Portal listo: abre http://localhost:${ports.host}\n`));
+  assert.match(result.stdout, new RegExp(`API +http://localhost:${ports.api} `));
+  assert.match(result.stdout, new RegExp(`Remoto auth +http://localhost:${ports.auth}\n`));
   assert.equal(result.code, 0, result.stdout + result.stderr);
   for (const name of /** @type {const} */ (['api', 'auth', 'apps', 'admin', 'calculator', 'host'])) {
     assert.equal(await taken(ports[name]), false, `${name} (${ports[name]}) quedó escuchando`);

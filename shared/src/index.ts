@@ -37,6 +37,7 @@ export * from './api/billing';
 export * from './plans/labels';
 export * from './apps/launch';
 export * from '@portal/contracts/apps/links';
+export * from '@portal/contracts/passkeys/relying-party';
 export * from '@portal/contracts/users/picture';
 export * from './apps/store';
 export * from './billing/store';

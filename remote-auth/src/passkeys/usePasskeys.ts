@@ -1,19 +1,35 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Session } from '@portal/shared';
+import { type PasskeysUnavailable, passkeysUnavailableHere } from './place';
 import { finishPasskeySignIn, passkeyFailure, passkeySignInOptions } from './sign-in';
 import { cancelPasskeyCeremony, signWithPasskey, supportsPasskeyAutofill, supportsPasskeys } from './webauthn';
 
-/** Whether this browser can use passkeys: null until known (the library loads on demand). */
-export function usePasskeySupport(): boolean | null {
-  const [supported, setSupported] = useState<boolean | null>(null);
+export interface PasskeySupport {
+  /** Whether passkeys can be used here: null until known (the library loads on demand). */
+  usable: boolean | null;
+  /** When it is this page's address that cannot use them (an IP address, plain http): why, and where they work. */
+  elsewhere: PasskeysUnavailable | null;
+}
+
+/**
+ * Whether this page can use passkeys: its address first (a page on an IP address never can, whatever the browser),
+ * then the browser. Known after the first render, so a prerendered page hydrates as it was built.
+ */
+export function usePasskeySupport(): PasskeySupport {
+  const [support, setSupport] = useState<PasskeySupport>({ usable: null, elsewhere: null });
   useEffect(() => {
+    const elsewhere = passkeysUnavailableHere();
+    if (elsewhere) {
+      setSupport({ usable: false, elsewhere });
+      return;
+    }
     let active = true;
-    void supportsPasskeys().then((value) => active && setSupported(value));
+    void supportsPasskeys().then((usable) => active && setSupport({ usable, elsewhere: null }));
     return () => {
       active = false;
     };
   }, []);
-  return supported;
+  return support;
 }
 
 /**
@@ -35,7 +51,7 @@ export function usePasskeyAutofill(
     if (round === null) return;
     let active = true;
     const run = async () => {
-      if (!(await supportsPasskeyAutofill()) || !active) return;
+      if (passkeysUnavailableHere() || !(await supportsPasskeyAutofill()) || !active) return;
       let ceremony: Awaited<ReturnType<typeof passkeySignInOptions>>;
       let response: Awaited<ReturnType<typeof signWithPasskey>>;
       try {

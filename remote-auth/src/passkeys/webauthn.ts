@@ -62,3 +62,22 @@ export function isCancelledCeremony(error: unknown): boolean {
 
 /** The message of a cancelled ceremony. */
 export const CANCELLED = 'Se canceló la operación';
+
+/**
+ * What the browser said about a passkey it could not create, in words a person can act on; null when it said nothing
+ * more than a failure (a cancel has its own message: CANCELLED).
+ */
+export function creationProblem(error: unknown): string | null {
+  switch ((error as Error | undefined)?.name) {
+    case 'InvalidStateError':
+      return 'este dispositivo ya guarda una llave de acceso de tu cuenta';
+    case 'ConstraintError':
+      return 'este dispositivo no puede guardar una llave de acceso protegida con tu huella, tu rostro o un PIN';
+    case 'NotSupportedError':
+      return 'este dispositivo no admite el tipo de llave de acceso que usa el portal';
+    case 'SecurityError':
+      return 'el navegador no permite llaves de acceso del portal en esta dirección';
+    default:
+      return null;
+  }
+}

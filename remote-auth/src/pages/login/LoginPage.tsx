@@ -17,6 +17,7 @@ import { PasswordInput } from '../../components/PasswordInput';
 import { SocialButtons } from '../../components/SocialButtons';
 import { useDelayed } from '../../hooks/timers';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
+import { PasskeysElsewhere } from '../../passkeys/PasskeysElsewhere';
 import { passkeyFailure, signInWithPasskey } from '../../passkeys/sign-in';
 import { usePasskeyAutofill, usePasskeySupport } from '../../passkeys/usePasskeys';
 import { cancelPasskeyCeremony } from '../../passkeys/webauthn';
@@ -179,11 +180,17 @@ export default function LoginPage() {
       </Form>
       <SocialButtons redirectUrl={redirectUrl} disabled={busy}>
         {/* Shown until the browser is known to lack passkeys (most have them): the prerendered page has it, and the
-            buttons below do not move when the scripts find out. */}
-        {passkeys !== false && (
+            buttons below do not move when the scripts find out. On an address that cannot use them (an IP address),
+            the page says why and where they work instead. */}
+        {passkeys.usable !== false && (
           <Button $variant="secondary" $block disabled={busy} onClick={onPasskey}>
             Iniciar sesión con llave de acceso
           </Button>
+        )}
+        {passkeys.elsewhere && (
+          <Alert tone="info">
+            <PasskeysElsewhere unavailable={passkeys.elsewhere} />
+          </Alert>
         )}
       </SocialButtons>
       <Footer>

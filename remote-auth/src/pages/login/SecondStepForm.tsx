@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, ApiError, Button, type SecondStep, type Session, TextField, useSubmit } from '@portal/shared';
 import { Form, LinkButton, Row } from '../../components/AuthLayout';
+import { PasskeysElsewhere } from '../../passkeys/PasskeysElsewhere';
 import { passkeyFailure, signInWithCode, signInWithPasskey, TICKET_EXPIRED } from '../../passkeys/sign-in';
+import { usePasskeySupport } from '../../passkeys/usePasskeys';
 import { cancelPasskeyCeremony } from '../../passkeys/webauthn';
 
 const CODE_FAILED = 'No se pudo verificar el código';
@@ -24,6 +26,8 @@ export function SecondStepForm({
   const [recovery, setRecovery] = useState(!step.methods.includes('totp'));
   const [code, setCode] = useState('');
   const { busy, message, showMessage, submit } = useSubmit();
+  // On an address that cannot use passkeys, the step says where they work instead of offering one.
+  const { elsewhere } = usePasskeySupport();
 
   const attempt = (signIn: () => Promise<Session>, failure: (caught: unknown) => string) =>
     submit({
@@ -106,7 +110,12 @@ export function SecondStepForm({
       ) : (
         <p>Usa tu llave de acceso para confirmar que eres tú.</p>
       )}
-      {step.methods.includes('passkey') && (
+      {step.methods.includes('passkey') && elsewhere && (
+        <Alert tone="info">
+          <PasskeysElsewhere unavailable={elsewhere} />
+        </Alert>
+      )}
+      {step.methods.includes('passkey') && !elsewhere && (
         <Button $variant={byCode ? 'secondary' : 'primary'} $block disabled={busy} onClick={withPasskey}>
           Usar mi llave de acceso
         </Button>

@@ -184,3 +184,29 @@ it('without WebAuthn: says so, and no button to add', async () => {
   expect(await screen.findByText('Este navegador no admite llaves de acceso')).toBeInTheDocument();
   expect(screen.queryByRole('button', { name: 'Agregar llave de acceso' })).not.toBeInTheDocument();
 });
+
+it.each([
+  [
+    'InvalidStateError',
+    'No se pudo agregar la llave de acceso: este dispositivo ya guarda una llave de acceso de tu cuenta.',
+  ],
+  [
+    'SecurityError',
+    'No se pudo agregar la llave de acceso: el navegador no permite llaves de acceso del portal en esta dirección.',
+  ],
+  ['UnknownError', 'No se pudo agregar la llave de acceso'],
+])('a ceremony the browser refuses with %s says why when the browser said it', async (name, message) => {
+  jest.mocked(startRegistration).mockRejectedValue(Object.assign(new Error('in English'), { name }));
+  renderAt('/perfil', <PasskeysSection />);
+  await userEvent.click(await screen.findByRole('button', { name: 'Agregar llave de acceso' }));
+  await userEvent.type(screen.getByLabelText('Nombre de la llave'), 'Mi portátil');
+  await userEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent(new RegExp(`^${message.replace('.', '\\.')}$`));
+  expect(api.requests.some((r) => r.method === 'POST' && r.path === '/auth/passkeys')).toBe(false);
+});
+
+it('on a host name (localhost) the section offers to add a passkey and explains nothing', async () => {
+  renderAt('/perfil', <PasskeysSection />);
+  expect(await screen.findByRole('button', { name: 'Agregar llave de acceso' })).toBeInTheDocument();
+  expect(screen.queryByText(/dirección IP/)).not.toBeInTheDocument();
+});

@@ -1,7 +1,8 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { Alert, ApiError, Button, errorMessage, Modal, type Passkey, TextField } from '@portal/shared';
+import { PasskeysElsewhere } from '../../../passkeys/PasskeysElsewhere';
 import { usePasskeySupport } from '../../../passkeys/usePasskeys';
-import { CANCELLED, isCancelledCeremony } from '../../../passkeys/webauthn';
+import { CANCELLED, creationProblem, isCancelledCeremony } from '../../../passkeys/webauthn';
 import { absoluteDate, relativeDate } from './dates';
 import { ADD_FAILED, addPasskey, deletePasskey, listPasskeys } from './passkeys-api';
 import { Badge, List, Row, Section } from './styles';
@@ -9,18 +10,22 @@ import { Badge, List, Row, Section } from './styles';
 const NAME_MAX = 60;
 const LOAD_FAILED = 'No se pudieron cargar las llaves de acceso';
 
-/** What to say when adding failed: a cancelled ceremony, the API's message, or the general one. */
+/** What to say when adding failed: a cancelled ceremony, the API's message, the browser's reason, or the general one. */
 function addFailure(error: unknown): string {
   if (error instanceof ApiError) return error.message;
-  return isCancelledCeremony(error) ? CANCELLED : ADD_FAILED;
+  if (isCancelledCeremony(error)) return CANCELLED;
+  const problem = creationProblem(error);
+  return problem ? `${ADD_FAILED}: ${problem}.` : ADD_FAILED;
 }
 
 /**
  * 'Llaves de acceso': this account's passkeys, each with 'Eliminar' (after a confirmation), and 'Agregar
- * llave de acceso' (a name, then the browser's ceremony). `onChange` tells the tab the factors changed.
+ * llave de acceso' (a name, then the browser's ceremony). On an address that cannot use passkeys (an IP address) the
+ * section says why and where they work, and offers no 'Agregar' that could only fail. `onChange` tells the tab the
+ * factors changed.
  */
 export function PasskeysSection({ onChange }: { onChange?: () => void }) {
-  const supported = usePasskeySupport();
+  const { usable: supported, elsewhere } = usePasskeySupport();
   const [passkeys, setPasskeys] = useState<Passkey[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -118,7 +123,12 @@ export function PasskeysSection({ onChange }: { onChange?: () => void }) {
         </List>
       )}
       {passkeys?.length === 0 && <p>Aún no tienes llaves de acceso.</p>}
-      {supported === false && <Alert tone="info">Este navegador no admite llaves de acceso</Alert>}
+      {elsewhere && (
+        <Alert tone="info">
+          <PasskeysElsewhere unavailable={elsewhere} />
+        </Alert>
+      )}
+      {supported === false && !elsewhere && <Alert tone="info">Este navegador no admite llaves de acceso</Alert>}
       {supported &&
         (naming ? (
           <form onSubmit={add} noValidate aria-label="Agregar llave de acceso">
