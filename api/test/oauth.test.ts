@@ -277,14 +277,39 @@ forEachBackend((backend) => {
       assert.equal(hostile.searchParams.get('redirect_url'), null);
     });
 
-    it('the callback asked for JSON without a sign-in in progress answers 400 with the Spanish message', async () => {
-      const response = await t.app.inject({
+    it('the callback answers only with a redirect to the portal, even asked for JSON with a real sign-in', async () => {
+      // The provider's code and this browser's transaction cookie, replayed by a client asking for JSON: no session
+      // in the answer, only the portal's page with a one-time code. A session comes only from
+      // POST /auth/social/canjear with the tab's secret (docs/decisions/0001-session-from-bound-sign-in-return.md).
+      const someone = person();
+      const who = browser();
+      let providerReturn: URL | undefined;
+      let transactionCookie: string | undefined;
+      const keepAside = (hop: Hop): Hop => {
+        providerReturn = hop.url;
+        transactionCookie = who.cookies(hop.url.host).get('portal_oauth_google');
+        // The browser itself arrives without the provider's code (which stays unused for the replay below).
+        return { ...hop, url: new URL('/auth/google/callback', hop.url) };
+      };
+      authFailed(await who.signIn('google', someone.sub, { intercept: keepAside }));
+      assert.ok(providerReturn && transactionCookie, 'the provider sent the browser back with its cookie');
+      const asked = await t.app.inject({
+        method: 'GET',
+        url: `${providerReturn.pathname}${providerReturn.search}`,
+        headers: { accept: 'application/json', cookie: `portal_oauth_google=${transactionCookie}` },
+      });
+      assert.equal(asked.statusCode, 302, asked.body);
+      const back = new URL(String(asked.headers.location));
+      assert.equal(`${back.origin}${back.pathname}`, `${portalUrl}/auth/google/callback`);
+      assert.ok(back.searchParams.get('code'));
+      assert.doesNotMatch(asked.body, /access_token/);
+      const none = await t.app.inject({
         method: 'GET',
         url: '/auth/google/callback?code=abc&state=xyz',
         headers: { accept: 'application/json' },
       });
-      assert.equal(response.statusCode, 400);
-      assert.equal(response.json().message, 'Error al procesar autenticación con Google');
+      assert.equal(none.statusCode, 302);
+      assert.equal(none.headers.location, `${portalUrl}/login?error=auth_failed`);
     });
   });
 

@@ -25,13 +25,28 @@ export const E2E = {
   /** The test identity providers standing in for Google and Apple (api/test/helpers/identity-provider-server.ts). */
   googlePort: 3109 + offset,
   applePort: 3110 + offset,
+  /** A second product started by a test the way a person starts it (`npm start`, no address set): its parts' ports. */
+  ownStart: {
+    api: 3111 + offset,
+    auth: 3112 + offset,
+    apps: 3113 + offset,
+    admin: 3114 + offset,
+    calculator: 3115 + offset,
+    host: 8182 + offset,
+  },
   dataDir: path.join(ROOT, '.data', offset ? `e2e-${offset}` : 'e2e'),
   adminEmail: 'admin@e2e.portal.test',
   adminPassword: 'Admin-e2e-2026!',
 } as const;
 
-export const HOST_URL = `http://127.0.0.1:${E2E.hostPort}`;
-export const API_URL = `http://127.0.0.1:${E2E.apiPort}`;
+/**
+ * The portal and the API where `npm start` prints and configures them: localhost, where every feature works (a page
+ * on an IP address cannot use passkeys). The same pages opened at 127.0.0.1 work too, passkeys aside.
+ */
+export const HOST_URL = `http://localhost:${E2E.hostPort}`;
+export const API_URL = `http://localhost:${E2E.apiPort}`;
+/** The same portal opened at an IP address. */
+export const HOST_IP_URL = `http://127.0.0.1:${E2E.hostPort}`;
 export const PARTNER_URL = `http://127.0.0.1:${E2E.partnerPort}`;
 /** Where the SMTP sink writes each received mail (inside the data folder, so every run starts with an empty inbox). */
 export const MAIL_DIR = path.join(E2E.dataDir, 'mail');
@@ -42,8 +57,9 @@ function defaultRedirectAllowList(): string[] {
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' })) as string[];
 }
 
-export const GOOGLE_ISSUER = `http://127.0.0.1:${E2E.googlePort}`;
-export const APPLE_ISSUER = `http://127.0.0.1:${E2E.applePort}`;
+// Named like the API (localhost): Apple's form_post then reaches it same-site, with its Lax sign-in cookie.
+export const GOOGLE_ISSUER = `http://localhost:${E2E.googlePort}`;
+export const APPLE_ISSUER = `http://localhost:${E2E.applePort}`;
 
 /**
  * Sign-in with Google and Apple against the test identity providers: the same variables for the API and for the

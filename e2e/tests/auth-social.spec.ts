@@ -1,9 +1,12 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { API_URL, APPLE_ISSUER, GOOGLE_ISSUER, PARTNER_URL } from '../support/env';
+import { API_URL, APPLE_ISSUER, GOOGLE_ISSUER, HOST_URL, PARTNER_URL } from '../support/env';
 import { expect, expectSignedInAs, person, portalReady, registerActive, test } from '../support/auth';
 import { atProvider, providerAccount } from '../support/identity';
 
 const AUTH_FAILED = 'Error en la autenticación con Google. Por favor, inténtalo de nuevo.';
+const TOKEN_INVALID = 'Token de autenticación inválido. Por favor, inicia sesión nuevamente.';
+/** Where the tab keeps the secret whose hash the sign-in's start carried (@portal/shared, sign-in-landing). */
+const SIGN_IN_SECRET_KEY = 'portal-sign-in-secret';
 
 async function currentUserId(page: Page, request: APIRequestContext): Promise<number> {
   await expect.poll(() => page.evaluate(() => window.localStorage.getItem('token'))).not.toBeNull();
@@ -129,4 +132,61 @@ test('a hostile target gets nothing: the person lands on /apps', async ({ page, 
   await expect(page.getByRole('heading', { name: '¡Bienvenido, Rosa Mamani!' })).toBeVisible();
   expect(new URL(page.url()).pathname).toBe('/apps');
   expect(requested.filter((url) => new URL(url).hostname === 'evil.example.net')).toEqual([]);
+});
+
+test("Google's return passes through the portal's callback page, which redeems its code once; that address later signs nobody in", async ({
+  page,
+  request,
+}) => {
+  const account = await providerAccount(request);
+  // The pages the browser loads at the portal's callback address (the API's redirect from Google's return).
+  const callbacks: string[] = [];
+  page.on('request', (sent) => {
+    if (sent.resourceType() === 'document' && sent.url().startsWith(`${HOST_URL}/auth/google/callback?`))
+      callbacks.push(sent.url());
+  });
+  const exchanges: { status: number; body: { code: string; secret: string } }[] = [];
+  page.on('response', (response) => {
+    const sent = response.request();
+    if (sent.method() === 'POST' && sent.url() === `${API_URL}/auth/social/canjear`)
+      exchanges.push({ status: response.status(), body: sent.postDataJSON() as { code: string; secret: string } });
+  });
+
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Continuar con Google' }).click();
+  await atProvider(page, account);
+  await expect(page.getByRole('heading', { name: '¡Bienvenido, Rosa Mamani!' })).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe('/apps');
+  await expectSignedInAs(page, request, account.email);
+  // The API sent the browser to the portal's page with a one-time code, and the page redeemed it, once.
+  expect(callbacks).toHaveLength(1);
+  const code = new URL(callbacks[0] as string).searchParams.get('code');
+  expect(code).toBeTruthy();
+  expect(exchanges).toEqual([{ status: 200, body: { code, secret: expect.any(String) } }]);
+  const session = await page.evaluate(() => window.localStorage.getItem('token'));
+
+  // Reopened while signed in: the session stays as it is, nothing is redeemed.
+  await page.goto(callbacks[0] as string);
+  await expect(page).toHaveURL(`${HOST_URL}/apps`);
+  expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBe(session);
+  expect(exchanges).toHaveLength(1);
+
+  // Signed out, even with this tab's secret put back: the used code is refused and nobody is signed in.
+  await page.goto('/logout');
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  const secret = exchanges[0]?.body.secret as string;
+  await page.evaluate(
+    ([key, value]) => window.sessionStorage.setItem(key as string, value as string),
+    [SIGN_IN_SECRET_KEY, secret],
+  );
+  await page.goto(callbacks[0] as string);
+  await expect(page).toHaveURL(/\/login\?error=token_invalid$/);
+  await expect(page.getByText(TOKEN_INVALID)).toBeVisible();
+  expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBeNull();
+  expect(exchanges.map((exchange) => exchange.status)).toEqual([200, 400]);
+  // The API agrees without a browser: that code and secret are spent.
+  const again = await request.post(`${API_URL}/auth/social/canjear`, { data: { code, secret } });
+  expect(again.status()).toBe(400);
+  expect(((await again.json()) as { code: string }).code).toBe('SIGN_IN_RETURN_INVALID');
 });

@@ -36,7 +36,7 @@ test('a hostile redirect_url on a user page keeps the person in the portal, on /
   await signInAs(page, request, who.email, who.password);
   const outside: string[] = [];
   page.on('request', (req) => {
-    if (new URL(req.url()).hostname !== '127.0.0.1') outside.push(req.url());
+    if (new URL(req.url()).hostname !== 'localhost') outside.push(req.url());
   });
   for (const hostile of ['https://evil.example.com/robar', '//evil.example.com', 'javascript:alert(1)']) {
     await page.goto(`/perfil?redirect_url=${encodeURIComponent(hostile)}`);

@@ -34,7 +34,7 @@ test('a signed-in person opening /login?redirect_url=https://x.devtunnels.ms/ st
   const withToken: string[] = [];
   page.on('request', (req) => {
     const url = new URL(req.url());
-    if (url.hostname !== '127.0.0.1') offPortal.push(req.url());
+    if (url.hostname !== 'localhost') offPortal.push(req.url());
     if (url.searchParams.has('token') || req.url().includes(session)) withToken.push(req.url());
   });
   // Anything that would reach a tunnel host is stopped here and recorded above, token or not.

@@ -1,12 +1,16 @@
 // Passkeys in Chromium with a virtual authenticator (the DevTools protocol's WebAuthn domain): add one in 'Seguridad',
 // sign out, sign in with it, remove it, and a removed passkey no longer signs in. Browsers refuse an IP address as
-// relying party, so these pages are opened on localhost (the API's default relying party for a portal on 127.0.0.1, and
-// its CORS twin).
+// relying party: the suite opens the portal where `npm start` prints it (localhost), and a page opened at 127.0.0.1
+// says why passkeys are unavailable there instead of offering them.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { E2E } from '../support/env';
+import { E2E, HOST_IP_URL, HOST_URL, ROOT } from '../support/env';
+import { signInAs } from '../support/session';
 import { expect, expectSignedInAs, person, registerActive, signInThroughForm, test } from '../support/auth';
 
-const PORTAL = `http://localhost:${E2E.hostPort}`;
+const UNAVAILABLE_AT_IP = `Las llaves de acceso no funcionan en una dirección IP. Abre el portal en ${HOST_URL} para usarlas.`;
 
 /** A platform authenticator that holds discoverable credentials and verifies the user without asking. */
 async function addVirtualAuthenticator(page: Page) {
@@ -28,7 +32,7 @@ async function addVirtualAuthenticator(page: Page) {
 
 /** Ends the session; with the browser's passkey autofill on, /login may sign straight back in (the caller says). */
 async function signOut(page: Page) {
-  await page.goto(`${PORTAL}/logout`);
+  await page.goto(`/logout`);
   // Opened from an address, /logout asks first (a link alone signs nobody out).
   await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect.poll(() => page.evaluate(() => window.localStorage.getItem('token'))).toBeNull();
@@ -54,11 +58,11 @@ test('a passkey added in Seguridad signs in (autofill, button, second step); rem
   await registerActive(request, who);
   const authenticator = await addVirtualAuthenticator(page);
 
-  await page.goto(`${PORTAL}/login`);
+  await page.goto(`/login`);
   await signInThroughForm(page, who.email, who.password);
   await expect(page).toHaveURL(/\/apps$/);
 
-  await page.goto(`${PORTAL}/perfil?tab=seguridad`);
+  await page.goto(`/perfil?tab=seguridad`);
   await page.getByRole('button', { name: 'Agregar llave de acceso' }).click();
   await page.getByLabel('Nombre de la llave').fill('Portátil de pruebas');
   await page.getByRole('button', { name: 'Continuar' }).click();
@@ -71,7 +75,7 @@ test('a passkey added in Seguridad signs in (autofill, button, second step); rem
 
   // The email field's passkey autofill: after the logout, /login signs in again with nothing typed (a new session).
   const before = await page.evaluate(() => window.localStorage.getItem('token'));
-  await page.goto(`${PORTAL}/logout`);
+  await page.goto(`/logout`);
   // Opened from an address, /logout asks first (a link alone signs nobody out).
   await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect(page).toHaveURL(/\/apps$/);
@@ -79,7 +83,7 @@ test('a passkey added in Seguridad signs in (autofill, button, second step); rem
   expect(after).not.toBeNull();
   expect(after).not.toBe(before);
   await expectSignedInAs(page, request, who.email);
-  await page.goto(`${PORTAL}/perfil?tab=seguridad`);
+  await page.goto(`/perfil?tab=seguridad`);
   await expect(list).toContainText('Último uso');
   await expect(list).not.toContainText('Sin usar todavía');
 
@@ -101,7 +105,7 @@ test('a passkey added in Seguridad signs in (autofill, button, second step); rem
   await expectSignedInAs(page, request, who.email);
 
   // Removed (after a confirmation), the authenticator's credential no longer opens the account.
-  await page.goto(`${PORTAL}/perfil?tab=seguridad`);
+  await page.goto(`/perfil?tab=seguridad`);
   await list.getByRole('button', { name: 'Eliminar' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('¿Eliminar la llave de acceso «Portátil de pruebas»?');
@@ -117,4 +121,105 @@ test('a passkey added in Seguridad signs in (autofill, button, second step); rem
   // And the password alone signs in again: no second factor is left.
   await signInThroughForm(page, who.email, who.password);
   await expect(page).toHaveURL(/\/apps$/);
+});
+
+test('a page opened at 127.0.0.1 says why passkeys are unavailable there and offers none; its link opens localhost', async ({
+  page,
+  request,
+}) => {
+  const who = person('llave-ip');
+  await registerActive(request, who);
+  await addVirtualAuthenticator(page);
+
+  await page.goto(`${HOST_IP_URL}/login`);
+  await expect(page.getByText(UNAVAILABLE_AT_IP)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Iniciar sesión con llave de acceso' })).toHaveCount(0);
+  // Everything else works at that address: the password signs in.
+  await signInThroughForm(page, who.email, who.password);
+  await expect(page).toHaveURL(`${HOST_IP_URL}/apps`);
+
+  await page.goto(`${HOST_IP_URL}/perfil?tab=seguridad`);
+  const section = page.getByRole('region', { name: 'Llaves de acceso' });
+  await expect(section.getByText(UNAVAILABLE_AT_IP)).toBeVisible();
+  await expect(section.getByText('Aún no tienes llaves de acceso.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Agregar llave de acceso' })).toHaveCount(0);
+
+  // The link leads to the same page at localhost, where (signed in there) the passkey can be added.
+  await signInAs(page, request, who.email, who.password);
+  await section.getByRole('link', { name: HOST_URL }).click();
+  await expect(page).toHaveURL(`${HOST_URL}/perfil?tab=seguridad`);
+  await expect(page.getByRole('button', { name: 'Agregar llave de acceso' })).toBeVisible();
+  await expect(page.getByText(UNAVAILABLE_AT_IP)).toHaveCount(0);
+});
+
+/** `npm start` as a person runs it (the build done already), on ports of its own: answers the address it prints. */
+async function startAsAPerson(dataDir: string): Promise<{ printed: string; child: ChildProcess }> {
+  const ports = E2E.ownStart;
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    API_PORT: String(ports.api),
+    REMOTE_AUTH_PORT: String(ports.auth),
+    REMOTE_APPS_PORT: String(ports.apps),
+    REMOTE_ADMIN_PORT: String(ports.admin),
+    REMOTE_CALCULATOR_PORT: String(ports.calculator),
+    HOST_PORT: String(ports.host),
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: E2E.adminEmail,
+    ADMIN_PASSWORD: E2E.adminPassword,
+    ADMIN_SECOND_FACTOR: 'optional',
+  };
+  for (const name of [
+    'BIND_HOST',
+    'PUBLIC_PORTAL_URL',
+    'PUBLIC_API_URL',
+    'PORTAL_URL',
+    'API_PUBLIC_URL',
+    'DATABASE_URL',
+  ])
+    delete env[name];
+  const child = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], { cwd: ROOT, env, stdio: 'pipe' });
+  let output = '';
+  const printed = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+      const address = /Portal listo: abre (\S+)/.exec(output)?.[1];
+      if (address) resolve(address);
+    });
+    child.stderr?.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.once('exit', (code) => reject(new Error(`npm start terminó (${code}):\n${output}`)));
+  });
+  return { printed, child };
+}
+
+test('at the address npm start prints, a passkey is added in Seguridad and then signs in', async ({ page }) => {
+  test.setTimeout(120_000);
+  const dataDir = path.join(E2E.dataDir, 'own-start');
+  rmSync(dataDir, { recursive: true, force: true });
+  const { printed, child } = await startAsAPerson(dataDir);
+  try {
+    await addVirtualAuthenticator(page);
+    await withoutAutofill(page);
+    await page.goto(`${printed}/login`);
+    await signInThroughForm(page, E2E.adminEmail, E2E.adminPassword);
+    await expect(page).toHaveURL(`${printed}/apps`);
+
+    await page.goto(`${printed}/perfil?tab=seguridad`);
+    await page.getByRole('button', { name: 'Agregar llave de acceso' }).click();
+    await page.getByLabel('Nombre de la llave').fill('Mi portátil');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(page.getByText('Llave de acceso agregada')).toBeVisible();
+
+    await page.goto(`${printed}/logout`);
+    await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await expect(page).toHaveURL(`${printed}/login`);
+    await page.getByRole('button', { name: 'Iniciar sesión con llave de acceso' }).click();
+    await expect(page).toHaveURL(`${printed}/apps`);
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });

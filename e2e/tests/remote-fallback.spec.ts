@@ -55,7 +55,7 @@ test('Reintentar recovers on the first click after the browser could not reach a
   page,
   request,
 }) => {
-  const remoteOrigin = `http://127.0.0.1:${E2E.appsPort}`;
+  const remoteOrigin = `http://localhost:${E2E.appsPort}`;
   const fetched: string[] = [];
   page.on('request', (r) => {
     if (r.url().startsWith(`${remoteOrigin}/`)) fetched.push(new URL(r.url()).pathname);
@@ -85,7 +85,7 @@ test("Reintentar recovers on the first click even when the page's own file comes
   page,
   request,
 }) => {
-  const remoteOrigin = `http://127.0.0.1:${E2E.appsPort}`;
+  const remoteOrigin = `http://localhost:${E2E.appsPort}`;
   await signInAsAdmin(page, request);
   await page.route(`${remoteOrigin}/**`, (route) => route.abort('connectionrefused'));
   await page.goto('/planes');

@@ -4,7 +4,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { E2E } from '../support/env';
 import { signInAsAdmin } from '../support/session';
 
-const origin = (port: number) => `http://127.0.0.1:${port}`;
+// Where npm start prints each remote.
+const origin = (port: number) => `http://localhost:${port}`;
 
 const remotes = [
   {

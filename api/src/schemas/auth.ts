@@ -164,13 +164,6 @@ export const PendingSignIn = Type.Object(
   { additionalProperties: false },
 );
 
-export const AccessToken = Type.Object(
-  {
-    access_token: Type.String({ description: 'JWT ES256; verificable con /.well-known/jwks.json' }),
-  },
-  { additionalProperties: false },
-);
-
 export const UserPlan = Type.Object(
   {
     id: Type.Integer(),

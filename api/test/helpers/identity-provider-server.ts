@@ -1,6 +1,7 @@
 // Runs the two test identity providers as one process for the browser suite: one like Google on IDP_GOOGLE_PORT,
 // one like Apple (form_post, JWT client secret) on IDP_APPLE_PORT. The clients, redirect address and Apple key come
-// from the same variables the API reads (GOOGLE_*, APPLE_*, API_PUBLIC_URL). People are added with POST /__cuentas.
+// from the same variables the API reads (GOOGLE_*, APPLE_*, API_PUBLIC_URL), the issuers' host names too. People are
+// added with POST /__cuentas.
 import { startIdentityProvider } from './identity-provider.js';
 
 function required(name: string): string {
@@ -10,9 +11,12 @@ function required(name: string): string {
 }
 
 const apiUrl = required('API_PUBLIC_URL');
+// The host name the API is told its issuers have (GOOGLE_ISSUER, APPLE_ISSUER).
+const host = (name: string) => new URL(required(name)).hostname;
 const google = await startIdentityProvider({
   kind: 'google',
   port: Number(required('IDP_GOOGLE_PORT')),
+  host: host('GOOGLE_ISSUER'),
   clientId: required('GOOGLE_CLIENT_ID'),
   clientSecret: required('GOOGLE_CLIENT_SECRET'),
   redirectUris: [`${apiUrl}/auth/google/callback`],
@@ -20,6 +24,7 @@ const google = await startIdentityProvider({
 const apple = await startIdentityProvider({
   kind: 'apple',
   port: Number(required('IDP_APPLE_PORT')),
+  host: host('APPLE_ISSUER'),
   clientId: required('APPLE_CLIENT_ID'),
   redirectUris: [`${apiUrl}/auth/apple/callback`],
   apple: {

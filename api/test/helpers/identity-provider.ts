@@ -23,6 +23,11 @@ export interface TestAccount {
 export interface IdentityProviderOptions {
   kind: 'google' | 'apple';
   port?: number;
+  /**
+   * The host name of its issuer (it listens on 127.0.0.1 either way): the browser suite names it as it names the API
+   * (localhost), so Apple's form_post to the API is same-site and carries the API's Lax cookie over plain http.
+   */
+  host?: string;
   clientId: string;
   /** Google-like: the fixed secret. Apple-like: unused (the client signs a JWT instead). */
   clientSecret?: string;
@@ -71,7 +76,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
   const server = http.createServer();
   server.listen(options.port ?? 0, '127.0.0.1');
   await once(server, 'listening');
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const issuer = `http://${options.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
   const apple = options.kind === 'apple';
   // Apple-like: the secret the client's JWT is swapped for once checked, so oidc-provider can compare strings.
   const registeredSecret = apple ? randomBytes(24).toString('hex') : options.clientSecret;

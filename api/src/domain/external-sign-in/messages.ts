@@ -1,6 +1,4 @@
 /** What the API says about sign-in with Google or Apple: each Spanish text under one key, looked up where the error is made. */
 export const externalSignInMessages = {
   tokenInvalid: 'Token de autenticación inválido. Por favor, inicia sesión nuevamente.',
-  /** `provider`: the provider's name as the person knows it (Google, Apple). */
-  failed: (provider: string) => `Error al procesar autenticación con ${provider}`,
 } as const;

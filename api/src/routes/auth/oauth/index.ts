@@ -8,10 +8,7 @@ import { Type } from 'typebox';
 import { isAllowedRedirect } from '@portal/contracts/redirect/allow-list';
 import { isAllowedPicture } from '@portal/contracts/users/picture';
 import type { IdentityProvider } from '../../../db/schema.js';
-import { externalSignInMessages } from '../../../domain/external-sign-in/messages.js';
-import { HttpError } from '../../../lib/errors.js';
 import { openTransaction, sealTransaction, type SignInTransaction } from '../../../lib/oauth/transaction-cookie.js';
-import { AccessToken } from '../../../schemas/auth.js';
 import { ExchangedSession, ProviderAnswer, ReturnExchange, StartQuery } from '../../../schemas/oauth.js';
 import { commonErrors } from '../../../schemas/common.js';
 import { currentUserView, findUserById } from '../../../domain/accounts/queries.js';
@@ -199,13 +196,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const transaction = openTransaction(cookieKey, request.cookies[cookieName(name)], Date.now());
     reply.clearCookie(cookieName(name), { path: '/auth' });
     const redirectUrl = transaction?.provider === name ? allowedRedirect(transaction.redirectUrl ?? undefined) : null;
-    const wantsJson =
-      request.method === 'GET' &&
-      /application\/json/.test(request.headers.accept ?? '') &&
-      !/text\/html/.test(request.headers.accept ?? '');
-
     // The person said no at the provider (or the provider could not go on): the portal's callback screen says so.
-    if (answer.error && !wantsJson) {
+    if (answer.error) {
       const error = /^[a-z_]{1,64}$/.test(answer.error) ? answer.error : 'access_denied';
       return reply.redirect(
         portal('/auth/google/callback', { error, provider: named(name), redirect_url: redirectUrl }),
@@ -214,11 +206,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const provider = providers[name];
     const user =
       provider && transaction?.provider === name ? await complete(request, provider, transaction, answer) : null;
-    if (wantsJson) {
-      // The provider's code with this browser's transaction cookie: bound to the browser that started already.
-      if (!user) throw new HttpError(400, externalSignInMessages.failed(labels[name]), 'OAUTH_FAILED');
-      return reply.send({ access_token: await startSession(app, user, request) });
-    }
     // The portal's callback page redeems the code with the secret of the tab that started (POST /auth/social/canjear).
     const code =
       user && isBinding(transaction?.binding) ? await issueSignInReturn(app.db, user.id, transaction.binding) : null;
@@ -268,8 +255,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
     const callbackSchema = {
       summary: `Respuesta de ${labels[name]}: verifica todo, vincula la cuenta y vuelve al portal con un código de un solo uso`,
+      description:
+        'Solo navegación del navegador: siempre redirige a la página /auth/google/callback del portal (con el código, o con `error`) o a su /login?error=auth_failed. La sesión se obtiene con POST /auth/social/canjear.',
       tags: ['auth'],
-      response: { ...redirect, 200: AccessToken, ...commonErrors },
+      response: { ...redirect, ...commonErrors },
     };
     app.get(
       `/${name}/callback`,
