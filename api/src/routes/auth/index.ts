@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { lt } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { revokedTokens } from '../../db/schema.js';
-import { accountSuspended } from '../../lib/errors.js';
+import { accountSuspended, HttpError } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { CurrentUser, LoginBody, PendingSignIn, Session } from '../../schemas/auth.js';
 import { SecondStepRequired } from '../../schemas/security.js';
@@ -66,6 +66,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         const failed = async () => {
           const { lockMs, lockout } = await app.limits.failedSignIn(attempt);
           if (lockout && user) await recordLockout(app.db, user.id, request.ip, lockout);
+          // An active account with no password (activated by an administrator, or made with Google or Apple): no
+          // password can be right, so the answer says how to choose one, which needs the mailbox. It counts as a
+          // failure like any other, and a lock answers as for any address.
+          if (lockMs === 0 && user?.status === 'active' && user.passwordHash === null)
+            return new HttpError(401, signInMessages.passwordNotSet, 'PASSWORD_NOT_SET');
           return invalidCredentials(lockMs);
         };
         if (user?.status === 'pending_verification') {
