@@ -206,6 +206,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
     // The person said no at the provider (or the provider could not go on): the portal's callback screen says so.
     if (answer.error && !wantsJson) {
+      app.metrics.signIn(name, 'failure');
       const error = /^[a-z_]{1,64}$/.test(answer.error) ? answer.error : 'access_denied';
       return reply.redirect(
         portal('/auth/google/callback', { error, provider: named(name), redirect_url: redirectUrl }),
@@ -214,6 +215,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const provider = providers[name];
     const user =
       provider && transaction?.provider === name ? await complete(request, provider, transaction, answer) : null;
+    app.metrics.signIn(name, user ? 'success' : 'failure');
     if (wantsJson) {
       // The provider's code with this browser's transaction cookie: bound to the browser that started already.
       if (!user) throw new HttpError(400, externalSignInMessages.failed(labels[name]), 'OAUTH_FAILED');
