@@ -12,6 +12,7 @@ import codes from './plugins/app/codes.js';
 import type { Clock } from './domain/clock.js';
 import counters from './plugins/app/counters.js';
 import limits from './plugins/app/limits.js';
+import metrics from './plugins/app/metrics.js';
 import type { MailTransport } from './domain/mail/mailer.js';
 import mailer from './plugins/app/mailer.js';
 import passwords from './plugins/app/passwords.js';
@@ -107,6 +108,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addSchema(ErrorResponse);
   app.decorate('config', options.config);
 
+  // First: every service reports to it, and its request histogram sees every answer.
+  app.register(metrics);
   app.register(database, { database: options.database });
   app.register(redis);
   app.register(helmet);

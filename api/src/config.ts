@@ -66,6 +66,42 @@ export interface Config {
   adminSecondFactor: 'required' | 'optional';
   /** The WebAuthn relying party the passkeys belong to. */
   webauthn: WebAuthnConfig;
+  /** Where Prometheus scrapes `GET /metrics` (docs/decisions/0055-metrics.md). */
+  metrics: MetricsConfig;
+}
+
+export interface MetricsConfig {
+  /** METRICS_PORT: a listener of its own for `/metrics`; undefined means none. */
+  port: number | undefined;
+  /** METRICS_HOST: that listener's address, loopback unless the operator opens it (127.0.0.1). */
+  host: string;
+  /** METRICS_TOKEN: the bearer secret that opens `/metrics` on the API's own port; undefined keeps it closed (404). */
+  token: string | undefined;
+}
+
+const minMetricsTokenLength = 32;
+
+/** Metrics are never public by accident: their own port on loopback, or the API's port behind a long secret. */
+export function metricsConfig(env: Env, apiPort: number): MetricsConfig {
+  const port = read(env, 'METRICS_PORT') === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 1, 65535);
+  if (port !== undefined && port === apiPort) {
+    throw new ConfigError(
+      'METRICS_PORT',
+      `debe ser distinto de PORT (${apiPort}): las métricas no van por el puerto público`,
+    );
+  }
+  const host = read(env, 'METRICS_HOST') ?? '127.0.0.1';
+  if (read(env, 'METRICS_HOST') !== undefined && port === undefined) {
+    throw new ConfigError('METRICS_HOST', 'solo tiene sentido con METRICS_PORT');
+  }
+  const token = read(env, 'METRICS_TOKEN');
+  if (token !== undefined && (token.length < minMetricsTokenLength || /\s/.test(token))) {
+    throw new ConfigError(
+      'METRICS_TOKEN',
+      `debe tener al menos ${minMetricsTokenLength} caracteres sin espacios (p. ej. la salida de openssl rand -hex 32)`,
+    );
+  }
+  return { port, host, token };
 }
 
 export interface WebAuthnConfig {
@@ -426,5 +462,6 @@ export function loadConfig(env: Env = process.env): Config {
     billing: loadBillingConfig(env),
     adminSecondFactor: adminSecondFactor(env),
     webauthn: webauthnConfig(env, portalUrl),
+    metrics: metricsConfig(env, port),
   };
 }

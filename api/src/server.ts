@@ -58,3 +58,18 @@ try {
   process.exit(1);
 }
 console.log(`API escuchando en http://${config.host}:${config.port}`);
+
+// Metrics on a listener of their own (METRICS_PORT), never the public one (docs/decisions/0055-metrics.md).
+try {
+  const address = await app.metrics.listen();
+  if (address) console.log(`Métricas en ${address}/metrics`);
+} catch (error) {
+  const { code, message } = error as NodeJS.ErrnoException;
+  console.error(
+    code === 'EADDRINUSE'
+      ? `El puerto ${config.metrics.port} (métricas) ya está en uso. Cierra el otro proceso o usa METRICS_PORT=…`
+      : `No se pudo escuchar en ${config.metrics.host}:${config.metrics.port} (métricas): ${message}`,
+  );
+  await app.close();
+  process.exit(1);
+}

@@ -255,12 +255,16 @@ describe('configuration', () => {
       );
     });
 
-    it("npm start's default list names only the product's domains and deep links, and passes the same check", async () => {
+    it("npm start's default list names only the product's domains, its apps and deep links, and passes the same check", async () => {
       const parts = await import(partsModule);
       const defaults: string[] = parts.DEFAULT_REDIRECT_ALLOW_LIST;
       assert.ok(!defaults.some((entry) => entry.includes('devtunnels')), 'no dev-tunnel wildcard among the defaults');
       assert.ok(
-        defaults.every((entry) => /^https:\/\/(\*\.)?portal\.example\.com$|^(betopro|controlmax):\/\/auth/.test(entry)),
+        defaults.every((entry) =>
+          /^https:\/\/(\*\.)?portal\.example\.com$|^https:\/\/(controlmax360|betopro|tx30)\.example\.com$|^(betopro|controlmax):\/\/auth/.test(
+            entry,
+          ),
+        ),
       );
       // npm start passes the default list with its own wildcard domain (the product's placeholder domain).
       const env = parts.apiEnvironment(parts.readLayout({}), {});

@@ -158,6 +158,81 @@ forEachBackend((backend) => {
     });
   });
 
+  describe('a code typed on another device, with the profile typed there', () => {
+    const phone = { password: 'clave-del-telefono', name: 'Valeria', lastName: 'Rojas', phone: '+51 987 654 321' };
+
+    it('activates the account with that password and profile; no registration password works', async () => {
+      const email = freshEmail();
+      await register(email, attacker);
+      clock.advance(10_000);
+      await register(email, victim);
+      const verified = await post(t.app, '/auth/verify-registration', {
+        email,
+        code: await lastCode(email),
+        profile: phone,
+      });
+      assert.equal(verified.statusCode, 200, verified.body);
+      const body = verified.json();
+      assert.equal(body.passwordSet, true);
+      assert.deepEqual([body.user.name, body.user.lastName, body.user.phone], ['Valeria', 'Rojas', '+51987654321']);
+      assert.equal(await loginStatus(email, phone.password), 200);
+      assert.equal(await loginStatus(email, attacker.password), 401);
+      assert.equal(await loginStatus(email, victim.password), 401);
+      assert.equal((await registrationsOf((await userRow(email)).id)).length, 0);
+    });
+
+    it("this browser's registration id comes first: the profile beside it is not used", async () => {
+      const email = freshEmail();
+      const victimId = await register(email, victim);
+      const verified = await post(t.app, '/auth/verify-registration', {
+        email,
+        code: await lastCode(email),
+        registrationId: victimId,
+        profile: attacker,
+      });
+      assert.equal(verified.statusCode, 200, verified.body);
+      assert.equal(verified.json().user.name, 'Valeria');
+      assert.equal(await loginStatus(email, victim.password), 200);
+      assert.equal(await loginStatus(email, attacker.password), 401);
+    });
+
+    it('a profile that cannot be stored is refused in Spanish, and the code stays usable', async () => {
+      const email = freshEmail();
+      await register(email, victim);
+      const code = await lastCode(email);
+      const refused = await post(t.app, '/auth/verify-registration', {
+        email,
+        code,
+        profile: { ...phone, phone: '+51 123 456 789' },
+      });
+      assert.equal(refused.statusCode, 400, refused.body);
+      assert.equal(refused.json().code, 'INVALID_PHONE');
+      assert.equal((await userRow(email)).status, 'pending_verification');
+      for (const profile of [{ ...phone, password: 'corta' }, { ...phone, name: '   ' }, { name: 'Solo nombre' }]) {
+        const invalid = await post(t.app, '/auth/verify-registration', { email, code, profile });
+        assert.equal(invalid.statusCode, 400, invalid.body);
+        assert.equal((await userRow(email)).status, 'pending_verification');
+      }
+      const verified = await post(t.app, '/auth/verify-registration', { email, code, profile: phone });
+      assert.equal(verified.statusCode, 200, verified.body);
+    });
+
+    it('a wrong code with a profile changes nothing', async () => {
+      const email = freshEmail();
+      await register(email, victim);
+      const code = await lastCode(email);
+      const wrong = await post(t.app, '/auth/verify-registration', {
+        email,
+        code: code === '000000' ? '111111' : '000000',
+        profile: attacker,
+      });
+      assert.equal(wrong.statusCode, 400, wrong.body);
+      const row = await userRow(email);
+      assert.equal(row.status, 'pending_verification');
+      assert.equal(row.passwordHash, null);
+    });
+  });
+
   describe('POST /auth/login of a pending account', () => {
     it('answers 403 EMAIL_NOT_VERIFIED with the id of the registration whose password it is; that id activates it', async () => {
       const email = freshEmail();
@@ -219,8 +294,56 @@ forEachBackend((backend) => {
         assert.equal((await userRow(email)).passwordHash, null);
         assert.equal((await registrationsOf(id)).length, 0);
         assert.equal(await loginStatus(email, attacker.password), 401);
+
+        // The person is told, and how to choose a password; the mail names nobody (the name is a registrant's).
+        const mail = (await mailsTo(t.app, transport, email)).at(-1);
+        assert.equal(mail?.subject, 'Tu cuenta está activa');
+        assert.match(mail?.text ?? '', /^Hola:\n/);
+        const link = `${t.app.config.portalUrl.replace(/\/$/, '')}/forgot-password?email=${encodeURIComponent(email)}`;
+        assert.ok(mail?.text.includes(`Elegir mi contraseña: ${link}`), mail?.text);
+        assert.ok(mail?.html.includes(`href="${link}"`), mail?.html);
+        // Signing in says why no password works and where to go, then the mailed code gives one.
+        const answer = await post(t.app, '/auth/login', { email, password: victim.password });
+        assert.equal(answer.statusCode, 401);
+        assert.deepEqual(answer.json(), {
+          statusCode: 401,
+          code: 'PASSWORD_NOT_SET',
+          message:
+            'Tu cuenta está activa pero aún no tiene contraseña. Elígela con «¿Olvidaste tu contraseña?»: te enviaremos un código a tu email.',
+        });
+        assert.equal((await post(t.app, '/auth/forgot-password', { email })).statusCode, 200);
+        const reset = await post(t.app, '/auth/change-password', {
+          email,
+          code: await lastCode(email),
+          newPassword: 'clave-elegida',
+        });
+        assert.equal(reset.statusCode, 200, reset.body);
+        assert.equal(await loginStatus(email, 'clave-elegida'), 200);
+        // A second activation of the same account mails nothing more.
+        const again = await post(t.app, '/user/verify-emails', { userIds: [id] }, admin);
+        assert.equal(again.json().verified, 0);
+        assert.equal(
+          (await mailsTo(t.app, transport, email)).filter((sent) => sent.subject === 'Tu cuenta está activa').length,
+          1,
+        );
       });
     }
+
+    it('an account with no password is locked like any other: the lock answers as for an unknown address', async () => {
+      const email = freshEmail();
+      await register(email, attacker);
+      const admin = await adminLogin(t.app);
+      await post(t.app, '/user/verify-emails', { userIds: [(await userRow(email)).id] }, admin);
+      const answers = [];
+      for (let attempt = 0; attempt < 6; attempt++) {
+        answers.push((await post(t.app, '/auth/login', { email, password: `intento-${attempt}` })).json());
+      }
+      assert.equal(answers[0].code, 'PASSWORD_NOT_SET');
+      const locked = answers.at(-1);
+      assert.equal(locked.code, 'INVALID_CREDENTIALS');
+      assert.equal(locked.message, 'Credenciales inválidas');
+      assert.ok(locked.retryAfter > 0, JSON.stringify(locked));
+    });
   });
 
   describe('expiry', () => {

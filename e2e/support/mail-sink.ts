@@ -76,6 +76,15 @@ export function mailsFor(folder: string, to: string): ReceivedMail[] {
     .filter((mail) => mail.to.includes(to.toLowerCase()));
 }
 
+/** A mail's text as a person reads it: quoted-printable undone (soft line breaks and `=XX` bytes, UTF-8). */
+export function readableText(mail: ReceivedMail): string {
+  const joined = mail.raw.replace(/=\r?\n/g, '');
+  return Buffer.from(
+    joined.replace(/=([0-9A-F]{2})/g, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
+}
+
 /** Waits for the next mail to `to` whose subject matches, and returns its 6-digit code. */
 export async function waitForCode(
   folder: string,

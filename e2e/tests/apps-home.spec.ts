@@ -22,13 +22,13 @@ test('a signed-in user sees the greeting, the free badge and the web and mobile 
   ).toBeEnabled();
 });
 
-test('launching a web app off the redirect allow-list opens it in a new tab without any token', async ({
+test('out of the box, launching a seeded web app carries the signed-in person: a token minted for that app', async ({
   page,
   context,
   request,
 }) => {
   const token = await signInAsAdmin(page, request);
-  // The partner app is not on this machine: answer its address so the new tab has something to show.
+  // The product's app is not on this machine: answer its address so the new tab has something to show.
   await context.route('https://betopro.example.com/**', (route) =>
     route.fulfill({ contentType: 'text/html', body: '<title>Beto Pro</title>' }),
   );
@@ -37,12 +37,50 @@ test('launching a web app off the redirect allow-list opens it in a new tab with
     context.waitForEvent('page'),
     page.getByRole('button', { name: 'Abrir Beto Pro' }).click(),
   ]);
-  await tab.waitForURL(/betopro\.example\.com/);
-  const opened = new URL(tab.url());
-  expect(opened.origin).toBe('https://betopro.example.com');
-  expect(opened.searchParams.get('token')).toBeNull();
-  expect(tab.url()).not.toContain(token);
+  await tab.waitForURL(/betopro\.example\.com\/\?token=/);
+  const sent = new URL(tab.url()).searchParams.get('token') ?? '';
+  expect(sent).not.toBe(token);
+  expect(JSON.parse(Buffer.from(sent.split('.')[1]!, 'base64url').toString())).toMatchObject({
+    aud: 'https://betopro.example.com',
+  });
+  expect((await request.get(`${API_URL}/auth/user`, { headers: { Authorization: `Bearer ${sent}` } })).status()).toBe(
+    200,
+  );
   expect(new URL(page.url()).pathname).toBe('/apps');
+});
+
+test('launching a web app off the redirect allow-list opens it in a new tab without any token', async ({
+  page,
+  context,
+  request,
+}) => {
+  const token = await signInAsAdmin(page, request);
+  const auth = { Authorization: `Bearer ${token}` };
+  const before = ((await (await request.get(`${API_URL}/apps/obtener-por-id/3`)).json()) as { webUrl: string | null })
+    .webUrl;
+  // TX30 pointed at a site no allow-list names for this test (answered here), then put back.
+  await request.put(`${API_URL}/apps/update/3`, {
+    headers: auth,
+    data: { webUrl: 'https://otra-app.example.org/tx30' },
+  });
+  try {
+    await context.route('https://otra-app.example.org/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<title>TX30</title>' }),
+    );
+    await page.goto('/apps');
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('button', { name: 'Abrir TX30' }).click(),
+    ]);
+    await tab.waitForURL(/otra-app\.example\.org/);
+    const opened = new URL(tab.url());
+    expect(opened.origin + opened.pathname).toBe('https://otra-app.example.org/tx30');
+    expect(opened.searchParams.get('token')).toBeNull();
+    expect(tab.url()).not.toContain(token);
+    expect(new URL(page.url()).pathname).toBe('/apps');
+  } finally {
+    await request.put(`${API_URL}/apps/update/3`, { headers: auth, data: { webUrl: before } });
+  }
 });
 
 test('launching an allowed partner web app sends a token minted for it, never the session token', async ({

@@ -52,6 +52,8 @@ export interface Database {
   listen?(channel: string, handlers: ListenHandlers): Promise<Listener>;
   /** Raw SQL in one transaction: migrations are multi-statement scripts, which drizzle's prepared queries refuse. */
   transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
+  /** The connection pool's figures (PostgreSQL only), for the metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -252,6 +254,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
         client.release(broken);
       }
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: async () => {
       if (!pool.ended) await pool.end();
     },

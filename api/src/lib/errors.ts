@@ -37,6 +37,7 @@ export const messages = {
   methodNotAllowed: 'Método no permitido',
   badUrl: 'La dirección de la petición no es válida',
   urlTooLong: 'La dirección de la petición es demasiado larga',
+  metricsTokenRequired: 'Las métricas piden el token de métricas (Authorization: Bearer …)',
   tooManyRequests: (seconds: number) => `Demasiadas solicitudes. Inténtalo de nuevo en ${seconds} segundos.`,
 } as const;
 

@@ -44,24 +44,30 @@ export const LoginBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const RegisterBody = Type.Object(
-  {
-    email: Email,
-    password: Password(6),
-    name: Name,
-    lastName: Name,
-    // The registration form asks for at least 10 characters (spec §5); the handler then checks the number itself.
-    phone: Type.String({
-      minLength: 10,
-      maxLength: 32,
-      pattern: phoneCharacters,
-      description:
-        'Internacional, mejor en E.164 (+51912345678); sin «+» se lee como número de Perú. Debe ser válido para su ' +
-        'país (400 INVALID_PHONE si no); se guarda en E.164',
-    }),
-  },
-  { additionalProperties: false },
-);
+/** What a registration asks beside the email: the password and the profile (spec §5). */
+const registrationFields = {
+  password: Password(6),
+  name: Name,
+  lastName: Name,
+  // The registration form asks for at least 10 characters (spec §5); the handler then checks the number itself.
+  phone: Type.String({
+    minLength: 10,
+    maxLength: 32,
+    pattern: phoneCharacters,
+    description:
+      'Internacional, mejor en E.164 (+51912345678); sin «+» se lee como número de Perú. Debe ser válido para su ' +
+      'país (400 INVALID_PHONE si no); se guarda en E.164',
+  }),
+};
+
+export const RegisterBody = Type.Object({ email: Email, ...registrationFields }, { additionalProperties: false });
+
+/** The same fields, typed where the code is: on a device that did not register (docs/decisions/0006). */
+export const RegistrationProfile = Type.Object(registrationFields, {
+  additionalProperties: false,
+  description:
+    'Contraseña y datos de quien tiene el código, cuando este navegador no hizo el registro: la cuenta queda con ellos',
+});
 
 export const EmailBody = Type.Object({ email: Email }, { additionalProperties: false });
 
@@ -79,6 +85,7 @@ export const VerifyRegistrationBody = Type.Object(
     email: Email,
     code: Code,
     registrationId: Type.Optional(RegistrationId),
+    profile: Type.Optional(RegistrationProfile),
   },
   { additionalProperties: false },
 );
@@ -202,7 +209,7 @@ export const VerifiedRegistration = Type.Object(
     user: CurrentUser,
     passwordSet: Type.Boolean({
       description:
-        'false: el código llegó sin el id de registro de este navegador; la cuenta queda sin contraseña (se crea con «¿Olvidaste tu contraseña?»)',
+        'false: el código llegó sin el id de registro de este navegador ni `profile`; la cuenta queda sin contraseña (se crea con «¿Olvidaste tu contraseña?»)',
     }),
   },
   { additionalProperties: false },

@@ -13,6 +13,9 @@ export interface RegistrationDetails {
   phone: PhoneInput;
 }
 
+/** What a registration asks beside the email. */
+export type RegistrationProfile = Omit<RegistrationDetails, 'email'>;
+
 /** The email (checked before asking the server about it), name, last name and phone. */
 export function validateRegistrationDetails(
   details: RegistrationDetails,

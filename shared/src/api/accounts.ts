@@ -59,14 +59,28 @@ export async function register(
   return registered;
 }
 
+/** The password and profile typed beside the code on a device that did not register (API: `profile`). */
+export interface AccountProfile {
+  name: string;
+  lastName: string;
+  /** E.164. */
+  phone: string;
+  password: string;
+}
+
 /**
- * Sends the code with this browser's registration id for the email: the account gets the password typed here.
- * `passwordSet: false` means the account came out with no password (no id here: another browser or device).
+ * Sends the code with this browser's registration id for the email: the account gets the password typed here. A
+ * browser without one (the registration was made on another device) sends the `profile` its person typed with the
+ * code instead. `passwordSet: false` means the account came out with no password (neither was sent).
  */
-export async function verifyRegistration(email: string, code: string): Promise<VerifiedSession> {
+export async function verifyRegistration(
+  email: string,
+  code: string,
+  profile?: AccountProfile,
+): Promise<VerifiedSession> {
   const registrationId = registrationIdFor(email);
   const verified = await request<VerifiedSession>('post', API_PATHS.auth.verifyRegistration, {
-    json: { email, code, ...(registrationId ? { registrationId } : {}) },
+    json: { email, code, ...(registrationId ? { registrationId } : profile ? { profile } : {}) },
     fallback: FALLBACK.verifyCode,
   });
   forgetRegistration(email);

@@ -4,12 +4,12 @@ import { cardSurface } from './Card';
 import { keepTabInside, restoreFocus } from './focus';
 import { theme } from './theme';
 
-const Dialog = styled.dialog<{ $height?: string }>`
+const Dialog = styled.dialog<{ $height?: string; $width?: string }>`
   padding: 0;
   border: 0;
   ${cardSurface}
   color: ${theme.color.text};
-  width: min(720px, calc(100% - 32px));
+  width: min(${(p) => p.$width ?? '720px'}, calc(100% - 32px));
   max-width: none;
   max-height: calc(100dvh - 32px);
   ${(p) => (p.$height ? `height: min(${p.$height}, calc(100dvh - 32px));` : '')}
@@ -39,13 +39,15 @@ export interface ModalProps {
   children: ReactNode;
   /** A fixed height (CSS length), so that the buttons do not move between steps of different length. */
   height?: string;
+  /** The widest the dialog gets (CSS length), for one with little to say; 720px otherwise. */
+  width?: string;
 }
 
 /**
  * A modal dialog on the native <dialog> opened with showModal(): the rest of the page is inert, Tab stays inside,
  * Escape and a click on the backdrop close it, and focus returns to what opened it (or to the page's heading).
  */
-export function Modal({ title, onClose, children, height }: ModalProps) {
+export function Modal({ title, onClose, children, height, width }: ModalProps) {
   const titleId = useId();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const bodyRef = useRef<HTMLDivElement>(null);
@@ -87,6 +89,7 @@ export function Modal({ title, onClose, children, height }: ModalProps) {
       aria-modal="true"
       aria-labelledby={titleId}
       $height={height}
+      $width={width}
       // A press on the backdrop reaches the <dialog> itself; a press inside reaches its content.
       onMouseDown={(event) => event.target === event.currentTarget && onClose()}
     >

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import { users, type CodePurpose, type User, type UserStatus } from '../../db/schema.js';
 import type { Mailer } from '../mail/mailer.js';
 import { type AccountLimits, codeCooldownMs } from '../sign-in/limits.js';
-import type { CodeService } from './codes.js';
+import type { CodeMetrics, CodeService } from './codes.js';
 import { HttpError } from '../../lib/errors.js';
 import type { MailContent } from '../mail/templates.js';
 import { codeMessages } from './messages.js';
@@ -14,6 +14,7 @@ export interface CodeMailDeps {
   limits: AccountLimits;
   codes: CodeService;
   mailer: Pick<Mailer, 'enqueue'>;
+  metrics: CodeMetrics;
 }
 
 export const invalidCode = () => new HttpError(400, codeMessages.invalidCode, 'INVALID_CODE');
@@ -32,7 +33,10 @@ export async function checkCode(
 ): Promise<User> {
   // One of the day's wrong codes is taken before the code is looked at, so concurrent guesses cannot pass the cap.
   const reserved = await services.limits.reserveCodeCheck(email, purpose);
-  if ('refused' in reserved) throw reserved.refused;
+  if ('refused' in reserved) {
+    services.metrics.codeRefused(purpose, 'locked');
+    throw reserved.refused;
+  }
   // An unknown email gets the same answer as a wrong code.
   // A check the database could not make counts as no guess: its slot is given back before the error goes on.
   const result = user
@@ -42,10 +46,15 @@ export async function checkCode(
       })
     : 'invalid';
   if (result === 'valid') await services.limits.giveBackCodeCheck(reserved.attempt);
-  if (result === 'invalid' || !user) throw invalidCode();
+  if (result === 'invalid' || !user) {
+    services.metrics.codeRefused(purpose, 'wrong');
+    throw invalidCode();
+  }
   if (result === 'exhausted') {
+    services.metrics.codeRefused(purpose, 'exhausted');
     throw new HttpError(429, codeMessages.codeAttemptsExceeded, 'CODE_ATTEMPTS_EXCEEDED');
   }
+  services.metrics.codeVerified(purpose);
   return user;
 }
 

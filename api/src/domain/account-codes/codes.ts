@@ -24,7 +24,15 @@ export interface CodeService {
   issuedWithin(db: Db, userId: number, purpose: CodePurpose, ms: number): Promise<boolean>;
 }
 
-export function createCodeService(db: Db, hmacKey: Buffer, clock: Clock): CodeService {
+/** What the codes report to the metrics: issued (and queued for mailing), accepted, refused and why. */
+export interface CodeMetrics {
+  codeSent(purpose: CodePurpose): void;
+  codeVerified(purpose: CodePurpose): void;
+  /** `wrong`: wrong, expired or unknown email; `exhausted`: the code died of wrong tries; `locked`: the day's cap. */
+  codeRefused(purpose: CodePurpose, reason: 'wrong' | 'exhausted' | 'locked'): void;
+}
+
+export function createCodeService(db: Db, hmacKey: Buffer, clock: Clock, metrics: CodeMetrics): CodeService {
   // The account and purpose are part of the MAC, so a code hash copied to another row does not match there.
   const hashCode = (userId: number, purpose: CodePurpose, code: string) =>
     createHmac('sha256', hmacKey).update(`${userId}:${purpose}:${code}`).digest('base64url');
@@ -46,6 +54,7 @@ export function createCodeService(db: Db, hmacKey: Buffer, clock: Clock): CodeSe
         .insert(accountCodes)
         .values({ userId, purpose, ...values })
         .onConflictDoUpdate({ target: [accountCodes.userId, accountCodes.purpose], set: values });
+      metrics.codeSent(purpose);
       return code;
     },
 

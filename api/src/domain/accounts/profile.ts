@@ -8,7 +8,8 @@ import { editedPhone } from '../../lib/phone.js';
 import type { EditUserBody } from '../../schemas/auth.js';
 import { type AuditActor, recordAudit } from './audit.js';
 import { accountMessages } from './messages.js';
-import { activateUser, findUserById } from './queries.js';
+import { type ActivationMail, activateByAdministrator } from './activation.js';
+import { findUserById } from './queries.js';
 import { checkAccountChange, endsSessions, keepOneAdministrator } from './status.js';
 
 const userNotFound = () => new HttpError(404, accountMessages.userNotFound, 'USER_NOT_FOUND');
@@ -43,6 +44,7 @@ export async function updateNameAndPhone(
  * sessions ended by a suspension or a demotion, a hand verification activating as the emailed code does).
  */
 export async function editUser(
+  deps: ActivationMail,
   tx: Db,
   actor: Editor,
   id: number,
@@ -62,8 +64,8 @@ export async function editUser(
   if (profile.phone !== undefined) changes.phone = editedPhone(profile.phone, current.phone);
   if (profile.picture !== undefined) changes.picture = profile.picture;
   if (role !== undefined) changes.role = role;
-  // Verifying by hand does what the emailed code does: activation with the free plans.
-  if (status === 'active' && current.status === 'pending_verification') await activateUser(tx, id);
+  // Verifying by hand does what the panel's 'Verificar' does: activation with the free plans, and the mail.
+  if (status === 'active' && current.status === 'pending_verification') await activateByAdministrator(deps, tx, id);
   else if (status !== undefined) changes.status = status;
   Object.assign(changes, sessionsEnd);
   if (Object.keys(changes).length > 0) await tx.update(users).set(changes).where(eq(users.id, id));

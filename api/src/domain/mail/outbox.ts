@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, lte, min, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { mailOutbox } from '../../db/schema.js';
 import { isDatabaseUnavailable } from '../../lib/errors.js';
@@ -27,6 +27,29 @@ export interface OutboxDeps {
   log: { warn(details: object, message: string): void; error(details: object, message: string): void };
   /** A database outage: the outage tracker's to report (once). */
   databaseLost(error: unknown): void;
+  /** Counts deliveries for the metrics. */
+  metrics: OutboxMetrics;
+}
+
+export interface OutboxMetrics {
+  mailSent(): void;
+  mailSendFailed(): void;
+}
+
+/**
+ * Mails not yet sent and how long the oldest has waited, for the metrics: both read from the partial index of unsent
+ * mail (migration 0017), so the cost follows the backlog, not the table.
+ */
+export async function outboxBacklog(db: Db, now: number): Promise<{ pending: number; oldestAgeSeconds: number }> {
+  const [row] = await db
+    .select({ pending: count(), oldest: min(mailOutbox.createdAt) })
+    .from(mailOutbox)
+    .where(isNull(mailOutbox.sentAt));
+  const oldest = row?.oldest ? new Date(row.oldest).getTime() : undefined;
+  return {
+    pending: Number(row?.pending ?? 0),
+    oldestAgeSeconds: oldest === undefined ? 0 : Math.max(0, (now - oldest) / 1000),
+  };
 }
 
 /** The mailer and its delivery loop: `start` once the app is ready, `close` when it shuts down. */
@@ -124,6 +147,7 @@ export function createOutboxMailer(deps: OutboxDeps): OutboxMailer {
           } catch (error) {
             if (closed) return 0; // released with the others at close, due at once: not a failed attempt
             const attempts = mail.attempts + 1;
+            deps.metrics.mailSendFailed();
             deps.log.warn({ err: error, mailId: mail.id, attempts }, 'mail delivery failed; will retry');
             await db
               .update(mailOutbox)
@@ -153,6 +177,7 @@ export function createOutboxMailer(deps: OutboxDeps): OutboxMailer {
             })
             .where(eq(mailOutbox.id, mail.id));
           held.delete(mail.id);
+          deps.metrics.mailSent();
           return 1;
         }),
       );

@@ -97,6 +97,35 @@ export function resetCodeMail(options: { name: string; email: string; code: stri
   });
 }
 
+/**
+ * An administrator activated a pending account: it has no password (none of its registrations proved the mailbox), so
+ * the mail says how to choose one. The name on a pending account was typed by whoever registered first, unproved: the
+ * greeting names nobody (`greeting`).
+ */
+export function accountActivatedMail(options: { email: string; portalUrl: string }): MailContent {
+  const link = pageLink(options.portalUrl, '/forgot-password', options.email);
+  const lines = [
+    'Un administrador verificó tu email y tu cuenta del portal ya está activa.',
+    'Tu cuenta aún no tiene contraseña: elígela para entrar con tu email. Te enviaremos un código a este correo.',
+  ];
+  const text = [
+    greeting(),
+    '',
+    ...lines,
+    '',
+    `Elegir mi contraseña: ${link}`,
+    '',
+    'Si no creaste una cuenta, ignora este correo.',
+  ].join('\n');
+  const html = htmlPage([
+    `<p style="margin:0 0 16px">${escapeHtml(greeting())}</p>`,
+    ...lines.map((line) => `<p style="margin:0 0 16px">${escapeHtml(line)}</p>`),
+    `<p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="color:#1565c0">Elegir mi contraseña</a></p>`,
+    '<p style="margin:0;font-size:13px;color:#7b8794">Si no creaste una cuenta, ignora este correo.</p>',
+  ]);
+  return { subject: 'Tu cuenta está activa', text, html };
+}
+
 interface NoticeMail {
   subject: string;
   name: string;

@@ -63,20 +63,24 @@ export async function registerPending(
 
 /**
  * Uses the verification code and activates the account with what this browser typed (its `registrationId`): its
- * password and profile. Without it the account is active with no password. Answers whether a password was set.
+ * password and profile. A browser without a live registration of this email (the code was typed on another device)
+ * sends what its person `typed` beside the code instead: holding the code proves the mailbox, which a registration
+ * alone never did. With neither, the account is active with no password. Answers whether a password was set.
  */
 export async function completeRegistration(
   deps: { db: Db; codes: CodeService; clock: Clock },
   userId: number,
   code: string,
   registrationId: string | undefined,
+  typed?: RegistrationFields,
 ): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
     if (!(await deps.codes.consume(tx, userId, 'verify_email', code))) throw invalidCode();
     const registration = await findRegistration(tx, userId, registrationId, new Date(deps.clock()));
     if (!(await activateUser(tx, userId))) return false;
-    // Only what this browser typed becomes the account's; without its registration, nobody's profile does either.
-    const { passwordHash = null, name = '', lastName = '', phone = '' } = registration ?? {};
+    // Only what the code's holder typed becomes the account's (this browser's registration first); without it, nobody's
+    // profile does either: the pending row's name is whatever its first registrant wrote.
+    const { passwordHash = null, name = '', lastName = '', phone = '' } = registration ?? typed ?? {};
     await tx.update(users).set({ passwordHash, name, lastName, phone }).where(eq(users.id, userId));
     return passwordHash !== null;
   });

@@ -89,6 +89,8 @@ export interface SessionStateCache<U, S, V> {
   readonly listenerPid: number | undefined;
   /** Counters since start: lookups answered from memory, lookups that read the database, invalidations received. */
   readonly stats: { hits: number; misses: number; notifications: number; losses: number };
+  /** Users kept in memory now. */
+  readonly entries: number;
   session(userId: number, key: string): { user: U; session: S } | undefined;
   view(userId: number, user: U): V | undefined;
   /** Taken before a database read whose result may be stored. */
@@ -283,6 +285,9 @@ export function createSessionStateCache<U extends object, S, V>(
     },
     get listenerPid() {
       return listener?.pid;
+    },
+    get entries() {
+      return users.size;
     },
     stats,
 

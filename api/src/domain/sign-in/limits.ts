@@ -148,7 +148,13 @@ export interface AccountLimits {
 }
 
 /** The sign-in locks, code-mail cooldowns and wrong-code limits, kept in the shared counter store. */
-export function createAccountLimits(counters: CounterStore, clock: Clock): AccountLimits {
+/** What the limits report to the metrics. */
+export interface LockMetrics {
+  /** A failure started a sign-in lock (or made it longer). */
+  lockOpened(scope: Lockout['scope']): void;
+}
+
+export function createAccountLimits(counters: CounterStore, clock: Clock, metrics: LockMetrics): AccountLimits {
   const lockKey = (email: string, address: string) => `signin-lock:${email}:${address}`;
   const failuresKey = (email: string, address: string) => `signin-failures:${email}:${address}`;
   const accountLockKey = (email: string) => `signin-account-lock:${email}`;
@@ -187,8 +193,14 @@ export function createAccountLimits(counters: CounterStore, clock: Clock): Accou
       attempt.settled = true;
       const { email, address, own, account, knownAddress } = attempt;
       // The locks started when the slots were taken; they start again now, as long, counted from the failure.
-      if (own.lockMs > 0) await counters.hold(lockKey(email, address), own.lockMs, true);
-      if (account.lockMs > 0) await counters.hold(accountLockKey(email), account.lockMs, true);
+      if (own.lockMs > 0) {
+        await counters.hold(lockKey(email, address), own.lockMs, true);
+        metrics.lockOpened('address');
+      }
+      if (account.lockMs > 0) {
+        await counters.hold(accountLockKey(email), account.lockMs, true);
+        metrics.lockOpened('account');
+      }
       const lockout: Lockout | null = worthRecording(account.count, accountThrottleThreshold)
         ? { scope: 'account', failures: account.count, lockMs: account.lockMs }
         : worthRecording(own.count, lockoutThreshold)

@@ -1,7 +1,7 @@
 import { and, eq, ilike, like, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { roles, userCounts, users, type UserStatus } from '../../db/schema.js';
-import { activateUser, userListItem } from '../accounts/queries.js';
+import { userListItem } from '../accounts/queries.js';
 import { decodeCursor, encodeCursor, invalidCursor } from './cursor.js';
 import { type EmailSearchPlan, searchPlan, surelyMatchingNow } from './email-search.js';
 import { choosePaging, type FoundPage, findPage, placeOf } from './paging.js';
@@ -155,18 +155,6 @@ export async function listUsers(db: Db, filters: UserListFilters) {
     nextCursor: hasNextPage && last ? encodeCursor(placeOf(last)) : null,
     prevCursor: found.hasPrevPage && first ? encodeCursor(placeOf(first)) : null,
   };
-}
-
-/**
- * Activates those of `ids` that are pending, as verifying the emailed code does (same function: the account also gets
- * the free plan of each app); answers the ids it activated. Others are left as they are.
- */
-export async function verifyPendingUsers(db: Db, ids: number[]): Promise<number[]> {
-  const activated: number[] = [];
-  for (const id of [...ids].sort((a, b) => a - b)) {
-    if (await activateUser(db, id)) activated.push(id);
-  }
-  return activated;
 }
 
 /** The stat cards, from the counters the database keeps by status and role (migration 0009): a few dozen rows read. */

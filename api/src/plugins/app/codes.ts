@@ -13,7 +13,7 @@ export default fp(
     // Derived from the signing key, which is already the server's secret: no second secret to configure and keep.
     const keyMaterial = app.signingKey.privateKey.export({ type: 'pkcs8', format: 'der' });
     const hmacKey = Buffer.from(hkdfSync('sha256', keyMaterial, Buffer.alloc(0), 'portal account codes', 32));
-    app.decorate('codes', createCodeService(app.db, hmacKey, app.clock));
+    app.decorate('codes', createCodeService(app.db, hmacKey, app.clock, app.metrics));
   },
-  { name: 'codes', dependencies: ['tokens', 'counters'] },
+  { name: 'codes', dependencies: ['tokens', 'counters', 'metrics'] },
 );

@@ -9,7 +9,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('limits', createAccountLimits(app.counters, app.clock));
+    app.decorate('limits', createAccountLimits(app.counters, app.clock, app.metrics));
   },
-  { name: 'limits', dependencies: ['counters'] },
+  { name: 'limits', dependencies: ['counters', 'metrics'] },
 );

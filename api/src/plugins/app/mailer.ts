@@ -29,11 +29,12 @@ export default fp<MailerPluginOptions>(
       transport,
       log: app.log,
       databaseLost: (error) => app.databaseOutage.lost(error),
+      metrics: app.metrics,
     });
     app.addHook('onReady', async () => outbox.start());
     app.addHook('onClose', () => outbox.close());
     const { enqueue, wake, later, deliverDue } = outbox;
     app.decorate('mailer', { enqueue, wake, later, deliverDue } satisfies Mailer);
   },
-  { name: 'mailer', dependencies: ['database', 'counters'] },
+  { name: 'mailer', dependencies: ['database', 'counters', 'metrics'] },
 );

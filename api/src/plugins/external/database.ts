@@ -31,6 +31,7 @@ const probeEveryMs = 1_000;
 function trackOutages(
   log: FastifyBaseLogger,
   probe: () => Promise<unknown>,
+  counted: () => void,
   now = Date.now,
 ): DatabaseOutage & { stop(): void } {
   let outage: { since: number; refused: number; timer: NodeJS.Timeout } | undefined;
@@ -46,14 +47,15 @@ function trackOutages(
     log.warn({ durationMs: now() - outage.since, refusedRequests: outage.refused }, 'database available again');
     outage = undefined;
   };
-  const fail = (error: unknown, requestLog: FastifyBaseLogger, counted: number) => {
+  const fail = (error: unknown, requestLog: FastifyBaseLogger, refusals: number) => {
+    counted();
     if (outage) {
-      outage.refused += counted;
+      outage.refused += refusals;
       requestLog.debug({ err: error }, 'database unavailable');
       return;
     }
     log.error({ err: error }, 'database unavailable: requests are answered 503 until it is back');
-    outage = { since: now(), refused: counted, timer: setTimeout(check, probeEveryMs).unref() };
+    outage = { since: now(), refused: refusals, timer: setTimeout(check, probeEveryMs).unref() };
   };
   return {
     get active() {
@@ -77,7 +79,11 @@ export default fp<DatabasePluginOptions>(
   async (app, options) => {
     const { config } = app;
     // Before the database opens: an idle connection may fail at any time after.
-    const outage = trackOutages(app.log, () => app.db.execute(sql`select 1`));
+    const outage = trackOutages(
+      app.log,
+      () => app.db.execute(sql`select 1`),
+      () => app.metrics.databaseFailure(),
+    );
     const database = options.database ?? (await openDatabase(config, (error) => outage.lost(error)));
     app.addHook('onClose', async () => {
       outage.stop();
@@ -104,5 +110,5 @@ export default fp<DatabasePluginOptions>(
     app.decorate('database', database);
     app.decorate('db', database.db);
   },
-  { name: 'database' },
+  { name: 'database', dependencies: ['metrics'] },
 );

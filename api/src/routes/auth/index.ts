@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { lt } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { revokedTokens } from '../../db/schema.js';
-import { accountSuspended } from '../../lib/errors.js';
+import { accountSuspended, HttpError } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { CurrentUser, LoginBody, PendingSignIn, Session } from '../../schemas/auth.js';
 import { SecondStepRequired } from '../../schemas/security.js';
@@ -59,13 +59,22 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       // A locked address gets the wrong-password answer plus when to retry, known account or not. The attempt is
       // taken before argon2 runs, so a burst gets no more passwords evaluated than the lock allows one by one.
       const reserved = await app.limits.reserveSignIn(email, request.ip);
-      if ('lockedMs' in reserved) throw invalidCredentials(reserved.lockedMs);
+      if ('lockedMs' in reserved) {
+        app.metrics.signIn('password', 'locked');
+        throw invalidCredentials(reserved.lockedMs);
+      }
       const { attempt } = reserved;
       // An attempt the request never settles (the database failed after all) is given back: an outage is no failure.
       try {
         const failed = async () => {
           const { lockMs, lockout } = await app.limits.failedSignIn(attempt);
+          app.metrics.signIn('password', 'failure');
           if (lockout && user) await recordLockout(app.db, user.id, request.ip, lockout);
+          // An active account with no password (activated by an administrator, or made with Google or Apple): no
+          // password can be right, so the answer says how to choose one, which needs the mailbox. It counts as a
+          // failure like any other, and a lock answers as for any address.
+          if (lockMs === 0 && user?.status === 'active' && user.passwordHash === null)
+            return new HttpError(401, signInMessages.passwordNotSet, 'PASSWORD_NOT_SET');
           return invalidCredentials(lockMs);
         };
         if (user?.status === 'pending_verification') {
@@ -74,6 +83,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           const registrationId = await registrationWithPassword(app, user.id, request.body.password);
           if (!registrationId) throw await failed();
           await app.limits.succeededSignIn(attempt);
+          app.metrics.signIn('password', 'refused');
           return reply.code(403).send({
             statusCode: 403,
             message: 'Debes verificar tu email antes de iniciar sesión',
@@ -86,6 +96,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         if (!user || !passwordMatches) throw await failed();
         if (user.status === 'suspended') {
           await app.limits.succeededSignIn(attempt);
+          app.metrics.signIn('password', 'refused');
           throw accountSuspended();
         }
         // An account with a second factor gets a ticket for the second step, no token. Its failures are
@@ -95,6 +106,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         if (hasSecondFactor(factors)) {
           // The password was right: its attempt is given back, the failures before it stay until the second step.
           await app.limits.giveBackSignIn(attempt);
+          app.metrics.signIn('password', 'second_step');
           return reply.code(403).send({
             statusCode: 403,
             message: 'Confirma tu identidad con tu segundo factor',
@@ -108,6 +120,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           });
         }
         await app.limits.succeededSignIn(attempt);
+        app.metrics.signIn('password', 'success');
         return { access_token: await startSession(app, user, request), user: await currentUserView(app.db, user) };
       } finally {
         await app.limits.releaseUnsettled(attempt);

@@ -4,7 +4,7 @@
 // ticket is the one the TOTP step redeems too (domain/second-factor/sign-in-tickets.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { accountSuspended } from '../../lib/errors.js';
+import { accountSuspended, HttpError } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import {
   authenticationOptions,
@@ -195,35 +195,50 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { ceremonyId, response, ticket } = request.body;
-      const ceremony = await consumeSignIn(app.db, ceremonyId);
-      if (!ceremony) throw ceremonyExpired(401);
-      const passkey = await findPasskeyOf(app.db, response);
-      if (!passkey) throw passkeySignInRefused();
-      // A second step: the options named one account's passkeys and its live ticket must come along.
-      const bound = ceremony.userId;
-      if (bound !== null) {
-        if (passkey.userId !== bound) throw passkeySignInRefused();
-        if (ticket === undefined || (await signInTicketUser(app.db, ticket)) !== bound) throw signInTicketExpired();
+      // As a second step (its options bound to one account) or on its own; counted once the ceremony is known.
+      let method: 'passkey' | 'second_step' = 'passkey';
+      try {
+        const session = await signInWithPasskey();
+        app.metrics.signIn(method, 'success');
+        return session;
+      } catch (error) {
+        if (error instanceof HttpError && error.statusCode < 500)
+          app.metrics.signIn(method, error.code === 'USER_SUSPENDED' ? 'refused' : 'failure');
+        throw error;
       }
-      // The authenticator's user handle, when it gives one, must be the passkey's owner.
-      const handle = responseUserHandle(response);
-      if (handle !== undefined && handle !== null && !handleMatches(handle, passkey.userId))
-        throw passkeySignInRefused();
-      const used = await verifyAssertion(rp, response, ceremony.challenge, passkey);
-      if (!used) throw passkeySignInRefused();
-      const user = await findUserById(app.db, passkey.userId);
-      if (!user) throw passkeySignInRefused();
-      if (user.status === 'suspended') throw accountSuspended();
-      if (user.status !== 'active') throw passkeySignInRefused();
-      // The counter must still be below the new one when stored: two uses checked against the same one cannot both pass.
-      if (!(await recordPasskeyUse(app.db, passkey.id, used))) throw passkeySignInRefused();
-      if (bound !== null && (ticket === undefined || (await redeemSignInTicket(app.db, ticket)) !== bound))
-        throw signInTicketExpired();
-      await app.limits.clearSignInFailures(user.email, request.ip);
-      return {
-        access_token: await startSession(app, user, request, { secondFactor: true }),
-        user: await currentUserView(app.db, user),
-      };
+
+      async function signInWithPasskey() {
+        const ceremony = await consumeSignIn(app.db, ceremonyId);
+        if (!ceremony) throw ceremonyExpired(401);
+        const passkey = await findPasskeyOf(app.db, response);
+        if (!passkey) throw passkeySignInRefused();
+        // A second step: the options named one account's passkeys and its live ticket must come along.
+        const bound = ceremony.userId;
+        if (bound !== null) {
+          method = 'second_step';
+          if (passkey.userId !== bound) throw passkeySignInRefused();
+          if (ticket === undefined || (await signInTicketUser(app.db, ticket)) !== bound) throw signInTicketExpired();
+        }
+        // The authenticator's user handle, when it gives one, must be the passkey's owner.
+        const handle = responseUserHandle(response);
+        if (handle !== undefined && handle !== null && !handleMatches(handle, passkey.userId))
+          throw passkeySignInRefused();
+        const used = await verifyAssertion(rp, response, ceremony.challenge, passkey);
+        if (!used) throw passkeySignInRefused();
+        const user = await findUserById(app.db, passkey.userId);
+        if (!user) throw passkeySignInRefused();
+        if (user.status === 'suspended') throw accountSuspended();
+        if (user.status !== 'active') throw passkeySignInRefused();
+        // The counter must still be below the new one when stored: two uses checked against the same one cannot both pass.
+        if (!(await recordPasskeyUse(app.db, passkey.id, used))) throw passkeySignInRefused();
+        if (bound !== null && (ticket === undefined || (await redeemSignInTicket(app.db, ticket)) !== bound))
+          throw signInTicketExpired();
+        await app.limits.clearSignInFailures(user.email, request.ip);
+        return {
+          access_token: await startSession(app, user, request, { secondFactor: true }),
+          user: await currentUserView(app.db, user),
+        };
+      }
     },
   );
 };

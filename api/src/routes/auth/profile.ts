@@ -70,8 +70,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       // Role and status are the administrators' to change, their own too: through the admin gate.
       if (role !== undefined || status !== undefined) await app.requireAdmin(request, reply);
 
-      const updated = await app.db.transaction((tx) => editUser(tx, actor, id, request.body));
+      const updated = await app.db.transaction((tx) => editUser(app, tx, actor, id, request.body));
       if (!updated) throw userNotFound();
+      // A hand verification queued its mail in the transaction.
+      if (status === 'active') app.mailer.wake();
       return { user: await currentUserView(app.db, updated) };
     },
   );

@@ -66,7 +66,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Verifica el código de registro: activa la cuenta, asigna los planes gratuitos e inicia sesión',
         description:
           'Con el `registrationId` de este navegador la cuenta recibe la contraseña y los datos de ese registro; ' +
-          'sin él (o con uno que no es de este email) queda activa sin contraseña (`passwordSet: false`). Los demás ' +
+          'sin él (o con uno que no es de este email) recibe los de `profile`, escritos junto al código en otro ' +
+          'dispositivo; sin ninguno de los dos queda activa sin contraseña (`passwordSet: false`). Los demás ' +
           'registros pendientes se borran.',
         tags: ['auth'],
         body: VerifyRegistrationBody,
@@ -74,10 +75,19 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { code, registrationId } = request.body;
+      const { code, registrationId, profile } = request.body;
       const email = normalizeEmail(request.body.email);
+      // Typed data that cannot be stored is refused before the code is looked at: the code stays usable.
+      const phone = profile ? e164Phone(profile.phone) : undefined;
       const user = await checkCode(app, email, await findUserByEmail(app.db, email), 'verify_email', code);
-      const passwordSet = await completeRegistration(app, user.id, code, registrationId);
+      // The code proves the mailbox: who holds it chooses the password and profile (docs/decisions/0006).
+      const typed = profile && {
+        passwordHash: await app.passwords.hash(profile.password),
+        name: profile.name.trim(),
+        lastName: profile.lastName.trim(),
+        phone: phone as string,
+      };
+      const passwordSet = await completeRegistration(app, user.id, code, registrationId, typed);
       const activated = await findUserById(app.db, user.id);
       // Only a pending account gets a verification code; one suspended meanwhile stays suspended.
       if (activated?.status !== 'active') {

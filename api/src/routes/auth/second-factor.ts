@@ -77,7 +77,10 @@ export async function takeSecondStepTry(
   user: User,
 ): Promise<{ attempt: SignInAttempt; triesLeft: number }> {
   const reserved = await app.limits.reserveSignIn(user.email, request.ip);
-  if ('lockedMs' in reserved) throw wrongSecondStepCode(reserved.lockedMs);
+  if ('lockedMs' in reserved) {
+    app.metrics.signIn('second_step', 'locked');
+    throw wrongSecondStepCode(reserved.lockedMs);
+  }
   const tried = await takeSignInTicketTry(app.db, ticket).catch(async (error: unknown) => {
     await app.limits.releaseUnsettled(reserved.attempt);
     throw error;
@@ -103,6 +106,7 @@ export async function failSecondStep(
 ): Promise<HttpError> {
   if (taken.triesLeft === 0) await endSignInTicket(app.db, ticket);
   const { lockMs, lockout } = await app.limits.failedSignIn(taken.attempt);
+  app.metrics.signIn('second_step', 'failure');
   if (lockout) await recordLockout(app.db, user.id, request.ip, lockout);
   return taken.triesLeft > 0 ? wrongSecondStepCode(lockMs) : signInTicketExpired();
 }
@@ -121,9 +125,11 @@ export async function finishSecondStep(
   const user = userId === undefined ? undefined : await findUserById(app.db, userId);
   if (!user || user.status === 'suspended') {
     await app.limits.giveBackSignIn(attempt);
+    if (user) app.metrics.signIn('second_step', 'refused');
     throw user ? accountSuspended() : signInTicketExpired();
   }
   await app.limits.succeededSignIn(attempt);
+  app.metrics.signIn('second_step', 'success');
   return {
     access_token: await startSession(app, user, request, { secondFactor: true }),
     user: await currentUserView(app.db, user),

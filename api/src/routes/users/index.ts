@@ -2,7 +2,8 @@ import { adminErrors, bearerSecurity as security } from '../../schemas/common.js
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { signedIn, adminOnly } from '../../plugins/app/authentication.js';
 import { recordAudit } from '../../domain/accounts/audit.js';
-import { listUsers, userStats, verifyPendingUsers } from '../../domain/user-directory/queries.js';
+import { listUsers, userStats } from '../../domain/user-directory/queries.js';
+import { verifyPendingUsers } from '../../domain/user-directory/verification.js';
 import { UserListQuery, UserPage, UserStats, VerifyEmailsBody, VerifyEmailsResponse } from '../../schemas/users.js';
 
 /** The admin's user management (spec §2 'User management'); every route is for administrators only. */
@@ -27,16 +28,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     '/verify-emails',
     {
       schema: {
-        summary: 'Activa a los usuarios pendientes de verificación indicados; los demás no cambian',
+        summary:
+          'Activa a los usuarios pendientes de verificación indicados y les envía «Tu cuenta está activa» con el modo de elegir su contraseña; los demás no cambian',
         tags: ['admin'],
         security,
         body: VerifyEmailsBody,
         response: { 200: VerifyEmailsResponse, ...adminErrors },
       },
     },
-    async (request) =>
-      app.db.transaction(async (tx) => {
-        const userIds = await verifyPendingUsers(tx, request.body.userIds);
+    async (request) => {
+      const answer = await app.db.transaction(async (tx) => {
+        const userIds = await verifyPendingUsers(app, tx, request.body.userIds);
         await recordAudit(
           tx,
           signedIn(request),
@@ -47,7 +49,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           })),
         );
         return { verified: userIds.length, userIds };
-      }),
+      });
+      if (answer.verified > 0) app.mailer.wake();
+      return answer;
+    },
   );
 
   app.get(

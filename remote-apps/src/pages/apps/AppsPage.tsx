@@ -23,7 +23,8 @@ import { CAMPAIGN_ART } from '../../components/campaign-art';
 import { tileGrid } from '../../components/lists';
 import { Heading, Page } from '../../components/Page';
 import { AppCard, type Platform } from './AppCard';
-import { launchFor } from './launch';
+import { GetAppDialog } from './GetAppDialog';
+import { launchFor, type StoreLink } from './launch';
 import { PlanBadges } from './PlanBadges';
 import { PresentationModal } from './presentation/PresentationModal';
 import { usePresentation } from './usePresentation';
@@ -162,6 +163,7 @@ export default function AppsPage() {
   const { apps, isLoading, error, ensureLoaded } = useApps();
   const [platform, setPlatform] = useState<Platform>('web');
   const [notice, setNotice] = useState<string | null>(null);
+  const [getApp, setGetApp] = useState<{ app: App; stores: StoreLink[] } | null>(null);
   const presentation = usePresentation();
   const upgradable = useUpgradableApps();
 
@@ -174,6 +176,7 @@ export default function AppsPage() {
       const allowList = getRuntimeConfig().redirectAllowList;
       const target = launchFor(app, platform, allowList, navigator.userAgent);
       setNotice(target?.kind === 'notice' ? target.text : null);
+      if (target?.kind === 'get-app') setGetApp({ app: target.app, stores: target.stores });
       if (target?.kind === 'new-tab') void openWebLaunch(target, Boolean(token), allowList);
       if (target?.kind === 'navigate') navigate(target.path);
     },
@@ -230,6 +233,7 @@ export default function AppsPage() {
           {body}
         </Tabs>
       </TabsArea>
+      {getApp && <GetAppDialog app={getApp.app} stores={getApp.stores} onClose={() => setGetApp(null)} />}
       {presentation.open && (
         <PresentationModal
           apps={apps.filter((app) => app.isEnabledWeb)}

@@ -60,3 +60,8 @@ it('links back to /login', () => {
   renderAt('/forgot-password', <ForgotPasswordPage />);
   expect(screen.getByRole('link', { name: '← Volver a iniciar sesión' })).toHaveAttribute('href', '/login');
 });
+
+it('takes the address from the link that led here (the activation mail, /login)', () => {
+  renderAt('/forgot-password?email=ana%40example.com', <ForgotPasswordPage />);
+  expect(screen.getByLabelText('Email')).toHaveValue('ana@example.com');
+});

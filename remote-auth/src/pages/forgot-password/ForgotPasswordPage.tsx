@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Alert, Button, errorMessage, FALLBACK, forgotPassword, useSubmit, useTimedMessage } from '@portal/shared';
 import { forgotPasswordError } from '../../rules/forms';
 import { AuthLayout, Footer, Form, TextLink } from '../../components/AuthLayout';
@@ -10,10 +10,14 @@ import { useDelayed } from '../../hooks/timers';
 export const BANNER_MS = 5000;
 export const NEXT_STEP_MS = 2000;
 
-/** /forgot-password: asks the API to mail a reset code, then goes to /reset-password. */
+/**
+ * /forgot-password: asks the API to mail a reset code, then goes to /reset-password. `?email=` fills the address: the
+ * 'Tu cuenta está activa' mail and /login's answer for an account with no password link here with it.
+ */
 export default function ForgotPasswordPage() {
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState(params.get('email') ?? '');
   const [message, showMessage] = useTimedMessage(BANNER_MS);
   const { busy, submit } = useSubmit(showMessage);
   const [sentTo, setSentTo] = useState<string | null>(null);

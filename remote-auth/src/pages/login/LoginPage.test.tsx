@@ -41,6 +41,12 @@ beforeEach(async () => {
         };
         return { status: 401, body };
       }
+      if (email === 'sin-clave@example.com') {
+        // Activated by an administrator: no password can be right yet.
+        const message =
+          'Tu cuenta está activa pero aún no tiene contraseña. Elígela con «¿Olvidaste tu contraseña?»: te enviaremos un código a tu email.';
+        return { status: 401, body: { statusCode: 401, message, code: 'PASSWORD_NOT_SET' } };
+      }
       if (password !== 'secreta1') return { status: 401, body: { statusCode: 401, message: 'Credenciales inválidas' } };
       return { status: 200, body: { access_token: TOKEN, user: user() }, delay: 100 };
     },
@@ -266,4 +272,14 @@ it('a locked address is told until when it may try again, and offered the way in
   await userEvent.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
   await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(/^Credenciales inválidas$/));
   expect(within(screen.getByRole('alert')).queryByRole('link')).toBeNull();
+});
+
+it('an account with no password yet is told so, and led to choose one with its address filled in', async () => {
+  renderAt('/login', <LoginPage />);
+  await fillIn(' sin-clave@example.com', 'la-del-registro');
+  await userEvent.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent(/^Tu cuenta está activa pero aún no tiene contraseña\./);
+  await userEvent.click(within(alert).getByRole('link', { name: '¿Olvidaste tu contraseña?' }));
+  expect(screen.getByTestId('location')).toHaveTextContent(/^\/forgot-password\?email=sin-clave%40example\.com$/);
 });

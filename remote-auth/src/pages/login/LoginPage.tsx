@@ -48,8 +48,9 @@ export default function LoginPage() {
   const error = message?.text ?? null;
   const setError = (text: string | null) => showMessage(text ? { tone: 'error', text } : null);
   const [verificationPath, setVerificationPath] = useState<string | null>(null);
-  // A sign-in lock holds: the message says until when, and offers the way in that needs no password.
-  const [locked, setLocked] = useState(false);
+  // A sign-in lock holds, or the account has no password yet: the message offers the way in that needs no password
+  // (with the address when it is the account's).
+  const [choosePassword, setChoosePassword] = useState<string | null>(null);
   const [secondStep, setSecondStep] = useState<SecondStep | null>(null);
   const passkeys = usePasskeySupport();
 
@@ -101,7 +102,7 @@ export default function LoginPage() {
     event.preventDefault();
     if (!email.trim() || !password || busy) return;
     setVerificationPath(null);
-    setLocked(false);
+    setChoosePassword(null);
     void submit({
       call: () => login(email, password),
       success: land,
@@ -120,8 +121,12 @@ export default function LoginPage() {
           setVerificationPath(`/verify-email?email=${encodeURIComponent(address)}${redirectQuery(redirectUrl, '&')}`);
         }
         if (apiError?.status === 401 && apiError.retryAfter) {
-          setLocked(true);
+          setChoosePassword('/forgot-password');
           return `${apiError.message}. ${signInLockText(apiError.retryAfter)}`;
+        }
+        // Activated by an administrator, or made with Google or Apple: the password is chosen with a mailed code.
+        if (apiError?.code === 'PASSWORD_NOT_SET') {
+          setChoosePassword(`/forgot-password?email=${encodeURIComponent(email.trim())}`);
         }
         return apiError?.message ?? FALLBACK.login;
       },
@@ -150,10 +155,10 @@ export default function LoginPage() {
               </TextLink>
             </>
           )}
-          {locked && (
+          {choosePassword && (
             <>
               {' '}
-              <TextLink to="/forgot-password">¿Olvidaste tu contraseña?</TextLink>
+              <TextLink to={choosePassword}>¿Olvidaste tu contraseña?</TextLink>
             </>
           )}
         </Alert>

@@ -1,8 +1,7 @@
-import { Alert, Button, FALLBACK, TextField } from '@portal/shared';
+import { Alert, Button, FALLBACK } from '@portal/shared';
 import { Form } from '../../components/AuthLayout';
+import { ProfileFields } from '../../components/AccountFields';
 import { EmailField } from '../../components/EmailField';
-import { PhoneField } from '../../components/PhoneField';
-import { loadPhoneRules } from '../../rules/phone-rules';
 import type { DetailsStepState } from './useRegistration';
 
 /** Registration step 1, 'Tus datos': email, name, last name and phone. */
@@ -10,29 +9,7 @@ export function DetailsStep({ values, errors, rulesFailed, busy, formRef, change
   return (
     <Form ref={formRef} onSubmit={next} noValidate aria-label="Tus datos" aria-busy={busy}>
       <EmailField disabled={busy} value={values.email} error={errors.email} onChange={(email) => change({ email })} />
-      <TextField
-        label="Nombre"
-        disabled={busy}
-        autoComplete="given-name"
-        value={values.name}
-        error={errors.name}
-        onChange={(e) => change({ name: e.target.value })}
-      />
-      <TextField
-        label="Apellido"
-        disabled={busy}
-        autoComplete="family-name"
-        value={values.lastName}
-        error={errors.lastName}
-        onChange={(e) => change({ lastName: e.target.value })}
-      />
-      <PhoneField
-        value={values.phone}
-        disabled={busy}
-        error={errors.phone}
-        onChange={(phone) => change({ phone })}
-        onFocus={() => void loadPhoneRules().catch(() => undefined)}
-      />
+      <ProfileFields values={values} errors={errors} disabled={busy} onChange={change} />
       {rulesFailed && <Alert tone="error">{FALLBACK.unexpected}</Alert>}
       <Button type="submit" $block disabled={busy}>
         {busy ? 'Verificando...' : 'Siguiente'}

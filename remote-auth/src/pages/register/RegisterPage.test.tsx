@@ -120,6 +120,24 @@ it('a pending account this browser did not register goes to step 2: a registrati
   await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
   expect(await screen.findByText('Paso 2 de 2')).toBeInTheDocument();
   expect(screen.getByTestId('location')).toHaveTextContent(/^\/register$/);
+  // It says why, and where the code from the other device goes, carrying what step 1 took.
+  expect(
+    screen.getByText(/Este email ya tiene un registro sin verificar, quizás hecho en otro dispositivo/),
+  ).toBeVisible();
+  await userEvent.click(screen.getByRole('link', { name: 'escríbelo aquí' }));
+  expect(screen.getByTestId('location')).toHaveTextContent(/^\/verify-email\?email=ana%40example\.com$/);
+  expect(JSON.parse(screen.getByTestId('location-state').textContent ?? '{}')).toEqual({
+    profile: { name: 'Ana', lastName: 'Pérez', phone: { country: 'PE', number: '987654321' } },
+  });
+});
+
+it('a new email goes to step 2 with no word of another registration', async () => {
+  checkReply = { status: 200, body: null };
+  renderAt('/register', <RegisterPage />);
+  await fillStep1();
+  await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
+  expect(await screen.findByText('Paso 2 de 2')).toBeInTheDocument();
+  expect(screen.queryByText(/otro dispositivo/)).not.toBeInTheDocument();
 });
 
 it('a pending account registered in this browser goes to verification', async () => {

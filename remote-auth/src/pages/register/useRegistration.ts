@@ -22,6 +22,7 @@ import {
 import { hasErrors, type FieldErrors, type NewPassword, validateRegistrationPassword } from '../../rules/forms';
 import { redirectQuery } from '../../hooks/useAfterSignIn';
 import type { LoginNoticeState } from '../login/notice';
+import type { VerificationArrival } from '../verify-email/arrival';
 
 const ALREADY_REGISTERED = 'Este usuario ya está registrado, ingrese para continuar';
 
@@ -79,6 +80,9 @@ export function useRegistration() {
   const [detailErrors, setDetailErrors] = useState<FieldErrors<keyof RegistrationDetails>>({});
   const [passwordErrors, setPasswordErrors] = useState<FieldErrors<keyof NewPassword>>({});
   const [rulesFailed, setRulesFailed] = useState(false);
+  // The email has a registration made elsewhere: step 2 says so and links to where its code is typed, carrying what
+  // step 1 took so it is not asked again.
+  const [pendingElsewhere, setPendingElsewhere] = useState<{ path: string; state: VerificationArrival } | null>(null);
   const check = useSubmit(NO_MESSAGE);
   const create = useSubmit();
 
@@ -130,9 +134,17 @@ export function useRegistration() {
       call: () => checkEmail(sent.email),
       success: (existing) => {
         const address = existing?.email ?? sent.email;
-        const where = afterEmailCheck(existing, Boolean(registrationIdFor(address)));
-        if (where === 'password') setStep(2);
-        else if (where === 'verification') {
+        const registeredHere = Boolean(registrationIdFor(address));
+        const where = afterEmailCheck(existing, registeredHere);
+        if (where === 'password') {
+          const profile = { name: sent.name, lastName: sent.lastName, phone: sent.phone };
+          setPendingElsewhere(
+            existing?.status === 'pending_verification'
+              ? { path: verificationPath(address), state: { profile } }
+              : null,
+          );
+          setStep(2);
+        } else if (where === 'verification') {
           setPendingVerificationEmail(address);
           navigate(verificationPath(address));
         } else goToLogin({ message: ALREADY_REGISTERED, tone: 'info' });
@@ -194,6 +206,7 @@ export function useRegistration() {
       change: changePassword,
       createAccount,
       back: () => setStep(1),
+      pendingElsewhere,
     },
   };
 }

@@ -25,12 +25,17 @@ beforeEach(async () => {
     // The partner receives a token minted for it, never the session token.
     'POST /auth/partner-token': { status: 200, body: { access_token: PARTNER_TOKEN, expires_in: 3600, audience: 'x' } },
     'POST /auth/verify-registration': (req) => {
-      const body = JSON.parse(req.body) as { code: string; registrationId?: string };
-      // As the API: the account gets a password only with this browser's registration id.
+      const body = JSON.parse(req.body) as { code: string; registrationId?: string; profile?: object };
+      // As the API: the account gets a password with this browser's live registration id, or else with the profile
+      // typed beside the code (a registration the server forgot is no registration).
       return body.code === '123456'
         ? {
             status: 200,
-            body: { access_token: TOKEN, user: user(), passwordSet: body.registrationId === 'registro-de-ana-0001' },
+            body: {
+              access_token: TOKEN,
+              user: user(),
+              passwordSet: body.registrationId === 'registro-de-ana-0001' || (!body.registrationId && !!body.profile),
+            },
           }
         : { status: 400, body: { statusCode: 400, message: 'Código inválido o expirado' } };
     },
@@ -116,17 +121,82 @@ it("sends this browser's registration id with the code, and forgets it once veri
   expect(registrationIdFor('otra@example.com')).toBe('registro-de-otra-0002');
 });
 
-it('a registration id older than a day is not sent', async () => {
+async function fillAccount({ name = 'Ana', lastName = 'Pérez', phone = '987654321', password = 'Secreta1!' } = {}) {
+  if (name) await userEvent.type(screen.getByLabelText('Nombre'), name);
+  if (lastName) await userEvent.type(screen.getByLabelText('Apellido'), lastName);
+  if (phone) await userEvent.type(screen.getByLabelText('Teléfono'), phone);
+  if (password) {
+    await userEvent.type(screen.getByLabelText('Contraseña'), password);
+    await userEvent.type(screen.getByLabelText('Confirmar contraseña'), password);
+  }
+}
+
+const OTHER_DEVICE = /Este navegador no tiene los datos de tu registro/;
+
+it("with this browser's registration, asks for the code only", () => {
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  expect(screen.queryByText(OTHER_DEVICE)).not.toBeInTheDocument();
+  expect(screen.queryByLabelText('Nombre')).not.toBeInTheDocument();
+  expect(screen.queryByLabelText('Contraseña')).not.toBeInTheDocument();
+});
+
+it('on another device, asks beside the code for the profile and password registration asks, and sends them', async () => {
+  forgetRegistration('ana@example.com'); // the mail opened on the phone
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  expect(screen.getByText(OTHER_DEVICE)).toBeInTheDocument();
+  await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+  await fillAccount({ name: ' Ana ', phone: '987 654 321' });
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
+  expect(bodyOf(api, '/auth/verify-registration')).toEqual({
+    email: 'ana@example.com',
+    code: '123456',
+    profile: { name: 'Ana', lastName: 'Pérez', phone: '+51987654321', password: 'Secreta1!' },
+  });
+  expect(screen.queryByText('Tu cuenta está activa')).not.toBeInTheDocument();
+});
+
+it('on another device, a missing or wrong field is said where it is, focused, and nothing is sent', async () => {
+  forgetRegistration('ana@example.com');
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+  await fillAccount({ lastName: '', phone: '1234', password: '' });
+  await userEvent.type(screen.getByLabelText('Contraseña'), 'Secreta1!');
+  await userEvent.type(screen.getByLabelText('Confirmar contraseña'), 'Otra-1!');
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  await waitFor(() => expect(screen.getByLabelText('Apellido')).toHaveFocus());
+  expect(screen.getByText('El apellido es requerido')).toBeInTheDocument();
+  expect(screen.getByText('Las contraseñas no coinciden')).toBeInTheDocument();
+  expect(screen.getByLabelText('Teléfono')).toHaveAttribute('aria-invalid', 'true');
+  expect(api.requests.some((request) => request.path === '/auth/verify-registration')).toBe(false);
+  // Corrected, each error goes away as it is typed.
+  await userEvent.type(screen.getByLabelText('Apellido'), 'Pérez');
+  expect(screen.queryByText('El apellido es requerido')).not.toBeInTheDocument();
+});
+
+it("on another device, takes the profile registration's first step handed over", async () => {
+  forgetRegistration('ana@example.com');
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />, {
+    state: { profile: { name: 'Ana', lastName: 'Pérez', phone: { country: 'PE', number: '987654321' } } },
+  });
+  expect(screen.getByLabelText('Nombre')).toHaveValue('Ana');
+  expect(screen.getByLabelText('Apellido')).toHaveValue('Pérez');
+  expect(screen.getByLabelText('Teléfono')).toHaveValue('987654321');
+});
+
+it('a registration id older than a day is not sent: the page asks for the profile', async () => {
   rememberRegistration('ana@example.com', 'registro-de-ana-0001', Date.now() - 24 * 60 * 60 * 1000 - 1000);
   renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
   await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+  await fillAccount();
   await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
-  await screen.findByText('Tu cuenta está activa');
-  expect(bodyOf(api, '/auth/verify-registration')).toEqual({ email: 'ana@example.com', code: '123456' });
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
+  expect(bodyOf(api, '/auth/verify-registration')).not.toHaveProperty('registrationId');
 });
 
-it('an account activated without a password says so and offers to create one, or to continue', async () => {
-  forgetRegistration('ana@example.com'); // the mail opened in another browser
+it('an account the server activated without a password says so and offers to create one, or to continue', async () => {
+  // This browser's registration is one the server no longer has.
+  rememberRegistration('ana@example.com', 'registro-olvidado-0003');
   renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
   await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
   await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
@@ -139,7 +209,7 @@ it('an account activated without a password says so and offers to create one, or
 });
 
 it('Continuar sin contraseña goes where a verification goes', async () => {
-  forgetRegistration('ana@example.com');
+  rememberRegistration('ana@example.com', 'registro-olvidado-0003');
   renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
   await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
   await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));

@@ -6,6 +6,7 @@ import {
   Button,
   errorMessage,
   FALLBACK,
+  registrationIdFor,
   resendVerification,
   TextField,
   theme,
@@ -19,7 +20,9 @@ import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/Au
 import { useResendCooldown } from '../../hooks/timers';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
 import { useResend } from '../../hooks/useResend';
-import type { LoginNoticeState } from '../login/notice';
+import { NewPasswordFields, ProfileFields } from '../../components/AccountFields';
+import type { VerificationArrival } from './arrival';
+import { useTypedAccount } from './useTypedAccount';
 
 /** Spec §4, §9. */
 export const RESEND_COOLDOWN_S = 60;
@@ -37,18 +40,31 @@ const Email = styled.strong`
   overflow-wrap: anywhere;
 `;
 
-/** /verify-email (spec §2, §4): the 6-digit code from the mail, resend with the server's cooldown (60 s). */
+const Fields = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: inherit;
+`;
+
+/**
+ * /verify-email (spec §2, §4): the 6-digit code from the mail, resend with the server's cooldown (60 s). A browser
+ * that did not make this email's registration (the mail's link opened on a phone, another browser) also asks for the
+ * profile and password registration asks: the code proves the mailbox, and the account is complete once verified.
+ */
 export default function VerifyEmailPage() {
   const [params] = useSearchParams();
-  // A sign-in of an unverified account lands here with its reason, which /login showed only for a moment: the same
-  // navigation notice registration hands to /login, kept on screen here.
-  const arrival = useLocation().state as LoginNoticeState | null;
+  // A sign-in of an unverified account lands here with its reason, which /login showed only for a moment (the same
+  // navigation notice registration hands to /login, kept on screen here); registration may hand its step 1's profile.
+  const arrival = useLocation().state as VerificationArrival | null;
   const pendingEmail = useSession((s) => s.pendingVerificationEmail);
   const startSession = useSession((s) => s.startSession);
   const setPendingVerificationEmail = useSession((s) => s.setPendingVerificationEmail);
   const afterSignIn = useAfterSignIn();
   const email = params.get('email') || pendingEmail;
   const redirectUrl = params.get('redirect_url');
+  // Read once: the registration id is forgotten when the code is accepted, and the page must not change under it.
+  const [registeredHere] = useState(() => Boolean(email && registrationIdFor(email)));
+  const typed = useTypedAccount(email ?? '', arrival?.profile);
 
   const navigate = useNavigate();
   const [code, setCode] = useState('');
@@ -92,18 +108,23 @@ export default function VerifyEmailPage() {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!isCompleteCode(code)) return;
-    void submit({
-      call: () => verifyRegistration(email, code),
-      success: async ({ access_token: token, user, passwordSet }) => {
-        await startSession(token, user);
-        setPendingVerificationEmail(null);
-        // Without this browser's registration the account has no password yet: say so before moving on.
-        if (passwordSet === false) setActivatedToken(token);
-        else void afterSignIn(redirectUrl);
-      },
-      failure: (caught) => errorMessage(caught, FALLBACK.verifyCode),
-    });
+    if (!isCompleteCode(code) || busy) return;
+    void (async () => {
+      // On a device that did not register, the typed profile is checked first: a refusal sends nothing.
+      const profile = registeredHere ? undefined : await typed.checked();
+      if (!registeredHere && !profile) return;
+      await submit({
+        call: () => verifyRegistration(email, code, profile),
+        success: async ({ access_token: token, user, passwordSet }) => {
+          await startSession(token, user);
+          setPendingVerificationEmail(null);
+          // Without this browser's registration the account has no password yet: say so before moving on.
+          if (passwordSet === false) setActivatedToken(token);
+          else void afterSignIn(redirectUrl);
+        },
+        failure: (caught) => errorMessage(caught, FALLBACK.verifyCode),
+      });
+    })();
   };
 
   return (
@@ -127,6 +148,17 @@ export default function VerifyEmailPage() {
           disabled={busy}
           onChange={(e) => setCode(sanitizeCode(e.target.value))}
         />
+        {!registeredHere && (
+          <Fields ref={typed.fieldsRef}>
+            <Alert tone="info">
+              Este navegador no tiene los datos de tu registro (quizás lo hiciste en otro dispositivo). Escríbelos junto
+              al código y elige tu contraseña: tu cuenta quedará con ellos.
+            </Alert>
+            <ProfileFields {...typed.profile} disabled={busy} onChange={typed.profile.change} />
+            <NewPasswordFields {...typed.password} disabled={busy} onChange={typed.password.change} />
+            {typed.rulesFailed && <Alert tone="error">{FALLBACK.unexpected}</Alert>}
+          </Fields>
+        )}
         <Button type="submit" $block disabled={busy || !isCompleteCode(code)}>
           Verificar código
         </Button>

@@ -198,6 +198,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const redirectUrl = transaction?.provider === name ? allowedRedirect(transaction.redirectUrl ?? undefined) : null;
     // The person said no at the provider (or the provider could not go on): the portal's callback screen says so.
     if (answer.error) {
+      app.metrics.signIn(name, 'failure');
       const error = /^[a-z_]{1,64}$/.test(answer.error) ? answer.error : 'access_denied';
       return reply.redirect(
         portal('/auth/google/callback', { error, provider: named(name), redirect_url: redirectUrl }),
@@ -206,6 +207,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const provider = providers[name];
     const user =
       provider && transaction?.provider === name ? await complete(request, provider, transaction, answer) : null;
+    app.metrics.signIn(name, user ? 'success' : 'failure');
     // The portal's callback page redeems the code with the secret of the tab that started (POST /auth/social/canjear).
     const code =
       user && isBinding(transaction?.binding) ? await issueSignInReturn(app.db, user.id, transaction.binding) : null;

@@ -230,7 +230,7 @@ describe('the app cards', () => {
     );
   });
 
-  it('never sends a desktop to the Android link: it opens the web app, or says where the app opens', async () => {
+  it('never sends a desktop to the Android link: it opens the web app, or shows where to get the app', async () => {
     await signIn();
     useApps.setState({
       apps: [catalogue[0]!, { ...catalogue[1]!, webUrl: null }],
@@ -246,12 +246,46 @@ describe('the app cards', () => {
     expect(open).toHaveBeenLastCalledWith('https://app1.example.com/inicio', '_blank', 'noopener,noreferrer');
     expect(open).toHaveBeenCalledTimes(1);
 
-    await userEvent.click(screen.getByRole('button', { name: 'Abrir Beto Pro' }));
+    const button = screen.getByRole('button', { name: 'Abrir Beto Pro' });
+    await userEvent.click(button);
     expect(open).toHaveBeenCalledTimes(1);
+    expect(JSON.stringify(open.mock.calls)).not.toContain('play.google.com');
+    const dialog = screen.getByRole('dialog', { name: 'Descarga Beto Pro en tu teléfono' });
+    expect(within(dialog).getByRole('link', { name: /^Abrir en Google Play/ })).toHaveAttribute(
+      'href',
+      'https://play.google.com/store/apps/details?id=app2',
+    );
+    expect(within(dialog).getByRole('link', { name: /^Abrir en App Store/ })).toHaveAttribute(
+      'href',
+      'https://apps.apple.com/app/app2',
+    );
+    expect(await within(dialog).findAllByRole('img', { name: /^Código QR del enlace de Beto Pro en / })).toHaveLength(
+      2,
+    );
+
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(button).toHaveFocus();
+  });
+
+  it('says where an app opens when a desktop has neither its web app nor a store link to show', async () => {
+    await signIn();
+    useApps.setState({
+      apps: [{ ...catalogue[1]!, webUrl: null, androidUrl: 'betopro://auth/welcome', iosUrl: null }],
+      isLoaded: true,
+      isLoading: false,
+      error: null,
+    });
+    const open = jest.spyOn(window, 'open').mockImplementation(() => null);
+    jest.spyOn(navigator, 'userAgent', 'get').mockReturnValue(WINDOWS);
+    renderAt('/apps', <AppsPage />);
+    await userEvent.click(screen.getByRole('tab', { name: 'Aplicaciones para móvil' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Abrir Beto Pro' }));
+    expect(open).not.toHaveBeenCalled();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent(
       'Beto Pro se abre desde un teléfono o una tableta: abre el portal en tu móvil.',
     );
-    expect(JSON.stringify(open.mock.calls)).not.toContain('play.google.com');
   });
 
   it("never opens a stored mobile link whose scheme is not https or an app's own", async () => {

@@ -1,0 +1,295 @@
+// The one owner of the API's Prometheus metrics (docs/decisions/0055-metrics.md): a registry per app instance, the
+// request histogram, the counters the domain reports through `app.metrics`, the figures read at scrape time, and
+// where `/metrics` is served. Labels carry route patterns and fixed words only, never an id, an email or an address.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CodeMetrics } from '../../domain/account-codes/codes.js';
+import { outboxBacklog } from '../../domain/mail/outbox.js';
+import type { LockMetrics } from '../../domain/sign-in/limits.js';
+import { HttpError, messages } from '../../lib/errors.js';
+
+export type SignInMethod = 'password' | 'passkey' | 'google' | 'apple' | 'second_step';
+/**
+ * `success`: a session started; `failure`: wrong password, code or passkey; `locked`: refused unseen while a sign-in
+ * lock holds; `second_step`: right password, the second factor asked for; `refused`: right credentials for an account
+ * that may not sign in (suspended, waiting for its code).
+ */
+export type SignInResult = 'success' | 'failure' | 'locked' | 'second_step' | 'refused';
+
+export interface Metrics extends CodeMetrics, LockMetrics {
+  readonly registry: Registry;
+  signIn(method: SignInMethod, result: SignInResult): void;
+  mailSendFailed(): void;
+  mailSent(): void;
+  databaseFailure(): void;
+  /** The Prometheus text of a scrape, with the figures read from the database now. */
+  scrape(): Promise<string>;
+  /** Starts the listener of METRICS_PORT on METRICS_HOST when configured; answers its address, else undefined. */
+  listen(): Promise<string | undefined>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: Metrics;
+  }
+}
+
+const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** The route label of a request no route matched: its raw URL could be anything a client typed. */
+export const unmatchedRoute = 'unmatched';
+const metricsPath = '/metrics';
+
+/** A counter whose value lives elsewhere (the session memory's own tally), read at scrape time. */
+function mirroredCounter(registry: Registry, name: string, help: string, read: () => number | undefined) {
+  return new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const value = read();
+      this.reset();
+      if (value) this.inc(value);
+    },
+  });
+}
+
+function createMetrics(app: FastifyInstance): Omit<Metrics, 'scrape' | 'listen'> & { refresh(): Promise<void> } {
+  const registry = new Registry();
+  // Node's own figures under their usual names (process_*, nodejs_*), which existing dashboards expect.
+  collectDefaultMetrics({ register: registry });
+
+  const requestDuration = new Histogram({
+    name: 'portal_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by route pattern, method and status class',
+    labelNames: ['route', 'method', 'status_class'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url;
+    if (route !== metricsPath) {
+      requestDuration.observe(
+        {
+          route: route ?? unmatchedRoute,
+          method: knownMethods.has(request.method) ? request.method : 'other',
+          status_class: `${Math.floor(reply.statusCode / 100)}xx`,
+        },
+        reply.elapsedTime / 1000,
+      );
+    }
+    done();
+  });
+
+  const signIns = new Counter({
+    name: 'portal_sign_ins_total',
+    help: 'Sign-in attempts by method and result',
+    labelNames: ['method', 'result'],
+    registers: [registry],
+  });
+  const locks = new Counter({
+    name: 'portal_sign_in_locks_total',
+    help: 'Sign-in locks opened by failures, by scope (one address, or the whole account)',
+    labelNames: ['scope'],
+    registers: [registry],
+  });
+  const codesSent = new Counter({
+    name: 'portal_codes_sent_total',
+    help: 'Emailed codes issued and queued for mailing, by purpose',
+    labelNames: ['purpose'],
+    registers: [registry],
+  });
+  const codesVerified = new Counter({
+    name: 'portal_codes_verified_total',
+    help: 'Emailed codes accepted, by purpose',
+    labelNames: ['purpose'],
+    registers: [registry],
+  });
+  const codesRefused = new Counter({
+    name: 'portal_codes_refused_total',
+    help: 'Emailed codes refused, by purpose and reason (wrong, exhausted, locked)',
+    labelNames: ['purpose', 'reason'],
+    registers: [registry],
+  });
+  const mailsSent = new Counter({
+    name: 'portal_mail_sent_total',
+    help: 'Mails the mail server accepted',
+    registers: [registry],
+  });
+  const mailFailures = new Counter({
+    name: 'portal_mail_send_failures_total',
+    help: 'Mail sends that failed (each is retried later)',
+    registers: [registry],
+  });
+  const outboxPending = new Gauge({
+    name: 'portal_mail_outbox_pending',
+    help: 'Mails in the outbox not yet sent',
+    registers: [registry],
+  });
+  const outboxOldest = new Gauge({
+    name: 'portal_mail_outbox_oldest_age_seconds',
+    help: 'Age of the oldest mail not yet sent (0 when none)',
+    registers: [registry],
+  });
+  const databaseUp = new Gauge({
+    name: 'portal_database_up',
+    help: '1 when the scrape could read the database, else 0',
+    registers: [registry],
+  });
+  const databaseFailures = new Counter({
+    name: 'portal_database_query_failures_total',
+    help: 'Requests and background work that could not reach the database',
+    registers: [registry],
+  });
+  const poolStats = () => (app.hasDecorator('database') ? app.database.poolStats?.() : undefined);
+  new Gauge({
+    name: 'portal_database_pool_connections_in_use',
+    help: 'PostgreSQL connections checked out of the pool (0 on the embedded database)',
+    registers: [registry],
+    collect() {
+      const pool = poolStats();
+      this.set(pool ? pool.total - pool.idle : 0);
+    },
+  });
+  new Gauge({
+    name: 'portal_database_pool_waiting',
+    help: 'Queries waiting for a free PostgreSQL connection (0 on the embedded database)',
+    registers: [registry],
+    collect() {
+      this.set(poolStats()?.waiting ?? 0);
+    },
+  });
+
+  const memory = () => (app.hasDecorator('sessionState') ? app.sessionState : undefined);
+  new Gauge({
+    name: 'portal_session_memory_entries',
+    help: 'Users whose session state this instance keeps in memory',
+    registers: [registry],
+    collect() {
+      this.set(memory()?.entries ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'portal_session_memory_channel_up',
+    help: '1 while the invalidation channel is up and the memory answers, else 0 (every request reads the database)',
+    registers: [registry],
+    collect() {
+      this.set(memory()?.serving ? 1 : 0);
+    },
+  });
+  mirroredCounter(
+    registry,
+    'portal_session_memory_hits_total',
+    'Session lookups answered from memory',
+    () => memory()?.stats.hits,
+  );
+  mirroredCounter(
+    registry,
+    'portal_session_memory_misses_total',
+    'Session lookups that read the database',
+    () => memory()?.stats.misses,
+  );
+  mirroredCounter(
+    registry,
+    'portal_session_memory_invalidations_total',
+    'Invalidations received on the channel',
+    () => memory()?.stats.notifications,
+  );
+  mirroredCounter(
+    registry,
+    'portal_session_memory_channel_losses_total',
+    'Times the invalidation channel was lost',
+    () => memory()?.stats.losses,
+  );
+
+  /** One cheap query on the outbox's partial index of unsent mail: it also proves the database answers. */
+  async function refresh() {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error('database did not answer the scrape')), app.config.databaseTimeoutMs);
+    });
+    try {
+      const backlog = await Promise.race([outboxBacklog(app.db, app.clock()), late]);
+      outboxPending.set(backlog.pending);
+      outboxOldest.set(backlog.oldestAgeSeconds);
+      databaseUp.set(1);
+    } catch {
+      databaseUp.set(0);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    registry,
+    refresh,
+    signIn: (method, result) => signIns.inc({ method, result }),
+    lockOpened: (scope) => locks.inc({ scope }),
+    codeSent: (purpose) => codesSent.inc({ purpose }),
+    codeVerified: (purpose) => codesVerified.inc({ purpose }),
+    codeRefused: (purpose, reason) => codesRefused.inc({ purpose, reason }),
+    mailSent: () => mailsSent.inc(),
+    mailSendFailed: () => mailFailures.inc(),
+    databaseFailure: () => databaseFailures.inc(),
+  };
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** The bearer secret, compared in constant time (both sides hashed, so their lengths never differ). */
+function bearerMatches(request: FastifyRequest, expected: Buffer): boolean {
+  const header = request.headers.authorization ?? '';
+  const match = /^Bearer (\S+)$/i.exec(header);
+  return timingSafeEqual(digest(match?.[1] ?? ''), expected) && match !== null;
+}
+
+async function answerScrape(metrics: Pick<Metrics, 'scrape' | 'registry'>, reply: FastifyReply) {
+  const body = await metrics.scrape();
+  return reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(body);
+}
+
+export default fp(
+  async (app) => {
+    const { refresh, ...recorders } = createMetrics(app);
+    const { port, host, token } = app.config.metrics;
+    let server: FastifyInstance | undefined;
+
+    const metrics: Metrics = {
+      ...recorders,
+      async scrape() {
+        await refresh();
+        return recorders.registry.metrics();
+      },
+      async listen() {
+        if (port === undefined) return undefined;
+        server = Fastify({ logger: false });
+        server.get(metricsPath, (_request, reply) => answerScrape(metrics, reply));
+        return server.listen({ port, host });
+      },
+    };
+    app.decorate('metrics', metrics);
+    app.addHook('onClose', async () => {
+      await server?.close();
+    });
+
+    // On the API's own port only behind the secret; without one the path does not exist there.
+    if (token !== undefined) {
+      const expected = digest(token);
+      app.get(
+        metricsPath,
+        {
+          schema: { hide: true },
+          onRequest: async (request, reply) => {
+            if (!bearerMatches(request, expected)) {
+              reply.header('www-authenticate', 'Bearer');
+              throw new HttpError(401, messages.metricsTokenRequired, 'METRICS_TOKEN_REQUIRED');
+            }
+          },
+        },
+        (_request, reply) => answerScrape(metrics, reply),
+      );
+    }
+  },
+  { name: 'metrics' },
+);
