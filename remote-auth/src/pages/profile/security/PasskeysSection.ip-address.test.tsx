@@ -1,6 +1,6 @@
 /** @jest-environment-options {"url": "http://127.0.0.1:8080/perfil?tab=seguridad"} */
 // 'Llaves de acceso' on a page opened at an IP address: browsers refuse passkeys there, whatever the server says.
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { startRegistration } from '@simplewebauthn/browser';
 import { type Passkey, useSession } from '@portal/shared';
@@ -19,12 +19,17 @@ const passkeys: Passkey[] = [
   { id: 'llave-1', name: 'Mi portátil', createdAt: new Date().toISOString(), lastUsedAt: null, backedUp: false },
 ];
 let api: FakeApi;
+let stored: Passkey[];
 
 beforeEach(async () => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  stored = [...passkeys];
   api = await useFakeApi({
-    'GET /auth/passkeys': { status: 200, body: passkeys },
-    'DELETE /auth/passkeys/llave-1': { status: 204 },
+    'GET /auth/passkeys': () => ({ status: 200, body: stored }),
+    'DELETE /auth/passkeys/llave-1': () => {
+      stored = [];
+      return { status: 204 };
+    },
   });
   await useSession.getState().startSession('tok', user());
 });
@@ -47,6 +52,8 @@ it('says why passkeys do not work here and where they do, and offers no way to a
   expect(screen.queryByRole('button', { name: 'Agregar llave de acceso' })).not.toBeInTheDocument();
   expect(screen.queryByText('Este navegador no admite llaves de acceso')).not.toBeInTheDocument();
   expect(startRegistration).not.toHaveBeenCalled();
+  // The list has arrived: nothing is left in flight when the test ends.
+  expect(await screen.findAllByTestId('llave')).toHaveLength(1);
 });
 
 it('the passkeys already made are listed, and can still be removed from here', async () => {
@@ -55,4 +62,6 @@ it('the passkeys already made are listed, and can still be removed from here', a
   await userEvent.click(within(item!).getByRole('button', { name: 'Eliminar' }));
   await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Eliminar' }));
   expect(await screen.findByText('Llave de acceso eliminada')).toBeInTheDocument();
+  // The list is read again after the removal: it comes back without the key.
+  await waitFor(() => expect(screen.queryAllByTestId('llave')).toHaveLength(0));
 });
