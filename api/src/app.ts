@@ -35,6 +35,7 @@ import userPlansRoutes from './routes/user-plans/index.js';
 import usersRoutes from './routes/users/index.js';
 import wellKnownRoutes from './routes/well-known/index.js';
 import { ErrorResponse } from './schemas/common.js';
+import { REQUEST_ID_HEADER, requestIdGenerator } from './lib/request-id.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -51,6 +52,8 @@ export interface BuildAppOptions {
   mailTransport?: MailTransport;
   /** Replaces `Date.now` for codes, limits and the outbox (tests move time instead of sleeping). */
   clock?: Clock;
+  /** Where the JSON log lines go instead of standard output (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 export const bodyLimitBytes = 100 * 1024;
@@ -78,7 +81,9 @@ const refuseWhileClosing = fp(
 /** The whole API, migrated, seeded and ready to `listen` or to `inject` requests into. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: options.config.logLevel },
+    logger: { level: options.config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+    // Each request's id, in every line it logs and in its answer (lib/request-id.ts).
+    genReqId: requestIdGenerator(options.config.trustProxy),
     bodyLimit: bodyLimitBytes,
     schemaErrorFormatter: validationError,
     frameworkErrors: frameworkErrorHandler,
@@ -107,6 +112,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setNotFoundHandler(notFoundHandler);
   app.addSchema(ErrorResponse);
   app.decorate('config', options.config);
+  // Every answer names its request (errors and 404s included), as the log lines do.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
 
   // First: every service reports to it, and its request histogram sees every answer.
   app.register(metrics);

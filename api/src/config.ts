@@ -66,7 +66,7 @@ export interface Config {
   adminSecondFactor: 'required' | 'optional';
   /** The WebAuthn relying party the passkeys belong to. */
   webauthn: WebAuthnConfig;
-  /** Where Prometheus scrapes `GET /metrics` (docs/decisions/0055-metrics.md). */
+  /** Where Prometheus scrapes `GET /metrics` (docs/decisions/0053-metrics.md). */
   metrics: MetricsConfig;
 }
 

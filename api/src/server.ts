@@ -59,7 +59,7 @@ try {
 }
 console.log(`API escuchando en http://${config.host}:${config.port}`);
 
-// Metrics on a listener of their own (METRICS_PORT), never the public one (docs/decisions/0055-metrics.md).
+// Metrics on a listener of their own (METRICS_PORT), never the public one (docs/decisions/0053-metrics.md).
 try {
   const address = await app.metrics.listen();
   if (address) console.log(`Métricas en ${address}/metrics`);

@@ -159,7 +159,7 @@ export interface TestApp {
 export async function buildTestApp(
   backend: Backend,
   overrides: Partial<Config> = {},
-  options: Pick<BuildAppOptions, 'mailTransport' | 'clock'> & { waitForChannel?: boolean } = {},
+  options: Pick<BuildAppOptions, 'mailTransport' | 'clock' | 'logStream'> & { waitForChannel?: boolean } = {},
 ): Promise<TestApp> {
   const { waitForChannel = true, ...appOptions } = options;
   const { database, dispose } = await openTestDatabase(backend);

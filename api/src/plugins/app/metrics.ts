@@ -1,4 +1,4 @@
-// The one owner of the API's Prometheus metrics (docs/decisions/0055-metrics.md): a registry per app instance, the
+// The one owner of the API's Prometheus metrics (docs/decisions/0053-metrics.md): a registry per app instance, the
 // request histogram, the counters the domain reports through `app.metrics`, the figures read at scrape time, and
 // where `/metrics` is served. Labels carry route patterns and fixed words only, never an id, an email or an address.
 import { createHash, timingSafeEqual } from 'node:crypto';
