@@ -1,5 +1,7 @@
 // The catalogue every new installation starts with (API.md, "Seed data"). App ids are fixed: the portal refers to
-// them (app 4 has no upgrade button, app 5 opens the calculator, the plans page orders 2, 3, 1).
+// them (app 4 has no upgrade button, app 5 opens the calculator, the plans page orders 2, 3, 1). The web apps'
+// addresses are the product's (@portal/contracts), which its default redirect allow-list also names.
+import { PRODUCT_APP_ORIGIN } from '@portal/contracts/redirect/defaults';
 
 export interface SeedApp {
   id: number;
@@ -33,9 +35,9 @@ export const seedApps: SeedApp[] = [
     longDescription:
       'Control Max 360 reúne en un solo panel las variables de tu planta: lecturas en vivo, alarmas, ' +
       'históricos y reportes. Configura umbrales, recibe avisos en el móvil y comparte tableros con tu equipo.',
-    webUrl: 'https://controlmax360.example.com',
-    iosUrl: 'https://controlmax360.example.com/descargar/ios',
-    androidUrl: 'https://controlmax360.example.com/descargar/android',
+    webUrl: PRODUCT_APP_ORIGIN.controlMax360,
+    iosUrl: `${PRODUCT_APP_ORIGIN.controlMax360}/descargar/ios`,
+    androidUrl: `${PRODUCT_APP_ORIGIN.controlMax360}/descargar/android`,
     isEnabledWeb: true,
     isEnabledMovil: true,
     tags: ['Control', 'Monitoreo', 'Alarmas'],
@@ -69,9 +71,9 @@ export const seedApps: SeedApp[] = [
     longDescription:
       'Beto Pro responde tus dudas técnicas al instante: interpreta hojas de datos, propone ' +
       'diagnósticos de fallas, te guía en la calibración de instrumentos y redacta informes a partir de tus notas.',
-    webUrl: 'https://betopro.example.com',
-    iosUrl: 'https://betopro.example.com/descargar/ios',
-    androidUrl: 'https://betopro.example.com/descargar/android',
+    webUrl: PRODUCT_APP_ORIGIN.betoPro,
+    iosUrl: `${PRODUCT_APP_ORIGIN.betoPro}/descargar/ios`,
+    androidUrl: `${PRODUCT_APP_ORIGIN.betoPro}/descargar/android`,
     isEnabledWeb: true,
     isEnabledMovil: true,
     tags: ['Inteligencia artificial', 'Asistente', 'Soporte técnico'],
@@ -104,7 +106,7 @@ export const seedApps: SeedApp[] = [
     longDescription:
       'Configura, calibra y diagnostica tus transmisores TX30 desde el navegador: rangos de entrada, ' +
       'unidades, filtros y alarmas, con respaldo de configuraciones y registro de cambios.',
-    webUrl: 'https://tx30.example.com',
+    webUrl: PRODUCT_APP_ORIGIN.tx30,
     iosUrl: null,
     androidUrl: null,
     isEnabledWeb: true,

@@ -15,16 +15,18 @@ import { APP_DEEP_LINK_SCHEMES } from '../apps/links.ts';
 export const DEFAULT_REDIRECT_WILDCARD_DOMAINS: readonly string[] = ['portal.example.com'];
 
 /**
- * The web apps of the product (spec §1: the control app, the AI assistant, the transmitter software), each at the
- * address the catalogue is seeded with (api/src/db/seed-data.ts): opening one from the portal carries the signed-in
- * person (a partner token, docs/decisions/0007-partner-tokens.md) out of the box. Exact hosts, not a wildcard over
- * example.com (docs/decisions/0052-default-allow-list-product-apps.md).
+ * The web apps of the product (spec §1: the control app, the AI assistant, the transmitter software) and their
+ * addresses: the catalogue is seeded with them (api/src/db/seed-data.ts), and the default allow-list names them, so
+ * opening one from the portal carries the signed-in person (a partner token, docs/decisions/0007-partner-tokens.md)
+ * out of the box. Exact hosts, not a wildcard over example.com (docs/decisions/0052-default-allow-list-product-apps.md).
  */
-export const PRODUCT_APP_ORIGINS: readonly string[] = [
-  'https://controlmax360.example.com',
-  'https://betopro.example.com',
-  'https://tx30.example.com',
-];
+export const PRODUCT_APP_ORIGIN = {
+  controlMax360: 'https://controlmax360.example.com',
+  betoPro: 'https://betopro.example.com',
+  tx30: 'https://tx30.example.com',
+} as const;
+
+export const PRODUCT_APP_ORIGINS: readonly string[] = Object.values(PRODUCT_APP_ORIGIN);
 
 /** The deep-link paths every mobile app receives a session on. */
 const DEEP_LINK_PATHS = ['auth', 'auth/success', 'auth/welcome', 'auth/login'];
