@@ -14,6 +14,7 @@ import counters from './plugins/app/counters.js';
 import limits from './plugins/app/limits.js';
 import metrics from './plugins/app/metrics.js';
 import type { MailTransport } from './domain/mail/mailer.js';
+import identityProvider from './plugins/app/identity-provider.js';
 import mailer from './plugins/app/mailer.js';
 import passwords from './plugins/app/passwords.js';
 import type { SigningKey } from './domain/tokens/keys.js';
@@ -31,6 +32,7 @@ import appsRoutes from './routes/apps/index.js';
 import authRoutes from './routes/auth/index.js';
 import billingRoutes from './routes/billing/index.js';
 import healthRoutes from './routes/health/index.js';
+import oidcRoutes from './routes/oidc/index.js';
 import userPlansRoutes from './routes/user-plans/index.js';
 import usersRoutes from './routes/users/index.js';
 import wellKnownRoutes from './routes/well-known/index.js';
@@ -137,6 +139,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.register(limits);
   app.register(codes);
   app.register(mailer, { transport: options.mailTransport });
+  app.register(identityProvider);
 
   app.register(healthRoutes);
   app.register(wellKnownRoutes, { prefix: '/.well-known' });
@@ -147,6 +150,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.register(adminRoutes, { prefix: '/admin' });
   app.register(authRoutes, { prefix: '/auth' });
   app.register(billingRoutes, { prefix: '/facturacion' });
+  app.register(oidcRoutes);
 
   try {
     await app.ready();

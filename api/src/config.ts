@@ -53,6 +53,8 @@ export interface Config {
   redirectWildcardDomains: string[];
   /** The API's own public origin: the Google and Apple callback addresses are built on it. */
   apiPublicUrl: string;
+  /** OIDC_ISSUER: the OpenID Connect provider's issuer, an origin (API_PUBLIC_URL unless set). */
+  oidcIssuer: string;
   /** Sign-in with Google; undefined when not configured (the button then lands on the portal's error message). */
   google: GoogleConfig | undefined;
   /** Sign-in with Apple; undefined when not configured. */
@@ -458,6 +460,7 @@ export function loadConfig(env: Env = process.env): Config {
     redirectAllowList: redirectAllowList(env, [portalUrl, apiPublicUrl], wildcardDomains),
     redirectWildcardDomains: wildcardDomains,
     apiPublicUrl,
+    oidcIssuer: origin('OIDC_ISSUER', read(env, 'OIDC_ISSUER') ?? apiPublicUrl),
     ...oauthConfig(env),
     billing: loadBillingConfig(env),
     adminSecondFactor: adminSecondFactor(env),

@@ -90,6 +90,7 @@ CREATE FUNCTION oidc_end_sessions(p_account text, p_portal_session text, p_reaso
 LANGUAGE plpgsql AS $$
 DECLARE
   uids text[];
+  queued integer;
 BEGIN
   IF p_portal_session IS NULL THEN
     SELECT coalesce(array_agg(uid), '{}') INTO uids FROM oidc_payloads WHERE kind = 'Session' AND account_id = p_account;
@@ -105,6 +106,9 @@ BEGIN
     JOIN oidc_clients c ON c.client_id = a.key AND c.backchannel_logout_uri IS NOT NULL
     WHERE s.kind = 'Session' AND s.uid = ANY (uids) AND s.account_id = p_account AND a.value ? 'sid'
   ON CONFLICT (client_id, sid) DO NOTHING;
+  GET DIAGNOSTICS queued = ROW_COUNT;
+  -- Wakes the delivery loops at commit (they also poll).
+  IF queued > 0 THEN PERFORM pg_notify('portal_oidc_logout', ''); END IF;
 
   IF p_portal_session IS NULL THEN
     DELETE FROM oidc_payloads
@@ -151,3 +155,8 @@ CREATE TRIGGER users_oidc_end AFTER UPDATE ON users
   EXECUTE FUNCTION oidc_portal_session_ended();
 CREATE TRIGGER users_oidc_end_deleted BEFORE DELETE ON users
   FOR EACH ROW EXECUTE FUNCTION oidc_portal_session_ended();
+
+-- The audit log also names OpenID Connect clients (created, changed, secret rotated, deleted).
+ALTER TABLE audit_log DROP CONSTRAINT audit_log_target_type_check;
+ALTER TABLE audit_log ADD CONSTRAINT audit_log_target_type_check
+  CHECK (target_type IN ('user', 'app', 'oidc_client'));

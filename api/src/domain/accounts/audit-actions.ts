@@ -12,5 +12,10 @@ export const auditActions = [
   'app.update',
   'auth.lockout',
   'user.session_end',
+  'oidc_client.create',
+  'oidc_client.update',
+  'oidc_client.rotate_secret',
+  'oidc_client.delete',
+  'oidc.backchannel_logout',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

@@ -1,14 +1,17 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
-import { apps, auditLog, users } from '../../db/schema.js';
+import { apps, auditLog, oidcClients, users } from '../../db/schema.js';
 import type { AuditAction } from './audit-actions.js';
 
 export { type AuditAction, auditActions } from './audit-actions.js';
 
+/** What an audit row is about: a person, a catalogue app or an OpenID Connect client. */
+export type AuditTargetType = 'user' | 'app' | 'oidc_client';
+
 export interface AuditEntry {
   action: AuditAction;
-  target: { type: 'user' | 'app'; id: number };
+  target: { type: AuditTargetType; id: number };
   details?: Record<string, unknown>;
 }
 
@@ -45,7 +48,7 @@ export interface AuditQuery {
   page: number;
   limit: number;
   action?: AuditAction;
-  targetType?: 'user' | 'app';
+  targetType?: AuditTargetType;
   targetId?: number;
 }
 
@@ -72,12 +75,14 @@ export async function listAudit(db: Db, query: AuditQuery) {
       targetId: auditLog.targetId,
       userEmail: targetUser.email,
       appName: apps.nombre,
+      clientName: oidcClients.name,
       details: auditLog.details,
       createdAt: auditLog.createdAt,
     })
     .from(auditLog)
     .leftJoin(targetUser, and(eq(auditLog.targetType, 'user'), eq(targetUser.id, auditLog.targetId)))
     .leftJoin(apps, and(eq(auditLog.targetType, 'app'), eq(apps.id, auditLog.targetId)))
+    .leftJoin(oidcClients, and(eq(auditLog.targetType, 'oidc_client'), eq(oidcClients.id, auditLog.targetId)))
     .where(where)
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(query.limit)
@@ -85,9 +90,9 @@ export async function listAudit(db: Db, query: AuditQuery) {
 
   const total = totals?.value ?? 0;
   const totalPages = Math.ceil(total / query.limit);
-  const data = rows.map(({ userEmail, appName, createdAt, ...row }) => ({
+  const data = rows.map(({ createdAt, userEmail, appName, clientName, ...row }) => ({
     ...row,
-    targetLabel: (row.targetType === 'user' ? userEmail : appName) ?? null,
+    targetLabel: { user: userEmail, app: appName, oidc_client: clientName }[row.targetType] ?? null,
     createdAt: createdAt.toISOString(),
   }));
   return { data, total, totalPages, currentPage: query.page, hasNextPage: query.page < totalPages, count: data.length };

@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CodeMetrics } from '../../domain/account-codes/codes.js';
+import type { LogoutDeliveryMetrics } from '../../domain/identity-provider/logout-deliveries.js';
 import { outboxBacklog } from '../../domain/mail/outbox.js';
 import type { LockMetrics } from '../../domain/sign-in/limits.js';
 import { HttpError, messages } from '../../lib/errors.js';
@@ -18,9 +19,11 @@ export type SignInMethod = 'password' | 'passkey' | 'google' | 'apple' | 'second
  */
 export type SignInResult = 'success' | 'failure' | 'locked' | 'second_step' | 'refused';
 
-export interface Metrics extends CodeMetrics, LockMetrics {
+export interface Metrics extends CodeMetrics, LockMetrics, LogoutDeliveryMetrics {
   readonly registry: Registry;
   signIn(method: SignInMethod, result: SignInResult): void;
+  /** The OpenID Connect provider issued tokens at its token endpoint, by grant type. */
+  oidcTokensIssued(grantType: string): void;
   mailSendFailed(): void;
   mailSent(): void;
   databaseFailure(): void;
@@ -120,6 +123,18 @@ function createMetrics(app: FastifyInstance): Omit<Metrics, 'scrape' | 'listen'>
   const mailFailures = new Counter({
     name: 'portal_mail_send_failures_total',
     help: 'Mail sends that failed (each is retried later)',
+    registers: [registry],
+  });
+  const oidcTokens = new Counter({
+    name: 'portal_oidc_tokens_issued_total',
+    help: 'Token endpoint answers that issued tokens, by grant type (authorization_code, refresh_token)',
+    labelNames: ['grant_type'],
+    registers: [registry],
+  });
+  const backchannelLogouts = new Counter({
+    name: 'portal_oidc_backchannel_logouts_total',
+    help: 'Back-channel logouts sent to apps, by result (delivered, failed and retried later, given_up)',
+    labelNames: ['result'],
     registers: [registry],
   });
   const outboxPending = new Gauge({
@@ -232,6 +247,11 @@ function createMetrics(app: FastifyInstance): Omit<Metrics, 'scrape' | 'listen'>
     mailSent: () => mailsSent.inc(),
     mailSendFailed: () => mailFailures.inc(),
     databaseFailure: () => databaseFailures.inc(),
+    oidcTokensIssued: (grantType) =>
+      oidcTokens.inc({
+        grant_type: grantType === 'authorization_code' || grantType === 'refresh_token' ? grantType : 'other',
+      }),
+    backchannelLogout: (result) => backchannelLogouts.inc({ result }),
   };
 }
 

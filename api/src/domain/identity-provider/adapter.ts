@@ -1,0 +1,123 @@
+// oidc-provider's storage in the portal's database (table oidc_payloads, migration 0018): one adapter per model
+// name, as the library asks. Clients are read from oidc_clients, which administrators manage.
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import type { Db } from '../../db/client.js';
+import { oidcPayloads } from '../../db/schema.js';
+
+/** What the adapter needs besides the database: the registered clients' metadata, by client id. */
+export interface AdapterDeps {
+  db: Db;
+  clientMetadata(clientId: string): Promise<AdapterPayload | undefined>;
+}
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** The columns a payload is looked up and revoked by, beside the payload itself. */
+function lookupColumns(kind: string, id: string, payload: AdapterPayload) {
+  return {
+    // A grant is revoked with everything issued under it: its own row carries its id as its grant.
+    grantId: kind === 'Grant' ? id : (payload.grantId ?? null),
+    uid: kind === 'Session' ? (payload.uid ?? null) : null,
+    sessionUid: payload.sessionUid ?? null,
+    accountId: payload.accountId ?? null,
+  };
+}
+
+export function createAdapterFactory(deps: AdapterDeps): (name: string) => Adapter {
+  const { db } = deps;
+
+  class PortalAdapter implements Adapter {
+    constructor(private readonly kind: string) {}
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
+      const row = { kind: this.kind, id, payload: payload as Record<string, unknown>, expiresAt };
+      const columns = lookupColumns(this.kind, id, payload);
+      await db
+        .insert(oidcPayloads)
+        .values({ ...row, ...columns })
+        .onConflictDoUpdate({
+          target: [oidcPayloads.kind, oidcPayloads.id],
+          set: { payload: row.payload, expiresAt, ...columns },
+        });
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      if (this.kind === 'Client') return deps.clientMetadata(id);
+      const [row] = await db
+        .select({ payload: oidcPayloads.payload, consumedAt: oidcPayloads.consumedAt })
+        .from(oidcPayloads)
+        .where(
+          and(
+            eq(oidcPayloads.kind, this.kind),
+            eq(oidcPayloads.id, id),
+            or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, new Date())),
+          ),
+        );
+      if (!row) return undefined;
+      return {
+        ...(row.payload as AdapterPayload),
+        ...(row.consumedAt ? { consumed: seconds(row.consumedAt.getTime()) } : {}),
+      };
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      const [row] = await db
+        .select({ payload: oidcPayloads.payload })
+        .from(oidcPayloads)
+        .where(
+          and(
+            eq(oidcPayloads.kind, this.kind),
+            eq(oidcPayloads.uid, uid),
+            or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, new Date())),
+          ),
+        );
+      return row?.payload as AdapterPayload | undefined;
+    }
+
+    async findByUserCode(): Promise<AdapterPayload | undefined> {
+      // The device flow is not enabled: there are no user codes.
+      return undefined;
+    }
+
+    /**
+     * Marks a code or refresh token used, in one atomic update. Two redemptions racing each read it unused; the one
+     * whose update finds it already used revokes the grant (so whatever the other was issued is revoked too) and is
+     * refused, as a sequential replay is.
+     */
+    async consume(id: string): Promise<void> {
+      const used = await db
+        .update(oidcPayloads)
+        .set({ consumedAt: new Date() })
+        .where(and(eq(oidcPayloads.kind, this.kind), eq(oidcPayloads.id, id), isNull(oidcPayloads.consumedAt)))
+        .returning({ grantId: oidcPayloads.grantId });
+      if (used.length > 0) return;
+      const [row] = await db
+        .select({ grantId: oidcPayloads.grantId })
+        .from(oidcPayloads)
+        .where(and(eq(oidcPayloads.kind, this.kind), eq(oidcPayloads.id, id)));
+      if (row?.grantId) await this.revokeByGrantId(row.grantId);
+      throw new errors.InvalidGrant(`${this.kind} already used`);
+    }
+
+    async destroy(id: string): Promise<void> {
+      await db.delete(oidcPayloads).where(and(eq(oidcPayloads.kind, this.kind), eq(oidcPayloads.id, id)));
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await db.delete(oidcPayloads).where(eq(oidcPayloads.grantId, grantId));
+    }
+  }
+
+  return (name: string) => new PortalAdapter(name);
+}
+
+/** Drops what expired more than a day ago (the library ignores it already; this only keeps the table small). */
+export async function deleteExpiredPayloads(db: Db): Promise<number> {
+  const deleted = await db
+    .delete(oidcPayloads)
+    .where(sql`${oidcPayloads.expiresAt} < now() - interval '1 day'`)
+    .returning({ id: oidcPayloads.id });
+  return deleted.length;
+}

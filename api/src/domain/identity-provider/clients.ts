@@ -1,0 +1,383 @@
+// The OpenID Connect clients administrators register (table oidc_clients): their rules, their metadata as
+// oidc-provider reads it, and their changes, each written to the audit log with the change.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { asc, eq, sql } from 'drizzle-orm';
+import type { AdapterPayload } from 'oidc-provider';
+import type { Db } from '../../db/client.js';
+import { apps, oidcClients, oidcPayloads, type OidcClientRow } from '../../db/schema.js';
+import { HttpError } from '../../lib/errors.js';
+import { type AuditActor, recordAudit } from '../accounts/audit.js';
+import { identityProviderMessages as M } from './messages.js';
+import { type OidcScope, knownScopes, isOidcScope } from './scopes.js';
+
+/** A client as administrators see it (GET /admin/clientes-oidc): never its secret. */
+export interface OidcClientView {
+  clientId: string;
+  nombre: string;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  backchannelLogoutUri: string | null;
+  initiateLoginUri: string | null;
+  publico: boolean;
+  primeraParte: boolean;
+  appId: number | null;
+  scopes: OidcScope[];
+  creadoEn: string;
+  actualizadoEn: string;
+}
+
+/** What an administrator sends to create or change a client (POST and PUT /admin/clientes-oidc). */
+export interface OidcClientInput {
+  nombre: string;
+  redirectUris: string[];
+  postLogoutRedirectUris?: string[];
+  backchannelLogoutUri?: string | null;
+  initiateLoginUri?: string | null;
+  publico?: boolean;
+  primeraParte?: boolean;
+  appId?: number | null;
+  scopes?: string[];
+}
+
+/** The scopes a client gets when the administrator names none. */
+export const defaultClientScopes: readonly OidcScope[] = ['openid', 'profile', 'email', 'offline_access'];
+export const maxRedirectUris = 10;
+const maxUriLength = 2000;
+
+export function hashClientSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('base64url');
+}
+
+/** Compares a presented secret with a stored hash in constant time (both sides hashed to the same length). */
+export function clientSecretMatches(storedHash: string | undefined, presented: string): boolean {
+  if (!storedHash) return false;
+  const expected = Buffer.from(storedHash);
+  const actual = Buffer.from(hashClientSecret(presented));
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+const newSecret = () => randomBytes(32).toString('base64url');
+const newClientId = () => randomBytes(16).toString('base64url');
+
+const loopbackHosts = new Set(['127.0.0.1', '[::1]', 'localhost']);
+/** A scheme of the custom kind native apps use (RFC 8252 §7.1): betopro, controlmax, com.example.app… */
+const customScheme = /^[a-z][a-z0-9+.-]*:$/;
+const forbiddenSchemes = new Set([
+  'javascript:',
+  'data:',
+  'file:',
+  'vbscript:',
+  'blob:',
+  'about:',
+  'ftp:',
+  'ws:',
+  'wss:',
+]);
+
+type UriKind = 'web' | 'loopback' | 'custom';
+
+/**
+ * What a redirect-like URI is, or the Spanish reason it is refused: https anywhere; http only on a loopback host (a
+ * desktop app's redirect, or a developer's machine); a custom scheme only for public clients. Never a fragment,
+ * never user information, never a wildcard.
+ */
+function uriKind(field: string, raw: string, publico: boolean): UriKind {
+  const fail = (why: string): never => {
+    throw new HttpError(400, M.invalidUri(field, raw.slice(0, 200), why), 'INVALID_CLIENT_METADATA');
+  };
+  if (raw.length > maxUriLength) fail(M.uriTooLong(maxUriLength));
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return fail(M.notAbsoluteUri);
+  }
+  if (url.hash || raw.includes('#')) fail(M.uriWithFragment);
+  if (url.username || url.password) fail(M.uriWithUserInfo);
+  if (raw.includes('*')) fail(M.uriWithWildcard);
+  if (url.protocol === 'https:') return 'web';
+  if (url.protocol === 'http:') {
+    if (loopbackHosts.has(url.hostname)) return 'loopback';
+    return fail(M.httpOnlyLoopback);
+  }
+  if (!publico) return fail(M.customSchemeOnlyPublic);
+  if (!customScheme.test(url.protocol) || forbiddenSchemes.has(url.protocol)) return fail(M.schemeNotAllowed);
+  return 'custom';
+}
+
+interface ValidClient {
+  name: string;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  backchannelLogoutUri: string | null;
+  initiateLoginUri: string | null;
+  publico: boolean;
+  firstParty: boolean;
+  appId: number | null;
+  scopes: OidcScope[];
+}
+
+function uniqueList(field: string, list: readonly string[], publico: boolean, required: boolean): string[] {
+  const trimmed = [...new Set(list.map((item) => item.trim()).filter(Boolean))];
+  if (required && trimmed.length === 0) throw new HttpError(400, M.redirectUriRequired, 'INVALID_CLIENT_METADATA');
+  if (trimmed.length > maxRedirectUris)
+    throw new HttpError(400, M.tooManyUris(field, maxRedirectUris), 'INVALID_CLIENT_METADATA');
+  for (const uri of trimmed) uriKind(field, uri, publico);
+  return trimmed;
+}
+
+function singleUri(field: string, raw: string | null | undefined): string | null {
+  const value = raw?.trim();
+  if (!value) return null;
+  // Where the portal itself sends requests (back-channel) or the browser first (initiate login): web addresses only.
+  if (uriKind(field, value, false) === 'custom')
+    throw new HttpError(400, M.invalidUri(field, value, M.httpOnlyLoopback), 'INVALID_CLIENT_METADATA');
+  return value;
+}
+
+/** The rules of a client, before anything is written: a Spanish 400 naming the field otherwise. */
+export async function validateClient(db: Db, input: OidcClientInput): Promise<ValidClient> {
+  const name = input.nombre.trim();
+  if (!name) throw new HttpError(400, M.nameRequired, 'INVALID_CLIENT_METADATA');
+  const publico = input.publico === true;
+  const scopes = input.scopes === undefined ? [...defaultClientScopes] : input.scopes.map((scope) => scope.trim());
+  const unknown = scopes.filter((scope) => !isOidcScope(scope));
+  if (unknown.length > 0) throw new HttpError(400, M.unknownScopes(unknown), 'INVALID_CLIENT_METADATA');
+  if (!scopes.includes('openid')) throw new HttpError(400, M.openidRequired, 'INVALID_CLIENT_METADATA');
+  const appId = input.appId ?? null;
+  if (scopes.includes('plan') && appId === null) throw new HttpError(400, M.planNeedsApp, 'INVALID_CLIENT_METADATA');
+  if (appId !== null) {
+    const [app] = await db.select({ id: apps.id }).from(apps).where(eq(apps.id, appId));
+    if (!app) throw new HttpError(400, M.unknownApp(appId), 'INVALID_CLIENT_METADATA');
+  }
+  return {
+    name,
+    redirectUris: uniqueList('redirectUris', input.redirectUris, publico, true),
+    postLogoutRedirectUris: uniqueList('postLogoutRedirectUris', input.postLogoutRedirectUris ?? [], publico, false),
+    backchannelLogoutUri: singleUri('backchannelLogoutUri', input.backchannelLogoutUri),
+    initiateLoginUri: singleUri('initiateLoginUri', input.initiateLoginUri),
+    publico,
+    firstParty: input.primeraParte === true,
+    appId,
+    scopes: knownScopes(scopes),
+  };
+}
+
+export function clientView(row: OidcClientRow): OidcClientView {
+  return {
+    clientId: row.clientId,
+    nombre: row.name,
+    redirectUris: row.redirectUris,
+    postLogoutRedirectUris: row.postLogoutRedirectUris,
+    backchannelLogoutUri: row.backchannelLogoutUri,
+    initiateLoginUri: row.initiateLoginUri,
+    publico: row.secretHash === null,
+    primeraParte: row.firstParty,
+    appId: row.appId,
+    scopes: knownScopes(row.scopes),
+    creadoEn: row.createdAt.toISOString(),
+    actualizadoEn: row.updatedAt.toISOString(),
+  };
+}
+
+/** Custom client metadata the provider keeps beside the standard one (`extraClientMetadata`). */
+export const portalClientMetadata = ['portal_first_party', 'portal_app_id'] as const;
+
+/**
+ * The client as oidc-provider reads it: code flow only, refresh tokens, PKCE (required by the provider for all),
+ * `client_secret_basic` with the stored hash for a confidential client (compared by `clientSecretMatches`), `none` for
+ * a public one. A client with a custom-scheme or loopback redirect is a native app (RFC 8252: any loopback port).
+ */
+export function clientMetadata(row: OidcClientRow): AdapterPayload {
+  const publico = row.secretHash === null;
+  const native = row.redirectUris.some((uri) => uriKind('redirectUris', uri, publico) !== 'web');
+  return {
+    client_id: row.clientId,
+    client_name: row.name,
+    ...(publico
+      ? { token_endpoint_auth_method: 'none' }
+      : { client_secret: row.secretHash ?? undefined, token_endpoint_auth_method: 'client_secret_basic' }),
+    application_type: native && publico ? 'native' : 'web',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    redirect_uris: row.redirectUris,
+    post_logout_redirect_uris: row.postLogoutRedirectUris,
+    ...(row.backchannelLogoutUri
+      ? { backchannel_logout_uri: row.backchannelLogoutUri, backchannel_logout_session_required: true }
+      : {}),
+    ...(row.initiateLoginUri ? { initiate_login_uri: row.initiateLoginUri } : {}),
+    scope: row.scopes.join(' '),
+    id_token_signed_response_alg: 'ES256',
+    portal_first_party: row.firstParty,
+    portal_app_id: row.appId,
+  };
+}
+
+export async function findClient(db: Db, clientId: string): Promise<OidcClientRow | undefined> {
+  const [row] = await db.select().from(oidcClients).where(eq(oidcClients.clientId, clientId));
+  return row;
+}
+
+export async function listClients(db: Db): Promise<OidcClientView[]> {
+  const rows = await db.select().from(oidcClients).orderBy(asc(oidcClients.name), asc(oidcClients.id));
+  return rows.map(clientView);
+}
+
+export const clientNotFound = () => new HttpError(404, M.clientNotFound, 'OIDC_CLIENT_NOT_FOUND');
+
+/** A unique violation on oidc_clients.app_id: that app already has a client. */
+function appTaken(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string });
+  return (cause as { code?: string }).code === '23505';
+}
+
+/** Creates a client; answers its id and, for a confidential one, its secret (shown this once). */
+export async function createClient(
+  db: Db,
+  actor: AuditActor,
+  input: OidcClientInput,
+  check: (metadata: AdapterPayload) => Promise<void>,
+): Promise<{ client: OidcClientView; clientSecret?: string }> {
+  const valid = await validateClient(db, input);
+  const secret = valid.publico ? undefined : newSecret();
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(oidcClients)
+        .values({
+          clientId: newClientId(),
+          name: valid.name,
+          secretHash: secret ? hashClientSecret(secret) : null,
+          redirectUris: valid.redirectUris,
+          postLogoutRedirectUris: valid.postLogoutRedirectUris,
+          backchannelLogoutUri: valid.backchannelLogoutUri,
+          initiateLoginUri: valid.initiateLoginUri,
+          firstParty: valid.firstParty,
+          appId: valid.appId,
+          scopes: valid.scopes,
+        })
+        .returning();
+      if (!row) throw new Error('insert returned no row');
+      await check(clientMetadata(row));
+      await recordAudit(tx, actor, [
+        { action: 'oidc_client.create', target: { type: 'oidc_client', id: row.id }, details: auditDetails(row) },
+      ]);
+      return { client: clientView(row), ...(secret ? { clientSecret: secret } : {}) };
+    });
+  } catch (error) {
+    if (appTaken(error)) throw new HttpError(409, M.appAlreadyHasClient, 'OIDC_CLIENT_APP_TAKEN');
+    throw error;
+  }
+}
+
+/** Replaces a client's settings. Turning a public client confidential gives it a secret (answered this once). */
+export async function updateClient(
+  db: Db,
+  actor: AuditActor,
+  clientId: string,
+  input: OidcClientInput,
+  check: (metadata: AdapterPayload) => Promise<void>,
+): Promise<{ client: OidcClientView; clientSecret?: string }> {
+  const valid = await validateClient(db, input);
+  try {
+    return await db.transaction(async (tx) => {
+      const [before] = await tx.select().from(oidcClients).where(eq(oidcClients.clientId, clientId)).for('update');
+      if (!before) throw clientNotFound();
+      const becomesConfidential = !valid.publico && before.secretHash === null;
+      const secret = becomesConfidential ? newSecret() : undefined;
+      const [row] = await tx
+        .update(oidcClients)
+        .set({
+          name: valid.name,
+          secretHash: valid.publico ? null : secret ? hashClientSecret(secret) : before.secretHash,
+          redirectUris: valid.redirectUris,
+          postLogoutRedirectUris: valid.postLogoutRedirectUris,
+          backchannelLogoutUri: valid.backchannelLogoutUri,
+          initiateLoginUri: valid.initiateLoginUri,
+          firstParty: valid.firstParty,
+          appId: valid.appId,
+          scopes: valid.scopes,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(oidcClients.id, before.id))
+        .returning();
+      if (!row) throw clientNotFound();
+      await check(clientMetadata(row));
+      await recordAudit(tx, actor, [
+        {
+          action: 'oidc_client.update',
+          target: { type: 'oidc_client', id: row.id },
+          details: { ...auditDetails(row), fields: changedFields(before, row) },
+        },
+      ]);
+      return { client: clientView(row), ...(secret ? { clientSecret: secret } : {}) };
+    });
+  } catch (error) {
+    if (appTaken(error)) throw new HttpError(409, M.appAlreadyHasClient, 'OIDC_CLIENT_APP_TAKEN');
+    throw error;
+  }
+}
+
+/** A new secret for a confidential client; the old one stops working at once. */
+export async function rotateClientSecret(
+  db: Db,
+  actor: AuditActor,
+  clientId: string,
+): Promise<{ clientId: string; clientSecret: string }> {
+  const secret = newSecret();
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(oidcClients).where(eq(oidcClients.clientId, clientId));
+    if (!before) throw clientNotFound();
+    if (before.secretHash === null) throw new HttpError(409, M.publicClientHasNoSecret, 'OIDC_CLIENT_PUBLIC');
+    await tx
+      .update(oidcClients)
+      .set({ secretHash: hashClientSecret(secret), updatedAt: sql`now()` })
+      .where(eq(oidcClients.id, before.id));
+    await recordAudit(tx, actor, [
+      {
+        action: 'oidc_client.rotate_secret',
+        target: { type: 'oidc_client', id: before.id },
+        details: auditDetails(before),
+      },
+    ]);
+    return { clientId, clientSecret: secret };
+  });
+}
+
+/** Deletes a client with every token, code and grant it holds (its apps' sessions simply stop working). */
+export async function deleteClient(db: Db, actor: AuditActor, clientId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx.delete(oidcClients).where(eq(oidcClients.clientId, clientId)).returning();
+    if (!row) throw clientNotFound();
+    await tx.delete(oidcPayloads).where(sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`);
+    await recordAudit(tx, actor, [
+      { action: 'oidc_client.delete', target: { type: 'oidc_client', id: row.id }, details: auditDetails(row) },
+    ]);
+  });
+}
+
+function auditDetails(row: OidcClientRow): Record<string, unknown> {
+  return { clientId: row.clientId, nombre: row.name };
+}
+
+const compared = [
+  ['name', 'nombre'],
+  ['redirectUris', 'redirectUris'],
+  ['postLogoutRedirectUris', 'postLogoutRedirectUris'],
+  ['backchannelLogoutUri', 'backchannelLogoutUri'],
+  ['initiateLoginUri', 'initiateLoginUri'],
+  ['firstParty', 'primeraParte'],
+  ['appId', 'appId'],
+  ['scopes', 'scopes'],
+  ['secretHash', 'publico'],
+] as const;
+
+function changedFields(before: OidcClientRow, after: OidcClientRow): string[] {
+  return compared
+    .filter(([column]) =>
+      column === 'secretHash'
+        ? (before.secretHash === null) !== (after.secretHash === null)
+        : JSON.stringify(before[column]) !== JSON.stringify(after[column]),
+    )
+    .map(([, field]) => field);
+}

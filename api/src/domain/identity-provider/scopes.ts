@@ -1,0 +1,38 @@
+// The scopes a client may ask for, what each reveals, and how the consent screen and /perfil name it.
+
+/** Every scope the provider knows, in the order the consent screen lists them. */
+export const oidcScopes = ['openid', 'profile', 'email', 'phone', 'plan', 'offline_access'] as const;
+export type OidcScope = (typeof oidcScopes)[number];
+
+/** The claims each scope releases (OpenID Connect Core §5.4, and `plan` of ours). */
+export const scopeClaims: Record<Exclude<OidcScope, 'offline_access'>, readonly string[]> = {
+  openid: ['sub'],
+  profile: ['name', 'given_name', 'family_name'],
+  email: ['email', 'email_verified'],
+  phone: ['phone_number', 'phone_number_verified'],
+  plan: ['plan'],
+};
+
+/** What a person reads on the consent screen and in /perfil for each scope. */
+export const scopeDescriptions: Record<OidcScope, string> = {
+  openid: 'Saber quién eres (un identificador de tu cuenta, nunca tu contraseña)',
+  profile: 'Tu nombre y apellido',
+  email: 'Tu email',
+  phone: 'Tu teléfono',
+  plan: 'Tu plan en esta aplicación y su vencimiento',
+  offline_access: 'Seguir conectada a tu cuenta cuando no estés usándola',
+};
+
+export function isOidcScope(value: string): value is OidcScope {
+  return (oidcScopes as readonly string[]).includes(value);
+}
+
+/** The scopes of a space-separated list, known ones only, in catalogue order, without repeats. */
+export function knownScopes(scopes: Iterable<string>): OidcScope[] {
+  const given = new Set(scopes);
+  return oidcScopes.filter((scope) => given.has(scope));
+}
+
+export function describeScopes(scopes: Iterable<string>): { scope: OidcScope; descripcion: string }[] {
+  return knownScopes(scopes).map((scope) => ({ scope, descripcion: scopeDescriptions[scope] }));
+}

@@ -1,0 +1,55 @@
+import fp from 'fastify-plugin';
+import type Provider from 'oidc-provider';
+import { createLogoutDeliveries, type LogoutDeliveries } from '../../domain/identity-provider/logout-deliveries.js';
+import { createIdentityProvider } from '../../domain/identity-provider/provider.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The portal's OpenID Connect provider (docs/decisions/0055-openid-connect-provider.md) and its logout queue. */
+    identityProvider: { provider: Provider; logouts: LogoutDeliveries };
+  }
+}
+
+/** The provider's channel: migration 0018's triggers notify it when they queue back-channel logouts. */
+const logoutChannel = 'portal_oidc_logout';
+
+export default fp(
+  async (app) => {
+    let logouts: LogoutDeliveries | undefined;
+    const provider = await createIdentityProvider({
+      db: app.db,
+      issuer: app.config.oidcIssuer,
+      portalUrl: app.config.portalUrl,
+      signingKey: app.signingKey,
+      proxy: app.config.trustProxy !== false,
+      defaultSessionTtlSeconds: app.config.tokenTtlSeconds,
+      logoutsQueued: () => logouts?.wake(),
+      events: {
+        tokenIssued: (grantType) => app.metrics.oidcTokensIssued(grantType),
+        serverError: (error) => app.log.error({ err: error }, 'OpenID Connect provider error'),
+      },
+    });
+    logouts = createLogoutDeliveries({
+      db: app.db,
+      provider,
+      metrics: app.metrics,
+      log: app.log,
+      databaseLost: (error) => app.databaseOutage.lost(error),
+    });
+    const deliveries = logouts;
+    // Woken at once when a logout is queued; without a channel (or while it is down) the loop's poll still finds them.
+    const listener = await app.database
+      .listen?.(logoutChannel, { notify: () => deliveries.wake(), lost: () => {} })
+      .catch((error: unknown) => {
+        app.log.warn({ err: error }, 'could not listen for back-channel logouts; polling only');
+        return undefined;
+      });
+    app.addHook('onReady', async () => deliveries.start());
+    app.addHook('onClose', async () => {
+      await listener?.close().catch(() => {});
+      await deliveries.close();
+    });
+    app.decorate('identityProvider', { provider, logouts: deliveries });
+  },
+  { name: 'identity-provider', dependencies: ['database', 'tokens', 'metrics'] },
+);

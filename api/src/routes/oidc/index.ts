@@ -1,0 +1,53 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import interactionRoutes from './interactions.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `false`: @fastify/cors leaves the route alone (the route answers CORS itself). */
+    cors?: false;
+  }
+}
+
+/**
+ * The policy of the provider's own answers: JSON for the apps, and three small pages (the form that carries a
+ * response to an app, the logout question, its automatic form) whose inline script the library allows by its hash.
+ * Forms post to the apps' registered addresses, so no `form-action` is set.
+ */
+export const providerContentSecurityPolicy =
+  "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
+
+/**
+ * Mounts oidc-provider (a Koa app) at its paths: discovery and `/oidc/*` (docs/decisions/0055). The request is handed
+ * over untouched (its body unread: the library parses it), with the headers the API's hooks already set (request id,
+ * security headers), the provider's own policy instead of the API's JSON-only one. The API's CORS stays out of it:
+ * the provider answers CORS itself, per client.
+ */
+const providerRoutes: FastifyPluginAsync = async (app) => {
+  const handle = app.identityProvider.provider.callback();
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) reply.raw.setHeader(name, value);
+    }
+    reply.raw.setHeader('content-security-policy', providerContentSecurityPolicy);
+    reply.hijack();
+    await handle(request.raw, reply.raw);
+  };
+  const options = {
+    method: ['GET', 'HEAD', 'POST', 'OPTIONS'] as ('GET' | 'HEAD' | 'POST' | 'OPTIONS')[],
+    config: { cors: false as const },
+    schema: { hide: true },
+    handler,
+  };
+  app.route({ ...options, url: '/.well-known/openid-configuration' });
+  app.route({ ...options, url: '/oidc/*' });
+};
+
+const routes: FastifyPluginAsync = async (app) => {
+  await app.register(providerRoutes);
+  await app.register(interactionRoutes, { prefix: '/oidc/interaccion' });
+};
+
+export default routes;

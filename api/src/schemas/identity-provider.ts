@@ -1,0 +1,102 @@
+import { Type } from 'typebox';
+import { Nullable } from './common.js';
+import { oidcScopes } from '../domain/identity-provider/scopes.js';
+
+/** An interaction's id, as oidc-provider makes them (nanoid, URL-safe). */
+export const InteractionUid = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Id de la interacción' });
+
+const Scope = Type.Union(
+  oidcScopes.map((scope) => Type.Literal(scope)),
+  { description: 'Permiso OpenID Connect' },
+);
+const Permission = Type.Object({ scope: Scope, descripcion: Type.String() }, { additionalProperties: false });
+
+export const InteractionView = Type.Object(
+  {
+    cliente: Type.Object(
+      { id: Type.String(), nombre: Type.String(), primeraParte: Type.Boolean() },
+      { additionalProperties: false },
+    ),
+    permisos: Type.Array(Permission),
+    consentimiento: Type.Boolean({ description: 'La app es de terceros y la persona aún no permitió estos permisos' }),
+    reautenticar: Type.Boolean({ description: 'La app pidió un inicio de sesión nuevo (prompt=login, max_age)' }),
+  },
+  { additionalProperties: false },
+);
+
+export const InteractionAnswer = Type.Object(
+  {
+    permitir: Type.Optional(
+      Type.Boolean({ description: 'La persona pulsó Permitir en la pantalla de consentimiento' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const InteractionNext = Type.Object(
+  { redirectTo: Type.String({ description: 'Adónde va el navegador ahora (de vuelta a la app a través de la API)' }) },
+  { additionalProperties: false },
+);
+
+export const AuthorizedApp = Type.Object(
+  {
+    clientId: Type.String(),
+    nombre: Type.String(),
+    permisos: Type.Array(Permission),
+    autorizadaEn: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
+const Uri = Type.String({ minLength: 1, maxLength: 2000 });
+const UriList = Type.Array(Uri, { maxItems: 10 });
+
+export const OidcClientBody = Type.Object(
+  {
+    nombre: Type.String({ minLength: 1, maxLength: 100 }),
+    redirectUris: Type.Array(Uri, { minItems: 1, maxItems: 10 }),
+    postLogoutRedirectUris: Type.Optional(UriList),
+    backchannelLogoutUri: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    initiateLoginUri: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    publico: Type.Optional(Type.Boolean()),
+    primeraParte: Type.Optional(Type.Boolean()),
+    appId: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 2147483647 }))),
+    scopes: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 10 })),
+  },
+  { additionalProperties: false },
+);
+
+export const OidcClient = Type.Object(
+  {
+    clientId: Type.String(),
+    nombre: Type.String(),
+    redirectUris: Type.Array(Type.String()),
+    postLogoutRedirectUris: Type.Array(Type.String()),
+    backchannelLogoutUri: Nullable(Type.String()),
+    initiateLoginUri: Nullable(Type.String()),
+    publico: Type.Boolean(),
+    primeraParte: Type.Boolean(),
+    appId: Nullable(Type.Integer()),
+    scopes: Type.Array(Scope),
+    creadoEn: Type.String({ format: 'date-time' }),
+    actualizadoEn: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
+export const OidcClientCreated = Type.Object(
+  {
+    clientId: Type.String(),
+    clientSecret: Type.Optional(Type.String({ description: 'Solo para clientes confidenciales; se muestra una vez' })),
+  },
+  { additionalProperties: false },
+);
+
+export const OidcClientSecret = Type.Object(
+  { clientId: Type.String(), clientSecret: Type.String() },
+  { additionalProperties: false },
+);
+
+export const ClientIdParams = Type.Object({
+  clientId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'client_id' }),
+});

@@ -1,0 +1,166 @@
+// The portal as an OpenID Connect provider, driven as partner apps and a browser would: the API listening on a real
+// port (its issuer), relying parties built on libraries this project did not write (oidc-client-ts, the OpenID
+// Foundation's AppAuth, @badgateway/oauth2-client), a browser whose cookies follow the rules (tough-cookie: domain,
+// path, SameSite) and which plays the portal's /autorizar page with the portal session's token.
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { InMemoryWebStorage, OidcClient, type OidcClientSettings, WebStorageStateStore } from 'oidc-client-ts';
+import { CookieJar } from 'tough-cookie';
+import type { Config } from '../../src/config.js';
+import { createClient, type OidcClientInput } from '../../src/domain/identity-provider/clients.js';
+import { operatorActor } from '../../src/domain/accounts/audit.js';
+import { type Backend, buildTestApp, type TestApp } from './app.js';
+import { freePort } from './processes.js';
+
+export const portalUrl = 'http://localhost:8080';
+
+export interface OidcTestApi extends TestApp {
+  /** The issuer: the API's origin, where it listens. */
+  issuer: string;
+}
+
+/** The real app listening on a free loopback port whose origin is its issuer. */
+export async function startOidcApi(
+  backend: Backend,
+  overrides: Partial<Config> = {},
+  options: Parameters<typeof buildTestApp>[2] = {},
+): Promise<OidcTestApi> {
+  const port = await freePort();
+  const issuer = `http://127.0.0.1:${port}`;
+  const test = await buildTestApp(
+    backend,
+    { port, apiPublicUrl: issuer, oidcIssuer: issuer, portalUrl, ...overrides },
+    options,
+  );
+  await test.app.listen({ port, host: '127.0.0.1' });
+  return { ...test, issuer };
+}
+
+/** Registers a client as an administrator would (through the domain, audited as the operator). */
+export async function registerClient(app: FastifyInstance, input: OidcClientInput) {
+  const created = await createClient(app.db, operatorActor, input, async () => {});
+  return { clientId: created.client.clientId, clientSecret: created.clientSecret };
+}
+
+export interface Hop {
+  status: number;
+  url: string;
+  location?: string;
+}
+
+/**
+ * A browser: cookies by the rules, redirects followed by hand (so each hop can be looked at), and the portal's
+ * /autorizar page played with `portalToken` (the portal session of this browser, as its localStorage would hold).
+ */
+export class TestBrowser {
+  readonly jar = new CookieJar();
+  /** Every hop of the last `navigate`. */
+  hops: Hop[] = [];
+  portalToken: string | undefined;
+
+  constructor(private readonly issuer: string) {}
+
+  async request(url: string, init: RequestInit = {}): Promise<Response> {
+    const cookie = await this.jar.getCookieString(url, { sameSiteContext: 'lax', http: true });
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) },
+    });
+    for (const line of response.headers.getSetCookie()) await this.jar.setCookie(line, url, { ignoreError: true });
+    return response;
+  }
+
+  /**
+   * Goes to `url` and follows redirects until the browser leaves the API: answers the first address outside it (an
+   * app's redirect URI, a portal page) and the last response.
+   */
+  async navigate(url: string, init: RequestInit = {}): Promise<{ url: string; response: Response }> {
+    this.hops = [];
+    let next = url;
+    let response = await this.request(next, init);
+    for (let hop = 0; hop < 20; hop++) {
+      const location = response.headers.get('location') ?? undefined;
+      this.hops.push({ status: response.status, url: next, ...(location ? { location } : {}) });
+      if (response.status < 300 || response.status >= 400 || !location) return { url: next, response };
+      next = new URL(location, next).href;
+      if (!next.startsWith(this.issuer)) return { url: next, response };
+      response = await this.request(next);
+    }
+    throw new Error(`too many redirects from ${url}`);
+  }
+
+  /** A call of the portal's page to the API: the interaction cookie goes with it, and the session when there is one. */
+  async portalCall(path: string, init: { method?: string; body?: unknown; token?: string | null } = {}) {
+    const token = init.token === undefined ? this.portalToken : init.token;
+    return this.request(`${this.issuer}${path}`, {
+      method: init.method ?? 'GET',
+      headers: {
+        origin: portalUrl,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+    });
+  }
+
+  /**
+   * Signs in to an app: follows its authorization URL; where the portal's /autorizar page appears, answers as the
+   * page does with this browser's portal session (allowing a third-party app when `allow`), and follows on to the
+   * app. Answers the address the browser ends on (the app's redirect URI with its code, or a portal page).
+   */
+  async signInTo(authorizationUrl: string, options: { allow?: boolean } = {}): Promise<string> {
+    let { url } = await this.navigate(authorizationUrl);
+    for (let round = 0; round < 3 && url.startsWith(`${portalUrl}/autorizar?`); round++) {
+      const uid = new URL(url).searchParams.get('interaccion') ?? '';
+      const answer = await this.portalCall(`/oidc/interaccion/${uid}/continuar`, {
+        method: 'POST',
+        body: options.allow ? { permitir: true } : {},
+      });
+      if (answer.status !== 200) return `${url}#${answer.status}:${await answer.text()}`;
+      const { redirectTo } = (await answer.json()) as { redirectTo: string };
+      ({ url } = await this.navigate(redirectTo));
+    }
+    return url;
+  }
+}
+
+/** An oidc-client-ts client in Node (its state kept in memory instead of the browser's storage). */
+export function relyingParty(settings: Omit<OidcClientSettings, 'stateStore'>): OidcClient {
+  return new OidcClient({
+    ...settings,
+    stateStore: new WebStorageStateStore({ store: new InMemoryWebStorage() }),
+  });
+}
+
+/** An app's back-channel logout endpoint: keeps every logout token posted to it, answers `status`. */
+export interface LogoutReceiver {
+  url: string;
+  tokens: string[];
+  status: number;
+  close(): Promise<void>;
+}
+
+export async function startLogoutReceiver(): Promise<LogoutReceiver> {
+  const receiver: LogoutReceiver = { url: '', tokens: [], status: 200, close: async () => {} };
+  const server: Server = createServer(async (request: IncomingMessage, response) => {
+    let body = '';
+    for await (const chunk of request) body += chunk;
+    const token = new URLSearchParams(body).get('logout_token');
+    if (request.method === 'POST' && token && receiver.status < 300) receiver.tokens.push(token);
+    response.writeHead(receiver.status, { 'cache-control': 'no-store' }).end();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  receiver.url = `http://127.0.0.1:${port}/backchannel-logout`;
+  receiver.close = () => new Promise((resolve) => server.close(() => resolve()));
+  return receiver;
+}
+
+/** The claims of a JWT, unverified (the tests verify signatures where that is the point). */
+export function claimsOf(jwt: string): Record<string, unknown> {
+  const [, payload = ''] = jwt.split('.');
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+}
