@@ -38,6 +38,11 @@ const NOT_FOR_THE_BROWSER: { pattern: RegExp; why: string }[] = [
   { pattern: /^\/docs(\/|$)/, why: 'the OpenAPI document and its viewer' },
   { pattern: /^\/\.well-known\/jwks\.json$/, why: 'partner apps read the public keys of the tokens they receive' },
   { pattern: /^\/auth\/apple\/callback$/, why: 'Apple posts the browser there (a form post), not a fetch of ours' },
+  {
+    pattern: /^\/(\.well-known\/openid-configuration|oidc\/\*)$/,
+    why: 'the OpenID Connect provider: partner apps and the browser going to and from them',
+  },
+  { pattern: /^\/oidc\/interaccion\/:uid$/, why: 'the browser arrives there from an app and is sent on to /autorizar' },
 ];
 
 for (const backend of backends.slice(0, 1)) {

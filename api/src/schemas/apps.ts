@@ -21,6 +21,15 @@ export const App = Type.Object(
     isEnabledWeb: Type.Boolean(),
     isEnabledMovil: Type.Boolean(),
     tags: Type.Array(AppTag),
+    inicioSesionUrl: Type.Optional(
+      Nullable(
+        Type.String({
+          description:
+            'Dónde abrir la app para que inicie sesión ella misma con el portal (OpenID Connect, inicio de sesión ' +
+            'iniciado por terceros); null: se abre webUrl como siempre',
+        }),
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -164,3 +164,125 @@ export function claimsOf(jwt: string): Record<string, unknown> {
   const [, payload = ''] = jwt.split('.');
   return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
 }
+
+// What these tests use of AppAuth-JS. Its published declarations re-export from paths without extensions, which
+// TypeScript's Node ESM resolution does not follow; the runtime (through tsx) loads them fine.
+interface AppAuthTokenResponse {
+  accessToken: string;
+  refreshToken?: string;
+  idToken?: string;
+}
+interface AppAuthRequest {
+  state: string;
+  internal?: Record<string, string>;
+  setupCodeVerifier(): Promise<void>;
+}
+interface AppAuth {
+  AuthorizationServiceConfiguration: { fetchFromIssuer(issuer: string, requestor: unknown): Promise<unknown> };
+  AuthorizationRequest: (new (
+    request: Record<string, unknown>,
+    crypto: unknown,
+    usePkce: boolean,
+  ) => AppAuthRequest) & { RESPONSE_TYPE_CODE: string };
+  AuthorizationRequestHandler: new (
+    utils: unknown,
+    crypto: unknown,
+  ) => { buildRequestUrl(configuration: unknown, request: AppAuthRequest): string };
+  BasicQueryStringUtils: new () => unknown;
+  BaseTokenRequestHandler: new (
+    requestor: unknown,
+  ) => {
+    performTokenRequest(configuration: unknown, request: unknown): Promise<AppAuthTokenResponse>;
+  };
+  TokenRequest: new (request: Record<string, unknown>) => unknown;
+  GRANT_TYPE_AUTHORIZATION_CODE: string;
+  GRANT_TYPE_REFRESH_TOKEN: string;
+}
+interface AppAuthNode {
+  NodeCrypto: new () => unknown;
+  NodeRequestor: new () => unknown;
+}
+
+/**
+ * A native app (the mobile apps' custom scheme, a desktop app's loopback redirect) as the OpenID Foundation's AppAuth
+ * library drives one: PKCE S256, the authorization URL the app opens in the system browser, and its token requests.
+ */
+export async function nativeApp(issuer: string, clientId: string, redirectUri: string, scope: string) {
+  const appauth = (await import('@openid/appauth')) as unknown as AppAuth;
+  const { NodeCrypto, NodeRequestor } = (await import(
+    '@openid/appauth/built/src/node_support/index.js'
+  )) as unknown as AppAuthNode;
+  const requestor = new NodeRequestor();
+  const configuration = await appauth.AuthorizationServiceConfiguration.fetchFromIssuer(issuer, requestor);
+  // The library's own URL building (a protected method of its handlers); the system browser is the test's.
+  const handler = new appauth.AuthorizationRequestHandler(new appauth.BasicQueryStringUtils(), new NodeCrypto());
+  const tokens = new appauth.BaseTokenRequestHandler(requestor);
+  const request = new appauth.AuthorizationRequest(
+    {
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      scope,
+      response_type: appauth.AuthorizationRequest.RESPONSE_TYPE_CODE,
+      extras: { prompt: 'consent' },
+    },
+    new NodeCrypto(),
+    true,
+  );
+  await request.setupCodeVerifier();
+  return {
+    configuration,
+    authorizationUrl: handler.buildRequestUrl(configuration, request),
+    state: request.state,
+    async exchange(landed: string) {
+      const code = new URL(landed).searchParams.get('code') ?? '';
+      return tokens.performTokenRequest(
+        configuration,
+        new appauth.TokenRequest({
+          client_id: clientId,
+          redirect_uri: redirectUri,
+          grant_type: appauth.GRANT_TYPE_AUTHORIZATION_CODE,
+          code,
+          extras: { code_verifier: request.internal?.code_verifier ?? '' },
+        }),
+      );
+    },
+    async refresh(refreshToken: string) {
+      return tokens.performTokenRequest(
+        configuration,
+        new appauth.TokenRequest({
+          client_id: clientId,
+          redirect_uri: redirectUri,
+          grant_type: appauth.GRANT_TYPE_REFRESH_TOKEN,
+          refresh_token: refreshToken,
+        }),
+      );
+    },
+  };
+}
+
+/**
+ * A confidential server app as @badgateway/oauth2-client drives one: discovery, code with PKCE and
+ * client_secret_basic, refresh, introspection and revocation.
+ */
+export async function serverApp(issuer: string, clientId: string, clientSecret: string, redirectUri: string) {
+  const { OAuth2Client, generateCodeVerifier } = await import('@badgateway/oauth2-client');
+  const client = new OAuth2Client({
+    server: `${issuer}/`,
+    clientId,
+    clientSecret,
+    discoveryEndpoint: '/.well-known/openid-configuration',
+    authenticationMethod: 'client_secret_basic',
+  });
+  const codeVerifier = await generateCodeVerifier();
+  const state = `estado-${Math.random().toString(36).slice(2)}`;
+  return {
+    client,
+    state,
+    authorizationUrl: (scope: string[], extra: Record<string, string> = {}) =>
+      client.authorizationCode
+        .getAuthorizeUri({ redirectUri, state, codeVerifier, scope, extraParams: extra })
+        .then((url) => url),
+    exchange: (landed: string) =>
+      client.authorizationCode.getTokenFromCodeRedirect(landed, { redirectUri, state, codeVerifier }),
+  };
+}

@@ -40,6 +40,15 @@ export const API_PATHS = {
     passkeyRegistrationOptions: 'auth/passkeys/opciones-registro',
     passkeySignInOptions: 'auth/passkeys/opciones-inicio',
     passkeySignIn: 'auth/passkeys/iniciar-sesion',
+    /** The third-party apps the person allowed (GET), and taking one back (DELETE). */
+    authorizedApps: 'auth/aplicaciones',
+    authorizedApp: (clientId: string) => `auth/aplicaciones/${encodeURIComponent(clientId)}`,
+  },
+  /** The portal's side of an app's sign-in (OpenID Connect; docs/decisions/0055): sent with the browser's cookie. */
+  oidc: {
+    interactionDetails: (uid: string) => `oidc/interaccion/${encodeURIComponent(uid)}/detalles`,
+    continueInteraction: (uid: string) => `oidc/interaccion/${encodeURIComponent(uid)}/continuar`,
+    cancelInteraction: (uid: string) => `oidc/interaccion/${encodeURIComponent(uid)}/cancelar`,
   },
   users: {
     list: 'user/listar',
@@ -60,6 +69,10 @@ export const API_PATHS = {
     /** A user's sessions. */
     userSessions: (id: number) => `admin/users/${id}/sessions`,
     userSession: (id: number, sessionId: string) => `admin/users/${id}/sessions/${encodeURIComponent(sessionId)}`,
+    /** OpenID Connect clients: list and create, one (GET, PUT, DELETE), a new secret. */
+    oidcClients: 'admin/clientes-oidc',
+    oidcClient: (clientId: string) => `admin/clientes-oidc/${encodeURIComponent(clientId)}`,
+    oidcClientSecret: (clientId: string) => `admin/clientes-oidc/${encodeURIComponent(clientId)}/secreto`,
   },
   userPlans: {
     userAppPlans: 'plan-usuario/user-app-plans',

@@ -1,6 +1,7 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { appTags, apps } from '../../db/schema.js';
+import { appTags, apps, oidcClients } from '../../db/schema.js';
+import { initiatedLoginUrl } from '../identity-provider/launch.js';
 import type { App } from '../../schemas/apps.js';
 
 // An app as the API shows it, its tags by id gathered in the same statement: one round trip per list or lookup.
@@ -15,15 +16,23 @@ const appFields = {
   androidUrl: apps.androidUrl,
   isEnabledWeb: apps.isEnabledWeb,
   isEnabledMovil: apps.isEnabledMovil,
+  // The app's OpenID Connect client, when it starts its own sign-in (docs/decisions/0055).
+  initiateLoginUri: sql<
+    string | null
+  >`(select ${oidcClients.initiateLoginUri} from ${oidcClients} where ${oidcClients.appId} = ${apps}.${sql.identifier(apps.id.name)})`,
   // Spelled "apps"."id": drizzle writes columns unqualified here, and a bare "id" would be the tag's own.
   tags: sql<
     string[]
   >`array(select ${appTags.descripcion} from ${appTags} where ${appTags.appId} = ${apps}.${sql.identifier(apps.id.name)} order by ${appTags.id})`,
 };
 
-const asApp = ({ tags, ...app }: { tags: string[] } & Omit<App, 'tags'>): App => ({
+type AppRow = { tags: string[]; initiateLoginUri: string | null } & Omit<App, 'tags' | 'inicioSesionUrl'>;
+
+/** The row as the API shows it; with the issuer, where the app starts its own sign-in (lists and lookups). */
+const asApp = ({ tags, initiateLoginUri, ...app }: AppRow, issuer?: string): App => ({
   ...app,
   tags: tags.map((descripcion) => ({ descripcion })),
+  ...(issuer ? { inicioSesionUrl: initiatedLoginUrl(initiateLoginUri, app.webUrl, issuer) } : {}),
 });
 
 function pageQuery(db: Db) {
@@ -39,7 +48,7 @@ function pageQuery(db: Db) {
 // Built once per database: the catalogue is read on every visit to the portal.
 const pageQueries = new WeakMap<Db, ReturnType<typeof pageQuery>>();
 
-export async function listApps(db: Db, page: number, limit: number) {
+export async function listApps(db: Db, page: number, limit: number, issuer?: string) {
   let query = pageQueries.get(db);
   if (!query) {
     query = pageQuery(db);
@@ -48,12 +57,12 @@ export async function listApps(db: Db, page: number, limit: number) {
   const rows = await query.execute({ limit, offset: (page - 1) * limit });
   // The window count rides on the page's rows; a page past the end has none, and asks for the count alone.
   const total = rows[0]?.total ?? (await db.select({ value: count() }).from(apps))[0]?.value ?? 0;
-  const data = rows.map(({ total: _total, ...app }) => asApp(app));
+  const data = rows.map(({ total: _total, ...app }) => asApp(app, issuer));
   const totalPages = Math.ceil(total / limit);
   return { data, total, totalPages, currentPage: page, hasNextPage: page < totalPages, count: data.length };
 }
 
-export async function findApp(db: Db, id: number): Promise<App | undefined> {
+export async function findApp(db: Db, id: number, issuer?: string): Promise<App | undefined> {
   const [row] = await db.select(appFields).from(apps).where(eq(apps.id, id));
-  return row && asApp(row);
+  return row && asApp(row, issuer);
 }

@@ -243,7 +243,11 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: true },
-      revocation: { enabled: true },
+      // A client revokes its own tokens (a public one too: RFC 7009 §5), never another's.
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => 'clientId' in token && token.clientId === client.clientId,
+      },
       introspection: {
         enabled: true,
         // Only a confidential client, and only about its own tokens: another client's token answers inactive.

@@ -11,10 +11,15 @@ import { dashboard } from '../../domain/dashboard/figures.js';
 import { createStripe, paidSubscriptionCharges, withProvider } from '../../domain/billing/stripe.js';
 import { AuditEntry, AuditQuery, Dashboard } from '../../schemas/admin.js';
 import { accountMessages } from '../../domain/accounts/messages.js';
+import oidcClientRoutes from './oidc-clients.js';
 
-/** The admin panel's own calls, under /admin: the dashboard's figures and the audit log (administrators only). */
+/**
+ * The admin panel's own calls, under /admin: the dashboard's figures, the audit log, people's sessions and the OpenID
+ * Connect clients (administrators only).
+ */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   adminOnly(app);
+  app.register(oidcClientRoutes, { prefix: '/clientes-oidc' });
 
   const stripe = app.config.billing ? createStripe(app.config.billing) : undefined;
   const paidInvoices = stripe

@@ -18,7 +18,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Page(App), ...commonErrors },
       },
     },
-    async (request) => listApps(app.db, request.query.page, request.query.limit),
+    async (request) => listApps(app.db, request.query.page, request.query.limit, app.config.oidcIssuer),
   );
 
   app.get(
@@ -32,7 +32,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const found = await findApp(app.db, request.params.id);
+      const found = await findApp(app.db, request.params.id, app.config.oidcIssuer);
       if (!found) throw new HttpError(404, appMessages.appNotFound, 'APP_NOT_FOUND');
       return found;
     },

@@ -11,6 +11,7 @@ import accountStatusRoutes from './account-status.js';
 import oauthRoutes from './oauth/index.js';
 import partnerTokenRoutes from './partner-token.js';
 import passkeyRoutes from './passkeys.js';
+import authorizedAppRoutes from './authorized-apps.js';
 import passwordRoutes from './passwords.js';
 import profileRoutes from './profile.js';
 import { recordLockout, refusedSignIn } from '../../domain/sign-in/lockouts.js';
@@ -174,6 +175,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(sessionRoutes);
   await app.register(secondFactorRoutes);
   await app.register(passkeyRoutes);
+  await app.register(authorizedAppRoutes);
 };
 
 export default routes;

@@ -1,0 +1,84 @@
+// The third-party apps a person allowed (their consent, remembered per app): listed in /perfil and taken back there.
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { oidcClients, oidcConsents, oidcLogoutDeliveries, oidcPayloads } from '../../db/schema.js';
+import { HttpError } from '../../lib/errors.js';
+import { subjectOf } from './claims.js';
+import { identityProviderMessages as M } from './messages.js';
+import { describeScopes } from './scopes.js';
+
+export interface AuthorizedAppView {
+  clientId: string;
+  nombre: string;
+  permisos: { scope: string; descripcion: string }[];
+  autorizadaEn: string;
+}
+
+export async function listAuthorizedApps(db: Db, userId: number): Promise<AuthorizedAppView[]> {
+  const rows = await db
+    .select({
+      clientId: oidcConsents.clientId,
+      name: oidcClients.name,
+      scopes: oidcConsents.scopes,
+      grantedAt: oidcConsents.grantedAt,
+    })
+    .from(oidcConsents)
+    .innerJoin(oidcClients, eq(oidcClients.clientId, oidcConsents.clientId))
+    .where(eq(oidcConsents.userId, userId))
+    .orderBy(desc(oidcConsents.grantedAt));
+  return rows.map((row) => ({
+    clientId: row.clientId,
+    nombre: row.name,
+    permisos: describeScopes(row.scopes),
+    autorizadaEn: row.grantedAt.toISOString(),
+  }));
+}
+
+/**
+ * Takes back what the person allowed an app: the consent is forgotten (the next sign-in there asks again), every
+ * grant, code and token the app holds for them is revoked, and the app is told of each of its sessions by a
+ * back-channel logout. 404 when the app had no access.
+ */
+export async function revokeAuthorizedApp(db: Db, userId: number, clientId: string): Promise<void> {
+  const accountId = subjectOf(userId);
+  const revoked = await db.transaction(async (tx) => {
+    const forgotten = await tx
+      .delete(oidcConsents)
+      .where(and(eq(oidcConsents.userId, userId), eq(oidcConsents.clientId, clientId)))
+      .returning({ clientId: oidcConsents.clientId });
+    if (forgotten.length === 0) return false;
+    const [client] = await tx
+      .select({ backchannel: oidcClients.backchannelLogoutUri })
+      .from(oidcClients)
+      .where(eq(oidcClients.clientId, clientId));
+    if (client?.backchannel) {
+      const sessionsWithApp = await tx
+        .select({ sid: sql<string | null>`${oidcPayloads.payload}->'authorizations'->${clientId}->>'sid'` })
+        .from(oidcPayloads)
+        .where(
+          and(
+            eq(oidcPayloads.kind, 'Session'),
+            eq(oidcPayloads.accountId, accountId),
+            sql`${oidcPayloads.payload}->'authorizations' ? ${clientId}`,
+          ),
+        );
+      const sids = sessionsWithApp.map((row) => row.sid).filter((sid): sid is string => Boolean(sid));
+      if (sids.length > 0)
+        await tx
+          .insert(oidcLogoutDeliveries)
+          .values(sids.map((sid) => ({ clientId, accountId, sid, reason: 'access_revoked' })))
+          .onConflictDoNothing({ target: [oidcLogoutDeliveries.clientId, oidcLogoutDeliveries.sid] });
+    }
+    await tx
+      .delete(oidcPayloads)
+      .where(
+        and(
+          eq(oidcPayloads.accountId, accountId),
+          inArray(oidcPayloads.kind, ['Grant', 'AuthorizationCode', 'AccessToken', 'RefreshToken']),
+          sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`,
+        ),
+      );
+    return true;
+  });
+  if (!revoked) throw new HttpError(404, M.authorizedAppNotFound, 'AUTHORIZED_APP_NOT_FOUND');
+}

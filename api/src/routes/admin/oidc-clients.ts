@@ -1,0 +1,150 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AdapterPayload } from 'oidc-provider';
+import { Type } from 'typebox';
+import {
+  clientNotFound,
+  clientView,
+  createClient,
+  deleteClient,
+  findClient,
+  listClients,
+  rotateClientSecret,
+  updateClient,
+} from '../../domain/identity-provider/clients.js';
+import { identityProviderMessages } from '../../domain/identity-provider/messages.js';
+import { HttpError } from '../../lib/errors.js';
+import { signedIn } from '../../plugins/app/authentication.js';
+import { adminErrors, bearerSecurity as security, ErrorRef } from '../../schemas/common.js';
+import {
+  ClientIdParams,
+  OidcClient,
+  OidcClientBody,
+  OidcClientCreated,
+  OidcClientSecret,
+} from '../../schemas/identity-provider.js';
+
+const tags = ['admin'];
+
+/**
+ * The OpenID Connect clients, under /admin/clientes-oidc (administrators only, from the parent scope): every change
+ * is audited with the change, and a secret is answered once (created, made confidential, rotated).
+ */
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const { provider } = app.identityProvider;
+  // The library's own check of the metadata, after the portal's (which names the field in Spanish).
+  const check = async (metadata: AdapterPayload) => {
+    try {
+      await provider.Client.validate(metadata as Parameters<typeof provider.Client.validate>[0]);
+    } catch (error) {
+      app.log.warn({ err: error }, 'client metadata refused by the provider');
+      throw new HttpError(400, identityProviderMessages.invalidClientMetadata, 'INVALID_CLIENT_METADATA');
+    }
+  };
+
+  app.get(
+    '/',
+    {
+      schema: {
+        summary: 'Los clientes OpenID Connect registrados',
+        tags,
+        security,
+        response: { 200: Type.Object({ data: Type.Array(OidcClient) }), ...adminErrors },
+      },
+    },
+    async () => ({ data: await listClients(app.db) }),
+  );
+
+  app.get(
+    '/:clientId',
+    {
+      schema: {
+        summary: 'Un cliente OpenID Connect',
+        tags,
+        security,
+        params: ClientIdParams,
+        response: { 200: OidcClient, 404: ErrorRef, ...adminErrors },
+      },
+    },
+    async (request) => {
+      const row = await findClient(app.db, request.params.clientId);
+      if (!row) throw clientNotFound();
+      return clientView(row);
+    },
+  );
+
+  app.post(
+    '/',
+    {
+      schema: {
+        summary: 'Registra un cliente; el secreto (clientes confidenciales) se muestra solo en esta respuesta',
+        tags,
+        security,
+        body: OidcClientBody,
+        response: { 201: OidcClientCreated, 409: ErrorRef, ...adminErrors },
+      },
+    },
+    async (request, reply) => {
+      const created = await createClient(app.db, signedIn(request), request.body, check);
+      return reply.code(201).send({
+        clientId: created.client.clientId,
+        ...(created.clientSecret ? { clientSecret: created.clientSecret } : {}),
+      });
+    },
+  );
+
+  app.put(
+    '/:clientId',
+    {
+      schema: {
+        summary: 'Cambia un cliente (todos sus campos); si pasa a confidencial, la respuesta trae su secreto',
+        tags,
+        security,
+        params: ClientIdParams,
+        body: OidcClientBody,
+        response: {
+          200: Type.Intersect([OidcClient, Type.Object({ clientSecret: Type.Optional(Type.String()) })]),
+          404: ErrorRef,
+          409: ErrorRef,
+          ...adminErrors,
+        },
+      },
+    },
+    async (request) => {
+      const updated = await updateClient(app.db, signedIn(request), request.params.clientId, request.body, check);
+      return { ...updated.client, ...(updated.clientSecret ? { clientSecret: updated.clientSecret } : {}) };
+    },
+  );
+
+  app.post(
+    '/:clientId/secreto',
+    {
+      schema: {
+        summary: 'Un secreto nuevo para un cliente confidencial; el anterior deja de valer al instante',
+        tags,
+        security,
+        params: ClientIdParams,
+        response: { 200: OidcClientSecret, 404: ErrorRef, 409: ErrorRef, ...adminErrors },
+      },
+    },
+    async (request) => rotateClientSecret(app.db, signedIn(request), request.params.clientId),
+  );
+
+  app.delete(
+    '/:clientId',
+    {
+      schema: {
+        summary: 'Elimina un cliente con todos sus tokens',
+        tags,
+        security,
+        params: ClientIdParams,
+        response: { 204: Type.Null({ description: 'Cliente eliminado' }), 404: ErrorRef, ...adminErrors },
+      },
+    },
+    async (request, reply) => {
+      await deleteClient(app.db, signedIn(request), request.params.clientId);
+      return reply.code(204).send(null);
+    },
+  );
+};
+
+export default routes;
