@@ -66,7 +66,12 @@ export class TestBrowser {
     const response = await fetch(url, {
       ...init,
       redirect: 'manual',
-      headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) },
+      headers: {
+        // What a browser asks for when it follows a link or a redirect.
+        accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+        ...(init.headers as Record<string, string>),
+        ...(cookie ? { cookie } : {}),
+      },
     });
     for (const line of response.headers.getSetCookie()) await this.jar.setCookie(line, url, { ignoreError: true });
     return response;
@@ -98,6 +103,7 @@ export class TestBrowser {
       method: init.method ?? 'GET',
       headers: {
         origin: portalUrl,
+        accept: 'application/json',
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
       },

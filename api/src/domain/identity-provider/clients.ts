@@ -190,7 +190,11 @@ export const portalClientMetadata = ['portal_first_party', 'portal_app_id'] as c
  */
 export function clientMetadata(row: OidcClientRow): AdapterPayload {
   const publico = row.secretHash === null;
-  const native = row.redirectUris.some((uri) => uriKind('redirectUris', uri, publico) !== 'web');
+  // A developer's single-page app on http://localhost is a web app with an exact port; 127.0.0.1 and [::1] are the
+  // loopback addresses RFC 8252 §7.3 gives native apps.
+  const native = row.redirectUris.some(
+    (uri) => uriKind('redirectUris', uri, publico) === 'custom' || /^http:\/\/(127\.0\.0\.1|\[::1\])[:/]/.test(uri),
+  );
   return {
     client_id: row.clientId,
     client_name: row.name,
