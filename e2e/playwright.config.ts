@@ -56,7 +56,8 @@ export default defineConfig({
       cwd: ROOT,
       url: HOST_URL,
       env: { ...environment, ...portalEnv() },
-      timeout: 300_000,
+      // A clean clone builds the API and five bundles first: minutes, more on a busy machine. A bound, not a target.
+      timeout: 900_000,
       reuseExistingServer: false,
       stdout: 'pipe',
       stderr: 'pipe',
