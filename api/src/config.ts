@@ -55,6 +55,11 @@ export interface Config {
   apiPublicUrl: string;
   /** OIDC_ISSUER: the OpenID Connect provider's issuer, an origin (API_PUBLIC_URL unless set). */
   oidcIssuer: string;
+  /**
+   * OIDC_BACKCHANNEL_PRIVATE_NETWORK: back-channel logouts may go to loopback and private addresses (apps on the
+   * company's network, a local trial). Off unless the API itself is on a loopback address.
+   */
+  oidcBackchannelPrivateNetwork: boolean;
   /** Sign-in with Google; undefined when not configured (the button then lands on the portal's error message). */
   google: GoogleConfig | undefined;
   /** Sign-in with Apple; undefined when not configured. */
@@ -151,6 +156,20 @@ export function webauthnConfig(env: Env, portalUrl: string): WebAuthnConfig {
     }
   }
   return { rpId, rpName: read(env, 'WEBAUTHN_RP_NAME') ?? 'Portal de Aplicaciones', origins };
+}
+
+/**
+ * Whether the provider may post back-channel logouts to loopback and private addresses. The library refuses them by
+ * default (a registered URI must not turn the API into a way into the internal network); a portal on loopback (a
+ * local trial, the tests) has its apps there too.
+ */
+function backchannelPrivateNetwork(env: Env, apiPublicUrl: string): boolean {
+  const raw = read(env, 'OIDC_BACKCHANNEL_PRIVATE_NETWORK');
+  if (raw === undefined) return isLoopbackHost(new URL(apiPublicUrl).hostname);
+  if (raw !== 'true' && raw !== 'false') {
+    throw new ConfigError('OIDC_BACKCHANNEL_PRIVATE_NETWORK', `debe ser true o false (recibido "${raw}")`);
+  }
+  return raw === 'true';
 }
 
 function adminSecondFactor(env: Env): 'required' | 'optional' {
@@ -461,6 +480,7 @@ export function loadConfig(env: Env = process.env): Config {
     redirectWildcardDomains: wildcardDomains,
     apiPublicUrl,
     oidcIssuer: origin('OIDC_ISSUER', read(env, 'OIDC_ISSUER') ?? apiPublicUrl),
+    oidcBackchannelPrivateNetwork: backchannelPrivateNetwork(env, apiPublicUrl),
     ...oauthConfig(env),
     billing: loadBillingConfig(env),
     adminSecondFactor: adminSecondFactor(env),

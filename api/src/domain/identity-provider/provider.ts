@@ -68,6 +68,8 @@ export interface IdentityProviderDeps {
   signingKey: SigningKey;
   /** Behind a trusted proxy, the request's protocol and host come from X-Forwarded-*. */
   proxy: boolean;
+  /** Back-channel logouts may reach loopback and private addresses (the library's SSRF guard lifted for them). */
+  backchannelPrivateNetwork: boolean;
   defaultSessionTtlSeconds: number;
   /** Wakes the back-channel delivery loop after logouts were queued. */
   logoutsQueued(): void;
@@ -316,6 +318,12 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
     // A public client's token, userinfo and revocation calls come from the browser: its redirect URIs' origins only.
     clientBasedCORS(_ctx, origin, client) {
       return client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) === true;
+    },
+    // The library's outgoing requests (back-channel logouts) refuse special-use addresses through a dispatcher of
+    // its own; an operator whose apps live on the private network lifts that (OIDC_BACKCHANNEL_PRIVATE_NETWORK).
+    fetch: (url, options) => {
+      if (deps.backchannelPrivateNetwork) delete (options as { dispatcher?: unknown }).dispatcher;
+      return globalThis.fetch(url, options);
     },
     async renderError(ctx, out, error) {
       ctx.status = 303;

@@ -22,6 +22,7 @@ export default fp(
       portalUrl: app.config.portalUrl,
       signingKey: app.signingKey,
       proxy: app.config.trustProxy !== false,
+      backchannelPrivateNetwork: app.config.oidcBackchannelPrivateNetwork,
       defaultSessionTtlSeconds: app.config.tokenTtlSeconds,
       logoutsQueued: () => logouts?.wake(),
       events: {
