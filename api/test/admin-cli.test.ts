@@ -214,6 +214,46 @@ for (const backend of backends) {
       );
     });
 
+    it('registers, lists, rotates and deletes an OpenID Connect client; a bad one is refused in Spanish', async () => {
+      const created = await admin(
+        env,
+        'crear-cliente-oidc',
+        'Panel de planta',
+        '--redireccion',
+        'https://planta.example.com/callback',
+        '--redireccion',
+        'https://planta.example.com/otra',
+        '--primera-parte',
+        '--permisos',
+        'openid,email',
+      );
+      assert.equal(created.code, 0, shown(created));
+      const clientId = /client_id: (\S+)/.exec(created.stdout)?.[1] ?? '';
+      const secret = printedPassword(created);
+      assert.ok(clientId && secret.length >= 43, shown(created));
+
+      const listed = await admin(env, 'clientes-oidc');
+      assert.equal(listed.code, 0, shown(listed));
+      assert.match(listed.stdout, new RegExp(`Panel de planta \\(${clientId}\\)`));
+      assert.match(listed.stdout, /confidencial, primera parte/);
+      assert.doesNotMatch(listed.stdout, new RegExp(secret), 'the secret is never shown again');
+
+      const refused = await admin(env, 'crear-cliente-oidc', 'Malo', '--redireccion', 'http://malo.example.com/cb');
+      assert.equal(refused.code, 1, shown(refused));
+      assert.match(refused.stderr, /URIs de redirección: "http:\/\/malo\.example\.com\/cb" no es válida/);
+
+      const rotated = await admin(env, 'rotar-secreto-oidc', clientId);
+      assert.equal(rotated.code, 0, shown(rotated));
+      assert.notEqual(printedPassword(rotated), secret);
+      const gone = await admin(env, 'eliminar-cliente-oidc', clientId);
+      assert.equal(gone.code, 0, shown(gone));
+      const again = await admin(env, 'eliminar-cliente-oidc', clientId);
+      assert.equal(again.code, 1);
+      assert.equal(again.stderr, 'Cliente OpenID Connect no encontrado\n');
+      const badId = await admin(env, 'rotar-secreto-oidc', 'no válido');
+      assert.equal(badId.code, 2);
+    });
+
     it('says so for an unknown email and changes nothing', async () => {
       for (const order of ['suspender', 'restablecer-clave', 'promover']) {
         const result = await admin(env, order, 'nadie@example.com');

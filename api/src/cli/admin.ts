@@ -17,6 +17,8 @@ import { operatorActor, recordAudit } from '../domain/accounts/audit.js';
 import { newPasswordValues } from '../domain/accounts/passwords.js';
 import { findUserByEmail, normalizeEmail } from '../domain/accounts/queries.js';
 import { loadEnvFile } from '../lib/env-file.js';
+import { type Command, type OptionValues, Refusal } from './command.js';
+import { oidcClientCommands } from './oidc-clients.js';
 
 const usage = `Uso: npm run admin -- <orden> [argumentos]
 
@@ -31,21 +33,21 @@ const usage = `Uso: npm run admin -- <orden> [argumentos]
   suspender <email>           la cuenta no puede entrar; sus sesiones terminan
   reactivar <email>           la cuenta suspendida puede volver a entrar
   listar-admins               lista los administradores
+  clientes-oidc               lista los clientes OpenID Connect (apps que inician sesión con el portal)
+  crear-cliente-oidc <nombre> --redireccion <uri> [--redireccion <uri>…] [--publico] [--primera-parte]
+                     [--app <id>] [--tras-cerrar <uri>…] [--cierre-sesion <uri>] [--inicio-sesion <uri>]
+                     [--permisos openid,profile,email,phone,plan,offline_access]
+                              registra un cliente; el secreto (confidencial) se muestra una sola vez
+  rotar-secreto-oidc <client_id>
+                              da un secreto nuevo al cliente; el anterior deja de valer al instante
+  eliminar-cliente-oidc <client_id>
+                              elimina el cliente y todos sus tokens
   ayuda                       muestra esta ayuda
 
 Usa la configuración de la API (DATABASE_URL, DATA_DIR, SMTP_URL…). Con la base de datos embebida (sin
 DATABASE_URL) la API debe estar detenida; con PostgreSQL puede seguir en marcha.
 Cada cambio queda en el registro de auditoría como hecho por 'operador (CLI)'.`;
 
-/** A message for the person at the console, and the exit code that goes with it. */
-class Refusal extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
-}
 
 const usageError = (problem: string) => new Refusal(`${problem}\n\n${usage}`, 2);
 
@@ -55,12 +57,6 @@ const statusLabels: Record<string, string> = {
   pending_verification: 'pendiente de verificación',
 };
 
-interface Command {
-  /** How many positional arguments (the email) it takes. */
-  positionals: number;
-  options?: Record<string, { type: 'string' | 'boolean' }>;
-  run(app: FastifyInstance, args: string[], options: Record<string, string | boolean | undefined>): Promise<string>;
-}
 
 function email(raw: string): string {
   const normalized = normalizeEmail(raw);
@@ -224,6 +220,8 @@ const commands: Record<string, Command> = {
       ].join('\n');
     },
   },
+
+  ...oidcClientCommands,
 };
 
 /** The reset code of `POST /auth/forgot-password`, issued and mailed through the outbox, then delivered now. */
@@ -267,13 +265,13 @@ async function mailResetCode(app: FastifyInstance, user: User): Promise<string> 
 
 function parse(
   argv: string[],
-): { command: Command; positionals: string[]; values: Record<string, string | boolean | undefined> } | 'help' {
+): { command: Command; positionals: string[]; values: OptionValues } | 'help' {
   const [name, ...rest] = argv;
   if (name === undefined || name === 'ayuda' || name === '--help' || name === '-h') return 'help';
   // Own properties only: 'constructor' or '__proto__' would otherwise reach Object.prototype's.
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) throw usageError(`Orden desconocida: «${name}».`);
-  let parsed: { positionals: string[]; values: Record<string, string | boolean | undefined> };
+  let parsed: { positionals: string[]; values: OptionValues };
   try {
     parsed = parseArgs({ args: rest, options: command.options ?? {}, allowPositionals: true, strict: true });
   } catch (error) {
@@ -283,14 +281,18 @@ function parse(
     );
   }
   if (parsed.positionals.length !== command.positionals) {
-    throw usageError(command.positionals === 1 ? `${name} necesita un email.` : `${name} no lleva argumentos.`);
+    throw usageError(
+      command.positionals === 0
+        ? `${name} no lleva argumentos.`
+        : `${name} necesita ${command.positional ? 'un argumento' : 'un email'}.`,
+    );
   }
   // Checked here, before any database is opened.
-  for (const positional of parsed.positionals) email(positional);
+  for (const positional of parsed.positionals) (command.positional ?? email)(positional);
   return {
     command,
     positionals: parsed.positionals,
-    values: parsed.values as Record<string, string | boolean | undefined>,
+    values: parsed.values as OptionValues,
   };
 }
 

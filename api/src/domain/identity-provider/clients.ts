@@ -2,6 +2,7 @@
 // oidc-provider reads it, and their changes, each written to the audit log with the change.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
+import type Provider from 'oidc-provider';
 import type { AdapterPayload } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import { apps, oidcClients, oidcPayloads, type OidcClientRow } from '../../db/schema.js';
@@ -214,6 +215,21 @@ export function clientMetadata(row: OidcClientRow): AdapterPayload {
     id_token_signed_response_alg: 'ES256',
     portal_first_party: row.firstParty,
     portal_app_id: row.appId,
+  };
+}
+
+/** The library's own check of a client's metadata, after the portal's rules (which name the field in Spanish). */
+export function libraryCheck(
+  provider: Provider,
+  log?: { warn(details: object, message: string): void },
+): (metadata: AdapterPayload) => Promise<void> {
+  return async (metadata) => {
+    try {
+      await provider.Client.validate(metadata as Parameters<typeof provider.Client.validate>[0]);
+    } catch (error) {
+      log?.warn({ err: error }, 'client metadata refused by the provider');
+      throw new HttpError(400, M.invalidClientMetadata, 'INVALID_CLIENT_METADATA');
+    }
   };
 }
 

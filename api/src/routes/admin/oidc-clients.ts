@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AdapterPayload } from 'oidc-provider';
 import { Type } from 'typebox';
 import {
   clientNotFound,
@@ -7,12 +6,11 @@ import {
   createClient,
   deleteClient,
   findClient,
+  libraryCheck,
   listClients,
   rotateClientSecret,
   updateClient,
 } from '../../domain/identity-provider/clients.js';
-import { identityProviderMessages } from '../../domain/identity-provider/messages.js';
-import { HttpError } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { adminErrors, bearerSecurity as security, ErrorRef } from '../../schemas/common.js';
 import {
@@ -30,16 +28,7 @@ const tags = ['admin'];
  * is audited with the change, and a secret is answered once (created, made confidential, rotated).
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  const { provider } = app.identityProvider;
-  // The library's own check of the metadata, after the portal's (which names the field in Spanish).
-  const check = async (metadata: AdapterPayload) => {
-    try {
-      await provider.Client.validate(metadata as Parameters<typeof provider.Client.validate>[0]);
-    } catch (error) {
-      app.log.warn({ err: error }, 'client metadata refused by the provider');
-      throw new HttpError(400, identityProviderMessages.invalidClientMetadata, 'INVALID_CLIENT_METADATA');
-    }
-  };
+  const check = libraryCheck(app.identityProvider.provider, app.log);
 
   app.get(
     '/',
