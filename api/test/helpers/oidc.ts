@@ -284,6 +284,7 @@ export async function serverApp(issuer: string, clientId: string, clientSecret: 
   return {
     client,
     state,
+    codeVerifier,
     authorizationUrl: (scope: string[], extra: Record<string, string> = {}) =>
       client.authorizationCode
         .getAuthorizeUri({ redirectUri, state, codeVerifier, scope, extraParams: extra })
