@@ -1,0 +1,205 @@
+// The OpenID Connect provider's endpoints against the bare Fastify route measured in the same run: the token endpoint
+// (authorization code and refresh grants), userinfo and introspection (docs/decisions/0055). Refresh grants rotate,
+// so each connection follows its own chain of refresh tokens; codes are single use, so they are made first.
+import autocannon from 'autocannon';
+import { TestBrowser } from '../test/helpers/oidc.js';
+import { startBenchServer } from './spawn-server.js';
+
+const seconds = Number(process.env.BENCH_SECONDS || 4);
+const adminEmail = 'bench@portal.local';
+const adminPassword = 'clave-del-benchmark';
+const redirect = 'https://bench.example.com/callback';
+const chains = 8;
+const codes = 80;
+
+const server = await startBenchServer({
+  ADMIN_EMAIL: adminEmail,
+  ADMIN_PASSWORD: adminPassword,
+  ADMIN_SECOND_FACTOR: 'optional',
+  LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
+});
+const { api, bare } = server;
+
+const json = { 'content-type': 'application/json' };
+const format = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1));
+const percent = (part: number, whole: number) => `${Math.round((part / whole) * 100)} % of the bare route`;
+const quantile = (values: number[], q: number) =>
+  values.length === 0 ? 0 : [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0;
+
+async function load(options: autocannon.Options): Promise<{ perSecond: number; p99: number }> {
+  const result = await autocannon({ duration: seconds, ...options });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${options.url}: ${result.non2xx} respuestas no 2xx y ${result.errors} errores`);
+  }
+  return { perSecond: result.requests.average, p99: result.latency.p99 };
+}
+
+const rows: { what: string; perSecond: number; p99: number; relative: string }[] = [];
+try {
+  const token = ((await (
+    await fetch(`${api}/auth/login`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: adminEmail, password: adminPassword }),
+    })
+  ).json()) as { access_token: string }).access_token;
+  const created = (await (
+    await fetch(`${api}/admin/clientes-oidc`, {
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        nombre: 'Benchmark',
+        redirectUris: [redirect],
+        primeraParte: true,
+        appId: 1,
+        scopes: ['openid', 'profile', 'email', 'plan', 'offline_access'],
+      }),
+    })
+  ).json()) as { clientId: string; clientSecret: string };
+  const basic = `Basic ${Buffer.from(`${created.clientId}:${created.clientSecret}`).toString('base64')}`;
+  const form = { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' };
+  /** A code of the benchmark's client, with its PKCE verifier, made by `browser` (signed in as the administrator). */
+  async function newCode(browser: TestBrowser): Promise<{ code: string; verifier: string }> {
+    const verifier = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+    const challenge = Buffer.from(
+      await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)),
+    ).toString('base64url');
+    const url = new URL(`${api}/oidc/auth`);
+    for (const [name, value] of Object.entries({
+      client_id: created.clientId,
+      redirect_uri: redirect,
+      response_type: 'code',
+      scope: 'openid email plan offline_access',
+      prompt: 'consent',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    }))
+      url.searchParams.set(name, value);
+    const landed = new URL(await browser.signInTo(url.href));
+    const code = landed.searchParams.get('code');
+    if (!code) throw new Error(`no code: ${landed.href}`);
+    return { code, verifier };
+  }
+  const redeem = async ({ code, verifier }: { code: string; verifier: string }) => {
+    const response = await fetch(`${api}/oidc/token`, {
+      method: 'POST',
+      headers: form,
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect, code_verifier: verifier }),
+    });
+    if (response.status !== 200) throw new Error(`token: ${response.status} ${await response.text()}`);
+    return (await response.json()) as { access_token: string; refresh_token: string };
+  };
+
+  const floor = async (connections: number) => (await load({ url: `${bare}/bare`, connections })).perSecond;
+
+  // Authorization code grant: codes made first, by `chains` browsers at once (a code lives 60 s), then redeemed
+  // `chains` at a time.
+  const browsers = Array.from({ length: chains }, () => {
+    const browser = new TestBrowser(api);
+    browser.portalToken = token;
+    return browser;
+  });
+  const ready = (
+    await Promise.all(
+      browsers.map(async (browser) => {
+        const made = [];
+        for (let i = 0; i < codes / chains; i++) made.push(await newCode(browser));
+        return made;
+      }),
+    )
+  ).flat();
+  const before = await floor(chains);
+  const latencies: number[] = [];
+  const started = performance.now();
+  const queue = [...ready];
+  const chainTokens: { refresh_token: string }[] = [];
+  await Promise.all(
+    Array.from({ length: chains }, async () => {
+      for (let next = queue.pop(); next; next = queue.pop()) {
+        const at = performance.now();
+        chainTokens.push(await redeem(next));
+        latencies.push(performance.now() - at);
+      }
+    }),
+  );
+  const codeRate = codes / ((performance.now() - started) / 1000);
+  rows.push({
+    what: `POST /oidc/token (authorization_code), ${chains} in flight`,
+    perSecond: codeRate,
+    p99: Math.round(quantile(latencies, 0.99)),
+    relative: percent(codeRate, (before + (await floor(chains))) / 2),
+  });
+
+  // Refresh grant: each of `chains` connections follows its own chain (every answer's refresh token is the next).
+  const refreshLatencies: number[] = [];
+  let refreshed = 0;
+  const refreshFloor = await floor(chains);
+  const end = Date.now() + seconds * 1000;
+  await Promise.all(
+    chainTokens.slice(0, chains).map(async (first) => {
+      let current = first.refresh_token;
+      while (Date.now() < end) {
+        const at = performance.now();
+        const response = await fetch(`${api}/oidc/token`, {
+          method: 'POST',
+          headers: form,
+          body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: current }),
+        });
+        if (response.status !== 200) throw new Error(`refresh: ${response.status} ${await response.text()}`);
+        current = ((await response.json()) as { refresh_token: string }).refresh_token;
+        refreshLatencies.push(performance.now() - at);
+        refreshed += 1;
+      }
+    }),
+  );
+  const refreshRate = refreshed / seconds;
+  rows.push({
+    what: `POST /oidc/token (refresh_token, rotated), ${chains} chains`,
+    perSecond: refreshRate,
+    p99: Math.round(quantile(refreshLatencies, 0.99)),
+    relative: percent(refreshRate, (refreshFloor + (await floor(chains))) / 2),
+  });
+
+  // Userinfo and introspection with one access token, between two measures of the bare route.
+  const accessToken = (await redeem(await newCode(browsers[0] as TestBrowser))).access_token;
+  for (const connections of [1, 50]) {
+    const endpoints: { what: string; options: autocannon.Options }[] = [
+      {
+        what: 'GET /oidc/me (userinfo)',
+        options: { url: `${api}/oidc/me`, headers: { authorization: `Bearer ${accessToken}` } },
+      },
+      {
+        what: 'POST /oidc/token/introspection',
+        options: {
+          url: `${api}/oidc/token/introspection`,
+          method: 'POST',
+          headers: form,
+          body: new URLSearchParams({ token: accessToken }).toString(),
+        },
+      },
+    ];
+    const floors = [await floor(connections)];
+    for (const endpoint of endpoints) {
+      const measured = await load({ ...endpoint.options, connections });
+      floors.push(await floor(connections));
+      rows.push({
+        what: `${endpoint.what}, ${connections} conn.`,
+        ...measured,
+        relative: percent(measured.perSecond, ((floors.at(-2) ?? 0) + (floors.at(-1) ?? 0)) / 2),
+      });
+    }
+    rows.push({
+      what: `bare Fastify route, ${connections} conn. (mean of ${floors.length})`,
+      perSecond: floors.reduce((sum, value) => sum + value, 0) / floors.length,
+      p99: 0,
+      relative: '',
+    });
+  }
+} finally {
+  await server.stop();
+}
+
+console.log(`OpenID Connect endpoints, ${seconds} s each, on 127.0.0.1 (load generator on the same machine)\n`);
+console.log('| measure | per second | p99 (ms) | relative |');
+console.log('|---|---:|---:|---|');
+for (const row of rows) console.log(`| ${row.what} | ${format(row.perSecond)} | ${row.p99 || '—'} | ${row.relative} |`);
