@@ -84,6 +84,24 @@ export const ROUTES: readonly PortalRoute[] = [
     title: 'Iniciando sesión',
   },
   { path: '/logout', guard: 'public', layout: 'bare', remote: 'auth', module: './LogoutPage', title: 'Cerrar sesión' },
+  // An app's sign-in with the portal (OpenID Connect): public, since the page itself sends a signed-out person to
+  // /login and brings them back (docs/decisions/0056-openid-connect-screens.md).
+  {
+    path: '/autorizar',
+    guard: 'public',
+    layout: 'bare',
+    remote: 'auth',
+    module: './AuthorizePage',
+    title: 'Acceso a una aplicación',
+  },
+  {
+    path: '/autorizar/error',
+    guard: 'public',
+    layout: 'bare',
+    remote: 'auth',
+    module: './AuthorizeErrorPage',
+    title: 'No se pudo iniciar sesión',
+  },
   {
     path: '/playstoreapps/beto/datos-personales',
     guard: 'public',
