@@ -37,9 +37,8 @@ export interface AuthorizedApp {
 /** The scopes an administrator may allow a client. */
 export type OidcScope = 'openid' | 'profile' | 'email' | 'phone' | 'offline_access' | 'plan';
 
-/** An OpenID Connect client as the admin calls answer it. */
-export interface OidcClient {
-  clientId: string;
+/** The body of `POST` and `PUT /admin/clientes-oidc`: every field, also on a change. */
+export interface OidcClientInput {
   nombre: string;
   redirectUris: string[];
   postLogoutRedirectUris: string[];
@@ -50,21 +49,13 @@ export interface OidcClient {
   primeraParte: boolean;
   appId: number | null;
   scopes: string[];
-  creadoEn: string;
-  actualizadoEn: string;
 }
 
-/** The body of `POST` and `PUT /admin/clientes-oidc`. */
-export interface OidcClientInput {
-  nombre: string;
-  redirectUris: string[];
-  postLogoutRedirectUris: string[];
-  backchannelLogoutUri: string | null;
-  initiateLoginUri: string | null;
-  publico: boolean;
-  primeraParte: boolean;
-  appId: number | null;
-  scopes: string[];
+/** An OpenID Connect client as the admin calls answer it. */
+export interface OidcClient extends OidcClientInput {
+  clientId: string;
+  creadoEn: string;
+  actualizadoEn: string;
 }
 
 /** A created client; the secret (confidential clients only) is shown once and never again. */

@@ -8,7 +8,7 @@ import {
   takePendingInteraction,
   useSession,
 } from '@portal/shared';
-import type { FakeReply, RecordedRequest } from '@portal/shared/testing/fake-api';
+import { type FakeReply, firstThen, type RecordedRequest } from '@portal/shared/testing/fake-api';
 import { bodyOf, renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
 import AuthorizePage from './AuthorizePage';
 
@@ -120,13 +120,12 @@ describe('a signed-in person', () => {
   });
 
   it('a failed Permitir says why and lets the person answer again', async () => {
-    let replies = 0;
     await open({
       [`GET ${BASE}/detalles`]: { status: 200, body: details({ consentimiento: true }) },
-      [`POST ${BASE}/continuar`]: () =>
-        ++replies === 1
-          ? { status: 500, body: { statusCode: 500, message: 'Ocurrió un error inesperado en el portal.' } }
-          : { status: 200, body: { redirectTo: BACK_TO_APP } },
+      [`POST ${BASE}/continuar`]: firstThen(
+        { status: 500, body: { statusCode: 500, message: 'Ocurrió un error inesperado en el portal.' } },
+        { status: 200, body: { redirectTo: BACK_TO_APP } },
+      ),
     });
     await userEvent.click(await screen.findByRole('button', { name: 'Permitir' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Ocurrió un error inesperado en el portal.');
@@ -244,12 +243,11 @@ describe('when the interaction cannot go on', () => {
   });
 
   it('a failure to read it offers Reintentar', async () => {
-    let replies = 0;
     await open({
-      [`GET ${BASE}/detalles`]: () =>
-        ++replies === 1
-          ? { status: 503, body: { statusCode: 503, message: 'El servicio no está disponible. Inténtalo más tarde.' } }
-          : { status: 200, body: details() },
+      [`GET ${BASE}/detalles`]: firstThen(
+        { status: 503, body: { statusCode: 503, message: 'El servicio no está disponible. Inténtalo más tarde.' } },
+        { status: 200, body: details() },
+      ),
     });
     expect(await screen.findByRole('alert')).toHaveTextContent('El servicio no está disponible. Inténtalo más tarde.');
     await userEvent.click(screen.getByRole('button', { name: 'Reintentar' }));

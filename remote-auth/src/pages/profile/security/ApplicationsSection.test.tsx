@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type AuthorizedApp, useSession, whenApiIdle } from '@portal/shared';
+import { firstThen } from '@portal/shared/testing/fake-api';
 import { renderAt, useFakeApi, user, type FakeApi } from '../../../testing/render';
 import { ApplicationsSection } from './ApplicationsSection';
 import { absoluteDate } from './dates';
@@ -102,12 +103,11 @@ it('says when no app has access', async () => {
 });
 
 it('a failure to load offers Reintentar', async () => {
-  let replies = 0;
   await start({
-    'GET /auth/aplicaciones': () =>
-      ++replies === 1
-        ? { status: 500, body: { statusCode: 500, message: 'No se pudieron cargar las aplicaciones con acceso' } }
-        : { status: 200, body: { data: [] } },
+    'GET /auth/aplicaciones': firstThen(
+      { status: 500, body: { statusCode: 500, message: 'No se pudieron cargar las aplicaciones con acceso' } },
+      { status: 200, body: { data: [] } },
+    ),
   });
   expect(await screen.findByRole('alert')).toHaveTextContent('No se pudieron cargar las aplicaciones con acceso');
   await userEvent.click(screen.getByRole('button', { name: 'Reintentar' }));

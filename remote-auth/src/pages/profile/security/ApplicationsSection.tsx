@@ -1,6 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Alert, type AuthorizedApp, Button, errorMessage, LoadFailed, Modal } from '@portal/shared';
+import { useState } from 'react';
+import { Alert, type AuthorizedApp, Button, errorMessage, LoadFailed } from '@portal/shared';
+import { useLoad } from '../../../hooks/useLoad';
 import { APPLICATIONS_LOAD_FAILED, listAuthorizedApps, REVOKE_FAILED, revokeAuthorizedApp } from './applications-api';
+import { ConfirmRemoval } from './ConfirmRemoval';
 import { absoluteDate } from './dates';
 import { List, Row, Section } from './styles';
 
@@ -10,25 +12,11 @@ import { List, Row, Section } from './styles';
  * sessions end, and it must ask again.
  */
 export function ApplicationsSection() {
-  const [apps, setApps] = useState<AuthorizedApp[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const { data: apps, error: loadError, reload } = useLoad(listAuthorizedApps, APPLICATIONS_LOAD_FAILED);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [removing, setRemoving] = useState<AuthorizedApp | null>(null);
   const [busy, setBusy] = useState(false);
-
-  const load = useCallback(async () => {
-    setLoadError(null);
-    try {
-      setApps(await listAuthorizedApps());
-    } catch (caught) {
-      setLoadError(errorMessage(caught, APPLICATIONS_LOAD_FAILED));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const revoke = async (app: AuthorizedApp) => {
     setBusy(true);
@@ -42,7 +30,7 @@ export function ApplicationsSection() {
     } finally {
       setRemoving(null);
       setBusy(false);
-      await load();
+      await reload();
     }
   };
 
@@ -52,7 +40,7 @@ export function ApplicationsSection() {
       <p>Las aplicaciones externas a las que permitiste usar tu cuenta del portal.</p>
       {error && <Alert tone="error">{error}</Alert>}
       {notice && <Alert tone="success">{notice}</Alert>}
-      {loadError && <LoadFailed message={loadError} onRetry={() => void load()} />}
+      {loadError && <LoadFailed message={loadError} onRetry={() => void reload()} />}
       {apps === null && !loadError && <p>Cargando aplicaciones con acceso…</p>}
       {apps?.length === 0 && <p>No has permitido el acceso a ninguna aplicación externa.</p>}
       {apps && apps.length > 0 && (
@@ -79,24 +67,19 @@ export function ApplicationsSection() {
         </List>
       )}
       {removing && (
-        <Modal
+        <ConfirmRemoval
           title={`¿Quitar el acceso de ${removing.nombre}?`}
+          confirmLabel="Quitar acceso"
+          busy={busy}
           width="480px"
-          onClose={() => !busy && setRemoving(null)}
+          onConfirm={() => void revoke(removing)}
+          onCancel={() => setRemoving(null)}
         >
           <p>
             {removing.nombre} ya no podrá usar tu cuenta: se cerrarán sus sesiones y tendrá que pedirte permiso de
             nuevo.
           </p>
-          <Row>
-            <Button $variant="danger" disabled={busy} onClick={() => void revoke(removing)}>
-              Quitar acceso
-            </Button>
-            <Button $variant="secondary" disabled={busy} onClick={() => setRemoving(null)}>
-              Cancelar
-            </Button>
-          </Row>
-        </Modal>
+        </ConfirmRemoval>
       )}
     </Section>
   );
