@@ -1,5 +1,7 @@
 import { Navigate, Route } from 'react-router-dom';
 import { mountStandalone, standalonePages } from '@portal/shared';
+import AuthorizeErrorPage from './pages/authorize-error/AuthorizeErrorPage';
+import AuthorizePage from './pages/authorize/AuthorizePage';
 import ForgotPasswordPage from './pages/forgot-password/ForgotPasswordPage';
 import GoogleCallbackPage from './pages/google-callback/GoogleCallbackPage';
 import LoginPage from './pages/login/LoginPage';
@@ -20,6 +22,8 @@ const page = standalonePages<'auth'>({
   './LogoutPage': LogoutPage,
   './PersonalDataPage': PersonalDataPage,
   './ProfilePage': ProfilePage,
+  './AuthorizePage': AuthorizePage,
+  './AuthorizeErrorPage': AuthorizeErrorPage,
 });
 
 // Standalone, for the team: inside the portal the host routes these pages and guards them.
@@ -35,6 +39,8 @@ mountStandalone(
     <Route path="/logout" element={page('./LogoutPage')} />
     <Route path="/playstoreapps/beto/datos-personales" element={page('./PersonalDataPage')} />
     <Route path="/perfil" element={page('./ProfilePage')} />
+    <Route path="/autorizar" element={page('./AuthorizePage')} />
+    <Route path="/autorizar/error" element={page('./AuthorizeErrorPage')} />
     <Route path="*" element={<Navigate to="/login" replace />} />
   </>,
 );

@@ -18,6 +18,7 @@ export * from './session/registrations';
 export * from './session/resend-cooldown';
 export * from '@portal/contracts/redirect/allow-list';
 export * from './redirect/pending-redirect';
+export * from './redirect/pending-interaction';
 export * from './redirect/partner-redirect';
 export * from './redirect/sign-in-landing';
 export * from './device/user-agent';

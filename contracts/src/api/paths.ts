@@ -40,11 +40,14 @@ export const API_PATHS = {
     passkeyRegistrationOptions: 'auth/passkeys/opciones-registro',
     passkeySignInOptions: 'auth/passkeys/opciones-inicio',
     passkeySignIn: 'auth/passkeys/iniciar-sesion',
-    /** The third-party apps the person allowed (GET), and taking one back (DELETE). */
+    /** The third-party apps the person allowed through the portal's OpenID Connect provider (GET), one of them (DELETE). */
     authorizedApps: 'auth/aplicaciones',
     authorizedApp: (clientId: string) => `auth/aplicaciones/${encodeURIComponent(clientId)}`,
   },
-  /** The portal's side of an app's sign-in (OpenID Connect; docs/decisions/0055): sent with the browser's cookie. */
+  /**
+   * An OpenID Connect interaction (the portal's /autorizar): what the app asks, then go on or refuse. Sent with the
+   * browser's cookies: the API ties each interaction to a cookie of the browser that started it.
+   */
   oidc: {
     interactionDetails: (uid: string) => `oidc/interaccion/${encodeURIComponent(uid)}/detalles`,
     continueInteraction: (uid: string) => `oidc/interaccion/${encodeURIComponent(uid)}/continuar`,
@@ -69,7 +72,7 @@ export const API_PATHS = {
     /** A user's sessions. */
     userSessions: (id: number) => `admin/users/${id}/sessions`,
     userSession: (id: number, sessionId: string) => `admin/users/${id}/sessions/${encodeURIComponent(sessionId)}`,
-    /** OpenID Connect clients: list and create, one (GET, PUT, DELETE), a new secret. */
+    /** The OpenID Connect clients (list, create), one client (read, replace, delete) and its secret's rotation. */
     oidcClients: 'admin/clientes-oidc',
     oidcClient: (clientId: string) => `admin/clientes-oidc/${encodeURIComponent(clientId)}`,
     oidcClientSecret: (clientId: string) => `admin/clientes-oidc/${encodeURIComponent(clientId)}/secreto`,

@@ -34,6 +34,8 @@ export const REMOTES = {
       './LogoutPage': './src/pages/logout/LogoutPage.tsx',
       './PersonalDataPage': './src/pages/personal-data/PersonalDataPage.tsx',
       './ProfilePage': './src/pages/profile/ProfilePage.tsx',
+      './AuthorizePage': './src/pages/authorize/AuthorizePage.tsx',
+      './AuthorizeErrorPage': './src/pages/authorize-error/AuthorizeErrorPage.tsx',
     },
   },
   apps: {

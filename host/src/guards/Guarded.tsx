@@ -1,14 +1,14 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate, useNavigationType } from 'react-router-dom';
 import styled from 'styled-components';
 import {
   Alert,
   Button,
   getRuntimeConfig,
-  partnerLanding,
-  portalLanding,
+  type Landing,
   readToken,
   replaceWith,
+  signInLanding,
   Spinner,
   TEXT,
   useSession,
@@ -19,19 +19,22 @@ import type { Guard } from '../routes/route-table';
 import { decideAccess } from './access';
 
 /**
- * Sends a signed-in person on (spec §4): the one landing decision of @portal/shared hands them to a partner with a
- * token minted for it (replacing this entry, so Back does not forward again), or to the portal (`portalLanding`: /apps,
- * or 'Seguridad' for an administrator who must still set up a second factor).
+ * Sends a signed-in person on (spec §4) by the one landing decision of @portal/shared (`signInLanding`): to a partner
+ * with a token minted for it (replacing this entry, so Back does not forward again), back to the OpenID Connect
+ * interaction this tab was in, or to the portal (/apps, or 'Seguridad' for an administrator who must still set up a
+ * second factor). The decision consumes what the tab kept, so it is taken once per mount, StrictMode's second run of
+ * the effect included.
  */
 function Land({ redirectUrl }: { redirectUrl: string | null }) {
   const navigate = useNavigate();
+  const landing = useRef<Promise<Landing> | null>(null);
   useEffect(() => {
     let current = true;
-    void partnerLanding(redirectUrl).then(async (url) => {
-      const path = url ? null : await portalLanding(useSession.getState().user);
+    landing.current ??= signInLanding(redirectUrl, useSession.getState().user);
+    void landing.current.then((next) => {
       if (!current) return;
-      if (url) replaceWith(url);
-      else if (path) navigate(path, { replace: true });
+      if (next.kind === 'leave') replaceWith(next.url);
+      else navigate(next.path, { replace: true });
     });
     return () => {
       current = false;

@@ -1,4 +1,4 @@
-import { ADMIN_ROLE, isAllowedRedirect, type User } from '@portal/shared';
+import { ADMIN_ROLE, asksFreshSignIn, isAllowedRedirect, type User } from '@portal/shared';
 import type { Guard } from '../routes/route-table';
 
 export interface SessionView {
@@ -15,8 +15,9 @@ export type Access =
   | { kind: 'denied' }
   | { kind: 'navigate'; to: string }
   /**
-   * A signed-in person is sent on by the one landing decision (`partnerLanding` of @portal/shared): `redirectUrl` if
-   * allowed, else the stored pending redirect, each to a partner with a token minted for it; else /apps.
+   * A signed-in person is sent on by the one landing decision (`signInLanding` of @portal/shared): `redirectUrl` if
+   * allowed, else the OpenID Connect interaction the tab was in, else the stored pending redirect, each partner with
+   * a token minted for it; else /apps.
    */
   | { kind: 'land'; redirectUrl: string | null };
 
@@ -54,6 +55,9 @@ export function decideAccess(
   const signedIn = session.isAuthenticated && Boolean(session.token) && session.user !== null;
   switch (guard) {
     case 'guest':
+      // The one exception: an app asked for a fresh sign-in (OpenID Connect prompt=login or max_age), so the form
+      // shows even to a signed-in person; the page itself lands once that sign-in is done.
+      if (asksFreshSignIn(params)) return { kind: 'render' };
       // A sign-in just finished here (or a signed-in person opened a sign-in page): the one landing decision.
       return signedIn ? { kind: 'land', redirectUrl: params.get('redirect_url') } : { kind: 'render' };
     case 'user':

@@ -2,7 +2,8 @@ import type { RemotePage } from '@portal/shared/manifest';
 
 /**
  * Who may see a route (spec §2):
- * - `guest`: only signed-out people; a signed-in one goes to /apps or to the allowed redirect_url with the token.
+ * - `guest`: only signed-out people; a signed-in one goes to /apps or to the allowed redirect_url with the token,
+ *   except on a sign-in an app asked to be fresh (`?interaccion=…&reautenticar=1`), whose form shows to anyone.
  * - `public`: anyone.
  * - `user`: a signed-in person (a `token` query parameter is no session: the OAuth return is the callback page's
  *   one-time code, docs/decisions/0001); an allowed `redirect_url` hands them to that partner, any other goes to /apps.
@@ -83,6 +84,24 @@ export const ROUTES: readonly PortalRoute[] = [
     title: 'Iniciando sesión',
   },
   { path: '/logout', guard: 'public', layout: 'bare', remote: 'auth', module: './LogoutPage', title: 'Cerrar sesión' },
+  // An app's sign-in with the portal (OpenID Connect): public, since the page itself sends a signed-out person to
+  // /login and brings them back (docs/decisions/0056-openid-connect-screens.md).
+  {
+    path: '/autorizar',
+    guard: 'public',
+    layout: 'bare',
+    remote: 'auth',
+    module: './AuthorizePage',
+    title: 'Acceso a una aplicación',
+  },
+  {
+    path: '/autorizar/error',
+    guard: 'public',
+    layout: 'bare',
+    remote: 'auth',
+    module: './AuthorizeErrorPage',
+    title: 'No se pudo iniciar sesión',
+  },
   {
     path: '/playstoreapps/beto/datos-personales',
     guard: 'public',

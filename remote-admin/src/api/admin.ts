@@ -4,6 +4,10 @@ import type {
   AppInput,
   AuditEntry,
   DashboardData,
+  OidcClient,
+  OidcClientCreated,
+  OidcClientInput,
+  OidcClientSecret,
   Paged,
   PlanChange,
   User,
@@ -72,4 +76,33 @@ export function getDashboard(): Promise<DashboardData> {
 
 export function listAuditLog(page = 1, limit = 20): Promise<Paged<AuditEntry>> {
   return request('get', API_PATHS.admin.auditLog, { searchParams: { page, limit }, fallback: ADMIN_FALLBACK.auditLog });
+}
+
+export async function listOidcClients(): Promise<OidcClient[]> {
+  const { data } = await request<{ data: OidcClient[] }>('get', API_PATHS.admin.oidcClients, {
+    fallback: ADMIN_FALLBACK.oidcClients,
+  });
+  return data;
+}
+
+/** A confidential client's secret comes back here once, and never again. */
+export function createOidcClient(client: OidcClientInput): Promise<OidcClientCreated> {
+  return request('post', API_PATHS.admin.oidcClients, { json: client, fallback: ADMIN_FALLBACK.saveOidcClient });
+}
+
+/** Every field is sent: the client becomes what the form says. */
+export function updateOidcClient(clientId: string, client: OidcClientInput): Promise<OidcClient> {
+  return request('put', API_PATHS.admin.oidcClient(clientId), {
+    json: client,
+    fallback: ADMIN_FALLBACK.saveOidcClient,
+  });
+}
+
+/** A new secret, shown once; the old one stops working at once. */
+export function rotateOidcClientSecret(clientId: string): Promise<OidcClientSecret> {
+  return request('post', API_PATHS.admin.oidcClientSecret(clientId), { fallback: ADMIN_FALLBACK.rotateSecret });
+}
+
+export function deleteOidcClient(clientId: string): Promise<void> {
+  return request('delete', API_PATHS.admin.oidcClient(clientId), { fallback: ADMIN_FALLBACK.deleteOidcClient });
 }

@@ -37,3 +37,11 @@ export const spreadRow = css`
   align-items: center;
   gap: 12px;
 `;
+
+/** The buttons at the end of a dialog: to the right, wrapping on a narrow screen. */
+export const DialogActions = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  justify-content: flex-end;
+  gap: 8px;
+`;

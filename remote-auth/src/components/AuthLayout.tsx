@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import { Card, LogoMark, theme } from '@portal/shared';
@@ -43,6 +43,7 @@ const Heading = styled.h1`
   margin: 0;
   font-size: 1.6rem;
   line-height: 1.25;
+  &:focus { outline: none; }
 `;
 
 const Subtitle = styled.p`
@@ -57,16 +58,26 @@ const Body = styled.div`
   gap: 16px;
 `;
 
-/** The frame of every sign-in screen: a centred card with the portal's mark, a heading and the form. */
+/**
+ * The frame of every sign-in screen: a centred card with the portal's mark, a heading and the form. `focusTitle`: the
+ * heading takes the focus when the page shows and whenever it changes (a screen that replaces another in place, so
+ * keyboard and screen reader users start from its top).
+ */
 export function AuthLayout({
   title,
   subtitle,
+  focusTitle = false,
   children,
 }: {
   title: string;
   subtitle?: ReactNode;
+  focusTitle?: boolean;
   children: ReactNode;
 }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (focusTitle) heading.current?.focus();
+  }, [focusTitle, title]);
   return (
     <Page>
       <Panel>
@@ -74,7 +85,9 @@ export function AuthLayout({
           <LogoMark />
           Portal
         </Brand>
-        <Heading>{title}</Heading>
+        <Heading ref={heading} tabIndex={focusTitle ? -1 : undefined}>
+          {title}
+        </Heading>
         {subtitle && <Subtitle>{subtitle}</Subtitle>}
         <Body>{children}</Body>
       </Panel>

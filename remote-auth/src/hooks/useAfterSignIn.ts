@@ -1,19 +1,18 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { leaveTo, partnerLanding, portalLanding, useSession } from '@portal/shared';
+import { leaveTo, signInLanding, useSession } from '@portal/shared';
 
 /**
- * After a sign-in on one of the auth screens: the one landing decision of @portal/shared (`partnerLanding`: the
- * allowed redirect_url, else the pending redirect, else the portal) hands the person to a partner with a token
- * minted for it, or to the portal (`portalLanding`).
+ * After a sign-in on one of the auth screens: the one landing decision of @portal/shared (`signInLanding`: the
+ * allowed redirect_url, the OpenID Connect interaction this tab was in, the pending redirect, else the portal).
  */
 export function useAfterSignIn() {
   const navigate = useNavigate();
   return useCallback(
     async (redirectUrl: string | null) => {
-      const target = await partnerLanding(redirectUrl);
-      if (target) leaveTo(target);
-      else navigate(await portalLanding(useSession.getState().user), { replace: true });
+      const landing = await signInLanding(redirectUrl, useSession.getState().user);
+      if (landing.kind === 'leave') leaveTo(landing.url);
+      else navigate(landing.path, { replace: true });
     },
     [navigate],
   );

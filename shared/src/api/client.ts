@@ -80,6 +80,12 @@ export const SUSPENDED_CODE = 'USER_SUSPENDED';
 /** The `error` /login receives when a session ended because its account was suspended. */
 export const SUSPENDED_LOGIN_ERROR = 'account_suspended';
 
+/**
+ * The API's 401 for an OpenID Connect interaction whose app asked for a fresh sign-in (prompt=login, max_age): the
+ * session itself is valid, so it is not ended like on any other 401.
+ */
+export const SIGN_IN_AGAIN_CODE = 'SIGN_IN_AGAIN';
+
 function endSession(path: string): void {
   removeToken();
   for (const handler of unauthorizedHandlers) handler();
@@ -114,7 +120,8 @@ function api(): KyInstance {
           // An anonymous call's 401 (a wrong password) is an answer to show, not an expired session.
           if (!request.headers.has('Authorization')) return;
           if (response.status === 401) {
-            endSession('/login');
+            // An app's demand for a fresh sign-in leaves the session as it is: the page asks for the sign-in itself.
+            if ((await errorCode(response)) !== SIGN_IN_AGAIN_CODE) endSession('/login');
           } else if (response.status === 403) {
             const code = await errorCode(response);
             // The account was suspended during the session: it ends as on a 401, and /login says why.
@@ -184,6 +191,11 @@ export interface RequestOptions {
   searchParams?: Record<string, string | number | undefined>;
   /** The Spanish message shown when the server gives none. */
   fallback: string;
+  /**
+   * 'include' sends the browser's cookies for the API with this call (and keeps those it sets): only the OpenID
+   * Connect interaction calls, which the API ties to a cookie of the browser that started them. Others send none.
+   */
+  credentials?: 'include';
 }
 
 /** Sends one call to the API; resolves to the JSON body (undefined for 204), rejects with an ApiError. */
@@ -194,6 +206,7 @@ export async function request<T>(
 ): Promise<T> {
   const kyOptions: Options = { method };
   if (options.json !== undefined) kyOptions.json = options.json;
+  if (options.credentials) kyOptions.credentials = options.credentials;
   if (options.searchParams) {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(options.searchParams)) {

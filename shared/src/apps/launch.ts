@@ -16,25 +16,37 @@ function isRelative(url: string): boolean {
   return url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\');
 }
 
-/**
- * Spec §2: a web launch opens webUrl in a new tab, or navigates inside the portal for relative URLs; the calculator
- * always opens in a new tab. A token goes only to a target the redirect allow-list accepts, and it is a partner-scoped
- * token (`openWebLaunch`; docs/decisions/0007-partner-tokens.md), never the portal's session. Null when there is
- * nothing to open.
- */
-export function webLaunchTarget(app: Pick<App, 'id' | 'webUrl'>, allowList: readonly string[]): WebLaunch | null {
-  if (app.id === CALCULATOR_APP_ID) return { kind: 'new-tab', url: CALCULATOR_PATH, partnerToken: false };
-  const webUrl = app.webUrl?.trim();
-  if (!webUrl) return null;
-  if (isRelative(webUrl)) return { kind: 'navigate', path: webUrl };
+/** An absolute http(s) address, normalised; null for anything else (a script URL, a path, garbage). */
+function httpAddress(raw: string): string | null {
   let url: URL;
   try {
-    url = new URL(webUrl);
+    url = new URL(raw);
   } catch {
     return null;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-  return { kind: 'new-tab', url: url.toString(), partnerToken: isAllowedRedirect(url.toString(), allowList) };
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
+}
+
+/**
+ * Spec §2: a web launch opens webUrl in a new tab, or navigates inside the portal for relative URLs; the calculator
+ * always opens in a new tab. A token goes only to a target the redirect allow-list accepts, and it is a partner-scoped
+ * token (`openWebLaunch`; docs/decisions/0007-partner-tokens.md), never the portal's session. An app that signs in
+ * with the portal's OpenID Connect provider opens its `inicioSesionUrl` instead, with no token: the app starts its own
+ * sign-in with the portal there (third-party-initiated login; docs/decisions/0056-openid-connect-screens.md). Null
+ * when there is nothing to open.
+ */
+export function webLaunchTarget(
+  app: Pick<App, 'id' | 'webUrl' | 'inicioSesionUrl'>,
+  allowList: readonly string[],
+): WebLaunch | null {
+  if (app.id === CALCULATOR_APP_ID) return { kind: 'new-tab', url: CALCULATOR_PATH, partnerToken: false };
+  const signIn = app.inicioSesionUrl?.trim() ? httpAddress(app.inicioSesionUrl.trim()) : null;
+  if (signIn) return { kind: 'new-tab', url: signIn, partnerToken: false };
+  const webUrl = app.webUrl?.trim();
+  if (!webUrl) return null;
+  if (isRelative(webUrl)) return { kind: 'navigate', path: webUrl };
+  const url = httpAddress(webUrl);
+  return url ? { kind: 'new-tab', url, partnerToken: isAllowedRedirect(url, allowList) } : null;
 }
 
 /**

@@ -1,29 +1,60 @@
 import { getRuntimeConfig } from '../config/runtime-config';
 import { isAllowedRedirect } from '@portal/contracts/redirect/allow-list';
+import { portalLanding } from '../api/security';
+import type { User } from '../types/entities';
 import { partnerRedirect } from './partner-redirect';
+import { authorizePath, takePendingInteraction } from './pending-interaction';
 import { takePendingRedirect } from './pending-redirect';
 
 /**
- * Where a signed-in person goes next (spec §4; docs/decisions/0029-where-a-sign-in-lands.md): the one decision, taken
- * after every sign-in (password, verification, the Google or Apple return redeemed by the tab that started it) and at
- * start-up of a kept session.
+ * The partner target of spec §4's order (docs/decisions/0029-where-a-sign-in-lands.md):
  *
  * 1. the address's `redirect_url`, if the allow-list accepts it;
  * 2. else the stored pending redirect, if still allowed; it is consumed here, read once whatever the outcome;
- * 3. else nothing: the person stays in the portal (/apps after a sign-in).
+ * 3. else nothing: the person stays in the portal.
  *
- * A target that is not allowed is dropped silently. The partner receives a token minted for it, never the
- * session token itself; when none can be minted the person stays in the portal.
+ * A target that is not allowed is dropped silently.
  */
 export function chooseRedirect(redirectUrl: string | null | undefined, allowList: readonly string[]): string | null {
   const pending = takePendingRedirect(allowList);
   return redirectUrl && isAllowedRedirect(redirectUrl, allowList) ? redirectUrl : pending;
 }
 
-/** The partner URL (with its partner token) to leave to after a sign-in, or null to stay in the portal. */
+/**
+ * The partner URL (with its partner token) a kept session leaves to at start-up, or null to stay in the portal. The
+ * partner receives a token minted for it, never the session token itself; when none can be minted the person stays.
+ */
 export function partnerLanding(redirectUrl: string | null | undefined): Promise<string | null> {
   const allowList = getRuntimeConfig().redirectAllowList;
   return partnerRedirect(chooseRedirect(redirectUrl, allowList), allowList);
+}
+
+/** Where a sign-in lands: a partner's address, left for with a full load, or a page of the portal. */
+export type Landing = { kind: 'leave'; url: string } | { kind: 'page'; path: string };
+
+/**
+ * Where a signed-in person goes next: the one decision, taken after every sign-in (password, verification, the
+ * Google or Apple return, a passkey, the second step) by the shell's guest guard and by the sign-in screens.
+ *
+ * 1. the address's allowed `redirect_url`: a partner, with a token minted for it;
+ * 2. else the OpenID Connect interaction this tab was in the middle of (docs/decisions/0056-openid-connect-screens.md):
+ *    back to /autorizar, which finishes it and sends the browser back to the app;
+ * 3. else the stored pending redirect (a partner), else the portal (`portalLanding`: /apps, or 'Seguridad' for an
+ *    administrator who must still set up a second factor).
+ *
+ * Both pending ones are consumed whatever the outcome, so each is followed once at most.
+ */
+export async function signInLanding(
+  redirectUrl: string | null | undefined,
+  user: Pick<User, 'role'> | null,
+): Promise<Landing> {
+  const allowList = getRuntimeConfig().redirectAllowList;
+  const asked = Boolean(redirectUrl && isAllowedRedirect(redirectUrl, allowList));
+  const interaction = takePendingInteraction();
+  const partner = chooseRedirect(redirectUrl, allowList);
+  if (interaction && !asked) return { kind: 'page', path: authorizePath(interaction) };
+  const url = await partnerRedirect(partner, allowList);
+  return url ? { kind: 'leave', url } : { kind: 'page', path: await portalLanding(user) };
 }
 
 /** Where a token that is not a valid portal session sends the browser (spec §2, the OAuth return). */

@@ -64,6 +64,12 @@ export async function startFakeApi(routes: Record<string, FakeReply | ((req: Rec
   };
 }
 
+/** A route that answers `first` to the first request and `then` to the others (a failure, then a retry that works). */
+export function firstThen(first: FakeReply, then: FakeReply): () => FakeReply {
+  let calls = 0;
+  return () => (++calls === 1 ? first : then);
+}
+
 /** An unsigned JWT-shaped token: enough for the client, which only decodes it. */
 export function fakeToken(claims: Record<string, unknown>): string {
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -93,11 +93,28 @@ describe('decideAccess', () => {
       kind: 'land',
       redirectUrl: 'https://partner.example.com/home',
     });
-    // The allow-list, the pending redirect and /apps are partnerLanding's (shared/src/redirect/sign-in-landing.ts).
+    // The allow-list, the pending redirect and /apps are signInLanding's (shared/src/redirect/sign-in-landing.ts).
     expect(decideAccess('guest', signedIn(), '?redirect_url=//evil.example.com', ALLOW)).toEqual({
       kind: 'land',
       redirectUrl: '//evil.example.com',
     });
     expect(decideAccess('guest', signedIn(), '', ALLOW)).toEqual({ kind: 'land', redirectUrl: null });
+  });
+
+  it('shows the sign-in form to a signed-in person when an app asked for a fresh sign-in, and only then', () => {
+    const uid = 'Xq3_kP9-aB7cD2eF1gH0i';
+    expect(decideAccess('guest', signedIn(), `?interaccion=${uid}&reautenticar=1`, ALLOW)).toEqual({ kind: 'render' });
+    expect(decideAccess('guest', anonymous, `?interaccion=${uid}&reautenticar=1`, ALLOW)).toEqual({ kind: 'render' });
+    // Without the flag, or with an id that is none, a signed-in person lands as usual (the interaction, if kept).
+    expect(decideAccess('guest', signedIn(), `?interaccion=${uid}`, ALLOW)).toEqual({
+      kind: 'land',
+      redirectUrl: null,
+    });
+    expect(decideAccess('guest', signedIn(), '?interaccion=x&reautenticar=1', ALLOW)).toEqual({
+      kind: 'land',
+      redirectUrl: null,
+    });
+    // It waits for start-up like any guest page with a kept session.
+    expect(decideAccess('guest', starting, `?interaccion=${uid}&reautenticar=1`, ALLOW)).toEqual({ kind: 'loading' });
   });
 });

@@ -99,6 +99,25 @@ it('opens an allowed partner app with a token minted for it (never the session t
   expect(screen.queryByRole('region', { name: 'Aplicaciones' })).not.toBeInTheDocument();
 });
 
+it('opens the sign-in address of an app that signs in with the portal, minting no partner token', async () => {
+  const oidcApp = app(3, 'Gestor de Planta', {
+    webUrl: 'https://cm.example.com/gestor',
+    inicioSesionUrl: 'https://cm.example.com/oidc/iniciar',
+  });
+  api = await startFakeApi({
+    'GET /apps/listar': { status: 200, body: { ...page, data: [...APPS, oidcApp] } },
+    'POST /auth/partner-token': { status: 200, body: { access_token: 'scoped', expires_in: 3600, audience: 'x' } },
+  });
+  window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url, redirectAllowList: ['https://cm.example.com'] };
+  resetApiClient();
+  const open = jest.spyOn(window, 'open').mockImplementation(() => null);
+  renderAt('/apps', <AppsLauncher />);
+  await userEvent.click(screen.getByRole('button', { name: 'Aplicaciones' }));
+  await userEvent.click(await screen.findByRole('button', { name: 'Gestor de Planta' }));
+  expect(open).toHaveBeenCalledWith('https://cm.example.com/oidc/iniciar', '_blank', 'noopener,noreferrer');
+  expect(api.requests.some((request) => request.path === '/auth/partner-token')).toBe(false);
+});
+
 it('opens an external app off the allow-list without any token', async () => {
   await useApi({ status: 200, body: page });
   const open = jest.spyOn(window, 'open').mockImplementation(() => null);

@@ -1,6 +1,12 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { resetApiClient, resetSessionForTests, useSession, type RemoteName } from '@portal/shared';
+import {
+  resetApiClient,
+  resetSessionForTests,
+  storePendingInteraction,
+  useSession,
+  type RemoteName,
+} from '@portal/shared';
 import { startFakeApi } from '@portal/shared/testing/fake-api';
 import { LocationProbe } from '@portal/shared/testing/render';
 import { securityStatus, user } from '@portal/shared/testing/fixtures';
@@ -56,6 +62,8 @@ it('lists every route of the spec exactly once', () => {
       '/admin/usuarios',
       '/admin/dashboard',
       '/admin/apps',
+      '/autorizar',
+      '/autorizar/error',
     ]),
   );
 });
@@ -83,6 +91,35 @@ it('sends a signed-in person away from /login to /apps', async () => {
   await useSession.getState().startSession('tok', user());
   renderAt('/login');
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
+});
+
+describe("an app's sign-in with the portal (OpenID Connect)", () => {
+  const uid = 'Xq3_kP9-aB7cD2eF1gH0i';
+  afterEach(() => sessionStorage.clear());
+
+  it('/autorizar and /autorizar/error render for anyone, signed in or not', async () => {
+    const signedOut = renderAt(`/autorizar?interaccion=${uid}`);
+    expect(screen.getByText('auth:./AuthorizePage')).toBeInTheDocument();
+    signedOut.unmount();
+    await useSession.getState().startSession('tok', user());
+    renderAt('/autorizar/error?motivo=cliente_desconocido');
+    expect(screen.getByText('auth:./AuthorizeErrorPage')).toBeInTheDocument();
+  });
+
+  it('a signed-in person at /login lands back on the interaction the tab was in', async () => {
+    storePendingInteraction(uid);
+    await useSession.getState().startSession('tok', user());
+    renderAt(`/login?interaccion=${uid}`);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/autorizar?interaccion=${uid}`));
+  });
+
+  it('a signed-in person sees the sign-in form when the app asked for a fresh sign-in', async () => {
+    storePendingInteraction(uid, true);
+    await useSession.getState().startSession('tok', user());
+    renderAt(`/login?interaccion=${uid}&reautenticar=1`);
+    expect(screen.getByText('auth:./LoginPage')).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(`/login?interaccion=${uid}&reautenticar=1`);
+  });
 });
 
 describe('an administrator signed in at /login', () => {

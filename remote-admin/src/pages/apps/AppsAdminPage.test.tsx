@@ -4,6 +4,9 @@ import type { App } from '@portal/shared';
 import AppsAdminPage from './AppsAdminPage';
 import { bodiesTo, page, queriesTo, renderAt, useFakeApi, type FakeApi } from '../../testing/setup';
 
+// The OpenID Connect clients' section has its own tests (OidcClientsSection.test.tsx) and calls of its own.
+jest.mock('./OidcClientsSection', () => ({ OidcClientsSection: () => <section>Sección de clientes</section> }));
+
 let api: FakeApi;
 afterEach(() => api?.close());
 
@@ -23,6 +26,13 @@ const app = (id: number, nombre: string, overrides: Partial<App> = {}): App => (
 });
 
 describe('Pagina de apps', () => {
+  it('holds the OpenID Connect clients below the apps', async () => {
+    api = await useFakeApi({ 'GET /apps/listar': { status: 200, body: page([app(1, 'Control Max 360')], 1, 1, 10) } });
+    renderAt('/admin/apps', <AppsAdminPage />);
+    expect(await screen.findByText('Control Max 360')).toBeInTheDocument();
+    expect(screen.getByText('Sección de clientes')).toBeInTheDocument();
+  });
+
   it('edits an app through PUT /apps/update/{id} and reloads page 1, limit 10', async () => {
     const user = userEvent.setup();
     let descripcion = 'Descripción de TX30';

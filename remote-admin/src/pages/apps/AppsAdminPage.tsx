@@ -22,6 +22,7 @@ import { ListFooter } from '../../components/Pagination';
 import { appended, clampPage } from '../../rules/pagination';
 import { appToForm, emptyAppForm, formToInput, type AppForm } from './app-form';
 import { AppFormDialog } from './AppFormDialog';
+import { OidcClientsSection } from './OidcClientsSection';
 
 /**
  * Spec §7, §9: after an update the list is reloaded with page 1, limit 10. Ten is also the page size the page opens
@@ -58,7 +59,10 @@ const List = styled.ul`
 
 type Editing = { kind: 'create' } | { kind: 'edit'; app: App } | null;
 
-/** The apps of the catalogue, with edit and create (spec §2: the page whose placeholder read 'Pagina de apps'). */
+/**
+ * The apps of the catalogue, with edit and create (spec §2: the page whose placeholder read 'Pagina de apps'), and
+ * the OpenID Connect clients that sign in with the portal.
+ */
 export default function AppsAdminPage() {
   const [apps, setApps] = useState<Paged<App> | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -162,6 +166,7 @@ export default function AppsAdminPage() {
           onPage={setPage}
         />
       </Panel>
+      <OidcClientsSection />
       {editing?.kind === 'create' && (
         <AppFormDialog title={TEXT_ADMIN.newApp} initial={emptyAppForm} onSubmit={create} onClose={close} />
       )}

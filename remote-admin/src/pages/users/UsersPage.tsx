@@ -21,7 +21,7 @@ import { changeUserStatus, getUserStats, listUsers, verifyEmails } from '../../a
 import { administratorsShown } from '../../rules/format';
 import { reachablePages } from '../../rules/pagination';
 import { STATUS_FILTER_OPTIONS } from '../../rules/status';
-import { AdminPage, FieldLabel, Panel } from '../../components/Page';
+import { AdminPage, DialogActions, FieldLabel, Panel } from '../../components/Page';
 import { ListFooter } from '../../components/Pagination';
 import { SelectField } from '../../components/SelectField';
 import { StatCard, StatGrid } from '../../components/StatCard';
@@ -50,13 +50,6 @@ const Group = styled.div`
   & > label { flex: 1; min-width: 0; }
   & > label > input, & > label > select { width: 100%; min-width: 0; box-sizing: border-box; }
   & > button { flex: none; }
-`;
-
-const ConfirmActions = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  justify-content: flex-end;
-  gap: 8px;
 `;
 
 const Empty = styled.p`
@@ -268,14 +261,14 @@ export default function UsersPage() {
       {confirmSuspend && (
         <Modal title={TEXT_ADMIN.confirmSuspendTitle} onClose={closeConfirm}>
           <p>{TEXT_ADMIN.confirmSuspend(confirmSuspend.email)}</p>
-          <ConfirmActions>
+          <DialogActions>
             <Button $variant="secondary" onClick={closeConfirm}>
               {TEXT_ADMIN.cancel}
             </Button>
             <Button $variant="danger" onClick={() => void toggleStatus(confirmSuspend)}>
               {TEXT_ADMIN.suspend}
             </Button>
-          </ConfirmActions>
+          </DialogActions>
         </Modal>
       )}
     </AdminPage>

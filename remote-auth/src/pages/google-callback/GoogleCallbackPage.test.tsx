@@ -1,5 +1,5 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import { PENDING_REDIRECT_KEY, SIGN_IN_SECRET_KEY, useSession, leaveTo } from '@portal/shared';
+import { PENDING_REDIRECT_KEY, SIGN_IN_SECRET_KEY, storePendingInteraction, useSession, leaveTo } from '@portal/shared';
 import { fakeToken } from '@portal/shared/testing/fake-api';
 import { renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
 import GoogleCallbackPage from './GoogleCallbackPage';
@@ -79,6 +79,33 @@ it('a signed-in tab keeps its own session: nothing is redeemed, the person lands
   localStorage.setItem('token', mine);
   renderAt('/auth/google/callback?code=del-atacante', <GoogleCallbackPage />);
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps/));
+  expect(api.requests.filter((r) => r.path === '/auth/social/canjear')).toHaveLength(0);
+  expect(localStorage.getItem('token')).toBe(mine);
+});
+
+it('the fresh sign-in an app asked for, started in this tab, replaces the session and goes back to the app', async () => {
+  const uid = 'Xq3_kP9-aB7cD2eF1gH0i';
+  const mine = fakeToken({ sub: 7, exp: Math.floor(Date.now() / 1000) + 60 });
+  useSession.setState({ token: mine, user: user(), isAuthenticated: true, isInitialized: true });
+  localStorage.setItem('token', mine);
+  storePendingInteraction(uid, true);
+  renderAt('/auth/google/callback?code=abc', <GoogleCallbackPage />);
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/autorizar?interaccion=${uid}`));
+  expect(JSON.parse(api.requests.find((r) => r.path === '/auth/social/canjear')?.body ?? '{}')).toEqual({
+    code: 'abc',
+    secret: SECRET,
+  });
+  expect(localStorage.getItem('token')).toBe(TOKEN);
+});
+
+it('a signed-in tab in a fresh sign-in keeps its session for a return it did not start (no secret here)', async () => {
+  const mine = fakeToken({ sub: 3, exp: Math.floor(Date.now() / 1000) + 3600 });
+  useSession.setState({ token: mine, user: user({ id: 3 }), isAuthenticated: true, isInitialized: true });
+  localStorage.setItem('token', mine);
+  sessionStorage.clear();
+  storePendingInteraction('Xq3_kP9-aB7cD2eF1gH0i', true);
+  renderAt('/auth/google/callback?code=del-atacante', <GoogleCallbackPage />);
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/autorizar?interaccion='));
   expect(api.requests.filter((r) => r.path === '/auth/social/canjear')).toHaveLength(0);
   expect(localStorage.getItem('token')).toBe(mine);
 });

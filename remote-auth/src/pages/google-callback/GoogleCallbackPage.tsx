@@ -4,6 +4,7 @@ import styled from 'styled-components';
 import {
   ApiError,
   exchangeSignInReturn,
+  isFreshSignInPending,
   Spinner,
   takeSignInSecret,
   theme,
@@ -44,7 +45,8 @@ export function callbackError(error: string | null, provider: string | null = nu
  * /google-callback and /auth/google/callback: the Google/Apple return (spec §2's OAuth return, §7's callback with a
  * code). The API sends the browser here with a one-time `code`, never a session token; only the tab that started the
  * sign-in holds the secret that redeems it (docs/decisions/0001-session-from-bound-sign-in-return.md):
- * - a signed-in tab keeps its session: nothing is redeemed, the person lands as any signed-in one would;
+ * - a signed-in tab keeps its session: nothing is redeemed, the person lands as any signed-in one would; unless an
+ *   app asked for a fresh sign-in and this tab started this one for it, which then replaces the session;
  * - without this tab's secret, or when the API refuses the code (another tab's, used, expired), the person goes to
  *   /login?error=token_invalid, signed out;
  * - otherwise the code and the secret are exchanged by POST for the session, and the landing decision follows.
@@ -75,8 +77,9 @@ export default function GoogleCallbackPage() {
       return;
     }
     const secret = takeSignInSecret();
-    // Never replace a session from the address, whoever's return this is.
-    if (useSession.getState().isAuthenticated) {
+    // Never replace a session from the address, whoever's return this is; except the fresh sign-in an app asked for,
+    // which this very tab started (its secret is here) to replace the session it holds.
+    if (useSession.getState().isAuthenticated && !(secret && isFreshSignInPending())) {
       void afterSignIn(redirectUrl);
       return;
     }

@@ -5,6 +5,8 @@ import {
   ApiError,
   Button,
   FALLBACK,
+  INTERACTION_PARAM,
+  isInteractionUid,
   login,
   type SecondStep,
   type Session,
@@ -22,6 +24,7 @@ import { passkeyFailure, signInWithPasskey } from '../../passkeys/sign-in';
 import { usePasskeyAutofill, usePasskeySupport } from '../../passkeys/usePasskeys';
 import { cancelPasskeyCeremony } from '../../passkeys/webauthn';
 import { signInLockText } from '../../rules/sign-in-lock';
+import { InteractionNotice } from './InteractionNotice';
 import { loginNotice, type LoginNoticeState } from './notice';
 import { SecondStepForm } from './SecondStepForm';
 
@@ -30,7 +33,8 @@ export const VERIFICATION_REDIRECT_MS = 2000;
 
 /**
  * /login (spec §2, §4): email and password, Google and Apple, links to recovery and registration; a passkey (a button,
- * and among the email field's suggestions), and the second step of an account with a second factor.
+ * and among the email field's suggestions), and the second step of an account with a second factor. Reached from an
+ * app's sign-in with the portal (`?interaccion=`), it names the app; every way in then lands back on /autorizar.
  */
 export default function LoginPage() {
   const [params] = useSearchParams();
@@ -40,6 +44,7 @@ export default function LoginPage() {
   const startSession = useSession((s) => s.startSession);
   const setPendingVerificationEmail = useSession((s) => s.setPendingVerificationEmail);
   const redirectUrl = params.get('redirect_url');
+  const interaction = params.get(INTERACTION_PARAM);
   const notice = loginNotice(params.get('error'), location.state as LoginNoticeState | null, params.get('provider'));
 
   const [email, setEmail] = useState('');
@@ -143,6 +148,7 @@ export default function LoginPage() {
 
   return (
     <AuthLayout title="Iniciar Sesión">
+      {isInteractionUid(interaction) && <InteractionNotice uid={interaction} />}
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
       {error && (
         <Alert tone="error">

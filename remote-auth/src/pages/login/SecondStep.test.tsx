@@ -9,7 +9,7 @@ import {
   startAuthentication,
   WebAuthnAbortService,
 } from '@simplewebauthn/browser';
-import { leaveTo, useSession } from '@portal/shared';
+import { leaveTo, storePendingInteraction, useSession } from '@portal/shared';
 import { fakeToken } from '@portal/shared/testing/fake-api';
 import { bodyOf, renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
 import LoginPage from './LoginPage';
@@ -131,6 +131,16 @@ describe('the second step', () => {
     );
   });
 
+  it("lands back on an app's sign-in the tab was in, as a password sign-in does", async () => {
+    const uid = 'Xq3_kP9-aB7cD2eF1gH0i';
+    storePendingInteraction(uid);
+    await start({ [`GET /oidc/interaccion/${uid}/detalles`]: { status: 404, body: { message: 'x' } } });
+    await signInWithPassword(`/login?interaccion=${uid}`);
+    await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Verificar' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/autorizar?interaccion=${uid}`));
+  });
+
   it("shows the API's message for a wrong code and stays on the step", async () => {
     await start();
     await signInWithPassword();
@@ -217,6 +227,17 @@ describe('signing in with a passkey', () => {
     expect(bodyOf(api, '/auth/passkeys/opciones-inicio')).toEqual({});
     expect(bodyOf(api, '/auth/passkeys/iniciar-sesion')).toEqual({ ceremonyId: CEREMONY, response: ASSERTION });
     expect(localStorage.getItem('token')).toBe(TOKEN);
+  });
+
+  it("lands back on an app's sign-in the tab was in", async () => {
+    const uid = 'Xq3_kP9-aB7cD2eF1gH0i';
+    jest.mocked(browserSupportsWebAuthn).mockReturnValue(true);
+    jest.mocked(startAuthentication).mockResolvedValue(ASSERTION as never);
+    storePendingInteraction(uid);
+    await start();
+    renderAt('/login', <LoginPage />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Iniciar sesión con llave de acceso' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/autorizar?interaccion=${uid}`));
   });
 
   it('says so when the person cancels, and the API message when the passkey is refused', async () => {

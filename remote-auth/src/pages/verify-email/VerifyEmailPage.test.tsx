@@ -6,6 +6,7 @@ import {
   registrationIdFor,
   rememberRegistration,
   startResendCooldown,
+  storePendingInteraction,
   useSession,
   leaveTo,
 } from '@portal/shared';
@@ -233,6 +234,17 @@ it('a stored pending redirect is used once, when still allowed', async () => {
     expect(leaveTo).toHaveBeenCalledWith(`https://app.portal.example.com/hola?token=${PARTNER_TOKEN}`),
   );
   expect(localStorage.getItem(PENDING_REDIRECT_KEY)).toBeNull();
+});
+
+it("an app's sign-in the tab was in when the person registered: back to /autorizar after the code", async () => {
+  const uid = 'Xq3_kP9-aB7cD2eF1gH0i';
+  storePendingInteraction(uid);
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/autorizar?interaccion=${uid}`));
+  expect(leaveTo).not.toHaveBeenCalled();
+  sessionStorage.clear();
 });
 
 it('a hostile redirect_url falls back to /apps silently', async () => {

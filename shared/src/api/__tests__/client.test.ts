@@ -94,6 +94,41 @@ it('a 401 on an authenticated call removes the token, ends the session and goes 
   expect(hardNavigate).toHaveBeenCalledWith('/login');
 });
 
+it("a 401 SIGN_IN_AGAIN (an app's demand for a fresh sign-in) keeps the session: the page asks for the sign-in", async () => {
+  const message = 'La aplicación pide que vuelvas a iniciar sesión.';
+  await useApi({
+    'POST /oidc/interaccion/abc/continuar': {
+      status: 401,
+      body: { statusCode: 401, code: 'SIGN_IN_AGAIN', message },
+    },
+  });
+  localStorage.setItem('token', 'live');
+  const listener = jest.fn();
+  const unsubscribe = onUnauthorized(listener);
+  await expect(request('post', 'oidc/interaccion/abc/continuar', { fallback: 'x' })).rejects.toMatchObject({
+    status: 401,
+    code: 'SIGN_IN_AGAIN',
+    message,
+  });
+  unsubscribe();
+  expect(localStorage.getItem('token')).toBe('live');
+  expect(listener).not.toHaveBeenCalled();
+  expect(hardNavigate).not.toHaveBeenCalled();
+});
+
+it("sends the browser's cookies only with the calls that ask for them", async () => {
+  await useApi({
+    'GET /oidc/interaccion/abc/detalles': { status: 200, body: {} },
+    'GET /apps/listar': { status: 200 },
+  });
+  const sent = jest.spyOn(globalThis, 'fetch');
+  resetApiClient();
+  await request('get', 'oidc/interaccion/abc/detalles', { fallback: 'x', credentials: 'include' });
+  await request('get', 'apps/listar', { fallback: 'x' });
+  const credentials = sent.mock.calls.map(([input]) => (input as Request).credentials);
+  expect(credentials).toEqual(['include', 'same-origin']);
+});
+
 it('a 401 to an anonymous call (a wrong password) is an answer to show, not a session end', async () => {
   await useApi({ 'POST /auth/login': { status: 401, body: { statusCode: 401, message: 'Credenciales inválidas' } } });
   await expect(request('post', 'auth/login', { json: {}, fallback: FALLBACK.login })).rejects.toMatchObject({

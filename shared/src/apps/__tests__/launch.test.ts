@@ -42,6 +42,34 @@ describe('webLaunchTarget', () => {
     });
   });
 
+  it('opens the sign-in address of an app that signs in with the portal, instead of the partner-token hand-off', () => {
+    const app = {
+      id: 2,
+      webUrl: 'https://beto.example.com/chat',
+      inicioSesionUrl: 'https://beto.example.com/oidc/login',
+    };
+    expect(webLaunchTarget(app, ALLOW)).toEqual({
+      kind: 'new-tab',
+      url: 'https://beto.example.com/oidc/login',
+      partnerToken: false,
+    });
+    // Even an app with no web address of its own, or an in-portal one.
+    expect(webLaunchTarget({ ...app, webUrl: null }, ALLOW)).toMatchObject({
+      url: 'https://beto.example.com/oidc/login',
+    });
+    expect(webLaunchTarget({ ...app, webUrl: '/control-max' }, ALLOW)).toMatchObject({ kind: 'new-tab' });
+  });
+
+  it('launches as before when the sign-in address is null, empty or not an http(s) address', () => {
+    for (const inicioSesionUrl of [null, undefined, '', '  ', 'javascript:alert(1)', '/entrar', 'betopro://login']) {
+      expect(webLaunchTarget({ id: 2, webUrl: 'https://beto.example.com/chat', inicioSesionUrl }, ALLOW)).toEqual({
+        kind: 'new-tab',
+        url: 'https://beto.example.com/chat',
+        partnerToken: true,
+      });
+    }
+  });
+
   it('opens nothing for a missing, protocol-relative or script URL', () => {
     expect(webLaunchTarget({ id: 1, webUrl: null }, ALLOW)).toBeNull();
     expect(webLaunchTarget({ id: 1, webUrl: '//evil.com' }, ALLOW)).toBeNull();

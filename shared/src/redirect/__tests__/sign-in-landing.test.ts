@@ -1,11 +1,16 @@
 import { webcrypto } from 'node:crypto';
+import { type FakeApi, useFakeApi } from '../../testing/fake-api';
+import { user } from '../../testing/fixtures';
+import { whenApiIdle } from '../../api/client';
 import {
   beginSignInBinding,
   chooseRedirect,
   dropTokenFromAddress,
   SIGN_IN_SECRET_KEY,
+  signInLanding,
   takeSignInSecret,
 } from '../sign-in-landing';
+import { PENDING_INTERACTION_KEY, storePendingInteraction } from '../pending-interaction';
 import { PENDING_REDIRECT_KEY } from '../pending-redirect';
 
 const ALLOW = ['https://socio.example.com', 'betopro://auth/success'];
@@ -31,6 +36,60 @@ describe('chooseRedirect: the one landing decision (spec §4)', () => {
     localStorage.setItem(PENDING_REDIRECT_KEY, 'https://antes-permitido.example.com');
     expect(chooseRedirect('https://evil.example.com', ALLOW)).toBeNull();
     expect(localStorage.getItem(PENDING_REDIRECT_KEY)).toBeNull();
+  });
+});
+
+describe('signInLanding: where every sign-in lands', () => {
+  const UID = 'Xq3_kP9-aB7cD2eF1gH0i';
+  const person = { role: 2 };
+  let api: FakeApi;
+
+  beforeEach(async () => {
+    sessionStorage.clear();
+    api = await useFakeApi(
+      {
+        'POST /auth/partner-token': { status: 200, body: { access_token: 'scoped', expires_in: 60, audience: 'x' } },
+      },
+      { allowList: ALLOW, user: user() },
+    );
+  });
+  afterEach(async () => {
+    await whenApiIdle();
+    await api.close();
+  });
+
+  it('goes back to /autorizar for the interaction this tab was in, and consumes the pending redirect too', async () => {
+    storePendingInteraction(UID);
+    localStorage.setItem(PENDING_REDIRECT_KEY, 'betopro://auth/success');
+    expect(await signInLanding(null, person)).toEqual({ kind: 'page', path: `/autorizar?interaccion=${UID}` });
+    expect(sessionStorage.getItem(PENDING_INTERACTION_KEY)).toBeNull();
+    expect(localStorage.getItem(PENDING_REDIRECT_KEY)).toBeNull();
+    expect(api.requests).toEqual([]);
+    // Read once: the next sign-in of the tab lands in the portal.
+    expect(await signInLanding(null, person)).toEqual({ kind: 'page', path: '/apps' });
+  });
+
+  it("follows a refused redirect_url's fallback: the interaction still wins over the portal", async () => {
+    storePendingInteraction(UID);
+    expect(await signInLanding('https://evil.example.com', person)).toEqual({
+      kind: 'page',
+      path: `/autorizar?interaccion=${UID}`,
+    });
+  });
+
+  it('an allowed redirect_url in the address is the newer request: the partner, and the interaction is dropped', async () => {
+    storePendingInteraction(UID);
+    expect(await signInLanding('https://socio.example.com/a', person)).toEqual({
+      kind: 'leave',
+      url: 'https://socio.example.com/a?token=scoped',
+    });
+    expect(sessionStorage.getItem(PENDING_INTERACTION_KEY)).toBeNull();
+  });
+
+  it('without an interaction: the pending partner, else the portal', async () => {
+    localStorage.setItem(PENDING_REDIRECT_KEY, 'betopro://auth/success');
+    expect(await signInLanding(null, person)).toEqual({ kind: 'leave', url: 'betopro://auth/success?token=scoped' });
+    expect(await signInLanding(null, person)).toEqual({ kind: 'page', path: '/apps' });
   });
 });
 

@@ -80,3 +80,23 @@ describe('launchFor on a phone', () => {
     expect(launchFor(mobileOnly, 'web', ALLOW, ANDROID)).toEqual({ kind: 'new-tab', url: PLAY, partnerToken: false });
   });
 });
+
+describe('launchFor an app that signs in with the portal (OpenID Connect)', () => {
+  const SIGN_IN = 'https://app2.example.com/oidc/iniciar';
+  const oidcApp = app(2, 'Beto Pro', { inicioSesionUrl: SIGN_IN });
+
+  it('opens its sign-in address in a new tab, with no partner token, wherever the web app would open', () => {
+    const expected = { kind: 'new-tab', url: SIGN_IN, partnerToken: false };
+    expect(launchFor(oidcApp, 'web', ALLOW, WINDOWS)).toEqual(expected);
+    expect(launchFor(oidcApp, 'mobile', ALLOW, WINDOWS)).toEqual(expected);
+    expect(launchFor(oidcApp, 'web', ALLOW, ANDROID)).toEqual(expected);
+  });
+
+  it('leaves the mobile launch as it is: the store link of the phone', () => {
+    expect(launchFor(oidcApp, 'mobile', ALLOW, IPHONE)).toEqual({
+      kind: 'new-tab',
+      url: 'https://apps.apple.com/app/app2',
+      partnerToken: false,
+    });
+  });
+});

@@ -1,8 +1,10 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { Alert, ApiError, Button, errorMessage, Modal, type Passkey, TextField } from '@portal/shared';
+import { type FormEvent, useState } from 'react';
+import { Alert, ApiError, Button, errorMessage, type Passkey, TextField } from '@portal/shared';
+import { useLoad } from '../../../hooks/useLoad';
 import { PasskeysElsewhere } from '../../../passkeys/PasskeysElsewhere';
 import { usePasskeySupport } from '../../../passkeys/usePasskeys';
 import { CANCELLED, creationProblem, isCancelledCeremony } from '../../../passkeys/webauthn';
+import { ConfirmRemoval } from './ConfirmRemoval';
 import { absoluteDate, relativeDate } from './dates';
 import { ADD_FAILED, addPasskey, deletePasskey, listPasskeys } from './passkeys-api';
 import { Badge, List, Row, Section } from './styles';
@@ -26,7 +28,7 @@ function addFailure(error: unknown): string {
  */
 export function PasskeysSection({ onChange }: { onChange?: () => void }) {
   const { usable: supported, elsewhere } = usePasskeySupport();
-  const [passkeys, setPasskeys] = useState<Passkey[] | null>(null);
+  const { data: passkeys, error: loadError, reload: load } = useLoad(listPasskeys, LOAD_FAILED);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [naming, setNaming] = useState(false);
@@ -34,18 +36,6 @@ export function PasskeysSection({ onChange }: { onChange?: () => void }) {
   const [nameError, setNameError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<Passkey | null>(null);
   const [busy, setBusy] = useState(false);
-
-  const load = useCallback(async () => {
-    try {
-      setPasskeys(await listPasskeys());
-    } catch (caught) {
-      setError(errorMessage(caught, LOAD_FAILED));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const run = async (work: () => Promise<string>, failure: (caught: unknown) => string) => {
     setBusy(true);
@@ -98,9 +88,9 @@ export function PasskeysSection({ onChange }: { onChange?: () => void }) {
       <p>
         Inicia sesión con la huella, el rostro o el bloqueo de pantalla de tu dispositivo, sin escribir la contraseña.
       </p>
-      {error && <Alert tone="error">{error}</Alert>}
+      {(error ?? loadError) && <Alert tone="error">{error ?? loadError}</Alert>}
       {notice && <Alert tone="success">{notice}</Alert>}
-      {passkeys === null && !error && <p>Cargando llaves de acceso…</p>}
+      {passkeys === null && !loadError && <p>Cargando llaves de acceso…</p>}
       {passkeys && (
         <List aria-label="Llaves de acceso">
           {passkeys.map((passkey) => (
@@ -172,18 +162,16 @@ export function PasskeysSection({ onChange }: { onChange?: () => void }) {
           </Button>
         ))}
       {removing && (
-        <Modal title="Eliminar llave de acceso" onClose={() => !busy && setRemoving(null)}>
+        <ConfirmRemoval
+          title="Eliminar llave de acceso"
+          confirmLabel="Eliminar"
+          busy={busy}
+          onConfirm={() => void remove(removing)}
+          onCancel={() => setRemoving(null)}
+        >
           <p>¿Eliminar la llave de acceso «{removing.name}»?</p>
           <p>Ya no podrás iniciar sesión con ella.</p>
-          <Row>
-            <Button $variant="danger" disabled={busy} onClick={() => remove(removing)}>
-              Eliminar
-            </Button>
-            <Button $variant="secondary" disabled={busy} onClick={() => setRemoving(null)}>
-              Cancelar
-            </Button>
-          </Row>
-        </Modal>
+        </ConfirmRemoval>
       )}
     </Section>
   );

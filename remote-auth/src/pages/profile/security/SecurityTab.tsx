@@ -1,4 +1,5 @@
 import { Alert, hasNoSecondFactor } from '@portal/shared';
+import { ApplicationsSection } from './ApplicationsSection';
 import { PasskeysSection } from './PasskeysSection';
 import { SessionsSection } from './SessionsSection';
 import { TwoFactorSection } from './TwoFactorSection';
@@ -23,6 +24,7 @@ export function SecurityTab() {
       <TwoFactorSection security={security} />
       <PasskeysSection onChange={() => void security.reload()} />
       <SessionsSection />
+      <ApplicationsSection />
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
-import { errorMessage, FALLBACK, getSecurityStatus, type SecurityStatus } from '@portal/shared';
+import { FALLBACK, getSecurityStatus, type SecurityStatus } from '@portal/shared';
+import { useLoad } from '../../../hooks/useLoad';
 
 export interface SecurityState {
   status: SecurityStatus | null;
@@ -10,18 +10,6 @@ export interface SecurityState {
 
 /** The account's second factors (`GET auth/seguridad`), read when the tab opens and after each change. */
 export function useSecurityStatus(): SecurityState {
-  const [status, setStatus] = useState<SecurityStatus | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const reload = useCallback(async () => {
-    try {
-      setStatus(await getSecurityStatus());
-      setError(null);
-    } catch (caught) {
-      setError(errorMessage(caught, FALLBACK.security));
-    }
-  }, []);
-  useEffect(() => {
-    void reload();
-  }, [reload]);
+  const { data: status, error, reload } = useLoad(getSecurityStatus, FALLBACK.security);
   return { status, error, reload };
 }

@@ -1,0 +1,121 @@
+import type { App } from '@portal/shared';
+import { CheckField, FormDialog, FormText } from '../../components/FormDialog';
+import { SelectField } from '../../components/SelectField';
+import { TextAreaField } from '../../components/TextAreaField';
+import { TEXT_ADMIN } from '../../texts';
+import {
+  type ClientType,
+  NO_APP,
+  OIDC_SCOPES,
+  type OidcClientForm,
+  validateOidcClientForm,
+  withScope,
+} from './oidc-client-form';
+
+/** The form's labels for the API's field names, so that a refusal names what the person sees. */
+const OIDC_CLIENT_FIELD_LABELS = {
+  nombre: TEXT_ADMIN.name,
+  redirectUris: TEXT_ADMIN.redirectUris,
+  postLogoutRedirectUris: TEXT_ADMIN.postLogoutRedirectUris,
+  backchannelLogoutUri: TEXT_ADMIN.backchannelLogoutUri,
+  initiateLoginUri: TEXT_ADMIN.initiateLoginUri,
+  publico: TEXT_ADMIN.clientType,
+  primeraParte: TEXT_ADMIN.firstParty,
+  appId: TEXT_ADMIN.linkedApp,
+  scopes: TEXT_ADMIN.scopes,
+} as const;
+
+const TYPE_OPTIONS: { value: ClientType; label: string }[] = [
+  { value: 'confidencial', label: TEXT_ADMIN.confidential },
+  { value: 'publico', label: TEXT_ADMIN.public },
+];
+
+/** The address fields: two lists typed one a line, then two single addresses. */
+const LIST_FIELDS = [
+  { key: 'redirectUris', label: TEXT_ADMIN.redirectUris, rows: 3 },
+  { key: 'postLogoutRedirectUris', label: TEXT_ADMIN.postLogoutRedirectUris, rows: 2 },
+] as const;
+const ADDRESS_FIELDS = [
+  { key: 'backchannelLogoutUri', label: TEXT_ADMIN.backchannelLogoutUri, hint: undefined },
+  { key: 'initiateLoginUri', label: TEXT_ADMIN.initiateLoginUri, hint: TEXT_ADMIN.initiateLoginHint },
+] as const;
+
+export interface OidcClientDialogProps {
+  title: string;
+  initial: OidcClientForm;
+  /** The catalogue's apps a client may be tied to. */
+  apps: readonly Pick<App, 'id' | 'nombre'>[];
+  /** An existing client: its type stays (a public client has no secret to keep, a confidential one needs one). */
+  editing: boolean;
+  onSubmit(form: OidcClientForm): Promise<void>;
+  onClose(): void;
+}
+
+/** 'Nuevo cliente' and 'Editar cliente …': an OpenID Connect client's addresses, type, app and permissions. */
+export function OidcClientDialog({ apps, editing, ...dialog }: OidcClientDialogProps) {
+  const appOptions = [
+    { value: NO_APP, label: TEXT_ADMIN.noLinkedApp },
+    ...apps.map((app) => ({ value: app.id, label: app.nombre })),
+  ];
+  return (
+    <FormDialog {...dialog} validate={validateOidcClientForm} labels={OIDC_CLIENT_FIELD_LABELS}>
+      {({ form, set, saving, bind }) => (
+        <>
+          <FormText label={TEXT_ADMIN.name} wide {...bind('nombre')} />
+          {LIST_FIELDS.map((field) => (
+            <TextAreaField
+              key={field.key}
+              label={field.label}
+              hint={TEXT_ADMIN.onePerLine}
+              rows={field.rows}
+              {...bind(field.key)}
+            />
+          ))}
+          {ADDRESS_FIELDS.map((field) => (
+            <FormText key={field.key} label={field.label} hint={field.hint} wide {...bind(field.key)} />
+          ))}
+          <div>
+            <SelectField
+              id="oidc-client-type"
+              label={TEXT_ADMIN.clientType}
+              options={TYPE_OPTIONS}
+              {...bind('tipo')}
+              disabled={saving || editing}
+            />
+            {editing && <p className="note">{TEXT_ADMIN.typeFixed}</p>}
+          </div>
+          <div>
+            <CheckField label={TEXT_ADMIN.firstParty} {...bind('primeraParte')} />
+            <p className="note">{TEXT_ADMIN.firstPartyHint}</p>
+          </div>
+          <div className="wide">
+            <SelectField
+              id="oidc-client-app"
+              label={TEXT_ADMIN.linkedApp}
+              options={appOptions}
+              {...bind('appId')}
+              onChange={(appId) => {
+                set('appId', appId);
+                // Without an app there is no plan to tell.
+                if (appId === NO_APP) set('scopes', withScope(form.scopes, 'plan', false));
+              }}
+            />
+          </div>
+          <fieldset className="wide">
+            <legend>{TEXT_ADMIN.scopes}</legend>
+            {OIDC_SCOPES.map((scope) => (
+              <CheckField
+                key={scope}
+                label={TEXT_ADMIN.scopeLabels[scope]}
+                value={form.scopes.includes(scope)}
+                onChange={(on) => set('scopes', withScope(form.scopes, scope, on))}
+                disabled={saving || scope === 'openid' || (scope === 'plan' && form.appId === NO_APP)}
+              />
+            ))}
+            {form.appId === NO_APP && <p className="note">{TEXT_ADMIN.planNeedsApp}</p>}
+          </fieldset>
+        </>
+      )}
+    </FormDialog>
+  );
+}

@@ -1,0 +1,241 @@
+import { useCallback, useEffect, useState } from 'react';
+import styled from 'styled-components';
+import {
+  Alert,
+  APPS_PAGE_SIZE,
+  type App,
+  Button,
+  errorMessage,
+  listApps,
+  LoadFailed,
+  type OidcClient,
+  Spinner,
+  theme,
+  useTimedMessage,
+} from '@portal/shared';
+import {
+  createOidcClient,
+  deleteOidcClient,
+  listOidcClients,
+  rotateOidcClientSecret,
+  updateOidcClient,
+} from '../../api/admin';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { Panel, spreadRow } from '../../components/Page';
+import { ADMIN_ALERT_MS, ADMIN_FALLBACK, TEXT_ADMIN } from '../../texts';
+import { clientToForm, emptyOidcClientForm, formToClientInput, type OidcClientForm } from './oidc-client-form';
+import { OidcClientDialog } from './OidcClientDialog';
+import { type OneTimeSecret, OneTimeSecretDialog } from './OneTimeSecretDialog';
+
+const Head = styled.div`
+  ${spreadRow}
+  margin-bottom: 8px;
+  h2 { margin: 0; }
+`;
+
+const Intro = styled.p`
+  margin: 0 0 16px;
+  color: ${theme.color.muted};
+`;
+
+const Clients = styled.ul`
+  list-style: none;
+  margin: 0;
+  padding: 0;
+  > li {
+    display: grid;
+    grid-template-columns: 1fr auto;
+    gap: 8px 14px;
+    align-items: start;
+    padding: 14px 0;
+    border-top: 1px solid ${theme.color.border};
+  }
+  h3 { margin: 0 0 4px; font-size: 1.05rem; }
+  p { margin: 2px 0; color: ${theme.color.muted}; font-size: 0.9rem; }
+  code, li li { overflow-wrap: anywhere; }
+  ul { margin: 2px 0 0; padding-left: 20px; font-size: 0.9rem; }
+  .actions { display: flex; flex-wrap: wrap; gap: 8px; justify-content: flex-end; }
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    > li { grid-template-columns: 1fr; }
+    .actions { justify-content: flex-start; }
+  }
+`;
+
+type Editing = { kind: 'create' } | { kind: 'edit'; client: OidcClient } | null;
+type Confirming = { kind: 'rotate' | 'delete'; client: OidcClient } | null;
+
+/**
+ * 'Clientes OpenID Connect' of the apps page: the apps that sign in with the portal (docs/decisions/0056), each with
+ * its type, party, catalogue app and return addresses; create and edit them, rotate a confidential client's secret
+ * and delete a client (each after a confirmation). A secret is shown once, in its own dialog.
+ */
+export function OidcClientsSection() {
+  const [clients, setClients] = useState<OidcClient[] | null>(null);
+  const [apps, setApps] = useState<App[]>([]);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [alert, showAlert] = useTimedMessage(ADMIN_ALERT_MS);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [confirming, setConfirming] = useState<Confirming>(null);
+  const [secret, setSecret] = useState<OneTimeSecret | null>(null);
+
+  const load = useCallback(async () => {
+    setLoadError(null);
+    try {
+      setClients(await listOidcClients());
+    } catch (caught) {
+      setLoadError(errorMessage(caught, ADMIN_FALLBACK.oidcClients));
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+    // The catalogue names the linked apps and fills the form's list; without it the ids are shown.
+    listApps(1, APPS_PAGE_SIZE).then(
+      (page) => setApps(page.data),
+      () => undefined,
+    );
+  }, [load]);
+
+  const appName = (appId: number | null) =>
+    appId === null ? TEXT_ADMIN.noLinkedApp : (apps.find((app) => app.id === appId)?.nombre ?? `App ${appId}`);
+  const close = useCallback(() => setEditing(null), []);
+  const closeConfirm = useCallback(() => setConfirming(null), []);
+
+  const create = async (form: OidcClientForm) => {
+    const input = formToClientInput(form);
+    const created = await createOidcClient(input);
+    setEditing(null);
+    showAlert({ tone: 'success', text: TEXT_ADMIN.clientCreated });
+    if (created.clientSecret)
+      setSecret({ nombre: input.nombre, clientId: created.clientId, clientSecret: created.clientSecret });
+    await load();
+  };
+
+  const update = (client: OidcClient) => async (form: OidcClientForm) => {
+    await updateOidcClient(client.clientId, formToClientInput(form));
+    setEditing(null);
+    showAlert({ tone: 'success', text: TEXT_ADMIN.clientUpdated });
+    await load();
+  };
+
+  const rotate = (client: OidcClient) => async () => {
+    const { clientSecret } = await rotateOidcClientSecret(client.clientId);
+    setConfirming(null);
+    showAlert({ tone: 'success', text: TEXT_ADMIN.secretRotated });
+    setSecret({ nombre: client.nombre, clientId: client.clientId, clientSecret });
+  };
+
+  const remove = (client: OidcClient) => async () => {
+    await deleteOidcClient(client.clientId);
+    setConfirming(null);
+    showAlert({ tone: 'success', text: TEXT_ADMIN.clientDeleted });
+    await load();
+  };
+
+  /** A client's buttons, each named for it: a public client has no secret to rotate. */
+  const clientActions = (client: OidcClient) => [
+    {
+      text: TEXT_ADMIN.edit,
+      name: TEXT_ADMIN.editOidcClient(client.nombre),
+      run: () => setEditing({ kind: 'edit', client }),
+    },
+    ...(client.publico
+      ? []
+      : [
+          {
+            text: TEXT_ADMIN.rotateSecret,
+            name: TEXT_ADMIN.rotateSecretOf(client.nombre),
+            run: () => setConfirming({ kind: 'rotate', client }),
+          },
+        ]),
+    {
+      text: TEXT_ADMIN.deleteClient,
+      name: TEXT_ADMIN.deleteClientOf(client.nombre),
+      run: () => setConfirming({ kind: 'delete', client }),
+    },
+  ];
+
+  /** The question before rotating a secret or deleting a client, and what the answer does. */
+  const confirmation = ({ kind, client }: NonNullable<Confirming>) =>
+    kind === 'rotate'
+      ? {
+          title: TEXT_ADMIN.confirmRotateTitle(client.nombre),
+          text: TEXT_ADMIN.confirmRotate,
+          confirmLabel: TEXT_ADMIN.rotateSecret,
+          onConfirm: rotate(client),
+          fallback: ADMIN_FALLBACK.rotateSecret,
+        }
+      : {
+          title: TEXT_ADMIN.confirmDeleteTitle(client.nombre),
+          text: TEXT_ADMIN.confirmDelete,
+          confirmLabel: TEXT_ADMIN.deleteClient,
+          onConfirm: remove(client),
+          fallback: ADMIN_FALLBACK.deleteOidcClient,
+        };
+
+  return (
+    <Panel aria-labelledby="oidc-clients-title">
+      <Head>
+        <h2 id="oidc-clients-title">{TEXT_ADMIN.oidcClients}</h2>
+        <Button onClick={() => setEditing({ kind: 'create' })}>{TEXT_ADMIN.newOidcClient}</Button>
+      </Head>
+      <Intro>{TEXT_ADMIN.oidcClientsIntro}</Intro>
+      {alert && <Alert tone={alert.tone}>{alert.text}</Alert>}
+      {loadError && <LoadFailed message={loadError} onRetry={() => void load()} />}
+      {!clients && !loadError && <Spinner label={TEXT_ADMIN.loadingOidcClients} />}
+      {clients?.length === 0 && <p>{TEXT_ADMIN.noOidcClients}</p>}
+      {clients && clients.length > 0 && (
+        <Clients>
+          {clients.map((client) => (
+            <li key={client.clientId} data-testid="cliente-oidc">
+              <div>
+                <h3>{client.nombre}</h3>
+                <p>
+                  {client.publico ? TEXT_ADMIN.public : TEXT_ADMIN.confidential} ·{' '}
+                  {client.primeraParte ? TEXT_ADMIN.firstParty : TEXT_ADMIN.thirdParty} · {TEXT_ADMIN.linkedApp}:{' '}
+                  {appName(client.appId)}
+                </p>
+                <p>
+                  {TEXT_ADMIN.clientId}: <code>{client.clientId}</code>
+                </p>
+                <p id={`uris-${client.clientId}`}>{TEXT_ADMIN.redirectUris}:</p>
+                <ul aria-labelledby={`uris-${client.clientId}`}>
+                  {client.redirectUris.map((uri) => (
+                    <li key={uri}>{uri}</li>
+                  ))}
+                </ul>
+              </div>
+              <div className="actions">
+                {clientActions(client).map((action) => (
+                  <Button key={action.text} $variant="secondary" aria-label={action.name} onClick={action.run}>
+                    {action.text}
+                  </Button>
+                ))}
+              </div>
+            </li>
+          ))}
+        </Clients>
+      )}
+      {editing && (
+        <OidcClientDialog
+          title={
+            editing.kind === 'create' ? TEXT_ADMIN.newOidcClient : TEXT_ADMIN.editOidcClient(editing.client.nombre)
+          }
+          initial={editing.kind === 'create' ? emptyOidcClientForm : clientToForm(editing.client)}
+          apps={apps}
+          editing={editing.kind === 'edit'}
+          onSubmit={editing.kind === 'create' ? create : update(editing.client)}
+          onClose={close}
+        />
+      )}
+      {confirming && (
+        <ConfirmDialog
+          key={`${confirming.kind}-${confirming.client.clientId}`}
+          {...confirmation(confirming)}
+          onClose={closeConfirm}
+        />
+      )}
+      {secret && <OneTimeSecretDialog secret={secret} onClose={() => setSecret(null)} />}
+    </Panel>
+  );
+}

@@ -1,0 +1,69 @@
+import { useRef, useState } from 'react';
+import styled from 'styled-components';
+import { Alert, Button, Modal, TextField } from '@portal/shared';
+import { DialogActions } from '../../components/Page';
+import { TEXT_ADMIN } from '../../texts';
+
+const Body = styled.div`
+  display: grid;
+  gap: 14px;
+  p { margin: 0; }
+  code { overflow-wrap: anywhere; }
+  input { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+`;
+
+export interface OneTimeSecret {
+  nombre: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/**
+ * A client's secret, just created or rotated: the API shows it this once and keeps only its hash, so the dialog says
+ * so and offers 'Copiar'. Closed, it is gone from the page.
+ */
+export function OneTimeSecretDialog({ secret, onClose }: { secret: OneTimeSecret; onClose(): void }) {
+  const field = useRef<HTMLInputElement>(null);
+  const [copy, setCopy] = useState<'copied' | 'failed' | null>(null);
+
+  const copySecret = async () => {
+    try {
+      if (!navigator.clipboard) throw new Error('sin portapapeles');
+      await navigator.clipboard.writeText(secret.clientSecret);
+      setCopy('copied');
+    } catch {
+      // Pages not served over https (or a browser that refuses) have no clipboard: the text is selected instead.
+      field.current?.focus();
+      field.current?.select();
+      setCopy('failed');
+    }
+  };
+
+  return (
+    <Modal title={TEXT_ADMIN.secretTitle(secret.nombre)} width="560px" onClose={onClose}>
+      <Body>
+        <Alert tone="info">{TEXT_ADMIN.secretOnce}</Alert>
+        <p>
+          {TEXT_ADMIN.clientId}: <code>{secret.clientId}</code>
+        </p>
+        <TextField
+          ref={field}
+          label={TEXT_ADMIN.clientSecret}
+          value={secret.clientSecret}
+          readOnly
+          spellCheck={false}
+          autoComplete="off"
+          onFocus={(event) => event.target.select()}
+        />
+        {copy === 'copied' && <Alert tone="success">{TEXT_ADMIN.copied}</Alert>}
+        {copy === 'failed' && <Alert tone="info">{TEXT_ADMIN.copyFailed}</Alert>}
+        <DialogActions>
+          <Button onClick={() => void copySecret()}>{TEXT_ADMIN.copy}</Button>
+          <Button $variant="secondary" onClick={onClose}>
+            {TEXT_ADMIN.close}
+          </Button>
+        </DialogActions>
+      </Body>
+    </Modal>
+  );
+}

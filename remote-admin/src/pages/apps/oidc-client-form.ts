@@ -1,0 +1,91 @@
+import type { OidcClient, OidcClientInput, OidcScope } from '@portal/shared';
+import { splitLines, urisProblem } from '../../rules/oidc-uris';
+import { TEXT_ADMIN } from '../../texts';
+
+export type ClientType = 'confidencial' | 'publico';
+
+/** 'App del catálogo': none. */
+export const NO_APP = 0;
+
+/** The scopes an administrator may allow, in the order the form lists them; `openid` always. */
+export const OIDC_SCOPES: readonly OidcScope[] = ['openid', 'profile', 'email', 'phone', 'offline_access', 'plan'];
+
+/** The client form's fields as the inputs hold them: the address lists one per line. */
+export interface OidcClientForm {
+  nombre: string;
+  redirectUris: string;
+  postLogoutRedirectUris: string;
+  backchannelLogoutUri: string;
+  initiateLoginUri: string;
+  tipo: ClientType;
+  primeraParte: boolean;
+  appId: number;
+  scopes: OidcScope[];
+}
+
+export const emptyOidcClientForm: OidcClientForm = {
+  nombre: '',
+  redirectUris: '',
+  postLogoutRedirectUris: '',
+  backchannelLogoutUri: '',
+  initiateLoginUri: '',
+  tipo: 'confidencial',
+  primeraParte: false,
+  appId: NO_APP,
+  scopes: ['openid'],
+};
+
+export function clientToForm(client: OidcClient): OidcClientForm {
+  return {
+    nombre: client.nombre,
+    redirectUris: client.redirectUris.join('\n'),
+    postLogoutRedirectUris: client.postLogoutRedirectUris.join('\n'),
+    backchannelLogoutUri: client.backchannelLogoutUri ?? '',
+    initiateLoginUri: client.initiateLoginUri ?? '',
+    tipo: client.publico ? 'publico' : 'confidencial',
+    primeraParte: client.primeraParte,
+    appId: client.appId ?? NO_APP,
+    scopes: OIDC_SCOPES.filter((scope) => scope === 'openid' || client.scopes.includes(scope)),
+  };
+}
+
+/** The scopes with `scope` ticked or not, in the form's order; `openid` stays. */
+export function withScope(scopes: readonly OidcScope[], scope: OidcScope, on: boolean): OidcScope[] {
+  return OIDC_SCOPES.filter((s) => s === 'openid' || (s === scope ? on : scopes.includes(s)));
+}
+
+const optional = (value: string) => (value.trim() ? [value.trim()] : []);
+
+/**
+ * The form's error, or null: a name, at least one return address, and every address of the kind its field takes
+ * (rules/oidc-uris.ts); the return addresses of a public client may use the app's own scheme. The server decides
+ * the rest.
+ */
+export function validateOidcClientForm(form: OidcClientForm): string | null {
+  if (!form.nombre.trim()) return TEXT_ADMIN.nameRequired;
+  const redirects = splitLines(form.redirectUris);
+  if (redirects.length === 0) return TEXT_ADMIN.redirectUrisRequired;
+  const appScheme = form.tipo === 'publico';
+  return (
+    urisProblem(TEXT_ADMIN.redirectUris, redirects, appScheme) ??
+    urisProblem(TEXT_ADMIN.postLogoutRedirectUris, splitLines(form.postLogoutRedirectUris), appScheme) ??
+    urisProblem(TEXT_ADMIN.backchannelLogoutUri, optional(form.backchannelLogoutUri)) ??
+    urisProblem(TEXT_ADMIN.initiateLoginUri, optional(form.initiateLoginUri))
+  );
+}
+
+/** What the server is sent: every field; lists split by line, empty addresses as null, `plan` only with an app. */
+export function formToClientInput(form: OidcClientForm): OidcClientInput {
+  const appId = form.appId === NO_APP ? null : form.appId;
+  return {
+    nombre: form.nombre.trim(),
+    redirectUris: splitLines(form.redirectUris),
+    postLogoutRedirectUris: splitLines(form.postLogoutRedirectUris),
+    backchannelLogoutUri: form.backchannelLogoutUri.trim() || null,
+    initiateLoginUri: form.initiateLoginUri.trim() || null,
+    publico: form.tipo === 'publico',
+    primeraParte: form.primeraParte,
+    appId,
+    scopes: form.scopes.filter((scope) => scope !== 'plan' || appId !== null),
+  };
+}

@@ -1,0 +1,37 @@
+import { API_PATHS, type InteractionDetails, type InteractionRedirect, request } from '@portal/shared';
+
+/**
+ * The calls of an OpenID Connect interaction (/autorizar and /login's notice). Each carries the browser's cookies:
+ * the API ties an interaction to a cookie of the browser that started it. The session's bearer token goes as on
+ * every call, when there is one.
+ */
+
+export const INTERACTION_FALLBACK = {
+  details: 'No se pudo cargar la solicitud de la aplicación',
+  continue: 'No se pudo continuar a la aplicación',
+  cancel: 'No se pudo cancelar el inicio de sesión en la aplicación',
+} as const;
+
+export function getInteractionDetails(uid: string): Promise<InteractionDetails> {
+  return request('get', API_PATHS.oidc.interactionDetails(uid), {
+    fallback: INTERACTION_FALLBACK.details,
+    credentials: 'include',
+  });
+}
+
+/** Goes on to the app; `allow` is the person's 'Permitir' for a third-party app. */
+export function continueInteraction(uid: string, allow: boolean): Promise<InteractionRedirect> {
+  return request('post', API_PATHS.oidc.continueInteraction(uid), {
+    json: allow ? { permitir: true } : {},
+    fallback: INTERACTION_FALLBACK.continue,
+    credentials: 'include',
+  });
+}
+
+/** The person refused: the app is told so. */
+export function cancelInteraction(uid: string): Promise<InteractionRedirect> {
+  return request('post', API_PATHS.oidc.cancelInteraction(uid), {
+    fallback: INTERACTION_FALLBACK.cancel,
+    credentials: 'include',
+  });
+}
