@@ -24,7 +24,9 @@ const json = { 'content-type': 'application/json' };
 const format = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1));
 const percent = (part: number, whole: number) => `${Math.round((part / whole) * 100)} % of the bare route`;
 const quantile = (values: number[], q: number) =>
-  values.length === 0 ? 0 : [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0;
+  values.length === 0
+    ? 0
+    : ([...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0);
 
 async function load(options: autocannon.Options): Promise<{ perSecond: number; p99: number }> {
   const result = await autocannon({ duration: seconds, ...options });
@@ -36,13 +38,15 @@ async function load(options: autocannon.Options): Promise<{ perSecond: number; p
 
 const rows: { what: string; perSecond: number; p99: number; relative: string }[] = [];
 try {
-  const token = ((await (
-    await fetch(`${api}/auth/login`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ email: adminEmail, password: adminPassword }),
-    })
-  ).json()) as { access_token: string }).access_token;
+  const token = (
+    (await (
+      await fetch(`${api}/auth/login`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ email: adminEmail, password: adminPassword }),
+      })
+    ).json()) as { access_token: string }
+  ).access_token;
   const created = (await (
     await fetch(`${api}/admin/clientes-oidc`, {
       method: 'POST',
@@ -61,9 +65,9 @@ try {
   /** A code of the benchmark's client, with its PKCE verifier, made by `browser` (signed in as the administrator). */
   async function newCode(browser: TestBrowser): Promise<{ code: string; verifier: string }> {
     const verifier = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
-    const challenge = Buffer.from(
-      await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)),
-    ).toString('base64url');
+    const challenge = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))).toString(
+      'base64url',
+    );
     const url = new URL(`${api}/oidc/auth`);
     for (const [name, value] of Object.entries({
       client_id: created.clientId,
@@ -84,7 +88,12 @@ try {
     const response = await fetch(`${api}/oidc/token`, {
       method: 'POST',
       headers: form,
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect, code_verifier: verifier }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirect,
+        code_verifier: verifier,
+      }),
     });
     if (response.status !== 200) throw new Error(`token: ${response.status} ${await response.text()}`);
     return (await response.json()) as { access_token: string; refresh_token: string };

@@ -33,6 +33,15 @@ import type {
   TotpSetup as TotpSetupSchema,
 } from './schemas/security.js';
 import type { Session as PortalSessionSchema } from './schemas/sessions.js';
+import type {
+  AuthorizedApp as AuthorizedAppSchema,
+  InteractionNext,
+  InteractionView,
+  OidcClient as OidcClientSchema,
+  OidcClientBody,
+  OidcClientCreated as OidcClientCreatedSchema,
+  OidcClientSecret as OidcClientSecretSchema,
+} from './schemas/identity-provider.js';
 
 /** `GET /auth/user` and the user of every sign-in answer. */
 export type User = Static<typeof CurrentUser>;
@@ -83,3 +92,19 @@ export interface Paged<T> {
   hasNextPage: boolean;
   count: number;
 }
+
+/** `GET /oidc/interaccion/{uid}/detalles`: the app asking and what the portal's /autorizar page must do. */
+export type InteractionDetails = Static<typeof InteractionView>;
+/** What `continuar` and `cancelar` answer: where the browser goes next (back to the app through the API). */
+export type InteractionRedirect = Static<typeof InteractionNext>;
+/** `GET /auth/aplicaciones`: a third-party app the person allowed. */
+export type AuthorizedApp = Static<typeof AuthorizedAppSchema>;
+/** What an app may see or do: the scope and how the person reads it. */
+export type OidcPermission = AuthorizedApp['permisos'][number];
+/** An OpenID Connect client as the admin calls answer it (never its secret). */
+export type OidcClient = Static<typeof OidcClientSchema>;
+/** The body of `POST` and `PUT /admin/clientes-oidc`, as the panel sends it: every field. */
+export type OidcClientInput = Required<Static<typeof OidcClientBody>>;
+export type OidcClientCreated = Static<typeof OidcClientCreatedSchema>;
+export type OidcClientSecret = Static<typeof OidcClientSecretSchema>;
+export type OidcScope = OidcClient['scopes'][number];

@@ -120,8 +120,14 @@ forEachBackend((backend) => {
         [{ nombre: 'A', redirectUris: ['javascript://x'], publico: true }, /esquema no está permitido/],
         [{ nombre: 'A', redirectUris: ['notaurl'] }, /dirección completa/],
         [{ nombre: 'A', redirectUris: ['https://a.example.com/cb'], scopes: ['email'] }, /deben incluir openid/],
-        [{ nombre: 'A', redirectUris: ['https://a.example.com/cb'], scopes: ['openid', 'admin'] }, /desconocidos: admin/],
-        [{ nombre: 'A', redirectUris: ['https://a.example.com/cb'], scopes: ['openid', 'plan'] }, /plan necesita una app/],
+        [
+          { nombre: 'A', redirectUris: ['https://a.example.com/cb'], scopes: ['openid', 'admin'] },
+          /desconocidos: admin/,
+        ],
+        [
+          { nombre: 'A', redirectUris: ['https://a.example.com/cb'], scopes: ['openid', 'plan'] },
+          /plan necesita una app/,
+        ],
         [{ nombre: 'A', redirectUris: ['https://a.example.com/cb'], appId: 999 }, /No existe la app 999/],
         [
           { nombre: 'A', redirectUris: ['https://a.example.com/cb'], backchannelLogoutUri: 'controlmax://x' },

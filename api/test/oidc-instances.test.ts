@@ -62,7 +62,9 @@ if (backends.includes('postgres'))
       const browser = new TestBrowser(issuer);
       browser.portalToken = await login(pair.a, adminEmail, adminPassword);
       const app = await serverApp(issuer, client.clientId, client.clientSecret ?? '', redirect);
-      const landed = await browser.signInTo(await app.authorizationUrl(['openid', 'offline_access'], { prompt: 'consent' }));
+      const landed = await browser.signInTo(
+        await app.authorizationUrl(['openid', 'offline_access'], { prompt: 'consent' }),
+      );
       const code = new URL(landed).searchParams.get('code') ?? '';
       const redeemed = await tokenAt(urlOfB, {
         grant_type: 'authorization_code',

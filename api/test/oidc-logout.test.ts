@@ -36,7 +36,10 @@ async function verifiedClaims(jwt: string, issuer: string): Promise<Record<strin
   const valid = verify(
     'sha256',
     Buffer.from(`${header}.${payload}`),
-    { key: createPublicKey({ key: jwk as unknown as import('node:crypto').JsonWebKey, format: 'jwk' }), dsaEncoding: 'ieee-p1363' },
+    {
+      key: createPublicKey({ key: jwk as unknown as import('node:crypto').JsonWebKey, format: 'jwk' }),
+      dsaEncoding: 'ieee-p1363',
+    },
     Buffer.from(signature, 'base64url'),
   );
   assert.ok(valid, 'the signature verifies');
@@ -68,7 +71,9 @@ forEachBackend((backend) => {
     async function signIntoBoth(browser: TestBrowser) {
       const signIn = async (client: { clientId: string; clientSecret?: string }, redirect: string) => {
         const rp = await serverApp(api.issuer, client.clientId, client.clientSecret ?? '', redirect);
-        const landed = await browser.signInTo(await rp.authorizationUrl(['openid', 'offline_access'], { prompt: 'consent' }));
+        const landed = await browser.signInTo(
+          await rp.authorizationUrl(['openid', 'offline_access'], { prompt: 'consent' }),
+        );
         const tokens = await rp.exchange(landed);
         return { rp, tokens, sid: String(claimsOf(tokens.idToken ?? '').sid), client };
       };
@@ -83,12 +88,18 @@ forEachBackend((backend) => {
     /** Each app was told by a verified logout token for its session, and its tokens no longer work. */
     async function assertLoggedOut(sessionsOfApps: AppSession[], sub: number) {
       await api.app.identityProvider.logouts.deliverDue();
-      for (const [session, receiver] of sessionsOfApps.map((s) => [s, s.client === clientA ? receiverA : receiverB] as const)) {
-        const token = await waitFor(`the logout token of ${session.client.clientId}`, async () => {
-          for (const jwt of receiver.tokens) if (claimsOf(jwt).sid === session.sid) return jwt;
-          await api.app.identityProvider.logouts.deliverDue();
-          return undefined;
-        }, 10_000);
+      for (const [session, receiver] of sessionsOfApps.map(
+        (s) => [s, s.client === clientA ? receiverA : receiverB] as const,
+      )) {
+        const token = await waitFor(
+          `the logout token of ${session.client.clientId}`,
+          async () => {
+            for (const jwt of receiver.tokens) if (claimsOf(jwt).sid === session.sid) return jwt;
+            await api.app.identityProvider.logouts.deliverDue();
+            return undefined;
+          },
+          10_000,
+        );
         const claims = await verifiedClaims(token, api.issuer);
         assert.equal(claims.iss, api.issuer);
         assert.equal(claims.aud, session.client.clientId);
@@ -132,7 +143,7 @@ forEachBackend((backend) => {
       await receiverB.close();
     });
 
-    it("logging out of the portal logs the person out of both apps, and the audit log says so", async () => {
+    it('logging out of the portal logs the person out of both apps, and the audit log says so', async () => {
       const { id, browser } = await newPerson();
       const apps = await signIntoBoth(browser);
       const logout = await api.app.inject({
@@ -146,13 +157,10 @@ forEachBackend((backend) => {
         .select({ details: auditLog.details })
         .from(auditLog)
         .where(and(eq(auditLog.action, 'oidc.backchannel_logout'), eq(auditLog.targetId, id)));
-      assert.deepEqual(
-        audited.map((row) => [row.details.cliente, row.details.motivo, row.details.resultado]).sort(),
-        [
-          ['Beto Pro', 'logout', 'entregado'],
-          ['Control Max 360', 'logout', 'entregado'],
-        ],
-      );
+      assert.deepEqual(audited.map((row) => [row.details.cliente, row.details.motivo, row.details.resultado]).sort(), [
+        ['Beto Pro', 'logout', 'entregado'],
+        ['Control Max 360', 'logout', 'entregado'],
+      ]);
       // The provider's session went with it: the next app sign-in goes through the portal again.
       const rp = await serverApp(api.issuer, clientA.clientId, clientA.clientSecret ?? '', redirectA);
       const { url } = await browser.navigate(await rp.authorizationUrl(['openid']));

@@ -48,7 +48,6 @@ Usa la configuración de la API (DATABASE_URL, DATA_DIR, SMTP_URL…). Con la ba
 DATABASE_URL) la API debe estar detenida; con PostgreSQL puede seguir en marcha.
 Cada cambio queda en el registro de auditoría como hecho por 'operador (CLI)'.`;
 
-
 const usageError = (problem: string) => new Refusal(`${problem}\n\n${usage}`, 2);
 
 const statusLabels: Record<string, string> = {
@@ -56,7 +55,6 @@ const statusLabels: Record<string, string> = {
   suspended: 'suspendida',
   pending_verification: 'pendiente de verificación',
 };
-
 
 function email(raw: string): string {
   const normalized = normalizeEmail(raw);
@@ -263,9 +261,7 @@ async function mailResetCode(app: FastifyInstance, user: User): Promise<string> 
   return `Código enviado por correo a ${user.email} (vale 10 minutos). Con él elige una contraseña nueva en ${where}.`;
 }
 
-function parse(
-  argv: string[],
-): { command: Command; positionals: string[]; values: OptionValues } | 'help' {
+function parse(argv: string[]): { command: Command; positionals: string[]; values: OptionValues } | 'help' {
   const [name, ...rest] = argv;
   if (name === undefined || name === 'ayuda' || name === '--help' || name === '-h') return 'help';
   // Own properties only: 'constructor' or '__proto__' would otherwise reach Object.prototype's.

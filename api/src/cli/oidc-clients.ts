@@ -27,7 +27,8 @@ export const oidcClientCommands: Record<string, Command> = {
     positionals: 0,
     async run(app) {
       const clients = await listClients(app.db);
-      if (clients.length === 0) return 'No hay clientes OpenID Connect. Registra uno: npm run admin -- crear-cliente-oidc';
+      if (clients.length === 0)
+        return 'No hay clientes OpenID Connect. Registra uno: npm run admin -- crear-cliente-oidc';
       return clients
         .map((client) =>
           [
@@ -58,7 +59,8 @@ export const oidcClientCommands: Record<string, Command> = {
     },
     async run(app, [nombre = ''], values) {
       const appId = text(values, 'app');
-      if (appId !== undefined && !/^[1-9][0-9]{0,9}$/.test(appId)) throw new Refusal(`«${appId}» no es el id de una app.`, 2);
+      if (appId !== undefined && !/^[1-9][0-9]{0,9}$/.test(appId))
+        throw new Refusal(`«${appId}» no es el id de una app.`, 2);
       const { client, clientSecret } = await createClient(
         app.db,
         operatorActor,
@@ -78,7 +80,9 @@ export const oidcClientCommands: Record<string, Command> = {
       return [
         `Cliente creado: ${client.nombre}`,
         `client_id: ${client.clientId}`,
-        ...(clientSecret ? [`client_secret (se muestra solo esta vez): ${clientSecret}`] : ['Cliente público: sin secreto.']),
+        ...(clientSecret
+          ? [`client_secret (se muestra solo esta vez): ${clientSecret}`]
+          : ['Cliente público: sin secreto.']),
         `Emisor (issuer): ${app.config.oidcIssuer}`,
       ].join('\n');
     },

@@ -1,14 +1,11 @@
 import { Type } from 'typebox';
-import { Nullable } from './common.js';
+import { LiteralUnion, Nullable } from './common.js';
 import { oidcScopes } from '../domain/identity-provider/scopes.js';
 
 /** An interaction's id, as oidc-provider makes them (nanoid, URL-safe). */
 export const InteractionUid = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Id de la interacción' });
 
-const Scope = Type.Union(
-  oidcScopes.map((scope) => Type.Literal(scope)),
-  { description: 'Permiso OpenID Connect' },
-);
+const Scope = LiteralUnion(oidcScopes, { description: 'Permiso OpenID Connect' });
 const Permission = Type.Object({ scope: Scope, descripcion: Type.String() }, { additionalProperties: false });
 
 export const InteractionView = Type.Object(

@@ -3,7 +3,6 @@
  * TypeScript from the TypeBox schemas the API validates with): one source, no copy to drift.
  */
 import type { App as CatalogueApp, SecondStepRequired } from '@portal/api/types';
-import type { AppSignInLaunch } from './oidc';
 
 export type {
   AdminUser,
@@ -45,10 +44,10 @@ export type {
   OidcClientSecret,
   OidcPermission,
   OidcScope,
-} from './oidc';
+} from '@portal/api/types';
 
-/** An app of the catalogue, with its OpenID Connect launch address when it has one (./oidc.ts until the API's). */
-export type App = CatalogueApp & AppSignInLaunch;
+/** An app of the catalogue (with its OpenID Connect launch address when it has one). */
+export type App = CatalogueApp;
 
 /** A factor the second step of a sign-in accepts. */
 export type SecondFactorMethod = SecondStepRequired['methods'][number];

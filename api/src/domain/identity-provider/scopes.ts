@@ -13,14 +13,14 @@ export const scopeClaims: Record<Exclude<OidcScope, 'offline_access'>, readonly 
   plan: ['plan'],
 };
 
-/** What a person reads on the consent screen and in /perfil for each scope. */
+/** What a person reads for each scope, after '{app} podrá:' on the consent screen and in /perfil. */
 export const scopeDescriptions: Record<OidcScope, string> = {
   openid: 'Saber quién eres (un identificador de tu cuenta, nunca tu contraseña)',
-  profile: 'Tu nombre y apellido',
-  email: 'Tu email',
-  phone: 'Tu teléfono',
-  plan: 'Tu plan en esta aplicación y su vencimiento',
-  offline_access: 'Seguir conectada a tu cuenta cuando no estés usándola',
+  profile: 'Ver tu nombre y apellido',
+  email: 'Ver tu email',
+  phone: 'Ver tu teléfono',
+  plan: 'Ver tu plan en esta aplicación y su vencimiento',
+  offline_access: 'Seguir conectada a tu cuenta aunque no la estés usando',
 };
 
 export function isOidcScope(value: string): value is OidcScope {

@@ -109,7 +109,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'La persona no permite el acceso: la app recibe access_denied',
         tags,
         params,
-        body: Type.Object({}, { additionalProperties: false }),
         response: { 200: InteractionNext, 404: ErrorRef, ...commonErrors },
       },
     },

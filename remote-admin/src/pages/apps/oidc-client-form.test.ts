@@ -26,7 +26,7 @@ const client: OidcClient = {
   publico: false,
   primeraParte: true,
   appId: 3,
-  scopes: ['openid', 'email', 'plan', 'otro'],
+  scopes: ['openid', 'email', 'plan'],
   creadoEn: '2026-11-01T10:00:00.000Z',
   actualizadoEn: '2026-11-02T10:00:00.000Z',
 };

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { type AuthorizedApp, useSession, whenApiIdle } from '@portal/shared';
+import { type AuthorizedApp, type OidcScope, useSession, whenApiIdle } from '@portal/shared';
 import { firstThen } from '@portal/shared/testing/fake-api';
 import { renderAt, useFakeApi, user, type FakeApi } from '../../../testing/render';
 import { ApplicationsSection } from './ApplicationsSection';
@@ -15,10 +15,11 @@ const authorized = (
   nombre: string,
   descripciones: string[],
   autorizadaEn: string,
+  scopes: readonly OidcScope[] = ['profile', 'email', 'phone'],
 ): AuthorizedApp => ({
   clientId,
   nombre,
-  permisos: descripciones.map((descripcion, i) => ({ scope: `s${i}`, descripcion })),
+  permisos: descripciones.map((descripcion, i) => ({ scope: scopes[i % scopes.length] ?? 'openid', descripcion })),
   autorizadaEn,
 });
 
