@@ -570,7 +570,7 @@ describe('PostgreSQL: pg_dump, createdb, pg_restore', { skip: !backends.includes
       assert.equal(result.code, 1, shown(result));
       assert.equal(
         result.stderr,
-        'Con PostgreSQL (DATABASE_URL) el respaldo se hace con pg_dump y se restaura con pg_restore: docs/operations.md, «Respaldos».\n',
+        'Con PostgreSQL (DATABASE_URL) el respaldo se hace con pg_dump y se restaura con pg_restore: ver docs/operations.md, sección «Backups».\n',
       );
     }
   });

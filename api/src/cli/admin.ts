@@ -324,7 +324,7 @@ const commands: Record<string, Command> = {
 function refuseOnPostgres(config: Config): void {
   if (config.databaseUrl) {
     throw new Refusal(
-      'Con PostgreSQL (DATABASE_URL) el respaldo se hace con pg_dump y se restaura con pg_restore: docs/operations.md, «Respaldos».',
+      'Con PostgreSQL (DATABASE_URL) el respaldo se hace con pg_dump y se restaura con pg_restore: ver docs/operations.md, sección «Backups».',
     );
   }
 }
