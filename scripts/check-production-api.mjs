@@ -2,10 +2,12 @@
 // `node scripts/check-production-api.mjs`): compiled to JavaScript (the API part of `npm run build`), installed with
 // its production dependencies only (`npm ci --omit=dev` for the API workspace, from the project's lock file, into a
 // temporary folder), started there with plain `node` on the embedded PGlite, and asked for /health and a sign-in of
-// the administrator. No tsx, TypeScript or webpack in that install: a missing runtime dependency fails here. Prints
-// one summary line with the time of each phase; exit code 0 when everything answered, 1 otherwise.
+// the administrator. No tsx, TypeScript or webpack in that install: a missing runtime dependency fails here. It first
+// checks that a production start on the development defaults is refused, one Spanish line per variable. Prints one
+// summary line with the time of each phase; exit code 0 when everything answered, 1 otherwise.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -79,20 +81,53 @@ async function check(deploy) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const admin = { email: 'admin@produccion.test', password: 'Produccion-2026!' };
+  // Only what a deployment sets: no DATABASE_URL (the embedded PGlite), no tsx loader, no test variables.
+  const base = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: path.join(deploy, 'data'),
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    LOG_LEVEL: 'warn',
+  };
+
+  // On the development defaults a production start stops before listening, naming each unsafe one.
+  const refused = spawnSync(process.execPath, ['api/dist/server.js'], {
+    cwd: deploy,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...base, ADMIN_SECOND_FACTOR: 'optional' },
+  });
+  assert.equal(refused.status, 1, `la API arrancó en producción con los valores de desarrollo:\n${refused.stderr}`);
+  assert.deepEqual(
+    refused.stderr
+      .trim()
+      .split('\n')
+      .map((line) => /^Configuración inválida: ([A-Z_]+) /.exec(line)?.[1]),
+    ['JWT_PRIVATE_KEY', 'SMTP_URL', 'ADMIN_SECOND_FACTOR', 'CORS_ORIGINS'],
+    `producción sin configurar no dijo una línea por variable:\n${refused.stderr}`,
+  );
+  assert.equal(existsSync(base.DATA_DIR), false, 'la API rechazada no debe crear DATA_DIR');
+  phases.push(`rechazo de los valores de desarrollo ${seconds(started)}`);
+
+  started = Date.now();
+  const { privateKey } = generateKeyPairSync('ec', {
+    namedCurve: 'P-256',
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
   const api = spawn(process.execPath, ['api/dist/server.js'], {
     cwd: deploy,
     stdio: ['ignore', 'ignore', 'pipe'],
-    // Only what a deployment sets: no DATABASE_URL (the embedded PGlite), no tsx loader, no test variables.
     env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: path.join(deploy, 'data'),
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      LOG_LEVEL: 'warn',
+      ...base,
+      JWT_PRIVATE_KEY: privateKey,
+      // Nothing listens there: a mail would wait in the outbox, and this check sends none it needs.
+      SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
+      CORS_ORIGINS: 'https://portal.example.com',
     },
   });
   let stderr = '';
@@ -136,7 +171,7 @@ const deploy = mkdtempSync(path.join(tmpdir(), 'portal-api-prod-'));
 try {
   const phases = await check(deploy);
   console.log(
-    `ok    producción (API compilada): /health 200, sesión del administrador con token y panel cerrado hasta configurar un segundo factor, con solo las dependencias ` +
+    `ok    producción (API compilada): los valores de desarrollo rechazados, /health 200, sesión del administrador con token y panel cerrado hasta configurar un segundo factor, con solo las dependencias ` +
       `de producción, en ${seconds(started)} (${phases.join(', ')})`,
   );
 } catch (error) {

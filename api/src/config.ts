@@ -227,8 +227,15 @@ export function loadBillingConfig(env: Env): BillingConfig | undefined {
 }
 
 export class ConfigError extends Error {
-  constructor(variable: string, problem: string) {
-    super(`Configuración inválida: ${variable} ${problem}`);
+  constructor(variable: string, problem: string);
+  /** Several problems reported at once: one line each, in order. */
+  constructor(problems: ConfigError[]);
+  constructor(variable: string | ConfigError[], problem?: string) {
+    super(
+      typeof variable === 'string'
+        ? `Configuración inválida: ${variable} ${problem}`
+        : variable.map((error) => error.message).join('\n'),
+    );
     this.name = 'ConfigError';
   }
 }
@@ -392,7 +399,66 @@ function redirectAllowList(env: Env, ownUrls: string[], wildcardDomains: string[
   return entries;
 }
 
+/**
+ * What a production start (NODE_ENV=production) refuses: the defaults that make a local trial work with nothing set
+ * but would be unsafe in production (docs/decisions/0058-production-refuses-development-defaults.md). One line each.
+ */
+export function productionProblems(env: Env): ConfigError[] {
+  if (read(env, 'NODE_ENV') !== 'production') return [];
+  const problems: ConfigError[] = [];
+  if (read(env, 'JWT_PRIVATE_KEY') === undefined) {
+    problems.push(
+      new ConfigError(
+        'JWT_PRIVATE_KEY',
+        'falta: en producción la clave de firma no se genera en DATA_DIR (cambiaría al perder el disco y cada instancia tendría la suya, cerrando las sesiones); créala con openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256',
+      ),
+    );
+  }
+  if (read(env, 'SMTP_URL') === undefined) {
+    problems.push(
+      new ConfigError(
+        'SMTP_URL',
+        'falta: en producción los correos (y sus códigos) no se escriben en el registro de la API; indica el servidor de correo (smtp://usuario:clave@correo.example.com:587)',
+      ),
+    );
+  }
+  if (read(env, 'ADMIN_SECOND_FACTOR') === 'optional') {
+    problems.push(
+      new ConfigError(
+        'ADMIN_SECOND_FACTOR',
+        'no admite optional en producción: un administrador debe probar un segundo factor (quita la variable o usa required)',
+      ),
+    );
+  }
+  if (commaList(env, 'CORS_ORIGINS').length === 0) {
+    problems.push(
+      new ConfigError(
+        'CORS_ORIGINS',
+        'falta: en producción indica los orígenes del portal y de cada remoto (https://portal.example.com,https://auth.example.com,…); los de localhost solo sirven en esta máquina',
+      ),
+    );
+  }
+  return problems;
+}
+
+/**
+ * The API's configuration, or a ConfigError naming every variable that stops it. A production start reports its
+ * refusals together with the first malformed value, so one restart after fixing them is enough.
+ */
 export function loadConfig(env: Env = process.env): Config {
+  const refusals = productionProblems(env);
+  let config: Config;
+  try {
+    config = readConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError && refusals.length > 0) throw new ConfigError([error, ...refusals]);
+    throw error;
+  }
+  if (refusals.length > 0) throw new ConfigError(refusals);
+  return config;
+}
+
+function readConfig(env: Env): Config {
   const databaseUrl = read(env, 'DATABASE_URL');
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL', 'debe empezar por postgres:// o postgresql://');

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ConfigError, defaultCorsOrigins, loadConfig } from '../src/config.js';
 import { loadEnvFile } from '../src/lib/env-file.js';
+import { generateEcKeyPem } from './helpers/keys.js';
 
 describe('configuration', () => {
   it('uses the documented defaults when nothing is set', () => {
@@ -390,5 +391,98 @@ describe('second factor and passkeys', () => {
       () => loadConfig({ WEBAUTHN_RP_ID: 'https://portal.example.com' }),
       (error: Error) => error instanceof ConfigError && error.message.includes('WEBAUTHN_RP_ID'),
     );
+  });
+});
+
+describe('a production start (NODE_ENV=production)', () => {
+  const production = {
+    NODE_ENV: 'production',
+    JWT_PRIVATE_KEY: generateEcKeyPem(),
+    SMTP_URL: 'smtp://portal:clave@correo.example.com:587',
+    CORS_ORIGINS: 'https://portal.example.com, https://auth.example.com',
+  };
+  const refusal = {
+    JWT_PRIVATE_KEY:
+      'Configuración inválida: JWT_PRIVATE_KEY falta: en producción la clave de firma no se genera en DATA_DIR (cambiaría al perder el disco y cada instancia tendría la suya, cerrando las sesiones); créala con openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256',
+    SMTP_URL:
+      'Configuración inválida: SMTP_URL falta: en producción los correos (y sus códigos) no se escriben en el registro de la API; indica el servidor de correo (smtp://usuario:clave@correo.example.com:587)',
+    ADMIN_SECOND_FACTOR:
+      'Configuración inválida: ADMIN_SECOND_FACTOR no admite optional en producción: un administrador debe probar un segundo factor (quita la variable o usa required)',
+    CORS_ORIGINS:
+      'Configuración inválida: CORS_ORIGINS falta: en producción indica los orígenes del portal y de cada remoto (https://portal.example.com,https://auth.example.com,…); los de localhost solo sirven en esta máquina',
+  };
+  const refusedWith = (env: Record<string, string>, lines: string[]) =>
+    assert.throws(
+      () => loadConfig(env),
+      (error: Error) => {
+        assert.ok(error instanceof ConfigError);
+        assert.deepEqual(error.message.split('\n'), lines);
+        return true;
+      },
+    );
+
+  it('starts with a signing key, a mail server and the browser origins set, the second factor required', () => {
+    const config = loadConfig(production);
+    assert.equal(config.adminSecondFactor, 'required');
+    assert.deepEqual(config.corsOrigins, ['https://portal.example.com', 'https://auth.example.com']);
+    assert.equal(config.smtpUrl, production.SMTP_URL);
+    assert.ok(config.jwtPrivateKey?.includes('-----BEGIN PRIVATE KEY-----'));
+  });
+
+  it('refuses every unsafe development default at once, one Spanish line naming each variable', () => {
+    refusedWith({ NODE_ENV: 'production', ADMIN_SECOND_FACTOR: 'optional' }, [
+      refusal.JWT_PRIVATE_KEY,
+      refusal.SMTP_URL,
+      refusal.ADMIN_SECOND_FACTOR,
+      refusal.CORS_ORIGINS,
+    ]);
+  });
+
+  it('refuses each one alone, empty counting as unset', () => {
+    for (const variable of ['JWT_PRIVATE_KEY', 'SMTP_URL', 'CORS_ORIGINS'] as const) {
+      refusedWith({ ...production, [variable]: '' }, [refusal[variable]]);
+    }
+    refusedWith({ ...production, CORS_ORIGINS: ' , ' }, [refusal.CORS_ORIGINS]);
+    refusedWith({ ...production, ADMIN_SECOND_FACTOR: 'optional' }, [refusal.ADMIN_SECOND_FACTOR]);
+  });
+
+  it('reports a malformed value together with the refusals', () => {
+    refusedWith({ ...production, SMTP_URL: '', LOG_LEVEL: 'ruidoso' }, [
+      'Configuración inválida: LOG_LEVEL debe ser uno de fatal, error, warn, info, debug, trace, silent (recibido "ruidoso")',
+      refusal.SMTP_URL,
+    ]);
+  });
+
+  it('leaves the development defaults alone outside production (npm start, the tests)', () => {
+    for (const NODE_ENV of [undefined, 'development', 'test']) {
+      const config = loadConfig({ ...(NODE_ENV ? { NODE_ENV } : {}), ADMIN_SECOND_FACTOR: 'optional' });
+      assert.equal(config.jwtPrivateKey, undefined);
+      assert.equal(config.smtpUrl, undefined);
+      assert.deepEqual(config.corsOrigins, defaultCorsOrigins);
+    }
+  });
+
+  it('the API process prints the lines and exits 1 before listening or creating its data directory', () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'portal-config-production-')), 'data');
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, PORT: '0' };
+      for (const name of ['JWT_PRIVATE_KEY', 'SMTP_URL', 'CORS_ORIGINS', 'ADMIN_SECOND_FACTOR']) delete env[name];
+      const started = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+        cwd: new URL('..', import.meta.url),
+        env,
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      assert.equal(started.status, 1, started.stdout + started.stderr);
+      assert.deepEqual(started.stderr.trim().split('\n'), [
+        refusal.JWT_PRIVATE_KEY,
+        refusal.SMTP_URL,
+        refusal.CORS_ORIGINS,
+      ]);
+      assert.equal(started.stdout, '');
+      assert.equal(existsSync(dataDir), false);
+    } finally {
+      rmSync(dirname(dataDir), { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,8 @@
-// docs/configuration.md cannot drift from the code: every environment variable the code reads, and every one
-// `.env.example` lists, has a row there, and every row names a variable something reads.
+// docs/configuration.md and `.env.example` cannot drift from the code. In scope: every environment variable the
+// portal's own code reads (the API and its admin command, the benches and test helpers, the scripts, the browser
+// suite's support), found by scanning the sources below. docs/configuration.md has a row for each of them and for
+// nothing else; `.env.example` lists every variable an operator sets (the rows of the launcher's and the API's
+// sections) and nothing the code does not read. The tests' and benchmarks' variables may be listed there, need not be.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -99,10 +102,30 @@ function documentedVariables(markdown) {
   return names;
 }
 
-const documented = documentedVariables(readFileSync(path.join(ROOT, 'docs/configuration.md'), 'utf8'));
+/**
+ * The page's sections by heading, each with the variables its tables document. Every section with a table is named
+ * here, so a new one is sorted on purpose: those an operator reads to configure the portal, and the others.
+ */
+const OPERATOR_SECTIONS = ['The launcher: `npm start`, `npm run dev`, `scripts/serve.mjs`', 'The API'];
+const OTHER_SECTIONS = ['Set by the launcher, never by hand', 'Tests', 'Benchmarks'];
+
+/** @param {string} markdown @returns {Map<string, Set<string>>} */
+function sections(markdown) {
+  const found = new Map();
+  for (const section of markdown.split(/^## /m).slice(1)) {
+    const [heading = '', ...body] = section.split('\n');
+    found.set(heading.trim(), documentedVariables(body.join('\n')));
+  }
+  return found;
+}
+
+const markdown = readFileSync(path.join(ROOT, 'docs/configuration.md'), 'utf8');
+const documented = documentedVariables(markdown);
+const bySection = sections(markdown);
+const forOperators = new Set(OPERATOR_SECTIONS.flatMap((heading) => [...(bySection.get(heading) ?? [])]));
 const read = readVariables();
 const example = readFileSync(path.join(ROOT, '.env.example'), 'utf8');
-const listed = new Set([...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map(([, name]) => name));
+const listed = new Set(captured(example, '^#?\\s*([A-Z][A-Z0-9_]+)=', 'gm'));
 
 describe('docs/configuration.md', () => {
   it('finds the variables where the code reads them (the scan still works)', () => {
@@ -127,11 +150,30 @@ describe('docs/configuration.md', () => {
     );
   });
 
+  it("sorts every section with variables into operators' or others' (the .env.example check relies on it)", () => {
+    const withVariables = [...bySection].filter(([, names]) => names.size > 0).map(([heading]) => heading);
+    assert.deepEqual(withVariables.sort(), [...OPERATOR_SECTIONS, ...OTHER_SECTIONS].sort());
+  });
+
   it('documents no variable that nothing reads', () => {
     assert.deepEqual(
       [...documented].filter((name) => !read.has(name)).sort(),
       [],
       'a row of docs/configuration.md names a variable no code reads',
     );
+  });
+});
+
+describe('.env.example', () => {
+  it("lists every variable an operator sets: each row of the launcher's and the API's sections", () => {
+    assert.deepEqual(
+      [...forOperators].filter((name) => !listed.has(name)).sort(),
+      [],
+      'documented for operators in docs/configuration.md but missing from .env.example',
+    );
+  });
+
+  it('lists no variable that nothing reads', () => {
+    assert.deepEqual([...listed].filter((name) => !read.has(name)).sort(), [], 'in .env.example but read by no code');
   });
 });

@@ -1,7 +1,7 @@
-// The operator's command for accounts: `npm run admin -- <orden>` (README, "Administración desde la consola").
-// It builds the API itself (`buildApp`: the same configuration, database, migrations, password hashing, codes and
-// mail outbox) without listening, runs one command, writes it to the audit log as 'operador (CLI)' and exits:
-// 0 done, 1 refused or failed, 2 wrong arguments.
+// The operator's command for accounts and backups: `npm run admin -- <orden>` (docs/operations.md). An account order
+// builds the API itself (`buildApp`: the same configuration, database, migrations, password hashing, codes and mail
+// outbox) without listening, runs, writes itself to the audit log as 'operador (CLI)' and exits; a backup order works
+// on the embedded database's directory alone. Exit codes: 0 done, 1 refused or failed, 2 wrong arguments.
 import { parseArgs } from 'node:util';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -17,7 +17,8 @@ import { operatorActor, recordAudit } from '../domain/accounts/audit.js';
 import { newPasswordValues } from '../domain/accounts/passwords.js';
 import { findUserByEmail, normalizeEmail } from '../domain/accounts/queries.js';
 import { loadEnvFile } from '../lib/env-file.js';
-import { type Command, type OptionValues, Refusal } from './command.js';
+import { BackupRefusal, backUpEmbedded, restoreEmbedded } from '../domain/backups/embedded.js';
+import { type Command, type DataCommand, type OptionValues, Refusal } from './command.js';
 import { oidcClientCommands } from './oidc-clients.js';
 
 const usage = `Uso: npm run admin -- <orden> [argumentos]
@@ -42,11 +43,15 @@ const usage = `Uso: npm run admin -- <orden> [argumentos]
                               da un secreto nuevo al cliente; el anterior deja de valer al instante
   eliminar-cliente-oidc <client_id>
                               elimina el cliente y todos sus tokens
+  respaldo <archivo>          copia la base de datos embebida y su clave de firma en un archivo nuevo
+  restaurar <archivo> [--forzar]
+                              pone un respaldo en DATA_DIR; --forzar reemplaza lo que haya (y lo guarda aparte)
   ayuda                       muestra esta ayuda
 
 Usa la configuración de la API (DATABASE_URL, DATA_DIR, SMTP_URL…). Con la base de datos embebida (sin
-DATABASE_URL) la API debe estar detenida; con PostgreSQL puede seguir en marcha.
-Cada cambio queda en el registro de auditoría como hecho por 'operador (CLI)'.`;
+DATABASE_URL) la API debe estar detenida; con PostgreSQL puede seguir en marcha, y los respaldos se hacen con
+pg_dump y pg_restore (docs/operations.md).
+Cada cambio de una cuenta queda en el registro de auditoría como hecho por 'operador (CLI)'.`;
 
 const usageError = (problem: string) => new Refusal(`${problem}\n\n${usage}`, 2);
 
@@ -73,6 +78,7 @@ async function account(app: FastifyInstance, raw: string): Promise<User> {
 
 const commands: Record<string, Command> = {
   'crear-admin': {
+    kind: 'account',
     positionals: 1,
     options: { nombre: { type: 'string' }, apellido: { type: 'string' } },
     async run(app, [raw = ''], options) {
@@ -104,6 +110,7 @@ const commands: Record<string, Command> = {
   },
 
   'restablecer-clave': {
+    kind: 'account',
     positionals: 1,
     options: { 'por-correo': { type: 'boolean' } },
     async run(app, [raw = ''], options) {
@@ -135,6 +142,7 @@ const commands: Record<string, Command> = {
   },
 
   promover: {
+    kind: 'account',
     positionals: 1,
     async run(app, [raw = '']) {
       const user = await account(app, raw);
@@ -150,6 +158,7 @@ const commands: Record<string, Command> = {
   },
 
   degradar: {
+    kind: 'account',
     positionals: 1,
     async run(app, [raw = '']) {
       const user = await account(app, raw);
@@ -163,6 +172,7 @@ const commands: Record<string, Command> = {
   },
 
   suspender: {
+    kind: 'account',
     positionals: 1,
     async run(app, [raw = '']) {
       const user = await account(app, raw);
@@ -176,6 +186,7 @@ const commands: Record<string, Command> = {
   },
 
   reactivar: {
+    kind: 'account',
     positionals: 1,
     async run(app, [raw = '']) {
       const user = await account(app, raw);
@@ -189,6 +200,7 @@ const commands: Record<string, Command> = {
   },
 
   'listar-admins': {
+    kind: 'account',
     positionals: 0,
     async run(app) {
       const admins = await app.db.select().from(users).where(eq(users.role, roles.admin)).orderBy(asc(users.id));
@@ -220,7 +232,88 @@ const commands: Record<string, Command> = {
   },
 
   ...oidcClientCommands,
+
+  respaldo: {
+    kind: 'data',
+    positionals: 1,
+    async run(config, file) {
+      refuseOnPostgres(config);
+      const result = await backUpEmbedded({
+        dataDir: config.dataDir,
+        file,
+        keyConfigured: config.jwtPrivateKey !== undefined,
+      });
+      const what = `la base de datos embebida (${accountCount(result.accounts)})`;
+      const key = {
+        included: [`Respaldo escrito en ${result.file} (${megabytes(result.bytes)}): ${what} y su clave de firma.`],
+        configured: [
+          `Respaldo escrito en ${result.file} (${megabytes(result.bytes)}): ${what}.`,
+          'La clave de firma viene de JWT_PRIVATE_KEY y no va en el respaldo: guárdala aparte, la restauración necesita la misma.',
+        ],
+        none: [
+          `Respaldo escrito en ${result.file} (${megabytes(result.bytes)}): ${what}.`,
+          `No había clave de firma en ${config.dataDir}/keys: la API generará una al arrancar.`,
+        ],
+      }[result.signingKey];
+      return [
+        ...key,
+        'Guárdalo como un secreto: lleva los hashes de las contraseñas y los secretos de los segundos factores.',
+      ].join('\n');
+    },
+  },
+
+  restaurar: {
+    kind: 'data',
+    positionals: 1,
+    options: { forzar: { type: 'boolean' } },
+    async run(config, file, options) {
+      refuseOnPostgres(config);
+      const result = await restoreEmbedded({ dataDir: config.dataDir, file, force: options.forzar === true });
+      const taken = result.createdAt.toISOString().slice(0, 16).replace('T', ' ');
+      const lines = [
+        `Restaurado en ${result.dataDir}: el respaldo del ${taken} UTC (${accountCount(result.accounts)})` +
+          `${result.signingKey ? ' y su clave de firma' : ''}.`,
+      ];
+      if (result.replacedInto) {
+        lines.push(`Lo que había se guardó en ${result.replacedInto}: bórralo cuando compruebes la restauración.`);
+      }
+      if (!result.signingKey) {
+        lines.push(
+          'El respaldo no lleva clave de firma (se hizo con JWT_PRIVATE_KEY): arranca la API con el mismo JWT_PRIVATE_KEY.',
+        );
+      } else if (config.jwtPrivateKey !== undefined) {
+        lines.push(
+          'JWT_PRIVATE_KEY está configurada: la API firmará con ella y no con la clave del respaldo, así que las sesiones del respaldo no valdrán.',
+        );
+      }
+      if (result.pendingMigrations > 0) {
+        const pending = result.pendingMigrations;
+        lines.push(
+          `La API aplicará ${pending} ${pending === 1 ? 'migración pendiente' : 'migraciones pendientes'} al arrancar.`,
+        );
+      }
+      lines.push(
+        'Lo posterior al respaldo no vuelve: las sesiones abiertas desde entonces terminan (se vuelve a entrar con la ' +
+          'misma contraseña y el mismo segundo factor) y los códigos enviados por correo desde entonces no valen.',
+      );
+      return lines.join('\n');
+    },
+  },
 };
+
+/** PostgreSQL has its own tools, consistent while the API runs: the embedded database's orders point to them. */
+function refuseOnPostgres(config: Config): void {
+  if (config.databaseUrl) {
+    throw new Refusal(
+      'Con PostgreSQL (DATABASE_URL) el respaldo se hace con pg_dump y se restaura con pg_restore: ver docs/operations.md, sección «Backups».',
+    );
+  }
+}
+
+const accountCount = (count: number) => `${count} cuenta${count === 1 ? '' : 's'}`;
+
+const megabytes = (bytes: number) =>
+  `${(bytes / 1_000_000).toLocaleString('es', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} MB`;
 
 /** The reset code of `POST /auth/forgot-password`, issued and mailed through the outbox, then delivered now. */
 async function mailResetCode(app: FastifyInstance, user: User): Promise<string> {
@@ -277,19 +370,45 @@ function parse(argv: string[]): { command: Command; positionals: string[]; value
     );
   }
   if (parsed.positionals.length !== command.positionals) {
-    throw usageError(
-      command.positionals === 0
-        ? `${name} no lleva argumentos.`
-        : `${name} necesita ${command.positional ? 'un argumento' : 'un email'}.`,
-    );
+    const needs = command.kind === 'data' ? 'un archivo' : command.positional ? 'un argumento' : 'un email';
+    throw usageError(command.positionals === 1 ? `${name} necesita ${needs}.` : `${name} no lleva argumentos.`);
   }
   // Checked here, before any database is opened.
-  for (const positional of parsed.positionals) (command.positional ?? email)(positional);
+  if (command.kind === 'account')
+    for (const positional of parsed.positionals) (command.positional ?? email)(positional);
+  else if (!parsed.positionals[0]?.trim()) throw usageError(`${name} necesita un archivo.`);
   return {
     command,
     positionals: parsed.positionals,
     values: parsed.values as OptionValues,
   };
+}
+
+/** Runs a backup order; its refusals are one line (two when the API holds the database) and exit code 1. */
+async function runDataCommand(
+  command: DataCommand,
+  config: Config,
+  file: string,
+  options: OptionValues,
+): Promise<number> {
+  try {
+    console.log(await command.run(config, file, options));
+    return 0;
+  } catch (error) {
+    if (error instanceof Refusal || error instanceof BackupRefusal) {
+      console.error(error.message);
+      return 1;
+    }
+    if (error instanceof DatabaseLockedError) {
+      console.error(
+        `La API está en marcha (pid ${error.pid}) y tiene abierta la base de datos embebida de ${error.dataDir}.\n` +
+          'Los respaldos y las restauraciones de la base de datos embebida se hacen con la API detenida: detenla ' +
+          '(Ctrl-C en npm start), repite la orden y vuelve a arrancarla. No se cambió nada.',
+      );
+      return 1;
+    }
+    throw error;
+  }
 }
 
 /** Why the API could not be built, for the operator. */
@@ -328,6 +447,8 @@ async function main(argv: string[]): Promise<number> {
     console.error(error instanceof ConfigError ? error.message : String(error));
     return 1;
   }
+  const { command } = parsed;
+  if (command.kind === 'data') return runDataCommand(command, config, parsed.positionals[0] ?? '', parsed.values);
   let app: FastifyInstance;
   try {
     app = await buildApp({ config });
@@ -336,7 +457,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   try {
-    console.log(await parsed.command.run(app, parsed.positionals, parsed.values));
+    console.log(await command.run(app, parsed.positionals, parsed.values));
     return 0;
   } catch (error) {
     if (error instanceof Refusal) {

@@ -1,6 +1,7 @@
-// What a command of `npm run admin` is, shared by the commands' modules (accounts in admin.ts, OpenID Connect
-// clients in oidc-clients.ts).
+// What an order of `npm run admin` is, shared by the orders' modules (accounts, backups and the parsing in admin.ts,
+// OpenID Connect clients in oidc-clients.ts).
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
 
 /** A message for the person at the console, and the exit code that goes with it (1 refused, 2 wrong arguments). */
 export class Refusal extends Error {
@@ -13,12 +14,26 @@ export class Refusal extends Error {
 }
 
 export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
+type OptionSpecs = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
 
-export interface Command {
-  /** How many positional arguments (the email) it takes. */
-  positionals: number;
-  /** Checks a positional before any database is opened (an email, unless the command says otherwise). */
+/** An order on accounts or clients: it runs on the API built without listening. */
+export interface AccountCommand {
+  kind: 'account';
+  /** How many positional arguments it takes. */
+  positionals: 0 | 1;
+  /** Checks the positional before any database is opened (an email, unless the order says otherwise). */
   positional?: (raw: string) => void;
-  options?: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+  options?: OptionSpecs;
   run(app: FastifyInstance, args: string[], options: OptionValues): Promise<string>;
 }
+
+/** An order on the embedded database's files (a backup, a restore): it must not open the database as the API does. */
+export interface DataCommand {
+  kind: 'data';
+  /** Its one positional argument: a file. */
+  positionals: 1;
+  options?: OptionSpecs;
+  run(config: Config, file: string, options: OptionValues): Promise<string>;
+}
+
+export type Command = AccountCommand | DataCommand;

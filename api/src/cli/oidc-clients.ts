@@ -8,7 +8,7 @@ import {
   listClients,
   rotateClientSecret,
 } from '../domain/identity-provider/clients.js';
-import { type Command, type OptionValues, Refusal } from './command.js';
+import { type AccountCommand, type OptionValues, Refusal } from './command.js';
 
 const clientIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 const clientIdArgument = (raw: string) => {
@@ -22,8 +22,9 @@ const list = (values: OptionValues, name: string): string[] => {
 const text = (values: OptionValues, name: string): string | undefined =>
   typeof values[name] === 'string' ? (values[name] as string) : undefined;
 
-export const oidcClientCommands: Record<string, Command> = {
+export const oidcClientCommands: Record<string, AccountCommand> = {
   'clientes-oidc': {
+    kind: 'account',
     positionals: 0,
     async run(app) {
       const clients = await listClients(app.db);
@@ -43,6 +44,7 @@ export const oidcClientCommands: Record<string, Command> = {
   },
 
   'crear-cliente-oidc': {
+    kind: 'account',
     positionals: 1,
     positional: (raw) => {
       if (!raw.trim()) throw new Refusal('El nombre del cliente es requerido.', 2);
@@ -89,6 +91,7 @@ export const oidcClientCommands: Record<string, Command> = {
   },
 
   'rotar-secreto-oidc': {
+    kind: 'account',
     positionals: 1,
     positional: clientIdArgument,
     async run(app, [clientId = '']) {
@@ -98,6 +101,7 @@ export const oidcClientCommands: Record<string, Command> = {
   },
 
   'eliminar-cliente-oidc': {
+    kind: 'account',
     positionals: 1,
     positional: clientIdArgument,
     async run(app, [clientId = '']) {

@@ -284,11 +284,14 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/** Where the embedded database's files live inside DATA_DIR. */
+export const embeddedDatabaseDir = (dataDir: string): string => join(dataDir, 'pglite');
+
 /**
  * PGlite is single-process: a second process opening the same directory would corrupt it. The lock file holds the
- * owner's pid so that a lock left behind by a crashed process can be taken over.
+ * owner's pid so that a lock left behind by a crashed process can be taken over. Answers the release.
  */
-function lockDataDir(dataDir: string): () => void {
+export function lockDataDir(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
   const lockPath = join(dataDir, 'pglite.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -299,14 +302,28 @@ function lockDataDir(dataDir: string): () => void {
       return () => rmSync(lockPath, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = Number(readFileSync(lockPath, 'utf8').trim());
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
-        throw new DatabaseLockedError(owner, dataDir);
-      }
+      refuseIfLocked(dataDir);
       rmSync(lockPath, { force: true });
     }
   }
   throw new Error(`No se pudo bloquear ${lockPath}`);
+}
+
+/**
+ * Throws DatabaseLockedError when another live process holds the embedded database, without taking the lock or
+ * creating anything: a command checks it before it looks at, or changes, the directory.
+ */
+export function refuseIfLocked(dataDir: string): void {
+  let owner: number;
+  try {
+    owner = Number(readFileSync(join(dataDir, 'pglite.lock'), 'utf8').trim());
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
+    throw new DatabaseLockedError(owner, dataDir);
+  }
 }
 
 export async function openDatabase(
@@ -318,9 +335,10 @@ export async function openDatabase(
   }
   const release = lockDataDir(config.dataDir);
   try {
-    const client = await PGlite.create({ dataDir: join(config.dataDir, 'pglite'), extensions: pgliteExtensions });
+    const dir = embeddedDatabaseDir(config.dataDir);
+    const client = await PGlite.create({ dataDir: dir, extensions: pgliteExtensions });
     // PGlite lays down its first files with the modes of its bundled image (0666), whatever the umask says.
-    tightenToOwner(join(config.dataDir, 'pglite'));
+    tightenToOwner(dir);
     return wrapPglite(client, release);
   } catch (error) {
     release();

@@ -15,6 +15,12 @@ export interface SigningKey {
   publicJwk: JWK;
 }
 
+/** The folder of DATA_DIR that keeps the key generated at first start when JWT_PRIVATE_KEY is unset. */
+export const keysDirOf = (dataDir: string): string => join(dataDir, 'keys');
+
+/** The generated key's file in that folder: what a backup of the embedded database carries with it. */
+export const generatedKeyFile = (keysDir: string): string => join(keysDir, 'jwt-es256.pem');
+
 /** Reads the key kept in `keysDir`, creating it on first start so restarts keep issued tokens valid. */
 function readOrCreateKeyFile(path: string): string {
   try {
@@ -42,7 +48,7 @@ export async function loadSigningKey(options: {
   privateKeyPem: string | undefined;
   keysDir: string;
 }): Promise<SigningKey> {
-  const keyFile = join(options.keysDir, 'jwt-es256.pem');
+  const keyFile = generatedKeyFile(options.keysDir);
   const source = options.privateKeyPem ? 'JWT_PRIVATE_KEY' : keyFile;
   const pem = options.privateKeyPem ?? readOrCreateKeyFile(keyFile);
   let privateKey: KeyObject;

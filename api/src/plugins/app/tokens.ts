@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import fp from 'fastify-plugin';
 import { createTokenService, type TokenService } from '../../domain/sessions/verify.js';
-import { loadSigningKey, type SigningKey } from '../../domain/tokens/keys.js';
+import { keysDirOf, loadSigningKey, type SigningKey } from '../../domain/tokens/keys.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,7 +21,7 @@ export default fp<TokensPluginOptions>(
       options.signingKey ??
       (await loadSigningKey({
         privateKeyPem: app.config.jwtPrivateKey,
-        keysDir: join(app.config.dataDir, 'keys'),
+        keysDir: keysDirOf(app.config.dataDir),
       }));
     app.decorate('signingKey', key);
     app.decorate(
