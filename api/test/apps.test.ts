@@ -14,6 +14,8 @@ const appFields = [
   'isEnabledWeb',
   'isEnabledMovil',
   'tags',
+  // Where the app starts its own sign-in with the portal (OpenID Connect), or null.
+  'inicioSesionUrl',
 ].sort();
 
 forEachBackend((backend) => {

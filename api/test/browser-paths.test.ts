@@ -39,7 +39,8 @@ const NOT_FOR_THE_BROWSER: { pattern: RegExp; why: string }[] = [
   { pattern: /^\/\.well-known\/jwks\.json$/, why: 'partner apps read the public keys of the tokens they receive' },
   { pattern: /^\/auth\/apple\/callback$/, why: 'Apple posts the browser there (a form post), not a fetch of ours' },
   {
-    pattern: /^\/(\.well-known\/openid-configuration|oidc\/\*)$/,
+    pattern:
+      /^\/(\.well-known\/(openid-configuration|oauth-authorization-server)|oidc\/(auth(\/:uid)?|token(\/introspection|\/revocation)?|me|session\/end(\/confirm|\/success)?))$/,
     why: 'the OpenID Connect provider: partner apps and the browser going to and from them',
   },
   { pattern: /^\/oidc\/interaccion\/:uid$/, why: 'the browser arrives there from an app and is sent on to /autorizar' },

@@ -29,7 +29,6 @@ export const oidcRoutes = {
   revocation: '/oidc/token/revocation',
   end_session: '/oidc/session/end',
   jwks: '/.well-known/jwks.json',
-  pushed_authorization_request: '/oidc/request',
 } as const;
 
 /** The path of an interaction on the API: it sends the browser on to the portal's screens. */
@@ -272,6 +271,7 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
       claimsParameter: { enabled: false },
       registration: { enabled: false },
       deviceFlow: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
     },
     interactions: {
       policy,
@@ -372,6 +372,16 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
     }
   });
 
+  // The protocol's JSON errors keep their `error` code (what the apps' libraries read) and also carry the API's
+  // `statusCode` and a Spanish `message`, as every other answer of the API does.
+  provider.use(async (ctx, next) => {
+    await next();
+    const body = ctx.body as { error?: unknown } | undefined;
+    if (ctx.status >= 400 && body && typeof body === 'object' && typeof body.error === 'string') {
+      ctx.body = { statusCode: ctx.status, message: protocolErrorMessage(body.error), ...body };
+    }
+  });
+
   provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
     deps.events.tokenIssued(String(ctx.oidc.params?.grant_type ?? 'unknown'));
   });
@@ -416,4 +426,23 @@ async function endLinkedPortalSession(db: Db, sessionUid: string) {
         ),
       ),
     );
+}
+
+/** The Spanish words for the protocol's error codes (RFC 6749 §5.2, RFC 6750 §3.1, RFC 7009, RFC 7662). */
+const protocolErrors: Record<string, string> = {
+  invalid_request: 'La solicitud no es válida',
+  invalid_client: 'La aplicación no está registrada o no se identificó correctamente',
+  invalid_grant: 'El código o el token de actualización no es válido, expiró o ya se usó',
+  unauthorized_client: 'La aplicación no puede usar este tipo de autorización',
+  unsupported_grant_type: 'Tipo de autorización no admitido',
+  invalid_scope: 'Permisos no válidos',
+  invalid_token: 'El token no es válido o expiró',
+  insufficient_scope: 'El token no tiene los permisos necesarios',
+  unsupported_token_type: 'Tipo de token no admitido',
+  access_denied: 'Acceso denegado',
+  server_error: 'Error interno del servidor',
+};
+
+export function protocolErrorMessage(code: string): string {
+  return Object.hasOwn(protocolErrors, code) ? (protocolErrors[code] as string) : 'La solicitud no es válida';
 }

@@ -31,7 +31,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const check = libraryCheck(app.identityProvider.provider, app.log);
 
   app.get(
-    '/',
+    '',
     {
       schema: {
         summary: 'Los clientes OpenID Connect registrados',
@@ -62,7 +62,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
-    '/',
+    '',
     {
       schema: {
         summary: 'Registra un cliente; el secreto (clientes confidenciales) se muestra solo en esta respuesta',

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { oidcRoutes } from '../../domain/identity-provider/provider.js';
 import interactionRoutes from './interactions.js';
 
 declare module 'fastify' {
@@ -16,11 +17,31 @@ declare module 'fastify' {
 export const providerContentSecurityPolicy =
   "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
 
+type Method = 'GET' | 'POST' | 'OPTIONS';
+
 /**
- * Mounts oidc-provider (a Koa app) at its paths: discovery and `/oidc/*` (docs/decisions/0055). The request is handed
- * over untouched (its body unread: the library parses it), with the headers the API's hooks already set (request id,
- * security headers), the provider's own policy instead of the API's JSON-only one. The API's CORS stays out of it:
- * the provider answers CORS itself, per client.
+ * The provider's endpoints and the methods it answers on each (OPTIONS: its own CORS, per client). Anything else under
+ * /oidc is the API's Spanish 404, not the library's.
+ */
+const providerEndpoints: [string, Method[]][] = [
+  ['/.well-known/openid-configuration', ['GET', 'OPTIONS']],
+  ['/.well-known/oauth-authorization-server', ['GET', 'OPTIONS']],
+  [oidcRoutes.authorization, ['GET', 'POST']],
+  [`${oidcRoutes.authorization}/:uid`, ['GET']],
+  [oidcRoutes.token, ['POST', 'OPTIONS']],
+  [oidcRoutes.userinfo, ['GET', 'POST', 'OPTIONS']],
+  [oidcRoutes.introspection, ['POST', 'OPTIONS']],
+  [oidcRoutes.revocation, ['POST', 'OPTIONS']],
+  [oidcRoutes.end_session, ['GET', 'POST']],
+  [`${oidcRoutes.end_session}/confirm`, ['POST']],
+  [`${oidcRoutes.end_session}/success`, ['GET']],
+];
+
+/**
+ * Mounts oidc-provider (a Koa app) at its endpoints (docs/decisions/0055). The request is handed over untouched (its
+ * body unread: the library parses it), with the headers the API's hooks already set (request id, security headers),
+ * the provider's own policy instead of the API's JSON-only one. The API's CORS stays out of it: the provider answers
+ * CORS itself, per client.
  */
 const providerRoutes: FastifyPluginAsync = async (app) => {
   const handle = app.identityProvider.provider.callback();
@@ -35,14 +56,9 @@ const providerRoutes: FastifyPluginAsync = async (app) => {
     reply.hijack();
     await handle(request.raw, reply.raw);
   };
-  const options = {
-    method: ['GET', 'HEAD', 'POST', 'OPTIONS'] as ('GET' | 'HEAD' | 'POST' | 'OPTIONS')[],
-    config: { cors: false as const },
-    schema: { hide: true },
-    handler,
-  };
-  app.route({ ...options, url: '/.well-known/openid-configuration' });
-  app.route({ ...options, url: '/oidc/*' });
+  for (const [url, method] of providerEndpoints) {
+    app.route({ url, method, config: { cors: false as const }, schema: { hide: true }, handler });
+  }
 };
 
 const routes: FastifyPluginAsync = async (app) => {
