@@ -34,7 +34,20 @@ const plainRuns = Math.ceil(shapedRuns / 5);
  * routes and the CORS preflight. They still get hostile paths, queries and bodies, just without schema guidance.
  */
 const undocumented = (route: RouteKey) =>
-  route.url === '/docs' || route.url.startsWith('/docs/') || route.method === 'HEAD' || route.method === 'OPTIONS';
+  route.url === '/docs' ||
+  route.url.startsWith('/docs/') ||
+  route.method === 'HEAD' ||
+  route.method === 'OPTIONS' ||
+  oidcProviderRoute(route);
+
+/**
+ * The OpenID Connect provider's own endpoints (docs/decisions/0055): described by its discovery document and the
+ * RFCs, not by the OpenAPI document. They get the same hostile requests, and must refuse them the same way.
+ */
+const oidcProviderRoute = (route: RouteKey) =>
+  /^\/(\.well-known\/(openid-configuration|oauth-authorization-server)|oidc\/(auth|token|me|session)\b)/.test(
+    route.url,
+  );
 
 type Caller = 'anonymous' | 'user' | 'admin';
 

@@ -26,13 +26,14 @@ type Method = 'GET' | 'POST' | 'OPTIONS';
 const providerEndpoints: [string, Method[]][] = [
   ['/.well-known/openid-configuration', ['GET', 'OPTIONS']],
   ['/.well-known/oauth-authorization-server', ['GET', 'OPTIONS']],
-  [oidcRoutes.authorization, ['GET', 'POST']],
+  // GET only (the library's default): a cross-site form POST would arrive without the provider's Lax cookies.
+  [oidcRoutes.authorization, ['GET']],
   [`${oidcRoutes.authorization}/:uid`, ['GET']],
   [oidcRoutes.token, ['POST', 'OPTIONS']],
   [oidcRoutes.userinfo, ['GET', 'POST', 'OPTIONS']],
   [oidcRoutes.introspection, ['POST', 'OPTIONS']],
   [oidcRoutes.revocation, ['POST', 'OPTIONS']],
-  [oidcRoutes.end_session, ['GET', 'POST']],
+  [oidcRoutes.end_session, ['GET']],
   [`${oidcRoutes.end_session}/confirm`, ['POST']],
   [`${oidcRoutes.end_session}/success`, ['GET']],
 ];
@@ -49,6 +50,8 @@ const providerRoutes: FastifyPluginAsync = async (app) => {
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    // An OPTIONS without Origin is no browser's preflight: 204 without any CORS grant, as on the API's other routes.
+    if (request.method === 'OPTIONS' && !request.headers.origin) return reply.code(204).send();
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value !== undefined) reply.raw.setHeader(name, value);
     }
