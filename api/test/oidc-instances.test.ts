@@ -85,6 +85,25 @@ if (backends.includes('postgres'))
       assert.equal(family.status, 400, 'and its whole family is revoked for B too');
     });
 
+    it("an access token kept in one instance's memory is refused there once another instance revoked it", async () => {
+      const browser = new TestBrowser(issuer);
+      browser.portalToken = await login(pair.a, adminEmail, adminPassword);
+      const app = await serverApp(issuer, client.clientId, client.clientSecret ?? '', redirect);
+      const tokens = await app.exchange(await browser.signInTo(await app.authorizationUrl(['openid'])));
+      const userinfoAtB = () =>
+        fetch(`${urlOfB}/oidc/me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+      assert.equal((await userinfoAtB()).status, 200);
+      assert.equal((await userinfoAtB()).status, 200, "now answered from B's memory");
+      const loggedOut = await fetch(`${issuer}/auth/logout`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${browser.portalToken}` },
+      });
+      assert.equal(loggedOut.status, 204);
+      // Once B has applied what was committed before (its channel's own barrier), the token is refused there.
+      await pair.b.sessionState.sync();
+      assert.equal((await userinfoAtB()).status, 401);
+    });
+
     it('a logout made at one instance reaches the app once, though both instances deliver', async () => {
       const browser = new TestBrowser(issuer);
       browser.portalToken = await login(pair.b, adminEmail, adminPassword);

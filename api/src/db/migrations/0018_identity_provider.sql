@@ -160,3 +160,23 @@ CREATE TRIGGER users_oidc_end_deleted BEFORE DELETE ON users
 ALTER TABLE audit_log DROP CONSTRAINT audit_log_target_type_check;
 ALTER TABLE audit_log ADD CONSTRAINT audit_log_target_type_check
   CHECK (target_type IN ('user', 'app', 'oidc_client'));
+
+-- The session memory keeps what the provider reads on every call (an access token, its grant, the client;
+-- domain/identity-provider/provider-memory.ts): a kept payload that changes or goes notifies its account, as the
+-- account's own changes do (0011), and a client that changes notifies everyone. Codes and refresh tokens are never
+-- kept, so their consumption notifies nobody.
+CREATE FUNCTION oidc_memory_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_TABLE_NAME = 'oidc_clients' THEN
+    PERFORM pg_notify('portal_session_state', '*');
+  ELSIF OLD.account_id ~ '^[0-9]+$' THEN
+    PERFORM pg_notify('portal_session_state', OLD.account_id);
+  END IF;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER oidc_payloads_memory_notify AFTER UPDATE OR DELETE ON oidc_payloads
+  FOR EACH ROW WHEN (OLD.kind IN ('AccessToken', 'Grant'))
+  EXECUTE FUNCTION oidc_memory_notify();
+CREATE TRIGGER oidc_clients_memory_notify AFTER INSERT OR UPDATE OR DELETE ON oidc_clients
+  FOR EACH STATEMENT EXECUTE FUNCTION oidc_memory_notify();

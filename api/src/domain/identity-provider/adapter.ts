@@ -3,12 +3,14 @@
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
-import { oidcPayloads } from '../../db/schema.js';
+import { oidcPayloads, users } from '../../db/schema.js';
+import { keptKinds, type ProviderMemory } from './provider-memory.js';
 
-/** What the adapter needs besides the database: the registered clients' metadata, by client id. */
+/** What the adapter needs besides the database: the registered clients' metadata, by client id, and the memory. */
 export interface AdapterDeps {
   db: Db;
   clientMetadata(clientId: string): Promise<AdapterPayload | undefined>;
+  memory: ProviderMemory;
 }
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -25,7 +27,37 @@ function lookupColumns(kind: string, id: string, payload: AdapterPayload) {
 }
 
 export function createAdapterFactory(deps: AdapterDeps): (name: string) => Adapter {
-  const { db } = deps;
+  const { db, memory } = deps;
+  const live = (kind: string, id: string) =>
+    and(
+      eq(oidcPayloads.kind, kind),
+      eq(oidcPayloads.id, id),
+      or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, new Date())),
+    );
+
+  /** A kept kind's payload with its account's row, kept in memory for the next reads (provider-memory.ts). */
+  async function findKept(kind: string, id: string): Promise<AdapterPayload | undefined> {
+    const kept = memory.payload(kind, id);
+    if (kept) return kept as AdapterPayload;
+    const ticket = memory.ticket();
+    const [row] = await db
+      .select({ payload: oidcPayloads.payload, user: users })
+      .from(oidcPayloads)
+      .leftJoin(users, eq(sql`${users.id}::text`, oidcPayloads.accountId))
+      .where(live(kind, id));
+    if (!row) return undefined;
+    if (row.user) memory.storePayload(ticket, row.user, kind, id, row.payload);
+    return row.payload as AdapterPayload;
+  }
+
+  async function findClient(clientId: string): Promise<AdapterPayload | undefined> {
+    const kept = memory.client(clientId);
+    if (kept.found) return kept.value as AdapterPayload | undefined;
+    const ticket = memory.clientTicket();
+    const metadata = await deps.clientMetadata(clientId);
+    memory.storeClient(ticket, clientId, metadata);
+    return metadata;
+  }
 
   class PortalAdapter implements Adapter {
     constructor(private readonly kind: string) {}
@@ -41,20 +73,17 @@ export function createAdapterFactory(deps: AdapterDeps): (name: string) => Adapt
           target: [oidcPayloads.kind, oidcPayloads.id],
           set: { payload: row.payload, expiresAt, ...columns },
         });
+      // A grant changed here (more scopes): what this instance keeps of it goes now, the others on notification.
+      if (keptKinds.has(this.kind)) memory.forgetPayload(this.kind, id);
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      if (this.kind === 'Client') return deps.clientMetadata(id);
+      if (this.kind === 'Client') return findClient(id);
+      if (keptKinds.has(this.kind)) return findKept(this.kind, id);
       const [row] = await db
         .select({ payload: oidcPayloads.payload, consumedAt: oidcPayloads.consumedAt })
         .from(oidcPayloads)
-        .where(
-          and(
-            eq(oidcPayloads.kind, this.kind),
-            eq(oidcPayloads.id, id),
-            or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, new Date())),
-          ),
-        );
+        .where(live(this.kind, id));
       if (!row) return undefined;
       return {
         ...(row.payload as AdapterPayload),
@@ -103,10 +132,17 @@ export function createAdapterFactory(deps: AdapterDeps): (name: string) => Adapt
 
     async destroy(id: string): Promise<void> {
       await db.delete(oidcPayloads).where(and(eq(oidcPayloads.kind, this.kind), eq(oidcPayloads.id, id)));
+      if (keptKinds.has(this.kind)) memory.forgetPayload(this.kind, id);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
-      await db.delete(oidcPayloads).where(eq(oidcPayloads.grantId, grantId));
+      const revoked = await db
+        .delete(oidcPayloads)
+        .where(eq(oidcPayloads.grantId, grantId))
+        .returning({ accountId: oidcPayloads.accountId });
+      for (const account of new Set(revoked.map((row) => row.accountId))) {
+        if (account !== null && /^\d+$/.test(account)) memory.forget(Number(account));
+      }
     }
   }
 

@@ -2,7 +2,7 @@
 // catalogue app, the person's plan there, so the app learns the entitlement from the token.
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { plans, userPlans, users, type User } from '../../db/schema.js';
+import { plans, userPlans, type User } from '../../db/schema.js';
 import { e164Phone } from '../../lib/phone.js';
 
 /** The `plan` claim: the person's plan in the client's app, or null when they have none there. */
@@ -33,14 +33,6 @@ export function userIdOf(sub: string): number | undefined {
   if (!/^[1-9][0-9]{0,9}$/.test(sub)) return undefined;
   const id = Number(sub);
   return id <= 2_147_483_647 ? id : undefined;
-}
-
-/** An account the provider may speak for: active ones only (suspended and unverified people get nothing). */
-export async function findActiveUser(db: Db, sub: string): Promise<User | undefined> {
-  const id = userIdOf(sub);
-  if (id === undefined) return undefined;
-  const [user] = await db.select().from(users).where(eq(users.id, id));
-  return user?.status === 'active' ? user : undefined;
 }
 
 export async function planClaim(db: Db, userId: number, appId: number): Promise<PlanClaim | null> {

@@ -11,12 +11,13 @@ import Provider, {
   type Client,
 } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
-import { oidcConsents, oidcLogoutDeliveries, oidcSessionLinks, sessions, users } from '../../db/schema.js';
+import { oidcConsents, oidcLogoutDeliveries, oidcSessionLinks, sessions, type User, users } from '../../db/schema.js';
 import type { SigningKey } from '../tokens/keys.js';
 import { algorithm } from '../tokens/keys.js';
 import { createAdapterFactory } from './adapter.js';
-import { accountClaims, findActiveUser, planClaim, subjectOf } from './claims.js';
+import { accountClaims, type PlanClaim, planClaim, subjectOf, userIdOf } from './claims.js';
 import { clientMetadata, clientSecretMatches, findClient, portalClientMetadata } from './clients.js';
+import type { ProviderMemory } from './provider-memory.js';
 import { logoutPage } from './logout-page.js';
 import { type OidcScope, knownScopes, oidcScopes, scopeClaims } from './scopes.js';
 
@@ -70,6 +71,8 @@ export interface IdentityProviderDeps {
   /** Back-channel logouts may reach loopback and private addresses (the library's SSRF guard lifted for them). */
   backchannelPrivateNetwork: boolean;
   defaultSessionTtlSeconds: number;
+  /** What the provider keeps in this instance's session memory (provider-memory.ts). */
+  memory: ProviderMemory;
   /** Wakes the back-channel delivery loop after logouts were queued. */
   logoutsQueued(): void;
   /** Reports what the provider did (metrics and logs). */
@@ -189,6 +192,7 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
         const row = await findClient(db, clientId);
         return row ? clientMetadata(row) : undefined;
       },
+      memory: deps.memory,
     }),
     jwks: { keys: [privateJwk] },
     cookies: {
@@ -230,13 +234,13 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
       },
     },
     async findAccount(ctx, sub) {
-      const user = await findActiveUser(db, sub);
+      const user = await activeAccount(db, deps.memory, sub);
       if (!user) return undefined;
       return {
         accountId: subjectOf(user.id),
         async claims() {
           const appId = ctx.oidc.client ? portalFacts(ctx.oidc.client).appId : null;
-          const plan = appId === null ? undefined : await planClaim(db, user.id, appId);
+          const plan = appId === null ? undefined : await keptPlanClaim(db, deps.memory, user, appId);
           return accountClaims(user, plan);
         },
       };
@@ -387,6 +391,30 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
   });
   provider.on('server_error', (_ctx: unknown, error: unknown) => deps.events.serverError(error));
   return provider;
+}
+
+/** The account behind a subject, from the session memory when kept there (an active one only). */
+async function activeAccount(db: Db, memory: ProviderMemory, sub: string): Promise<User | undefined> {
+  const userId = userIdOf(sub);
+  if (userId === undefined) return undefined;
+  const kept = memory.get(userId, 'oidc:account') as User | undefined;
+  if (kept) return kept.status === 'active' ? kept : undefined;
+  const ticket = memory.ticket();
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) return undefined;
+  memory.store(ticket, user, 'oidc:account', user);
+  return user.status === 'active' ? user : undefined;
+}
+
+/** The plan claim of a client's app, kept with the account (a plan change notifies it: migration 0011). */
+async function keptPlanClaim(db: Db, memory: ProviderMemory, user: User, appId: number) {
+  const key = `oidc:plan:${appId}`;
+  const kept = memory.get(user.id, key) as { plan: PlanClaim | null } | undefined;
+  if (kept) return kept.plan;
+  const ticket = memory.ticket();
+  const plan = await planClaim(db, user.id, appId);
+  memory.store(ticket, user, key, { plan });
+  return plan;
 }
 
 /** Sends one back-channel logout with the library's own implementation (logout token signed, posted, status checked). */

@@ -6,14 +6,22 @@ import { createSessionStateCache, type SessionStateCache, type StateLogger } fro
 import type { SessionFlags } from './verify.js';
 
 /**
- * The session memory of this instance (state-cache.ts): per user, the user row, each session's flags (verify.ts)
- * and the answer of GET /auth/user.
+ * What the OpenID Connect provider keeps per user beside the sessions (domain/identity-provider/provider-memory.ts):
+ * its stored payloads (access tokens, grants), the account, the plan claims; under keys of its own ('oidc:…').
  */
-export type SessionMemory = SessionStateCache<User, SessionFlags, CurrentUserView>;
+export interface ProviderEntry {
+  readonly oidc: unknown;
+}
+
+/**
+ * The session memory of this instance (state-cache.ts): per user, the user row, each session's flags (verify.ts)
+ * and the answer of GET /auth/user, and what the OpenID Connect provider keeps of that user.
+ */
+export type SessionMemory = SessionStateCache<User, SessionFlags | ProviderEntry, CurrentUserView>;
 
 /** The memory, notifying its channel through `db` (an ordinary connection) and listening through `database`. */
 export function createSessionMemory(database: Pick<Database, 'listen'>, db: Db, log: StateLogger): SessionMemory {
-  return createSessionStateCache<User, SessionFlags, CurrentUserView>(
+  return createSessionStateCache<User, SessionFlags | ProviderEntry, CurrentUserView>(
     database,
     (channel, payload) => db.execute(sql`select pg_notify(${channel}, ${payload})`),
     log,

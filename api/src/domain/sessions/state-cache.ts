@@ -99,6 +99,16 @@ export interface SessionStateCache<U, S, V> {
   storeView(ticket: ReadTicket, userId: number, user: U, view: V): void;
   /** Resolves once every change committed before the call has been applied to this instance's memory. */
   sync(): Promise<void>;
+  /**
+   * Forgets a user's entries at once, as their notification would (a change this instance just made, whose
+   * notification is still on its way): reads in flight for that user are not stored either.
+   */
+  forget(userId: number): void;
+  /**
+   * Called whenever entries are forgotten: a user's (a number) or all of them ('all': a '*' notification, the channel
+   * lost or back). Memories kept beside this one (the OpenID Connect clients) follow it.
+   */
+  onInvalidate(listener: (scope: number | 'all') => void): void;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -139,6 +149,7 @@ export function createSessionStateCache<U extends object, S, V>(
     users.clear();
     lastFor.clear();
     bytes = 0;
+    invalidated('all');
   };
   const evict = () => {
     while (users.size > limits.maxUsers || (bytes > limits.maxBytes && users.size > 0)) {
@@ -148,6 +159,10 @@ export function createSessionStateCache<U extends object, S, V>(
   };
 
   const barriers = new Map<string, () => void>();
+  const invalidationListeners: ((scope: number | 'all') => void)[] = [];
+  const invalidated = (scope: number | 'all') => {
+    for (const listener of invalidationListeners) listener(scope);
+  };
 
   const onNotify = (payload: string) => {
     if (payload.startsWith(syncPrefix)) {
@@ -174,6 +189,7 @@ export function createSessionStateCache<U extends object, S, V>(
       lastAll = seq;
     }
     lastFor.set(userId, seq);
+    invalidated(userId);
   };
 
   const goDown = (error?: Error) => {
@@ -376,6 +392,17 @@ export function createSessionStateCache<U extends object, S, V>(
         clearTimeout(timer);
         barriers.delete(payload);
       }
+    },
+
+    forget(userId) {
+      seq += 1;
+      drop(userId);
+      lastFor.set(userId, seq);
+      invalidated(userId);
+    },
+
+    onInvalidate(listener) {
+      invalidationListeners.push(listener);
     },
 
     async start() {

@@ -139,7 +139,7 @@ export function createTokenService(
   ): Promise<{ user: User; flags: SessionFlags; readFromDatabase: boolean } | undefined> {
     const cacheKey = `${claims.jti} ${claims.sessionJti}`;
     const kept = fresh ? undefined : state?.session(claims.userId, cacheKey);
-    if (kept) return { user: kept.user, flags: kept.session, readFromDatabase: false };
+    if (kept && !('oidc' in kept.session)) return { user: kept.user, flags: kept.session, readFromDatabase: false };
     const ticket = state?.ticket();
     const [row] = await session.execute({ userId: claims.userId, jti: claims.jti, sessionJti: claims.sessionJti });
     if (!row) return undefined;

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type Provider from 'oidc-provider';
 import { createLogoutDeliveries, type LogoutDeliveries } from '../../domain/identity-provider/logout-deliveries.js';
 import { createIdentityProvider } from '../../domain/identity-provider/provider.js';
+import { createProviderMemory } from '../../domain/identity-provider/provider-memory.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,6 +25,7 @@ export default fp(
       proxy: app.config.trustProxy !== false,
       backchannelPrivateNetwork: app.config.oidcBackchannelPrivateNetwork,
       defaultSessionTtlSeconds: app.config.tokenTtlSeconds,
+      memory: createProviderMemory(app.sessionState),
       logoutsQueued: () => logouts?.wake(),
       events: {
         tokenIssued: (grantType) => app.metrics.oidcTokensIssued(grantType),
@@ -52,5 +54,5 @@ export default fp(
     });
     app.decorate('identityProvider', { provider, logouts: deliveries });
   },
-  { name: 'identity-provider', dependencies: ['database', 'tokens', 'metrics'] },
+  { name: 'identity-provider', dependencies: ['database', 'tokens', 'metrics', 'session-memory'] },
 );
