@@ -16,7 +16,7 @@ import { messages } from '../src/lib/errors.js';
 import { registration, testRedisUrl } from './helpers/accounts.js';
 import { backends } from './helpers/app.js';
 import { generateEcKeyPem } from './helpers/keys.js';
-import { startNginx, type AccessLogLine, type Nginx } from './helpers/nginx.js';
+import { findNginx, startNginx, type AccessLogLine, type Nginx } from './helpers/nginx.js';
 import { createPostgresCluster, type PostgresCluster } from './helpers/postgres-cluster.js';
 import { freePort, sleep, startApi, waitFor, type ApiProcess } from './helpers/processes.js';
 import { codeInReceived, startSink, type SmtpSink } from './helpers/smtp-sink.js';
@@ -70,6 +70,8 @@ if (backends.includes('postgres'))
     let env: Record<string, string | undefined>;
 
     before(async () => {
+      // Before anything starts: without nginx there is nothing to test, and the failure says how to install it.
+      findNginx();
       redis = new Redis(testRedisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
       await redis.connect();
       cluster = await createPostgresCluster();

@@ -9,8 +9,10 @@ import { freePort, waitFor } from './processes.js';
 const renderModule = new URL('../../../deploy/nginx/render.mjs', import.meta.url).href;
 
 /** Debian puts nginx in /usr/sbin, which is not on every user's PATH. */
-export function findNginx(): string {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), '/usr/sbin', '/usr/local/sbin'];
+const searched = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), '/usr/sbin', '/usr/local/sbin'];
+
+/** nginx's path, or an error that says how to install it. */
+export function findNginx(dirs = searched): string {
   for (const dir of dirs) {
     const candidate = join(dir, 'nginx');
     try {
