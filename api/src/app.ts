@@ -1,16 +1,15 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js';
-import { serviceUnavailable } from './lib/errors.js';
 import { createValidatorCompiler } from './lib/validator-compiler.js';
 import { validationError } from './lib/validation.js';
 import authentication from './plugins/app/authentication.js';
 import codes from './plugins/app/codes.js';
 import type { Clock } from './domain/clock.js';
 import counters from './plugins/app/counters.js';
+import drain from './plugins/app/drain.js';
 import limits from './plugins/app/limits.js';
 import metrics from './plugins/app/metrics.js';
 import type { MailTransport } from './domain/mail/mailer.js';
@@ -60,26 +59,6 @@ export interface BuildAppOptions {
 
 export const bodyLimitBytes = 100 * 1024;
 
-/**
- * Requests that arrive after `close()` began (on kept-alive connections: new connections are no longer accepted) get
- * the API's 503 with its security headers and `Connection: close`, so clients go to another instance.
- */
-const refuseWhileClosing = fp(
-  async (app) => {
-    let closing = false;
-    app.addHook('preClose', async () => {
-      closing = true;
-    });
-    // A callback hook: the open case (every request) costs no promise.
-    app.addHook('onRequest', (_request, reply, done) => {
-      if (!closing) return done();
-      const { message, code } = serviceUnavailable();
-      reply.code(503).header('connection', 'close').send({ statusCode: 503, message, code });
-    });
-  },
-  { name: 'refuse-while-closing' },
-);
-
 /** The whole API, migrated, seeded and ready to `listen` or to `inject` requests into. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -94,8 +73,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Every request is answered within this bound whatever hangs beneath it (database, Redis, a provider): the
     // error handler turns FST_ERR_HANDLER_TIMEOUT into the Spanish 503.
     handlerTimeout: options.config.requestTimeoutMs,
-    // Fastify's own 503 while closing is English and skips every hook (no security headers): `refuseWhileClosing`
-    // below answers instead, and Fastify still adds `Connection: close`.
+    // Fastify's own 503 while closing is English and skips every hook (no security headers): the drain plugin answers
+    // instead, and Fastify still adds `Connection: close`.
     return503OnClosing: false,
     // A fresh embedded database migrates at start; on a busy machine that outlasts Fastify's 10 s default.
     pluginTimeout: 120_000,
@@ -126,8 +105,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.register(redis);
   app.register(helmet);
   app.register(cors);
-  // After the security headers and CORS (its answer carries them), before the rate limit (it is not counted).
-  app.register(refuseWhileClosing);
+  // After the security headers and CORS (its refusals carry them), before the rate limit (they are not counted).
+  app.register(drain);
   app.register(rateLimit);
   app.register(swagger);
 

@@ -16,6 +16,11 @@ export interface Config {
   databaseTimeoutMs: number;
   /** Every request is answered within it, in the worst case with the Spanish 503 (REQUEST_TIMEOUT_MS, 8 s). */
   requestTimeoutMs: number;
+  /**
+   * After SIGTERM, how long readiness answers 503 while every request is still served, before the instance hands
+   * its traffic off and stops listening (SHUTDOWN_DRAIN_MS, 0): a balancer that checks readiness must notice within it.
+   */
+  shutdownDrainMs: number;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   corsOrigins: string[];
@@ -527,6 +532,7 @@ function readConfig(env: Env): Config {
     dataDir: resolve(read(env, 'DATA_DIR') ?? resolve(repoRoot, '.data')),
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 4_000, 100, 60_000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 8_000, 200, 120_000),
+    shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 300_000),
     adminEmail,
     adminPassword,
     corsOrigins,

@@ -22,9 +22,18 @@ const app = await buildApp({ config }).catch((error: Error) => {
 });
 
 let closing = false;
+/**
+ * SIGTERM (a supervisor, a rolling restart) leaves the balancer first: readiness turns 503 for SHUTDOWN_DRAIN_MS while
+ * everything is served, then the hand-off until the balancer sends nothing more (plugins/app/drain.ts). SIGINT (Ctrl-C
+ * at a terminal) closes at once. Then requests in flight finish and the process exits 0.
+ */
 async function shutdown(signal: NodeJS.Signals) {
   if (closing) return;
   closing = true;
+  if (signal === 'SIGTERM') {
+    app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'leaving the balancer');
+    await app.drain.leave(config.shutdownDrainMs);
+  }
   app.log.info({ signal }, 'shutting down');
   // Requests in flight finish within REQUEST_TIMEOUT_MS (or get the 503); then mail sends get 2 s and their claims are
   // released, each database step bounded by DATABASE_TIMEOUT_MS. Past all that something is stuck: exit anyway.

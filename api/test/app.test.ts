@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import type { InjectOptions } from 'fastify';
 import { buildTestApp, forEachBackend, type TestApp } from './helpers/app.js';
+import { waitFor } from './helpers/processes.js';
+
+const unavailable = {
+  statusCode: 503,
+  code: 'SERVICE_UNAVAILABLE',
+  message: 'Servicio no disponible temporalmente. Inténtalo de nuevo en unos segundos.',
+};
 
 forEachBackend((backend) => {
   let t: TestApp;
@@ -23,6 +31,96 @@ forEachBackend((backend) => {
     assert.equal(response.headers['x-frame-options'], 'DENY');
     assert.equal(response.headers['referrer-policy'], 'no-referrer');
     assert.equal(response.headers['x-content-type-options'], 'nosniff');
+  });
+
+  it('GET /health/ready answers 200 while the instance takes work and its database answers', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/health/ready' });
+    assert.equal(response.statusCode, 200);
+    assert.deepEqual(response.json(), { status: 'ok', database: 'ok' });
+    assert.notEqual(response.headers.connection, 'close');
+  });
+
+  it('leaving: readiness turns 503 while every request is still served, each on a connection closed after it', async () => {
+    const leaving = await buildTestApp(backend);
+    let left: Promise<void> | undefined;
+    try {
+      left = leaving.app.drain.leave(60_000);
+      assert.equal(leaving.app.drain.state, 'draining');
+      const ready = await leaving.app.inject({ method: 'GET', url: '/health/ready' });
+      assert.equal(ready.statusCode, 503);
+      assert.deepEqual(ready.json(), unavailable);
+      assert.equal(ready.headers.connection, 'close');
+      for (const url of ['/health', '/health/live', '/apps/listar']) {
+        const served = await leaving.app.inject({ method: 'GET', url });
+        assert.equal(served.statusCode, 200, url);
+        assert.equal(served.headers.connection, 'close', url);
+      }
+      const login = await leaving.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email: 'nadie@portal.test', password: 'nada-de-nada' },
+      });
+      assert.equal(login.statusCode, 401);
+      assert.equal(login.headers.connection, 'close');
+    } finally {
+      await leaving.close();
+    }
+    // Closed in the middle of its drain, it goes no further.
+    await left;
+    assert.equal(leaving.app.drain.state, 'closed');
+  });
+
+  it('handing off: GETs are refused with the Spanish 503 (a balancer retries them elsewhere), POSTs and liveness served', async () => {
+    const leaving = await buildTestApp(backend);
+    try {
+      // A quiet time long enough that a slow machine's pauses between these requests never end the hand-off.
+      const quietMs = 3_000;
+      let lastArrival = 0;
+      let endedAt = 0;
+      const left = leaving.app.drain.leave(0, { quietMs, maxMs: 60_000 }).then(() => {
+        endedAt = performance.now();
+      });
+      await waitFor('the hand-off', () => leaving.app.drain.state === 'handing-off', 5_000, 5);
+      const send = (options: InjectOptions) => {
+        lastArrival = performance.now();
+        return leaving.app.inject(options);
+      };
+      for (const url of ['/apps/listar', '/health', '/health/ready']) {
+        const refused = await send({ method: 'GET', url, headers: { origin: 'http://localhost:8080' } });
+        assert.equal(refused.statusCode, 503, url);
+        assert.deepEqual(refused.json(), unavailable, url);
+        assert.equal(refused.headers.connection, 'close', url);
+        assert.equal(refused.headers['x-content-type-options'], 'nosniff', url);
+        assert.equal(refused.headers['access-control-allow-origin'], 'http://localhost:8080', url);
+      }
+      assert.equal((await send({ method: 'GET', url: '/health/live' })).statusCode, 200);
+      const login = await send({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email: 'nadie@portal.test', password: 'nada-de-nada' },
+      });
+      assert.equal(login.statusCode, 401, 'a POST is served: a balancer could not retry its refusal');
+      assert.equal(login.headers.connection, 'close');
+      await left;
+      // It ended once nothing had arrived for the quiet time, counted from the last request.
+      assert.ok(endedAt - lastArrival >= quietMs - 5, `ended ${Math.round(endedAt - lastArrival)} ms after it`);
+    } finally {
+      await leaving.close();
+    }
+  });
+
+  it('handing off ends at its bound when it never gets quiet; closing the app ends everything', async () => {
+    const busy = await buildTestApp(backend);
+    try {
+      const started = performance.now();
+      // A quiet time never reached: only the bound ends it.
+      await busy.app.drain.leave(0, { quietMs: 600_000, maxMs: 300 });
+      assert.ok(performance.now() - started >= 295);
+      assert.equal(busy.app.drain.state, 'handing-off');
+    } finally {
+      await busy.close();
+    }
+    assert.equal(busy.app.drain.state, 'closed');
   });
 
   it('answers an unknown route with 404 in Spanish', async () => {
@@ -129,6 +227,7 @@ forEachBackend((backend) => {
     for (const path of [
       '/health',
       '/health/live',
+      '/health/ready',
       '/apps/listar',
       '/apps/obtener-por-id/{id}',
       '/auth/login',
@@ -165,14 +264,11 @@ forEachBackend((backend) => {
     const broken = await buildTestApp(backend);
     try {
       await broken.database.close();
-      const unavailable = {
-        statusCode: 503,
-        code: 'SERVICE_UNAVAILABLE',
-        message: 'Servicio no disponible temporalmente. Inténtalo de nuevo en unos segundos.',
-      };
-      const health = await broken.app.inject({ method: 'GET', url: '/health' });
-      assert.equal(health.statusCode, 503);
-      assert.deepEqual(health.json(), unavailable);
+      for (const url of ['/health', '/health/ready']) {
+        const health = await broken.app.inject({ method: 'GET', url });
+        assert.equal(health.statusCode, 503, url);
+        assert.deepEqual(health.json(), unavailable, url);
+      }
       const apps = await broken.app.inject({ method: 'GET', url: '/apps/listar' });
       assert.equal(apps.statusCode, 503);
       assert.deepEqual(apps.json(), unavailable);

@@ -34,7 +34,7 @@ function matches(route: RouteKey, url: string): boolean {
  * API_PATHS, so a new endpoint for the screens is added there (and this list stays short and reasoned).
  */
 const NOT_FOR_THE_BROWSER: { pattern: RegExp; why: string }[] = [
-  { pattern: /^\/health(\/live)?$/, why: 'supervisors, load balancers and orchestrators' },
+  { pattern: /^\/health(\/live|\/ready)?$/, why: 'supervisors, load balancers and orchestrators' },
   { pattern: /^\/docs(\/|$)/, why: 'the OpenAPI document and its viewer' },
   { pattern: /^\/\.well-known\/jwks\.json$/, why: 'partner apps read the public keys of the tokens they receive' },
   { pattern: /^\/auth\/apple\/callback$/, why: 'Apple posts the browser there (a form post), not a fetch of ours' },

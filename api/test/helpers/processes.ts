@@ -52,10 +52,14 @@ process.once('exit', () => {
 
 /**
  * The API as a real process (`node --import tsx src/server.ts`), as `npm start` runs it, ready once GET /health
- * answers 200. `env` adds to (or, with undefined, removes from) this process's environment.
+ * answers 200. `env` adds to (or, with undefined, removes from) this process's environment. `port`: a free one unless
+ * given (an instance started again where a balancer expects it); `readyWithinMs`: how long it may take to answer.
  */
-export async function startApi(env: Record<string, string | undefined>): Promise<ApiProcess> {
-  const port = await freePort();
+export async function startApi(
+  env: Record<string, string | undefined>,
+  { port, readyWithinMs = 60_000 }: { port?: number; readyWithinMs?: number } = {},
+): Promise<ApiProcess> {
+  port ??= await freePort();
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     LOG_LEVEL: 'warn',
@@ -103,7 +107,7 @@ export async function startApi(env: Record<string, string | undefined>): Promise
         if (child.exitCode !== null) throw new Error(`the API exited with code ${child.exitCode}:\n${printed}`);
         return (await fetch(`${url}/health`)).status === 200;
       },
-      60_000,
+      readyWithinMs,
       100,
     );
   } catch (error) {

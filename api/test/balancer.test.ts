@@ -1,0 +1,402 @@
+// The deployment of several machines, on one: nginx (deploy/nginx/portal.conf.template) in front of three API
+// processes on one PostgreSQL server of this file's own and the machine's Redis, a real SMTP sink, and a steady load
+// of sign-ins, session checks and registrations through nginx. One instance is killed with SIGKILL; then each is
+// restarted in turn (SIGTERM, started again on its port, ready). The figures of each event are printed.
+// It runs with the PostgreSQL backend (once in CI, in its PostgreSQL round), as the other multi-instance suites do.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it, type TestContext } from 'node:test';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { messages } from '../src/lib/errors.js';
+import { registration, testRedisUrl } from './helpers/accounts.js';
+import { backends } from './helpers/app.js';
+import { generateEcKeyPem } from './helpers/keys.js';
+import { findNginx, startNginx, type AccessLogLine, type Nginx } from './helpers/nginx.js';
+import { createPostgresCluster, type PostgresCluster } from './helpers/postgres-cluster.js';
+import { freePort, sleep, startApi, waitFor, type ApiProcess } from './helpers/processes.js';
+import { codeInReceived, startSink, type SmtpSink } from './helpers/smtp-sink.js';
+
+type Operation = 'sign-in' | 'session' | 'registration';
+
+/** One request of the load, as its client saw it. */
+interface Call {
+  operation: Operation;
+  method: 'GET' | 'POST';
+  /** performance.now() when it was sent and when its answer (or its failure) came. */
+  started: number;
+  ended: number;
+  status: number;
+  /** nginx's id of the request (X-Request-Id), the key of its access-log line. */
+  requestId: string | null;
+  body: string;
+  email?: string;
+}
+
+const expectedStatus: Record<Operation, number> = { 'sign-in': 200, session: 200, registration: 201 };
+const failed = (call: Call) => call.status !== expectedStatus[call.operation];
+
+/** A span of the run that the figures describe. */
+interface Event {
+  name: string;
+  from: number;
+  to: number;
+}
+
+const password = registration('x@y.z').password as string;
+const unavailable = { statusCode: 503, message: messages.unavailable, code: 'SERVICE_UNAVAILABLE' };
+/** Readiness answers 503 this long after SIGTERM while everything is still served (then the hand-off). */
+const drainMs = 1_500;
+/** An instance's start loads and compiles the whole API: on a shared two-core machine under load, it may be slow. */
+const readyWithinMs = 180_000;
+const run = randomBytes(4).toString('hex');
+const prefix = `balancer-${run}:`;
+
+if (backends.includes('postgres'))
+  describe('three API instances behind nginx, under load', () => {
+    let cluster: PostgresCluster;
+    let db: pg.Pool;
+    let redis: Redis;
+    let sink: SmtpSink;
+    let nginx: Nginx;
+    let staticPart: http.Server;
+    const ports: number[] = [];
+    const instances: ApiProcess[] = [];
+    const dataDir = mkdtempSync(join(tmpdir(), 'portal-balancer-'));
+    let env: Record<string, string | undefined>;
+
+    before(async () => {
+      // Before anything starts: without nginx there is nothing to test, and the failure says how to install it.
+      findNginx();
+      redis = new Redis(testRedisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      await redis.connect();
+      cluster = await createPostgresCluster();
+      db = new pg.Pool({ connectionString: cluster.url, max: 2 });
+      db.on('error', () => {});
+      sink = await startSink();
+      // Stands for the static parts: the template routes their names to it.
+      staticPart = http.createServer((request, response) => response.end(`parte estática: ${request.headers.host}`));
+      await new Promise<void>((resolve) => staticPart.listen(0, '127.0.0.1', resolve));
+      env = {
+        DATABASE_URL: cluster.url,
+        SMTP_URL: sink.url,
+        MAIL_FROM: 'Portal <no-reply@portal.test>',
+        REDIS_URL: testRedisUrl,
+        REDIS_KEY_PREFIX: prefix,
+        DATA_DIR: dataDir,
+        // One signing key for every instance, as in a deployment: a session started on one is valid on all.
+        JWT_PRIVATE_KEY: generateEcKeyPem(),
+        // nginx is the client every instance sees: its X-Forwarded-For and X-Request-Id are believed.
+        TRUST_PROXY: '127.0.0.1',
+        // Every call of the load comes from 127.0.0.1: the per-address limits are not what this tests.
+        LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
+        AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+        SHUTDOWN_DRAIN_MS: String(drainMs),
+      };
+      for (let i = 0; i < 3; i++) ports.push(await freePort());
+      // The first one migrates the new database; the others start together, as a deployment's instances may.
+      instances.push(await startApi(env, { port: ports[0], readyWithinMs }));
+      instances.push(
+        ...(await Promise.all([
+          startApi(env, { port: ports[1], readyWithinMs }),
+          startApi(env, { port: ports[2], readyWithinMs }),
+        ])),
+      );
+      nginx = await startNginx(ports, (staticPart.address() as { port: number }).port);
+    });
+
+    after(async () => {
+      for (const api of instances) {
+        if (api.child.exitCode !== null && api.child.exitCode !== 0)
+          process.stderr.write(`API ${api.url} exited with ${api.child.exitCode}:\n${api.output()}\n`);
+      }
+      await Promise.all(instances.map((api) => api.stop()));
+      await nginx?.stop();
+      await new Promise((resolve) => staticPart?.close(resolve));
+      await db?.end().catch(() => {});
+      await Promise.all([cluster?.drop(), sink?.close()]);
+      rmSync(dataDir, { recursive: true, force: true });
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      await redis.quit();
+    });
+
+    /** One call through nginx, as a client makes it (it gives up after 20 s: then its status is 0). */
+    async function call(operation: Operation, path: string, body?: unknown, token?: string): Promise<Call> {
+      const method = body === undefined ? 'GET' : 'POST';
+      const started = performance.now();
+      try {
+        const response = await fetch(`${nginx.url}${path}`, {
+          method,
+          headers: {
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(20_000),
+        });
+        const text = await response.text();
+        const requestId = response.headers.get('x-request-id');
+        return { operation, method, started, ended: performance.now(), status: response.status, requestId, body: text };
+      } catch (error) {
+        return {
+          operation,
+          method,
+          started,
+          ended: performance.now(),
+          status: 0,
+          requestId: null,
+          body: String(error),
+        };
+      }
+    }
+
+    const mailTo = (email: string) => sink.received.find((mail) => mail.to.includes(email) && codeInReceived(mail));
+
+    /** An active account made through nginx (registered, its mailed code verified), and its session's token. */
+    async function activeAccount(email: string): Promise<string> {
+      const registered = await call('registration', '/auth/register', registration(email));
+      assert.equal(registered.status, 201, registered.body);
+      const { registrationId } = JSON.parse(registered.body) as { registrationId: string };
+      const mail = await waitFor(`the code mail to ${email}`, () => mailTo(email), 30_000);
+      const verified = await fetch(`${nginx.url}/auth/verify-registration`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, code: codeInReceived(mail), registrationId }),
+      });
+      assert.equal(verified.status, 200, await verified.clone().text());
+      return ((await verified.json()) as { access_token: string }).access_token;
+    }
+
+    /**
+     * Two clients per operation, each calling, then pausing 50 ms: about 60 to 100 calls a second on this machine,
+     * a third of them hashing or checking a password. Runs until `stop()`; answers every call made.
+     */
+    function startLoad(accounts: string[], tokens: string[]) {
+      const calls: Call[] = [];
+      let running = true;
+      let registered = 0;
+      const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)]!;
+      const next: Record<Operation, () => Promise<Call>> = {
+        'sign-in': () => call('sign-in', '/auth/login', { email: pick(accounts), password }),
+        session: () => call('session', '/auth/user', undefined, pick(tokens)),
+        registration: async () => {
+          const email = `carga-${run}-${++registered}@portal.test`;
+          return { ...(await call('registration', '/auth/register', registration(email))), email };
+        },
+      };
+      const clients = (['sign-in', 'sign-in', 'session', 'session', 'registration', 'registration'] as const).map(
+        async (operation) => {
+          while (running) {
+            calls.push(await next[operation]());
+            await sleep(50);
+          }
+        },
+      );
+      return {
+        calls,
+        async stop() {
+          running = false;
+          await Promise.all(clients);
+          return calls;
+        },
+      };
+    }
+
+    /** Figures of the calls answered during `event` (a failure counts where it happened), with nginx's log lines. */
+    function figures(event: Event, calls: Call[], log: Map<string, AccessLogLine>) {
+      const during = calls.filter((call) => call.ended >= event.from && call.ended < event.to);
+      const retried = during.filter((call) => call.requestId && log.get(call.requestId)?.upstream_addr.includes(','));
+      return {
+        event: event.name,
+        seconds: ((event.to - event.from) / 1000).toFixed(1),
+        requests: during.length,
+        failed: during.filter(failed).length,
+        retried: retried.length,
+        worstMs: Math.round(Math.max(0, ...during.map((call) => call.ended - call.started))),
+      };
+    }
+
+    /** The instance on `port` answers readiness: nginx may send it work again. */
+    const ready = (port: number) =>
+      waitFor(
+        `the instance on ${port} to be ready`,
+        async () => (await fetch(`http://127.0.0.1:${port}/health/ready`)).status === 200,
+        readyWithinMs,
+      );
+
+    async function exited(api: ApiProcess): Promise<number | null> {
+      if (api.child.exitCode === null && api.child.signalCode === null)
+        await new Promise((resolve) => api.child.once('exit', resolve));
+      return api.child.exitCode;
+    }
+
+    it('routes each name to its part: the API, the static parts, nothing for an unknown name; its 503 is the API one', async () => {
+      const health = await fetch(`${nginx.url}/health/ready`);
+      assert.equal(health.status, 200);
+      assert.deepEqual(await health.json(), { status: 'ok', database: 'ok' });
+      const get = (host: string) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const request = http.get(`${nginx.url}/`, { headers: { host } }, (response) => {
+            let body = '';
+            response.on('data', (chunk: Buffer) => {
+              body += chunk.toString();
+            });
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+          });
+          request.on('error', reject);
+        });
+      for (const name of ['portal', 'auth', 'apps', 'admin', 'calc'])
+        assert.deepEqual(await get(`${name}.portal.test`), {
+          status: 200,
+          body: `parte estática: ${name}.portal.test`,
+        });
+      // 444: nginx closes the connection without a word.
+      await assert.rejects(get('otro.example.com'));
+      // When no instance can answer, nginx answers itself: with the API's own 503, word for word.
+      assert.ok(nginx.config.includes(`return 503 '${JSON.stringify(unavailable)}';`), "nginx has the API's 503");
+    });
+
+    it('SIGKILL of one instance fails only POSTs it was holding; every instance restarted in turn fails nothing', async (t: TestContext) => {
+      const accounts = Array.from({ length: 6 }, (_, i) => `cuenta-${run}-${i}@portal.test`);
+      const tokens = await Promise.all(accounts.map((email) => activeAccount(email)));
+      const load = startLoad(accounts, tokens);
+      const events: Event[] = [];
+      const mark = async (name: string, during: () => Promise<unknown>) => {
+        const from = performance.now();
+        await during();
+        events.push({ name, from, to: performance.now() });
+      };
+
+      const victim = 1;
+      let killedAt = 0;
+      let diedAt = 0;
+      const drains: string[] = [];
+      let calls: Call[] = [];
+      const log = new Map<string, AccessLogLine>();
+      try {
+        await mark('carga sin incidentes', () => sleep(3_000));
+
+        // SIGKILL: from the kill until the instance, started again on its port, is ready.
+        await mark(`SIGKILL de la instancia ${victim + 1} y su arranque`, async () => {
+          instances[victim]!.child.kill('SIGKILL');
+          killedAt = performance.now();
+          await exited(instances[victim]!);
+          // Until the kernel has torn the process down, its listening socket still takes connections.
+          diedAt = performance.now();
+          await sleep(3_000);
+          instances[victim] = await startApi(env, { port: ports[victim], readyWithinMs });
+          await ready(ports[victim]!);
+        });
+        await sleep(2_000);
+
+        // Rolling restart: each instance in turn leaves nginx, exits, starts again on its port and is ready.
+        for (let i = 0; i < instances.length; i++) {
+          await mark(`reinicio de la instancia ${i + 1} (SIGTERM, arranque, lista)`, async () => {
+            const leaving = instances[i]!;
+            const signalled = performance.now();
+            leaving.child.kill('SIGTERM');
+            // It says so first, and is still alive.
+            await waitFor(
+              'readiness to turn 503',
+              async () => (await fetch(`${leaving.url}/health/ready`)).status === 503,
+              drainMs,
+              20,
+            );
+            const live = await fetch(`${leaving.url}/health/live`);
+            assert.equal(live.status, 200);
+            assert.equal(live.headers.get('connection'), 'close');
+            const saidAfter = performance.now() - signalled;
+            assert.equal(await exited(leaving), 0, leaving.output());
+            drains.push(
+              `instancia ${i + 1}: lista 503 a los ${Math.round(saidAfter)} ms, salida 0 a los ${Math.round(performance.now() - signalled)} ms`,
+            );
+            instances[i] = await startApi(env, { port: ports[i], readyWithinMs });
+            await ready(ports[i]!);
+          });
+          // nginx tries a server it set aside again after fail_timeout (5 s): the next one leaves once it is back.
+          await sleep(5_000);
+        }
+        await mark('carga tras los reinicios', () => sleep(2_000));
+      } finally {
+        calls = await load.stop();
+        for (const line of nginx.accessLog()) log.set(line.request_id, line);
+        // The figures, printed whatever the outcome.
+        if (events.length > 0) {
+          const table = [
+            figures({ name: 'toda la prueba', from: events[0]!.from, to: events.at(-1)!.to }, calls, log),
+            ...events.map((event) => figures(event, calls, log)),
+          ];
+          const report = [
+            '| evento | s | peticiones | fallidas | reintentadas por nginx | peor latencia (ms) |',
+            '| --- | --: | --: | --: | --: | --: |',
+            ...table.map(
+              (row) =>
+                `| ${row.event} | ${row.seconds} | ${row.requests} | ${row.failed} | ${row.retried} | ${row.worstMs} |`,
+            ),
+            ...drains.map((line) => `- ${line}`),
+          ].join('\n');
+          console.log(`\n${report}\n`);
+          t.diagnostic(report);
+        }
+      }
+
+      // No GET failed at any moment: nginx retried every one an instance could not answer.
+      assert.deepEqual(
+        calls.filter((call) => call.method === 'GET' && failed(call)).map((call) => `${call.status} ${call.body}`),
+        [],
+      );
+
+      // The SIGKILL's failures: POSTs that were on the killed instance as it died, answered with nginx's 503 in the
+      // API's shape, and logged by nginx as sent there and lost (nothing else may have failed).
+      const killedAddress = `127.0.0.1:${ports[victim]}`;
+      for (const call of calls.filter(failed)) {
+        const line = call.requestId ? log.get(call.requestId) : undefined;
+        const where = `${call.operation} ${call.status} ${call.body} ${JSON.stringify(line)}`;
+        assert.equal(call.method, 'POST', where);
+        assert.ok(call.started < diedAt && call.ended >= killedAt, `in flight as it died: ${where}`);
+        assert.equal(call.status, 503, where);
+        assert.deepEqual(JSON.parse(call.body), unavailable, where);
+        assert.equal(line?.upstream_addr.split(', ').at(-1), killedAddress, where);
+        assert.equal(line?.upstream_status.split(', ').at(-1), '502', where);
+      }
+      // The restarts failed nothing at all.
+      for (const event of events.filter((event) => event.name.startsWith('reinicio')))
+        assert.equal(figures(event, calls, log).failed, 0, event.name);
+      // The load went on throughout, through every event.
+      for (const event of events) assert.ok(figures(event, calls, log).requests > 0, event.name);
+
+      // Every registration answered 201 gets its code by mail, the killed instance's claims included.
+      const accepted = calls.filter((call) => call.operation === 'registration' && call.status === 201);
+      await waitFor(
+        'every accepted registration to be mailed',
+        () => accepted.every((call) => mailTo(call.email!)),
+        30_000,
+        200,
+      );
+
+      // Nothing written by halves: every pending account has its registration, its code and its mail, and every mail
+      // left the outbox (none held by a claim of the killed instance).
+      await waitFor(
+        'the outbox to be empty',
+        async () => (await db.query('SELECT 1 FROM mail_outbox WHERE sent_at IS NULL')).rowCount === 0,
+        30_000,
+        200,
+      );
+      const incomplete = await db.query<{ email: string; registration: boolean; code: boolean; mail: boolean }>(`
+        SELECT u.email,
+               EXISTS (SELECT 1 FROM pending_registrations p WHERE p.user_id = u.id) AS registration,
+               EXISTS (SELECT 1 FROM account_codes c WHERE c.user_id = u.id AND c.purpose = 'verify_email') AS code,
+               EXISTS (SELECT 1 FROM mail_outbox m WHERE m.recipient = u.email) AS mail
+        FROM users u WHERE u.status = 'pending_verification'`);
+      assert.ok(incomplete.rows.length >= accepted.length, 'every accepted registration is a pending account');
+      assert.deepEqual(
+        incomplete.rows.filter((row) => !row.registration || !row.code || !row.mail),
+        [],
+      );
+    });
+  });
