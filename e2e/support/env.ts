@@ -25,6 +25,10 @@ export const E2E = {
   /** The test identity providers standing in for Google and Apple (api/test/helpers/identity-provider-server.ts). */
   googlePort: 3109 + offset,
   applePort: 3110 + offset,
+  /** The OpenID Connect spec's relying parties (support/relying-parties/): a single-page app, two server apps. */
+  spaPort: 3116 + offset,
+  serverAppPort: 3117 + offset,
+  thirdPartyAppPort: 3118 + offset,
   /** A second product started by a test the way a person starts it (`npm start`, no address set): its parts' ports. */
   ownStart: {
     api: 3111 + offset,
@@ -48,6 +52,10 @@ export const API_URL = `http://localhost:${E2E.apiPort}`;
 /** The same portal opened at an IP address. */
 export const HOST_IP_URL = `http://127.0.0.1:${E2E.hostPort}`;
 export const PARTNER_URL = `http://127.0.0.1:${E2E.partnerPort}`;
+/** The single-page app on localhost (an origin of its own); the server apps on 127.0.0.1 (back-channel logouts). */
+export const SPA_URL = `http://localhost:${E2E.spaPort}`;
+export const SERVER_APP_URL = `http://127.0.0.1:${E2E.serverAppPort}`;
+export const THIRD_PARTY_APP_URL = `http://127.0.0.1:${E2E.thirdPartyAppPort}`;
 /** Where the SMTP sink writes each received mail (inside the data folder, so every run starts with an empty inbox). */
 export const MAIL_DIR = path.join(E2E.dataDir, 'mail');
 

@@ -1,0 +1,256 @@
+// A confidential server app that signs in with the portal as a partner would build one: @badgateway/oauth2-client for
+// the code flow (PKCE, client_secret_basic, refresh), its own session in an httpOnly cookie, and a back-channel logout
+// endpoint that verifies each logout token (./jwt.ts) before it ends the matching session.
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { generateCodeVerifier, OAuth2Client, OAuth2Error, type OAuth2Token } from '@badgateway/oauth2-client';
+import { IssuerKeys, TokenRejected, verifyIdToken, verifyLogoutToken } from './jwt';
+
+export interface ServerAppOptions {
+  port: number;
+  /** The app's heading; the portal knows it by the client's own name. */
+  title: string;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** What a sign-in asks for; with offline_access, a second way in asks for it (and so for prompt=consent). */
+  scopes: string[];
+}
+
+/** A logout token the app accepted, and how many of its sessions it ended. */
+export interface ReceivedLogout {
+  sub: unknown;
+  sid: string;
+  endedSessions: number;
+}
+
+export interface ServerApp {
+  url: string;
+  /** Every logout token that verified, in order. */
+  logouts: ReceivedLogout[];
+  /** The refresh token the app holds for a signed-in person, if any. */
+  refreshTokenOf(email: string): string | null;
+  /** The provider session (`sid`) of a signed-in person's app session. */
+  sidOf(email: string): string | undefined;
+  /** A refresh with a given token at the portal, as someone holding a copy of it would try. */
+  refreshWith(refreshToken: string): Promise<OAuth2Token>;
+  close(): Promise<void>;
+}
+
+/** The addresses an administrator registers for an app on this port. */
+export function serverAppUris(url: string) {
+  return { redirectUri: `${url}/callback`, backchannelLogoutUri: `${url}/backchannel-logout` };
+}
+
+interface AppSession {
+  email: string;
+  sub: string;
+  sid: string | undefined;
+  plan: string;
+  token: OAuth2Token;
+}
+
+/** The notices the page shows after a redirect, by a fixed key: nothing from the address is echoed. */
+const NOTICES: Record<string, string> = {
+  renovado: 'Tokens renovados',
+  'renovacion-rechazada': 'El portal rechazó la renovación: la sesión en la app terminó.',
+  'respuesta-invalida': 'La respuesta del portal no es válida.',
+};
+
+/** An error code of the protocol (access_denied, invalid_grant…): the one word of an address the page shows. */
+const PROTOCOL_ERROR = /^[a-z_]{1,40}$/;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function planText(plan: unknown): string {
+  if (plan === undefined) return 'sin dato de plan';
+  if (plan === null) return 'sin plan';
+  return String((plan as { nombre?: unknown }).nombre);
+}
+
+async function readBody(request: http.IncomingMessage): Promise<string> {
+  let body = '';
+  for await (const chunk of request) body += chunk;
+  return body;
+}
+
+function cookiesOf(request: http.IncomingMessage): Map<string, string> {
+  const pairs = (request.headers.cookie ?? '').split(';').map((part) => part.trim().split('='));
+  return new Map(pairs.filter((pair) => pair.length === 2) as [string, string][]);
+}
+
+export async function startServerApp(options: ServerAppOptions): Promise<ServerApp> {
+  const url = `http://127.0.0.1:${options.port}`;
+  const { redirectUri } = serverAppUris(url);
+  // Cookies are per host, not per port: each app on 127.0.0.1 names its own.
+  const sessionCookie = `sesion_app_${options.port}`;
+  const loginCookie = `inicio_app_${options.port}`;
+  const client = new OAuth2Client({
+    server: `${options.issuer}/`,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    discoveryEndpoint: '/.well-known/openid-configuration',
+    authenticationMethod: 'client_secret_basic',
+  });
+  const keys = new IssuerKeys(options.issuer);
+  const sessions = new Map<string, AppSession>();
+  const pendingLogins = new Map<string, { codeVerifier: string }>();
+  const seenLogoutTokens = new Set<string>();
+  const logouts: ReceivedLogout[] = [];
+
+  const redirect = (response: http.ServerResponse, location: string, cookie?: string) => {
+    response.writeHead(303, { location, 'cache-control': 'no-store', ...(cookie ? { 'set-cookie': cookie } : {}) });
+    response.end();
+  };
+
+  function page(session: AppSession | undefined, notice: string | undefined): string {
+    const canRefresh = Boolean(session?.token.refreshToken);
+    const offline = options.scopes.includes('offline_access');
+    const body = session
+      ? `<p>Sesión en la app: ${escapeHtml(session.email)}</p><p>Plan: ${escapeHtml(session.plan)}</p>` +
+        (canRefresh ? '<form method="post" action="/renovar"><button>Renovar tokens</button></form>' : '') +
+        '<form method="post" action="/salir"><button>Salir de la app</button></form>'
+      : '<p>Sin sesión en la app</p><p><a href="/entrar">Entrar con el portal</a></p>' +
+        (offline ? '<p><a href="/entrar?sin-conexion=1">Entrar con acceso sin conexión</a></p>' : '');
+    return (
+      `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>${escapeHtml(options.title)}</title></head>` +
+      `<body><main><h1>${escapeHtml(options.title)}</h1>` +
+      (notice ? `<p role="status">${escapeHtml(notice)}</p>` : '') +
+      `${body}</main></body></html>`
+    );
+  }
+
+  async function signInReturn(request: http.IncomingMessage, response: http.ServerResponse, address: URL) {
+    const state = cookiesOf(request).get(loginCookie) ?? '';
+    const pending = pendingLogins.get(state);
+    pendingLogins.delete(state);
+    const clearLogin = `${loginCookie}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax`;
+    // RFC 9207: the answer names its issuer; one from anywhere else is not this portal's.
+    if (!pending || address.searchParams.get('iss') !== options.issuer) {
+      redirect(response, '/?aviso=respuesta-invalida', clearLogin);
+      return;
+    }
+    let token: OAuth2Token;
+    try {
+      token = await client.authorizationCode.getTokenFromCodeRedirect(address.href, {
+        redirectUri,
+        state,
+        codeVerifier: pending.codeVerifier,
+      });
+    } catch (error) {
+      const code = error instanceof OAuth2Error ? String(error.oauth2Code) : '';
+      redirect(response, PROTOCOL_ERROR.test(code) ? `/?error=${code}` : '/?aviso=respuesta-invalida', clearLogin);
+      return;
+    }
+    const claims = await verifyIdToken(token.idToken ?? '', keys, options.issuer, options.clientId);
+    const id = randomBytes(24).toString('base64url');
+    sessions.set(id, {
+      email: String(claims.email),
+      sub: String(claims.sub),
+      sid: typeof claims.sid === 'string' ? claims.sid : undefined,
+      plan: planText(claims.plan),
+      token,
+    });
+    response.writeHead(303, {
+      location: '/',
+      'cache-control': 'no-store',
+      'set-cookie': [clearLogin, `${sessionCookie}=${id}; Path=/; HttpOnly; SameSite=Lax`],
+    });
+    response.end();
+  }
+
+  async function backchannelLogout(request: http.IncomingMessage, response: http.ServerResponse) {
+    const token = new URLSearchParams(await readBody(request)).get('logout_token') ?? '';
+    try {
+      const claims = await verifyLogoutToken(token, keys, options.issuer, options.clientId);
+      if (seenLogoutTokens.has(claims.jti)) throw new TokenRejected('a logout token seen before');
+      seenLogoutTokens.add(claims.jti);
+      let endedSessions = 0;
+      for (const [id, session] of sessions) {
+        if (session.sid === claims.sid && (claims.sub === undefined || claims.sub === session.sub)) {
+          sessions.delete(id);
+          endedSessions += 1;
+        }
+      }
+      logouts.push({ sub: claims.sub, sid: claims.sid, endedSessions });
+      response.writeHead(200, { 'cache-control': 'no-store' }).end();
+    } catch (error) {
+      if (!(error instanceof TokenRejected)) throw error;
+      response.writeHead(400, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      response.end(JSON.stringify({ error: 'invalid_request', error_description: error.message }));
+    }
+  }
+
+  async function handle(request: http.IncomingMessage, response: http.ServerResponse) {
+    const address = new URL(request.url ?? '/', url);
+    const sessionId = cookiesOf(request).get(sessionCookie) ?? '';
+    const session = sessions.get(sessionId);
+    const route = `${request.method} ${address.pathname}`;
+    if (route === 'GET /') {
+      const error = address.searchParams.get('error') ?? '';
+      const notice = PROTOCOL_ERROR.test(error)
+        ? `El portal respondió: error=${error}`
+        : NOTICES[address.searchParams.get('aviso') ?? ''];
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      response.end(page(session, notice));
+    } else if (route === 'GET /entrar') {
+      const offline = address.searchParams.has('sin-conexion') && options.scopes.includes('offline_access');
+      const state = randomBytes(16).toString('base64url');
+      const codeVerifier = await generateCodeVerifier();
+      pendingLogins.set(state, { codeVerifier });
+      const authorizeUri = await client.authorizationCode.getAuthorizeUri({
+        redirectUri,
+        state,
+        codeVerifier,
+        scope: options.scopes.filter((scope) => offline || scope !== 'offline_access'),
+        // OpenID Connect Core §11: a refresh token for offline use is granted with prompt=consent.
+        ...(offline ? { extraParams: { prompt: 'consent' } } : {}),
+      });
+      redirect(response, authorizeUri, `${loginCookie}=${state}; Path=/; HttpOnly; SameSite=Lax`);
+    } else if (route === 'GET /callback') {
+      await signInReturn(request, response, address);
+    } else if (route === 'POST /backchannel-logout') {
+      await backchannelLogout(request, response);
+    } else if (route === 'POST /renovar') {
+      if (!session) return redirect(response, '/');
+      try {
+        session.token = await client.refreshToken(session.token);
+        redirect(response, '/?aviso=renovado');
+      } catch {
+        // A refused refresh (revoked, reused, expired) ends the app's session: the person signs in again.
+        sessions.delete(sessionId);
+        redirect(response, '/?aviso=renovacion-rechazada');
+      }
+    } else if (route === 'POST /salir') {
+      sessions.delete(sessionId);
+      redirect(response, '/', `${sessionCookie}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax`);
+    } else {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('No encontrado');
+    }
+  }
+
+  const server = http.createServer((request, response) => {
+    handle(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end('Error de la app');
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+
+  const sessionOf = (email: string) => [...sessions.values()].find((session) => session.email === email.toLowerCase());
+  return {
+    url,
+    logouts,
+    refreshTokenOf: (email) => sessionOf(email)?.token.refreshToken ?? null,
+    sidOf: (email) => sessionOf(email)?.sid,
+    refreshWith: (refreshToken) => client.refreshToken({ accessToken: '', expiresAt: null, refreshToken }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
