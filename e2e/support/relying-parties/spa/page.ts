@@ -1,7 +1,9 @@
-// The single-page app's code, run in the browser (bundled by ../spa.ts): oidc-client-ts's UserManager with the
-// authorization code flow and PKCE, the response in the query (the library's default), the person from the ID token,
-// a userinfo call at each start to learn whether the portal still honours the session, and RP-initiated logout.
-import { type User, UserManager, WebStorageStateStore } from 'oidc-client-ts';
+// The single-page app's code, run in the browser (bundled by ../spa.ts): the guide's example
+// (docs/ejemplos-oidc/spa.ts, oidc-client-ts's UserManager with the authorization code flow and PKCE, the response in
+// the query) as the apps' teams read it, plus what this test app shows: the person from the ID token, a userinfo call
+// at each start to learn whether the portal still honours the session, and RP-initiated logout.
+import type { User } from 'oidc-client-ts';
+import { alVolver, entrar, portal } from '../../../../docs/ejemplos-oidc/spa';
 
 interface SpaConfig {
   title: string;
@@ -11,17 +13,7 @@ interface SpaConfig {
 }
 
 const config = JSON.parse(document.getElementById('config')?.textContent ?? '{}') as SpaConfig;
-const origin = window.location.origin;
-const manager = new UserManager({
-  authority: config.authority,
-  client_id: config.clientId,
-  redirect_uri: `${origin}/callback`,
-  post_logout_redirect_uri: `${origin}/`,
-  scope: config.scope,
-  userStore: new WebStorageStateStore({ store: window.localStorage }),
-  // No hidden iframes: the app learns the session's end from userinfo.
-  automaticSilentRenew: false,
-});
+const manager = portal(config.authority, config.clientId, window.location.origin);
 
 function element(tag: string, text: string): HTMLElement {
   const node = document.createElement(tag);
@@ -55,7 +47,7 @@ function render(user: User | null, notice?: string) {
   } else {
     parts.push(
       element('p', 'Sin sesión'),
-      button('Entrar con el portal', () => manager.signinRedirect()),
+      button('Entrar con el portal', () => entrar(manager)),
     );
   }
   main.replaceChildren(...parts);
@@ -75,7 +67,7 @@ async function start() {
   const address = new URL(window.location.href);
   let notice: string | undefined;
   if (address.pathname === '/callback') {
-    await manager.signinCallback();
+    await alVolver(manager);
     window.history.replaceState(null, '', '/');
   } else if (address.searchParams.has('state')) {
     await manager.signoutCallback();
