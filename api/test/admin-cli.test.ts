@@ -2,56 +2,20 @@
 // DATABASE_URL, PostgreSQL; what it did is checked through the real API (node src/server.ts): who can sign in, which
 // sessions still work, what the audit log says.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { pgliteExtensions } from '../src/db/client.js';
 import { adminEmail, adminPassword, backends, pgliteSnapshot, type Backend } from './helpers/app.js';
+import { admin, type CommandResult, shown } from './helpers/admin-command.js';
 import { startApi, type ApiProcess } from './helpers/processes.js';
 
-const apiDir = fileURLToPath(new URL('../', import.meta.url));
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function admin(env: Record<string, string | undefined>, ...args: string[]): Promise<Result> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...env };
-  for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
-    cwd: apiDir,
-    env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const killer = setTimeout(() => child.kill('SIGKILL'), 180_000);
-  return new Promise((resolve) =>
-    child.once('exit', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
-}
-
-const shown = (result: Result) => `exit ${result.code}\n${result.stdout}\n${result.stderr}`;
-
 /** The one-time password the command printed. */
-function printedPassword(result: Result): string {
+function printedPassword(result: CommandResult): string {
   const password = /\(se muestra solo esta vez\): (\S+)/.exec(result.stdout)?.[1];
   assert.ok(password, shown(result));
   return password;

@@ -5,7 +5,7 @@
 // process and every person signs in again with the same password and the same factor. What a restore cannot bring
 // back is checked too: sessions opened and codes mailed after the backup.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   existsSync,
@@ -20,7 +20,6 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import { generate } from 'otplib';
@@ -37,48 +36,14 @@ import {
   pgliteSnapshot,
   testConfig,
 } from './helpers/app.js';
+import { admin, shown } from './helpers/admin-command.js';
 import { startApi, type ApiProcess } from './helpers/processes.js';
 import { SoftAuthenticator } from './helpers/soft-authenticator.js';
 
-const apiDir = fileURLToPath(new URL('../', import.meta.url));
 const password = 'clave-del-respaldo';
 /** The defaults of a portal on this machine, in the API that builds the portal and in the restored ones alike. */
 const relyingParty = { rpId: 'localhost', origin: 'http://localhost:8080' };
 const generousLimits = { LOGIN_RATE_LIMIT_PER_MINUTE: '10000', AUTH_RATE_LIMIT_PER_MINUTE: '10000' };
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-const shown = (result: Result) => `exit ${result.code}\n${result.stdout}\n${result.stderr}`;
-
-/** `npm run admin -- …` as the operator runs it (from the sources), with only the given API variables. */
-function admin(env: Record<string, string | undefined>, ...args: string[]): Promise<Result> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...env };
-  for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
-    cwd: apiDir,
-    env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const killer = setTimeout(() => child.kill('SIGKILL'), 180_000);
-  return new Promise((resolve) =>
-    child.once('exit', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
-}
 
 /** A shell command of the documented PostgreSQL procedure; fails the test with its output when it fails. */
 function run(command: string, args: string[]): void {

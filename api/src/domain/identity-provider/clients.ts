@@ -245,11 +245,28 @@ export async function listClients(db: Db): Promise<OidcClientView[]> {
 
 export const clientNotFound = () => new HttpError(404, M.clientNotFound, 'OIDC_CLIENT_NOT_FOUND');
 
-/** A unique violation on oidc_clients.app_id: that app already has a client. */
-function appTaken(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string });
-  return (cause as { code?: string }).code === '23505';
+/** A unique violation on oidc_clients.app_id answers that the app already has a client; anything else goes on. */
+async function oneClientPerApp<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause ?? (error as { code?: string });
+    if (cause.code === '23505') throw new HttpError(409, M.appAlreadyHasClient, 'OIDC_CLIENT_APP_TAKEN');
+    throw error;
+  }
 }
+
+/** The columns an administrator sets, from a valid client (the secret apart). */
+const settings = (valid: ValidClient) => ({
+  name: valid.name,
+  redirectUris: valid.redirectUris,
+  postLogoutRedirectUris: valid.postLogoutRedirectUris,
+  backchannelLogoutUri: valid.backchannelLogoutUri,
+  initiateLoginUri: valid.initiateLoginUri,
+  firstParty: valid.firstParty,
+  appId: valid.appId,
+  scopes: valid.scopes,
+});
 
 /** Creates a client; answers its id and, for a confidential one, its secret (shown this once). */
 export async function createClient(
@@ -260,22 +277,11 @@ export async function createClient(
 ): Promise<{ client: OidcClientView; clientSecret?: string }> {
   const valid = await validateClient(db, input);
   const secret = valid.publico ? undefined : newSecret();
-  try {
-    return await db.transaction(async (tx) => {
+  return oneClientPerApp(() =>
+    db.transaction(async (tx) => {
       const [row] = await tx
         .insert(oidcClients)
-        .values({
-          clientId: newClientId(),
-          name: valid.name,
-          secretHash: secret ? hashClientSecret(secret) : null,
-          redirectUris: valid.redirectUris,
-          postLogoutRedirectUris: valid.postLogoutRedirectUris,
-          backchannelLogoutUri: valid.backchannelLogoutUri,
-          initiateLoginUri: valid.initiateLoginUri,
-          firstParty: valid.firstParty,
-          appId: valid.appId,
-          scopes: valid.scopes,
-        })
+        .values({ clientId: newClientId(), secretHash: secret ? hashClientSecret(secret) : null, ...settings(valid) })
         .returning();
       if (!row) throw new Error('insert returned no row');
       await check(clientMetadata(row));
@@ -283,11 +289,8 @@ export async function createClient(
         { action: 'oidc_client.create', target: { type: 'oidc_client', id: row.id }, details: auditDetails(row) },
       ]);
       return { client: clientView(row), ...(secret ? { clientSecret: secret } : {}) };
-    });
-  } catch (error) {
-    if (appTaken(error)) throw new HttpError(409, M.appAlreadyHasClient, 'OIDC_CLIENT_APP_TAKEN');
-    throw error;
-  }
+    }),
+  );
 }
 
 /** Replaces a client's settings. Turning a public client confidential gives it a secret (answered this once). */
@@ -299,26 +302,15 @@ export async function updateClient(
   check: (metadata: AdapterPayload) => Promise<void>,
 ): Promise<{ client: OidcClientView; clientSecret?: string }> {
   const valid = await validateClient(db, input);
-  try {
-    return await db.transaction(async (tx) => {
+  return oneClientPerApp(() =>
+    db.transaction(async (tx) => {
       const [before] = await tx.select().from(oidcClients).where(eq(oidcClients.clientId, clientId)).for('update');
       if (!before) throw clientNotFound();
-      const becomesConfidential = !valid.publico && before.secretHash === null;
-      const secret = becomesConfidential ? newSecret() : undefined;
+      const secret = !valid.publico && before.secretHash === null ? newSecret() : undefined;
+      const secretHash = valid.publico ? null : secret ? hashClientSecret(secret) : before.secretHash;
       const [row] = await tx
         .update(oidcClients)
-        .set({
-          name: valid.name,
-          secretHash: valid.publico ? null : secret ? hashClientSecret(secret) : before.secretHash,
-          redirectUris: valid.redirectUris,
-          postLogoutRedirectUris: valid.postLogoutRedirectUris,
-          backchannelLogoutUri: valid.backchannelLogoutUri,
-          initiateLoginUri: valid.initiateLoginUri,
-          firstParty: valid.firstParty,
-          appId: valid.appId,
-          scopes: valid.scopes,
-          updatedAt: sql`now()`,
-        })
+        .set({ secretHash, ...settings(valid), updatedAt: sql`now()` })
         .where(eq(oidcClients.id, before.id))
         .returning();
       if (!row) throw clientNotFound();
@@ -331,11 +323,8 @@ export async function updateClient(
         },
       ]);
       return { client: clientView(row), ...(secret ? { clientSecret: secret } : {}) };
-    });
-  } catch (error) {
-    if (appTaken(error)) throw new HttpError(409, M.appAlreadyHasClient, 'OIDC_CLIENT_APP_TAKEN');
-    throw error;
-  }
+    }),
+  );
 }
 
 /** A new secret for a confidential client; the old one stops working at once. */

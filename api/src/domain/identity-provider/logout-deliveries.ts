@@ -7,6 +7,7 @@ import type Provider from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import { oidcLogoutDeliveries, oidcClients } from '../../db/schema.js';
 import { isDatabaseUnavailable } from '../../lib/errors.js';
+import { serialRounds } from '../serial-rounds.js';
 import { recordAudit, systemActor } from '../accounts/audit.js';
 import { deleteExpiredPayloads } from './adapter.js';
 import { userIdOf } from './claims.js';
@@ -164,25 +165,8 @@ export function createLogoutDeliveries(deps: LogoutDeliveryDeps): LogoutDeliveri
     return delivered;
   }
 
-  let running: Promise<number> | undefined;
-  let again = false;
-  function deliverDue(): Promise<number> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      let total = 0;
-      do {
-        again = false;
-        total += await deliverRound();
-      } while (again && !closed);
-      return total;
-    })().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
+  const rounds = serialRounds(deliverRound, () => closed);
+  const deliverDue = () => rounds.run();
 
   const runInBackground = () => {
     if (closed) return;
@@ -200,7 +184,7 @@ export function createLogoutDeliveries(deps: LogoutDeliveryDeps): LogoutDeliveri
       clearInterval(timer);
       // A round settles every row it claimed (each send is bounded by the library's request timeout); a round cut
       // short by an error leaves claims that lapse within the lease.
-      await running?.catch(() => 0);
+      await rounds.current()?.catch(() => 0);
     },
   };
 }

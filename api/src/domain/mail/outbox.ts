@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { mailOutbox } from '../../db/schema.js';
 import { isDatabaseUnavailable } from '../../lib/errors.js';
 import type { Clock } from '../clock.js';
+import { serialRounds } from '../serial-rounds.js';
 import { type Mailer, type MailTransport, type OutgoingMail, redactSubject, retryDelayMs } from './mailer.js';
 
 const pollMs = 5_000;
@@ -195,26 +196,10 @@ export function createOutboxMailer(deps: OutboxDeps): OutboxMailer {
     pendingWork.add(task);
   }
 
-  // One round at a time per instance; a wake-up during a round asks for another round right after it.
-  let running: Promise<number> | undefined;
-  let again = false;
+  const rounds = serialRounds(deliverRound, () => closed);
   async function deliverDue(): Promise<number> {
     await Promise.all(pendingWork);
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      let total = 0;
-      do {
-        again = false;
-        total += await deliverRound();
-      } while (again && !closed);
-      return total;
-    })().finally(() => {
-      running = undefined;
-    });
-    return running;
+    return rounds.run();
   }
 
   const runInBackground = () => {
@@ -249,7 +234,7 @@ export function createOutboxMailer(deps: OutboxDeps): OutboxMailer {
       closed = true;
       clearInterval(timer);
       // Sends in progress may finish (and be marked sent) for a moment; then they are given up.
-      const round = running?.catch(() => 0);
+      const round = rounds.current()?.catch(() => 0);
       let grace: NodeJS.Timeout | undefined;
       await Promise.race([
         round,
