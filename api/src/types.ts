@@ -93,6 +93,9 @@ export interface Paged<T> {
   count: number;
 }
 
+/** What an audit row says was done (`action`); the panel names each in Spanish. */
+export type { AuditAction } from './domain/accounts/audit-actions.js';
+
 /** `GET /oidc/interaccion/{uid}/detalles`: the app asking and what the portal's /autorizar page must do. */
 export type InteractionDetails = Static<typeof InteractionView>;
 /** What `continuar` and `cancelar` answer: where the browser goes next (back to the app through the API). */

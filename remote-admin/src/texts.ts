@@ -1,3 +1,4 @@
+import type { AuditAction } from '@portal/shared';
 import { APP_LINK_LABELS } from '@portal/shared';
 
 /**
@@ -229,7 +230,7 @@ export const TEXT_ADMIN = {
 } as const;
 
 /** What each audit action reads as in the log. */
-export const AUDIT_ACTION_LABELS: Record<string, string> = {
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'user.verify': 'Verificó el email',
   'user.status_change': 'Cambió el estado',
   'user.plan_change': 'Cambió el plan',
@@ -240,6 +241,11 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'app.update': 'Modificó la aplicación',
   'auth.lockout': 'Bloqueó el inicio de sesión',
   'user.session_end': 'Cerró una sesión',
+  'oidc_client.create': 'Registró un cliente OpenID Connect',
+  'oidc_client.update': 'Modificó un cliente OpenID Connect',
+  'oidc_client.rotate_secret': 'Rotó el secreto de un cliente OpenID Connect',
+  'oidc_client.delete': 'Eliminó un cliente OpenID Connect',
+  'oidc.backchannel_logout': 'Avisó a una app del cierre de sesión',
 };
 
 /** The words of an audit row's details (pages/dashboard/audit-format.ts puts them together). */
@@ -261,6 +267,18 @@ export const AUDIT_DETAIL_TEXT = {
   sessionEnd: (browser: string, os: string, device: string, address: string) =>
     `${browser} en ${os} (${device}), desde ${address}`,
   editedFields: { name: 'Nombre', lastName: 'Apellido', phone: 'Teléfono', picture: 'Foto' } as Record<string, string>,
+  /** Why the portal told an app a session ended (the API's `motivo`). */
+  logoutReasons: {
+    logout: 'cerró sesión en el portal',
+    rp_logout: 'cerró sesión desde una app',
+    access_revoked: 'quitó el acceso a la app',
+    credentials_changed: 'cambio de contraseña o de rol',
+    account_suspended: 'cuenta suspendida',
+    account_pending_verification: 'cuenta pendiente de verificación',
+    account_deleted: 'cuenta eliminada',
+  } as Record<string, string>,
+  logoutOutcome: (app: string, reason: string, delivered: boolean, tries: string) =>
+    `${app}: ${reason}; ${delivered ? 'entregado' : 'no se pudo entregar'} (${tries} ${tries === '1' ? 'intento' : 'intentos'})`,
 };
 
 /** Fallbacks shown when an admin call fails without a server message (spec §8, and the README for the new calls). */

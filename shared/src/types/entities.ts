@@ -35,6 +35,7 @@ export type {
 } from '@portal/api/types';
 
 export type {
+  AuditAction,
   AuthorizedApp,
   InteractionDetails,
   InteractionRedirect,

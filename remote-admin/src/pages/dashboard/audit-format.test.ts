@@ -20,6 +20,31 @@ describe('audit log rows', () => {
     expect(auditActionLabel('otra.cosa')).toBe('otra.cosa');
   });
 
+  it("names the OpenID Connect clients' changes and the apps told of a logout", () => {
+    expect(auditActionLabel('oidc_client.rotate_secret')).toBe('Rotó el secreto de un cliente OpenID Connect');
+    expect(auditDetails(entry('oidc_client.create', { clientId: 'abc', nombre: 'Panel de planta' }))).toBe(
+      'Panel de planta',
+    );
+    expect(
+      auditDetails(entry('oidc_client.update', { clientId: 'abc', nombre: 'Panel', fields: ['redirectUris'] })),
+    ).toBe('Panel · Campos: redirectUris');
+    expect(
+      auditDetails(
+        entry('oidc.backchannel_logout', {
+          cliente: 'Beto Pro',
+          motivo: 'account_suspended',
+          resultado: 'entregado',
+          intentos: 1,
+        }),
+      ),
+    ).toBe('Beto Pro: cuenta suspendida; entregado (1 intento)');
+    expect(
+      auditDetails(
+        entry('oidc.backchannel_logout', { cliente: 'Beto Pro', motivo: 'logout', resultado: 'fallido', intentos: 9 }),
+      ),
+    ).toBe('Beto Pro: cerró sesión en el portal; no se pudo entregar (9 intentos)');
+  });
+
   it('summarizes the details', () => {
     expect(auditDetails(entry('user.status_change', { from: 'active', to: 'suspended' }))).toBe('Activo → Suspendido');
     expect(

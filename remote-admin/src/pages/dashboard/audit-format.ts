@@ -1,11 +1,11 @@
-import type { AuditEntry } from '@portal/shared';
+import type { AuditAction, AuditEntry } from '@portal/shared';
 import { formatExpiryDate, roleLabel } from '../../rules/format';
 import { statusLabel } from '../../rules/status';
 import { AUDIT_ACTION_LABELS, AUDIT_DETAIL_TEXT as T } from '../../texts';
 
 /** What an audit row reads as: the action in Spanish. */
 export function auditActionLabel(action: string): string {
-  return AUDIT_ACTION_LABELS[action] ?? action;
+  return Object.hasOwn(AUDIT_ACTION_LABELS, action) ? AUDIT_ACTION_LABELS[action as AuditAction] : action;
 }
 
 /** The details of an audit row in one readable line. */
@@ -40,6 +40,21 @@ export function auditDetails(entry: AuditEntry): string {
     }
     case 'user.session_end':
       return T.sessionEnd(String(d.browser), String(d.os), String(d.device), String(d.address));
+    case 'oidc_client.create':
+    case 'oidc_client.rotate_secret':
+    case 'oidc_client.delete':
+      return String(d.nombre ?? '');
+    case 'oidc_client.update':
+      return Array.isArray(d.fields) && d.fields.length > 0
+        ? `${String(d.nombre ?? '')} · ${T.fields}: ${d.fields.join(', ')}`
+        : T.noChanges;
+    case 'oidc.backchannel_logout':
+      return T.logoutOutcome(
+        String(d.cliente ?? d.clientId),
+        T.logoutReasons[String(d.motivo)] ?? String(d.motivo),
+        d.resultado === 'entregado',
+        String(d.intentos ?? 1),
+      );
     default:
       return JSON.stringify(d);
   }
