@@ -257,7 +257,7 @@ for (const backend of backends) {
       assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
       assert.equal((await signIn(api, 'ops@example.com', opsPassword)).status, 200);
 
-      const log = await get(api, '/admin/auditoria?limit=50', signedIn.token!);
+      const log = await get(api, '/admin/auditoria?limit=50&targetType=user', signedIn.token!);
       assert.equal(log.status, 200);
       const entries = log.body.data
         .map(({ actorId, actorEmail, action, targetLabel, details }) => ({
