@@ -37,6 +37,10 @@ const NOT_FOR_THE_BROWSER: { pattern: RegExp; why: string }[] = [
   { pattern: /^\/health(\/live|\/ready)?$/, why: 'supervisors, load balancers and orchestrators' },
   { pattern: /^\/docs(\/|$)/, why: 'the OpenAPI document and its viewer' },
   { pattern: /^\/\.well-known\/jwks\.json$/, why: 'partner apps read the public keys of the tokens they receive' },
+  {
+    pattern: /^\/auth\/google\/callback$/,
+    why: "Google's redirect address: it sends the browser there, which the API sends on to the portal (decision 0001)",
+  },
   { pattern: /^\/auth\/apple\/callback$/, why: 'Apple posts the browser there (a form post), not a fetch of ours' },
   {
     pattern:

@@ -70,6 +70,17 @@ forEachBackend((backend) => {
     assert.equal((await registrationsOf((await userRow(email)).id)).length, 0, 'every other registration is gone');
   }
 
+  /** The answer to a right code sent with a registration id the server no longer has, and no profile. */
+  function assertRegistrationExpired(refused: Awaited<ReturnType<typeof verify>>) {
+    assert.equal(refused.statusCode, 409, refused.body);
+    assert.deepEqual(refused.json(), {
+      statusCode: 409,
+      code: 'REGISTRATION_EXPIRED',
+      message:
+        'Los datos de tu registro ya no están guardados (caducan en un día, o este email tiene registros más nuevos). Escríbelos junto al mismo código y elige tu contraseña.',
+    });
+  }
+
   describe('two registrations of one pending email', () => {
     it('victim first, attacker inside the cooldown: the victim gets their own password and profile', async () => {
       const email = freshEmail();
@@ -107,14 +118,14 @@ forEachBackend((backend) => {
       await victimVerifies(email, victimId);
     });
 
-    it("an id of another email's registration counts as no id", async () => {
+    it("an id of another email's registration proves nothing: refused like an id the server no longer has", async () => {
       const email = freshEmail();
       const other = freshEmail();
       await register(email, victim);
       const otherId = await register(other, attacker);
-      const verified = await verify(email, await lastCode(email), otherId);
-      assert.equal(verified.statusCode, 200);
-      assert.equal(verified.json().passwordSet, false);
+      const refused = await verify(email, await lastCode(email), otherId);
+      assertRegistrationExpired(refused);
+      assert.equal((await userRow(email)).status, 'pending_verification');
       assert.equal(await loginStatus(email, attacker.password), 401);
       // The other email's registration is untouched.
       assert.equal((await registrationsOf((await userRow(other)).id)).length, 1);
@@ -230,6 +241,88 @@ forEachBackend((backend) => {
       const row = await userRow(email);
       assert.equal(row.status, 'pending_verification');
       assert.equal(row.passwordHash, null);
+    });
+  });
+
+  describe('a registration id the server no longer has (expired, or pushed out by newer registrations)', () => {
+    const phone = { password: 'clave-del-telefono', name: 'Valeria', lastName: 'Rojas', phone: '+51 987 654 321' };
+    const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+    /** The victim registers, then five registrations of the attacker push hers out of the kept five. */
+    async function pushedOut(email: string) {
+      const victimId = await register(email, victim);
+      for (let i = 0; i < 5; i++) {
+        clock.advance(1000);
+        await register(email, attacker);
+      }
+      return victimId;
+    }
+
+    it('with the right code and no profile: refused, nothing activated, the code not used up', async () => {
+      const email = freshEmail();
+      const staleId = await pushedOut(email);
+      const code = await lastCode(email);
+      assertRegistrationExpired(await verify(email, code, staleId));
+      const row = await userRow(email);
+      assert.equal(row.status, 'pending_verification');
+      assert.equal(row.passwordHash, null);
+      assert.deepEqual([row.name, row.lastName, row.phone], [victim.name, victim.lastName, victim.phone]);
+      assert.equal((await registrationsOf(row.id)).length, 5, 'the registrations are kept');
+
+      // The same code with the profile typed beside it completes the account with what its holder typed.
+      const verified = await post(t.app, '/auth/verify-registration', {
+        email,
+        code,
+        registrationId: staleId,
+        profile: phone,
+      });
+      assert.equal(verified.statusCode, 200, verified.body);
+      const body = verified.json();
+      assert.equal(body.passwordSet, true);
+      assert.deepEqual([body.user.name, body.user.lastName, body.user.phone], ['Valeria', 'Rojas', '+51987654321']);
+      assert.equal(await loginStatus(email, phone.password), 200);
+      assert.equal(await loginStatus(email, attacker.password), 401, "the attacker's registrations never count");
+      assert.equal(await loginStatus(email, victim.password), 401);
+    });
+
+    it('an expired one is refused the same way', async () => {
+      const email = freshEmail();
+      const oldId = await register(email, victim);
+      clock.advance(24 * 60 * 60_000 + 1000);
+      assert.equal((await post(t.app, '/auth/resend-verification', { email })).statusCode, 200);
+      await mailsTo(t.app, transport, email);
+      assertRegistrationExpired(await verify(email, await lastCode(email), oldId));
+      assert.equal((await userRow(email)).status, 'pending_verification');
+    });
+
+    it('wrong codes count against the code as before; the refusal of the right one takes no try', async () => {
+      const email = freshEmail();
+      const staleId = await pushedOut(email);
+      const code = await lastCode(email);
+      for (let attempt = 1; attempt <= 4; attempt++) {
+        const answer = await verify(email, wrong(code), staleId);
+        assert.equal(answer.statusCode, 400, `try ${attempt}`);
+        assert.equal(answer.json().code, 'INVALID_CODE');
+      }
+      for (let again = 0; again < 3; again++) assertRegistrationExpired(await verify(email, code, staleId));
+      const verified = await post(t.app, '/auth/verify-registration', { email, code, profile: phone });
+      assert.equal(verified.statusCode, 200, verified.body);
+    });
+
+    it('the fifth wrong code kills it, stale id or not', async () => {
+      const email = freshEmail();
+      const staleId = await pushedOut(email);
+      const code = await lastCode(email);
+      for (let attempt = 1; attempt <= 4; attempt++) {
+        assert.equal((await verify(email, wrong(code), staleId)).statusCode, 400);
+      }
+      const fifth = await verify(email, wrong(code), staleId);
+      assert.equal(fifth.statusCode, 429);
+      assert.equal(fifth.json().code, 'CODE_ATTEMPTS_EXCEEDED');
+      assert.equal((await verify(email, code, staleId)).statusCode, 429);
+      const withProfile = await post(t.app, '/auth/verify-registration', { email, code, profile: phone });
+      assert.equal(withProfile.statusCode, 429);
+      assert.equal((await userRow(email)).status, 'pending_verification');
     });
   });
 
@@ -354,9 +447,7 @@ forEachBackend((backend) => {
       assert.equal(await loginStatus(email, victim.password), 401, 'an expired registration does not sign in');
       assert.equal((await post(t.app, '/auth/resend-verification', { email })).statusCode, 200);
       await mailsTo(t.app, transport, email);
-      const verified = await verify(email, await lastCode(email), oldId);
-      assert.equal(verified.statusCode, 200);
-      assert.equal(verified.json().passwordSet, false);
+      assertRegistrationExpired(await verify(email, await lastCode(email), oldId));
 
       const other = freshEmail();
       await register(other, victim);
@@ -421,8 +512,10 @@ forEachBackend((backend) => {
       assert.equal((await verify(email, code, victimId)).statusCode, 429, 'still closed a minute before that time');
       clock.advance(60_000);
       assert.equal((await post(t.app, '/auth/resend-verification', { email })).statusCode, 200);
-      // A day later the registration has expired too: the code activates the account, without a password.
-      const verified = await verify(email, await lastCode(email), victimId);
+      // A day later the registration has expired too: the code asks for the profile, and activates the account with it.
+      const code2 = await lastCode(email);
+      assertRegistrationExpired(await verify(email, code2, victimId));
+      const verified = await post(t.app, '/auth/verify-registration', { email, code: code2, profile: victim });
       assert.equal(verified.statusCode, 200, verified.body);
       assert.equal(verified.json().user.status, 'active');
     });

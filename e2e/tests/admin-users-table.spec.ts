@@ -176,3 +176,34 @@ test("'Siguiente' and 'Anterior' page the list by cursor: every person once, and
   expect(new URL((await back).url()).searchParams.get('page')).toBe('1');
   await expect.poll(shown).toEqual(first);
 });
+
+test("a first load of the list that fails says 'Error al listar usuarios', and 'Reintentar' shows the list", async ({
+  page,
+  request,
+}) => {
+  await signInAsAdmin(page, request);
+  // The API answers the list with a 500 (its own headers, so the browser reads the answer) until the retry.
+  let failing = true;
+  const failed: string[] = [];
+  await page.route(
+    (url) => url.href.startsWith(`${API_URL}/user/listar`),
+    async (route) => {
+      if (!failing || route.request().method() !== 'GET') return route.continue();
+      const response = await route.fetch();
+      failed.push(route.request().url());
+      return route.fulfill({ response, status: 500, body: '{}', contentType: 'application/json' });
+    },
+  );
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Gestión de Usuarios' })).toBeVisible();
+  const alert = page.getByRole('alert').filter({ hasText: 'Error al listar usuarios' });
+  await expect(alert).toBeVisible();
+  await expect(page.getByText('Cargando usuarios...')).toHaveCount(0);
+  expect(failed.length).toBeGreaterThan(0);
+
+  failing = false;
+  await page.getByRole('button', { name: 'Reintentar' }).click();
+  // Newest first: the first row is someone, whoever registered last in this run.
+  await expect(page.getByRole('table', { name: 'Tabla de usuarios' }).getByRole('row').nth(1)).toContainText('@');
+  await expect(alert).toHaveCount(0);
+});

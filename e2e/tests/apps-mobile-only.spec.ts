@@ -82,6 +82,11 @@ test.describe('on a desktop', () => {
       );
       expect(opened).toEqual([]);
       expect(context.pages()).toHaveLength(1);
+      await page.screenshot({ path: test.info().outputPath('donde-descargar-1280.png') });
+      // A desktop browser's narrow window shows the same dialog: it fits a phone's width.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: test.info().outputPath('donde-descargar-390.png') });
+      await page.setViewportSize({ width: 1280, height: 800 });
 
       // 'Cerrar' closes it and gives the focus back to the card's button.
       await dialog.getByRole('button', { name: 'Cerrar' }).click();

@@ -90,3 +90,31 @@ test('dismissed with Escape, the presentation is seen: it does not come back in 
   await expect(page.getByRole('article', { name: 'Beto Pro' })).toBeVisible();
   await expect(dialog).toBeHidden();
 });
+
+test('closed with a click on the backdrop, the presentation is seen as well: it does not come back in the next session', async ({
+  page,
+  request,
+}) => {
+  const newcomer = person('presentacion-fondo');
+  await registerActive(request, newcomer);
+  const token = await signInAs(page, request, newcomer.email, newcomer.password);
+
+  await page.goto('/apps');
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText('1 de 3')).toBeVisible();
+  const recorded = page.waitForResponse(
+    (answer) => answer.url() === `${API_URL}/auth/update-presentacion` && answer.request().method() === 'POST',
+  );
+  // The top left corner of the window is outside the dialog's box: the click lands on its backdrop.
+  const box = await dialog.boundingBox();
+  expect(box && box.x > 10 && box.y > 10).toBe(true);
+  await page.mouse.click(5, 5);
+  await expect(dialog).toBeHidden();
+  expect((await recorded).status()).toBe(200);
+  expect(await storedPresentation(request, token)).toBe(false);
+
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: /Bienvenido/ })).toBeVisible();
+  await expect(page.getByRole('article', { name: 'Beto Pro' })).toBeVisible();
+  await expect(dialog).toBeHidden();
+});

@@ -109,6 +109,11 @@ test('an unverified account is sent to verification, where the mailed code signs
   await expect(alert).toContainText('Debes verificar tu email antes de iniciar sesión');
   await expect(alert.getByRole('link', { name: 'Ir a verificación de email' })).toBeVisible();
   await expect(page).toHaveURL(/\/verify-email\?email=/);
+  // /login showed the reason for two seconds; the verification page repeats it and keeps it past its 5 s messages.
+  const reason = page.getByRole('status').filter({ hasText: 'Debes verificar tu email antes de iniciar sesión' });
+  await expect(reason).toBeVisible();
+  await page.waitForTimeout(5500);
+  await expect(reason).toBeVisible();
 
   const code = await codeFromMail(who.email, VERIFICATION_SUBJECT, since);
   await page.getByLabel('Código de verificación').fill(code);

@@ -12,6 +12,17 @@ import { expect, expectSignedInAs, person, registerActive, signInThroughForm, te
 
 const UNAVAILABLE_AT_IP = `Las llaves de acceso no funcionan en una dirección IP. Abre el portal en ${HOST_URL} para usarlas.`;
 
+/** Full-page screenshots of the page on screen at a phone's size and a desktop's, looked at by a person. */
+async function shootAtBothSizes(page: Page, name: string) {
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: test.info().outputPath(`${name}-${viewport.width}.png`), fullPage: true });
+  }
+}
+
 /** A platform authenticator that holds discoverable credentials and verifies the user without asking. */
 async function addVirtualAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page);
@@ -134,6 +145,7 @@ test('a page opened at 127.0.0.1 says why passkeys are unavailable there and off
   await page.goto(`${HOST_IP_URL}/login`);
   await expect(page.getByText(UNAVAILABLE_AT_IP)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Iniciar sesión con llave de acceso' })).toHaveCount(0);
+  await shootAtBothSizes(page, 'login-en-ip');
   // Everything else works at that address: the password signs in.
   await signInThroughForm(page, who.email, who.password);
   await expect(page).toHaveURL(`${HOST_IP_URL}/apps`);
@@ -143,6 +155,7 @@ test('a page opened at 127.0.0.1 says why passkeys are unavailable there and off
   await expect(section.getByText(UNAVAILABLE_AT_IP)).toBeVisible();
   await expect(section.getByText('Aún no tienes llaves de acceso.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Agregar llave de acceso' })).toHaveCount(0);
+  await shootAtBothSizes(page, 'seguridad-en-ip');
 
   // The link leads to the same page at localhost, where (signed in there) the passkey can be added.
   await signInAs(page, request, who.email, who.password);

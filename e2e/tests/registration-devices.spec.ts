@@ -19,7 +19,9 @@ import {
 import { mailsFor, readableText } from '../support/mail-sink';
 
 const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
 const OTHER_DEVICE = 'Este navegador no tiene los datos de tu registro';
+const FORGOTTEN = 'Los datos de tu registro ya no están guardados en el portal';
 
 /** A phone: a browser of its own, nothing shared with the laptop's (no registration id, no session). */
 async function phone(browser: Browser): Promise<Page> {
@@ -27,12 +29,11 @@ async function phone(browser: Browser): Promise<Page> {
   return context.newPage();
 }
 
-/** The link of a mail in the sink whose subject matches, found after `label: ` in its text. */
-function linkFromMail(email: string, subject: RegExp, label: string): string {
-  const mail = mailsFor(MAIL_DIR, email)
-    .filter((received) => subject.test(received.subject))
-    .at(-1);
-  expect(mail, `no mail '${subject}' to ${email}`).toBeTruthy();
+/** The link of a mail in the sink whose subject matches (waiting for it to arrive), found after `label: ` in its text. */
+async function linkFromMail(email: string, subject: RegExp, label: string): Promise<string> {
+  const matching = () => mailsFor(MAIL_DIR, email).filter((received) => subject.test(received.subject));
+  await expect.poll(() => matching().length, { message: `no mail '${subject}' to ${email}` }).toBeGreaterThan(0);
+  const mail = matching().at(-1);
   const link = new RegExp(`${label}: (\\S+)`).exec(readableText(mail!))?.[1];
   expect(link, readableText(mail!)).toBeTruthy();
   return link!;
@@ -62,7 +63,7 @@ test('registered on the laptop, verified on the phone: the phone asks for the pr
 
   // The mail is opened on the phone: its link leads to the verification page, without this registration's id.
   const mobile = await phone(browser);
-  await mobile.goto(linkFromMail(who.email, VERIFICATION_SUBJECT, 'Ir a la verificación'));
+  await mobile.goto(await linkFromMail(who.email, VERIFICATION_SUBJECT, 'Ir a la verificación'));
   await portalReady(mobile);
   await expect(mobile.getByText(OTHER_DEVICE)).toBeVisible();
   await mobile.screenshot({ path: test.info().outputPath('verificar-en-el-telefono.png'), fullPage: true });
@@ -87,6 +88,48 @@ test('registered on the laptop, verified on the phone: the phone asks for the pr
   });
   expect(laptop.status).toBe(401);
   await mobile.context().close();
+});
+
+test('registered on this laptop, but the server no longer keeps that registration: the same code, with the profile and password asked beside it, completes the account', async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize(DESKTOP);
+  const who = person('registro-desplazado');
+  const since = Date.now() - 1000;
+  await registerThroughForm(page, who);
+  // Five newer registrations of the address (anyone may make them) push this browser's out of the five kept.
+  for (let other = 0; other < 5; other += 1) {
+    await registerPending(request, { ...who, password: `Clave-de-otro-${other}`, name: 'Otro', lastName: 'Nombre' });
+  }
+
+  const code = await codeFromMail(who.email, VERIFICATION_SUBJECT, since);
+  await page.getByLabel('Código de verificación').fill(code);
+  await page.getByRole('button', { name: 'Verificar código' }).click();
+  // Refused without using the code: the page asks for the rest, and the person goes on from the first field.
+  await expect(page.getByText(FORGOTTEN)).toBeVisible();
+  await expect(page.getByLabel('Nombre')).toBeFocused();
+  await expect(page.getByLabel('Código de verificación')).toHaveValue(code);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  await page.screenshot({ path: test.info().outputPath('verificar-registro-olvidado-1280.png'), fullPage: true });
+
+  await page.getByLabel('Nombre').fill('Rosa');
+  await page.getByLabel('Apellido').fill('Mamani');
+  await page.getByLabel('Teléfono', { exact: true }).fill('912 345 678');
+  await page.getByLabel('Contraseña', { exact: true }).fill('Clave-nueva-1');
+  await page.getByLabel('Confirmar contraseña').fill('Clave-nueva-1');
+  await page.getByRole('button', { name: 'Verificar código' }).click();
+  await expectOnApps(page, 'Rosa Mamani');
+  await signInAgain(page, who.email, 'Clave-nueva-1', 'Rosa Mamani');
+  // No registration's password was proved by the code: none signs in.
+  for (const password of [who.password, 'Clave-de-otro-4']) {
+    const refused = await fetch(`${API_URL}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: who.email, password }),
+    });
+    expect(refused.status).toBe(401);
+  }
 });
 
 test('registering again on the phone says why a pending email asks for a password, and leads to where the code goes', async ({
@@ -156,10 +199,7 @@ test("activated by an administrator: the person is mailed 'Tu cuenta está activ
   await page.screenshot({ path: test.info().outputPath('login-cuenta-sin-contrasena.png') });
 
   // The mail's link: the address is filled in, a code arrives, a password is chosen, and it signs in.
-  await expect
-    .poll(() => mailsFor(MAIL_DIR, who.email).some((mail) => mail.subject === 'Tu cuenta está activa'))
-    .toBe(true);
-  const link = linkFromMail(who.email, /^Tu cuenta está activa$/, 'Elegir mi contraseña');
+  const link = await linkFromMail(who.email, /^Tu cuenta está activa$/, 'Elegir mi contraseña');
   expect(new URL(link).origin).toBe(HOST_URL);
   const since = Date.now() - 1000;
   await page.goto(link);

@@ -57,7 +57,10 @@ export const TEXT_ADMIN = {
   next: 'Siguiente',
   pagination: 'Paginación',
   noUsers: 'No se encontraron usuarios',
-  /** A text filter stops counting at 1 000 matches (the API's TOTAL_CAP). */
+  /**
+   * A text filter stops counting at 1 000 matches (the API's TOTAL_CAP). The panel's only text filter is the email
+   * (spec §4: email and status; the API's `name` filter has no box here), so a capped count always comes from it.
+   */
   usersFound: (total: number, capped: boolean) =>
     capped
       ? `Más de ${total.toLocaleString('es-ES')} usuarios: escribe más del email para acotar la búsqueda`

@@ -11,9 +11,9 @@ export const API_PATHS = {
     currentUser: 'auth/user',
     /** The token a partner app receives (not in the spec). */
     partnerToken: 'auth/partner-token',
+    /** Where the browser goes to start a Google or Apple sign-in (a navigation, not a fetch). */
     google: 'auth/google',
     apple: 'auth/apple',
-    googleCallback: 'auth/google/callback',
     /** The Google/Apple return's one-time code, redeemed by the tab that started (docs/decisions/0001). */
     signInReturn: 'auth/social/canjear',
     changeStatus: (id: number) => `auth/cambiar-estado/${id}`,

@@ -68,10 +68,14 @@ export interface AccountProfile {
   password: string;
 }
 
+/** The API's refusal of a registration id it no longer has, sent without a profile: the code was not used. */
+export const REGISTRATION_EXPIRED_CODE = 'REGISTRATION_EXPIRED';
+
 /**
  * Sends the code with this browser's registration id for the email: the account gets the password typed here. A
  * browser without one (the registration was made on another device) sends the `profile` its person typed with the
- * code instead. `passwordSet: false` means the account came out with no password (neither was sent).
+ * code instead. `passwordSet: false` means the account came out with no password (neither was sent). An id the
+ * server refuses as no longer kept (`REGISTRATION_EXPIRED_CODE`) is forgotten, so the next try sends the profile.
  */
 export async function verifyRegistration(
   email: string,
@@ -79,12 +83,17 @@ export async function verifyRegistration(
   profile?: AccountProfile,
 ): Promise<VerifiedSession> {
   const registrationId = registrationIdFor(email);
-  const verified = await request<VerifiedSession>('post', API_PATHS.auth.verifyRegistration, {
-    json: { email, code, ...(registrationId ? { registrationId } : profile ? { profile } : {}) },
-    fallback: FALLBACK.verifyCode,
-  });
-  forgetRegistration(email);
-  return verified;
+  try {
+    const verified = await request<VerifiedSession>('post', API_PATHS.auth.verifyRegistration, {
+      json: { email, code, ...(registrationId ? { registrationId } : profile ? { profile } : {}) },
+      fallback: FALLBACK.verifyCode,
+    });
+    forgetRegistration(email);
+    return verified;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === REGISTRATION_EXPIRED_CODE) forgetRegistration(email);
+    throw error;
+  }
 }
 
 /** Asks for a new verification code; either way, the server's wait before the next one is kept. */

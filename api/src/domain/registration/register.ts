@@ -65,7 +65,9 @@ export async function registerPending(
  * Uses the verification code and activates the account with what this browser typed (its `registrationId`): its
  * password and profile. A browser without a live registration of this email (the code was typed on another device)
  * sends what its person `typed` beside the code instead: holding the code proves the mailbox, which a registration
- * alone never did. With neither, the account is active with no password. Answers whether a password was set.
+ * alone never did. An id the server no longer has (a day old, or pushed out by newer registrations) with nothing
+ * typed is refused before the code is used, so the same code then goes with the profile. With neither an id nor a
+ * profile (an API client), the account is active with no password. Answers whether a password was set.
  */
 export async function completeRegistration(
   deps: { db: Db; codes: CodeService; clock: Clock },
@@ -75,8 +77,11 @@ export async function completeRegistration(
   typed?: RegistrationFields,
 ): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
-    if (!(await deps.codes.consume(tx, userId, 'verify_email', code))) throw invalidCode();
     const registration = await findRegistration(tx, userId, registrationId, new Date(deps.clock()));
+    if (registrationId && !registration && !typed) {
+      throw new HttpError(409, registrationMessages.registrationExpired, 'REGISTRATION_EXPIRED');
+    }
+    if (!(await deps.codes.consume(tx, userId, 'verify_email', code))) throw invalidCode();
     if (!(await activateUser(tx, userId))) return false;
     // Only what the code's holder typed becomes the account's (this browser's registration first); without it, nobody's
     // profile does either: the pending row's name is whatever its first registrant wrote.

@@ -67,11 +67,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Con el `registrationId` de este navegador la cuenta recibe la contraseña y los datos de ese registro; ' +
           'sin él (o con uno que no es de este email) recibe los de `profile`, escritos junto al código en otro ' +
-          'dispositivo; sin ninguno de los dos queda activa sin contraseña (`passwordSet: false`). Los demás ' +
-          'registros pendientes se borran.',
+          'dispositivo. Un `registrationId` que el servidor ya no tiene (caducó o lo desplazaron registros más ' +
+          'nuevos) sin `profile` responde 409 `REGISTRATION_EXPIRED` sin gastar el código. Sin ninguno de los dos ' +
+          'queda activa sin contraseña (`passwordSet: false`). Los demás registros pendientes se borran.',
         tags: ['auth'],
         body: VerifyRegistrationBody,
-        response: { 200: VerifiedRegistration, 403: ErrorRef, 429: ErrorRef, ...commonErrors },
+        response: { 200: VerifiedRegistration, 403: ErrorRef, 409: ErrorRef, 429: ErrorRef, ...commonErrors },
       },
     },
     async (request) => {

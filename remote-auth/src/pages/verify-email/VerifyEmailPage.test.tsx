@@ -18,6 +18,8 @@ jest.mock('@portal/shared', () => ({ ...jest.requireActual('@portal/shared'), le
 
 const TOKEN = fakeToken({ sub: 7, exp: Math.floor(Date.now() / 1000) + 3600 });
 const PARTNER_TOKEN = 'token-para-el-socio';
+const REGISTRATION_EXPIRED =
+  'Los datos de tu registro ya no están guardados (caducan en un día, o este email tiene registros más nuevos). Escríbelos junto al mismo código y elige tu contraseña.';
 let api: FakeApi;
 
 beforeEach(async () => {
@@ -28,17 +30,18 @@ beforeEach(async () => {
     'POST /auth/verify-registration': (req) => {
       const body = JSON.parse(req.body) as { code: string; registrationId?: string; profile?: object };
       // As the API: the account gets a password with this browser's live registration id, or else with the profile
-      // typed beside the code (a registration the server forgot is no registration).
-      return body.code === '123456'
-        ? {
-            status: 200,
-            body: {
-              access_token: TOKEN,
-              user: user(),
-              passwordSet: body.registrationId === 'registro-de-ana-0001' || (!body.registrationId && !!body.profile),
-            },
-          }
-        : { status: 400, body: { statusCode: 400, message: 'Código inválido o expirado' } };
+      // typed beside the code; a registration the server forgot, with no profile, is refused and the code kept.
+      if (body.code !== '123456') {
+        return { status: 400, body: { statusCode: 400, message: 'Código inválido o expirado' } };
+      }
+      const live = body.registrationId === 'registro-de-ana-0001';
+      if (body.registrationId && !live && !body.profile) {
+        return { status: 409, body: { statusCode: 409, code: 'REGISTRATION_EXPIRED', message: REGISTRATION_EXPIRED } };
+      }
+      return {
+        status: 200,
+        body: { access_token: TOKEN, user: user(), passwordSet: live || Boolean(body.profile) },
+      };
     },
     'POST /auth/resend-verification': { status: 200, body: { message: 'ok', resendAfter: 60 } },
   });
@@ -195,25 +198,68 @@ it('a registration id older than a day is not sent: the page asks for the profil
   expect(bodyOf(api, '/auth/verify-registration')).not.toHaveProperty('registrationId');
 });
 
-it('an account the server activated without a password says so and offers to create one, or to continue', async () => {
-  // This browser's registration is one the server no longer has.
+const FORGOTTEN = /Los datos de tu registro ya no están guardados en el portal/;
+
+it('a registration the server no longer has: asks beside the same code for the profile and password, then sends them', async () => {
+  // This browser's registration is one the server no longer has (a day old, or pushed out by newer ones).
   rememberRegistration('ana@example.com', 'registro-olvidado-0003');
   renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
   await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
   await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  expect(await screen.findByText(FORGOTTEN)).toBeInTheDocument();
+  await waitFor(() => expect(screen.getByLabelText('Nombre')).toHaveFocus());
+  expect(screen.getByLabelText('Código de verificación')).toHaveValue('123456');
+  expect(useSession.getState().isAuthenticated).toBe(false);
+  expect(registrationIdFor('ana@example.com')).toBeUndefined();
+
+  await fillAccount();
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
+  const sent = api.requests.filter((request) => request.path === '/auth/verify-registration');
+  expect(sent.map((request) => JSON.parse(request.body))).toEqual([
+    { email: 'ana@example.com', code: '123456', registrationId: 'registro-olvidado-0003' },
+    {
+      email: 'ana@example.com',
+      code: '123456',
+      profile: { name: 'Ana', lastName: 'Pérez', phone: '+51987654321', password: 'Secreta1!' },
+    },
+  ]);
+  expect(screen.queryByText('Tu cuenta está activa')).not.toBeInTheDocument();
+});
+
+it('a registration id this browser dropped since the page opened: asks for the profile before sending anything', async () => {
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  forgetRegistration('ana@example.com');
+  await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  expect(await screen.findByText(FORGOTTEN)).toBeInTheDocument();
+  expect(api.requests.some((request) => request.path === '/auth/verify-registration')).toBe(false);
+});
+
+async function activatedWithoutPassword() {
+  // An API that answers a verification with no password set (its answer to a client that sends neither).
+  await api.close();
+  api = await useFakeApi({
+    'POST /auth/verify-registration': { status: 200, body: { access_token: TOKEN, user: user(), passwordSet: false } },
+  });
+  rememberRegistration('ana@example.com', 'registro-de-ana-0001');
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+}
+
+it('an account the server activated without a password says so and offers to create one, the address filled in', async () => {
+  await activatedWithoutPassword();
   expect(await screen.findByText('Tu cuenta está activa')).toBeInTheDocument();
   expect(screen.getByText(/Tu cuenta aún no tiene contraseña/)).toBeInTheDocument();
   expect(useSession.getState()).toMatchObject({ isAuthenticated: true, token: TOKEN });
   expect(screen.getByTestId('location')).toHaveTextContent(/^\/verify-email/);
   await userEvent.click(screen.getByRole('button', { name: 'Crear contraseña' }));
-  expect(screen.getByTestId('location')).toHaveTextContent(/^\/forgot-password$/);
+  expect(screen.getByTestId('location')).toHaveTextContent(/^\/forgot-password\?email=ana%40example\.com$/);
 });
 
 it('Continuar sin contraseña goes where a verification goes', async () => {
-  rememberRegistration('ana@example.com', 'registro-olvidado-0003');
-  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
-  await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
-  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  await activatedWithoutPassword();
   await userEvent.click(await screen.findByRole('button', { name: 'Continuar sin contraseña' }));
   expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/);
 });

@@ -1,11 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import {
   Alert,
+  ApiError,
   Button,
   errorMessage,
   FALLBACK,
+  REGISTRATION_EXPIRED_CODE,
   registrationIdFor,
   resendVerification,
   TextField,
@@ -47,9 +49,16 @@ const Fields = styled.div`
 `;
 
 /**
+ * Why the page asks for the profile beside the code: this browser never held the email's registration (the mail's
+ * link opened on a phone, another browser), or held one the server or the browser has since forgotten (a day old, or
+ * pushed out by newer registrations of the email).
+ */
+type ProfileAsked = 'other-device' | 'forgotten' | null;
+
+/**
  * /verify-email (spec §2, §4): the 6-digit code from the mail, resend with the server's cooldown (60 s). A browser
- * that did not make this email's registration (the mail's link opened on a phone, another browser) also asks for the
- * profile and password registration asks: the code proves the mailbox, and the account is complete once verified.
+ * without a live registration of this email also asks for the profile and password registration asks: the code
+ * proves the mailbox, and the account is complete once verified (docs/decisions/0006-registration-ids.md).
  */
 export default function VerifyEmailPage() {
   const [params] = useSearchParams();
@@ -63,8 +72,14 @@ export default function VerifyEmailPage() {
   const email = params.get('email') || pendingEmail;
   const redirectUrl = params.get('redirect_url');
   // Read once: the registration id is forgotten when the code is accepted, and the page must not change under it.
-  const [registeredHere] = useState(() => Boolean(email && registrationIdFor(email)));
+  const [profileAsked, setProfileAsked] = useState<ProfileAsked>(() =>
+    email && registrationIdFor(email) ? null : 'other-device',
+  );
   const typed = useTypedAccount(email ?? '', arrival?.profile);
+  // Asked after a send, the fields appear below the code the person typed: they continue at the first one.
+  useEffect(() => {
+    if (profileAsked === 'forgotten') typed.fieldsRef.current?.querySelector<HTMLElement>('input')?.focus();
+  }, [profileAsked, typed.fieldsRef]);
 
   const navigate = useNavigate();
   const [code, setCode] = useState('');
@@ -94,7 +109,11 @@ export default function VerifyEmailPage() {
           Tu cuenta aún no tiene contraseña, porque el registro no se hizo en este navegador. Para entrar con tu email,
           crea una con «¿Olvidaste tu contraseña?»: te enviaremos un código a este email.
         </Alert>
-        <Button type="button" $block onClick={() => navigate('/forgot-password')}>
+        <Button
+          type="button"
+          $block
+          onClick={() => navigate(`/forgot-password?email=${encodeURIComponent(email ?? '')}`)}
+        >
           Crear contraseña
         </Button>
         <Row>
@@ -110,9 +129,14 @@ export default function VerifyEmailPage() {
     event.preventDefault();
     if (!isCompleteCode(code) || busy) return;
     void (async () => {
-      // On a device that did not register, the typed profile is checked first: a refusal sends nothing.
-      const profile = registeredHere ? undefined : await typed.checked();
-      if (!registeredHere && !profile) return;
+      // The id went away since the page opened (verified or expired in another tab): ask rather than send nothing.
+      if (!profileAsked && !registrationIdFor(email)) {
+        setProfileAsked('forgotten');
+        return;
+      }
+      // Without a registration here, the typed profile is checked first: a refusal sends nothing.
+      const profile = profileAsked ? await typed.checked() : undefined;
+      if (profileAsked && !profile) return;
       await submit({
         call: () => verifyRegistration(email, code, profile),
         success: async ({ access_token: token, user, passwordSet }) => {
@@ -122,7 +146,14 @@ export default function VerifyEmailPage() {
           if (passwordSet === false) setActivatedToken(token);
           else void afterSignIn(redirectUrl);
         },
-        failure: (caught) => errorMessage(caught, FALLBACK.verifyCode),
+        failure: (caught) => {
+          // The server no longer has this browser's registration; the code is still good for the profile's send.
+          if (caught instanceof ApiError && caught.code === REGISTRATION_EXPIRED_CODE) {
+            setProfileAsked('forgotten');
+            return null;
+          }
+          return errorMessage(caught, FALLBACK.verifyCode);
+        },
       });
     })();
   };
@@ -148,11 +179,12 @@ export default function VerifyEmailPage() {
           disabled={busy}
           onChange={(e) => setCode(sanitizeCode(e.target.value))}
         />
-        {!registeredHere && (
+        {profileAsked && (
           <Fields ref={typed.fieldsRef}>
             <Alert tone="info">
-              Este navegador no tiene los datos de tu registro (quizás lo hiciste en otro dispositivo). Escríbelos junto
-              al código y elige tu contraseña: tu cuenta quedará con ellos.
+              {profileAsked === 'forgotten'
+                ? 'Los datos de tu registro ya no están guardados en el portal (se guardan un día, y de un email solo los 5 registros más recientes). Escríbelos junto al mismo código y elige tu contraseña: tu cuenta quedará con ellos.'
+                : 'Este navegador no tiene los datos de tu registro (quizás lo hiciste en otro dispositivo). Escríbelos junto al código y elige tu contraseña: tu cuenta quedará con ellos.'}
             </Alert>
             <ProfileFields {...typed.profile} disabled={busy} onChange={typed.profile.change} />
             <NewPasswordFields {...typed.password} disabled={busy} onChange={typed.password.change} />
