@@ -133,6 +133,14 @@ forEachBackend((backend) => {
           { nombre: 'A', redirectUris: ['https://a.example.com/cb'], backchannelLogoutUri: 'controlmax://x' },
           /cierre de sesión por canal trasero/,
         ],
+        [
+          {
+            nombre: 'A',
+            redirectUris: ['https://a.example.com/cb'],
+            initiateLoginUri: 'http://127.0.0.1:4000/iniciar',
+          },
+          /URI de inicio de sesión: "http:\/\/127\.0\.0\.1:4000\/iniciar" no es válida \(debe usar https, también/,
+        ],
         [{ nombre: 'A', redirectUris: [] }, /redirectUris/],
       ];
       for (const [body, message] of cases) {
