@@ -127,6 +127,17 @@ describe('arguments', () => {
       assert.match(result.stderr, /Uso: npm run admin/);
       assert.equal(result.stdout, '');
     }
+    // A change of a client that says nothing, or contradicts itself.
+    const clientCases: Array<[string[], RegExp]> = [
+      [['modificar-cliente-oidc', 'abc'], /^modificar-cliente-oidc necesita al menos un cambio/],
+      [['modificar-cliente-oidc', 'abc', '--publico', '--confidencial'], /^--publico y --confidencial no van juntas\./],
+      [['modificar-cliente-oidc', 'abc', '--app', 'dos'], /^«dos» no es el id de una app\./],
+    ];
+    for (const [args, message] of clientCases) {
+      const result = await admin(nowhere, ...args);
+      assert.equal(result.code, 2, `${args.join(' ')}: ${shown(result)}`);
+      assert.match(result.stderr, message);
+    }
     assert.equal(existsSync(nowhere.DATA_DIR), false, 'no database was opened');
   });
 
@@ -178,7 +189,7 @@ for (const backend of backends) {
       );
     });
 
-    it('registers, lists, rotates and deletes an OpenID Connect client; a bad one is refused in Spanish', async () => {
+    it('registers, changes, lists, rotates and deletes an OpenID Connect client; a bad one is refused in Spanish', async () => {
       const created = await admin(
         env,
         'crear-cliente-oidc',
@@ -196,11 +207,55 @@ for (const backend of backends) {
       const secret = printedPassword(created);
       assert.ok(clientId && secret.length >= 43, shown(created));
 
+      // Only what is named changes: the type, the scopes and the secret stay.
+      const changed = await admin(
+        env,
+        'modificar-cliente-oidc',
+        clientId,
+        '--nombre',
+        'Panel de planta 2',
+        '--redireccion',
+        'https://planta.example.com/nueva',
+        '--tras-cerrar',
+        'https://planta.example.com/adios',
+        '--cierre-sesion',
+        'https://planta.example.com/canal',
+        '--inicio-sesion',
+        'https://planta.example.com/iniciar',
+        '--tercera-parte',
+      );
+      assert.equal(changed.code, 0, shown(changed));
+      assert.match(changed.stdout, new RegExp(`^Cliente modificado:\nPanel de planta 2 \\(${clientId}\\)\n`));
+      assert.doesNotMatch(changed.stdout, /client_secret/, 'still confidential: no new secret');
+      const badChange = await admin(
+        env,
+        'modificar-cliente-oidc',
+        clientId,
+        '--inicio-sesion',
+        'http://planta.example.com/i',
+      );
+      assert.equal(badChange.code, 1, shown(badChange));
+      assert.match(
+        badChange.stderr,
+        /^URI de inicio de sesión: "http:\/\/planta\.example\.com\/i" no es válida \(debe usar https/,
+      );
+
       const listed = await admin(env, 'clientes-oidc');
       assert.equal(listed.code, 0, shown(listed));
-      assert.match(listed.stdout, new RegExp(`Panel de planta \\(${clientId}\\)`));
-      assert.match(listed.stdout, /confidencial, primera parte/);
-      assert.doesNotMatch(listed.stdout, new RegExp(secret), 'the secret is never shown again');
+      assert.equal(
+        listed.stdout,
+        [
+          `Panel de planta 2 (${clientId})`,
+          '  tipo: confidencial, tercera parte',
+          '  redirección: https://planta.example.com/nueva',
+          '  tras cerrar sesión: https://planta.example.com/adios',
+          '  cierre de sesión (canal trasero): https://planta.example.com/canal',
+          '  inicio de sesión desde el portal: https://planta.example.com/iniciar',
+          '  permisos: openid email',
+          '',
+        ].join('\n'),
+        'every address, the refused change written nowhere, never the secret',
+      );
 
       const refused = await admin(env, 'crear-cliente-oidc', 'Malo', '--redireccion', 'http://malo.example.com/cb');
       assert.equal(refused.code, 1, shown(refused));
@@ -244,7 +299,7 @@ for (const backend of backends) {
       assert.match(list.stdout, /2 administradores, 2 activos\./);
     });
 
-    it('sets a one-time password: the old one stops working, the new one signs in; the log names the operator', async () => {
+    it('sets a one-time password: the old one stops working, the new one signs in; the log names the operator, for the clients too', async () => {
       const reset = await admin(env, 'restablecer-clave', adminEmail);
       assert.equal(reset.code, 0, shown(reset));
       tempPassword = printedPassword(reset);
@@ -274,6 +329,28 @@ for (const backend of backends) {
         { ...operator, action: 'user.edit', targetLabel: adminEmail, details: { role: 1 } },
         { ...operator, action: 'user.password_reset', targetLabel: adminEmail, details: { method: 'temporal' } },
       ]);
+      // The client's orders, each written as the panel's are; the change names the fields it changed.
+      const clientLog = await get(api, '/admin/auditoria?limit=50&targetType=oidc_client', signedIn.token!);
+      assert.deepEqual(
+        clientLog.body.data.map(({ actorEmail, action, details }) => [actorEmail, action, details.fields]).reverse(),
+        [
+          ['operador (CLI)', 'oidc_client.create', undefined],
+          [
+            'operador (CLI)',
+            'oidc_client.update',
+            [
+              'nombre',
+              'redirectUris',
+              'postLogoutRedirectUris',
+              'backchannelLogoutUri',
+              'initiateLoginUri',
+              'primeraParte',
+            ],
+          ],
+          ['operador (CLI)', 'oidc_client.rotate_secret', undefined],
+          ['operador (CLI)', 'oidc_client.delete', undefined],
+        ],
+      );
     });
 
     if (backend === 'pglite') {

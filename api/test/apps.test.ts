@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { buildTestApp, forEachBackend, type TestApp } from './helpers/app.js';
+import { DEFAULT_REDIRECT_ALLOW_LIST } from '@portal/contracts/redirect/defaults';
+import { operatorActor } from '../src/domain/accounts/audit.js';
+import { createClient, deleteClient } from '../src/domain/identity-provider/clients.js';
+import { buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
 
 const appFields = [
   'id',
@@ -18,10 +21,14 @@ const appFields = [
   'inicioSesionUrl',
 ].sort();
 
+// The provider's issuer, on purpose not the API's address: the launch names the issuer (OIDC_ISSUER).
+const issuer = 'https://cuentas.portal.example.com';
+
 forEachBackend((backend) => {
   let t: TestApp;
   before(async () => {
-    t = await buildTestApp(backend);
+    // The allow-list `npm start` hands the API: it names the seeded apps' hosts.
+    t = await buildTestApp(backend, { oidcIssuer: issuer, redirectAllowList: [...DEFAULT_REDIRECT_ALLOW_LIST] });
   });
   after(() => t.close());
 
@@ -123,5 +130,61 @@ forEachBackend((backend) => {
     const response = await get('/apps/obtener-por-id/x');
     assert.equal(response.statusCode, 400);
     assert.equal(response.json().message, "Datos inválidos: 'id' debe ser un número entero");
+  });
+
+  it('an app whose client has an initiate-login URI is launched there (Core §4: iss, target_link_uri); the others keep the partner hand-off', async () => {
+    const register = (appId: number, initiateLoginUri: string) =>
+      createClient(
+        t.app.db,
+        operatorActor,
+        { nombre: `App ${appId}`, redirectUris: [`https://app${appId}.example.com/callback`], appId, initiateLoginUri },
+        async () => {},
+      );
+    const initiate = 'https://betopro.example.com/oidc/iniciar?origen=portal';
+    const clients = [
+      await register(2, initiate),
+      // No web address to land on: C+Suite has none, the calculator's is a portal path.
+      await register(4, 'https://suite.example.com/oidc/iniciar'),
+      await register(5, 'https://calculadora.example.com/oidc/iniciar'),
+    ];
+    try {
+      const { data } = (await get('/apps/listar?limit=100')).json<{
+        data: { id: number; webUrl: string | null; inicioSesionUrl: string | null }[];
+      }>();
+      const betoPro = data.find((app) => app.id === 2);
+      assert.ok(betoPro?.webUrl);
+      const expected = `${initiate}&iss=${encodeURIComponent(issuer)}&target_link_uri=${encodeURIComponent(betoPro.webUrl)}`;
+      assert.deepEqual(
+        data.map((app) => [app.id, app.inicioSesionUrl]),
+        [
+          [1, null],
+          [2, expected],
+          [3, null],
+          [4, null],
+          [5, null],
+        ],
+      );
+      const launch = new URL(expected);
+      assert.deepEqual(
+        [launch.searchParams.get('iss'), launch.searchParams.get('target_link_uri'), launch.searchParams.get('origen')],
+        [issuer, betoPro.webUrl, 'portal'],
+      );
+      assert.equal((await get('/apps/obtener-por-id/2')).json().inicioSesionUrl, expected);
+      assert.equal((await get('/apps/obtener-por-id/1')).json().inicioSesionUrl, null);
+
+      // Control Max 360 has no client: the spec's redirect_url hand-off still gives it a partner token.
+      const controlMax = data.find((app) => app.id === 1);
+      assert.ok(controlMax?.webUrl);
+      const minted = await t.app.inject({
+        method: 'POST',
+        url: '/auth/partner-token',
+        headers: { authorization: `Bearer ${await login(t.app)}` },
+        payload: { redirect_url: controlMax.webUrl },
+      });
+      assert.equal(minted.statusCode, 200, minted.body);
+      assert.equal(minted.json().audience, new URL(controlMax.webUrl).origin);
+    } finally {
+      for (const { client } of clients) await deleteClient(t.app.db, operatorActor, client.clientId);
+    }
   });
 });

@@ -1,9 +1,11 @@
 // Attacks on the portal's OpenID Connect provider, each as an attacker would try it with plain HTTP: redirect URIs
 // that only look registered, PKCE left out or wrong, codes replayed or raced or stolen by another client, an open
-// redirect through logout, another browser's interaction, partner tokens at the token endpoint, issuer mix-up.
+// redirect through logout, a forged logout hint, another browser's interaction, partner tokens at the token endpoint,
+// the apps' tokens at the portal's routes and back, issuer mix-up.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { generateKeyPair, SignJWT } from 'jose';
 import { adminEmail, adminPassword, forEachBackend, login } from './helpers/app.js';
 import {
   claimsOf,
@@ -227,9 +229,17 @@ forEachBackend((backend) => {
       assert.equal(claimsOf(signedIn.id_token ?? '').nonce, sent.searchParams.get('nonce'));
     });
 
-    it("the issuer names itself in every response and token (mix-up), and nobody else's tokens are taken", async () => {
+    it('mix-up (RFC 9207): the authorization response and the ID token name the issuer that discovery publishes', async () => {
+      const discovery = (await (await fetch(`${api.issuer}/.well-known/openid-configuration`)).json()) as {
+        issuer: string;
+        authorization_response_iss_parameter_supported: boolean;
+      };
+      assert.equal(discovery.issuer, api.issuer);
+      assert.equal(discovery.authorization_response_iss_parameter_supported, true);
       const { code, verifier, browser } = await spaCode();
-      assert.ok(browser.hops.at(-1)?.location?.includes(`iss=${encodeURIComponent(api.issuer)}`));
+      const response = new URL(browser.hops.at(-1)?.location ?? '');
+      assert.equal(response.origin + response.pathname, spaRedirect);
+      assert.equal(response.searchParams.get('iss'), discovery.issuer, 'an app comparing iss learns who answered');
       const answer = await tokenRequest({
         grant_type: 'authorization_code',
         code,
@@ -238,8 +248,85 @@ forEachBackend((backend) => {
         code_verifier: verifier,
       });
       const tokens = (await answer.json()) as { id_token: string };
-      assert.equal(claimsOf(tokens.id_token).iss, api.issuer);
+      assert.equal(claimsOf(tokens.id_token).iss, discovery.issuer);
       assert.equal(claimsOf(tokens.id_token).aud, spa.clientId);
+    });
+
+    it("tokens do not cross: the apps' access and ID tokens are no portal session, the portal's session no access token", async () => {
+      // An administrator's tokens: taken as a portal session, they would open the admin routes.
+      const { code, verifier, browser } = await spaCode();
+      const answer = await tokenRequest({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: spaRedirect,
+        client_id: spa.clientId,
+        code_verifier: verifier,
+      });
+      const tokens = (await answer.json()) as { access_token: string; id_token: string };
+      const portal = (url: string, token: string) =>
+        api.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+      const userinfo = (token: string) =>
+        fetch(`${api.issuer}/oidc/me`, { headers: { authorization: `Bearer ${token}` } });
+
+      // Each works where it belongs.
+      assert.equal((await userinfo(tokens.access_token)).status, 200);
+      assert.equal((await portal('/auth/user', browser.portalToken ?? '')).statusCode, 200);
+      assert.equal((await portal('/admin/dashboard', browser.portalToken ?? '')).statusCode, 200);
+      // The ID token is signed with the portal's own key, so only what it says keeps it out.
+      for (const [name, token] of [
+        ['access token', tokens.access_token],
+        ['ID token', tokens.id_token],
+      ] as const) {
+        assert.equal((await portal('/auth/user', token)).statusCode, 401, `${name} at /auth/user`);
+        assert.equal((await portal('/admin/dashboard', token)).statusCode, 401, `${name} at /admin/dashboard`);
+      }
+      assert.equal((await userinfo(browser.portalToken ?? '')).status, 401, 'the portal session at userinfo');
+      assert.equal((await userinfo(tokens.id_token)).status, 401, 'the ID token at userinfo');
+    });
+
+    it("an id_token_hint signed by another issuer ends nothing: the portal's error page, no redirect", async () => {
+      const browser = new TestBrowser(api.issuer);
+      browser.portalToken = await login(api.app);
+      const rp = relyingParty({
+        authority: api.issuer,
+        client_id: spa.clientId,
+        redirect_uri: spaRedirect,
+        scope: 'openid',
+      });
+      const signedIn = await rp.processSigninResponse(await browser.signInTo((await rp.createSigninRequest({})).url));
+      const real = claimsOf(signedIn.id_token ?? '');
+      const { privateKey } = await generateKeyPair('ES256');
+      const forge = (issuer: string, kid: string | undefined) =>
+        new SignJWT({ sid: real.sid })
+          .setProtectedHeader({ alg: 'ES256', ...(kid ? { kid } : {}) })
+          .setIssuer(issuer)
+          .setSubject(String(real.sub))
+          .setAudience(spa.clientId)
+          .setIssuedAt()
+          .setExpirationTime('10m')
+          .sign(privateKey);
+      const target = 'http://localhost:5173/adios';
+      for (const [what, hint] of [
+        ['another issuer', await forge('https://otro-emisor.example', undefined)],
+        ["this issuer's name and key id, another key", await forge(api.issuer, api.signingKey.kid)],
+      ] as const) {
+        const url = new URL(`${api.issuer}/oidc/session/end`);
+        url.searchParams.set('id_token_hint', hint);
+        url.searchParams.set('post_logout_redirect_uri', target);
+        url.searchParams.set('state', 'vuelta');
+        const landed = await browser.navigate(url.href);
+        assert.equal(landed.url, `${portalUrl}/autorizar/error?motivo=solicitud_invalida`, what);
+        assert.ok(!browser.hops.some((hop) => hop.location?.startsWith(target)), `${what}: never sent to the app`);
+      }
+      // Nothing was ended: the portal session and the provider's session (the app signs in with no page) go on.
+      const me = await api.app.inject({
+        method: 'GET',
+        url: '/auth/user',
+        headers: { authorization: `Bearer ${browser.portalToken}` },
+      });
+      assert.equal(me.statusCode, 200);
+      const again = await browser.navigate((await rp.createSigninRequest({})).url);
+      assert.ok(again.url.startsWith(`${spaRedirect}?code=`), again.url);
     });
 
     it('logout never redirects to an unregistered post_logout_redirect_uri', async () => {
@@ -333,9 +420,6 @@ forEachBackend((backend) => {
         app2.client.introspect({ accessToken: partner, refreshToken: null, expiresAt: null }),
         /unsupported_token_type/,
       );
-      // Nor is the portal's own session token.
-      const asSession = await fetch(`${api.issuer}/oidc/me`, { headers: { authorization: `Bearer ${admin}` } });
-      assert.equal(asSession.status, 401);
     });
   });
 });

@@ -2,7 +2,7 @@
 // secret shown once and kept only as a hash, rotation, deletion, the audit log, and nobody else allowed.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { auditLog, oidcClients } from '../src/db/schema.js';
 import { adminEmail, adminPassword, createUser, forEachBackend, login } from './helpers/app.js';
 import { type OidcTestApi, serverApp, startOidcApi, TestBrowser } from './helpers/oidc.js';
@@ -133,6 +133,14 @@ forEachBackend((backend) => {
           { nombre: 'A', redirectUris: ['https://a.example.com/cb'], backchannelLogoutUri: 'controlmax://x' },
           /cierre de sesión por canal trasero/,
         ],
+        [
+          {
+            nombre: 'A',
+            redirectUris: ['https://a.example.com/cb'],
+            initiateLoginUri: 'http://127.0.0.1:4000/iniciar',
+          },
+          /URI de inicio de sesión: "http:\/\/127\.0\.0\.1:4000\/iniciar" no es válida \(debe usar https, también/,
+        ],
         [{ nombre: 'A', redirectUris: [] }, /redirectUris/],
       ];
       for (const [body, message] of cases) {
@@ -144,7 +152,7 @@ forEachBackend((backend) => {
       assert.equal(after_.length, before.length);
     });
 
-    it('changing and deleting a client: a deleted client loses every token at once', async () => {
+    it('changing and deleting a client: a deleted client loses every token at once; both changes are audited', async () => {
       const created = await call('POST', '/admin/clientes-oidc', {
         nombre: 'Temporal',
         redirectUris: ['https://temporal.example.com/cb'],
@@ -172,6 +180,21 @@ forEachBackend((backend) => {
       assert.equal(info.status, 401);
       assert.equal((await call('GET', `/admin/clientes-oidc/${clientId}`)).statusCode, 404);
       assert.equal((await call('DELETE', `/admin/clientes-oidc/${clientId}`)).statusCode, 404);
+
+      // Each change in the audit log, by the administrator, with the fields it changed; the refused delete wrote nothing.
+      const entries = await api.app.db
+        .select({ action: auditLog.action, actor: auditLog.actorEmail, details: auditLog.details })
+        .from(auditLog)
+        .where(and(eq(auditLog.targetType, 'oidc_client'), sql`${auditLog.details}->>'clientId' = ${clientId}`))
+        .orderBy(asc(auditLog.id));
+      assert.deepEqual(
+        entries.map((entry) => [entry.action, entry.actor, entry.details]),
+        [
+          ['oidc_client.create', adminEmail, { clientId, nombre: 'Temporal' }],
+          ['oidc_client.update', adminEmail, { clientId, nombre: 'Temporal 2', fields: ['nombre', 'redirectUris'] }],
+          ['oidc_client.delete', adminEmail, { clientId, nombre: 'Temporal 2' }],
+        ],
+      );
     });
 
     it('only administrators: a person gets 403 and an anonymous caller 401, before anything is read', async () => {

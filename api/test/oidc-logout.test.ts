@@ -1,12 +1,13 @@
 // One session everywhere: whatever ends a portal session (logout, 'Cerrar todas las demás sesiones', an administrator,
-// a password change, suspension, demotion) ends the person's sessions in the apps too: a back-channel logout to each
-// app (OpenID Connect Back-Channel Logout 1.0), refresh tokens revoked, introspection inactive; delivery retried,
-// audited and never in the way of the person's logout. And an app's own logout ends the portal session.
+// a password change or reset, suspension, demotion) ends the person's sessions in the apps too: a back-channel logout
+// to each app (OpenID Connect Back-Channel Logout 1.0), refresh tokens revoked, introspection inactive; delivery
+// retried, audited and never in the way of the person's logout. And an app's own logout ends the portal session.
 import assert from 'node:assert/strict';
 import { createPublicKey, verify } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, oidcLogoutDeliveries, roles, sessions, users } from '../src/db/schema.js';
+import { capturingTransport, codeIn, mailsTo } from './helpers/accounts.js';
 import { adminEmail, adminPassword, createUser, forEachBackend, login } from './helpers/app.js';
 import {
   claimsOf,
@@ -54,6 +55,7 @@ forEachBackend((backend) => {
     let clientA: { clientId: string; clientSecret?: string };
     let clientB: { clientId: string; clientSecret?: string };
     let serial = 0;
+    const mail = capturingTransport();
 
     /** A person of their own per test, signed in to the portal in a browser of their own. */
     async function newPerson(role: number = roles.user) {
@@ -116,7 +118,7 @@ forEachBackend((backend) => {
     }
 
     before(async () => {
-      api = await startOidcApi(backend);
+      api = await startOidcApi(backend, {}, { mailTransport: mail });
       receiverA = await startLogoutReceiver();
       receiverB = await startLogoutReceiver();
       clientA = await registerClient(api.app, {
@@ -209,6 +211,29 @@ forEachBackend((backend) => {
       });
       assert.equal(changed.statusCode, 200, changed.body);
       await assertLoggedOut(apps, id);
+    });
+
+    it("a password reset by emailed code ('¿Olvidaste tu contraseña?') ends every app session too", async () => {
+      const { id, email, browser } = await newPerson();
+      const apps = await signIntoBoth(browser);
+      const asked = await api.app.inject({ method: 'POST', url: '/auth/forgot-password', payload: { email } });
+      assert.equal(asked.statusCode, 200, asked.body);
+      const code = codeIn((await mailsTo(api.app, mail, email)).at(-1));
+      const reset = await api.app.inject({
+        method: 'POST',
+        url: '/auth/change-password',
+        payload: { email, code, newPassword: 'clave-restablecida-1' },
+      });
+      assert.equal(reset.statusCode, 200, reset.body);
+      await assertLoggedOut(apps, id);
+      const audited = await api.app.db
+        .select({ details: auditLog.details })
+        .from(auditLog)
+        .where(and(eq(auditLog.action, 'oidc.backchannel_logout'), eq(auditLog.targetId, id)));
+      assert.deepEqual(audited.map((row) => [row.details.cliente, row.details.motivo, row.details.resultado]).sort(), [
+        ['Beto Pro', 'credentials_changed', 'entregado'],
+        ['Control Max 360', 'credentials_changed', 'entregado'],
+      ]);
     });
 
     it('suspension and demotion end the app sessions', async () => {

@@ -322,21 +322,35 @@ forEachBackend((backend) => {
       const browser = await signedInBrowser();
       const app2 = await serverApp(api.issuer, server.clientId, server.clientSecret ?? '', serverRedirect);
       const tokens = await app2.exchange(await browser.signInTo(await app2.authorizationUrl(['openid'])));
-      const own = await introspect(tokens.accessToken, server.clientId, server.clientSecret ?? '');
-      assert.equal(own.status, 200);
-      assert.equal(own.body.active, true);
-      assert.equal(own.body.sub, String(person.id));
-      assert.equal(own.body.client_id, server.clientId);
+      const itsOwn = await introspect(tokens.accessToken, server.clientId, server.clientSecret ?? '');
+      assert.equal(itsOwn.status, 200);
+      assert.equal(itsOwn.body.active, true);
+      assert.equal(itsOwn.body.sub, String(person.id));
+      assert.equal(itsOwn.body.client_id, server.clientId);
       const theirs = await introspect(tokens.accessToken, third.clientId, third.clientSecret ?? '');
       assert.deepEqual(theirs.body, { active: false }, "another client's token answers inactive");
       const wrongSecret = await introspect(tokens.accessToken, server.clientId, 'no-es-el-secreto');
       assert.equal(wrongSecret.status, 401);
-      const publicClient = await fetch(`${api.issuer}/oidc/token/introspection`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ token: tokens.accessToken, client_id: spa.clientId }),
+      // A public client learns nothing, not even about its own live token: anyone can name its client_id.
+      const rp = relyingParty({
+        authority: api.issuer,
+        client_id: spa.clientId,
+        redirect_uri: spaRedirect,
+        scope: 'openid',
       });
-      assert.deepEqual(await publicClient.json(), { active: false });
+      const own = await rp.processSigninResponse(await browser.signInTo((await rp.createSigninRequest({})).url));
+      const ownInfo = await fetch(`${api.issuer}/oidc/me`, {
+        headers: { authorization: `Bearer ${own.access_token}` },
+      });
+      assert.equal(ownInfo.status, 200, 'the token is live');
+      for (const token of [own.access_token, tokens.accessToken]) {
+        const publicClient = await fetch(`${api.issuer}/oidc/token/introspection`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ token, client_id: spa.clientId }),
+        });
+        assert.deepEqual(await publicClient.json(), { active: false });
+      }
     });
 
     it('revocation (RFC 7009): a revoked refresh token no longer refreshes', async () => {
@@ -350,14 +364,72 @@ forEachBackend((backend) => {
       await assert.rejects(app2.client.refreshToken(tokens), /grant|invalid/i);
     });
 
-    it('native apps (AppAuth): the mobile apps by their own scheme, a desktop app on any loopback port', async () => {
-      const mobile = await registerClient(api.app, {
-        nombre: 'Beto Pro (móvil)',
-        redirectUris: ['betopro://auth/callback'],
-        publico: true,
-        primeraParte: true,
-        scopes: ['openid', 'profile', 'offline_access'],
+    it("revocation: a public app revokes its own refresh token to log out (RFC 7009 §2.1); no client revokes another's", async () => {
+      const browser = await signedInBrowser();
+      const rp = relyingParty({
+        authority: api.issuer,
+        client_id: spa.clientId,
+        redirect_uri: spaRedirect,
+        scope: 'openid offline_access',
       });
+      const spaTokens = await rp.processSigninResponse(
+        await browser.signInTo((await rp.createSigninRequest({ prompt: 'consent' })).url),
+      );
+      assert.ok(spaTokens.refresh_token);
+      const app2 = await serverApp(api.issuer, server.clientId, server.clientSecret ?? '', serverRedirect);
+      const serverTokens = await app2.exchange(
+        await browser.signInTo(await app2.authorizationUrl(['openid', 'offline_access'], { prompt: 'consent' })),
+      );
+      assert.ok(serverTokens.refreshToken);
+
+      /** A revocation request: a confidential client with its secret, a public one by its client_id alone. */
+      const revoke = (token: string, hint: string, by: { clientId: string; clientSecret?: string }) =>
+        fetch(`${api.issuer}/oidc/token/revocation`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            ...(by.clientSecret
+              ? { authorization: `Basic ${Buffer.from(`${by.clientId}:${by.clientSecret}`).toString('base64')}` }
+              : {}),
+          },
+          body: new URLSearchParams({
+            token,
+            token_type_hint: hint,
+            ...(by.clientSecret ? {} : { client_id: by.clientId }),
+          }),
+        });
+      const userinfo = (accessToken: string) =>
+        fetch(`${api.issuer}/oidc/me`, { headers: { authorization: `Bearer ${accessToken}` } });
+
+      // Each client tries the other's tokens: answered like an unknown token (200), and nothing is revoked.
+      for (const [token, hint, by] of [
+        [spaTokens.refresh_token, 'refresh_token', server],
+        [spaTokens.access_token, 'access_token', server],
+        [serverTokens.refreshToken, 'refresh_token', spa],
+        [serverTokens.accessToken, 'access_token', spa],
+      ] as const) {
+        assert.equal((await revoke(token, hint, by)).status, 200);
+      }
+      assert.equal((await userinfo(spaTokens.access_token)).status, 200, "the SPA's access token still works");
+      assert.equal(
+        (await introspect(serverTokens.accessToken, server.clientId, server.clientSecret ?? '')).body.active,
+        true,
+      );
+      const refreshed = await app2.client.refreshToken(serverTokens);
+      assert.ok(refreshed.refreshToken, "the server app's refresh token still refreshes");
+
+      // The SPA logs out: its own refresh token, revoked with no secret, takes the grant's access token with it.
+      assert.equal((await revoke(spaTokens.refresh_token, 'refresh_token', spa)).status, 200);
+      await assert.rejects(
+        rp.useRefreshToken({
+          state: { refresh_token: spaTokens.refresh_token, session_state: null, profile: spaTokens.profile },
+        }),
+        /invalid_grant|grant request is invalid/,
+      );
+      assert.equal((await userinfo(spaTokens.access_token)).status, 401);
+    });
+
+    it('native apps (AppAuth): the mobile apps by their own scheme, a desktop app on any loopback port', async () => {
       const desktop = await registerClient(api.app, {
         nombre: 'TX30 (escritorio)',
         redirectUris: ['http://127.0.0.1/callback'],
@@ -368,19 +440,30 @@ forEachBackend((backend) => {
       });
       const browser = await signedInBrowser();
 
-      const phone = await nativeApp(
-        api.issuer,
-        mobile.clientId,
-        'betopro://auth/callback',
-        'openid profile offline_access',
-      );
-      const back = await browser.signInTo(phone.authorizationUrl);
-      assert.ok(back.startsWith('betopro://auth/callback?code='), back);
-      assert.equal(new URL(back).searchParams.get('state'), phone.state);
-      const phoneTokens = await phone.exchange(back);
-      assert.ok(phoneTokens.refreshToken);
-      const refreshed = await phone.refresh(phoneTokens.refreshToken ?? '');
-      assert.notEqual(refreshed.refreshToken, phoneTokens.refreshToken);
+      // The two mobile apps, each a public client on its own scheme (RFC 8252 §7.1).
+      for (const [nombre, redirect] of [
+        ['Beto Pro (móvil)', 'betopro://auth/callback'],
+        ['Control Max 360 (móvil)', 'controlmax://auth/callback'],
+      ] as const) {
+        const mobile = await registerClient(api.app, {
+          nombre,
+          redirectUris: [redirect],
+          publico: true,
+          primeraParte: true,
+          scopes: ['openid', 'profile', 'offline_access'],
+        });
+        const phone = await nativeApp(api.issuer, mobile.clientId, redirect, 'openid profile offline_access');
+        assert.match(phone.authorizationUrl, /code_challenge_method=S256/);
+        const back = await browser.signInTo(phone.authorizationUrl);
+        assert.ok(back.startsWith(`${redirect}?code=`), back);
+        assert.equal(new URL(back).searchParams.get('state'), phone.state);
+        const phoneTokens = await phone.exchange(back);
+        assert.equal(claimsOf(phoneTokens.idToken ?? '').sub, String(person.id));
+        assert.equal(claimsOf(phoneTokens.idToken ?? '').aud, mobile.clientId);
+        assert.ok(phoneTokens.refreshToken);
+        const refreshed = await phone.refresh(phoneTokens.refreshToken ?? '');
+        assert.notEqual(refreshed.refreshToken, phoneTokens.refreshToken);
+      }
 
       // RFC 8252 §7.3: the port of a loopback redirect is the app's to choose at run time.
       const port = 49152 + Math.floor(Math.random() * 10000);

@@ -11,6 +11,13 @@ export const SPA_NAME = 'Control Max 360 (web)';
 export const SERVER_APP_NAME = 'Beto Pro (servidor)';
 export const THIRD_PARTY_NAME = 'Socio Analítica';
 
+/**
+ * Where the portal's launcher opens the server app (its initiate-login URI). OpenID Connect wants https there, even on
+ * loopback, and the app listens on http: a test that launches it routes this public address to the app's own
+ * `/iniciar` (`serverAppUris`), as the app's https front would.
+ */
+export const SERVER_APP_LAUNCH_URI = 'https://beto-servidor.example.com/iniciar';
+
 export interface RelyingParties {
   spa: { url: string; clientId: string };
   serverApp: ServerApp & { clientId: string };
@@ -69,6 +76,8 @@ export const test = authTest.extend<object, { relyingParties: RelyingParties }>(
         nombre: SERVER_APP_NAME,
         redirectUris: [serverAddresses.redirectUri],
         backchannelLogoutUri: serverAddresses.backchannelLogoutUri,
+        // Beto Pro in /apps opens the app's own sign-in (third-party-initiated login) instead of a partner token.
+        initiateLoginUri: SERVER_APP_LAUNCH_URI,
         primeraParte: true,
         appId: 2,
         scopes: ['openid', 'profile', 'email', 'plan', 'offline_access'],

@@ -6,7 +6,8 @@ import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { API_URL, HOST_URL } from '../support/env';
 import { person, type Person, registerActive, seriousViolations, signInThroughForm } from '../support/auth';
-import { adminToken, expect, SPA_NAME, test, THIRD_PARTY_NAME } from '../support/oidc';
+import { adminToken, expect, SERVER_APP_LAUNCH_URI, SPA_NAME, test, THIRD_PARTY_NAME } from '../support/oidc';
+import { serverAppUris } from '../support/relying-parties/server-app';
 import type { ServerApp } from '../support/relying-parties/server-app';
 
 const SHOTS = '/tmp/oidc-e2e-shots';
@@ -97,6 +98,54 @@ test('one sign-in: signed in on the portal, the single-page app signs in with no
   await expect(page.getByText(`Sesión en la app: ${who.email}`)).toBeVisible();
   await expect(page.getByText('Plan: free')).toBeVisible();
   expect(portalPages).toEqual([]);
+});
+
+test("'Abrir Beto Pro' in /apps opens the app's own sign-in (third-party-initiated login): signed in at the app, with no form and no token in an address", async ({
+  page,
+  context,
+  request,
+  relyingParties: { serverApp },
+}) => {
+  const who = await activePerson(request, 'oidc-lanzador');
+  await signInOnPortal(page, who);
+  const { webUrl } = (await (await request.get(`${API_URL}/apps/obtener-por-id/2`)).json()) as { webUrl: string };
+  // The app's public https address hands the browser to the app itself, query and all.
+  const ownEndpoint = serverAppUris(serverApp.url).initiateLoginUri;
+  await context.route(`${SERVER_APP_LAUNCH_URI}?*`, (route) =>
+    route.fulfill({
+      status: 303,
+      headers: { location: `${ownEndpoint}${new URL(route.request().url()).search}`, 'cache-control': 'no-store' },
+    }),
+  );
+
+  // On /apps since the sign-in; a new account's presentation goes first (Escape).
+  const presentation = page.getByRole('dialog');
+  await expect(presentation).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(presentation).toBeHidden();
+  // Every address loaded from the click on, redirects included: the new tab's (the apps page stays where it is).
+  const tabAddresses: string[] = [];
+  context.on('request', (sent) => {
+    if (sent.isNavigationRequest()) tabAddresses.push(sent.url());
+  });
+  const [tab] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('button', { name: 'Abrir Beto Pro' }).click(),
+  ]);
+  await expect(tab.getByText(`Sesión en la app: ${who.email}`)).toBeVisible();
+  await expect(tab.getByText('Plan: free')).toBeVisible();
+  // The portal's target (the app's web address) is not on this app: it lands on its own home page.
+  await expect(tab).toHaveURL(`${serverApp.url}/`);
+
+  const launch = new URL(tabAddresses[0] ?? '');
+  expect(launch.origin + launch.pathname).toBe(SERVER_APP_LAUNCH_URI);
+  expect([launch.searchParams.get('iss'), launch.searchParams.get('target_link_uri')]).toEqual([API_URL, webUrl]);
+  expect(tabAddresses[1]).toBe(`${ownEndpoint}${launch.search}`);
+  // The portal's session completed the authorization: /autorizar only, never /login.
+  const portalPages = tabAddresses.filter((address) => address.startsWith(HOST_URL));
+  expect(portalPages.map((address) => new URL(address).pathname).filter((path) => path !== '/autorizar')).toEqual([]);
+  expect(tabAddresses.filter((address) => /[?&](token|access_token|id_token)=/.test(address))).toEqual([]);
+  expect(new URL(page.url()).pathname).toBe('/apps');
 });
 
 test("not signed in: the app's sign-in asks on the portal's /login, naming the app, and comes back to the app signed in", async ({

@@ -34,11 +34,17 @@ const usage = `Uso: npm run admin -- <orden> [argumentos]
   suspender <email>           la cuenta no puede entrar; sus sesiones terminan
   reactivar <email>           la cuenta suspendida puede volver a entrar
   listar-admins               lista los administradores
-  clientes-oidc               lista los clientes OpenID Connect (apps que inician sesión con el portal)
+  clientes-oidc               lista los clientes OpenID Connect (apps que inician sesión con el portal) y sus URIs
   crear-cliente-oidc <nombre> --redireccion <uri> [--redireccion <uri>…] [--publico] [--primera-parte]
                      [--app <id>] [--tras-cerrar <uri>…] [--cierre-sesion <uri>] [--inicio-sesion <uri>]
                      [--permisos openid,profile,email,phone,plan,offline_access]
                               registra un cliente; el secreto (confidencial) se muestra una sola vez
+  modificar-cliente-oidc <client_id> [--nombre <nombre>] [--redireccion <uri>…]
+                     [--tras-cerrar <uri>… | --sin-tras-cerrar] [--cierre-sesion <uri> | --sin-cierre-sesion]
+                     [--inicio-sesion <uri> | --sin-inicio-sesion] [--publico | --confidencial]
+                     [--primera-parte | --tercera-parte] [--app <id> | --sin-app] [--permisos <lista>]
+                              cambia solo lo indicado (una lista dada reemplaza la anterior); si pasa a
+                              confidencial, su secreto se muestra una sola vez
   rotar-secreto-oidc <client_id>
                               da un secreto nuevo al cliente; el anterior deja de valer al instante
   eliminar-cliente-oidc <client_id>
@@ -374,9 +380,10 @@ function parse(argv: string[]): { command: Command; positionals: string[]; value
     throw usageError(command.positionals === 1 ? `${name} necesita ${needs}.` : `${name} no lleva argumentos.`);
   }
   // Checked here, before any database is opened.
-  if (command.kind === 'account')
+  if (command.kind === 'account') {
     for (const positional of parsed.positionals) (command.positional ?? email)(positional);
-  else if (!parsed.positionals[0]?.trim()) throw usageError(`${name} necesita un archivo.`);
+    command.checkOptions?.(parsed.values as OptionValues);
+  } else if (!parsed.positionals[0]?.trim()) throw usageError(`${name} necesita un archivo.`);
   return {
     command,
     positionals: parsed.positionals,

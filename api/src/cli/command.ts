@@ -24,6 +24,8 @@ export interface AccountCommand {
   /** Checks the positional before any database is opened (an email, unless the order says otherwise). */
   positional?: (raw: string) => void;
   options?: OptionSpecs;
+  /** Checks the options before any database is opened; throws a Refusal with exit code 2. */
+  checkOptions?: (options: OptionValues) => void;
   run(app: FastifyInstance, args: string[], options: OptionValues): Promise<string>;
 }
 

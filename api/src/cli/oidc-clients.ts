@@ -2,11 +2,17 @@
 // domain rules, Spanish refusals and audit entries (as 'operador (CLI)').
 import { operatorActor } from '../domain/accounts/audit.js';
 import {
+  clientNotFound,
+  clientView,
   createClient,
   deleteClient,
+  findClient,
   libraryCheck,
   listClients,
+  type OidcClientInput,
+  type OidcClientView,
   rotateClientSecret,
+  updateClient,
 } from '../domain/identity-provider/clients.js';
 import { type AccountCommand, type OptionValues, Refusal } from './command.js';
 
@@ -22,6 +28,69 @@ const list = (values: OptionValues, name: string): string[] => {
 const text = (values: OptionValues, name: string): string | undefined =>
   typeof values[name] === 'string' ? (values[name] as string) : undefined;
 
+/** The --app option, a catalogue app's id: refused before any database is opened. */
+function checkAppId(values: OptionValues): void {
+  const appId = text(values, 'app');
+  if (appId !== undefined && !/^[1-9][0-9]{0,9}$/.test(appId))
+    throw new Refusal(`«${appId}» no es el id de una app.`, 2);
+}
+const appIdOf = (values: OptionValues) => (text(values, 'app') === undefined ? undefined : Number(values.app));
+
+/** A client as the console shows it: every address it has registered, never its secret. */
+function describeClient(client: OidcClientView): string {
+  const uris = (list: readonly string[]) => (list.length > 0 ? list.join(' ') : 'ninguna');
+  return [
+    `${client.nombre} (${client.clientId})`,
+    `  tipo: ${client.publico ? 'público' : 'confidencial'}, ${client.primeraParte ? 'primera parte' : 'tercera parte'}${client.appId ? `, app ${client.appId}` : ''}`,
+    `  redirección: ${uris(client.redirectUris)}`,
+    `  tras cerrar sesión: ${uris(client.postLogoutRedirectUris)}`,
+    `  cierre de sesión (canal trasero): ${client.backchannelLogoutUri ?? 'ninguna'}`,
+    `  inicio de sesión desde el portal: ${client.initiateLoginUri ?? 'ninguna'}`,
+    `  permisos: ${client.scopes.join(' ')}`,
+  ].join('\n');
+}
+
+/** Pairs of options that say opposite things: naming both is a mistake, not a choice. */
+const opposites = [
+  ['publico', 'confidencial'],
+  ['primera-parte', 'tercera-parte'],
+  ['app', 'sin-app'],
+  ['tras-cerrar', 'sin-tras-cerrar'],
+  ['cierre-sesion', 'sin-cierre-sesion'],
+  ['inicio-sesion', 'sin-inicio-sesion'],
+] as const;
+
+/** What the options of a change say, refused before any database is opened when they say nothing or contradict. */
+function checkChange(values: OptionValues): void {
+  if (Object.values(values).every((value) => value === undefined))
+    throw new Refusal('modificar-cliente-oidc necesita al menos un cambio (npm run admin -- ayuda).', 2);
+  for (const [one, other] of opposites)
+    if (values[one] !== undefined && values[other] !== undefined)
+      throw new Refusal(`--${one} y --${other} no van juntas.`, 2);
+  checkAppId(values);
+}
+
+/** The client's settings with the options given applied; what is not named stays as it is. */
+function changedInput(current: OidcClientView, values: OptionValues): OidcClientInput {
+  const address = (given: string, cleared: string, now: string | null) =>
+    values[cleared] === true ? null : (text(values, given) ?? now);
+  const choice = (yes: string, no: string, now: boolean) =>
+    values[yes] === true ? true : values[no] === true ? false : now;
+  const addresses = (given: string, now: string[]) => (values[given] === undefined ? now : list(values, given));
+  return {
+    nombre: text(values, 'nombre') ?? current.nombre,
+    redirectUris: addresses('redireccion', current.redirectUris),
+    postLogoutRedirectUris:
+      values['sin-tras-cerrar'] === true ? [] : addresses('tras-cerrar', current.postLogoutRedirectUris),
+    backchannelLogoutUri: address('cierre-sesion', 'sin-cierre-sesion', current.backchannelLogoutUri),
+    initiateLoginUri: address('inicio-sesion', 'sin-inicio-sesion', current.initiateLoginUri),
+    publico: choice('publico', 'confidencial', current.publico),
+    primeraParte: choice('primera-parte', 'tercera-parte', current.primeraParte),
+    appId: values['sin-app'] === true ? null : (appIdOf(values) ?? current.appId),
+    scopes: text(values, 'permisos')?.split(',') ?? current.scopes,
+  };
+}
+
 export const oidcClientCommands: Record<string, AccountCommand> = {
   'clientes-oidc': {
     kind: 'account',
@@ -30,16 +99,7 @@ export const oidcClientCommands: Record<string, AccountCommand> = {
       const clients = await listClients(app.db);
       if (clients.length === 0)
         return 'No hay clientes OpenID Connect. Registra uno: npm run admin -- crear-cliente-oidc';
-      return clients
-        .map((client) =>
-          [
-            `${client.nombre} (${client.clientId})`,
-            `  tipo: ${client.publico ? 'público' : 'confidencial'}, ${client.primeraParte ? 'primera parte' : 'tercera parte'}${client.appId ? `, app ${client.appId}` : ''}`,
-            `  redirección: ${client.redirectUris.join(' ')}`,
-            `  permisos: ${client.scopes.join(' ')}`,
-          ].join('\n'),
-        )
-        .join('\n\n');
+      return clients.map(describeClient).join('\n\n');
     },
   },
 
@@ -59,10 +119,8 @@ export const oidcClientCommands: Record<string, AccountCommand> = {
       app: { type: 'string' },
       permisos: { type: 'string' },
     },
+    checkOptions: checkAppId,
     async run(app, [nombre = ''], values) {
-      const appId = text(values, 'app');
-      if (appId !== undefined && !/^[1-9][0-9]{0,9}$/.test(appId))
-        throw new Refusal(`«${appId}» no es el id de una app.`, 2);
       const { client, clientSecret } = await createClient(
         app.db,
         operatorActor,
@@ -74,7 +132,7 @@ export const oidcClientCommands: Record<string, AccountCommand> = {
           initiateLoginUri: text(values, 'inicio-sesion') ?? null,
           publico: values.publico === true,
           primeraParte: values['primera-parte'] === true,
-          appId: appId === undefined ? null : Number(appId),
+          appId: appIdOf(values) ?? null,
           ...(text(values, 'permisos') !== undefined ? { scopes: (text(values, 'permisos') ?? '').split(',') } : {}),
         },
         libraryCheck(app.identityProvider.provider),
@@ -86,6 +144,47 @@ export const oidcClientCommands: Record<string, AccountCommand> = {
           ? [`client_secret (se muestra solo esta vez): ${clientSecret}`]
           : ['Cliente público: sin secreto.']),
         `Emisor (issuer): ${app.config.oidcIssuer}`,
+      ].join('\n');
+    },
+  },
+
+  'modificar-cliente-oidc': {
+    kind: 'account',
+    positionals: 1,
+    positional: clientIdArgument,
+    options: {
+      nombre: { type: 'string' },
+      redireccion: { type: 'string', multiple: true },
+      'tras-cerrar': { type: 'string', multiple: true },
+      'sin-tras-cerrar': { type: 'boolean' },
+      'cierre-sesion': { type: 'string' },
+      'sin-cierre-sesion': { type: 'boolean' },
+      'inicio-sesion': { type: 'string' },
+      'sin-inicio-sesion': { type: 'boolean' },
+      publico: { type: 'boolean' },
+      confidencial: { type: 'boolean' },
+      'primera-parte': { type: 'boolean' },
+      'tercera-parte': { type: 'boolean' },
+      app: { type: 'string' },
+      'sin-app': { type: 'boolean' },
+      permisos: { type: 'string' },
+    },
+    checkOptions: checkChange,
+    async run(app, [clientId = ''], values) {
+      const row = await findClient(app.db, clientId);
+      if (!row) throw clientNotFound();
+      // The same rules, library check and audit entry (with the fields changed) as PUT /admin/clientes-oidc.
+      const { client, clientSecret } = await updateClient(
+        app.db,
+        operatorActor,
+        clientId,
+        changedInput(clientView(row), values),
+        libraryCheck(app.identityProvider.provider),
+      );
+      return [
+        'Cliente modificado:',
+        describeClient(client),
+        ...(clientSecret ? [`Ahora es confidencial. client_secret (se muestra solo esta vez): ${clientSecret}`] : []),
       ].join('\n');
     },
   },

@@ -1,6 +1,7 @@
 // A confidential server app that signs in with the portal as a partner would build one: @badgateway/oauth2-client for
-// the code flow (PKCE, client_secret_basic, refresh), its own session in an httpOnly cookie, and a back-channel logout
-// endpoint that verifies each logout token (./jwt.ts) before it ends the matching session.
+// the code flow (PKCE, client_secret_basic, refresh), its own session in an httpOnly cookie, an initiate-login endpoint
+// the portal's launcher opens (OpenID Connect Core §4), and a back-channel logout endpoint that verifies each logout
+// token (./jwt.ts) before it ends the matching session.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { generateCodeVerifier, OAuth2Client, OAuth2Error, type OAuth2Token } from '@badgateway/oauth2-client';
@@ -39,7 +40,11 @@ export interface ServerApp {
 
 /** The addresses an administrator registers for an app on this port. */
 export function serverAppUris(url: string) {
-  return { redirectUri: `${url}/callback`, backchannelLogoutUri: `${url}/backchannel-logout` };
+  return {
+    redirectUri: `${url}/callback`,
+    backchannelLogoutUri: `${url}/backchannel-logout`,
+    initiateLoginUri: `${url}/iniciar`,
+  };
 }
 
 interface AppSession {
@@ -94,7 +99,8 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
   });
   const keys = new IssuerKeys(options.issuer);
   const sessions = new Map<string, AppSession>();
-  const pendingLogins = new Map<string, { codeVerifier: string }>();
+  /** Each sign-in under way, by its state: the PKCE verifier and the app's page to land on. */
+  const pendingLogins = new Map<string, { codeVerifier: string; landing: string }>();
   const seenLogoutTokens = new Set<string>();
   const logouts: ReceivedLogout[] = [];
 
@@ -152,7 +158,7 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
       token,
     });
     response.writeHead(303, {
-      location: '/',
+      location: pending.landing,
       'cache-control': 'no-store',
       'set-cookie': [clearLogin, `${sessionCookie}=${id}; Path=/; HttpOnly; SameSite=Lax`],
     });
@@ -181,6 +187,31 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
     }
   }
 
+  /** Sends the browser to the portal's authorization endpoint, remembering where to land once signed in. */
+  async function startSignIn(
+    response: http.ServerResponse,
+    { offline, landing }: { offline: boolean; landing: string },
+  ) {
+    const state = randomBytes(16).toString('base64url');
+    const codeVerifier = await generateCodeVerifier();
+    pendingLogins.set(state, { codeVerifier, landing });
+    const authorizeUri = await client.authorizationCode.getAuthorizeUri({
+      redirectUri,
+      state,
+      codeVerifier,
+      scope: options.scopes.filter((scope) => offline || scope !== 'offline_access'),
+      // OpenID Connect Core §11: a refresh token for offline use is granted with prompt=consent.
+      ...(offline ? { extraParams: { prompt: 'consent' } } : {}),
+    });
+    redirect(response, authorizeUri, `${loginCookie}=${state}; Path=/; HttpOnly; SameSite=Lax`);
+  }
+
+  /** A target_link_uri on this app, as a path to land on; the home page for anything else. */
+  function ownPage(target: string | null): string {
+    const parsed = target && URL.canParse(target) ? new URL(target) : null;
+    return parsed?.origin === url ? `${parsed.pathname}${parsed.search}` : '/';
+  }
+
   async function handle(request: http.IncomingMessage, response: http.ServerResponse) {
     const address = new URL(request.url ?? '/', url);
     const sessionId = cookiesOf(request).get(sessionCookie) ?? '';
@@ -195,18 +226,12 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
       response.end(page(session, notice));
     } else if (route === 'GET /entrar') {
       const offline = address.searchParams.has('sin-conexion') && options.scopes.includes('offline_access');
-      const state = randomBytes(16).toString('base64url');
-      const codeVerifier = await generateCodeVerifier();
-      pendingLogins.set(state, { codeVerifier });
-      const authorizeUri = await client.authorizationCode.getAuthorizeUri({
-        redirectUri,
-        state,
-        codeVerifier,
-        scope: options.scopes.filter((scope) => offline || scope !== 'offline_access'),
-        // OpenID Connect Core §11: a refresh token for offline use is granted with prompt=consent.
-        ...(offline ? { extraParams: { prompt: 'consent' } } : {}),
-      });
-      redirect(response, authorizeUri, `${loginCookie}=${state}; Path=/; HttpOnly; SameSite=Lax`);
+      await startSignIn(response, { offline, landing: '/' });
+    } else if (route === 'GET /iniciar') {
+      // A sign-in the portal started (Core §4): only from this app's issuer, and only onto a page of this app, since
+      // anyone can link here with any target_link_uri.
+      if (address.searchParams.get('iss') !== options.issuer) return redirect(response, '/?aviso=respuesta-invalida');
+      await startSignIn(response, { offline: false, landing: ownPage(address.searchParams.get('target_link_uri')) });
     } else if (route === 'GET /callback') {
       await signInReturn(request, response, address);
     } else if (route === 'POST /backchannel-logout') {

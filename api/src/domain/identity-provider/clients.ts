@@ -127,12 +127,15 @@ function uniqueList(field: string, list: readonly string[], publico: boolean, re
   return trimmed;
 }
 
-function singleUri(field: string, raw: string | null | undefined): string | null {
+function singleUri(field: string, raw: string | null | undefined, httpsOnly = false): string | null {
   const value = raw?.trim();
   if (!value) return null;
   // Where the portal itself sends requests (back-channel) or the browser first (initiate login): web addresses only.
-  if (uriKind(field, value, false) === 'custom')
+  const kind = uriKind(field, value, false);
+  if (kind === 'custom')
     throw new HttpError(400, M.invalidUri(field, value, M.httpOnlyLoopback), 'INVALID_CLIENT_METADATA');
+  if (httpsOnly && kind !== 'web')
+    throw new HttpError(400, M.invalidUri(field, value, M.httpsOnly), 'INVALID_CLIENT_METADATA');
   return value;
 }
 
@@ -156,7 +159,8 @@ export async function validateClient(db: Db, input: OidcClientInput): Promise<Va
     redirectUris: uniqueList('redirectUris', input.redirectUris, publico, true),
     postLogoutRedirectUris: uniqueList('postLogoutRedirectUris', input.postLogoutRedirectUris ?? [], publico, false),
     backchannelLogoutUri: singleUri('backchannelLogoutUri', input.backchannelLogoutUri),
-    initiateLoginUri: singleUri('initiateLoginUri', input.initiateLoginUri),
+    // OpenID Connect Registration §2: an initiate-login URI is https, even on loopback (the library refuses anything else).
+    initiateLoginUri: singleUri('initiateLoginUri', input.initiateLoginUri, true),
     publico,
     firstParty: input.primeraParte === true,
     appId,

@@ -19,6 +19,7 @@ export const identityProviderMessages = {
   uriWithUserInfo: 'no puede llevar usuario ni contraseña',
   uriWithWildcard: 'no admite comodines: cada dirección se registra exacta',
   httpOnlyLoopback: 'debe usar https; http solo en 127.0.0.1, [::1] o localhost',
+  httpsOnly: 'debe usar https, también en 127.0.0.1 o localhost',
   customSchemeOnlyPublic: 'un esquema propio (como betopro://) solo es para clientes públicos (apps móviles)',
   schemeNotAllowed: 'ese esquema no está permitido',
   unknownScopes: (scopes: string[]) => `Permisos desconocidos: ${scopes.join(', ').slice(0, 200)}`,

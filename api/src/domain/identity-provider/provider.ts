@@ -248,7 +248,8 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: true },
-      // A client revokes its own tokens (a public one too: RFC 7009 §5), never another's.
+      // A client revokes its own tokens (a public one too, to log out: RFC 7009 §2.1), never another's, and the answer
+      // to a stranger's token is the same 200 as to an unknown one (docs/decisions/0055).
       revocation: {
         enabled: true,
         allowedPolicy: async (_ctx, client, token) => 'clientId' in token && token.clientId === client.clientId,
