@@ -50,10 +50,10 @@ describe('urisProblem', () => {
 
   it("accepts an app's own scheme only where asked (a public client's return addresses)", () => {
     for (const uri of ['betopro://auth/success', 'com.empresa.planta:/oauth2redirect', 'controlmax://inicio']) {
-      expect(urisProblem(LABEL, [uri], true)).toBeNull();
+      expect(urisProblem(LABEL, [uri], 'app')).toBeNull();
       expect(urisProblem(LABEL, [uri])).not.toBeNull();
     }
-    expect(urisProblem(LABEL, ['betopro://auth'], true)).toBeNull();
+    expect(urisProblem(LABEL, ['betopro://auth'], 'app')).toBeNull();
   });
 
   it('never accepts a scheme that runs a script, reads a file or starts a program, even for an app', () => {
@@ -67,6 +67,16 @@ describe('urisProblem', () => {
       'search-ms:query=x',
       'mailto:a@b.c',
     ])
-      expect(urisProblem(LABEL, [uri], true)).toContain('el esquema de la app');
+      expect(urisProblem(LABEL, [uri], 'app')).toContain('el esquema de la app');
+  });
+
+  it('takes https alone for an initiate-login URI, even on the loopback interface', () => {
+    expect(
+      urisProblem(LABEL, ['https://localhost:8443/iniciar', 'https://app.example.com/iniciar'], 'https'),
+    ).toBeNull();
+    for (const uri of ['http://localhost:3000/iniciar', 'http://127.0.0.1/iniciar', 'betopro://iniciar'])
+      expect(urisProblem(LABEL, [uri], 'https')).toBe(
+        `${LABEL}: «${uri}» debe ser una dirección https:// completa, también en localhost, sin fragmento (#)`,
+      );
   });
 });

@@ -52,7 +52,7 @@ function parse(value: string): URL | null {
  * `appScheme`, also an app's own scheme (`betopro://auth`, `com.empresa.app:/callback`, RFC 8252 §7.1), which only a
  * public client (a mobile or desktop app) uses. Never a fragment, nor a user or password in it.
  */
-function isClientAddress(value: string, appScheme: boolean): boolean {
+function isClientAddress(value: string, kind: AddressKind): boolean {
   if (AMBIGUOUS.test(value)) return false;
   const url = parse(value);
   if (!url || url.hash || value.includes('#') || url.username || url.password) return false;
@@ -60,23 +60,30 @@ function isClientAddress(value: string, appScheme: boolean): boolean {
   // The parser forgives `https:///host` and `https:host`; an address to register is written out in full.
   if ((scheme === 'https' || scheme === 'http') && !/^https?:\/\/[^/]/i.test(value)) return false;
   if (scheme === 'https') return url.hostname !== '';
-  if (scheme === 'http') return LOOPBACK.has(url.hostname);
-  return appScheme && !FORBIDDEN_SCHEMES.has(scheme) && !scheme.startsWith('ms-') && !scheme.endsWith('-ms');
+  if (scheme === 'http') return kind !== 'https' && LOOPBACK.has(url.hostname);
+  return kind === 'app' && !FORBIDDEN_SCHEMES.has(scheme) && !scheme.startsWith('ms-') && !scheme.endsWith('-ms');
 }
 
+/**
+ * What a field takes: `web`, https or http on loopback; `app`, also an app's own scheme (a public client's return
+ * addresses); `https`, https alone, even on loopback (an initiate-login URI, OpenID Connect Registration §2).
+ */
+export type AddressKind = 'web' | 'app' | 'https';
+
 /** What each kind of address may be, said to the administrator. */
-const EXPECTED = {
+const EXPECTED: Record<AddressKind, string> = {
   web: 'debe ser una dirección https:// completa (http:// solo para localhost o 127.0.0.1), sin fragmento (#)',
   app:
     'debe ser una dirección https:// completa (http:// solo para localhost o 127.0.0.1) o el esquema de la app ' +
     '(por ejemplo betopro://auth), sin fragmento (#)',
-} as const;
+  https: 'debe ser una dirección https:// completa, también en localhost, sin fragmento (#)',
+};
 
 /**
  * The problem of the first address refused among `uris`, naming the field's `label` and the address, or null.
- * `appScheme`: the field accepts an app's own scheme (a public client's return addresses).
+ * `kind`: what the field takes (AddressKind).
  */
-export function urisProblem(label: string, uris: readonly string[], appScheme = false): string | null {
-  const refused = uris.find((uri) => !isClientAddress(uri, appScheme));
-  return refused === undefined ? null : `${label}: «${refused}» ${appScheme ? EXPECTED.app : EXPECTED.web}`;
+export function urisProblem(label: string, uris: readonly string[], kind: AddressKind = 'web'): string | null {
+  const refused = uris.find((uri) => !isClientAddress(uri, kind));
+  return refused === undefined ? null : `${label}: «${refused}» ${EXPECTED[kind]}`;
 }

@@ -56,6 +56,13 @@ describe('validateOidcClientForm', () => {
     );
     expect(validateOidcClientForm(form({ backchannelLogoutUri: ' ', initiateLoginUri: '' }))).toBeNull();
   });
+
+  it('takes the initiate-login URI over https only, as the server does, even on localhost', () => {
+    expect(validateOidcClientForm(form({ initiateLoginUri: 'http://localhost:3000/iniciar' }))).toMatch(
+      /^URI de inicio de sesión iniciado por terceros: «http:\/\/localhost:3000\/iniciar» debe ser una dirección https:\/\//,
+    );
+    expect(validateOidcClientForm(form({ initiateLoginUri: 'https://localhost:8443/iniciar' }))).toBeNull();
+  });
 });
 
 describe('formToClientInput', () => {

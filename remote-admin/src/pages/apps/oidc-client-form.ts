@@ -65,12 +65,12 @@ export function validateOidcClientForm(form: OidcClientForm): string | null {
   if (!form.nombre.trim()) return TEXT_ADMIN.nameRequired;
   const redirects = splitLines(form.redirectUris);
   if (redirects.length === 0) return TEXT_ADMIN.redirectUrisRequired;
-  const appScheme = form.tipo === 'publico';
+  const returns = form.tipo === 'publico' ? 'app' : 'web';
   return (
-    urisProblem(TEXT_ADMIN.redirectUris, redirects, appScheme) ??
-    urisProblem(TEXT_ADMIN.postLogoutRedirectUris, splitLines(form.postLogoutRedirectUris), appScheme) ??
+    urisProblem(TEXT_ADMIN.redirectUris, redirects, returns) ??
+    urisProblem(TEXT_ADMIN.postLogoutRedirectUris, splitLines(form.postLogoutRedirectUris), returns) ??
     urisProblem(TEXT_ADMIN.backchannelLogoutUri, optional(form.backchannelLogoutUri)) ??
-    urisProblem(TEXT_ADMIN.initiateLoginUri, optional(form.initiateLoginUri))
+    urisProblem(TEXT_ADMIN.initiateLoginUri, optional(form.initiateLoginUri), 'https')
   );
 }
 
