@@ -36,6 +36,7 @@ import userPlansRoutes from './routes/user-plans/index.js';
 import usersRoutes from './routes/users/index.js';
 import wellKnownRoutes from './routes/well-known/index.js';
 import { ErrorResponse } from './schemas/common.js';
+import { errorForLog, requestForLog } from './lib/log-lines.js';
 import { REQUEST_ID_HEADER, requestIdGenerator } from './lib/request-id.js';
 
 declare module 'fastify' {
@@ -62,7 +63,12 @@ export const bodyLimitBytes = 100 * 1024;
 /** The whole API, migrated, seeded and ready to `listen` or to `inject` requests into. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: options.config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+    logger: {
+      level: options.config.logLevel,
+      // No value of an address's query, nor of a failed query's parameters, in any line (lib/log-lines.ts).
+      serializers: { req: requestForLog, err: errorForLog },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     // Each request's id, in every line it logs and in its answer (lib/request-id.ts).
     genReqId: requestIdGenerator(options.config.trustProxy),
     bodyLimit: bodyLimitBytes,

@@ -88,6 +88,21 @@ describe('without a trusted proxy', () => {
     const everything = logs.raw.join('\n');
     for (const secret of [password, code, token]) assert.ok(!everything.includes(secret), `${secret} in the log`);
   });
+
+  it("writes an address's path and parameter names, never the values of its query (a provider's code, a token hint)", async () => {
+    const code = 'codigo-del-proveedor-4f9a2c';
+    const hint = 'eyJhbGciOiJFUzI1NiJ9.pista-del-token.firma';
+    await t.app.inject({ method: 'GET', url: `/auth/google/callback?code=${code}&state=estado-secreto-1` });
+    await t.app.inject({ method: 'GET', url: `/oidc/session/end?id_token_hint=${hint}&state=estado-secreto-2` });
+    const everything = logs.raw.join('\n');
+    for (const secret of [code, hint, 'estado-secreto-1', 'estado-secreto-2'])
+      assert.ok(!everything.includes(secret), `${secret} in the log`);
+    const urls = logs.lines
+      .filter((line) => line.msg === 'incoming request')
+      .map((line) => (line.req as { url: string }).url);
+    assert.ok(urls.includes('/auth/google/callback?code=[redacted]&state=[redacted]'), urls.join('\n'));
+    assert.ok(urls.includes('/oidc/session/end?id_token_hint=[redacted]&state=[redacted]'), urls.join('\n'));
+  });
 });
 
 describe('behind a trusted proxy', () => {
