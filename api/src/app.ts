@@ -38,6 +38,7 @@ import wellKnownRoutes from './routes/well-known/index.js';
 import { ErrorResponse } from './schemas/common.js';
 import { errorForLog, requestForLog } from './lib/log-lines.js';
 import { REQUEST_ID_HEADER, requestIdGenerator } from './lib/request-id.js';
+import { enterRequestScope } from './lib/request-scope.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -99,10 +100,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setNotFoundHandler(notFoundHandler);
   app.addSchema(ErrorResponse);
   app.decorate('config', options.config);
-  // Every answer names its request (errors and 404s included), as the log lines do.
+  // Every answer names its request (errors and 404s included), as the log lines do; what it queues names it too.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
-    done();
+    enterRequestScope(request, done);
   });
 
   // First: every service reports to it, and its request histogram sees every answer.
