@@ -36,7 +36,9 @@ import userPlansRoutes from './routes/user-plans/index.js';
 import usersRoutes from './routes/users/index.js';
 import wellKnownRoutes from './routes/well-known/index.js';
 import { ErrorResponse } from './schemas/common.js';
+import { errorForLog, requestForLog } from './lib/log-lines.js';
 import { REQUEST_ID_HEADER, requestIdGenerator } from './lib/request-id.js';
+import { enterRequestScope } from './lib/request-scope.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -62,7 +64,12 @@ export const bodyLimitBytes = 100 * 1024;
 /** The whole API, migrated, seeded and ready to `listen` or to `inject` requests into. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: options.config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+    logger: {
+      level: options.config.logLevel,
+      // No value of an address's query, nor of a failed query's parameters, in any line (lib/log-lines.ts).
+      serializers: { req: requestForLog, err: errorForLog },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     // Each request's id, in every line it logs and in its answer (lib/request-id.ts).
     genReqId: requestIdGenerator(options.config.trustProxy),
     bodyLimit: bodyLimitBytes,
@@ -93,10 +100,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setNotFoundHandler(notFoundHandler);
   app.addSchema(ErrorResponse);
   app.decorate('config', options.config);
-  // Every answer names its request (errors and 404s included), as the log lines do.
+  // Every answer names its request (errors and 404s included), as the log lines do; what it queues names it too.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
-    done();
+    enterRequestScope(request, done);
   });
 
   // First: every service reports to it, and its request histogram sees every answer.

@@ -100,18 +100,21 @@ interface Portal {
   admin: { totpSecret: string };
   /** Password only; an administrator gave her the PRO plan of app 1. */
   ana: { email: string; id: number; proPlanId: number; tokenBeforeBackup: string };
-  /** Password and an authenticator app. */
-  eva: { email: string; totpSecret: string };
+  /** Password and an authenticator app, with its recovery codes. */
+  eva: { email: string; totpSecret: string; recoveryCodes: string[] };
   /** Password and a passkey, which also signs him in alone. */
   luis: { email: string; passkey: SoftAuthenticator };
   /** Suspended by an administrator. */
   pablo: { email: string; id: number };
 }
 
-async function addAuthenticatorApp(call: Call, token: string): Promise<string> {
+/** Sets up an authenticator app: answers its secret and the recovery codes shown once. */
+async function addAuthenticatorApp(call: Call, token: string): Promise<{ secret: string; recoveryCodes: string[] }> {
   const { secret } = ok(await call('POST', '/auth/totp', { token })).body as { secret: string };
-  ok(await call('POST', '/auth/totp/confirmar', { token, payload: { code: await totpCode(secret) } }));
-  return secret;
+  const confirmed = ok(
+    await call('POST', '/auth/totp/confirmar', { token, payload: { code: await totpCode(secret) } }),
+  );
+  return { secret, recoveryCodes: confirmed.body.recoveryCodes as string[] };
 }
 
 /** Builds the portal through the API (accounts written directly, as the other suites do, then signed in over HTTP). */
@@ -163,9 +166,9 @@ async function buildPortal(app: FastifyInstance): Promise<Portal> {
   ok(await call('PUT', `/auth/cambiar-estado/${pablo.id}`, { token: adminToken }));
 
   return {
-    admin: { totpSecret: adminTotp },
+    admin: { totpSecret: adminTotp.secret },
     ana: { ...ana, proPlanId, tokenBeforeBackup: await signIn(ana.email) },
-    eva: { ...eva, totpSecret: evaTotp },
+    eva: { ...eva, totpSecret: evaTotp.secret, recoveryCodes: evaTotp.recoveryCodes },
     luis,
     pablo,
   };
@@ -209,6 +212,16 @@ async function everyoneSignsInAgain(call: Call, portal: Portal): Promise<void> {
 
   const eva = await signInWithAuthenticatorApp(call, portal.eva.email, portal.eva.totpSecret);
   assert.equal(ok(await call('GET', '/auth/user', { token: eva })).body.email, portal.eva.email);
+  // Her phone lost: a recovery code of the backup signs her in, once.
+  const recoveryCode = portal.eva.recoveryCodes[0];
+  const withRecoveryCode = async () => {
+    const first = await call('POST', '/auth/login', { payload: { email: portal.eva.email, password } });
+    assert.equal(first.status, 403, JSON.stringify(first.body));
+    return call('POST', '/auth/login/segundo-paso', { payload: { ticket: first.body.ticket, code: recoveryCode } });
+  };
+  const recovered = ok(await withRecoveryCode()).body.access_token as string;
+  assert.equal(ok(await call('GET', '/auth/user', { token: recovered })).body.email, portal.eva.email);
+  assert.equal((await withRecoveryCode()).status, 401, 'a recovery code is used once');
 
   // Luis: the password then his passkey, and the passkey alone.
   const first = await call('POST', '/auth/login', { payload: { email: portal.luis.email, password } });

@@ -1,7 +1,9 @@
 // The deployment of several machines, on one: nginx (deploy/nginx/portal.conf.template) in front of three API
 // processes on one PostgreSQL server of this file's own and the machine's Redis, a real SMTP sink, and a steady load
 // of sign-ins, session checks and registrations through nginx. One instance is killed with SIGKILL; then each is
-// restarted in turn (SIGTERM, started again on its port, ready). The figures of each event are printed.
+// restarted in turn (SIGTERM, started again on its port, ready). The figures of each event are printed, with a scrape
+// of each instance's metrics (METRICS_PORT) taken under load and one registration followed by its request id from
+// nginx's access log into the lines of the instances that answered it and mailed its code.
 // It runs with the PostgreSQL backend (once in CI, in its PostgreSQL round), as the other multi-instance suites do.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +24,23 @@ import { freePort, sleep, startApi, waitFor, type ApiProcess } from './helpers/p
 import { codeInReceived, startSink, type SmtpSink } from './helpers/smtp-sink.js';
 
 type Operation = 'sign-in' | 'session' | 'registration';
+
+/** A sample of a Prometheus scrape, `name` with its labels as written (`x{a="b"}`); 0 when absent. */
+function figure(scrape: string, name: string): number {
+  const line = scrape.split('\n').find((candidate) => candidate.startsWith(`${name} `));
+  return line ? Number(line.slice(name.length + 1)) : 0;
+}
+
+/** The portal's own series worth printing from a scrape: counters and gauges, the three load routes' counts. */
+function portalLines(scrape: string): string[] {
+  return scrape
+    .split('\n')
+    .filter(
+      (line) =>
+        /^portal_(sign_ins|sign_in_locks|codes_\w+|mail_\w+|database_\w+|session_memory_\w+)/.test(line) ||
+        /^portal_http_request_duration_seconds_count\{route="\/auth\/(login|user|register)"/.test(line),
+    );
+}
 
 /** One request of the load, as its client saw it. */
 interface Call {
@@ -65,7 +84,10 @@ if (backends.includes('postgres'))
     let nginx: Nginx;
     let staticPart: http.Server;
     const ports: number[] = [];
+    const metricsPorts: number[] = [];
     const instances: ApiProcess[] = [];
+    /** Every process started, the replaced ones included: their lines are searched for a request's id. */
+    const everyProcess: ApiProcess[] = [];
     const dataDir = mkdtempSync(join(tmpdir(), 'portal-balancer-'));
     let env: Record<string, string | undefined>;
 
@@ -96,16 +118,16 @@ if (backends.includes('postgres'))
         LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
         AUTH_RATE_LIMIT_PER_MINUTE: '100000',
         SHUTDOWN_DRAIN_MS: String(drainMs),
+        // Every request's lines, to follow one by its id.
+        LOG_LEVEL: 'info',
       };
-      for (let i = 0; i < 3; i++) ports.push(await freePort());
+      for (let i = 0; i < 3; i++) {
+        ports.push(await freePort());
+        metricsPorts.push(await freePort());
+      }
       // The first one migrates the new database; the others start together, as a deployment's instances may.
-      instances.push(await startApi(env, { port: ports[0], readyWithinMs }));
-      instances.push(
-        ...(await Promise.all([
-          startApi(env, { port: ports[1], readyWithinMs }),
-          startApi(env, { port: ports[2], readyWithinMs }),
-        ])),
-      );
+      instances.push(await start(0));
+      instances.push(...(await Promise.all([start(1), start(2)])));
       nginx = await startNginx(ports, (staticPart.address() as { port: number }).port);
     });
 
@@ -124,6 +146,13 @@ if (backends.includes('postgres'))
       if (keys.length > 0) await redis.del(...keys);
       await redis.quit();
     });
+
+    /** Instance `i` (again) on its API port, with its metrics on a loopback port of its own. */
+    async function start(i: number): Promise<ApiProcess> {
+      const api = await startApi({ ...env, METRICS_PORT: String(metricsPorts[i]) }, { port: ports[i], readyWithinMs });
+      everyProcess.push(api);
+      return api;
+    }
 
     /** One call through nginx, as a client makes it (it gives up after 20 s: then its status is 0). */
     async function call(operation: Operation, path: string, body?: unknown, token?: string): Promise<Call> {
@@ -261,6 +290,17 @@ if (backends.includes('postgres'))
       assert.ok(nginx.config.includes(`return 503 '${JSON.stringify(unavailable)}';`), "nginx has the API's 503");
     });
 
+    it("writes the path of an address into nginx's access log, never its query", async () => {
+      const secret = `codigo-que-nginx-no-escribe-${run}`;
+      const answer = await fetch(`${nginx.url}/auth/google/callback?code=${secret}&state=x`, { redirect: 'manual' });
+      const id = answer.headers.get('x-request-id');
+      const line = await waitFor('its access-log line', () =>
+        nginx.accessLog().find((entry) => entry.request_id === id),
+      );
+      assert.equal(line.uri, '/auth/google/callback');
+      assert.ok(!JSON.stringify(nginx.accessLog()).includes(secret));
+    });
+
     it('SIGKILL of one instance fails only POSTs it was holding; every instance restarted in turn fails nothing', async (t: TestContext) => {
       const accounts = Array.from({ length: 6 }, (_, i) => `cuenta-${run}-${i}@portal.test`);
       const tokens = await Promise.all(accounts.map((email) => activeAccount(email)));
@@ -277,9 +317,17 @@ if (backends.includes('postgres'))
       let diedAt = 0;
       const drains: string[] = [];
       let calls: Call[] = [];
+      let scrapes: string[] = [];
       const log = new Map<string, AccessLogLine>();
       try {
-        await mark('carga sin incidentes', () => sleep(3_000));
+        await mark('carga sin incidentes', async () => {
+          await sleep(1_500);
+          // Each instance's metrics listener, scraped in the middle of the load.
+          scrapes = await Promise.all(
+            metricsPorts.map(async (port) => (await fetch(`http://127.0.0.1:${port}/metrics`)).text()),
+          );
+          await sleep(1_500);
+        });
 
         // SIGKILL: from the kill until the instance, started again on its port, is ready.
         await mark(`SIGKILL de la instancia ${victim + 1} y su arranque`, async () => {
@@ -289,7 +337,7 @@ if (backends.includes('postgres'))
           // Until the kernel has torn the process down, its listening socket still takes connections.
           diedAt = performance.now();
           await sleep(3_000);
-          instances[victim] = await startApi(env, { port: ports[victim], readyWithinMs });
+          instances[victim] = await start(victim);
           await ready(ports[victim]!);
         });
         await sleep(2_000);
@@ -315,7 +363,7 @@ if (backends.includes('postgres'))
             drains.push(
               `instancia ${i + 1}: lista 503 a los ${Math.round(saidAfter)} ms, salida 0 a los ${Math.round(performance.now() - signalled)} ms`,
             );
-            instances[i] = await startApi(env, { port: ports[i], readyWithinMs });
+            instances[i] = await start(i);
             await ready(ports[i]!);
           });
           // nginx tries a server it set aside again after fail_timeout (5 s): the next one leaves once it is back.
@@ -343,7 +391,22 @@ if (backends.includes('postgres'))
           console.log(`\n${report}\n`);
           t.diagnostic(report);
         }
+        if (scrapes.length > 0) {
+          const scrape = `Métricas de la instancia 1 durante la carga:\n${portalLines(scrapes[0]!).join('\n')}`;
+          console.log(`\n${scrape}\n`);
+          t.diagnostic(scrape);
+        }
       }
+
+      // Every instance answered its scrape: its database reachable, its sign-ins and requests counted.
+      assert.equal(scrapes.length, 3);
+      for (const scrape of scrapes) {
+        assert.equal(figure(scrape, 'portal_database_up'), 1, scrape);
+        assert.equal(figure(scrape, 'portal_session_memory_channel_up'), 1, scrape);
+      }
+      const total = (name: string) => scrapes.reduce((sum, scrape) => sum + figure(scrape, name), 0);
+      assert.ok(total('portal_sign_ins_total{method="password",result="success"}') > 0);
+      assert.ok(total('portal_codes_sent_total{purpose="verify_email"}') > 0);
 
       // No GET failed at any moment: nginx retried every one an instance could not answer.
       assert.deepEqual(
@@ -398,5 +461,44 @@ if (backends.includes('postgres'))
         incomplete.rows.filter((row) => !row.registration || !row.code || !row.mail),
         [],
       );
+
+      // One registration of the load, followed by nginx's id: its access-log line names the instance that answered,
+      // whose lines carry the same id, and the mail of its code is logged with it by whichever instance sent it.
+      const followed = accepted.find((call) => call.requestId && log.has(call.requestId));
+      assert.ok(followed?.requestId, 'a registration nginx logged');
+      const id = followed.requestId;
+      const entry = log.get(id)!;
+      const linesOf = () =>
+        everyProcess.flatMap((api) =>
+          api
+            .output()
+            .split('\n')
+            .filter((line) => line.includes(`"reqId":"${id}"`))
+            .map((line) => ({ instance: ports.indexOf(Number(new URL(api.url).port)) + 1, line: JSON.parse(line) })),
+        );
+      const traced = await waitFor('the mail line of the followed registration', () => {
+        const lines = linesOf();
+        return lines.some((found) => found.line.msg === 'mail sent') && lines;
+      });
+      const answeredBy = ports.indexOf(Number(entry.upstream_addr.split(', ').at(-1)?.split(':')[1])) + 1;
+      assert.equal(entry.uri, '/auth/register');
+      assert.deepEqual(
+        traced
+          .filter((found) => found.instance === answeredBy)
+          .map((found) => found.line.msg)
+          .filter((msg) => msg === 'incoming request' || msg === 'request completed')
+          .sort(),
+        ['incoming request', 'request completed'],
+      );
+      const trace = [
+        `Una petición seguida por su id (${id}):`,
+        `nginx: ${JSON.stringify(entry)}`,
+        ...traced.map(({ instance, line }) => {
+          const { time, reqId, msg, req, res, responseTime, mailId } = line;
+          return `API ${instance}: ${JSON.stringify({ time, reqId, msg, req, res, responseTime, mailId })}`;
+        }),
+      ].join('\n');
+      console.log(`\n${trace}\n`);
+      t.diagnostic(trace);
     });
   });

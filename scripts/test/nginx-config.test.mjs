@@ -23,6 +23,13 @@ describe('deploy/nginx/render.mjs', () => {
     assert.equal(config.match(/^ {8}listen 443 ssl;$/gm)?.length, 6, 'the API and the five static parts');
   });
 
+  it("writes the path into the access log, never the query (a provider's code, a token hint)", () => {
+    const config = renderNginxConfig(example);
+    const format = /log_format portal[^;]*;/s.exec(config)?.[0] ?? '';
+    assert.match(format, /"uri":"\$uri"/);
+    assert.doesNotMatch(format, /\$request_uri|\$args|\$query_string|\$request"|\$arg_/);
+  });
+
   it('leaves out the lines of a null value or group: no user, no TLS', () => {
     const config = renderNginxConfig({ ...example, user: null, tls: null, listen: '127.0.0.1:8000' });
     assert.doesNotMatch(config, /^user /m);

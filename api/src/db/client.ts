@@ -54,16 +54,62 @@ export interface Database {
   transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
   /** The connection pool's figures (PostgreSQL only), for the metrics. */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /** Tells `listener` of every statement sent through `db` that fails, whatever the reason (the metrics count them). */
+  onQueryFailure(listener: (error: unknown) => void): void;
   close(): Promise<void>;
+}
+
+/** Where a database reports its failed statements: nowhere until the app listens. */
+function failureReports() {
+  let listener: (error: unknown) => void = () => {};
+  return {
+    report: (error: unknown) => listener(error),
+    listen: (next: (error: unknown) => void) => {
+      listener = next;
+    },
+  };
+}
+
+type Method = (...args: unknown[]) => unknown;
+
+/**
+ * The driver client drizzle is given, reporting each statement that fails: drizzle sends every query through `query`,
+ * a PostgreSQL transaction's through the client `connect` answers (a failed connect is reported too), a PGlite
+ * transaction's through the one `transaction` hands its work.
+ */
+function reportingFailures<T extends object>(client: T, failed: (error: unknown) => void): T {
+  const watched = (result: unknown) =>
+    result instanceof Promise
+      ? result.catch((error: unknown) => {
+          failed(error);
+          throw error;
+        })
+      : result;
+  return new Proxy(client, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target) as unknown;
+      if (typeof value !== 'function') return value;
+      const method = value as Method;
+      if (key === 'query') return (...args: unknown[]) => watched(method.apply(target, args));
+      if (key === 'connect')
+        return async () => reportingFailures((await watched(method.call(target))) as object, failed);
+      if (key === 'transaction')
+        return (work: (tx: object) => unknown, ...rest: unknown[]) =>
+          method.call(target, (tx: object) => work(reportingFailures(tx, failed)), ...rest);
+      return method.bind(target);
+    },
+  });
 }
 
 /** Extensions the migrations create (0004: pg_trgm); PGlite needs them loaded when the client is created. */
 export const pgliteExtensions = { pg_trgm };
 
 export function wrapPglite(client: PGlite, onClose: () => void = () => {}): Database {
+  const failures = failureReports();
   return {
     kind: 'pglite',
-    db: drizzlePglite({ client }),
+    db: drizzlePglite({ client: reportingFailures(client, failures.report) }),
+    onQueryFailure: failures.listen,
     transaction: (work) =>
       client.transaction((tx) =>
         work({
@@ -160,9 +206,11 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
   // 'error' event would crash the process. The failed query already rejects, so the request still gets its 503.
   pool.on('connect', (client) => client.on('error', onError));
 
+  const failures = failureReports();
   return {
     kind: 'postgres',
-    db: drizzlePostgres({ client: pool }),
+    db: drizzlePostgres({ client: reportingFailures(pool, failures.report) }),
+    onQueryFailure: failures.listen,
     async listen(channel, handlers) {
       if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Invalid channel name: ${channel}`);
       const client = new pg.Client({

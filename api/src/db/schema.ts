@@ -195,6 +195,8 @@ export const auditLog = pgTable('audit_log', {
   targetType: text('target_type', { enum: ['user', 'app', 'oidc_client'] }).notNull(),
   targetId: integer('target_id').notNull(),
   details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+  /** Migration 0019: the request that wrote it (its X-Request-Id); null from the operator's command. */
+  requestId: text('request_id'),
   createdAt: createdAt(),
 });
 
@@ -263,6 +265,8 @@ export const mailOutbox = pgTable('mail_outbox', {
   lastError: text('last_error'),
   sentAt: timestamp('sent_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  /** Migration 0019: the request that queued it, named in the mail's log lines; null from the operator's command. */
+  requestId: text('request_id'),
 });
 
 /** Migration 0006: each registration of a still pending email, with the password and profile typed in it. */

@@ -20,13 +20,16 @@ export interface OidcTestApi extends TestApp {
   issuer: string;
 }
 
-/** The real app listening on a free loopback port whose origin is its issuer. */
+/**
+ * The real app listening on a loopback port whose origin is its issuer: `overrides.port` when the test must name its
+ * address beforehand (a Google or Apple stand-in's registered callback), else a free one.
+ */
 export async function startOidcApi(
   backend: Backend,
   overrides: Partial<Config> = {},
   options: Parameters<typeof buildTestApp>[2] = {},
 ): Promise<OidcTestApi> {
-  const port = await freePort();
+  const port = overrides.port ?? (await freePort());
   const issuer = `http://127.0.0.1:${port}`;
   const test = await buildTestApp(
     backend,

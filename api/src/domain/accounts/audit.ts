@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
+import { currentRequestId } from '../../lib/request-scope.js';
 import { apps, auditLog, oidcClients, users } from '../../db/schema.js';
 import type { AuditAction } from './audit-actions.js';
 
@@ -27,11 +28,13 @@ export const operatorActor: AuditActor = { user: { id: null, email: 'operador (C
 export const systemActor: AuditActor = { user: { id: null, email: 'sistema' } };
 
 /**
- * Writes audit rows for what `actor` just did. Call it with the same `db` (or transaction) as the change itself, so
- * that a change is never on record without having happened, nor the other way round.
+ * Writes audit rows for what `actor` just did, with the id of the request that did it. Call it with the same `db` (or
+ * transaction) as the change itself, so that a change is never on record without having happened, nor the other way
+ * round.
  */
 export async function recordAudit(db: Db, actor: AuditActor, entries: AuditEntry[]): Promise<void> {
   if (entries.length === 0) return;
+  const requestId = currentRequestId() ?? null;
   await db.insert(auditLog).values(
     entries.map((entry) => ({
       actorId: actor.user.id,
@@ -40,6 +43,7 @@ export async function recordAudit(db: Db, actor: AuditActor, entries: AuditEntry
       targetType: entry.target.type,
       targetId: entry.target.id,
       details: entry.details ?? {},
+      requestId,
     })),
   );
 }

@@ -3,6 +3,7 @@ import { and, asc, count, eq, inArray, isNull, lte, min, or } from 'drizzle-orm'
 import type { Db } from '../../db/client.js';
 import { mailOutbox } from '../../db/schema.js';
 import { isDatabaseUnavailable } from '../../lib/errors.js';
+import { currentRequestId } from '../../lib/request-scope.js';
 import type { Clock } from '../clock.js';
 import { serialRounds } from '../serial-rounds.js';
 import { type Mailer, type MailTransport, type OutgoingMail, redactSubject, retryDelayMs } from './mailer.js';
@@ -25,7 +26,11 @@ export interface OutboxDeps {
   db: Db;
   clock: Clock;
   transport: MailTransport;
-  log: { warn(details: object, message: string): void; error(details: object, message: string): void };
+  log: {
+    info(details: object, message: string): void;
+    warn(details: object, message: string): void;
+    error(details: object, message: string): void;
+  };
   /** A database outage: the outage tracker's to report (once). */
   databaseLost(error: unknown): void;
   /** Counts deliveries for the metrics. */
@@ -149,7 +154,10 @@ export function createOutboxMailer(deps: OutboxDeps): OutboxMailer {
             if (closed) return 0; // released with the others at close, due at once: not a failed attempt
             const attempts = mail.attempts + 1;
             deps.metrics.mailSendFailed();
-            deps.log.warn({ err: error, mailId: mail.id, attempts }, 'mail delivery failed; will retry');
+            deps.log.warn(
+              { err: error, mailId: mail.id, reqId: mail.requestId ?? undefined, attempts },
+              'mail delivery failed; will retry',
+            );
             await db
               .update(mailOutbox)
               .set({
@@ -179,6 +187,10 @@ export function createOutboxMailer(deps: OutboxDeps): OutboxMailer {
             .where(eq(mailOutbox.id, mail.id));
           held.delete(mail.id);
           deps.metrics.mailSent();
+          deps.log.info(
+            { mailId: mail.id, reqId: mail.requestId ?? undefined, attempts: mail.attempts + 1 },
+            'mail sent',
+          );
           return 1;
         }),
       );
@@ -223,6 +235,7 @@ export function createOutboxMailer(deps: OutboxDeps): OutboxMailer {
         htmlBody: mail.html,
         nextAttemptAt: now,
         createdAt: now,
+        requestId: currentRequestId() ?? null,
       });
     },
     wake: runInBackground,

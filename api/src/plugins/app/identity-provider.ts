@@ -3,6 +3,7 @@ import type Provider from 'oidc-provider';
 import { createLogoutDeliveries, type LogoutDeliveries } from '../../domain/identity-provider/logout-deliveries.js';
 import { createIdentityProvider } from '../../domain/identity-provider/provider.js';
 import { createProviderMemory } from '../../domain/identity-provider/provider-memory.js';
+import { currentRequestLog } from '../../lib/request-scope.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,7 +30,8 @@ export default fp(
       logoutsQueued: () => logouts?.wake(),
       events: {
         tokenIssued: (grantType) => app.metrics.oidcTokensIssued(grantType),
-        serverError: (error) => app.log.error({ err: error }, 'OpenID Connect provider error'),
+        // Raised while the provider answers a request: logged with that request's id.
+        serverError: (error) => (currentRequestLog() ?? app.log).error({ err: error }, 'OpenID Connect provider error'),
       },
     });
     logouts = createLogoutDeliveries({

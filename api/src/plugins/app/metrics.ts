@@ -26,6 +26,7 @@ export interface Metrics extends CodeMetrics, LockMetrics, LogoutDeliveryMetrics
   oidcTokensIssued(grantType: string): void;
   mailSendFailed(): void;
   mailSent(): void;
+  /** A statement failed, whatever the reason. */
   databaseFailure(): void;
   /** The Prometheus text of a scrape, with the figures read from the database now. */
   scrape(): Promise<string>;
@@ -154,7 +155,7 @@ function createMetrics(app: FastifyInstance): Omit<Metrics, 'scrape' | 'listen'>
   });
   const databaseFailures = new Counter({
     name: 'portal_database_query_failures_total',
-    help: 'Requests and background work that could not reach the database',
+    help: 'Statements that failed: database unreachable, timed out, refused (a constraint, a deadlock)',
     registers: [registry],
   });
   const poolStats = () => (app.hasDecorator('database') ? app.database.poolStats?.() : undefined);

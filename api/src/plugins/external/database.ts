@@ -31,7 +31,6 @@ const probeEveryMs = 1_000;
 function trackOutages(
   log: FastifyBaseLogger,
   probe: () => Promise<unknown>,
-  counted: () => void,
   now = Date.now,
 ): DatabaseOutage & { stop(): void } {
   let outage: { since: number; refused: number; timer: NodeJS.Timeout } | undefined;
@@ -48,7 +47,6 @@ function trackOutages(
     outage = undefined;
   };
   const fail = (error: unknown, requestLog: FastifyBaseLogger, refusals: number) => {
-    counted();
     if (outage) {
       outage.refused += refusals;
       requestLog.debug({ err: error }, 'database unavailable');
@@ -79,12 +77,9 @@ export default fp<DatabasePluginOptions>(
   async (app, options) => {
     const { config } = app;
     // Before the database opens: an idle connection may fail at any time after.
-    const outage = trackOutages(
-      app.log,
-      () => app.db.execute(sql`select 1`),
-      () => app.metrics.databaseFailure(),
-    );
+    const outage = trackOutages(app.log, () => app.db.execute(sql`select 1`));
     const database = options.database ?? (await openDatabase(config, (error) => outage.lost(error)));
+    database.onQueryFailure(() => app.metrics.databaseFailure());
     app.addHook('onClose', async () => {
       outage.stop();
       await database.close();

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import {
   clientNotFound,
@@ -28,7 +29,8 @@ const tags = ['admin'];
  * is audited with the change, and a secret is answered once (created, made confidential, rotated).
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  const check = libraryCheck(app.identityProvider.provider, app.log);
+  /** The library's own check of a client's settings; a refusal is logged with the request's id. */
+  const check = (request: FastifyRequest) => libraryCheck(app.identityProvider.provider, request.log);
 
   app.get(
     '',
@@ -73,7 +75,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const created = await createClient(app.db, signedIn(request), request.body, check);
+      const created = await createClient(app.db, signedIn(request), request.body, check(request));
       return reply.code(201).send({
         clientId: created.client.clientId,
         ...(created.clientSecret ? { clientSecret: created.clientSecret } : {}),
@@ -99,7 +101,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const updated = await updateClient(app.db, signedIn(request), request.params.clientId, request.body, check);
+      const updated = await updateClient(
+        app.db,
+        signedIn(request),
+        request.params.clientId,
+        request.body,
+        check(request),
+      );
       return { ...updated.client, ...(updated.clientSecret ? { clientSecret: updated.clientSecret } : {}) };
     },
   );
