@@ -14,7 +14,8 @@ forEachBackend((backend) => {
   let adminToken: string;
 
   before(async () => {
-    t = await buildTestApp(backend);
+    // Its set-up writes tens of thousands of rows in single statements (see buildTestApp).
+    t = await buildTestApp(backend, {}, { databaseTimeoutMs: 60_000 });
     adminToken = await login(t.app);
   });
   after(() => t.close());

@@ -118,7 +118,8 @@ interface TestDatabase {
   dispose(): Promise<void>;
 }
 
-async function openTestDatabase(backend: Backend): Promise<TestDatabase> {
+/** `timeoutMs`: the PostgreSQL pool's statement bound (the product's 4 s unless a suite's bulk set-up needs more). */
+async function openTestDatabase(backend: Backend, timeoutMs?: number): Promise<TestDatabase> {
   if (backend === 'pglite') {
     const client = await PGlite.create({ loadDataDir: await pgliteSnapshot(), extensions: pgliteExtensions });
     return { database: wrapPglite(client), dispose: async () => {} };
@@ -128,7 +129,7 @@ async function openTestDatabase(backend: Backend): Promise<TestDatabase> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   await admin.query(`CREATE SCHEMA ${schema}`);
-  const database = openPostgres(databaseUrl, { searchPath: schema });
+  const database = openPostgres(databaseUrl, { searchPath: schema, timeoutMs });
   schemaOf.set(database, schema);
   try {
     await migrate(database);
@@ -159,10 +160,17 @@ export interface TestApp {
 export async function buildTestApp(
   backend: Backend,
   overrides: Partial<Config> = {},
-  options: Pick<BuildAppOptions, 'mailTransport' | 'clock' | 'logStream'> & { waitForChannel?: boolean } = {},
+  options: Pick<BuildAppOptions, 'mailTransport' | 'clock' | 'logStream'> & {
+    waitForChannel?: boolean;
+    /**
+     * The PostgreSQL statement bound, for a suite that writes tens of thousands of rows in one statement to set up a
+     * case: on a busy machine such a statement outlasts the product's 4 s, which is about requests, not set-ups.
+     */
+    databaseTimeoutMs?: number;
+  } = {},
 ): Promise<TestApp> {
-  const { waitForChannel = true, ...appOptions } = options;
-  const { database, dispose } = await openTestDatabase(backend);
+  const { waitForChannel = true, databaseTimeoutMs, ...appOptions } = options;
+  const { database, dispose } = await openTestDatabase(backend, databaseTimeoutMs);
   const key = await testSigningKey();
   let app: FastifyInstance;
   try {
