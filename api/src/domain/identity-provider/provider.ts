@@ -119,13 +119,27 @@ export async function rememberedScopes(db: Db, userId: number, clientId: string)
   return new Set(row?.scopes ?? []);
 }
 
+export interface PortalFacts {
+  firstParty: boolean;
+  appId: number | null;
+}
+
+// Per client instance: `metadata()` maps every key of the client afresh, a large share of a userinfo call's time, and
+// the library keeps one instance per version of a client's metadata.
+const factsOfClient = new WeakMap<Client, Readonly<PortalFacts>>();
+
 /** The portal's own facts about a client: first party (no consent) and the catalogue app it belongs to. */
-export function portalFacts(client: Client): { firstParty: boolean; appId: number | null } {
-  const metadata = client.metadata() as Record<string, unknown>;
-  return {
-    firstParty: metadata.portal_first_party === true,
-    appId: typeof metadata.portal_app_id === 'number' ? metadata.portal_app_id : null,
-  };
+export function portalFacts(client: Client): Readonly<PortalFacts> {
+  let facts = factsOfClient.get(client);
+  if (!facts) {
+    const metadata = client.metadata() as Record<string, unknown>;
+    facts = Object.freeze({
+      firstParty: metadata.portal_first_party === true,
+      appId: typeof metadata.portal_app_id === 'number' ? metadata.portal_app_id : null,
+    });
+    factsOfClient.set(client, facts);
+  }
+  return facts;
 }
 
 /** The scopes of a request that the client may have: what the consent screen lists and a grant holds. */
