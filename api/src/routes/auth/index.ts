@@ -17,7 +17,12 @@ import profileRoutes from './profile.js';
 import { recordLockout, refusedSignIn } from '../../domain/sign-in/lockouts.js';
 import { signInMessages } from '../../domain/sign-in/messages.js';
 import { registrationWithPassword } from '../../domain/registration/pending-registrations.js';
-import { type CurrentUserView, currentUserView, findUserByEmail, normalizeEmail } from '../../domain/accounts/queries.js';
+import {
+  type CurrentUserView,
+  currentUserView,
+  findUserByEmail,
+  normalizeEmail,
+} from '../../domain/accounts/queries.js';
 import { cachedCurrentUserView } from '../../domain/sessions/memory.js';
 import registrationRoutes from './registration.js';
 import secondFactorRoutes from './second-factor.js';
