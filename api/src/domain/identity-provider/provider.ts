@@ -142,6 +142,11 @@ export function portalFacts(client: Client): Readonly<PortalFacts> {
   return facts;
 }
 
+/** A public client's token, userinfo and revocation calls come from the browser: its redirect URIs' origins only. */
+export function clientAllowsOrigin(origin: string, client: Client): boolean {
+  return client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) === true;
+}
+
 /** The scopes of a request that the client may have: what the consent screen lists and a grant holds. */
 export function requestedScopes(client: Client, scope: unknown): OidcScope[] {
   const allowed = new Set(String(client.scope ?? '').split(' '));
@@ -333,10 +338,7 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
         return until && until > now ? until - now : deps.defaultSessionTtlSeconds;
       },
     },
-    // A public client's token, userinfo and revocation calls come from the browser: its redirect URIs' origins only.
-    clientBasedCORS(_ctx, origin, client) {
-      return client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) === true;
-    },
+    clientBasedCORS: (_ctx, origin, client) => clientAllowsOrigin(origin, client),
     // The library's outgoing requests (back-channel logouts) refuse special-use addresses through a dispatcher of
     // its own; an operator whose apps live on the private network lifts that (OIDC_BACKCHANNEL_PRIVATE_NETWORK).
     fetch: (url, options) => {
