@@ -47,16 +47,18 @@ try {
       })
     ).json()) as { access_token: string }
   ).access_token;
-  const admin = { ...json, authorization: `Bearer ${token}` };
+  const admin = { authorization: `Bearer ${token}` };
   // A PostgreSQL named by BENCH_DATABASE_URL keeps the client of an earlier run, and app 1 takes one client only.
   const { data: earlier } = (await (await fetch(`${api}/admin/clientes-oidc`, { headers: admin })).json()) as {
     data: { clientId: string; nombre: string }[];
   };
-  for (const client of earlier.filter((client) => client.nombre === 'Benchmark'))
-    await fetch(`${api}/admin/clientes-oidc/${client.clientId}`, { method: 'DELETE', headers: admin });
+  for (const client of earlier.filter((client) => client.nombre === 'Benchmark')) {
+    const deleted = await fetch(`${api}/admin/clientes-oidc/${client.clientId}`, { method: 'DELETE', headers: admin });
+    if (deleted.status !== 204) throw new Error(`earlier client: ${deleted.status} ${await deleted.text()}`);
+  }
   const creation = await fetch(`${api}/admin/clientes-oidc`, {
     method: 'POST',
-    headers: admin,
+    headers: { ...json, ...admin },
     body: JSON.stringify({
       nombre: 'Benchmark',
       redirectUris: [redirect],
