@@ -51,27 +51,31 @@ const fixedHeaders = {
 } as const;
 const anyOriginHeaders = Object.freeze({ ...fixedHeaders, 'access-control-allow-origin': '*' });
 
-/** An answer made from kept values, reused while the memory hands out the very same values. */
-interface Made {
-  grant: AdapterPayload;
-  metadata: AdapterPayload;
-  user: User;
-  plan: { plan: PlanClaim | null } | undefined;
-  client: Client;
-  body: string;
-}
-
+/** The kept values an answer is made from, each as the memory hands it out. */
 interface Kept {
   token: AdapterPayload;
   grant: AdapterPayload;
   metadata: AdapterPayload;
   user: User;
   plan: { plan: PlanClaim | null } | undefined;
+  /** Where they are kept. */
+  tokenId: string;
+  grantId: string;
+  clientId: string;
+  userId: number;
+  planKey: string | undefined;
+}
+
+/** An answer made from kept values, reused while the memory hands out the very same values. */
+interface Made {
+  kept: Kept;
+  client: Client;
+  body: string;
 }
 
 const epochSeconds = () => Math.floor(Date.now() / 1000);
 
-/** A token the library would accept and nothing in it this answer does not understand; checked at each call. */
+/** A token the library would accept, with nothing in it this answer does not understand. */
 function usableToken(token: AdapterPayload, now: number): boolean {
   if (token.kind !== 'AccessToken' || typeof token.exp !== 'number' || token.exp <= now) return false;
   if (typeof token.iat !== 'number' || typeof token.scope !== 'string') return false;
@@ -82,29 +86,43 @@ function usableToken(token: AdapterPayload, now: number): boolean {
 }
 
 /** The values the answer is made from, each kept in memory and trusted now; undefined when one is not. */
-function keptValues(memory: ProviderMemory, value: string): Kept | undefined {
+function keptValues(memory: ProviderMemory, tokenId: string, token: AdapterPayload): Kept | undefined {
   const now = epochSeconds();
-  const token = memory.payload('AccessToken', value) as AdapterPayload | undefined;
-  if (!token || !usableToken(token, now) || typeof token.grantId !== 'string') return undefined;
-  const grant = memory.payload('Grant', token.grantId) as AdapterPayload | undefined;
+  if (!usableToken(token, now) || typeof token.grantId !== 'string' || typeof token.clientId !== 'string')
+    return undefined;
+  const { grantId, clientId } = token;
+  const grant = memory.payload('Grant', grantId) as AdapterPayload | undefined;
   // The library's own checks of the grant (it ignores the grant's expiry on lookup and then refuses an expired one).
   if (!grant || typeof grant.exp !== 'number' || grant.exp <= now) return undefined;
-  if (grant.clientId !== token.clientId || grant.accountId !== token.accountId) return undefined;
-  const client = typeof token.clientId === 'string' ? memory.client(token.clientId) : undefined;
-  const metadata = client?.found ? (client.value as AdapterPayload | undefined) : undefined;
+  if (grant.clientId !== clientId || grant.accountId !== token.accountId) return undefined;
+  const client = memory.client(clientId);
+  const metadata = client.found ? (client.value as AdapterPayload | undefined) : undefined;
   const userId = userIdOf(String(token.accountId));
   if (!metadata || userId === undefined) return undefined;
   const user = memory.get(userId, 'oidc:account') as User | undefined;
   if (user?.status !== 'active') return undefined;
   const appId = metadata.portal_app_id;
-  const plan =
-    typeof appId === 'number' ? (memory.get(userId, `oidc:plan:${appId}`) as Kept['plan'] | undefined) : undefined;
-  if (typeof appId === 'number' && !plan) return undefined;
-  return { token, grant, metadata, user, plan };
+  const planKey = typeof appId === 'number' ? `oidc:plan:${appId}` : undefined;
+  const plan = planKey === undefined ? undefined : (memory.get(userId, planKey) as Kept['plan'] | undefined);
+  if (planKey !== undefined && !plan) return undefined;
+  return { token, grant, metadata, user, plan, tokenId, grantId, clientId, userId, planKey };
 }
 
-const sameValues = (made: Made, kept: Kept) =>
-  made.grant === kept.grant && made.metadata === kept.metadata && made.user === kept.user && made.plan === kept.plan;
+/**
+ * Whether an answer made before still stands: its token and grant unexpired, and the memory still handing out the
+ * very same grant, client, account and plan (any change to them replaces or drops what it keeps).
+ */
+function stillKept(memory: ProviderMemory, { kept }: Made): boolean {
+  const now = epochSeconds();
+  return (
+    (kept.token.exp as number) > now &&
+    (kept.grant.exp as number) > now &&
+    memory.payload('Grant', kept.grantId) === kept.grant &&
+    memory.client(kept.clientId).value === kept.metadata &&
+    memory.get(kept.userId, 'oidc:account') === kept.user &&
+    (kept.planKey === undefined || memory.get(kept.userId, kept.planKey) === kept.plan)
+  );
+}
 
 export function createKeptUserinfo(provider: Provider, memory: ProviderMemory): KeptUserinfo {
   const answers = new WeakMap<AdapterPayload, Made>();
@@ -114,10 +132,10 @@ export function createKeptUserinfo(provider: Provider, memory: ProviderMemory): 
    * token's, the account's claims with its `sub`, masked by the library's Claims. The grant and client come through
    * the library's own models (their lookups answer from the same memory).
    */
-  async function make(value: string, kept: Kept): Promise<Made | undefined> {
+  async function make(kept: Kept): Promise<Made | undefined> {
     const [grant, client] = await Promise.all([
-      provider.Grant.find(String(kept.token.grantId), { ignoreExpiration: true }) as Promise<Grant | undefined>,
-      provider.Client.find(String(kept.token.clientId)),
+      provider.Grant.find(kept.grantId, { ignoreExpiration: true }) as Promise<Grant | undefined>,
+      provider.Client.find(kept.clientId),
     ]);
     if (!grant || !client) return undefined;
     if (client.subjectType === 'pairwise' || client.userinfoSignedResponseAlg || client.userinfoEncryptedResponseAlg)
@@ -134,11 +152,9 @@ export function createKeptUserinfo(provider: Provider, memory: ProviderMemory): 
     claims.scope(scope);
     claims.mask({});
     claims.rejected(rejected);
-    const body = JSON.stringify(await claims.result());
+    const made: Made = { kept, client, body: JSON.stringify(await claims.result()) };
     // Anything the memory changed meanwhile (the lookups above may then have read the database): the library answers.
-    const now = keptValues(memory, value);
-    if (!now || now.token !== kept.token || !sameValues({ ...kept, client, body }, now)) return undefined;
-    const made: Made = { grant: kept.grant, metadata: kept.metadata, user: kept.user, plan: kept.plan, client, body };
+    if (memory.payload('AccessToken', kept.tokenId) !== kept.token || !stillKept(memory, made)) return undefined;
     answers.set(kept.token, made);
     return made;
   }
@@ -151,12 +167,14 @@ export function createKeptUserinfo(provider: Provider, memory: ProviderMemory): 
   }
 
   return (value, origin) => {
-    const kept = keptValues(memory, value);
+    const token = memory.payload('AccessToken', value) as AdapterPayload | undefined;
+    if (!token) return undefined;
+    const made = answers.get(token);
+    if (made && stillKept(memory, made)) return answer(made, origin);
+    const kept = keptValues(memory, value, token);
     if (!kept) return undefined;
-    const made = answers.get(kept.token);
-    if (made && sameValues(made, kept)) return answer(made, origin);
     // Whatever fails while making it (a lookup that went to a database now failing), the library answers as it would.
-    return make(value, kept).then(
+    return make(kept).then(
       (fresh) => (fresh ? answer(fresh, origin) : undefined),
       () => undefined,
     );
