@@ -47,19 +47,28 @@ try {
       })
     ).json()) as { access_token: string }
   ).access_token;
-  const created = (await (
-    await fetch(`${api}/admin/clientes-oidc`, {
-      method: 'POST',
-      headers: { ...json, authorization: `Bearer ${token}` },
-      body: JSON.stringify({
-        nombre: 'Benchmark',
-        redirectUris: [redirect],
-        primeraParte: true,
-        appId: 1,
-        scopes: ['openid', 'profile', 'email', 'plan', 'offline_access'],
-      }),
-    })
-  ).json()) as { clientId: string; clientSecret: string };
+  const admin = { authorization: `Bearer ${token}` };
+  // A PostgreSQL named by BENCH_DATABASE_URL keeps the client of an earlier run, and app 1 takes one client only.
+  const { data: earlier } = (await (await fetch(`${api}/admin/clientes-oidc`, { headers: admin })).json()) as {
+    data: { clientId: string; nombre: string }[];
+  };
+  for (const client of earlier.filter((client) => client.nombre === 'Benchmark')) {
+    const deleted = await fetch(`${api}/admin/clientes-oidc/${client.clientId}`, { method: 'DELETE', headers: admin });
+    if (deleted.status !== 204) throw new Error(`earlier client: ${deleted.status} ${await deleted.text()}`);
+  }
+  const creation = await fetch(`${api}/admin/clientes-oidc`, {
+    method: 'POST',
+    headers: { ...json, ...admin },
+    body: JSON.stringify({
+      nombre: 'Benchmark',
+      redirectUris: [redirect],
+      primeraParte: true,
+      appId: 1,
+      scopes: ['openid', 'profile', 'email', 'plan', 'offline_access'],
+    }),
+  });
+  if (creation.status !== 201) throw new Error(`client: ${creation.status} ${await creation.text()}`);
+  const created = (await creation.json()) as { clientId: string; clientSecret: string };
   const basic = `Basic ${Buffer.from(`${created.clientId}:${created.clientSecret}`).toString('base64')}`;
   const form = { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' };
   /** A code of the benchmark's client, with its PKCE verifier, made by `browser` (signed in as the administrator). */

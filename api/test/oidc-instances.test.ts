@@ -89,19 +89,25 @@ if (backends.includes('postgres'))
       const browser = new TestBrowser(issuer);
       browser.portalToken = await login(pair.a, adminEmail, adminPassword);
       const app = await serverApp(issuer, client.clientId, client.clientSecret ?? '', redirect);
-      const tokens = await app.exchange(await browser.signInTo(await app.authorizationUrl(['openid'])));
-      const userinfoAtB = () =>
-        fetch(`${urlOfB}/oidc/me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
-      assert.equal((await userinfoAtB()).status, 200);
-      assert.equal((await userinfoAtB()).status, 200, "now answered from B's memory");
+      const bound = await app.exchange(await browser.signInTo(await app.authorizationUrl(['openid'])));
+      // With offline_access the token outlives the provider session: B answers its userinfo itself, from memory.
+      const offline = await app.exchange(
+        await browser.signInTo(await app.authorizationUrl(['openid', 'offline_access'], { prompt: 'consent' })),
+      );
+      const userinfoAtB = (accessToken: string) =>
+        fetch(`${urlOfB}/oidc/me`, { headers: { authorization: `Bearer ${accessToken}` } });
+      for (const tokens of [bound, offline]) {
+        assert.equal((await userinfoAtB(tokens.accessToken)).status, 200);
+        assert.equal((await userinfoAtB(tokens.accessToken)).status, 200, "now answered from B's memory");
+      }
       const loggedOut = await fetch(`${issuer}/auth/logout`, {
         method: 'POST',
         headers: { authorization: `Bearer ${browser.portalToken}` },
       });
       assert.equal(loggedOut.status, 204);
-      // Once B has applied what was committed before (its channel's own barrier), the token is refused there.
+      // Once B has applied what was committed before (its channel's own barrier), the tokens are refused there.
       await pair.b.sessionState.sync();
-      assert.equal((await userinfoAtB()).status, 401);
+      for (const tokens of [bound, offline]) assert.equal((await userinfoAtB(tokens.accessToken)).status, 401);
     });
 
     it('a logout made at one instance reaches the app once, though both instances deliver', async () => {

@@ -119,13 +119,32 @@ export async function rememberedScopes(db: Db, userId: number, clientId: string)
   return new Set(row?.scopes ?? []);
 }
 
+export interface PortalFacts {
+  firstParty: boolean;
+  appId: number | null;
+}
+
+// Per client instance: `metadata()` maps every key of the client afresh, a large share of a userinfo call's time, and
+// the library keeps one instance per version of a client's metadata.
+const factsOfClient = new WeakMap<Client, Readonly<PortalFacts>>();
+
 /** The portal's own facts about a client: first party (no consent) and the catalogue app it belongs to. */
-export function portalFacts(client: Client): { firstParty: boolean; appId: number | null } {
-  const metadata = client.metadata() as Record<string, unknown>;
-  return {
-    firstParty: metadata.portal_first_party === true,
-    appId: typeof metadata.portal_app_id === 'number' ? metadata.portal_app_id : null,
-  };
+export function portalFacts(client: Client): Readonly<PortalFacts> {
+  let facts = factsOfClient.get(client);
+  if (!facts) {
+    const metadata = client.metadata() as Record<string, unknown>;
+    facts = Object.freeze({
+      firstParty: metadata.portal_first_party === true,
+      appId: typeof metadata.portal_app_id === 'number' ? metadata.portal_app_id : null,
+    });
+    factsOfClient.set(client, facts);
+  }
+  return facts;
+}
+
+/** A public client's token, userinfo and revocation calls come from the browser: its redirect URIs' origins only. */
+export function clientAllowsOrigin(origin: string, client: Client): boolean {
+  return client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) === true;
 }
 
 /** The scopes of a request that the client may have: what the consent screen lists and a grant holds. */
@@ -320,10 +339,7 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
         return until && until > now ? until - now : deps.defaultSessionTtlSeconds;
       },
     },
-    // A public client's token, userinfo and revocation calls come from the browser: its redirect URIs' origins only.
-    clientBasedCORS(_ctx, origin, client) {
-      return client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) === true;
-    },
+    clientBasedCORS: (_ctx, origin, client) => clientAllowsOrigin(origin, client),
     // The library's outgoing requests (back-channel logouts) refuse special-use addresses through a dispatcher of
     // its own; an operator whose apps live on the private network lifts that (OIDC_BACKCHANNEL_PRIVATE_NETWORK).
     fetch: (url, options) => {

@@ -139,14 +139,19 @@ export function createSessionStateCache<U extends object, S, V>(
   let backoffMs = 100;
   const stats = { hits: 0, misses: 0, notifications: 0, losses: 0 };
 
+  // The user at the most recently used end of `users`: a lookup of that user needs no move (a busy client's requests
+  // mostly follow one another).
+  let newest: number | undefined;
   const drop = (userId: number) => {
     const entry = users.get(userId);
     if (!entry) return;
     bytes -= entry.userBytes + entry.sessions.size * sessionEntryBytes + (entry.view?.bytes ?? 0);
     users.delete(userId);
+    if (newest === userId) newest = undefined;
   };
   const clear = () => {
     users.clear();
+    newest = undefined;
     lastFor.clear();
     bytes = 0;
     invalidated('all');
@@ -287,8 +292,11 @@ export function createSessionStateCache<U extends object, S, V>(
       drop(userId);
       return undefined;
     }
-    users.delete(userId);
-    users.set(userId, entry);
+    if (newest !== userId) {
+      users.delete(userId);
+      users.set(userId, entry);
+      newest = userId;
+    }
     return entry;
   };
 
@@ -342,6 +350,7 @@ export function createSessionStateCache<U extends object, S, V>(
         const userBytes = text.length;
         entry = { user, userBytes, sessions: new Map(), expiresAt: Date.now() + limits.ttlMs };
         users.set(userId, entry);
+        newest = userId;
         bytes += userBytes;
       }
       if (!entry.sessions.has(key)) {

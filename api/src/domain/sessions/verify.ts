@@ -55,9 +55,14 @@ export interface TokenService {
   signPartner(session: VerifiedToken, audience: string): Promise<PartnerToken>;
   /**
    * The token's user, or null for any token that must not be accepted (bad, expired, revoked, outdated, or of a kind
-   * not in `accept`: portal sessions only unless the caller says so).
+   * not in `accept`: portal sessions only unless the caller says so). Answered without a promise when everything it
+   * needs is in memory (most signed-in reads): a promise per step was a visible share of such a request.
    */
-  verify(token: string, accept?: readonly TokenKind[], options?: VerifyOptions): Promise<VerifiedToken | null>;
+  verify(
+    token: string,
+    accept?: readonly TokenKind[],
+    options?: VerifyOptions,
+  ): VerifiedToken | null | Promise<VerifiedToken | null>;
   /**
    * For a token `verify` refused: whether it was a live session when its account was suspended (signed, not expired,
    * not logged out, one token version behind a suspended account), so the caller can be told why.
@@ -84,6 +89,7 @@ export interface SessionFlags {
 }
 
 const touchEveryMs = 60_000;
+const sessionOnly: readonly TokenKind[] = ['session'];
 
 export function createTokenService(
   db: Db,
@@ -130,16 +136,13 @@ export function createTokenService(
   }
 
   /**
-   * The user and the session's flags: from memory when kept there (unless `fresh`), else from the database (and then
-   * kept, under the ticket's ordering rules: a read that raced a notification is answered but not kept).
+   * The user and the session's flags from the database, kept in memory for the next requests (under the ticket's
+   * ordering rules: a read that raced a notification is answered but not kept).
    */
-  async function sessionState(
+  async function readSessionState(
     claims: Claims,
-    fresh: boolean,
+    cacheKey: string,
   ): Promise<{ user: User; flags: SessionFlags; readFromDatabase: boolean } | undefined> {
-    const cacheKey = `${claims.jti} ${claims.sessionJti}`;
-    const kept = fresh ? undefined : state?.session(claims.userId, cacheKey);
-    if (kept && !('oidc' in kept.session)) return { user: kept.user, flags: kept.session, readFromDatabase: false };
     const ticket = state?.ticket();
     const [row] = await session.execute({ userId: claims.userId, jti: claims.jti, sessionJti: claims.sessionJti });
     if (!row) return undefined;
@@ -154,6 +157,46 @@ export function createTokenService(
   }
 
   const claimsOf = createClaimsReader(key, issuer);
+
+  /** The verdict on a token whose session's state is known; last seen is written first when it is due. */
+  function judge(
+    claims: Claims,
+    user: User,
+    flags: SessionFlags,
+    readFromDatabase: boolean,
+  ): VerifiedToken | null | Promise<VerifiedToken> {
+    // Password changes and suspensions bump token_version, which ends every session issued before.
+    if (flags.revoked || !flags.live || user.status === 'suspended' || user.tokenVersion !== claims.tv) return null;
+    const verified: VerifiedToken = {
+      user,
+      jti: claims.jti,
+      sessionId: claims.sessionJti,
+      expiresAt: new Date(claims.exp * 1000),
+      kind: claims.kind,
+      secondFactor: flags.secondFactor,
+      ...(claims.audience === undefined ? {} : { audience: claims.audience }),
+      readFromDatabase,
+    };
+    if (Date.now() < flags.touchAt) return verified;
+    // Claimed before the write, so that concurrent requests of one session write once.
+    flags.touchAt = Date.now() + touchEveryMs;
+    return touch(claims.sessionJti).then(() => verified);
+  }
+
+  /** The session's state from memory when kept there (unless `fresh`), else from the database. */
+  function verifyClaims(
+    claims: Claims | null,
+    accept: readonly TokenKind[],
+    fresh: boolean,
+  ): VerifiedToken | null | Promise<VerifiedToken | null> {
+    if (!claims || !accept.includes(claims.kind)) return null;
+    const cacheKey = `${claims.jti} ${claims.sessionJti}`;
+    const kept = fresh ? undefined : state?.session(claims.userId, cacheKey);
+    if (kept && !('oidc' in kept.session)) return judge(claims, kept.user, kept.session, false);
+    return readSessionState(claims, cacheKey).then((found) =>
+      found ? judge(claims, found.user, found.flags, found.readFromDatabase) : null,
+    );
+  }
 
   return {
     jwks: { keys: [key.publicJwk] },
@@ -171,32 +214,15 @@ export function createTokenService(
       );
     },
 
-    async verify(token, accept = ['session'], options = {}) {
-      const claims = await claimsOf(token);
-      if (!claims || !accept.includes(claims.kind)) return null;
-      const found = await sessionState(claims, options.fresh === true);
-      if (!found) return null;
-      const { user, flags, readFromDatabase } = found;
-      // Password changes and suspensions bump token_version, which ends every session issued before.
-      if (flags.revoked || !flags.live || user.status === 'suspended' || user.tokenVersion !== claims.tv) return null;
-      if (Date.now() >= flags.touchAt) {
-        // Claimed before the write, so that concurrent requests of one session write once.
-        flags.touchAt = Date.now() + touchEveryMs;
-        await touch(claims.sessionJti);
-      }
-      return {
-        user,
-        jti: claims.jti,
-        sessionId: claims.sessionJti,
-        expiresAt: new Date(claims.exp * 1000),
-        kind: claims.kind,
-        secondFactor: flags.secondFactor,
-        ...(claims.audience === undefined ? {} : { audience: claims.audience }),
-        readFromDatabase,
-      };
+    verify(token, accept = sessionOnly, options = {}) {
+      const fresh = options.fresh === true;
+      const claims = claimsOf(token);
+      return claims instanceof Promise
+        ? claims.then((read) => verifyClaims(read, accept, fresh))
+        : verifyClaims(claims, accept, fresh);
     },
 
-    async refusedForSuspension(token, accept = ['session']) {
+    async refusedForSuspension(token, accept = sessionOnly) {
       const claims = await claimsOf(token);
       if (!claims || !accept.includes(claims.kind)) return false;
       // Rare (a refused token): always from the database.

@@ -103,24 +103,29 @@ export async function signPartnerToken(
 
 /**
  * The claims of a token signed with `key` and not expired, or null. The signature check (an ES256 verify costs more
- * than the rest of a request) is remembered per token, a pure function of the token and the key.
+ * than the rest of a request) is remembered per token, a pure function of the token and the key; a remembered one is
+ * answered without a promise.
  */
-export function createClaimsReader(key: SigningKey, issuer: string): (token: string) => Promise<Claims | null> {
+export function createClaimsReader(
+  key: SigningKey,
+  issuer: string,
+): (token: string) => Claims | null | Promise<Claims | null> {
   const verified = new Map<string, Claims>();
-  return async function claimsOf(token) {
-    let claims = verified.get(token);
-    if (!claims) {
-      claims = (await verifySignature(token, key, issuer)) ?? undefined;
+  // jose's own rule: valid while now < exp.
+  const unexpired = (token: string, claims: Claims) => {
+    if (claims.exp > Math.floor(Date.now() / 1000)) return claims;
+    verified.delete(token);
+    return null;
+  };
+  return function claimsOf(token) {
+    const remembered = verified.get(token);
+    if (remembered) return unexpired(token, remembered);
+    return verifySignature(token, key, issuer).then((claims) => {
       if (!claims) return null;
       const oldest = verified.size >= verifiedTokensKept ? verified.keys().next().value : undefined;
       if (oldest !== undefined) verified.delete(oldest);
       verified.set(token, claims);
-    }
-    // jose's own rule: valid while now < exp.
-    if (claims.exp <= Math.floor(Date.now() / 1000)) {
-      verified.delete(token);
-      return null;
-    }
-    return claims;
+      return unexpired(token, claims);
+    });
   };
 }

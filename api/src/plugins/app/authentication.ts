@@ -9,8 +9,12 @@ import { secondFactorMessages } from '../../domain/second-factor/messages.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** onRequest hook: 401 unless the request carries a valid bearer token; sets `request.auth`. Runs before the body is parsed or validated, so an anonymous caller learns nothing of a route's schema. */
-    authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /**
+     * onRequest hook: 401 unless the request carries a valid bearer token; sets `request.auth`. Runs before the body is
+     * parsed or validated, so an anonymous caller learns nothing of a route's schema. A callback hook: a session found
+     * in memory is let through without a promise.
+     */
+    authenticate(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void;
     /**
      * onRequest hook, after `authenticate`: 403 unless the user is an administrator (before validation too) and, under
      * ADMIN_SECOND_FACTOR=required, the session proved a second factor (403 SECOND_FACTOR_SETUP_REQUIRED /
@@ -67,27 +71,42 @@ export default fp(
   async (app) => {
     app.decorateRequest('auth', null);
 
+    const refuse = async (reply: FastifyReply, token: string | undefined): Promise<never> => {
+      // The portal session of an account suspended meanwhile: 403 USER_SUSPENDED, so the person learns why (the client
+      // ends the session as it does on a 401; api/README "Suspended sessions"). A partner token stays a plain 401.
+      if (token && (await app.tokens.refusedForSuspension(token, sessionOnly))) throw accountSuspended();
+      reply.header('www-authenticate', 'Bearer');
+      throw unauthenticated();
+    };
+
     /**
      * The request's session, or the 401 (403 USER_SUSPENDED) that refuses it. A request that may change something
      * (anything but GET and HEAD) reads the database whatever this instance's memory holds (docs/decisions/0003).
      */
-    const check = async (request: FastifyRequest, reply: FastifyReply, fresh: boolean) => {
-      const token = bearer.exec(request.headers.authorization ?? '')?.[1];
-      const verified =
-        token && token.length <= 4096 ? await app.tokens.verify(token, acceptedTokens(request), { fresh }) : null;
-      if (!verified) {
-        // The portal session of an account suspended meanwhile: 403 USER_SUSPENDED, so the person learns why (the client
-        // ends the session as it does on a 401; api/README "Suspended sessions"). A partner token stays a plain 401.
-        if (token && token.length <= 4096 && (await app.tokens.refusedForSuspension(token, sessionOnly)))
-          throw accountSuspended();
-        reply.header('www-authenticate', 'Bearer');
-        throw unauthenticated();
-      }
-      request.auth = verified;
+    const check = (request: FastifyRequest, reply: FastifyReply, fresh: boolean): void | Promise<void> => {
+      const presented = bearer.exec(request.headers.authorization ?? '')?.[1];
+      const token = presented && presented.length <= 4096 ? presented : undefined;
+      const verified = token ? app.tokens.verify(token, acceptedTokens(request), { fresh }) : null;
+      const settle = (auth: VerifiedToken | null) => {
+        if (!auth) return refuse(reply, token);
+        request.auth = auth;
+      };
+      return verified instanceof Promise ? verified.then(settle) : settle(verified);
     };
 
-    app.decorate('authenticate', (request: FastifyRequest, reply: FastifyReply) =>
-      check(request, reply, request.method !== 'GET' && request.method !== 'HEAD'),
+    app.decorate(
+      'authenticate',
+      function authenticate(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) {
+        let pending: void | Promise<void>;
+        try {
+          pending = check(request, reply, request.method !== 'GET' && request.method !== 'HEAD');
+        } catch (error) {
+          done(error as Error);
+          return;
+        }
+        if (pending) pending.then(() => done(), done);
+        else done();
+      },
     );
 
     app.decorate('requireAdmin', async function requireAdmin(request: FastifyRequest, reply: FastifyReply) {

@@ -67,10 +67,11 @@ export default fp(
       state = 'closed';
       for (const wake of [...waits]) wake();
     });
-    // A callback hook: the serving case (every request) costs no promise.
+    // A callback hook: the serving case (every request) costs no promise. Arrivals count only once leaving began (the
+    // hand-off starts its quiet period afresh), so a serving instance does not read the clock for each request.
     app.addHook('onRequest', (request, reply, done) => {
-      arrived();
       if (state === 'serving') return done();
+      arrived();
       // Node closes the connection after this answer: a balancer or client opens its next one elsewhere.
       reply.header('connection', 'close');
       const refused =

@@ -3,12 +3,16 @@ import type Provider from 'oidc-provider';
 import { createLogoutDeliveries, type LogoutDeliveries } from '../../domain/identity-provider/logout-deliveries.js';
 import { createIdentityProvider } from '../../domain/identity-provider/provider.js';
 import { createProviderMemory } from '../../domain/identity-provider/provider-memory.js';
+import { createKeptUserinfo, type KeptUserinfo } from '../../domain/identity-provider/kept-userinfo.js';
 import { currentRequestLog } from '../../lib/request-scope.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The portal's OpenID Connect provider (docs/decisions/0055-openid-connect-provider.md) and its logout queue. */
-    identityProvider: { provider: Provider; logouts: LogoutDeliveries };
+    /**
+     * The portal's OpenID Connect provider (docs/decisions/0055-openid-connect-provider.md), its logout queue, and the
+     * userinfo answers made from the session memory.
+     */
+    identityProvider: { provider: Provider; logouts: LogoutDeliveries; keptUserinfo: KeptUserinfo };
   }
 }
 
@@ -18,6 +22,7 @@ const logoutChannel = 'portal_oidc_logout';
 export default fp(
   async (app) => {
     let logouts: LogoutDeliveries | undefined;
+    const memory = createProviderMemory(app.sessionState);
     const provider = await createIdentityProvider({
       db: app.db,
       issuer: app.config.oidcIssuer,
@@ -26,7 +31,7 @@ export default fp(
       proxy: app.config.trustProxy !== false,
       backchannelPrivateNetwork: app.config.oidcBackchannelPrivateNetwork,
       defaultSessionTtlSeconds: app.config.tokenTtlSeconds,
-      memory: createProviderMemory(app.sessionState),
+      memory,
       logoutsQueued: () => logouts?.wake(),
       events: {
         tokenIssued: (grantType) => app.metrics.oidcTokensIssued(grantType),
@@ -54,7 +59,11 @@ export default fp(
       await listener?.close().catch(() => {});
       await deliveries.close();
     });
-    app.decorate('identityProvider', { provider, logouts: deliveries });
+    app.decorate('identityProvider', {
+      provider,
+      logouts: deliveries,
+      keptUserinfo: createKeptUserinfo(provider, memory),
+    });
   },
   { name: 'identity-provider', dependencies: ['database', 'tokens', 'metrics', 'session-memory'] },
 );

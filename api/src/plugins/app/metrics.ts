@@ -4,12 +4,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { CodeMetrics } from '../../domain/account-codes/codes.js';
 import type { LogoutDeliveryMetrics } from '../../domain/identity-provider/logout-deliveries.js';
 import { outboxBacklog } from '../../domain/mail/outbox.js';
 import type { LockMetrics } from '../../domain/sign-in/limits.js';
 import { HttpError, messages } from '../../lib/errors.js';
+import { requestHistogram } from '../../lib/request-histogram.js';
 
 export type SignInMethod = 'password' | 'passkey' | 'google' | 'apple' | 'second_step';
 /**
@@ -64,22 +65,18 @@ function createMetrics(app: FastifyInstance): Omit<Metrics, 'scrape' | 'listen'>
   // Node's own figures under their usual names (process_*, nodejs_*), which existing dashboards expect.
   collectDefaultMetrics({ register: registry });
 
-  const requestDuration = new Histogram({
+  const requestDuration = requestHistogram(registry, {
     name: 'portal_http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by route pattern, method and status class',
-    labelNames: ['route', 'method', 'status_class'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
   });
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url;
     if (route !== metricsPath) {
       requestDuration.observe(
-        {
-          route: route ?? unmatchedRoute,
-          method: knownMethods.has(request.method) ? request.method : 'other',
-          status_class: `${Math.floor(reply.statusCode / 100)}xx`,
-        },
+        route ?? unmatchedRoute,
+        knownMethods.has(request.method) ? request.method : 'other',
+        reply.statusCode,
         reply.elapsedTime / 1000,
       );
     }

@@ -17,7 +17,12 @@ import profileRoutes from './profile.js';
 import { recordLockout, refusedSignIn } from '../../domain/sign-in/lockouts.js';
 import { signInMessages } from '../../domain/sign-in/messages.js';
 import { registrationWithPassword } from '../../domain/registration/pending-registrations.js';
-import { currentUserView, findUserByEmail, normalizeEmail } from '../../domain/accounts/queries.js';
+import {
+  type CurrentUserView,
+  currentUserView,
+  findUserByEmail,
+  normalizeEmail,
+} from '../../domain/accounts/queries.js';
 import { cachedCurrentUserView } from '../../domain/sessions/memory.js';
 import registrationRoutes from './registration.js';
 import secondFactorRoutes from './second-factor.js';
@@ -27,6 +32,9 @@ import { endSession, startSession } from '../../domain/sessions/sessions.js';
 import { issueSignInTicket } from '../../domain/second-factor/sign-in-tickets.js';
 
 const bearerAuth = [{ bearerAuth: [] }];
+
+/** GET /auth/user's answers by the view they were made from (a view kept in memory is the same object each time). */
+const serializedViews = new WeakMap<CurrentUserView, string>();
 
 /** One answer for an unknown email, a wrong password and a locked account; the lock adds when to retry. */
 const invalidCredentials = (lockedMs: number) =>
@@ -142,7 +150,16 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CurrentUser, 401: ErrorRef, ...commonErrors },
       },
     },
-    async (request) => cachedCurrentUserView(app.db, app.sessionState, signedIn(request).user),
+    async (request, reply) => {
+      const view = await cachedCurrentUserView(app.db, app.sessionState, signedIn(request).user);
+      // The view is kept in the session memory between requests; so is its JSON, made once by the route's serializer.
+      let json = serializedViews.get(view);
+      if (json === undefined) {
+        json = reply.serialize(view) as string;
+        serializedViews.set(view, json);
+      }
+      return reply.type('application/json; charset=utf-8').send(json);
+    },
   );
 
   app.post(

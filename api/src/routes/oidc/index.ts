@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { UserinfoAnswer } from '../../domain/identity-provider/kept-userinfo.js';
 import { oidcRoutes } from '../../domain/identity-provider/provider.js';
 import interactionRoutes from './interactions.js';
 
@@ -18,6 +19,9 @@ export const providerContentSecurityPolicy =
   "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
 
 type Method = 'GET' | 'POST' | 'OPTIONS';
+
+/** A bearer token as the library reads one from the header: the scheme, one space, the token (no spaces). */
+const bearerToken = /^bearer ([^ ]+)$/i;
 
 /**
  * The provider's endpoints and the methods it answers on each (OPTIONS: its own CORS, per client). Anything else under
@@ -59,8 +63,31 @@ const providerRoutes: FastifyPluginAsync = async (app) => {
     reply.hijack();
     await handle(request.raw, reply.raw);
   };
+  // GET userinfo is answered from the session memory when everything it needs is kept there (kept-userinfo.ts); a
+  // request that carries anything else (a query, a body, DPoP, another scheme) is the library's, as is any token the
+  // memory cannot vouch for.
+  const keptAnswer = (request: FastifyRequest) => {
+    const { headers } = request;
+    if (request.method !== 'GET' || request.url !== oidcRoutes.userinfo) return undefined;
+    if (headers.dpop !== undefined || headers['content-type'] !== undefined) return undefined;
+    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return undefined;
+    const token = bearerToken.exec(headers.authorization ?? '')?.[1];
+    return token ? app.identityProvider.keptUserinfo(token, headers.origin) : undefined;
+  };
+  const send = (reply: FastifyReply, answer: UserinfoAnswer) => {
+    reply.headers(answer.headers).header('content-security-policy', providerContentSecurityPolicy).send(answer.body);
+  };
+  const userinfo = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
+    const answer = keptAnswer(request);
+    if (answer === undefined) return handler(request, reply);
+    if (answer instanceof Promise) return answer.then((made) => (made ? send(reply, made) : handler(request, reply)));
+    send(reply, answer);
+    return undefined;
+  };
+
   for (const [url, method] of providerEndpoints) {
-    app.route({ url, method, config: { cors: false as const }, schema: { hide: true }, handler });
+    const handles = url === oidcRoutes.userinfo ? userinfo : handler;
+    app.route({ url, method, config: { cors: false as const }, schema: { hide: true }, handler: handles });
   }
 };
 
