@@ -4,13 +4,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CodeMetrics } from '../../domain/account-codes/codes.js';
 import type { LogoutDeliveryMetrics } from '../../domain/identity-provider/logout-deliveries.js';
 import { outboxBacklog } from '../../domain/mail/outbox.js';
 import type { LockMetrics } from '../../domain/sign-in/limits.js';
 import { HttpError, messages } from '../../lib/errors.js';
-import { requestHistogram } from '../../lib/request-histogram.js';
 
 export type SignInMethod = 'password' | 'passkey' | 'google' | 'apple' | 'second_step';
 /**
@@ -65,20 +64,32 @@ function createMetrics(app: FastifyInstance): Omit<Metrics, 'scrape' | 'listen'>
   // Node's own figures under their usual names (process_*, nodejs_*), which existing dashboards expect.
   collectDefaultMetrics({ register: registry });
 
-  const requestDuration = requestHistogram(registry, {
+  const requestDuration = new Histogram({
     name: 'portal_http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by route pattern, method and status class',
+    labelNames: ['route', 'method', 'status_class'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
   });
+  // One child per series, kept: prom-client builds and hashes a label object per `observe(labels, …)` call.
+  const seriesOf = new Map<string, ReturnType<typeof requestDuration.labels>>();
+  const series = (route: string, method: string, statusClass: string) => {
+    const key = `${route} ${method} ${statusClass}`;
+    let child = seriesOf.get(key);
+    if (!child) {
+      child = requestDuration.labels(route, method, statusClass);
+      seriesOf.set(key, child);
+    }
+    return child;
+  };
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url;
     if (route !== metricsPath) {
-      requestDuration.observe(
+      series(
         route ?? unmatchedRoute,
         knownMethods.has(request.method) ? request.method : 'other',
-        reply.statusCode,
-        reply.elapsedTime / 1000,
-      );
+        `${Math.floor(reply.statusCode / 100)}xx`,
+      ).observe(reply.elapsedTime / 1000);
     }
     done();
   });
