@@ -3,6 +3,7 @@ import { after, before, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import { buildTestApp, forEachBackend, type TestApp } from './helpers/app.js';
 import { waitFor } from './helpers/processes.js';
+import { documentOnlyHeaders } from './helpers/security-headers.js';
 
 const unavailable = {
   statusCode: 503,
@@ -31,6 +32,18 @@ forEachBackend((backend) => {
     assert.equal(response.headers['x-frame-options'], 'DENY');
     assert.equal(response.headers['referrer-policy'], 'no-referrer');
     assert.equal(response.headers['x-content-type-options'], 'nosniff');
+    assert.equal(response.headers['cross-origin-resource-policy'], 'same-origin');
+    assert.equal(response.headers['x-permitted-cross-domain-policies'], 'none');
+    assert.match(String(response.headers['strict-transport-security']), /max-age=\d+/);
+  });
+
+  it('keeps off a JSON answer the headers a browser reads only on a document it shows', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/health/live' });
+    for (const name of documentOnlyHeaders) assert.equal(response.headers[name], undefined, name);
+    const refused = await t.app.inject({ method: 'GET', url: '/auth/user' });
+    assert.equal(refused.statusCode, 401);
+    for (const name of documentOnlyHeaders) assert.equal(refused.headers[name], undefined, name);
+    assert.equal(refused.headers['content-security-policy'], "default-src 'none';frame-ancestors 'none'");
   });
 
   it('GET /health/ready answers 200 while the instance takes work and its database answers', async () => {
@@ -242,6 +255,7 @@ forEachBackend((backend) => {
     assert.equal(ui.statusCode, 200);
     assert.match(ui.body, /swagger-ui/);
     assert.doesNotMatch(String(ui.headers['content-security-policy']), /default-src 'none'/);
+    for (const name of documentOnlyHeaders) assert.ok(ui.headers[name], `the documentation page carries ${name}`);
   });
 
   it('limits login attempts per client with a Spanish 429', async () => {

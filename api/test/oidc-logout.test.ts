@@ -21,6 +21,7 @@ import {
   TestBrowser,
 } from './helpers/oidc.js';
 import { waitFor } from './helpers/processes.js';
+import { documentOnlyHeaders } from './helpers/security-headers.js';
 
 const redirectA = 'https://control.example.com/auth/callback';
 const redirectB = 'https://beto.example.com/auth/callback';
@@ -297,6 +298,7 @@ forEachBackend((backend) => {
       const page = await browser.navigate(url.href);
       assert.equal(page.response.status, 200);
       assert.match(page.response.headers.get('content-security-policy') ?? '', /script-src 'none'/);
+      for (const name of documentOnlyHeaders) assert.ok(page.response.headers.get(name), `the page carries ${name}`);
       const html = await page.response.text();
       assert.match(html, /<html lang="es">/);
       assert.match(html, /¿Cerrar sesión\?/);

@@ -36,8 +36,34 @@ function policyHeaders(): Readonly<Record<string, string>> {
   return Object.freeze(headers);
 }
 
-export const securityHeaders = policyHeaders();
+/**
+ * What helmet sends that a browser reads only on a document it shows or a window it opens (the opener policy, the
+ * origin-keyed agent cluster, DNS prefetching from its links, IE's download prompt and XSS filter). On a JSON answer
+ * they protect nothing and cost each request their writing and checking: only the API's pages carry them.
+ */
+const documentOnly: ReadonlySet<string> = new Set([
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-xss-protection',
+]);
+
+const helmetHeaders = policyHeaders();
+
+/**
+ * Every answer's: the policy that nothing loads from it nor frames it, no sniffing, no Referer (a redirect's too), no
+ * cross-origin reads without CORS, HSTS, and no Adobe cross-domain policy anywhere on the host.
+ */
+export const securityHeaders: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(Object.entries(helmetHeaders).filter(([name]) => !documentOnly.has(name))),
+);
 const securityHeaderEntries = Object.entries(securityHeaders);
+
+/** What the API's pages (the identity provider's, /docs) add to every answer's headers: helmet's whole set. */
+export const documentHeaders: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(Object.entries(helmetHeaders).filter(([name]) => documentOnly.has(name))),
+);
 
 /**
  * The same headers on answers Fastify gives before any hook runs (an undecodable URL, a path parameter past its

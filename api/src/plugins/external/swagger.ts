@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
+import { documentHeaders } from './helmet.js';
 
 /** For partner apps: what they receive and how to check it without calling the API. */
 const partnerTokenGuide = [
@@ -54,6 +55,13 @@ export default fp(
         header
           .replace(/\s*upgrade-insecure-requests;?/, '')
           .replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
+      // A page a browser shows: it gets helmet's document headers besides every answer's.
+      uiHooks: {
+        onRequest: (_request, reply, done) => {
+          reply.headers(documentHeaders);
+          done();
+        },
+      },
     });
   },
   { name: 'swagger' },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { UserinfoAnswer } from '../../domain/identity-provider/kept-userinfo.js';
 import { oidcRoutes } from '../../domain/identity-provider/provider.js';
+import { documentHeaders } from '../../plugins/external/helmet.js';
 import interactionRoutes from './interactions.js';
 
 declare module 'fastify' {
@@ -42,6 +43,15 @@ const providerEndpoints: [string, Method[]][] = [
   [`${oidcRoutes.end_session}/success`, ['GET']],
 ];
 
+/** The endpoints a browser is sent to, whose answers may be pages: a document's headers besides every answer's. */
+const browserEndpoints: ReadonlySet<string> = new Set([
+  oidcRoutes.authorization,
+  `${oidcRoutes.authorization}/:uid`,
+  oidcRoutes.end_session,
+  `${oidcRoutes.end_session}/confirm`,
+  `${oidcRoutes.end_session}/success`,
+]);
+
 /**
  * Mounts oidc-provider (a Koa app) at its endpoints (docs/decisions/0055). The request is handed over untouched (its
  * body unread: the library parses it), with the headers the API's hooks already set (request id, security headers),
@@ -58,6 +68,9 @@ const providerRoutes: FastifyPluginAsync = async (app) => {
     if (request.method === 'OPTIONS' && !request.headers.origin) return reply.code(204).send();
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value !== undefined) reply.raw.setHeader(name, value);
+    }
+    if (browserEndpoints.has(request.routeOptions.url ?? '')) {
+      for (const [name, value] of Object.entries(documentHeaders)) reply.raw.setHeader(name, value);
     }
     reply.raw.setHeader('content-security-policy', providerContentSecurityPolicy);
     reply.hijack();
