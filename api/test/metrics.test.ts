@@ -167,6 +167,38 @@ forEachBackend((backend) => {
       assert.ok(!after.includes(code));
     });
 
+    it('counts a right code as verified once, when it is used: not when its registration was pushed out', async () => {
+      const email = 'desplazada@portal.test';
+      const first = await post(t.app, '/auth/register', registration(email));
+      assert.equal(first.statusCode, 201);
+      const staleId = first.json().registrationId as string;
+      // Five newer registrations of the same address push the first one out of the kept five.
+      for (let i = 0; i < 5; i++) {
+        clock.advance(1000);
+        await post(t.app, '/auth/register', registration(email));
+      }
+      const code = codeIn((await mailsTo(t.app, transport, email))[0]);
+
+      const expired = await movedBy(t.app, async () => {
+        const refused = await post(t.app, '/auth/verify-registration', { email, code, registrationId: staleId });
+        assert.equal(refused.json().code, 'REGISTRATION_EXPIRED', refused.body);
+      });
+      assert.equal(expired('portal_codes_verified_total', { purpose: 'verify_email' }), 0);
+      assert.equal(expired('portal_codes_refused_total', { purpose: 'verify_email', reason: 'wrong' }), 0);
+
+      const profile = { password: 'clave-segura-1', name: 'Rosa', lastName: 'Mamani', phone: '+51 987 654 321' };
+      const completed = await movedBy(t.app, async () => {
+        const verified = await post(t.app, '/auth/verify-registration', {
+          email,
+          code,
+          registrationId: staleId,
+          profile,
+        });
+        assert.equal(verified.statusCode, 200, verified.body);
+      });
+      assert.equal(completed('portal_codes_verified_total', { purpose: 'verify_email' }), 1);
+    });
+
     it('times requests by route pattern, never by the raw address', async () => {
       await t.app.inject({ method: 'GET', url: '/admin/users/987654/sessions' });
       await t.app.inject({ method: 'GET', url: '/no-existe/alguien%40correo.test' });

@@ -22,7 +22,8 @@ export const invalidCode = () => new HttpError(400, codeMessages.invalidCode, 'I
 /**
  * The account whose code may be used; otherwise throws the answer: 400 when wrong, expired or the email unknown,
  * 429 once 5 wrong tries killed the code, and 429 without looking at the code once the email's wrong codes of the
- * day are used up (`maxWrongCodesPerDay`, counted by email, known or not).
+ * day are used up (`maxWrongCodesPerDay`, counted by email, known or not). A right code counts as verified here
+ * unless `verifiedWhenUsed`: the caller may still refuse before using it, and counts it itself once it is used.
  */
 export async function checkCode(
   services: CodeMailDeps,
@@ -30,6 +31,7 @@ export async function checkCode(
   user: User | undefined,
   purpose: CodePurpose,
   code: string,
+  { verifiedWhenUsed = false }: { verifiedWhenUsed?: boolean } = {},
 ): Promise<User> {
   // One of the day's wrong codes is taken before the code is looked at, so concurrent guesses cannot pass the cap.
   const reserved = await services.limits.reserveCodeCheck(email, purpose);
@@ -54,7 +56,7 @@ export async function checkCode(
     services.metrics.codeRefused(purpose, 'exhausted');
     throw new HttpError(429, codeMessages.codeAttemptsExceeded, 'CODE_ATTEMPTS_EXCEEDED');
   }
-  services.metrics.codeVerified(purpose);
+  if (!verifiedWhenUsed) services.metrics.codeVerified(purpose);
   return user;
 }
 
