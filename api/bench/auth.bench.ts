@@ -1,7 +1,8 @@
 // GET /auth/user and GET /apps/listar against a bare Fastify route measured in the same run, and POST /auth/login
 // against raw argon2id verifies at the same parameters: how much the API adds on top of the framework and of the
 // password hash it cannot avoid. GET /health/live and GET /.well-known/jwks.json (no database) show what the API's
-// own hooks (security headers, CORS, the request deadline) cost before any route does work.
+// own hooks (security headers, CORS, the request deadline) cost before any route does work. Beside each rate, the
+// server's processor time per request: on a shared machine it moves far less than the rate does.
 import autocannon from 'autocannon';
 import { hashPassword, verifyPassword } from '../src/domain/accounts/passwords.js';
 import { startBenchServer } from './spawn-server.js';
@@ -23,15 +24,27 @@ interface Row {
   what: string;
   perSecond: number;
   p99: number | undefined;
+  /** The server's processor time per request, in µs. */
+  processor?: number | undefined;
   reference?: string;
 }
 
-async function load(options: autocannon.Options): Promise<{ perSecond: number; p99: number }> {
+interface Measure {
+  perSecond: number;
+  p99: number;
+  processor: number | undefined;
+}
+
+async function load(options: autocannon.Options): Promise<Measure> {
+  const before = server.processorSeconds();
   const result = await autocannon({ duration: seconds, ...options });
+  const after = server.processorSeconds();
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${options.url}: ${result.non2xx} respuestas no 2xx y ${result.errors} errores`);
   }
-  return { perSecond: result.requests.average, p99: result.latency.p99 };
+  const processor =
+    before === undefined || after === undefined ? undefined : ((after - before) * 1e6) / result.requests.total;
+  return { perSecond: result.requests.average, p99: result.latency.p99, processor };
 }
 
 /** argon2id verifies with `parallel` in flight for the benchmark's duration, on the library's thread pool. */
@@ -74,25 +87,37 @@ try {
   // between two measures of the bare route and compared with their mean, so a change of load mid-run moves both.
   for (const connections of [1, 50]) {
     const floors = [await load({ url: `${bare}/bare`, connections })];
-    const measures: Array<{ what: string; perSecond: number; p99: number }> = [];
+    const measures: Array<{ what: string } & Measure> = [];
     for (const route of routes) {
       measures.push({ what: route.what, ...(await load({ url: route.url, connections, headers: route.headers })) });
       floors.push(await load({ url: `${bare}/bare`, connections }));
     }
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    const processors = floors.map((floor) => floor.processor);
+    const processorAround = (i: number) => {
+      const [a, b] = [processors[i], processors[i + 1]];
+      return a === undefined || b === undefined ? undefined : (a + b) / 2;
+    };
     rows.push({
       what: `bare Fastify route, ${connections} conn. (mean of ${floors.length})`,
       perSecond: mean(floors.map((floor) => floor.perSecond)),
       p99: Math.max(...floors.map((floor) => floor.p99)),
+      processor: processors.includes(undefined) ? undefined : mean(processors as number[]),
       reference: `from ${format(Math.min(...floors.map((f) => f.perSecond)))} to ${format(Math.max(...floors.map((f) => f.perSecond)))}`,
     });
     measures.forEach((measured, i) => {
       const floor = (floors[i]!.perSecond + floors[i + 1]!.perSecond) / 2;
+      const bareProcessor = processorAround(i);
+      const byProcessor =
+        bareProcessor === undefined || measured.processor === undefined
+          ? ''
+          : `; by processor time, ${percent(bareProcessor, measured.processor)}`;
       rows.push({
         what: `${measured.what}, ${connections} conn.`,
         perSecond: measured.perSecond,
         p99: measured.p99,
-        reference: `${percent(measured.perSecond, floor)} of the bare route measured around it`,
+        processor: measured.processor,
+        reference: `${percent(measured.perSecond, floor)} of the bare route measured around it${byProcessor}`,
       });
     });
   }
@@ -116,10 +141,11 @@ try {
 }
 
 console.log(`API routes and POST /auth/login, ${seconds} s each, autocannon on 127.0.0.1 (same machine)\n`);
-console.log('| measure | per second | p99 (ms) | relative |');
-console.log('|---|---:|---:|---|');
+console.log('| measure | per second | p99 (ms) | server µs a request | relative |');
+console.log('|---|---:|---:|---:|---|');
 for (const row of rows) {
+  const processor = row.processor === undefined ? '—' : row.processor.toFixed(1);
   console.log(
-    `| ${row.what} | ${format(row.perSecond)} | ${row.p99 === undefined ? '—' : row.p99} | ${row.reference ?? ''} |`,
+    `| ${row.what} | ${format(row.perSecond)} | ${row.p99 === undefined ? '—' : row.p99} | ${processor} | ${row.reference ?? ''} |`,
   );
 }

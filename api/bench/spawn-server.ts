@@ -2,6 +2,7 @@
 // its addresses once it listens.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 export interface BenchServer {
@@ -9,8 +10,16 @@ export interface BenchServer {
   api: string;
   /** A bare Fastify route at `${bare}/bare`, in the same process, as the floor to compare against. */
   bare: string;
+  /**
+   * The processor time the server process has used so far (user and system, every thread), in seconds, from Linux's
+   * /proc; undefined elsewhere. Unlike requests per second it barely moves with what else the machine runs.
+   */
+  processorSeconds(): number | undefined;
   stop(): Promise<void>;
 }
+
+/** Linux's clock ticks a second (`getconf CLK_TCK`), the unit of /proc/<pid>/stat's times. */
+const ticksPerSecond = 100;
 
 export async function startBenchServer(env: Record<string, string | undefined>): Promise<BenchServer> {
   const server = spawn(process.execPath, ['--import', 'tsx', new URL('./server.ts', import.meta.url).pathname], {
@@ -32,6 +41,15 @@ export async function startBenchServer(env: Record<string, string | undefined>):
   return {
     api,
     bare,
+    processorSeconds() {
+      try {
+        // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th of them.
+        const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+        return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+      } catch {
+        return undefined;
+      }
+    },
     async stop() {
       if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
       await exited;
