@@ -5,20 +5,21 @@
 // docs/architecture.md and docs/decisions/0042-front-bundle-sharing.md.
 const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
+const { ProvideSharedPlugin } = require('@module-federation/enhanced');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const { HOST, REMOTES } = require('@portal/contracts/manifest');
 const { hashedEntryFilename } = require('./hashed-entry');
 const { PreloadListPlugin } = require('./preload-list-plugin');
 const { checkRouterShim } = require('./router-shim-check');
 const { styledComponentIds } = require('./styled-component-ids');
-const { sharedSingletons } = require('./sharing');
+const { providedSingletons, ROUTER_SHIM, sharedSingletons } = require('./sharing');
 const { RUNTIME_CORE_FILE, STANDALONE_RUNTIME, standaloneRuntimeConfig } = require('./standalone');
 
 /** @type {{ name: string, chunks: 'async', test: RegExp, enforce: boolean }} */
 const STARTUP_CHUNK = {
   name: 'startup',
   chunks: 'async',
-  test: /[\\/](node_modules|shared[\\/]src|scripts[\\/]webpack)[\\/]/,
+  test: /[\\/](node_modules|shared[\\/]src|contracts[\\/]src|scripts[\\/]webpack)[\\/]/,
   enforce: true,
 };
 
@@ -73,7 +74,11 @@ function federatedConfig({ dir, name, exposes, title = 'Portal', routeTable }) {
       resolve: {
         extensions: ['.tsx', '.ts', '.js'],
         // One copy of the federation runtime core whether a file imports or requires it (the host provides it).
-        alias: { '@module-federation/runtime-core$': RUNTIME_CORE_FILE },
+        alias: {
+          '@module-federation/runtime-core$': RUNTIME_CORE_FILE,
+          // The shell imports the shared router file itself (it provides it, sharing.js `providedSingletons`).
+          ...(remote ? {} : { 'react-router-dom$': ROUTER_SHIM }),
+        },
       },
       module: {
         rules: [tsLoaderRule(dir, production), { test: /\.(png|jpe?g|svg|webp|mp4)$/, type: 'asset/resource' }],
@@ -83,7 +88,8 @@ function federatedConfig({ dir, name, exposes, title = 'Portal', routeTable }) {
           name,
           filename: 'remoteEntry.js',
           exposes,
-          shared: sharedSingletons(),
+          // A remote consumes the singletons (its own copy only as a fallback); the shell provides them.
+          shared: remote ? sharedSingletons() : {},
           shareStrategy: 'loaded-first',
           manifest: true,
           dts: false,
@@ -104,6 +110,7 @@ function federatedConfig({ dir, name, exposes, title = 'Portal', routeTable }) {
           // A remote's own page loads the federation runtime first (standaloneRuntimeConfig).
           templateParameters: { title, standaloneRuntime: remote ? `/${STANDALONE_RUNTIME}` : '' },
         }),
+        ...(remote ? [] : [new ProvideSharedPlugin({ provides: providedSingletons() })]),
         ...(routeTable ? [new PreloadListPlugin(routeTable)] : []),
       ],
       // The host needs every package it provides before its first render: one file instead of a dozen small ones

@@ -48,6 +48,29 @@ function sharedSingletons() {
   return shared;
 }
 
+/**
+ * What the shell puts in the share scope without taking it back out (webpack's ProvideSharedPlugin options): the
+ * same singletons, the same versions. The shell is the first part on every page, so the copy it provides is the one
+ * every remote gets; consuming its own copy through the federation runtime only cost the page's start-up a version
+ * negotiation per package and a round of chunk requests (docs/decisions/0061-apps-blocking-time.md). The shell's
+ * code imports the packages directly: the module it runs is the module it provides.
+ */
+function providedSingletons() {
+  /** @type {Record<string, object>} */
+  const provides = {};
+  for (const [key, config] of Object.entries(sharedSingletons())) {
+    const { import: request, version, requiredVersion, singleton } = /** @type {any} */ (config);
+    provides[request ?? key] = {
+      shareKey: key,
+      requiredVersion,
+      singleton,
+      eager: false,
+      ...(version ? { version } : {}),
+    };
+  }
+  return provides;
+}
+
 const ROUTER_SHIM = path.join(__dirname, 'react-router-dom.js');
 
-module.exports = { sharedSingletons, ROUTER_SHIM };
+module.exports = { sharedSingletons, providedSingletons, ROUTER_SHIM };

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useRef, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate, useNavigationType } from 'react-router-dom';
 import styled from 'styled-components';
 import {
@@ -96,9 +96,13 @@ function SessionUnreachable({ message }: { message: string }) {
   );
 }
 
-/** Applies a route's guard: renders the page, waits for the session, redirects or denies. */
+/**
+ * Applies a route's guard: renders the page, waits for the session, redirects or denies. The session store's changes
+ * are synchronous renders (an external store); the guard follows them one render later, in slices, so that the
+ * whole page it lets through is not rendered in one long task (docs/decisions/0061-apps-blocking-time.md).
+ */
 export function Guarded({ guard, children }: { guard: Guard; children: ReactNode }) {
-  const session = useSession();
+  const session = useDeferredValue(useSession());
   const { search } = useLocation();
   const navigationType = useNavigationType();
   const index = historyIndex();

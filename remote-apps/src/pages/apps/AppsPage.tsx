@@ -1,4 +1,4 @@
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { type ReactNode, startTransition, useCallback, useDeferredValue, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import styled from 'styled-components';
 import {
@@ -146,7 +146,9 @@ function useUpgradableApps(): ReadonlySet<number> | null {
   useEffect(() => {
     let current = true;
     void listAppsWithPlans().then((apps) => {
-      if (current && apps.length > 0) setIds(new Set(apps.filter((app) => proPlanOf(app)).map((app) => app.id)));
+      if (!current || apps.length === 0) return;
+      // Every card changes with it: rendered in slices, the page keeps answering meanwhile.
+      startTransition(() => setIds(new Set(apps.filter((app) => proPlanOf(app)).map((app) => app.id))));
     });
     return () => {
       current = false;
@@ -160,7 +162,9 @@ export default function AppsPage() {
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
   const token = useSession((s) => s.token);
-  const { apps, isLoading, error, ensureLoaded } = useApps();
+  // The list arrives through a store, whose changes are synchronous renders: the grid follows one render later, in
+  // slices, and always from one consistent state of the list.
+  const { apps, isLoading, error, ensureLoaded } = useDeferredValue(useApps());
   const [platform, setPlatform] = useState<Platform>('web');
   const [notice, setNotice] = useState<string | null>(null);
   const [getApp, setGetApp] = useState<{ app: App; stores: StoreLink[] } | null>(null);
