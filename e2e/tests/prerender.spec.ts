@@ -67,7 +67,8 @@ test.describe('without JavaScript', () => {
 async function holdScripts(page: Page, { entry = false } = {}) {
   const held: Route[] = [];
   let released = false;
-  const isEntry = (url: URL) => /^\/(runtime-config|main\.[0-9a-f]+)\.js$/.test(url.pathname) && url.origin === HOST_URL;
+  const isEntry = (url: URL) =>
+    /^\/(runtime-config|main\.[0-9a-f]+)\.js$/.test(url.pathname) && url.origin === HOST_URL;
   await page.route(
     (url) => url.pathname.endsWith('.js') && !(entry && isEntry(url)),
     (route) => {
