@@ -248,7 +248,7 @@ async function measurePaint(route, token) {
     await page.goto(`${hostUrl}${route.path}`, { waitUntil: 'load' });
     const ready = await page
       .waitForFunction(() => /** @type {any} */ (window).__benchReady, { timeout: 15_000 })
-      .then((handle) => handle.jsonValue())
+      .then((/** @type {any} */ handle) => handle.jsonValue())
       .catch(() => null);
     const fcp = await page.evaluate(
       () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
