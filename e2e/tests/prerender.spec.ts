@@ -59,11 +59,18 @@ test.describe('without JavaScript', () => {
 });
 
 /** Holds every script of the page until `release` is called: what the person sees before any JavaScript ran. */
-async function holdScripts(page: Page) {
+/**
+ * Holds the page's scripts until `release`. `entry`: the runtime config and the shell's entry (the page's own deferred
+ * scripts) still run, the rest (React, the shell, the remote's page) is held: a page painted and waiting for its
+ * start-up, as on a slow phone.
+ */
+async function holdScripts(page: Page, { entry = false } = {}) {
   const held: Route[] = [];
   let released = false;
+  const isEntry = (url: URL) =>
+    /^\/(runtime-config|main\.[0-9a-f]+)\.js$/.test(url.pathname) && url.origin === HOST_URL;
   await page.route(
-    (url) => url.pathname.endsWith('.js'),
+    (url) => url.pathname.endsWith('.js') && !(entry && isEntry(url)),
     (route) => {
       if (released) return route.continue();
       held.push(route);
@@ -291,4 +298,78 @@ test('a hint without a session (storage cleared) shows the frame, then the sign-
   await expect(page.getByRole('heading', { name: 'Iniciar Sesión' })).toBeVisible();
   await expect.poll(() => hintCookie(page)).toBeNull();
   expect(errors).toEqual([]);
+});
+
+// What a person does on a painted page whose scripts are still on their way (they come after the first paint:
+// docs/decisions/0060-paint-before-scripts.md) is done once they have run: nothing is lost, nothing is sent twice.
+
+/** The passkey ceremonies the page starts (its requests for the API's options). */
+function passkeyCeremonies(page: Page): { count: number } {
+  const seen = { count: 0 };
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().includes('/auth/passkeys/opciones-inicio')) seen.count++;
+  });
+  return seen;
+}
+
+/** As browsers without passkey autofill: the page then asks for a ceremony only when its button is pressed. */
+async function withoutAutofill(page: Page) {
+  await page.addInitScript(() => {
+    PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+  });
+}
+
+test('the passkey button pressed while the page waits for its scripts starts the ceremony once, when they run', async ({
+  page,
+}) => {
+  await withoutAutofill(page);
+  const errors = collectErrors(page);
+  const ceremonies = passkeyCeremonies(page);
+  const scripts = await holdScripts(page, { entry: true });
+  await page.goto('/login', { waitUntil: 'commit' });
+  await page.getByRole('button', { name: 'Iniciar sesión con llave de acceso' }).click();
+  expect(ceremonies.count).toBe(0);
+  await scripts.release();
+  await expect.poll(() => ceremonies.count).toBe(1);
+  await expect(page.locator('#root[data-prerendered]')).toHaveCount(0);
+  // Still one: the press is not replayed a second time.
+  await expect(page.getByRole('button', { name: 'Iniciar sesión con llave de acceso' })).toBeVisible();
+  expect(ceremonies.count).toBe(1);
+  expect(errors.filter((error) => !/NotAllowedError|llave de acceso/i.test(error))).toEqual([]);
+});
+
+test("a password manager's fill and Enter before the scripts ran signs in when they run, without a reload", async ({
+  page,
+  request,
+}) => {
+  const who = person('prerender-enter');
+  await registerActive(request, who);
+  const errors = collectErrors(page);
+  const posted: string[] = [];
+  page.on('request', (sent) => {
+    if (sent.isNavigationRequest() && sent.method() === 'POST') posted.push(sent.url());
+  });
+  const scripts = await holdScripts(page, { entry: true });
+  await page.goto('/login', { waitUntil: 'commit' });
+  await page.getByLabel('Email', { exact: true }).fill(who.email);
+  await page.getByLabel('Contraseña', { exact: true }).fill(who.password);
+  await page.getByLabel('Contraseña', { exact: true }).press('Enter');
+  await scripts.release();
+  await expect(page).toHaveURL(/\/apps$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // The form was sent by the page's own sign-in, not by the browser (whose answer only asks to try again).
+  expect(posted).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test('/login opened with a hint and no session: the passkey button pressed as it appears starts the ceremony', async ({
+  page,
+}) => {
+  await withoutAutofill(page);
+  await page.context().addCookies([{ name: HINT, value: '1', url: HOST_URL }]);
+  const ceremonies = passkeyCeremonies(page);
+  await page.goto('/login', { waitUntil: 'commit' });
+  await page.getByRole('button', { name: 'Iniciar sesión con llave de acceso' }).click({ timeout: 10_000 });
+  await expect.poll(() => ceremonies.count).toBe(1);
+  await expect(page).toHaveURL(/\/login$/);
 });

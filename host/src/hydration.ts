@@ -1,9 +1,9 @@
 import { matchPath } from 'react-router-dom';
 import { readToken } from '@portal/shared';
 import { ROUTES, type PortalRoute } from './routes/route-table';
+import { PRERENDERED_ATTRIBUTE } from './start/prerendered-mark';
 
-/** The attribute of `#root` that names the route its markup was prerendered for (host/prerender). */
-export const PRERENDERED_ATTRIBUTE = 'data-prerendered';
+export { PRERENDERED_ATTRIBUTE };
 
 /** A prerendered page the browser's first render takes over, and whether it hydrates it (hydration.ts). */
 export interface PrerenderedPage {

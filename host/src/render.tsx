@@ -11,6 +11,7 @@ import {
   type PrerenderedPage,
 } from './hydration';
 import { portalTree } from './PortalApp';
+import { releaseEarlyInput } from './start/early-input';
 
 const router = (routes: ReactElement) => <BrowserRouter>{routes}</BrowserRouter>;
 
@@ -25,24 +26,30 @@ const router = (routes: ReactElement) => <BrowserRouter>{routes}</BrowserRouter>
 async function takeOver(root: HTMLElement, { route, hydrate, frame }: PrerenderedPage, started: Promise<void>) {
   if (frame) {
     // The shell's frame is the first render whatever the session turns out to be: taken over at once.
-    hydrateInSlices(
-      root,
-      firstPageShown(root, () => undefined),
-    );
+    const redo = releaseEarlyInput(root);
+    hydrateInSlices(root, firstPageShown(root, redo));
     return;
   }
   const [, loaded] = await Promise.all([started, preloadRemotePage(route.remote, route.module)]);
   const signedOut = !useSession.getState().isAuthenticated;
+  // What was pressed or sent before this point is done again on React's page (a signed-in person's is dropped).
+  const redo = releaseEarlyInput(root);
   if (hydrate && loaded && signedOut) {
     hydrateInSlices(
       root,
-      firstPageShown(root, () => replayTypedValues(root)),
+      firstPageShown(root, () => {
+        replayTypedValues(root);
+        redo();
+      }),
     );
   } else {
     const carry = signedOut ? carryTypedValues(root) : undefined;
     renderAnew(
       root,
-      firstPageShown(root, () => carry?.()),
+      firstPageShown(root, () => {
+        carry?.();
+        if (signedOut) redo();
+      }),
     );
   }
 }
@@ -85,5 +92,8 @@ function renderAnew(root: HTMLElement, onPageShown?: () => void) {
 /** The shell's first render into `root`: taking a prerendered page over, or rendering anew. */
 export function renderPortal(root: HTMLElement, prerendered: PrerenderedPage | null, started: Promise<void>): void {
   if (prerendered) void takeOver(root, prerendered, started);
-  else renderAnew(root);
+  else {
+    releaseEarlyInput(root);
+    renderAnew(root);
+  }
 }

@@ -6,8 +6,13 @@
 //   FRONT_BENCH_RUNS runs (3) per route, the median of each figure.
 // - warm browser: one Chromium kept for every route, only its HTTP cache cleared before each navigation (storage
 //   kept), one run per route: the figure of the earlier rounds, which a returning visitor's browser is closer to.
+// - real throttling: the first visit again, with Lighthouse throttling the connection and the CPU for real
+//   (throttlingMethod 'devtools') instead of simulating them, so a figure that only pleases the simulation shows.
+// - unthrottled paint: FRONT_BENCH_PAINT_RUNS (5) first visits in a new Chromium each, nothing throttled: when the first
+//   contentful paint came, and when the page took input (`#root` lost its prerendered mark: React owns the form).
 // Prints one markdown table each: JavaScript bytes on the wire, the deepest request chain that had finished before
-// the largest contentful paint, and Lighthouse's performance score, FCP, LCP and TBT.
+// the largest contentful paint, and Lighthouse's performance score, FCP, LCP and TBT; the first visit's table also
+// carries the unthrottled paint's medians.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +28,7 @@ const chromeLauncher = await import(require.resolve('chrome-launcher'));
 const { default: puppeteer } = await import(require.resolve('puppeteer-core'));
 
 /** @typedef {{ path: string, signedIn: boolean }} Route */
+/** @typedef {{ fcp: number, ready: number | null }} Paint */
 /**
  * @typedef {{ route: string, jsKb: number, scripts: number, depth: number, score: number, fcp: number, lcp: number,
  *   tbt: number, finalUrl: string }} Run
@@ -36,6 +42,7 @@ if (chromium.error) {
 }
 const CHROME_PATH = chromium.path;
 const COLD_RUNS = Number(process.env.FRONT_BENCH_RUNS) || 3;
+const PAINT_RUNS = Number(process.env.FRONT_BENCH_PAINT_RUNS) || 5;
 const base = Number(process.env.FRONT_BENCH_PORT_BASE) || 3600;
 const ports = { api: base, auth: base + 1, apps: base + 2, admin: base + 3, calculator: base + 4, host: base + 80 };
 const admin = { email: 'bench@portal.local', password: 'Clave-del-bench-2026' };
@@ -49,7 +56,9 @@ const ALL_ROUTES = [
 // FRONT_BENCH_ROUTES=/login,/apps measures only those (while working on one page); every route by default.
 const only = process.env.FRONT_BENCH_ROUTES?.split(',').filter(Boolean);
 const ROUTES = only ? ALL_ROUTES.filter((route) => only.includes(route.path)) : ALL_ROUTES;
-const hostUrl = `http://127.0.0.1:${ports.host}`;
+// At localhost, where `npm start` opens the portal: at an IP address the sign-in page adds, once its scripts ran, a
+// notice that passkeys do not work there, and that late notice would be the largest paint.
+const hostUrl = `http://localhost:${ports.host}`;
 const apiUrl = `http://127.0.0.1:${ports.api}`;
 
 /** @param {string} dataDir @returns {Promise<import('node:child_process').ChildProcess>} */
@@ -183,8 +192,8 @@ const launchChromium = (/** @type {string[]} */ flags) =>
  * flags the Lighthouse CLI uses (plus --no-sandbox, needed as root), Lighthouse's defaults. A signed-in route needs
  * the token in storage, so it is placed first and Lighthouse is told not to wipe it; the HTTP cache is empty again.
  */
-/** @param {Route} route @param {string | null} token */
-async function measureFirstVisit(route, token) {
+/** @param {Route} route @param {string | null} token @param {object} [settings] Lighthouse settings of this run */
+async function measureFirstVisit(route, token, settings = {}) {
   const chrome = await launchChromium(['--headless=new', '--no-sandbox']);
   try {
     if (token) {
@@ -192,7 +201,60 @@ async function measureFirstVisit(route, token) {
       await prepare(browser, token);
       await browser.disconnect();
     }
-    return await lighthouseRun(chrome, route, { disableStorageReset: Boolean(token) });
+    return await lighthouseRun(chrome, route, { disableStorageReset: Boolean(token), ...settings });
+  } finally {
+    await chrome.kill();
+  }
+}
+
+/**
+ * One unthrottled first visit: a new Chromium on a new profile, as measureFirstVisit, the page loaded by the DevTools
+ * protocol without Lighthouse. The first contentful paint from the page's own paint timing; `ready` when `#root` lost
+ * its prerendered mark (hydration.ts: React owns the markup and the form takes input), null on a page without one.
+ * With FRONT_BENCH_DEBUG, each request's initial priority.
+ * @param {Route} route @param {string | null} token @returns {Promise<Paint>}
+ */
+async function measurePaint(route, token) {
+  const chrome = await launchChromium(['--headless=new', '--no-sandbox']);
+  try {
+    const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+    if (token) await prepare(browser, token);
+    const page = await browser.newPage();
+    if (process.env.FRONT_BENCH_DEBUG) {
+      const session = await page.createCDPSession();
+      await session.send('Network.enable');
+      session.on('Network.requestWillBeSent', (/** @type {any} */ sent) =>
+        console.log(route.path, 'priority', sent.request.initialPriority, sent.request.url),
+      );
+    }
+    await page.evaluateOnNewDocument(() => {
+      const win = /** @type {any} */ (window);
+      let marked = false;
+      const observer = new MutationObserver(() => {
+        const root = document.getElementById('root');
+        if (root?.hasAttribute('data-prerendered')) marked = true;
+        else if (root && marked) {
+          win.__benchReady = performance.now();
+          observer.disconnect();
+        }
+      });
+      observer.observe(document, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['data-prerendered'],
+      });
+    });
+    await page.goto(`${hostUrl}${route.path}`, { waitUntil: 'load' });
+    const ready = await page
+      .waitForFunction(() => /** @type {any} */ (window).__benchReady, { timeout: 15_000 })
+      .then((/** @type {any} */ handle) => handle.jsonValue())
+      .catch(() => null);
+    const fcp = await page.evaluate(
+      () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+    );
+    await browser.disconnect();
+    return { fcp, ready };
   } finally {
     await chrome.kill();
   }
@@ -255,16 +317,24 @@ const median = (/** @type {number[]} */ values) =>
 const range = (/** @type {number[]} */ values) =>
   values.length > 1 ? ` (${Math.min(...values)}–${Math.max(...values)})` : '';
 
-/** @param {string} title @param {Run[][]} rows */
-function printTable(title, rows) {
+/** @param {number[]} values */
+const medianOf = (values) => (values.length ? `${Math.round(median(values))}${range(values.map(Math.round))}` : '–');
+
+/** @param {string} title @param {Run[][]} rows @param {Paint[][]} [paints] the unthrottled paint of each row */
+function printTable(title, rows, paints) {
   console.log(`\n${title}\n`);
+  const paintColumns = paints ? ' unthrottled FCP (ms) | unthrottled takes input (ms) |' : '';
   console.log(
-    '| route | JS on the wire (KB) | scripts | request chain before LCP | Lighthouse perf | FCP (ms) | LCP (ms) | TBT (ms) |',
+    `| route | JS on the wire (KB) | scripts | request chain before LCP | Lighthouse perf | FCP (ms) | LCP (ms) | TBT (ms) |${paintColumns}`,
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-  for (const runs of rows) {
+  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|${paints ? '---:|---:|' : ''}`);
+  for (const [index, runs] of rows.entries()) {
     const [first] = runs;
     if (!first) continue;
+    const paint = paints?.[index] ?? [];
+    const paintCells = paints
+      ? ` ${medianOf(paint.map((p) => p.fcp).filter(Number.isFinite))} | ${medianOf(paint.flatMap((p) => (p.ready === null ? [] : [p.ready])))} |`
+      : '';
     const shown = first.finalUrl.endsWith(first.route)
       ? first.route
       : `${first.route} (→ ${new URL(first.finalUrl).pathname})`;
@@ -272,7 +342,7 @@ function printTable(title, rows) {
     console.log(
       `| ${shown} | ${median(runs.map((run) => run.jsKb)).toFixed(1)} | ${first.scripts} | ${median(runs.map((run) => run.depth))} ` +
         `| ${median(pick('score'))}${range(pick('score'))} | ${median(pick('fcp'))} | ${median(pick('lcp'))}${range(pick('lcp'))} ` +
-        `| ${median(pick('tbt'))}${range(pick('tbt'))} |`,
+        `| ${median(pick('tbt'))}${range(pick('tbt'))} |${paintCells}`,
     );
   }
 }
@@ -292,10 +362,19 @@ async function main() {
     const tokenFor = (/** @type {Route} */ route) => (route.signedIn ? token : null);
 
     const firstVisit = [];
+    const realThrottling = [];
+    const paints = [];
     for (const route of ROUTES) {
       const runs = [];
+      const throttled = [];
+      const painted = [];
       for (let run = 0; run < COLD_RUNS; run++) runs.push(await measureFirstVisit(route, tokenFor(route)));
+      for (let run = 0; run < COLD_RUNS; run++)
+        throttled.push(await measureFirstVisit(route, tokenFor(route), { throttlingMethod: 'devtools' }));
+      for (let run = 0; run < PAINT_RUNS; run++) painted.push(await measurePaint(route, tokenFor(route)));
       firstVisit.push(runs);
+      realThrottling.push(throttled);
+      paints.push(painted);
     }
 
     const warm = [];
@@ -315,8 +394,13 @@ async function main() {
     }
 
     printTable(
-      `Primera visita: Chromium y perfil nuevos en cada pasada, mediana de ${COLD_RUNS} (mín.–máx.)`,
+      `Primera visita: Chromium y perfil nuevos en cada pasada, mediana de ${COLD_RUNS} (mín.–máx.); sin limitar, mediana de ${PAINT_RUNS}`,
       firstVisit,
+      paints,
+    );
+    printTable(
+      `Primera visita con limitación real (throttlingMethod 'devtools'), mediana de ${COLD_RUNS} (mín.–máx.)`,
+      realThrottling,
     );
     printTable('Navegador caliente: un Chromium para todas las rutas, solo la caché HTTP vaciada, 1 pasada', warm);
   } finally {

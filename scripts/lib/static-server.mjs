@@ -112,9 +112,17 @@ function routeMatches(pattern, pathname) {
 }
 
 /**
- * The Link header of the host's pages: the runtime config, the host's start-up files, and for the route asked the
- * remote's manifest, entry and the chunks of the modules it shows (read from the remote's mf-manifest.json, fetched
- * by this server and kept for a few seconds, so a remote deployed on its own is picked up without a restart).
+ * A script the page will run, fetched from the first byte of the answer but at low priority: a high-priority script
+ * counts as blocking the first paint (Lighthouse's simulation, and Chromium's own scheduling), and the page paints
+ * first, then runs its scripts (host/src/index.ts; docs/decisions/0060-paint-before-scripts.md).
+ */
+const SCRIPT_PRELOAD = 'rel=preload; as=script; fetchpriority=low';
+
+/**
+ * The Link header of the host's pages: the runtime config, the host's start-up files, and for the route asked a
+ * connection to the remote's origin, its entry and the chunks of the modules it shows (read from the remote's
+ * mf-manifest.json, fetched by this server and kept for a few seconds, so a remote deployed on its own is picked up
+ * without a restart).
  * @param {{ dir: string, runtimeConfig?: RuntimeConfig, ttlMs?: number }} options
  * @returns {(pathname: string) => Promise<string>}
  */
@@ -142,20 +150,23 @@ export function hostPreloads({ dir, runtimeConfig, ttlMs = 10_000 }) {
     );
     const preloads = list;
     const links = [
-      '</runtime-config.js>; rel=preload; as=script',
-      ...preloads.scripts.map((file) => `</${file}>; rel=preload; as=script`),
+      `</runtime-config.js>; ${SCRIPT_PRELOAD}`,
+      ...preloads.scripts.map((file) => `</${file}>; ${SCRIPT_PRELOAD}`),
     ];
     const route = preloads.routes.find((r) => routeMatches(r.path, pathname));
     const manifestUrl = route && runtimeConfig?.remotes?.[route.remote];
     const remote = manifestUrl ? await manifest(manifestUrl) : null;
     if (route && manifestUrl && remote) {
       const at = (/** @type {string} */ file) => new URL(file, manifestUrl).href;
-      links.push(`<${manifestUrl}>; rel=preload; as=fetch; crossorigin=anonymous`);
+      // The manifest is only connected to, not preloaded: a request that is not a script and ends before the first
+      // paint counts as holding up the largest paint in Lighthouse's simulation, whatever its priority (decision 0060).
+      // Uncredentialed, as the federation runtime fetches it.
+      links.push(`<${new URL(manifestUrl).origin}>; rel=preconnect; crossorigin=anonymous`);
       const entry = remote.metaData?.remoteEntry;
-      if (entry?.name) links.push(`<${at(path.posix.join(entry.path || '', entry.name))}>; rel=preload; as=script`);
+      if (entry?.name) links.push(`<${at(path.posix.join(entry.path || '', entry.name))}>; ${SCRIPT_PRELOAD}`);
       for (const module of route.modules) {
         const exposed = remote.exposes?.find((/** @type {{ path: string }} */ e) => e.path === module);
-        for (const file of exposed?.assets?.js?.sync ?? []) links.push(`<${at(file)}>; rel=preload; as=script`);
+        for (const file of exposed?.assets?.js?.sync ?? []) links.push(`<${at(file)}>; ${SCRIPT_PRELOAD}`);
       }
     }
     return links.join(', ');

@@ -96,7 +96,11 @@ describe('static server', () => {
     assert.equal(first.status, 200);
     assert.equal(first.headers.get('cache-control'), 'no-cache');
     assert.equal(first.headers.get('content-type'), 'text/html; charset=utf-8');
-    assert.match(first.headers.get('link') ?? '', /<\/main\.0123456789\.js>; rel=preload; as=script/);
+    // Fetched early, at low priority: the page paints before its scripts (decision 0060).
+    assert.match(
+      first.headers.get('link') ?? '',
+      /<\/main\.0123456789\.js>; rel=preload; as=script; fetchpriority=low/,
+    );
     const tag = first.headers.get('etag');
     assert.ok(tag, 'an ETag');
     const again = await get('/', { 'if-none-match': tag });
