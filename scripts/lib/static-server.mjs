@@ -129,7 +129,7 @@ const SCRIPT_PRELOAD = 'rel=preload; as=script; fetchpriority=low';
 export function hostPreloads({ dir, runtimeConfig, ttlMs = 10_000 }) {
   /** @type {Map<string, { at: number, value: any }>} a remote's mf-manifest.json, as fetched */
   const manifests = new Map();
-  /** @type {{ scripts: string[], routes: { path: string, remote: string, modules: string[] }[] } | undefined} */
+  /** @type {{ scripts: string[], routes: { path: string, prerendered?: boolean, remote: string, modules: string[] }[] } | undefined} */
   let list;
   const manifest = async (/** @type {string} */ url) => {
     const cached = manifests.get(url);
@@ -158,10 +158,16 @@ export function hostPreloads({ dir, runtimeConfig, ttlMs = 10_000 }) {
     const remote = manifestUrl ? await manifest(manifestUrl) : null;
     if (route && manifestUrl && remote) {
       const at = (/** @type {string} */ file) => new URL(file, manifestUrl).href;
-      // The manifest is only connected to, not preloaded: a request that is not a script and ends before the first
-      // paint counts as holding up the largest paint in Lighthouse's simulation, whatever its priority (decision 0060).
-      // Uncredentialed, as the federation runtime fetches it.
-      links.push(`<${new URL(manifestUrl).origin}>; rel=preconnect; crossorigin=anonymous`);
+      // Uncredentialed, as the federation runtime fetches it. A prerendered sign-in page only connects to it: its
+      // largest paint is in the document, and a request that is not a script and ends before that paint counts as
+      // holding it up in Lighthouse's simulation, whatever its priority. Any other page's largest paint is the
+      // remote's page, which waits for the manifest: preloaded, it is not one more round trip after the shell starts
+      // (decision 0060).
+      links.push(
+        route.prerendered
+          ? `<${new URL(manifestUrl).origin}>; rel=preconnect; crossorigin=anonymous`
+          : `<${manifestUrl}>; rel=preload; as=fetch; crossorigin=anonymous`,
+      );
       const entry = remote.metaData?.remoteEntry;
       if (entry?.name) links.push(`<${at(path.posix.join(entry.path || '', entry.name))}>; ${SCRIPT_PRELOAD}`);
       for (const module of route.modules) {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { precompress } from '../lib/precompress.mjs';
-import { acceptedEncoding, startStaticServer } from '../lib/static-server.mjs';
+import { acceptedEncoding, hostPreloads, startStaticServer } from '../lib/static-server.mjs';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'portal-static-'));
 const script = `console.log(${JSON.stringify('x'.repeat(4000))});\n`;
@@ -316,5 +316,53 @@ describe('static server', () => {
     sneaky.resume();
     assert.equal(sneaky.statusCode, 303);
     assert.equal(sneaky.headers.location, '/evil.example/login', 'never //host: another site');
+  });
+});
+
+describe("the pages' Link header (hostPreloads)", () => {
+  it("connects a sign-in page to its remote's origin, and preloads the manifest of a page whose remote paints it", async () => {
+    const manifest = {
+      metaData: { remoteEntry: { path: '', name: 'remoteEntry.js' } },
+      exposes: [
+        { path: './LoginPage', assets: { js: { sync: ['login.1.js'] } } },
+        { path: './AppsPage', assets: { js: { sync: ['apps.1.js'] } } },
+      ],
+    };
+    const remote = http.createServer((_request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify(manifest));
+    });
+    await new Promise((resolve) => remote.listen(0, '127.0.0.1', () => resolve(undefined)));
+    const origin = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (remote.address()).port}`;
+    const pages = mkdtempSync(path.join(tmpdir(), 'portal-preloads-'));
+    try {
+      writeFileSync(
+        path.join(pages, 'preload.json'),
+        JSON.stringify({
+          scripts: ['startup.1.js'],
+          routes: [
+            { path: '/login', prerendered: true, remote: 'auth', modules: ['./LoginPage'] },
+            { path: '/apps', prerendered: false, remote: 'apps', modules: ['./AppsPage'] },
+          ],
+        }),
+      );
+      const manifestUrl = `${origin}/mf-manifest.json`;
+      const runtimeConfig = {
+        apiBaseUrl: 'http://127.0.0.1:3000',
+        remotes: { auth: manifestUrl, apps: manifestUrl },
+        redirectAllowList: [],
+      };
+      const links = hostPreloads({ dir: pages, runtimeConfig });
+      const login = await links('/login');
+      assert.match(login, new RegExp(`<${origin}>; rel=preconnect; crossorigin=anonymous`));
+      assert.doesNotMatch(login, /mf-manifest\.json/);
+      assert.match(login, new RegExp(`<${origin}/login\\.1\\.js>; rel=preload; as=script; fetchpriority=low`));
+      const apps = await links('/apps');
+      assert.match(apps, new RegExp(`<${manifestUrl}>; rel=preload; as=fetch; crossorigin=anonymous`));
+      assert.match(apps, new RegExp(`<${origin}/apps\\.1\\.js>; rel=preload; as=script; fetchpriority=low`));
+    } finally {
+      remote.close();
+      rmSync(pages, { recursive: true, force: true });
+    }
   });
 });

@@ -14,13 +14,15 @@ class PreloadListPlugin {
     const ts = require('typescript');
     const source = require('node:fs').readFileSync(this.routeTable, 'utf8');
     const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS } });
-    /** @typedef {{ path: string, remote: string, module: string, layout?: string }} Route */
+    /** @typedef {{ path: string, guard?: string, remote: string, module: string, layout?: string }} Route */
     /** @type {{ exports: { ROUTES?: Route[], ADMIN_LAYOUT?: { module: string } } }} */
     const table = { exports: {} };
     new Function('module', 'exports', 'require', outputText)(table, table.exports, require);
     const { ROUTES = [], ADMIN_LAYOUT } = table.exports;
     return ROUTES.map((route) => ({
       path: route.path,
+      // A sign-in page is prerendered whole: its largest paint is in the document, not in the remote's page.
+      prerendered: route.guard === 'guest',
       remote: route.remote,
       modules: route.layout === 'admin' && ADMIN_LAYOUT ? [ADMIN_LAYOUT.module, route.module] : [route.module],
     }));
