@@ -199,6 +199,22 @@ forEachBackend((backend) => {
       assert.equal(completed('portal_codes_verified_total', { purpose: 'verify_email' }), 1);
     });
 
+    it('counts a password-reset code as verified once it has changed the password', async () => {
+      const email = 'olvido@portal.test';
+      assert.equal((await post(t.app, '/auth/register', registration(email))).statusCode, 201);
+      const verify = codeIn((await mailsTo(t.app, transport, email))[0]);
+      assert.equal((await post(t.app, '/auth/verify-registration', { email, code: verify })).statusCode, 200);
+      clock.advance(61_000);
+      assert.equal((await post(t.app, '/auth/forgot-password', { email })).statusCode, 200);
+      const mails = await mailsTo(t.app, transport, email);
+      const code = codeIn(mails[mails.length - 1]);
+      const moved = await movedBy(t.app, async () => {
+        const changed = await post(t.app, '/auth/change-password', { email, code, newPassword: 'otra-clave-segura-2' });
+        assert.equal(changed.statusCode, 200, changed.body);
+      });
+      assert.equal(moved('portal_codes_verified_total', { purpose: 'reset_password' }), 1);
+    });
+
     it('times requests by route pattern, never by the raw address', async () => {
       await t.app.inject({ method: 'GET', url: '/admin/users/987654/sessions' });
       await t.app.inject({ method: 'GET', url: '/no-existe/alguien%40correo.test' });

@@ -22,8 +22,8 @@ export const invalidCode = () => new HttpError(400, codeMessages.invalidCode, 'I
 /**
  * The account whose code may be used; otherwise throws the answer: 400 when wrong, expired or the email unknown,
  * 429 once 5 wrong tries killed the code, and 429 without looking at the code once the email's wrong codes of the
- * day are used up (`maxWrongCodesPerDay`, counted by email, known or not). A right code counts as verified here
- * unless `verifiedWhenUsed`: the caller may still refuse before using it, and counts it itself once it is used.
+ * day are used up (`maxWrongCodesPerDay`, counted by email, known or not). A right code is counted as verified by
+ * the caller once it is used (`metrics.codeVerified`): the caller may still refuse before using it.
  */
 export async function checkCode(
   services: CodeMailDeps,
@@ -31,7 +31,6 @@ export async function checkCode(
   user: User | undefined,
   purpose: CodePurpose,
   code: string,
-  { verifiedWhenUsed = false }: { verifiedWhenUsed?: boolean } = {},
 ): Promise<User> {
   // One of the day's wrong codes is taken before the code is looked at, so concurrent guesses cannot pass the cap.
   const reserved = await services.limits.reserveCodeCheck(email, purpose);
@@ -56,7 +55,6 @@ export async function checkCode(
     services.metrics.codeRefused(purpose, 'exhausted');
     throw new HttpError(429, codeMessages.codeAttemptsExceeded, 'CODE_ATTEMPTS_EXCEEDED');
   }
-  if (!verifiedWhenUsed) services.metrics.codeVerified(purpose);
   return user;
 }
 

@@ -60,6 +60,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       // Hashed before the transaction: argon2 takes a while and the transaction should not wait for it.
       const passwordHash = await app.passwords.hash(request.body.newPassword);
       await resetPassword(app, user.id, code, passwordHash);
+      app.metrics.codeVerified('reset_password');
       // Whoever proves the mailbox may sign in again straight away, from here and past the account throttle.
       await app.limits.clearSignInFailures(email, request.ip, { everywhere: true });
       return { message: 'Contraseña cambiada correctamente. Ya puedes iniciar sesión.' };

@@ -80,10 +80,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const email = normalizeEmail(request.body.email);
       // Typed data that cannot be stored is refused before the code is looked at: the code stays usable.
       const phone = profile ? e164Phone(profile.phone) : undefined;
-      // A right code may still be refused unused (REGISTRATION_EXPIRED): it counts as verified once it is used.
-      const user = await checkCode(app, email, await findUserByEmail(app.db, email), 'verify_email', code, {
-        verifiedWhenUsed: true,
-      });
+      const user = await checkCode(app, email, await findUserByEmail(app.db, email), 'verify_email', code);
       // The code proves the mailbox: who holds it chooses the password and profile (docs/decisions/0006).
       const typed = profile && {
         passwordHash: await app.passwords.hash(profile.password),
@@ -92,6 +89,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         phone: phone as string,
       };
       const passwordSet = await completeRegistration(app, user.id, code, registrationId, typed);
+      // Counted once used: a right code refused unused (REGISTRATION_EXPIRED) comes back with the profile.
       app.metrics.codeVerified('verify_email');
       const activated = await findUserById(app.db, user.id);
       // Only a pending account gets a verification code; one suspended meanwhile stays suspended.
