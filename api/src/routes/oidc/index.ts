@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** `false`: @fastify/cors leaves the route alone (the route answers CORS itself). */
     cors?: false;
+    /** The identity provider's route may answer a page (`providerEndpoints`). */
+    page?: boolean;
   }
 }
 
@@ -25,32 +27,24 @@ type Method = 'GET' | 'POST' | 'OPTIONS';
 const bearerToken = /^bearer ([^ ]+)$/i;
 
 /**
- * The provider's endpoints and the methods it answers on each (OPTIONS: its own CORS, per client). Anything else under
- * /oidc is the API's Spanish 404, not the library's.
+ * The provider's endpoints, the methods it answers on each (OPTIONS: its own CORS, per client), and whether a browser
+ * is sent there, so that its answer may be a page (the logout question, an error page, form_post's form): those get a
+ * document's headers besides every answer's. Anything else under /oidc is the API's Spanish 404, not the library's.
  */
-const providerEndpoints: [string, Method[]][] = [
+const providerEndpoints: [string, Method[], { page?: true }?][] = [
   ['/.well-known/openid-configuration', ['GET', 'OPTIONS']],
   ['/.well-known/oauth-authorization-server', ['GET', 'OPTIONS']],
   // GET only (the library's default): a cross-site form POST would arrive without the provider's Lax cookies.
-  [oidcRoutes.authorization, ['GET']],
-  [`${oidcRoutes.authorization}/:uid`, ['GET']],
+  [oidcRoutes.authorization, ['GET'], { page: true }],
+  [`${oidcRoutes.authorization}/:uid`, ['GET'], { page: true }],
   [oidcRoutes.token, ['POST', 'OPTIONS']],
   [oidcRoutes.userinfo, ['GET', 'POST', 'OPTIONS']],
   [oidcRoutes.introspection, ['POST', 'OPTIONS']],
   [oidcRoutes.revocation, ['POST', 'OPTIONS']],
-  [oidcRoutes.end_session, ['GET']],
-  [`${oidcRoutes.end_session}/confirm`, ['POST']],
-  [`${oidcRoutes.end_session}/success`, ['GET']],
+  [oidcRoutes.end_session, ['GET'], { page: true }],
+  [`${oidcRoutes.end_session}/confirm`, ['POST'], { page: true }],
+  [`${oidcRoutes.end_session}/success`, ['GET'], { page: true }],
 ];
-
-/** The endpoints a browser is sent to, whose answers may be pages: a document's headers besides every answer's. */
-const browserEndpoints: ReadonlySet<string> = new Set([
-  oidcRoutes.authorization,
-  `${oidcRoutes.authorization}/:uid`,
-  oidcRoutes.end_session,
-  `${oidcRoutes.end_session}/confirm`,
-  `${oidcRoutes.end_session}/success`,
-]);
 
 /**
  * Mounts oidc-provider (a Koa app) at its endpoints (docs/decisions/0055). The request is handed over untouched (its
@@ -69,7 +63,7 @@ const providerRoutes: FastifyPluginAsync = async (app) => {
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value !== undefined) reply.raw.setHeader(name, value);
     }
-    if (browserEndpoints.has(request.routeOptions.url ?? '')) {
+    if (request.routeOptions.config.page) {
       for (const [name, value] of Object.entries(documentHeaders)) reply.raw.setHeader(name, value);
     }
     reply.raw.setHeader('content-security-policy', providerContentSecurityPolicy);
@@ -98,9 +92,9 @@ const providerRoutes: FastifyPluginAsync = async (app) => {
     return undefined;
   };
 
-  for (const [url, method] of providerEndpoints) {
+  for (const [url, method, { page = false } = {}] of providerEndpoints) {
     const handles = url === oidcRoutes.userinfo ? userinfo : handler;
-    app.route({ url, method, config: { cors: false as const }, schema: { hide: true }, handler: handles });
+    app.route({ url, method, config: { cors: false as const, page }, schema: { hide: true }, handler: handles });
   }
 };
 
