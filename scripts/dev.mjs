@@ -40,13 +40,13 @@ async function startDevServer(target, port, label) {
   const WebpackDevServer = require('webpack-dev-server');
   const factory = require(path.join(target.absDir, 'webpack.config.js'));
   const configs = [typeof factory === 'function' ? factory({}, { mode: 'development' }) : factory].flat();
-  // A remote's config is [its standalone page's runtime, the remote]. The runtime (the federation core, which never
-  // changes while one works) is built once beside and served as a file: one compiler per server keeps each page's
-  // update client and its server agreeing on one build hash.
+  // A part's config is [the file its page runs first, the part]: a remote's standalone runtime (the federation core)
+  // or the host's starter. That file (which seldom changes while one works) is built once beside and served as a
+  // file: one compiler per server keeps each page's update client and its server agreeing on one build hash.
   const config = configs.at(-1);
   delete config.dependencies;
   config.stats = 'errors-warnings';
-  const standalone = configs.length > 1 ? await buildOnce(configs[0], target.name) : undefined;
+  const beside = configs.length > 1 ? await buildOnce(configs[0], target.name) : undefined;
   const compiler = webpack(config);
   const script = `window.__PORTAL_CONFIG__ = ${JSON.stringify(runtimeConfig(layout))};\n`;
   const server = new WebpackDevServer(
@@ -79,14 +79,14 @@ async function startDevServer(target, port, label) {
             res.end(script);
           },
         },
-        ...(standalone
+        ...(beside
           ? [
               {
-                name: 'standalone-runtime',
-                path: `/${path.basename(standalone)}`,
+                name: path.basename(beside),
+                path: `/${path.basename(beside)}`,
                 middleware: (/** @type {unknown} */ _req, /** @type {import('node:http').ServerResponse} */ res) => {
                   res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
-                  res.end(readFileSync(standalone));
+                  res.end(readFileSync(beside));
                 },
               },
             ]

@@ -58,17 +58,16 @@ test.describe('without JavaScript', () => {
   });
 });
 
-/** Holds every script of the page until `release` is called: what the person sees before any JavaScript ran. */
 /**
- * Holds the page's scripts until `release`. `entry`: the runtime config and the shell's entry (the page's own deferred
- * scripts) still run, the rest (React, the shell, the remote's page) is held: a page painted and waiting for its
- * start-up, as on a slow phone.
+ * Holds the page's scripts until `release`: what the person sees before any JavaScript ran. `entry`: the runtime
+ * config, the page's starter and the shell's entry still run, the rest (React, the shell, the remote's page) is held:
+ * a page painted and waiting for its start-up, as on a slow phone.
  */
 async function holdScripts(page: Page, { entry = false } = {}) {
   const held: Route[] = [];
   let released = false;
   const isEntry = (url: URL) =>
-    /^\/(runtime-config|main\.[0-9a-f]+)\.js$/.test(url.pathname) && url.origin === HOST_URL;
+    /^\/(runtime-config|start|main\.[0-9a-f]+)\.js$/.test(url.pathname) && url.origin === HOST_URL;
   await page.route(
     (url) => url.pathname.endsWith('.js') && !(entry && isEntry(url)),
     (route) => {
@@ -120,6 +119,31 @@ for (const screen of PAGES) {
       await expect(page.locator('optgroup[label="Todos los países"] option[value="DE"]')).toHaveCount(1);
     }
     expect(errors).toEqual([]);
+  });
+}
+
+for (const screen of PAGES) {
+  test(`${screen.path} asks for no script before it is painted but its own two, and for each file once`, async ({
+    page,
+  }) => {
+    const asked: string[] = [];
+    page.on('request', (sent) => {
+      if (/\.(js|json)$/.test(new URL(sent.url()).pathname)) asked.push(sent.url());
+    });
+    await page.goto(screen.path);
+    await expect(page.locator('#root[data-prerendered]')).toHaveCount(0);
+    const { paint, files } = await page.evaluate(() => ({
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+      files: performance.getEntriesByType('resource').map((entry) => ({ url: entry.name, at: entry.startTime })),
+    }));
+    expect(paint).toBeGreaterThan(0);
+    // The shell, React and the remote's manifest and page are asked for once the form is on screen (the starter).
+    const early = files.filter((file) => file.at < paint && /\.(js|json)$/.test(new URL(file.url).pathname));
+    expect(early.map((file) => new URL(file.url).pathname).sort()).toEqual(['/runtime-config.js', '/start.js']);
+    expect(files.some((file) => file.at > paint && /\/main\.[0-9a-f]+\.js$/.test(file.url))).toBe(true);
+    // What the starter preloads is what the page then runs: nothing is fetched twice.
+    expect(asked.length).toBeGreaterThan(4);
+    expect(new Set(asked).size).toBe(asked.length);
   });
 }
 

@@ -114,17 +114,27 @@ function routeMatches(pattern, pathname) {
 /**
  * A script the page will run, fetched from the first byte of the answer but at low priority: a high-priority script
  * counts as blocking the first paint (Lighthouse's simulation, and Chromium's own scheduling), and the page paints
- * first, then runs its scripts (host/src/index.ts; docs/decisions/0060-paint-before-scripts.md).
+ * first, then runs its scripts (host/src/start; docs/decisions/0060-paint-before-scripts.md).
  */
 const SCRIPT_PRELOAD = 'rel=preload; as=script; fetchpriority=low';
 
 /**
- * The Link header of the host's pages: the runtime config, the host's start-up files, and for the route asked a
- * connection to the remote's origin, its entry and the chunks of the modules it shows (read from the remote's
- * mf-manifest.json, fetched by this server and kept for a few seconds, so a remote deployed on its own is picked up
- * without a restart).
+ * What a page of the host loads for a route: the host's entry and start-up files, and the route's remote: its
+ * manifest, its entry and the chunks of the modules it shows. `null` for a path of no route.
+ * @typedef {{ prerendered: boolean, scripts: string[], manifest?: string }} RouteFiles
+ */
+
+/**
+ * What the host's pages load (read from the host's preload.json and the remotes' mf-manifest.json, fetched by this
+ * server and kept for a few seconds, so a remote deployed on its own is picked up without a restart), given two ways:
+ * - `link(pathname)`: the page's Link header. The runtime config and every file the route needs, for a page whose
+ *   largest paint is the remote's page (a frame, the plain shell): they are on their way while the document is
+ *   parsed. A prerendered sign-in page only connects to its remote's origin: its largest paint is in the document,
+ *   and anything fetched before that paint may hold it up (Lighthouse's simulation counts every request that ended
+ *   before the observed paint and is not a script evaluated after it).
+ * - `afterPaint()`: for each prerendered page, the same files, which the page's starter asks for once the page is
+ *   painted (host/src/start/start.ts), all at once: the runtime config's `preload` (decision 0063).
  * @param {{ dir: string, runtimeConfig?: RuntimeConfig, ttlMs?: number }} options
- * @returns {(pathname: string) => Promise<string>}
  */
 export function hostPreloads({ dir, runtimeConfig, ttlMs = 10_000 }) {
   /** @type {Map<string, { at: number, value: any }>} a remote's mf-manifest.json, as fetched */
@@ -144,38 +154,56 @@ export function hostPreloads({ dir, runtimeConfig, ttlMs = 10_000 }) {
     manifests.set(url, { at: Date.now(), value });
     return value;
   };
-  return async (pathname) => {
+  const preloadList = async () => {
     list ??= /** @type {NonNullable<typeof list>} */ (
       JSON.parse(await readFile(path.join(dir, 'preload.json'), 'utf8').catch(() => '{"scripts":[],"routes":[]}'))
     );
-    const preloads = list;
-    const links = [
-      `</runtime-config.js>; ${SCRIPT_PRELOAD}`,
-      ...preloads.scripts.map((file) => `</${file}>; ${SCRIPT_PRELOAD}`),
-    ];
-    const route = preloads.routes.find((r) => routeMatches(r.path, pathname));
+    return list;
+  };
+  /** @param {{ path: string, prerendered?: boolean, remote: string, modules: string[] } | undefined} route */
+  const filesOf = async (route) => {
+    const preloads = await preloadList();
+    /** @type {RouteFiles} */
+    const files = { prerendered: Boolean(route?.prerendered), scripts: preloads.scripts.map((file) => `/${file}`) };
     const manifestUrl = route && runtimeConfig?.remotes?.[route.remote];
     const remote = manifestUrl ? await manifest(manifestUrl) : null;
-    if (route && manifestUrl && remote) {
-      const at = (/** @type {string} */ file) => new URL(file, manifestUrl).href;
-      // Uncredentialed, as the federation runtime fetches it. A prerendered sign-in page only connects to it: its
-      // largest paint is in the document, and a request that is not a script and ends before that paint counts as
-      // holding it up in Lighthouse's simulation, whatever its priority. Any other page's largest paint is the
-      // remote's page, which waits for the manifest: preloaded, it is not one more round trip after the shell starts
-      // (decision 0060).
-      links.push(
-        route.prerendered
-          ? `<${new URL(manifestUrl).origin}>; rel=preconnect; crossorigin=anonymous`
-          : `<${manifestUrl}>; rel=preload; as=fetch; crossorigin=anonymous`,
-      );
-      const entry = remote.metaData?.remoteEntry;
-      if (entry?.name) links.push(`<${at(path.posix.join(entry.path || '', entry.name))}>; ${SCRIPT_PRELOAD}`);
-      for (const module of route.modules) {
-        const exposed = remote.exposes?.find((/** @type {{ path: string }} */ e) => e.path === module);
-        for (const file of exposed?.assets?.js?.sync ?? []) links.push(`<${at(file)}>; ${SCRIPT_PRELOAD}`);
-      }
+    if (!route || !manifestUrl || !remote) return files;
+    const at = (/** @type {string} */ file) => new URL(file, manifestUrl).href;
+    // Fetched uncredentialed, as the federation runtime fetches it.
+    files.manifest = manifestUrl;
+    const entry = remote.metaData?.remoteEntry;
+    if (entry?.name) files.scripts.push(at(path.posix.join(entry.path || '', entry.name)));
+    for (const module of route.modules) {
+      const exposed = remote.exposes?.find((/** @type {{ path: string }} */ e) => e.path === module);
+      for (const file of exposed?.assets?.js?.sync ?? []) files.scripts.push(at(file));
     }
-    return links.join(', ');
+    return files;
+  };
+  return {
+    /** @param {string} pathname @returns {Promise<string>} */
+    async link(pathname) {
+      const route = (await preloadList()).routes.find((r) => routeMatches(r.path, pathname));
+      const files = await filesOf(route);
+      if (files.prerendered) {
+        return files.manifest ? `<${new URL(files.manifest).origin}>; rel=preconnect; crossorigin=anonymous` : '';
+      }
+      return [
+        `</runtime-config.js>; ${SCRIPT_PRELOAD}`,
+        ...(files.manifest ? [`<${files.manifest}>; rel=preload; as=fetch; crossorigin=anonymous`] : []),
+        ...files.scripts.map((file) => `<${file}>; ${SCRIPT_PRELOAD}`),
+      ].join(', ');
+    },
+    /** @returns {Promise<Record<string, { scripts: string[], manifest?: string }>>} */
+    async afterPaint() {
+      /** @type {Record<string, { scripts: string[], manifest?: string }>} */
+      const pages = {};
+      for (const route of (await preloadList()).routes) {
+        if (!route.prerendered) continue;
+        const { scripts, manifest: manifestUrl } = await filesOf(route);
+        pages[route.path] = manifestUrl ? { scripts, manifest: manifestUrl } : { scripts };
+      }
+      return pages;
+    },
   };
 }
 
@@ -238,20 +266,12 @@ export function configOrigins(runtimeConfig) {
 
 /**
  * @param {{ dir: string, port: number, bind?: string, spa?: boolean, runtimeConfig?: RuntimeConfig,
- *   headers?: Record<string,string>, preload?: (pathname: string) => Promise<string> }} options
- *   `preload` gives the Link header of the pages (hostPreloads); without it, a spa server computes it from
- *   dir/preload.json.
+ *   headers?: Record<string,string> }} options
+ *   A spa server (the host) gives its pages a Link header and its runtime config the files of each prerendered page
+ *   (hostPreloads, from dir/preload.json).
  * @returns {Promise<{ url: string, close(): Promise<void> }>}
  */
-export function startStaticServer({
-  dir,
-  port,
-  bind = '127.0.0.1',
-  spa = false,
-  runtimeConfig,
-  headers = {},
-  preload,
-}) {
+export function startStaticServer({ dir, port, bind = '127.0.0.1', spa = false, runtimeConfig, headers = {} }) {
   const root = path.resolve(dir);
   const stripe = runtimeConfig?.billing?.publishableKey ? ['https://js.stripe.com'] : [];
   const security = securityHeaders({
@@ -260,10 +280,20 @@ export function startStaticServer({
     frameOrigins: stripe,
   });
   const forFiles = fileHeaders(security);
-  const pageLinks = preload ?? (spa ? hostPreloads({ dir: root, runtimeConfig }) : undefined);
-  const configScript = runtimeConfig ? `window.__PORTAL_CONFIG__ = ${JSON.stringify(runtimeConfig)};\n` : '';
-  const configTag = createHash('sha256').update(configScript).digest('base64url').slice(0, 22);
-  const configCopies = compressedCopies(configScript);
+  const preloads = spa ? hostPreloads({ dir: root, runtimeConfig }) : undefined;
+  /** @type {{ script: string, tag: string, copies: ReturnType<typeof compressedCopies> } | undefined} */
+  let served;
+  /** The runtime config as served, with the host's `preload` list; compressed again only when it changed. */
+  const configAnswer = async () => {
+    const preload = preloads ? await preloads.afterPaint() : undefined;
+    const config = preload && Object.keys(preload).length > 0 ? { ...runtimeConfig, preload } : runtimeConfig;
+    const script = `window.__PORTAL_CONFIG__ = ${JSON.stringify(config)};\n`;
+    if (served?.script !== script) {
+      const tag = createHash('sha256').update(script).digest('base64url').slice(0, 22);
+      served = { script, tag, copies: compressedCopies(script) };
+    }
+    return served;
+  };
   const files = sirv(root, {
     // Looked up at each request, so a part redeployed into the folder is served without a restart.
     dev: true,
@@ -335,8 +365,9 @@ export function startStaticServer({
     if (runtimeConfig && pathname === '/runtime-config.js') {
       // Compressed as the build's files are (the brotli or gzip copy), each copy with its own ETag.
       const encoding = acceptedEncoding(req.headers['accept-encoding']);
-      const body = encoding ? configCopies[encoding] : Buffer.from(configScript);
-      const tag = `"${configTag}${encoding ? `-${encoding}` : ''}"`;
+      const config = await configAnswer();
+      const body = encoding ? config.copies[encoding] : Buffer.from(config.script);
+      const tag = `"${config.tag}${encoding ? `-${encoding}` : ''}"`;
       res.setHeader('ETag', tag);
       res.setHeader('Cache-Control', 'no-cache');
       if (req.headers['if-none-match'] === tag) {
@@ -357,8 +388,8 @@ export function startStaticServer({
       target = await pageFile(pathname, req.headers.cookie);
     }
     if (target !== pathname) req.url = target;
-    if (path.extname(target) === '.html' && pageLinks) {
-      const link = await pageLinks(pathname);
+    if (path.extname(target) === '.html' && preloads) {
+      const link = await preloads.link(pathname);
       if (link) res.setHeader('Link', link);
     }
     files(req, res, () => notFound(req, res));

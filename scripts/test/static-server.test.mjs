@@ -277,10 +277,10 @@ describe('static server', () => {
     const built = [hostConfig(path.join(root, 'host')), remoteConfig('auth', path.join(root, 'remote-auth'))].flatMap(
       (config) => config({}, { mode: 'production' }),
     );
-    // A remote also builds its standalone runtime, which has no map at all.
+    // Each also builds a small file beside (the host's starter, a remote's standalone runtime), which has no map.
     assert.deepEqual(
       built.map((config) => config.devtool),
-      ['hidden-source-map', false, 'hidden-source-map'],
+      [false, 'hidden-source-map', false, 'hidden-source-map'],
     );
   });
 
@@ -319,8 +319,9 @@ describe('static server', () => {
   });
 });
 
-describe("the pages' Link header (hostPreloads)", () => {
-  it("connects a sign-in page to its remote's origin, and preloads the manifest of a page whose remote paints it", async () => {
+describe("what the host's pages load (hostPreloads)", () => {
+  /** A remote's manifest server, and a host folder whose preload.json names a sign-in page and a page of that remote. */
+  async function hostWithRemote() {
     const manifest = {
       metaData: { remoteEntry: { path: '', name: 'remoteEntry.js' } },
       exposes: [
@@ -335,34 +336,73 @@ describe("the pages' Link header (hostPreloads)", () => {
     await new Promise((resolve) => remote.listen(0, '127.0.0.1', () => resolve(undefined)));
     const origin = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (remote.address()).port}`;
     const pages = mkdtempSync(path.join(tmpdir(), 'portal-preloads-'));
+    writeFileSync(
+      path.join(pages, 'preload.json'),
+      JSON.stringify({
+        scripts: ['main.1.js', 'startup.1.js'],
+        routes: [
+          { path: '/login', prerendered: true, remote: 'auth', modules: ['./LoginPage'] },
+          { path: '/apps', prerendered: false, remote: 'apps', modules: ['./AppsPage'] },
+        ],
+      }),
+    );
+    writeFileSync(path.join(pages, 'index.html'), '<!doctype html><title>Portal</title>');
+    const manifestUrl = `${origin}/mf-manifest.json`;
+    const runtimeConfig = {
+      apiBaseUrl: 'http://127.0.0.1:3000',
+      remotes: { auth: manifestUrl, apps: manifestUrl },
+      redirectAllowList: [],
+    };
+    return {
+      origin,
+      manifestUrl,
+      pages,
+      runtimeConfig,
+      close: () => {
+        remote.close();
+        rmSync(pages, { recursive: true, force: true });
+      },
+    };
+  }
+
+  it('announces every file of a page its remote paints, and only a connection on a sign-in page', async () => {
+    const host = await hostWithRemote();
     try {
-      writeFileSync(
-        path.join(pages, 'preload.json'),
-        JSON.stringify({
-          scripts: ['startup.1.js'],
-          routes: [
-            { path: '/login', prerendered: true, remote: 'auth', modules: ['./LoginPage'] },
-            { path: '/apps', prerendered: false, remote: 'apps', modules: ['./AppsPage'] },
-          ],
-        }),
-      );
-      const manifestUrl = `${origin}/mf-manifest.json`;
-      const runtimeConfig = {
-        apiBaseUrl: 'http://127.0.0.1:3000',
-        remotes: { auth: manifestUrl, apps: manifestUrl },
-        redirectAllowList: [],
-      };
-      const links = hostPreloads({ dir: pages, runtimeConfig });
-      const login = await links('/login');
-      assert.match(login, new RegExp(`<${origin}>; rel=preconnect; crossorigin=anonymous`));
-      assert.doesNotMatch(login, /mf-manifest\.json/);
-      assert.match(login, new RegExp(`<${origin}/login\\.1\\.js>; rel=preload; as=script; fetchpriority=low`));
-      const apps = await links('/apps');
-      assert.match(apps, new RegExp(`<${manifestUrl}>; rel=preload; as=fetch; crossorigin=anonymous`));
-      assert.match(apps, new RegExp(`<${origin}/apps\\.1\\.js>; rel=preload; as=script; fetchpriority=low`));
+      const { link } = hostPreloads({ dir: host.pages, runtimeConfig: host.runtimeConfig });
+      const apps = await link('/apps');
+      assert.match(apps, new RegExp(`<${host.manifestUrl}>; rel=preload; as=fetch; crossorigin=anonymous`));
+      for (const file of ['/main.1.js', '/startup.1.js', `${host.origin}/remoteEntry.js`, `${host.origin}/apps.1.js`])
+        assert.ok(apps.includes(`<${file}>; rel=preload; as=script; fetchpriority=low`), file);
+      // The sign-in page paints from its HTML: nothing is fetched before that paint but what the page names itself.
+      const login = await link('/login');
+      assert.equal(login, `<${host.origin}>; rel=preconnect; crossorigin=anonymous`);
     } finally {
-      remote.close();
-      rmSync(pages, { recursive: true, force: true });
+      host.close();
+    }
+  });
+
+  it("gives a sign-in page's files in the runtime config, for its starter to ask for once the page is painted", async () => {
+    const host = await hostWithRemote();
+    const served = await startStaticServer({ dir: host.pages, port: 0, spa: true, runtimeConfig: host.runtimeConfig });
+    try {
+      const answer = await fetch(`${served.url}/runtime-config.js`);
+      const body = await answer.text();
+      const config = JSON.parse(body.replace(/^window\.__PORTAL_CONFIG__ = /, '').replace(/;\n$/, ''));
+      assert.equal(config.apiBaseUrl, 'http://127.0.0.1:3000');
+      assert.deepEqual(config.preload, {
+        '/login': {
+          scripts: ['/main.1.js', '/startup.1.js', `${host.origin}/remoteEntry.js`, `${host.origin}/login.1.js`],
+          manifest: host.manifestUrl,
+        },
+      });
+      // Revalidated as before: the same copy answers 304.
+      const again = await fetch(`${served.url}/runtime-config.js`, {
+        headers: { 'if-none-match': answer.headers.get('etag') ?? '' },
+      });
+      assert.equal(again.status, 304);
+    } finally {
+      await served.close();
+      host.close();
     }
   });
 });

@@ -1,7 +1,8 @@
 // How the host and every remote are built: one federated webpack config, with the names, pages and titles of the
 // portal's manifest (contracts/src/portal/manifest.ts). Its parts: what is shared (./sharing.js), the router shim's
-// check (./router-shim-check.js), a remote's standalone runtime (./standalone.js), the hashed entry name
-// (./hashed-entry.js) and the host's preload list (./preload-list-plugin.js); development serving is scripts/dev.mjs.
+// check (./router-shim-check.js), a remote's standalone runtime (./standalone.js), the host's page starter
+// (./starter.js), the hashed entry name (./hashed-entry.js) and the host's preload list (./preload-list-plugin.js);
+// development serving is scripts/dev.mjs.
 // docs/architecture.md and docs/decisions/0042-front-bundle-sharing.md.
 const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
@@ -14,6 +15,7 @@ const { checkRouterShim } = require('./router-shim-check');
 const { styledComponentIds } = require('./styled-component-ids');
 const { providedSingletons, ROUTER_SHIM, sharedSingletons } = require('./sharing');
 const { RUNTIME_CORE_FILE, STANDALONE_RUNTIME, standaloneRuntimeConfig } = require('./standalone');
+const { STARTER, starterConfig } = require('./starter');
 
 /** @type {{ name: string, chunks: 'async', test: RegExp, enforce: boolean }} */
 const STARTUP_CHUNK = {
@@ -56,7 +58,8 @@ function federatedConfig({ dir, name, exposes, title = 'Portal', routeTable }) {
     const remote = Boolean(exposes);
     /** @type {import('webpack').Configuration} */
     const config = {
-      ...(remote ? { dependencies: [STANDALONE_RUNTIME] } : {}),
+      // Built after the file built beside it (a remote's standalone runtime, the host's starter), which it keeps.
+      dependencies: [remote ? STANDALONE_RUNTIME : STARTER],
       mode: production ? 'production' : 'development',
       context: dir,
       entry: './src/index.ts',
@@ -69,7 +72,7 @@ function federatedConfig({ dir, name, exposes, title = 'Portal', routeTable }) {
         // Two chunks may carry one name (the shared router shim's provide and consume sides): the hash tells them apart.
         chunkFilename: production ? '[name].[contenthash:10].js' : '[name].[chunkhash:8].js',
         uniqueName: name,
-        clean: remote ? { keep: STANDALONE_RUNTIME } : true,
+        clean: { keep: remote ? STANDALONE_RUNTIME : STARTER },
       },
       resolve: {
         extensions: ['.tsx', '.ts', '.js'],
@@ -104,11 +107,18 @@ function federatedConfig({ dir, name, exposes, title = 'Portal', routeTable }) {
           template: path.join(__dirname, 'index.html'),
           title,
           scriptLoading: 'defer',
+          // A remote's page runs its entry deferred; the host's page runs only its starter, which runs the entry
+          // once the page is painted (the template names the entry on the starter's tag).
+          inject: remote,
           // Absolute script addresses: the page is served for deep paths too (/apps/3, /auth/google/callback).
           publicPath: '/',
           // The runtime config is a plain script served next to the page, read before any bundle.
           // A remote's own page loads the federation runtime first (standaloneRuntimeConfig).
-          templateParameters: { title, standaloneRuntime: remote ? `/${STANDALONE_RUNTIME}` : '' },
+          templateParameters: {
+            title,
+            standaloneRuntime: remote ? `/${STANDALONE_RUNTIME}` : '',
+            starter: remote ? '' : `/${STARTER}`,
+          },
         }),
         ...(remote ? [] : [new ProvideSharedPlugin({ provides: providedSingletons() })]),
         ...(routeTable ? [new PreloadListPlugin(routeTable)] : []),
@@ -118,7 +128,10 @@ function federatedConfig({ dir, name, exposes, title = 'Portal', routeTable }) {
       ...(remote ? {} : { optimization: { splitChunks: { cacheGroups: { startup: STARTUP_CHUNK } } } }),
       performance: { hints: false },
     };
-    return remote ? [standaloneRuntimeConfig(dir, production), config] : config;
+    return [
+      remote ? standaloneRuntimeConfig(dir, production) : starterConfig(dir, production, tsLoaderRule(dir, production)),
+      config,
+    ];
   };
 }
 

@@ -1,8 +1,8 @@
 // The host's preload.json: what each page needs, announced by the static server before any script asks for it.
 /**
  * The host's `preload.json`, read by the static server to announce with a Link header what a page needs before
- * any script asks for it (docs/architecture.md, "Build and serving"): the files of the host's start-up (`bootstrap` chunk group
- * and the shared packages it provides) and, per route of host/src/routes/route-table.ts, the remote modules it shows.
+ * any script asks for it (docs/architecture.md, "Build and serving"): the files of the host's start-up (its entry, the
+ * `bootstrap` chunk group and the shared packages it provides) and, per route of host/src/routes/route-table.ts, the remote modules it shows.
  */
 class PreloadListPlugin {
   /** @param {string} routeTable the host's route-table.ts */
@@ -34,7 +34,8 @@ class PreloadListPlugin {
       compilation.hooks.processAssets.tap(
         { name: 'PreloadListPlugin', stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_REPORT },
         () => {
-          const files = new Set();
+          // The entry first (the page's starter runs it once the page is painted), then what it starts.
+          const files = new Set(compilation.entrypoints.get('main')?.getFiles() ?? []);
           for (const chunk of compilation.namedChunkGroups.get('bootstrap')?.chunks ?? [])
             for (const file of chunk.files) files.add(file);
           // The shared packages the host provides, loaded by the federation runtime before bootstrap runs: the

@@ -4,34 +4,49 @@ import { PRERENDERED_ATTRIBUTE } from './prerendered-mark';
  * What a person did on the prerendered page before React took it over: a press on one of its buttons, or a form sent
  * (a password manager's fill and Enter). Neither does anything without the page's scripts (a button of the page has
  * no action of its own; the prerendered submit button is disabled until the fields are filled, as React renders it,
- * and a form the browser posts only gets the page again), so the shell holds the last one and does it again once
- * React's page is on screen (docs/decisions/0060-paint-before-scripts.md). Links keep their own navigation; input
+ * and a form the browser posts only gets the page again), so the page's starter holds the last one and the shell does it
+ * again once React's page is on screen (docs/decisions/0060-paint-before-scripts.md). Links keep their own navigation; input
  * after hydration has started is React's (it replays discrete events itself).
  */
 type EarlyInput = { button: HTMLButtonElement } | { form: HTMLFormElement };
 
 const HELD_EVENTS = ['click', 'submit', 'keydown'] as const;
-let held: EarlyInput | null = null;
 
-function hold(event: Event) {
+/**
+ * The hold, from the page's starter (start.js, its own small bundle) to the shell that releases it (the entry's
+ * bundle): one object on the page, under a key both bundles name alike.
+ */
+interface Hold {
+  held: EarlyInput | null;
+  listener: (event: Event) => void;
+}
+const HOLD = Symbol.for('portal.early-input');
+type PageWithHold = typeof globalThis & { [HOLD]?: Hold };
+const page = globalThis as PageWithHold;
+
+function hold(this: void, event: Event) {
+  const state = page[HOLD];
   const root = document.getElementById('root');
   const { target } = event;
-  if (!root?.hasAttribute(PRERENDERED_ATTRIBUTE) || !(target instanceof Element) || !root.contains(target)) return;
+  if (!state || !root?.hasAttribute(PRERENDERED_ATTRIBUTE) || !(target instanceof Element) || !root.contains(target))
+    return;
   if (event.type === 'click') {
     // A submit button sends its form: held as that form's submit event or Enter.
     const button = target.closest('button');
-    if (button && button.type !== 'submit' && !button.disabled) held = { button };
+    if (button && button.type !== 'submit' && !button.disabled) state.held = { button };
     return;
   }
   const form = target instanceof HTMLFormElement ? target : target instanceof HTMLInputElement ? target.form : null;
   if (!form || (event instanceof KeyboardEvent && event.key !== 'Enter')) return;
   // Kept in the page: the browser's own post would reload it and lose what was typed.
   event.preventDefault();
-  held = { form };
+  state.held = { form };
 }
 
-/** From the shell's entry on: presses and sends on the prerendered page are held. */
+/** From the page's starter on: presses and sends on the prerendered page are held (once, however often called). */
 export function holdEarlyInput(): void {
+  if (page[HOLD]) return;
+  page[HOLD] = { held: null, listener: hold };
   for (const type of HELD_EVENTS) document.addEventListener(type, hold, true);
 }
 
@@ -42,9 +57,11 @@ export function holdEarlyInput(): void {
  * the button with the same label or the form in the same place.
  */
 export function releaseEarlyInput(root: HTMLElement): () => void {
-  for (const type of HELD_EVENTS) document.removeEventListener(type, hold, true);
-  const input = held;
-  held = null;
+  const state = page[HOLD];
+  delete page[HOLD];
+  if (!state) return () => undefined;
+  for (const type of HELD_EVENTS) document.removeEventListener(type, state.listener, true);
+  const input = state.held;
   if (!input) return () => undefined;
   const forms = () => [...root.querySelectorAll('form')];
   const formIndex = 'form' in input ? forms().indexOf(input.form) : -1;

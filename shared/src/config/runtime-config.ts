@@ -24,6 +24,11 @@ export interface RuntimeConfig {
     publishableKey: string;
     pricingTableId: string;
   };
+  /**
+   * What each prerendered page asks for once it is painted (the host's static server adds it; absent elsewhere): the
+   * scripts it will run, the shell's and its remote's, and the remote's manifest. host/src/start/load-shell.ts.
+   */
+  preload?: Record<string, { scripts: string[]; manifest?: string }>;
 }
 
 declare global {
