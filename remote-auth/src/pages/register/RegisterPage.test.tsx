@@ -1,4 +1,5 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { useEffect } from 'react';
 import userEvent from '@testing-library/user-event';
 import { PENDING_REDIRECT_KEY, registrationIdFor, rememberRegistration, useSession } from '@portal/shared';
 import { bodyOf, renderAt, useFakeApi, type FakeApi } from '../../testing/render';
@@ -35,6 +36,29 @@ async function toStep2() {
   await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
   await screen.findByLabelText('Confirmar contraseña');
 }
+
+/** Types into the page's fields from an effect, as the shell hands over what the prerendered form held (hydration.ts). */
+function HandOver({ values }: { values: Record<string, string> }) {
+  useEffect(() => {
+    for (const [label, value] of Object.entries(values))
+      fireEvent.change(screen.getByLabelText(label), { target: { value } });
+  }, [values]);
+  return null;
+}
+
+it('keeps every field handed over in one go, before React renders again (what the prerendered form held)', async () => {
+  const values = { Email: 'ana@example.com', Nombre: 'Ana', Apellido: 'Pérez' };
+  renderAt(
+    '/register',
+    <>
+      <RegisterPage />
+      <HandOver values={values} />
+    </>,
+  );
+  for (const [label, value] of Object.entries(values)) expect(screen.getByLabelText(label)).toHaveValue(value);
+  await userEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
+  expect(screen.queryByText('El email es requerido')).not.toBeInTheDocument();
+});
 
 it('shows every step-1 message and asks the server nothing', async () => {
   renderAt('/register', <RegisterPage />);

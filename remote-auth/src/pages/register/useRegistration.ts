@@ -86,16 +86,22 @@ export function useRegistration() {
   const check = useSubmit(NO_MESSAGE);
   const create = useSubmit();
 
+  // The values as last changed, ahead of the render: changes that come before React renders again (what was typed
+  // before the page was React's is handed over field after field, in one go) each build on the one before.
+  const latest = useRef({ details, secret });
+
   // Errors show only after a check of the step, which loaded the phone rules.
   const changeDetails = (change: Partial<RegistrationDetails>) => {
-    const next = { ...details, ...change };
+    const next = { ...latest.current.details, ...change };
+    latest.current.details = next;
     setDetails(next);
     const rules = loadedPhoneRules();
     if (rules) setDetailErrors((shown) => recheckShown(shown, validateRegistrationDetails(trimmed(next), rules)));
   };
 
   const changePassword = (change: Partial<NewPassword>) => {
-    const next = { ...secret, ...change };
+    const next = { ...latest.current.secret, ...change };
+    latest.current.secret = next;
     setSecret(next);
     setPasswordErrors((shown) => recheckShown(shown, validateRegistrationPassword(next)));
   };

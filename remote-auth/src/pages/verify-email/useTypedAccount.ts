@@ -27,6 +27,8 @@ export function useTypedAccount(email: string, arrived: RegistrationProfile | un
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const [rulesFailed, setRulesFailed] = useState(false);
   const fields = useRef<HTMLDivElement>(null);
+  // As last changed, ahead of the render: changes that come before React renders again build on each other.
+  const latest = useRef({ profile, secret });
 
   // Errors show only after a send; then each field shown in error takes its fresh result as it is corrected.
   const recheck = (nextProfile: RegistrationProfile, nextSecret: NewPassword) => {
@@ -40,18 +42,20 @@ export function useTypedAccount(email: string, arrived: RegistrationProfile | un
       values: profile,
       errors,
       change: (change: Partial<RegistrationProfile>) => {
-        const next = { ...profile, ...change };
+        const next = { ...latest.current.profile, ...change };
+        latest.current.profile = next;
         setProfile(next);
-        recheck(next, secret);
+        recheck(next, latest.current.secret);
       },
     },
     password: {
       values: secret,
       errors,
       change: (change: Partial<NewPassword>) => {
-        const next = { ...secret, ...change };
+        const next = { ...latest.current.secret, ...change };
+        latest.current.secret = next;
         setSecret(next);
-        recheck(profile, next);
+        recheck(latest.current.profile, next);
       },
     },
     rulesFailed,
