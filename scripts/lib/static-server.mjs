@@ -119,9 +119,14 @@ function routeMatches(pattern, pathname) {
 const SCRIPT_PRELOAD = 'rel=preload; as=script; fetchpriority=low';
 
 /**
- * What a page of the host loads for a route: the host's entry and start-up files, and the route's remote: its
- * manifest, its entry and the chunks of the modules it shows. `null` for a path of no route.
- * @typedef {{ prerendered: boolean, scripts: string[], manifest?: string }} RouteFiles
+ * A route of the host's preload.json (scripts/webpack/preload-list-plugin.js).
+ * @typedef {{ path: string, prerendered?: boolean, remote: string, modules: string[] }} PreloadRoute
+ */
+
+/**
+ * What a page of the host loads: the host's entry and start-up files and, for a route whose remote answers, the
+ * remote's manifest, its entry and the chunks of the modules the route shows.
+ * @typedef {{ scripts: string[], manifest?: string }} PageFiles
  */
 
 /**
@@ -139,7 +144,7 @@ const SCRIPT_PRELOAD = 'rel=preload; as=script; fetchpriority=low';
 export function hostPreloads({ dir, runtimeConfig, ttlMs = 10_000 }) {
   /** @type {Map<string, { at: number, value: any }>} a remote's mf-manifest.json, as fetched */
   const manifests = new Map();
-  /** @type {{ scripts: string[], routes: { path: string, prerendered?: boolean, remote: string, modules: string[] }[] } | undefined} */
+  /** @type {{ scripts: string[], routes: PreloadRoute[] } | undefined} */
   let list;
   const manifest = async (/** @type {string} */ url) => {
     const cached = manifests.get(url);
@@ -160,11 +165,11 @@ export function hostPreloads({ dir, runtimeConfig, ttlMs = 10_000 }) {
     );
     return list;
   };
-  /** @param {{ path: string, prerendered?: boolean, remote: string, modules: string[] } | undefined} route */
+  /** @param {PreloadRoute | undefined} route @returns {Promise<PageFiles>} */
   const filesOf = async (route) => {
     const preloads = await preloadList();
-    /** @type {RouteFiles} */
-    const files = { prerendered: Boolean(route?.prerendered), scripts: preloads.scripts.map((file) => `/${file}`) };
+    /** @type {PageFiles} */
+    const files = { scripts: preloads.scripts.map((file) => `/${file}`) };
     const manifestUrl = route && runtimeConfig?.remotes?.[route.remote];
     const remote = manifestUrl ? await manifest(manifestUrl) : null;
     if (!route || !manifestUrl || !remote) return files;
@@ -184,7 +189,7 @@ export function hostPreloads({ dir, runtimeConfig, ttlMs = 10_000 }) {
     async link(pathname) {
       const route = (await preloadList()).routes.find((r) => routeMatches(r.path, pathname));
       const files = await filesOf(route);
-      if (files.prerendered) {
+      if (route?.prerendered) {
         return files.manifest ? `<${new URL(files.manifest).origin}>; rel=preconnect; crossorigin=anonymous` : '';
       }
       return [
@@ -193,15 +198,11 @@ export function hostPreloads({ dir, runtimeConfig, ttlMs = 10_000 }) {
         ...files.scripts.map((file) => `<${file}>; ${SCRIPT_PRELOAD}`),
       ].join(', ');
     },
-    /** @returns {Promise<Record<string, { scripts: string[], manifest?: string }>>} */
+    /** @returns {Promise<Record<string, PageFiles>>} */
     async afterPaint() {
-      /** @type {Record<string, { scripts: string[], manifest?: string }>} */
+      /** @type {Record<string, PageFiles>} */
       const pages = {};
-      for (const route of (await preloadList()).routes) {
-        if (!route.prerendered) continue;
-        const { scripts, manifest: manifestUrl } = await filesOf(route);
-        pages[route.path] = manifestUrl ? { scripts, manifest: manifestUrl } : { scripts };
-      }
+      for (const route of (await preloadList()).routes) if (route.prerendered) pages[route.path] = await filesOf(route);
       return pages;
     },
   };

@@ -1,8 +1,9 @@
 // The host's preload.json: what each page needs, announced by the static server before any script asks for it.
 /**
  * The host's `preload.json`, read by the static server to announce with a Link header what a page needs before
- * any script asks for it (docs/architecture.md, "Build and serving"): the files of the host's start-up (its entry, the
- * `bootstrap` chunk group and the shared packages it provides) and, per route of host/src/routes/route-table.ts, the remote modules it shows.
+ * any script asks for it (docs/architecture.md, "Build and serving"): the files of the host's start-up (its entry,
+ * the `bootstrap` chunk group and the shared packages it provides) and, per route of host/src/routes/route-table.ts,
+ * the remote modules it shows.
  */
 class PreloadListPlugin {
   /** @param {string} routeTable the host's route-table.ts */

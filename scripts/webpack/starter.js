@@ -2,15 +2,17 @@
 const path = require('node:path');
 
 /**
- * `start.js`, a plain build of host/src/start/start.ts (no federation runtime, a few hundred bytes): the page runs it
- * deferred, and it runs the shell's entry once the page is painted (docs/decisions/0063-scripts-after-the-first-paint.md).
- * Not content-hashed: the page names it, and it is revalidated with the runtime config, in parallel.
+ * `start.js`, a plain build of host/src/start/start.ts (no federation runtime, about 1.5 KB): the page runs it
+ * deferred, and it runs the shell's entry once the page is painted
+ * (docs/decisions/0063-scripts-after-the-first-paint.md). Not content-hashed: the page names it, and it is revalidated
+ * with the runtime config, in parallel.
  */
 const STARTER = 'start.js';
 
 /**
  * @param {string} dir the host's folder @param {boolean} production
- * @param {import('webpack').RuleSetRule} tsRule how TypeScript is compiled (federation.js) @returns {import('webpack').Configuration}
+ * @param {import('webpack').RuleSetRule} tsRule how TypeScript is compiled (federation.js)
+ * @returns {import('webpack').Configuration}
  */
 function starterConfig(dir, production, tsRule) {
   return {
@@ -18,7 +20,7 @@ function starterConfig(dir, production, tsRule) {
     mode: production ? 'production' : 'development',
     context: dir,
     entry: './src/start/start.ts',
-    // A few hundred bytes of the host's own code: no map, like a remote's standalone runtime.
+    // A little of the host's own code: no map, like a remote's standalone runtime.
     devtool: false,
     output: { path: path.join(dir, 'dist'), filename: STARTER, uniqueName: 'host-start' },
     resolve: { extensions: ['.ts', '.js'] },

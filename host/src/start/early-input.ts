@@ -4,9 +4,9 @@ import { PRERENDERED_ATTRIBUTE } from './prerendered-mark';
  * What a person did on the prerendered page before React took it over: a press on one of its buttons, or a form sent
  * (a password manager's fill and Enter). Neither does anything without the page's scripts (a button of the page has
  * no action of its own; the prerendered submit button is disabled until the fields are filled, as React renders it,
- * and a form the browser posts only gets the page again), so the page's starter holds the last one and the shell does it
- * again once React's page is on screen (docs/decisions/0060-paint-before-scripts.md). Links keep their own navigation; input
- * after hydration has started is React's (it replays discrete events itself).
+ * and a form the browser posts only gets the page again), so the page's starter holds the last one and the shell
+ * does it again once React's page is on screen (docs/decisions/0060-paint-before-scripts.md). Links keep their own
+ * navigation; input after hydration has started is React's (it replays discrete events itself).
  */
 type EarlyInput = { button: HTMLButtonElement } | { form: HTMLFormElement };
 
@@ -24,7 +24,7 @@ const HOLD = Symbol.for('portal.early-input');
 type PageWithHold = typeof globalThis & { [HOLD]?: Hold };
 const page = globalThis as PageWithHold;
 
-function hold(this: void, event: Event) {
+function hold(event: Event) {
   const state = page[HOLD];
   const root = document.getElementById('root');
   const { target } = event;

@@ -20,10 +20,8 @@ export function loadShell(entries: readonly string[], preload: PagePreload | und
     doc.head.append(link);
   };
   if (preload?.manifest) preloadLink(preload.manifest, 'fetch');
-  for (const href of preload?.scripts ?? []) {
-    if (!entries.some((entry) => new URL(entry, doc.baseURI).href === new URL(href, doc.baseURI).href))
-      preloadLink(href, 'script');
-  }
+  // The entry is in the list too: its preload is what the script below runs, fetched once.
+  for (const href of preload?.scripts ?? []) preloadLink(href, 'script');
   for (const src of entries) {
     const script = doc.createElement('script');
     script.src = src;

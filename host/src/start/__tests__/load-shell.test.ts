@@ -20,10 +20,11 @@ describe("the starter's loading of the shell", () => {
     expect(heads()).toEqual([
       // Fetched as the federation runtime fetches it (uncredentialed), so its answer is the one used.
       'preload fetch http://remote.test/mf-manifest.json anonymous',
+      'preload script /main.1.js -',
       'preload script /startup.1.js -',
       'preload script http://remote.test/remoteEntry.js -',
       'preload script http://remote.test/login.1.js -',
-      // The entry itself is the script that runs, not a preload of it as well.
+      // Run after the preloads are asked for: it uses its own.
       'script /main.1.js async=false',
     ]);
   });
