@@ -5,6 +5,7 @@ import type { Database } from './db/client.js';
 import { errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js';
 import { createValidatorCompiler } from './lib/validator-compiler.js';
 import { validationError } from './lib/validation.js';
+import answers from './plugins/app/answers.js';
 import authentication from './plugins/app/authentication.js';
 import codes from './plugins/app/codes.js';
 import type { Clock } from './domain/clock.js';
@@ -77,9 +78,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     frameworkErrors: frameworkErrorHandler,
     // Keep-alive connections would hold `close()` open for their idle timeout.
     forceCloseConnections: 'idle',
-    // Every request is answered within this bound whatever hangs beneath it (database, Redis, a provider): the
-    // error handler turns FST_ERR_HANDLER_TIMEOUT into the Spanish 503.
-    handlerTimeout: options.config.requestTimeoutMs,
     // Fastify's own 503 while closing is English and skips every hook (no security headers): the drain plugin answers
     // instead, and Fastify still adds `Connection: close`.
     return503OnClosing: false,
@@ -106,7 +104,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     enterRequestScope(request, done);
   });
 
-  // First: every service reports to it, and its request histogram sees every answer.
+  // Every request is answered within REQUEST_TIMEOUT_MS whatever hangs beneath it (database, Redis, a provider), at
+  // worst with the Spanish 503; answers made in one turn of the event loop leave together at its end. Before every
+  // other plugin: the deadline starts first, and the answer a handler decided is kept.
+  app.register(answers);
+  // Every service reports to it, and its request histogram sees every answer.
   app.register(metrics);
   app.register(database, { database: options.database });
   app.register(redis);

@@ -32,7 +32,7 @@ function toHttpError(error: FastifyError | HttpError): HttpError {
   return new HttpError(500, messages.internal);
 }
 
-/** Fastify's `handlerTimeout` (REQUEST_TIMEOUT_MS) ran out: the request gets the Spanish 503. */
+/** The request's deadline (REQUEST_TIMEOUT_MS, `plugins/app/answers.ts`) ran out: it gets the Spanish 503. */
 const handlerTimeout = 'FST_ERR_HANDLER_TIMEOUT';
 
 /**
