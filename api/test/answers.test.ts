@@ -27,6 +27,8 @@ describe('answers', () => {
   before(async () => {
     app = Fastify({
       logger: { level: 'warn', stream: { write: (line: string) => logged.push(line) } },
+      // A request left unanswered by a regression must not keep `close()` waiting.
+      forceCloseConnections: true,
     });
     app.decorate('config', { ...loadConfig({}), requestTimeoutMs: timeoutMs });
     app.setErrorHandler(errorHandler);
@@ -41,8 +43,14 @@ describe('answers', () => {
       done();
     });
     // Like the session state's barrier: a later hook that holds a decided answer (here past the deadline).
+    const failed = new WeakSet<object>();
     app.addHook('onSend', async (request, _reply, payload) => {
-      if ((request.query as { hold?: string }).hold) await sleep(2 * timeoutMs);
+      const { hold, fail } = request.query as { hold?: string; fail?: string };
+      if (hold) await sleep(2 * timeoutMs);
+      if (fail && !failed.has(request)) {
+        failed.add(request);
+        throw new Error('el gancho falló');
+      }
       return payload;
     });
     app.get('/', async (request) => {
@@ -158,6 +166,14 @@ describe('answers', () => {
   it('sends the answer its handler decided when a later hook holds it past the deadline', async () => {
     const answer = await ask(await opened(), '/?n=held&hold=1');
     assert.match(answer, /^HTTP\/1\.1 200 OK[\s\S]*\r\n\r\n\{"n":"held"\}$/);
+  });
+
+  it("answers with the error handler's 500 when a later hook fails the handler's answer", {
+    timeout: 5_000,
+  }, async () => {
+    const answer = await ask(await opened(), '/?n=fails&fail=1');
+    assert.match(answer, /^HTTP\/1\.1 500 Internal Server Error\r\n/);
+    assert.ok(answer.endsWith(JSON.stringify({ statusCode: 500, message: messages.internal })), answer);
   });
 
   it('leaves an answer the route writes by itself (the identity provider) to the route, past the deadline', async () => {

@@ -43,6 +43,11 @@ export default fp(
       arm();
     };
 
+    const handOn = (reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+      // Unless another answer went out meanwhile.
+      if (!reply.raw.headersSent) done(null, payload);
+    };
+
     // With one connection open, nothing can be read in the same turn as its request: its answer goes at once.
     let connections = 0;
     app.server.on('connection', (socket: Socket) => {
@@ -61,15 +66,13 @@ export default fp(
     // has been handled, so the reader of these answers (a balancer, a client with many connections) is woken once for
     // the lot instead of once per answer; an answer alone waits for nothing, its turn ends with it. The deadline's own
     // 503 goes at once: nothing is batched with it, and the handler may still answer late in the same turn.
-    app.addHook('onSend', (request, reply, payload, done) => {
-      if (answered.has(reply)) {
-        // A second answer to one request: the first stands. Fastify sends `undefined` again after a handler that
-        // called `reply.send` and returned nothing, as it cannot see the first answer written yet.
-        if (payload !== undefined) request.log.warn({ url: request.routeOptions.url }, 'second answer dropped');
-        return;
-      }
-      answered.add(reply);
-      if (waiting.delete(reply) && connections > 1) setImmediate(done, null, payload);
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      if (!answered.has(reply)) answered.add(reply);
+      // Fastify sends nothing again after a handler that called `reply.send` and returned nothing, as it cannot see the
+      // first answer written yet: the first stands. A second answer with a body is the error handler's, after a later
+      // hook failed the first: it goes.
+      else if (payload === undefined) return;
+      if (waiting.delete(reply) && connections > 1) setImmediate(handOn, reply, payload, done);
       else done(null, payload);
     });
     app.addHook('onClose', (_app, done) => {
