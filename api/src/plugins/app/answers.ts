@@ -21,12 +21,9 @@ export default fp(
     let timer: NodeJS.Timeout | undefined;
 
     const arm = () => {
-      timer = undefined;
-      for (const arrived of waiting.values()) {
-        timer = setTimeout(expire, Math.max(0, arrived + timeoutMs - performance.now()));
-        timer.unref();
-        return;
-      }
+      const oldest = waiting.values().next();
+      timer = oldest.done ? undefined : setTimeout(expire, Math.max(0, oldest.value + timeoutMs - performance.now()));
+      timer?.unref();
     };
     const expire = () => {
       const now = performance.now();
