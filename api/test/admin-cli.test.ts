@@ -237,7 +237,7 @@ for (const backend of backends) {
       assert.equal(badChange.code, 1, shown(badChange));
       assert.match(
         badChange.stderr,
-        /^URI de inicio de sesión: "http:\/\/planta\.example\.com\/i" no es válida \(debe usar https/,
+        /^URI de inicio de sesión: 'http:\/\/planta\.example\.com\/i' no es válida \(debe usar https/,
       );
 
       const listed = await admin(env, 'clientes-oidc');
@@ -259,7 +259,7 @@ for (const backend of backends) {
 
       const refused = await admin(env, 'crear-cliente-oidc', 'Malo', '--redireccion', 'http://malo.example.com/cb');
       assert.equal(refused.code, 1, shown(refused));
-      assert.match(refused.stderr, /URIs de redirección: "http:\/\/malo\.example\.com\/cb" no es válida/);
+      assert.match(refused.stderr, /URIs de redirección: 'http:\/\/malo\.example\.com\/cb' no es válida/);
 
       const rotated = await admin(env, 'rotar-secreto-oidc', clientId);
       assert.equal(rotated.code, 0, shown(rotated));

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { auditLog, oidcClients } from '../src/db/schema.js';
 import { adminEmail, adminPassword, createUser, forEachBackend, login } from './helpers/app.js';
+import { spanishErrorProblem } from './helpers/hostile.js';
 import { type OidcTestApi, serverApp, startOidcApi, TestBrowser } from './helpers/oidc.js';
 
 forEachBackend((backend) => {
@@ -122,8 +123,16 @@ forEachBackend((backend) => {
         [{ nombre: 'A', redirectUris: ['https://a.example.com/cb'], scopes: ['email'] }, /deben incluir openid/],
         [
           { nombre: 'A', redirectUris: ['https://a.example.com/cb'], scopes: ['openid', 'admin'] },
-          /desconocidos: admin/,
+          /^No existe el permiso 'admin'; los permisos son openid, profile, email, phone, plan, offline_access$/,
         ],
+        // What is sent is shown between quotes, the characters a screen hides written out; blank entries are dropped.
+        [
+          { nombre: 'A', redirectUris: ['https://a.example.com/cb'], scopes: ['openid', '%00', '\r\n', 'error\u202e'] },
+          /^No existen los permisos '%00', 'error\\u202e'; los permisos son openid,/,
+        ],
+        [{ nombre: '!', redirectUris: ['https://a.example.com/cb'], scopes: ['\r\n', ' '] }, /deben incluir openid/],
+        [{ nombre: 'A', redirectUris: ['must\u0001'] }, /^URIs de redirección: 'must\\u0001' no es válida \(debe ser/],
+        [{ nombre: 'Control\u0001', redirectUris: ['https://a.example.com/cb'] }, /^Datos inválidos: 'nombre'/],
         [
           { nombre: 'A', redirectUris: ['https://a.example.com/cb'], scopes: ['openid', 'plan'] },
           /plan necesita una app/,
@@ -139,7 +148,7 @@ forEachBackend((backend) => {
             redirectUris: ['https://a.example.com/cb'],
             initiateLoginUri: 'http://127.0.0.1:4000/iniciar',
           },
-          /URI de inicio de sesión: "http:\/\/127\.0\.0\.1:4000\/iniciar" no es válida \(debe usar https, también/,
+          /URI de inicio de sesión: 'http:\/\/127\.0\.0\.1:4000\/iniciar' no es válida \(debe usar https, también/,
         ],
         [{ nombre: 'A', redirectUris: [] }, /redirectUris/],
       ];
@@ -147,6 +156,7 @@ forEachBackend((backend) => {
         const refused = await call('POST', '/admin/clientes-oidc', body);
         assert.equal(refused.statusCode, 400, JSON.stringify(body));
         assert.match(refused.json<{ message: string }>().message, message);
+        assert.equal(spanishErrorProblem(refused), undefined, JSON.stringify(body));
       }
       const after_ = await api.app.db.select({ id: oidcClients.id }).from(oidcClients);
       assert.equal(after_.length, before.length);

@@ -1,10 +1,7 @@
 import { userFields, UserStatusSchema } from './users.js';
 import { Type } from 'typebox';
 import { userStatuses } from '../db/schema.js';
-import { LiteralUnion, Nullable } from './common.js';
-
-// Control characters are refused in every stored text: PostgreSQL rejects NUL, and the rest only hide tricks.
-const printable = '[^\\u0000-\\u001f\\u007f]';
+import { LiteralUnion, Nullable, printable } from './common.js';
 
 /** Trimmed and lower-cased by the handler; surrounding spaces are accepted because people paste them. */
 export const Email = Type.String({

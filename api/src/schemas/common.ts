@@ -24,6 +24,9 @@ export const commonErrors = {
   503: ErrorRef,
 };
 
+// Control characters are refused in every stored text: PostgreSQL rejects NUL, and the rest only hide tricks.
+export const printable = '[^\\u0000-\\u001f\\u007f]';
+
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const PageQuery = Type.Object(

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { LiteralUnion, Nullable } from './common.js';
+import { LiteralUnion, Nullable, printable } from './common.js';
 import { oidcScopes } from '../domain/identity-provider/scopes.js';
 
 /** An interaction's id, as oidc-provider makes them (nanoid, URL-safe). */
@@ -50,7 +50,8 @@ const UriList = Type.Array(Uri, { maxItems: 10 });
 
 export const OidcClientBody = Type.Object(
   {
-    nombre: Type.String({ minLength: 1, maxLength: 100 }),
+    // Blank is refused by the handler, in its own words.
+    nombre: Type.String({ minLength: 1, maxLength: 100, pattern: `^${printable}+$` }),
     redirectUris: Type.Array(Uri, { minItems: 1, maxItems: 10 }),
     postLogoutRedirectUris: Type.Optional(UriList),
     backchannelLogoutUri: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),

@@ -84,7 +84,7 @@ type UriKind = 'web' | 'loopback' | 'custom';
  */
 function uriKind(field: string, raw: string, publico: boolean): UriKind {
   const fail = (why: string): never => {
-    throw new HttpError(400, M.invalidUri(field, raw.slice(0, 200), why), 'INVALID_CLIENT_METADATA');
+    throw new HttpError(400, M.invalidUri(field, raw, why), 'INVALID_CLIENT_METADATA');
   };
   if (raw.length > maxUriLength) fail(M.uriTooLong(maxUriLength));
   let url: URL;
@@ -144,7 +144,11 @@ export async function validateClient(db: Db, input: OidcClientInput): Promise<Va
   const name = input.nombre.trim();
   if (!name) throw new HttpError(400, M.nameRequired, 'INVALID_CLIENT_METADATA');
   const publico = input.publico === true;
-  const scopes = input.scopes === undefined ? [...defaultClientScopes] : input.scopes.map((scope) => scope.trim());
+  // Blank entries are dropped and repeats kept once, as in the lists of addresses.
+  const scopes =
+    input.scopes === undefined
+      ? [...defaultClientScopes]
+      : [...new Set(input.scopes.map((scope) => scope.trim()).filter(Boolean))];
   const unknown = scopes.filter((scope) => !isOidcScope(scope));
   if (unknown.length > 0) throw new HttpError(400, M.unknownScopes(unknown), 'INVALID_CLIENT_METADATA');
   if (!scopes.includes('openid')) throw new HttpError(400, M.openidRequired, 'INVALID_CLIENT_METADATA');

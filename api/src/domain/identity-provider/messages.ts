@@ -1,4 +1,5 @@
 // The Spanish texts of the OpenID Connect provider: clients, interactions, authorized apps.
+import { oidcScopes } from './scopes.js';
 
 const fieldNames: Record<string, string> = {
   redirectUris: 'URIs de redirección',
@@ -7,12 +8,24 @@ const fieldNames: Record<string, string> = {
   initiateLoginUri: 'URI de inicio de sesión',
 };
 
+/**
+ * What someone sent, as a message shows it: between single quotes, with the characters a screen would not show
+ * (controls, bidirectional overrides) written as \u escapes, and cut at 200 characters.
+ */
+function quoted(value: string): string {
+  const visible = value.replace(
+    /[\p{Cc}\p{Cf}]/gu,
+    (char) => `\\u${char.codePointAt(0)?.toString(16).padStart(4, '0')}`,
+  );
+  return `'${visible.length > 200 ? `${visible.slice(0, 200)}…` : visible}'`;
+}
+
 export const identityProviderMessages = {
   nameRequired: 'El nombre del cliente es requerido',
   redirectUriRequired: 'Indica al menos una URI de redirección',
   tooManyUris: (field: string, max: number) => `${fieldNames[field] ?? field}: como máximo ${max}`,
   invalidUri: (field: string, uri: string, why: string) =>
-    `${fieldNames[field] ?? field}: "${uri}" no es válida (${why})`,
+    `${fieldNames[field] ?? field}: ${quoted(uri)} no es válida (${why})`,
   uriTooLong: (max: number) => `más de ${max} caracteres`,
   notAbsoluteUri: 'debe ser una dirección completa, como https://app.example.com/callback',
   uriWithFragment: 'no puede llevar fragmento (#)',
@@ -22,7 +35,9 @@ export const identityProviderMessages = {
   httpsOnly: 'debe usar https, también en 127.0.0.1 o localhost',
   customSchemeOnlyPublic: 'un esquema propio (como betopro://) solo es para clientes públicos (apps móviles)',
   schemeNotAllowed: 'ese esquema no está permitido',
-  unknownScopes: (scopes: string[]) => `Permisos desconocidos: ${scopes.join(', ').slice(0, 200)}`,
+  unknownScopes: (scopes: string[]) =>
+    `${scopes.length === 1 ? 'No existe el permiso' : 'No existen los permisos'} ${scopes.map(quoted).join(', ')}; ` +
+    `los permisos son ${oidcScopes.join(', ')}`,
   openidRequired: 'Los permisos deben incluir openid',
   planNeedsApp: 'El permiso plan necesita una app del catálogo',
   unknownApp: (id: number) => `No existe la app ${id}`,
