@@ -511,6 +511,9 @@ forEachBackend((backend) => {
       const bad: Array<[string, object]> = [
         ['/apps/register', {}],
         ['/apps/register', { nombre: '   ' }],
+        // One-line texts shown in the catalogue take no control character.
+        ['/apps/register', { nombre: 'Medidor\u0007' }],
+        ['/apps/register', { nombre: 'Medidor', tags: [{ descripcion: 'Nuevo\r\n' }] }],
       ];
       // Links are checked apart, with messages naming the form's labels: test/app-links.test.ts.
       for (const [url, payload] of bad) {
