@@ -180,6 +180,25 @@ forEachBackend((backend) => {
     });
   });
 
+  it('names an unknown field with characters a screen hides written out, and cut', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: 'a@b.c', password: 'secreto', 'rol\r\n\u202eadmin': 1 },
+    });
+    assert.equal(response.statusCode, 400);
+    assert.equal(
+      response.json().message,
+      "Datos inválidos: el campo 'rol\\u000d\\u000a\\u202eadmin' no está permitido",
+    );
+    const long = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: 'a@b.c', password: 'secreto', ['x'.repeat(300)]: 2 },
+    });
+    assert.equal(long.json().message, `Datos inválidos: el campo '${'x'.repeat(200)}…' no está permitido`);
+  });
+
   it('refuses a wrong-typed body field instead of converting it', async () => {
     const response = await t.app.inject({
       method: 'POST',

@@ -22,6 +22,18 @@ export function retryLater(statusCode: number, message: string, code: string, re
   return error;
 }
 
+/**
+ * What someone sent, as a message shows it: between single quotes, with the characters a screen would not show
+ * (controls, bidirectional overrides) written as \u escapes, and cut at 200 characters.
+ */
+export function quoted(value: string): string {
+  const visible = value.replace(
+    /[\p{Cc}\p{Cf}]/gu,
+    (char) => `\\u${char.codePointAt(0)?.toString(16).padStart(4, '0')}`,
+  );
+  return `'${visible.length > 200 ? `${visible.slice(0, 200)}…` : visible}'`;
+}
+
 export const messages = {
   notFound: 'Recurso no encontrado',
   internal: 'Error interno del servidor',

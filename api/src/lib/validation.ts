@@ -1,5 +1,5 @@
 import type { FastifyError, FastifySchemaValidationError } from 'fastify';
-import { HttpError } from './errors.js';
+import { HttpError, quoted } from './errors.js';
 
 type RequestPart = NonNullable<FastifyError['validationContext']>;
 
@@ -34,16 +34,16 @@ function describe(errors: FastifySchemaValidationError[], part: RequestPart): st
   if (!error) return 'Datos inválidos';
   const params = error.params as Record<string, unknown>;
   const path = fieldPath(error.instancePath);
-  const subject = path ? `'${path}'` : (partNames[part] ?? 'la petición');
+  const subject = path ? quoted(path) : (partNames[part] ?? 'la petición');
   const limit = params.limit;
 
   let problem: string;
   switch (error.keyword) {
     case 'required':
-      problem = `falta el campo '${[path, params.missingProperty].filter(Boolean).join('.')}'`;
+      problem = `falta el campo ${quoted([path, params.missingProperty].filter(Boolean).join('.'))}`;
       break;
     case 'additionalProperties':
-      problem = `el campo '${[path, params.additionalProperty].filter(Boolean).join('.')}' no está permitido`;
+      problem = `el campo ${quoted([path, params.additionalProperty].filter(Boolean).join('.'))} no está permitido`;
       break;
     case 'type': {
       const expected = String(params.type)

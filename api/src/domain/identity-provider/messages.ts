@@ -1,4 +1,5 @@
 // The Spanish texts of the OpenID Connect provider: clients, interactions, authorized apps.
+import { quoted } from '../../lib/errors.js';
 import { oidcScopes } from './scopes.js';
 
 const fieldNames: Record<string, string> = {
@@ -7,18 +8,6 @@ const fieldNames: Record<string, string> = {
   backchannelLogoutUri: 'URI de cierre de sesión por canal trasero',
   initiateLoginUri: 'URI de inicio de sesión',
 };
-
-/**
- * What someone sent, as a message shows it: between single quotes, with the characters a screen would not show
- * (controls, bidirectional overrides) written as \u escapes, and cut at 200 characters.
- */
-function quoted(value: string): string {
-  const visible = value.replace(
-    /[\p{Cc}\p{Cf}]/gu,
-    (char) => `\\u${char.codePointAt(0)?.toString(16).padStart(4, '0')}`,
-  );
-  return `'${visible.length > 200 ? `${visible.slice(0, 200)}…` : visible}'`;
-}
 
 export const identityProviderMessages = {
   nameRequired: 'El nombre del cliente es requerido',
