@@ -162,9 +162,12 @@ function secondStepOf(body: ErrorBody | undefined): SecondStep | undefined {
 const FOREIGN_TEXT =
   /<|\b(the|internal|server|gateway|found|timeout|timed|forbidden|unauthorized|bad request|service|unavailable|too many|requests?|failed|invalid|upstream|proxy|error occurred)\b/i;
 
-/** Whether a server text is one of the API's Spanish messages, fit to show; anything else gives way to the fallback. */
+/**
+ * Whether a server text is one of the API's Spanish messages, fit to show; anything else gives way to the fallback.
+ * What the API quotes back between single quotes (an address, a field) is the person's, whatever words it holds.
+ */
 export function isOwnMessage(text: string): boolean {
-  return text.trim() !== '' && !FOREIGN_TEXT.test(text);
+  return text.trim() !== '' && !FOREIGN_TEXT.test(text.replace(/'[^'\n]*'/g, "''"));
 }
 
 async function toApiError(error: unknown, fallback: string): Promise<ApiError> {

@@ -191,6 +191,20 @@ it("never shows a gateway's or server's English text: the Spanish fallback inste
   });
 });
 
+it('shows a Spanish message whose quoted value holds such words, and still not an English text that quotes one', async () => {
+  const own = "URIs de redirección: 'https://server.example.com/the/cb' no es válida (ese esquema no está permitido)";
+  await useApi({
+    'GET /apps/listar': { status: 400, body: { statusCode: 400, message: own } },
+    'GET /auth/user': { status: 504, body: { message: "The 'upstream' server timed out" } },
+  });
+  await expect(request('get', 'apps/listar', { fallback: FALLBACK.listApps })).rejects.toMatchObject({
+    message: own,
+  });
+  await expect(request('get', 'auth/user', { fallback: FALLBACK.currentUser })).rejects.toMatchObject({
+    message: FALLBACK.currentUser,
+  });
+});
+
 it("names a refused field with the form's label", () => {
   const refusal = new ApiError("Datos inválidos: 'webUrl' no es válido", 400, 'VALIDATION_ERROR');
   expect(errorMessage(refusal, 'x', { webUrl: 'URL web' })).toBe("Datos inválidos: 'URL web' no es válido");
