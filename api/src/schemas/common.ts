@@ -24,7 +24,8 @@ export const commonErrors = {
   503: ErrorRef,
 };
 
-// Control characters are refused in every stored text: PostgreSQL rejects NUL, and the rest only hide tricks.
+// Control characters are refused in every one-line stored text (names, tags): PostgreSQL rejects NUL, and the rest
+// only hide tricks. Long descriptions keep their line breaks.
 export const printable = '[^\\u0000-\\u001f\\u007f]';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
