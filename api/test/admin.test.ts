@@ -514,6 +514,7 @@ forEachBackend((backend) => {
         // One-line texts shown in the catalogue take no control character.
         ['/apps/register', { nombre: 'Medidor\u0007' }],
         ['/apps/register', { nombre: 'Medidor', tags: [{ descripcion: 'Nuevo\r\n' }] }],
+        ['/apps/register', { nombre: 'Medidor', tags: [{ descripcion: '   ' }] }],
       ];
       // Links are checked apart, with messages naming the form's labels: test/app-links.test.ts.
       for (const [url, payload] of bad) {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { LiteralUnion, Nullable, printable } from './common.js';
+import { LiteralUnion, Nullable, OneLineText } from './common.js';
 import { auditActions } from '../domain/accounts/audit-actions.js';
 
 const Figure = Type.Object(
@@ -92,7 +92,7 @@ const url = (description: string) => Nullable(Type.String({ maxLength: 2048, pat
 const link = (description: string) => Nullable(Type.String({ maxLength: 2048, description }));
 
 const appFields = {
-  nombre: Type.String({ minLength: 1, maxLength: 100, pattern: `^(?=.*\\S)${printable}+$` }),
+  nombre: OneLineText(100),
   descripcion: Type.String({ maxLength: 500 }),
   longDescription: Type.String({ maxLength: 5000 }),
   iconUrl: url('URL absoluta http(s) o ruta del portal'),
@@ -108,10 +108,7 @@ const appFields = {
   isEnabledWeb: Type.Boolean(),
   isEnabledMovil: Type.Boolean(),
   tags: Type.Array(
-    Type.Object(
-      { descripcion: Type.String({ minLength: 1, maxLength: 50, pattern: `^${printable}+$` }) },
-      { additionalProperties: false },
-    ),
+    Type.Object({ descripcion: OneLineText(50) }, { additionalProperties: false }),
     { maxItems: 20 },
   ),
 };

@@ -1,7 +1,7 @@
 import { userFields, UserStatusSchema } from './users.js';
 import { Type } from 'typebox';
 import { userStatuses } from '../db/schema.js';
-import { LiteralUnion, Nullable, printable } from './common.js';
+import { LiteralUnion, Nullable, OneLineText } from './common.js';
 
 /** Trimmed and lower-cased by the handler; surrounding spaces are accepted because people paste them. */
 export const Email = Type.String({
@@ -11,8 +11,8 @@ export const Email = Type.String({
   description: 'Se ignoran mayúsculas y espacios alrededor',
 });
 
-/** A name: up to 100 printable characters, not only spaces. */
-export const Name = Type.String({ minLength: 1, maxLength: 100, pattern: `^(?=.*\\S)${printable}+$` });
+/** A person's name or last name. */
+export const Name = OneLineText(100);
 
 /** Digits, spaces and + ( ) - . as people write phone numbers. */
 const phoneCharacters = '^[0-9+() .-]*$';

@@ -28,6 +28,10 @@ export const commonErrors = {
 // only hide tricks. Long descriptions keep their line breaks.
 export const printable = '[^\\u0000-\\u001f\\u007f]';
 
+/** A one-line text a person names something with: 1 to `maxLength` printable characters, not only spaces. */
+export const OneLineText = (maxLength: number) =>
+  Type.String({ minLength: 1, maxLength, pattern: `^(?=.*\\S)${printable}+$` });
+
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const PageQuery = Type.Object(

@@ -1,7 +1,7 @@
 // Passkeys, the TOTP second factor, recovery codes and the second step of a password sign-in. The HTTP
 // shapes of every call under /auth that api/README.md "Segundo factor y llaves de acceso" describes.
 import { Type } from 'typebox';
-import { LiteralUnion, Nullable } from './common.js';
+import { LiteralUnion, Nullable, OneLineText } from './common.js';
 
 /** A current TOTP code: 6 digits (spaces the person typed are taken out by the client). */
 export const TotpCode = Type.String({ pattern: '^[0-9]{6}$', description: 'Código de 6 dígitos de la aplicación' });
@@ -114,7 +114,7 @@ const CredentialResponse = Type.Object({}, { additionalProperties: true, maxProp
 export const AddPasskeyBody = Type.Object(
   {
     ceremonyId: CeremonyId,
-    name: Type.String({ minLength: 1, maxLength: 60, pattern: '^(?=.*\\S)[^\\u0000-\\u001f\\u007f]+$' }),
+    name: OneLineText(60),
     response: CredentialResponse,
   },
   { additionalProperties: false },

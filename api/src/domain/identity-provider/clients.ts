@@ -118,8 +118,13 @@ interface ValidClient {
   scopes: OidcScope[];
 }
 
+/** A list as typed: each entry trimmed, blank ones dropped, repeats kept once, in order. */
+function trimmedUnique(list: readonly string[]): string[] {
+  return [...new Set(list.map((item) => item.trim()).filter(Boolean))];
+}
+
 function uniqueList(field: string, list: readonly string[], publico: boolean, required: boolean): string[] {
-  const trimmed = [...new Set(list.map((item) => item.trim()).filter(Boolean))];
+  const trimmed = trimmedUnique(list);
   if (required && trimmed.length === 0) throw new HttpError(400, M.redirectUriRequired, 'INVALID_CLIENT_METADATA');
   if (trimmed.length > maxRedirectUris)
     throw new HttpError(400, M.tooManyUris(field, maxRedirectUris), 'INVALID_CLIENT_METADATA');
@@ -144,11 +149,7 @@ export async function validateClient(db: Db, input: OidcClientInput): Promise<Va
   const name = input.nombre.trim();
   if (!name) throw new HttpError(400, M.nameRequired, 'INVALID_CLIENT_METADATA');
   const publico = input.publico === true;
-  // Blank entries are dropped and repeats kept once, as in the lists of addresses.
-  const scopes =
-    input.scopes === undefined
-      ? [...defaultClientScopes]
-      : [...new Set(input.scopes.map((scope) => scope.trim()).filter(Boolean))];
+  const scopes = input.scopes === undefined ? [...defaultClientScopes] : trimmedUnique(input.scopes);
   const unknown = scopes.filter((scope) => !isOidcScope(scope));
   if (unknown.length > 0) throw new HttpError(400, M.unknownScopes(unknown), 'INVALID_CLIENT_METADATA');
   if (!scopes.includes('openid')) throw new HttpError(400, M.openidRequired, 'INVALID_CLIENT_METADATA');
