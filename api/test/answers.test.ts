@@ -128,27 +128,28 @@ describe('answers', () => {
     assert.ok(events.indexOf('written solo') < events.indexOf('next turn after solo'), events.join(', '));
   });
 
-  /** Resolves once the server holds no connection but the ones given, and their closes have been counted. */
-  async function onlyOpen(count: number): Promise<void> {
+  /** Resolves once the server holds no connection, and their closes have been counted. */
+  async function noneOpen(): Promise<void> {
     const open = () => new Promise<number>((resolve) => app.server.getConnections((_error, n) => resolve(n)));
-    while ((await open()) > count) await sleep(5);
+    while ((await open()) > 0) await sleep(5);
     await new Promise((resolve) => setImmediate(resolve));
   }
 
   it('writes the answer on the only open connection in the turn that made it, and holds it while another is open', async () => {
     // Alone, nothing else can be read in its turn: the answer goes before that turn's check phase.
-    await onlyOpen(0);
+    await noneOpen();
     events.length = 0;
     assert.match(await ask(await opened(), '/?n=alone'), /\{"n":"alone"\}$/);
     while (!events.includes('check phase after alone')) await sleep(1);
     assert.ok(events.indexOf('written alone') < events.indexOf('check phase after alone'), events.join(', '));
 
     // With another connection open (idle here), it waits for the check phase, where the answers of its turn leave.
-    await onlyOpen(0);
+    await noneOpen();
     const idle = await opened();
     events.length = 0;
     assert.match(await ask(await opened(), '/?n=beside'), /\{"n":"beside"\}$/);
     idle.destroy();
+    while (!events.includes('check phase after beside')) await sleep(1);
     assert.ok(events.indexOf('check phase after beside') < events.indexOf('written beside'), events.join(', '));
   });
 
