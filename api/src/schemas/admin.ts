@@ -107,10 +107,7 @@ const appFields = {
   ),
   isEnabledWeb: Type.Boolean(),
   isEnabledMovil: Type.Boolean(),
-  tags: Type.Array(
-    Type.Object({ descripcion: OneLineText(50) }, { additionalProperties: false }),
-    { maxItems: 20 },
-  ),
+  tags: Type.Array(Type.Object({ descripcion: OneLineText(50) }, { additionalProperties: false }), { maxItems: 20 }),
 };
 
 export const CreateAppBody = Type.Object(
