@@ -165,20 +165,27 @@ describe('faults', () => {
     ];
     await waitFor('traffic to be served', () => kinds.every(([kind, ok]) => answered(kind, ok, 'up')));
 
-    // Registrations caught in the middle of their transaction: held on a table lock when the server goes away.
+    // Registrations caught in the middle of their transaction: held on a table lock when the server goes away. A
+    // prepared transaction holds the lock, not a session: a fast shutdown ends every session in an order of its own,
+    // and a session's lock freed before a waiter is told to stop would let that waiter commit its registration.
+    const lock = 'faults-account-codes';
     const locker = new pg.Client({ connectionString: cluster!.url });
     locker.on('error', () => {});
     await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE account_codes IN SHARE MODE');
+    await locker.query(`PREPARE TRANSACTION '${lock}'`);
+    await locker.end();
+    const unlock = () => db.query(`ROLLBACK PREPARED '${lock}'`);
     try {
-      await locker.query('BEGIN');
-      await locker.query('LOCK TABLE account_codes IN SHARE MODE');
       const caught = register('atrapada@portal.test');
+      // A prepared transaction's lock shows as held by pid 0.
       await waitFor(
         'two registrations waiting on the lock',
         async () =>
           (
             await db.query<{ n: number }>(
-              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`,
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE 0 = ANY(pg_blocking_pids(pid))`,
             )
           ).rows[0]!.n >= 2,
       );
@@ -195,6 +202,8 @@ describe('faults', () => {
 
       phase = 'back';
       await cluster!.start();
+      // The lock came back with the server; from here on registrations go through.
+      await waitFor('the lock to be let go', async () => (await unlock()) && true);
       await waitFor(
         'the same process to serve again',
         async () => (await call(api, 'GET', '/auth/user', undefined, token)).status === 200,
@@ -206,8 +215,8 @@ describe('faults', () => {
       // Whatever happened above, the other tests get their database and the traffic stops.
       running = false;
       await Promise.all(clients);
-      await locker.end().catch(() => {});
       if (phase === 'down') await cluster!.start();
+      await unlock().catch(() => {});
     }
 
     assert.equal(api.child.exitCode, null, 'the API never stopped');

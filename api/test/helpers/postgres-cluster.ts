@@ -50,8 +50,9 @@ export async function createPostgresCluster(): Promise<PostgresCluster> {
     asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]) : run(join(bin, tool), args);
   const data = join(dir, 'data');
   const port = await freePort();
-  // No fsync: the data is thrown away, and syncing is most of a cluster's creation time.
-  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  // No fsync: the data is thrown away, and syncing is most of a cluster's creation time. Prepared transactions let a
+  // test hold a lock that outlives every session, and a restart.
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_prepared_transactions=2`;
   let started = false;
   // A test process that dies without its after hooks must not leave a server running.
   const onExit = () => {
