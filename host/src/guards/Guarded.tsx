@@ -10,6 +10,7 @@ import {
   replaceWith,
   signInLanding,
   Spinner,
+  stillOn,
   TEXT,
   useSession,
 } from '@portal/shared';
@@ -27,19 +28,22 @@ import { decideAccess } from './access';
  */
 function Land({ redirectUrl }: { redirectUrl: string | null }) {
   const navigate = useNavigate();
+  const { key } = useLocation();
   const landing = useRef<Promise<Landing> | null>(null);
   useEffect(() => {
     let current = true;
     landing.current ??= signInLanding(redirectUrl, useSession.getState().user);
     void landing.current.then((next) => {
-      if (!current) return;
+      // A tree still on screen while the next page loads (a router transition) may be one the person has left with
+      // Back: its landing would replace the entry they went to.
+      if (!current || !stillOn(key)) return;
       if (next.kind === 'leave') replaceWith(next.url);
       else navigate(next.path, { replace: true });
     });
     return () => {
       current = false;
     };
-  }, [redirectUrl, navigate]);
+  }, [redirectUrl, navigate, key]);
   return <Spinner label={TEXT.signingIn} />;
 }
 
