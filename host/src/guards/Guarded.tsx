@@ -30,13 +30,15 @@ function Land({ redirectUrl }: { redirectUrl: string | null }) {
   const navigate = useNavigate();
   const { key } = useLocation();
   const landing = useRef<Promise<Landing> | null>(null);
+  const landed = useRef(false);
   useEffect(() => {
     let current = true;
     landing.current ??= signInLanding(redirectUrl, useSession.getState().user);
     void landing.current.then((next) => {
       // A tree still on screen while the next page loads (a router transition) may be one the person has left with
-      // Back: its landing would replace the entry they went to.
-      if (!current || !stillOn(key)) return;
+      // Back: its landing would replace the entry they went to. It goes from the entry shown next instead, once.
+      if (!current || landed.current || !stillOn(key)) return;
+      landed.current = true;
       if (next.kind === 'leave') replaceWith(next.url);
       else navigate(next.path, { replace: true });
     });

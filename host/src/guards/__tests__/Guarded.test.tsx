@@ -1,0 +1,46 @@
+import { act, render, waitFor } from '@testing-library/react';
+import { BrowserRouter } from 'react-router-dom';
+import { type Landing, resetSessionForTests, signInLanding, useSession } from '@portal/shared';
+import { user } from '@portal/shared/testing/fixtures';
+import { Guarded } from '../Guarded';
+
+jest.mock('@portal/shared', () => ({ ...jest.requireActual('@portal/shared'), signInLanding: jest.fn() }));
+jest.mock('../../layout/TopBar', () => ({ TopBar: () => <header>barra superior</header> }));
+
+/** A signed-in person at /login in the browser's router, whose landing is decided when the test says. */
+async function signedInAtLogin() {
+  let decide: (landing: Landing) => void = () => undefined;
+  jest.mocked(signInLanding).mockReturnValue(
+    new Promise<Landing>((resolve) => {
+      decide = resolve;
+    }),
+  );
+  resetSessionForTests();
+  useSession.setState({ isInitialized: true });
+  await useSession.getState().startSession('tok', user());
+  window.history.replaceState(null, '', '/login');
+  render(
+    <BrowserRouter>
+      <Guarded guard="guest">
+        <p>formulario</p>
+      </Guarded>
+    </BrowserRouter>,
+  );
+  await waitFor(() => expect(signInLanding).toHaveBeenCalled());
+  return (landing: Landing) => act(async () => decide(landing));
+}
+
+it('sends a signed-in person on from the sign-in page, replacing it', async () => {
+  const decide = await signedInAtLogin();
+  await decide({ kind: 'page', path: '/apps' });
+  expect(window.location.pathname).toBe('/apps');
+});
+
+it('does not send on from a page the tab has left while the landing was decided', async () => {
+  const decide = await signedInAtLogin();
+  // The browser is on another entry the router has not shown yet (Back pressed while the next page loads): the
+  // sign-in page's tree is still the one on screen.
+  window.history.pushState({ usr: null, key: 'otra', idx: 1 }, '', '/register');
+  await decide({ kind: 'page', path: '/apps' });
+  expect(window.location.pathname).toBe('/register');
+});
