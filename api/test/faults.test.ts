@@ -203,7 +203,7 @@ describe('faults', () => {
       phase = 'back';
       await cluster!.start();
       // The lock came back with the server; from here on registrations go through.
-      await waitFor('the lock to be let go', async () => (await unlock()) && true);
+      await waitFor('the lock to be let go', unlock);
       await waitFor(
         'the same process to serve again',
         async () => (await call(api, 'GET', '/auth/user', undefined, token)).status === 200,

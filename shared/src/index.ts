@@ -43,6 +43,7 @@ export * from '@portal/contracts/users/picture';
 export * from './apps/store';
 export * from './billing/store';
 export * from './navigation/active-item';
+export * from './navigation/history-entry';
 export * from './navigation/leave';
 export * from './ui/AppIcon';
 

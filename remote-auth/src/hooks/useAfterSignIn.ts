@@ -10,6 +10,7 @@ import { leaveTo, signInLanding, stillOn, useSession } from '@portal/shared';
  */
 export function useAfterSignIn() {
   const navigate = useNavigate();
+  // Read when called, not when made: the callback keeps one identity (the Google return's effect depends on it).
   const shown = useRef('');
   shown.current = useLocation().key;
   return useCallback(

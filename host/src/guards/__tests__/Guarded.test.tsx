@@ -10,6 +10,7 @@ jest.mock('../../layout/TopBar', () => ({ TopBar: () => <header>barra superior</
 /** A signed-in person at /login in the browser's router, whose landing is decided when the test says. */
 async function signedInAtLogin() {
   let decide: (landing: Landing) => void = () => undefined;
+  jest.mocked(signInLanding).mockClear();
   jest.mocked(signInLanding).mockReturnValue(
     new Promise<Landing>((resolve) => {
       decide = resolve;
@@ -36,11 +37,16 @@ it('sends a signed-in person on from the sign-in page, replacing it', async () =
   expect(window.location.pathname).toBe('/apps');
 });
 
-it('does not send on from a page the tab has left while the landing was decided', async () => {
+it('does not send on from a page the tab has left while the landing was decided, but from the one shown next', async () => {
   const decide = await signedInAtLogin();
   // The browser is on another entry the router has not shown yet (Back pressed while the next page loads): the
-  // sign-in page's tree is still the one on screen.
-  window.history.pushState({ usr: null, key: 'otra', idx: 1 }, '', '/register');
+  // sign-in page's tree is still the one on screen. The other entry is a sign-in page too, at the same address.
+  window.history.pushState({ usr: null, key: 'otra', idx: 1 }, '', '/login?otra');
   await decide({ kind: 'page', path: '/apps' });
-  expect(window.location.pathname).toBe('/register');
+  expect(window.location.href).toMatch(/\/login\?otra$/);
+  // The router shows that entry: a signed-in person there is sent on, once, replacing it.
+  act(() => window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state })));
+  await waitFor(() => expect(window.location.pathname).toBe('/apps'));
+  expect(window.history.state.idx).toBe(1);
+  expect(signInLanding).toHaveBeenCalledTimes(1);
 });
