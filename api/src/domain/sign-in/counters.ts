@@ -195,35 +195,44 @@ else
 end
 return 0`;
 
-export function redisCounterStore(redis: Redis, prefix: string, clock: Clock): CounterStore {
-  const key = (name: string) => `${prefix}counter:${name}`;
-  // Without its counters the API cannot tell a guesser from a person: it answers 503 rather than skip the limits.
-  const unavailable = (error: unknown): never => {
+/** Runs one Redis command: its answer, or the error to throw when Redis could not answer (the API's 503). */
+export type RedisCall = <T>(command: () => Promise<T>) => Promise<T>;
+
+// Without its counters the API cannot tell a guesser from a person: it answers 503 rather than skip the limits.
+const refuseOnFailure: RedisCall = (command) =>
+  command().catch((error: unknown) => {
     throw Object.assign(serviceUnavailable(), { cause: error });
-  };
+  });
+
+export function redisCounterStore(
+  redis: Redis,
+  prefix: string,
+  clock: Clock,
+  call: RedisCall = refuseOnFailure,
+): CounterStore {
+  const key = (name: string) => `${prefix}counter:${name}`;
   return {
     async increment(name, windowMs) {
-      const [count, resetAt] = (await redis
-        .eval(incrementScript, 1, key(name), clock(), windowMs)
-        .catch(unavailable)) as [number, number];
+      const [count, resetAt] = (await call(() => redis.eval(incrementScript, 1, key(name), clock(), windowMs))) as [
+        number,
+        number,
+      ];
       return { count, resetAt };
     },
     async hold(name, ms, replace = false) {
-      return (await redis
-        .eval(holdScript, 1, key(name), clock(), ms, replace ? '1' : '0')
-        .catch(unavailable)) as number;
+      return (await call(() => redis.eval(holdScript, 1, key(name), clock(), ms, replace ? '1' : '0'))) as number;
     },
     async heldFor(name) {
-      const held = Number(await redis.get(key(name)).catch(unavailable));
+      const held = Number(await call(() => redis.get(key(name))));
       return Math.max(0, held - clock());
     },
     async delete(...names) {
-      if (names.length > 0) await redis.del(...names.map(key)).catch(unavailable);
+      if (names.length > 0) await call(() => redis.del(...names.map(key)));
     },
     async take(name, windowMs, rule) {
       const lock = rule.lock;
-      const answer = (await redis
-        .eval(
+      const answer = (await call(() =>
+        redis.eval(
           takeScript,
           3,
           key(name),
@@ -233,16 +242,16 @@ export function redisCounterStore(redis: Redis, prefix: string, clock: Clock): C
           windowMs,
           rule.threshold,
           ...(lock?.ms ?? []),
-        )
-        .catch(unavailable)) as [number, ...number[]];
+        ),
+      )) as [number, ...number[]];
       const [ok, first = 0, resetAt = 0, lockMs = 0, lockUntil = 0, previousUntil = 0] = answer;
       if (ok === 0) return { taken: false, waitMs: first };
       const count = first;
       return { taken: true, count, resetAt, lockMs, lockUntil, previousUntil };
     },
     async giveBack(name, taken, lockKey) {
-      await redis
-        .eval(
+      await call(() =>
+        redis.eval(
           giveBackScript,
           2,
           key(name),
@@ -251,8 +260,8 @@ export function redisCounterStore(redis: Redis, prefix: string, clock: Clock): C
           taken.resetAt,
           taken.lockUntil,
           taken.previousUntil,
-        )
-        .catch(unavailable);
+        ),
+      );
     },
   };
 }

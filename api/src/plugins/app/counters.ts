@@ -17,8 +17,12 @@ export default fp<CountersPluginOptions>(
   async (app, options) => {
     const clock = options.clock ?? Date.now;
     app.decorate('clock', clock);
-    if (app.redis) {
-      app.decorate('counters', redisCounterStore(app.redis, app.config.redisKeyPrefix, clock));
+    if (app.redis && app.redisLink) {
+      const link = app.redisLink;
+      app.decorate(
+        'counters',
+        redisCounterStore(app.redis, app.config.redisKeyPrefix, clock, (c) => link.call(c)),
+      );
       return;
     }
     const store = memoryCounterStore(clock);

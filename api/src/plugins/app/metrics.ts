@@ -185,6 +185,31 @@ function createMetrics(app: FastifyInstance): Omit<Metrics, 'scrape' | 'listen'>
     },
   });
 
+  const redisLink = () => (app.hasDecorator('redisLink') ? app.redisLink : null);
+  new Gauge({
+    name: 'portal_redis_up',
+    help: '1 while Redis answers (or none is configured), 0 during an outage: requests needing a counter get 503',
+    registers: [registry],
+    collect() {
+      this.set(redisLink()?.up === false ? 0 : 1);
+    },
+  });
+  new Gauge({
+    name: 'portal_redis_persistent',
+    help: '1 when Redis keeps an append-only file (sign-in locks survive its restart), else 0; 1 without Redis',
+    registers: [registry],
+    collect() {
+      this.set(redisLink()?.persistent === false ? 0 : 1);
+    },
+  });
+  mirroredCounter(registry, 'portal_redis_outages_total', 'Times Redis stopped answering', () => redisLink()?.outages);
+  mirroredCounter(
+    registry,
+    'portal_redis_refused_requests_total',
+    'Requests answered 503 because Redis did not answer',
+    () => redisLink()?.refused,
+  );
+
   const memory = () => (app.hasDecorator('sessionState') ? app.sessionState : undefined);
   new Gauge({
     name: 'portal_session_memory_entries',
