@@ -34,8 +34,14 @@ export default fp(
         if (reply.sent || reply.raw.destroyed) continue;
         const late = new errorCodes.FST_ERR_HANDLER_TIMEOUT(timeoutMs, reply.request.routeOptions.url ?? '');
         // A handler that had started writing by itself cannot be answered anew.
-        if (reply.raw.headersSent) reply.raw.destroy(late);
-        else reply.send(late);
+        if (reply.raw.headersSent) {
+          reply.raw.destroy(late);
+          continue;
+        }
+        // A body still on its way would hold the connection until its client finished it (a slow client never
+        // does): Node closes the connection once this answer is flushed. A whole request's connection stays open.
+        if (!reply.request.raw.complete) reply.header('connection', 'close');
+        reply.send(late);
       }
       arm();
     };
