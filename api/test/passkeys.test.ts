@@ -260,7 +260,7 @@ forEachBackend((backend) => {
     it('refuses a name with control characters or over 60 characters, in Spanish, storing nothing', async () => {
       const account = await newAccount('nombre-llave@portal.test');
       for (const [name, message] of [
-        ['Mi\u0007llave', "Datos inválidos: 'name' no es válido"],
+        ['Mi\u0007llave', "Datos inválidos: 'name' contiene un carácter no admitido"],
         ['x'.repeat(61), "Datos inválidos: 'name' debe tener como máximo 60 caracteres"],
         ['   ', "Datos inválidos: 'name' no es válido"],
       ] as const) {

@@ -69,7 +69,11 @@ function describe(errors: FastifySchemaValidationError[], part: RequestPart): st
       problem = `${subject} no tiene un formato válido`;
       break;
     case 'character':
-      problem = `${subject} contiene un carácter no admitido`;
+      // U+FFFD stands where a client sent bytes that are not UTF-8: saying so tells the client what to fix.
+      problem =
+        params.character === '\ufffd'
+          ? `${subject} contiene el carácter de reemplazo '\ufffd' (U+FFFD) de un texto mal codificado`
+          : `${subject} contiene un carácter no admitido`;
       break;
     case 'enum':
     case 'const':

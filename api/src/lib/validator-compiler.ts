@@ -1,4 +1,4 @@
-import { Ajv, type AnySchema, type Options, type ValidateFunction } from 'ajv';
+import { Ajv, type AnySchema, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 
@@ -43,15 +43,43 @@ function unstorable(data: unknown, instancePath = ''): Unstorable | undefined {
   return undefined;
 }
 
+/** What a one-line text refuses (schemas/common.ts): a control character, or U+FFFD (left for bytes not in UTF-8). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what it is for.
+const refusedCharacter = /[\u0000-\u001f\u007f\ufffd]/;
+
+/** The value at an Ajv `instancePath` (`/tags/0/descripcion`). */
+function valueAt(data: unknown, instancePath: string): unknown {
+  let value = data;
+  for (const key of instancePath.split('/').slice(1)) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[key.replaceAll('~1', '/').replaceAll('~0', '~')];
+  }
+  return value;
+}
+
+/**
+ * A pattern's refusal of a text that holds such a character names the character: "contains a character it does not
+ * take" tells the person what to fix, where "is not valid" would not.
+ */
+function named(error: ErrorObject, data: unknown): ErrorObject {
+  if (error.keyword !== 'pattern') return error;
+  const value = valueAt(data, error.instancePath);
+  const character = typeof value === 'string' ? refusedCharacter.exec(value)?.[0] : undefined;
+  return character === undefined ? error : { ...error, keyword: 'character', params: { character } };
+}
+
 /** The schema's validation, then a 400 for input that would only fail in the database (a 500 there). */
 function storableOnly(validate: ValidateFunction): ValidateFunction {
   const checked = ((data: unknown) => {
-    const valid = validate(data);
-    const found = valid ? unstorable(data) : undefined;
+    if (!validate(data)) {
+      checked.errors = validate.errors?.map((error) => named(error, data));
+      return false;
+    }
+    const found = unstorable(data);
     checked.errors = found
       ? [{ ...found, schemaPath: '', params: found.keyword === 'type' ? { type: 'number' } : {} }]
       : validate.errors;
-    return valid && !found;
+    return !found;
   }) as ValidateFunction;
   return checked;
 }

@@ -25,8 +25,9 @@ export const commonErrors = {
 };
 
 // Control characters are refused in every one-line stored text (names, tags): PostgreSQL rejects NUL, and the rest
-// only hide tricks. Long descriptions keep their line breaks.
-export const printable = '[^\\u0000-\\u001f\\u007f]';
+// only hide tricks. So is U+FFFD, which a decoder leaves where a client sent bytes that are not UTF-8: the text it
+// stood for is lost. Long descriptions keep their line breaks.
+export const printable = '[^\\u0000-\\u001f\\u007f\\ufffd]';
 
 /** A one-line text a person names something with: 1 to `maxLength` printable characters, not only spaces. */
 export const OneLineText = (maxLength: number) =>
