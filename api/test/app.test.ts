@@ -83,7 +83,7 @@ forEachBackend((backend) => {
     assert.equal(leaving.app.drain.state, 'closed');
   });
 
-  it('handing off: GETs are refused with the Spanish 503 (a balancer retries them elsewhere), POSTs and liveness served', async () => {
+  it('handing off: GETs are closed unanswered (a balancer tries them elsewhere), POSTs and liveness served', async () => {
     const leaving = await buildTestApp(backend);
     try {
       // A quiet time long enough that a slow machine's pauses between these requests never end the hand-off.
@@ -98,14 +98,10 @@ forEachBackend((backend) => {
         lastArrival = performance.now();
         return leaving.app.inject(options);
       };
-      for (const url of ['/apps/listar', '/health', '/health/ready']) {
-        const refused = await send({ method: 'GET', url, headers: { origin: 'http://localhost:8080' } });
-        assert.equal(refused.statusCode, 503, url);
-        assert.deepEqual(refused.json(), unavailable, url);
-        assert.equal(refused.headers.connection, 'close', url);
-        assert.equal(refused.headers['x-content-type-options'], 'nosniff', url);
-        assert.equal(refused.headers['access-control-allow-origin'], 'http://localhost:8080', url);
-      }
+      // Not the 503, which a balancer passes on (the API's answer when the database every instance shares is away):
+      // the connection closed with no answer at all, as from an instance that is gone (inject's name for it).
+      for (const url of ['/apps/listar', '/health', '/health/ready'])
+        await assert.rejects(send({ method: 'GET', url }), { code: 'LIGHT_ECONNRESET' }, url);
       assert.equal((await send({ method: 'GET', url: '/health/live' })).statusCode, 200);
       const login = await send({
         method: 'POST',

@@ -1,14 +1,15 @@
 // How an instance leaves its load balancer before it stops (docs/decisions/0059-leaving-the-balancer.md): readiness
-// turns 503 while everything is still served, then the requests a balancer retries elsewhere are refused until it
-// stops sending any, and only then does the instance stop listening. Requests that come after `close()` began are
-// refused with the API's own 503.
+// turns 503 while everything is still served, then the requests a balancer retries elsewhere are closed unanswered
+// until it stops sending any, and only then does the instance stop listening. Requests that come after `close()` began
+// are refused the same way, or with the API's own 503 when a balancer could not send them elsewhere.
 import fp from 'fastify-plugin';
 import { serviceUnavailable } from '../../lib/errors.js';
 
 /**
  * `serving`: ready. `draining`: readiness answers 503, every request is served and its connection closed after the
- * answer. `handing-off`: as draining, but idempotent requests (GET, HEAD) are refused with 503, which a balancer
- * retries on another instance and counts against this one. `closed`: `close()` began, every request is refused.
+ * answer. `handing-off`: as draining, but idempotent requests (GET, HEAD) get their connection closed unanswered,
+ * which a balancer retries on another instance and counts against this one. `closed`: `close()` began, idempotent
+ * requests are closed unanswered, the others refused with the 503.
  */
 export type DrainState = 'serving' | 'draining' | 'handing-off' | 'closed';
 
@@ -74,12 +75,18 @@ export default fp(
       arrived();
       // Node closes the connection after this answer: a balancer or client opens its next one elsewhere.
       reply.header('connection', 'close');
-      const refused =
-        state === 'closed' ||
-        (state === 'handing-off' &&
-          (request.method === 'GET' || request.method === 'HEAD') &&
-          request.routeOptions.url !== livenessPath);
-      if (!refused) return done();
+      const retriable =
+        (request.method === 'GET' || request.method === 'HEAD') && request.routeOptions.url !== livenessPath;
+      if (retriable && state !== 'draining') {
+        // Unanswered, as from an instance that is gone: nginx tries an idempotent request so closed elsewhere and sets
+        // this instance aside. Not the 503, which the API answers when its database or Redis is away: every instance
+        // shares those, so a balancer passes that 503 on instead of counting it (decision 0066).
+        request.log.info('closed unanswered: the instance is leaving, a balancer sends it elsewhere');
+        reply.hijack();
+        reply.raw.destroy();
+        return;
+      }
+      if (state !== 'closed') return done();
       const { message, code } = serviceUnavailable();
       reply.code(503).send({ statusCode: 503, message, code });
     });
