@@ -1,9 +1,10 @@
 // The deployment of several machines, on one: nginx (deploy/nginx/portal.conf.template) in front of three API
 // processes on one PostgreSQL server of this file's own and the machine's Redis, a real SMTP sink, and a steady load
 // of sign-ins, session checks and registrations through nginx. One instance is killed with SIGKILL; then each is
-// restarted in turn (SIGTERM, started again on its port, ready). The figures of each event are printed, with a scrape
-// of each instance's metrics (METRICS_PORT) taken under load and one registration followed by its request id from
-// nginx's access log into the lines of the instances that answered it and mailed its code.
+// restarted in turn (SIGTERM, started again on its port, ready); then PostgreSQL is restarted under the same load, a
+// fault every instance shares. The figures of each event are printed, with a scrape of each instance's metrics
+// (METRICS_PORT) taken under load and one registration followed by its request id from nginx's access log into the
+// lines of the instances that answered it and mailed its code. nginx-answers.test.ts checks nginx's part alone.
 // It runs with the PostgreSQL backend (once in CI, in its PostgreSQL round), as the other multi-instance suites do.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { bodyLimitBytes } from '../src/app.js';
 import { messages } from '../src/lib/errors.js';
 import { registration, testRedisUrl } from './helpers/accounts.js';
 import { backends } from './helpers/app.js';
@@ -58,6 +60,27 @@ interface Call {
 
 const expectedStatus: Record<Operation, number> = { 'sign-in': 200, session: 200, registration: 201 };
 const failed = (call: Call) => call.status !== expectedStatus[call.operation];
+
+/** The last of a comma-separated list of nginx's log (every instance tried, and what each answered). */
+const last = (list: string) => list.split(', ').at(-1) ?? '';
+
+/**
+ * nginx answered this call itself (no instance's answer reached the client: none was live, or the last one tried
+ * failed or ran out of time), which its access log shows as a status that is not the last instance's.
+ */
+function answeredByNginx(call: Call, log: Map<string, AccessLogLine>): boolean {
+  const line = call.requestId ? log.get(call.requestId) : undefined;
+  return line !== undefined && last(line.upstream_status) !== String(line.status);
+}
+
+/** A body as JSON, or as it came when it is not JSON (then it differs from any JSON shape it is compared with). */
+function parsed(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
 
 /** A span of the run that the figures describe. */
 interface Event {
@@ -245,9 +268,36 @@ if (backends.includes('postgres'))
         seconds: ((event.to - event.from) / 1000).toFixed(1),
         requests: during.length,
         failed: during.filter(failed).length,
+        byNginx: during.filter((call) => failed(call) && answeredByNginx(call, log)).length,
         retried: retried.length,
         worstMs: Math.round(Math.max(0, ...during.map((call) => call.ended - call.started))),
       };
+    }
+
+    /** The figures of the whole run and of each event, as a table, printed and attached to the test's output. */
+    function printFigures(
+      t: TestContext,
+      events: Event[],
+      calls: Call[],
+      log: Map<string, AccessLogLine>,
+      notes: string[],
+    ) {
+      if (events.length === 0) return;
+      const table = [
+        figures({ name: 'toda la prueba', from: events[0]!.from, to: events.at(-1)!.to }, calls, log),
+        ...events.map((event) => figures(event, calls, log)),
+      ];
+      const report = [
+        '| evento | s | peticiones | fallidas | de ellas, respuesta de nginx | reintentadas por nginx | peor latencia (ms) |',
+        '| --- | --: | --: | --: | --: | --: | --: |',
+        ...table.map(
+          (row) =>
+            `| ${row.event} | ${row.seconds} | ${row.requests} | ${row.failed} | ${row.byNginx} | ${row.retried} | ${row.worstMs} |`,
+        ),
+        ...notes.map((line) => `- ${line}`),
+      ].join('\n');
+      console.log(`\n${report}\n`);
+      t.diagnostic(report);
     }
 
     /** The instance on `port` answers readiness: nginx may send it work again. */
@@ -288,6 +338,28 @@ if (backends.includes('postgres'))
       await assert.rejects(get('otro.example.com'));
       // When no instance can answer, nginx answers itself: with the API's own 503, word for word.
       assert.ok(nginx.config.includes(`return 503 '${JSON.stringify(unavailable)}';`), "nginx has the API's 503");
+    });
+
+    it("refuses a body over the API's limit as the API does, before it reaches an instance", async () => {
+      const post = (origin: string, bytes: number) =>
+        fetch(`${origin}/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: 'x'.repeat(bytes),
+        });
+      const own = await post(instances[0]!.url, bodyLimitBytes + 1);
+      const refused = await post(nginx.url, bodyLimitBytes + 1);
+      assert.equal(refused.status, own.status);
+      const ownBody = (await own.json()) as { message: string };
+      assert.deepEqual(await refused.json(), { statusCode: 413, message: ownBody.message, code: 'BODY_TOO_LARGE' });
+      const refusedLine = await waitFor("the 413's access-log line", () =>
+        nginx.accessLog().find((line) => line.request_id === refused.headers.get('x-request-id')),
+      );
+      assert.equal(refusedLine.upstream_addr, '', 'sent to no instance');
+      // At the limit, the API reads it (and finds no JSON in it).
+      const atLimit = await post(nginx.url, bodyLimitBytes);
+      assert.equal(atLimit.status, 400);
+      assert.deepEqual(await atLimit.json(), { statusCode: 400, message: messages.invalidJson });
     });
 
     it("writes the path of an address into nginx's access log, never its query", async () => {
@@ -374,23 +446,7 @@ if (backends.includes('postgres'))
         calls = await load.stop();
         for (const line of nginx.accessLog()) log.set(line.request_id, line);
         // The figures, printed whatever the outcome.
-        if (events.length > 0) {
-          const table = [
-            figures({ name: 'toda la prueba', from: events[0]!.from, to: events.at(-1)!.to }, calls, log),
-            ...events.map((event) => figures(event, calls, log)),
-          ];
-          const report = [
-            '| evento | s | peticiones | fallidas | reintentadas por nginx | peor latencia (ms) |',
-            '| --- | --: | --: | --: | --: | --: |',
-            ...table.map(
-              (row) =>
-                `| ${row.event} | ${row.seconds} | ${row.requests} | ${row.failed} | ${row.retried} | ${row.worstMs} |`,
-            ),
-            ...drains.map((line) => `- ${line}`),
-          ].join('\n');
-          console.log(`\n${report}\n`);
-          t.diagnostic(report);
-        }
+        printFigures(t, events, calls, log, drains);
         if (scrapes.length > 0) {
           const scrape = `Métricas de la instancia 1 durante la carga:\n${portalLines(scrapes[0]!).join('\n')}`;
           console.log(`\n${scrape}\n`);
@@ -500,5 +556,64 @@ if (backends.includes('postgres'))
       ].join('\n');
       console.log(`\n${trace}\n`);
       t.diagnostic(trace);
+    });
+
+    it('a PostgreSQL restart under load fails only what came during it, in Spanish; nginx never sets every instance aside', async (t: TestContext) => {
+      const accounts = Array.from({ length: 4 }, (_, i) => `reinicio-bd-${run}-${i}@portal.test`);
+      const tokens = await Promise.all(accounts.map((email) => activeAccount(email)));
+      const noLiveBefore = nginx.errorLog().split('no live upstreams').length;
+      const load = startLoad(accounts, tokens);
+      const events: Event[] = [];
+      let stoppedAt = 0;
+      let backAt = 0;
+      let calls: Call[] = [];
+      const log = new Map<string, AccessLogLine>();
+      try {
+        const before = performance.now();
+        await sleep(2_000);
+        events.push({ name: 'carga sin incidentes', from: before, to: performance.now() });
+        // pg_ctl's fast stop (every session cut), a second down, then its start: a restart of a server larger than
+        // this empty one, which stops and starts in a fraction of a second.
+        stoppedAt = performance.now();
+        await cluster.stop();
+        await sleep(1_000);
+        await cluster.start();
+        await waitFor('the database to answer', () => db.query('SELECT 1').then(() => true), 30_000, 20);
+        backAt = performance.now();
+        events.push({ name: 'reinicio de PostgreSQL (parada rápida, arranque)', from: stoppedAt, to: backAt });
+        await sleep(1_000);
+        events.push({ name: 'el primer segundo con PostgreSQL de vuelta', from: backAt, to: performance.now() });
+        // Longer than nginx's fail_timeout (5 s): instances it had set aside would be skipped all along.
+        const after = performance.now();
+        await sleep(7_000);
+        events.push({ name: 'carga tras el reinicio', from: after, to: performance.now() });
+      } finally {
+        calls = await load.stop();
+        for (const line of nginx.accessLog()) log.set(line.request_id, line);
+        printFigures(t, events, calls, log, [
+          `PostgreSQL no contestó durante ${Math.round(backAt - stoppedAt)} ms`,
+          `líneas «no live upstreams» en el registro de errores de nginx: ${nginx.errorLog().split('no live upstreams').length - noLiveBefore}`,
+        ]);
+      }
+
+      const failures = calls.filter(failed);
+      const where = (call: Call) =>
+        `${call.operation} ${call.status} ${Math.round(call.started - stoppedAt)} ms after the stop: ${call.body} ${JSON.stringify(call.requestId && log.get(call.requestId))}`;
+      // The fault was felt: requests that needed the database got the API's own 503 meanwhile.
+      assert.ok(
+        failures.some((call) => !answeredByNginx(call, log)),
+        'some request got the API 503 during the restart',
+      );
+      // nginx answered nothing itself: no instance was set aside for a fault they all shared.
+      assert.deepEqual(failures.filter((call) => answeredByNginx(call, log)).map(where), []);
+      assert.equal(nginx.errorLog().split('no live upstreams').length - noLiveBefore, 0, 'no "no live upstreams"');
+      // Every failure is the API's Spanish 503, and came while the database was away, or within a second of its return.
+      for (const call of failures) {
+        assert.equal(call.status, 503, where(call));
+        assert.deepEqual(parsed(call.body), unavailable, where(call));
+        assert.ok(call.ended >= stoppedAt && call.started <= backAt + 1_000, `during the outage: ${where(call)}`);
+      }
+      // The load went on throughout.
+      for (const event of events) assert.ok(figures(event, calls, log).requests > 0, event.name);
     });
   });
