@@ -13,7 +13,7 @@ declare module 'fastify' {
 }
 
 /** Longest wait for one command's answer: a frozen Redis costs a request this, not its whole deadline. */
-export const redisCommandTimeoutMs = 500;
+export const redisCommandTimeoutMs = 1_000;
 /** How often an outage asks Redis whether it is back. */
 const probeEveryMs = 250;
 /** What a 503 for a Redis outage asks the client to wait (Retry-After). */
@@ -59,6 +59,47 @@ const unavailableReply = /^(LOADING|MISCONF|OOM|BUSY|READONLY|MASTERDOWN|CLUSTER
 const isOutage = (error: unknown) =>
   !(error instanceof (ReplyError as new () => Error)) || unavailableReply.test((error as Error).message);
 
+class RedisTimeout extends Error {
+  constructor() {
+    super(`Redis did not answer within ${redisCommandTimeoutMs} ms`);
+    this.name = 'RedisTimeout';
+  }
+}
+
+/**
+ * The command's answer, or a RedisTimeout once `redisCommandTimeoutMs` has passed without one. The verdict waits for
+ * the event loop's next check phase: on a machine so busy that the loop itself was late, an answer already in the
+ * socket is read first (the poll phase comes between), so a slow process never takes a live Redis for a frozen one.
+ */
+function withDeadline<T>(command: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (settled) return;
+          settled = true;
+          reject(new RedisTimeout());
+        }),
+      redisCommandTimeoutMs,
+    );
+    command.then(
+      (value) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
 function createLink(redis: Redis, log: FastifyBaseLogger, now = Date.now) {
   let outage: { since: number; refused: number; timer: NodeJS.Timeout } | undefined;
   let refused = 0;
@@ -69,7 +110,7 @@ function createLink(redis: Redis, log: FastifyBaseLogger, now = Date.now) {
   const probe = async () => {
     if (!outage || stopped) return;
     try {
-      await redis.ping();
+      await withDeadline(redis.ping());
     } catch {
       if (outage && !stopped) outage.timer = setTimeout(probe, probeEveryMs).unref();
       return;
@@ -98,7 +139,7 @@ function createLink(redis: Redis, log: FastifyBaseLogger, now = Date.now) {
     async call<T>(command: () => Promise<T>): Promise<T> {
       if (outage) return refuse();
       try {
-        return await command();
+        return await withDeadline(command());
       } catch (error) {
         if (!isOutage(error)) throw error;
         open(error);
@@ -147,11 +188,10 @@ export default fp(
     }
     const redis = new Redis(url, {
       lazyConnect: true,
-      // A command while the connection is down fails at once instead of waiting in a queue for a reconnection, a
-      // command in flight when it drops fails instead of being sent again, and one that gets no answer gives up.
+      // A command while the connection is down fails at once instead of waiting in a queue for a reconnection, and a
+      // command in flight when it drops fails instead of being sent again; the link gives up on one with no answer.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: redisCommandTimeoutMs,
       connectTimeout: 2_000,
       // Reconnects at once, then at most every second: back within a second of Redis.
       retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
