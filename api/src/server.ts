@@ -1,6 +1,9 @@
+import { inspect } from 'node:util';
 import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
+import { embeddedDatabaseDir } from './db/client.js';
 import { loadEnvFile } from './lib/env-file.js';
+import { diskFull } from './lib/errors.js';
 import { keepDataPrivate } from './lib/private-data.js';
 
 function readConfig(): Config {
@@ -14,10 +17,47 @@ function readConfig(): Config {
 }
 
 const config = readConfig();
-keepDataPrivate(config.dataDir);
 
-const app = await buildApp({ config }).catch((error: Error) => {
-  console.error(`No se pudo iniciar la API: ${error.message}`);
+/** Emscripten's numbers, which PGlite's file errors carry (not Linux's), for the few a start can meet. */
+const emscriptenErrors: Record<number, string> = {
+  2: 'EACCES',
+  20: 'EEXIST',
+  29: 'EIO',
+  31: 'EISDIR',
+  44: 'ENOENT',
+  54: 'ENOTDIR',
+  63: 'EPERM',
+  69: 'EROFS',
+};
+
+/**
+ * Why the API could not start, in one Spanish line: a full disk says which disk and what to do; anything else its
+ * message. PGlite throws a bare `ErrnoError` (no message, Emscripten's errno): it is named, never `undefined`.
+ */
+function startFailure(error: unknown): string {
+  const full = diskFull(error);
+  if (full === 'database' && config.databaseUrl) {
+    let server = 'PostgreSQL';
+    try {
+      server = `PostgreSQL (${new URL(config.databaseUrl).host})`;
+    } catch {}
+    return `no queda espacio en el disco de ${server}: libera espacio en ese servidor`;
+  }
+  if (full) return `no queda espacio en ${config.dataDir} (libera espacio o usa otro DATA_DIR)`;
+  if (error instanceof Error) return error.message || error.name;
+  const { name, errno } = (error ?? {}) as { name?: unknown; errno?: unknown };
+  if (name === 'ErrnoError' && typeof errno === 'number') {
+    const code = emscriptenErrors[errno] ?? `errno ${errno} de Emscripten`;
+    return `la base de datos embebida no pudo usar sus archivos en ${embeddedDatabaseDir(config.dataDir)} (${code})`;
+  }
+  return inspect(error, { breakLength: Number.POSITIVE_INFINITY, depth: 2 });
+}
+
+const app = await (async () => {
+  keepDataPrivate(config.dataDir);
+  return buildApp({ config });
+})().catch((error: unknown) => {
+  console.error(`No se pudo iniciar la API: ${startFailure(error)}`);
   process.exit(1);
 });
 

@@ -52,6 +52,12 @@ export interface Database {
   listen?(channel: string, handlers: ListenHandlers): Promise<Listener>;
   /** Raw SQL in one transaction: migrations are multi-statement scripts, which drizzle's prepared queries refuse. */
   transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * A short script of several statements, run as one implicit transaction (so `SET LOCAL` holds for the statements
+   * after it and a failure rolls it all back) within the usual statement bounds; its failure is reported like any
+   * statement's. For the write probe (db/writes.ts), not for work that takes long.
+   */
+  script(text: string): Promise<void>;
   /** The connection pool's figures (PostgreSQL only), for the metrics. */
   poolStats?(): { total: number; idle: number; waiting: number };
   /** Tells `listener` of every statement sent through `db` that fails, whatever the reason (the metrics count them). */
@@ -110,6 +116,12 @@ export function wrapPglite(client: PGlite, onClose: () => void = () => {}): Data
     kind: 'pglite',
     db: drizzlePglite({ client: reportingFailures(client, failures.report) }),
     onQueryFailure: failures.listen,
+    async script(text) {
+      await client.exec(text).catch((error: unknown) => {
+        failures.report(error);
+        throw error;
+      });
+    },
     transaction: (work) =>
       client.transaction((tx) =>
         work({
@@ -211,6 +223,13 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
     kind: 'postgres',
     db: drizzlePostgres({ client: reportingFailures(pool, failures.report) }),
     onQueryFailure: failures.listen,
+    async script(text) {
+      // No parameters: node-postgres sends it with the simple query protocol, which takes several statements.
+      await pool.query(text).catch((error: unknown) => {
+        failures.report(error);
+        throw error;
+      });
+    },
     async listen(channel, handlers) {
       if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Invalid channel name: ${channel}`);
       const client = new pg.Client({
@@ -345,8 +364,15 @@ export function lockDataDir(dataDir: string): () => void {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
+      try {
+        writeSync(fd, String(process.pid));
+      } catch (error) {
+        // A full disk: no empty lock file left behind.
+        rmSync(lockPath, { force: true });
+        throw error;
+      } finally {
+        closeSync(fd);
+      }
       return () => rmSync(lockPath, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -38,6 +38,8 @@ export const messages = {
   notFound: 'Recurso no encontrado',
   internal: 'Error interno del servidor',
   unavailable: 'Servicio no disponible temporalmente. Inténtalo de nuevo en unos segundos.',
+  databaseCannotWrite:
+    'La base de datos no puede guardar datos: su disco está lleno o no admite escritura. Inténtalo de nuevo más tarde.',
   unauthenticated: 'No autenticado',
   forbidden: 'No tienes permisos para realizar esta acción',
   suspended: 'Tu cuenta está suspendida. Contacta con soporte.',
@@ -57,6 +59,7 @@ export const unauthenticated = () => new HttpError(401, messages.unauthenticated
 export const forbidden = () => new HttpError(403, messages.forbidden, 'FORBIDDEN');
 export const accountSuspended = () => new HttpError(403, messages.suspended, 'USER_SUSPENDED');
 export const serviceUnavailable = () => new HttpError(503, messages.unavailable, 'SERVICE_UNAVAILABLE');
+export const databaseCannotWrite = () => new HttpError(503, messages.databaseCannotWrite, 'DATABASE_CANNOT_WRITE');
 
 const networkErrorCodes = new Set([
   'ECONNREFUSED',
@@ -85,12 +88,40 @@ const connectionLost = new RegExp(
     '|Query read timeout)',
 );
 
+/** Emscripten's numbers (PGlite's file system), not Linux's: ENOSPC and EDQUOT. */
+const emscriptenNoSpace = new Set([51, 19]);
+
+/**
+ * Where a full disk shows in `error` or its causes: 'database' when the database said so (SQLSTATE 53100, and
+ * PostgreSQL's FATAL at connection start when it cannot write its relation cache file, which carries only XX000,
+ * internal error), 'file' when a file this process writes could not grow (ENOSPC or EDQUOT, PGlite's file system's
+ * included: it throws a bare `ErrnoError` with Emscripten's number and no message). Undefined for anything else.
+ */
+export function diskFull(error: unknown): 'database' | 'file' | undefined {
+  let current: unknown = error;
+  for (let depth = 0; typeof current === 'object' && current !== null && depth < 5; depth++) {
+    const { code, errno, name, message } = current as {
+      code?: unknown;
+      errno?: unknown;
+      name?: unknown;
+      message?: unknown;
+    };
+    if (code === 'ENOSPC' || code === 'EDQUOT') return 'file';
+    if (name === 'ErrnoError' && typeof errno === 'number' && emscriptenNoSpace.has(errno)) return 'file';
+    if (code === '53100' || (code === 'XX000' && message === 'could not write init file')) return 'database';
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /**
  * True when the database could not be reached (as opposed to a query it rejected, which is our bug): a failed query
- * with no SQLSTATE (refused connection, closed pool, timeout), a connection/resources/shutdown SQLSTATE class, or the
- * same errors unwrapped, as opening a transaction's connection raises them.
+ * with no SQLSTATE (refused connection, closed pool, timeout), a connection/resources/shutdown SQLSTATE class, a full
+ * disk (which can fail a connection's start with no such class), or the same errors unwrapped, as opening a
+ * transaction's connection raises them.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  if (diskFull(error)) return true;
   let current: unknown = error;
   for (let depth = 0; current instanceof Error && depth < 5; depth++) {
     const code = (current as { code?: unknown }).code;

@@ -36,11 +36,16 @@ export interface PostgresCluster {
 
 /**
  * A throw-away PostgreSQL server of its own (never the shared one on 5432), so a test can stop and start it.
- * As root, initdb refuses to run: the cluster belongs to the `postgres` user, in a temporary directory.
+ * As root, initdb refuses to run: the cluster belongs to the `postgres` user, in a temporary directory (under
+ * `parentDir` when given: a disk of the test's own).
  */
-export async function createPostgresCluster(): Promise<PostgresCluster> {
+export async function createPostgresCluster({
+  parentDir = tmpdir(),
+}: {
+  parentDir?: string;
+} = {}): Promise<PostgresCluster> {
   const bin = binDir();
-  const dir = mkdtempSync(join(tmpdir(), 'portal-faults-pg-'));
+  const dir = mkdtempSync(join(parentDir, 'portal-faults-pg-'));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
     const id = async (flag: string) => Number((await run('id', [flag, 'postgres'])).stdout.trim());

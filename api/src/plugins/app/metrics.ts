@@ -161,6 +161,11 @@ function createMetrics(app: FastifyInstance): Omit<Metrics, 'scrape' | 'listen'>
     help: '1 when the scrape could read the database, else 0',
     registers: [registry],
   });
+  const databaseWritable = new Gauge({
+    name: 'portal_database_writable',
+    help: '1 when the database can write, 0 while it cannot (a full disk): the same answer readiness gives',
+    registers: [registry],
+  });
   const databaseFailures = new Counter({
     name: 'portal_database_query_failures_total',
     help: 'Statements that failed: database unreachable, timed out, refused (a constraint, a deadlock)',
@@ -258,14 +263,19 @@ function createMetrics(app: FastifyInstance): Omit<Metrics, 'scrape' | 'listen'>
     const late = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => reject(new Error('database did not answer the scrape')), app.config.databaseTimeoutMs);
     });
+    let up = false;
     try {
       const backlog = await Promise.race([outboxBacklog(app.db, app.clock()), late]);
       outboxPending.set(backlog.pending);
       outboxOldest.set(backlog.oldestAgeSeconds);
-      databaseUp.set(1);
+      up = true;
+      // Known, or probed at most every few seconds (db/writes.ts), as readiness asks it.
+      databaseWritable.set((await Promise.race([app.databaseWrites.check(), late])) ? 1 : 0);
     } catch {
-      databaseUp.set(0);
+      // A database out of reach cannot write either.
+      if (!up) databaseWritable.set(0);
     } finally {
+      databaseUp.set(up ? 1 : 0);
       clearTimeout(timer);
     }
   }

@@ -4,12 +4,16 @@ import fp from 'fastify-plugin';
 import { openDatabase, type Database, type Db } from '../../db/client.js';
 import { migrate } from '../../db/migrate.js';
 import { seed } from '../../db/seed.js';
+import { watchWrites, writeProbeSql, type DatabaseWrites } from '../../db/writes.js';
+import { diskFull } from '../../lib/errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     database: Database;
     databaseOutage: DatabaseOutage;
+    /** Whether the database can write (a full disk leaves it answering reads): readiness asks it. */
+    databaseWrites: DatabaseWrites;
   }
 }
 
@@ -47,6 +51,11 @@ function trackOutages(
     outage = undefined;
   };
   const fail = (error: unknown, requestLog: FastifyBaseLogger, refusals: number) => {
+    // The database answers but its disk is full: that story is told once by `databaseWrites`, not as an outage.
+    if (diskFull(error)) {
+      requestLog.debug({ err: error }, 'database cannot write');
+      return;
+    }
     if (outage) {
       outage.refused += refusals;
       requestLog.debug({ err: error }, 'database unavailable');
@@ -79,9 +88,14 @@ export default fp<DatabasePluginOptions>(
     // Before the database opens: an idle connection may fail at any time after.
     const outage = trackOutages(app.log, () => app.db.execute(sql`select 1`));
     const database = options.database ?? (await openDatabase(config, (error) => outage.lost(error)));
-    database.onQueryFailure(() => app.metrics.databaseFailure());
+    let writes: DatabaseWrites | undefined;
+    database.onQueryFailure((error) => {
+      app.metrics.databaseFailure();
+      writes?.failed(error);
+    });
     app.addHook('onClose', async () => {
       outage.stop();
+      writes?.stop();
       await database.close();
     });
     app.decorate('databaseOutage', outage);
@@ -102,6 +116,9 @@ export default fp<DatabasePluginOptions>(
       app.log.info({ email: adminCreated.email }, 'administrator created');
     }
 
+    // Watched once started: a start that fails for a full disk says so in its one line (server.ts), not in the log.
+    writes = watchWrites(() => database.script(writeProbeSql), app.log);
+    app.decorate('databaseWrites', writes);
     app.decorate('database', database);
     app.decorate('db', database.db);
   },

@@ -1,22 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'drizzle-orm';
 import { Type } from 'typebox';
-import { serviceUnavailable } from '../../lib/errors.js';
+import { type HttpError, serviceUnavailable } from '../../lib/errors.js';
 import { ErrorRef } from '../../schemas/common.js';
-
-/** A balancer must hear "unavailable" in time to act on it, sooner than any other request's deadline. */
-export const healthDeadlineMs = 2_000;
-
-class HealthTimeout extends Error {
-  constructor() {
-    super(`the database did not answer within ${healthDeadlineMs} ms`);
-    this.name = 'HealthTimeout';
-  }
-}
+import { firstFailure, healthChecks, healthDeadlineMs } from './checks.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const deadline = Math.min(healthDeadlineMs, app.config.requestTimeoutMs);
+  const checks = healthChecks(app);
   // Liveness, apart from readiness: an orchestrator restarts a process that does not answer this, whereas a database
   // outage (503 from /health) needs no restart, the instance serves again by itself. It also measures the API's own
   // per-request cost, every hook included, with no database in it (auth.bench.ts).
@@ -31,64 +22,50 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async () => ({ status: 'ok' as const }),
   );
-  /** Whether the database answers `select 1` within the deadline (a failure is counted with the outage, once). */
-  async function databaseAnswers(request: FastifyRequest): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new HealthTimeout()), deadline);
-    });
-    // The query goes on after the deadline (its own timeouts end it); its late failure is not reported twice.
-    const query = app.db.execute(sql`select 1`);
-    query.catch(() => {});
-    try {
-      await Promise.race([query, late]);
-      return true;
-    } catch (error) {
-      // Counted with the outage (logged once), not as a failed request of its own.
-      app.databaseOutage.refused(error, request.log);
-      return false;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-  const unavailable = (reply: FastifyReply) => {
-    const { message, code } = serviceUnavailable();
-    return reply.code(503).send({ statusCode: 503, message, code });
-  };
-  const databaseOk = Type.Object(
-    { status: Type.Literal('ok'), database: Type.Literal('ok') },
+
+  /** `{ status: 'ok', database: 'ok', … }`: a field per check. */
+  const allOk = Type.Object(
+    {
+      status: Type.Literal('ok'),
+      ...Object.fromEntries(checks.map((check) => [check.name, Type.Literal('ok')])),
+    },
     { additionalProperties: false },
   );
+  const okBody = { status: 'ok' as const, ...Object.fromEntries(checks.map((check) => [check.name, 'ok' as const])) };
+  const refuse = (reply: FastifyReply, { statusCode, message, code }: HttpError) =>
+    reply.code(statusCode).send({ statusCode, message, code });
+  const answer = async (request: FastifyRequest, reply: FastifyReply) => {
+    const failure = await firstFailure(checks, request, deadline);
+    return failure ? refuse(reply, failure) : okBody;
+  };
 
   app.get(
     '/health',
     {
       schema: {
-        summary: 'Estado del servicio y de su base de datos (para monitoreo; los balanceadores usan /health/ready)',
+        summary:
+          'Estado del servicio y de su base de datos: responde y puede escribir (para monitoreo; los balanceadores usan /health/ready)',
         tags: ['sistema'],
-        response: { 200: databaseOk, 503: ErrorRef },
+        response: { 200: allOk, 503: ErrorRef },
       },
     },
-    async (request, reply) => {
-      if (!(await databaseAnswers(request))) return unavailable(reply);
-      return { status: 'ok' as const, database: 'ok' as const };
-    },
+    answer,
   );
   // Readiness, for balancers: 503 from the moment the instance starts leaving (SIGTERM), while it still serves what
-  // it gets (plugins/app/drain.ts), and while its database does not answer.
+  // it gets (plugins/app/drain.ts), and while a check fails (its database does not answer, or cannot write).
   app.get(
     '/health/ready',
     {
       schema: {
         summary:
-          'La instancia acepta trabajo: 503 mientras se retira (SIGTERM) o sin base de datos (para balanceadores)',
+          'La instancia acepta trabajo: 503 mientras se retira (SIGTERM), sin base de datos o si esta no puede escribir (para balanceadores)',
         tags: ['sistema'],
-        response: { 200: databaseOk, 503: ErrorRef },
+        response: { 200: allOk, 503: ErrorRef },
       },
     },
     async (request, reply) => {
-      if (app.drain.state !== 'serving' || !(await databaseAnswers(request))) return unavailable(reply);
-      return { status: 'ok' as const, database: 'ok' as const };
+      if (app.drain.state !== 'serving') return refuse(reply, serviceUnavailable());
+      return answer(request, reply);
     },
   );
 };
