@@ -31,6 +31,8 @@ export interface RedisLink {
   call<T>(command: () => Promise<T>): Promise<T>;
   /** Whether Redis answers (false during an outage). */
   readonly up: boolean;
+  /** Asks Redis now (a PING, as a command): false during an outage, or when it does not answer (which opens one). */
+  ping(): Promise<boolean>;
   /** Requests refused because Redis was away, since the start. */
   readonly refused: number;
   /** Outages since the start. */
@@ -148,6 +150,16 @@ function createLink(redis: Redis, log: FastifyBaseLogger, now = Date.now) {
     },
     get up() {
       return outage === undefined;
+    },
+    async ping() {
+      if (outage) return false;
+      try {
+        await withDeadline(redis.ping());
+        return true;
+      } catch (error) {
+        open(error);
+        return false;
+      }
     },
     get refused() {
       return refused;

@@ -23,20 +23,30 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async () => ({ status: 'ok' as const }),
   );
 
-  /** `{ status: 'ok', database: 'ok', … }`: a field per check. */
+  /**
+   * `{ status: 'ok', database: 'ok', … }`: a field per check. Redis, when configured, is told but not required: every
+   * instance shares it, so its outage takes none of them out of a balancer (only sign-ins and codes wait for it,
+   * answered 503 meanwhile); the answer is then `status: 'degraded'`, `redis: 'down'` (decision 0065).
+   */
   const allOk = Type.Object(
     {
-      status: Type.Literal('ok'),
+      status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
       ...Object.fromEntries(checks.map((check) => [check.name, Type.Literal('ok')])),
+      redis: Type.Optional(Type.Union([Type.Literal('ok'), Type.Literal('down')])),
     },
     { additionalProperties: false },
   );
-  const okBody = { status: 'ok' as const, ...Object.fromEntries(checks.map((check) => [check.name, 'ok' as const])) };
+  const checksOk = Object.fromEntries(checks.map((check) => [check.name, 'ok' as const]));
+  const okBody = async () => {
+    if (!app.redisLink) return { status: 'ok' as const, ...checksOk };
+    const redisUp = await app.redisLink.ping();
+    return { status: redisUp ? ('ok' as const) : ('degraded' as const), ...checksOk, redis: redisUp ? 'ok' : 'down' };
+  };
   const refuse = (reply: FastifyReply, { statusCode, message, code }: HttpError) =>
     reply.code(statusCode).send({ statusCode, message, code });
   const answer = async (request: FastifyRequest, reply: FastifyReply) => {
-    const failure = await firstFailure(checks, request, deadline);
-    return failure ? refuse(reply, failure) : okBody;
+    const [failure, body] = await Promise.all([firstFailure(checks, request, deadline), okBody()]);
+    return failure ? refuse(reply, failure) : body;
   };
 
   app.get(
