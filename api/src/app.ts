@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
-import { errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js';
+import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js';
 import { createValidatorCompiler } from './lib/validator-compiler.js';
 import { validationError } from './lib/validation.js';
 import answers from './plugins/app/answers.js';
@@ -61,6 +61,11 @@ export interface BuildAppOptions {
 }
 
 export const bodyLimitBytes = 100 * 1024;
+/**
+ * A client has this long to send a request's headers (Node's default is 60 s, checked every 30 s): one that trickles
+ * them holds a socket no longer than this. Its body is the request deadline's (plugins/app/answers.ts).
+ */
+export const headersTimeoutMs = 10_000;
 
 /** The whole API, migrated, seeded and ready to `listen` or to `inject` requests into. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -76,6 +81,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: bodyLimitBytes,
     schemaErrorFormatter: validationError,
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    http: { headersTimeout: headersTimeoutMs, connectionsCheckingInterval: 1_000 },
     // Keep-alive connections would hold `close()` open for their idle timeout.
     forceCloseConnections: 'idle',
     // Fastify's own 503 while closing is English and skips every hook (no security headers): the drain plugin answers

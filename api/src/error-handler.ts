@@ -1,6 +1,8 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, isDatabaseUnavailable, messages } from './lib/errors.js';
-import { setSecurityHeaders } from './plugins/external/helmet.js';
+import { securityHeaderEntries, setSecurityHeaders } from './plugins/external/helmet.js';
 
 // Fastify's own client errors, answered in Spanish. Its English messages never reach the client.
 const fastifyClientErrors: Record<string, string> = {
@@ -75,4 +77,30 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 
 export function notFoundHandler(_request: FastifyRequest, reply: FastifyReply) {
   return reply.code(404).send({ statusCode: 404, message: messages.notFound });
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node refuses before a request exists (headers not whole within the headers
+ * timeout, headers over Node's 16 KB, bytes that are not HTTP) is answered in the API's shape and Spanish, with the
+ * security headers, and the connection is closed. Fastify's own answer is English and bare.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
+  // A reset connection has nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [statusCode, message, code] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, messages.requestTimeout, 'REQUEST_TIMEOUT']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, messages.headersTooLarge, 'HEADERS_TOO_LARGE']
+        : [400, messages.badRequest, 'BAD_REQUEST'];
+  const body = JSON.stringify({ statusCode, message, code });
+  const head = [
+    `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    ...securityHeaderEntries.map(([name, value]) => `${name}: ${value}`),
+  ];
+  if (socket.writable) socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+  else socket.destroy();
 }

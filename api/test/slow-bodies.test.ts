@@ -171,6 +171,31 @@ describe('a request body that does not arrive in time', () => {
     connection.socket.destroy();
   });
 
+  it('answers headers that never end, too large headers and bytes that are not HTTP in Spanish, and closes them', async () => {
+    const trickle = new RawConnection(api);
+    const huge = new RawConnection(api);
+    const garbage = new RawConnection(api);
+    await Promise.all([trickle.ready(), huge.ready(), garbage.ready()]);
+    // The headers' first line, then nothing more: Node's headers timeout (headersTimeoutMs) ends it.
+    trickle.send('POST /auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    huge.send(`GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${'a'.repeat(20_000)}\r\n\r\n`);
+    garbage.send('\x16\x03\x01 this is not HTTP\r\n\r\n');
+    const expected = [
+      [trickle, 408, messages.requestTimeout, 'REQUEST_TIMEOUT'],
+      [huge, 431, messages.headersTooLarge, 'HEADERS_TOO_LARGE'],
+      [garbage, 400, messages.badRequest, 'BAD_REQUEST'],
+    ] as const;
+    for (const [connection, statusCode, message, code] of expected) {
+      const answer = await connection.answer();
+      assert.equal(answer.status, statusCode, answer.body);
+      assert.deepEqual(JSON.parse(answer.body), { statusCode, message, code });
+      assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8');
+      assert.equal(answer.headers.connection, 'close');
+      assert.equal(answer.headers['x-content-type-options'], 'nosniff');
+      await waitFor('the server to close the connection', () => connection.socket.closed, answerWithinMs);
+    }
+  });
+
   it('logs no error for a connection it closed', () => {
     const errors = api
       .output()

@@ -48,6 +48,8 @@ export const messages = {
   bodyTooLarge: 'El cuerpo de la petición es demasiado grande (máximo 100 KB)',
   unsupportedMediaType: 'Tipo de contenido no admitido: envía application/json',
   badRequest: 'Solicitud inválida',
+  requestTimeout: 'La petición tardó demasiado en llegar. Inténtalo de nuevo.',
+  headersTooLarge: 'Las cabeceras de la petición son demasiado grandes (¿demasiadas cookies?)',
   methodNotAllowed: 'Método no permitido',
   badUrl: 'La dirección de la petición no es válida',
   urlTooLong: 'La dirección de la petición es demasiado larga',

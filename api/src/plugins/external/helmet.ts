@@ -58,7 +58,7 @@ const helmetHeaders = policyHeaders();
 export const securityHeaders: Readonly<Record<string, string>> = Object.freeze(
   Object.fromEntries(Object.entries(helmetHeaders).filter(([name]) => !documentOnly.has(name))),
 );
-const securityHeaderEntries = Object.entries(securityHeaders);
+export const securityHeaderEntries = Object.entries(securityHeaders);
 
 /** What the API's pages (the identity provider's, /docs) add to every answer's headers: helmet's whole set. */
 export const documentHeaders: Readonly<Record<string, string>> = Object.freeze(
