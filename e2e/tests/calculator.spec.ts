@@ -55,3 +55,41 @@ test('works by keyboard alone', async ({ page }) => {
   await page.keyboard.type('8');
   await expect(card(page, 'Rango de salida').value).toHaveValue('25.00');
 });
+
+for (const viewport of [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 800 },
+]) {
+  test.describe(`at ${viewport.width} × ${viewport.height}`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    test(`a value outside its range and a reversed range are said beside the result, which is still computed (${viewport.name})`, async ({
+      page,
+    }) => {
+      const input = card(page, 'Rango de entrada');
+      const output = card(page, 'Rango de salida');
+      const notes = page.getByRole('status').getByRole('list', { name: 'Avisos del cálculo' });
+      await input.value.fill('12');
+      await expect(output.value).toHaveValue('50.00');
+      await expect(notes).toHaveCount(0);
+
+      // A reverse-acting transmitter's range, typed the other way round, and a value beyond it.
+      await input.max.fill('2');
+      await expect(output.value).toHaveValue('-400.00');
+      await expect(notes.getByRole('listitem')).toHaveText([
+        'Fuera de rango: 12 mA no está entre 4 y 2 mA (rango de entrada), así que el resultado se extrapola fuera del rango de salida.',
+        'Rango de entrada invertido: el mínimo (4 mA) es mayor que el máximo (2 mA), como en un transmisor de acción inversa.',
+      ]);
+
+      // Inside a reversed range, only the reversal is said.
+      await input.min.fill('20');
+      await input.max.fill('4');
+      await expect(output.value).toHaveValue('50.00');
+      await expect(notes.getByRole('listitem')).toHaveText([
+        'Rango de entrada invertido: el mínimo (20 mA) es mayor que el máximo (4 mA), como en un transmisor de acción inversa.',
+      ]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      await page.screenshot({ path: test.info().outputPath(`calculadora-${viewport.width}.png`), fullPage: true });
+    });
+  });
+}

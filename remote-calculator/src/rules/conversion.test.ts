@@ -1,4 +1,4 @@
-import { convert, MAGNITUDES, parseDecimal, SIGNAL_TYPES } from './conversion';
+import { convert, isOutsideRange, isReversedRange, MAGNITUDES, parseDecimal, SIGNAL_TYPES } from './conversion';
 
 describe('convert', () => {
   it.each([
@@ -30,6 +30,39 @@ describe('convert', () => {
 
   it('converts decimals typed with a comma', () => {
     expect(convert(parseDecimal('12,5'), parseDecimal('4'), parseDecimal('20'), 0, 100)).toBe('53.13');
+  });
+});
+
+describe('isOutsideRange', () => {
+  it.each([
+    ['inside 4-20', 12, 4, 20, false],
+    ['on the lower bound', 4, 4, 20, false],
+    ['on the upper bound', 20, 4, 20, false],
+    ['below 4-20', 2, 4, 20, true],
+    ['above 4-20', 24, 4, 20, true],
+    ['inside a reversed 20-4', 12, 20, 4, false],
+    ["on a reversed range's bound", 4, 20, 4, false],
+    ['above a reversed 4-2', 12, 4, 2, true],
+    ['below a reversed 4-2', 1, 4, 2, true],
+  ])('%s: %d in %d-%d is %s', (_case, value, min, max, expected) => {
+    expect(isOutsideRange(value, min, max)).toBe(expected);
+  });
+});
+
+describe('isReversedRange', () => {
+  it.each([
+    [4, 20, false],
+    [20, 4, true],
+    [4, 2, true],
+    [7, 7, false],
+    [-10, -20, true],
+  ])('%d-%d is %s', (min, max, expected) => {
+    expect(isReversedRange(min, max)).toBe(expected);
+  });
+
+  it('still converts across a reversed range (a reverse-acting transmitter)', () => {
+    expect(convert(16, 20, 4, 0, 100)).toBe('25.00');
+    expect(convert(12, 4, 2, 0, 100)).toBe('-400.00');
   });
 });
 

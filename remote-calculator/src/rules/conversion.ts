@@ -38,8 +38,9 @@ export function parseDecimal(text: string): number {
 
 /**
  * Maps `value` linearly from [fromMin, fromMax] onto [toMin, toMax], with 2 decimals. Values outside the source range
- * extrapolate (a 24 mA signal is over range, and the user should see by how much). Null when any number is missing
- * or the source range is empty.
+ * extrapolate (a 24 mA signal is over range, and the user should see by how much; `isOutsideRange` says so), and a
+ * minimum above the maximum maps in reverse (a reverse-acting transmitter). Null when any number is missing or the
+ * source range is empty.
  */
 export function convert(value: number, fromMin: number, fromMax: number, toMin: number, toMax: number): string | null {
   if (![value, fromMin, fromMax, toMin, toMax].every(Number.isFinite) || fromMin === fromMax) return null;
@@ -47,4 +48,14 @@ export function convert(value: number, fromMin: number, fromMax: number, toMin: 
   // Rounding a tiny negative result would otherwise show "-0.00".
   const fixed = result.toFixed(2);
   return Number(fixed) === 0 ? '0.00' : fixed;
+}
+
+/** Whether `value` lies beyond the range's ends, the minimum and the maximum taken in either order. */
+export function isOutsideRange(value: number, min: number, max: number): boolean {
+  return value < Math.min(min, max) || value > Math.max(min, max);
+}
+
+/** A minimum above the maximum: the range of a reverse-acting transmitter (20 mA at the bottom of the scale). */
+export function isReversedRange(min: number, max: number): boolean {
+  return min > max;
 }

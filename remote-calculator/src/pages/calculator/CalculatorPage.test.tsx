@@ -100,6 +100,50 @@ describe('CalculatorPage', () => {
     expect(screen.getByRole('status')).toHaveTextContent('El valor debe ser un número, por ejemplo 12,5.');
   });
 
+  it('says nothing more for a value inside normal ranges', async () => {
+    const { user, input } = setup();
+    await user.type(input.value, '12');
+    expect(screen.queryByRole('list', { name: 'Avisos del cálculo' })).not.toBeInTheDocument();
+  });
+
+  it('keeps computing a value outside its range and says the result is extrapolated', async () => {
+    const { user, input, output } = setup();
+    await user.type(input.value, '24');
+    expect(output.value).toHaveValue('125.00');
+    const status = screen.getByRole('status');
+    expect(status).toHaveTextContent('Resultado: 24 mA = 125.00 kPa');
+    expect(within(status).getByRole('list', { name: 'Avisos del cálculo' })).toHaveTextContent(
+      'Fuera de rango: 24 mA no está entre 4 y 20 mA (rango de entrada), así que el resultado se extrapola fuera del rango de salida.',
+    );
+  });
+
+  it('says which range is reversed and that the value lies outside it, computing all the same', async () => {
+    const { user, input, output } = setup();
+    await user.clear(input.max);
+    await user.type(input.max, '2');
+    await user.type(input.value, '12');
+    expect(output.value).toHaveValue('-400.00');
+    const notes = within(screen.getByRole('list', { name: 'Avisos del cálculo' })).getAllByRole('listitem');
+    expect(notes.map((note) => note.textContent)).toEqual([
+      'Fuera de rango: 12 mA no está entre 4 y 2 mA (rango de entrada), así que el resultado se extrapola fuera del rango de salida.',
+      'Rango de entrada invertido: el mínimo (4 mA) es mayor que el máximo (2 mA), como en un transmisor de acción inversa.',
+    ]);
+  });
+
+  it('names the output range when it is the reversed one, whichever side was typed', async () => {
+    const { user, input, output } = setup();
+    await user.clear(output.min);
+    await user.type(output.min, '100');
+    await user.clear(output.max);
+    await user.type(output.max, '0');
+    await user.type(output.value, '25');
+    expect(input.value).toHaveValue('16.00');
+    const notes = within(screen.getByRole('list', { name: 'Avisos del cálculo' })).getAllByRole('listitem');
+    expect(notes.map((note) => note.textContent)).toEqual([
+      'Rango de salida invertido: el mínimo (100 kPa) es mayor que el máximo (0 kPa), como en un transmisor de acción inversa.',
+    ]);
+  });
+
   it('works by keyboard alone', async () => {
     const { user, input, output } = setup();
     await user.tab();

@@ -1,7 +1,7 @@
 import styled from 'styled-components';
 import { PageContainer, theme } from '@portal/shared';
 import { RangeCard } from './RangeCard';
-import { useCalculator, type Outcome } from './useCalculator';
+import { type Note, type Outcome, type Side, useCalculator } from './useCalculator';
 
 // The page sets its own font, colour and box model: it renders inside the host and standalone alike.
 const Page = styled(PageContainer)`
@@ -43,8 +43,15 @@ const tones = {
   problem: { fg: theme.color.danger, bg: theme.color.dangerBg, border: theme.color.danger },
 };
 
-const Status = styled.p<{ $tone: keyof typeof tones }>`
+const Status = styled.div`
   margin: 24px 0 0;
+  display: flex;
+  flex-direction: column;
+  gap: 12px;
+`;
+
+const Line = styled.p<{ $tone: keyof typeof tones }>`
+  margin: 0;
   padding: 12px 14px;
   border: 1px solid ${(p) => tones[p.$tone].border};
   border-radius: ${theme.radius};
@@ -52,6 +59,19 @@ const Status = styled.p<{ $tone: keyof typeof tones }>`
   background: ${(p) => tones[p.$tone].bg};
   font-weight: ${(p) => (p.$tone === 'result' ? 700 : 400)};
 `;
+
+// A warning, not an error: the result stands, and these say what it rests on.
+const Notes = styled.ul`
+  margin: 0;
+  padding: 12px 14px 12px 32px;
+  border: 1px solid #b45309;
+  border-radius: ${theme.radius};
+  color: #92400e;
+  background: #fffbeb;
+  li + li { margin-top: 6px; }
+`;
+
+const RANGE_NAME: Record<Side, string> = { input: 'entrada', output: 'salida' };
 
 function describe(outcome: Outcome): string {
   switch (outcome.kind) {
@@ -66,6 +86,15 @@ function describe(outcome: Outcome): string {
     case 'result':
       return `Resultado: ${outcome.from} ${outcome.fromUnit} = ${outcome.to} ${outcome.toUnit}`;
   }
+}
+
+function describeNote(note: Note): string {
+  const range = RANGE_NAME[note.side];
+  if (note.kind === 'outside') {
+    const other = RANGE_NAME[note.side === 'input' ? 'output' : 'input'];
+    return `Fuera de rango: ${note.value} ${note.unit} no está entre ${note.min} y ${note.max} ${note.unit} (rango de ${range}), así que el resultado se extrapola fuera del rango de ${other}.`;
+  }
+  return `Rango de ${range} invertido: el mínimo (${note.min} ${note.unit}) es mayor que el máximo (${note.max} ${note.unit}), como en un transmisor de acción inversa.`;
 }
 
 /** The analog signal calculator (/calculadora-txi): converts a transmitter signal to its magnitude and back. */
@@ -96,8 +125,15 @@ export default function CalculatorPage() {
         ))}
       </Ranges>
       {/* A live region: screen readers announce each result (or why there is none) as the user types. */}
-      <Status $tone={tone} role="status" aria-live="polite">
-        {describe(outcome)}
+      <Status role="status" aria-live="polite">
+        <Line $tone={tone}>{describe(outcome)}</Line>
+        {outcome.kind === 'result' && outcome.notes.length > 0 && (
+          <Notes aria-label="Avisos del cálculo">
+            {outcome.notes.map((note) => (
+              <li key={`${note.kind}-${note.side}`}>{describeNote(note)}</li>
+            ))}
+          </Notes>
+        )}
       </Status>
     </Page>
   );

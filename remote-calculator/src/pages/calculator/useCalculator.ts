@@ -1,5 +1,13 @@
 import { useState } from 'react';
-import { convert, MAGNITUDES, parseDecimal, SIGNAL_TYPES, type RangeType } from '../../rules/conversion';
+import {
+  convert,
+  isOutsideRange,
+  isReversedRange,
+  MAGNITUDES,
+  parseDecimal,
+  SIGNAL_TYPES,
+  type RangeType,
+} from '../../rules/conversion';
 
 export type Side = 'input' | 'output';
 export type Bound = 'min' | 'max';
@@ -28,13 +36,24 @@ export interface RangeView {
   invalid: { min: boolean; max: boolean; value: boolean };
 }
 
+/** A range's bounds as typed, with its unit. */
+export interface TypedRange {
+  side: Side;
+  min: string;
+  max: string;
+  unit: string;
+}
+
+/** What a result needs said beside it: a value beyond its range (the result extrapolates), a reversed range. */
+export type Note = ({ kind: 'outside'; value: string } | { kind: 'reversed' }) & TypedRange;
+
 /** Why the other side is (or is not) computed; the page words it for the user. */
 export type Outcome =
   | { kind: 'idle' }
   | { kind: 'invalid-value' }
   | { kind: 'invalid-range' }
   | { kind: 'empty-range'; side: Side }
-  | { kind: 'result'; from: string; fromUnit: string; to: string; toUnit: string };
+  | { kind: 'result'; from: string; fromUnit: string; to: string; toUnit: string; notes: Note[] };
 
 const TYPES: Record<Side, readonly RangeType[]> = { input: SIGNAL_TYPES, output: MAGNITUDES };
 
@@ -66,7 +85,18 @@ function outcomeOf(state: CalculatorState): Outcome {
   if ([fromMin, fromMax, toMin, toMax].some(Number.isNaN)) return { kind: 'invalid-range' };
   const result = convert(value, fromMin, fromMax, toMin, toMax);
   if (result === null) return { kind: 'empty-range', side: state.source };
-  return { kind: 'result', from: state.sourceText.trim(), fromUnit: from.type.unit, to: result, toUnit: to.type.unit };
+  const typed = (side: Side): TypedRange => {
+    const range = state[side];
+    return { side, min: range.min.trim(), max: range.max.trim(), unit: range.type.unit };
+  };
+  const text = state.sourceText.trim();
+  const notes: Note[] = [];
+  if (isOutsideRange(value, fromMin, fromMax)) notes.push({ kind: 'outside', value: text, ...typed(state.source) });
+  for (const side of ['input', 'output'] as const) {
+    const range = typed(side);
+    if (isReversedRange(parseDecimal(range.min), parseDecimal(range.max))) notes.push({ kind: 'reversed', ...range });
+  }
+  return { kind: 'result', from: text, fromUnit: from.type.unit, to: result, toUnit: to.type.unit, notes };
 }
 
 function viewOf(state: CalculatorState, side: Side, outcome: Outcome): RangeView {
