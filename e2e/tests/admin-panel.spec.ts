@@ -39,7 +39,7 @@ async function findUser(page: Page, email: string, status: string) {
  * Opens the admin panel at /admin and follows the side panel's link to a page, as an admin does. (A first load of a
  * nested address such as /admin/usuarios does not start the shell yet: README, known problems.)
  */
-async function openAdmin(page: Page, link: 'Usuarios' | 'Dashboard' | 'Aplicaciones') {
+async function openAdmin(page: Page, link: 'Usuarios' | 'Resumen' | 'Aplicaciones') {
   await page.goto('/admin');
   await expect(page.getByRole('heading', { name: 'Gestión de Usuarios' })).toBeVisible();
   // On small screens the side panel opens with its toggle.
@@ -183,7 +183,7 @@ test("'Editar' changes a person's name, phone and role through editar; the audit
   await dialog.getByRole('button', { name: 'Cancelar' }).click();
   expect(((await (await currentUser(request, token)).json()) as { phone: string }).phone).toBe('+51987654321');
 
-  await openAdmin(page, 'Dashboard');
+  await openAdmin(page, 'Resumen');
   const audit = page.getByRole('row').filter({ hasText: 'Editó el usuario' }).filter({ hasText: who.email });
   await expect(audit.first()).toContainText('Nombre: Marisol');
   await expect(audit.first()).toContainText('Rol: Administrador');
@@ -194,7 +194,7 @@ test('the dashboard shows the figures and the audit log; the apps page creates a
   request,
 }) => {
   await signInAsAdmin(page, request);
-  await openAdmin(page, 'Dashboard');
+  await openAdmin(page, 'Resumen');
   await expect(page.getByRole('heading', { name: 'Dashboard de Administración' })).toBeVisible();
   for (const title of ['Total de usuarios', 'Apps activas', 'Suscripciones activas', 'Nuevas suscripciones']) {
     await expect(page.getByRole('heading', { name: title })).toBeVisible();
@@ -237,7 +237,7 @@ test('the dashboard shows the figures and the audit log; the apps page creates a
   // Both are on record.
   await page
     .getByRole('navigation', { name: 'Panel de administración' })
-    .getByRole('link', { name: 'Dashboard' })
+    .getByRole('link', { name: 'Resumen' })
     .click();
   await page.getByRole('link', { name: 'Ver reportes' }).click();
   const log = page.getByRole('region', { name: 'Registro de auditoría' });

@@ -114,10 +114,10 @@ test.describe('on a phone', () => {
     const open = page.getByRole('button', { name: /Abrir menú/ });
     await open.click();
     const side = page.locator('#admin-side-panel');
-    await expect(side.getByRole('link', { name: 'Dashboard' })).toBeVisible();
+    await expect(side.getByRole('link', { name: 'Resumen' })).toBeVisible();
     await tabStaysInside(page, side);
     await page.keyboard.press('Escape');
-    await expect(side.getByRole('link', { name: 'Dashboard' })).toBeHidden();
+    await expect(side.getByRole('link', { name: 'Resumen' })).toBeHidden();
     await expect(open).toBeFocused();
   });
 });

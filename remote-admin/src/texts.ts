@@ -8,7 +8,9 @@ import { APP_LINK_LABELS } from '@portal/shared';
 export const TEXT_ADMIN = {
   // Layout (spec §2 'Admin panel layout').
   users: 'Usuarios',
-  dashboard: 'Dashboard',
+  // The page keeps the spec's title 'Dashboard de Administración'; its menu entry is Spanish. Not 'Panel': the avatar
+  // menu's 'Panel' (spec §2) already names the whole admin area.
+  dashboard: 'Resumen',
   apps: 'Aplicaciones',
   auditLog: 'Registro de auditoría',
   adminFallbackName: 'Admin',
@@ -255,7 +257,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
 export const AUDIT_DETAIL_TEXT = {
   noPlan: 'sin plan',
   app: (id: string) => `App ${id}`,
-  planChange: (app: string, from: string, to: string, expiry: string) => `${app}: ${from} → ${to}, vence ${expiry}`,
+  planChange: (app: string, from: string, to: string) => `${app}: ${from} → ${to}`,
+  expiring: (change: string, expiry: string) => `${change}, vence ${expiry}`,
   role: 'Rol',
   status: 'Estado',
   codeByEmail: 'Código enviado por email',

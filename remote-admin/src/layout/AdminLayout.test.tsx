@@ -1,4 +1,4 @@
-import { act, screen, waitFor, render } from '@testing-library/react';
+import { act, screen, waitFor, render, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { getUserStats } from '../api/admin';
@@ -51,6 +51,17 @@ describe('the admin layout', () => {
     expect(screen.getByText('Lucía Gómez')).toBeInTheDocument();
     expect(screen.getByText('Administrador')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Ir al inicio' })).toHaveAttribute('href', '/');
+  });
+
+  it('names every entry of the side panel in Spanish', async () => {
+    api = await useFakeApi({}, adminUser());
+    renderLayout();
+    const nav = within(await screen.findByRole('navigation', { name: 'Panel de administración' }));
+    expect(nav.getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Usuarios', '/admin/usuarios'],
+      ['Resumen', '/admin/dashboard'],
+      ['Aplicaciones', '/admin/apps'],
+    ]);
   });
 
   it('falls back to Admin when the administrator has no name', async () => {

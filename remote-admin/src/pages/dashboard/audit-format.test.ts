@@ -60,6 +60,33 @@ describe('audit log rows', () => {
         }),
       ),
     ).toBe('Control Max 360: sin plan → PRO, vence 15/3/2027');
+    // Plans read as on every other screen ('Gratis'); a free plan never expires, so no date is said for it.
+    expect(
+      auditDetails(
+        entry('user.plan_change', {
+          appId: 2,
+          app: 'Beto Pro',
+          fromPlanId: 3,
+          fromPlan: 'free',
+          toPlanId: 4,
+          toPlan: 'PRO',
+          toFechaVencimiento: '2030-06-30T00:00:00.000Z',
+        }),
+      ),
+    ).toBe('Beto Pro: Gratis → PRO, vence 30/6/2030');
+    expect(
+      auditDetails(
+        entry('user.plan_change', {
+          appId: 2,
+          app: 'Beto Pro',
+          fromPlanId: 4,
+          fromPlan: 'pro',
+          toPlanId: 3,
+          toPlan: 'Free',
+          toFechaVencimiento: '2027-11-21T00:00:00.000Z',
+        }),
+      ),
+    ).toBe('Beto Pro: PRO → Gratis');
     expect(auditDetails(entry('app.update', { fields: ['nombre', 'webUrl'] }))).toBe('Campos: nombre, webUrl');
     expect(
       auditDetails(entry('auth.lockout', { scope: 'address', address: '203.0.113.9', failures: 5, lockedSeconds: 30 })),

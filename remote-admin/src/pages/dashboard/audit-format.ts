@@ -1,4 +1,4 @@
-import type { AuditAction, AuditEntry } from '@portal/shared';
+import { type AuditAction, type AuditEntry, isFreePlan, planLabel } from '@portal/shared';
 import { formatExpiryDate, roleLabel } from '../../rules/format';
 import { statusLabel } from '../../rules/status';
 import { AUDIT_ACTION_LABELS, AUDIT_DETAIL_TEXT as T } from '../../texts';
@@ -16,13 +16,12 @@ export function auditDetails(entry: AuditEntry): string {
     case 'user.status_change':
       return `${statusLabel(d.from as string)} → ${statusLabel(d.to as string)}`;
     case 'user.plan_change': {
-      const from = typeof d.fromPlan === 'string' ? d.fromPlan : T.noPlan;
-      return T.planChange(
-        String(d.app ?? T.app(String(d.appId))),
-        from,
-        String(d.toPlan ?? d.toPlanId),
-        formatExpiryDate(d.toFechaVencimiento as string),
-      );
+      // Plans read as on every other screen ('Gratis', 'PRO'); a free plan never expires, so its date is not said.
+      const from = typeof d.fromPlan === 'string' ? planLabel({ nombre: d.fromPlan }) : T.noPlan;
+      const to = typeof d.toPlan === 'string' ? { nombre: d.toPlan } : null;
+      const app = String(d.app ?? T.app(String(d.appId)));
+      const change = T.planChange(app, from, to ? planLabel(to) : String(d.toPlanId));
+      return to && isFreePlan(to) ? change : T.expiring(change, formatExpiryDate(d.toFechaVencimiento as string));
     }
     case 'user.edit':
       return editedFields(d);
