@@ -87,6 +87,8 @@ export const TEXT_ADMIN = {
   noPlan: 'Sin plan asignado',
   plan: 'Plan',
   expiry: 'Fecha de vencimiento',
+  /** A free plan's expiry: nothing ends a free plan, so no date is shown or asked for. */
+  noExpiry: 'No vence',
   save: 'Guardar',
   saving: 'Guardando...',
   close: 'Cerrar',

@@ -36,6 +36,12 @@ export function displayName(user: { name?: string | null; lastName?: string | nu
   return full || user.email || '';
 }
 
+/** Who a dialog is about: 'Ana Pérez · ana@example.com', or the email alone when the user has no name yet. */
+export function whoLine(user: { name?: string | null; lastName?: string | null; email: string }): string {
+  const name = displayName(user);
+  return name === user.email ? user.email : `${name} · ${user.email}`;
+}
+
 /** The role column: role 1 is the administrator (spec §6). */
 export function roleLabel(role: number): string {
   return role === ADMIN_ROLE ? TEXT_ADMIN.roleAdmin : TEXT_ADMIN.roleUser;

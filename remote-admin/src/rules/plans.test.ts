@@ -1,4 +1,12 @@
-import { canSavePlan, defaultExpiry, expiryToIso, initialExpiry, visiblePlanApps } from './plans';
+import {
+  canSavePlan,
+  defaultExpiry,
+  expiryToIso,
+  expiryToSend,
+  initialExpiry,
+  planExpires,
+  visiblePlanApps,
+} from './plans';
 
 describe('plan modal rules (spec §5, §9)', () => {
   it('defaults the expiry to today plus one year', () => {
@@ -17,11 +25,32 @@ describe('plan modal rules (spec §5, §9)', () => {
     expect(expiryToIso('')).toBeNull();
   });
 
-  it('disables Guardar while saving, at plan 0 and without a valid date', () => {
-    expect(canSavePlan(2, '2027-03-15', false)).toBe(true);
-    expect(canSavePlan(2, '2027-03-15', true)).toBe(false);
-    expect(canSavePlan(0, '2027-03-15', false)).toBe(false);
-    expect(canSavePlan(2, '', false)).toBe(false);
+  it('disables Guardar while saving, at plan 0 and without a valid date to send', () => {
+    expect(canSavePlan(2, '2027-03-15T00:00:00.000Z', false)).toBe(true);
+    expect(canSavePlan(2, '2027-03-15T00:00:00.000Z', true)).toBe(false);
+    expect(canSavePlan(0, '2027-03-15T00:00:00.000Z', false)).toBe(false);
+    expect(canSavePlan(2, null, false)).toBe(false);
+  });
+
+  it('gives a free plan no expiry to show or ask for; any other plan, and no plan yet, have one', () => {
+    const planesApp = [
+      { id: 1, nombre: 'free' },
+      { id: 2, nombre: 'PRO' },
+      { id: 3, nombre: ' Free ' },
+    ];
+    expect(planExpires(1, planesApp)).toBe(false);
+    expect(planExpires(3, planesApp)).toBe(false);
+    expect(planExpires(2, planesApp)).toBe(true);
+    expect(planExpires(0, planesApp)).toBe(true);
+  });
+
+  it('sends the chosen day, or for a free plan the day a new plan starts with, since the call needs one', () => {
+    const today = new Date(2026, 10, 21);
+    expect(expiryToSend(true, '2027-03-15', today)).toBe('2027-03-15T00:00:00.000Z');
+    expect(expiryToSend(true, '', today)).toBeNull();
+    // A free plan's date is never shown, so a date left unfinished under a paid plan does not block it.
+    expect(expiryToSend(false, '', today)).toBe('2027-11-21T00:00:00.000Z');
+    expect(expiryToSend(false, '2030-01-01', today)).toBe('2027-11-21T00:00:00.000Z');
   });
 
   it('hides app 4', () => {

@@ -1,3 +1,5 @@
+import { isFreePlan } from '@portal/shared';
+
 /** Rules of the 'Planes del Usuario' modal (spec §2, §5, §9). Dates are 'YYYY-MM-DD', as a date input holds them. */
 
 /** Spec §9: app 4 (the suite entry) is not shown in the plans modal. */
@@ -44,9 +46,26 @@ export function expiryToIso(dateInput: string): string | null {
   return date.toISOString();
 }
 
-/** Spec §5: Guardar is disabled while saving, at plan 0, and (ours) without a valid date. */
-export function canSavePlan(planId: number, expiry: string, saving: boolean): boolean {
-  return !saving && planId !== NO_PLAN_ID && expiryToIso(expiry) !== null;
+/**
+ * Whether plan `planId` of the app has an expiry worth showing: a free plan has none, since nothing ends it (only
+ * paid plans count as subscriptions that lapse). 'Sin plan asignado' keeps the date a new plan starts with.
+ */
+export function planExpires(planId: number, planesApp: readonly { id: number; nombre: string }[]): boolean {
+  const plan = planesApp.find((candidate) => candidate.id === planId);
+  return !(plan && isFreePlan(plan));
+}
+
+/**
+ * The `fechaVencimiento` the call sends: the chosen day at midnight UTC; for a free plan, whose date is never shown,
+ * the default one (spec §7's call always carries a date). Null when the chosen day is empty or impossible.
+ */
+export function expiryToSend(expires: boolean, dateInput: string, today: Date): string | null {
+  return expiryToIso(expires ? dateInput : defaultExpiry(today));
+}
+
+/** Spec §5: Guardar is disabled while saving, at plan 0, and (ours) without a valid date to send. */
+export function canSavePlan(planId: number, fechaVencimiento: string | null, saving: boolean): boolean {
+  return !saving && planId !== NO_PLAN_ID && fechaVencimiento !== null;
 }
 
 /** The apps the modal lists: every one but app 4. */

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { defaultExpiry } from '../../rules/plans';
 import { PlansModal } from './PlansModal';
-import { bodiesTo, renderAt, useFakeApi, type FakeApi } from '../../testing/setup';
+import { bodiesTo, listedUser, renderAt, useFakeApi, type FakeApi } from '../../testing/setup';
 
 let api: FakeApi;
 afterEach(() => api?.close());
@@ -27,12 +27,14 @@ const plans = [
   { app: { id: 4, nombre: 'C+Suite Completa' }, planActual: null, planesApp: [{ id: 9, nombre: 'Suite' }] },
 ];
 
+const lucia = listedUser(7, { name: 'Lucía', lastName: 'Quispe', email: 'lucia@example.com' });
+
 const row = (name: string) => screen.getByRole('heading', { name }).closest('li')!;
 
 describe('Planes del Usuario', () => {
   it('lists each app but app 4, with the current plan and expiry, or Sin plan asignado and a year ahead', async () => {
     api = await useFakeApi({ 'POST /plan-usuario/user-app-plans': { status: 200, body: plans } });
-    renderAt('/admin/usuarios', <PlansModal userId={7} onClose={() => {}} />);
+    renderAt('/admin/usuarios', <PlansModal user={lucia} onClose={() => {}} />);
     expect(screen.getByRole('dialog', { name: 'Planes del Usuario' })).toBeInTheDocument();
     expect(screen.getByText('Cargando planes...')).toBeInTheDocument();
     await screen.findByRole('heading', { name: 'Control Max 360' });
@@ -58,7 +60,7 @@ describe('Planes del Usuario', () => {
       'POST /plan-usuario/user-app-plans': { status: 200, body: plans },
       'POST /plan-usuario/cambiar-plan-app': { status: 200, body: plans[1], delay: 300 },
     });
-    renderAt('/admin/usuarios', <PlansModal userId={7} onClose={() => {}} />);
+    renderAt('/admin/usuarios', <PlansModal user={lucia} onClose={() => {}} />);
     await screen.findByRole('heading', { name: 'Beto Pro' });
     const beto = within(row('Beto Pro'));
     await user.selectOptions(beto.getByLabelText('Plan'), 'PRO');
@@ -83,15 +85,64 @@ describe('Planes del Usuario', () => {
       'POST /plan-usuario/user-app-plans': { status: 200, body: plans },
       'POST /plan-usuario/cambiar-plan-app': { status: 500, body: {} },
     });
-    renderAt('/admin/usuarios', <PlansModal userId={7} onClose={() => {}} />);
+    renderAt('/admin/usuarios', <PlansModal user={lucia} onClose={() => {}} />);
     await screen.findByRole('heading', { name: 'Control Max 360' });
     await user.click(within(row('Control Max 360')).getByRole('button', { name: 'Guardar Control Max 360' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Error al actualizar plan de usuario');
   });
 
+  it('names the person whose plans it edits under the title', async () => {
+    api = await useFakeApi({ 'POST /plan-usuario/user-app-plans': { status: 200, body: plans } });
+    renderAt('/admin/usuarios', <PlansModal user={lucia} onClose={() => {}} />);
+    const title = within(screen.getByRole('dialog', { name: 'Planes del Usuario' })).getByRole('heading', { level: 2 });
+    expect(title).toHaveTextContent(/^Planes del Usuario$/);
+    expect(title.nextElementSibling).toHaveTextContent(/^Lucía Quispe · lucia@example\.com$/);
+    await screen.findByRole('heading', { name: 'Control Max 360' });
+  });
+
+  it('names the person by email when they have no name', async () => {
+    api = await useFakeApi({ 'POST /plan-usuario/user-app-plans': { status: 200, body: plans } });
+    renderAt('/admin/usuarios', <PlansModal user={{ ...lucia, name: '', lastName: '' }} onClose={() => {}} />);
+    const title = within(screen.getByRole('dialog', { name: 'Planes del Usuario' })).getByRole('heading', { level: 2 });
+    expect(title.nextElementSibling).toHaveTextContent(/^lucia@example\.com$/);
+    await screen.findByRole('heading', { name: 'Control Max 360' });
+  });
+
+  it('shows no expiry for a free plan, which never expires, and asks for one again for a paid plan', async () => {
+    const user = userEvent.setup();
+    const free = [{ ...plans[1], planActual: { id: 3, nombre: 'free', fechaVencimiento: null } }];
+    api = await useFakeApi({
+      'POST /plan-usuario/user-app-plans': { status: 200, body: free },
+      'POST /plan-usuario/cambiar-plan-app': { status: 200, body: free[0] },
+    });
+    renderAt('/admin/usuarios', <PlansModal user={lucia} onClose={() => {}} />);
+    await screen.findByRole('heading', { name: 'Beto Pro' });
+    const beto = within(row('Beto Pro'));
+    expect(beto.getByLabelText('Plan')).toHaveDisplayValue('Gratis');
+    expect(beto.queryByLabelText('Fecha de vencimiento')).not.toBeInTheDocument();
+    expect(beto.getByText('No vence')).toBeInTheDocument();
+
+    // A paid plan asks for its date.
+    await user.selectOptions(beto.getByLabelText('Plan'), 'PRO');
+    expect(beto.getByLabelText('Fecha de vencimiento')).toHaveValue(defaultExpiry(new Date()));
+    expect(beto.queryByText('No vence')).not.toBeInTheDocument();
+    await user.clear(beto.getByLabelText('Fecha de vencimiento'));
+    expect(beto.getByRole('button', { name: 'Guardar Beto Pro' })).toBeDisabled();
+
+    // Back to free: the date left empty above is not asked for. The call still carries a date (spec §7), the one a
+    // new plan starts with; nothing reads it for a free plan.
+    await user.selectOptions(beto.getByLabelText('Plan'), 'Gratis');
+    expect(beto.getByText('No vence')).toBeInTheDocument();
+    await user.click(beto.getByRole('button', { name: 'Guardar Beto Pro' }));
+    expect(await screen.findByText('Plan actualizado exitosamente!')).toBeInTheDocument();
+    expect(bodiesTo(api, '/plan-usuario/cambiar-plan-app')).toEqual([
+      { idUsuario: 7, idApp: 2, idPlan: 3, fechaVencimiento: `${defaultExpiry(new Date())}T00:00:00.000Z` },
+    ]);
+  });
+
   it('says when the user has no plans to show', async () => {
     api = await useFakeApi({ 'POST /plan-usuario/user-app-plans': { status: 200, body: [plans[2]] } });
-    renderAt('/admin/usuarios', <PlansModal userId={7} onClose={() => {}} />);
+    renderAt('/admin/usuarios', <PlansModal user={lucia} onClose={() => {}} />);
     expect(await screen.findByText('No se encontraron planes para este usuario.')).toBeInTheDocument();
   });
 });

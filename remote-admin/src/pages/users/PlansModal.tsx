@@ -14,10 +14,12 @@ import {
   useSubmit,
   useTimedMessage,
   Select,
+  type AdminUser,
 } from '@portal/shared';
 import { ADMIN_ALERT_MS, ADMIN_FALLBACK, PLAN_SAVED, TEXT_ADMIN } from '../../texts';
 import { changeUserAppPlan, getUserAppPlans } from '../../api/admin';
-import { canSavePlan, expiryToIso, initialExpiry, NO_PLAN_ID, visiblePlanApps } from '../../rules/plans';
+import { whoLine } from '../../rules/format';
+import { canSavePlan, expiryToSend, initialExpiry, NO_PLAN_ID, planExpires, visiblePlanApps } from '../../rules/plans';
 import { FieldLabel } from '../../components/Page';
 
 const Row = styled.li`
@@ -29,6 +31,22 @@ const Row = styled.li`
   border-bottom: 1px solid ${theme.color.border};
   h3 { margin: 0 0 12px; font-size: 1rem; align-self: center; }
   @media (max-width: ${theme.breakpoint.mobile}) { grid-template-columns: 1fr; }
+`;
+
+/** Who the dialog is about, under its title (the spec's title names nobody). */
+const Whose = styled.p`
+  margin: -8px 0 16px;
+  color: ${theme.color.muted};
+  overflow-wrap: anywhere;
+`;
+
+/** Where a paid plan's date input is: a free plan's line saying it does not expire. */
+const NoExpiry = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: 6px;
+  span:first-child { font-weight: 600; }
+  span:last-child { min-height: 44px; display: flex; align-items: center; color: ${theme.color.muted}; }
 `;
 
 const List = styled.ul`
@@ -59,9 +77,10 @@ function PlanRow({
   const [expiry, setExpiry] = useState(() => initialExpiry(info.planActual?.fechaVencimiento, new Date()));
   const { busy: saving, submit } = useSubmit(show);
   const base = `plan-${info.app.id}`;
+  const expires = planExpires(planId, info.planesApp);
+  const fechaVencimiento = expiryToSend(expires, expiry, new Date());
 
   const save = () => {
-    const fechaVencimiento = expiryToIso(expiry);
     if (!fechaVencimiento) return;
     void submit({
       call: () => changeUserAppPlan({ idUsuario: userId, idApp: info.app.id, idPlan: planId, fechaVencimiento }),
@@ -94,19 +113,26 @@ function PlanRow({
           ))}
         </Select>
       </FieldLabel>
-      <FieldLabel htmlFor={`${base}-expiry`}>
-        {TEXT_ADMIN.expiry}
-        <Input
-          id={`${base}-expiry`}
-          type="date"
-          value={expiry}
-          onChange={(event) => setExpiry(event.target.value)}
-          disabled={saving}
-        />
-      </FieldLabel>
+      {expires ? (
+        <FieldLabel htmlFor={`${base}-expiry`}>
+          {TEXT_ADMIN.expiry}
+          <Input
+            id={`${base}-expiry`}
+            type="date"
+            value={expiry}
+            onChange={(event) => setExpiry(event.target.value)}
+            disabled={saving}
+          />
+        </FieldLabel>
+      ) : (
+        <NoExpiry>
+          <span>{TEXT_ADMIN.expiry}</span>
+          <span>{TEXT_ADMIN.noExpiry}</span>
+        </NoExpiry>
+      )}
       <Button
         onClick={save}
-        disabled={!canSavePlan(planId, expiry, saving)}
+        disabled={!canSavePlan(planId, fechaVencimiento, saving)}
         aria-label={`${TEXT_ADMIN.save} ${info.app.nombre}`}
       >
         {saving ? TEXT_ADMIN.saving : TEXT_ADMIN.save}
@@ -115,8 +141,14 @@ function PlanRow({
   );
 }
 
+export interface PlansModalProps {
+  user: Pick<AdminUser, 'id' | 'name' | 'lastName' | 'email'>;
+  onClose(): void;
+}
+
 /** 'Planes del Usuario' (spec §2): the user's plan and expiry in each app, saved one app at a time. */
-export function PlansModal({ userId, onClose }: { userId: number; onClose: () => void }) {
+export function PlansModal({ user, onClose }: PlansModalProps) {
+  const userId = user.id;
   const [infos, setInfos] = useState<UserAppPlanInfo[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [alert, showAlert] = useTimedMessage(ADMIN_ALERT_MS);
@@ -149,6 +181,7 @@ export function PlansModal({ userId, onClose }: { userId: number; onClose: () =>
 
   return (
     <Modal title={TEXT_ADMIN.plansTitle} onClose={onClose}>
+      <Whose>{whoLine(user)}</Whose>
       {alert && <Alert tone={alert.tone}>{alert.text}</Alert>}
       {infos === null ? (
         <Spinner label={TEXT_ADMIN.loadingPlans} />

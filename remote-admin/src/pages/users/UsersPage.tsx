@@ -255,7 +255,7 @@ export default function UsersPage() {
         />
       </Panel>
 
-      {plansFor && <PlansModal userId={plansFor.id} onClose={closePlans} />}
+      {plansFor && <PlansModal user={plansFor} onClose={closePlans} />}
       {editing && <EditUserModal user={editing} currentUserId={currentUserId} onSaved={edited} onClose={closeEdit} />}
       {sessionsFor && <SessionsModal user={sessionsFor} onClose={closeSessions} />}
       {confirmSuspend && (
