@@ -12,8 +12,15 @@ import {
   test,
   type Person,
 } from '../support/auth';
-import { API_URL } from '../support/env';
+import { API_URL, MAIL_DIR } from '../support/env';
+import { mailsFor, readableText } from '../support/mail-sink';
 import { signInAs, signInAsAdmin } from '../support/session';
+
+/** A phone and a desktop window: every screen is checked at both. */
+const SIZES = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 800 },
+] as const;
 
 async function apiLogin(request: APIRequestContext, who: Person): Promise<string> {
   const response = await request.post(`${API_URL}/auth/login`, { data: { email: who.email, password: who.password } });
@@ -69,7 +76,7 @@ test('an admin finds a pending user, verifies them so they can sign in, and give
   await openAdmin(page, 'Usuarios');
   await expect(page).toHaveURL(/\/admin\/usuarios$/);
   await expect(page.getByRole('heading', { name: 'Gestión de Usuarios' })).toBeVisible();
-  const verify = page.getByRole('button', { name: 'Verificar' });
+  const verify = page.getByRole('button', { name: 'Verificar', exact: true });
   await expect(verify).toBeDisabled();
 
   const row = await findUser(page, who.email, 'pending_verification');
@@ -77,7 +84,11 @@ test('an admin finds a pending user, verifies them so they can sign in, and give
   await expect(row).toContainText(`${who.name} ${who.lastName}`);
   await row.getByRole('checkbox').check();
   await verify.click();
-  await expect(page.getByText('1 usuario(s) verificado(s) exitosamente')).toBeVisible();
+  await page
+    .getByRole('dialog', { name: 'Verificar usuarios' })
+    .getByRole('button', { name: 'Verificar', exact: true })
+    .click();
+  await expect(page.getByText(/^1 usuario\(s\) verificado\(s\) exitosamente/)).toBeVisible();
   // Still filtered on pending: the verified user has left the list.
   await expect(page.getByText('No se encontraron usuarios')).toBeVisible();
 
@@ -247,13 +258,153 @@ test('the dashboard shows the figures and the audit log; the apps page creates a
   await expect(log.getByRole('row').filter({ hasText: name }).filter({ hasText: 'Creó la aplicación' })).toHaveCount(1);
 });
 
+/** The page is no wider than the screen: what does not fit scrolls inside its own box, not the page sideways. */
+async function expectNoSidewaysScroll(page: Page, width: number, where: string) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), where).toBeLessThanOrEqual(width);
+}
+
+for (const viewport of SIZES) {
+  test.describe(`at ${viewport.width} × ${viewport.height}`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    test(`'Verificar' says why it is greyed out, and that the registered password is dropped for a mail to choose one (${viewport.name})`, async ({
+      page,
+      request,
+    }) => {
+      const who = person('verificar');
+      await registerPending(request, who);
+      await signInAsAdmin(page, request);
+      await openAdmin(page, 'Usuarios');
+      const verify = page.getByRole('button', { name: 'Verificar', exact: true });
+      await expect(verify).toBeDisabled();
+      const hint = page.getByText(
+        'Para verificar, elige el estado «Pendiente Verificación»: solo entonces se pueden marcar personas.',
+      );
+      await expect(hint).toBeVisible();
+
+      const row = await findUser(page, who.email, 'pending_verification');
+      await expect(hint).toHaveCount(0);
+      await expect(page.getByText('Marca a las personas que quieras verificar.')).toBeVisible();
+      await row.getByRole('checkbox').check();
+      await verify.click();
+      const dialog = page.getByRole('dialog', { name: 'Verificar usuarios' });
+      await expect(dialog).toContainText('Vas a activar 1 cuenta sin el código que se envió a su correo.');
+      await expect(dialog).toContainText(
+        'La contraseña que se escribió al registrarse no se guarda: nadie comprobó que quien la escribió sea el dueño del correo.',
+      );
+      await expect(dialog).toContainText(
+        'Recibirá el correo «Tu cuenta está activa» con el enlace «Elegir mi contraseña».',
+      );
+      await expectNoSidewaysScroll(page, viewport.width, 'the question before verifying');
+      // Escape asks nothing of the server.
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await expect(verify).toBeFocused();
+      await expect(row).toContainText('Pendiente Verificación');
+
+      await verify.click();
+      await dialog.getByRole('button', { name: 'Verificar', exact: true }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'verificado(s) exitosamente' })).toHaveText(
+        '1 usuario(s) verificado(s) exitosamente. Recibirá un correo para elegir su contraseña: la que escribió al registrarse no se guardó.',
+      );
+      // Nobody is left to mark under the filter, and nothing asks to.
+      await expect(page.getByText('No se encontraron usuarios')).toBeVisible();
+      await expect(page.getByText('Marca a las personas que quieras verificar.')).toHaveCount(0);
+
+      // What the screen said is what happened: the mail came, and the registered password does not sign in.
+      await expect
+        .poll(() => mailsFor(MAIL_DIR, who.email).map((mail) => mail.subject), { timeout: 25_000 })
+        .toContain('Tu cuenta está activa');
+      const mail = mailsFor(MAIL_DIR, who.email).find((m) => m.subject === 'Tu cuenta está activa')!;
+      expect(readableText(mail)).toContain('Elegir mi contraseña');
+      const refused = await request.post(`${API_URL}/auth/login`, {
+        data: { email: who.email, password: who.password },
+      });
+      expect(refused.status()).toBe(401);
+      expect(((await refused.json()) as { code: string }).code).toBe('PASSWORD_NOT_SET');
+    });
+
+    test(`a failed 'Verificar' says the spec's words, not the thrown text (${viewport.name})`, async ({
+      page,
+      request,
+    }) => {
+      const who = person('verificar-falla');
+      await registerPending(request, who);
+      await signInAsAdmin(page, request);
+      await page.route(
+        (url) => url.href === `${API_URL}/user/verify-emails`,
+        async (route) => {
+          if (route.request().method() !== 'POST') return route.continue();
+          // The API's own headers (so the browser reads the answer), from a request that verifies nobody.
+          const response = await route.fetch({ postData: JSON.stringify({ userIds: [] }) });
+          return route.fulfill({
+            response,
+            status: 500,
+            contentType: 'application/json',
+            body: JSON.stringify({ statusCode: 500, message: 'Error interno del servidor' }),
+          });
+        },
+      );
+      await openAdmin(page, 'Usuarios');
+      const row = await findUser(page, who.email, 'pending_verification');
+      await row.getByRole('checkbox').check();
+      await page.getByRole('button', { name: 'Verificar', exact: true }).click();
+      await page
+        .getByRole('dialog', { name: 'Verificar usuarios' })
+        .getByRole('button', { name: 'Verificar', exact: true })
+        .click();
+      await expect(page.getByRole('alert')).toHaveText('Error al verificar usuarios. Por favor, intenta de nuevo.');
+      await expect(page.getByText(/Error al verificar Ids/)).toHaveCount(0);
+      // Nothing changed, and the selection is kept for another try.
+      await expect(row).toContainText('Pendiente Verificación');
+      await expect(row.getByRole('checkbox')).toBeChecked();
+    });
+
+    test(`'Planes del Usuario' names whose plans they are, a free plan has no expiry, and the log says 'Gratis' (${viewport.name})`, async ({
+      page,
+      request,
+    }) => {
+      const who = person('planes');
+      await registerActive(request, who);
+      await signInAsAdmin(page, request);
+      await openAdmin(page, 'Usuarios');
+      const row = await findUser(page, who.email, 'active');
+      await row.getByRole('button', { name: `Planes de ${who.email}` }).click();
+      const dialog = page.getByRole('dialog', { name: 'Planes del Usuario' });
+      await expect(dialog.getByRole('heading', { level: 2 })).toHaveText('Planes del Usuario');
+      await expect(dialog.getByText(`${who.name} ${who.lastName} · ${who.email}`)).toBeVisible();
+
+      // A registered person has the free plan of every app: it never expires, and no date is shown for it.
+      const beto = dialog.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Beto Pro' }) });
+      await expect(beto.getByLabel('Plan')).toHaveValue(/\d+/);
+      await expect(beto.getByLabel('Plan').locator('option:checked')).toHaveText('Gratis');
+      await expect(beto.getByText('No vence')).toBeVisible();
+      await expect(beto.getByLabel('Fecha de vencimiento')).toHaveCount(0);
+      await expectNoSidewaysScroll(page, viewport.width, 'Planes del Usuario');
+
+      await beto.getByLabel('Plan').selectOption({ label: 'PRO' });
+      await beto.getByLabel('Fecha de vencimiento').fill('2030-06-30');
+      await beto.getByRole('button', { name: 'Guardar Beto Pro' }).click();
+      await expect(dialog.getByText('Plan actualizado exitosamente!')).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+
+      // The side panel names the dashboard in Spanish; its page keeps the spec's title.
+      await openAdmin(page, 'Resumen');
+      await expect(page.getByRole('heading', { name: 'Dashboard de Administración' })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Dashboard', exact: true })).toHaveCount(0);
+      const log = page.getByRole('region', { name: 'Registro de auditoría' });
+      await expect(
+        log.getByRole('row').filter({ hasText: who.email }).filter({ hasText: 'Cambió el plan' }).first(),
+      ).toContainText('Beto Pro: Gratis → PRO, vence 30/6/2030');
+    });
+  });
+}
+
 // In the run's output folder (`--output`), so a concurrent run that cleans test-results does not take them away.
 const shots = (name: string) => test.info().outputPath(`${name}.png`);
 
-for (const viewport of [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'desktop', width: 1280, height: 800 },
-]) {
+for (const viewport of SIZES) {
   test(`the admin pages have no serious accessibility problem (${viewport.name})`, async ({ browser, request }) => {
     // Five axe scans and five full-page screenshots come close to the default 30 s on a busy machine.
     test.slow();
@@ -264,6 +415,7 @@ for (const viewport of [
     await openAdmin(page, 'Usuarios');
     await expect(page.getByRole('row').nth(1)).toBeVisible();
     expect(await seriousViolations(page), '/admin/usuarios').toEqual([]);
+    await expectNoSidewaysScroll(page, viewport.width, '/admin/usuarios');
     await page.screenshot({ path: shots(`usuarios-${viewport.width}`), fullPage: true });
 
     await page
@@ -274,19 +426,22 @@ for (const viewport of [
       page.getByRole('dialog', { name: 'Planes del Usuario' }).getByRole('heading', { name: 'Beto Pro' }),
     ).toBeVisible();
     expect(await seriousViolations(page), 'Planes del Usuario').toEqual([]);
+    await expectNoSidewaysScroll(page, viewport.width, 'Planes del Usuario');
     await page.screenshot({ path: shots(`planes-${viewport.width}`) });
     await page.keyboard.press('Escape');
 
-    await openAdmin(page, 'Dashboard');
+    await openAdmin(page, 'Resumen');
     // Without billing the revenue line lies flat on the axis (0 USD every month).
     await expect(page.getByRole('table', { name: 'Ingresos mensuales (USD)' })).toBeAttached();
     await expect(page.getByTestId('line')).toHaveCount(1);
     expect(await seriousViolations(page), '/admin/dashboard').toEqual([]);
+    await expectNoSidewaysScroll(page, viewport.width, '/admin/dashboard');
     await page.screenshot({ path: shots(`dashboard-${viewport.width}`), fullPage: true });
 
     await openAdmin(page, 'Aplicaciones');
     await expect(page.getByRole('button', { name: 'Editar Beto Pro' })).toBeVisible();
     expect(await seriousViolations(page), '/admin/apps').toEqual([]);
+    await expectNoSidewaysScroll(page, viewport.width, '/admin/apps');
     await page.screenshot({ path: shots(`apps-${viewport.width}`), fullPage: true });
 
     if (viewport.width < 640) {
@@ -294,6 +449,7 @@ for (const viewport of [
       await page.getByRole('button', { name: /Abrir menú/ }).click();
       await expect(page.getByRole('link', { name: 'Usuarios' })).toBeVisible();
       expect(await seriousViolations(page), 'side panel open').toEqual([]);
+      await expectNoSidewaysScroll(page, viewport.width, 'side panel open');
       await page.screenshot({ path: shots(`menu-${viewport.width}`) });
     }
     await context.close();

@@ -43,6 +43,27 @@ export const TEXT_ADMIN = {
   statusFilter: 'Estado',
   search: 'Buscar',
   verify: 'Verificar',
+  /** Why 'Verificar' and the checkboxes are greyed out (spec §5: only under the pending filter), and what comes next. */
+  verifyNeedsPendingFilter:
+    'Para verificar, elige el estado «Pendiente Verificación»: solo entonces se pueden marcar personas.',
+  verifyNeedsSelection: 'Marca a las personas que quieras verificar.',
+  // Verifying by hand drops the password typed at registration (nobody proved the mailbox) and mails the person a
+  // link to choose one (api: accounts/activation.ts; docs/decisions/0006-registration-ids.md).
+  verifyTitle: 'Verificar usuarios',
+  verifyWhat: (n: number) =>
+    n === 1
+      ? 'Vas a activar 1 cuenta sin el código que se envió a su correo.'
+      : `Vas a activar ${n} cuentas sin el código que se envió a cada correo.`,
+  verifyPassword:
+    'La contraseña que se escribió al registrarse no se guarda: nadie comprobó que quien la escribió sea el dueño del correo.',
+  verifyMail: (n: number) =>
+    n === 1
+      ? 'Recibirá el correo «Tu cuenta está activa» con el enlace «Elegir mi contraseña». No le digas que entre con la contraseña que registró: que elija una desde ese correo o con «¿Olvidaste tu contraseña?».'
+      : 'Cada persona recibirá el correo «Tu cuenta está activa» con el enlace «Elegir mi contraseña». No les digas que entren con la contraseña que registraron: que elijan una desde ese correo o con «¿Olvidaste tu contraseña?».',
+  verifiedMail: (n: number) =>
+    n === 1
+      ? 'Recibirá un correo para elegir su contraseña: la que escribió al registrarse no se guardó.'
+      : 'Cada uno recibirá un correo para elegir su contraseña: la que escribieron al registrarse no se guardó.',
   usersTable: 'Tabla de usuarios',
   colSelect: 'Seleccionar',
   colUser: 'Usuario',
@@ -296,8 +317,8 @@ export const ADMIN_FALLBACK = {
   savePlan: 'Error al actualizar el plan. Por favor, intenta de nuevo.',
   /** The plan update call's own fallback, when the server sends no message (spec §8, 'update store fallback'). */
   updateUserPlan: 'Error al actualizar plan de usuario',
-  /** Spec §8: the failure is 'Error al verificar Ids' with its reason (the server's message, else the call's fallback). */
-  verifyIds: (reason: string) => `Error al verificar Ids: ${reason}`,
+  /** Spec §8: what a failed 'Verificar' shows for 5 s (the thrown 'Error al verificar Ids' and its reason are logged). */
+  verifyUsers: 'Error al verificar usuarios. Por favor, intenta de nuevo.',
   dashboard: 'No se pudieron obtener las cifras del dashboard',
   auditLog: 'No se pudo obtener el registro de auditoría',
   oidcClients: 'No se pudieron cargar los clientes OpenID Connect',
@@ -306,9 +327,13 @@ export const ADMIN_FALLBACK = {
   deleteOidcClient: 'No se pudo eliminar el cliente',
 } as const;
 
-/** Spec §8: '{n} usuario(s) verificado(s) exitosamente'. */
+/**
+ * Spec §8: '{n} usuario(s) verificado(s) exitosamente', then what happens to their passwords, so that the
+ * administrator does not tell them to sign in with the one they registered.
+ */
 export function verifiedMessage(count: number): string {
-  return `${count} usuario(s) verificado(s) exitosamente`;
+  const done = `${count} usuario(s) verificado(s) exitosamente`;
+  return count > 0 ? `${done}. ${TEXT_ADMIN.verifiedMail(count)}` : done;
 }
 
 export const PLAN_SAVED = 'Plan actualizado exitosamente!';

@@ -16,7 +16,7 @@ import { SelectField } from '../../components/SelectField';
 import { TEXT_ADMIN } from '../../texts';
 import {
   ROLE_OPTIONS,
-  sessionsEndWarning,
+  saveWarning,
   statusOptions,
   type UserForm,
   userChanges,
@@ -58,7 +58,7 @@ export function EditUserModal({ user, currentUserId, onSaved, onClose }: EditUse
   const self = user.id === currentUserId;
   const changes = userChanges(user, form, currentUserId);
   const unchanged = Object.keys(changes).length === 0;
-  const warning = sessionsEndWarning(user, changes);
+  const warning = saveWarning(user, changes);
   const set = <K extends keyof UserForm>(key: K, value: UserForm[K]) => setForm((f) => ({ ...f, [key]: value }));
 
   const send = (event: FormEvent) => {

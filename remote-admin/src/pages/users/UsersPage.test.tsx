@@ -219,10 +219,17 @@ describe('user management', () => {
     expect(await screen.findByText('usuario101@example.com')).toBeInTheDocument();
   });
 
-  it('says so when no user matches', async () => {
+  it('says so when no user matches, and asks nobody to be marked', async () => {
+    const user = userEvent.setup();
     api = await useFakeApi({ 'GET /user/stats': stats, 'GET /user/listar': listReply(0) });
     renderAt('/admin/usuarios', <UsersPage />);
     expect(await screen.findByText('No se encontraron usuarios')).toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Estado'), 'pending_verification');
+    await waitFor(() =>
+      expect(queriesTo(api, '/user/listar').at(-1)).toMatchObject({ status: 'pending_verification' }),
+    );
+    expect(screen.queryByText(/^Para verificar/)).not.toBeInTheDocument();
+    expect(screen.queryByText('Marca a las personas que quieras verificar.')).not.toBeInTheDocument();
   });
 
   it('verifies the selected pending users only under the pending filter, then clears the selection', async () => {
@@ -244,14 +251,71 @@ describe('user management', () => {
     await user.click(screen.getByLabelText('Seleccionar usuario1@example.com'));
     await user.click(screen.getByLabelText('Seleccionar usuario3@example.com'));
     await user.click(verify);
+    const dialog = await screen.findByRole('dialog', { name: 'Verificar usuarios' });
+    await user.click(within(dialog).getByRole('button', { name: 'Verificar' }));
 
-    expect(await screen.findByText('2 usuario(s) verificado(s) exitosamente')).toBeInTheDocument();
+    expect(await screen.findByText(/^2 usuario\(s\) verificado\(s\) exitosamente/)).toBeInTheDocument();
     expect(bodiesTo(api, '/user/verify-emails')).toEqual([{ userIds: [1, 3] }]);
     expect(screen.getByLabelText('Seleccionar usuario1@example.com')).not.toBeChecked();
   });
 
-  it('says when verifying fails', async () => {
+  it("says why 'Verificar' and the checkboxes are greyed out, and what to do next", async () => {
     const user = userEvent.setup();
+    api = await useFakeApi({ 'GET /user/stats': stats, 'GET /user/listar': listReply(3) });
+    renderAt('/admin/usuarios', <UsersPage />);
+    await screen.findByText('usuario1@example.com');
+    const verify = screen.getByRole('button', { name: 'Verificar' });
+    const outside =
+      'Para verificar, elige el estado «Pendiente Verificación»: solo entonces se pueden marcar personas.';
+    expect(screen.getByText(outside)).toBeInTheDocument();
+    expect(verify).toHaveAccessibleDescription(outside);
+
+    await user.selectOptions(screen.getByLabelText('Estado'), 'pending_verification');
+    await waitFor(() => expect(screen.getByLabelText('Seleccionar usuario1@example.com')).toBeEnabled());
+    expect(verify).toHaveAccessibleDescription('Marca a las personas que quieras verificar.');
+    await user.click(screen.getByLabelText('Seleccionar usuario1@example.com'));
+    expect(verify).toBeEnabled();
+    expect(screen.queryByText(outside)).not.toBeInTheDocument();
+  });
+
+  it('asks before verifying, saying the password typed at registration is dropped and a mail lets them choose one', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi({
+      'GET /user/stats': stats,
+      'GET /user/listar': listReply(3),
+      'POST /user/verify-emails': { status: 200, body: { verified: 1, userIds: [2] } },
+    });
+    renderAt('/admin/usuarios', <UsersPage />);
+    await user.selectOptions(await screen.findByLabelText('Estado'), 'pending_verification');
+    await user.click(await screen.findByLabelText('Seleccionar usuario2@example.com'));
+    await user.click(screen.getByRole('button', { name: 'Verificar' }));
+
+    // Cancelling sends nothing and keeps the selection.
+    let dialog = await screen.findByRole('dialog', { name: 'Verificar usuarios' });
+    expect(dialog).toHaveTextContent('Vas a activar 1 cuenta sin el código que se envió a su correo.');
+    expect(dialog).toHaveTextContent(
+      'La contraseña que se escribió al registrarse no se guarda: nadie comprobó que quien la escribió sea el dueño del correo.',
+    );
+    expect(dialog).toHaveTextContent(
+      'Recibirá el correo «Tu cuenta está activa» con el enlace «Elegir mi contraseña». No le digas que entre con la contraseña que registró: que elija una desde ese correo o con «¿Olvidaste tu contraseña?».',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(bodiesTo(api, '/user/verify-emails')).toEqual([]);
+    expect(screen.getByLabelText('Seleccionar usuario2@example.com')).toBeChecked();
+
+    await user.click(screen.getByRole('button', { name: 'Verificar' }));
+    dialog = await screen.findByRole('dialog', { name: 'Verificar usuarios' });
+    await user.click(within(dialog).getByRole('button', { name: 'Verificar' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      '1 usuario(s) verificado(s) exitosamente. Recibirá un correo para elegir su contraseña: la que escribió al registrarse no se guardó.',
+    );
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it("says the spec's words when verifying fails, the reason only in the console", async () => {
+    const user = userEvent.setup();
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => {});
     api = await useFakeApi({
       'GET /user/stats': stats,
       'GET /user/listar': listReply(2),
@@ -261,8 +325,19 @@ describe('user management', () => {
     await user.selectOptions(await screen.findByLabelText('Estado'), 'pending_verification');
     await user.click(await screen.findByLabelText('Seleccionar usuario1@example.com'));
     await user.click(screen.getByRole('button', { name: 'Verificar' }));
-    // The spec's 'Error al verificar Ids' with its reason, on screen and not only in the console.
-    expect(await screen.findByText('Error al verificar Ids: Error interno del servidor')).toBeInTheDocument();
+    const dialog = await screen.findByRole('dialog', { name: 'Verificar usuarios' });
+    await user.click(within(dialog).getByRole('button', { name: 'Verificar' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      /^Error al verificar usuarios\. Por favor, intenta de nuevo\.$/,
+    );
+    // Spec §8: thrown as 'Error al verificar Ids' with the reason.
+    expect(logged).toHaveBeenCalledWith(
+      'Error al verificar Ids',
+      expect.objectContaining({ message: 'Error interno del servidor' }),
+    );
+    // The selection stays, to try again.
+    expect(screen.getByLabelText('Seleccionar usuario1@example.com')).toBeChecked();
+    logged.mockRestore();
   });
 
   it('suspends an active user after confirmation and reloads the list', async () => {

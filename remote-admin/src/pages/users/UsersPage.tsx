@@ -4,11 +4,11 @@ import {
   Alert,
   Button,
   errorMessage,
-  FALLBACK,
   Input,
   LoadFailed,
   Modal,
   Spinner,
+  theme,
   type AdminUser,
   type UserPage,
   type UserStats,
@@ -30,6 +30,7 @@ import { EditUserModal } from './EditUserModal';
 import { PlansModal } from './PlansModal';
 import { SessionsModal } from './SessionsModal';
 import { UsersTable } from './UsersTable';
+import { VerifyDialog } from './VerifyDialog';
 
 const Filters = styled.div`
   display: flex;
@@ -52,6 +53,12 @@ const Group = styled.div`
   & > button { flex: none; }
 `;
 
+const Hint = styled.p`
+  margin: -4px 0 16px;
+  color: ${theme.color.muted};
+  font-size: 0.9rem;
+`;
+
 const Empty = styled.p`
   text-align: center;
   padding: 32px 0;
@@ -65,6 +72,7 @@ export default function UsersPage() {
   const [list, setList] = useState<UserPage | null>(null);
   const [stats, setStats] = useState<UserStats | null>(null);
   const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [confirmVerify, setConfirmVerify] = useState(false);
   const [verifying, setVerifying] = useState(false);
   const [busyId, setBusyId] = useState<number | null>(null);
   const [plansFor, setPlansFor] = useState<AdminUser | null>(null);
@@ -116,6 +124,13 @@ export default function UsersPage() {
   const closeSessions = useCallback(() => setSessionsFor(null), []);
   const closeConfirm = useCallback(() => setConfirmSuspend(null), []);
   const closeEdit = useCallback(() => setEditing(null), []);
+  const closeVerify = useCallback(() => setConfirmVerify(false), []);
+  // Greyed out with a word why: outside the pending filter, or with nobody marked yet among those listed.
+  const verifyHint = !selectable
+    ? TEXT_ADMIN.verifyNeedsPendingFilter
+    : selected.size === 0 && (list?.data.length ?? 0) > 0
+      ? TEXT_ADMIN.verifyNeedsSelection
+      : null;
 
   const edited = (user: AdminUser) => {
     setEditing(null);
@@ -144,10 +159,12 @@ export default function UsersPage() {
       setSelected(new Set());
       reload();
     } catch (error) {
+      // Spec §8: thrown as 'Error al verificar Ids' with its reason; the screen says the spec's sentence.
       console.error('Error al verificar Ids', error);
-      showAlert({ tone: 'error', text: ADMIN_FALLBACK.verifyIds(errorMessage(error, FALLBACK.verifyByIds)) });
+      showAlert({ tone: 'error', text: ADMIN_FALLBACK.verifyUsers });
     } finally {
       setVerifying(false);
+      setConfirmVerify(false);
     }
   };
 
@@ -212,11 +229,17 @@ export default function UsersPage() {
               options={STATUS_FILTER_OPTIONS}
               onChange={changeStatusFilter}
             />
-            <Button $variant="secondary" disabled={!selectable || selected.size === 0 || verifying} onClick={verify}>
+            <Button
+              $variant="secondary"
+              disabled={!selectable || selected.size === 0 || verifying}
+              aria-describedby={verifyHint ? 'users-verify-hint' : undefined}
+              onClick={() => setConfirmVerify(true)}
+            >
               {TEXT_ADMIN.verify}
             </Button>
           </Group>
         </Filters>
+        {verifyHint && <Hint id="users-verify-hint">{verifyHint}</Hint>}
 
         {alert && <Alert tone={alert.tone}>{alert.text}</Alert>}
 
@@ -258,6 +281,9 @@ export default function UsersPage() {
       {plansFor && <PlansModal user={plansFor} onClose={closePlans} />}
       {editing && <EditUserModal user={editing} currentUserId={currentUserId} onSaved={edited} onClose={closeEdit} />}
       {sessionsFor && <SessionsModal user={sessionsFor} onClose={closeSessions} />}
+      {confirmVerify && (
+        <VerifyDialog count={selected.size} busy={verifying} onConfirm={() => void verify()} onClose={closeVerify} />
+      )}
       {confirmSuspend && (
         <Modal title={TEXT_ADMIN.confirmSuspendTitle} onClose={closeConfirm}>
           <p>{TEXT_ADMIN.confirmSuspend(confirmSuspend.email)}</p>

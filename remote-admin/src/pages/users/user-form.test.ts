@@ -1,5 +1,5 @@
 import { listedUser } from '../../testing/setup';
-import { sessionsEndWarning, statusOptions, userChanges, userToForm, validateUserChanges } from './user-form';
+import { saveWarning, statusOptions, userChanges, userToForm, validateUserChanges } from './user-form';
 
 const ana = listedUser(7, { name: 'Ana', lastName: 'Pérez', phone: '+51912345678', role: 2, status: 'active' });
 
@@ -36,9 +36,17 @@ describe('the edit form of a user', () => {
 
   it('warns that suspending or demoting an administrator closes their sessions', () => {
     const admin = listedUser(3, { role: 1 });
-    expect(sessionsEndWarning(ana, { status: 'suspended' })).toMatch(/se cerrarán sus sesiones/);
-    expect(sessionsEndWarning(admin, { role: 2 })).toMatch(/rol de administrador/);
-    expect(sessionsEndWarning(ana, { role: 1 })).toBeNull();
-    expect(sessionsEndWarning(ana, { name: 'Ana' })).toBeNull();
+    expect(saveWarning(ana, { status: 'suspended' })).toMatch(/se cerrarán sus sesiones/);
+    expect(saveWarning(admin, { role: 2 })).toMatch(/rol de administrador/);
+    expect(saveWarning(ana, { role: 1 })).toBeNull();
+    expect(saveWarning(ana, { name: 'Ana' })).toBeNull();
+  });
+
+  it("warns that activating a pending account by hand drops the password typed at registration, as 'Verificar' does", () => {
+    const pending = listedUser(4, { status: 'pending_verification' });
+    expect(saveWarning(pending, { status: 'active' })).toBe(
+      'La contraseña que se escribió al registrarse no se guarda: nadie comprobó que quien la escribió sea el dueño del correo. Recibirá el correo «Tu cuenta está activa» con el enlace «Elegir mi contraseña». No le digas que entre con la contraseña que registró: que elija una desde ese correo o con «¿Olvidaste tu contraseña?».',
+    );
+    expect(saveWarning(pending, { name: 'Ana' })).toBeNull();
   });
 });

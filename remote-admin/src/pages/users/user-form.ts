@@ -74,8 +74,14 @@ export function validateUserChanges(changes: UserEdit): string | null {
   return null;
 }
 
-/** The warning the dialog shows when saving would close the person's sessions (the server ends them). */
-export function sessionsEndWarning(user: AdminUser, changes: UserEdit): string | null {
+/**
+ * The warning the dialog shows when saving does more than the fields say: it closes the person's sessions (the server
+ * ends them), or it activates a pending account, which drops the password typed at registration as 'Verificar' does.
+ */
+export function saveWarning(user: AdminUser, changes: UserEdit): string | null {
+  if (changes.status === 'active' && user.status === 'pending_verification') {
+    return `${TEXT_ADMIN.verifyPassword} ${TEXT_ADMIN.verifyMail(1)}`;
+  }
   if (changes.status === 'suspended') return TEXT_ADMIN.suspendEndsSessions;
   if (changes.role === USER_ROLE && user.role === ADMIN_ROLE) {
     return TEXT_ADMIN.demoteEndsSessions;

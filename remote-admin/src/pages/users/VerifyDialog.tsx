@@ -1,0 +1,34 @@
+import { Button, Modal } from '@portal/shared';
+import { DialogActions } from '../../components/Page';
+import { TEXT_ADMIN } from '../../texts';
+
+export interface VerifyDialogProps {
+  /** How many people are selected. */
+  count: number;
+  /** The call is under way: both buttons wait, and Escape does not close the dialog. */
+  busy: boolean;
+  onConfirm(): void;
+  onClose(): void;
+}
+
+/**
+ * The question before 'Verificar': what activating by hand does to the password typed at registration, and the mail
+ * the person gets instead, so that the administrator tells them the right thing.
+ */
+export function VerifyDialog({ count, busy, onConfirm, onClose }: VerifyDialogProps) {
+  return (
+    <Modal title={TEXT_ADMIN.verifyTitle} width="560px" onClose={() => !busy && onClose()}>
+      <p>{TEXT_ADMIN.verifyWhat(count)}</p>
+      <p>{TEXT_ADMIN.verifyPassword}</p>
+      <p>{TEXT_ADMIN.verifyMail(count)}</p>
+      <DialogActions>
+        <Button $variant="secondary" onClick={onClose} disabled={busy}>
+          {TEXT_ADMIN.cancel}
+        </Button>
+        <Button onClick={onConfirm} disabled={busy}>
+          {TEXT_ADMIN.verify}
+        </Button>
+      </DialogActions>
+    </Modal>
+  );
+}
