@@ -2,11 +2,9 @@
 // sign out, sign in with it, remove it, and a removed passkey no longer signs in. Browsers refuse an IP address as
 // relying party: the suite opens the portal where `npm start` prints it (localhost), and a page opened at 127.0.0.1
 // says why passkeys are unavailable there instead of offering them.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { E2E, HOST_IP_URL, HOST_URL, ROOT } from '../support/env';
+import { E2E, HOST_IP_URL, HOST_URL } from '../support/env';
+import { startAsAPerson } from '../support/own-start';
 import { signInAs } from '../support/session';
 import { expect, expectSignedInAs, person, registerActive, signInThroughForm, test } from '../support/auth';
 
@@ -165,52 +163,9 @@ test('a page opened at 127.0.0.1 says why passkeys are unavailable there and off
   await expect(page.getByText(UNAVAILABLE_AT_IP)).toHaveCount(0);
 });
 
-/** `npm start` as a person runs it (the build done already), on ports of its own: answers the address it prints. */
-async function startAsAPerson(dataDir: string): Promise<{ printed: string; child: ChildProcess }> {
-  const ports = E2E.ownStart;
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    API_PORT: String(ports.api),
-    REMOTE_AUTH_PORT: String(ports.auth),
-    REMOTE_APPS_PORT: String(ports.apps),
-    REMOTE_ADMIN_PORT: String(ports.admin),
-    REMOTE_CALCULATOR_PORT: String(ports.calculator),
-    HOST_PORT: String(ports.host),
-    DATA_DIR: dataDir,
-    ADMIN_EMAIL: E2E.adminEmail,
-    ADMIN_PASSWORD: E2E.adminPassword,
-    ADMIN_SECOND_FACTOR: 'optional',
-  };
-  for (const name of [
-    'BIND_HOST',
-    'PUBLIC_PORTAL_URL',
-    'PUBLIC_API_URL',
-    'PORTAL_URL',
-    'API_PUBLIC_URL',
-    'DATABASE_URL',
-  ])
-    delete env[name];
-  const child = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], { cwd: ROOT, env, stdio: 'pipe' });
-  let output = '';
-  const printed = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (chunk) => {
-      output += chunk;
-      const address = /Portal listo: abre (\S+)/.exec(output)?.[1];
-      if (address) resolve(address);
-    });
-    child.stderr?.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.once('exit', (code) => reject(new Error(`npm start terminó (${code}):\n${output}`)));
-  });
-  return { printed, child };
-}
-
 test('at the address npm start prints, a passkey is added in Seguridad and then signs in', async ({ page }) => {
   test.setTimeout(120_000);
-  const dataDir = path.join(E2E.dataDir, 'own-start');
-  rmSync(dataDir, { recursive: true, force: true });
-  const { printed, child } = await startAsAPerson(dataDir);
+  const { printed, stop } = await startAsAPerson('own-start');
   try {
     await addVirtualAuthenticator(page);
     await withoutAutofill(page);
@@ -230,9 +185,6 @@ test('at the address npm start prints, a passkey is added in Seguridad and then 
     await page.getByRole('button', { name: 'Iniciar sesión con llave de acceso' }).click();
     await expect(page).toHaveURL(`${printed}/apps`);
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-    rmSync(dataDir, { recursive: true, force: true });
+    await stop();
   }
 });
