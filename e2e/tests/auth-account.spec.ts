@@ -1,4 +1,6 @@
 import { API_URL } from '../support/env';
+import { SCREENS, widthReport } from '../support/screens';
+import { signInAs } from '../support/session';
 import {
   codeFromMail,
   expect,
@@ -189,3 +191,36 @@ test('the password tab changes the password and keeps this session', async ({ pa
   await expect(page).toHaveURL(/\/perfil$/);
   await expectSignedInAs(page, request, who.email);
 });
+
+for (const viewport of SCREENS) {
+  test(`the profile fits a ${viewport.width} px screen: the name, every tab and the form in view, 'Guardar cambios' reached by a tap`, async ({
+    browser,
+    request,
+  }, testInfo) => {
+    const who = person(`perfil-ancho-${viewport.width}`);
+    await registerActive(request, who);
+    const context = await browser.newContext({ viewport, hasTouch: true });
+    const page = await context.newPage();
+    await signInAs(page, request, who.email, who.password);
+    await page.goto('/perfil');
+    const name = page.getByRole('heading', { name: `${who.name} ${who.lastName}` });
+    await expect(name).toBeInViewport({ ratio: 1 });
+    await expect(page.getByRole('combobox', { name: 'País del teléfono' })).toHaveValue('PE');
+    await page.screenshot({ path: testInfo.outputPath(`perfil-${viewport.width}.png`), fullPage: true });
+    expect(await widthReport(page)).toEqual({ scrollWidth: viewport.width, viewport: viewport.width, wide: [] });
+    for (const tab of ['Información del perfil', 'Contraseña', 'Seguridad']) {
+      await expect(page.getByRole('tab', { name: tab })).toBeInViewport({ ratio: 1 });
+    }
+    for (const field of [page.getByLabel('Nombre'), page.getByLabel('Teléfono', { exact: true })]) {
+      await field.scrollIntoViewIfNeeded();
+      await expect(field).toBeInViewport({ ratio: 1 });
+    }
+
+    // Nothing lies over the button: a tap on it saves.
+    await page.getByLabel('Nombre').fill('Ana');
+    await page.getByRole('button', { name: 'Guardar cambios' }).tap();
+    await expect(page.getByRole('button', { name: '✓ Actualizado' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: `Ana ${who.lastName}` })).toBeVisible();
+    await context.close();
+  });
+}

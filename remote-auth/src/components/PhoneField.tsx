@@ -16,10 +16,12 @@ const Inputs = styled.div`
   gap: 8px;
 `;
 
-// A set width, not the widest option's: the list of every country comes after the first render (useHydrated below).
+// A set width, not the widest option's: the list of every country comes after the first render (useHydrated below),
+// and the longest names would not fit a phone.
 const CountrySelect = styled(Select)`
   flex: 0 0 46%;
   max-width: 46%;
+  min-width: 0;
   padding: 0 8px;
 `;
 

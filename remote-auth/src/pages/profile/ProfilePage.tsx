@@ -20,13 +20,15 @@ const Page = styled(PageContainer)`
   h1 { margin: 0 0 20px; font-size: 1.75rem; line-height: 1.25; }
 `;
 
+// minmax(0, 1fr): a column as wide as the page leaves it, not as wide as its widest content (the phone's country
+// names would stretch it past a phone's screen).
 const Columns = styled.div`
   display: grid;
-  grid-template-columns: 300px 1fr;
+  grid-template-columns: 300px minmax(0, 1fr);
   gap: 24px;
   align-items: start;
   @media (max-width: 860px) {
-    grid-template-columns: 1fr;
+    grid-template-columns: minmax(0, 1fr);
   }
 `;
 
