@@ -3,8 +3,11 @@
 import { MAIL_DIR } from '../support/env';
 import { expect, expectSignedInAs, person, registerActive, signInThroughForm, test } from '../support/auth';
 import { mailsFor } from '../support/mail-sink';
+import { PHONE, SCREENS } from '../support/screens';
 
 const firefoxWindows = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
+const chromeAndroid =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 
 test('ending a session from another browser sends the first one to /login at its next call', async ({
   browser,
@@ -61,3 +64,24 @@ test('ending a session from another browser sends the first one to /login at its
     await second.close();
   }
 });
+
+for (const viewport of SCREENS) {
+  test(`'Este dispositivo' stays on one line at ${viewport.width} px`, async ({ browser, request }, testInfo) => {
+    const who = person(`este-dispositivo-${viewport.width}`);
+    await registerActive(request, who);
+    // On the phone, a phone's browser: 'Móvil · Chrome en Android' leaves the badge at the end of the line.
+    const context = await browser.newContext({ viewport, ...(viewport === PHONE && { userAgent: chromeAndroid }) });
+    const page = await context.newPage();
+    await page.goto('/login');
+    await signInThroughForm(page, who.email, who.password);
+    await expect(page).toHaveURL(/\/apps$/);
+    await page.goto('/perfil?tab=seguridad');
+    const badge = page.getByRole('list', { name: 'Sesiones abiertas' }).getByText('Este dispositivo', { exact: true });
+    await expect(badge).toBeVisible();
+    await badge.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: testInfo.outputPath(`este-dispositivo-${viewport.width}.png`) });
+    // A text broken over two lines is drawn as two boxes.
+    expect(await badge.evaluate((element) => element.getClientRects().length)).toBe(1);
+    await context.close();
+  });
+}

@@ -11,7 +11,10 @@ export const List = styled.ul`
   p { margin: 2px 0; }
 `;
 
+/** A badge moves to the next line whole: a phone's line often ends inside 'Este dispositivo'. */
 export const Badge = styled.span`
+  display: inline-block;
+  white-space: nowrap;
   margin-left: 8px;
   padding: 1px 8px;
   border-radius: 10px;
