@@ -17,9 +17,8 @@ import {
   VERIFICATION_SUBJECT,
 } from '../support/auth';
 import { mailsFor, readableText } from '../support/mail-sink';
+import { DESKTOP, PHONE, SCREENS } from '../support/screens';
 
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
 const OTHER_DEVICE = 'Este navegador no tiene los datos de tu registro';
 const FORGOTTEN = 'Los datos de tu registro ya no están guardados en el portal';
 
@@ -215,3 +214,49 @@ test("activated by an administrator: the person is mailed 'Tu cuenta está activ
   await signInThroughForm(page, who.email, 'Clave-elegida-1');
   await expectOnApps(page, `${who.name} ${who.lastName}`);
 });
+
+for (const viewport of SCREENS) {
+  test(`on the other device the fields asked beside the code start plain, and the code sent alone leads to them; errors come from the next send (${viewport.width} px)`, async ({
+    page,
+    browser,
+  }, testInfo) => {
+    const who = person(`campos-en-blanco-${viewport.width}`);
+    const since = Date.now() - 1000;
+    await registerThroughForm(page, who);
+
+    const context = await browser.newContext({
+      baseURL: HOST_URL,
+      viewport,
+      ...(viewport === PHONE && { isMobile: true, hasTouch: true }),
+    });
+    const other = await context.newPage();
+    await other.goto(await linkFromMail(who.email, VERIFICATION_SUBJECT, 'Ir a la verificación'));
+    await portalReady(other);
+    await expect(other.getByText(OTHER_DEVICE)).toBeVisible();
+    const invalid = other.locator('[aria-invalid="true"]');
+    await expect(invalid).toHaveCount(0);
+
+    // The code first, as the page's title asks: nothing is sent, and the person goes on at 'Nombre', still plain.
+    await other.getByLabel('Código de verificación').fill(await codeFromMail(who.email, VERIFICATION_SUBJECT, since));
+    await other.getByRole('button', { name: 'Verificar código' }).click();
+    await expect(other.getByLabel('Nombre')).toBeFocused();
+    await expect(invalid).toHaveCount(0);
+    await expect(other.getByText('El nombre es requerido')).toHaveCount(0);
+    await other.screenshot({ path: testInfo.outputPath(`otro-dispositivo-${viewport.width}.png`), fullPage: true });
+
+    // Sent again with a field left empty: now it is said where.
+    await other.getByLabel('Nombre').fill('Rosa');
+    await other.getByRole('button', { name: 'Verificar código' }).click();
+    await expect(other.getByText('El apellido es requerido')).toBeVisible();
+    await expect(other.getByLabel('Apellido')).toBeFocused();
+    await expect(other.getByLabel('Nombre')).not.toHaveAttribute('aria-invalid', 'true');
+
+    await other.getByLabel('Apellido').fill('Mamani');
+    await other.getByLabel('Teléfono', { exact: true }).fill('912 345 678');
+    await other.getByLabel('Contraseña', { exact: true }).fill('Clave-del-telefono-1');
+    await other.getByLabel('Confirmar contraseña').fill('Clave-del-telefono-1');
+    await other.getByRole('button', { name: 'Verificar código' }).click();
+    await expectOnApps(other, 'Rosa Mamani');
+    await context.close();
+  });
+}

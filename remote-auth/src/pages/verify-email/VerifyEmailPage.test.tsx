@@ -160,6 +160,37 @@ it('on another device, asks beside the code for the profile and password registr
   expect(screen.queryByText('Tu cuenta está activa')).not.toBeInTheDocument();
 });
 
+it('on another device, the fields start plain; the code sent alone leads to the first one, and the next send says what is missing', async () => {
+  forgetRegistration('ana@example.com');
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  expect(document.querySelectorAll('[aria-invalid="true"]')).toHaveLength(0);
+  await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  await waitFor(() => expect(screen.getByLabelText('Nombre')).toHaveFocus());
+  expect(document.querySelectorAll('[aria-invalid="true"]')).toHaveLength(0);
+  expect(screen.queryByText('El nombre es requerido')).not.toBeInTheDocument();
+  expect(api.requests.some((request) => request.path === '/auth/verify-registration')).toBe(false);
+
+  await userEvent.type(screen.getByLabelText('Nombre'), 'Ana');
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  await waitFor(() => expect(screen.getByLabelText('Apellido')).toHaveFocus());
+  expect(screen.getByText('El apellido es requerido')).toBeInTheDocument();
+  expect(screen.getByText('La contraseña es requerida')).toBeInTheDocument();
+  expect(screen.getByLabelText('Nombre')).not.toHaveAttribute('aria-invalid');
+  expect(api.requests.some((request) => request.path === '/auth/verify-registration')).toBe(false);
+});
+
+it("on another device with step 1's profile handed over, the code sent alone leads to the password, still plain", async () => {
+  forgetRegistration('ana@example.com');
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />, {
+    state: { profile: { name: 'Ana', lastName: 'Pérez', phone: { country: 'PE', number: '987654321' } } },
+  });
+  await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  await waitFor(() => expect(screen.getByLabelText('Contraseña')).toHaveFocus());
+  expect(document.querySelectorAll('[aria-invalid="true"]')).toHaveLength(0);
+});
+
 it('on another device, a missing or wrong field is said where it is, focused, and nothing is sent', async () => {
   forgetRegistration('ana@example.com');
   renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
@@ -225,6 +256,18 @@ it('a registration the server no longer has: asks beside the same code for the p
     },
   ]);
   expect(screen.queryByText('Tu cuenta está activa')).not.toBeInTheDocument();
+});
+
+it('a registration the server no longer has: once the fields were shown, a send with nothing typed says what is missing', async () => {
+  rememberRegistration('ana@example.com', 'registro-olvidado-0004');
+  renderAt('/verify-email?email=ana%40example.com', <VerifyEmailPage />);
+  await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  await waitFor(() => expect(screen.getByLabelText('Nombre')).toHaveFocus());
+  expect(document.querySelectorAll('[aria-invalid="true"]')).toHaveLength(0);
+  await userEvent.click(screen.getByRole('button', { name: 'Verificar código' }));
+  expect(await screen.findByText('El nombre es requerido')).toBeInTheDocument();
+  await waitFor(() => expect(screen.getByLabelText('Nombre')).toHaveFocus());
 });
 
 it('a registration id this browser dropped since the page opened: asks for the profile before sending anything', async () => {

@@ -77,9 +77,10 @@ export default function VerifyEmailPage() {
   );
   const typed = useTypedAccount(email ?? '', arrival?.profile);
   // Asked after a send, the fields appear below the code the person typed: they continue at the first one.
+  const { leadToFields } = typed;
   useEffect(() => {
-    if (profileAsked === 'forgotten') typed.fieldsRef.current?.querySelector<HTMLElement>('input')?.focus();
-  }, [profileAsked, typed.fieldsRef]);
+    if (profileAsked === 'forgotten') leadToFields();
+  }, [profileAsked, leadToFields]);
 
   const navigate = useNavigate();
   const [code, setCode] = useState('');

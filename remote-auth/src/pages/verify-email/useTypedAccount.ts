@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { AccountProfile } from '@portal/shared';
 import { DEFAULT_PHONE_COUNTRY } from '../../rules/phone-countries';
 import { loadedPhoneRules, loadPhoneRules } from '../../rules/phone-rules';
@@ -29,6 +29,9 @@ export function useTypedAccount(email: string, arrived: RegistrationProfile | un
   const fields = useRef<HTMLDivElement>(null);
   // As last changed, ahead of the render: changes that come before React renders again build on each other.
   const latest = useRef({ profile, secret });
+  // Whether the person has typed in these fields, and whether a send already led them there (see `checked`).
+  const typedIn = useRef(false);
+  const ledHere = useRef(false);
 
   // Errors show only after a send; then each field shown in error takes its fresh result as it is corrected.
   const recheck = (nextProfile: RegistrationProfile, nextSecret: NewPassword) => {
@@ -36,12 +39,21 @@ export function useTypedAccount(email: string, arrived: RegistrationProfile | un
     if (fresh) setErrors((shown) => recheckShown(shown, fresh));
   };
 
+  /** The focus on the first field left to fill (the first one when all are filled), without an error. */
+  const leadToFields = useCallback(() => {
+    ledHere.current = true;
+    const inputs = [...(fields.current?.querySelectorAll('input') ?? [])];
+    (inputs.find((input) => !input.value) ?? inputs[0])?.focus();
+  }, []);
+
   return {
     fieldsRef: fields,
+    leadToFields,
     profile: {
       values: profile,
       errors,
       change: (change: Partial<RegistrationProfile>) => {
+        typedIn.current = true;
         const next = { ...latest.current.profile, ...change };
         latest.current.profile = next;
         setProfile(next);
@@ -52,6 +64,7 @@ export function useTypedAccount(email: string, arrived: RegistrationProfile | un
       values: secret,
       errors,
       change: (change: Partial<NewPassword>) => {
+        typedIn.current = true;
         const next = { ...latest.current.secret, ...change };
         latest.current.secret = next;
         setSecret(next);
@@ -59,7 +72,11 @@ export function useTypedAccount(email: string, arrived: RegistrationProfile | un
       },
     },
     rulesFailed,
-    /** The profile to send with the code, or undefined (errors shown, focus on the first) when something is wrong. */
+    /**
+     * The profile to send with the code, or undefined (errors shown, focus on the first) when something is wrong. The
+     * code sent before anything was typed here is the page's first step, not a mistake: the focus goes to the first
+     * field left to fill, with no error yet; the next send says what is missing.
+     */
     async checked(): Promise<AccountProfile | undefined> {
       let rules = loadedPhoneRules();
       if (!rules) {
@@ -72,6 +89,10 @@ export function useTypedAccount(email: string, arrived: RegistrationProfile | un
       }
       setRulesFailed(false);
       const found = problems(email, profile, secret) ?? {};
+      if (hasErrors(found) && !typedIn.current && !ledHere.current) {
+        leadToFields();
+        return undefined;
+      }
       setErrors(found);
       if (hasErrors(found)) {
         setTimeout(() => fields.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
