@@ -223,4 +223,32 @@ for (const viewport of SCREENS) {
     await expect(page.getByRole('heading', { name: `Ana ${who.lastName}` })).toBeVisible();
     await context.close();
   });
+
+  test(`a reset that succeeded lands on /login with the email filled in, ready for the new password (${viewport.width} px)`, async ({
+    browser,
+    request,
+  }) => {
+    const who = person(`reset-login-${viewport.width}`);
+    await registerActive(request, who);
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    const since = Date.now() - 1000;
+    await page.goto(`/forgot-password`);
+    await page.getByLabel('Email').fill(who.email);
+    await page.getByRole('button', { name: 'Enviar código de recuperación' }).click();
+    await expect(page).toHaveURL(/\/reset-password\?email=/);
+    await page.getByLabel('Código').fill(await codeFromMail(who.email, RESET_SUBJECT, since));
+    await page.getByLabel('Nueva contraseña').fill('Nueva-clave-7');
+    await page.getByLabel('Confirmar contraseña').fill('Nueva-clave-7');
+    await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
+
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByLabel('Email')).toHaveValue(who.email);
+    await expect(page.getByLabel('Contraseña', { exact: true })).toBeFocused();
+    await page.keyboard.type('Nueva-clave-7');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/apps$/);
+    await expectSignedInAs(page, request, who.email);
+    await context.close();
+  });
 }

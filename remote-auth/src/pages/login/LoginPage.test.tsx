@@ -169,6 +169,14 @@ it('shows the message passed from registration', () => {
   expect(screen.getByRole('status')).toHaveTextContent('Este usuario ya está registrado, ingrese para continuar');
 });
 
+it('arriving from a changed password: the address filled in, the focus on the password, the message shown', () => {
+  const changed = 'Contraseña actualizada. Ya puedes iniciar sesión.';
+  renderAt('/login', <LoginPage />, { state: { email: 'ana@example.com', message: changed, tone: 'success' } });
+  expect(screen.getByLabelText('Email')).toHaveValue('ana@example.com');
+  expect(screen.getByLabelText('Contraseña')).toHaveFocus();
+  expect(screen.getByRole('status')).toHaveTextContent(changed);
+});
+
 it('links to recovery and to registration keeping redirect_url', () => {
   renderAt('/login?redirect_url=betopro%3A%2F%2Fauth%2Fsuccess', <LoginPage />);
   expect(screen.getByRole('link', { name: '¿Olvidaste tu contraseña?' })).toHaveAttribute('href', '/forgot-password');

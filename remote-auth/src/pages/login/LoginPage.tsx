@@ -45,10 +45,17 @@ export default function LoginPage() {
   const setPendingVerificationEmail = useSession((s) => s.setPendingVerificationEmail);
   const redirectUrl = params.get('redirect_url');
   const interaction = params.get(INTERACTION_PARAM);
-  const notice = loginNotice(params.get('error'), location.state as LoginNoticeState | null, params.get('provider'));
+  const arrived = location.state as LoginNoticeState | null;
+  const notice = loginNotice(params.get('error'), arrived, params.get('provider'));
 
-  const [email, setEmail] = useState('');
+  // A changed password arrives with its address: only the new password is left to type.
+  const [email, setEmail] = useState(arrived?.email ?? '');
   const [password, setPassword] = useState('');
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (arrived?.email && !form.current?.contains(document.activeElement))
+      form.current?.querySelector<HTMLInputElement>('input[type="password"]')?.focus();
+  }, [arrived?.email]);
   const { busy, message, showMessage, submit } = useSubmit();
   const error = message?.text ?? null;
   const setError = (text: string | null) => showMessage(text ? { tone: 'error', text } : null);
@@ -169,7 +176,7 @@ export default function LoginPage() {
           )}
         </Alert>
       )}
-      <Form onSubmit={onSubmit} noValidate>
+      <Form ref={form} onSubmit={onSubmit} noValidate>
         <EmailField
           // 'webauthn': the browser may offer this site's passkeys among the suggestions (usePasskeyAutofill).
           autoComplete="username webauthn"

@@ -1,10 +1,14 @@
 import { SUSPENDED_LOGIN_ERROR } from '@portal/shared';
 import type { TimedMessage } from '@portal/shared';
 
-/** A navigation notice: what registration passes to /login (spec §2, §4), and /login to /verify-email. */
+/**
+ * A navigation notice: what registration passes to /login (spec §2, §4), and /login to /verify-email; a changed
+ * password passes /login its address too.
+ */
 export interface LoginNoticeState {
   message?: string;
   tone?: TimedMessage['tone'];
+  email?: string;
 }
 
 export const LOGIN_ERRORS: Record<string, string> = {

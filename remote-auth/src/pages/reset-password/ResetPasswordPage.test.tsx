@@ -73,6 +73,21 @@ it("changes the password, shows the server's message and goes to /login after 2 
   expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/);
 });
 
+it('hands /login the address it changed the password of, and the message, so the person only types the new password', async () => {
+  const user = setup();
+  renderAt('/reset-password', <ResetPasswordPage />);
+  await user.type(screen.getByLabelText('Email'), '  ana@example.com ');
+  await fill(user);
+  expect(await screen.findByRole('status')).toHaveTextContent(CHANGED);
+  act(() => jest.advanceTimersByTime(2000));
+  expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/);
+  expect(JSON.parse(screen.getByTestId('location-state').textContent ?? '{}')).toEqual({
+    email: 'ana@example.com',
+    message: CHANGED,
+    tone: 'success',
+  });
+});
+
 it("a rejected code shows the server's message for 5 s and stays", async () => {
   changeReply = { status: 400, body: { statusCode: 400, message: 'Código inválido o expirado' } };
   const user = setup();

@@ -18,6 +18,7 @@ import { PasswordInput } from '../../components/PasswordInput';
 import { useDelayed } from '../../hooks/timers';
 import { BANNER_MS, NEXT_STEP_MS } from '../forgot-password/ForgotPasswordPage';
 import { useResend } from '../../hooks/useResend';
+import type { LoginNoticeState } from '../login/notice';
 
 /** /reset-password ('Cambiar contraseña'): the emailed code and a new password; then /login after 2 s. */
 export default function ResetPasswordPage() {
@@ -27,11 +28,13 @@ export default function ResetPasswordPage() {
   const [code, setCode] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [done, setDone] = useState(false);
+  // The address and the server's message once changed: /login fills the one in and shows the other.
+  const [toLogin, setToLogin] = useState<LoginNoticeState | null>(null);
+  const done = toLogin !== null;
   const [message, showMessage] = useTimedMessage(BANNER_MS);
   const { busy, submit } = useSubmit(showMessage);
 
-  useDelayed(NEXT_STEP_MS, done ? () => navigate('/login') : null);
+  useDelayed(NEXT_STEP_MS, toLogin ? () => navigate('/login', { state: toLogin }) : null);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -39,7 +42,7 @@ export default function ResetPasswordPage() {
       problem: passwordResetError({ email, code, newPassword, confirmation }),
       call: () => changePassword(email.trim(), code, newPassword),
       success: ({ message: text }) => {
-        setDone(true);
+        setToLogin({ email: email.trim(), message: text, tone: 'success' });
         return text;
       },
       failure: (caught) => errorMessage(caught, FALLBACK.changePassword),
