@@ -2,8 +2,10 @@
 // (docs/decisions/0010-sign-in-locks-per-address.md). The owner uses the portal in Chromium (from 127.0.0.1); the
 // attacker sends plain HTTP from other loopback addresses (127.0.0.x).
 import { request as httpRequest } from 'node:http';
+import type { Page } from '@playwright/test';
 import { API_URL } from '../support/env';
 import { expect, expectSignedInAs, person, registerActive, signInThroughForm, test } from '../support/auth';
+import { SCREENS } from '../support/screens';
 
 interface Answer {
   status: number;
@@ -91,31 +93,31 @@ test("guessing spread over many addresses meets the account throttle; the owner'
   await expectSignedInAs(page, request, owner.email);
 });
 
+const PAUSE =
+  /^Credenciales inválidas\. Por seguridad, los intentos desde este dispositivo están en pausa\. Podrás intentarlo de nuevo a las (\d\d:\d\d) \(en (\d+) (segundos?|minutos?)\)\./;
+
+/** Five wrong passwords through the form: the fifth starts the pause, which the red box says. */
+async function lockThroughForm(page: Page, email: string) {
+  await page.goto('/login');
+  const alert = page.getByRole('alert');
+  for (let i = 0; i < 5; i++) {
+    await signInThroughForm(page, email, `equivocada-${i}`);
+    await expect(alert).toContainText('Credenciales inválidas');
+  }
+  await expect(alert).toHaveText(PAUSE);
+  return alert;
+}
+
 test('a person who locked their own sign-in sees until when, and the way in without a password; an unknown address reads the same', async ({
   page,
   request,
 }) => {
   const owner = person('bloqueo-propio');
   await registerActive(request, owner);
-  const pause =
-    /^Credenciales inválidas\. Por seguridad, los intentos desde este dispositivo están en pausa\. Podrás intentarlo de nuevo a las (\d\d:\d\d) \(en (\d+) (segundos?|minutos?)\)\./;
 
-  /** Five wrong passwords through the form, then the right one: what the red box says. */
-  const lockThenTryRight = async (email: string) => {
-    await page.goto('/login');
-    for (let i = 0; i < 5; i++) {
-      await signInThroughForm(page, email, `equivocada-${i}`);
-      await expect(page.getByRole('alert')).toContainText('Credenciales inválidas');
-    }
-    await signInThroughForm(page, email, owner.password);
-    const alert = page.getByRole('alert');
-    await expect(alert).toHaveText(pause);
-    return alert;
-  };
-
-  const alert = await lockThenTryRight(owner.email);
+  const alert = await lockThroughForm(page, owner.email);
   await expect(page).toHaveURL(/\/login$/);
-  const [, until, amount, unit] = pause.exec((await alert.textContent()) ?? '') ?? [];
+  const [, until, amount, unit] = PAUSE.exec((await alert.textContent()) ?? '') ?? [];
   // The lock's end in the browser's own clock: between a moment ago (when the answer came) and the time left said.
   const possible = await page.evaluate(
     (seconds) => {
@@ -139,6 +141,54 @@ test('a person who locked their own sign-in sees until when, and the way in with
   await expect(page.getByRole('heading', { name: 'Recuperar contraseña' })).toBeVisible();
 
   // An address with no account gets the same words: the lock tells nobody which emails have an account.
-  const unknown = await lockThenTryRight(person('bloqueo-nadie').email);
+  const unknown = await lockThroughForm(page, person('bloqueo-nadie').email);
   await expect(unknown.getByRole('link', { name: '¿Olvidaste tu contraseña?' })).toBeVisible();
 });
+
+for (const viewport of SCREENS) {
+  test(`during a pause the button is off and shows the time left, whatever password is typed; it comes back when the pause ends (${viewport.width} px)`, async ({
+    browser,
+    request,
+  }, testInfo) => {
+    const owner = person(`pausa-${viewport.width}`);
+    await registerActive(request, owner);
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    // The page's clock, moved on by the test: the pause ends without waiting for it.
+    await page.clock.install();
+    let sent = 0;
+    page.on('request', (call) => {
+      if (call.method() === 'POST' && call.url().endsWith('/auth/login')) sent += 1;
+    });
+    const alert = await lockThroughForm(page, owner.email);
+    const paused = page.getByRole('button', { name: /^Inténtalo de nuevo en \d+:\d\d$/ });
+    await expect(paused).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Iniciar Sesión', exact: true })).toHaveCount(0);
+    const leftSaid = async () => {
+      const [, minutes, seconds] = /(\d+):(\d\d)$/.exec((await paused.textContent()) ?? '') ?? [];
+      return Number(minutes) * 60 + Number(seconds);
+    };
+    const left = await leftSaid();
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(30);
+
+    // The right password, typed during the pause, is not sent, and nothing on the page changes for it.
+    const said = await alert.textContent();
+    await page.getByLabel('Contraseña', { exact: true }).fill(owner.password);
+    await page.getByLabel('Contraseña', { exact: true }).press('Enter');
+    await expect(paused).toBeDisabled();
+    await expect(alert).toHaveText(said ?? '');
+    expect(sent).toBe(5);
+    await page.screenshot({ path: testInfo.outputPath(`pausa-${viewport.width}.png`), fullPage: true });
+
+    // It counts down, and when the pause is over the button is back.
+    await page.clock.fastForward(5_000);
+    await expect.poll(leftSaid).toBeLessThan(left);
+    await page.clock.fastForward((left + 1) * 1000);
+    const signIn = page.getByRole('button', { name: 'Iniciar Sesión', exact: true });
+    await expect(signIn).toBeEnabled();
+    await expect(page.getByRole('status').filter({ hasText: 'Ya puedes intentarlo de nuevo.' })).toBeVisible();
+    await expect(alert).toHaveCount(0);
+    await context.close();
+  });
+}

@@ -27,3 +27,23 @@ export function signInLockText(retryAfterSeconds: number, now: Date = new Date()
     : `el ${twoDigits(until.getDate())}/${twoDigits(until.getMonth() + 1)}/${until.getFullYear()} a las ${time}`;
   return `Por seguridad, los intentos desde este dispositivo están en pausa. Podrás intentarlo de nuevo ${when} (${remainingText(seconds)}).`;
 }
+
+/** A pause the API gave an address: its key as the API keys it (trimmed, lower case) and when it ends (ms). */
+export interface SignInPause {
+  email: string;
+  until: number;
+}
+
+export const normalizedEmail = (email: string) => email.trim().toLowerCase();
+
+/** Whole seconds left of the pause for the address typed now: 0 when there is none, or it is another address's. */
+export function pauseLeft(pause: SignInPause | null, email: string, now: number = Date.now()): number {
+  if (!pause || pause.email !== normalizedEmail(email) || pause.until <= now) return 0;
+  return Math.ceil((pause.until - now) / 1000);
+}
+
+/** 'Inténtalo de nuevo en 14:59': the sign-in button while a pause holds, its time left counting down. */
+export function pauseButtonText(seconds: number): string {
+  const whole = Math.max(1, Math.ceil(seconds));
+  return `Inténtalo de nuevo en ${Math.floor(whole / 60)}:${twoDigits(whole % 60)}`;
+}

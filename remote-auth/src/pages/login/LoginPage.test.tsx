@@ -41,6 +41,16 @@ beforeEach(async () => {
         };
         return { status: 401, body };
       }
+      if (email === 'pausa@example.com') {
+        // The fifth wrong password of an address: a pause of 30 s starts.
+        const body = {
+          statusCode: 401,
+          message: 'Credenciales inválidas',
+          code: 'INVALID_CREDENTIALS',
+          retryAfter: 30,
+        };
+        return { status: 401, body };
+      }
       if (email === 'sin-clave@example.com') {
         // Activated by an administrator: no password can be right yet.
         const message =
@@ -290,4 +300,53 @@ it('an account with no password yet is told so, and led to choose one with its a
   expect(alert).toHaveTextContent(/^Tu cuenta está activa pero aún no tiene contraseña\./);
   await userEvent.click(within(alert).getByRole('link', { name: '¿Olvidaste tu contraseña?' }));
   expect(screen.getByTestId('location')).toHaveTextContent(/^\/forgot-password\?email=sin-clave%40example\.com$/);
+});
+
+describe('a pause after wrong passwords', () => {
+  const loginCalls = () => api.requests.filter((request) => request.path === '/auth/login').length;
+
+  async function pauseStarted() {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    const person = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
+    renderAt('/login', <LoginPage />);
+    await person.type(screen.getByLabelText('Email'), 'pausa@example.com');
+    await person.type(screen.getByLabelText('Contraseña'), 'equivocada-5');
+    await person.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/están en pausa\. Podrás intentarlo de nuevo a las/);
+    return person;
+  }
+
+  it('keeps the button off with the time left on it, and sends nothing for that address, whatever password is typed', async () => {
+    const person = await pauseStarted();
+    const paused = screen.getByRole('button', { name: 'Inténtalo de nuevo en 0:30' });
+    expect(paused).toBeDisabled();
+    const said = screen.getByRole('alert').textContent;
+
+    await person.clear(screen.getByLabelText('Contraseña'));
+    await person.type(screen.getByLabelText('Contraseña'), 'secreta1{Enter}');
+    expect(loginCalls()).toBe(1);
+    expect(screen.getByRole('alert').textContent).toBe(said);
+    expect(useSession.getState().isAuthenticated).toBe(false);
+
+    act(() => jest.advanceTimersByTime(10_000));
+    expect(screen.getByRole('button', { name: 'Inténtalo de nuevo en 0:20' })).toBeDisabled();
+  });
+
+  it('gives the button back when the pause ends, and says so', async () => {
+    await pauseStarted();
+    act(() => jest.advanceTimersByTime(30_000));
+    expect(screen.getByRole('button', { name: 'Iniciar Sesión' })).toBeEnabled();
+    expect(screen.getByRole('status')).toHaveTextContent('Ya puedes intentarlo de nuevo.');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('holds only for the address it was given for', async () => {
+    const person = await pauseStarted();
+    await person.clear(screen.getByLabelText('Email'));
+    await person.type(screen.getByLabelText('Email'), 'otra@example.com');
+    expect(screen.getByRole('button', { name: 'Iniciar Sesión' })).toBeEnabled();
+    await person.clear(screen.getByLabelText('Email'));
+    await person.type(screen.getByLabelText('Email'), 'Pausa@example.com');
+    expect(screen.getByRole('button', { name: /^Inténtalo de nuevo en 0:\d\d$/ })).toBeDisabled();
+  });
 });

@@ -23,10 +23,11 @@ import { PasskeysElsewhere } from '../../passkeys/PasskeysElsewhere';
 import { passkeyFailure, signInWithPasskey } from '../../passkeys/sign-in';
 import { usePasskeyAutofill, usePasskeySupport } from '../../passkeys/usePasskeys';
 import { cancelPasskeyCeremony } from '../../passkeys/webauthn';
-import { signInLockText } from '../../rules/sign-in-lock';
+import { pauseButtonText, signInLockText } from '../../rules/sign-in-lock';
 import { InteractionNotice } from './InteractionNotice';
 import { loginNotice, type LoginNoticeState } from './notice';
 import { SecondStepForm } from './SecondStepForm';
+import { useSignInPause } from './useSignInPause';
 
 /** How long the EMAIL_NOT_VERIFIED message (with its link) stays before the page moves to verification. */
 export const VERIFICATION_REDIRECT_MS = 2000;
@@ -57,7 +58,7 @@ export default function LoginPage() {
       form.current?.querySelector<HTMLInputElement>('input[type="password"]')?.focus();
   }, [arrived?.email]);
   const { busy, message, showMessage, submit } = useSubmit();
-  const error = message?.text ?? null;
+  const error = message?.tone === 'error' ? message.text : null;
   const setError = (text: string | null) => showMessage(text ? { tone: 'error', text } : null);
   const [verificationPath, setVerificationPath] = useState<string | null>(null);
   // A sign-in lock holds, or the account has no password yet: the message offers the way in that needs no password
@@ -65,6 +66,11 @@ export default function LoginPage() {
   const [choosePassword, setChoosePassword] = useState<string | null>(null);
   const [secondStep, setSecondStep] = useState<SecondStep | null>(null);
   const passkeys = usePasskeySupport();
+  // While a pause holds for the address typed, the button waits with it: nothing is sent, so nothing is said.
+  const pause = useSignInPause(email, () => {
+    setChoosePassword(null);
+    showMessage({ tone: 'info', text: 'Ya puedes intentarlo de nuevo.' });
+  });
 
   const onScreen = useRef(true);
   useEffect(() => {
@@ -112,7 +118,7 @@ export default function LoginPage() {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!email.trim() || !password || busy) return;
+    if (!email.trim() || !password || busy || pause.left > 0) return;
     setVerificationPath(null);
     setChoosePassword(null);
     void submit({
@@ -133,6 +139,7 @@ export default function LoginPage() {
           setVerificationPath(`/verify-email?email=${encodeURIComponent(address)}${redirectQuery(redirectUrl, '&')}`);
         }
         if (apiError?.status === 401 && apiError.retryAfter) {
+          pause.start(email, apiError.retryAfter);
           setChoosePassword('/forgot-password');
           return `${apiError.message}. ${signInLockText(apiError.retryAfter)}`;
         }
@@ -157,6 +164,7 @@ export default function LoginPage() {
     <AuthLayout title="Iniciar Sesión">
       {isInteractionUid(interaction) && <InteractionNotice uid={interaction} />}
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
+      {message?.tone === 'info' && <Alert tone="info">{message.text}</Alert>}
       {error && (
         <Alert tone="error">
           {error}
@@ -192,8 +200,8 @@ export default function LoginPage() {
           disabled={busy}
         />
         <TextLink to="/forgot-password">¿Olvidaste tu contraseña?</TextLink>
-        <Button type="submit" $block disabled={busy || !email.trim() || !password}>
-          {busy ? 'Iniciando sesión...' : 'Iniciar Sesión'}
+        <Button type="submit" $block disabled={busy || !email.trim() || !password || pause.left > 0}>
+          {busy ? 'Iniciando sesión...' : pause.left > 0 ? pauseButtonText(pause.left) : 'Iniciar Sesión'}
         </Button>
       </Form>
       <SocialButtons redirectUrl={redirectUrl} disabled={busy}>
