@@ -32,6 +32,7 @@ import type {
   SecurityStatus as SecurityStatusSchema,
   TotpSetup as TotpSetupSchema,
 } from './schemas/security.js';
+import type { ConfiguredProviders as ConfiguredProvidersSchema } from './schemas/oauth.js';
 import type { Session as PortalSessionSchema } from './schemas/sessions.js';
 import type {
   AuthorizedApp as AuthorizedAppSchema,
@@ -60,6 +61,9 @@ export type RecoveryCodes = Static<typeof RecoveryCodesSchema>;
 export type Passkey = Static<typeof PasskeySchema>;
 /** WebAuthn options for @simplewebauthn/browser, with the ceremony id to send back. */
 export type CeremonyOptions = Static<typeof CeremonyOptionsSchema>;
+
+/** `GET /auth/social/proveedores`: whether Google and Apple are configured. */
+export type ConfiguredProviders = Static<typeof ConfiguredProvidersSchema>;
 
 export type App = Static<typeof AppSchema>;
 export type AppTag = Static<typeof AppTagSchema>;

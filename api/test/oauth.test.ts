@@ -16,6 +16,8 @@ const partner = 'https://socio.example.com/entrada';
 const apple = { clientId: 'com.portal.web', teamId: 'EQUIPO1234', keyId: 'CLAVE12345' };
 /** Where the portal's page redeems the one-time code of a Google/Apple return. */
 const exchangePath = '/auth/social/canjear';
+/** Which providers the portal's sign-in page may offer. */
+const providersPath = '/auth/social/proveedores';
 const TOKEN_INVALID = 'Token de autenticación inválido. Por favor, inicia sesión nuevamente.';
 
 const ecPem = () =>
@@ -428,15 +430,36 @@ forEachBackend((backend) => {
     });
   });
 
+  it('says which providers this deployment has, to anyone', async () => {
+    const response = await t.app.inject({ method: 'GET', url: providersPath });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.deepEqual(response.json(), { google: true, apple: true });
+  });
+
   describe('not configured', () => {
-    it('both buttons land on /login?error=auth_failed, keeping only an allowed partner target', async () => {
-      const bare = await buildTestApp(backend, {
+    const bareApp = (overrides: Parameters<typeof buildTestApp>[1] = {}) =>
+      buildTestApp(backend, {
         portalUrl,
         apiPublicUrl: apiUrl,
         redirectAllowList: ['https://socio.example.com'],
         google: undefined,
         apple: undefined,
+        ...overrides,
       });
+
+    it('says so to the portal, each provider on its own', async () => {
+      const bare = await bareApp({ google: configured().google });
+      try {
+        const response = await bare.app.inject({ method: 'GET', url: providersPath });
+        assert.equal(response.statusCode, 200, response.body);
+        assert.deepEqual(response.json(), { google: true, apple: false });
+      } finally {
+        await bare.close();
+      }
+    });
+
+    it('both buttons land on /login?error=provider_unavailable naming the provider, keeping only an allowed partner target', async () => {
+      const bare = await bareApp();
       try {
         for (const provider of ['google', 'apple']) {
           const response = await bare.app.inject({
@@ -445,13 +468,13 @@ forEachBackend((backend) => {
           });
           assert.equal(response.statusCode, 302);
           const location = new URL(response.headers.location as string);
-          authFailed(location);
-          // An Apple failure names Apple on the portal's screens; Google keeps the spec's address.
-          assert.equal(location.searchParams.get('provider'), provider === 'apple' ? 'apple' : null);
+          assert.equal(location.pathname, '/login', location.href);
+          assert.equal(location.searchParams.get('error'), 'provider_unavailable');
+          assert.equal(location.searchParams.get('provider'), provider);
           assert.equal(location.searchParams.get('redirect_url'), partner);
           const hostile = await bare.app.inject({
             method: 'GET',
-            url: '/auth/google?redirect_url=javascript:alert(1)',
+            url: `/auth/${provider}?redirect_url=javascript:alert(1)`,
           });
           assert.equal(new URL(hostile.headers.location as string).searchParams.get('redirect_url'), null);
         }

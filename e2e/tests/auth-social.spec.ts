@@ -2,6 +2,8 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { API_URL, APPLE_ISSUER, GOOGLE_ISSUER, HOST_URL, PARTNER_URL } from '../support/env';
 import { expect, expectSignedInAs, person, portalReady, registerActive, test } from '../support/auth';
 import { atProvider, providerAccount } from '../support/identity';
+import { startAsAPerson } from '../support/own-start';
+import { SCREENS } from '../support/screens';
 
 const AUTH_FAILED = 'Error en la autenticación con Google. Por favor, inténtalo de nuevo.';
 const TOKEN_INVALID = 'Token de autenticación inválido. Por favor, inicia sesión nuevamente.';
@@ -189,4 +191,34 @@ test("Google's return passes through the portal's callback page, which redeems i
   const again = await request.post(`${API_URL}/auth/social/canjear`, { data: { code, secret } });
   expect(again.status()).toBe(400);
   expect(((await again.json()) as { code: string }).code).toBe('SIGN_IN_RETURN_INVALID');
+});
+
+test('where npm start has no Google or Apple configured, their buttons say so and the person stays on /login (phone and desktop)', async ({
+  browser,
+}, testInfo) => {
+  test.setTimeout(150_000);
+  const { printed, stop } = await startAsAPerson('sin-proveedores');
+  try {
+    for (const viewport of SCREENS) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      await page.goto(`${printed}/login`);
+      await portalReady(page);
+      for (const provider of ['Google', 'Apple']) {
+        const button = page.getByRole('button', { name: `Continuar con ${provider}` });
+        await expect(button).toBeEnabled();
+        await button.click();
+        await expect(page.getByRole('status')).toHaveText(
+          `El acceso con ${provider} no está disponible en este portal.`,
+        );
+        await expect(page).toHaveURL(`${printed}/login`);
+        await expect(page.getByText(/inténtalo de nuevo/i)).toHaveCount(0);
+        await expect(button).toBeFocused();
+      }
+      await page.screenshot({ path: testInfo.outputPath(`sin-proveedores-${viewport.width}.png`), fullPage: true });
+      await context.close();
+    }
+  } finally {
+    await stop();
+  }
 });

@@ -16,6 +16,17 @@ export const StartQuery = Type.Object({
   ),
 });
 
+/** Which providers this deployment has configured: the sign-in page says the others are not available. */
+export const ConfiguredProviders = Type.Object(
+  {
+    google: Type.Boolean({ description: 'Google está configurado (GOOGLE_CLIENT_ID y GOOGLE_CLIENT_SECRET)' }),
+    apple: Type.Boolean({
+      description: 'Apple está configurado (APPLE_CLIENT_ID, APPLE_TEAM_ID, APPLE_KEY_ID, APPLE_PRIVATE_KEY)',
+    }),
+  },
+  { additionalProperties: false },
+);
+
 /** What the portal's callback page sends to redeem the return's one-time code (never a token in the address). */
 export const ReturnExchange = Type.Object(
   {

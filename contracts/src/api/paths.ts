@@ -16,6 +16,8 @@ export const API_PATHS = {
     apple: 'auth/apple',
     /** The Google/Apple return's one-time code, redeemed by the tab that started (docs/decisions/0001). */
     signInReturn: 'auth/social/canjear',
+    /** Which of Google and Apple this deployment has configured (docs/decisions/0072). */
+    socialProviders: 'auth/social/proveedores',
     changeStatus: (id: number) => `auth/cambiar-estado/${id}`,
     edit: (id: number) => `auth/editar/${id}`,
     updatePresentation: 'auth/update-presentacion',

@@ -1,14 +1,17 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import styled from 'styled-components';
 import {
+  Alert,
   Button,
   beginSignInBinding,
+  configuredProviders,
   getRuntimeConfig,
   socialSignInUrl,
   storePendingRedirect,
   theme,
   leaveTo,
 } from '@portal/shared';
+import { providerUnavailable, type SocialProvider } from '../texts';
 
 const Divider = styled.p`
   display: flex;
@@ -35,7 +38,8 @@ const Stack = styled.div`
  * The other ways to sign in (`children`: the passkey of /login, first), then
  * 'Continuar con Google' / 'Continuar con Apple' hand the browser to the API, which runs the provider's flow and
  * comes back with a one-time code that only this tab can redeem: the start carries the binding of a secret the tab
- * keeps (`beginSignInBinding`). The partner target is kept both in the address and in storage for the return.
+ * keeps (`beginSignInBinding`). The partner target is kept both in the address and in storage for the return. A
+ * provider the API has no configuration for is said to be unavailable, and the page stays (docs/decisions/0072).
  */
 export function SocialButtons({
   redirectUrl,
@@ -46,7 +50,15 @@ export function SocialButtons({
   disabled?: boolean;
   children?: ReactNode;
 }) {
-  const start = async (provider: 'google' | 'apple') => {
+  const [unavailable, setUnavailable] = useState<SocialProvider | null>(null);
+  const start = async (provider: SocialProvider) => {
+    setUnavailable(null);
+    // Unanswered (the API unreachable): the start itself goes on, and the API's answer says what happened.
+    const configured = await configuredProviders().catch(() => null);
+    if (configured && !configured[provider]) {
+      setUnavailable(provider);
+      return;
+    }
     const { apiBaseUrl, redirectAllowList } = getRuntimeConfig();
     if (redirectUrl) storePendingRedirect(redirectUrl, redirectAllowList);
     leaveTo(socialSignInUrl(apiBaseUrl, provider, redirectUrl, await beginSignInBinding()));
@@ -61,6 +73,7 @@ export function SocialButtons({
       <Button $variant="secondary" $block disabled={disabled} onClick={() => void start('apple')}>
         Continuar con Apple
       </Button>
+      {unavailable && <Alert tone="info">{providerUnavailable(unavailable)}</Alert>}
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import type { User, UserStatus } from '../types/entities';
+import type { ConfiguredProviders, User, UserStatus } from '../types/entities';
 import { FALLBACK } from '../messages/es';
 import { forgetRegistration, registrationIdFor, rememberRegistration } from '../session/registrations';
 import { startResendCooldown } from '../session/resend-cooldown';
@@ -169,6 +169,14 @@ export function socialSignInUrl(
   if (redirectUrl) url.searchParams.set('redirect_url', redirectUrl);
   if (binding) url.searchParams.set('binding', binding);
   return url.toString();
+}
+
+/**
+ * Whether this portal's API has Google and Apple configured: asked when a button is pressed, so a provider it lacks
+ * is said to be unavailable instead of failing at the API (docs/decisions/0072).
+ */
+export function configuredProviders(): Promise<ConfiguredProviders> {
+  return request('get', API_PATHS.auth.socialProviders, { fallback: FALLBACK.unexpected });
 }
 
 /**

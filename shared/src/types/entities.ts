@@ -37,6 +37,7 @@ export type {
 export type {
   AuditAction,
   AuthorizedApp,
+  ConfiguredProviders,
   InteractionDetails,
   InteractionRedirect,
   OidcClient,

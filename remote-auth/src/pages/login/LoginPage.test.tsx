@@ -12,6 +12,7 @@ jest.mock('@portal/shared', () => ({ ...jest.requireActual('@portal/shared'), le
 const TOKEN = fakeToken({ sub: 7, exp: Math.floor(Date.now() / 1000) + 3600 });
 const PARTNER_TOKEN = 'token-para-el-socio';
 let api: FakeApi;
+let providers = { google: true, apple: true };
 
 beforeEach(async () => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -61,10 +62,12 @@ beforeEach(async () => {
       return { status: 200, body: { access_token: TOKEN, user: user() }, delay: 100 };
     },
     'GET /auth/user': { status: 200, body: user() },
+    'GET /auth/social/proveedores': () => ({ status: 200, body: providers }),
   });
 });
 
 afterEach(async () => {
+  providers = { google: true, apple: true };
   await api.close();
   jest.useRealTimers();
   jest.restoreAllMocks();
@@ -163,6 +166,38 @@ it.each([
 ])('error=%s shows its message', (error, message) => {
   renderAt(`/login?error=${error}`, <LoginPage />);
   expect(screen.getByRole('alert')).toHaveTextContent(message);
+});
+
+it.each([
+  ['google', 'Google'],
+  ['apple', 'Apple'],
+])(
+  'a provider the API has no configuration for (error=provider_unavailable&provider=%s) is said to be unavailable',
+  (provider, name) => {
+    renderAt(`/login?error=provider_unavailable&provider=${provider}`, <LoginPage />);
+    expect(screen.getByRole('status')).toHaveTextContent(`El acceso con ${name} no está disponible en este portal.`);
+    expect(screen.queryByText(/inténtalo de nuevo/i)).not.toBeInTheDocument();
+  },
+);
+
+it('a provider this portal has not configured says so when its button is pressed, and the page stays', async () => {
+  providers = { google: false, apple: true };
+  Object.defineProperty(window.crypto, 'subtle', { value: webcrypto.subtle, configurable: true });
+  try {
+    renderAt('/login', <LoginPage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Continuar con Google' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'El acceso con Google no está disponible en este portal.',
+    );
+    expect(leaveTo).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: 'Continuar con Google' })).toHaveFocus();
+    await userEvent.click(screen.getByRole('button', { name: 'Continuar con Apple' }));
+    await waitFor(() => expect(leaveTo).toHaveBeenCalled());
+    expect(new URL((leaveTo as jest.Mock).mock.lastCall[0] as string).pathname).toBe('/auth/apple');
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  } finally {
+    Reflect.deleteProperty(window.crypto, 'subtle');
+  }
 });
 
 it('a failed Apple sign-in names Apple, not Google', () => {

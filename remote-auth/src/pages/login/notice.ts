@@ -1,5 +1,6 @@
 import { SUSPENDED_LOGIN_ERROR } from '@portal/shared';
 import type { TimedMessage } from '@portal/shared';
+import { providerUnavailable } from '../../texts';
 
 /**
  * A navigation notice: what registration passes to /login (spec §2, §4), and /login to /verify-email; a changed
@@ -27,6 +28,8 @@ export function loginNotice(
   state: LoginNoticeState | null,
   provider: string | null = null,
 ): TimedMessage | null {
+  if (errorParam === 'provider_unavailable')
+    return { tone: 'info', text: providerUnavailable(provider === 'apple' ? 'apple' : 'google') };
   const socialError =
     errorParam === 'auth_failed' && provider === 'apple' ? APPLE_AUTH_FAILED : errorParam && LOGIN_ERRORS[errorParam];
   if (socialError) return { tone: 'error', text: socialError };

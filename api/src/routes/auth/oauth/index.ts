@@ -9,7 +9,13 @@ import { isAllowedRedirect } from '@portal/contracts/redirect/allow-list';
 import { isAllowedPicture } from '@portal/contracts/users/picture';
 import type { IdentityProvider } from '../../../db/schema.js';
 import { openTransaction, sealTransaction, type SignInTransaction } from '../../../lib/oauth/transaction-cookie.js';
-import { ExchangedSession, ProviderAnswer, ReturnExchange, StartQuery } from '../../../schemas/oauth.js';
+import {
+  ConfiguredProviders,
+  ExchangedSession,
+  ProviderAnswer,
+  ReturnExchange,
+  StartQuery,
+} from '../../../schemas/oauth.js';
 import { commonErrors } from '../../../schemas/common.js';
 import { currentUserView, findUserById } from '../../../domain/accounts/queries.js';
 import {
@@ -95,8 +101,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     ) => {
       const redirectUrl = allowedRedirect(request.query.redirect_url);
       const provider = providers[name];
+      // Not configured here: no retry can help, and the portal says so (it asks first, GET /auth/social/proveedores).
+      if (!provider)
+        return reply.redirect(
+          portal('/login', { error: 'provider_unavailable', provider: name, redirect_url: redirectUrl }),
+        );
       // Without the binding of the tab that starts, the return could never be redeemed: say so at once.
-      if (!provider || !isBinding(request.query.binding))
+      if (!isBinding(request.query.binding))
         return reply.redirect(
           portal('/login', { error: 'auth_failed', provider: named(name), redirect_url: redirectUrl }),
         );
@@ -218,6 +229,21 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     );
   };
 
+  app.get(
+    '/social/proveedores',
+    {
+      config: perIp,
+      schema: {
+        summary: 'Qué inicios de sesión con Google y Apple tiene configurados este portal',
+        description:
+          'La página de inicio de sesión lo pregunta al pulsar «Continuar con Google» o «Continuar con Apple», para decir que no está disponible en vez de ir al proveedor.',
+        tags: ['auth'],
+        response: { 200: ConfiguredProviders, ...commonErrors },
+      },
+    },
+    async () => ({ google: Boolean(providers.google), apple: Boolean(providers.apple) }),
+  );
+
   app.post(
     '/social/canjear',
     {
@@ -246,7 +272,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         config: perIp,
         schema: {
           summary: `Inicia el inicio de sesión con ${labels[name]} (navegación del navegador)`,
-          description: `Redirige a ${labels[name]} con state, nonce, PKCE y el binding de la pestaña guardados en una cookie firmada; sin configuración o sin binding vuelve a /login?error=auth_failed del portal.`,
+          description: `Redirige a ${labels[name]} con state, nonce, PKCE y el binding de la pestaña guardados en una cookie firmada; sin configuración vuelve a /login?error=provider_unavailable&provider=${name} del portal, sin binding a /login?error=auth_failed.`,
           tags: ['auth'],
           querystring: StartQuery,
           response: redirect,
