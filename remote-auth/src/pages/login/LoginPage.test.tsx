@@ -373,6 +373,8 @@ describe('a pause after wrong passwords', () => {
     expect(screen.getByRole('button', { name: 'Iniciar Sesión' })).toBeEnabled();
     expect(screen.getByRole('status')).toHaveTextContent('Ya puedes intentarlo de nuevo.');
     expect(screen.queryByRole('alert')).toBeNull();
+    // The red box had the focus: the person goes on at the password.
+    expect(screen.getByLabelText('Contraseña')).toHaveFocus();
   });
 
   it('holds only for the address it was given for', async () => {

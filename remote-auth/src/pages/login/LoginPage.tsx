@@ -53,9 +53,10 @@ export default function LoginPage() {
   const [email, setEmail] = useState(arrived?.email ?? '');
   const [password, setPassword] = useState('');
   const form = useRef<HTMLFormElement>(null);
+  const focusPassword = () =>
+    form.current?.querySelector<HTMLInputElement>('input[autocomplete="current-password"]')?.focus();
   useEffect(() => {
-    if (arrived?.email && !form.current?.contains(document.activeElement))
-      form.current?.querySelector<HTMLInputElement>('input[type="password"]')?.focus();
+    if (arrived?.email && !form.current?.contains(document.activeElement)) focusPassword();
   }, [arrived?.email]);
   const { busy, message, showMessage, submit } = useSubmit();
   const error = message?.tone === 'error' ? message.text : null;
@@ -67,10 +68,16 @@ export default function LoginPage() {
   const [secondStep, setSecondStep] = useState<SecondStep | null>(null);
   const passkeys = usePasskeySupport();
   // While a pause holds for the address typed, the button waits with it: nothing is sent, so nothing is said.
+  const [pausesEnded, setPausesEnded] = useState(0);
   const pause = useSignInPause(email, () => {
     setChoosePassword(null);
     showMessage({ tone: 'info', text: 'Ya puedes intentarlo de nuevo.' });
+    setPausesEnded((count) => count + 1);
   });
+  // The red box had the focus (a refused sign-in puts it there) and is gone: the person goes on at the password.
+  useEffect(() => {
+    if (pausesEnded > 0 && document.activeElement === document.body) focusPassword();
+  }, [pausesEnded]);
 
   const onScreen = useRef(true);
   useEffect(() => {
