@@ -1,0 +1,125 @@
+// Every page of the portal fits a phone: at 390×844, as the kind of person who reaches it, no page is wider than the
+// screen and nothing sticks out of it outside a box that scrolls. The pages are the shell's URL table
+// (host/src/routes/route-table.ts): a route added there without a visit here fails this test.
+import type { Browser, BrowserContext } from '@playwright/test';
+import { ROUTES } from '../../host/src/routes/route-table';
+import { API_URL, E2E } from '../support/env';
+import { expect, person, registerActive, test } from '../support/auth';
+import { PHONE, type WidthReport, widthReport } from '../support/screens';
+
+type Visitor = 'guest' | 'user' | 'admin';
+
+interface Visit {
+  /** The route of the URL table this visit covers (none: a page no route names, the not-found page). */
+  route: string | null;
+  url: string;
+  as: Visitor;
+  /** The page's main heading: the page is on screen, not a loading state. */
+  heading: string | RegExp;
+}
+
+const someone = encodeURIComponent('lucia@example.com');
+
+const VISITS: Visit[] = [
+  { route: '/login', url: '/login', as: 'guest', heading: 'Iniciar Sesión' },
+  { route: '/register', url: '/register', as: 'guest', heading: 'Crear cuenta' },
+  { route: '/verify-email', url: `/verify-email?email=${someone}`, as: 'guest', heading: 'Verifica tu email' },
+  { route: '/forgot-password', url: '/forgot-password', as: 'guest', heading: 'Recuperar contraseña' },
+  { route: '/reset-password', url: `/reset-password?email=${someone}`, as: 'guest', heading: 'Cambiar contraseña' },
+  {
+    route: '/google-callback',
+    url: '/google-callback?error=auth_failed',
+    as: 'guest',
+    heading: 'Error de Autenticación',
+  },
+  {
+    route: '/auth/google/callback',
+    url: '/auth/google/callback?error=access_denied',
+    as: 'guest',
+    heading: 'Error de Autenticación',
+  },
+  // Without an app's request, the page says it cannot go on: the same screen an app's broken request gets.
+  { route: '/autorizar', url: '/autorizar', as: 'guest', heading: 'No se pudo iniciar sesión en la aplicación' },
+  {
+    route: '/autorizar/error',
+    url: '/autorizar/error?error=invalid_request',
+    as: 'guest',
+    heading: 'No se pudo iniciar sesión en la aplicación',
+  },
+  {
+    route: '/playstoreapps/beto/datos-personales',
+    url: '/playstoreapps/beto/datos-personales',
+    as: 'guest',
+    heading: 'Eliminación de datos personales',
+  },
+  { route: '/logout', url: '/logout', as: 'user', heading: '¿Cerrar sesión?' },
+  { route: '/', url: '/', as: 'user', heading: /^¡Bienvenido, / },
+  { route: '/apps', url: '/apps', as: 'user', heading: /^¡Bienvenido, / },
+  { route: '/apps/:id', url: '/apps/1', as: 'user', heading: 'Control Max 360' },
+  { route: '/apps/:id', url: '/apps/2', as: 'user', heading: 'Beto Pro' },
+  { route: '/pagos', url: '/pagos', as: 'user', heading: 'Pagos' },
+  { route: '/success', url: '/success', as: 'user', heading: '¡Éxito!' },
+  { route: '/planes', url: '/planes', as: 'user', heading: 'Planes Premium' },
+  { route: '/beto', url: '/beto', as: 'user', heading: 'Beto Pro' },
+  { route: '/control-max', url: '/control-max', as: 'user', heading: 'Control Max 360' },
+  { route: '/perfil', url: '/perfil', as: 'user', heading: 'Mi perfil' },
+  { route: '/perfil', url: '/perfil?tab=informacion', as: 'user', heading: 'Mi perfil' },
+  { route: '/perfil', url: '/perfil?tab=contrasena', as: 'user', heading: 'Mi perfil' },
+  { route: '/perfil', url: '/perfil?tab=seguridad', as: 'user', heading: 'Mi perfil' },
+  { route: '/calculadora-txi', url: '/calculadora-txi', as: 'user', heading: 'Calculadora TXI' },
+  { route: null, url: '/no-existe', as: 'user', heading: 'Página no encontrada' },
+  // A person who is not an administrator, at the admin panel's door.
+  { route: null, url: '/admin', as: 'user', heading: 'Acceso Denegado' },
+  { route: '/admin', url: '/admin', as: 'admin', heading: 'Gestión de Usuarios' },
+  { route: '/admin/usuarios', url: '/admin/usuarios', as: 'admin', heading: 'Gestión de Usuarios' },
+  { route: '/admin/dashboard', url: '/admin/dashboard', as: 'admin', heading: 'Dashboard de Administración' },
+  { route: '/admin/apps', url: '/admin/apps', as: 'admin', heading: 'Pagina de apps' },
+];
+
+test('every route of the URL table is visited', () => {
+  const visited = new Set(VISITS.map((visit) => visit.route));
+  expect(ROUTES.map((route) => route.path).filter((path) => !visited.has(path))).toEqual([]);
+});
+
+/** A browser context at a phone's size, signed in as the visitor (the token where the portal keeps it). */
+async function phoneFor(browser: Browser, token: string | null): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: PHONE, hasTouch: true });
+  if (token) await context.addInitScript((value) => window.localStorage.setItem('token', value), token);
+  return context;
+}
+
+test('every page of the portal fits a 390 px phone', async ({ browser, request }, testInfo) => {
+  test.setTimeout(240_000);
+  const who = person('ancho-telefono');
+  await registerActive(request, who);
+  const tokenOf = async (email: string, password: string) => {
+    const response = await request.post(`${API_URL}/auth/login`, { data: { email, password } });
+    expect(response.status(), await response.text()).toBe(200);
+    return ((await response.json()) as { access_token: string }).access_token;
+  };
+  const tokens: Record<Visitor, string | null> = {
+    guest: null,
+    user: await tokenOf(who.email, who.password),
+    admin: await tokenOf(E2E.adminEmail, E2E.adminPassword),
+  };
+
+  const tooWide: { url: string; as: Visitor; report: WidthReport }[] = [];
+  for (const as of ['guest', 'user', 'admin'] as const) {
+    const context = await phoneFor(browser, tokens[as]);
+    const page = await context.newPage();
+    for (const visit of VISITS.filter((each) => each.as === as)) {
+      await page.goto(visit.url);
+      await expect(page.getByRole('heading', { level: 1, name: visit.heading }), visit.url).toBeVisible();
+      // Late parts (images, a remote's list) change widths: measured once the page stopped loading.
+      await page.waitForLoadState('networkidle');
+      const report = await widthReport(page);
+      if (report.scrollWidth > PHONE.width || report.wide.length > 0) {
+        tooWide.push({ url: visit.url, as, report });
+        const name = `${as}${visit.url.replace(/[^a-z0-9]+/gi, '-')}.png`;
+        await page.screenshot({ path: testInfo.outputPath(name), fullPage: true });
+      }
+    }
+    await context.close();
+  }
+  expect(tooWide).toEqual([]);
+});
