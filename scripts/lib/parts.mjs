@@ -162,7 +162,8 @@ export function runtimeConfig(layout, env = process.env) {
     },
     links: {
       campaignUrl: env.CAMPAIGN_URL || 'https://portal.example.com/campana',
-      supportEmail: env.SUPPORT_EMAIL || 'soporte@portal.example.com',
+      // Empty when unset: the pages then say who else can help, never an address that reaches nobody.
+      supportEmail: env.SUPPORT_EMAIL || '',
     },
   };
 }

@@ -59,3 +59,10 @@ test('the overrides still win: PUBLIC_PORTAL_URL, PUBLIC_API_URL, a remote URL, 
     'https://otro.example.com',
   );
 });
+
+test('the support address reaches the browser only when SUPPORT_EMAIL sets one: empty otherwise, never a made-up one', () => {
+  const layout = readLayout({});
+  assert.equal(runtimeConfig(layout, {}).links?.supportEmail, '');
+  assert.equal(runtimeConfig(layout, { SUPPORT_EMAIL: '' }).links?.supportEmail, '');
+  assert.equal(runtimeConfig(layout, { SUPPORT_EMAIL: 'soporte@acme.pe' }).links?.supportEmail, 'soporte@acme.pe');
+});

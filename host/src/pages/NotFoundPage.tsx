@@ -37,8 +37,16 @@ export function NotFoundPage() {
             Regresar
           </Button>
         </Actions>
+        {/* Without SUPPORT_EMAIL the runtime config carries no address: an administrator is who helps then. */}
         <Hint>
-          ¿Necesitas ayuda? Escríbenos a <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+          ¿Necesitas ayuda?{' '}
+          {supportEmail ? (
+            <>
+              Escríbenos a <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+            </>
+          ) : (
+            'Pregunta a un administrador del portal.'
+          )}
         </Hint>
       </Card>
     </PageContainer>

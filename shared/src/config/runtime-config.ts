@@ -16,7 +16,10 @@ export interface RuntimeConfig {
   links: {
     /** External campaign page opened by the promo banner. */
     campaignUrl: string;
-    /** Support address shown on the personal-data deletion page. */
+    /**
+     * Support address (SUPPORT_EMAIL) shown on the personal-data deletion, not-found, plans and upgrade pages; empty
+     * when the deployment has none, and each page then says who else can help.
+     */
     supportEmail: string;
   };
   /** Stripe's pricing table on /planes; both empty when billing is not configured. */
@@ -41,7 +44,7 @@ export const DEFAULT_CONFIG: RuntimeConfig = {
   apiBaseUrl: 'http://127.0.0.1:3000',
   remotes: {},
   redirectAllowList: [],
-  links: { campaignUrl: 'https://www.example.com', supportEmail: 'soporte@example.com' },
+  links: { campaignUrl: 'https://www.example.com', supportEmail: '' },
   billing: { publishableKey: '', pricingTableId: '' },
 };
 

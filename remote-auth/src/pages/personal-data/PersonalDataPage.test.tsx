@@ -18,3 +18,13 @@ it('tells how to ask for deletion, with the configured support address and the t
   expect(screen.getByText(/5 a 7 días hábiles/)).toBeInTheDocument();
   expect(screen.getByText(/irreversible/)).toBeInTheDocument();
 });
+
+it('without a support address configured, says who to ask instead of an address that reaches nobody', () => {
+  window.__PORTAL_CONFIG__ = { links: { campaignUrl: 'https://c.example.com', supportEmail: '' } };
+  renderAt('/playstoreapps/beto/datos-personales', <PersonalDataPage />);
+  expect(screen.getByText(/^Puedes solicitar la eliminación/)).toHaveTextContent(
+    'Puedes solicitar la eliminación de tu cuenta y de tus datos personales de Beto Pro y del portal a un administrador del portal.',
+  );
+  expect(screen.queryByRole('link')).not.toBeInTheDocument();
+  expect(screen.getByText(/5 a 7 días hábiles/)).toBeInTheDocument();
+});

@@ -28,9 +28,16 @@ export default function PersonalDataPage() {
   return (
     <Page>
       <h1>Eliminación de datos personales</h1>
+      {/* Without SUPPORT_EMAIL the runtime config carries no address: an administrator is the one who can. */}
       <p>
-        Puedes solicitar la eliminación de tu cuenta y de tus datos personales de Beto Pro y del portal escribiendo a{' '}
-        <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+        Puedes solicitar la eliminación de tu cuenta y de tus datos personales de Beto Pro y del portal{' '}
+        {supportEmail ? (
+          <>
+            escribiendo a <a href={`mailto:${supportEmail}`}>{supportEmail}</a>.
+          </>
+        ) : (
+          'a un administrador del portal.'
+        )}
       </p>
       <h2>Qué debes incluir en el correo</h2>
       <ul>
