@@ -73,6 +73,26 @@ export function PlanPrices({ plan }: { plan: Pick<Plan, 'precioMensual' | 'preci
   return <ComingSoonPrices monthly={plan.precioMensual} annual={plan.precioAnual} />;
 }
 
+export const CURRENT_PLAN = 'Tu plan actual';
+
+const Badge = styled.span`
+  display: inline-flex;
+  align-items: center;
+  padding: 2px 10px;
+  border-radius: 999px;
+  border: 1px solid ${theme.color.success};
+  background: ${theme.color.successBg};
+  color: ${theme.color.success};
+  font-size: 0.8125rem;
+  font-weight: 600;
+  white-space: nowrap;
+`;
+
+/** Marks the plan the person has, in words (not by colour alone). */
+export function CurrentPlanBadge() {
+  return <Badge>{CURRENT_PLAN}</Badge>;
+}
+
 export const SUITE_NAME = 'C+Suite Completa';
 export const SUITE_INCLUDES = ['Control Max 360 PRO', 'Beto Pro PRO', 'TX30 PRO'];
 

@@ -35,6 +35,17 @@ export function proPlanOf(app: Pick<AppWithPlans, 'planes'>): Plan | undefined {
   return app.planes.find((plan) => !isFreePlan(plan));
 }
 
+/** The plan the person has in an app: `planesUsuarios` names it by the app's id and the plan's name (spec §3). */
+export function heldPlanOf(appId: number, planesUsuarios: readonly UserPlan[]): UserPlan['plan'] | undefined {
+  return planesUsuarios.find((entry) => entry.app?.id === appId)?.plan;
+}
+
+/** Whether one of an app's plans is the one held: the same name, whatever its case or spaces. */
+export function isHeld(plan: { nombre: string }, held: { nombre: string } | undefined): boolean {
+  const name = (value: { nombre: string }) => value.nombre.trim().toLowerCase();
+  return held !== undefined && name(plan) === name(held);
+}
+
 /** Spec §9: app id 4 (the suite entry) has no upgrade button. */
 export const NO_UPGRADE_APP_ID = 4;
 

@@ -11,14 +11,16 @@ import {
   useSession,
   type AppWithPlans,
   planLabel,
+  type UserPlan,
 } from '@portal/shared';
 import { listAppsWithPlans } from '../../api/apps-with-plans';
-import { freePlanOf, plansPageApps, proPlanOf } from '../../rules/plans';
+import { freePlanOf, heldPlanOf, isHeld, plansPageApps, proPlanOf } from '../../rules/plans';
 import { AppIllustration } from '../../components/AppIllustration';
 import { tileGrid } from '../../components/lists';
-import { FeatureList, PlanPrices } from '../../components/Offers';
+import { CurrentPlanBadge, FeatureList, PlanPrices } from '../../components/Offers';
 import { Heading, Lead, Muted, Page } from '../../components/Page';
 import { SuiteOffer } from '../../components/SuiteOffer';
+import { UpgradeHelp } from '../../components/UpgradeHelp';
 import { PricingTable } from './PricingTable';
 
 const Cards = styled.div`
@@ -36,7 +38,7 @@ const Card = styled.section`
   h3 { margin: 0; font-size: 1rem; }
 `;
 
-const Tier = styled.div<{ $pro?: boolean }>`
+const Tier = styled.section<{ $pro?: boolean }>`
   padding: 12px 14px;
   border-radius: ${theme.radius};
   border: 1px solid ${(p) => (p.$pro ? theme.color.info : theme.color.border)};
@@ -44,12 +46,26 @@ const Tier = styled.div<{ $pro?: boolean }>`
   ul { margin-bottom: 0; }
 `;
 
+const TierHead = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: space-between;
+  gap: 6px 12px;
+`;
+
 export const NO_PLANS = 'Sin planes disponibles';
 
-/** One app of the plans page: its free plan's and PRO plan's features, and the PRO prices (coming soon). */
-function AppPlansCard({ app }: { app: AppWithPlans }) {
+const NONE: readonly UserPlan[] = [];
+
+/**
+ * One app of the plans page: its free plan's and PRO plan's features, and the PRO prices (coming soon); the plan the
+ * person has is marked.
+ */
+function AppPlansCard({ app, planesUsuarios }: { app: AppWithPlans; planesUsuarios: readonly UserPlan[] }) {
   const free = freePlanOf(app);
   const pro = proPlanOf(app);
+  const held = heldPlanOf(app.id, planesUsuarios);
   const titleId = `plan-app-${app.id}`;
   return (
     <Card aria-labelledby={titleId} data-testid="plan-card">
@@ -59,14 +75,20 @@ function AppPlansCard({ app }: { app: AppWithPlans }) {
         {app.nombre}
       </h2>
       {free && (
-        <Tier>
-          <h3>Gratis</h3>
+        <Tier aria-labelledby={`${titleId}-free`}>
+          <TierHead>
+            <h3 id={`${titleId}-free`}>Gratis</h3>
+            {isHeld(free, held) && <CurrentPlanBadge />}
+          </TierHead>
           <FeatureList items={free.caracteristicas} />
         </Tier>
       )}
       {pro && (
-        <Tier $pro>
-          <h3>{planLabel(pro)}</h3>
+        <Tier $pro aria-labelledby={`${titleId}-pro`}>
+          <TierHead>
+            <h3 id={`${titleId}-pro`}>{planLabel(pro)}</h3>
+            {isHeld(pro, held) && <CurrentPlanBadge />}
+          </TierHead>
           <FeatureList items={pro.caracteristicas} />
           <PlanPrices plan={pro} />
         </Tier>
@@ -75,8 +97,12 @@ function AppPlansCard({ app }: { app: AppWithPlans }) {
   );
 }
 
-/** The portal's own presentation of the plans (spec §2): the suite banner and the apps 2, 3, 1. */
+/**
+ * The portal's own presentation of the plans (spec §2): how to upgrade while buying is coming soon, the suite banner
+ * and the apps 2, 3, 1.
+ */
 function PlansCatalogue() {
+  const planesUsuarios = useSession((s) => s.user?.planesUsuarios) ?? NONE;
   const [apps, setApps] = useState<AppWithPlans[] | null>(null);
   useEffect(() => {
     let current = true;
@@ -88,6 +114,7 @@ function PlansCatalogue() {
 
   return (
     <>
+      <UpgradeHelp />
       <SuiteOffer wide />
       {apps === null ? (
         <Spinner label={TEXT.loading} />
@@ -96,7 +123,7 @@ function PlansCatalogue() {
       ) : (
         <Cards>
           {apps.map((app) => (
-            <AppPlansCard key={app.id} app={app} />
+            <AppPlansCard key={app.id} app={app} planesUsuarios={planesUsuarios} />
           ))}
         </Cards>
       )}

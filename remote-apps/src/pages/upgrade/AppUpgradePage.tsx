@@ -1,21 +1,45 @@
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import styled from 'styled-components';
-import { cardSurface, AppIcon, getApp, Spinner, TEXT, type App, type Plan, planLabel } from '@portal/shared';
+import {
+  billingEnabled,
+  cardSurface,
+  AppIcon,
+  getApp,
+  Spinner,
+  TEXT,
+  type App,
+  type Plan,
+  planLabel,
+  useSession,
+} from '@portal/shared';
 import { listAppsWithPlans } from '../../api/apps-with-plans';
-import { proPlanOf } from '../../rules/plans';
+import { heldPlanOf, isHeld, proPlanOf } from '../../rules/plans';
 import { AppIllustration, hasIllustration } from '../../components/AppIllustration';
-import { FeatureList, PlanPrices } from '../../components/Offers';
+import { CURRENT_PLAN, CurrentPlanBadge, FeatureList, PlanPrices } from '../../components/Offers';
 import { BackToApps, Heading, Muted, Page } from '../../components/Page';
 import { SuiteOffer } from '../../components/SuiteOffer';
+import { SubscribeOnPlansPage, UpgradeHelp } from '../../components/UpgradeHelp';
 
 const Columns = styled.div`
   display: grid;
   grid-template-columns: repeat(3, minmax(0, 1fr));
   gap: 16px;
   align-items: start;
-  margin: 20px 0 24px;
+  margin: 0 0 24px;
   @media (max-width: 960px) { grid-template-columns: 1fr; }
+`;
+
+const Title = styled(Heading)`
+  margin-bottom: 16px;
+`;
+
+const ColumnHead = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: space-between;
+  gap: 6px 12px;
 `;
 
 const Column = styled.section`
@@ -56,10 +80,14 @@ function useUpgradeData(rawId: string | undefined): Loaded {
   return state;
 }
 
-/** /apps/{id}, spec §2: the app's presentation, its PRO plan and the complete suite. */
+/**
+ * /apps/{id}, spec §2: the app's presentation, its PRO plan beside the plan the person has, and the complete suite;
+ * above them, how to upgrade while the buy buttons read 'Próximamente'.
+ */
 export default function AppUpgradePage() {
   const { id } = useParams();
   const state = useUpgradeData(id);
+  const planesUsuarios = useSession((s) => s.user?.planesUsuarios);
 
   if (state.kind === 'loading') return <Spinner label={TEXT.loading} />;
   if (state.kind === 'missing')
@@ -72,9 +100,11 @@ export default function AppUpgradePage() {
     );
 
   const { app, pro } = state;
+  const held = heldPlanOf(app.id, planesUsuarios ?? []);
   return (
     <Page>
-      <Heading>{app.nombre}</Heading>
+      <Title>{app.nombre}</Title>
+      {billingEnabled() ? <SubscribeOnPlansPage /> : <UpgradeHelp appName={app.nombre} />}
       <Columns>
         <Column aria-labelledby="presentacion">
           {hasIllustration(app.id) ? <AppIllustration appId={app.id} /> : <AppIcon app={app} size={64} />}
@@ -82,7 +112,15 @@ export default function AppUpgradePage() {
           <p>{app.longDescription || app.descripcion}</p>
         </Column>
         <Column aria-labelledby="plan-pro">
-          <h2 id="plan-pro">{pro ? `${app.nombre} ${planLabel(pro)}` : 'Plan PRO'}</h2>
+          <ColumnHead>
+            <h2 id="plan-pro">{pro ? `${app.nombre} ${planLabel(pro)}` : 'Plan PRO'}</h2>
+            {pro && isHeld(pro, held) && <CurrentPlanBadge />}
+          </ColumnHead>
+          {held && !(pro && isHeld(pro, held)) && (
+            <Muted>
+              {CURRENT_PLAN}: {planLabel(held)}
+            </Muted>
+          )}
           {pro ? (
             <>
               <FeatureList items={pro.caracteristicas} />

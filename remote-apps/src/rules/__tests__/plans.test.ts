@@ -1,5 +1,5 @@
 import type { AppWithPlans, UserPlan } from '@portal/shared';
-import { formatUsd, planBadges, plansPageApps, proPlanOf, upgradePath } from '../plans';
+import { formatUsd, heldPlanOf, isHeld, planBadges, plansPageApps, proPlanOf, upgradePath } from '../plans';
 import { isFreePlan, planLabel } from '@portal/shared';
 
 // Without an app: a shape the API's schema never sends, which the badges still show (the plan alone).
@@ -59,6 +59,18 @@ describe('plans page', () => {
   it('finds the PRO plan of an app', () => {
     expect(proPlanOf(appWithPlans(2))?.nombre).toBe('PRO');
     expect(proPlanOf({ planes: [] })).toBeUndefined();
+  });
+
+  it("finds the plan the person has in an app, by the app's id, and tells it among the app's plans by name", () => {
+    const mine = [entry(1, 'free', 'Control Max 360'), entry(2, ' pro ', 'Beto Pro')];
+    expect(heldPlanOf(2, mine)?.nombre).toBe(' pro ');
+    expect(heldPlanOf(3, mine)).toBeUndefined();
+    expect(heldPlanOf(2, [entry(2, 'PRO')])).toBeUndefined();
+    const [free, pro] = appWithPlans(2).planes;
+    expect(isHeld(pro!, heldPlanOf(2, mine))).toBe(true);
+    expect(isHeld(free!, heldPlanOf(2, mine))).toBe(false);
+    expect(isHeld(free!, heldPlanOf(1, mine))).toBe(true);
+    expect(isHeld(free!, undefined)).toBe(false);
   });
 
   it('writes prices in USD without needless decimals', () => {

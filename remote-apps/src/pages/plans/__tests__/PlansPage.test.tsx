@@ -15,11 +15,15 @@ const catalogue = [
   { ...withPlans(5, 'Calculadora TXI', { caracteristicas: [], precioMensual: 0, precioAnual: 0 }), planes: [] },
 ];
 
-async function start(routes: Parameters<typeof startFakeApi>[0], billing = { publishableKey: '', pricingTableId: '' }) {
+const NO_BILLING = { publishableKey: '', pricingTableId: '' };
+
+async function start(routes: Parameters<typeof startFakeApi>[0], billing = NO_BILLING, supportEmail = '') {
   api = await startFakeApi(routes);
-  window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url, billing };
+  window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url, billing, links: { campaignUrl: '', supportEmail } };
   resetApiClient();
 }
+
+const ONLINE_PURCHASE_SOON = 'La compra en línea aún no está disponible.';
 
 beforeEach(async () => {
   localStorage.clear();
@@ -54,6 +58,52 @@ it('shows the suite at 39/299 USD and the cards of apps 2, 3, 1 with free and PR
   expect(within(tx30).getByRole('button', { name: /^120 USD \/ año\s*:\s*Próximamente$/ })).toBeDisabled();
 });
 
+it('says how to upgrade while buying is coming soon: by writing to the support address, the subject filled in', async () => {
+  await start({ 'GET /apps/listar-con-planes': { status: 200, body: catalogue } }, NO_BILLING, 'soporte@acme.pe');
+  renderAt('/planes', <PlansPage />);
+  const help = screen.getByText(ONLINE_PURCHASE_SOON, { exact: false });
+  expect(help).toHaveTextContent(`${ONLINE_PURCHASE_SOON} Para mejorar tu plan, escríbenos a soporte@acme.pe.`);
+  expect(within(help).getByRole('link', { name: 'soporte@acme.pe' })).toHaveAttribute(
+    'href',
+    'mailto:soporte@acme.pe?subject=Mejorar%20mi%20plan',
+  );
+  expect(await screen.findAllByTestId('plan-card')).toHaveLength(3);
+});
+
+it('without a support address configured, says who can change the plan instead of an address that reaches nobody', async () => {
+  await start({ 'GET /apps/listar-con-planes': { status: 200, body: catalogue } });
+  renderAt('/planes', <PlansPage />);
+  const help = screen.getByText(ONLINE_PURCHASE_SOON, { exact: false });
+  expect(help).toHaveTextContent(
+    `${ONLINE_PURCHASE_SOON} Para mejorar tu plan, pide a un administrador del portal que lo cambie.`,
+  );
+  expect(within(help).queryByRole('link')).not.toBeInTheDocument();
+  expect(await screen.findAllByTestId('plan-card')).toHaveLength(3);
+});
+
+it("marks the plan the person has in each app with 'Tu plan actual'", async () => {
+  await useSession.getState().startSession(
+    'tok',
+    user({
+      id: 7,
+      planesUsuarios: [
+        { id: 1, plan: { nombre: 'PRO', descripcion: '' }, app: { id: 2, nombre: 'Beto Pro' }, fechaVencimiento: null },
+        { id: 2, plan: { nombre: 'free', descripcion: '' }, app: { id: 3, nombre: 'TX30' }, fechaVencimiento: null },
+      ],
+    }),
+  );
+  await start({ 'GET /apps/listar-con-planes': { status: 200, body: catalogue } });
+  renderAt('/planes', <PlansPage />);
+  const [beto, tx30, controlMax] = await screen.findAllByTestId('plan-card');
+  const tier = (card: HTMLElement, name: string) => within(card).getByRole('region', { name });
+  expect(tier(beto!, 'PRO')).toHaveTextContent('Tu plan actual');
+  expect(tier(beto!, 'Gratis')).not.toHaveTextContent('Tu plan actual');
+  expect(tier(tx30!, 'Gratis')).toHaveTextContent('Tu plan actual');
+  expect(tier(tx30!, 'PRO')).not.toHaveTextContent('Tu plan actual');
+  // No plan in that app: nothing is marked.
+  expect(controlMax).not.toHaveTextContent('Tu plan actual');
+});
+
 it("says 'Sin planes disponibles' when the plans cannot be loaded", async () => {
   await start({
     'GET /apps/listar-con-planes': { status: 500, body: { statusCode: 500, message: 'Error interno del servidor' } },
@@ -77,6 +127,8 @@ it('shows the provider pricing table with the user id and the customer-session s
   expect(table.getAttribute('customer-session-client-secret')).toBe('cuss_secret_abc');
   expect(JSON.parse(api.requests.find((r) => r.path === '/facturacion/customer-session')!.body)).toEqual({ userId: 7 });
   expect(document.querySelector('script[src="https://js.stripe.com/v3/pricing-table.js"]')).not.toBeNull();
+  // The table is where people subscribe: nothing says buying is unavailable.
+  expect(screen.queryByText(ONLINE_PURCHASE_SOON, { exact: false })).not.toBeInTheDocument();
 });
 
 it("falls back to the portal's own plans, with the server's message, when billing answers 503", async () => {

@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
-import { resetApiClient } from '@portal/shared';
+import userEvent from '@testing-library/user-event';
+import { resetApiClient, resetSessionForTests, type UserPlan, useSession } from '@portal/shared';
 import { startFakeApi } from '@portal/shared/testing/fake-api';
-import { app, withPlans } from '../../../testing/fixtures';
+import { app, user, withPlans } from '../../../testing/fixtures';
 import { renderAt } from '@portal/shared/testing/render';
 import AppUpgradePage from '../AppUpgradePage';
 
@@ -29,6 +30,8 @@ beforeEach(async () => {
   });
   window.__PORTAL_CONFIG__ = { apiBaseUrl: api.url };
   resetApiClient();
+  localStorage.clear();
+  resetSessionForTests();
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
 });
 
@@ -56,4 +59,78 @@ it("says 'App no encontrada' for an unknown app and for an id that is not a numb
   unknown.unmount();
   renderAt('/apps/abc', <AppUpgradePage />, { pattern: '/apps/:id' });
   expect(await screen.findByRole('heading', { name: 'App no encontrada' })).toBeInTheDocument();
+});
+
+/** The page's config: the API, a support address ('' when none is configured) and billing's publishable key. */
+function configure(supportEmail: string, publishableKey = '') {
+  window.__PORTAL_CONFIG__ = {
+    apiBaseUrl: api.url,
+    links: { campaignUrl: '', supportEmail },
+    billing: { publishableKey, pricingTableId: publishableKey ? 'prctbl_1' : '' },
+  };
+}
+
+const betoPlan = (nombre: string): UserPlan => ({
+  id: 1,
+  plan: { nombre, descripcion: '' },
+  app: { id: 2, nombre: 'Beto Pro' },
+  fechaVencimiento: null,
+});
+
+describe('how to upgrade while buying is coming soon', () => {
+  it("names the support address, the app's name in the mail's subject", async () => {
+    configure('soporte@acme.pe');
+    renderAt('/apps/2', <AppUpgradePage />, { pattern: '/apps/:id' });
+    const help = await screen.findByText('La compra en línea aún no está disponible.', { exact: false });
+    expect(help).toHaveTextContent(
+      'La compra en línea aún no está disponible. Para mejorar tu plan, escríbenos a soporte@acme.pe.',
+    );
+    expect(within(help).getByRole('link', { name: 'soporte@acme.pe' })).toHaveAttribute(
+      'href',
+      'mailto:soporte@acme.pe?subject=Mejorar%20mi%20plan%20de%20Beto%20Pro',
+    );
+  });
+
+  it('without a support address, says an administrator of the portal can change the plan', async () => {
+    configure('');
+    renderAt('/apps/2', <AppUpgradePage />, { pattern: '/apps/:id' });
+    const help = await screen.findByText('La compra en línea aún no está disponible.', { exact: false });
+    expect(help).toHaveTextContent(
+      'La compra en línea aún no está disponible. Para mejorar tu plan, pide a un administrador del portal que lo cambie.',
+    );
+    expect(within(help).queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  it("with billing configured, leads to 'Planes Premium', where the plans are bought", async () => {
+    configure('soporte@acme.pe', 'pk_test_1');
+    renderAt('/apps/2', <AppUpgradePage />, { pattern: '/apps/:id' });
+    const help = await screen.findByText('Para suscribirte a un plan', { exact: false });
+    expect(help).toHaveTextContent('Para suscribirte a un plan, ve a Planes Premium.');
+    await userEvent.click(within(help).getByRole('link', { name: 'Planes Premium' }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/planes');
+  });
+});
+
+describe('the plan the person has', () => {
+  it("on the free plan: 'Tu plan actual: Gratis' beside the PRO plan", async () => {
+    await useSession.getState().startSession('tok', user({ planesUsuarios: [betoPlan('free')] }));
+    renderAt('/apps/2', <AppUpgradePage />, { pattern: '/apps/:id' });
+    const pro = await screen.findByRole('region', { name: 'Beto Pro PRO' });
+    expect(within(pro).getByText('Tu plan actual: Gratis')).toBeInTheDocument();
+  });
+
+  it("on the PRO plan: the PRO plan is marked 'Tu plan actual'", async () => {
+    await useSession.getState().startSession('tok', user({ planesUsuarios: [betoPlan('PRO')] }));
+    renderAt('/apps/2', <AppUpgradePage />, { pattern: '/apps/:id' });
+    const pro = await screen.findByRole('region', { name: 'Beto Pro PRO' });
+    expect(within(pro).getByText('Tu plan actual')).toBeInTheDocument();
+    expect(within(pro).queryByText('Tu plan actual: Gratis')).not.toBeInTheDocument();
+  });
+
+  it('without a plan in that app, marks nothing', async () => {
+    await useSession.getState().startSession('tok', user({ planesUsuarios: [] }));
+    renderAt('/apps/2', <AppUpgradePage />, { pattern: '/apps/:id' });
+    const pro = await screen.findByRole('region', { name: 'Beto Pro PRO' });
+    expect(pro).not.toHaveTextContent('Tu plan actual');
+  });
 });
