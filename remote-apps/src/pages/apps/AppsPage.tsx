@@ -66,17 +66,27 @@ const Promo = styled.a`
   background: linear-gradient(120deg, #1e3a8a, #1d4ed8 55%, #0f766e);
   strong { font-size: 1.5rem; line-height: 1.2; }
   span { opacity: 0.92; max-width: 36ch; }
-  /* The campaign's image, beside the words (behind them, faded, where the banner is narrow). */
+  /* The campaign's image, beside the words at the banner's right. */
   isolation: isolate;
   img { position: absolute; z-index: -1; right: 12px; bottom: 0; height: 92%; max-width: 45%; object-fit: contain; }
-  @media (max-width: 1000px) { img { opacity: 0.35; } }
   &:focus-visible { outline: 3px solid ${theme.color.primary}; outline-offset: 3px; }
+  /* Where the banner is narrow the picture gets a column of its own: in the corner it would run under the words. */
+  @media (max-width: 1000px) {
+    display: grid;
+    grid-template-columns: minmax(0, 1fr) auto;
+    align-content: center;
+    align-items: center;
+    column-gap: 12px;
+    strong { grid-column: 1; grid-row: 1; align-self: end; }
+    span { grid-column: 1; grid-row: 2; align-self: start; }
+    img { position: static; grid-column: 2; grid-row: 1 / span 2; height: 96px; max-width: none; }
+  }
   @media (max-width: ${theme.breakpoint.mobile}) {
     min-height: 0;
     padding: 12px 16px;
     strong { font-size: 1.1rem; }
     span { font-size: 0.875rem; }
-    img { height: 100%; max-width: 30%; }
+    img { height: 64px; }
   }
 `;
 
@@ -103,20 +113,18 @@ const Grid = styled.div`
   padding-top: 20px;
 `;
 
-// On a phone the four tabs stay on one line and scroll sideways instead of stacking; the strip fades out on the
-// right, so it shows there is more to it.
+// The four tabs on one line where it holds them (about 965 px); narrower (a phone, a tablet), two by two with every
+// label whole: a strip that scrolls sideways shows some tab only in part.
 const TabsArea = styled.div`
-  [role='tablist'] {
-    flex-wrap: nowrap;
-    overflow-x: auto;
-    scrollbar-width: thin;
-  }
+  container-type: inline-size;
   [role='tab'] { white-space: nowrap; flex: none; }
-  @media (max-width: ${theme.breakpoint.mobile}) {
+  @container (max-width: 959px) {
     [role='tablist'] {
-      mask-image: linear-gradient(to right, #000 calc(100% - 48px), transparent);
-      padding-right: 40px;
+      display: grid;
+      grid-template-columns: 1fr 1fr;
+      gap: 0 4px;
     }
+    [role='tab'] { white-space: normal; padding: 6px 8px; line-height: 1.25; }
   }
 `;
 
