@@ -78,7 +78,7 @@ test.describe('at 1280 × 800', () => {
     await theirPage.goto('/login');
     await theirPage.evaluate((value) => window.localStorage.setItem('token', value), token);
     await theirPage.goto('/apps');
-    await expect(theirPage.getByRole('heading', { level: 1, name: /Bienvenido/ })).toBeVisible();
+    await expect(theirPage.getByRole('heading', { level: 1, name: /^¡Hola, / })).toBeVisible();
 
     await signInAsAdmin(page, request);
     await showOnly(page, who.email);

@@ -9,7 +9,7 @@ import { atProvider, providerAccount } from '../support/identity';
 test('a signed-in user sees the greeting, the free badge and the web and mobile tabs', async ({ page, request }) => {
   await signInAsAdmin(page, request);
   await page.goto('/apps');
-  await expect(page.getByRole('heading', { level: 1, name: '¡Bienvenido, Administrador!' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: '¡Hola, Administrador!' })).toBeVisible();
   await expect(page.getByText('Plan gratuito', { exact: true })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Aplicaciones web' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('tab', { name: 'Archivos (Próximamente)' })).toBeDisabled();

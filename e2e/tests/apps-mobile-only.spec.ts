@@ -71,6 +71,8 @@ test.describe('on a desktop', () => {
       const dialog = page.getByRole('dialog', { name: 'Descarga Beto Pro en tu teléfono' });
       await expect(dialog).toBeVisible();
       await expect(dialog).toContainText('Escanea el código con tu teléfono');
+      // Peru's Spanish, the portal's: a 'computadora'.
+      await expect(dialog).toContainText('no se abre en el navegador de la computadora');
       await expect(dialog.getByRole('link', { name: /^Abrir en Google Play/ })).toHaveAttribute('href', PLAY);
       await expect(dialog.getByRole('link', { name: /^Abrir en App Store/ })).toHaveAttribute('href', APPLE);
       // Each code is the address its link opens, as a phone's camera reads it.
@@ -85,6 +87,8 @@ test.describe('on a desktop', () => {
       await page.screenshot({ path: test.info().outputPath('donde-descargar-1280.png') });
       // A desktop browser's narrow window shows the same dialog: it fits a phone's width.
       await page.setViewportSize({ width: 390, height: 844 });
+      await expect(dialog).toContainText('no se abre en el navegador de la computadora');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       await page.screenshot({ path: test.info().outputPath('donde-descargar-390.png') });
       await page.setViewportSize({ width: 1280, height: 800 });
 

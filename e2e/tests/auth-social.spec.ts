@@ -27,7 +27,7 @@ test('a new person signs in with Google, lands on /apps with the free plans, and
   await page.getByRole('button', { name: 'Continuar con Google' }).click();
   await expect(page).toHaveURL(new RegExp(`^${GOOGLE_ISSUER}/interaction/`));
   await atProvider(page, account);
-  await expect(page.getByRole('heading', { name: '¡Bienvenido, Rosa Mamani!' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '¡Hola, Rosa Mamani!' })).toBeVisible();
   await expect(page.getByText('Plan gratuito')).toBeVisible();
   expect(new URL(page.url()).pathname).toBe('/apps');
   expect(new URL(page.url()).searchParams.get('token')).toBeNull();
@@ -41,7 +41,7 @@ test('a new person signs in with Google, lands on /apps with the free plans, and
   await expect(page).toHaveURL(/\/login$/);
   // The provider still knows the browser, as Google would: straight back, no form this time.
   await page.getByRole('button', { name: 'Continuar con Google' }).click();
-  await expect(page.getByRole('heading', { name: '¡Bienvenido, Rosa Mamani!' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '¡Hola, Rosa Mamani!' })).toBeVisible();
   expect(await currentUserId(page, request)).toBe(first);
 });
 
@@ -53,7 +53,7 @@ test('an existing password account is linked by its verified email', async ({ pa
   await page.getByRole('button', { name: 'Continuar con Google' }).click();
   await atProvider(page, account);
   // The account's own name, not the provider's.
-  await expect(page.getByRole('heading', { name: `¡Bienvenido, ${who.name} ${who.lastName}!` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `¡Hola, ${who.name} ${who.lastName}!` })).toBeVisible();
   await expectSignedInAs(page, request, who.email);
 });
 
@@ -106,7 +106,7 @@ test('a new person signs in with Apple (form_post) and gets the name Apple sends
   await page.getByRole('button', { name: 'Continuar con Apple' }).click();
   await expect(page).toHaveURL(new RegExp(`^${APPLE_ISSUER}/interaction/`));
   await atProvider(page, account);
-  await expect(page.getByRole('heading', { name: '¡Bienvenido, Iván Condori!' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '¡Hola, Iván Condori!' })).toBeVisible();
   await expectSignedInAs(page, request, account.email);
 });
 
@@ -131,7 +131,7 @@ test('a hostile target gets nothing: the person lands on /apps', async ({ page, 
   await portalReady(page);
   await page.getByRole('button', { name: 'Continuar con Google' }).click();
   await atProvider(page, account);
-  await expect(page.getByRole('heading', { name: '¡Bienvenido, Rosa Mamani!' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '¡Hola, Rosa Mamani!' })).toBeVisible();
   expect(new URL(page.url()).pathname).toBe('/apps');
   expect(requested.filter((url) => new URL(url).hostname === 'evil.example.net')).toEqual([]);
 });
@@ -157,7 +157,7 @@ test("Google's return passes through the portal's callback page, which redeems i
   await page.goto('/login');
   await page.getByRole('button', { name: 'Continuar con Google' }).click();
   await atProvider(page, account);
-  await expect(page.getByRole('heading', { name: '¡Bienvenido, Rosa Mamani!' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '¡Hola, Rosa Mamani!' })).toBeVisible();
   expect(new URL(page.url()).pathname).toBe('/apps');
   await expectSignedInAs(page, request, account.email);
   // The API sent the browser to the portal's page with a one-time code, and the page redeemed it, once.

@@ -41,7 +41,7 @@ test('a hostile redirect_url on a user page keeps the person in the portal, on /
   for (const hostile of ['https://evil.example.com/robar', '//evil.example.com', 'javascript:alert(1)']) {
     await page.goto(`/perfil?redirect_url=${encodeURIComponent(hostile)}`);
     await expect(page).toHaveURL(`${HOST_URL}/apps`);
-    await expect(page.getByRole('heading', { level: 1 })).toContainText('Bienvenido');
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('¡Hola, ');
   }
   expect(outside).toEqual([]);
 });
@@ -54,12 +54,12 @@ test('a stored pending redirect is followed once, at the next start-up, and then
   await registerActive(request, who);
   await signInAs(page, request, who.email, who.password);
   await page.goto('/apps');
-  await expect(page.getByRole('heading', { level: 1 })).toContainText('Bienvenido');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('¡Hola, ');
   await page.evaluate((url) => window.localStorage.setItem('redirect_url', url), partnerTarget);
   await page.goto('/apps');
   await expect.poll(() => new URL(page.url()).origin).toBe(PARTNER_URL);
   await page.goto(`${HOST_URL}/apps`);
-  await expect(page.getByRole('heading', { level: 1 })).toContainText('Bienvenido');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('¡Hola, ');
   await expect(page).toHaveURL(`${HOST_URL}/apps`);
   expect(await page.evaluate(() => window.localStorage.getItem('redirect_url'))).toBeNull();
 });

@@ -45,7 +45,7 @@ test('a signed-in person opening /login?redirect_url=https://x.devtunnels.ms/ st
 
   await page.goto(`/login?redirect_url=${encodeURIComponent('https://x.devtunnels.ms/')}`);
   await expect(page).toHaveURL(`${HOST_URL}/apps`);
-  await expect(page.getByRole('heading', { level: 1 })).toContainText('Bienvenido');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('¡Hola, ');
   expect(offPortal).toEqual([]);
   expect(withToken).toEqual([]);
   expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBe(session);

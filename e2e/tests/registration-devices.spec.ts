@@ -40,7 +40,7 @@ async function linkFromMail(email: string, subject: RegExp, label: string): Prom
 
 async function expectOnApps(page: Page, fullName: string): Promise<void> {
   await expect(page).toHaveURL(/\/apps$/);
-  await expect(page.getByRole('heading', { level: 1, name: `¡Bienvenido, ${fullName}!` })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: `¡Hola, ${fullName}!` })).toBeVisible();
 }
 
 /** Signs out (the confirmation /logout asks) and signs in again with the password: the account has it. */

@@ -108,7 +108,7 @@ test('a signed-in person who opens links carrying another account (a ?token=, a 
   const googleReturn = await attackersGoogleReturn(attackerAtGoogle);
   await page.goto(googleReturn.href);
   await expect(page).toHaveURL(/\/apps$/);
-  await expect(page.getByRole('heading', { name: `¡Bienvenido, ${victim.name} ${victim.lastName}!` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `¡Hola, ${victim.name} ${victim.lastName}!` })).toBeVisible();
   expect(await storedToken(page)).toBe(victimsToken);
   expect(await whoIsSignedIn(page)).toBe(victim.email);
 });

@@ -33,7 +33,7 @@ test('the presentation holds the focus, Escape closes it, and the focus lands on
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   expect(await focusIsOnBody(page)).toBe(false);
-  await expect(page.getByRole('heading', { level: 1, name: /Bienvenido/ })).toBeFocused();
+  await expect(page.getByRole('heading', { level: 1, name: /^¡Hola, / })).toBeFocused();
 });
 
 test('the launcher and the avatar menu keep Tab inside, and Escape gives the focus back to their button', async ({

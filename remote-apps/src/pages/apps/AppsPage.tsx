@@ -216,10 +216,13 @@ export default function AppsPage() {
     );
 
   const { campaignUrl } = getRuntimeConfig().links;
+  // No 'Bienvenido': a greeting that assumes no gender (docs/decisions/0050-screens-where-the-spec-is-silent.md).
+  const fullName = [user?.name, user?.lastName].filter(Boolean).join(' ');
+  const greeting = fullName ? `¡Hola, ${fullName}!` : '¡Hola!';
   return (
     <Page>
       <Top>
-        <Heading>¡Bienvenido, {[user?.name, user?.lastName].filter(Boolean).join(' ')}!</Heading>
+        <Heading>{greeting}</Heading>
         <PlanBadges plans={user?.planesUsuarios ?? []} />
       </Top>
       <Banners>

@@ -49,8 +49,8 @@ export function GetAppDialog({
   return (
     <Modal title={`Descarga ${app.nombre} en tu teléfono`} onClose={onClose} width="560px">
       <Lead>
-        {app.nombre} es una app para teléfonos y tabletas: no se abre en el navegador del ordenador. Escanea el código
-        con tu teléfono o abre el enlace de su tienda.
+        {app.nombre} es una app para teléfonos y tabletas: no se abre en el navegador de la computadora. Escanea el
+        código con tu teléfono o abre el enlace de su tienda.
       </Lead>
       <Stores aria-label="Tiendas">
         {stores.map((store) => (

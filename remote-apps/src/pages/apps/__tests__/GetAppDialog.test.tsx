@@ -41,6 +41,9 @@ it('says in Spanish where to get the app: each store as a real link and a QR cod
   const dialog = await openDialog();
   expect(dialog).toHaveAttribute('aria-modal', 'true');
   expect(dialog).toHaveTextContent('Escanea el código con tu teléfono');
+  // The portal's Spanish is Peru's: the desktop is a 'computadora', never an 'ordenador'.
+  expect(dialog).toHaveTextContent('no se abre en el navegador de la computadora');
+  expect(dialog).not.toHaveTextContent(/ordenador/i);
 
   const stores = within(dialog).getByRole('list', { name: 'Tiendas' });
   expect(
