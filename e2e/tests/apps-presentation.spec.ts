@@ -9,7 +9,7 @@ async function finishPresentation(page: Page) {
     await dialog.getByRole('button', { name: 'Continuar' }).click();
     await expect(dialog.getByText(next)).toBeVisible();
   }
-  await dialog.getByRole('button', { name: 'Empezar a usar C+Suite' }).click();
+  await dialog.getByRole('button', { name: 'Crear cuenta gratuita' }).click();
 }
 
 /** The account's `presentacion` as the server keeps it. */
@@ -42,7 +42,7 @@ test('the presentation opens once per session for a new account, and never again
   await page.getByRole('region', { name: 'Mejorar Plan' }).getByRole('button', { name: 'Mejorar Plan' }).click();
   await expect(page).toHaveURL(/\/planes$/);
   await page.goBack();
-  await expect(page.getByRole('heading', { level: 1, name: /Bienvenido/ })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: /^¡Hola, / })).toBeVisible();
   await expect(dialog).toBeHidden();
 
   // A new session (reload) of an account that has not finished it: it opens again.
@@ -61,7 +61,7 @@ test('the presentation opens once per session for a new account, and never again
   expect(await storedPresentation(request, token)).toBe(false);
 
   await page.reload();
-  await expect(page.getByRole('heading', { level: 1, name: /Bienvenido/ })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: /^¡Hola, / })).toBeVisible();
   await expect(page.getByRole('article', { name: 'Beto Pro' })).toBeVisible();
   await expect(dialog).toBeHidden();
 });
@@ -86,7 +86,7 @@ test('dismissed with Escape, the presentation is seen: it does not come back in 
   expect(await storedPresentation(request, token)).toBe(false);
 
   await page.reload();
-  await expect(page.getByRole('heading', { level: 1, name: /Bienvenido/ })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: /^¡Hola, / })).toBeVisible();
   await expect(page.getByRole('article', { name: 'Beto Pro' })).toBeVisible();
   await expect(dialog).toBeHidden();
 });
@@ -114,7 +114,45 @@ test('closed with a click on the backdrop, the presentation is seen as well: it 
   expect(await storedPresentation(request, token)).toBe(false);
 
   await page.reload();
-  await expect(page.getByRole('heading', { level: 1, name: /Bienvenido/ })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: /^¡Hola, / })).toBeVisible();
   await expect(page.getByRole('article', { name: 'Beto Pro' })).toBeVisible();
   await expect(dialog).toBeHidden();
 });
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  test(`at ${viewport.width} px, the last step words the spec's 'Crear cuenta gratuita' for an account that exists`, async ({
+    page,
+    request,
+  }, testInfo) => {
+    await page.setViewportSize(viewport);
+    const newcomer = person(`presentacion-${viewport.width}`);
+    await registerActive(request, newcomer);
+    const token = await signInAs(page, request, newcomer.email, newcomer.password);
+
+    await page.goto('/apps');
+    const dialog = page.getByRole('dialog', { name: 'Te damos la bienvenida a C+Suite' });
+    await expect(dialog.getByText('1 de 3')).toBeVisible();
+    for (const next of ['2 de 3', '3 de 3']) {
+      await page.getByRole('dialog').getByRole('button', { name: 'Continuar' }).click();
+      await expect(page.getByRole('dialog').getByText(next)).toBeVisible();
+    }
+    const last = page.getByRole('dialog', { name: 'Elige un plan para continuar' });
+    await expect(last.getByText(/^Tu cuenta ya está creada/)).toHaveText(
+      'Tu cuenta ya está creada: con «Crear cuenta gratuita» empiezas con la Cuenta Gratis, sin costo.',
+    );
+    await expect(last.getByRole('heading', { name: 'Cuenta Gratis' })).toBeVisible();
+    const finish = last.getByRole('button', { name: 'Crear cuenta gratuita' });
+    await expect(finish).toBeInViewport({ ratio: 1 });
+    // The whole step above the buttons: the Pro account's 'Próximamente' is not under them.
+    await last.getByText('Próximamente').click({ trial: true, timeout: 2000 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+    await page.screenshot({ path: testInfo.outputPath(`paso-3-${viewport.width}.png`) });
+
+    await finish.click();
+    await expect(last).toBeHidden();
+    expect(await storedPresentation(request, token)).toBe(false);
+  });
+}

@@ -56,7 +56,7 @@ it('records the presentation as seen for the user on finishing and stores the up
   await useSession.getState().startSession('tok', user({ id: 42, presentacion: true }));
   renderAt('/apps', <AppsPage />);
   await walkToTheEnd();
-  await userEvent.click(screen.getByRole('button', { name: 'Empezar a usar C+Suite' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Crear cuenta gratuita' }));
   await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   const call = api.requests.find((r) => r.path === '/auth/update-presentacion');
   expect(call?.method).toBe('POST');

@@ -3,13 +3,26 @@ import styled, { css, keyframes } from 'styled-components';
 import { Alert, AppIcon, Button, Modal, theme, type App } from '@portal/shared';
 import { tileGrid, WrapList } from '../../../components/lists';
 import { COMING_SOON } from '../../../components/Offers';
-import { FREE_ACCOUNT, HIGHLIGHT_MS, PILLS, PRO_ACCOUNT, SLIDE_MS, STEP_COUNT, STEP_TITLES } from './steps';
+import {
+  FINISH_LABEL,
+  FINISH_NOTE,
+  FREE_ACCOUNT,
+  HIGHLIGHT_MS,
+  PILLS,
+  PRO_ACCOUNT,
+  SLIDE_MS,
+  STEP_COUNT,
+  STEP_TITLES,
+} from './steps';
 
 const slideOut = keyframes`to { opacity: 0; transform: translateX(-24px); }`;
 const slideBack = keyframes`to { opacity: 0; transform: translateX(24px); }`;
 const slideIn = keyframes`from { opacity: 0; transform: translateX(24px); }`;
 
+// Never shorter than its content: where a step is taller than the dialog, the dialog scrolls instead of the step
+// running under the buttons.
 const Stage = styled.div<{ $leaving: 'next' | 'previous' | null }>`
+  flex-shrink: 0;
   min-height: 260px;
   animation: ${(p) =>
     p.$leaving === 'next'
@@ -41,6 +54,8 @@ const Video = styled.div`
   > span:nth-child(2) { animation-delay: 0.5s; }
   > span:nth-child(3) { animation-delay: 1s; }
   @media (prefers-reduced-motion: reduce) { > span { animation: none; } }
+  /* Lower on a phone, so the step and its buttons fit the dialog without scrolling. */
+  @media (max-width: ${theme.breakpoint.mobile}) { height: 120px; }
 `;
 
 const Tagline = styled.p`
@@ -77,6 +92,10 @@ const AppTile = styled.li<{ $active: boolean }>`
   @media (prefers-reduced-motion: reduce) { transition: none; transform: none; }
 `;
 
+const Note = styled.p`
+  margin: 0 0 14px;
+`;
+
 const Plans = styled.div`
   display: grid;
   grid-template-columns: repeat(auto-fit, minmax(220px, 1fr));
@@ -88,13 +107,15 @@ const PlanBox = styled.section<{ $pro?: boolean }>`
   border-radius: ${theme.radius};
   border: 2px solid ${(p) => (p.$pro ? theme.color.info : theme.color.success)};
   h3 { margin: 0 0 8px; }
+  header { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 4px 12px; }
+  header h3 { margin: 0; }
+  header + ul { margin-top: 8px; }
   ul { margin: 0; padding-left: 20px; }
   li { margin: 4px 0; }
 `;
 
 const Soon = styled.span`
   display: inline-block;
-  margin-top: 10px;
   padding: 2px 10px;
   border-radius: 999px;
   background: ${theme.color.background};
@@ -111,12 +132,6 @@ const Footer = styled.div`
   margin-top: auto;
   padding-top: 20px;
 `;
-
-/**
- * The last button. The spec's 'Crear cuenta gratuita' does not fit: whoever sees the presentation is signed in, so
- * the account exists already (README, decisions).
- */
-export const FINISH_LABEL = 'Empezar a usar C+Suite';
 
 /** One height for the three steps (the longest one's), within the screen on a phone. */
 const DIALOG_HEIGHT = '600px';
@@ -215,25 +230,30 @@ export function PresentationModal({
           </AppsGrid>
         )}
         {step === 3 && (
-          <Plans>
-            <PlanBox>
-              <h3>{FREE_ACCOUNT.title}</h3>
-              <ul>
-                {FREE_ACCOUNT.features.map((feature) => (
-                  <li key={feature}>{feature}</li>
-                ))}
-              </ul>
-            </PlanBox>
-            <PlanBox $pro>
-              <h3>{PRO_ACCOUNT.title}</h3>
-              <ul>
-                {PRO_ACCOUNT.features.map((feature) => (
-                  <li key={feature}>{feature}</li>
-                ))}
-              </ul>
-              <Soon>{COMING_SOON}</Soon>
-            </PlanBox>
-          </Plans>
+          <>
+            <Note>{FINISH_NOTE}</Note>
+            <Plans>
+              <PlanBox>
+                <h3>{FREE_ACCOUNT.title}</h3>
+                <ul>
+                  {FREE_ACCOUNT.features.map((feature) => (
+                    <li key={feature}>{feature}</li>
+                  ))}
+                </ul>
+              </PlanBox>
+              <PlanBox $pro>
+                <header>
+                  <h3>{PRO_ACCOUNT.title}</h3>
+                  <Soon>{COMING_SOON}</Soon>
+                </header>
+                <ul>
+                  {PRO_ACCOUNT.features.map((feature) => (
+                    <li key={feature}>{feature}</li>
+                  ))}
+                </ul>
+              </PlanBox>
+            </Plans>
+          </>
         )}
       </Stage>
       {error && <Alert>{error}</Alert>}

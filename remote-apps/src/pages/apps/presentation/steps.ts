@@ -19,8 +19,15 @@ export const PRO_ACCOUNT = {
   features: ['Beto Pro: consultas ilimitadas'],
 };
 
+/**
+ * Spec §2's finish button. Whoever sees the presentation is signed in already, so step 3 says what the button does for
+ * an account that exists: it starts with the free account (docs/decisions/0031-presentation.md).
+ */
+export const FINISH_LABEL = 'Crear cuenta gratuita';
+export const FINISH_NOTE = `Tu cuenta ya está creada: con «${FINISH_LABEL}» empiezas con la Cuenta Gratis, sin costo.`;
+
 export const STEP_TITLES: Record<number, string> = {
-  1: '¡Bienvenido a C+Suite!',
+  1: 'Te damos la bienvenida a C+Suite',
   2: 'Nuestras Aplicaciones',
   3: 'Elige un plan para continuar',
 };

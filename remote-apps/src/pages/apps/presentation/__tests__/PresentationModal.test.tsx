@@ -17,9 +17,9 @@ function setup(onFinish = jest.fn().mockResolvedValue(undefined)) {
 
 const step = () => screen.getByTestId('presentation-step').getAttribute('data-step');
 
-it('starts at step 1 with the welcome and its three pills', () => {
+it('starts at step 1 with the welcome, worded for anyone, and its three pills', () => {
   setup();
-  expect(screen.getByRole('dialog')).toBeInTheDocument();
+  expect(screen.getByRole('dialog', { name: 'Te damos la bienvenida a C+Suite' })).toBeInTheDocument();
   expect(screen.getByText('1 de 3')).toBeInTheDocument();
   expect(screen.getByRole('img', { name: 'Video de bienvenida' })).toBeInTheDocument();
   for (const pill of ['Automatización Avanzada', 'Gestión Inteligente', 'Máxima Eficiencia']) {
@@ -65,7 +65,7 @@ it("goes back with 'Anterior', and 'Anterior' on step 1 closes", async () => {
   expect(onClose).toHaveBeenCalledTimes(1);
 });
 
-it("compares the free and Pro accounts on step 3 and finishes with 'Empezar a usar C+Suite' (README: the account exists already)", async () => {
+it("compares the free and Pro accounts on step 3 and finishes with the spec's 'Crear cuenta gratuita', worded for an account that exists already", async () => {
   const { user, onFinish } = setup();
   for (let i = 0; i < 2; i++) {
     await user.click(screen.getByRole('button', { name: 'Continuar' }));
@@ -73,12 +73,16 @@ it("compares the free and Pro accounts on step 3 and finishes with 'Empezar a us
   }
   expect(screen.getByText('3 de 3')).toBeInTheDocument();
   expect(screen.getByRole('heading', { name: 'Elige un plan para continuar' })).toBeInTheDocument();
+  // The person is signed in: the step says what the spec's button does for an account that exists.
+  expect(screen.getByText(/^Tu cuenta ya está creada/)).toHaveTextContent(
+    'Tu cuenta ya está creada: con «Crear cuenta gratuita» empiezas con la Cuenta Gratis, sin costo.',
+  );
   expect(screen.getByRole('heading', { name: 'Cuenta Gratis' })).toBeInTheDocument();
   expect(screen.getByText('Beto Pro: 20 consultas gratuitas')).toBeInTheDocument();
   expect(screen.getByRole('heading', { name: 'Cuenta Pro' })).toBeInTheDocument();
   expect(screen.getByText('Próximamente')).toBeInTheDocument();
   expect(screen.queryByRole('button', { name: 'Continuar' })).not.toBeInTheDocument();
-  await user.click(screen.getByRole('button', { name: 'Empezar a usar C+Suite' }));
+  await user.click(screen.getByRole('button', { name: 'Crear cuenta gratuita' }));
   expect(onFinish).toHaveBeenCalledTimes(1);
 });
 
@@ -88,7 +92,7 @@ it('shows why finishing failed and lets the person try again', async () => {
     await user.click(screen.getByRole('button', { name: 'Continuar' }));
     act(() => jest.advanceTimersByTime(250));
   }
-  await user.click(screen.getByRole('button', { name: 'Empezar a usar C+Suite' }));
+  await user.click(screen.getByRole('button', { name: 'Crear cuenta gratuita' }));
   expect(await screen.findByRole('alert')).toHaveTextContent('Error al actualizar presentación');
-  expect(screen.getByRole('button', { name: 'Empezar a usar C+Suite' })).toBeEnabled();
+  expect(screen.getByRole('button', { name: 'Crear cuenta gratuita' })).toBeEnabled();
 });
