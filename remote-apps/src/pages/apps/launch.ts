@@ -53,7 +53,10 @@ export function launchFor(app: App, platform: Platform, allowList: readonly stri
     const stores = storeLinks(app);
     if (stores.length > 0) return { kind: 'get-app', app, stores };
     return platform === 'mobile'
-      ? { kind: 'notice', text: `${app.nombre} se abre desde un teléfono o una tableta: abre el portal en tu móvil.` }
+      ? {
+          kind: 'notice',
+          text: `${app.nombre} se abre desde un teléfono o una tableta: entra al portal desde uno de ellos.`,
+        }
       : null;
   }
   const url = mobileLaunchUrl(app, device);

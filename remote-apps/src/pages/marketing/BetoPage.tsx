@@ -9,7 +9,7 @@ const BETO: MarketingContent = {
     'Propone diagnósticos de fallas paso a paso',
     'Guía la calibración de instrumentos',
     'Redacta informes a partir de tus notas',
-    'Disponible en la web y en el móvil',
+    'Disponible en la web y en tu teléfono',
   ],
   useCases: [
     {

@@ -3,10 +3,10 @@ import { MarketingPage, type MarketingContent } from './MarketingPage';
 const CONTROL_MAX: MarketingContent = {
   appId: 1,
   name: 'Control Max 360',
-  tagline: 'Supervisa y controla tus procesos en tiempo real, desde la planta o desde tu móvil.',
+  tagline: 'Supervisa y controla tus procesos en tiempo real, desde la planta o desde tu teléfono.',
   features: [
     'Tableros con lecturas en vivo',
-    'Alarmas por umbral con avisos al móvil',
+    'Alarmas por umbral con avisos a tu teléfono',
     'Históricos y tendencias',
     'Reportes exportables',
     'Tableros compartidos con tu equipo',

@@ -285,7 +285,7 @@ describe('the app cards', () => {
     expect(open).not.toHaveBeenCalled();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent(
-      'Beto Pro se abre desde un teléfono o una tableta: abre el portal en tu móvil.',
+      'Beto Pro se abre desde un teléfono o una tableta: entra al portal desde uno de ellos.',
     );
   });
 

@@ -51,7 +51,7 @@ describe('launchFor on a desktop', () => {
     const deepLinkOnly = { ...mobileOnly, androidUrl: 'betopro://auth/welcome', iosUrl: null };
     expect(launchFor(deepLinkOnly, 'mobile', ALLOW, WINDOWS)).toEqual({
       kind: 'notice',
-      text: 'Beto Pro se abre desde un teléfono o una tableta: abre el portal en tu móvil.',
+      text: 'Beto Pro se abre desde un teléfono o una tableta: entra al portal desde uno de ellos.',
     });
     expect(launchFor(deepLinkOnly, 'web', ALLOW, WINDOWS)).toBeNull();
   });

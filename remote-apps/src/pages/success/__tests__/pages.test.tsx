@@ -28,6 +28,15 @@ it.each([
   expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/);
 });
 
+it.each([
+  ['/beto', <BetoPage key="beto" />],
+  ['/control-max', <ControlMaxPage key="cm" />],
+])("%s speaks the portal's Spanish (Peru's): a phone is a 'teléfono', never 'tu móvil'", (path, page) => {
+  const { container } = renderAt(path, page);
+  expect(container).not.toHaveTextContent(/\b(el|tu|al) móvil\b/i);
+  expect(container).toHaveTextContent('teléfono');
+});
+
 describe('/pagos', () => {
   let api: Awaited<ReturnType<typeof startFakeApi>>;
   beforeEach(async () => {
