@@ -1,6 +1,7 @@
 import styled from 'styled-components';
 import { Button, theme, type Plan, VisuallyHidden } from '@portal/shared';
 import { formatUsd, SUITE_PRICES } from '../rules/plans';
+import { Row } from './Page';
 
 export const COMING_SOON = 'Próximamente';
 
@@ -86,6 +87,12 @@ const Badge = styled.span`
   font-size: 0.8125rem;
   font-weight: 600;
   white-space: nowrap;
+`;
+
+/** A plan's title with its badge ('Tu plan actual') at the right, below it when the row is narrow. */
+export const PlanTitleRow = styled(Row)`
+  justify-content: space-between;
+  gap: 6px 12px;
 `;
 
 /** Marks the plan the person has, in words (not by colour alone). */

@@ -17,7 +17,7 @@ import { listAppsWithPlans } from '../../api/apps-with-plans';
 import { freePlanOf, heldPlanOf, isHeld, plansPageApps, proPlanOf } from '../../rules/plans';
 import { AppIllustration } from '../../components/AppIllustration';
 import { tileGrid } from '../../components/lists';
-import { CurrentPlanBadge, FeatureList, PlanPrices } from '../../components/Offers';
+import { CurrentPlanBadge, FeatureList, PlanPrices, PlanTitleRow } from '../../components/Offers';
 import { Heading, Lead, Muted, Page } from '../../components/Page';
 import { SuiteOffer } from '../../components/SuiteOffer';
 import { UpgradeHelp } from '../../components/UpgradeHelp';
@@ -46,14 +46,6 @@ const Tier = styled.section<{ $pro?: boolean }>`
   ul { margin-bottom: 0; }
 `;
 
-const TierHead = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  align-items: center;
-  justify-content: space-between;
-  gap: 6px 12px;
-`;
-
 export const NO_PLANS = 'Sin planes disponibles';
 
 const NONE: readonly UserPlan[] = [];
@@ -76,19 +68,19 @@ function AppPlansCard({ app, planesUsuarios }: { app: AppWithPlans; planesUsuari
       </h2>
       {free && (
         <Tier aria-labelledby={`${titleId}-free`}>
-          <TierHead>
+          <PlanTitleRow>
             <h3 id={`${titleId}-free`}>Gratis</h3>
             {isHeld(free, held) && <CurrentPlanBadge />}
-          </TierHead>
+          </PlanTitleRow>
           <FeatureList items={free.caracteristicas} />
         </Tier>
       )}
       {pro && (
         <Tier $pro aria-labelledby={`${titleId}-pro`}>
-          <TierHead>
+          <PlanTitleRow>
             <h3 id={`${titleId}-pro`}>{planLabel(pro)}</h3>
             {isHeld(pro, held) && <CurrentPlanBadge />}
-          </TierHead>
+          </PlanTitleRow>
           <FeatureList items={pro.caracteristicas} />
           <PlanPrices plan={pro} />
         </Tier>

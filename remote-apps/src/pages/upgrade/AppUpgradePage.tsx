@@ -16,7 +16,7 @@ import {
 import { listAppsWithPlans } from '../../api/apps-with-plans';
 import { heldPlanOf, isHeld, proPlanOf } from '../../rules/plans';
 import { AppIllustration, hasIllustration } from '../../components/AppIllustration';
-import { CURRENT_PLAN, CurrentPlanBadge, FeatureList, PlanPrices } from '../../components/Offers';
+import { CURRENT_PLAN, CurrentPlanBadge, FeatureList, PlanPrices, PlanTitleRow } from '../../components/Offers';
 import { BackToApps, Heading, Muted, Page } from '../../components/Page';
 import { SuiteOffer } from '../../components/SuiteOffer';
 import { SubscribeOnPlansPage, UpgradeHelp } from '../../components/UpgradeHelp';
@@ -32,14 +32,6 @@ const Columns = styled.div`
 
 const Title = styled(Heading)`
   margin-bottom: 16px;
-`;
-
-const ColumnHead = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  align-items: center;
-  justify-content: space-between;
-  gap: 6px 12px;
 `;
 
 const Column = styled.section`
@@ -112,10 +104,10 @@ export default function AppUpgradePage() {
           <p>{app.longDescription || app.descripcion}</p>
         </Column>
         <Column aria-labelledby="plan-pro">
-          <ColumnHead>
+          <PlanTitleRow>
             <h2 id="plan-pro">{pro ? `${app.nombre} ${planLabel(pro)}` : 'Plan PRO'}</h2>
             {pro && isHeld(pro, held) && <CurrentPlanBadge />}
-          </ColumnHead>
+          </PlanTitleRow>
           {held && !(pro && isHeld(pro, held)) && (
             <Muted>
               {CURRENT_PLAN}: {planLabel(held)}

@@ -77,14 +77,19 @@ const betoPlan = (nombre: string): UserPlan => ({
   fechaVencimiento: null,
 });
 
+const PURCHASE_SOON = 'La compra en línea aún no está disponible.';
+
+/** Beto Pro's upgrade page, and the note of how to upgrade once it shows. */
+function upgradeHelp(): Promise<HTMLElement> {
+  renderAt('/apps/2', <AppUpgradePage />, { pattern: '/apps/:id' });
+  return screen.findByText(PURCHASE_SOON, { exact: false });
+}
+
 describe('how to upgrade while buying is coming soon', () => {
   it("names the support address, the app's name in the mail's subject", async () => {
     configure('soporte@acme.pe');
-    renderAt('/apps/2', <AppUpgradePage />, { pattern: '/apps/:id' });
-    const help = await screen.findByText('La compra en línea aún no está disponible.', { exact: false });
-    expect(help).toHaveTextContent(
-      'La compra en línea aún no está disponible. Para mejorar tu plan, escríbenos a soporte@acme.pe.',
-    );
+    const help = await upgradeHelp();
+    expect(help).toHaveTextContent(`${PURCHASE_SOON} Para mejorar tu plan, escríbenos a soporte@acme.pe.`);
     expect(within(help).getByRole('link', { name: 'soporte@acme.pe' })).toHaveAttribute(
       'href',
       'mailto:soporte@acme.pe?subject=Mejorar%20mi%20plan%20de%20Beto%20Pro',
@@ -93,10 +98,9 @@ describe('how to upgrade while buying is coming soon', () => {
 
   it('without a support address, says an administrator of the portal can change the plan', async () => {
     configure('');
-    renderAt('/apps/2', <AppUpgradePage />, { pattern: '/apps/:id' });
-    const help = await screen.findByText('La compra en línea aún no está disponible.', { exact: false });
+    const help = await upgradeHelp();
     expect(help).toHaveTextContent(
-      'La compra en línea aún no está disponible. Para mejorar tu plan, pide a un administrador del portal que lo cambie.',
+      `${PURCHASE_SOON} Para mejorar tu plan, pide a un administrador del portal que lo cambie.`,
     );
     expect(within(help).queryByRole('link')).not.toBeInTheDocument();
   });
