@@ -64,7 +64,8 @@ export async function startAsAPerson(name: string): Promise<OwnStart> {
     printed,
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
+      // SIGTERM, kill's default: the start stops every part it started.
+      child.kill();
       await exited;
       rmSync(dataDir, { recursive: true, force: true });
     },
