@@ -41,7 +41,6 @@ export async function buildApi({ force = false, log = console.log } = {}) {
     return;
   }
   const started = Date.now();
-  log('· api: compilando (esbuild)...');
   const esbuild = await import('esbuild');
   rmSync(API_DIST, { recursive: true, force: true });
   await esbuild.build({

@@ -1,12 +1,12 @@
-// Builds the host and every present remote with webpack (production by default), skipping the fresh ones.
+// Builds the host and every present remote with webpack (production by default), skipping the fresh ones, side by side.
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { runJobs } from './jobs.mjs';
 import { presentRemotes, ROOT } from './parts.mjs';
-import { precompress } from './precompress.mjs';
-import { prerenderPages } from './prerender.mjs';
-
-const require = createRequire(import.meta.url);
 
 /** @returns {import('./types.js').BuildTarget[]} */
 export function buildTargets() {
@@ -45,37 +45,90 @@ export function isFresh(target) {
   return existsSync(manifest) && statSync(manifest).mtimeMs > newestMtime(target.absDir);
 }
 
-/** @param {import('./types.js').BuildTarget} target @param {'production' | 'development'} mode @returns {Promise<void>} */
-function compile(target, mode) {
-  const webpack = require('webpack');
-  const configOrFactory = require(path.join(target.absDir, 'webpack.config.js'));
-  const config = typeof configOrFactory === 'function' ? configOrFactory({}, { mode }) : configOrFactory;
+/** The parts the prerendered pages and frames are made of (scripts/lib/prerender.mjs): the shell and remote-auth. */
+const PRERENDER_PARTS = new Set(['host', 'auth']);
+
+/** The script that runs one job of the build. */
+const JOB = path.join(path.dirname(fileURLToPath(import.meta.url)), 'build-job.mjs');
+
+/**
+ * Every child process of a build still running, stopped if this process ends first (Ctrl-C, a failed start).
+ * @type {Set<import('node:child_process').ChildProcess>}
+ */
+const running = new Set();
+process.once('exit', () => {
+  for (const child of running) child.kill();
+});
+
+/**
+ * Runs one job (scripts/lib/build-job.mjs) in a process of its own: its lines for the person go to `log`, and a
+ * failure rejects with the name of the job and its errors in full.
+ * @param {string} label @param {string[]} args @param {(line: string) => void} log @returns {Promise<void>}
+ */
+function runJob(label, args, log) {
   return new Promise((resolve, reject) => {
-    webpack(config, (error, stats) => {
-      if (error) return reject(error);
-      if (stats?.hasErrors()) return reject(new Error(stats.toString({ all: false, errors: true, colors: false })));
-      resolve();
+    const child = spawn(process.execPath, [JOB, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    let errors = '';
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    createInterface({ input: child.stdout }).on('line', (line) => log(line));
+    child.stderr.on('data', (/** @type {string} */ chunk) => {
+      errors += chunk;
+    });
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      running.delete(child);
+      if (code === 0) {
+        // A warning a plugin printed on its way (nothing, usually) is the person's to read too.
+        if (errors) process.stderr.write(errors);
+        resolve();
+      } else reject(new Error(`· ${label}: falló${signal ? ` (${signal})` : ''}\n${errors.trimEnd()}`));
     });
   });
 }
 
-/** The parts the prerendered pages and frames are made of (scripts/lib/prerender.mjs): the shell and remote-auth. */
-const PRERENDER_PARTS = new Set(['host', 'auth']);
+/** 'host, auth y apps' @param {string[]} names */
+const listed = (names) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} y ${names.at(-1)}` : names[0]);
 
-/** @param {{ mode?: 'production' | 'development', force?: boolean, log?: (line: string) => void }} options */
-export async function buildAll({ mode = 'production', force = false, log = console.log } = {}) {
-  let prerender = mode === 'production' && !existsSync(path.join(ROOT, 'host/dist/prerendered.json'));
-  for (const target of buildTargets()) {
-    if (!force && mode === 'production' && isFresh(target)) {
-      log(`· ${target.name}: al día`);
-      continue;
-    }
-    const started = Date.now();
-    log(`· ${target.name}: compilando (${mode})...`);
-    await compile(target, mode);
-    if (mode === 'production') precompress(path.join(target.absDir, 'dist'));
-    log(`· ${target.name}: listo en ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    if (PRERENDER_PARTS.has(target.name)) prerender = mode === 'production';
-  }
-  if (prerender && buildTargets().some((target) => target.name === 'auth')) await prerenderPages({ log });
+/**
+ * Builds the host and every present remote (and the prerendered pages, when the shell or remote-auth changed), each
+ * in a process of its own, as many side by side as the machine has cores: one line per part once it is built.
+ * @param {{ mode?: 'production' | 'development', force?: boolean, log?: (line: string) => void,
+ *   concurrency?: number }} options
+ */
+export async function buildAll({
+  mode = 'production',
+  force = false,
+  log = console.log,
+  concurrency = availableParallelism(),
+} = {}) {
+  const targets = buildTargets();
+  const stale = targets.filter((target) => force || mode !== 'production' || !isFresh(target));
+  for (const target of targets) if (!stale.includes(target)) log(`· ${target.name}: al día`);
+  /** @type {import('./jobs.mjs').Job[]} */
+  const jobs = stale.map((target) => ({
+    name: target.name,
+    run: async () => {
+      const started = Date.now();
+      await runJob(target.name, [target.name, mode], log);
+      log(`· ${target.name}: listo en ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    },
+  }));
+  const prerender =
+    mode === 'production' &&
+    targets.some((target) => target.name === 'auth') &&
+    (!existsSync(path.join(ROOT, 'host/dist/prerendered.json')) ||
+      stale.some((target) => PRERENDER_PARTS.has(target.name)));
+  // The pages go into the shell's build, which cleans its folder: after it, ahead of the remotes still waiting.
+  if (prerender)
+    jobs.splice(1, 0, {
+      name: 'prerender',
+      after: 'host',
+      run: () => runJob('páginas prerenderizadas', ['prerender'], log),
+    });
+  const places = Math.max(1, Math.min(concurrency, jobs.length));
+  const names = stale.map((target) => target.name);
+  if (names.length > 0) log(`· compilando ${listed(names)}${names.length > 1 ? `, ${places} a la vez` : ''}...`);
+  await runJobs(jobs, { concurrency: places });
 }
