@@ -48,13 +48,16 @@ async function main() {
   // Before the build (minutes on a first start): a taken port is known at once, and nothing has been started yet.
   const problem = await checkPorts(parts);
   if (problem) throw new Error(problem);
-  if (!process.argv.includes('--no-build')) {
-    console.log('Preparando el portal...');
-    await buildApi();
-    await buildAll();
-  }
   // The compiled API (npm run build), with plain node as in production.
-  run.startApi([path.join(API_DIST, 'server.js')]);
+  const api = [path.join(API_DIST, 'server.js')];
+  if (process.argv.includes('--no-build')) run.startApi(api);
+  else {
+    console.log('Preparando el portal...');
+    // The API starts as soon as it is compiled (a first start creates its database, seconds of work), while the
+    // bundles build beside it; what it prints meanwhile comes after the build's lines.
+    await Promise.all([buildAll(), buildApi().then(() => run.startApi(api, { held: true }))]);
+    run.releaseApiOutput();
+  }
   await waitForApi();
   const config = runtimeConfig(layout);
   for (const remote of layout.remotes) {
@@ -84,6 +87,7 @@ async function main() {
 }
 
 main().catch((error) => {
+  run.releaseApiOutput();
   console.error(error.message ?? error);
   void run.stop(1);
 });
