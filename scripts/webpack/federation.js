@@ -1,14 +1,16 @@
 // How the host and every remote are built: one federated webpack config, with the names, pages and titles of the
 // portal's manifest (contracts/src/portal/manifest.ts). Its parts: what is shared (./sharing.js), the router shim's
 // check (./router-shim-check.js), a remote's standalone runtime (./standalone.js), the host's page starter
-// (./starter.js), the hashed entry name (./hashed-entry.js) and the host's preload list (./preload-list-plugin.js);
-// development serving is scripts/dev.mjs.
+// (./starter.js), the hashed entry name (./hashed-entry.js), the host's preload list (./preload-list-plugin.js) and one
+// notice of the manifest plugin left out of the log (./auto-public-path-notice.js); development serving is
+// scripts/dev.mjs.
 // docs/architecture.md and docs/decisions/0042-front-bundle-sharing.md.
 const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ProvideSharedPlugin } = require('@module-federation/enhanced');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const { HOST, REMOTES } = require('@portal/contracts/manifest');
+const { AutoPublicPathNotice } = require('./auto-public-path-notice');
 const { hashedEntryFilename } = require('./hashed-entry');
 const { PreloadListPlugin } = require('./preload-list-plugin');
 const { checkRouterShim } = require('./router-shim-check');
@@ -87,6 +89,8 @@ function federatedConfig({ dir, name, exposes, title = 'Portal', routeTable }) {
         rules: [tsLoaderRule(dir, production), { test: /\.(png|jpe?g|svg|webp|mp4)$/, type: 'asset/resource' }],
       },
       plugins: [
+        // First: the federation plugin logs that notice while it is applied.
+        new AutoPublicPathNotice(),
         new ModuleFederationPlugin({
           name,
           filename: 'remoteEntry.js',
