@@ -1,9 +1,8 @@
 // Builds the host and every present remote with webpack (production by default), skipping the fresh ones, side by side.
-import { spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { runJobs } from './jobs.mjs';
 import { presentRemotes, ROOT } from './parts.mjs';
@@ -48,11 +47,11 @@ export function isFresh(target) {
 /** The parts the prerendered pages and frames are made of (scripts/lib/prerender.mjs): the shell and remote-auth. */
 const PRERENDER_PARTS = new Set(['host', 'auth']);
 
-/** The script that runs one job of the build. */
-const JOB = path.join(path.dirname(fileURLToPath(import.meta.url)), 'build-job.mjs');
+/** The script of the processes that run the build's jobs. */
+const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'build-worker.mjs');
 
 /**
- * Every child process of a build still running, stopped if this process ends first (Ctrl-C, a failed start).
+ * Every build process still running, stopped if this process ends first (Ctrl-C, a failed start).
  * @type {Set<import('node:child_process').ChildProcess>}
  */
 const running = new Set();
@@ -61,31 +60,60 @@ process.once('exit', () => {
 });
 
 /**
- * Runs one job (scripts/lib/build-job.mjs) in a process of its own: its lines for the person go to `log`, and a
- * failure rejects with the name of the job and its errors in full.
- * @param {string} label @param {string[]} args @param {(line: string) => void} log @returns {Promise<void>}
+ * Up to `size` build processes (scripts/lib/build-worker.mjs), started when first needed and reused from one job to
+ * the next; anything they print besides their answers (a plugin's warning) goes straight to this terminal.
+ * @param {number} size @param {(line: string) => void} log
  */
-function runJob(label, args, log) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [JOB, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+function workerPool(size, log) {
+  /** @type {import('node:child_process').ChildProcess[]} */
+  const idle = [];
+  let started = 0;
+  const take = () => {
+    const worker = idle.pop();
+    if (worker) return worker;
+    if (started === size) throw new Error('Todos los procesos de compilación están ocupados');
+    started += 1;
+    const child = fork(WORKER, [], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     running.add(child);
-    let errors = '';
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    createInterface({ input: child.stdout }).on('line', (line) => log(line));
-    child.stderr.on('data', (/** @type {string} */ chunk) => {
-      errors += chunk;
-    });
-    child.once('error', reject);
-    child.once('close', (code, signal) => {
+    child.once('exit', () => {
       running.delete(child);
-      if (code === 0) {
-        // A warning a plugin printed on its way (nothing, usually) is the person's to read too.
-        if (errors) process.stderr.write(errors);
-        resolve();
-      } else reject(new Error(`· ${label}: falló${signal ? ` (${signal})` : ''}\n${errors.trimEnd()}`));
+      started -= 1;
     });
-  });
+    return child;
+  };
+  return {
+    /**
+     * Runs one job in a free process; rejects with the job's label and its errors in full.
+     * @param {string} label @param {import('./build-worker.mjs').BuildJob} job @returns {Promise<void>}
+     */
+    run(label, job) {
+      const worker = take();
+      return new Promise((resolve, reject) => {
+        const onMessage = (/** @type {import('./build-worker.mjs').BuildMessage} */ message) => {
+          if ('log' in message) return log(message.log);
+          done();
+          idle.push(worker);
+          if (message.ok) resolve();
+          else reject(new Error(`· ${label}: falló\n${message.errors.trimEnd()}`));
+        };
+        const onExit = (/** @type {number | null} */ code, /** @type {string | null} */ signal) => {
+          done();
+          reject(new Error(`· ${label}: falló (el proceso de compilación terminó: ${signal ?? `código ${code}`})`));
+        };
+        const done = () => {
+          worker.off('message', onMessage);
+          worker.off('exit', onExit);
+        };
+        worker.on('message', onMessage);
+        worker.once('exit', onExit);
+        worker.send(job);
+      });
+    },
+    /** Lets the processes go: each ends once it has no job. */
+    close() {
+      for (const worker of idle) worker.disconnect();
+    },
+  };
 }
 
 /** 'host, auth y apps' @param {string[]} names */
@@ -104,6 +132,7 @@ export async function buildAll({
   concurrency = availableParallelism(),
 } = {}) {
   const targets = buildTargets();
+  const workers = workerPool(Math.max(1, concurrency), log);
   const stale = targets.filter((target) => force || mode !== 'production' || !isFresh(target));
   for (const target of targets) if (!stale.includes(target)) log(`· ${target.name}: al día`);
   /** @type {import('./jobs.mjs').Job[]} */
@@ -111,7 +140,7 @@ export async function buildAll({
     name: target.name,
     run: async () => {
       const started = Date.now();
-      await runJob(target.name, [target.name, mode], log);
+      await workers.run(target.name, { job: target.name, mode });
       log(`· ${target.name}: listo en ${((Date.now() - started) / 1000).toFixed(1)} s`);
     },
   }));
@@ -125,10 +154,14 @@ export async function buildAll({
     jobs.splice(1, 0, {
       name: 'prerender',
       after: 'host',
-      run: () => runJob('páginas prerenderizadas', ['prerender'], log),
+      run: () => workers.run('páginas prerenderizadas', { job: 'prerender', mode }),
     });
   const places = Math.max(1, Math.min(concurrency, jobs.length));
   const names = stale.map((target) => target.name);
   if (names.length > 0) log(`· compilando ${listed(names)}${names.length > 1 ? `, ${places} a la vez` : ''}...`);
-  await runJobs(jobs, { concurrency: places });
+  try {
+    await runJobs(jobs, { concurrency: places });
+  } finally {
+    workers.close();
+  }
 }
