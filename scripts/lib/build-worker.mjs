@@ -5,7 +5,7 @@
 // A warm process builds a part with about 2 s less processor time than a new one. It ends when its parent lets go.
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { buildTargets } from './build.mjs';
+import { buildTargets, markBuilt } from './build.mjs';
 import { precompress } from './precompress.mjs';
 import { prerenderPages } from './prerender.mjs';
 
@@ -40,8 +40,11 @@ async function run({ job, mode }) {
   }
   const target = buildTargets().find((candidate) => candidate.name === job);
   if (!target) throw new Error(`No hay una parte llamada ${job}`);
+  const started = Date.now();
   await compile(target, mode);
-  if (mode === 'production') precompress(path.join(target.absDir, 'dist'));
+  if (mode !== 'production') return;
+  precompress(path.join(target.absDir, 'dist'));
+  markBuilt(target, started);
 }
 
 process.on('message', (/** @type {BuildJob} */ request) => {

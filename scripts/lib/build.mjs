@@ -1,6 +1,6 @@
 // Builds the host and every present remote with webpack (production by default), skipping the fresh ones, side by side.
 import { fork } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +42,17 @@ function newestMtime(target) {
 export function isFresh(target) {
   const manifest = path.join(target.absDir, 'dist', 'mf-manifest.json');
   return existsSync(manifest) && statSync(manifest).mtimeMs > newestMtime(target.absDir);
+}
+
+/**
+ * Dates a part's manifest at the moment its build started, once the build is written: webpack leaves a file whose
+ * content did not change as it was (an older date), and a part built again to the same files would count as stale
+ * on every start. A source saved while the build ran is newer, so the next start builds it again.
+ * @param {import('./types.js').BuildTarget} target @param {number} startedMs
+ */
+export function markBuilt(target, startedMs) {
+  const started = new Date(startedMs);
+  utimesSync(path.join(target.absDir, 'dist', 'mf-manifest.json'), started, started);
 }
 
 /** The parts the prerendered pages and frames are made of (scripts/lib/prerender.mjs): the shell and remote-auth. */
