@@ -46,6 +46,8 @@ async function startDevServer(target, port, label) {
   const config = configs.at(-1);
   delete config.dependencies;
   config.stats = 'errors-warnings';
+  // The servers' own lines ('Project is running at…') repeat what the summary prints; their warnings stay.
+  config.infrastructureLogging = { level: 'warn' };
   const beside = configs.length > 1 ? await buildOnce(configs[0], target.name) : undefined;
   const compiler = webpack(config);
   const script = `window.__PORTAL_CONFIG__ = ${JSON.stringify(runtimeConfig(layout))};\n`;
