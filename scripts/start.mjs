@@ -87,6 +87,8 @@ async function main() {
 }
 
 main().catch((error) => {
+  // Ctrl-C stops the build's processes too: their end is no failure to report.
+  if (run.stopping) return;
   run.releaseApiOutput();
   console.error(error.message ?? error);
   void run.stop(1);

@@ -131,8 +131,8 @@ function workerPool(size, log) {
 const listed = (names) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} y ${names.at(-1)}` : names[0]);
 
 /**
- * Builds the host and every present remote (and the prerendered pages, when the shell or remote-auth changed), each
- * in a process of its own, as many side by side as the machine has cores: one line per part once it is built.
+ * Builds the host and every present remote (and the prerendered pages, when the shell or remote-auth changed) in build
+ * processes, as many side by side as the machine has cores: one line per part once it is built.
  * @param {{ mode?: 'production' | 'development', force?: boolean, log?: (line: string) => void,
  *   concurrency?: number }} options
  */
