@@ -192,9 +192,10 @@ describe('SIGTERM', () => {
           .map((answer) => `${answer.method} ${answer.status} ${answer.body}`),
         [],
       );
-      for (const answer of after.filter((answer) => answer.status !== 0)) {
+      // An answer sent just after the signal may be made before the instance handles it, with a kept-alive
+      // connection: that one is as before. Every refusal is the API's 503 that closes its connection.
+      for (const answer of after.filter((answer) => answer.status === 503)) {
         assert.equal(answer.headers.connection, 'close');
-        if (answer.status !== 503) continue;
         assert.deepEqual(JSON.parse(answer.body), {
           statusCode: 503,
           message: messages.unavailable,
