@@ -317,7 +317,7 @@ if (backends.includes('postgres'))
     it('routes each name to its part: the API, the static parts, nothing for an unknown name; its 503 is the API one', async () => {
       const health = await fetch(`${nginx.url}/health/ready`);
       assert.equal(health.status, 200);
-      assert.deepEqual(await health.json(), { status: 'ok', database: 'ok' });
+      assert.deepEqual(await health.json(), { status: 'ok', database: 'ok', redis: 'ok' });
       const get = (host: string) =>
         new Promise<{ status: number; body: string }>((resolve, reject) => {
           const request = http.get(`${nginx.url}/`, { headers: { host } }, (response) => {

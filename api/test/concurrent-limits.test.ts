@@ -32,21 +32,21 @@ function countVerifications(apps: FastifyInstance[]) {
   return counter;
 }
 
+/** Counts the wrong second-step codes every instance evaluated, as the metrics count them. */
+function countSecondStepFailures(apps: FastifyInstance[]) {
+  const counter = { count: 0 };
+  for (const app of apps) {
+    const signIn = app.metrics.signIn.bind(app.metrics);
+    app.metrics.signIn = (method, result) => {
+      if (method === 'second_step' && result === 'failure') counter.count += 1;
+      signIn(method, result);
+    };
+  }
+  return counter;
+}
+
 const signIn = (app: FastifyInstance, email: string, secret: string, remoteAddress: string) =>
   app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: secret }, remoteAddress });
-
-/**
- * How many failures the account has on record, read as anyone can: wrong passwords from fresh addresses, one at a
- * time, until the account throttle answers; it starts at failure number `accountThrottleThreshold`.
- */
-async function accountFailuresSoFar(apps: FastifyInstance[], email: string): Promise<number> {
-  for (let probe = 1; probe <= accountThrottleThreshold; probe++) {
-    const answer = await signIn(apps[probe % apps.length]!, email, 'sonda', `192.0.2.${probe}`);
-    assert.equal(answer.statusCode, 401);
-    if (answer.headers['retry-after']) return accountThrottleThreshold - probe;
-  }
-  return -1;
-}
 
 function defineBursts(instances: () => FastifyInstance[], tag: string) {
   const email = (name: string) => `${name}-${tag}@portal.test`;
@@ -137,6 +137,7 @@ function defineBursts(instances: () => FastifyInstance[], tag: string) {
     const right = await generate({ secret, epoch: epoch + 30 });
     const wrong = (i: number) => String((Number(right) + 1 + i) % 1_000_000).padStart(6, '0');
     // Each from its own address, so that only the ticket's own limit can hold the burst.
+    const failures = countSecondStepFailures(instances());
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         on(i).inject({
@@ -148,9 +149,11 @@ function defineBursts(instances: () => FastifyInstance[], tag: string) {
       ),
     );
     assert.deepEqual(new Set(answers.map((answer) => answer.statusCode)), new Set([401]));
-    // Every evaluated wrong code is a sign-in failure of the account: those on record are those evaluated.
-    const evaluated = await accountFailuresSoFar(instances(), victim);
-    assert.ok(evaluated <= SIGN_IN_TICKET_TRIES, `${evaluated} codes evaluated on one ticket`);
+    // Every evaluated wrong code is counted as a failed second step. (The account's failures on record are no
+    // measure here: the burst's twentieth reservation starts the account throttle, which stays if that attempt is
+    // one of those evaluated, whichever order the two instances and Redis saw them in.)
+    assert.ok(failures.count <= SIGN_IN_TICKET_TRIES, `${failures.count} codes evaluated on one ticket`);
+    assert.ok(failures.count > 0, 'the wrong codes were evaluated');
     const late = await on(1).inject({
       method: 'POST',
       url: '/auth/login/segundo-paso',
