@@ -4,6 +4,7 @@ import styled from 'styled-components';
 import {
   Alert,
   Button,
+  claimLanding,
   getRuntimeConfig,
   type Landing,
   readToken,
@@ -37,7 +38,8 @@ function Land({ redirectUrl }: { redirectUrl: string | null }) {
     void landing.current.then((next) => {
       // A tree still on screen while the next page loads (a router transition) may be one the person has left with
       // Back: its landing would replace the entry they went to. It goes from the entry shown next instead, once.
-      if (!current || landed.current || !stillOn(key)) return;
+      // The sign-in page may have landed from this entry already (claimLanding): the tab navigates once.
+      if (!current || landed.current || !stillOn(key) || !claimLanding(key)) return;
       landed.current = true;
       if (next.kind === 'leave') replaceWith(next.url);
       else navigate(next.path, { replace: true });

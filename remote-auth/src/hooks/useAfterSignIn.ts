@@ -1,6 +1,6 @@
 import { useCallback, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { leaveTo, signInLanding, stillOn, useSession } from '@portal/shared';
+import { claimLanding, leaveTo, signInLanding, stillOn, useSession } from '@portal/shared';
 
 /**
  * After a sign-in on one of the auth screens: the one landing decision of @portal/shared (`signInLanding`: the
@@ -17,7 +17,8 @@ export function useAfterSignIn() {
     async (redirectUrl: string | null) => {
       const from = shown.current;
       const landing = await signInLanding(redirectUrl, useSession.getState().user);
-      if (!stillOn(from)) return;
+      // The shell's guest guard may have landed from this entry already (the session started under it): once only.
+      if (!stillOn(from) || !claimLanding(from)) return;
       if (landing.kind === 'leave') leaveTo(landing.url);
       else navigate(landing.path, { replace: true });
     },

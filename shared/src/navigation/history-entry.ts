@@ -10,3 +10,23 @@ export function stillOn(key: string): boolean {
   if (typeof state?.idx !== 'number') return true;
   return (typeof state.key === 'string' ? state.key : 'default') === key;
 }
+
+/** The history entries a sign-in's landing has acted from, by key. */
+const landedFrom = new Set<string>();
+
+/**
+ * Takes the landing from the entry `key`: true the first time only. Two parts decide a sign-in's landing from the same
+ * entry, the sign-in page that finished it and the shell's guest guard that sees the session start; whichever acts
+ * first takes it, so the tab navigates once (two navigations would each fetch a partner token, the second replacing
+ * the page the first had opened).
+ */
+export function claimLanding(key: string): boolean {
+  if (landedFrom.has(key)) return false;
+  landedFrom.add(key);
+  return true;
+}
+
+/** Forgets every landing taken: a page load starts with none; tests, which sign in many times in one page, too. */
+export function forgetLandings(): void {
+  landedFrom.clear();
+}

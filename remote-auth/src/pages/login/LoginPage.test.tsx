@@ -1,7 +1,14 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { webcrypto } from 'node:crypto';
-import { PENDING_REDIRECT_KEY, registrationIdFor, SIGN_IN_SECRET_KEY, useSession, leaveTo } from '@portal/shared';
+import {
+  forgetLandings,
+  leaveTo,
+  PENDING_REDIRECT_KEY,
+  registrationIdFor,
+  SIGN_IN_SECRET_KEY,
+  useSession,
+} from '@portal/shared';
 import { fakeToken } from '@portal/shared/testing/fake-api';
 import { securityStatus } from '@portal/shared/testing/fixtures';
 import { bodyOf, renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
@@ -289,6 +296,8 @@ describe('an administrator who must still set up a second factor', () => {
       await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
       act(() => useSession.getState().clearSession());
       document.body.innerHTML = '';
+      // The next round is a new page (a new router whose first entry has the same key).
+      forgetLandings();
     }
   });
 
