@@ -1,6 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import {
+  forgetLandings,
   resetApiClient,
   resetSessionForTests,
   storePendingInteraction,
@@ -144,6 +145,8 @@ describe('an administrator signed in at /login', () => {
       await api.close();
       resetSessionForTests();
       useSession.setState({ isInitialized: true });
+      // The next landing is a new page's (a new router whose first entry has the same key).
+      forgetLandings();
     }
   }
 
