@@ -8,6 +8,7 @@ import { validationError } from './lib/validation.js';
 import answers from './plugins/app/answers.js';
 import authentication from './plugins/app/authentication.js';
 import codes from './plugins/app/codes.js';
+import companyAccess from './plugins/app/company-access.js';
 import type { Clock } from './domain/clock.js';
 import counters from './plugins/app/counters.js';
 import drain from './plugins/app/drain.js';
@@ -31,6 +32,7 @@ import adminRoutes from './routes/admin/index.js';
 import appsRoutes from './routes/apps/index.js';
 import authRoutes from './routes/auth/index.js';
 import billingRoutes from './routes/billing/index.js';
+import companyRoutes from './routes/companies/index.js';
 import healthRoutes from './routes/health/index.js';
 import oidcRoutes from './routes/oidc/index.js';
 import userPlansRoutes from './routes/user-plans/index.js';
@@ -130,6 +132,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.register(sessionMemory);
   app.register(tokens, { signingKey: options.signingKey });
   app.register(authentication);
+  app.register(companyAccess);
   app.register(counters, { clock: options.clock });
   app.register(limits);
   app.register(codes);
@@ -145,6 +148,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.register(adminRoutes, { prefix: '/admin' });
   app.register(authRoutes, { prefix: '/auth' });
   app.register(billingRoutes, { prefix: '/facturacion' });
+  app.register(companyRoutes, { prefix: '/empresas' });
   app.register(oidcRoutes);
 
   try {

@@ -2,18 +2,20 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { currentRequestId } from '../../lib/request-scope.js';
-import { apps, auditLog, oidcClients, users } from '../../db/schema.js';
+import { apps, auditLog, companies, oidcClients, users } from '../../db/schema.js';
 import type { AuditAction } from './audit-actions.js';
 
 export { type AuditAction, auditActions } from './audit-actions.js';
 
-/** What an audit row is about: a person, a catalogue app or an OpenID Connect client. */
-export type AuditTargetType = 'user' | 'app' | 'oidc_client';
+/** What an audit row is about: a person, a catalogue app, an OpenID Connect client or a customer company. */
+export type AuditTargetType = 'user' | 'app' | 'oidc_client' | 'company';
 
 export interface AuditEntry {
   action: AuditAction;
   target: { type: AuditTargetType; id: number };
   details?: Record<string, unknown>;
+  /** The company the change is about: that company's administrators read the entry (domain/companies/audit.ts). */
+  companyId?: number;
 }
 
 /** Who did it: a signed-in administrator (its token), or the operator's command (`src/cli/admin.ts`), which has no account. */
@@ -44,6 +46,7 @@ export async function recordAudit(db: Db, actor: AuditActor, entries: AuditEntry
       targetId: entry.target.id,
       details: entry.details ?? {},
       requestId,
+      companyId: entry.companyId ?? null,
     })),
   );
 }
@@ -54,6 +57,8 @@ export interface AuditQuery {
   action?: AuditAction;
   targetType?: AuditTargetType;
   targetId?: number;
+  /** Only the entries about this company (what its administrators may read). */
+  companyId?: number;
 }
 
 const targetUser = alias(users, 'target_user');
@@ -64,6 +69,7 @@ export async function listAudit(db: Db, query: AuditQuery) {
     query.action ? eq(auditLog.action, query.action) : undefined,
     query.targetType ? eq(auditLog.targetType, query.targetType) : undefined,
     query.targetId ? eq(auditLog.targetId, query.targetId) : undefined,
+    query.companyId ? eq(auditLog.companyId, query.companyId) : undefined,
   );
   const [totals] = await db
     .select({ value: sql<number>`count(*)`.mapWith(Number) })
@@ -80,6 +86,7 @@ export async function listAudit(db: Db, query: AuditQuery) {
       userEmail: targetUser.email,
       appName: apps.nombre,
       clientName: oidcClients.name,
+      companyName: companies.name,
       details: auditLog.details,
       createdAt: auditLog.createdAt,
     })
@@ -87,6 +94,7 @@ export async function listAudit(db: Db, query: AuditQuery) {
     .leftJoin(targetUser, and(eq(auditLog.targetType, 'user'), eq(targetUser.id, auditLog.targetId)))
     .leftJoin(apps, and(eq(auditLog.targetType, 'app'), eq(apps.id, auditLog.targetId)))
     .leftJoin(oidcClients, and(eq(auditLog.targetType, 'oidc_client'), eq(oidcClients.id, auditLog.targetId)))
+    .leftJoin(companies, and(eq(auditLog.targetType, 'company'), eq(companies.id, auditLog.targetId)))
     .where(where)
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(query.limit)
@@ -94,9 +102,10 @@ export async function listAudit(db: Db, query: AuditQuery) {
 
   const total = totals?.value ?? 0;
   const totalPages = Math.ceil(total / query.limit);
-  const data = rows.map(({ createdAt, userEmail, appName, clientName, ...row }) => ({
+  const data = rows.map(({ createdAt, userEmail, appName, clientName, companyName, ...row }) => ({
     ...row,
-    targetLabel: { user: userEmail, app: appName, oidc_client: clientName }[row.targetType] ?? null,
+    targetLabel:
+      { user: userEmail, app: appName, oidc_client: clientName, company: companyName }[row.targetType] ?? null,
     createdAt: createdAt.toISOString(),
   }));
   return { data, total, totalPages, currentPage: query.page, hasNextPage: query.page < totalPages, count: data.length };

@@ -11,6 +11,7 @@ import { dashboard } from '../../domain/dashboard/figures.js';
 import { createStripe, paidSubscriptionCharges, withProvider } from '../../domain/billing/stripe.js';
 import { AuditEntry, AuditQuery, Dashboard } from '../../schemas/admin.js';
 import { accountMessages } from '../../domain/accounts/messages.js';
+import companyRoutes from './companies.js';
 import oidcClientRoutes from './oidc-clients.js';
 
 /**
@@ -20,6 +21,7 @@ import oidcClientRoutes from './oidc-clients.js';
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   adminOnly(app);
   app.register(oidcClientRoutes, { prefix: '/clientes-oidc' });
+  app.register(companyRoutes, { prefix: '/empresas' });
 
   const stripe = app.config.billing ? createStripe(app.config.billing) : undefined;
   const paidInvoices = stripe

@@ -1,0 +1,12 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+
+/**
+ * A company's own calls, under /empresas: what its owners and administrators manage (members, invitations, seats,
+ * domains, its audit log and seat report) and what a person does with an invitation. Platform administrators may call
+ * every one of them for any company (plugins/app/company-access.ts).
+ */
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+};
+
+export default routes;
