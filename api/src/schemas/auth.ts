@@ -168,12 +168,40 @@ export const PendingSignIn = Type.Object(
   { additionalProperties: false },
 );
 
+/** Where a plan comes from: the person's own, or a seat of a company's licence. */
+export const PlanOrigin = Type.Union([Type.Literal('propio'), Type.Literal('empresa')], {
+  description: "'propio': el plan de la persona; 'empresa': un puesto de la licencia de una de sus empresas",
+});
+
+/** The company whose seat gives the plan; null for the person's own plan. */
+export const PlanCompany = Nullable(
+  Type.Object({ id: Type.Integer(), nombre: Type.String() }, { additionalProperties: false }),
+);
+
 export const UserPlan = Type.Object(
   {
-    id: Type.Integer(),
+    id: Type.Integer({
+      description:
+        'La fila del plan propio de esa app (aunque gane un puesto); sin plan propio en esa app, el id de la licencia en negativo',
+    }),
     plan: Type.Object({ nombre: Type.String(), descripcion: Type.String() }, { additionalProperties: false }),
     app: Type.Object({ id: Type.Integer(), nombre: Type.String() }, { additionalProperties: false }),
     fechaVencimiento: Nullable(Type.String({ format: 'date-time' })),
+    origen: PlanOrigin,
+    empresa: PlanCompany,
+  },
+  { additionalProperties: false },
+);
+
+/** A company the person belongs to (active companies only). */
+export const UserCompany = Type.Object(
+  {
+    id: Type.Integer(),
+    nombre: Type.String(),
+    rol: Type.Union([Type.Literal('propietario'), Type.Literal('administrador'), Type.Literal('miembro')]),
+    estado: Type.Union([Type.Literal('activo'), Type.Literal('pendiente')], {
+      description: "'pendiente': se unió por el dominio de su email y espera la aprobación de un administrador",
+    }),
   },
   { additionalProperties: false },
 );
@@ -188,6 +216,7 @@ export const CurrentUser = Type.Object(
     status,
     createdAt,
     planesUsuarios: Type.Array(UserPlan),
+    empresas: Type.Array(UserCompany),
   },
   { additionalProperties: false },
 );
