@@ -16,4 +16,15 @@ export const companyMessages = {
     `Hay ${count} ${count === 1 ? 'puesto asignado' : 'puestos asignados'} de más: la empresa debe retirar ${count} antes de asignar otros`,
   licenceExpired:
     'La licencia ha vencido: sus puestos ya no dan el plan y no se pueden asignar otros hasta que se renueve',
+  // Email domains: claiming, proving (DNS TXT or a platform administrator) and joining by one.
+  domainInvalid: 'El dominio no es válido: escribe solo el dominio de los emails de la empresa, como empresa.cl',
+  domainPublic: (domain: string) =>
+    `${domain} es un dominio de correo gratuito o público: la empresa solo puede probar un dominio propio`,
+  domainOfAnotherCompany: (domain: string) => `El dominio ${domain} ya está probado por otra empresa`,
+  domainNotFound: 'La empresa no tiene ese dominio',
+  domainTooMany: (max: number) => `Una empresa puede tener a lo sumo ${max} dominios`,
+  txtRecordNotFound: (name: string, value: string) =>
+    `No encontramos el registro TXT ${name} con el valor ${value}. Publícalo en el DNS del dominio y vuelve a intentarlo (los cambios pueden tardar en verse)`,
+  dnsUnavailable: 'No pudimos consultar el DNS del dominio; inténtalo de nuevo en unos minutos',
+  domainConfirmPlatformOnly: 'Solo un administrador de la plataforma puede confirmar un dominio sin el registro TXT',
 } as const;

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import domainRoutes from './domains.js';
 
 /**
  * A company's own calls, under /empresas: what its owners and administrators manage (members, invitations, seats,
@@ -7,6 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', app.authenticate);
+  app.register(domainRoutes);
 };
 
 export default routes;
