@@ -7,7 +7,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import { companies, companyLicences, companyMembers, companySeats, plans, userPlans, users } from '../src/db/schema.js';
 import { createUser, forEachBackend, login } from './helpers/app.js';
-import { claimsOf, type OidcTestApi, registerClient, startOidcApi, TestBrowser } from './helpers/oidc.js';
+import { type OidcTestApi, registerClient, startOidcApi, TestBrowser } from './helpers/oidc.js';
 
 const redirect = 'https://minera.example.com/auth/callback';
 const appId = 1;
@@ -119,10 +119,12 @@ forEachBackend((backend) => {
     it('the plan claim names the seat; the refresh after the seat is taken back carries the own plan', async () => {
       const config = await relyingParty();
       const tokens = await signIn(config, 'openid plan organization offline_access');
-      assert.deepEqual(tokens.claims()?.plan, {
-        id: (tokens.claims()?.plan as { id: number }).id,
+      const seatPlan = tokens.claims()?.plan as { id: number; fechaVencimiento: string } | undefined;
+      assert.ok(seatPlan);
+      assert.deepEqual(seatPlan, {
+        id: seatPlan.id,
         nombre: 'PRO',
-        fechaVencimiento: (tokens.claims()?.plan as { fechaVencimiento: string }).fechaVencimiento,
+        fechaVencimiento: seatPlan.fechaVencimiento,
         origen: 'empresa',
         empresa: { id: company.id, nombre: 'Minera Andina S.A.' },
       });
