@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import companyRoutes from './company.js';
 import domainRoutes from './domains.js';
 
 /**
@@ -8,6 +9,7 @@ import domainRoutes from './domains.js';
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', app.authenticate);
+  app.register(companyRoutes);
   app.register(domainRoutes);
 };
 
