@@ -16,6 +16,13 @@ export const companyMessages = {
     `Hay ${count} ${count === 1 ? 'puesto asignado' : 'puestos asignados'} de más: la empresa debe retirar ${count} antes de asignar otros`,
   licenceExpired:
     'La licencia ha vencido: sus puestos ya no dan el plan y no se pueden asignar otros hasta que se renueve',
+  // Invitations.
+  alreadyMember: 'Esa dirección ya es de un miembro de la empresa',
+  invitationPending: 'Esa dirección ya tiene una invitación pendiente: reenvíala o revócala',
+  onlyOwnerInvitesOwner: 'Solo un propietario de la empresa puede invitar a un propietario',
+  invitationNotFound: 'Invitación no encontrada',
+  invitationNotPending: 'La invitación ya fue aceptada o revocada',
+  invitationInvalid: 'La invitación no es válida: el código es incorrecto, venció o fue revocada, o es para otro email',
   // Email domains: claiming, proving (DNS TXT or a platform administrator) and joining by one.
   domainInvalid: 'El dominio no es válido: escribe solo el dominio de los emails de la empresa, como empresa.cl',
   domainPublic: (domain: string) =>
