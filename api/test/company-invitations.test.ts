@@ -21,7 +21,12 @@ forEachBackend((backend) => {
   before(async () => {
     t = await buildTestApp(
       backend,
-      { authRateLimitPerMinute: 1000, portalUrl: 'https://portal.example.com', tokenTtlSeconds: 30 * 24 * 60 * 60 },
+      {
+        authRateLimitPerMinute: 1000,
+        portalUrl: 'https://portal.example.com',
+        tokenTtlSeconds: 30 * 24 * 60 * 60,
+        redirectAllowList: ['https://socio.example.com'],
+      },
       { mailTransport: transport, clock },
     );
     companyId = await insertCompany(t.app, 'Minera Andina S.A.');
@@ -221,6 +226,23 @@ forEachBackend((backend) => {
         (await call(t.app, 'POST', '/empresas/invitaciones/aceptar', undefined, { codigo: '123456' })).statusCode,
         401,
       );
+    });
+    it("a partner app's token of the invitee neither lists, accepts nor declines", async () => {
+      const email = address('socio');
+      const { invitation, code } = await invited(email);
+      const invitee = await account(email);
+      const minted = await call(t.app, 'POST', '/auth/partner-token', await invitee.token(), {
+        redirect_url: 'https://socio.example.com/',
+      });
+      assert.equal(minted.statusCode, 200, minted.body);
+      const partner = minted.json<{ access_token: string }>().access_token;
+      assert.equal((await call(t.app, 'GET', '/empresas/invitaciones/mias', partner)).statusCode, 401);
+      assert.equal((await accept(partner, { codigo: code })).statusCode, 401);
+      assert.equal((await accept(partner, { idInvitacion: invitation.id })).statusCode, 401);
+      const declined = await call(t.app, 'POST', `/empresas/invitaciones/${invitation.id}/rechazar`, partner);
+      assert.equal(declined.statusCode, 401);
+      assert.equal((await invitationRow(invitation.id))?.attempts, 0);
+      assert.equal((await membership(email)).length, 0);
     });
   });
 
