@@ -11,6 +11,8 @@ import codes from './plugins/app/codes.js';
 import companyAccess from './plugins/app/company-access.js';
 import type { Clock } from './domain/clock.js';
 import counters from './plugins/app/counters.js';
+import domainLookup from './plugins/app/domain-lookup.js';
+import type { DomainLookup } from './domain/companies/domain-lookup.js';
 import drain from './plugins/app/drain.js';
 import limits from './plugins/app/limits.js';
 import metrics from './plugins/app/metrics.js';
@@ -56,6 +58,8 @@ export interface BuildAppOptions {
   signingKey?: SigningKey;
   /** Replaces the mail transport chosen from `config` (tests capture the mails). */
   mailTransport?: MailTransport;
+  /** Replaces the DNS lookup of the TXT records that prove a company's domain (tests answer it). */
+  domainLookup?: DomainLookup;
   /** Replaces `Date.now` for codes, limits and the outbox (tests move time instead of sleeping). */
   clock?: Clock;
   /** Where the JSON log lines go instead of standard output (tests read them). */
@@ -137,6 +141,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.register(limits);
   app.register(codes);
   app.register(mailer, { transport: options.mailTransport });
+  app.register(domainLookup, { lookup: options.domainLookup });
   app.register(identityProvider);
 
   app.register(healthRoutes);

@@ -21,7 +21,10 @@ import type { App as AppSchema, AppTag as AppTagSchema } from './schemas/apps.js
 import type {
   CurrentUser,
   EditUserBody,
+  PlanCompany as PlanCompanySchema,
+  PlanOrigin as PlanOriginSchema,
   Session as SessionSchema,
+  UserCompany as UserCompanySchema,
   UserPlan as UserPlanSchema,
 } from './schemas/auth.js';
 import type {
@@ -47,6 +50,11 @@ import type {
 /** `GET /auth/user` and the user of every sign-in answer. */
 export type User = Static<typeof CurrentUser>;
 export type UserPlan = Static<typeof UserPlanSchema>;
+/** Where a plan comes from ('propio' | 'empresa'), and the company of a seat (null for the own plan). */
+export type PlanOrigin = Static<typeof PlanOriginSchema>;
+export type PlanCompany = Static<typeof PlanCompanySchema>;
+/** A company of the person (`User.empresas`). */
+export type UserCompany = Static<typeof UserCompanySchema>;
 export type UserStatus = Static<typeof UserStatusSchema>;
 /** What `POST /auth/login` and the other sign-ins answer. */
 export type Session = Static<typeof SessionSchema>;

@@ -15,7 +15,7 @@ import { messages } from '../src/lib/errors.js';
 import { registration } from './helpers/accounts.js';
 import { backends } from './helpers/app.js';
 import { createPostgresCluster, type PostgresCluster } from './helpers/postgres-cluster.js';
-import { freePort, startApi, waitFor, type ApiProcess } from './helpers/processes.js';
+import { type Answer, call, freePort, logLines, startApi, waitFor, type ApiProcess } from './helpers/processes.js';
 import { mountSmallDisk, type SmallDisk } from './helpers/small-disk.js';
 
 const apiDir = fileURLToPath(new URL('../', import.meta.url));
@@ -59,31 +59,8 @@ function startExpectingExit(env: Record<string, string | undefined>) {
   );
 }
 
-interface Answer {
-  status: number;
-  body: Record<string, unknown> | null;
-}
-
-async function call(api: ApiProcess, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(`${api.url}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
-
-/** The API's pino lines at `minLevel` or above (warn 40, error 50). */
-function logLines(api: ApiProcess, minLevel: number): Array<{ level: number; msg: string }> {
-  return api
-    .output()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line))
-    .filter((line) => line.level >= minLevel);
-}
+/** The status and body of an answer, to compare whole. */
+const statusAndBody = ({ status, body }: Answer) => ({ status, body });
 
 /** One unlabelled metric's value from a scrape of the metrics port ('absent' when the scrape has no such line). */
 async function metric(metricsPort: number, name: string): Promise<string> {
@@ -129,12 +106,12 @@ async function fillAndFree(
     250,
   );
   assert.deepEqual(ready.body, cannotWrite);
-  assert.deepEqual(await call(api, 'GET', '/health'), { status: 503, body: cannotWrite });
-  assert.deepEqual(await call(api, 'GET', '/health/live'), { status: 200, body: { status: 'ok' } });
+  assert.deepEqual(statusAndBody(await call(api, 'GET', '/health')), { status: 503, body: cannotWrite });
+  assert.deepEqual(statusAndBody(await call(api, 'GET', '/health/live')), { status: 200, body: { status: 'ok' } });
   assert.equal(await metric(metricsPort, 'portal_database_writable'), '0');
   assert.equal(await metric(metricsPort, 'portal_database_up'), '1', 'the database still answers reads');
   for (let i = 0; i < 3; i++) {
-    assert.deepEqual(await call(api, 'POST', '/auth/register', registration(email)), {
+    assert.deepEqual(statusAndBody(await call(api, 'POST', '/auth/register', registration(email))), {
       status: 503,
       body: unavailable,
     });
@@ -150,7 +127,10 @@ async function fillAndFree(
     20_000,
     250,
   );
-  assert.deepEqual(await call(api, 'GET', '/health'), { status: 200, body: { status: 'ok', database: 'ok' } });
+  assert.deepEqual(statusAndBody(await call(api, 'GET', '/health')), {
+    status: 200,
+    body: { status: 'ok', database: 'ok' },
+  });
   assert.equal(await metric(metricsPort, 'portal_database_writable'), '1');
   const registered = await call(api, 'POST', '/auth/register', registration(email));
   assert.equal(registered.status, 201, JSON.stringify(registered.body));

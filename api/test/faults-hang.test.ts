@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { messages } from '../src/lib/errors.js';
 import { buildTestApp, login } from './helpers/app.js';
 import { createPostgresCluster, type PostgresCluster } from './helpers/postgres-cluster.js';
-import { sleep, startApi, waitFor, type ApiProcess } from './helpers/processes.js';
+import { logLines, sleep, startApi, waitFor, type ApiProcess } from './helpers/processes.js';
 
 interface Timed {
   path: string;
@@ -75,16 +75,6 @@ function assertSpanish503(answer: Timed) {
   assert.deepEqual(answer.body, unavailable, `${answer.path}: ${JSON.stringify(answer.body)}`);
   assert.equal(answer.headers?.get('x-content-type-options'), 'nosniff', `${answer.path} carries the security headers`);
   assert.match(answer.headers?.get('content-security-policy') ?? '', /default-src 'none'/);
-}
-
-/** The API's pino lines at `minLevel` or above (warn 40, error 50). */
-function logLines(api: ApiProcess, minLevel: number): Array<{ level: number; msg: string; [key: string]: unknown }> {
-  return api
-    .output()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line))
-    .filter((line) => line.level >= minLevel);
 }
 
 const databaseTimeoutMs = 2_000;

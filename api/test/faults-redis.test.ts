@@ -12,39 +12,17 @@ import { messages } from '../src/lib/errors.js';
 import { registration } from './helpers/accounts.js';
 import { adminEmail, adminPassword, type Backend, forEachBackend } from './helpers/app.js';
 import { generateEcKeyPem } from './helpers/keys.js';
-import { freePort, sleep, startApi, waitFor, type ApiProcess } from './helpers/processes.js';
+import {
+  type Answer,
+  call,
+  freePort,
+  logLines,
+  sleep,
+  startApi,
+  waitFor,
+  type ApiProcess,
+} from './helpers/processes.js';
 import { type RedisServer, startRedisServer } from './helpers/redis-server.js';
-
-interface Answer {
-  status: number;
-  body: { message?: string; code?: string; access_token?: string; retryAfter?: number; redis?: string } | null;
-  retryAfter: string | null;
-  ms: number;
-}
-
-async function call(url: string, method: string, path: string, body?: unknown, token?: string): Promise<Answer> {
-  const began = performance.now();
-  try {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(15_000),
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: text ? JSON.parse(text) : null,
-      retryAfter: response.headers.get('retry-after'),
-      ms: performance.now() - began,
-    };
-  } catch (error) {
-    return { status: 0, body: { message: String(error) }, retryAfter: null, ms: performance.now() - began };
-  }
-}
 
 const signIn = (api: ApiProcess, password = adminPassword, email = adminEmail) =>
   call(api.url, 'POST', '/auth/login', { email, password });
@@ -55,14 +33,6 @@ async function metric(metricsUrl: string, name: string): Promise<number> {
   const line = text.split('\n').find((row) => row.startsWith(`${name} `));
   return line ? Number(line.split(' ')[1]) : 0;
 }
-
-/** The pino lines the API printed, parsed (anything else it printed is skipped). */
-const logLines = (api: ApiProcess) =>
-  api
-    .output()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as { level: number; msg: string });
 
 /** The database a backend's API process uses: a folder of its own (PGlite) or a database of its own (PostgreSQL). */
 async function databaseFor(backend: Backend): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {

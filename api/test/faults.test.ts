@@ -12,37 +12,12 @@ import { isDatabaseUnavailable, messages } from '../src/lib/errors.js';
 import { registration, testRedisUrl } from './helpers/accounts.js';
 import { generateEcKeyPem } from './helpers/keys.js';
 import { createPostgresCluster, type PostgresCluster } from './helpers/postgres-cluster.js';
-import { sleep, startApi, waitFor, type ApiProcess } from './helpers/processes.js';
+import { type Answer, call as callWithin, sleep, startApi, waitFor, type ApiProcess } from './helpers/processes.js';
 import { codeInReceived, startSink, type SmtpSink } from './helpers/smtp-sink.js';
 
-interface Answer {
-  status: number;
-  body: { message?: string; code?: string; access_token?: string } | null;
-  retryAfter: string | null;
-}
-
 /** One HTTP call as a client makes it: it gives up after 10 s, and then the answer counts as status 0. */
-async function call(api: ApiProcess, method: string, path: string, body?: unknown, token?: string): Promise<Answer> {
-  try {
-    const response = await fetch(`${api.url}${path}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: text ? JSON.parse(text) : null,
-      retryAfter: response.headers.get('retry-after'),
-    };
-  } catch (error) {
-    return { status: 0, body: { message: String(error) }, retryAfter: null };
-  }
-}
+const call = (api: ApiProcess, method: string, path: string, body?: unknown, token?: string) =>
+  callWithin(api, method, path, body, token, 10_000);
 
 const password = registration('x@y.z').password as string;
 const unavailable = { statusCode: 503, message: messages.unavailable, code: 'SERVICE_UNAVAILABLE' };

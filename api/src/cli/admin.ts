@@ -37,7 +37,7 @@ const usage = `Uso: npm run admin -- <orden> [argumentos]
   clientes-oidc               lista los clientes OpenID Connect (apps que inician sesión con el portal) y sus URIs
   crear-cliente-oidc <nombre> --redireccion <uri> [--redireccion <uri>…] [--publico] [--primera-parte]
                      [--app <id>] [--tras-cerrar <uri>…] [--cierre-sesion <uri>] [--inicio-sesion <uri>]
-                     [--permisos openid,profile,email,phone,plan,offline_access]
+                     [--permisos openid,profile,email,phone,plan,organization,offline_access]
                               registra un cliente; el secreto (confidencial) se muestra una sola vez
   modificar-cliente-oidc <client_id> [--nombre <nombre>] [--redireccion <uri>…]
                      [--tras-cerrar <uri>… | --sin-tras-cerrar] [--cierre-sesion <uri> | --sin-cierre-sesion]

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { PlanCompany, PlanOrigin } from './auth.js';
 import { Nullable } from './common.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
@@ -19,6 +20,8 @@ export const UserAppPlanInfo = Type.Object(
           id: Type.Integer(),
           nombre: Type.String(),
           fechaVencimiento: Nullable(Type.String({ format: 'date-time' })),
+          origen: PlanOrigin,
+          empresa: PlanCompany,
         },
         { additionalProperties: false },
       ),

@@ -160,7 +160,7 @@ export interface TestApp {
 export async function buildTestApp(
   backend: Backend,
   overrides: Partial<Config> = {},
-  options: Pick<BuildAppOptions, 'mailTransport' | 'clock' | 'logStream'> & {
+  options: Pick<BuildAppOptions, 'mailTransport' | 'clock' | 'logStream' | 'domainLookup'> & {
     waitForChannel?: boolean;
     /**
      * The PostgreSQL statement bound, for a suite that writes tens of thousands of rows in one statement to set up a

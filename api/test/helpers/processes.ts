@@ -116,3 +116,75 @@ export async function startApi(
   }
   return api;
 }
+
+/** What a test reads of an answer: fields of the JSON error or success body. */
+export interface AnswerBody {
+  [field: string]: unknown;
+  message?: string;
+  code?: string;
+  access_token?: string;
+  retryAfter?: number;
+  status?: string;
+  redis?: string;
+}
+
+export interface Answer {
+  /** 0 when the client gave up (no answer within its timeout, or the connection failed). */
+  status: number;
+  body: AnswerBody | null;
+  retryAfter: string | null;
+  /** How long the answer took, as the client saw it. */
+  ms: number;
+}
+
+/**
+ * One HTTP call as a client makes it, to an API process or a URL: JSON in and out, a bearer token if given. It gives up
+ * after `timeoutMs`, and then the answer counts as status 0 with the error as its message.
+ */
+export async function call(
+  target: string | { url: string },
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+  timeoutMs = 15_000,
+): Promise<Answer> {
+  const began = performance.now();
+  try {
+    const response = await fetch(`${typeof target === 'string' ? target : target.url}${path}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      body: text ? JSON.parse(text) : null,
+      retryAfter: response.headers.get('retry-after'),
+      ms: performance.now() - began,
+    };
+  } catch (error) {
+    return { status: 0, body: { message: String(error) }, retryAfter: null, ms: performance.now() - began };
+  }
+}
+
+/** A pino line the API printed. */
+export interface LogLine {
+  [field: string]: unknown;
+  level: number;
+  msg: string;
+}
+
+/** The API's pino lines at `minLevel` or above (info 30, warn 40, error 50), parsed; anything else it printed is skipped. */
+export function logLines(api: ApiProcess, minLevel = 0): LogLine[] {
+  return api
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine)
+    .filter((line) => line.level >= minLevel);
+}

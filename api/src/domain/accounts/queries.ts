@@ -1,32 +1,15 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { apps, plans, userPlans, users, type User } from '../../db/schema.js';
+import { plans, userPlans, users, type User } from '../../db/schema.js';
+import { entitlements } from '../apps-and-plans/effective-plans.js';
 import { freePlanName } from '../../db/seed-data.js';
 import { dropRegistrations } from '../registration/pending-registrations.js';
+import { joinByEmailDomain } from '../companies/domains.js';
 
 export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
   const [user] = await db.select().from(users).where(eq(users.email, email));
   return user;
 }
-
-function planRowsQuery(db: Db) {
-  return db
-    .select({
-      id: userPlans.id,
-      fechaVencimiento: userPlans.fechaVencimiento,
-      plan: { nombre: plans.nombre, descripcion: plans.descripcion },
-      app: { id: apps.id, nombre: apps.nombre },
-    })
-    .from(userPlans)
-    .innerJoin(plans, eq(plans.id, userPlans.planId))
-    .innerJoin(apps, eq(apps.id, userPlans.appId))
-    .where(eq(userPlans.userId, sql.placeholder('userId')))
-    .orderBy(asc(userPlans.appId))
-    .prepare('current_user_plans');
-}
-
-// Built once per database: `GET /auth/user` is the most frequent signed-in request.
-const planRowsQueries = new WeakMap<Db, ReturnType<typeof planRowsQuery>>();
 
 /** A user as the admin screens show it. */
 export function userListItem(
@@ -45,20 +28,32 @@ export function userListItem(
   };
 }
 
-/** The user as `GET /auth/user` shows it: the admin list's fields, the presentation and one plan per app; never the password hash. */
-export async function currentUserView(db: Db, user: User) {
-  let query = planRowsQueries.get(db);
-  if (!query) {
-    query = planRowsQuery(db);
-    planRowsQueries.set(db, query);
-  }
-  const rows = await query.execute({ userId: user.id });
+/**
+ * The user as `GET /auth/user` shows it: the admin list's fields, the presentation, one plan per app by the one plan
+ * rule (domain/apps-and-plans/effective-plans.ts) with where it comes from, and the person's companies; never the
+ * password hash. `now` judges expiries (the app's clock).
+ */
+export async function currentUserView(db: Db, user: User, now?: number) {
+  return (await currentUserViewUntil(db, user, now)).view;
+}
 
-  return {
+/** The view, and until when it holds with no row changed (the earliest expiry it names; null: none). */
+export async function currentUserViewUntil(db: Db, user: User, now?: number) {
+  const { plans, empresas, validUntil } = await entitlements(db, user.id, { now });
+  const view = {
     ...userListItem(user),
     presentacion: user.presentacion,
-    planesUsuarios: rows.map((row) => ({ ...row, fechaVencimiento: row.fechaVencimiento?.toISOString() ?? null })),
+    planesUsuarios: plans.map((entry) => ({
+      id: entry.rowId,
+      fechaVencimiento: entry.fechaVencimiento?.toISOString() ?? null,
+      plan: { nombre: entry.plan.nombre, descripcion: entry.plan.descripcion },
+      app: entry.app,
+      origen: entry.origen,
+      empresa: entry.empresa,
+    })),
+    empresas,
   };
+  return { view, validUntil };
 }
 
 export type CurrentUserView = Awaited<ReturnType<typeof currentUserView>>;
@@ -82,7 +77,7 @@ export async function activateUser(tx: Db, userId: number): Promise<boolean> {
     .update(users)
     .set({ status: 'active', passwordHash: null })
     .where(and(eq(users.id, userId), eq(users.status, 'pending_verification')))
-    .returning({ id: users.id });
+    .returning({ email: users.email });
   if (activated.length === 0) return false;
   await dropRegistrations(tx, userId);
   const freePlans = await tx
@@ -95,6 +90,7 @@ export async function activateUser(tx: Db, userId: number): Promise<boolean> {
       .values(freePlans.map((plan) => ({ userId, ...plan })))
       .onConflictDoNothing({ target: [userPlans.userId, userPlans.appId] });
   }
+  await joinByEmailDomain(tx, userId, activated[0]?.email ?? '');
   return true;
 }
 

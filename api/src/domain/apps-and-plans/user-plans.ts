@@ -6,11 +6,15 @@ import type { ChangePlanBody } from '../../schemas/user-plans.js';
 import { type AuditActor, recordAudit } from '../accounts/audit.js';
 import { accountMessages } from '../accounts/messages.js';
 import { userExists } from '../accounts/queries.js';
+import { entitlements } from './effective-plans.js';
 import { appMessages } from './messages.js';
 import { apps, plans, userPlans } from '../../db/schema.js';
 
-/** Per app that has plans: the user's current plan there (or null) and the plans to choose from. */
-export async function userAppPlans(db: Db, userId: number, onlyAppId?: number) {
+/**
+ * Per app that has plans: the user's current plan there by the one plan rule (or null) with where it comes from,
+ * and the plans to choose from.
+ */
+export async function userAppPlans(db: Db, userId: number, onlyAppId?: number, now?: number) {
   const appRows = await db
     .selectDistinct({ id: apps.id, nombre: apps.nombre })
     .from(apps)
@@ -24,23 +28,20 @@ export async function userAppPlans(db: Db, userId: number, onlyAppId?: number) {
     .from(plans)
     .where(inArray(plans.appId, appIds))
     .orderBy(asc(plans.id));
-  const current = await db
-    .select({
-      appId: userPlans.appId,
-      id: plans.id,
-      nombre: plans.nombre,
-      fechaVencimiento: userPlans.fechaVencimiento,
-    })
-    .from(userPlans)
-    .innerJoin(plans, eq(plans.id, userPlans.planId))
-    .where(and(eq(userPlans.userId, userId), inArray(userPlans.appId, appIds)));
+  const { plans: current } = await entitlements(db, userId, { appId: onlyAppId, now });
 
   return appRows.map((app) => {
-    const mine = current.find((row) => row.appId === app.id);
+    const mine = current.find((row) => row.app.id === app.id);
     return {
       app,
       planActual: mine
-        ? { id: mine.id, nombre: mine.nombre, fechaVencimiento: mine.fechaVencimiento?.toISOString() ?? null }
+        ? {
+            id: mine.plan.id,
+            nombre: mine.plan.nombre,
+            fechaVencimiento: mine.fechaVencimiento?.toISOString() ?? null,
+            origen: mine.origen,
+            empresa: mine.empresa,
+          }
         : null,
       planesApp: planRows.filter((plan) => plan.appId === app.id).map(({ id, nombre }) => ({ id, nombre })),
     };

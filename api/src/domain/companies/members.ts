@@ -1,5 +1,21 @@
+import { and, asc, count, eq, gt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { companyMembers, type CompanyRole, type MemberStatus } from '../../db/schema.js';
+import {
+  companies,
+  companyLicences,
+  companyMembers,
+  companySeats,
+  type CompanyRole,
+  type MemberStatus,
+  passkeys,
+  totpFactors,
+  users,
+} from '../../db/schema.js';
+import { HttpError } from '../../lib/errors.js';
+import { type AuditActor, recordAudit } from '../accounts/audit.js';
+import type { CompanyAccess } from './access.js';
+import { decodeCursor, emailCondition, encodeCursor, FILTERED_TOTAL_CAP } from './member-search.js';
+import { companyMessages } from './messages.js';
 
 /**
  * Makes `userId` a member of the company with `role` (an accepted invitation, a domain join, the operator). A person
@@ -18,4 +34,269 @@ export async function addMember(
     .onConflictDoNothing({ target: [companyMembers.companyId, companyMembers.userId] })
     .returning({ userId: companyMembers.userId });
   return added.length > 0;
+}
+
+/** A member as the API shows them (`Miembro`). */
+export interface MemberView {
+  idUsuario: number;
+  email: string;
+  nombre: string;
+  apellido: string;
+  rol: CompanyRole;
+  estado: 'activo' | 'pendiente';
+  segundoFactor: boolean;
+  /** The apps whose seat the member holds. */
+  puestos: number[];
+  desde: string;
+}
+
+const memberColumns = {
+  userId: companyMembers.userId,
+  email: users.email,
+  name: users.name,
+  lastName: users.lastName,
+  role: companyMembers.role,
+  status: companyMembers.status,
+  createdAt: companyMembers.createdAt,
+  secondFactor: sql<boolean>`(exists (select 1 from ${totpFactors} where ${totpFactors.userId} = ${users.id}
+    and ${totpFactors.confirmedAt} is not null) or exists (select 1 from ${passkeys} where ${passkeys.userId} = ${users.id}))`,
+  // Text, not an array: both drivers read it alike.
+  seats: sql<string>`(select coalesce(string_agg(${companySeats.appId}::text, ',' order by ${companySeats.appId}), '')
+    from ${companySeats} where ${companySeats.companyId} = ${companyMembers.companyId}
+    and ${companySeats.userId} = ${companyMembers.userId})`,
+};
+
+type MemberRow = {
+  userId: number;
+  email: string;
+  name: string;
+  lastName: string;
+  role: CompanyRole;
+  status: MemberStatus;
+  createdAt: Date;
+  secondFactor: boolean;
+  seats: string;
+};
+
+function memberView(row: MemberRow): MemberView {
+  return {
+    idUsuario: row.userId,
+    email: row.email,
+    nombre: row.name,
+    apellido: row.lastName,
+    rol: row.role,
+    estado: row.status === 'active' ? 'activo' : 'pendiente',
+    segundoFactor: row.secondFactor === true,
+    puestos: row.seats ? row.seats.split(',').map(Number) : [],
+    desde: new Date(row.createdAt).toISOString(),
+  };
+}
+
+const memberNotFound = () => new HttpError(404, companyMessages.memberNotFound, 'MIEMBRO_NO_ENCONTRADO');
+
+/** One member of the company as the API shows them, or the 404 MIEMBRO_NO_ENCONTRADO. */
+export async function getMember(db: Db, companyId: number, userId: number): Promise<MemberView> {
+  const [row] = await db
+    .select(memberColumns)
+    .from(companyMembers)
+    .innerJoin(users, eq(users.id, companyMembers.userId))
+    .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.userId, userId)));
+  if (!row) throw memberNotFound();
+  return memberView(row);
+}
+
+export interface MemberListQuery {
+  email?: string;
+  cursor?: string;
+  limit: number;
+}
+
+/**
+ * A page of the company's members in the order of their user ids, after the member the cursor names; `siguiente` is
+ * the cursor of the next page (null on the last). `total` is exact without a filter; with an email filter it stops at
+ * FILTERED_TOTAL_CAP (`totalLimitado`).
+ */
+export async function listMembers(db: Db, companyId: number, query: MemberListQuery) {
+  const after = query.cursor ? decodeCursor(query.cursor, 1)[0] : undefined;
+  const email = query.email?.trim() ? emailCondition(db, query.email) : undefined;
+  const ofCompany = eq(companyMembers.companyId, companyId);
+  const rows = await db
+    .select(memberColumns)
+    .from(companyMembers)
+    .innerJoin(users, eq(users.id, companyMembers.userId))
+    .where(and(ofCompany, after ? gt(companyMembers.userId, after) : undefined, email))
+    .orderBy(asc(companyMembers.userId))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const hasNext = rows.length > query.limit;
+
+  let total: number;
+  if (!email) {
+    const [row] = await db.select({ n: count() }).from(companyMembers).where(ofCompany);
+    total = row?.n ?? 0;
+  } else if (!after && !hasNext) {
+    // The first page holds every match.
+    total = page.length;
+  } else {
+    const matches = db
+      .select({ one: sql`1` })
+      .from(companyMembers)
+      .innerJoin(users, eq(users.id, companyMembers.userId))
+      .where(and(ofCompany, email))
+      .limit(FILTERED_TOTAL_CAP + 1)
+      .as('matches');
+    const [row] = await db.select({ n: count() }).from(matches);
+    total = row?.n ?? 0;
+  }
+  const limited = total > FILTERED_TOTAL_CAP;
+  const last = page.at(-1);
+  return {
+    data: page.map(memberView),
+    total: limited ? FILTERED_TOTAL_CAP : total,
+    totalLimitado: limited,
+    siguiente: hasNext && last ? encodeCursor([last.userId]) : null,
+  };
+}
+
+/** Who acts on the company: how they reached it (company-access.ts) and who they are for the audit log. */
+export interface CompanyActor {
+  access: CompanyAccess;
+  audit: AuditActor;
+}
+
+/** Only a propietario (or a platform administrator) grants or takes away 'propietario'. */
+function mayHandleOwners(actor: CompanyActor): boolean {
+  return actor.access.platform || actor.access.role === 'propietario';
+}
+
+/**
+ * Locks the company's row, so that changes to its owners run one after another: two owners demoting each other at
+ * once would otherwise each see the other still there, and leave none.
+ */
+async function lockCompany(tx: Db, companyId: number): Promise<void> {
+  await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, companyId)).for('update');
+}
+
+async function lockedMember(tx: Db, companyId: number, userId: number) {
+  const [member] = await tx
+    .select({
+      userId: companyMembers.userId,
+      role: companyMembers.role,
+      status: companyMembers.status,
+      email: sql<string>`(select ${users.email} from ${users} where ${users.id} = ${companyMembers.userId})`,
+    })
+    .from(companyMembers)
+    .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.userId, userId)))
+    .for('update');
+  if (!member) throw memberNotFound();
+  return member;
+}
+
+/** Refuses (409 ULTIMO_PROPIETARIO) to take away the company's last active owner; the company row is locked. */
+async function keepOneOwner(
+  tx: Db,
+  companyId: number,
+  member: { userId: number; role: CompanyRole; status: MemberStatus },
+) {
+  if (member.role !== 'propietario' || member.status !== 'active') return;
+  const [others] = await tx
+    .select({ n: count() })
+    .from(companyMembers)
+    .where(
+      and(
+        eq(companyMembers.companyId, companyId),
+        eq(companyMembers.role, 'propietario'),
+        eq(companyMembers.status, 'active'),
+        ne(companyMembers.userId, member.userId),
+      ),
+    );
+  if ((others?.n ?? 0) === 0) throw new HttpError(409, companyMessages.lastOwner, 'ULTIMO_PROPIETARIO');
+}
+
+const onlyOwners = () => new HttpError(403, companyMessages.onlyOwnerGrantsOwner, 'SOLO_PROPIETARIO');
+
+/** Gives a member another role, in the caller's transaction; the same role changes and records nothing. */
+export async function changeMemberRole(
+  tx: Db,
+  actor: CompanyActor,
+  companyId: number,
+  userId: number,
+  role: CompanyRole,
+): Promise<void> {
+  await lockCompany(tx, companyId);
+  const member = await lockedMember(tx, companyId, userId);
+  if (member.role === role) return;
+  if ((role === 'propietario' || member.role === 'propietario') && !mayHandleOwners(actor)) throw onlyOwners();
+  if (role !== 'propietario') await keepOneOwner(tx, companyId, member);
+  await tx
+    .update(companyMembers)
+    .set({ role })
+    .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.userId, userId)));
+  await recordAudit(tx, actor.audit, [
+    {
+      action: 'company.member_role_change',
+      target: { type: 'company', id: companyId },
+      details: { userId, email: member.email, from: member.role, to: role },
+      companyId,
+    },
+  ]);
+}
+
+/**
+ * Takes a person out of the company, in the caller's transaction; their seats go back to the licences (the
+ * membership's foreign key cascades, the trigger of migration 0020 counts). The company's licences are locked first,
+ * in the order a seat assignment locks one, so that a removal and an assignment at once wait for each other instead
+ * of deadlocking.
+ */
+export async function removeMember(tx: Db, actor: CompanyActor, companyId: number, userId: number): Promise<void> {
+  await lockCompany(tx, companyId);
+  await tx
+    .select({ id: companyLicences.id })
+    .from(companyLicences)
+    .where(eq(companyLicences.companyId, companyId))
+    .orderBy(asc(companyLicences.appId))
+    .for('update');
+  const member = await lockedMember(tx, companyId, userId);
+  if (member.role === 'propietario' && !mayHandleOwners(actor)) throw onlyOwners();
+  await keepOneOwner(tx, companyId, member);
+  const seats = await tx
+    .delete(companySeats)
+    .where(and(eq(companySeats.companyId, companyId), eq(companySeats.userId, userId)))
+    .returning({ appId: companySeats.appId });
+  await tx
+    .delete(companyMembers)
+    .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.userId, userId)));
+  await recordAudit(tx, actor.audit, [
+    {
+      action: 'company.member_remove',
+      target: { type: 'company', id: companyId },
+      details: {
+        userId,
+        email: member.email,
+        role: member.role,
+        seats: seats.map((seat) => seat.appId).sort((a, b) => a - b),
+      },
+      companyId,
+    },
+  ]);
+}
+
+/** Lets in a person waiting after a domain join (409 MIEMBRO_NO_PENDIENTE for one already in). */
+export async function approveMember(tx: Db, actor: CompanyActor, companyId: number, userId: number): Promise<void> {
+  const member = await lockedMember(tx, companyId, userId);
+  if (member.status !== 'pending_approval') {
+    throw new HttpError(409, companyMessages.memberNotPending, 'MIEMBRO_NO_PENDIENTE');
+  }
+  await tx
+    .update(companyMembers)
+    .set({ status: 'active' })
+    .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.userId, userId)));
+  await recordAudit(tx, actor.audit, [
+    {
+      action: 'company.member_approve',
+      target: { type: 'company', id: companyId },
+      details: { userId, email: member.email },
+      companyId,
+    },
+  ]);
 }

@@ -3,4 +3,35 @@ export const companyMessages = {
   companyNotFound: 'Empresa no encontrada',
   companySuspended: 'La empresa está suspendida: solo un administrador de la plataforma puede cambiarla',
   notCompanyManager: 'Solo los propietarios y administradores de la empresa pueden hacer esto',
+  // Companies and licences (platform administrators).
+  companyNameRequired: 'Escribe el nombre de la empresa (de 1 a 100 caracteres, en una línea)',
+  companyExists: (name: string) => `Ya existe una empresa llamada «${name}»`,
+  nothingToChange: 'Indica qué cambiar',
+  seatsOutOfRange: 'Los puestos deben ser un número entero entre 1 y 100 000',
+  expiryInvalid: "Datos inválidos: 'fechaVencimiento' no tiene un formato válido",
+  expiryInPast: 'La fecha de vencimiento debe ser posterior a este momento',
+  licenceExists: 'La empresa ya tiene una licencia de esta app: cámbiala en lugar de crear otra',
+  licenceNotFound: 'La empresa no tiene licencia de esta app',
+  seatsExceeded: (count: number) =>
+    `Hay ${count} ${count === 1 ? 'puesto asignado' : 'puestos asignados'} de más: la empresa debe retirar ${count} antes de asignar otros`,
+  licenceExpired:
+    'La licencia ha vencido: sus puestos ya no dan el plan y no se pueden asignar otros hasta que se renueve',
+  // Invitations.
+  alreadyMember: 'Esa dirección ya es de un miembro de la empresa',
+  invitationPending: 'Esa dirección ya tiene una invitación pendiente: reenvíala o revócala',
+  onlyOwnerInvitesOwner: 'Solo un propietario de la empresa puede invitar a un propietario',
+  invitationNotFound: 'Invitación no encontrada',
+  invitationNotPending: 'La invitación ya fue aceptada o revocada',
+  invitationInvalid: 'La invitación no es válida: el código es incorrecto, venció o fue revocada, o es para otro email',
+  // Email domains: claiming, proving (DNS TXT or a platform administrator) and joining by one.
+  domainInvalid: 'El dominio no es válido: escribe solo el dominio de los emails de la empresa, como empresa.cl',
+  domainPublic: (domain: string) =>
+    `${domain} es un dominio de correo gratuito o público: la empresa solo puede probar un dominio propio`,
+  domainOfAnotherCompany: (domain: string) => `El dominio ${domain} ya está probado por otra empresa`,
+  domainNotFound: 'La empresa no tiene ese dominio',
+  domainTooMany: (max: number) => `Una empresa puede tener a lo sumo ${max} dominios`,
+  txtRecordNotFound: (name: string, value: string) =>
+    `No encontramos el registro TXT ${name} con el valor ${value}. Publícalo en el DNS del dominio y vuelve a intentarlo (los cambios pueden tardar en verse)`,
+  dnsUnavailable: 'No pudimos consultar el DNS del dominio; inténtalo de nuevo en unos minutos',
+  domainConfirmPlatformOnly: 'Solo un administrador de la plataforma puede confirmar un dominio sin el registro TXT',
 } as const;

@@ -3,6 +3,8 @@ import { type Db, rowsOf } from '../../db/client.js';
 
 // Every figure of the admin dashboard, computed in UTC from the database. A "paid" plan is one whose name is not
 // 'free' (spec §3) and whose monthly price is above zero; a subscription is active while it has not expired.
+// Subscriptions are people's own plans (user_plans): a company's seats are one licence sold to the company, not a
+// subscription each, and are not counted here (docs/decisions/0077-one-plan-rule-and-organization-scope.md).
 
 export interface Figure {
   value: number;

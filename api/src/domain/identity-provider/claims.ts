@@ -1,15 +1,32 @@
 // What the provider says about a person (OpenID Connect Core §5.1): from the account, and for a client tied to a
 // catalogue app, the person's plan there, so the app learns the entitlement from the token.
-import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { plans, userPlans, type User } from '../../db/schema.js';
+import type { User } from '../../db/schema.js';
 import { e164Phone } from '../../lib/phone.js';
+import { entitlements, organizationClaim, type PlanOrigin } from '../apps-and-plans/effective-plans.js';
 
-/** The `plan` claim: the person's plan in the client's app, or null when they have none there. */
+/**
+ * The `plan` claim: the person's plan in the client's app by the one plan rule (their own or a company seat), or
+ * null when none is named there.
+ */
 export interface PlanClaim {
   id: number;
   nombre: string;
   fechaVencimiento: string | null;
+  origen: PlanOrigin;
+  empresa: { id: number; nombre: string } | null;
+}
+
+/** The `organization` claim (scope `organization`): Keycloak's shape, by company name, with its id and the roles. */
+export type OrganizationClaim = Record<string, { id: string; roles: string[] }>;
+
+/** What the claims say beyond the account, read together and kept together (provider.ts). */
+export interface EntitlementClaims {
+  /** Undefined for a client tied to no catalogue app (no `plan` claim at all). */
+  plan: PlanClaim | null | undefined;
+  organization: OrganizationClaim;
+  /** The earliest expiry named (epoch ms): not used from then on. Null: none. */
+  until: number | null;
 }
 
 export interface PortalClaims {
@@ -23,6 +40,7 @@ export interface PortalClaims {
   phone_number?: string;
   phone_number_verified?: boolean;
   plan?: PlanClaim | null;
+  organization?: OrganizationClaim;
 }
 
 /** The subject of a user: the account id, stable for its life and never the email. */
@@ -35,13 +53,29 @@ export function userIdOf(sub: string): number | undefined {
   return id <= 2_147_483_647 ? id : undefined;
 }
 
+/** The plan claim of `appId` (null: no app) and the organization claim, in one read. */
+export async function entitlementClaims(db: Db, userId: number, appId: number | null): Promise<EntitlementClaims> {
+  // Without an app, only the memberships matter: app id 0 names no app, so no plan row is read.
+  const read = await entitlements(db, userId, { appId: appId ?? 0 });
+  const entry = read.plans[0];
+  const plan =
+    appId === null
+      ? undefined
+      : entry
+        ? {
+            id: entry.plan.id,
+            nombre: entry.plan.nombre,
+            fechaVencimiento: entry.fechaVencimiento?.toISOString() ?? null,
+            origen: entry.origen,
+            empresa: entry.empresa,
+          }
+        : null;
+  return { plan, organization: organizationClaim(read.empresas), until: appId === null ? null : read.validUntil };
+}
+
+/** The plan claim alone. */
 export async function planClaim(db: Db, userId: number, appId: number): Promise<PlanClaim | null> {
-  const [row] = await db
-    .select({ id: plans.id, nombre: plans.nombre, fechaVencimiento: userPlans.fechaVencimiento })
-    .from(userPlans)
-    .innerJoin(plans, eq(plans.id, userPlans.planId))
-    .where(and(eq(userPlans.userId, userId), eq(userPlans.appId, appId)));
-  return row ? { id: row.id, nombre: row.nombre, fechaVencimiento: row.fechaVencimiento?.toISOString() ?? null } : null;
+  return (await entitlementClaims(db, userId, appId)).plan ?? null;
 }
 
 /** A stored phone in E.164; phones kept from before that rule and no longer readable are left out, not guessed. */
@@ -59,7 +93,11 @@ function storedPhone(phone: string): string | undefined {
  * only through its emailed code, an administrator's verification, or a provider's verified email: its email is
  * verified. The phone is typed by the person and never proven.
  */
-export function accountClaims(user: User, plan: PlanClaim | null | undefined): PortalClaims {
+export function accountClaims(
+  user: User,
+  plan: PlanClaim | null | undefined,
+  organization?: OrganizationClaim,
+): PortalClaims {
   const phone = storedPhone(user.phone);
   return {
     sub: subjectOf(user.id),
@@ -70,5 +108,6 @@ export function accountClaims(user: User, plan: PlanClaim | null | undefined): P
     family_name: user.lastName,
     ...(phone ? { phone_number: phone, phone_number_verified: false } : {}),
     ...(plan !== undefined ? { plan } : {}),
+    ...(organization !== undefined ? { organization } : {}),
   };
 }

@@ -7,9 +7,9 @@
 import type Provider from 'oidc-provider';
 import type { AdapterPayload, Client, Grant } from 'oidc-provider';
 import type { User } from '../../db/schema.js';
-import { accountClaims, type PlanClaim, subjectOf, userIdOf } from './claims.js';
+import { accountClaims, type EntitlementClaims, subjectOf, userIdOf } from './claims.js';
 import type { ProviderMemory } from './provider-memory.js';
-import { clientAllowsOrigin, portalFacts } from './provider.js';
+import { clientAllowsOrigin, entitlementKey, entitlementsStand, portalFacts } from './provider.js';
 
 export interface UserinfoAnswer {
   body: string;
@@ -57,13 +57,13 @@ interface Kept {
   grant: AdapterPayload;
   metadata: AdapterPayload;
   user: User;
-  plan: { plan: PlanClaim | null } | undefined;
+  plan: EntitlementClaims;
   /** Where they are kept. */
   tokenId: string;
   grantId: string;
   clientId: string;
   userId: number;
-  planKey: string | undefined;
+  planKey: string;
 }
 
 /** An answer made from kept values, reused while the memory hands out the very same values. */
@@ -102,9 +102,9 @@ function keptValues(memory: ProviderMemory, tokenId: string, token: AdapterPaylo
   const user = memory.get(userId, 'oidc:account') as User | undefined;
   if (user?.status !== 'active') return undefined;
   const appId = metadata.portal_app_id;
-  const planKey = typeof appId === 'number' ? `oidc:plan:${appId}` : undefined;
-  const plan = planKey === undefined ? undefined : (memory.get(userId, planKey) as Kept['plan'] | undefined);
-  if (planKey !== undefined && !plan) return undefined;
+  const planKey = entitlementKey(typeof appId === 'number' ? appId : null);
+  const plan = memory.get(userId, planKey) as Kept['plan'] | undefined;
+  if (!plan || !entitlementsStand(plan)) return undefined;
   return { token, grant, metadata, user, plan, tokenId, grantId, clientId, userId, planKey };
 }
 
@@ -120,7 +120,8 @@ function stillKept(memory: ProviderMemory, { kept }: Made): boolean {
     memory.payload('Grant', kept.grantId) === kept.grant &&
     memory.client(kept.clientId).value === kept.metadata &&
     memory.get(kept.userId, 'oidc:account') === kept.user &&
-    (kept.planKey === undefined || memory.get(kept.userId, kept.planKey) === kept.plan)
+    memory.get(kept.userId, kept.planKey) === kept.plan &&
+    entitlementsStand(kept.plan)
   );
 }
 
@@ -146,7 +147,10 @@ export function createKeptUserinfo(provider: Provider, memory: ProviderMemory): 
     const scope = grant.getOIDCScopeFiltered(new Set(String(kept.token.scope).split(' ')));
     const rejected = grant.getRejectedOIDCClaims();
     const claims = new provider.Claims(
-      { ...accountClaims(kept.user, appId === null ? undefined : kept.plan?.plan), sub: subjectOf(kept.user.id) },
+      {
+        ...accountClaims(kept.user, appId === null ? undefined : kept.plan.plan, kept.plan.organization),
+        sub: subjectOf(kept.user.id),
+      },
       { client },
     );
     claims.scope(scope);

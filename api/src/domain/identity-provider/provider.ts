@@ -15,7 +15,7 @@ import { oidcConsents, oidcLogoutDeliveries, oidcSessionLinks, sessions, type Us
 import type { SigningKey } from '../tokens/keys.js';
 import { algorithm } from '../tokens/keys.js';
 import { createAdapterFactory } from './adapter.js';
-import { accountClaims, type PlanClaim, planClaim, subjectOf, userIdOf } from './claims.js';
+import { accountClaims, type EntitlementClaims, entitlementClaims, subjectOf, userIdOf } from './claims.js';
 import { clientMetadata, clientSecretMatches, findClient, portalClientMetadata } from './clients.js';
 import type { ProviderMemory } from './provider-memory.js';
 import { logoutPage } from './logout-page.js';
@@ -259,8 +259,8 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
         accountId: subjectOf(user.id),
         async claims() {
           const appId = ctx.oidc.client ? portalFacts(ctx.oidc.client).appId : null;
-          const plan = appId === null ? undefined : await keptPlanClaim(db, deps.memory, user, appId);
-          return accountClaims(user, plan);
+          const kept = await keptEntitlementClaims(db, deps.memory, user, appId);
+          return accountClaims(user, kept.plan, kept.organization);
         },
       };
     },
@@ -423,15 +423,29 @@ async function activeAccount(db: Db, memory: ProviderMemory, sub: string): Promi
   return user.status === 'active' ? user : undefined;
 }
 
-/** The plan claim of a client's app, kept with the account (a plan change notifies it: migration 0011). */
-async function keptPlanClaim(db: Db, memory: ProviderMemory, user: User, appId: number) {
-  const key = `oidc:plan:${appId}`;
-  const kept = memory.get(user.id, key) as { plan: PlanClaim | null } | undefined;
-  if (kept) return kept.plan;
+/** Where the plan and organization claims of a client's app (or of no app) are kept with the account. */
+export const entitlementKey = (appId: number | null) => `oidc:plan:${appId ?? 'none'}`;
+
+/** Whether kept claims still stand: not past the earliest expiry they name, which no notification announces. */
+export const entitlementsStand = (kept: EntitlementClaims, now = Date.now()) => kept.until === null || now < kept.until;
+
+/**
+ * The plan claim of a client's app and the organization claim, kept with the account: a change to a plan, seat,
+ * membership, company or licence notifies it (migrations 0011, 0020), a second factor too (0021).
+ */
+export async function keptEntitlementClaims(
+  db: Db,
+  memory: ProviderMemory,
+  user: User,
+  appId: number | null,
+): Promise<EntitlementClaims> {
+  const key = entitlementKey(appId);
+  const kept = memory.get(user.id, key) as EntitlementClaims | undefined;
+  if (kept && entitlementsStand(kept)) return kept;
   const ticket = memory.ticket();
-  const plan = await planClaim(db, user.id, appId);
-  memory.store(ticket, user, key, { plan });
-  return plan;
+  const read = await entitlementClaims(db, user.id, appId);
+  memory.store(ticket, user, key, read);
+  return read;
 }
 
 /** Sends one back-channel logout with the library's own implementation (logout token signed, posted, status checked). */

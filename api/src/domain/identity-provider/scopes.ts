@@ -1,16 +1,18 @@
 // The scopes a client may ask for, what each reveals, and how the consent screen and /perfil name it.
 
 /** Every scope the provider knows, in the order the consent screen lists them. */
-export const oidcScopes = ['openid', 'profile', 'email', 'phone', 'plan', 'offline_access'] as const;
+export const oidcScopes = ['openid', 'profile', 'email', 'phone', 'plan', 'organization', 'offline_access'] as const;
 export type OidcScope = (typeof oidcScopes)[number];
 
-/** The claims each scope releases (OpenID Connect Core §5.4, and `plan` of ours). */
+/** The claims each scope releases (OpenID Connect Core §5.4, `plan` of ours, Keycloak's `organization`). */
 export const scopeClaims: Record<Exclude<OidcScope, 'offline_access'>, readonly string[]> = {
   openid: ['sub'],
   profile: ['name', 'given_name', 'family_name'],
   email: ['email', 'email_verified'],
   phone: ['phone_number', 'phone_number_verified'],
   plan: ['plan'],
+  // Keycloak's scope and claim name, so partner libraries that know Keycloak's organizations read it as is.
+  organization: ['organization'],
 };
 
 /** What a person reads for each scope, after '{app} podrá:' on the consent screen and in /perfil. */
@@ -20,6 +22,7 @@ export const scopeDescriptions: Record<OidcScope, string> = {
   email: 'Ver tu email',
   phone: 'Ver tu teléfono',
   plan: 'Ver tu plan en esta aplicación y su vencimiento',
+  organization: 'Ver las empresas a las que perteneces y tu rol en cada una',
   offline_access: 'Seguir conectada a tu cuenta aunque no la estés usando',
 };
 

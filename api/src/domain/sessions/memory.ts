@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Db } from '../../db/client.js';
 import type { User } from '../../db/schema.js';
-import { type CurrentUserView, currentUserView } from '../accounts/queries.js';
+import { type CurrentUserView, currentUserViewUntil } from '../accounts/queries.js';
 import { createSessionStateCache, type SessionStateCache, type StateLogger } from './state-cache.js';
 import type { SessionFlags } from './verify.js';
 
@@ -30,13 +30,19 @@ export function createSessionMemory(database: Pick<Database, 'listen'>, db: Db, 
 
 /**
  * `currentUserView` for GET /auth/user: the answer kept in memory with the session state when the user row
- * is the one kept there, so that the most frequent signed-in request reads nothing from the database.
+ * is the one kept there, so that the most frequent signed-in request reads nothing from the database. A kept answer
+ * is not used past the earliest expiry it names (`now`: the app's clock), which no notification announces.
  */
-export async function cachedCurrentUserView(db: Db, state: SessionMemory, user: User): Promise<CurrentUserView> {
-  const kept = state.view(user.id, user);
+export async function cachedCurrentUserView(
+  db: Db,
+  state: SessionMemory,
+  user: User,
+  now = Date.now(),
+): Promise<CurrentUserView> {
+  const kept = state.view(user.id, user, now);
   if (kept) return kept;
   const ticket = state.ticket();
-  const view = await currentUserView(db, user);
-  state.storeView(ticket, user.id, user, view);
+  const { view, validUntil } = await currentUserViewUntil(db, user, now);
+  state.storeView(ticket, user.id, user, view, validUntil);
   return view;
 }

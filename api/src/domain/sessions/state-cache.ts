@@ -72,7 +72,8 @@ interface UserEntry<U, S, V> {
   user: U;
   userBytes: number;
   sessions: Map<string, S>;
-  view?: { value: V; bytes: number };
+  /** `until`: the answer names an expiry then (epoch ms), and is not used from that moment on. */
+  view?: { value: V; bytes: number; until: number | null };
   expiresAt: number;
 }
 
@@ -92,11 +93,13 @@ export interface SessionStateCache<U, S, V> {
   /** Users kept in memory now. */
   readonly entries: number;
   session(userId: number, key: string): { user: U; session: S } | undefined;
-  view(userId: number, user: U): V | undefined;
+  /** The kept answer for this very user row, unless `now` (epoch ms; the app's clock) has reached its `until`. */
+  view(userId: number, user: U, now?: number): V | undefined;
   /** Taken before a database read whose result may be stored. */
   ticket(): ReadTicket;
   storeSession(ticket: ReadTicket, userId: number, user: U, key: string, session: S): U;
-  storeView(ticket: ReadTicket, userId: number, user: U, view: V): void;
+  /** `until`: the answer may differ from then on with no row changed (an expiry it names); null: no such moment. */
+  storeView(ticket: ReadTicket, userId: number, user: U, view: V, until?: number | null): void;
   /** Resolves once every change committed before the call has been applied to this instance's memory. */
   sync(): Promise<void>;
   /**
@@ -326,10 +329,12 @@ export function createSessionStateCache<U extends object, S, V>(
       return { user: entry.user, session };
     },
 
-    view(userId, user) {
+    view(userId, user, now = Date.now()) {
       const entry = touchEntry(userId);
       // Only the answer built from this very user row: a row read elsewhere may be newer or older.
       if (!entry?.view || entry.user !== user) return undefined;
+      // Time passing changes no row, so no notification says a plan or licence it names has expired.
+      if (entry.view.until !== null && now >= entry.view.until) return undefined;
       return entry.view.value;
     },
 
@@ -366,13 +371,13 @@ export function createSessionStateCache<U extends object, S, V>(
       return entry.user;
     },
 
-    storeView(ticket, userId, user, view) {
+    storeView(ticket, userId, user, view, until = null) {
       if (!fresh(ticket, userId)) return;
       const entry = users.get(userId);
       if (!entry || entry.user !== user) return;
       const viewBytes = JSON.stringify(view).length;
       bytes += viewBytes - (entry.view?.bytes ?? 0);
-      entry.view = { value: view, bytes: viewBytes };
+      entry.view = { value: view, bytes: viewBytes, until };
       evict();
     },
 

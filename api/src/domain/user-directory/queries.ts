@@ -7,7 +7,7 @@ import { type EmailSearchPlan, searchPlan, surelyMatchingNow } from './email-sea
 import { choosePaging, type FoundPage, findPage, placeOf } from './paging.js';
 
 /** `%`, `_` and `\` typed by the admin are searched for literally, not as LIKE wildcards. */
-function containing(text: string): string {
+export function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 

@@ -1,6 +1,100 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { createCompany, listCompanies, updateCompany } from '../../domain/companies/companies.js';
+import { createLicence, updateLicence } from '../../domain/companies/licences.js';
+import { signedIn } from '../../plugins/app/authentication.js';
+import { adminErrors, ErrorRef, Page, bearerSecurity as security } from '../../schemas/common.js';
+import {
+  Company,
+  CompanyAppParams,
+  CompanyCreated,
+  CompanyListItem,
+  CompanyListQuery,
+  CompanyParams,
+  CreateCompanyBody,
+  Licence,
+  LicenceBody,
+  LicenceChangeBody,
+  UpdateCompanyBody,
+} from '../../schemas/companies.js';
+
+const tags = ['empresas'];
 
 /** Platform administrators' calls about customer companies, under /admin/empresas: the companies and their licences. */
-const routes: FastifyPluginAsyncTypebox = async (_app) => {};
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '',
+    {
+      schema: {
+        summary: 'Las empresas, las más recientes primero, con sus miembros activos y licencias',
+        tags,
+        security,
+        querystring: CompanyListQuery,
+        response: { 200: Page(CompanyListItem), ...adminErrors },
+      },
+    },
+    async (request) => listCompanies(app.db, request.query),
+  );
+
+  app.post(
+    '',
+    {
+      schema: {
+        summary: 'Crea una empresa (activa); el nombre no puede repetirse, sin distinguir mayúsculas',
+        tags,
+        security,
+        body: CreateCompanyBody,
+        response: { 201: CompanyCreated, 409: ErrorRef, ...adminErrors },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createCompany(app.db, signedIn(request), request.body)),
+  );
+
+  app.patch(
+    '/:id',
+    {
+      schema: {
+        summary: 'Cambia el nombre de una empresa, la suspende o la reactiva',
+        tags,
+        security,
+        params: CompanyParams,
+        body: UpdateCompanyBody,
+        response: { 200: Company, 404: ErrorRef, 409: ErrorRef, ...adminErrors },
+      },
+    },
+    async (request) => updateCompany(app.db, signedIn(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/:id/licencias',
+    {
+      schema: {
+        summary: 'Vende a la empresa una licencia de una app: un plan, un número de puestos y un vencimiento',
+        tags,
+        security,
+        params: CompanyParams,
+        body: LicenceBody,
+        response: { 201: Licence, 404: ErrorRef, 409: ErrorRef, ...adminErrors },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await createLicence(app.db, signedIn(request), request.params.id, request.body)),
+  );
+
+  app.put(
+    '/:id/licencias/:idApp',
+    {
+      schema: {
+        summary:
+          'Cambia el plan, los puestos o el vencimiento de una licencia; bajar los puestos por debajo de los asignados no retira ninguno (ver «aviso»)',
+        tags,
+        security,
+        params: CompanyAppParams,
+        body: LicenceChangeBody,
+        response: { 200: Licence, 404: ErrorRef, ...adminErrors },
+      },
+    },
+    async (request) => updateLicence(app.db, signedIn(request), request.params.id, request.params.idApp, request.body),
+  );
+};
 
 export default routes;

@@ -151,7 +151,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const view = await cachedCurrentUserView(app.db, app.sessionState, signedIn(request).user);
+      const view = await cachedCurrentUserView(app.db, app.sessionState, signedIn(request).user, app.clock());
       // The view is kept in the session memory between requests; so is its JSON, made once by the route's serializer.
       let json = serializedViews.get(view);
       if (json === undefined) {

@@ -1,4 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import companyRoutes from './company.js';
+import domainRoutes from './domains.js';
+import invitationRoutes from './invitations.js';
 
 /**
  * A company's own calls, under /empresas: what its owners and administrators manage (members, invitations, seats,
@@ -7,6 +10,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', app.authenticate);
+  app.register(companyRoutes);
+  app.register(domainRoutes);
+  app.register(invitationRoutes);
 };
 
 export default routes;

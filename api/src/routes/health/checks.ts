@@ -13,11 +13,14 @@ class HealthTimeout extends Error {
 }
 
 /**
- * One thing an instance needs in order to take work. Its name is the field of the 200 answer (`database: 'ok'`); a
- * failure is the 503 it answers. The first failing check in the list gives the answer.
+ * One thing readiness and /health look at; its name is the field of the answer (`database: 'ok'`). A required check is
+ * something an instance needs in order to take work: its failure is the 503 the instance answers (the first failing
+ * one in the list). A reported one is told (`redis: 'down'`, `status: 'degraded'`) without refusing: what every
+ * instance shares, whose outage no balancer can route around (decision 0065).
  */
 export interface HealthCheck {
   readonly name: string;
+  readonly required: boolean;
   /** Undefined when fine, else the answer; within `deadlineMs` whatever happens (not answering in time is a failure). */
   run(request: FastifyRequest, deadlineMs: number): Promise<HttpError | undefined>;
 }
@@ -44,6 +47,7 @@ async function within<T>(what: string, ms: number, work: Promise<T>): Promise<T>
 export function databaseCheck(app: FastifyInstance): HealthCheck {
   return {
     name: 'database',
+    required: true,
     async run(request, deadlineMs) {
       const answers = async () => {
         await app.db.execute(sql`select 1`);
@@ -59,15 +63,40 @@ export function databaseCheck(app: FastifyInstance): HealthCheck {
   };
 }
 
-/** What readiness and /health check, in the order their failures are told. */
-export const healthChecks = (app: FastifyInstance): HealthCheck[] => [databaseCheck(app)];
+/**
+ * Redis answers its PING (`app.redisLink`, plugins/external/redis.ts): reported, not required. Sign-ins and codes wait
+ * for it (answered 503 meanwhile); sessions, pages and the admin panel do not.
+ */
+export function redisCheck(app: FastifyInstance): HealthCheck {
+  return {
+    name: 'redis',
+    required: false,
+    async run() {
+      return (await app.redisLink?.ping()) ? undefined : serviceUnavailable();
+    },
+  };
+}
 
-/** Runs every check side by side: the first failure in list order, or undefined when all are fine. */
-export async function firstFailure(
+/** What readiness and /health check, in the order their failures are told; Redis only where it is configured. */
+export const healthChecks = (app: FastifyInstance): HealthCheck[] => [
+  databaseCheck(app),
+  ...(app.redisLink ? [redisCheck(app)] : []),
+];
+
+/** The answer of readiness and /health: the first required failure, else a field per check and the overall status. */
+export type HealthAnswer =
+  | { refused: HttpError }
+  | { refused?: undefined; body: { status: 'ok' | 'degraded'; [check: string]: 'ok' | 'down' | 'degraded' } };
+
+/** Runs every check side by side, each within `deadlineMs`. */
+export async function runChecks(
   checks: HealthCheck[],
   request: FastifyRequest,
   deadlineMs: number,
-): Promise<HttpError | undefined> {
+): Promise<HealthAnswer> {
   const failures = await Promise.all(checks.map((check) => check.run(request, deadlineMs)));
-  return failures.find((failure) => failure !== undefined);
+  const refused = failures.find((failure, i) => failure !== undefined && checks[i]?.required);
+  if (refused) return { refused };
+  const fields = Object.fromEntries(checks.map((check, i) => [check.name, failures[i] ? 'down' : 'ok'] as const));
+  return { body: { status: failures.some(Boolean) ? 'degraded' : 'ok', ...fields } };
 }

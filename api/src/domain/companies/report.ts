@@ -1,0 +1,100 @@
+// The seat report a company administrator reads and downloads: per licence (one app and plan), seats bought, in use,
+// free, over the number bought, and its expiry (docs/decisions/0074-company-members-and-seats.md).
+import { asc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { apps, companyLicences, plans } from '../../db/schema.js';
+
+/** A licence expiring within this many days is flagged `vencePronto`. */
+export const EXPIRING_SOON_DAYS = 30;
+const dayMs = 86_400_000;
+
+export interface SeatReportRow {
+  app: { id: number; nombre: string };
+  plan: { id: number; nombre: string };
+  comprados: number;
+  enUso: number;
+  libres: number;
+  excedidos: number;
+  fechaVencimiento: string;
+  vencePronto: boolean;
+  vencida: boolean;
+}
+
+/** One row per licence of the company, by app id. */
+export async function seatReport(db: Db, companyId: number, now: Date): Promise<SeatReportRow[]> {
+  const rows = await db
+    .select({
+      appId: apps.id,
+      appName: apps.nombre,
+      planId: plans.id,
+      planName: plans.nombre,
+      seats: companyLicences.seats,
+      inUse: companyLicences.seatsInUse,
+      expiresAt: companyLicences.expiresAt,
+    })
+    .from(companyLicences)
+    .innerJoin(apps, eq(apps.id, companyLicences.appId))
+    .innerJoin(plans, eq(plans.id, companyLicences.planId))
+    .where(eq(companyLicences.companyId, companyId))
+    .orderBy(asc(companyLicences.appId));
+  return rows.map((row) => {
+    const left = row.expiresAt.getTime() - now.getTime();
+    return {
+      app: { id: row.appId, nombre: row.appName },
+      plan: { id: row.planId, nombre: row.planName },
+      comprados: row.seats,
+      enUso: row.inUse,
+      libres: Math.max(0, row.seats - row.inUse),
+      excedidos: Math.max(0, row.inUse - row.seats),
+      fechaVencimiento: row.expiresAt.toISOString(),
+      vencePronto: left > 0 && left <= EXPIRING_SOON_DAYS * dayMs,
+      vencida: left <= 0,
+    };
+  });
+}
+
+const header = [
+  'App',
+  'Plan',
+  'Puestos comprados',
+  'En uso',
+  'Libres',
+  'Excedidos',
+  'Fecha de vencimiento',
+  'Vence pronto',
+  'Vencida',
+];
+
+/**
+ * One cell of RFC 4180: quoted when it holds a comma, a quote or a line break (quotes doubled). A text a spreadsheet
+ * would run as a formula (starting with = + - @, or a tab or carriage return before one) gets a leading apostrophe.
+ */
+export function csvCell(value: string | number): string {
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const yesNo = (value: boolean) => (value ? 'Sí' : 'No');
+
+/**
+ * The report as CSV: a Spanish header row, CRLF line ends, and a UTF-8 byte order mark first so spreadsheet programs
+ * read the accents. Dates are the UTC day.
+ */
+export function seatReportCsv(rows: SeatReportRow[]): string {
+  const lines = [
+    header,
+    ...rows.map((row) => [
+      row.app.nombre,
+      row.plan.nombre,
+      row.comprados,
+      row.enUso,
+      row.libres,
+      row.excedidos,
+      row.fechaVencimiento.slice(0, 10),
+      yesNo(row.vencePronto),
+      yesNo(row.vencida),
+    ]),
+  ];
+  return `\ufeff${lines.map((cells) => cells.map(csvCell).join(',')).join('\r\n')}\r\n`;
+}

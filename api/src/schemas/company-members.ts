@@ -1,0 +1,118 @@
+// The shapes of a company's member, seat, seat-report and audit calls (routes/companies/members.ts, seats.ts).
+import { Type } from 'typebox';
+import { companyRoles } from '../db/schema.js';
+import { auditActions } from '../domain/accounts/audit-actions.js';
+import { LiteralUnion, printable } from './common.js';
+
+const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+
+export const CompanyParams = Type.Object({ id: Id }, { additionalProperties: false });
+export const MemberParams = Type.Object({ id: Id, idUsuario: Id }, { additionalProperties: false });
+export const SeatParams = Type.Object({ id: Id, idUsuario: Id, idApp: Id }, { additionalProperties: false });
+
+export const CompanyRoleSchema = LiteralUnion(companyRoles, {
+  description: "'propietario', 'administrador' o 'miembro'",
+});
+
+const cursorPage = {
+  email: Type.Optional(
+    Type.String({
+      maxLength: 254,
+      pattern: `^${printable}*$`,
+      description: 'Parte del email, sin distinguir mayúsculas',
+    }),
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      pattern: '^[A-Za-z0-9_-]+$',
+      description: "El 'siguiente' de la página anterior",
+    }),
+  ),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+};
+
+export const MemberListQuery = Type.Object(cursorPage, { additionalProperties: false });
+
+export const Member = Type.Object(
+  {
+    idUsuario: Type.Integer(),
+    email: Type.String(),
+    nombre: Type.String(),
+    apellido: Type.String(),
+    rol: CompanyRoleSchema,
+    estado: LiteralUnion(['activo', 'pendiente'] as const),
+    segundoFactor: Type.Boolean({ description: 'Tiene un segundo factor (app de autenticación o llave de acceso)' }),
+    puestos: Type.Array(Type.Integer(), { description: 'Ids de las apps de las que tiene puesto' }),
+    desde: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
+const cursorFields = {
+  total: Type.Integer({ description: 'Con filtro de email, como mucho 1000 (totalLimitado)' }),
+  totalLimitado: Type.Boolean({ description: 'El filtro coincide con más de 1000 y no se contaron más' }),
+  siguiente: Type.Union([Type.String(), Type.Null()], {
+    description: 'Cursor de la página siguiente, null en la última',
+  }),
+};
+
+export const MemberPage = Type.Object({ data: Type.Array(Member), ...cursorFields }, { additionalProperties: false });
+
+export const RoleBody = Type.Object({ rol: CompanyRoleSchema }, { additionalProperties: false });
+
+export const SeatBody = Type.Object({ idUsuario: Id, idApp: Id }, { additionalProperties: false });
+
+export const Seat = Type.Object(
+  { idUsuario: Type.Integer(), idApp: Type.Integer(), asignadoEn: Type.String({ format: 'date-time' }) },
+  { additionalProperties: false },
+);
+
+export const SeatListQuery = Type.Object({ idApp: Type.Optional(Id), ...cursorPage }, { additionalProperties: false });
+
+export const SeatListItem = Type.Object(
+  {
+    idUsuario: Type.Integer(),
+    email: Type.String(),
+    nombre: Type.String(),
+    apellido: Type.String(),
+    idApp: Type.Integer(),
+    asignadoEn: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
+export const SeatPage = Type.Object(
+  { data: Type.Array(SeatListItem), ...cursorFields },
+  { additionalProperties: false },
+);
+
+const Named = Type.Object({ id: Type.Integer(), nombre: Type.String() }, { additionalProperties: false });
+
+export const SeatReportRow = Type.Object(
+  {
+    app: Named,
+    plan: Named,
+    comprados: Type.Integer(),
+    enUso: Type.Integer(),
+    libres: Type.Integer({ description: 'max(0, comprados - enUso)' }),
+    excedidos: Type.Integer({
+      description: 'max(0, enUso - comprados): puestos asignados de más tras bajar los comprados',
+    }),
+    fechaVencimiento: Type.String({ format: 'date-time' }),
+    vencePronto: Type.Boolean({ description: 'Vence dentro de 30 días' }),
+    vencida: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+export const SeatReport = Type.Array(SeatReportRow);
+
+export const CompanyAuditQuery = Type.Object(
+  {
+    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+    action: Type.Optional(LiteralUnion(auditActions.filter((action) => action.startsWith('company.')))),
+  },
+  { additionalProperties: false },
+);
