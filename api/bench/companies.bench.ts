@@ -33,7 +33,8 @@ function schemaUrl(url: string): string {
 
 /**
  * The companies, people, memberships, licences and seats, written in bulk: the membership and seat triggers (session
- * notifications, the seat counter) are off while they load and the counters set once after, as the trigger keeps them.
+ * notifications, the seat and member counters) are off while they load and the counters set once after, as the
+ * triggers keep them.
  */
 export async function seedCompanies(url: string): Promise<{ seconds: number; bigId: number }> {
   const started = Date.now();
@@ -126,6 +127,9 @@ export async function seedCompanies(url: string): Promise<{ seconds: number; big
          JOIN companies c ON c.id = m.company_id WHERE c.name LIKE 'Empresa %' GROUP BY m.company_id`);
       await sql.exec(`UPDATE company_licences l SET seats_in_use =
          (SELECT count(*) FROM company_seats s WHERE s.company_id = l.company_id AND s.app_id = l.app_id)`);
+      await sql.exec(`INSERT INTO company_member_counts (company_id, n)
+         SELECT company_id, count(*) FROM company_members GROUP BY company_id
+         ON CONFLICT (company_id) DO UPDATE SET n = EXCLUDED.n`);
       await sql.exec('ALTER TABLE company_members ENABLE TRIGGER USER; ALTER TABLE company_seats ENABLE TRIGGER USER');
       await sql.exec(index!.def);
       return big!.id;

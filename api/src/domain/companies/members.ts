@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import {
   companies,
   companyLicences,
+  companyMemberCounts,
   companyMembers,
   companySeats,
   type CompanyRole,
@@ -152,7 +153,11 @@ export async function listMembers(db: Db, companyId: number, query: MemberListQu
 
   let total: number;
   if (!email) {
-    const [row] = await db.select({ n: count() }).from(companyMembers).where(ofCompany);
+    // The count the database keeps (migration 0022): counting 100 000 rows was most of the page's time.
+    const [row] = await db
+      .select({ n: companyMemberCounts.n })
+      .from(companyMemberCounts)
+      .where(eq(companyMemberCounts.companyId, companyId));
     total = row?.n ?? 0;
   } else if (!after && !hasNext) {
     // The first page holds every match.
