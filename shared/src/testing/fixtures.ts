@@ -12,6 +12,7 @@ export function user(overrides: Partial<User> = {}): User {
     role: 2,
     presentacion: false,
     planesUsuarios: [],
+    empresas: [],
     status: 'active',
     createdAt: '2026-01-01T00:00:00.000Z',
     ...overrides,
