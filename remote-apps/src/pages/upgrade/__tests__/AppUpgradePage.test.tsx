@@ -146,7 +146,7 @@ describe('the plan the person has', () => {
       ),
     ).toBeInTheDocument();
     // The prices stay: buying one's own plan is still offered.
-    expect(within(pro).getByText(/USD/)).toBeInTheDocument();
+    expect(within(pro).getAllByText(/USD/).length).toBeGreaterThan(0);
   });
 
   it("on a company's free seat: 'Tu plan actual: Gratis (Puesto de <Empresa>)'", async () => {
