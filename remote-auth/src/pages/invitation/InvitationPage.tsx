@@ -97,6 +97,10 @@ export default function InvitationPage() {
             <Text>Tienes una invitación para unirte a una empresa.</Text>
           ) : state.invitations.length === 0 ? (
             <Muted>No encontramos invitaciones pendientes para {state.link.email}.</Muted>
+          ) : state.invitations.length === 1 ? (
+            <Text>
+              <strong>{invitationText(state.invitations[0] as (typeof state.invitations)[number])}</strong>
+            </Text>
           ) : (
             <Invitations aria-label="Invitaciones pendientes">
               {state.invitations.map((invitation) => (

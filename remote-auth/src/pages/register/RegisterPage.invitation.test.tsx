@@ -42,6 +42,8 @@ describe('registering with a company invitation', () => {
   it('types the invited address and says no verification code will follow', () => {
     renderAt(INVITED, <RegisterPage />);
     expect(screen.getByLabelText('Email')).toHaveValue('ana@minera.pe');
+    // The first field left to type has the focus.
+    expect(screen.getByLabelText('Nombre')).toHaveFocus();
     expect(screen.getByRole('status')).toHaveTextContent(
       'Con la invitación a ana@minera.pe tu cuenta queda activa al crearla, sin código de verificación.',
     );

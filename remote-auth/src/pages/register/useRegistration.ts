@@ -73,7 +73,10 @@ export function useRegistration() {
   // into the page painted before the scripts ran); a refused step puts it on the first field in error.
   useEffect(() => {
     const form = (step === 2 ? stepTwo : stepOne).current;
-    if (form && !form.contains(document.activeElement)) form.querySelector<HTMLElement>('input')?.focus();
+    if (!form || form.contains(document.activeElement)) return;
+    // The first field left to type: an invitation's link has typed the email already.
+    const inputs = [...form.querySelectorAll<HTMLInputElement>('input')];
+    (inputs.find((input) => input.value === '') ?? inputs[0])?.focus();
   }, [step]);
   const focusFirstInvalid = () =>
     setTimeout(() =>
