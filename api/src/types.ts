@@ -19,8 +19,16 @@ import type {
 } from './schemas/users.js';
 import type { App as AppSchema, AppTag as AppTagSchema } from './schemas/apps.js';
 import type {
+  AcceptBody,
+  Accepted as AcceptedSchema,
+  Invitation as InvitationSchema,
+  OwnInvitation as OwnInvitationSchema,
+} from './schemas/company-invitations.js';
+import type {
   CurrentUser,
   EditUserBody,
+  RegisterAnswer as RegisterAnswerSchema,
+  RegisteredByInvitation as RegisteredByInvitationSchema,
   PlanCompany as PlanCompanySchema,
   PlanOrigin as PlanOriginSchema,
   Session as SessionSchema,
@@ -123,3 +131,15 @@ export type OidcClientInput = Required<Static<typeof OidcClientBody>>;
 export type OidcClientCreated = Static<typeof OidcClientCreatedSchema>;
 export type OidcClientSecret = Static<typeof OidcClientSecretSchema>;
 export type OidcScope = OidcClient['scopes'][number];
+
+/** `POST /auth/register` with `codigoInvitacion`: the account is active, a member, and signed in. */
+export type RegisteredByInvitation = Static<typeof RegisteredByInvitationSchema>;
+/** What `POST /auth/register` answers: a pending registration, or one proved by an invitation. */
+export type RegisterAnswer = Static<typeof RegisterAnswerSchema>;
+/** A company's invitation (`/empresas/{id}/invitaciones`). */
+export type CompanyInvitation = Static<typeof InvitationSchema>;
+/** `GET /empresas/invitaciones/mias`: a pending invitation to the signed-in person's address. */
+export type OwnInvitation = Static<typeof OwnInvitationSchema>;
+/** The body of `POST /empresas/invitaciones/aceptar` and its answer. */
+export type AcceptInvitation = Static<typeof AcceptBody>;
+export type InvitationAccepted = Static<typeof AcceptedSchema>;

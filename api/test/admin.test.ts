@@ -409,6 +409,8 @@ forEachBackend((backend) => {
         id: proPlanOfApp1,
         nombre: 'PRO',
         fechaVencimiento: '2027-03-15T00:00:00.000Z',
+        origen: 'propio',
+        empresa: null,
       });
 
       const token = await login(t.app, 'cliente@example.com', 'secreto-1');

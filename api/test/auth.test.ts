@@ -135,6 +135,7 @@ forEachBackend((backend) => {
       assert.deepEqual(Object.keys(user).sort(), [
         'createdAt',
         'email',
+        'empresas',
         'id',
         'lastName',
         'name',
@@ -162,7 +163,17 @@ forEachBackend((backend) => {
           [3, 'TX30', 'free'],
         ],
       );
-      assert.deepEqual(Object.keys(user.planesUsuarios[0]).sort(), ['app', 'fechaVencimiento', 'id', 'plan']);
+      assert.deepEqual(Object.keys(user.planesUsuarios[0]).sort(), [
+        'app',
+        'empresa',
+        'fechaVencimiento',
+        'id',
+        'origen',
+        'plan',
+      ]);
+      assert.equal(user.planesUsuarios[0].origen, 'propio');
+      assert.equal(user.planesUsuarios[0].empresa, null);
+      assert.deepEqual(user.empresas, []);
       assert.ok(user.planesUsuarios[0].plan.descripcion);
       assert.equal(user.planesUsuarios[0].fechaVencimiento, null);
       assert.doesNotMatch(response.body, /argon2|password/i);

@@ -239,9 +239,14 @@ forEachBackend((backend) => {
       assert.equal(again.json<DomainAnswer>().verificadoEn, body.verificadoEn);
       assert.equal(dns.asked.length, asked);
 
-      const unknown = await verify(companyId, 'no-reclamado.cl', token);
-      assert.equal(unknown.statusCode, 404);
-      assert.equal(unknown.json().code, 'DOMINIO_NO_ENCONTRADO');
+      for (const dominio of ['no-reclamado.cl', 'cobre sur.cl', 'a..cl']) {
+        const unknown = await verify(companyId, dominio, token);
+        assert.equal(unknown.statusCode, 404, `${JSON.stringify(dominio)}: ${unknown.body}`);
+        assert.equal(unknown.json().code, 'DOMINIO_NO_ENCONTRADO');
+      }
+      // A control character never reaches the database: the schema's validation refuses it.
+      const nul = await verify(companyId, 'cobre\u0000sur.cl', token);
+      assert.equal(nul.statusCode, 400, nul.body);
     });
 
     it('answers a Spanish 503 when the DNS does not answer, and changes nothing', async () => {

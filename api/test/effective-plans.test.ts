@@ -31,6 +31,7 @@ import {
 
 const day = 24 * 60 * 60 * 1000;
 const appId = 1;
+const partnerOrigin = 'https://controlmax.example.com';
 
 interface Person {
   id: number;
@@ -147,7 +148,7 @@ forEachBackend((backend) => {
     let premium: number;
 
     before(async () => {
-      test = await buildTestApp(backend);
+      test = await buildTestApp(backend, { redirectAllowList: [partnerOrigin] });
       app = test.app;
       free = await planId(app, appId, 'free');
       pro = await planId(app, appId, 'PRO');
@@ -304,6 +305,33 @@ forEachBackend((backend) => {
       const entry = entryOf(await view(app, person.token));
       assert.equal(entry?.origen, 'propio');
       assert.equal(entry?.plan.nombre, 'free');
+    });
+
+    it("a partner app reads the seat's plan with its partner token", async () => {
+      const person = await newPerson(app);
+      const company = await seatFor(app, person.id, pro);
+      const minted = await app.inject({
+        method: 'POST',
+        url: '/auth/partner-token',
+        headers: { authorization: `Bearer ${person.token}` },
+        payload: { redirect_url: `${partnerOrigin}/inicio` },
+      });
+      assert.equal(minted.statusCode, 200, minted.body);
+      const partner = minted.json<{ access_token: string }>().access_token;
+      const entry = entryOf(await view(app, partner));
+      assert.equal(entry?.origen, 'empresa');
+      assert.deepEqual(entry?.empresa, { id: company.id, nombre: company.name });
+      const plansAnswer = await app.inject({
+        method: 'POST',
+        url: '/plan-usuario/user-app-plans',
+        headers: { authorization: `Bearer ${partner}` },
+        payload: { idUsuario: person.id },
+      });
+      assert.equal(plansAnswer.statusCode, 200, plansAnswer.body);
+      const mine = plansAnswer
+        .json<{ app: { id: number }; planActual: { origen: string } | null }[]>()
+        .find((row) => row.app.id === appId);
+      assert.equal(mine?.planActual?.origen, 'empresa');
     });
 
     it('the rule answers one app alone and judges expiries at the moment given', async () => {

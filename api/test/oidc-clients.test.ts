@@ -123,7 +123,7 @@ forEachBackend((backend) => {
         [{ nombre: 'A', redirectUris: ['https://a.example.com/cb'], scopes: ['email'] }, /deben incluir openid/],
         [
           { nombre: 'A', redirectUris: ['https://a.example.com/cb'], scopes: ['openid', 'admin', ' admin '] },
-          /^No existe el permiso 'admin'; los permisos son openid, profile, email, phone, plan, offline_access$/,
+          /^No existe el permiso 'admin'; los permisos son openid, profile, email, phone, plan, organization, offline_access$/,
         ],
         // What is sent is shown between quotes, the characters a screen hides written out; blank entries are dropped.
         [

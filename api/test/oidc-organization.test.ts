@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { and, eq, sql } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import { companies, companyLicences, companyMembers, companySeats, plans, userPlans, users } from '../src/db/schema.js';
-import { createUser, forEachBackend, login } from './helpers/app.js';
+import { adminEmail, adminPassword, createUser, forEachBackend, login } from './helpers/app.js';
 import { type OidcTestApi, registerClient, startOidcApi, TestBrowser } from './helpers/oidc.js';
 
 const redirect = 'https://minera.example.com/auth/callback';
@@ -158,6 +158,28 @@ forEachBackend((backend) => {
       assert.deepEqual(again.claims()?.organization, {
         'Minera Andina S.A.': { id: String(company.id), roles: ['administrador'] },
       });
+    });
+
+    it('an administrator registers a client with the scope organization', async () => {
+      const admin = await login(api.app, adminEmail, adminPassword);
+      const created = await api.app.inject({
+        method: 'POST',
+        url: '/admin/clientes-oidc',
+        headers: { authorization: `Bearer ${admin}` },
+        payload: {
+          nombre: 'Transportes (panel)',
+          redirectUris: ['https://transportes.example.com/callback'],
+          scopes: ['openid', 'organization'],
+        },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const { clientId } = created.json<{ clientId: string }>();
+      const read = await api.app.inject({
+        method: 'GET',
+        url: `/admin/clientes-oidc/${clientId}`,
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      assert.deepEqual(read.json<{ scopes: string[] }>().scopes, ['openid', 'organization']);
     });
 
     it('the consent screen and /perfil describe the scope in Spanish', async () => {

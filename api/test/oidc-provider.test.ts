@@ -165,7 +165,13 @@ forEachBackend((backend) => {
         .select({ id: plans.id })
         .from(plans)
         .where(sql`${plans.appId} = 1 and lower(${plans.nombre}) = 'free'`);
-      assert.deepEqual(idToken.plan, { id: freeOfApp1?.id, nombre: 'free', fechaVencimiento: null });
+      assert.deepEqual(idToken.plan, {
+        id: freeOfApp1?.id,
+        nombre: 'free',
+        fechaVencimiento: null,
+        origen: 'propio',
+        empresa: null,
+      });
       assert.equal(idToken.role, undefined, 'the role is never a claim');
 
       // The second app: the provider's own session answers, the portal's page is never shown.

@@ -166,7 +166,7 @@ forEachBackend((backend) => {
         .select({ id: plans.id })
         .from(plans)
         .where(sql`${plans.appId} = 1 and lower(${plans.nombre}) = 'free'`);
-      const plan = { id: freeOfApp1?.id, nombre: 'free', fechaVencimiento: null };
+      const plan = { id: freeOfApp1?.id, nombre: 'free', fechaVencimiento: null, origen: 'propio', empresa: null };
       const sub = String(id);
       const cases: [typeof withApp, string, string[], Record<string, unknown>][] = [
         [withApp, withAppRedirect, ['openid'], { sub }],

@@ -23,7 +23,7 @@ export const PRERENDERED_PATHS = Object.keys(PAGES) as (keyof typeof PAGES)[];
  * The routes whose frame is written (the user area and the admin panel), as patterns ('/apps/:id'): the frame does
  * not depend on a parameter's value, since the page itself is not in it.
  */
-export const FRAME_PATHS = ROUTES.filter((route) => route.guard === 'user' || route.guard === 'admin').map(
+export const FRAME_PATHS = ROUTES.filter((route) => ['user', 'admin', 'company'].includes(route.guard)).map(
   (route) => route.path,
 );
 

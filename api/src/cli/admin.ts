@@ -19,6 +19,7 @@ import { findUserByEmail, normalizeEmail } from '../domain/accounts/queries.js';
 import { loadEnvFile } from '../lib/env-file.js';
 import { BackupRefusal, backUpEmbedded, restoreEmbedded } from '../domain/backups/embedded.js';
 import { type Command, type DataCommand, type OptionValues, Refusal } from './command.js';
+import { companyCommands, companyUsage } from './companies.js';
 import { oidcClientCommands } from './oidc-clients.js';
 
 const usage = `Uso: npm run admin -- <orden> [argumentos]
@@ -49,6 +50,7 @@ const usage = `Uso: npm run admin -- <orden> [argumentos]
                               da un secreto nuevo al cliente; el anterior deja de valer al instante
   eliminar-cliente-oidc <client_id>
                               elimina el cliente y todos sus tokens
+${companyUsage}
   respaldo <archivo>          copia la base de datos embebida y su clave de firma en un archivo nuevo
   restaurar <archivo> [--forzar]
                               pone un respaldo en DATA_DIR; --forzar reemplaza lo que haya (y lo guarda aparte)
@@ -57,7 +59,7 @@ const usage = `Uso: npm run admin -- <orden> [argumentos]
 Usa la configuración de la API (DATABASE_URL, DATA_DIR, SMTP_URL…). Con la base de datos embebida (sin
 DATABASE_URL) la API debe estar detenida; con PostgreSQL puede seguir en marcha, y los respaldos se hacen con
 pg_dump y pg_restore (docs/operations.md).
-Cada cambio de una cuenta queda en el registro de auditoría como hecho por 'operador (CLI)'.`;
+Cada cambio de una cuenta o una empresa queda en el registro de auditoría como hecho por 'operador (CLI)'.`;
 
 const usageError = (problem: string) => new Refusal(`${problem}\n\n${usage}`, 2);
 
@@ -238,6 +240,7 @@ const commands: Record<string, Command> = {
   },
 
   ...oidcClientCommands,
+  ...companyCommands,
 
   respaldo: {
     kind: 'data',
@@ -374,6 +377,10 @@ function parse(argv: string[]): { command: Command; positionals: string[]; value
     throw usageError(
       option ? `Opción desconocida o incompleta para ${name}: ${option}.` : `Argumentos no válidos para ${name}.`,
     );
+  }
+  if (command.kind === 'account' && command.positionals === 'varios') {
+    command.checkPositionals?.(parsed.positionals, parsed.values as OptionValues);
+    return { command, positionals: parsed.positionals, values: parsed.values as OptionValues };
   }
   if (parsed.positionals.length !== command.positionals) {
     const needs = command.kind === 'data' ? 'un archivo' : command.positional ? 'un argumento' : 'un email';

@@ -19,8 +19,10 @@ type OptionSpecs = Record<string, { type: 'string' | 'boolean'; multiple?: boole
 /** An order on accounts or clients: it runs on the API built without listening. */
 export interface AccountCommand {
   kind: 'account';
-  /** How many positional arguments it takes. */
-  positionals: 0 | 1;
+  /** How many positional arguments it takes; 'varios' for an order with sub-orders, which checks them itself. */
+  positionals: 0 | 1 | 'varios';
+  /** For 'varios': checks the positionals and options before any database is opened; throws a Refusal with exit code 2. */
+  checkPositionals?: (positionals: string[], options: OptionValues) => void;
   /** Checks the positional before any database is opened (an email, unless the order says otherwise). */
   positional?: (raw: string) => void;
   options?: OptionSpecs;

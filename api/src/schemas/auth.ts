@@ -1,6 +1,6 @@
 import { userFields, UserStatusSchema } from './users.js';
 import { Type } from 'typebox';
-import { userStatuses } from '../db/schema.js';
+import { companyRoles, userStatuses } from '../db/schema.js';
 import { LiteralUnion, Nullable, OneLineText } from './common.js';
 
 /** Trimmed and lower-cased by the handler; surrounding spaces are accepted because people paste them. */
@@ -57,7 +57,21 @@ const registrationFields = {
   }),
 };
 
-export const RegisterBody = Type.Object({ email: Email, ...registrationFields }, { additionalProperties: false });
+export const RegisterBody = Type.Object(
+  {
+    email: Email,
+    ...registrationFields,
+    codigoInvitacion: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{6}$',
+        description:
+          'El código de una invitación a una empresa enviada a este email: la cuenta queda activa sin otro código, ' +
+          'miembro de la empresa, y la respuesta inicia sesión. Incorrecto: 400 INVITACION_INVALIDA y no se crea nada',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 /** The same fields, typed where the code is: on a device that did not register (docs/decisions/0006). */
 export const RegistrationProfile = Type.Object(registrationFields, {
@@ -240,6 +254,21 @@ export const VerifiedRegistration = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** `POST /auth/register` with an invitation's code: the account is active and signed in at once. */
+export const RegisteredByInvitation = Type.Object(
+  {
+    email: Type.String(),
+    access_token: Type.String(),
+    user: CurrentUser,
+    empresa: Type.Object({ id: Type.Integer(), nombre: Type.String() }, { additionalProperties: false }),
+    rol: LiteralUnion(companyRoles),
+  },
+  { additionalProperties: false },
+);
+
+/** What `POST /auth/register` answers: a pending registration, or (with `codigoInvitacion`) a signed-in account. */
+export const RegisterAnswer = Type.Union([RegisteredEmail, RegisteredByInvitation]);
 
 export const UserEnvelope = Type.Object({ user: CurrentUser }, { additionalProperties: false });
 

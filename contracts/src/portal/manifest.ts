@@ -64,6 +64,8 @@ export const REMOTES = {
       './UsersPage': './src/pages/users/UsersPage.tsx',
       './DashboardPage': './src/pages/dashboard/DashboardPage.tsx',
       './AppsAdminPage': './src/pages/apps/AppsAdminPage.tsx',
+      './CompaniesPage': './src/pages/companies/CompaniesPage.tsx',
+      './CompanyPage': './src/pages/companies/CompanyPage.tsx',
     },
   },
   calculator: {

@@ -1,5 +1,5 @@
 import { useDeferredValue, useEffect, useRef, type ReactNode } from 'react';
-import { Navigate, useLocation, useNavigate, useNavigationType } from 'react-router-dom';
+import { Navigate, useLocation, useNavigate, useNavigationType, useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import {
   Alert,
@@ -112,6 +112,7 @@ function SessionUnreachable({ message }: { message: string }) {
 export function Guarded({ guard, children }: { guard: Guard; children: ReactNode }) {
   const session = useDeferredValue(useSession());
   const { search } = useLocation();
+  const companyId = useParams().id;
   const navigationType = useNavigationType();
   const index = historyIndex();
   const shownBefore = lastShownIndex;
@@ -128,7 +129,14 @@ export function Guarded({ guard, children }: { guard: Guard; children: ReactNode
   ) {
     return <SessionUnreachable message={session.error} />;
   }
-  const access = decideAccess(guard, session, search, getRuntimeConfig().redirectAllowList, readToken() !== null);
+  const access = decideAccess(
+    guard,
+    session,
+    search,
+    getRuntimeConfig().redirectAllowList,
+    readToken() !== null,
+    companyId,
+  );
   switch (access.kind) {
     case 'render':
       return <>{children}</>;

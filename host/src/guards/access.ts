@@ -46,6 +46,7 @@ export function decideAccess(
   search: string,
   allowList: readonly string[],
   storedToken = true,
+  companyId: string | undefined = undefined,
 ): Access {
   if (guard === 'public') return { kind: 'render' };
   if (guard === 'guest' && !session.isInitialized && !storedToken && !session.token) return { kind: 'render' };
@@ -67,5 +68,23 @@ export function decideAccess(
       if (!signedIn) return { kind: 'navigate', to: '/login' };
       if (session.user?.role !== ADMIN_ROLE) return { kind: 'denied' };
       return forward(params, allowList) ?? { kind: 'render' };
+    case 'company':
+      if (!signedIn) return { kind: 'navigate', to: '/login' };
+      if (session.user?.role !== ADMIN_ROLE && !managesCompany(session.user, companyId)) return { kind: 'denied' };
+      return forward(params, allowList) ?? { kind: 'render' };
   }
+}
+
+/**
+ * Whether the person is an active owner or administrator of company `companyId` (of any, without one). The API
+ * decides again at every call; this only keeps the page from showing what it would refuse.
+ */
+export function managesCompany(user: User | null, companyId: string | undefined): boolean {
+  const companies = (user as { empresas?: { id: number; rol: string; estado: string }[] } | null)?.empresas ?? [];
+  return companies.some(
+    (company) =>
+      company.estado === 'activo' &&
+      (company.rol === 'propietario' || company.rol === 'administrador') &&
+      (companyId === undefined || String(company.id) === companyId),
+  );
 }

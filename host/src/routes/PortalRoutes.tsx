@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { Outlet, Route, Routes } from 'react-router-dom';
+import { matchPath, Outlet, Route, Routes, useLocation } from 'react-router-dom';
 import { useSession } from '@portal/shared';
 import { RemotePage } from '../federation/RemotePage';
 import { Guarded } from '../guards/Guarded';
@@ -57,21 +57,27 @@ function routesOf(layout: Layout) {
   ));
 }
 
+/**
+ * The admin panel's frame, under the guard of the admin route in the address: a company's managers reach the frame
+ * only on their company's pages.
+ */
+function AdminFrame() {
+  const { pathname } = useLocation();
+  const route = ROUTES.find((entry) => entry.layout === 'admin' && matchPath(entry.path, pathname));
+  return (
+    <Guarded guard={route?.guard ?? 'admin'}>
+      <RemotePage remote={ADMIN_LAYOUT.remote} module={ADMIN_LAYOUT.module} />
+    </Guarded>
+  );
+}
+
 /** Renders the URL table of route-table.ts. */
 export function PortalRoutes() {
   return (
     <Routes>
       {routesOf('bare')}
       <Route element={<TopBarLayout />}>{routesOf('topbar')}</Route>
-      <Route
-        element={
-          <Guarded guard="admin">
-            <RemotePage remote={ADMIN_LAYOUT.remote} module={ADMIN_LAYOUT.module} />
-          </Guarded>
-        }
-      >
-        {routesOf('admin')}
-      </Route>
+      <Route element={<AdminFrame />}>{routesOf('admin')}</Route>
       <Route path="*" element={<NotFoundRoute />} />
     </Routes>
   );

@@ -8,8 +8,10 @@ import type { RemotePage } from '@portal/shared/manifest';
  * - `user`: a signed-in person (a `token` query parameter is no session: the OAuth return is the callback page's
  *   one-time code, docs/decisions/0001); an allowed `redirect_url` hands them to that partner, any other goes to /apps.
  * - `admin`: a signed-in administrator; others see 'Acceso Denegado', signed-out people go to /login.
+ * - `company`: as `admin`, and also an owner or administrator of the company in the address (`:id`; of any company
+ *   where there is none), from the user's `empresas`.
  */
-export type Guard = 'guest' | 'public' | 'user' | 'admin';
+export type Guard = 'guest' | 'public' | 'user' | 'admin' | 'company';
 
 /** Where the page sits: bare (sign-in screens), under the top bar, or inside the admin panel layout. */
 export type Layout = 'bare' | 'topbar' | 'admin';
@@ -193,6 +195,22 @@ export const ROUTES: readonly PortalRoute[] = [
     remote: 'admin',
     module: './AppsAdminPage',
     title: 'Aplicaciones del portal',
+  },
+  {
+    path: '/admin/empresas',
+    guard: 'company',
+    layout: 'admin',
+    remote: 'admin',
+    module: './CompaniesPage',
+    title: 'Empresas',
+  },
+  {
+    path: '/admin/empresas/:id',
+    guard: 'company',
+    layout: 'admin',
+    remote: 'admin',
+    module: './CompanyPage',
+    title: 'Empresa',
   },
 ];
 

@@ -15,7 +15,7 @@ function guardOf(pathname: string) {
 }
 
 /** The user area and the admin panel forward to partners; the authentication routes do not (spec §2). */
-export const forwardsToPartners = (pathname: string) => ['user', 'admin'].includes(guardOf(pathname));
+export const forwardsToPartners = (pathname: string) => ['user', 'admin', 'company'].includes(guardOf(pathname));
 
 /**
  * The shell's start-up (spec §4), run once before the first render:

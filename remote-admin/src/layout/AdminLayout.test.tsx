@@ -61,7 +61,27 @@ describe('the admin layout', () => {
       ['Usuarios', '/admin/usuarios'],
       ['Resumen', '/admin/dashboard'],
       ['Aplicaciones', '/admin/apps'],
+      ['Empresas', '/admin/empresas'],
     ]);
+  });
+
+  it("shows a company's owner or administrator the frame with 'Empresa' only, and no second-factor gate", async () => {
+    const empresas = [{ id: 4, nombre: 'Minera Andina S.A.', rol: 'propietario', estado: 'activo' }];
+    api = await useFakeApi({}, adminUser({ role: 2, ...({ empresas } as object) }));
+    renderLayout();
+    const nav = within(await screen.findByRole('navigation', { name: 'Panel de administración' }));
+    expect(nav.getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Empresa', '/admin/empresas'],
+    ]);
+    expect(screen.getByText('Administración de empresa')).toBeInTheDocument();
+    expect(api.requests).toEqual([]);
+  });
+
+  it('refuses a plain member of a company like anyone else', async () => {
+    const empresas = [{ id: 4, nombre: 'Minera Andina S.A.', rol: 'miembro', estado: 'activo' }];
+    api = await useFakeApi({}, adminUser({ role: 2, ...({ empresas } as object) }));
+    renderLayout();
+    expect(screen.getByText('Acceso Denegado')).toBeInTheDocument();
   });
 
   it('falls back to Admin when the administrator has no name', async () => {

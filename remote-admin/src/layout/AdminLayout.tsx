@@ -2,7 +2,6 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import styled from 'styled-components';
 import {
-  ADMIN_ROLE,
   Button,
   focusableIn,
   NoticeCard,
@@ -14,7 +13,8 @@ import {
   leaveTo,
 } from '@portal/shared';
 import { Avatar } from '../components/Avatar';
-import { TEXT_ADMIN } from '../texts';
+import { isPlatformAdmin, managedCompanies } from '../rules/companies';
+import { TEXT_ADMIN, TEXT_COMPANY } from '../texts';
 import { GateCard, useSecondFactorGate } from './SecondFactorGate';
 
 const Frame = styled.div`
@@ -124,11 +124,25 @@ const MobileBar = styled.div`
   }
 `;
 
-const NAV = [
+interface NavItem {
+  to: string;
+  paths: string[];
+  label: string;
+}
+
+const NAV: NavItem[] = [
   { to: '/admin/usuarios', paths: ['/admin', '/admin/usuarios'], label: TEXT_ADMIN.users },
   { to: '/admin/dashboard', paths: ['/admin/dashboard'], label: TEXT_ADMIN.dashboard },
   { to: '/admin/apps', paths: ['/admin/apps'], label: TEXT_ADMIN.apps },
+  { to: '/admin/empresas', paths: ['/admin/empresas'], label: TEXT_COMPANY.navCompanies },
 ];
+
+/** A company's owners and administrators see their company only (the page sends them on to it). */
+const COMPANY_NAV: NavItem[] = [{ to: '/admin/empresas', paths: ['/admin/empresas'], label: TEXT_COMPANY.navCompany }];
+
+/** Whether a link is the page shown: its own paths, and for 'Empresas' each company's page under it. */
+const isCurrent = (item: NavItem, pathname: string) =>
+  item.paths.includes(pathname) || (item.to === '/admin/empresas' && pathname.startsWith('/admin/empresas/'));
 
 const Scrim = styled.div`
   display: none;
@@ -165,7 +179,8 @@ export default function AdminLayout() {
   const side = useRef<HTMLElement>(null);
   const menuButton = useRef<HTMLButtonElement>(null);
   const close = useCallback(() => setOpen(false), []);
-  const { state: gate, retry } = useSecondFactorGate(user?.role === ADMIN_ROLE);
+  const platform = isPlatformAdmin(user);
+  const { state: gate, retry } = useSecondFactorGate(platform);
 
   // On small screens the panel closes once a link is followed.
   useEffect(() => setOpen(false), [location.pathname]);
@@ -176,8 +191,9 @@ export default function AdminLayout() {
   }, [open]);
 
   if (!user && !initialized) return <Spinner label={TEXT.loading} />;
-  // The host's guard decides first; standalone, this is the only check (the API refuses non-admins anyway).
-  if (!user || user.role !== ADMIN_ROLE) {
+  // The host's guard decides first; standalone, this is the only check (the API refuses non-admins anyway). A
+  // company's owner or administrator gets the frame with their company only.
+  if (!user || (!platform && managedCompanies(user).length === 0)) {
     return (
       <NoticeCard title={TEXT.accessDenied} detail={TEXT.accessDeniedDetail}>
         <Link to="/">{TEXT_ADMIN.goHome}</Link>
@@ -210,12 +226,12 @@ export default function AdminLayout() {
           <Avatar picture={user.picture} name={name} letterClass="avatar" />
           <div>
             <strong>{name}</strong>
-            <span className="role">{TEXT_ADMIN.adminLabel}</span>
+            <span className="role">{platform ? TEXT_ADMIN.adminLabel : TEXT_COMPANY.companyManagerLabel}</span>
           </div>
         </Profile>
         <Nav aria-label={TEXT_ADMIN.panelNav}>
-          {NAV.map((item) => (
-            <Link key={item.to} to={item.to} aria-current={item.paths.includes(location.pathname) ? 'page' : undefined}>
+          {(platform ? NAV : COMPANY_NAV).map((item) => (
+            <Link key={item.to} to={item.to} aria-current={isCurrent(item, location.pathname) ? 'page' : undefined}>
               {item.label}
             </Link>
           ))}
@@ -239,7 +255,7 @@ export default function AdminLayout() {
             <span aria-hidden="true">☰</span> {TEXT_ADMIN.openMenu}
           </Button>
         </MobileBar>
-        {gate.kind === 'ready' && gate.gate === null ? (
+        {!platform || (gate.kind === 'ready' && gate.gate === null) ? (
           <Outlet />
         ) : (
           <GateCard state={gate} retry={retry} signOut={signOut} />

@@ -37,6 +37,7 @@ export function adminUser(overrides: Partial<User> = {}): User {
     role: 1,
     presentacion: false,
     planesUsuarios: [],
+    empresas: [],
     status: 'active',
     createdAt: '2026-01-01T00:00:00.000Z',
     ...overrides,

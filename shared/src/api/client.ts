@@ -203,7 +203,7 @@ export interface RequestOptions {
 
 /** Sends one call to the API; resolves to the JSON body (undefined for 204), rejects with an ApiError. */
 export async function request<T>(
-  method: 'get' | 'post' | 'put' | 'delete',
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete',
   path: string,
   options: RequestOptions,
 ): Promise<T> {

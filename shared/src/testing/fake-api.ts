@@ -29,7 +29,7 @@ export async function startFakeApi(routes: Record<string, FakeReply | ((req: Rec
       const cors = {
         'Access-Control-Allow-Origin': '*',
         'Access-Control-Allow-Headers': 'authorization, content-type',
-        'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE',
+        'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE',
       };
       if (req.method === 'OPTIONS') {
         res.writeHead(204, cors).end();

@@ -31,6 +31,7 @@ export const auditActions = [
   'company.invitation_resend',
   'company.invitation_revoke',
   'company.invitation_accept',
+  'company.invitation_decline',
   'company.domain_add',
   'company.domain_verify',
   'company.domain_remove',

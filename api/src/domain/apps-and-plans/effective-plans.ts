@@ -73,7 +73,6 @@ interface Row {
 
 function entitlementsQuery(db: Db) {
   const userId = sql.placeholder('userId');
-  const appId = sql.placeholder('appId');
   const now = sql`${sql.placeholder('now')}::timestamptz`;
   // Candidates per app: the own plan (origin 0, its free plan once expired) and each seat that counts (origin 1).
   const candidates = sql`
@@ -84,14 +83,14 @@ function entitlementsQuery(db: Db) {
       CASE WHEN up.fecha_vencimiento <= ${now} THEN NULL ELSE up.fecha_vencimiento END AS expires_at,
       0 AS origin, NULL::integer AS company_id, NULL::integer AS licence_id
     FROM user_plans up
-    WHERE up.user_id = ${userId} AND (${appId}::integer IS NULL OR up.app_id = ${appId}::integer)
+    WHERE up.user_id = ${userId}
     UNION ALL
     SELECT s.app_id, l.plan_id, l.expires_at, 1, s.company_id, l.id
     FROM company_seats s
     JOIN company_licences l ON l.company_id = s.company_id AND l.app_id = s.app_id
     JOIN companies co ON co.id = s.company_id
     JOIN company_members m ON m.company_id = s.company_id AND m.user_id = s.user_id
-    WHERE s.user_id = ${userId} AND (${appId}::integer IS NULL OR s.app_id = ${appId}::integer)
+    WHERE s.user_id = ${userId}
       AND l.expires_at > ${now} AND co.status = 'active' AND m.status = 'active'
       AND (NOT co.require_second_factor
         OR EXISTS (SELECT 1 FROM totp_factors t WHERE t.user_id = s.user_id AND t.confirmed_at IS NOT NULL)
@@ -153,11 +152,8 @@ export async function entitlements(
     query = entitlementsQuery(db);
     queries.set(db, query);
   }
-  const rows = (await query.execute({
-    userId,
-    appId: options.appId ?? null,
-    now: new Date(options.now ?? Date.now()).toISOString(),
-  })) as Row[];
+  // Every app is read even for one: a person has a handful, and one shape keeps the statement's plan cached.
+  const rows = (await query.execute({ userId, now: new Date(options.now ?? Date.now()).toISOString() })) as Row[];
   const plans: EffectivePlan[] = [];
   const empresas: Membership[] = [];
   let validUntil: number | null = null;
@@ -171,6 +167,7 @@ export async function entitlements(
       });
       continue;
     }
+    if (options.appId !== undefined && row.appId !== options.appId) continue;
     const fechaVencimiento = dateOf(row.expiresAt);
     if (fechaVencimiento && (validUntil === null || fechaVencimiento.getTime() < validUntil)) {
       validUntil = fechaVencimiento.getTime();

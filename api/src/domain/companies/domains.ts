@@ -125,15 +125,24 @@ export async function claimDomain(db: Db, actor: AuditActor, companyId: number, 
   });
 }
 
-/** The `:dominio` of a URL as stored (an IDN in the address finds its ASCII form); never a 400: unknown is a 404. */
-const domainKey = (param: string) => asciiDomain(param) || param.toLowerCase();
+const domainNotFound = () => new HttpError(404, M.domainNotFound, 'DOMINIO_NO_ENCONTRADO');
+
+/**
+ * The `:dominio` of a URL as stored (an IDN in the address finds its ASCII form). What cannot be a domain was never
+ * claimed: a 404 without a query (a NUL byte would not even reach the database).
+ */
+function domainKey(param: string): string {
+  const key = asciiDomain(param);
+  if (!key) throw domainNotFound();
+  return key;
+}
 
 async function claimed(db: Db, companyId: number, param: string): Promise<CompanyDomain> {
   const [row] = await db
     .select()
     .from(companyDomains)
     .where(and(eq(companyDomains.companyId, companyId), eq(companyDomains.domain, domainKey(param))));
-  if (!row) throw new HttpError(404, M.domainNotFound, 'DOMINIO_NO_ENCONTRADO');
+  if (!row) throw domainNotFound();
   return row;
 }
 
@@ -226,7 +235,7 @@ export async function removeDomain(db: Db, actor: AuditActor, companyId: number,
       .delete(companyDomains)
       .where(and(eq(companyDomains.companyId, companyId), eq(companyDomains.domain, domain)))
       .returning({ verifiedAt: companyDomains.verifiedAt });
-    if (removed.length === 0) throw new HttpError(404, M.domainNotFound, 'DOMINIO_NO_ENCONTRADO');
+    if (removed.length === 0) throw domainNotFound();
     await recordAudit(tx, actor, [
       {
         action: 'company.domain_remove',

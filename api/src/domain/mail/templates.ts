@@ -234,3 +234,58 @@ export function securityChangeMail(options: Origin & { name: string; change: Sec
     link: securityPage(options.portalUrl),
   });
 }
+
+const companyRoleLabels = { propietario: 'Propietario', administrador: 'Administrador', miembro: 'Miembro' } as const;
+
+/**
+ * An invitation to a company: who invited, the role, the code and the link that carries it, and when it expires. The
+ * address may have no account yet, so nobody is greeted by name; the company's name and the inviter's were set by
+ * administrators, not by whoever typed an address.
+ */
+export function companyInvitationMail(options: {
+  email: string;
+  company: string;
+  invitedBy: string;
+  role: keyof typeof companyRoleLabels;
+  code: string;
+  expiresAt: Date;
+  portalUrl: string;
+}): MailContent {
+  const url = new URL('/invitacion', options.portalUrl);
+  url.searchParams.set('codigo', options.code);
+  url.searchParams.set('email', options.email);
+  const link = url.toString();
+  const expires = new Intl.DateTimeFormat('es-ES', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(
+    options.expiresAt,
+  );
+  const intro = `${options.invitedBy} te invita a unirte a ${options.company} en el portal con el rol de ${companyRoleLabels[options.role]}.`;
+  const use = 'Usa este código para aceptar la invitación:';
+  const validity = `La invitación vence el ${expires} (UTC) y el código solo se puede usar una vez.`;
+  const advice = 'Si aún no tienes cuenta, regístrate con este email desde el enlace: no necesitarás otro código.';
+  const footer = 'Si no esperabas esta invitación, ignora este correo.';
+  const text = [
+    greeting(),
+    '',
+    intro,
+    use,
+    '',
+    `    ${options.code}`,
+    '',
+    validity,
+    advice,
+    `Aceptar la invitación: ${link}`,
+    '',
+    footer,
+  ].join('\n');
+  const html = htmlPage([
+    `<p style="margin:0 0 16px">${escapeHtml(greeting())}</p>`,
+    `<p style="margin:0 0 16px">${escapeHtml(intro)}</p>`,
+    `<p style="margin:0 0 24px">${escapeHtml(use)}</p>`,
+    `<p style="margin:0 0 24px;font-size:32px;font-weight:bold;letter-spacing:8px;text-align:center">${escapeHtml(options.code)}</p>`,
+    `<p style="margin:0 0 16px;color:#52606d">${escapeHtml(validity)}</p>`,
+    `<p style="margin:0 0 24px">${escapeHtml(advice)}</p>`,
+    `<p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="color:#1565c0">Aceptar la invitación</a></p>`,
+    `<p style="margin:0;font-size:13px;color:#7b8794">${escapeHtml(footer)}</p>`,
+  ]);
+  return { subject: `Invitación a ${options.company}`, text, html };
+}

@@ -99,10 +99,13 @@ export interface SignInAttempt {
   settled: boolean;
 }
 
+/** What wrong codes are counted for: an account code's purpose, or the company invitations mailed to the address. */
+export type GuessedCode = CodePurpose | 'company_invitation';
+
 /** A code check taken against the email's wrong codes of the day for its purpose. */
 export interface CodeAttempt {
   email: string;
-  purpose: CodePurpose;
+  purpose: GuessedCode;
   slot: TakenSlot;
 }
 
@@ -142,7 +145,7 @@ export interface AccountLimits {
    * Takes one of the email's wrong codes of the day for `purpose` before a code is looked at, or answers the 429 to
    * give while they are used up. Kept when the code is wrong (or expired, or unknown), given back when it is right.
    */
-  reserveCodeCheck(email: string, purpose: CodePurpose): Promise<{ refused: HttpError } | { attempt: CodeAttempt }>;
+  reserveCodeCheck(email: string, purpose: GuessedCode): Promise<{ refused: HttpError } | { attempt: CodeAttempt }>;
   /** The code was right: its slot is given back. */
   giveBackCodeCheck(attempt: CodeAttempt): Promise<void>;
 }
@@ -161,7 +164,7 @@ export function createAccountLimits(counters: CounterStore, clock: Clock, metric
   const accountFailuresKey = (email: string) => `signin-account-failures:${email}`;
   const knownKey = (email: string, address: string) => `signin-known:${email}:${address}`;
   const cooldownKey = (email: string, purpose: CodePurpose) => `code-cooldown:${purpose}:${email}`;
-  const wrongCodesKey = (email: string, purpose: CodePurpose) => `code-wrong:${purpose}:${email}`;
+  const wrongCodesKey = (email: string, purpose: GuessedCode) => `code-wrong:${purpose}:${email}`;
 
   async function countCodeMail(email: string): Promise<HttpError | null> {
     const { count, resetAt } = await counters.increment(`code-mails:${email}`, 60 * 60_000);

@@ -5,8 +5,8 @@ import { verificationCodeMail } from '../../domain/mail/templates.js';
 import {
   EmailBody,
   EmailStatus,
+  RegisterAnswer,
   RegisterBody,
-  RegisteredEmail,
   ResendAnswer,
   VerifiedRegistration,
   VerifyRegistrationBody,
@@ -17,6 +17,7 @@ import { checkCode, issueCodeMail, releasingCooldown } from '../../domain/accoun
 import { completeRegistration, emailStatus, registerPending } from '../../domain/registration/register.js';
 import { currentUserView, findUserByEmail, findUserById, normalizeEmail } from '../../domain/accounts/queries.js';
 import { startSession } from '../../domain/sessions/sessions.js';
+import { registerByInvitation } from '../../domain/companies/invitations.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
@@ -30,10 +31,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Cada registro de un email pendiente es uno más (nunca cambia la contraseña de otro) y responde su ' +
           '`registrationId`: enviado con el código, activa la contraseña y los datos de este registro. El código se manda ' +
-          'si pasó el minuto de espera desde el anterior.',
+          'si pasó el minuto de espera desde el anterior. Con `codigoInvitacion` (el código de una invitación a una ' +
+          'empresa enviada a este email) no se envía código: la cuenta queda activa, miembro de la empresa, y la ' +
+          'respuesta trae `access_token` y `user` como la verificación.',
         tags: ['auth'],
         body: RegisterBody,
-        response: { 201: RegisteredEmail, 409: ErrorRef, 429: ErrorRef, ...commonErrors },
+        response: { 201: RegisterAnswer, 409: ErrorRef, 429: ErrorRef, ...commonErrors },
       },
     },
     async (request, reply) => {
@@ -41,6 +44,21 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { name, lastName, phone } = request.body;
       const profile = { name: name.trim(), lastName: lastName.trim(), phone: e164Phone(phone) };
       const passwordHash = await app.passwords.hash(request.body.password);
+      const { codigoInvitacion } = request.body;
+      if (codigoInvitacion !== undefined) {
+        // The invitation's mail reached the address: no verification code, the account signs in at once.
+        const joined = await registerByInvitation(app, email, { passwordHash, ...profile }, codigoInvitacion);
+        const user = await findUserById(app.db, joined.userId);
+        // Suspended in the instant since (an administrator): no session, as for a verified registration.
+        if (user?.status !== 'active') throw new HttpError(403, messages.suspended, 'USER_SUSPENDED');
+        return reply.code(201).send({
+          email,
+          access_token: await startSession(app, user, request),
+          user: await currentUserView(app.db, user),
+          empresa: joined.empresa,
+          rol: joined.rol,
+        });
+      }
       const now = new Date(app.clock());
 
       const { registrationId, mailed } = await registerPending(app, email, profile, passwordHash, now);

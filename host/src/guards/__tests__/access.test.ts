@@ -117,4 +117,37 @@ describe('decideAccess', () => {
     // It waits for start-up like any guest page with a kept session.
     expect(decideAccess('guest', starting, `?interaccion=${uid}&reautenticar=1`, ALLOW)).toEqual({ kind: 'loading' });
   });
+
+  describe('company pages', () => {
+    const manager = (empresas: { id: number; rol: string; estado: string }[]): SessionView => ({
+      ...signedIn(2),
+      user: { ...user(2), empresas } as User,
+    });
+    const owner = manager([{ id: 7, rol: 'propietario', estado: 'activo' }]);
+
+    it("opens a company's page to its owners and administrators, and to platform administrators", () => {
+      expect(decideAccess('company', owner, '', ALLOW, true, '7')).toEqual({ kind: 'render' });
+      expect(
+        decideAccess('company', manager([{ id: 7, rol: 'administrador', estado: 'activo' }]), '', ALLOW, true, '7'),
+      ).toEqual({ kind: 'render' });
+      expect(decideAccess('company', signedIn(1), '', ALLOW, true, '7')).toEqual({ kind: 'render' });
+    });
+
+    it("denies another company's page, a plain member, a pending membership and anyone without a company", () => {
+      expect(decideAccess('company', owner, '', ALLOW, true, '8')).toEqual({ kind: 'denied' });
+      expect(
+        decideAccess('company', manager([{ id: 7, rol: 'miembro', estado: 'activo' }]), '', ALLOW, true, '7'),
+      ).toEqual({ kind: 'denied' });
+      expect(
+        decideAccess('company', manager([{ id: 7, rol: 'administrador', estado: 'pendiente' }]), '', ALLOW, true, '7'),
+      ).toEqual({ kind: 'denied' });
+      expect(decideAccess('company', signedIn(2), '', ALLOW, true, undefined)).toEqual({ kind: 'denied' });
+      expect(decideAccess('company', anonymous, '', ALLOW, true, '7')).toEqual({ kind: 'navigate', to: '/login' });
+    });
+
+    it('opens the company list (no id) to whoever manages one; the rest of the panel stays for platform admins', () => {
+      expect(decideAccess('company', owner, '', ALLOW, true, undefined)).toEqual({ kind: 'render' });
+      expect(decideAccess('admin', owner, '', ALLOW)).toEqual({ kind: 'denied' });
+    });
+  });
 });

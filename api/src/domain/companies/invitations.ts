@@ -1,0 +1,498 @@
+import { createHmac, hkdfSync, randomInt } from 'node:crypto';
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import {
+  accountCodes,
+  companies,
+  companyInvitations,
+  companyMembers,
+  type CompanyRole,
+  users,
+} from '../../db/schema.js';
+import { HttpError, retryLater } from '../../lib/errors.js';
+import type { RegistrationFields } from '../registration/pending-registrations.js';
+import { registrationMessages } from '../registration/messages.js';
+import { activateUser } from '../accounts/queries.js';
+import { type AuditActor, recordAudit } from '../accounts/audit.js';
+import type { Clock } from '../clock.js';
+import type { Mailer } from '../mail/mailer.js';
+import { companyInvitationMail } from '../mail/templates.js';
+import { type AccountLimits, codeCooldownMs } from '../sign-in/limits.js';
+import { signInMessages } from '../sign-in/messages.js';
+import type { SigningKey } from '../tokens/keys.js';
+import type { CompanyAccess } from './access.js';
+import { addMember } from './members.js';
+import { companyMessages } from './messages.js';
+
+export const invitationLifetimeMs = 7 * 24 * 60 * 60_000;
+/** Wrong codes an invitation's code takes before it is dead (until a resend mails a new one). */
+export const maxInvitationAttempts = 5;
+
+/** What the invitations use (the app passes itself). */
+export interface InvitationDeps {
+  db: Db;
+  clock: Clock;
+  signingKey: SigningKey;
+  mailer: Pick<Mailer, 'enqueue' | 'wake'>;
+  limits: Pick<AccountLimits, 'countCodeMail' | 'reserveCodeCheck' | 'giveBackCodeCheck'>;
+  config: Pick<Config, 'portalUrl'>;
+}
+
+export type InvitationState = 'pendiente' | 'aceptada' | 'revocada' | 'vencida';
+type InvitationRow = typeof companyInvitations.$inferSelect;
+
+export interface InvitationView {
+  id: number;
+  email: string;
+  rol: CompanyRole;
+  estado: InvitationState;
+  enviadaEn: string;
+  vence: string;
+}
+
+export const invitationInvalid = () => new HttpError(400, companyMessages.invitationInvalid, 'INVITACION_INVALIDA');
+const invitationNotFound = () => new HttpError(404, companyMessages.invitationNotFound, 'INVITACION_NO_ENCONTRADA');
+const invitationNotPending = () => new HttpError(409, companyMessages.invitationNotPending, 'INVITACION_NO_PENDIENTE');
+const onlyOwnerInvitesOwner = () => new HttpError(403, companyMessages.onlyOwnerInvitesOwner, 'FORBIDDEN');
+
+// A key of its own, derived from the signing key like the account codes' (plugins/app/codes.ts): nothing more to keep.
+const keys = new WeakMap<SigningKey, Buffer>();
+function invitationKey(signingKey: SigningKey): Buffer {
+  let key = keys.get(signingKey);
+  if (!key) {
+    const material = signingKey.privateKey.export({ type: 'pkcs8', format: 'der' });
+    key = Buffer.from(hkdfSync('sha256', material, Buffer.alloc(0), 'portal company invitations', 32));
+    keys.set(signingKey, key);
+  }
+  return key;
+}
+
+/** The invitation's id is in the MAC: a hash copied to another invitation does not match there. */
+const hashCode = (deps: Pick<InvitationDeps, 'signingKey'>, id: number, code: string) =>
+  createHmac('sha256', invitationKey(deps.signingKey)).update(`invitation:${id}:${code}`).digest('base64url');
+
+const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+
+/** Not accepted, not revoked: the one row per company and address the unique index allows. */
+const open = and(isNull(companyInvitations.acceptedAt), isNull(companyInvitations.revokedAt));
+/** Open, unexpired and with tries left: a code may still accept it. */
+const live = (now: Date) =>
+  and(open, gt(companyInvitations.expiresAt, now), lt(companyInvitations.attempts, maxInvitationAttempts));
+
+export function invitationState(row: InvitationRow, now: Date): InvitationState {
+  if (row.acceptedAt) return 'aceptada';
+  if (row.revokedAt) return 'revocada';
+  // A code killed by wrong tries reads as expired: a resend mails a new one, as for an expired invitation.
+  if (row.expiresAt <= now || row.attempts >= maxInvitationAttempts) return 'vencida';
+  return 'pendiente';
+}
+
+export const invitationView = (row: InvitationRow, now: Date): InvitationView => ({
+  id: row.id,
+  email: row.email,
+  rol: row.role,
+  estado: invitationState(row, now),
+  enviadaEn: row.sentAt.toISOString(),
+  vence: row.expiresAt.toISOString(),
+});
+
+/** How the mail names who invited: their name when the account has one, else their address. */
+async function inviterName(db: Db, actor: AuditActor): Promise<string> {
+  if (actor.user.id === null) return actor.user.email;
+  const [row] = await db
+    .select({ name: users.name, lastName: users.lastName, email: users.email })
+    .from(users)
+    .where(eq(users.id, actor.user.id));
+  const name = `${row?.name ?? ''} ${row?.lastName ?? ''}`.trim();
+  return name ? `${name} (${row?.email})` : actor.user.email;
+}
+
+async function companyName(db: Db, companyId: number): Promise<string> {
+  const [row] = await db.select({ name: companies.name }).from(companies).where(eq(companies.id, companyId));
+  return row?.name ?? '';
+}
+
+/** A new code on the (locked) invitation, valid 7 days from now with 5 tries, and its mail in the same transaction. */
+async function mailNewCode(
+  deps: InvitationDeps,
+  tx: Db,
+  actor: AuditActor,
+  row: InvitationRow,
+): Promise<InvitationRow> {
+  const refused = await deps.limits.countCodeMail(row.email);
+  if (refused) throw refused;
+  const code = newCode();
+  const now = new Date(deps.clock());
+  const [updated] = await tx
+    .update(companyInvitations)
+    .set({
+      codeHash: hashCode(deps, row.id, code),
+      attempts: 0,
+      sentAt: now,
+      expiresAt: new Date(now.getTime() + invitationLifetimeMs),
+    })
+    .where(eq(companyInvitations.id, row.id))
+    .returning();
+  if (!updated) throw invitationNotFound();
+  const mail = companyInvitationMail({
+    email: updated.email,
+    company: await companyName(tx, updated.companyId),
+    invitedBy: await inviterName(tx, actor),
+    role: updated.role,
+    code,
+    expiresAt: updated.expiresAt,
+    portalUrl: deps.config.portalUrl,
+  });
+  await deps.mailer.enqueue(tx, { to: updated.email, ...mail });
+  return updated;
+}
+
+const mayInvite = (access: CompanyAccess, role: CompanyRole) =>
+  role !== 'propietario' || access.platform || access.role === 'propietario';
+
+/**
+ * Invites `email` into the company with `role`: 409 for an address of a member or with a live pending invitation (an
+ * expired or dead one is replaced); only an owner or a platform administrator invites an owner.
+ */
+export async function invite(
+  deps: InvitationDeps,
+  actor: AuditActor,
+  access: CompanyAccess,
+  input: { email: string; role: CompanyRole },
+): Promise<InvitationView> {
+  const { email, role } = input;
+  const { companyId } = access;
+  if (!mayInvite(access, role)) throw onlyOwnerInvitesOwner();
+  const now = new Date(deps.clock());
+  try {
+    const row = await deps.db.transaction(async (tx) => {
+      const [member] = await tx
+        .select({ userId: companyMembers.userId })
+        .from(companyMembers)
+        .innerJoin(users, eq(users.id, companyMembers.userId))
+        .where(and(eq(companyMembers.companyId, companyId), eq(users.email, email)));
+      if (member) throw new HttpError(409, companyMessages.alreadyMember, 'YA_ES_MIEMBRO');
+      const [pending] = await tx
+        .select()
+        .from(companyInvitations)
+        .where(and(eq(companyInvitations.companyId, companyId), eq(companyInvitations.email, email), open))
+        .for('update');
+      if (pending && invitationState(pending, now) === 'pendiente') throw invitationPending();
+      // An expired one gives way: the audit log keeps its story.
+      if (pending) await tx.delete(companyInvitations).where(eq(companyInvitations.id, pending.id));
+      const [created] = await tx
+        .insert(companyInvitations)
+        .values({ companyId, email, role, codeHash: '', invitedBy: actor.user.id, sentAt: now, expiresAt: now })
+        .returning();
+      if (!created) throw invitationNotFound();
+      const mailed = await mailNewCode(deps, tx, actor, created);
+      await recordAudit(tx, actor, [
+        {
+          action: 'company.invitation_create',
+          target: { type: 'company', id: companyId },
+          details: { invitationId: mailed.id, email, role },
+          companyId,
+        },
+      ]);
+      return mailed;
+    });
+    deps.mailer.wake();
+    return invitationView(row, now);
+  } catch (error) {
+    // Two invitations of one address at once: the unique index of open invitations lets one through.
+    const cause = (error as { cause?: { code?: string } }).cause ?? (error as { code?: string });
+    if (cause?.code === '23505') throw invitationPending();
+    throw error;
+  }
+}
+
+const invitationPending = () => new HttpError(409, companyMessages.invitationPending, 'INVITACION_PENDIENTE');
+
+async function lockedInvitation(tx: Db, companyId: number, id: number): Promise<InvitationRow> {
+  const [row] = await tx
+    .select()
+    .from(companyInvitations)
+    .where(and(eq(companyInvitations.id, id), eq(companyInvitations.companyId, companyId)))
+    .for('update');
+  if (!row) throw invitationNotFound();
+  return row;
+}
+
+/**
+ * A new code for an open invitation, valid 7 days again; 429 within a minute of the last mail (the account codes'
+ * cooldown) or past the address's code mails of the hour.
+ */
+export async function resend(
+  deps: InvitationDeps,
+  actor: AuditActor,
+  access: CompanyAccess,
+  id: number,
+): Promise<InvitationView> {
+  const now = new Date(deps.clock());
+  const row = await deps.db.transaction(async (tx) => {
+    const current = await lockedInvitation(tx, access.companyId, id);
+    if (current.acceptedAt || current.revokedAt) throw invitationNotPending();
+    if (!mayInvite(access, current.role)) throw onlyOwnerInvitesOwner();
+    const waitMs = current.sentAt.getTime() + codeCooldownMs - now.getTime();
+    if (waitMs > 0) {
+      throw retryLater(429, signInMessages.codeCooldown(Math.ceil(waitMs / 1000)), 'CODE_COOLDOWN', waitMs);
+    }
+    const mailed = await mailNewCode(deps, tx, actor, current);
+    await recordAudit(tx, actor, [
+      {
+        action: 'company.invitation_resend',
+        target: { type: 'company', id: access.companyId },
+        details: { invitationId: id, email: current.email, role: current.role },
+        companyId: access.companyId,
+      },
+    ]);
+    return mailed;
+  });
+  deps.mailer.wake();
+  return invitationView(row, now);
+}
+
+/** Revokes an open invitation (its code stops working); revoking it again changes nothing; an accepted one is 409. */
+export async function revoke(deps: InvitationDeps, actor: AuditActor, access: CompanyAccess, id: number) {
+  await deps.db.transaction(async (tx) => {
+    const current = await lockedInvitation(tx, access.companyId, id);
+    if (current.acceptedAt) throw invitationNotPending();
+    if (current.revokedAt) return;
+    await tx
+      .update(companyInvitations)
+      .set({ revokedAt: new Date(deps.clock()) })
+      .where(eq(companyInvitations.id, id));
+    await recordAudit(tx, actor, [
+      {
+        action: 'company.invitation_revoke',
+        target: { type: 'company', id: access.companyId },
+        details: { invitationId: id, email: current.email, role: current.role },
+        companyId: access.companyId,
+      },
+    ]);
+  });
+}
+
+/** The company's invitations, newest first (the 500 newest: the open ones and the recent history). */
+export async function listInvitations(deps: Pick<InvitationDeps, 'db' | 'clock'>, companyId: number) {
+  const now = new Date(deps.clock());
+  const rows = await deps.db
+    .select()
+    .from(companyInvitations)
+    .where(eq(companyInvitations.companyId, companyId))
+    .orderBy(desc(companyInvitations.createdAt), desc(companyInvitations.id))
+    .limit(500);
+  return rows.map((row) => invitationView(row, now));
+}
+
+/** The live invitations to a person's address, for the notice on /apps. */
+export async function invitationsFor(deps: Pick<InvitationDeps, 'db' | 'clock'>, email: string) {
+  const rows = await deps.db
+    .select({
+      id: companyInvitations.id,
+      companyId: companies.id,
+      companyName: companies.name,
+      role: companyInvitations.role,
+      expiresAt: companyInvitations.expiresAt,
+    })
+    .from(companyInvitations)
+    .innerJoin(companies, eq(companies.id, companyInvitations.companyId))
+    .where(and(eq(companyInvitations.email, email), live(new Date(deps.clock()))))
+    .orderBy(desc(companyInvitations.sentAt));
+  return rows.map((row) => ({
+    id: row.id,
+    empresa: { id: row.companyId, nombre: row.companyName },
+    rol: row.role,
+    vence: row.expiresAt.toISOString(),
+  }));
+}
+
+/**
+ * Which live invitation to `email` the code is of. A try of each live invitation to the address is taken before
+ * comparing, in one guarded statement, so concurrent guesses compare at most 5 times per code; the tries are given
+ * back when the code matches, unless `keepTry` (the code is sent by an account that may not use it). The day's wrong
+ * codes of the address are counted too, like the account codes'.
+ */
+async function matchCode(
+  deps: InvitationDeps,
+  email: string,
+  code: string,
+  options: { keepTry?: boolean } = {},
+): Promise<number | undefined> {
+  const reserved = await deps.limits.reserveCodeCheck(email, 'company_invitation');
+  if ('refused' in reserved) throw reserved.refused;
+  const taken = await deps.db
+    .update(companyInvitations)
+    .set({ attempts: sql`${companyInvitations.attempts} + 1` })
+    .where(and(eq(companyInvitations.email, email), live(new Date(deps.clock()))))
+    .returning({ id: companyInvitations.id, codeHash: companyInvitations.codeHash });
+  const match = taken.find((row) => row.codeHash === hashCode(deps, row.id, code));
+  if (!match || options.keepTry) return match?.id;
+  await deps.limits.giveBackCodeCheck(reserved.attempt);
+  await deps.db
+    .update(companyInvitations)
+    .set({ attempts: sql`${companyInvitations.attempts} - 1` })
+    .where(
+      and(
+        inArray(
+          companyInvitations.id,
+          taken.map((row) => row.id),
+        ),
+        gt(companyInvitations.attempts, 0),
+      ),
+    );
+  return match.id;
+}
+
+/**
+ * Marks the invitation accepted by `userId` and makes them a member, in one transaction: the guarded update lets one
+ * of two concurrent accepts through. `code`, when given, must still be the invitation's (a resend meanwhile voids it).
+ */
+async function acceptIn(
+  deps: InvitationDeps,
+  tx: Db,
+  actor: AuditActor,
+  id: number,
+  email: string,
+  code?: string,
+): Promise<{ empresa: { id: number; nombre: string }; rol: CompanyRole }> {
+  const now = new Date(deps.clock());
+  const [accepted] = await tx
+    .update(companyInvitations)
+    .set({ acceptedAt: now, acceptedBy: actor.user.id })
+    .where(
+      and(
+        eq(companyInvitations.id, id),
+        eq(companyInvitations.email, email),
+        live(now),
+        code === undefined ? undefined : eq(companyInvitations.codeHash, hashCode(deps, id, code)),
+      ),
+    )
+    .returning();
+  if (!accepted || actor.user.id === null) throw invitationInvalid();
+  const userId = actor.user.id;
+  // An active member keeps the membership they have. One waiting for approval after a domain join is approved by
+  // the invitation, which an administrator of the company sent, with its role.
+  if (!(await addMember(tx, accepted.companyId, userId, accepted.role))) {
+    await tx
+      .update(companyMembers)
+      .set({ role: accepted.role, status: 'active' })
+      .where(
+        and(
+          eq(companyMembers.companyId, accepted.companyId),
+          eq(companyMembers.userId, userId),
+          eq(companyMembers.status, 'pending_approval'),
+        ),
+      );
+  }
+  const [membership] = await tx
+    .select({ role: companyMembers.role })
+    .from(companyMembers)
+    .where(and(eq(companyMembers.companyId, accepted.companyId), eq(companyMembers.userId, userId)));
+  await recordAudit(tx, actor, [
+    {
+      action: 'company.invitation_accept',
+      target: { type: 'company', id: accepted.companyId },
+      details: { invitationId: id, email, role: accepted.role, userId },
+      companyId: accepted.companyId,
+    },
+  ]);
+  return {
+    empresa: { id: accepted.companyId, nombre: await companyName(tx, accepted.companyId) },
+    rol: membership?.role ?? accepted.role,
+  };
+}
+
+/**
+ * A signed-in person accepts an invitation to their own address: by its code (from the mail's link, whose `email`
+ * the screen sends along) or by its id (the notice on /apps, which lists only their own). Anything else, including
+ * the right code sent by another account, is the same 400; a code sent for another address counts as a try of it.
+ */
+export async function accept(
+  deps: InvitationDeps,
+  user: { id: number; email: string },
+  input: { codigo?: string; email?: string; idInvitacion?: number },
+) {
+  const actor: AuditActor = { user };
+  let id: number | undefined;
+  let code: string | undefined;
+  if (input.codigo !== undefined) {
+    const email = input.email ?? user.email;
+    id = await matchCode(deps, email, input.codigo, { keepTry: email !== user.email });
+    if (email !== user.email) throw invitationInvalid();
+    code = input.codigo;
+  } else if (input.idInvitacion !== undefined) {
+    id = input.idInvitacion;
+  }
+  if (id === undefined) throw invitationInvalid();
+  const target = id;
+  return deps.db.transaction((tx) => acceptIn(deps, tx, actor, target, user.email, code));
+}
+
+/** The invitee turns down an invitation to their address: it is closed like a revoked one. */
+export async function decline(deps: InvitationDeps, user: { id: number; email: string }, id: number) {
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(companyInvitations)
+      .set({ revokedAt: new Date(deps.clock()) })
+      .where(and(eq(companyInvitations.id, id), eq(companyInvitations.email, user.email), open))
+      .returning();
+    if (!row) throw invitationNotFound();
+    await recordAudit(tx, { user }, [
+      {
+        action: 'company.invitation_decline',
+        target: { type: 'company', id: row.companyId },
+        details: { invitationId: id, email: row.email, role: row.role },
+        companyId: row.companyId,
+      },
+    ]);
+  });
+}
+
+const emailInUse = () => new HttpError(409, registrationMessages.emailInUse, 'EMAIL_IN_USE');
+
+/**
+ * A registration proved by an invitation's code: the mail reached the address, so the account is active at once with
+ * the password and profile typed (free plans and the other rules of a verified registration, `activateUser`), the
+ * invitation accepted in the same transaction. A wrong code is a counted try and creates nothing; an active account
+ * of the address is the registration's usual 409. Answers the account's id and the company joined.
+ */
+export async function registerByInvitation(
+  deps: InvitationDeps,
+  email: string,
+  fields: RegistrationFields,
+  code: string,
+) {
+  // An address with an account answers the registration's usual 409 whatever the code, and spends no try of it.
+  const [existing] = await deps.db.select({ status: users.status }).from(users).where(eq(users.email, email));
+  if (existing && existing.status !== 'pending_verification') throw emailInUse();
+  const id = await matchCode(deps, email, code);
+  if (id === undefined) throw invitationInvalid();
+  return deps.db.transaction(async (tx) => {
+    const { passwordHash, ...profile } = fields;
+    // The same statement as `registerPending`: creates the account, or takes the pending one of the address.
+    const [user] = await tx
+      .insert(users)
+      .values({ email, ...profile })
+      .onConflictDoUpdate({
+        target: users.email,
+        set: { email: sql`excluded.email` },
+        setWhere: eq(users.status, 'pending_verification'),
+      })
+      .returning({ id: users.id });
+    if (!user) throw emailInUse();
+    // The invitation first: the activation's join by email domain then finds the membership with the invited role.
+    const joined = await acceptIn(deps, tx, { user: { id: user.id, email } }, id, email, code);
+    if (!(await activateUser(tx, user.id))) throw invitationInvalid();
+    await tx
+      .update(users)
+      .set({ passwordHash, ...profile })
+      .where(eq(users.id, user.id));
+    // A verification code mailed to an earlier registration has nothing left to prove.
+    await tx
+      .delete(accountCodes)
+      .where(and(eq(accountCodes.userId, user.id), eq(accountCodes.purpose, 'verify_email')));
+    return { userId: user.id, ...joined };
+  });
+}

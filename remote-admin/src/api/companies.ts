@@ -1,0 +1,204 @@
+import type { AppWithPlans, AuditEntry, Paged } from '@portal/shared';
+import { API_PATHS, ApiError, getRuntimeConfig, readToken, request } from '@portal/shared';
+import { COMPANY_FALLBACK } from '../texts';
+import type {
+  Company,
+  CompanyListItem,
+  CompanyRole,
+  CompanyStatus,
+  CursorPage,
+  Domain,
+  DomainJoin,
+  Invitation,
+  Licence,
+  LicenceInput,
+  Member,
+  Seat,
+  SeatReportRow,
+} from './company-types';
+
+const enc = encodeURIComponent;
+
+/** The company calls' paths (the platform's under admin/empresas, the company's own under empresas/:id). */
+export const COMPANY_PATHS = {
+  list: 'admin/empresas',
+  platformCompany: (id: number) => `admin/empresas/${id}`,
+  sellLicence: (id: number) => `admin/empresas/${id}/licencias`,
+  changeLicence: (id: number, appId: number) => `admin/empresas/${id}/licencias/${appId}`,
+  company: (id: number) => `empresas/${id}`,
+  settings: (id: number) => `empresas/${id}/ajustes`,
+  licences: (id: number) => `empresas/${id}/licencias`,
+  members: (id: number) => `empresas/${id}/miembros`,
+  member: (id: number, userId: number) => `empresas/${id}/miembros/${userId}`,
+  approve: (id: number, userId: number) => `empresas/${id}/miembros/${userId}/aprobar`,
+  seats: (id: number) => `empresas/${id}/puestos`,
+  seat: (id: number, userId: number, appId: number) => `empresas/${id}/puestos/${userId}/${appId}`,
+  invitations: (id: number) => `empresas/${id}/invitaciones`,
+  invitation: (id: number, invitationId: number) => `empresas/${id}/invitaciones/${invitationId}`,
+  resend: (id: number, invitationId: number) => `empresas/${id}/invitaciones/${invitationId}/reenviar`,
+  domains: (id: number) => `empresas/${id}/dominios`,
+  domain: (id: number, domain: string) => `empresas/${id}/dominios/${enc(domain)}`,
+  verifyDomain: (id: number, domain: string) => `empresas/${id}/dominios/${enc(domain)}/verificar`,
+  confirmDomain: (id: number, domain: string) => `empresas/${id}/dominios/${enc(domain)}/confirmar`,
+  report: (id: number) => `empresas/${id}/informe-puestos`,
+  reportCsv: (id: number) => `empresas/${id}/informe-puestos.csv`,
+  audit: (id: number) => `empresas/${id}/auditoria`,
+} as const;
+
+const P = COMPANY_PATHS;
+const F = COMPANY_FALLBACK;
+
+// Platform administrators.
+
+export function listCompanies(query: {
+  page: number;
+  limit: number;
+  nombre?: string;
+  estado?: CompanyStatus | '';
+}): Promise<Paged<CompanyListItem>> {
+  return request('get', P.list, {
+    searchParams: { page: query.page, limit: query.limit, nombre: query.nombre, estado: query.estado },
+    fallback: F.list,
+  });
+}
+
+export function createCompany(nombre: string): Promise<{ id: number }> {
+  return request('post', P.list, { json: { nombre }, fallback: F.save });
+}
+
+export function updateCompany(id: number, changes: { nombre?: string; estado?: CompanyStatus }): Promise<Company> {
+  return request('patch', P.platformCompany(id), { json: changes, fallback: F.save });
+}
+
+export function sellLicence(id: number, licence: LicenceInput & { idApp: number }): Promise<Licence> {
+  return request('post', P.sellLicence(id), { json: licence, fallback: F.licence });
+}
+
+export function changeLicence(id: number, appId: number, licence: LicenceInput): Promise<Licence> {
+  return request('put', P.changeLicence(id, appId), { json: licence, fallback: F.licence });
+}
+
+export function listAppsWithPlans(): Promise<AppWithPlans[]> {
+  return request('get', API_PATHS.apps.withPlans, { fallback: F.apps });
+}
+
+// A company (its owners and administrators, or a platform administrator).
+
+export function getCompany(id: number): Promise<Company> {
+  return request('get', P.company(id), { fallback: F.company });
+}
+
+export function updateSettings(
+  id: number,
+  settings: { altaPorDominio?: DomainJoin; exigirSegundoFactor?: boolean },
+): Promise<Company> {
+  return request('patch', P.settings(id), { json: settings, fallback: F.save });
+}
+
+export function listLicences(id: number): Promise<Licence[]> {
+  return request('get', P.licences(id), { fallback: F.licences });
+}
+
+export function listMembers(
+  id: number,
+  query: { email?: string; cursor?: string | null; limit?: number },
+): Promise<CursorPage<Member>> {
+  return request('get', P.members(id), {
+    searchParams: { email: query.email, cursor: query.cursor ?? undefined, limit: query.limit },
+    fallback: F.members,
+  });
+}
+
+export function changeMemberRole(id: number, userId: number, rol: CompanyRole): Promise<Member> {
+  return request('patch', P.member(id, userId), { json: { rol }, fallback: F.member });
+}
+
+export function removeMember(id: number, userId: number): Promise<void> {
+  return request('delete', P.member(id, userId), { fallback: F.member });
+}
+
+export function approveMember(id: number, userId: number): Promise<Member> {
+  return request('post', P.approve(id, userId), { fallback: F.member });
+}
+
+export function assignSeat(
+  id: number,
+  userId: number,
+  appId: number,
+): Promise<{ idUsuario: number; idApp: number; asignadoEn: string }> {
+  return request('post', P.seats(id), { json: { idUsuario: userId, idApp: appId }, fallback: F.seat });
+}
+
+export function takeBackSeat(id: number, userId: number, appId: number): Promise<void> {
+  return request('delete', P.seat(id, userId, appId), { fallback: F.seat });
+}
+
+export function listSeats(
+  id: number,
+  query: { idApp?: number; email?: string; cursor?: string | null; limit?: number },
+): Promise<CursorPage<Seat>> {
+  return request('get', P.seats(id), {
+    searchParams: { idApp: query.idApp, email: query.email, cursor: query.cursor ?? undefined, limit: query.limit },
+    fallback: F.seats,
+  });
+}
+
+export function listInvitations(id: number): Promise<Invitation[]> {
+  return request('get', P.invitations(id), { fallback: F.invitations });
+}
+
+export function invite(id: number, email: string, rol: CompanyRole): Promise<Invitation> {
+  return request('post', P.invitations(id), { json: { email, rol }, fallback: F.invitation });
+}
+
+export function resendInvitation(id: number, invitationId: number): Promise<Invitation> {
+  return request('post', P.resend(id, invitationId), { fallback: F.invitation });
+}
+
+export function revokeInvitation(id: number, invitationId: number): Promise<void> {
+  return request('delete', P.invitation(id, invitationId), { fallback: F.invitation });
+}
+
+export function listDomains(id: number): Promise<Domain[]> {
+  return request('get', P.domains(id), { fallback: F.domains });
+}
+
+export function addDomain(id: number, dominio: string): Promise<Domain> {
+  return request('post', P.domains(id), { json: { dominio }, fallback: F.domain });
+}
+
+export function verifyDomain(id: number, dominio: string): Promise<Domain> {
+  return request('post', P.verifyDomain(id, dominio), { fallback: F.domain });
+}
+
+export function confirmDomain(id: number, dominio: string): Promise<Domain> {
+  return request('post', P.confirmDomain(id, dominio), { fallback: F.domain });
+}
+
+export function removeDomain(id: number, dominio: string): Promise<void> {
+  return request('delete', P.domain(id, dominio), { fallback: F.domain });
+}
+
+export function getSeatReport(id: number): Promise<SeatReportRow[]> {
+  return request('get', P.report(id), { fallback: F.report });
+}
+
+export function listCompanyAudit(id: number, page: number, limit: number): Promise<Paged<AuditEntry>> {
+  return request('get', P.audit(id), { searchParams: { page, limit }, fallback: F.audit });
+}
+
+/**
+ * The seat report as the CSV file the API writes. Read as text with the session's token (the shared client answers
+ * JSON only); the page hands it to the browser as a download.
+ */
+export async function downloadSeatReport(id: number): Promise<Blob> {
+  const token = readToken();
+  const response = await fetch(`${getRuntimeConfig().apiBaseUrl.replace(/\/$/, '')}/${P.reportCsv(id)}`, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  }).catch(() => null);
+  if (!response?.ok) {
+    const body = (await response?.json().catch(() => null)) as { message?: unknown } | null;
+    throw new ApiError(typeof body?.message === 'string' ? body.message : F.report, response?.status);
+  }
+  return new Blob([await response.text()], { type: 'text/csv;charset=utf-8' });
+}

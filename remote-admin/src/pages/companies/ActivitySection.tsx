@@ -1,0 +1,58 @@
+import { useState } from 'react';
+import { Alert, Button } from '@portal/shared';
+import { listCompanyAudit } from '../../api/companies';
+import { Panel } from '../../components/Page';
+import { COMPANY_FALLBACK, TEXT_ADMIN, TEXT_COMPANY } from '../../texts';
+import { auditActionLabel, auditDetails } from '../dashboard/audit-format';
+import type { SectionProps } from './CompanyPage';
+import { StackedTable } from './CompanyTable';
+import { useLoad } from './useLoad';
+
+const PAGE_SIZE = 20;
+
+/** The company's own audit log: every change to its members, invitations, seats, domains and licences, newest first. */
+export function ActivitySection({ companyId }: SectionProps) {
+  const [page, setPage] = useState(1);
+  const log = useLoad(() => listCompanyAudit(companyId, page, PAGE_SIZE), COMPANY_FALLBACK.audit, [companyId, page]);
+  return (
+    <Panel aria-labelledby="activity-title">
+      <h2 id="activity-title">{TEXT_COMPANY.activity}</h2>
+      {log.error && <Alert>{log.error}</Alert>}
+      {log.data?.data.length === 0 && <p>{TEXT_COMPANY.activityEmpty}</p>}
+      {log.data && log.data.data.length > 0 && (
+        <StackedTable aria-label={TEXT_COMPANY.activity}>
+          <thead>
+            <tr>
+              <th scope="col">{TEXT_ADMIN.auditWhen}</th>
+              <th scope="col">{TEXT_ADMIN.auditWho}</th>
+              <th scope="col">{TEXT_ADMIN.auditWhat}</th>
+              <th scope="col">{TEXT_ADMIN.auditWhom}</th>
+              <th scope="col">{TEXT_ADMIN.auditDetails}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {log.data.data.map((entry) => (
+              <tr key={entry.id}>
+                <td className="lead">{new Date(entry.createdAt).toLocaleString('es-ES')}</td>
+                <td data-label={TEXT_ADMIN.auditWho}>{entry.actorEmail}</td>
+                <td data-label={TEXT_ADMIN.auditWhat}>{auditActionLabel(entry.action)}</td>
+                <td data-label={TEXT_ADMIN.auditWhom}>{entry.targetLabel ?? `#${entry.targetId}`}</td>
+                <td data-label={TEXT_ADMIN.auditDetails}>{auditDetails(entry)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </StackedTable>
+      )}
+      {log.data && log.data.totalPages > 1 && (
+        <p>
+          <Button $variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            {TEXT_ADMIN.previous}
+          </Button>{' '}
+          <Button $variant="secondary" disabled={!log.data.hasNextPage} onClick={() => setPage(page + 1)}>
+            {TEXT_ADMIN.next}
+          </Button>
+        </p>
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,309 @@
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { Link, Navigate } from 'react-router-dom';
+import styled from 'styled-components';
+import {
+  Alert,
+  Button,
+  errorMessage,
+  Input,
+  LoadFailed,
+  Spinner,
+  theme,
+  type Paged,
+  useSession,
+  useTimedMessage,
+} from '@portal/shared';
+import { createCompany, listCompanies, updateCompany } from '../../api/companies';
+import type { CompanyListItem, CompanyStatus } from '../../api/company-types';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { FormDialog, FormText } from '../../components/FormDialog';
+import { AdminPage, FieldLabel, Panel, spreadRow } from '../../components/Page';
+import { ListFooter } from '../../components/Pagination';
+import { SelectField } from '../../components/SelectField';
+import { companyStatusLabel, isPlatformAdmin, managedCompanies } from '../../rules/companies';
+import { formatRegistrationDate } from '../../rules/format';
+import { ADMIN_ALERT_MS, COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
+import { StackedTable, StatusPill } from './CompanyTable';
+
+const Head = styled.div`
+  ${spreadRow}
+  margin-bottom: 20px;
+  h1 { margin: 0; }
+`;
+
+const Filters = styled.form`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: flex-end;
+  gap: 12px;
+  margin-bottom: 16px;
+  & > label:first-child { flex: 1 1 260px; }
+  & > label > input { width: 100%; box-sizing: border-box; }
+`;
+
+const Links = styled.ul`
+  list-style: none;
+  margin: 0;
+  padding: 0;
+  li { padding: 12px 0; border-bottom: 1px solid ${theme.color.border}; }
+  a { font-weight: 700; }
+`;
+
+const STATUS_OPTIONS: readonly { value: CompanyStatus | ''; label: string }[] = [
+  { value: '', label: TEXT_COMPANY.allStatuses },
+  { value: 'activa', label: TEXT_COMPANY.statusActive },
+  { value: 'suspendida', label: TEXT_COMPANY.statusSuspended },
+];
+
+/**
+ * /admin/empresas. A platform administrator gets every company (search, state, pages, create, rename, suspend); a
+ * company's owner or administrator goes straight to their company, or picks among theirs when they manage several.
+ */
+export default function CompaniesPage() {
+  const user = useSession((s) => s.user);
+  if (isPlatformAdmin(user)) return <PlatformCompanies />;
+  const mine = managedCompanies(user);
+  if (mine.length === 1 && mine[0]) return <Navigate to={`/admin/empresas/${mine[0].id}`} replace />;
+  return (
+    <AdminPage>
+      <h1>{TEXT_COMPANY.yourCompanies}</h1>
+      <Panel>
+        {mine.length === 0 ? (
+          <p>{TEXT_COMPANY.noManagedCompany}</p>
+        ) : (
+          <Links>
+            {mine.map((company) => (
+              <li key={company.id}>
+                <Link to={`/admin/empresas/${company.id}`}>{company.nombre}</Link>
+              </li>
+            ))}
+          </Links>
+        )}
+      </Panel>
+    </AdminPage>
+  );
+}
+
+type Dialog =
+  | { kind: 'create' }
+  | { kind: 'rename'; company: CompanyListItem }
+  | { kind: 'status'; company: CompanyListItem }
+  | null;
+
+function PlatformCompanies() {
+  const [list, setList] = useState<Paged<CompanyListItem> | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState(10);
+  const [typed, setTyped] = useState('');
+  const [nombre, setNombre] = useState('');
+  const [estado, setEstado] = useState<CompanyStatus | ''>('');
+  const [reloads, setReloads] = useState(0);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [alert, showAlert] = useTimedMessage(ADMIN_ALERT_MS);
+
+  useEffect(() => {
+    let current = true;
+    listCompanies({ page, limit, nombre, estado }).then(
+      (result) => {
+        if (!current) return;
+        setList(result);
+        setLoadError(null);
+      },
+      (failure) => {
+        if (current) setLoadError(errorMessage(failure, COMPANY_FALLBACK.list));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [page, limit, nombre, estado, reloads]);
+
+  const close = useCallback(() => setDialog(null), []);
+  const reload = () => setReloads((n) => n + 1);
+
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setPage(1);
+    setNombre(typed.trim());
+  };
+
+  return (
+    <AdminPage>
+      <Head>
+        <h1>{TEXT_COMPANY.companiesTitle}</h1>
+        <Button onClick={() => setDialog({ kind: 'create' })}>{TEXT_COMPANY.newCompany}</Button>
+      </Head>
+      {alert && <Alert tone={alert.tone}>{alert.text}</Alert>}
+      <Panel>
+        <Filters onSubmit={search} role="search">
+          <FieldLabel htmlFor="company-name-filter">
+            {TEXT_COMPANY.nameFilter}
+            <Input
+              id="company-name-filter"
+              value={typed}
+              placeholder={TEXT_COMPANY.namePlaceholder}
+              onChange={(event) => setTyped(event.target.value)}
+            />
+          </FieldLabel>
+          <SelectField
+            id="company-status-filter"
+            label={TEXT_COMPANY.statusFilter}
+            value={estado}
+            options={STATUS_OPTIONS}
+            onChange={(value) => {
+              setPage(1);
+              setEstado(value);
+            }}
+          />
+          <Button type="submit" $variant="secondary">
+            {TEXT_COMPANY.search}
+          </Button>
+        </Filters>
+        {loadError && !list && <LoadFailed message={loadError} onRetry={reload} />}
+        {loadError && list && <Alert>{loadError}</Alert>}
+        {!list && !loadError && <Spinner label={TEXT_COMPANY.loadingCompanies} />}
+        {list && list.data.length === 0 && <p>{TEXT_COMPANY.noCompanies}</p>}
+        {list && list.data.length > 0 && (
+          <StackedTable aria-label={TEXT_COMPANY.companiesTable}>
+            <thead>
+              <tr>
+                <th scope="col">{TEXT_COMPANY.colCompany}</th>
+                <th scope="col">{TEXT_COMPANY.colStatus}</th>
+                <th scope="col">{TEXT_COMPANY.colMembers}</th>
+                <th scope="col">{TEXT_COMPANY.colLicences}</th>
+                <th scope="col">{TEXT_COMPANY.colCreated}</th>
+                <th scope="col">{TEXT_COMPANY.colActions}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.map((company) => (
+                <tr key={company.id}>
+                  <td className="lead">
+                    <Link to={`/admin/empresas/${company.id}`}>{company.nombre}</Link>
+                  </td>
+                  <td data-label={TEXT_COMPANY.colStatus}>
+                    <StatusPill $tone={company.estado === 'activa' ? 'ok' : 'danger'}>
+                      {companyStatusLabel(company.estado)}
+                    </StatusPill>
+                  </td>
+                  <td data-label={TEXT_COMPANY.colMembers}>{company.miembros.toLocaleString('es-ES')}</td>
+                  <td data-label={TEXT_COMPANY.colLicences}>{company.licencias}</td>
+                  <td data-label={TEXT_COMPANY.colCreated}>{formatRegistrationDate(company.createdAt)}</td>
+                  <td className="actions">
+                    <Button
+                      $variant="secondary"
+                      aria-label={TEXT_COMPANY.renameOf(company.nombre)}
+                      onClick={() => setDialog({ kind: 'rename', company })}
+                    >
+                      {TEXT_COMPANY.rename}
+                    </Button>
+                    <Button
+                      $variant={company.estado === 'activa' ? 'danger' : 'secondary'}
+                      aria-label={
+                        company.estado === 'activa'
+                          ? TEXT_COMPANY.suspendOf(company.nombre)
+                          : TEXT_COMPANY.reactivateOf(company.nombre)
+                      }
+                      onClick={() => setDialog({ kind: 'status', company })}
+                    >
+                      {company.estado === 'activa' ? TEXT_COMPANY.suspend : TEXT_COMPANY.reactivate}
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </StackedTable>
+        )}
+        {list && (
+          <ListFooter
+            id="companies-page-size"
+            sizeLabel={TEXT_COMPANY.pageSize}
+            limit={limit}
+            onLimit={(next) => {
+              setLimit(next);
+              setPage(1);
+            }}
+            page={page}
+            totalPages={list.totalPages}
+            hasNextPage={list.hasNextPage}
+            onPage={setPage}
+            summary={TEXT_COMPANY.companiesFound(list.total)}
+          />
+        )}
+      </Panel>
+      {dialog?.kind === 'create' && (
+        <FormDialog
+          title={TEXT_COMPANY.newCompany}
+          initial={{ nombre: '' }}
+          labels={{ nombre: TEXT_COMPANY.name }}
+          validate={(form) => (form.nombre.trim() ? null : TEXT_COMPANY.nameRequired)}
+          onSubmit={async (form) => {
+            await createCompany(form.nombre.trim());
+            setDialog(null);
+            showAlert({ tone: 'success', text: TEXT_COMPANY.companyCreated(form.nombre.trim()) });
+            reload();
+          }}
+          onClose={close}
+        >
+          {({ bind }) => <FormText label={TEXT_COMPANY.name} wide {...bind('nombre')} />}
+        </FormDialog>
+      )}
+      {dialog?.kind === 'rename' && (
+        <FormDialog
+          title={TEXT_COMPANY.renameTitle(dialog.company.nombre)}
+          initial={{ nombre: dialog.company.nombre }}
+          labels={{ nombre: TEXT_COMPANY.name }}
+          validate={(form) => (form.nombre.trim() ? null : TEXT_COMPANY.nameRequired)}
+          onSubmit={async (form) => {
+            await updateCompany(dialog.company.id, { nombre: form.nombre.trim() });
+            setDialog(null);
+            showAlert({ tone: 'success', text: TEXT_COMPANY.companyRenamed });
+            reload();
+          }}
+          onClose={close}
+        >
+          {({ bind }) => <FormText label={TEXT_COMPANY.name} wide {...bind('nombre')} />}
+        </FormDialog>
+      )}
+      {dialog?.kind === 'status' && (
+        <StatusDialog
+          company={dialog.company}
+          onClose={close}
+          onDone={(text) => {
+            setDialog(null);
+            showAlert({ tone: 'success', text });
+            reload();
+          }}
+        />
+      )}
+    </AdminPage>
+  );
+}
+
+function StatusDialog({
+  company,
+  onClose,
+  onDone,
+}: {
+  company: CompanyListItem;
+  onClose(): void;
+  onDone(text: string): void;
+}) {
+  const suspending = company.estado === 'activa';
+  return (
+    <ConfirmDialog
+      title={suspending ? TEXT_COMPANY.suspendTitle(company.nombre) : TEXT_COMPANY.reactivateTitle(company.nombre)}
+      text={suspending ? TEXT_COMPANY.suspendText : TEXT_COMPANY.reactivateText}
+      confirmLabel={suspending ? TEXT_COMPANY.suspend : TEXT_COMPANY.reactivate}
+      fallback={COMPANY_FALLBACK.save}
+      onClose={onClose}
+      onConfirm={async () => {
+        await updateCompany(company.id, { estado: suspending ? 'suspendida' : 'activa' });
+        onDone(
+          suspending ? TEXT_COMPANY.companySuspended(company.nombre) : TEXT_COMPANY.companyReactivated(company.nombre),
+        );
+      }}
+    />
+  );
+}

@@ -1,0 +1,376 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import CompanyPage from './CompanyPage';
+import { adminUser, bodiesTo, type FakeApi, queriesTo, renderAt, useFakeApi } from '../../testing/setup';
+import type { Company, Licence, Member } from '../../api/company-types';
+
+// Long flows on a shared machine: a dialog each step.
+jest.setTimeout(30_000);
+
+let api: FakeApi;
+afterEach(() => api?.close());
+
+const company = (over: Partial<Company> = {}): Company => ({
+  id: 4,
+  nombre: 'Minera Andina S.A.',
+  estado: 'activa',
+  altaPorDominio: 'automatica',
+  exigirSegundoFactor: false,
+  miembros: 3,
+  createdAt: '2027-01-05T10:00:00.000Z',
+  miRol: null,
+  ...over,
+});
+
+const licence = (over: Partial<Licence> = {}): Licence => ({
+  id: 1,
+  app: { id: 2, nombre: 'Control Max 360' },
+  plan: { id: 5, nombre: 'Pro' },
+  puestos: 3,
+  enUso: 2,
+  libres: 1,
+  excedidos: 0,
+  fechaVencimiento: '2099-12-31T23:59:59.000Z',
+  vencida: false,
+  ...over,
+});
+
+const member = (id: number, over: Partial<Member> = {}): Member => ({
+  idUsuario: id,
+  email: `persona${id}@minera.pe`,
+  nombre: 'Persona',
+  apellido: String(id),
+  rol: 'miembro',
+  estado: 'activo',
+  segundoFactor: false,
+  puestos: [],
+  desde: '2027-01-06T10:00:00.000Z',
+  ...over,
+});
+
+const owner = () =>
+  adminUser({
+    role: 2,
+    email: 'jefa@minera.pe',
+    ...({ empresas: [{ id: 4, nombre: 'Minera Andina S.A.', rol: 'administrador', estado: 'activo' }] } as object),
+  });
+
+const base = (over: Record<string, unknown> = {}) => ({
+  'GET /empresas/4': { status: 200, body: company() },
+  'GET /empresas/4/licencias': { status: 200, body: [licence()] },
+  'GET /empresas/4/miembros': { status: 200, body: { data: [member(10)], total: 1, siguiente: null } },
+  ...over,
+});
+
+const show = (path: string) => renderAt(path, <CompanyPage />, { pattern: '/admin/empresas/:id' });
+
+describe("A company's page", () => {
+  it('pages members by cursor and filters them by email', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4/miembros': (request: { path: string }) => {
+          const query = new URLSearchParams(request.path.split('?')[1]);
+          if (query.get('cursor') === 'c2')
+            return { status: 200, body: { data: [member(12)], total: 3, siguiente: null } };
+          return { status: 200, body: { data: [member(10), member(11)], total: 3, siguiente: 'c2' } };
+        },
+      }),
+    );
+    show('/admin/empresas/4');
+    expect(await screen.findByRole('heading', { name: /Minera Andina S\.A\./ })).toBeInTheDocument();
+    expect(await screen.findByText('2 de 3 miembros')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Cargar más' }));
+    expect(await screen.findByText('persona12@minera.pe')).toBeInTheDocument();
+    expect(screen.getByText('3 de 3 miembros')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Cargar más' })).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText('Filtrar por email'), 'ana@');
+    await user.click(screen.getByRole('button', { name: 'Buscar' }));
+    await waitFor(() =>
+      expect(queriesTo(api, '/empresas/4/miembros')).toEqual([
+        { limit: '50' },
+        { limit: '50', cursor: 'c2' },
+        { limit: '50', email: 'ana@' },
+      ]),
+    );
+  });
+
+  it("assigns a seat; a full licence's 409 SIN_PUESTOS shows the API's text in the dialog", async () => {
+    const user = userEvent.setup();
+    let calls = 0;
+    api = await useFakeApi(
+      base({
+        'POST /empresas/4/puestos': () =>
+          ++calls === 1
+            ? { status: 201, body: { idUsuario: 10, idApp: 2, asignadoEn: '2027-01-07T00:00:00.000Z' } }
+            : {
+                status: 409,
+                body: {
+                  statusCode: 409,
+                  code: 'SIN_PUESTOS',
+                  message: 'No quedan puestos libres de Control Max 360 en la licencia de la empresa',
+                },
+              },
+        'DELETE /empresas/4/puestos/10/2': { status: 204 },
+      }),
+    );
+    show('/admin/empresas/4');
+    await user.click(await screen.findByRole('button', { name: 'Puestos de persona10@minera.pe' }));
+    const dialog = screen.getByRole('dialog', { name: 'Puestos de Persona 10' });
+    await user.click(within(dialog).getByRole('button', { name: 'Asignar puesto de Control Max 360' }));
+    expect(await within(dialog).findByText('Puesto de Control Max 360 asignado')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Quitar puesto de Control Max 360' }));
+    expect(await within(dialog).findByText('Puesto de Control Max 360 quitado')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Asignar puesto de Control Max 360' }));
+    expect(
+      await within(dialog).findByText('No quedan puestos libres de Control Max 360 en la licencia de la empresa'),
+    ).toBeInTheDocument();
+    expect(bodiesTo(api, '/empresas/4/puestos')).toEqual([
+      { idUsuario: 10, idApp: 2 },
+      { idUsuario: 10, idApp: 2 },
+    ]);
+    expect(api.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/empresas/4/puestos/10/2']);
+    // Each change asks for the licences' counts again.
+    await waitFor(() => expect(queriesTo(api, '/empresas/4/licencias')).toHaveLength(3));
+  });
+
+  it("changes a role; the last owner's refusal is said in Spanish; a removal is asked first", async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4/miembros': {
+          status: 200,
+          body: { data: [member(10), member(11, { rol: 'propietario' })], total: 2, siguiente: null },
+        },
+        'PATCH /empresas/4/miembros/10': { status: 200, body: member(10, { rol: 'administrador' }) },
+        'PATCH /empresas/4/miembros/11': {
+          status: 409,
+          body: { statusCode: 409, code: 'ULTIMO_PROPIETARIO', message: 'La empresa debe conservar un propietario' },
+        },
+        'DELETE /empresas/4/miembros/10': { status: 204 },
+      }),
+    );
+    show('/admin/empresas/4');
+    await user.selectOptions(await screen.findByLabelText('Rol de persona10@minera.pe'), 'administrador');
+    expect(await screen.findByText('persona10@minera.pe ahora es Administrador')).toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Rol de persona11@minera.pe'), 'miembro');
+    expect(await screen.findByText('La empresa debe conservar un propietario')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Quitar a persona10@minera.pe' }));
+    const confirm = screen.getByRole('dialog', { name: '¿Quitar a persona10@minera.pe de la empresa?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Quitar' }));
+    await waitFor(() => expect(screen.queryByText('persona10@minera.pe')).not.toBeInTheDocument());
+    expect(bodiesTo(api, '/empresas/4/miembros/10')).toEqual([{ rol: 'administrador' }, null]);
+  });
+
+  it('approves a member waiting for approval', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4/miembros': {
+          status: 200,
+          body: { data: [member(10, { estado: 'pendiente' })], total: 1, siguiente: null },
+        },
+        'POST /empresas/4/miembros/10/aprobar': { status: 200, body: member(10) },
+      }),
+    );
+    show('/admin/empresas/4');
+    expect(await screen.findByText('Pendiente de aprobación')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Aprobar a persona10@minera.pe' }));
+    expect(await screen.findByText('persona10@minera.pe ya es miembro')).toBeInTheDocument();
+    expect(screen.getByText('Activo')).toBeInTheDocument();
+  });
+
+  it('a platform administrator sells a licence: app, plan of that app, seats and expiry', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4/licencias': { status: 200, body: [] },
+        'GET /apps/listar-con-planes': {
+          status: 200,
+          body: [
+            {
+              id: 2,
+              nombre: 'Control Max 360',
+              iconUrl: null,
+              descripcion: '',
+              longDescription: '',
+              planes: [
+                { id: 4, nombre: 'Free', caracteristicas: [], precioMensual: 0, precioAnual: 0 },
+                { id: 5, nombre: 'Pro', caracteristicas: [], precioMensual: 10, precioAnual: 100 },
+              ],
+            },
+          ],
+        },
+        'POST /admin/empresas/4/licencias': { status: 201, body: licence() },
+      }),
+    );
+    show('/admin/empresas/4');
+    await user.click(await screen.findByRole('tab', { name: 'Licencias' }));
+    expect(await screen.findByText('La empresa aún no tiene licencias.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Vender licencia' }));
+    const dialog = screen.getByRole('dialog', { name: 'Vender licencia' });
+    await within(dialog).findByRole('option', { name: 'Control Max 360' });
+    await user.selectOptions(within(dialog).getByLabelText('App'), 'Control Max 360');
+    await user.selectOptions(within(dialog).getByLabelText('Plan'), 'Pro');
+    await user.type(within(dialog).getByLabelText('Puestos'), '3');
+    await user.type(within(dialog).getByLabelText('Vencimiento'), '2027-12-31');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Licencia vendida')).toBeInTheDocument();
+    expect(bodiesTo(api, '/admin/empresas/4/licencias')).toEqual([
+      { idApp: 2, idPlan: 5, puestos: 3, fechaVencimiento: '2027-12-31T23:59:59.000Z' },
+    ]);
+  });
+
+  it("shows a licence's counts and the API's warning; a company administrator is offered no platform action", async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4': { status: 200, body: company({ miRol: 'administrador' }) },
+        'GET /empresas/4/licencias': {
+          status: 200,
+          body: [
+            licence({
+              puestos: 2,
+              enUso: 3,
+              libres: 0,
+              excedidos: 1,
+              aviso: 'Hay 1 puesto asignado de más: nadie lo pierde, pero no se asignan otros hasta quitarlo.',
+            }),
+          ],
+        },
+        'GET /empresas/4/dominios': {
+          status: 200,
+          body: [
+            {
+              dominio: 'minera.pe',
+              verificado: false,
+              verificadoPor: null,
+              registroTxt: { nombre: '_portal-verificacion.minera.pe', valor: 'portal-verificacion=abc' },
+            },
+          ],
+        },
+        'POST /empresas/4/dominios/minera.pe/verificar': {
+          status: 409,
+          body: {
+            statusCode: 409,
+            code: 'REGISTRO_TXT_NO_ENCONTRADO',
+            message: 'No se encontró el registro TXT en el DNS',
+          },
+        },
+      }),
+      owner(),
+    );
+    show('/admin/empresas/4');
+    expect(await screen.findByText(/Tu rol: Administrador/)).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Licencias' }));
+    expect(await screen.findByText('Pro · 3 de 2 en uso · 0 libres · 1 asignado de más')).toBeInTheDocument();
+    expect(screen.getByText(/Hay 1 puesto asignado de más/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Vender licencia' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Cambiar licencia/ })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('tab', { name: 'Dominios' }));
+    expect(await screen.findByText('_portal-verificacion.minera.pe')).toBeInTheDocument();
+    expect(screen.getByText('portal-verificacion=abc')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Confirmar minera.pe' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Verificar minera.pe' }));
+    expect(await screen.findByText('No se encontró el registro TXT en el DNS')).toBeInTheDocument();
+
+    // An administrator may not make anyone an owner: the API would refuse it.
+    await user.click(screen.getByRole('tab', { name: 'Miembros' }));
+    const roles = await screen.findByLabelText('Rol de persona10@minera.pe');
+    expect(within(roles).queryByRole('option', { name: 'Propietario' })).not.toBeInTheDocument();
+  });
+
+  it('invites with a role, resends and revokes', async () => {
+    const user = userEvent.setup();
+    const invitation = {
+      id: 3,
+      email: 'nuevo@minera.pe',
+      rol: 'miembro',
+      estado: 'pendiente',
+      enviadaEn: '2027-01-07T10:00:00.000Z',
+      vence: '2027-01-14T10:00:00.000Z',
+    };
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4/invitaciones': { status: 200, body: [invitation] },
+        'POST /empresas/4/invitaciones': (request: { body: string }) => {
+          const body = JSON.parse(request.body);
+          return body.email === 'persona10@minera.pe'
+            ? { status: 409, body: { statusCode: 409, code: 'YA_ES_MIEMBRO', message: 'Esa persona ya es miembro' } }
+            : { status: 201, body: { ...invitation, id: 4, ...body } };
+        },
+        'POST /empresas/4/invitaciones/3/reenviar': {
+          status: 429,
+          body: { statusCode: 429, message: 'Espera 60 s para reenviar el código', retryAfter: 60 },
+        },
+        'DELETE /empresas/4/invitaciones/3': { status: 204 },
+      }),
+    );
+    show('/admin/empresas/4');
+    await user.click(await screen.findByRole('tab', { name: 'Invitaciones' }));
+    expect(await screen.findByText('nuevo@minera.pe')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Invitar' }));
+    const dialog = screen.getByRole('dialog', { name: 'Invitar a la empresa' });
+    await user.type(within(dialog).getByLabelText('Email'), 'persona10@minera.pe');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await within(dialog).findByText('Esa persona ya es miembro')).toBeInTheDocument();
+    await user.clear(within(dialog).getByLabelText('Email'));
+    await user.type(within(dialog).getByLabelText('Email'), 'jefe@minera.pe');
+    await user.selectOptions(within(dialog).getByLabelText('Rol'), 'propietario');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Invitación enviada a jefe@minera.pe')).toBeInTheDocument();
+    expect(bodiesTo(api, '/empresas/4/invitaciones').filter(Boolean)).toEqual([
+      { email: 'persona10@minera.pe', rol: 'miembro' },
+      { email: 'jefe@minera.pe', rol: 'propietario' },
+    ]);
+
+    await user.click(screen.getByRole('button', { name: 'Reenviar invitación a nuevo@minera.pe' }));
+    expect(await screen.findByText('Espera 60 s para reenviar el código')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Revocar invitación a nuevo@minera.pe' }));
+    const confirm = screen.getByRole('dialog', { name: '¿Revocar la invitación a nuevo@minera.pe?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Revocar' }));
+    expect(await screen.findByText('Invitación a nuevo@minera.pe revocada')).toBeInTheDocument();
+    await waitFor(() => expect(queriesTo(api, '/empresas/4/invitaciones').length).toBeGreaterThanOrEqual(5));
+  });
+
+  it('saves the settings and shows the seat report', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi(
+      base({
+        'PATCH /empresas/4/ajustes': {
+          status: 200,
+          body: company({ altaPorDominio: 'aprobacion', exigirSegundoFactor: true }),
+        },
+        'GET /empresas/4/informe-puestos': {
+          status: 200,
+          body: [
+            {
+              app: { id: 2, nombre: 'Control Max 360' },
+              plan: { id: 5, nombre: 'Pro' },
+              comprados: 3,
+              enUso: 3,
+              libres: 0,
+              excedidos: 0,
+              fechaVencimiento: '2027-01-20T23:59:59.000Z',
+              vencePronto: true,
+              vencida: false,
+            },
+          ],
+        },
+      }),
+    );
+    show('/admin/empresas/4');
+    await user.click(await screen.findByRole('tab', { name: 'Ajustes' }));
+    await user.click(screen.getByLabelText(/Con aprobación/));
+    await user.click(screen.getByLabelText('Exigir segundo factor'));
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Ajustes guardados')).toBeInTheDocument();
+    expect(bodiesTo(api, '/empresas/4/ajustes')).toEqual([{ altaPorDominio: 'aprobacion', exigirSegundoFactor: true }]);
+
+    await user.click(screen.getByRole('tab', { name: 'Informe de puestos' }));
+    const report = await screen.findByRole('table', { name: 'Informe de puestos por app y plan' });
+    expect(within(report).getByText('Vence pronto')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Descargar CSV' })).toBeEnabled();
+  });
+});

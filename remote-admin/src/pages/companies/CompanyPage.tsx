@@ -1,0 +1,129 @@
+import { useEffect, useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import styled from 'styled-components';
+import { Alert, LoadFailed, Spinner, Tabs, theme, useSession, useTimedMessage } from '@portal/shared';
+import { getCompany, listLicences } from '../../api/companies';
+import { AdminPage } from '../../components/Page';
+import {
+  COMPANY_SECTIONS,
+  type CompanySection,
+  type CompanyViewer,
+  companyRoleLabel,
+  companyStatusLabel,
+  isPlatformAdmin,
+  managedCompanies,
+} from '../../rules/companies';
+import { ADMIN_ALERT_MS, COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
+import { StatusPill } from './CompanyTable';
+import { ActivitySection } from './ActivitySection';
+import { DomainsSection } from './DomainsSection';
+import { InvitationsSection } from './InvitationsSection';
+import { LicencesSection } from './LicencesSection';
+import { MembersSection } from './MembersSection';
+import { ReportSection } from './ReportSection';
+import { SeatsSection } from './SeatsSection';
+import { SettingsSection } from './SettingsSection';
+import { useLoad } from './useLoad';
+
+const Head = styled.header`
+  margin-bottom: 16px;
+  a.back { display: inline-block; margin-bottom: 8px; }
+  h1 { margin: 0 0 6px; display: flex; flex-wrap: wrap; align-items: center; gap: 10px; }
+  p { margin: 0; color: ${theme.color.muted}; }
+`;
+
+const Body = styled.div`
+  padding-top: 20px;
+`;
+
+export interface SectionProps {
+  companyId: number;
+  viewer: CompanyViewer;
+  /** Says a change's outcome at the top of the page. */
+  announce(text: string): void;
+}
+
+const SECTION_IDS = COMPANY_SECTIONS.map((section) => section.id) as string[];
+
+/**
+ * /admin/empresas/:id: one company, its sections as tabs. A platform administrator also sells and changes licences
+ * and confirms domains; a company's owners and administrators see the rest, for their company only (the host's guard
+ * lets them in, the API answers only what their role allows).
+ */
+export default function CompanyPage() {
+  const companyId = Number(useParams().id);
+  const user = useSession((s) => s.user);
+  const platform = isPlatformAdmin(user);
+  const [section, setSection] = useState<CompanySection>(() => {
+    const hash = typeof window === 'undefined' ? '' : window.location.hash.slice(1);
+    return (SECTION_IDS.includes(hash) ? hash : 'miembros') as CompanySection;
+  });
+  const [alert, showAlert] = useTimedMessage(ADMIN_ALERT_MS);
+  const company = useLoad(() => getCompany(companyId), COMPANY_FALLBACK.company, [companyId]);
+  const licences = useLoad(() => listLicences(companyId), COMPANY_FALLBACK.licences, [companyId]);
+
+  useEffect(() => {
+    if (company.data) document.title = `${company.data.nombre} · Portal`;
+  }, [company.data]);
+
+  const role = company.data?.miRol ?? managedCompanies(user).find((c) => c.id === companyId)?.rol ?? null;
+  const viewer: CompanyViewer = { platform, role };
+  const announce = (text: string) => showAlert({ tone: 'success', text });
+  const props: SectionProps = { companyId, viewer, announce };
+
+  if (company.error && !company.data) {
+    return (
+      <AdminPage>
+        <LoadFailed message={company.error} onRetry={company.reload} />
+      </AdminPage>
+    );
+  }
+  if (!company.data) return <Spinner label={TEXT_COMPANY.loadingCompany} />;
+  const data = company.data;
+
+  return (
+    <AdminPage>
+      <Head>
+        {(platform || managedCompanies(user).length > 1) && (
+          <Link className="back" to="/admin/empresas">
+            {TEXT_COMPANY.backToCompanies}
+          </Link>
+        )}
+        <h1>
+          {data.nombre}
+          <StatusPill $tone={data.estado === 'activa' ? 'ok' : 'danger'}>{companyStatusLabel(data.estado)}</StatusPill>
+        </h1>
+        <p>{TEXT_COMPANY.companyFacts(data.miembros, role ? companyRoleLabel(role) : null)}</p>
+      </Head>
+      {alert && <Alert tone={alert.tone}>{alert.text}</Alert>}
+      <Tabs
+        label={TEXT_COMPANY.sectionsLabel}
+        items={COMPANY_SECTIONS.map(({ id, label }) => ({ id, label }))}
+        active={section}
+        onChange={(id) => {
+          setSection(id as CompanySection);
+          window.history.replaceState(window.history.state, '', `#${id}`);
+        }}
+      >
+        <Body>
+          {section === 'miembros' && (
+            <MembersSection {...props} licences={licences.data ?? []} onSeats={licences.reload} />
+          )}
+          {section === 'invitaciones' && <InvitationsSection {...props} />}
+          {section === 'puestos' && (
+            <SeatsSection {...props} licences={licences.data ?? []} onSeats={licences.reload} />
+          )}
+          {section === 'licencias' && (
+            <LicencesSection {...props} licences={licences.data} error={licences.error} reload={licences.reload} />
+          )}
+          {section === 'dominios' && <DomainsSection {...props} />}
+          {section === 'actividad' && <ActivitySection {...props} />}
+          {section === 'informe' && <ReportSection {...props} companyName={data.nombre} />}
+          {section === 'ajustes' && (
+            <SettingsSection {...props} company={data} onSaved={(saved) => company.setData(saved)} />
+          )}
+        </Body>
+      </Tabs>
+    </AdminPage>
+  );
+}

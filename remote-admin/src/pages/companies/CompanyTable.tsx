@@ -1,0 +1,86 @@
+import type { ReactNode } from 'react';
+import styled from 'styled-components';
+import { theme } from '@portal/shared';
+
+const Frame = styled.div`
+  container-type: inline-size;
+`;
+
+/**
+ * A table of the company screens. Where its box is narrow (a phone) each row becomes a card, as on the users page:
+ * the first cell (`.lead`) is the card's title, each labelled cell (`data-label`) a line, `.actions` the buttons.
+ */
+const Table = styled.table`
+  width: 100%;
+  border-collapse: collapse;
+  th, td { padding: 10px 8px; text-align: left; border-bottom: 1px solid ${theme.color.border}; vertical-align: middle; }
+  th { font-size: 0.85rem; color: ${theme.color.muted}; font-weight: 700; }
+  td.lead { font-weight: 700; overflow-wrap: anywhere; }
+  td.lead .sub { display: block; font-weight: 400; color: ${theme.color.muted}; font-size: 0.9rem; }
+  td.actions { white-space: nowrap; }
+  td.actions > * + * { margin-left: 8px; }
+  td.actions button { min-height: 36px; padding: 0 12px; }
+  td[data-label]::before { display: none; }
+
+  @container (max-width: 760px) {
+    &, tbody, tr, td { display: block; width: 100%; box-sizing: border-box; }
+    thead { display: none; }
+    tr {
+      margin-bottom: 12px;
+      padding: 12px;
+      border: 1px solid ${theme.color.border};
+      border-radius: ${theme.radius};
+      background: ${theme.color.surface};
+    }
+    td { padding: 4px 0; border: 0; display: flex; align-items: center; gap: 8px; flex-wrap: wrap; }
+    td.lead { display: block; padding-bottom: 8px; }
+    td[data-label]::before {
+      display: inline;
+      content: attr(data-label);
+      flex: 0 0 104px;
+      font-size: 0.85rem;
+      font-weight: 700;
+      color: ${theme.color.muted};
+    }
+    td.actions { white-space: normal; padding-top: 8px; }
+    td.actions > * + * { margin-left: 0; }
+  }
+`;
+
+export function StackedTable({ children, ...rest }: { children: ReactNode; 'aria-label': string }) {
+  return (
+    <Frame>
+      <Table {...rest}>{children}</Table>
+    </Frame>
+  );
+}
+
+export type PillTone = 'ok' | 'warning' | 'danger' | 'neutral';
+
+const PILL: Record<PillTone, [string, string]> = {
+  ok: [theme.color.success, theme.color.successBg],
+  warning: ['#92400e', '#fffbeb'],
+  danger: [theme.color.danger, theme.color.dangerBg],
+  neutral: [theme.color.muted, theme.color.background],
+};
+
+export const StatusPill = styled.span<{ $tone: PillTone }>`
+  display: inline-block;
+  padding: 2px 10px;
+  border-radius: 999px;
+  font-size: 0.85rem;
+  font-weight: 600;
+  color: ${(p) => PILL[p.$tone][0]};
+  background: ${(p) => PILL[p.$tone][1]};
+`;
+
+/** The buttons of a section's head: to the right of its title, wrapping under it on a phone. */
+export const SectionHead = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  justify-content: space-between;
+  align-items: center;
+  gap: 12px;
+  margin-bottom: 16px;
+  h2 { margin: 0; }
+`;

@@ -1,0 +1,158 @@
+import { useCallback, useState } from 'react';
+import { Alert, Button, errorMessage, LoadFailed, Spinner } from '@portal/shared';
+import { invite, listInvitations, resendInvitation, revokeInvitation } from '../../api/companies';
+import type { CompanyRole, Invitation } from '../../api/company-types';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { FormDialog, FormText } from '../../components/FormDialog';
+import { SelectField } from '../../components/SelectField';
+import { Panel } from '../../components/Page';
+import { companyRoleLabel, grantableRoles } from '../../rules/companies';
+import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
+import type { SectionProps } from './CompanyPage';
+import { SectionHead, StackedTable, StatusPill } from './CompanyTable';
+import { useLoad } from './useLoad';
+
+const when = (iso: string) => new Date(iso).toLocaleDateString('es-ES');
+
+/** Invitations: 'Invitar' (email and role), and each pending one resent or revoked. */
+export function InvitationsSection({ companyId, viewer, announce }: SectionProps) {
+  const invitations = useLoad(() => listInvitations(companyId), COMPANY_FALLBACK.invitations, [companyId]);
+  const [inviting, setInviting] = useState(false);
+  const [revoking, setRevoking] = useState<Invitation | null>(null);
+  const [busyId, setBusyId] = useState<number | null>(null);
+  const [rowError, setRowError] = useState<string | null>(null);
+  const closeInvite = useCallback(() => setInviting(false), []);
+  const closeRevoke = useCallback(() => setRevoking(null), []);
+  const roles = grantableRoles(viewer);
+
+  const resend = async (invitation: Invitation) => {
+    setBusyId(invitation.id);
+    setRowError(null);
+    try {
+      await resendInvitation(companyId, invitation.id);
+      announce(TEXT_COMPANY.resent(invitation.email));
+      invitations.reload();
+    } catch (failure) {
+      setRowError(errorMessage(failure, COMPANY_FALLBACK.invitation));
+    } finally {
+      setBusyId(null);
+    }
+  };
+
+  return (
+    <Panel aria-labelledby="invitations-title">
+      <SectionHead>
+        <h2 id="invitations-title">{TEXT_COMPANY.invitations}</h2>
+        <Button onClick={() => setInviting(true)}>{TEXT_COMPANY.invite}</Button>
+      </SectionHead>
+      {rowError && <Alert>{rowError}</Alert>}
+      {invitations.error && !invitations.data && (
+        <LoadFailed message={invitations.error} onRetry={invitations.reload} />
+      )}
+      {!invitations.data && !invitations.error && <Spinner label={TEXT_COMPANY.loadingInvitations} />}
+      {invitations.data?.length === 0 && <p>{TEXT_COMPANY.noInvitations}</p>}
+      {invitations.data && invitations.data.length > 0 && (
+        <StackedTable aria-label={TEXT_COMPANY.invitationsTable}>
+          <thead>
+            <tr>
+              <th scope="col">{TEXT_COMPANY.email}</th>
+              <th scope="col">{TEXT_COMPANY.role}</th>
+              <th scope="col">{TEXT_COMPANY.colStatus}</th>
+              <th scope="col">{TEXT_COMPANY.colSent}</th>
+              <th scope="col">{TEXT_COMPANY.colExpires}</th>
+              <th scope="col">{TEXT_COMPANY.colActions}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {invitations.data.map((invitation) => (
+              <tr key={invitation.id}>
+                <td className="lead">{invitation.email}</td>
+                <td data-label={TEXT_COMPANY.role}>{companyRoleLabel(invitation.rol)}</td>
+                <td data-label={TEXT_COMPANY.colStatus}>
+                  <StatusPill
+                    $tone={
+                      invitation.estado === 'aceptada'
+                        ? 'ok'
+                        : invitation.estado === 'pendiente'
+                          ? 'warning'
+                          : 'neutral'
+                    }
+                  >
+                    {TEXT_COMPANY.invitationStates[invitation.estado] ?? invitation.estado}
+                  </StatusPill>
+                </td>
+                <td data-label={TEXT_COMPANY.colSent}>{when(invitation.enviadaEn)}</td>
+                <td data-label={TEXT_COMPANY.colExpires}>{when(invitation.vence)}</td>
+                <td className="actions">
+                  {invitation.estado === 'pendiente' && (
+                    <>
+                      <Button
+                        $variant="secondary"
+                        disabled={busyId === invitation.id}
+                        aria-label={TEXT_COMPANY.resendOf(invitation.email)}
+                        onClick={() => void resend(invitation)}
+                      >
+                        {TEXT_COMPANY.resend}
+                      </Button>
+                      <Button
+                        $variant="danger"
+                        aria-label={TEXT_COMPANY.revokeOf(invitation.email)}
+                        onClick={() => setRevoking(invitation)}
+                      >
+                        {TEXT_COMPANY.revoke}
+                      </Button>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </StackedTable>
+      )}
+      {inviting && (
+        <FormDialog<{ email: string; rol: CompanyRole }>
+          title={TEXT_COMPANY.inviteTitle}
+          initial={{ email: '', rol: 'miembro' }}
+          labels={{ email: TEXT_COMPANY.email, rol: TEXT_COMPANY.role }}
+          validate={(form) => (form.email.trim() ? null : TEXT_COMPANY.emailRequired)}
+          onSubmit={async (form) => {
+            const sent = await invite(companyId, form.email.trim(), form.rol);
+            setInviting(false);
+            announce(TEXT_COMPANY.invited(sent.email));
+            invitations.reload();
+          }}
+          onClose={closeInvite}
+        >
+          {({ bind, form, set, saving }) => (
+            <>
+              <FormText label={TEXT_COMPANY.email} hint={TEXT_COMPANY.inviteHint} {...bind('email')} />
+              <SelectField
+                id="invite-role"
+                label={TEXT_COMPANY.role}
+                value={form.rol}
+                disabled={saving}
+                options={roles.map((role) => ({ value: role, label: companyRoleLabel(role) }))}
+                onChange={(value) => set('rol', value)}
+              />
+            </>
+          )}
+        </FormDialog>
+      )}
+      {revoking && (
+        <ConfirmDialog
+          title={TEXT_COMPANY.revokeTitle(revoking.email)}
+          text={TEXT_COMPANY.revokeText}
+          confirmLabel={TEXT_COMPANY.revoke}
+          fallback={COMPANY_FALLBACK.invitation}
+          onClose={closeRevoke}
+          onConfirm={async () => {
+            await revokeInvitation(companyId, revoking.id);
+            setRevoking(null);
+            announce(TEXT_COMPANY.revoked(revoking.email));
+            invitations.reload();
+          }}
+        />
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,422 @@
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import styled from 'styled-components';
+import { Alert, Button, errorMessage, Input, LoadFailed, Modal, Spinner, theme, useSubmit } from '@portal/shared';
+import {
+  approveMember,
+  assignSeat,
+  changeMemberRole,
+  listMembers,
+  removeMember,
+  takeBackSeat,
+} from '../../api/companies';
+import type { CompanyRole, Licence, Member } from '../../api/company-types';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DialogActions, FieldLabel, Panel } from '../../components/Page';
+import {
+  companyRoleLabel,
+  grantableRoles,
+  mayManageMember,
+  memberName,
+  memberStatusLabel,
+} from '../../rules/companies';
+import { formatRegistrationDate } from '../../rules/format';
+import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
+import type { SectionProps } from './CompanyPage';
+import { SectionHead, StackedTable, StatusPill } from './CompanyTable';
+
+/** Members per request: the API's default page of a cursor list. */
+export const MEMBERS_PAGE = 50;
+
+const Filter = styled.form`
+  display: flex;
+  align-items: flex-end;
+  gap: 8px;
+  margin-bottom: 16px;
+  & > label { flex: 1 1 260px; min-width: 0; }
+  & > label > input { width: 100%; box-sizing: border-box; }
+`;
+
+const More = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  justify-content: space-between;
+  gap: 12px;
+  margin-top: 12px;
+  p { margin: 0; color: ${theme.color.muted}; }
+`;
+
+const RoleSelect = styled.select`
+  min-height: 36px;
+  border: 1px solid ${theme.color.border};
+  border-radius: 8px;
+  padding: 0 8px;
+  font: inherit;
+  background: ${theme.color.surface};
+`;
+
+/** The members loaded so far, the cursor of the next page, and the filter they answer. */
+interface Loaded {
+  members: Member[];
+  total: number;
+  next: string | null;
+}
+
+type Dialog = { kind: 'remove'; member: Member } | { kind: 'seats'; member: Member } | null;
+
+/**
+ * The company's members, 50 at a time ('Cargar más' follows the API's cursor), filtered by email: role, removal,
+ * approval of a domain join waiting, and each member's seats.
+ */
+export function MembersSection({
+  companyId,
+  viewer,
+  announce,
+  licences,
+  onSeats,
+}: SectionProps & { licences: Licence[]; onSeats(): void }) {
+  const [typed, setTyped] = useState('');
+  const [email, setEmail] = useState('');
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [reloads, setReloads] = useState(0);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [rowError, setRowError] = useState<string | null>(null);
+  const [busyId, setBusyId] = useState<number | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    listMembers(companyId, { email, limit: MEMBERS_PAGE }).then(
+      (page) => {
+        if (!current) return;
+        setLoaded({ members: page.data, total: page.total, next: page.siguiente });
+        setError(null);
+      },
+      (failure) => {
+        if (current) setError(errorMessage(failure, COMPANY_FALLBACK.members));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [companyId, email, reloads]);
+
+  const loadMore = async () => {
+    if (!loaded?.next) return;
+    setLoadingMore(true);
+    try {
+      const page = await listMembers(companyId, { email, cursor: loaded.next, limit: MEMBERS_PAGE });
+      setLoaded({ members: [...loaded.members, ...page.data], total: page.total, next: page.siguiente });
+    } catch (failure) {
+      setError(errorMessage(failure, COMPANY_FALLBACK.members));
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  const replace = (member: Member) =>
+    setLoaded(
+      (current) =>
+        current && {
+          ...current,
+          members: current.members.map((m) => (m.idUsuario === member.idUsuario ? member : m)),
+        },
+    );
+
+  const act = async (member: Member, call: () => Promise<Member>, done: (updated: Member) => string) => {
+    setBusyId(member.idUsuario);
+    setRowError(null);
+    try {
+      const updated = await call();
+      replace(updated);
+      announce(done(updated));
+    } catch (failure) {
+      setRowError(errorMessage(failure, COMPANY_FALLBACK.member));
+    } finally {
+      setBusyId(null);
+    }
+  };
+
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setEmail(typed.trim());
+  };
+  const close = useCallback(() => setDialog(null), []);
+  const roles = grantableRoles(viewer);
+  const appName = (id: number) => licences.find((l) => l.app.id === id)?.app.nombre ?? `App ${id}`;
+
+  return (
+    <Panel aria-labelledby="members-title">
+      <SectionHead>
+        <h2 id="members-title">{TEXT_COMPANY.members}</h2>
+      </SectionHead>
+      <Filter onSubmit={search} role="search">
+        <FieldLabel htmlFor="member-email-filter">
+          {TEXT_COMPANY.emailFilter}
+          <Input
+            id="member-email-filter"
+            type="search"
+            value={typed}
+            placeholder={TEXT_COMPANY.emailPlaceholder}
+            onChange={(event) => setTyped(event.target.value)}
+          />
+        </FieldLabel>
+        <Button type="submit" $variant="secondary">
+          {TEXT_COMPANY.search}
+        </Button>
+      </Filter>
+      {rowError && <Alert>{rowError}</Alert>}
+      {error && !loaded && <LoadFailed message={error} onRetry={() => setReloads((n) => n + 1)} />}
+      {error && loaded && <Alert>{error}</Alert>}
+      {!loaded && !error && <Spinner label={TEXT_COMPANY.loadingMembers} />}
+      {loaded?.members.length === 0 && <p>{TEXT_COMPANY.noMembers}</p>}
+      {loaded && loaded.members.length > 0 && (
+        <StackedTable aria-label={TEXT_COMPANY.membersTable}>
+          <thead>
+            <tr>
+              <th scope="col">{TEXT_COMPANY.colMember}</th>
+              <th scope="col">{TEXT_COMPANY.colRole}</th>
+              <th scope="col">{TEXT_COMPANY.colMemberStatus}</th>
+              <th scope="col">{TEXT_COMPANY.colSeats}</th>
+              <th scope="col">{TEXT_COMPANY.colSince}</th>
+              <th scope="col">{TEXT_COMPANY.colActions}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {loaded.members.map((member) => {
+              const manageable = mayManageMember(viewer, member);
+              const busy = busyId === member.idUsuario;
+              return (
+                <tr key={member.idUsuario}>
+                  <td className="lead">
+                    {memberName(member)}
+                    {memberName(member) !== member.email && <span className="sub">{member.email}</span>}
+                    <span className="sub">
+                      {member.segundoFactor ? TEXT_COMPANY.withSecondFactor : TEXT_COMPANY.withoutSecondFactor}
+                    </span>
+                  </td>
+                  <td data-label={TEXT_COMPANY.colRole}>
+                    {manageable ? (
+                      <RoleSelect
+                        aria-label={TEXT_COMPANY.roleOf(member.email)}
+                        value={member.rol}
+                        disabled={busy}
+                        onChange={(event) => {
+                          const rol = event.target.value as CompanyRole;
+                          void act(
+                            member,
+                            () => changeMemberRole(companyId, member.idUsuario, rol),
+                            (updated) => TEXT_COMPANY.roleChanged(updated.email, companyRoleLabel(updated.rol)),
+                          );
+                        }}
+                      >
+                        {(roles.includes(member.rol) ? roles : [member.rol, ...roles]).map((role) => (
+                          <option key={role} value={role}>
+                            {companyRoleLabel(role)}
+                          </option>
+                        ))}
+                      </RoleSelect>
+                    ) : (
+                      companyRoleLabel(member.rol)
+                    )}
+                  </td>
+                  <td data-label={TEXT_COMPANY.colMemberStatus}>
+                    <StatusPill $tone={member.estado === 'activo' ? 'ok' : 'warning'}>
+                      {memberStatusLabel(member.estado)}
+                    </StatusPill>
+                  </td>
+                  <td data-label={TEXT_COMPANY.colSeats}>
+                    {member.puestos.length ? member.puestos.map(appName).join(', ') : TEXT_COMPANY.noSeats}
+                  </td>
+                  <td data-label={TEXT_COMPANY.colSince}>{formatRegistrationDate(member.desde)}</td>
+                  <td className="actions">
+                    {member.estado === 'pendiente' && (
+                      <Button
+                        disabled={busy}
+                        aria-label={TEXT_COMPANY.approveOf(member.email)}
+                        onClick={() =>
+                          void act(
+                            member,
+                            () => approveMember(companyId, member.idUsuario),
+                            (updated) => TEXT_COMPANY.memberApproved(updated.email),
+                          )
+                        }
+                      >
+                        {TEXT_COMPANY.approve}
+                      </Button>
+                    )}
+                    {member.estado === 'activo' && (
+                      <Button
+                        $variant="secondary"
+                        aria-label={TEXT_COMPANY.manageSeatsOf(member.email)}
+                        onClick={() => setDialog({ kind: 'seats', member })}
+                      >
+                        {TEXT_COMPANY.manageSeats}
+                      </Button>
+                    )}
+                    {manageable && (
+                      <Button
+                        $variant="danger"
+                        disabled={busy}
+                        aria-label={TEXT_COMPANY.removeOf(member.email)}
+                        onClick={() => setDialog({ kind: 'remove', member })}
+                      >
+                        {TEXT_COMPANY.remove}
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </StackedTable>
+      )}
+      {loaded && loaded.members.length > 0 && (
+        <More>
+          <p aria-live="polite">{TEXT_COMPANY.membersShown(loaded.members.length, loaded.total)}</p>
+          {loaded.next && (
+            <Button $variant="secondary" disabled={loadingMore} onClick={() => void loadMore()}>
+              {TEXT_COMPANY.loadMore}
+            </Button>
+          )}
+        </More>
+      )}
+      {dialog?.kind === 'remove' && (
+        <ConfirmDialog
+          title={TEXT_COMPANY.removeTitle(dialog.member.email)}
+          text={TEXT_COMPANY.removeText}
+          confirmLabel={TEXT_COMPANY.remove}
+          fallback={COMPANY_FALLBACK.member}
+          onClose={close}
+          onConfirm={async () => {
+            await removeMember(companyId, dialog.member.idUsuario);
+            setDialog(null);
+            setLoaded(
+              (current) =>
+                current && {
+                  ...current,
+                  total: current.total - 1,
+                  members: current.members.filter((m) => m.idUsuario !== dialog.member.idUsuario),
+                },
+            );
+            announce(TEXT_COMPANY.memberRemoved(dialog.member.email));
+            if (dialog.member.puestos.length) onSeats();
+          }}
+        />
+      )}
+      {dialog?.kind === 'seats' && (
+        <MemberSeatsDialog
+          companyId={companyId}
+          member={dialog.member}
+          licences={licences}
+          onClose={close}
+          onChanged={(member, text) => {
+            replace(member);
+            setDialog({ kind: 'seats', member });
+            announce(text);
+            onSeats();
+          }}
+        />
+      )}
+    </Panel>
+  );
+}
+
+const SeatList = styled.ul`
+  list-style: none;
+  margin: 0 0 16px;
+  padding: 0;
+  li {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: space-between;
+    gap: 8px 12px;
+    padding: 10px 0;
+    border-bottom: 1px solid ${theme.color.border};
+  }
+  strong { display: block; }
+  span { color: ${theme.color.muted}; font-size: 0.9rem; }
+`;
+
+/**
+ * One member's seats: each licence of the company with 'Asignar' or 'Quitar puesto'. A refusal (no seat left, an
+ * expired licence) stays in the dialog in the API's words.
+ */
+function MemberSeatsDialog({
+  companyId,
+  member,
+  licences,
+  onClose,
+  onChanged,
+}: {
+  companyId: number;
+  member: Member;
+  licences: Licence[];
+  onClose(): void;
+  onChanged(member: Member, text: string): void;
+}) {
+  const { busy, message, submit } = useSubmit();
+  const toggle = (licence: Licence) => {
+    const holds = member.puestos.includes(licence.app.id);
+    void submit({
+      afterSuccess: 'ready',
+      call: async () => {
+        if (holds) await takeBackSeat(companyId, member.idUsuario, licence.app.id);
+        else await assignSeat(companyId, member.idUsuario, licence.app.id);
+      },
+      success: () => {
+        const text = holds
+          ? TEXT_COMPANY.seatTakenBack(licence.app.nombre)
+          : TEXT_COMPANY.seatAssigned(licence.app.nombre);
+        const puestos = holds
+          ? member.puestos.filter((id) => id !== licence.app.id)
+          : [...member.puestos, licence.app.id];
+        onChanged({ ...member, puestos }, text);
+        return text;
+      },
+      failure: (caught) => errorMessage(caught, COMPANY_FALLBACK.seat),
+    });
+  };
+  return (
+    <Modal title={TEXT_COMPANY.seatsOfTitle(memberName(member))} width="560px" onClose={() => !busy && onClose()}>
+      {message && <Alert tone={message.tone}>{message.text}</Alert>}
+      {licences.length === 0 ? (
+        <p>{TEXT_COMPANY.noLicencesToAssign}</p>
+      ) : (
+        <SeatList>
+          {licences.map((licence) => {
+            const holds = member.puestos.includes(licence.app.id);
+            return (
+              <li key={licence.id}>
+                <div>
+                  <strong>{licence.app.nombre}</strong>
+                  <span>
+                    {licence.plan.nombre} · {holds ? TEXT_COMPANY.hasSeat : TEXT_COMPANY.noSeat} ·{' '}
+                    {TEXT_COMPANY.seatCounts(licence.enUso, licence.puestos, licence.libres)}
+                  </span>
+                </div>
+                <Button
+                  $variant={holds ? 'danger' : 'primary'}
+                  disabled={busy}
+                  aria-label={
+                    holds ? TEXT_COMPANY.takeBackOf(licence.app.nombre) : TEXT_COMPANY.assignOf(licence.app.nombre)
+                  }
+                  onClick={() => toggle(licence)}
+                >
+                  {holds ? TEXT_COMPANY.takeBack : TEXT_COMPANY.assign}
+                </Button>
+              </li>
+            );
+          })}
+        </SeatList>
+      )}
+      <DialogActions>
+        <Button $variant="secondary" onClick={onClose} disabled={busy}>
+          {TEXT_COMPANY.close}
+        </Button>
+      </DialogActions>
+    </Modal>
+  );
+}

@@ -1,0 +1,111 @@
+import {
+  companyRoleLabel,
+  dayFromExpiry,
+  expiryFromDay,
+  grantableRoles,
+  licenceProblem,
+  licenceStatus,
+  managedCompanies,
+  mayManageMember,
+  mayOpenCompany,
+  platformActions,
+  reportRowState,
+  seatCountsText,
+} from './companies';
+
+const NOW = Date.parse('2027-01-10T12:00:00Z');
+const licence = (over: Partial<Parameters<typeof licenceStatus>[0]> = {}) => ({
+  fechaVencimiento: '2027-06-30T23:59:59.000Z',
+  vencida: false,
+  excedidos: 0,
+  ...over,
+});
+
+describe('company rules', () => {
+  it('labels the roles in Spanish', () => {
+    expect(['propietario', 'administrador', 'miembro'].map(companyRoleLabel)).toEqual([
+      'Propietario',
+      'Administrador',
+      'Miembro',
+    ]);
+  });
+
+  it("offers 'Propietario' only to an owner or a platform administrator", () => {
+    expect(grantableRoles({ platform: false, role: 'administrador' })).toEqual(['administrador', 'miembro']);
+    expect(grantableRoles({ platform: false, role: 'propietario' })).toContain('propietario');
+    expect(grantableRoles({ platform: true, role: null })).toContain('propietario');
+    expect(mayManageMember({ platform: false, role: 'administrador' }, { rol: 'propietario' })).toBe(false);
+    expect(mayManageMember({ platform: false, role: 'administrador' }, { rol: 'miembro' })).toBe(true);
+    expect(mayManageMember({ platform: false, role: 'propietario' }, { rol: 'propietario' })).toBe(true);
+  });
+
+  it('keeps licence selling and domain confirmation for the platform', () => {
+    expect(platformActions({ platform: false, role: 'propietario' })).toEqual({
+      sellLicences: false,
+      confirmDomains: false,
+    });
+    expect(platformActions({ platform: true, role: null })).toEqual({ sellLicences: true, confirmDomains: true });
+  });
+
+  it('counts the companies a person manages: active owners and administrators only', () => {
+    const user = {
+      role: 2,
+      empresas: [
+        { id: 1, nombre: 'A', rol: 'propietario', estado: 'activo' },
+        { id: 2, nombre: 'B', rol: 'miembro', estado: 'activo' },
+        { id: 3, nombre: 'C', rol: 'administrador', estado: 'pendiente' },
+        { id: 4, nombre: 'D', rol: 'administrador', estado: 'activo' },
+      ],
+    };
+    expect(managedCompanies(user).map((c) => c.id)).toEqual([1, 4]);
+    expect(managedCompanies({ role: 2 })).toEqual([]);
+    expect(mayOpenCompany(user, 4)).toBe(true);
+    expect(mayOpenCompany(user, 2)).toBe(false);
+    expect(mayOpenCompany({ role: 1 }, 99)).toBe(true);
+  });
+
+  it('says the seats in use, free and over', () => {
+    expect(seatCountsText({ puestos: 5, enUso: 3, libres: 2, excedidos: 0 })).toBe('3 de 5 en uso · 2 libres');
+    expect(seatCountsText({ puestos: 3, enUso: 3, libres: 0, excedidos: 0 })).toBe('3 de 3 en uso · 0 libres');
+    expect(seatCountsText({ puestos: 2, enUso: 3, libres: 0, excedidos: 1 })).toBe(
+      '3 de 2 en uso · 0 libres · 1 asignado de más',
+    );
+  });
+
+  it("reads a licence's expiry: expired, within 30 days, or later", () => {
+    expect(licenceStatus(licence({ vencida: true, fechaVencimiento: '2027-01-01T23:59:59Z' }), NOW)).toEqual({
+      text: 'Vencida el 1/1/2027',
+      tone: 'expired',
+    });
+    expect(licenceStatus(licence({ fechaVencimiento: '2027-01-20T23:59:59Z' }), NOW)).toEqual({
+      text: 'Vence el 20/1/2027 (en 11 días)',
+      tone: 'warning',
+    });
+    expect(licenceStatus(licence({ fechaVencimiento: '2027-01-11T10:00:00Z' }), NOW).text).toBe(
+      'Vence el 11/1/2027 (mañana)',
+    );
+    expect(licenceStatus(licence(), NOW)).toEqual({ text: 'Vence el 30/6/2027', tone: 'ok' });
+    expect(licenceStatus(licence({ excedidos: 2 }), NOW).tone).toBe('warning');
+  });
+
+  it("reads a report row's state with the API's flags", () => {
+    expect(reportRowState({ vencida: true, vencePronto: false })).toBe('Vencida');
+    expect(reportRowState({ vencida: false, vencePronto: true })).toBe('Vence pronto');
+    expect(reportRowState({ vencida: false, vencePronto: false })).toBe('');
+  });
+
+  it('turns the date field into the end of that day and back', () => {
+    expect(expiryFromDay('2027-03-31')).toBe('2027-03-31T23:59:59.000Z');
+    expect(dayFromExpiry('2027-03-31T23:59:59.000Z')).toBe('2027-03-31');
+  });
+
+  it('refuses a licence form before sending: app, plan, seats 1 to 100 000, a day', () => {
+    const ok = { idApp: 1, idPlan: 2, puestos: '25', day: '2027-12-31' };
+    expect(licenceProblem(ok)).toBeNull();
+    expect(licenceProblem({ ...ok, idApp: 0 })).toBe('Elige la app');
+    expect(licenceProblem({ ...ok, idPlan: 0 })).toBe('Elige el plan');
+    expect(licenceProblem({ ...ok, puestos: '0' })).toMatch(/entre 1 y 100 000/);
+    expect(licenceProblem({ ...ok, puestos: '2.5' })).toMatch(/entero/);
+    expect(licenceProblem({ ...ok, day: '' })).toBe('Elige la fecha de vencimiento');
+  });
+});

@@ -1,0 +1,161 @@
+import { ADMIN_ROLE } from '@portal/shared';
+import type {
+  CompanyMembership,
+  CompanyRole,
+  CompanyStatus,
+  Licence,
+  Member,
+  SeatReportRow,
+} from '../api/company-types';
+import { TEXT_COMPANY } from '../texts';
+import { formatExpiryDate } from './format';
+
+export const COMPANY_ROLES: readonly CompanyRole[] = ['propietario', 'administrador', 'miembro'];
+
+const ROLE_LABELS: Record<CompanyRole, string> = {
+  propietario: TEXT_COMPANY.roleOwner,
+  administrador: TEXT_COMPANY.roleAdministrator,
+  miembro: TEXT_COMPANY.roleMember,
+};
+
+/** 'Propietario', 'Administrador', 'Miembro'; an unknown role as it came. */
+export function companyRoleLabel(role: string): string {
+  return ROLE_LABELS[role as CompanyRole] ?? role;
+}
+
+export function companyStatusLabel(status: CompanyStatus): string {
+  return status === 'activa' ? TEXT_COMPANY.statusActive : TEXT_COMPANY.statusSuspended;
+}
+
+export function memberStatusLabel(status: Member['estado']): string {
+  return status === 'activo' ? TEXT_COMPANY.memberActive : TEXT_COMPANY.memberPending;
+}
+
+/** Who looks at a company: a platform administrator (`role` null when not a member), or one of its managers. */
+export interface CompanyViewer {
+  platform: boolean;
+  role: CompanyRole | null;
+}
+
+/**
+ * The roles the viewer may give or take away: only an owner (or a platform administrator) grants or removes
+ * 'Propietario', as the API enforces; offering it to an administrator would only earn a refusal.
+ */
+export function grantableRoles(viewer: CompanyViewer): CompanyRole[] {
+  return viewer.platform || viewer.role === 'propietario' ? [...COMPANY_ROLES] : ['administrador', 'miembro'];
+}
+
+/** Whether the viewer may change this member's role or remove them (an owner's, only an owner or the platform). */
+export function mayManageMember(viewer: CompanyViewer, member: Pick<Member, 'rol'>): boolean {
+  return member.rol !== 'propietario' || viewer.platform || viewer.role === 'propietario';
+}
+
+export type CompanySection =
+  | 'licencias'
+  | 'miembros'
+  | 'invitaciones'
+  | 'puestos'
+  | 'dominios'
+  | 'actividad'
+  | 'informe'
+  | 'ajustes';
+
+/** The company page's sections, in order; every one is the company's own, for the platform and its managers alike. */
+export const COMPANY_SECTIONS: readonly { id: CompanySection; label: string }[] = [
+  { id: 'miembros', label: TEXT_COMPANY.members },
+  { id: 'invitaciones', label: TEXT_COMPANY.invitations },
+  { id: 'puestos', label: TEXT_COMPANY.seats },
+  { id: 'licencias', label: TEXT_COMPANY.licences },
+  { id: 'dominios', label: TEXT_COMPANY.domains },
+  { id: 'actividad', label: TEXT_COMPANY.activity },
+  { id: 'informe', label: TEXT_COMPANY.seatReport },
+  { id: 'ajustes', label: TEXT_COMPANY.settings },
+];
+
+/** What only a platform administrator does on a company page: sell and change licences, confirm a domain by hand. */
+export interface PlatformActions {
+  sellLicences: boolean;
+  confirmDomains: boolean;
+}
+
+export function platformActions(viewer: CompanyViewer): PlatformActions {
+  return { sellLicences: viewer.platform, confirmDomains: viewer.platform };
+}
+
+/** The companies a person manages (owner or administrator, active), from `GET /auth/user`'s `empresas`. */
+export function managedCompanies(user: object | null): CompanyMembership[] {
+  // `empresas` of `GET /auth/user`; read defensively, so a session of an older API (without it) manages none.
+  const companies = (user as { empresas?: readonly CompanyMembership[] } | null)?.empresas ?? [];
+  return companies.filter(
+    (company) => company.estado === 'activo' && (company.rol === 'propietario' || company.rol === 'administrador'),
+  );
+}
+
+/** Whether the signed-in person is a platform administrator (today's role 1). */
+export function isPlatformAdmin(user: { role: number } | null): boolean {
+  return user?.role === ADMIN_ROLE;
+}
+
+/** Whether the person may open company `id`'s page: the platform's administrators, and its managers. */
+export function mayOpenCompany(user: { role: number } | null, id: number): boolean {
+  return isPlatformAdmin(user) || managedCompanies(user).some((company) => company.id === id);
+}
+
+/** '3 de 5 en uso · 2 libres', with the seats over those bought when there are any. */
+export function seatCountsText(licence: Pick<Licence, 'puestos' | 'enUso' | 'libres' | 'excedidos'>): string {
+  const base = TEXT_COMPANY.seatCounts(licence.enUso, licence.puestos, licence.libres);
+  return licence.excedidos > 0 ? `${base} · ${TEXT_COMPANY.overAllocated(licence.excedidos)}` : base;
+}
+
+export type LicenceTone = 'ok' | 'warning' | 'expired';
+
+/**
+ * A licence's state as it reads beside its expiry: 'Vencida el …' (its seats no longer give the plan), 'Vence el …
+ * (en N días)' within 30 days, else 'Vence el …'. `now` is the reader's clock, in milliseconds.
+ */
+export function licenceStatus(
+  licence: Pick<Licence, 'fechaVencimiento' | 'vencida' | 'excedidos'>,
+  now: number,
+): { text: string; tone: LicenceTone } {
+  const day = formatExpiryDate(licence.fechaVencimiento);
+  if (licence.vencida) return { text: TEXT_COMPANY.expiredOn(day), tone: 'expired' };
+  const days = Math.ceil((new Date(licence.fechaVencimiento).getTime() - now) / 86_400_000);
+  if (days <= 30) return { text: TEXT_COMPANY.expiresSoon(day, Math.max(days, 0)), tone: 'warning' };
+  return { text: TEXT_COMPANY.expiresOn(day), tone: licence.excedidos > 0 ? 'warning' : 'ok' };
+}
+
+/** The report row's state: 'Vencida', 'Vence pronto' (30 days, the API's word) or nothing. */
+export function reportRowState(row: Pick<SeatReportRow, 'vencida' | 'vencePronto'>): string {
+  if (row.vencida) return TEXT_COMPANY.expired;
+  return row.vencePronto ? TEXT_COMPANY.expiringSoon : '';
+}
+
+/** A member's line: 'Ana Pérez · ana@minera.pe', or the email alone. */
+export function memberName(member: Pick<Member, 'nombre' | 'apellido' | 'email'>): string {
+  const name = [member.nombre, member.apellido]
+    .filter((part) => part?.trim())
+    .join(' ')
+    .trim();
+  return name || member.email;
+}
+
+/** A day typed in a date field ('2027-03-31') as the API's instant: the end of that day, UTC. */
+export function expiryFromDay(day: string): string {
+  return `${day}T23:59:59.000Z`;
+}
+
+/** The date field's value for an instant of the API ('2027-03-31'), the UTC day it falls on. */
+export function dayFromExpiry(instant: string): string {
+  const date = new Date(instant);
+  return Number.isNaN(date.getTime()) ? '' : date.toISOString().slice(0, 10);
+}
+
+/** The licence dialog's own refusal before sending, or null. */
+export function licenceProblem(form: { idApp: number; idPlan: number; puestos: string; day: string }): string | null {
+  if (!form.idApp) return TEXT_COMPANY.chooseApp;
+  if (!form.idPlan) return TEXT_COMPANY.choosePlan;
+  const seats = Number(form.puestos);
+  if (!Number.isInteger(seats) || seats < 1 || seats > 100_000) return TEXT_COMPANY.seatsRange;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(form.day)) return TEXT_COMPANY.expiryRequired;
+  return null;
+}
