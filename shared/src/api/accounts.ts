@@ -1,4 +1,4 @@
-import type { ConfiguredProviders, User, UserStatus } from '../types/entities';
+import type { ConfiguredProviders, RegisterAnswer, User, UserStatus } from '../types/entities';
 import { FALLBACK } from '../messages/es';
 import { forgetRegistration, registrationIdFor, rememberRegistration } from '../session/registrations';
 import { startResendCooldown } from '../session/resend-cooldown';
@@ -17,14 +17,8 @@ export interface RegistrationPayload {
   codigoInvitacion?: string;
 }
 
-/** What a registration answers: a session at once when an invitation proved the address, else the code step's data. */
-export interface Registered {
-  email: string;
-  registrationId?: string;
-  resendAfter?: number;
-  access_token?: string;
-  user?: User;
-}
+/** What a registration answers: the code step's data, or a session at once when an invitation proved the address. */
+export type Registered = RegisterAnswer;
 
 export interface VerifiedSession {
   access_token: string;
@@ -59,7 +53,7 @@ export async function register(payload: RegistrationPayload): Promise<Registered
     fallback: FALLBACK.register,
   });
   // Proved by an invitation: the account is active and signed in, with no code to wait for.
-  if (registered.access_token) return registered;
+  if ('access_token' in registered) return registered;
   if (registered.registrationId) rememberRegistration(registered.email || payload.email, registered.registrationId);
   // The verification page counts down the server's wait before 'Reenviar código' can mail again.
   startResendCooldown('verify_email', registered.email || payload.email, registered.resendAfter);

@@ -198,7 +198,7 @@ export function useRegistration() {
           codigoInvitacion: invitationCodeFor(sent.email, invitation),
         }),
       success: async (response) => {
-        if (response.access_token) {
+        if ('access_token' in response) {
           // The invitation proved the address and is accepted: signed in at once, and on to the apps.
           clearPendingInvitation();
           await useSession.getState().startSession(response.access_token, response.user);
