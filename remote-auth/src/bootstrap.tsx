@@ -1,6 +1,7 @@
 import { Navigate, Route } from 'react-router-dom';
 import { mountStandalone, standalonePages } from '@portal/shared';
 import AuthorizeErrorPage from './pages/authorize-error/AuthorizeErrorPage';
+import InvitationPage from './pages/invitation/InvitationPage';
 import AuthorizePage from './pages/authorize/AuthorizePage';
 import ForgotPasswordPage from './pages/forgot-password/ForgotPasswordPage';
 import GoogleCallbackPage from './pages/google-callback/GoogleCallbackPage';
@@ -24,6 +25,7 @@ const page = standalonePages<'auth'>({
   './ProfilePage': ProfilePage,
   './AuthorizePage': AuthorizePage,
   './AuthorizeErrorPage': AuthorizeErrorPage,
+  './InvitationPage': InvitationPage,
 });
 
 // Standalone, for the team: inside the portal the host routes these pages and guards them.
@@ -41,6 +43,7 @@ mountStandalone(
     <Route path="/perfil" element={page('./ProfilePage')} />
     <Route path="/autorizar" element={page('./AuthorizePage')} />
     <Route path="/autorizar/error" element={page('./AuthorizeErrorPage')} />
+    <Route path="/invitacion" element={page('./InvitationPage')} />
     <Route path="*" element={<Navigate to="/login" replace />} />
   </>,
 );

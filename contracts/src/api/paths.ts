@@ -79,6 +79,12 @@ export const API_PATHS = {
     oidcClient: (clientId: string) => `admin/clientes-oidc/${encodeURIComponent(clientId)}`,
     oidcClientSecret: (clientId: string) => `admin/clientes-oidc/${encodeURIComponent(clientId)}/secreto`,
   },
+  /** The signed-in person's own invitations to companies: the pending ones, accepting one (by code or id), declining. */
+  myInvitations: {
+    list: 'empresas/invitaciones/mias',
+    accept: 'empresas/invitaciones/aceptar',
+    decline: (id: number) => `empresas/invitaciones/${id}/rechazar`,
+  },
   userPlans: {
     userAppPlans: 'plan-usuario/user-app-plans',
     changePlan: 'plan-usuario/cambiar-plan-app',

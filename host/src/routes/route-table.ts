@@ -104,6 +104,16 @@ export const ROUTES: readonly PortalRoute[] = [
     module: './AuthorizeErrorPage',
     title: 'No se pudo iniciar sesión',
   },
+  // A company invitation's link: public, since the page itself tells a signed-out person, the invited account and any
+  // other account apart (docs/decisions/0079-what-a-member-sees.md).
+  {
+    path: '/invitacion',
+    guard: 'public',
+    layout: 'bare',
+    remote: 'auth',
+    module: './InvitationPage',
+    title: 'Invitación',
+  },
   {
     path: '/playstoreapps/beto/datos-personales',
     guard: 'public',

@@ -95,9 +95,33 @@ export const PlanTitleRow = styled(Row)`
   gap: 6px 12px;
 `;
 
-/** Marks the plan the person has, in words (not by colour alone). */
-export function CurrentPlanBadge() {
-  return <Badge>{CURRENT_PLAN}</Badge>;
+const OriginBadge = styled(Badge)`
+  border-color: ${theme.color.border};
+  background: ${theme.color.background};
+  color: ${theme.color.text};
+  white-space: normal;
+`;
+
+/** Where a plan comes from ('Puesto de Minera Andina S.A.'), beside its badge. */
+export function PlanOriginBadge({ origin }: { origin: string }) {
+  return <OriginBadge>{origin}</OriginBadge>;
+}
+
+const Badges = styled.span`
+  display: inline-flex;
+  flex-wrap: wrap;
+  gap: 4px 6px;
+`;
+
+/** Marks the plan the person has, in words (not by colour alone), and where it comes from when a company gives it. */
+export function CurrentPlanBadge({ origin = null }: { origin?: string | null }) {
+  if (!origin) return <Badge>{CURRENT_PLAN}</Badge>;
+  return (
+    <Badges>
+      <Badge>{CURRENT_PLAN}</Badge>
+      <PlanOriginBadge origin={origin} />
+    </Badges>
+  );
 }
 
 export const SUITE_NAME = 'C+Suite Completa';

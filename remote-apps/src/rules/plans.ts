@@ -1,7 +1,26 @@
 import type { AppWithPlans, Plan, UserPlan } from '@portal/shared';
 import { isFreePlan, planLabel } from '@portal/shared';
 
-export type PlanBadges = { kind: 'free' } | { kind: 'list'; items: { id: number; label: string }[] };
+export type PlanBadges =
+  | { kind: 'free' }
+  | { kind: 'list'; items: { id: number; label: string; origin: string | null }[] };
+
+/**
+ * Where a plan comes from, in words: 'Puesto de Minera Andina S.A.' for a seat of a company's licence; null for the
+ * person's own plan (and for an older answer that does not say).
+ */
+export function planOrigin(entry: Partial<Pick<UserPlan, 'origen' | 'empresa'>> | undefined): string | null {
+  return entry?.origen === 'empresa' && entry.empresa ? `Puesto de ${entry.empresa.nombre}` : null;
+}
+
+/**
+ * On the upgrade page, under a plan a seat gives: buying one's own is still offered, and this says why it is worth
+ * it (a seat is the company's, and goes back when it takes it back).
+ */
+export function seatNote(entry: Partial<Pick<UserPlan, 'origen' | 'empresa'>> | undefined): string | null {
+  if (entry?.origen !== 'empresa' || !entry.empresa) return null;
+  return `Este plan te lo da un puesto de ${entry.empresa.nombre}: si compras tu propio plan, lo conservas aunque la empresa retire el puesto.`;
+}
 
 /** Spec §2: 'Plan gratuito' when every plan of the user is free, else each plan listed under 'Tus Aplicaciones'. */
 export function planBadges(planesUsuarios: readonly UserPlan[]): PlanBadges {
@@ -11,6 +30,7 @@ export function planBadges(planesUsuarios: readonly UserPlan[]): PlanBadges {
     items: planesUsuarios.map((entry) => ({
       id: entry.id,
       label: entry.app ? `${entry.app.nombre}: ${planLabel(entry.plan)}` : planLabel(entry.plan),
+      origin: planOrigin(entry),
     })),
   };
 }
@@ -37,7 +57,12 @@ export function proPlanOf(app: Pick<AppWithPlans, 'planes'>): Plan | undefined {
 
 /** The plan the person has in an app: `planesUsuarios` names it by the app's id and the plan's name (spec §3). */
 export function heldPlanOf(appId: number, planesUsuarios: readonly UserPlan[]): UserPlan['plan'] | undefined {
-  return planesUsuarios.find((entry) => entry.app?.id === appId)?.plan;
+  return heldEntryOf(appId, planesUsuarios)?.plan;
+}
+
+/** The person's entry for an app: its plan and where it comes from (their own, or a company's seat). */
+export function heldEntryOf(appId: number, planesUsuarios: readonly UserPlan[]): UserPlan | undefined {
+  return planesUsuarios.find((entry) => entry.app?.id === appId);
 }
 
 /** Whether one of an app's plans is the one held: the same name, whatever its case or spaces. */

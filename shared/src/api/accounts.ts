@@ -1,4 +1,4 @@
-import type { ConfiguredProviders, User, UserStatus } from '../types/entities';
+import type { ConfiguredProviders, RegisterAnswer, User, UserStatus } from '../types/entities';
 import { FALLBACK } from '../messages/es';
 import { forgetRegistration, registrationIdFor, rememberRegistration } from '../session/registrations';
 import { startResendCooldown } from '../session/resend-cooldown';
@@ -13,7 +13,12 @@ export interface RegistrationPayload {
   name: string;
   lastName: string;
   phone: string;
+  /** The 6-digit code of a company invitation to this email: it proves the address, so no emailed code follows. */
+  codigoInvitacion?: string;
 }
+
+/** What a registration answers: the code step's data, or a session at once when an invitation proved the address. */
+export type Registered = RegisterAnswer;
 
 export interface VerifiedSession {
   access_token: string;
@@ -42,17 +47,13 @@ export async function login(email: string, password: string): Promise<{ access_t
 }
 
 /** Keeps the answered registration id in this browser for the verification page (session/registrations.ts). */
-export async function register(
-  payload: RegistrationPayload,
-): Promise<{ email: string; registrationId?: string; resendAfter?: number }> {
-  const registered = await request<{ email: string; registrationId?: string; resendAfter?: number }>(
-    'post',
-    API_PATHS.auth.register,
-    {
-      json: payload,
-      fallback: FALLBACK.register,
-    },
-  );
+export async function register(payload: RegistrationPayload): Promise<Registered> {
+  const registered = await request<Registered>('post', API_PATHS.auth.register, {
+    json: payload,
+    fallback: FALLBACK.register,
+  });
+  // Proved by an invitation: the account is active and signed in, with no code to wait for.
+  if ('access_token' in registered) return registered;
   if (registered.registrationId) rememberRegistration(registered.email || payload.email, registered.registrationId);
   // The verification page counts down the server's wait before 'Reenviar código' can mail again.
   startResendCooldown('verify_email', registered.email || payload.email, registered.resendAfter);

@@ -4,6 +4,7 @@ import { portalLanding } from '../api/security';
 import type { User } from '../types/entities';
 import { partnerRedirect } from './partner-redirect';
 import { authorizePath, takePendingInteraction } from './pending-interaction';
+import { invitationPath, takePendingInvitation } from './pending-invitation';
 import { takePendingRedirect } from './pending-redirect';
 
 /**
@@ -39,10 +40,11 @@ export type Landing = { kind: 'leave'; url: string } | { kind: 'page'; path: str
  * 1. the address's allowed `redirect_url`: a partner, with a token minted for it;
  * 2. else the OpenID Connect interaction this tab was in the middle of (docs/decisions/0056-openid-connect-screens.md):
  *    back to /autorizar, which finishes it and sends the browser back to the app;
- * 3. else the stored pending redirect (a partner), else the portal (`portalLanding`: /apps, or 'Seguridad' for an
+ * 3. else the stored pending redirect (a partner), else the company invitation whose link the tab was following
+ *    (back to /invitacion, to accept it), else the portal (`portalLanding`: /apps, or 'Seguridad' for an
  *    administrator who must still set up a second factor).
  *
- * Both pending ones are consumed whatever the outcome, so each is followed once at most.
+ * The pending ones are consumed whatever the outcome, so each is followed once at most.
  */
 export async function signInLanding(
   redirectUrl: string | null | undefined,
@@ -51,10 +53,12 @@ export async function signInLanding(
   const allowList = getRuntimeConfig().redirectAllowList;
   const asked = Boolean(redirectUrl && isAllowedRedirect(redirectUrl, allowList));
   const interaction = takePendingInteraction();
+  const invitation = takePendingInvitation();
   const partner = chooseRedirect(redirectUrl, allowList);
   if (interaction && !asked) return { kind: 'page', path: authorizePath(interaction) };
   const url = await partnerRedirect(partner, allowList);
-  return url ? { kind: 'leave', url } : { kind: 'page', path: await portalLanding(user) };
+  if (url) return { kind: 'leave', url };
+  return { kind: 'page', path: invitation ? invitationPath(invitation) : await portalLanding(user) };
 }
 
 /** Where a token that is not a valid portal session sends the browser (spec §2, the OAuth return). */

@@ -23,6 +23,7 @@ import { CAMPAIGN_ART } from '../../components/campaign-art';
 import { tileGrid } from '../../components/lists';
 import { Heading, Page } from '../../components/Page';
 import { AppCard, type Platform } from './AppCard';
+import { CompanyNotices } from './CompanyNotices';
 import { GetAppDialog } from './GetAppDialog';
 import { launchFor, type StoreLink } from './launch';
 import { PlanBadges } from './PlanBadges';
@@ -225,6 +226,7 @@ export default function AppsPage() {
         <Heading>{greeting}</Heading>
         <PlanBadges plans={user?.planesUsuarios ?? []} />
       </Top>
+      <CompanyNotices />
       <Banners>
         <Promo href={campaignUrl} target="_blank" rel="noopener noreferrer">
           <img src={CAMPAIGN_ART} alt="" />

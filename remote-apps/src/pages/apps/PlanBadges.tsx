@@ -1,5 +1,6 @@
 import styled from 'styled-components';
 import { theme, type UserPlan } from '@portal/shared';
+import { PlanOriginBadge } from '../../components/Offers';
 import { WrapList } from '../../components/lists';
 import { planBadges } from '../../rules/plans';
 
@@ -27,7 +28,17 @@ const Title = styled.h2`
   font-size: 1rem;
 `;
 
-/** Spec §2: 'Plan gratuito' when every plan is free, else each plan under 'Tus Aplicaciones'. */
+const Item = styled.li`
+  display: inline-flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: 4px 6px;
+`;
+
+/**
+ * Spec §2: 'Plan gratuito' when every plan is free, else each plan under 'Tus Aplicaciones', with where it comes from
+ * when a company's seat gives it ('Puesto de Minera Andina S.A.').
+ */
 export function PlanBadges({ plans }: { plans: readonly UserPlan[] }) {
   const badges = planBadges(plans);
   if (badges.kind === 'free') return <Badge>Plan gratuito</Badge>;
@@ -36,9 +47,10 @@ export function PlanBadges({ plans }: { plans: readonly UserPlan[] }) {
       <Title id="tus-aplicaciones">Tus Aplicaciones</Title>
       <WrapList>
         {badges.items.map((item) => (
-          <li key={item.id}>
+          <Item key={item.id}>
             <ProBadge>{item.label}</ProBadge>
-          </li>
+            {item.origin && <PlanOriginBadge origin={item.origin} />}
+          </Item>
         ))}
       </WrapList>
     </section>

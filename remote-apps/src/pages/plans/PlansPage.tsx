@@ -14,7 +14,7 @@ import {
   type UserPlan,
 } from '@portal/shared';
 import { listAppsWithPlans } from '../../api/apps-with-plans';
-import { freePlanOf, heldPlanOf, isHeld, plansPageApps, proPlanOf } from '../../rules/plans';
+import { freePlanOf, heldEntryOf, isHeld, planOrigin, plansPageApps, proPlanOf } from '../../rules/plans';
 import { AppIllustration } from '../../components/AppIllustration';
 import { tileGrid } from '../../components/lists';
 import { CurrentPlanBadge, FeatureList, PlanPrices, PlanTitleRow } from '../../components/Offers';
@@ -57,7 +57,9 @@ const NONE: readonly UserPlan[] = [];
 function AppPlansCard({ app, planesUsuarios }: { app: AppWithPlans; planesUsuarios: readonly UserPlan[] }) {
   const free = freePlanOf(app);
   const pro = proPlanOf(app);
-  const held = heldPlanOf(app.id, planesUsuarios);
+  const entry = heldEntryOf(app.id, planesUsuarios);
+  const held = entry?.plan;
+  const origin = planOrigin(entry);
   const titleId = `plan-app-${app.id}`;
   return (
     <Card aria-labelledby={titleId} data-testid="plan-card">
@@ -70,7 +72,7 @@ function AppPlansCard({ app, planesUsuarios }: { app: AppWithPlans; planesUsuari
         <Tier aria-labelledby={`${titleId}-free`}>
           <PlanTitleRow>
             <h3 id={`${titleId}-free`}>Gratis</h3>
-            {isHeld(free, held) && <CurrentPlanBadge />}
+            {isHeld(free, held) && <CurrentPlanBadge origin={origin} />}
           </PlanTitleRow>
           <FeatureList items={free.caracteristicas} />
         </Tier>
@@ -79,7 +81,7 @@ function AppPlansCard({ app, planesUsuarios }: { app: AppWithPlans; planesUsuari
         <Tier $pro aria-labelledby={`${titleId}-pro`}>
           <PlanTitleRow>
             <h3 id={`${titleId}-pro`}>{planLabel(pro)}</h3>
-            {isHeld(pro, held) && <CurrentPlanBadge />}
+            {isHeld(pro, held) && <CurrentPlanBadge origin={origin} />}
           </PlanTitleRow>
           <FeatureList items={pro.caracteristicas} />
           <PlanPrices plan={pro} />

@@ -14,7 +14,7 @@ import {
   useSession,
 } from '@portal/shared';
 import { listAppsWithPlans } from '../../api/apps-with-plans';
-import { heldPlanOf, isHeld, proPlanOf } from '../../rules/plans';
+import { heldEntryOf, isHeld, planOrigin, proPlanOf, seatNote } from '../../rules/plans';
 import { AppIllustration, hasIllustration } from '../../components/AppIllustration';
 import { CURRENT_PLAN, CurrentPlanBadge, FeatureList, PlanPrices, PlanTitleRow } from '../../components/Offers';
 import { BackToApps, Heading, Muted, Page } from '../../components/Page';
@@ -92,7 +92,10 @@ export default function AppUpgradePage() {
     );
 
   const { app, pro } = state;
-  const held = heldPlanOf(app.id, planesUsuarios ?? []);
+  const entry = heldEntryOf(app.id, planesUsuarios ?? []);
+  const held = entry?.plan;
+  const origin = planOrigin(entry);
+  const note = seatNote(entry);
   return (
     <Page>
       <Title>{app.nombre}</Title>
@@ -106,13 +109,15 @@ export default function AppUpgradePage() {
         <Column aria-labelledby="plan-pro">
           <PlanTitleRow>
             <h2 id="plan-pro">{pro ? `${app.nombre} ${planLabel(pro)}` : 'Plan PRO'}</h2>
-            {pro && isHeld(pro, held) && <CurrentPlanBadge />}
+            {pro && isHeld(pro, held) && <CurrentPlanBadge origin={origin} />}
           </PlanTitleRow>
           {held && !(pro && isHeld(pro, held)) && (
             <Muted>
               {CURRENT_PLAN}: {planLabel(held)}
+              {origin && ` (${origin})`}
             </Muted>
           )}
+          {note && <Muted>{note}</Muted>}
           {pro ? (
             <>
               <FeatureList items={pro.caracteristicas} />

@@ -1,5 +1,16 @@
 import type { AppWithPlans, UserPlan } from '@portal/shared';
-import { formatUsd, heldPlanOf, isHeld, planBadges, plansPageApps, proPlanOf, upgradePath } from '../plans';
+import {
+  formatUsd,
+  heldEntryOf,
+  heldPlanOf,
+  isHeld,
+  planBadges,
+  planOrigin,
+  plansPageApps,
+  proPlanOf,
+  seatNote,
+  upgradePath,
+} from '../plans';
 import { isFreePlan, planLabel } from '@portal/shared';
 
 // Without an app: a shape the API's schema never sends, which the badges still show (the plan alone).
@@ -40,11 +51,48 @@ describe('plan badges', () => {
     expect(planBadges([entry(1, 'free', 'Beto Pro'), entry(2, 'PRO', 'TX30'), entry(3, 'PRO')])).toEqual({
       kind: 'list',
       items: [
-        { id: 1, label: 'Beto Pro: Gratis' },
-        { id: 2, label: 'TX30: PRO' },
-        { id: 3, label: 'PRO' },
+        { id: 1, label: 'Beto Pro: Gratis', origin: null },
+        { id: 2, label: 'TX30: PRO', origin: null },
+        { id: 3, label: 'PRO', origin: null },
       ],
     });
+  });
+
+  it("names the company of a plan that a seat gives: 'Puesto de <Empresa>'", () => {
+    const seat = { ...entry(2, 'PRO', 'TX30'), origen: 'empresa', empresa: { id: 12, nombre: 'Minera Andina S.A.' } };
+    expect(planBadges([entry(1, 'free', 'Beto Pro'), seat as UserPlan])).toEqual({
+      kind: 'list',
+      items: [
+        { id: 1, label: 'Beto Pro: Gratis', origin: null },
+        { id: 2, label: 'TX30: PRO', origin: 'Puesto de Minera Andina S.A.' },
+      ],
+    });
+  });
+});
+
+describe('where a plan comes from', () => {
+  const minera = { id: 12, nombre: 'Minera Andina S.A.' };
+
+  it("reads 'Puesto de <Empresa>' for a seat, nothing for the person's own plan or an answer that does not say", () => {
+    expect(planOrigin({ origen: 'empresa', empresa: minera })).toBe('Puesto de Minera Andina S.A.');
+    expect(planOrigin({ origen: 'propio', empresa: null })).toBeNull();
+    expect(planOrigin({})).toBeNull();
+    expect(planOrigin(undefined)).toBeNull();
+    // A seat whose company the answer does not name is not shown as a seat of nobody.
+    expect(planOrigin({ origen: 'empresa', empresa: null })).toBeNull();
+  });
+
+  it("says on the upgrade page that buying one's own plan is still worth it under a seat", () => {
+    expect(seatNote({ origen: 'empresa', empresa: minera })).toBe(
+      'Este plan te lo da un puesto de Minera Andina S.A.: si compras tu propio plan, lo conservas aunque la empresa retire el puesto.',
+    );
+    expect(seatNote({ origen: 'propio', empresa: null })).toBeNull();
+  });
+
+  it("finds the person's entry of an app, with its origin", () => {
+    const seat = { ...entry(2, 'PRO', 'TX30'), origen: 'empresa', empresa: minera } as UserPlan;
+    expect(heldEntryOf(2, [entry(1, 'free', 'Beto Pro'), seat])).toBe(seat);
+    expect(heldEntryOf(3, [seat])).toBeUndefined();
   });
 });
 

@@ -15,6 +15,8 @@ const ANA = user({
       plan: { nombre: 'free', descripcion: 'Plan gratuito de Beto Pro' },
       app: { id: 2, nombre: 'Beto Pro' },
       fechaVencimiento: null,
+      origen: 'propio',
+      empresa: null,
     },
   ],
 });

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { theme } from '@portal/shared';
+import { Alert, theme } from '@portal/shared';
 import { AuthLayout, Footer, TextLink } from '../../components/AuthLayout';
 import { DetailsStep } from './DetailsStep';
 import { PasswordStep } from './PasswordStep';
@@ -11,12 +11,20 @@ const Step = styled.p`
   font-weight: 600;
 `;
 
-/** /register (spec §2, §4, §5): a two-step wizard; the email is checked with the server before step 2. */
+/**
+ * /register (spec §2, §4, §5): a two-step wizard; the email is checked with the server before step 2. Opened from a
+ * company invitation (`?email=…&invitacion=…`), the invited address is typed and the account is active at once.
+ */
 export default function RegisterPage() {
   const registration = useRegistration();
   return (
     <AuthLayout title="Crear cuenta">
       <Step>Paso {registration.step} de 2</Step>
+      {registration.invitedEmail && (
+        <Alert tone="info">
+          Con la invitación a {registration.invitedEmail} tu cuenta queda activa al crearla, sin código de verificación.
+        </Alert>
+      )}
       {registration.step === 1 ? (
         <DetailsStep {...registration.details} />
       ) : (

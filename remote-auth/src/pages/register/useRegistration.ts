@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import {
   checkEmail,
+  clearPendingInvitation,
   errorMessage,
   FALLBACK,
   getRuntimeConfig,
@@ -20,7 +21,8 @@ import {
   validateRegistrationDetails,
 } from '../../rules/registration';
 import { hasErrors, type FieldErrors, type NewPassword, validateRegistrationPassword } from '../../rules/forms';
-import { redirectQuery } from '../../hooks/useAfterSignIn';
+import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
+import { invitationCodeFor, registrationInvitation } from '../../rules/invitation';
 import type { LoginNoticeState } from '../login/notice';
 import type { VerificationArrival } from '../verify-email/arrival';
 
@@ -50,6 +52,9 @@ export function useRegistration() {
   const location = useLocation();
   const setPendingVerificationEmail = useSession((s) => s.setPendingVerificationEmail);
   const redirectUrl = params.get('redirect_url');
+  const afterSignIn = useAfterSignIn();
+  // Opened from an invitation's link: the invited address is typed, and the code proves it (no emailed code).
+  const [invitation] = useState(() => registrationInvitation(params));
 
   // The steps are entries of the browser's history (Back on step 2 returns to step 1 with what was typed). Step 2
   // shows only once step 1 was checked in this visit: after a reload it starts again at step 1.
@@ -68,14 +73,19 @@ export function useRegistration() {
   // into the page painted before the scripts ran); a refused step puts it on the first field in error.
   useEffect(() => {
     const form = (step === 2 ? stepTwo : stepOne).current;
-    if (form && !form.contains(document.activeElement)) form.querySelector<HTMLElement>('input')?.focus();
+    if (!form || form.contains(document.activeElement)) return;
+    // The first field left to type: an invitation's link has typed the email already.
+    const inputs = [...form.querySelectorAll<HTMLInputElement>('input')];
+    (inputs.find((input) => input.value === '') ?? inputs[0])?.focus();
   }, [step]);
   const focusFirstInvalid = () =>
     setTimeout(() =>
       (step === 2 ? stepTwo : stepOne).current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
     );
 
-  const [details, setDetails] = useState<RegistrationDetails>(EMPTY_DETAILS);
+  const [details, setDetails] = useState<RegistrationDetails>(() =>
+    invitation ? { ...EMPTY_DETAILS, email: invitation.email } : EMPTY_DETAILS,
+  );
   const [secret, setSecret] = useState<NewPassword>({ password: '', confirmation: '' });
   const [detailErrors, setDetailErrors] = useState<FieldErrors<keyof RegistrationDetails>>({});
   const [passwordErrors, setPasswordErrors] = useState<FieldErrors<keyof NewPassword>>({});
@@ -180,8 +190,21 @@ export function useRegistration() {
     if (hasErrors(errors)) return;
     await create.submit({
       // Checked above, so valid: the API receives and stores E.164 ('+51912345678').
-      call: () => register({ ...sent, phone: rules.toE164(sent.phone) ?? '', password: secret.password }),
-      success: (response) => {
+      call: () =>
+        register({
+          ...sent,
+          phone: rules.toE164(sent.phone) ?? '',
+          password: secret.password,
+          codigoInvitacion: invitationCodeFor(sent.email, invitation),
+        }),
+      success: async (response) => {
+        if ('access_token' in response) {
+          // The invitation proved the address and is accepted: signed in at once, and on to the apps.
+          clearPendingInvitation();
+          await useSession.getState().startSession(response.access_token, response.user);
+          await afterSignIn(redirectUrl);
+          return;
+        }
         const registered = response.email || sent.email;
         setPendingVerificationEmail(registered);
         if (redirectUrl) storePendingRedirect(redirectUrl, getRuntimeConfig().redirectAllowList);
@@ -194,6 +217,7 @@ export function useRegistration() {
   return {
     step,
     loginPath: `/login${redirectQuery(redirectUrl)}`,
+    invitedEmail: invitation?.email ?? null,
     details: {
       values: details,
       errors: detailErrors,

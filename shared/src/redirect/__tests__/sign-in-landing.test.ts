@@ -12,6 +12,7 @@ import {
 } from '../sign-in-landing';
 import { PENDING_INTERACTION_KEY, storePendingInteraction } from '../pending-interaction';
 import { PENDING_REDIRECT_KEY } from '../pending-redirect';
+import { PENDING_INVITATION_KEY, storePendingInvitation } from '../pending-invitation';
 
 const ALLOW = ['https://socio.example.com', 'betopro://auth/success'];
 
@@ -84,6 +85,25 @@ describe('signInLanding: where every sign-in lands', () => {
       url: 'https://socio.example.com/a?token=scoped',
     });
     expect(sessionStorage.getItem(PENDING_INTERACTION_KEY)).toBeNull();
+  });
+
+  it('goes back to the company invitation the tab was following, once, where no partner takes the person', async () => {
+    storePendingInvitation({ codigo: '482913', email: 'ana@minera.pe' });
+    expect(await signInLanding(null, person)).toEqual({
+      kind: 'page',
+      path: '/invitacion?codigo=482913&email=ana%40minera.pe',
+    });
+    expect(sessionStorage.getItem(PENDING_INVITATION_KEY)).toBeNull();
+    expect(await signInLanding(null, person)).toEqual({ kind: 'page', path: '/apps' });
+  });
+
+  it('a partner the address asks for comes before the invitation, which is consumed', async () => {
+    storePendingInvitation({ codigo: '482913', email: 'ana@minera.pe' });
+    expect(await signInLanding('https://socio.example.com/a', person)).toEqual({
+      kind: 'leave',
+      url: 'https://socio.example.com/a?token=scoped',
+    });
+    expect(sessionStorage.getItem(PENDING_INVITATION_KEY)).toBeNull();
   });
 
   it('without an interaction: the pending partner, else the portal', async () => {

@@ -19,6 +19,7 @@ const USER: User = {
   role: 2,
   presentacion: true,
   planesUsuarios: [],
+  empresas: [],
   status: 'active',
   createdAt: '2026-01-01T00:00:00.000Z',
 };

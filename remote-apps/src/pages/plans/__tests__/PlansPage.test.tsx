@@ -87,8 +87,22 @@ it("marks the plan the person has in each app with 'Tu plan actual'", async () =
     user({
       id: 7,
       planesUsuarios: [
-        { id: 1, plan: { nombre: 'PRO', descripcion: '' }, app: { id: 2, nombre: 'Beto Pro' }, fechaVencimiento: null },
-        { id: 2, plan: { nombre: 'free', descripcion: '' }, app: { id: 3, nombre: 'TX30' }, fechaVencimiento: null },
+        {
+          id: 1,
+          plan: { nombre: 'PRO', descripcion: '' },
+          app: { id: 2, nombre: 'Beto Pro' },
+          fechaVencimiento: null,
+          origen: 'propio',
+          empresa: null,
+        },
+        {
+          id: 2,
+          plan: { nombre: 'free', descripcion: '' },
+          app: { id: 3, nombre: 'TX30' },
+          fechaVencimiento: null,
+          origen: 'propio',
+          empresa: null,
+        },
       ],
     }),
   );
@@ -102,6 +116,32 @@ it("marks the plan the person has in each app with 'Tu plan actual'", async () =
   expect(tier(tx30!, 'PRO')).not.toHaveTextContent('Tu plan actual');
   // No plan in that app: nothing is marked.
   expect(controlMax).not.toHaveTextContent('Tu plan actual');
+});
+
+it("says where a plan a company's seat gives comes from: 'Puesto de <Empresa>' beside 'Tu plan actual'", async () => {
+  const minera = { id: 12, nombre: 'Minera Andina S.A.' };
+  await useSession.getState().startSession(
+    'tok',
+    user({
+      planesUsuarios: [
+        {
+          id: -3,
+          plan: { nombre: 'PRO', descripcion: '' },
+          app: { id: 2, nombre: 'Beto Pro' },
+          fechaVencimiento: null,
+          origen: 'empresa',
+          empresa: minera,
+        },
+      ],
+    }),
+  );
+  await start({ 'GET /apps/listar-con-planes': { status: 200, body: catalogue } });
+  renderAt('/planes', <PlansPage />);
+  const [beto, tx30] = await screen.findAllByTestId('plan-card');
+  const pro = within(beto!).getByRole('region', { name: 'PRO' });
+  expect(pro).toHaveTextContent('Tu plan actual');
+  expect(within(pro).getByText('Puesto de Minera Andina S.A.')).toBeInTheDocument();
+  expect(tx30).not.toHaveTextContent('Puesto de');
 });
 
 it("says 'Sin planes disponibles' when the plans cannot be loaded", async () => {

@@ -75,6 +75,8 @@ const betoPlan = (nombre: string): UserPlan => ({
   plan: { nombre, descripcion: '' },
   app: { id: 2, nombre: 'Beto Pro' },
   fechaVencimiento: null,
+  origen: 'propio',
+  empresa: null,
 });
 
 const PURCHASE_SOON = 'La compra en línea aún no está disponible.';
@@ -129,6 +131,34 @@ describe('the plan the person has', () => {
     const pro = await screen.findByRole('region', { name: 'Beto Pro PRO' });
     expect(within(pro).getByText('Tu plan actual')).toBeInTheDocument();
     expect(within(pro).queryByText('Tu plan actual: Gratis')).not.toBeInTheDocument();
+  });
+
+  it("on a company's seat: names the company, and still offers the PRO plan to buy as the person's own", async () => {
+    const seat: UserPlan = { ...betoPlan('PRO'), origen: 'empresa', empresa: { id: 12, nombre: 'Minera Andina S.A.' } };
+    await useSession.getState().startSession('tok', user({ planesUsuarios: [seat] }));
+    renderAt('/apps/2', <AppUpgradePage />, { pattern: '/apps/:id' });
+    const pro = await screen.findByRole('region', { name: 'Beto Pro PRO' });
+    expect(within(pro).getByText('Tu plan actual')).toBeInTheDocument();
+    expect(within(pro).getByText('Puesto de Minera Andina S.A.')).toBeInTheDocument();
+    expect(
+      within(pro).getByText(
+        'Este plan te lo da un puesto de Minera Andina S.A.: si compras tu propio plan, lo conservas aunque la empresa retire el puesto.',
+      ),
+    ).toBeInTheDocument();
+    // The prices stay: buying one's own plan is still offered.
+    expect(within(pro).getAllByText(/USD/).length).toBeGreaterThan(0);
+  });
+
+  it("on a company's free seat: 'Tu plan actual: Gratis (Puesto de <Empresa>)'", async () => {
+    const seat: UserPlan = {
+      ...betoPlan('free'),
+      origen: 'empresa',
+      empresa: { id: 12, nombre: 'Minera Andina S.A.' },
+    };
+    await useSession.getState().startSession('tok', user({ planesUsuarios: [seat] }));
+    renderAt('/apps/2', <AppUpgradePage />, { pattern: '/apps/:id' });
+    const pro = await screen.findByRole('region', { name: 'Beto Pro PRO' });
+    expect(within(pro).getByText('Tu plan actual: Gratis (Puesto de Minera Andina S.A.)')).toBeInTheDocument();
   });
 
   it('without a plan in that app, marks nothing', async () => {

@@ -1,0 +1,38 @@
+import type { AcceptedInvitation, CompanyRole, MyInvitation, UserCompany } from '../types/entities';
+
+/** The roles inside a company as people read them. */
+export const COMPANY_ROLE_LABELS: Readonly<Record<CompanyRole, string>> = {
+  propietario: 'Propietario',
+  administrador: 'Administrador',
+  miembro: 'Miembro',
+};
+
+/** A role's label; a role this build does not know yet is shown as the API names it. */
+export function companyRoleLabel(role: string): string {
+  return COMPANY_ROLE_LABELS[role as CompanyRole] ?? role;
+}
+
+/** 'Minera Andina S.A. te invitó a unirte como Miembro'. */
+export function invitationText(invitation: Pick<MyInvitation, 'empresa' | 'rol'>): string {
+  return `${invitation.empresa.nombre} te invitó a unirte como ${companyRoleLabel(invitation.rol)}`;
+}
+
+/** After accepting: 'Te uniste a Minera Andina S.A. como Miembro.' */
+export function joinedText(accepted: AcceptedInvitation): string {
+  return `Te uniste a ${accepted.empresa.nombre} como ${companyRoleLabel(accepted.rol)}.`;
+}
+
+/** A domain join a company administrator has still to approve. */
+export function pendingJoinText(company: Pick<UserCompany, 'nombre'>): string {
+  return `Tu solicitud para unirte a ${company.nombre} está pendiente de aprobación`;
+}
+
+/** The person's companies whose membership waits for approval (an older session's user may have no list). */
+export function pendingCompanies(companies: readonly UserCompany[] | undefined): UserCompany[] {
+  return (companies ?? []).filter((company) => company.estado === 'pendiente');
+}
+
+/** Whether two addresses are the same mailbox as the API compares them: case and surrounding spaces aside. */
+export function sameAddress(a: string | null | undefined, b: string | null | undefined): boolean {
+  return Boolean(a && b) && a?.trim().toLowerCase() === b?.trim().toLowerCase();
+}
