@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import companyRoutes from './company.js';
 import domainRoutes from './domains.js';
 import invitationRoutes from './invitations.js';
+import memberRoutes from './members.js';
+import seatRoutes from './seats.js';
 
 /**
  * A company's own calls, under /empresas: what its owners and administrators manage (members, invitations, seats,
@@ -13,6 +15,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.register(companyRoutes);
   app.register(domainRoutes);
   app.register(invitationRoutes);
+  app.register(memberRoutes);
+  app.register(seatRoutes);
 };
 
 export default routes;
