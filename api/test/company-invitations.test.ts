@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
-import { auditLog, companyInvitations, companyMembers, users } from '../src/db/schema.js';
+import { auditLog, companyDomains, companyInvitations, companyMembers, users } from '../src/db/schema.js';
 import { capturingTransport, codeIn, mailsTo, manualClock, post, registration } from './helpers/accounts.js';
 import { adminEmail, buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
 import { call, insertCompany, insertMember } from './helpers/company-fixtures.js';
@@ -346,6 +346,35 @@ forEachBackend((backend) => {
         (await post(t.app, '/auth/register', registration(email, { codigoInvitacion: code }))).statusCode,
         409,
       );
+    });
+
+    it("at a company's proved domain, the invited role wins over the domain join's waiting member", async () => {
+      const domainCompany = await insertCompany(t.app, 'Dominio Propio S.A.');
+      await t.app.db.insert(companyDomains).values({
+        companyId: domainCompany,
+        domain: 'dominio-propio.test',
+        verificationToken: 'x',
+        verifiedAt: new Date(clock()),
+        verifiedBy: 'admin',
+      });
+      const boss = await insertMember(t.app, domainCompany, address('jefa'), 'propietario');
+      const email = `jefe.${++n}@dominio-propio.test`;
+      const response = await call(t.app, 'POST', `/empresas/${domainCompany}/invitaciones`, await boss.token(), {
+        email,
+        rol: 'administrador',
+      });
+      assert.equal(response.statusCode, 201, response.body);
+      const code = codeIn((await mailsTo(t.app, transport, email)).at(-1));
+      const registered = await post(t.app, '/auth/register', registration(email, { codigoInvitacion: code }));
+      assert.equal(registered.statusCode, 201, registered.body);
+      const rows = await t.app.db
+        .select({ role: companyMembers.role, status: companyMembers.status })
+        .from(companyMembers)
+        .where(eq(companyMembers.companyId, domainCompany));
+      assert.deepEqual(rows.map((row) => `${row.role}/${row.status}`).sort(), [
+        'administrador/active',
+        'propietario/active',
+      ]);
     });
 
     it('takes over a pending registration of the address: its password is the one typed with the code', async () => {

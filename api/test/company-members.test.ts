@@ -259,6 +259,9 @@ forEachBackend((backend) => {
         [0, 0],
       );
       assert.equal((await t.app.db.select().from(companySeats).where(eq(companySeats.companyId, c.id))).length, 0);
+      const listed = (await get(`/empresas/${c.id}/miembros`, token)).json<MemberPage>();
+      assert.equal(listed.total, 5, 'the count the database keeps went down');
+      assert.ok(!listed.data.some((member) => member.idUsuario === ana!.id));
       const again = await call(t.app, 'DELETE', `/empresas/${c.id}/miembros/${ana!.id}`, token);
       assert.equal(again.statusCode, 404);
       assert.equal(again.json().code, 'MIEMBRO_NO_ENCONTRADO');

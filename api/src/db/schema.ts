@@ -582,3 +582,11 @@ export const companyInvitations = pgTable('company_invitations', {
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
   createdAt: createdAt(),
 });
+
+/** Migration 0022: the members of each company, kept by a trigger on `company_members`; never written by the API. */
+export const companyMemberCounts = pgTable('company_member_counts', {
+  companyId: integer('company_id')
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  n: integer('n').notNull().default(0),
+});

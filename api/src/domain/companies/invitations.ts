@@ -372,8 +372,20 @@ async function acceptIn(
     .returning();
   if (!accepted || actor.user.id === null) throw invitationInvalid();
   const userId = actor.user.id;
-  // Someone already in the company (a domain join meanwhile) keeps the membership they have.
-  await addMember(tx, accepted.companyId, userId, accepted.role);
+  // An active member keeps the membership they have. One waiting for approval after a domain join is approved by
+  // the invitation, which an administrator of the company sent, with its role.
+  if (!(await addMember(tx, accepted.companyId, userId, accepted.role))) {
+    await tx
+      .update(companyMembers)
+      .set({ role: accepted.role, status: 'active' })
+      .where(
+        and(
+          eq(companyMembers.companyId, accepted.companyId),
+          eq(companyMembers.userId, userId),
+          eq(companyMembers.status, 'pending_approval'),
+        ),
+      );
+  }
   const [membership] = await tx
     .select({ role: companyMembers.role })
     .from(companyMembers)
@@ -470,6 +482,8 @@ export async function registerByInvitation(
       })
       .returning({ id: users.id });
     if (!user) throw emailInUse();
+    // The invitation first: the activation's join by email domain then finds the membership with the invited role.
+    const joined = await acceptIn(deps, tx, { user: { id: user.id, email } }, id, email, code);
     if (!(await activateUser(tx, user.id))) throw invitationInvalid();
     await tx
       .update(users)
@@ -479,7 +493,6 @@ export async function registerByInvitation(
     await tx
       .delete(accountCodes)
       .where(and(eq(accountCodes.userId, user.id), eq(accountCodes.purpose, 'verify_email')));
-    const joined = await acceptIn(deps, tx, { user: { id: user.id, email } }, id, email, code);
     return { userId: user.id, ...joined };
   });
 }

@@ -169,7 +169,7 @@ export async function listSeats(db: Db, companyId: number, query: SeatListQuery)
     const [row] = await db.select({ n: count() }).from(matches);
     total = row?.n ?? 0;
   }
-  const limited = total > FILTERED_TOTAL_CAP;
+  const limited = Boolean(email) && total > FILTERED_TOTAL_CAP;
   const last = page.at(-1);
   return {
     data: page.map((row) => ({
