@@ -60,7 +60,16 @@ async function prepare(
   return {
     env,
     // The schema is migrated by the first command that opens it.
-    addOwner: () => insertOwner((sql, values) => pool.query(sql.replaceAll('users', `${schema}.users`), values)),
+    addOwner: async () => {
+      // On the schema's own search path: the users table's triggers name their tables unqualified.
+      const client = await pool.connect();
+      try {
+        await client.query(`SET search_path TO ${schema}`);
+        await insertOwner((sql, values) => client.query(sql, values));
+      } finally {
+        client.release();
+      }
+    },
     async dispose() {
       await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await pool.end();

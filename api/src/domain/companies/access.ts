@@ -35,7 +35,7 @@ export async function memberAccess(
     .from(companyMembers)
     .innerJoin(companies, eq(companies.id, companyMembers.companyId))
     .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.userId, userId)));
-  if (!row || row.memberStatus !== 'active' || !roleAtLeast(row.role, least)) {
+  if (row?.memberStatus !== 'active' || !roleAtLeast(row.role, least)) {
     throw new HttpError(403, companyMessages.notCompanyManager, 'FORBIDDEN');
   }
   if (row.status !== 'active') throw new HttpError(403, companyMessages.companySuspended, 'EMPRESA_SUSPENDIDA');

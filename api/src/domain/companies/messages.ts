@@ -16,6 +16,16 @@ export const companyMessages = {
     `Hay ${count} ${count === 1 ? 'puesto asignado' : 'puestos asignados'} de más: la empresa debe retirar ${count} antes de asignar otros`,
   licenceExpired:
     'La licencia ha vencido: sus puestos ya no dan el plan y no se pueden asignar otros hasta que se renueve',
+  // Members, seats and the seat report (company administrators).
+  memberNotFound: 'Esa persona no es miembro de la empresa',
+  memberPending: 'Esa persona aún espera la aprobación de un administrador de la empresa',
+  memberNotPending: 'Esa persona ya es miembro activo de la empresa',
+  lastOwner: 'La empresa debe conservar al menos un propietario: nombra otro antes de quitar este',
+  onlyOwnerGrantsOwner: 'Solo un propietario de la empresa puede dar o quitar el rol de propietario',
+  invalidMemberCursor: 'El cursor de la página no es válido: vuelve a la primera página de la lista',
+  noFreeSeats: (app: string) => `No quedan puestos libres de ${app} en la licencia de la empresa`,
+  seatExists: 'Esa persona ya tiene un puesto de esta app',
+  seatNotFound: 'Esa persona no tiene un puesto de esta app',
   // Invitations.
   alreadyMember: 'Esa dirección ya es de un miembro de la empresa',
   invitationPending: 'Esa dirección ya tiene una invitación pendiente: reenvíala o revócala',
