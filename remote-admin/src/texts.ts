@@ -598,6 +598,8 @@ export const TEXT_COMPANY = {
 
   // Activity.
   activityEmpty: 'Aún no hay actividad registrada',
+  // Who did it: a member accepting an invitation as much as an administrator.
+  activityWho: 'Quién',
   joinAutomaticShort: 'automática',
   joinApprovalShort: 'con aprobación',
   yes: 'sí',

@@ -29,7 +29,7 @@ export function ActivitySection({ companyId }: SectionProps) {
           <thead>
             <tr>
               <th scope="col">{TEXT_ADMIN.auditWhen}</th>
-              <th scope="col">{TEXT_ADMIN.auditWho}</th>
+              <th scope="col">{TEXT_COMPANY.activityWho}</th>
               <th scope="col">{TEXT_ADMIN.auditWhat}</th>
               <th scope="col">{TEXT_ADMIN.auditWhom}</th>
               <th scope="col">{TEXT_ADMIN.auditDetails}</th>
@@ -39,7 +39,7 @@ export function ActivitySection({ companyId }: SectionProps) {
             {log.data.data.map((entry) => (
               <tr key={entry.id}>
                 <td className="lead">{new Date(entry.createdAt).toLocaleString('es-ES')}</td>
-                <td data-label={TEXT_ADMIN.auditWho}>{entry.actorEmail}</td>
+                <td data-label={TEXT_COMPANY.activityWho}>{entry.actorEmail}</td>
                 <td data-label={TEXT_ADMIN.auditWhat}>{auditActionLabel(entry.action)}</td>
                 <td data-label={TEXT_ADMIN.auditWhom}>{entry.targetLabel ?? `#${entry.targetId}`}</td>
                 <td data-label={TEXT_ADMIN.auditDetails}>

@@ -40,6 +40,7 @@ const Table = styled.table`
       display: inline;
       content: attr(data-label);
       flex: 0 0 104px;
+      overflow-wrap: normal;
       font-size: 0.85rem;
       font-weight: 700;
       color: ${theme.color.muted};
