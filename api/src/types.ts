@@ -19,6 +19,24 @@ import type {
 } from './schemas/users.js';
 import type { App as AppSchema, AppTag as AppTagSchema } from './schemas/apps.js';
 import type {
+  Company as CompanySchema,
+  CompanyListItem as CompanyListItemSchema,
+  CompanySettingsBody,
+  Licence as LicenceSchema,
+  LicenceChangeBody,
+  UpdateCompanyBody,
+} from './schemas/companies.js';
+import type { CompanyDomain as CompanyDomainSchema } from './schemas/company-domains.js';
+import type {
+  CompanyRoleSchema,
+  Member as MemberSchema,
+  MemberPage,
+  Seat as SeatSchema,
+  SeatListItem,
+  SeatPage,
+  SeatReportRow as SeatReportRowSchema,
+} from './schemas/company-members.js';
+import type {
   AcceptBody,
   Accepted as AcceptedSchema,
   Invitation as InvitationSchema,
@@ -143,3 +161,29 @@ export type OwnInvitation = Static<typeof OwnInvitationSchema>;
 /** The body of `POST /empresas/invitaciones/aceptar` and its answer. */
 export type AcceptInvitation = Static<typeof AcceptBody>;
 export type InvitationAccepted = Static<typeof AcceptedSchema>;
+
+/** A role inside a company: 'propietario', 'administrador' or 'miembro'. */
+export type CompanyRole = Static<typeof CompanyRoleSchema>;
+/** A row of `GET /admin/empresas` (platform administrators). */
+export type CompanyListItem = Static<typeof CompanyListItemSchema>;
+/** `GET /empresas/{id}`, and what renaming, suspending or changing the settings answer. */
+export type Company = Static<typeof CompanySchema>;
+/** The body of `PATCH /admin/empresas/{id}` (rename, suspend, reactivate). */
+export type CompanyUpdate = Static<typeof UpdateCompanyBody>;
+/** The body of `PATCH /empresas/{id}/ajustes`. */
+export type CompanySettings = Static<typeof CompanySettingsBody>;
+/** A company's licence of an app (`GET /empresas/{id}/licencias`, and selling or changing one). */
+export type Licence = Static<typeof LicenceSchema>;
+/** The body of `PUT /admin/empresas/{id}/licencias/{idApp}`; selling one adds `idApp`. */
+export type LicenceInput = Static<typeof LicenceChangeBody>;
+/** A member of a company and a page of them (by cursor: `siguiente`). */
+export type CompanyMember = Static<typeof MemberSchema>;
+export type CompanyMemberPage = Static<typeof MemberPage>;
+/** An assigned seat as the seat list shows it, a page of them, and what an assignment answers. */
+export type CompanySeat = Static<typeof SeatListItem>;
+export type CompanySeatPage = Static<typeof SeatPage>;
+export type SeatAssigned = Static<typeof SeatSchema>;
+/** A row of `GET /empresas/{id}/informe-puestos`. */
+export type SeatReportRow = Static<typeof SeatReportRowSchema>;
+/** A company's email domain, proved or waiting for its TXT record. */
+export type CompanyDomain = Static<typeof CompanyDomainSchema>;

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
-import { apps, auditLog, companyLicences, companySeats, plans } from '../src/db/schema.js';
+import { apps, auditLog, companyLicences, companySeats, plans, users } from '../src/db/schema.js';
 import { buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
 import { call, insertCompany, insertLicence, insertMember } from './helpers/company-fixtures.js';
 
@@ -79,8 +79,12 @@ forEachBackend((backend) => {
       const audited = await t.app.db
         .select()
         .from(auditLog)
-        .where(and(eq(auditLog.companyId, c.id), eq(auditLog.action, 'company.seat_assign')));
+        .where(and(eq(auditLog.companyId, c.id), eq(auditLog.action, 'company.seat_assign')))
+        .orderBy(auditLog.id);
       assert.equal(audited.length, 2);
+      // Who got the seat, as the company's administrator reads it: the address beside the id.
+      const [who] = await t.app.db.select({ email: users.email }).from(users).where(eq(users.id, a!.id));
+      assert.deepEqual(audited[0]?.details, { userId: a!.id, email: who?.email, appId: 1 });
     });
 
     it('refuses a seat held already, an expired licence, no licence, an outsider and a pending member', async () => {

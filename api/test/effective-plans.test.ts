@@ -49,7 +49,7 @@ interface ViewEntry {
 
 interface View {
   planesUsuarios: ViewEntry[];
-  empresas: { id: number; nombre: string; rol: string; estado: string }[];
+  empresas: { id: number; nombre: string; rol: string; estado: string; segundoFactorPendiente?: true }[];
 }
 
 async function userRow(app: FastifyInstance, id: number): Promise<User> {
@@ -284,15 +284,27 @@ forEachBackend((backend) => {
 
     it('a company requiring a second factor: its seat counts once the member has set one up', async () => {
       const person = await newPerson(app);
-      await seatFor(app, person.id, pro, { requireSecondFactor: true });
-      assert.equal(entryOf(await view(app, person.token))?.origen, 'propio');
+      const company = await seatFor(app, person.id, pro, { requireSecondFactor: true });
+      // The person is told why the seat waits (the notice on /apps reads it).
+      const asked = (user: Awaited<ReturnType<typeof view>>) =>
+        user.empresas.find((empresa) => empresa.id === company.id)?.segundoFactorPendiente ?? false;
+      let user = await view(app, person.token);
+      assert.equal(entryOf(user)?.origen, 'propio');
+      assert.equal(asked(user), true);
       // An authenticator not yet confirmed is no second factor.
       await app.db.insert(totpFactors).values({ userId: person.id, secret: 'secreto-cifrado' });
-      assert.equal(entryOf(await view(app, person.token))?.origen, 'propio');
+      user = await view(app, person.token);
+      assert.equal(entryOf(user)?.origen, 'propio');
+      assert.equal(asked(user), true);
       await app.db.update(totpFactors).set({ confirmedAt: new Date() }).where(eq(totpFactors.userId, person.id));
-      assert.equal(entryOf(await view(app, person.token))?.origen, 'empresa');
+      user = await view(app, person.token);
+      assert.equal(entryOf(user)?.origen, 'empresa');
+      assert.equal(asked(user), false);
+      assert.equal('segundoFactorPendiente' in (user.empresas[0] ?? {}), false, 'absent, not false, once set up');
       await app.db.delete(totpFactors).where(eq(totpFactors.userId, person.id));
-      assert.equal(entryOf(await view(app, person.token))?.origen, 'propio');
+      user = await view(app, person.token);
+      assert.equal(entryOf(user)?.origen, 'propio');
+      assert.equal(asked(user), true);
     });
 
     it('a seat taken back is seen at the next request', async () => {

@@ -598,6 +598,18 @@ export const TEXT_COMPANY = {
 
   // Activity.
   activityEmpty: 'Aún no hay actividad registrada',
+  // Who did it: a member accepting an invitation as much as an administrator.
+  activityWho: 'Quién',
+  joinAutomaticShort: 'automática',
+  joinApprovalShort: 'con aprobación',
+  yes: 'sí',
+  no: 'no',
+  seatsCount: (n: number) => `${n.toLocaleString('es-ES')} ${n === 1 ? 'puesto' : 'puestos'}`,
+  auditByDns: 'probado por DNS',
+  auditByAdmin: 'confirmado por la plataforma',
+  userNumber: (id: number) => `usuario n.º ${id}`,
+  appNumber: (id: number) => `app n.º ${id}`,
+  inForce: 'Vigente',
 
   // Settings.
   domainJoin: 'Alta por dominio',

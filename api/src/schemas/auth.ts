@@ -216,6 +216,12 @@ export const UserCompany = Type.Object(
     estado: Type.Union([Type.Literal('activo'), Type.Literal('pendiente')], {
       description: "'pendiente': se unió por el dominio de su email y espera la aprobación de un administrador",
     }),
+    segundoFactorPendiente: Type.Optional(
+      Type.Literal(true, {
+        description:
+          'Solo presente si la empresa exige un segundo factor que la persona aún no configuró: sus puestos no cuentan hasta entonces',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

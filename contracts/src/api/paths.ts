@@ -79,6 +79,35 @@ export const API_PATHS = {
     oidcClient: (clientId: string) => `admin/clientes-oidc/${encodeURIComponent(clientId)}`,
     oidcClientSecret: (clientId: string) => `admin/clientes-oidc/${encodeURIComponent(clientId)}/secreto`,
   },
+  /**
+   * Companies: the platform administrators' calls under admin/empresas (list and create, rename or suspend, sell and
+   * change a licence), and a company's own under empresas/:id (its owners' and administrators', which platform
+   * administrators may call too).
+   */
+  companies: {
+    list: 'admin/empresas',
+    platformCompany: (id: number) => `admin/empresas/${id}`,
+    sellLicence: (id: number) => `admin/empresas/${id}/licencias`,
+    changeLicence: (id: number, appId: number) => `admin/empresas/${id}/licencias/${appId}`,
+    company: (id: number) => `empresas/${id}`,
+    settings: (id: number) => `empresas/${id}/ajustes`,
+    licences: (id: number) => `empresas/${id}/licencias`,
+    members: (id: number) => `empresas/${id}/miembros`,
+    member: (id: number, userId: number) => `empresas/${id}/miembros/${userId}`,
+    approve: (id: number, userId: number) => `empresas/${id}/miembros/${userId}/aprobar`,
+    seats: (id: number) => `empresas/${id}/puestos`,
+    seat: (id: number, userId: number, appId: number) => `empresas/${id}/puestos/${userId}/${appId}`,
+    invitations: (id: number) => `empresas/${id}/invitaciones`,
+    invitation: (id: number, invitationId: number) => `empresas/${id}/invitaciones/${invitationId}`,
+    resend: (id: number, invitationId: number) => `empresas/${id}/invitaciones/${invitationId}/reenviar`,
+    domains: (id: number) => `empresas/${id}/dominios`,
+    domain: (id: number, domain: string) => `empresas/${id}/dominios/${encodeURIComponent(domain)}`,
+    verifyDomain: (id: number, domain: string) => `empresas/${id}/dominios/${encodeURIComponent(domain)}/verificar`,
+    confirmDomain: (id: number, domain: string) => `empresas/${id}/dominios/${encodeURIComponent(domain)}/confirmar`,
+    report: (id: number) => `empresas/${id}/informe-puestos`,
+    reportCsv: (id: number) => `empresas/${id}/informe-puestos.csv`,
+    audit: (id: number) => `empresas/${id}/auditoria`,
+  },
   /** The signed-in person's own invitations to companies: the pending ones, accepting one (by code or id), declining. */
   myInvitations: {
     list: 'empresas/invitaciones/mias',

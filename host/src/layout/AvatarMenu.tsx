@@ -11,6 +11,7 @@ import {
   useSession,
   shownPicture,
 } from '@portal/shared';
+import { managesCompany } from '../guards/access';
 import { Anchor, IconButton, Panel } from './dropdown';
 
 const Who = styled.div`
@@ -94,6 +95,8 @@ export function AvatarMenu() {
   };
 
   const fullName = [user?.name, user?.lastName].filter(Boolean).join(' ');
+  // A company's active owners and administrators manage it in the panel too, under their company's pages only.
+  const panelLink = user?.role === ADMIN_ROLE ? '/admin' : managesCompany(user, undefined) ? '/admin/empresas' : null;
   // Only the identity providers' avatars, asked for without a referrer (@portal/shared users/picture).
   const picture = shownPicture(user?.picture);
   return (
@@ -128,8 +131,8 @@ export function AvatarMenu() {
             <ItemLink to="/planes" onClick={close}>
               Planes
             </ItemLink>
-            {user?.role === ADMIN_ROLE && (
-              <ItemLink to="/admin" onClick={close}>
+            {panelLink && (
+              <ItemLink to={panelLink} onClick={close}>
                 Panel
               </ItemLink>
             )}

@@ -5,47 +5,21 @@ import type {
   Company,
   CompanyListItem,
   CompanyRole,
+  CompanySettings,
   CompanyStatus,
+  CompanyUpdate,
   CursorPage,
   Domain,
-  DomainJoin,
   Invitation,
   Licence,
   LicenceInput,
   Member,
   Seat,
+  SeatAssigned,
   SeatReportRow,
 } from './company-types';
 
-const enc = encodeURIComponent;
-
-/** The company calls' paths (the platform's under admin/empresas, the company's own under empresas/:id). */
-export const COMPANY_PATHS = {
-  list: 'admin/empresas',
-  platformCompany: (id: number) => `admin/empresas/${id}`,
-  sellLicence: (id: number) => `admin/empresas/${id}/licencias`,
-  changeLicence: (id: number, appId: number) => `admin/empresas/${id}/licencias/${appId}`,
-  company: (id: number) => `empresas/${id}`,
-  settings: (id: number) => `empresas/${id}/ajustes`,
-  licences: (id: number) => `empresas/${id}/licencias`,
-  members: (id: number) => `empresas/${id}/miembros`,
-  member: (id: number, userId: number) => `empresas/${id}/miembros/${userId}`,
-  approve: (id: number, userId: number) => `empresas/${id}/miembros/${userId}/aprobar`,
-  seats: (id: number) => `empresas/${id}/puestos`,
-  seat: (id: number, userId: number, appId: number) => `empresas/${id}/puestos/${userId}/${appId}`,
-  invitations: (id: number) => `empresas/${id}/invitaciones`,
-  invitation: (id: number, invitationId: number) => `empresas/${id}/invitaciones/${invitationId}`,
-  resend: (id: number, invitationId: number) => `empresas/${id}/invitaciones/${invitationId}/reenviar`,
-  domains: (id: number) => `empresas/${id}/dominios`,
-  domain: (id: number, domain: string) => `empresas/${id}/dominios/${enc(domain)}`,
-  verifyDomain: (id: number, domain: string) => `empresas/${id}/dominios/${enc(domain)}/verificar`,
-  confirmDomain: (id: number, domain: string) => `empresas/${id}/dominios/${enc(domain)}/confirmar`,
-  report: (id: number) => `empresas/${id}/informe-puestos`,
-  reportCsv: (id: number) => `empresas/${id}/informe-puestos.csv`,
-  audit: (id: number) => `empresas/${id}/auditoria`,
-} as const;
-
-const P = COMPANY_PATHS;
+const P = API_PATHS.companies;
 const F = COMPANY_FALLBACK;
 
 // Platform administrators.
@@ -66,7 +40,7 @@ export function createCompany(nombre: string): Promise<{ id: number }> {
   return request('post', P.list, { json: { nombre }, fallback: F.save });
 }
 
-export function updateCompany(id: number, changes: { nombre?: string; estado?: CompanyStatus }): Promise<Company> {
+export function updateCompany(id: number, changes: CompanyUpdate): Promise<Company> {
   return request('patch', P.platformCompany(id), { json: changes, fallback: F.save });
 }
 
@@ -88,10 +62,7 @@ export function getCompany(id: number): Promise<Company> {
   return request('get', P.company(id), { fallback: F.company });
 }
 
-export function updateSettings(
-  id: number,
-  settings: { altaPorDominio?: DomainJoin; exigirSegundoFactor?: boolean },
-): Promise<Company> {
+export function updateSettings(id: number, settings: CompanySettings): Promise<Company> {
   return request('patch', P.settings(id), { json: settings, fallback: F.save });
 }
 
@@ -121,11 +92,7 @@ export function approveMember(id: number, userId: number): Promise<Member> {
   return request('post', P.approve(id, userId), { fallback: F.member });
 }
 
-export function assignSeat(
-  id: number,
-  userId: number,
-  appId: number,
-): Promise<{ idUsuario: number; idApp: number; asignadoEn: string }> {
+export function assignSeat(id: number, userId: number, appId: number): Promise<SeatAssigned> {
   return request('post', P.seats(id), { json: { idUsuario: userId, idApp: appId }, fallback: F.seat });
 }
 

@@ -9,6 +9,7 @@ import {
   mayManageMember,
   mayOpenCompany,
   platformActions,
+  companyAuditDetails,
   reportRowState,
   seatCountsText,
 } from './companies';
@@ -91,7 +92,7 @@ describe('company rules', () => {
   it("reads a report row's state with the API's flags", () => {
     expect(reportRowState({ vencida: true, vencePronto: false })).toBe('Vencida');
     expect(reportRowState({ vencida: false, vencePronto: true })).toBe('Vence pronto');
-    expect(reportRowState({ vencida: false, vencePronto: false })).toBe('');
+    expect(reportRowState({ vencida: false, vencePronto: false })).toBe('Vigente');
   });
 
   it('turns the date field into the end of that day and back', () => {
@@ -107,5 +108,50 @@ describe('company rules', () => {
     expect(licenceProblem({ ...ok, puestos: '0' })).toMatch(/entre 1 y 100 000/);
     expect(licenceProblem({ ...ok, puestos: '2.5' })).toMatch(/entero/);
     expect(licenceProblem({ ...ok, day: '' })).toBe('Elige la fecha de vencimiento');
+  });
+});
+
+describe('companyAuditDetails', () => {
+  const appName = (id: number) => (id === 1 ? 'Control Max 360' : `app n.º ${id}`);
+  it('reads each company action in Spanish, never the JSON and its internal keys', () => {
+    expect(companyAuditDetails('company.create', { nombre: 'Minera Andina S.A.' }, appName)).toBe('Minera Andina S.A.');
+    expect(companyAuditDetails('company.status_change', { de: 'activa', a: 'suspendida' }, appName)).toBe(
+      'Activa → Suspendida',
+    );
+    expect(
+      companyAuditDetails(
+        'company.invitation_create',
+        { invitationId: 5, email: 'ana@minera.pe', role: 'administrador' },
+        appName,
+      ),
+    ).toBe('ana@minera.pe · Administrador');
+    expect(
+      companyAuditDetails(
+        'company.member_role_change',
+        { userId: 3, email: 'ana@minera.pe', from: 'miembro', to: 'propietario' },
+        appName,
+      ),
+    ).toBe('ana@minera.pe: Miembro → Propietario');
+    expect(companyAuditDetails('company.seat_assign', { userId: 4, appId: 1 }, appName)).toBe(
+      'Control Max 360 · usuario n.º 4',
+    );
+    expect(
+      companyAuditDetails(
+        'company.licence_create',
+        { licenceId: 1, appId: 1, planId: 2, puestos: 3, fechaVencimiento: '2027-06-30T23:59:59.000Z' },
+        appName,
+      ),
+    ).toBe('Control Max 360 · 3 puestos · Vence el 30/6/2027');
+    expect(
+      companyAuditDetails(
+        'company.settings_change',
+        { altaPorDominio: { de: 'automatica', a: 'aprobacion' }, exigirSegundoFactor: { de: false, a: true } },
+        appName,
+      ),
+    ).toBe('Alta por dominio: automática → con aprobación · Exigir segundo factor: no → sí');
+    expect(companyAuditDetails('company.domain_verify', { domain: 'minera.pe', by: 'dns' }, appName)).toBe(
+      'minera.pe · probado por DNS',
+    );
+    expect(companyAuditDetails('user.create', {}, appName)).toBeNull();
   });
 });

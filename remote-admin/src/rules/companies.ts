@@ -127,7 +127,7 @@ export function licenceStatus(
 /** The report row's state: 'Vencida', 'Vence pronto' (30 days, the API's word) or nothing. */
 export function reportRowState(row: Pick<SeatReportRow, 'vencida' | 'vencePronto'>): string {
   if (row.vencida) return TEXT_COMPANY.expired;
-  return row.vencePronto ? TEXT_COMPANY.expiringSoon : '';
+  return row.vencePronto ? TEXT_COMPANY.expiringSoon : TEXT_COMPANY.inForce;
 }
 
 /** A member's line: 'Ana Pérez · ana@minera.pe', or the email alone. */
@@ -158,4 +158,76 @@ export function licenceProblem(form: { idApp: number; idPlan: number; puestos: s
   if (!Number.isInteger(seats) || seats < 1 || seats > 100_000) return TEXT_COMPANY.seatsRange;
   if (!/^\d{4}-\d{2}-\d{2}$/.test(form.day)) return TEXT_COMPANY.expiryRequired;
   return null;
+}
+
+/** A role or state word of the API's audit details ('miembro', 'activa'…) as the screens say it. */
+function auditWord(value: unknown): string {
+  const word = String(value);
+  if (word === 'activa' || word === 'suspendida') return companyStatusLabel(word);
+  if (word === 'automatica') return TEXT_COMPANY.joinAutomaticShort;
+  if (word === 'aprobacion') return TEXT_COMPANY.joinApprovalShort;
+  if (typeof value === 'boolean') return value ? TEXT_COMPANY.yes : TEXT_COMPANY.no;
+  return companyRoleLabel(word);
+}
+
+/**
+ * The details of a company audit row in one Spanish line ('ana@minera.pe · Miembro', 'Control Max 360 · 3 → 5
+ * puestos'), never the API's JSON: its keys are internal. `appName` names an app by id (the company's licences).
+ */
+export function companyAuditDetails(
+  action: string,
+  d: Record<string, unknown>,
+  appName: (id: number) => string,
+): string | null {
+  const T = TEXT_COMPANY;
+  const role = d.role ?? d.rol;
+  const app = () => appName(Number(d.appId));
+  const change = (key: string, label: string) => {
+    const c = d[key] as { de?: unknown; a?: unknown } | undefined;
+    return c ? `${label}: ${auditWord(c.de)} → ${auditWord(c.a)}` : null;
+  };
+  switch (action) {
+    case 'company.create':
+      return String(d.nombre ?? '');
+    case 'company.rename':
+      return `${String(d.de)} → ${String(d.a)}`;
+    case 'company.status_change':
+      return `${auditWord(d.de)} → ${auditWord(d.a)}`;
+    case 'company.settings_change':
+      return [change('altaPorDominio', T.domainJoin), change('exigirSegundoFactor', T.requireSecondFactor)]
+        .filter(Boolean)
+        .join(' · ');
+    case 'company.licence_create':
+      return `${app()} · ${T.seatsCount(Number(d.puestos))} · ${T.expiresOn(formatExpiryDate(String(d.fechaVencimiento)))}`;
+    case 'company.licence_update': {
+      const from = (d.de ?? {}) as { puestos?: number; fechaVencimiento?: string };
+      const to = (d.a ?? {}) as { puestos?: number; fechaVencimiento?: string };
+      const seats =
+        from.puestos === to.puestos
+          ? T.seatsCount(Number(to.puestos))
+          : `${from.puestos} → ${T.seatsCount(Number(to.puestos))}`;
+      return `${app()} · ${seats} · ${T.expiresOn(formatExpiryDate(String(to.fechaVencimiento)))}`;
+    }
+    case 'company.member_role_change':
+      return `${String(d.email)}: ${auditWord(d.from)} → ${auditWord(d.to)}`;
+    case 'company.member_add':
+    case 'company.member_remove':
+    case 'company.member_approve':
+    case 'company.invitation_create':
+    case 'company.invitation_resend':
+    case 'company.invitation_revoke':
+    case 'company.invitation_accept':
+    case 'company.invitation_decline':
+      return role === undefined ? String(d.email ?? '') : `${String(d.email ?? '')} · ${auditWord(role)}`;
+    case 'company.domain_add':
+    case 'company.domain_remove':
+      return String(d.domain ?? '');
+    case 'company.domain_verify':
+      return `${String(d.domain ?? '')} · ${d.by === 'admin' ? T.auditByAdmin : T.auditByDns}`;
+    case 'company.seat_assign':
+    case 'company.seat_remove':
+      return `${app()} · ${typeof d.email === 'string' ? d.email : T.userNumber(Number(d.userId))}`;
+    default:
+      return null;
+  }
 }

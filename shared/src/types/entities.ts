@@ -59,6 +59,24 @@ export type {
   OidcScope,
 } from '@portal/api/types';
 
+/** A company's answers, read by the admin panel's company pages. */
+export type {
+  Company,
+  CompanyDomain,
+  CompanyInvitation,
+  CompanyListItem,
+  CompanyMember,
+  CompanyMemberPage,
+  CompanySeat,
+  CompanySeatPage,
+  CompanySettings,
+  CompanyUpdate,
+  Licence,
+  LicenceInput,
+  SeatAssigned,
+  SeatReportRow,
+} from '@portal/api/types';
+
 /** An app of the catalogue (with its OpenID Connect launch address when it has one). */
 export type App = CatalogueApp;
 

@@ -37,6 +37,8 @@ export interface Membership {
   nombre: string;
   rol: CompanyRole;
   estado: 'activo' | 'pendiente';
+  /** Present when the company asks its members for a second factor the person has not set up: its seats wait for it. */
+  segundoFactorPendiente?: true;
 }
 
 export interface Entitlements {
@@ -69,6 +71,7 @@ interface Row {
   companyNombre: string | null;
   role: CompanyRole | null;
   memberStatus: MemberStatus | null;
+  needsFactor: boolean | null;
 }
 
 function entitlementsQuery(db: Db) {
@@ -101,7 +104,7 @@ function entitlementsQuery(db: Db) {
       coalesce(own.id, -c.licence_id) AS row_id,
       c.app_id, a.nombre AS app_nombre, p.id AS plan_id, p.nombre AS plan_nombre, p.descripcion AS plan_descripcion,
       c.expires_at, c.origin, c.company_id, co.name AS company_nombre,
-      NULL::text AS role, NULL::text AS member_status
+      NULL::text AS role, NULL::text AS member_status, NULL::boolean AS needs_factor
     FROM (${candidates}) c
     JOIN plans p ON p.id = c.plan_id
     JOIN apps a ON a.id = c.app_id
@@ -110,7 +113,10 @@ function entitlementsQuery(db: Db) {
     ORDER BY c.app_id, p.precio_mensual DESC, p.precio_anual DESC, c.origin, c.expires_at DESC NULLS FIRST, c.company_id`;
   const memberships = sql`
     SELECT 'empresa', NULL::integer, NULL::integer, NULL::text, NULL::integer, NULL::text, NULL::text,
-      NULL::timestamptz, NULL::integer, co.id, co.name, m.role, m.status
+      NULL::timestamptz, NULL::integer, co.id, co.name, m.role, m.status,
+      co.require_second_factor
+        AND NOT EXISTS (SELECT 1 FROM totp_factors t WHERE t.user_id = m.user_id AND t.confirmed_at IS NOT NULL)
+        AND NOT EXISTS (SELECT 1 FROM passkeys k WHERE k.user_id = m.user_id)
     FROM company_members m
     JOIN companies co ON co.id = m.company_id
     WHERE m.user_id = ${userId} AND co.status = 'active'`;
@@ -129,6 +135,7 @@ function entitlementsQuery(db: Db) {
       companyNombre: sql<string | null>`r.company_nombre`,
       role: sql<CompanyRole | null>`r.role`,
       memberStatus: sql<MemberStatus | null>`r.member_status`,
+      needsFactor: sql<boolean | null>`r.needs_factor`,
     })
     .from(sql`((${best}) UNION ALL (${memberships})) AS r`)
     .orderBy(sql`r.kind DESC, r.app_id, lower(r.company_nombre), r.company_id`)
@@ -164,6 +171,7 @@ export async function entitlements(
         nombre: String(row.companyNombre),
         rol: row.role as CompanyRole,
         estado: memberState[row.memberStatus as MemberStatus],
+        ...(row.needsFactor === true ? { segundoFactorPendiente: true as const } : {}),
       });
       continue;
     }

@@ -33,6 +33,12 @@ async function lockedLicence(tx: Db, companyId: number, appId: number) {
   return licence;
 }
 
+/** The person's address, for the audit entry's reader (the id alone says nothing to a company administrator). */
+async function emailOf(tx: Db, userId: number): Promise<string | null> {
+  const [row] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return row?.email ?? null;
+}
+
 const licenceNotFound = () => new HttpError(404, companyMessages.licenceNotFound, 'LICENCIA_NO_ENCONTRADA');
 
 /**
@@ -77,7 +83,7 @@ export async function assignSeat(
     {
       action: 'company.seat_assign',
       target: { type: 'company', id: companyId },
-      details: { userId, appId },
+      details: { userId, email: await emailOf(tx, userId), appId },
       companyId,
     },
   ]);
@@ -99,7 +105,7 @@ export async function removeSeat(tx: Db, actor: CompanyActor, companyId: number,
     {
       action: 'company.seat_remove',
       target: { type: 'company', id: companyId },
-      details: { userId, appId },
+      details: { userId, email: await emailOf(tx, userId), appId },
       companyId,
     },
   ]);

@@ -64,6 +64,32 @@ it('shows Panel, to /admin, to an administrator', async () => {
   expect(within(menu).getByRole('link', { name: 'Panel' })).toHaveAttribute('href', '/admin');
 });
 
+it("shows Panel, to /admin/empresas, to a company's active owner or administrator", async () => {
+  for (const rol of ['propietario', 'administrador'] as const) {
+    await useSession
+      .getState()
+      .startSession(
+        'tok',
+        user({ role: 2, empresas: [{ id: 3, nombre: 'Minera Andina S.A.', rol, estado: 'activo' }] }),
+      );
+    const { unmount } = renderAt('/apps', <AvatarMenu />);
+    const menu = await openMenu();
+    expect(within(menu).getByRole('link', { name: 'Panel' })).toHaveAttribute('href', '/admin/empresas');
+    unmount();
+  }
+});
+
+it('shows no Panel to a plain member, nor to an administrator whose membership waits for approval', async () => {
+  const empresas = [
+    { id: 3, nombre: 'Minera Andina S.A.', rol: 'miembro' as const, estado: 'activo' as const },
+    { id: 4, nombre: 'Faena Norte', rol: 'administrador' as const, estado: 'pendiente' as const },
+  ];
+  await useSession.getState().startSession('tok', user({ role: 2, empresas }));
+  renderAt('/apps', <AvatarMenu />);
+  const menu = await openMenu();
+  expect(within(menu).queryByRole('link', { name: 'Panel' })).not.toBeInTheDocument();
+});
+
 it("shows the profile picture when the identity provider's avatar host serves it, sending no referrer", async () => {
   const google = 'https://lh3.googleusercontent.com/a/ACg8oc-ana=s96-c';
   await useSession.getState().startSession('tok', user({ picture: google }));

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button } from '@portal/shared';
-import { listCompanyAudit } from '../../api/companies';
+import { listCompanyAudit, listLicences } from '../../api/companies';
+import { companyAuditDetails } from '../../rules/companies';
 import { Panel } from '../../components/Page';
 import { COMPANY_FALLBACK, TEXT_ADMIN, TEXT_COMPANY } from '../../texts';
 import { auditActionLabel, auditDetails } from '../dashboard/audit-format';
@@ -14,6 +15,10 @@ const PAGE_SIZE = 20;
 export function ActivitySection({ companyId }: SectionProps) {
   const [page, setPage] = useState(1);
   const log = useLoad(() => listCompanyAudit(companyId, page, PAGE_SIZE), COMPANY_FALLBACK.audit, [companyId, page]);
+  // The details name apps by id: the company's licences give their names.
+  const licences = useLoad(() => listLicences(companyId), COMPANY_FALLBACK.licences, [companyId]);
+  const appName = (id: number) =>
+    licences.data?.find((licence) => licence.app.id === id)?.app.nombre ?? TEXT_COMPANY.appNumber(id);
   return (
     <Panel aria-labelledby="activity-title">
       <h2 id="activity-title">{TEXT_COMPANY.activity}</h2>
@@ -24,7 +29,7 @@ export function ActivitySection({ companyId }: SectionProps) {
           <thead>
             <tr>
               <th scope="col">{TEXT_ADMIN.auditWhen}</th>
-              <th scope="col">{TEXT_ADMIN.auditWho}</th>
+              <th scope="col">{TEXT_COMPANY.activityWho}</th>
               <th scope="col">{TEXT_ADMIN.auditWhat}</th>
               <th scope="col">{TEXT_ADMIN.auditWhom}</th>
               <th scope="col">{TEXT_ADMIN.auditDetails}</th>
@@ -34,10 +39,12 @@ export function ActivitySection({ companyId }: SectionProps) {
             {log.data.data.map((entry) => (
               <tr key={entry.id}>
                 <td className="lead">{new Date(entry.createdAt).toLocaleString('es-ES')}</td>
-                <td data-label={TEXT_ADMIN.auditWho}>{entry.actorEmail}</td>
+                <td data-label={TEXT_COMPANY.activityWho}>{entry.actorEmail}</td>
                 <td data-label={TEXT_ADMIN.auditWhat}>{auditActionLabel(entry.action)}</td>
                 <td data-label={TEXT_ADMIN.auditWhom}>{entry.targetLabel ?? `#${entry.targetId}`}</td>
-                <td data-label={TEXT_ADMIN.auditDetails}>{auditDetails(entry)}</td>
+                <td data-label={TEXT_ADMIN.auditDetails}>
+                  {companyAuditDetails(entry.action, entry.details, appName) ?? auditDetails(entry)}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -14,6 +14,8 @@ const Table = styled.table`
   width: 100%;
   border-collapse: collapse;
   th, td { padding: 10px 8px; text-align: left; border-bottom: 1px solid ${theme.color.border}; vertical-align: middle; }
+  /* Long words (an email, a domain, a token) wrap inside the card instead of widening the page on a phone. */
+  td { overflow-wrap: anywhere; }
   th { font-size: 0.85rem; color: ${theme.color.muted}; font-weight: 700; }
   td.lead { font-weight: 700; overflow-wrap: anywhere; }
   td.lead .sub { display: block; font-weight: 400; color: ${theme.color.muted}; font-size: 0.9rem; }
@@ -32,12 +34,13 @@ const Table = styled.table`
       border-radius: ${theme.radius};
       background: ${theme.color.surface};
     }
-    td { padding: 4px 0; border: 0; display: flex; align-items: center; gap: 8px; flex-wrap: wrap; }
+    td { padding: 4px 0; border: 0; display: flex; align-items: center; gap: 8px; flex-wrap: wrap; min-width: 0; }
     td.lead { display: block; padding-bottom: 8px; }
     td[data-label]::before {
       display: inline;
       content: attr(data-label);
       flex: 0 0 104px;
+      overflow-wrap: normal;
       font-size: 0.85rem;
       font-weight: 700;
       color: ${theme.color.muted};

@@ -68,7 +68,7 @@ export function ReportSection({ companyId, companyName }: SectionProps & { compa
                   <td data-label={TEXT_COMPANY.over}>{row.excedidos}</td>
                   <td data-label={TEXT_COMPANY.expires}>{formatExpiryDate(row.fechaVencimiento)}</td>
                   <td data-label={TEXT_COMPANY.state}>
-                    {state && <StatusPill $tone={row.vencida ? 'danger' : 'warning'}>{state}</StatusPill>}
+                    <StatusPill $tone={row.vencida ? 'danger' : row.vencePronto ? 'warning' : 'ok'}>{state}</StatusPill>
                   </td>
                 </tr>
               );

@@ -1,5 +1,7 @@
+import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import { Alert, Button, invitationText, pendingCompanies, pendingJoinText, theme, useSession } from '@portal/shared';
+import { companiesAskingSecondFactor, SECOND_FACTOR_SETUP_PATH, secondFactorAskedText } from '../../rules/companies';
 import { useCompanyNotices } from './useCompanyNotices';
 
 const List = styled.ul`
@@ -41,17 +43,19 @@ const Actions = styled.div`
 
 /**
  * Above the apps: each pending invitation to the person's address ('Minera Andina S.A. te invitó a unirte como
- * Miembro', 'Aceptar', 'Rechazar'), and each company whose approval of a domain join is awaited.
+ * Miembro', 'Aceptar', 'Rechazar'), each company whose approval of a domain join is awaited, and each company whose
+ * seats wait for the second factor it asks of its members.
  */
 export function CompanyNotices() {
   const companies = useSession((s) => s.user?.empresas);
   const { notices, joined, accept, decline } = useCompanyNotices();
   const waiting = pendingCompanies(companies);
-  if (notices.length === 0 && waiting.length === 0 && !joined) return null;
+  const asking = companiesAskingSecondFactor(companies);
+  if (notices.length === 0 && waiting.length === 0 && asking.length === 0 && !joined) return null;
   return (
     <section aria-label="Avisos de empresas">
       {joined && <Alert tone="success">{joined}</Alert>}
-      {(notices.length > 0 || waiting.length > 0) && (
+      {(notices.length > 0 || waiting.length > 0 || asking.length > 0) && (
         <List>
           {notices.map(({ invitation, busy, error }) => {
             const company = invitation.empresa.nombre;
@@ -86,6 +90,12 @@ export function CompanyNotices() {
           {waiting.map((company) => (
             <Notice key={`pendiente-${company.id}`}>
               <p>{pendingJoinText(company)}</p>
+            </Notice>
+          ))}
+          {asking.map((company) => (
+            <Notice key={`segundo-factor-${company.id}`}>
+              <p>{secondFactorAskedText(company)}</p>
+              <Link to={SECOND_FACTOR_SETUP_PATH}>Configurar segundo factor</Link>
             </Notice>
           ))}
         </List>

@@ -148,6 +148,28 @@ describe('the company notices on /apps', () => {
     expect(screen.queryByText(/Otra S\.A\./)).not.toBeInTheDocument();
   });
 
+  it('tells a member whose company asks for a second factor, with the way to set one up', async () => {
+    await open(
+      { 'GET /empresas/invitaciones/mias': { status: 200, body: [] } },
+      {
+        empresas: [
+          { ...MINERA, rol: 'miembro', estado: 'activo', segundoFactorPendiente: true },
+          { id: 13, nombre: 'Otra S.A.', rol: 'miembro', estado: 'activo' },
+        ],
+      },
+    );
+    expect(
+      await screen.findByText(
+        'Minera Andina S.A. pide un segundo factor para usar sus puestos: configúralo en Seguridad',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Configurar segundo factor' })).toHaveAttribute(
+      'href',
+      '/perfil?tab=seguridad',
+    );
+    expect(screen.queryByText(/Otra S\.A\./)).not.toBeInTheDocument();
+  });
+
   it('shows nothing when there is nothing to say, and the apps home works when the invitations cannot be read', async () => {
     await open({ 'GET /empresas/invitaciones/mias': { status: 500, body: { statusCode: 500, message: 'Error' } } });
     await waitFor(() => expect(sent('GET', '/empresas/invitaciones/mias')).toHaveLength(1));
