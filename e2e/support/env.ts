@@ -29,6 +29,8 @@ export const E2E = {
   spaPort: 3116 + offset,
   serverAppPort: 3117 + offset,
   thirdPartyAppPort: 3118 + offset,
+  /** The companies spec's partner server app, asking for the `organization` scope (tests/companies.spec.ts). */
+  companyAppPort: 3119 + offset,
   /** A second product started by a test the way a person starts it (`npm start`, no address set): its parts' ports. */
   ownStart: {
     api: 3111 + offset,

@@ -52,6 +52,8 @@ interface AppSession {
   sub: string;
   sid: string | undefined;
   plan: string;
+  /** The companies the `organization` claim names, with the person's roles; undefined when the app did not ask. */
+  organization: string | undefined;
   token: OAuth2Token;
 }
 
@@ -71,6 +73,16 @@ function planText(plan: unknown): string {
   if (plan === undefined) return 'sin dato de plan';
   if (plan === null) return 'sin plan';
   return String((plan as { nombre?: unknown }).nombre);
+}
+
+/** Keycloak's organization claim, as the page shows it: 'Minera Andina S.A. (miembro)', or 'ninguna'. */
+function organizationText(organization: unknown): string | undefined {
+  if (organization === undefined) return undefined;
+  const entries = Object.entries((organization ?? {}) as Record<string, { roles?: unknown }>);
+  if (entries.length === 0) return 'ninguna';
+  return entries
+    .map(([name, { roles }]) => (Array.isArray(roles) && roles.length > 0 ? `${name} (${roles.join(', ')})` : name))
+    .join('; ');
 }
 
 async function readBody(request: http.IncomingMessage): Promise<string> {
@@ -114,6 +126,7 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
     const offline = options.scopes.includes('offline_access');
     const body = session
       ? `<p>Sesión en la app: ${escapeHtml(session.email)}</p><p>Plan: ${escapeHtml(session.plan)}</p>` +
+        (session.organization === undefined ? '' : `<p>Empresas: ${escapeHtml(session.organization)}</p>`) +
         (canRefresh ? '<form method="post" action="/renovar"><button>Renovar tokens</button></form>' : '') +
         '<form method="post" action="/salir"><button>Salir de la app</button></form>'
       : '<p>Sin sesión en la app</p><p><a href="/entrar">Entrar con el portal</a></p>' +
@@ -155,6 +168,7 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
       sub: String(claims.sub),
       sid: typeof claims.sid === 'string' ? claims.sid : undefined,
       plan: planText(claims.plan),
+      organization: organizationText(claims.organization),
       token,
     });
     response.writeHead(303, {
@@ -240,6 +254,12 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
       if (!session) return redirect(response, '/');
       try {
         session.token = await client.refreshToken(session.token);
+        // A refresh answers a new ID token: what the portal says now of the person's plan and companies.
+        if (session.token.idToken) {
+          const claims = await verifyIdToken(session.token.idToken, keys, options.issuer, options.clientId);
+          session.plan = planText(claims.plan);
+          session.organization = organizationText(claims.organization);
+        }
         redirect(response, '/?aviso=renovado');
       } catch {
         // A refused refresh (revoked, reused, expired) ends the app's session: the person signs in again.
