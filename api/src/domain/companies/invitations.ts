@@ -12,7 +12,7 @@ import {
 } from '../../db/schema.js';
 import { HttpError, retryLater } from '../../lib/errors.js';
 import type { RegistrationFields } from '../registration/pending-registrations.js';
-import { registrationMessages } from '../registration/messages.js';
+import { emailInUse, pendingAccount } from '../registration/register.js';
 import { activateUser } from '../accounts/queries.js';
 import { type AuditActor, recordAudit } from '../accounts/audit.js';
 import type { Clock } from '../clock.js';
@@ -450,8 +450,6 @@ export async function decline(deps: InvitationDeps, user: { id: number; email: s
   });
 }
 
-const emailInUse = () => new HttpError(409, registrationMessages.emailInUse, 'EMAIL_IN_USE');
-
 /**
  * A registration proved by an invitation's code: the mail reached the address, so the account is active at once with
  * the password and profile typed (free plans and the other rules of a verified registration, `activateUser`), the
@@ -471,17 +469,8 @@ export async function registerByInvitation(
   if (id === undefined) throw invitationInvalid();
   return deps.db.transaction(async (tx) => {
     const { passwordHash, ...profile } = fields;
-    // The same statement as `registerPending`: creates the account, or takes the pending one of the address.
-    const [user] = await tx
-      .insert(users)
-      .values({ email, ...profile })
-      .onConflictDoUpdate({
-        target: users.email,
-        set: { email: sql`excluded.email` },
-        setWhere: eq(users.status, 'pending_verification'),
-      })
-      .returning({ id: users.id });
-    if (!user) throw emailInUse();
+    // Creates the account, or takes the pending one of the address, as every registration does.
+    const user = await pendingAccount(tx, email, profile);
     // The invitation first: the activation's join by email domain then finds the membership with the invited role.
     const joined = await acceptIn(deps, tx, { user: { id: user.id, email } }, id, email, code);
     if (!(await activateUser(tx, user.id))) throw invitationInvalid();

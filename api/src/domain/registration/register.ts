@@ -22,6 +22,32 @@ export interface RegistrationDeps {
   config: Pick<Config, 'portalUrl'>;
 }
 
+/** The registration's answer for an address whose account is no longer pending. */
+export const emailInUse = () => new HttpError(409, registrationMessages.emailInUse, 'EMAIL_IN_USE');
+
+/**
+ * The pending account of `email`, created or locked (in `tx`) by one statement, so that concurrent registrations of
+ * one address end in one row; 409 EMAIL_IN_USE when the address has an account that is not pending. The row has no
+ * password, and a later registration does not change its profile either.
+ */
+export async function pendingAccount(
+  tx: Db,
+  email: string,
+  profile: Omit<RegistrationFields, 'passwordHash'>,
+): Promise<{ id: number }> {
+  const [user] = await tx
+    .insert(users)
+    .values({ email, ...profile })
+    .onConflictDoUpdate({
+      target: users.email,
+      set: { email: sql`excluded.email` },
+      setWhere: eq(users.status, 'pending_verification'),
+    })
+    .returning({ id: users.id });
+  if (!user) throw emailInUse();
+  return user;
+}
+
 /**
  * One more registration of a pending `email` (never a change to another's password), and its code mail unless one
  * left less than the cooldown ago or the hour's mails are used up. Answers the registration's id and whether a code
@@ -35,18 +61,7 @@ export async function registerPending(
   now: Date,
 ): Promise<{ registrationId: string; mailed: boolean }> {
   return deps.db.transaction(async (tx) => {
-    // One statement decides between creating and locking the pending row, so concurrent registrations of one
-    // email end in one row. The row has no password; a later registration does not change its profile either.
-    const [user] = await tx
-      .insert(users)
-      .values({ email, ...profile })
-      .onConflictDoUpdate({
-        target: users.email,
-        set: { email: sql`excluded.email` },
-        setWhere: eq(users.status, 'pending_verification'),
-      })
-      .returning({ id: users.id });
-    if (!user) throw new HttpError(409, registrationMessages.emailInUse, 'EMAIL_IN_USE');
+    const user = await pendingAccount(tx, email, profile);
     const registrationId = await addRegistration(tx, user.id, { passwordHash, ...profile }, now);
     // The cooldown lives with the code, in this transaction: a crash before the commit leaves
     // neither, so registering again mails a code at once. Within it, the code already mailed stays valid.
