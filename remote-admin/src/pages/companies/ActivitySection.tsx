@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button } from '@portal/shared';
+import { Button } from '@portal/shared';
 import { listCompanyAudit, listLicences } from '../../api/companies';
 import { companyAuditDetails } from '../../rules/companies';
 import { Panel } from '../../components/Page';
@@ -7,6 +7,7 @@ import { COMPANY_FALLBACK, TEXT_ADMIN, TEXT_COMPANY } from '../../texts';
 import { auditActionLabel, auditDetails } from '../dashboard/audit-format';
 import type { SectionProps } from './CompanyPage';
 import { StackedTable } from './CompanyTable';
+import { LoadState } from './LoadState';
 import { useLoad } from './useLoad';
 
 const PAGE_SIZE = 20;
@@ -22,34 +23,40 @@ export function ActivitySection({ companyId }: SectionProps) {
   return (
     <Panel aria-labelledby="activity-title">
       <h2 id="activity-title">{TEXT_COMPANY.activity}</h2>
-      {log.error && <Alert>{log.error}</Alert>}
-      {log.data?.data.length === 0 && <p>{TEXT_COMPANY.activityEmpty}</p>}
-      {log.data && log.data.data.length > 0 && (
-        <StackedTable aria-label={TEXT_COMPANY.activity}>
-          <thead>
-            <tr>
-              <th scope="col">{TEXT_ADMIN.auditWhen}</th>
-              <th scope="col">{TEXT_COMPANY.activityWho}</th>
-              <th scope="col">{TEXT_ADMIN.auditWhat}</th>
-              <th scope="col">{TEXT_ADMIN.auditWhom}</th>
-              <th scope="col">{TEXT_ADMIN.auditDetails}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {log.data.data.map((entry) => (
-              <tr key={entry.id}>
-                <td className="lead">{new Date(entry.createdAt).toLocaleString('es-ES')}</td>
-                <td data-label={TEXT_COMPANY.activityWho}>{entry.actorEmail}</td>
-                <td data-label={TEXT_ADMIN.auditWhat}>{auditActionLabel(entry.action)}</td>
-                <td data-label={TEXT_ADMIN.auditWhom}>{entry.targetLabel ?? `#${entry.targetId}`}</td>
-                <td data-label={TEXT_ADMIN.auditDetails}>
-                  {companyAuditDetails(entry.action, entry.details, appName) ?? auditDetails(entry)}
-                </td>
+      <LoadState
+        data={log.data}
+        error={log.error}
+        alertWithData
+        empty={TEXT_COMPANY.activityEmpty}
+        isEmpty={(paged) => paged.data.length === 0}
+      >
+        {(paged) => (
+          <StackedTable aria-label={TEXT_COMPANY.activity}>
+            <thead>
+              <tr>
+                <th scope="col">{TEXT_ADMIN.auditWhen}</th>
+                <th scope="col">{TEXT_COMPANY.activityWho}</th>
+                <th scope="col">{TEXT_ADMIN.auditWhat}</th>
+                <th scope="col">{TEXT_ADMIN.auditWhom}</th>
+                <th scope="col">{TEXT_ADMIN.auditDetails}</th>
               </tr>
-            ))}
-          </tbody>
-        </StackedTable>
-      )}
+            </thead>
+            <tbody>
+              {paged.data.map((entry) => (
+                <tr key={entry.id}>
+                  <td className="lead">{new Date(entry.createdAt).toLocaleString('es-ES')}</td>
+                  <td data-label={TEXT_COMPANY.activityWho}>{entry.actorEmail}</td>
+                  <td data-label={TEXT_ADMIN.auditWhat}>{auditActionLabel(entry.action)}</td>
+                  <td data-label={TEXT_ADMIN.auditWhom}>{entry.targetLabel ?? `#${entry.targetId}`}</td>
+                  <td data-label={TEXT_ADMIN.auditDetails}>
+                    {companyAuditDetails(entry.action, entry.details, appName) ?? auditDetails(entry)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </StackedTable>
+        )}
+      </LoadState>
       {log.data && log.data.totalPages > 1 && (
         <p>
           <Button $variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import styled from 'styled-components';
-import { Alert, Button, errorMessage, LoadFailed, Spinner, theme } from '@portal/shared';
+import { Alert, Button, errorMessage, theme } from '@portal/shared';
 import { addDomain, confirmDomain, listDomains, removeDomain, verifyDomain } from '../../api/companies';
 import type { Domain } from '../../api/company-types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -10,6 +10,7 @@ import { platformActions } from '../../rules/companies';
 import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
 import type { SectionProps } from './CompanyPage';
 import { SectionHead, StatusPill } from './CompanyTable';
+import { LoadState } from './LoadState';
 import { useLoad } from './useLoad';
 
 const List = styled.ul`
@@ -76,80 +77,85 @@ export function DomainsSection({ companyId, viewer, announce }: SectionProps) {
       </SectionHead>
       <p>{TEXT_COMPANY.domainsIntro}</p>
       {rowError && <Alert>{rowError}</Alert>}
-      {domains.error && !domains.data && <LoadFailed message={domains.error} onRetry={domains.reload} />}
-      {!domains.data && !domains.error && <Spinner label={TEXT_COMPANY.loadingDomains} />}
-      {domains.data?.length === 0 && <p>{TEXT_COMPANY.noDomains}</p>}
-      {domains.data && domains.data.length > 0 && (
-        <List>
-          {domains.data.map((domain) => (
-            <li key={domain.dominio}>
-              <div className="title">
-                <strong>{domain.dominio}</strong>
-                <StatusPill $tone={domain.verificado ? 'ok' : 'warning'}>
-                  {!domain.verificado
-                    ? TEXT_COMPANY.notVerified
-                    : domain.verificadoPor === 'admin'
-                      ? TEXT_COMPANY.verifiedByAdmin
-                      : TEXT_COMPANY.verifiedByDns}
-                </StatusPill>
-              </div>
-              {!domain.verificado && (
-                <dl aria-label={TEXT_COMPANY.txtRecord}>
-                  {(
-                    [
-                      [TEXT_COMPANY.txtName, domain.registroTxt.nombre],
-                      [TEXT_COMPANY.txtValue, domain.registroTxt.valor],
-                    ] as const
-                  ).map(([label, value]) => (
-                    <div key={label} style={{ display: 'contents' }}>
-                      <dt>{label}</dt>
-                      <dd>
-                        <code>{value}</code>
-                      </dd>
-                      <dd>
-                        <Button
-                          $variant="secondary"
-                          aria-label={TEXT_COMPANY.copyOf(`${label.toLowerCase()} de ${domain.dominio}`)}
-                          onClick={() => void copy(value)}
-                        >
-                          {copied === value ? TEXT_COMPANY.copied : TEXT_COMPANY.copy}
-                        </Button>
-                      </dd>
-                    </div>
-                  ))}
-                </dl>
-              )}
-              <div className="actions">
+      <LoadState
+        data={domains.data}
+        error={domains.error}
+        onRetry={domains.reload}
+        loading={TEXT_COMPANY.loadingDomains}
+        empty={TEXT_COMPANY.noDomains}
+      >
+        {(list) => (
+          <List>
+            {list.map((domain) => (
+              <li key={domain.dominio}>
+                <div className="title">
+                  <strong>{domain.dominio}</strong>
+                  <StatusPill $tone={domain.verificado ? 'ok' : 'warning'}>
+                    {!domain.verificado
+                      ? TEXT_COMPANY.notVerified
+                      : domain.verificadoPor === 'admin'
+                        ? TEXT_COMPANY.verifiedByAdmin
+                        : TEXT_COMPANY.verifiedByDns}
+                  </StatusPill>
+                </div>
                 {!domain.verificado && (
-                  <Button
-                    disabled={busy === domain.dominio}
-                    aria-label={TEXT_COMPANY.verifyOf(domain.dominio)}
-                    onClick={() => void verify(domain)}
-                  >
-                    {TEXT_COMPANY.verify}
-                  </Button>
+                  <dl aria-label={TEXT_COMPANY.txtRecord}>
+                    {(
+                      [
+                        [TEXT_COMPANY.txtName, domain.registroTxt.nombre],
+                        [TEXT_COMPANY.txtValue, domain.registroTxt.valor],
+                      ] as const
+                    ).map(([label, value]) => (
+                      <div key={label} style={{ display: 'contents' }}>
+                        <dt>{label}</dt>
+                        <dd>
+                          <code>{value}</code>
+                        </dd>
+                        <dd>
+                          <Button
+                            $variant="secondary"
+                            aria-label={TEXT_COMPANY.copyOf(`${label.toLowerCase()} de ${domain.dominio}`)}
+                            onClick={() => void copy(value)}
+                          >
+                            {copied === value ? TEXT_COMPANY.copied : TEXT_COMPANY.copy}
+                          </Button>
+                        </dd>
+                      </div>
+                    ))}
+                  </dl>
                 )}
-                {!domain.verificado && confirmDomains && (
+                <div className="actions">
+                  {!domain.verificado && (
+                    <Button
+                      disabled={busy === domain.dominio}
+                      aria-label={TEXT_COMPANY.verifyOf(domain.dominio)}
+                      onClick={() => void verify(domain)}
+                    >
+                      {TEXT_COMPANY.verify}
+                    </Button>
+                  )}
+                  {!domain.verificado && confirmDomains && (
+                    <Button
+                      $variant="secondary"
+                      aria-label={TEXT_COMPANY.confirmOf(domain.dominio)}
+                      onClick={() => setDialog({ kind: 'confirm', domain })}
+                    >
+                      {TEXT_COMPANY.confirm}
+                    </Button>
+                  )}
                   <Button
-                    $variant="secondary"
-                    aria-label={TEXT_COMPANY.confirmOf(domain.dominio)}
-                    onClick={() => setDialog({ kind: 'confirm', domain })}
+                    $variant="danger"
+                    aria-label={TEXT_COMPANY.removeDomainOf(domain.dominio)}
+                    onClick={() => setDialog({ kind: 'remove', domain })}
                   >
-                    {TEXT_COMPANY.confirm}
+                    {TEXT_COMPANY.remove}
                   </Button>
-                )}
-                <Button
-                  $variant="danger"
-                  aria-label={TEXT_COMPANY.removeDomainOf(domain.dominio)}
-                  onClick={() => setDialog({ kind: 'remove', domain })}
-                >
-                  {TEXT_COMPANY.remove}
-                </Button>
-              </div>
-            </li>
-          ))}
-        </List>
-      )}
+                </div>
+              </li>
+            ))}
+          </List>
+        )}
+      </LoadState>
       {dialog?.kind === 'add' && (
         <FormDialog
           title={TEXT_COMPANY.addDomain}

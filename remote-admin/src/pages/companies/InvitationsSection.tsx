@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { Alert, Button, errorMessage, LoadFailed, Spinner } from '@portal/shared';
+import { Alert, Button, errorMessage } from '@portal/shared';
 import { invite, listInvitations, resendInvitation, revokeInvitation } from '../../api/companies';
 import type { CompanyRole, Invitation } from '../../api/company-types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -10,6 +10,7 @@ import { companyRoleLabel, grantableRoles } from '../../rules/companies';
 import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
 import type { SectionProps } from './CompanyPage';
 import { SectionHead, StackedTable, StatusPill } from './CompanyTable';
+import { LoadState } from './LoadState';
 import { useLoad } from './useLoad';
 
 const when = (iso: string) => new Date(iso).toLocaleDateString('es-ES');
@@ -46,69 +47,72 @@ export function InvitationsSection({ companyId, viewer, announce }: SectionProps
         <Button onClick={() => setInviting(true)}>{TEXT_COMPANY.invite}</Button>
       </SectionHead>
       {rowError && <Alert>{rowError}</Alert>}
-      {invitations.error && !invitations.data && (
-        <LoadFailed message={invitations.error} onRetry={invitations.reload} />
-      )}
-      {!invitations.data && !invitations.error && <Spinner label={TEXT_COMPANY.loadingInvitations} />}
-      {invitations.data?.length === 0 && <p>{TEXT_COMPANY.noInvitations}</p>}
-      {invitations.data && invitations.data.length > 0 && (
-        <StackedTable aria-label={TEXT_COMPANY.invitationsTable}>
-          <thead>
-            <tr>
-              <th scope="col">{TEXT_COMPANY.email}</th>
-              <th scope="col">{TEXT_COMPANY.role}</th>
-              <th scope="col">{TEXT_COMPANY.colStatus}</th>
-              <th scope="col">{TEXT_COMPANY.colSent}</th>
-              <th scope="col">{TEXT_COMPANY.colExpires}</th>
-              <th scope="col">{TEXT_COMPANY.colActions}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {invitations.data.map((invitation) => (
-              <tr key={invitation.id}>
-                <td className="lead">{invitation.email}</td>
-                <td data-label={TEXT_COMPANY.role}>{companyRoleLabel(invitation.rol)}</td>
-                <td data-label={TEXT_COMPANY.colStatus}>
-                  <StatusPill
-                    $tone={
-                      invitation.estado === 'aceptada'
-                        ? 'ok'
-                        : invitation.estado === 'pendiente'
-                          ? 'warning'
-                          : 'neutral'
-                    }
-                  >
-                    {TEXT_COMPANY.invitationStates[invitation.estado] ?? invitation.estado}
-                  </StatusPill>
-                </td>
-                <td data-label={TEXT_COMPANY.colSent}>{when(invitation.enviadaEn)}</td>
-                <td data-label={TEXT_COMPANY.colExpires}>{when(invitation.vence)}</td>
-                <td className="actions">
-                  {invitation.estado === 'pendiente' && (
-                    <>
-                      <Button
-                        $variant="secondary"
-                        disabled={busyId === invitation.id}
-                        aria-label={TEXT_COMPANY.resendOf(invitation.email)}
-                        onClick={() => void resend(invitation)}
-                      >
-                        {TEXT_COMPANY.resend}
-                      </Button>
-                      <Button
-                        $variant="danger"
-                        aria-label={TEXT_COMPANY.revokeOf(invitation.email)}
-                        onClick={() => setRevoking(invitation)}
-                      >
-                        {TEXT_COMPANY.revoke}
-                      </Button>
-                    </>
-                  )}
-                </td>
+      <LoadState
+        data={invitations.data}
+        error={invitations.error}
+        onRetry={invitations.reload}
+        loading={TEXT_COMPANY.loadingInvitations}
+        empty={TEXT_COMPANY.noInvitations}
+      >
+        {(list) => (
+          <StackedTable aria-label={TEXT_COMPANY.invitationsTable}>
+            <thead>
+              <tr>
+                <th scope="col">{TEXT_COMPANY.email}</th>
+                <th scope="col">{TEXT_COMPANY.role}</th>
+                <th scope="col">{TEXT_COMPANY.colStatus}</th>
+                <th scope="col">{TEXT_COMPANY.colSent}</th>
+                <th scope="col">{TEXT_COMPANY.colExpires}</th>
+                <th scope="col">{TEXT_COMPANY.colActions}</th>
               </tr>
-            ))}
-          </tbody>
-        </StackedTable>
-      )}
+            </thead>
+            <tbody>
+              {list.map((invitation) => (
+                <tr key={invitation.id}>
+                  <td className="lead">{invitation.email}</td>
+                  <td data-label={TEXT_COMPANY.role}>{companyRoleLabel(invitation.rol)}</td>
+                  <td data-label={TEXT_COMPANY.colStatus}>
+                    <StatusPill
+                      $tone={
+                        invitation.estado === 'aceptada'
+                          ? 'ok'
+                          : invitation.estado === 'pendiente'
+                            ? 'warning'
+                            : 'neutral'
+                      }
+                    >
+                      {TEXT_COMPANY.invitationStates[invitation.estado] ?? invitation.estado}
+                    </StatusPill>
+                  </td>
+                  <td data-label={TEXT_COMPANY.colSent}>{when(invitation.enviadaEn)}</td>
+                  <td data-label={TEXT_COMPANY.colExpires}>{when(invitation.vence)}</td>
+                  <td className="actions">
+                    {invitation.estado === 'pendiente' && (
+                      <>
+                        <Button
+                          $variant="secondary"
+                          disabled={busyId === invitation.id}
+                          aria-label={TEXT_COMPANY.resendOf(invitation.email)}
+                          onClick={() => void resend(invitation)}
+                        >
+                          {TEXT_COMPANY.resend}
+                        </Button>
+                        <Button
+                          $variant="danger"
+                          aria-label={TEXT_COMPANY.revokeOf(invitation.email)}
+                          onClick={() => setRevoking(invitation)}
+                        >
+                          {TEXT_COMPANY.revoke}
+                        </Button>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </StackedTable>
+        )}
+      </LoadState>
       {inviting && (
         <FormDialog<{ email: string; rol: CompanyRole }>
           title={TEXT_COMPANY.inviteTitle}

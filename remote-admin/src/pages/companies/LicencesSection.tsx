@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { Alert, Button, Input, LoadFailed, Spinner, type AppWithPlans } from '@portal/shared';
+import { Alert, Button, Input, type AppWithPlans } from '@portal/shared';
 import { changeLicence, listAppsWithPlans, sellLicence } from '../../api/companies';
 import type { Licence } from '../../api/company-types';
 import { FormDialog } from '../../components/FormDialog';
@@ -16,6 +16,7 @@ import {
 import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
 import type { SectionProps } from './CompanyPage';
 import { SectionHead, StackedTable, StatusPill } from './CompanyTable';
+import { LoadState } from './LoadState';
 import { useLoad } from './useLoad';
 
 type Editing = { kind: 'sell' } | { kind: 'change'; licence: Licence } | null;
@@ -41,64 +42,69 @@ export function LicencesSection({
         {sellLicences && <Button onClick={() => setEditing({ kind: 'sell' })}>{TEXT_COMPANY.sellLicence}</Button>}
       </SectionHead>
       <p>{TEXT_COMPANY.licenceHint}</p>
-      {error && !licences && <LoadFailed message={error} onRetry={reload} />}
-      {!licences && !error && <Spinner label={TEXT_COMPANY.loadingLicences} />}
-      {licences?.length === 0 && <p>{TEXT_COMPANY.noLicences}</p>}
-      {licences && licences.length > 0 && (
-        <StackedTable aria-label={TEXT_COMPANY.licences}>
-          <thead>
-            <tr>
-              <th scope="col">{TEXT_COMPANY.app}</th>
-              <th scope="col">{TEXT_COMPANY.bought}</th>
-              <th scope="col">{TEXT_COMPANY.inUse}</th>
-              <th scope="col">{TEXT_COMPANY.free}</th>
-              <th scope="col">{TEXT_COMPANY.over}</th>
-              <th scope="col">{TEXT_COMPANY.expires}</th>
-              {sellLicences && <th scope="col">{TEXT_COMPANY.colActions}</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {licences.map((licence) => {
-              const status = licenceStatus(licence, now);
-              return (
-                <tr key={licence.id}>
-                  <td className="lead">
-                    {licence.app.nombre}
-                    <span className="sub">
-                      {licence.plan.nombre} · {seatCountsText(licence)}
-                    </span>
-                    {licence.aviso && <Alert tone="info">{licence.aviso}</Alert>}
-                  </td>
-                  <td data-label={TEXT_COMPANY.bought}>{licence.puestos}</td>
-                  <td data-label={TEXT_COMPANY.inUse}>{licence.enUso}</td>
-                  <td data-label={TEXT_COMPANY.free}>{licence.libres}</td>
-                  <td data-label={TEXT_COMPANY.over}>
-                    {licence.excedidos > 0 ? <StatusPill $tone="warning">{licence.excedidos}</StatusPill> : 0}
-                  </td>
-                  <td data-label={TEXT_COMPANY.expires}>
-                    <StatusPill
-                      $tone={status.tone === 'ok' ? 'neutral' : status.tone === 'expired' ? 'danger' : 'warning'}
-                    >
-                      {status.text}
-                    </StatusPill>
-                  </td>
-                  {sellLicences && (
-                    <td className="actions">
-                      <Button
-                        $variant="secondary"
-                        aria-label={TEXT_COMPANY.changeLicenceOf(licence.app.nombre)}
-                        onClick={() => setEditing({ kind: 'change', licence })}
-                      >
-                        {TEXT_COMPANY.changeLicence}
-                      </Button>
+      <LoadState
+        data={licences}
+        error={error}
+        onRetry={reload}
+        loading={TEXT_COMPANY.loadingLicences}
+        empty={TEXT_COMPANY.noLicences}
+      >
+        {(list) => (
+          <StackedTable aria-label={TEXT_COMPANY.licences}>
+            <thead>
+              <tr>
+                <th scope="col">{TEXT_COMPANY.app}</th>
+                <th scope="col">{TEXT_COMPANY.bought}</th>
+                <th scope="col">{TEXT_COMPANY.inUse}</th>
+                <th scope="col">{TEXT_COMPANY.free}</th>
+                <th scope="col">{TEXT_COMPANY.over}</th>
+                <th scope="col">{TEXT_COMPANY.expires}</th>
+                {sellLicences && <th scope="col">{TEXT_COMPANY.colActions}</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((licence) => {
+                const status = licenceStatus(licence, now);
+                return (
+                  <tr key={licence.id}>
+                    <td className="lead">
+                      {licence.app.nombre}
+                      <span className="sub">
+                        {licence.plan.nombre} · {seatCountsText(licence)}
+                      </span>
+                      {licence.aviso && <Alert tone="info">{licence.aviso}</Alert>}
                     </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </StackedTable>
-      )}
+                    <td data-label={TEXT_COMPANY.bought}>{licence.puestos}</td>
+                    <td data-label={TEXT_COMPANY.inUse}>{licence.enUso}</td>
+                    <td data-label={TEXT_COMPANY.free}>{licence.libres}</td>
+                    <td data-label={TEXT_COMPANY.over}>
+                      {licence.excedidos > 0 ? <StatusPill $tone="warning">{licence.excedidos}</StatusPill> : 0}
+                    </td>
+                    <td data-label={TEXT_COMPANY.expires}>
+                      <StatusPill
+                        $tone={status.tone === 'ok' ? 'neutral' : status.tone === 'expired' ? 'danger' : 'warning'}
+                      >
+                        {status.text}
+                      </StatusPill>
+                    </td>
+                    {sellLicences && (
+                      <td className="actions">
+                        <Button
+                          $variant="secondary"
+                          aria-label={TEXT_COMPANY.changeLicenceOf(licence.app.nombre)}
+                          onClick={() => setEditing({ kind: 'change', licence })}
+                        >
+                          {TEXT_COMPANY.changeLicence}
+                        </Button>
+                      </td>
+                    )}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </StackedTable>
+        )}
+      </LoadState>
       {editing && (
         <LicenceDialog
           editing={editing}

@@ -1,4 +1,4 @@
-import { Alert, Button, errorMessage, LoadFailed, Spinner, useSubmit } from '@portal/shared';
+import { Alert, Button, errorMessage, useSubmit } from '@portal/shared';
 import { downloadSeatReport, getSeatReport } from '../../api/companies';
 import { Panel } from '../../components/Page';
 import { reportRowState } from '../../rules/companies';
@@ -6,6 +6,7 @@ import { formatExpiryDate } from '../../rules/format';
 import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
 import type { SectionProps } from './CompanyPage';
 import { SectionHead, StackedTable, StatusPill } from './CompanyTable';
+import { LoadState } from './LoadState';
 import { useLoad } from './useLoad';
 
 /** Seats per app and plan (bought, in use, free, over, expiry) and the same as a CSV file. */
@@ -37,45 +38,52 @@ export function ReportSection({ companyId, companyName }: SectionProps & { compa
         </Button>
       </SectionHead>
       {message && <Alert tone={message.tone}>{message.text}</Alert>}
-      {report.error && !report.data && <LoadFailed message={report.error} onRetry={report.reload} />}
-      {!report.data && !report.error && <Spinner label={TEXT_COMPANY.loadingReport} />}
-      {report.data?.length === 0 && <p>{TEXT_COMPANY.noReport}</p>}
-      {report.data && report.data.length > 0 && (
-        <StackedTable aria-label={TEXT_COMPANY.reportTable}>
-          <thead>
-            <tr>
-              <th scope="col">{TEXT_COMPANY.app}</th>
-              <th scope="col">{TEXT_COMPANY.bought}</th>
-              <th scope="col">{TEXT_COMPANY.inUse}</th>
-              <th scope="col">{TEXT_COMPANY.free}</th>
-              <th scope="col">{TEXT_COMPANY.over}</th>
-              <th scope="col">{TEXT_COMPANY.expires}</th>
-              <th scope="col">{TEXT_COMPANY.state}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.data.map((row) => {
-              const state = reportRowState(row);
-              return (
-                <tr key={`${row.app.id}-${row.plan.id}`}>
-                  <td className="lead">
-                    {row.app.nombre}
-                    <span className="sub">{row.plan.nombre}</span>
-                  </td>
-                  <td data-label={TEXT_COMPANY.bought}>{row.comprados}</td>
-                  <td data-label={TEXT_COMPANY.inUse}>{row.enUso}</td>
-                  <td data-label={TEXT_COMPANY.free}>{row.libres}</td>
-                  <td data-label={TEXT_COMPANY.over}>{row.excedidos}</td>
-                  <td data-label={TEXT_COMPANY.expires}>{formatExpiryDate(row.fechaVencimiento)}</td>
-                  <td data-label={TEXT_COMPANY.state}>
-                    <StatusPill $tone={row.vencida ? 'danger' : row.vencePronto ? 'warning' : 'ok'}>{state}</StatusPill>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </StackedTable>
-      )}
+      <LoadState
+        data={report.data}
+        error={report.error}
+        onRetry={report.reload}
+        loading={TEXT_COMPANY.loadingReport}
+        empty={TEXT_COMPANY.noReport}
+      >
+        {(rows) => (
+          <StackedTable aria-label={TEXT_COMPANY.reportTable}>
+            <thead>
+              <tr>
+                <th scope="col">{TEXT_COMPANY.app}</th>
+                <th scope="col">{TEXT_COMPANY.bought}</th>
+                <th scope="col">{TEXT_COMPANY.inUse}</th>
+                <th scope="col">{TEXT_COMPANY.free}</th>
+                <th scope="col">{TEXT_COMPANY.over}</th>
+                <th scope="col">{TEXT_COMPANY.expires}</th>
+                <th scope="col">{TEXT_COMPANY.state}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => {
+                const state = reportRowState(row);
+                return (
+                  <tr key={`${row.app.id}-${row.plan.id}`}>
+                    <td className="lead">
+                      {row.app.nombre}
+                      <span className="sub">{row.plan.nombre}</span>
+                    </td>
+                    <td data-label={TEXT_COMPANY.bought}>{row.comprados}</td>
+                    <td data-label={TEXT_COMPANY.inUse}>{row.enUso}</td>
+                    <td data-label={TEXT_COMPANY.free}>{row.libres}</td>
+                    <td data-label={TEXT_COMPANY.over}>{row.excedidos}</td>
+                    <td data-label={TEXT_COMPANY.expires}>{formatExpiryDate(row.fechaVencimiento)}</td>
+                    <td data-label={TEXT_COMPANY.state}>
+                      <StatusPill $tone={row.vencida ? 'danger' : row.vencePronto ? 'warning' : 'ok'}>
+                        {state}
+                      </StatusPill>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </StackedTable>
+        )}
+      </LoadState>
     </Panel>
   );
 }
