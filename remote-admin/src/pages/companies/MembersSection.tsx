@@ -1,6 +1,6 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import styled from 'styled-components';
-import { Alert, Button, errorMessage, Input, LoadFailed, Modal, Spinner, theme, useSubmit } from '@portal/shared';
+import { Alert, Button, errorMessage, Modal, theme, useSubmit } from '@portal/shared';
 import {
   approveMember,
   assignSeat,
@@ -11,7 +11,7 @@ import {
 } from '../../api/companies';
 import type { CompanyRole, Licence, Member } from '../../api/company-types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { DialogActions, FieldLabel, Panel } from '../../components/Page';
+import { DialogActions, Panel } from '../../components/Page';
 import {
   companyRoleLabel,
   grantableRoles,
@@ -23,28 +23,12 @@ import { formatRegistrationDate } from '../../rules/format';
 import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
 import type { SectionProps } from './CompanyPage';
 import { SectionHead, StackedTable, StatusPill } from './CompanyTable';
+import { LoadMore, useCursorList } from './CursorList';
+import { LoadState } from './LoadState';
+import { SearchFilter } from './SearchFilter';
 
 /** Members per request: the API's default page of a cursor list. */
 export const MEMBERS_PAGE = 50;
-
-const Filter = styled.form`
-  display: flex;
-  align-items: flex-end;
-  gap: 8px;
-  margin-bottom: 16px;
-  & > label { flex: 1 1 260px; min-width: 0; }
-  & > label > input { width: 100%; box-sizing: border-box; }
-`;
-
-const More = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  align-items: center;
-  justify-content: space-between;
-  gap: 12px;
-  margin-top: 12px;
-  p { margin: 0; color: ${theme.color.muted}; }
-`;
 
 const RoleSelect = styled.select`
   min-height: 36px;
@@ -54,13 +38,6 @@ const RoleSelect = styled.select`
   font: inherit;
   background: ${theme.color.surface};
 `;
-
-/** The members loaded so far, the cursor of the next page, and the filter they answer. */
-interface Loaded {
-  members: Member[];
-  total: number;
-  next: string | null;
-}
 
 type Dialog = { kind: 'remove'; member: Member } | { kind: 'seats'; member: Member } | null;
 
@@ -75,52 +52,22 @@ export function MembersSection({
   licences,
   onSeats,
 }: SectionProps & { licences: Licence[]; onSeats(): void }) {
-  const [typed, setTyped] = useState('');
   const [email, setEmail] = useState('');
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [reloads, setReloads] = useState(0);
+  const members = useCursorList(
+    (cursor) => listMembers(companyId, { email, cursor, limit: MEMBERS_PAGE }),
+    COMPANY_FALLBACK.members,
+    [companyId, email],
+  );
   const [dialog, setDialog] = useState<Dialog>(null);
   const [rowError, setRowError] = useState<string | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
 
-  useEffect(() => {
-    let current = true;
-    listMembers(companyId, { email, limit: MEMBERS_PAGE }).then(
-      (page) => {
-        if (!current) return;
-        setLoaded({ members: page.data, total: page.total, next: page.siguiente });
-        setError(null);
-      },
-      (failure) => {
-        if (current) setError(errorMessage(failure, COMPANY_FALLBACK.members));
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [companyId, email, reloads]);
-
-  const loadMore = async () => {
-    if (!loaded?.next) return;
-    setLoadingMore(true);
-    try {
-      const page = await listMembers(companyId, { email, cursor: loaded.next, limit: MEMBERS_PAGE });
-      setLoaded({ members: [...loaded.members, ...page.data], total: page.total, next: page.siguiente });
-    } catch (failure) {
-      setError(errorMessage(failure, COMPANY_FALLBACK.members));
-    } finally {
-      setLoadingMore(false);
-    }
-  };
-
   const replace = (member: Member) =>
-    setLoaded(
+    members.setData(
       (current) =>
         current && {
           ...current,
-          members: current.members.map((m) => (m.idUsuario === member.idUsuario ? member : m)),
+          data: current.data.map((m) => (m.idUsuario === member.idUsuario ? member : m)),
         },
     );
 
@@ -138,10 +85,6 @@ export function MembersSection({
     }
   };
 
-  const search = (event: FormEvent) => {
-    event.preventDefault();
-    setEmail(typed.trim());
-  };
   const close = useCallback(() => setDialog(null), []);
   const roles = grantableRoles(viewer);
   const appName = (id: number) => licences.find((l) => l.app.id === id)?.app.nombre ?? `App ${id}`;
@@ -151,137 +94,133 @@ export function MembersSection({
       <SectionHead>
         <h2 id="members-title">{TEXT_COMPANY.members}</h2>
       </SectionHead>
-      <Filter onSubmit={search} role="search">
-        <FieldLabel htmlFor="member-email-filter">
-          {TEXT_COMPANY.emailFilter}
-          <Input
-            id="member-email-filter"
-            type="search"
-            value={typed}
-            placeholder={TEXT_COMPANY.emailPlaceholder}
-            onChange={(event) => setTyped(event.target.value)}
-          />
-        </FieldLabel>
-        <Button type="submit" $variant="secondary">
-          {TEXT_COMPANY.search}
-        </Button>
-      </Filter>
+      <SearchFilter
+        id="member-email-filter"
+        type="search"
+        label={TEXT_COMPANY.emailFilter}
+        placeholder={TEXT_COMPANY.emailPlaceholder}
+        onSearch={setEmail}
+      />
       {rowError && <Alert>{rowError}</Alert>}
-      {error && !loaded && <LoadFailed message={error} onRetry={() => setReloads((n) => n + 1)} />}
-      {error && loaded && <Alert>{error}</Alert>}
-      {!loaded && !error && <Spinner label={TEXT_COMPANY.loadingMembers} />}
-      {loaded?.members.length === 0 && <p>{TEXT_COMPANY.noMembers}</p>}
-      {loaded && loaded.members.length > 0 && (
-        <StackedTable aria-label={TEXT_COMPANY.membersTable}>
-          <thead>
-            <tr>
-              <th scope="col">{TEXT_COMPANY.colMember}</th>
-              <th scope="col">{TEXT_COMPANY.colRole}</th>
-              <th scope="col">{TEXT_COMPANY.colMemberStatus}</th>
-              <th scope="col">{TEXT_COMPANY.colSeats}</th>
-              <th scope="col">{TEXT_COMPANY.colSince}</th>
-              <th scope="col">{TEXT_COMPANY.colActions}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {loaded.members.map((member) => {
-              const manageable = mayManageMember(viewer, member);
-              const busy = busyId === member.idUsuario;
-              return (
-                <tr key={member.idUsuario}>
-                  <td className="lead">
-                    {memberName(member)}
-                    {memberName(member) !== member.email && <span className="sub">{member.email}</span>}
-                    <span className="sub">
-                      {member.segundoFactor ? TEXT_COMPANY.withSecondFactor : TEXT_COMPANY.withoutSecondFactor}
-                    </span>
-                  </td>
-                  <td data-label={TEXT_COMPANY.colRole}>
-                    {manageable ? (
-                      <RoleSelect
-                        aria-label={TEXT_COMPANY.roleOf(member.email)}
-                        value={member.rol}
-                        disabled={busy}
-                        onChange={(event) => {
-                          const rol = event.target.value as CompanyRole;
-                          void act(
-                            member,
-                            () => changeMemberRole(companyId, member.idUsuario, rol),
-                            (updated) => TEXT_COMPANY.roleChanged(updated.email, companyRoleLabel(updated.rol)),
-                          );
-                        }}
-                      >
-                        {(roles.includes(member.rol) ? roles : [member.rol, ...roles]).map((role) => (
-                          <option key={role} value={role}>
-                            {companyRoleLabel(role)}
-                          </option>
-                        ))}
-                      </RoleSelect>
-                    ) : (
-                      companyRoleLabel(member.rol)
-                    )}
-                  </td>
-                  <td data-label={TEXT_COMPANY.colMemberStatus}>
-                    <StatusPill $tone={member.estado === 'activo' ? 'ok' : 'warning'}>
-                      {memberStatusLabel(member.estado)}
-                    </StatusPill>
-                  </td>
-                  <td data-label={TEXT_COMPANY.colSeats}>
-                    {member.puestos.length ? member.puestos.map(appName).join(', ') : TEXT_COMPANY.noSeats}
-                  </td>
-                  <td data-label={TEXT_COMPANY.colSince}>{formatRegistrationDate(member.desde)}</td>
-                  <td className="actions">
-                    {member.estado === 'pendiente' && (
-                      <Button
-                        disabled={busy}
-                        aria-label={TEXT_COMPANY.approveOf(member.email)}
-                        onClick={() =>
-                          void act(
-                            member,
-                            () => approveMember(companyId, member.idUsuario),
-                            (updated) => TEXT_COMPANY.memberApproved(updated.email),
-                          )
-                        }
-                      >
-                        {TEXT_COMPANY.approve}
-                      </Button>
-                    )}
-                    {member.estado === 'activo' && (
-                      <Button
-                        $variant="secondary"
-                        aria-label={TEXT_COMPANY.manageSeatsOf(member.email)}
-                        onClick={() => setDialog({ kind: 'seats', member })}
-                      >
-                        {TEXT_COMPANY.manageSeats}
-                      </Button>
-                    )}
-                    {manageable && (
-                      <Button
-                        $variant="danger"
-                        disabled={busy}
-                        aria-label={TEXT_COMPANY.removeOf(member.email)}
-                        onClick={() => setDialog({ kind: 'remove', member })}
-                      >
-                        {TEXT_COMPANY.remove}
-                      </Button>
-                    )}
-                  </td>
+      <LoadState
+        data={members.data}
+        error={members.error}
+        onRetry={members.reload}
+        alertWithData
+        loading={TEXT_COMPANY.loadingMembers}
+        empty={TEXT_COMPANY.noMembers}
+        isEmpty={(page) => page.data.length === 0}
+      >
+        {(page) => (
+          <>
+            <StackedTable aria-label={TEXT_COMPANY.membersTable}>
+              <thead>
+                <tr>
+                  <th scope="col">{TEXT_COMPANY.colMember}</th>
+                  <th scope="col">{TEXT_COMPANY.colRole}</th>
+                  <th scope="col">{TEXT_COMPANY.colMemberStatus}</th>
+                  <th scope="col">{TEXT_COMPANY.colSeats}</th>
+                  <th scope="col">{TEXT_COMPANY.colSince}</th>
+                  <th scope="col">{TEXT_COMPANY.colActions}</th>
                 </tr>
-              );
-            })}
-          </tbody>
-        </StackedTable>
-      )}
-      {loaded && loaded.members.length > 0 && (
-        <More>
-          <p aria-live="polite">{TEXT_COMPANY.membersShown(loaded.members.length, loaded.total)}</p>
-          {loaded.next && (
-            <Button $variant="secondary" disabled={loadingMore} onClick={() => void loadMore()}>
-              {TEXT_COMPANY.loadMore}
-            </Button>
-          )}
-        </More>
-      )}
+              </thead>
+              <tbody>
+                {page.data.map((member) => {
+                  const manageable = mayManageMember(viewer, member);
+                  const busy = busyId === member.idUsuario;
+                  return (
+                    <tr key={member.idUsuario}>
+                      <td className="lead">
+                        {memberName(member)}
+                        {memberName(member) !== member.email && <span className="sub">{member.email}</span>}
+                        <span className="sub">
+                          {member.segundoFactor ? TEXT_COMPANY.withSecondFactor : TEXT_COMPANY.withoutSecondFactor}
+                        </span>
+                      </td>
+                      <td data-label={TEXT_COMPANY.colRole}>
+                        {manageable ? (
+                          <RoleSelect
+                            aria-label={TEXT_COMPANY.roleOf(member.email)}
+                            value={member.rol}
+                            disabled={busy}
+                            onChange={(event) => {
+                              const rol = event.target.value as CompanyRole;
+                              void act(
+                                member,
+                                () => changeMemberRole(companyId, member.idUsuario, rol),
+                                (updated) => TEXT_COMPANY.roleChanged(updated.email, companyRoleLabel(updated.rol)),
+                              );
+                            }}
+                          >
+                            {(roles.includes(member.rol) ? roles : [member.rol, ...roles]).map((role) => (
+                              <option key={role} value={role}>
+                                {companyRoleLabel(role)}
+                              </option>
+                            ))}
+                          </RoleSelect>
+                        ) : (
+                          companyRoleLabel(member.rol)
+                        )}
+                      </td>
+                      <td data-label={TEXT_COMPANY.colMemberStatus}>
+                        <StatusPill $tone={member.estado === 'activo' ? 'ok' : 'warning'}>
+                          {memberStatusLabel(member.estado)}
+                        </StatusPill>
+                      </td>
+                      <td data-label={TEXT_COMPANY.colSeats}>
+                        {member.puestos.length ? member.puestos.map(appName).join(', ') : TEXT_COMPANY.noSeats}
+                      </td>
+                      <td data-label={TEXT_COMPANY.colSince}>{formatRegistrationDate(member.desde)}</td>
+                      <td className="actions">
+                        {member.estado === 'pendiente' && (
+                          <Button
+                            disabled={busy}
+                            aria-label={TEXT_COMPANY.approveOf(member.email)}
+                            onClick={() =>
+                              void act(
+                                member,
+                                () => approveMember(companyId, member.idUsuario),
+                                (updated) => TEXT_COMPANY.memberApproved(updated.email),
+                              )
+                            }
+                          >
+                            {TEXT_COMPANY.approve}
+                          </Button>
+                        )}
+                        {member.estado === 'activo' && (
+                          <Button
+                            $variant="secondary"
+                            aria-label={TEXT_COMPANY.manageSeatsOf(member.email)}
+                            onClick={() => setDialog({ kind: 'seats', member })}
+                          >
+                            {TEXT_COMPANY.manageSeats}
+                          </Button>
+                        )}
+                        {manageable && (
+                          <Button
+                            $variant="danger"
+                            disabled={busy}
+                            aria-label={TEXT_COMPANY.removeOf(member.email)}
+                            onClick={() => setDialog({ kind: 'remove', member })}
+                          >
+                            {TEXT_COMPANY.remove}
+                          </Button>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </StackedTable>
+            <LoadMore
+              shown={TEXT_COMPANY.membersShown(page.data.length, page.total)}
+              more={Boolean(page.siguiente)}
+              busy={members.loadingMore}
+              onMore={() => void members.loadMore()}
+            />
+          </>
+        )}
+      </LoadState>
       {dialog?.kind === 'remove' && (
         <ConfirmDialog
           title={TEXT_COMPANY.removeTitle(dialog.member.email)}
@@ -292,12 +231,12 @@ export function MembersSection({
           onConfirm={async () => {
             await removeMember(companyId, dialog.member.idUsuario);
             setDialog(null);
-            setLoaded(
+            members.setData(
               (current) =>
                 current && {
                   ...current,
                   total: current.total - 1,
-                  members: current.members.filter((m) => m.idUsuario !== dialog.member.idUsuario),
+                  data: current.data.filter((m) => m.idUsuario !== dialog.member.idUsuario),
                 },
             );
             announce(TEXT_COMPANY.memberRemoved(dialog.member.email));

@@ -23,5 +23,5 @@ export function useLoad<T>(load: () => Promise<T>, fallback: string, deps: Depen
     };
   }, [...deps, reloads]);
   const reload = useCallback(() => setReloads((n) => n + 1), []);
-  return { data, error, reload, setData };
+  return { data, error, reload, setData, setError };
 }
