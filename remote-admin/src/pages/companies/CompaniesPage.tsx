@@ -1,44 +1,26 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import styled from 'styled-components';
-import {
-  Alert,
-  Button,
-  errorMessage,
-  Input,
-  LoadFailed,
-  Spinner,
-  theme,
-  type Paged,
-  useSession,
-  useTimedMessage,
-} from '@portal/shared';
+import { Alert, Button, theme, useSession, useTimedMessage } from '@portal/shared';
 import { createCompany, listCompanies, updateCompany } from '../../api/companies';
 import type { CompanyListItem, CompanyStatus } from '../../api/company-types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormDialog, FormText } from '../../components/FormDialog';
-import { AdminPage, FieldLabel, Panel, spreadRow } from '../../components/Page';
+import { AdminPage, Panel, spreadRow } from '../../components/Page';
 import { ListFooter } from '../../components/Pagination';
 import { SelectField } from '../../components/SelectField';
 import { companyStatusLabel, isPlatformAdmin, managedCompanies } from '../../rules/companies';
 import { formatRegistrationDate } from '../../rules/format';
 import { ADMIN_ALERT_MS, COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
 import { StackedTable, StatusPill } from './CompanyTable';
+import { LoadState } from './LoadState';
+import { SearchFilter } from './SearchFilter';
+import { useLoad } from './useLoad';
 
 const Head = styled.div`
   ${spreadRow}
   margin-bottom: 20px;
   h1 { margin: 0; }
-`;
-
-const Filters = styled.form`
-  display: flex;
-  flex-wrap: wrap;
-  align-items: flex-end;
-  gap: 12px;
-  margin-bottom: 16px;
-  & > label:first-child { flex: 1 1 260px; }
-  & > label > input { width: 100%; box-sizing: border-box; }
 `;
 
 const Links = styled.ul`
@@ -91,42 +73,22 @@ type Dialog =
   | null;
 
 function PlatformCompanies() {
-  const [list, setList] = useState<Paged<CompanyListItem> | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState(10);
-  const [typed, setTyped] = useState('');
   const [nombre, setNombre] = useState('');
   const [estado, setEstado] = useState<CompanyStatus | ''>('');
-  const [reloads, setReloads] = useState(0);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [alert, showAlert] = useTimedMessage(ADMIN_ALERT_MS);
 
-  useEffect(() => {
-    let current = true;
-    listCompanies({ page, limit, nombre, estado }).then(
-      (result) => {
-        if (!current) return;
-        setList(result);
-        setLoadError(null);
-      },
-      (failure) => {
-        if (current) setLoadError(errorMessage(failure, COMPANY_FALLBACK.list));
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [page, limit, nombre, estado, reloads]);
+  const companies = useLoad(() => listCompanies({ page, limit, nombre, estado }), COMPANY_FALLBACK.list, [
+    page,
+    limit,
+    nombre,
+    estado,
+  ]);
+  const { data: list, reload } = companies;
 
   const close = useCallback(() => setDialog(null), []);
-  const reload = () => setReloads((n) => n + 1);
-
-  const search = (event: FormEvent) => {
-    event.preventDefault();
-    setPage(1);
-    setNombre(typed.trim());
-  };
 
   return (
     <AdminPage>
@@ -136,85 +98,88 @@ function PlatformCompanies() {
       </Head>
       {alert && <Alert tone={alert.tone}>{alert.text}</Alert>}
       <Panel>
-        <Filters onSubmit={search} role="search">
-          <FieldLabel htmlFor="company-name-filter">
-            {TEXT_COMPANY.nameFilter}
-            <Input
-              id="company-name-filter"
-              value={typed}
-              placeholder={TEXT_COMPANY.namePlaceholder}
-              onChange={(event) => setTyped(event.target.value)}
+        <SearchFilter
+          id="company-name-filter"
+          label={TEXT_COMPANY.nameFilter}
+          placeholder={TEXT_COMPANY.namePlaceholder}
+          onSearch={(text) => {
+            setPage(1);
+            setNombre(text);
+          }}
+          after={
+            <SelectField
+              id="company-status-filter"
+              label={TEXT_COMPANY.statusFilter}
+              value={estado}
+              options={STATUS_OPTIONS}
+              onChange={(value) => {
+                setPage(1);
+                setEstado(value);
+              }}
             />
-          </FieldLabel>
-          <SelectField
-            id="company-status-filter"
-            label={TEXT_COMPANY.statusFilter}
-            value={estado}
-            options={STATUS_OPTIONS}
-            onChange={(value) => {
-              setPage(1);
-              setEstado(value);
-            }}
-          />
-          <Button type="submit" $variant="secondary">
-            {TEXT_COMPANY.search}
-          </Button>
-        </Filters>
-        {loadError && !list && <LoadFailed message={loadError} onRetry={reload} />}
-        {loadError && list && <Alert>{loadError}</Alert>}
-        {!list && !loadError && <Spinner label={TEXT_COMPANY.loadingCompanies} />}
-        {list && list.data.length === 0 && <p>{TEXT_COMPANY.noCompanies}</p>}
-        {list && list.data.length > 0 && (
-          <StackedTable aria-label={TEXT_COMPANY.companiesTable}>
-            <thead>
-              <tr>
-                <th scope="col">{TEXT_COMPANY.colCompany}</th>
-                <th scope="col">{TEXT_COMPANY.colStatus}</th>
-                <th scope="col">{TEXT_COMPANY.colMembers}</th>
-                <th scope="col">{TEXT_COMPANY.colLicences}</th>
-                <th scope="col">{TEXT_COMPANY.colCreated}</th>
-                <th scope="col">{TEXT_COMPANY.colActions}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((company) => (
-                <tr key={company.id}>
-                  <td className="lead">
-                    <Link to={`/admin/empresas/${company.id}`}>{company.nombre}</Link>
-                  </td>
-                  <td data-label={TEXT_COMPANY.colStatus}>
-                    <StatusPill $tone={company.estado === 'activa' ? 'ok' : 'danger'}>
-                      {companyStatusLabel(company.estado)}
-                    </StatusPill>
-                  </td>
-                  <td data-label={TEXT_COMPANY.colMembers}>{company.miembros.toLocaleString('es-ES')}</td>
-                  <td data-label={TEXT_COMPANY.colLicences}>{company.licencias}</td>
-                  <td data-label={TEXT_COMPANY.colCreated}>{formatRegistrationDate(company.createdAt)}</td>
-                  <td className="actions">
-                    <Button
-                      $variant="secondary"
-                      aria-label={TEXT_COMPANY.renameOf(company.nombre)}
-                      onClick={() => setDialog({ kind: 'rename', company })}
-                    >
-                      {TEXT_COMPANY.rename}
-                    </Button>
-                    <Button
-                      $variant={company.estado === 'activa' ? 'danger' : 'secondary'}
-                      aria-label={
-                        company.estado === 'activa'
-                          ? TEXT_COMPANY.suspendOf(company.nombre)
-                          : TEXT_COMPANY.reactivateOf(company.nombre)
-                      }
-                      onClick={() => setDialog({ kind: 'status', company })}
-                    >
-                      {company.estado === 'activa' ? TEXT_COMPANY.suspend : TEXT_COMPANY.reactivate}
-                    </Button>
-                  </td>
+          }
+        />
+        <LoadState
+          data={list}
+          error={companies.error}
+          onRetry={reload}
+          alertWithData
+          loading={TEXT_COMPANY.loadingCompanies}
+          empty={TEXT_COMPANY.noCompanies}
+          isEmpty={(paged) => paged.data.length === 0}
+        >
+          {(paged) => (
+            <StackedTable aria-label={TEXT_COMPANY.companiesTable}>
+              <thead>
+                <tr>
+                  <th scope="col">{TEXT_COMPANY.colCompany}</th>
+                  <th scope="col">{TEXT_COMPANY.colStatus}</th>
+                  <th scope="col">{TEXT_COMPANY.colMembers}</th>
+                  <th scope="col">{TEXT_COMPANY.colLicences}</th>
+                  <th scope="col">{TEXT_COMPANY.colCreated}</th>
+                  <th scope="col">{TEXT_COMPANY.colActions}</th>
                 </tr>
-              ))}
-            </tbody>
-          </StackedTable>
-        )}
+              </thead>
+              <tbody>
+                {paged.data.map((company) => (
+                  <tr key={company.id}>
+                    <td className="lead">
+                      <Link to={`/admin/empresas/${company.id}`}>{company.nombre}</Link>
+                    </td>
+                    <td data-label={TEXT_COMPANY.colStatus}>
+                      <StatusPill $tone={company.estado === 'activa' ? 'ok' : 'danger'}>
+                        {companyStatusLabel(company.estado)}
+                      </StatusPill>
+                    </td>
+                    <td data-label={TEXT_COMPANY.colMembers}>{company.miembros.toLocaleString('es-ES')}</td>
+                    <td data-label={TEXT_COMPANY.colLicences}>{company.licencias}</td>
+                    <td data-label={TEXT_COMPANY.colCreated}>{formatRegistrationDate(company.createdAt)}</td>
+                    <td className="actions">
+                      <Button
+                        $variant="secondary"
+                        aria-label={TEXT_COMPANY.renameOf(company.nombre)}
+                        onClick={() => setDialog({ kind: 'rename', company })}
+                      >
+                        {TEXT_COMPANY.rename}
+                      </Button>
+                      <Button
+                        $variant={company.estado === 'activa' ? 'danger' : 'secondary'}
+                        aria-label={
+                          company.estado === 'activa'
+                            ? TEXT_COMPANY.suspendOf(company.nombre)
+                            : TEXT_COMPANY.reactivateOf(company.nombre)
+                        }
+                        onClick={() => setDialog({ kind: 'status', company })}
+                      >
+                        {company.estado === 'activa' ? TEXT_COMPANY.suspend : TEXT_COMPANY.reactivate}
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </StackedTable>
+          )}
+        </LoadState>
         {list && (
           <ListFooter
             id="companies-page-size"
