@@ -89,6 +89,12 @@ function PlatformCompanies() {
   const { data: list, reload } = companies;
 
   const close = useCallback(() => setDialog(null), []);
+  /** After a dialog's change: the dialog closes, the outcome is said and the list loaded again. */
+  const done = (text: string) => {
+    setDialog(null);
+    showAlert({ tone: 'success', text });
+    reload();
+  };
 
   return (
     <AdminPage>
@@ -198,51 +204,55 @@ function PlatformCompanies() {
         )}
       </Panel>
       {dialog?.kind === 'create' && (
-        <FormDialog
+        <NameDialog
           title={TEXT_COMPANY.newCompany}
-          initial={{ nombre: '' }}
-          labels={{ nombre: TEXT_COMPANY.name }}
-          validate={(form) => (form.nombre.trim() ? null : TEXT_COMPANY.nameRequired)}
-          onSubmit={async (form) => {
-            await createCompany(form.nombre.trim());
-            setDialog(null);
-            showAlert({ tone: 'success', text: TEXT_COMPANY.companyCreated(form.nombre.trim()) });
-            reload();
-          }}
+          initial=""
           onClose={close}
-        >
-          {({ bind }) => <FormText label={TEXT_COMPANY.name} wide {...bind('nombre')} />}
-        </FormDialog>
-      )}
-      {dialog?.kind === 'rename' && (
-        <FormDialog
-          title={TEXT_COMPANY.renameTitle(dialog.company.nombre)}
-          initial={{ nombre: dialog.company.nombre }}
-          labels={{ nombre: TEXT_COMPANY.name }}
-          validate={(form) => (form.nombre.trim() ? null : TEXT_COMPANY.nameRequired)}
-          onSubmit={async (form) => {
-            await updateCompany(dialog.company.id, { nombre: form.nombre.trim() });
-            setDialog(null);
-            showAlert({ tone: 'success', text: TEXT_COMPANY.companyRenamed });
-            reload();
-          }}
-          onClose={close}
-        >
-          {({ bind }) => <FormText label={TEXT_COMPANY.name} wide {...bind('nombre')} />}
-        </FormDialog>
-      )}
-      {dialog?.kind === 'status' && (
-        <StatusDialog
-          company={dialog.company}
-          onClose={close}
-          onDone={(text) => {
-            setDialog(null);
-            showAlert({ tone: 'success', text });
-            reload();
+          onSave={async (nombre) => {
+            await createCompany(nombre);
+            done(TEXT_COMPANY.companyCreated(nombre));
           }}
         />
       )}
+      {dialog?.kind === 'rename' && (
+        <NameDialog
+          title={TEXT_COMPANY.renameTitle(dialog.company.nombre)}
+          initial={dialog.company.nombre}
+          onClose={close}
+          onSave={async (nombre) => {
+            await updateCompany(dialog.company.id, { nombre });
+            done(TEXT_COMPANY.companyRenamed);
+          }}
+        />
+      )}
+      {dialog?.kind === 'status' && <StatusDialog company={dialog.company} onClose={close} onDone={done} />}
     </AdminPage>
+  );
+}
+
+/** A company's name, new or changed: required, sent trimmed. */
+function NameDialog({
+  title,
+  initial,
+  onClose,
+  onSave,
+}: {
+  title: string;
+  initial: string;
+  onClose(): void;
+  onSave(nombre: string): Promise<void>;
+}) {
+  return (
+    <FormDialog
+      title={title}
+      initial={{ nombre: initial }}
+      labels={{ nombre: TEXT_COMPANY.name }}
+      validate={(form) => (form.nombre.trim() ? null : TEXT_COMPANY.nameRequired)}
+      onSubmit={(form) => onSave(form.nombre.trim())}
+      onClose={onClose}
+    >
+      {({ bind }) => <FormText label={TEXT_COMPANY.name} wide {...bind('nombre')} />}
+    </FormDialog>
   );
 }
 
