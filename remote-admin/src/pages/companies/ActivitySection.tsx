@@ -23,37 +23,29 @@ export function ActivitySection({ companyId }: SectionProps) {
   return (
     <Panel aria-labelledby="activity-title">
       <h2 id="activity-title">{TEXT_COMPANY.activity}</h2>
-      <LoadState
-        data={log.data}
-        error={log.error}
-        alertWithData
-        empty={TEXT_COMPANY.activityEmpty}
-        isEmpty={(paged) => paged.data.length === 0}
-      >
+      <LoadState state={{ data: log.data, error: log.error }} alertWithData empty={TEXT_COMPANY.activityEmpty}>
         {(paged) => (
-          <StackedTable aria-label={TEXT_COMPANY.activity}>
-            <thead>
-              <tr>
-                <th scope="col">{TEXT_ADMIN.auditWhen}</th>
-                <th scope="col">{TEXT_COMPANY.activityWho}</th>
-                <th scope="col">{TEXT_ADMIN.auditWhat}</th>
-                <th scope="col">{TEXT_ADMIN.auditWhom}</th>
-                <th scope="col">{TEXT_ADMIN.auditDetails}</th>
+          <StackedTable
+            aria-label={TEXT_COMPANY.activity}
+            columns={[
+              TEXT_ADMIN.auditWhen,
+              TEXT_COMPANY.activityWho,
+              TEXT_ADMIN.auditWhat,
+              TEXT_ADMIN.auditWhom,
+              TEXT_ADMIN.auditDetails,
+            ]}
+          >
+            {paged.data.map((entry) => (
+              <tr key={entry.id}>
+                <td className="lead">{new Date(entry.createdAt).toLocaleString('es-ES')}</td>
+                <td data-label={TEXT_COMPANY.activityWho}>{entry.actorEmail}</td>
+                <td data-label={TEXT_ADMIN.auditWhat}>{auditActionLabel(entry.action)}</td>
+                <td data-label={TEXT_ADMIN.auditWhom}>{entry.targetLabel ?? `#${entry.targetId}`}</td>
+                <td data-label={TEXT_ADMIN.auditDetails}>
+                  {companyAuditDetails(entry.action, entry.details, appName) ?? auditDetails(entry)}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {paged.data.map((entry) => (
-                <tr key={entry.id}>
-                  <td className="lead">{new Date(entry.createdAt).toLocaleString('es-ES')}</td>
-                  <td data-label={TEXT_COMPANY.activityWho}>{entry.actorEmail}</td>
-                  <td data-label={TEXT_ADMIN.auditWhat}>{auditActionLabel(entry.action)}</td>
-                  <td data-label={TEXT_ADMIN.auditWhom}>{entry.targetLabel ?? `#${entry.targetId}`}</td>
-                  <td data-label={TEXT_ADMIN.auditDetails}>
-                    {companyAuditDetails(entry.action, entry.details, appName) ?? auditDetails(entry)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
+            ))}
           </StackedTable>
         )}
       </LoadState>

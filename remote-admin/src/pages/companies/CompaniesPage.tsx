@@ -126,63 +126,58 @@ function PlatformCompanies() {
           }
         />
         <LoadState
-          data={list}
-          error={companies.error}
-          onRetry={reload}
+          state={companies}
           alertWithData
           loading={TEXT_COMPANY.loadingCompanies}
           empty={TEXT_COMPANY.noCompanies}
-          isEmpty={(paged) => paged.data.length === 0}
         >
           {(paged) => (
-            <StackedTable aria-label={TEXT_COMPANY.companiesTable}>
-              <thead>
-                <tr>
-                  <th scope="col">{TEXT_COMPANY.colCompany}</th>
-                  <th scope="col">{TEXT_COMPANY.colStatus}</th>
-                  <th scope="col">{TEXT_COMPANY.colMembers}</th>
-                  <th scope="col">{TEXT_COMPANY.colLicences}</th>
-                  <th scope="col">{TEXT_COMPANY.colCreated}</th>
-                  <th scope="col">{TEXT_COMPANY.colActions}</th>
+            <StackedTable
+              aria-label={TEXT_COMPANY.companiesTable}
+              columns={[
+                TEXT_COMPANY.colCompany,
+                TEXT_COMPANY.colStatus,
+                TEXT_COMPANY.colMembers,
+                TEXT_COMPANY.colLicences,
+                TEXT_COMPANY.colCreated,
+                TEXT_COMPANY.colActions,
+              ]}
+            >
+              {paged.data.map((company) => (
+                <tr key={company.id}>
+                  <td className="lead">
+                    <Link to={`/admin/empresas/${company.id}`}>{company.nombre}</Link>
+                  </td>
+                  <td data-label={TEXT_COMPANY.colStatus}>
+                    <StatusPill $tone={company.estado === 'activa' ? 'ok' : 'danger'}>
+                      {companyStatusLabel(company.estado)}
+                    </StatusPill>
+                  </td>
+                  <td data-label={TEXT_COMPANY.colMembers}>{company.miembros.toLocaleString('es-ES')}</td>
+                  <td data-label={TEXT_COMPANY.colLicences}>{company.licencias}</td>
+                  <td data-label={TEXT_COMPANY.colCreated}>{formatRegistrationDate(company.createdAt)}</td>
+                  <td className="actions">
+                    <Button
+                      $variant="secondary"
+                      aria-label={TEXT_COMPANY.renameOf(company.nombre)}
+                      onClick={() => setDialog({ kind: 'rename', company })}
+                    >
+                      {TEXT_COMPANY.rename}
+                    </Button>
+                    <Button
+                      $variant={company.estado === 'activa' ? 'danger' : 'secondary'}
+                      aria-label={
+                        company.estado === 'activa'
+                          ? TEXT_COMPANY.suspendOf(company.nombre)
+                          : TEXT_COMPANY.reactivateOf(company.nombre)
+                      }
+                      onClick={() => setDialog({ kind: 'status', company })}
+                    >
+                      {company.estado === 'activa' ? TEXT_COMPANY.suspend : TEXT_COMPANY.reactivate}
+                    </Button>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {paged.data.map((company) => (
-                  <tr key={company.id}>
-                    <td className="lead">
-                      <Link to={`/admin/empresas/${company.id}`}>{company.nombre}</Link>
-                    </td>
-                    <td data-label={TEXT_COMPANY.colStatus}>
-                      <StatusPill $tone={company.estado === 'activa' ? 'ok' : 'danger'}>
-                        {companyStatusLabel(company.estado)}
-                      </StatusPill>
-                    </td>
-                    <td data-label={TEXT_COMPANY.colMembers}>{company.miembros.toLocaleString('es-ES')}</td>
-                    <td data-label={TEXT_COMPANY.colLicences}>{company.licencias}</td>
-                    <td data-label={TEXT_COMPANY.colCreated}>{formatRegistrationDate(company.createdAt)}</td>
-                    <td className="actions">
-                      <Button
-                        $variant="secondary"
-                        aria-label={TEXT_COMPANY.renameOf(company.nombre)}
-                        onClick={() => setDialog({ kind: 'rename', company })}
-                      >
-                        {TEXT_COMPANY.rename}
-                      </Button>
-                      <Button
-                        $variant={company.estado === 'activa' ? 'danger' : 'secondary'}
-                        aria-label={
-                          company.estado === 'activa'
-                            ? TEXT_COMPANY.suspendOf(company.nombre)
-                            : TEXT_COMPANY.reactivateOf(company.nombre)
-                        }
-                        onClick={() => setDialog({ kind: 'status', company })}
-                      >
-                        {company.estado === 'activa' ? TEXT_COMPANY.suspend : TEXT_COMPANY.reactivate}
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
+              ))}
             </StackedTable>
           )}
         </LoadState>

@@ -50,10 +50,33 @@ const Table = styled.table`
   }
 `;
 
-export function StackedTable({ children, ...rest }: { children: ReactNode; 'aria-label': string }) {
+/** `columns` head the table (a `false` one is left out); `children` are its rows. */
+export function StackedTable({
+  columns,
+  children,
+  ...rest
+}: {
+  columns: readonly (string | false)[];
+  children: ReactNode;
+  'aria-label': string;
+}) {
   return (
     <Frame>
-      <Table {...rest}>{children}</Table>
+      <Table {...rest}>
+        <thead>
+          <tr>
+            {columns.map(
+              (column) =>
+                column !== false && (
+                  <th key={column} scope="col">
+                    {column}
+                  </th>
+                ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </Table>
     </Frame>
   );
 }

@@ -77,13 +77,7 @@ export function DomainsSection({ companyId, viewer, announce }: SectionProps) {
       </SectionHead>
       <p>{TEXT_COMPANY.domainsIntro}</p>
       {rowError && <Alert>{rowError}</Alert>}
-      <LoadState
-        data={domains.data}
-        error={domains.error}
-        onRetry={domains.reload}
-        loading={TEXT_COMPANY.loadingDomains}
-        empty={TEXT_COMPANY.noDomains}
-      >
+      <LoadState state={domains} loading={TEXT_COMPANY.loadingDomains} empty={TEXT_COMPANY.noDomains}>
         {(list) => (
           <List>
             {list.map((domain) => (

@@ -47,69 +47,61 @@ export function InvitationsSection({ companyId, viewer, announce }: SectionProps
         <Button onClick={() => setInviting(true)}>{TEXT_COMPANY.invite}</Button>
       </SectionHead>
       {rowError && <Alert>{rowError}</Alert>}
-      <LoadState
-        data={invitations.data}
-        error={invitations.error}
-        onRetry={invitations.reload}
-        loading={TEXT_COMPANY.loadingInvitations}
-        empty={TEXT_COMPANY.noInvitations}
-      >
+      <LoadState state={invitations} loading={TEXT_COMPANY.loadingInvitations} empty={TEXT_COMPANY.noInvitations}>
         {(list) => (
-          <StackedTable aria-label={TEXT_COMPANY.invitationsTable}>
-            <thead>
-              <tr>
-                <th scope="col">{TEXT_COMPANY.email}</th>
-                <th scope="col">{TEXT_COMPANY.role}</th>
-                <th scope="col">{TEXT_COMPANY.colStatus}</th>
-                <th scope="col">{TEXT_COMPANY.colSent}</th>
-                <th scope="col">{TEXT_COMPANY.colExpires}</th>
-                <th scope="col">{TEXT_COMPANY.colActions}</th>
+          <StackedTable
+            aria-label={TEXT_COMPANY.invitationsTable}
+            columns={[
+              TEXT_COMPANY.email,
+              TEXT_COMPANY.role,
+              TEXT_COMPANY.colStatus,
+              TEXT_COMPANY.colSent,
+              TEXT_COMPANY.colExpires,
+              TEXT_COMPANY.colActions,
+            ]}
+          >
+            {list.map((invitation) => (
+              <tr key={invitation.id}>
+                <td className="lead">{invitation.email}</td>
+                <td data-label={TEXT_COMPANY.role}>{companyRoleLabel(invitation.rol)}</td>
+                <td data-label={TEXT_COMPANY.colStatus}>
+                  <StatusPill
+                    $tone={
+                      invitation.estado === 'aceptada'
+                        ? 'ok'
+                        : invitation.estado === 'pendiente'
+                          ? 'warning'
+                          : 'neutral'
+                    }
+                  >
+                    {TEXT_COMPANY.invitationStates[invitation.estado] ?? invitation.estado}
+                  </StatusPill>
+                </td>
+                <td data-label={TEXT_COMPANY.colSent}>{when(invitation.enviadaEn)}</td>
+                <td data-label={TEXT_COMPANY.colExpires}>{when(invitation.vence)}</td>
+                <td className="actions">
+                  {invitation.estado === 'pendiente' && (
+                    <>
+                      <Button
+                        $variant="secondary"
+                        disabled={busyId === invitation.id}
+                        aria-label={TEXT_COMPANY.resendOf(invitation.email)}
+                        onClick={() => void resend(invitation)}
+                      >
+                        {TEXT_COMPANY.resend}
+                      </Button>
+                      <Button
+                        $variant="danger"
+                        aria-label={TEXT_COMPANY.revokeOf(invitation.email)}
+                        onClick={() => setRevoking(invitation)}
+                      >
+                        {TEXT_COMPANY.revoke}
+                      </Button>
+                    </>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {list.map((invitation) => (
-                <tr key={invitation.id}>
-                  <td className="lead">{invitation.email}</td>
-                  <td data-label={TEXT_COMPANY.role}>{companyRoleLabel(invitation.rol)}</td>
-                  <td data-label={TEXT_COMPANY.colStatus}>
-                    <StatusPill
-                      $tone={
-                        invitation.estado === 'aceptada'
-                          ? 'ok'
-                          : invitation.estado === 'pendiente'
-                            ? 'warning'
-                            : 'neutral'
-                      }
-                    >
-                      {TEXT_COMPANY.invitationStates[invitation.estado] ?? invitation.estado}
-                    </StatusPill>
-                  </td>
-                  <td data-label={TEXT_COMPANY.colSent}>{when(invitation.enviadaEn)}</td>
-                  <td data-label={TEXT_COMPANY.colExpires}>{when(invitation.vence)}</td>
-                  <td className="actions">
-                    {invitation.estado === 'pendiente' && (
-                      <>
-                        <Button
-                          $variant="secondary"
-                          disabled={busyId === invitation.id}
-                          aria-label={TEXT_COMPANY.resendOf(invitation.email)}
-                          onClick={() => void resend(invitation)}
-                        >
-                          {TEXT_COMPANY.resend}
-                        </Button>
-                        <Button
-                          $variant="danger"
-                          aria-label={TEXT_COMPANY.revokeOf(invitation.email)}
-                          onClick={() => setRevoking(invitation)}
-                        >
-                          {TEXT_COMPANY.revoke}
-                        </Button>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
+            ))}
           </StackedTable>
         )}
       </LoadState>

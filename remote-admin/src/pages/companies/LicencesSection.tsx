@@ -43,65 +43,61 @@ export function LicencesSection({
       </SectionHead>
       <p>{TEXT_COMPANY.licenceHint}</p>
       <LoadState
-        data={licences}
-        error={error}
-        onRetry={reload}
+        state={{ data: licences, error, reload }}
         loading={TEXT_COMPANY.loadingLicences}
         empty={TEXT_COMPANY.noLicences}
       >
         {(list) => (
-          <StackedTable aria-label={TEXT_COMPANY.licences}>
-            <thead>
-              <tr>
-                <th scope="col">{TEXT_COMPANY.app}</th>
-                <th scope="col">{TEXT_COMPANY.bought}</th>
-                <th scope="col">{TEXT_COMPANY.inUse}</th>
-                <th scope="col">{TEXT_COMPANY.free}</th>
-                <th scope="col">{TEXT_COMPANY.over}</th>
-                <th scope="col">{TEXT_COMPANY.expires}</th>
-                {sellLicences && <th scope="col">{TEXT_COMPANY.colActions}</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((licence) => {
-                const status = licenceStatus(licence, now);
-                return (
-                  <tr key={licence.id}>
-                    <td className="lead">
-                      {licence.app.nombre}
-                      <span className="sub">
-                        {licence.plan.nombre} · {seatCountsText(licence)}
-                      </span>
-                      {licence.aviso && <Alert tone="info">{licence.aviso}</Alert>}
-                    </td>
-                    <td data-label={TEXT_COMPANY.bought}>{licence.puestos}</td>
-                    <td data-label={TEXT_COMPANY.inUse}>{licence.enUso}</td>
-                    <td data-label={TEXT_COMPANY.free}>{licence.libres}</td>
-                    <td data-label={TEXT_COMPANY.over}>
-                      {licence.excedidos > 0 ? <StatusPill $tone="warning">{licence.excedidos}</StatusPill> : 0}
-                    </td>
-                    <td data-label={TEXT_COMPANY.expires}>
-                      <StatusPill
-                        $tone={status.tone === 'ok' ? 'neutral' : status.tone === 'expired' ? 'danger' : 'warning'}
+          <StackedTable
+            aria-label={TEXT_COMPANY.licences}
+            columns={[
+              TEXT_COMPANY.app,
+              TEXT_COMPANY.bought,
+              TEXT_COMPANY.inUse,
+              TEXT_COMPANY.free,
+              TEXT_COMPANY.over,
+              TEXT_COMPANY.expires,
+              sellLicences && TEXT_COMPANY.colActions,
+            ]}
+          >
+            {list.map((licence) => {
+              const status = licenceStatus(licence, now);
+              return (
+                <tr key={licence.id}>
+                  <td className="lead">
+                    {licence.app.nombre}
+                    <span className="sub">
+                      {licence.plan.nombre} · {seatCountsText(licence)}
+                    </span>
+                    {licence.aviso && <Alert tone="info">{licence.aviso}</Alert>}
+                  </td>
+                  <td data-label={TEXT_COMPANY.bought}>{licence.puestos}</td>
+                  <td data-label={TEXT_COMPANY.inUse}>{licence.enUso}</td>
+                  <td data-label={TEXT_COMPANY.free}>{licence.libres}</td>
+                  <td data-label={TEXT_COMPANY.over}>
+                    {licence.excedidos > 0 ? <StatusPill $tone="warning">{licence.excedidos}</StatusPill> : 0}
+                  </td>
+                  <td data-label={TEXT_COMPANY.expires}>
+                    <StatusPill
+                      $tone={status.tone === 'ok' ? 'neutral' : status.tone === 'expired' ? 'danger' : 'warning'}
+                    >
+                      {status.text}
+                    </StatusPill>
+                  </td>
+                  {sellLicences && (
+                    <td className="actions">
+                      <Button
+                        $variant="secondary"
+                        aria-label={TEXT_COMPANY.changeLicenceOf(licence.app.nombre)}
+                        onClick={() => setEditing({ kind: 'change', licence })}
                       >
-                        {status.text}
-                      </StatusPill>
+                        {TEXT_COMPANY.changeLicence}
+                      </Button>
                     </td>
-                    {sellLicences && (
-                      <td className="actions">
-                        <Button
-                          $variant="secondary"
-                          aria-label={TEXT_COMPANY.changeLicenceOf(licence.app.nombre)}
-                          onClick={() => setEditing({ kind: 'change', licence })}
-                        >
-                          {TEXT_COMPANY.changeLicence}
-                        </Button>
-                      </td>
-                    )}
-                  </tr>
-                );
-              })}
-            </tbody>
+                  )}
+                </tr>
+              );
+            })}
           </StackedTable>
         )}
       </LoadState>

@@ -102,115 +102,105 @@ export function MembersSection({
         onSearch={setEmail}
       />
       {rowError && <Alert>{rowError}</Alert>}
-      <LoadState
-        data={members.data}
-        error={members.error}
-        onRetry={members.reload}
-        alertWithData
-        loading={TEXT_COMPANY.loadingMembers}
-        empty={TEXT_COMPANY.noMembers}
-        isEmpty={(page) => page.data.length === 0}
-      >
+      <LoadState state={members} alertWithData loading={TEXT_COMPANY.loadingMembers} empty={TEXT_COMPANY.noMembers}>
         {(page) => (
           <>
-            <StackedTable aria-label={TEXT_COMPANY.membersTable}>
-              <thead>
-                <tr>
-                  <th scope="col">{TEXT_COMPANY.colMember}</th>
-                  <th scope="col">{TEXT_COMPANY.colRole}</th>
-                  <th scope="col">{TEXT_COMPANY.colMemberStatus}</th>
-                  <th scope="col">{TEXT_COMPANY.colSeats}</th>
-                  <th scope="col">{TEXT_COMPANY.colSince}</th>
-                  <th scope="col">{TEXT_COMPANY.colActions}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((member) => {
-                  const manageable = mayManageMember(viewer, member);
-                  const busy = busyId === member.idUsuario;
-                  return (
-                    <tr key={member.idUsuario}>
-                      <td className="lead">
-                        {memberName(member)}
-                        {memberName(member) !== member.email && <span className="sub">{member.email}</span>}
-                        <span className="sub">
-                          {member.segundoFactor ? TEXT_COMPANY.withSecondFactor : TEXT_COMPANY.withoutSecondFactor}
-                        </span>
-                      </td>
-                      <td data-label={TEXT_COMPANY.colRole}>
-                        {manageable ? (
-                          <RoleSelect
-                            aria-label={TEXT_COMPANY.roleOf(member.email)}
-                            value={member.rol}
-                            disabled={busy}
-                            onChange={(event) => {
-                              const rol = event.target.value as CompanyRole;
-                              void act(
-                                member,
-                                () => changeMemberRole(companyId, member.idUsuario, rol),
-                                (updated) => TEXT_COMPANY.roleChanged(updated.email, companyRoleLabel(updated.rol)),
-                              );
-                            }}
-                          >
-                            {(roles.includes(member.rol) ? roles : [member.rol, ...roles]).map((role) => (
-                              <option key={role} value={role}>
-                                {companyRoleLabel(role)}
-                              </option>
-                            ))}
-                          </RoleSelect>
-                        ) : (
-                          companyRoleLabel(member.rol)
-                        )}
-                      </td>
-                      <td data-label={TEXT_COMPANY.colMemberStatus}>
-                        <StatusPill $tone={member.estado === 'activo' ? 'ok' : 'warning'}>
-                          {memberStatusLabel(member.estado)}
-                        </StatusPill>
-                      </td>
-                      <td data-label={TEXT_COMPANY.colSeats}>
-                        {member.puestos.length ? member.puestos.map(appName).join(', ') : TEXT_COMPANY.noSeats}
-                      </td>
-                      <td data-label={TEXT_COMPANY.colSince}>{formatRegistrationDate(member.desde)}</td>
-                      <td className="actions">
-                        {member.estado === 'pendiente' && (
-                          <Button
-                            disabled={busy}
-                            aria-label={TEXT_COMPANY.approveOf(member.email)}
-                            onClick={() =>
-                              void act(
-                                member,
-                                () => approveMember(companyId, member.idUsuario),
-                                (updated) => TEXT_COMPANY.memberApproved(updated.email),
-                              )
-                            }
-                          >
-                            {TEXT_COMPANY.approve}
-                          </Button>
-                        )}
-                        {member.estado === 'activo' && (
-                          <Button
-                            $variant="secondary"
-                            aria-label={TEXT_COMPANY.manageSeatsOf(member.email)}
-                            onClick={() => setDialog({ kind: 'seats', member })}
-                          >
-                            {TEXT_COMPANY.manageSeats}
-                          </Button>
-                        )}
-                        {manageable && (
-                          <Button
-                            $variant="danger"
-                            disabled={busy}
-                            aria-label={TEXT_COMPANY.removeOf(member.email)}
-                            onClick={() => setDialog({ kind: 'remove', member })}
-                          >
-                            {TEXT_COMPANY.remove}
-                          </Button>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
+            <StackedTable
+              aria-label={TEXT_COMPANY.membersTable}
+              columns={[
+                TEXT_COMPANY.colMember,
+                TEXT_COMPANY.colRole,
+                TEXT_COMPANY.colMemberStatus,
+                TEXT_COMPANY.colSeats,
+                TEXT_COMPANY.colSince,
+                TEXT_COMPANY.colActions,
+              ]}
+            >
+              {page.data.map((member) => {
+                const manageable = mayManageMember(viewer, member);
+                const busy = busyId === member.idUsuario;
+                return (
+                  <tr key={member.idUsuario}>
+                    <td className="lead">
+                      {memberName(member)}
+                      {memberName(member) !== member.email && <span className="sub">{member.email}</span>}
+                      <span className="sub">
+                        {member.segundoFactor ? TEXT_COMPANY.withSecondFactor : TEXT_COMPANY.withoutSecondFactor}
+                      </span>
+                    </td>
+                    <td data-label={TEXT_COMPANY.colRole}>
+                      {manageable ? (
+                        <RoleSelect
+                          aria-label={TEXT_COMPANY.roleOf(member.email)}
+                          value={member.rol}
+                          disabled={busy}
+                          onChange={(event) => {
+                            const rol = event.target.value as CompanyRole;
+                            void act(
+                              member,
+                              () => changeMemberRole(companyId, member.idUsuario, rol),
+                              (updated) => TEXT_COMPANY.roleChanged(updated.email, companyRoleLabel(updated.rol)),
+                            );
+                          }}
+                        >
+                          {(roles.includes(member.rol) ? roles : [member.rol, ...roles]).map((role) => (
+                            <option key={role} value={role}>
+                              {companyRoleLabel(role)}
+                            </option>
+                          ))}
+                        </RoleSelect>
+                      ) : (
+                        companyRoleLabel(member.rol)
+                      )}
+                    </td>
+                    <td data-label={TEXT_COMPANY.colMemberStatus}>
+                      <StatusPill $tone={member.estado === 'activo' ? 'ok' : 'warning'}>
+                        {memberStatusLabel(member.estado)}
+                      </StatusPill>
+                    </td>
+                    <td data-label={TEXT_COMPANY.colSeats}>
+                      {member.puestos.length ? member.puestos.map(appName).join(', ') : TEXT_COMPANY.noSeats}
+                    </td>
+                    <td data-label={TEXT_COMPANY.colSince}>{formatRegistrationDate(member.desde)}</td>
+                    <td className="actions">
+                      {member.estado === 'pendiente' && (
+                        <Button
+                          disabled={busy}
+                          aria-label={TEXT_COMPANY.approveOf(member.email)}
+                          onClick={() =>
+                            void act(
+                              member,
+                              () => approveMember(companyId, member.idUsuario),
+                              (updated) => TEXT_COMPANY.memberApproved(updated.email),
+                            )
+                          }
+                        >
+                          {TEXT_COMPANY.approve}
+                        </Button>
+                      )}
+                      {member.estado === 'activo' && (
+                        <Button
+                          $variant="secondary"
+                          aria-label={TEXT_COMPANY.manageSeatsOf(member.email)}
+                          onClick={() => setDialog({ kind: 'seats', member })}
+                        >
+                          {TEXT_COMPANY.manageSeats}
+                        </Button>
+                      )}
+                      {manageable && (
+                        <Button
+                          $variant="danger"
+                          disabled={busy}
+                          aria-label={TEXT_COMPANY.removeOf(member.email)}
+                          onClick={() => setDialog({ kind: 'remove', member })}
+                        >
+                          {TEXT_COMPANY.remove}
+                        </Button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
             </StackedTable>
             <LoadMore
               shown={TEXT_COMPANY.membersShown(page.data.length, page.total)}

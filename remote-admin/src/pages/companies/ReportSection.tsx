@@ -38,49 +38,39 @@ export function ReportSection({ companyId, companyName }: SectionProps & { compa
         </Button>
       </SectionHead>
       {message && <Alert tone={message.tone}>{message.text}</Alert>}
-      <LoadState
-        data={report.data}
-        error={report.error}
-        onRetry={report.reload}
-        loading={TEXT_COMPANY.loadingReport}
-        empty={TEXT_COMPANY.noReport}
-      >
+      <LoadState state={report} loading={TEXT_COMPANY.loadingReport} empty={TEXT_COMPANY.noReport}>
         {(rows) => (
-          <StackedTable aria-label={TEXT_COMPANY.reportTable}>
-            <thead>
-              <tr>
-                <th scope="col">{TEXT_COMPANY.app}</th>
-                <th scope="col">{TEXT_COMPANY.bought}</th>
-                <th scope="col">{TEXT_COMPANY.inUse}</th>
-                <th scope="col">{TEXT_COMPANY.free}</th>
-                <th scope="col">{TEXT_COMPANY.over}</th>
-                <th scope="col">{TEXT_COMPANY.expires}</th>
-                <th scope="col">{TEXT_COMPANY.state}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => {
-                const state = reportRowState(row);
-                return (
-                  <tr key={`${row.app.id}-${row.plan.id}`}>
-                    <td className="lead">
-                      {row.app.nombre}
-                      <span className="sub">{row.plan.nombre}</span>
-                    </td>
-                    <td data-label={TEXT_COMPANY.bought}>{row.comprados}</td>
-                    <td data-label={TEXT_COMPANY.inUse}>{row.enUso}</td>
-                    <td data-label={TEXT_COMPANY.free}>{row.libres}</td>
-                    <td data-label={TEXT_COMPANY.over}>{row.excedidos}</td>
-                    <td data-label={TEXT_COMPANY.expires}>{formatExpiryDate(row.fechaVencimiento)}</td>
-                    <td data-label={TEXT_COMPANY.state}>
-                      <StatusPill $tone={row.vencida ? 'danger' : row.vencePronto ? 'warning' : 'ok'}>
-                        {state}
-                      </StatusPill>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
+          <StackedTable
+            aria-label={TEXT_COMPANY.reportTable}
+            columns={[
+              TEXT_COMPANY.app,
+              TEXT_COMPANY.bought,
+              TEXT_COMPANY.inUse,
+              TEXT_COMPANY.free,
+              TEXT_COMPANY.over,
+              TEXT_COMPANY.expires,
+              TEXT_COMPANY.state,
+            ]}
+          >
+            {rows.map((row) => {
+              const state = reportRowState(row);
+              return (
+                <tr key={`${row.app.id}-${row.plan.id}`}>
+                  <td className="lead">
+                    {row.app.nombre}
+                    <span className="sub">{row.plan.nombre}</span>
+                  </td>
+                  <td data-label={TEXT_COMPANY.bought}>{row.comprados}</td>
+                  <td data-label={TEXT_COMPANY.inUse}>{row.enUso}</td>
+                  <td data-label={TEXT_COMPANY.free}>{row.libres}</td>
+                  <td data-label={TEXT_COMPANY.over}>{row.excedidos}</td>
+                  <td data-label={TEXT_COMPANY.expires}>{formatExpiryDate(row.fechaVencimiento)}</td>
+                  <td data-label={TEXT_COMPANY.state}>
+                    <StatusPill $tone={row.vencida ? 'danger' : row.vencePronto ? 'warning' : 'ok'}>{state}</StatusPill>
+                  </td>
+                </tr>
+              );
+            })}
           </StackedTable>
         )}
       </LoadState>

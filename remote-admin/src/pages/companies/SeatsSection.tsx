@@ -57,49 +57,32 @@ export function SeatsSection({
           />
         }
       />
-      <LoadState
-        data={seats.data}
-        error={seats.error}
-        onRetry={seats.reload}
-        alertWithData
-        loading={TEXT_COMPANY.loadingMembers}
-        empty={TEXT_COMPANY.noSeatsAssigned}
-        isEmpty={(page) => page.data.length === 0}
-      >
+      <LoadState state={seats} alertWithData loading={TEXT_COMPANY.loadingMembers} empty={TEXT_COMPANY.noSeatsAssigned}>
         {(page) => (
           <>
-            <StackedTable aria-label={TEXT_COMPANY.seatsTable}>
-              <thead>
-                <tr>
-                  <th scope="col">{TEXT_COMPANY.colMember}</th>
-                  <th scope="col">{TEXT_COMPANY.app}</th>
-                  <th scope="col">{TEXT_COMPANY.colAssigned}</th>
-                  <th scope="col">{TEXT_COMPANY.colActions}</th>
+            <StackedTable
+              aria-label={TEXT_COMPANY.seatsTable}
+              columns={[TEXT_COMPANY.colMember, TEXT_COMPANY.app, TEXT_COMPANY.colAssigned, TEXT_COMPANY.colActions]}
+            >
+              {page.data.map((seat) => (
+                <tr key={`${seat.idUsuario}-${seat.idApp}`}>
+                  <td className="lead">
+                    {memberName(seat)}
+                    {memberName(seat) !== seat.email && <span className="sub">{seat.email}</span>}
+                  </td>
+                  <td data-label={TEXT_COMPANY.app}>{appName(seat.idApp)}</td>
+                  <td data-label={TEXT_COMPANY.colAssigned}>{new Date(seat.asignadoEn).toLocaleDateString('es-ES')}</td>
+                  <td className="actions">
+                    <Button
+                      $variant="danger"
+                      aria-label={TEXT_COMPANY.takeBackSeatOf(appName(seat.idApp), seat.email)}
+                      onClick={() => setTaking(seat)}
+                    >
+                      {TEXT_COMPANY.takeBack}
+                    </Button>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {page.data.map((seat) => (
-                  <tr key={`${seat.idUsuario}-${seat.idApp}`}>
-                    <td className="lead">
-                      {memberName(seat)}
-                      {memberName(seat) !== seat.email && <span className="sub">{seat.email}</span>}
-                    </td>
-                    <td data-label={TEXT_COMPANY.app}>{appName(seat.idApp)}</td>
-                    <td data-label={TEXT_COMPANY.colAssigned}>
-                      {new Date(seat.asignadoEn).toLocaleDateString('es-ES')}
-                    </td>
-                    <td className="actions">
-                      <Button
-                        $variant="danger"
-                        aria-label={TEXT_COMPANY.takeBackSeatOf(appName(seat.idApp), seat.email)}
-                        onClick={() => setTaking(seat)}
-                      >
-                        {TEXT_COMPANY.takeBack}
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
+              ))}
             </StackedTable>
             <LoadMore
               shown={TEXT_COMPANY.seatsShown(page.data.length, page.total)}
