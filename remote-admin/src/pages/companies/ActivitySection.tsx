@@ -23,7 +23,7 @@ export function ActivitySection({ companyId }: SectionProps) {
   return (
     <Panel aria-labelledby="activity-title">
       <h2 id="activity-title">{TEXT_COMPANY.activity}</h2>
-      <LoadState state={{ data: log.data, error: log.error }} alertWithData empty={TEXT_COMPANY.activityEmpty}>
+      <LoadState state={{ data: log.data, error: log.error }} empty={TEXT_COMPANY.activityEmpty}>
         {(paged) => (
           <StackedTable
             aria-label={TEXT_COMPANY.activity}

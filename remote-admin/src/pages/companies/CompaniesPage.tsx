@@ -125,12 +125,7 @@ function PlatformCompanies() {
             />
           }
         />
-        <LoadState
-          state={companies}
-          alertWithData
-          loading={TEXT_COMPANY.loadingCompanies}
-          empty={TEXT_COMPANY.noCompanies}
-        >
+        <LoadState state={companies} loading={TEXT_COMPANY.loadingCompanies} empty={TEXT_COMPANY.noCompanies}>
           {(paged) => (
             <StackedTable
               aria-label={TEXT_COMPANY.companiesTable}

@@ -3,12 +3,11 @@ import { Alert, LoadFailed, Spinner } from '@portal/shared';
 
 /**
  * What a section shows for one loaded list, in the same order everywhere: the failure with a retry while nothing is
- * loaded (an alert when there is no `reload`), the failure of a later load above what is shown (with
- * `alertWithData`), a spinner while loading (with `loading`), the empty text, else `children` with the data.
+ * loaded (an alert when there is no `reload`), the failure of a later load above what is still shown (never a silent
+ * one), a spinner while loading (with `loading`), the empty text, else `children` with the data.
  */
 export function LoadState<T>({
   state: { data, error, reload },
-  alertWithData = false,
   loading,
   empty,
   isEmpty = isEmptyList,
@@ -16,7 +15,6 @@ export function LoadState<T>({
 }: {
   /** What `useLoad` answers: the data, the failure, and the retry (none, an alert instead of a retry). */
   state: { data: T | null | undefined; error: string | null; reload?: () => void };
-  alertWithData?: boolean;
   /** The spinner's label; none, no spinner. */
   loading?: string;
   empty: string;
@@ -28,7 +26,7 @@ export function LoadState<T>({
   return (
     <>
       {error && !loaded && (reload ? <LoadFailed message={error} onRetry={reload} /> : <Alert>{error}</Alert>)}
-      {error && loaded && alertWithData && <Alert>{error}</Alert>}
+      {error && loaded && <Alert>{error}</Alert>}
       {!loaded && !error && loading && <Spinner label={loading} />}
       {loaded && (isEmpty(loaded) ? <p>{empty}</p> : children(loaded))}
     </>

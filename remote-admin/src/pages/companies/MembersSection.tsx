@@ -102,7 +102,7 @@ export function MembersSection({
         onSearch={setEmail}
       />
       {rowError && <Alert>{rowError}</Alert>}
-      <LoadState state={members} alertWithData loading={TEXT_COMPANY.loadingMembers} empty={TEXT_COMPANY.noMembers}>
+      <LoadState state={members} loading={TEXT_COMPANY.loadingMembers} empty={TEXT_COMPANY.noMembers}>
         {(page) => (
           <>
             <StackedTable

@@ -57,7 +57,7 @@ export function SeatsSection({
           />
         }
       />
-      <LoadState state={seats} alertWithData loading={TEXT_COMPANY.loadingMembers} empty={TEXT_COMPANY.noSeatsAssigned}>
+      <LoadState state={seats} loading={TEXT_COMPANY.loadingMembers} empty={TEXT_COMPANY.noSeatsAssigned}>
         {(page) => (
           <>
             <StackedTable
