@@ -19,6 +19,8 @@ interface Visit {
 }
 
 const someone = encodeURIComponent('lucia@example.com');
+/** The company whose page is visited (created by the test, a name long enough to wrap on a phone). */
+const COMPANY = 'Ancho Teléfono Servicios Industriales S.A.';
 
 const VISITS: Visit[] = [
   { route: '/login', url: '/login', as: 'guest', heading: 'Iniciar Sesión' },
@@ -52,6 +54,13 @@ const VISITS: Visit[] = [
     as: 'guest',
     heading: 'Eliminación de datos personales',
   },
+  // An invitation's link opened signed out: sign in or register with it.
+  {
+    route: '/invitacion',
+    url: `/invitacion?codigo=482913&email=${someone}`,
+    as: 'guest',
+    heading: 'Invitación a una empresa',
+  },
   { route: '/logout', url: '/logout', as: 'user', heading: '¿Cerrar sesión?' },
   { route: '/', url: '/', as: 'user', heading: /^¡Hola, / },
   { route: '/apps', url: '/apps', as: 'user', heading: /^¡Hola, / },
@@ -74,6 +83,9 @@ const VISITS: Visit[] = [
   { route: '/admin/usuarios', url: '/admin/usuarios', as: 'admin', heading: 'Gestión de Usuarios' },
   { route: '/admin/dashboard', url: '/admin/dashboard', as: 'admin', heading: 'Dashboard de Administración' },
   { route: '/admin/apps', url: '/admin/apps', as: 'admin', heading: 'Pagina de apps' },
+  { route: '/admin/empresas', url: '/admin/empresas', as: 'admin', heading: 'Empresas' },
+  // A company the test creates: {empresa} is its id.
+  { route: '/admin/empresas/:id', url: '/admin/empresas/{empresa}', as: 'admin', heading: COMPANY },
 ];
 
 test('every route of the URL table is visited', () => {
@@ -102,13 +114,19 @@ test('every page of the portal fits a 390 px phone', async ({ browser, request }
     user: await tokenOf(who.email, who.password),
     admin: await tokenOf(E2E.adminEmail, E2E.adminPassword),
   };
+  const created = await request.post(`${API_URL}/admin/empresas`, {
+    data: { nombre: COMPANY },
+    headers: { authorization: `Bearer ${tokens.admin}` },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const companyId = String(((await created.json()) as { id: number }).id);
 
   const tooWide: { url: string; as: Visitor; report: WidthReport }[] = [];
   for (const as of ['guest', 'user', 'admin'] as const) {
     const context = await phoneFor(browser, tokens[as]);
     const page = await context.newPage();
     for (const visit of VISITS.filter((each) => each.as === as)) {
-      await page.goto(visit.url);
+      await page.goto(visit.url.replace('{empresa}', companyId));
       await expect(page.getByRole('heading', { level: 1, name: visit.heading }), visit.url).toBeVisible();
       // Late parts (images, a remote's list) change widths: measured once the page stopped loading.
       await page.waitForLoadState('networkidle');
