@@ -1,7 +1,8 @@
 // How the member and seat lists of one company are paged and searched (docs/decisions/0074-company-members-and-seats.md).
 // Both walk a primary key in order, from a cursor naming the last row shown: `company_members (company_id, user_id)`
 // and `company_seats (company_id, app_id, user_id)`, so a page deep in 100 000 members costs what the first does.
-import { like, type SQL, sql } from 'drizzle-orm';
+import { count, like, type SQL, sql } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { searchPlan } from '../user-directory/email-search.js';
@@ -54,4 +55,14 @@ export function emailCondition(db: Db, email: string): SQL {
   const text = sql`strpos(${users.email}, ${fragment}) > 0`;
   if (plan.dense) return text;
   return sql`${like(users.email, containing(plan.indexed ?? fragment))} and ${text}`;
+}
+
+/**
+ * How many rows a filtered list matches, counted no further than one past FILTERED_TOTAL_CAP (the caller says
+ * `totalLimitado` past the cap): `matching` selects one row per match.
+ */
+export async function cappedCount(db: Db, matching: PgSelect): Promise<number> {
+  const matches = matching.limit(FILTERED_TOTAL_CAP + 1).as('matches');
+  const [row] = await db.select({ n: count() }).from(matches);
+  return row?.n ?? 0;
 }

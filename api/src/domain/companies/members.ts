@@ -15,7 +15,7 @@ import {
 import { HttpError } from '../../lib/errors.js';
 import { type AuditActor, recordAudit } from '../accounts/audit.js';
 import type { CompanyAccess } from './access.js';
-import { decodeCursor, emailCondition, encodeCursor, FILTERED_TOTAL_CAP } from './member-search.js';
+import { cappedCount, decodeCursor, emailCondition, encodeCursor, FILTERED_TOTAL_CAP } from './member-search.js';
 import { companyMessages } from './messages.js';
 
 /**
@@ -163,15 +163,15 @@ export async function listMembers(db: Db, companyId: number, query: MemberListQu
     // The first page holds every match.
     total = page.length;
   } else {
-    const matches = db
-      .select({ one: sql`1` })
-      .from(companyMembers)
-      .innerJoin(users, eq(users.id, companyMembers.userId))
-      .where(and(ofCompany, email))
-      .limit(FILTERED_TOTAL_CAP + 1)
-      .as('matches');
-    const [row] = await db.select({ n: count() }).from(matches);
-    total = row?.n ?? 0;
+    total = await cappedCount(
+      db,
+      db
+        .select({ one: sql`1` })
+        .from(companyMembers)
+        .innerJoin(users, eq(users.id, companyMembers.userId))
+        .where(and(ofCompany, email))
+        .$dynamic(),
+    );
   }
   const limited = Boolean(email) && total > FILTERED_TOTAL_CAP;
   const seats = await seatsOf(

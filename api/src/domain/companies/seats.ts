@@ -1,12 +1,12 @@
 // Seats of a company's licences: assigned to its members and taken back by its administrators. `seats_in_use` is kept
 // by the trigger of migration 0020 in the same transaction; the API only reads it, under the licence row's lock.
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { apps, companyLicences, companyMembers, companySeats, users } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { recordAudit } from '../accounts/audit.js';
 import type { CompanyActor } from './members.js';
-import { decodeCursor, emailCondition, encodeCursor, FILTERED_TOTAL_CAP } from './member-search.js';
+import { cappedCount, decodeCursor, emailCondition, encodeCursor, FILTERED_TOTAL_CAP } from './member-search.js';
 import { companyMessages } from './messages.js';
 
 /** A seat as the API shows it. */
@@ -165,15 +165,15 @@ export async function listSeats(db: Db, companyId: number, query: SeatListQuery)
   } else if (!after && !hasNext) {
     total = page.length;
   } else {
-    const matches = db
-      .select({ one: sql`1` })
-      .from(companySeats)
-      .innerJoin(users, eq(users.id, companySeats.userId))
-      .where(where)
-      .limit(FILTERED_TOTAL_CAP + 1)
-      .as('matches');
-    const [row] = await db.select({ n: count() }).from(matches);
-    total = row?.n ?? 0;
+    total = await cappedCount(
+      db,
+      db
+        .select({ one: sql`1` })
+        .from(companySeats)
+        .innerJoin(users, eq(users.id, companySeats.userId))
+        .where(where)
+        .$dynamic(),
+    );
   }
   const limited = Boolean(email) && total > FILTERED_TOTAL_CAP;
   const last = page.at(-1);
