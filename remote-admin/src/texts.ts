@@ -418,9 +418,6 @@ export const TEXT_COMPANY = {
     `${members.toLocaleString('es-ES')} ${members === 1 ? 'miembro activo' : 'miembros activos'}${role ? ` · Tu rol: ${role}` : ''}`,
 
   // Roles and states inside a company.
-  roleOwner: 'Propietario',
-  roleAdministrator: 'Administrador',
-  roleMember: 'Miembro',
   memberActive: 'Activo',
   memberPending: 'Pendiente de aprobación',
 

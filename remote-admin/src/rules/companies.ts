@@ -1,4 +1,7 @@
-import { ADMIN_ROLE } from '@portal/shared';
+import { ADMIN_ROLE, companyRoleLabel } from '@portal/shared';
+
+// The role labels are the portal's, shared with what a member reads on /apps and /invitacion.
+export { companyRoleLabel };
 import type {
   CompanyMembership,
   CompanyRole,
@@ -11,17 +14,6 @@ import { TEXT_COMPANY } from '../texts';
 import { formatExpiryDate } from './format';
 
 export const COMPANY_ROLES: readonly CompanyRole[] = ['propietario', 'administrador', 'miembro'];
-
-const ROLE_LABELS: Record<CompanyRole, string> = {
-  propietario: TEXT_COMPANY.roleOwner,
-  administrador: TEXT_COMPANY.roleAdministrator,
-  miembro: TEXT_COMPANY.roleMember,
-};
-
-/** 'Propietario', 'Administrador', 'Miembro'; an unknown role as it came. */
-export function companyRoleLabel(role: string): string {
-  return ROLE_LABELS[role as CompanyRole] ?? role;
-}
 
 export function companyStatusLabel(status: CompanyStatus): string {
   return status === 'activa' ? TEXT_COMPANY.statusActive : TEXT_COMPANY.statusSuspended;
