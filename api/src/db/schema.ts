@@ -15,6 +15,7 @@ import {
   text,
   timestamp,
   unique,
+  uuid,
 } from 'drizzle-orm/pg-core';
 
 // Mirrors migrations/*.sql, which are the source of truth for the database; this file gives queries their types.
@@ -589,4 +590,114 @@ export const companyMemberCounts = pgTable('company_member_counts', {
     .primaryKey()
     .references(() => companies.id, { onDelete: 'cascade' }),
   n: integer('n').notNull().default(0),
+});
+
+/** Migration 0023: a company's OpenID Connect provider; the client secret sealed (domain/companies/sign-in/secret.ts). */
+export const companyIdentityProviders = pgTable('company_identity_providers', {
+  companyId: integer('company_id')
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  issuer: text('issuer').notNull(),
+  clientId: text('client_id').notNull(),
+  clientSecretSealed: text('client_secret_sealed').notNull(),
+  allowPassword: boolean('allow_password').notNull().default(true),
+  lastError: text('last_error'),
+  lastErrorAt: timestamp('last_error_at', { withTimezone: true }),
+  lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Migration 0023: the proved domains a company's provider answers for (one company per domain). */
+export const companySignInDomains = pgTable(
+  'company_sign_in_domains',
+  {
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companyIdentityProviders.companyId, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.companyId, table.domain] })],
+);
+
+/** Migration 0023: a person of a company's provider (its `sub`) linked to a portal account. */
+export const companyIdentities = pgTable(
+  'company_identities',
+  {
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.companyId, table.subject] })],
+);
+
+/** Migration 0023: a company sign-in waiting for the person to sign in to their existing account (id = SHA-256 hex). */
+export const companyLinkReturns = pgTable('company_link_returns', {
+  id: text('id').primaryKey(),
+  companyId: integer('company_id')
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  subject: text('subject').notNull(),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  email: text('email').notNull(),
+  binding: text('binding').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** Migration 0023: a company directory's SCIM bearer token, kept as its SHA-256 (hex). */
+export const companyScimTokens = pgTable('company_scim_tokens', {
+  id: serial('id').primaryKey(),
+  companyId: integer('company_id')
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull().unique(),
+  prefix: text('prefix').notNull(),
+  description: text('description').notNull().default(''),
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+});
+
+/** Migration 0023: a person as a company's directory knows them (the SCIM User resource). */
+export const companyScimUsers = pgTable('company_scim_users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  companyId: integer('company_id')
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  userName: text('user_name').notNull(),
+  externalId: text('external_id'),
+  givenName: text('given_name').notNull().default(''),
+  familyName: text('family_name').notNull().default(''),
+  displayName: text('display_name').notNull().default(''),
+  active: boolean('active').notNull().default(true),
+  version: integer('version').notNull().default(1),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Migration 0023: a company's last directory requests, for its administrators. */
+export const companyScimRequests = pgTable('company_scim_requests', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  companyId: integer('company_id')
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  method: text('method').notNull(),
+  path: text('path').notNull(),
+  status: integer('status').notNull(),
+  detail: text('detail').notNull().default(''),
+  userName: text('user_name'),
+  createdAt: createdAt(),
 });

@@ -45,6 +45,12 @@ export const API_PATHS = {
     /** The third-party apps the person allowed through the portal's OpenID Connect provider (GET), one of them (DELETE). */
     authorizedApps: 'auth/aplicaciones',
     authorizedApp: (clientId: string) => `auth/aplicaciones/${encodeURIComponent(clientId)}`,
+    /** Which company's own sign-in answers for an address's domain (docs/decisions/0080-company-sign-in.md). */
+    companyAccess: 'auth/empresa/acceso',
+    /** Where the browser goes to sign in through the company's provider (a navigation, not a fetch). */
+    companySignIn: 'auth/empresa',
+    /** Links the signed-in account to the company's provider after the company sign-in asked for proof of both sides. */
+    companyLink: 'auth/empresa/vincular',
   },
   /**
    * An OpenID Connect interaction (the portal's /autorizar): what the app asks, then go on or refuse. Sent with the
@@ -107,6 +113,13 @@ export const API_PATHS = {
     report: (id: number) => `empresas/${id}/informe-puestos`,
     reportCsv: (id: number) => `empresas/${id}/informe-puestos.csv`,
     audit: (id: number) => `empresas/${id}/auditoria`,
+    /** The company's own sign-in: its owner's connection, or a platform administrator's (which proves the domains). */
+    provider: (id: number) => `empresas/${id}/proveedor`,
+    platformProvider: (id: number) => `admin/empresas/${id}/proveedor`,
+    /** The company directory's SCIM tokens, one of them (revoked), and the directory's last requests. */
+    scimTokens: (id: number) => `empresas/${id}/scim/tokens`,
+    scimToken: (id: number, tokenId: number) => `empresas/${id}/scim/tokens/${tokenId}`,
+    scimLog: (id: number) => `empresas/${id}/scim/registro`,
   },
   /** The signed-in person's own invitations to companies: the pending ones, accepting one (by code or id), declining. */
   myInvitations: {

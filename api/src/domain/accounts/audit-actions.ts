@@ -37,5 +37,14 @@ export const auditActions = [
   'company.domain_remove',
   'company.seat_assign',
   'company.seat_remove',
+  'company.provider_update',
+  'company.provider_remove',
+  'company.sign_in',
+  'company.identity_link',
+  'company.scim_token_create',
+  'company.scim_token_revoke',
+  'company.member_provision',
+  'company.member_update',
+  'company.member_deprovision',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
