@@ -37,6 +37,7 @@ import billingRoutes from './routes/billing/index.js';
 import companyRoutes from './routes/companies/index.js';
 import healthRoutes from './routes/health/index.js';
 import oidcRoutes from './routes/oidc/index.js';
+import scimRoutes from './routes/scim/index.js';
 import userPlansRoutes from './routes/user-plans/index.js';
 import usersRoutes from './routes/users/index.js';
 import wellKnownRoutes from './routes/well-known/index.js';
@@ -155,6 +156,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.register(billingRoutes, { prefix: '/facturacion' });
   app.register(companyRoutes, { prefix: '/empresas' });
   app.register(oidcRoutes);
+  app.register(scimRoutes, { prefix: '/scim/v2' });
 
   try {
     await app.ready();
