@@ -1,0 +1,101 @@
+// A company ready for its directory (SCIM): an owner, a domain proved by a platform administrator, a licence with
+// seats, and a directory token its owner created; and SCIM calls as a directory makes them.
+import assert from 'node:assert/strict';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { insertCompany, insertLicence, insertMember } from './company-fixtures.js';
+
+export interface ScimCompany {
+  companyId: number;
+  domain: string;
+  owner: { id: number; email: string; token: () => Promise<string> };
+  token: string;
+}
+
+/** Claims `domain` for the company and has the platform administrator confirm it (no TXT record). */
+export async function proveDomain(app: FastifyInstance, admin: string, companyId: number, domain: string) {
+  const headers = { authorization: `Bearer ${admin}` };
+  const claimed = await app.inject({
+    method: 'POST',
+    url: `/empresas/${companyId}/dominios`,
+    headers,
+    payload: { dominio: domain },
+  });
+  assert.equal(claimed.statusCode, 201, claimed.body);
+  const confirmed = await app.inject({
+    method: 'POST',
+    url: `/empresas/${companyId}/dominios/${domain}/confirmar`,
+    headers,
+  });
+  assert.equal(confirmed.statusCode, 200, confirmed.body);
+}
+
+/** A company with its owner (at its domain), the domain proved, a licence of app 1 with `seats`, and a SCIM token. */
+export async function scimCompany(
+  app: FastifyInstance,
+  admin: string,
+  name: string,
+  domain: string,
+  seats = 5,
+): Promise<ScimCompany> {
+  const companyId = await insertCompany(app, name);
+  const owner = await insertMember(app, companyId, `duena@${domain}`, 'propietario');
+  await proveDomain(app, admin, companyId, domain);
+  await insertLicence(app, companyId, 1, seats);
+  const created = await app.inject({
+    method: 'POST',
+    url: `/empresas/${companyId}/scim/tokens`,
+    headers: { authorization: `Bearer ${await owner.token()}` },
+    payload: { descripcion: 'Microsoft Entra ID' },
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  return { companyId, domain, owner, token: created.json<{ token: string }>().token };
+}
+
+/** A SCIM call as a directory makes it: bearer token, application/scim+json body. */
+export function scim(
+  app: FastifyInstance,
+  token: string | undefined,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+  contentType = 'application/scim+json',
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method,
+    url: `/scim/v2${path}`,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': contentType } : {}),
+    },
+    ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+  });
+}
+
+/** The SCIM error body of a refusal, checked for shape and content type. */
+export function scimError(response: LightMyRequestResponse, status: number, scimType?: string) {
+  assert.equal(response.statusCode, status, response.body);
+  assert.equal(response.headers['content-type'], 'application/scim+json; charset=utf-8');
+  const body = response.json<{ schemas: string[]; status: string; scimType?: string; detail: string }>();
+  assert.deepEqual(body.schemas, ['urn:ietf:params:scim:api:messages:2.0:Error']);
+  assert.equal(body.status, String(status));
+  assert.equal(body.scimType, scimType);
+  assert.ok(body.detail.length > 0);
+  return body;
+}
+
+/** What Microsoft Entra ID POSTs for a new person (its documented request, at the company's domain). */
+export function entraUser(userName: string, externalId: string) {
+  return {
+    schemas: [
+      'urn:ietf:params:scim:schemas:core:2.0:User',
+      'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User',
+    ],
+    externalId,
+    userName,
+    active: true,
+    emails: [{ primary: true, type: 'work', value: userName }],
+    meta: { resourceType: 'User' },
+    name: { formatted: 'givenName familyName', familyName: 'familyName', givenName: 'givenName' },
+    roles: [],
+  };
+}
