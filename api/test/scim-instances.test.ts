@@ -1,0 +1,137 @@
+// The issue's test: a directory deprovisions a person on one API instance while they are signed in to the portal on
+// the other and to a partner app through the portal's OpenID Connect provider. Within 5 seconds their portal session
+// is refused on both instances, the app receives a signed back-channel logout token, and its refresh token is dead.
+// PostgreSQL only: two instances share one database (PGlite is one process).
+import assert from 'node:assert/strict';
+import { createPublicKey, type JsonWebKey, verify } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { backends, buildTestAppPair, login, type TestAppPair } from './helpers/app.js';
+import { insertMember, memberPassword } from './helpers/company-fixtures.js';
+import {
+  claimsOf,
+  type LogoutReceiver,
+  portalUrl,
+  registerClient,
+  serverApp,
+  startLogoutReceiver,
+  TestBrowser,
+} from './helpers/oidc.js';
+import { freePort, waitFor } from './helpers/processes.js';
+import { scimCompany } from './helpers/scim-fixtures.js';
+
+const redirect = 'https://control.example.com/auth/callback';
+
+/** The claims of a logout token whose ES256 signature verifies against the issuer's published keys. */
+async function verifiedClaims(jwt: string, issuer: string): Promise<Record<string, unknown>> {
+  const [header = '', payload = '', signature = ''] = jwt.split('.');
+  const { kid, alg, typ } = JSON.parse(Buffer.from(header, 'base64url').toString()) as Record<string, string>;
+  assert.equal(alg, 'ES256');
+  assert.equal(typ, 'logout+jwt');
+  const jwks = (await (await fetch(`${issuer}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] };
+  const jwk = jwks.keys.find((key) => key.kid === kid);
+  assert.ok(jwk, 'signed with a published key');
+  const valid = verify(
+    'sha256',
+    Buffer.from(`${header}.${payload}`),
+    { key: createPublicKey({ key: jwk as unknown as JsonWebKey, format: 'jwk' }), dsaEncoding: 'ieee-p1363' },
+    Buffer.from(signature, 'base64url'),
+  );
+  assert.ok(valid, 'the signature verifies');
+  return claimsOf(jwt);
+}
+
+if (backends.includes('postgres'))
+  describe('SCIM deprovisioning across two instances (PostgreSQL)', () => {
+    let pair: TestAppPair;
+    let issuer: string;
+    let urlOfB: string;
+    let receiver: LogoutReceiver;
+    let client: { clientId: string; clientSecret?: string };
+
+    before(async () => {
+      const [portA, portB] = [await freePort(), await freePort()];
+      issuer = `http://127.0.0.1:${portA}`;
+      pair = await buildTestAppPair({ port: portA, apiPublicUrl: issuer, oidcIssuer: issuer, portalUrl });
+      await pair.a.listen({ port: portA, host: '127.0.0.1' });
+      await pair.b.listen({ port: portB, host: '127.0.0.1' });
+      urlOfB = `http://127.0.0.1:${portB}`;
+      receiver = await startLogoutReceiver();
+      client = await registerClient(pair.a, {
+        nombre: 'Control Max 360',
+        redirectUris: [redirect],
+        backchannelLogoutUri: receiver.url,
+        primeraParte: true,
+        scopes: ['openid', 'offline_access'],
+      });
+    });
+    after(async () => {
+      await pair.close();
+      await receiver.close();
+    });
+
+    it('"active": "False" on instance 2 ends the portal session on both and logs the partner app out within 5 s', async () => {
+      const admin = await login(pair.a);
+      const acme = await scimCompany(pair.a, admin, 'Minera Dos Instancias S.A.', 'minera-dos-instancias.cl');
+      const person = await insertMember(pair.a, acme.companyId, 'ana.rojas@minera-dos-instancias.cl', 'miembro');
+
+      // Signed in to the portal on instance 1, and to the partner app through the portal's provider.
+      const browser = new TestBrowser(issuer);
+      browser.portalToken = await login(pair.a, person.email, memberPassword);
+      const rp = await serverApp(issuer, client.clientId, client.clientSecret ?? '', redirect);
+      const tokens = await rp.exchange(
+        await browser.signInTo(await rp.authorizationUrl(['openid', 'offline_access'], { prompt: 'consent' })),
+      );
+      const sid = claimsOf(tokens.idToken ?? '').sid;
+      assert.ok(sid, 'the app has a provider session');
+      assert.ok(tokens.refreshToken, 'and a refresh token');
+      const currentUser = (base: string) =>
+        fetch(`${base}/auth/user`, { headers: { authorization: `Bearer ${browser.portalToken}` } });
+      assert.equal((await currentUser(issuer)).status, 200);
+      assert.equal((await currentUser(urlOfB)).status, 200);
+
+      // The directory, on instance 2: finds the person (adopting the member) and deactivates them as Entra ID does.
+      const directory = (method: string, path: string, body?: unknown) =>
+        fetch(`${urlOfB}/scim/v2${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${acme.token}`,
+            ...(body ? { 'content-type': 'application/scim+json' } : {}),
+          },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+      const found = await directory('GET', `/Users?filter=${encodeURIComponent(`userName eq "${person.email}"`)}`);
+      const { Resources } = (await found.json()) as { Resources: { id: string }[] };
+      const id = Resources[0]?.id;
+      assert.ok(id);
+      const started = Date.now();
+      const patched = await directory('PATCH', `/Users/${id}`, {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'Replace', path: 'active', value: 'False' }],
+      });
+      assert.equal(patched.status, 200, await patched.clone().text());
+      assert.equal(((await patched.json()) as { active: boolean }).active, false);
+
+      await waitFor(
+        'the portal session refused on both instances',
+        async () => (await currentUser(issuer)).status === 401 && (await currentUser(urlOfB)).status === 401,
+        5_000,
+        50,
+      );
+      const logoutToken = await waitFor(
+        'the back-channel logout token of the app',
+        () => receiver.tokens.find((jwt) => claimsOf(jwt).sid === sid),
+        Math.max(1, 5_000 - (Date.now() - started)),
+        50,
+      );
+      const elapsed = Date.now() - started;
+      assert.ok(elapsed < 5_000, `took ${elapsed} ms`);
+
+      const claims = await verifiedClaims(logoutToken, issuer);
+      assert.equal(claims.iss, issuer);
+      assert.equal(claims.aud, client.clientId);
+      assert.equal(claims.sub, String(person.id));
+      assert.equal(claims.sid, sid);
+      assert.deepEqual(claims.events, { 'http://schemas.openid.net/event/backchannel-logout': {} });
+      await assert.rejects(rp.client.refreshToken(tokens), /invalid_grant|grant/i, 'the refresh token is refused');
+    });
+  });
