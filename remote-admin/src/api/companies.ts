@@ -4,6 +4,8 @@ import { COMPANY_FALLBACK } from '../texts';
 import type {
   Company,
   CompanyListItem,
+  CompanyProvider,
+  CompanyProviderInput,
   CompanyRole,
   CompanySettings,
   CompanyStatus,
@@ -14,6 +16,9 @@ import type {
   Licence,
   LicenceInput,
   Member,
+  ScimRequest,
+  ScimTokenCreated,
+  ScimTokenList,
   Seat,
   SeatAssigned,
   SeatReportRow,
@@ -152,6 +157,50 @@ export function getSeatReport(id: number): Promise<SeatReportRow[]> {
 
 export function listCompanyAudit(id: number, page: number, limit: number): Promise<Paged<AuditEntry>> {
   return request('get', P.audit(id), { searchParams: { page, limit }, fallback: F.audit });
+}
+
+// The company's own sign-in and its directory (issue 48).
+
+/** The company's provider, or null while it has none (the API's 404 SIN_PROVEEDOR). */
+export async function getProvider(id: number): Promise<CompanyProvider | null> {
+  try {
+    return await request<CompanyProvider>('get', P.provider(id), { fallback: F.provider });
+  } catch (failure) {
+    if (failure instanceof ApiError && failure.status === 404 && failure.code === 'SIN_PROVEEDOR') return null;
+    throw failure;
+  }
+}
+
+/**
+ * Connects or changes the provider: a platform administrator through `admin/…` (which proves the domains it names),
+ * an owner through the company's own route (the domains must be proved already).
+ */
+export function saveProvider(
+  id: number,
+  input: CompanyProviderInput,
+  platform: boolean,
+): Promise<{ redirectUri: string }> {
+  return request('put', platform ? P.platformProvider(id) : P.provider(id), { json: input, fallback: F.saveProvider });
+}
+
+export function removeProvider(id: number, platform: boolean): Promise<void> {
+  return request('delete', platform ? P.platformProvider(id) : P.provider(id), { fallback: F.removeProvider });
+}
+
+export function listScimTokens(id: number): Promise<ScimTokenList> {
+  return request('get', P.scimTokens(id), { fallback: F.scimTokens });
+}
+
+export function createScimToken(id: number, descripcion?: string): Promise<ScimTokenCreated> {
+  return request('post', P.scimTokens(id), { json: descripcion ? { descripcion } : {}, fallback: F.scimToken });
+}
+
+export function revokeScimToken(id: number, tokenId: number): Promise<void> {
+  return request('delete', P.scimToken(id, tokenId), { fallback: F.scimToken });
+}
+
+export function listScimLog(id: number, limit = 50): Promise<{ data: ScimRequest[] }> {
+  return request('get', P.scimLog(id), { searchParams: { limit }, fallback: F.scimLog });
 }
 
 /**

@@ -10,6 +10,8 @@ import {
   mayOpenCompany,
   platformActions,
   companyAuditDetails,
+  companyAuditSource,
+  mayEditAccess,
   reportRowState,
   seatCountsText,
 } from './companies';
@@ -153,5 +155,42 @@ describe('companyAuditDetails', () => {
       'minera.pe · probado por DNS',
     );
     expect(companyAuditDetails('user.create', {}, appName)).toBeNull();
+  });
+});
+
+describe("the company's own sign-in and directory", () => {
+  it('only owners and the platform change them; a company administrator reads', () => {
+    expect(mayEditAccess({ platform: true, role: null })).toBe(true);
+    expect(mayEditAccess({ platform: false, role: 'propietario' })).toBe(true);
+    expect(mayEditAccess({ platform: false, role: 'administrador' })).toBe(false);
+  });
+
+  it("says where an audit entry came from; an entry without 'fuente' is an administrator's", () => {
+    expect(companyAuditSource({ fuente: 'scim' })).toBe('SCIM');
+    expect(companyAuditSource({ fuente: 'proveedor' })).toBe('Proveedor de la empresa');
+    expect(companyAuditSource({ fuente: 'administrador' })).toBe('Administrador');
+    expect(companyAuditSource({})).toBe('Administrador');
+  });
+
+  it('reads the details of the new actions in one line, never the secret', () => {
+    const appName = (id: number) => `App ${id}`;
+    expect(
+      companyAuditDetails(
+        'company.provider_update',
+        {
+          issuer: 'https://login.minera.pe',
+          clientId: 'x',
+          dominios: ['minera.pe', 'andina.pe'],
+          permitirContrasena: true,
+        },
+        appName,
+      ),
+    ).toBe('https://login.minera.pe · minera.pe, andina.pe · también con contraseña');
+    expect(
+      companyAuditDetails('company.member_provision', { fuente: 'scim', userName: 'ana@minera.pe' }, appName),
+    ).toBe('ana@minera.pe');
+    expect(companyAuditDetails('company.scim_token_revoke', { prefijo: 'scim_abcdefg' }, appName)).toBe(
+      'token scim_abcdefg…',
+    );
   });
 });

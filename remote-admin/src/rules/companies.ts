@@ -48,6 +48,8 @@ export type CompanySection =
   | 'invitaciones'
   | 'puestos'
   | 'dominios'
+  | 'acceso'
+  | 'directorio'
   | 'actividad'
   | 'informe'
   | 'ajustes';
@@ -59,6 +61,8 @@ export const COMPANY_SECTIONS: readonly { id: CompanySection; label: string }[] 
   { id: 'puestos', label: TEXT_COMPANY.seats },
   { id: 'licencias', label: TEXT_COMPANY.licences },
   { id: 'dominios', label: TEXT_COMPANY.domains },
+  { id: 'acceso', label: TEXT_COMPANY.access },
+  { id: 'directorio', label: TEXT_COMPANY.directory },
   { id: 'actividad', label: TEXT_COMPANY.activity },
   { id: 'informe', label: TEXT_COMPANY.seatReport },
   { id: 'ajustes', label: TEXT_COMPANY.settings },
@@ -72,6 +76,20 @@ export interface PlatformActions {
 
 export function platformActions(viewer: CompanyViewer): PlatformActions {
   return { sellLicences: viewer.platform, confirmDomains: viewer.platform };
+}
+
+/**
+ * Whether the viewer changes the company's own sign-in and directory (provider, SCIM tokens): its owners and the
+ * platform's administrators; a company administrator only reads them.
+ */
+export function mayEditAccess(viewer: CompanyViewer): boolean {
+  return viewer.platform || viewer.role === 'propietario';
+}
+
+/** Where a company audit entry came from: its `details.fuente` ('scim', 'proveedor'); none is an administrator's. */
+export function companyAuditSource(details: Record<string, unknown>): string {
+  const source = typeof details.fuente === 'string' ? details.fuente : 'administrador';
+  return TEXT_COMPANY.sources[source] ?? source;
 }
 
 /** The companies a person manages (owner or administrator, active), from `GET /auth/user`'s `empresas`. */
@@ -219,6 +237,28 @@ export function companyAuditDetails(
     case 'company.seat_assign':
     case 'company.seat_remove':
       return `${app()} · ${typeof d.email === 'string' ? d.email : T.userNumber(Number(d.userId))}`;
+    case 'company.provider_update':
+      return [
+        d.issuer,
+        Array.isArray(d.dominios) ? d.dominios.join(', ') : null,
+        typeof d.permitirContrasena === 'boolean' ? T.auditPassword(d.permitirContrasena) : null,
+        d.secretoCambiado === true ? T.auditSecretChanged : null,
+      ]
+        .filter((part) => typeof part === 'string' && part)
+        .join(' · ');
+    case 'company.provider_remove':
+      return String(d.issuer ?? '');
+    case 'company.scim_token_create':
+    case 'company.scim_token_revoke':
+      return [typeof d.prefijo === 'string' ? T.auditToken(d.prefijo) : null, d.descripcion]
+        .filter((part) => typeof part === 'string' && part)
+        .join(' · ');
+    case 'company.sign_in':
+    case 'company.identity_link':
+    case 'company.member_provision':
+    case 'company.member_update':
+    case 'company.member_deprovision':
+      return String(d.userName ?? d.email ?? '');
     default:
       return null;
   }

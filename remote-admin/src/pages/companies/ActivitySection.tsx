@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button } from '@portal/shared';
 import { listCompanyAudit, listLicences } from '../../api/companies';
-import { companyAuditDetails } from '../../rules/companies';
+import { companyAuditDetails, companyAuditSource } from '../../rules/companies';
 import { Panel } from '../../components/Page';
 import { COMPANY_FALLBACK, TEXT_ADMIN, TEXT_COMPANY } from '../../texts';
 import { auditActionLabel, auditDetails } from '../dashboard/audit-format';
@@ -12,7 +12,10 @@ import { useLoad } from './useLoad';
 
 const PAGE_SIZE = 20;
 
-/** The company's own audit log: every change to its members, invitations, seats, domains and licences, newest first. */
+/**
+ * The company's own audit log, newest first: every change to its members, invitations, seats, domains, licences, its
+ * own sign-in and directory, and where it came from (an administrator, the company's provider, its SCIM directory).
+ */
 export function ActivitySection({ companyId }: SectionProps) {
   const [page, setPage] = useState(1);
   const log = useLoad(() => listCompanyAudit(companyId, page, PAGE_SIZE), COMPANY_FALLBACK.audit, [companyId, page]);
@@ -30,6 +33,7 @@ export function ActivitySection({ companyId }: SectionProps) {
             columns={[
               TEXT_ADMIN.auditWhen,
               TEXT_COMPANY.activityWho,
+              TEXT_COMPANY.activitySource,
               TEXT_ADMIN.auditWhat,
               TEXT_ADMIN.auditWhom,
               TEXT_ADMIN.auditDetails,
@@ -39,6 +43,7 @@ export function ActivitySection({ companyId }: SectionProps) {
               <tr key={entry.id}>
                 <td className="lead">{new Date(entry.createdAt).toLocaleString('es-ES')}</td>
                 <td data-label={TEXT_COMPANY.activityWho}>{entry.actorEmail}</td>
+                <td data-label={TEXT_COMPANY.activitySource}>{companyAuditSource(entry.details)}</td>
                 <td data-label={TEXT_ADMIN.auditWhat}>{auditActionLabel(entry.action)}</td>
                 <td data-label={TEXT_ADMIN.auditWhom}>{entry.targetLabel ?? `#${entry.targetId}`}</td>
                 <td data-label={TEXT_ADMIN.auditDetails}>

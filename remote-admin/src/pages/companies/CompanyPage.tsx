@@ -15,7 +15,9 @@ import {
 } from '../../rules/companies';
 import { ADMIN_ALERT_MS, COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
 import { StatusPill } from './CompanyTable';
+import { AccessSection } from './AccessSection';
 import { ActivitySection } from './ActivitySection';
+import { DirectorySection } from './DirectorySection';
 import { DomainsSection } from './DomainsSection';
 import { InvitationsSection } from './InvitationsSection';
 import { LicencesSection } from './LicencesSection';
@@ -117,6 +119,8 @@ export default function CompanyPage() {
             <LicencesSection {...props} licences={licences.data} error={licences.error} reload={licences.reload} />
           )}
           {section === 'dominios' && <DomainsSection {...props} />}
+          {section === 'acceso' && <AccessSection {...props} />}
+          {section === 'directorio' && <DirectorySection {...props} />}
           {section === 'actividad' && <ActivitySection {...props} />}
           {section === 'informe' && <ReportSection {...props} companyName={data.nombre} />}
           {section === 'ajustes' && (

@@ -10,6 +10,7 @@ import { platformActions } from '../../rules/companies';
 import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
 import type { SectionProps } from './CompanyPage';
 import { SectionHead, StatusPill } from './CompanyTable';
+import { CopyButton } from './CopyButton';
 import { LoadState } from './LoadState';
 import { useLoad } from './useLoad';
 
@@ -43,7 +44,6 @@ export function DomainsSection({ companyId, viewer, announce }: SectionProps) {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [rowError, setRowError] = useState<string | null>(null);
-  const [copied, setCopied] = useState<string | null>(null);
   const close = useCallback(() => setDialog(null), []);
 
   const verify = async (domain: Domain) => {
@@ -57,15 +57,6 @@ export function DomainsSection({ companyId, viewer, announce }: SectionProps) {
       setRowError(errorMessage(failure, COMPANY_FALLBACK.domain));
     } finally {
       setBusy(null);
-    }
-  };
-
-  const copy = async (text: string) => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopied(text);
-    } catch {
-      setRowError(TEXT_COMPANY.copyFailed);
     }
   };
 
@@ -106,13 +97,10 @@ export function DomainsSection({ companyId, viewer, announce }: SectionProps) {
                           <code>{value}</code>
                         </dd>
                         <dd>
-                          <Button
-                            $variant="secondary"
-                            aria-label={TEXT_COMPANY.copyOf(`${label.toLowerCase()} de ${domain.dominio}`)}
-                            onClick={() => void copy(value)}
-                          >
-                            {copied === value ? TEXT_COMPANY.copied : TEXT_COMPANY.copy}
-                          </Button>
+                          <CopyButton
+                            text={value}
+                            label={TEXT_COMPANY.copyOf(`${label.toLowerCase()} de ${domain.dominio}`)}
+                          />
                         </dd>
                       </div>
                     ))}
