@@ -1,9 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IdentityProvider } from '../../db/schema.js';
 
-/** What the browser carries between the start of a Google/Apple sign-in and the provider's answer. */
+/** What the browser carries between the start of a Google/Apple (or a company's own) sign-in and the provider's answer. */
 export interface SignInTransaction {
-  provider: IdentityProvider;
+  /** 'empresa': a company's own provider (routes/auth/company.ts), named by `companyId`. */
+  provider: IdentityProvider | 'empresa';
+  companyId?: number;
   state: string;
   nonce: string;
   codeVerifier: string;

@@ -1,13 +1,12 @@
-import { hkdfSync } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
 import { Type } from 'typebox';
-import { isAllowedRedirect } from '@portal/contracts/redirect/allow-list';
 import { isAllowedPicture } from '@portal/contracts/users/picture';
 import type { IdentityProvider } from '../../../db/schema.js';
+import { allowedRedirect as allowed, portalPage, transactionCookieKey } from '../../../lib/oauth/portal-return.js';
 import { openTransaction, sealTransaction, type SignInTransaction } from '../../../lib/oauth/transaction-cookie.js';
 import {
   ConfiguredProviders,
@@ -62,30 +61,15 @@ const isTrue = (value: unknown) => value === true || value === 'true';
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const providers = configuredProviders(app.config);
   const secure = app.config.apiPublicUrl.startsWith('https://');
-  const cookieKey = Buffer.from(
-    hkdfSync(
-      'sha256',
-      app.signingKey.privateKey.export({ type: 'pkcs8', format: 'der' }),
-      Buffer.alloc(0),
-      'portal oauth transaction',
-      32,
-    ),
-  );
+  const cookieKey = transactionCookieKey(app.signingKey.privateKey);
   const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
 
   await app.register(cookie);
   // Apple posts its answer as a form.
   await app.register(formbody, { bodyLimit: 16 * 1024 });
 
-  const allowedRedirect = (raw: string | undefined) =>
-    raw && isAllowedRedirect(raw, app.config.redirectAllowList) ? raw : null;
-
-  /** A page of the portal with query parameters (a return's one-time code, never a session token). */
-  const portal = (path: string, query: Record<string, string | null>) => {
-    const url = new URL(path, app.config.portalUrl);
-    for (const [key, value] of Object.entries(query)) if (value) url.searchParams.set(key, value);
-    return url.href;
-  };
+  const allowedRedirect = (raw: string | undefined) => allowed(raw, app.config.redirectAllowList);
+  const portal = (path: string, query: Record<string, string | null>) => portalPage(app.config.portalUrl, path, query);
   /**
    * A failure names Apple in the portal's address (`provider=apple`), so its screens say Apple;
    * Google, the spec's case, keeps the spec's addresses unchanged.
