@@ -1,7 +1,9 @@
 // A real OpenID Connect identity provider (oidc-provider) on 127.0.0.1 standing in for Google or Apple in tests.
 // Configured like the real ones where the portal can tell: Google answers to the callback with a GET and a client
 // secret string; Apple answers with a form POST, wants the ES256 JWT client secret Apple requires (checked here
-// against the test key), writes email_verified as a string and sends the name only on the first authorization.
+// against the test key), writes email_verified as a string and sends the name only on the first authorization. A
+// company's provider (kind 'company') is like Entra ID: a GET answer, a client secret sent with HTTP Basic (or POST),
+// and no email_verified claim unless the test account sets one.
 import { once } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +15,8 @@ export interface TestAccount {
   /** The subject: stays the same when the email at the provider changes. */
   sub: string;
   email: string;
-  emailVerified: boolean;
+  /** The company kind sends the claim only when this is set; the others always send it. */
+  emailVerified?: boolean;
   givenName?: string;
   familyName?: string;
   /** Google's `picture` claim (the profile scope); Apple sends none. */
@@ -21,7 +24,7 @@ export interface TestAccount {
 }
 
 export interface IdentityProviderOptions {
-  kind: 'google' | 'apple';
+  kind: 'google' | 'apple' | 'company';
   port?: number;
   /**
    * The host name of its issuer (it listens on 127.0.0.1 either way): the browser suite names it as it names the API
@@ -59,7 +62,8 @@ function readBody(request: IncomingMessage): Promise<string> {
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function loginPage(kind: string, uid: string, problem?: string): string {
-  const brand = kind === 'google' ? 'Google de pruebas' : 'Apple de pruebas';
+  const brand =
+    kind === 'google' ? 'Google de pruebas' : kind === 'apple' ? 'Apple de pruebas' : 'Acceso de empresa de pruebas';
   return `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>${brand}</title></head><body>
 <h1>${brand}</h1>
 ${problem ? `<p role="alert">${escapeHtml(problem)}</p>` : ''}
@@ -78,9 +82,10 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
   await once(server, 'listening');
   const issuer = `http://${options.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
   const apple = options.kind === 'apple';
+  const company = options.kind === 'company';
   // Apple-like: the secret the client's JWT is swapped for once checked, so oidc-provider can compare strings.
   const registeredSecret = apple ? randomBytes(24).toString('hex') : options.clientSecret;
-  if (!registeredSecret) throw new Error('clientSecret es obligatorio para el proveedor tipo Google');
+  if (!registeredSecret) throw new Error('clientSecret es obligatorio para los proveedores tipo Google y empresa');
 
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const signingJwk = { ...(await exportJWK(privateKey)), kid: 'idp-test', alg: 'RS256', use: 'sig' };
@@ -93,7 +98,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
         redirect_uris: options.redirectUris,
         response_types: ['code'],
         grant_types: ['authorization_code'],
-        token_endpoint_auth_method: 'client_secret_post',
+        token_endpoint_auth_method: company ? 'client_secret_basic' : 'client_secret_post',
       },
     ],
     jwks: { keys: [signingJwk] },
@@ -120,7 +125,11 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
           return {
             sub,
             email: account.email,
-            email_verified: apple ? String(account.emailVerified) : account.emailVerified,
+            email_verified: apple
+              ? String(account.emailVerified)
+              : company && account.emailVerified === undefined
+                ? undefined
+                : account.emailVerified,
             given_name: account.givenName,
             family_name: account.familyName,
             name: [account.givenName, account.familyName].filter(Boolean).join(' ') || undefined,

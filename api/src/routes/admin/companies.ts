@@ -1,6 +1,11 @@
+import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { createCompany, listCompanies, updateCompany } from '../../domain/companies/companies.js';
+import { companyNotFound, createCompany, listCompanies, updateCompany } from '../../domain/companies/companies.js';
 import { createLicence, updateLicence } from '../../domain/companies/licences.js';
+import { companyStatus } from '../../domain/companies/access.js';
+import { removeConnection, saveConnection } from '../../domain/companies/sign-in/connections.js';
+import { providerSecretKey } from '../../domain/companies/sign-in/secret.js';
+import { ProviderBody, ProviderSaved } from '../../schemas/company-provider.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { adminErrors, ErrorRef, Page, bearerSecurity as security } from '../../schemas/common.js';
 import {
@@ -94,6 +99,61 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => updateLicence(app.db, signedIn(request), request.params.id, request.params.idApp, request.body),
+  );
+
+  // The company's own sign-in, set by a platform administrator: the listed domains are proved for the company by this
+  // call (domain/companies/sign-in/connections.ts).
+  const providerSecret = providerSecretKey(app.signingKey.privateKey);
+  const redirectUri = `${app.config.apiPublicUrl}/auth/empresa/callback`;
+  const existing = async (companyId: number) => {
+    const status = await companyStatus(app.db, companyId);
+    if (!status) throw companyNotFound();
+    return status;
+  };
+
+  app.put(
+    '/:id/proveedor',
+    {
+      schema: {
+        summary:
+          'Conecta o cambia el acceso propio de una empresa; prueba para ella los dominios indicados (409 DOMINIO_DE_OTRA_EMPRESA si otra ya probó uno)',
+        tags,
+        security,
+        params: CompanyParams,
+        body: ProviderBody,
+        response: { 200: ProviderSaved, 404: ErrorRef, 409: ErrorRef, ...adminErrors },
+      },
+    },
+    async (request) => {
+      const companyId = request.params.id;
+      const status = await existing(companyId);
+      await saveConnection(
+        app.db,
+        providerSecret,
+        signedIn(request),
+        { companyId, platform: true, role: null, status },
+        request.body,
+      );
+      return { redirectUri };
+    },
+  );
+
+  app.delete(
+    '/:id/proveedor',
+    {
+      schema: {
+        summary: 'Quita el acceso propio de una empresa; los vínculos de sus personas se conservan',
+        tags,
+        security,
+        params: CompanyParams,
+        response: { 204: Type.Null(), 404: ErrorRef, ...adminErrors },
+      },
+    },
+    async (request, reply) => {
+      await existing(request.params.id);
+      await removeConnection(app.db, signedIn(request), request.params.id);
+      return reply.code(204).send(null);
+    },
   );
 };
 

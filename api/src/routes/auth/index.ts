@@ -8,6 +8,7 @@ import { CurrentUser, LoginBody, PendingSignIn, Session } from '../../schemas/au
 import { SecondStepRequired } from '../../schemas/security.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
 import accountStatusRoutes from './account-status.js';
+import companySignInRoutes from './company.js';
 import oauthRoutes from './oauth/index.js';
 import partnerTokenRoutes from './partner-token.js';
 import passkeyRoutes from './passkeys.js';
@@ -16,6 +17,8 @@ import passwordRoutes from './passwords.js';
 import profileRoutes from './profile.js';
 import { recordLockout, refusedSignIn } from '../../domain/sign-in/lockouts.js';
 import { signInMessages } from '../../domain/sign-in/messages.js';
+import { connectionForEmail } from '../../domain/companies/sign-in/connections.js';
+import { companySignInMessages } from '../../domain/companies/sign-in/messages.js';
 import { registrationWithPassword } from '../../domain/registration/pending-registrations.js';
 import {
   type CurrentUserView,
@@ -62,6 +65,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const email = normalizeEmail(request.body.email);
+      // A company that asks its people to come in through its own provider: refused before any account is read or any
+      // password checked, so the answer is the same whether the account exists or not.
+      const company = await connectionForEmail(app.db, email);
+      if (company && !company.allowPassword) {
+        app.metrics.signIn('password', 'refused');
+        throw new HttpError(403, companySignInMessages.passwordRefused(company.name), 'ACCESO_EMPRESA_OBLIGATORIO');
+      }
       // The account is looked up before the attempt is taken: a lookup that hangs with the database holds no slot,
       // so an outage answers 503 and never starts a lock (known account or not, the same lookup runs).
       const user = await findUserByEmail(app.db, email);
@@ -187,6 +197,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(passwordRoutes);
   await app.register(profileRoutes);
   await app.register(oauthRoutes);
+  await app.register(companySignInRoutes);
   await app.register(partnerTokenRoutes);
   await app.register(accountStatusRoutes);
   await app.register(sessionRoutes);

@@ -1,0 +1,286 @@
+// A company's connection to its own OpenID Connect provider (Entra ID, Okta, Google Workspace…): who may set it, the
+// domains it answers for, its sealed secret, and the lookups the sign-in pages make by an email's domain.
+import { randomBytes } from 'node:crypto';
+import { domainToASCII } from 'node:url';
+import { and, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import { companies, companyDomains, companyIdentityProviders, companySignInDomains } from '../../../db/schema.js';
+import { HttpError } from '../../../lib/errors.js';
+import { type AuditActor, recordAudit } from '../../accounts/audit.js';
+import type { CompanyAccess } from '../access.js';
+import { claimableDomain } from '../domains.js';
+import { companyMessages } from '../messages.js';
+import { discoverProvider, discoveryUrl, failureReason, issuerAllowed } from './discovery.js';
+import { companySignInMessages as M } from './messages.js';
+import { openSecret, sealSecret } from './secret.js';
+
+export interface ConnectionInput {
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  dominios: string[];
+  permitirContrasena: boolean;
+}
+
+export const noProvider = () => new HttpError(404, M.noProvider, 'SIN_PROVEEDOR');
+
+/** A domain as company_domains keeps it: trimmed, lower-case, IDN in ASCII, without the root's final dot. */
+export const storedDomain = (input: string) => domainToASCII(input.trim().toLowerCase().replace(/\.$/, ''));
+
+/** The domain of an email address as stored, or '' when it has none. */
+export function emailDomain(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at < 0 ? '' : storedDomain(email.slice(at + 1));
+}
+
+const ofAnotherCompany = (domain: string) =>
+  new HttpError(409, companyMessages.domainOfAnotherCompany(domain), 'DOMINIO_DE_OTRA_EMPRESA');
+
+const isUniqueViolation = (error: unknown) =>
+  ((error as { cause?: { code?: string } }).cause ?? (error as { code?: string })).code === '23505';
+
+/**
+ * Saves the connection (the company's one): a platform administrator's call also proves each listed domain for the
+ * company (409 DOMINIO_DE_OTRA_EMPRESA for one another company proved); an owner may list only domains the company has
+ * already proved (409 DOMINIO_NO_VERIFICADO). Discovery is read before anything is written (400
+ * PROVEEDOR_INALCANZABLE). The secret is required for a new connection and kept when an update leaves it out.
+ */
+export async function saveConnection(
+  db: Db,
+  secretKey: Buffer,
+  actor: AuditActor,
+  access: CompanyAccess,
+  input: ConnectionInput,
+): Promise<void> {
+  const { companyId } = access;
+  const issuer = input.issuer.trim();
+  const clientId = input.clientId.trim();
+  if (!issuerAllowed(issuer)) throw new HttpError(400, M.issuerInvalid, 'EMISOR_INVALIDO');
+  const domains = [
+    ...new Set(input.dominios.map((domain) => (access.platform ? claimableDomain(domain) : storedDomain(domain)))),
+  ];
+  if (domains.length < 1 || domains.length > 20 || domains.some((domain) => !domain))
+    throw new HttpError(400, M.domainsInvalid, 'DOMINIOS_INVALIDOS');
+
+  const [existing] = await db
+    .select({ sealed: companyIdentityProviders.clientSecretSealed })
+    .from(companyIdentityProviders)
+    .where(eq(companyIdentityProviders.companyId, companyId));
+  const newSecret = input.clientSecret?.trim() || undefined;
+  if (!newSecret && !existing) throw new HttpError(400, M.secretRequired, 'SECRETO_OBLIGATORIO');
+
+  // Checked before discovery, so a refusal costs no request to someone else's server.
+  if (access.platform) {
+    const taken = await db
+      .select({ domain: companyDomains.domain })
+      .from(companyDomains)
+      .where(
+        and(
+          inArray(companyDomains.domain, domains),
+          isNotNull(companyDomains.verifiedAt),
+          ne(companyDomains.companyId, companyId),
+        ),
+      );
+    if (taken[0]) throw ofAnotherCompany(taken[0].domain);
+  } else {
+    const proved = await db
+      .select({ domain: companyDomains.domain })
+      .from(companyDomains)
+      .where(
+        and(
+          eq(companyDomains.companyId, companyId),
+          inArray(companyDomains.domain, domains),
+          isNotNull(companyDomains.verifiedAt),
+        ),
+      );
+    const missing = domains.find((domain) => !proved.some((row) => row.domain === domain));
+    if (missing) throw new HttpError(409, M.domainNotProved(missing), 'DOMINIO_NO_VERIFICADO');
+  }
+
+  const secret = newSecret ?? openSecret(secretKey, companyId, existing?.sealed ?? '');
+  try {
+    await discoverProvider(issuer, clientId, secret);
+  } catch (error) {
+    throw new HttpError(400, M.unreachable(discoveryUrl(issuer), failureReason(error)), 'PROVEEDOR_INALCANZABLE');
+  }
+
+  try {
+    await db.transaction(async (tx) => {
+      // The company's row, locked: two saves of one company run one after the other.
+      await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, companyId)).for('update');
+      if (access.platform) {
+        for (const domain of domains) {
+          const [row] = await tx
+            .insert(companyDomains)
+            .values({
+              companyId,
+              domain,
+              verificationToken: randomBytes(24).toString('base64url'),
+              verifiedAt: new Date(),
+              verifiedBy: 'admin',
+            })
+            .onConflictDoUpdate({
+              target: [companyDomains.companyId, companyDomains.domain],
+              set: {
+                verifiedAt: sql`coalesce(${companyDomains.verifiedAt}, now())`,
+                verifiedBy: sql`coalesce(${companyDomains.verifiedBy}, 'admin')`,
+              },
+            })
+            .returning({ verifiedBy: companyDomains.verifiedBy, verifiedAt: companyDomains.verifiedAt });
+          if (!row) throw new Error('domain not saved');
+        }
+        await recordAudit(tx, actor, [
+          {
+            action: 'company.domain_verify',
+            target: { type: 'company', id: companyId },
+            details: { dominios: domains, by: 'admin', via: 'proveedor' },
+            companyId,
+          },
+        ]);
+      }
+      const sealed = newSecret ? sealSecret(secretKey, companyId, newSecret) : (existing?.sealed as string);
+      await tx
+        .insert(companyIdentityProviders)
+        .values({ companyId, issuer, clientId, clientSecretSealed: sealed, allowPassword: input.permitirContrasena })
+        .onConflictDoUpdate({
+          target: companyIdentityProviders.companyId,
+          set: {
+            issuer,
+            clientId,
+            clientSecretSealed: sealed,
+            allowPassword: input.permitirContrasena,
+            lastError: null,
+            lastErrorAt: null,
+            updatedAt: sql`now()`,
+          },
+        });
+      await tx.delete(companySignInDomains).where(eq(companySignInDomains.companyId, companyId));
+      await tx.insert(companySignInDomains).values(domains.map((domain) => ({ companyId, domain })));
+      await recordAudit(tx, actor, [
+        {
+          action: 'company.provider_update',
+          target: { type: 'company', id: companyId },
+          details: {
+            issuer,
+            clientId,
+            dominios: domains,
+            permitirContrasena: input.permitirContrasena,
+            secretoCambiado: newSecret !== undefined,
+            fuente: 'administrador',
+          },
+          companyId,
+        },
+      ]);
+    });
+  } catch (error) {
+    // Another company proved one of the domains meanwhile (the unique index on proved domains decides).
+    if (isUniqueViolation(error)) throw ofAnotherCompany(domains.join(', '));
+    throw error;
+  }
+}
+
+/** The connection as its administrators read it (never its secret). */
+export async function connectionView(db: Db, companyId: number, redirectUri: string) {
+  const [row] = await db
+    .select({
+      issuer: companyIdentityProviders.issuer,
+      clientId: companyIdentityProviders.clientId,
+      allowPassword: companyIdentityProviders.allowPassword,
+      lastError: companyIdentityProviders.lastError,
+      lastErrorAt: companyIdentityProviders.lastErrorAt,
+      lastSignInAt: companyIdentityProviders.lastSignInAt,
+      updatedAt: companyIdentityProviders.updatedAt,
+      domains: sql<
+        string[]
+      >`coalesce((select array_agg(${companySignInDomains.domain} order by ${companySignInDomains.domain}) from ${companySignInDomains} where ${companySignInDomains.companyId} = ${companyIdentityProviders.companyId}), '{}')`,
+    })
+    .from(companyIdentityProviders)
+    .where(eq(companyIdentityProviders.companyId, companyId));
+  if (!row) throw noProvider();
+  const iso = (value: Date | string | null) => (value ? new Date(value).toISOString() : null);
+  return {
+    issuer: row.issuer,
+    clientId: row.clientId,
+    dominios: row.domains,
+    permitirContrasena: row.allowPassword,
+    redirectUri,
+    ultimoError: row.lastError,
+    ultimoErrorEn: iso(row.lastErrorAt),
+    ultimoAcceso: iso(row.lastSignInAt),
+    actualizado: new Date(row.updatedAt).toISOString(),
+  };
+}
+
+/** Removes the connection; the links of its people stay (connecting again keeps them). */
+export async function removeConnection(db: Db, actor: AuditActor, companyId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(companyIdentityProviders)
+      .where(eq(companyIdentityProviders.companyId, companyId))
+      .returning({ issuer: companyIdentityProviders.issuer, clientId: companyIdentityProviders.clientId });
+    if (!removed[0]) throw noProvider();
+    await recordAudit(tx, actor, [
+      {
+        action: 'company.provider_remove',
+        target: { type: 'company', id: companyId },
+        details: { issuer: removed[0].issuer, clientId: removed[0].clientId, fuente: 'administrador' },
+        companyId,
+      },
+    ]);
+  });
+}
+
+/** Keeps a sign-in's failure for the company's administrators (a Spanish text). */
+export async function recordProviderError(db: Db, companyId: number, text: string): Promise<void> {
+  await db
+    .update(companyIdentityProviders)
+    .set({ lastError: text.slice(0, 500), lastErrorAt: new Date() })
+    .where(eq(companyIdentityProviders.companyId, companyId));
+}
+
+/**
+ * The active company whose connection answers for the email's domain: one query on the unique domain index. What the
+ * sign-in page asks (GET /auth/empresa/acceso) and what a password sign-in checks first.
+ */
+export async function connectionForEmail(
+  db: Db,
+  email: string,
+): Promise<{ companyId: number; name: string; allowPassword: boolean } | undefined> {
+  const domain = emailDomain(email);
+  if (!domain) return undefined;
+  const [row] = await db
+    .select({
+      companyId: companies.id,
+      name: companies.name,
+      allowPassword: companyIdentityProviders.allowPassword,
+    })
+    .from(companySignInDomains)
+    .innerJoin(companyIdentityProviders, eq(companyIdentityProviders.companyId, companySignInDomains.companyId))
+    .innerJoin(companies, eq(companies.id, companySignInDomains.companyId))
+    .where(and(eq(companySignInDomains.domain, domain), eq(companies.status, 'active')));
+  return row;
+}
+
+/** Everything a sign-in needs of a company's connection, with the secret opened; undefined when there is none. */
+export async function signInConnection(db: Db, secretKey: Buffer, companyId: number) {
+  const [row] = await db
+    .select({
+      companyId: companies.id,
+      name: companies.name,
+      status: companies.status,
+      issuer: companyIdentityProviders.issuer,
+      clientId: companyIdentityProviders.clientId,
+      sealed: companyIdentityProviders.clientSecretSealed,
+      updatedAt: companyIdentityProviders.updatedAt,
+      domains: sql<
+        string[]
+      >`coalesce((select array_agg(${companySignInDomains.domain}) from ${companySignInDomains} where ${companySignInDomains.companyId} = ${companies.id}), '{}')`,
+    })
+    .from(companyIdentityProviders)
+    .innerJoin(companies, eq(companies.id, companyIdentityProviders.companyId))
+    .where(eq(companyIdentityProviders.companyId, companyId));
+  if (!row) return undefined;
+  const { sealed, ...rest } = row;
+  return { ...rest, clientSecret: openSecret(secretKey, companyId, sealed) };
+}
+export type SignInConnection = NonNullable<Awaited<ReturnType<typeof signInConnection>>>;

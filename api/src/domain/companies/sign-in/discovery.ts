@@ -1,0 +1,62 @@
+// The OpenID Connect client of a company's provider: discovery read with a 5 s deadline (before a connection is saved,
+// and at a sign-in), the client secret sent as the provider says it takes it (HTTP Basic unless it only lists POST).
+import * as client from 'openid-client';
+
+/** How long discovery and the token exchange may take (seconds). */
+export const providerTimeoutSeconds = 5;
+
+/** http:// only for loopback hosts, as config.ts allows for GOOGLE_ISSUER. */
+export function issuerAllowed(raw: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password || url.search || url.hash) return false;
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  return url.protocol === 'https:' || (url.protocol === 'http:' && loopback);
+}
+
+/** Where discovery is read: the issuer's `/.well-known/openid-configuration` (OpenID Connect Discovery 1.0 §4). */
+export function discoveryUrl(issuer: string): string {
+  return `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+}
+
+/** A short reason for a discovery or token failure, in Spanish, without anything the provider sent back verbatim. */
+export function failureReason(error: unknown): string {
+  if (error instanceof client.ResponseBodyError) return `respondió ${error.status} ${error.error}`.slice(0, 200);
+  const name = (error as { name?: string })?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') return `sin respuesta en ${providerTimeoutSeconds} s`;
+  const cause = (error as { cause?: { code?: string } })?.cause?.code;
+  if (cause) return `error de red ${cause}`.slice(0, 200);
+  if (error instanceof client.ClientError) return `respuesta no válida: ${error.code ?? error.message}`.slice(0, 200);
+  if (error instanceof TypeError) return 'no se pudo conectar';
+  return 'respuesta no válida';
+}
+
+/** Discovery of `issuer` and a client for it with `clientId` and `clientSecret`; throws as openid-client does. */
+export async function discoverProvider(
+  issuer: string,
+  clientId: string,
+  clientSecret: string,
+): Promise<client.Configuration> {
+  const insecure = issuer.startsWith('http://');
+  const discovered = await client.discovery(new URL(issuer), clientId, undefined, undefined, {
+    execute: insecure ? [client.allowInsecureRequests] : [],
+    timeout: providerTimeoutSeconds,
+  });
+  const server = discovered.serverMetadata();
+  const methods = server.token_endpoint_auth_methods_supported;
+  const post =
+    Array.isArray(methods) && !methods.includes('client_secret_basic') && methods.includes('client_secret_post');
+  const configuration = new client.Configuration(
+    server,
+    clientId,
+    { client_secret: clientSecret },
+    post ? client.ClientSecretPost(clientSecret) : client.ClientSecretBasic(clientSecret),
+  );
+  if (insecure) client.allowInsecureRequests(configuration);
+  configuration.timeout = providerTimeoutSeconds;
+  return configuration;
+}
