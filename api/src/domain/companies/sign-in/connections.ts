@@ -2,7 +2,7 @@
 // domains it answers for, its sealed secret, and the lookups the sign-in pages make by an email's domain.
 import { randomBytes } from 'node:crypto';
 import { domainToASCII } from 'node:url';
-import { and, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { companies, companyDomains, companyIdentityProviders, companySignInDomains } from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
@@ -179,6 +179,16 @@ export async function saveConnection(
   }
 }
 
+/** The domains the company's connection answers for, in alphabetical order. */
+async function domainsOf(db: Db, companyId: number): Promise<string[]> {
+  const rows = await db
+    .select({ domain: companySignInDomains.domain })
+    .from(companySignInDomains)
+    .where(eq(companySignInDomains.companyId, companyId))
+    .orderBy(asc(companySignInDomains.domain));
+  return rows.map((row) => row.domain);
+}
+
 /** The connection as its administrators read it (never its secret). */
 export async function connectionView(db: Db, companyId: number, redirectUri: string) {
   const [row] = await db
@@ -190,18 +200,16 @@ export async function connectionView(db: Db, companyId: number, redirectUri: str
       lastErrorAt: companyIdentityProviders.lastErrorAt,
       lastSignInAt: companyIdentityProviders.lastSignInAt,
       updatedAt: companyIdentityProviders.updatedAt,
-      domains: sql<
-        string[]
-      >`coalesce((select array_agg(${companySignInDomains.domain} order by ${companySignInDomains.domain}) from ${companySignInDomains} where ${companySignInDomains.companyId} = ${companyIdentityProviders.companyId}), '{}')`,
     })
     .from(companyIdentityProviders)
     .where(eq(companyIdentityProviders.companyId, companyId));
   if (!row) throw noProvider();
+  const domains = await domainsOf(db, companyId);
   const iso = (value: Date | string | null) => (value ? new Date(value).toISOString() : null);
   return {
     issuer: row.issuer,
     clientId: row.clientId,
-    dominios: row.domains,
+    dominios: domains,
     permitirContrasena: row.allowPassword,
     redirectUri,
     ultimoError: row.lastError,
@@ -272,15 +280,12 @@ export async function signInConnection(db: Db, secretKey: Buffer, companyId: num
       clientId: companyIdentityProviders.clientId,
       sealed: companyIdentityProviders.clientSecretSealed,
       updatedAt: companyIdentityProviders.updatedAt,
-      domains: sql<
-        string[]
-      >`coalesce((select array_agg(${companySignInDomains.domain}) from ${companySignInDomains} where ${companySignInDomains.companyId} = ${companies.id}), '{}')`,
     })
     .from(companyIdentityProviders)
     .innerJoin(companies, eq(companies.id, companyIdentityProviders.companyId))
     .where(eq(companyIdentityProviders.companyId, companyId));
   if (!row) return undefined;
   const { sealed, ...rest } = row;
-  return { ...rest, clientSecret: openSecret(secretKey, companyId, sealed) };
+  return { ...rest, domains: await domainsOf(db, companyId), clientSecret: openSecret(secretKey, companyId, sealed) };
 }
 export type SignInConnection = NonNullable<Awaited<ReturnType<typeof signInConnection>>>;
