@@ -16,6 +16,9 @@ import { listRoutes, type Schema } from './helpers/hostile.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/identity-provider.js';
 import { collectingLogs, textsOf } from './helpers/logs.js';
 import { OAuthBrowser, type Hop } from './helpers/oauth-browser.js';
+import { companySignIn } from './helpers/company-sign-in.js';
+import { addMember } from '../src/domain/companies/members.js';
+import { findUserByEmail } from '../src/domain/accounts/queries.js';
 import { type OidcTestApi, portalUrl, registerClient, serverApp, startOidcApi, TestBrowser } from './helpers/oidc.js';
 import { freePort } from './helpers/processes.js';
 import { SoftAuthenticator } from './helpers/soft-authenticator.js';
@@ -28,6 +31,7 @@ const applePem = generateKeyPairSync('ec', { namedCurve: 'P-256' })
   .privateKey.export({ type: 'pkcs8', format: 'pem' })
   .toString();
 const googleSecret = 'secreto-de-google-que-nadie-debe-leer';
+const companySecret = 'secreto-del-acceso-de-empresa-nadie-lo-lee';
 const partner = 'https://socio.example.com/entrada';
 
 /** One client's journey through some routes: the routes it covers, and what it runs answering the secrets it used. */
@@ -43,6 +47,7 @@ forEachBackend((backend) =>
     let api: OidcTestApi;
     let google: IdentityProvider;
     let appleIdp: IdentityProvider;
+    let companyIdp: IdentityProvider;
     let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
     const logs = collectingLogs();
     const mails: OutgoingMail[] = [];
@@ -63,6 +68,14 @@ forEachBackend((backend) =>
         redirectUris: [`${issuer}/auth/apple/callback`],
         apple: { ...apple, privateKeyPem: applePem },
       });
+      companyIdp = await startIdentityProvider({
+        kind: 'company',
+        clientId: 'portal-empresa',
+        clientSecret: companySecret,
+        redirectUris: [`${issuer}/auth/empresa/callback`],
+      });
+      companyIdp.setAccount({ sub: 'empleado-log', email: 'empleado-log@registro-empresa.pe' });
+      companyIdp.setAccount({ sub: 'cuenta-log', email: 'cuenta-log@registro-empresa.pe' });
       for (const idp of [google, appleIdp])
         idp.setAccount({ sub: 'sujeto-log', email: 'social-log@correo.test', emailVerified: true, givenName: 'Lía' });
       stripe = await startStripeStandIn();
@@ -93,7 +106,7 @@ forEachBackend((backend) =>
     });
     after(async () => {
       await api?.close();
-      await Promise.all([google?.close(), appleIdp?.close(), stripe?.close()]);
+      await Promise.all([google?.close(), appleIdp?.close(), companyIdp?.close(), stripe?.close()]);
     });
 
     const call = (
@@ -354,6 +367,83 @@ forEachBackend((backend) =>
           const stray = 'codigo-de-apple-por-get-nadie-lo-lee';
           assert.equal((await call('GET', `/auth/apple/callback?code=${stray}&state=estado-falso-1`)).statusCode, 302);
           return [...secrets, stray, 'estado-falso-1'];
+        },
+      },
+      {
+        name: "a company's own sign-in: its client secret, the provider's code and state, the cookie, the return and the link",
+        routes: [
+          'PUT /admin/empresas/:id/proveedor',
+          'PUT /empresas/:id/proveedor',
+          'GET /auth/empresa/callback',
+          'POST /auth/empresa/vincular',
+        ],
+        async run() {
+          const admin = await signIn(adminEmail, adminPassword);
+          const { id } = ok(
+            await call('POST', '/admin/empresas', { token: admin, payload: { nombre: 'Registro SA' } }),
+            201,
+          );
+          const connection = {
+            issuer: companyIdp.issuer,
+            clientId: 'portal-empresa',
+            clientSecret: companySecret,
+            dominios: ['registro-empresa.pe'],
+            permitirContrasena: true,
+          };
+          ok(await call('PUT', `/admin/empresas/${id}/proveedor`, { token: admin, payload: connection }));
+          const owner = await newAccount('clave-de-la-duena-nadie-la-lee');
+          await addMember(
+            api.app.db,
+            id,
+            (await findUserByEmail(api.app.db, owner.email))?.id as number,
+            'propietario',
+          );
+          ok(await call('PUT', `/empresas/${id}/proveedor`, { token: owner.token, payload: connection }));
+
+          const secrets: string[] = [companySecret, 'clave-de-la-duena-nadie-la-lee', admin, owner.token];
+          const apiHost = new URL(api.issuer).host;
+          const walk = async (sub: string) => {
+            const who = new OAuthBrowser({ app: api.app, apiUrl: api.issuer, portalUrl });
+            const kept = (hop: Hop) => {
+              for (const field of ['code', 'state']) {
+                const value = hop.url.searchParams.get(field);
+                if (value) secrets.push(value);
+              }
+              const cookie = who.cookies(apiHost).get('portal_oauth_empresa');
+              assert.ok(cookie, 'the sign-in cookie goes with the return');
+              secrets.push(cookie);
+              return hop;
+            };
+            const landed = await companySignIn(who, api.issuer, `${sub}@registro-empresa.pe`, sub, { intercept: kept });
+            secrets.push(who.secret);
+            return { who, landed };
+          };
+          // A new person: the return's code, redeemed for a session.
+          const first = await walk('empleado-log');
+          const code = first.landed.searchParams.get('code');
+          assert.ok(code, first.landed.href);
+          const token = accessToken(
+            await call('POST', '/auth/social/canjear', { payload: { code, secret: first.who.secret } }),
+          );
+          secrets.push(code, token);
+          // An account with a password: the link's code, confirmed signed in to that account.
+          await createUser(api.app, {
+            email: 'cuenta-log@registro-empresa.pe',
+            password: 'clave-de-la-cuenta-nadie-la-lee',
+            status: 'active',
+          });
+          const second = await walk('cuenta-log');
+          const codigo = second.landed.searchParams.get('vincular');
+          assert.ok(codigo, second.landed.href);
+          const account = await signIn('cuenta-log@registro-empresa.pe', 'clave-de-la-cuenta-nadie-la-lee');
+          ok(
+            await call('POST', '/auth/empresa/vincular', {
+              token: account,
+              payload: { codigo, secreto: second.who.secret },
+            }),
+          );
+          secrets.push(codigo, account, 'clave-de-la-cuenta-nadie-la-lee');
+          return secrets;
         },
       },
       {
