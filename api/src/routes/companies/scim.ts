@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { listRequests } from '../../domain/companies/scim/requests.js';
+import { listRequests, requestLogOf } from '../../domain/companies/scim/requests.js';
 import { createToken, listTokens, revokeToken } from '../../domain/companies/scim/tokens.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { companyOf } from '../../plugins/app/company-access.js';
@@ -90,7 +90,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ScimLog, ...errors },
       },
     },
-    async (request) => ({ data: await listRequests(app.db, companyOf(request).companyId, request.query.limit) }),
+    async (request) => {
+      // What this instance answered and has not written yet goes first.
+      await requestLogOf(app.db).flush();
+      return { data: await listRequests(app.db, companyOf(request).companyId, request.query.limit) };
+    },
   );
 };
 

@@ -4,7 +4,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ScimError, scimErrorBody, scimMessages as M } from '../../domain/companies/scim/errors.js';
 import { serviceProviderConfig, userResourceType, userSchemaDocument } from '../../domain/companies/scim/discovery.js';
-import { logRequest } from '../../domain/companies/scim/requests.js';
+import { requestLogOf } from '../../domain/companies/scim/requests.js';
 import { authenticateToken, type ScimCaller } from '../../domain/companies/scim/tokens.js';
 import {
   createUser,
@@ -131,23 +131,22 @@ export default async function scimRoutes(app: FastifyInstance) {
   const discovery = { onRequest: authenticate(true) };
   const users = { onRequest: authenticate(false) };
 
-  // Each request that reached a company goes to its registro before its answer leaves (so it is there when read).
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Each request that reached a company goes to its registro (written in batches: domain/companies/scim/requests.ts).
+  const log = requestLogOf(app.db, (error) => app.log.warn({ err: error }, 'scim requests not logged'));
+  app.addHook('onClose', () => log.flush());
+  // At onSend, so the entry is queued before the answer leaves (a registro read right after finds it).
+  app.addHook('onSend', (request, reply, payload, done) => {
     const trace = traces.get(request);
-    if (!trace?.caller) return payload;
-    try {
-      await logRequest(app.db, {
-        companyId: trace.caller.companyId,
-        method: request.method,
-        path: request.url,
-        status: reply.statusCode,
-        detail: trace.detail ?? '',
-        userName: trace.userName ?? null,
-      });
-    } catch (error) {
-      request.log.warn({ err: error }, 'scim request not logged');
-    }
-    return payload;
+    if (!trace?.caller) return done(null, payload);
+    log.add({
+      companyId: trace.caller.companyId,
+      method: request.method,
+      path: request.url,
+      status: reply.statusCode,
+      detail: trace.detail ?? '',
+      userName: trace.userName ?? null,
+    });
+    done(null, payload);
   });
 
   const answer = <T>(request: FastifyRequest, reply: FastifyReply, outcome: Outcome<T>, status = 200) => {

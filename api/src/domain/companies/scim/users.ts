@@ -2,8 +2,9 @@
 // provisioned joins the company, one set inactive (or deleted) leaves it, in one transaction each.
 import { domainToASCII } from 'node:url';
 import { and, asc, eq, isNotNull, ne, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client.js';
+import { type Db, rowsOf } from '../../../db/client.js';
 import {
+  auditLog,
   companies,
   companyDomains,
   companyLicences,
@@ -14,6 +15,7 @@ import {
 } from '../../../db/schema.js';
 import { type AuditActor, recordAudit } from '../../accounts/audit.js';
 import { activateUser } from '../../accounts/queries.js';
+import { currentRequestId } from '../../../lib/request-scope.js';
 import { ScimError, scimMessages as M, shown } from './errors.js';
 import { exactUserName, type Filter, parseFilter } from './filter.js';
 import { applyPatch, draftFromResource, type UserDraft } from './patch.js';
@@ -286,28 +288,6 @@ async function inTransaction<T>(db: Db, draft: UserDraft, work: (tx: Db) => Prom
 // ---------------------------------------------------------------------------------------------------------------
 // Joining and leaving the company
 
-/** The account of `email`, or a new active one with no password (names from the directory). */
-async function accountFor(tx: Db, email: string, draft: UserDraft) {
-  const [created] = await tx
-    .insert(users)
-    .values({ email, name: draft.givenName, lastName: draft.familyName, status: 'active' })
-    .onConflictDoNothing({ target: users.email })
-    .returning({ id: users.id, status: users.status });
-  if (created) return { ...created, created: true };
-  const [existing] = await tx.select({ id: users.id, status: users.status }).from(users).where(eq(users.email, email));
-  if (!existing) throw new Error('the account vanished while provisioning');
-  if (existing.status === 'pending_verification') {
-    // The company's directory vouches for the address, as a provider does: activated with no password, every pending
-    // registration dropped (whoever typed them never proved the mailbox), the directory's name in place of theirs.
-    await activateUser(tx, existing.id);
-    await tx
-      .update(users)
-      .set({ name: draft.givenName, lastName: draft.familyName, phone: '' })
-      .where(eq(users.id, existing.id));
-  }
-  return { ...existing, created: false };
-}
-
 /** Makes the person an active miembro (an existing role is kept; a membership waiting for approval becomes active). */
 async function join(tx: Db, companyId: number, userId: number): Promise<boolean> {
   const rows = await tx
@@ -380,18 +360,25 @@ async function leave(tx: Db, companyId: number, userId: number) {
 async function adoptMember(db: Db, companyId: number, userName: string): Promise<boolean> {
   let email: string;
   try {
-    email = await checkDomain(db, companyId, userName);
+    ({ email } = emailOf(userName));
+  } catch (error) {
+    if (error instanceof ScimError) return false;
+    throw error;
+  }
+  // One indexed lookup first: in a directory's first sync every filter misses, and nobody is to adopt.
+  const [member] = await db
+    .select({ userId: users.id, name: users.name, lastName: users.lastName })
+    .from(users)
+    .innerJoin(companyMembers, and(eq(companyMembers.userId, users.id), eq(companyMembers.companyId, companyId)))
+    .where(and(eq(users.email, email), eq(companyMembers.status, 'active')));
+  if (!member) return false;
+  try {
+    await checkDomain(db, companyId, userName);
   } catch (error) {
     if (error instanceof ScimError) return false;
     throw error;
   }
   return db.transaction(async (tx) => {
-    const [member] = await tx
-      .select({ userId: users.id, name: users.name, lastName: users.lastName })
-      .from(users)
-      .innerJoin(companyMembers, and(eq(companyMembers.userId, users.id), eq(companyMembers.companyId, companyId)))
-      .where(and(eq(users.email, email), eq(companyMembers.status, 'active')));
-    if (!member) return false;
     const [row] = await tx
       .insert(companyScimUsers)
       .values({
@@ -419,41 +406,117 @@ async function adoptMember(db: Db, companyId: number, userName: string): Promise
 // ---------------------------------------------------------------------------------------------------------------
 // Writing
 
+interface ProvisionRow {
+  id: string;
+  company_id: number;
+  user_id: number;
+  user_name: string;
+  external_id: string | null;
+  given_name: string;
+  family_name: string;
+  display_name: string;
+  active: boolean;
+  version: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+  account_status: string;
+  account_created: boolean;
+}
+
+/**
+ * The whole of a POST in one statement (a directory's first sync makes thousands): the domain proved, the account
+ * taken by email or created active with no password, the resource, the membership and the audit entry. No row when
+ * the domain is not proved (or an account of that email was committed by another request after this statement's
+ * snapshot: the caller tells which). A taken userName, externalId or account breaks a unique index: the caller's 409.
+ */
+function provisionStatement(companyId: number, domain: string, email: string, draft: UserDraft) {
+  const details = sql`jsonb_build_object('fuente', 'scim', 'userName', resource.user_name, 'userId', account.id,
+    'email', ${email}::text, 'active', resource.active, 'cuentaNueva', account.created)
+    || case when resource.active then jsonb_build_object('unido', exists (select 1 from joined)) else '{}'::jsonb end`;
+  return sql`
+    with proved as (
+      select 1 from ${companyDomains}
+      where company_id = ${companyId} and domain = ${domain} and verified_at is not null
+    ),
+    inserted as (
+      insert into ${users} (email, name, last_name, status)
+      select ${email}, ${draft.givenName}, ${draft.familyName}, 'active' from proved
+      on conflict (email) do nothing
+      returning id, status, true as created
+    ),
+    account as (
+      select id, status, created from inserted
+      union all
+      select id, status, false from ${users}
+      where email = ${email} and exists (select 1 from proved) and not exists (select 1 from inserted)
+    ),
+    resource as (
+      insert into ${companyScimUsers}
+        (company_id, user_id, user_name, external_id, given_name, family_name, display_name, active)
+      select ${companyId}, account.id, ${draft.userName}, ${draft.externalId}, ${draft.givenName}, ${draft.familyName},
+        ${draft.displayName}, ${draft.active} from account
+      returning *
+    ),
+    joined as (
+      insert into ${companyMembers} (company_id, user_id, role, status)
+      select company_id, user_id, 'miembro', 'active' from resource where resource.active
+      on conflict (company_id, user_id) do update set status = 'active'
+        where ${companyMembers}.status = 'pending_approval'
+      returning user_id
+    ),
+    audited as (
+      insert into ${auditLog} (actor_id, actor_email, action, target_type, target_id, details, request_id, company_id)
+      select null, ${scimActor.user.email}, 'company.member_provision', 'company', ${companyId}, ${details},
+        ${currentRequestId() ?? null}, ${companyId}
+      from resource, account
+      returning id
+    )
+    select resource.*, account.status as account_status, account.created as account_created
+    from resource, account, (select count(*) from audited) as audit_written`;
+}
+
 /** POST /Users: the person's account (theirs by email, or a new one) joins the company; inactive: a resource only. */
 export async function createUser(db: Db, scope: ScimScope, body: unknown): Promise<Outcome<UserResource>> {
   const draft = draftFromResource(body);
   const { companyId } = scope;
+  const { email, domain } = emailOf(draft.userName);
   const row = await inTransaction(db, draft, async (tx) => {
-    const email = await checkDomain(tx, companyId, draft.userName);
-    const account = await accountFor(tx, email, draft);
-    const [created] = await tx
-      .insert(companyScimUsers)
-      .values({ companyId, userId: account.id, ...draft })
-      .returning(columns);
-    if (!created) throw new Error('resource not created');
-    const joined = draft.active ? await join(tx, companyId, account.id) : false;
-    await recordAudit(tx, scimActor, [
-      {
-        action: 'company.member_provision',
-        target: { type: 'company', id: companyId },
-        details: {
-          fuente: 'scim',
-          userName: draft.userName,
-          userId: account.id,
-          email,
-          active: draft.active,
-          cuentaNueva: account.created,
-          ...(draft.active ? { unido: joined } : {}),
-        },
-        companyId,
-      },
-    ]);
+    let [created] = await rowsOf<ProvisionRow>(tx, provisionStatement(companyId, domain, email, draft));
+    if (!created) {
+      await checkDomain(tx, companyId, draft.userName);
+      // Proved: the account was made meanwhile by another request; this statement sees it.
+      [created] = await rowsOf<ProvisionRow>(tx, provisionStatement(companyId, domain, email, draft));
+      if (!created) throw new Error('resource not created');
+    }
+    if (created.account_status === 'pending_verification') {
+      // The company's directory vouches for the address, as a provider does: activated with no password, every
+      // pending registration dropped (whoever typed them never proved the mailbox), the directory's name instead.
+      await activateUser(tx, created.user_id);
+      await tx
+        .update(users)
+        .set({ name: draft.givenName, lastName: draft.familyName, phone: '' })
+        .where(eq(users.id, created.user_id));
+    }
     return created;
   });
+  const resource: Row = {
+    id: row.id,
+    companyId: row.company_id,
+    userId: row.user_id,
+    userName: row.user_name,
+    externalId: row.external_id,
+    givenName: row.given_name,
+    familyName: row.family_name,
+    displayName: row.display_name,
+    active: row.active,
+    version: row.version,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
   const detail = draft.active
-    ? `Alta de ${shown(row.userName)}: miembro de la empresa`
-    : `Alta de ${shown(row.userName)} inactiva: no entra en la empresa`;
-  return { result: userResource(row, scope), detail, userName: row.userName };
+    ? `Alta de ${shown(row.user_name)}: miembro de la empresa`
+    : `Alta de ${shown(row.user_name)} inactiva: no entra en la empresa`;
+  return { result: userResource(resource, scope), detail, userName: row.user_name };
 }
 
 const attributeNames: Record<keyof UserDraft, string> = {
