@@ -108,7 +108,8 @@ export function takePendingCompanyLink(now: number = Date.now()): CompanyLink | 
 }
 
 /** The sentence of a link made. */
-export const companyLinkedText = (empresa: string) => `Tu cuenta ya está vinculada al acceso de ${empresa}.`;
+export const companyLinkedText = (empresa: string) =>
+  `Tu cuenta ya está vinculada al acceso de ${empresa}${empresa.endsWith('.') ? '' : '.'}`;
 
 /** A notice older than this is not about the sign-in just made (the person left for a partner and came back). */
 export const COMPANY_LINK_NOTICE_TTL_MS = 5 * 60 * 1000;

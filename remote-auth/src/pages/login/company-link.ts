@@ -4,7 +4,7 @@ import { readPendingCompanyLink, storePendingCompanyLink, takeSignInSecret, type
 export const LINK_PARAM = 'vincular';
 
 export const linkAskedText = (empresa: string) =>
-  `Ya tienes una cuenta en el portal con este correo. Inicia sesión con tu contraseña (o tu llave de acceso) para vincularla al acceso de ${empresa}.`;
+  `Ya tienes una cuenta en el portal con este correo. Inicia sesión con tu contraseña (o tu llave de acceso) para vincularla al acceso de ${empresa}${empresa.endsWith('.') ? '' : '.'}`;
 
 /** The API's own words for a link it cannot take (VINCULO_INVALIDO): said at once when this tab cannot prove it. */
 export const LINK_INVALID =
