@@ -1,17 +1,8 @@
 import { type ReactNode, useState } from 'react';
 import styled from 'styled-components';
-import {
-  Alert,
-  Button,
-  beginSignInBinding,
-  configuredProviders,
-  getRuntimeConfig,
-  socialSignInUrl,
-  storePendingRedirect,
-  theme,
-  leaveTo,
-} from '@portal/shared';
+import { Alert, Button, configuredProviders, socialSignInUrl, theme } from '@portal/shared';
 import { providerUnavailable, type SocialProvider } from '../texts';
+import { leaveForProviderSignIn } from './provider-sign-in';
 
 const Divider = styled.p`
   display: flex;
@@ -38,7 +29,7 @@ const Stack = styled.div`
  * The other ways to sign in (`children`: the passkey of /login, first), then
  * 'Continuar con Google' / 'Continuar con Apple' hand the browser to the API, which runs the provider's flow and
  * comes back with a one-time code that only this tab can redeem: the start carries the binding of a secret the tab
- * keeps (`beginSignInBinding`). The partner target is kept both in the address and in storage for the return. A
+ * keeps (`leaveForProviderSignIn`). The partner target is kept both in the address and in storage for the return. A
  * provider the API has no configuration for is said to be unavailable, and the page stays (docs/decisions/0072).
  */
 export function SocialButtons({
@@ -59,9 +50,9 @@ export function SocialButtons({
       setUnavailable(provider);
       return;
     }
-    const { apiBaseUrl, redirectAllowList } = getRuntimeConfig();
-    if (redirectUrl) storePendingRedirect(redirectUrl, redirectAllowList);
-    leaveTo(socialSignInUrl(apiBaseUrl, provider, redirectUrl, await beginSignInBinding()));
+    await leaveForProviderSignIn(redirectUrl, (apiBaseUrl, binding) =>
+      socialSignInUrl(apiBaseUrl, provider, redirectUrl, binding),
+    );
   };
   return (
     <Stack>

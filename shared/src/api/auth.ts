@@ -25,3 +25,46 @@ export function mintPartnerToken(redirectUrl: string): Promise<PartnerToken> {
     fallback: 'No se pudo abrir la aplicación asociada',
   });
 }
+
+/** Which company's own sign-in answers for an address's domain (API `GET auth/empresa/acceso`). */
+export interface CompanyAccess {
+  empresa: { id: number; nombre: string } | null;
+  /** false: the company asks its people to sign in with its own access only (no portal password). */
+  permitirContrasena: boolean;
+}
+
+export function companyAccess(email: string): Promise<CompanyAccess> {
+  return request('get', API_PATHS.auth.companyAccess, {
+    searchParams: { email: email.trim() },
+    fallback: 'No se pudo consultar el acceso de tu empresa',
+  });
+}
+
+/**
+ * Where 'Continuar con el acceso de <empresa>' sends the browser (a navigation): the API starts the company's own
+ * sign-in, bound to this tab like Google's and Apple's (`binding`: the SHA-256 of the tab's secret).
+ */
+export function companySignInUrl(
+  apiBaseUrl: string,
+  email: string,
+  redirectUrl?: string | null,
+  binding?: string | null,
+): string {
+  const url = new URL(`${apiBaseUrl}/${API_PATHS.auth.companySignIn}`);
+  url.searchParams.set('email', email.trim());
+  if (binding) url.searchParams.set('binding', binding);
+  if (redirectUrl) url.searchParams.set('redirect_url', redirectUrl);
+  return url.toString();
+}
+
+/** Links the signed-in account to the company's access that asked for proof of both sides (`POST auth/empresa/vincular`). */
+export function linkCompanyAccess(
+  codigo: string,
+  secreto: string,
+): Promise<{ empresa: { id: number; nombre: string } }> {
+  return request('post', API_PATHS.auth.companyLink, {
+    json: { codigo, secreto },
+    fallback:
+      'No se pudo vincular tu cuenta al acceso de tu empresa. Vuelve a pulsar «Continuar con el acceso de tu empresa».',
+  });
+}

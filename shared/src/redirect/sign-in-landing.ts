@@ -3,6 +3,7 @@ import { isAllowedRedirect } from '@portal/contracts/redirect/allow-list';
 import { portalLanding } from '../api/security';
 import type { User } from '../types/entities';
 import { partnerRedirect } from './partner-redirect';
+import { redeemPendingCompanyLink } from './pending-company-link';
 import { authorizePath, takePendingInteraction } from './pending-interaction';
 import { invitationPath, takePendingInvitation } from './pending-invitation';
 import { takePendingRedirect } from './pending-redirect';
@@ -44,7 +45,9 @@ export type Landing = { kind: 'leave'; url: string } | { kind: 'page'; path: str
  *    (back to /invitacion, to accept it), else the portal (`portalLanding`: /apps, or 'Seguridad' for an
  *    administrator who must still set up a second factor).
  *
- * The pending ones are consumed whatever the outcome, so each is followed once at most.
+ * The pending ones are consumed whatever the outcome, so each is followed once at most. A link to a company's own
+ * sign-in this tab was proving (pending-company-link.ts) is sent before the landing, once, whatever the way in; its outcome waits for
+ * the landing page and never stops the landing.
  */
 export async function signInLanding(
   redirectUrl: string | null | undefined,
@@ -55,6 +58,7 @@ export async function signInLanding(
   const interaction = takePendingInteraction();
   const invitation = takePendingInvitation();
   const partner = chooseRedirect(redirectUrl, allowList);
+  await redeemPendingCompanyLink();
   if (interaction && !asked) return { kind: 'page', path: authorizePath(interaction) };
   const url = await partnerRedirect(partner, allowList);
   if (url) return { kind: 'leave', url };

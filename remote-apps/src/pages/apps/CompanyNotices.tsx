@@ -1,6 +1,15 @@
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import { Alert, Button, invitationText, pendingCompanies, pendingJoinText, theme, useSession } from '@portal/shared';
+import {
+  Alert,
+  Button,
+  invitationText,
+  pendingCompanies,
+  pendingJoinText,
+  theme,
+  useCompanyLinkNotice,
+  useSession,
+} from '@portal/shared';
 import { companiesAskingSecondFactor, SECOND_FACTOR_SETUP_PATH, secondFactorAskedText } from '../../rules/companies';
 import { useCompanyNotices } from './useCompanyNotices';
 
@@ -51,9 +60,12 @@ export function CompanyNotices() {
   const { notices, joined, accept, decline } = useCompanyNotices();
   const waiting = pendingCompanies(companies);
   const asking = companiesAskingSecondFactor(companies);
-  if (notices.length === 0 && waiting.length === 0 && asking.length === 0 && !joined) return null;
+  // The link to a company's own sign-in that the sign-in just made redeemed (or could not).
+  const linked = useCompanyLinkNotice();
+  if (notices.length === 0 && waiting.length === 0 && asking.length === 0 && !joined && !linked) return null;
   return (
     <section aria-label="Avisos de empresas">
+      {linked && <Alert tone={linked.tone}>{linked.text}</Alert>}
       {joined && <Alert tone="success">{joined}</Alert>}
       {(notices.length > 0 || waiting.length > 0 || asking.length > 0) && (
         <List>

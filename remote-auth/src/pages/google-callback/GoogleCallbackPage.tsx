@@ -14,15 +14,19 @@ import {
 import { AuthLayout } from '../../components/AuthLayout';
 import { useDelayed } from '../../hooks/timers';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
-import { APPLE_AUTH_FAILED, LOGIN_ERRORS } from '../login/notice';
+import { authFailedText } from '../login/notice';
 
 /** Spec §9: after a failed Google sign-in, /login comes after 3 s. */
 export const BACK_TO_LOGIN_MS = 3000;
 export const CALLBACK_FAILED = 'Error durante la autenticación con Google';
 export const CANCELLED = 'Autenticación cancelada o fallida';
 
-/** The provider this return is from: the API adds `provider=apple` for Apple; Google is the spec's case. */
-const providerName = (param: string | null) => (param === 'apple' ? 'Apple' : 'Google');
+/**
+ * The provider this return is from, as the sentences name it: the API adds `provider=apple` for Apple and
+ * `provider=empresa` for the company's own access; Google is the spec's case.
+ */
+const providerName = (param: string | null) =>
+  param === 'apple' ? 'Apple' : param === 'empresa' ? 'el acceso de tu empresa' : 'Google';
 
 const Detail = styled.p`
   margin: 0;
@@ -38,7 +42,7 @@ const Problem = styled.p`
 export function callbackError(error: string | null, provider: string | null = null): string | null {
   if (!error) return null;
   if (error !== 'auth_failed') return CANCELLED;
-  return provider === 'apple' ? APPLE_AUTH_FAILED : (LOGIN_ERRORS.auth_failed as string);
+  return authFailedText(provider);
 }
 
 /**

@@ -24,6 +24,14 @@ import { passkeyFailure, signInWithPasskey } from '../../passkeys/sign-in';
 import { usePasskeyAutofill, usePasskeySupport } from '../../passkeys/usePasskeys';
 import { cancelPasskeyCeremony } from '../../passkeys/webauthn';
 import { pauseButtonText, signInLockText } from '../../rules/sign-in-lock';
+import {
+  COMPANY_ONLY_TEXT,
+  CompanyOnly,
+  CompanySignInButton,
+  startCompanySignIn,
+  useCompanyAccess,
+} from './company-access';
+import { keepCompanyLinkFrom } from './company-link';
 import { InteractionNotice } from './InteractionNotice';
 import { loginNotice, type LoginNoticeState } from './notice';
 import { SecondStepForm } from './SecondStepForm';
@@ -48,16 +56,20 @@ export default function LoginPage() {
   const interaction = params.get(INTERACTION_PARAM);
   const arrived = location.state as LoginNoticeState | null;
   const notice = loginNotice(params.get('error'), arrived, params.get('provider'));
+  // The company's sign-in asked this existing account to prove itself: the tab keeps the link for the next sign-in.
+  const [linkNotice] = useState(() => keepCompanyLinkFrom(params));
+  const linkEmail = linkNotice?.tone === 'info' ? params.get('email')?.trim() : undefined;
 
-  // A changed password arrives with its address: only the new password is left to type.
-  const [email, setEmail] = useState(arrived?.email ?? '');
+  // A changed password arrives with its address, and so does the company's link: only the password is left to type.
+  const knownEmail = arrived?.email ?? linkEmail;
+  const [email, setEmail] = useState(knownEmail ?? '');
   const [password, setPassword] = useState('');
   const form = useRef<HTMLFormElement>(null);
   const focusPassword = () =>
     form.current?.querySelector<HTMLInputElement>('input[autocomplete="current-password"]')?.focus();
   useEffect(() => {
-    if (arrived?.email && !form.current?.contains(document.activeElement)) focusPassword();
-  }, [arrived?.email]);
+    if (knownEmail && !form.current?.contains(document.activeElement)) focusPassword();
+  }, [knownEmail]);
   const { busy, message, showMessage, submit } = useSubmit();
   const error = message?.tone === 'error' ? message.text : null;
   const setError = (text: string | null) => showMessage(text ? { tone: 'error', text } : null);
@@ -67,6 +79,10 @@ export default function LoginPage() {
   const [choosePassword, setChoosePassword] = useState<string | null>(null);
   const [secondStep, setSecondStep] = useState<SecondStep | null>(null);
   const passkeys = usePasskeySupport();
+  // The company whose own sign-in answers for the address typed; when it allows no portal password, its button takes
+  // the password form's place.
+  const { company, lookUp } = useCompanyAccess(email);
+  const companyOnly = company !== null && !company.permitirContrasena;
   // While a pause holds for the address typed, the button waits with it: nothing is sent, so nothing is said.
   const [pausesEnded, setPausesEnded] = useState(0);
   const pause = useSignInPause(email, () => {
@@ -125,6 +141,11 @@ export default function LoginPage() {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    // Enter in the address when only the company's access is left: that is the way in.
+    if (companyOnly) {
+      if (!busy) void startCompanySignIn(email, redirectUrl);
+      return;
+    }
     if (!email.trim() || !password || busy || pause.left > 0) return;
     setVerificationPath(null);
     setChoosePassword(null);
@@ -154,6 +175,8 @@ export default function LoginPage() {
         if (apiError?.code === 'PASSWORD_NOT_SET') {
           setChoosePassword(`/forgot-password?email=${encodeURIComponent(email.trim())}`);
         }
+        // The company asks for its own access (its message names the button): the button is looked for at once.
+        if (apiError?.code === 'ACCESO_EMPRESA_OBLIGATORIO') lookUp(email);
         return apiError?.message ?? FALLBACK.login;
       },
     });
@@ -171,6 +194,7 @@ export default function LoginPage() {
     <AuthLayout title="Iniciar Sesión">
       {isInteractionUid(interaction) && <InteractionNotice uid={interaction} />}
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
+      {linkNotice && <Alert tone={linkNotice.tone}>{linkNotice.text}</Alert>}
       {message?.tone === 'info' && <Alert tone="info">{message.text}</Alert>}
       {error && (
         <Alert tone="error">
@@ -197,19 +221,34 @@ export default function LoginPage() {
           autoComplete="username webauthn"
           value={email}
           onChange={setEmail}
+          onBlur={() => lookUp(email)}
           disabled={busy}
         />
-        <PasswordInput
-          label="Contraseña"
-          autoComplete="current-password"
-          value={password}
-          onChange={setPassword}
-          disabled={busy}
-        />
-        <TextLink to="/forgot-password">¿Olvidaste tu contraseña?</TextLink>
-        <Button type="submit" $block disabled={busy || !email.trim() || !password || pause.left > 0}>
-          {busy ? 'Iniciando sesión...' : pause.left > 0 ? pauseButtonText(pause.left) : 'Iniciar Sesión'}
-        </Button>
+        {companyOnly ? (
+          <CompanyOnly>{COMPANY_ONLY_TEXT}</CompanyOnly>
+        ) : (
+          <>
+            <PasswordInput
+              label="Contraseña"
+              autoComplete="current-password"
+              value={password}
+              onChange={setPassword}
+              disabled={busy}
+            />
+            <TextLink to="/forgot-password">¿Olvidaste tu contraseña?</TextLink>
+          </>
+        )}
+        {company && <CompanySignInButton company={company} email={email} redirectUrl={redirectUrl} disabled={busy} />}
+        {!companyOnly && (
+          <Button
+            type="submit"
+            $block
+            $variant={company ? 'secondary' : undefined}
+            disabled={busy || !email.trim() || !password || pause.left > 0}
+          >
+            {busy ? 'Iniciando sesión...' : pause.left > 0 ? pauseButtonText(pause.left) : 'Iniciar Sesión'}
+          </Button>
+        )}
       </Form>
       <SocialButtons redirectUrl={redirectUrl} disabled={busy}>
         {/* Shown until the browser is known to lack passkeys (most have them): the prerendered page has it, and the
