@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-import { E2E, GOOGLE_ISSUER, HOST_URL, identityEnv, portalEnv, ROOT } from './support/env';
+import { COMPANY_IDP, E2E, HOST_URL, identityEnv, portalEnv, ROOT } from './support/env';
 
 // Each run starts from an empty embedded database (the workers read this file too: only the runner cleans).
 if (!process.env.TEST_WORKER_INDEX) rmSync(E2E.dataDir, { recursive: true, force: true });
@@ -44,7 +44,8 @@ export default defineConfig({
     {
       command: 'node --import tsx api/test/helpers/identity-provider-server.ts',
       cwd: ROOT,
-      url: `${GOOGLE_ISSUER}/.well-known/openid-configuration`,
+      // The company's provider starts last of the three (Google's and Apple's are up by then).
+      url: `${COMPANY_IDP.issuer}/.well-known/openid-configuration`,
       env: environment,
       timeout: 60_000,
       reuseExistingServer: false,

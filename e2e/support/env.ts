@@ -25,6 +25,8 @@ export const E2E = {
   /** The test identity providers standing in for Google and Apple (api/test/helpers/identity-provider-server.ts). */
   googlePort: 3109 + offset,
   applePort: 3110 + offset,
+  /** A company's own identity provider (like Entra ID), in the same process (tests/company-sign-in.spec.ts). */
+  companyIdpPort: 3120 + offset,
   /** The OpenID Connect spec's relying parties (support/relying-parties/): a single-page app, two server apps. */
   spaPort: 3116 + offset,
   serverAppPort: 3117 + offset,
@@ -70,10 +72,20 @@ function defaultRedirectAllowList(): string[] {
 // Named like the API (localhost): Apple's form_post then reaches it same-site, with its Lax sign-in cookie.
 export const GOOGLE_ISSUER = `http://localhost:${E2E.googlePort}`;
 export const APPLE_ISSUER = `http://localhost:${E2E.applePort}`;
+/**
+ * A company's own provider, as a platform administrator connects it (PUT /admin/empresas/:id/proveedor): its issuer
+ * and the client it registered for the portal. The API reads none of these; the test gives them with the company.
+ */
+export const COMPANY_IDP = {
+  issuer: `http://localhost:${E2E.companyIdpPort}`,
+  clientId: 'portal-e2e-empresa',
+  clientSecret: 'secreto-e2e-empresa',
+} as const;
 
 /**
  * Sign-in with Google and Apple against the test identity providers: the same variables for the API and for the
- * providers' process. Apple's key is made per run (the runner passes the one it made to both processes).
+ * providers' process (the company's provider's port and client, the providers' process only). Apple's key is made per
+ * run (the runner passes the one it made to both processes).
  */
 export function identityEnv(applePrivateKeyPem: string): Record<string, string> {
   return {
@@ -88,6 +100,9 @@ export function identityEnv(applePrivateKeyPem: string): Record<string, string> 
     APPLE_PRIVATE_KEY: applePrivateKeyPem,
     IDP_GOOGLE_PORT: String(E2E.googlePort),
     IDP_APPLE_PORT: String(E2E.applePort),
+    IDP_COMPANY_PORT: String(E2E.companyIdpPort),
+    IDP_COMPANY_CLIENT_ID: COMPANY_IDP.clientId,
+    IDP_COMPANY_CLIENT_SECRET: COMPANY_IDP.clientSecret,
   };
 }
 
