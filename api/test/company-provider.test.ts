@@ -303,8 +303,47 @@ forEachBackend((backend) => {
     assert.ok(view.ultimoErrorEn);
   });
 
+  it('a secret the provider refuses at a sign-in → company_unavailable, recorded for the administrators; a new save clears it', async () => {
+    const company = await insertCompany(t.app, 'Lácteos Cusco');
+    const wrong = { issuer: idp.issuer, dominios: ['lacteos-cusco.pe'], clientSecret: 'un-secreto-equivocado-1' };
+    assert.equal((await send('PUT', `/admin/empresas/${company}/proveedor`, admin, body(wrong))).statusCode, 200);
+    idp.setAccount({ sub: 'empleada-cusco', email: 'ana@lacteos-cusco.pe' });
+    const who = new OAuthBrowser({ app: t.app, apiUrl, portalUrl });
+    const end = await companySignIn(who, apiUrl, 'ana@lacteos-cusco.pe', 'empleada-cusco');
+    assert.equal(end.pathname, '/login');
+    assert.equal(end.searchParams.get('error'), 'company_unavailable');
+    const view = (await send('GET', `/empresas/${company}/proveedor`, admin)).json();
+    assert.match(
+      view.ultimoError,
+      /^El proveedor rechazó las credenciales del portal \(respondió 401 invalid_client\)/,
+    );
+    assert.equal(
+      (await t.app.db.select().from(companyIdentities).where(eq(companyIdentities.companyId, company))).length,
+      0,
+    );
+    // The right secret: the error is cleared and the person gets in.
+    const fixed = await send(
+      'PUT',
+      `/admin/empresas/${company}/proveedor`,
+      admin,
+      body({ ...wrong, clientSecret: secret }),
+    );
+    assert.equal(fixed.statusCode, 200);
+    assert.equal((await send('GET', `/empresas/${company}/proveedor`, admin)).json().ultimoError, null);
+    const again = await companySignIn(
+      new OAuthBrowser({ app: t.app, apiUrl, portalUrl }),
+      apiUrl,
+      'ana@lacteos-cusco.pe',
+      'empleada-cusco',
+    );
+    assert.equal(again.pathname, '/auth/google/callback', again.href);
+    assert.ok(again.searchParams.get('code'));
+    const read = (await send('GET', `/empresas/${company}/proveedor`, admin)).json();
+    assert.ok(read.ultimoAcceso);
+  });
+
   it('the client secret is in no answer and no log line', () => {
-    for (const value of [secret, otherSecret]) {
+    for (const value of [secret, otherSecret, 'un-secreto-equivocado-1']) {
       assert.equal(
         answers.find((answer) => answer.includes(value)),
         undefined,

@@ -202,9 +202,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const companyId = connection.companyId;
       // The provider refused the portal's credentials, or could not be reached: the company's administrators can fix
       // that, so it is recorded for them. A bad or replayed answer (state, nonce, PKCE, a used code) is the browser's.
+      // A 401 with WWW-Authenticate is the token endpoint refusing the client's authentication (RFC 6749 §5.2).
       if (
-        error instanceof client.ResponseBodyError &&
-        ['invalid_client', 'unauthorized_client'].includes(error.error)
+        error instanceof client.WWWAuthenticateChallengeError ||
+        (error instanceof client.ResponseBodyError && ['invalid_client', 'unauthorized_client'].includes(error.error))
       ) {
         request.log.warn({ companyId, reason }, 'company provider refused the client');
         await recordProviderError(app.db, companyId, M.errorClient(reason));

@@ -26,6 +26,10 @@ export function discoveryUrl(issuer: string): string {
 /** A short reason for a discovery or token failure, in Spanish, without anything the provider sent back verbatim. */
 export function failureReason(error: unknown): string {
   if (error instanceof client.ResponseBodyError) return `respondió ${error.status} ${error.error}`.slice(0, 200);
+  if (error instanceof client.WWWAuthenticateChallengeError) {
+    const code = error.cause[0]?.parameters.error;
+    return `respondió ${error.status}${code ? ` ${code}` : ''}`.slice(0, 200);
+  }
   const name = (error as { name?: string })?.name;
   if (name === 'TimeoutError' || name === 'AbortError') return `sin respuesta en ${providerTimeoutSeconds} s`;
   const cause = (error as { cause?: { code?: string } })?.cause?.code;
