@@ -43,6 +43,10 @@ const NOT_FOR_THE_BROWSER: { pattern: RegExp; why: string }[] = [
   },
   { pattern: /^\/auth\/apple\/callback$/, why: 'Apple posts the browser there (a form post), not a fetch of ours' },
   {
+    pattern: /^\/auth\/empresa\/callback$/,
+    why: "a company's own provider sends the browser there, which the API sends on to the portal (decision 0080)",
+  },
+  {
     pattern:
       /^\/(\.well-known\/(openid-configuration|oauth-authorization-server)|oidc\/(auth(\/:uid)?|token(\/introspection|\/revocation)?|me|session\/end(\/confirm|\/success)?))$/,
     why: 'the OpenID Connect provider: partner apps and the browser going to and from them',
