@@ -5,10 +5,8 @@
 // on /apps without ever typing a portal password. The directory then sets them inactive (Entra ID's "False"): the open
 // page loses its session at its next call and the provider's way back in says the company turned their access off.
 // Last, the company page's 'Acceso de la empresa' and 'Directorio (SCIM)' as the platform administrator sees them.
-// Screenshots of those tabs (1280 and 390 px) and of /login with the company's button (390 px) go to /tmp/shots/.
+// Screenshots of those tabs (1280 and 390 px) and of /login with the company's button (390 px) are in the test's output.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect, expectSignedInAs, portalReady, seriousViolations, test } from '../support/auth';
 import { API_URL, COMPANY_IDP } from '../support/env';
@@ -16,8 +14,6 @@ import { adminToken } from '../support/oidc';
 import { DESKTOP, PHONE, widthReport } from '../support/screens';
 import { signInAsAdmin } from '../support/session';
 
-/** Where the screenshots for people to look at go (not test output: kept after the run, never committed). */
-const SHOTS = '/tmp/shots';
 /** Beto Pro, the app the licence is for (the catalogue's app 2). */
 const APP_ID = 2;
 const APP = 'Beto Pro';
@@ -64,7 +60,7 @@ async function contextAt(browser: Browser, viewport: { width: number; height: nu
 
 /** A screenshot for people to look at, and the page measured: nothing sticks out sideways at this width. */
 async function shotAndWidth(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(SHOTS, name), fullPage: true });
+  await page.screenshot({ path: test.info().outputPath(name), fullPage: true });
   const report = await widthReport(page);
   expect(report.scrollWidth, `${name}: ${report.wide.join('; ')}`).toBeLessThanOrEqual(report.viewport);
   expect(report.wide, name).toEqual([]);
@@ -81,7 +77,6 @@ test("a company's directory provisions a person who signs in with the company's 
   request,
 }) => {
   test.setTimeout(240_000);
-  mkdirSync(SHOTS, { recursive: true });
   const id = randomUUID().slice(0, 6);
   // A name long enough to wrap on a phone inside the button; a registrable domain (decision 0076: `.test` is none).
   const company = `Minera Cordillera Andina ${id} S.A.C.`;

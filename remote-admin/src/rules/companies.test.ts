@@ -10,6 +10,7 @@ import {
   mayOpenCompany,
   platformActions,
   companyAuditDetails,
+  readablePath,
   companyAuditSource,
   mayEditAccess,
   reportRowState,
@@ -192,5 +193,18 @@ describe("the company's own sign-in and directory", () => {
     expect(companyAuditDetails('company.scim_token_revoke', { prefijo: 'scim_abcdefg' }, appName)).toBe(
       'token scim_abcdefg…',
     );
+  });
+});
+
+describe('readablePath', () => {
+  it('shows a logged filter with its quotes and spaces', () => {
+    expect(readablePath('/scim/v2/Users?filter=userName%20eq%20%22ana%40minera.pe%22&count=1')).toBe(
+      '/scim/v2/Users?filter=userName eq "ana@minera.pe"&count=1',
+    );
+    expect(readablePath('/scim/v2/Users?filter=userName+eq+%22x%22')).toBe('/scim/v2/Users?filter=userName eq "x"');
+  });
+
+  it('leaves a path that is not valid percent-encoding as it was logged', () => {
+    expect(readablePath('/scim/v2/Users?filter=%E0%A4%A')).toBe('/scim/v2/Users?filter=%E0%A4%A');
   });
 });

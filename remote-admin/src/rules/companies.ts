@@ -263,3 +263,12 @@ export function companyAuditDetails(
       return null;
   }
 }
+
+/** A path of the directory's log as a person reads it: the filter's quotes and spaces, not their percent-encoding. */
+export function readablePath(path: string): string {
+  try {
+    return decodeURIComponent(path.replace(/\+/g, ' '));
+  } catch {
+    return path;
+  }
+}

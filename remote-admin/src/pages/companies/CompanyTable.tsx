@@ -20,6 +20,8 @@ const Table = styled.table`
   td.lead { font-weight: 700; overflow-wrap: anywhere; }
   td.lead .sub { display: block; font-weight: 400; color: ${theme.color.muted}; font-size: 0.9rem; }
   td.actions { white-space: nowrap; }
+  /* A date or a status reads as one piece in a table row; a card has room for it anyway. */
+  td.nowrap { white-space: nowrap; overflow-wrap: normal; }
   td.actions > * + * { margin-left: 8px; }
   td.actions button { min-height: 36px; padding: 0 12px; }
   td[data-label]::before { display: none; }
@@ -45,7 +47,8 @@ const Table = styled.table`
       font-weight: 700;
       color: ${theme.color.muted};
     }
-    td.actions { white-space: normal; padding-top: 8px; }
+    td.actions, td.nowrap { white-space: normal; }
+    td.actions { padding-top: 8px; }
     td.actions > * + * { margin-left: 0; }
   }
 `;
@@ -92,6 +95,7 @@ const PILL: Record<PillTone, [string, string]> = {
 
 export const StatusPill = styled.span<{ $tone: PillTone }>`
   display: inline-block;
+  white-space: nowrap;
   padding: 2px 10px;
   border-radius: 999px;
   font-size: 0.85rem;

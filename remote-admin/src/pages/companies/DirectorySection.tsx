@@ -6,7 +6,7 @@ import type { ScimToken, ScimTokenCreated } from '../../api/company-types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormDialog, FormText } from '../../components/FormDialog';
 import { DialogActions, Panel } from '../../components/Page';
-import { mayEditAccess } from '../../rules/companies';
+import { mayEditAccess, readablePath } from '../../rules/companies';
 import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
 import type { SectionProps } from './CompanyPage';
 import { Facts, SectionHead, StackedTable, StatusPill } from './CompanyTable';
@@ -79,9 +79,13 @@ export function DirectorySection({ companyId, viewer, announce }: SectionProps) 
                   <code>{T.tokenPrefix(token.prefijo)}</code>
                 </td>
                 <td data-label={T.colDescription}>{token.descripcion ?? ''}</td>
-                <td data-label={T.colTokenCreated}>{when(token.creado)}</td>
+                <td className="nowrap" data-label={T.colTokenCreated}>
+                  {when(token.creado)}
+                </td>
                 <td data-label={T.colCreatedBy}>{token.creadoPor ?? ''}</td>
-                <td data-label={T.colLastUse}>{token.ultimoUso ? when(token.ultimoUso) : T.never}</td>
+                <td className="nowrap" data-label={T.colLastUse}>
+                  {token.ultimoUso ? when(token.ultimoUso) : T.never}
+                </td>
                 <td data-label={T.colStatus}>
                   <StatusPill $tone={token.revocado ? 'neutral' : 'ok'}>
                     {token.revocado ? T.tokenRevoked(when(token.revocado)) : T.tokenActive}
@@ -123,10 +127,10 @@ export function DirectorySection({ companyId, viewer, announce }: SectionProps) 
                 .sort((a, b) => b.fecha.localeCompare(a.fecha))
                 .map((entry) => (
                   <tr key={entry.id}>
-                    <td className="lead">{when(entry.fecha)}</td>
+                    <td className="lead nowrap">{when(entry.fecha)}</td>
                     <td data-label={T.colMethod}>{entry.metodo}</td>
                     <td data-label={T.colPath}>
-                      <code>{entry.ruta}</code>
+                      <code>{readablePath(entry.ruta)}</code>
                     </td>
                     <td data-label={T.colHttpStatus}>
                       <StatusPill $tone={entry.estado >= 400 ? 'danger' : 'ok'}>{entry.estado}</StatusPill>
