@@ -65,6 +65,11 @@ export interface Config {
    * company's network, a local trial). Off unless the API itself is on a loopback address.
    */
   oidcBackchannelPrivateNetwork: boolean;
+  /**
+   * COMPANY_PROVIDER_PRIVATE_NETWORK: a company's OpenID Connect provider may be on loopback and private addresses
+   * (discovery and the token exchange reach it). Off unless the API itself is on a loopback address.
+   */
+  companyProviderPrivateNetwork: boolean;
   /** Sign-in with Google; undefined when not configured (the button then lands on the portal's error message). */
   google: GoogleConfig | undefined;
   /** Sign-in with Apple; undefined when not configured. */
@@ -169,11 +174,23 @@ export function webauthnConfig(env: Env, portalUrl: string): WebAuthnConfig {
  * local trial, the tests) has its apps there too.
  */
 function backchannelPrivateNetwork(env: Env, apiPublicUrl: string): boolean {
-  const raw = read(env, 'OIDC_BACKCHANNEL_PRIVATE_NETWORK');
+  return privateNetwork(env, 'OIDC_BACKCHANNEL_PRIVATE_NETWORK', apiPublicUrl);
+}
+
+/**
+ * Whether the API may reach a company's OpenID Connect provider on loopback and private addresses. Refused by default
+ * (src/lib/outbound/special-use.ts): an issuer a company's owner types must not lead the API into the internal
+ * network; a portal on loopback (a local trial, the tests) runs its providers there too.
+ */
+function companyProviderPrivateNetwork(env: Env, apiPublicUrl: string): boolean {
+  return privateNetwork(env, 'COMPANY_PROVIDER_PRIVATE_NETWORK', apiPublicUrl);
+}
+
+/** A true|false variable that defaults to whether API_PUBLIC_URL's host is loopback. */
+function privateNetwork(env: Env, name: string, apiPublicUrl: string): boolean {
+  const raw = read(env, name);
   if (raw === undefined) return isLoopbackHost(new URL(apiPublicUrl).hostname);
-  if (raw !== 'true' && raw !== 'false') {
-    throw new ConfigError('OIDC_BACKCHANNEL_PRIVATE_NETWORK', `debe ser true o false (recibido "${raw}")`);
-  }
+  if (raw !== 'true' && raw !== 'false') throw new ConfigError(name, `debe ser true o false (recibido "${raw}")`);
   return raw === 'true';
 }
 
@@ -553,6 +570,7 @@ function readConfig(env: Env): Config {
     apiPublicUrl,
     oidcIssuer: origin('OIDC_ISSUER', read(env, 'OIDC_ISSUER') ?? apiPublicUrl),
     oidcBackchannelPrivateNetwork: backchannelPrivateNetwork(env, apiPublicUrl),
+    companyProviderPrivateNetwork: companyProviderPrivateNetwork(env, apiPublicUrl),
     ...oauthConfig(env),
     billing: loadBillingConfig(env),
     adminSecondFactor: adminSecondFactor(env),

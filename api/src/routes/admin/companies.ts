@@ -133,6 +133,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         signedIn(request),
         { companyId, platform: true, role: null, status },
         request.body,
+        app.config.companyProviderPrivateNetwork,
       );
       return { redirectUri };
     },

@@ -17,7 +17,12 @@ import {
   type SignInConnection,
   signInConnection,
 } from '../../domain/companies/sign-in/connections.js';
-import { discoverProvider, discoveryUrl, failureReason } from '../../domain/companies/sign-in/discovery.js';
+import {
+  discoverProvider,
+  discoveryUrl,
+  failureReason,
+  privateNetworkRefused,
+} from '../../domain/companies/sign-in/discovery.js';
 import { companySignInMessages as M } from '../../domain/companies/sign-in/messages.js';
 import { providerSecretKey } from '../../domain/companies/sign-in/secret.js';
 import { isBinding, issueSignInReturn } from '../../domain/external-sign-in/returns.js';
@@ -73,7 +78,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const version = `${new Date(connection.updatedAt).getTime()}`;
     const kept = clients.get(connection.companyId);
     if (kept?.version === version) return kept.configuration;
-    const configuration = discoverProvider(connection.issuer, connection.clientId, connection.clientSecret);
+    const configuration = discoverProvider(
+      connection.issuer,
+      connection.clientId,
+      connection.clientSecret,
+      app.config.companyProviderPrivateNetwork,
+    );
     if (clients.size >= keptClients) clients.delete(clients.keys().next().value as number);
     clients.set(connection.companyId, { version, configuration });
     configuration.catch(() => {
@@ -211,10 +221,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         await recordProviderError(app.db, companyId, M.errorClient(reason));
         return 'company_unavailable';
       }
+      // A token endpoint on a private or reserved address (the guard cut the connection) is the administrators' to fix.
       const network =
-        !(error instanceof client.ResponseBodyError) &&
-        !(error instanceof client.ClientError) &&
-        !(error instanceof client.AuthorizationResponseError);
+        privateNetworkRefused(error) ||
+        (!(error instanceof client.ResponseBodyError) &&
+          !(error instanceof client.ClientError) &&
+          !(error instanceof client.AuthorizationResponseError));
       if (network || (error instanceof client.ResponseBodyError && error.status >= 500)) {
         request.log.warn({ companyId, reason }, 'company provider token exchange failed');
         await recordProviderError(app.db, companyId, M.errorToken(reason));

@@ -49,7 +49,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await saveConnection(app.db, secretKey, signedIn(request), companyOf(request), request.body);
+      await saveConnection(
+        app.db,
+        secretKey,
+        signedIn(request),
+        companyOf(request),
+        request.body,
+        app.config.companyProviderPrivateNetwork,
+      );
       return { redirectUri };
     },
   );

@@ -10,7 +10,7 @@ import { type AuditActor, recordAudit } from '../../accounts/audit.js';
 import type { CompanyAccess } from '../access.js';
 import { claimableDomain } from '../domains.js';
 import { companyMessages } from '../messages.js';
-import { discoverProvider, discoveryUrl, failureReason, issuerAllowed } from './discovery.js';
+import { discoverProvider, discoveryUrl, failureReason, issuerAllowed, privateNetworkRefused } from './discovery.js';
 import { companySignInMessages as M } from './messages.js';
 import { openSecret, sealSecret } from './secret.js';
 
@@ -43,7 +43,9 @@ const isUniqueViolation = (error: unknown) =>
  * Saves the connection (the company's one): a platform administrator's call also proves each listed domain for the
  * company (409 DOMINIO_DE_OTRA_EMPRESA for one another company proved); an owner may list only domains the company has
  * already proved (409 DOMINIO_NO_VERIFICADO). Discovery is read before anything is written (400
- * PROVEEDOR_INALCANZABLE). The secret is required for a new connection and kept when an update leaves it out.
+ * PROVEEDOR_INALCANZABLE, also when the issuer leads to a loopback, private or reserved address and
+ * `privateNetwork` does not allow it). The secret is required for a new connection and kept when an update leaves it
+ * out.
  */
 export async function saveConnection(
   db: Db,
@@ -51,6 +53,7 @@ export async function saveConnection(
   actor: AuditActor,
   access: CompanyAccess,
   input: ConnectionInput,
+  privateNetwork: boolean,
 ): Promise<void> {
   const { companyId } = access;
   const issuer = input.issuer.trim();
@@ -99,8 +102,9 @@ export async function saveConnection(
 
   const secret = newSecret ?? openSecret(secretKey, companyId, existing?.sealed ?? '');
   try {
-    await discoverProvider(issuer, clientId, secret);
+    await discoverProvider(issuer, clientId, secret, privateNetwork);
   } catch (error) {
+    if (privateNetworkRefused(error)) throw new HttpError(400, M.privateNetwork, 'PROVEEDOR_INALCANZABLE');
     throw new HttpError(400, M.unreachable(discoveryUrl(issuer), failureReason(error)), 'PROVEEDOR_INALCANZABLE');
   }
 

@@ -1,6 +1,9 @@
 // The OpenID Connect client of a company's provider: discovery read with a 5 s deadline (before a connection is saved,
 // and at a sign-in), the client secret sent as the provider says it takes it (HTTP Basic unless it only lists POST).
+// Every request to the provider (discovery, the token exchange) goes through the outbound guard: a connection that
+// lands on a loopback, private or reserved address is cut unless COMPANY_PROVIDER_PRIVATE_NETWORK=true.
 import * as client from 'openid-client';
+import { outboundFetch, refusedSpecialUse } from '../../../lib/outbound/special-use.js';
 
 /** How long discovery and the token exchange may take (seconds). */
 export const providerTimeoutSeconds = 5;
@@ -25,6 +28,7 @@ export function discoveryUrl(issuer: string): string {
 
 /** A short reason for a discovery or token failure, in Spanish, without anything the provider sent back verbatim. */
 export function failureReason(error: unknown): string {
+  if (refusedSpecialUse(error)) return 'su dirección lleva a una red privada o reservada';
   if (error instanceof client.ResponseBodyError) return `respondió ${error.status} ${error.error}`.slice(0, 200);
   if (error instanceof client.WWWAuthenticateChallengeError) {
     const code = error.cause[0]?.parameters.error;
@@ -39,16 +43,25 @@ export function failureReason(error: unknown): string {
   return 'respuesta no válida';
 }
 
-/** Discovery of `issuer` and a client for it with `clientId` and `clientSecret`; throws as openid-client does. */
+/** Whether a discovery or token failure is the guard refusing the provider's address (a private or reserved network). */
+export const privateNetworkRefused = refusedSpecialUse;
+
+/**
+ * Discovery of `issuer` and a client for it with `clientId` and `clientSecret`; throws as openid-client does. The
+ * discovery and every later request of the client go through the outbound guard unless `privateNetwork` lifts it.
+ */
 export async function discoverProvider(
   issuer: string,
   clientId: string,
   clientSecret: string,
+  privateNetwork: boolean,
 ): Promise<client.Configuration> {
   const insecure = issuer.startsWith('http://');
+  const fetch = outboundFetch(privateNetwork) as client.CustomFetch;
   const discovered = await client.discovery(new URL(issuer), clientId, undefined, undefined, {
     execute: insecure ? [client.allowInsecureRequests] : [],
     timeout: providerTimeoutSeconds,
+    [client.customFetch]: fetch,
   });
   const server = discovered.serverMetadata();
   const methods = server.token_endpoint_auth_methods_supported;
@@ -62,5 +75,6 @@ export async function discoverProvider(
   );
   if (insecure) client.allowInsecureRequests(configuration);
   configuration.timeout = providerTimeoutSeconds;
+  configuration[client.customFetch] = fetch;
   return configuration;
 }

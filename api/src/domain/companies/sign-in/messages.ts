@@ -7,6 +7,8 @@ export const companySignInMessages = {
   domainsInvalid: 'Indica de 1 a 20 dominios de la empresa',
   domainNotProved: (domain: string) =>
     `La empresa aún no ha probado el dominio ${domain}: pruébalo en «Dominios» antes de conectarlo a su acceso`,
+  privateNetwork:
+    'La dirección del emisor lleva a una red privada o reservada: usa la dirección pública de tu proveedor.',
   unreachable: (url: string, reason: string) =>
     `No se pudo leer la configuración del proveedor en ${url} (${reason}). Comprueba el emisor (issuer).`,
   linkInvalid:
