@@ -2,7 +2,7 @@
 // /empresas/:id/proveedor, PUT/DELETE /admin/empresas/:id/proveedor): who may, which domains, the sealed secret, the
 // discovery read before saving, and the last failure shown to the company's administrators.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, companyDomains, companyIdentities, companyIdentityProviders } from '../src/db/schema.js';
 import { openSecret, providerSecretKey } from '../src/domain/companies/sign-in/secret.js';
