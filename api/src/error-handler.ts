@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, isDatabaseUnavailable, messages } from './lib/errors.js';
 import { securityHeaderEntries, setSecurityHeaders } from './plugins/external/helmet.js';
+import { sendScimFrameworkError } from './routes/scim/index.js';
 
 // Fastify's own client errors, answered in Spanish. Its English messages never reach the client.
 const fastifyClientErrors: Record<string, string> = {
@@ -72,6 +73,8 @@ export function errorHandler(error: FastifyError | HttpError, request: FastifyRe
 /** Fastify's `frameworkErrors`: URLs it refuses before routing (and so before any hook) get the same answer. */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   setSecurityHeaders(reply);
+  // SCIM's own error body under /scim/v2 (routes/scim/index.ts).
+  if (request.url.startsWith('/scim/v2/')) return sendScimFrameworkError(error, request, reply);
   return errorHandler(error, request, reply);
 }
 

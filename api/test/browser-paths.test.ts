@@ -52,6 +52,10 @@ const NOT_FOR_THE_BROWSER: { pattern: RegExp; why: string }[] = [
     why: 'the OpenID Connect provider: partner apps and the browser going to and from them',
   },
   { pattern: /^\/oidc\/interaccion\/:uid$/, why: 'the browser arrives there from an app and is sent on to /autorizar' },
+  {
+    pattern: /^\/scim\/v2\//,
+    why: "a company's directory (Entra ID, Okta) provisions its people there over SCIM 2.0 with its token (decision 0081)",
+  },
 ];
 
 for (const backend of backends.slice(0, 1)) {

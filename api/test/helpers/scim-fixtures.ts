@@ -99,3 +99,28 @@ export function entraUser(userName: string, externalId: string) {
     roles: [],
   };
 }
+
+const englishWords =
+  /\b(must|should|invalid|required|unexpected|error|expected|property|body|missing|not found|failed|allowed)\b/i;
+const spanishWords = /[áéíóúñ¿¡]|\b(no|de|el|la|los|las|un|una|del|es|está|para|por|con)\b/i;
+
+/**
+ * Why an error answer of /scim/v2 is not SCIM's error body with a Spanish detail (RFC 7644 §3.12), or undefined when
+ * it is: the SCIM routes' counterpart of helpers/hostile.ts's spanishErrorProblem.
+ */
+export function scimErrorProblem(response: LightMyRequestResponse): string | undefined {
+  if (response.headers['content-type'] !== 'application/scim+json; charset=utf-8')
+    return `content-type ${response.headers['content-type']}`;
+  let body: { schemas?: unknown; status?: unknown; detail?: unknown };
+  try {
+    body = response.json();
+  } catch {
+    return 'the body is not JSON';
+  }
+  if (JSON.stringify(body.schemas) !== '["urn:ietf:params:scim:api:messages:2.0:Error"]') return 'not a SCIM error';
+  if (body.status !== String(response.statusCode)) return `status ${String(body.status)} in the body`;
+  if (typeof body.detail !== 'string' || !body.detail.trim()) return 'no detail';
+  const own = body.detail.replace(/[«'].*[»']/s, "''");
+  if (englishWords.test(own) || !spanishWords.test(own)) return `detail not in Spanish: ${body.detail}`;
+  return undefined;
+}

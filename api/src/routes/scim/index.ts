@@ -70,6 +70,19 @@ function sendError(error: ScimError, request: FastifyRequest, reply: FastifyRepl
   return reply.code(error.status).type(scimContentType).send(scimErrorBody(error));
 }
 
+/**
+ * A URL Fastify refuses before routing (bad percent-encoding, a parameter too long) under /scim/v2: SCIM's error body
+ * too (the app's `frameworkErrors` hands it over; no company is known yet, so nothing is logged).
+ */
+export function sendScimFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  const detail =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'La dirección de la petición es demasiado larga'
+      : 'La dirección de la petición no es válida';
+  return sendError(new ScimError(status, detail), request, reply);
+}
+
 /** The userName a POST or PUT body names, for the registro of a refused one. */
 function bodyUserName(body: unknown): string | undefined {
   const value = (body as { userName?: unknown } | null)?.userName;
