@@ -10,9 +10,11 @@ import {
   auditLog,
   companies,
   companyDomains,
+  companyIdentityProviders,
   companyInvitations,
   companyLicences,
   companyMembers,
+  companyScimTokens,
   companySeats,
 } from '../src/db/schema.js';
 import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
@@ -45,6 +47,8 @@ async function snapshot(app: FastifyInstance) {
       .from(companySeats)
       .orderBy(companySeats.companyId, companySeats.appId, companySeats.userId),
     invitations: await db.select().from(companyInvitations).orderBy(companyInvitations.id),
+    providers: await db.select().from(companyIdentityProviders).orderBy(companyIdentityProviders.companyId),
+    scimTokens: await db.select().from(companyScimTokens).orderBy(companyScimTokens.id),
     audit: (await db.select({ id: auditLog.id }).from(auditLog)).length,
   };
 }
@@ -91,6 +95,7 @@ forEachBackend((backend) => {
         .replace(':idUsuario', String(memberA.id))
         .replace(':idApp', '1')
         .replace(':idInvitacion', '1')
+        .replace(':tokenId', '1')
         .replace(':dominio', 'minera-a.test')
         .replace(':id', String(a));
     const routes = companyRoutes(t.app);
@@ -138,7 +143,14 @@ forEachBackend((backend) => {
     assert.deepEqual(failures, [], `routes that let the wrong caller through:\n${failures.join('\n')}`);
     assert.deepEqual(await snapshot(t.app), before, 'nothing changed');
 
-    // The same reads by A's administrator and by a platform administrator are answered: the URLs were right.
+    // The same reads by A's administrator and by a platform administrator are answered: the URLs were right (A has a
+    // connection to its provider, which GET …/proveedor reads).
+    await t.app.db.insert(companyIdentityProviders).values({
+      companyId: a,
+      issuer: 'https://login.minera-a.example',
+      clientId: 'portal',
+      clientSecretSealed: 'v1.sellado',
+    });
     for (const route of routes.filter((r) => r.method === 'GET')) {
       const url = fill(route.url);
       const platformAnswer = await call(t.app, 'GET', url, platform);
