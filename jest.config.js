@@ -9,6 +9,9 @@ const browserPackages = ['shared', 'host', 'remote-auth', 'remote-apps', 'remote
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // A test's deadline, not a measure of speed: a full page rendered through jsdom takes seconds on a busy two-core
+  // machine (CI runs this beside the API suites), and jest's default 5 s then failed tests that were right.
+  testTimeout: 20_000,
   projects: [
     {
       displayName: 'contracts',

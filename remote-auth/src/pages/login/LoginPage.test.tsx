@@ -316,8 +316,9 @@ it('a locked address is told until when it may try again, and offered the way in
   await fillIn('bloqueada@example.com', 'secreta1');
   await userEvent.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
   const alert = await screen.findByRole('alert');
+  // Within 15 minutes of midnight the pause ends tomorrow, and the text names the day.
   expect(alert).toHaveTextContent(
-    /^Credenciales inválidas\. Por seguridad, los intentos desde este dispositivo están en pausa\. Podrás intentarlo de nuevo a las \d\d:\d\d \(en 15 minutos\)\./,
+    /^Credenciales inválidas\. Por seguridad, los intentos desde este dispositivo están en pausa\. Podrás intentarlo de nuevo (el \d\d\/\d\d\/\d{4} )?a las \d\d:\d\d \(en 15 minutos\)\./,
   );
   const until = new Date(now.getTime() + 900_000);
   expect(alert).toHaveTextContent(`${String(until.getHours()).padStart(2, '0')}:`);
