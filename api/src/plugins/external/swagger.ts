@@ -26,6 +26,23 @@ const partnerTokenGuide = [
     'invalidan en la API al momento (`GET /auth/user` responde 401). Quien necesite saberlo al instante, que lo consulte.',
 ].join('\n');
 
+/** For a company's IT: the directory's calls, which RFC 7643/7644 describe rather than this document's schemas. */
+const scimGuide = [
+  '## Directorio de una empresa (SCIM 2.0)',
+  '',
+  'Base `<API>/scim/v2`, con `Authorization: Bearer scim_…` (el token que el propietario crea en ' +
+    '`POST /empresas/{id}/scim/tokens`, mostrado una sola vez). Respuestas y errores en `application/scim+json` ' +
+    '(RFC 7644 §3.12: `{ schemas, status, scimType?, detail }`, con `detail` en español).',
+  '',
+  '- `GET /ServiceProviderConfig`, `GET /ResourceTypes`, `GET /Schemas`;',
+  '- `GET /Users?filter=userName eq "…"&startIndex=1&count=100`, `POST /Users`, `GET|PUT|PATCH|DELETE /Users/{id}` ' +
+    '(PatchOp con o sin `path`; `"False"`/`"True"` se leen como booleanos);',
+  '- `active: false` o `DELETE` saca a la persona de la empresa: libera sus puestos y cierra sus sesiones en el portal y ' +
+    'en las apps asociadas. Solo correos de dominios verificados de la empresa; sin grupos (`/Groups` responde 404).',
+  '',
+  'Guía para el equipo de TI: `docs/conectar-directorio.md`; las últimas peticiones, en `GET /empresas/{id}/scim/registro`.',
+].join('\n');
+
 export default fp(
   async (app) => {
     await app.register(swagger, {
@@ -35,7 +52,9 @@ export default fp(
           title: 'Portal API',
           description:
             'API del portal de aplicaciones. Errores: `{ statusCode, message, code? }` con mensaje en español.\n\n' +
-            partnerTokenGuide,
+            partnerTokenGuide +
+            '\n\n' +
+            scimGuide,
           version: '0.1.0',
         },
         components: {
