@@ -207,7 +207,8 @@ async function lockCompany(tx: Db, companyId: number): Promise<void> {
   await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, companyId)).for('update');
 }
 
-async function lockedMember(tx: Db, companyId: number, userId: number) {
+/** The membership, read under its row lock; undefined for a person not in the company. */
+async function memberUnderLock(tx: Db, companyId: number, userId: number) {
   const [member] = await tx
     .select({
       userId: companyMembers.userId,
@@ -218,6 +219,13 @@ async function lockedMember(tx: Db, companyId: number, userId: number) {
     .from(companyMembers)
     .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.userId, userId)))
     .for('update');
+  return member;
+}
+
+type LockedMember = NonNullable<Awaited<ReturnType<typeof memberUnderLock>>>;
+
+async function lockedMember(tx: Db, companyId: number, userId: number): Promise<LockedMember> {
+  const member = await memberUnderLock(tx, companyId, userId);
   if (!member) throw memberNotFound();
   return member;
 }
@@ -273,12 +281,19 @@ export async function changeMemberRole(
 }
 
 /**
- * Takes a person out of the company, in the caller's transaction; their seats go back to the licences (the
- * membership's foreign key cascades, the trigger of migration 0020 counts). The company's licences are locked first,
- * in the order a seat assignment locks one, so that a removal and an assignment at once wait for each other instead
- * of deadlocking.
+ * Takes a person out of the company, in the caller's transaction: their seats here go back to the licences (the
+ * trigger of migration 0020 counts) and their membership goes. The company and then its licences (in app order, as a
+ * seat assignment locks one) are locked first, so a removal and an assignment at once wait for each other instead of
+ * deadlocking. `allowed` may refuse after the member is read and locked. The company's last active owner is refused
+ * (409 ULTIMO_PROPIETARIO), nothing changed. Answers the membership that was (undefined for a person not in the
+ * company) and the apps whose seats were freed.
  */
-export async function removeMember(tx: Db, actor: CompanyActor, companyId: number, userId: number): Promise<void> {
+export async function takeOutOfCompany(
+  tx: Db,
+  companyId: number,
+  userId: number,
+  allowed: (member: LockedMember) => void = () => {},
+): Promise<{ member: LockedMember | undefined; seats: number[] }> {
   await lockCompany(tx, companyId);
   await tx
     .select({ id: companyLicences.id })
@@ -286,16 +301,28 @@ export async function removeMember(tx: Db, actor: CompanyActor, companyId: numbe
     .where(eq(companyLicences.companyId, companyId))
     .orderBy(asc(companyLicences.appId))
     .for('update');
-  const member = await lockedMember(tx, companyId, userId);
-  if (member.role === 'propietario' && !mayHandleOwners(actor)) throw onlyOwners();
-  await keepOneOwner(tx, companyId, member);
+  const member = await memberUnderLock(tx, companyId, userId);
+  if (member) {
+    allowed(member);
+    await keepOneOwner(tx, companyId, member);
+  }
   const seats = await tx
     .delete(companySeats)
     .where(and(eq(companySeats.companyId, companyId), eq(companySeats.userId, userId)))
     .returning({ appId: companySeats.appId });
-  await tx
-    .delete(companyMembers)
-    .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.userId, userId)));
+  if (member)
+    await tx
+      .delete(companyMembers)
+      .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.userId, userId)));
+  return { member, seats: seats.map((seat) => seat.appId).sort((a, b) => a - b) };
+}
+
+/** An administrator takes a person out of the company (only an owner takes out an owner); audited. */
+export async function removeMember(tx: Db, actor: CompanyActor, companyId: number, userId: number): Promise<void> {
+  const { member, seats } = await takeOutOfCompany(tx, companyId, userId, (found) => {
+    if (found.role === 'propietario' && !mayHandleOwners(actor)) throw onlyOwners();
+  });
+  if (!member) throw memberNotFound();
   await recordAudit(tx, actor.audit, [
     {
       action: 'company.member_remove',
@@ -304,7 +331,7 @@ export async function removeMember(tx: Db, actor: CompanyActor, companyId: numbe
         userId,
         email: member.email,
         role: member.role,
-        seats: seats.map((seat) => seat.appId).sort((a, b) => a - b),
+        seats,
       },
       companyId,
     },

@@ -1,21 +1,14 @@
 // The SCIM User resources of a company (company_scim_users), and what writing them does to the portal: a person
 // provisioned joins the company, one set inactive (or deleted) leaves it, in one transaction each.
 import { domainToASCII } from 'node:url';
-import { and, asc, eq, isNotNull, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../../db/client.js';
-import {
-  auditLog,
-  companies,
-  companyDomains,
-  companyLicences,
-  companyMembers,
-  companyScimUsers,
-  companySeats,
-  users,
-} from '../../../db/schema.js';
+import { auditLog, companyDomains, companyMembers, companyScimUsers, users } from '../../../db/schema.js';
 import { type AuditActor, recordAudit } from '../../accounts/audit.js';
 import { activateUser } from '../../accounts/queries.js';
 import { currentRequestId } from '../../../lib/request-scope.js';
+import { HttpError } from '../../../lib/errors.js';
+import { takeOutOfCompany } from '../members.js';
 import { ScimError, scimMessages as M, shown } from './errors.js';
 import { exactUserName, type Filter, parseFilter } from './filter.js';
 import { applyPatch, draftFromResource, type UserDraft } from './patch.js';
@@ -303,54 +296,21 @@ async function join(tx: Db, companyId: number, userId: number): Promise<boolean>
 }
 
 /**
- * Takes the person out of the company, in the caller's transaction: their seats here (freed on the licences by the
- * trigger of migration 0020) and their membership; their token version bumped, which ends their portal sessions on
- * every instance and, by migration 0018's trigger, their OpenID Connect sessions, refresh tokens and queued
- * back-channel logouts. The company's last owner is refused (409), nothing changed. Locks as removeMember does (the
- * company, then its licences in app order), so a removal and a seat assignment at once wait instead of deadlocking.
+ * Takes the person out of the company, in the caller's transaction (takeOutOfCompany: their seats here freed, their
+ * membership gone, the company's last owner refused with 409, nothing changed), and bumps their token version, which
+ * ends their portal sessions on every instance and, by migration 0018's trigger, their OpenID Connect sessions,
+ * refresh tokens and queued back-channel logouts.
  */
 async function leave(tx: Db, companyId: number, userId: number) {
-  await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, companyId)).for('update');
-  await tx
-    .select({ id: companyLicences.id })
-    .from(companyLicences)
-    .where(eq(companyLicences.companyId, companyId))
-    .orderBy(asc(companyLicences.appId))
-    .for('update');
-  const [member] = await tx
-    .select({ role: companyMembers.role, status: companyMembers.status })
-    .from(companyMembers)
-    .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.userId, userId)))
-    .for('update');
-  if (member?.role === 'propietario' && member.status === 'active') {
-    const [other] = await tx
-      .select({ one: sql`1` })
-      .from(companyMembers)
-      .where(
-        and(
-          eq(companyMembers.companyId, companyId),
-          eq(companyMembers.role, 'propietario'),
-          eq(companyMembers.status, 'active'),
-          ne(companyMembers.userId, userId),
-        ),
-      )
-      .limit(1);
-    if (!other) throw new ScimError(409, M.lastOwner);
-  }
-  const seats = await tx
-    .delete(companySeats)
-    .where(and(eq(companySeats.companyId, companyId), eq(companySeats.userId, userId)))
-    .returning({ appId: companySeats.appId });
-  if (member) {
-    await tx
-      .delete(companyMembers)
-      .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.userId, userId)));
-  }
+  const { member, seats } = await takeOutOfCompany(tx, companyId, userId).catch((error: unknown) => {
+    if (error instanceof HttpError && error.code === 'ULTIMO_PROPIETARIO') throw new ScimError(409, M.lastOwner);
+    throw error;
+  });
   await tx
     .update(users)
     .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
     .where(eq(users.id, userId));
-  return { role: member?.role ?? null, seats: seats.map((seat) => seat.appId).sort((a, b) => a - b) };
+  return { role: member?.role ?? null, seats };
 }
 
 /**
