@@ -1,4 +1,4 @@
-// A company's own sign-in and its directory (issue 48), as a person and their IT team see them: the vendor's platform
+// A company's own sign-in and its directory, as a person and their IT team see them: the vendor's platform
 // administrator connects the company's identity provider (like Entra ID) with password sign-in off and its directory
 // (SCIM) provisions a person, who is given a seat; that person types their work email on /login, gets 'Continuar con
 // el acceso de <empresa>' instead of the password field, signs in at the company's provider and finds the seat's plan
@@ -6,9 +6,19 @@
 // page loses its session at its next call and the provider's way back in says the company turned their access off.
 // Last, the company page's 'Acceso de la empresa' and 'Directorio (SCIM)' as the platform administrator sees them.
 // Screenshots of those tabs (1280 and 390 px) and of /login with the company's button (390 px) are in the test's output.
+// A second person already has a portal password at the company's domain: the company's access alone does not sign
+// them in; it asks for that password once (proof of both sides), then links the account.
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { expect, expectSignedInAs, portalReady, seriousViolations, test } from '../support/auth';
+import {
+  expect,
+  expectSignedInAs,
+  person,
+  portalReady,
+  registerActive,
+  seriousViolations,
+  test,
+} from '../support/auth';
 import { API_URL, COMPANY_IDP } from '../support/env';
 import { adminToken } from '../support/oidc';
 import { DESKTOP, PHONE, widthReport } from '../support/screens';
@@ -335,4 +345,76 @@ test("a company's directory provisions a person who signs in with the company's 
   } finally {
     await panel.close();
   }
+});
+
+test("an existing password account at the company's domain is linked only once its owner signs in to it", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const id = randomUUID().slice(0, 6);
+  const company = `Minera Vínculo ${id}`;
+  const domain = `vinculo-${id}.pe`;
+  // The account exists before the company connects its provider (its password typed at registration).
+  const who = { ...person('vinculo'), email: `ana.quispe.${id}@${domain}` };
+  await registerActive(request, who);
+  const admin = await adminToken();
+  const { id: companyId } = await api<{ id: number }>(request, admin, 'POST', 'admin/empresas', 201, {
+    nombre: company,
+  });
+  await api(request, admin, 'PUT', `admin/empresas/${companyId}/proveedor`, 200, {
+    issuer: COMPANY_IDP.issuer,
+    clientId: COMPANY_IDP.clientId,
+    clientSecret: COMPANY_IDP.clientSecret,
+    dominios: [domain],
+    permitirContrasena: true,
+  });
+  const employee = { sub: `entra-vinculo-${id}`, email: who.email, givenName: 'Ana', familyName: 'Quispe' };
+  expect((await request.post(`${COMPANY_IDP.issuer}/__cuentas`, { data: employee })).status()).toBe(204);
+  const membersOf = async () =>
+    (
+      await api<{ data: { email: string }[] }>(
+        request,
+        admin,
+        'GET',
+        `empresas/${companyId}/miembros?email=${encodeURIComponent(who.email)}`,
+        200,
+      )
+    ).data.map((member) => member.email);
+
+  // The company's provider vouches for the address, but not that this person holds the portal account: no session.
+  await page.goto('/login');
+  await portalReady(page);
+  await page.getByLabel('Email').fill(who.email);
+  const companyButton = page.getByRole('button', { name: `Continuar con el acceso de ${company}` });
+  await companyButton.click();
+  await expect(page).toHaveURL(new RegExp(`^${COMPANY_IDP.issuer}/interaction/`));
+  await page.getByLabel('Cuenta').fill(employee.sub);
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await expect(page).toHaveURL(/\/login\?vincular=/);
+  await expect(
+    page.getByText(
+      `Ya tienes una cuenta en el portal con este correo. Inicia sesión con tu contraseña (o tu llave de acceso) para vincularla al acceso de ${company}.`,
+    ),
+  ).toBeVisible();
+  expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBeNull();
+  expect(await membersOf()).toEqual([]);
+
+  // The other side: the account's own password. Signed in, the link is made and the person joins the company.
+  await expect(page.getByLabel('Email')).toHaveValue(who.email);
+  await page.getByLabel('Contraseña', { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: 'Iniciar Sesión', exact: true }).click();
+  await expect(page).toHaveURL(/\/apps$/);
+  await expectSignedInAs(page, request, who.email);
+  await expect.poll(membersOf, { message: 'the account joined the company once linked' }).toEqual([who.email]);
+
+  // From now on the company's access alone signs this account in (the provider still knows the browser).
+  await page.goto('/logout');
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await portalReady(page);
+  await page.getByLabel('Email').fill(who.email);
+  await companyButton.click();
+  await expect(page).toHaveURL(/\/apps$/);
+  await expectSignedInAs(page, request, who.email);
 });
