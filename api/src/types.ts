@@ -28,6 +28,19 @@ import type {
 } from './schemas/companies.js';
 import type { CompanyDomain as CompanyDomainSchema } from './schemas/company-domains.js';
 import type {
+  CompanyAccess as CompanyAccessSchema,
+  CompanyLinked as CompanyLinkedSchema,
+  Provider as ProviderSchema,
+  ProviderBody,
+  ProviderSaved as ProviderSavedSchema,
+} from './schemas/company-provider.js';
+import type {
+  CreatedScimToken as CreatedScimTokenSchema,
+  ScimLogEntry as ScimLogEntrySchema,
+  ScimToken as ScimTokenSchema,
+  ScimTokenList as ScimTokenListSchema,
+} from './schemas/scim.js';
+import type {
   CompanyRoleSchema,
   Member as MemberSchema,
   MemberPage,
@@ -187,3 +200,18 @@ export type SeatAssigned = Static<typeof SeatSchema>;
 export type SeatReportRow = Static<typeof SeatReportRowSchema>;
 /** A company's email domain, proved or waiting for its TXT record. */
 export type CompanyDomain = Static<typeof CompanyDomainSchema>;
+/** The company's own sign-in as `GET /empresas/{id}/proveedor` shows it (never the secret). */
+export type CompanyProvider = Static<typeof ProviderSchema>;
+/** The body of `PUT /empresas/{id}/proveedor` and `PUT /admin/empresas/{id}/proveedor`, and what they answer. */
+export type CompanyProviderInput = Static<typeof ProviderBody>;
+export type CompanyProviderSaved = Static<typeof ProviderSavedSchema>;
+/** `GET /auth/empresa/acceso`: the company whose own sign-in answers for an address's domain. */
+export type CompanyAccess = Static<typeof CompanyAccessSchema>;
+/** `POST /auth/empresa/vincular`: the company the account is now linked to. */
+export type CompanyLinked = Static<typeof CompanyLinkedSchema>;
+/** A token of the company's directory (SCIM), the list with the base URL, and a token just made (shown once). */
+export type ScimToken = Static<typeof ScimTokenSchema>;
+export type ScimTokenList = Static<typeof ScimTokenListSchema>;
+export type ScimTokenCreated = Static<typeof CreatedScimTokenSchema>;
+/** One request of the company's directory, as the API logged it. */
+export type ScimRequest = Static<typeof ScimLogEntrySchema>;

@@ -1,4 +1,4 @@
-// A company's own sign-in (issue 48, part A) against a real OpenID Connect provider (oidc-provider, like Entra ID):
+// A company's own sign-in against a real OpenID Connect provider (oidc-provider, like Entra ID):
 // the account decision, the link that needs both sides, every refusal, and each attack written as a test (the
 // attacker makes plain HTTP calls; the victim's browser is an OAuthBrowser with its cookies).
 import assert from 'node:assert/strict';

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Email } from './auth.js';
 import { Nullable } from './common.js';
 
-// A company's own sign-in (issue 48): its OpenID Connect provider as its owners and platform administrators set it,
+// A company's own sign-in: its OpenID Connect provider as its owners and platform administrators set it,
 // and the sign-in pages' calls (routes/companies/provider.ts, routes/admin/companies.ts, routes/auth/company.ts).
 
 export const ProviderParams = Type.Object(

@@ -6,6 +6,7 @@ import type {
   CompanyListItem,
   CompanyProvider,
   CompanyProviderInput,
+  CompanyProviderSaved,
   CompanyRole,
   CompanySettings,
   CompanyStatus,
@@ -159,7 +160,7 @@ export function listCompanyAudit(id: number, page: number, limit: number): Promi
   return request('get', P.audit(id), { searchParams: { page, limit }, fallback: F.audit });
 }
 
-// The company's own sign-in and its directory (issue 48).
+// The company's own sign-in and its directory.
 
 /** The company's provider, or null while it has none (the API's 404 SIN_PROVEEDOR). */
 export async function getProvider(id: number): Promise<CompanyProvider | null> {
@@ -179,7 +180,7 @@ export function saveProvider(
   id: number,
   input: CompanyProviderInput,
   platform: boolean,
-): Promise<{ redirectUri: string }> {
+): Promise<CompanyProviderSaved> {
   return request('put', platform ? P.platformProvider(id) : P.provider(id), { json: input, fallback: F.saveProvider });
 }
 

@@ -1,4 +1,4 @@
-import type { User } from '../types/entities';
+import type { CompanyAccess, CompanyLinked, User } from '../types/entities';
 import { FALLBACK } from '../messages/es';
 import { request } from './client';
 import { API_PATHS } from '@portal/contracts/api/paths';
@@ -26,13 +26,10 @@ export function mintPartnerToken(redirectUrl: string): Promise<PartnerToken> {
   });
 }
 
-/** Which company's own sign-in answers for an address's domain (API `GET auth/empresa/acceso`). */
-export interface CompanyAccess {
-  empresa: { id: number; nombre: string } | null;
-  /** false: the company asks its people to sign in with its own access only (no portal password). */
-  permitirContrasena: boolean;
-}
-
+/**
+ * Which company's own sign-in answers for an address's domain (API `GET auth/empresa/acceso`); `permitirContrasena`
+ * false: the company asks its people to sign in with its own access only (no portal password).
+ */
 export function companyAccess(email: string): Promise<CompanyAccess> {
   return request('get', API_PATHS.auth.companyAccess, {
     searchParams: { email: email.trim() },
@@ -58,10 +55,7 @@ export function companySignInUrl(
 }
 
 /** Links the signed-in account to the company's access that asked for proof of both sides (`POST auth/empresa/vincular`). */
-export function linkCompanyAccess(
-  codigo: string,
-  secreto: string,
-): Promise<{ empresa: { id: number; nombre: string } }> {
+export function linkCompanyAccess(codigo: string, secreto: string): Promise<CompanyLinked> {
   return request('post', API_PATHS.auth.companyLink, {
     json: { codigo, secreto },
     fallback:

@@ -62,7 +62,16 @@ export type {
 /** A company's answers, read by the admin panel's company pages. */
 export type {
   Company,
+  CompanyAccess,
   CompanyDomain,
+  CompanyLinked,
+  CompanyProvider,
+  CompanyProviderInput,
+  CompanyProviderSaved,
+  ScimRequest,
+  ScimToken,
+  ScimTokenCreated,
+  ScimTokenList,
   CompanyInvitation,
   CompanyListItem,
   CompanyMember,

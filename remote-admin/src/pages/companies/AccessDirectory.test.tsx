@@ -282,7 +282,7 @@ describe("A company's directory ('Directorio (SCIM)')", () => {
             data: [
               ...(created ? [token(9, { descripcion: 'Okta' })] : []),
               token(7, { ultimoUso: '2027-02-04T10:00:00.000Z' }),
-              token(6, { revocado: '2027-02-02T10:00:00.000Z', descripcion: null }),
+              token(6, { revocado: '2027-02-02T10:00:00.000Z', descripcion: '' }),
             ],
             urlBase: 'https://api.portal.test/scim/v2',
           },

@@ -78,7 +78,7 @@ export function DirectorySection({ companyId, viewer, announce }: SectionProps) 
                 <td className="lead">
                   <code>{T.tokenPrefix(token.prefijo)}</code>
                 </td>
-                <td data-label={T.colDescription}>{token.descripcion ?? ''}</td>
+                <td data-label={T.colDescription}>{token.descripcion}</td>
                 <td className="nowrap" data-label={T.colTokenCreated}>
                   {when(token.creado)}
                 </td>
