@@ -3,8 +3,8 @@ import { linkCompanyAccess } from '../api/auth';
 import { ApiError } from '../api/client';
 
 /**
- * The link of an account to its company's own sign-in that this tab is on the way to prove (docs/decisions/0080-company-sign-in.md):
- * the company's sign-in found an account with credentials of its own at the address, so the API sent the tab to
+ * The link of an account to its company's own sign-in that this tab is on the way to prove
+ * (docs/decisions/0080-company-sign-in.md): the company's sign-in found an account with credentials of its own at the address, so the API sent the tab to
  * `/login?vincular=<code>&empresa=<name>&email=…` without a session. The tab keeps the code, the company's name and
  * the secret of the company sign-in it started (the code is bound to that secret's SHA-256) while the person signs in
  * however they can; the one landing decision (sign-in-landing.ts) then redeems it once and forgets it.
