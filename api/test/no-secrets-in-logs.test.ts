@@ -560,6 +560,62 @@ forEachBackend((backend) =>
         },
       },
       {
+        name: "a company's directory: its SCIM token as the owner receives it, as the directory sends it, and revoked",
+        routes: ['POST /empresas/:id/scim/tokens', 'DELETE /empresas/:id/scim/tokens/:tokenId'],
+        async run() {
+          const admin = await signIn(adminEmail, adminPassword);
+          const { id } = ok(
+            await call('POST', '/admin/empresas', { token: admin, payload: { nombre: 'Directorio del registro SA' } }),
+            201,
+          );
+          const domain = 'directorio-registro.pe';
+          ok(await call('POST', `/empresas/${id}/dominios`, { token: admin, payload: { dominio: domain } }), 201);
+          ok(await call('POST', `/empresas/${id}/dominios/${domain}/confirmar`, { token: admin }));
+          const ownerPassword = 'clave-del-dueno-del-directorio';
+          const owner = await newAccount(ownerPassword);
+          await addMember(
+            api.app.db,
+            id,
+            (await findUserByEmail(api.app.db, owner.email))?.id as number,
+            'propietario',
+          );
+          const created = ok(
+            await call('POST', `/empresas/${id}/scim/tokens`, {
+              token: owner.token,
+              payload: { descripcion: 'Entra' },
+            }),
+            201,
+          );
+          const directory = (method: 'GET' | 'POST', url: string, bearer: string, payload?: object) =>
+            api.app.inject({
+              method,
+              url: `/scim/v2${url}`,
+              headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/scim+json' },
+              ...(payload ? { payload: JSON.stringify(payload) } : {}),
+            });
+          const person = `ana@${domain}`;
+          const found = await directory(
+            'GET',
+            `/Users?filter=${encodeURIComponent(`userName eq "${person}"`)}`,
+            created.token,
+          );
+          assert.equal(found.statusCode, 200, found.body);
+          const provisioned = await directory('POST', '/Users', created.token, {
+            schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+            userName: person,
+            name: { givenName: 'Ana', familyName: 'Quispe' },
+            active: true,
+          });
+          assert.equal(provisioned.statusCode, 201, provisioned.body);
+          const revoked = await call('DELETE', `/empresas/${id}/scim/tokens/${created.id}`, { token: owner.token });
+          assert.equal(revoked.statusCode, 204, revoked.body);
+          assert.equal((await directory('GET', '/Users', created.token)).statusCode, 401);
+          const wrong = 'scim_token-equivocado-que-nadie-debe-leer-0000000000';
+          assert.equal((await directory('GET', '/Users', wrong)).statusCode, 401);
+          return [admin, owner.token, ownerPassword, created.token, wrong];
+        },
+      },
+      {
         name: "billing: Stripe's customer session secret, and the key the API calls Stripe with",
         routes: ['POST /facturacion/customer-session'],
         async run() {
