@@ -26,6 +26,7 @@ import {
 import { companySignInMessages as M } from '../../domain/companies/sign-in/messages.js';
 import { providerSecretKey } from '../../domain/companies/sign-in/secret.js';
 import { isBinding, issueSignInReturn } from '../../domain/external-sign-in/returns.js';
+import { startAuthorization } from '../../lib/oauth/authorization-start.js';
 import { allowedRedirect, portalPage, transactionCookieKey } from '../../lib/oauth/portal-return.js';
 import { openTransaction, sealTransaction, type SignInTransaction } from '../../lib/oauth/transaction-cookie.js';
 import { signedIn } from '../../plugins/app/authentication.js';
@@ -149,24 +150,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (!connection) return reply.redirect(refused('company_unavailable', redirectUrl));
       const configuration = await configured(request, connection);
       if (!configuration) return reply.redirect(refused('company_unavailable', redirectUrl));
-      const transaction: SignInTransaction = {
-        provider: 'empresa',
-        companyId: connection.companyId,
-        state: client.randomState(),
-        nonce: client.randomNonce(),
-        codeVerifier: client.randomPKCECodeVerifier(),
-        redirectUrl,
-        binding: request.query.binding,
-        expiresAt: Date.now() + transactionTtlMs,
-      };
-      const authorizationUrl = client.buildAuthorizationUrl(configuration, {
-        redirect_uri: callbackUrl,
+      const { transaction, url: authorizationUrl } = await startAuthorization(configuration, {
+        transaction: {
+          provider: 'empresa',
+          companyId: connection.companyId,
+          redirectUrl,
+          binding: request.query.binding,
+        },
+        redirectUri: callbackUrl,
         scope: 'openid email profile',
-        state: transaction.state,
-        nonce: transaction.nonce,
-        code_challenge: await client.calculatePKCECodeChallenge(transaction.codeVerifier),
-        code_challenge_method: 'S256',
-        login_hint: email,
+        ttlMs: transactionTtlMs,
+        parameters: { login_hint: email },
       });
       reply.setCookie(cookieName, sealTransaction(cookieKey, transaction), {
         path: '/auth',

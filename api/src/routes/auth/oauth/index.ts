@@ -6,6 +6,7 @@ import * as client from 'openid-client';
 import { Type } from 'typebox';
 import { isAllowedPicture } from '@portal/contracts/users/picture';
 import type { IdentityProvider } from '../../../db/schema.js';
+import { startAuthorization } from '../../../lib/oauth/authorization-start.js';
 import { allowedRedirect as allowed, portalPage, transactionCookieKey } from '../../../lib/oauth/portal-return.js';
 import { openTransaction, sealTransaction, type SignInTransaction } from '../../../lib/oauth/transaction-cookie.js';
 import {
@@ -104,23 +105,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           portal('/login', { error: 'auth_failed', provider: named(name), redirect_url: redirectUrl }),
         );
       }
-      const transaction: SignInTransaction = {
-        provider: name,
-        state: client.randomState(),
-        nonce: client.randomNonce(),
-        codeVerifier: client.randomPKCECodeVerifier(),
-        redirectUrl,
-        binding: request.query.binding,
-        expiresAt: Date.now() + transactionTtlMs,
-      };
-      const authorizationUrl = client.buildAuthorizationUrl(configuration, {
-        redirect_uri: callbackUrl(name),
+      const { transaction, url: authorizationUrl } = await startAuthorization(configuration, {
+        transaction: { provider: name, redirectUrl, binding: request.query.binding },
+        redirectUri: callbackUrl(name),
         scope: provider.scope,
-        state: transaction.state,
-        nonce: transaction.nonce,
-        code_challenge: await client.calculatePKCECodeChallenge(transaction.codeVerifier),
-        code_challenge_method: 'S256',
-        ...(provider.responseMode === 'form_post' && { response_mode: 'form_post' }),
+        ttlMs: transactionTtlMs,
+        ...(provider.responseMode === 'form_post' && { parameters: { response_mode: 'form_post' } }),
       });
       reply.setCookie(cookieName(name), sealTransaction(cookieKey, transaction), {
         path: '/auth',
