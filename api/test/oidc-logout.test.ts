@@ -3,7 +3,6 @@
 // to each app (OpenID Connect Back-Channel Logout 1.0), refresh tokens revoked, introspection inactive; delivery
 // retried, audited and never in the way of the person's logout. And an app's own logout ends the portal session.
 import assert from 'node:assert/strict';
-import { createPublicKey, verify } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, oidcLogoutDeliveries, roles, sessions, users } from '../src/db/schema.js';
@@ -11,6 +10,7 @@ import { capturingTransport, codeIn, mailsTo } from './helpers/accounts.js';
 import { adminEmail, adminPassword, createUser, forEachBackend, login } from './helpers/app.js';
 import {
   claimsOf,
+  verifiedLogoutClaims,
   type LogoutReceiver,
   type OidcTestApi,
   portalUrl,
@@ -25,28 +25,6 @@ import { documentOnlyHeaders } from './helpers/security-headers.js';
 
 const redirectA = 'https://control.example.com/auth/callback';
 const redirectB = 'https://beto.example.com/auth/callback';
-
-/** The claims of a logout token whose ES256 signature verifies against the issuer's published keys. */
-async function verifiedClaims(jwt: string, issuer: string): Promise<Record<string, unknown>> {
-  const [header = '', payload = '', signature = ''] = jwt.split('.');
-  const { kid, alg, typ } = JSON.parse(Buffer.from(header, 'base64url').toString()) as Record<string, string>;
-  assert.equal(alg, 'ES256');
-  assert.equal(typ, 'logout+jwt');
-  const jwks = (await (await fetch(`${issuer}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] };
-  const jwk = jwks.keys.find((key) => key.kid === kid);
-  assert.ok(jwk, 'signed with a published key');
-  const valid = verify(
-    'sha256',
-    Buffer.from(`${header}.${payload}`),
-    {
-      key: createPublicKey({ key: jwk as unknown as import('node:crypto').JsonWebKey, format: 'jwk' }),
-      dsaEncoding: 'ieee-p1363',
-    },
-    Buffer.from(signature, 'base64url'),
-  );
-  assert.ok(valid, 'the signature verifies');
-  return claimsOf(jwt);
-}
 
 forEachBackend((backend) => {
   describe('OpenID Connect: one session everywhere', () => {
@@ -103,7 +81,7 @@ forEachBackend((backend) => {
           },
           10_000,
         );
-        const claims = await verifiedClaims(token, api.issuer);
+        const claims = await verifiedLogoutClaims(token, api.issuer);
         assert.equal(claims.iss, api.issuer);
         assert.equal(claims.aud, session.client.clientId);
         assert.equal(claims.sub, String(sub));

@@ -2,6 +2,8 @@
 // port (its issuer), relying parties built on libraries this project did not write (oidc-client-ts, the OpenID
 // Foundation's AppAuth, @badgateway/oauth2-client), a browser whose cookies follow the rules (tough-cookie: domain,
 // path, SameSite) and which plays the portal's /autorizar page with the portal session's token.
+import assert from 'node:assert/strict';
+import { createPublicKey, type JsonWebKey, verify } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
@@ -295,4 +297,23 @@ export async function serverApp(issuer: string, clientId: string, clientSecret: 
     exchange: (landed: string) =>
       client.authorizationCode.getTokenFromCodeRedirect(landed, { redirectUri, state, codeVerifier }),
   };
+}
+
+/** The claims of a logout token whose ES256 signature verifies against the issuer's published keys. */
+export async function verifiedLogoutClaims(jwt: string, issuer: string): Promise<Record<string, unknown>> {
+  const [header = '', payload = '', signature = ''] = jwt.split('.');
+  const { kid, alg, typ } = JSON.parse(Buffer.from(header, 'base64url').toString()) as Record<string, string>;
+  assert.equal(alg, 'ES256');
+  assert.equal(typ, 'logout+jwt');
+  const jwks = (await (await fetch(`${issuer}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] };
+  const jwk = jwks.keys.find((key) => key.kid === kid);
+  assert.ok(jwk, 'signed with a published key');
+  const valid = verify(
+    'sha256',
+    Buffer.from(`${header}.${payload}`),
+    { key: createPublicKey({ key: jwk as unknown as JsonWebKey, format: 'jwk' }), dsaEncoding: 'ieee-p1363' },
+    Buffer.from(signature, 'base64url'),
+  );
+  assert.ok(valid, 'the signature verifies');
+  return claimsOf(jwt);
 }
