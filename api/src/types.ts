@@ -157,8 +157,10 @@ export type AuthorizedApp = Static<typeof AuthorizedAppSchema>;
 export type OidcPermission = AuthorizedApp['permisos'][number];
 /** An OpenID Connect client as the admin calls answer it (never its secret). */
 export type OidcClient = Static<typeof OidcClientSchema>;
+/** What an app's `sub` is: the account id, the account's opaque id, or an identifier of that app alone. */
+export type OidcSubjectKind = OidcClient['sujeto'];
 /** The body of `POST` and `PUT /admin/clientes-oidc`, as the panel sends it: every field. */
-export type OidcClientInput = Required<Static<typeof OidcClientBody>>;
+export type OidcClientInput = Required<Omit<Static<typeof OidcClientBody>, 'sujeto'>> & { sujeto: OidcSubjectKind };
 export type OidcClientCreated = Static<typeof OidcClientCreatedSchema>;
 export type OidcClientSecret = Static<typeof OidcClientSecretSchema>;
 export type OidcScope = OidcClient['scopes'][number];

@@ -193,6 +193,20 @@ export const TEXT_ADMIN = {
     'Si la tiene, «Abrir» en Aplicaciones lleva a esta dirección y la app inicia sesión con el portal.',
   typeFixed: 'El tipo no se puede cambiar después de crear el cliente.',
   firstPartyHint: 'Las aplicaciones de primera parte no piden permiso a la persona.',
+  subjectKind: 'Identificador de la persona',
+  subjectKinds: {
+    opaco: 'Opaco',
+    por_cliente: 'Distinto en cada app',
+    numerico: 'Número de cuenta',
+  },
+  subjectKindHints: {
+    opaco: 'Un código aleatorio de la cuenta, el mismo en todas las apps con esta opción.',
+    por_cliente: 'Un código que solo esta app conoce: dos apps no pueden cruzar a sus personas.',
+    numerico: 'El número de la cuenta en el portal; lo conservan las apps registradas antes de esta opción.',
+  },
+  subjectKindChanged:
+    'Al guardar, la app recibirá identificadores nuevos para todas las personas y dejará de reconocer a quienes ya ' +
+    'tenía guardados.',
   redirectUrisRequired: 'Escribe al menos una URI de redirección',
   scopeLabels: {
     openid: 'Identidad (openid, siempre)',

@@ -15,6 +15,7 @@ import {
   updateClient,
 } from '../domain/identity-provider/clients.js';
 import { type AccountCommand, type OptionValues, Refusal } from './command.js';
+import { type OidcSubjectKind, oidcSubjectKinds } from '../db/schema.js';
 
 const clientIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 const clientIdArgument = (raw: string) => {
@@ -36,6 +37,20 @@ function checkAppId(values: OptionValues): void {
 }
 const appIdOf = (values: OptionValues) => (text(values, 'app') === undefined ? undefined : Number(values.app));
 
+/** The --sujeto option: a word the console checks before any database is opened. */
+function checkSubject(values: OptionValues): void {
+  const kind = text(values, 'sujeto');
+  if (kind !== undefined && !(oidcSubjectKinds as readonly string[]).includes(kind))
+    throw new Refusal(`«${kind}» no es un identificador de la persona: numerico, opaco o por_cliente.`, 2);
+}
+
+/** How the console names a client's kind of subject (subjects.ts). */
+const subjectNames: Record<OidcSubjectKind, string> = {
+  numerico: 'numerico (el id de la cuenta)',
+  opaco: 'opaco (un id aleatorio, igual en todas las apps opaco)',
+  por_cliente: 'por_cliente (distinto en cada app)',
+};
+
 /** A client as the console shows it: every address it has registered, never its secret. */
 function describeClient(client: OidcClientView): string {
   const uris = (list: readonly string[]) => (list.length > 0 ? list.join(' ') : 'ninguna');
@@ -47,6 +62,7 @@ function describeClient(client: OidcClientView): string {
     `  cierre de sesión (canal trasero): ${client.backchannelLogoutUri ?? 'ninguna'}`,
     `  inicio de sesión desde el portal: ${client.initiateLoginUri ?? 'ninguna'}`,
     `  permisos: ${client.scopes.join(' ')}`,
+    `  identificador de la persona (sub): ${subjectNames[client.sujeto]}`,
   ].join('\n');
 }
 
@@ -68,6 +84,7 @@ function checkChange(values: OptionValues): void {
     if (values[one] !== undefined && values[other] !== undefined)
       throw new Refusal(`--${one} y --${other} no van juntas.`, 2);
   checkAppId(values);
+  checkSubject(values);
 }
 
 /** The client's settings with the options given applied; what is not named stays as it is. */
@@ -88,6 +105,7 @@ function changedInput(current: OidcClientView, values: OptionValues): OidcClient
     primeraParte: choice('primera-parte', 'tercera-parte', current.primeraParte),
     appId: values['sin-app'] === true ? null : (appIdOf(values) ?? current.appId),
     scopes: text(values, 'permisos')?.split(',') ?? current.scopes,
+    sujeto: text(values, 'sujeto') ?? current.sujeto,
   };
 }
 
@@ -118,8 +136,12 @@ export const oidcClientCommands: Record<string, AccountCommand> = {
       'primera-parte': { type: 'boolean' },
       app: { type: 'string' },
       permisos: { type: 'string' },
+      sujeto: { type: 'string' },
     },
-    checkOptions: checkAppId,
+    checkOptions: (values) => {
+      checkAppId(values);
+      checkSubject(values);
+    },
     async run(app, [nombre = ''], values) {
       const { client, clientSecret } = await createClient(
         app.db,
@@ -134,6 +156,7 @@ export const oidcClientCommands: Record<string, AccountCommand> = {
           primeraParte: values['primera-parte'] === true,
           appId: appIdOf(values) ?? null,
           ...(text(values, 'permisos') !== undefined ? { scopes: (text(values, 'permisos') ?? '').split(',') } : {}),
+          ...(text(values, 'sujeto') !== undefined ? { sujeto: text(values, 'sujeto') } : {}),
         },
         libraryCheck(app.identityProvider.provider),
       );
@@ -168,6 +191,7 @@ export const oidcClientCommands: Record<string, AccountCommand> = {
       app: { type: 'string' },
       'sin-app': { type: 'boolean' },
       permisos: { type: 'string' },
+      sujeto: { type: 'string' },
     },
     checkOptions: checkChange,
     async run(app, [clientId = ''], values) {

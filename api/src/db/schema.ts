@@ -25,6 +25,10 @@ export type UserStatus = (typeof userStatuses)[number];
 
 export const roles = { admin: 1, user: 2 } as const;
 
+/** What an OpenID Connect client's `sub` is (migration 0024, domain/identity-provider/subjects.ts). */
+export const oidcSubjectKinds = ['numerico', 'opaco', 'por_cliente'] as const;
+export type OidcSubjectKind = (typeof oidcSubjectKinds)[number];
+
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 export const users = pgTable('users', {
@@ -44,6 +48,8 @@ export const users = pgTable('users', {
     .notNull()
     .defaultNow()
     .$onUpdate(() => new Date()),
+  /** Migration 0024: the opaque identifier partner apps know the person by (domain/identity-provider/subjects.ts). */
+  publicId: uuid('public_id').notNull().unique().defaultRandom(),
 });
 
 export const apps = pgTable('apps', {
@@ -398,6 +404,10 @@ export const oidcClients = pgTable('oidc_clients', {
   scopes: text('scopes').array().notNull(),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Migration 0024: what the client's `sub` is (subjects.ts); the clients registered before it keep 'numerico'. */
+  sujeto: text('sujeto', { enum: oidcSubjectKinds }).notNull().default('opaco'),
+  /** The 'por_cliente' kind's HMAC key (32 random bytes, base64url): made once, never changed, never answered. */
+  subjectSalt: text('subject_salt'),
 });
 export type OidcClientRow = typeof oidcClients.$inferSelect;
 
@@ -458,6 +468,8 @@ export const oidcLogoutDeliveries = pgTable('oidc_logout_deliveries', {
   failedAt: timestamp('failed_at', { withTimezone: true }),
   lastError: text('last_error'),
   createdAt: createdAt(),
+  /** Migration 0024: the account's public id as the logout was queued (the account may be gone when it is sent). */
+  publicId: uuid('public_id'),
 });
 
 export const companyStatuses = ['active', 'suspended'] as const;

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { LiteralUnion, Nullable, printable } from './common.js';
 import { oidcScopes } from '../domain/identity-provider/scopes.js';
+import { oidcSubjectKinds } from '../db/schema.js';
 
 /** An interaction's id, as oidc-provider makes them (nanoid, URL-safe). */
 export const InteractionUid = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Id de la interacción' });
@@ -46,6 +47,13 @@ export const AuthorizedApp = Type.Object(
 );
 
 const Uri = Type.String({ minLength: 1, maxLength: 2000 });
+
+const subjectDescription =
+  'El identificador de la persona (`sub`) que recibe la app: `numerico` (el id de la cuenta; lo conservan los ' +
+  'clientes registrados antes de existir esta opción), `opaco` (un uuid aleatorio de la cuenta, igual en todas las ' +
+  'apps opaco; por omisión al crear) o `por_cliente` (distinto en cada app: dos apps no pueden cruzar a sus ' +
+  'personas). Cambiarlo hace que la app vea identificadores nuevos. Al cambiar un cliente, si no se envía, se conserva.';
+
 const UriList = Type.Array(Uri, { maxItems: 10 });
 
 export const OidcClientBody = Type.Object(
@@ -60,6 +68,8 @@ export const OidcClientBody = Type.Object(
     primeraParte: Type.Optional(Type.Boolean()),
     appId: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 2147483647 }))),
     scopes: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 10 })),
+    // Any other word is refused by the handler, in its own words.
+    sujeto: Type.Optional(Type.String({ maxLength: 40, description: subjectDescription })),
   },
   { additionalProperties: false },
 );
@@ -76,6 +86,7 @@ export const OidcClient = Type.Object(
     primeraParte: Type.Boolean(),
     appId: Nullable(Type.Integer()),
     scopes: Type.Array(Scope),
+    sujeto: LiteralUnion(oidcSubjectKinds, { description: subjectDescription }),
     creadoEn: Type.String({ format: 'date-time' }),
     actualizadoEn: Type.String({ format: 'date-time' }),
   },

@@ -57,6 +57,7 @@ export type {
   OidcClientSecret,
   OidcPermission,
   OidcScope,
+  OidcSubjectKind,
 } from '@portal/api/types';
 
 /** A company's answers, read by the admin panel's company pages. */

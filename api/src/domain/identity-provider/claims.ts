@@ -43,10 +43,13 @@ export interface PortalClaims {
   organization?: OrganizationClaim;
 }
 
-/** The subject of a user: the account id, stable for its life and never the email. */
-export const subjectOf = (userId: number) => String(userId);
+/**
+ * The provider's accountId of a user: the account id, inside the portal only (sessions, grants, tokens). The `sub` an
+ * app is given is made by subjects.ts from the client's kind.
+ */
+export const accountIdOf = (userId: number) => String(userId);
 
-/** The user id behind a subject, or undefined for anything that is not one. */
+/** The user id behind a provider accountId, or undefined for anything that is not one. */
 export function userIdOf(sub: string): number | undefined {
   if (!/^[1-9][0-9]{0,9}$/.test(sub)) return undefined;
   const id = Number(sub);
@@ -91,16 +94,17 @@ function storedPhone(phone: string): string | undefined {
 /**
  * Every claim the account has; the provider keeps only those the granted scopes release. An account reaches active
  * only through its emailed code, an administrator's verification, or a provider's verified email: its email is
- * verified. The phone is typed by the person and never proven.
+ * verified. The phone is typed by the person and never proven. `sub` is the client's subject of the person (subjects.ts).
  */
 export function accountClaims(
   user: User,
+  sub: string,
   plan: PlanClaim | null | undefined,
   organization?: OrganizationClaim,
 ): PortalClaims {
   const phone = storedPhone(user.phone);
   return {
-    sub: subjectOf(user.id),
+    sub,
     email: user.email,
     email_verified: true,
     name: [user.name, user.lastName].filter(Boolean).join(' '),

@@ -5,11 +5,19 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
 import type { AdapterPayload } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
-import { apps, oidcClients, oidcPayloads, type OidcClientRow } from '../../db/schema.js';
+import {
+  apps,
+  oidcClients,
+  oidcPayloads,
+  type OidcClientRow,
+  type OidcSubjectKind,
+  oidcSubjectKinds,
+} from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { type AuditActor, recordAudit } from '../accounts/audit.js';
 import { identityProviderMessages as M } from './messages.js';
 import { type OidcScope, knownScopes, isOidcScope } from './scopes.js';
+import { newSubjectSalt } from './subjects.js';
 
 /** A client as administrators see it (GET /admin/clientes-oidc): never its secret. */
 export interface OidcClientView {
@@ -23,6 +31,8 @@ export interface OidcClientView {
   primeraParte: boolean;
   appId: number | null;
   scopes: OidcScope[];
+  /** What the app's `sub` is (subjects.ts): the account id, the public id, or one of this app alone. */
+  sujeto: OidcSubjectKind;
   creadoEn: string;
   actualizadoEn: string;
 }
@@ -38,6 +48,8 @@ export interface OidcClientInput {
   primeraParte?: boolean;
   appId?: number | null;
   scopes?: string[];
+  /** Create: 'opaco' when not named. Change: the client's own kind when not named. */
+  sujeto?: string;
 }
 
 /** The scopes a client gets when the administrator names none. */
@@ -116,6 +128,7 @@ interface ValidClient {
   firstParty: boolean;
   appId: number | null;
   scopes: OidcScope[];
+  sujeto: OidcSubjectKind | undefined;
 }
 
 /** A list as typed: each entry trimmed, blank ones dropped, repeats kept once, in order. */
@@ -155,6 +168,8 @@ export async function validateClient(db: Db, input: OidcClientInput): Promise<Va
   if (!scopes.includes('openid')) throw new HttpError(400, M.openidRequired, 'INVALID_CLIENT_METADATA');
   const appId = input.appId ?? null;
   if (scopes.includes('plan') && appId === null) throw new HttpError(400, M.planNeedsApp, 'INVALID_CLIENT_METADATA');
+  if (input.sujeto !== undefined && !(oidcSubjectKinds as readonly string[]).includes(input.sujeto))
+    throw new HttpError(400, M.unknownSubjectKind(input.sujeto), 'INVALID_CLIENT_METADATA');
   if (appId !== null) {
     const [app] = await db.select({ id: apps.id }).from(apps).where(eq(apps.id, appId));
     if (!app) throw new HttpError(400, M.unknownApp(appId), 'INVALID_CLIENT_METADATA');
@@ -170,6 +185,7 @@ export async function validateClient(db: Db, input: OidcClientInput): Promise<Va
     firstParty: input.primeraParte === true,
     appId,
     scopes: knownScopes(scopes),
+    sujeto: input.sujeto as OidcSubjectKind | undefined,
   };
 }
 
@@ -185,13 +201,19 @@ export function clientView(row: OidcClientRow): OidcClientView {
     primeraParte: row.firstParty,
     appId: row.appId,
     scopes: knownScopes(row.scopes),
+    sujeto: row.sujeto,
     creadoEn: row.createdAt.toISOString(),
     actualizadoEn: row.updatedAt.toISOString(),
   };
 }
 
 /** Custom client metadata the provider keeps beside the standard one (`extraClientMetadata`). */
-export const portalClientMetadata = ['portal_first_party', 'portal_app_id'] as const;
+export const portalClientMetadata = [
+  'portal_first_party',
+  'portal_app_id',
+  'portal_subject',
+  'portal_subject_salt',
+] as const;
 
 /**
  * The client as oidc-provider reads it: code flow only, refresh tokens, PKCE (required by the provider for all),
@@ -224,6 +246,10 @@ export function clientMetadata(row: OidcClientRow): AdapterPayload {
     id_token_signed_response_alg: 'ES256',
     portal_first_party: row.firstParty,
     portal_app_id: row.appId,
+    // How the provider makes the client's `sub` (subjects.ts). The salt is only ever read there: no answer of the
+    // provider carries a client's metadata (dynamic registration is off).
+    portal_subject: row.sujeto,
+    ...(row.sujeto === 'por_cliente' && row.subjectSalt ? { portal_subject_salt: row.subjectSalt } : {}),
   };
 }
 
@@ -265,7 +291,16 @@ async function oneClientPerApp<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The columns an administrator sets, from a valid client (the secret apart). */
+/**
+ * The subject columns of a client of `kind`: a client that becomes 'por_cliente' gets its salt then, and keeps it
+ * ever after (also through other kinds), so its apps' identifiers come back the same if it returns to that kind.
+ */
+const subjectSettings = (kind: OidcSubjectKind, salt: string | null) => ({
+  sujeto: kind,
+  subjectSalt: salt ?? (kind === 'por_cliente' ? newSubjectSalt() : null),
+});
+
+/** The columns an administrator sets, from a valid client (the secret and the subject apart). */
 const settings = (valid: ValidClient) => ({
   name: valid.name,
   redirectUris: valid.redirectUris,
@@ -290,7 +325,12 @@ export async function createClient(
     db.transaction(async (tx) => {
       const [row] = await tx
         .insert(oidcClients)
-        .values({ clientId: newClientId(), secretHash: secret ? hashClientSecret(secret) : null, ...settings(valid) })
+        .values({
+          clientId: newClientId(),
+          secretHash: secret ? hashClientSecret(secret) : null,
+          ...settings(valid),
+          ...subjectSettings(valid.sujeto ?? 'opaco', null),
+        })
         .returning();
       if (!row) throw new Error('insert returned no row');
       await check(clientMetadata(row));
@@ -319,7 +359,12 @@ export async function updateClient(
       const secretHash = valid.publico ? null : secret ? hashClientSecret(secret) : before.secretHash;
       const [row] = await tx
         .update(oidcClients)
-        .set({ secretHash, ...settings(valid), updatedAt: sql`now()` })
+        .set({
+          secretHash,
+          ...settings(valid),
+          ...subjectSettings(valid.sujeto ?? before.sujeto, before.subjectSalt),
+          updatedAt: sql`now()`,
+        })
         .where(eq(oidcClients.id, before.id))
         .returning();
       if (!row) throw clientNotFound();
@@ -375,7 +420,7 @@ export async function deleteClient(db: Db, actor: AuditActor, clientId: string):
 }
 
 function auditDetails(row: OidcClientRow): Record<string, unknown> {
-  return { clientId: row.clientId, nombre: row.name };
+  return { clientId: row.clientId, nombre: row.name, sujeto: row.sujeto };
 }
 
 const compared = [
@@ -387,6 +432,7 @@ const compared = [
   ['firstParty', 'primeraParte'],
   ['appId', 'appId'],
   ['scopes', 'scopes'],
+  ['sujeto', 'sujeto'],
   ['secretHash', 'publico'],
 ] as const;
 

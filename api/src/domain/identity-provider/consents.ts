@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { oidcClients, oidcConsents, oidcLogoutDeliveries, oidcPayloads } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
-import { subjectOf } from './claims.js';
+import { accountIdOf } from './claims.js';
 import { identityProviderMessages as M } from './messages.js';
 import { describeScopes } from './scopes.js';
 
@@ -40,7 +40,7 @@ export async function listAuthorizedApps(db: Db, userId: number): Promise<Author
  * back-channel logout. 404 when the app had no access.
  */
 export async function revokeAuthorizedApp(db: Db, userId: number, clientId: string): Promise<void> {
-  const accountId = subjectOf(userId);
+  const accountId = accountIdOf(userId);
   const revoked = await db.transaction(async (tx) => {
     const forgotten = await tx
       .delete(oidcConsents)

@@ -9,7 +9,7 @@ import type { Client, Interaction, InteractionResults } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import { oidcConsents, sessions } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
-import { subjectOf } from './claims.js';
+import { accountIdOf } from './claims.js';
 import { identityProviderMessages as M } from './messages.js';
 import { consentNeeded, type PortalLogin, portalFacts, rememberedScopes, requestedScopes } from './provider.js';
 import { describeScopes } from './scopes.js';
@@ -140,7 +140,7 @@ export async function finishInteraction(
         });
     }
   }
-  const accountId = subjectOf(signIn.userId);
+  const accountId = accountIdOf(signIn.userId);
   const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
   const grant =
     existing?.accountId === accountId ? existing : new provider.Grant({ accountId, clientId: client.clientId });

@@ -2,14 +2,15 @@
 // this instance's memory and trusted (the access token, its grant, its client, the account and its plan), the answer
 // is built here, with the library's own claims filtering, instead of going through oidc-provider's pipeline, whose
 // cost dwarfs the lookups. Anything else (a token not kept, expired, bound to a provider session or to a key, for a
-// resource, without openid; a client whose answers are signed or whose subjects are pairwise; an origin the client
-// does not have) answers undefined, and the library answers the request untouched.
+// resource, without openid; a client whose answers are signed or whose subjects are the library's pairwise ones; an
+// origin the client does not have) answers undefined, and the library answers the request untouched.
 import type Provider from 'oidc-provider';
 import type { AdapterPayload, Client, Grant } from 'oidc-provider';
 import type { User } from '../../db/schema.js';
-import { accountClaims, type EntitlementClaims, subjectOf, userIdOf } from './claims.js';
+import { accountClaims, type EntitlementClaims, userIdOf } from './claims.js';
 import type { ProviderMemory } from './provider-memory.js';
 import { clientAllowsOrigin, entitlementKey, entitlementsStand, portalFacts } from './provider.js';
+import { subjectFor } from './subjects.js';
 
 export interface UserinfoAnswer {
   body: string;
@@ -141,16 +142,18 @@ export function createKeptUserinfo(provider: Provider, memory: ProviderMemory): 
     if (!grant || !client) return undefined;
     if (client.subjectType === 'pairwise' || client.userinfoSignedResponseAlg || client.userinfoEncryptedResponseAlg)
       return undefined;
-    const appId = portalFacts(client).appId;
+    const { appId, subject } = portalFacts(client);
     if (appId !== (typeof kept.metadata.portal_app_id === 'number' ? kept.metadata.portal_app_id : null))
       return undefined;
     const scope = grant.getOIDCScopeFiltered(new Set(String(kept.token.scope).split(' ')));
     const rejected = grant.getRejectedOIDCClaims();
     const claims = new provider.Claims(
-      {
-        ...accountClaims(kept.user, appId === null ? undefined : kept.plan.plan, kept.plan.organization),
-        sub: subjectOf(kept.user.id),
-      },
+      accountClaims(
+        kept.user,
+        subjectFor(subject, kept.user),
+        appId === null ? undefined : kept.plan.plan,
+        kept.plan.organization,
+      ),
       { client },
     );
     claims.scope(scope);

@@ -4,6 +4,7 @@
 // a failure is retried with backoff for a day, then given up; each outcome is written to the audit log.
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
+import type { Client } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import { oidcLogoutDeliveries, oidcClients } from '../../db/schema.js';
 import { isDatabaseUnavailable } from '../../lib/errors.js';
@@ -11,7 +12,8 @@ import { serialRounds } from '../serial-rounds.js';
 import { recordAudit, systemActor } from '../accounts/audit.js';
 import { deleteExpiredPayloads } from './adapter.js';
 import { userIdOf } from './claims.js';
-import { backchannelSender } from './provider.js';
+import { backchannelSender, portalFacts } from './provider.js';
+import { subjectFor } from './subjects.js';
 
 const pollMs = 5_000;
 const leaseMs = 30_000;
@@ -48,6 +50,16 @@ export interface LogoutDeliveries {
 }
 
 type Delivery = typeof oidcLogoutDeliveries.$inferSelect;
+
+/** The `sub` of the logout token: the one the app knows the person by, from what was kept as it was queued. */
+function subjectOfDelivery(client: Client, delivery: Delivery): string {
+  const id = userIdOf(delivery.accountId);
+  if (id === undefined) throw new Error('a logout queued for something that is not an account');
+  const { subject } = portalFacts(client);
+  if (subject.kind !== 'numerico' && !delivery.publicId)
+    throw new Error('the account was gone before its logout was queued');
+  return subjectFor(subject, { id, publicId: delivery.publicId ?? '' });
+}
 
 export function createLogoutDeliveries(deps: LogoutDeliveryDeps): LogoutDeliveries {
   const { db, provider } = deps;
@@ -110,7 +122,7 @@ export function createLogoutDeliveries(deps: LogoutDeliveryDeps): LogoutDeliveri
     try {
       const client = await provider.Client.find(delivery.clientId);
       if (!client?.backchannelLogoutUri) throw new Error('the client is gone or no longer takes back-channel logouts');
-      await send(client, delivery.accountId, delivery.sid);
+      await send(client, subjectOfDelivery(client, delivery), delivery.sid);
     } catch (error) {
       const message = String((error as Error).message ?? error).slice(0, 500);
       const givenUp = Date.now() - delivery.createdAt.getTime() >= giveUpAfterMs;

@@ -1,7 +1,7 @@
 // The page an app's logout (RP-initiated logout) shows in the browser: in Spanish, in the portal's colours, never the
 // library's. With a valid id_token_hint of the signed-in person the app's word is enough: the form is sent at once.
 import { createHash } from 'node:crypto';
-import type { KoaContextWithOIDC } from 'oidc-provider';
+import type { Client, KoaContextWithOIDC } from 'oidc-provider';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -22,18 +22,28 @@ const style = `
 const submitScript = "document.getElementById('op.logoutForm').submit();";
 const scriptHash = `'sha256-${createHash('sha256').update(submitScript).digest('base64')}'`;
 
-/** True when the logout carries an ID token (already validated by the provider) of the person signed in here. */
-function hintedBySignedInPerson(ctx: KoaContextWithOIDC): boolean {
+/**
+ * True when the logout carries an ID token (already validated by the provider, its audience the client) of the person
+ * signed in here: its `sub` is the one that client knows them by (`subjectOf`, the client's subject of the session's
+ * account).
+ */
+async function hintedBySignedInPerson(
+  ctx: KoaContextWithOIDC,
+  subjectOf: (client: Client, accountId: string) => Promise<string | undefined>,
+): Promise<boolean> {
   const hint = ctx.oidc.entities.IdTokenHint as { payload?: { sub?: unknown } } | undefined;
-  return hint?.payload?.sub !== undefined && hint.payload.sub === ctx.oidc.session?.accountId;
+  const { client, session } = ctx.oidc;
+  if (typeof hint?.payload?.sub !== 'string' || !client || !session?.accountId) return false;
+  return hint.payload.sub === (await subjectOf(client, session.accountId));
 }
 
 export async function logoutPage(
   ctx: KoaContextWithOIDC,
   form: string,
+  subjectOf: (client: Client, accountId: string) => Promise<string | undefined>,
 ): Promise<{ html: string; contentSecurityPolicy: string }> {
   const app = ctx.oidc.client?.clientName ? escapeHtml(String(ctx.oidc.client.clientName)) : 'Una aplicación';
-  const automatic = hintedBySignedInPerson(ctx);
+  const automatic = await hintedBySignedInPerson(ctx, subjectOf);
   // The library's form holds the action and its anti-forgery value; the buttons submit it, with or without `logout`.
   const body = automatic
     ? `${form.replace('</form>', '<input type="hidden" name="logout" value="yes"/></form>')}

@@ -30,6 +30,8 @@ export const identityProviderMessages = {
   openidRequired: 'Los permisos deben incluir openid',
   planNeedsApp: 'El permiso plan necesita una app del catálogo',
   unknownApp: (id: number) => `No existe la app ${id}`,
+  unknownSubjectKind: (kind: string) =>
+    `El identificador de la persona ${quoted(kind)} no existe; puede ser numerico, opaco o por_cliente`,
   appAlreadyHasClient: 'Esa app ya tiene un cliente OpenID Connect',
   clientNotFound: 'Cliente OpenID Connect no encontrado',
   publicClientHasNoSecret: 'Un cliente público no tiene secreto',

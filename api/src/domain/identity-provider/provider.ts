@@ -15,11 +15,13 @@ import { oidcConsents, oidcLogoutDeliveries, oidcSessionLinks, sessions, type Us
 import type { SigningKey } from '../tokens/keys.js';
 import { algorithm } from '../tokens/keys.js';
 import { createAdapterFactory } from './adapter.js';
-import { accountClaims, type EntitlementClaims, entitlementClaims, subjectOf, userIdOf } from './claims.js';
+import { accountClaims, accountIdOf, type EntitlementClaims, entitlementClaims, userIdOf } from './claims.js';
 import { clientMetadata, clientSecretMatches, findClient, portalClientMetadata } from './clients.js';
 import type { ProviderMemory } from './provider-memory.js';
 import { logoutPage } from './logout-page.js';
 import { type OidcScope, knownScopes, oidcScopes, scopeClaims } from './scopes.js';
+import { type SubjectRule, subjectFor } from './subjects.js';
+import { oidcSubjectKinds } from '../../db/schema.js';
 
 /** Where the provider's endpoints live under the issuer; the JWKS is the portal's own, already published. */
 export const oidcRoutes = {
@@ -122,13 +124,18 @@ export async function rememberedScopes(db: Db, userId: number, clientId: string)
 export interface PortalFacts {
   firstParty: boolean;
   appId: number | null;
+  /** How the client's `sub` is made (subjects.ts). */
+  subject: SubjectRule;
 }
 
 // Per client instance: `metadata()` maps every key of the client afresh, a large share of a userinfo call's time, and
 // the library keeps one instance per version of a client's metadata.
 const factsOfClient = new WeakMap<Client, Readonly<PortalFacts>>();
 
-/** The portal's own facts about a client: first party (no consent) and the catalogue app it belongs to. */
+/**
+ * The portal's own facts about a client: first party (no consent), the catalogue app it belongs to, and how its
+ * subjects are made.
+ */
 export function portalFacts(client: Client): Readonly<PortalFacts> {
   let facts = factsOfClient.get(client);
   if (!facts) {
@@ -136,6 +143,12 @@ export function portalFacts(client: Client): Readonly<PortalFacts> {
     facts = Object.freeze({
       firstParty: metadata.portal_first_party === true,
       appId: typeof metadata.portal_app_id === 'number' ? metadata.portal_app_id : null,
+      subject: Object.freeze({
+        kind: (oidcSubjectKinds as readonly unknown[]).includes(metadata.portal_subject)
+          ? (metadata.portal_subject as SubjectRule['kind'])
+          : 'opaco',
+        salt: typeof metadata.portal_subject_salt === 'string' ? metadata.portal_subject_salt : null,
+      }),
     });
     factsOfClient.set(client, facts);
   }
@@ -190,6 +203,26 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
   };
 
   const policy = interactionPolicy.base();
+  // An app's id_token_hint names the person by the `sub` it was given, which is the account id only for 'numerico'
+  // clients: the library's own check compares it with the accountId. Same place, same answer, the client's subject.
+  const loginChecks = policy.get('login')?.checks;
+  const hintIndex = loginChecks?.findIndex((check) => check.reason === 'id_token_hint') ?? -1;
+  loginChecks?.remove('id_token_hint');
+  loginChecks?.add(
+    new interactionPolicy.Check(
+      'id_token_hint',
+      'id_token_hint and authenticated subject do not match',
+      'login_required',
+      async (ctx) => {
+        const hint = ctx.oidc.entities.IdTokenHint as { payload?: { sub?: unknown } } | undefined;
+        if (hint === undefined) return false;
+        const { session, client } = ctx.oidc;
+        if (!session?.accountId || !client) return true;
+        return hint.payload?.sub !== (await subjectOfAccount(db, deps.memory, client, session.accountId));
+      },
+    ),
+    hintIndex === -1 ? undefined : hintIndex,
+  );
   // One session: a provider session whose portal session is over asks for a sign-in again, even if its cookie lives.
   policy.get('login')?.checks.add(
     new interactionPolicy.Check(
@@ -250,17 +283,28 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
         if (key === 'portal_first_party' && typeof value !== 'boolean') throw new errors.InvalidClientMetadata(key);
         if (key === 'portal_app_id' && value !== null && !Number.isInteger(value))
           throw new errors.InvalidClientMetadata(key);
+        if (key === 'portal_subject' && !(oidcSubjectKinds as readonly unknown[]).includes(value))
+          throw new errors.InvalidClientMetadata(key);
+        if (key === 'portal_subject_salt' && value !== undefined && typeof value !== 'string')
+          throw new errors.InvalidClientMetadata(key);
       },
     },
     async findAccount(ctx, sub) {
       const user = await activeAccount(db, deps.memory, sub);
       if (!user) return undefined;
       return {
-        accountId: subjectOf(user.id),
+        // The library's accountId stays the account id (sessions, grants and tokens are found by it); the `sub` the
+        // client reads (ID token, userinfo) is its own subject.
+        accountId: accountIdOf(user.id),
         async claims() {
-          const appId = ctx.oidc.client ? portalFacts(ctx.oidc.client).appId : null;
+          const { client } = ctx.oidc;
+          if (!client) throw new Error('claims asked for without a client');
+          const { appId, subject } = portalFacts(client);
           const kept = await keptEntitlementClaims(db, deps.memory, user, appId);
-          return accountClaims(user, kept.plan, kept.organization);
+          const sub = subjectFor(subject, user);
+          // The library writes the accountId over `sub` (helpers/account_claims.js): the client's subject rides along
+          // under a key no claim filter lets out, and is put back as the claims are masked (below).
+          return { ...accountClaims(user, sub, kept.plan, kept.organization), [clientSubject]: sub };
         },
       };
     },
@@ -282,7 +326,9 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
       rpInitiatedLogout: {
         enabled: true,
         async logoutSource(ctx, form) {
-          const page = await logoutPage(ctx, form);
+          const page = await logoutPage(ctx, form, (client, accountId) =>
+            subjectOfAccount(db, deps.memory, client, accountId),
+          );
           ctx.set('content-security-policy', page.contentSecurityPolicy);
           ctx.body = page.html;
         },
@@ -376,6 +422,28 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
   };
   backchannelSenders.set(provider, (client, sub, sid) => deliver.call(client, sub, sid));
 
+  // The ID token's and userinfo's `sub`: the client's own subject, which findAccount's claims carry under
+  // `clientSubject`, over the accountId the library put there.
+  const maskedClaims = provider.Claims.prototype.result;
+  provider.Claims.prototype.result = async function clientSubjectClaims(this: { available: object }) {
+    const claims = (await maskedClaims.call(this)) as Record<string, unknown>;
+    const own = (this.available as Record<symbol, unknown>)[clientSubject];
+    if (typeof own === 'string' && claims.sub !== undefined) claims.sub = own;
+    return claims;
+  };
+
+  // Introspection answers the token's accountId as its `sub` (the account id): the client gets its own subject
+  // instead. A token whose account is gone answers inactive, as it will once its rows are deleted.
+  provider.use(async (ctx, next) => {
+    await next();
+    const { oidc } = ctx as KoaContextWithOIDC;
+    if (oidc?.route !== 'introspection' || ctx.status !== 200 || !oidc.client) return;
+    const body = ctx.body as { active?: boolean; sub?: unknown } | undefined;
+    if (!body?.active || typeof body.sub !== 'string') return;
+    const sub = await subjectOfAccount(db, deps.memory, oidc.client, body.sub);
+    ctx.body = sub === undefined ? { active: false } : { ...body, sub };
+  });
+
   // The provider session's link to the portal session, written as the provider session is signed in (the answer with
   // the code goes out after this); an app's logout ends the portal session it is linked to.
   provider.use(async (ctx, next) => {
@@ -410,17 +478,37 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
   return provider;
 }
 
-/** The account behind a subject, from the session memory when kept there (an active one only). */
-async function activeAccount(db: Db, memory: ProviderMemory, sub: string): Promise<User | undefined> {
-  const userId = userIdOf(sub);
+/** Where findAccount's claims carry the client's subject of the person (a symbol: never a claim of its own). */
+const clientSubject = Symbol('client subject');
+
+/** The account behind a provider accountId, from the session memory when kept there, whatever its status. */
+async function accountOf(db: Db, memory: ProviderMemory, accountId: string): Promise<User | undefined> {
+  const userId = userIdOf(accountId);
   if (userId === undefined) return undefined;
   const kept = memory.get(userId, 'oidc:account') as User | undefined;
-  if (kept) return kept.status === 'active' ? kept : undefined;
+  if (kept) return kept;
   const ticket = memory.ticket();
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) return undefined;
   memory.store(ticket, user, 'oidc:account', user);
-  return user.status === 'active' ? user : undefined;
+  return user;
+}
+
+/** The account behind a provider accountId, when it is active. */
+async function activeAccount(db: Db, memory: ProviderMemory, accountId: string): Promise<User | undefined> {
+  const user = await accountOf(db, memory, accountId);
+  return user?.status === 'active' ? user : undefined;
+}
+
+/** The `sub` a client knows the account behind a provider accountId by, or undefined when there is no such account. */
+export async function subjectOfAccount(
+  db: Db,
+  memory: ProviderMemory,
+  client: Client,
+  accountId: string,
+): Promise<string | undefined> {
+  const user = await accountOf(db, memory, accountId);
+  return user ? subjectFor(portalFacts(client).subject, user) : undefined;
 }
 
 /** Where the plan and organization claims of a client's app (or of no app) are kept with the account. */
@@ -448,7 +536,10 @@ export async function keptEntitlementClaims(
   return read;
 }
 
-/** Sends one back-channel logout with the library's own implementation (logout token signed, posted, status checked). */
+/**
+ * Sends one back-channel logout with the library's own implementation (logout token signed, posted, status checked);
+ * `sub` is the client's own subject of the person (subjects.ts), not the accountId the library would put there.
+ */
 export type BackchannelSender = (client: Client, sub: string, sid: string) => Promise<void>;
 const backchannelSenders = new WeakMap<Provider, BackchannelSender>();
 export function backchannelSender(provider: Provider): BackchannelSender {

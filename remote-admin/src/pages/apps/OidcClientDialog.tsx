@@ -1,4 +1,4 @@
-import type { App } from '@portal/shared';
+import { Alert, type App } from '@portal/shared';
 import { CheckField, FormDialog, FormText } from '../../components/FormDialog';
 import { SelectField } from '../../components/SelectField';
 import { TextAreaField } from '../../components/TextAreaField';
@@ -8,6 +8,7 @@ import {
   NO_APP,
   OIDC_SCOPES,
   type OidcClientForm,
+  SUBJECT_KINDS,
   validateOidcClientForm,
   withScope,
 } from './oidc-client-form';
@@ -23,6 +24,7 @@ const OIDC_CLIENT_FIELD_LABELS = {
   primeraParte: TEXT_ADMIN.firstParty,
   appId: TEXT_ADMIN.linkedApp,
   scopes: TEXT_ADMIN.scopes,
+  sujeto: TEXT_ADMIN.subjectKind,
 } as const;
 
 const TYPE_OPTIONS: { value: ClientType; label: string }[] = [
@@ -53,6 +55,7 @@ export interface OidcClientDialogProps {
 
 /** 'Nuevo cliente' and 'Editar cliente …': an OpenID Connect client's addresses, type, app and permissions. */
 export function OidcClientDialog({ apps, editing, ...dialog }: OidcClientDialogProps) {
+  const saved = dialog.initial.sujeto;
   const appOptions = [
     { value: NO_APP, label: TEXT_ADMIN.noLinkedApp },
     ...apps.map((app) => ({ value: app.id, label: app.nombre })),
@@ -113,6 +116,30 @@ export function OidcClientDialog({ apps, editing, ...dialog }: OidcClientDialogP
               />
             ))}
             {form.appId === NO_APP && <p className="note">{TEXT_ADMIN.planNeedsApp}</p>}
+          </fieldset>
+          <fieldset className="wide">
+            <legend>{TEXT_ADMIN.subjectKind}</legend>
+            {SUBJECT_KINDS.map((kind) => (
+              <div key={kind}>
+                <label className="check">
+                  <input
+                    type="radio"
+                    name="oidc-client-subject"
+                    value={kind}
+                    checked={form.sujeto === kind}
+                    disabled={saving}
+                    aria-describedby={`oidc-client-subject-${kind}`}
+                    onChange={() => set('sujeto', kind)}
+                  />
+                  {TEXT_ADMIN.subjectKinds[kind]}
+                </label>
+                <p className="note" id={`oidc-client-subject-${kind}`}>
+                  {TEXT_ADMIN.subjectKindHints[kind]}
+                </p>
+              </div>
+            ))}
+            {/* The app sees new identifiers from the next sign-in: said before saving, where the choice is made. */}
+            {editing && form.sujeto !== saved && <Alert tone="info">{TEXT_ADMIN.subjectKindChanged}</Alert>}
           </fieldset>
         </>
       )}

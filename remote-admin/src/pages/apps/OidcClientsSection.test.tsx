@@ -23,6 +23,7 @@ function client(clientId: string, nombre: string, overrides: Partial<OidcClient>
     primeraParte: false,
     appId: null,
     scopes: ['openid'],
+    sujeto: 'opaco',
     creadoEn: '2026-11-01T10:00:00.000Z',
     actualizadoEn: '2026-11-01T10:00:00.000Z',
     ...overrides,
@@ -150,6 +151,7 @@ describe('a new client', () => {
         primeraParte: false,
         appId: 3,
         scopes: ['openid', 'email', 'plan'],
+        sujeto: 'opaco',
       },
     ]);
     expect(within(secretDialog).getByText(ONCE)).toBeInTheDocument();
@@ -234,9 +236,63 @@ it('edits a client with every field sent; its type stays', async () => {
       primeraParte: true,
       appId: 2,
       scopes: ['openid'],
+      sujeto: 'opaco',
     },
   ]);
   expect(sent('GET', '/admin/clientes-oidc')).toHaveLength(2);
+});
+
+describe("'Identificador de la persona'", () => {
+  const options = {
+    Opaco: 'Un código aleatorio de la cuenta, el mismo en todas las apps con esta opción.',
+    'Distinto en cada app': 'Un código que solo esta app conoce: dos apps no pueden cruzar a sus personas.',
+    'Número de cuenta': 'El número de la cuenta en el portal; lo conservan las apps registradas antes de esta opción.',
+  };
+  const changed = /recibirá identificadores nuevos para todas las personas/;
+
+  it('offers three kinds, each explained in one line; a new client is opaque unless another is chosen', async () => {
+    const user = userEvent.setup();
+    await start({
+      'POST /admin/clientes-oidc': { status: 201, body: { clientId: 'tx30-movil', clientSecret: SECRET } },
+    });
+    const dialog = await newClient(user, 'Informes', 'https://informes.example.com/cb');
+    const group = within(dialog).getByRole('group', { name: 'Identificador de la persona' });
+    for (const [label, hint] of Object.entries(options))
+      expect(within(group).getByRole('radio', { name: label })).toHaveAccessibleDescription(hint);
+    expect(within(group).getByRole('radio', { name: 'Opaco' })).toBeChecked();
+    await user.click(within(group).getByRole('radio', { name: 'Distinto en cada app' }));
+    // A new client has no app that stored identifiers yet: nothing to warn about.
+    expect(within(dialog).queryByText(changed)).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    await screen.findByRole('dialog', { name: 'Secreto de Informes' });
+    expect(created()).toEqual([expect.objectContaining({ sujeto: 'por_cliente' })]);
+  });
+
+  it("shows each client's kind, and warns before saving a change that the app will see new identifiers", async () => {
+    const user = userEvent.setup();
+    clients[0] = { ...clients[0]!, sujeto: 'numerico' };
+    await start({
+      'PUT /admin/clientes-oidc/gestor': (request) => ({
+        status: 200,
+        body: { ...clients[0], ...JSON.parse(request.body) },
+      }),
+    });
+    const [gestor, movil] = await rows();
+    expect(gestor).toHaveTextContent('Identificador de la persona: Número de cuenta');
+    expect(movil).toHaveTextContent('Identificador de la persona: Opaco');
+    await user.click(within(gestor!).getByRole('button', { name: 'Editar cliente Gestor de Planta' }));
+    const dialog = screen.getByRole('dialog', { name: 'Editar cliente Gestor de Planta' });
+    expect(within(dialog).getByRole('radio', { name: 'Número de cuenta' })).toBeChecked();
+    expect(within(dialog).queryByText(changed)).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('radio', { name: 'Opaco' }));
+    expect(within(dialog).getByRole('status')).toHaveTextContent(changed);
+    await user.click(within(dialog).getByRole('radio', { name: 'Número de cuenta' }));
+    expect(within(dialog).queryByText(changed)).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('radio', { name: 'Distinto en cada app' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Cliente actualizado')).toBeInTheDocument();
+    expect(bodiesTo(api, '/admin/clientes-oidc/gestor')).toEqual([expect.objectContaining({ sujeto: 'por_cliente' })]);
+  });
 });
 
 it('rotates a secret only after confirming, then shows the new one once', async () => {

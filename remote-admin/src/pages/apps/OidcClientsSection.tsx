@@ -196,6 +196,9 @@ export function OidcClientsSection() {
                   {appName(client.appId)}
                 </p>
                 <p>
+                  {TEXT_ADMIN.subjectKind}: {TEXT_ADMIN.subjectKinds[client.sujeto]}
+                </p>
+                <p>
                   {TEXT_ADMIN.clientId}: <code>{client.clientId}</code>
                 </p>
                 <p id={`uris-${client.clientId}`}>{TEXT_ADMIN.redirectUris}:</p>

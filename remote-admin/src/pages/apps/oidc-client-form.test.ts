@@ -27,6 +27,7 @@ const client: OidcClient = {
   primeraParte: true,
   appId: 3,
   scopes: ['openid', 'email', 'plan'],
+  sujeto: 'numerico',
   creadoEn: '2026-11-01T10:00:00.000Z',
   actualizadoEn: '2026-11-02T10:00:00.000Z',
 };
@@ -86,6 +87,7 @@ describe('formToClientInput', () => {
       primeraParte: false,
       appId: null,
       scopes: ['openid', 'email'],
+      sujeto: 'opaco',
     });
   });
 
@@ -118,6 +120,7 @@ describe('clientToForm', () => {
       primeraParte: true,
       appId: 3,
       scopes: ['openid', 'email', 'plan'],
+      sujeto: 'numerico',
     });
   });
 });

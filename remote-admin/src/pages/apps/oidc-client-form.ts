@@ -1,4 +1,4 @@
-import type { OidcClient, OidcClientInput, OidcScope } from '@portal/shared';
+import type { OidcClient, OidcClientInput, OidcScope, OidcSubjectKind } from '@portal/shared';
 import { splitLines, urisProblem } from '../../rules/oidc-uris';
 import { TEXT_ADMIN } from '../../texts';
 
@@ -9,6 +9,9 @@ export const NO_APP = 0;
 
 /** The scopes an administrator may allow, in the order the form lists them; `openid` always. */
 export const OIDC_SCOPES: readonly OidcScope[] = ['openid', 'profile', 'email', 'phone', 'offline_access', 'plan'];
+
+/** The kinds of `sub` an administrator chooses from, in the order the form lists them; the first is a new client's. */
+export const SUBJECT_KINDS: readonly OidcSubjectKind[] = ['opaco', 'por_cliente', 'numerico'];
 
 /** The client form's fields as the inputs hold them: the address lists one per line. */
 export interface OidcClientForm {
@@ -21,6 +24,7 @@ export interface OidcClientForm {
   primeraParte: boolean;
   appId: number;
   scopes: OidcScope[];
+  sujeto: OidcSubjectKind;
 }
 
 export const emptyOidcClientForm: OidcClientForm = {
@@ -33,6 +37,7 @@ export const emptyOidcClientForm: OidcClientForm = {
   primeraParte: false,
   appId: NO_APP,
   scopes: ['openid'],
+  sujeto: 'opaco',
 };
 
 export function clientToForm(client: OidcClient): OidcClientForm {
@@ -46,6 +51,7 @@ export function clientToForm(client: OidcClient): OidcClientForm {
     primeraParte: client.primeraParte,
     appId: client.appId ?? NO_APP,
     scopes: OIDC_SCOPES.filter((scope) => scope === 'openid' || client.scopes.includes(scope)),
+    sujeto: client.sujeto,
   };
 }
 
@@ -87,5 +93,6 @@ export function formToClientInput(form: OidcClientForm): OidcClientInput {
     primeraParte: form.primeraParte,
     appId,
     scopes: form.scopes.filter((scope) => scope !== 'plan' || appId !== null),
+    sujeto: form.sujeto,
   };
 }
