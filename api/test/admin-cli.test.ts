@@ -132,6 +132,14 @@ describe('arguments', () => {
       [['modificar-cliente-oidc', 'abc'], /^modificar-cliente-oidc necesita al menos un cambio/],
       [['modificar-cliente-oidc', 'abc', '--publico', '--confidencial'], /^--publico y --confidencial no van juntas\./],
       [['modificar-cliente-oidc', 'abc', '--app', 'dos'], /^«dos» no es el id de una app\./],
+      [
+        ['modificar-cliente-oidc', 'abc', '--sujeto', 'pairwise'],
+        /^«pairwise» no es un identificador de la persona: numerico, opaco o por_cliente\./,
+      ],
+      [
+        ['crear-cliente-oidc', 'X', '--redireccion', 'https://x.example.com/cb', '--sujeto', 'uuid'],
+        /^«uuid» no es un identificador de la persona: numerico, opaco o por_cliente\./,
+      ],
     ];
     for (const [args, message] of clientCases) {
       const result = await admin(nowhere, ...args);
@@ -223,6 +231,8 @@ for (const backend of backends) {
         '--inicio-sesion',
         'https://planta.example.com/iniciar',
         '--tercera-parte',
+        '--sujeto',
+        'por_cliente',
       );
       assert.equal(changed.code, 0, shown(changed));
       assert.match(changed.stdout, new RegExp(`^Cliente modificado:\nPanel de planta 2 \\(${clientId}\\)\n`));
@@ -252,6 +262,7 @@ for (const backend of backends) {
           '  cierre de sesión (canal trasero): https://planta.example.com/canal',
           '  inicio de sesión desde el portal: https://planta.example.com/iniciar',
           '  permisos: openid email',
+          '  identificador de la persona (sub): por_cliente (distinto en cada app)',
           '',
         ].join('\n'),
         'every address, the refused change written nowhere, never the secret',
@@ -345,6 +356,7 @@ for (const backend of backends) {
               'backchannelLogoutUri',
               'initiateLoginUri',
               'primeraParte',
+              'sujeto',
             ],
           ],
           ['operador (CLI)', 'oidc_client.rotate_secret', undefined],

@@ -200,9 +200,13 @@ forEachBackend((backend) => {
       assert.deepEqual(
         entries.map((entry) => [entry.action, entry.actor, entry.details]),
         [
-          ['oidc_client.create', adminEmail, { clientId, nombre: 'Temporal' }],
-          ['oidc_client.update', adminEmail, { clientId, nombre: 'Temporal 2', fields: ['nombre', 'redirectUris'] }],
-          ['oidc_client.delete', adminEmail, { clientId, nombre: 'Temporal 2' }],
+          ['oidc_client.create', adminEmail, { clientId, nombre: 'Temporal', sujeto: 'opaco' }],
+          [
+            'oidc_client.update',
+            adminEmail,
+            { clientId, nombre: 'Temporal 2', sujeto: 'opaco', fields: ['nombre', 'redirectUris'] },
+          ],
+          ['oidc_client.delete', adminEmail, { clientId, nombre: 'Temporal 2', sujeto: 'opaco' }],
         ],
       );
     });

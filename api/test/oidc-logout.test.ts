@@ -14,6 +14,7 @@ import {
   type LogoutReceiver,
   type OidcTestApi,
   portalUrl,
+  publicIdOf,
   registerClient,
   serverApp,
   startLogoutReceiver,
@@ -84,7 +85,9 @@ forEachBackend((backend) => {
         const claims = await verifiedLogoutClaims(token, api.issuer);
         assert.equal(claims.iss, api.issuer);
         assert.equal(claims.aud, session.client.clientId);
-        assert.equal(claims.sub, String(sub));
+        // The person as the app knows them: the sub of its ID token (the public id of a new client), never the id.
+        assert.equal(claims.sub, claimsOf(session.tokens.idToken ?? '').sub);
+        assert.equal(claims.sub, await publicIdOf(api.app, sub));
         assert.deepEqual(claims.events, { 'http://schemas.openid.net/event/backchannel-logout': {} });
         assert.equal(claims.nonce, undefined);
         assert.equal((await introspection(session)).active, false, 'introspection answers inactive');

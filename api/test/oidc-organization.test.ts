@@ -7,7 +7,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import { companies, companyLicences, companyMembers, companySeats, plans, userPlans, users } from '../src/db/schema.js';
 import { adminEmail, adminPassword, createUser, forEachBackend, login } from './helpers/app.js';
-import { type OidcTestApi, registerClient, startOidcApi, TestBrowser } from './helpers/oidc.js';
+import { type OidcTestApi, publicIdOf, registerClient, startOidcApi, TestBrowser } from './helpers/oidc.js';
 
 const redirect = 'https://minera.example.com/auth/callback';
 const appId = 1;
@@ -103,7 +103,7 @@ forEachBackend((backend) => {
       const idToken = tokens.claims();
       assert.ok(idToken);
       assert.deepEqual(idToken.organization, expected);
-      const info = await oidc.fetchUserInfo(config, tokens.access_token, String(person.id));
+      const info = await oidc.fetchUserInfo(config, tokens.access_token, await publicIdOf(api.app, person.id));
       assert.deepEqual(info.organization, expected);
       assert.equal(info.email, undefined, 'email was not asked for');
     });
@@ -112,7 +112,7 @@ forEachBackend((backend) => {
       const config = await relyingParty();
       const tokens = await signIn(config, 'openid plan');
       assert.equal(tokens.claims()?.organization, undefined);
-      const info = await oidc.fetchUserInfo(config, tokens.access_token, String(person.id));
+      const info = await oidc.fetchUserInfo(config, tokens.access_token, await publicIdOf(api.app, person.id));
       assert.equal(info.organization, undefined);
     });
 
@@ -131,7 +131,11 @@ forEachBackend((backend) => {
       assert.ok(tokens.refresh_token);
       // Userinfo answered once (and kept), so the refresh below must not reuse what was kept.
       assert.equal(
-        ((await oidc.fetchUserInfo(config, tokens.access_token, String(person.id))).plan as { origen: string }).origen,
+        (
+          (await oidc.fetchUserInfo(config, tokens.access_token, await publicIdOf(api.app, person.id))).plan as {
+            origen: string;
+          }
+        ).origen,
         'empresa',
       );
 
@@ -145,7 +149,7 @@ forEachBackend((backend) => {
       assert.equal(plan.nombre, 'free');
       assert.equal(plan.origen, 'propio');
       assert.equal(plan.empresa, null);
-      const info = await oidc.fetchUserInfo(config, refreshed.access_token, String(person.id));
+      const info = await oidc.fetchUserInfo(config, refreshed.access_token, await publicIdOf(api.app, person.id));
       assert.equal((info.plan as { origen: string }).origen, 'propio');
 
       // Leaving the company takes it out of the claim at the next refresh too.

@@ -16,6 +16,7 @@ import {
   serverApp,
   startOidcApi,
   TestBrowser,
+  publicIdOf,
 } from './helpers/oidc.js';
 
 const spaRedirect = 'http://localhost:5173/callback';
@@ -136,7 +137,7 @@ forEachBackend((backend) => {
       const landed = await browser.navigate(redirectTo);
       assert.ok(landed.url.startsWith(`${spaRedirect}?code=`), landed.url);
       const signedIn = await rp.processSigninResponse(landed.url);
-      assert.equal(signedIn.profile.sub, String(person.id));
+      assert.equal(signedIn.profile.sub, await publicIdOf(api.app, person.id));
     });
 
     it('one sign-in: a signed-in person reaches two apps without a form, the second without the portal at all', async () => {
@@ -154,7 +155,7 @@ forEachBackend((backend) => {
       const spaSession = await rp.processSigninResponse(first);
       const idToken = claimsOf(spaSession.id_token ?? '');
       assert.equal(idToken.iss, api.issuer);
-      assert.equal(idToken.sub, String(person.id));
+      assert.equal(idToken.sub, await publicIdOf(api.app, person.id));
       assert.equal(idToken.email, person.email);
       assert.equal(idToken.email_verified, true);
       assert.equal(idToken.name, 'Ana Pérez');
@@ -181,7 +182,7 @@ forEachBackend((backend) => {
       assert.ok(!browser.hops.some((hop) => hop.location?.startsWith(portalUrl)), 'no portal page in between');
       const tokens = await app2.exchange(url);
       const second = claimsOf(tokens.idToken ?? '');
-      assert.equal(second.sub, String(person.id));
+      assert.equal(second.sub, await publicIdOf(api.app, person.id));
       assert.equal((second.plan as { nombre: string }).nombre, 'free', 'the plan in Beto Pro, the app of this client');
     });
 
@@ -199,7 +200,7 @@ forEachBackend((backend) => {
       });
       assert.equal(info.status, 200);
       const claims = (await info.json()) as Record<string, unknown>;
-      assert.equal(claims.sub, String(person.id));
+      assert.equal(claims.sub, await publicIdOf(api.app, person.id));
       assert.equal(claims.email, person.email);
       assert.equal(claims.name, undefined, 'profile was not asked for');
       assert.equal((await fetch(`${api.issuer}/oidc/me`)).status, 401);
@@ -331,7 +332,7 @@ forEachBackend((backend) => {
       const itsOwn = await introspect(tokens.accessToken, server.clientId, server.clientSecret ?? '');
       assert.equal(itsOwn.status, 200);
       assert.equal(itsOwn.body.active, true);
-      assert.equal(itsOwn.body.sub, String(person.id));
+      assert.equal(itsOwn.body.sub, await publicIdOf(api.app, person.id));
       assert.equal(itsOwn.body.client_id, server.clientId);
       const theirs = await introspect(tokens.accessToken, third.clientId, third.clientSecret ?? '');
       assert.deepEqual(theirs.body, { active: false }, "another client's token answers inactive");
@@ -464,7 +465,7 @@ forEachBackend((backend) => {
         assert.ok(back.startsWith(`${redirect}?code=`), back);
         assert.equal(new URL(back).searchParams.get('state'), phone.state);
         const phoneTokens = await phone.exchange(back);
-        assert.equal(claimsOf(phoneTokens.idToken ?? '').sub, String(person.id));
+        assert.equal(claimsOf(phoneTokens.idToken ?? '').sub, await publicIdOf(api.app, person.id));
         assert.equal(claimsOf(phoneTokens.idToken ?? '').aud, mobile.clientId);
         assert.ok(phoneTokens.refreshToken);
         const refreshed = await phone.refresh(phoneTokens.refreshToken ?? '');

@@ -96,11 +96,13 @@ async function signIn(
 
 /**
  * Every place the app reads the person's `sub`: the ID token at sign-in, userinfo (openid-client checks it against
- * the expected one), introspection, and the ID token of a refresh.
+ * the expected one, both times), introspection, and the ID token of a refresh.
  */
 async function subjectsSeen(signedIn: Awaited<ReturnType<typeof signIn>>): Promise<string[]> {
   const { config, tokens, sub } = signedIn;
   const info = await oidc.fetchUserInfo(config, tokens.access_token, sub);
+  // Asked again, userinfo is answered from the session memory (kept-userinfo.ts), by the same rule.
+  assert.deepEqual(await oidc.fetchUserInfo(config, tokens.access_token, sub), info);
   const introspected = await oidc.tokenIntrospection(config, tokens.access_token);
   assert.equal(introspected.active, true);
   assert.ok(tokens.refresh_token);

@@ -8,7 +8,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Adapter } from 'oidc-provider';
 import { oidcPayloads, plans, userPlans, users } from '../src/db/schema.js';
 import { adminEmail, adminPassword, createUser, forEachBackend, login } from './helpers/app.js';
-import { type OidcTestApi, registerClient, serverApp, startOidcApi, TestBrowser } from './helpers/oidc.js';
+import { type OidcTestApi, publicIdOf, registerClient, serverApp, startOidcApi, TestBrowser } from './helpers/oidc.js';
 
 const withAppRedirect = 'https://control.example.com/auth/callback';
 const withoutAppRedirect = 'https://socio.example.com/auth/callback';
@@ -167,7 +167,7 @@ forEachBackend((backend) => {
         .from(plans)
         .where(sql`${plans.appId} = 1 and lower(${plans.nombre}) = 'free'`);
       const plan = { id: freeOfApp1?.id, nombre: 'free', fechaVencimiento: null, origen: 'propio', empresa: null };
-      const sub = String(id);
+      const sub = await publicIdOf(api.app, id);
       const cases: [typeof withApp, string, string[], Record<string, unknown>][] = [
         [withApp, withAppRedirect, ['openid'], { sub }],
         [

@@ -6,12 +6,14 @@ import assert from 'node:assert/strict';
 import { createPublicKey, type JsonWebKey, verify } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { InMemoryWebStorage, OidcClient, type OidcClientSettings, WebStorageStateStore } from 'oidc-client-ts';
 import { CookieJar } from 'tough-cookie';
 import type { Config } from '../../src/config.js';
 import { createClient, type OidcClientInput } from '../../src/domain/identity-provider/clients.js';
 import { operatorActor } from '../../src/domain/accounts/audit.js';
+import { users } from '../../src/db/schema.js';
 import { type Backend, buildTestApp, type TestApp } from './app.js';
 import { freePort } from './processes.js';
 
@@ -40,6 +42,16 @@ export async function startOidcApi(
   );
   await test.app.listen({ port, host: '127.0.0.1' });
   return { ...test, issuer };
+}
+
+/**
+ * The `sub` a client registered since migration 0024 ('opaco', the default) knows a person by: the account's public id,
+ * never the account id.
+ */
+export async function publicIdOf(app: FastifyInstance, userId: number): Promise<string> {
+  const [row] = await app.db.select({ publicId: users.publicId }).from(users).where(eq(users.id, userId));
+  if (!row) throw new Error(`no account ${userId}`);
+  return row.publicId;
 }
 
 /** Registers a client as an administrator would (through the domain, audited as the operator). */
