@@ -38,12 +38,14 @@ const usage = `Uso: npm run admin -- <orden> [argumentos]
   clientes-oidc               lista los clientes OpenID Connect (apps que inician sesión con el portal) y sus URIs
   crear-cliente-oidc <nombre> --redireccion <uri> [--redireccion <uri>…] [--publico] [--primera-parte]
                      [--app <id>] [--tras-cerrar <uri>…] [--cierre-sesion <uri>] [--inicio-sesion <uri>]
-                     [--permisos openid,profile,email,phone,plan,organization,offline_access]
-                              registra un cliente; el secreto (confidencial) se muestra una sola vez
+                     [--permisos openid,profile,email,phone,plan,organization,offline_access] [--dispositivos]
+                              registra un cliente; el secreto (confidencial) se muestra una sola vez;
+                              --dispositivos: inicio de sesión en dispositivos (un público no necesita --redireccion)
   modificar-cliente-oidc <client_id> [--nombre <nombre>] [--redireccion <uri>…]
                      [--tras-cerrar <uri>… | --sin-tras-cerrar] [--cierre-sesion <uri> | --sin-cierre-sesion]
                      [--inicio-sesion <uri> | --sin-inicio-sesion] [--publico | --confidencial]
                      [--primera-parte | --tercera-parte] [--app <id> | --sin-app] [--permisos <lista>]
+                     [--dispositivos | --sin-dispositivos]
                               cambia solo lo indicado (una lista dada reemplaza la anterior); si pasa a
                               confidencial, su secreto se muestra una sola vez
   rotar-secreto-oidc <client_id>

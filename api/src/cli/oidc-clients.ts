@@ -47,6 +47,7 @@ function describeClient(client: OidcClientView): string {
     `  cierre de sesión (canal trasero): ${client.backchannelLogoutUri ?? 'ninguna'}`,
     `  inicio de sesión desde el portal: ${client.initiateLoginUri ?? 'ninguna'}`,
     `  permisos: ${client.scopes.join(' ')}`,
+    `  dispositivos (RFC 8628): ${client.dispositivos ? 'sí' : 'no'}`,
   ].join('\n');
 }
 
@@ -58,6 +59,7 @@ const opposites = [
   ['tras-cerrar', 'sin-tras-cerrar'],
   ['cierre-sesion', 'sin-cierre-sesion'],
   ['inicio-sesion', 'sin-inicio-sesion'],
+  ['dispositivos', 'sin-dispositivos'],
 ] as const;
 
 /** What the options of a change say, refused before any database is opened when they say nothing or contradict. */
@@ -88,6 +90,7 @@ function changedInput(current: OidcClientView, values: OptionValues): OidcClient
     primeraParte: choice('primera-parte', 'tercera-parte', current.primeraParte),
     appId: values['sin-app'] === true ? null : (appIdOf(values) ?? current.appId),
     scopes: text(values, 'permisos')?.split(',') ?? current.scopes,
+    dispositivos: choice('dispositivos', 'sin-dispositivos', current.dispositivos),
   };
 }
 
@@ -118,6 +121,7 @@ export const oidcClientCommands: Record<string, AccountCommand> = {
       'primera-parte': { type: 'boolean' },
       app: { type: 'string' },
       permisos: { type: 'string' },
+      dispositivos: { type: 'boolean' },
     },
     checkOptions: checkAppId,
     async run(app, [nombre = ''], values) {
@@ -133,6 +137,7 @@ export const oidcClientCommands: Record<string, AccountCommand> = {
           publico: values.publico === true,
           primeraParte: values['primera-parte'] === true,
           appId: appIdOf(values) ?? null,
+          dispositivos: values.dispositivos === true,
           ...(text(values, 'permisos') !== undefined ? { scopes: (text(values, 'permisos') ?? '').split(',') } : {}),
         },
         libraryCheck(app.identityProvider.provider),
@@ -168,6 +173,8 @@ export const oidcClientCommands: Record<string, AccountCommand> = {
       app: { type: 'string' },
       'sin-app': { type: 'boolean' },
       permisos: { type: 'string' },
+      dispositivos: { type: 'boolean' },
+      'sin-dispositivos': { type: 'boolean' },
     },
     checkOptions: checkChange,
     async run(app, [clientId = ''], values) {
