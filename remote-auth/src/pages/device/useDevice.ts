@@ -28,6 +28,8 @@ export function useDevice(fromAddress: string) {
   const [state, setState] = useState<DeviceState>({ step: 'loading' });
   // Answers that arrive after the page moved on change nothing.
   const live = useRef(0);
+  // Sent to sign in once: the page may render again on the way out, with the address already /login's.
+  const leaving = useRef(false);
 
   const lookUp = useCallback(async (typed: string) => {
     const round = ++live.current;
@@ -43,7 +45,9 @@ export function useDevice(fromAddress: string) {
 
   useEffect(() => {
     if (!ready) return;
+    if (leaving.current) return;
     if (!signedIn) {
+      leaving.current = true;
       storePendingDevice(fromAddress);
       navigate('/login', { replace: true });
       return;
