@@ -78,6 +78,8 @@ import type { ConfiguredProviders as ConfiguredProvidersSchema } from './schemas
 import type { Session as PortalSessionSchema } from './schemas/sessions.js';
 import type {
   AuthorizedApp as AuthorizedAppSchema,
+  DeviceAnswered as DeviceAnsweredSchema,
+  DeviceRequestView,
   InteractionNext,
   InteractionView,
   OidcClient as OidcClientSchema,
@@ -151,6 +153,10 @@ export type { AuditAction } from './domain/accounts/audit-actions.js';
 export type InteractionDetails = Static<typeof InteractionView>;
 /** What `continuar` and `cancelar` answer: where the browser goes next (back to the app through the API). */
 export type InteractionRedirect = Static<typeof InteractionNext>;
+/** `POST /oidc/dispositivo/consultar`: which app a device's code is for, what it asks and from where. */
+export type DeviceRequest = Static<typeof DeviceRequestView>;
+/** `POST /oidc/dispositivo/confirmar`: the person's answer, as recorded. */
+export type DeviceAnswered = Static<typeof DeviceAnsweredSchema>;
 /** `GET /auth/aplicaciones`: a third-party app the person allowed. */
 export type AuthorizedApp = Static<typeof AuthorizedAppSchema>;
 /** What an app may see or do: the scope and how the person reads it. */
@@ -160,7 +166,9 @@ export type OidcClient = Static<typeof OidcClientSchema>;
 /** What an app's `sub` is: the account id, the account's opaque id, or an identifier of that app alone. */
 export type OidcSubjectKind = OidcClient['sujeto'];
 /** The body of `POST` and `PUT /admin/clientes-oidc`, as the panel sends it: every field. */
-export type OidcClientInput = Required<Omit<Static<typeof OidcClientBody>, 'sujeto'>> & { sujeto: OidcSubjectKind };
+export type OidcClientInput = Required<Omit<Static<typeof OidcClientBody>, 'sujeto' | 'dispositivos'>> & {
+  sujeto: OidcSubjectKind;
+} & Pick<Static<typeof OidcClientBody>, 'dispositivos'>;
 export type OidcClientCreated = Static<typeof OidcClientCreatedSchema>;
 export type OidcClientSecret = Static<typeof OidcClientSecretSchema>;
 export type OidcScope = OidcClient['scopes'][number];

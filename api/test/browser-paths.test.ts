@@ -48,7 +48,7 @@ const NOT_FOR_THE_BROWSER: { pattern: RegExp; why: string }[] = [
   },
   {
     pattern:
-      /^\/(\.well-known\/(openid-configuration|oauth-authorization-server)|oidc\/(auth(\/:uid)?|token(\/introspection|\/revocation)?|me|session\/end(\/confirm|\/success)?))$/,
+      /^\/(\.well-known\/(openid-configuration|oauth-authorization-server)|oidc\/(auth(\/:uid)?|device\/auth|token(\/introspection|\/revocation)?|me|session\/end(\/confirm|\/success)?))$/,
     why: 'the OpenID Connect provider: partner apps and the browser going to and from them',
   },
   { pattern: /^\/oidc\/interaccion\/:uid$/, why: 'the browser arrives there from an app and is sent on to /autorizar' },

@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { receptorDeCierre } from '../../docs/ejemplos-oidc/cierre-de-sesion.js';
+import { iniciarSesionEnDispositivo } from '../../docs/ejemplos-oidc/dispositivo.js';
 import { abrirInicioDeSesion, appNativa, recibirVuelta } from '../../docs/ejemplos-oidc/nativa.js';
 import {
   conectar,
@@ -27,6 +28,7 @@ it('every code block of the guide is the example file it names, character for ch
   ];
   assert.deepEqual(blocks.map(([, file]) => file).sort(), [
     'ejemplos-oidc/cierre-de-sesion.ts',
+    'ejemplos-oidc/dispositivo.ts',
     'ejemplos-oidc/nativa.ts',
     'ejemplos-oidc/servidor.ts',
     'ejemplos-oidc/spa.ts',
@@ -100,6 +102,28 @@ for (const backend of backends.slice(0, 1))
         receiver.close();
         browser.portalToken = await login(api.app, adminEmail, adminPassword);
       }
+    });
+
+    it('a device without a keyboard shows a code, the person confirms it at /dispositivo, the device gets tokens', async () => {
+      const panel = await registerClient(api.app, { nombre: 'Panel de planta', publico: true, dispositivos: true });
+      let shown = '';
+      const signedIn = iniciarSesionEnDispositivo(api.issuer, panel.clientId, (texto) => (shown = texto), {
+        local: true,
+      });
+      while (!shown) await new Promise((resolve) => setTimeout(resolve, 20));
+      const codigo = /el código ([A-Z]{4}-[A-Z]{4})$/.exec(shown)?.[1];
+      assert.ok(codigo, shown);
+      assert.match(shown, /^Abre http:\/\/localhost:8080\/dispositivo y escribe/);
+      // The person, signed in to the portal, answers as the page does.
+      const answered = await api.app.inject({
+        method: 'POST',
+        url: '/oidc/dispositivo/confirmar',
+        payload: { codigo, permitir: true },
+        headers: { authorization: `Bearer ${browser.portalToken}` },
+      });
+      assert.equal(answered.statusCode, 200, answered.body);
+      const { persona, tokenDeAcceso, tokenDeActualizacion } = await signedIn;
+      assert.ok(persona && tokenDeAcceso && tokenDeActualizacion);
     });
 
     it('the mobile app by its own scheme and the desktop app on a loopback port of its choice', async () => {

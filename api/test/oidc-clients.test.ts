@@ -150,7 +150,8 @@ forEachBackend((backend) => {
           },
           /URI de inicio de sesión: 'http:\/\/127\.0\.0\.1:4000\/iniciar' no es válida \(debe usar https, también/,
         ],
-        [{ nombre: 'A', redirectUris: [] }, /redirectUris/],
+        [{ nombre: 'A', redirectUris: [] }, /^Indica al menos una URI de redirección$/],
+        [{ nombre: 'A' }, /^Indica al menos una URI de redirección$/],
       ];
       for (const [body, message] of cases) {
         const refused = await call('POST', '/admin/clientes-oidc', body);

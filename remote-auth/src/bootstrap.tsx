@@ -3,6 +3,7 @@ import { mountStandalone, standalonePages } from '@portal/shared';
 import AuthorizeErrorPage from './pages/authorize-error/AuthorizeErrorPage';
 import InvitationPage from './pages/invitation/InvitationPage';
 import AuthorizePage from './pages/authorize/AuthorizePage';
+import DevicePage from './pages/device/DevicePage';
 import ForgotPasswordPage from './pages/forgot-password/ForgotPasswordPage';
 import GoogleCallbackPage from './pages/google-callback/GoogleCallbackPage';
 import LoginPage from './pages/login/LoginPage';
@@ -25,6 +26,7 @@ const page = standalonePages<'auth'>({
   './ProfilePage': ProfilePage,
   './AuthorizePage': AuthorizePage,
   './AuthorizeErrorPage': AuthorizeErrorPage,
+  './DevicePage': DevicePage,
   './InvitationPage': InvitationPage,
 });
 
@@ -43,6 +45,7 @@ mountStandalone(
     <Route path="/perfil" element={page('./ProfilePage')} />
     <Route path="/autorizar" element={page('./AuthorizePage')} />
     <Route path="/autorizar/error" element={page('./AuthorizeErrorPage')} />
+    <Route path="/dispositivo" element={page('./DevicePage')} />
     <Route path="/invitacion" element={page('./InvitationPage')} />
     <Route path="*" element={<Navigate to="/login" replace />} />
   </>,

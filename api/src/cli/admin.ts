@@ -39,14 +39,15 @@ const usage = `Uso: npm run admin -- <orden> [argumentos]
   crear-cliente-oidc <nombre> --redireccion <uri> [--redireccion <uri>…] [--publico] [--primera-parte]
                      [--app <id>] [--tras-cerrar <uri>…] [--cierre-sesion <uri>] [--inicio-sesion <uri>]
                      [--permisos openid,profile,email,phone,plan,organization,offline_access]
-                     [--sujeto opaco|por_cliente|numerico]
+                     [--sujeto opaco|por_cliente|numerico] [--dispositivos]
                               registra un cliente; el secreto (confidencial) se muestra una sola vez; el
-                              sub que recibe la app es opaco si no se indica otro
+                              sub que recibe la app es opaco si no se indica otro; --dispositivos: inicio de
+                              sesión en dispositivos (un público no necesita --redireccion)
   modificar-cliente-oidc <client_id> [--nombre <nombre>] [--redireccion <uri>…]
                      [--tras-cerrar <uri>… | --sin-tras-cerrar] [--cierre-sesion <uri> | --sin-cierre-sesion]
                      [--inicio-sesion <uri> | --sin-inicio-sesion] [--publico | --confidencial]
                      [--primera-parte | --tercera-parte] [--app <id> | --sin-app] [--permisos <lista>]
-                     [--sujeto opaco|por_cliente|numerico]
+                     [--sujeto opaco|por_cliente|numerico] [--dispositivos | --sin-dispositivos]
                               cambia solo lo indicado (una lista dada reemplaza la anterior); si pasa a
                               confidencial, su secreto se muestra una sola vez
   rotar-secreto-oidc <client_id>

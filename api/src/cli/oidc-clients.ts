@@ -63,6 +63,7 @@ function describeClient(client: OidcClientView): string {
     `  inicio de sesión desde el portal: ${client.initiateLoginUri ?? 'ninguna'}`,
     `  permisos: ${client.scopes.join(' ')}`,
     `  identificador de la persona (sub): ${subjectNames[client.sujeto]}`,
+    `  dispositivos (RFC 8628): ${client.dispositivos ? 'sí' : 'no'}`,
   ].join('\n');
 }
 
@@ -74,6 +75,7 @@ const opposites = [
   ['tras-cerrar', 'sin-tras-cerrar'],
   ['cierre-sesion', 'sin-cierre-sesion'],
   ['inicio-sesion', 'sin-inicio-sesion'],
+  ['dispositivos', 'sin-dispositivos'],
 ] as const;
 
 /** What the options of a change say, refused before any database is opened when they say nothing or contradict. */
@@ -106,6 +108,7 @@ function changedInput(current: OidcClientView, values: OptionValues): OidcClient
     appId: values['sin-app'] === true ? null : (appIdOf(values) ?? current.appId),
     scopes: text(values, 'permisos')?.split(',') ?? current.scopes,
     sujeto: text(values, 'sujeto') ?? current.sujeto,
+    dispositivos: choice('dispositivos', 'sin-dispositivos', current.dispositivos),
   };
 }
 
@@ -137,6 +140,7 @@ export const oidcClientCommands: Record<string, AccountCommand> = {
       app: { type: 'string' },
       permisos: { type: 'string' },
       sujeto: { type: 'string' },
+      dispositivos: { type: 'boolean' },
     },
     checkOptions: (values) => {
       checkAppId(values);
@@ -155,6 +159,7 @@ export const oidcClientCommands: Record<string, AccountCommand> = {
           publico: values.publico === true,
           primeraParte: values['primera-parte'] === true,
           appId: appIdOf(values) ?? null,
+          dispositivos: values.dispositivos === true,
           ...(text(values, 'permisos') !== undefined ? { scopes: (text(values, 'permisos') ?? '').split(',') } : {}),
           ...(text(values, 'sujeto') !== undefined ? { sujeto: text(values, 'sujeto') } : {}),
         },
@@ -192,6 +197,8 @@ export const oidcClientCommands: Record<string, AccountCommand> = {
       'sin-app': { type: 'boolean' },
       permisos: { type: 'string' },
       sujeto: { type: 'string' },
+      dispositivos: { type: 'boolean' },
+      'sin-dispositivos': { type: 'boolean' },
     },
     checkOptions: checkChange,
     async run(app, [clientId = ''], values) {

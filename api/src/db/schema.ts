@@ -402,6 +402,8 @@ export const oidcClients = pgTable('oidc_clients', {
     .unique()
     .references(() => apps.id, { onDelete: 'set null' }),
   scopes: text('scopes').array().notNull(),
+  /** Migration 0026: the client may use the device authorization grant (RFC 8628). */
+  deviceFlow: boolean('device_flow').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   /** Migration 0024: what the client's `sub` is (subjects.ts); the clients registered before it keep 'numerico'. */

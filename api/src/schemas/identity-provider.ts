@@ -60,7 +60,8 @@ export const OidcClientBody = Type.Object(
   {
     // Blank is refused by the handler, in its own words.
     nombre: Type.String({ minLength: 1, maxLength: 100, pattern: `^${printable}+$` }),
-    redirectUris: Type.Array(Uri, { minItems: 1, maxItems: 10 }),
+    // Required unless the client is public and signs in on devices only (`dispositivos`): the handler says so.
+    redirectUris: Type.Optional(Type.Array(Uri, { maxItems: 10 })),
     postLogoutRedirectUris: Type.Optional(UriList),
     backchannelLogoutUri: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
     initiateLoginUri: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
@@ -70,6 +71,12 @@ export const OidcClientBody = Type.Object(
     scopes: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 10 })),
     // Any other word is refused by the handler, in its own words.
     sujeto: Type.Optional(Type.String({ maxLength: 40, description: subjectDescription })),
+    dispositivos: Type.Optional(
+      Type.Boolean({
+        description:
+          'El cliente puede usar el inicio de sesión en dispositivos (RFC 8628, urn:ietf:params:oauth:grant-type:device_code)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -87,6 +94,7 @@ export const OidcClient = Type.Object(
     appId: Nullable(Type.Integer()),
     scopes: Type.Array(Scope),
     sujeto: LiteralUnion(oidcSubjectKinds, { description: subjectDescription }),
+    dispositivos: Type.Boolean(),
     creadoEn: Type.String({ format: 'date-time' }),
     actualizadoEn: Type.String({ format: 'date-time' }),
   },
@@ -109,3 +117,48 @@ export const OidcClientSecret = Type.Object(
 export const ClientIdParams = Type.Object({
   clientId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'client_id' }),
 });
+
+/** The code a person types at /dispositivo, as the device shows it (case and dash do not matter). */
+export const DeviceCodeTyped = Type.Object(
+  {
+    codigo: Type.String({
+      minLength: 1,
+      maxLength: 32,
+      description: 'El código que muestra el dispositivo, como BCDF-GHJK (sin importar mayúsculas ni el guion)',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const DeviceAnswer = Type.Object(
+  {
+    codigo: DeviceCodeTyped.properties.codigo,
+    permitir: Type.Boolean({ description: 'true: la persona pulsó Permitir; false: Rechazar' }),
+  },
+  { additionalProperties: false },
+);
+
+export const DeviceRequestView = Type.Object(
+  {
+    codigo: Type.String({ description: 'El código, como lo muestra el dispositivo' }),
+    cliente: Type.Object(
+      { id: Type.String(), nombre: Type.String(), primeraParte: Type.Boolean() },
+      { additionalProperties: false },
+    ),
+    permisos: Type.Array(Permission),
+    dispositivo: Type.Object(
+      {
+        ip: Type.String({ description: 'La dirección desde la que el dispositivo pidió el código' }),
+        iniciadoEn: Type.String({ format: 'date-time' }),
+      },
+      { additionalProperties: false },
+    ),
+    expiraEn: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
+export const DeviceAnswered = Type.Object(
+  { resultado: LiteralUnion(['permitido', 'rechazado'] as const) },
+  { additionalProperties: false },
+);

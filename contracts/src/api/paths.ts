@@ -60,6 +60,9 @@ export const API_PATHS = {
     interactionDetails: (uid: string) => `oidc/interaccion/${encodeURIComponent(uid)}/detalles`,
     continueInteraction: (uid: string) => `oidc/interaccion/${encodeURIComponent(uid)}/continuar`,
     cancelInteraction: (uid: string) => `oidc/interaccion/${encodeURIComponent(uid)}/cancelar`,
+    /** /dispositivo: the request behind a code a device shows, and the person's answer to it. */
+    deviceLookup: 'oidc/dispositivo/consultar',
+    deviceAnswer: 'oidc/dispositivo/confirmar',
   },
   users: {
     list: 'user/listar',

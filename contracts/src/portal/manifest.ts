@@ -36,6 +36,7 @@ export const REMOTES = {
       './ProfilePage': './src/pages/profile/ProfilePage.tsx',
       './AuthorizePage': './src/pages/authorize/AuthorizePage.tsx',
       './AuthorizeErrorPage': './src/pages/authorize-error/AuthorizeErrorPage.tsx',
+      './DevicePage': './src/pages/device/DevicePage.tsx',
       './InvitationPage': './src/pages/invitation/InvitationPage.tsx',
     },
   },

@@ -104,6 +104,16 @@ export const ROUTES: readonly PortalRoute[] = [
     module: './AuthorizeErrorPage',
     title: 'No se pudo iniciar sesión',
   },
+  // Sign-in on a device (RFC 8628): public, since the page itself sends a signed-out person to /login and brings
+  // them back with the code (docs/decisions/0086-device-sign-in.md).
+  {
+    path: '/dispositivo',
+    guard: 'public',
+    layout: 'bare',
+    remote: 'auth',
+    module: './DevicePage',
+    title: 'Iniciar sesión en un dispositivo',
+  },
   // A company invitation's link: public, since the page itself tells a signed-out person, the invited account and any
   // other account apart (docs/decisions/0079-what-a-member-sees.md).
   {

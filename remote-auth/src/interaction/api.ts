@@ -1,4 +1,11 @@
-import { API_PATHS, type InteractionDetails, type InteractionRedirect, request } from '@portal/shared';
+import {
+  API_PATHS,
+  type DeviceAnswered,
+  type DeviceRequest,
+  type InteractionDetails,
+  type InteractionRedirect,
+  request,
+} from '@portal/shared';
 
 /**
  * The calls of an OpenID Connect interaction (/autorizar and /login's notice). Each carries the browser's cookies:
@@ -33,5 +40,23 @@ export function cancelInteraction(uid: string): Promise<InteractionRedirect> {
   return request('post', API_PATHS.oidc.cancelInteraction(uid), {
     fallback: INTERACTION_FALLBACK.cancel,
     credentials: 'include',
+  });
+}
+
+export const DEVICE_FALLBACK = {
+  lookup: 'No se pudo comprobar el código',
+  answer: 'No se pudo enviar tu respuesta',
+} as const;
+
+/** /dispositivo: which app the code a device shows is for, what it asks and from where (nothing is granted). */
+export function lookUpDeviceCode(codigo: string): Promise<DeviceRequest> {
+  return request('post', API_PATHS.oidc.deviceLookup, { json: { codigo }, fallback: DEVICE_FALLBACK.lookup });
+}
+
+/** The person's 'Permitir' (`allow`) or 'Rechazar': the device gets its tokens or access_denied. */
+export function answerDeviceCode(codigo: string, allow: boolean): Promise<DeviceAnswered> {
+  return request('post', API_PATHS.oidc.deviceAnswer, {
+    json: { codigo, permitir: allow },
+    fallback: DEVICE_FALLBACK.answer,
   });
 }

@@ -6,6 +6,7 @@ import { partnerRedirect } from './partner-redirect';
 import { redeemPendingCompanyLink } from './pending-company-link';
 import { authorizePath, takePendingInteraction } from './pending-interaction';
 import { invitationPath, takePendingInvitation } from './pending-invitation';
+import { devicePath, takePendingDevice } from './pending-device';
 import { takePendingRedirect } from './pending-redirect';
 
 /**
@@ -42,7 +43,8 @@ export type Landing = { kind: 'leave'; url: string } | { kind: 'page'; path: str
  * 2. else the OpenID Connect interaction this tab was in the middle of (docs/decisions/0056-openid-connect-screens.md):
  *    back to /autorizar, which finishes it and sends the browser back to the app;
  * 3. else the stored pending redirect (a partner), else the company invitation whose link the tab was following
- *    (back to /invitacion, to accept it), else the portal (`portalLanding`: /apps, or 'Seguridad' for an
+ *    (back to /invitacion, to accept it), else the device code the tab was about to answer (back to /dispositivo,
+ *    docs/decisions/0086-device-sign-in.md), else the portal (`portalLanding`: /apps, or 'Seguridad' for an
  *    administrator who must still set up a second factor).
  *
  * The pending ones are consumed whatever the outcome, so each is followed once at most. A link to a company's own
@@ -57,12 +59,14 @@ export async function signInLanding(
   const asked = Boolean(redirectUrl && isAllowedRedirect(redirectUrl, allowList));
   const interaction = takePendingInteraction();
   const invitation = takePendingInvitation();
+  const device = takePendingDevice();
   const partner = chooseRedirect(redirectUrl, allowList);
   await redeemPendingCompanyLink();
   if (interaction && !asked) return { kind: 'page', path: authorizePath(interaction) };
   const url = await partnerRedirect(partner, allowList);
   if (url) return { kind: 'leave', url };
-  return { kind: 'page', path: invitation ? invitationPath(invitation) : await portalLanding(user) };
+  if (invitation) return { kind: 'page', path: invitationPath(invitation) };
+  return { kind: 'page', path: device ? devicePath(device.codigo) : await portalLanding(user) };
 }
 
 /** Where a token that is not a valid portal session sends the browser (spec §2, the OAuth return). */

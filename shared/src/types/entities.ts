@@ -49,6 +49,8 @@ export type {
   AuditAction,
   AuthorizedApp,
   ConfiguredProviders,
+  DeviceAnswered,
+  DeviceRequest,
   InteractionDetails,
   InteractionRedirect,
   OidcClient,

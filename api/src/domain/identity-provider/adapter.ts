@@ -1,6 +1,6 @@
 // oidc-provider's storage in the portal's database (table oidc_payloads, migration 0018): one adapter per model
 // name, as the library asks. Clients are read from oidc_clients, which administrators manage.
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import { oidcPayloads, users } from '../../db/schema.js';
@@ -80,10 +80,16 @@ export function createAdapterFactory(deps: AdapterDeps): (name: string) => Adapt
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.kind === 'Client') return findClient(id);
       if (keptKinds.has(this.kind)) return findKept(this.kind, id);
+      // An expired device code is still found (the library asks with ignoreExpiration): the device is told
+      // expired_token, not that its code never existed (RFC 8628 §3.5).
       const [row] = await db
         .select({ payload: oidcPayloads.payload, consumedAt: oidcPayloads.consumedAt })
         .from(oidcPayloads)
-        .where(live(this.kind, id));
+        .where(
+          this.kind === 'DeviceCode'
+            ? and(eq(oidcPayloads.kind, this.kind), eq(oidcPayloads.id, id))
+            : live(this.kind, id),
+        );
       if (!row) return undefined;
       return {
         ...(row.payload as AdapterPayload),
@@ -105,9 +111,19 @@ export function createAdapterFactory(deps: AdapterDeps): (name: string) => Adapt
       return row?.payload as AdapterPayload | undefined;
     }
 
-    async findByUserCode(): Promise<AdapterPayload | undefined> {
-      // The device flow is not enabled: there are no user codes.
-      return undefined;
+    /** A device code by the user code typed at /dispositivo (normalized); expired ones too, the library tells them. */
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      const [row] = await db
+        .select({ payload: oidcPayloads.payload, consumedAt: oidcPayloads.consumedAt })
+        .from(oidcPayloads)
+        .where(and(eq(oidcPayloads.kind, this.kind), sql`${oidcPayloads.payload}->>'userCode' = ${userCode}`))
+        .orderBy(desc(oidcPayloads.expiresAt))
+        .limit(1);
+      if (!row) return undefined;
+      return {
+        ...(row.payload as AdapterPayload),
+        ...(row.consumedAt ? { consumed: seconds(row.consumedAt.getTime()) } : {}),
+      };
     }
 
     /**

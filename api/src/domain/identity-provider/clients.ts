@@ -33,6 +33,8 @@ export interface OidcClientView {
   scopes: OidcScope[];
   /** What the app's `sub` is (subjects.ts): the account id, the public id, or one of this app alone. */
   sujeto: OidcSubjectKind;
+  /** May use the device authorization grant (RFC 8628). */
+  dispositivos: boolean;
   creadoEn: string;
   actualizadoEn: string;
 }
@@ -40,7 +42,8 @@ export interface OidcClientView {
 /** What an administrator sends to create or change a client (POST and PUT /admin/clientes-oidc). */
 export interface OidcClientInput {
   nombre: string;
-  redirectUris: string[];
+  /** Required, unless the client is public and signs in on devices only. */
+  redirectUris?: string[];
   postLogoutRedirectUris?: string[];
   backchannelLogoutUri?: string | null;
   initiateLoginUri?: string | null;
@@ -50,7 +53,11 @@ export interface OidcClientInput {
   scopes?: string[];
   /** Create: 'opaco' when not named. Change: the client's own kind when not named. */
   sujeto?: string;
+  dispositivos?: boolean;
 }
+
+/** The device authorization grant's type (RFC 8628 §3.4), in the client's grant_types when it may use it. */
+export const deviceCodeGrantType = 'urn:ietf:params:oauth:grant-type:device_code';
 
 /** The scopes a client gets when the administrator names none. */
 export const defaultClientScopes: readonly OidcScope[] = ['openid', 'profile', 'email', 'offline_access'];
@@ -129,6 +136,7 @@ interface ValidClient {
   appId: number | null;
   scopes: OidcScope[];
   sujeto: OidcSubjectKind | undefined;
+  deviceFlow: boolean;
 }
 
 /** A list as typed: each entry trimmed, blank ones dropped, repeats kept once, in order. */
@@ -162,6 +170,7 @@ export async function validateClient(db: Db, input: OidcClientInput): Promise<Va
   const name = input.nombre.trim();
   if (!name) throw new HttpError(400, M.nameRequired, 'INVALID_CLIENT_METADATA');
   const publico = input.publico === true;
+  const deviceFlow = input.dispositivos === true;
   const scopes = input.scopes === undefined ? [...defaultClientScopes] : trimmedUnique(input.scopes);
   const unknown = scopes.filter((scope) => !isOidcScope(scope));
   if (unknown.length > 0) throw new HttpError(400, M.unknownScopes(unknown), 'INVALID_CLIENT_METADATA');
@@ -176,7 +185,8 @@ export async function validateClient(db: Db, input: OidcClientInput): Promise<Va
   }
   return {
     name,
-    redirectUris: uniqueList('redirectUris', input.redirectUris, publico, true),
+    // A public client that signs in on devices only (a panel, a command-line tool) has no browser to come back to.
+    redirectUris: uniqueList('redirectUris', input.redirectUris ?? [], publico, !(publico && deviceFlow)),
     postLogoutRedirectUris: uniqueList('postLogoutRedirectUris', input.postLogoutRedirectUris ?? [], publico, false),
     backchannelLogoutUri: singleUri('backchannelLogoutUri', input.backchannelLogoutUri),
     // OpenID Connect Registration §2: an initiate-login URI is https, even on loopback (the library refuses anything else).
@@ -186,6 +196,7 @@ export async function validateClient(db: Db, input: OidcClientInput): Promise<Va
     appId,
     scopes: knownScopes(scopes),
     sujeto: input.sujeto as OidcSubjectKind | undefined,
+    deviceFlow,
   };
 }
 
@@ -202,6 +213,7 @@ export function clientView(row: OidcClientRow): OidcClientView {
     appId: row.appId,
     scopes: knownScopes(row.scopes),
     sujeto: row.sujeto,
+    dispositivos: row.deviceFlow,
     creadoEn: row.createdAt.toISOString(),
     actualizadoEn: row.updatedAt.toISOString(),
   };
@@ -216,7 +228,7 @@ export const portalClientMetadata = [
 ] as const;
 
 /**
- * The client as oidc-provider reads it: code flow only, refresh tokens, PKCE (required by the provider for all),
+ * The client as oidc-provider reads it: the code flow (and the device grant when allowed), refresh tokens, PKCE (required by the provider for all),
  * `client_secret_basic` with the stored hash for a confidential client (compared by `clientSecretMatches`), `none` for
  * a public one. A client with a custom-scheme or loopback redirect is a native app (RFC 8252: any loopback port).
  */
@@ -234,8 +246,13 @@ export function clientMetadata(row: OidcClientRow): AdapterPayload {
       ? { token_endpoint_auth_method: 'none' }
       : { client_secret: row.secretHash ?? undefined, token_endpoint_auth_method: 'client_secret_basic' }),
     application_type: native && publico ? 'native' : 'web',
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
+    // A device-only client has no redirect address: it has no code flow either.
+    grant_types: [
+      ...(row.redirectUris.length > 0 ? ['authorization_code'] : []),
+      'refresh_token',
+      ...(row.deviceFlow ? [deviceCodeGrantType] : []),
+    ],
+    response_types: row.redirectUris.length > 0 ? ['code'] : [],
     redirect_uris: row.redirectUris,
     post_logout_redirect_uris: row.postLogoutRedirectUris,
     ...(row.backchannelLogoutUri
@@ -310,6 +327,7 @@ const settings = (valid: ValidClient) => ({
   firstParty: valid.firstParty,
   appId: valid.appId,
   scopes: valid.scopes,
+  deviceFlow: valid.deviceFlow,
 });
 
 /** Creates a client; answers its id and, for a confidential one, its secret (shown this once). */
@@ -350,7 +368,9 @@ export async function updateClient(
   input: OidcClientInput,
   check: (metadata: AdapterPayload) => Promise<void>,
 ): Promise<{ client: OidcClientView; clientSecret?: string }> {
-  const valid = await validateClient(db, input);
+  // A change that does not name `dispositivos` (an older form) keeps what the client had.
+  const deviceFlow = input.dispositivos ?? (await findClient(db, clientId))?.deviceFlow;
+  const valid = await validateClient(db, { ...input, dispositivos: deviceFlow });
   return oneClientPerApp(() =>
     db.transaction(async (tx) => {
       const [before] = await tx.select().from(oidcClients).where(eq(oidcClients.clientId, clientId)).for('update');
@@ -433,6 +453,7 @@ const compared = [
   ['appId', 'appId'],
   ['scopes', 'scopes'],
   ['sujeto', 'sujeto'],
+  ['deviceFlow', 'dispositivos'],
   ['secretHash', 'publico'],
 ] as const;
 

@@ -63,7 +63,8 @@ async function clientOf(provider: Provider, interaction: Interaction): Promise<C
   return client;
 }
 
-async function signedInAt(db: Db, sessionId: string): Promise<number> {
+/** When the portal session was signed in, epoch seconds (0 when it is gone). */
+export async function signedInAt(db: Db, sessionId: string): Promise<number> {
   const [row] = await db.select({ createdAt: sessions.createdAt }).from(sessions).where(eq(sessions.id, sessionId));
   return row ? seconds(row.createdAt.getTime()) : 0;
 }

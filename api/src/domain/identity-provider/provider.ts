@@ -16,7 +16,14 @@ import type { SigningKey } from '../tokens/keys.js';
 import { algorithm } from '../tokens/keys.js';
 import { createAdapterFactory } from './adapter.js';
 import { accountClaims, accountIdOf, type EntitlementClaims, entitlementClaims, userIdOf } from './claims.js';
-import { clientMetadata, clientSecretMatches, findClient, portalClientMetadata } from './clients.js';
+import {
+  clientMetadata,
+  clientSecretMatches,
+  deviceCodeGrantType,
+  findClient,
+  portalClientMetadata,
+} from './clients.js';
+import { type DeviceInfo, devicePollIntervalSeconds, userCodeMask } from './device.js';
 import type { ProviderMemory } from './provider-memory.js';
 import { logoutPage } from './logout-page.js';
 import { type OidcScope, knownScopes, oidcScopes, scopeClaims } from './scopes.js';
@@ -32,6 +39,9 @@ export const oidcRoutes = {
   revocation: '/oidc/token/revocation',
   end_session: '/oidc/session/end',
   jwks: '/.well-known/jwks.json',
+  device_authorization: '/oidc/device/auth',
+  // Never mounted: the person answers at the portal's /dispositivo (device.ts); the library needs a path all the same.
+  code_verification: '/oidc/device',
 } as const;
 
 /** The path of an interaction on the API: it sends the browser on to the portal's screens. */
@@ -44,6 +54,8 @@ export const oidcLifetimes = {
   idToken: 60 * 60,
   interaction: 30 * 60,
   refreshToken: 30 * 24 * 60 * 60,
+  /** A device's code: long enough to find the phone, sign in and type it (RFC 8628 §3.2 `expires_in`). */
+  deviceCode: 10 * 60,
 } as const;
 
 /** What the portal passes along with a finished interaction, for the session link (routes/oidc/interactions.ts). */
@@ -77,6 +89,11 @@ export interface IdentityProviderDeps {
   memory: ProviderMemory;
   /** Wakes the back-channel delivery loop after logouts were queued. */
   logoutsQueued(): void;
+  /**
+   * Whether a device polled for this device code less than `devicePollIntervalSeconds` ago (RFC 8628 §3.5 slow_down);
+   * it counts this poll as the last one either way.
+   */
+  devicePollTooSoon(deviceCode: string): Promise<boolean>;
   /** Reports what the provider did (metrics and logs). */
   events: {
     tokenIssued(grantType: string): void;
@@ -176,6 +193,15 @@ export function requestedScopes(client: Client, scope: unknown): OidcScope[] {
  */
 export function consentNeeded(firstParty: boolean, asked: readonly string[], remembered: Set<string>): boolean {
   return !firstParty && asked.some((scope) => scope !== 'openid' && !remembered.has(scope));
+}
+
+/**
+ * The portal's page where a person types a device's code (RFC 8628 `verification_uri`), and with the code filled in
+ * (`verification_uri_complete`): the page still asks before anything is granted.
+ */
+export function deviceVerificationUri(portalUrl: string, userCode?: string): string {
+  const page = `${portalUrl}/dispositivo`;
+  return userCode === undefined ? page : `${page}?codigo=${encodeURIComponent(userCode)}`;
 }
 
 /** Where the portal shows an error the provider cannot send back to the app (a fixed reason, never request text). */
@@ -340,7 +366,26 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
       backchannelLogout: { enabled: true },
       claimsParameter: { enabled: false },
       registration: { enabled: false },
-      deviceFlow: { enabled: false },
+      // Sign-in on devices (docs/decisions/0086): the person answers at the portal's /dispositivo, never on the
+      // library's pages, which stay unmounted; were one reached all the same, it sends the browser to the portal.
+      deviceFlow: {
+        enabled: true,
+        charset: 'base-20',
+        mask: userCodeMask,
+        deviceInfo: (ctx): DeviceInfo => ({ ip: ctx.ip, ua: ctx.get('user-agent') || undefined }),
+        async userCodeInputSource(ctx) {
+          ctx.status = 303;
+          ctx.redirect(deviceVerificationUri(deps.portalUrl));
+        },
+        async userCodeConfirmSource(ctx) {
+          ctx.status = 303;
+          ctx.redirect(deviceVerificationUri(deps.portalUrl));
+        },
+        async successSource(ctx) {
+          ctx.status = 303;
+          ctx.redirect(deviceVerificationUri(deps.portalUrl));
+        },
+      },
       pushedAuthorizationRequests: { enabled: false },
     },
     interactions: {
@@ -373,6 +418,7 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
     ttl: {
       AccessToken: oidcLifetimes.accessToken,
       AuthorizationCode: oidcLifetimes.authorizationCode,
+      DeviceCode: oidcLifetimes.deviceCode,
       IdToken: oidcLifetimes.idToken,
       Interaction: oidcLifetimes.interaction,
       RefreshToken: oidcLifetimes.refreshToken,
@@ -468,6 +514,39 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
     const body = ctx.body as { error?: unknown } | undefined;
     if (ctx.status >= 400 && body && typeof body === 'object' && typeof body.error === 'string') {
       ctx.body = { statusCode: ctx.status, message: protocolErrorMessage(body.error), ...body };
+    }
+  });
+
+  // The device grant's answers, the portal's way: the address the device shows is the portal's /dispositivo (the
+  // library would name its own page), a device that polls too fast is told slow_down (the library never says it),
+  // and a client not allowed the grant is told unauthorized_client (RFC 6749 §5.2) rather than invalid_request.
+  provider.use(async (ctx, next) => {
+    await next();
+    const oidc = (ctx as KoaContextWithOIDC).oidc;
+    const body = ctx.body as Record<string, unknown> | undefined;
+    if (!oidc || !body || typeof body !== 'object') return;
+    if (oidc.route === 'device_authorization') {
+      if (ctx.status === 200 && typeof body.user_code === 'string') {
+        body.verification_uri = deviceVerificationUri(deps.portalUrl);
+        body.verification_uri_complete = deviceVerificationUri(deps.portalUrl, body.user_code);
+        body.interval = devicePollIntervalSeconds;
+      } else if (
+        body.error === 'invalid_request' &&
+        /is not allowed for this client/.test(String(body.error_description))
+      ) {
+        body.error = 'unauthorized_client';
+      }
+      return;
+    }
+    if (
+      oidc.route === 'token' &&
+      body.error === 'authorization_pending' &&
+      oidc.params?.grant_type === deviceCodeGrantType
+    ) {
+      if (await deps.devicePollTooSoon(String(oidc.params.device_code))) {
+        body.error = 'slow_down';
+        body.error_description = 'you are polling too quickly and should back off at a reasonable rate';
+      }
     }
   });
 
@@ -578,7 +657,7 @@ async function endLinkedPortalSession(db: Db, sessionUid: string) {
     );
 }
 
-/** The Spanish words for the protocol's error codes (RFC 6749 §5.2, RFC 6750 §3.1, RFC 7009, RFC 7662). */
+/** The Spanish words for the protocol's error codes (RFC 6749 §5.2, RFC 6750 §3.1, RFC 7009, RFC 7662, RFC 8628). */
 const protocolErrors: Record<string, string> = {
   invalid_request: 'La solicitud no es válida',
   invalid_client: 'La aplicación no está registrada o no se identificó correctamente',
@@ -591,6 +670,9 @@ const protocolErrors: Record<string, string> = {
   unsupported_token_type: 'Tipo de token no admitido',
   access_denied: 'Acceso denegado',
   server_error: 'Error interno del servidor',
+  authorization_pending: 'La persona aún no ha confirmado el código en el portal',
+  slow_down: 'Consultas demasiado seguidas: espera unos segundos más entre una y otra',
+  expired_token: 'El código del dispositivo expiró: pide uno nuevo',
 };
 
 export function protocolErrorMessage(code: string): string {

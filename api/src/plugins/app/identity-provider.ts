@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type Provider from 'oidc-provider';
 import { createLogoutDeliveries, type LogoutDeliveries } from '../../domain/identity-provider/logout-deliveries.js';
+import { devicePollIntervalSeconds } from '../../domain/identity-provider/device.js';
 import { createIdentityProvider } from '../../domain/identity-provider/provider.js';
 import { createProviderMemory } from '../../domain/identity-provider/provider-memory.js';
 import { createKeptUserinfo, type KeptUserinfo } from '../../domain/identity-provider/kept-userinfo.js';
@@ -33,6 +35,12 @@ export default fp(
       defaultSessionTtlSeconds: app.config.tokenTtlSeconds,
       memory,
       logoutsQueued: () => logouts?.wake(),
+      // The device code is a secret: the counter is keyed by its hash.
+      devicePollTooSoon: async (deviceCode) =>
+        (await app.counters.hold(
+          `device-poll:${createHash('sha256').update(deviceCode).digest('base64url')}`,
+          devicePollIntervalSeconds * 1000,
+        )) > 0,
       events: {
         tokenIssued: (grantType) => app.metrics.oidcTokensIssued(grantType),
         // Raised while the provider answers a request: logged with that request's id.
@@ -65,5 +73,5 @@ export default fp(
       keptUserinfo: createKeptUserinfo(provider, memory),
     });
   },
-  { name: 'identity-provider', dependencies: ['database', 'tokens', 'metrics', 'session-memory'] },
+  { name: 'identity-provider', dependencies: ['database', 'tokens', 'metrics', 'session-memory', 'counters'] },
 );

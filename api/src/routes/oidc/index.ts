@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { UserinfoAnswer } from '../../domain/identity-provider/kept-userinfo.js';
 import { oidcRoutes } from '../../domain/identity-provider/provider.js';
 import { documentHeaders } from '../../plugins/external/helmet.js';
+import deviceRoutes from './device.js';
 import interactionRoutes from './interactions.js';
 
 declare module 'fastify' {
@@ -44,6 +45,8 @@ const providerEndpoints: [string, Method[], { page?: true }?][] = [
   [oidcRoutes.end_session, ['GET'], { page: true }],
   [`${oidcRoutes.end_session}/confirm`, ['POST'], { page: true }],
   [`${oidcRoutes.end_session}/success`, ['GET'], { page: true }],
+  // The device asks from no browser; the person answers at the portal's /dispositivo (routes/oidc/device.ts).
+  [oidcRoutes.device_authorization, ['POST']],
 ];
 
 /**
@@ -101,6 +104,7 @@ const providerRoutes: FastifyPluginAsync = async (app) => {
 const routes: FastifyPluginAsync = async (app) => {
   await app.register(providerRoutes);
   await app.register(interactionRoutes, { prefix: '/oidc/interaccion' });
+  await app.register(deviceRoutes, { prefix: '/oidc/dispositivo' });
 };
 
 export default routes;

@@ -13,6 +13,7 @@ import {
 import { PENDING_INTERACTION_KEY, storePendingInteraction } from '../pending-interaction';
 import { PENDING_REDIRECT_KEY } from '../pending-redirect';
 import { PENDING_INVITATION_KEY, storePendingInvitation } from '../pending-invitation';
+import { PENDING_DEVICE_KEY, storePendingDevice } from '../pending-device';
 
 const ALLOW = ['https://socio.example.com', 'betopro://auth/success'];
 
@@ -94,6 +95,13 @@ describe('signInLanding: where every sign-in lands', () => {
       path: '/invitacion?codigo=482913&email=ana%40minera.pe',
     });
     expect(sessionStorage.getItem(PENDING_INVITATION_KEY)).toBeNull();
+    expect(await signInLanding(null, person)).toEqual({ kind: 'page', path: '/apps' });
+  });
+
+  it('goes back to /dispositivo with the device code the tab was about to answer, once', async () => {
+    storePendingDevice('BCDF-GHJK');
+    expect(await signInLanding(null, person)).toEqual({ kind: 'page', path: '/dispositivo?codigo=BCDF-GHJK' });
+    expect(sessionStorage.getItem(PENDING_DEVICE_KEY)).toBeNull();
     expect(await signInLanding(null, person)).toEqual({ kind: 'page', path: '/apps' });
   });
 

@@ -1,0 +1,189 @@
+import { type FormEvent, useId } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import styled from 'styled-components';
+import { Alert, Button, type DeviceRequest, Spinner, TEXT, TextField, theme, useSession } from '@portal/shared';
+import { AuthLayout, Form } from '../../components/AuthLayout';
+import { useDevice } from './useDevice';
+
+export const DEVICE_TITLE = 'Iniciar sesión en un dispositivo';
+
+const Text = styled.p`
+  margin: 0;
+  color: ${theme.color.muted};
+  strong { color: ${theme.color.text}; overflow-wrap: anywhere; }
+`;
+
+const Code = styled.p`
+  margin: 0;
+  padding: 10px;
+  text-align: center;
+  font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+  font-size: 1.6rem;
+  font-weight: 700;
+  letter-spacing: 0.12em;
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius};
+`;
+
+const Facts = styled.dl`
+  margin: 0;
+  display: grid;
+  grid-template-columns: auto 1fr;
+  gap: 4px 12px;
+  dt { color: ${theme.color.muted}; }
+  dd { margin: 0; overflow-wrap: anywhere; }
+`;
+
+const Permissions = styled.ul`
+  margin: 0;
+  padding: 12px 14px 12px 34px;
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius};
+  li + li { margin-top: 6px; }
+`;
+
+const Actions = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 12px;
+  > * { flex: 1 1 140px; }
+`;
+
+const CodeInput = styled(TextField)`
+  text-transform: uppercase;
+  letter-spacing: 0.12em;
+  font-size: 1.25rem;
+`;
+
+const when = new Intl.DateTimeFormat('es-ES', { dateStyle: 'long', timeStyle: 'short' });
+
+/** The screen that asks: which app, what it may do, the device's address and when it asked, the code to compare. */
+function ConfirmScreen({
+  request,
+  email,
+  busy,
+  error,
+  onAllow,
+  onRefuse,
+}: {
+  request: DeviceRequest;
+  email: string;
+  busy: 'allow' | 'refuse' | null;
+  error: string | null;
+  onAllow(): void;
+  onRefuse(): void;
+}) {
+  const app = request.cliente.nombre;
+  const listId = useId();
+  return (
+    <AuthLayout title={`${app} quiere acceder a tu cuenta desde un dispositivo`} focusTitle>
+      <Text>
+        Has iniciado sesión como <strong>{email}</strong>
+      </Text>
+      <Text>Comprueba que el dispositivo muestra este código:</Text>
+      <Code>{request.codigo}</Code>
+      <Facts>
+        <dt>Dirección del dispositivo</dt>
+        <dd>{request.dispositivo.ip || 'desconocida'}</dd>
+        <dt>Pidió el código</dt>
+        <dd>{when.format(new Date(request.dispositivo.iniciadoEn))}</dd>
+      </Facts>
+      <Text id={listId}>{app} podrá:</Text>
+      <Permissions aria-labelledby={listId}>
+        {request.permisos.map((permiso) => (
+          <li key={permiso.scope}>{permiso.descripcion}</li>
+        ))}
+      </Permissions>
+      <Alert tone="info">
+        Permite el acceso solo si tú empezaste este inicio de sesión en un dispositivo que tienes delante y muestra este
+        mismo código. Si alguien te pasó el enlace o el código, pulsa Rechazar.
+      </Alert>
+      {error && <Alert tone="error">{error}</Alert>}
+      <Actions>
+        <Button disabled={busy !== null} onClick={onAllow}>
+          {busy === 'allow' ? 'Permitiendo...' : 'Permitir'}
+        </Button>
+        <Button $variant="secondary" disabled={busy !== null} onClick={onRefuse}>
+          {busy === 'refuse' ? 'Rechazando...' : 'Rechazar'}
+        </Button>
+      </Actions>
+    </AuthLayout>
+  );
+}
+
+/**
+ * /dispositivo (docs/decisions/0086-device-sign-in.md): the person types the code a panel, a kiosk or a command-line
+ * tool shows (or arrives with it in the address), sees who asks, and allows or refuses.
+ */
+export default function DevicePage() {
+  const [params] = useSearchParams();
+  const { state, codigo, setCodigo, lookUp, allow, refuse, another } = useDevice(params.get('codigo') ?? '');
+  const email = useSession((s) => s.user?.email ?? '');
+
+  switch (state.step) {
+    case 'loading':
+      return (
+        <AuthLayout title={DEVICE_TITLE}>
+          <Spinner label={TEXT.loading} />
+        </AuthLayout>
+      );
+    case 'confirm':
+      return (
+        <ConfirmScreen
+          request={state.request}
+          email={email}
+          busy={state.busy}
+          error={state.error}
+          onAllow={allow}
+          onRefuse={refuse}
+        />
+      );
+    case 'done':
+      return state.allowed ? (
+        <AuthLayout title="Listo: vuelve al dispositivo" focusTitle>
+          <Text>
+            <strong>{state.app}</strong> ya puede usar tu cuenta en el dispositivo. Puedes cerrar esta página.
+          </Text>
+        </AuthLayout>
+      ) : (
+        <AuthLayout title="Acceso rechazado" focusTitle>
+          <Text>
+            El dispositivo no tendrá acceso a tu cuenta. Si quieres iniciar sesión en él, pide un código nuevo en su
+            pantalla.
+          </Text>
+          <Button $variant="secondary" onClick={another}>
+            Introducir otro código
+          </Button>
+        </AuthLayout>
+      );
+    default: {
+      const submit = (event: FormEvent) => {
+        event.preventDefault();
+        if (!state.busy) void lookUp();
+      };
+      return (
+        <AuthLayout title={DEVICE_TITLE} subtitle="Escribe el código que muestra la pantalla del dispositivo.">
+          <Form onSubmit={submit} noValidate>
+            <CodeInput
+              label="Código del dispositivo"
+              name="codigo"
+              value={codigo}
+              onChange={(event) => setCodigo(event.target.value)}
+              placeholder="BCDF-GHJK"
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={16}
+              autoFocus
+              error={state.error}
+              hint="8 letras; no importan las mayúsculas ni el guion."
+            />
+            <Button type="submit" disabled={state.busy || codigo.trim() === ''}>
+              {state.busy ? 'Comprobando...' : 'Continuar'}
+            </Button>
+          </Form>
+        </AuthLayout>
+      );
+    }
+  }
+}
