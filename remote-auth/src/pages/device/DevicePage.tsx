@@ -55,7 +55,8 @@ const CodeInput = styled(TextField)`
   font-size: 1.25rem;
 `;
 
-const when = new Intl.DateTimeFormat('es-ES', { dateStyle: 'long', timeStyle: 'short' });
+// Short, so the line fits beside its label on a phone.
+const when = new Intl.DateTimeFormat('es-ES', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The screen that asks: which app, what it may do, the device's address and when it asked, the code to compare. */
 function ConfirmScreen({
