@@ -18,7 +18,7 @@ import { createAdapterFactory } from './adapter.js';
 import { accountClaims, type EntitlementClaims, entitlementClaims, subjectOf, userIdOf } from './claims.js';
 import { clientMetadata, clientSecretMatches, findClient, portalClientMetadata } from './clients.js';
 import type { ProviderMemory } from './provider-memory.js';
-import { logoutPage } from './logout-page.js';
+import { formPostPage, libraryFormPost, logoutPage } from './logout-page.js';
 import { type OidcScope, knownScopes, oidcScopes, scopeClaims } from './scopes.js';
 
 /** Where the provider's endpoints live under the issuer; the JWKS is the portal's own, already published. */
@@ -142,9 +142,18 @@ export function portalFacts(client: Client): Readonly<PortalFacts> {
   return facts;
 }
 
+/**
+ * The web origin of a redirect URI, or undefined for one that has none: a native app's custom scheme gives the opaque
+ * origin "null", which is also what a sandboxed frame of any site sends, so it never grants anything.
+ */
+export function redirectOrigin(uri: string): string | undefined {
+  const origin = URL.canParse(uri) ? new URL(uri).origin : 'null';
+  return origin === 'null' ? undefined : origin;
+}
+
 /** A public client's token, userinfo and revocation calls come from the browser: its redirect URIs' origins only. */
 export function clientAllowsOrigin(origin: string, client: Client): boolean {
-  return client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) === true;
+  return client.redirectUris?.some((uri) => redirectOrigin(uri) === origin) === true;
 }
 
 /** The scopes of a request that the client may have: what the consent screen lists and a grant holds. */
@@ -230,6 +239,10 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
     // Scope claims go into the ID token too: the app learns the person and the plan from the token, not a second call.
     conformIdTokenClaims: false,
     responseTypes: ['code'],
+    // What discovery advertises is what a client can use: a confidential client presents its secret in the header
+    // (client_secret_basic, its registered method) or in the form (the library takes either for a secret), a public
+    // one none (clients.ts); a JWT method has no key to check here and would always fail.
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     pkce: { required: () => true },
     allowOmittingSingleRegisteredRedirectUri: false,
     clientDefaults: {
@@ -260,7 +273,7 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
         async claims() {
           const appId = ctx.oidc.client ? portalFacts(ctx.oidc.client).appId : null;
           const kept = await keptEntitlementClaims(db, deps.memory, user, appId);
-          return accountClaims(user, kept.plan, kept.organization);
+          return accountClaims(user, kept.plan, kept.organization, kept.lapsedPlan);
         },
       };
     },
@@ -401,6 +414,19 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
     if (ctx.status >= 400 && body && typeof body === 'object' && typeof body.error === 'string') {
       ctx.body = { statusCode: ctx.status, message: protocolErrorMessage(body.error), ...body };
     }
+  });
+
+  // The library's self-submitting form (a logout with nobody signed in, a sign-in as somebody else ending the previous
+  // provider session, the form_post response mode) is an English page of its own: the portal's page replaces it.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (typeof ctx.body !== 'string' || !ctx.response.is('html')) return;
+    const form = libraryFormPost(ctx.body);
+    if (!form) return;
+    const logout = form.fields.some(([name]) => name === 'logout');
+    const page = formPostPage(form, logout);
+    ctx.set('content-security-policy', page.contentSecurityPolicy);
+    ctx.body = page.html;
   });
 
   provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
