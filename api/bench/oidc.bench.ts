@@ -1,6 +1,7 @@
 // The OpenID Connect provider's endpoints against the bare Fastify route measured in the same run: the token endpoint
-// (authorization code and refresh grants), userinfo and introspection (docs/decisions/0055). Refresh grants rotate,
-// so each connection follows its own chain of refresh tokens; codes are single use, so they are made first.
+// (authorization code and refresh grants), userinfo and introspection for an offline token and a session-bound one
+// (docs/decisions/0055, 0084). Refresh grants rotate, so each connection follows its own chain of refresh tokens;
+// codes are single use, so they are made first.
 import autocannon from 'autocannon';
 import { TestBrowser } from '../test/helpers/oidc.js';
 import { startBenchServer } from './spawn-server.js';
@@ -71,8 +72,11 @@ try {
   const created = (await creation.json()) as { clientId: string; clientSecret: string };
   const basic = `Basic ${Buffer.from(`${created.clientId}:${created.clientSecret}`).toString('base64')}`;
   const form = { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' };
-  /** A code of the benchmark's client, with its PKCE verifier, made by `browser` (signed in as the administrator). */
-  async function newCode(browser: TestBrowser): Promise<{ code: string; verifier: string }> {
+  /**
+   * A code of the benchmark's client, with its PKCE verifier, made by `browser` (signed in as the administrator); its
+   * tokens bound to the provider session when not `offline` (a single-page app's kind).
+   */
+  async function newCode(browser: TestBrowser, offline = true): Promise<{ code: string; verifier: string }> {
     const verifier = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
     const challenge = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))).toString(
       'base64url',
@@ -82,8 +86,8 @@ try {
       client_id: created.clientId,
       redirect_uri: redirect,
       response_type: 'code',
-      scope: 'openid email plan offline_access',
-      prompt: 'consent',
+      scope: offline ? 'openid email plan offline_access' : 'openid email plan',
+      ...(offline ? { prompt: 'consent' } : {}),
       code_challenge: challenge,
       code_challenge_method: 'S256',
     }))
@@ -178,24 +182,30 @@ try {
     relative: percent(refreshRate, (refreshFloor + (await floor(chains))) / 2),
   });
 
-  // Userinfo and introspection with one access token, between two measures of the bare route.
+  // Userinfo and introspection with one offline access token and one bound to the provider session, between
+  // measures of the bare route.
   const accessToken = (await redeem(await newCode(browsers[0] as TestBrowser))).access_token;
+  const boundToken = (await redeem(await newCode(browsers[1] as TestBrowser, false))).access_token;
+  const kinds = [
+    ['offline token', accessToken],
+    ['session-bound token', boundToken],
+  ] as const;
   for (const connections of [1, 50]) {
-    const endpoints: { what: string; options: autocannon.Options }[] = [
+    const endpoints: { what: string; options: autocannon.Options }[] = kinds.flatMap(([kind, value]) => [
       {
-        what: 'GET /oidc/me (userinfo)',
-        options: { url: `${api}/oidc/me`, headers: { authorization: `Bearer ${accessToken}` } },
+        what: `GET /oidc/me (userinfo), ${kind}`,
+        options: { url: `${api}/oidc/me`, headers: { authorization: `Bearer ${value}` } },
       },
       {
-        what: 'POST /oidc/token/introspection',
+        what: `POST /oidc/token/introspection, ${kind}`,
         options: {
           url: `${api}/oidc/token/introspection`,
           method: 'POST',
           headers: form,
-          body: new URLSearchParams({ token: accessToken }).toString(),
+          body: new URLSearchParams({ token: value }).toString(),
         },
       },
-    ];
+    ]);
     const floors = [await floor(connections)];
     for (const endpoint of endpoints) {
       const measured = await load({ ...endpoint.options, connections });

@@ -267,19 +267,79 @@ forEachBackend((backend) => {
       assert.ok(noToken.headers.get('www-authenticate')?.startsWith(`Bearer realm="${api.issuer}"`));
     });
 
-    it('a token bound to the provider session (no offline_access) is the library’s: it reads that session each time', async () => {
+    it('a token bound to the provider session (no offline_access) is answered from memory while that session stands', async () => {
       const { browser } = await newPerson();
       const token = await accessToken(browser, withApp, withAppRedirect, ['openid', 'email'], { bound: true });
-      await userinfo(token);
-      const bound = await sameAnswers(token);
-      assert.equal(bound.byLibrary, true);
+      const bound = await sameAsLibrary(token);
       assert.equal(bound.status, 200);
+      assert.equal(JSON.parse(bound.text).email, `persona${serial}@userinfo.test`);
       const logout = await api.app.inject({
         method: 'POST',
         url: '/auth/logout',
         headers: { authorization: `Bearer ${browser.portalToken}` },
       });
       assert.equal(logout.statusCode, 204);
+      await refusedByLibrary(token);
+    });
+
+    it('a session-bound token is refused at once when its provider session goes or moves, straight in the database', async () => {
+      const sessionOf = async (token: string) => {
+        const [row] = await api.app.db
+          .select({ sessionUid: oidcPayloads.sessionUid })
+          .from(oidcPayloads)
+          .where(and(eq(oidcPayloads.kind, 'AccessToken'), eq(oidcPayloads.id, token)));
+        return and(eq(oidcPayloads.kind, 'Session'), eq(oidcPayloads.uid, row?.sessionUid ?? ''));
+      };
+      // As another instance would: only the triggers' notification tells this one.
+      const first = await newPerson();
+      const gone = await accessToken(first.browser, withApp, withAppRedirect, ['openid'], { bound: true });
+      await sameAsLibrary(gone);
+      await api.app.db.delete(oidcPayloads).where(await sessionOf(gone));
+      await refusedByLibrary(gone);
+
+      // The session now holds another grant for the client (the library compares the token's with the session's).
+      const second = await newPerson();
+      const moved = await accessToken(second.browser, withApp, withAppRedirect, ['openid'], { bound: true });
+      await sameAsLibrary(moved);
+      const [session] = await api.app.db
+        .select({ payload: oidcPayloads.payload })
+        .from(oidcPayloads)
+        .where(await sessionOf(moved));
+      const payload = session?.payload as { authorizations: Record<string, { grantId: string }> };
+      const authorization = payload.authorizations[withApp.clientId];
+      assert.ok(authorization);
+      authorization.grantId = 'otra-concesion';
+      await api.app.db
+        .update(oidcPayloads)
+        .set({ payload })
+        .where(await sessionOf(moved));
+      await refusedByLibrary(moved);
+    });
+
+    it('a session-bound token past its provider session’s expiry is the library’s to refuse', async (t) => {
+      const { browser } = await newPerson();
+      const token = await accessToken(browser, withApp, withAppRedirect, ['openid'], { bound: true });
+      await sameAsLibrary(token);
+      const [row] = await api.app.db
+        .select({ sessionUid: oidcPayloads.sessionUid })
+        .from(oidcPayloads)
+        .where(and(eq(oidcPayloads.kind, 'AccessToken'), eq(oidcPayloads.id, token)));
+      const [session] = await api.app.db
+        .select({ payload: oidcPayloads.payload })
+        .from(oidcPayloads)
+        .where(and(eq(oidcPayloads.kind, 'Session'), eq(oidcPayloads.uid, row?.sessionUid ?? '')));
+      assert.ok(session);
+      const sessionExp = (session.payload as { exp: number }).exp;
+      mock.timers.enable({ apis: ['Date'], now: Date.now() });
+      t.after(() => mock.timers.reset());
+      // The token itself lasts 15 minutes; its session is made to end first (as a portal session about to expire).
+      await api.app.db
+        .update(oidcPayloads)
+        .set({ payload: { ...(session.payload as object), exp: Math.floor(Date.now() / 1000) + 30 } })
+        .where(and(eq(oidcPayloads.kind, 'Session'), eq(oidcPayloads.uid, row?.sessionUid ?? '')));
+      assert.ok(sessionExp > Math.floor(Date.now() / 1000) + 30);
+      await sameAsLibrary(token);
+      mock.timers.tick(50_000);
       await refusedByLibrary(token);
     });
 

@@ -6,7 +6,8 @@
 // the person has a second factor (a confirmed TOTP or a passkey, as domain/second-factor/status.ts counts them).
 // "Better": the higher monthly price, then the higher annual price, then the person's own plan, then the later expiry
 // (none is latest), then the lower company id. An own plan whose expiry has passed is named as the app's free plan
-// (what it falls back to), never by its old name; without a free plan in that app nothing is named there.
+// (what it falls back to), never by its old name; without a free plan in that app nothing is named there. That lapsed
+// plan is answered apart, with its expiry, for whoever tells the person it ended (the `plan_vencido` claim).
 //
 // One statement answers it all, plans and memberships, so a person without any company costs the one round trip that
 // their plans alone always cost; it is prepared once per database.
@@ -41,9 +42,18 @@ export interface Membership {
   segundoFactorPendiente?: true;
 }
 
+/** A person's own plan in an app whose expiry has passed (never a free plan: its lapse changes nothing). */
+export interface LapsedPlan {
+  app: { id: number; nombre: string };
+  plan: { id: number; nombre: string };
+  fechaVencimiento: Date;
+}
+
 export interface Entitlements {
   /** One per app where a plan is named, by app id. */
   plans: EffectivePlan[];
+  /** One per app where the person's own plan has lapsed, by app id. */
+  lapsed: LapsedPlan[];
   /** By company name. */
   empresas: Membership[];
   /** The earliest expiry named (epoch ms): past it the answer may differ with no row changed. Null: none. */
@@ -58,7 +68,7 @@ const dateOf = (value: unknown): Date | null => {
 };
 
 interface Row {
-  kind: 'plan' | 'empresa';
+  kind: 'plan' | 'empresa' | 'vencido';
   rowId: number | null;
   appId: number | null;
   appNombre: string | null;
@@ -120,6 +130,13 @@ function entitlementsQuery(db: Db) {
     FROM company_members m
     JOIN companies co ON co.id = m.company_id
     WHERE m.user_id = ${userId} AND co.status = 'active'`;
+  const lapsed = sql`
+    SELECT 'vencido', up.id, up.app_id, a.nombre, p.id, p.nombre, NULL::text,
+      up.fecha_vencimiento, 0, NULL::integer, NULL::text, NULL::text, NULL::text, NULL::boolean
+    FROM user_plans up
+    JOIN plans p ON p.id = up.plan_id
+    JOIN apps a ON a.id = up.app_id
+    WHERE up.user_id = ${userId} AND up.fecha_vencimiento <= ${now} AND lower(p.nombre) <> ${freePlanName}`;
   return db
     .select({
       kind: sql<Row['kind']>`r.kind`,
@@ -137,7 +154,7 @@ function entitlementsQuery(db: Db) {
       memberStatus: sql<MemberStatus | null>`r.member_status`,
       needsFactor: sql<boolean | null>`r.needs_factor`,
     })
-    .from(sql`((${best}) UNION ALL (${memberships})) AS r`)
+    .from(sql`((${best}) UNION ALL (${memberships}) UNION ALL (${lapsed})) AS r`)
     .orderBy(sql`r.kind DESC, r.app_id, lower(r.company_nombre), r.company_id`)
     .prepare('effective_plans');
 }
@@ -162,6 +179,7 @@ export async function entitlements(
   // Every app is read even for one: a person has a handful, and one shape keeps the statement's plan cached.
   const rows = (await query.execute({ userId, now: new Date(options.now ?? Date.now()).toISOString() })) as Row[];
   const plans: EffectivePlan[] = [];
+  const lapsed: LapsedPlan[] = [];
   const empresas: Membership[] = [];
   let validUntil: number | null = null;
   for (const row of rows) {
@@ -176,6 +194,14 @@ export async function entitlements(
       continue;
     }
     if (options.appId !== undefined && row.appId !== options.appId) continue;
+    if (row.kind === 'vencido') {
+      lapsed.push({
+        app: { id: Number(row.appId), nombre: String(row.appNombre) },
+        plan: { id: Number(row.planId), nombre: String(row.planNombre) },
+        fechaVencimiento: dateOf(row.expiresAt) as Date,
+      });
+      continue;
+    }
     const fechaVencimiento = dateOf(row.expiresAt);
     if (fechaVencimiento && (validUntil === null || fechaVencimiento.getTime() < validUntil)) {
       validUntil = fechaVencimiento.getTime();
@@ -190,7 +216,7 @@ export async function entitlements(
       empresa: fromCompany ? { id: Number(row.companyId), nombre: String(row.companyNombre) } : null,
     });
   }
-  return { plans, empresas, validUntil };
+  return { plans, lapsed, empresas, validUntil };
 }
 
 /** The person's plan in one app by the rule, or undefined when none is named there. */

@@ -34,9 +34,18 @@ export function createAdapterFactory(deps: AdapterDeps): (name: string) => Adapt
       eq(oidcPayloads.id, id),
       or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, new Date())),
     );
+  const liveByUid = (kind: string, uid: string) =>
+    and(
+      eq(oidcPayloads.kind, kind),
+      eq(oidcPayloads.uid, uid),
+      or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, new Date())),
+    );
 
-  /** A kept kind's payload with its account's row, kept in memory for the next reads (provider-memory.ts). */
-  async function findKept(kind: string, id: string): Promise<AdapterPayload | undefined> {
+  /**
+   * A kept kind's payload (by id, or a provider session by its uid) with its account's row, kept in memory for the next
+   * reads (provider-memory.ts).
+   */
+  async function findKept(kind: string, id: string, byUid = false): Promise<AdapterPayload | undefined> {
     const kept = memory.payload(kind, id);
     if (kept) return kept as AdapterPayload;
     const ticket = memory.ticket();
@@ -44,7 +53,7 @@ export function createAdapterFactory(deps: AdapterDeps): (name: string) => Adapt
       .select({ payload: oidcPayloads.payload, user: users })
       .from(oidcPayloads)
       .leftJoin(users, eq(sql`${users.id}::text`, oidcPayloads.accountId))
-      .where(live(kind, id));
+      .where(byUid ? liveByUid(kind, id) : live(kind, id));
     if (!row) return undefined;
     if (row.user) memory.storePayload(ticket, row.user, kind, id, row.payload);
     return row.payload as AdapterPayload;
@@ -73,8 +82,10 @@ export function createAdapterFactory(deps: AdapterDeps): (name: string) => Adapt
           target: [oidcPayloads.kind, oidcPayloads.id],
           set: { payload: row.payload, expiresAt, ...columns },
         });
-      // A grant changed here (more scopes): what this instance keeps of it goes now, the others on notification.
+      // A grant changed here (more scopes), a session signed in again: what this instance keeps of it goes now, the
+      // others on notification. A session is kept by its uid.
       if (keptKinds.has(this.kind)) memory.forgetPayload(this.kind, id);
+      if (this.kind === 'Session' && typeof payload.uid === 'string') memory.forgetPayload(this.kind, payload.uid);
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
@@ -98,16 +109,12 @@ export function createAdapterFactory(deps: AdapterDeps): (name: string) => Adapt
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      // A session-bound token's every use looks its provider session up by uid: kept, as access tokens are.
+      if (this.kind === 'Session') return findKept(this.kind, uid, true);
       const [row] = await db
         .select({ payload: oidcPayloads.payload })
         .from(oidcPayloads)
-        .where(
-          and(
-            eq(oidcPayloads.kind, this.kind),
-            eq(oidcPayloads.uid, uid),
-            or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, new Date())),
-          ),
-        );
+        .where(liveByUid(this.kind, uid));
       return row?.payload as AdapterPayload | undefined;
     }
 
@@ -147,8 +154,14 @@ export function createAdapterFactory(deps: AdapterDeps): (name: string) => Adapt
     }
 
     async destroy(id: string): Promise<void> {
-      await db.delete(oidcPayloads).where(and(eq(oidcPayloads.kind, this.kind), eq(oidcPayloads.id, id)));
+      const destroyed = await db
+        .delete(oidcPayloads)
+        .where(and(eq(oidcPayloads.kind, this.kind), eq(oidcPayloads.id, id)))
+        .returning({ uid: oidcPayloads.uid });
       if (keptKinds.has(this.kind)) memory.forgetPayload(this.kind, id);
+      // A session is destroyed by its id and kept by its uid.
+      for (const { uid } of destroyed)
+        if (this.kind === 'Session' && uid !== null) memory.forgetPayload(this.kind, uid);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {

@@ -17,6 +17,17 @@ export interface PlanClaim {
   empresa: { id: number; nombre: string } | null;
 }
 
+/**
+ * The `plan_vencido` claim (scope `plan`): the person's own plan in the client's app whose expiry has passed, present
+ * only while it stays so. `plan` then names what the person has now (the app's free plan, or null): an app that reads
+ * the plan's name alone never keeps giving a lapsed plan, and one that wants to say so reads this claim.
+ */
+export interface LapsedPlanClaim {
+  id: number;
+  nombre: string;
+  fechaVencimiento: string;
+}
+
 /** The `organization` claim (scope `organization`): Keycloak's shape, by company name, with its id and the roles. */
 export type OrganizationClaim = Record<string, { id: string; roles: string[] }>;
 
@@ -24,6 +35,8 @@ export type OrganizationClaim = Record<string, { id: string; roles: string[] }>;
 export interface EntitlementClaims {
   /** Undefined for a client tied to no catalogue app (no `plan` claim at all). */
   plan: PlanClaim | null | undefined;
+  /** Undefined unless the person's own plan in the client's app has lapsed. */
+  lapsedPlan?: LapsedPlanClaim;
   organization: OrganizationClaim;
   /** The earliest expiry named (epoch ms): not used from then on. Null: none. */
   until: number | null;
@@ -40,6 +53,7 @@ export interface PortalClaims {
   phone_number?: string;
   phone_number_verified?: boolean;
   plan?: PlanClaim | null;
+  plan_vencido?: LapsedPlanClaim;
   organization?: OrganizationClaim;
 }
 
@@ -73,7 +87,21 @@ export async function entitlementClaims(db: Db, userId: number, appId: number | 
             empresa: entry.empresa,
           }
         : null;
-  return { plan, organization: organizationClaim(read.empresas), until: appId === null ? null : read.validUntil };
+  const lapsed = appId === null ? undefined : read.lapsed[0];
+  return {
+    plan,
+    ...(lapsed
+      ? {
+          lapsedPlan: {
+            id: lapsed.plan.id,
+            nombre: lapsed.plan.nombre,
+            fechaVencimiento: lapsed.fechaVencimiento.toISOString(),
+          },
+        }
+      : {}),
+    organization: organizationClaim(read.empresas),
+    until: appId === null ? null : read.validUntil,
+  };
 }
 
 /** The plan claim alone. */
@@ -101,6 +129,7 @@ export function accountClaims(
   sub: string,
   plan: PlanClaim | null | undefined,
   organization?: OrganizationClaim,
+  lapsedPlan?: LapsedPlanClaim,
 ): PortalClaims {
   const phone = storedPhone(user.phone);
   return {
@@ -112,6 +141,7 @@ export function accountClaims(
     family_name: user.lastName,
     ...(phone ? { phone_number: phone, phone_number_verified: false } : {}),
     ...(plan !== undefined ? { plan } : {}),
+    ...(plan !== undefined && lapsedPlan ? { plan_vencido: lapsedPlan } : {}),
     ...(organization !== undefined ? { organization } : {}),
   };
 }

@@ -1,13 +1,15 @@
 // Userinfo answered from the session memory (docs/decisions/0055): when everything a GET /oidc/me needs is kept in
 // this instance's memory and trusted (the access token, its grant, its client, the account and its plan), the answer
 // is built here, with the library's own claims filtering, instead of going through oidc-provider's pipeline, whose
-// cost dwarfs the lookups. Anything else (a token not kept, expired, bound to a provider session or to a key, for a
-// resource, without openid; a client whose answers are signed or whose subjects are the library's pairwise ones; an
-// origin the client does not have) answers undefined, and the library answers the request untouched.
+// cost dwarfs the lookups. A token bound to the provider session is answered too while that session is kept
+// (kept-token.ts). Anything else (a token not kept, expired, bound to a key, for a resource, without openid; a client
+// whose answers are signed or whose subjects are pairwise; an origin the client does not have) answers undefined, and
+// the library answers the request untouched.
 import type Provider from 'oidc-provider';
 import type { AdapterPayload, Client, Grant } from 'oidc-provider';
 import type { User } from '../../db/schema.js';
 import { accountClaims, type EntitlementClaims, userIdOf } from './claims.js';
+import { type KeptToken, keptToken, tokenStillKept } from './kept-token.js';
 import type { ProviderMemory } from './provider-memory.js';
 import { clientAllowsOrigin, entitlementKey, entitlementsStand, portalFacts } from './provider.js';
 import { subjectFor } from './subjects.js';
@@ -24,45 +26,24 @@ export type KeptUserinfo = (
 ) => UserinfoAnswer | undefined | Promise<UserinfoAnswer | undefined>;
 
 /**
- * The access token's fields this answer understands; a token carrying any other (a sender constraint such as `jkt`
- * or `x5t#S256`, an audience, requested claims, authorization details) is left to the library.
+ * What the library's userinfo and introspection answers carry besides the API's own headers (their `noCache`, JSON
+ * body and CORS).
  */
-const understood = new Set([
-  'iat',
-  'exp',
-  'jti',
-  'kind',
-  'gty',
-  'grantId',
-  'accountId',
-  'clientId',
-  'scope',
-  'sid',
-  'sessionUid',
-  'expiresWithSession',
-  'extra',
-]);
-
-/** What the library's userinfo answer carries besides the API's own headers (its `noCache`, JSON body and CORS). */
 const fixedHeaders = {
   'content-type': 'application/json; charset=utf-8',
   'cache-control': 'no-store',
   vary: 'Origin',
   'access-control-expose-headers': 'WWW-Authenticate',
 } as const;
-const anyOriginHeaders = Object.freeze({ ...fixedHeaders, 'access-control-allow-origin': '*' });
+/** The library's CORS for a request without Origin (a server's): any origin. */
+export const anyOriginHeaders = Object.freeze({ ...fixedHeaders, 'access-control-allow-origin': '*' });
 
 /** The kept values an answer is made from, each as the memory hands it out. */
-interface Kept {
-  token: AdapterPayload;
-  grant: AdapterPayload;
+interface Kept extends KeptToken {
   metadata: AdapterPayload;
   user: User;
   plan: EntitlementClaims;
   /** Where they are kept. */
-  tokenId: string;
-  grantId: string;
-  clientId: string;
   userId: number;
   planKey: string;
 }
@@ -74,31 +55,13 @@ interface Made {
   body: string;
 }
 
-const epochSeconds = () => Math.floor(Date.now() / 1000);
-
-/** A token the library would accept, with nothing in it this answer does not understand. */
-function usableToken(token: AdapterPayload, now: number): boolean {
-  if (token.kind !== 'AccessToken' || typeof token.exp !== 'number' || token.exp <= now) return false;
-  if (typeof token.iat !== 'number' || typeof token.scope !== 'string') return false;
-  // Bound to a provider session: the library reads that session (by uid, from the database) on every use.
-  if (token.expiresWithSession) return false;
-  for (const field of Object.keys(token)) if (!understood.has(field)) return false;
-  return token.scope.split(' ').includes('openid');
-}
-
 /** The values the answer is made from, each kept in memory and trusted now; undefined when one is not. */
-function keptValues(memory: ProviderMemory, tokenId: string, token: AdapterPayload): Kept | undefined {
-  const now = epochSeconds();
-  if (!usableToken(token, now) || typeof token.grantId !== 'string' || typeof token.clientId !== 'string')
-    return undefined;
-  const { grantId, clientId } = token;
-  const grant = memory.payload('Grant', grantId) as AdapterPayload | undefined;
-  // The library's own checks of the grant (it ignores the grant's expiry on lookup and then refuses an expired one).
-  if (!grant || typeof grant.exp !== 'number' || grant.exp <= now) return undefined;
-  if (grant.clientId !== clientId || grant.accountId !== token.accountId) return undefined;
-  const client = memory.client(clientId);
+function keptValues(memory: ProviderMemory, tokenId: string): Kept | undefined {
+  const token = keptToken(memory, tokenId);
+  if (!token || !String(token.token.scope).split(' ').includes('openid')) return undefined;
+  const client = memory.client(token.clientId);
   const metadata = client.found ? (client.value as AdapterPayload | undefined) : undefined;
-  const userId = userIdOf(String(token.accountId));
+  const userId = userIdOf(token.accountId);
   if (!metadata || userId === undefined) return undefined;
   const user = memory.get(userId, 'oidc:account') as User | undefined;
   if (user?.status !== 'active') return undefined;
@@ -106,19 +69,16 @@ function keptValues(memory: ProviderMemory, tokenId: string, token: AdapterPaylo
   const planKey = entitlementKey(typeof appId === 'number' ? appId : null);
   const plan = memory.get(userId, planKey) as Kept['plan'] | undefined;
   if (!plan || !entitlementsStand(plan)) return undefined;
-  return { token, grant, metadata, user, plan, tokenId, grantId, clientId, userId, planKey };
+  return { ...token, metadata, user, plan, userId, planKey };
 }
 
 /**
- * Whether an answer made before still stands: its token and grant unexpired, and the memory still handing out the
- * very same grant, client, account and plan (any change to them replaces or drops what it keeps).
+ * Whether an answer made before still stands: its token still kept and standing (kept-token.ts), and the memory still
+ * handing out the very same client, account and plan (any change to them replaces or drops what it keeps).
  */
 function stillKept(memory: ProviderMemory, { kept }: Made): boolean {
-  const now = epochSeconds();
   return (
-    (kept.token.exp as number) > now &&
-    (kept.grant.exp as number) > now &&
-    memory.payload('Grant', kept.grantId) === kept.grant &&
+    tokenStillKept(memory, kept) &&
     memory.client(kept.clientId).value === kept.metadata &&
     memory.get(kept.userId, 'oidc:account') === kept.user &&
     memory.get(kept.userId, kept.planKey) === kept.plan &&
@@ -153,6 +113,7 @@ export function createKeptUserinfo(provider: Provider, memory: ProviderMemory): 
         subjectFor(subject, kept.user),
         appId === null ? undefined : kept.plan.plan,
         kept.plan.organization,
+        kept.plan.lapsedPlan,
       ),
       { client },
     );
@@ -161,7 +122,7 @@ export function createKeptUserinfo(provider: Provider, memory: ProviderMemory): 
     claims.rejected(rejected);
     const made: Made = { kept, client, body: JSON.stringify(await claims.result()) };
     // Anything the memory changed meanwhile (the lookups above may then have read the database): the library answers.
-    if (memory.payload('AccessToken', kept.tokenId) !== kept.token || !stillKept(memory, made)) return undefined;
+    if (!stillKept(memory, made)) return undefined;
     answers.set(kept.token, made);
     return made;
   }
@@ -178,7 +139,7 @@ export function createKeptUserinfo(provider: Provider, memory: ProviderMemory): 
     if (!token) return undefined;
     const made = answers.get(token);
     if (made && stillKept(memory, made)) return answer(made, origin);
-    const kept = keptValues(memory, value, token);
+    const kept = keptValues(memory, value);
     if (!kept) return undefined;
     // Whatever fails while making it (a lookup that went to a database now failing), the library answers as it would.
     return make(kept).then(

@@ -1,5 +1,7 @@
-// The page an app's logout (RP-initiated logout) shows in the browser: in Spanish, in the portal's colours, never the
-// library's. With a valid id_token_hint of the signed-in person the app's word is enough: the form is sent at once.
+// The pages the provider shows in the browser: in Spanish, in the portal's colours, never the library's. An app's logout
+// (RP-initiated logout) asks the person; with a valid id_token_hint of the signed-in person the app's word is enough:
+// the form is sent at once. The library's self-submitting form (a logout with nobody signed in, the form_post response
+// mode) becomes the portal's own page with the same form.
 import { createHash } from 'node:crypto';
 import type { Client, KoaContextWithOIDC } from 'oidc-provider';
 
@@ -37,6 +39,66 @@ async function hintedBySignedInPerson(
   return hint.payload.sub === (await subjectOf(client, session.accountId));
 }
 
+const page = (title: string, body: string) => `<!DOCTYPE html>
+<html lang="es">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${title}</title>
+  <style>${style}</style>
+</head>
+<body>
+  ${body}
+</body>
+</html>`;
+
+const policy = (script: boolean) =>
+  [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    `script-src ${script ? scriptHash : "'none'"}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+
+/**
+ * The action and the hidden fields of the library's self-submitting form page (response_modes/form_post.js), known by
+ * its title; undefined for any other answer. Its values are already escaped for an attribute, and kept as they are.
+ */
+export function libraryFormPost(html: string): { action: string; fields: [string, string][] } | undefined {
+  if (!html.includes('<title>Submitting Callback</title>')) return undefined;
+  const action = /<form method="post" action="([^"]*)">/.exec(html)?.[1];
+  if (action === undefined) return undefined;
+  const fields = [...html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)"\/>/g)].map(
+    ([, name, value]) => [name, value] as [string, string],
+  );
+  return { action, fields };
+}
+
+/**
+ * The portal's page for a form the browser must post on its own: `logout` for the end of a session with nobody (or
+ * somebody else) signed in, else an answer carried to an app. Sent at once by a script allowed by its hash; without
+ * JavaScript, a Spanish button.
+ */
+export function formPostPage(
+  form: { action: string; fields: [string, string][] },
+  logout: boolean,
+): { html: string; contentSecurityPolicy: string } {
+  const inputs = form.fields
+    .map(([name, value]) => `<input type="hidden" name="${name}" value="${value}"/>`)
+    .join('\n      ');
+  const [title, heading, button] = logout
+    ? ['Cerrar sesión', 'Cerrando sesión...', 'Cerrar sesión']
+    : ['Volviendo a la aplicación', 'Volviendo a la aplicación...', 'Continuar'];
+  const body = `<form id="op.logoutForm" method="post" action="${form.action}">
+      ${inputs}
+    </form>
+    <main><h1>${heading}</h1><noscript><p>Pulsa el botón para continuar.</p>
+      <button class="primary" type="submit" form="op.logoutForm">${button}</button></noscript></main>
+    <script>${submitScript}</script>`;
+  return { html: page(title, body), contentSecurityPolicy: policy(true) };
+}
+
 export async function logoutPage(
   ctx: KoaContextWithOIDC,
   form: string,
@@ -60,25 +122,5 @@ export async function logoutPage(
         <button type="submit" form="op.logoutForm">Cancelar</button>
       </div>
     </main>`;
-  return {
-    html: `<!DOCTYPE html>
-<html lang="es">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Cerrar sesión</title>
-  <style>${style}</style>
-</head>
-<body>
-  ${body}
-</body>
-</html>`,
-    contentSecurityPolicy: [
-      "default-src 'none'",
-      "style-src 'unsafe-inline'",
-      `script-src ${automatic ? scriptHash : "'none'"}`,
-      "frame-ancestors 'none'",
-      "base-uri 'none'",
-    ].join('; '),
-  };
+  return { html: page('Cerrar sesión', body), contentSecurityPolicy: policy(automatic) };
 }

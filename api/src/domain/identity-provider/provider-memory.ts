@@ -1,13 +1,17 @@
 // What the OpenID Connect provider reads on every userinfo, introspection or refresh (the access token, its grant, the
-// client, the account, the plan) kept in this instance's session memory (docs/decisions/0014), so those calls cost no
-// database round trip while the memory is trusted. Invalidation is the memory's: migration 0018's triggers notify the
-// account's id when a stored access token, grant or session changes or goes, and '*' when a client does; the users'
-// and plans' own triggers (0011) cover the account and its plan. Writes this instance makes forget at once.
+// provider session a session-bound token depends on, the client, the account, the plan) kept in this instance's
+// session memory (docs/decisions/0014), so those calls cost no database round trip while the memory is trusted.
+// Invalidation is the memory's: migration 0018's triggers (0024 for sessions) notify the account's id when a stored
+// access token, grant or provider session changes or goes, and '*' when a client does; the users' and plans' own
+// triggers (0011) cover the account and its plan. Writes this instance makes forget at once.
 import type { User } from '../../db/schema.js';
 import type { ReadTicket } from '../sessions/state-cache.js';
 import type { SessionMemory } from '../sessions/memory.js';
 
-/** The kinds whose payloads are kept: read often, never consumed (codes and refresh tokens always read the database). */
+/**
+ * The kinds whose payloads are kept by id: read often, never consumed (codes and refresh tokens always read the
+ * database). Provider sessions are kept too, by uid only (adapter.ts `findByUid`), under the kind 'Session'.
+ */
 export const keptKinds = new Set(['AccessToken', 'Grant']);
 
 /** Remembered for the adapter: which account a payload belongs to, so its entry can be found by id alone. */

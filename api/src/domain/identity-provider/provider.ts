@@ -25,7 +25,7 @@ import {
 } from './clients.js';
 import { type DeviceInfo, devicePollIntervalSeconds, userCodeMask } from './device.js';
 import type { ProviderMemory } from './provider-memory.js';
-import { logoutPage } from './logout-page.js';
+import { formPostPage, libraryFormPost, logoutPage } from './logout-page.js';
 import { type OidcScope, knownScopes, oidcScopes, scopeClaims } from './scopes.js';
 import { type SubjectRule, subjectFor } from './subjects.js';
 import { oidcSubjectKinds } from '../../db/schema.js';
@@ -149,6 +149,16 @@ export interface PortalFacts {
 // the library keeps one instance per version of a client's metadata.
 const factsOfClient = new WeakMap<Client, Readonly<PortalFacts>>();
 
+/** How a client's subjects are made, from its metadata (as the library or the session memory holds it). */
+export function subjectRuleOf(metadata: Record<string, unknown>): Readonly<SubjectRule> {
+  return Object.freeze({
+    kind: (oidcSubjectKinds as readonly unknown[]).includes(metadata.portal_subject)
+      ? (metadata.portal_subject as SubjectRule['kind'])
+      : 'opaco',
+    salt: typeof metadata.portal_subject_salt === 'string' ? metadata.portal_subject_salt : null,
+  });
+}
+
 /**
  * The portal's own facts about a client: first party (no consent), the catalogue app it belongs to, and how its
  * subjects are made.
@@ -160,21 +170,25 @@ export function portalFacts(client: Client): Readonly<PortalFacts> {
     facts = Object.freeze({
       firstParty: metadata.portal_first_party === true,
       appId: typeof metadata.portal_app_id === 'number' ? metadata.portal_app_id : null,
-      subject: Object.freeze({
-        kind: (oidcSubjectKinds as readonly unknown[]).includes(metadata.portal_subject)
-          ? (metadata.portal_subject as SubjectRule['kind'])
-          : 'opaco',
-        salt: typeof metadata.portal_subject_salt === 'string' ? metadata.portal_subject_salt : null,
-      }),
+      subject: subjectRuleOf(metadata),
     });
     factsOfClient.set(client, facts);
   }
   return facts;
 }
 
+/**
+ * The web origin of a redirect URI, or undefined for one that has none: a native app's custom scheme gives the opaque
+ * origin "null", which is also what a sandboxed frame of any site sends, so it never grants anything.
+ */
+export function redirectOrigin(uri: string): string | undefined {
+  const origin = URL.canParse(uri) ? new URL(uri).origin : 'null';
+  return origin === 'null' ? undefined : origin;
+}
+
 /** A public client's token, userinfo and revocation calls come from the browser: its redirect URIs' origins only. */
 export function clientAllowsOrigin(origin: string, client: Client): boolean {
-  return client.redirectUris?.some((uri) => URL.canParse(uri) && new URL(uri).origin === origin) === true;
+  return client.redirectUris?.some((uri) => redirectOrigin(uri) === origin) === true;
 }
 
 /** The scopes of a request that the client may have: what the consent screen lists and a grant holds. */
@@ -289,6 +303,10 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
     // Scope claims go into the ID token too: the app learns the person and the plan from the token, not a second call.
     conformIdTokenClaims: false,
     responseTypes: ['code'],
+    // What discovery advertises is what a client can use: a confidential client presents its secret in the header
+    // (client_secret_basic, its registered method) or in the form (the library takes either for a secret), a public
+    // one none (clients.ts); a JWT method has no key to check here and would always fail.
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     pkce: { required: () => true },
     allowOmittingSingleRegisteredRedirectUri: false,
     clientDefaults: {
@@ -330,7 +348,7 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
           const sub = subjectFor(subject, user);
           // The library writes the accountId over `sub` (helpers/account_claims.js): the client's subject rides along
           // under a key no claim filter lets out, and is put back as the claims are masked (below).
-          return { ...accountClaims(user, sub, kept.plan, kept.organization), [clientSubject]: sub };
+          return { ...accountClaims(user, sub, kept.plan, kept.organization, kept.lapsedPlan), [clientSubject]: sub };
         },
       };
     },
@@ -548,6 +566,19 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
         body.error_description = 'you are polling too quickly and should back off at a reasonable rate';
       }
     }
+  });
+
+  // The library's self-submitting form (a logout with nobody signed in, a sign-in as somebody else ending the previous
+  // provider session, the form_post response mode) is an English page of its own: the portal's page replaces it.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (typeof ctx.body !== 'string' || !ctx.response.is('html')) return;
+    const form = libraryFormPost(ctx.body);
+    if (!form) return;
+    const logout = form.fields.some(([name]) => name === 'logout');
+    const page = formPostPage(form, logout);
+    ctx.set('content-security-policy', page.contentSecurityPolicy);
+    ctx.body = page.html;
   });
 
   provider.on('grant.success', (ctx: KoaContextWithOIDC) => {

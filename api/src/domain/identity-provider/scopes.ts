@@ -10,7 +10,8 @@ export const scopeClaims: Record<Exclude<OidcScope, 'offline_access'>, readonly 
   profile: ['name', 'given_name', 'family_name'],
   email: ['email', 'email_verified'],
   phone: ['phone_number', 'phone_number_verified'],
-  plan: ['plan'],
+  // `plan_vencido`: the person's own plan there once its expiry has passed (claims.ts).
+  plan: ['plan', 'plan_vencido'],
   // Keycloak's scope and claim name, so partner libraries that know Keycloak's organizations read it as is.
   organization: ['organization'],
 };

@@ -5,6 +5,7 @@ import { createLogoutDeliveries, type LogoutDeliveries } from '../../domain/iden
 import { devicePollIntervalSeconds } from '../../domain/identity-provider/device.js';
 import { createIdentityProvider } from '../../domain/identity-provider/provider.js';
 import { createProviderMemory } from '../../domain/identity-provider/provider-memory.js';
+import { createKeptIntrospection, type KeptIntrospection } from '../../domain/identity-provider/kept-introspection.js';
 import { createKeptUserinfo, type KeptUserinfo } from '../../domain/identity-provider/kept-userinfo.js';
 import { currentRequestLog } from '../../lib/request-scope.js';
 
@@ -12,9 +13,14 @@ declare module 'fastify' {
   interface FastifyInstance {
     /**
      * The portal's OpenID Connect provider (docs/decisions/0055-openid-connect-provider.md), its logout queue, and the
-     * userinfo answers made from the session memory.
+     * userinfo and introspection answers made from the session memory.
      */
-    identityProvider: { provider: Provider; logouts: LogoutDeliveries; keptUserinfo: KeptUserinfo };
+    identityProvider: {
+      provider: Provider;
+      logouts: LogoutDeliveries;
+      keptUserinfo: KeptUserinfo;
+      keptIntrospection: KeptIntrospection;
+    };
   }
 }
 
@@ -74,6 +80,7 @@ export default fp(
       provider,
       logouts: deliveries,
       keptUserinfo: createKeptUserinfo(provider, memory),
+      keptIntrospection: createKeptIntrospection(provider, memory),
     });
   },
   { name: 'identity-provider', dependencies: ['database', 'tokens', 'metrics', 'session-memory', 'counters'] },

@@ -6,6 +6,10 @@ declare module 'fastify' {
     /** The session state kept in memory while its notification channel is up (domain/sessions/state-cache.ts). */
     sessionState: SessionMemory;
   }
+  interface FastifyContextConfig {
+    /** A POST that changes nothing (a question such as token introspection): answered without the write barrier. */
+    readOnly?: boolean;
+  }
 }
 
 /** The session memory's lifecycle: listening from start to close, and each write's barrier before its answer. */
@@ -23,6 +27,7 @@ export default fp(
         request.method === 'GET' ||
         request.method === 'HEAD' ||
         request.method === 'OPTIONS' ||
+        request.routeOptions.config.readOnly === true ||
         reply.statusCode >= 500
       )
         return done(null, payload);

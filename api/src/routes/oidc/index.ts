@@ -1,9 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { IntrospectionAnswer } from '../../domain/identity-provider/kept-introspection.js';
 import type { UserinfoAnswer } from '../../domain/identity-provider/kept-userinfo.js';
+import { createBrowserOrigins } from '../../domain/identity-provider/browser-origins.js';
 import { oidcRoutes } from '../../domain/identity-provider/provider.js';
 import { documentHeaders } from '../../plugins/external/helmet.js';
 import deviceRoutes from './device.js';
 import interactionRoutes from './interactions.js';
+import { answerPreflight, answersPreflight } from './preflight.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -23,6 +26,9 @@ export const providerContentSecurityPolicy =
   "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'";
 
 type Method = 'GET' | 'POST' | 'OPTIONS';
+
+/** A form in UTF-8 (what fetch sends with URLSearchParams), read the same by the library and by Fastify. */
+const formType = /^application\/x-www-form-urlencoded(; ?charset=utf-8)?$/i;
 
 /** A bearer token as the library reads one from the header: the scheme, one space, the token (no spaces). */
 const bearerToken = /^bearer ([^ ]+)$/i;
@@ -60,9 +66,13 @@ const providerRoutes: FastifyPluginAsync = async (app) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 
+  const origins = createBrowserOrigins(app.db, app.hasDecorator('sessionState') ? app.sessionState : undefined);
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    // An OPTIONS without Origin is no browser's preflight: 204 without any CORS grant, as on the API's other routes.
-    if (request.method === 'OPTIONS' && !request.headers.origin) return reply.code(204).send();
+    // An OPTIONS without Origin is no browser's preflight: 204 without any CORS grant, as on the API's other routes;
+    // the client endpoints' preflights are the portal's (preflight.ts).
+    if (request.method === 'OPTIONS' && (!request.headers.origin || answersPreflight(request.routeOptions.url ?? ''))) {
+      return answerPreflight(origins, request, reply);
+    }
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value !== undefined) reply.raw.setHeader(name, value);
     }
@@ -84,7 +94,7 @@ const providerRoutes: FastifyPluginAsync = async (app) => {
     const token = bearerToken.exec(headers.authorization ?? '')?.[1];
     return token ? app.identityProvider.keptUserinfo(token, headers.origin) : undefined;
   };
-  const send = (reply: FastifyReply, answer: UserinfoAnswer) => {
+  const send = (reply: FastifyReply, answer: UserinfoAnswer | IntrospectionAnswer) => {
     reply.headers(answer.headers).header('content-security-policy', providerContentSecurityPolicy).send(answer.body);
   };
   const userinfo = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
@@ -95,9 +105,44 @@ const providerRoutes: FastifyPluginAsync = async (app) => {
     return undefined;
   };
 
+  // Introspection is answered from the session memory too (kept-introspection.ts), from the form the resource server
+  // posts: read here (up to the API's body limit, whose 413 is the API's Spanish one), and handed to the library as
+  // read when it must answer (its body parser takes a body already read). A request from a browser (Origin: the
+  // library's CORS per client), with DPoP or a client attestation, a query or any other form is the library's, as is
+  // any client or token the memory cannot vouch for.
+  const keptIntrospection = (request: FastifyRequest) => {
+    const { headers } = request;
+    if (typeof request.body !== 'string' || request.url !== oidcRoutes.introspection) return undefined;
+    if (!formType.test(headers['content-type'] ?? '')) return undefined;
+    if (headers.origin !== undefined || headers.dpop !== undefined) return undefined;
+    if (headers['oauth-client-attestation'] !== undefined || headers['oauth-client-attestation-pop'] !== undefined)
+      return undefined;
+    return app.identityProvider.keptIntrospection(headers.authorization, request.body);
+  };
+  const introspection = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
+    const answer = request.method === 'POST' ? keptIntrospection(request) : undefined;
+    if (answer !== undefined) {
+      send(reply, answer);
+      return undefined;
+    }
+    if (typeof request.body === 'string') (request.raw as { body?: string }).body = request.body;
+    return handler(request, reply);
+  };
+
   for (const [url, method, { page = false } = {}] of providerEndpoints) {
-    const handles = url === oidcRoutes.userinfo ? userinfo : handler;
-    app.route({ url, method, config: { cors: false as const, page }, schema: { hide: true }, handler: handles });
+    const route = { url, method, config: { cors: false as const, page }, schema: { hide: true } };
+    if (url !== oidcRoutes.introspection) {
+      app.route({ ...route, handler: url === oidcRoutes.userinfo ? userinfo : handler });
+      continue;
+    }
+    // Its own scope: the form parser serves this route alone; every other one hands the library its body unread.
+    await app.register(async (form) => {
+      form.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+        done(null, body),
+      );
+      // Nothing it answers itself changes anything: no write barrier (the library's answers are hijacked, past it).
+      form.route({ ...route, config: { ...route.config, readOnly: true }, handler: introspection });
+    });
   }
 };
 
