@@ -19,7 +19,15 @@ import {
   login,
   type TestAppPair,
 } from './helpers/app.js';
-import { type OidcTestApi, portalUrl, registerClient, serverApp, startOidcApi, TestBrowser } from './helpers/oidc.js';
+import {
+  type OidcTestApi,
+  portalUrl,
+  publicIdOf,
+  registerClient,
+  serverApp,
+  startOidcApi,
+  TestBrowser,
+} from './helpers/oidc.js';
 import { freePort } from './helpers/processes.js';
 
 const redirect = 'https://control.example.com/auth/callback';
@@ -178,7 +186,7 @@ forEachBackend((backend) => {
         const { exp, iat, sid, ...rest } = answer.json;
         assert.deepEqual(rest, {
           active: true,
-          sub: String(id),
+          sub: await publicIdOf(api.app, id),
           client_id: resource.clientId,
           iss: api.issuer,
           scope: token === offline.accessToken ? 'openid email offline_access' : 'openid email',
