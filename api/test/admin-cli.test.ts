@@ -145,6 +145,7 @@ describe('arguments', () => {
       const result = await admin(nowhere, ...args);
       assert.equal(result.code, 2, `${args.join(' ')}: ${shown(result)}`);
       assert.match(result.stderr, message);
+      assert.equal(result.stdout, '');
     }
     assert.equal(existsSync(nowhere.DATA_DIR), false, 'no database was opened');
   });
@@ -198,6 +199,12 @@ for (const backend of backends) {
     });
 
     it('registers, changes, lists, rotates and deletes an OpenID Connect client; a bad one is refused in Spanish', async () => {
+      // A public client that signs in on devices only has no browser to come back to: no return address needed.
+      const kiosk = await admin(env, 'crear-cliente-oidc', 'Quiosco', '--publico', '--dispositivos');
+      assert.equal(kiosk.code, 0, shown(kiosk));
+      assert.match(kiosk.stdout, /Cliente público: sin secreto\./);
+      const kioskId = /client_id: (\S+)/.exec(kiosk.stdout)?.[1] ?? '';
+
       const created = await admin(
         env,
         'crear-cliente-oidc',
@@ -209,6 +216,9 @@ for (const backend of backends) {
         '--primera-parte',
         '--permisos',
         'openid,email',
+        '--sujeto',
+        'numerico',
+        '--dispositivos',
       );
       assert.equal(created.code, 0, shown(created));
       const clientId = /client_id: (\S+)/.exec(created.stdout)?.[1] ?? '';
@@ -233,9 +243,11 @@ for (const backend of backends) {
         '--tercera-parte',
         '--sujeto',
         'por_cliente',
+        '--sin-dispositivos',
       );
       assert.equal(changed.code, 0, shown(changed));
       assert.match(changed.stdout, new RegExp(`^Cliente modificado:\nPanel de planta 2 \\(${clientId}\\)\n`));
+      assert.match(changed.stdout, /\n {2}dispositivos \(RFC 8628\): no\n$/);
       assert.doesNotMatch(changed.stdout, /client_secret/, 'still confidential: no new secret');
       const badChange = await admin(
         env,
@@ -263,6 +275,17 @@ for (const backend of backends) {
           '  inicio de sesión desde el portal: https://planta.example.com/iniciar',
           '  permisos: openid email',
           '  identificador de la persona (sub): por_cliente (distinto en cada app)',
+          '  dispositivos (RFC 8628): no',
+          '',
+          `Quiosco (${kioskId})`,
+          '  tipo: público, tercera parte',
+          '  redirección: ninguna',
+          '  tras cerrar sesión: ninguna',
+          '  cierre de sesión (canal trasero): ninguna',
+          '  inicio de sesión desde el portal: ninguna',
+          '  permisos: openid profile email offline_access',
+          '  identificador de la persona (sub): opaco (un id aleatorio, igual en todas las apps opaco)',
+          '  dispositivos (RFC 8628): sí',
           '',
         ].join('\n'),
         'every address, the refused change written nowhere, never the secret',
@@ -346,6 +369,7 @@ for (const backend of backends) {
         clientLog.body.data.map(({ actorEmail, action, details }) => [actorEmail, action, details.fields]).reverse(),
         [
           ['operador (CLI)', 'oidc_client.create', undefined],
+          ['operador (CLI)', 'oidc_client.create', undefined],
           [
             'operador (CLI)',
             'oidc_client.update',
@@ -356,7 +380,9 @@ for (const backend of backends) {
               'backchannelLogoutUri',
               'initiateLoginUri',
               'primeraParte',
+              // Created numerico and for devices: both named in the change.
               'sujeto',
+              'dispositivos',
             ],
           ],
           ['operador (CLI)', 'oidc_client.rotate_secret', undefined],

@@ -208,6 +208,11 @@ export const TEXT_ADMIN = {
     'Al guardar, la app recibirá identificadores nuevos para todas las personas y dejará de reconocer a quienes ya ' +
     'tenía guardados.',
   redirectUrisRequired: 'Escribe al menos una URI de redirección',
+  deviceFlow: 'Inicio de sesión en dispositivos',
+  deviceFlowHint:
+    'Un aparato sin teclado ni navegador (un panel de planta, un quiosco, una herramienta de línea de comandos) ' +
+    'muestra un código que la persona confirma en /dispositivo.',
+  redirectUrisOptional: 'Una por línea. Un cliente público que solo inicia sesión en dispositivos no necesita ninguna.',
   scopeLabels: {
     openid: 'Identidad (openid, siempre)',
     profile: 'Nombre y apellido (profile)',

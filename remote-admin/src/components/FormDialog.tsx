@@ -111,11 +111,23 @@ export function FormText({
   );
 }
 
-/** A checkbox of a dialog's grid, its label beside it. */
-export function CheckField({ label, value, onChange, disabled }: BoundField<boolean> & { label: string }) {
+/** A checkbox of a dialog's grid, its label beside it; `describedBy` names the line that explains it, if any. */
+export function CheckField({
+  label,
+  value,
+  onChange,
+  disabled,
+  describedBy,
+}: BoundField<boolean> & { label: string; describedBy?: string }) {
   return (
     <label className="check">
-      <input type="checkbox" checked={value} onChange={(event) => onChange(event.target.checked)} disabled={disabled} />
+      <input
+        type="checkbox"
+        checked={value}
+        onChange={(event) => onChange(event.target.checked)}
+        disabled={disabled}
+        aria-describedby={describedBy}
+      />
       {label}
     </label>
   );

@@ -8,6 +8,7 @@ import {
   NO_APP,
   OIDC_SCOPES,
   type OidcClientForm,
+  redirectUrisRequired,
   SUBJECT_KINDS,
   validateOidcClientForm,
   withScope,
@@ -25,6 +26,7 @@ const OIDC_CLIENT_FIELD_LABELS = {
   appId: TEXT_ADMIN.linkedApp,
   scopes: TEXT_ADMIN.scopes,
   sujeto: TEXT_ADMIN.subjectKind,
+  dispositivos: TEXT_ADMIN.deviceFlow,
 } as const;
 
 const TYPE_OPTIONS: { value: ClientType; label: string }[] = [
@@ -53,7 +55,10 @@ export interface OidcClientDialogProps {
   onClose(): void;
 }
 
-/** 'Nuevo cliente' and 'Editar cliente …': an OpenID Connect client's addresses, type, app and permissions. */
+/**
+ * 'Nuevo cliente' and 'Editar cliente …': an OpenID Connect client's addresses, type, device sign-in, app,
+ * permissions and kind of subject.
+ */
 export function OidcClientDialog({ apps, editing, ...dialog }: OidcClientDialogProps) {
   const saved = dialog.initial.sujeto;
   const appOptions = [
@@ -69,7 +74,11 @@ export function OidcClientDialog({ apps, editing, ...dialog }: OidcClientDialogP
             <TextAreaField
               key={field.key}
               label={field.label}
-              hint={TEXT_ADMIN.onePerLine}
+              hint={
+                field.key === 'redirectUris' && !redirectUrisRequired(form)
+                  ? TEXT_ADMIN.redirectUrisOptional
+                  : TEXT_ADMIN.onePerLine
+              }
               rows={field.rows}
               {...bind(field.key)}
             />
@@ -90,6 +99,16 @@ export function OidcClientDialog({ apps, editing, ...dialog }: OidcClientDialogP
           <div>
             <CheckField label={TEXT_ADMIN.firstParty} {...bind('primeraParte')} />
             <p className="note">{TEXT_ADMIN.firstPartyHint}</p>
+          </div>
+          <div className="wide">
+            <CheckField
+              label={TEXT_ADMIN.deviceFlow}
+              describedBy="oidc-client-devices-hint"
+              {...bind('dispositivos')}
+            />
+            <p className="note" id="oidc-client-devices-hint">
+              {TEXT_ADMIN.deviceFlowHint}
+            </p>
           </div>
           <div className="wide">
             <SelectField

@@ -24,6 +24,7 @@ function client(clientId: string, nombre: string, overrides: Partial<OidcClient>
     appId: null,
     scopes: ['openid'],
     sujeto: 'opaco',
+    dispositivos: false,
     creadoEn: '2026-11-01T10:00:00.000Z',
     actualizadoEn: '2026-11-01T10:00:00.000Z',
     ...overrides,
@@ -152,6 +153,7 @@ describe('a new client', () => {
         appId: 3,
         scopes: ['openid', 'email', 'plan'],
         sujeto: 'opaco',
+        dispositivos: false,
       },
     ]);
     expect(within(secretDialog).getByText(ONCE)).toBeInTheDocument();
@@ -237,6 +239,7 @@ it('edits a client with every field sent; its type stays', async () => {
       appId: 2,
       scopes: ['openid'],
       sujeto: 'opaco',
+      dispositivos: false,
     },
   ]);
   expect(sent('GET', '/admin/clientes-oidc')).toHaveLength(2);
@@ -292,6 +295,83 @@ describe("'Identificador de la persona'", () => {
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText('Cliente actualizado')).toBeInTheDocument();
     expect(bodiesTo(api, '/admin/clientes-oidc/gestor')).toEqual([expect.objectContaining({ sujeto: 'por_cliente' })]);
+  });
+});
+
+describe("'Inicio de sesión en dispositivos'", () => {
+  const hint =
+    'Un aparato sin teclado ni navegador (un panel de planta, un quiosco, una herramienta de línea de comandos) ' +
+    'muestra un código que la persona confirma en /dispositivo.';
+
+  it('lets a public client that signs in on devices only go without a return address, ticked from the keyboard', async () => {
+    const user = userEvent.setup();
+    await start({
+      'POST /admin/clientes-oidc': (request) => {
+        clients = [...clients, client('panel', 'Panel de Planta', JSON.parse(request.body) as Partial<OidcClient>)];
+        return { status: 201, body: { clientId: 'panel' } };
+      },
+    });
+    await rows();
+    await user.click(screen.getByRole('button', { name: 'Nuevo cliente' }));
+    const dialog = screen.getByRole('dialog', { name: 'Nuevo cliente' });
+    await user.type(within(dialog).getByLabelText('Nombre'), 'Panel de Planta');
+    const devices = within(dialog).getByRole('checkbox', { name: 'Inicio de sesión en dispositivos' });
+    expect(devices).not.toBeChecked();
+    expect(devices).toHaveAccessibleDescription(hint);
+    devices.focus();
+    await user.keyboard(' ');
+    expect(devices).toBeChecked();
+
+    // A confidential client still comes back to a web address after its code flow.
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Escribe al menos una URI de redirección');
+    expect(sent('POST', '/admin/clientes-oidc')).toHaveLength(0);
+
+    await user.selectOptions(within(dialog).getByLabelText('Tipo'), 'Público');
+    expect(within(dialog).getByLabelText('URIs de redirección')).toHaveAccessibleDescription(
+      'Una por línea. Un cliente público que solo inicia sesión en dispositivos no necesita ninguna.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Cliente creado')).toBeInTheDocument();
+    expect(created()).toEqual([
+      expect.objectContaining({ nombre: 'Panel de Planta', publico: true, dispositivos: true, redirectUris: [] }),
+    ]);
+    // The list says so, and lists no return address for it.
+    const panel = (await waitFor(async () => {
+      const all = await rows();
+      expect(all).toHaveLength(3);
+      return all[2];
+    }))!;
+    expect(within(panel).getByText('Inicio de sesión en dispositivos')).toBeInTheDocument();
+    expect(within(panel).queryByRole('list')).not.toBeInTheDocument();
+    expect(within((await rows())[0]!).queryByText('Inicio de sesión en dispositivos')).not.toBeInTheDocument();
+  });
+
+  it('is sent when changed; without it a public client needs its return address again', async () => {
+    const user = userEvent.setup();
+    clients[1] = { ...clients[1]!, dispositivos: true };
+    await start({
+      'PUT /admin/clientes-oidc/movil': (request) => ({
+        status: 200,
+        body: { ...clients[1], ...JSON.parse(request.body) },
+      }),
+    });
+    const [, movil] = await rows();
+    expect(within(movil!).getByText('Inicio de sesión en dispositivos')).toBeInTheDocument();
+    await user.click(within(movil!).getByRole('button', { name: 'Editar cliente Beto Móvil' }));
+    const dialog = screen.getByRole('dialog', { name: 'Editar cliente Beto Móvil' });
+    const devices = within(dialog).getByRole('checkbox', { name: 'Inicio de sesión en dispositivos' });
+    expect(devices).toBeChecked();
+    await user.clear(within(dialog).getByLabelText('URIs de redirección'));
+    await user.click(devices);
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Escribe al menos una URI de redirección');
+    await user.type(within(dialog).getByLabelText('URIs de redirección'), 'betopro://auth/callback');
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Cliente actualizado')).toBeInTheDocument();
+    expect(bodiesTo(api, '/admin/clientes-oidc/movil')).toEqual([
+      expect.objectContaining({ publico: true, dispositivos: false, redirectUris: ['betopro://auth/callback'] }),
+    ]);
   });
 });
 

@@ -198,15 +198,21 @@ export function OidcClientsSection() {
                 <p>
                   {TEXT_ADMIN.subjectKind}: {TEXT_ADMIN.subjectKinds[client.sujeto]}
                 </p>
+                {client.dispositivos && <p>{TEXT_ADMIN.deviceFlow}</p>}
                 <p>
                   {TEXT_ADMIN.clientId}: <code>{client.clientId}</code>
                 </p>
-                <p id={`uris-${client.clientId}`}>{TEXT_ADMIN.redirectUris}:</p>
-                <ul aria-labelledby={`uris-${client.clientId}`}>
-                  {client.redirectUris.map((uri) => (
-                    <li key={uri}>{uri}</li>
-                  ))}
-                </ul>
+                {/* A public client that signs in on devices only has no return address to list. */}
+                {client.redirectUris.length > 0 && (
+                  <>
+                    <p id={`uris-${client.clientId}`}>{TEXT_ADMIN.redirectUris}:</p>
+                    <ul aria-labelledby={`uris-${client.clientId}`}>
+                      {client.redirectUris.map((uri) => (
+                        <li key={uri}>{uri}</li>
+                      ))}
+                    </ul>
+                  </>
+                )}
               </div>
               <div className="actions">
                 {clientActions(client).map((action) => (

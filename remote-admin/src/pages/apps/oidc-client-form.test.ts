@@ -28,6 +28,7 @@ const client: OidcClient = {
   appId: 3,
   scopes: ['openid', 'email', 'plan'],
   sujeto: 'numerico',
+  dispositivos: true,
   creadoEn: '2026-11-01T10:00:00.000Z',
   actualizadoEn: '2026-11-02T10:00:00.000Z',
 };
@@ -37,6 +38,19 @@ describe('validateOidcClientForm', () => {
     expect(validateOidcClientForm(form({ nombre: '  ' }))).toBe('El nombre es requerido');
     expect(validateOidcClientForm(form({ redirectUris: ' \n ' }))).toBe('Escribe al menos una URI de redirección');
     expect(validateOidcClientForm(form())).toBeNull();
+  });
+
+  it('lets only a public client that signs in on devices go without a return address, as the server does', () => {
+    const deviceOnly = form({ redirectUris: '', dispositivos: true });
+    expect(validateOidcClientForm({ ...deviceOnly, tipo: 'publico' })).toBeNull();
+    expect(validateOidcClientForm(deviceOnly)).toBe('Escribe al menos una URI de redirección');
+    expect(validateOidcClientForm(form({ redirectUris: '', tipo: 'publico' }))).toBe(
+      'Escribe al menos una URI de redirección',
+    );
+    // An address typed is still checked.
+    expect(validateOidcClientForm({ ...deviceOnly, tipo: 'publico', redirectUris: 'javascript:x' })).toMatch(
+      /^URIs de redirección: «javascript:x»/,
+    );
   });
 
   it("lets only a public client return to the app's own scheme", () => {
@@ -88,6 +102,7 @@ describe('formToClientInput', () => {
       appId: null,
       scopes: ['openid', 'email'],
       sujeto: 'opaco',
+      dispositivos: false,
     });
   });
 
@@ -121,6 +136,7 @@ describe('clientToForm', () => {
       appId: 3,
       scopes: ['openid', 'email', 'plan'],
       sujeto: 'numerico',
+      dispositivos: true,
     });
   });
 });

@@ -25,6 +25,8 @@ export interface OidcClientForm {
   appId: number;
   scopes: OidcScope[];
   sujeto: OidcSubjectKind;
+  /** May sign in on a device without keyboard or browser (RFC 8628), confirmed by the person at /dispositivo. */
+  dispositivos: boolean;
 }
 
 export const emptyOidcClientForm: OidcClientForm = {
@@ -38,6 +40,7 @@ export const emptyOidcClientForm: OidcClientForm = {
   appId: NO_APP,
   scopes: ['openid'],
   sujeto: 'opaco',
+  dispositivos: false,
 };
 
 export function clientToForm(client: OidcClient): OidcClientForm {
@@ -52,6 +55,7 @@ export function clientToForm(client: OidcClient): OidcClientForm {
     appId: client.appId ?? NO_APP,
     scopes: OIDC_SCOPES.filter((scope) => scope === 'openid' || client.scopes.includes(scope)),
     sujeto: client.sujeto,
+    dispositivos: client.dispositivos,
   };
 }
 
@@ -60,17 +64,28 @@ export function withScope(scopes: readonly OidcScope[], scope: OidcScope, on: bo
   return OIDC_SCOPES.filter((s) => s === 'openid' || (s === scope ? on : scopes.includes(s)));
 }
 
+/**
+ * Whether the form asks for a return address: always, except for a public client that signs in on devices only (a
+ * panel, a command-line tool has no browser to come back to). The API's rule (validateClient in
+ * api/src/domain/identity-provider/clients.ts) mirrored: the API does not depend on @portal/shared, so it cannot be
+ * one shared function.
+ */
+export function redirectUrisRequired(form: Pick<OidcClientForm, 'tipo' | 'dispositivos'>): boolean {
+  return !(form.tipo === 'publico' && form.dispositivos);
+}
+
 const optional = (value: string) => (value.trim() ? [value.trim()] : []);
 
 /**
- * The form's error, or null: a name, at least one return address, and every address of the kind its field takes
+ * The form's error, or null: a name, at least one return address (unless redirectUrisRequired says none is
+ * needed), and every address of the kind its field takes
  * (rules/oidc-uris.ts); the return addresses of a public client may use the app's own scheme. The server decides
  * the rest.
  */
 export function validateOidcClientForm(form: OidcClientForm): string | null {
   if (!form.nombre.trim()) return TEXT_ADMIN.nameRequired;
   const redirects = splitLines(form.redirectUris);
-  if (redirects.length === 0) return TEXT_ADMIN.redirectUrisRequired;
+  if (redirects.length === 0 && redirectUrisRequired(form)) return TEXT_ADMIN.redirectUrisRequired;
   const returns = form.tipo === 'publico' ? 'app' : 'web';
   return (
     urisProblem(TEXT_ADMIN.redirectUris, redirects, returns) ??
@@ -94,5 +109,6 @@ export function formToClientInput(form: OidcClientForm): OidcClientInput {
     appId,
     scopes: form.scopes.filter((scope) => scope !== 'plan' || appId !== null),
     sujeto: form.sujeto,
+    dispositivos: form.dispositivos,
   };
 }
