@@ -741,6 +741,9 @@ export const partnerSubscriptions = pgTable(
     disabledReason: text('disabled_reason'),
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
     nextSeq: bigint('next_seq', { mode: 'number' }).notNull().default(1),
+    /** The instance sending this subscription's deliveries now, and until when its claim holds (renewed). */
+    claimedBy: text('claimed_by'),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -4,7 +4,9 @@
 
 -- An https endpoint of an OpenID Connect client subscribed to some event types. The signing secret is kept sealed
 -- (AES-256-GCM, lib/sealed.ts) because it must be read back to sign; after a rotation the previous one keeps signing
--- beside the new one until `previous_secret_until`. `next_seq` is the sequence number the next delivery gets.
+-- beside the new one until `previous_secret_until`. `next_seq` is the sequence number the next delivery gets. One
+-- instance at a time sends a subscription's deliveries, in order: its claim (`claimed_by` until `locked_until`, renewed
+-- while it sends) lapses when that instance dies, and another takes the subscription over.
 CREATE TABLE partner_subscriptions (
   id                      uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   client_id               text NOT NULL REFERENCES oidc_clients (client_id) ON DELETE CASCADE ON UPDATE CASCADE,
@@ -18,6 +20,8 @@ CREATE TABLE partner_subscriptions (
   disabled_reason         text,
   disabled_at             timestamptz,
   next_seq                bigint NOT NULL DEFAULT 1,
+  claimed_by              text,
+  locked_until            timestamptz,
   created_by              integer REFERENCES users (id) ON DELETE SET NULL,
   created_at              timestamptz NOT NULL DEFAULT now(),
   updated_at              timestamptz NOT NULL DEFAULT now()
@@ -42,8 +46,7 @@ CREATE INDEX partner_events_created_idx ON partner_events (created_at);
 
 -- One event for one subscription: the signed message (`payload`, built at fan-out with the subject that client
 -- knows and only what its scopes allow), its sequence number in the subscription, and its delivery state. The
--- `message_id` is the Standard Webhooks `webhook-id`, the same on every try. A claim (`locked_until`) that its
--- instance did not release (it was killed) expires, and another instance takes the delivery over.
+-- `message_id` is the Standard Webhooks `webhook-id`, the same on every try. `locked_until` marks a try in flight.
 CREATE TABLE partner_deliveries (
   id                bigserial PRIMARY KEY,
   subscription_id   uuid NOT NULL REFERENCES partner_subscriptions (id) ON DELETE CASCADE,
@@ -92,12 +95,14 @@ CREATE INDEX company_licences_expiry_due_idx ON company_licences (expires_at)
   WHERE expiry_announced IS DISTINCT FROM expires_at;
 
 -- Writes one event, only when an active subscription wants its type: a change no partner listens to costs one
--- indexed look-up and writes nothing (subscribing later does not replay what happened before).
+-- look-up in a table of a few rows and writes nothing (subscribing later does not replay what happened before). The
+-- notification wakes the fan-out at commit (it also polls); repeats in one transaction are sent once.
 CREATE FUNCTION partner_event(p_user integer, p_tipo text, p_app integer, p_client text, p_data jsonb)
 RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF EXISTS (SELECT 1 FROM partner_subscriptions WHERE status = 'activa' AND p_tipo = ANY (eventos)) THEN
     INSERT INTO partner_events (user_id, tipo, app_id, client_id, data) VALUES (p_user, p_tipo, p_app, p_client, p_data);
+    PERFORM pg_notify('portal_partner_events', '');
   END IF;
 END
 $$;
@@ -111,10 +116,10 @@ BEGIN
     PERFORM partner_event(OLD.id, 'usuario.eliminado', NULL, NULL, '{}');
     RETURN NULL;
   END IF;
-  IF OLD.name IS DISTINCT FROM NEW.name THEN cambios := cambios || 'name'; END IF;
-  IF OLD.last_name IS DISTINCT FROM NEW.last_name THEN cambios := cambios || 'last_name'; END IF;
-  IF OLD.email IS DISTINCT FROM NEW.email THEN cambios := cambios || 'email'; END IF;
-  IF OLD.phone IS DISTINCT FROM NEW.phone THEN cambios := cambios || 'phone'; END IF;
+  IF OLD.name IS DISTINCT FROM NEW.name THEN cambios := array_append(cambios, 'name'); END IF;
+  IF OLD.last_name IS DISTINCT FROM NEW.last_name THEN cambios := array_append(cambios, 'last_name'); END IF;
+  IF OLD.email IS DISTINCT FROM NEW.email THEN cambios := array_append(cambios, 'email'); END IF;
+  IF OLD.phone IS DISTINCT FROM NEW.phone THEN cambios := array_append(cambios, 'phone'); END IF;
   IF cardinality(cambios) > 0 THEN
     PERFORM partner_event(NEW.id, 'usuario.actualizado', NULL, NULL, jsonb_build_object('cambios', cambios));
   END IF;
@@ -192,11 +197,13 @@ CREATE TRIGGER company_licences_partner_events AFTER UPDATE ON company_licences
   EXECUTE FUNCTION partner_events_company_licences();
 
 -- A consent taken back or narrowed (/perfil, an administrator). One removed because the person or the client was
--- deleted is not a revocation: `usuario.eliminado` tells the first, and the second has no subscription left.
+-- deleted is not a revocation: `usuario.eliminado` tells the first, and the second has no subscription left. A
+-- consent taken back also ends what the client learns of the person, until it is given a grant again.
 CREATE FUNCTION partner_events_consents() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM users WHERE id = OLD.user_id) THEN RETURN NULL; END IF;
   IF TG_OP = 'DELETE' THEN
+    DELETE FROM oidc_client_people WHERE user_id = OLD.user_id AND client_id = OLD.client_id;
     PERFORM partner_event(OLD.user_id, 'consentimiento.revocado', NULL, OLD.client_id,
       jsonb_build_object('scopes_retirados', OLD.scopes));
   ELSIF NOT (NEW.scopes @> OLD.scopes) THEN
