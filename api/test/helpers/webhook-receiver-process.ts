@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 
 interface Seen {
   id: string;
-  status: number | 'hang';
+  status: number | 'hang' | 'gone';
   verified: boolean;
   body: unknown;
   at: number;
@@ -16,6 +16,7 @@ let secrets = (process.env.RECEIVER_SECRETS ?? '').split(',').filter(Boolean);
 let plan: (number | 'hang')[] = [];
 let fallback: number | 'hang' = 200;
 let retryAfter: string | undefined;
+let delayMs = 0;
 const seen: Seen[] = [];
 const hanging = new Set<ServerResponse>();
 
@@ -43,6 +44,7 @@ const server = createServer((request, response) => {
       if (control.plan) plan = control.plan;
       if (control.fallback !== undefined) fallback = control.fallback;
       retryAfter = control.retryAfter;
+      if (control.delayMs !== undefined) delayMs = control.delayMs;
       return json({ ok: true });
     }
     if (request.url === '/_seen') return json(seen);
@@ -59,12 +61,26 @@ const server = createServer((request, response) => {
       return;
     }
     const answer = plan.length > 0 ? (plan.shift() as number | 'hang') : fallback;
-    seen.push({ id: headers['webhook-id'] ?? '', status: answer, verified: true, body: message, at: Date.now() });
+    const entry: Seen = {
+      id: headers['webhook-id'] ?? '',
+      status: answer,
+      verified: true,
+      body: message,
+      at: Date.now(),
+    };
+    seen.push(entry);
     if (answer === 'hang') {
       hanging.add(response);
       return;
     }
-    response.writeHead(answer, retryAfter && answer !== 200 ? { 'retry-after': retryAfter } : {}).end();
+    // A slow receiver (delayMs): a sender that is gone by the time it answers got no answer at all.
+    setTimeout(() => {
+      if (request.socket.destroyed) {
+        entry.status = 'gone';
+        return;
+      }
+      response.writeHead(answer, retryAfter && answer !== 200 ? { 'retry-after': retryAfter } : {}).end();
+    }, delayMs);
   });
 });
 server.keepAliveTimeout = 60_000;

@@ -7,7 +7,7 @@ const apiDir = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface Seen {
   id: string;
-  status: number | 'hang';
+  status: number | 'hang' | 'gone';
   verified: boolean;
   body: { type: string; timestamp: string; data: Record<string, unknown> };
   at: number;
@@ -21,10 +21,13 @@ export interface Receiver {
     plan?: (number | 'hang')[];
     fallback?: number | 'hang';
     retryAfter?: string;
+    delayMs?: number;
   }): Promise<void>;
   seen(): Promise<Seen[]>;
   /** The verified messages it answered 2xx, once per webhook-id (a partner app's idempotent handling). */
   accepted(): Promise<Seen[]>;
+  /** The webhook-ids it answered 2xx more than once. */
+  duplicates(): Promise<string[]>;
   stop(): void;
 }
 
@@ -58,6 +61,13 @@ export async function startReceiver(secrets: string[] = []): Promise<Receiver> {
         if (one.verified && typeof one.status === 'number' && one.status < 300 && !byId.has(one.id))
           byId.set(one.id, one);
       return [...byId.values()];
+    },
+    async duplicates() {
+      const count = new Map<string, number>();
+      for (const one of await seen())
+        if (one.verified && typeof one.status === 'number' && one.status < 300)
+          count.set(one.id, (count.get(one.id) ?? 0) + 1);
+      return [...count].filter(([, times]) => times > 1).map(([id]) => id);
     },
     stop: () => child.kill('SIGKILL'),
   };

@@ -121,7 +121,10 @@ BEGIN
   IF OLD.email IS DISTINCT FROM NEW.email THEN cambios := array_append(cambios, 'email'); END IF;
   IF OLD.phone IS DISTINCT FROM NEW.phone THEN cambios := array_append(cambios, 'phone'); END IF;
   IF cardinality(cambios) > 0 THEN
-    PERFORM partner_event(NEW.id, 'usuario.actualizado', NULL, NULL, jsonb_build_object('cambios', cambios));
+    -- The values of this change, so each event says what it changed to (the fan-out keeps what the scopes allow).
+    PERFORM partner_event(NEW.id, 'usuario.actualizado', NULL, NULL, jsonb_build_object('cambios', cambios,
+      'valores', jsonb_build_object('name', NEW.name, 'last_name', NEW.last_name, 'email', NEW.email,
+        'phone', NEW.phone)));
   END IF;
   IF OLD.status = 'active' AND NEW.status = 'suspended' THEN
     PERFORM partner_event(NEW.id, 'usuario.suspendido', NULL, NULL, '{}');

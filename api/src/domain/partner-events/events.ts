@@ -1,9 +1,9 @@
 // What a partner app receives: the Standard Webhooks message of one event for one client ({type, timestamp, data}),
-// built at fan-out with the subject that client knows and only what the client's scopes (and, for a third-party
+// built at fan-out (a profile change with the values it wrote; a plan event with the plan the person has then) with the subject that client knows and only what the client's scopes (and, for a third-party
 // app, the person's consent) allow; and when a failed delivery is tried again.
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type OidcClientRow, oidcConsents, type PartnerEventType, users } from '../../db/schema.js';
+import { type OidcClientRow, oidcConsents, type PartnerEventType, type User } from '../../db/schema.js';
 import { accountClaims, planClaim, subjectOf } from '../identity-provider/claims.js';
 import { type OidcScope, scopeClaims } from '../identity-provider/scopes.js';
 
@@ -96,9 +96,18 @@ export async function eventData(
         ...new Set(((event.data.cambios as string[]) ?? []).flatMap((column) => claimsOfColumn[column] ?? [])),
       ].filter((claim) => released.has(claim));
       if (changed.length === 0) return null;
-      const [user] = await db.select().from(users).where(eq(users.id, event.userId));
-      if (!user) return null;
-      const claims = accountClaims(user, undefined) as Record<string, unknown>;
+      // The values the change wrote (the trigger keeps them), not whatever the account says by the time of fan-out.
+      const values = (event.data.valores ?? {}) as Record<string, string>;
+      const claims = accountClaims(
+        {
+          id: event.userId,
+          name: values.name ?? '',
+          lastName: values.last_name ?? '',
+          email: values.email ?? '',
+          phone: values.phone ?? '',
+        } as User,
+        undefined,
+      ) as Record<string, unknown>;
       const data: Record<string, unknown> = { sub, cambios: changed };
       for (const claim of released) if (claim !== 'sub' && claims[claim] !== undefined) data[claim] = claims[claim];
       return data;
