@@ -57,6 +57,13 @@ export type {
   OidcClientSecret,
   OidcPermission,
   OidcScope,
+  PartnerDelivery,
+  PartnerDeliveryPage,
+  PartnerEventType,
+  PartnerSubscription,
+  PartnerSubscriptionCreated,
+  PartnerSubscriptionInput,
+  PartnerSubscriptionSecret,
 } from '@portal/api/types';
 
 /** A company's answers, read by the admin panel's company pages. */
