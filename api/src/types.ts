@@ -180,7 +180,9 @@ export type PartnerEventType = PartnerDelivery['evento'];
 /** A client's event subscription as the admin calls answer it (never its secret). */
 export type PartnerSubscription = Static<typeof PartnerSubscriptionSchema>;
 /** The body of `POST /admin/clientes-oidc/{clientId}/suscripciones`, as the panel sends it. */
-export type PartnerSubscriptionInput = Omit<Static<typeof SubscriptionBody>, 'eventos'> & { eventos: PartnerEventType[] };
+export type PartnerSubscriptionInput = Omit<Static<typeof SubscriptionBody>, 'eventos'> & {
+  eventos: PartnerEventType[];
+};
 /** What creating a subscription and rotating its secret answer: the secret (`whsec_…`), shown this once. */
 export type PartnerSubscriptionCreated = Static<typeof SubscriptionCreated>;
 export type PartnerSubscriptionSecret = Static<typeof SubscriptionSecret>;
