@@ -1,6 +1,7 @@
 // The guide for the apps' teams on events (docs/eventos-para-apps.md) cannot rot: its code block is the example file
 // it names, and that receiver, verifying with the standardwebhooks package, takes a real event signed by the portal,
-// refuses a forged one, and applies a message the administrator resent ('Reenviar') only once.
+// refuses a forged one, and by the signed `seq` applies neither a repeat nor an older message the administrator resent
+// ('Reenviar') after a newer one.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -50,8 +51,9 @@ forEachBackend((backend) => {
     let admin: string;
     let receiver: Server;
     let url: string;
-    /** What the app applied, by webhook-id, and what its receiver answered. */
+    /** What the app applied, by webhook-id, the last `seq` applied per person, and what its receiver answered. */
     const applied = new Map<string, EventoDelPortal>();
+    const lastSeq = new Map<string, number>();
     const answers: number[] = [];
     let handler: ReturnType<typeof receptorDeEventos> | undefined;
 
@@ -71,7 +73,7 @@ forEachBackend((backend) => {
       await t.close();
     });
 
-    it('verifies a real event, refuses a forged one, and applies a resent one only once', async () => {
+    it('verifies a real event, refuses a forged one, and applies neither a repeat nor an older one resent', async () => {
       const { clientId } = await registerClient(t.app, {
         nombre: 'Planta',
         redirectUris: ['https://planta.example.com/callback'],
@@ -87,7 +89,7 @@ forEachBackend((backend) => {
         method: 'POST',
         url: `/admin/clientes-oidc/${clientId}/suscripciones`,
         headers: { authorization: `Bearer ${admin}` },
-        payload: { url, eventos: ['usuario.suspendido'] },
+        payload: { url, eventos: ['usuario.suspendido', 'usuario.reactivado'] },
       });
       assert.equal(created.statusCode, 201, created.body);
       const { id, secreto } = created.json<{ id: string; secreto: string }>();
@@ -96,8 +98,9 @@ forEachBackend((backend) => {
         secreto,
         async (evento, webhookId) => {
           applied.set(webhookId, evento);
+          lastSeq.set(evento.data.sub, evento.seq);
         },
-        async (webhookId) => applied.has(webhookId),
+        async (sub) => lastSeq.get(sub) ?? null,
       );
 
       // A person who signed in to the app (the grant's trigger records it), suspended by an administrator.
@@ -153,10 +156,40 @@ forEachBackend((backend) => {
         .from(partnerDeliveries)
         .where(eq(partnerDeliveries.messageId, webhookId));
       assert.equal(delivery!.status, 'entregado');
-      // The guide tells receivers the order number ends the webhook-id.
+      // The order number is in the signed body, and ends the webhook-id.
+      assert.equal(evento.seq, delivery!.seq);
       assert.ok(webhookId.endsWith(`_${delivery!.seq}`), webhookId);
       answers.length = 0;
-      const resent = await t.app.inject({
+      let resent = await t.app.inject({
+        method: 'POST',
+        url: `/admin/clientes-oidc/${clientId}/suscripciones/${id}/entregas/${delivery!.id}/reenviar`,
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      assert.equal(resent.statusCode, 200, resent.body);
+      await t.app.partnerEvents.worker.deliverDue();
+      await waitFor('the repeated message at the receiver', () => answers.length > 0);
+      assert.deepEqual(answers, [204], 'delivered again');
+      assert.equal(applied.size, 1, 'a repeat is applied once');
+
+      // Reactivated (the next seq, applied), then the suspension resent: older than what the app has, not applied.
+      answers.length = 0;
+      const reactivated = await t.app.inject({
+        method: 'PUT',
+        url: `/auth/cambiar-estado/${userId}`,
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      assert.equal(reactivated.statusCode, 200, reactivated.body);
+      await t.app.partnerEvents.worker.deliverDue();
+      await waitFor('the reactivation at the receiver', () => answers.length > 0);
+      assert.deepEqual(
+        [...applied.values()].map((one) => [one.type, one.seq]),
+        [
+          ['usuario.suspendido', delivery!.seq],
+          ['usuario.reactivado', delivery!.seq + 1],
+        ],
+      );
+      answers.length = 0;
+      resent = await t.app.inject({
         method: 'POST',
         url: `/admin/clientes-oidc/${clientId}/suscripciones/${id}/entregas/${delivery!.id}/reenviar`,
         headers: { authorization: `Bearer ${admin}` },
@@ -165,14 +198,17 @@ forEachBackend((backend) => {
       await t.app.partnerEvents.worker.deliverDue();
       await waitFor('the resent message at the receiver', () => answers.length > 0);
       assert.deepEqual(answers, [204], 'delivered again');
-      assert.equal(applied.size, 1, 'applied once');
+      assert.equal(applied.size, 2, 'an older message resent is not applied');
+      assert.equal(lastSeq.get(evento.data.sub), delivery!.seq + 1);
       const listed = await t.app.inject({
         method: 'GET',
         url: `/admin/clientes-oidc/${clientId}/suscripciones/${id}/entregas`,
         headers: { authorization: `Bearer ${admin}` },
       });
-      const [shown] = listed.json<{ data: { webhookId: string; estado: string; codigoRespuesta: number }[] }>().data;
-      assert.deepEqual([shown!.webhookId, shown!.estado, shown!.codigoRespuesta], [webhookId, 'entregada', 204]);
+      const shown = listed
+        .json<{ data: { webhookId: string; estado: string; codigoRespuesta: number }[] }>()
+        .data.find((one) => one.webhookId === webhookId);
+      assert.deepEqual([shown!.estado, shown!.codigoRespuesta], ['entregada', 204]);
     });
   });
 });

@@ -12,9 +12,7 @@ import pg from 'pg';
 import { adminEmail, adminPassword, type Backend, forEachBackend } from './helpers/app.js';
 import { nativeApp, TestBrowser } from './helpers/oidc.js';
 import { type ApiProcess, freePort, startApi, waitFor } from './helpers/processes.js';
-import { type Receiver, type Seen, startReceiver } from './helpers/webhook-receiver.js';
-
-const seqOf = (one: Seen) => Number(one.id.split('_').at(-1));
+import { type Receiver, type Seen, seqOf, startReceiver } from './helpers/webhook-receiver.js';
 
 forEachBackend((backend: Backend) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-partner-events-'));

@@ -1,5 +1,5 @@
 // Un receptor de los eventos del portal en Node, sin framework: comprueba la firma con el paquete oficial de Standard
-// Webhooks (`npm install standardwebhooks`), aplica cada evento una sola vez (por su webhook-id) y responde 2xx
+// Webhooks (`npm install standardwebhooks`), aplica cada evento una sola vez y en orden (por su `seq`) y responde 2xx
 // enseguida. Lo que no pasa la comprobación se rechaza con 401 y no se aplica.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
@@ -7,6 +7,8 @@ import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 export interface EventoDelPortal {
   type: string;
   timestamp: string;
+  /** El número de orden del mensaje en la suscripción: crece de uno en uno y se repite en cada reintento. */
+  seq: number;
   data: { sub: string; [campo: string]: unknown };
 }
 
@@ -16,13 +18,15 @@ export function verificarEvento(secreto: string, cuerpo: string, cabeceras: Inco
 }
 
 /**
- * El manejador de la URL suscrita. `aplicar` guarda el cambio en la base de datos de la app; `yaAplicado` dice si un
- * webhook-id ya se aplicó (en producción, una tabla con el webhook-id como clave única, escrita con el cambio).
+ * El manejador de la URL suscrita. `aplicar` guarda el cambio en la base de datos de la app junto con su `seq`, en la
+ * misma transacción; `ultimoSeq` dice el `seq` del último evento aplicado de esa persona (o null). Un evento con un
+ * `seq` igual o menor ya se aplicó o quedó superado (un reintento, o un 'Reenviar' que llega tras otros posteriores):
+ * se responde 2xx y no se aplica.
  */
 export function receptorDeEventos(
   secreto: string,
   aplicar: (evento: EventoDelPortal, webhookId: string) => Promise<void>,
-  yaAplicado: (webhookId: string) => Promise<boolean>,
+  ultimoSeq: (sub: string) => Promise<number | null>,
 ) {
   return async (peticion: IncomingMessage, respuesta: ServerResponse) => {
     let cuerpo = '';
@@ -35,8 +39,8 @@ export function receptorDeEventos(
       respuesta.writeHead(401).end();
       return;
     }
-    const webhookId = String(peticion.headers['webhook-id']);
-    if (!(await yaAplicado(webhookId))) await aplicar(evento, webhookId);
+    const ultimo = await ultimoSeq(evento.data.sub);
+    if (ultimo === null || evento.seq > ultimo) await aplicar(evento, String(peticion.headers['webhook-id']));
     respuesta.writeHead(204).end();
   };
 }

@@ -9,7 +9,7 @@ import { API_URL, HOST_URL } from '../support/env';
 import { adminToken, expect, SERVER_APP_NAME, test } from '../support/oidc';
 import { DESKTOP, PHONE, widthReport } from '../support/screens';
 import { signInAsAdmin } from '../support/session';
-import { startWebhookReceiver } from '../support/webhook-receiver';
+import { startReceiver } from '../../api/test/helpers/webhook-receiver';
 
 const SHOTS = '/tmp/partner-events-e2e-shots';
 /** The suite's server app, Beto Pro's client (the catalogue's app 2), asking for the person's plan. */
@@ -53,7 +53,7 @@ test('an administrator subscribes a receiver, sees its secret once, follows a de
 }) => {
   test.setTimeout(120_000);
   mkdirSync(SHOTS, { recursive: true });
-  const receiver = await startWebhookReceiver();
+  const receiver = await startReceiver();
   try {
     const admin = await adminToken();
     // A person who signed in to the app once, in a browser of their own: the app knows them now.
@@ -130,6 +130,8 @@ test('an administrator subscribes a receiver, sees its secret once, follows a de
     expect([failed?.status, accepted?.status, accepted?.id]).toEqual([500, 204, failed?.id]);
     expect(accepted!.body.type).toMatch(/^plan\.(asignado|cambiado)$/);
     expect(accepted!.body.data.plan).toMatchObject({ id: pro.id });
+    // The order number, signed in the body, is the one that ends the webhook-id.
+    expect(`_${accepted!.body.seq}`).toBe(accepted!.id.slice(accepted!.id.lastIndexOf('_')));
 
     // 'Reenviar': queued again, delivered again under the same webhook-id.
     await row.getByRole('button', { name: /^Reenviar plan\.(asignado|cambiado) n\.º \d+$/ }).click();

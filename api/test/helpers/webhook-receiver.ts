@@ -1,16 +1,34 @@
-// The receiver process (webhook-receiver-process.ts), driven from a test: what to answer next, and what it saw.
+// The receiver process (webhook-receiver-process.ts), driven from a test: what to answer next, and what it saw. The
+// API suites and the browser suite load this one driver; the browser suite's specs are CommonJS, where import.meta
+// does not parse, so the process is found from where the suite runs instead.
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 
-const script = fileURLToPath(new URL('./webhook-receiver-process.ts', import.meta.url));
-const apiDir = fileURLToPath(new URL('../../', import.meta.url));
+const scriptInApi = 'test/helpers/webhook-receiver-process.ts';
+
+/** The API's folder: the working directory (the API suites) or its `api` folder above it (the browser suite). */
+function apiDirectory(): string {
+  for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
+    for (const candidate of [dir, path.join(dir, 'api')])
+      if (existsSync(path.join(candidate, scriptInApi))) return candidate;
+    if (path.dirname(dir) === dir) throw new Error(`${scriptInApi} not found above ${process.cwd()}`);
+  }
+}
 
 export interface Seen {
   id: string;
   status: number | 'hang' | 'gone';
   verified: boolean;
-  body: { type: string; timestamp: string; data: Record<string, unknown> };
+  body: { type: string; timestamp: string; seq: number; data: Record<string, unknown> };
   at: number;
+}
+
+/** A message's order number as a partner app reads it: the signed body's `seq`, which must be the one ending its id. */
+export function seqOf(one: Pick<Seen, 'id' | 'body'>): number {
+  if (`_${one.body.seq}` !== one.id.slice(one.id.lastIndexOf('_')))
+    throw new Error(`the body's seq ${one.body.seq} is not the one of ${one.id}`);
+  return one.body.seq;
 }
 
 export interface Receiver {
@@ -32,7 +50,8 @@ export interface Receiver {
 }
 
 export async function startReceiver(secrets: string[] = []): Promise<Receiver> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const apiDir = apiDirectory();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(apiDir, scriptInApi)], {
     cwd: apiDir,
     env: { ...process.env, RECEIVER_SECRETS: secrets.join(',') },
     stdio: ['ignore', 'pipe', 'inherit'],

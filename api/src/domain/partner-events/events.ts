@@ -124,7 +124,11 @@ export async function eventData(
   }
 }
 
-/** The Standard Webhooks message: `type`, `timestamp` (when it happened) and `data`. */
-export function message(event: PartnerEventRow, data: Record<string, unknown>): Record<string, unknown> {
-  return { type: event.tipo, timestamp: event.createdAt.toISOString(), data };
+/**
+ * The Standard Webhooks message: `type`, `timestamp` (when it happened) and `data`, plus `seq`, the message's number
+ * in its subscription: in the signed body, so a receiver compares it with the last one it applied without parsing the
+ * webhook-id (which ends in it too).
+ */
+export function message(event: PartnerEventRow, seq: number, data: Record<string, unknown>): Record<string, unknown> {
+  return { type: event.tipo, timestamp: event.createdAt.toISOString(), seq, data };
 }

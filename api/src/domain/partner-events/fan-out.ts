@@ -95,7 +95,7 @@ export async function fanOutBatch(db: Db, now: Date): Promise<{ events: number; 
           eventId: event.id,
           messageId: messageIdOf(subscription.id, seq),
           tipo: event.tipo,
-          payload: message(event, payload),
+          payload: message(event, seq, payload),
           nextAttemptAt: now,
           createdAt: now,
         });
