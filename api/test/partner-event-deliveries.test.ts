@@ -35,7 +35,7 @@ forEachBackend((backend) => {
     let subscriptionId: string;
     let otherSubscriptionId: string;
 
-    const call = (method: 'GET' | 'POST', url: string, token: string | null = admin) =>
+    const call = (method: 'GET' | 'POST' | 'DELETE', url: string, token: string | null = admin) =>
       t.app.inject({ method, url, headers: token ? { authorization: `Bearer ${token}` } : {} });
     const base = (client = clientId, subscription = subscriptionId) =>
       `/admin/clientes-oidc/${client}/suscripciones/${subscription}/entregas`;
@@ -293,8 +293,20 @@ forEachBackend((backend) => {
     });
 
     it('refuses bad ids and cursors in Spanish (400, never 500)', async () => {
+      // A malformed subscription id: the same 400 on every route under a subscription (as the companies' routes
+      // answer an id that is not a number), before anything is looked up.
+      const malformed = `/admin/clientes-oidc/${clientId}/suscripciones/no-es-un-uuid`;
+      for (const [method, url] of [
+        ['DELETE', malformed],
+        ['POST', `${malformed}/secreto`],
+        ['POST', `${malformed}/entregas/1/reenviar`],
+      ] as const) {
+        const answer = await call(method, url);
+        assert.equal(answer.statusCode, 400, `${method} ${url}`);
+        assert.equal(spanishErrorProblem(answer), undefined, url);
+      }
       const cases = [
-        `/admin/clientes-oidc/${clientId}/suscripciones/no-es-un-uuid/entregas`,
+        `${malformed}/entregas`,
         `${base()}?cursor=${Buffer.from('[0]').toString('base64url')}`,
         `${base()}?cursor=${Buffer.from('"x"').toString('base64url')}`,
         `${base()}?cursor=%25%25`,

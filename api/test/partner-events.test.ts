@@ -13,7 +13,7 @@ import { manualClock } from './helpers/accounts.js';
 import { adminEmail, adminPassword, createUser, type Backend, forEachBackend, login } from './helpers/app.js';
 import { insertCompany, insertLicence, planOf } from './helpers/company-fixtures.js';
 import { nativeApp, type OidcTestApi, registerClient, startOidcApi, TestBrowser } from './helpers/oidc.js';
-import { type Receiver, type Seen, startReceiver } from './helpers/webhook-receiver.js';
+import { type Receiver, type Seen, seqOf, startReceiver } from './helpers/webhook-receiver.js';
 
 const password = 'clave-de-persona-1';
 const allEvents = [
@@ -76,7 +76,6 @@ forEachBackend((backend: Backend) => {
       scopes,
     });
   const types = (seen: Seen[]) => seen.map((one) => one.body.type);
-  const seqOf = (one: Seen) => Number(one.id.split('_').at(-1));
 
   before(async () => {
     api = await startOidcApi(
@@ -99,7 +98,7 @@ forEachBackend((backend: Backend) => {
       const list = await call('GET', `/admin/clientes-oidc/${client.clientId}/suscripciones`, adminToken);
       assert.equal(list.statusCode, 200);
       assert.deepEqual(
-        list.json().map((one: Record<string, unknown>) => [one.id, one.url, one.eventos, one.estado]),
+        list.json().data.map((one: Record<string, unknown>) => [one.id, one.url, one.eventos, one.estado]),
         [[created.id, 'https://partner.example/eventos', ['usuario.suspendido'], 'activa']],
       );
       assert.doesNotMatch(list.body, /whsec_|sealed|v1\./);
@@ -433,7 +432,8 @@ forEachBackend((backend: Backend) => {
         .from(partnerSubscriptions)
         .where(eq(partnerSubscriptions.id, subscription.id));
       assert.equal(row?.status, 'desactivada');
-      assert.match(row?.disabledReason ?? '', /410/);
+      // Stored as the panel and the resend refusal show it: a Spanish sentence, no HTTP reason phrase.
+      assert.equal(row?.disabledReason, 'El receptor respondió 410: ya no acepta eventos');
       // The 410'd delivery and whatever was queued behind it; an event after the 410 is not even queued.
       const after410 = (await rows()).slice(before);
       assert.ok(after410.length >= 1);
@@ -449,8 +449,12 @@ forEachBackend((backend: Backend) => {
         .from(auditLog)
         .where(and(eq(auditLog.action, 'oidc_client.subscription_disabled')));
       assert.equal(audit?.details.suscripcion, subscription.id);
+      assert.equal(audit?.details.motivo, 'El receptor respondió 410: ya no acepta eventos');
       const listed = await call('GET', `/admin/clientes-oidc/${partner.clientId}/suscripciones`, adminToken);
-      assert.equal(listed.json()[0].estado, 'desactivada');
+      assert.deepEqual(
+        [listed.json().data[0].estado, listed.json().data[0].motivoDesactivacion],
+        ['desactivada', 'El receptor respondió 410: ya no acepta eventos'],
+      );
     });
   });
 });

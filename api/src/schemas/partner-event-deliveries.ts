@@ -1,14 +1,9 @@
 import { Type } from 'typebox';
 import { partnerEventTypes } from '../db/schema.js';
 import { LiteralUnion, Nullable } from './common.js';
-import { ClientIdParams } from './identity-provider.js';
+import { SubscriptionParams } from './partner-subscriptions.js';
 
-const SubscriptionId = Type.String({ format: 'uuid', description: 'Id de la suscripción' });
-
-export const DeliveriesParams = Type.Object(
-  { ...ClientIdParams.properties, id: SubscriptionId },
-  { additionalProperties: false },
-);
+export const DeliveriesParams = SubscriptionParams;
 
 export const DeliveryParams = Type.Object(
   {

@@ -3,8 +3,11 @@ import { partnerEventTypes } from '../db/schema.js';
 import { LiteralUnion, Nullable } from './common.js';
 import { ClientIdParams } from './identity-provider.js';
 
+/** A malformed id is refused by the schema (400), as the companies' routes refuse one that is not a number. */
+export const SubscriptionId = Type.String({ format: 'uuid', description: 'Id de la suscripción' });
+
 export const SubscriptionParams = Type.Object(
-  { ...ClientIdParams.properties, id: Type.String({ maxLength: 64, description: 'Id de la suscripción' }) },
+  { ...ClientIdParams.properties, id: SubscriptionId },
   { additionalProperties: false },
 );
 
@@ -60,3 +63,5 @@ export const Subscription = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const SubscriptionList = Type.Object({ data: Type.Array(Subscription) }, { additionalProperties: false });

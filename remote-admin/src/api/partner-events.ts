@@ -12,8 +12,11 @@ import { EVENTS_FALLBACK as F } from '../texts';
 const P = API_PATHS.admin;
 
 /** A client's event subscriptions: addresses, events and state, never a secret. */
-export function listSubscriptions(clientId: string): Promise<PartnerSubscription[]> {
-  return request('get', P.oidcSubscriptions(clientId), { fallback: F.subscriptions });
+export async function listSubscriptions(clientId: string): Promise<PartnerSubscription[]> {
+  const { data } = await request<{ data: PartnerSubscription[] }>('get', P.oidcSubscriptions(clientId), {
+    fallback: F.subscriptions,
+  });
+  return data;
 }
 
 /** The signing secret comes back here once (`whsec_…`), and never again. */

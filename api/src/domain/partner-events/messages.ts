@@ -17,7 +17,7 @@ export const partnerEventMessages = {
   redirected: (status: number) => `El receptor respondió con una redirección (${status}), que el portal no sigue`,
   notAccepted: (status: number) => `El receptor respondió ${status}`,
   gone: 'El receptor respondió 410: la suscripción quedó desactivada',
-  goneReason: 'El receptor respondió 410 (Gone)',
+  goneReason: 'El receptor respondió 410: ya no acepta eventos',
   privateAddress: 'La dirección del receptor es privada o local y no está permitida',
   network: (code: string) => `El envío falló por un error de red (${code})`,
 } as const;

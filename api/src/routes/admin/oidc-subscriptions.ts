@@ -10,9 +10,9 @@ import { signedIn } from '../../plugins/app/authentication.js';
 import { adminErrors, bearerSecurity as security, ErrorRef } from '../../schemas/common.js';
 import { ClientIdParams } from '../../schemas/identity-provider.js';
 import {
-  Subscription,
   SubscriptionBody,
   SubscriptionCreated,
+  SubscriptionList,
   SubscriptionParams,
   SubscriptionSecret,
 } from '../../schemas/partner-subscriptions.js';
@@ -34,10 +34,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         security,
         params: ClientIdParams,
-        response: { 200: Type.Array(Subscription), 404: ErrorRef, ...adminErrors },
+        response: { 200: SubscriptionList, 404: ErrorRef, ...adminErrors },
       },
     },
-    async (request) => listSubscriptions(deps(), request.params.clientId),
+    async (request) => ({ data: await listSubscriptions(deps(), request.params.clientId) }),
   );
 
   app.post(

@@ -63,7 +63,7 @@ async function start(routes: Parameters<typeof useFakeApi>[0] = {}) {
   api = await useFakeApi({
     'GET /apps/listar': { status: 200, body: page([app(2, 'Beto Pro')], 1, 1, 100) },
     'GET /admin/clientes-oidc': { status: 200, body: { data: [client] } },
-    [`GET ${BASE}`]: () => ({ status: 200, body: subscriptions }),
+    [`GET ${BASE}`]: () => ({ status: 200, body: { data: subscriptions } }),
     [`GET ${BASE}/${SUB_ID}/entregas`]: () => ({ status: 200, body: { data: deliveries, siguiente: null } }),
     ...routes,
   });
@@ -116,7 +116,7 @@ describe("a client's events", () => {
         url: 'https://viejo.example.com/eventos',
         eventos: ['plan.vencido'],
         estado: 'desactivada',
-        motivoDesactivacion: 'El receptor respondió 410 (Gone)',
+        motivoDesactivacion: 'El receptor respondió 410: ya no acepta eventos',
       }),
     ];
     await start({
@@ -133,7 +133,7 @@ describe("a client's events", () => {
     expect(within(active!).getByText('https://gestor.example.com/eventos')).toBeInTheDocument();
     expect(within(active!).getByText('Activa')).toBeInTheDocument();
     expect(within(active!).getByText('Eventos suscritos: usuario.suspendido, plan.cambiado')).toBeInTheDocument();
-    expect(within(gone!).getByText('Desactivada: el receptor respondió 410 (Gone)')).toBeInTheDocument();
+    expect(within(gone!).getByText('Desactivada: el receptor respondió 410: ya no acepta eventos')).toBeInTheDocument();
     expect(await within(gone!).findByText('Todavía no hay entregas.')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Eventos de Gestor de Planta' }));
