@@ -19,6 +19,7 @@ import metrics from './plugins/app/metrics.js';
 import type { MailTransport } from './domain/mail/mailer.js';
 import identityProvider from './plugins/app/identity-provider.js';
 import mailer from './plugins/app/mailer.js';
+import partnerEvents from './plugins/app/partner-events.js';
 import passwords from './plugins/app/passwords.js';
 import type { SigningKey } from './domain/tokens/keys.js';
 import sessionMemory from './plugins/app/session-memory.js';
@@ -144,6 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.register(mailer, { transport: options.mailTransport });
   app.register(domainLookup, { lookup: options.domainLookup });
   app.register(identityProvider);
+  app.register(partnerEvents);
 
   app.register(healthRoutes);
   app.register(wellKnownRoutes, { prefix: '/.well-known' });

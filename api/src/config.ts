@@ -66,6 +66,11 @@ export interface Config {
    */
   oidcBackchannelPrivateNetwork: boolean;
   /**
+   * PARTNER_EVENTS_TIMEOUT_MS: longest wait for a partner app's event receiver to answer one try (10 s); a slow or
+   * hanging receiver is retried later and never holds a sender past it.
+   */
+  partnerEventsTimeoutMs: number;
+  /**
    * COMPANY_PROVIDER_PRIVATE_NETWORK: a company's OpenID Connect provider may be on loopback and private addresses
    * (discovery and the token exchange reach it). Off unless the API itself is on a loopback address.
    */
@@ -570,6 +575,7 @@ function readConfig(env: Env): Config {
     apiPublicUrl,
     oidcIssuer: origin('OIDC_ISSUER', read(env, 'OIDC_ISSUER') ?? apiPublicUrl),
     oidcBackchannelPrivateNetwork: backchannelPrivateNetwork(env, apiPublicUrl),
+    partnerEventsTimeoutMs: integer(env, 'PARTNER_EVENTS_TIMEOUT_MS', 10_000, 100, 60_000),
     companyProviderPrivateNetwork: companyProviderPrivateNetwork(env, apiPublicUrl),
     ...oauthConfig(env),
     billing: loadBillingConfig(env),

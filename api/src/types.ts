@@ -87,6 +87,16 @@ import type {
   OidcClientCreated as OidcClientCreatedSchema,
   OidcClientSecret as OidcClientSecretSchema,
 } from './schemas/identity-provider.js';
+import type {
+  PartnerDelivery as PartnerDeliverySchema,
+  PartnerDeliveryPage as PartnerDeliveryPageSchema,
+} from './schemas/partner-event-deliveries.js';
+import type {
+  Subscription as PartnerSubscriptionSchema,
+  SubscriptionBody,
+  SubscriptionCreated,
+  SubscriptionSecret,
+} from './schemas/partner-subscriptions.js';
 
 /** `GET /auth/user` and the user of every sign-in answer. */
 export type User = Static<typeof CurrentUser>;
@@ -172,6 +182,20 @@ export type OidcClientInput = Required<Omit<Static<typeof OidcClientBody>, 'suje
 export type OidcClientCreated = Static<typeof OidcClientCreatedSchema>;
 export type OidcClientSecret = Static<typeof OidcClientSecretSchema>;
 export type OidcScope = OidcClient['scopes'][number];
+/** One delivery of an event to a subscription's receiver, and a page of them (by cursor: `siguiente`). */
+export type PartnerDelivery = Static<typeof PartnerDeliverySchema>;
+export type PartnerDeliveryPage = Static<typeof PartnerDeliveryPageSchema>;
+/** What a partner app may subscribe to ('usuario.suspendido', 'plan.vencido', …). */
+export type PartnerEventType = PartnerDelivery['evento'];
+/** A client's event subscription as the admin calls answer it (never its secret). */
+export type PartnerSubscription = Static<typeof PartnerSubscriptionSchema>;
+/** The body of `POST /admin/clientes-oidc/{clientId}/suscripciones`, as the panel sends it. */
+export type PartnerSubscriptionInput = Omit<Static<typeof SubscriptionBody>, 'eventos'> & {
+  eventos: PartnerEventType[];
+};
+/** What creating a subscription and rotating its secret answer: the secret (`whsec_…`), shown this once. */
+export type PartnerSubscriptionCreated = Static<typeof SubscriptionCreated>;
+export type PartnerSubscriptionSecret = Static<typeof SubscriptionSecret>;
 
 /** `POST /auth/register` with `codigoInvitacion`: the account is active, a member, and signed in. */
 export type RegisteredByInvitation = Static<typeof RegisteredByInvitationSchema>;

@@ -486,6 +486,37 @@ forEachBackend((backend) =>
         },
       },
       {
+        name: "an app's event subscription: its signing secret as created and rotated, with and without whsec_",
+        routes: [
+          'POST /admin/clientes-oidc/:clientId/suscripciones',
+          'POST /admin/clientes-oidc/:clientId/suscripciones/:id/secreto',
+        ],
+        async run() {
+          const token = await signIn(adminEmail, adminPassword);
+          const { clientId } = ok(
+            await call('POST', '/admin/clientes-oidc', {
+              token,
+              payload: { nombre: 'App con eventos', redirectUris: ['https://eventos.example.com/cb'] },
+            }),
+            201,
+          );
+          const path = `/admin/clientes-oidc/${clientId}/suscripciones`;
+          const created = ok(
+            await call('POST', path, {
+              token,
+              payload: { url: 'https://eventos.example.com/recibir', eventos: ['usuario.suspendido'] },
+            }),
+            201,
+          );
+          const rotated = ok(await call('POST', `${path}/${created.id}/secreto`, { token }));
+          ok(await call('GET', path, { token }));
+          assert.equal((await call('DELETE', `${path}/${created.id}`, { token })).statusCode, 204);
+          const secrets = [created.secreto, rotated.secreto] as string[];
+          for (const secret of secrets) assert.match(secret, /^whsec_/);
+          return [token, ...secrets, ...secrets.map((secret) => secret.slice('whsec_'.length))];
+        },
+      },
+      {
         name: 'an app signing a person in: its code and verifier, client secret, tokens, cookies and the logout hint',
         routes: [
           'GET /oidc/auth',
@@ -691,7 +722,7 @@ forEachBackend((backend) =>
         return into;
       };
       const takesSecret = /password|code|secret|ticket|token|^state$|^response$/i;
-      const answersSecret = /(^|_)token$|secret$|otpauth|^recoveryCodes$|^ticket$|^qrCode$/i;
+      const answersSecret = /(^|_)token$|secret$|^secreto$|otpauth|^recoveryCodes$|^ticket$|^qrCode$/i;
       const covered = new Set(scenarios.flatMap((scenario) => scenario.routes));
       const missing: string[] = [];
       for (const route of listRoutes(api.app)) {

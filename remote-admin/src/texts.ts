@@ -293,6 +293,11 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'oidc_client.update': 'Modificó un cliente OpenID Connect',
   'oidc_client.rotate_secret': 'Rotó el secreto de un cliente OpenID Connect',
   'oidc_client.delete': 'Eliminó un cliente OpenID Connect',
+  'oidc_client.subscription_create': 'Suscribió una dirección a eventos',
+  'oidc_client.subscription_delete': 'Eliminó una suscripción a eventos',
+  'oidc_client.subscription_rotate_secret': 'Rotó el secreto de una suscripción a eventos',
+  'oidc_client.subscription_disabled': 'Se desactivó una suscripción a eventos',
+  'oidc_client.delivery_resend': 'Reenvió un evento a una app',
   'oidc.backchannel_logout': 'Avisó a una app del cierre de sesión',
   'company.create': 'Creó la empresa',
   'company.rename': 'Renombró la empresa',
@@ -327,6 +332,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
 
 /** The words of an audit row's details (pages/dashboard/audit-format.ts puts them together). */
 export const AUDIT_DETAIL_TEXT = {
+  deliveryResend: (event: string, seq: string, url: string) => `${event} n.º ${seq} a ${url}`,
+  subscriptionDisabled: (url: string, reason: string) => (reason ? `${url}: ${reason}` : url),
   noPlan: 'sin plan',
   app: (id: string) => `App ${id}`,
   planChange: (app: string, from: string, to: string) => `${app}: ${from} → ${to}`,
@@ -384,6 +391,99 @@ export function verifiedMessage(count: number): string {
   const done = `${count} usuario(s) verificado(s) exitosamente`;
   return count > 0 ? `${done}. ${TEXT_ADMIN.verifiedMail(count)}` : done;
 }
+
+/**
+ * 'Eventos' of an OpenID Connect client (docs/decisions/0087-partner-events-panel.md): the receivers subscribed to a
+ * person's and a plan's changes, their secrets, and what was delivered to each.
+ */
+export const TEXT_EVENTS = {
+  events: 'Eventos',
+  eventsOf: (nombre: string) => `Eventos de ${nombre}`,
+  intro:
+    'Direcciones https de la app que reciben, firmados, los cambios de las personas y de sus planes en cuanto ocurren.',
+  loading: 'Cargando suscripciones...',
+  none: 'Esta app no tiene suscripciones a eventos.',
+  newSubscription: 'Nueva suscripción',
+  newSubscriptionOf: (nombre: string) => `Nueva suscripción de ${nombre}`,
+  url: 'URL del receptor',
+  urlHint: 'Una dirección https de la app; el portal le envía cada evento con una petición POST firmada.',
+  eventTypes: 'Eventos',
+  eventLabels: {
+    'usuario.actualizado': 'Perfil actualizado (usuario.actualizado)',
+    'usuario.suspendido': 'Cuenta suspendida (usuario.suspendido)',
+    'usuario.reactivado': 'Cuenta reactivada (usuario.reactivado)',
+    'usuario.eliminado': 'Cuenta eliminada (usuario.eliminado)',
+    'plan.asignado': 'Plan asignado (plan.asignado)',
+    'plan.cambiado': 'Plan cambiado (plan.cambiado)',
+    'plan.retirado': 'Plan retirado (plan.retirado)',
+    'plan.vencido': 'Plan vencido (plan.vencido)',
+    'consentimiento.revocado': 'Consentimiento revocado (consentimiento.revocado)',
+  },
+  urlRequired: 'Escribe la URL del receptor',
+  urlInvalid: 'La URL del receptor debe ser una dirección completa, como https://app.example.com/eventos',
+  eventsRequired: 'Marca al menos un evento',
+  subscriptionCreated: 'Suscripción creada',
+  subscriptionDeleted: 'Suscripción eliminada',
+  secretRotated: 'Secreto de la suscripción rotado',
+  active: 'Activa',
+  disabled: (reason: string | null) => (reason ? `Desactivada: ${reason}` : 'Desactivada'),
+  subscriptionEvents: 'Eventos suscritos',
+  state: 'Estado',
+  rotateSecret: 'Rotar secreto',
+  rotateSecretOf: (url: string) => `Rotar secreto de la suscripción ${url}`,
+  confirmRotateTitle: '¿Rotar el secreto de la suscripción?',
+  confirmRotate:
+    'El portal firmará con el secreto nuevo y, durante 24 horas, también con el actual: configura el nuevo en la app antes de que pase ese plazo.',
+  deleteSubscription: 'Eliminar',
+  deleteSubscriptionOf: (url: string) => `Eliminar suscripción ${url}`,
+  confirmDeleteTitle: '¿Eliminar la suscripción?',
+  confirmDelete: (url: string) =>
+    `El portal dejará de enviar eventos a ${url} y se perderán las entregas pendientes. No se puede deshacer.`,
+  secretTitle: 'Secreto de la suscripción',
+  secretLabel: 'Secreto de firma (whsec_...)',
+  secretOnce:
+    'Copia el secreto ahora: no se volverá a mostrar. La app lo necesita para comprobar la firma de cada evento.',
+  deliveries: 'Entregas recientes',
+  deliveriesOf: (url: string) => `Entregas recientes a ${url}`,
+  loadingDeliveries: 'Cargando entregas...',
+  noDeliveries: 'Todavía no hay entregas.',
+  deliveryColumns: {
+    event: 'Evento',
+    state: 'Estado',
+    tries: 'Intentos',
+    lastError: 'Último error',
+    code: 'Código',
+    date: 'Fecha',
+    actions: 'Acciones',
+  },
+  deliveryStates: {
+    pendiente: 'Pendiente',
+    reintentando: 'Reintentando',
+    entregada: 'Entregada',
+    fallida: 'Fallida',
+    cancelada: 'Cancelada',
+  },
+  nextTry: (when: string) => `Próximo intento: ${when}`,
+  noError: '—',
+  noCode: '—',
+  resend: 'Reenviar',
+  resendOf: (event: string, seq: number) => `Reenviar ${event} n.º ${seq}`,
+  resent: 'Entrega puesta de nuevo en cola',
+  shownOf: (shown: number) => `${shown} ${shown === 1 ? 'entrega' : 'entregas'}`,
+  loadMore: 'Cargar más',
+  refresh: 'Actualizar',
+  refreshDeliveriesOf: (url: string) => `Actualizar entregas a ${url}`,
+} as const;
+
+/** Fallbacks of the events calls when the server gives no message. */
+export const EVENTS_FALLBACK = {
+  subscriptions: 'No se pudieron cargar las suscripciones',
+  createSubscription: 'No se pudo crear la suscripción',
+  rotateSecret: 'No se pudo rotar el secreto de la suscripción',
+  deleteSubscription: 'No se pudo eliminar la suscripción',
+  deliveries: 'No se pudieron cargar las entregas',
+  resend: 'No se pudo reenviar la entrega',
+} as const;
 
 export const PLAN_SAVED = 'Plan actualizado exitosamente!';
 

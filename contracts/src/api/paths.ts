@@ -87,6 +87,19 @@ export const API_PATHS = {
     oidcClients: 'admin/clientes-oidc',
     oidcClient: (clientId: string) => `admin/clientes-oidc/${encodeURIComponent(clientId)}`,
     oidcClientSecret: (clientId: string) => `admin/clientes-oidc/${encodeURIComponent(clientId)}/secreto`,
+    /**
+     * A client's event subscriptions (list, create), one subscription (delete) and its secret's rotation, its recent
+     * deliveries and 'Reenviar' of one (docs/decisions/0085-partner-events.md, 0087-partner-events-panel.md).
+     */
+    oidcSubscriptions: (clientId: string) => `admin/clientes-oidc/${encodeURIComponent(clientId)}/suscripciones`,
+    oidcSubscription: (clientId: string, id: string) =>
+      `admin/clientes-oidc/${encodeURIComponent(clientId)}/suscripciones/${encodeURIComponent(id)}`,
+    oidcSubscriptionSecret: (clientId: string, id: string) =>
+      `admin/clientes-oidc/${encodeURIComponent(clientId)}/suscripciones/${encodeURIComponent(id)}/secreto`,
+    oidcSubscriptionDeliveries: (clientId: string, id: string) =>
+      `admin/clientes-oidc/${encodeURIComponent(clientId)}/suscripciones/${encodeURIComponent(id)}/entregas`,
+    oidcDeliveryResend: (clientId: string, id: string, deliveryId: number) =>
+      `admin/clientes-oidc/${encodeURIComponent(clientId)}/suscripciones/${encodeURIComponent(id)}/entregas/${deliveryId}/reenviar`,
   },
   /**
    * Companies: the platform administrators' calls under admin/empresas (list and create, rename or suspend, sell and

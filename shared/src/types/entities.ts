@@ -60,6 +60,13 @@ export type {
   OidcPermission,
   OidcScope,
   OidcSubjectKind,
+  PartnerDelivery,
+  PartnerDeliveryPage,
+  PartnerEventType,
+  PartnerSubscription,
+  PartnerSubscriptionCreated,
+  PartnerSubscriptionInput,
+  PartnerSubscriptionSecret,
 } from '@portal/api/types';
 
 /** A company's answers, read by the admin panel's company pages. */

@@ -8,6 +8,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { CodeMetrics } from '../../domain/account-codes/codes.js';
 import type { LogoutDeliveryMetrics } from '../../domain/identity-provider/logout-deliveries.js';
 import { outboxBacklog } from '../../domain/mail/outbox.js';
+import type { PartnerDeliveryMetrics } from '../../domain/partner-events/deliveries.js';
+import { partnerBacklog } from '../../domain/partner-events/worker.js';
 import type { LockMetrics } from '../../domain/sign-in/limits.js';
 import { HttpError, messages } from '../../lib/errors.js';
 
@@ -19,7 +21,7 @@ export type SignInMethod = 'password' | 'passkey' | 'google' | 'apple' | 'second
  */
 export type SignInResult = 'success' | 'failure' | 'locked' | 'second_step' | 'refused';
 
-export interface Metrics extends CodeMetrics, LockMetrics, LogoutDeliveryMetrics {
+export interface Metrics extends CodeMetrics, LockMetrics, LogoutDeliveryMetrics, PartnerDeliveryMetrics {
   readonly registry: Registry;
   signIn(method: SignInMethod, result: SignInResult): void;
   /** The OpenID Connect provider issued tokens at its token endpoint, by grant type. */
@@ -156,6 +158,24 @@ function createMetrics(app: FastifyInstance): Omit<Metrics, 'scrape' | 'listen'>
     help: 'Age of the oldest mail not yet sent (0 when none)',
     registers: [registry],
   });
+  const partnerDeliveries = new Counter({
+    name: 'portal_partner_event_deliveries_total',
+    help:
+      'Tries to deliver an event to a partner app, by outcome (entregado; reintento: failed, tried again later; ' +
+      'fallido: the last try failed; desactivada: the receiver answered 410 and its subscription was disabled)',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const partnerPending = new Gauge({
+    name: 'portal_partner_event_outbox_pending',
+    help: 'Event deliveries to partner apps not yet delivered (waiting, being sent or to be retried)',
+    registers: [registry],
+  });
+  const partnerOldest = new Gauge({
+    name: 'portal_partner_event_outbox_oldest_age_seconds',
+    help: 'Age of the oldest event not yet delivered to a partner app, or not yet fanned out (0 when none)',
+    registers: [registry],
+  });
   const databaseUp = new Gauge({
     name: 'portal_database_up',
     help: '1 when the scrape could read the database, else 0',
@@ -269,6 +289,9 @@ function createMetrics(app: FastifyInstance): Omit<Metrics, 'scrape' | 'listen'>
       outboxPending.set(backlog.pending);
       outboxOldest.set(backlog.oldestAgeSeconds);
       up = true;
+      const partners = await Promise.race([partnerBacklog(app.db, app.clock()), late]);
+      partnerPending.set(partners.pending);
+      partnerOldest.set(partners.oldestAgeSeconds);
       // Known, or probed at most every few seconds (db/writes.ts), as readiness asks it.
       databaseWritable.set((await Promise.race([app.databaseWrites.check(), late])) ? 1 : 0);
     } catch {
@@ -296,6 +319,7 @@ function createMetrics(app: FastifyInstance): Omit<Metrics, 'scrape' | 'listen'>
         grant_type: grantType === 'authorization_code' || grantType === 'refresh_token' ? grantType : 'other',
       }),
     backchannelLogout: (result) => backchannelLogouts.inc({ result }),
+    partnerDelivery: (outcome) => partnerDeliveries.inc({ outcome }),
   };
 }
 

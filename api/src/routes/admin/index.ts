@@ -13,6 +13,8 @@ import { AuditEntry, AuditQuery, Dashboard } from '../../schemas/admin.js';
 import { accountMessages } from '../../domain/accounts/messages.js';
 import companyRoutes from './companies.js';
 import oidcClientRoutes from './oidc-clients.js';
+import oidcSubscriptionDeliveryRoutes from './oidc-subscription-deliveries.js';
+import oidcSubscriptionRoutes from './oidc-subscriptions.js';
 
 /**
  * The admin panel's own calls, under /admin: the dashboard's figures, the audit log, people's sessions and the OpenID
@@ -21,6 +23,8 @@ import oidcClientRoutes from './oidc-clients.js';
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   adminOnly(app);
   app.register(oidcClientRoutes, { prefix: '/clientes-oidc' });
+  app.register(oidcSubscriptionDeliveryRoutes, { prefix: '/clientes-oidc' });
+  app.register(oidcSubscriptionRoutes, { prefix: '/clientes-oidc' });
   app.register(companyRoutes, { prefix: '/empresas' });
 
   const stripe = app.config.billing ? createStripe(app.config.billing) : undefined;

@@ -22,10 +22,11 @@ import {
 } from '../../api/admin';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Panel, spreadRow } from '../../components/Page';
-import { ADMIN_ALERT_MS, ADMIN_FALLBACK, TEXT_ADMIN } from '../../texts';
+import { ADMIN_ALERT_MS, ADMIN_FALLBACK, TEXT_ADMIN, TEXT_EVENTS } from '../../texts';
 import { clientToForm, emptyOidcClientForm, formToClientInput, type OidcClientForm } from './oidc-client-form';
 import { OidcClientDialog } from './OidcClientDialog';
 import { type OneTimeSecret, OneTimeSecretDialog } from './OneTimeSecretDialog';
+import { PartnerEventsPanel } from './partner-events/PartnerEventsPanel';
 
 const Head = styled.div`
   ${spreadRow}
@@ -67,7 +68,8 @@ type Confirming = { kind: 'rotate' | 'delete'; client: OidcClient } | null;
 /**
  * 'Clientes OpenID Connect' of the apps page: the apps that sign in with the portal (docs/decisions/0056), each with
  * its type, party, catalogue app and return addresses; create and edit them, rotate a confidential client's secret
- * and delete a client (each after a confirmation). A secret is shown once, in its own dialog.
+ * and delete a client (each after a confirmation). A secret is shown once, in its own dialog. 'Eventos' opens a
+ * client's event subscriptions and their deliveries under it.
  */
 export function OidcClientsSection() {
   const [clients, setClients] = useState<OidcClient[] | null>(null);
@@ -77,6 +79,14 @@ export function OidcClientsSection() {
   const [editing, setEditing] = useState<Editing>(null);
   const [confirming, setConfirming] = useState<Confirming>(null);
   const [secret, setSecret] = useState<OneTimeSecret | null>(null);
+  // The clients whose 'Eventos' are open: each loads its subscriptions and deliveries only when asked.
+  const [eventsOpen, setEventsOpen] = useState<ReadonlySet<string>>(new Set());
+  const toggleEvents = (clientId: string) =>
+    setEventsOpen((open) => {
+      const next = new Set(open);
+      if (!next.delete(clientId)) next.add(clientId);
+      return next;
+    });
 
   const load = useCallback(async () => {
     setLoadError(null);
@@ -215,12 +225,22 @@ export function OidcClientsSection() {
                 )}
               </div>
               <div className="actions">
+                <Button
+                  $variant="secondary"
+                  aria-label={TEXT_EVENTS.eventsOf(client.nombre)}
+                  aria-expanded={eventsOpen.has(client.clientId)}
+                  aria-controls={`panel-eventos-${client.clientId}`}
+                  onClick={() => toggleEvents(client.clientId)}
+                >
+                  {TEXT_EVENTS.events}
+                </Button>
                 {clientActions(client).map((action) => (
                   <Button key={action.text} $variant="secondary" aria-label={action.name} onClick={action.run}>
                     {action.text}
                   </Button>
                 ))}
               </div>
+              {eventsOpen.has(client.clientId) && <PartnerEventsPanel client={client} />}
             </li>
           ))}
         </Clients>

@@ -14,13 +14,16 @@ const Body = styled.div`
 
 export interface OneTimeSecret {
   nombre: string;
-  clientId: string;
+  /** The client the secret is for, shown above it; none for a secret that is not a client's (an event subscription). */
+  clientId?: string;
   clientSecret: string;
+  /** The dialog's title, the field's label and the warning; a client secret's by default. */
+  texts?: { title: string; label: string; once: string };
 }
 
 /**
  * A client's secret, just created or rotated: the API shows it this once and keeps only its hash, so the dialog says
- * so and offers 'Copiar'. Closed, it is gone from the page.
+ * so and offers 'Copiar'. Closed, it is gone from the page. An event subscription's signing secret is shown the same way.
  */
 export function OneTimeSecretDialog({ secret, onClose }: { secret: OneTimeSecret; onClose(): void }) {
   const field = useRef<HTMLInputElement>(null);
@@ -40,15 +43,17 @@ export function OneTimeSecretDialog({ secret, onClose }: { secret: OneTimeSecret
   };
 
   return (
-    <Modal title={TEXT_ADMIN.secretTitle(secret.nombre)} width="560px" onClose={onClose}>
+    <Modal title={secret.texts?.title ?? TEXT_ADMIN.secretTitle(secret.nombre)} width="560px" onClose={onClose}>
       <Body>
-        <Alert tone="info">{TEXT_ADMIN.secretOnce}</Alert>
-        <p>
-          {TEXT_ADMIN.clientId}: <code>{secret.clientId}</code>
-        </p>
+        <Alert tone="info">{secret.texts?.once ?? TEXT_ADMIN.secretOnce}</Alert>
+        {secret.clientId && (
+          <p>
+            {TEXT_ADMIN.clientId}: <code>{secret.clientId}</code>
+          </p>
+        )}
         <TextField
           ref={field}
-          label={TEXT_ADMIN.clientSecret}
+          label={secret.texts?.label ?? TEXT_ADMIN.clientSecret}
           value={secret.clientSecret}
           readOnly
           spellCheck={false}

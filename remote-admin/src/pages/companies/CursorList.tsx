@@ -9,8 +9,8 @@ import { useLoad } from './useLoad';
  * A list the API gives a cursor page at a time: the first page loaded again when `deps` change or on `reload`;
  * `loadMore` appends the next page (its failure, in Spanish, becomes `error` above what is shown).
  */
-export function useCursorList<T>(
-  load: (cursor: string | null) => Promise<CursorPage<T>>,
+export function useCursorList<T, P extends { data: T[]; siguiente: string | null } = CursorPage<T>>(
+  load: (cursor: string | null) => Promise<P>,
   fallback: string,
   deps: DependencyList,
 ) {

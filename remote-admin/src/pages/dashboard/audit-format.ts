@@ -47,6 +47,14 @@ export function auditDetails(entry: AuditEntry): string {
       return Array.isArray(d.fields) && d.fields.length > 0
         ? `${String(d.nombre ?? '')} · ${T.fields}: ${d.fields.join(', ')}`
         : T.noChanges;
+    case 'oidc_client.subscription_create':
+    case 'oidc_client.subscription_delete':
+    case 'oidc_client.subscription_rotate_secret':
+      return String(d.url ?? '');
+    case 'oidc_client.subscription_disabled':
+      return T.subscriptionDisabled(String(d.url), String(d.motivo ?? ''));
+    case 'oidc_client.delivery_resend':
+      return T.deliveryResend(String(d.evento), String(d.seq), String(d.url));
     case 'oidc.backchannel_logout':
       return T.logoutOutcome(
         String(d.cliente ?? d.clientId),

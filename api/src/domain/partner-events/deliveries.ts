@@ -1,0 +1,261 @@
+// Sending the deliveries: one instance at a time per subscription (a short claim on the subscription row, renewed
+// while it sends, lapsing if the instance dies), each subscription's deliveries strictly in `seq` order: the next one
+// waits while an earlier one is being retried. Each try is signed in the Standard Webhooks format with every secret
+// that signs now, bounded by a timeout, never follows a redirect; a failure is retried on the Standard Webhooks
+// schedule (Retry-After honoured), a 410 disables the subscription, and after the last try the delivery is failed
+// and the queue moves on.
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { type Db, rowsOf } from '../../db/client.js';
+import { type PartnerDeliveryRow, partnerDeliveries, partnerSubscriptions } from '../../db/schema.js';
+import { refusedSpecialUse } from '../../lib/outbound/special-use.js';
+import { recordAudit, systemActor } from '../accounts/audit.js';
+import type { Clock } from '../clock.js';
+import { maxAttempts, nextRetryDelayMs, retryAfterMs } from './events.js';
+import { partnerEventMessages as M } from './messages.js';
+import { signingSecrets } from './subscriptions.js';
+
+/** How a try ended, as the metrics count it. */
+export type DeliveryOutcome = 'entregado' | 'reintento' | 'fallido' | 'desactivada';
+
+export interface PartnerDeliveryMetrics {
+  partnerDelivery(outcome: DeliveryOutcome): void;
+}
+
+export interface SenderDeps {
+  db: Db;
+  clock: Clock;
+  sealingKey: Buffer;
+  /** The fetch for addresses someone else chose (lib/outbound/special-use.ts: guarded unless the operator lifted it). */
+  fetch: (url: string, options?: RequestInit) => Promise<Response>;
+  timeoutMs: number;
+  metrics: PartnerDeliveryMetrics;
+  log: { warn(details: object, message: string): void };
+}
+
+/** A subscription's claim lasts this long unless renewed; a dead instance's subscriptions are taken over after it. */
+export const claimLeaseMs = 15_000;
+const subscriptionsPerRound = 16;
+const deliveriesPerRead = 100;
+
+type Subscription = typeof partnerSubscriptions.$inferSelect;
+
+interface TryResult {
+  ok: boolean;
+  status: number | null;
+  error: string | null;
+  retryAfter?: number;
+  gone?: boolean;
+}
+
+export function createSender(deps: SenderDeps) {
+  const { db, clock } = deps;
+  const instanceId = randomUUID();
+  const held = new Set<string>();
+
+  /** Claims up to `limit` subscriptions whose first pending delivery is due and which no live instance holds. */
+  async function claimSubscriptions(limit: number): Promise<Subscription[]> {
+    const now = new Date(clock());
+    const lease = new Date(clock() + claimLeaseMs);
+    const ids = await rowsOf<{ id: string }>(
+      db,
+      sql`UPDATE partner_subscriptions s SET claimed_by = ${instanceId}, locked_until = ${lease}
+          WHERE s.id IN (
+            SELECT c.id FROM partner_subscriptions c
+            WHERE c.status = 'activa' AND (c.locked_until IS NULL OR c.locked_until <= ${now})
+              AND (SELECT d.next_attempt_at FROM partner_deliveries d
+                   WHERE d.subscription_id = c.id AND d.status = 'pendiente' ORDER BY d.seq LIMIT 1) <= ${now}
+            LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          AND (s.locked_until IS NULL OR s.locked_until <= ${now})
+          RETURNING s.id`,
+    );
+    if (ids.length === 0) return [];
+    for (const { id } of ids) held.add(id);
+    return db
+      .select()
+      .from(partnerSubscriptions)
+      .where(
+        inArray(
+          partnerSubscriptions.id,
+          ids.map((row) => row.id),
+        ),
+      );
+  }
+
+  async function release(id: string) {
+    held.delete(id);
+    await db
+      .update(partnerSubscriptions)
+      .set({ claimedBy: null, lockedUntil: null })
+      .where(and(eq(partnerSubscriptions.id, id), eq(partnerSubscriptions.claimedBy, instanceId)));
+  }
+
+  /** Extends this instance's claims while it sends. */
+  async function renewClaims() {
+    if (held.size === 0) return;
+    await db
+      .update(partnerSubscriptions)
+      .set({ lockedUntil: new Date(clock() + claimLeaseMs) })
+      .where(and(inArray(partnerSubscriptions.id, [...held]), eq(partnerSubscriptions.claimedBy, instanceId)));
+  }
+
+  async function attempt(subscription: Subscription, delivery: PartnerDeliveryRow): Promise<TryResult> {
+    const body = JSON.stringify(delivery.payload);
+    // The moment of sending as the receiver's own clock knows it (it refuses a timestamp far from its time).
+    const timestamp = new Date();
+    const signature = signingSecrets(deps.sealingKey, subscription, clock())
+      .map((secret) => new Webhook(secret).sign(delivery.messageId, timestamp, body))
+      .join(' ');
+    let response: Response;
+    try {
+      response = await deps.fetch(subscription.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Portal-Webhooks/1',
+          'webhook-id': delivery.messageId,
+          'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(deps.timeoutMs),
+      });
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name === 'TimeoutError' || name === 'AbortError')
+        return { ok: false, status: null, error: M.timedOut(deps.timeoutMs) };
+      if (refusedSpecialUse(error)) return { ok: false, status: null, error: M.privateAddress };
+      const code = (error as { cause?: { code?: string } }).cause?.code ?? name;
+      return { ok: false, status: null, error: M.network(String(code)) };
+    }
+    // Only the status matters: the body is dropped unread.
+    await response.body?.cancel().catch(() => {});
+    const status = response.status;
+    if (status >= 200 && status < 300) return { ok: true, status, error: null };
+    if (status === 410) return { ok: false, status, error: M.gone, gone: true };
+    return {
+      ok: false,
+      status,
+      error: status >= 300 && status < 400 ? M.redirected(status) : M.notAccepted(status),
+      retryAfter: retryAfterMs(response.headers.get('retry-after'), clock()),
+    };
+  }
+
+  /** The endpoint answered 410: the subscription is disabled, its waiting deliveries cancelled, and it is audited. */
+  async function disable(subscription: Subscription) {
+    await db.transaction(async (tx) => {
+      await tx
+        .update(partnerSubscriptions)
+        .set({ status: 'desactivada', disabledReason: M.goneReason, disabledAt: new Date(clock()) })
+        .where(eq(partnerSubscriptions.id, subscription.id));
+      await tx
+        .update(partnerDeliveries)
+        .set({ status: 'cancelada', lockedUntil: null })
+        .where(and(eq(partnerDeliveries.subscriptionId, subscription.id), eq(partnerDeliveries.status, 'pendiente')));
+      const [client] = await rowsOf<{ id: number; name: string }>(
+        tx,
+        sql`SELECT id, name FROM oidc_clients WHERE client_id = ${subscription.clientId}`,
+      );
+      if (client)
+        await recordAudit(tx, systemActor, [
+          {
+            action: 'oidc_client.subscription_disabled',
+            target: { type: 'oidc_client', id: client.id },
+            details: {
+              clientId: subscription.clientId,
+              cliente: client.name,
+              suscripcion: subscription.id,
+              url: subscription.url,
+              motivo: M.goneReason,
+            },
+          },
+        ]);
+    });
+  }
+
+  /** Sends what is due of one claimed subscription, in order; stops at a delivery that waits for its retry. */
+  async function drain(subscription: Subscription, stopped: () => boolean): Promise<number> {
+    let delivered = 0;
+    for (;;) {
+      if (stopped()) return delivered;
+      const batch = await db
+        .select()
+        .from(partnerDeliveries)
+        .where(and(eq(partnerDeliveries.subscriptionId, subscription.id), eq(partnerDeliveries.status, 'pendiente')))
+        .orderBy(asc(partnerDeliveries.seq))
+        .limit(deliveriesPerRead);
+      if (batch.length === 0) return delivered;
+      for (const delivery of batch) {
+        if (stopped() || delivery.nextAttemptAt.getTime() > clock()) return delivered;
+        const attempts = delivery.attempts + 1;
+        const result = await attempt(subscription, delivery);
+        const triedAt = new Date(clock());
+        if (result.ok) {
+          await db
+            .update(partnerDeliveries)
+            .set({
+              status: 'entregado',
+              attempts,
+              deliveredAt: triedAt,
+              lastAttemptAt: triedAt,
+              lastStatusCode: result.status,
+              lastError: null,
+              lockedUntil: null,
+            })
+            .where(eq(partnerDeliveries.id, delivery.id));
+          deps.metrics.partnerDelivery('entregado');
+          delivered++;
+          continue;
+        }
+        const seen = { attempts, lastAttemptAt: triedAt, lastStatusCode: result.status, lastError: result.error };
+        if (result.gone) {
+          await db.update(partnerDeliveries).set(seen).where(eq(partnerDeliveries.id, delivery.id));
+          await disable(subscription);
+          deps.metrics.partnerDelivery('desactivada');
+          deps.log.warn(
+            { subscriptionId: subscription.id },
+            'partner event endpoint answered 410; subscription disabled',
+          );
+          return delivered;
+        }
+        const wait = attempts >= maxAttempts ? undefined : nextRetryDelayMs(attempts, result.retryAfter);
+        if (wait === undefined) {
+          await db
+            .update(partnerDeliveries)
+            .set({ ...seen, status: 'fallido' })
+            .where(eq(partnerDeliveries.id, delivery.id));
+          deps.metrics.partnerDelivery('fallido');
+          continue;
+        }
+        await db
+          .update(partnerDeliveries)
+          .set({ ...seen, nextAttemptAt: new Date(clock() + wait) })
+          .where(eq(partnerDeliveries.id, delivery.id));
+        deps.metrics.partnerDelivery('reintento');
+        deps.log.warn(
+          { subscriptionId: subscription.id, deliveryId: delivery.id, attempts, status: result.status },
+          'partner event delivery failed; will retry',
+        );
+        return delivered;
+      }
+    }
+  }
+
+  /** One round: claims subscriptions with due deliveries and drains each (in parallel across subscriptions). */
+  async function sendDue(stopped: () => boolean): Promise<number> {
+    let delivered = 0;
+    for (;;) {
+      if (stopped()) return delivered;
+      const claimed = await claimSubscriptions(subscriptionsPerRound);
+      if (claimed.length === 0) return delivered;
+      const counts = await Promise.all(
+        claimed.map((subscription) => drain(subscription, stopped).finally(() => release(subscription.id))),
+      );
+      delivered += counts.reduce((sum, one) => sum + one, 0);
+    }
+  }
+
+  return { sendDue, renewClaims, releaseAll: () => Promise.all([...held].map(release)) };
+}

@@ -1,0 +1,143 @@
+// What a partner app receives: the Standard Webhooks message of one event for one client ({type, timestamp, data}),
+// built at fan-out (a profile change with the values it wrote; a plan event with the plan the person has then) with the subject that client knows and only what the client's scopes (and, for a third-party
+// app, the person's consent) allow; and when a failed delivery is tried again.
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { type OidcClientRow, oidcConsents, type PartnerEventType, type User } from '../../db/schema.js';
+import { accountClaims, planClaim } from '../identity-provider/claims.js';
+import { type OidcScope, scopeClaims } from '../identity-provider/scopes.js';
+import { subjectFor } from '../identity-provider/subjects.js';
+
+/**
+ * The Standard Webhooks retry schedule: the first try at once, then these waits after each failure (5 s, 5 min,
+ * 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h). After the tenth failed try the delivery is failed.
+ */
+export const retryDelaysMs = [5_000, 5 * 60_000, 30 * 60_000, 2, 5, 10, 14, 20, 24].map((value, index) =>
+  index < 3 ? value : value * 60 * 60_000,
+);
+export const maxAttempts = retryDelaysMs.length + 1;
+/** A receiver's Retry-After longer than the scheduled wait is honoured, up to a day. */
+const maxRetryAfterMs = 24 * 60 * 60_000;
+
+/** When to try again after `attempts` failed tries (undefined: no more tries), with the receiver's Retry-After. */
+export function nextRetryDelayMs(attempts: number, retryAfterMs?: number): number | undefined {
+  const scheduled = retryDelaysMs[attempts - 1];
+  if (scheduled === undefined) return undefined;
+  if (retryAfterMs === undefined || !(retryAfterMs > scheduled)) return scheduled;
+  return Math.min(retryAfterMs, maxRetryAfterMs);
+}
+
+/** A Retry-After header (seconds or an HTTP date) in milliseconds from `now`, or undefined. */
+export function retryAfterMs(header: string | null, now: number): number | undefined {
+  if (!header) return undefined;
+  if (/^\d{1,9}$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * The subject `client` knows the person by, made as their ID tokens' is (subjects.ts), or undefined for an event
+ * without the person's public id (none is written without one while the account exists).
+ */
+export function subjectForClient(
+  client: Pick<OidcClientRow, 'sujeto' | 'subjectSalt'>,
+  event: Pick<PartnerEventRow, 'userId' | 'publicId'>,
+): string | undefined {
+  const rule = { kind: client.sujeto, salt: client.subjectSalt };
+  if (rule.kind === 'numerico') return subjectFor(rule, { id: event.userId, publicId: '' });
+  return event.publicId ? subjectFor(rule, { id: event.userId, publicId: event.publicId }) : undefined;
+}
+
+export interface PartnerEventRow {
+  id: number;
+  userId: number;
+  publicId: string | null;
+  tipo: PartnerEventType;
+  appId: number | null;
+  clientId: string | null;
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/** The scopes that bound what `client` learns of the person: its own, narrowed by the consent of a third-party app. */
+export async function scopesFor(db: Db, client: OidcClientRow, userId: number): Promise<Set<OidcScope>> {
+  const own = new Set(client.scopes as OidcScope[]);
+  if (client.firstParty) return own;
+  const [consent] = await db
+    .select({ scopes: oidcConsents.scopes })
+    .from(oidcConsents)
+    .where(and(eq(oidcConsents.userId, userId), eq(oidcConsents.clientId, client.clientId)));
+  const allowed = new Set(consent?.scopes ?? ['openid']);
+  return new Set([...own].filter((scope) => allowed.has(scope)));
+}
+
+/** The account's columns a trigger names in `cambios`, as the claims they change. */
+const claimsOfColumn: Record<string, readonly string[]> = {
+  name: ['name', 'given_name'],
+  last_name: ['name', 'family_name'],
+  email: ['email'],
+  phone: ['phone_number'],
+};
+
+/**
+ * The `data` of the message for `client`, or null when the client may not learn of this event at all (a profile
+ * change only in what its scopes do not release; a plan event for a client without the `plan` scope).
+ */
+export async function eventData(
+  db: Db,
+  client: OidcClientRow,
+  event: PartnerEventRow,
+): Promise<Record<string, unknown> | null> {
+  const sub = subjectForClient(client, event);
+  if (sub === undefined) return null;
+  switch (event.tipo) {
+    case 'usuario.eliminado':
+    case 'usuario.suspendido':
+    case 'usuario.reactivado':
+      return { sub };
+    case 'consentimiento.revocado':
+      return { sub, scopes: event.data.scopes_retirados ?? [] };
+    case 'usuario.actualizado': {
+      const scopes = await scopesFor(db, client, event.userId);
+      const released = new Set([...scopes].flatMap((scope) => scopeClaims[scope as keyof typeof scopeClaims] ?? []));
+      const changed = [
+        ...new Set(((event.data.cambios as string[]) ?? []).flatMap((column) => claimsOfColumn[column] ?? [])),
+      ].filter((claim) => released.has(claim));
+      if (changed.length === 0) return null;
+      // The values the change wrote (the trigger keeps them), not whatever the account says by the time of fan-out.
+      const values = (event.data.valores ?? {}) as Record<string, string>;
+      const claims = accountClaims(
+        {
+          id: event.userId,
+          name: values.name ?? '',
+          lastName: values.last_name ?? '',
+          email: values.email ?? '',
+          phone: values.phone ?? '',
+        } as User,
+        sub,
+        undefined,
+      ) as Record<string, unknown>;
+      const data: Record<string, unknown> = { sub, cambios: changed };
+      for (const claim of released) if (claim !== 'sub' && claims[claim] !== undefined) data[claim] = claims[claim];
+      return data;
+    }
+    default: {
+      // plan.*: the person's plan in the client's app now, by the one plan rule (their own or a company seat).
+      if (client.appId === null || client.appId !== event.appId) return null;
+      const scopes = await scopesFor(db, client, event.userId);
+      if (!scopes.has('plan')) return null;
+      const data: Record<string, unknown> = { sub, plan: await planClaim(db, event.userId, client.appId) };
+      if (event.tipo === 'plan.vencido') data.vencio = event.data.vence ?? null;
+      return data;
+    }
+  }
+}
+
+/**
+ * The Standard Webhooks message: `type`, `timestamp` (when it happened) and `data`, plus `seq`, the message's number
+ * in its subscription: in the signed body, so a receiver compares it with the last one it applied without parsing the
+ * webhook-id (which ends in it too).
+ */
+export function message(event: PartnerEventRow, seq: number, data: Record<string, unknown>): Record<string, unknown> {
+  return { type: event.tipo, timestamp: event.createdAt.toISOString(), seq, data };
+}

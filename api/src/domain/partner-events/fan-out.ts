@@ -1,0 +1,129 @@
+// From events to deliveries: each event the triggers wrote becomes one delivery per active subscription that takes
+// its type and whose client may learn of it, with that subscription's next sequence number. One instance fans out at
+// a time (a transaction-scoped advisory lock; another instance skips the round), so sequence numbers follow the
+// events' order and no event is fanned out twice; the events and their deliveries commit together.
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  oidcClientPeople,
+  oidcClients,
+  type OidcClientRow,
+  partnerDeliveries,
+  partnerEvents,
+  partnerSubscriptions,
+} from '../../db/schema.js';
+import { eventData, message, type PartnerEventRow } from './events.js';
+
+/** Key of the advisory lock held by the instance fanning out. */
+export const fanOutLockKey = 0x5041_5254; // 'PART'
+const batchSize = 500;
+
+/** The Standard Webhooks `webhook-id` of an event for a subscription: the same on every try and resend. */
+export const messageIdOf = (subscriptionId: string, seq: number) => `msg_${subscriptionId.replaceAll('-', '')}_${seq}`;
+
+/** Fans out one batch of events; answers how many events were done (0: none waiting, or another instance has it). */
+export async function fanOutBatch(db: Db, now: Date): Promise<{ events: number; deliveries: number }> {
+  return db.transaction(async (tx) => {
+    const [locked] = (
+      (await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${fanOutLockKey}) AS ok`)) as unknown as {
+        rows: { ok: boolean }[];
+      }
+    ).rows;
+    if (!locked?.ok) return { events: 0, deliveries: 0 };
+    const events = (await tx
+      .select({
+        id: partnerEvents.id,
+        userId: partnerEvents.userId,
+        publicId: partnerEvents.publicId,
+        tipo: partnerEvents.tipo,
+        appId: partnerEvents.appId,
+        clientId: partnerEvents.clientId,
+        data: partnerEvents.data,
+        createdAt: partnerEvents.createdAt,
+      })
+      .from(partnerEvents)
+      .where(isNull(partnerEvents.fannedOutAt))
+      .orderBy(asc(partnerEvents.id))
+      .limit(batchSize)) as PartnerEventRow[];
+    if (events.length === 0) return { events: 0, deliveries: 0 };
+
+    const subscriptions = await tx
+      .select()
+      .from(partnerSubscriptions)
+      .where(eq(partnerSubscriptions.status, 'activa'))
+      .orderBy(asc(partnerSubscriptions.createdAt));
+    const clientIds = [...new Set(subscriptions.map((row) => row.clientId))];
+    const clients = new Map<string, OidcClientRow>(
+      clientIds.length === 0
+        ? []
+        : (await tx.select().from(oidcClients).where(inArray(oidcClients.clientId, clientIds))).map((row) => [
+            row.clientId,
+            row,
+          ]),
+    );
+    const userIds = [...new Set(events.map((event) => event.userId))];
+    const known = new Set(
+      clientIds.length === 0
+        ? []
+        : (
+            await tx
+              .select()
+              .from(oidcClientPeople)
+              .where(and(inArray(oidcClientPeople.userId, userIds), inArray(oidcClientPeople.clientId, clientIds)))
+          ).map((row) => `${row.clientId} ${row.userId}`),
+    );
+
+    const nextSeq = new Map(subscriptions.map((row) => [row.id, row.nextSeq]));
+    const rows: (typeof partnerDeliveries.$inferInsert)[] = [];
+    for (const event of events) {
+      const data = new Map<string, Record<string, unknown> | null>();
+      for (const subscription of subscriptions) {
+        if (!subscription.eventos.includes(event.tipo)) continue;
+        const client = clients.get(subscription.clientId);
+        if (!client) continue;
+        // A consent event goes to its client; everything else only to clients that were given a grant for the person.
+        if (event.tipo === 'consentimiento.revocado') {
+          if (event.clientId !== client.clientId) continue;
+        } else if (!known.has(`${client.clientId} ${event.userId}`)) continue;
+        if (!data.has(client.clientId)) data.set(client.clientId, await eventData(tx, client, event));
+        const payload = data.get(client.clientId);
+        if (!payload) continue;
+        const seq = nextSeq.get(subscription.id) as number;
+        nextSeq.set(subscription.id, seq + 1);
+        rows.push({
+          subscriptionId: subscription.id,
+          seq,
+          eventId: event.id,
+          messageId: messageIdOf(subscription.id, seq),
+          tipo: event.tipo,
+          payload: message(event, seq, payload),
+          nextAttemptAt: now,
+          createdAt: now,
+        });
+      }
+    }
+    for (let start = 0; start < rows.length; start += 1_000)
+      await tx
+        .insert(partnerDeliveries)
+        .values(rows.slice(start, start + 1_000))
+        .onConflictDoNothing({ target: [partnerDeliveries.subscriptionId, partnerDeliveries.eventId] });
+    for (const subscription of subscriptions) {
+      const seq = nextSeq.get(subscription.id) as number;
+      if (seq !== subscription.nextSeq)
+        await tx.update(partnerSubscriptions).set({ nextSeq: seq }).where(eq(partnerSubscriptions.id, subscription.id));
+    }
+    await tx
+      .update(partnerEvents)
+      .set({ fannedOutAt: now })
+      .where(
+        inArray(
+          partnerEvents.id,
+          events.map((event) => event.id),
+        ),
+      );
+    // A deleted person is known to no client any more.
+    const deleted = events.filter((event) => event.tipo === 'usuario.eliminado').map((event) => event.userId);
+    if (deleted.length > 0) await tx.delete(oidcClientPeople).where(inArray(oidcClientPeople.userId, deleted));
+    return { events: events.length, deliveries: rows.length };
+  });
+}

@@ -1,0 +1,53 @@
+import fp from 'fastify-plugin';
+import { createPartnerEventsWorker, type PartnerEventsWorker } from '../../domain/partner-events/worker.js';
+import type { SubscriptionDeps } from '../../domain/partner-events/subscriptions.js';
+import { outboundFetch } from '../../lib/outbound/special-use.js';
+import { sealingKey } from '../../lib/sealed.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Events for partner apps (docs/decisions/0085-partner-events.md): the subscriptions' dependencies for the admin
+     * routes, and this instance's fan-out, sender and expiry job.
+     */
+    partnerEvents: { subscriptions: SubscriptionDeps; worker: PartnerEventsWorker };
+  }
+}
+
+/** Migration 0025's triggers notify it when they write an event. */
+const eventsChannel = 'portal_partner_events';
+
+export default fp(
+  async (app) => {
+    const key = sealingKey(app.signingKey.privateKey, 'portal partner subscription secret');
+    // Event endpoints follow the back-channel logouts' rule: private and loopback addresses only where the operator
+    // allowed those (OIDC_BACKCHANNEL_PRIVATE_NETWORK); otherwise each connection is checked where it lands.
+    const privateNetwork = app.config.oidcBackchannelPrivateNetwork;
+    const worker = createPartnerEventsWorker({
+      db: app.db,
+      clock: app.clock,
+      sealingKey: key,
+      fetch: outboundFetch(privateNetwork),
+      timeoutMs: app.config.partnerEventsTimeoutMs,
+      metrics: app.metrics,
+      log: app.log,
+      databaseLost: (error) => app.databaseOutage.lost(error),
+    });
+    const listener = await app.database
+      .listen?.(eventsChannel, { notify: () => worker.wake(), lost: () => {} })
+      .catch((error: unknown) => {
+        app.log.warn({ err: error }, 'could not listen for partner events; polling only');
+        return undefined;
+      });
+    app.addHook('onReady', async () => worker.start());
+    app.addHook('onClose', async () => {
+      await listener?.close().catch(() => {});
+      await worker.close();
+    });
+    app.decorate('partnerEvents', {
+      subscriptions: { db: app.db, sealingKey: key, privateNetwork, now: app.clock },
+      worker,
+    });
+  },
+  { name: 'partner-events', dependencies: ['database', 'tokens', 'metrics', 'counters'] },
+);

@@ -1,0 +1,460 @@
+// Events for partner apps, end to end on the real app: the subscription routes, each event type produced by the real
+// route that changes it (or the operator's statement where no route exists), delivered to a receiver PROCESS that
+// verifies every signature with the Standard Webhooks package; retries on the schedule (the app's clock moved, not
+// the schedule), a hanging receiver, Retry-After, a 410, the last try, secret rotation, and order per subscription.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { and, eq, sql } from 'drizzle-orm';
+import { addMember } from '../src/domain/companies/members.js';
+import { validEndpoint } from '../src/domain/partner-events/subscriptions.js';
+import { announceExpiries } from '../src/domain/partner-events/expiry.js';
+import { auditLog, partnerDeliveries, partnerSubscriptions, users } from '../src/db/schema.js';
+import { manualClock } from './helpers/accounts.js';
+import { adminEmail, adminPassword, createUser, type Backend, forEachBackend, login } from './helpers/app.js';
+import { insertCompany, insertLicence, planOf } from './helpers/company-fixtures.js';
+import { nativeApp, type OidcTestApi, registerClient, startOidcApi, TestBrowser } from './helpers/oidc.js';
+import { type Receiver, type Seen, seqOf, startReceiver } from './helpers/webhook-receiver.js';
+
+const password = 'clave-de-persona-1';
+const allEvents = [
+  'usuario.actualizado',
+  'usuario.suspendido',
+  'usuario.reactivado',
+  'usuario.eliminado',
+  'plan.asignado',
+  'plan.cambiado',
+  'plan.retirado',
+  'plan.vencido',
+  'consentimiento.revocado',
+];
+
+forEachBackend((backend: Backend) => {
+  let api: OidcTestApi;
+  let adminToken: string;
+  const clock = manualClock(Date.now());
+  const receivers: Receiver[] = [];
+
+  const call = (method: string, url: string, token: string | undefined, payload?: unknown) =>
+    api.app.inject({
+      method: method as 'GET',
+      url,
+      ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+    });
+  const subscribe = async (clientId: string, url: string, eventos: string[] = allEvents) => {
+    const answer = await call('POST', `/admin/clientes-oidc/${clientId}/suscripciones`, adminToken, { url, eventos });
+    assert.equal(answer.statusCode, 201, answer.body);
+    return answer.json() as { id: string; secreto: string };
+  };
+  const receiver = async (secrets: string[] = []) => {
+    const started = await startReceiver(secrets);
+    receivers.push(started);
+    return started;
+  };
+  const deliver = () => api.app.partnerEvents.worker.deliverDue();
+  /** A person, and a first-party app (catalogue app 1) they signed in to: the app knows them. */
+  const personSignedInto = async (email: string, clientId: string, scope = 'openid profile email plan') => {
+    const id = await createUser(api.app, { email, password, status: 'active' });
+    const browser = new TestBrowser(api.issuer);
+    browser.portalToken = await login(api.app, email, password);
+    const app = await nativeApp(api.issuer, clientId, 'http://127.0.0.1/callback', scope);
+    const landed = await browser.signInTo(app.authorizationUrl, { allow: true });
+    assert.match(landed, /code=/, landed);
+    return { id, token: browser.portalToken as string };
+  };
+  const firstPartyClient = (
+    nombre: string,
+    appId: number | null = 1,
+    scopes = ['openid', 'profile', 'email', 'plan'],
+  ) =>
+    registerClient(api.app, {
+      nombre,
+      redirectUris: ['http://127.0.0.1/callback'],
+      publico: true,
+      primeraParte: true,
+      appId,
+      scopes,
+    });
+  const types = (seen: Seen[]) => seen.map((one) => one.body.type);
+
+  before(async () => {
+    api = await startOidcApi(
+      backend,
+      { oidcBackchannelPrivateNetwork: true, partnerEventsTimeoutMs: 1_000 },
+      { clock },
+    );
+    adminToken = await login(api.app, adminEmail, adminPassword);
+  });
+  after(async () => {
+    for (const one of receivers) one.stop();
+    await api.close();
+  });
+
+  describe('suscripciones', () => {
+    it('creates a subscription with a whsec_ secret shown once, lists it without secrets, audits, rotates, deletes', async () => {
+      const client = await firstPartyClient('Suscripciones A', null, ['openid', 'profile']);
+      const created = await subscribe(client.clientId, 'https://partner.example/eventos', ['usuario.suspendido']);
+      assert.match(created.secreto, /^whsec_[A-Za-z0-9+/]{43}=$/);
+      const list = await call('GET', `/admin/clientes-oidc/${client.clientId}/suscripciones`, adminToken);
+      assert.equal(list.statusCode, 200);
+      assert.deepEqual(
+        list.json().data.map((one: Record<string, unknown>) => [one.id, one.url, one.eventos, one.estado]),
+        [[created.id, 'https://partner.example/eventos', ['usuario.suspendido'], 'activa']],
+      );
+      assert.doesNotMatch(list.body, /whsec_|sealed|v1\./);
+      const [row] = await api.app.db.select().from(partnerSubscriptions).where(eq(partnerSubscriptions.id, created.id));
+      assert.ok(row && !row.secretSealed.includes(created.secreto.slice(6, 20)), 'the secret is kept sealed');
+      const [audit] = await api.app.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.action, 'oidc_client.subscription_create'));
+      assert.equal(audit?.details.suscripcion, created.id);
+
+      const rotated = await call(
+        'POST',
+        `/admin/clientes-oidc/${client.clientId}/suscripciones/${created.id}/secreto`,
+        adminToken,
+      );
+      assert.equal(rotated.statusCode, 200, rotated.body);
+      assert.match(rotated.json().secreto, /^whsec_/);
+      assert.notEqual(rotated.json().secreto, created.secreto);
+
+      const removed = await call(
+        'DELETE',
+        `/admin/clientes-oidc/${client.clientId}/suscripciones/${created.id}`,
+        adminToken,
+      );
+      assert.equal(removed.statusCode, 204);
+      const again = await call(
+        'DELETE',
+        `/admin/clientes-oidc/${client.clientId}/suscripciones/${created.id}`,
+        adminToken,
+      );
+      assert.equal(again.statusCode, 404);
+      assert.equal(again.json().message, 'Suscripción no encontrada');
+    });
+
+    it('refuses in Spanish a bad address, unknown or no events, an unknown client; only administrators', async () => {
+      const client = await firstPartyClient('Suscripciones B', null, ['openid']);
+      const path = `/admin/clientes-oidc/${client.clientId}/suscripciones`;
+      const cases: [unknown, RegExp][] = [
+        [{ url: 'no es una url', eventos: ['usuario.suspendido'] }, /no es una URL absoluta válida/],
+        [{ url: 'https://ana:clave@partner.example/x', eventos: ['usuario.suspendido'] }, /usuario ni contraseña/],
+        [{ url: 'ftp://partner.example/x', eventos: ['usuario.suspendido'] }, /no es una URL absoluta válida/],
+        [{ url: 'https://partner.example/x#a', eventos: ['usuario.suspendido'] }, /fragmento/],
+        [{ url: 'https://partner.example/x', eventos: [] }, /al menos un evento/],
+        [
+          { url: 'https://partner.example/x', eventos: ['usuario.borrado', 'plan.asignado'] },
+          /desconocidos: usuario\.borrado/,
+        ],
+      ];
+      for (const [payload, message] of cases) {
+        const answer = await call('POST', path, adminToken, payload);
+        assert.equal(answer.statusCode, 400, answer.body);
+        assert.match(answer.json().message, message);
+        assert.equal(answer.json().code, 'INVALID_SUBSCRIPTION');
+      }
+      const unknown = await call('POST', '/admin/clientes-oidc/no-existe/suscripciones', adminToken, {
+        url: 'https://partner.example/x',
+        eventos: ['usuario.suspendido'],
+      });
+      assert.equal(unknown.statusCode, 404);
+      const person = await createUser(api.app, { email: 'no-admin@portal.test', password, status: 'active' });
+      assert.ok(person);
+      const notAdmin = await call('POST', path, await login(api.app, 'no-admin@portal.test', password), {
+        url: 'https://partner.example/x',
+        eventos: ['usuario.suspendido'],
+      });
+      assert.equal(notAdmin.statusCode, 403);
+      const anonymous = await call('GET', path, undefined);
+      assert.equal(anonymous.statusCode, 401);
+    });
+
+    it('keeps event endpoints off private and loopback addresses unless the back-channel rule allows them', () => {
+      for (const url of [
+        'http://partner.example/x',
+        'https://127.0.0.1/x',
+        'https://10.1.2.3/x',
+        'https://[::1]/x',
+        'https://localhost/x',
+        'https://169.254.169.254/latest',
+      ]) {
+        assert.throws(
+          () => validEndpoint(url, false),
+          (error: Error & { statusCode?: number }) => {
+            assert.equal(error.statusCode, 400);
+            assert.match(error.message, /https|privada o local/);
+            return true;
+          },
+          url,
+        );
+      }
+      assert.equal(validEndpoint('https://partner.example/eventos', false), 'https://partner.example/eventos');
+      assert.equal(validEndpoint('http://127.0.0.1:9000/eventos', true), 'http://127.0.0.1:9000/eventos');
+    });
+  });
+
+  describe('cada evento, por la ruta que lo produce, firmado y en orden', () => {
+    it('delivers usuario.*, plan.* and consentimiento.revocado to the clients that may learn of them', async () => {
+      const partner = await firstPartyClient('Control Max (eventos)');
+      const thirdParty = await registerClient(api.app, {
+        nombre: 'Terceros (eventos)',
+        redirectUris: ['http://127.0.0.1/callback'],
+        publico: true,
+        primeraParte: false,
+        scopes: ['openid', 'email'],
+      });
+      const r1 = await receiver();
+      const r2 = await receiver();
+      const s1 = await subscribe(partner.clientId, r1.url);
+      const s2 = await subscribe(thirdParty.clientId, r2.url);
+      await r1.control({ secrets: [s1.secreto] });
+      await r2.control({ secrets: [s2.secreto] });
+      const person = await personSignedInto('eventos@portal.test', partner.clientId);
+      // The same person allows the third-party app their email.
+      const browser = new TestBrowser(api.issuer);
+      browser.portalToken = person.token;
+      const third = await nativeApp(api.issuer, thirdParty.clientId, 'http://127.0.0.1/callback', 'openid email');
+      assert.match(await browser.signInTo(third.authorizationUrl, { allow: true }), /code=/);
+      // Someone the partner app never saw: nothing about them reaches it.
+      const stranger = await createUser(api.app, { email: 'ajeno@portal.test', password, status: 'active' });
+
+      // The person's own profile change; then only the phone (the partner app has no `phone` scope: not told).
+      let answer = await call('PUT', `/auth/editar/${person.id}`, person.token, { name: 'Nueva', lastName: 'Persona' });
+      assert.equal(answer.statusCode, 200, answer.body);
+      answer = await call('PUT', `/auth/editar/${person.id}`, person.token, { phone: '+34 600 111 222' });
+      assert.equal(answer.statusCode, 200, answer.body);
+      await call('PUT', `/auth/editar/${stranger}`, adminToken, { name: 'Otro' });
+      // An administrator suspends and reactivates.
+      for (const status of ['suspended', 'active']) {
+        answer = await call('PUT', `/auth/editar/${person.id}`, adminToken, { status });
+        assert.equal(answer.statusCode, 200, answer.body);
+      }
+      // Suspension ended the person's sessions: they sign in again.
+      person.token = await login(api.app, 'eventos@portal.test', password);
+      // An administrator gives PRO in app 1, then changes its expiry.
+      const pro = await planOf(api.app, 1);
+      for (const days of [30, 60]) {
+        answer = await call('POST', '/plan-usuario/cambiar-plan-app', adminToken, {
+          idUsuario: person.id,
+          idApp: 1,
+          idPlan: pro,
+          fechaVencimiento: new Date(Date.now() + days * 86_400_000).toISOString(),
+        });
+        assert.equal(answer.statusCode, 200, answer.body);
+      }
+      // A company seat of app 1 given and taken back.
+      const company = await insertCompany(api.app, 'Eventos SA');
+      await insertLicence(api.app, company, 1, 3);
+      await addMember(api.app.db, company, person.id, 'miembro', 'active');
+      answer = await call('POST', `/empresas/${company}/puestos`, adminToken, { idUsuario: person.id, idApp: 1 });
+      assert.equal(answer.statusCode < 300, true, answer.body);
+      answer = await call('DELETE', `/empresas/${company}/puestos/${person.id}/1`, adminToken);
+      assert.equal(answer.statusCode < 300, true, answer.body);
+      // The person takes back the third-party app's access in /perfil.
+      answer = await call('DELETE', `/auth/aplicaciones/${thirdParty.clientId}`, person.token);
+      assert.equal(answer.statusCode < 300, true, answer.body);
+      // The plan's expiry passes: the expiry job announces it once, however often it runs.
+      await api.app.db.execute(
+        sql`UPDATE user_plans SET fecha_vencimiento = ${new Date(clock() - 60_000)} WHERE user_id = ${person.id}`,
+      );
+      assert.equal(await announceExpiries(api.app.db, new Date(clock())), 1);
+      assert.equal(await announceExpiries(api.app.db, new Date(clock())), 0);
+      // The operator deletes the account (no route deletes one).
+      await api.app.db.delete(users).where(eq(users.id, person.id));
+      await deliver();
+
+      const got = await r1.accepted();
+      assert.deepEqual(types(got), [
+        'usuario.actualizado',
+        'usuario.suspendido',
+        'usuario.reactivado',
+        'plan.asignado',
+        'plan.cambiado',
+        'plan.asignado',
+        'plan.retirado',
+        'plan.cambiado',
+        'plan.vencido',
+        'usuario.eliminado',
+      ]);
+      assert.deepEqual(
+        got.map(seqOf),
+        got.map((_one, index) => index + 1),
+        'sequence numbers 1, 2, 3… in order',
+      );
+      for (const one of got) assert.equal(one.body.data.sub, String(person.id));
+      const updated = got[0]?.body.data as Record<string, unknown>;
+      assert.deepEqual(updated.cambios, ['name', 'given_name', 'family_name']);
+      assert.equal(updated.given_name, 'Nueva');
+      assert.equal(updated.email, 'eventos@portal.test');
+      assert.equal(updated.phone_number, undefined, 'no phone without the phone scope');
+      assert.equal((got[3]?.body.data.plan as { nombre?: string } | undefined)?.nombre, 'PRO');
+      assert.equal(got[8]?.body.data.vencio !== undefined, true);
+      assert.deepEqual(got[9]?.body.data, { sub: String(person.id) });
+      // The third-party app: its consent taken back (nothing about plans: no app, no `plan` scope).
+      const thirdGot = await r2.accepted();
+      // It knows the person too: told of the suspension (the subject only), never of their name (no `profile`).
+      assert.deepEqual(types(thirdGot), ['usuario.suspendido', 'usuario.reactivado', 'consentimiento.revocado']);
+      assert.deepEqual(thirdGot[2]?.body.data, { sub: String(person.id), scopes: ['openid', 'email'] });
+      for (const one of [...(await r1.seen()), ...(await r2.seen())]) assert.equal(one.verified, true);
+    });
+  });
+
+  describe('reintentos', () => {
+    let partner: { clientId: string };
+    let r: Receiver;
+    let subscription: { id: string; secreto: string };
+    let person: { id: number; token: string };
+    let n = 0;
+    const change = async () => {
+      n++;
+      const answer = await call('PUT', `/auth/editar/${person.id}`, person.token, { name: `Nombre ${n}` });
+      assert.equal(answer.statusCode, 200, answer.body);
+    };
+    const rows = () =>
+      api.app.db
+        .select()
+        .from(partnerDeliveries)
+        .where(eq(partnerDeliveries.subscriptionId, subscription.id))
+        .orderBy(partnerDeliveries.seq);
+
+    before(async () => {
+      partner = await firstPartyClient('Reintentos', 2);
+      r = await receiver();
+      subscription = await subscribe(partner.clientId, r.url, ['usuario.actualizado']);
+      await r.control({ secrets: [subscription.secreto] });
+      person = await personSignedInto('reintentos@portal.test', partner.clientId, 'openid profile');
+    });
+
+    it('retries a 500 after 5 s and holds later events behind it; then both in order', async () => {
+      await r.control({ plan: [500] });
+      await change();
+      await change();
+      await deliver();
+      let [first, second] = await rows();
+      assert.equal(first?.attempts, 1);
+      assert.equal(first?.lastStatusCode, 500);
+      assert.equal(first?.lastError, 'El receptor respondió 500');
+      assert.equal(first?.nextAttemptAt.getTime(), clock() + 5_000);
+      assert.equal(second?.attempts, 0, 'the next one waits behind the retried one');
+      clock.advance(4_000);
+      await deliver();
+      assert.equal((await rows())[0]?.attempts, 1, 'not before its time');
+      clock.advance(1_000);
+      await deliver();
+      [first, second] = await rows();
+      assert.equal(first?.status, 'entregado');
+      assert.equal(second?.status, 'entregado');
+      const accepted = await r.accepted();
+      assert.deepEqual(accepted.map(seqOf), [1, 2]);
+      assert.equal(accepted[0]?.id, (await r.seen())[0]?.id, 'the same webhook-id on the retry');
+    });
+
+    it('gives up on a hanging receiver at the timeout and retries it', async () => {
+      await r.control({ plan: ['hang'] });
+      await change();
+      const started = performance.now();
+      await deliver();
+      assert.ok(performance.now() - started < 5_000, 'the hang held the sender past its timeout');
+      const last = (await rows()).at(-1);
+      assert.equal(last?.status, 'pendiente');
+      assert.match(last?.lastError ?? '', /no respondió a tiempo/);
+      clock.advance(5_000);
+      await deliver();
+      assert.equal((await rows()).at(-1)?.status, 'entregado');
+    });
+
+    it('honours Retry-After, and fails a delivery after its tenth try; the queue moves on', async () => {
+      await r.control({ plan: [503], retryAfter: '120' });
+      await change();
+      await deliver();
+      assert.equal((await rows()).at(-1)?.nextAttemptAt.getTime(), clock() + 120_000);
+      await r.control({ fallback: 500, retryAfter: undefined });
+      await change();
+      const waits = [120_000, 5 * 60_000, 30 * 60_000, 2, 5, 10, 14, 20, 24].map((value, index) =>
+        index < 3 ? value : value * 3_600_000,
+      );
+      for (const wait of waits) {
+        clock.advance(wait);
+        await deliver();
+      }
+      const [failed, next] = (await rows()).slice(-2);
+      assert.equal(failed?.status, 'fallido');
+      assert.equal(failed?.attempts, 10);
+      assert.equal(next?.status, 'pendiente', 'the next one is tried once the failed one is done');
+      assert.ok((next?.attempts ?? 0) >= 1);
+      await r.control({ fallback: 200 });
+      clock.advance(24 * 3_600_000);
+      await deliver();
+      assert.equal((await rows()).at(-1)?.status, 'entregado');
+      const scrape = await api.app.metrics.scrape();
+      assert.match(scrape, /portal_partner_event_deliveries_total\{outcome="fallido"\} 1/);
+      assert.match(scrape, /portal_partner_event_deliveries_total\{outcome="reintento"\} \d+/);
+      assert.match(scrape, /portal_partner_event_outbox_oldest_age_seconds 0/);
+    });
+
+    it('signs with both secrets during a rotation overlap, then with the new one only', async () => {
+      const rotated = (
+        await call(
+          'POST',
+          `/admin/clientes-oidc/${partner.clientId}/suscripciones/${subscription.id}/secreto`,
+          adminToken,
+        )
+      ).json() as { secreto: string };
+      await r.control({ secrets: [subscription.secreto] });
+      await change();
+      await deliver();
+      await r.control({ secrets: [rotated.secreto] });
+      await change();
+      await deliver();
+      assert.equal((await rows()).filter((row) => row.status === 'pendiente').length, 0);
+      clock.advance(24 * 3_600_000 + 1_000);
+      await r.control({ secrets: [subscription.secreto] });
+      await change();
+      await deliver();
+      const last = (await r.seen()).at(-1);
+      assert.equal(last?.verified, false, 'the old secret no longer signs after the overlap');
+      assert.equal(last?.status, 401);
+      await r.control({ secrets: [rotated.secreto] });
+      clock.advance(5_000);
+      await deliver();
+      assert.equal((await rows()).at(-1)?.status, 'entregado');
+    });
+
+    it('disables the subscription on a 410 and cancels what waits; nothing more is sent', async () => {
+      const before = (await rows()).length;
+      await r.control({ plan: [410] });
+      await change();
+      await change();
+      await deliver();
+      const [row] = await api.app.db
+        .select()
+        .from(partnerSubscriptions)
+        .where(eq(partnerSubscriptions.id, subscription.id));
+      assert.equal(row?.status, 'desactivada');
+      // Stored as the panel and the resend refusal show it: a Spanish sentence, no HTTP reason phrase.
+      assert.equal(row?.disabledReason, 'El receptor respondió 410: ya no acepta eventos');
+      // The 410'd delivery and whatever was queued behind it; an event after the 410 is not even queued.
+      const after410 = (await rows()).slice(before);
+      assert.ok(after410.length >= 1);
+      assert.deepEqual(new Set(after410.map((one) => one.status)), new Set(['cancelada']));
+      assert.equal(after410[0]?.lastStatusCode, 410);
+      const seenBefore = (await r.seen()).length;
+      await change();
+      clock.advance(60_000);
+      await deliver();
+      assert.equal((await r.seen()).length, seenBefore);
+      const [audit] = await api.app.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, 'oidc_client.subscription_disabled')));
+      assert.equal(audit?.details.suscripcion, subscription.id);
+      assert.equal(audit?.details.motivo, 'El receptor respondió 410: ya no acepta eventos');
+      const listed = await call('GET', `/admin/clientes-oidc/${partner.clientId}/suscripciones`, adminToken);
+      assert.deepEqual(
+        [listed.json().data[0].estado, listed.json().data[0].motivoDesactivacion],
+        ['desactivada', 'El receptor respondió 410: ya no acepta eventos'],
+      );
+    });
+  });
+});
