@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { API_URL, HOST_URL } from '../support/env';
 import { person, type Person, registerActive, seriousViolations, signInThroughForm } from '../support/auth';
+import { signInAsAdmin } from '../support/session';
 import { adminToken, expect, SERVER_APP_LAUNCH_URI, SPA_NAME, test, THIRD_PARTY_NAME } from '../support/oidc';
 import { serverAppUris } from '../support/relying-parties/server-app';
 import type { ServerApp } from '../support/relying-parties/server-app';
@@ -379,4 +380,37 @@ test('the consent screen and the error page at phone and desktop sizes: screensh
     await page.screenshot({ path: `${SHOTS}/autorizar-error-${width}x${height}.png`, fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
   }
+});
+
+test("the admin's client form at phone and desktop sizes: a public client for devices only saved without a return address", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  mkdirSync(SHOTS, { recursive: true });
+  await signInAsAdmin(page, request);
+  const name = `Quiosco E2E ${Date.now().toString(36)}`;
+  await page.goto('/admin/apps');
+  await page.getByRole('button', { name: 'Nuevo cliente' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Nuevo cliente' });
+  await dialog.getByLabel('Nombre', { exact: true }).fill(name);
+  await dialog.getByRole('combobox', { name: 'Tipo' }).selectOption('Público');
+  await dialog.getByRole('checkbox', { name: 'Inicio de sesión en dispositivos' }).check();
+  await expect(dialog.getByText('muestra un código que la persona confirma en /dispositivo.')).toBeVisible();
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await expect(dialog.getByRole('group', { name: 'Identificador de la persona' })).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/cliente-oidc-form-${width}x${height}.png`, fullPage: true });
+    await dialog.getByRole('checkbox', { name: 'Inicio de sesión en dispositivos' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/cliente-oidc-dispositivos-${width}x${height}.png` });
+    expect(await seriousViolations(page)).toEqual([]);
+  }
+  await dialog.getByRole('button', { name: 'Guardar' }).click();
+  await expect(page.getByText('Cliente creado')).toBeVisible();
+  const saved = page.getByTestId('cliente-oidc').filter({ has: page.getByRole('heading', { name }) });
+  await expect(saved.getByText('Inicio de sesión en dispositivos')).toBeVisible();
+  await expect(saved.getByText(/^Público · Tercera parte/)).toBeVisible();
 });
