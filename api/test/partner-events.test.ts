@@ -12,7 +12,7 @@ import { auditLog, partnerDeliveries, partnerSubscriptions, users } from '../src
 import { manualClock } from './helpers/accounts.js';
 import { adminEmail, adminPassword, createUser, type Backend, forEachBackend, login } from './helpers/app.js';
 import { insertCompany, insertLicence, planOf } from './helpers/company-fixtures.js';
-import { nativeApp, type OidcTestApi, registerClient, startOidcApi, TestBrowser } from './helpers/oidc.js';
+import { nativeApp, type OidcTestApi, publicIdOf, registerClient, startOidcApi, TestBrowser } from './helpers/oidc.js';
 import { type Receiver, type Seen, seqOf, startReceiver } from './helpers/webhook-receiver.js';
 
 const password = 'clave-de-persona-1';
@@ -260,6 +260,9 @@ forEachBackend((backend: Backend) => {
       );
       assert.equal(await announceExpiries(api.app.db, new Date(clock())), 1);
       assert.equal(await announceExpiries(api.app.db, new Date(clock())), 0);
+      // Both apps are new clients: they know the person by the account's public id (docs/decisions/0083-subjects.md),
+      // named in the account's deletion too.
+      const sub = await publicIdOf(api.app, person.id);
       // The operator deletes the account (no route deletes one).
       await api.app.db.delete(users).where(eq(users.id, person.id));
       await deliver();
@@ -282,7 +285,7 @@ forEachBackend((backend: Backend) => {
         got.map((_one, index) => index + 1),
         'sequence numbers 1, 2, 3… in order',
       );
-      for (const one of got) assert.equal(one.body.data.sub, String(person.id));
+      for (const one of got) assert.equal(one.body.data.sub, sub);
       const updated = got[0]?.body.data as Record<string, unknown>;
       assert.deepEqual(updated.cambios, ['name', 'given_name', 'family_name']);
       assert.equal(updated.given_name, 'Nueva');
@@ -290,12 +293,12 @@ forEachBackend((backend: Backend) => {
       assert.equal(updated.phone_number, undefined, 'no phone without the phone scope');
       assert.equal((got[3]?.body.data.plan as { nombre?: string } | undefined)?.nombre, 'PRO');
       assert.equal(got[8]?.body.data.vencio !== undefined, true);
-      assert.deepEqual(got[9]?.body.data, { sub: String(person.id) });
+      assert.deepEqual(got[9]?.body.data, { sub });
       // The third-party app: its consent taken back (nothing about plans: no app, no `plan` scope).
       const thirdGot = await r2.accepted();
       // It knows the person too: told of the suspension (the subject only), never of their name (no `profile`).
       assert.deepEqual(types(thirdGot), ['usuario.suspendido', 'usuario.reactivado', 'consentimiento.revocado']);
-      assert.deepEqual(thirdGot[2]?.body.data, { sub: String(person.id), scopes: ['openid', 'email'] });
+      assert.deepEqual(thirdGot[2]?.body.data, { sub, scopes: ['openid', 'email'] });
       for (const one of [...(await r1.seen()), ...(await r2.seen())]) assert.equal(one.verified, true);
     });
   });

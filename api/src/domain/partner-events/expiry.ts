@@ -25,10 +25,10 @@ export async function announceExpiries(db: Db, now: Date): Promise<number> {
               AND p.expiry_announced IS DISTINCT FROM p.fecha_vencimiento
             RETURNING p.user_id, p.app_id, p.plan_id, p.fecha_vencimiento),
           written AS (
-            INSERT INTO partner_events (user_id, tipo, app_id, data)
-            SELECT user_id, 'plan.vencido', app_id,
-                   jsonb_build_object('origen', 'propio', 'plan_id', plan_id, 'vence', fecha_vencimiento)
-            FROM due WHERE ${anySubscriber}
+            INSERT INTO partner_events (user_id, public_id, tipo, app_id, data)
+            SELECT d.user_id, u.public_id, 'plan.vencido', d.app_id,
+                   jsonb_build_object('origen', 'propio', 'plan_id', d.plan_id, 'vence', d.fecha_vencimiento)
+            FROM due d JOIN users u ON u.id = d.user_id WHERE ${anySubscriber}
             RETURNING 1)
           SELECT (SELECT count(*) FROM due)::int AS n`,
     );
@@ -42,11 +42,12 @@ export async function announceExpiries(db: Db, now: Date): Promise<number> {
               AND l.expiry_announced IS DISTINCT FROM l.expires_at
             RETURNING l.company_id, l.app_id, l.plan_id, l.expires_at),
           written AS (
-            INSERT INTO partner_events (user_id, tipo, app_id, data)
-            SELECT s.user_id, 'plan.vencido', d.app_id,
+            INSERT INTO partner_events (user_id, public_id, tipo, app_id, data)
+            SELECT s.user_id, u.public_id, 'plan.vencido', d.app_id,
                    jsonb_build_object('origen', 'empresa', 'empresa_id', d.company_id, 'plan_id', d.plan_id,
                                       'vence', d.expires_at)
             FROM due d JOIN company_seats s ON s.company_id = d.company_id AND s.app_id = d.app_id
+            JOIN users u ON u.id = s.user_id
             WHERE ${anySubscriber}
             RETURNING 1)
           SELECT (SELECT count(*) FROM due)::int AS n`,
