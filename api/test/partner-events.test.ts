@@ -8,7 +8,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { addMember } from '../src/domain/companies/members.js';
 import { validEndpoint } from '../src/domain/partner-events/subscriptions.js';
 import { announceExpiries } from '../src/domain/partner-events/expiry.js';
-import { auditLog, partnerDeliveries, partnerSubscriptions, users } from '../src/db/schema.js';
+import { auditLog, partnerDeliveries, partnerEventTypes, partnerSubscriptions, users } from '../src/db/schema.js';
 import { manualClock } from './helpers/accounts.js';
 import { adminEmail, adminPassword, createUser, type Backend, forEachBackend, login } from './helpers/app.js';
 import { insertCompany, insertLicence, planOf } from './helpers/company-fixtures.js';
@@ -16,17 +16,7 @@ import { nativeApp, type OidcTestApi, publicIdOf, registerClient, startOidcApi, 
 import { type Receiver, type Seen, seqOf, startReceiver } from './helpers/webhook-receiver.js';
 
 const password = 'clave-de-persona-1';
-const allEvents = [
-  'usuario.actualizado',
-  'usuario.suspendido',
-  'usuario.reactivado',
-  'usuario.eliminado',
-  'plan.asignado',
-  'plan.cambiado',
-  'plan.retirado',
-  'plan.vencido',
-  'consentimiento.revocado',
-];
+const allEvents = [...partnerEventTypes];
 
 forEachBackend((backend: Backend) => {
   let api: OidcTestApi;

@@ -6,9 +6,8 @@ import { and, count, inArray, isNotNull, isNull, lt, min, sql } from 'drizzle-or
 import type { Db } from '../../db/client.js';
 import { partnerDeliveries, partnerEvents } from '../../db/schema.js';
 import { isDatabaseUnavailable } from '../../lib/errors.js';
-import type { Clock } from '../clock.js';
 import { serialRounds } from '../serial-rounds.js';
-import { createSender, type PartnerDeliveryMetrics } from './deliveries.js';
+import { createSender, type SenderDeps } from './deliveries.js';
 import { announceExpiries } from './expiry.js';
 import { fanOutBatch } from './fan-out.js';
 
@@ -21,14 +20,9 @@ const cleanupEveryMs = 60 * 60_000;
 const keptEventsMs = 7 * 24 * 60 * 60_000;
 const keptDeliveriesMs = 30 * 24 * 60 * 60_000;
 
-export interface PartnerEventsDeps {
-  db: Db;
-  clock: Clock;
-  sealingKey: Buffer;
-  fetch: (url: string, options?: RequestInit) => Promise<Response>;
-  timeoutMs: number;
-  metrics: PartnerDeliveryMetrics;
-  log: { warn(details: object, message: string): void; error(details: object, message: string): void };
+/** The sender's needs, and what the worker adds: errors logged, and the database's loss reported. */
+export interface PartnerEventsDeps extends SenderDeps {
+  log: SenderDeps['log'] & { error(details: object, message: string): void };
   databaseLost(error: unknown): void;
 }
 

@@ -1,28 +1,7 @@
 import { useId } from 'react';
-import styled from 'styled-components';
-import { Alert, Button, type InteractionDetails, theme } from '@portal/shared';
+import { Alert, Button, type InteractionDetails } from '@portal/shared';
+import { ConsentActions, ConsentText, PermissionList } from '../../components/ConsentParts';
 import { AuthLayout } from '../../components/AuthLayout';
-
-const Text = styled.p`
-  margin: 0;
-  color: ${theme.color.muted};
-  strong { color: ${theme.color.text}; overflow-wrap: anywhere; }
-`;
-
-const Permissions = styled.ul`
-  margin: 0;
-  padding: 12px 14px 12px 34px;
-  border: 1px solid ${theme.color.border};
-  border-radius: ${theme.radius};
-  li + li { margin-top: 6px; }
-`;
-
-const Actions = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  gap: 12px;
-  > * { flex: 1 1 140px; }
-`;
 
 export interface ConsentScreenProps {
   details: InteractionDetails;
@@ -43,15 +22,15 @@ export function ConsentScreen({ details, email, busy, error, onAllow, onCancel }
   const listId = useId();
   return (
     <AuthLayout title={`${app} quiere acceder a tu cuenta`} focusTitle>
-      <Text>
+      <ConsentText>
         Has iniciado sesión como <strong>{email}</strong>
-      </Text>
-      <Text id={listId}>{app} podrá:</Text>
-      <Permissions aria-labelledby={listId}>
+      </ConsentText>
+      <ConsentText id={listId}>{app} podrá:</ConsentText>
+      <PermissionList aria-labelledby={listId}>
         {details.permisos.map((permiso) => (
           <li key={permiso.scope}>{permiso.descripcion}</li>
         ))}
-      </Permissions>
+      </PermissionList>
       {!details.cliente.primeraParte && (
         <Alert tone="info">
           {app} es una aplicación de terceros: no pertenece al portal. Permite el acceso solo si confías en ella. Podrás
@@ -59,14 +38,14 @@ export function ConsentScreen({ details, email, busy, error, onAllow, onCancel }
         </Alert>
       )}
       {error && <Alert tone="error">{error}</Alert>}
-      <Actions>
+      <ConsentActions>
         <Button disabled={busy !== null} onClick={onAllow}>
           {busy === 'allow' ? 'Conectando...' : 'Permitir'}
         </Button>
         <Button $variant="secondary" disabled={busy !== null} onClick={onCancel}>
           {busy === 'cancel' ? 'Cancelando...' : 'Cancelar'}
         </Button>
-      </Actions>
+      </ConsentActions>
     </AuthLayout>
   );
 }

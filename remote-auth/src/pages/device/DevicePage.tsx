@@ -2,16 +2,11 @@ import { type FormEvent, useId } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { Alert, Button, type DeviceRequest, Spinner, TEXT, TextField, theme, useSession } from '@portal/shared';
+import { ConsentActions, ConsentText, PermissionList } from '../../components/ConsentParts';
 import { AuthLayout, Form } from '../../components/AuthLayout';
 import { useDevice } from './useDevice';
 
 export const DEVICE_TITLE = 'Iniciar sesión en un dispositivo';
-
-const Text = styled.p`
-  margin: 0;
-  color: ${theme.color.muted};
-  strong { color: ${theme.color.text}; overflow-wrap: anywhere; }
-`;
 
 const Code = styled.p`
   margin: 0;
@@ -32,21 +27,6 @@ const Facts = styled.dl`
   gap: 4px 12px;
   dt { color: ${theme.color.muted}; }
   dd { margin: 0; overflow-wrap: anywhere; }
-`;
-
-const Permissions = styled.ul`
-  margin: 0;
-  padding: 12px 14px 12px 34px;
-  border: 1px solid ${theme.color.border};
-  border-radius: ${theme.radius};
-  li + li { margin-top: 6px; }
-`;
-
-const Actions = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  gap: 12px;
-  > * { flex: 1 1 140px; }
 `;
 
 const CodeInput = styled(TextField)`
@@ -78,10 +58,10 @@ function ConfirmScreen({
   const listId = useId();
   return (
     <AuthLayout title={`${app} quiere acceder a tu cuenta desde un dispositivo`} focusTitle>
-      <Text>
+      <ConsentText>
         Has iniciado sesión como <strong>{email}</strong>
-      </Text>
-      <Text>Comprueba que el dispositivo muestra este código:</Text>
+      </ConsentText>
+      <ConsentText>Comprueba que el dispositivo muestra este código:</ConsentText>
       <Code>{request.codigo}</Code>
       <Facts>
         <dt>Dirección del dispositivo</dt>
@@ -89,25 +69,25 @@ function ConfirmScreen({
         <dt>Pidió el código</dt>
         <dd>{when.format(new Date(request.dispositivo.iniciadoEn))}</dd>
       </Facts>
-      <Text id={listId}>{app} podrá:</Text>
-      <Permissions aria-labelledby={listId}>
+      <ConsentText id={listId}>{app} podrá:</ConsentText>
+      <PermissionList aria-labelledby={listId}>
         {request.permisos.map((permiso) => (
           <li key={permiso.scope}>{permiso.descripcion}</li>
         ))}
-      </Permissions>
+      </PermissionList>
       <Alert tone="info">
         Permite el acceso solo si tú empezaste este inicio de sesión en un dispositivo que tienes delante y muestra este
         mismo código. Si alguien te pasó el enlace o el código, pulsa Rechazar.
       </Alert>
       {error && <Alert tone="error">{error}</Alert>}
-      <Actions>
+      <ConsentActions>
         <Button disabled={busy !== null} onClick={onAllow}>
           {busy === 'allow' ? 'Permitiendo...' : 'Permitir'}
         </Button>
         <Button $variant="secondary" disabled={busy !== null} onClick={onRefuse}>
           {busy === 'refuse' ? 'Rechazando...' : 'Rechazar'}
         </Button>
-      </Actions>
+      </ConsentActions>
     </AuthLayout>
   );
 }
@@ -142,16 +122,16 @@ export default function DevicePage() {
     case 'done':
       return state.allowed ? (
         <AuthLayout title="Listo: vuelve al dispositivo" focusTitle>
-          <Text>
+          <ConsentText>
             <strong>{state.app}</strong> ya puede usar tu cuenta en el dispositivo. Puedes cerrar esta página.
-          </Text>
+          </ConsentText>
         </AuthLayout>
       ) : (
         <AuthLayout title="Acceso rechazado" focusTitle>
-          <Text>
+          <ConsentText>
             El dispositivo no tendrá acceso a tu cuenta. Si quieres iniciar sesión en él, pide un código nuevo en su
             pantalla.
-          </Text>
+          </ConsentText>
           <Button $variant="secondary" onClick={another}>
             Introducir otro código
           </Button>
