@@ -59,7 +59,7 @@ const reachesScim = (url: string) => new URL(url, 'http://api.test').pathname.st
  * RFCs, not by the OpenAPI document. They get the same hostile requests, and must refuse them the same way.
  */
 const oidcProviderRoute = (route: RouteKey) =>
-  /^\/(\.well-known\/(openid-configuration|oauth-authorization-server)|oidc\/(auth|token|me|session)\b)/.test(
+  /^\/(\.well-known\/(openid-configuration|oauth-authorization-server)|oidc\/(auth|token|me|session|device)\b)/.test(
     route.url,
   );
 
