@@ -11,6 +11,7 @@ import {
   verifiedLogoutClaims,
   type LogoutReceiver,
   portalUrl,
+  publicIdOf,
   registerClient,
   serverApp,
   startLogoutReceiver,
@@ -110,7 +111,7 @@ if (backends.includes('postgres'))
       const claims = await verifiedLogoutClaims(logoutToken, issuer);
       assert.equal(claims.iss, issuer);
       assert.equal(claims.aud, client.clientId);
-      assert.equal(claims.sub, String(person.id));
+      assert.equal(claims.sub, await publicIdOf(pair.a, person.id));
       assert.equal(claims.sid, sid);
       assert.deepEqual(claims.events, { 'http://schemas.openid.net/event/backchannel-logout': {} });
       await assert.rejects(rp.client.refreshToken(tokens), /invalid_grant|grant/i, 'the refresh token is refused');
