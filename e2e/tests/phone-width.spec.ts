@@ -61,6 +61,8 @@ const VISITS: Visit[] = [
     as: 'guest',
     heading: 'Invitación a una empresa',
   },
+  // A device's code is typed here by a signed-in person (a signed-out one signs in first).
+  { route: '/dispositivo', url: '/dispositivo', as: 'user', heading: 'Iniciar sesión en un dispositivo' },
   { route: '/logout', url: '/logout', as: 'user', heading: '¿Cerrar sesión?' },
   { route: '/', url: '/', as: 'user', heading: /^¡Hola, / },
   { route: '/apps', url: '/apps', as: 'user', heading: /^¡Hola, / },
