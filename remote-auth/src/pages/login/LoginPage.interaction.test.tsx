@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { leaveTo, storePendingInteraction, useSession } from '@portal/shared';
+import { leaveTo, storePendingInteraction, useSession, whenApiIdle } from '@portal/shared';
 import { fakeToken } from '@portal/shared/testing/fake-api';
 import { renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
 import LoginPage from './LoginPage';
@@ -33,6 +33,8 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  // The sign-in page's background questions (a company's access for the typed address) end before the fake API.
+  await whenApiIdle();
   await api.close();
   jest.restoreAllMocks();
   jest.mocked(leaveTo).mockReset();

@@ -5,6 +5,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { browserSupportsWebAuthn, startAuthentication } from '@simplewebauthn/browser';
 import { renderAt, useFakeApi, type FakeApi } from '../../testing/render';
+import { whenApiIdle } from '@portal/shared';
 import LoginPage from './LoginPage';
 
 jest.mock('@simplewebauthn/browser', () => ({
@@ -40,6 +41,8 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
+  // The sign-in page's background questions (a company's access for the typed address) end before the fake API.
+  await whenApiIdle();
   await api.close();
   jest.restoreAllMocks();
 });

@@ -8,6 +8,7 @@ import {
   registrationIdFor,
   SIGN_IN_SECRET_KEY,
   useSession,
+  whenApiIdle,
 } from '@portal/shared';
 import { fakeToken } from '@portal/shared/testing/fake-api';
 import { securityStatus } from '@portal/shared/testing/fixtures';
@@ -75,6 +76,8 @@ beforeEach(async () => {
 
 afterEach(async () => {
   providers = { google: true, apple: true };
+  // The sign-in page's background questions (a company's access for the typed address) end before the fake API.
+  await whenApiIdle();
   await api.close();
   jest.useRealTimers();
   jest.restoreAllMocks();

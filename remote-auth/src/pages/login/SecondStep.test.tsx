@@ -9,7 +9,7 @@ import {
   startAuthentication,
   WebAuthnAbortService,
 } from '@simplewebauthn/browser';
-import { leaveTo, storePendingInteraction, useSession } from '@portal/shared';
+import { leaveTo, storePendingInteraction, useSession, whenApiIdle } from '@portal/shared';
 import { fakeToken } from '@portal/shared/testing/fake-api';
 import { bodyOf, renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
 import LoginPage from './LoginPage';
@@ -87,6 +87,8 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
+  // The sign-in page's background questions (a company's access for the typed address) end before the fake API.
+  await whenApiIdle();
   await api.close();
   jest.restoreAllMocks();
   (leaveTo as jest.Mock).mockReset();
