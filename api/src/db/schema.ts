@@ -17,6 +17,7 @@ import {
   unique,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { PartnerEventType } from '@portal/contracts/partner-events/event-types';
 
 // Mirrors migrations/*.sql, which are the source of truth for the database; this file gives queries their types.
 
@@ -720,19 +721,14 @@ export const companyScimRequests = pgTable('company_scim_requests', {
   createdAt: createdAt(),
 });
 
-/** Migration 0025: the event types partner apps subscribe to (docs/decisions/0085-partner-events.md). */
-export const partnerEventTypes = [
-  'usuario.actualizado',
-  'usuario.suspendido',
-  'usuario.reactivado',
-  'usuario.eliminado',
-  'plan.asignado',
-  'plan.cambiado',
-  'plan.retirado',
-  'plan.vencido',
-  'consentimiento.revocado',
-] as const;
-export type PartnerEventType = (typeof partnerEventTypes)[number];
+/**
+ * Migration 0025: the event types partner apps subscribe to (docs/decisions/0085-partner-events.md), the list the
+ * admin panel offers too: it lives in @portal/contracts, named here as the rest of the schema's lists.
+ */
+export {
+  PARTNER_EVENT_TYPES as partnerEventTypes,
+  type PartnerEventType,
+} from '@portal/contracts/partner-events/event-types';
 export const partnerSubscriptionStatuses = ['activa', 'desactivada'] as const;
 export type PartnerSubscriptionStatus = (typeof partnerSubscriptionStatuses)[number];
 export const partnerDeliveryStatuses = ['pendiente', 'entregado', 'fallido', 'cancelada'] as const;

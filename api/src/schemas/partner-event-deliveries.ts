@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { partnerEventTypes } from '../db/schema.js';
+import { PARTNER_EVENT_TYPES } from '@portal/contracts/partner-events/event-types';
 import { LiteralUnion, Nullable } from './common.js';
 import { SubscriptionParams } from './partner-subscriptions.js';
 
@@ -29,7 +29,7 @@ export const PartnerDelivery = Type.Object(
   {
     id: Type.Integer(),
     webhookId: Type.String({ description: 'La cabecera webhook-id, la misma en cada intento y al reenviarla' }),
-    evento: LiteralUnion(partnerEventTypes),
+    evento: LiteralUnion(PARTNER_EVENT_TYPES),
     seq: Type.Integer({ description: 'Número de orden en la suscripción' }),
     estado: LiteralUnion(['pendiente', 'reintentando', 'entregada', 'fallida', 'cancelada'] as const, {
       description:

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { partnerEventTypes } from '../db/schema.js';
+import { PARTNER_EVENT_TYPES } from '@portal/contracts/partner-events/event-types';
 import { LiteralUnion, Nullable } from './common.js';
 import { ClientIdParams } from './identity-provider.js';
 
@@ -21,7 +21,7 @@ export const SubscriptionBody = Type.Object(
     }),
     eventos: Type.Array(Type.String({ maxLength: 64 }), {
       maxItems: 20,
-      description: `Los tipos de evento: ${partnerEventTypes.join(', ')}`,
+      description: `Los tipos de evento: ${PARTNER_EVENT_TYPES.join(', ')}`,
     }),
   },
   { additionalProperties: false },
@@ -53,7 +53,7 @@ export const Subscription = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     url: Type.String(),
-    eventos: Type.Array(LiteralUnion(partnerEventTypes)),
+    eventos: Type.Array(LiteralUnion(PARTNER_EVENT_TYPES)),
     estado: LiteralUnion(['activa', 'desactivada'] as const, {
       description: "'desactivada': el receptor respondió 410 y no se le envía nada más",
     }),

@@ -1,6 +1,7 @@
 // The OpenID Connect clients administrators register (table oidc_clients): their rules, their metadata as
 // oidc-provider reads it, and their changes, each written to the audit log with the change.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { redirectUrisRequired } from '@portal/contracts/identity-provider/clients';
 import { asc, eq, sql } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
 import type { AdapterPayload } from 'oidc-provider';
@@ -185,8 +186,12 @@ export async function validateClient(db: Db, input: OidcClientInput): Promise<Va
   }
   return {
     name,
-    // A public client that signs in on devices only (a panel, a command-line tool) has no browser to come back to.
-    redirectUris: uniqueList('redirectUris', input.redirectUris ?? [], publico, !(publico && deviceFlow)),
+    redirectUris: uniqueList(
+      'redirectUris',
+      input.redirectUris ?? [],
+      publico,
+      redirectUrisRequired({ publico, dispositivos: deviceFlow }),
+    ),
     postLogoutRedirectUris: uniqueList('postLogoutRedirectUris', input.postLogoutRedirectUris ?? [], publico, false),
     backchannelLogoutUri: singleUri('backchannelLogoutUri', input.backchannelLogoutUri),
     // OpenID Connect Registration §2: an initiate-login URI is https, even on loopback (the library refuses anything else).

@@ -4,11 +4,11 @@ import { SelectField } from '../../components/SelectField';
 import { TextAreaField } from '../../components/TextAreaField';
 import { TEXT_ADMIN } from '../../texts';
 import {
+  asksForRedirectUris,
   type ClientType,
   NO_APP,
   OIDC_SCOPES,
   type OidcClientForm,
-  redirectUrisRequired,
   SUBJECT_KINDS,
   validateOidcClientForm,
   withScope,
@@ -75,7 +75,7 @@ export function OidcClientDialog({ apps, editing, ...dialog }: OidcClientDialogP
               key={field.key}
               label={field.label}
               hint={
-                field.key === 'redirectUris' && !redirectUrisRequired(form)
+                field.key === 'redirectUris' && !asksForRedirectUris(form)
                   ? TEXT_ADMIN.redirectUrisOptional
                   : TEXT_ADMIN.onePerLine
               }

@@ -1,3 +1,4 @@
+import { redirectUrisRequired } from '@portal/contracts/identity-provider/clients';
 import type { OidcClient, OidcClientInput, OidcScope, OidcSubjectKind } from '@portal/shared';
 import { splitLines, urisProblem } from '../../rules/oidc-uris';
 import { TEXT_ADMIN } from '../../texts';
@@ -64,28 +65,22 @@ export function withScope(scopes: readonly OidcScope[], scope: OidcScope, on: bo
   return OIDC_SCOPES.filter((s) => s === 'openid' || (s === scope ? on : scopes.includes(s)));
 }
 
-/**
- * Whether the form asks for a return address: always, except for a public client that signs in on devices only (a
- * panel, a command-line tool has no browser to come back to). The API's rule (validateClient in
- * api/src/domain/identity-provider/clients.ts) mirrored: the API does not depend on @portal/shared, so it cannot be
- * one shared function.
- */
-export function redirectUrisRequired(form: Pick<OidcClientForm, 'tipo' | 'dispositivos'>): boolean {
-  return !(form.tipo === 'publico' && form.dispositivos);
+/** Whether the form asks for a return address: the API's rule (@portal/contracts), read from the form's fields. */
+export function asksForRedirectUris(form: Pick<OidcClientForm, 'tipo' | 'dispositivos'>): boolean {
+  return redirectUrisRequired({ publico: form.tipo === 'publico', dispositivos: form.dispositivos });
 }
 
 const optional = (value: string) => (value.trim() ? [value.trim()] : []);
 
 /**
- * The form's error, or null: a name, at least one return address (unless redirectUrisRequired says none is
- * needed), and every address of the kind its field takes
- * (rules/oidc-uris.ts); the return addresses of a public client may use the app's own scheme. The server decides
- * the rest.
+ * The form's error, or null: a name, at least one return address (unless asksForRedirectUris says none is needed),
+ * and every address of the kind its field takes (rules/oidc-uris.ts); the return addresses of a public client may use
+ * the app's own scheme. The server decides the rest.
  */
 export function validateOidcClientForm(form: OidcClientForm): string | null {
   if (!form.nombre.trim()) return TEXT_ADMIN.nameRequired;
   const redirects = splitLines(form.redirectUris);
-  if (redirects.length === 0 && redirectUrisRequired(form)) return TEXT_ADMIN.redirectUrisRequired;
+  if (redirects.length === 0 && asksForRedirectUris(form)) return TEXT_ADMIN.redirectUrisRequired;
   const returns = form.tipo === 'publico' ? 'app' : 'web';
   return (
     urisProblem(TEXT_ADMIN.redirectUris, redirects, returns) ??

@@ -7,6 +7,7 @@ import { LoadMore, useCursorList } from '../../companies/CursorList';
 import { LoadState } from '../../companies/LoadState';
 import { EVENTS_FALLBACK, TEXT_EVENTS } from '../../../texts';
 import { canResend, deliveryState, formatDeliveryDate } from './partner-events';
+import { SectionHead } from './SectionHead';
 
 const Section = styled.section`
   /* An event's name and a column's title read as one word; the next try goes under the state. */
@@ -14,14 +15,8 @@ const Section = styled.section`
   .when { display: block; margin-top: 4px; white-space: normal; color: ${theme.color.muted}; font-size: 0.85rem; }
 `;
 
-const Head = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  align-items: center;
-  justify-content: space-between;
-  gap: 8px;
+const Head = styled(SectionHead)`
   margin: 12px 0 4px;
-  h5 { margin: 0; font-size: 0.95rem; }
 `;
 
 const C = TEXT_EVENTS.deliveryColumns;
@@ -67,8 +62,7 @@ export function DeliveriesTable({
 
   return (
     <Section aria-labelledby={titleId}>
-      <Head>
-        <h5 id={titleId}>{TEXT_EVENTS.deliveries}</h5>
+      <Head level={5} id={titleId} title={TEXT_EVENTS.deliveries}>
         <Button $variant="secondary" aria-label={TEXT_EVENTS.refreshDeliveriesOf(url)} onClick={deliveries.reload}>
           {TEXT_EVENTS.refresh}
         </Button>

@@ -15,6 +15,7 @@ import { ADMIN_ALERT_MS, EVENTS_FALLBACK, TEXT_EVENTS } from '../../../texts';
 import { type OneTimeSecret, OneTimeSecretDialog } from '../OneTimeSecretDialog';
 import { DeliveriesTable } from './DeliveriesTable';
 import { formToSubscriptionInput, type SubscriptionForm, subscriptionState } from './partner-events';
+import { SectionHead } from './SectionHead';
 import { SubscriptionDialog } from './SubscriptionDialog';
 
 const Area = styled.section`
@@ -22,16 +23,7 @@ const Area = styled.section`
   padding: 14px;
   border-radius: ${theme.radius};
   background: ${theme.color.background};
-  h4 { margin: 0; font-size: 1rem; }
   > p { margin: 4px 0 12px; }
-`;
-
-const Head = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  align-items: center;
-  justify-content: space-between;
-  gap: 8px;
 `;
 
 const Subscriptions = styled.ul`
@@ -119,12 +111,11 @@ export function PartnerEventsPanel({ client }: { client: OidcClient }) {
 
   return (
     <Area aria-labelledby={titleId} id={`panel-${titleId}`}>
-      <Head>
-        <h4 id={titleId}>{TEXT_EVENTS.eventsOf(client.nombre)}</h4>
+      <SectionHead level={4} id={titleId} title={TEXT_EVENTS.eventsOf(client.nombre)}>
         <Button aria-label={TEXT_EVENTS.newSubscriptionOf(client.nombre)} onClick={() => setCreating(true)}>
           {TEXT_EVENTS.newSubscription}
         </Button>
-      </Head>
+      </SectionHead>
       <p>{TEXT_EVENTS.intro}</p>
       {alert && <Alert tone={alert.tone}>{alert.text}</Alert>}
       <LoadState state={subscriptions} loading={TEXT_EVENTS.loading} empty={TEXT_EVENTS.none}>

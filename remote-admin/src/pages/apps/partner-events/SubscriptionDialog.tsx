@@ -1,8 +1,9 @@
+import { PARTNER_EVENT_TYPES } from '@portal/contracts/partner-events/event-types';
 import { CheckField, FormDialog, FormText } from '../../../components/FormDialog';
 import { TEXT_EVENTS } from '../../../texts';
 import {
+  EVENT_LABELS,
   emptySubscriptionForm,
-  EVENT_TYPES,
   type SubscriptionForm,
   validateSubscriptionForm,
   withEvent,
@@ -35,10 +36,10 @@ export function SubscriptionDialog({
           <FormText label={TEXT_EVENTS.url} hint={TEXT_EVENTS.urlHint} wide {...bind('url')} />
           <fieldset className="wide">
             <legend>{TEXT_EVENTS.eventTypes}</legend>
-            {EVENT_TYPES.map((type) => (
+            {PARTNER_EVENT_TYPES.map((type) => (
               <CheckField
                 key={type}
-                label={TEXT_EVENTS.eventLabels[type]}
+                label={EVENT_LABELS[type]}
                 value={form.eventos.includes(type)}
                 onChange={(on) => set('eventos', withEvent(form.eventos, type, on))}
                 disabled={saving}

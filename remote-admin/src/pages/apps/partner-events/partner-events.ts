@@ -1,22 +1,13 @@
-import type { PartnerDelivery, PartnerEventType, PartnerSubscription } from '@portal/shared';
+import { PARTNER_EVENT_TYPES, type PartnerEventType } from '@portal/contracts/partner-events/event-types';
+import type { PartnerDelivery, PartnerSubscription } from '@portal/shared';
 import type { PillTone } from '../../companies/CompanyTable';
 import { TEXT_EVENTS } from '../../../texts';
 
 /**
- * The events a subscription may ask for, in the order the form shows them (a person's account first, then plans,
- * then consent). Typed from the API's schema: an event added there and not here fails the type check.
+ * Each event's Spanish name in the subscription form: an event the API adds and the panel does not name fails the
+ * type check.
  */
-export const EVENT_TYPES = [
-  'usuario.actualizado',
-  'usuario.suspendido',
-  'usuario.reactivado',
-  'usuario.eliminado',
-  'plan.asignado',
-  'plan.cambiado',
-  'plan.retirado',
-  'plan.vencido',
-  'consentimiento.revocado',
-] as const satisfies readonly PartnerEventType[];
+export const EVENT_LABELS: Readonly<Record<PartnerEventType, string>> = TEXT_EVENTS.eventLabels;
 
 /** 'Nueva suscripción': the receiver's address and the events checked. */
 export interface SubscriptionForm {
@@ -37,7 +28,7 @@ export function validateSubscriptionForm(form: SubscriptionForm): string | null 
 
 /** The body of `POST .../suscripciones`: the address trimmed, the events in the form's order. */
 export function formToSubscriptionInput(form: SubscriptionForm): SubscriptionForm {
-  return { url: form.url.trim(), eventos: EVENT_TYPES.filter((type) => form.eventos.includes(type)) };
+  return { url: form.url.trim(), eventos: PARTNER_EVENT_TYPES.filter((type) => form.eventos.includes(type)) };
 }
 
 /** The checked events with `type` added or taken out. */
