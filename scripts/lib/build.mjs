@@ -29,6 +29,8 @@ function newestMtime(target) {
   [
     target,
     path.join(ROOT, 'shared/src'),
+    // The remotes bundle the contracts' rules too, directly or through @portal/shared.
+    path.join(ROOT, 'contracts/src'),
     path.join(ROOT, 'scripts/webpack'),
     path.join(ROOT, 'scripts/lib/precompress.mjs'),
     path.join(ROOT, 'scripts/lib/prerender.mjs'),
@@ -37,7 +39,7 @@ function newestMtime(target) {
   return newest;
 }
 
-/** A build is fresh when its manifest is newer than its sources, the shared package and the build helpers. */
+/** A build is fresh when its manifest is newer than its sources, the shared and contracts packages and the build helpers. */
 /** @param {import('./types.js').BuildTarget} target */
 export function isFresh(target) {
   const manifest = path.join(target.absDir, 'dist', 'mf-manifest.json');

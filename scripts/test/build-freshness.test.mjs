@@ -2,7 +2,7 @@
 // sources as they are, even when the build wrote the same files as before (webpack leaves a file it would write
 // unchanged alone, with its old date).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, it } from 'node:test';
@@ -31,5 +31,20 @@ it('a part built again to the same files is up to date; a source changed during 
   // Saved while the build ran: the build may have read it before; the next start builds it again.
   const savedDuring = new Date(buildStarted + 500);
   utimesSync(source, savedDuring, savedDuring);
+  assert.equal(isFresh(target), false);
+});
+
+it('a change in the contracts, which the remotes bundle, makes a built part stale', (t) => {
+  const target = { name: 'prueba-contratos', absDir: mkdtempSync(path.join(dir, 'parte-')) };
+  mkdirSync(path.join(target.absDir, 'dist'), { recursive: true });
+  writeFileSync(path.join(target.absDir, 'dist', 'mf-manifest.json'), '{}');
+  markBuilt(target, Date.now() + 1_000);
+  assert.equal(isFresh(target), true);
+
+  const contract = path.join(import.meta.dirname, '..', '..', 'contracts', 'src', 'index.ts');
+  const { atime, mtime } = statSync(contract);
+  t.after(() => utimesSync(contract, atime, mtime));
+  const later = new Date(Date.now() + 60_000);
+  utimesSync(contract, later, later);
   assert.equal(isFresh(target), false);
 });
