@@ -10,6 +10,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Adapter } from 'oidc-provider';
 import { InMemoryWebStorage, OidcClient, type OidcClientSettings, WebStorageStateStore } from 'oidc-client-ts';
+import * as openid from 'openid-client';
 import { CookieJar } from 'tough-cookie';
 import type { Config } from '../../src/config.js';
 import { createClient, type OidcClientInput } from '../../src/domain/identity-provider/clients.js';
@@ -379,3 +380,44 @@ export async function verifiedLogoutClaims(jwt: string, issuer: string): Promise
   assert.ok(valid, 'the signature verifies');
   return claimsOf(jwt);
 }
+
+export const deviceGrant = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** A protocol or API answer's body: the fields the device sign-in tests read. */
+export interface ProtocolBody {
+  error?: string;
+  message?: string;
+  device_authorization_endpoint?: string;
+  grant_types_supported?: string[];
+}
+export const bodyOf = async (response: Response | Promise<Response>) => (await (await response).json()) as ProtocolBody;
+
+/** A device as openid-client drives one, for a client of `issuer` (which listens on plain HTTP on loopback). */
+export const deviceRelyingParty = (issuer: string, clientId: string, secret?: string) =>
+  openid.discovery(new URL(issuer), clientId, secret, secret ? undefined : openid.None(), {
+    execute: [openid.allowInsecureRequests],
+  });
+
+/** One poll of the token endpoint at `base` (the public address, or one instance's own), as the device sends it. */
+export const pollDevice = (base: string, deviceCode: string, clientId: string) =>
+  fetch(`${base}/oidc/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: deviceGrant, device_code: deviceCode, client_id: clientId }),
+  });
+
+/** What the portal's /dispositivo sends to `app`: a typed code looked up, or answered, with the person's session. */
+export const answerDevice = (
+  app: FastifyInstance,
+  path: 'consultar' | 'confirmar',
+  body: object,
+  token?: string,
+  remoteAddress = '127.0.0.1',
+) =>
+  app.inject({
+    method: 'POST',
+    url: `/oidc/dispositivo/${path}`,
+    payload: body,
+    remoteAddress,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
