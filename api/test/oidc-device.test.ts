@@ -9,19 +9,19 @@ import * as oidc from 'openid-client';
 import { oidcConsents, oidcPayloads } from '../src/db/schema.js';
 import { maxWrongDeviceCodesPerAddress, maxWrongDeviceCodesPerPerson } from '../src/domain/identity-provider/device.js';
 import { adminEmail, adminPassword, createUser, forEachBackend, login } from './helpers/app.js';
-import { type OidcTestApi, portalUrl, registerClient, startOidcApi } from './helpers/oidc.js';
+import {
+  answerDevice,
+  bodyOf,
+  deviceGrant,
+  deviceRelyingParty,
+  type OidcTestApi,
+  pollDevice,
+  portalUrl,
+  registerClient,
+  startOidcApi,
+} from './helpers/oidc.js';
 
-const deviceGrant = 'urn:ietf:params:oauth:grant-type:device_code';
 const password = 'clave-de-la-persona';
-
-/** A protocol or API answer's body: the fields these tests read. */
-interface Answer {
-  error?: string;
-  message?: string;
-  device_authorization_endpoint?: string;
-  grant_types_supported?: string[];
-}
-const bodyOf = async (response: Response | Promise<Response>) => (await (await response).json()) as Answer;
 
 forEachBackend((backend) => {
   describe('device sign-in (RFC 8628)', () => {
@@ -31,28 +31,10 @@ forEachBackend((backend) => {
     let person: { id: number; email: string; token: string };
     let people = 0;
 
-    /** openid-client configured for a client (the issuer listens on plain HTTP on loopback). */
-    const relyingParty = (clientId: string, secret?: string) =>
-      oidc.discovery(new URL(api.issuer), clientId, secret, secret ? undefined : oidc.None(), {
-        execute: [oidc.allowInsecureRequests],
-      });
-
-    const answer = (path: 'consultar' | 'confirmar', body: object, token?: string, remoteAddress = '127.0.0.1') =>
-      api.app.inject({
-        method: 'POST',
-        url: `/oidc/dispositivo/${path}`,
-        payload: body,
-        remoteAddress,
-        headers: token ? { authorization: `Bearer ${token}` } : {},
-      });
-
-    /** One poll of the token endpoint, as the device sends it. */
-    const poll = (deviceCode: string, clientId = panel.clientId) =>
-      fetch(`${api.issuer}/oidc/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: deviceGrant, device_code: deviceCode, client_id: clientId }),
-      });
+    const relyingParty = (clientId: string, secret?: string) => deviceRelyingParty(api.issuer, clientId, secret);
+    const answer = (path: 'consultar' | 'confirmar', body: object, token?: string, remoteAddress?: string) =>
+      answerDevice(api.app, path, body, token, remoteAddress);
+    const poll = (deviceCode: string) => pollDevice(api.issuer, deviceCode, panel.clientId);
 
     async function newPerson() {
       people += 1;

@@ -1,39 +1,34 @@
-// Two API instances on one PostgreSQL share the OpenID Connect provider's state: a code issued by one is redeemed at
+// Two API instances on one database share the OpenID Connect provider's state: a code issued by one is redeemed at
 // the other, a refresh token rotated at one is refused at the other, and a logout made at one reaches each app once,
 // whichever instance's delivery loop sends it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { adminEmail, adminPassword, backends, buildTestAppPair, login, type TestAppPair } from './helpers/app.js';
+import { adminEmail, adminPassword, forEachBackend, login } from './helpers/app.js';
+import { type TwoInstances, twoInstances } from './helpers/instances.js';
 import {
   claimsOf,
   type LogoutReceiver,
-  portalUrl,
   registerClient,
   serverApp,
   startLogoutReceiver,
   TestBrowser,
 } from './helpers/oidc.js';
-import { freePort, sleep } from './helpers/processes.js';
+import { sleep } from './helpers/processes.js';
 
 const redirect = 'https://control.example.com/auth/callback';
 
-if (backends.includes('postgres'))
-  describe('OpenID Connect provider on two instances (PostgreSQL)', () => {
-    let pair: TestAppPair;
+forEachBackend((backend) => {
+  describe('OpenID Connect provider on two instances', () => {
+    let pair: TwoInstances;
     let issuer: string;
     let urlOfB: string;
     let receiver: LogoutReceiver;
     let client: { clientId: string; clientSecret?: string };
 
     before(async () => {
-      const [portA, portB] = [await freePort(), await freePort()];
-      issuer = `http://127.0.0.1:${portA}`;
-      // One public address for both, as behind a load balancer; each listens on its own port.
-      pair = await buildTestAppPair({ port: portA, apiPublicUrl: issuer, oidcIssuer: issuer, portalUrl });
-      await pair.a.listen({ port: portA, host: '127.0.0.1' });
-      await pair.b.listen({ port: portB, host: '127.0.0.1' });
-      urlOfB = `http://127.0.0.1:${portB}`;
+      pair = await twoInstances(backend);
+      ({ issuer, urlOfB } = pair);
       receiver = await startLogoutReceiver();
       client = await registerClient(pair.a, {
         nombre: 'Control Max 360',
@@ -129,3 +124,4 @@ if (backends.includes('postgres'))
       assert.equal(forThisSession.length, 1, `${forThisSession.length} logout tokens for one session`);
     });
   });
+});

@@ -7,43 +7,28 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, mock } from 'node:test';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Adapter } from 'oidc-provider';
 import { oidcPayloads, plans, userPlans, users } from '../src/db/schema.js';
+import { adminEmail, adminPassword, createUser, forEachBackend, login } from './helpers/app.js';
+import { type TwoInstances, twoInstances } from './helpers/instances.js';
 import {
-  adminEmail,
-  adminPassword,
-  backends,
-  buildTestAppPair,
-  createUser,
-  forEachBackend,
-  login,
-  type TestAppPair,
-} from './helpers/app.js';
-import {
+  type Answer,
+  assertSameAnswer,
+  libraryParameter,
   type OidcTestApi,
-  portalUrl,
   publicIdOf,
   registerClient,
   serverApp,
   startOidcApi,
   TestBrowser,
+  watchLibrary,
 } from './helpers/oidc.js';
-import { freePort } from './helpers/processes.js';
 
 const redirect = 'https://control.example.com/auth/callback';
 const otherRedirect = 'https://otra.example.com/auth/callback';
 const publicRedirect = 'https://spa.example.com/callback';
 
-/** Headers that differ between any two answers. */
-const perAnswer = new Set(['date', 'x-request-id']);
-
-interface Answer {
-  status: number;
-  text: string;
+interface Introspection extends Answer {
   json: Record<string, unknown>;
-  headers: Record<string, string>;
-  /** The library looked the token up (its adapter was asked), so the library answered. */
-  byLibrary: boolean;
 }
 
 interface Client {
@@ -58,7 +43,7 @@ forEachBackend((backend) => {
     let api: OidcTestApi;
     let resource: Client;
     let other: Client;
-    let lookups = 0;
+    let watcher: ReturnType<typeof watchLibrary>;
     let serial = 0;
 
     async function newPerson() {
@@ -96,9 +81,8 @@ forEachBackend((backend) => {
     }
 
     /** POST /oidc/token/introspection once this instance has applied every change made so far. */
-    async function introspect(client: Client, token: string, options: Call = {}): Promise<Answer> {
+    async function introspect(client: Client, token: string, options: Call = {}): Promise<Introspection> {
       await api.app.sessionState.sync();
-      const before = lookups;
       const as = options.as ?? { id: client.clientId, secret: client.clientSecret ?? '' };
       const form = new URLSearchParams({ token });
       if (options.hint) form.set('token_type_hint', options.hint);
@@ -106,35 +90,32 @@ forEachBackend((backend) => {
         form.set('client_id', as.id);
         form.set('client_secret', as.secret);
       }
-      if (options.viaLibrary) form.set('via', 'proveedor');
-      const response = await fetch(`${api.issuer}/oidc/token/introspection`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          ...(options.post ? {} : { authorization: basic(as.id, as.secret) }),
-        },
-        body: form.toString(),
-      });
-      const headers: Record<string, string> = {};
-      for (const [name, value] of response.headers) if (!perAnswer.has(name)) headers[name] = value;
-      const text = await response.text();
-      return { status: response.status, text, json: JSON.parse(text), headers, byLibrary: lookups > before };
+      if (options.viaLibrary) form.set(...libraryParameter);
+      const answer = await watcher.answer(() =>
+        fetch(`${api.issuer}/oidc/token/introspection`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            ...(options.post ? {} : { authorization: basic(as.id, as.secret) }),
+          },
+          body: form.toString(),
+        }),
+      );
+      return { ...answer, json: JSON.parse(answer.text) };
     }
 
     /** The same question asked of the API and of the library: equal answers. Answers the former. */
-    async function sameAnswers(client: Client, token: string, options: Call = {}): Promise<Answer> {
+    async function sameAnswers(client: Client, token: string, options: Call = {}): Promise<Introspection> {
       const answer = await introspect(client, token, options);
       const library = await introspect(client, token, { ...options, viaLibrary: true });
       // A refused client is refused before any token is looked up.
       if (library.status === 200) assert.equal(library.byLibrary, true, 'answered by the library');
-      assert.equal(answer.status, library.status);
-      assert.equal(answer.text, library.text);
-      assert.deepEqual(answer.headers, library.headers);
+      assertSameAnswer(answer, library);
       return answer;
     }
 
     /** Answered from memory (after a first call that fills it), equal to the library's answer. */
-    async function sameAsLibrary(client: Client, token: string, options: Call = {}): Promise<Answer> {
+    async function sameAsLibrary(client: Client, token: string, options: Call = {}): Promise<Introspection> {
       await introspect(client, token, options);
       const fast = await sameAnswers(client, token, options);
       assert.equal(fast.byLibrary, false, 'answered from memory');
@@ -163,12 +144,7 @@ forEachBackend((backend) => {
         primeraParte: true,
         scopes: ['openid', 'email'],
       });
-      const adapter = api.app.identityProvider.provider.AccessToken.adapter as Adapter;
-      const find = adapter.find.bind(adapter);
-      adapter.find = (id: string) => {
-        lookups += 1;
-        return find(id);
-      };
+      watcher = watchLibrary(api.app);
     });
     after(() => api.close());
 
@@ -386,33 +362,24 @@ forEachBackend((backend) => {
   });
 });
 
-if (backends.includes('postgres'))
-  describe('introspection and userinfo from memory on two instances (PostgreSQL)', () => {
-    let pair: TestAppPair;
+forEachBackend((backend) => {
+  describe('introspection and userinfo from memory on two instances', () => {
+    let pair: TwoInstances;
     let issuer: string;
     let urlOfB: string;
     let client: Client;
-    let lookupsAtB = 0;
+    let libraryOfB: ReturnType<typeof watchLibrary>;
 
     before(async () => {
-      const [portA, portB] = [await freePort(), await freePort()];
-      issuer = `http://127.0.0.1:${portA}`;
-      pair = await buildTestAppPair({ port: portA, apiPublicUrl: issuer, oidcIssuer: issuer, portalUrl });
-      await pair.a.listen({ port: portA, host: '127.0.0.1' });
-      await pair.b.listen({ port: portB, host: '127.0.0.1' });
-      urlOfB = `http://127.0.0.1:${portB}`;
+      pair = await twoInstances(backend);
+      ({ issuer, urlOfB } = pair);
       client = await registerClient(pair.a, {
         nombre: 'Control Max 360',
         redirectUris: [redirect],
         primeraParte: true,
         scopes: ['openid', 'email', 'offline_access'],
       });
-      const adapter = pair.b.identityProvider.provider.AccessToken.adapter as Adapter;
-      const find = adapter.find.bind(adapter);
-      adapter.find = (id: string) => {
-        lookupsAtB += 1;
-        return find(id);
-      };
+      libraryOfB = watchLibrary(pair.b);
     });
     after(() => pair.close());
 
@@ -431,10 +398,14 @@ if (backends.includes('postgres'))
         return { active: ((await introspection.json()) as { active: boolean }).active, userinfo: userinfo.status };
       };
       await ask();
-      const before = lookupsAtB;
+      const before = libraryOfB.lookups;
       const answer = await ask();
       // A live token is answered from B's memory (its library never looks it up); a dead one by the library.
-      assert.equal(lookupsAtB === before, answer.active, 'answered from memory exactly while the token is live');
+      assert.equal(
+        libraryOfB.lookups === before,
+        answer.active,
+        'answered from memory exactly while the token is live',
+      );
       return answer;
     }
 
@@ -485,3 +456,4 @@ if (backends.includes('postgres'))
       assert.deepEqual(await atB(offline), { active: true, userinfo: 200 }, 'an offline token outlives its session');
     });
   });
+});

@@ -1,42 +1,37 @@
 // The issue's test: a directory deprovisions a person on one API instance while they are signed in to the portal on
 // the other and to a partner app through the portal's OpenID Connect provider. Within 5 seconds their portal session
 // is refused on both instances, the app receives a signed back-channel logout token, and its refresh token is dead.
-// PostgreSQL only: two instances share one database (PGlite is one process).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { backends, buildTestAppPair, login, type TestAppPair } from './helpers/app.js';
+import { forEachBackend, login } from './helpers/app.js';
 import { insertMember, memberPassword } from './helpers/company-fixtures.js';
+import { type TwoInstances, twoInstances } from './helpers/instances.js';
 import {
   claimsOf,
   verifiedLogoutClaims,
   type LogoutReceiver,
-  portalUrl,
   publicIdOf,
   registerClient,
   serverApp,
   startLogoutReceiver,
   TestBrowser,
 } from './helpers/oidc.js';
-import { freePort, waitFor } from './helpers/processes.js';
+import { waitFor } from './helpers/processes.js';
 import { scimCompany } from './helpers/scim-fixtures.js';
 
 const redirect = 'https://control.example.com/auth/callback';
 
-if (backends.includes('postgres'))
-  describe('SCIM deprovisioning across two instances (PostgreSQL)', () => {
-    let pair: TestAppPair;
+forEachBackend((backend) => {
+  describe('SCIM deprovisioning across two instances', () => {
+    let pair: TwoInstances;
     let issuer: string;
     let urlOfB: string;
     let receiver: LogoutReceiver;
     let client: { clientId: string; clientSecret?: string };
 
     before(async () => {
-      const [portA, portB] = [await freePort(), await freePort()];
-      issuer = `http://127.0.0.1:${portA}`;
-      pair = await buildTestAppPair({ port: portA, apiPublicUrl: issuer, oidcIssuer: issuer, portalUrl });
-      await pair.a.listen({ port: portA, host: '127.0.0.1' });
-      await pair.b.listen({ port: portB, host: '127.0.0.1' });
-      urlOfB = `http://127.0.0.1:${portB}`;
+      pair = await twoInstances(backend);
+      ({ issuer, urlOfB } = pair);
       receiver = await startLogoutReceiver();
       client = await registerClient(pair.a, {
         nombre: 'Control Max 360',
@@ -117,3 +112,4 @@ if (backends.includes('postgres'))
       await assert.rejects(rp.client.refreshToken(tokens), /invalid_grant|grant/i, 'the refresh token is refused');
     });
   });
+});

@@ -109,6 +109,8 @@ export async function pgliteSnapshot(): Promise<Blob> {
   }
 }
 
+const openPglite = async () => PGlite.create({ loadDataDir: await pgliteSnapshot(), extensions: pgliteExtensions });
+
 /** The throw-away schema of each PostgreSQL test database, so a second instance can open the same one. */
 const schemaOf = new WeakMap<Database, string>();
 
@@ -120,10 +122,7 @@ interface TestDatabase {
 
 /** `timeoutMs`: the PostgreSQL pool's statement bound (the product's 4 s unless a suite's bulk set-up needs more). */
 async function openTestDatabase(backend: Backend, timeoutMs?: number): Promise<TestDatabase> {
-  if (backend === 'pglite') {
-    const client = await PGlite.create({ loadDataDir: await pgliteSnapshot(), extensions: pgliteExtensions });
-    return { database: wrapPglite(client), dispose: async () => {} };
-  }
+  if (backend === 'pglite') return { database: wrapPglite(await openPglite()), dispose: async () => {} };
   if (!databaseUrl) throw new Error('DATABASE_URL is required for the postgres backend');
   // A schema of its own per test file: files never see each other's rows, and dropping it cleans up everything.
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -210,36 +209,53 @@ function waitForChannelBeforeEachRequest(app: FastifyInstance): void {
 }
 
 export interface TestAppPair {
-  /** Two API instances, each with its own connections and its own memory, on ONE PostgreSQL schema. */
+  /** Two API instances, each with its own connections (on PGlite, its own handle) and its own memory, on ONE database. */
   a: FastifyInstance;
   b: FastifyInstance;
   close(): Promise<void>;
 }
 
 /**
- * Two real app instances on one freshly migrated and seeded PostgreSQL schema (state across instances).
- * `listenUrlOfB`: B's notification listener connects there (a test's proxy in front of the server) while its pool
- * connects straight to DATABASE_URL.
+ * The database of a pair: on PostgreSQL a schema of its own, which B opens again with connections of its own; on
+ * PGlite one client in this process, which both instances use (its notifications reach both, in process) and which
+ * closes after both apps have, so the first to close never takes it from under the other.
+ */
+async function openSharedDatabase(backend: Backend, listenUrlOfB: string | undefined) {
+  if (backend === 'pglite') {
+    if (listenUrlOfB) throw new Error('listenUrlOfB needs PostgreSQL');
+    const client = await openPglite();
+    const handle = (): Database => ({ ...wrapPglite(client), close: async () => {} });
+    return { first: handle(), second: async () => handle(), dispose: () => client.close() };
+  }
+  const { database, dispose } = await openTestDatabase('postgres');
+  const searchPath = schemaOf.get(database);
+  const second = async (): Promise<Database> => {
+    const direct = openPostgres(databaseUrl!, { searchPath });
+    // Only `listen` of the proxied one is used: its pool never opens a connection.
+    return listenUrlOfB ? { ...direct, listen: openPostgres(listenUrlOfB, { searchPath }).listen } : direct;
+  };
+  return { first: database, second, dispose };
+}
+
+/**
+ * Two real app instances on one freshly migrated and seeded database (state across instances): PostgreSQL unless
+ * `backend` says PGlite. `listenUrlOfB` (PostgreSQL): B's notification listener connects there (a test's proxy in
+ * front of the server) while its pool connects straight to DATABASE_URL.
  */
 export async function buildTestAppPair(
   overrides: Partial<Config> = {},
-  options: { listenUrlOfB?: string } = {},
+  options: { listenUrlOfB?: string; backend?: Backend } = {},
 ): Promise<TestAppPair> {
-  const { database, dispose } = await openTestDatabase('postgres');
+  const { first, second, dispose } = await openSharedDatabase(options.backend ?? 'postgres', options.listenUrlOfB);
   const key = await testSigningKey();
   const opened: FastifyInstance[] = [];
   try {
-    const a = await buildApp({ config: testConfig(overrides), database, signingKey: key });
+    const a = await buildApp({ config: testConfig(overrides), database: first, signingKey: key });
     opened.push(a);
-    const searchPath = schemaOf.get(database);
-    const direct = openPostgres(databaseUrl!, { searchPath });
-    // Only `listen` of the proxied one is used: its pool never opens a connection.
-    const second = options.listenUrlOfB
-      ? { ...direct, listen: openPostgres(options.listenUrlOfB, { searchPath }).listen }
-      : direct;
-    const b = await buildApp({ config: testConfig(overrides), database: second, signingKey: key }).catch(
+    const database = await second();
+    const b = await buildApp({ config: testConfig(overrides), database, signingKey: key }).catch(
       async (error: unknown) => {
-        await second.close();
+        await database.close();
         throw error;
       },
     );
@@ -254,7 +270,7 @@ export async function buildTestAppPair(
     };
   } catch (error) {
     await Promise.all(opened.map((app) => app.close()));
-    if (opened.length === 0) await database.close();
+    if (opened.length === 0) await first.close();
     await dispose();
     throw error;
   }

@@ -8,7 +8,9 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { Adapter } from 'oidc-provider';
 import { InMemoryWebStorage, OidcClient, type OidcClientSettings, WebStorageStateStore } from 'oidc-client-ts';
+import * as openid from 'openid-client';
 import { CookieJar } from 'tough-cookie';
 import type { Config } from '../../src/config.js';
 import { createClient, type OidcClientInput } from '../../src/domain/identity-provider/clients.js';
@@ -52,6 +54,55 @@ export async function publicIdOf(app: FastifyInstance, userId: number): Promise<
   const [row] = await app.db.select({ publicId: users.publicId }).from(users).where(eq(users.id, userId));
   if (!row) throw new Error(`no account ${userId}`);
   return row.publicId;
+}
+
+/** Headers that differ between any two answers. */
+const perAnswer = new Set(['date', 'x-request-id']);
+
+/** An answer of the API's own or of the library, as the two are held side by side. */
+export interface Answer {
+  status: number;
+  text: string;
+  /** Every header but those that differ between any two answers. */
+  headers: Record<string, string>;
+  /** The library looked the access token up (its adapter was asked), so the library answered. */
+  byLibrary: boolean;
+}
+
+/** A parameter the library ignores and the API's own answer never takes: a request with it is the library's. */
+export const libraryParameter = ['via', 'proveedor'] as const;
+
+/**
+ * Watches `app`'s library: every access token it looks up goes through its adapter, the API's own answer never
+ * does. `answer` sends a request and reads its answer, with whether the library answered it.
+ */
+export function watchLibrary(app: FastifyInstance) {
+  let lookups = 0;
+  const adapter = app.identityProvider.provider.AccessToken.adapter as Adapter;
+  const find = adapter.find.bind(adapter);
+  adapter.find = (id: string) => {
+    lookups += 1;
+    return find(id);
+  };
+  return {
+    get lookups() {
+      return lookups;
+    },
+    async answer(send: () => Promise<Response>): Promise<Answer> {
+      const before = lookups;
+      const response = await send();
+      const headers: Record<string, string> = {};
+      for (const [name, value] of response.headers) if (!perAnswer.has(name)) headers[name] = value;
+      return { status: response.status, text: await response.text(), headers, byLibrary: lookups > before };
+    },
+  };
+}
+
+/** The API's answer and the library's to the same request: the same status, body and headers. */
+export function assertSameAnswer(answer: Answer, library: Answer): void {
+  assert.equal(answer.status, library.status);
+  assert.equal(answer.text, library.text);
+  assert.deepEqual(answer.headers, library.headers);
 }
 
 /** Registers a client as an administrator would (through the domain, audited as the operator). */
@@ -329,3 +380,44 @@ export async function verifiedLogoutClaims(jwt: string, issuer: string): Promise
   assert.ok(valid, 'the signature verifies');
   return claimsOf(jwt);
 }
+
+export const deviceGrant = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** A protocol or API answer's body: the fields the device sign-in tests read. */
+export interface ProtocolBody {
+  error?: string;
+  message?: string;
+  device_authorization_endpoint?: string;
+  grant_types_supported?: string[];
+}
+export const bodyOf = async (response: Response | Promise<Response>) => (await (await response).json()) as ProtocolBody;
+
+/** A device as openid-client drives one, for a client of `issuer` (which listens on plain HTTP on loopback). */
+export const deviceRelyingParty = (issuer: string, clientId: string, secret?: string) =>
+  openid.discovery(new URL(issuer), clientId, secret, secret ? undefined : openid.None(), {
+    execute: [openid.allowInsecureRequests],
+  });
+
+/** One poll of the token endpoint at `base` (the public address, or one instance's own), as the device sends it. */
+export const pollDevice = (base: string, deviceCode: string, clientId: string) =>
+  fetch(`${base}/oidc/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: deviceGrant, device_code: deviceCode, client_id: clientId }),
+  });
+
+/** What the portal's /dispositivo sends to `app`: a typed code looked up, or answered, with the person's session. */
+export const answerDevice = (
+  app: FastifyInstance,
+  path: 'consultar' | 'confirmar',
+  body: object,
+  token?: string,
+  remoteAddress = '127.0.0.1',
+) =>
+  app.inject({
+    method: 'POST',
+    url: `/oidc/dispositivo/${path}`,
+    payload: body,
+    remoteAddress,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
