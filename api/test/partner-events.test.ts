@@ -8,7 +8,16 @@ import { and, eq, sql } from 'drizzle-orm';
 import { addMember } from '../src/domain/companies/members.js';
 import { validEndpoint } from '../src/domain/partner-events/subscriptions.js';
 import { announceExpiries } from '../src/domain/partner-events/expiry.js';
-import { auditLog, partnerDeliveries, partnerEventTypes, partnerSubscriptions, users } from '../src/db/schema.js';
+import {
+  auditLog,
+  companySeats,
+  partnerDeliveries,
+  partnerEvents,
+  partnerEventTypes,
+  partnerSubscriptions,
+  userPlans,
+  users,
+} from '../src/db/schema.js';
 import { manualClock } from './helpers/accounts.js';
 import { adminEmail, adminPassword, createUser, type Backend, forEachBackend, login } from './helpers/app.js';
 import { insertCompany, insertLicence, planOf } from './helpers/company-fixtures.js';
@@ -447,6 +456,74 @@ forEachBackend((backend: Backend) => {
       assert.deepEqual(
         [listed.json().data[0].estado, listed.json().data[0].motivoDesactivacion],
         ['desactivada', 'El receptor respondió 410: ya no acepta eventos'],
+      );
+    });
+  });
+
+  describe('plan.vencido', () => {
+    it('announces each passed expiry once, of an own plan to its holder and of a licence to each seat, with its data', async () => {
+      const partner = await firstPartyClient('Vencimientos', 3);
+      const r = await receiver();
+      const subscription = await subscribe(partner.clientId, r.url, ['plan.vencido']);
+      await r.control({ secrets: [subscription.secreto] });
+      const pro = await planOf(api.app, 3);
+      const person = (email: string) => createUser(api.app, { email, password, status: 'active' });
+      const lapsed = new Date(clock() - 86_400_000);
+      // An own plan whose expiry has passed, and one still running.
+      const owner = await person('vence-propio@portal.test');
+      const running = await person('vigente@portal.test');
+      await api.app.db.insert(userPlans).values([
+        { userId: owner, appId: 3, planId: pro, fechaVencimiento: lapsed },
+        { userId: running, appId: 3, planId: pro, fechaVencimiento: new Date(clock() + 86_400_000) },
+      ]);
+      // A licence whose expiry has passed: two members hold a seat, a third does not.
+      const company = await insertCompany(api.app, 'Vencida SA');
+      await insertLicence(api.app, company, 3, 5, lapsed);
+      const seated = [await person('puesto-1@portal.test'), await person('puesto-2@portal.test')];
+      const seatless = await person('sin-puesto@portal.test');
+      for (const id of [...seated, seatless]) await addMember(api.app.db, company, id, 'miembro', 'active');
+      await api.app.db.insert(companySeats).values(seated.map((userId) => ({ companyId: company, userId, appId: 3 })));
+      const announced = async () =>
+        (
+          await api.app.db
+            .select()
+            .from(partnerEvents)
+            .where(and(eq(partnerEvents.tipo, 'plan.vencido'), eq(partnerEvents.appId, 3)))
+            .orderBy(partnerEvents.userId, partnerEvents.id)
+        ).map((row) => ({
+          userId: row.userId,
+          publicId: row.publicId,
+          data: { ...row.data, vence: new Date(row.data.vence as string).getTime() },
+        }));
+      const event = async (userId: number, data: Record<string, unknown>) => ({
+        userId,
+        publicId: await publicIdOf(api.app, userId),
+        data: { ...data, plan_id: pro, vence: lapsed.getTime() },
+      });
+      const expected = [
+        await event(owner, { origen: 'propio' }),
+        ...(await Promise.all(seated.map((id) => event(id, { origen: 'empresa', empresa_id: company })))),
+      ];
+
+      // Several instances run the job at once: one plan and one licence marked, each person told once.
+      const runs = await Promise.all([1, 2, 3].map(() => announceExpiries(api.app.db, new Date(clock()))));
+      assert.equal(
+        runs.reduce((sum, n) => sum + n, 0),
+        2,
+      );
+      assert.deepEqual(await announced(), expected);
+      // Run again: nothing new.
+      assert.equal(await announceExpiries(api.app.db, new Date(clock())), 0);
+      assert.deepEqual(await announced(), expected);
+
+      // A later expiry of the same plan, once passed, is announced again.
+      const later = new Date(clock() - 60_000);
+      await api.app.db.update(userPlans).set({ fechaVencimiento: later }).where(eq(userPlans.userId, owner));
+      assert.equal(await announceExpiries(api.app.db, new Date(clock())), 1);
+      const owners = (await announced()).filter((row) => row.userId === owner);
+      assert.deepEqual(
+        owners.map((row) => row.data.vence),
+        [lapsed.getTime(), later.getTime()],
       );
     });
   });

@@ -3,7 +3,7 @@
 // events. Rows are taken with SKIP LOCKED and the mark is re-checked on the row a concurrent instance just wrote, so
 // with several instances each expiry is announced exactly once, by whichever instance gets there first; with one
 // instance it is announced within a minute (or at its next start when it was down then).
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.js';
 
 const batchSize = 500;
@@ -11,48 +11,68 @@ const batchSize = 500;
 const anySubscriber = sql`EXISTS (SELECT 1 FROM partner_subscriptions
   WHERE status = 'activa' AND 'plan.vencido' = ANY (eventos))`;
 
+/**
+ * What differs between an own plan and a company licence: names fixed in this module, never input (they become
+ * identifiers and SQL text). `people` joins the expired rows (`due d`) to the people told, as `users u`.
+ */
+interface Expiring {
+  table: 'user_plans' | 'company_licences';
+  expiry: 'fecha_vencimiento' | 'expires_at';
+  holder: 'user_id' | 'company_id';
+  people: SQL;
+  /** The event's data before `plan_id` and `vence`, as `jsonb_build_object` arguments. */
+  origin: SQL;
+}
+
+const expiring: Expiring[] = [
+  {
+    table: 'user_plans',
+    expiry: 'fecha_vencimiento',
+    holder: 'user_id',
+    people: sql`JOIN users u ON u.id = d.user_id`,
+    origin: sql`'origen', 'propio'`,
+  },
+  {
+    table: 'company_licences',
+    expiry: 'expires_at',
+    holder: 'company_id',
+    // Everyone holding a seat of the licence.
+    people: sql`JOIN company_seats s ON s.company_id = d.company_id AND s.app_id = d.app_id
+                JOIN users u ON u.id = s.user_id`,
+    origin: sql`'origen', 'empresa', 'empresa_id', d.company_id`,
+  },
+];
+
+/** The statement that marks one batch of `kind` expired by `now` as announced, writes its events, answers `n` marked. */
+function announceBatch(kind: Expiring, now: Date): SQL {
+  const table = sql.identifier(kind.table);
+  const expiry = sql.identifier(kind.expiry);
+  return sql`WITH due AS (
+      UPDATE ${table} t SET expiry_announced = t.${expiry}
+      WHERE t.id IN (SELECT id FROM ${table}
+                     WHERE ${expiry} <= ${now} AND expiry_announced IS DISTINCT FROM ${expiry}
+                     LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)
+        AND t.expiry_announced IS DISTINCT FROM t.${expiry}
+      RETURNING t.${sql.identifier(kind.holder)}, t.app_id, t.plan_id, t.${expiry} AS expiry),
+    written AS (
+      INSERT INTO partner_events (user_id, public_id, tipo, app_id, data)
+      SELECT u.id, u.public_id, 'plan.vencido', d.app_id,
+             jsonb_build_object(${kind.origin}, 'plan_id', d.plan_id, 'vence', d.expiry)
+      FROM due d ${kind.people}
+      WHERE ${anySubscriber}
+      RETURNING 1)
+    SELECT (SELECT count(*) FROM due)::int AS n`;
+}
+
 /** Announces the expiries passed by `now`; answers how many plans or licences were marked. */
 export async function announceExpiries(db: Db, now: Date): Promise<number> {
   let marked = 0;
   for (;;) {
-    const own = await rowsOf<{ n: number }>(
-      db,
-      sql`WITH due AS (
-            UPDATE user_plans p SET expiry_announced = p.fecha_vencimiento
-            WHERE p.id IN (SELECT id FROM user_plans
-                           WHERE fecha_vencimiento <= ${now} AND expiry_announced IS DISTINCT FROM fecha_vencimiento
-                           LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)
-              AND p.expiry_announced IS DISTINCT FROM p.fecha_vencimiento
-            RETURNING p.user_id, p.app_id, p.plan_id, p.fecha_vencimiento),
-          written AS (
-            INSERT INTO partner_events (user_id, public_id, tipo, app_id, data)
-            SELECT d.user_id, u.public_id, 'plan.vencido', d.app_id,
-                   jsonb_build_object('origen', 'propio', 'plan_id', d.plan_id, 'vence', d.fecha_vencimiento)
-            FROM due d JOIN users u ON u.id = d.user_id WHERE ${anySubscriber}
-            RETURNING 1)
-          SELECT (SELECT count(*) FROM due)::int AS n`,
-    );
-    const licences = await rowsOf<{ n: number }>(
-      db,
-      sql`WITH due AS (
-            UPDATE company_licences l SET expiry_announced = l.expires_at
-            WHERE l.id IN (SELECT id FROM company_licences
-                           WHERE expires_at <= ${now} AND expiry_announced IS DISTINCT FROM expires_at
-                           LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)
-              AND l.expiry_announced IS DISTINCT FROM l.expires_at
-            RETURNING l.company_id, l.app_id, l.plan_id, l.expires_at),
-          written AS (
-            INSERT INTO partner_events (user_id, public_id, tipo, app_id, data)
-            SELECT s.user_id, u.public_id, 'plan.vencido', d.app_id,
-                   jsonb_build_object('origen', 'empresa', 'empresa_id', d.company_id, 'plan_id', d.plan_id,
-                                      'vence', d.expires_at)
-            FROM due d JOIN company_seats s ON s.company_id = d.company_id AND s.app_id = d.app_id
-            JOIN users u ON u.id = s.user_id
-            WHERE ${anySubscriber}
-            RETURNING 1)
-          SELECT (SELECT count(*) FROM due)::int AS n`,
-    );
-    const round = Number(own[0]?.n ?? 0) + Number(licences[0]?.n ?? 0);
+    let round = 0;
+    for (const kind of expiring) {
+      const [row] = await rowsOf<{ n: number }>(db, announceBatch(kind, now));
+      round += Number(row?.n ?? 0);
+    }
     marked += round;
     if (round === 0) return marked;
   }
