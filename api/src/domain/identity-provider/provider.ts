@@ -23,6 +23,7 @@ import {
   findClient,
   portalClientMetadata,
 } from './clients.js';
+import { clientAddress } from './client-address.js';
 import { type DeviceInfo, devicePollIntervalSeconds, userCodeMask } from './device.js';
 import type { ProviderMemory } from './provider-memory.js';
 import { formPostPage, libraryFormPost, logoutPage } from './logout-page.js';
@@ -390,7 +391,8 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
         enabled: true,
         charset: 'base-20',
         mask: userCodeMask,
-        deviceInfo: (ctx): DeviceInfo => ({ ip: ctx.ip, ua: ctx.get('user-agent') || undefined }),
+        // The address shown at /dispositivo is the API's reading behind its proxies, never Koa's (client-address.ts).
+        deviceInfo: (ctx): DeviceInfo => ({ ip: clientAddress(ctx), ua: ctx.get('user-agent') || undefined }),
         async userCodeInputSource(ctx) {
           ctx.status = 303;
           ctx.redirect(deviceVerificationUri(deps.portalUrl));
