@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http';
 
 /**
  * The client's address as the API resolves it behind its proxies (TRUST_PROXY, Fastify's `request.ip`), kept for
- * the provider's requests: Koa, with `proxy` set, would believe the leftmost X-Forwarded-For entry, which the client
- * writes itself, whenever the proxies are trusted by address rather than by count.
+ * the provider's requests: Koa's `ctx.ip` reads no forwarded header there (issuer-address.ts), so behind a proxy it
+ * names the proxy, and with `proxy` set it would believe the leftmost X-Forwarded-For entry, the client's own.
  */
 const addresses = new WeakMap<IncomingMessage, string>();
 

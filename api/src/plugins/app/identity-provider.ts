@@ -36,7 +36,6 @@ export default fp(
       issuer: app.config.oidcIssuer,
       portalUrl: app.config.portalUrl,
       signingKey: app.signingKey,
-      proxy: app.config.trustProxy !== false,
       backchannelPrivateNetwork: app.config.oidcBackchannelPrivateNetwork,
       defaultSessionTtlSeconds: app.config.tokenTtlSeconds,
       memory,
