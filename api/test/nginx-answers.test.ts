@@ -24,6 +24,8 @@ class Instance {
   mode: Mode = 'answer';
   /** Every request that reached it, as `METHOD /path`. */
   readonly received: string[] = [];
+  /** The headers of each of those requests. */
+  readonly receivedHeaders: http.IncomingHttpHeaders[] = [];
   private server: http.Server | undefined;
 
   constructor(
@@ -34,6 +36,7 @@ class Instance {
   async listen(): Promise<void> {
     this.server = http.createServer((request, response) => {
       this.received.push(`${request.method} ${request.url}`);
+      this.receivedHeaders.push(request.headers);
       if (this.mode === 'hang') return;
       // The whole body read first, as the API does.
       request.resume();
@@ -123,13 +126,29 @@ describe("nginx in front of the API's instances (stand-ins)", () => {
     );
     started.push(nginx);
     // startNginx's own probe reached one of them.
-    for (const instance of pair) instance.received.length = 0;
+    for (const instance of pair) {
+      instance.received.length = 0;
+      instance.receivedHeaders.length = 0;
+    }
     return { nginx, a: pair[0]!, b: pair[1]! };
   }
 
   /** nginx's access-log line of an answer, found by its request id. */
   const logLine = (nginx: Nginx, answer: Answer) =>
     nginx.accessLog().find((line) => line.request_id === answer.headers['x-request-id']);
+
+  it("tells the API the host, protocol and client it saw itself, whatever a client's X-Forwarded-* headers claim", async () => {
+    const { nginx, a, b } = await deployment();
+    const answer = await call(nginx, '/.well-known/openid-configuration', {
+      headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', 'x-forwarded-for': '192.0.2.7' },
+    });
+    assert.equal(answer.status, 200);
+    const [headers] = [...a.receivedHeaders, ...b.receivedHeaders];
+    assert.equal(headers?.['x-forwarded-host'], '127.0.0.1');
+    assert.equal(headers?.['x-forwarded-proto'], 'http');
+    // The client's entry passes on, nginx's reading of the client last: the one a hop count of 1 believes.
+    assert.equal(headers?.['x-forwarded-for'], '192.0.2.7, 127.0.0.1');
+  });
 
   it("refuses a body over the API's limit, a header too large and a request it cannot read in the API's shape and language", async () => {
     const { nginx, a, b } = await deployment();

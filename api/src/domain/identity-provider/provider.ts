@@ -23,7 +23,9 @@ import {
   findClient,
   portalClientMetadata,
 } from './clients.js';
+import { clientAddress } from './client-address.js';
 import { type DeviceInfo, devicePollIntervalSeconds, userCodeMask } from './device.js';
+import { addressedToIssuer } from './issuer-address.js';
 import type { ProviderMemory } from './provider-memory.js';
 import { formPostPage, libraryFormPost, logoutPage } from './logout-page.js';
 import { type OidcScope, knownScopes, oidcScopes, scopeClaims } from './scopes.js';
@@ -80,8 +82,6 @@ export interface IdentityProviderDeps {
   issuer: string;
   portalUrl: string;
   signingKey: SigningKey;
-  /** Behind a trusted proxy, the request's protocol and host come from X-Forwarded-*. */
-  proxy: boolean;
   /** Back-channel logouts may reach loopback and private addresses (the library's SSRF guard lifted for them). */
   backchannelPrivateNetwork: boolean;
   defaultSessionTtlSeconds: number;
@@ -390,7 +390,8 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
         enabled: true,
         charset: 'base-20',
         mask: userCodeMask,
-        deviceInfo: (ctx): DeviceInfo => ({ ip: ctx.ip, ua: ctx.get('user-agent') || undefined }),
+        // The address shown at /dispositivo is the API's reading behind its proxies, never Koa's (client-address.ts).
+        deviceInfo: (ctx): DeviceInfo => ({ ip: clientAddress(ctx), ua: ctx.get('user-agent') || undefined }),
         async userCodeInputSource(ctx) {
           ctx.status = 303;
           ctx.redirect(deviceVerificationUri(deps.portalUrl));
@@ -463,7 +464,9 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
   };
 
   const provider = new Provider(deps.issuer, configuration);
-  provider.proxy = deps.proxy;
+  // Nothing a request says about its address reaches the provider: its host and protocol are the issuer's, the
+  // client's address the API's own reading (client-address.ts).
+  provider.use(addressedToIssuer(deps.issuer));
 
   // Secrets are stored as SHA-256 (clients.ts): the presented one is hashed before the comparison.
   provider.Client.prototype.compareClientSecret = function compareClientSecret(this: Client, presented: string) {

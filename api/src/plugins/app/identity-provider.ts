@@ -36,7 +36,6 @@ export default fp(
       issuer: app.config.oidcIssuer,
       portalUrl: app.config.portalUrl,
       signingKey: app.signingKey,
-      proxy: app.config.trustProxy !== false,
       backchannelPrivateNetwork: app.config.oidcBackchannelPrivateNetwork,
       defaultSessionTtlSeconds: app.config.tokenTtlSeconds,
       memory,
@@ -53,9 +52,6 @@ export default fp(
         serverError: (error) => (currentRequestLog() ?? app.log).error({ err: error }, 'OpenID Connect provider error'),
       },
     });
-    // The address a device asked from is shown to the person who confirms it (/dispositivo): behind N proxies it is
-    // the one the first of them saw, as the API's own limits read it, never an X-Forwarded-For entry the device wrote.
-    if (typeof app.config.trustProxy === 'number') provider.maxIpsCount = app.config.trustProxy;
     logouts = createLogoutDeliveries({
       db: app.db,
       provider,
