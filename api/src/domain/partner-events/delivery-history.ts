@@ -14,14 +14,9 @@ import { type AuditActor, recordAudit } from '../accounts/audit.js';
 import { decodeCursor, encodeCursor } from '../companies/member-search.js';
 import { clientNotFound } from '../identity-provider/clients.js';
 import { partnerEventMessages } from './messages.js';
+import { subscriptionNotFound } from './subscriptions.js';
 
-export const deliveryHistoryMessages = {
-  deliveryNotFound: 'Entrega no encontrada',
-  stillPending: 'La entrega aún está en cola: el portal la está enviando o reintentando',
-  subscriptionDisabled: (reason: string | null) =>
-    `La suscripción está desactivada${reason ? ` (${reason})` : ''}: no se le puede reenviar nada`,
-} as const;
-const M = deliveryHistoryMessages;
+const M = partnerEventMessages;
 
 /** How the panel names a delivery's state; a pending delivery that was tried already is 'reintentando'. */
 export type DeliveryState = 'pendiente' | 'reintentando' | 'entregada' | 'fallida' | 'cancelada';
@@ -125,8 +120,6 @@ async function subscriptionOf(db: Db, clientId: string, id: string) {
   return { ...row, id: row.id };
 }
 
-const subscriptionNotFound = () =>
-  new HttpError(404, partnerEventMessages.subscriptionNotFound, 'SUBSCRIPTION_NOT_FOUND');
 const deliveryNotFound = () => new HttpError(404, M.deliveryNotFound, 'DELIVERY_NOT_FOUND');
 
 /**

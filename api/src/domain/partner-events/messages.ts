@@ -1,6 +1,10 @@
 // The Spanish texts of the event subscriptions: answers of the admin routes and the delivery errors the panel shows.
 export const partnerEventMessages = {
   subscriptionNotFound: 'Suscripción no encontrada',
+  deliveryNotFound: 'Entrega no encontrada',
+  stillPending: 'La entrega aún está en cola: el portal la está enviando o reintentando',
+  subscriptionDisabled: (reason: string | null) =>
+    `La suscripción está desactivada${reason ? ` (${reason})` : ''}: no se le puede reenviar nada`,
   urlRequired: 'Indica la dirección (url) que recibirá los eventos',
   urlInvalid: (url: string) => `La dirección "${url}" no es una URL absoluta válida`,
   urlTooLong: (max: number) => `La dirección no puede superar ${max} caracteres`,

@@ -163,7 +163,8 @@ export async function listSubscriptions(deps: SubscriptionDeps, clientId: string
   return rows.map((row) => subscriptionView(row, now));
 }
 
-const subscriptionNotFound = () => new HttpError(404, M.subscriptionNotFound, 'SUBSCRIPTION_NOT_FOUND');
+/** The Spanish 404 of a subscription the client does not have. */
+export const subscriptionNotFound = () => new HttpError(404, M.subscriptionNotFound, 'SUBSCRIPTION_NOT_FOUND');
 
 /** Deletes a subscription with its pending and past deliveries (nothing more is sent to it). */
 export async function deleteSubscription(deps: SubscriptionDeps, actor: AuditActor, clientId: string, id: string) {
