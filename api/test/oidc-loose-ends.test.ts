@@ -9,7 +9,15 @@ import { and, eq } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import { apps, plans, userPlans } from '../src/db/schema.js';
 import { createUser, forEachBackend, login } from './helpers/app.js';
-import { type OidcTestApi, portalUrl, registerClient, startOidcApi, TestBrowser } from './helpers/oidc.js';
+import {
+  codeFlow,
+  type OidcTestApi,
+  openidClient,
+  portalUrl,
+  registerClient,
+  startOidcApi,
+  TestBrowser,
+} from './helpers/oidc.js';
 
 const serverRedirect = 'https://planta.example.com/auth/callback';
 const spaRedirect = 'http://localhost:5173/callback';
@@ -35,30 +43,17 @@ forEachBackend((backend) => {
     let freeName: string;
     let pro: number;
 
-    /** openid-client configured for a client (the issuer listens on plain HTTP on loopback). */
+    /** openid-client for a client, by default authenticating with client_secret_basic (or none without a secret). */
     const relyingParty = (
       client: { clientId: string; clientSecret?: string },
       auth: oidc.ClientAuth = client.clientSecret ? oidc.ClientSecretBasic(client.clientSecret) : oidc.None(),
-    ) =>
-      oidc.discovery(new URL(api.issuer), client.clientId, undefined, auth, { execute: [oidc.allowInsecureRequests] });
+    ) => openidClient(api.issuer, client, auth);
 
     /** Signs the person in to the app at `redirect` with `scope`: the token endpoint's answer. */
     async function signIn(config: oidc.Configuration, redirect: string, scope: string) {
-      const verifier = oidc.randomPKCECodeVerifier();
-      const state = oidc.randomState();
-      const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: redirect,
-        scope,
-        state,
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-        prompt: 'consent',
-      });
       const browser = new TestBrowser(api.issuer);
       browser.portalToken = await login(api.app, person.email, person.password);
-      const landed = await browser.signInTo(url.href);
-      assert.ok(landed.startsWith(redirect), landed);
-      return oidc.authorizationCodeGrant(config, new URL(landed), { pkceCodeVerifier: verifier, expectedState: state });
+      return codeFlow(config, browser, redirect, scope);
     }
 
     /** The administrator gives the person `planId` in `appId` until `until`, as the admin panel does. */

@@ -7,7 +7,15 @@ import { and, eq, sql } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import { companies, companyLicences, companyMembers, companySeats, plans, userPlans, users } from '../src/db/schema.js';
 import { adminEmail, adminPassword, createUser, forEachBackend, login } from './helpers/app.js';
-import { type OidcTestApi, publicIdOf, registerClient, startOidcApi, TestBrowser } from './helpers/oidc.js';
+import {
+  codeFlow,
+  type OidcTestApi,
+  openidClient,
+  publicIdOf,
+  registerClient,
+  startOidcApi,
+  TestBrowser,
+} from './helpers/oidc.js';
 
 const redirect = 'https://minera.example.com/auth/callback';
 const appId = 1;
@@ -20,33 +28,14 @@ forEachBackend((backend) => {
     let company: { id: number; name: string };
     let other: { id: number; name: string };
 
-    /** openid-client configured for the partner app (the issuer listens on plain HTTP on loopback). */
-    async function relyingParty() {
-      return oidc.discovery(new URL(api.issuer), client.clientId, client.clientSecret, undefined, {
-        execute: [oidc.allowInsecureRequests],
-      });
-    }
+    /** openid-client configured for the partner app. */
+    const relyingParty = () => openidClient(api.issuer, client);
 
     /** Signs the person in to the partner app with `scope`: the token endpoint's answer. */
     async function signIn(config: oidc.Configuration, scope: string) {
-      const verifier = oidc.randomPKCECodeVerifier();
-      const state = oidc.randomState();
-      const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: redirect,
-        scope,
-        state,
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-        prompt: 'consent',
-      });
       const browser = new TestBrowser(api.issuer);
       browser.portalToken = await login(api.app, person.email, person.password);
-      const landed = await browser.signInTo(url.href);
-      assert.ok(landed.startsWith(redirect), landed);
-      return oidc.authorizationCodeGrant(config, new URL(landed), {
-        pkceCodeVerifier: verifier,
-        expectedState: state,
-      });
+      return codeFlow(config, browser, redirect, scope);
     }
 
     before(async () => {

@@ -29,8 +29,10 @@ import {
 import { collectingLogs } from './helpers/logs.js';
 import {
   claimsOf,
+  codeFlow,
   type LogoutReceiver,
   type OidcTestApi,
+  openidClient,
   portalUrl,
   registerClient,
   startLogoutReceiver,
@@ -56,13 +58,6 @@ interface Person {
   publicId: string;
 }
 
-/** openid-client configured for a partner app (the issuer listens on plain HTTP on loopback). */
-function relyingParty(issuer: string, client: { clientId: string; clientSecret?: string }) {
-  return oidc.discovery(new URL(issuer), client.clientId, client.clientSecret, undefined, {
-    execute: [oidc.allowInsecureRequests],
-  });
-}
-
 /** Signs a person in to an app in `browser` (a new one unless given), as the app would: its tokens. */
 async function signIn(
   issuer: string,
@@ -72,25 +67,10 @@ async function signIn(
   app: Parameters<typeof login>[0],
   browser?: TestBrowser,
 ) {
-  const config = await relyingParty(issuer, client);
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: redirect,
-    scope: 'openid email offline_access',
-    state,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    prompt: 'consent',
-  });
+  const config = await openidClient(issuer, client);
   const who = browser ?? new TestBrowser(issuer);
   who.portalToken ??= await login(app, person.email, person.password);
-  const landed = await who.signInTo(url.href);
-  assert.ok(landed.startsWith(redirect), landed);
-  const tokens = await oidc.authorizationCodeGrant(config, new URL(landed), {
-    pkceCodeVerifier: verifier,
-    expectedState: state,
-  });
+  const tokens = await codeFlow(config, who, redirect, 'openid email offline_access');
   return { config, tokens, browser: who, sub: String(tokens.claims()?.sub) };
 }
 

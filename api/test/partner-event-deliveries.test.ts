@@ -91,28 +91,21 @@ forEachBackend((backend) => {
     before(async () => {
       t = await buildTestApp(backend);
       admin = await login(t.app);
-      ({ clientId } = await registerClient(t.app, {
-        nombre: 'Gestor de Planta',
-        redirectUris: ['https://gestor.example.com/cb'],
-        postLogoutRedirectUris: [],
-        backchannelLogoutUri: null,
-        initiateLoginUri: null,
-        publico: false,
-        primeraParte: false,
-        appId: null,
-        scopes: ['openid'],
-      }));
-      ({ clientId: otherClientId } = await registerClient(t.app, {
-        nombre: 'Informes',
-        redirectUris: ['https://informes.example.com/cb'],
-        postLogoutRedirectUris: [],
-        backchannelLogoutUri: null,
-        initiateLoginUri: null,
-        publico: false,
-        primeraParte: false,
-        appId: null,
-        scopes: ['openid'],
-      }));
+      /** A confidential third-party client with the openid scope alone. */
+      const client = (nombre: string, redirect: string) =>
+        registerClient(t.app, {
+          nombre,
+          redirectUris: [redirect],
+          postLogoutRedirectUris: [],
+          backchannelLogoutUri: null,
+          initiateLoginUri: null,
+          publico: false,
+          primeraParte: false,
+          appId: null,
+          scopes: ['openid'],
+        });
+      ({ clientId } = await client('Gestor de Planta', 'https://gestor.example.com/cb'));
+      ({ clientId: otherClientId } = await client('Informes', 'https://informes.example.com/cb'));
       subscriptionId = await subscription(clientId);
       otherSubscriptionId = await subscription(otherClientId);
     });

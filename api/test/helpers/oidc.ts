@@ -362,6 +362,40 @@ export async function serverApp(issuer: string, clientId: string, clientSecret: 
   };
 }
 
+/**
+ * openid-client 6 configured for a client of the provider at `issuer` (plain HTTP on loopback): with `auth`, that
+ * client authentication; without it, the library's default for the client (its secret, if any, in the body).
+ */
+export function openidClient(
+  issuer: string,
+  client: { clientId: string; clientSecret?: string },
+  auth?: openid.ClientAuth,
+): Promise<openid.Configuration> {
+  return openid.discovery(new URL(issuer), client.clientId, auth ? undefined : client.clientSecret, auth, {
+    execute: [openid.allowInsecureRequests],
+  });
+}
+
+/**
+ * The authorization code flow with PKCE as openid-client runs it, consent asked, played by `browser` (its
+ * `portalToken` is the person's portal session): the token endpoint's answer.
+ */
+export async function codeFlow(config: openid.Configuration, browser: TestBrowser, redirect: string, scope: string) {
+  const verifier = openid.randomPKCECodeVerifier();
+  const state = openid.randomState();
+  const url = openid.buildAuthorizationUrl(config, {
+    redirect_uri: redirect,
+    scope,
+    state,
+    code_challenge: await openid.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    prompt: 'consent',
+  });
+  const landed = await browser.signInTo(url.href);
+  assert.ok(landed.startsWith(redirect), landed);
+  return openid.authorizationCodeGrant(config, new URL(landed), { pkceCodeVerifier: verifier, expectedState: state });
+}
+
 /** The claims of a logout token whose ES256 signature verifies against the issuer's published keys. */
 export async function verifiedLogoutClaims(jwt: string, issuer: string): Promise<Record<string, unknown>> {
   const [header = '', payload = '', signature = ''] = jwt.split('.');
