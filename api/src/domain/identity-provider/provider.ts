@@ -23,7 +23,6 @@ import {
   findClient,
   portalClientMetadata,
 } from './clients.js';
-import { clientAddress } from './client-address.js';
 import { type DeviceInfo, devicePollIntervalSeconds, userCodeMask } from './device.js';
 import { addressedToIssuer } from './issuer-address.js';
 import type { ProviderMemory } from './provider-memory.js';
@@ -31,6 +30,7 @@ import { formPostPage, libraryFormPost, logoutPage } from './logout-page.js';
 import { type OidcScope, knownScopes, oidcScopes, scopeClaims } from './scopes.js';
 import { type SubjectRule, subjectFor } from './subjects.js';
 import { oidcSubjectKinds } from '../../db/schema.js';
+import { currentRequestAddress } from '../../lib/request-scope.js';
 
 /** Where the provider's endpoints live under the issuer; the JWKS is the portal's own, already published. */
 export const oidcRoutes = {
@@ -390,8 +390,12 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
         enabled: true,
         charset: 'base-20',
         mask: userCodeMask,
-        // The address shown at /dispositivo is the API's reading behind its proxies, never Koa's (client-address.ts).
-        deviceInfo: (ctx): DeviceInfo => ({ ip: clientAddress(ctx), ua: ctx.get('user-agent') || undefined }),
+        // The address shown at /dispositivo is the API's reading behind its proxies (the request's scope), never Koa's:
+        // Koa reads no forwarded header here (issuer-address.ts), so it would name the proxy.
+        deviceInfo: (ctx): DeviceInfo => ({
+          ip: currentRequestAddress() ?? ctx.ip,
+          ua: ctx.get('user-agent') || undefined,
+        }),
         async userCodeInputSource(ctx) {
           ctx.status = 303;
           ctx.redirect(deviceVerificationUri(deps.portalUrl));
@@ -465,7 +469,7 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
 
   const provider = new Provider(deps.issuer, configuration);
   // Nothing a request says about its address reaches the provider: its host and protocol are the issuer's, the
-  // client's address the API's own reading (client-address.ts).
+  // client's address the API's own reading (the request's scope, lib/request-scope.ts).
   provider.use(addressedToIssuer(deps.issuer));
 
   // Secrets are stored as SHA-256 (clients.ts): the presented one is hashed before the comparison.

@@ -2,7 +2,6 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { IntrospectionAnswer } from '../../domain/identity-provider/kept-introspection.js';
 import type { UserinfoAnswer } from '../../domain/identity-provider/kept-userinfo.js';
 import { createBrowserOrigins } from '../../domain/identity-provider/browser-origins.js';
-import { recordClientAddress } from '../../domain/identity-provider/client-address.js';
 import { oidcRoutes } from '../../domain/identity-provider/provider.js';
 import { documentHeaders } from '../../plugins/external/helmet.js';
 import deviceRoutes from './device.js';
@@ -82,7 +81,6 @@ const providerRoutes: FastifyPluginAsync = async (app) => {
     }
     reply.raw.setHeader('content-security-policy', providerContentSecurityPolicy);
     reply.hijack();
-    recordClientAddress(request.raw, request.ip);
     await handle(request.raw, reply.raw);
   };
   // GET userinfo is answered from the session memory when everything it needs is kept there (kept-userinfo.ts); a
