@@ -315,6 +315,16 @@ forEachBackend((backend) => {
       assert.equal(badDelivery.statusCode, 400);
     });
 
+    it('takes delivery ids past int4 (the table counts them in bigint): a cursor beyond them, an unknown one', async () => {
+      const beyond = 3_000_000_000;
+      const page = await call('GET', `${base()}?cursor=${Buffer.from(`[${beyond}]`).toString('base64url')}`);
+      assert.equal(page.statusCode, 200, page.body);
+      assert.ok(Array.isArray(page.json().data));
+      const unknown = await call('POST', `${base()}/${beyond}/reenviar`);
+      assert.equal(unknown.statusCode, 404, unknown.body);
+      assert.equal(unknown.json().code, 'DELIVERY_NOT_FOUND');
+    });
+
     it('only platform administrators: 401 without a session, 403 for a person, and nothing is resent', async () => {
       const target = await delivery(subscriptionId);
       await createUser(t.app, { email: 'persona@example.com', password: 'clave-de-persona-1', status: 'active' });

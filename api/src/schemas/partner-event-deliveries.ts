@@ -8,7 +8,8 @@ export const DeliveriesParams = SubscriptionParams;
 export const DeliveryParams = Type.Object(
   {
     ...DeliveriesParams.properties,
-    entregaId: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Id de la entrega' }),
+    // Delivery ids are bigserial: past int4, as far as a JavaScript number is exact.
+    entregaId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Id de la entrega' }),
   },
   { additionalProperties: false },
 );

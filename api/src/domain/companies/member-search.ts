@@ -7,41 +7,12 @@ import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { searchPlan } from '../user-directory/email-search.js';
 import { containing } from '../user-directory/queries.js';
-import { HttpError } from '../../lib/errors.js';
-import { companyMessages } from './messages.js';
 
 /**
  * Past this many matches an email-filtered list stops counting and says so (`totalLimitado`), as the user list does:
  * a broad filter's exact count costs more than its page.
  */
 export const FILTERED_TOTAL_CAP = 1_000;
-
-const largestId = 2_147_483_647;
-
-export const invalidCursor = () => new HttpError(400, companyMessages.invalidMemberCursor, 'INVALID_CURSOR');
-
-/** A cursor naming a row by the ids of its key after the company's: `[userId]` or `[appId, userId]`. */
-export function encodeCursor(ids: number[]): string {
-  return Buffer.from(JSON.stringify(ids)).toString('base64url');
-}
-
-/** The ids a cursor names (`size` of them, each a positive int4), or the 400 INVALID_CURSOR. */
-export function decodeCursor(cursor: string, size: number): number[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalidCursor();
-  }
-  if (
-    !Array.isArray(value) ||
-    value.length !== size ||
-    !value.every((id) => Number.isInteger(id) && id >= 1 && id <= largestId)
-  ) {
-    throw invalidCursor();
-  }
-  return value as number[];
-}
 
 /**
  * The condition on `users.email` for a fragment typed by an administrator (lower-cased: emails are stored so). As in

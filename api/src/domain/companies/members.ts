@@ -15,7 +15,8 @@ import {
 import { HttpError } from '../../lib/errors.js';
 import { type AuditActor, recordAudit } from '../accounts/audit.js';
 import type { CompanyAccess } from './access.js';
-import { cappedCount, decodeCursor, emailCondition, encodeCursor, FILTERED_TOTAL_CAP } from './member-search.js';
+import { decodeCursor, encodeCursor } from '../key-cursor.js';
+import { cappedCount, emailCondition, FILTERED_TOTAL_CAP } from './member-search.js';
 import { companyMessages } from './messages.js';
 
 /**

@@ -22,7 +22,6 @@ export const companyMessages = {
   memberNotPending: 'Esa persona ya es miembro activo de la empresa',
   lastOwner: 'La empresa debe conservar al menos un propietario: nombra otro antes de quitar este',
   onlyOwnerGrantsOwner: 'Solo un propietario de la empresa puede dar o quitar el rol de propietario',
-  invalidMemberCursor: 'El cursor de la página no es válido: vuelve a la primera página de la lista',
   noFreeSeats: (app: string) => `No quedan puestos libres de ${app} en la licencia de la empresa`,
   seatExists: 'Esa persona ya tiene un puesto de esta app',
   seatNotFound: 'Esa persona no tiene un puesto de esta app',

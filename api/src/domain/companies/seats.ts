@@ -6,7 +6,8 @@ import { apps, companyLicences, companyMembers, companySeats, users } from '../.
 import { HttpError } from '../../lib/errors.js';
 import { recordAudit } from '../accounts/audit.js';
 import type { CompanyActor } from './members.js';
-import { cappedCount, decodeCursor, emailCondition, encodeCursor, FILTERED_TOTAL_CAP } from './member-search.js';
+import { decodeCursor, encodeCursor } from '../key-cursor.js';
+import { cappedCount, emailCondition, FILTERED_TOTAL_CAP } from './member-search.js';
 import { companyMessages } from './messages.js';
 
 /** A seat as the API shows it. */

@@ -11,7 +11,7 @@ import {
 } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { type AuditActor, recordAudit } from '../accounts/audit.js';
-import { decodeCursor, encodeCursor } from '../companies/member-search.js';
+import { decodeCursor, encodeCursor } from '../key-cursor.js';
 import { clientNotFound } from '../identity-provider/clients.js';
 import { partnerEventMessages } from './messages.js';
 import { subscriptionNotFound } from './subscriptions.js';
@@ -133,7 +133,7 @@ export async function listDeliveries(
   query: { cursor?: string; limit: number },
 ) {
   await subscriptionOf(db, clientId, subscriptionId);
-  const before = query.cursor ? decodeCursor(query.cursor, 1)[0] : undefined;
+  const before = query.cursor ? decodeCursor(query.cursor, 1, Number.MAX_SAFE_INTEGER)[0] : undefined;
   const rows = await db
     .select()
     .from(partnerDeliveries)
