@@ -4,7 +4,8 @@
 // temporary folder), started there with plain `node` on the embedded PGlite, and asked for /health and a sign-in of
 // the administrator. No tsx, TypeScript or webpack in that install: a missing runtime dependency fails here. It first
 // checks that a production start on the development defaults is refused, one Spanish line per variable. Prints one
-// summary line with the time of each phase; exit code 0 when everything answered, 1 otherwise.
+// summary line with the time of each phase; exit code 0 when everything answered, 1 otherwise. Last, the administrator's
+// stored password hash says that production hashes at OWASP's argon2 cost (the API suites hash at the lowest).
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
@@ -18,6 +19,17 @@ import { ROOT } from './lib/parts.mjs';
 /** The root's workspaces: npm ci wants every folder the lock file names. @type {string[]} */
 const WORKSPACES = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).workspaces;
 const DEV_ONLY = ['tsx', 'typescript', 'webpack', 'esbuild', 'react'];
+
+/** Prints the stored password hash of the account `argv[2]` from the embedded database in `argv[1]`. */
+const STORED_ADMIN_HASH = `
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+const [dataDir, email] = process.argv.slice(1);
+const client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+const { rows } = await client.query('SELECT password_hash FROM users WHERE email = $1', [email]);
+console.log(rows[0]?.password_hash ?? '');
+await client.close();
+`;
 
 /** @returns {Promise<number>} */
 function freePort() {
@@ -163,6 +175,22 @@ async function check(deploy) {
     api.kill('SIGTERM');
     if (api.exitCode === null) await new Promise((resolve) => api.once('exit', resolve));
   }
+
+  // The API suites hash at argon2's lowest cost in their own processes; production hashes at OWASP's. The
+  // administrator's stored hash, read from the stopped API's database with the deployment's own PGlite, says which.
+  started = Date.now();
+  const stored = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', STORED_ADMIN_HASH, path.join(base.DATA_DIR, 'pglite'), admin.email],
+    { cwd: deploy, encoding: 'utf8', timeout: 60_000 },
+  );
+  assert.equal(stored.status, 0, `no se pudo leer la base de datos de la API detenida:\n${stored.stderr}`);
+  assert.match(
+    stored.stdout.trim(),
+    /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/,
+    'la contraseña del administrador no se guardó con el coste de producción (argon2id, m=19456, t=2, p=1)',
+  );
+  phases.push(`coste de argon2 de producción ${seconds(started)}`);
   return phases;
 }
 
@@ -171,7 +199,7 @@ const deploy = mkdtempSync(path.join(tmpdir(), 'portal-api-prod-'));
 try {
   const phases = await check(deploy);
   console.log(
-    `ok    producción (API compilada): los valores de desarrollo rechazados, /health 200, sesión del administrador con token y panel cerrado hasta configurar un segundo factor, con solo las dependencias ` +
+    `ok    producción (API compilada): los valores de desarrollo rechazados, /health 200, sesión del administrador con token y panel cerrado hasta configurar un segundo factor, contraseña con el coste de argon2 de producción, con solo las dependencias ` +
       `de producción, en ${seconds(started)} (${phases.join(', ')})`,
   );
 } catch (error) {

@@ -16,7 +16,7 @@ import { migrate, readMigrations } from '../../src/db/migrate.js';
 import { seed } from '../../src/db/seed.js';
 import { sessions, users, type User, type UserStatus } from '../../src/db/schema.js';
 import { newSessionId } from '../../src/domain/sessions/sessions.js';
-import { hashPassword } from '../../src/domain/accounts/passwords.js';
+import { hashAtTestCostInThisProcess, hashPassword } from '../../src/domain/accounts/passwords.js';
 import { loadSigningKey, type SigningKey } from '../../src/domain/tokens/keys.js';
 import { generateEcKeyPem } from './keys.js';
 
@@ -40,6 +40,9 @@ function chooseBackends(): Backend[] {
   return available.filter((backend) => wanted.includes(backend));
 }
 export const backends: Backend[] = chooseBackends();
+
+// Every app of the suites hashes at the lowest cost; a process they start (the API, the console) at production's.
+hashAtTestCostInThisProcess();
 
 export const adminEmail = 'admin@portal.test';
 export const adminPassword = 'clave-de-prueba-admin';
@@ -84,7 +87,7 @@ export async function pgliteSnapshot(): Promise<Blob> {
   const hash = createHash('sha256');
   for (const migration of readMigrations()) hash.update(migration.name).update(migration.sql);
   hash.update(readFileSync(join(srcDb, 'seed.ts'))).update(readFileSync(join(srcDb, 'seed-data.ts')));
-  hash.update(adminEmail).update(adminPassword);
+  hash.update(adminEmail).update(adminPassword).update('argon2 at the test cost');
   hash.update(String(statSync(createRequire(import.meta.url).resolve('@electric-sql/pglite/pglite.wasm')).size));
   const file = join(tmpdir(), `portal-api-pglite-${hash.digest('hex').slice(0, 16)}.tar.gz`);
 

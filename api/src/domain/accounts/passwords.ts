@@ -7,12 +7,24 @@ import type { CodeService } from '../account-codes/codes.js';
 import { invalidCode } from '../account-codes/code-mail.js';
 
 // OWASP's argon2id settings. The library's default algorithm is argon2id (its `Algorithm` is a const enum, which
-// isolated modules cannot import); the stored hash's `$argon2id$v=19$m=19456,t=2,p=1$` prefix is checked in tests.
-const options = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
+// isolated modules cannot import); the stored hash's `$argon2id$v=19$m=19456,t=2,p=1$` prefix is checked on the
+// production build by scripts/check-production-api.mjs.
+export const productionPasswordCost = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
+let cost = productionPasswordCost;
+
+/**
+ * The API suites' in-process apps hash at argon2's lowest cost: their tests are about what is stored and checked, not
+ * about what guessing costs (docs/decisions/0088-test-suite-speed.md). No configuration reaches this: only test code
+ * imports and calls it, so a process the product starts hashes at the production cost whatever its environment. A
+ * verification reads the cost from the stored hash, so hashes of either cost check alike everywhere.
+ */
+export function hashAtTestCostInThisProcess(): void {
+  cost = { memoryCost: 8, timeCost: 1, parallelism: 1 };
+}
 
 /** Runs on the library's thread pool, off the event loop. */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, options);
+  return hash(password, cost);
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
