@@ -1,6 +1,6 @@
 // `npm run admin -- empresa …` run as a real process against PGlite and, with DATABASE_URL, PostgreSQL: companies
 // created, renamed, suspended, listed, sold a licence and given a first owner from the console; what it did is checked
-// through the real API (node src/server.ts): the company as its owner reads it and the audit log naming the operator.
+// through the real API (node api/dist/server.js): the company as its owner reads it and the audit log naming the operator.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ConfigError, defaultCorsOrigins, loadConfig } from '../src/config.js';
 import { loadEnvFile } from '../src/lib/env-file.js';
+import { compiledApi } from './helpers/compiled-api.js';
 import { generateEcKeyPem } from './helpers/keys.js';
 
 describe('configuration', () => {
@@ -467,7 +468,7 @@ describe('a production start (NODE_ENV=production)', () => {
     try {
       const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, PORT: '0' };
       for (const name of ['JWT_PRIVATE_KEY', 'SMTP_URL', 'CORS_ORIGINS', 'ADMIN_SECOND_FACTOR']) delete env[name];
-      const started = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      const started = spawnSync(process.execPath, [compiledApi('server')], {
         cwd: new URL('..', import.meta.url),
         env,
         encoding: 'utf8',

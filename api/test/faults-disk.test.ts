@@ -1,4 +1,4 @@
-// A full disk, with real processes: the API (`node src/server.ts`) on a tmpfs of the test's own, PGlite's DATA_DIR or a
+// A full disk, with real processes: the API (`node api/dist/server.js`) on a tmpfs of the test's own, PGlite's DATA_DIR or a
 // PostgreSQL server of this file's own on it. The test fills the disk with a file and deletes it again. Also what a
 // start refused by PGlite's file system for another reason says.
 import assert from 'node:assert/strict';
@@ -14,6 +14,7 @@ import { pgliteExtensions } from '../src/db/client.js';
 import { messages } from '../src/lib/errors.js';
 import { registration } from './helpers/accounts.js';
 import { backends } from './helpers/app.js';
+import { compiledApi } from './helpers/compiled-api.js';
 import { createPostgresCluster, type PostgresCluster } from './helpers/postgres-cluster.js';
 import { type Answer, call, freePort, logLines, startApi, waitFor, type ApiProcess } from './helpers/processes.js';
 import { mountSmallDisk, type SmallDisk } from './helpers/small-disk.js';
@@ -37,7 +38,7 @@ const baseEnv = (env: Record<string, string | undefined>): Record<string, string
 function startExpectingExit(env: Record<string, string | undefined>) {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', ...baseEnv(env) };
   for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [compiledApi('server')], {
     cwd: apiDir,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-// Redis away, on real processes: the API (`node src/server.ts`) on each backend, with a Redis server of this file's
+// Redis away, on real processes: the API (`node api/dist/server.js`) on each backend, with a Redis server of this file's
 // own that is killed, frozen and started again (helpers/redis-server.ts). What a Redis outage means is decided in
 // docs/decisions/0065-redis-away-and-restarted.md: refused at once with the Spanish 503, never let through.
 import assert from 'node:assert/strict';

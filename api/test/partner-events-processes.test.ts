@@ -1,4 +1,4 @@
-// Partner events with real processes: the API as `node src/server.ts` killed (SIGKILL) in the middle of delivering to
+// Partner events with real processes: the API as `node api/dist/server.js` killed (SIGKILL) in the middle of delivering to
 // a slow receiver process that verifies every signature with the Standard Webhooks package, then started again:
 // nothing is lost, the order holds, and a message answered 2xx is accepted again at most once (the one whose answer
 // was on its way when the sender died: a receiver keys on webhook-id, as Standard Webhooks asks). On PostgreSQL, two

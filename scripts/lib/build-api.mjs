@@ -1,7 +1,7 @@
 // The API's production build: its TypeScript sources (and the @portal/contracts rules it applies) bundled by esbuild
 // into plain JavaScript in api/dist, run with `node api/dist/server.js`; its npm dependencies stay outside the bundle
 // and come from the API's own production install. tsx runs the sources in development and tests only.
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './parts.mjs';
 
@@ -34,12 +34,58 @@ export function isApiFresh() {
   return oldest > Math.max(...sources.map(newestMtime));
 }
 
+/** Held while a process builds: the API suites of two streams (and npm test's own steps) may ask at the same time. */
+const LOCK = path.join(API, '.dist-lock');
+
+/**
+ * Runs `build` holding the lock; a lock whose process is gone (killed mid-build) is taken over.
+ * @param {() => Promise<void>} build
+ */
+async function holdingLock(build) {
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      writeFileSync(path.join(LOCK, 'pid'), String(process.pid));
+      break;
+    } catch (error) {
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+      const holder = Number(readFileSync(path.join(LOCK, 'pid'), { encoding: 'utf8', flag: 'a+' }));
+      if (holder && !isAlive(holder)) rmSync(LOCK, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  try {
+    await build();
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+/** @param {number} pid */
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+  }
+}
+
 /** @param {{ force?: boolean, log?: (line: string) => void }} options */
 export async function buildApi({ force = false, log = console.log } = {}) {
   if (!force && isApiFresh()) {
     log('· api: al día');
     return;
   }
+  await holdingLock(async () => {
+    // Another process may have built it while this one waited.
+    if (!force && isApiFresh()) log('· api: al día');
+    else await compile(log);
+  });
+}
+
+/** @param {(line: string) => void} log */
+async function compile(log) {
   const started = Date.now();
   const esbuild = await import('esbuild');
   rmSync(API_DIST, { recursive: true, force: true });

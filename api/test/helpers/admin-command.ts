@@ -1,7 +1,8 @@
-// `npm run admin -- …` as the operator runs it, from the sources, as a process of its own (admin-cli.test.ts,
-// backup-restore.test.ts): its exit code and what it printed.
+// `npm run admin -- …` as the operator runs it: the compiled command (`node api/dist/admin.js`, helpers/compiled-api.ts)
+// as a process of its own (admin-cli.test.ts, backup-restore.test.ts): its exit code and what it printed.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { compiledApi } from './compiled-api.js';
 
 const apiDir = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -18,7 +19,7 @@ export const shown = (result: CommandResult) => `exit ${result.code}\n${result.s
 export function admin(env: Record<string, string | undefined>, ...args: string[]): Promise<CommandResult> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...env };
   for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
+  const child = spawn(process.execPath, [compiledApi('admin'), ...args], {
     cwd: apiDir,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { compiledApi } from './compiled-api.js';
 
 const apiDir = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -51,7 +52,7 @@ process.once('exit', () => {
 });
 
 /**
- * The API as a real process (`node --import tsx src/server.ts`), as `npm start` runs it, ready once GET /health
+ * The API as a real process (`node api/dist/server.js`, helpers/compiled-api.ts), as `npm start` runs it, ready once GET /health
  * answers 200. `env` adds to (or, with undefined, removes from) this process's environment. `port`: a free one unless
  * given (an instance started again where a balancer expects it); `readyWithinMs`: how long it may take to answer.
  */
@@ -68,7 +69,7 @@ export async function startApi(
     PORT: String(port),
   };
   for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [compiledApi('server')], {
     cwd: apiDir,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
