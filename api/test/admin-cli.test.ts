@@ -1,6 +1,8 @@
-// The operator's command (`npm run admin -- <orden>`, src/cli/admin.ts) run as a real process against PGlite and, with
-// DATABASE_URL, PostgreSQL; what it did is checked through the real API (node src/server.ts): who can sign in, which
+// The operator's command (`npm run admin -- <orden>`, compiled from src/cli/admin.ts) run as a real process against PGlite and, with
+// DATABASE_URL, PostgreSQL; what it did is checked through the real API (node api/dist/server.js): who can sign in, which
 // sessions still work, what the audit log says.
+// It takes two to three minutes per backend: 29 runs of the command, each a process of its own that opens its database
+// (on PGlite, the database's WebAssembly compiled anew in every process), as the operator's runs are.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

@@ -281,275 +281,279 @@ const temporaryDir = (prefix: string) => {
   temporaryDirs.push(dir);
   return dir;
 };
-after(() => {
-  for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true });
-});
-
-describe('the embedded database: npm run admin -- respaldo / restaurar', { skip: !backends.includes('pglite') }, () => {
-  let work: string;
-  /** The portal's DATA_DIR, as the API and the command find it. */
-  let dataDir: string;
-  let backup: string;
-  let portal: Portal;
-  /** What the running API handed out after the backup: a session and an emailed reset code. */
-  let afterBackup: { token: string; resetCode: string };
-  const embedded = (dir: string) => ({ DATA_DIR: dir, DATABASE_URL: undefined, JWT_PRIVATE_KEY: undefined });
-
-  before(async () => {
-    work = temporaryDir('portal-backup-');
-    dataDir = join(work, 'data');
-    backup = join(work, 'portal.respaldo');
-    // A migrated and seeded database to start from (a PGlite cold start takes seconds); the signing key is generated
-    // into DATA_DIR by the API, as on a real first start.
-    mkdirSync(dataDir, { mode: 0o700 });
-    const client = await PGlite.create({
-      dataDir: join(dataDir, 'pglite'),
-      loadDataDir: await pgliteSnapshot(),
-      extensions: pgliteExtensions,
-    });
-    await client.close();
-    portal = await buildPortalOn({ dataDir, databaseUrl: undefined, jwtPrivateKey: undefined });
+describe('backup-restore.test.ts', () => {
+  after(() => {
+    for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('backs up the database and the generated signing key into a new file only its owner reads', async () => {
-    const result = await admin(embedded(dataDir), 'respaldo', backup);
-    assert.equal(result.code, 0, shown(result));
-    assert.match(
-      result.stdout,
-      /^Respaldo escrito en .*portal\.respaldo \([\d,]+ MB\): la base de datos embebida \(5 cuentas\) y su clave de firma\.\n/,
-    );
-    assert.match(result.stdout, /Guárdalo como un secreto/);
-    assert.equal(statSync(backup).mode & 0o777, 0o600);
-    const entries = readArchive(readFileSync(backup));
-    assert.deepEqual([...entries.keys()], ['respaldo.json', 'pglite.tar.gz', 'keys/jwt-es256.pem']);
-    assert.deepEqual(entries.get('keys/jwt-es256.pem'), readFileSync(join(dataDir, 'keys/jwt-es256.pem')));
+  describe('the embedded database: npm run admin -- respaldo / restaurar', {
+    skip: !backends.includes('pglite'),
+  }, () => {
+    let work: string;
+    /** The portal's DATA_DIR, as the API and the command find it. */
+    let dataDir: string;
+    let backup: string;
+    let portal: Portal;
+    /** What the running API handed out after the backup: a session and an emailed reset code. */
+    let afterBackup: { token: string; resetCode: string };
+    const embedded = (dir: string) => ({ DATA_DIR: dir, DATABASE_URL: undefined, JWT_PRIVATE_KEY: undefined });
 
-    const again = await admin(embedded(dataDir), 'respaldo', backup);
-    assert.equal(again.code, 1, shown(again));
-    assert.match(
-      again.stderr,
-      /^Ya existe .*portal\.respaldo: un respaldo nunca sobrescribe otro archivo\. Elige otro nombre\.\n$/,
-    );
-  });
-
-  it('while the API runs, refuses to back up or restore in Spanish, writing and changing nothing', async () => {
-    const api = await startApi({ ...embedded(dataDir), ...generousLimits });
-    try {
-      const expected = new RegExp(
-        `^La API está en marcha \\(pid ${api.child.pid}\\) y tiene abierta la base de datos embebida de ${dataDir}\\.\\n` +
-          'Los respaldos y las restauraciones de la base de datos embebida se hacen con la API detenida: detenla ' +
-          '\\(Ctrl-C en npm start\\), repite la orden y vuelve a arrancarla\\. No se cambió nada\\.\\n$',
-      );
-      const other = join(work, 'otro.respaldo');
-      const backingUp = await admin(embedded(dataDir), 'respaldo', other);
-      assert.equal(backingUp.code, 1, shown(backingUp));
-      assert.match(backingUp.stderr, expected);
-      assert.equal(existsSync(other), false);
-      const restoring = await admin(embedded(dataDir), 'restaurar', backup, '--forzar');
-      assert.equal(restoring.code, 1, shown(restoring));
-      assert.match(restoring.stderr, expected);
-      assert.deepEqual(readdirSync(dataDir).sort(), ['keys', 'pglite', 'pglite.lock']);
-
-      // Life goes on after the backup: Ana opens a session, Eva asks for a reset code (printed: no SMTP_URL).
-      const call = httpClient(api);
-      const token = ok(await call('POST', '/auth/login', { payload: { email: portal.ana.email, password } })).body
-        .access_token as string;
-      ok(await call('POST', '/auth/forgot-password', { payload: { email: portal.eva.email } }));
-      const resetCode = await waitForCode(api, portal.eva.email);
-      afterBackup = { token, resetCode };
-    } finally {
-      await api.stop();
-    }
-  });
-
-  it('refuses a file that is not a whole backup with one Spanish line, exit 1, and leaves the directory untouched', async () => {
-    const target = join(work, 'nunca');
-    const text = join(work, 'notas.txt');
-    writeFileSync(text, 'esto no es un respaldo\n');
-    const cut = join(work, 'cortado.respaldo');
-    writeFileSync(cut, readFileSync(backup).subarray(0, 1_000_000));
-    // A byte of the database changed: the tar is still well formed, the SHA-256 in respaldo.json no longer matches.
-    const damaged = join(work, 'dañado.respaldo');
-    const entries = readArchive(readFileSync(backup));
-    const database = Buffer.from(entries.get('pglite.tar.gz') as Buffer);
-    database[database.length >> 1] = (database[database.length >> 1] ?? 0) ^ 0xff;
-    writeFileSync(
-      damaged,
-      writeArchive([...entries].map(([name, data]) => ({ name, data: name === 'pglite.tar.gz' ? database : data }))),
-    );
-    const foreign = join(work, 'ajeno.respaldo');
-    writeFileSync(foreign, writeArchive([{ name: 'respaldo.json', data: Buffer.from('{"format":"otra-cosa"}') }]));
-
-    const cases: Array<[string, RegExp]> = [
-      [text, /^.*notas\.txt no es un respaldo del portal válido \(no es un archivo tar\)\. No se cambió nada\.\n$/],
-      [
-        cut,
-        /^.*cortado\.respaldo no es un respaldo del portal válido \(el archivo está cortado\)\. No se cambió nada\.\n$/,
-      ],
-      [
-        damaged,
-        /^.*dañado\.respaldo no es un respaldo del portal válido \(pglite\.tar\.gz está dañado: su suma SHA-256 no coincide\)\. No se cambió nada\.\n$/,
-      ],
-      [
-        foreign,
-        /^.*ajeno\.respaldo no es un respaldo del portal válido \(respaldo\.json no es el de un respaldo del portal\)\. No se cambió nada\.\n$/,
-      ],
-      [join(work, 'no-existe.respaldo'), /^No existe el archivo .*no-existe\.respaldo\.\n$/],
-    ];
-    for (const [file, message] of cases) {
-      const result = await admin(embedded(target), 'restaurar', file);
-      assert.equal(result.code, 1, shown(result));
-      assert.match(result.stderr, message);
-      assert.equal(result.stdout, '');
-      assert.equal(existsSync(target), false, `${file} left ${target} behind`);
-    }
-
-    const missing = await admin(embedded(target), 'restaurar');
-    assert.equal(missing.code, 2, shown(missing));
-    assert.match(missing.stderr, /^restaurar necesita un archivo\./);
-  });
-
-  it('refuses to restore over a directory that holds a database unless told --forzar', async () => {
-    const before = readFileSync(join(dataDir, 'keys/jwt-es256.pem'));
-    const result = await admin(embedded(dataDir), 'restaurar', backup);
-    assert.equal(result.code, 1, shown(result));
-    assert.match(
-      result.stderr,
-      /^.*\/data ya tiene una base de datos \(pglite\/\) y una clave de firma \(keys\/\)\. Para reemplazar lo que hay por el respaldo, repite la orden con --forzar/,
-    );
-    assert.deepEqual(readdirSync(dataDir).sort(), ['keys', 'pglite']);
-    assert.deepEqual(readFileSync(join(dataDir, 'keys/jwt-es256.pem')), before);
-  });
-
-  it('restores into a fresh DATA_DIR, where everyone signs in again with the same password and factor', async () => {
-    const restored = join(work, 'restaurado');
-    const result = await admin(embedded(restored), 'restaurar', backup);
-    assert.equal(result.code, 0, shown(result));
-    assert.match(
-      result.stdout,
-      /^Restaurado en .*restaurado: el respaldo del \d{4}-\d\d-\d\d \d\d:\d\d UTC \(5 cuentas\) y su clave de firma\.\n/,
-    );
-    assert.match(result.stdout, /Lo posterior al respaldo no vuelve: las sesiones abiertas desde entonces terminan/);
-    assert.equal(statSync(restored).mode & 0o777, 0o700);
-    assert.equal(statSync(join(restored, 'keys/jwt-es256.pem')).mode & 0o777, 0o600);
-
-    const api = await startApi({ ...embedded(restored), ...generousLimits });
-    try {
-      const call = httpClient(api);
-      await everyoneSignsInAgain(call, portal);
-      // The key came back with the database: a session of the backup still works. One opened after it does not,
-      // and the code mailed after it is unknown.
-      ok(await call('GET', '/auth/user', { token: portal.ana.tokenBeforeBackup }));
-      assert.equal((await call('GET', '/auth/user', { token: afterBackup.token })).status, 401);
-      const reset = await call('POST', '/auth/change-password', {
-        payload: { email: portal.eva.email, code: afterBackup.resetCode, newPassword: 'clave-nueva' },
+    before(async () => {
+      work = temporaryDir('portal-backup-');
+      dataDir = join(work, 'data');
+      backup = join(work, 'portal.respaldo');
+      // A migrated and seeded database to start from (a PGlite cold start takes seconds); the signing key is generated
+      // into DATA_DIR by the API, as on a real first start.
+      mkdirSync(dataDir, { mode: 0o700 });
+      const client = await PGlite.create({
+        dataDir: join(dataDir, 'pglite'),
+        loadDataDir: await pgliteSnapshot(),
+        extensions: pgliteExtensions,
       });
-      assert.equal(reset.status, 400, JSON.stringify(reset.body));
-      assert.equal(reset.body.message, 'Código inválido o expirado');
-    } finally {
-      await api.stop();
-    }
-  });
-
-  it('with --forzar, replaces the database and the key, keeping what was there aside', async () => {
-    const before = readFileSync(join(dataDir, 'keys/jwt-es256.pem'));
-    const result = await admin(embedded(dataDir), 'restaurar', backup, '--forzar');
-    assert.equal(result.code, 0, shown(result));
-    const aside = /Lo que había se guardó en (\S+): bórralo cuando compruebes la restauración\./.exec(
-      result.stdout,
-    )?.[1];
-    assert.ok(aside, shown(result));
-    assert.deepEqual(readdirSync(aside).sort(), ['keys', 'pglite']);
-    assert.deepEqual(readFileSync(join(aside, 'keys/jwt-es256.pem')), before);
-    assert.ok(existsSync(join(dataDir, 'pglite/PG_VERSION')));
-  });
-});
-
-/** The six-digit code of the last mail the API printed for `email` (console mailer). */
-async function waitForCode(api: ApiProcess, email: string): Promise<string> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const mails = api.output().split(`--- Correo para ${email} ---`);
-    const code = mails.length > 1 ? /\b(\d{6})\b/.exec(mails.at(-1) ?? '')?.[1] : undefined;
-    if (code) return code;
-    if (Date.now() > deadline) throw new Error(`no mail with a code for ${email}:\n${api.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-describe('PostgreSQL: pg_dump, createdb, pg_restore', { skip: !backends.includes('postgres') }, () => {
-  const serverUrl = process.env.DATABASE_URL ?? '';
-  const suffix = randomBytes(4).toString('hex');
-  const databaseUrl = (name: string) => {
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    return url.toString();
-  };
-  const source = `portal_respaldo_${suffix}`;
-  const restoredName = `portal_restaurada_${suffix}`;
-  // Production signs with a configured key, which the operator keeps beside the dump.
-  const signingKey = generateEcKeyPem();
-  let server: pg.Pool;
-  let portal: Portal;
-
-  before(async () => {
-    server = new pg.Pool({ connectionString: serverUrl, max: 1 });
-    await server.query(`CREATE DATABASE ${source}`);
-    portal = await buildPortalOn({
-      databaseUrl: databaseUrl(source),
-      jwtPrivateKey: signingKey,
-      dataDir: temporaryDir('portal-backup-pg-'),
+      await client.close();
+      portal = await buildPortalOn({ dataDir, databaseUrl: undefined, jwtPrivateKey: undefined });
     });
-  });
-  after(async () => {
-    for (const name of [source, restoredName]) await server.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await server.end();
-  });
 
-  it('the documented commands restore a fresh database, where everyone signs in again with the same password and factor', async () => {
-    const dump = join(temporaryDir('portal-backup-dump-'), 'portal.dump');
-    run('pg_dump', ['--format=custom', `--file=${dump}`, databaseUrl(source)]);
-    run('createdb', [`--maintenance-db=${serverUrl}`, restoredName]);
-    run('pg_restore', [
-      '--no-owner',
-      '--no-acl',
-      '--exit-on-error',
-      '--single-transaction',
-      `--dbname=${databaseUrl(restoredName)}`,
-      dump,
-    ]);
-
-    const api = await startApi({
-      DATABASE_URL: databaseUrl(restoredName),
-      JWT_PRIVATE_KEY: signingKey,
-      DATA_DIR: temporaryDir('portal-backup-pg-restored-'),
-      ...generousLimits,
-    });
-    try {
-      const call = httpClient(api);
-      await everyoneSignsInAgain(call, portal);
-      ok(await call('GET', '/auth/user', { token: portal.ana.tokenBeforeBackup }));
-    } finally {
-      await api.stop();
-    }
-  });
-
-  it('the admin command points to pg_dump and pg_restore instead of backing up PostgreSQL', async () => {
-    const env = {
-      DATABASE_URL: databaseUrl(source),
-      JWT_PRIVATE_KEY: signingKey,
-      DATA_DIR: temporaryDir('portal-backup-pg-cli-'),
-    };
-    for (const args of [
-      ['respaldo', join(tmpdir(), `portal-${suffix}.respaldo`)],
-      ['restaurar', 'portal.respaldo'],
-    ]) {
-      const result = await admin(env, ...args);
-      assert.equal(result.code, 1, shown(result));
-      assert.equal(
-        result.stderr,
-        'Con PostgreSQL (DATABASE_URL) el respaldo se hace con pg_dump y se restaura con pg_restore: ver docs/operations.md, sección «Backups».\n',
+    it('backs up the database and the generated signing key into a new file only its owner reads', async () => {
+      const result = await admin(embedded(dataDir), 'respaldo', backup);
+      assert.equal(result.code, 0, shown(result));
+      assert.match(
+        result.stdout,
+        /^Respaldo escrito en .*portal\.respaldo \([\d,]+ MB\): la base de datos embebida \(5 cuentas\) y su clave de firma\.\n/,
       );
+      assert.match(result.stdout, /Guárdalo como un secreto/);
+      assert.equal(statSync(backup).mode & 0o777, 0o600);
+      const entries = readArchive(readFileSync(backup));
+      assert.deepEqual([...entries.keys()], ['respaldo.json', 'pglite.tar.gz', 'keys/jwt-es256.pem']);
+      assert.deepEqual(entries.get('keys/jwt-es256.pem'), readFileSync(join(dataDir, 'keys/jwt-es256.pem')));
+
+      const again = await admin(embedded(dataDir), 'respaldo', backup);
+      assert.equal(again.code, 1, shown(again));
+      assert.match(
+        again.stderr,
+        /^Ya existe .*portal\.respaldo: un respaldo nunca sobrescribe otro archivo\. Elige otro nombre\.\n$/,
+      );
+    });
+
+    it('while the API runs, refuses to back up or restore in Spanish, writing and changing nothing', async () => {
+      const api = await startApi({ ...embedded(dataDir), ...generousLimits });
+      try {
+        const expected = new RegExp(
+          `^La API está en marcha \\(pid ${api.child.pid}\\) y tiene abierta la base de datos embebida de ${dataDir}\\.\\n` +
+            'Los respaldos y las restauraciones de la base de datos embebida se hacen con la API detenida: detenla ' +
+            '\\(Ctrl-C en npm start\\), repite la orden y vuelve a arrancarla\\. No se cambió nada\\.\\n$',
+        );
+        const other = join(work, 'otro.respaldo');
+        const backingUp = await admin(embedded(dataDir), 'respaldo', other);
+        assert.equal(backingUp.code, 1, shown(backingUp));
+        assert.match(backingUp.stderr, expected);
+        assert.equal(existsSync(other), false);
+        const restoring = await admin(embedded(dataDir), 'restaurar', backup, '--forzar');
+        assert.equal(restoring.code, 1, shown(restoring));
+        assert.match(restoring.stderr, expected);
+        assert.deepEqual(readdirSync(dataDir).sort(), ['keys', 'pglite', 'pglite.lock']);
+
+        // Life goes on after the backup: Ana opens a session, Eva asks for a reset code (printed: no SMTP_URL).
+        const call = httpClient(api);
+        const token = ok(await call('POST', '/auth/login', { payload: { email: portal.ana.email, password } })).body
+          .access_token as string;
+        ok(await call('POST', '/auth/forgot-password', { payload: { email: portal.eva.email } }));
+        const resetCode = await waitForCode(api, portal.eva.email);
+        afterBackup = { token, resetCode };
+      } finally {
+        await api.stop();
+      }
+    });
+
+    it('refuses a file that is not a whole backup with one Spanish line, exit 1, and leaves the directory untouched', async () => {
+      const target = join(work, 'nunca');
+      const text = join(work, 'notas.txt');
+      writeFileSync(text, 'esto no es un respaldo\n');
+      const cut = join(work, 'cortado.respaldo');
+      writeFileSync(cut, readFileSync(backup).subarray(0, 1_000_000));
+      // A byte of the database changed: the tar is still well formed, the SHA-256 in respaldo.json no longer matches.
+      const damaged = join(work, 'dañado.respaldo');
+      const entries = readArchive(readFileSync(backup));
+      const database = Buffer.from(entries.get('pglite.tar.gz') as Buffer);
+      database[database.length >> 1] = (database[database.length >> 1] ?? 0) ^ 0xff;
+      writeFileSync(
+        damaged,
+        writeArchive([...entries].map(([name, data]) => ({ name, data: name === 'pglite.tar.gz' ? database : data }))),
+      );
+      const foreign = join(work, 'ajeno.respaldo');
+      writeFileSync(foreign, writeArchive([{ name: 'respaldo.json', data: Buffer.from('{"format":"otra-cosa"}') }]));
+
+      const cases: Array<[string, RegExp]> = [
+        [text, /^.*notas\.txt no es un respaldo del portal válido \(no es un archivo tar\)\. No se cambió nada\.\n$/],
+        [
+          cut,
+          /^.*cortado\.respaldo no es un respaldo del portal válido \(el archivo está cortado\)\. No se cambió nada\.\n$/,
+        ],
+        [
+          damaged,
+          /^.*dañado\.respaldo no es un respaldo del portal válido \(pglite\.tar\.gz está dañado: su suma SHA-256 no coincide\)\. No se cambió nada\.\n$/,
+        ],
+        [
+          foreign,
+          /^.*ajeno\.respaldo no es un respaldo del portal válido \(respaldo\.json no es el de un respaldo del portal\)\. No se cambió nada\.\n$/,
+        ],
+        [join(work, 'no-existe.respaldo'), /^No existe el archivo .*no-existe\.respaldo\.\n$/],
+      ];
+      for (const [file, message] of cases) {
+        const result = await admin(embedded(target), 'restaurar', file);
+        assert.equal(result.code, 1, shown(result));
+        assert.match(result.stderr, message);
+        assert.equal(result.stdout, '');
+        assert.equal(existsSync(target), false, `${file} left ${target} behind`);
+      }
+
+      const missing = await admin(embedded(target), 'restaurar');
+      assert.equal(missing.code, 2, shown(missing));
+      assert.match(missing.stderr, /^restaurar necesita un archivo\./);
+    });
+
+    it('refuses to restore over a directory that holds a database unless told --forzar', async () => {
+      const before = readFileSync(join(dataDir, 'keys/jwt-es256.pem'));
+      const result = await admin(embedded(dataDir), 'restaurar', backup);
+      assert.equal(result.code, 1, shown(result));
+      assert.match(
+        result.stderr,
+        /^.*\/data ya tiene una base de datos \(pglite\/\) y una clave de firma \(keys\/\)\. Para reemplazar lo que hay por el respaldo, repite la orden con --forzar/,
+      );
+      assert.deepEqual(readdirSync(dataDir).sort(), ['keys', 'pglite']);
+      assert.deepEqual(readFileSync(join(dataDir, 'keys/jwt-es256.pem')), before);
+    });
+
+    it('restores into a fresh DATA_DIR, where everyone signs in again with the same password and factor', async () => {
+      const restored = join(work, 'restaurado');
+      const result = await admin(embedded(restored), 'restaurar', backup);
+      assert.equal(result.code, 0, shown(result));
+      assert.match(
+        result.stdout,
+        /^Restaurado en .*restaurado: el respaldo del \d{4}-\d\d-\d\d \d\d:\d\d UTC \(5 cuentas\) y su clave de firma\.\n/,
+      );
+      assert.match(result.stdout, /Lo posterior al respaldo no vuelve: las sesiones abiertas desde entonces terminan/);
+      assert.equal(statSync(restored).mode & 0o777, 0o700);
+      assert.equal(statSync(join(restored, 'keys/jwt-es256.pem')).mode & 0o777, 0o600);
+
+      const api = await startApi({ ...embedded(restored), ...generousLimits });
+      try {
+        const call = httpClient(api);
+        await everyoneSignsInAgain(call, portal);
+        // The key came back with the database: a session of the backup still works. One opened after it does not,
+        // and the code mailed after it is unknown.
+        ok(await call('GET', '/auth/user', { token: portal.ana.tokenBeforeBackup }));
+        assert.equal((await call('GET', '/auth/user', { token: afterBackup.token })).status, 401);
+        const reset = await call('POST', '/auth/change-password', {
+          payload: { email: portal.eva.email, code: afterBackup.resetCode, newPassword: 'clave-nueva' },
+        });
+        assert.equal(reset.status, 400, JSON.stringify(reset.body));
+        assert.equal(reset.body.message, 'Código inválido o expirado');
+      } finally {
+        await api.stop();
+      }
+    });
+
+    it('with --forzar, replaces the database and the key, keeping what was there aside', async () => {
+      const before = readFileSync(join(dataDir, 'keys/jwt-es256.pem'));
+      const result = await admin(embedded(dataDir), 'restaurar', backup, '--forzar');
+      assert.equal(result.code, 0, shown(result));
+      const aside = /Lo que había se guardó en (\S+): bórralo cuando compruebes la restauración\./.exec(
+        result.stdout,
+      )?.[1];
+      assert.ok(aside, shown(result));
+      assert.deepEqual(readdirSync(aside).sort(), ['keys', 'pglite']);
+      assert.deepEqual(readFileSync(join(aside, 'keys/jwt-es256.pem')), before);
+      assert.ok(existsSync(join(dataDir, 'pglite/PG_VERSION')));
+    });
+  });
+
+  /** The six-digit code of the last mail the API printed for `email` (console mailer). */
+  async function waitForCode(api: ApiProcess, email: string): Promise<string> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const mails = api.output().split(`--- Correo para ${email} ---`);
+      const code = mails.length > 1 ? /\b(\d{6})\b/.exec(mails.at(-1) ?? '')?.[1] : undefined;
+      if (code) return code;
+      if (Date.now() > deadline) throw new Error(`no mail with a code for ${email}:\n${api.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  }
+
+  describe('PostgreSQL: pg_dump, createdb, pg_restore', { skip: !backends.includes('postgres') }, () => {
+    const serverUrl = process.env.DATABASE_URL ?? '';
+    const suffix = randomBytes(4).toString('hex');
+    const databaseUrl = (name: string) => {
+      const url = new URL(serverUrl);
+      url.pathname = `/${name}`;
+      return url.toString();
+    };
+    const source = `portal_respaldo_${suffix}`;
+    const restoredName = `portal_restaurada_${suffix}`;
+    // Production signs with a configured key, which the operator keeps beside the dump.
+    const signingKey = generateEcKeyPem();
+    let server: pg.Pool;
+    let portal: Portal;
+
+    before(async () => {
+      server = new pg.Pool({ connectionString: serverUrl, max: 1 });
+      await server.query(`CREATE DATABASE ${source}`);
+      portal = await buildPortalOn({
+        databaseUrl: databaseUrl(source),
+        jwtPrivateKey: signingKey,
+        dataDir: temporaryDir('portal-backup-pg-'),
+      });
+    });
+    after(async () => {
+      for (const name of [source, restoredName]) await server.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await server.end();
+    });
+
+    it('the documented commands restore a fresh database, where everyone signs in again with the same password and factor', async () => {
+      const dump = join(temporaryDir('portal-backup-dump-'), 'portal.dump');
+      run('pg_dump', ['--format=custom', `--file=${dump}`, databaseUrl(source)]);
+      run('createdb', [`--maintenance-db=${serverUrl}`, restoredName]);
+      run('pg_restore', [
+        '--no-owner',
+        '--no-acl',
+        '--exit-on-error',
+        '--single-transaction',
+        `--dbname=${databaseUrl(restoredName)}`,
+        dump,
+      ]);
+
+      const api = await startApi({
+        DATABASE_URL: databaseUrl(restoredName),
+        JWT_PRIVATE_KEY: signingKey,
+        DATA_DIR: temporaryDir('portal-backup-pg-restored-'),
+        ...generousLimits,
+      });
+      try {
+        const call = httpClient(api);
+        await everyoneSignsInAgain(call, portal);
+        ok(await call('GET', '/auth/user', { token: portal.ana.tokenBeforeBackup }));
+      } finally {
+        await api.stop();
+      }
+    });
+
+    it('the admin command points to pg_dump and pg_restore instead of backing up PostgreSQL', async () => {
+      const env = {
+        DATABASE_URL: databaseUrl(source),
+        JWT_PRIVATE_KEY: signingKey,
+        DATA_DIR: temporaryDir('portal-backup-pg-cli-'),
+      };
+      for (const args of [
+        ['respaldo', join(tmpdir(), `portal-${suffix}.respaldo`)],
+        ['restaurar', 'portal.respaldo'],
+      ]) {
+        const result = await admin(env, ...args);
+        assert.equal(result.code, 1, shown(result));
+        assert.equal(
+          result.stderr,
+          'Con PostgreSQL (DATABASE_URL) el respaldo se hace con pg_dump y se restaura con pg_restore: ver docs/operations.md, sección «Backups».\n',
+        );
+      }
+    });
   });
 });

@@ -29,152 +29,166 @@ let internal: Server;
 let internalPort: number;
 const received: string[] = [];
 let idp: IdentityProvider;
-before(async () => {
-  internal = createServer((request, response) => {
-    received.push(`${request.method} ${request.url}`);
-    response.end('secreto interno');
-  });
-  await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
-  internalPort = (internal.address() as AddressInfo).port;
-  idp = await startIdentityProvider({
-    kind: 'company',
-    clientId: 'portal-empresa',
-    clientSecret: secret,
-    redirectUris: [`${apiUrl}/auth/empresa/callback`],
-  });
-});
-after(async () => {
-  await new Promise((resolve) => internal.close(resolve));
-  await idp.close();
-});
-
-describe('discoverProvider', () => {
-  it('guarded, a loopback issuer is refused before any request; lifted, discovery reads it', async () => {
-    received.length = 0;
-    const error = await discoverProvider(`http://127.0.0.1:${internalPort}/`, 'c', 's', false).catch((e) => e);
-    assert.ok(privateNetworkRefused(error), String(error));
-    const idpError = await discoverProvider(idp.issuer, 'portal-empresa', secret, false).catch((e) => e);
-    assert.ok(privateNetworkRefused(idpError), String(idpError));
-    assert.deepEqual(received, []);
-    const configuration = await discoverProvider(idp.issuer, 'portal-empresa', secret, true);
-    assert.equal(configuration.serverMetadata().issuer, idp.issuer);
-  });
-});
-
-forEachBackend((backend) => {
-  let guarded: TestApp;
-  let lifted: TestApp;
+describe('company-provider-ssrf.test.ts', () => {
   before(async () => {
-    guarded = await buildTestApp(backend, { apiPublicUrl: apiUrl, portalUrl, companyProviderPrivateNetwork: false });
-    lifted = await buildTestApp(backend, { apiPublicUrl: apiUrl, portalUrl, companyProviderPrivateNetwork: true });
+    internal = createServer((request, response) => {
+      received.push(`${request.method} ${request.url}`);
+      response.end('secreto interno');
+    });
+    await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+    internalPort = (internal.address() as AddressInfo).port;
+    idp = await startIdentityProvider({
+      kind: 'company',
+      clientId: 'portal-empresa',
+      clientSecret: secret,
+      redirectUris: [`${apiUrl}/auth/empresa/callback`],
+    });
   });
   after(async () => {
-    await guarded.close();
-    await lifted.close();
+    await new Promise((resolve) => internal.close(resolve));
+    await idp.close();
   });
 
-  /** A company with a proved domain and its owner's session. */
-  const companyWithOwner = async (t: TestApp, name: string, domain: string) => {
-    const companyId = await insertCompany(t.app, name);
-    const owner = await insertMember(t.app, companyId, `duena@${domain}`, 'propietario');
-    await t.app.db.insert(companyDomains).values({
-      companyId,
-      domain,
-      verificationToken: `token-${domain}`,
-      verifiedAt: new Date(),
-      verifiedBy: 'dns',
+  describe('discoverProvider', () => {
+    it('guarded, a loopback issuer is refused before any request; lifted, discovery reads it', async () => {
+      received.length = 0;
+      const error = await discoverProvider(`http://127.0.0.1:${internalPort}/`, 'c', 's', false).catch((e) => e);
+      assert.ok(privateNetworkRefused(error), String(error));
+      const idpError = await discoverProvider(idp.issuer, 'portal-empresa', secret, false).catch((e) => e);
+      assert.ok(privateNetworkRefused(idpError), String(idpError));
+      assert.deepEqual(received, []);
+      const configuration = await discoverProvider(idp.issuer, 'portal-empresa', secret, true);
+      assert.equal(configuration.serverMetadata().issuer, idp.issuer);
     });
-    return { companyId, token: await owner.token() };
-  };
-  const body = (issuer: string, domain: string) => ({
-    issuer,
-    clientId: 'portal-empresa',
-    clientSecret: secret,
-    dominios: [domain],
-    permitirContrasena: true,
   });
 
-  it("guarded: an owner's issuer on 127.0.0.1 or localhost is refused in Spanish, nothing saved, nothing reached", async () => {
-    const domain = 'minera-interna.pe';
-    const { companyId, token } = await companyWithOwner(guarded, 'Minera Interna', domain);
-    received.length = 0;
-    for (const issuer of [`http://127.0.0.1:${internalPort}/`, `http://localhost:${internalPort}/`, idp.issuer]) {
-      const response = await call(guarded.app, 'PUT', `/empresas/${companyId}/proveedor`, token, body(issuer, domain));
-      assert.equal(response.statusCode, 400, `${issuer}: ${response.body}`);
-      assert.equal(response.json().code, 'PROVEEDOR_INALCANZABLE');
-      assert.equal(response.json().message, refusal);
-    }
-    assert.deepEqual(received, [], 'the internal server got no request');
-    const saved = await guarded.app.db
-      .select()
-      .from(companyIdentityProviders)
-      .where(eq(companyIdentityProviders.companyId, companyId));
-    assert.deepEqual(saved, []);
-    const audits = await guarded.app.db.select().from(auditLog).where(eq(auditLog.companyId, companyId));
-    assert.deepEqual(
-      audits.map((entry) => entry.action).filter((action) => action.startsWith('company.provider')),
-      [],
-    );
-  });
+  forEachBackend((backend) => {
+    let guarded: TestApp;
+    let lifted: TestApp;
+    before(async () => {
+      guarded = await buildTestApp(backend, { apiPublicUrl: apiUrl, portalUrl, companyProviderPrivateNetwork: false });
+      lifted = await buildTestApp(backend, { apiPublicUrl: apiUrl, portalUrl, companyProviderPrivateNetwork: true });
+    });
+    after(async () => {
+      await guarded.close();
+      await lifted.close();
+    });
 
-  it('guarded: a connection already saved on a loopback address sends its sign-ins to company_unavailable', async () => {
-    const domain = 'pesquera-interna.pe';
-    const { companyId } = await companyWithOwner(guarded, 'Pesquera Interna', domain);
-    const key = providerSecretKey(guarded.app.signingKey.privateKey);
-    // Saved before the guard, or by an operator who lifted it and later turned it back on.
-    await guarded.app.db.insert(companyIdentityProviders).values({
-      companyId,
-      issuer: `http://127.0.0.1:${internalPort}`,
+    /** A company with a proved domain and its owner's session. */
+    const companyWithOwner = async (t: TestApp, name: string, domain: string) => {
+      const companyId = await insertCompany(t.app, name);
+      const owner = await insertMember(t.app, companyId, `duena@${domain}`, 'propietario');
+      await t.app.db.insert(companyDomains).values({
+        companyId,
+        domain,
+        verificationToken: `token-${domain}`,
+        verifiedAt: new Date(),
+        verifiedBy: 'dns',
+      });
+      return { companyId, token: await owner.token() };
+    };
+    const body = (issuer: string, domain: string) => ({
+      issuer,
       clientId: 'portal-empresa',
-      clientSecretSealed: sealSecret(key, companyId, secret),
-      allowPassword: true,
+      clientSecret: secret,
+      dominios: [domain],
+      permitirContrasena: true,
     });
-    await guarded.app.db.insert(companySignInDomains).values({ companyId, domain });
-    received.length = 0;
-    const binding = randomBytes(32).toString('base64url');
-    const response = await guarded.app.inject({
-      method: 'GET',
-      url: `/auth/empresa?email=${encodeURIComponent(`ana@${domain}`)}&binding=${binding}`,
-    });
-    assert.equal(response.statusCode, 302);
-    const location = new URL(response.headers.location as string);
-    assert.equal(location.origin, portalUrl);
-    assert.equal(location.searchParams.get('error'), 'company_unavailable');
-    assert.deepEqual(received, [], 'the internal server got no request');
-    const [row] = await guarded.app.db
-      .select({ lastError: companyIdentityProviders.lastError })
-      .from(companyIdentityProviders)
-      .where(eq(companyIdentityProviders.companyId, companyId));
-    assert.equal(
-      row?.lastError,
-      M.errorDiscovery(
-        `http://127.0.0.1:${internalPort}/.well-known/openid-configuration`,
-        'su dirección lleva a una red privada o reservada',
-      ),
-    );
-    assert.match(row?.lastError ?? '', /red privada o reservada/);
-  });
 
-  it('lifted (COMPANY_PROVIDER_PRIVATE_NETWORK=true): the same calls reach the server on 127.0.0.1', async () => {
-    const domain = 'minera-local.pe';
-    const { companyId, token } = await companyWithOwner(lifted, 'Minera Local', domain);
-    received.length = 0;
-    const url = `/empresas/${companyId}/proveedor`;
-    const internalAnswer = await call(lifted.app, 'PUT', url, token, body(`http://127.0.0.1:${internalPort}/`, domain));
-    // The internal server was reached (it does not speak OpenID Connect, so discovery fails as any other would).
-    assert.equal(internalAnswer.statusCode, 400, internalAnswer.body);
-    assert.equal(internalAnswer.json().code, 'PROVEEDOR_INALCANZABLE');
-    assert.match(internalAnswer.json().message, /^No se pudo leer la configuración del proveedor/);
-    assert.deepEqual(received, ['GET /.well-known/openid-configuration']);
-
-    const saved = await call(lifted.app, 'PUT', url, token, body(idp.issuer, domain));
-    assert.equal(saved.statusCode, 200, saved.body);
-    const binding = randomBytes(32).toString('base64url');
-    const start = await lifted.app.inject({
-      method: 'GET',
-      url: `/auth/empresa?email=${encodeURIComponent(`ana@${domain}`)}&binding=${binding}`,
+    it("guarded: an owner's issuer on 127.0.0.1 or localhost is refused in Spanish, nothing saved, nothing reached", async () => {
+      const domain = 'minera-interna.pe';
+      const { companyId, token } = await companyWithOwner(guarded, 'Minera Interna', domain);
+      received.length = 0;
+      for (const issuer of [`http://127.0.0.1:${internalPort}/`, `http://localhost:${internalPort}/`, idp.issuer]) {
+        const response = await call(
+          guarded.app,
+          'PUT',
+          `/empresas/${companyId}/proveedor`,
+          token,
+          body(issuer, domain),
+        );
+        assert.equal(response.statusCode, 400, `${issuer}: ${response.body}`);
+        assert.equal(response.json().code, 'PROVEEDOR_INALCANZABLE');
+        assert.equal(response.json().message, refusal);
+      }
+      assert.deepEqual(received, [], 'the internal server got no request');
+      const saved = await guarded.app.db
+        .select()
+        .from(companyIdentityProviders)
+        .where(eq(companyIdentityProviders.companyId, companyId));
+      assert.deepEqual(saved, []);
+      const audits = await guarded.app.db.select().from(auditLog).where(eq(auditLog.companyId, companyId));
+      assert.deepEqual(
+        audits.map((entry) => entry.action).filter((action) => action.startsWith('company.provider')),
+        [],
+      );
     });
-    assert.equal(start.statusCode, 302);
-    assert.equal(new URL(start.headers.location as string).origin, idp.issuer);
+
+    it('guarded: a connection already saved on a loopback address sends its sign-ins to company_unavailable', async () => {
+      const domain = 'pesquera-interna.pe';
+      const { companyId } = await companyWithOwner(guarded, 'Pesquera Interna', domain);
+      const key = providerSecretKey(guarded.app.signingKey.privateKey);
+      // Saved before the guard, or by an operator who lifted it and later turned it back on.
+      await guarded.app.db.insert(companyIdentityProviders).values({
+        companyId,
+        issuer: `http://127.0.0.1:${internalPort}`,
+        clientId: 'portal-empresa',
+        clientSecretSealed: sealSecret(key, companyId, secret),
+        allowPassword: true,
+      });
+      await guarded.app.db.insert(companySignInDomains).values({ companyId, domain });
+      received.length = 0;
+      const binding = randomBytes(32).toString('base64url');
+      const response = await guarded.app.inject({
+        method: 'GET',
+        url: `/auth/empresa?email=${encodeURIComponent(`ana@${domain}`)}&binding=${binding}`,
+      });
+      assert.equal(response.statusCode, 302);
+      const location = new URL(response.headers.location as string);
+      assert.equal(location.origin, portalUrl);
+      assert.equal(location.searchParams.get('error'), 'company_unavailable');
+      assert.deepEqual(received, [], 'the internal server got no request');
+      const [row] = await guarded.app.db
+        .select({ lastError: companyIdentityProviders.lastError })
+        .from(companyIdentityProviders)
+        .where(eq(companyIdentityProviders.companyId, companyId));
+      assert.equal(
+        row?.lastError,
+        M.errorDiscovery(
+          `http://127.0.0.1:${internalPort}/.well-known/openid-configuration`,
+          'su dirección lleva a una red privada o reservada',
+        ),
+      );
+      assert.match(row?.lastError ?? '', /red privada o reservada/);
+    });
+
+    it('lifted (COMPANY_PROVIDER_PRIVATE_NETWORK=true): the same calls reach the server on 127.0.0.1', async () => {
+      const domain = 'minera-local.pe';
+      const { companyId, token } = await companyWithOwner(lifted, 'Minera Local', domain);
+      received.length = 0;
+      const url = `/empresas/${companyId}/proveedor`;
+      const internalAnswer = await call(
+        lifted.app,
+        'PUT',
+        url,
+        token,
+        body(`http://127.0.0.1:${internalPort}/`, domain),
+      );
+      // The internal server was reached (it does not speak OpenID Connect, so discovery fails as any other would).
+      assert.equal(internalAnswer.statusCode, 400, internalAnswer.body);
+      assert.equal(internalAnswer.json().code, 'PROVEEDOR_INALCANZABLE');
+      assert.match(internalAnswer.json().message, /^No se pudo leer la configuración del proveedor/);
+      assert.deepEqual(received, ['GET /.well-known/openid-configuration']);
+
+      const saved = await call(lifted.app, 'PUT', url, token, body(idp.issuer, domain));
+      assert.equal(saved.statusCode, 200, saved.body);
+      const binding = randomBytes(32).toString('base64url');
+      const start = await lifted.app.inject({
+        method: 'GET',
+        url: `/auth/empresa?email=${encodeURIComponent(`ana@${domain}`)}&binding=${binding}`,
+      });
+      assert.equal(start.statusCode, 302);
+      assert.equal(new URL(start.headers.location as string).origin, idp.issuer);
+    });
   });
 });

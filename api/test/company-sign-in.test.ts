@@ -37,665 +37,678 @@ const LINK_INVALID =
 
 let idpA: IdentityProvider;
 let idpB: IdentityProvider;
-before(async () => {
-  const redirectUris = [`${apiUrl}/auth/empresa/callback`];
-  idpA = await startIdentityProvider({
-    kind: 'company',
-    clientId: 'portal-minera',
-    clientSecret: secretA,
-    redirectUris,
-  });
-  idpB = await startIdentityProvider({
-    kind: 'company',
-    clientId: 'portal-textil',
-    clientSecret: secretB,
-    redirectUris,
-  });
-});
-after(async () => {
-  await idpA.close();
-  await idpB.close();
-});
-
-/** A person at company A's provider, with an email at its domain nobody else in the suite uses. */
-function person(overrides: Partial<TestAccount> = {}, idp = idpA, domain = domainA): TestAccount {
-  const id = randomUUID().slice(0, 8);
-  const account = {
-    sub: `empleado-${id}`,
-    email: `persona-${id}@${domain}`,
-    givenName: 'Rosa',
-    familyName: 'Huamán',
-    ...overrides,
-  };
-  idp.setAccount(account);
-  return account;
-}
-
-forEachBackend((backend) => {
-  let t: TestApp;
-  let admin: string;
-  let companyA: number;
-  let companyB: number;
-  const logs = collectingLogs();
-
+describe('company-sign-in.test.ts', () => {
   before(async () => {
-    t = await buildTestApp(
-      backend,
-      {
-        apiPublicUrl: apiUrl,
-        portalUrl,
-        redirectAllowList: ['https://socio.example.com'],
-        logLevel: 'info',
-        authRateLimitPerMinute: 10_000,
-        loginRateLimitPerMinute: 10_000,
-      },
-      { logStream: logs },
-    );
-    admin = await login(t.app);
-    companyA = await insertCompany(t.app, 'Minera Andina');
-    companyB = await insertCompany(t.app, 'Textiles Sur');
-    for (const [id, idp, clientId, clientSecret, domain] of [
-      [companyA, idpA, 'portal-minera', secretA, domainA],
-      [companyB, idpB, 'portal-textil', secretB, domainB],
-    ] as const) {
-      const saved = await t.app.inject({
-        method: 'PUT',
-        url: `/admin/empresas/${id}/proveedor`,
-        headers: { authorization: `Bearer ${admin}` },
-        payload: { issuer: idp.issuer, clientId, clientSecret, dominios: [domain], permitirContrasena: true },
-      });
-      assert.equal(saved.statusCode, 200, saved.body);
-    }
+    const redirectUris = [`${apiUrl}/auth/empresa/callback`];
+    idpA = await startIdentityProvider({
+      kind: 'company',
+      clientId: 'portal-minera',
+      clientSecret: secretA,
+      redirectUris,
+    });
+    idpB = await startIdentityProvider({
+      kind: 'company',
+      clientId: 'portal-textil',
+      clientSecret: secretB,
+      redirectUris,
+    });
   });
-  after(() => t.close());
-
-  const browser = () => new OAuthBrowser({ app: t.app, apiUrl, portalUrl });
-  const signIn = (who: OAuthBrowser, account: TestAccount, options: Parameters<typeof companySignIn>[4] = {}) =>
-    companySignIn(who, apiUrl, account.email, account.sub, options);
-  const currentUser = async (token: string) => {
-    const response = await t.app.inject({
-      method: 'GET',
-      url: '/auth/user',
-      headers: { authorization: `Bearer ${token}` },
-    });
-    assert.equal(response.statusCode, 200, response.body);
-    return response.json();
-  };
-  /** The portal page redeeming a return's code with the tab's secret: the session token. */
-  const tokenIn = async (url: URL, who: OAuthBrowser) => {
-    assert.equal(url.pathname, '/auth/google/callback', url.href);
-    assert.equal(url.searchParams.get('provider'), 'empresa');
-    const code = url.searchParams.get('code');
-    assert.ok(code, url.href);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/auth/social/canjear',
-      payload: { code, secret: who.secret },
-    });
-    assert.equal(response.statusCode, 200, response.body);
-    return response.json().access_token as string;
-  };
-  const signedIn = async (account: TestAccount) => {
-    const who = browser();
-    return tokenIn(await signIn(who, account), who);
-  };
-  const refusedWith = (url: URL, error: string) => {
-    assert.equal(url.pathname, '/login', url.href);
-    assert.equal(url.searchParams.get('error'), error, url.href);
-    assert.equal(url.searchParams.get('provider'), 'empresa');
-    assert.equal(url.searchParams.get('code'), null);
-  };
-  const usersWithEmail = async (email: string) => t.app.db.select().from(users).where(eq(users.email, email));
-  const auditCount = async () => (await t.app.db.select({ n: count() }).from(auditLog))[0]?.n ?? 0;
-  const written = async () => ({
-    audit: await auditCount(),
-    returns: (await t.app.db.select({ n: count() }).from(signInReturns))[0]?.n,
-    links: (await t.app.db.select({ n: count() }).from(companyLinkReturns))[0]?.n,
-    identities: (await t.app.db.select({ n: count() }).from(companyIdentities))[0]?.n,
-    users: (await t.app.db.select({ n: count() }).from(users))[0]?.n,
+  after(async () => {
+    await idpA.close();
+    await idpB.close();
   });
-  const membership = async (companyId: number, userId: number) =>
-    (
-      await t.app.db
-        .select()
-        .from(companyMembers)
-        .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.userId, userId)))
-    )[0];
-  const link = (token: string | undefined, codigo: string, secreto: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/auth/empresa/vincular',
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-      payload: { codigo, secreto },
-    });
-  const setAllowPassword = async (companyId: number, allow: boolean) =>
-    t.app.db
-      .update(companyIdentityProviders)
-      .set({ allowPassword: allow })
-      .where(eq(companyIdentityProviders.companyId, companyId));
 
-  /**
-   * The database statements `work` sends through the app's connection (drizzle's client). The suite's wait for the
-   * channel before each request (helpers/app.ts) is the test's, not the route's: it is left out.
-   */
-  const queriesOf = async (work: () => Promise<void>) => {
-    await t.app.sessionState.sync();
-    const client = (t.app.db as unknown as { session: { client: { query: (...args: unknown[]) => unknown } } }).session
-      .client;
-    const original = client.query;
-    const state = t.app.sessionState as { sync: () => Promise<void> };
-    const sync = state.sync;
-    let queries = 0;
-    client.query = function counted(this: unknown, ...args: unknown[]) {
-      queries += 1;
-      return original.apply(this, args);
+  /** A person at company A's provider, with an email at its domain nobody else in the suite uses. */
+  function person(overrides: Partial<TestAccount> = {}, idp = idpA, domain = domainA): TestAccount {
+    const id = randomUUID().slice(0, 8);
+    const account = {
+      sub: `empleado-${id}`,
+      email: `persona-${id}@${domain}`,
+      givenName: 'Rosa',
+      familyName: 'Huamán',
+      ...overrides,
     };
-    state.sync = async () => {};
-    try {
-      await work();
-    } finally {
-      client.query = original;
-      state.sync = sync;
-    }
-    return queries;
-  };
+    idp.setAccount(account);
+    return account;
+  }
 
-  describe('the account decision', () => {
-    it('a new person (no email_verified claim, as Entra ID) gets a new active account, joins as miembro and is audited', async () => {
-      const someone = person();
-      const who = browser();
-      const end = await signIn(who, someone, { redirectUrl: partner });
-      assert.equal(end.searchParams.get('redirect_url'), partner);
-      const user = await currentUser(await tokenIn(end, who));
-      assert.equal(user.email, someone.email);
-      assert.equal(user.status, 'active');
-      assert.equal(user.name, 'Rosa');
-      assert.equal(user.lastName, 'Huamán');
-      assert.ok(user.planesUsuarios.length > 0, 'the free plans');
-      assert.deepEqual(
-        user.empresas.map((c: { id: number; rol: string }) => [c.id, c.rol]),
-        [[companyA, 'miembro']],
+  forEachBackend((backend) => {
+    let t: TestApp;
+    let admin: string;
+    let companyA: number;
+    let companyB: number;
+    const logs = collectingLogs();
+
+    before(async () => {
+      t = await buildTestApp(
+        backend,
+        {
+          apiPublicUrl: apiUrl,
+          portalUrl,
+          redirectAllowList: ['https://socio.example.com'],
+          logLevel: 'info',
+          authRateLimitPerMinute: 10_000,
+          loginRateLimitPerMinute: 10_000,
+        },
+        { logStream: logs },
       );
-      assert.equal((await membership(companyA, user.id))?.status, 'active');
-      const entries = await t.app.db.select().from(auditLog).where(eq(auditLog.companyId, companyA));
-      const mine = entries.filter((entry) => (entry.details as { userId?: number }).userId === user.id);
-      assert.deepEqual(mine.map((entry) => entry.action).sort(), [
-        'company.identity_link',
-        'company.member_add',
-        'company.sign_in',
-      ]);
-      for (const entry of mine) assert.equal((entry.details as { fuente?: string }).fuente, 'proveedor');
-      const [row] = await t.app.db
-        .select({ lastSignInAt: companyIdentityProviders.lastSignInAt })
-        .from(companyIdentityProviders)
-        .where(eq(companyIdentityProviders.companyId, companyA));
-      assert.ok(row?.lastSignInAt, 'last_sign_in_at set');
+      admin = await login(t.app);
+      companyA = await insertCompany(t.app, 'Minera Andina');
+      companyB = await insertCompany(t.app, 'Textiles Sur');
+      for (const [id, idp, clientId, clientSecret, domain] of [
+        [companyA, idpA, 'portal-minera', secretA, domainA],
+        [companyB, idpB, 'portal-textil', secretB, domainB],
+      ] as const) {
+        const saved = await t.app.inject({
+          method: 'PUT',
+          url: `/admin/empresas/${id}/proveedor`,
+          headers: { authorization: `Bearer ${admin}` },
+          payload: { issuer: idp.issuer, clientId, clientSecret, dominios: [domain], permitirContrasena: true },
+        });
+        assert.equal(saved.statusCode, 200, saved.body);
+      }
     });
+    after(() => t.close());
 
-    it('the start goes to the provider with PKCE S256, state, nonce, the scope, login_hint and a sealed cookie', async () => {
-      const someone = person();
-      const who = browser();
+    const browser = () => new OAuthBrowser({ app: t.app, apiUrl, portalUrl });
+    const signIn = (who: OAuthBrowser, account: TestAccount, options: Parameters<typeof companySignIn>[4] = {}) =>
+      companySignIn(who, apiUrl, account.email, account.sub, options);
+    const currentUser = async (token: string) => {
       const response = await t.app.inject({
         method: 'GET',
-        url: `/auth/empresa?email=${encodeURIComponent(someone.email)}&binding=${who.binding}`,
+        url: '/auth/user',
+        headers: { authorization: `Bearer ${token}` },
       });
-      assert.equal(response.statusCode, 302);
-      const location = new URL(response.headers.location as string);
-      assert.equal(location.origin, idpA.issuer);
-      for (const name of ['state', 'nonce', 'code_challenge']) assert.ok(location.searchParams.get(name), name);
-      assert.equal(location.searchParams.get('code_challenge_method'), 'S256');
-      assert.equal(location.searchParams.get('scope'), 'openid email profile');
-      assert.equal(location.searchParams.get('login_hint'), someone.email);
-      assert.equal(location.searchParams.get('redirect_uri'), `${apiUrl}/auth/empresa/callback`);
-      const cookie = String(response.headers['set-cookie']);
-      assert.match(cookie, /^portal_oauth_empresa=/);
-      for (const attribute of ['HttpOnly', 'Path=/auth', 'Max-Age=600', 'SameSite=Lax'])
-        assert.ok(cookie.includes(attribute), `${attribute} in ${cookie}`);
-    });
-
-    it('the same person again gets the same account, also after their email changed at the provider', async () => {
-      const someone = person();
-      const first = await currentUser(await signedIn(someone));
-      const renamed = { ...someone, email: `renombrada-${someone.email}` };
-      idpA.setAccount(renamed);
-      const again = await currentUser(await signedIn(renamed));
-      assert.equal(again.id, first.id);
-      assert.equal((await usersWithEmail(renamed.email)).length, 0);
-    });
-
-    it('email_verified explicitly false → company_email_unverified, nothing created', async () => {
-      const someone = person({ emailVerified: false });
-      const before = await written();
-      refusedWith(await signIn(browser(), someone), 'company_email_unverified');
-      assert.equal((await usersWithEmail(someone.email)).length, 0);
-      assert.deepEqual(await written(), before);
-      // email_verified true is accepted too.
-      assert.ok(await signedIn(person({ emailVerified: true })));
-    });
-
-    it('an email at a domain the connection does not answer for → company_domain_mismatch, no account', async () => {
-      const outsider = person({}, idpA, 'otra-empresa.com');
-      // The start is by an email of the company's domain; the provider answers for someone else.
-      const before = await written();
-      const end = await companySignIn(browser(), apiUrl, `alguien@${domainA}`, outsider.sub);
-      refusedWith(end, 'company_domain_mismatch');
-      assert.equal((await usersWithEmail(outsider.email)).length, 0);
-      assert.deepEqual(await written(), before);
-      // Another company's domain, the same.
-      const neighbour = person({}, idpA, domainB);
-      refusedWith(
-        await companySignIn(browser(), apiUrl, `alguien@${domainA}`, neighbour.sub),
-        'company_domain_mismatch',
-      );
-      assert.equal((await usersWithEmail(neighbour.email)).length, 0);
-    });
-
-    it('an account linked to ANOTHER company, or provisioned by its directory → company_other_account, nothing changed', async () => {
-      const someone = person();
-      const id = await createUser(t.app, { email: someone.email, password: 'clave-propia-1', status: 'active' });
-      await t.app.db
-        .insert(companyIdentities)
-        .values({ companyId: companyB, subject: 'sujeto-en-b', userId: id, email: someone.email });
-      const before = await written();
-      refusedWith(await signIn(browser(), someone), 'company_other_account');
-      assert.deepEqual(await written(), before);
-      assert.equal(await membership(companyA, id), undefined);
-
-      const other = person();
-      const otherId = await createUser(t.app, { email: other.email, password: 'clave-propia-1', status: 'active' });
-      await t.app.db.insert(companyScimUsers).values({ companyId: companyB, userId: otherId, userName: other.email });
-      refusedWith(await signIn(browser(), other), 'company_other_account');
-      assert.equal(await membership(companyA, otherId), undefined);
-    });
-
-    it("company_access_disabled: this company's directory set the person inactive, or the account is suspended", async () => {
-      const someone = person();
-      const first = await currentUser(await signedIn(someone));
-      await t.app.db
-        .insert(companyScimUsers)
-        .values({ companyId: companyA, userId: first.id, userName: someone.email, active: false });
-      const before = await written();
-      refusedWith(await signIn(browser(), someone), 'company_access_disabled');
-      assert.deepEqual(await written(), before);
-
-      const suspended = person();
-      await createUser(t.app, { email: suspended.email, password: 'clave-propia-1', status: 'suspended' });
-      refusedWith(await signIn(browser(), suspended), 'company_access_disabled');
-    });
-
-    it('an account waiting for its code is activated and its pending registration dropped', async () => {
-      const someone = person();
-      const registered = await post(
-        t.app,
-        '/auth/register',
-        registration(someone.email, { password: 'clave-de-otro-1' }),
-      );
-      assert.equal(registered.statusCode, 201, registered.body);
-      const [pending] = await usersWithEmail(someone.email);
-      assert.equal(pending?.status, 'pending_verification');
-      const user = await currentUser(await signedIn(someone));
-      assert.equal(user.id, pending?.id);
-      assert.equal(user.status, 'active');
-      assert.equal(user.name, 'Rosa', "the provider's name, not the registrant's");
-      assert.equal(
-        (await t.app.db.select().from(pendingRegistrations).where(eq(pendingRegistrations.userId, user.id))).length,
-        0,
-      );
-      const login = await post(t.app, '/auth/login', { email: someone.email, password: 'clave-de-otro-1' });
-      assert.equal(login.statusCode, 401, 'the registrant’s password is gone');
-      assert.equal((await membership(companyA, user.id))?.role, 'miembro');
-    });
-
-    it('an account with no credential of its own is linked at once; a waiting membership becomes active, a role is kept', async () => {
-      const someone = person();
-      const [row] = await t.app.db
-        .insert(users)
-        .values({ email: someone.email, status: 'active', name: 'Sin', lastName: 'Clave' })
-        .returning({ id: users.id });
-      await t.app.db
-        .insert(companyMembers)
-        .values({ companyId: companyA, userId: row!.id, role: 'miembro', status: 'pending_approval' });
-      const user = await currentUser(await signedIn(someone));
-      assert.equal(user.id, row?.id);
-      assert.equal((await membership(companyA, user.id))?.status, 'active');
-
-      const owner = await insertMember(t.app, companyA, `dueña-${randomUUID().slice(0, 6)}@${domainA}`, 'propietario');
-      const ownerAccount = person({ email: owner.email });
-      // The owner has a password: the link needs both sides, then the role stays.
+      assert.equal(response.statusCode, 200, response.body);
+      return response.json();
+    };
+    /** The portal page redeeming a return's code with the tab's secret: the session token. */
+    const tokenIn = async (url: URL, who: OAuthBrowser) => {
+      assert.equal(url.pathname, '/auth/google/callback', url.href);
+      assert.equal(url.searchParams.get('provider'), 'empresa');
+      const code = url.searchParams.get('code');
+      assert.ok(code, url.href);
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/auth/social/canjear',
+        payload: { code, secret: who.secret },
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      return response.json().access_token as string;
+    };
+    const signedIn = async (account: TestAccount) => {
       const who = browser();
-      const end = await signIn(who, ownerAccount);
-      const code = end.searchParams.get('vincular');
-      assert.ok(code);
-      assert.equal((await link(await owner.token(), code, who.secret)).statusCode, 200);
-      assert.equal((await membership(companyA, owner.id))?.role, 'propietario');
+      return tokenIn(await signIn(who, account), who);
+    };
+    const refusedWith = (url: URL, error: string) => {
+      assert.equal(url.pathname, '/login', url.href);
+      assert.equal(url.searchParams.get('error'), error, url.href);
+      assert.equal(url.searchParams.get('provider'), 'empresa');
+      assert.equal(url.searchParams.get('code'), null);
+    };
+    const usersWithEmail = async (email: string) => t.app.db.select().from(users).where(eq(users.email, email));
+    const auditCount = async () => (await t.app.db.select({ n: count() }).from(auditLog))[0]?.n ?? 0;
+    const written = async () => ({
+      audit: await auditCount(),
+      returns: (await t.app.db.select({ n: count() }).from(signInReturns))[0]?.n,
+      links: (await t.app.db.select({ n: count() }).from(companyLinkReturns))[0]?.n,
+      identities: (await t.app.db.select({ n: count() }).from(companyIdentities))[0]?.n,
+      users: (await t.app.db.select({ n: count() }).from(users))[0]?.n,
     });
+    const membership = async (companyId: number, userId: number) =>
+      (
+        await t.app.db
+          .select()
+          .from(companyMembers)
+          .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.userId, userId)))
+      )[0];
+    const link = (token: string | undefined, codigo: string, secreto: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/auth/empresa/vincular',
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+        payload: { codigo, secreto },
+      });
+    const setAllowPassword = async (companyId: number, allow: boolean) =>
+      t.app.db
+        .update(companyIdentityProviders)
+        .set({ allowPassword: allow })
+        .where(eq(companyIdentityProviders.companyId, companyId));
 
-    it("the company's seat shows in GET /auth/user's plans after a company sign-in", async () => {
-      const someone = person();
-      const first = await currentUser(await signedIn(someone));
-      const [app] = await t.app.db.select({ id: apps.id }).from(apps).orderBy(apps.id).limit(1);
-      assert.ok(app);
-      await insertLicence(t.app, companyA, app.id, 5).catch(() => {});
-      await t.app.db.insert(companySeats).values({ companyId: companyA, userId: first.id, appId: app.id });
-      const user = await currentUser(await signedIn(someone));
-      const seat = user.planesUsuarios.find((plan: { app: { id: number } }) => plan.app.id === app.id);
-      assert.equal(seat?.origen, 'empresa');
-      assert.deepEqual(seat?.empresa, { id: companyA, nombre: 'Minera Andina' });
-    });
-  });
-
-  describe('an existing account with a password: proof of both sides', () => {
-    let victim: { id: number; email: string; token: () => Promise<string> };
-    let account: TestAccount;
-    beforeEach(async () => {
-      const email = `cuenta-${randomUUID().slice(0, 8)}@${domainA}`;
-      const id = await createUser(t.app, { email, password: 'clave-propia-1', status: 'active' });
-      const token = async () => sessionToken(t.app, (await usersWithEmail(email))[0]!);
-      victim = { id, email, token };
-      account = person({ email });
-    });
-
-    /** A company sign-in that found the account: no session, the link's code and the tab that started. */
-    const waitingLink = async () => {
-      const who = browser();
-      const before = (await t.app.db.select({ n: count() }).from(signInReturns))[0]?.n;
-      const end = await signIn(who, account, { redirectUrl: partner });
-      assert.equal(end.pathname, '/login');
-      assert.equal(end.searchParams.get('empresa'), 'Minera Andina');
-      assert.equal(end.searchParams.get('email'), account.email);
-      assert.equal(end.searchParams.get('redirect_url'), partner);
-      assert.equal(end.searchParams.get('code'), null, 'no session code');
-      assert.equal((await t.app.db.select({ n: count() }).from(signInReturns))[0]?.n, before, 'no return issued');
-      const code = end.searchParams.get('vincular');
-      assert.ok(code && code.length >= 43);
-      assert.equal(
-        (await t.app.db.select().from(companyIdentities).where(eq(companyIdentities.userId, victim.id))).length,
-        0,
-        'not linked yet',
-      );
-      return { code, who };
+    /**
+     * The database statements `work` sends through the app's connection (drizzle's client). The suite's wait for the
+     * channel before each request (helpers/app.ts) is the test's, not the route's: it is left out.
+     */
+    const queriesOf = async (work: () => Promise<void>) => {
+      await t.app.sessionState.sync();
+      const client = (t.app.db as unknown as { session: { client: { query: (...args: unknown[]) => unknown } } })
+        .session.client;
+      const original = client.query;
+      const state = t.app.sessionState as { sync: () => Promise<void> };
+      const sync = state.sync;
+      let queries = 0;
+      client.query = function counted(this: unknown, ...args: unknown[]) {
+        queries += 1;
+        return original.apply(this, args);
+      };
+      state.sync = async () => {};
+      try {
+        await work();
+      } finally {
+        client.query = original;
+        state.sync = sync;
+      }
+      return queries;
     };
 
-    it("the attacker's session, a wrong secret, no session, or a second use → 400 VINCULO_INVALIDO; each attempt spends the code", async () => {
-      const attacker = await insertMember(
-        t.app,
-        companyB,
-        `atacante-${randomUUID().slice(0, 6)}@${domainB}`,
-        'miembro',
-      );
-      const attackerToken = await attacker.token();
-      const victimToken = await victim.token();
-      const invalid = (response: { statusCode: number; json(): { code?: string; message?: string } }) => {
+    describe('the account decision', () => {
+      it('a new person (no email_verified claim, as Entra ID) gets a new active account, joins as miembro and is audited', async () => {
+        const someone = person();
+        const who = browser();
+        const end = await signIn(who, someone, { redirectUrl: partner });
+        assert.equal(end.searchParams.get('redirect_url'), partner);
+        const user = await currentUser(await tokenIn(end, who));
+        assert.equal(user.email, someone.email);
+        assert.equal(user.status, 'active');
+        assert.equal(user.name, 'Rosa');
+        assert.equal(user.lastName, 'Huamán');
+        assert.ok(user.planesUsuarios.length > 0, 'the free plans');
+        assert.deepEqual(
+          user.empresas.map((c: { id: number; rol: string }) => [c.id, c.rol]),
+          [[companyA, 'miembro']],
+        );
+        assert.equal((await membership(companyA, user.id))?.status, 'active');
+        const entries = await t.app.db.select().from(auditLog).where(eq(auditLog.companyId, companyA));
+        const mine = entries.filter((entry) => (entry.details as { userId?: number }).userId === user.id);
+        assert.deepEqual(mine.map((entry) => entry.action).sort(), [
+          'company.identity_link',
+          'company.member_add',
+          'company.sign_in',
+        ]);
+        for (const entry of mine) assert.equal((entry.details as { fuente?: string }).fuente, 'proveedor');
+        const [row] = await t.app.db
+          .select({ lastSignInAt: companyIdentityProviders.lastSignInAt })
+          .from(companyIdentityProviders)
+          .where(eq(companyIdentityProviders.companyId, companyA));
+        assert.ok(row?.lastSignInAt, 'last_sign_in_at set');
+      });
+
+      it('the start goes to the provider with PKCE S256, state, nonce, the scope, login_hint and a sealed cookie', async () => {
+        const someone = person();
+        const who = browser();
+        const response = await t.app.inject({
+          method: 'GET',
+          url: `/auth/empresa?email=${encodeURIComponent(someone.email)}&binding=${who.binding}`,
+        });
+        assert.equal(response.statusCode, 302);
+        const location = new URL(response.headers.location as string);
+        assert.equal(location.origin, idpA.issuer);
+        for (const name of ['state', 'nonce', 'code_challenge']) assert.ok(location.searchParams.get(name), name);
+        assert.equal(location.searchParams.get('code_challenge_method'), 'S256');
+        assert.equal(location.searchParams.get('scope'), 'openid email profile');
+        assert.equal(location.searchParams.get('login_hint'), someone.email);
+        assert.equal(location.searchParams.get('redirect_uri'), `${apiUrl}/auth/empresa/callback`);
+        const cookie = String(response.headers['set-cookie']);
+        assert.match(cookie, /^portal_oauth_empresa=/);
+        for (const attribute of ['HttpOnly', 'Path=/auth', 'Max-Age=600', 'SameSite=Lax'])
+          assert.ok(cookie.includes(attribute), `${attribute} in ${cookie}`);
+      });
+
+      it('the same person again gets the same account, also after their email changed at the provider', async () => {
+        const someone = person();
+        const first = await currentUser(await signedIn(someone));
+        const renamed = { ...someone, email: `renombrada-${someone.email}` };
+        idpA.setAccount(renamed);
+        const again = await currentUser(await signedIn(renamed));
+        assert.equal(again.id, first.id);
+        assert.equal((await usersWithEmail(renamed.email)).length, 0);
+      });
+
+      it('email_verified explicitly false → company_email_unverified, nothing created', async () => {
+        const someone = person({ emailVerified: false });
+        const before = await written();
+        refusedWith(await signIn(browser(), someone), 'company_email_unverified');
+        assert.equal((await usersWithEmail(someone.email)).length, 0);
+        assert.deepEqual(await written(), before);
+        // email_verified true is accepted too.
+        assert.ok(await signedIn(person({ emailVerified: true })));
+      });
+
+      it('an email at a domain the connection does not answer for → company_domain_mismatch, no account', async () => {
+        const outsider = person({}, idpA, 'otra-empresa.com');
+        // The start is by an email of the company's domain; the provider answers for someone else.
+        const before = await written();
+        const end = await companySignIn(browser(), apiUrl, `alguien@${domainA}`, outsider.sub);
+        refusedWith(end, 'company_domain_mismatch');
+        assert.equal((await usersWithEmail(outsider.email)).length, 0);
+        assert.deepEqual(await written(), before);
+        // Another company's domain, the same.
+        const neighbour = person({}, idpA, domainB);
+        refusedWith(
+          await companySignIn(browser(), apiUrl, `alguien@${domainA}`, neighbour.sub),
+          'company_domain_mismatch',
+        );
+        assert.equal((await usersWithEmail(neighbour.email)).length, 0);
+      });
+
+      it('an account linked to ANOTHER company, or provisioned by its directory → company_other_account, nothing changed', async () => {
+        const someone = person();
+        const id = await createUser(t.app, { email: someone.email, password: 'clave-propia-1', status: 'active' });
+        await t.app.db
+          .insert(companyIdentities)
+          .values({ companyId: companyB, subject: 'sujeto-en-b', userId: id, email: someone.email });
+        const before = await written();
+        refusedWith(await signIn(browser(), someone), 'company_other_account');
+        assert.deepEqual(await written(), before);
+        assert.equal(await membership(companyA, id), undefined);
+
+        const other = person();
+        const otherId = await createUser(t.app, { email: other.email, password: 'clave-propia-1', status: 'active' });
+        await t.app.db.insert(companyScimUsers).values({ companyId: companyB, userId: otherId, userName: other.email });
+        refusedWith(await signIn(browser(), other), 'company_other_account');
+        assert.equal(await membership(companyA, otherId), undefined);
+      });
+
+      it("company_access_disabled: this company's directory set the person inactive, or the account is suspended", async () => {
+        const someone = person();
+        const first = await currentUser(await signedIn(someone));
+        await t.app.db
+          .insert(companyScimUsers)
+          .values({ companyId: companyA, userId: first.id, userName: someone.email, active: false });
+        const before = await written();
+        refusedWith(await signIn(browser(), someone), 'company_access_disabled');
+        assert.deepEqual(await written(), before);
+
+        const suspended = person();
+        await createUser(t.app, { email: suspended.email, password: 'clave-propia-1', status: 'suspended' });
+        refusedWith(await signIn(browser(), suspended), 'company_access_disabled');
+      });
+
+      it('an account waiting for its code is activated and its pending registration dropped', async () => {
+        const someone = person();
+        const registered = await post(
+          t.app,
+          '/auth/register',
+          registration(someone.email, { password: 'clave-de-otro-1' }),
+        );
+        assert.equal(registered.statusCode, 201, registered.body);
+        const [pending] = await usersWithEmail(someone.email);
+        assert.equal(pending?.status, 'pending_verification');
+        const user = await currentUser(await signedIn(someone));
+        assert.equal(user.id, pending?.id);
+        assert.equal(user.status, 'active');
+        assert.equal(user.name, 'Rosa', "the provider's name, not the registrant's");
+        assert.equal(
+          (await t.app.db.select().from(pendingRegistrations).where(eq(pendingRegistrations.userId, user.id))).length,
+          0,
+        );
+        const login = await post(t.app, '/auth/login', { email: someone.email, password: 'clave-de-otro-1' });
+        assert.equal(login.statusCode, 401, 'the registrant’s password is gone');
+        assert.equal((await membership(companyA, user.id))?.role, 'miembro');
+      });
+
+      it('an account with no credential of its own is linked at once; a waiting membership becomes active, a role is kept', async () => {
+        const someone = person();
+        const [row] = await t.app.db
+          .insert(users)
+          .values({ email: someone.email, status: 'active', name: 'Sin', lastName: 'Clave' })
+          .returning({ id: users.id });
+        await t.app.db
+          .insert(companyMembers)
+          .values({ companyId: companyA, userId: row!.id, role: 'miembro', status: 'pending_approval' });
+        const user = await currentUser(await signedIn(someone));
+        assert.equal(user.id, row?.id);
+        assert.equal((await membership(companyA, user.id))?.status, 'active');
+
+        const owner = await insertMember(
+          t.app,
+          companyA,
+          `dueña-${randomUUID().slice(0, 6)}@${domainA}`,
+          'propietario',
+        );
+        const ownerAccount = person({ email: owner.email });
+        // The owner has a password: the link needs both sides, then the role stays.
+        const who = browser();
+        const end = await signIn(who, ownerAccount);
+        const code = end.searchParams.get('vincular');
+        assert.ok(code);
+        assert.equal((await link(await owner.token(), code, who.secret)).statusCode, 200);
+        assert.equal((await membership(companyA, owner.id))?.role, 'propietario');
+      });
+
+      it("the company's seat shows in GET /auth/user's plans after a company sign-in", async () => {
+        const someone = person();
+        const first = await currentUser(await signedIn(someone));
+        const [app] = await t.app.db.select({ id: apps.id }).from(apps).orderBy(apps.id).limit(1);
+        assert.ok(app);
+        await insertLicence(t.app, companyA, app.id, 5).catch(() => {});
+        await t.app.db.insert(companySeats).values({ companyId: companyA, userId: first.id, appId: app.id });
+        const user = await currentUser(await signedIn(someone));
+        const seat = user.planesUsuarios.find((plan: { app: { id: number } }) => plan.app.id === app.id);
+        assert.equal(seat?.origen, 'empresa');
+        assert.deepEqual(seat?.empresa, { id: companyA, nombre: 'Minera Andina' });
+      });
+    });
+
+    describe('an existing account with a password: proof of both sides', () => {
+      let victim: { id: number; email: string; token: () => Promise<string> };
+      let account: TestAccount;
+      beforeEach(async () => {
+        const email = `cuenta-${randomUUID().slice(0, 8)}@${domainA}`;
+        const id = await createUser(t.app, { email, password: 'clave-propia-1', status: 'active' });
+        const token = async () => sessionToken(t.app, (await usersWithEmail(email))[0]!);
+        victim = { id, email, token };
+        account = person({ email });
+      });
+
+      /** A company sign-in that found the account: no session, the link's code and the tab that started. */
+      const waitingLink = async () => {
+        const who = browser();
+        const before = (await t.app.db.select({ n: count() }).from(signInReturns))[0]?.n;
+        const end = await signIn(who, account, { redirectUrl: partner });
+        assert.equal(end.pathname, '/login');
+        assert.equal(end.searchParams.get('empresa'), 'Minera Andina');
+        assert.equal(end.searchParams.get('email'), account.email);
+        assert.equal(end.searchParams.get('redirect_url'), partner);
+        assert.equal(end.searchParams.get('code'), null, 'no session code');
+        assert.equal((await t.app.db.select({ n: count() }).from(signInReturns))[0]?.n, before, 'no return issued');
+        const code = end.searchParams.get('vincular');
+        assert.ok(code && code.length >= 43);
+        assert.equal(
+          (await t.app.db.select().from(companyIdentities).where(eq(companyIdentities.userId, victim.id))).length,
+          0,
+          'not linked yet',
+        );
+        return { code, who };
+      };
+
+      it("the attacker's session, a wrong secret, no session, or a second use → 400 VINCULO_INVALIDO; each attempt spends the code", async () => {
+        const attacker = await insertMember(
+          t.app,
+          companyB,
+          `atacante-${randomUUID().slice(0, 6)}@${domainB}`,
+          'miembro',
+        );
+        const attackerToken = await attacker.token();
+        const victimToken = await victim.token();
+        const invalid = (response: { statusCode: number; json(): { code?: string; message?: string } }) => {
+          assert.equal(response.statusCode, 400);
+          assert.equal(response.json().code, 'VINCULO_INVALIDO');
+          assert.equal(response.json().message, LINK_INVALID);
+        };
+
+        // The attacker with the right secret (they started the tab) but their own session.
+        const first = await waitingLink();
+        invalid(await link(attackerToken, first.code, first.who.secret));
+        invalid(await link(victimToken, first.code, first.who.secret));
+
+        // The victim's session with another tab's secret.
+        const second = await waitingLink();
+        invalid(await link(victimToken, second.code, browser().secret));
+        invalid(await link(victimToken, second.code, second.who.secret));
+
+        // Without a session at all: 401, and the code stays unspent for its owner.
+        const third = await waitingLink();
+        assert.equal((await link(undefined, third.code, third.who.secret)).statusCode, 401);
+
+        // The right account with the right tab: linked; a second use of the code is refused.
+        const done = await link(victimToken, third.code, third.who.secret);
+        assert.equal(done.statusCode, 200, done.body);
+        assert.deepEqual(done.json(), { empresa: { id: companyA, nombre: 'Minera Andina' } });
+        invalid(await link(victimToken, third.code, third.who.secret));
+        assert.equal((await membership(companyA, victim.id))?.status, 'active');
+        assert.equal(await membership(companyB, victim.id), undefined);
+        const actions = (await t.app.db.select().from(auditLog).where(eq(auditLog.companyId, companyA)))
+          .filter((entry) => (entry.details as { userId?: number }).userId === victim.id)
+          .map((entry) => entry.action)
+          .sort();
+        assert.deepEqual(actions, ['company.identity_link', 'company.member_add']);
+
+        // From now on the company sign-in gives a session of that account, which keeps its password.
+        const user = await currentUser(await signedIn(account));
+        assert.equal(user.id, victim.id);
+        assert.equal(
+          (await post(t.app, '/auth/login', { email: victim.email, password: 'clave-propia-1' })).statusCode,
+          200,
+        );
+      });
+
+      it('an expired link is refused', async () => {
+        const { code, who } = await waitingLink();
+        await t.app.db.update(companyLinkReturns).set({ expiresAt: sql`now() - interval '1 second'` });
+        const response = await link(await victim.token(), code, who.secret);
         assert.equal(response.statusCode, 400);
         assert.equal(response.json().code, 'VINCULO_INVALIDO');
-        assert.equal(response.json().message, LINK_INVALID);
-      };
-
-      // The attacker with the right secret (they started the tab) but their own session.
-      const first = await waitingLink();
-      invalid(await link(attackerToken, first.code, first.who.secret));
-      invalid(await link(victimToken, first.code, first.who.secret));
-
-      // The victim's session with another tab's secret.
-      const second = await waitingLink();
-      invalid(await link(victimToken, second.code, browser().secret));
-      invalid(await link(victimToken, second.code, second.who.secret));
-
-      // Without a session at all: 401, and the code stays unspent for its owner.
-      const third = await waitingLink();
-      assert.equal((await link(undefined, third.code, third.who.secret)).statusCode, 401);
-
-      // The right account with the right tab: linked; a second use of the code is refused.
-      const done = await link(victimToken, third.code, third.who.secret);
-      assert.equal(done.statusCode, 200, done.body);
-      assert.deepEqual(done.json(), { empresa: { id: companyA, nombre: 'Minera Andina' } });
-      invalid(await link(victimToken, third.code, third.who.secret));
-      assert.equal((await membership(companyA, victim.id))?.status, 'active');
-      assert.equal(await membership(companyB, victim.id), undefined);
-      const actions = (await t.app.db.select().from(auditLog).where(eq(auditLog.companyId, companyA)))
-        .filter((entry) => (entry.details as { userId?: number }).userId === victim.id)
-        .map((entry) => entry.action)
-        .sort();
-      assert.deepEqual(actions, ['company.identity_link', 'company.member_add']);
-
-      // From now on the company sign-in gives a session of that account, which keeps its password.
-      const user = await currentUser(await signedIn(account));
-      assert.equal(user.id, victim.id);
-      assert.equal(
-        (await post(t.app, '/auth/login', { email: victim.email, password: 'clave-propia-1' })).statusCode,
-        200,
-      );
-    });
-
-    it('an expired link is refused', async () => {
-      const { code, who } = await waitingLink();
-      await t.app.db.update(companyLinkReturns).set({ expiresAt: sql`now() - interval '1 second'` });
-      const response = await link(await victim.token(), code, who.secret);
-      assert.equal(response.statusCode, 400);
-      assert.equal(response.json().code, 'VINCULO_INVALIDO');
-      assert.equal(await membership(companyA, victim.id), undefined);
-    });
-  });
-
-  describe('attacks on the answer', () => {
-    it('a tampered state is refused and writes nothing', async () => {
-      const someone = person();
-      const tamper = (hop: Hop): Hop => {
-        const url = new URL(hop.url);
-        url.searchParams.set('state', `${url.searchParams.get('state')}x`);
-        return { ...hop, url };
-      };
-      const before = await written();
-      refusedWith(await signIn(browser(), someone, { intercept: tamper }), 'auth_failed');
-      assert.deepEqual(await written(), before);
-      assert.equal((await usersWithEmail(someone.email)).length, 0);
-    });
-
-    it("a code of the attacker's own sign-in injected in the victim's answer (PKCE and nonce mismatch) is refused", async () => {
-      const attacker = person();
-      let stolen: URL | undefined;
-      const keep = (hop: Hop): Hop => {
-        stolen = hop.url;
-        // The attacker's browser never delivers it.
-        return { ...hop, url: new URL(`${apiUrl}/auth/empresa/callback?error=access_denied`) };
-      };
-      await signIn(browser(), attacker, { intercept: keep });
-      assert.ok(stolen?.searchParams.get('code'));
-      const victim = person();
-      const inject = (hop: Hop): Hop => {
-        const url = new URL(hop.url);
-        url.searchParams.set('code', stolen?.searchParams.get('code') as string);
-        return { ...hop, url };
-      };
-      const before = await written();
-      refusedWith(await signIn(browser(), victim, { intercept: inject }), 'auth_failed');
-      assert.deepEqual(await written(), before);
-      assert.equal((await usersWithEmail(attacker.email)).length, 0);
-      assert.equal((await usersWithEmail(victim.email)).length, 0);
-    });
-
-    it("an answer without the browser's cookie, or with another browser's, is refused", async () => {
-      const someone = person();
-      const thief = browser();
-      const dropCookie = (hop: Hop): Hop => {
-        thief.cookies(new URL(apiUrl).host).clear();
-        return hop;
-      };
-      refusedWith(await signIn(thief, someone, { intercept: dropCookie }), 'auth_failed');
-      // Another sign-in's sealed cookie (another state, verifier and nonce).
-      const other = browser();
-      const start = await t.app.inject({
-        method: 'GET',
-        url: `/auth/empresa?email=${encodeURIComponent(someone.email)}&binding=${other.binding}`,
+        assert.equal(await membership(companyA, victim.id), undefined);
       });
-      const foreign = /^portal_oauth_empresa=([^;]+)/.exec(String(start.headers['set-cookie']))?.[1];
-      assert.ok(foreign);
-      const swapped = browser();
-      const swap = (hop: Hop): Hop => {
-        swapped.cookies(new URL(apiUrl).host).set('portal_oauth_empresa', foreign);
-        return hop;
-      };
-      const before = await written();
-      refusedWith(await signIn(swapped, someone, { intercept: swap }), 'auth_failed');
-      assert.deepEqual(await written(), before);
     });
 
-    it('a replayed callback (same address, same cookie) is refused and writes nothing', async () => {
-      const someone = person();
-      const who = browser();
-      let replay: { url: URL; cookie: string } | undefined;
-      const keep = (hop: Hop): Hop => {
-        replay = { url: hop.url, cookie: who.cookies(new URL(apiUrl).host).get('portal_oauth_empresa') as string };
-        return hop;
-      };
-      await tokenIn(await signIn(who, someone, { intercept: keep }), who);
-      assert.ok(replay?.cookie);
-      const before = await written();
-      const again = await t.app.inject({
-        method: 'GET',
-        url: `${replay.url.pathname}${replay.url.search}`,
-        headers: { cookie: `portal_oauth_empresa=${replay.cookie}` },
+    describe('attacks on the answer', () => {
+      it('a tampered state is refused and writes nothing', async () => {
+        const someone = person();
+        const tamper = (hop: Hop): Hop => {
+          const url = new URL(hop.url);
+          url.searchParams.set('state', `${url.searchParams.get('state')}x`);
+          return { ...hop, url };
+        };
+        const before = await written();
+        refusedWith(await signIn(browser(), someone, { intercept: tamper }), 'auth_failed');
+        assert.deepEqual(await written(), before);
+        assert.equal((await usersWithEmail(someone.email)).length, 0);
       });
-      assert.equal(again.statusCode, 302);
-      refusedWith(new URL(again.headers.location as string), 'auth_failed');
-      assert.deepEqual(await written(), before);
-    });
 
-    it("the provider's error goes to the portal's callback page; a start without binding or connection says so", async () => {
-      const someone = person();
-      const end = await signIn(browser(), { ...someone, sub: 'cancelar' });
-      assert.equal(end.pathname, '/auth/google/callback');
-      assert.equal(end.searchParams.get('error'), 'access_denied');
-      assert.equal(end.searchParams.get('provider'), 'empresa');
-      refusedWith(await signIn(browser(), someone, { bind: false }), 'auth_failed');
-      refusedWith(await companySignIn(browser(), apiUrl, 'alguien@sin-acceso.com', someone.sub), 'company_unavailable');
-      refusedWith(await companySignIn(browser(), apiUrl, 'no-es-un-email', someone.sub), 'company_unavailable');
-    });
+      it("a code of the attacker's own sign-in injected in the victim's answer (PKCE and nonce mismatch) is refused", async () => {
+        const attacker = person();
+        let stolen: URL | undefined;
+        const keep = (hop: Hop): Hop => {
+          stolen = hop.url;
+          // The attacker's browser never delivers it.
+          return { ...hop, url: new URL(`${apiUrl}/auth/empresa/callback?error=access_denied`) };
+        };
+        await signIn(browser(), attacker, { intercept: keep });
+        assert.ok(stolen?.searchParams.get('code'));
+        const victim = person();
+        const inject = (hop: Hop): Hop => {
+          const url = new URL(hop.url);
+          url.searchParams.set('code', stolen?.searchParams.get('code') as string);
+          return { ...hop, url };
+        };
+        const before = await written();
+        refusedWith(await signIn(browser(), victim, { intercept: inject }), 'auth_failed');
+        assert.deepEqual(await written(), before);
+        assert.equal((await usersWithEmail(attacker.email)).length, 0);
+        assert.equal((await usersWithEmail(victim.email)).length, 0);
+      });
 
-    it('a suspended company, or a connection removed meanwhile → company_unavailable', async () => {
-      const someone = person();
-      const who = browser();
-      await t.app.db.execute(sql`update companies set status = 'suspended' where id = ${companyA}`);
-      try {
-        refusedWith(await signIn(who, someone), 'company_unavailable');
-      } finally {
-        await t.app.db.execute(sql`update companies set status = 'active' where id = ${companyA}`);
-      }
-      assert.equal((await usersWithEmail(someone.email)).length, 0);
-    });
-  });
-
-  describe('password sign-in and the sign-in page', () => {
-    it('permitirContrasena false → 403 ACCESO_EMPRESA_OBLIGATORIO, the same for an existing and an unknown account, before the password', async () => {
-      const email = `clave-${randomUUID().slice(0, 8)}@${domainA}`;
-      await createUser(t.app, { email, password: 'clave-propia-1', status: 'active' });
-      assert.equal((await post(t.app, '/auth/login', { email, password: 'clave-propia-1' })).statusCode, 200);
-      await setAllowPassword(companyA, false);
-      try {
-        const answers = await Promise.all([
-          post(t.app, '/auth/login', { email, password: 'clave-propia-1' }),
-          post(t.app, '/auth/login', { email: ` ${email.toUpperCase()} `, password: 'mala' }),
-          post(t.app, '/auth/login', { email: `nadie-${randomUUID().slice(0, 6)}@${domainA}`, password: 'mala' }),
-        ]);
-        for (const answer of answers) {
-          assert.equal(answer.statusCode, 403);
-          assert.deepEqual(answer.json(), {
-            statusCode: 403,
-            code: 'ACCESO_EMPRESA_OBLIGATORIO',
-            message:
-              'Tu empresa pide iniciar sesión con su propio acceso: pulsa «Continuar con el acceso de Minera Andina».',
-          });
-        }
-        // Another company's people are not concerned.
-        const other = `otra-${randomUUID().slice(0, 8)}@${domainB}`;
-        await createUser(t.app, { email: other, password: 'clave-propia-1', status: 'active' });
-        assert.equal((await post(t.app, '/auth/login', { email: other, password: 'clave-propia-1' })).statusCode, 200);
-        const access = await t.app.inject({
+      it("an answer without the browser's cookie, or with another browser's, is refused", async () => {
+        const someone = person();
+        const thief = browser();
+        const dropCookie = (hop: Hop): Hop => {
+          thief.cookies(new URL(apiUrl).host).clear();
+          return hop;
+        };
+        refusedWith(await signIn(thief, someone, { intercept: dropCookie }), 'auth_failed');
+        // Another sign-in's sealed cookie (another state, verifier and nonce).
+        const other = browser();
+        const start = await t.app.inject({
           method: 'GET',
-          url: `/auth/empresa/acceso?email=${encodeURIComponent(email)}`,
+          url: `/auth/empresa?email=${encodeURIComponent(someone.email)}&binding=${other.binding}`,
         });
-        assert.deepEqual(access.json(), {
-          empresa: { id: companyA, nombre: 'Minera Andina' },
-          permitirContrasena: false,
-        });
-      } finally {
-        await setAllowPassword(companyA, true);
-      }
-    });
+        const foreign = /^portal_oauth_empresa=([^;]+)/.exec(String(start.headers['set-cookie']))?.[1];
+        assert.ok(foreign);
+        const swapped = browser();
+        const swap = (hop: Hop): Hop => {
+          swapped.cookies(new URL(apiUrl).host).set('portal_oauth_empresa', foreign);
+          return hop;
+        };
+        const before = await written();
+        refusedWith(await signIn(swapped, someone, { intercept: swap }), 'auth_failed');
+        assert.deepEqual(await written(), before);
+      });
 
-    it('GET /auth/empresa/acceso answers the company for a connection domain, null otherwise, 400 for a bad email', async () => {
-      const ask = (email: string) =>
-        t.app.inject({ method: 'GET', url: `/auth/empresa/acceso?email=${encodeURIComponent(email)}` });
-      assert.deepEqual((await ask(`ana@${domainA.toUpperCase()}`)).json(), {
-        empresa: { id: companyA, nombre: 'Minera Andina' },
-        permitirContrasena: true,
+      it('a replayed callback (same address, same cookie) is refused and writes nothing', async () => {
+        const someone = person();
+        const who = browser();
+        let replay: { url: URL; cookie: string } | undefined;
+        const keep = (hop: Hop): Hop => {
+          replay = { url: hop.url, cookie: who.cookies(new URL(apiUrl).host).get('portal_oauth_empresa') as string };
+          return hop;
+        };
+        await tokenIn(await signIn(who, someone, { intercept: keep }), who);
+        assert.ok(replay?.cookie);
+        const before = await written();
+        const again = await t.app.inject({
+          method: 'GET',
+          url: `${replay.url.pathname}${replay.url.search}`,
+          headers: { cookie: `portal_oauth_empresa=${replay.cookie}` },
+        });
+        assert.equal(again.statusCode, 302);
+        refusedWith(new URL(again.headers.location as string), 'auth_failed');
+        assert.deepEqual(await written(), before);
       });
-      assert.deepEqual((await ask(`ana@${domainB}`)).json(), {
-        empresa: { id: companyB, nombre: 'Textiles Sur' },
-        permitirContrasena: true,
-      });
-      assert.deepEqual((await ask('ana@gmail.com')).json(), { empresa: null, permitirContrasena: true });
-      assert.deepEqual((await ask(`ana@sub.${domainA}`)).json(), { empresa: null, permitirContrasena: true });
-      // One query on the unique domain index, for a company's domain and for any other alike.
-      for (const email of [`ana@${domainA}`, 'ana@gmail.com'])
-        assert.equal(
-          await queriesOf(async () => {
-            await ask(email);
-          }),
-          1,
+
+      it("the provider's error goes to the portal's callback page; a start without binding or connection says so", async () => {
+        const someone = person();
+        const end = await signIn(browser(), { ...someone, sub: 'cancelar' });
+        assert.equal(end.pathname, '/auth/google/callback');
+        assert.equal(end.searchParams.get('error'), 'access_denied');
+        assert.equal(end.searchParams.get('provider'), 'empresa');
+        refusedWith(await signIn(browser(), someone, { bind: false }), 'auth_failed');
+        refusedWith(
+          await companySignIn(browser(), apiUrl, 'alguien@sin-acceso.com', someone.sub),
+          'company_unavailable',
         );
-      for (const bad of ['no-es-un-email', 'a b@c.d', '']) {
-        const response = await ask(bad);
-        assert.equal(response.statusCode, 400, bad);
-      }
-      await t.app.db.execute(sql`update companies set status = 'suspended' where id = ${companyB}`);
-      try {
-        assert.deepEqual((await ask(`ana@${domainB}`)).json(), { empresa: null, permitirContrasena: true });
-      } finally {
-        await t.app.db.execute(sql`update companies set status = 'active' where id = ${companyB}`);
-      }
-    });
-  });
+        refusedWith(await companySignIn(browser(), apiUrl, 'no-es-un-email', someone.sub), 'company_unavailable');
+      });
 
-  describe('GET /auth/user after a company sign-in', () => {
-    it('runs as many database queries as after a password sign-in (none when served from memory)', async () => {
-      const someone = person();
-      const companyToken = await signedIn(someone);
-      const email = `clave-${randomUUID().slice(0, 8)}@${domainA}`;
-      await createUser(t.app, { email, password: 'clave-propia-1', status: 'active' });
-      const passwordToken = await login(t.app, email, 'clave-propia-1');
-      const countedRequests = async (token: string) => {
-        await currentUser(token);
-        return queriesOf(async () => {
-          for (let i = 0; i < 3; i += 1) await currentUser(token);
+      it('a suspended company, or a connection removed meanwhile → company_unavailable', async () => {
+        const someone = person();
+        const who = browser();
+        await t.app.db.execute(sql`update companies set status = 'suspended' where id = ${companyA}`);
+        try {
+          refusedWith(await signIn(who, someone), 'company_unavailable');
+        } finally {
+          await t.app.db.execute(sql`update companies set status = 'active' where id = ${companyA}`);
+        }
+        assert.equal((await usersWithEmail(someone.email)).length, 0);
+      });
+    });
+
+    describe('password sign-in and the sign-in page', () => {
+      it('permitirContrasena false → 403 ACCESO_EMPRESA_OBLIGATORIO, the same for an existing and an unknown account, before the password', async () => {
+        const email = `clave-${randomUUID().slice(0, 8)}@${domainA}`;
+        await createUser(t.app, { email, password: 'clave-propia-1', status: 'active' });
+        assert.equal((await post(t.app, '/auth/login', { email, password: 'clave-propia-1' })).statusCode, 200);
+        await setAllowPassword(companyA, false);
+        try {
+          const answers = await Promise.all([
+            post(t.app, '/auth/login', { email, password: 'clave-propia-1' }),
+            post(t.app, '/auth/login', { email: ` ${email.toUpperCase()} `, password: 'mala' }),
+            post(t.app, '/auth/login', { email: `nadie-${randomUUID().slice(0, 6)}@${domainA}`, password: 'mala' }),
+          ]);
+          for (const answer of answers) {
+            assert.equal(answer.statusCode, 403);
+            assert.deepEqual(answer.json(), {
+              statusCode: 403,
+              code: 'ACCESO_EMPRESA_OBLIGATORIO',
+              message:
+                'Tu empresa pide iniciar sesión con su propio acceso: pulsa «Continuar con el acceso de Minera Andina».',
+            });
+          }
+          // Another company's people are not concerned.
+          const other = `otra-${randomUUID().slice(0, 8)}@${domainB}`;
+          await createUser(t.app, { email: other, password: 'clave-propia-1', status: 'active' });
+          assert.equal(
+            (await post(t.app, '/auth/login', { email: other, password: 'clave-propia-1' })).statusCode,
+            200,
+          );
+          const access = await t.app.inject({
+            method: 'GET',
+            url: `/auth/empresa/acceso?email=${encodeURIComponent(email)}`,
+          });
+          assert.deepEqual(access.json(), {
+            empresa: { id: companyA, nombre: 'Minera Andina' },
+            permitirContrasena: false,
+          });
+        } finally {
+          await setAllowPassword(companyA, true);
+        }
+      });
+
+      it('GET /auth/empresa/acceso answers the company for a connection domain, null otherwise, 400 for a bad email', async () => {
+        const ask = (email: string) =>
+          t.app.inject({ method: 'GET', url: `/auth/empresa/acceso?email=${encodeURIComponent(email)}` });
+        assert.deepEqual((await ask(`ana@${domainA.toUpperCase()}`)).json(), {
+          empresa: { id: companyA, nombre: 'Minera Andina' },
+          permitirContrasena: true,
         });
-      };
-      const afterPassword = await countedRequests(passwordToken);
-      const afterCompany = await countedRequests(companyToken);
-      assert.equal(afterCompany, afterPassword);
-      if (t.app.sessionState.serving) assert.equal(afterCompany, 0, 'served from memory');
+        assert.deepEqual((await ask(`ana@${domainB}`)).json(), {
+          empresa: { id: companyB, nombre: 'Textiles Sur' },
+          permitirContrasena: true,
+        });
+        assert.deepEqual((await ask('ana@gmail.com')).json(), { empresa: null, permitirContrasena: true });
+        assert.deepEqual((await ask(`ana@sub.${domainA}`)).json(), { empresa: null, permitirContrasena: true });
+        // One query on the unique domain index, for a company's domain and for any other alike.
+        for (const email of [`ana@${domainA}`, 'ana@gmail.com'])
+          assert.equal(
+            await queriesOf(async () => {
+              await ask(email);
+            }),
+            1,
+          );
+        for (const bad of ['no-es-un-email', 'a b@c.d', '']) {
+          const response = await ask(bad);
+          assert.equal(response.statusCode, 400, bad);
+        }
+        await t.app.db.execute(sql`update companies set status = 'suspended' where id = ${companyB}`);
+        try {
+          assert.deepEqual((await ask(`ana@${domainB}`)).json(), { empresa: null, permitirContrasena: true });
+        } finally {
+          await t.app.db.execute(sql`update companies set status = 'active' where id = ${companyB}`);
+        }
+      });
     });
-  });
 
-  it('no answer, log line or audit row carries a client secret; the sealed value is not the secret', async () => {
-    const rows = await t.app.db.select().from(companyIdentityProviders);
-    assert.equal(rows.length, 2);
-    for (const row of rows) {
-      for (const secret of [secretA, secretB]) assert.ok(!row.clientSecretSealed.includes(secret));
-      assert.match(row.clientSecretSealed, /^v1\./);
-    }
-    const audit = JSON.stringify(await t.app.db.select().from(auditLog));
-    for (const secret of [secretA, secretB]) {
-      assert.ok(!audit.includes(secret), 'audit');
-      const where = logs.lines.flatMap((line) => textsOf(line)).find((text) => text.includes(secret));
-      assert.equal(where, undefined, 'log line');
-    }
-    const read = await t.app.inject({
-      method: 'GET',
-      url: `/empresas/${companyA}/proveedor`,
-      headers: { authorization: `Bearer ${admin}` },
+    describe('GET /auth/user after a company sign-in', () => {
+      it('runs as many database queries as after a password sign-in (none when served from memory)', async () => {
+        const someone = person();
+        const companyToken = await signedIn(someone);
+        const email = `clave-${randomUUID().slice(0, 8)}@${domainA}`;
+        await createUser(t.app, { email, password: 'clave-propia-1', status: 'active' });
+        const passwordToken = await login(t.app, email, 'clave-propia-1');
+        const countedRequests = async (token: string) => {
+          await currentUser(token);
+          return queriesOf(async () => {
+            for (let i = 0; i < 3; i += 1) await currentUser(token);
+          });
+        };
+        const afterPassword = await countedRequests(passwordToken);
+        const afterCompany = await countedRequests(companyToken);
+        assert.equal(afterCompany, afterPassword);
+        if (t.app.sessionState.serving) assert.equal(afterCompany, 0, 'served from memory');
+      });
     });
-    assert.equal(read.statusCode, 200);
-    assert.ok(!read.body.includes(secretA));
+
+    it('no answer, log line or audit row carries a client secret; the sealed value is not the secret', async () => {
+      const rows = await t.app.db.select().from(companyIdentityProviders);
+      assert.equal(rows.length, 2);
+      for (const row of rows) {
+        for (const secret of [secretA, secretB]) assert.ok(!row.clientSecretSealed.includes(secret));
+        assert.match(row.clientSecretSealed, /^v1\./);
+      }
+      const audit = JSON.stringify(await t.app.db.select().from(auditLog));
+      for (const secret of [secretA, secretB]) {
+        assert.ok(!audit.includes(secret), 'audit');
+        const where = logs.lines.flatMap((line) => textsOf(line)).find((text) => text.includes(secret));
+        assert.equal(where, undefined, 'log line');
+      }
+      const read = await t.app.inject({
+        method: 'GET',
+        url: `/empresas/${companyA}/proveedor`,
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      assert.equal(read.statusCode, 200);
+      assert.ok(!read.body.includes(secretA));
+    });
   });
 });
