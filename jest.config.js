@@ -12,6 +12,8 @@ module.exports = {
   // A test's deadline, not a measure of speed: a full page rendered through jsdom takes seconds on a busy two-core
   // machine (CI runs this beside the API suites), and jest's default 5 s then failed tests that were right.
   testTimeout: 20_000,
+  // Each file's seconds and the counts, for the summary of `npm test` (scripts/lib/test-report.mjs).
+  reporters: ['default', '<rootDir>/scripts/jest/timings-reporter.js'],
   projects: [
     {
       displayName: 'contracts',

@@ -1,0 +1,28 @@
+// Writes each test file's seconds and the run's counts for the summary of scripts/test.mjs
+// (scripts/lib/test-report.mjs); jest's own reporter still prints everything else.
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+class TimingsReporter {
+  /** @param {unknown} _contexts @param {import('@jest/reporters').AggregatedResult} results */
+  async onRunComplete(_contexts, results) {
+    const { recordStep } = await import('../lib/test-report.mjs');
+    recordStep(process.env.TEST_STEP ?? 'jest', {
+      files: results.testResults.map((result) => ({
+        file: path.relative(ROOT, result.testFilePath),
+        seconds: (result.perfStats.end - result.perfStats.start) / 1000,
+      })),
+      groups: {
+        todas: {
+          passed: results.numPassedTests,
+          // A file that did not load counts as one failed test: jest counts none for it.
+          failed: results.numFailedTests + results.testResults.filter((result) => result.testExecError).length,
+          skipped: results.numPendingTests + results.numTodoTests,
+        },
+      },
+    });
+  }
+}
+
+module.exports = TimingsReporter;
