@@ -1,7 +1,7 @@
 // How the host and every remote are built: one federated webpack config, with the names, pages and titles of the
 // portal's manifest (contracts/src/portal/manifest.ts). Its parts: what is shared (./sharing.js), the router shim's
 // check (./router-shim-check.js), a remote's standalone runtime (./standalone.js), the host's page starter
-// (./starter.js), the hashed entry name (./hashed-entry.js), the host's preload list (./preload-list-plugin.js) and one
+// (./starter.js), the hashed entry name (./hashed-entry.js), the minifier (./minimizer.js), the host's preload list (./preload-list-plugin.js) and one
 // notice of the manifest plugin left out of the log (./auto-public-path-notice.js); development serving is
 // scripts/dev.mjs.
 // docs/architecture.md and docs/decisions/0042-front-bundle-sharing.md.
@@ -12,6 +12,7 @@ const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack'
 const { HOST, REMOTES } = require('@portal/contracts/manifest');
 const { AutoPublicPathNotice } = require('./auto-public-path-notice');
 const { hashedEntryFilename } = require('./hashed-entry');
+const { swcMinimized } = require('./minimizer');
 const { PreloadListPlugin } = require('./preload-list-plugin');
 const { checkRouterShim } = require('./router-shim-check');
 const { styledComponentIds } = require('./styled-component-ids');
@@ -129,7 +130,10 @@ function federatedConfig({ dir, name, exposes, title = 'Portal', routeTable }) {
       ],
       // The host needs every package it provides before its first render: one file instead of a dozen small ones
       // (a phone's browser opens 6 connections per origin; each extra round of requests costs a round trip).
-      ...(remote ? {} : { optimization: { splitChunks: { cacheGroups: { startup: STARTUP_CHUNK } } } }),
+      optimization: {
+        ...swcMinimized(),
+        ...(remote ? {} : { splitChunks: { cacheGroups: { startup: STARTUP_CHUNK } } }),
+      },
       performance: { hints: false },
     };
     return [

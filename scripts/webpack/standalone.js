@@ -1,5 +1,6 @@
 // A remote's standalone page: the federation runtime it needs when no host provides one.
 const path = require('node:path');
+const { swcMinimized } = require('./minimizer');
 
 /**
  * One federation runtime on a page: the host provides its runtime core (`provideExternalRuntime`) and the remotes'
@@ -25,6 +26,7 @@ function standaloneRuntimeConfig(dir, production) {
       uniqueName: `${path.basename(dir)}-standalone-runtime`,
     },
     resolve: { alias: { '@module-federation/runtime-core$': RUNTIME_CORE_FILE } },
+    optimization: swcMinimized(),
     performance: { hints: false },
   };
 }

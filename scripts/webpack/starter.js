@@ -1,5 +1,6 @@
 // The host's page starter: the only script of the shell its pages run before their first frame.
 const path = require('node:path');
+const { swcMinimized } = require('./minimizer');
 
 /**
  * `start.js`, a plain build of host/src/start/start.ts (no federation runtime, about 1.5 KB): the page runs it
@@ -25,6 +26,7 @@ function starterConfig(dir, production, tsRule) {
     output: { path: path.join(dir, 'dist'), filename: STARTER, uniqueName: 'host-start' },
     resolve: { extensions: ['.ts', '.js'] },
     module: { rules: [tsRule] },
+    optimization: swcMinimized(),
     performance: { hints: false },
   };
 }
