@@ -1,7 +1,8 @@
 // A second registration of an email still pending must never decide the password of the person who verifies it. The
 // victim registers and verifies in Chromium, reading the code from their inbox (the SMTP sink); the attacker registers
 // the same address with plain HTTP calls, before or after, inside or outside the 60 s cooldown. Afterwards the victim's
-// password signs in and the attacker's never does.
+// password signs in and the attacker's never does. About two and a half minutes: two of its tests wait out the real
+// cooldown (61.5 s each) in the running product, whose clock no test moves.
 import type { Page } from '@playwright/test';
 import { API_URL } from '../support/env';
 import {
