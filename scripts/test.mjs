@@ -13,16 +13,27 @@ import { run } from './lib/run.mjs';
 import { printReport } from './lib/test-report.mjs';
 
 const ci = process.env.CI ? ['--ci'] : [];
-/** @type {[label: string, command: string, args: string[]][]} */
+/**
+ * The API suites count under one step; CI's PostgreSQL round (TEST_BACKENDS=postgres) under a step of its own, since
+ * the tests outside a backend's `describe` in its files ran in the PGlite round too.
+ */
+const API_STEP = process.env.TEST_BACKENDS?.trim() === 'postgres' ? 'API (ronda PostgreSQL)' : 'API';
+/** How many parts the API suites are cut into, so that either lane can take the next one. */
+const API_PARTS = 6;
+/**
+ * A step: its label (chosen by its first word), the step its tests count under, the command.
+ * @typedef {{ label: string, step: string, command: string, args: string[] }} Step
+ */
+/** @type {Step[]} */
 const steps = [
-  ['estilo (Biome)', 'node', ['node_modules/@biomejs/biome/bin/biome', 'check', '.']],
-  ['tipos', 'node', ['scripts/typecheck.mjs']],
-  ['unitarias y de componentes', 'node', ['node_modules/jest/bin/jest.js', ...ci]],
+  { label: 'estilo (Biome)', command: 'node', args: ['node_modules/@biomejs/biome/bin/biome', 'check', '.'] },
+  { label: 'tipos', command: 'node', args: ['scripts/typecheck.mjs'] },
+  { label: 'unitarias y de componentes', command: 'node', args: ['node_modules/jest/bin/jest.js', ...ci] },
   // A glob node expands itself (Node 22+ takes patterns, not folders).
-  [
-    'herramientas (scripts)',
-    'node',
-    [
+  {
+    label: 'herramientas (scripts)',
+    command: 'node',
+    args: [
       '--test',
       '--test-concurrency=1',
       '--test-reporter=spec',
@@ -31,22 +42,28 @@ const steps = [
       '--test-reporter-destination=stdout',
       'scripts/test/*.test.mjs',
     ],
-  ],
+  },
   // The compiled API on a production-only install: /health and a sign-in (scripts/check-production-api.mjs).
-  ['producción (API compilada)', 'node', ['scripts/check-production-api.mjs']],
-  ['API', 'npm', ['test', '-w', '@portal/api']],
-  ['navegador (Playwright)', 'npm', ['test', '-w', '@portal/e2e']],
-];
+  { label: 'producción (API compilada)', command: 'node', args: ['scripts/check-production-api.mjs'] },
+  ...Array.from({ length: API_PARTS }, (_, index) => ({
+    label: `API (parte ${index + 1} de ${API_PARTS})`,
+    step: API_STEP,
+    command: 'npm',
+    args: ['test', '-w', '@portal/api', '--', `--parte=${index + 1}/${API_PARTS}`],
+  })),
+  { label: 'navegador (Playwright)', command: 'npm', args: ['test', '-w', '@portal/e2e'] },
+].map((step) => ({ step: step.label, ...step }));
 
 const only = process.argv.slice(2);
 // A step is chosen by the start of its label: `API` is the API suites, not `producción (API compilada)`.
-const chosen = steps.filter(([label]) => !only.length || only.some((word) => label.startsWith(word)));
+const chosen = steps.filter(({ label }) => !only.length || only.some((word) => label.startsWith(word)));
 if (chosen.length === 0) {
-  console.error(`Ningún paso se llama así (${only.join(', ')}). Pasos: ${steps.map(([label]) => label).join('; ')}.`);
+  const labels = [...new Set(steps.map(({ step }) => step))];
+  console.error(`Ningún paso se llama así (${only.join(', ')}). Pasos: ${labels.join('; ')}.`);
   process.exit(2);
 }
 
-if (chosen.some(([label]) => label.startsWith('navegador'))) {
+if (chosen.some(({ label }) => label.startsWith('navegador'))) {
   const chromium = findChromium();
   if (chromium.error) {
     console.error(chromium.error);
@@ -62,44 +79,40 @@ mkdirSync(parent, { recursive: true });
 const timings = mkdtempSync(path.join(parent, 'portal-test-timings-'));
 
 /**
- * Runs a step; `log` is where its output goes (the terminal when absent).
- * @param {[label: string, command: string, args: string[]]} step @param {string} [log]
+ * Runs a step. Alone, its output goes to the terminal as it comes; beside another, into a file printed whole when the
+ * step ends, so that two steps' lines never interleave.
+ * @param {Step} step @param {boolean} alone
  */
-async function runStep([label, command, args], log) {
+async function runStep({ label, step, command, args }, alone) {
   const started = Date.now();
-  const env = { ...process.env, TEST_TIMINGS_DIR: timings, TEST_STEP: label };
+  const env = { ...process.env, TEST_TIMINGS_DIR: timings, TEST_STEP: step };
+  const log = alone ? undefined : path.join(timings, `${label.replace(/[^\p{L}\p{N}]+/gu, '-')}.log`);
+  console.log(`\n=== Pruebas: ${label}${alone ? '' : ' (empieza; su salida al terminar)'} ===`);
   const code = await run(command, args, { env, ...(log ? { output: log } : {}) });
-  return { label, ok: code === 0, seconds: (Date.now() - started) / 1000 };
+  const seconds = (Date.now() - started) / 1000;
+  if (log) {
+    console.log(`\n=== Pruebas: ${label} (salida, ${seconds.toFixed(0)} s) ===`);
+    process.stdout.write(readFileSync(log));
+  }
+  return { label, ok: code === 0, seconds };
 }
 
-// Two lanes side by side, one a core: the browser suite (which waits on the browser and the product much of its time)
-// beside every other step in order. The browser's output is held in a file and shown when its lane ends, so the two
-// never interleave (docs/testing.md).
-const browser = chosen.find(([label]) => label.startsWith('navegador'));
-const others = chosen.filter((step) => step !== browser);
+// Two lanes side by side, one a core, each taking the next step when it is free: the style check first (its answer in
+// seconds), then the longest first (the browser suite, which waits on the browser and the product much of its time,
+// the API suites' parts, then the rest), so that both lanes end about together (docs/testing.md).
+const longestFirst = [
+  ...chosen.filter(({ label }) => label.startsWith('estilo')),
+  ...chosen.filter(({ label }) => label.startsWith('navegador')),
+  ...chosen.filter(({ step }) => step === API_STEP),
+  ...chosen.filter(({ label, step }) => !/^(estilo|navegador)/.test(label) && step !== API_STEP),
+];
+const alone = longestFirst.length === 1;
 /** @type {{ label: string, ok: boolean, seconds: number }[]} */
 const results = [];
-const browserLog = browser && others.length > 0 ? path.join(timings, 'navegador.log') : undefined;
-const browserLane = browser
-  ? (async () => {
-      if (browserLog)
-        console.log(`\n=== Pruebas: ${browser[0]}, a la vez que los demás pasos (su salida al terminar) ===`);
-      else console.log(`\n=== Pruebas: ${browser[0]} ===`);
-      return runStep(browser, browserLog);
-    })()
-  : undefined;
-for (const step of others) {
-  console.log(`\n=== Pruebas: ${step[0]} ===`);
-  results.push(await runStep(step));
-}
-if (browserLane) {
-  const result = await browserLane;
-  if (browserLog) {
-    console.log(`\n=== Pruebas: ${browser?.[0]} (salida) ===`);
-    process.stdout.write(readFileSync(browserLog));
-  }
-  results.push(result);
-}
+const lane = async () => {
+  for (let step = longestFirst.shift(); step; step = longestFirst.shift()) results.push(await runStep(step, alone));
+};
+await Promise.all([lane(), lane()]);
 
 console.log('\n=== Resumen ===');
 for (const { label, ok, seconds } of results)
