@@ -28,7 +28,7 @@ const onlyPostgres = process.env.TEST_BACKENDS?.split(',').every((name) => name.
 let files = (given.length ? given : all).filter((file) => !onlyPostgres || perBackend(file));
 
 if (partArg) {
-  const [part, parts] = partArg.slice('--parte='.length).split('/').map(Number);
+  const [part = 0, parts = 0] = partArg.slice('--parte='.length).split('/').map(Number);
   if (!Number.isInteger(part) || !Number.isInteger(parts) || part < 1 || part > parts) {
     console.error(`--parte espera <i>/<n>, con i entre 1 y n (recibió ${partArg}).`);
     process.exit(2);
@@ -46,7 +46,7 @@ if (partArg) {
     lightest.size += size;
     lightest.files.push(file);
   }
-  files = loads[part - 1].files.sort();
+  files = (loads[part - 1]?.files ?? []).sort();
 }
 
 const reporters = process.env.TEST_TIMINGS_DIR
