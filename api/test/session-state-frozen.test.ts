@@ -93,6 +93,10 @@ async function frozenPair(t: TestContext): Promise<FrozenPair> {
     await proxy.close();
     await pair.close();
   });
+  // B's first LISTEN may fail on a busy machine (its connection bound passes) and is tried again after a backoff: wait
+  // for it, bounded, rather than take the first answer for good.
+  for (const deadline = performance.now() + 15_000; !pair.b.sessionState.serving && performance.now() < deadline; )
+    await new Promise((resolve) => setTimeout(resolve, 50));
   assert.equal(pair.b.sessionState.serving, true, 'B listens through the proxy');
   return { ...pair, proxy, admin: await login(pair.a) };
 }

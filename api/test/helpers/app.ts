@@ -89,7 +89,9 @@ export async function pgliteSnapshot(): Promise<Blob> {
   hash.update(readFileSync(join(srcDb, 'seed.ts'))).update(readFileSync(join(srcDb, 'seed-data.ts')));
   hash.update(adminEmail).update(adminPassword).update('argon2 at the test cost');
   hash.update(String(statSync(createRequire(import.meta.url).resolve('@electric-sql/pglite/pglite.wasm')).size));
-  const file = join(tmpdir(), `portal-api-pglite-${hash.digest('hex').slice(0, 16)}.tar.gz`);
+  // Uncompressed: loading a gzipped dump costs each new database a decompression (and PGlite, given no type, a failed
+  // read of it as a plain tar first).
+  const file = join(tmpdir(), `portal-api-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
 
   try {
     return new Blob([await readFile(file)]);
@@ -101,7 +103,7 @@ export async function pgliteSnapshot(): Promise<Blob> {
     const database = wrapPglite(client);
     await migrate(database);
     await seed(database.db, { adminEmail, adminPassword });
-    const dump = await client.dumpDataDir('gzip');
+    const dump = await client.dumpDataDir('none');
     // Written aside and renamed, so a test process reading it concurrently never sees half a file.
     const partial = `${file}.${process.pid}.partial`;
     await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
