@@ -15,11 +15,24 @@ const shared: Options = {
  * and need coercion; a JSON body with `"age": "5"` for a number is the client's mistake and gets a 400.
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<AnySchema> {
+  validators ??= newValidators();
+  const { exact, coercing } = validators;
+  return ({ schema, httpPart }) => storableOnly((httpPart === 'body' ? exact : coercing).compile(schema));
+}
+
+/**
+ * One pair per process: Ajv keeps each compiled schema under the schema object, and the routes' schemas are the
+ * modules' own objects, so a second app in the process (two instances in one process, the test suites' apps) finds
+ * every validator compiled already instead of compiling them all again.
+ */
+let validators: { exact: Ajv; coercing: Ajv } | undefined;
+
+function newValidators(): { exact: Ajv; coercing: Ajv } {
   const exact = new Ajv({ ...shared, coerceTypes: false });
   const coercing = new Ajv({ ...shared, coerceTypes: true });
   addFormats.default(exact);
   addFormats.default(coercing);
-  return ({ schema, httpPart }) => storableOnly((httpPart === 'body' ? exact : coercing).compile(schema));
+  return { exact, coercing };
 }
 
 type Unstorable = { instancePath: string; keyword: 'type' | 'character' };
