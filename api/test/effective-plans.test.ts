@@ -380,10 +380,16 @@ forEachBackend((backend) => {
       await seatFor(app, person.id, pro, { expires: new Date(clock() + 60 * 60 * 1000) });
       assert.equal(entryOf(await view(app, person.token))?.origen, 'empresa');
       if (backend === 'postgres' || app.sessionState.serving) {
-        // Answered from memory while nothing changes and the licence holds.
-        const hits = app.sessionState.stats.hits;
-        assert.equal(entryOf(await view(app, person.token))?.origen, 'empresa');
-        assert.ok(app.sessionState.stats.hits > hits, 'answered from memory');
+        // Answered from memory while nothing changes and the licence holds. On a busy machine the channel's last ping
+        // can be older than the memory trusts, and one answer comes from the database: asked again, bounded.
+        let fromMemory = false;
+        for (let attempt = 0; attempt < 50 && !fromMemory; attempt++) {
+          const hits = app.sessionState.stats.hits;
+          assert.equal(entryOf(await view(app, person.token))?.origen, 'empresa');
+          fromMemory = app.sessionState.stats.hits > hits;
+          if (!fromMemory) await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        assert.ok(fromMemory, 'answered from memory');
       }
       clock.advance(2 * 60 * 60 * 1000);
       const entry = entryOf(await view(app, person.token));

@@ -133,9 +133,18 @@ describe("nginx in front of the API's instances (stand-ins)", () => {
     return { nginx, a: pair[0]!, b: pair[1]! };
   }
 
-  /** nginx's access-log line of an answer, found by its request id. */
-  const logLine = (nginx: Nginx, answer: Answer) =>
-    nginx.accessLog().find((line) => line.request_id === answer.headers['x-request-id']);
+  /**
+   * nginx's access-log line of an answer, found by its request id. nginx writes it once the request is finished, which
+   * on a busy machine can come after the client has read the answer: looked for again for up to 5 s.
+   */
+  const logLine = async (nginx: Nginx, answer: Answer) => {
+    const deadline = performance.now() + 5_000;
+    for (;;) {
+      const line = nginx.accessLog().find((entry) => entry.request_id === answer.headers['x-request-id']);
+      if (line || performance.now() > deadline) return line;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
 
   it("tells the API the host, protocol and client it saw itself, whatever a client's X-Forwarded-* headers claim", async () => {
     const { nginx, a, b } = await deployment();
@@ -203,7 +212,7 @@ describe("nginx in front of the API's instances (stand-ins)", () => {
     assert.equal(refused.status, 503);
     assert.deepEqual(JSON.parse(refused.body), unavailable);
     assertNginxHeaders(refused, 'connections refused');
-    assert.match(logLine(nginx, refused)?.upstream_status ?? '', /^502(, 502)+$/);
+    assert.match((await logLine(nginx, refused))?.upstream_status ?? '', /^502(, 502)+$/);
 
     // A POST an instance read and then dropped is never sent to another (it may have run): nginx's 503 instead.
     const other = await deployment();
@@ -223,7 +232,7 @@ describe("nginx in front of the API's instances (stand-ins)", () => {
     assert.equal(late.status, 503);
     assert.deepEqual(JSON.parse(late.body), unavailable);
     assertNginxHeaders(late, 'a timeout');
-    assert.equal(logLine(slow.nginx, late)?.upstream_status, '504');
+    assert.equal((await logLine(slow.nginx, late))?.upstream_status, '504');
   });
 
   it('tries a GET closed unanswered on another instance and sets the first aside; passes the API 503 on, neither retried nor counted', async () => {
@@ -249,7 +258,7 @@ describe("nginx in front of the API's instances (stand-ins)", () => {
       assert.equal(answer.status, 503);
       assert.deepEqual(JSON.parse(answer.body), unavailable);
       assert.equal(answer.headers['retry-after'], undefined, "the API's answer, not nginx's");
-      assert.doesNotMatch(logLine(shared.nginx, answer)?.upstream_addr ?? '', /,/, 'sent to one instance');
+      assert.doesNotMatch((await logLine(shared.nginx, answer))?.upstream_addr ?? '', /,/, 'sent to one instance');
     }
     assert.deepEqual([shared.a.received.length, shared.b.received.length], [3, 3]);
     // Its database back, each instance answers at once: neither was set aside.
