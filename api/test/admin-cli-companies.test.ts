@@ -1,6 +1,7 @@
 // `npm run admin -- empresa …` run as a real process against PGlite and, with DATABASE_URL, PostgreSQL: companies
 // created, renamed, suspended, listed, sold a licence and given a first owner from the console; what it did is checked
 // through the real API (node api/dist/server.js): the company as its owner reads it and the audit log naming the operator.
+// A minute or two per backend: each order is a process of its own that loads the API and opens its database.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -3,7 +3,8 @@
 // exactly as the operator is told to: the embedded database with `npm run admin -- respaldo` / `restaurar` (the real
 // command, as a process), PostgreSQL with pg_dump / createdb / pg_restore. The restored portal runs as a real API
 // process and every person signs in again with the same password and the same factor. What a restore cannot bring
-// back is checked too: sessions opened and codes mailed after the backup.
+// back is checked too: sessions opened and codes mailed after the backup. About a minute per backend, more on a busy
+// machine: the backup and restore commands and the restored API are real processes, each loading the API anew.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

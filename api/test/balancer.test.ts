@@ -6,6 +6,7 @@
 // (METRICS_PORT) taken under load and one registration followed by its request id from nginx's access log into the
 // lines of the instances that answered it and mailed its code. nginx-answers.test.ts checks nginx's part alone.
 // It runs with the PostgreSQL backend (once in CI, in its PostgreSQL round), as the other multi-instance suites do.
+// Two to five minutes: the load runs through every kill, restart and database restart, each waited out for real.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
