@@ -15,6 +15,7 @@ import domainLookup from './plugins/app/domain-lookup.js';
 import type { DomainLookup } from './domain/companies/domain-lookup.js';
 import drain from './plugins/app/drain.js';
 import limits from './plugins/app/limits.js';
+import outboundLimits from './plugins/app/outbound-limits.js';
 import metrics from './plugins/app/metrics.js';
 import type { MailTransport } from './domain/mail/mailer.js';
 import identityProvider from './plugins/app/identity-provider.js';
@@ -141,6 +142,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.register(companyAccess);
   app.register(counters, { clock: options.clock });
   app.register(limits);
+  app.register(outboundLimits);
   app.register(codes);
   app.register(mailer, { transport: options.mailTransport });
   app.register(domainLookup, { lookup: options.domainLookup });

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { auditLog, companyDomains, companyIdentityProviders, companySignInDomains } from '../src/db/schema.js';
@@ -28,6 +28,10 @@ const refusal =
 let internal: Server;
 let internalPort: number;
 const received: string[] = [];
+/** A bare TCP listener on 127.0.0.1: it counts connections (a TLS ClientHello needs one). */
+let listener: NetServer;
+let listenerPort: number;
+let connections = 0;
 let idp: IdentityProvider;
 describe('company-provider-ssrf.test.ts', () => {
   before(async () => {
@@ -37,6 +41,12 @@ describe('company-provider-ssrf.test.ts', () => {
     });
     await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
     internalPort = (internal.address() as AddressInfo).port;
+    listener = createNetServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    listenerPort = (listener.address() as AddressInfo).port;
     idp = await startIdentityProvider({
       kind: 'company',
       clientId: 'portal-empresa',
@@ -46,6 +56,7 @@ describe('company-provider-ssrf.test.ts', () => {
   });
   after(async () => {
     await new Promise((resolve) => internal.close(resolve));
+    await new Promise((resolve) => listener.close(resolve));
     await idp.close();
   });
 
@@ -122,6 +133,88 @@ describe('company-provider-ssrf.test.ts', () => {
         audits.map((entry) => entry.action).filter((action) => action.startsWith('company.provider')),
         [],
       );
+    });
+
+    it('guarded: an owner cannot map internal ports: every loopback issuer, any port or spelling, gets one answer and opens no connection', async () => {
+      const domain = 'minera-puertos.pe';
+      const { companyId, token } = await companyWithOwner(guarded, 'Minera Puertos', domain);
+      // A closed port, a bare TCP listener, a plain HTTP server asked for TLS, the identity provider: before the
+      // guard decided the address first, each gave another error (ECONNREFUSED, a reset, a TLS error) or a timeout.
+      const closed = await new Promise<number>((resolve) => {
+        const probe = createNetServer().listen(0, '127.0.0.1', () => {
+          const { port } = probe.address() as AddressInfo;
+          probe.close(() => resolve(port));
+        });
+      });
+      const issuers = [
+        `https://127.0.0.1:${closed}/`,
+        `https://127.0.0.1:${listenerPort}/`,
+        `https://127.0.0.1:${internalPort}/`,
+        `http://127.0.0.1:${listenerPort}/`,
+        `https://localhost.:${listenerPort}/`,
+        `https://[::127.0.0.1]:${listenerPort}/`,
+        `https://[::ffff:127.0.0.1]:${listenerPort}/`,
+        `https://[2002:7f00:1::]:${listenerPort}/`,
+        `https://[64:ff9b:1::7f00:1]:${listenerPort}/`,
+        idp.issuer.replace('http:', 'https:'),
+      ];
+      received.length = 0;
+      connections = 0;
+      const answers = new Set<string>();
+      for (const issuer of issuers) {
+        const response = await call(
+          guarded.app,
+          'PUT',
+          `/empresas/${companyId}/proveedor`,
+          token,
+          body(issuer, domain),
+        );
+        answers.add(`${response.statusCode} ${response.json().code} ${response.json().message}`);
+      }
+      assert.deepEqual([...answers], [`400 PROVEEDOR_INALCANZABLE ${refusal}`]);
+      assert.equal(connections, 0, 'the TCP listener saw a connection');
+      assert.deepEqual(received, [], 'the internal server got no request');
+    });
+
+    it('guarded: tries are limited per company and per address, after access: 429 in Spanish with Retry-After', async () => {
+      type Company = { companyId: number; token: string; domain: string };
+      const company = async (name: string, domain: string): Promise<Company> => ({
+        ...(await companyWithOwner(guarded, name, domain)),
+        domain,
+      });
+      const [a, b, c] = [
+        await company('Minera Límites', 'minera-limites.pe'),
+        await company('Pesquera Límites', 'pesquera-limites.pe'),
+        await company('Textil Límites', 'textil-limites.pe'),
+      ];
+      const put = (company: Company, from: string, bearer = true) =>
+        guarded.app.inject({
+          method: 'PUT',
+          url: `/empresas/${company.companyId}/proveedor`,
+          remoteAddress: from,
+          headers: bearer ? { authorization: `Bearer ${company.token}` } : {},
+          payload: body(`https://127.0.0.1:${listenerPort}/`, company.domain),
+        });
+      const statuses = async (company: Company, from: string, times: number) => {
+        const seen = new Set<number>();
+        for (let i = 0; i < times; i++) seen.add((await put(company, from)).statusCode);
+        return [...seen];
+      };
+      // A stranger's calls (no session) never spend a company's tries.
+      for (let i = 0; i < 25; i++) assert.equal((await put(a, '198.51.100.9', false)).statusCode, 401);
+      // One company: 20 tries (each read and refused), then 429 from any address, with Retry-After.
+      assert.deepEqual(await statuses(a, '198.51.100.1', 20), [400]);
+      const limited = await put(a, '198.51.100.2');
+      assert.equal(limited.statusCode, 429, limited.body);
+      assert.equal(limited.json().code, 'RATE_LIMITED');
+      assert.match(limited.json().message, /^Demasiadas solicitudes\. Inténtalo de nuevo en \d+ segundos\.$/);
+      assert.ok(Number(limited.headers['retry-after']) > 0);
+      // One address: 40 tries over every company (20 of a, 20 of b), then 429 for a third company it had not tried...
+      assert.deepEqual(await statuses(b, '198.51.100.1', 20), [400]);
+      assert.equal((await put(c, '198.51.100.1')).statusCode, 429);
+      // ...which still has its own tries from another address.
+      assert.equal((await put(c, '198.51.100.3')).statusCode, 400);
+      assert.equal(connections, 0);
     });
 
     it('guarded: a connection already saved on a loopback address sends its sign-ins to company_unavailable', async () => {

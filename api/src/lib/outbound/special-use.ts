@@ -1,9 +1,12 @@
-// Requests the API sends to addresses someone else chose (a company's OpenID Connect provider): refused when the
-// connection lands on a loopback, private, link-local or otherwise reserved address, so a URL cannot turn the API into
-// a way into the internal network (server-side request forgery). The check is on the connected socket's remote
-// address, as oidc-provider's back-channel logouts do (node_modules/oidc-provider/lib/helpers/fetch_request.js): a
-// name that resolves to a public address when checked and to a private one when connected (DNS rebinding), or an
-// address written as a literal, is judged by where the connection actually went, before any byte of the request.
+// Requests the API sends to addresses someone else chose (a company's OpenID Connect provider, a partner's event
+// receiver): refused before any byte leaves when the name or address leads to a loopback, private, link-local or
+// otherwise reserved address, so a URL cannot turn the API into a way into the internal network (server-side request
+// forgery) nor a probe of its ports. The address is decided before connecting: a literal address is judged as written;
+// a name is resolved once, every address it resolves to is judged (one special-use address refuses the name), and the
+// connection goes to the address that was judged, so a name that answers a public address when checked and a private
+// one when connected (DNS rebinding) cannot slip between the two. Redirects are never followed. As a last line, a
+// connection whose peer is special-use anyway is cut before the request is written.
+import { lookup as systemLookup } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
 const v4 = new BlockList();
@@ -28,13 +31,16 @@ for (const [network, prefix] of [
 
 const v6 = new BlockList();
 for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
+  ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible form ([::127.0.0.1] is ::7f00:1)
   ['fc00::', 7], // unique local
+  ['fec0::', 10], // site-local (deprecated, still routed inside some networks)
   ['fe80::', 10], // link-local
   ['ff00::', 8], // multicast
   ['2001:db8::', 32], // documentation
   ['64:ff9b::', 96], // NAT64: an IPv4 address behind the operator's translator
+  ['64:ff9b:1::', 48], // NAT64 for local use (RFC 8215)
+  ['2002::', 16], // 6to4: an IPv4 address inside (2002:7f00:1:: is 127.0.0.1)
+  ['100::', 64], // discard-only
 ] as const)
   v6.addSubnet(network, prefix, 'ipv6');
 
@@ -81,6 +87,56 @@ export function refusedSpecialUse(error: unknown): boolean {
   return false;
 }
 
+/** A name that is this machine whatever the resolver says (RFC 6761): `localhost`, `*.localhost`, with a final dot. */
+export function isLocalName(hostname: string): boolean {
+  return /(^|\.)localhost\.?$/i.test(hostname);
+}
+
+/** One address a name resolves to, as `dns.lookup` gives it with `all`. */
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+/** Every address of a name (the system's resolver unless a test gives another). */
+export type Resolve = (hostname: string) => Promise<ResolvedAddress[]>;
+
+const systemResolve: Resolve = (hostname) =>
+  new Promise((resolve, reject) =>
+    systemLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
+
+/** The guard's refusal of a host (a literal address or a name) before resolving it, or null. */
+function refusedHost(hostname: string): SpecialUseAddressError | null {
+  const host = hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(host)) return isSpecialUseAddress(host) ? new SpecialUseAddressError(host) : null;
+  return isLocalName(host) ? new SpecialUseAddressError(host) : null;
+}
+
+type LookupCallback = (error: Error | null, address?: string | ResolvedAddress[], family?: number) => void;
+
+/**
+ * The `lookup` the guarded connections use (Node's net calls it with `all` when it may try several addresses): the
+ * name's addresses, all judged; the connection then goes to those very addresses.
+ */
+function checkedLookup(resolve: Resolve) {
+  return (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
+    const refused = refusedHost(hostname);
+    if (refused) return void process.nextTick(callback, refused);
+    resolve(hostname).then(
+      (addresses) => {
+        const special = addresses.find(({ address }) => isSpecialUseAddress(address));
+        if (special) return callback(new SpecialUseAddressError(special.address));
+        const [first] = addresses;
+        if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }));
+        if (options.all) callback(null, addresses);
+        else callback(null, first.address, first.family);
+      },
+      (error: Error) => callback(error),
+    );
+  };
+}
+
 /** An undici dispatcher, as fetch's `dispatcher` option takes it (undici is Node's own: no types of its here). */
 export interface Dispatcher {
   close(): Promise<void>;
@@ -101,12 +157,12 @@ function builtInAgent(): AgentClass {
 }
 
 /**
- * A dispatcher for fetch that cuts every new connection whose peer is a special-use address, when it is established
- * and before the request is written (undici emits 'connect' before it writes). `options` go to undici's Agent (the
- * tests give a `connect.lookup` that answers a loopback address for a public-looking name).
+ * A dispatcher whose connections resolve their names through the checked lookup, and that cuts, as a last line, a new
+ * connection whose peer is special-use anyway (when it is established, before the request is written: undici emits
+ * 'connect' before it writes). A literal address never reaches a lookup: `guardedFetchWith` judges it first.
  */
-export function guardedDispatcher(options: object = {}): Dispatcher {
-  const agent = new (builtInAgent())(options);
+function guardedDispatcher(resolve: Resolve): Dispatcher {
+  const agent = new (builtInAgent())({ connect: { lookup: checkedLookup(resolve) } });
   agent.on('connect', (_origin, targets) => {
     const client = targets[targets.length - 1] as Record<symbol, unknown> & { destroy(error: Error): unknown };
     const key = Object.getOwnPropertySymbols(client).find((symbol) => symbol.description === 'socket');
@@ -121,15 +177,34 @@ export function guardedDispatcher(options: object = {}): Dispatcher {
   return agent;
 }
 
-let shared: Dispatcher | undefined;
+type Fetch = (url: string, options?: RequestInit) => Promise<Response>;
 
-/** fetch through the guarded dispatcher (one per process, its connections kept alive), with openid-client's arguments. */
-export const guardedFetch = (url: string, options: RequestInit = {}): Promise<Response> => {
-  shared ??= guardedDispatcher();
-  return fetch(url, { ...options, dispatcher: shared } as RequestInit);
-};
+/**
+ * fetch through the guard, resolving names with `resolve`: a literal address or a local name is refused before any
+ * connection, a name by what it resolves to; redirects are answered as they come, never followed. A refusal fails as
+ * fetch fails: a TypeError whose cause is the guard's SpecialUseAddressError.
+ */
+export function guardedFetchWith(resolve: Resolve): Fetch & { close(): Promise<void> } {
+  let dispatcher: Dispatcher | undefined;
+  const guarded = async (url: string, options: RequestInit = {}) => {
+    let hostname: string;
+    try {
+      hostname = new URL(url).hostname;
+    } catch (error) {
+      throw new TypeError('fetch failed', { cause: error });
+    }
+    const refused = refusedHost(hostname);
+    if (refused) throw new TypeError('fetch failed', { cause: refused });
+    dispatcher ??= guardedDispatcher(resolve);
+    return fetch(url, { ...options, redirect: 'manual', dispatcher } as RequestInit);
+  };
+  return Object.assign(guarded, { close: async () => dispatcher?.close() });
+}
+
+/** fetch through the guard with the system's resolver (one dispatcher per process, its connections kept alive). */
+export const guardedFetch: Fetch = guardedFetchWith(systemResolve);
 
 /** The fetch for requests to addresses someone else chose: guarded unless the operator lifted it (`privateNetwork`). */
-export function outboundFetch(privateNetwork: boolean): (url: string, options?: RequestInit) => Promise<Response> {
+export function outboundFetch(privateNetwork: boolean): Fetch {
   return privateNetwork ? (url, options) => fetch(url, options) : guardedFetch;
 }

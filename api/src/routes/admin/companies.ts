@@ -114,6 +114,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/:id/proveedor',
     {
+      preHandler: app.outboundLimit((request) => `empresa:${(request.params as { id: number }).id}`),
       schema: {
         summary:
           'Conecta o cambia el acceso propio de una empresa; prueba para ella los dominios indicados (409 DOMINIO_DE_OTRA_EMPRESA si otra ya probó uno)',

@@ -37,6 +37,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/:clientId/suscripciones/:id/entregas/:entregaId/reenviar',
     {
+      preHandler: app.outboundLimit((request) => `cliente:${(request.params as { clientId: string }).clientId}`),
       schema: {
         summary:
           'Vuelve a poner en cola una entrega entregada, fallida o cancelada, con el mismo webhook-id y el mismo ' +

@@ -43,6 +43,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/:clientId/suscripciones',
     {
+      // The address typed receives the client's events (plugins/app/outbound-limits.ts).
+      preHandler: app.outboundLimit((request) => `cliente:${(request.params as { clientId: string }).clientId}`),
       schema: {
         summary:
           'Suscribe una dirección https a eventos de las personas y los planes de la aplicación del cliente; el ' +

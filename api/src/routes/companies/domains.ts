@@ -65,6 +65,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     '/:id/dominios/:dominio/verificar',
     {
       onRequest: manager,
+      // Each try asks DNS for the TXT record (plugins/app/outbound-limits.ts).
+      preHandler: app.outboundLimit((request) => `empresa:${companyOf(request).companyId}`),
       schema: {
         summary:
           'Prueba el dominio por su registro TXT _portal-verificacion.<dominio> (409 REGISTRO_TXT_NO_ENCONTRADO; 503 si el DNS no responde)',

@@ -38,6 +38,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     '/:id/proveedor',
     {
       onRequest: app.companyRole('propietario'),
+      // Saving reads the provider's configuration at the address typed (plugins/app/outbound-limits.ts).
+      preHandler: app.outboundLimit((request) => `empresa:${companyOf(request).companyId}`),
       schema: {
         summary:
           'Conecta o cambia el acceso propio de la empresa: solo dominios ya probados (409 DOMINIO_NO_VERIFICADO); lee su configuración antes de guardar (400 PROVEEDOR_INALCANZABLE)',

@@ -26,6 +26,12 @@ export function discoveryUrl(issuer: string): string {
   return `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
 }
 
+/**
+ * Why a request to the provider failed at the network (no connection, a TLS failure, no answer in time): one sentence
+ * whatever the cause, so that the answers to an issuer someone typed never tell one internal port from another.
+ */
+export const networkFailure = `no se pudo conectar con esa dirección o no respondió en ${providerTimeoutSeconds} s`;
+
 /** A short reason for a discovery or token failure, in Spanish, without anything the provider sent back verbatim. */
 export function failureReason(error: unknown): string {
   if (refusedSpecialUse(error)) return 'su dirección lleva a una red privada o reservada';
@@ -35,11 +41,9 @@ export function failureReason(error: unknown): string {
     return `respondió ${error.status}${code ? ` ${code}` : ''}`.slice(0, 200);
   }
   const name = (error as { name?: string })?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return `sin respuesta en ${providerTimeoutSeconds} s`;
-  const cause = (error as { cause?: { code?: string } })?.cause?.code;
-  if (cause) return `error de red ${cause}`.slice(0, 200);
+  if (name === 'TimeoutError' || name === 'AbortError' || error instanceof TypeError) return networkFailure;
+  if ((error as { cause?: { code?: string } })?.cause?.code) return networkFailure;
   if (error instanceof client.ClientError) return `respuesta no válida: ${error.code ?? error.message}`.slice(0, 200);
-  if (error instanceof TypeError) return 'no se pudo conectar';
   return 'respuesta no válida';
 }
 
