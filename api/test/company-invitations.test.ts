@@ -62,7 +62,7 @@ forEachBackend((backend) => {
     insertMember(t.app, await insertCompany(t.app, `Otra ${email}`), email, 'miembro');
 
   describe('attacks', () => {
-    it('another signed-in account holding the link gets the 400 of a wrong code, its try counts, nothing changes', async () => {
+    it('another signed-in account holding the link gets the 400 of a wrong code, counted against it; nothing changes', async () => {
       const email = address('victima');
       const { invitation, code } = await invited(email);
       const intruder = await account(address('intruso'));
@@ -71,56 +71,110 @@ forEachBackend((backend) => {
       const withLink = await accept(token, { codigo: code, email });
       assert.equal(withLink.statusCode, 400);
       assert.equal(withLink.json().code, 'INVITACION_INVALIDA');
-      assert.equal((await invitationRow(invitation.id))?.attempts, 1);
       const codeOnly = await accept(token, { codigo: code });
       assert.equal(codeOnly.statusCode, 400);
       assert.equal(codeOnly.json().code, 'INVITACION_INVALIDA');
       const byId = await accept(token, { idInvitacion: invitation.id });
       assert.equal(byId.statusCode, 400);
       assert.deepEqual(byId.json(), withLink.json(), 'the same answer whatever the way');
-      const declined = await call(t.app, 'POST', `/empresas/invitaciones/${invitation.id}/rechazar`, token);
-      assert.equal(declined.statusCode, 404);
-
-      const row = await invitationRow(invitation.id);
-      assert.equal(row?.acceptedAt, null);
-      assert.equal(row?.revokedAt, null);
-      assert.equal((await membership(intruder.email)).length, 0);
-      // The invitee still accepts with the code.
-      const invitee = await account(email);
-      const accepted = await accept(await invitee.token(), { codigo: code, email });
-      assert.equal(accepted.statusCode, 200, accepted.body);
-      assert.deepEqual(accepted.json(), { empresa: { id: companyId, nombre: 'Minera Andina S.A.' }, rol: 'miembro' });
+      assert.equal(
+        (await call(t.app, 'POST', '/empresas/invitaciones/aceptar', undefined, { codigo: '123456' })).statusCode,
+        401,
+      );
+      assert.equal((await invitationRow(invitation.id))?.attempts, 0);
+      assert.equal((await invitationRow(invitation.id))?.acceptedAt, null);
     });
 
-    it('six wrong codes: the fifth kills the code, the right one no longer works', async () => {
-      const email = address('adivinada');
+    /** A request from another machine (`from`), as an attacker sends it with plain HTTP calls. */
+    const acceptFrom = (from: string, token: string, body: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/empresas/invitaciones/aceptar',
+        remoteAddress: from,
+        headers: { authorization: `Bearer ${token}` },
+        payload: body as object,
+      });
+    const registerFrom = (from: string, body: unknown) =>
+      t.app.inject({ method: 'POST', url: '/auth/register', remoteAddress: from, payload: body as object });
+    const guess = (code: string, i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
+    /** The statuses of `times` calls, in order, with runs of one status folded: [[400, 20], [429, 5]]. */
+    const statuses = async (times: number, send: (i: number) => Promise<{ statusCode: number }>) => {
+      const runs: [number, number][] = [];
+      for (let i = 0; i < times; i++) {
+        const { statusCode } = await send(i);
+        const last = runs.at(-1);
+        if (last?.[0] === statusCode) last[1] += 1;
+        else runs.push([statusCode, 1]);
+      }
+      return runs;
+    };
+
+    it("a stranger's wrong codes with the invitee's address neither expire nor lock the invitation: they count against the stranger", async () => {
+      const email = address('objetivo');
       const { invitation, code } = await invited(email);
       const invitee = await account(email);
-      const token = await invitee.token();
-      for (let i = 0; i < 6; i++) {
-        const guess = String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
-        const response = await accept(token, { codigo: guess });
-        assert.equal(response.statusCode, 400);
-        assert.equal(response.json().code, 'INVITACION_INVALIDA');
-      }
-      const late = await accept(token, { codigo: code });
-      assert.equal(late.statusCode, 400);
-      assert.equal((await membership(email)).length, 0);
-      const list = await call(t.app, 'GET', `/empresas/${companyId}/invitaciones`, await owner.token());
-      const shown = list.json<{ id: number; estado: string }[]>().find((entry) => entry.id === invitation.id);
-      assert.equal(shown?.estado, 'vencida');
-      // A resend gives a new code with its own tries.
-      clock.advance(61_000);
-      const resent = await call(
-        t.app,
-        'POST',
-        `/empresas/${companyId}/invitaciones/${invitation.id}/reenviar`,
-        await owner.token(),
+      // Signed in as themselves, from one machine: 20 wrong codes of the day, then 429; the code is never compared.
+      const intruder = await (await account(address('adivino'))).token();
+      const sent = await statuses(25, (i) => acceptFrom('203.0.113.10', intruder, { codigo: guess(code, i), email }));
+      assert.deepEqual(sent, [
+        [400, 20],
+        [429, 5],
+      ]);
+      const locked = await acceptFrom('203.0.113.10', intruder, { codigo: code, email });
+      assert.equal(locked.json().code, 'CODE_GUESSES_EXCEEDED');
+      // Another of its accounts from another machine: the first account's count follows it, the machine's too.
+      const second = await (await account(address('adivino-2'))).token();
+      assert.deepEqual(
+        await statuses(21, (i) => acceptFrom('203.0.113.11', second, { codigo: guess(code, i), email })),
+        [
+          [400, 20],
+          [429, 1],
+        ],
       );
-      assert.equal(resent.statusCode, 200, resent.body);
-      assert.equal(resent.json().estado, 'pendiente');
-      const fresh = codeIn((await mailsTo(t.app, transport, email)).at(-1));
-      assert.equal((await accept(token, { codigo: fresh })).statusCode, 200);
+      assert.equal((await acceptFrom('203.0.113.11', intruder, { codigo: code, email })).statusCode, 429);
+      // The invitation is as it was: pending, no try taken; the invitee, after six wrong codes of their own, gets in.
+      const list = await call(t.app, 'GET', `/empresas/${companyId}/invitaciones`, await owner.token());
+      assert.equal(
+        list.json<{ id: number; estado: string }[]>().find((e) => e.id === invitation.id)?.estado,
+        'pendiente',
+      );
+      const own = await invitee.token();
+      assert.deepEqual(await statuses(6, (i) => acceptFrom('198.51.100.20', own, { codigo: guess(code, i) })), [
+        [400, 6],
+      ]);
+      const accepted = await acceptFrom('198.51.100.20', own, { codigo: code, email });
+      assert.equal(accepted.statusCode, 200, accepted.body);
+      assert.deepEqual(await membership(email), [{ role: 'miembro' }]);
+    });
+
+    it('a registration with guessed codes: limited per machine and per address; the invitee then registers and accepts', async () => {
+      const email = address('sin-cuenta');
+      const { invitation, code } = await invited(email);
+      // One machine: 20 wrong codes, then 429; nothing created.
+      assert.deepEqual(
+        await statuses(22, (i) =>
+          registerFrom('203.0.113.20', registration(email, { codigoInvitacion: guess(code, i) })),
+        ),
+        [
+          [400, 20],
+          [429, 2],
+        ],
+      );
+      // Another machine: the address's 20 wrong codes of the day are spent, so a code for it is not compared at all,
+      // and the answer tells the invitee the other way in (a guesser spread over many machines gets no more tries).
+      const resting = await registerFrom('203.0.113.21', registration(email, { codigoInvitacion: code }));
+      assert.equal(resting.statusCode, 429, resting.body);
+      assert.equal(resting.json().code, 'CODE_GUESSES_EXCEEDED');
+      assert.match(
+        resting.json().message,
+        /^Se probaron demasiados códigos para este correo\. Crea tu cuenta sin el código/,
+      );
+      assert.equal((await t.app.db.select().from(users).where(eq(users.email, email))).length, 0);
+      // The invitation is untouched: the invitee registers with a verification code and accepts it signed in.
+      assert.equal((await invitationRow(invitation.id))?.attempts, 0);
+      const invitee = await account(email);
+      const accepted = await acceptFrom('198.51.100.21', await invitee.token(), { codigo: code, email });
+      assert.equal(accepted.statusCode, 200, accepted.body);
     });
 
     it('a revoked or an expired invitation is refused, by code and by id', async () => {
@@ -243,6 +297,64 @@ forEachBackend((backend) => {
       assert.equal(declined.statusCode, 401);
       assert.equal((await invitationRow(invitation.id))?.attempts, 0);
       assert.equal((await membership(email)).length, 0);
+    });
+  });
+
+  describe('as a spam or phishing channel', () => {
+    it('a burst is held: 20 invitation mails an hour per inviter, 50 per company, then 429 in Spanish', async () => {
+      const statuses = async (token: string, name: string, times: number) => {
+        const seen: number[] = [];
+        for (let i = 0; i < times; i++) seen.push((await inviteAs(token, address(name))).statusCode);
+        return seen;
+      };
+      const ownerToken = await owner.token();
+      const first = await statuses(ownerToken, 'rafaga', 21);
+      assert.deepEqual(first, [...Array(20).fill(201), 429]);
+      const refused = await inviteAs(ownerToken, address('rafaga'));
+      assert.equal(refused.json().code, 'INVITATION_MAIL_LIMIT');
+      assert.match(
+        refused.json().message,
+        /^Se enviaron demasiadas invitaciones en la última hora\. Podrás enviar más en \d+ minutos?\.$/,
+      );
+      assert.ok(Number(refused.headers['retry-after']) > 0);
+      // Nothing was created for the refused ones: no row, no mail.
+      const rows = await t.app.db.select().from(companyInvitations).where(eq(companyInvitations.companyId, companyId));
+      assert.equal(rows.filter((row) => row.email.startsWith('rafaga.')).length, 20);
+      // Other administrators of the company share its 50 of the hour.
+      const third = await insertMember(t.app, companyId, address('tercera'), 'administrador');
+      assert.deepEqual(await statuses(await manager.token(), 'rafaga-b', 20), Array(20).fill(201));
+      assert.deepEqual(await statuses(await third.token(), 'rafaga-c', 11), [...Array(10).fill(201), 429]);
+      // An hour later, the company invites again.
+      clock.advance(60 * 60_000);
+      assert.equal((await inviteAs(await third.token(), address('despues'))).statusCode, 201);
+    });
+
+    it("keeps link-shaped names out of the mail: an inviter's name that carries a link shows as their address alone", async () => {
+      const phisher = await insertMember(t.app, companyId, address('suplantadora'), 'administrador');
+      await t.app.db
+        .update(users)
+        .set({ name: 'Soporte: tu cuenta vence hoy, entra en https://portal-seguro.example/login', lastName: '' })
+        .where(eq(users.email, phisher.email));
+      const email = address('destinataria');
+      assert.equal((await inviteAs(await phisher.token(), email)).statusCode, 201);
+      const [mail] = await mailsTo(t.app, transport, email);
+      assert.doesNotMatch(`${mail!.subject} ${mail!.text} ${mail!.html}`, /portal-seguro|vence hoy/);
+      assert.ok(
+        mail!.text.includes(`${phisher.email} te invita a unirte a Minera Andina S.A. en el portal`),
+        mail!.text,
+      );
+      // A company whose name is shaped like a web address is named by what it is.
+      const shop = await insertCompany(t.app, 'Ofertas-Minera.com');
+      const shopOwner = await insertMember(t.app, shop, address('duena-tienda'), 'propietario');
+      const other = address('cliente');
+      const invited = await call(t.app, 'POST', `/empresas/${shop}/invitaciones`, await shopOwner.token(), {
+        email: other,
+        rol: 'miembro',
+      });
+      assert.equal(invited.statusCode, 201, invited.body);
+      const [shopMail] = await mailsTo(t.app, transport, other);
+      assert.equal(shopMail!.subject, 'Invitación a una empresa del portal');
+      assert.doesNotMatch(`${shopMail!.text} ${shopMail!.html}`, /Ofertas-Minera\.com/);
     });
   });
 
@@ -387,14 +499,16 @@ forEachBackend((backend) => {
       assert.ok(await login(t.app, email, 'clave-segura-1'));
     });
 
-    it('a wrong code creates nothing and counts as a try; an active account of the address is the usual 409', async () => {
+    it('a wrong code creates nothing and counts against the address and the machine; an active account of the address is the usual 409', async () => {
       const email = address('equivocado');
       const { invitation, code } = await invited(email);
       const response = await post(t.app, '/auth/register', registration(email, { codigoInvitacion: wrong(code) }));
       assert.equal(response.statusCode, 400);
       assert.equal(response.json().code, 'INVITACION_INVALIDA');
       assert.equal((await t.app.db.select().from(users).where(eq(users.email, email))).length, 0);
-      assert.equal((await invitationRow(invitation.id))?.attempts, 1);
+      assert.equal((await invitationRow(invitation.id))?.attempts, 0);
+      const right = await post(t.app, '/auth/register', registration(email, { codigoInvitacion: code }));
+      assert.equal(right.statusCode, 201, right.body);
 
       const holder = await account(address('activa'));
       const taken = await invited(holder.email);

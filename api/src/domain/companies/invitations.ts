@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync, randomInt } from 'node:crypto';
-import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import {
@@ -18,7 +18,7 @@ import { type AuditActor, recordAudit } from '../accounts/audit.js';
 import type { Clock } from '../clock.js';
 import type { Mailer } from '../mail/mailer.js';
 import { companyInvitationMail } from '../mail/templates.js';
-import { type AccountLimits, codeCooldownMs } from '../sign-in/limits.js';
+import { type AccountLimits, type CodeAttempt, codeCooldownMs, wrongCodesLockedError } from '../sign-in/limits.js';
 import { signInMessages } from '../sign-in/messages.js';
 import type { SigningKey } from '../tokens/keys.js';
 import type { CompanyAccess } from './access.js';
@@ -26,8 +26,6 @@ import { addMember } from './members.js';
 import { companyMessages } from './messages.js';
 
 export const invitationLifetimeMs = 7 * 24 * 60 * 60_000;
-/** Wrong codes an invitation's code takes before it is dead (until a resend mails a new one). */
-export const maxInvitationAttempts = 5;
 
 /** What the invitations use (the app passes itself). */
 export interface InvitationDeps {
@@ -35,7 +33,7 @@ export interface InvitationDeps {
   clock: Clock;
   signingKey: SigningKey;
   mailer: Pick<Mailer, 'enqueue' | 'wake'>;
-  limits: Pick<AccountLimits, 'countCodeMail' | 'reserveCodeCheck' | 'giveBackCodeCheck'>;
+  limits: Pick<AccountLimits, 'countCodeMail' | 'countInvitationMail' | 'reserveCodeCheck' | 'giveBackCodeCheck'>;
   config: Pick<Config, 'portalUrl'>;
 }
 
@@ -76,15 +74,13 @@ const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
 /** Not accepted, not revoked: the one row per company and address the unique index allows. */
 const open = and(isNull(companyInvitations.acceptedAt), isNull(companyInvitations.revokedAt));
-/** Open, unexpired and with tries left: a code may still accept it. */
-const live = (now: Date) =>
-  and(open, gt(companyInvitations.expiresAt, now), lt(companyInvitations.attempts, maxInvitationAttempts));
+/** Open and unexpired: its code may still accept it. */
+const live = (now: Date) => and(open, gt(companyInvitations.expiresAt, now));
 
 export function invitationState(row: InvitationRow, now: Date): InvitationState {
   if (row.acceptedAt) return 'aceptada';
   if (row.revokedAt) return 'revocada';
-  // A code killed by wrong tries reads as expired: a resend mails a new one, as for an expired invitation.
-  if (row.expiresAt <= now || row.attempts >= maxInvitationAttempts) return 'vencida';
+  if (row.expiresAt <= now) return 'vencida';
   return 'pendiente';
 }
 
@@ -98,14 +94,13 @@ export const invitationView = (row: InvitationRow, now: Date): InvitationView =>
 });
 
 /** How the mail names who invited: their name when the account has one, else their address. */
-async function inviterName(db: Db, actor: AuditActor): Promise<string> {
-  if (actor.user.id === null) return actor.user.email;
+async function inviterName(db: Db, actor: AuditActor): Promise<{ name: string; email: string }> {
+  if (actor.user.id === null) return { name: '', email: actor.user.email };
   const [row] = await db
     .select({ name: users.name, lastName: users.lastName, email: users.email })
     .from(users)
     .where(eq(users.id, actor.user.id));
-  const name = `${row?.name ?? ''} ${row?.lastName ?? ''}`.trim();
-  return name ? `${name} (${row?.email})` : actor.user.email;
+  return { name: `${row?.name ?? ''} ${row?.lastName ?? ''}`.trim(), email: row?.email ?? actor.user.email };
 }
 
 async function companyName(db: Db, companyId: number): Promise<string> {
@@ -113,14 +108,19 @@ async function companyName(db: Db, companyId: number): Promise<string> {
   return row?.name ?? '';
 }
 
-/** A new code on the (locked) invitation, valid 7 days from now with 5 tries, and its mail in the same transaction. */
+/**
+ * A new code on the (locked) invitation, valid 7 days from now, and its mail in the same transaction: counted against
+ * the company's and the inviter's invitation mails of the hour, and the address's code mails.
+ */
 async function mailNewCode(
   deps: InvitationDeps,
   tx: Db,
   actor: AuditActor,
   row: InvitationRow,
 ): Promise<InvitationRow> {
-  const refused = await deps.limits.countCodeMail(row.email);
+  const refused =
+    (await deps.limits.countInvitationMail(row.companyId, actor.user.id)) ??
+    (await deps.limits.countCodeMail(row.email));
   if (refused) throw refused;
   const code = newCode();
   const now = new Date(deps.clock());
@@ -309,40 +309,43 @@ export async function invitationsFor(deps: Pick<InvitationDeps, 'db' | 'clock'>,
 }
 
 /**
- * Which live invitation to `email` the code is of. A try of each live invitation to the address is taken before
- * comparing, in one guarded statement, so concurrent guesses compare at most 5 times per code; the tries are given
- * back when the code matches, unless `keepTry` (the code is sent by an account that may not use it). The day's wrong
- * codes of the address are counted too, like the account codes'.
+ * Who sends a code, as its wrong codes are counted (`reserveCodeCheck` under `company_invitation`, 20 a day each):
+ * the account that sends it, the address it comes from, and for a registration (which a guessed code would let
+ * create the account) the invited address too. Never the invitations: a stranger's wrong codes must not expire or
+ * lock what the invitee's right code opens.
+ */
+type Guessers = { key: string; spent?: (refused: HttpError) => HttpError }[];
+
+/**
+ * Which live invitation to `email` the code is of, or undefined. One of the day's wrong codes of each guesser is taken
+ * before comparing (so a burst compares no more than the same requests one after another), kept when the code is
+ * wrong, given back when it is right; `compare: false` (a code sent for an address that is not the sender's) takes
+ * them and compares nothing.
  */
 async function matchCode(
   deps: InvitationDeps,
   email: string,
   code: string,
-  options: { keepTry?: boolean } = {},
+  guessers: Guessers,
+  options: { compare?: boolean } = {},
 ): Promise<number | undefined> {
-  const reserved = await deps.limits.reserveCodeCheck(email, 'company_invitation');
-  if ('refused' in reserved) throw reserved.refused;
-  const taken = await deps.db
-    .update(companyInvitations)
-    .set({ attempts: sql`${companyInvitations.attempts} + 1` })
-    .where(and(eq(companyInvitations.email, email), live(new Date(deps.clock()))))
-    .returning({ id: companyInvitations.id, codeHash: companyInvitations.codeHash });
-  const match = taken.find((row) => row.codeHash === hashCode(deps, row.id, code));
-  if (!match || options.keepTry) return match?.id;
-  await deps.limits.giveBackCodeCheck(reserved.attempt);
-  await deps.db
-    .update(companyInvitations)
-    .set({ attempts: sql`${companyInvitations.attempts} - 1` })
-    .where(
-      and(
-        inArray(
-          companyInvitations.id,
-          taken.map((row) => row.id),
-        ),
-        gt(companyInvitations.attempts, 0),
-      ),
-    );
-  return match.id;
+  const taken: CodeAttempt[] = [];
+  for (const { key, spent } of guessers) {
+    const reserved = await deps.limits.reserveCodeCheck(key, 'company_invitation');
+    if ('refused' in reserved) {
+      for (const attempt of taken) await deps.limits.giveBackCodeCheck(attempt);
+      throw spent ? spent(reserved.refused) : reserved.refused;
+    }
+    taken.push(reserved.attempt);
+  }
+  if (options.compare === false) return undefined;
+  const rows = await deps.db
+    .select({ id: companyInvitations.id, codeHash: companyInvitations.codeHash })
+    .from(companyInvitations)
+    .where(and(eq(companyInvitations.email, email), live(new Date(deps.clock()))));
+  const match = rows.find((row) => row.codeHash === hashCode(deps, row.id, code));
+  if (match) for (const attempt of taken) await deps.limits.giveBackCodeCheck(attempt);
+  return match?.id;
 }
 
 /**
@@ -407,19 +410,22 @@ async function acceptIn(
 /**
  * A signed-in person accepts an invitation to their own address: by its code (from the mail's link, whose `email`
  * the screen sends along) or by its id (the notice on /apps, which lists only their own). Anything else, including
- * the right code sent by another account, is the same 400; a code sent for another address counts as a try of it.
+ * the right code sent by another account, is the same 400; a code sent for another address is never compared and
+ * counts as a wrong code of the account and of the address it came from (`origin`).
  */
 export async function accept(
   deps: InvitationDeps,
   user: { id: number; email: string },
   input: { codigo?: string; email?: string; idInvitacion?: number },
+  origin: string,
 ) {
   const actor: AuditActor = { user };
   let id: number | undefined;
   let code: string | undefined;
   if (input.codigo !== undefined) {
     const email = input.email ?? user.email;
-    id = await matchCode(deps, email, input.codigo, { keepTry: email !== user.email });
+    const guessers = [{ key: `cuenta:${user.id}` }, { key: `origen:${origin}` }];
+    id = await matchCode(deps, email, input.codigo, guessers, { compare: email === user.email });
     if (email !== user.email) throw invitationInvalid();
     code = input.codigo;
   } else if (input.idInvitacion !== undefined) {
@@ -461,11 +467,25 @@ export async function registerByInvitation(
   email: string,
   fields: RegistrationFields,
   code: string,
+  origin: string,
 ) {
   // An address with an account answers the registration's usual 409 whatever the code, and spends no try of it.
   const [existing] = await deps.db.select({ status: users.status }).from(users).where(eq(users.email, email));
   if (existing && existing.status !== 'pending_verification') throw emailInUse();
-  const id = await matchCode(deps, email, code);
+  // The address's own wrong codes bound how many a guesser spread over many origins may try; spent, they close only
+  // this way in: the invitee registers with a verification code and accepts the invitation signed in.
+  const id = await matchCode(deps, email, code, [
+    { key: `origen:${origin}` },
+    {
+      key: `direccion:${email}`,
+      spent: (refused) =>
+        wrongCodesLockedError(
+          deps.clock() + (refused.retryAfter ?? 0) * 1000,
+          deps.clock(),
+          companyMessages.invitationCodeResting,
+        ),
+    },
+  ]);
   if (id === undefined) throw invitationInvalid();
   return deps.db.transaction(async (tx) => {
     const { passwordHash, ...profile } = fields;

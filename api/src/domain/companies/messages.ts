@@ -32,6 +32,8 @@ export const companyMessages = {
   invitationNotFound: 'Invitación no encontrada',
   invitationNotPending: 'La invitación ya fue aceptada o revocada',
   invitationInvalid: 'La invitación no es válida: el código es incorrecto, venció o fue revocada, o es para otro email',
+  invitationCodeResting: (date: string, time: string) =>
+    `Se probaron demasiados códigos para este correo. Crea tu cuenta sin el código de la invitación (te enviaremos uno para verificar el correo) y acéptala después desde tus aplicaciones, o vuelve a intentarlo el ${date} a las ${time} (hora UTC).`,
   // Email domains: claiming, proving (DNS TXT or a platform administrator) and joining by one.
   domainInvalid: 'El dominio no es válido: escribe solo el dominio de los emails de la empresa, como empresa.cl',
   domainPublic: (domain: string) =>

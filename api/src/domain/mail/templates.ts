@@ -235,6 +235,15 @@ export function securityChangeMail(options: Origin & { name: string; change: Sec
   });
 }
 
+/**
+ * A web address, a `www.` name or a name.tld token (Acme.com, soporte.example.pe): what a mail client turns into a
+ * link. "S.A.", "Ing. Ana" or "Cía." are not.
+ */
+const linkShape = /[a-z][a-z0-9+.-]*:\/\/|www\.|[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?![\p{L}\p{N}])/iu;
+
+/** Whether a text someone typed would show as a link, or carry one, in a mail. */
+export const looksLikeLink = (text: string) => linkShape.test(text);
+
 const companyRoleLabels = { propietario: 'Propietario', administrador: 'Administrador', miembro: 'Miembro' } as const;
 
 /**
@@ -245,12 +254,19 @@ const companyRoleLabels = { propietario: 'Propietario', administrador: 'Administ
 export function companyInvitationMail(options: {
   email: string;
   company: string;
-  invitedBy: string;
+  /** Who invited: their name, which may be anything they typed, and their proved address. */
+  invitedBy: { name: string; email: string };
   role: keyof typeof companyRoleLabels;
   code: string;
   expiresAt: Date;
   portalUrl: string;
 }): MailContent {
+  // Names are typed by people: one shaped like a link (a phishing line in a trusted mail) is left out, never shown.
+  const inviter =
+    options.invitedBy.name && !looksLikeLink(options.invitedBy.name)
+      ? `${options.invitedBy.name} (${options.invitedBy.email})`
+      : options.invitedBy.email;
+  const company = looksLikeLink(options.company) ? 'una empresa del portal' : options.company;
   const url = new URL('/invitacion', options.portalUrl);
   url.searchParams.set('codigo', options.code);
   url.searchParams.set('email', options.email);
@@ -258,7 +274,7 @@ export function companyInvitationMail(options: {
   const expires = new Intl.DateTimeFormat('es-ES', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(
     options.expiresAt,
   );
-  const intro = `${options.invitedBy} te invita a unirte a ${options.company} en el portal con el rol de ${companyRoleLabels[options.role]}.`;
+  const intro = `${inviter} te invita a unirte a ${company} en el portal con el rol de ${companyRoleLabels[options.role]}.`;
   const use = 'Usa este código para aceptar la invitación:';
   const validity = `La invitación vence el ${expires} (UTC) y el código solo se puede usar una vez.`;
   const advice = 'Si aún no tienes cuenta, regístrate con este email desde el enlace: no necesitarás otro código.';
@@ -287,5 +303,5 @@ export function companyInvitationMail(options: {
     `<p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="color:#1565c0">Aceptar la invitación</a></p>`,
     `<p style="margin:0;font-size:13px;color:#7b8794">${escapeHtml(footer)}</p>`,
   ]);
-  return { subject: `Invitación a ${options.company}`, text, html };
+  return { subject: `Invitación a ${company}`, text, html };
 }

@@ -56,6 +56,11 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 export const maxWrongCodesPerDay = 20;
 const wrongCodeWindowMs = 24 * 60 * 60_000;
 
+/** Invitation mails a company may send in an hour, all its administrators together. */
+export const invitationMailsPerCompanyHour = 50;
+/** Invitation mails one person may send in an hour, over every company they manage. */
+export const invitationMailsPerInviterHour = 20;
+
 const untilFormat = new Intl.DateTimeFormat('es-ES', {
   timeZone: 'UTC',
   day: '2-digit',
@@ -66,14 +71,21 @@ const untilFormat = new Intl.DateTimeFormat('es-ES', {
   hourCycle: 'h23',
 });
 
-/** 'Podrás intentarlo de nuevo el 16/01/2026 a las 12:00 (hora UTC).' rounded up to the minute. */
-export function wrongCodesLockedError(untilMs: number, nowMs: number): HttpError {
+/**
+ * 'Podrás intentarlo de nuevo el 16/01/2026 a las 12:00 (hora UTC).' rounded up to the minute; `message` words it
+ * from the date and the time (the sign-in's sentence unless given).
+ */
+export function wrongCodesLockedError(
+  untilMs: number,
+  nowMs: number,
+  message: (date: string, time: string) => string = signInMessages.codeGuessesExceeded,
+): HttpError {
   const parts = Object.fromEntries(
     untilFormat.formatToParts(new Date(Math.ceil(untilMs / 60_000) * 60_000)).map((part) => [part.type, part.value]),
   );
   return retryLater(
     429,
-    signInMessages.codeGuessesExceeded(`${parts.day}/${parts.month}/${parts.year}`, `${parts.hour}:${parts.minute}`),
+    message(`${parts.day}/${parts.month}/${parts.year}`, `${parts.hour}:${parts.minute}`),
     'CODE_GUESSES_EXCEEDED',
     untilMs - nowMs,
   );
@@ -139,6 +151,11 @@ export interface AccountLimits {
   releaseCodeMail(email: string, purpose: CodePurpose): Promise<void>;
   /** Counts one code mail against the hourly limit; answers the 429 when it is over. */
   countCodeMail(email: string): Promise<HttpError | null>;
+  /**
+   * Counts one company invitation mail against the company's and the inviter's hour (`inviterId` null: the console,
+   * the company's only); answers the 429 when either is over, naming the minutes to wait.
+   */
+  countInvitationMail(companyId: number, inviterId: number | null): Promise<HttpError | null>;
   /** Starts (or restarts) the 60 s cooldown after a code mail was committed. */
   startCodeCooldown(email: string, purpose: CodePurpose): Promise<void>;
   /**
@@ -173,7 +190,21 @@ export function createAccountLimits(counters: CounterStore, clock: Clock, metric
     return retryLater(429, signInMessages.codeMailLimit(minutes), 'CODE_MAIL_LIMIT', resetAt - clock());
   }
 
+  async function countInvitationMail(companyId: number, inviterId: number | null): Promise<HttpError | null> {
+    // The inviter's first: one person's burst past their own hour does not spend the company's.
+    const counted: [string, number][] = [[`invitation-mails:company:${companyId}`, invitationMailsPerCompanyHour]];
+    if (inviterId !== null) counted.unshift([`invitation-mails:inviter:${inviterId}`, invitationMailsPerInviterHour]);
+    for (const [key, max] of counted) {
+      const { count, resetAt } = await counters.increment(key, 60 * 60_000);
+      if (count <= max) continue;
+      const minutes = Math.max(1, Math.ceil((resetAt - clock()) / 60_000));
+      return retryLater(429, signInMessages.invitationMailLimit(minutes), 'INVITATION_MAIL_LIMIT', resetAt - clock());
+    }
+    return null;
+  }
+
   return {
+    countInvitationMail,
     async reserveSignIn(email, address) {
       const own = await counters.take(failuresKey(email, address), failureMemoryMs, {
         threshold: lockoutThreshold,

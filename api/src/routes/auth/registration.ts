@@ -47,7 +47,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { codigoInvitacion } = request.body;
       if (codigoInvitacion !== undefined) {
         // The invitation's mail reached the address: no verification code, the account signs in at once.
-        const joined = await registerByInvitation(app, email, { passwordHash, ...profile }, codigoInvitacion);
+        const joined = await registerByInvitation(
+          app,
+          email,
+          { passwordHash, ...profile },
+          codigoInvitacion,
+          request.ip,
+        );
         const user = await findUserById(app.db, joined.userId);
         // Suspended in the instant since (an administrator): no session, as for a verified registration.
         if (user?.status !== 'active') throw new HttpError(403, messages.suspended, 'USER_SUSPENDED');

@@ -143,7 +143,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         'codigo' in body
           ? { codigo: body.codigo, email: body.email === undefined ? undefined : normalizeEmail(body.email) }
           : { idInvitacion: body.idInvitacion };
-      return accept(app, user, input);
+      return accept(app, user, input, request.ip);
     },
   );
 
