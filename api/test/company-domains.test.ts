@@ -15,6 +15,7 @@ import {
   users,
 } from '../src/db/schema.js';
 import { type DomainLookup, DomainLookupUnavailable, dnsLookup } from '../src/domain/companies/domain-lookup.js';
+import { freeMailAdditions, freeMailDomains, packagedFreeMailDomains } from '../src/domain/companies/free-mail.js';
 import { addMember } from '../src/domain/companies/members.js';
 import { capturingTransport, codeIn, mailsTo, post, registration } from './helpers/accounts.js';
 import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
@@ -41,6 +42,17 @@ function testDns(): DomainLookup & { records: Map<string, string[]>; down: boole
   };
   return dns;
 }
+
+describe('free-mail domains', () => {
+  it('adds to the maintained package only what it lacks: one it lists now is removed from the additions', () => {
+    const packaged = new Set(packagedFreeMailDomains);
+    assert.deepEqual(
+      freeMailAdditions.filter((domain) => packaged.has(domain)),
+      [],
+    );
+    for (const domain of freeMailAdditions) assert.ok(freeMailDomains.has(domain), domain);
+  });
+});
 
 forEachBackend((backend) => {
   describe(`company email domains (${backend})`, () => {
@@ -132,6 +144,10 @@ forEachBackend((backend) => {
         'hotmail.com',
         'yahoo.com',
         'GMAIL.com.',
+        'fastmail.com',
+        'tutanota.com',
+        'tuta.io',
+        'duck.com',
         'com',
         'co.uk',
         'cl',

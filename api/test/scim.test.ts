@@ -18,7 +18,7 @@ import {
 import { addMember } from '../src/domain/companies/members.js';
 import { buildTestApp, forEachBackend, login, sessionToken, type TestApp } from './helpers/app.js';
 import { insertCompany, insertMember, planOf } from './helpers/company-fixtures.js';
-import { entraUser, scim, scimCompany, scimError, type ScimCompany } from './helpers/scim-fixtures.js';
+import { entraUser, proveDomain, scim, scimCompany, scimError, type ScimCompany } from './helpers/scim-fixtures.js';
 
 type Json = Record<string, unknown>;
 type UserBody = {
@@ -196,6 +196,46 @@ forEachBackend((backend) => {
         );
         scimError(await scim(app, other.token, 'DELETE', `/Users/${id}`), 404);
         assert.equal((await scim(app, acme.token, 'GET', `/Users/${id}`)).json<UserBody>().active, true);
+      });
+    });
+
+    describe('a domain that leaves the company', () => {
+      it("takes the directory's hold with it: the token no longer reads, deactivates or re-activates its people", async () => {
+        const acme = await company();
+        const created = await scim(app, acme.token, 'POST', '/Users', entraUser(`ana@${acme.domain}`, 'ana-2'));
+        assert.equal(created.statusCode, 201, created.body);
+        const { id } = created.json<UserBody>();
+        const ana = await accountOf(`ana@${acme.domain}`);
+        assert.ok(ana);
+        // The owner removes the domain, and another company proves it.
+        const removed = await app.inject({
+          method: 'DELETE',
+          url: `/empresas/${acme.companyId}/dominios/${acme.domain}`,
+          headers: { authorization: `Bearer ${await acme.owner.token()}` },
+        });
+        assert.equal(removed.statusCode, 204, removed.body);
+        const other = await company();
+        await proveDomain(app, admin, other.companyId, acme.domain);
+
+        scimError(await scim(app, acme.token, 'GET', `/Users/${id}`), 404);
+        const deactivate = { Operations: [{ op: 'replace', path: 'active', value: false }] };
+        scimError(await scim(app, acme.token, 'PATCH', `/Users/${id}`, deactivate), 404);
+        scimError(await scim(app, acme.token, 'PUT', `/Users/${id}`, entraUser(`ana@${acme.domain}`, 'ana-2')), 404);
+        scimError(await scim(app, acme.token, 'DELETE', `/Users/${id}`), 404);
+        const filter = encodeURIComponent(`userName eq "ana@${acme.domain}"`);
+        assert.equal((await scim(app, acme.token, 'GET', `/Users?filter=${filter}`)).json<ListBody>().totalResults, 0);
+        scimError(
+          await scim(app, acme.token, 'POST', '/Users', entraUser(`ana@${acme.domain}`, 'ana-2')),
+          400,
+          'invalidValue',
+        );
+        // She stays a member of the company, managed in its panel; the removal says what it released.
+        assert.equal((await membership(acme.companyId, ana.id))?.status, 'active');
+        const [entry] = await app.db
+          .select({ details: auditLog.details })
+          .from(auditLog)
+          .where(and(eq(auditLog.companyId, acme.companyId), eq(auditLog.action, 'company.domain_remove')));
+        assert.deepEqual(entry?.details, { domain: acme.domain, proved: true, directorioLiberado: 1 });
       });
     });
 

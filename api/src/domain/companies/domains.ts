@@ -1,21 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { domainToASCII } from 'node:url';
-import { and, asc, count, eq, gt, isNotNull, isNull, ne, notExists } from 'drizzle-orm';
-import freeMailDomainList from 'email-providers/all.json' with { type: 'json' };
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, ne, notExists } from 'drizzle-orm';
 import { parse } from 'tldts';
 import type { Db } from '../../db/client.js';
-import { companies, companyDomains, companyInvitations } from '../../db/schema.js';
+import { companies, companyDomains, companyInvitations, companyScimUsers } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { type AuditActor, recordAudit, systemActor } from '../accounts/audit.js';
 import type { CompanyAccess } from './access.js';
 import { type DomainLookup, DomainLookupUnavailable } from './domain-lookup.js';
+import { freeMailDomains } from './free-mail.js';
 import { addMember } from './members.js';
 import { companyMessages as M } from './messages.js';
 
 type CompanyDomain = typeof companyDomains.$inferSelect;
-
-/** Free-mail providers' domains, from a maintained package (docs/decisions/0076-email-domain-join.md). */
-const freeMailDomains: ReadonlySet<string> = new Set(freeMailDomainList);
 
 /** Domains one company may claim: enough for its brands and countries, and a bound on what one admin can add. */
 export const maxDomainsPerCompany = 50;
@@ -228,6 +225,25 @@ export async function confirmDomain(
 }
 
 /** Drops a domain from the company; the people who joined by it stay members. */
+/**
+ * The company's directory (SCIM) resources whose userName is at `domain` are deleted, in the removal's transaction:
+ * the directory's token no longer reaches those people, who stay members, managed in the panel. Answers how many.
+ */
+async function releaseDirectoryResources(tx: Db, companyId: number, domain: string): Promise<number> {
+  const rows = await tx
+    .select({ id: companyScimUsers.id, userName: companyScimUsers.userName })
+    .from(companyScimUsers)
+    .where(eq(companyScimUsers.companyId, companyId));
+  const released = rows
+    .filter(({ userName }) => {
+      const at = userName.lastIndexOf('@');
+      return at >= 0 && asciiDomain(userName.slice(at + 1)) === domain;
+    })
+    .map((row) => row.id);
+  if (released.length) await tx.delete(companyScimUsers).where(inArray(companyScimUsers.id, released));
+  return released.length;
+}
+
 export async function removeDomain(db: Db, actor: AuditActor, companyId: number, param: string): Promise<void> {
   const domain = domainKey(param);
   await db.transaction(async (tx) => {
@@ -236,11 +252,17 @@ export async function removeDomain(db: Db, actor: AuditActor, companyId: number,
       .where(and(eq(companyDomains.companyId, companyId), eq(companyDomains.domain, domain)))
       .returning({ verifiedAt: companyDomains.verifiedAt });
     if (removed.length === 0) throw domainNotFound();
+    // The company's directory no longer holds the people of the domain.
+    const released = await releaseDirectoryResources(tx, companyId, domain);
     await recordAudit(tx, actor, [
       {
         action: 'company.domain_remove',
         target: { type: 'company', id: companyId },
-        details: { domain, proved: removed[0]?.verifiedAt != null },
+        details: {
+          domain,
+          proved: removed[0]?.verifiedAt != null,
+          ...(released ? { directorioLiberado: released } : {}),
+        },
         companyId,
       },
     ]);

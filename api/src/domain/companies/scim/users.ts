@@ -207,6 +207,11 @@ export async function getUser(db: Db, scope: ScimScope, id: string): Promise<Out
   return { result: userResource(row, scope), detail: `Lectura de ${shown(row.userName)}`, userName: row.userName };
 }
 
+/**
+ * The company's resource of that id, while its userName is at a domain the company has proved: the directory holds
+ * only the people of its company's domains, whatever happened to a domain since the resource was made (removing a
+ * domain deletes its resources, domains.ts `removeDomain`; this check stands for every operation).
+ */
 async function rowOf(db: Db, companyId: number, id: string, forUpdate = false): Promise<Row | undefined> {
   if (!uuidPattern.test(id)) return undefined;
   const query = db
@@ -214,7 +219,29 @@ async function rowOf(db: Db, companyId: number, id: string, forUpdate = false): 
     .from(companyScimUsers)
     .where(and(eq(companyScimUsers.id, id.toLowerCase()), eq(companyScimUsers.companyId, companyId)));
   const [row] = forUpdate ? await query.for('update') : await query;
-  return row;
+  if (!row) return undefined;
+  return (await provedDomain(db, companyId, row.userName)) ? row : undefined;
+}
+
+/** Whether the userName is an address at a domain the company has proved. */
+async function provedDomain(db: Db, companyId: number, userName: string): Promise<boolean> {
+  let domain: string;
+  try {
+    domain = emailOf(userName).domain;
+  } catch {
+    return false;
+  }
+  const [proved] = await db
+    .select({ one: sql`1` })
+    .from(companyDomains)
+    .where(
+      and(
+        eq(companyDomains.companyId, companyId),
+        eq(companyDomains.domain, domain),
+        isNotNull(companyDomains.verifiedAt),
+      ),
+    );
+  return Boolean(proved);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
