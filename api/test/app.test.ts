@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { type AddressInfo, connect } from 'node:net';
 import { after, before, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import { buildTestApp, forEachBackend, type TestApp } from './helpers/app.js';
@@ -130,6 +132,47 @@ forEachBackend((backend) => {
       await busy.close();
     }
     assert.equal(busy.app.drain.state, 'closed');
+  });
+
+  it("closed: a request that arrives on an open connection gets the 503 in its API's shape (SCIM under /scim/v2)", async () => {
+    const closing = await buildTestApp(backend);
+    await closing.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = closing.app.server.address() as AddressInfo;
+    // Two connections whose requests have begun (their first header lines sent) before close() begins.
+    const begun = async (path: string) => {
+      const socket = connect(port, '127.0.0.1');
+      await once(socket, 'connect');
+      let answer = '';
+      socket.on('data', (chunk) => {
+        answer += chunk;
+      });
+      const ended = once(socket, 'close').then(() => answer);
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n`);
+      return { socket, ended };
+    };
+    const scim = await begun('/scim/v2/Users');
+    const api = await begun('/auth/login');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closed = closing.close();
+    await waitFor('close() to begin', () => closing.app.drain.state === 'closed', 5_000, 1);
+    for (const { socket } of [scim, api]) socket.write('Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+    const [scimAnswer, apiAnswer] = await Promise.all([scim.ended, api.ended]);
+    await closed;
+    const parse = (raw: string) => ({
+      status: raw.slice(9, 12),
+      type: /content-type: ([^\r]*)/i.exec(raw)?.[1],
+      body: JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)),
+    });
+    assert.deepEqual(parse(scimAnswer), {
+      status: '503',
+      type: 'application/scim+json; charset=utf-8',
+      body: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+        status: '503',
+        detail: unavailable.message,
+      },
+    });
+    assert.deepEqual(parse(apiAnswer), { status: '503', type: 'application/json; charset=utf-8', body: unavailable });
   });
 
   it('answers an unknown route with 404 in Spanish', async () => {

@@ -190,6 +190,15 @@ describe('faults.test.ts', () => {
         await waitFor('every kind of call to be served again', () =>
           kinds.every(([kind, ok]) => answered(kind, ok, 'back')),
         );
+        // Both instances listen again on the channels that wake their workers (back-channel logouts, partner events):
+        // the restart ended the connections that listened, and only new ones show here.
+        await waitFor('both instances to listen again', async () => {
+          const { rows: listening } = await db.query<{ query: string; n: number }>(
+            `SELECT query, count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'LISTEN %' GROUP BY query`,
+          );
+          const count = (channel: string) => listening.find((row) => row.query === `LISTEN ${channel}`)?.n ?? 0;
+          return count('portal_oidc_logout') === 2 && count('portal_partner_events') === 2;
+        });
       } finally {
         // Whatever happened above, the other tests get their database and the traffic stops.
         running = false;

@@ -173,6 +173,11 @@ forEachBackend((backend) => {
         ['El envío falló por un error de red (ECONNREFUSED)', null, /^El receptor rechazó la conexión/],
         ['El envío falló por un error de red (UND_ERR_SOCKET)', null, /^El receptor cortó la conexión/],
         [
+          'El envío se interrumpió porque el portal se estaba reiniciando; se vuelve a enviar enseguida',
+          null,
+          /^El envío se interrumpió porque el portal se estaba reiniciando; se vuelve a enviar enseguida$/,
+        ],
+        [
           'El receptor no respondió a tiempo (plazo de 10 s)',
           null,
           /^El receptor no respondió a tiempo \(plazo de 10 s\)$/,

@@ -8,6 +8,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { addMember } from '../src/domain/companies/members.js';
 import { validEndpoint } from '../src/domain/partner-events/subscriptions.js';
 import { announceExpiries } from '../src/domain/partner-events/expiry.js';
+import { partnerEventMessages } from '../src/domain/partner-events/messages.js';
 import {
   auditLog,
   companySeats,
@@ -22,6 +23,7 @@ import { manualClock } from './helpers/accounts.js';
 import { adminEmail, adminPassword, createUser, type Backend, forEachBackend, login } from './helpers/app.js';
 import { insertCompany, insertLicence, planOf } from './helpers/company-fixtures.js';
 import { nativeApp, type OidcTestApi, publicIdOf, registerClient, startOidcApi, TestBrowser } from './helpers/oidc.js';
+import { waitFor } from './helpers/processes.js';
 import { type Receiver, type Seen, seqOf, startReceiver } from './helpers/webhook-receiver.js';
 
 const password = 'clave-de-persona-1';
@@ -525,6 +527,86 @@ forEachBackend((backend: Backend) => {
         owners.map((row) => row.data.vence),
         [lapsed.getTime(), later.getTime()],
       );
+    });
+  });
+
+  describe('a receiver that hangs (a send timeout of a minute)', () => {
+    // An app of its own whose tries wait up to 60 s; the helpers above use `api` and `adminToken`, so they are
+    // pointed at it for these tests and back afterwards.
+    let main: OidcTestApi;
+    let mainToken: string;
+    let hanging: Receiver;
+    let quick: Receiver;
+    let stuck: { id: string; secreto: string };
+    let flowing: { id: string; secreto: string };
+    let person: { id: number; token: string };
+    let n = 0;
+    const change = async () => {
+      n++;
+      const answer = await call('PUT', `/auth/editar/${person.id}`, person.token, { name: `Lento ${n}` });
+      assert.equal(answer.statusCode, 200, answer.body);
+    };
+    const rowsOf = (subscriptionId: string) =>
+      api.app.db
+        .select()
+        .from(partnerDeliveries)
+        .where(eq(partnerDeliveries.subscriptionId, subscriptionId))
+        .orderBy(partnerDeliveries.seq);
+
+    before(async () => {
+      main = api;
+      mainToken = adminToken;
+      api = await startOidcApi(
+        backend,
+        { oidcBackchannelPrivateNetwork: true, partnerEventsTimeoutMs: 60_000 },
+        { clock },
+      );
+      adminToken = await login(api.app, adminEmail, adminPassword);
+      const partner = await firstPartyClient('Receptor colgado', 2);
+      hanging = await receiver();
+      quick = await receiver();
+      stuck = await subscribe(partner.clientId, hanging.url, ['usuario.actualizado']);
+      flowing = await subscribe(partner.clientId, quick.url, ['usuario.actualizado']);
+      await hanging.control({ secrets: [stuck.secreto], fallback: 'hang' });
+      await quick.control({ secrets: [flowing.secreto] });
+      person = await personSignedInto('colgado@portal.test', partner.clientId, 'openid profile');
+    });
+    after(async () => {
+      await api.close();
+      api = main;
+      adminToken = mainToken;
+    });
+
+    it('holds its own subscription only: another gets each new event while it hangs', async () => {
+      await change();
+      api.app.partnerEvents.worker.wake();
+      await waitFor('the quick receiver to get the first event', async () => (await quick.accepted()).length === 1);
+      await waitFor('the hanging receiver to be holding it', async () => (await hanging.seen()).length === 1);
+      // A second event while the first try to the hanging receiver is still open (it waits up to a minute).
+      await change();
+      api.app.partnerEvents.worker.wake();
+      await waitFor('the quick receiver to get the second event', async () => (await quick.accepted()).length === 2);
+      assert.deepEqual((await quick.accepted()).map(seqOf), [1, 2]);
+      const [first] = await rowsOf(stuck.id);
+      assert.equal(first?.attempts, 0, 'the try to the hanging receiver has not ended');
+      assert.equal((await hanging.seen()).length, 1);
+    });
+
+    it('shutting down cuts the try short: recorded, due again at once, the subscription released', async () => {
+      await api.app.partnerEvents.worker.close();
+      const [first, second] = await rowsOf(stuck.id);
+      assert.equal(first?.status, 'pendiente');
+      assert.equal(first?.attempts, 1);
+      assert.equal(first?.lastError, partnerEventMessages.interrupted);
+      assert.ok((first?.nextAttemptAt.getTime() ?? Infinity) <= clock(), 'due again at once');
+      assert.equal(second?.attempts, 0, 'the next one still waits behind it');
+      const [subscription] = await api.app.db
+        .select()
+        .from(partnerSubscriptions)
+        .where(eq(partnerSubscriptions.id, stuck.id));
+      assert.equal(subscription?.claimedBy, null);
+      assert.equal(subscription?.lockedUntil, null);
+      await waitFor('the receiver to see its connection cut', async () => (await hanging.seen())[0]?.status === 'gone');
     });
   });
 });

@@ -71,6 +71,10 @@ const server = createServer((request, response) => {
     seen.push(entry);
     if (answer === 'hang') {
       hanging.add(response);
+      // The sender gave up on it (its timeout, its shutdown): it got no answer.
+      response.on('close', () => {
+        if (!response.writableEnded) entry.status = 'gone';
+      });
       return;
     }
     // A slow receiver (delayMs): a sender that is gone by the time it answers got no answer at all.

@@ -47,12 +47,27 @@ interface TryResult {
   error: string | null;
   retryAfter?: number;
   gone?: boolean;
+  /** Cut short because the instance is shutting down: tried again at once, by whichever instance claims it. */
+  interrupted?: boolean;
+}
+
+/** A promise and what resolves it. */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
 }
 
 export function createSender(deps: SenderDeps) {
   const { db, clock } = deps;
   const instanceId = randomUUID();
   const held = new Set<string>();
+  // Aborted when the instance shuts down: the tries in flight end at once instead of at their timeout.
+  const shutdown = new AbortController();
+  // Resolved (and replaced) by `nudge`: a round waiting on its drains looks for newly due subscriptions.
+  let nudged = signal();
 
   /** Claims up to `limit` subscriptions whose first pending delivery is due and which no live instance holds. */
   async function claimSubscriptions(limit: number): Promise<Subscription[]> {
@@ -120,9 +135,10 @@ export function createSender(deps: SenderDeps) {
         },
         body,
         redirect: 'manual',
-        signal: AbortSignal.timeout(deps.timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(deps.timeoutMs), shutdown.signal]),
       });
     } catch (error) {
+      if (shutdown.signal.aborted) return { ok: false, status: null, error: M.interrupted, interrupted: true };
       const name = (error as Error).name;
       if (name === 'TimeoutError' || name === 'AbortError')
         return { ok: false, status: null, error: M.timedOut(deps.timeoutMs) };
@@ -220,6 +236,14 @@ export function createSender(deps: SenderDeps) {
           );
           return delivered;
         }
+        if (result.interrupted) {
+          // Recorded as tried (the receiver may have it: the same webhook-id lets it tell), due again now.
+          await db
+            .update(partnerDeliveries)
+            .set({ ...seen, nextAttemptAt: triedAt })
+            .where(eq(partnerDeliveries.id, delivery.id));
+          return delivered;
+        }
         const wait = attempts >= maxAttempts ? undefined : nextRetryDelayMs(attempts, result.retryAfter);
         if (wait === undefined) {
           await db
@@ -243,19 +267,50 @@ export function createSender(deps: SenderDeps) {
     }
   }
 
-  /** One round: claims subscriptions with due deliveries and drains each (in parallel across subscriptions). */
-  async function sendDue(stopped: () => boolean): Promise<number> {
+  /**
+   * One round: claims subscriptions with due deliveries and drains each, up to `subscriptionsPerRound` at once, each at
+   * its own pace: as soon as one is done, or `nudge` says something may have come due, `prepare` runs (the fan-out of
+   * new events) and free places are claimed again, so a receiver that hangs holds its own subscription, no other.
+   * Resolves once nothing is left to claim and every drain has ended.
+   */
+  async function sendDue(stopped: () => boolean, prepare: () => Promise<void> = async () => {}): Promise<number> {
     let delivered = 0;
+    const running = new Set<Promise<void>>();
     for (;;) {
-      if (stopped()) return delivered;
-      const claimed = await claimSubscriptions(subscriptionsPerRound);
-      if (claimed.length === 0) return delivered;
-      const counts = await Promise.all(
-        claimed.map((subscription) => drain(subscription, stopped).finally(() => release(subscription.id))),
-      );
-      delivered += counts.reduce((sum, one) => sum + one, 0);
+      if (stopped()) break;
+      const waking = nudged.promise;
+      if (running.size < subscriptionsPerRound) {
+        await prepare();
+        for (const subscription of await claimSubscriptions(subscriptionsPerRound - running.size)) {
+          const draining: Promise<void> = drain(subscription, stopped)
+            .then((count) => {
+              delivered += count;
+            })
+            .finally(() => release(subscription.id))
+            .finally(() => running.delete(draining));
+          running.add(draining);
+        }
+      }
+      if (running.size === 0) break;
+      await Promise.race([...running, waking]);
     }
+    await Promise.allSettled(running);
+    return delivered;
   }
 
-  return { sendDue, renewClaims, releaseAll: () => Promise.all([...held].map(release)) };
+  /** Something may have come due (an event queued, a retry's time): a round in progress claims again. */
+  function nudge() {
+    const { resolve } = nudged;
+    nudged = signal();
+    resolve();
+  }
+
+  return {
+    sendDue,
+    nudge,
+    renewClaims,
+    /** Shutting down: every try in flight is cut short (recorded, due again at once). */
+    interrupt: () => shutdown.abort(),
+    releaseAll: () => Promise.all([...held].map(release)),
+  };
 }

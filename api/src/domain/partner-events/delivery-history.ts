@@ -55,6 +55,7 @@ const ERROR_TEXTS: [RegExp, string][] = [
     /private|special[- ]use|loopback|privad|no permitida/i,
     'La dirección del receptor es privada o local y no está permitida',
   ],
+  [/interrump/i, 'El envío se interrumpió porque el portal se estaba reiniciando; se vuelve a enviar enseguida'],
   [/redirect|redirig|30[0-8]\b/i, 'El receptor respondió con una redirección, que el portal no sigue'],
   [/\b410\b|gone/i, 'El receptor respondió 410: la suscripción quedó desactivada'],
   [/too large|demasiado/i, 'La respuesta del receptor fue demasiado grande'],

@@ -23,5 +23,6 @@ export const partnerEventMessages = {
   gone: 'El receptor respondió 410: la suscripción quedó desactivada',
   goneReason: 'El receptor respondió 410: ya no acepta eventos',
   privateAddress: 'La dirección del receptor es privada o local y no está permitida',
+  interrupted: 'El envío se interrumpió porque el portal se estaba reiniciando; se vuelve a enviar enseguida',
   network: (code: string) => `El envío falló por un error de red (${code})`,
 } as const;

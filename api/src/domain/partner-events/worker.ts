@@ -82,12 +82,15 @@ export function createPartnerEventsWorker(deps: PartnerEventsDeps): PartnerEvent
       );
   }
 
-  async function round(): Promise<number> {
+  async function fanOut() {
     while (!closed) {
       const { events } = await fanOutBatch(db, new Date(clock()));
       if (events === 0) break;
     }
-    const delivered = await sender.sendDue(stopped);
+  }
+
+  async function round(): Promise<number> {
+    const delivered = await sender.sendDue(stopped, fanOut);
     await cleanup();
     return delivered;
   }
@@ -118,7 +121,12 @@ export function createPartnerEventsWorker(deps: PartnerEventsDeps): PartnerEvent
     expiryTimer.unref();
   };
 
-  const timer = setInterval(runInBackground, pollMs);
+  // A round in progress (a receiver that hangs keeps one going) claims again when woken, as a new round would.
+  const wake = () => {
+    sender.nudge();
+    setImmediate(runInBackground);
+  };
+  const timer = setInterval(wake, pollMs);
   timer.unref();
   const heartbeat = setInterval(() => {
     sender.renewClaims().catch((error) => reportFailure(error, 'renewing partner event claims failed'));
@@ -128,7 +136,7 @@ export function createPartnerEventsWorker(deps: PartnerEventsDeps): PartnerEvent
   return {
     deliverDue,
     announceExpiries: expiryJob,
-    wake: () => setImmediate(runInBackground),
+    wake,
     start() {
       runInBackground();
       expiryJob().catch((error) => reportFailure(error, 'partner event expiry job failed'));
@@ -139,7 +147,9 @@ export function createPartnerEventsWorker(deps: PartnerEventsDeps): PartnerEvent
       clearInterval(timer);
       clearInterval(heartbeat);
       clearTimeout(expiryTimer);
-      // A try in flight is bounded by the send timeout; the claims are then given back for another instance.
+      // A try in flight is cut short (recorded, due again at once), so shutting down never waits for a receiver; the
+      // claims are then given back for another instance.
+      sender.interrupt();
       await rounds.current()?.catch(() => 0);
       await sender.releaseAll().catch(() => {});
     },

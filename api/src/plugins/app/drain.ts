@@ -87,8 +87,8 @@ export default fp(
         return;
       }
       if (state !== 'closed') return done();
-      const { message, code } = serviceUnavailable();
-      reply.code(503).send({ statusCode: 503, message, code });
+      // Through the route's error handler: the API's Spanish 503, or SCIM's error body under /scim/v2.
+      done(serviceUnavailable());
     });
 
     app.decorate('drain', {

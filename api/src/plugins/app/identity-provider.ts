@@ -7,6 +7,7 @@ import { createIdentityProvider } from '../../domain/identity-provider/provider.
 import { createProviderMemory } from '../../domain/identity-provider/provider-memory.js';
 import { createKeptIntrospection, type KeptIntrospection } from '../../domain/identity-provider/kept-introspection.js';
 import { createKeptUserinfo, type KeptUserinfo } from '../../domain/identity-provider/kept-userinfo.js';
+import { openWakeChannel } from '../../db/wake-channel.js';
 import { currentRequestLog } from '../../lib/request-scope.js';
 
 declare module 'fastify' {
@@ -60,16 +61,19 @@ export default fp(
       databaseLost: (error) => app.databaseOutage.lost(error),
     });
     const deliveries = logouts;
-    // Woken at once when a logout is queued; without a channel (or while it is down) the loop's poll still finds them.
-    const listener = await app.database
-      .listen?.(logoutChannel, { notify: () => deliveries.wake(), lost: () => {} })
-      .catch((error: unknown) => {
-        app.log.warn({ err: error }, 'could not listen for back-channel logouts; polling only');
-        return undefined;
-      });
+    // Woken at once when a logout is queued, the channel opened again after the database restarts; without a channel
+    // (or while it is down) the loop's poll still finds them.
+    const listener = openWakeChannel(
+      app.database,
+      logoutChannel,
+      () => deliveries.wake(),
+      app.log,
+      'back-channel logouts',
+    );
+    await listener.ready;
     app.addHook('onReady', async () => deliveries.start());
     app.addHook('onClose', async () => {
-      await listener?.close().catch(() => {});
+      await listener.close();
       await deliveries.close();
     });
     app.decorate('identityProvider', {

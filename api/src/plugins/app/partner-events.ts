@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { createPartnerEventsWorker, type PartnerEventsWorker } from '../../domain/partner-events/worker.js';
 import type { SubscriptionDeps } from '../../domain/partner-events/subscriptions.js';
+import { openWakeChannel } from '../../db/wake-channel.js';
 import { outboundFetch } from '../../lib/outbound/special-use.js';
 import { sealingKey } from '../../lib/sealed.js';
 
@@ -33,15 +34,12 @@ export default fp(
       log: app.log,
       databaseLost: (error) => app.databaseOutage.lost(error),
     });
-    const listener = await app.database
-      .listen?.(eventsChannel, { notify: () => worker.wake(), lost: () => {} })
-      .catch((error: unknown) => {
-        app.log.warn({ err: error }, 'could not listen for partner events; polling only');
-        return undefined;
-      });
+    // Woken at once when an event is queued, the channel opened again after the database restarts; the poll otherwise.
+    const listener = openWakeChannel(app.database, eventsChannel, () => worker.wake(), app.log, 'partner events');
+    await listener.ready;
     app.addHook('onReady', async () => worker.start());
     app.addHook('onClose', async () => {
-      await listener?.close().catch(() => {});
+      await listener.close();
       await worker.close();
     });
     app.decorate('partnerEvents', {
