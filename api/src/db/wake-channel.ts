@@ -54,8 +54,9 @@ export function openWakeChannel(
       });
     } catch (error) {
       failures += 1;
-      // Once per outage at warn: the poll goes on; the retries say nothing more until one succeeds.
-      if (failures === 1) log.warn({ err: error }, `${what}: could not listen, polling until the channel opens`);
+      // Info, once per outage: nothing is lost (the poll goes on), it heals by itself, and a database outage, which
+      // takes the channel down too, is already logged once at its start and its end. The retries say nothing more.
+      if (failures === 1) log.info({ err: error }, `${what}: could not listen, polling until the channel opens`);
       schedule();
       return;
     }
