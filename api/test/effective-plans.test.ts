@@ -233,6 +233,41 @@ forEachBackend((backend) => {
         origen: 'empresa',
         empresa: { id: company.id, nombre: company.name },
       });
+      // What an administrator edits is the person's own plan (the free one); the seat is beside it, the company's.
+      const detail = mine as unknown as { planPropio: { nombre: string; vencido: boolean }; puestos: unknown[] };
+      assert.equal(detail.planPropio.nombre.toLowerCase(), 'free');
+      assert.equal(detail.planPropio.vencido, false);
+      assert.deepEqual(detail.puestos, [
+        {
+          empresa: { id: company.id, nombre: company.name },
+          plan: { id: pro, nombre: 'PRO' },
+          fechaVencimiento: expires.toISOString(),
+        },
+      ]);
+    });
+
+    it("a lapsed own PRO is answered as the person's own plan, with its date and lapsed; the plan named is the free one", async () => {
+      const person = await newPerson(app);
+      const ended = new Date(Date.now() - 3 * day);
+      await setOwnPlan(app, person.id, pro, ended);
+      const answer = await app.inject({
+        method: 'POST',
+        url: '/plan-usuario/user-app-plans',
+        headers: { authorization: `Bearer ${person.token}` },
+        payload: { idUsuario: person.id },
+      });
+      assert.equal(answer.statusCode, 200, answer.body);
+      const mine = answer
+        .json<{ app: { id: number }; planActual: { nombre: string }; planPropio: unknown; puestos: unknown[] }[]>()
+        .find((row) => row.app.id === appId);
+      assert.equal(mine?.planActual.nombre.toLowerCase(), 'free');
+      assert.deepEqual(mine?.planPropio, {
+        id: pro,
+        nombre: 'PRO',
+        fechaVencimiento: ended.toISOString(),
+        vencido: true,
+      });
+      assert.deepEqual(mine?.puestos, []);
     });
 
     it('an own plan better than the seat is named; on a tie the own plan is', async () => {

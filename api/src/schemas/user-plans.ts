@@ -26,6 +26,32 @@ export const UserAppPlanInfo = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    planPropio: Nullable(
+      Type.Object(
+        {
+          id: Type.Integer(),
+          nombre: Type.String(),
+          fechaVencimiento: Nullable(Type.String({ format: 'date-time' })),
+          vencido: Type.Boolean({ description: 'Su fecha de vencimiento ya pasó' }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'El plan propio de la persona en la app (el que asigna un administrador), también si venció o si un puesto lo supera',
+        },
+      ),
+    ),
+    puestos: Type.Array(
+      Type.Object(
+        {
+          empresa: Type.Object({ id: Type.Integer(), nombre: Type.String() }, { additionalProperties: false }),
+          plan: Type.Object({ id: Type.Integer(), nombre: Type.String() }, { additionalProperties: false }),
+          fechaVencimiento: Type.String({ format: 'date-time' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Los puestos de empresa que le dan un plan en la app: solo la empresa los cambia' },
+    ),
     planesApp: Type.Array(Type.Object({ id: Type.Integer(), nombre: Type.String() }, { additionalProperties: false })),
   },
   { additionalProperties: false },

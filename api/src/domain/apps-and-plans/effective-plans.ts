@@ -11,8 +11,8 @@
 //
 // One statement answers it all, plans and memberships, so a person without any company costs the one round trip that
 // their plans alone always cost; it is prepared once per database.
-import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { type SQL, sql } from 'drizzle-orm';
+import { type Db, rowsOf } from '../../db/client.js';
 import { type CompanyRole, type MemberStatus, userPlans } from '../../db/schema.js';
 import { freePlanName } from '../../db/seed-data.js';
 
@@ -84,6 +84,63 @@ interface Row {
   needsFactor: boolean | null;
 }
 
+/**
+ * The FROM and WHERE of the person's seats that count (the rule above): `s` the seat, `l` its licence, `co` its
+ * company. The one place that says when a seat gives its plan.
+ */
+function countingSeats(userId: SQL, now: SQL): SQL {
+  return sql`
+    FROM company_seats s
+    JOIN company_licences l ON l.company_id = s.company_id AND l.app_id = s.app_id
+    JOIN companies co ON co.id = s.company_id
+    JOIN company_members m ON m.company_id = s.company_id AND m.user_id = s.user_id
+    WHERE s.user_id = ${userId}
+      AND l.expires_at > ${now} AND co.status = 'active' AND m.status = 'active'
+      AND (NOT co.require_second_factor
+        OR EXISTS (SELECT 1 FROM totp_factors t WHERE t.user_id = s.user_id AND t.confirmed_at IS NOT NULL)
+        OR EXISTS (SELECT 1 FROM passkeys k WHERE k.user_id = s.user_id))`;
+}
+
+/** A plan a company seat gives the person in an app, whether or not it is the one the rule names there. */
+export interface SeatPlan {
+  app: { id: number; nombre: string };
+  plan: { id: number; nombre: string };
+  fechaVencimiento: Date;
+  empresa: { id: number; nombre: string };
+}
+
+/** The person's seats that count (of one app, or all), by app and company: what the administrators' plans dialog shows. */
+export async function seatPlans(db: Db, userId: number, options: { appId?: number; now?: number } = {}) {
+  const now = sql`${new Date(options.now ?? Date.now()).toISOString()}::timestamptz`;
+  const rows = await rowsOf<{
+    app_id: number;
+    app_nombre: string;
+    plan_id: number;
+    plan_nombre: string;
+    expires_at: unknown;
+    company_id: number;
+    company_nombre: string;
+  }>(
+    db,
+    sql`SELECT c.app_id, a.nombre AS app_nombre, p.id AS plan_id, p.nombre AS plan_nombre, c.expires_at,
+          co.id AS company_id, co.name AS company_nombre
+        FROM (SELECT s.app_id, l.plan_id, l.expires_at, s.company_id ${countingSeats(sql`${userId}`, now)}) c
+        JOIN apps a ON a.id = c.app_id
+        JOIN plans p ON p.id = c.plan_id
+        JOIN companies co ON co.id = c.company_id
+        ${options.appId === undefined ? sql`` : sql`WHERE c.app_id = ${options.appId}`}
+        ORDER BY c.app_id, co.name, co.id`,
+  );
+  return rows.map(
+    (row): SeatPlan => ({
+      app: { id: Number(row.app_id), nombre: row.app_nombre },
+      plan: { id: Number(row.plan_id), nombre: row.plan_nombre },
+      fechaVencimiento: dateOf(row.expires_at) as Date,
+      empresa: { id: Number(row.company_id), nombre: row.company_nombre },
+    }),
+  );
+}
+
 function entitlementsQuery(db: Db) {
   const userId = sql.placeholder('userId');
   const now = sql`${sql.placeholder('now')}::timestamptz`;
@@ -99,15 +156,7 @@ function entitlementsQuery(db: Db) {
     WHERE up.user_id = ${userId}
     UNION ALL
     SELECT s.app_id, l.plan_id, l.expires_at, 1, s.company_id, l.id
-    FROM company_seats s
-    JOIN company_licences l ON l.company_id = s.company_id AND l.app_id = s.app_id
-    JOIN companies co ON co.id = s.company_id
-    JOIN company_members m ON m.company_id = s.company_id AND m.user_id = s.user_id
-    WHERE s.user_id = ${userId}
-      AND l.expires_at > ${now} AND co.status = 'active' AND m.status = 'active'
-      AND (NOT co.require_second_factor
-        OR EXISTS (SELECT 1 FROM totp_factors t WHERE t.user_id = s.user_id AND t.confirmed_at IS NOT NULL)
-        OR EXISTS (SELECT 1 FROM passkeys k WHERE k.user_id = s.user_id))`;
+    ${countingSeats(sql`${userId}`, now)}`;
   const best = sql`
     SELECT DISTINCT ON (c.app_id)
       'plan' AS kind,

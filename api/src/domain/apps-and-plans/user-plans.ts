@@ -6,13 +6,15 @@ import type { ChangePlanBody } from '../../schemas/user-plans.js';
 import { type AuditActor, recordAudit } from '../accounts/audit.js';
 import { accountMessages } from '../accounts/messages.js';
 import { userExists } from '../accounts/queries.js';
-import { entitlements } from './effective-plans.js';
+import { entitlements, seatPlans } from './effective-plans.js';
 import { appMessages } from './messages.js';
 import { apps, plans, userPlans } from '../../db/schema.js';
+import { freePlanName } from '../../db/seed-data.js';
 
 /**
- * Per app that has plans: the user's current plan there by the one plan rule (or null) with where it comes from,
- * and the plans to choose from.
+ * Per app that has plans: the user's current plan there by the one plan rule (or null) with where it comes from; their
+ * own plan there (`user_plans`, also when it lapsed or a seat outranks it), which is what an administrator edits; the
+ * company seats that give them a plan there, which only the company changes; and the plans to choose from.
  */
 export async function userAppPlans(db: Db, userId: number, onlyAppId?: number, now?: number) {
   const appRows = await db
@@ -28,10 +30,19 @@ export async function userAppPlans(db: Db, userId: number, onlyAppId?: number, n
     .from(plans)
     .where(inArray(plans.appId, appIds))
     .orderBy(asc(plans.id));
-  const { plans: current } = await entitlements(db, userId, { appId: onlyAppId, now });
+  const { plans: current, empresas } = await entitlements(db, userId, { appId: onlyAppId, now });
+  const own = await db
+    .select({ appId: userPlans.appId, planId: userPlans.planId, fechaVencimiento: userPlans.fechaVencimiento })
+    .from(userPlans)
+    .where(and(eq(userPlans.userId, userId), inArray(userPlans.appId, appIds)));
+  // A person in no company holds no seat: the plans page of most people costs no seat query.
+  const seats = empresas.length ? await seatPlans(db, userId, { appId: onlyAppId, now }) : [];
+  const at = now ?? Date.now();
 
   return appRows.map((app) => {
     const mine = current.find((row) => row.app.id === app.id);
+    const ownRow = own.find((row) => row.appId === app.id);
+    const ownPlan = ownRow && planRows.find((plan) => plan.id === ownRow.planId);
     return {
       app,
       planActual: mine
@@ -43,6 +54,26 @@ export async function userAppPlans(db: Db, userId: number, onlyAppId?: number, n
             empresa: mine.empresa,
           }
         : null,
+      planPropio:
+        ownRow && ownPlan
+          ? {
+              id: ownPlan.id,
+              nombre: ownPlan.nombre,
+              fechaVencimiento: ownRow.fechaVencimiento?.toISOString() ?? null,
+              // A free plan never lapses (nothing ends it): only a paid one's passed date counts.
+              vencido:
+                ownPlan.nombre.toLowerCase() !== freePlanName &&
+                ownRow.fechaVencimiento !== null &&
+                ownRow.fechaVencimiento.getTime() <= at,
+            }
+          : null,
+      puestos: seats
+        .filter((seat) => seat.app.id === app.id)
+        .map((seat) => ({
+          empresa: seat.empresa,
+          plan: seat.plan,
+          fechaVencimiento: seat.fechaVencimiento.toISOString(),
+        })),
       planesApp: planRows.filter((plan) => plan.appId === app.id).map(({ id, nombre }) => ({ id, nombre })),
     };
   });

@@ -11,6 +11,8 @@ const plans = [
   {
     app: { id: 1, nombre: 'Control Max 360' },
     planActual: { id: 2, nombre: 'PRO', fechaVencimiento: '2027-03-15T00:00:00.000Z' },
+    planPropio: { id: 2, nombre: 'PRO', fechaVencimiento: '2027-03-15T00:00:00.000Z', vencido: false },
+    puestos: [],
     planesApp: [
       { id: 1, nombre: 'free' },
       { id: 2, nombre: 'PRO' },
@@ -19,12 +21,20 @@ const plans = [
   {
     app: { id: 2, nombre: 'Beto Pro' },
     planActual: null,
+    planPropio: null,
+    puestos: [],
     planesApp: [
       { id: 3, nombre: 'free' },
       { id: 4, nombre: 'PRO' },
     ],
   },
-  { app: { id: 4, nombre: 'C+Suite Completa' }, planActual: null, planesApp: [{ id: 9, nombre: 'Suite' }] },
+  {
+    app: { id: 4, nombre: 'C+Suite Completa' },
+    planActual: null,
+    planPropio: null,
+    puestos: [],
+    planesApp: [{ id: 9, nombre: 'Suite' }],
+  },
 ];
 
 const lucia = listedUser(7, { name: 'Lucía', lastName: 'Quispe', email: 'lucia@example.com' });
@@ -52,6 +62,67 @@ describe('Planes del Usuario', () => {
     // Plan 0 cannot be saved.
     expect(beto.getByRole('button', { name: 'Guardar Beto Pro' })).toBeDisabled();
     expect(control.getByRole('button', { name: 'Guardar Control Max 360' })).toBeEnabled();
+  });
+
+  it("a seat is shown beside the person's own plan, never as it: Guardar cannot turn it into a personal plan", async () => {
+    const seated = [
+      {
+        app: { id: 1, nombre: 'Control Max 360' },
+        // What the person has is the seat's PRO; their own plan there is none.
+        planActual: {
+          id: 2,
+          nombre: 'PRO',
+          fechaVencimiento: '2027-06-30T00:00:00.000Z',
+          origen: 'empresa',
+          empresa: { id: 3, nombre: 'Minera Andina' },
+        },
+        planPropio: null,
+        puestos: [
+          {
+            empresa: { id: 3, nombre: 'Minera Andina' },
+            plan: { id: 2, nombre: 'PRO' },
+            fechaVencimiento: '2027-06-30T00:00:00.000Z',
+          },
+        ],
+        planesApp: [
+          { id: 1, nombre: 'free' },
+          { id: 2, nombre: 'PRO' },
+        ],
+      },
+    ];
+    api = await useFakeApi({ 'POST /plan-usuario/user-app-plans': { status: 200, body: seated } });
+    renderAt('/admin/usuarios', <PlansModal user={lucia} onClose={() => {}} />);
+    await screen.findByRole('heading', { name: 'Control Max 360' });
+    const control = within(row('Control Max 360'));
+    expect(control.getByLabelText('Plan')).toHaveDisplayValue('Sin plan asignado');
+    expect(control.getByRole('button', { name: 'Guardar Control Max 360' })).toBeDisabled();
+    expect(control.getByText('Puesto de Minera Andina')).toBeInTheDocument();
+    expect(control.getByText('PRO, vence el 30/6/2027. Lo gestiona la empresa.')).toBeInTheDocument();
+  });
+
+  it('a lapsed own PRO shows as PRO with the date it ended, not as Gratis with No vence', async () => {
+    const lapsed = [
+      {
+        app: { id: 1, nombre: 'Control Max 360' },
+        planActual: { id: 1, nombre: 'free', fechaVencimiento: null, origen: 'propio', empresa: null },
+        planPropio: { id: 2, nombre: 'PRO', fechaVencimiento: '2026-01-15T00:00:00.000Z', vencido: true },
+        puestos: [],
+        planesApp: [
+          { id: 1, nombre: 'free' },
+          { id: 2, nombre: 'PRO' },
+        ],
+      },
+    ];
+    api = await useFakeApi({ 'POST /plan-usuario/user-app-plans': { status: 200, body: lapsed } });
+    renderAt('/admin/usuarios', <PlansModal user={lucia} onClose={() => {}} />);
+    await screen.findByRole('heading', { name: 'Control Max 360' });
+    const control = within(row('Control Max 360'));
+    expect(control.getByLabelText('Plan')).toHaveDisplayValue('PRO');
+    expect(control.getByLabelText('Fecha de vencimiento')).toHaveValue('2026-01-15');
+    expect(control.getByRole('note')).toHaveTextContent(
+      'Venció el 15/1/2026: renueva la fecha para que vuelva a contar.',
+    );
+    expect(control.queryByText('No vence')).not.toBeInTheDocument();
   });
 
   it('saves the plan with the expiry at midnight UTC, says so and reloads the list', async () => {
@@ -110,7 +181,13 @@ describe('Planes del Usuario', () => {
 
   it('shows no expiry for a free plan, which never expires, and asks for one again for a paid plan', async () => {
     const user = userEvent.setup();
-    const free = [{ ...plans[1], planActual: { id: 3, nombre: 'free', fechaVencimiento: null } }];
+    const free = [
+      {
+        ...plans[1],
+        planActual: { id: 3, nombre: 'free', fechaVencimiento: null },
+        planPropio: { id: 3, nombre: 'free', fechaVencimiento: '2027-01-01T00:00:00.000Z', vencido: false },
+      },
+    ];
     api = await useFakeApi({
       'POST /plan-usuario/user-app-plans': { status: 200, body: free },
       'POST /plan-usuario/cambiar-plan-app': { status: 200, body: free[0] },

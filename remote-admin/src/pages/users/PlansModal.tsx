@@ -18,7 +18,7 @@ import {
 } from '@portal/shared';
 import { ADMIN_ALERT_MS, ADMIN_FALLBACK, PLAN_SAVED, TEXT_ADMIN } from '../../texts';
 import { changeUserAppPlan, getUserAppPlans } from '../../api/admin';
-import { whoLine } from '../../rules/format';
+import { formatExpiryDate, whoLine } from '../../rules/format';
 import { canSavePlan, expiryToSend, initialExpiry, NO_PLAN_ID, planExpires, visiblePlanApps } from '../../rules/plans';
 import { FieldLabel } from '../../components/Page';
 
@@ -49,6 +49,25 @@ const NoExpiry = styled.div`
   span:last-child { min-height: 44px; display: flex; align-items: center; color: ${theme.color.muted}; }
 `;
 
+/** A line under the row, across its columns. */
+const Note = styled.p`
+  grid-column: 1 / -1;
+  margin: 0;
+  color: ${theme.color.muted};
+  overflow-wrap: anywhere;
+`;
+
+/** A company seat beside the own plan: read-only, named by its company. */
+const Seat = styled.p`
+  grid-column: 1 / -1;
+  margin: 0;
+  padding: 8px 12px;
+  border-radius: 6px;
+  background: ${theme.color.background};
+  overflow-wrap: anywhere;
+  span:first-child { font-weight: 600; margin-right: 8px; }
+`;
+
 const List = styled.ul`
   list-style: none;
   margin: 0 0 16px;
@@ -73,8 +92,13 @@ function PlanRow({
   show: ShowMessage;
   onSaved: () => Promise<void>;
 }) {
-  const [planId, setPlanId] = useState(info.planActual?.id ?? NO_PLAN_ID);
-  const [expiry, setExpiry] = useState(() => initialExpiry(info.planActual?.fechaVencimiento, new Date()));
+  // What an administrator edits is the person's own plan: a company seat is the company's (decision 0077).
+  const own = info.planPropio;
+  const [planId, setPlanId] = useState(own?.id ?? NO_PLAN_ID);
+  // A free plan's stored date means nothing (it never ends): a paid plan chosen instead starts a year ahead.
+  const [expiry, setExpiry] = useState(() =>
+    initialExpiry(own && planExpires(own.id, info.planesApp) ? own.fechaVencimiento : null, new Date()),
+  );
   const { busy: saving, submit } = useSubmit(show);
   const base = `plan-${info.app.id}`;
   const expires = planExpires(planId, info.planesApp);
@@ -105,7 +129,7 @@ function PlanRow({
           onChange={(event) => setPlanId(Number(event.target.value))}
           disabled={saving}
         >
-          {!info.planActual && <option value={NO_PLAN_ID}>{TEXT_ADMIN.noPlan}</option>}
+          {!own && <option value={NO_PLAN_ID}>{TEXT_ADMIN.noPlan}</option>}
           {info.planesApp.map((plan) => (
             <option key={plan.id} value={plan.id}>
               {planLabel(plan)}
@@ -137,6 +161,15 @@ function PlanRow({
       >
         {saving ? TEXT_ADMIN.saving : TEXT_ADMIN.save}
       </Button>
+      {own?.vencido && own.id === planId && expires && (
+        <Note role="note">{TEXT_ADMIN.ownLapsed(formatExpiryDate(own.fechaVencimiento))}</Note>
+      )}
+      {info.puestos.map((seat) => (
+        <Seat key={seat.empresa.id}>
+          <span>{TEXT_ADMIN.seatOf(seat.empresa.nombre)}</span>
+          <span>{TEXT_ADMIN.seatPlan(planLabel(seat.plan), formatExpiryDate(seat.fechaVencimiento))}</span>
+        </Seat>
+      ))}
     </Row>
   );
 }
