@@ -217,5 +217,6 @@ export async function downloadSeatReport(id: number): Promise<Blob> {
     const body = (await response?.json().catch(() => null)) as { message?: unknown } | null;
     throw new ApiError(typeof body?.message === 'string' ? body.message : F.report, response?.status);
   }
-  return new Blob([await response.text()], { type: 'text/csv;charset=utf-8' });
+  // The bytes as they came: reading them as text would drop the byte order mark that tells Excel it is UTF-8.
+  return new Blob([await response.arrayBuffer()], { type: 'text/csv;charset=utf-8' });
 }

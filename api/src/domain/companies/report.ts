@@ -66,20 +66,27 @@ const header = [
 ];
 
 /**
- * One cell of RFC 4180: quoted when it holds a comma, a quote or a line break (quotes doubled). A text a spreadsheet
- * would run as a formula (starting with = + - @, or a tab or carriage return before one) gets a leading apostrophe.
+ * The cells' separator: the semicolon, which Excel expects in a Spanish locale (where the comma is the decimal mark)
+ * and every other spreadsheet program takes; a comma-separated file opens in one column there.
+ */
+export const csvSeparator = ';';
+
+/**
+ * One cell of RFC 4180 (with the separator above): quoted when it holds the separator, a comma, a quote or a line
+ * break (quotes doubled). A text a spreadsheet would run as a formula (starting with = + - @, or a tab or carriage
+ * return before one) gets a leading apostrophe.
  */
 export function csvCell(value: string | number): string {
   let text = String(value);
   if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return /[";,\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 const yesNo = (value: boolean) => (value ? 'Sí' : 'No');
 
 /**
- * The report as CSV: a Spanish header row, CRLF line ends, and a UTF-8 byte order mark first so spreadsheet programs
- * read the accents. Dates are the UTC day.
+ * The report as CSV: a Spanish header row, semicolons between cells, CRLF line ends, and a UTF-8 byte order mark
+ * first so spreadsheet programs read the accents. Dates are the UTC day.
  */
 export function seatReportCsv(rows: SeatReportRow[]): string {
   const lines = [
@@ -96,5 +103,5 @@ export function seatReportCsv(rows: SeatReportRow[]): string {
       yesNo(row.vencida),
     ]),
   ];
-  return `\ufeff${lines.map((cells) => cells.map(csvCell).join(',')).join('\r\n')}\r\n`;
+  return `\ufeff${lines.map((cells) => cells.map(csvCell).join(csvSeparator)).join('\r\n')}\r\n`;
 }

@@ -107,7 +107,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: manager,
       schema: {
-        summary: 'El informe de puestos como CSV (UTF-8 con BOM, cabecera en español) para descargar',
+        summary:
+          'El informe de puestos como CSV (UTF-8 con BOM, separado por punto y coma como lo abre Excel en español, cabecera en español) para descargar',
         tags: ['empresas'],
         security,
         params: CompanyParams,
