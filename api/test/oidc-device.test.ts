@@ -219,6 +219,11 @@ forEachBackend((backend) => {
       const typo = await answer('consultar', { codigo: 'ABCD-EFGH' }, person.token);
       assert.equal(typo.statusCode, 400);
       assert.equal(typo.json().code, 'DEVICE_CODE_MALFORMED');
+      // It says why 'ABCD-EFGH' is not one: the codes use no vowels.
+      assert.equal(
+        typo.json().message,
+        'El código tiene 8 letras sin vocales, como BCDF-GHJK: no lleva A, E, I, O, U ni números. Revísalo en la pantalla del dispositivo.',
+      );
       const wrong = await answer('consultar', { codigo: 'BBBB-BBBB' }, person.token);
       assert.equal(wrong.statusCode, 404);
       assert.equal(wrong.json().message, 'Código incorrecto. Revisa el código que muestra el dispositivo.');

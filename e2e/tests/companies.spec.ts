@@ -58,7 +58,7 @@ async function invite(page: Page, email: string, role: 'Propietario' | 'Miembro'
   const dialog = page.getByRole('dialog', { name: 'Invitar a la empresa' });
   await dialog.getByLabel('Email').fill(email);
   await dialog.getByLabel('Rol').selectOption({ label: role });
-  await dialog.getByRole('button', { name: 'Guardar' }).click();
+  await dialog.getByRole('button', { name: 'Enviar invitación' }).click();
   await expect(page.getByText(`Invitación enviada a ${email}`)).toBeVisible();
 }
 

@@ -115,6 +115,11 @@ export const TEXT_ADMIN = {
   close: 'Cerrar',
   loadingPlans: 'Cargando planes...',
   noPlans: 'No se encontraron planes para este usuario.',
+  /** Beside the person's own plan: a plan a company seat gives them, which only that company changes. */
+  seatOf: (company: string) => `Puesto de ${company}`,
+  seatPlan: (plan: string, expiry: string) => `${plan}, vence el ${expiry}. Lo gestiona la empresa.`,
+  /** Under the own plan's date when it has passed: the plan is kept, it no longer counts until renewed. */
+  ownLapsed: (expiry: string) => `Venció el ${expiry}: renueva la fecha para que vuelva a contar.`,
 
   // Dashboard (spec §2 'Admin dashboard').
   dashboardTitle: 'Dashboard de Administración',
@@ -642,6 +647,8 @@ export const TEXT_COMPANY = {
   // Invitations.
   invite: 'Invitar',
   inviteTitle: 'Invitar a la empresa',
+  sendInvitation: 'Enviar invitación',
+  sendingInvitation: 'Enviando...',
   email: 'Email',
   role: 'Rol',
   emailRequired: 'Escribe el email de la persona',

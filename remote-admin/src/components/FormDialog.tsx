@@ -41,6 +41,8 @@ export interface FormDialogProps<F> {
   onClose(): void;
   /** The form's labels for the API's field names, so that a refusal names what the person sees. */
   labels: FieldLabels;
+  /** What the send button says, idle and while sending, when it is not a save ('Enviar invitación'). */
+  submitLabels?: { idle: string; busy: string };
   children(fields: FormDialogFields<F>): ReactNode;
 }
 
@@ -48,7 +50,16 @@ export interface FormDialogProps<F> {
  * The admin panel's create-and-edit dialog: the fields in a grid, the form's own refusal before sending, the server's
  * refusal with the form's labels, 'Cancelar' and 'Guardar' ('Guardando...' while it is sent). The page closes it.
  */
-export function FormDialog<F>({ title, initial, validate, onSubmit, onClose, labels, children }: FormDialogProps<F>) {
+export function FormDialog<F>({
+  title,
+  initial,
+  validate,
+  onSubmit,
+  onClose,
+  labels,
+  submitLabels = { idle: TEXT_ADMIN.save, busy: TEXT_ADMIN.saving },
+  children,
+}: FormDialogProps<F>) {
   const [form, setForm] = useState(initial);
   const { busy: saving, message, submit } = useSubmit();
   const set = <K extends keyof F>(key: K, value: F[K]) => setForm((f) => ({ ...f, [key]: value }));
@@ -81,7 +92,7 @@ export function FormDialog<F>({ title, initial, validate, onSubmit, onClose, lab
             {TEXT_ADMIN.cancel}
           </Button>
           <Button type="submit" disabled={saving}>
-            {saving ? TEXT_ADMIN.saving : TEXT_ADMIN.save}
+            {saving ? submitLabels.busy : submitLabels.idle}
           </Button>
         </div>
       </Form>

@@ -17,11 +17,19 @@ export const PURCHASE_SOON = 'La compra en línea aún no está disponible.';
 /**
  * Beside buy buttons that read 'Próximamente' (spec §2), how to upgrade anyway: by writing to the support address
  * (SUPPORT_EMAIL, in the runtime config), or, where none is configured, through an administrator, who can change any
- * person's plan (spec §6). The mail's subject names the app when there is one.
+ * person's plan (spec §6). The mail's subject names the app when there is one. For an app whose plan a company seat
+ * gives (`company`), the one who changes it is that company: its administrators, not the portal's.
  */
-export function UpgradeHelp({ appName }: { appName?: string }) {
+export function UpgradeHelp({ appName, company }: { appName?: string; company?: string }) {
   const { supportEmail } = getRuntimeConfig().links;
   const subject = appName ? `Mejorar mi plan de ${appName}` : 'Mejorar mi plan';
+  if (company)
+    return (
+      <Help>
+        {PURCHASE_SOON} Tu plan de esta app es un puesto de {company}: para cambiarlo, habla con un administrador de tu
+        empresa.
+      </Help>
+    );
   return (
     <Help>
       {PURCHASE_SOON} Para mejorar tu plan,{' '}

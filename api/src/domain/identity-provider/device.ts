@@ -34,7 +34,8 @@ const wrongCodeWindowMs = 24 * 60 * 60_000;
 export const devicePollIntervalSeconds = 5;
 
 export const deviceMessages = {
-  malformed: 'El código tiene 8 letras, como BCDF-GHJK. Revísalo en la pantalla del dispositivo.',
+  malformed:
+    'El código tiene 8 letras sin vocales, como BCDF-GHJK: no lleva A, E, I, O, U ni números. Revísalo en la pantalla del dispositivo.',
   notFound: 'Código incorrecto. Revisa el código que muestra el dispositivo.',
   expired: 'El código expiró. Pide uno nuevo en el dispositivo.',
   used: 'Este código ya se usó o se rechazó. Pide uno nuevo en el dispositivo.',

@@ -281,6 +281,24 @@ describe("A company's page", () => {
     expect(within(roles).queryByRole('option', { name: 'Propietario' })).not.toBeInTheDocument();
   });
 
+  it("a company with nobody in it yet proposes inviting its owner, and the dialog's button says it sends", async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4': { status: 200, body: company({ miembros: 0 }) },
+        'GET /empresas/4/miembros': { status: 200, body: { data: [], total: 0, siguiente: null } },
+        'GET /empresas/4/invitaciones': { status: 200, body: [] },
+      }),
+    );
+    show('/admin/empresas/4');
+    await user.click(await screen.findByRole('tab', { name: 'Invitaciones' }));
+    await user.click(await screen.findByRole('button', { name: 'Invitar' }));
+    const dialog = screen.getByRole('dialog', { name: 'Invitar a la empresa' });
+    expect(within(dialog).getByLabelText('Rol')).toHaveDisplayValue('Propietario');
+    expect(within(dialog).getByRole('button', { name: 'Enviar invitación' })).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Guardar' })).not.toBeInTheDocument();
+  });
+
   it('invites with a role, resends and revokes', async () => {
     const user = userEvent.setup();
     const invitation = {
@@ -313,12 +331,12 @@ describe("A company's page", () => {
     await user.click(screen.getByRole('button', { name: 'Invitar' }));
     const dialog = screen.getByRole('dialog', { name: 'Invitar a la empresa' });
     await user.type(within(dialog).getByLabelText('Email'), 'persona10@minera.pe');
-    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Enviar invitación' }));
     expect(await within(dialog).findByText('Esa persona ya es miembro')).toBeInTheDocument();
     await user.clear(within(dialog).getByLabelText('Email'));
     await user.type(within(dialog).getByLabelText('Email'), 'jefe@minera.pe');
     await user.selectOptions(within(dialog).getByLabelText('Rol'), 'propietario');
-    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Enviar invitación' }));
     expect(await screen.findByText('Invitación enviada a jefe@minera.pe')).toBeInTheDocument();
     expect(bodiesTo(api, '/empresas/4/invitaciones').filter(Boolean)).toEqual([
       { email: 'persona10@minera.pe', rol: 'miembro' },

@@ -43,6 +43,8 @@ export interface SectionProps {
   viewer: CompanyViewer;
   /** Says a change's outcome at the top of the page. */
   announce(text: string): void;
+  /** The company's active members, once its page has loaded (null before). */
+  memberCount: number | null;
 }
 
 const SECTION_IDS = COMPANY_SECTIONS.map((section) => section.id) as string[];
@@ -71,7 +73,7 @@ export default function CompanyPage() {
   const role = company.data?.miRol ?? managedCompanies(user).find((c) => c.id === companyId)?.rol ?? null;
   const viewer: CompanyViewer = { platform, role };
   const announce = (text: string) => showAlert({ tone: 'success', text });
-  const props: SectionProps = { companyId, viewer, announce };
+  const props: SectionProps = { companyId, viewer, announce, memberCount: company.data?.miembros ?? null };
 
   if (company.error && !company.data) {
     return (

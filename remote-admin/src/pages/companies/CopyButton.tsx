@@ -1,10 +1,15 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button } from '@portal/shared';
 import { TEXT_COMPANY } from '../../texts';
 
+/** How long 'Copiado' stays said before the button is ready to copy again. */
+export const COPIED_SHOWN_MS = 3_000;
+
 /**
- * 'Copiar' for one value of the company screens (a TXT record, a redirect address, a SCIM URL or token): 'Copiado'
- * once it is in the clipboard; where there is none (a page not served over https), it says to copy it by hand.
+ * 'Copiar' for one value of the company screens (a TXT record, a redirect address, a SCIM URL or token). The button
+ * always reads 'Copiar' (its name for a screen reader, `label`, starts with it); beside it, a status says 'Copiado' for
+ * a few seconds once the value is in the clipboard, or, where there is none (a page not served over https), to copy
+ * it by hand.
  */
 export function CopyButton({
   text,
@@ -14,6 +19,11 @@ export function CopyButton({
   label: string;
 }) {
   const [state, setState] = useState<'copied' | 'failed' | null>(null);
+  useEffect(() => {
+    if (state !== 'copied') return;
+    const timer = setTimeout(() => setState(null), COPIED_SHOWN_MS);
+    return () => clearTimeout(timer);
+  }, [state]);
   const copy = async () => {
     try {
       if (!navigator.clipboard) throw new Error('sin portapapeles');
@@ -26,9 +36,11 @@ export function CopyButton({
   return (
     <>
       <Button $variant="secondary" aria-label={label} onClick={() => void copy()}>
-        {state === 'copied' ? TEXT_COMPANY.copied : TEXT_COMPANY.copy}
+        {TEXT_COMPANY.copy}
       </Button>
-      <span role="status">{state === 'failed' ? TEXT_COMPANY.copyFailed : ''}</span>
+      <span role="status">
+        {state === 'copied' ? TEXT_COMPANY.copied : state === 'failed' ? TEXT_COMPANY.copyFailed : ''}
+      </span>
     </>
   );
 }

@@ -16,7 +16,7 @@ import { useLoad } from './useLoad';
 const when = (iso: string) => new Date(iso).toLocaleDateString('es-ES');
 
 /** Invitations: 'Invitar' (email and role), and each pending one resent or revoked. */
-export function InvitationsSection({ companyId, viewer, announce }: SectionProps) {
+export function InvitationsSection({ companyId, viewer, announce, memberCount }: SectionProps) {
   const invitations = useLoad(() => listInvitations(companyId), COMPANY_FALLBACK.invitations, [companyId]);
   const [inviting, setInviting] = useState(false);
   const [revoking, setRevoking] = useState<Invitation | null>(null);
@@ -108,7 +108,9 @@ export function InvitationsSection({ companyId, viewer, announce }: SectionProps
       {inviting && (
         <FormDialog<{ email: string; rol: CompanyRole }>
           title={TEXT_COMPANY.inviteTitle}
-          initial={{ email: '', rol: 'miembro' }}
+          // A company with nobody in it yet is most likely inviting its owner.
+          initial={{ email: '', rol: memberCount === 0 && roles.includes('propietario') ? 'propietario' : 'miembro' }}
+          submitLabels={{ idle: TEXT_COMPANY.sendInvitation, busy: TEXT_COMPANY.sendingInvitation }}
           labels={{ email: TEXT_COMPANY.email, rol: TEXT_COMPANY.role }}
           validate={(form) => (form.email.trim() ? null : TEXT_COMPANY.emailRequired)}
           onSubmit={async (form) => {

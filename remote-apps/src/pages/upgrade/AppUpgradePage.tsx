@@ -99,7 +99,14 @@ export default function AppUpgradePage() {
   return (
     <Page>
       <Title>{app.nombre}</Title>
-      {billingEnabled() ? <SubscribeOnPlansPage /> : <UpgradeHelp appName={app.nombre} />}
+      {billingEnabled() ? (
+        <SubscribeOnPlansPage />
+      ) : (
+        <UpgradeHelp
+          appName={app.nombre}
+          company={entry?.origen === 'empresa' ? (entry.empresa?.nombre ?? undefined) : undefined}
+        />
+      )}
       <Columns>
         <Column aria-labelledby="presentacion">
           {hasIllustration(app.id) ? <AppIllustration appId={app.id} /> : <AppIcon app={app} size={64} />}

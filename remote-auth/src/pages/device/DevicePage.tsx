@@ -157,7 +157,7 @@ export default function DevicePage() {
               maxLength={16}
               autoFocus
               error={state.error}
-              hint="8 letras; no importan las mayúsculas ni el guion."
+              hint="8 letras sin vocales; no importan las mayúsculas ni el guion."
             />
             <Button type="submit" disabled={state.busy || codigo.trim() === ''}>
               {state.busy ? 'Comprobando...' : 'Continuar'}

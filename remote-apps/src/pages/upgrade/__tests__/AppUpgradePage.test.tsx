@@ -147,6 +147,13 @@ describe('the plan the person has', () => {
     ).toBeInTheDocument();
     // The prices stay: buying one's own plan is still offered.
     expect(within(pro).getAllByText(/USD/).length).toBeGreaterThan(0);
+    // Who changes a seat's plan is the company, not the portal's administrators.
+    expect(
+      screen.getByText(
+        'La compra en línea aún no está disponible. Tu plan de esta app es un puesto de Minera Andina S.A.: para cambiarlo, habla con un administrador de tu empresa.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/administrador del portal/)).not.toBeInTheDocument();
   });
 
   it("on a company's free seat: 'Tu plan actual: Gratis (Puesto de <Empresa>)'", async () => {
