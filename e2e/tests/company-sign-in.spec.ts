@@ -403,8 +403,11 @@ test("an existing password account at the company's domain is linked only once i
   expect(await page.evaluate(() => window.localStorage.getItem('token'))).toBeNull();
   expect(await membersOf()).toEqual([]);
 
-  // The other side: the account's own password. Signed in, the link is made and the person joins the company.
+  // The other side: the account's own password. Signed in, the link is made and the person joins the company. The
+  // company's button comes once the page has looked the address up, above 'Iniciar Sesión': waited for first, so the
+  // click is not taken by it as it appears under the pointer.
   await expect(page.getByLabel('Email')).toHaveValue(who.email);
+  await expect(companyButton).toBeVisible();
   await page.getByLabel('Contraseña', { exact: true }).fill(who.password);
   await page.getByRole('button', { name: 'Iniciar Sesión', exact: true }).click();
   await expect(page).toHaveURL(/\/apps$/);
