@@ -469,7 +469,9 @@ async function main(argv: string[]): Promise<number> {
   if (command.kind === 'data') return runDataCommand(command, config, parsed.positionals[0] ?? '', parsed.values);
   let app: FastifyInstance;
   try {
-    app = await buildApp({ config });
+    // The command's answer is standard output; what the API logs meanwhile (a warning of its background work) goes to
+    // standard error, never into the answer a script reads.
+    app = await buildApp({ config, logStream: process.stderr });
   } catch (error) {
     console.error(startFailure(error, config));
     return 1;
