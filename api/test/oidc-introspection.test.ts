@@ -114,12 +114,21 @@ forEachBackend((backend) => {
       return answer;
     }
 
-    /** Answered from memory (after a first call that fills it), equal to the library's answer. */
+    /**
+     * Answered from memory (after a first call that fills it), equal to the library's answer. The memory answers only
+     * while its channel proved alive recently; on a busy machine its last ping can be older than that, and the answer
+     * then comes, rightly, from the library: asked again, bounded, once the channel has answered a ping.
+     */
     async function sameAsLibrary(client: Client, token: string, options: Call = {}): Promise<Introspection> {
-      await introspect(client, token, options);
-      const fast = await sameAnswers(client, token, options);
-      assert.equal(fast.byLibrary, false, 'answered from memory');
-      return fast;
+      for (let attempt = 1; ; attempt++) {
+        await introspect(client, token, options);
+        const fast = await sameAnswers(client, token, options);
+        if (!fast.byLibrary || attempt === 5) {
+          assert.equal(fast.byLibrary, false, 'answered from memory');
+          return fast;
+        }
+        await api.app.sessionState.sync();
+      }
     }
 
     /** Inactive, at once and the same as the library's answer. */
