@@ -231,6 +231,11 @@ async function provedDomain(db: Db, companyId: number, userName: string): Promis
   } catch {
     return false;
   }
+  return proves(db, companyId, domain);
+}
+
+/** Whether the company has proved `domain`: one lookup on the primary key. */
+async function proves(db: Db, companyId: number, domain: string): Promise<boolean> {
   const [proved] = await db
     .select({ one: sql`1` })
     .from(companyDomains)
@@ -260,20 +265,10 @@ function emailOf(userName: string): { email: string; domain: string } {
   return { email, domain };
 }
 
-/** Refuses (400 invalidValue) a userName outside the company's proved domains; one lookup on the primary key. */
+/** Refuses (400 invalidValue) a userName outside the company's proved domains. */
 async function checkDomain(db: Db, companyId: number, userName: string): Promise<string> {
   const { email, domain } = emailOf(userName);
-  const [proved] = await db
-    .select({ one: sql`1` })
-    .from(companyDomains)
-    .where(
-      and(
-        eq(companyDomains.companyId, companyId),
-        eq(companyDomains.domain, domain),
-        isNotNull(companyDomains.verifiedAt),
-      ),
-    );
-  if (!proved) throw new ScimError(400, M.userNameDomain(domain), 'invalidValue');
+  if (!(await proves(db, companyId, domain))) throw new ScimError(400, M.userNameDomain(domain), 'invalidValue');
   return email;
 }
 
