@@ -106,18 +106,16 @@ describe('company-provider-ssrf.test.ts', () => {
       permitirContrasena: true,
     });
 
+    /** The owner saves the company's provider on the guarded app. */
+    const save = (companyId: number, token: string, issuer: string, domain: string) =>
+      call(guarded.app, 'PUT', `/empresas/${companyId}/proveedor`, token, body(issuer, domain));
+
     it("guarded: an owner's issuer on 127.0.0.1 or localhost is refused in Spanish, nothing saved, nothing reached", async () => {
       const domain = 'minera-interna.pe';
       const { companyId, token } = await companyWithOwner(guarded, 'Minera Interna', domain);
       received.length = 0;
       for (const issuer of [`http://127.0.0.1:${internalPort}/`, `http://localhost:${internalPort}/`, idp.issuer]) {
-        const response = await call(
-          guarded.app,
-          'PUT',
-          `/empresas/${companyId}/proveedor`,
-          token,
-          body(issuer, domain),
-        );
+        const response = await save(companyId, token, issuer, domain);
         assert.equal(response.statusCode, 400, `${issuer}: ${response.body}`);
         assert.equal(response.json().code, 'PROVEEDOR_INALCANZABLE');
         assert.equal(response.json().message, refusal);
@@ -162,13 +160,7 @@ describe('company-provider-ssrf.test.ts', () => {
       connections = 0;
       const answers = new Set<string>();
       for (const issuer of issuers) {
-        const response = await call(
-          guarded.app,
-          'PUT',
-          `/empresas/${companyId}/proveedor`,
-          token,
-          body(issuer, domain),
-        );
+        const response = await save(companyId, token, issuer, domain);
         answers.add(`${response.statusCode} ${response.json().code} ${response.json().message}`);
       }
       assert.deepEqual([...answers], [`400 PROVEEDOR_INALCANZABLE ${refusal}`]);
