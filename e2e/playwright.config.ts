@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { COMPANY_IDP, E2E, HOST_URL, identityEnv, portalEnv, ROOT } from './support/env';
 
@@ -12,8 +13,13 @@ const appleKey = generateKeyPairSync('ec', { namedCurve: 'P-256' })
   .toString();
 const environment = { ...(process.env as Record<string, string>), ...identityEnv(appleKey) };
 
+// Two runs side by side (scripts/test.mjs runs the suite in two parts, E2E_PORT_OFFSET apart) keep their results and
+// reports apart too, as their data folders (support/env.ts).
+const runFolder = path.basename(E2E.dataDir);
+
 export default defineConfig({
   testDir: './tests',
+  outputDir: path.join(__dirname, 'test-results', runFolder),
   fullyParallel: false,
   workers: 1,
   forbidOnly: true,
@@ -24,14 +30,16 @@ export default defineConfig({
   reporter: [
     ['list'],
     ['./support/timings-reporter.ts'],
-    ...(process.env.CI ? [] : [['html', { open: 'never' }] as const]),
+    ...(process.env.CI
+      ? []
+      : [['html', { open: 'never', outputFolder: path.join(__dirname, 'playwright-report', runFolder) }] as const]),
   ],
   use: {
     baseURL: HOST_URL,
     locale: 'es-ES',
-    // Recording a trace costs about a sixth of the suite's processor time, spent on every test; CI keeps only its log,
-    // so it records none there (a failure still leaves its screenshot).
-    trace: process.env.CI ? 'off' : 'retain-on-failure',
+    // Recording a trace costs about a sixth of the suite's processor time, spent on every test: none is recorded unless
+    // asked (`npx playwright test --trace retain-on-failure`); a failure still leaves its screenshot.
+    trace: 'off',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',

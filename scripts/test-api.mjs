@@ -5,21 +5,19 @@
 //   database, so none sees another's rows.
 // - With TEST_BACKENDS=postgres (CI's PostgreSQL round, after the PGlite one), only the files that run per backend
 //   (`forEachBackend`, `backends` of test/helpers/app.ts): the others never open the test database and ran already.
-// - `--parte=<i>/<n>`: the i-th of n parts of those files, about equal in size (scripts/test.mjs runs the parts in
-//   whichever of its two lanes is free).
-import { readdirSync, readFileSync } from 'node:fs';
+// - `--parte=<i>/<n>`: the i-th of n parts of those files, about equal in weight (scripts/lib/test-parts.mjs;
+//   scripts/test.mjs runs the parts in whichever of its two lanes is free).
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './lib/parts.mjs';
 import { run } from './lib/run.mjs';
+import { splitIntoParts, testFiles } from './lib/test-parts.mjs';
 
 const apiDir = path.join(ROOT, 'api');
 const args = process.argv.slice(2);
 const partArg = args.find((arg) => arg.startsWith('--parte='));
 const given = args.filter((arg) => arg !== partArg);
-const all = readdirSync(path.join(apiDir, 'test'))
-  .filter((name) => name.endsWith('.test.ts'))
-  .sort()
-  .map((name) => `test/${name}`);
+const all = testFiles(path.join(apiDir, 'test'), '.test.ts', 'test/');
 
 /** A file that defines its tests per backend imports the list of backends from the helpers. @param {string} file */
 const perBackend = (file) => /\b(forEachBackend|backends)\b/.test(readFileSync(path.join(apiDir, file), 'utf8'));
@@ -33,20 +31,11 @@ if (partArg) {
     console.error(`--parte espera <i>/<n>, con i entre 1 y n (recibió ${partArg}).`);
     process.exit(2);
   }
-  // The heaviest file first into the part with the least so far. A file's size stands for its time, three times over
-  // for a file that starts processes (each loads the API, or a database server, anew).
-  const sized = files.map((file) => {
-    const source = readFileSync(path.join(apiDir, file), 'utf8');
-    const processes = /helpers\/(processes|admin-command|postgres-cluster)|node:child_process/.test(source);
-    return { file, size: source.length * (processes ? 3 : 1) };
-  });
-  const loads = Array.from({ length: parts }, () => ({ size: 0, files: /** @type {string[]} */ ([]) }));
-  for (const { file, size } of sized.sort((a, b) => b.size - a.size || a.file.localeCompare(b.file))) {
-    const lightest = loads.reduce((least, load) => (load.size < least.size ? load : least));
-    lightest.size += size;
-    lightest.files.push(file);
-  }
-  files = (loads[part - 1]?.files ?? []).sort();
+  // A file that starts processes (the API, a database server) weighs three times its size.
+  files =
+    splitIntoParts(apiDir, files, parts, /helpers\/(processes|admin-command|postgres-cluster)|node:child_process/)[
+      part - 1
+    ] ?? [];
 }
 
 const reporters = process.env.TEST_TIMINGS_DIR

@@ -9,7 +9,9 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { findChromium } from './lib/browser.mjs';
+import { ROOT } from './lib/parts.mjs';
 import { run } from './lib/run.mjs';
+import { splitIntoParts, testFiles } from './lib/test-parts.mjs';
 import { printReport } from './lib/test-report.mjs';
 
 const ci = process.env.CI ? ['--ci'] : [];
@@ -21,8 +23,22 @@ const API_STEP = process.env.TEST_BACKENDS?.trim() === 'postgres' ? 'API (ronda 
 /** How many parts the API suites are cut into, so that either lane can take the next one. */
 const API_PARTS = 6;
 /**
- * A step: its label (chosen by its first word), the step its tests count under, the command.
- * @typedef {{ label: string, step: string, command: string, args: string[] }} Step
+ * The browser suite in two parts, one a lane at first, each against a product of its own (E2E_PORT_OFFSET moves its
+ * ports and data folder): one Playwright worker spends much of its time waiting on the browser and the product.
+ */
+const BROWSER_PARTS = 2;
+const BROWSER_PORT_SPACING = 200;
+const e2eTests = path.join(ROOT, 'e2e/tests');
+const browserParts = splitIntoParts(
+  e2eTests,
+  testFiles(e2eTests, '.spec.ts', ''),
+  BROWSER_PARTS,
+  /support\/(own-start|crowded-api|static-servers)|node:child_process/,
+);
+/**
+ * A step: its label (chosen by its first word), the step its tests count under, the command; a browser part also its
+ * environment, and waits for the product's build (one build for both parts).
+ * @typedef {{ label: string, step: string, command: string, args: string[], env?: Record<string, string>, built?: boolean }} Step
  */
 /** @type {Step[]} */
 const steps = [
@@ -51,7 +67,15 @@ const steps = [
     command: 'npm',
     args: ['test', '-w', '@portal/api', '--', `--parte=${index + 1}/${API_PARTS}`],
   })),
-  { label: 'navegador (Playwright)', command: 'npm', args: ['test', '-w', '@portal/e2e'] },
+  ...browserParts.map((files, index) => ({
+    label: `navegador (parte ${index + 1} de ${BROWSER_PARTS})`,
+    step: 'navegador (Playwright)',
+    command: 'npm',
+    // Playwright takes each argument as a pattern of a file's path; `tests/<name>` names one file.
+    args: ['test', '-w', '@portal/e2e', '--', ...files.map((file) => `tests/${file}`)],
+    env: { E2E_PORT_OFFSET: String(index * BROWSER_PORT_SPACING) },
+    built: true,
+  })),
 ].map((step) => ({ step: step.label, ...step }));
 
 const only = process.argv.slice(2);
@@ -83,12 +107,12 @@ const timings = mkdtempSync(path.join(parent, 'portal-test-timings-'));
  * step ends, so that two steps' lines never interleave.
  * @param {Step} step @param {boolean} alone
  */
-async function runStep({ label, step, command, args }, alone) {
+async function runStep({ label, step, command, args, env: own, built }, alone) {
   const started = Date.now();
-  const env = { ...process.env, TEST_TIMINGS_DIR: timings, TEST_STEP: step };
+  const env = { ...process.env, ...own, TEST_TIMINGS_DIR: timings, TEST_STEP: step };
   const log = alone ? undefined : path.join(timings, `${label.replace(/[^\p{L}\p{N}]+/gu, '-')}.log`);
   console.log(`\n=== Pruebas: ${label}${alone ? '' : ' (empieza; su salida al terminar)'} ===`);
-  const code = await run(command, args, { env, ...(log ? { output: log } : {}) });
+  const code = built && (await build()) !== 0 ? 1 : await run(command, args, { env, ...(log ? { output: log } : {}) });
   const seconds = (Date.now() - started) / 1000;
   if (log) {
     console.log(`\n=== Pruebas: ${label} (salida, ${seconds.toFixed(0)} s) ===`);
@@ -96,6 +120,20 @@ async function runStep({ label, step, command, args }, alone) {
   }
   return { label, ok: code === 0, seconds };
 }
+
+/**
+ * The production build the browser parts start (`scripts/start.mjs` builds what is stale, and two starts side by side
+ * would write the same bundles): once, for whichever part asks first.
+ * @type {() => Promise<number>}
+ */
+const build = (() => {
+  /** @type {Promise<number> | undefined} */
+  let building;
+  return () => {
+    building ??= run('node', ['scripts/build.mjs', '--if-stale', '--quiet']);
+    return building;
+  };
+})();
 
 // Two lanes side by side, one a core, each taking the next step when it is free: the style check first (its answer in
 // seconds), then the longest first (the browser suite, which waits on the browser and the product much of its time,
