@@ -4,6 +4,8 @@
  * one landing decision (sign-in-landing.ts) brings them back to /dispositivo with the code, still to be confirmed.
  */
 
+import { keepInTab, takeFromTab } from './kept-in-tab';
+
 export const DEVICE_PATH = '/dispositivo';
 
 /** Where this tab keeps the page (sessionStorage: this tab only, gone with it). */
@@ -22,29 +24,15 @@ export function devicePath(codigo: string): string {
 
 /** Keeps the page (and its code) for this tab's next sign-in. */
 export function storePendingDevice(codigo: string, now: number = Date.now()): void {
-  if (!TYPED.test(codigo)) return;
-  try {
-    sessionStorage.setItem(PENDING_DEVICE_KEY, JSON.stringify({ codigo, at: now }));
-  } catch {
-    // No storage: the person opens the device's link again after signing in.
-  }
+  if (TYPED.test(codigo)) keepInTab(PENDING_DEVICE_KEY, { codigo }, now);
 }
 
 /** The page this tab kept, removed as it is read (its code, maybe empty); null if none or too old. */
 export function takePendingDevice(now: number = Date.now()): { codigo: string } | null {
-  let raw: string | null = null;
-  try {
-    raw = sessionStorage.getItem(PENDING_DEVICE_KEY);
-    sessionStorage.removeItem(PENDING_DEVICE_KEY);
-  } catch {
-    return null;
-  }
-  if (!raw) return null;
-  try {
-    const kept = JSON.parse(raw) as { codigo?: unknown; at?: unknown };
-    const fresh = typeof kept.at === 'number' && now - kept.at >= 0 && now - kept.at < PENDING_DEVICE_TTL_MS;
-    return fresh && typeof kept.codigo === 'string' && TYPED.test(kept.codigo) ? { codigo: kept.codigo } : null;
-  } catch {
-    return null;
-  }
+  return takeFromTab(
+    PENDING_DEVICE_KEY,
+    PENDING_DEVICE_TTL_MS,
+    ({ codigo }) => (typeof codigo === 'string' && TYPED.test(codigo) ? { codigo } : null),
+    now,
+  );
 }

@@ -4,6 +4,8 @@
  * (however they do it), and the one landing decision (sign-in-landing.ts) brings them back to /invitacion.
  */
 
+import { forgetInTab, keepInTab, takeFromTab } from './kept-in-tab';
+
 export const INVITATION_PATH = '/invitacion';
 
 /** Where this tab keeps the invitation (sessionStorage: this tab only, gone with it). */
@@ -33,38 +35,23 @@ export function invitationPath({ codigo, email }: InvitationLink): string {
 
 /** Keeps the link for this tab's next sign-in. */
 export function storePendingInvitation(link: InvitationLink, now: number = Date.now()): void {
-  if (!isInvitationLink(link)) return;
-  try {
-    sessionStorage.setItem(PENDING_INVITATION_KEY, JSON.stringify({ ...link, at: now }));
-  } catch {
-    // No storage: the person opens the mail's link again after signing in.
-  }
+  if (isInvitationLink(link)) keepInTab(PENDING_INVITATION_KEY, link, now);
 }
 
 /** Forgets the link: the invitation was accepted, or the person registered with it. */
 export function clearPendingInvitation(): void {
-  try {
-    sessionStorage.removeItem(PENDING_INVITATION_KEY);
-  } catch {
-    // Nothing kept, nothing to forget.
-  }
+  forgetInTab(PENDING_INVITATION_KEY);
 }
 
 /** The link this tab kept, removed as it is read; null if none or too old. */
 export function takePendingInvitation(now: number = Date.now()): InvitationLink | null {
-  let raw: string | null = null;
-  try {
-    raw = sessionStorage.getItem(PENDING_INVITATION_KEY);
-  } catch {
-    return null;
-  }
-  clearPendingInvitation();
-  if (!raw) return null;
-  try {
-    const kept = JSON.parse(raw) as Partial<InvitationLink> & { at?: unknown };
-    const fresh = typeof kept.at === 'number' && now - kept.at >= 0 && now - kept.at < PENDING_INVITATION_TTL_MS;
-    return fresh && isInvitationLink(kept) ? { codigo: kept.codigo, email: kept.email } : null;
-  } catch {
-    return null;
-  }
+  return takeFromTab(
+    PENDING_INVITATION_KEY,
+    PENDING_INVITATION_TTL_MS,
+    ({ codigo, email }) =>
+      typeof codigo === 'string' && typeof email === 'string' && isInvitationLink({ codigo, email })
+        ? { codigo, email }
+        : null,
+    now,
+  );
 }
