@@ -60,3 +60,23 @@ test('the partner target survives registration and verification', async ({ page 
   expect(new URL(page.url()).pathname).toBe('/bienvenida');
   await expect(page.locator('#token')).not.toHaveText('sin token');
 });
+
+test('a saved link opened signed out is where the sign-in lands; after signing out on purpose, /apps', async ({
+  page,
+  request,
+}) => {
+  const who = person('enlace-guardado');
+  await registerActive(request, who);
+  await page.goto('/perfil?tab=seguridad');
+  await expect(page).toHaveURL(/\/login$/);
+  await signInThroughForm(page, who.email, who.password);
+  await expect(page).toHaveURL(/\/perfil\?tab=seguridad$/);
+  await expectSignedInAs(page, request, who.email);
+
+  // Signing out from the avatar menu on that page: the next sign-in of the tab lands in the catalogue.
+  await page.getByRole('button', { name: 'Menú de usuario' }).click();
+  await page.getByRole('navigation', { name: 'Cuenta' }).getByRole('button', { name: 'Cerrar sesión' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await signInThroughForm(page, who.email, who.password);
+  await expect(page).toHaveURL(/\/apps$/);
+});

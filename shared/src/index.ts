@@ -23,6 +23,7 @@ export * from './redirect/pending-redirect';
 export * from './redirect/pending-interaction';
 export * from './redirect/pending-invitation';
 export * from './redirect/pending-device';
+export * from './redirect/pending-page';
 export * from './redirect/pending-company-link';
 export * from './redirect/partner-redirect';
 export * from './redirect/sign-in-landing';

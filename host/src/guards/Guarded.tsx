@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useRef, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate, useNavigationType, useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import {
@@ -12,6 +12,7 @@ import {
   signInLanding,
   Spinner,
   stillOn,
+  storePendingPage,
   TEXT,
   useSession,
 } from '@portal/shared';
@@ -104,6 +105,20 @@ function SessionUnreachable({ message }: { message: string }) {
   );
 }
 
+const SIGN_IN_PATH = '/login';
+
+/**
+ * A signed-out visitor on a signed-in page (a saved link, a bookmark, a session that ended): to the sign-in, the tab
+ * keeping the page to come back to once signed in (pending-page.ts of @portal/shared).
+ */
+function SignInFirst() {
+  const { pathname, search, hash } = useLocation();
+  // The address as asked, before the navigation to /login changes it.
+  const [asked] = useState(`${pathname}${search}${hash}`);
+  useEffect(() => storePendingPage(asked), [asked]);
+  return <Navigate to={SIGN_IN_PATH} replace />;
+}
+
 /**
  * Applies a route's guard: renders the page, waits for the session, redirects or denies. The session store's changes
  * are synchronous renders (an external store); the guard follows them one render later, in slices, so that the
@@ -151,7 +166,7 @@ export function Guarded({ guard, children }: { guard: Guard; children: ReactNode
         </>
       );
     case 'navigate':
-      return <Navigate to={access.to} replace />;
+      return access.to === SIGN_IN_PATH ? <SignInFirst /> : <Navigate to={access.to} replace />;
     case 'land': {
       const wentBack = navigationType === 'POP' && index !== null && shownBefore !== null && index < shownBefore;
       if (guard === 'guest' && wentBack && index > 0) return <SkipBack />;

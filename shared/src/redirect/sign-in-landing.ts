@@ -7,6 +7,7 @@ import { redeemPendingCompanyLink } from './pending-company-link';
 import { authorizePath, takePendingInteraction } from './pending-interaction';
 import { invitationPath, takePendingInvitation } from './pending-invitation';
 import { devicePath, takePendingDevice } from './pending-device';
+import { takePendingPage } from './pending-page';
 import { takePendingRedirect } from './pending-redirect';
 
 /**
@@ -44,8 +45,8 @@ export type Landing = { kind: 'leave'; url: string } | { kind: 'page'; path: str
  *    back to /autorizar, which finishes it and sends the browser back to the app;
  * 3. else the stored pending redirect (a partner), else the company invitation whose link the tab was following
  *    (back to /invitacion, to accept it), else the device code the tab was about to answer (back to /dispositivo,
- *    docs/decisions/0086-device-sign-in.md), else the portal (`portalLanding`: /apps, or 'Seguridad' for an
- *    administrator who must still set up a second factor).
+ *    docs/decisions/0086-device-sign-in.md), else the portal: 'Seguridad' for an administrator who must still set up
+ *    a second factor (`portalLanding`), else the page a signed-out visitor asked for (pending-page.ts), else /apps.
  *
  * The pending ones are consumed whatever the outcome, so each is followed once at most. A link to a company's own
  * sign-in this tab was proving (pending-company-link.ts) is sent before the landing, once, whatever the way in; its outcome waits for
@@ -60,13 +61,16 @@ export async function signInLanding(
   const interaction = takePendingInteraction();
   const invitation = takePendingInvitation();
   const device = takePendingDevice();
+  const page = takePendingPage();
   const partner = chooseRedirect(redirectUrl, allowList);
   await redeemPendingCompanyLink();
   if (interaction && !asked) return { kind: 'page', path: authorizePath(interaction) };
   const url = await partnerRedirect(partner, allowList);
   if (url) return { kind: 'leave', url };
   if (invitation) return { kind: 'page', path: invitationPath(invitation) };
-  return { kind: 'page', path: device ? devicePath(device.codigo) : await portalLanding(user) };
+  if (device) return { kind: 'page', path: devicePath(device.codigo) };
+  const portal = await portalLanding(user);
+  return { kind: 'page', path: page && portal === '/apps' ? page : portal };
 }
 
 /** Where a token that is not a valid portal session sends the browser (spec §2, the OAuth return). */

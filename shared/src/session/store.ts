@@ -5,6 +5,7 @@ import { fetchCurrentUser, logoutCall } from '../api/auth';
 import { FALLBACK } from '../messages/es';
 import type { User } from '../types/entities';
 import { registerInstance } from '../instances';
+import { forgetPendingPage, keepPendingPages } from '../redirect/pending-page';
 import { AUTH_STORAGE_KEY, isPartnerToken, isTokenValid, readToken, removeToken, writeToken } from './token-storage';
 
 /** The client auth state of spec §3, and the transitions of spec §4. */
@@ -87,6 +88,7 @@ export const useSession = create<SessionStore>()(
           throw new ApiError(FALLBACK.currentUser, 401);
         }
         writeToken(token);
+        keepPendingPages();
         set({ token, isLoading: true, error: null });
         if (user) {
           set({ user, isAuthenticated: true, isLoading: false, hasShownPresentationModal: false });
@@ -111,6 +113,7 @@ export const useSession = create<SessionStore>()(
       },
 
       async logout() {
+        forgetPendingPage();
         try {
           if (readToken()) await logoutCall();
         } catch (error) {
@@ -164,6 +167,7 @@ onUnauthorized(() => useSession.getState().clearSession());
 /** Only for tests: lets initialize() run again. */
 export function resetSessionForTests(): void {
   initialization = undefined;
+  keepPendingPages();
   useSession.setState({
     ...ANONYMOUS,
     isInitialized: false,

@@ -1,6 +1,6 @@
 import { act, render, waitFor } from '@testing-library/react';
 import { BrowserRouter } from 'react-router-dom';
-import { type Landing, resetSessionForTests, signInLanding, useSession } from '@portal/shared';
+import { type Landing, resetSessionForTests, signInLanding, takePendingPage, useSession } from '@portal/shared';
 import { user } from '@portal/shared/testing/fixtures';
 import { Guarded } from '../Guarded';
 
@@ -49,4 +49,32 @@ it('does not send on from a page the tab has left while the landing was decided,
   await waitFor(() => expect(window.location.pathname).toBe('/apps'));
   expect(window.history.state.idx).toBe(1);
   expect(signInLanding).toHaveBeenCalledTimes(1);
+});
+
+describe('a signed-out visitor on a signed-in page', () => {
+  async function signedOutAt(address: string, guard: 'user' | 'company' = 'company', signedOutOnPurpose = false) {
+    resetSessionForTests();
+    sessionStorage.clear();
+    useSession.setState({ isInitialized: true });
+    if (signedOutOnPurpose) await useSession.getState().logout();
+    window.history.replaceState(null, '', address);
+    render(
+      <BrowserRouter>
+        <Guarded guard={guard}>
+          <p>página</p>
+        </Guarded>
+      </BrowserRouter>,
+    );
+    await waitFor(() => expect(window.location.pathname).toBe('/login'));
+  }
+
+  it('goes to the sign-in, the tab keeping the whole address asked for (a saved link to a section)', async () => {
+    await signedOutAt('/admin/empresas/1?vista=tabla#puestos');
+    expect(takePendingPage()).toBe('/admin/empresas/1?vista=tabla#puestos');
+  });
+
+  it('after signing out on purpose keeps nothing: the page left is no page to come back to', async () => {
+    await signedOutAt('/perfil', 'user', true);
+    expect(takePendingPage()).toBeNull();
+  });
 });

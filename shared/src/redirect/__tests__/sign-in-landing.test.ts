@@ -1,6 +1,6 @@
 import { webcrypto } from 'node:crypto';
 import { type FakeApi, useFakeApi } from '../../testing/fake-api';
-import { user } from '../../testing/fixtures';
+import { securityStatus, user } from '../../testing/fixtures';
 import { whenApiIdle } from '../../api/client';
 import {
   beginSignInBinding,
@@ -14,6 +14,7 @@ import { PENDING_INTERACTION_KEY, storePendingInteraction } from '../pending-int
 import { PENDING_REDIRECT_KEY } from '../pending-redirect';
 import { PENDING_INVITATION_KEY, storePendingInvitation } from '../pending-invitation';
 import { PENDING_DEVICE_KEY, storePendingDevice } from '../pending-device';
+import { PENDING_PAGE_KEY, storePendingPage } from '../pending-page';
 
 const ALLOW = ['https://socio.example.com', 'betopro://auth/success'];
 
@@ -105,6 +106,32 @@ describe('signInLanding: where every sign-in lands', () => {
     expect(await signInLanding(null, person)).toEqual({ kind: 'page', path: '/apps' });
   });
 
+  it('goes back to the page a signed-out visitor asked for, once', async () => {
+    storePendingPage('/admin/empresas/1#puestos');
+    expect(await signInLanding(null, person)).toEqual({ kind: 'page', path: '/admin/empresas/1#puestos' });
+    expect(sessionStorage.getItem(PENDING_PAGE_KEY)).toBeNull();
+    expect(await signInLanding(null, person)).toEqual({ kind: 'page', path: '/apps' });
+  });
+
+  it('the device, the invitation and a partner come before the asked page, which is consumed all the same', async () => {
+    storePendingPage('/perfil');
+    storePendingDevice('BCDF-GHJK');
+    expect(await signInLanding(null, person)).toEqual({ kind: 'page', path: '/dispositivo?codigo=BCDF-GHJK' });
+    expect(sessionStorage.getItem(PENDING_PAGE_KEY)).toBeNull();
+    storePendingPage('/perfil');
+    storePendingInvitation({ codigo: '482913', email: 'ana@minera.pe' });
+    expect(await signInLanding(null, person)).toEqual({
+      kind: 'page',
+      path: '/invitacion?codigo=482913&email=ana%40minera.pe',
+    });
+    storePendingPage('/perfil');
+    expect(await signInLanding('https://socio.example.com/a', person)).toEqual({
+      kind: 'leave',
+      url: 'https://socio.example.com/a?token=scoped',
+    });
+    expect(await signInLanding(null, person)).toEqual({ kind: 'page', path: '/apps' });
+  });
+
   it('a partner the address asks for comes before the invitation, which is consumed', async () => {
     storePendingInvitation({ codigo: '482913', email: 'ana@minera.pe' });
     expect(await signInLanding('https://socio.example.com/a', person)).toEqual({
@@ -118,6 +145,21 @@ describe('signInLanding: where every sign-in lands', () => {
     localStorage.setItem(PENDING_REDIRECT_KEY, 'betopro://auth/success');
     expect(await signInLanding(null, person)).toEqual({ kind: 'leave', url: 'betopro://auth/success?token=scoped' });
     expect(await signInLanding(null, person)).toEqual({ kind: 'page', path: '/apps' });
+  });
+});
+
+describe('signInLanding: an administrator who must still set up a second factor', () => {
+  it("goes to 'Seguridad' before the page asked for signed out, which is consumed", async () => {
+    sessionStorage.clear();
+    const api = await useFakeApi({ 'GET /auth/seguridad': { status: 200, body: securityStatus() } }, { user: user() });
+    try {
+      storePendingPage('/admin/usuarios');
+      expect(await signInLanding(null, { role: 1 })).toEqual({ kind: 'page', path: '/perfil?tab=seguridad' });
+      expect(sessionStorage.getItem(PENDING_PAGE_KEY)).toBeNull();
+    } finally {
+      await whenApiIdle();
+      await api.close();
+    }
   });
 });
 
