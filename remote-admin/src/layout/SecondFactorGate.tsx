@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Link } from 'react-router-dom';
-import styled from 'styled-components';
 import {
   Button,
+  ButtonLink,
   errorMessage,
   FALLBACK,
   getSecurityStatus,
@@ -12,26 +11,11 @@ import {
   secondFactorGate,
   Spinner,
   TEXT,
-  theme,
 } from '@portal/shared';
 import { TEXT_ADMIN } from '../texts';
 
 /** Where the person sets up a factor: the profile's 'Seguridad' tab. */
 export const SECURITY_TAB_PATH = '/perfil?tab=seguridad';
-
-const ActionLink = styled(Link)`
-  display: inline-flex;
-  align-items: center;
-  min-height: 44px;
-  padding: 0 18px;
-  border-radius: ${theme.radius};
-  background: ${theme.color.primary};
-  color: ${theme.color.primaryText};
-  font-weight: 600;
-  text-decoration: none;
-  &:hover { background: ${theme.color.primaryHover}; }
-  &:focus-visible { outline: 3px solid ${theme.color.primary}; outline-offset: 2px; }
-`;
 
 export type GateState =
   | { kind: 'loading' }
@@ -82,7 +66,7 @@ export function GateCard({ state, retry, signOut }: { state: GateState; retry: (
   if (state.gate === 'setup') {
     return (
       <NoticeCard title={TEXT_ADMIN.setupSecondFactorTitle} detail={TEXT_ADMIN.setupSecondFactorDetail}>
-        <ActionLink to={SECURITY_TAB_PATH}>{TEXT_ADMIN.setupSecondFactorAction}</ActionLink>
+        <ButtonLink to={SECURITY_TAB_PATH}>{TEXT_ADMIN.setupSecondFactorAction}</ButtonLink>
       </NoticeCard>
     );
   }

@@ -36,3 +36,19 @@ export function pendingCompanies(companies: readonly UserCompany[] | undefined):
 export function sameAddress(a: string | null | undefined, b: string | null | undefined): boolean {
   return Boolean(a && b) && a?.trim().toLowerCase() === b?.trim().toLowerCase();
 }
+
+/** Where a company's owners and administrators manage it (remote-admin's company page). */
+export function companyPagePath(companyId: number): string {
+  return `/admin/empresas/${companyId}`;
+}
+
+/** Whether a role inside a company manages it (its owners and administrators). */
+export function managesWith(role: string): boolean {
+  return role === 'propietario' || role === 'administrador';
+}
+
+/** 'Ya eres Propietario de Minera Andina S.A.' (one full stop, also after a name that ends in one). */
+export function alreadyMemberText(company: Pick<UserCompany, 'nombre' | 'rol'>): string {
+  const name = company.nombre.trim();
+  return `Ya eres ${companyRoleLabel(company.rol)} de ${name}${name.endsWith('.') ? '' : '.'}`;
+}

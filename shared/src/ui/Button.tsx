@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom';
 import styled, { css } from 'styled-components';
 import { theme } from './theme';
 
@@ -29,10 +30,12 @@ const variants: Record<ButtonVariant, ReturnType<typeof css>> = {
   `,
 };
 
-export const Button = styled.button.attrs<{ type?: string }>((props) => ({ type: props.type ?? 'button' }))<{
+interface Look {
   $variant?: ButtonVariant;
   $block?: boolean;
-}>`
+}
+
+const look = css<Look>`
   display: inline-flex;
   align-items: center;
   justify-content: center;
@@ -46,6 +49,16 @@ export const Button = styled.button.attrs<{ type?: string }>((props) => ({ type:
   cursor: pointer;
   width: ${(p) => (p.$block ? '100%' : 'auto')};
   ${(p) => variants[p.$variant ?? 'primary']}
-  &:disabled { opacity: 0.55; cursor: not-allowed; }
   &:focus-visible { outline: 3px solid ${theme.color.primary}; outline-offset: 2px; }
+`;
+
+export const Button = styled.button.attrs<{ type?: string }>((props) => ({ type: props.type ?? 'button' }))<Look>`
+  ${look}
+  &:disabled { opacity: 0.55; cursor: not-allowed; }
+`;
+
+/** A link to a page of the portal that reads as a button: the next step a page offers. */
+export const ButtonLink = styled(Link)<Look>`
+  ${look}
+  text-decoration: none;
 `;

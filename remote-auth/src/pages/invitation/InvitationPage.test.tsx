@@ -72,6 +72,53 @@ describe('signed in with the invited address', () => {
   });
 });
 
+describe('an owner or administrator of the company', () => {
+  it("accepting offers 'Administrar <empresa>', to the company's page, before the apps", async () => {
+    await open({
+      'GET /empresas/invitaciones/mias': {
+        status: 200,
+        body: [{ id: 31, empresa: MINERA, rol: 'propietario', vence: '2026-12-01T00:00:00.000Z' }],
+      },
+      'POST /empresas/invitaciones/aceptar': { status: 200, body: { empresa: MINERA, rol: 'propietario' } },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Aceptar invitación' }));
+    expect(await screen.findByText('Te uniste a Minera Andina S.A. como Propietario.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Administrar Minera Andina S.A.' })).toHaveAttribute(
+      'href',
+      '/admin/empresas/12',
+    );
+    expect(screen.getByRole('link', { name: 'Ir a mis aplicaciones' })).toBeInTheDocument();
+  });
+
+  it("the link opened again, once accepted: 'Ya eres Propietario de …', the way to the company, nothing to accept", async () => {
+    const owner = user({
+      email: 'ana@minera.pe',
+      empresas: [{ ...MINERA, rol: 'propietario', estado: 'activo' }],
+    } as Partial<typeof ANA>);
+    await open({ 'GET /empresas/invitaciones/mias': { status: 200, body: [] } }, { as: owner });
+    expect(await screen.findByText(/No encontramos invitaciones pendientes para ana@minera\.pe/)).toHaveTextContent(
+      'puede que ya la hayas aceptado, que haya vencido o que la hayan anulado',
+    );
+    expect(screen.getByText('Ya eres Propietario de Minera Andina S.A.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Administrar Minera Andina S.A.' })).toHaveAttribute(
+      'href',
+      '/admin/empresas/12',
+    );
+    expect(screen.queryByRole('button', { name: 'Aceptar invitación' })).not.toBeInTheDocument();
+  });
+});
+
+it('a member whose invitation is gone is told so, with no way to manage and nothing to accept', async () => {
+  const member = user({
+    email: 'ana@minera.pe',
+    empresas: [{ ...MINERA, rol: 'miembro', estado: 'activo' }],
+  } as Partial<typeof ANA>);
+  await open({ 'GET /empresas/invitaciones/mias': { status: 200, body: [] } }, { as: member });
+  expect(await screen.findByText('Ya eres Miembro de Minera Andina S.A.')).toBeInTheDocument();
+  expect(screen.queryByRole('link', { name: /Administrar/ })).not.toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: 'Aceptar invitación' })).not.toBeInTheDocument();
+});
+
 describe('signed in with another address', () => {
   it('says so, accepts nothing, and signs out to continue', async () => {
     await open({}, { as: user({ email: 'pedro@example.com' }) });

@@ -1,8 +1,8 @@
 import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
-import { Alert, Button, invitationText, Spinner, TEXT, theme } from '@portal/shared';
+import { Alert, Button, ButtonLink, invitationText, Spinner, TEXT, theme } from '@portal/shared';
 import { AuthLayout, Footer, TextLink } from '../../components/AuthLayout';
-import { useInvitation } from './useInvitation';
+import { type CompanyLink, useInvitation } from './useInvitation';
 
 export const INVITATION_TITLE = 'Invitación a una empresa';
 
@@ -34,6 +34,13 @@ const AppsLink = () => (
   </Footer>
 );
 
+/** An owner's or administrator's way to the company's page, the first thing they do after joining. */
+const ManageLink = ({ manage }: { manage: CompanyLink }) => (
+  <ButtonLink to={manage.path} $block>
+    {manage.label}
+  </ButtonLink>
+);
+
 /**
  * /invitacion?codigo=…&email=…: the invitation mail's link. Signed in with the invited address, the company and role
  * and 'Aceptar invitación'; with another address, a way to change account; signed out, sign in or create the account
@@ -55,6 +62,7 @@ export default function InvitationPage() {
       return (
         <AuthLayout title={INVITATION_TITLE} focusTitle>
           <Alert tone="success">{state.text}</Alert>
+          {state.manage && <ManageLink manage={state.manage} />}
           <AppsLink />
         </AuthLayout>
       );
@@ -96,7 +104,17 @@ export default function InvitationPage() {
           {state.invitations === null ? (
             <Text>Tienes una invitación para unirte a una empresa.</Text>
           ) : state.invitations.length === 0 ? (
-            <Muted>No encontramos invitaciones pendientes para {state.link.email}.</Muted>
+            <>
+              <Muted>
+                No encontramos invitaciones pendientes para {state.link.email}: puede que ya la hayas aceptado, que haya
+                vencido o que la hayan anulado. Si esperabas una, pide otra a quien te invitó.
+              </Muted>
+              {state.memberships.map((membership) => (
+                <Text key={membership.text}>
+                  <strong>{membership.text}</strong>
+                </Text>
+              ))}
+            </>
           ) : state.invitations.length === 1 ? (
             <Text>
               <strong>{invitationText(state.invitations[0] as (typeof state.invitations)[number])}</strong>
@@ -109,9 +127,15 @@ export default function InvitationPage() {
             </Invitations>
           )}
           {state.error && <Alert>{state.error}</Alert>}
-          <Button $block disabled={state.busy} onClick={() => void accept()}>
-            {state.busy ? 'Aceptando...' : 'Aceptar invitación'}
-          </Button>
+          {state.invitations?.length === 0 ? (
+            state.memberships.flatMap(({ manage }) =>
+              manage ? [<ManageLink key={manage.path} manage={manage} />] : [],
+            )
+          ) : (
+            <Button $block disabled={state.busy} onClick={() => void accept()}>
+              {state.busy ? 'Aceptando...' : 'Aceptar invitación'}
+            </Button>
+          )}
           <AppsLink />
         </AuthLayout>
       );

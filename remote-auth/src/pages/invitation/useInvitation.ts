@@ -2,13 +2,16 @@ import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   acceptInvitation,
+  alreadyMemberText,
   clearPendingInvitation,
+  companyPagePath,
   errorMessage,
   INVITATION_FALLBACK,
   type InvitationLink,
   isInvitationLink,
   joinedText,
   listMyInvitations,
+  managesWith,
   type MyInvitation,
   sameAddress,
   storePendingInvitation,
@@ -30,10 +33,25 @@ export type InvitationState =
       step: 'ready';
       link: InvitationLink;
       invitations: MyInvitation[] | null;
+      /** The companies the person already belongs to: an invitation accepted before is no longer pending. */
+      memberships: { text: string; manage: CompanyLink | null }[];
       busy: boolean;
       error: string | null;
     }
-  | { step: 'joined'; text: string };
+  /** Accepted: what was joined, and where to manage it for an owner or administrator. */
+  | { step: 'joined'; text: string; manage: CompanyLink | null };
+
+/** A company the person manages, as a link to its page. */
+export interface CompanyLink {
+  label: string;
+  path: string;
+}
+
+/** 'Administrar Minera Andina S.A.', to its page. */
+const manageLink = (company: { id: number; nombre: string }): CompanyLink => ({
+  label: `Administrar ${company.nombre}`,
+  path: companyPagePath(company.id),
+});
 
 type Session = ReturnType<typeof useSession.getState>;
 /** The session is known: start-up has checked a kept token (the page is public, so it renders before that). */
@@ -52,7 +70,8 @@ export function useInvitation(codigo: string | null, email: string | null) {
   const [invitations, setInvitations] = useState<MyInvitation[] | null | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [joined, setJoined] = useState<string | null>(null);
+  const [joined, setJoined] = useState<{ text: string; manage: CompanyLink | null } | null>(null);
+  const companies = useSession((s) => s.user?.empresas);
   const own = valid && sameAddress(signedInAs, link.email);
 
   useEffect(() => {
@@ -78,7 +97,10 @@ export function useInvitation(codigo: string | null, email: string | null) {
         .getState()
         .loadCurrentUser()
         .catch(() => undefined);
-      setJoined(joinedText(accepted));
+      setJoined({
+        text: joinedText(accepted),
+        manage: managesWith(accepted.rol) ? manageLink(accepted.empresa) : null,
+      });
     } catch (caught) {
       setError(errorMessage(caught, INVITATION_FALLBACK.accept));
     } finally {
@@ -110,11 +132,19 @@ export function useInvitation(codigo: string | null, email: string | null) {
 
   let state: InvitationState;
   if (!isInvitationLink(link)) state = { step: 'invalid' };
-  else if (joined) state = { step: 'joined', text: joined };
+  else if (joined) state = { step: 'joined', ...joined };
   else if (!ready) state = { step: 'loading' };
   else if (!signedInAs) state = { step: 'signed-out', link };
   else if (!own) state = { step: 'other-account', link, signedInAs };
   else if (invitations === undefined) state = { step: 'loading' };
-  else state = { step: 'ready', link, invitations, busy, error };
+  else {
+    const memberships = (companies ?? [])
+      .filter((company) => company.estado === 'activo')
+      .map((company) => ({
+        text: alreadyMemberText(company),
+        manage: managesWith(company.rol) ? manageLink(company) : null,
+      }));
+    state = { step: 'ready', link, invitations, memberships, busy, error };
+  }
   return { state, accept, signIn, register, switchAccount };
 }

@@ -70,6 +70,17 @@ describe('registering with a company invitation', () => {
     expect(sessionStorage.getItem(PENDING_INVITATION_KEY)).toBeNull();
   });
 
+  it("an owner invited to run the company lands on the company's page, not the apps' welcome", async () => {
+    const owner = user({
+      email: 'ana@minera.pe',
+      empresas: [{ id: 12, nombre: 'Minera Andina S.A.', rol: 'propietario', estado: 'activo' }],
+    } as Parameters<typeof user>[0]);
+    registerReply = { status: 201, body: { email: 'ana@minera.pe', access_token: 'token-de-ana', user: owner } };
+    renderAt(INVITED, <RegisterPage />);
+    await createAccount();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/admin\/empresas\/12$/));
+  });
+
   it("shows the API's Spanish refusal of a wrong or expired code on step 2, and nothing else changes", async () => {
     registerReply = {
       status: 400,

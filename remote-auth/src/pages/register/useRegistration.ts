@@ -3,11 +3,14 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import {
   checkEmail,
   clearPendingInvitation,
+  companyPagePath,
   errorMessage,
   FALLBACK,
   getRuntimeConfig,
+  managesWith,
   register,
   registrationIdFor,
+  storePendingPage,
   storePendingRedirect,
   useSession,
   useSubmit,
@@ -199,9 +202,14 @@ export function useRegistration() {
         }),
       success: async (response) => {
         if ('access_token' in response) {
-          // The invitation proved the address and is accepted: signed in at once, and on to the apps.
+          // The invitation proved the address and is accepted: signed in at once, and on to the apps; an owner or
+          // administrator on to the company's page, where they run it (unless a partner or an app takes them).
           clearPendingInvitation();
           await useSession.getState().startSession(response.access_token, response.user);
+          const managed = response.user.empresas?.find(
+            (company) => company.estado === 'activo' && managesWith(company.rol),
+          );
+          if (managed) storePendingPage(companyPagePath(managed.id));
           await afterSignIn(redirectUrl);
           return;
         }
