@@ -79,6 +79,7 @@ forEachBackend((backend) => {
         altaPorDominio: 'aprobacion',
         exigirSegundoFactor: false,
         miembros: 0,
+        pendientes: 0,
         createdAt: body.createdAt,
         miRol: null,
       });

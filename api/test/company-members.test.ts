@@ -91,6 +91,9 @@ forEachBackend((backend) => {
       assert.deepEqual(owner.puestos, []);
       assert.ok(!Number.isNaN(Date.parse(owner.desde)));
       assert.equal(seen.find((member) => member.idUsuario === c.waiting.id)!.estado, 'pendiente');
+      // The company's page counts the same people: five active, one waiting, six in the list.
+      const detail = (await get(`/empresas/${c.id}`, token)).json<{ miembros: number; pendientes: number }>();
+      assert.deepEqual([detail.miembros, detail.pendientes], [5, 1]);
     });
 
     it('filters by part of the email, whatever its case; % and _ are plain characters', async () => {

@@ -547,8 +547,14 @@ export const TEXT_COMPANY = {
   noManagedCompany: 'No administras ninguna empresa.',
   backToCompanies: '← Empresas',
   sectionsLabel: 'Secciones de la empresa',
-  companyFacts: (members: number, role: string | null) =>
-    `${members.toLocaleString('es-ES')} ${members === 1 ? 'miembro activo' : 'miembros activos'}${role ? ` · Tu rol: ${role}` : ''}`,
+  companyFacts: (members: number, pending: number, role: string | null) =>
+    [
+      `${members.toLocaleString('es-ES')} ${members === 1 ? 'miembro activo' : 'miembros activos'}`,
+      pending ? `${pending.toLocaleString('es-ES')} pendiente${pending === 1 ? '' : 's'} de aprobación` : '',
+      role ? `Tu rol: ${role}` : '',
+    ]
+      .filter(Boolean)
+      .join(' · '),
 
   // Roles and states inside a company.
   memberActive: 'Activo',
@@ -599,6 +605,16 @@ export const TEXT_COMPANY = {
   expiringSoon: 'Vence pronto',
   licenceHint:
     'Al vencer, los puestos dejan de dar el plan y no se asignan otros. Si bajas los puestos por debajo de los que están en uso, nadie pierde el suyo, pero no se asignan más hasta quitar los de más.',
+  /** What a company's own administrators read: the seats and the expiry are the vendor's to change. */
+  licenceHintCompany: 'Al vencer, los puestos dejan de dar el plan y no se asignan otros.',
+  moreSeats: 'Para tener más puestos o renovar una licencia,',
+  moreSeatsWrite: 'escríbenos a',
+  moreSeatsNoSupport: 'pídelo a quien le vendió las licencias a tu empresa.',
+  moreSeatsSubject: (company: string) => `Más puestos para ${company}`,
+  /** Beside a greyed-out 'Asignar': why, and what to do. */
+  noFreeSeats: (app: string) => `No quedan puestos libres de ${app}: quita el suyo a otra persona o pide más.`,
+  noFreeSeatsPlatform: (app: string) =>
+    `No quedan puestos libres de ${app}: quita el suyo a otra persona o cambia la licencia en «Licencias».`,
   planOf: (app: string) => `Plan de ${app}`,
 
   // Members.

@@ -56,6 +56,9 @@ export const Company = Type.Object(
       description: 'Los puestos de la empresa cuentan para un miembro solo cuando tiene un segundo factor',
     }),
     miembros: Type.Integer({ description: 'Miembros activos (sin los que esperan aprobación)' }),
+    pendientes: Type.Integer({
+      description: 'Los que se unieron por el dominio de su email y esperan la aprobación de un administrador',
+    }),
     createdAt: Type.String({ format: 'date-time' }),
     miRol: Nullable(Role),
   },

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import styled from 'styled-components';
+import { LOST_FOCUS_ATTRIBUTE } from './focus';
 import { theme } from './theme';
 
 export type AlertTone = 'error' | 'success' | 'info';
@@ -22,19 +23,32 @@ const Box = styled.div<{ $tone: AlertTone }>`
 /**
  * Errors are announced at once (role alert) and take the focus when they appear or change, so after a refused submit
  * the keyboard and the screen reader are at the message, not left on the button; other tones are polite (role status).
+ * `holdsLostFocus`: the page's message of an action's outcome, which takes the focus when the action's button is gone
+ * (a row that changed, a dialog closed whose opener went with it), instead of it falling to the page.
  */
-export function Alert({ tone = 'error', children }: { tone?: AlertTone; children: ReactNode }) {
+export function Alert({
+  tone = 'error',
+  holdsLostFocus = false,
+  children,
+}: {
+  tone?: AlertTone;
+  holdsLostFocus?: boolean;
+  children: ReactNode;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const text = typeof children === 'string' ? children : null;
   useEffect(() => {
     if (tone === 'error') box.current?.focus();
-  }, [tone, text]);
+    else if (holdsLostFocus && (document.activeElement === null || document.activeElement === document.body))
+      box.current?.focus();
+  }, [tone, text, holdsLostFocus]);
   return (
     <Box
       ref={box}
       $tone={tone}
       role={tone === 'error' ? 'alert' : 'status'}
-      tabIndex={tone === 'error' ? -1 : undefined}
+      tabIndex={tone === 'error' || holdsLostFocus ? -1 : undefined}
+      {...(holdsLostFocus ? { [LOST_FOCUS_ATTRIBUTE]: '' } : {})}
     >
       {children}
     </Box>

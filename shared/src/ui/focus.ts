@@ -45,14 +45,23 @@ export function keepTabInside(event: KeyboardEvent | ReactKeyboardEvent, root: H
   return false;
 }
 
+/** Marks the message that takes the focus a closed dialog or a removed button leaves behind (Alert's `holdsLostFocus`). */
+export const LOST_FOCUS_ATTRIBUTE = 'data-lost-focus';
+
 /**
  * Where focus goes when what held it (a dialog, a menu) closes: back to `opener` when it is still on the page and
- * focusable, else the page's main heading, so it never falls to <body>.
+ * focusable, else the message of the action's outcome (an Alert that `holdsLostFocus`), else the page's main
+ * heading, so it never falls to <body>.
  */
 export function restoreFocus(opener: HTMLElement | null): void {
   if (opener && opener !== document.body && opener.isConnected && !opener.closest('[inert]')) {
     opener.focus();
     if (document.activeElement === opener) return;
+  }
+  const outcome = document.querySelector<HTMLElement>(`[${LOST_FOCUS_ATTRIBUTE}]`);
+  if (outcome && !outcome.closest('[inert]')) {
+    outcome.focus();
+    if (document.activeElement === outcome) return;
   }
   const heading = document.querySelector<HTMLElement>('main h1, h1');
   if (heading) {

@@ -104,27 +104,33 @@ export interface CompanyView {
   exigirSegundoFactor: boolean;
   /** Its active members (those waiting for approval apart). */
   miembros: number;
+  /** Those who joined by their address's domain and wait for an administrator's approval. */
+  pendientes: number;
   createdAt: string;
   /** The reader's role in it; null for a platform administrator. */
   miRol: CompanyRole | null;
 }
 
-async function activeMembers(db: Db, companyId: number): Promise<number> {
-  const [row] = await db
-    .select({ value: count() })
+/** The company's members by state: the active ones and those waiting for approval. */
+async function memberCounts(db: Db, companyId: number): Promise<{ active: number; pending: number }> {
+  const rows = await db
+    .select({ status: companyMembers.status, value: count() })
     .from(companyMembers)
-    .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.status, 'active')));
-  return row?.value ?? 0;
+    .where(eq(companyMembers.companyId, companyId))
+    .groupBy(companyMembers.status);
+  const of = (status: string) => rows.find((row) => row.status === status)?.value ?? 0;
+  return { active: of('active'), pending: of('pending_approval') };
 }
 
-function view(company: Company, members: number, role: CompanyRole | null): CompanyView {
+function view(company: Company, members: { active: number; pending: number }, role: CompanyRole | null): CompanyView {
   return {
     id: company.id,
     nombre: company.name,
     estado: statusWords[company.status],
     altaPorDominio: domainJoinWords[company.domainJoin],
     exigirSegundoFactor: company.requireSecondFactor,
-    miembros: members,
+    miembros: members.active,
+    pendientes: members.pending,
     createdAt: company.createdAt.toISOString(),
     miRol: role,
   };
@@ -140,7 +146,7 @@ export async function findCompany(db: Db, companyId: number): Promise<Company> {
 /** `Empresa`: the company with its count of active members and the reader's role (`null` for the platform). */
 export async function companyDetail(db: Db, companyId: number, role: CompanyRole | null): Promise<CompanyView> {
   const company = await findCompany(db, companyId);
-  return view(company, await activeMembers(db, companyId), role);
+  return view(company, await memberCounts(db, companyId), role);
 }
 
 /**

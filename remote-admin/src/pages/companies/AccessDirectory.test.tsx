@@ -17,6 +17,7 @@ const company = (over: Partial<Company> = {}): Company => ({
   altaPorDominio: 'automatica',
   exigirSegundoFactor: false,
   miembros: 3,
+  pendientes: 0,
   createdAt: '2027-01-05T10:00:00.000Z',
   miRol: null,
   ...over,

@@ -8,7 +8,11 @@ import type { Company, Licence, Member } from '../../api/company-types';
 jest.setTimeout(30_000);
 
 let api: FakeApi;
-afterEach(() => api?.close());
+afterEach(() => {
+  // The section shown is kept in the address's '#': each test starts on the first one.
+  window.history.replaceState(null, '', '/');
+  return api?.close();
+});
 
 const company = (over: Partial<Company> = {}): Company => ({
   id: 4,
@@ -17,6 +21,7 @@ const company = (over: Partial<Company> = {}): Company => ({
   altaPorDominio: 'automatica',
   exigirSegundoFactor: false,
   miembros: 3,
+  pendientes: 0,
   createdAt: '2027-01-05T10:00:00.000Z',
   miRol: null,
   ...over,
@@ -69,6 +74,7 @@ describe("A company's page", () => {
     const user = userEvent.setup();
     api = await useFakeApi(
       base({
+        'GET /empresas/4': { status: 200, body: company({ miembros: 2, pendientes: 1 }) },
         'GET /empresas/4/miembros': (request: { path: string }) => {
           const query = new URLSearchParams(request.path.split('?')[1]);
           if (query.get('cursor') === 'c2')
@@ -80,6 +86,8 @@ describe("A company's page", () => {
     show('/admin/empresas/4');
     expect(await screen.findByRole('heading', { name: /Minera Andina S\.A\./ })).toBeInTheDocument();
     expect(await screen.findByText('2 de 3 miembros')).toBeInTheDocument();
+    // The page's count and the list's total name the same people (one of them waiting for approval).
+    expect(screen.getByText('2 miembros activos · 1 pendiente de aprobación')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Cargar más' }));
     expect(await screen.findByText('persona12@minera.pe')).toBeInTheDocument();
     expect(screen.getByText('3 de 3 miembros')).toBeInTheDocument();
@@ -119,6 +127,8 @@ describe("A company's page", () => {
     const dialog = screen.getByRole('dialog', { name: 'Puestos de Persona 10' });
     await user.click(within(dialog).getByRole('button', { name: 'Asignar puesto de Control Max 360' }));
     expect(await within(dialog).findByText('Puesto de Control Max 360 asignado')).toBeInTheDocument();
+    // The same button, now 'Quitar puesto', keeps the focus: the dialog is still open.
+    expect(within(dialog).getByRole('button', { name: 'Quitar puesto de Control Max 360' })).toHaveFocus();
     await user.click(within(dialog).getByRole('button', { name: 'Quitar puesto de Control Max 360' }));
     expect(await within(dialog).findByText('Puesto de Control Max 360 quitado')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Asignar puesto de Control Max 360' }));
@@ -132,6 +142,38 @@ describe("A company's page", () => {
     expect(api.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/empresas/4/puestos/10/2']);
     // Each change asks for the licences' counts again.
     await waitFor(() => expect(queriesTo(api, '/empresas/4/licencias')).toHaveLength(3));
+  });
+
+  it("at '0 libres' greys out 'Asignar', says why and how to get more seats; sends nothing", async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4': { status: 200, body: company({ miRol: 'administrador' }) },
+        'GET /empresas/4/licencias': { status: 200, body: [licence({ enUso: 3, libres: 0 })] },
+      }),
+      owner(),
+    );
+    show('/admin/empresas/4');
+    await user.click(await screen.findByRole('button', { name: 'Puestos de persona10@minera.pe' }));
+    const dialog = screen.getByRole('dialog', { name: 'Puestos de Persona 10' });
+    const assign = within(dialog).getByRole('button', { name: 'Asignar puesto de Control Max 360' });
+    expect(assign).toBeDisabled();
+    expect(assign).toHaveAccessibleDescription(
+      'No quedan puestos libres de Control Max 360: quita el suyo a otra persona o pide más.',
+    );
+    expect(within(dialog).getByRole('link', { name: 'soporte@example.com' })).toHaveAttribute(
+      'href',
+      `mailto:soporte@example.com?subject=${encodeURIComponent('Más puestos para Minera Andina S.A.')}`,
+    );
+    await user.click(assign);
+    expect(bodiesTo(api, '/empresas/4/puestos')).toEqual([]);
+    // 'Licencias' tells a company's administrator what they can do, not what only the vendor can.
+    await user.click(within(dialog).getByRole('button', { name: 'Cerrar' }));
+    await user.click(screen.getByRole('tab', { name: 'Licencias' }));
+    expect(await screen.findByText(/^Al vencer, los puestos dejan de dar el plan/)).toHaveTextContent(
+      /^Al vencer, los puestos dejan de dar el plan y no se asignan otros\.$/,
+    );
+    expect(screen.queryByText(/Si bajas los puestos/)).not.toBeInTheDocument();
   });
 
   it("changes a role; the last owner's refusal is said in Spanish; a removal is asked first", async () => {
@@ -178,6 +220,8 @@ describe("A company's page", () => {
     await user.click(screen.getByRole('button', { name: 'Aprobar a persona10@minera.pe' }));
     expect(await screen.findByText('persona10@minera.pe ya es miembro')).toBeInTheDocument();
     expect(screen.getByText('Activo')).toBeInTheDocument();
+    // 'Aprobar' is gone with the change: the keyboard is at the outcome, not back at the top of the page.
+    await waitFor(() => expect(screen.getByText('persona10@minera.pe ya es miembro')).toHaveFocus());
   });
 
   it('a platform administrator sells a licence: app, plan of that app, seats and expiry', async () => {

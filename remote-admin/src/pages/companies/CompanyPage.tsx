@@ -45,6 +45,8 @@ export interface SectionProps {
   announce(text: string): void;
   /** The company's active members, once its page has loaded (null before). */
   memberCount: number | null;
+  /** The company's name ('' before its page has loaded). */
+  companyName: string;
 }
 
 const SECTION_IDS = COMPANY_SECTIONS.map((section) => section.id) as string[];
@@ -73,7 +75,13 @@ export default function CompanyPage() {
   const role = company.data?.miRol ?? managedCompanies(user).find((c) => c.id === companyId)?.rol ?? null;
   const viewer: CompanyViewer = { platform, role };
   const announce = (text: string) => showAlert({ tone: 'success', text });
-  const props: SectionProps = { companyId, viewer, announce, memberCount: company.data?.miembros ?? null };
+  const props: SectionProps = {
+    companyId,
+    viewer,
+    announce,
+    memberCount: company.data?.miembros ?? null,
+    companyName: company.data?.nombre ?? '',
+  };
 
   if (company.error && !company.data) {
     return (
@@ -97,9 +105,13 @@ export default function CompanyPage() {
           {data.nombre}
           <StatusPill $tone={data.estado === 'activa' ? 'ok' : 'danger'}>{companyStatusLabel(data.estado)}</StatusPill>
         </h1>
-        <p>{TEXT_COMPANY.companyFacts(data.miembros, role ? companyRoleLabel(role) : null)}</p>
+        <p>{TEXT_COMPANY.companyFacts(data.miembros, data.pendientes, role ? companyRoleLabel(role) : null)}</p>
       </Head>
-      {alert && <Alert tone={alert.tone}>{alert.text}</Alert>}
+      {alert && (
+        <Alert tone={alert.tone} holdsLostFocus>
+          {alert.text}
+        </Alert>
+      )}
       <Tabs
         label={TEXT_COMPANY.sectionsLabel}
         items={COMPANY_SECTIONS.map(({ id, label }) => ({ id, label }))}
@@ -124,7 +136,7 @@ export default function CompanyPage() {
           {section === 'acceso' && <AccessSection {...props} />}
           {section === 'directorio' && <DirectorySection {...props} />}
           {section === 'actividad' && <ActivitySection {...props} />}
-          {section === 'informe' && <ReportSection {...props} companyName={data.nombre} />}
+          {section === 'informe' && <ReportSection {...props} />}
           {section === 'ajustes' && (
             <SettingsSection {...props} company={data} onSaved={(saved) => company.setData(saved)} />
           )}

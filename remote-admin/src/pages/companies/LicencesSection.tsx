@@ -17,6 +17,7 @@ import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
 import type { SectionProps } from './CompanyPage';
 import { SectionHead, StackedTable, StatusPill } from './CompanyTable';
 import { LoadState } from './LoadState';
+import { MoreSeatsHelp } from './MoreSeatsHelp';
 import { useLoad } from './useLoad';
 
 type Editing = { kind: 'sell' } | { kind: 'change'; licence: Licence } | null;
@@ -26,6 +27,7 @@ export function LicencesSection({
   companyId,
   viewer,
   announce,
+  companyName,
   licences,
   error,
   reload,
@@ -41,7 +43,14 @@ export function LicencesSection({
         <h2 id="licences-title">{TEXT_COMPANY.licences}</h2>
         {sellLicences && <Button onClick={() => setEditing({ kind: 'sell' })}>{TEXT_COMPANY.sellLicence}</Button>}
       </SectionHead>
-      <p>{TEXT_COMPANY.licenceHint}</p>
+      {viewer.platform ? (
+        <p>{TEXT_COMPANY.licenceHint}</p>
+      ) : (
+        <>
+          <p>{TEXT_COMPANY.licenceHintCompany}</p>
+          <MoreSeatsHelp company={companyName} />
+        </>
+      )}
       <LoadState
         state={{ data: licences, error, reload }}
         loading={TEXT_COMPANY.loadingLicences}

@@ -25,6 +25,7 @@ import type { SectionProps } from './CompanyPage';
 import { SectionHead, StackedTable, StatusPill } from './CompanyTable';
 import { LoadMore, useCursorList } from './CursorList';
 import { LoadState } from './LoadState';
+import { MoreSeatsHelp } from './MoreSeatsHelp';
 import { SearchFilter } from './SearchFilter';
 
 /** Members per request: the API's default page of a cursor list. */
@@ -47,6 +48,7 @@ type Dialog = { kind: 'remove'; member: Member } | { kind: 'seats'; member: Memb
  */
 export function MembersSection({
   companyId,
+  companyName,
   viewer,
   announce,
   licences,
@@ -237,6 +239,8 @@ export function MembersSection({
       {dialog?.kind === 'seats' && (
         <MemberSeatsDialog
           companyId={companyId}
+          companyName={companyName}
+          platform={viewer.platform}
           member={dialog.member}
           licences={licences}
           onClose={close}
@@ -269,18 +273,31 @@ const SeatList = styled.ul`
   span { color: ${theme.color.muted}; font-size: 0.9rem; }
 `;
 
+/** Why 'Asignar' is greyed out, on a line of its own under the licence. */
+const Full = styled.p`
+  flex-basis: 100%;
+  margin: 0;
+  color: ${theme.color.text};
+  font-size: 0.9rem;
+`;
+
 /**
- * One member's seats: each licence of the company with 'Asignar' or 'Quitar puesto'. A refusal (no seat left, an
- * expired licence) stays in the dialog in the API's words.
+ * One member's seats: each licence of the company with 'Asignar' or 'Quitar puesto'. With no seat left 'Asignar' is
+ * greyed out, saying why and what to do (take one back, or ask for more); any other refusal (an expired licence, a seat
+ * taken meanwhile) stays in the dialog in the API's words.
  */
 function MemberSeatsDialog({
   companyId,
+  companyName,
+  platform,
   member,
   licences,
   onClose,
   onChanged,
 }: {
   companyId: number;
+  companyName: string;
+  platform: boolean;
   member: Member;
   licences: Licence[];
   onClose(): void;
@@ -317,6 +334,8 @@ function MemberSeatsDialog({
         <SeatList>
           {licences.map((licence) => {
             const holds = member.puestos.includes(licence.app.id);
+            const full = !holds && licence.libres <= 0;
+            const why = `seats-full-${licence.id}`;
             return (
               <li key={licence.id}>
                 <div>
@@ -328,19 +347,30 @@ function MemberSeatsDialog({
                 </div>
                 <Button
                   $variant={holds ? 'danger' : 'primary'}
-                  disabled={busy}
+                  // Busy, the button stays focusable (a disabled one drops the focus to the page): clicks wait.
+                  disabled={full}
+                  aria-disabled={busy || undefined}
                   aria-label={
                     holds ? TEXT_COMPANY.takeBackOf(licence.app.nombre) : TEXT_COMPANY.assignOf(licence.app.nombre)
                   }
-                  onClick={() => toggle(licence)}
+                  aria-describedby={full ? why : undefined}
+                  onClick={() => !busy && toggle(licence)}
                 >
                   {holds ? TEXT_COMPANY.takeBack : TEXT_COMPANY.assign}
                 </Button>
+                {full && (
+                  <Full id={why}>
+                    {platform
+                      ? TEXT_COMPANY.noFreeSeatsPlatform(licence.app.nombre)
+                      : TEXT_COMPANY.noFreeSeats(licence.app.nombre)}
+                  </Full>
+                )}
               </li>
             );
           })}
         </SeatList>
       )}
+      {!platform && licences.some((licence) => licence.libres <= 0) && <MoreSeatsHelp company={companyName} />}
       <DialogActions>
         <Button $variant="secondary" onClick={onClose} disabled={busy}>
           {TEXT_COMPANY.close}

@@ -10,7 +10,7 @@ import { LoadState } from './LoadState';
 import { useLoad } from './useLoad';
 
 /** Seats per app and plan (bought, in use, free, over, expiry) and the same as a CSV file. */
-export function ReportSection({ companyId, companyName }: SectionProps & { companyName: string }) {
+export function ReportSection({ companyId, companyName }: SectionProps) {
   const report = useLoad(() => getSeatReport(companyId), COMPANY_FALLBACK.report, [companyId]);
   const { busy, message, submit } = useSubmit();
 
