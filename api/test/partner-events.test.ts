@@ -460,6 +460,48 @@ forEachBackend((backend: Backend) => {
         ['desactivada', 'El receptor respondió 410: ya no acepta eventos'],
       );
     });
+
+    // Two connections at once: PGlite runs one transaction at a time, so the race is PostgreSQL's alone.
+    if (backend === 'postgres')
+      it('an event fanned out while its subscription is being disabled leaves no delivery waiting for it', async () => {
+        const other = await subscribe(partner.clientId, r.url, ['usuario.actualizado']);
+        await deliver();
+        let release = () => {};
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let disabled = () => {};
+        const disabling = new Promise<void>((resolve) => {
+          disabled = resolve;
+        });
+        // The 410's disabling (deliveries.ts `disable`), held open while the next event fans out.
+        const disable = api.app.db.transaction(async (tx) => {
+          await tx
+            .update(partnerSubscriptions)
+            .set({ status: 'desactivada', disabledReason: 'prueba', disabledAt: new Date(clock()) })
+            .where(eq(partnerSubscriptions.id, other.id));
+          await tx
+            .update(partnerDeliveries)
+            .set({ status: 'cancelada', lockedUntil: null })
+            .where(and(eq(partnerDeliveries.subscriptionId, other.id), eq(partnerDeliveries.status, 'pendiente')));
+          disabled();
+          await held;
+        });
+        await disabling;
+        await change();
+        const fanningOut = deliver();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        release();
+        await disable;
+        await fanningOut;
+        // And any round the change woke in the background.
+        await deliver();
+        const waiting = await api.app.db
+          .select()
+          .from(partnerDeliveries)
+          .where(and(eq(partnerDeliveries.subscriptionId, other.id), eq(partnerDeliveries.status, 'pendiente')));
+        assert.deepEqual(waiting, []);
+      });
   });
 
   describe('plan.vencido', () => {

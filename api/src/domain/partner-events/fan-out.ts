@@ -47,11 +47,14 @@ export async function fanOutBatch(db: Db, now: Date): Promise<{ events: number; 
       .limit(batchSize)) as PartnerEventRow[];
     if (events.length === 0) return { events: 0, deliveries: 0 };
 
+    // Held until this round commits: a subscription being disabled meanwhile (a 410) waits, and then cancels what this
+    // round queued for it too; one disabled first is not read as active.
     const subscriptions = await tx
       .select()
       .from(partnerSubscriptions)
       .where(eq(partnerSubscriptions.status, 'activa'))
-      .orderBy(asc(partnerSubscriptions.createdAt));
+      .orderBy(asc(partnerSubscriptions.createdAt))
+      .for('share');
     const clientIds = [...new Set(subscriptions.map((row) => row.clientId))];
     const clients = new Map<string, OidcClientRow>(
       clientIds.length === 0
