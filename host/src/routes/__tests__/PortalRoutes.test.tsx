@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import {
   forgetLandings,
@@ -31,6 +31,8 @@ function renderAt(path: string) {
 
 beforeEach(() => {
   localStorage.clear();
+  // What the tab keeps for its next sign-in (the page asked for signed out among it) is each test's own.
+  sessionStorage.clear();
   resetSessionForTests();
   useSession.setState({ isInitialized: true });
 });
@@ -75,10 +77,13 @@ it('shows "Cargando..." while the session starts', () => {
   expect(screen.getByRole('status')).toHaveTextContent('Cargando...');
 });
 
-it('sends a signed-out person from a protected route to /login', async () => {
-  renderAt('/calculadora-txi');
+it('sends a signed-out person from a protected route to /login, and the sign-in back to that route', async () => {
+  const view = renderAt('/calculadora-txi');
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/));
   expect(screen.getByText('auth:./LoginPage')).toBeInTheDocument();
+  await act(() => useSession.getState().startSession('tok', user()));
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/calculadora-txi$/));
+  view.unmount();
 });
 
 it('renders a user-area page under the top bar for a signed-in person', async () => {
