@@ -1,6 +1,6 @@
 // A customer company end to end, as the people in it and a partner app see it: the vendor's administrator creates
 // "Minera Andina S.A." and sells it 3 seats of Beto Pro's PRO plan, its owner accepts the invitation in a browser of
-// their own, invites three people and hands out the seats (a fourth is refused in the API's words), a member sees the
+// their own, invites three people and hands out the seats (a fourth is offered none: no seat left), a member sees the
 // plan on /apps and in a partner app signed in through the portal, and the seat taken back shows at the app's next
 // refresh and on /apps.
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
@@ -160,8 +160,12 @@ test('a company buys seats, its owner hands them out, a member gets the plan on 
   await ownerPage.getByLabel('Contraseña', { exact: true }).fill(owner.password);
   await ownerPage.getByLabel('Confirmar contraseña').fill(owner.password);
   await ownerPage.getByRole('button', { name: 'Crear cuenta' }).click();
-  await expect(ownerPage).toHaveURL(/\/apps$/);
-  // A new account's presentation goes first.
+  // Invited to own it: straight to the company's page, where they run it (docs/decisions/0090).
+  await expect(ownerPage).toHaveURL(/\/admin\/empresas\/\d+$/);
+  await expect(ownerPage.getByRole('heading', { level: 1, name: COMPANY })).toBeVisible();
+  await expect(ownerPage.getByText('Tu rol: Propietario')).toBeVisible();
+  // The apps next: a new account's presentation goes first.
+  await ownerPage.goto('/apps');
   const presentation = ownerPage.getByRole('dialog');
   await expect(presentation).toBeVisible();
   await ownerPage.keyboard.press('Escape');
@@ -192,7 +196,7 @@ test('a company buys seats, its owner hands them out, a member gets the plan on 
   await expect(memberPage.getByRole('region', { name: 'Avisos de empresas' })).toContainText(COMPANY);
   await expect(memberPage.getByRole('button', { name: `Aceptar la invitación de ${COMPANY}` })).toBeHidden();
 
-  // The seats, from each member's row; the fourth (the owner's own) is refused in the API's words.
+  // The seats, from each member's row.
   await openSection(ownerPage, 'Miembros');
   for (const invited of members) {
     const seats = await seatsDialog(ownerPage, invited.email);
@@ -201,10 +205,14 @@ test('a company buys seats, its owner hands them out, a member gets the plan on 
     await seats.getByRole('button', { name: 'Cerrar' }).click();
     await expect(seats).toBeHidden();
   }
+  // The fourth (the owner's own): no seat left, 'Asignar' greyed out, saying why and what to do; nothing is sent.
   const ownSeat = await seatsDialog(ownerPage, owner.email);
   await expect(ownSeat).toContainText('3 de 3 en uso · 0 libres');
-  await ownSeat.getByRole('button', { name: `Asignar puesto de ${APP}` }).click();
-  await expect(ownSeat.getByText(`No quedan puestos libres de ${APP} en la licencia de la empresa`)).toBeVisible();
+  const assignOwn = ownSeat.getByRole('button', { name: `Asignar puesto de ${APP}` });
+  await expect(assignOwn).toBeDisabled();
+  await expect(assignOwn).toHaveAccessibleDescription(
+    `No quedan puestos libres de ${APP}: quita el suyo a otra persona o pide más.`,
+  );
   await ownSeat.getByRole('button', { name: 'Cerrar' }).click();
 
   // 4. The member's /apps: Beto Pro's PRO plan, and where it comes from.
