@@ -327,5 +327,43 @@ forEachBackend((backend) => {
       assert.equal((await get(`/empresas/${c.id}/auditoria`, await other.owner.token())).statusCode, 403);
       assert.equal((await get(`/empresas/${c.id}/auditoria?action=user.verify`, admin)).statusCode, 400);
     });
+
+    it("says where each change came from: the company's administrators, the platform, the person, the console", async () => {
+      const c = await company();
+      await call(t.app, 'PATCH', `/empresas/${c.id}/miembros/${c.members[0]!.id}`, await c.manager.token(), {
+        rol: 'administrador',
+      });
+      await call(t.app, 'PATCH', `/empresas/${c.id}/miembros/${c.members[1]!.id}`, admin, { rol: 'administrador' });
+      // The person's own doing (a join by domain, an accepted invitation), and the operator's command (no account).
+      const person = c.members[2]!;
+      for (const [actorId, actorEmail] of [
+        [person.id, person.email],
+        [null, 'consola'],
+      ] as const)
+        await t.app.db.insert(auditLog).values({
+          actorId,
+          actorEmail,
+          action: 'company.invitation_accept',
+          targetType: 'user',
+          targetId: person.id,
+          companyId: c.id,
+          details: { userId: person.id, email: person.email },
+        });
+      const page = (await get(`/empresas/${c.id}/auditoria`, await c.owner.token())).json<{
+        data: Array<{ actorEmail: string; origen: string }>;
+      }>();
+      assert.deepEqual(
+        page.data.map((entry) => [entry.actorEmail, entry.origen]),
+        [
+          ['consola', 'consola'],
+          [person.email, 'persona'],
+          ['admin@portal.test', 'plataforma'],
+          [c.manager.email, 'administrador'],
+        ],
+      );
+      // The platform's own log has no such column.
+      const platform = (await get('/admin/auditoria?limit=5', admin)).json<{ data: Array<Record<string, unknown>> }>();
+      assert.ok(platform.data.every((entry) => !('origen' in entry)));
+    });
   });
 });

@@ -89,6 +89,22 @@ export const AuditEntry = Type.Object(
     targetLabel: Nullable(Type.String({ description: 'Email del usuario o nombre de la app, si aún existen' })),
     details: Type.Record(Type.String(), Type.Unknown()),
     createdAt: Type.String({ format: 'date-time' }),
+    origen: Type.Optional(
+      Type.Union(
+        [
+          Type.Literal('scim'),
+          Type.Literal('proveedor'),
+          Type.Literal('administrador'),
+          Type.Literal('plataforma'),
+          Type.Literal('persona'),
+          Type.Literal('consola'),
+        ],
+        {
+          description:
+            'Solo en el registro de una empresa: de dónde vino el cambio (su directorio SCIM, su proveedor, sus administradores, la plataforma, la propia persona o la consola del operador)',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -166,11 +166,17 @@ describe("the company's own sign-in and directory", () => {
     expect(mayEditAccess({ platform: false, role: 'administrador' })).toBe(false);
   });
 
-  it("says where an audit entry came from; an entry without 'fuente' is an administrator's", () => {
-    expect(companyAuditSource({ fuente: 'scim' })).toBe('SCIM');
-    expect(companyAuditSource({ fuente: 'proveedor' })).toBe('Proveedor de la empresa');
-    expect(companyAuditSource({ fuente: 'administrador' })).toBe('Administrador');
-    expect(companyAuditSource({})).toBe('Administrador');
+  it("says where an audit entry came from, as the API's `origen` names it", () => {
+    const source = (origen: string) => companyAuditSource({ origen, details: {} });
+    expect(source('scim')).toBe('SCIM');
+    expect(source('proveedor')).toBe('Proveedor de la empresa');
+    expect(source('administrador')).toBe('Administrador de la empresa');
+    expect(source('plataforma')).toBe('Plataforma');
+    expect(source('persona')).toBe('La propia persona');
+    expect(source('consola')).toBe('Consola del operador');
+    // An API without `origen`: the change's own `fuente`, else an administrator's.
+    expect(companyAuditSource({ details: { fuente: 'scim' } })).toBe('SCIM');
+    expect(companyAuditSource({ details: {} })).toBe('Administrador de la empresa');
   });
 
   it('reads the details of the new actions in one line, never the secret', () => {

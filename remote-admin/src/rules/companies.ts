@@ -87,8 +87,9 @@ export function mayEditAccess(viewer: CompanyViewer): boolean {
 }
 
 /** Where a company audit entry came from: its `details.fuente` ('scim', 'proveedor'); none is an administrator's. */
-export function companyAuditSource(details: Record<string, unknown>): string {
-  const source = typeof details.fuente === 'string' ? details.fuente : 'administrador';
+export function companyAuditSource(entry: { origen?: string; details: Record<string, unknown> }): string {
+  // An API before `origen` said only the change's own `fuente`.
+  const source = entry.origen ?? (typeof entry.details.fuente === 'string' ? entry.details.fuente : 'administrador');
   return TEXT_COMPANY.sources[source] ?? source;
 }
 

@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { currentRequestId } from '../../lib/request-scope.js';
-import { apps, auditLog, companies, oidcClients, users } from '../../db/schema.js';
+import { apps, auditLog, companies, oidcClients, roles, users } from '../../db/schema.js';
 import type { AuditAction } from './audit-actions.js';
 
 export { type AuditAction, auditActions } from './audit-actions.js';
@@ -62,6 +62,31 @@ export interface AuditQuery {
 }
 
 const targetUser = alias(users, 'target_user');
+const actorUser = alias(users, 'actor_user');
+
+/**
+ * Where a company's entry came from, as its activity log says it (`origen`): the change's own `fuente` when it has one
+ * (its directory, its provider, an administrator's connection), else who made it: the operator's command (no account),
+ * the platform, the person themselves (an invitation accepted, a join by domain), or the company's owners and
+ * administrators.
+ */
+export type AuditSource = 'scim' | 'proveedor' | 'administrador' | 'plataforma' | 'persona' | 'consola';
+
+function sourceOf(row: {
+  actorId: number | null;
+  actorRole: number | null;
+  targetType: string;
+  targetId: number;
+  details: Record<string, unknown>;
+}): AuditSource {
+  const { fuente } = row.details;
+  if (fuente === 'scim' || fuente === 'proveedor' || fuente === 'administrador') return fuente;
+  if (row.actorId === null) return 'consola';
+  if (row.actorRole === roles.admin) return 'plataforma';
+  if (row.targetType === 'user' && row.targetId === row.actorId) return 'persona';
+  // Only a company's owners and administrators change it on others' behalf (some may have left it since).
+  return 'administrador';
+}
 
 /** The audit log, newest first, with the target's current email or app name for reading. */
 export async function listAudit(db: Db, query: AuditQuery) {
@@ -89,8 +114,10 @@ export async function listAudit(db: Db, query: AuditQuery) {
       companyName: companies.name,
       details: auditLog.details,
       createdAt: auditLog.createdAt,
+      actorRole: actorUser.role,
     })
     .from(auditLog)
+    .leftJoin(actorUser, eq(actorUser.id, auditLog.actorId))
     .leftJoin(targetUser, and(eq(auditLog.targetType, 'user'), eq(targetUser.id, auditLog.targetId)))
     .leftJoin(apps, and(eq(auditLog.targetType, 'app'), eq(apps.id, auditLog.targetId)))
     .leftJoin(oidcClients, and(eq(auditLog.targetType, 'oidc_client'), eq(oidcClients.id, auditLog.targetId)))
@@ -102,11 +129,13 @@ export async function listAudit(db: Db, query: AuditQuery) {
 
   const total = totals?.value ?? 0;
   const totalPages = Math.ceil(total / query.limit);
-  const data = rows.map(({ createdAt, userEmail, appName, clientName, companyName, ...row }) => ({
+  const data = rows.map(({ createdAt, userEmail, appName, clientName, companyName, actorRole, ...row }) => ({
     ...row,
     targetLabel:
       { user: userEmail, app: appName, oidc_client: clientName, company: companyName }[row.targetType] ?? null,
     createdAt: createdAt.toISOString(),
+    // A company's log says where each change came from; the platform's log has no such column.
+    ...(query.companyId && { origen: sourceOf({ ...row, actorRole }) }),
   }));
   return { data, total, totalPages, currentPage: query.page, hasNextPage: query.page < totalPages, count: data.length };
 }

@@ -43,7 +43,7 @@ export function ActivitySection({ companyId }: SectionProps) {
               <tr key={entry.id}>
                 <td className="lead">{new Date(entry.createdAt).toLocaleString('es-ES')}</td>
                 <td data-label={TEXT_COMPANY.activityWho}>{entry.actorEmail}</td>
-                <td data-label={TEXT_COMPANY.activitySource}>{companyAuditSource(entry.details)}</td>
+                <td data-label={TEXT_COMPANY.activitySource}>{companyAuditSource(entry)}</td>
                 <td data-label={TEXT_ADMIN.auditWhat}>{auditActionLabel(entry.action)}</td>
                 <td data-label={TEXT_ADMIN.auditWhom}>{entry.targetLabel ?? `#${entry.targetId}`}</td>
                 <td data-label={TEXT_ADMIN.auditDetails}>
