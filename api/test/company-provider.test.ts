@@ -210,6 +210,14 @@ describe('company-provider.test.ts', () => {
       refused(await send('PUT', url, undefined, input), 401, 'UNAUTHENTICATED');
       refused(await send('GET', url, await ownerB.token()), 403, 'FORBIDDEN');
       refused(await send('GET', url, await memberA.token()), 403, 'FORBIDDEN');
+      // The address to register with the provider is there before anything is connected, for the company's
+      // administrators only.
+      const redirect = await send('GET', `${url}/redireccion`, await managerA.token());
+      assert.equal(redirect.statusCode, 200, redirect.body);
+      assert.deepEqual(redirect.json(), { redirectUri: `${t.app.config.apiPublicUrl}/auth/empresa/callback` });
+      refused(await send('GET', `${url}/redireccion`, await memberA.token()), 403, 'FORBIDDEN');
+      refused(await send('GET', `${url}/redireccion`, await ownerB.token()), 403, 'FORBIDDEN');
+      refused(await send('GET', `${url}/redireccion`, undefined), 401, 'UNAUTHENTICATED');
       refused(
         await send('PUT', url, await ownerA.token(), body({ dominios: ['pesquera-norte.pe', 'pesquera-norte.com'] })),
         409,

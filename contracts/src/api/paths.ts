@@ -131,6 +131,7 @@ export const API_PATHS = {
     audit: (id: number) => `empresas/${id}/auditoria`,
     /** The company's own sign-in: its owner's connection, or a platform administrator's (which proves the domains). */
     provider: (id: number) => `empresas/${id}/proveedor`,
+    providerRedirect: (id: number) => `empresas/${id}/proveedor/redireccion`,
     platformProvider: (id: number) => `admin/empresas/${id}/proveedor`,
     /** The company directory's SCIM tokens, one of them (revoked), and the directory's last requests. */
     scimTokens: (id: number) => `empresas/${id}/scim/tokens`,

@@ -34,6 +34,23 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => connectionView(app.db, companyOf(request).companyId, redirectUri),
   );
 
+  // Before connecting anything: the company's IT registers this address with its provider to get the client's id
+  // and secret, so it is shown first, whether or not a provider is connected.
+  app.get(
+    '/:id/proveedor/redireccion',
+    {
+      onRequest: app.companyRole('administrador'),
+      schema: {
+        summary: 'La dirección de vuelta que hay que registrar en el proveedor de la empresa, antes de conectarlo',
+        tags,
+        security,
+        params: ProviderParams,
+        response: { 200: ProviderSaved, ...adminErrors },
+      },
+    },
+    async () => ({ redirectUri }),
+  );
+
   app.put(
     '/:id/proveedor',
     {
