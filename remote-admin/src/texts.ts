@@ -539,7 +539,8 @@ export const TEXT_COMPANY = {
   companyRenamed: 'Empresa renombrada',
   companySuspended: (nombre: string) => `${nombre} ha sido suspendida`,
   companyReactivated: (nombre: string) => `${nombre} ha sido reactivada`,
-  noCompanies: 'No se encontraron empresas',
+  noCompanies: 'No se encontraron empresas con esos filtros.',
+  noCompaniesYet: 'Todavía no hay empresas: crea la primera con «Nueva empresa».',
   companiesFound: (n: number) => `${n.toLocaleString('es-ES')} ${n === 1 ? 'empresa' : 'empresas'}`,
   pageSize: 'Empresas por página',
   loadingCompanies: 'Cargando empresas...',
@@ -651,7 +652,8 @@ export const TEXT_COMPANY = {
   loadMore: 'Cargar más',
   membersShown: (shown: number, total: number) =>
     `${shown.toLocaleString('es-ES')} de ${total.toLocaleString('es-ES')} ${total === 1 ? 'miembro' : 'miembros'}`,
-  noMembers: 'No se encontraron miembros',
+  noMembers: 'No se encontraron miembros con ese email.',
+  noMembersYet: 'La empresa aún no tiene miembros: invita a tu equipo en «Invitaciones».',
   loadingMembers: 'Cargando miembros...',
   roleChanged: (email: string, role: string) => `${email} ahora es ${role}`,
   memberRemoved: (email: string) => `${email} ya no es miembro`,
@@ -695,7 +697,8 @@ export const TEXT_COMPANY = {
   appFilter: 'App',
   allApps: 'Todas',
   colAssigned: 'Asignado',
-  noSeatsAssigned: 'No hay puestos asignados',
+  noSeatsAssigned: 'No se encontraron puestos con esos filtros.',
+  noSeatsAssignedYet: 'Aún no hay puestos asignados: asígnalos a cada persona en «Miembros».',
   seatsShown: (shown: number, total: number) =>
     `${shown.toLocaleString('es-ES')} de ${total.toLocaleString('es-ES')} ${total === 1 ? 'puesto' : 'puestos'}`,
   takeBackTitle: (app: string, email: string) => `¿Quitar el puesto de ${app} a ${email}?`,
@@ -712,6 +715,7 @@ export const TEXT_COMPANY = {
   domainRemoved: (domain: string) => `Dominio ${domain} quitado`,
   verify: 'Verificar',
   verifyOf: (domain: string) => `Verificar ${domain}`,
+  verifying: 'Verificando...',
   confirm: 'Confirmar',
   confirmOf: (domain: string) => `Confirmar ${domain}`,
   confirmTitle: (domain: string) => `¿Confirmar ${domain} sin registro DNS?`,
@@ -759,12 +763,15 @@ export const TEXT_COMPANY = {
   appNumber: (id: number) => `app n.º ${id}`,
   inForce: 'Vigente',
 
-  // Where a change of the activity came from (the audit entry's `details.fuente`; none, an administrator's).
+  // Where a change of the activity came from (the API's `origen` of each entry).
   activitySource: 'Origen',
   sources: {
     scim: 'SCIM',
     proveedor: 'Proveedor de la empresa',
-    administrador: 'Administrador',
+    administrador: 'Administrador de la empresa',
+    plataforma: 'Plataforma',
+    persona: 'La propia persona',
+    consola: 'Consola del operador',
   } as Record<string, string>,
   auditPassword: (allowed: boolean) => (allowed ? 'también con contraseña' : 'sin contraseña del portal'),
   auditSecretChanged: 'secreto cambiado',
@@ -795,7 +802,8 @@ export const TEXT_COMPANY = {
   domainsRequired: 'Elige al menos un dominio',
   providerSaved: 'Acceso de la empresa guardado',
   redirectUri: 'Dirección de redirección',
-  redirectUriHint: 'Registra esta dirección de redirección en tu proveedor.',
+  redirectUriHint:
+    'Registra esta dirección de redirección en tu proveedor: al crear allí la aplicación del portal te da su ID y su secreto de cliente.',
   lastAccess: 'Último acceso',
   never: 'Nunca',
   lastError: (when: string, error: string) => `Último error (${when}): ${error}`,

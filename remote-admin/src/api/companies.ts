@@ -172,6 +172,11 @@ export async function getProvider(id: number): Promise<CompanyProvider | null> {
   }
 }
 
+/** The address the company's IT registers with its provider, known before anything is connected. */
+export function getProviderRedirect(id: number): Promise<CompanyProviderSaved> {
+  return request('get', P.providerRedirect(id), { fallback: F.provider });
+}
+
 /**
  * Connects or changes the provider: a platform administrator through `admin/…` (which proves the domains it names),
  * an owner through the company's own route (the domains must be proved already).

@@ -17,8 +17,13 @@ const Box = styled.div<{ $tone: AlertTone }>`
   border: 1px solid ${(p) => tones[p.$tone].fg};
   color: ${(p) => tones[p.$tone].fg};
   background: ${(p) => tones[p.$tone].bg};
+  /* A message may quote a long token (a TXT record, an address): it wraps instead of widening the page. */
+  overflow-wrap: anywhere;
   &:focus { outline: 3px solid ${(p) => tones[p.$tone].fg}; outline-offset: 2px; }
 `;
+
+/** How long after an outcome appears it takes the focus a vanished button leaves behind. */
+const LOST_FOCUS_WATCH_MS = 5000;
 
 /**
  * Errors are announced at once (role alert) and take the focus when they appear or change, so after a refused submit
@@ -38,9 +43,22 @@ export function Alert({
   const box = useRef<HTMLDivElement>(null);
   const text = typeof children === 'string' ? children : null;
   useEffect(() => {
-    if (tone === 'error') box.current?.focus();
-    else if (holdsLostFocus && (document.activeElement === null || document.activeElement === document.body))
+    if (tone === 'error') {
       box.current?.focus();
+      return undefined;
+    }
+    if (!holdsLostFocus) return undefined;
+    // The button may go a moment later (the list is loaded again after the outcome is shown): watched for a while.
+    const claim = () => {
+      if (document.activeElement === null || document.activeElement === document.body) box.current?.focus();
+    };
+    claim();
+    const watch = setInterval(claim, 100);
+    const stop = setTimeout(() => clearInterval(watch), LOST_FOCUS_WATCH_MS);
+    return () => {
+      clearInterval(watch);
+      clearTimeout(stop);
+    };
   }, [tone, text, holdsLostFocus]);
   return (
     <Box

@@ -92,6 +92,10 @@ const base = (over: Record<string, unknown> = {}) => ({
   'GET /empresas/4/miembros': { status: 200, body: { data: [], total: 0, siguiente: null } },
   'GET /empresas/4/dominios': { status: 200, body: domains },
   'GET /empresas/4/proveedor': noProvider,
+  'GET /empresas/4/proveedor/redireccion': {
+    status: 200,
+    body: { redirectUri: 'https://api.portal.test/auth/empresa/callback' },
+  },
   'GET /empresas/4/scim/tokens': { status: 200, body: { data: [], urlBase: 'https://api.portal.test/scim/v2' } },
   'GET /empresas/4/scim/registro': { status: 200, body: { data: [] } },
   ...over,
@@ -117,6 +121,9 @@ describe("A company's own sign-in ('Acceso de la empresa')", () => {
     );
     await openTab(user, 'Acceso de la empresa');
     expect(await screen.findByText('La empresa aún no ha conectado su proveedor de identidad.')).toBeInTheDocument();
+    // Before anything is connected: the address the company's IT registers with the provider to get the client.
+    expect(screen.getByText('https://api.portal.test/auth/empresa/callback')).toBeInTheDocument();
+    expect(screen.getByText(/^Registra esta dirección de redirección en tu proveedor/)).toBeInTheDocument();
     // Only the proved domain is offered, and an owner types no other.
     expect(await screen.findByLabelText('minera.pe')).not.toBeChecked();
     expect(screen.queryByLabelText('andina.pe')).not.toBeInTheDocument();
@@ -146,7 +153,7 @@ describe("A company's own sign-in ('Acceso de la empresa')", () => {
       },
     ]);
     expect(screen.getByText('https://api.portal.test/auth/empresa/callback')).toBeInTheDocument();
-    expect(screen.getByText('Registra esta dirección de redirección en tu proveedor.')).toBeInTheDocument();
+    expect(screen.getByText(/^Registra esta dirección de redirección en tu proveedor/)).toBeInTheDocument();
     const copy = screen.getByRole('button', { name: 'Copiar dirección de redirección' });
     await user.click(copy);
     // The button keeps saying what it does ('Copiar', the start of its name); the status beside it says it is done.
@@ -452,7 +459,7 @@ describe("The company's activity", () => {
         .getAllByRole('cell')
         .map((cell) => cell.textContent);
     expect(cells(0).slice(2)).toEqual([
-      'Administrador',
+      'Administrador de la empresa',
       'Proveedor de identidad conectado o cambiado',
       'Minera Andina S.A.',
       'https://login.minera.pe · minera.pe · sin contraseña del portal · secreto cambiado',

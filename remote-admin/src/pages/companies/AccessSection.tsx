@@ -1,7 +1,7 @@
 import { type FormEvent, useCallback, useState } from 'react';
 import styled from 'styled-components';
 import { Alert, Button, errorMessage, PasswordField, TextField, theme, useSubmit } from '@portal/shared';
-import { getProvider, listDomains, removeProvider, saveProvider } from '../../api/companies';
+import { getProvider, getProviderRedirect, listDomains, removeProvider, saveProvider } from '../../api/companies';
 import type { CompanyProvider, CompanyProviderInput } from '../../api/company-types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Panel } from '../../components/Page';
@@ -18,11 +18,13 @@ const when = (iso: string) => new Date(iso).toLocaleString('es-ES');
 
 const Form = styled.form`
   display: grid;
+  grid-template-columns: minmax(0, 1fr);
   gap: 16px;
   max-width: 640px;
   margin-top: 8px;
   h3 { margin: 0; }
-  fieldset { margin: 0; padding: 8px 14px 12px; border: 1px solid ${theme.color.border}; border-radius: ${theme.radius}; }
+  /* A fieldset is as wide as its content by default: a long domain would widen the page on a phone. */
+  fieldset { min-width: 0; margin: 0; padding: 8px 14px 12px; border: 1px solid ${theme.color.border}; border-radius: ${theme.radius}; }
   legend { padding: 0 6px; font-weight: 600; }
   label.check { display: flex; align-items: center; gap: 10px; min-height: 44px; overflow-wrap: anywhere; }
   label.check input { width: 20px; height: 20px; margin: 0; flex: none; }
@@ -53,19 +55,25 @@ function typedDomains(text: string): string[] {
  */
 export function AccessSection({ companyId, viewer, announce }: SectionProps) {
   const editor = mayEditAccess(viewer);
-  const provider = useLoad(() => getProvider(companyId).then((found) => ({ found })), COMPANY_FALLBACK.provider, [
-    companyId,
-  ]);
+  // The connection, with the address to register with the provider (known before anything is connected).
+  const provider = useLoad(
+    () =>
+      Promise.all([getProvider(companyId), getProviderRedirect(companyId)]).then(([found, { redirectUri }]) => ({
+        found,
+        redirectUri,
+      })),
+    COMPANY_FALLBACK.provider,
+    [companyId],
+  );
   // The domains to choose from: the company's proved ones (an owner may name no other).
   const domains = useLoad(() => (editor ? listDomains(companyId) : Promise.resolve([])), COMPANY_FALLBACK.domains, [
     companyId,
     editor,
   ]);
-  const [redirectUri, setRedirectUri] = useState<string | null>(null);
   const [disconnecting, setDisconnecting] = useState(false);
   const closeDisconnect = useCallback(() => setDisconnecting(false), []);
   const current = provider.data?.found ?? null;
-  const shownRedirect = redirectUri ?? current?.redirectUri ?? null;
+  const shownRedirect = provider.data?.redirectUri ?? null;
 
   return (
     <Panel aria-labelledby="access-title">
@@ -78,14 +86,6 @@ export function AccessSection({ companyId, viewer, announce }: SectionProps) {
         )}
       </SectionHead>
       <p>{T.accessIntro}</p>
-      <LoadState
-        state={provider}
-        loading={T.loadingProvider}
-        empty={T.noProvider}
-        isEmpty={(loaded) => loaded.found === null}
-      >
-        {(loaded) => loaded.found && <ProviderFacts provider={loaded.found} />}
-      </LoadState>
       {shownRedirect && (
         <Facts aria-label={T.redirectUri}>
           <dt>{T.redirectUri}</dt>
@@ -98,6 +98,14 @@ export function AccessSection({ companyId, viewer, announce }: SectionProps) {
           <dd className="wide">{T.redirectUriHint}</dd>
         </Facts>
       )}
+      <LoadState
+        state={provider}
+        loading={T.loadingProvider}
+        empty={T.noProvider}
+        isEmpty={(loaded) => loaded.found === null}
+      >
+        {(loaded) => loaded.found && <ProviderFacts provider={loaded.found} />}
+      </LoadState>
       {!editor && provider.data && <p>{T.readOnly}</p>}
       {editor && provider.data && (domains.data || domains.error) && (
         <>
@@ -109,8 +117,7 @@ export function AccessSection({ companyId, viewer, announce }: SectionProps) {
             proved={(domains.data ?? []).filter((domain) => domain.verificado).map((domain) => domain.dominio)}
             platform={viewer.platform}
             save={(input) => saveProvider(companyId, input, viewer.platform)}
-            onSaved={(saved) => {
-              setRedirectUri(saved.redirectUri);
+            onSaved={() => {
               announce(T.providerSaved);
               provider.reload();
             }}
@@ -127,9 +134,8 @@ export function AccessSection({ companyId, viewer, announce }: SectionProps) {
           onConfirm={async () => {
             await removeProvider(companyId, viewer.platform);
             setDisconnecting(false);
-            setRedirectUri(null);
             announce(T.disconnected);
-            provider.setData({ found: null });
+            provider.setData((loaded) => loaded && { ...loaded, found: null });
           }}
         />
       )}

@@ -63,7 +63,10 @@ describe('Empresas (platform administrator)', () => {
           : { status: 201, body: { id: 9 } },
     });
     renderAt('/admin/empresas', <CompaniesPage />);
-    expect(await screen.findByText('No se encontraron empresas')).toBeInTheDocument();
+    // No filter, no company: the page says there are none yet and what to do, not that a search failed.
+    expect(
+      await screen.findByText('Todavía no hay empresas: crea la primera con «Nueva empresa».'),
+    ).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Nueva empresa' }));
     const dialog = screen.getByRole('dialog', { name: 'Nueva empresa' });
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));

@@ -125,7 +125,11 @@ function PlatformCompanies() {
             />
           }
         />
-        <LoadState state={companies} loading={TEXT_COMPANY.loadingCompanies} empty={TEXT_COMPANY.noCompanies}>
+        <LoadState
+          state={companies}
+          loading={TEXT_COMPANY.loadingCompanies}
+          empty={nombre || estado ? TEXT_COMPANY.noCompanies : TEXT_COMPANY.noCompaniesYet}
+        >
           {(paged) => (
             <StackedTable
               aria-label={TEXT_COMPANY.companiesTable}

@@ -295,6 +295,8 @@ describe("A company's page", () => {
         },
         'POST /empresas/4/dominios/minera.pe/verificar': {
           status: 409,
+          // The API's lookup takes seconds.
+          delay: 300,
           body: {
             statusCode: 409,
             code: 'REGISTRO_TXT_NO_ENCONTRADO',
@@ -317,7 +319,12 @@ describe("A company's page", () => {
     expect(screen.getByText('portal-verificacion=abc')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Confirmar minera.pe' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Verificar minera.pe' }));
+    // While the API looks the record up, the button says so and keeps the focus; a second press sends nothing.
+    const verifying = screen.getByRole('button', { name: 'Verificando...' });
+    expect(verifying).toHaveFocus();
+    await user.click(verifying);
     expect(await screen.findByText('No se encontró el registro TXT en el DNS')).toBeInTheDocument();
+    expect(api.requests.filter((r) => r.path.endsWith('/verificar'))).toHaveLength(1);
 
     // An administrator may not make anyone an owner: the API would refuse it.
     await user.click(screen.getByRole('tab', { name: 'Miembros' }));
@@ -341,6 +348,71 @@ describe("A company's page", () => {
     expect(within(dialog).getByLabelText('Rol')).toHaveDisplayValue('Propietario');
     expect(within(dialog).getByRole('button', { name: 'Enviar invitación' })).toBeInTheDocument();
     expect(within(dialog).queryByRole('button', { name: 'Guardar' })).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
+    // The empty lists say there is nobody yet and where to start, not that a search found nothing.
+    await user.click(screen.getByRole('tab', { name: 'Miembros' }));
+    expect(
+      await screen.findByText('La empresa aún no tiene miembros: invita a tu equipo en «Invitaciones».'),
+    ).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Filtrar por email'), 'ana@');
+    await user.click(screen.getByRole('button', { name: 'Buscar' }));
+    expect(await screen.findByText('No se encontraron miembros con ese email.')).toBeInTheDocument();
+  });
+
+  it("a platform administrator confirms a domain; the keyboard ends at the outcome, not at the page's top", async () => {
+    const user = userEvent.setup();
+    let verified = false;
+    const domain = () => ({
+      dominio: 'minera.pe',
+      verificado: verified,
+      verificadoPor: verified ? 'admin' : null,
+      registroTxt: { nombre: '_portal-verificacion.minera.pe', valor: 'portal-verificacion=abc' },
+    });
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4/dominios': () => ({ status: 200, body: [domain()], delay: 100 }),
+        'POST /empresas/4/dominios/minera.pe/confirmar': () => {
+          verified = true;
+          return { status: 200, body: domain() };
+        },
+      }),
+    );
+    show('/admin/empresas/4');
+    await user.click(await screen.findByRole('tab', { name: 'Dominios' }));
+    await user.click(await screen.findByRole('button', { name: 'Confirmar minera.pe' }));
+    const dialog = screen.getByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
+    const outcome = await screen.findByText('Dominio minera.pe verificado');
+    // The list comes back without 'Confirmar': the focus it held goes to the outcome.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Confirmar minera.pe' })).not.toBeInTheDocument());
+    await waitFor(() => expect(outcome).toHaveFocus());
+  });
+
+  it('an accepted or revoked invitation shows no expiry; a pending or lapsed one its date', async () => {
+    const user = userEvent.setup();
+    const sent = { rol: 'miembro', enviadaEn: '2027-01-07T10:00:00.000Z', vence: '2027-01-14T10:00:00.000Z' };
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4/invitaciones': {
+          status: 200,
+          body: [
+            { id: 1, email: 'acepto@minera.pe', estado: 'aceptada', ...sent },
+            { id: 2, email: 'revocada@minera.pe', estado: 'revocada', ...sent },
+            { id: 3, email: 'vencida@minera.pe', estado: 'vencida', ...sent },
+            { id: 4, email: 'espera@minera.pe', estado: 'pendiente', ...sent },
+          ],
+        },
+      }),
+    );
+    show('/admin/empresas/4');
+    await user.click(await screen.findByRole('tab', { name: 'Invitaciones' }));
+    const expiry = (email: string) =>
+      within(screen.getByText(email).closest('tr') as HTMLElement).getAllByRole('cell')[4]?.textContent;
+    expect(await screen.findByText('acepto@minera.pe')).toBeInTheDocument();
+    expect(expiry('acepto@minera.pe')).toBe('—');
+    expect(expiry('revocada@minera.pe')).toBe('—');
+    expect(expiry('vencida@minera.pe')).toBe(new Date(sent.vence).toLocaleDateString('es-ES'));
+    expect(expiry('espera@minera.pe')).toBe(new Date(sent.vence).toLocaleDateString('es-ES'));
   });
 
   it('invites with a role, resends and revokes', async () => {

@@ -14,8 +14,12 @@ const Table = styled.table`
   width: 100%;
   border-collapse: collapse;
   th, td { padding: 10px 8px; text-align: left; border-bottom: 1px solid ${theme.color.border}; vertical-align: middle; }
-  /* Long words (an email, a domain, a token) wrap inside the card instead of widening the page on a phone. */
-  td { overflow-wrap: anywhere; }
+  /*
+   * In a row, a word breaks only when it cannot fit whole ('break-word' leaves the columns' widths to whole words;
+   * 'anywhere' would let the table narrow a column until its words break mid-token); the email of the first cell may
+   * break anywhere. In a card (a phone) any long word wraps inside it instead of widening the page.
+   */
+  td { overflow-wrap: break-word; }
   th { font-size: 0.85rem; color: ${theme.color.muted}; font-weight: 700; }
   td.lead { font-weight: 700; overflow-wrap: anywhere; }
   td.lead .sub { display: block; font-weight: 400; color: ${theme.color.muted}; font-size: 0.9rem; }
@@ -36,7 +40,7 @@ const Table = styled.table`
       border-radius: ${theme.radius};
       background: ${theme.color.surface};
     }
-    td { padding: 4px 0; border: 0; display: flex; align-items: center; gap: 8px; flex-wrap: wrap; min-width: 0; }
+    td { padding: 4px 0; border: 0; display: flex; align-items: center; gap: 8px; flex-wrap: wrap; min-width: 0; overflow-wrap: anywhere; }
     td.lead { display: block; padding-bottom: 8px; }
     td[data-label]::before {
       display: inline;

@@ -109,11 +109,14 @@ export function DomainsSection({ companyId, viewer, announce }: SectionProps) {
                 <div className="actions">
                   {!domain.verificado && (
                     <Button
-                      disabled={busy === domain.dominio}
-                      aria-label={TEXT_COMPANY.verifyOf(domain.dominio)}
-                      onClick={() => void verify(domain)}
+                      // The lookup takes seconds: the button says so, and keeps the focus (a disabled one drops it).
+                      aria-disabled={busy === domain.dominio || undefined}
+                      aria-label={
+                        busy === domain.dominio ? TEXT_COMPANY.verifying : TEXT_COMPANY.verifyOf(domain.dominio)
+                      }
+                      onClick={() => busy !== domain.dominio && void verify(domain)}
                     >
-                      {TEXT_COMPANY.verify}
+                      {busy === domain.dominio ? TEXT_COMPANY.verifying : TEXT_COMPANY.verify}
                     </Button>
                   )}
                   {!domain.verificado && confirmDomains && (

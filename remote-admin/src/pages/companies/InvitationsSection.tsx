@@ -78,7 +78,10 @@ export function InvitationsSection({ companyId, viewer, announce, memberCount }:
                   </StatusPill>
                 </td>
                 <td data-label={TEXT_COMPANY.colSent}>{when(invitation.enviadaEn)}</td>
-                <td data-label={TEXT_COMPANY.colExpires}>{when(invitation.vence)}</td>
+                <td data-label={TEXT_COMPANY.colExpires}>
+                  {/* An accepted or revoked invitation expires no more. */}
+                  {invitation.estado === 'pendiente' || invitation.estado === 'vencida' ? when(invitation.vence) : '—'}
+                </td>
                 <td className="actions">
                   {invitation.estado === 'pendiente' && (
                     <>

@@ -104,7 +104,11 @@ export function MembersSection({
         onSearch={setEmail}
       />
       {rowError && <Alert>{rowError}</Alert>}
-      <LoadState state={members} loading={TEXT_COMPANY.loadingMembers} empty={TEXT_COMPANY.noMembers}>
+      <LoadState
+        state={members}
+        loading={TEXT_COMPANY.loadingMembers}
+        empty={email ? TEXT_COMPANY.noMembers : TEXT_COMPANY.noMembersYet}
+      >
         {(page) => (
           <>
             <StackedTable

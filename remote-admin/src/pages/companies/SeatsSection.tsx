@@ -57,7 +57,11 @@ export function SeatsSection({
           />
         }
       />
-      <LoadState state={seats} loading={TEXT_COMPANY.loadingMembers} empty={TEXT_COMPANY.noSeatsAssigned}>
+      <LoadState
+        state={seats}
+        loading={TEXT_COMPANY.loadingMembers}
+        empty={email || appId ? TEXT_COMPANY.noSeatsAssigned : TEXT_COMPANY.noSeatsAssignedYet}
+      >
         {(page) => (
           <>
             <StackedTable

@@ -148,6 +148,8 @@ describe('Planes del Usuario', () => {
       { idUsuario: 7, idApp: 2, idPlan: 4, fechaVencimiento: '2028-01-31T00:00:00.000Z' },
     ]);
     await waitFor(() => expect(bodiesTo(api, '/plan-usuario/user-app-plans')).toHaveLength(2));
+    // The rows start again from the reloaded plans: the keyboard is at the outcome, still inside the dialog.
+    await waitFor(() => expect(screen.getByText('Plan actualizado exitosamente!')).toHaveFocus());
   });
 
   it("shows the server's message, or the plan update's fallback (spec §8), when saving fails", async () => {

@@ -215,7 +215,12 @@ export function PlansModal({ user, onClose }: PlansModalProps) {
   return (
     <Modal title={TEXT_ADMIN.plansTitle} onClose={onClose}>
       <Whose>{whoLine(user)}</Whose>
-      {alert && <Alert tone={alert.tone}>{alert.text}</Alert>}
+      {/* The rows start again after a save (the saved button with them): its outcome holds the focus meanwhile. */}
+      {alert && (
+        <Alert tone={alert.tone} holdsLostFocus>
+          {alert.text}
+        </Alert>
+      )}
       {infos === null ? (
         <Spinner label={TEXT_ADMIN.loadingPlans} />
       ) : loadError ? (

@@ -86,8 +86,11 @@ describe('/dispositivo', () => {
       [ANSWER]: { status: 200, body: { resultado: 'rechazado' } },
     });
     const field = await screen.findByLabelText('Código del dispositivo');
-    await userEvent.type(field, 'bbbbbbbb{Enter}');
+    await userEvent.type(field, 'bbbbbbbb');
+    await userEvent.click(screen.getByRole('button', { name: 'Continuar' }));
     expect(await screen.findByText('Código incorrecto. Revisa el código que muestra el dispositivo.')).toBeVisible();
+    // The button was greyed out while the code was checked: the focus is back on the field, to type it again.
+    expect(field).toHaveFocus();
     await userEvent.clear(field);
     await userEvent.type(field, 'bcdfghjk{Enter}');
     await userEvent.click(await screen.findByRole('button', { name: 'Rechazar' }));

@@ -1,4 +1,4 @@
-import { type FormEvent, useId } from 'react';
+import { type FormEvent, useEffect, useId, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { Alert, Button, type DeviceRequest, Spinner, TEXT, TextField, theme, useSession } from '@portal/shared';
@@ -137,34 +137,56 @@ export default function DevicePage() {
           </Button>
         </AuthLayout>
       );
-    default: {
-      const submit = (event: FormEvent) => {
-        event.preventDefault();
-        if (!state.busy) void lookUp();
-      };
-      return (
-        <AuthLayout title={DEVICE_TITLE} subtitle="Escribe el código que muestra la pantalla del dispositivo.">
-          <Form onSubmit={submit} noValidate>
-            <CodeInput
-              label="Código del dispositivo"
-              name="codigo"
-              value={codigo}
-              onChange={(event) => setCodigo(event.target.value)}
-              placeholder="BCDF-GHJK"
-              autoComplete="off"
-              autoCapitalize="characters"
-              spellCheck={false}
-              maxLength={16}
-              autoFocus
-              error={state.error}
-              hint="8 letras sin vocales; no importan las mayúsculas ni el guion."
-            />
-            <Button type="submit" disabled={state.busy || codigo.trim() === ''}>
-              {state.busy ? 'Comprobando...' : 'Continuar'}
-            </Button>
-          </Form>
-        </AuthLayout>
-      );
-    }
+    default:
+      return <CodeForm state={state} codigo={codigo} setCodigo={setCodigo} lookUp={lookUp} />;
   }
+}
+
+/**
+ * The code's form. A refused code brings the focus back to the field, its error read with it: the button, greyed out
+ * while the code was checked, would leave the focus to the page.
+ */
+function CodeForm({
+  state,
+  codigo,
+  setCodigo,
+  lookUp,
+}: {
+  state: { busy: boolean; error: string | null };
+  codigo: string;
+  setCodigo(value: string): void;
+  lookUp(): Promise<void>;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (state.error) input.current?.focus();
+  }, [state.error]);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!state.busy) void lookUp();
+  };
+  return (
+    <AuthLayout title={DEVICE_TITLE} subtitle="Escribe el código que muestra la pantalla del dispositivo.">
+      <Form onSubmit={submit} noValidate>
+        <CodeInput
+          label="Código del dispositivo"
+          name="codigo"
+          value={codigo}
+          onChange={(event) => setCodigo(event.target.value)}
+          placeholder="BCDF-GHJK"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={16}
+          ref={input}
+          autoFocus
+          error={state.error}
+          hint="8 letras sin vocales; no importan las mayúsculas ni el guion."
+        />
+        <Button type="submit" disabled={state.busy || codigo.trim() === ''}>
+          {state.busy ? 'Comprobando...' : 'Continuar'}
+        </Button>
+      </Form>
+    </AuthLayout>
+  );
 }
