@@ -448,7 +448,9 @@ export function securityHeaderProblem(response: LightMyRequestResponse): string 
 /**
  * Everything stored about the given accounts, in one query: users, their plans, identities and billing customer,
  * and which of their codes were used. Anyone may have a reset code mailed to any email, and each wrong guess of it
- * is counted on it (the brute-force limit): codes being issued or counted are the design, a code used is not.
+ * is counted on it (the brute-force limit): codes being issued or counted are the design, a code used is not. A
+ * plan's `expiry_announced` is left out: the partner events' expiry job (every minute, in the background) sets it on
+ * a plan an earlier request let lapse, during whichever request happens to be running then.
  */
 export async function accountsSnapshot(app: FastifyInstance, ids: number[]): Promise<unknown> {
   const list = sql.join(
@@ -457,7 +459,8 @@ export async function accountsSnapshot(app: FastifyInstance, ids: number[]): Pro
   );
   const result = await app.db.execute(sql`select
     (select json_agg(u order by u.id) from users u where u.id in (${list})) as users,
-    (select json_agg(p order by p.user_id, p.app_id) from user_plans p where p.user_id in (${list})) as plans,
+    (select json_agg((to_jsonb(p) - 'expiry_announced') order by p.user_id, p.app_id) from user_plans p
+       where p.user_id in (${list})) as plans,
     (select json_agg(json_build_object('user', c.user_id, 'purpose', c.purpose, 'used', c.used_at) order by c.user_id, c.purpose)
        from account_codes c where c.user_id in (${list}) and c.used_at is not null) as used_codes,
     (select json_agg(i order by i.provider, i.subject) from user_identities i where i.user_id in (${list})) as identities,
