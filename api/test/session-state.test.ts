@@ -172,8 +172,11 @@ if (backends.includes('postgres'))
       }
     });
 
-    it('with the channel cut, B never serves stale state, then serves from memory again once it is back', async () => {
+    it('with the channel cut, B never serves stale state, then serves from memory again once it is back', async (t) => {
       const root = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
+      // After each reconnection, a few logouts on A: B sees them as fast as before the cut (the same rule as above,
+      // nine in ten within 100 ms; one slow answer on a busy machine says nothing about the channel).
+      const latencies: number[] = [];
       try {
         for (let i = 0; i < 5; i++) {
           const token = await sessionToken(pair.a, await userRow(pair.a, userId));
@@ -197,11 +200,14 @@ if (backends.includes('postgres'))
             await new Promise((resolve) => setTimeout(resolve, 20));
           }
           assert.notEqual(pair.b.sessionState.listenerPid, pid);
-          const again = await sessionToken(pair.a, await userRow(pair.a, userId));
-          await warm(pair.b, again);
-          assert.equal((await call(pair.a, again, { method: 'POST', url: '/auth/logout' })).statusCode, 204);
-          assert.ok((await untilChanged(pair.b, again, (status) => status === 401)) < limitMs);
+          for (let logout = 0; logout < 4; logout++) {
+            const again = await sessionToken(pair.a, await userRow(pair.a, userId));
+            await warm(pair.b, again);
+            assert.equal((await call(pair.a, again, { method: 'POST', url: '/auth/logout' })).statusCode, 204);
+            latencies.push(await untilChanged(pair.b, again, (status) => status === 401));
+          }
         }
+        report(t, 'logout after the channel is back', latencies);
       } finally {
         await root.end();
       }
