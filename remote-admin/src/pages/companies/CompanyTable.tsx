@@ -16,12 +16,12 @@ const Table = styled.table`
   th, td { padding: 10px 8px; text-align: left; border-bottom: 1px solid ${theme.color.border}; vertical-align: middle; }
   /*
    * In a row, a word breaks only when it cannot fit whole ('break-word' leaves the columns' widths to whole words;
-   * 'anywhere' would let the table narrow a column until its words break mid-token); the email of the first cell may
-   * break anywhere. In a card (a phone) any long word wraps inside it instead of widening the page.
+   * 'anywhere' would let the table narrow a column until its words, a date or an email, break mid-token). In a card
+   * (a phone) any long word wraps inside it instead of widening the page.
    */
   td { overflow-wrap: break-word; }
   th { font-size: 0.85rem; color: ${theme.color.muted}; font-weight: 700; }
-  td.lead { font-weight: 700; overflow-wrap: anywhere; }
+  td.lead { font-weight: 700; }
   td.lead .sub { display: block; font-weight: 400; color: ${theme.color.muted}; font-size: 0.9rem; }
   td.actions { white-space: nowrap; }
   /* A date or a status reads as one piece in a table row; a card has room for it anyway. */
