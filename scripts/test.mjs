@@ -135,9 +135,12 @@ const build = (() => {
   };
 })();
 
-// Two lanes side by side, one a core, each taking the next step when it is free: the style check first (its answer in
-// seconds), then the longest first (the browser suite, which waits on the browser and the product much of its time,
-// the API suites' parts, then the rest), so that both lanes end about together (docs/testing.md).
+// Lanes side by side, each taking the next step when it is free: the style check first (its answer in seconds), then
+// the longest first (the browser suite's parts, which wait on the browser and the product much of their time, the API
+// suites' parts, then the rest), so that the lanes end about together (docs/testing.md). Three by default on this
+// two-core machine kind: while the browser parts wait, a third lane keeps both cores busy. TEST_LANES sets another
+// number (.ci/run gives each of its two streams two).
+const LANES = Math.max(1, Math.trunc(Number(process.env.TEST_LANES)) || 3);
 const longestFirst = [
   ...chosen.filter(({ label }) => label.startsWith('estilo')),
   ...chosen.filter(({ label }) => label.startsWith('navegador')),
@@ -150,7 +153,7 @@ const results = [];
 const lane = async () => {
   for (let step = longestFirst.shift(); step; step = longestFirst.shift()) results.push(await runStep(step, alone));
 };
-await Promise.all([lane(), lane()]);
+await Promise.all(Array.from({ length: LANES }, lane));
 
 console.log('\n=== Resumen ===');
 for (const { label, ok, seconds } of results)
