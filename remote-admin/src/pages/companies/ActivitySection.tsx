@@ -41,7 +41,7 @@ export function ActivitySection({ companyId }: SectionProps) {
           >
             {paged.data.map((entry) => (
               <tr key={entry.id}>
-                <td className="lead">{new Date(entry.createdAt).toLocaleString('es-ES')}</td>
+                <td className="lead nowrap">{new Date(entry.createdAt).toLocaleString('es-ES')}</td>
                 <td data-label={TEXT_COMPANY.activityWho}>{entry.actorEmail}</td>
                 <td data-label={TEXT_COMPANY.activitySource}>{companyAuditSource(entry)}</td>
                 <td data-label={TEXT_ADMIN.auditWhat}>{auditActionLabel(entry.action)}</td>

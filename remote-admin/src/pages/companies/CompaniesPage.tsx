@@ -154,7 +154,9 @@ function PlatformCompanies() {
                   </td>
                   <td data-label={TEXT_COMPANY.colMembers}>{company.miembros.toLocaleString('es-ES')}</td>
                   <td data-label={TEXT_COMPANY.colLicences}>{company.licencias}</td>
-                  <td data-label={TEXT_COMPANY.colCreated}>{formatRegistrationDate(company.createdAt)}</td>
+                  <td className="nowrap" data-label={TEXT_COMPANY.colCreated}>
+                    {formatRegistrationDate(company.createdAt)}
+                  </td>
                   <td className="actions">
                     <Button
                       $variant="secondary"

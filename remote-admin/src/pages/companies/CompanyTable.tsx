@@ -15,13 +15,12 @@ const Table = styled.table`
   border-collapse: collapse;
   th, td { padding: 10px 8px; text-align: left; border-bottom: 1px solid ${theme.color.border}; vertical-align: middle; }
   /*
-   * In a row, a word breaks only when it cannot fit whole ('break-word' leaves the columns' widths to whole words;
-   * 'anywhere' would let the table narrow a column until its words, a date or an email, break mid-token). In a card
-   * (a phone) any long word wraps inside it instead of widening the page.
+   * Long words (an email, a domain, a token) wrap inside the cell instead of widening the page, in a row at 1280 px as
+   * in a card on a phone; a date is 'nowrap' (below), so a narrow column never breaks it mid-token.
    */
-  td { overflow-wrap: break-word; }
+  td { overflow-wrap: anywhere; }
   th { font-size: 0.85rem; color: ${theme.color.muted}; font-weight: 700; }
-  td.lead { font-weight: 700; }
+  td.lead { font-weight: 700; overflow-wrap: anywhere; }
   td.lead .sub { display: block; font-weight: 400; color: ${theme.color.muted}; font-size: 0.9rem; }
   td.actions { white-space: nowrap; }
   /* A date or a status reads as one piece in a table row; a card has room for it anyway. */
@@ -40,7 +39,7 @@ const Table = styled.table`
       border-radius: ${theme.radius};
       background: ${theme.color.surface};
     }
-    td { padding: 4px 0; border: 0; display: flex; align-items: center; gap: 8px; flex-wrap: wrap; min-width: 0; overflow-wrap: anywhere; }
+    td { padding: 4px 0; border: 0; display: flex; align-items: center; gap: 8px; flex-wrap: wrap; min-width: 0; }
     td.lead { display: block; padding-bottom: 8px; }
     td[data-label]::before {
       display: inline;

@@ -77,8 +77,10 @@ export function InvitationsSection({ companyId, viewer, announce, memberCount }:
                     {TEXT_COMPANY.invitationStates[invitation.estado] ?? invitation.estado}
                   </StatusPill>
                 </td>
-                <td data-label={TEXT_COMPANY.colSent}>{when(invitation.enviadaEn)}</td>
-                <td data-label={TEXT_COMPANY.colExpires}>
+                <td className="nowrap" data-label={TEXT_COMPANY.colSent}>
+                  {when(invitation.enviadaEn)}
+                </td>
+                <td className="nowrap" data-label={TEXT_COMPANY.colExpires}>
                   {/* An accepted or revoked invitation expires no more. */}
                   {invitation.estado === 'pendiente' || invitation.estado === 'vencida' ? when(invitation.vence) : '—'}
                 </td>

@@ -167,7 +167,9 @@ export function MembersSection({
                     <td data-label={TEXT_COMPANY.colSeats}>
                       {member.puestos.length ? member.puestos.map(appName).join(', ') : TEXT_COMPANY.noSeats}
                     </td>
-                    <td data-label={TEXT_COMPANY.colSince}>{formatRegistrationDate(member.desde)}</td>
+                    <td className="nowrap" data-label={TEXT_COMPANY.colSince}>
+                      {formatRegistrationDate(member.desde)}
+                    </td>
                     <td className="actions">
                       {member.estado === 'pendiente' && (
                         <Button

@@ -75,7 +75,9 @@ export function SeatsSection({
                     {memberName(seat) !== seat.email && <span className="sub">{seat.email}</span>}
                   </td>
                   <td data-label={TEXT_COMPANY.app}>{appName(seat.idApp)}</td>
-                  <td data-label={TEXT_COMPANY.colAssigned}>{new Date(seat.asignadoEn).toLocaleDateString('es-ES')}</td>
+                  <td className="nowrap" data-label={TEXT_COMPANY.colAssigned}>
+                    {new Date(seat.asignadoEn).toLocaleDateString('es-ES')}
+                  </td>
                   <td className="actions">
                     <Button
                       $variant="danger"
