@@ -108,14 +108,23 @@ export function createPartnerEventsWorker(deps: PartnerEventsDeps): PartnerEvent
     return announced;
   };
   let expiryTimer: NodeJS.Timeout | undefined;
+  /** The expiry job in progress: closing waits for it, so it never runs on a database already closed. */
+  let expiryRunning: Promise<void> | undefined;
+  const runExpiry = (): Promise<void> => {
+    if (closed) return Promise.resolve();
+    const running = expiryJob()
+      .then(() => undefined)
+      .catch((error) => reportFailure(error, 'partner event expiry job failed'))
+      .finally(() => {
+        if (expiryRunning === running) expiryRunning = undefined;
+      });
+    expiryRunning = running;
+    return running;
+  };
   const scheduleExpiry = () => {
     if (closed) return;
     expiryTimer = setTimeout(
-      () => {
-        expiryJob()
-          .catch((error) => reportFailure(error, 'partner event expiry job failed'))
-          .finally(scheduleExpiry);
-      },
+      () => void runExpiry().finally(scheduleExpiry),
       expiryEveryMs + Math.random() * expiryJitterMs,
     );
     expiryTimer.unref();
@@ -139,7 +148,7 @@ export function createPartnerEventsWorker(deps: PartnerEventsDeps): PartnerEvent
     wake,
     start() {
       runInBackground();
-      expiryJob().catch((error) => reportFailure(error, 'partner event expiry job failed'));
+      void runExpiry();
       scheduleExpiry();
     },
     async close() {
@@ -147,6 +156,7 @@ export function createPartnerEventsWorker(deps: PartnerEventsDeps): PartnerEvent
       clearInterval(timer);
       clearInterval(heartbeat);
       clearTimeout(expiryTimer);
+      await expiryRunning;
       // A try in flight is cut short (recorded, due again at once), so shutting down never waits for a receiver; the
       // claims are then given back for another instance.
       sender.interrupt();
