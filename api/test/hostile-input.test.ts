@@ -1,6 +1,7 @@
 // Generated hostile requests (fast-check) to every route of the OpenAPI document, as each kind of caller: every answer
-// a Spanish error or a success, never a 500, and nothing written by a refused request. About a minute per backend on a
-// busy two-core machine: hundreds of routes, each with dozens of generated requests (HOSTILE_RUNS).
+// a Spanish error or a success, never a 500, and nothing written by a refused request. One to four minutes per backend
+// on a busy two-core machine (PostgreSQL the longer): hundreds of routes, each with dozens of generated requests
+// (HOSTILE_RUNS), each checked against a snapshot of the other accounts read from the database.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { eq } from 'drizzle-orm';

@@ -1,5 +1,6 @@
 // The admin panel in the composed product, against the real API. People are registered through the real registration
-// call (they stay pending until someone verifies them).
+// call (they stay pending until someone verifies them). About a minute on a busy two-core machine: whole flows at two
+// widths in a real browser, and axe's scan of every admin page at each.
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import {
   codeFromMail,

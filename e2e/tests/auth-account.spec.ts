@@ -1,3 +1,5 @@
+// A person's account in Chromium from registration to sign-out: the emailed code from the SMTP sink, the profile, the
+// password change, the sessions. Up to a minute on a busy two-core machine: nine whole flows in a real browser.
 import { API_URL } from '../support/env';
 import { SCREENS, widthReport } from '../support/screens';
 import { signInAs } from '../support/session';

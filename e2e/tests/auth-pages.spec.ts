@@ -1,3 +1,6 @@
+// The sign-in pages, the registration's first step with its errors and the profile, each scanned by axe in Chromium at
+// a phone's width and a desktop's. About a minute on a busy two-core machine: every scan renders and audits a whole
+// page, in a real browser.
 import { expect, person, registerActive, seriousViolations, signInThroughForm, test } from '../support/auth';
 
 const PAGES = [

@@ -1,3 +1,5 @@
+// Sign-in with Google and Apple in Chromium against the test identity providers (real OpenID Connect processes):
+// the redirects, the return, the refusals. Up to a minute on a busy two-core machine: ten round trips through them.
 import type { APIRequestContext, Page } from '@playwright/test';
 import { API_URL, APPLE_ISSUER, GOOGLE_ISSUER, HOST_URL, PARTNER_URL } from '../support/env';
 import { expect, expectSignedInAs, person, portalReady, registerActive, test } from '../support/auth';
