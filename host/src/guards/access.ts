@@ -1,4 +1,4 @@
-import { ADMIN_ROLE, asksFreshSignIn, isAllowedRedirect, type User } from '@portal/shared';
+import { ADMIN_ROLE, asksFreshSignIn, isAllowedRedirect, managesWith, type User } from '@portal/shared';
 import type { Guard } from '../routes/route-table';
 
 export interface SessionView {
@@ -84,7 +84,7 @@ export function managesCompany(user: User | null, companyId: string | undefined)
   return companies.some(
     (company) =>
       company.estado === 'activo' &&
-      (company.rol === 'propietario' || company.rol === 'administrador') &&
+      managesWith(company.rol) &&
       (companyId === undefined || String(company.id) === companyId),
   );
 }

@@ -1,4 +1,4 @@
-import { ADMIN_ROLE, companyRoleLabel } from '@portal/shared';
+import { ADMIN_ROLE, companyRoleLabel, managesWith } from '@portal/shared';
 
 // The role labels are the portal's, shared with what a member reads on /apps and /invitacion.
 export { companyRoleLabel };
@@ -97,9 +97,7 @@ export function companyAuditSource(entry: { origen?: string; details: Record<str
 export function managedCompanies(user: object | null): CompanyMembership[] {
   // `empresas` of `GET /auth/user`; read defensively, so a session of an older API (without it) manages none.
   const companies = (user as { empresas?: readonly CompanyMembership[] } | null)?.empresas ?? [];
-  return companies.filter(
-    (company) => company.estado === 'activo' && (company.rol === 'propietario' || company.rol === 'administrador'),
-  );
+  return companies.filter((company) => company.estado === 'activo' && managesWith(company.rol));
 }
 
 /** Whether the signed-in person is a platform administrator (today's role 1). */
