@@ -388,6 +388,34 @@ describe("A company's page", () => {
     await waitFor(() => expect(outcome).toHaveFocus());
   });
 
+  it("taking a seat back in 'Puestos': its row goes, and the keyboard ends at the outcome", async () => {
+    const user = userEvent.setup();
+    let taken = false;
+    const seat = { idUsuario: 10, idApp: 2, email: 'persona10@minera.pe', asignadoEn: '2027-01-07T00:00:00.000Z' };
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4/puestos': () => ({
+          status: 200,
+          body: { data: taken ? [] : [seat], total: taken ? 0 : 1, siguiente: null },
+          delay: 100,
+        }),
+        'DELETE /empresas/4/puestos/10/2': () => {
+          taken = true;
+          return { status: 204 };
+        },
+      }),
+    );
+    show('/admin/empresas/4');
+    await user.click(await screen.findByRole('tab', { name: 'Puestos' }));
+    await user.click(
+      await screen.findByRole('button', { name: 'Quitar puesto de Control Max 360 a persona10@minera.pe' }),
+    );
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Quitar puesto' }));
+    const outcome = await screen.findByText('Puesto de Control Max 360 quitado');
+    await waitFor(() => expect(screen.queryByText('persona10@minera.pe')).not.toBeInTheDocument());
+    await waitFor(() => expect(outcome).toHaveFocus());
+  });
+
   it('an accepted or revoked invitation shows no expiry; a pending or lapsed one its date', async () => {
     const user = userEvent.setup();
     const sent = { rol: 'miembro', enviadaEn: '2027-01-07T10:00:00.000Z', vence: '2027-01-14T10:00:00.000Z' };
