@@ -11,6 +11,7 @@ export default class TimingsReporter implements Reporter {
   private begun = 0;
   private readonly spans = new Map<string, { start: number; end: number }>();
   private readonly counts = { passed: 0, failed: 0, skipped: 0 };
+  private readonly failures: string[] = [];
 
   onBegin(): void {
     this.begun = Date.now();
@@ -24,7 +25,10 @@ export default class TimingsReporter implements Reporter {
     this.spans.set(file, span ? { start: Math.min(span.start, start), end: Math.max(span.end, end) } : { start, end });
     if (result.status === 'skipped') this.counts.skipped += 1;
     else if (test.outcome() === 'expected' || test.outcome() === 'flaky') this.counts.passed += 1;
-    else this.counts.failed += 1;
+    else {
+      this.counts.failed += 1;
+      this.failures.push([file, ...test.titlePath().slice(3)].join(' › '));
+    }
   }
 
   async onEnd(_result: FullResult): Promise<void> {
@@ -35,7 +39,11 @@ export default class TimingsReporter implements Reporter {
         file: 'e2e/playwright.config.ts (arranque del producto y los proveedores)',
         seconds: (this.begun - this.created) / 1000,
       });
-    recordStep(process.env.TEST_STEP ?? 'navegador', { files, groups: { todas: this.counts } });
+    recordStep(process.env.TEST_STEP ?? 'navegador', {
+      files,
+      groups: { todas: this.counts },
+      failures: this.failures,
+    });
   }
 
   printsToStdio(): boolean {

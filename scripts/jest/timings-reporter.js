@@ -13,6 +13,13 @@ class TimingsReporter {
         file: path.relative(ROOT, result.testFilePath),
         seconds: (result.perfStats.end - result.perfStats.start) / 1000,
       })),
+      failures: results.testResults.flatMap((result) => {
+        const file = path.relative(ROOT, result.testFilePath);
+        if (result.testExecError) return [`${file} (el archivo)`];
+        return result.testResults
+          .filter((test) => test.status === 'failed')
+          .map((test) => [file, ...test.ancestorTitles, test.title].join(' › '));
+      }),
       groups: {
         todas: {
           passed: results.numPassedTests,

@@ -9,7 +9,10 @@ import { ROOT } from './parts.mjs';
 
 /** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
 /** @typedef {{ file: string, seconds: number }} FileTiming */
-/** @typedef {{ step: string, files: FileTiming[], groups: Record<string, Counts> }} StepRecord */
+/**
+ * `failures`: each failed test as `file › suite › test`, so that the end of a long log still names them.
+ * @typedef {{ step: string, files: FileTiming[], groups: Record<string, Counts>, failures?: string[] }} StepRecord
+ */
 
 /** The counts of the last review of the suites: a step that runs fewer tests than these fails the run. */
 export const COUNTS_FILE = path.join(ROOT, 'scripts/lib/test-counts.json');
@@ -109,6 +112,14 @@ export function slowestLines(records, count = SLOWEST) {
     .map(({ step, file, seconds }) => `${seconds.toFixed(1).padStart(7)} s  ${step.padEnd(28)} ${file}`);
 }
 
+/** The failed tests of every step, at most `count` of them. @param {StepRecord[]} records @param {number} [count] */
+export function failureLines(records, count = 40) {
+  const all = records.flatMap(({ step, failures = [] }) => failures.map((failure) => `${step}: ${failure}`));
+  const lines = all.slice(0, count);
+  if (all.length > count) lines.push(`… y ${all.length - count} más`);
+  return lines;
+}
+
 /**
  * Prints the counts and the slowest files of the records in `dir`; false when a step ran fewer tests than recorded.
  * @param {string} dir @param {(line: string) => void} [log]
@@ -126,6 +137,12 @@ export function printReport(dir, log = console.log) {
     );
   log(`\n=== Los ${SLOWEST} archivos de pruebas más lentos ===`);
   for (const line of slowestLines(records)) log(line);
+  // Last, where the end of a cut log still shows them.
+  const failures = failureLines(records);
+  if (failures.length > 0) {
+    log('\n=== Pruebas fallidas ===');
+    for (const line of failures) log(`  ${line}`);
+  }
   return short.length === 0;
 }
 

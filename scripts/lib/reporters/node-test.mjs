@@ -41,6 +41,8 @@ export default async function* timings(source) {
   };
   /** The files with a failed test. @type {Set<string>} */
   const failedIn = new Set();
+  /** Each failed test, `file › suite › test`. @type {string[]} */
+  const failures = [];
   /**
    * The names of the suites the next result is inside, by nesting level. The runner reports each file's starts and
    * results in order, one file after another, even when files run side by side.
@@ -61,7 +63,7 @@ export default async function* timings(source) {
     // Files that share one process are all loaded before the first test runs.
     if (processSeconds.size === 0 && firstTest)
       files.push({ file: '(carga de los archivos de un proceso compartido)', seconds: (firstTest - started) / 1000 });
-    recordStep(process.env.TEST_STEP ?? 'node:test', { files, groups }, name);
+    recordStep(process.env.TEST_STEP ?? 'node:test', { files, groups, failures }, name);
   };
   /** @param {string} type @param {any} data */
   const take = (type, data) => {
@@ -80,7 +82,10 @@ export default async function* timings(source) {
     if (type !== 'test:pass' && type !== 'test:fail') return;
     if (ownTest) {
       // The file itself failed with no test failing inside it (it did not load, a hook threw): one failure of its own.
-      if (type === 'test:fail' && !failedIn.has(file)) groupCounts('una vez').failed += 1;
+      if (type === 'test:fail' && !failedIn.has(file)) {
+        groupCounts('una vez').failed += 1;
+        failures.push(`${file} (el archivo)`);
+      }
       return;
     }
     if (data.nesting === 0) {
@@ -94,6 +99,7 @@ export default async function* timings(source) {
     else {
       group.failed += 1;
       failedIn.add(topFile || file);
+      failures.push([topFile || file, ...stack.slice(0, data.nesting), data.name].join(' › '));
     }
   };
   for await (const { type, data } of source) {
