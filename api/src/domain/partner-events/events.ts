@@ -122,7 +122,8 @@ export async function eventData(
       return data;
     }
     default: {
-      // plan.*: the person's plan in the client's app now, by the one plan rule (their own or a company seat).
+      // plan.*: the person's plan in the client's app now, by the one plan rule (their own or a company seat). The
+      // triggers write these events without data (docs/triggers.md); `vence` is the expiry job's, for plan.vencido.
       if (client.appId === null || client.appId !== event.appId) return null;
       const scopes = await scopesFor(db, client, event.userId);
       if (!scopes.has('plan')) return null;
