@@ -54,7 +54,10 @@ export async function createPasswordService(): Promise<PasswordService> {
   };
 }
 
-/** Sets the password and bumps the token version: every token issued before stops working. */
+/**
+ * Sets the password and bumps the token version: every token issued before stops working, and the account's provider
+ * sessions end with their back-channel logouts queued (trigger `users_oidc_end`, docs/triggers.md).
+ */
 export const newPasswordValues = (passwordHash: string) => ({
   passwordHash,
   tokenVersion: sql`${users.tokenVersion} + 1`,

@@ -30,6 +30,7 @@ export async function updateNameAndPhone(
     name: name.trim(),
     ...(phone === undefined ? {} : { phone: editedPhone(phone, current.phone) }),
   };
+  // Emits `usuario.actualizado` when the name or phone changed (trigger `users_partner_events`, docs/triggers.md).
   const [row] = await tx.update(users).set(changes).where(eq(users.id, id)).returning();
   // An administrator editing someone else is on record; people editing themselves are not admin actions.
   if (row && actor.user.id !== id) {
@@ -68,6 +69,8 @@ export async function editUser(
   if (status === 'active' && current.status === 'pending_verification') await activateByAdministrator(deps, tx, id);
   else if (status !== undefined) changes.status = status;
   Object.assign(changes, sessionsEnd);
+  // Emits `usuario.actualizado`, `usuario.suspendido` or `usuario.reactivado` and moves the user counters as they
+  // change (triggers on users, docs/triggers.md).
   if (Object.keys(changes).length > 0) await tx.update(users).set(changes).where(eq(users.id, id));
   if (actor.user.id !== id) {
     const { tokenVersion: _tokenVersion, ...recorded } = changes;

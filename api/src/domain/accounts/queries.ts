@@ -73,6 +73,7 @@ export async function findUserById(db: Db, id: number): Promise<User | undefined
  * was proven to belong to the mailbox's owner (the code route then sets the one registration the browser proved).
  */
 export async function activateUser(tx: Db, userId: number): Promise<boolean> {
+  // Moves the user counters and notifies session-state; each free plan emits `plan.asignado` (docs/triggers.md).
   const activated = await tx
     .update(users)
     .set({ status: 'active', passwordHash: null })

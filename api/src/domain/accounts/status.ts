@@ -38,7 +38,8 @@ export function checkAccountChange(
 
 /**
  * Suspension and the loss of the administrator role bump the token version: every token issued before is refused
- * from then on, on every instance.
+ * from then on, on every instance, and the account's provider sessions end with their back-channel logouts queued
+ * (trigger `users_oidc_end`, docs/triggers.md).
  */
 export function endsSessions(current: Pick<User, 'status' | 'role'>, change: AccountChange) {
   const suspended = change.status === 'suspended' && current.status !== 'suspended';
@@ -66,6 +67,8 @@ export async function changeUserStatus(
   const status = next ?? (user.status === 'active' ? 'suspended' : 'active');
   checkAccountChange(actor.user.id, user, { status });
   if (status === user.status) return { before: user, after: user };
+  // Emits `usuario.suspendido` or `usuario.reactivado` and moves the user counters (triggers on users,
+  // docs/triggers.md).
   const [updated] = await tx
     .update(users)
     .set({ status, ...endsSessions(user, { status }) })
@@ -110,6 +113,7 @@ export async function changeUserRole(
   if (!user) throw new HttpError(404, accountMessages.userNotFound, 'USER_NOT_FOUND');
   checkAccountChange(actor.user.id, user, { role });
   if (user.role === role) return { before: user, after: user };
+  // Moves `user_counts` (trigger `users_counted_update`, docs/triggers.md).
   const [updated] = await tx
     .update(users)
     .set({ role, ...endsSessions(user, { role }) })

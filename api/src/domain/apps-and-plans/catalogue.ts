@@ -29,6 +29,7 @@ async function replaceTags(db: Db, appId: number, tags: { descripcion: string }[
 export async function createApp(tx: Db, actor: AuditActor, body: NewApp): Promise<App> {
   const { tags = [], ...fields } = body;
   checkLinks(fields);
+  // Notifies session-state `*` (trigger `apps_session_notify`, docs/triggers.md).
   const [row] = await tx
     .insert(apps)
     .values({ ...fields, nombre: fields.nombre.trim() })
@@ -48,6 +49,7 @@ export async function updateApp(tx: Db, actor: AuditActor, id: number, body: App
   const before = await findApp(tx, id);
   if (!before) throw new HttpError(404, appMessages.appNotFound, 'APP_NOT_FOUND');
   if (Object.keys(fields).length > 0) {
+    // Notifies session-state `*` (trigger `apps_session_notify`, docs/triggers.md).
     await tx
       .update(apps)
       .set(fields.nombre ? { ...fields, nombre: fields.nombre.trim() } : fields)

@@ -95,7 +95,10 @@ export async function currentPlan(db: Db, userId: number, appId: number) {
   return row;
 }
 
-/** Sets the user's plan in the app; `started_at` moves only when the plan itself changes (a new subscription). */
+/**
+ * Sets the user's plan in the app; `started_at` moves only when the plan itself changes (a new subscription). Emits
+ * `plan.asignado` or `plan.cambiado` and notifies session-state (triggers on user_plans, docs/triggers.md).
+ */
 export async function setPlan(
   db: Db,
   userId: number,

@@ -172,6 +172,7 @@ export async function updateCompany(
       const renamed = name !== undefined && name !== before.name;
       const statusChanged = status !== undefined && status !== before.status;
       if (!renamed && !statusChanged) return;
+      // Notifies session-state `*` (trigger `companies_session_notify`, docs/triggers.md).
       await tx
         .update(companies)
         .set({ ...(renamed ? { name } : {}), ...(statusChanged ? { status } : {}) })
@@ -215,6 +216,7 @@ export async function updateCompanySettings(
       change.altaPorDominio === undefined ? before.domainJoin : domainJoinOfWord(change.altaPorDominio);
     const requireSecondFactor = change.exigirSegundoFactor ?? before.requireSecondFactor;
     if (domainJoin === before.domainJoin && requireSecondFactor === before.requireSecondFactor) return;
+    // Notifies session-state `*` (trigger `companies_session_notify`, docs/triggers.md).
     await tx.update(companies).set({ domainJoin, requireSecondFactor }).where(eq(companies.id, companyId));
     const details: Record<string, unknown> = {};
     if (domainJoin !== before.domainJoin) {

@@ -187,6 +187,8 @@ export async function updateLicence(
       .where(and(eq(companyLicences.companyId, companyId), eq(companyLicences.appId, appId)))
       .for('update');
     if (!before) throw licenceNotFound();
+    // A new plan or expiry emits `plan.cambiado` to each seat holder and notifies session-state `*` (triggers on
+    // company_licences, docs/triggers.md).
     await tx
       .update(companyLicences)
       .set({ planId: input.idPlan, seats, expiresAt })

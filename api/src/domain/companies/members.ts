@@ -30,6 +30,7 @@ export async function addMember(
   role: CompanyRole,
   status: MemberStatus = 'active',
 ): Promise<boolean> {
+  // Moves `company_member_counts` and notifies session-state (triggers on company_members, docs/triggers.md).
   const added = await db
     .insert(companyMembers)
     .values({ companyId, userId, role, status })
@@ -267,6 +268,7 @@ export async function changeMemberRole(
   if (member.role === role) return;
   if ((role === 'propietario' || member.role === 'propietario') && !mayHandleOwners(actor)) throw onlyOwners();
   if (role !== 'propietario') await keepOneOwner(tx, companyId, member);
+  // Notifies session-state (trigger `company_members_session_notify`, docs/triggers.md).
   await tx
     .update(companyMembers)
     .set({ role })
@@ -307,6 +309,8 @@ export async function takeOutOfCompany(
     allowed(member);
     await keepOneOwner(tx, companyId, member);
   }
+  // Emits `plan.retirado` per seat and moves `seats_in_use`; the membership's deletion moves `company_member_counts`;
+  // both notify session-state (triggers on company_seats and company_members, docs/triggers.md).
   const seats = await tx
     .delete(companySeats)
     .where(and(eq(companySeats.companyId, companyId), eq(companySeats.userId, userId)))
@@ -345,6 +349,7 @@ export async function approveMember(tx: Db, actor: CompanyActor, companyId: numb
   if (member.status !== 'pending_approval') {
     throw new HttpError(409, companyMessages.memberNotPending, 'MIEMBRO_NO_PENDIENTE');
   }
+  // Notifies session-state: the company's seats may now count for them (docs/triggers.md).
   await tx
     .update(companyMembers)
     .set({ status: 'active' })

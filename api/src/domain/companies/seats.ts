@@ -76,6 +76,8 @@ export async function assignSeat(
     const [app] = await tx.select({ name: apps.nombre }).from(apps).where(eq(apps.id, appId));
     throw new HttpError(409, companyMessages.noFreeSeats(app?.name ?? `la app ${appId}`), 'SIN_PUESTOS');
   }
+  // Emits `plan.asignado`, moves `seats_in_use` and notifies session-state (triggers on company_seats,
+  // docs/triggers.md).
   const [seat] = await tx
     .insert(companySeats)
     .values({ companyId, userId, appId, assignedAt: now })
@@ -97,6 +99,8 @@ export async function assignSeat(
  */
 export async function removeSeat(tx: Db, actor: CompanyActor, companyId: number, userId: number, appId: number) {
   await lockedLicence(tx, companyId, appId);
+  // Emits `plan.retirado`, moves `seats_in_use` and notifies session-state (triggers on company_seats,
+  // docs/triggers.md).
   const removed = await tx
     .delete(companySeats)
     .where(and(eq(companySeats.companyId, companyId), eq(companySeats.appId, appId), eq(companySeats.userId, userId)))

@@ -40,6 +40,7 @@ export async function signInWithIdentity(db: Db, profile: ProviderProfile): Prom
       .where(and(eq(userIdentities.provider, profile.provider), eq(userIdentities.subject, profile.subject)));
     let user = linked ? await findUserById(tx, linked.userId) : await findUserByEmail(tx, email);
     if (!user) {
+      // Moves `user_counts` and `user_day_counts` (statement triggers on users, docs/triggers.md).
       const [created] = await tx
         .insert(users)
         .values({ email, name: profile.name, lastName: profile.lastName, picture: profile.picture })

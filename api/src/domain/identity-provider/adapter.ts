@@ -75,6 +75,8 @@ export function createAdapterFactory(deps: AdapterDeps): (name: string) => Adapt
       const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
       const row = { kind: this.kind, id, payload: payload as Record<string, unknown>, expiresAt };
       const columns = lookupColumns(this.kind, id, payload);
+      // A new Grant adds its client and person to `oidc_client_people`; a changed token, grant or session notifies
+      // session-state (triggers on oidc_payloads, docs/triggers.md).
       await db
         .insert(oidcPayloads)
         .values({ ...row, ...columns })

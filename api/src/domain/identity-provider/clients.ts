@@ -1,5 +1,6 @@
 // The OpenID Connect clients administrators register (table oidc_clients): their rules, their metadata as
-// oidc-provider reads it, and their changes, each written to the audit log with the change.
+// oidc-provider reads it, and their changes, each written to the audit log with the change. Every write to the table
+// notifies session-state `*` (trigger `oidc_clients_memory_notify`, docs/triggers.md): each instance drops its clients.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { redirectUrisRequired } from '@portal/contracts/identity-provider/clients';
 import { asc, eq, sql } from 'drizzle-orm';

@@ -42,6 +42,8 @@ export async function listAuthorizedApps(db: Db, userId: number): Promise<Author
 export async function revokeAuthorizedApp(db: Db, userId: number, clientId: string): Promise<void> {
   const accountId = accountIdOf(userId);
   const revoked = await db.transaction(async (tx) => {
+    // Emits `consentimiento.revocado` and the client no longer learns of the person (trigger
+    // `oidc_consents_partner_events`, docs/triggers.md).
     const forgotten = await tx
       .delete(oidcConsents)
       .where(and(eq(oidcConsents.userId, userId), eq(oidcConsents.clientId, clientId)))

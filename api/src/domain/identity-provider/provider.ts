@@ -679,7 +679,10 @@ async function linkSession(db: Db, sessionUid: string, portalSessionId: string, 
     .onConflictDoUpdate({ target: oidcSessionLinks.sessionUid, set: { portalSessionId, userId } });
 }
 
-/** An app's RP-initiated logout: the portal session in that browser ends too (its triggers tell the other apps). */
+/**
+ * An app's RP-initiated logout: the portal session in that browser ends too (its triggers tell the other apps:
+ * docs/triggers.md).
+ */
 async function endLinkedPortalSession(db: Db, sessionUid: string) {
   await db
     .update(sessions)

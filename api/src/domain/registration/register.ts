@@ -35,6 +35,7 @@ export async function pendingAccount(
   email: string,
   profile: Omit<RegistrationFields, 'passwordHash'>,
 ): Promise<{ id: number }> {
+  // A new row moves `user_counts` and `user_day_counts` (statement triggers on users, docs/triggers.md).
   const [user] = await tx
     .insert(users)
     .values({ email, ...profile })

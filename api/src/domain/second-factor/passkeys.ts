@@ -226,7 +226,10 @@ export async function verifyRegistration(rp: RelyingParty, response: CredentialJ
   }
 }
 
-/** Stores a verified credential for `userId`; undefined when that credential id is already registered (anyone's). */
+/**
+ * Stores a verified credential for `userId`; undefined when that credential id is already registered (anyone's).
+ * Notifies session-state: a second factor can make a company's seats count (docs/triggers.md).
+ */
 export async function insertPasskey(
   db: Db,
   userId: number,
@@ -309,7 +312,7 @@ export async function recordPasskeyUse(
   return updated.length === 1;
 }
 
-/** Removes one passkey of `userId`; answers its name, or undefined when there was none. */
+/** Removes one passkey of `userId`; answers its name, or undefined when there was none. Notifies session-state. */
 export async function removePasskey(db: Db, userId: number, passkeyId: string): Promise<string | undefined> {
   const [removed] = await db
     .delete(passkeys)

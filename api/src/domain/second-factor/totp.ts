@@ -135,6 +135,7 @@ export async function confirmTotp(db: Db, userId: number, code: string, nowMs: n
   if (factor.confirmedAt) throw totpAlreadyEnabled();
   const step = await matchTotpStep(factor.secret, code, nowMs, factor.lastStep);
   if (step === undefined) throw invalidSecondFactor();
+  // Notifies session-state: a second factor can make a company's seats count (docs/triggers.md).
   const [confirmed] = await db
     .update(totpFactors)
     .set({ confirmedAt: sql`now()`, lastStep: step })
@@ -155,7 +156,7 @@ export async function confirmTotp(db: Db, userId: number, code: string, nowMs: n
   }
 }
 
-/** Removes the authenticator and its recovery codes. */
+/** Removes the authenticator and its recovery codes; notifies session-state, as `confirmTotp` does. */
 export async function removeTotp(db: Db, userId: number): Promise<void> {
   await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
   await db.delete(totpFactors).where(eq(totpFactors.userId, userId));

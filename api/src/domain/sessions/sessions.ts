@@ -183,7 +183,11 @@ export async function listSessions(db: Db, userId: number, currentId?: string): 
   }));
 }
 
-/** Ends one open session of `userId`; answers the ended row, or undefined when that user has no such open session. */
+/**
+ * Ends one open session of `userId`; answers the ended row, or undefined when that user has no such open session.
+ * Notifies session-state and ends the apps' sessions signed in with it, queueing their back-channel logouts
+ * (triggers on sessions, docs/triggers.md).
+ */
 export async function endSession(db: Db, userId: number, sessionId: string) {
   const [ended] = await db
     .update(sessions)
@@ -193,7 +197,10 @@ export async function endSession(db: Db, userId: number, sessionId: string) {
   return ended;
 }
 
-/** Ends every open session of `userId` except `keepId`; answers how many. */
+/**
+ * Ends every open session of `userId` except `keepId`; answers how many. Each notifies session-state and ends the
+ * apps' sessions signed in with it, as `endSession` does.
+ */
 export async function endOtherSessions(db: Db, userId: number, keepId: string): Promise<number> {
   const ended = await db
     .update(sessions)

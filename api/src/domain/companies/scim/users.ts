@@ -305,6 +305,7 @@ async function inTransaction<T>(db: Db, draft: UserDraft, work: (tx: Db) => Prom
 
 /** Makes the person an active miembro (an existing role is kept; a membership waiting for approval becomes active). */
 async function join(tx: Db, companyId: number, userId: number): Promise<boolean> {
+  // Notifies session-state; a new member moves `company_member_counts` (triggers on company_members, docs/triggers.md).
   const rows = await tx
     .insert(companyMembers)
     .values({ companyId, userId, role: 'miembro', status: 'active' })

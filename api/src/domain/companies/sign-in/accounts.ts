@@ -194,6 +194,7 @@ export async function signInWithCompany(
     let user = linked ? await findUserById(tx, linked.userId) : await findUserByEmail(tx, email);
     let created = false;
     if (!user) {
+      // Moves `user_counts` and `user_day_counts` (statement triggers on users, docs/triggers.md).
       const [row] = await tx
         .insert(users)
         .values({ email, name: profile.name, lastName: profile.lastName })
