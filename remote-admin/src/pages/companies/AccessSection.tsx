@@ -4,14 +4,13 @@ import { Alert, Button, errorMessage, PasswordField, TextField, theme, useSubmit
 import { getProvider, getProviderRedirect, listDomains, removeProvider, saveProvider } from '../../api/companies';
 import type { CompanyProvider, CompanyProviderInput } from '../../api/company-types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { LoadState } from '../../components/LoadState';
 import { Panel } from '../../components/Page';
+import { useLoad } from '../../hooks/useLoad';
 import { mayEditAccess } from '../../rules/companies';
 import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
-import type { SectionProps } from './CompanyPage';
-import { Facts, SectionHead } from './CompanyTable';
 import { CopyButton } from './CopyButton';
-import { LoadState } from './LoadState';
-import { useLoad } from './useLoad';
+import { Facts, SectionHead, type SectionProps } from './SectionParts';
 
 const T = TEXT_COMPANY;
 const when = (iso: string) => new Date(iso).toLocaleString('es-ES');

@@ -6,16 +6,17 @@ import { createCompany, listCompanies, updateCompany } from '../../api/companies
 import type { CompanyListItem, CompanyStatus } from '../../api/company-types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormDialog, FormText } from '../../components/FormDialog';
+import { LoadState } from '../../components/LoadState';
 import { AdminPage, Panel, spreadRow } from '../../components/Page';
 import { ListFooter } from '../../components/Pagination';
 import { SelectField } from '../../components/SelectField';
+import { StackedTable } from '../../components/StackedTable';
+import { StatusPill } from '../../components/StatusPill';
+import { useLoad } from '../../hooks/useLoad';
 import { companyStatusLabel, isPlatformAdmin, managedCompanies } from '../../rules/companies';
 import { formatRegistrationDate } from '../../rules/format';
 import { ADMIN_ALERT_MS, COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
-import { StackedTable, StatusPill } from './CompanyTable';
-import { LoadState } from './LoadState';
 import { SearchFilter } from './SearchFilter';
-import { useLoad } from './useLoad';
 
 const Head = styled.div`
   ${spreadRow}

@@ -5,14 +5,15 @@ import { createScimToken, listScimLog, listScimTokens, revokeScimToken } from '.
 import type { ScimToken, ScimTokenCreated } from '../../api/company-types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormDialog, FormText } from '../../components/FormDialog';
+import { LoadState } from '../../components/LoadState';
 import { DialogActions, Panel } from '../../components/Page';
+import { StackedTable } from '../../components/StackedTable';
+import { StatusPill } from '../../components/StatusPill';
+import { useLoad } from '../../hooks/useLoad';
 import { mayEditAccess, readablePath } from '../../rules/companies';
 import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
-import type { SectionProps } from './CompanyPage';
-import { Facts, SectionHead, StackedTable, StatusPill } from './CompanyTable';
 import { CopyButton } from './CopyButton';
-import { LoadState } from './LoadState';
-import { useLoad } from './useLoad';
+import { Facts, SectionHead, type SectionProps } from './SectionParts';
 
 const T = TEXT_COMPANY;
 const when = (iso: string) => new Date(iso).toLocaleString('es-ES');

@@ -5,14 +5,14 @@ import { addDomain, confirmDomain, listDomains, removeDomain, verifyDomain } fro
 import type { Domain } from '../../api/company-types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormDialog, FormText } from '../../components/FormDialog';
+import { LoadState } from '../../components/LoadState';
 import { Panel } from '../../components/Page';
+import { StatusPill } from '../../components/StatusPill';
+import { useLoad } from '../../hooks/useLoad';
 import { platformActions } from '../../rules/companies';
 import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
-import type { SectionProps } from './CompanyPage';
-import { SectionHead, StatusPill } from './CompanyTable';
 import { CopyButton } from './CopyButton';
-import { LoadState } from './LoadState';
-import { useLoad } from './useLoad';
+import { SectionHead, type SectionProps } from './SectionParts';
 
 const List = styled.ul`
   list-style: none;

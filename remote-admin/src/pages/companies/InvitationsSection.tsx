@@ -4,14 +4,15 @@ import { invite, listInvitations, resendInvitation, revokeInvitation } from '../
 import type { CompanyRole, Invitation } from '../../api/company-types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormDialog, FormText } from '../../components/FormDialog';
-import { SelectField } from '../../components/SelectField';
+import { LoadState } from '../../components/LoadState';
 import { Panel } from '../../components/Page';
+import { SelectField } from '../../components/SelectField';
+import { StackedTable } from '../../components/StackedTable';
+import { StatusPill } from '../../components/StatusPill';
+import { useLoad } from '../../hooks/useLoad';
 import { companyRoleLabel, grantableRoles } from '../../rules/companies';
 import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
-import type { SectionProps } from './CompanyPage';
-import { SectionHead, StackedTable, StatusPill } from './CompanyTable';
-import { LoadState } from './LoadState';
-import { useLoad } from './useLoad';
+import { SectionHead, type SectionProps } from './SectionParts';
 
 const when = (iso: string) => new Date(iso).toLocaleDateString('es-ES');
 

@@ -3,8 +3,12 @@ import { Alert, Button, Input, type AppWithPlans } from '@portal/shared';
 import { changeLicence, listAppsWithPlans, sellLicence } from '../../api/companies';
 import type { Licence } from '../../api/company-types';
 import { FormDialog } from '../../components/FormDialog';
+import { LoadState } from '../../components/LoadState';
 import { FieldLabel, Panel } from '../../components/Page';
 import { SelectField } from '../../components/SelectField';
+import { StackedTable } from '../../components/StackedTable';
+import { StatusPill } from '../../components/StatusPill';
+import { useLoad } from '../../hooks/useLoad';
 import {
   dayFromExpiry,
   expiryFromDay,
@@ -14,11 +18,8 @@ import {
   seatCountsText,
 } from '../../rules/companies';
 import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
-import type { SectionProps } from './CompanyPage';
-import { SectionHead, StackedTable, StatusPill } from './CompanyTable';
-import { LoadState } from './LoadState';
 import { MoreSeatsHelp } from './MoreSeatsHelp';
-import { useLoad } from './useLoad';
+import { SectionHead, type SectionProps } from './SectionParts';
 
 type Editing = { kind: 'sell' } | { kind: 'change'; licence: Licence } | null;
 

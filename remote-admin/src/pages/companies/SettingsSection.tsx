@@ -5,7 +5,7 @@ import { updateSettings } from '../../api/companies';
 import type { Company, DomainJoin } from '../../api/company-types';
 import { Panel } from '../../components/Page';
 import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
-import type { SectionProps } from './CompanyPage';
+import type { SectionProps } from './SectionParts';
 
 const Form = styled.form`
   display: grid;

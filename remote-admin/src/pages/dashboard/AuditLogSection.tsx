@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import styled from 'styled-components';
 import { Alert, Button, errorMessage, theme, type AuditEntry, type Paged } from '@portal/shared';
 import { listAuditLog } from '../../api/admin';
-import { ADMIN_FALLBACK, TEXT_ADMIN } from '../../texts';
 import { Panel } from '../../components/Page';
-import { auditActionLabel, auditDetails } from './audit-format';
+import { auditActionLabel, auditDetails } from '../../rules/audit-format';
+import { ADMIN_FALLBACK, TEXT_ADMIN } from '../../texts';
 
 const Scroll = styled.div`overflow-x: auto;`;
 

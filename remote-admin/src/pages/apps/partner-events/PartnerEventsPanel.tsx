@@ -8,9 +8,9 @@ import {
   rotateSubscriptionSecret,
 } from '../../../api/partner-events';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { StatusPill } from '../../companies/CompanyTable';
-import { LoadState } from '../../companies/LoadState';
-import { useLoad } from '../../companies/useLoad';
+import { LoadState } from '../../../components/LoadState';
+import { StatusPill } from '../../../components/StatusPill';
+import { useLoad } from '../../../hooks/useLoad';
 import { ADMIN_ALERT_MS, EVENTS_FALLBACK, TEXT_EVENTS } from '../../../texts';
 import { type OneTimeSecret, OneTimeSecretDialog } from '../OneTimeSecretDialog';
 import { DeliveriesTable } from './DeliveriesTable';

@@ -1,6 +1,6 @@
 import { PARTNER_EVENT_TYPES, type PartnerEventType } from '@portal/contracts/partner-events/event-types';
 import type { PartnerDelivery, PartnerSubscription } from '@portal/shared';
-import type { PillTone } from '../../companies/CompanyTable';
+import type { PillTone } from '../../../components/StatusPill';
 import { TEXT_EVENTS } from '../../../texts';
 
 /**
