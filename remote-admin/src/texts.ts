@@ -152,7 +152,6 @@ export const TEXT_ADMIN = {
   newApp: 'Nueva aplicación',
   edit: 'Editar',
   cancel: 'Cancelar',
-  create: 'Crear aplicación',
   name: 'Nombre',
   description: 'Descripción',
   longDescription: 'Descripción larga',
@@ -433,7 +432,6 @@ export const TEXT_EVENTS = {
   active: 'Activa',
   disabled: (reason: string | null) => (reason ? `Desactivada: ${reason}` : 'Desactivada'),
   subscriptionEvents: 'Eventos suscritos',
-  state: 'Estado',
   rotateSecret: 'Rotar secreto',
   rotateSecretOf: (url: string) => `Rotar secreto de la suscripción ${url}`,
   confirmRotateTitle: '¿Rotar el secreto de la suscripción?',
@@ -475,7 +473,6 @@ export const TEXT_EVENTS = {
   resendOf: (event: string, seq: number) => `Reenviar ${event} n.º ${seq}`,
   resent: 'Entrega puesta de nuevo en cola',
   shownOf: (shown: number) => `${shown} ${shown === 1 ? 'entrega' : 'entregas'}`,
-  loadMore: 'Cargar más',
   refresh: 'Actualizar',
   refreshDeliveriesOf: (url: string) => `Actualizar entregas a ${url}`,
 } as const;
@@ -521,8 +518,6 @@ export const TEXT_COMPANY = {
   colLicences: 'Licencias',
   colCreated: 'Alta',
   colActions: 'Acciones',
-  open: 'Abrir',
-  openCompany: (nombre: string) => `Abrir ${nombre}`,
   rename: 'Renombrar',
   renameOf: (nombre: string) => `Renombrar ${nombre}`,
   renameTitle: (nombre: string) => `Renombrar ${nombre}`,
@@ -616,7 +611,6 @@ export const TEXT_COMPANY = {
   noFreeSeats: (app: string) => `No quedan puestos libres de ${app}: quita el suyo a otra persona o pide más.`,
   noFreeSeatsPlatform: (app: string) =>
     `No quedan puestos libres de ${app}: quita el suyo a otra persona o cambia la licencia en «Licencias».`,
-  planOf: (app: string) => `Plan de ${app}`,
 
   // Members.
   emailFilter: 'Filtrar por email',
@@ -660,7 +654,6 @@ export const TEXT_COMPANY = {
   memberApproved: (email: string) => `${email} ya es miembro`,
   seatAssigned: (app: string) => `Puesto de ${app} asignado`,
   seatTakenBack: (app: string) => `Puesto de ${app} quitado`,
-  appsOfSeats: (names: string) => names,
 
   // Invitations.
   invite: 'Invitar',
@@ -708,7 +701,6 @@ export const TEXT_COMPANY = {
   // Domains.
   addDomain: 'Añadir dominio',
   domain: 'Dominio',
-  domainPlaceholder: 'minera-andina.pe',
   domainRequired: 'Escribe el dominio',
   domainAdded: (domain: string) => `Dominio ${domain} añadido: publica el registro TXT y pulsa «Verificar»`,
   domainVerified: (domain: string) => `Dominio ${domain} verificado`,
@@ -725,7 +717,6 @@ export const TEXT_COMPANY = {
   removeDomainTitle: (domain: string) => `¿Quitar el dominio ${domain}?`,
   removeDomainText:
     'Quien verifique un email de ese dominio ya no entrará en la empresa. Los miembros actuales siguen.',
-  verified: 'Verificado',
   verifiedByDns: 'Verificado por DNS',
   verifiedByAdmin: 'Confirmado por la plataforma',
   notVerified: 'Sin verificar',
@@ -867,7 +858,6 @@ export const TEXT_COMPANY = {
   settingsSaved: 'Ajustes guardados',
   save: 'Guardar',
   saving: 'Guardando...',
-  cancel: 'Cancelar',
   close: 'Cerrar',
 } as const;
 
