@@ -3,14 +3,15 @@ import styled from 'styled-components';
 import { Alert, Button, errorMessage, PasswordField, TextField, theme, useSubmit } from '@portal/shared';
 import { getProvider, getProviderRedirect, listDomains, removeProvider, saveProvider } from '../../api/companies';
 import type { CompanyProvider, CompanyProviderInput } from '../../api/company-types';
+import { COMPANY_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LoadState } from '../../components/LoadState';
 import { Panel } from '../../components/Page';
 import { useLoad } from '../../hooks/useLoad';
 import { mayEditAccess } from '../../rules/companies';
-import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
 import { CopyButton } from './CopyButton';
 import { Facts, SectionHead, type SectionProps } from './SectionParts';
+import { TEXT_COMPANY } from './texts';
 
 const T = TEXT_COMPANY;
 const when = (iso: string) => new Date(iso).toLocaleString('es-ES');

@@ -4,6 +4,7 @@ import styled from 'styled-components';
 import { Alert, Button, theme, useSession, useTimedMessage } from '@portal/shared';
 import { createCompany, listCompanies, updateCompany } from '../../api/companies';
 import type { CompanyListItem, CompanyStatus } from '../../api/company-types';
+import { COMPANY_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormDialog, FormText } from '../../components/FormDialog';
 import { LoadState } from '../../components/LoadState';
@@ -15,8 +16,9 @@ import { StatusPill } from '../../components/StatusPill';
 import { useLoad } from '../../hooks/useLoad';
 import { companyStatusLabel, isPlatformAdmin, managedCompanies } from '../../rules/companies';
 import { formatRegistrationDate } from '../../rules/format';
-import { ADMIN_ALERT_MS, COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
+import { ADMIN_ALERT_MS } from '../../texts';
 import { SearchFilter } from './SearchFilter';
+import { TEXT_COMPANY } from './texts';
 
 const Head = styled.div`
   ${spreadRow}

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { Alert, LoadFailed, Spinner, Tabs, theme, useSession, useTimedMessage } from '@portal/shared';
 import { getCompany, listLicences } from '../../api/companies';
+import { COMPANY_FALLBACK } from '../../api/texts';
 import { AdminPage } from '../../components/Page';
 import { StatusPill } from '../../components/StatusPill';
 import { useLoad } from '../../hooks/useLoad';
@@ -15,7 +16,7 @@ import {
   isPlatformAdmin,
   managedCompanies,
 } from '../../rules/companies';
-import { ADMIN_ALERT_MS, COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
+import { ADMIN_ALERT_MS } from '../../texts';
 import { AccessSection } from './AccessSection';
 import { ActivitySection } from './ActivitySection';
 import { DirectorySection } from './DirectorySection';
@@ -27,6 +28,7 @@ import { ReportSection } from './ReportSection';
 import { SeatsSection } from './SeatsSection';
 import type { SectionProps } from './SectionParts';
 import { SettingsSection } from './SettingsSection';
+import { TEXT_COMPANY } from './texts';
 
 const Head = styled.header`
   margin-bottom: 16px;

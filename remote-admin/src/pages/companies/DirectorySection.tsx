@@ -3,6 +3,7 @@ import styled from 'styled-components';
 import { Alert, Button, Modal, TextField } from '@portal/shared';
 import { createScimToken, listScimLog, listScimTokens, revokeScimToken } from '../../api/companies';
 import type { ScimToken, ScimTokenCreated } from '../../api/company-types';
+import { COMPANY_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormDialog, FormText } from '../../components/FormDialog';
 import { LoadState } from '../../components/LoadState';
@@ -11,9 +12,9 @@ import { StackedTable } from '../../components/StackedTable';
 import { StatusPill } from '../../components/StatusPill';
 import { useLoad } from '../../hooks/useLoad';
 import { mayEditAccess, readablePath } from '../../rules/companies';
-import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
 import { CopyButton } from './CopyButton';
 import { Facts, SectionHead, type SectionProps } from './SectionParts';
+import { TEXT_COMPANY } from './texts';
 
 const T = TEXT_COMPANY;
 const when = (iso: string) => new Date(iso).toLocaleString('es-ES');

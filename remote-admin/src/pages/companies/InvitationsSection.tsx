@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { Alert, Button, errorMessage } from '@portal/shared';
 import { invite, listInvitations, resendInvitation, revokeInvitation } from '../../api/companies';
 import type { CompanyRole, Invitation } from '../../api/company-types';
+import { COMPANY_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormDialog, FormText } from '../../components/FormDialog';
 import { LoadState } from '../../components/LoadState';
@@ -11,8 +12,8 @@ import { StackedTable } from '../../components/StackedTable';
 import { StatusPill } from '../../components/StatusPill';
 import { useLoad } from '../../hooks/useLoad';
 import { companyRoleLabel, grantableRoles } from '../../rules/companies';
-import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
 import { SectionHead, type SectionProps } from './SectionParts';
+import { TEXT_COMPANY } from './texts';
 
 const when = (iso: string) => new Date(iso).toLocaleDateString('es-ES');
 

@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { Alert, Button, Input, type AppWithPlans } from '@portal/shared';
 import { changeLicence, listAppsWithPlans, sellLicence } from '../../api/companies';
 import type { Licence } from '../../api/company-types';
+import { COMPANY_FALLBACK } from '../../api/texts';
 import { FormDialog } from '../../components/FormDialog';
 import { LoadState } from '../../components/LoadState';
 import { FieldLabel, Panel } from '../../components/Page';
@@ -17,9 +18,9 @@ import {
   platformActions,
   seatCountsText,
 } from '../../rules/companies';
-import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
 import { MoreSeatsHelp } from './MoreSeatsHelp';
 import { SectionHead, type SectionProps } from './SectionParts';
+import { TEXT_COMPANY } from './texts';
 
 type Editing = { kind: 'sell' } | { kind: 'change'; licence: Licence } | null;
 

@@ -10,6 +10,7 @@ import {
   takeBackSeat,
 } from '../../api/companies';
 import type { CompanyRole, Licence, Member } from '../../api/company-types';
+import { COMPANY_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LoadMore, useCursorList } from '../../components/CursorList';
 import { LoadState } from '../../components/LoadState';
@@ -24,10 +25,10 @@ import {
   memberStatusLabel,
 } from '../../rules/companies';
 import { formatRegistrationDate } from '../../rules/format';
-import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
 import { MoreSeatsHelp } from './MoreSeatsHelp';
 import { SearchFilter } from './SearchFilter';
 import { SectionHead, type SectionProps } from './SectionParts';
+import { TEXT_COMPANY } from './texts';
 
 /** Members per request: the API's default page of a cursor list. */
 export const MEMBERS_PAGE = 50;

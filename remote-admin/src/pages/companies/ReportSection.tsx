@@ -1,5 +1,6 @@
 import { Alert, Button, errorMessage, useSubmit } from '@portal/shared';
 import { downloadSeatReport, getSeatReport } from '../../api/companies';
+import { COMPANY_FALLBACK } from '../../api/texts';
 import { LoadState } from '../../components/LoadState';
 import { Panel } from '../../components/Page';
 import { StackedTable } from '../../components/StackedTable';
@@ -7,8 +8,8 @@ import { StatusPill } from '../../components/StatusPill';
 import { useLoad } from '../../hooks/useLoad';
 import { reportRowState } from '../../rules/companies';
 import { formatExpiryDate } from '../../rules/format';
-import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
 import { SectionHead, type SectionProps } from './SectionParts';
+import { TEXT_COMPANY } from './texts';
 
 /** Seats per app and plan (bought, in use, free, over, expiry) and the same as a CSV file. */
 export function ReportSection({ companyId, companyName }: SectionProps) {
