@@ -1,6 +1,7 @@
-// The API's import boundaries are Biome rules (biome.jsonc, `noRestrictedImports`), checked by `npm test`'s style
-// step. This test shows each rule failing on a deliberate bad import and staying quiet on the allowed one: the
-// repository's own biome.jsonc lints a throw-away tree that holds one file per case, at the path the rule names.
+// The import boundaries, the API's and the browser's (a page folder imports no other), are Biome rules (biome.jsonc,
+// `noRestrictedImports`), checked by `npm test`'s style step. This test shows each rule failing on a deliberate bad
+// import and staying quiet on the allowed one: the repository's own biome.jsonc lints a throw-away tree that holds one
+// file per case, at the path the rule names.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,30 @@ const CASES = [
   { file: 'api/src/lib/probe.ts', from: '@portal/shared', refused: /never imports the browser's package/ },
   { file: 'api/test/probe.ts', from: '@portal/shared/redirect', refused: /never imports the browser's package/ },
   { file: 'api/src/lib/probe.ts', from: '@portal/contracts/manifest', refused: null },
+  {
+    file: 'remote-admin/src/pages/apps/probe.ts',
+    from: '../companies/CompanyPage',
+    refused: /page folder imports no other page folder/,
+  },
+  {
+    file: 'remote-admin/src/pages/apps/partner-events/probe.ts',
+    from: '../../companies/CompanyPage',
+    refused: /page folder imports no other page folder/,
+  },
+  {
+    file: 'remote-apps/src/pages/apps/presentation/__tests__/probe.ts',
+    from: '../../../plans/PlansPage',
+    refused: /page folder imports no other page folder/,
+  },
+  { file: 'remote-auth/src/pages/login/probe.ts', from: '../../pages/register/RegisterPage', refused: /page folder/ },
+  { file: 'remote-admin/src/pages/apps/partner-events/probe.ts', from: '../app-form', refused: null },
+  { file: 'remote-admin/src/pages/apps/probe.ts', from: '../../components/StackedTable', refused: null },
+  {
+    file: 'remote-apps/src/pages/apps/presentation/__tests__/probe.ts',
+    from: '../../../../testing/fixtures',
+    refused: null,
+  },
+  { file: 'host/src/pages/__tests__/probe.ts', from: '../NotFoundPage', refused: null },
 ];
 
 const dirs = /** @type {string[]} */ ([]);

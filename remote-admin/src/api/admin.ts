@@ -17,8 +17,8 @@ import type {
   UserPage,
   UserStats,
 } from '@portal/shared';
-import { ADMIN_FALLBACK } from '../texts';
 import { API_PATHS, FALLBACK, request } from '@portal/shared';
+import { ADMIN_FALLBACK } from './texts';
 
 export function listUsers(query: UserListQuery): Promise<UserPage> {
   return request('get', API_PATHS.users.list, {

@@ -1,6 +1,5 @@
 import type { AppWithPlans, AuditEntry, Paged } from '@portal/shared';
 import { API_PATHS, ApiError, getRuntimeConfig, readToken, request } from '@portal/shared';
-import { COMPANY_FALLBACK } from '../texts';
 import type {
   Company,
   CompanyListItem,
@@ -24,6 +23,7 @@ import type {
   SeatAssigned,
   SeatReportRow,
 } from './company-types';
+import { COMPANY_FALLBACK } from './texts';
 
 const P = API_PATHS.companies;
 const F = COMPANY_FALLBACK;

@@ -7,7 +7,7 @@ import type {
   PartnerSubscriptionSecret,
 } from '@portal/shared';
 import { API_PATHS, request } from '@portal/shared';
-import { EVENTS_FALLBACK as F } from '../texts';
+import { EVENTS_FALLBACK as F } from './texts';
 
 const P = API_PATHS.admin;
 

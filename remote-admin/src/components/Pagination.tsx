@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import { Button, Select, theme } from '@portal/shared';
 import { PAGE_SIZES, type PageStep, pageWindow } from '../rules/pagination';
-import { FieldLabel, spreadRow } from './Page';
 import { TEXT_ADMIN } from '../texts';
+import { FieldLabel, spreadRow } from './Page';
 
 const Nav = styled.nav`
   display: flex;

@@ -14,8 +14,9 @@ import {
 } from '@portal/shared';
 import { Avatar } from '../components/Avatar';
 import { isPlatformAdmin, managedCompanies } from '../rules/companies';
-import { TEXT_ADMIN, TEXT_COMPANY } from '../texts';
+import { TEXT_ADMIN } from '../texts';
 import { GateCard, useSecondFactorGate } from './SecondFactorGate';
+import { TEXT_LAYOUT } from './texts';
 
 const Frame = styled.div`
   display: flex;
@@ -131,14 +132,14 @@ interface NavItem {
 }
 
 const NAV: NavItem[] = [
-  { to: '/admin/usuarios', paths: ['/admin', '/admin/usuarios'], label: TEXT_ADMIN.users },
-  { to: '/admin/dashboard', paths: ['/admin/dashboard'], label: TEXT_ADMIN.dashboard },
+  { to: '/admin/usuarios', paths: ['/admin', '/admin/usuarios'], label: TEXT_LAYOUT.users },
+  { to: '/admin/dashboard', paths: ['/admin/dashboard'], label: TEXT_LAYOUT.dashboard },
   { to: '/admin/apps', paths: ['/admin/apps'], label: TEXT_ADMIN.apps },
-  { to: '/admin/empresas', paths: ['/admin/empresas'], label: TEXT_COMPANY.navCompanies },
+  { to: '/admin/empresas', paths: ['/admin/empresas'], label: TEXT_LAYOUT.navCompanies },
 ];
 
 /** A company's owners and administrators see their company only (the page sends them on to it). */
-const COMPANY_NAV: NavItem[] = [{ to: '/admin/empresas', paths: ['/admin/empresas'], label: TEXT_COMPANY.navCompany }];
+const COMPANY_NAV: NavItem[] = [{ to: '/admin/empresas', paths: ['/admin/empresas'], label: TEXT_LAYOUT.navCompany }];
 
 /** Whether a link is the page shown: its own paths, and for 'Empresas' each company's page under it. */
 const isCurrent = (item: NavItem, pathname: string) =>
@@ -196,12 +197,12 @@ export default function AdminLayout() {
   if (!user || (!platform && managedCompanies(user).length === 0)) {
     return (
       <NoticeCard title={TEXT.accessDenied} detail={TEXT.accessDeniedDetail}>
-        <Link to="/">{TEXT_ADMIN.goHome}</Link>
+        <Link to="/">{TEXT_LAYOUT.goHome}</Link>
       </NoticeCard>
     );
   }
 
-  const name = [user.name, user.lastName].filter(Boolean).join(' ').trim() || TEXT_ADMIN.adminFallbackName;
+  const name = [user.name, user.lastName].filter(Boolean).join(' ').trim() || TEXT_LAYOUT.adminFallbackName;
   const signOut = async () => {
     await logout();
     leaveTo('/login');
@@ -219,17 +220,17 @@ export default function AdminLayout() {
               menuButton.current?.focus();
             }}
           >
-            {TEXT_ADMIN.closeMenu}
+            {TEXT_LAYOUT.closeMenu}
           </Button>
         </CloseRow>
         <Profile>
           <Avatar picture={user.picture} name={name} letterClass="avatar" />
           <div>
             <strong>{name}</strong>
-            <span className="role">{platform ? TEXT_ADMIN.adminLabel : TEXT_COMPANY.companyManagerLabel}</span>
+            <span className="role">{platform ? TEXT_LAYOUT.adminLabel : TEXT_LAYOUT.companyManagerLabel}</span>
           </div>
         </Profile>
-        <Nav aria-label={TEXT_ADMIN.panelNav}>
+        <Nav aria-label={TEXT_LAYOUT.panelNav}>
           {(platform ? NAV : COMPANY_NAV).map((item) => (
             <Link key={item.to} to={item.to} aria-current={isCurrent(item, location.pathname) ? 'page' : undefined}>
               {item.label}
@@ -237,9 +238,9 @@ export default function AdminLayout() {
           ))}
         </Nav>
         <Footer>
-          <Link to="/">{TEXT_ADMIN.goHome}</Link>
+          <Link to="/">{TEXT_LAYOUT.goHome}</Link>
           <Button $variant="secondary" onClick={signOut}>
-            {TEXT_ADMIN.logout}
+            {TEXT_LAYOUT.logout}
           </Button>
         </Footer>
       </Side>
@@ -252,7 +253,7 @@ export default function AdminLayout() {
             aria-controls="admin-side-panel"
             onClick={() => setOpen((value) => !value)}
           >
-            <span aria-hidden="true">☰</span> {TEXT_ADMIN.openMenu}
+            <span aria-hidden="true">☰</span> {TEXT_LAYOUT.openMenu}
           </Button>
         </MobileBar>
         {!platform || (gate.kind === 'ready' && gate.gate === null) ? (

@@ -12,7 +12,7 @@ import {
   Spinner,
   TEXT,
 } from '@portal/shared';
-import { TEXT_ADMIN } from '../texts';
+import { TEXT_LAYOUT } from './texts';
 
 /** Where the person sets up a factor: the profile's 'Seguridad' tab. */
 export const SECURITY_TAB_PATH = '/perfil?tab=seguridad';
@@ -58,21 +58,21 @@ export function GateCard({ state, retry, signOut }: { state: GateState; retry: (
   if (state.kind === 'loading') return <Spinner label={TEXT.loading} />;
   if (state.kind === 'error') {
     return (
-      <NoticeCard title={TEXT_ADMIN.securityErrorTitle} detail={state.message}>
+      <NoticeCard title={TEXT_LAYOUT.securityErrorTitle} detail={state.message}>
         <Button onClick={retry}>{TEXT.retry}</Button>
       </NoticeCard>
     );
   }
   if (state.gate === 'setup') {
     return (
-      <NoticeCard title={TEXT_ADMIN.setupSecondFactorTitle} detail={TEXT_ADMIN.setupSecondFactorDetail}>
-        <ButtonLink to={SECURITY_TAB_PATH}>{TEXT_ADMIN.setupSecondFactorAction}</ButtonLink>
+      <NoticeCard title={TEXT_LAYOUT.setupSecondFactorTitle} detail={TEXT_LAYOUT.setupSecondFactorDetail}>
+        <ButtonLink to={SECURITY_TAB_PATH}>{TEXT_LAYOUT.setupSecondFactorAction}</ButtonLink>
       </NoticeCard>
     );
   }
   return (
-    <NoticeCard title={TEXT_ADMIN.confirmIdentityTitle} detail={TEXT_ADMIN.confirmIdentityDetail}>
-      <Button onClick={signOut}>{TEXT_ADMIN.confirmIdentityAction}</Button>
+    <NoticeCard title={TEXT_LAYOUT.confirmIdentityTitle} detail={TEXT_LAYOUT.confirmIdentityDetail}>
+      <Button onClick={signOut}>{TEXT_LAYOUT.confirmIdentityAction}</Button>
     </NoticeCard>
   );
 }

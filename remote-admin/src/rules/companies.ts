@@ -10,17 +10,17 @@ import type {
   Member,
   SeatReportRow,
 } from '../api/company-types';
-import { TEXT_COMPANY } from '../texts';
+import { TEXT_COMPANY_RULES } from './texts';
 import { formatExpiryDate } from './format';
 
 export const COMPANY_ROLES: readonly CompanyRole[] = ['propietario', 'administrador', 'miembro'];
 
 export function companyStatusLabel(status: CompanyStatus): string {
-  return status === 'activa' ? TEXT_COMPANY.statusActive : TEXT_COMPANY.statusSuspended;
+  return status === 'activa' ? TEXT_COMPANY_RULES.statusActive : TEXT_COMPANY_RULES.statusSuspended;
 }
 
 export function memberStatusLabel(status: Member['estado']): string {
-  return status === 'activo' ? TEXT_COMPANY.memberActive : TEXT_COMPANY.memberPending;
+  return status === 'activo' ? TEXT_COMPANY_RULES.memberActive : TEXT_COMPANY_RULES.memberPending;
 }
 
 /** Who looks at a company: a platform administrator (`role` null when not a member), or one of its managers. */
@@ -56,16 +56,16 @@ export type CompanySection =
 
 /** The company page's sections, in order; every one is the company's own, for the platform and its managers alike. */
 export const COMPANY_SECTIONS: readonly { id: CompanySection; label: string }[] = [
-  { id: 'miembros', label: TEXT_COMPANY.members },
-  { id: 'invitaciones', label: TEXT_COMPANY.invitations },
-  { id: 'puestos', label: TEXT_COMPANY.seats },
-  { id: 'licencias', label: TEXT_COMPANY.licences },
-  { id: 'dominios', label: TEXT_COMPANY.domains },
-  { id: 'acceso', label: TEXT_COMPANY.access },
-  { id: 'directorio', label: TEXT_COMPANY.directory },
-  { id: 'actividad', label: TEXT_COMPANY.activity },
-  { id: 'informe', label: TEXT_COMPANY.seatReport },
-  { id: 'ajustes', label: TEXT_COMPANY.settings },
+  { id: 'miembros', label: TEXT_COMPANY_RULES.members },
+  { id: 'invitaciones', label: TEXT_COMPANY_RULES.invitations },
+  { id: 'puestos', label: TEXT_COMPANY_RULES.seats },
+  { id: 'licencias', label: TEXT_COMPANY_RULES.licences },
+  { id: 'dominios', label: TEXT_COMPANY_RULES.domains },
+  { id: 'acceso', label: TEXT_COMPANY_RULES.access },
+  { id: 'directorio', label: TEXT_COMPANY_RULES.directory },
+  { id: 'actividad', label: TEXT_COMPANY_RULES.activity },
+  { id: 'informe', label: TEXT_COMPANY_RULES.seatReport },
+  { id: 'ajustes', label: TEXT_COMPANY_RULES.settings },
 ];
 
 /** What only a platform administrator does on a company page: sell and change licences, confirm a domain by hand. */
@@ -90,7 +90,7 @@ export function mayEditAccess(viewer: CompanyViewer): boolean {
 export function companyAuditSource(entry: { origen?: string; details: Record<string, unknown> }): string {
   // An API before `origen` said only the change's own `fuente`.
   const source = entry.origen ?? (typeof entry.details.fuente === 'string' ? entry.details.fuente : 'administrador');
-  return TEXT_COMPANY.sources[source] ?? source;
+  return TEXT_COMPANY_RULES.sources[source] ?? source;
 }
 
 /** The companies a person manages (owner or administrator, active), from `GET /auth/user`'s `empresas`. */
@@ -112,8 +112,8 @@ export function mayOpenCompany(user: { role: number } | null, id: number): boole
 
 /** '3 de 5 en uso · 2 libres', with the seats over those bought when there are any. */
 export function seatCountsText(licence: Pick<Licence, 'puestos' | 'enUso' | 'libres' | 'excedidos'>): string {
-  const base = TEXT_COMPANY.seatCounts(licence.enUso, licence.puestos, licence.libres);
-  return licence.excedidos > 0 ? `${base} · ${TEXT_COMPANY.overAllocated(licence.excedidos)}` : base;
+  const base = TEXT_COMPANY_RULES.seatCounts(licence.enUso, licence.puestos, licence.libres);
+  return licence.excedidos > 0 ? `${base} · ${TEXT_COMPANY_RULES.overAllocated(licence.excedidos)}` : base;
 }
 
 export type LicenceTone = 'ok' | 'warning' | 'expired';
@@ -127,16 +127,16 @@ export function licenceStatus(
   now: number,
 ): { text: string; tone: LicenceTone } {
   const day = formatExpiryDate(licence.fechaVencimiento);
-  if (licence.vencida) return { text: TEXT_COMPANY.expiredOn(day), tone: 'expired' };
+  if (licence.vencida) return { text: TEXT_COMPANY_RULES.expiredOn(day), tone: 'expired' };
   const days = Math.ceil((new Date(licence.fechaVencimiento).getTime() - now) / 86_400_000);
-  if (days <= 30) return { text: TEXT_COMPANY.expiresSoon(day, Math.max(days, 0)), tone: 'warning' };
-  return { text: TEXT_COMPANY.expiresOn(day), tone: licence.excedidos > 0 ? 'warning' : 'ok' };
+  if (days <= 30) return { text: TEXT_COMPANY_RULES.expiresSoon(day, Math.max(days, 0)), tone: 'warning' };
+  return { text: TEXT_COMPANY_RULES.expiresOn(day), tone: licence.excedidos > 0 ? 'warning' : 'ok' };
 }
 
 /** The report row's state: 'Vencida', 'Vence pronto' (30 days, the API's word) or nothing. */
 export function reportRowState(row: Pick<SeatReportRow, 'vencida' | 'vencePronto'>): string {
-  if (row.vencida) return TEXT_COMPANY.expired;
-  return row.vencePronto ? TEXT_COMPANY.expiringSoon : TEXT_COMPANY.inForce;
+  if (row.vencida) return TEXT_COMPANY_RULES.expired;
+  return row.vencePronto ? TEXT_COMPANY_RULES.expiringSoon : TEXT_COMPANY_RULES.inForce;
 }
 
 /** A member's line: 'Ana Pérez · ana@minera.pe', or the email alone. */
@@ -161,11 +161,11 @@ export function dayFromExpiry(instant: string): string {
 
 /** The licence dialog's own refusal before sending, or null. */
 export function licenceProblem(form: { idApp: number; idPlan: number; puestos: string; day: string }): string | null {
-  if (!form.idApp) return TEXT_COMPANY.chooseApp;
-  if (!form.idPlan) return TEXT_COMPANY.choosePlan;
+  if (!form.idApp) return TEXT_COMPANY_RULES.chooseApp;
+  if (!form.idPlan) return TEXT_COMPANY_RULES.choosePlan;
   const seats = Number(form.puestos);
-  if (!Number.isInteger(seats) || seats < 1 || seats > 100_000) return TEXT_COMPANY.seatsRange;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(form.day)) return TEXT_COMPANY.expiryRequired;
+  if (!Number.isInteger(seats) || seats < 1 || seats > 100_000) return TEXT_COMPANY_RULES.seatsRange;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(form.day)) return TEXT_COMPANY_RULES.expiryRequired;
   return null;
 }
 
@@ -173,9 +173,9 @@ export function licenceProblem(form: { idApp: number; idPlan: number; puestos: s
 function auditWord(value: unknown): string {
   const word = String(value);
   if (word === 'activa' || word === 'suspendida') return companyStatusLabel(word);
-  if (word === 'automatica') return TEXT_COMPANY.joinAutomaticShort;
-  if (word === 'aprobacion') return TEXT_COMPANY.joinApprovalShort;
-  if (typeof value === 'boolean') return value ? TEXT_COMPANY.yes : TEXT_COMPANY.no;
+  if (word === 'automatica') return TEXT_COMPANY_RULES.joinAutomaticShort;
+  if (word === 'aprobacion') return TEXT_COMPANY_RULES.joinApprovalShort;
+  if (typeof value === 'boolean') return value ? TEXT_COMPANY_RULES.yes : TEXT_COMPANY_RULES.no;
   return companyRoleLabel(word);
 }
 
@@ -188,7 +188,7 @@ export function companyAuditDetails(
   d: Record<string, unknown>,
   appName: (id: number) => string,
 ): string | null {
-  const T = TEXT_COMPANY;
+  const T = TEXT_COMPANY_RULES;
   const role = d.role ?? d.rol;
   const app = () => appName(Number(d.appId));
   const change = (key: string, label: string) => {

@@ -1,5 +1,4 @@
 import { administratorsShown, formatChange, formatExpiryDate, formatRegistrationDate, formatWholeUsd } from './format';
-import { verifiedMessage } from '../texts';
 
 describe('admin formats', () => {
   it('shows registration dates in es-ES short format, Sin fecha when missing', () => {
@@ -27,16 +26,5 @@ describe('admin formats', () => {
     expect(formatChange(12.5)).toBe('+12,5 % vs. mes anterior');
     expect(formatChange(-3)).toBe('−3 % vs. mes anterior');
     expect(formatChange(null)).toBe('Sin datos del mes anterior');
-  });
-
-  it('words the verification success as the spec does, then says how the passwords are chosen', () => {
-    expect(verifiedMessage(3)).toBe(
-      '3 usuario(s) verificado(s) exitosamente. Cada uno recibirá un correo para elegir su contraseña: la que escribieron al registrarse no se guardó.',
-    );
-    expect(verifiedMessage(1)).toBe(
-      '1 usuario(s) verificado(s) exitosamente. Recibirá un correo para elegir su contraseña: la que escribió al registrarse no se guardó.',
-    );
-    // Nobody selected was still pending: nobody was activated, and nobody is mailed.
-    expect(verifiedMessage(0)).toBe('0 usuario(s) verificado(s) exitosamente');
   });
 });

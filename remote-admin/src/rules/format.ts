@@ -1,11 +1,11 @@
 import { ADMIN_ROLE } from '@portal/shared';
-import { TEXT_ADMIN } from '../texts';
+import { TEXT_RULES } from './texts';
 
 /** Spec §2: the registration date in es-ES short format, 'Sin fecha' when missing (or unreadable). */
 export function formatRegistrationDate(createdAt: string | null | undefined): string {
-  if (!createdAt) return TEXT_ADMIN.noDate;
+  if (!createdAt) return TEXT_RULES.noDate;
   const date = new Date(createdAt);
-  if (Number.isNaN(date.getTime())) return TEXT_ADMIN.noDate;
+  if (Number.isNaN(date.getTime())) return TEXT_RULES.noDate;
   return date.toLocaleDateString('es-ES');
 }
 
@@ -21,10 +21,10 @@ export function formatWholeUsd(amount: number): string {
 
 /** A stat card's change against the previous month: '+12,5 % vs. mes anterior', or a plain note without a base. */
 export function formatChange(changePercent: number | null): string {
-  if (changePercent === null) return TEXT_ADMIN.noPreviousMonth;
+  if (changePercent === null) return TEXT_RULES.noPreviousMonth;
   const sign = changePercent > 0 ? '+' : changePercent < 0 ? '−' : '';
   const value = new Intl.NumberFormat('es-ES', { maximumFractionDigits: 1 }).format(Math.abs(changePercent));
-  return TEXT_ADMIN.vsPreviousMonth(`${sign}${value}`);
+  return TEXT_RULES.vsPreviousMonth(`${sign}${value}`);
 }
 
 /** 'Ana Pérez', or the email when the user has no name yet. */
@@ -44,12 +44,12 @@ export function whoLine(user: { name?: string | null; lastName?: string | null; 
 
 /** The role column: role 1 is the administrator (spec §6). */
 export function roleLabel(role: number): string {
-  return role === ADMIN_ROLE ? TEXT_ADMIN.roleAdmin : TEXT_ADMIN.roleUser;
+  return role === ADMIN_ROLE ? TEXT_RULES.roleAdmin : TEXT_RULES.roleUser;
 }
 
 /** An expiry is a calendar day saved as midnight UTC: shown as that day (es-ES), wherever the admin is. */
 export function formatExpiryDate(fechaVencimiento: string | null | undefined): string {
-  if (!fechaVencimiento) return TEXT_ADMIN.noDate;
+  if (!fechaVencimiento) return TEXT_RULES.noDate;
   const date = new Date(fechaVencimiento);
-  return Number.isNaN(date.getTime()) ? TEXT_ADMIN.noDate : date.toLocaleDateString('es-ES', { timeZone: 'UTC' });
+  return Number.isNaN(date.getTime()) ? TEXT_RULES.noDate : date.toLocaleDateString('es-ES', { timeZone: 'UTC' });
 }

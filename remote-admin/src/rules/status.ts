@@ -1,14 +1,14 @@
-import { TEXT_ADMIN } from '../texts';
+import { TEXT_RULES } from './texts';
 
 /** Spec §4: how a user's status reads; unknown values are shown as they are, a missing one as 'Sin estado'. */
 const LABELS: Record<string, string> = {
-  active: TEXT_ADMIN.statusActive,
-  pending_verification: TEXT_ADMIN.statusPending,
-  suspended: TEXT_ADMIN.statusSuspended,
+  active: TEXT_RULES.statusActive,
+  pending_verification: TEXT_RULES.statusPending,
+  suspended: TEXT_RULES.statusSuspended,
 };
 
 export function statusLabel(status: string | null | undefined): string {
-  if (status === null || status === undefined || status === '') return TEXT_ADMIN.noStatus;
+  if (status === null || status === undefined || status === '') return TEXT_RULES.noStatus;
   return LABELS[status] ?? status;
 }
 
@@ -17,8 +17,8 @@ export const STATUS_FILTER_OPTIONS: readonly {
   value: '' | 'active' | 'pending_verification' | 'suspended';
   label: string;
 }[] = [
-  { value: '', label: TEXT_ADMIN.allStatuses },
-  { value: 'active', label: TEXT_ADMIN.statusActive },
-  { value: 'pending_verification', label: TEXT_ADMIN.statusPending },
-  { value: 'suspended', label: TEXT_ADMIN.statusSuspended },
+  { value: '', label: TEXT_RULES.allStatuses },
+  { value: 'active', label: TEXT_RULES.statusActive },
+  { value: 'pending_verification', label: TEXT_RULES.statusPending },
+  { value: 'suspended', label: TEXT_RULES.statusSuspended },
 ];

@@ -1,6 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { resendCooldownLeft, type ResendPurpose } from '@portal/shared';
 
+/** /forgot-password and /reset-password (spec §4, §9): banners go after 5 s; after success each moves on after 2 s. */
+export const BANNER_MS = 5000;
+export const NEXT_STEP_MS = 2000;
+
 /** Runs `action` once after `ms` while the component is on screen (the spec's delayed redirects). */
 export function useDelayed(ms: number, action: (() => void) | null) {
   const latest = useRef(action);

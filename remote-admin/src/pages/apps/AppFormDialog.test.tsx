@@ -1,9 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderAt } from '../../testing/setup';
-import { TEXT_ADMIN } from '../../texts';
 import { emptyAppForm, type AppForm } from './app-form';
 import { AppFormDialog } from './AppFormDialog';
+import { TEXT_APPS } from './texts';
 
 function open(onSubmit: (form: AppForm) => Promise<void>, initial: AppForm = emptyAppForm) {
   renderAt(
@@ -40,7 +40,7 @@ describe('the app form', () => {
     const dialog = open(onSubmit, { ...emptyAppForm, nombre: 'Beto' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Guardar' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
-      `Datos inválidos: '${TEXT_ADMIN.webUrl}' no es válido`,
+      `Datos inválidos: '${TEXT_APPS.webUrl}' no es válido`,
     );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Guardar' }));
     expect(onSubmit).toHaveBeenCalledTimes(2);

@@ -15,14 +15,15 @@ import {
   useTimedMessage,
   VisuallyHidden,
 } from '@portal/shared';
-import { ADMIN_ALERT_MS, TEXT_ADMIN } from '../../texts';
 import { createApp, updateApp } from '../../api/admin';
 import { AdminPage, Panel, spreadRow } from '../../components/Page';
 import { ListFooter } from '../../components/Pagination';
 import { appended, clampPage } from '../../rules/pagination';
+import { ADMIN_ALERT_MS, TEXT_ADMIN } from '../../texts';
 import { appToForm, emptyAppForm, formToInput, type AppForm } from './app-form';
 import { AppFormDialog } from './AppFormDialog';
 import { OidcClientsSection } from './OidcClientsSection';
+import { TEXT_APPS } from './texts';
 
 /**
  * Spec §7, §9: after an update the list is reloaded with page 1, limit 10. Ten is also the page size the page opens
@@ -105,21 +106,21 @@ export default function AppsAdminPage() {
     // Spec §9: a new app is appended to the end of the list shown; the count of pages follows the new total.
     setApps((current) => current && appended(current, created, limit));
     setEditing(null);
-    showAlert({ tone: 'success', text: TEXT_ADMIN.appCreated });
+    showAlert({ tone: 'success', text: TEXT_APPS.appCreated });
   };
 
   const update = (app: App) => async (form: AppForm) => {
     await updateApp(app.id, formToInput(form));
     setEditing(null);
-    showAlert({ tone: 'success', text: TEXT_ADMIN.appUpdated });
+    showAlert({ tone: 'success', text: TEXT_APPS.appUpdated });
     reloadFirstPage();
   };
 
   return (
     <AdminPage>
       <Head>
-        <h1>{TEXT_ADMIN.appsTitle}</h1>
-        <Button onClick={() => setEditing({ kind: 'create' })}>{TEXT_ADMIN.newApp}</Button>
+        <h1>{TEXT_APPS.appsTitle}</h1>
+        <Button onClick={() => setEditing({ kind: 'create' })}>{TEXT_APPS.newApp}</Button>
       </Head>
       {alert && <Alert tone={alert.tone}>{alert.text}</Alert>}
       {error && <Alert>{error}</Alert>}
@@ -138,14 +139,14 @@ export default function AppsAdminPage() {
                   <h2>{app.nombre}</h2>
                   <p>{app.descripcion}</p>
                   <div className="flags">
-                    {TEXT_ADMIN.web}: {app.isEnabledWeb ? TEXT_ADMIN.yes : TEXT_ADMIN.no} · {TEXT_ADMIN.mobile}:{' '}
-                    {app.isEnabledMovil ? TEXT_ADMIN.yes : TEXT_ADMIN.no}
+                    {TEXT_APPS.web}: {app.isEnabledWeb ? TEXT_APPS.yes : TEXT_APPS.no} · {TEXT_APPS.mobile}:{' '}
+                    {app.isEnabledMovil ? TEXT_APPS.yes : TEXT_APPS.no}
                   </div>
                 </div>
                 <Button
                   $variant="secondary"
                   onClick={() => setEditing({ kind: 'edit', app })}
-                  aria-label={TEXT_ADMIN.editApp(app.nombre)}
+                  aria-label={TEXT_APPS.editApp(app.nombre)}
                 >
                   {TEXT_ADMIN.edit}
                 </Button>
@@ -155,7 +156,7 @@ export default function AppsAdminPage() {
         )}
         <ListFooter
           id="apps-page-size"
-          sizeLabel={TEXT_ADMIN.appsPageSize}
+          sizeLabel={TEXT_APPS.appsPageSize}
           limit={limit}
           onLimit={(next) => {
             setLimit(next);
@@ -168,11 +169,11 @@ export default function AppsAdminPage() {
       </Panel>
       <OidcClientsSection />
       {editing?.kind === 'create' && (
-        <AppFormDialog title={TEXT_ADMIN.newApp} initial={emptyAppForm} onSubmit={create} onClose={close} />
+        <AppFormDialog title={TEXT_APPS.newApp} initial={emptyAppForm} onSubmit={create} onClose={close} />
       )}
       {editing?.kind === 'edit' && (
         <AppFormDialog
-          title={TEXT_ADMIN.editApp(editing.app.nombre)}
+          title={TEXT_APPS.editApp(editing.app.nombre)}
           initial={appToForm(editing.app)}
           onSubmit={update(editing.app)}
           onClose={close}

@@ -13,35 +13,36 @@ import {
   validateOidcClientForm,
   withScope,
 } from './oidc-client-form';
+import { TEXT_APPS } from './texts';
 
 /** The form's labels for the API's field names, so that a refusal names what the person sees. */
 const OIDC_CLIENT_FIELD_LABELS = {
   nombre: TEXT_ADMIN.name,
-  redirectUris: TEXT_ADMIN.redirectUris,
-  postLogoutRedirectUris: TEXT_ADMIN.postLogoutRedirectUris,
-  backchannelLogoutUri: TEXT_ADMIN.backchannelLogoutUri,
-  initiateLoginUri: TEXT_ADMIN.initiateLoginUri,
-  publico: TEXT_ADMIN.clientType,
-  primeraParte: TEXT_ADMIN.firstParty,
-  appId: TEXT_ADMIN.linkedApp,
-  scopes: TEXT_ADMIN.scopes,
-  sujeto: TEXT_ADMIN.subjectKind,
-  dispositivos: TEXT_ADMIN.deviceFlow,
+  redirectUris: TEXT_APPS.redirectUris,
+  postLogoutRedirectUris: TEXT_APPS.postLogoutRedirectUris,
+  backchannelLogoutUri: TEXT_APPS.backchannelLogoutUri,
+  initiateLoginUri: TEXT_APPS.initiateLoginUri,
+  publico: TEXT_APPS.clientType,
+  primeraParte: TEXT_APPS.firstParty,
+  appId: TEXT_APPS.linkedApp,
+  scopes: TEXT_APPS.scopes,
+  sujeto: TEXT_APPS.subjectKind,
+  dispositivos: TEXT_APPS.deviceFlow,
 } as const;
 
 const TYPE_OPTIONS: { value: ClientType; label: string }[] = [
-  { value: 'confidencial', label: TEXT_ADMIN.confidential },
-  { value: 'publico', label: TEXT_ADMIN.public },
+  { value: 'confidencial', label: TEXT_APPS.confidential },
+  { value: 'publico', label: TEXT_APPS.public },
 ];
 
 /** The address fields: two lists typed one a line, then two single addresses. */
 const LIST_FIELDS = [
-  { key: 'redirectUris', label: TEXT_ADMIN.redirectUris, rows: 3 },
-  { key: 'postLogoutRedirectUris', label: TEXT_ADMIN.postLogoutRedirectUris, rows: 2 },
+  { key: 'redirectUris', label: TEXT_APPS.redirectUris, rows: 3 },
+  { key: 'postLogoutRedirectUris', label: TEXT_APPS.postLogoutRedirectUris, rows: 2 },
 ] as const;
 const ADDRESS_FIELDS = [
-  { key: 'backchannelLogoutUri', label: TEXT_ADMIN.backchannelLogoutUri, hint: undefined },
-  { key: 'initiateLoginUri', label: TEXT_ADMIN.initiateLoginUri, hint: TEXT_ADMIN.initiateLoginHint },
+  { key: 'backchannelLogoutUri', label: TEXT_APPS.backchannelLogoutUri, hint: undefined },
+  { key: 'initiateLoginUri', label: TEXT_APPS.initiateLoginUri, hint: TEXT_APPS.initiateLoginHint },
 ] as const;
 
 export interface OidcClientDialogProps {
@@ -62,7 +63,7 @@ export interface OidcClientDialogProps {
 export function OidcClientDialog({ apps, editing, ...dialog }: OidcClientDialogProps) {
   const saved = dialog.initial.sujeto;
   const appOptions = [
-    { value: NO_APP, label: TEXT_ADMIN.noLinkedApp },
+    { value: NO_APP, label: TEXT_APPS.noLinkedApp },
     ...apps.map((app) => ({ value: app.id, label: app.nombre })),
   ];
   return (
@@ -76,8 +77,8 @@ export function OidcClientDialog({ apps, editing, ...dialog }: OidcClientDialogP
               label={field.label}
               hint={
                 field.key === 'redirectUris' && !asksForRedirectUris(form)
-                  ? TEXT_ADMIN.redirectUrisOptional
-                  : TEXT_ADMIN.onePerLine
+                  ? TEXT_APPS.redirectUrisOptional
+                  : TEXT_APPS.onePerLine
               }
               rows={field.rows}
               {...bind(field.key)}
@@ -89,31 +90,27 @@ export function OidcClientDialog({ apps, editing, ...dialog }: OidcClientDialogP
           <div>
             <SelectField
               id="oidc-client-type"
-              label={TEXT_ADMIN.clientType}
+              label={TEXT_APPS.clientType}
               options={TYPE_OPTIONS}
               {...bind('tipo')}
               disabled={saving || editing}
             />
-            {editing && <p className="note">{TEXT_ADMIN.typeFixed}</p>}
+            {editing && <p className="note">{TEXT_APPS.typeFixed}</p>}
           </div>
           <div>
-            <CheckField label={TEXT_ADMIN.firstParty} {...bind('primeraParte')} />
-            <p className="note">{TEXT_ADMIN.firstPartyHint}</p>
+            <CheckField label={TEXT_APPS.firstParty} {...bind('primeraParte')} />
+            <p className="note">{TEXT_APPS.firstPartyHint}</p>
           </div>
           <div className="wide">
-            <CheckField
-              label={TEXT_ADMIN.deviceFlow}
-              describedBy="oidc-client-devices-hint"
-              {...bind('dispositivos')}
-            />
+            <CheckField label={TEXT_APPS.deviceFlow} describedBy="oidc-client-devices-hint" {...bind('dispositivos')} />
             <p className="note" id="oidc-client-devices-hint">
-              {TEXT_ADMIN.deviceFlowHint}
+              {TEXT_APPS.deviceFlowHint}
             </p>
           </div>
           <div className="wide">
             <SelectField
               id="oidc-client-app"
-              label={TEXT_ADMIN.linkedApp}
+              label={TEXT_APPS.linkedApp}
               options={appOptions}
               {...bind('appId')}
               onChange={(appId) => {
@@ -124,20 +121,20 @@ export function OidcClientDialog({ apps, editing, ...dialog }: OidcClientDialogP
             />
           </div>
           <fieldset className="wide">
-            <legend>{TEXT_ADMIN.scopes}</legend>
+            <legend>{TEXT_APPS.scopes}</legend>
             {OIDC_SCOPES.map((scope) => (
               <CheckField
                 key={scope}
-                label={TEXT_ADMIN.scopeLabels[scope]}
+                label={TEXT_APPS.scopeLabels[scope]}
                 value={form.scopes.includes(scope)}
                 onChange={(on) => set('scopes', withScope(form.scopes, scope, on))}
                 disabled={saving || scope === 'openid' || (scope === 'plan' && form.appId === NO_APP)}
               />
             ))}
-            {form.appId === NO_APP && <p className="note">{TEXT_ADMIN.planNeedsApp}</p>}
+            {form.appId === NO_APP && <p className="note">{TEXT_APPS.planNeedsApp}</p>}
           </fieldset>
           <fieldset className="wide">
-            <legend>{TEXT_ADMIN.subjectKind}</legend>
+            <legend>{TEXT_APPS.subjectKind}</legend>
             {SUBJECT_KINDS.map((kind) => (
               <div key={kind}>
                 <label className="check">
@@ -150,15 +147,15 @@ export function OidcClientDialog({ apps, editing, ...dialog }: OidcClientDialogP
                     aria-describedby={`oidc-client-subject-${kind}`}
                     onChange={() => set('sujeto', kind)}
                   />
-                  {TEXT_ADMIN.subjectKinds[kind]}
+                  {TEXT_APPS.subjectKinds[kind]}
                 </label>
                 <p className="note" id={`oidc-client-subject-${kind}`}>
-                  {TEXT_ADMIN.subjectKindHints[kind]}
+                  {TEXT_APPS.subjectKindHints[kind]}
                 </p>
               </div>
             ))}
             {/* The app sees new identifiers from the next sign-in: said before saving, where the choice is made. */}
-            {editing && form.sujeto !== saved && <Alert tone="info">{TEXT_ADMIN.subjectKindChanged}</Alert>}
+            {editing && form.sujeto !== saved && <Alert tone="info">{TEXT_APPS.subjectKindChanged}</Alert>}
           </fieldset>
         </>
       )}

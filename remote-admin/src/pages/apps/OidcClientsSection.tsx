@@ -20,13 +20,16 @@ import {
   rotateOidcClientSecret,
   updateOidcClient,
 } from '../../api/admin';
+import { ADMIN_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Panel, spreadRow } from '../../components/Page';
-import { ADMIN_ALERT_MS, ADMIN_FALLBACK, TEXT_ADMIN, TEXT_EVENTS } from '../../texts';
+import { ADMIN_ALERT_MS, TEXT_ADMIN } from '../../texts';
 import { clientToForm, emptyOidcClientForm, formToClientInput, type OidcClientForm } from './oidc-client-form';
 import { OidcClientDialog } from './OidcClientDialog';
 import { type OneTimeSecret, OneTimeSecretDialog } from './OneTimeSecretDialog';
 import { PartnerEventsPanel } from './partner-events/PartnerEventsPanel';
+import { TEXT_EVENTS } from './partner-events/texts';
+import { TEXT_APPS } from './texts';
 
 const Head = styled.div`
   ${spreadRow}
@@ -107,7 +110,7 @@ export function OidcClientsSection() {
   }, [load]);
 
   const appName = (appId: number | null) =>
-    appId === null ? TEXT_ADMIN.noLinkedApp : (apps.find((app) => app.id === appId)?.nombre ?? `App ${appId}`);
+    appId === null ? TEXT_APPS.noLinkedApp : (apps.find((app) => app.id === appId)?.nombre ?? `App ${appId}`);
   const close = useCallback(() => setEditing(null), []);
   const closeConfirm = useCallback(() => setConfirming(null), []);
 
@@ -115,7 +118,7 @@ export function OidcClientsSection() {
     const input = formToClientInput(form);
     const created = await createOidcClient(input);
     setEditing(null);
-    showAlert({ tone: 'success', text: TEXT_ADMIN.clientCreated });
+    showAlert({ tone: 'success', text: TEXT_APPS.clientCreated });
     if (created.clientSecret)
       setSecret({ nombre: input.nombre, clientId: created.clientId, clientSecret: created.clientSecret });
     await load();
@@ -124,21 +127,21 @@ export function OidcClientsSection() {
   const update = (client: OidcClient) => async (form: OidcClientForm) => {
     await updateOidcClient(client.clientId, formToClientInput(form));
     setEditing(null);
-    showAlert({ tone: 'success', text: TEXT_ADMIN.clientUpdated });
+    showAlert({ tone: 'success', text: TEXT_APPS.clientUpdated });
     await load();
   };
 
   const rotate = (client: OidcClient) => async () => {
     const { clientSecret } = await rotateOidcClientSecret(client.clientId);
     setConfirming(null);
-    showAlert({ tone: 'success', text: TEXT_ADMIN.secretRotated });
+    showAlert({ tone: 'success', text: TEXT_APPS.secretRotated });
     setSecret({ nombre: client.nombre, clientId: client.clientId, clientSecret });
   };
 
   const remove = (client: OidcClient) => async () => {
     await deleteOidcClient(client.clientId);
     setConfirming(null);
-    showAlert({ tone: 'success', text: TEXT_ADMIN.clientDeleted });
+    showAlert({ tone: 'success', text: TEXT_APPS.clientDeleted });
     await load();
   };
 
@@ -146,21 +149,21 @@ export function OidcClientsSection() {
   const clientActions = (client: OidcClient) => [
     {
       text: TEXT_ADMIN.edit,
-      name: TEXT_ADMIN.editOidcClient(client.nombre),
+      name: TEXT_APPS.editOidcClient(client.nombre),
       run: () => setEditing({ kind: 'edit', client }),
     },
     ...(client.publico
       ? []
       : [
           {
-            text: TEXT_ADMIN.rotateSecret,
-            name: TEXT_ADMIN.rotateSecretOf(client.nombre),
+            text: TEXT_APPS.rotateSecret,
+            name: TEXT_APPS.rotateSecretOf(client.nombre),
             run: () => setConfirming({ kind: 'rotate', client }),
           },
         ]),
     {
-      text: TEXT_ADMIN.deleteClient,
-      name: TEXT_ADMIN.deleteClientOf(client.nombre),
+      text: TEXT_APPS.deleteClient,
+      name: TEXT_APPS.deleteClientOf(client.nombre),
       run: () => setConfirming({ kind: 'delete', client }),
     },
   ];
@@ -169,16 +172,16 @@ export function OidcClientsSection() {
   const confirmation = ({ kind, client }: NonNullable<Confirming>) =>
     kind === 'rotate'
       ? {
-          title: TEXT_ADMIN.confirmRotateTitle(client.nombre),
-          text: TEXT_ADMIN.confirmRotate,
-          confirmLabel: TEXT_ADMIN.rotateSecret,
+          title: TEXT_APPS.confirmRotateTitle(client.nombre),
+          text: TEXT_APPS.confirmRotate,
+          confirmLabel: TEXT_APPS.rotateSecret,
           onConfirm: rotate(client),
           fallback: ADMIN_FALLBACK.rotateSecret,
         }
       : {
-          title: TEXT_ADMIN.confirmDeleteTitle(client.nombre),
-          text: TEXT_ADMIN.confirmDelete,
-          confirmLabel: TEXT_ADMIN.deleteClient,
+          title: TEXT_APPS.confirmDeleteTitle(client.nombre),
+          text: TEXT_APPS.confirmDelete,
+          confirmLabel: TEXT_APPS.deleteClient,
           onConfirm: remove(client),
           fallback: ADMIN_FALLBACK.deleteOidcClient,
         };
@@ -186,14 +189,14 @@ export function OidcClientsSection() {
   return (
     <Panel aria-labelledby="oidc-clients-title">
       <Head>
-        <h2 id="oidc-clients-title">{TEXT_ADMIN.oidcClients}</h2>
-        <Button onClick={() => setEditing({ kind: 'create' })}>{TEXT_ADMIN.newOidcClient}</Button>
+        <h2 id="oidc-clients-title">{TEXT_APPS.oidcClients}</h2>
+        <Button onClick={() => setEditing({ kind: 'create' })}>{TEXT_APPS.newOidcClient}</Button>
       </Head>
-      <Intro>{TEXT_ADMIN.oidcClientsIntro}</Intro>
+      <Intro>{TEXT_APPS.oidcClientsIntro}</Intro>
       {alert && <Alert tone={alert.tone}>{alert.text}</Alert>}
       {loadError && <LoadFailed message={loadError} onRetry={() => void load()} />}
-      {!clients && !loadError && <Spinner label={TEXT_ADMIN.loadingOidcClients} />}
-      {clients?.length === 0 && <p>{TEXT_ADMIN.noOidcClients}</p>}
+      {!clients && !loadError && <Spinner label={TEXT_APPS.loadingOidcClients} />}
+      {clients?.length === 0 && <p>{TEXT_APPS.noOidcClients}</p>}
       {clients && clients.length > 0 && (
         <Clients>
           {clients.map((client) => (
@@ -201,21 +204,21 @@ export function OidcClientsSection() {
               <div>
                 <h3>{client.nombre}</h3>
                 <p>
-                  {client.publico ? TEXT_ADMIN.public : TEXT_ADMIN.confidential} ·{' '}
-                  {client.primeraParte ? TEXT_ADMIN.firstParty : TEXT_ADMIN.thirdParty} · {TEXT_ADMIN.linkedApp}:{' '}
+                  {client.publico ? TEXT_APPS.public : TEXT_APPS.confidential} ·{' '}
+                  {client.primeraParte ? TEXT_APPS.firstParty : TEXT_APPS.thirdParty} · {TEXT_APPS.linkedApp}:{' '}
                   {appName(client.appId)}
                 </p>
                 <p>
-                  {TEXT_ADMIN.subjectKind}: {TEXT_ADMIN.subjectKinds[client.sujeto]}
+                  {TEXT_APPS.subjectKind}: {TEXT_APPS.subjectKinds[client.sujeto]}
                 </p>
-                {client.dispositivos && <p>{TEXT_ADMIN.deviceFlow}</p>}
+                {client.dispositivos && <p>{TEXT_APPS.deviceFlow}</p>}
                 <p>
-                  {TEXT_ADMIN.clientId}: <code>{client.clientId}</code>
+                  {TEXT_APPS.clientId}: <code>{client.clientId}</code>
                 </p>
                 {/* A public client that signs in on devices only has no return address to list. */}
                 {client.redirectUris.length > 0 && (
                   <>
-                    <p id={`uris-${client.clientId}`}>{TEXT_ADMIN.redirectUris}:</p>
+                    <p id={`uris-${client.clientId}`}>{TEXT_APPS.redirectUris}:</p>
                     <ul aria-labelledby={`uris-${client.clientId}`}>
                       {client.redirectUris.map((uri) => (
                         <li key={uri}>{uri}</li>
@@ -247,9 +250,7 @@ export function OidcClientsSection() {
       )}
       {editing && (
         <OidcClientDialog
-          title={
-            editing.kind === 'create' ? TEXT_ADMIN.newOidcClient : TEXT_ADMIN.editOidcClient(editing.client.nombre)
-          }
+          title={editing.kind === 'create' ? TEXT_APPS.newOidcClient : TEXT_APPS.editOidcClient(editing.client.nombre)}
           initial={editing.kind === 'create' ? emptyOidcClientForm : clientToForm(editing.client)}
           apps={apps}
           editing={editing.kind === 'edit'}

@@ -3,6 +3,7 @@ import styled from 'styled-components';
 import { Alert, Button, Modal, TextField } from '@portal/shared';
 import { DialogActions } from '../../components/Page';
 import { TEXT_ADMIN } from '../../texts';
+import { TEXT_APPS } from './texts';
 
 const Body = styled.div`
   display: grid;
@@ -43,27 +44,27 @@ export function OneTimeSecretDialog({ secret, onClose }: { secret: OneTimeSecret
   };
 
   return (
-    <Modal title={secret.texts?.title ?? TEXT_ADMIN.secretTitle(secret.nombre)} width="560px" onClose={onClose}>
+    <Modal title={secret.texts?.title ?? TEXT_APPS.secretTitle(secret.nombre)} width="560px" onClose={onClose}>
       <Body>
-        <Alert tone="info">{secret.texts?.once ?? TEXT_ADMIN.secretOnce}</Alert>
+        <Alert tone="info">{secret.texts?.once ?? TEXT_APPS.secretOnce}</Alert>
         {secret.clientId && (
           <p>
-            {TEXT_ADMIN.clientId}: <code>{secret.clientId}</code>
+            {TEXT_APPS.clientId}: <code>{secret.clientId}</code>
           </p>
         )}
         <TextField
           ref={field}
-          label={secret.texts?.label ?? TEXT_ADMIN.clientSecret}
+          label={secret.texts?.label ?? TEXT_APPS.clientSecret}
           value={secret.clientSecret}
           readOnly
           spellCheck={false}
           autoComplete="off"
           onFocus={(event) => event.target.select()}
         />
-        {copy === 'copied' && <Alert tone="success">{TEXT_ADMIN.copied}</Alert>}
-        {copy === 'failed' && <Alert tone="info">{TEXT_ADMIN.copyFailed}</Alert>}
+        {copy === 'copied' && <Alert tone="success">{TEXT_APPS.copied}</Alert>}
+        {copy === 'failed' && <Alert tone="info">{TEXT_APPS.copyFailed}</Alert>}
         <DialogActions>
-          <Button onClick={() => void copySecret()}>{TEXT_ADMIN.copy}</Button>
+          <Button onClick={() => void copySecret()}>{TEXT_APPS.copy}</Button>
           <Button $variant="secondary" onClick={onClose}>
             {TEXT_ADMIN.close}
           </Button>

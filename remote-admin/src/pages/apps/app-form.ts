@@ -1,5 +1,5 @@
 import { appLinksProblem, type App, type AppInput } from '@portal/shared';
-import { TEXT_ADMIN } from '../../texts';
+import { TEXT_APPS } from './texts';
 
 /** The app form's fields as the inputs hold them. */
 export interface AppForm {
@@ -49,7 +49,7 @@ export function appToForm(app: App): AppForm {
  * never javascript: and such).
  */
 export function validateAppForm(form: AppForm): string | null {
-  if (!form.nombre.trim()) return TEXT_ADMIN.nameRequired;
+  if (!form.nombre.trim()) return TEXT_APPS.nameRequired;
   const link = (value: string) => value.trim() || null;
   return appLinksProblem({ webUrl: link(form.webUrl), iosUrl: link(form.iosUrl), androidUrl: link(form.androidUrl) });
 }

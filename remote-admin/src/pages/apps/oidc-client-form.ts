@@ -1,7 +1,7 @@
 import { redirectUrisRequired } from '@portal/contracts/identity-provider/clients';
 import type { OidcClient, OidcClientInput, OidcScope, OidcSubjectKind } from '@portal/shared';
 import { splitLines, urisProblem } from '../../rules/oidc-uris';
-import { TEXT_ADMIN } from '../../texts';
+import { TEXT_APPS } from './texts';
 
 export type ClientType = 'confidencial' | 'publico';
 
@@ -78,15 +78,15 @@ const optional = (value: string) => (value.trim() ? [value.trim()] : []);
  * the app's own scheme. The server decides the rest.
  */
 export function validateOidcClientForm(form: OidcClientForm): string | null {
-  if (!form.nombre.trim()) return TEXT_ADMIN.nameRequired;
+  if (!form.nombre.trim()) return TEXT_APPS.nameRequired;
   const redirects = splitLines(form.redirectUris);
-  if (redirects.length === 0 && asksForRedirectUris(form)) return TEXT_ADMIN.redirectUrisRequired;
+  if (redirects.length === 0 && asksForRedirectUris(form)) return TEXT_APPS.redirectUrisRequired;
   const returns = form.tipo === 'publico' ? 'app' : 'web';
   return (
-    urisProblem(TEXT_ADMIN.redirectUris, redirects, returns) ??
-    urisProblem(TEXT_ADMIN.postLogoutRedirectUris, splitLines(form.postLogoutRedirectUris), returns) ??
-    urisProblem(TEXT_ADMIN.backchannelLogoutUri, optional(form.backchannelLogoutUri)) ??
-    urisProblem(TEXT_ADMIN.initiateLoginUri, optional(form.initiateLoginUri), 'https')
+    urisProblem(TEXT_APPS.redirectUris, redirects, returns) ??
+    urisProblem(TEXT_APPS.postLogoutRedirectUris, splitLines(form.postLogoutRedirectUris), returns) ??
+    urisProblem(TEXT_APPS.backchannelLogoutUri, optional(form.backchannelLogoutUri)) ??
+    urisProblem(TEXT_APPS.initiateLoginUri, optional(form.initiateLoginUri), 'https')
   );
 }
 

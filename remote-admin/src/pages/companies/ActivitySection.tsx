@@ -1,14 +1,16 @@
 import { useState } from 'react';
 import { Button } from '@portal/shared';
 import { listCompanyAudit, listLicences } from '../../api/companies';
-import { companyAuditDetails, companyAuditSource } from '../../rules/companies';
+import { COMPANY_FALLBACK } from '../../api/texts';
+import { LoadState } from '../../components/LoadState';
 import { Panel } from '../../components/Page';
-import { COMPANY_FALLBACK, TEXT_ADMIN, TEXT_COMPANY } from '../../texts';
-import { auditActionLabel, auditDetails } from '../dashboard/audit-format';
-import type { SectionProps } from './CompanyPage';
-import { StackedTable } from './CompanyTable';
-import { LoadState } from './LoadState';
-import { useLoad } from './useLoad';
+import { StackedTable } from '../../components/StackedTable';
+import { useLoad } from '../../hooks/useLoad';
+import { auditActionLabel, auditDetails } from '../../rules/audit-format';
+import { companyAuditDetails, companyAuditSource } from '../../rules/companies';
+import { TEXT_ADMIN } from '../../texts';
+import type { SectionProps } from './SectionParts';
+import { TEXT_COMPANY } from './texts';
 
 const PAGE_SIZE = 20;
 

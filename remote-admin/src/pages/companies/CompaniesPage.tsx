@@ -4,18 +4,21 @@ import styled from 'styled-components';
 import { Alert, Button, theme, useSession, useTimedMessage } from '@portal/shared';
 import { createCompany, listCompanies, updateCompany } from '../../api/companies';
 import type { CompanyListItem, CompanyStatus } from '../../api/company-types';
+import { COMPANY_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormDialog, FormText } from '../../components/FormDialog';
+import { LoadState } from '../../components/LoadState';
 import { AdminPage, Panel, spreadRow } from '../../components/Page';
 import { ListFooter } from '../../components/Pagination';
 import { SelectField } from '../../components/SelectField';
+import { StackedTable } from '../../components/StackedTable';
+import { StatusPill } from '../../components/StatusPill';
+import { useLoad } from '../../hooks/useLoad';
 import { companyStatusLabel, isPlatformAdmin, managedCompanies } from '../../rules/companies';
 import { formatRegistrationDate } from '../../rules/format';
-import { ADMIN_ALERT_MS, COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
-import { StackedTable, StatusPill } from './CompanyTable';
-import { LoadState } from './LoadState';
+import { ADMIN_ALERT_MS } from '../../texts';
 import { SearchFilter } from './SearchFilter';
-import { useLoad } from './useLoad';
+import { TEXT_COMPANY } from './texts';
 
 const Head = styled.div`
   ${spreadRow}

@@ -3,7 +3,10 @@ import { Link, useParams } from 'react-router-dom';
 import styled from 'styled-components';
 import { Alert, LoadFailed, Spinner, Tabs, theme, useSession, useTimedMessage } from '@portal/shared';
 import { getCompany, listLicences } from '../../api/companies';
+import { COMPANY_FALLBACK } from '../../api/texts';
 import { AdminPage } from '../../components/Page';
+import { StatusPill } from '../../components/StatusPill';
+import { useLoad } from '../../hooks/useLoad';
 import {
   COMPANY_SECTIONS,
   type CompanySection,
@@ -13,8 +16,7 @@ import {
   isPlatformAdmin,
   managedCompanies,
 } from '../../rules/companies';
-import { ADMIN_ALERT_MS, COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
-import { StatusPill } from './CompanyTable';
+import { ADMIN_ALERT_MS } from '../../texts';
 import { AccessSection } from './AccessSection';
 import { ActivitySection } from './ActivitySection';
 import { DirectorySection } from './DirectorySection';
@@ -24,8 +26,9 @@ import { LicencesSection } from './LicencesSection';
 import { MembersSection } from './MembersSection';
 import { ReportSection } from './ReportSection';
 import { SeatsSection } from './SeatsSection';
+import type { SectionProps } from './SectionParts';
 import { SettingsSection } from './SettingsSection';
-import { useLoad } from './useLoad';
+import { TEXT_COMPANY } from './texts';
 
 const Head = styled.header`
   margin-bottom: 16px;
@@ -37,17 +40,6 @@ const Head = styled.header`
 const Body = styled.div`
   padding-top: 20px;
 `;
-
-export interface SectionProps {
-  companyId: number;
-  viewer: CompanyViewer;
-  /** Says a change's outcome at the top of the page. */
-  announce(text: string): void;
-  /** The company's active members, once its page has loaded (null before). */
-  memberCount: number | null;
-  /** The company's name ('' before its page has loaded). */
-  companyName: string;
-}
 
 const SECTION_IDS = COMPANY_SECTIONS.map((section) => section.id) as string[];
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button } from '@portal/shared';
-import { TEXT_COMPANY } from '../../texts';
+import { TEXT_COMPANY } from './texts';
 
 /** How long 'Copiado' stays said before the button is ready to copy again. */
 export const COPIED_SHOWN_MS = 3_000;

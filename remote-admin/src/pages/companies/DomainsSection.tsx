@@ -3,16 +3,17 @@ import styled from 'styled-components';
 import { Alert, Button, errorMessage, theme } from '@portal/shared';
 import { addDomain, confirmDomain, listDomains, removeDomain, verifyDomain } from '../../api/companies';
 import type { Domain } from '../../api/company-types';
+import { COMPANY_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormDialog, FormText } from '../../components/FormDialog';
+import { LoadState } from '../../components/LoadState';
 import { Panel } from '../../components/Page';
+import { StatusPill } from '../../components/StatusPill';
+import { useLoad } from '../../hooks/useLoad';
 import { platformActions } from '../../rules/companies';
-import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
-import type { SectionProps } from './CompanyPage';
-import { SectionHead, StatusPill } from './CompanyTable';
 import { CopyButton } from './CopyButton';
-import { LoadState } from './LoadState';
-import { useLoad } from './useLoad';
+import { SectionHead, type SectionProps } from './SectionParts';
+import { TEXT_COMPANY } from './texts';
 
 const List = styled.ul`
   list-style: none;

@@ -2,16 +2,18 @@ import { useCallback, useState } from 'react';
 import { Alert, Button, errorMessage } from '@portal/shared';
 import { invite, listInvitations, resendInvitation, revokeInvitation } from '../../api/companies';
 import type { CompanyRole, Invitation } from '../../api/company-types';
+import { COMPANY_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormDialog, FormText } from '../../components/FormDialog';
-import { SelectField } from '../../components/SelectField';
+import { LoadState } from '../../components/LoadState';
 import { Panel } from '../../components/Page';
+import { SelectField } from '../../components/SelectField';
+import { StackedTable } from '../../components/StackedTable';
+import { StatusPill } from '../../components/StatusPill';
+import { useLoad } from '../../hooks/useLoad';
 import { companyRoleLabel, grantableRoles } from '../../rules/companies';
-import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
-import type { SectionProps } from './CompanyPage';
-import { SectionHead, StackedTable, StatusPill } from './CompanyTable';
-import { LoadState } from './LoadState';
-import { useLoad } from './useLoad';
+import { SectionHead, type SectionProps } from './SectionParts';
+import { TEXT_COMPANY } from './texts';
 
 const when = (iso: string) => new Date(iso).toLocaleDateString('es-ES');
 

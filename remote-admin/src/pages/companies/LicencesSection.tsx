@@ -2,9 +2,14 @@ import { useCallback, useState } from 'react';
 import { Alert, Button, Input, type AppWithPlans } from '@portal/shared';
 import { changeLicence, listAppsWithPlans, sellLicence } from '../../api/companies';
 import type { Licence } from '../../api/company-types';
+import { COMPANY_FALLBACK } from '../../api/texts';
 import { FormDialog } from '../../components/FormDialog';
+import { LoadState } from '../../components/LoadState';
 import { FieldLabel, Panel } from '../../components/Page';
 import { SelectField } from '../../components/SelectField';
+import { StackedTable } from '../../components/StackedTable';
+import { StatusPill } from '../../components/StatusPill';
+import { useLoad } from '../../hooks/useLoad';
 import {
   dayFromExpiry,
   expiryFromDay,
@@ -13,12 +18,9 @@ import {
   platformActions,
   seatCountsText,
 } from '../../rules/companies';
-import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
-import type { SectionProps } from './CompanyPage';
-import { SectionHead, StackedTable, StatusPill } from './CompanyTable';
-import { LoadState } from './LoadState';
 import { MoreSeatsHelp } from './MoreSeatsHelp';
-import { useLoad } from './useLoad';
+import { SectionHead, type SectionProps } from './SectionParts';
+import { TEXT_COMPANY } from './texts';
 
 type Editing = { kind: 'sell' } | { kind: 'change'; licence: Licence } | null;
 

@@ -10,8 +10,13 @@ import {
   takeBackSeat,
 } from '../../api/companies';
 import type { CompanyRole, Licence, Member } from '../../api/company-types';
+import { COMPANY_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { LoadMore, useCursorList } from '../../components/CursorList';
+import { LoadState } from '../../components/LoadState';
 import { DialogActions, Panel } from '../../components/Page';
+import { StackedTable } from '../../components/StackedTable';
+import { StatusPill } from '../../components/StatusPill';
 import {
   companyRoleLabel,
   grantableRoles,
@@ -20,13 +25,10 @@ import {
   memberStatusLabel,
 } from '../../rules/companies';
 import { formatRegistrationDate } from '../../rules/format';
-import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
-import type { SectionProps } from './CompanyPage';
-import { SectionHead, StackedTable, StatusPill } from './CompanyTable';
-import { LoadMore, useCursorList } from './CursorList';
-import { LoadState } from './LoadState';
 import { MoreSeatsHelp } from './MoreSeatsHelp';
 import { SearchFilter } from './SearchFilter';
+import { SectionHead, type SectionProps } from './SectionParts';
+import { TEXT_COMPANY } from './texts';
 
 /** Members per request: the API's default page of a cursor list. */
 export const MEMBERS_PAGE = 50;

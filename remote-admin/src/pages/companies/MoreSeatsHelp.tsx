@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 import { getRuntimeConfig, theme } from '@portal/shared';
-import { TEXT_COMPANY } from '../../texts';
+import { TEXT_COMPANY } from './texts';
 
 const Help = styled.p`
   margin: 0;

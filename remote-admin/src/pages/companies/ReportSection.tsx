@@ -1,13 +1,15 @@
 import { Alert, Button, errorMessage, useSubmit } from '@portal/shared';
 import { downloadSeatReport, getSeatReport } from '../../api/companies';
+import { COMPANY_FALLBACK } from '../../api/texts';
+import { LoadState } from '../../components/LoadState';
 import { Panel } from '../../components/Page';
+import { StackedTable } from '../../components/StackedTable';
+import { StatusPill } from '../../components/StatusPill';
+import { useLoad } from '../../hooks/useLoad';
 import { reportRowState } from '../../rules/companies';
 import { formatExpiryDate } from '../../rules/format';
-import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
-import type { SectionProps } from './CompanyPage';
-import { SectionHead, StackedTable, StatusPill } from './CompanyTable';
-import { LoadState } from './LoadState';
-import { useLoad } from './useLoad';
+import { SectionHead, type SectionProps } from './SectionParts';
+import { TEXT_COMPANY } from './texts';
 
 /** Seats per app and plan (bought, in use, free, over, expiry) and the same as a CSV file. */
 export function ReportSection({ companyId, companyName }: SectionProps) {

@@ -2,7 +2,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import styled from 'styled-components';
 import { Button, Input } from '@portal/shared';
 import { FieldLabel } from '../../components/Page';
-import { TEXT_COMPANY } from '../../texts';
+import { TEXT_COMPANY } from './texts';
 
 const Form = styled.form`
   display: flex;

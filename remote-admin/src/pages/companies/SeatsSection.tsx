@@ -2,17 +2,18 @@ import { useCallback, useState } from 'react';
 import { Button } from '@portal/shared';
 import { listSeats, takeBackSeat } from '../../api/companies';
 import type { Licence, Seat } from '../../api/company-types';
+import { COMPANY_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { LoadMore, useCursorList } from '../../components/CursorList';
+import { LoadState } from '../../components/LoadState';
 import { Panel } from '../../components/Page';
 import { SelectField } from '../../components/SelectField';
+import { StackedTable } from '../../components/StackedTable';
 import { memberName } from '../../rules/companies';
-import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
-import type { SectionProps } from './CompanyPage';
-import { SectionHead, StackedTable } from './CompanyTable';
-import { LoadMore, useCursorList } from './CursorList';
-import { LoadState } from './LoadState';
-import { SearchFilter } from './SearchFilter';
 import { MEMBERS_PAGE } from './MembersSection';
+import { SearchFilter } from './SearchFilter';
+import { SectionHead, type SectionProps } from './SectionParts';
+import { TEXT_COMPANY } from './texts';
 
 /** The seats assigned, by app and email, 50 at a time; each taken back after a question. */
 export function SeatsSection({

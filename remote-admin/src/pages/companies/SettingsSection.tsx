@@ -3,9 +3,10 @@ import styled from 'styled-components';
 import { Alert, Button, errorMessage, theme, useSubmit } from '@portal/shared';
 import { updateSettings } from '../../api/companies';
 import type { Company, DomainJoin } from '../../api/company-types';
+import { COMPANY_FALLBACK } from '../../api/texts';
 import { Panel } from '../../components/Page';
-import { COMPANY_FALLBACK, TEXT_COMPANY } from '../../texts';
-import type { SectionProps } from './CompanyPage';
+import type { SectionProps } from './SectionParts';
+import { TEXT_COMPANY } from './texts';
 
 const Form = styled.form`
   display: grid;

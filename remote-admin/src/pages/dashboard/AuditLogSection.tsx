@@ -2,9 +2,11 @@ import { useEffect, useState } from 'react';
 import styled from 'styled-components';
 import { Alert, Button, errorMessage, theme, type AuditEntry, type Paged } from '@portal/shared';
 import { listAuditLog } from '../../api/admin';
-import { ADMIN_FALLBACK, TEXT_ADMIN } from '../../texts';
+import { ADMIN_FALLBACK } from '../../api/texts';
 import { Panel } from '../../components/Page';
-import { auditActionLabel, auditDetails } from './audit-format';
+import { auditActionLabel, auditDetails } from '../../rules/audit-format';
+import { TEXT_ADMIN } from '../../texts';
+import { TEXT_DASHBOARD } from './texts';
 
 const Scroll = styled.div`overflow-x: auto;`;
 
@@ -50,9 +52,9 @@ export function AuditLogSection() {
 
   return (
     <Panel id="auditoria" aria-labelledby="auditoria-title" tabIndex={-1}>
-      <h2 id="auditoria-title">{TEXT_ADMIN.auditLog}</h2>
+      <h2 id="auditoria-title">{TEXT_DASHBOARD.auditLog}</h2>
       {error && <Alert>{error}</Alert>}
-      {log && log.data.length === 0 && <p>{TEXT_ADMIN.auditEmpty}</p>}
+      {log && log.data.length === 0 && <p>{TEXT_DASHBOARD.auditEmpty}</p>}
       {log && log.data.length > 0 && (
         // Focusable, so that keyboard users can scroll it sideways on small screens.
         <Scroll tabIndex={0} role="group" aria-labelledby="auditoria-title">
@@ -60,7 +62,7 @@ export function AuditLogSection() {
             <thead>
               <tr>
                 <th scope="col">{TEXT_ADMIN.auditWhen}</th>
-                <th scope="col">{TEXT_ADMIN.auditWho}</th>
+                <th scope="col">{TEXT_DASHBOARD.auditWho}</th>
                 <th scope="col">{TEXT_ADMIN.auditWhat}</th>
                 <th scope="col">{TEXT_ADMIN.auditWhom}</th>
                 <th scope="col">{TEXT_ADMIN.auditDetails}</th>

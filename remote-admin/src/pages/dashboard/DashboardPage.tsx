@@ -3,13 +3,15 @@ import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import { Alert, errorMessage, planLabel, Spinner, theme, type DashboardData } from '@portal/shared';
 import { getDashboard } from '../../api/admin';
-import { formatChange, formatWholeUsd } from '../../rules/format';
-import { ADMIN_FALLBACK, TEXT_ADMIN } from '../../texts';
+import { ADMIN_FALLBACK } from '../../api/texts';
 import { AdminPage, Panel } from '../../components/Page';
 import { StatCard, StatGrid } from '../../components/StatCard';
+import { formatChange, formatWholeUsd } from '../../rules/format';
+import { TEXT_ADMIN } from '../../texts';
 import { AuditLogSection } from './AuditLogSection';
 import { dayLabel, monthLabel } from './chart-scale';
 import { BarChart, LineChart } from './Charts';
+import { TEXT_DASHBOARD } from './texts';
 
 const Two = styled.div`
   display: grid;
@@ -66,9 +68,9 @@ const compactUsd = (value: number) =>
 /** The four figures of the dashboard's top row, each with its change against the previous month. */
 const STAT_CARDS = [
   { key: 'totalUsers', title: TEXT_ADMIN.totalUsers },
-  { key: 'activeApps', title: TEXT_ADMIN.activeApps },
-  { key: 'activeSubscriptions', title: TEXT_ADMIN.activeSubscriptions },
-  { key: 'newSubscriptions', title: TEXT_ADMIN.newSubscriptions },
+  { key: 'activeApps', title: TEXT_DASHBOARD.activeApps },
+  { key: 'activeSubscriptions', title: TEXT_DASHBOARD.activeSubscriptions },
+  { key: 'newSubscriptions', title: TEXT_DASHBOARD.newSubscriptions },
 ] as const;
 
 export default function DashboardPage() {
@@ -81,9 +83,9 @@ export default function DashboardPage() {
 
   return (
     <AdminPage>
-      <h1>{TEXT_ADMIN.dashboardTitle}</h1>
+      <h1>{TEXT_DASHBOARD.dashboardTitle}</h1>
       {error && <Alert>{error}</Alert>}
-      {!data && !error && <Spinner label={TEXT_ADMIN.loadingDashboard} />}
+      {!data && !error && <Spinner label={TEXT_DASHBOARD.loadingDashboard} />}
       {data && (
         <>
           <StatGrid>
@@ -94,9 +96,9 @@ export default function DashboardPage() {
 
           <Two>
             <Panel aria-labelledby="chart-users">
-              <h2 id="chart-users">{TEXT_ADMIN.newUsersPerDay}</h2>
+              <h2 id="chart-users">{TEXT_DASHBOARD.newUsersPerDay}</h2>
               <BarChart
-                title={TEXT_ADMIN.newUsersPerDay}
+                title={TEXT_DASHBOARD.newUsersPerDay}
                 everyOtherLabel
                 points={data.newUsersPerDay.map((day) => ({
                   label: dayLabel(day.date),
@@ -106,12 +108,12 @@ export default function DashboardPage() {
               />
             </Panel>
             <Panel aria-labelledby="chart-revenue">
-              <h2 id="chart-revenue">{TEXT_ADMIN.monthlyRevenue}</h2>
+              <h2 id="chart-revenue">{TEXT_DASHBOARD.monthlyRevenue}</h2>
               <RevenueNote>
-                {data.revenueSource === 'none' ? TEXT_ADMIN.revenueNoBilling : TEXT_ADMIN.revenueCounts}
+                {data.revenueSource === 'none' ? TEXT_DASHBOARD.revenueNoBilling : TEXT_DASHBOARD.revenueCounts}
               </RevenueNote>
               <LineChart
-                title={TEXT_ADMIN.monthlyRevenue}
+                title={TEXT_DASHBOARD.monthlyRevenue}
                 short={compactUsd}
                 points={data.monthlyRevenue.map((month) => ({
                   label: monthLabel(month.month),
@@ -124,7 +126,7 @@ export default function DashboardPage() {
 
           <Two>
             <Panel aria-labelledby="plan-distribution">
-              <h2 id="plan-distribution">{TEXT_ADMIN.planDistribution}</h2>
+              <h2 id="plan-distribution">{TEXT_DASHBOARD.planDistribution}</h2>
               <Distribution>
                 {data.planDistribution.map((item) => (
                   <li key={`${item.app}-${item.plan}`}>
@@ -133,7 +135,7 @@ export default function DashboardPage() {
                         {item.app} · {planLabel({ nombre: item.plan })}
                       </span>
                       <span className="muted">
-                        {TEXT_ADMIN.usersCount(item.users)} · {item.percentage.toLocaleString('es-ES')} %
+                        {TEXT_DASHBOARD.usersCount(item.users)} · {item.percentage.toLocaleString('es-ES')} %
                       </span>
                     </div>
                     <div className="bar" aria-hidden="true">
@@ -144,11 +146,11 @@ export default function DashboardPage() {
               </Distribution>
             </Panel>
             <Panel aria-labelledby="quick-actions">
-              <h2 id="quick-actions">{TEXT_ADMIN.quickActions}</h2>
+              <h2 id="quick-actions">{TEXT_DASHBOARD.quickActions}</h2>
               <Quick>
-                <Link to="/admin/usuarios">{TEXT_ADMIN.manageUsers}</Link>
-                <Link to="/admin/apps">{TEXT_ADMIN.configureApps}</Link>
-                <a href="#auditoria">{TEXT_ADMIN.viewReports}</a>
+                <Link to="/admin/usuarios">{TEXT_DASHBOARD.manageUsers}</Link>
+                <Link to="/admin/apps">{TEXT_DASHBOARD.configureApps}</Link>
+                <a href="#auditoria">{TEXT_DASHBOARD.viewReports}</a>
               </Quick>
             </Panel>
           </Two>

@@ -14,6 +14,7 @@ import {
 import { editUser } from '../../api/admin';
 import { SelectField } from '../../components/SelectField';
 import { TEXT_ADMIN } from '../../texts';
+import { TEXT_USERS } from './texts';
 import {
   ROLE_OPTIONS,
   saveWarning,
@@ -36,7 +37,7 @@ const Form = styled.form`
 
 const NAME_FIELDS = [
   { key: 'name', label: TEXT_ADMIN.name },
-  { key: 'lastName', label: TEXT_ADMIN.lastName },
+  { key: 'lastName', label: TEXT_USERS.lastName },
 ] as const;
 
 export interface EditUserModalProps {
@@ -73,7 +74,7 @@ export function EditUserModal({ user, currentUserId, onSaved, onClose }: EditUse
   };
 
   return (
-    <Modal title={TEXT_ADMIN.editUserTitle} onClose={onClose}>
+    <Modal title={TEXT_USERS.editUserTitle} onClose={onClose}>
       <Form onSubmit={send} noValidate>
         <p className="note wide email">{user.email}</p>
         {message && (
@@ -94,19 +95,19 @@ export function EditUserModal({ user, currentUserId, onSaved, onClose }: EditUse
         ))}
         <div className="wide">
           <TextField
-            label={TEXT_ADMIN.phone}
+            label={TEXT_USERS.phone}
             type="tel"
             value={form.phone}
             maxLength={32}
             autoComplete="off"
-            hint={TEXT_ADMIN.phoneHint}
+            hint={TEXT_USERS.phoneHint}
             onChange={(event) => set('phone', event.target.value)}
             disabled={saving}
           />
         </div>
         <SelectField
           id="edit-user-role"
-          label={TEXT_ADMIN.colRole}
+          label={TEXT_USERS.colRole}
           value={form.role}
           options={ROLE_OPTIONS}
           disabled={saving || self}
@@ -114,13 +115,13 @@ export function EditUserModal({ user, currentUserId, onSaved, onClose }: EditUse
         />
         <SelectField
           id="edit-user-status"
-          label={TEXT_ADMIN.colStatus}
+          label={TEXT_USERS.colStatus}
           value={form.status}
           options={statusOptions(user.status)}
           disabled={saving || self}
           onChange={(status) => set('status', status)}
         />
-        {self && <p className="note wide">{TEXT_ADMIN.ownAccountNote}</p>}
+        {self && <p className="note wide">{TEXT_USERS.ownAccountNote}</p>}
         {warning && (
           <div className="wide">
             <Alert tone="info">{warning}</Alert>

@@ -16,11 +16,13 @@ import {
   Select,
   type AdminUser,
 } from '@portal/shared';
-import { ADMIN_ALERT_MS, ADMIN_FALLBACK, PLAN_SAVED, TEXT_ADMIN } from '../../texts';
 import { changeUserAppPlan, getUserAppPlans } from '../../api/admin';
+import { ADMIN_FALLBACK } from '../../api/texts';
+import { FieldLabel } from '../../components/Page';
 import { formatExpiryDate, whoLine } from '../../rules/format';
 import { canSavePlan, expiryToSend, initialExpiry, NO_PLAN_ID, planExpires, visiblePlanApps } from '../../rules/plans';
-import { FieldLabel } from '../../components/Page';
+import { ADMIN_ALERT_MS, TEXT_ADMIN } from '../../texts';
+import { PLAN_SAVED, TEXT_USERS } from './texts';
 
 const Row = styled.li`
   display: grid;
@@ -122,14 +124,14 @@ function PlanRow({
     <Row>
       <h3>{info.app.nombre}</h3>
       <FieldLabel htmlFor={`${base}-select`}>
-        {TEXT_ADMIN.plan}
+        {TEXT_USERS.plan}
         <Select
           id={`${base}-select`}
           value={planId}
           onChange={(event) => setPlanId(Number(event.target.value))}
           disabled={saving}
         >
-          {!own && <option value={NO_PLAN_ID}>{TEXT_ADMIN.noPlan}</option>}
+          {!own && <option value={NO_PLAN_ID}>{TEXT_USERS.noPlan}</option>}
           {info.planesApp.map((plan) => (
             <option key={plan.id} value={plan.id}>
               {planLabel(plan)}
@@ -139,7 +141,7 @@ function PlanRow({
       </FieldLabel>
       {expires ? (
         <FieldLabel htmlFor={`${base}-expiry`}>
-          {TEXT_ADMIN.expiry}
+          {TEXT_USERS.expiry}
           <Input
             id={`${base}-expiry`}
             type="date"
@@ -150,8 +152,8 @@ function PlanRow({
         </FieldLabel>
       ) : (
         <NoExpiry>
-          <span>{TEXT_ADMIN.expiry}</span>
-          <span>{TEXT_ADMIN.noExpiry}</span>
+          <span>{TEXT_USERS.expiry}</span>
+          <span>{TEXT_USERS.noExpiry}</span>
         </NoExpiry>
       )}
       <Button
@@ -162,12 +164,12 @@ function PlanRow({
         {saving ? TEXT_ADMIN.saving : TEXT_ADMIN.save}
       </Button>
       {own?.vencido && own.id === planId && expires && (
-        <Note role="note">{TEXT_ADMIN.ownLapsed(formatExpiryDate(own.fechaVencimiento))}</Note>
+        <Note role="note">{TEXT_USERS.ownLapsed(formatExpiryDate(own.fechaVencimiento))}</Note>
       )}
       {info.puestos.map((seat) => (
         <Seat key={seat.empresa.id}>
-          <span>{TEXT_ADMIN.seatOf(seat.empresa.nombre)}</span>
-          <span>{TEXT_ADMIN.seatPlan(planLabel(seat.plan), formatExpiryDate(seat.fechaVencimiento))}</span>
+          <span>{TEXT_USERS.seatOf(seat.empresa.nombre)}</span>
+          <span>{TEXT_USERS.seatPlan(planLabel(seat.plan), formatExpiryDate(seat.fechaVencimiento))}</span>
         </Seat>
       ))}
     </Row>
@@ -213,7 +215,7 @@ export function PlansModal({ user, onClose }: PlansModalProps) {
   };
 
   return (
-    <Modal title={TEXT_ADMIN.plansTitle} onClose={onClose}>
+    <Modal title={TEXT_USERS.plansTitle} onClose={onClose}>
       <Whose>{whoLine(user)}</Whose>
       {/* The rows start again after a save (the saved button with them): its outcome holds the focus meanwhile. */}
       {alert && (
@@ -222,11 +224,11 @@ export function PlansModal({ user, onClose }: PlansModalProps) {
         </Alert>
       )}
       {infos === null ? (
-        <Spinner label={TEXT_ADMIN.loadingPlans} />
+        <Spinner label={TEXT_USERS.loadingPlans} />
       ) : loadError ? (
         <Alert>{loadError}</Alert>
       ) : infos.length === 0 ? (
-        <p>{TEXT_ADMIN.noPlans}</p>
+        <p>{TEXT_USERS.noPlans}</p>
       ) : (
         <List key={version}>
           {infos.map((info) => (

@@ -13,7 +13,7 @@ import {
   type AdminUser,
   type PortalSession,
 } from '@portal/shared';
-import { TEXT_ADMIN } from '../../texts';
+import { TEXT_USERS } from './texts';
 
 const List = styled.ul`
   list-style: none;
@@ -57,7 +57,7 @@ export function SessionsModal({ user, onClose }: { user: Pick<AdminUser, 'id' | 
     setError(null);
     try {
       await endUserSession(user.id, session.id);
-      setNotice(TEXT_ADMIN.sessionEnded(session.label));
+      setNotice(TEXT_USERS.sessionEnded(session.label));
     } catch (caught) {
       setError(errorMessage(caught, FALLBACK.endSession));
     } finally {
@@ -67,13 +67,13 @@ export function SessionsModal({ user, onClose }: { user: Pick<AdminUser, 'id' | 
   };
 
   return (
-    <Modal title={TEXT_ADMIN.sessionsOf(user.email)} onClose={onClose}>
+    <Modal title={TEXT_USERS.sessionsOf(user.email)} onClose={onClose}>
       {error && <Alert tone="error">{error}</Alert>}
       {notice && <Alert tone="success">{notice}</Alert>}
-      {sessions === null && !error && <Spinner label={TEXT_ADMIN.loadingSessions} />}
-      {sessions?.length === 0 && <p>{TEXT_ADMIN.noSessions}</p>}
+      {sessions === null && !error && <Spinner label={TEXT_USERS.loadingSessions} />}
+      {sessions?.length === 0 && <p>{TEXT_USERS.noSessions}</p>}
       {sessions && sessions.length > 0 && (
-        <List aria-label={TEXT_ADMIN.openSessions}>
+        <List aria-label={TEXT_USERS.openSessions}>
           {sessions.map((session) => (
             <li key={session.id}>
               <div>
@@ -83,20 +83,20 @@ export function SessionsModal({ user, onClose }: { user: Pick<AdminUser, 'id' | 
                   </strong>
                 </p>
                 <p>
-                  {TEXT_ADMIN.sessionAddress}: {session.address}
+                  {TEXT_USERS.sessionAddress}: {session.address}
                 </p>
                 <p>
-                  {TEXT_ADMIN.sessionStarted}: {dateTime.format(new Date(session.createdAt))} ·{' '}
-                  {TEXT_ADMIN.sessionLastSeen}: {dateTime.format(new Date(session.lastSeenAt))}
+                  {TEXT_USERS.sessionStarted}: {dateTime.format(new Date(session.createdAt))} ·{' '}
+                  {TEXT_USERS.sessionLastSeen}: {dateTime.format(new Date(session.lastSeenAt))}
                 </p>
               </div>
               <Button
                 $variant="danger"
                 disabled={busyId !== null}
                 onClick={() => end(session)}
-                aria-label={TEXT_ADMIN.endSessionOf(session.label)}
+                aria-label={TEXT_USERS.endSessionOf(session.label)}
               >
-                {TEXT_ADMIN.endSession}
+                {TEXT_USERS.endSession}
               </Button>
             </li>
           ))}

@@ -16,19 +16,21 @@ import {
   useSession,
   useTimedMessage,
 } from '@portal/shared';
-import { ADMIN_ALERT_MS, ADMIN_FALLBACK, verifiedMessage, TEXT_ADMIN } from '../../texts';
 import { changeUserStatus, getUserStats, listUsers, verifyEmails } from '../../api/admin';
-import { administratorsShown } from '../../rules/format';
-import { reachablePages } from '../../rules/pagination';
-import { STATUS_FILTER_OPTIONS } from '../../rules/status';
+import { ADMIN_FALLBACK } from '../../api/texts';
 import { AdminPage, DialogActions, FieldLabel, Panel } from '../../components/Page';
 import { ListFooter } from '../../components/Pagination';
 import { SelectField } from '../../components/SelectField';
 import { StatCard, StatGrid } from '../../components/StatCard';
-import { initialListState, listReducer, selectionEnabled, toQuery } from './list-state';
+import { administratorsShown } from '../../rules/format';
+import { reachablePages } from '../../rules/pagination';
+import { STATUS_FILTER_OPTIONS } from '../../rules/status';
+import { ADMIN_ALERT_MS, TEXT_ADMIN } from '../../texts';
 import { EditUserModal } from './EditUserModal';
+import { initialListState, listReducer, selectionEnabled, toQuery } from './list-state';
 import { PlansModal } from './PlansModal';
 import { SessionsModal } from './SessionsModal';
+import { TEXT_USERS, verifiedMessage } from './texts';
 import { UsersTable } from './UsersTable';
 import { VerifyDialog } from './VerifyDialog';
 
@@ -104,7 +106,7 @@ export default function UsersPage() {
       },
       (error) => {
         console.error(error);
-        if (current) setLoadError(errorMessage(error, TEXT_ADMIN.usersLoadFailed));
+        if (current) setLoadError(errorMessage(error, TEXT_USERS.usersLoadFailed));
       },
     );
     return () => {
@@ -127,14 +129,14 @@ export default function UsersPage() {
   const closeVerify = useCallback(() => setConfirmVerify(false), []);
   // Greyed out with a word why: outside the pending filter, or with nobody marked yet among those listed.
   const verifyHint = !selectable
-    ? TEXT_ADMIN.verifyNeedsPendingFilter
+    ? TEXT_USERS.verifyNeedsPendingFilter
     : selected.size === 0 && (list?.data.length ?? 0) > 0
-      ? TEXT_ADMIN.verifyNeedsSelection
+      ? TEXT_USERS.verifyNeedsSelection
       : null;
 
   const edited = (user: AdminUser) => {
     setEditing(null);
-    showAlert({ tone: 'success', text: TEXT_ADMIN.userUpdated(user.email) });
+    showAlert({ tone: 'success', text: TEXT_USERS.userUpdated(user.email) });
     reload();
   };
 
@@ -179,7 +181,7 @@ export default function UsersPage() {
     setBusyId(user.id);
     try {
       const { user: updated } = await changeUserStatus(user.id);
-      showAlert({ tone: 'success', text: TEXT_ADMIN.statusChanged(updated.email, updated.status === 'suspended') });
+      showAlert({ tone: 'success', text: TEXT_USERS.statusChanged(updated.email, updated.status === 'suspended') });
       reload();
     } catch (error) {
       showAlert({ tone: 'error', text: errorMessage(error, String(error)) });
@@ -190,15 +192,15 @@ export default function UsersPage() {
 
   return (
     <AdminPage>
-      <h1>{TEXT_ADMIN.usersTitle}</h1>
+      <h1>{TEXT_USERS.usersTitle}</h1>
       <StatGrid>
         <StatCard title={TEXT_ADMIN.totalUsers} value={stats?.totalUsers ?? '—'} />
-        <StatCard title={TEXT_ADMIN.activeUsers} value={stats?.activeUsers ?? '—'} />
-        <StatCard title={TEXT_ADMIN.pendingVerification} value={stats?.pendingVerification ?? '—'} />
-        <StatCard title={TEXT_ADMIN.administrators} value={stats ? administratorsShown(stats.administrators) : '—'} />
+        <StatCard title={TEXT_USERS.activeUsers} value={stats?.activeUsers ?? '—'} />
+        <StatCard title={TEXT_USERS.pendingVerification} value={stats?.pendingVerification ?? '—'} />
+        <StatCard title={TEXT_USERS.administrators} value={stats ? administratorsShown(stats.administrators) : '—'} />
       </StatGrid>
 
-      <Panel aria-label={TEXT_ADMIN.usersTitle}>
+      <Panel aria-label={TEXT_USERS.usersTitle}>
         <Filters>
           <Group
             as="form"
@@ -209,22 +211,22 @@ export default function UsersPage() {
             }}
           >
             <FieldLabel htmlFor="users-email-filter">
-              {TEXT_ADMIN.emailFilter}
+              {TEXT_USERS.emailFilter}
               <Input
                 id="users-email-filter"
                 type="search"
-                placeholder={TEXT_ADMIN.emailPlaceholder}
+                placeholder={TEXT_USERS.emailPlaceholder}
                 value={state.emailInput}
                 maxLength={254}
                 onChange={(event) => dispatch({ type: 'typeEmail', value: event.target.value })}
               />
             </FieldLabel>
-            <Button type="submit">{TEXT_ADMIN.search}</Button>
+            <Button type="submit">{TEXT_USERS.search}</Button>
           </Group>
           <Group>
             <SelectField
               id="users-status-filter"
-              label={TEXT_ADMIN.statusFilter}
+              label={TEXT_USERS.statusFilter}
               value={state.status}
               options={STATUS_FILTER_OPTIONS}
               onChange={changeStatusFilter}
@@ -235,7 +237,7 @@ export default function UsersPage() {
               aria-describedby={verifyHint ? 'users-verify-hint' : undefined}
               onClick={() => setConfirmVerify(true)}
             >
-              {TEXT_ADMIN.verify}
+              {TEXT_USERS.verify}
             </Button>
           </Group>
         </Filters>
@@ -246,9 +248,9 @@ export default function UsersPage() {
         {list === null && loadError ? (
           <LoadFailed message={loadError} onRetry={reload} />
         ) : list === null ? (
-          <Spinner label={TEXT_ADMIN.loadingUsers} />
+          <Spinner label={TEXT_USERS.loadingUsers} />
         ) : list.data.length === 0 ? (
-          <Empty>{TEXT_ADMIN.noUsers}</Empty>
+          <Empty>{TEXT_USERS.noUsers}</Empty>
         ) : (
           <UsersTable
             users={list.data}
@@ -266,7 +268,7 @@ export default function UsersPage() {
 
         <ListFooter
           id="users-page-size"
-          sizeLabel={TEXT_ADMIN.pageSize}
+          sizeLabel={TEXT_USERS.pageSize}
           limit={limit}
           onLimit={(next) => dispatch({ type: 'limit', limit: next })}
           page={page}
@@ -274,7 +276,7 @@ export default function UsersPage() {
           onPage={(next) => dispatch({ type: 'page', page: next })}
           onStep={(step) => dispatch({ type: 'step', step })}
           hasNextPage={list?.totalCapped ? list.hasNextPage : undefined}
-          summary={list && list.total > 0 ? TEXT_ADMIN.usersFound(list.total, list.totalCapped) : null}
+          summary={list && list.total > 0 ? TEXT_USERS.usersFound(list.total, list.totalCapped) : null}
         />
       </Panel>
 
@@ -285,14 +287,14 @@ export default function UsersPage() {
         <VerifyDialog count={selected.size} busy={verifying} onConfirm={() => void verify()} onClose={closeVerify} />
       )}
       {confirmSuspend && (
-        <Modal title={TEXT_ADMIN.confirmSuspendTitle} onClose={closeConfirm}>
-          <p>{TEXT_ADMIN.confirmSuspend(confirmSuspend.email)}</p>
+        <Modal title={TEXT_USERS.confirmSuspendTitle} onClose={closeConfirm}>
+          <p>{TEXT_USERS.confirmSuspend(confirmSuspend.email)}</p>
           <DialogActions>
             <Button $variant="secondary" onClick={closeConfirm}>
               {TEXT_ADMIN.cancel}
             </Button>
             <Button $variant="danger" onClick={() => void toggleStatus(confirmSuspend)}>
-              {TEXT_ADMIN.suspend}
+              {TEXT_USERS.suspend}
             </Button>
           </DialogActions>
         </Modal>

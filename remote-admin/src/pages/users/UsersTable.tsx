@@ -4,6 +4,7 @@ import { Avatar } from '../../components/Avatar';
 import { displayName, formatRegistrationDate, roleLabel } from '../../rules/format';
 import { statusLabel } from '../../rules/status';
 import { TEXT_ADMIN } from '../../texts';
+import { TEXT_USERS } from './texts';
 
 // The table fits its box: fixed columns around a flexible 'Usuario' that truncates, so 'Acciones' is always in view.
 // Where the box is narrow (a phone, a small window) each user becomes a card: every row a block with its labels.
@@ -120,7 +121,7 @@ export function UsersTable({
 }: UsersTableProps) {
   return (
     <Frame>
-      <Table aria-label={TEXT_ADMIN.usersTable}>
+      <Table aria-label={TEXT_USERS.usersTable}>
         <colgroup>
           <col className="select" />
           <col className="user" />
@@ -133,14 +134,14 @@ export function UsersTable({
         <thead>
           <tr>
             <th scope="col">
-              <VisuallyHidden>{TEXT_ADMIN.colSelect}</VisuallyHidden>
+              <VisuallyHidden>{TEXT_USERS.colSelect}</VisuallyHidden>
             </th>
-            <th scope="col">{TEXT_ADMIN.colUser}</th>
-            <th scope="col">{TEXT_ADMIN.colRole}</th>
-            <th scope="col">{TEXT_ADMIN.colStatus}</th>
-            <th scope="col">{TEXT_ADMIN.colCreated}</th>
-            <th scope="col">{TEXT_ADMIN.colPlans}</th>
-            <th scope="col">{TEXT_ADMIN.colActions}</th>
+            <th scope="col">{TEXT_USERS.colUser}</th>
+            <th scope="col">{TEXT_USERS.colRole}</th>
+            <th scope="col">{TEXT_USERS.colStatus}</th>
+            <th scope="col">{TEXT_USERS.colCreated}</th>
+            <th scope="col">{TEXT_USERS.colPlans}</th>
+            <th scope="col">{TEXT_USERS.colActions}</th>
           </tr>
         </thead>
         <tbody>
@@ -153,7 +154,7 @@ export function UsersTable({
                 <td className="select">
                   <input
                     type="checkbox"
-                    aria-label={TEXT_ADMIN.selectUser(user.email)}
+                    aria-label={TEXT_USERS.selectUser(user.email)}
                     disabled={!selectable}
                     checked={selectable && selected.has(user.id)}
                     onChange={() => onToggle(user.id)}
@@ -169,19 +170,19 @@ export function UsersTable({
                     </div>
                   </Who>
                 </td>
-                <td data-label={TEXT_ADMIN.colRole}>{roleLabel(user.role)}</td>
-                <td data-label={TEXT_ADMIN.colStatus}>
+                <td data-label={TEXT_USERS.colRole}>{roleLabel(user.role)}</td>
+                <td data-label={TEXT_USERS.colStatus}>
                   <Status $status={user.status}>{statusLabel(user.status)}</Status>
                 </td>
-                <td data-label={TEXT_ADMIN.colCreated}>{formatRegistrationDate(user.createdAt)}</td>
+                <td data-label={TEXT_USERS.colCreated}>{formatRegistrationDate(user.createdAt)}</td>
                 <td className="actions">
                   <RowActions>
                     <Button
                       $variant="secondary"
                       onClick={() => onPlans(user)}
-                      aria-label={TEXT_ADMIN.plansOf(user.email)}
+                      aria-label={TEXT_USERS.plansOf(user.email)}
                     >
-                      {TEXT_ADMIN.plans}
+                      {TEXT_USERS.plans}
                     </Button>
                   </RowActions>
                 </td>
@@ -190,25 +191,25 @@ export function UsersTable({
                     <Button
                       $variant="secondary"
                       onClick={() => onEdit(user)}
-                      aria-label={TEXT_ADMIN.editUser(user.email)}
+                      aria-label={TEXT_USERS.editUser(user.email)}
                     >
                       {TEXT_ADMIN.edit}
                     </Button>
                     <Button
                       $variant="secondary"
                       onClick={() => onSessions(user)}
-                      aria-label={TEXT_ADMIN.sessionsOf(user.email)}
+                      aria-label={TEXT_USERS.sessionsOf(user.email)}
                     >
-                      {TEXT_ADMIN.sessions}
+                      {TEXT_USERS.sessions}
                     </Button>
                     {canToggle && (
                       <Button
                         $variant={user.status === 'active' ? 'danger' : 'secondary'}
                         disabled={busyId === user.id}
                         onClick={() => onToggleStatus(user)}
-                        aria-label={`${user.status === 'active' ? TEXT_ADMIN.suspend : TEXT_ADMIN.reactivate} a ${user.email}`}
+                        aria-label={`${user.status === 'active' ? TEXT_USERS.suspend : TEXT_USERS.reactivate} a ${user.email}`}
                       >
-                        {user.status === 'active' ? TEXT_ADMIN.suspend : TEXT_ADMIN.reactivate}
+                        {user.status === 'active' ? TEXT_USERS.suspend : TEXT_USERS.reactivate}
                       </Button>
                     )}
                   </RowActions>

@@ -1,6 +1,7 @@
 import { Button, Modal } from '@portal/shared';
 import { DialogActions } from '../../components/Page';
 import { TEXT_ADMIN } from '../../texts';
+import { TEXT_USERS } from './texts';
 
 export interface VerifyDialogProps {
   /** How many people are selected. */
@@ -17,16 +18,16 @@ export interface VerifyDialogProps {
  */
 export function VerifyDialog({ count, busy, onConfirm, onClose }: VerifyDialogProps) {
   return (
-    <Modal title={TEXT_ADMIN.verifyTitle} width="560px" onClose={() => !busy && onClose()}>
-      <p>{TEXT_ADMIN.verifyWhat(count)}</p>
-      <p>{TEXT_ADMIN.verifyPassword}</p>
-      <p>{TEXT_ADMIN.verifyMail(count)}</p>
+    <Modal title={TEXT_USERS.verifyTitle} width="560px" onClose={() => !busy && onClose()}>
+      <p>{TEXT_USERS.verifyWhat(count)}</p>
+      <p>{TEXT_USERS.verifyPassword}</p>
+      <p>{TEXT_USERS.verifyMail(count)}</p>
       <DialogActions>
         <Button $variant="secondary" onClick={onClose} disabled={busy}>
           {TEXT_ADMIN.cancel}
         </Button>
         <Button onClick={onConfirm} disabled={busy}>
-          {TEXT_ADMIN.verify}
+          {TEXT_USERS.verify}
         </Button>
       </DialogActions>
     </Modal>

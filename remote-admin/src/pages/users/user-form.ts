@@ -9,7 +9,7 @@ import {
 } from '@portal/shared';
 import { roleLabel } from '../../rules/format';
 import { statusLabel } from '../../rules/status';
-import { TEXT_ADMIN } from '../../texts';
+import { TEXT_USERS } from './texts';
 
 /** The edit dialog's fields as the inputs hold them ('Editar' in the users table, `PUT /auth/editar/{id}`). */
 export interface UserForm {
@@ -69,7 +69,7 @@ export function validateUserChanges(changes: UserEdit): string | null {
   // An empty phone clears it (accounts from Google or Apple have none); any other must be international.
   if (changes.phone) {
     if (changes.phone.replace(/\D/g, '').length < PHONE_MIN_DIGITS) return PERSON_MESSAGES.phoneTooShort;
-    if (!changes.phone.startsWith('+')) return TEXT_ADMIN.phoneInternational;
+    if (!changes.phone.startsWith('+')) return TEXT_USERS.phoneInternational;
   }
   return null;
 }
@@ -80,11 +80,11 @@ export function validateUserChanges(changes: UserEdit): string | null {
  */
 export function saveWarning(user: AdminUser, changes: UserEdit): string | null {
   if (changes.status === 'active' && user.status === 'pending_verification') {
-    return `${TEXT_ADMIN.verifyPassword} ${TEXT_ADMIN.verifyMail(1)}`;
+    return `${TEXT_USERS.verifyPassword} ${TEXT_USERS.verifyMail(1)}`;
   }
-  if (changes.status === 'suspended') return TEXT_ADMIN.suspendEndsSessions;
+  if (changes.status === 'suspended') return TEXT_USERS.suspendEndsSessions;
   if (changes.role === USER_ROLE && user.role === ADMIN_ROLE) {
-    return TEXT_ADMIN.demoteEndsSessions;
+    return TEXT_USERS.demoteEndsSessions;
   }
   return null;
 }

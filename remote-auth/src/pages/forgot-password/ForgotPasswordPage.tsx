@@ -4,11 +4,7 @@ import { Alert, Button, errorMessage, FALLBACK, forgotPassword, useSubmit, useTi
 import { forgotPasswordError } from '../../rules/forms';
 import { AuthLayout, Footer, Form, TextLink } from '../../components/AuthLayout';
 import { EmailField } from '../../components/EmailField';
-import { useDelayed } from '../../hooks/timers';
-
-/** Spec §4, §9: banners go after 5 s; after success the page moves on after 2 s. */
-export const BANNER_MS = 5000;
-export const NEXT_STEP_MS = 2000;
+import { BANNER_MS, NEXT_STEP_MS, useDelayed } from '../../hooks/timers';
 
 /**
  * /forgot-password: asks the API to mail a reset code, then goes to /reset-password. `?email=` fills the address: the

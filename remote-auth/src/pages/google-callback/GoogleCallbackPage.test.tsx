@@ -1,5 +1,13 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import { PENDING_REDIRECT_KEY, SIGN_IN_SECRET_KEY, storePendingInteraction, useSession, leaveTo } from '@portal/shared';
+import {
+  PENDING_REDIRECT_KEY,
+  SIGN_IN_SECRET_KEY,
+  storePendingCompanyLink,
+  storePendingInteraction,
+  useSession,
+  leaveTo,
+  whenApiIdle,
+} from '@portal/shared';
 import { fakeToken } from '@portal/shared/testing/fake-api';
 import { renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
 import GoogleCallbackPage from './GoogleCallbackPage';
@@ -31,12 +39,14 @@ beforeEach(async () => {
     'POST /auth/partner-token': { status: 200, body: { access_token: PARTNER_TOKEN, expires_in: 3600, audience: 'x' } },
     'GET /auth/user': () => userReply,
     'POST /auth/social/canjear': () => exchangeReply,
+    'POST /auth/empresa/vincular': { status: 200, body: { empresa: { id: 4, nombre: 'Minera Andina S.A.' } } },
   });
 });
 
 afterEach(async () => {
   jest.useRealTimers();
   sessionStorage.clear();
+  await whenApiIdle();
   await api.close();
   jest.restoreAllMocks();
   (leaveTo as jest.Mock).mockReset();
@@ -146,4 +156,44 @@ it('an Apple failure names Apple, not Google', () => {
     'Error en la autenticación con Apple. Por favor, inténtalo de nuevo.',
   );
   expect(screen.queryByText(/Google/)).not.toBeInTheDocument();
+});
+
+describe('a company link kept by /login (an existing account that proves itself by signing in)', () => {
+  const CODE = 'q8Zt3mW9xYk2Lr5Pb7Nc1Vd4Hf6Js0Ga_-uEo3TiQw';
+  const LINK_SECRET = 'Xk9_pL2-mN4qR7sT1uV3wY5zA8bC0dE6fG2hJ4kL6mN';
+  const COMPANY = 'Minera Andina S.A.';
+  const linkCalls = () => api.requests.filter((request) => request.path === '/auth/empresa/vincular');
+
+  it('a Google or Apple sign-in redeems it too, once, through the same landing', async () => {
+    storePendingCompanyLink({ codigo: CODE, empresa: COMPANY, secreto: LINK_SECRET });
+    sessionStorage.setItem(SIGN_IN_SECRET_KEY, 'secreto-del-inicio-con-google');
+    renderAt('/auth/google/callback?code=abc', <GoogleCallbackPage />);
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
+    expect(linkCalls()).toHaveLength(1);
+    expect(JSON.parse(linkCalls()[0]?.body ?? '{}')).toEqual({ codigo: CODE, secreto: LINK_SECRET });
+  });
+});
+
+describe("the return page for the company's access", () => {
+  it('names it while it completes the sign-in', () => {
+    sessionStorage.setItem(SIGN_IN_SECRET_KEY, SECRET);
+    renderAt('/auth/google/callback?code=abc&provider=empresa', <GoogleCallbackPage />);
+    expect(
+      screen.getByText('Estamos completando tu inicio de sesión con el acceso de tu empresa.'),
+    ).toBeInTheDocument();
+  });
+
+  it('names it when it failed, and goes back to /login', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      renderAt('/auth/google/callback?error=auth_failed&provider=empresa', <GoogleCallbackPage />);
+      expect(screen.getByRole('alert')).toHaveTextContent(
+        'No se pudo iniciar sesión con el acceso de tu empresa. Inténtalo de nuevo.',
+      );
+      jest.advanceTimersByTime(3000);
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/));
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

@@ -14,7 +14,7 @@ import {
 import { AuthLayout } from '../../components/AuthLayout';
 import { useDelayed } from '../../hooks/timers';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
-import { authFailedText } from '../login/notice';
+import { authFailedText } from '../../rules/login-notice';
 
 /** Spec §9: after a failed Google sign-in, /login comes after 3 s. */
 export const BACK_TO_LOGIN_MS = 3000;

@@ -17,8 +17,8 @@ import {
   storePendingInvitation,
   useSession,
 } from '@portal/shared';
-import type { LoginNoticeState } from '../login/notice';
 import { invitationRegisterPath } from '../../rules/invitation';
+import type { LoginNoticeState } from '../../rules/login-notice';
 
 /** What /invitacion shows. */
 export type InvitationState =

@@ -7,12 +7,10 @@ import {
   PENDING_REDIRECT_KEY,
   readCompanyLinkNotice,
   SIGN_IN_SECRET_KEY,
-  storePendingCompanyLink,
   whenApiIdle,
 } from '@portal/shared';
 import { fakeToken } from '@portal/shared/testing/fake-api';
 import { renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
-import GoogleCallbackPage from '../google-callback/GoogleCallbackPage';
 import LoginPage from './LoginPage';
 
 jest.mock('@portal/shared', () => ({ ...jest.requireActual('@portal/shared'), leaveTo: jest.fn() }));
@@ -259,38 +257,5 @@ describe('the link an existing account proves by signing in', () => {
     await userEvent.type(screen.getByLabelText('Email'), 'ana@minera.pe');
     await signInWithPassword();
     expect(linkCalls()).toHaveLength(0);
-  });
-
-  it('a Google or Apple sign-in redeems it too, once, through the same landing', async () => {
-    storePendingCompanyLink({ codigo: CODE, empresa: COMPANY, secreto: SECRET });
-    sessionStorage.setItem(SIGN_IN_SECRET_KEY, 'secreto-del-inicio-con-google');
-    renderAt('/auth/google/callback?code=abc', <GoogleCallbackPage />);
-    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
-    expect(linkCalls()).toHaveLength(1);
-    expect(JSON.parse(linkCalls()[0]?.body ?? '{}')).toEqual({ codigo: CODE, secreto: SECRET });
-  });
-});
-
-describe("the return page for the company's access", () => {
-  it('names it while it completes the sign-in', () => {
-    sessionStorage.setItem(SIGN_IN_SECRET_KEY, SECRET);
-    renderAt('/auth/google/callback?code=abc&provider=empresa', <GoogleCallbackPage />);
-    expect(
-      screen.getByText('Estamos completando tu inicio de sesión con el acceso de tu empresa.'),
-    ).toBeInTheDocument();
-  });
-
-  it('names it when it failed, and goes back to /login', async () => {
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
-    try {
-      renderAt('/auth/google/callback?error=auth_failed&provider=empresa', <GoogleCallbackPage />);
-      expect(screen.getByRole('alert')).toHaveTextContent(
-        'No se pudo iniciar sesión con el acceso de tu empresa. Inténtalo de nuevo.',
-      );
-      jest.advanceTimersByTime(3000);
-      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/));
-    } finally {
-      jest.useRealTimers();
-    }
   });
 });

@@ -23,6 +23,7 @@ import { PasskeysElsewhere } from '../../passkeys/PasskeysElsewhere';
 import { passkeyFailure, signInWithPasskey } from '../../passkeys/sign-in';
 import { usePasskeyAutofill, usePasskeySupport } from '../../passkeys/usePasskeys';
 import { cancelPasskeyCeremony } from '../../passkeys/webauthn';
+import { loginNotice, type LoginNoticeState } from '../../rules/login-notice';
 import { pauseButtonText, signInLockText } from '../../rules/sign-in-lock';
 import {
   COMPANY_ONLY_TEXT,
@@ -33,7 +34,6 @@ import {
 } from './company-access';
 import { keepCompanyLinkFrom } from './company-link';
 import { InteractionNotice } from './InteractionNotice';
-import { loginNotice, type LoginNoticeState } from './notice';
 import { SecondStepForm } from './SecondStepForm';
 import { useSignInPause } from './useSignInPause';
 

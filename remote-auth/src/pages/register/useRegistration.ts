@@ -26,8 +26,8 @@ import {
 import { hasErrors, type FieldErrors, type NewPassword, validateRegistrationPassword } from '../../rules/forms';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
 import { invitationCodeFor, registrationInvitation } from '../../rules/invitation';
-import type { LoginNoticeState } from '../login/notice';
-import type { VerificationArrival } from '../verify-email/arrival';
+import type { LoginNoticeState } from '../../rules/login-notice';
+import type { VerificationArrival } from '../../rules/verification-arrival';
 
 const ALREADY_REGISTERED = 'Este usuario ya está registrado, ingrese para continuar';
 

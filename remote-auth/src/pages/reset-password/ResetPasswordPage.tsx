@@ -15,10 +15,9 @@ import { passwordResetError, sanitizeCode } from '../../rules/forms';
 import { AuthLayout, Form, LinkButton, Row, TextLink } from '../../components/AuthLayout';
 import { EmailField } from '../../components/EmailField';
 import { PasswordInput } from '../../components/PasswordInput';
-import { useDelayed } from '../../hooks/timers';
-import { BANNER_MS, NEXT_STEP_MS } from '../forgot-password/ForgotPasswordPage';
+import { BANNER_MS, NEXT_STEP_MS, useDelayed } from '../../hooks/timers';
 import { useResend } from '../../hooks/useResend';
-import type { LoginNoticeState } from '../login/notice';
+import type { LoginNoticeState } from '../../rules/login-notice';
 
 /** /reset-password ('Cambiar contraseña'): the emailed code and a new password; then /login after 2 s. */
 export default function ResetPasswordPage() {

@@ -23,7 +23,7 @@ import { useResendCooldown } from '../../hooks/timers';
 import { redirectQuery, useAfterSignIn } from '../../hooks/useAfterSignIn';
 import { useResend } from '../../hooks/useResend';
 import { NewPasswordFields, ProfileFields } from '../../components/AccountFields';
-import type { VerificationArrival } from './arrival';
+import type { VerificationArrival } from '../../rules/verification-arrival';
 import { useTypedAccount } from './useTypedAccount';
 
 /** Spec §4, §9. */

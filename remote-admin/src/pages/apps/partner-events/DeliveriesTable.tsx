@@ -2,12 +2,14 @@ import { useState } from 'react';
 import styled from 'styled-components';
 import { Alert, Button, errorMessage, type PartnerDelivery, theme } from '@portal/shared';
 import { listDeliveries, resendDelivery } from '../../../api/partner-events';
-import { StackedTable, StatusPill } from '../../companies/CompanyTable';
-import { LoadMore, useCursorList } from '../../companies/CursorList';
-import { LoadState } from '../../companies/LoadState';
-import { EVENTS_FALLBACK, TEXT_EVENTS } from '../../../texts';
+import { EVENTS_FALLBACK } from '../../../api/texts';
+import { LoadMore, useCursorList } from '../../../components/CursorList';
+import { LoadState } from '../../../components/LoadState';
+import { StackedTable } from '../../../components/StackedTable';
+import { StatusPill } from '../../../components/StatusPill';
 import { canResend, deliveryState, formatDeliveryDate } from './partner-events';
 import { SectionHead } from './SectionHead';
+import { TEXT_EVENTS } from './texts';
 
 const Section = styled.section`
   /* An event's name and a column's title read as one word; the next try goes under the state. */

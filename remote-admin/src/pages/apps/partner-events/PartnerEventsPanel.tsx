@@ -7,16 +7,18 @@ import {
   listSubscriptions,
   rotateSubscriptionSecret,
 } from '../../../api/partner-events';
+import { EVENTS_FALLBACK } from '../../../api/texts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { StatusPill } from '../../companies/CompanyTable';
-import { LoadState } from '../../companies/LoadState';
-import { useLoad } from '../../companies/useLoad';
-import { ADMIN_ALERT_MS, EVENTS_FALLBACK, TEXT_EVENTS } from '../../../texts';
+import { LoadState } from '../../../components/LoadState';
+import { StatusPill } from '../../../components/StatusPill';
+import { useLoad } from '../../../hooks/useLoad';
+import { ADMIN_ALERT_MS } from '../../../texts';
 import { type OneTimeSecret, OneTimeSecretDialog } from '../OneTimeSecretDialog';
 import { DeliveriesTable } from './DeliveriesTable';
 import { formToSubscriptionInput, type SubscriptionForm, subscriptionState } from './partner-events';
 import { SectionHead } from './SectionHead';
 import { SubscriptionDialog } from './SubscriptionDialog';
+import { TEXT_EVENTS } from './texts';
 
 const Area = styled.section`
   grid-column: 1 / -1;

@@ -1,6 +1,5 @@
 import { PARTNER_EVENT_TYPES } from '@portal/contracts/partner-events/event-types';
 import { CheckField, FormDialog, FormText } from '../../../components/FormDialog';
-import { TEXT_EVENTS } from '../../../texts';
 import {
   EVENT_LABELS,
   emptySubscriptionForm,
@@ -8,6 +7,7 @@ import {
   validateSubscriptionForm,
   withEvent,
 } from './partner-events';
+import { TEXT_EVENTS } from './texts';
 
 /** The form's labels for the API's field names, so that a refusal names what the person sees. */
 const SUBSCRIPTION_FIELD_LABELS = { url: TEXT_EVENTS.url, eventos: TEXT_EVENTS.eventTypes } as const;

@@ -1,7 +1,7 @@
 import { PARTNER_EVENT_TYPES, type PartnerEventType } from '@portal/contracts/partner-events/event-types';
 import type { PartnerDelivery, PartnerSubscription } from '@portal/shared';
-import type { PillTone } from '../../companies/CompanyTable';
-import { TEXT_EVENTS } from '../../../texts';
+import type { PillTone } from '../../../components/StatusPill';
+import { TEXT_EVENTS } from './texts';
 
 /**
  * Each event's Spanish name in the subscription form: an event the API adds and the panel does not name fails the

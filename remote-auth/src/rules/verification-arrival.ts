@@ -1,5 +1,5 @@
-import type { RegistrationProfile } from '../../rules/registration';
-import type { LoginNoticeState } from '../login/notice';
+import type { LoginNoticeState } from './login-notice';
+import type { RegistrationProfile } from './registration';
 
 /**
  * What /verify-email may be handed by the page that sends a person there: /login's reason (kept on screen, since

@@ -1,6 +1,6 @@
 import { SUSPENDED_LOGIN_ERROR } from '@portal/shared';
 import type { TimedMessage } from '@portal/shared';
-import { providerUnavailable } from '../../texts';
+import { providerUnavailable } from '../texts';
 
 /**
  * A navigation notice: what registration passes to /login (spec §2, §4), and /login to /verify-email; a changed

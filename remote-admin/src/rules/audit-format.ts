@@ -1,7 +1,7 @@
 import { type AuditAction, type AuditEntry, isFreePlan, planLabel } from '@portal/shared';
-import { formatExpiryDate, roleLabel } from '../../rules/format';
-import { statusLabel } from '../../rules/status';
-import { AUDIT_ACTION_LABELS, AUDIT_DETAIL_TEXT as T } from '../../texts';
+import { formatExpiryDate, roleLabel } from './format';
+import { statusLabel } from './status';
+import { AUDIT_ACTION_LABELS, AUDIT_DETAIL_TEXT as T } from './texts';
 
 /** What an audit row reads as: the action in Spanish. */
 export function auditActionLabel(action: string): string {

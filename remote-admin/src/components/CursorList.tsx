@@ -1,9 +1,9 @@
 import { type DependencyList, useState } from 'react';
 import styled from 'styled-components';
 import { Button, errorMessage, theme } from '@portal/shared';
-import type { CursorPage } from '../../api/company-types';
-import { TEXT_COMPANY } from '../../texts';
-import { useLoad } from './useLoad';
+import type { CursorPage } from '../api/company-types';
+import { useLoad } from '../hooks/useLoad';
+import { TEXT_ADMIN } from '../texts';
 
 /**
  * A list the API gives a cursor page at a time: the first page loaded again when `deps` change or on `reload`;
@@ -59,7 +59,7 @@ export function LoadMore({
       <p aria-live="polite">{shown}</p>
       {more && (
         <Button $variant="secondary" disabled={busy} onClick={onMore}>
-          {TEXT_COMPANY.loadMore}
+          {TEXT_ADMIN.loadMore}
         </Button>
       )}
     </Bar>

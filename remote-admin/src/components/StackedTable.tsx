@@ -7,8 +7,8 @@ const Frame = styled.div`
 `;
 
 /**
- * A table of the company screens. Where its box is narrow (a phone) each row becomes a card, as on the users page:
- * the first cell (`.lead`) is the card's title, each labelled cell (`data-label`) a line, `.actions` the buttons.
+ * A table of the panel's lists. Where its box is narrow (a phone) each row becomes a card, as on the users page: the
+ * first cell (`.lead`) is the card's title, each labelled cell (`data-label`) a line, `.actions` the buttons.
  */
 const Table = styled.table`
   width: 100%;
@@ -86,55 +86,3 @@ export function StackedTable({
     </Frame>
   );
 }
-
-export type PillTone = 'ok' | 'warning' | 'danger' | 'neutral';
-
-const PILL: Record<PillTone, [string, string]> = {
-  ok: [theme.color.success, theme.color.successBg],
-  warning: ['#92400e', '#fffbeb'],
-  danger: [theme.color.danger, theme.color.dangerBg],
-  neutral: [theme.color.muted, theme.color.background],
-};
-
-export const StatusPill = styled.span<{ $tone: PillTone }>`
-  display: inline-block;
-  white-space: nowrap;
-  padding: 2px 10px;
-  border-radius: 999px;
-  font-size: 0.85rem;
-  font-weight: 600;
-  color: ${(p) => PILL[p.$tone][0]};
-  background: ${(p) => PILL[p.$tone][1]};
-`;
-
-/** The buttons of a section's head: to the right of its title, wrapping under it on a phone. */
-export const SectionHead = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  justify-content: space-between;
-  align-items: center;
-  gap: 12px;
-  margin-bottom: 16px;
-  h2 { margin: 0; }
-`;
-
-/**
- * A section's facts: each a label (`dt`), its value (`dd`) and, beside it, an optional button (`dd.action`, 'Copiar').
- * A value without a button spans both columns (`dd.wide`). On a phone the label goes above its value.
- */
-export const Facts = styled.dl`
-  display: grid;
-  grid-template-columns: max-content minmax(0, 1fr) auto;
-  gap: 8px 12px;
-  align-items: center;
-  margin: 0 0 16px;
-  dt { font-weight: 700; color: ${theme.color.muted}; font-size: 0.9rem; }
-  dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
-  dd.wide { grid-column: 2 / -1; }
-  code { display: block; overflow-wrap: anywhere; padding: 6px 8px; border-radius: 6px; background: ${theme.color.background}; }
-  @media (max-width: ${theme.breakpoint.mobile}) {
-    grid-template-columns: minmax(0, 1fr) auto;
-    dt { grid-column: 1 / -1; }
-    dd.wide { grid-column: 1 / -1; }
-  }
-`;
