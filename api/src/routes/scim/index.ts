@@ -6,19 +6,10 @@ import { ScimError, scimErrorBody, scimMessages as M } from '../../domain/compan
 import { serviceProviderConfig, userResourceType, userSchemaDocument } from '../../domain/companies/scim/discovery.js';
 import { requestLogOf } from '../../domain/companies/scim/requests.js';
 import { authenticateToken, type ScimCaller } from '../../domain/companies/scim/tokens.js';
-import {
-  createUser,
-  deleteUser,
-  getUser,
-  listSchema,
-  listUsers,
-  maxResults,
-  type Outcome,
-  patchUser,
-  replaceUser,
-  type ScimScope,
-  userSchema,
-} from '../../domain/companies/scim/users.js';
+import { deleteUser, patchUser, replaceUser } from '../../domain/companies/scim/changes.js';
+import { createUser } from '../../domain/companies/scim/provision.js';
+import { getUser, listUsers } from '../../domain/companies/scim/queries.js';
+import { listSchema, maxResults, type Outcome, type ScimScope, userSchema } from '../../domain/companies/scim/users.js';
 import { HttpError, isDatabaseUnavailable } from '../../lib/errors.js';
 
 export const scimContentType = 'application/scim+json; charset=utf-8';

@@ -1,0 +1,40 @@
+import { boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { createdAt } from './columns.js';
+import { users } from './accounts.js';
+
+// Portal sessions and the revoked tokens checked at every request.
+
+export const revokedTokens = pgTable(
+  'revoked_tokens',
+  {
+    jti: text('jti').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('revoked_tokens_expires_at_idx').on(table.expiresAt)],
+);
+
+/**
+ * Migration 0008: one row per portal session (its id is the token's `jti`). Ended rows are kept: they are the
+ * devices already seen, which decide the 'Nuevo inicio de sesión' mail.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    device: text('device').notNull(),
+    browser: text('browser').notNull(),
+    os: text('os').notNull(),
+    address: text('address').notNull(),
+    tokenVersion: integer('token_version').notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    /** Migration 0010: the sign-in proved a second factor (TOTP, recovery code or passkey), or one was set up in it. */
+    secondFactor: boolean('second_factor').notNull().default(false),
+  },
+  (table) => [index('sessions_user_id_idx').on(table.userId, table.createdAt)],
+);

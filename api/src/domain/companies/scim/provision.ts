@@ -1,0 +1,124 @@
+// POST /Users: a person provisioned by the directory, their account taken by email or made, joins the company.
+import { eq, sql } from 'drizzle-orm';
+import { type Db, rowsOf } from '../../../db/client.js';
+import { auditLog, companyDomains, companyMembers, companyScimUsers, users } from '../../../db/schema.js';
+import { currentRequestId } from '../../../lib/request-scope.js';
+import { activateUser } from '../../accounts/queries.js';
+import { checkDomain, emailOf, inTransaction } from './checks.js';
+import { shown } from './errors.js';
+import { scimActor } from './membership.js';
+import { draftFromResource, type UserDraft } from './patch.js';
+import { type Outcome, type ResourceRow, type ScimScope, type UserResource, userResource } from './users.js';
+
+interface ProvisionRow {
+  id: string;
+  company_id: number;
+  user_id: number;
+  user_name: string;
+  external_id: string | null;
+  given_name: string;
+  family_name: string;
+  display_name: string;
+  active: boolean;
+  version: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+  account_status: string;
+  account_created: boolean;
+}
+
+/**
+ * The whole of a POST in one statement (a directory's first sync makes thousands): the domain proved, the account
+ * taken by email or created active with no password, the resource, the membership and the audit entry. No row when
+ * the domain is not proved (or an account of that email was committed by another request after this statement's
+ * snapshot: the caller tells which). A taken userName, externalId or account breaks a unique index: the caller's 409.
+ */
+function provisionStatement(companyId: number, domain: string, email: string, draft: UserDraft) {
+  const details = sql`jsonb_build_object('fuente', 'scim', 'userName', resource.user_name, 'userId', account.id,
+    'email', ${email}::text, 'active', resource.active, 'cuentaNueva', account.created)
+    || case when resource.active then jsonb_build_object('unido', exists (select 1 from joined)) else '{}'::jsonb end`;
+  return sql`
+    with proved as (
+      select 1 from ${companyDomains}
+      where company_id = ${companyId} and domain = ${domain} and verified_at is not null
+    ),
+    inserted as (
+      insert into ${users} (email, name, last_name, status)
+      select ${email}, ${draft.givenName}, ${draft.familyName}, 'active' from proved
+      on conflict (email) do nothing
+      returning id, status, true as created
+    ),
+    account as (
+      select id, status, created from inserted
+      union all
+      select id, status, false from ${users}
+      where email = ${email} and exists (select 1 from proved) and not exists (select 1 from inserted)
+    ),
+    resource as (
+      insert into ${companyScimUsers}
+        (company_id, user_id, user_name, external_id, given_name, family_name, display_name, active)
+      select ${companyId}, account.id, ${draft.userName}, ${draft.externalId}, ${draft.givenName}, ${draft.familyName},
+        ${draft.displayName}, ${draft.active} from account
+      returning *
+    ),
+    joined as (
+      insert into ${companyMembers} (company_id, user_id, role, status)
+      select company_id, user_id, 'miembro', 'active' from resource where resource.active
+      on conflict (company_id, user_id) do update set status = 'active'
+        where ${companyMembers}.status = 'pending_approval'
+      returning user_id
+    ),
+    audited as (
+      insert into ${auditLog} (actor_id, actor_email, action, target_type, target_id, details, request_id, company_id)
+      select null, ${scimActor.user.email}, 'company.member_provision', 'company', ${companyId}, ${details},
+        ${currentRequestId() ?? null}, ${companyId}
+      from resource, account
+      returning id
+    )
+    select resource.*, account.status as account_status, account.created as account_created
+    from resource, account, (select count(*) from audited) as audit_written`;
+}
+
+/** POST /Users: the person's account (theirs by email, or a new one) joins the company; inactive: a resource only. */
+export async function createUser(db: Db, scope: ScimScope, body: unknown): Promise<Outcome<UserResource>> {
+  const draft = draftFromResource(body);
+  const { companyId } = scope;
+  const { email, domain } = emailOf(draft.userName);
+  const row = await inTransaction(db, draft, async (tx) => {
+    let [created] = await rowsOf<ProvisionRow>(tx, provisionStatement(companyId, domain, email, draft));
+    if (!created) {
+      await checkDomain(tx, companyId, draft.userName);
+      // Proved: the account was made meanwhile by another request; this statement sees it.
+      [created] = await rowsOf<ProvisionRow>(tx, provisionStatement(companyId, domain, email, draft));
+      if (!created) throw new Error('resource not created');
+    }
+    if (created.account_status === 'pending_verification') {
+      // The company's directory vouches for the address, as a provider does: activated with no password, every
+      // pending registration dropped (whoever typed them never proved the mailbox), the directory's name instead.
+      await activateUser(tx, created.user_id);
+      await tx
+        .update(users)
+        .set({ name: draft.givenName, lastName: draft.familyName, phone: '' })
+        .where(eq(users.id, created.user_id));
+    }
+    return created;
+  });
+  const resource: ResourceRow = {
+    id: row.id,
+    companyId: row.company_id,
+    userId: row.user_id,
+    userName: row.user_name,
+    externalId: row.external_id,
+    givenName: row.given_name,
+    familyName: row.family_name,
+    displayName: row.display_name,
+    active: row.active,
+    version: row.version,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+  const detail = draft.active
+    ? `Alta de ${shown(row.user_name)}: miembro de la empresa`
+    : `Alta de ${shown(row.user_name)} inactiva: no entra en la empresa`;
+  return { result: userResource(resource, scope), detail, userName: row.user_name };
+}

@@ -1,0 +1,106 @@
+// Reading the directory's resources: a page by a filter (ListResponse), or one by id.
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import { companyScimUsers } from '../../../db/schema.js';
+import { provedDomain } from './checks.js';
+import { ScimError, scimMessages as M, shown } from './errors.js';
+import { exactUserName, parseFilter } from './filter.js';
+import { filterCondition } from './filter-sql.js';
+import { adoptMember } from './membership.js';
+import {
+  listSchema,
+  type Outcome,
+  type ResourceRow,
+  resourceColumns,
+  type ScimScope,
+  type UserResource,
+  userResource,
+  uuidPattern,
+} from './users.js';
+
+export interface ListQuery {
+  filter?: string;
+  startIndex: number;
+  count: number;
+}
+
+/** A page of the company's resources (ListResponse), by userName; `userName eq` for a member without one adopts them. */
+export async function listUsers(db: Db, scope: ScimScope, query: ListQuery): Promise<Outcome<object>> {
+  const filter = query.filter?.trim() ? parseFilter(query.filter) : undefined;
+  const where = and(eq(companyScimUsers.companyId, scope.companyId), filter ? filterCondition(filter) : undefined);
+  const asked = filter ? exactUserName(filter) : undefined;
+  const page = async () => {
+    if (query.count === 0) {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(companyScimUsers)
+        .where(where);
+      return { total: row?.n ?? 0, rows: [] as ResourceRow[] };
+    }
+    const rows = await db
+      .select({ ...resourceColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(companyScimUsers)
+      .where(where)
+      .orderBy(sql`lower(${companyScimUsers.userName})`, asc(companyScimUsers.id))
+      .offset(query.startIndex - 1)
+      .limit(query.count);
+    let total = rows[0]?.total;
+    if (total === undefined) {
+      // Past the last one (or none): the count alone.
+      const [row] = await db
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(companyScimUsers)
+        .where(where);
+      total = row?.n ?? 0;
+    }
+    return { total, rows: rows.map(({ total: _total, ...row }) => row) };
+  };
+  let found = await page();
+  let adopted = false;
+  if (found.total === 0 && asked !== undefined) {
+    adopted = await adoptMember(db, scope.companyId, asked);
+    if (adopted) found = await page();
+  }
+  const body = {
+    schemas: [listSchema],
+    totalResults: found.total,
+    startIndex: query.startIndex,
+    itemsPerPage: found.rows.length,
+    ...(query.count === 0 ? {} : { Resources: found.rows.map((row) => userResource(row, scope)) }),
+  };
+  const what = filter ? `con el filtro ${shown(query.filter)}` : 'sin filtro';
+  const detail = adopted
+    ? `Búsqueda ${what}: ${shown(asked)} ya era miembro de la empresa y queda en el directorio`
+    : `Búsqueda ${what}: ${found.total} ${found.total === 1 ? 'persona' : 'personas'}`;
+  return { result: body, detail, ...(asked !== undefined ? { userName: asked } : {}) };
+}
+
+export const notFound = () => new ScimError(404, M.userNotFound);
+
+/** One resource of the company (404 for an id of another company, or none, or not a uuid). */
+export async function getUser(db: Db, scope: ScimScope, id: string): Promise<Outcome<UserResource>> {
+  const row = await rowOf(db, scope.companyId, id);
+  if (!row) throw notFound();
+  return { result: userResource(row, scope), detail: `Lectura de ${shown(row.userName)}`, userName: row.userName };
+}
+
+/**
+ * The company's resource of that id, while its userName is at a domain the company has proved: the directory holds
+ * only the people of its company's domains, whatever happened to a domain since the resource was made (removing a
+ * domain deletes its resources, domains.ts `removeDomain`; this check stands for every operation).
+ */
+export async function rowOf(
+  db: Db,
+  companyId: number,
+  id: string,
+  forUpdate = false,
+): Promise<ResourceRow | undefined> {
+  if (!uuidPattern.test(id)) return undefined;
+  const query = db
+    .select(resourceColumns)
+    .from(companyScimUsers)
+    .where(and(eq(companyScimUsers.id, id.toLowerCase()), eq(companyScimUsers.companyId, companyId)));
+  const [row] = forUpdate ? await query.for('update') : await query;
+  if (!row) return undefined;
+  return (await provedDomain(db, companyId, row.userName)) ? row : undefined;
+}
