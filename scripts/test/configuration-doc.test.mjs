@@ -1,6 +1,7 @@
 // docs/configuration.md and `.env.example` cannot drift from the code. In scope: every environment variable the
 // portal's own code reads (the API and its admin command, the benches and test helpers, the scripts, the browser
-// suite's support), found by scanning the sources below. docs/configuration.md has a row for each of them and for
+// suite's support): the API's schema of its variables (api/src/config/environment.ts), and the others found by
+// scanning the sources below. docs/configuration.md has a row for each of them and for
 // nothing else; `.env.example` lists every variable an operator sets (the rows of the launcher's and the API's
 // sections) and nothing the code does not read. The tests' and benchmarks' variables may be listed there, need not be.
 import assert from 'node:assert/strict';
@@ -8,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { environment } from '../../api/src/config/environment.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -45,10 +47,10 @@ function* sourceFiles(relative) {
 
 const NAME = '[A-Z][A-Z0-9_]*';
 /**
- * The ways the code reads a variable: `process.env.X` / `env.X`, `env['X']`, a helper given the environment and the
- * name (`read(env, 'X')`, `integer(env, 'X', …)`, `portFrom(env, 'X', …)`), a group of names read together
- * (`group(env, { clientId: 'X', … })`), and, in a file that indexes the environment by a computed name
- * (`process.env[name]`), a helper called with the name alone (`required('X')`, `new ConfigError('X', …)`).
+ * The ways the code outside the API's schema reads a variable: `process.env.X` / `env.X`, `env['X']`, a helper given
+ * the environment and the name (`given(env, 'X')`, `portFrom(env, 'X', …)`), and, in a file that indexes the
+ * environment by a computed name (`process.env[name]`), a helper called with the name alone (`required('X')`,
+ * `new ConfigError('X', …)`).
  */
 /** The first group of every match of `pattern` in `text`. @param {string} text @param {string} pattern */
 function captured(text, pattern, flags = 'g') {
@@ -62,8 +64,6 @@ function variablesIn(text) {
     ...captured(text, `\\benv\\[\\s*['"\`](${NAME})['"\`]\\s*\\]`),
     ...captured(text, `\\(\\s*(?:process\\.)?env\\s*,\\s*['"](${NAME})['"]`),
   ];
-  for (const group of captured(text, '\\(\\s*env\\s*,\\s*\\{([^}]*)\\}'))
-    names.push(...captured(group, `['"](${NAME})['"]`));
   if (/\benv\[(?!\s*['"`])/.test(text)) names.push(...captured(text, `\\b\\w+\\(\\s*'(${NAME})'\\s*[,)]`));
   return names.filter((name) => name.length > 1 && !NOT_OURS.has(name));
 }
@@ -81,12 +81,16 @@ function builtVariables() {
   });
 }
 
+/** The API declares its variables in a schema, each a property: it is imported rather than scanned. */
+const SCHEMA = 'api/src/config/environment.ts';
+
 /** Every variable read, with the files that read it. @returns {Map<string, Set<string>>} */
 function readVariables() {
   /** @type {Map<string, Set<string>>} */
   const read = new Map();
   const note = (/** @type {string} */ name, /** @type {string} */ file) =>
     read.set(name, (read.get(name) ?? new Set()).add(file));
+  for (const name of Object.keys(environment.properties)) note(name, SCHEMA);
   for (const file of new Set(SOURCES.flatMap((source) => [...sourceFiles(source)])))
     for (const name of variablesIn(readFileSync(path.join(ROOT, file), 'utf8'))) note(name, file);
   for (const name of builtVariables()) note(name, 'scripts/lib/parts.mjs');
@@ -131,6 +135,8 @@ describe('docs/configuration.md', () => {
   it('finds the variables where the code reads them (the scan still works)', () => {
     for (const name of ['DATABASE_URL', 'PORT', 'API_PORT', 'REMOTE_AUTH_PORT', 'GOOGLE_CLIENT_ID', 'IDP_GOOGLE_PORT'])
       assert.ok(read.has(name), `${name} was not found in the sources`);
+    for (const name of ['STRIPE_API_BASE', 'WEBAUTHN_RP_NAME', 'METRICS_TOKEN'])
+      assert.ok(read.get(name)?.has(SCHEMA), `${name} was not found in ${SCHEMA}`);
   });
 
   it('documents every variable the code reads', () => {
