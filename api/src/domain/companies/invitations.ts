@@ -18,8 +18,13 @@ import { type AuditActor, recordAudit } from '../accounts/audit.js';
 import type { Clock } from '../clock.js';
 import type { Mailer } from '../mail/mailer.js';
 import { companyInvitationMail } from '../mail/templates.js';
-import { type AccountLimits, type CodeAttempt, codeCooldownMs, wrongCodesLockedError } from '../sign-in/limits.js';
-import { signInMessages } from '../sign-in/messages.js';
+import {
+  type AccountLimits,
+  type CodeAttempt,
+  codeCooldownMs,
+  wrongCodesLockedError,
+} from '../sign-in-limits/limits.js';
+import { limitMessages } from '../sign-in-limits/messages.js';
 import type { SigningKey } from '../tokens/keys.js';
 import type { CompanyAccess } from './access.js';
 import { addMember } from './members.js';
@@ -236,7 +241,7 @@ export async function resend(
     if (!mayInvite(access, current.role)) throw onlyOwnerInvitesOwner();
     const waitMs = current.sentAt.getTime() + codeCooldownMs - now.getTime();
     if (waitMs > 0) {
-      throw retryLater(429, signInMessages.codeCooldown(Math.ceil(waitMs / 1000)), 'CODE_COOLDOWN', waitMs);
+      throw retryLater(429, limitMessages.codeCooldown(Math.ceil(waitMs / 1000)), 'CODE_COOLDOWN', waitMs);
     }
     const mailed = await mailNewCode(deps, tx, actor, current);
     await recordAudit(tx, actor, [

@@ -9,7 +9,7 @@ import { activateUser } from '../accounts/queries.js';
 import type { Clock } from '../clock.js';
 import type { Mailer } from '../mail/mailer.js';
 import { verificationCodeMail } from '../mail/templates.js';
-import { type AccountLimits, codeCooldownMs } from '../sign-in/limits.js';
+import { type AccountLimits, codeCooldownMs } from '../sign-in-limits/limits.js';
 import { registrationMessages } from './messages.js';
 import { addRegistration, findRegistration, type RegistrationFields } from './pending-registrations.js';
 

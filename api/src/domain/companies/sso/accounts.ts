@@ -20,7 +20,7 @@ import { type AuditEntry, recordAudit } from '../../accounts/audit.js';
 import { activateUser, findUserByEmail, findUserById, normalizeEmail } from '../../accounts/queries.js';
 import { addMember } from '../members.js';
 import { emailDomain } from './connections.js';
-import { companySignInMessages as M } from './messages.js';
+import { ssoMessages as M } from './messages.js';
 
 /** The portal's /login?error=… codes of a refused company sign-in. */
 export type CompanySignInRefusal =
