@@ -157,7 +157,7 @@ export interface Paged<T> {
 }
 
 /** What an audit row says was done (`action`); the panel names each in Spanish. */
-export type { AuditAction } from './domain/accounts/audit-actions.js';
+export type { AuditAction } from './domain/audit/actions.js';
 
 /** `GET /oidc/interaccion/{uid}/detalles`: the app asking and what the portal's /autorizar page must do. */
 export type InteractionDetails = Static<typeof InteractionView>;

@@ -6,7 +6,7 @@ import { roles, type User, users } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { editedPhone } from '../../lib/phone.js';
 import type { EditUserBody } from '../../schemas/auth.js';
-import { type AuditActor, recordAudit } from './audit.js';
+import { type AuditActor, recordAudit } from '../audit/log.js';
 import { accountMessages } from './messages.js';
 import { type ActivationMail, activateByAdministrator } from './activation.js';
 import { findUserById } from './queries.js';

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { roles, users, type User, type UserStatus } from '../../db/schema.js';
 import { HttpError, present } from '../../lib/errors.js';
-import { recordAudit, type AuditActor } from './audit.js';
+import { recordAudit, type AuditActor } from '../audit/log.js';
 import { accountMessages } from './messages.js';
 
 export type AccountStatus = 'active' | 'suspended';

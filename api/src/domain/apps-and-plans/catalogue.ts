@@ -6,7 +6,7 @@ import { appTags, apps } from '../../db/schema.js';
 import { HttpError, present } from '../../lib/errors.js';
 import type { App } from '../../schemas/apps.js';
 import type { CreateAppBody, UpdateAppBody } from '../../schemas/admin.js';
-import { type AuditActor, recordAudit } from '../accounts/audit.js';
+import { type AuditActor, recordAudit } from '../audit/log.js';
 import { findApp } from './apps.js';
 import { appMessages } from './messages.js';
 

@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import type { Db } from '../../db/client.js';
 import { HttpError, present } from '../../lib/errors.js';
 import type { ChangePlanBody } from '../../schemas/user-plans.js';
-import { type AuditActor, recordAudit } from '../accounts/audit.js';
+import { type AuditActor, recordAudit } from '../audit/log.js';
 import { accountMessages } from '../accounts/messages.js';
 import { userExists } from '../accounts/queries.js';
 import { entitlements, seatPlans } from './effective-plans.js';

@@ -5,7 +5,7 @@ import { parse } from 'tldts';
 import type { Db } from '../../db/client.js';
 import { companies, companyDomains, companyInvitations, companyScimUsers } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
-import { type AuditActor, recordAudit, systemActor } from '../accounts/audit.js';
+import { type AuditActor, recordAudit, systemActor } from '../audit/log.js';
 import type { CompanyAccess } from './access.js';
 import { type DomainLookup, DomainLookupUnavailable } from './domain-lookup.js';
 import { freeMailDomains } from './free-mail.js';

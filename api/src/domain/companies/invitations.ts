@@ -14,7 +14,7 @@ import { HttpError, retryLater } from '../../lib/errors.js';
 import type { RegistrationFields } from '../registration/pending-registrations.js';
 import { emailInUse, pendingAccount } from '../registration/register.js';
 import { activateUser } from '../accounts/queries.js';
-import { type AuditActor, recordAudit } from '../accounts/audit.js';
+import { type AuditActor, recordAudit } from '../audit/log.js';
 import type { Clock } from '../clock.js';
 import type { Mailer } from '../mail/mailer.js';
 import { companyInvitationMail } from '../mail/templates.js';

@@ -5,7 +5,7 @@ import { signedIn, adminOnly } from '../../plugins/app/authentication.js';
 import { endSession, listSessions, sessionNotFound } from '../../domain/sessions/sessions.js';
 import { Page, adminErrors, bearerSecurity as security } from '../../schemas/common.js';
 import { Session, SessionId } from '../../schemas/sessions.js';
-import { listAudit, recordAudit } from '../../domain/accounts/audit.js';
+import { listAudit, recordAudit } from '../../domain/audit/log.js';
 import { userExists } from '../../domain/accounts/queries.js';
 import { dashboard } from '../../domain/dashboard/figures.js';
 import { createStripe, paidSubscriptionCharges, withProvider } from '../../domain/billing/stripe.js';

@@ -4,7 +4,7 @@ import { domainToASCII } from 'node:url';
 import { and, asc, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../../db/client.js';
 import { auditLog, companyDomains, companyMembers, companyScimUsers, users } from '../../../db/schema.js';
-import { type AuditActor, recordAudit } from '../../accounts/audit.js';
+import { type AuditActor, recordAudit } from '../../audit/log.js';
 import { activateUser } from '../../accounts/queries.js';
 import { currentRequestId } from '../../../lib/request-scope.js';
 import { HttpError } from '../../../lib/errors.js';

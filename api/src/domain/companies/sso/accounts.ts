@@ -16,7 +16,7 @@ import {
   type User,
 } from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
-import { type AuditEntry, recordAudit } from '../../accounts/audit.js';
+import { type AuditEntry, recordAudit } from '../../audit/log.js';
 import { activateUser, findUserByEmail, findUserById, normalizeEmail } from '../../accounts/queries.js';
 import { addMember } from '../members.js';
 import { emailDomain } from './connections.js';

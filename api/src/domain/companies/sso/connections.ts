@@ -6,7 +6,7 @@ import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { companies, companyDomains, companyIdentityProviders, companySignInDomains } from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
-import { type AuditActor, recordAudit } from '../../accounts/audit.js';
+import { type AuditActor, recordAudit } from '../../audit/log.js';
 import type { CompanyAccess } from '../access.js';
 import { claimableDomain } from '../domains.js';
 import { companyMessages } from '../messages.js';
