@@ -118,3 +118,16 @@ export async function changeUserRole(
   await recordAudit(tx, actor, [{ action: 'user.edit', target: { type: 'user', id }, details: { role } }]);
   return { before: user, after: present(updated, 'the updated user') };
 }
+
+/**
+ * The account's own part of an activation (registration/activation.ts): pending account `userId` becomes active with no
+ * password, in the caller's transaction. Answers its email, or undefined (and nothing changed) when it was not pending.
+ */
+export async function markActive(tx: Db, userId: number): Promise<string | undefined> {
+  const [activated] = await tx
+    .update(users)
+    .set({ status: 'active', passwordHash: null })
+    .where(and(eq(users.id, userId), eq(users.status, 'pending_verification')))
+    .returning({ email: users.email });
+  return activated?.email;
+}

@@ -270,7 +270,7 @@ export async function removeDomain(db: Db, actor: AuditActor, companyId: number,
 }
 
 /**
- * Called as an account becomes active (domain/accounts/queries.ts `activateUser`), in its transaction: the active
+ * Called as an account becomes active (domain/registration/activation.ts `activateUser`), in its transaction: the active
  * company that proved the address's domain (exact match) takes the person as 'miembro', at once or waiting for
  * approval as the company chose. A pending invitation of that company to the address decides instead (its role), so
  * the join leaves that company alone; a person already in the company stays as they are.

@@ -4,7 +4,7 @@ import { apps, companies, companyLicences, plans } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { type AuditActor, recordAudit } from '../audit/log.js';
 import { appMessages } from '../apps-and-plans/messages.js';
-import { findPlanOfApp } from '../apps-and-plans/user-plans.js';
+import { findPlanOfApp } from '../apps-and-plans/catalogue.js';
 import { companyNotFound } from './companies.js';
 import { companyMessages as M } from './messages.js';
 

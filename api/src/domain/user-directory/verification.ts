@@ -1,9 +1,9 @@
 import type { Db } from '../../db/client.js';
-import { type ActivationMail, activateByAdministrator } from '../accounts/activation.js';
+import { type ActivationMail, activateByAdministrator } from '../registration/activation.js';
 
 /**
  * The panel's 'Verificar': activates those of `ids` that are pending (each mailed how to choose its password,
- * accounts/activation.ts) and answers the ids it activated; the others are left as they are.
+ * registration/activation.ts) and answers the ids it activated; the others are left as they are.
  */
 export async function verifyPendingUsers(deps: ActivationMail, tx: Db, ids: number[]): Promise<number[]> {
   const activated: number[] = [];

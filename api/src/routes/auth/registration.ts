@@ -17,7 +17,7 @@ import { checkCode, issueCodeMail, releasingCooldown } from '../../domain/accoun
 import { completeRegistration, emailStatus, registerPending } from '../../domain/registration/register.js';
 import { currentUserView, findUserByEmail, findUserById, normalizeEmail } from '../../domain/accounts/queries.js';
 import { startSession } from '../../domain/sessions/sessions.js';
-import { registerByInvitation } from '../../domain/companies/invitations.js';
+import { registerByInvitation } from '../../domain/registration/by-invitation.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } };

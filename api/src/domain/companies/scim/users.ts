@@ -5,7 +5,7 @@ import { and, asc, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../../db/client.js';
 import { auditLog, companyDomains, companyMembers, companyScimUsers, users } from '../../../db/schema.js';
 import { type AuditActor, recordAudit } from '../../audit/log.js';
-import { activateUser } from '../../accounts/queries.js';
+import { activateUser } from '../../registration/activation.js';
 import { currentRequestId } from '../../../lib/request-scope.js';
 import { HttpError } from '../../../lib/errors.js';
 import { takeOutOfCompany } from '../members.js';

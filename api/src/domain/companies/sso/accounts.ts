@@ -17,7 +17,8 @@ import {
 } from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
 import { type AuditEntry, recordAudit } from '../../audit/log.js';
-import { activateUser, findUserByEmail, findUserById, normalizeEmail } from '../../accounts/queries.js';
+import { findUserByEmail, findUserById, normalizeEmail } from '../../accounts/queries.js';
+import { activateUser } from '../../registration/activation.js';
 import { addMember } from '../members.js';
 import { emailDomain } from './connections.js';
 import { ssoMessages as M } from './messages.js';

@@ -2,9 +2,31 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { users } from '../../db/schema.js';
+import { giveFreePlans } from '../accounts/plans.js';
+import { markActive } from '../accounts/status.js';
+import { joinByEmailDomain } from '../companies/domains.js';
 import type { Mailer } from '../mail/mailer.js';
 import { accountActivatedMail } from '../mail/templates.js';
-import { activateUser } from './queries.js';
+import { dropRegistrations } from './pending-registrations.js';
+
+// An account becomes active: by its emailed code, an administrator, an invitation's code, Google or Apple, its company's
+// SSO or directory. Every way does the same, in the caller's transaction and in this order: the account (accounts/),
+// its pending registrations, its free plans, then the company of its email domain (companies/domains.ts).
+
+/**
+ * Activates a pending account and gives it the free plan of every app (the plans it already has stay). Answers
+ * false when the account is not pending, and then changes nothing. The account comes out with no password and every
+ * pending registration is dropped: none of their passwords was proven to belong to the mailbox's owner (the code
+ * route then sets the one registration the browser proved).
+ */
+export async function activateUser(tx: Db, userId: number): Promise<boolean> {
+  const email = await markActive(tx, userId);
+  if (email === undefined) return false;
+  await dropRegistrations(tx, userId);
+  await giveFreePlans(tx, userId);
+  await joinByEmailDomain(tx, userId, email);
+  return true;
+}
 
 /** What an administrator's activation uses beside the transaction (the app passes itself). */
 export interface ActivationMail {
