@@ -95,11 +95,11 @@ test('every area of api/src/domain stands on a floor of biome.jsonc', () => {
   const config = readFileSync(path.join(ROOT, 'biome.jsonc'), 'utf8');
   const placed = new Set([...config.matchAll(/"api\/src\/domain\/([^"]+)"/g)].map(([, glob]) => glob));
   const domain = path.join(ROOT, 'api/src/domain');
-  const folders = (dir) =>
+  const folders = (/** @type {string} */ dir) =>
     readdirSync(dir, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);
-  const missing = [];
+  const missing = /** @type {string[]} */ ([]);
   if (!placed.has('*.ts')) missing.push('*.ts');
   for (const area of folders(domain)) {
     const subAreas = folders(path.join(domain, area));
