@@ -30,10 +30,10 @@ import type { CompanyDomain as CompanyDomainSchema } from './schemas/company-dom
 import type {
   CompanyAccess as CompanyAccessSchema,
   CompanyLinked as CompanyLinkedSchema,
-  Provider as ProviderSchema,
-  ProviderBody,
-  ProviderSaved as ProviderSavedSchema,
-} from './schemas/company-provider.js';
+  SsoConnection as SsoConnectionSchema,
+  SsoConnectionBody,
+  SsoConnectionSaved as SsoConnectionSavedSchema,
+} from './schemas/company-sso.js';
 import type {
   CreatedScimToken as CreatedScimTokenSchema,
   ScimLogEntry as ScimLogEntrySchema,
@@ -96,7 +96,7 @@ import type {
   SubscriptionBody,
   SubscriptionCreated,
   SubscriptionSecret,
-} from './schemas/partner-subscriptions.js';
+} from './schemas/partner-event-subscriptions.js';
 
 /** `GET /auth/user` and the user of every sign-in answer. */
 export type User = Static<typeof CurrentUser>;
@@ -157,7 +157,7 @@ export interface Paged<T> {
 }
 
 /** What an audit row says was done (`action`); the panel names each in Spanish. */
-export type { AuditAction } from './domain/accounts/audit-actions.js';
+export type { AuditAction } from './domain/audit/actions.js';
 
 /** `GET /oidc/interaccion/{uid}/detalles`: the app asking and what the portal's /autorizar page must do. */
 export type InteractionDetails = Static<typeof InteractionView>;
@@ -235,10 +235,10 @@ export type SeatReportRow = Static<typeof SeatReportRowSchema>;
 /** A company's email domain, proved or waiting for its TXT record. */
 export type CompanyDomain = Static<typeof CompanyDomainSchema>;
 /** The company's own sign-in as `GET /empresas/{id}/proveedor` shows it (never the secret). */
-export type CompanyProvider = Static<typeof ProviderSchema>;
+export type CompanyProvider = Static<typeof SsoConnectionSchema>;
 /** The body of `PUT /empresas/{id}/proveedor` and `PUT /admin/empresas/{id}/proveedor`, and what they answer. */
-export type CompanyProviderInput = Static<typeof ProviderBody>;
-export type CompanyProviderSaved = Static<typeof ProviderSavedSchema>;
+export type CompanyProviderInput = Static<typeof SsoConnectionBody>;
+export type CompanyProviderSaved = Static<typeof SsoConnectionSavedSchema>;
 /** `GET /auth/empresa/acceso`: the company whose own sign-in answers for an address's domain. */
 export type CompanyAccess = Static<typeof CompanyAccessSchema>;
 /** `POST /auth/empresa/vincular`: the company the account is now linked to. */

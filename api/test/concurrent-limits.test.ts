@@ -10,7 +10,11 @@ import { Redis } from 'ioredis';
 import { generate } from 'otplib';
 import { accountCodes } from '../src/db/schema.js';
 import { serviceUnavailable } from '../src/lib/errors.js';
-import { accountThrottleThreshold, lockoutThreshold, maxWrongCodesPerDay } from '../src/domain/sign-in/limits.js';
+import {
+  accountThrottleThreshold,
+  lockoutThreshold,
+  maxWrongCodesPerDay,
+} from '../src/domain/sign-in-limits/limits.js';
 import { maxCodeAttempts } from '../src/domain/account-codes/codes.js';
 import { SIGN_IN_TICKET_TRIES } from '../src/domain/second-factor/sign-in-tickets.js';
 import { testRedisUrl } from './helpers/accounts.js';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { memoryCounterStore, redisCounterStore, type CounterStore } from '../src/domain/sign-in/counters.js';
-import { lockDurationMs } from '../src/domain/sign-in/limits.js';
+import { memoryCounterStore, redisCounterStore, type CounterStore } from '../src/domain/sign-in-limits/counters.js';
+import { lockDurationMs } from '../src/domain/sign-in-limits/limits.js';
 import { manualClock, post, testRedisUrl } from './helpers/accounts.js';
 import { buildTestApp, createUser, forEachBackend, type TestApp } from './helpers/app.js';
 

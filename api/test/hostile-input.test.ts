@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadBillingConfig } from '../src/config.js';
 import { accountCodes, billingCustomers, roles, userIdentities, users } from '../src/db/schema.js';
-import { activateUser } from '../src/domain/accounts/queries.js';
+import { activateUser } from '../src/domain/registration/activation.js';
 import { capturingTransport } from './helpers/accounts.js';
 import { adminEmail, buildTestApp, createUser, forEachBackend, type TestApp, sessionToken } from './helpers/app.js';
 import {

@@ -16,7 +16,7 @@ import { listRoutes, type Schema } from './helpers/hostile.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/identity-provider.js';
 import { collectingLogs, textsOf } from './helpers/logs.js';
 import { OAuthBrowser, type Hop } from './helpers/oauth-browser.js';
-import { companySignIn } from './helpers/company-sign-in.js';
+import { companySignIn } from './helpers/company-sso.js';
 import { addMember } from '../src/domain/companies/members.js';
 import { findUserByEmail } from '../src/domain/accounts/queries.js';
 import { type OidcTestApi, portalUrl, registerClient, serverApp, startOidcApi, TestBrowser } from './helpers/oidc.js';

@@ -6,8 +6,8 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { eq } from 'drizzle-orm';
 import { pendingRegistrations, users } from '../src/db/schema.js';
-import { maxWrongCodesPerDay } from '../src/domain/sign-in/limits.js';
-import { signInWithIdentity } from '../src/domain/external-sign-in/identities.js';
+import { maxWrongCodesPerDay } from '../src/domain/sign-in-limits/limits.js';
+import { signInWithIdentity } from '../src/domain/social-sign-in/identities.js';
 import {
   capturingTransport,
   codeIn,

@@ -4,7 +4,7 @@
 // file per case, at the path the rule names.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -17,7 +17,33 @@ const CASES = [
   { file: 'api/src/domain/accounts/probe.ts', from: 'fastify', refused: /domain imports neither/ },
   { file: 'api/src/domain/accounts/probe.ts', from: '../../routes/auth/index.js', refused: /domain imports neither/ },
   { file: 'api/src/domain/accounts/probe.ts', from: '../../plugins/app/tokens.js', refused: /domain imports neither/ },
-  { file: 'api/src/domain/accounts/probe.ts', from: '../sessions/sessions.js', refused: null },
+  { file: 'api/src/domain/accounts/probe.ts', from: '../account-codes/codes.js', refused: null },
+  // The order of the areas: a floor imports lower floors only, never its own or a higher one.
+  { file: 'api/src/domain/accounts/probe.ts', from: '../companies/domains.js', refused: /Floor 4 of the domain/ },
+  { file: 'api/src/domain/accounts/probe.ts', from: '../registration/activation.js', refused: /Floor 4 of the domain/ },
+  { file: 'api/src/domain/accounts/probe.ts', from: '../audit/log.js', refused: null },
+  { file: 'api/src/domain/audit/probe.ts', from: '../accounts/queries.js', refused: /Floor 1 of the domain/ },
+  { file: 'api/src/domain/mail/probe.ts', from: '../clock.js', refused: null },
+  { file: 'api/src/domain/sessions/probe.ts', from: '../second-factor/status.js', refused: /Floor 5 of the domain/ },
+  { file: 'api/src/domain/user-directory/probe.ts', from: '../accounts/queries.js', refused: null },
+  { file: 'api/src/domain/companies/probe.ts', from: './sso/connections.js', refused: /Floor 6 of the domain/ },
+  {
+    file: 'api/src/domain/companies/probe.ts',
+    from: '../registration/activation.js',
+    refused: /Floor 6 of the domain/,
+  },
+  { file: 'api/src/domain/companies/probe.ts', from: '../user-directory/queries.js', refused: null },
+  {
+    file: 'api/src/domain/identity-provider/probe.ts',
+    from: '@portal/contracts/identity-provider/clients',
+    refused: null,
+  },
+  { file: 'api/src/domain/registration/probe.ts', from: '../companies/sso/accounts.js', refused: /Floor 7/ },
+  { file: 'api/src/domain/registration/probe.ts', from: '../companies/domains.js', refused: null },
+  { file: 'api/src/domain/companies/sso/probe.ts', from: '../scim/users.js', refused: /Floor 8 of the domain/ },
+  { file: 'api/src/domain/companies/sso/probe.ts', from: '../../registration/activation.js', refused: null },
+  { file: 'api/src/domain/companies/sso/probe.ts', from: '../members.js', refused: null },
+  { file: 'api/src/domain/probe.ts', from: './accounts/queries.js', refused: /tools .* import no area/ },
   { file: 'api/src/routes/auth/probe.ts', from: '../admin/index.js', refused: /route folder imports no other/ },
   {
     file: 'api/src/routes/auth/oauth/probe.ts',
@@ -89,3 +115,26 @@ for (const { file, from, refused } of CASES) {
     }
   });
 }
+
+test('every area of api/src/domain stands on a floor of biome.jsonc', () => {
+  const config = readFileSync(path.join(ROOT, 'biome.jsonc'), 'utf8');
+  const placed = new Set([...config.matchAll(/"api\/src\/domain\/([^"]+)"/g)].map(([, glob]) => glob));
+  const domain = path.join(ROOT, 'api/src/domain');
+  const folders = (/** @type {string} */ dir) =>
+    readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  const missing = /** @type {string[]} */ ([]);
+  if (!placed.has('*.ts')) missing.push('*.ts');
+  for (const area of folders(domain)) {
+    const subAreas = folders(path.join(domain, area));
+    // An area with sub-areas (companies/sso/) places its own files and each sub-area apart.
+    if (subAreas.length === 0) {
+      if (!placed.has(`${area}/**`)) missing.push(`${area}/`);
+      continue;
+    }
+    if (!placed.has(`${area}/*.ts`)) missing.push(`${area}/*.ts`);
+    for (const sub of subAreas) if (!placed.has(`${area}/${sub}/**`)) missing.push(`${area}/${sub}/`);
+  }
+  assert.deepEqual(missing, []);
+});

@@ -13,7 +13,7 @@ import { createAdministrator, generatePassword } from '../db/seed.js';
 import { HttpError, isDatabaseUnavailable } from '../lib/errors.js';
 import { resetCodeMail } from '../domain/mail/templates.js';
 import { changeUserRole, changeUserStatus, keepOneAdministrator } from '../domain/accounts/status.js';
-import { operatorActor, recordAudit } from '../domain/accounts/audit.js';
+import { operatorActor, recordAudit } from '../domain/audit/log.js';
 import { newPasswordValues } from '../domain/accounts/passwords.js';
 import { findUserByEmail, normalizeEmail } from '../domain/accounts/queries.js';
 import { loadEnvFile } from '../lib/env-file.js';

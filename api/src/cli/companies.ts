@@ -4,7 +4,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { companyMembers, type CompanyRole, companyRoles } from '../db/schema.js';
-import { operatorActor, recordAudit } from '../domain/accounts/audit.js';
+import { operatorActor, recordAudit } from '../domain/audit/log.js';
 import { findUserByEmail, normalizeEmail } from '../domain/accounts/queries.js';
 import {
   type CompanyView,

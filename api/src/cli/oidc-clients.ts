@@ -1,6 +1,6 @@
 // The OpenID Connect clients from the console, as the admin panel manages them (docs/decisions/0055): the same
 // domain rules, Spanish refusals and audit entries (as 'operador (CLI)').
-import { operatorActor } from '../domain/accounts/audit.js';
+import { operatorActor } from '../domain/audit/log.js';
 import {
   clientNotFound,
   clientView,

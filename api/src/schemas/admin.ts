@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { LiteralUnion, Nullable, OneLineText } from './common.js';
-import { auditActions } from '../domain/accounts/audit-actions.js';
+import { auditActions } from '../domain/audit/actions.js';
 
 const Figure = Type.Object(
   {

@@ -1,7 +1,7 @@
 // The shapes of a company's member, seat, seat-report and audit calls (routes/companies/members.ts, seats.ts).
 import { Type } from 'typebox';
 import { companyRoles } from '../db/schema.js';
-import { auditActions } from '../domain/accounts/audit-actions.js';
+import { auditActions } from '../domain/audit/actions.js';
 import { LiteralUnion, printable } from './common.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });

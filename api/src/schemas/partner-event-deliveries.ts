@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { PARTNER_EVENT_TYPES } from '@portal/contracts/partner-events/event-types';
 import { LiteralUnion, Nullable } from './common.js';
-import { SubscriptionParams } from './partner-subscriptions.js';
+import { SubscriptionParams } from './partner-event-subscriptions.js';
 
 export const DeliveriesParams = SubscriptionParams;
 

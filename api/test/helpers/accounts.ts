@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { Clock } from '../../src/domain/sign-in/counters.js';
+import type { Clock } from '../../src/domain/sign-in-limits/counters.js';
 import type { MailTransport, OutgoingMail } from '../../src/domain/mail/mailer.js';
 
 /** Redis of this machine kind (started before every session and CI run); REDIS_URL points elsewhere. */

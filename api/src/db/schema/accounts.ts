@@ -1,7 +1,7 @@
-import { bigserial, boolean, integer, jsonb, pgTable, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, integer, pgTable, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 
-// The people of the portal: their accounts and the audit log of what was done to them.
+// The people of the portal: their accounts.
 
 export const userStatuses = ['active', 'pending_verification', 'suspended'] as const;
 export type UserStatus = (typeof userStatuses)[number];
@@ -30,19 +30,3 @@ export const users = pgTable('users', {
 });
 
 export type User = typeof users.$inferSelect;
-
-/** Migration 0004: every admin action, who did it to whom and when. */
-export const auditLog = pgTable('audit_log', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
-  actorEmail: text('actor_email').notNull(),
-  action: text('action').notNull(),
-  targetType: text('target_type', { enum: ['user', 'app', 'oidc_client', 'company'] }).notNull(),
-  targetId: integer('target_id').notNull(),
-  details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
-  /** Migration 0019: the request that wrote it (its X-Request-Id); null from the operator's command. */
-  requestId: text('request_id'),
-  /** Migration 0020: the company the entry is about, which that company's administrators read. */
-  companyId: integer('company_id'),
-  createdAt: createdAt(),
-});

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { users, type CodePurpose, type User, type UserStatus } from '../../db/schema.js';
 import type { Mailer } from '../mail/mailer.js';
-import { type AccountLimits, codeCooldownMs } from '../sign-in/limits.js';
+import { type AccountLimits, codeCooldownMs } from '../sign-in-limits/limits.js';
 import type { CodeMetrics, CodeService } from './codes.js';
 import { HttpError } from '../../lib/errors.js';
 import type { MailContent } from '../mail/templates.js';

@@ -6,9 +6,8 @@ import { roles, type User, users } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { editedPhone } from '../../lib/phone.js';
 import type { EditUserBody } from '../../schemas/auth.js';
-import { type AuditActor, recordAudit } from './audit.js';
+import { type AuditActor, recordAudit } from '../audit/log.js';
 import { accountMessages } from './messages.js';
-import { type ActivationMail, activateByAdministrator } from './activation.js';
 import { findUserById } from './queries.js';
 import { checkAccountChange, endsSessions, keepOneAdministrator } from './status.js';
 
@@ -39,13 +38,18 @@ export async function updateNameAndPhone(
   return row;
 }
 
+/** How an administrator's hand verification activates an account (registration/activation.ts `activateByAdministrator`). */
+export interface HandVerification {
+  activate(tx: Db, id: number): Promise<boolean>;
+}
+
 /**
  * The profile edit of account `id` (the caller has checked who may): name, last name, phone, picture, and for
  * administrators role and status, with their rules (never one's own status or role, always one administrator left,
  * sessions ended by a suspension or a demotion, a hand verification activating as the emailed code does).
  */
 export async function editUser(
-  deps: ActivationMail,
+  deps: HandVerification,
   tx: Db,
   actor: Editor,
   id: number,
@@ -66,7 +70,7 @@ export async function editUser(
   if (profile.picture !== undefined) changes.picture = profile.picture;
   if (role !== undefined) changes.role = role;
   // Verifying by hand does what the panel's 'Verificar' does: activation with the free plans, and the mail.
-  if (status === 'active' && current.status === 'pending_verification') await activateByAdministrator(deps, tx, id);
+  if (status === 'active' && current.status === 'pending_verification') await deps.activate(tx, id);
   else if (status !== undefined) changes.status = status;
   Object.assign(changes, sessionsEnd);
   // Emits `usuario.actualizado`, `usuario.suspendido` or `usuario.reactivado` and moves the user counters as they

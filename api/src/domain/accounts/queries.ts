@@ -1,10 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { plans, userPlans, users, type User } from '../../db/schema.js';
+import { users, type User } from '../../db/schema.js';
 import { entitlements } from '../apps-and-plans/effective-plans.js';
-import { freePlanName } from '../../db/seed-data.js';
-import { dropRegistrations } from '../registration/pending-registrations.js';
-import { joinByEmailDomain } from '../companies/domains.js';
 
 export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
   const [user] = await db.select().from(users).where(eq(users.email, email));
@@ -64,35 +61,6 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 export async function findUserById(db: Db, id: number): Promise<User | undefined> {
   const [user] = await db.select().from(users).where(eq(users.id, id));
   return user;
-}
-
-/**
- * Activates a pending account and gives it the free plan of every app (the plans it already has stay). Answers
- * false when the account is not pending, and then changes nothing. Admin verification and Google/Apple sign-in use
- * it too. The account comes out with no password and every pending registration is dropped: none of their passwords
- * was proven to belong to the mailbox's owner (the code route then sets the one registration the browser proved).
- */
-export async function activateUser(tx: Db, userId: number): Promise<boolean> {
-  // Moves the user counters and notifies session-state; each free plan emits `plan.asignado` (docs/triggers.md).
-  const activated = await tx
-    .update(users)
-    .set({ status: 'active', passwordHash: null })
-    .where(and(eq(users.id, userId), eq(users.status, 'pending_verification')))
-    .returning({ email: users.email });
-  if (activated.length === 0) return false;
-  await dropRegistrations(tx, userId);
-  const freePlans = await tx
-    .select({ appId: plans.appId, planId: plans.id })
-    .from(plans)
-    .where(sql`lower(${plans.nombre}) = ${freePlanName}`);
-  if (freePlans.length > 0) {
-    await tx
-      .insert(userPlans)
-      .values(freePlans.map((plan) => ({ userId, ...plan })))
-      .onConflictDoNothing({ target: [userPlans.userId, userPlans.appId] });
-  }
-  await joinByEmailDomain(tx, userId, activated[0]?.email ?? '');
-  return true;
 }
 
 /** Whether an account with this id exists. */

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { roles, users, type User, type UserStatus } from '../../db/schema.js';
 import { HttpError, present } from '../../lib/errors.js';
-import { recordAudit, type AuditActor } from './audit.js';
+import { recordAudit, type AuditActor } from '../audit/log.js';
 import { accountMessages } from './messages.js';
 
 export type AccountStatus = 'active' | 'suspended';
@@ -121,4 +121,18 @@ export async function changeUserRole(
     .returning();
   await recordAudit(tx, actor, [{ action: 'user.edit', target: { type: 'user', id }, details: { role } }]);
   return { before: user, after: present(updated, 'the updated user') };
+}
+
+/**
+ * The account's own part of an activation (registration/activation.ts): pending account `userId` becomes active with no
+ * password, in the caller's transaction. Answers its email, or undefined (and nothing changed) when it was not pending.
+ */
+export async function markActive(tx: Db, userId: number): Promise<string | undefined> {
+  // Moves the user counters and notifies session-state (triggers on users, docs/triggers.md).
+  const [activated] = await tx
+    .update(users)
+    .set({ status: 'active', passwordHash: null })
+    .where(and(eq(users.id, userId), eq(users.status, 'pending_verification')))
+    .returning({ email: users.email });
+  return activated?.email;
 }

@@ -1,7 +1,7 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { appTags, apps, oidcClients } from '../../db/schema.js';
-import { initiatedLoginUrl } from '../identity-provider/launch.js';
+import { initiatedLoginUrl } from './launch.js';
 import type { App } from '../../schemas/apps.js';
 
 // An app as the API shows it, its tags by id gathered in the same statement: one round trip per list or lookup.

@@ -1,12 +1,12 @@
 import { appLinksProblem } from '@portal/contracts/apps/links';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Db } from '../../db/client.js';
-import { appTags, apps } from '../../db/schema.js';
+import { appTags, apps, plans } from '../../db/schema.js';
 import { HttpError, present } from '../../lib/errors.js';
 import type { App } from '../../schemas/apps.js';
 import type { CreateAppBody, UpdateAppBody } from '../../schemas/admin.js';
-import { type AuditActor, recordAudit } from '../accounts/audit.js';
+import { type AuditActor, recordAudit } from '../audit/log.js';
 import { findApp } from './apps.js';
 import { appMessages } from './messages.js';
 
@@ -68,4 +68,13 @@ export async function updateApp(tx: Db, actor: AuditActor, id: number, body: App
     },
   ]);
   return after;
+}
+
+/** The plan `planId` when it is one of app `appId`'s, else undefined. */
+export async function findPlanOfApp(db: Db, planId: number, appId: number) {
+  const [plan] = await db
+    .select({ id: plans.id })
+    .from(plans)
+    .where(and(eq(plans.id, planId), eq(plans.appId, appId)));
+  return plan;
 }

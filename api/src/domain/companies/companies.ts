@@ -11,7 +11,7 @@ import {
 } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { printable } from '../../schemas/common.js';
-import { type AuditActor, recordAudit } from '../accounts/audit.js';
+import { type AuditActor, recordAudit } from '../audit/log.js';
 import { companyMessages as M } from './messages.js';
 
 /** The API's words for a company's state and its domain join, and back. */

@@ -5,7 +5,7 @@ import { parse } from 'tldts';
 import type { Db } from '../../db/client.js';
 import { companies, companyDomains, companyInvitations, companyScimUsers } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
-import { type AuditActor, recordAudit, systemActor } from '../accounts/audit.js';
+import { type AuditActor, recordAudit, systemActor } from '../audit/log.js';
 import type { CompanyAccess } from './access.js';
 import { type DomainLookup, DomainLookupUnavailable } from './domain-lookup.js';
 import { freeMailDomains } from './free-mail.js';
@@ -270,7 +270,7 @@ export async function removeDomain(db: Db, actor: AuditActor, companyId: number,
 }
 
 /**
- * Called as an account becomes active (domain/accounts/queries.ts `activateUser`), in its transaction: the active
+ * Called as an account becomes active (domain/registration/activation.ts `activateUser`), in its transaction: the active
  * company that proved the address's domain (exact match) takes the person as 'miembro', at once or waiting for
  * approval as the company chose. A pending invitation of that company to the address decides instead (its role), so
  * the join leaves that company alone; a person already in the company stays as they are.

@@ -2,24 +2,14 @@ import { createHmac, hkdfSync, randomInt } from 'node:crypto';
 import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import {
-  accountCodes,
-  companies,
-  companyInvitations,
-  companyMembers,
-  type CompanyRole,
-  users,
-} from '../../db/schema.js';
+import { companies, companyInvitations, companyMembers, type CompanyRole, users } from '../../db/schema.js';
 import { HttpError, retryLater } from '../../lib/errors.js';
-import type { RegistrationFields } from '../registration/pending-registrations.js';
-import { emailInUse, pendingAccount } from '../registration/register.js';
-import { activateUser } from '../accounts/queries.js';
-import { type AuditActor, recordAudit } from '../accounts/audit.js';
+import { type AuditActor, recordAudit } from '../audit/log.js';
 import type { Clock } from '../clock.js';
 import type { Mailer } from '../mail/mailer.js';
 import { companyInvitationMail } from '../mail/templates.js';
-import { type AccountLimits, type CodeAttempt, codeCooldownMs, wrongCodesLockedError } from '../sign-in/limits.js';
-import { signInMessages } from '../sign-in/messages.js';
+import { type AccountLimits, type CodeAttempt, codeCooldownMs } from '../sign-in-limits/limits.js';
+import { limitMessages } from '../sign-in-limits/messages.js';
 import type { SigningKey } from '../tokens/keys.js';
 import type { CompanyAccess } from './access.js';
 import { addMember } from './members.js';
@@ -236,7 +226,7 @@ export async function resend(
     if (!mayInvite(access, current.role)) throw onlyOwnerInvitesOwner();
     const waitMs = current.sentAt.getTime() + codeCooldownMs - now.getTime();
     if (waitMs > 0) {
-      throw retryLater(429, signInMessages.codeCooldown(Math.ceil(waitMs / 1000)), 'CODE_COOLDOWN', waitMs);
+      throw retryLater(429, limitMessages.codeCooldown(Math.ceil(waitMs / 1000)), 'CODE_COOLDOWN', waitMs);
     }
     const mailed = await mailNewCode(deps, tx, actor, current);
     await recordAudit(tx, actor, [
@@ -314,7 +304,7 @@ export async function invitationsFor(deps: Pick<InvitationDeps, 'db' | 'clock'>,
  * create the account) the invited address too. Never the invitations: a stranger's wrong codes must not expire or
  * lock what the invitee's right code opens.
  */
-type Guessers = { key: string; spent?: (refused: HttpError) => HttpError }[];
+export type Guessers = { key: string; spent?: (refused: HttpError) => HttpError }[];
 
 /**
  * Which live invitation to `email` the code is of, or undefined. One of the day's wrong codes of each guesser is taken
@@ -322,7 +312,7 @@ type Guessers = { key: string; spent?: (refused: HttpError) => HttpError }[];
  * wrong, given back when it is right; `compare: false` (a code sent for an address that is not the sender's) takes
  * them and compares nothing.
  */
-async function matchCode(
+export async function matchInvitationCode(
   deps: InvitationDeps,
   email: string,
   code: string,
@@ -352,7 +342,7 @@ async function matchCode(
  * Marks the invitation accepted by `userId` and makes them a member, in one transaction: the guarded update lets one
  * of two concurrent accepts through. `code`, when given, must still be the invitation's (a resend meanwhile voids it).
  */
-async function acceptIn(
+export async function acceptInvitationIn(
   deps: InvitationDeps,
   tx: Db,
   actor: AuditActor,
@@ -425,7 +415,7 @@ export async function accept(
   if (input.codigo !== undefined) {
     const email = input.email ?? user.email;
     const guessers = [{ key: `cuenta:${user.id}` }, { key: `origen:${origin}` }];
-    id = await matchCode(deps, email, input.codigo, guessers, { compare: email === user.email });
+    id = await matchInvitationCode(deps, email, input.codigo, guessers, { compare: email === user.email });
     if (email !== user.email) throw invitationInvalid();
     code = input.codigo;
   } else if (input.idInvitacion !== undefined) {
@@ -433,7 +423,7 @@ export async function accept(
   }
   if (id === undefined) throw invitationInvalid();
   const target = id;
-  return deps.db.transaction((tx) => acceptIn(deps, tx, actor, target, user.email, code));
+  return deps.db.transaction((tx) => acceptInvitationIn(deps, tx, actor, target, user.email, code));
 }
 
 /** The invitee turns down an invitation to their address: it is closed like a revoked one. */
@@ -453,55 +443,5 @@ export async function decline(deps: InvitationDeps, user: { id: number; email: s
         companyId: row.companyId,
       },
     ]);
-  });
-}
-
-/**
- * A registration proved by an invitation's code: the mail reached the address, so the account is active at once with
- * the password and profile typed (free plans and the other rules of a verified registration, `activateUser`), the
- * invitation accepted in the same transaction. A wrong code is a counted try and creates nothing; an active account
- * of the address is the registration's usual 409. Answers the account's id and the company joined.
- */
-export async function registerByInvitation(
-  deps: InvitationDeps,
-  email: string,
-  fields: RegistrationFields,
-  code: string,
-  origin: string,
-) {
-  // An address with an account answers the registration's usual 409 whatever the code, and spends no try of it.
-  const [existing] = await deps.db.select({ status: users.status }).from(users).where(eq(users.email, email));
-  if (existing && existing.status !== 'pending_verification') throw emailInUse();
-  // The address's own wrong codes bound how many a guesser spread over many origins may try; spent, they close only
-  // this way in: the invitee registers with a verification code and accepts the invitation signed in.
-  const id = await matchCode(deps, email, code, [
-    { key: `origen:${origin}` },
-    {
-      key: `direccion:${email}`,
-      spent: (refused) =>
-        wrongCodesLockedError(
-          deps.clock() + (refused.retryAfter ?? 0) * 1000,
-          deps.clock(),
-          companyMessages.invitationCodeResting,
-        ),
-    },
-  ]);
-  if (id === undefined) throw invitationInvalid();
-  return deps.db.transaction(async (tx) => {
-    const { passwordHash, ...profile } = fields;
-    // Creates the account, or takes the pending one of the address, as every registration does.
-    const user = await pendingAccount(tx, email, profile);
-    // The invitation first: the activation's join by email domain then finds the membership with the invited role.
-    const joined = await acceptIn(deps, tx, { user: { id: user.id, email } }, id, email, code);
-    if (!(await activateUser(tx, user.id))) throw invitationInvalid();
-    await tx
-      .update(users)
-      .set({ passwordHash, ...profile })
-      .where(eq(users.id, user.id));
-    // A verification code mailed to an earlier registration has nothing left to prove.
-    await tx
-      .delete(accountCodes)
-      .where(and(eq(accountCodes.userId, user.id), eq(accountCodes.purpose, 'verify_email')));
-    return { userId: user.id, ...joined };
   });
 }

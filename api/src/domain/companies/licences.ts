@@ -2,9 +2,9 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { apps, companies, companyLicences, plans } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
-import { type AuditActor, recordAudit } from '../accounts/audit.js';
+import { type AuditActor, recordAudit } from '../audit/log.js';
 import { appMessages } from '../apps-and-plans/messages.js';
-import { findPlanOfApp } from '../apps-and-plans/user-plans.js';
+import { findPlanOfApp } from '../apps-and-plans/catalogue.js';
 import { companyNotFound } from './companies.js';
 import { companyMessages as M } from './messages.js';
 

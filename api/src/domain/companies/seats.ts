@@ -4,7 +4,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { apps, companyLicences, companyMembers, companySeats, users } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
-import { recordAudit } from '../accounts/audit.js';
+import { recordAudit } from '../audit/log.js';
 import type { CompanyActor } from './members.js';
 import { decodeCursor, encodeCursor } from '../key-cursor.js';
 import { cappedCount, emailCondition, FILTERED_TOTAL_CAP } from './member-search.js';

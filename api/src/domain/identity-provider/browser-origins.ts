@@ -1,11 +1,11 @@
 // Which web origins a browser may call the provider's client endpoints from (the CORS preflight, routes/oidc/preflight.ts):
-// the origins of the registered redirect URIs, as clientAllowsOrigin (provider.ts) judges the request that follows.
+// the origins of the registered redirect URIs, as clientAllowsOrigin (client-facts.ts) judges the request that follows.
 // Kept in this instance's memory while the session memory is trusted, and forgotten with every '*' it receives, the
 // notification migration 0018's trigger sends for any change to oidc_clients.
 import { oidcClients } from '../../db/schema.js';
 import type { Db } from '../../db/client.js';
 import type { SessionMemory } from '../sessions/memory.js';
-import { redirectOrigin } from './provider.js';
+import { redirectOrigin } from './client-facts.js';
 
 /** The origins of the public clients' redirect URIs, and of every client's. */
 export interface ClientOrigins {

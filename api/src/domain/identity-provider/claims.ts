@@ -31,7 +31,7 @@ export interface LapsedPlanClaim {
 /** The `organization` claim (scope `organization`): Keycloak's shape, by company name, with its id and the roles. */
 export type OrganizationClaim = Record<string, { id: string; roles: string[] }>;
 
-/** What the claims say beyond the account, read together and kept together (provider.ts). */
+/** What the claims say beyond the account, read together and kept together (account-lookup.ts). */
 export interface EntitlementClaims {
   /** Undefined for a client tied to no catalogue app (no `plan` claim at all). */
   plan: PlanClaim | null | undefined;

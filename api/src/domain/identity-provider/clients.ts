@@ -16,7 +16,7 @@ import {
   oidcSubjectKinds,
 } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
-import { type AuditActor, recordAudit } from '../accounts/audit.js';
+import { type AuditActor, recordAudit } from '../audit/log.js';
 import { identityProviderMessages as M } from './messages.js';
 import { type OidcScope, knownScopes, isOidcScope } from './scopes.js';
 import { newSubjectSalt } from './subjects.js';

@@ -1,11 +1,67 @@
-// The third-party apps a person allowed (their consent, remembered per app): listed in /perfil and taken back there.
+// The third-party apps a person allowed (their consent, remembered per app): asked for when a request needs more than
+// was allowed, never for a first-party app; listed in /perfil and taken back there.
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Client, Configuration } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import { oidcClients, oidcConsents, oidcLogoutDeliveries, oidcPayloads } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { accountIdOf } from './claims.js';
+import { portalFacts } from './client-facts.js';
 import { identityProviderMessages as M } from './messages.js';
-import { describeScopes } from './scopes.js';
+import { describeScopes, knownScopes, type OidcScope } from './scopes.js';
+
+/** The scopes a person already allowed a third-party app (their answer on the consent screen), or none. */
+export async function rememberedScopes(db: Db, userId: number, clientId: string): Promise<Set<string>> {
+  const [row] = await db
+    .select({ scopes: oidcConsents.scopes })
+    .from(oidcConsents)
+    .where(and(eq(oidcConsents.userId, userId), eq(oidcConsents.clientId, clientId)));
+  return new Set(row?.scopes ?? []);
+}
+
+/** The scopes of a request that the client may have: what the consent screen lists and a grant holds. */
+export function requestedScopes(client: Client, scope: unknown): OidcScope[] {
+  const allowed = new Set(String(client.scope ?? '').split(' '));
+  return knownScopes(
+    String(scope ?? '')
+      .split(' ')
+      .filter((item) => allowed.has(item)),
+  );
+}
+
+/**
+ * Whether the person's answer is needed: never for a first-party client; for a third-party one, unless they already
+ * allowed every scope asked for.
+ */
+export function consentNeeded(firstParty: boolean, asked: readonly string[], remembered: Set<string>): boolean {
+  return !firstParty && asked.some((scope) => scope !== 'openid' && !remembered.has(scope));
+}
+
+/**
+ * The library's `loadExistingGrant`, the portal's answer: a first-party app needs no consent, and a third-party app keeps
+ * what the person allowed; otherwise the interaction asks.
+ */
+export function grantLoader(db: Db): NonNullable<Configuration['loadExistingGrant']> {
+  return async (ctx) => {
+    const { client, session } = ctx.oidc;
+    if (!client || !session?.accountId) return undefined;
+    const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+    const existing = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
+    // The portal's own answer: first-party apps need no consent, and a third-party app keeps what the person allowed.
+    const facts = portalFacts(client);
+    const asked = requestedScopes(client, ctx.oidc.params?.scope);
+    const userId = Number(session.accountId);
+    const remembered = facts.firstParty ? new Set<string>() : await rememberedScopes(db, userId, client.clientId);
+    if (consentNeeded(facts.firstParty, asked, remembered)) return existing;
+    const grant = existing ?? new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+    const missing = asked.filter((scope) => !grant.getOIDCScope().split(' ').includes(scope));
+    if (missing.length > 0 || !existing) {
+      grant.addOIDCScope(asked.join(' '));
+      await grant.save();
+    }
+    return grant;
+  };
+}
 
 export interface AuthorizedAppView {
   clientId: string;

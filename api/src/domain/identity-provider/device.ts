@@ -9,11 +9,12 @@ import type { Db } from '../../db/client.js';
 import { oidcConsents, oidcPayloads } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import type { Clock } from '../clock.js';
-import type { CounterStore, TakenSlot } from '../sign-in/counters.js';
-import { wrongCodesLockedError } from '../sign-in/limits.js';
+import type { CounterStore, TakenSlot } from '../sign-in-limits/counters.js';
+import { wrongCodesLockedError } from '../sign-in-limits/limits.js';
 import { accountIdOf } from './claims.js';
-import { signedInAt } from './interactions.js';
-import { portalFacts, rememberedScopes, requestedScopes } from './provider.js';
+import { portalFacts } from './client-facts.js';
+import { rememberedScopes, requestedScopes } from './consents.js';
+import { signedInAt } from './portal-sessions.js';
 import { describeScopes } from './scopes.js';
 
 /**

@@ -3,15 +3,16 @@
 // browser that started it: `interactionDetails` refuses any other browser, so a session of one browser never
 // finishes an interaction of another.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { eq } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
 import type { Client, Interaction, InteractionResults } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
-import { oidcConsents, sessions } from '../../db/schema.js';
+import { oidcConsents } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { accountIdOf } from './claims.js';
 import { identityProviderMessages as M } from './messages.js';
-import { consentNeeded, type PortalLogin, portalFacts, rememberedScopes, requestedScopes } from './provider.js';
+import { portalFacts } from './client-facts.js';
+import { consentNeeded, rememberedScopes, requestedScopes } from './consents.js';
+import { type PortalLogin, signedInAt } from './portal-sessions.js';
 import { describeScopes } from './scopes.js';
 
 export const interactionNotFound = () => new HttpError(404, M.interactionNotFound, 'INTERACTION_NOT_FOUND');
@@ -61,12 +62,6 @@ async function clientOf(provider: Provider, interaction: Interaction): Promise<C
   const client = await provider.Client.find(String(interaction.params.client_id ?? ''));
   if (!client) throw interactionNotFound();
   return client;
-}
-
-/** When the portal session was signed in, epoch seconds (0 when it is gone). */
-export async function signedInAt(db: Db, sessionId: string): Promise<number> {
-  const [row] = await db.select({ createdAt: sessions.createdAt }).from(sessions).where(eq(sessions.id, sessionId));
-  return row ? seconds(row.createdAt.getTime()) : 0;
 }
 
 /**

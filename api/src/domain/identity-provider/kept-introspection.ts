@@ -15,7 +15,7 @@ import { clientSecretMatches } from './clients.js';
 import { type KeptToken, keptToken, tokenStillKept } from './kept-token.js';
 import { anyOriginHeaders } from './kept-userinfo.js';
 import type { ProviderMemory } from './provider-memory.js';
-import { subjectRuleOf } from './provider.js';
+import { subjectRuleOf } from './client-facts.js';
 import { subjectFor } from './subjects.js';
 
 export interface IntrospectionAnswer {

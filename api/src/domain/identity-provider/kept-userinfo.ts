@@ -11,7 +11,8 @@ import type { User } from '../../db/schema.js';
 import { accountClaims, type EntitlementClaims, userIdOf } from './claims.js';
 import { type KeptToken, keptToken, tokenStillKept } from './kept-token.js';
 import type { ProviderMemory } from './provider-memory.js';
-import { clientAllowsOrigin, entitlementKey, entitlementsStand, portalFacts } from './provider.js';
+import { entitlementKey, entitlementsStand } from './account-lookup.js';
+import { clientAllowsOrigin, portalFacts } from './client-facts.js';
 import { subjectFor } from './subjects.js';
 
 export interface UserinfoAnswer {

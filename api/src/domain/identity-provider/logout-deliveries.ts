@@ -9,10 +9,11 @@ import type { Db } from '../../db/client.js';
 import { oidcLogoutDeliveries, oidcClients } from '../../db/schema.js';
 import { isDatabaseUnavailable } from '../../lib/errors.js';
 import { serialRounds } from '../serial-rounds.js';
-import { recordAudit, systemActor } from '../accounts/audit.js';
+import { recordAudit, systemActor } from '../audit/log.js';
 import { deleteExpiredPayloads } from './adapter.js';
 import { userIdOf } from './claims.js';
-import { backchannelSender, portalFacts } from './provider.js';
+import { portalFacts } from './client-facts.js';
+import { backchannelSender } from './logouts.js';
 import { subjectFor } from './subjects.js';
 
 const pollMs = 5_000;

@@ -3,6 +3,7 @@
 // the form is sent at once. The library's self-submitting form (a logout with nobody signed in, the form_post response
 // mode) becomes the portal's own page with the same form.
 import { createHash } from 'node:crypto';
+import type Provider from 'oidc-provider';
 import type { Client, KoaContextWithOIDC } from 'oidc-provider';
 
 const escapeHtml = (text: string) =>
@@ -123,4 +124,21 @@ export async function logoutPage(
       </div>
     </main>`;
   return { html: page('Cerrar sesión', body), contentSecurityPolicy: policy(automatic) };
+}
+
+/**
+ * The library's self-submitting form (a logout with nobody signed in, a sign-in as somebody else ending the previous
+ * provider session, the form_post response mode) is an English page of its own: the portal's page replaces it.
+ */
+export function portalFormPostPages(provider: Provider): void {
+  provider.use(async (ctx, next) => {
+    await next();
+    if (typeof ctx.body !== 'string' || !ctx.response.is('html')) return;
+    const form = libraryFormPost(ctx.body);
+    if (!form) return;
+    const logout = form.fields.some(([name]) => name === 'logout');
+    const page = formPostPage(form, logout);
+    ctx.set('content-security-policy', page.contentSecurityPolicy);
+    ctx.body = page.html;
+  });
 }

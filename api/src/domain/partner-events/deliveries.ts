@@ -10,7 +10,7 @@ import { Webhook } from 'standardwebhooks';
 import { type Db, rowsOf } from '../../db/client.js';
 import { type PartnerDeliveryRow, partnerDeliveries, partnerSubscriptions } from '../../db/schema.js';
 import { refusedSpecialUse } from '../../lib/outbound/special-use.js';
-import { recordAudit, systemActor } from '../accounts/audit.js';
+import { recordAudit, systemActor } from '../audit/log.js';
 import type { Clock } from '../clock.js';
 import { maxAttempts, nextRetryDelayMs, retryAfterMs } from './events.js';
 import { partnerEventMessages as M } from './messages.js';

@@ -10,7 +10,7 @@ import {
   partnerSubscriptions,
 } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
-import { type AuditActor, recordAudit } from '../accounts/audit.js';
+import { type AuditActor, recordAudit } from '../audit/log.js';
 import { decodeCursor, encodeCursor } from '../key-cursor.js';
 import { clientNotFound } from '../identity-provider/clients.js';
 import { partnerEventMessages } from './messages.js';

@@ -9,7 +9,7 @@ import { oidcClients, type PartnerEventType, partnerEventTypes, partnerSubscript
 import { HttpError } from '../../lib/errors.js';
 import { isSpecialUseAddress } from '../../lib/outbound/special-use.js';
 import { seal, unseal } from '../../lib/sealed.js';
-import { type AuditActor, recordAudit } from '../accounts/audit.js';
+import { type AuditActor, recordAudit } from '../audit/log.js';
 import { clientNotFound } from '../identity-provider/clients.js';
 import { partnerEventMessages as M } from './messages.js';
 

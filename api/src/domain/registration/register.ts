@@ -5,11 +5,11 @@ import { users } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import type { CodeService } from '../account-codes/codes.js';
 import { invalidCode } from '../account-codes/code-mail.js';
-import { activateUser } from '../accounts/queries.js';
+import { activateUser } from './activation.js';
 import type { Clock } from '../clock.js';
 import type { Mailer } from '../mail/mailer.js';
 import { verificationCodeMail } from '../mail/templates.js';
-import { type AccountLimits, codeCooldownMs } from '../sign-in/limits.js';
+import { type AccountLimits, codeCooldownMs } from '../sign-in-limits/limits.js';
 import { registrationMessages } from './messages.js';
 import { addRegistration, findRegistration, type RegistrationFields } from './pending-registrations.js';
 

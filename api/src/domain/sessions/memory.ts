@@ -3,7 +3,15 @@ import type { Database, Db } from '../../db/client.js';
 import type { User } from '../../db/schema.js';
 import { type CurrentUserView, currentUserViewUntil } from '../accounts/queries.js';
 import { createSessionStateCache, type SessionStateCache, type StateLogger } from './state-cache.js';
-import type { SessionFlags } from './verify.js';
+
+/** What `verify` (verify.ts) keeps of a token's session row (and revocation) between requests, per instance. */
+export interface SessionFlags {
+  revoked: boolean;
+  live: boolean;
+  secondFactor: boolean;
+  /** When (Date.now()) last seen is next due to be written. */
+  touchAt: number;
+}
 
 /**
  * What the OpenID Connect provider keeps per user beside the sessions (domain/identity-provider/provider-memory.ts):

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { revokedTokens, sessions, users, type User } from '../../db/schema.js';
 import { type Claims, createClaimsReader, signPartnerToken, signSessionToken, type TokenKind } from '../tokens/jwt.js';
 import type { SigningKey } from '../tokens/keys.js';
-import type { SessionMemory } from './memory.js';
+import type { SessionFlags, SessionMemory } from './memory.js';
 
 // "Is this session valid?": the one answer, for every request, partner token and administrator check.
 
@@ -77,15 +77,6 @@ export interface TokenLifetimes {
   partnerTtlSeconds: number;
   /** `iss` of partner tokens: the API's public URL. */
   issuer: string;
-}
-
-/** What `verify` keeps of a token's session row (and revocation) between requests, per instance. */
-export interface SessionFlags {
-  revoked: boolean;
-  live: boolean;
-  secondFactor: boolean;
-  /** When (Date.now()) last seen is next due to be written. */
-  touchAt: number;
 }
 
 const touchEveryMs = 60_000;

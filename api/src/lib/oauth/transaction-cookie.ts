@@ -13,7 +13,7 @@ export interface SignInTransaction {
   redirectUrl: string | null;
   /**
    * SHA-256 (base64url) of the secret the portal's tab keeps for this sign-in: the return's one-time code is redeemed
-   * only with that secret (domain/external-sign-in/returns.ts).
+   * only with that secret (domain/social-sign-in/returns.ts).
    */
   binding: string;
   /** Milliseconds since the epoch after which the answer is refused. */

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Clock } from '../../domain/clock.js';
-import { type CounterStore, memoryCounterStore, redisCounterStore } from '../../domain/sign-in/counters.js';
+import { type CounterStore, memoryCounterStore, redisCounterStore } from '../../domain/sign-in-limits/counters.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { type AccountLimits, createAccountLimits } from '../../domain/sign-in/limits.js';
+import { type AccountLimits, createAccountLimits } from '../../domain/sign-in-limits/limits.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

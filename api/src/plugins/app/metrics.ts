@@ -10,7 +10,7 @@ import type { LogoutDeliveryMetrics } from '../../domain/identity-provider/logou
 import { outboxBacklog } from '../../domain/mail/outbox.js';
 import type { PartnerDeliveryMetrics } from '../../domain/partner-events/deliveries.js';
 import { partnerBacklog } from '../../domain/partner-events/worker.js';
-import type { LockMetrics } from '../../domain/sign-in/limits.js';
+import type { LockMetrics } from '../../domain/sign-in-limits/limits.js';
 import { HttpError, messages } from '../../lib/errors.js';
 
 export type SignInMethod = 'password' | 'passkey' | 'google' | 'apple' | 'second_step';

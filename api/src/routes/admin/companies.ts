@@ -3,9 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { companyNotFound, createCompany, listCompanies, updateCompany } from '../../domain/companies/companies.js';
 import { createLicence, updateLicence } from '../../domain/companies/licences.js';
 import { companyStatus } from '../../domain/companies/access.js';
-import { removeConnection, saveConnection } from '../../domain/companies/sign-in/connections.js';
-import { providerSecretKey } from '../../domain/companies/sign-in/secret.js';
-import { ProviderBody, ProviderSaved } from '../../schemas/company-provider.js';
+import { removeConnection, saveConnection } from '../../domain/companies/sso/connections.js';
+import { connectionSecretKey } from '../../domain/companies/sso/secret.js';
+import { SsoConnectionBody, SsoConnectionSaved } from '../../schemas/company-sso.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { adminErrors, ErrorRef, Page, bearerSecurity as security } from '../../schemas/common.js';
 import {
@@ -102,8 +102,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   // The company's own sign-in, set by a platform administrator: the listed domains are proved for the company by this
-  // call (domain/companies/sign-in/connections.ts).
-  const providerSecret = providerSecretKey(app.signingKey.privateKey);
+  // call (domain/companies/sso/connections.ts).
+  const providerSecret = connectionSecretKey(app.signingKey.privateKey);
   const redirectUri = `${app.config.apiPublicUrl}/auth/empresa/callback`;
   const existing = async (companyId: number) => {
     const status = await companyStatus(app.db, companyId);
@@ -121,8 +121,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         security,
         params: CompanyParams,
-        body: ProviderBody,
-        response: { 200: ProviderSaved, 404: ErrorRef, 409: ErrorRef, ...adminErrors },
+        body: SsoConnectionBody,
+        response: { 200: SsoConnectionSaved, 404: ErrorRef, 409: ErrorRef, ...adminErrors },
       },
     },
     async (request) => {

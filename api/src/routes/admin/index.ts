@@ -5,7 +5,7 @@ import { signedIn, adminOnly } from '../../plugins/app/authentication.js';
 import { endSession, listSessions, sessionNotFound } from '../../domain/sessions/sessions.js';
 import { Page, adminErrors, bearerSecurity as security } from '../../schemas/common.js';
 import { Session, SessionId } from '../../schemas/sessions.js';
-import { listAudit, recordAudit } from '../../domain/accounts/audit.js';
+import { listAudit, recordAudit } from '../../domain/audit/log.js';
 import { userExists } from '../../domain/accounts/queries.js';
 import { dashboard } from '../../domain/dashboard/figures.js';
 import { createStripe, paidSubscriptionCharges, withProvider } from '../../domain/billing/stripe.js';
@@ -13,8 +13,8 @@ import { AuditEntry, AuditQuery, Dashboard } from '../../schemas/admin.js';
 import { accountMessages } from '../../domain/accounts/messages.js';
 import companyRoutes from './companies.js';
 import oidcClientRoutes from './oidc-clients.js';
-import oidcSubscriptionDeliveryRoutes from './oidc-subscription-deliveries.js';
-import oidcSubscriptionRoutes from './oidc-subscriptions.js';
+import partnerEventDeliveryRoutes from './partner-event-deliveries.js';
+import partnerEventSubscriptionRoutes from './partner-event-subscriptions.js';
 
 /**
  * The admin panel's own calls, under /admin: the dashboard's figures, the audit log, people's sessions and the OpenID
@@ -23,8 +23,8 @@ import oidcSubscriptionRoutes from './oidc-subscriptions.js';
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   adminOnly(app);
   app.register(oidcClientRoutes, { prefix: '/clientes-oidc' });
-  app.register(oidcSubscriptionDeliveryRoutes, { prefix: '/clientes-oidc' });
-  app.register(oidcSubscriptionRoutes, { prefix: '/clientes-oidc' });
+  app.register(partnerEventDeliveryRoutes, { prefix: '/clientes-oidc' });
+  app.register(partnerEventSubscriptionRoutes, { prefix: '/clientes-oidc' });
   app.register(companyRoutes, { prefix: '/empresas' });
 
   const stripe = app.config.billing ? createStripe(app.config.billing) : undefined;

@@ -10,22 +10,22 @@ import {
   completeLink,
   linkInvalid,
   signInWithCompany,
-} from '../../domain/companies/sign-in/accounts.js';
+} from '../../domain/companies/sso/accounts.js';
 import {
   connectionForEmail,
-  recordProviderError,
+  recordConnectionError,
   type SignInConnection,
   signInConnection,
-} from '../../domain/companies/sign-in/connections.js';
+} from '../../domain/companies/sso/connections.js';
 import {
-  discoverProvider,
+  discoverIdp,
   discoveryUrl,
   failureReason,
   privateNetworkRefused,
-} from '../../domain/companies/sign-in/discovery.js';
-import { companySignInMessages as M } from '../../domain/companies/sign-in/messages.js';
-import { providerSecretKey } from '../../domain/companies/sign-in/secret.js';
-import { isBinding, issueSignInReturn } from '../../domain/external-sign-in/returns.js';
+} from '../../domain/companies/sso/discovery.js';
+import { ssoMessages as M } from '../../domain/companies/sso/messages.js';
+import { connectionSecretKey } from '../../domain/companies/sso/secret.js';
+import { isBinding, issueSignInReturn } from '../../domain/social-sign-in/returns.js';
 import { startAuthorization } from '../../lib/oauth/authorization-start.js';
 import { allowedRedirect, portalPage, transactionCookieKey } from '../../lib/oauth/portal-return.js';
 import { openTransaction, sealTransaction, type SignInTransaction } from '../../lib/oauth/transaction-cookie.js';
@@ -37,7 +37,7 @@ import {
   CompanyLinkBody,
   CompanyLinked,
   CompanySignInQuery,
-} from '../../schemas/company-provider.js';
+} from '../../schemas/company-sso.js';
 import { ProviderAnswer } from '../../schemas/oauth.js';
 
 const cookieName = 'portal_oauth_empresa';
@@ -63,7 +63,7 @@ function text(value: unknown, max: number): string {
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const secure = app.config.apiPublicUrl.startsWith('https://');
   const cookieKey = transactionCookieKey(app.signingKey.privateKey);
-  const secretKey = providerSecretKey(app.signingKey.privateKey);
+  const secretKey = connectionSecretKey(app.signingKey.privateKey);
   const callbackUrl = `${app.config.apiPublicUrl}/auth/empresa/callback`;
   const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
   const portal = (path: string, query: Record<string, string | null>) =>
@@ -79,7 +79,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const version = `${new Date(connection.updatedAt).getTime()}`;
     const kept = clients.get(connection.companyId);
     if (kept?.version === version) return kept.configuration;
-    const configuration = discoverProvider(
+    const configuration = discoverIdp(
       connection.issuer,
       connection.clientId,
       connection.clientSecret,
@@ -98,7 +98,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       return await configurationOf(connection);
     } catch (error) {
       request.log.warn({ companyId: connection.companyId, reason: failureReason(error) }, 'company discovery failed');
-      await recordProviderError(
+      await recordConnectionError(
         app.db,
         connection.companyId,
         M.errorDiscovery(discoveryUrl(connection.issuer), failureReason(error)),
@@ -212,7 +212,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         (error instanceof client.ResponseBodyError && ['invalid_client', 'unauthorized_client'].includes(error.error))
       ) {
         request.log.warn({ companyId, reason }, 'company provider refused the client');
-        await recordProviderError(app.db, companyId, M.errorClient(reason));
+        await recordConnectionError(app.db, companyId, M.errorClient(reason));
         return 'company_unavailable';
       }
       // A token endpoint on a private or reserved address (the guard cut the connection) is the administrators' to fix.
@@ -223,7 +223,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           !(error instanceof client.AuthorizationResponseError));
       if (network || (error instanceof client.ResponseBodyError && error.status >= 500)) {
         request.log.warn({ companyId, reason }, 'company provider token exchange failed');
-        await recordProviderError(app.db, companyId, M.errorToken(reason));
+        await recordConnectionError(app.db, companyId, M.errorToken(reason));
         return 'company_unavailable';
       }
       request.log.warn({ companyId, reason }, 'company sign-in answer refused');

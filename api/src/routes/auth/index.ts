@@ -8,17 +8,17 @@ import { CurrentUser, LoginBody, PendingSignIn, Session } from '../../schemas/au
 import { SecondStepRequired } from '../../schemas/security.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
 import accountStatusRoutes from './account-status.js';
-import companySignInRoutes from './company.js';
+import companySsoRoutes from './company.js';
 import oauthRoutes from './oauth/index.js';
 import partnerTokenRoutes from './partner-token.js';
 import passkeyRoutes from './passkeys.js';
 import authorizedAppRoutes from './authorized-apps.js';
 import passwordRoutes from './passwords.js';
 import profileRoutes from './profile.js';
-import { recordLockout, refusedSignIn } from '../../domain/sign-in/lockouts.js';
-import { signInMessages } from '../../domain/sign-in/messages.js';
-import { connectionForEmail } from '../../domain/companies/sign-in/connections.js';
-import { companySignInMessages } from '../../domain/companies/sign-in/messages.js';
+import { recordLockout, refusedSignIn } from '../../domain/sign-in-limits/lockouts.js';
+import { accountMessages } from '../../domain/accounts/messages.js';
+import { connectionForEmail } from '../../domain/companies/sso/connections.js';
+import { ssoMessages } from '../../domain/companies/sso/messages.js';
 import { registrationWithPassword } from '../../domain/registration/pending-registrations.js';
 import {
   type CurrentUserView,
@@ -41,7 +41,7 @@ const serializedViews = new WeakMap<CurrentUserView, string>();
 
 /** One answer for an unknown email, a wrong password and a locked account; the lock adds when to retry. */
 const invalidCredentials = (lockedMs: number) =>
-  refusedSignIn(signInMessages.invalidCredentials, 'INVALID_CREDENTIALS', lockedMs);
+  refusedSignIn(accountMessages.invalidCredentials, 'INVALID_CREDENTIALS', lockedMs);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -70,7 +70,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const company = await connectionForEmail(app.db, email);
       if (company && !company.allowPassword) {
         app.metrics.signIn('password', 'refused');
-        throw new HttpError(403, companySignInMessages.passwordRefused(company.name), 'ACCESO_EMPRESA_OBLIGATORIO');
+        throw new HttpError(403, ssoMessages.passwordRefused(company.name), 'ACCESO_EMPRESA_OBLIGATORIO');
       }
       // The account is looked up before the attempt is taken: a lookup that hangs with the database holds no slot,
       // so an outage answers 503 and never starts a lock (known account or not, the same lookup runs).
@@ -93,7 +93,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           // password can be right, so the answer says how to choose one, which needs the mailbox. It counts as a
           // failure like any other, and a lock answers as for any address.
           if (lockMs === 0 && user?.status === 'active' && user.passwordHash === null)
-            return new HttpError(401, signInMessages.passwordNotSet, 'PASSWORD_NOT_SET');
+            return new HttpError(401, accountMessages.passwordNotSet, 'PASSWORD_NOT_SET');
           return invalidCredentials(lockMs);
         };
         if (user?.status === 'pending_verification') {
@@ -197,7 +197,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(passwordRoutes);
   await app.register(profileRoutes);
   await app.register(oauthRoutes);
-  await app.register(companySignInRoutes);
+  await app.register(companySsoRoutes);
   await app.register(partnerTokenRoutes);
   await app.register(accountStatusRoutes);
   await app.register(sessionRoutes);

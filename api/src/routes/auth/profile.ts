@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAllowedPicture, PICTURE_NOT_ALLOWED_MESSAGE } from '@portal/contracts/users/picture';
+import type { Db } from '../../db/client.js';
 import { forbidden, HttpError } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { EditUserBody, UpdatePresentationBody, UpdateUserBody, UserEnvelope } from '../../schemas/auth.js';
 import { commonErrors, ErrorRef, IdParams } from '../../schemas/common.js';
 import { editUser, markPresentationSeen, updateNameAndPhone } from '../../domain/accounts/profile.js';
 import { currentUserView } from '../../domain/accounts/queries.js';
+import { activateByAdministrator } from '../../domain/registration/activation.js';
 import { accountMessages } from '../../domain/accounts/messages.js';
 
 const bearerAuth = [{ bearerAuth: [] }];
@@ -70,7 +72,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       // Role and status are the administrators' to change, their own too: through the admin gate.
       if (role !== undefined || status !== undefined) await app.requireAdmin(request, reply);
 
-      const updated = await app.db.transaction((tx) => editUser(app, tx, actor, id, request.body));
+      const verification = { activate: (tx: Db, userId: number) => activateByAdministrator(app, tx, userId) };
+      const updated = await app.db.transaction((tx) => editUser(verification, tx, actor, id, request.body));
       if (!updated) throw userNotFound();
       // A hand verification queued its mail in the transaction.
       if (status === 'active') app.mailer.wake();

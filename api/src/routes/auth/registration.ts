@@ -12,12 +12,12 @@ import {
   VerifyRegistrationBody,
 } from '../../schemas/auth.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
-import { codeCooldownMs } from '../../domain/sign-in/limits.js';
+import { codeCooldownMs } from '../../domain/sign-in-limits/limits.js';
 import { checkCode, issueCodeMail, releasingCooldown } from '../../domain/account-codes/code-mail.js';
 import { completeRegistration, emailStatus, registerPending } from '../../domain/registration/register.js';
 import { currentUserView, findUserByEmail, findUserById, normalizeEmail } from '../../domain/accounts/queries.js';
 import { startSession } from '../../domain/sessions/sessions.js';
-import { registerByInvitation } from '../../domain/companies/invitations.js';
+import { registerByInvitation } from '../../domain/registration/by-invitation.js';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } };

@@ -15,7 +15,7 @@ import {
   secondFactorRequired,
 } from '../../domain/second-factor/status.js';
 import { markSessionSecondFactor, queueSecurityChangeMail, startSession } from '../../domain/sessions/sessions.js';
-import type { SignInAttempt } from '../../domain/sign-in/limits.js';
+import type { SignInAttempt } from '../../domain/sign-in-limits/limits.js';
 import {
   endSignInTicket,
   redeemSignInTicket,
@@ -48,7 +48,7 @@ import {
   TotpCodeBody,
   TotpSetup,
 } from '../../schemas/security.js';
-import { recordLockout, refusedSignIn } from '../../domain/sign-in/lockouts.js';
+import { recordLockout, refusedSignIn } from '../../domain/sign-in-limits/lockouts.js';
 import { currentUserView, findUserById } from '../../domain/accounts/queries.js';
 
 const security = [{ bearerAuth: [] }];

@@ -3,7 +3,7 @@ import companyRoutes from './company.js';
 import domainRoutes from './domains.js';
 import invitationRoutes from './invitations.js';
 import memberRoutes from './members.js';
-import providerRoutes from './provider.js';
+import ssoRoutes from './sso.js';
 import scimRoutes from './scim.js';
 import seatRoutes from './seats.js';
 
@@ -18,7 +18,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.register(domainRoutes);
   app.register(invitationRoutes);
   app.register(memberRoutes);
-  app.register(providerRoutes);
+  app.register(ssoRoutes);
   app.register(seatRoutes);
   app.register(scimRoutes);
 };

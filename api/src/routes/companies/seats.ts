@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { type AuditAction, listAudit } from '../../domain/accounts/audit.js';
+import { type AuditAction, listAudit } from '../../domain/audit/log.js';
 import { seatReport, seatReportCsv } from '../../domain/companies/report.js';
 import { assignSeat, listSeats, removeSeat } from '../../domain/companies/seats.js';
 import { companyOf } from '../../plugins/app/company-access.js';

@@ -7,7 +7,7 @@ import {
   type PortalSignIn,
   refuseInteraction,
 } from '../../domain/identity-provider/interactions.js';
-import { errorPageUrl } from '../../domain/identity-provider/provider.js';
+import { errorPageUrl } from '../../domain/identity-provider/endpoints.js';
 import type { VerifiedToken } from '../../domain/sessions/verify.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';

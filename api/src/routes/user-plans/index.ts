@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { HttpError } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
-import { changeUserPlan, userAppPlans } from '../../domain/apps-and-plans/user-plans.js';
+import { changeUserPlan, userAppPlans } from '../../domain/accounts/plans.js';
 import { userExists } from '../../domain/accounts/queries.js';
 import { ChangePlanBody, UserAppPlanInfo, UserAppPlansBody } from '../../schemas/user-plans.js';
 import { accountMessages } from '../../domain/accounts/messages.js';

@@ -1,9 +1,9 @@
 import { adminErrors, bearerSecurity as security } from '../../schemas/common.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { signedIn, adminOnly } from '../../plugins/app/authentication.js';
-import { recordAudit } from '../../domain/accounts/audit.js';
+import { recordAudit } from '../../domain/audit/log.js';
 import { listUsers, userStats } from '../../domain/user-directory/queries.js';
-import { verifyPendingUsers } from '../../domain/user-directory/verification.js';
+import { verifyPendingUsers } from '../../domain/registration/activation.js';
 import { UserListQuery, UserPage, UserStats, VerifyEmailsBody, VerifyEmailsResponse } from '../../schemas/users.js';
 
 /** The admin's user management (spec §2 'User management'); every route is for administrators only. */

@@ -14,7 +14,7 @@ export const TEXT_USERS = {
     'Para verificar, elige el estado «Pendiente Verificación»: solo entonces se pueden marcar personas.',
   verifyNeedsSelection: 'Marca a las personas que quieras verificar.',
   // Verifying by hand drops the password typed at registration (nobody proved the mailbox) and mails the person a
-  // link to choose one (api: accounts/activation.ts; docs/decisions/0006-registration-ids.md).
+  // link to choose one (api: registration/activation.ts; docs/decisions/0006-registration-ids.md).
   verifyTitle: 'Verificar usuarios',
   verifyWhat: (n: number) =>
     n === 1

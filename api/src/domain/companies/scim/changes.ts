@@ -2,7 +2,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { companyScimUsers } from '../../../db/schema.js';
-import { recordAudit } from '../../accounts/audit.js';
+import { recordAudit } from '../../audit/log.js';
 import { checkDomain, uniqueness } from './checks.js';
 import { ScimError, shown } from './errors.js';
 import { join, leave, scimActor } from './membership.js';

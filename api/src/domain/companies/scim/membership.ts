@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { companyMembers, companyScimUsers, users } from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
-import { type AuditActor, recordAudit } from '../../accounts/audit.js';
+import { type AuditActor, recordAudit } from '../../audit/log.js';
 import { takeOutOfCompany } from '../members.js';
 import { checkDomain, emailOf } from './checks.js';
 import { ScimError, scimMessages as M } from './errors.js';

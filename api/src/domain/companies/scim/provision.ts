@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../../db/client.js';
 import { auditLog, companyDomains, companyMembers, companyScimUsers, users } from '../../../db/schema.js';
 import { currentRequestId } from '../../../lib/request-scope.js';
-import { activateUser } from '../../accounts/queries.js';
+import { activateUser } from '../../registration/activation.js';
 import { checkDomain, emailOf, inTransaction } from './checks.js';
 import { shown } from './errors.js';
 import { scimActor } from './membership.js';

@@ -4,7 +4,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { companies, companyScimTokens, type CompanyStatus, users } from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
-import { type AuditActor, recordAudit } from '../../accounts/audit.js';
+import { type AuditActor, recordAudit } from '../../audit/log.js';
 import { ScimError, scimMessages as M } from './errors.js';
 
 export const tokenPrefix = 'scim_';

@@ -18,18 +18,14 @@ import {
 } from '../../../schemas/oauth.js';
 import { commonErrors } from '../../../schemas/common.js';
 import { currentUserView, findUserById } from '../../../domain/accounts/queries.js';
-import {
-  SignInRefused,
-  signInWithIdentity,
-  type ProviderProfile,
-} from '../../../domain/external-sign-in/identities.js';
-import { configuredProviders, type OidcProvider } from '../../../domain/external-sign-in/providers.js';
+import { SignInRefused, signInWithIdentity, type ProviderProfile } from '../../../domain/social-sign-in/identities.js';
+import { configuredProviders, type OidcProvider } from '../../../domain/social-sign-in/providers.js';
 import {
   isBinding,
   issueSignInReturn,
   redeemSignInReturn,
   signInReturnInvalid,
-} from '../../../domain/external-sign-in/returns.js';
+} from '../../../domain/social-sign-in/returns.js';
 import { startSession } from '../../../domain/sessions/sessions.js';
 
 /** A sign-in must come back from the provider within this time. */

@@ -3,14 +3,14 @@ import { Email } from './auth.js';
 import { Nullable } from './common.js';
 
 // A company's own sign-in: its OpenID Connect provider as its owners and platform administrators set it,
-// and the sign-in pages' calls (routes/companies/provider.ts, routes/admin/companies.ts, routes/auth/company.ts).
+// and the sign-in pages' calls (routes/companies/sso.ts, routes/admin/companies.ts, routes/auth/company.ts).
 
-export const ProviderParams = Type.Object(
+export const SsoConnectionParams = Type.Object(
   { id: Type.Integer({ minimum: 1, maximum: 2147483647 }) },
   { additionalProperties: false },
 );
 
-export const ProviderBody = Type.Object(
+export const SsoConnectionBody = Type.Object(
   {
     issuer: Type.String({
       minLength: 1,
@@ -39,14 +39,14 @@ export const ProviderBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const ProviderSaved = Type.Object(
+export const SsoConnectionSaved = Type.Object(
   {
     redirectUri: Type.String({ description: 'La dirección de vuelta que hay que registrar en el proveedor' }),
   },
   { additionalProperties: false },
 );
 
-export const Provider = Type.Object(
+export const SsoConnection = Type.Object(
   {
     issuer: Type.String(),
     clientId: Type.String(),

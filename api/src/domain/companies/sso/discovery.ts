@@ -6,7 +6,7 @@ import * as client from 'openid-client';
 import { outboundFetch, refusedSpecialUse } from '../../../lib/outbound/special-use.js';
 
 /** How long discovery and the token exchange may take (seconds). */
-export const providerTimeoutSeconds = 5;
+export const idpTimeoutSeconds = 5;
 
 /** http:// only for loopback hosts, as config.ts allows for GOOGLE_ISSUER. */
 export function issuerAllowed(raw: string): boolean {
@@ -30,7 +30,7 @@ export function discoveryUrl(issuer: string): string {
  * Why a request to the provider failed at the network (no connection, a TLS failure, no answer in time): one sentence
  * whatever the cause, so that the answers to an issuer someone typed never tell one internal port from another.
  */
-export const networkFailure = `no se pudo conectar con esa dirección o no respondió en ${providerTimeoutSeconds} s`;
+export const networkFailure = `no se pudo conectar con esa dirección o no respondió en ${idpTimeoutSeconds} s`;
 
 /** A short reason for a discovery or token failure, in Spanish, without anything the provider sent back verbatim. */
 export function failureReason(error: unknown): string {
@@ -54,7 +54,7 @@ export const privateNetworkRefused = refusedSpecialUse;
  * Discovery of `issuer` and a client for it with `clientId` and `clientSecret`; throws as openid-client does. The
  * discovery and every later request of the client go through the outbound guard unless `privateNetwork` lifts it.
  */
-export async function discoverProvider(
+export async function discoverIdp(
   issuer: string,
   clientId: string,
   clientSecret: string,
@@ -64,7 +64,7 @@ export async function discoverProvider(
   const fetch = outboundFetch(privateNetwork) as client.CustomFetch;
   const discovered = await client.discovery(new URL(issuer), clientId, undefined, undefined, {
     execute: insecure ? [client.allowInsecureRequests] : [],
-    timeout: providerTimeoutSeconds,
+    timeout: idpTimeoutSeconds,
     [client.customFetch]: fetch,
   });
   const server = discovered.serverMetadata();
@@ -78,7 +78,7 @@ export async function discoverProvider(
     post ? client.ClientSecretPost(clientSecret) : client.ClientSecretBasic(clientSecret),
   );
   if (insecure) client.allowInsecureRequests(configuration);
-  configuration.timeout = providerTimeoutSeconds;
+  configuration.timeout = idpTimeoutSeconds;
   configuration[client.customFetch] = fetch;
   return configuration;
 }

@@ -1,21 +1,26 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { connectionView, removeConnection, saveConnection } from '../../domain/companies/sign-in/connections.js';
-import { providerSecretKey } from '../../domain/companies/sign-in/secret.js';
+import { connectionView, removeConnection, saveConnection } from '../../domain/companies/sso/connections.js';
+import { connectionSecretKey } from '../../domain/companies/sso/secret.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { companyOf } from '../../plugins/app/company-access.js';
 import { adminErrors, bearerSecurity as security, ErrorRef } from '../../schemas/common.js';
-import { Provider, ProviderBody, ProviderParams, ProviderSaved } from '../../schemas/company-provider.js';
+import {
+  SsoConnection,
+  SsoConnectionBody,
+  SsoConnectionParams,
+  SsoConnectionSaved,
+} from '../../schemas/company-sso.js';
 
 const tags = ['empresas'];
 
 /**
  * The company's own sign-in (its OpenID Connect provider), for its owners (and platform administrators): the domains
  * it answers for must be ones the company has proved; the client secret is sealed and never shown again
- * (domain/companies/sign-in/connections.ts). Its administrators read it, with the last failure of a sign-in.
+ * (domain/companies/sso/connections.ts). Its administrators read it, with the last failure of a sign-in.
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  const secretKey = providerSecretKey(app.signingKey.privateKey);
+  const secretKey = connectionSecretKey(app.signingKey.privateKey);
   const redirectUri = `${app.config.apiPublicUrl}/auth/empresa/callback`;
 
   app.get(
@@ -27,8 +32,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           'El acceso propio de la empresa (su proveedor OpenID Connect), sin el secreto; 404 SIN_PROVEEDOR si no tiene',
         tags,
         security,
-        params: ProviderParams,
-        response: { 200: Provider, 404: ErrorRef, ...adminErrors },
+        params: SsoConnectionParams,
+        response: { 200: SsoConnection, 404: ErrorRef, ...adminErrors },
       },
     },
     async (request) => connectionView(app.db, companyOf(request).companyId, redirectUri),
@@ -44,8 +49,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'La dirección de vuelta que hay que registrar en el proveedor de la empresa, antes de conectarlo',
         tags,
         security,
-        params: ProviderParams,
-        response: { 200: ProviderSaved, ...adminErrors },
+        params: SsoConnectionParams,
+        response: { 200: SsoConnectionSaved, ...adminErrors },
       },
     },
     async () => ({ redirectUri }),
@@ -62,9 +67,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           'Conecta o cambia el acceso propio de la empresa: solo dominios ya probados (409 DOMINIO_NO_VERIFICADO); lee su configuración antes de guardar (400 PROVEEDOR_INALCANZABLE)',
         tags,
         security,
-        params: ProviderParams,
-        body: ProviderBody,
-        response: { 200: ProviderSaved, 404: ErrorRef, 409: ErrorRef, ...adminErrors },
+        params: SsoConnectionParams,
+        body: SsoConnectionBody,
+        response: { 200: SsoConnectionSaved, 404: ErrorRef, 409: ErrorRef, ...adminErrors },
       },
     },
     async (request) => {
@@ -88,7 +93,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Quita el acceso propio de la empresa; los vínculos de sus personas se conservan',
         tags,
         security,
-        params: ProviderParams,
+        params: SsoConnectionParams,
         response: { 204: Type.Null(), 404: ErrorRef, ...adminErrors },
       },
     },

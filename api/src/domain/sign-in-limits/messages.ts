@@ -1,9 +1,5 @@
-/** What the API says about password sign-in, locks and code limits: each Spanish text under one key, looked up where the error is made. */
-export const signInMessages = {
-  invalidCredentials: 'Credenciales inválidas',
-  /** An active account with no password: activated by an administrator, or made with Google or Apple. */
-  passwordNotSet:
-    'Tu cuenta está activa pero aún no tiene contraseña. Elígela con «¿Olvidaste tu contraseña?»: te enviaremos un código a tu email.',
+/** What the API says about sign-in locks and code and mail limits: each Spanish text under one key, looked up where the error is made. */
+export const limitMessages = {
   /** `date` (dd/mm/yyyy) and `time` (hh:mm, UTC): when the email's wrong codes of the day stop being counted. */
   codeGuessesExceeded: (date: string, time: string) =>
     `Demasiados códigos incorrectos. Podrás intentarlo de nuevo el ${date} a las ${time} (hora UTC).`,

@@ -16,11 +16,12 @@ import {
   type User,
 } from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
-import { type AuditEntry, recordAudit } from '../../accounts/audit.js';
-import { activateUser, findUserByEmail, findUserById, normalizeEmail } from '../../accounts/queries.js';
+import { type AuditEntry, recordAudit } from '../../audit/log.js';
+import { findUserByEmail, findUserById, normalizeEmail } from '../../accounts/queries.js';
+import { activateUser } from '../../registration/activation.js';
 import { addMember } from '../members.js';
 import { emailDomain } from './connections.js';
-import { companySignInMessages as M } from './messages.js';
+import { ssoMessages as M } from './messages.js';
 
 /** The portal's /login?error=… codes of a refused company sign-in. */
 export type CompanySignInRefusal =

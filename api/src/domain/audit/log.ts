@@ -3,9 +3,9 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { currentRequestId } from '../../lib/request-scope.js';
 import { apps, auditLog, companies, oidcClients, roles, users } from '../../db/schema.js';
-import type { AuditAction } from './audit-actions.js';
+import type { AuditAction } from './actions.js';
 
-export { type AuditAction, auditActions } from './audit-actions.js';
+export { type AuditAction, auditActions } from './actions.js';
 
 /** What an audit row is about: a person, a catalogue app, an OpenID Connect client or a customer company. */
 export type AuditTargetType = 'user' | 'app' | 'oidc_client' | 'company';
@@ -14,7 +14,7 @@ export interface AuditEntry {
   action: AuditAction;
   target: { type: AuditTargetType; id: number };
   details?: Record<string, unknown>;
-  /** The company the change is about: that company's administrators read the entry (domain/companies/audit.ts). */
+  /** The company the change is about: that company's administrators read the entry (GET /empresas/:id/auditoria). */
   companyId?: number;
 }
 

@@ -1,6 +1,6 @@
 /** What the API says about a company's own sign-in (its OpenID Connect provider): one Spanish text per key. */
-export const companySignInMessages = {
-  noProvider: 'La empresa no tiene configurado su propio acceso',
+export const ssoMessages = {
+  noConnection: 'La empresa no tiene configurado su propio acceso',
   secretRequired: 'Indica el secreto de cliente (clientSecret): la empresa aún no tiene su acceso configurado',
   issuerInvalid:
     'El emisor (issuer) debe ser una dirección https:// (http:// solo en 127.0.0.1 o localhost, para pruebas)',

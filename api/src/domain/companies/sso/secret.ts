@@ -4,7 +4,7 @@
 import type { KeyObject } from 'node:crypto';
 import { seal, sealingKey, unseal } from '../../../lib/sealed.js';
 
-export function providerSecretKey(signingKey: KeyObject): Buffer {
+export function connectionSecretKey(signingKey: KeyObject): Buffer {
   return sealingKey(signingKey, 'portal company provider secret');
 }
 

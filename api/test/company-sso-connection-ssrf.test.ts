@@ -11,9 +11,9 @@ import { type AddressInfo, createServer as createNetServer, type Server as NetSe
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { auditLog, companyDomains, companyIdentityProviders, companySignInDomains } from '../src/db/schema.js';
-import { discoverProvider, privateNetworkRefused } from '../src/domain/companies/sign-in/discovery.js';
-import { companySignInMessages as M } from '../src/domain/companies/sign-in/messages.js';
-import { providerSecretKey, sealSecret } from '../src/domain/companies/sign-in/secret.js';
+import { discoverIdp, privateNetworkRefused } from '../src/domain/companies/sso/discovery.js';
+import { ssoMessages as M } from '../src/domain/companies/sso/messages.js';
+import { connectionSecretKey, sealSecret } from '../src/domain/companies/sso/secret.js';
 import { buildTestApp, forEachBackend, type TestApp } from './helpers/app.js';
 import { call, insertCompany, insertMember } from './helpers/company-fixtures.js';
 import { type IdentityProvider, startIdentityProvider } from './helpers/identity-provider.js';
@@ -33,7 +33,7 @@ let listener: NetServer;
 let listenerPort: number;
 let connections = 0;
 let idp: IdentityProvider;
-describe('company-provider-ssrf.test.ts', () => {
+describe('company-sso-connection-ssrf.test.ts', () => {
   before(async () => {
     internal = createServer((request, response) => {
       received.push(`${request.method} ${request.url}`);
@@ -60,15 +60,15 @@ describe('company-provider-ssrf.test.ts', () => {
     await idp.close();
   });
 
-  describe('discoverProvider', () => {
+  describe('discoverIdp', () => {
     it('guarded, a loopback issuer is refused before any request; lifted, discovery reads it', async () => {
       received.length = 0;
-      const error = await discoverProvider(`http://127.0.0.1:${internalPort}/`, 'c', 's', false).catch((e) => e);
+      const error = await discoverIdp(`http://127.0.0.1:${internalPort}/`, 'c', 's', false).catch((e) => e);
       assert.ok(privateNetworkRefused(error), String(error));
-      const idpError = await discoverProvider(idp.issuer, 'portal-empresa', secret, false).catch((e) => e);
+      const idpError = await discoverIdp(idp.issuer, 'portal-empresa', secret, false).catch((e) => e);
       assert.ok(privateNetworkRefused(idpError), String(idpError));
       assert.deepEqual(received, []);
-      const configuration = await discoverProvider(idp.issuer, 'portal-empresa', secret, true);
+      const configuration = await discoverIdp(idp.issuer, 'portal-empresa', secret, true);
       assert.equal(configuration.serverMetadata().issuer, idp.issuer);
     });
   });
@@ -212,7 +212,7 @@ describe('company-provider-ssrf.test.ts', () => {
     it('guarded: a connection already saved on a loopback address sends its sign-ins to company_unavailable', async () => {
       const domain = 'pesquera-interna.pe';
       const { companyId } = await companyWithOwner(guarded, 'Pesquera Interna', domain);
-      const key = providerSecretKey(guarded.app.signingKey.privateKey);
+      const key = connectionSecretKey(guarded.app.signingKey.privateKey);
       // Saved before the guard, or by an operator who lifted it and later turned it back on.
       await guarded.app.db.insert(companyIdentityProviders).values({
         companyId,

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.js';
 import { HttpError, retryLater } from '../../lib/errors.js';
 import type { Lockout } from './limits.js';
-import { recordAudit, systemActor } from '../accounts/audit.js';
+import { recordAudit, systemActor } from '../audit/log.js';
 
 /**
  * A sign-in lock that started, on record for the administrators (who was guessed at, from where, how often). Wrong

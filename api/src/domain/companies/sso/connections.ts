@@ -6,12 +6,12 @@ import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { companies, companyDomains, companyIdentityProviders, companySignInDomains } from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
-import { type AuditActor, recordAudit } from '../../accounts/audit.js';
+import { type AuditActor, recordAudit } from '../../audit/log.js';
 import type { CompanyAccess } from '../access.js';
 import { claimableDomain } from '../domains.js';
 import { companyMessages } from '../messages.js';
-import { discoverProvider, discoveryUrl, failureReason, issuerAllowed, privateNetworkRefused } from './discovery.js';
-import { companySignInMessages as M } from './messages.js';
+import { discoverIdp, discoveryUrl, failureReason, issuerAllowed, privateNetworkRefused } from './discovery.js';
+import { ssoMessages as M } from './messages.js';
 import { openSecret, sealSecret } from './secret.js';
 
 export interface ConnectionInput {
@@ -22,7 +22,7 @@ export interface ConnectionInput {
   permitirContrasena: boolean;
 }
 
-export const noProvider = () => new HttpError(404, M.noProvider, 'SIN_PROVEEDOR');
+export const noConnection = () => new HttpError(404, M.noConnection, 'SIN_PROVEEDOR');
 
 /** A domain as company_domains keeps it: trimmed, lower-case, IDN in ASCII, without the root's final dot. */
 export const storedDomain = (input: string) => domainToASCII(input.trim().toLowerCase().replace(/\.$/, ''));
@@ -102,7 +102,7 @@ export async function saveConnection(
 
   const secret = newSecret ?? openSecret(secretKey, companyId, existing?.sealed ?? '');
   try {
-    await discoverProvider(issuer, clientId, secret, privateNetwork);
+    await discoverIdp(issuer, clientId, secret, privateNetwork);
   } catch (error) {
     if (privateNetworkRefused(error)) throw new HttpError(400, M.privateNetwork, 'PROVEEDOR_INALCANZABLE');
     throw new HttpError(400, M.unreachable(discoveryUrl(issuer), failureReason(error)), 'PROVEEDOR_INALCANZABLE');
@@ -207,7 +207,7 @@ export async function connectionView(db: Db, companyId: number, redirectUri: str
     })
     .from(companyIdentityProviders)
     .where(eq(companyIdentityProviders.companyId, companyId));
-  if (!row) throw noProvider();
+  if (!row) throw noConnection();
   const domains = await domainsOf(db, companyId);
   const iso = (value: Date | string | null) => (value ? new Date(value).toISOString() : null);
   return {
@@ -230,7 +230,7 @@ export async function removeConnection(db: Db, actor: AuditActor, companyId: num
       .delete(companyIdentityProviders)
       .where(eq(companyIdentityProviders.companyId, companyId))
       .returning({ issuer: companyIdentityProviders.issuer, clientId: companyIdentityProviders.clientId });
-    if (!removed[0]) throw noProvider();
+    if (!removed[0]) throw noConnection();
     await recordAudit(tx, actor, [
       {
         action: 'company.provider_remove',
@@ -243,7 +243,7 @@ export async function removeConnection(db: Db, actor: AuditActor, companyId: num
 }
 
 /** Keeps a sign-in's failure for the company's administrators (a Spanish text). */
-export async function recordProviderError(db: Db, companyId: number, text: string): Promise<void> {
+export async function recordConnectionError(db: Db, companyId: number, text: string): Promise<void> {
   await db
     .update(companyIdentityProviders)
     .set({ lastError: text.slice(0, 500), lastErrorAt: new Date() })

@@ -8,13 +8,13 @@ import { eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { signInReturns } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
-import { externalSignInMessages } from './messages.js';
+import { socialSignInMessages } from './messages.js';
 
 export const SIGN_IN_RETURN_TTL_MS = 60_000;
 
 /** A return that cannot become a session: the spec's text (/login's error=token_invalid). */
 export const signInReturnInvalid = () =>
-  new HttpError(400, externalSignInMessages.tokenInvalid, 'SIGN_IN_RETURN_INVALID');
+  new HttpError(400, socialSignInMessages.tokenInvalid, 'SIGN_IN_RETURN_INVALID');
 
 /** A binding as the portal sends it: SHA-256 in base64url (43 characters). */
 export const isBinding = (value: unknown): value is string =>

@@ -21,7 +21,7 @@ import {
 import { post, registration } from './helpers/accounts.js';
 import { buildTestApp, createUser, forEachBackend, login, sessionToken, type TestApp } from './helpers/app.js';
 import { insertCompany, insertLicence, insertMember } from './helpers/company-fixtures.js';
-import { companySignIn, type Hop, OAuthBrowser } from './helpers/company-sign-in.js';
+import { companySignIn, type Hop, OAuthBrowser } from './helpers/company-sso.js';
 import { startIdentityProvider, type IdentityProvider, type TestAccount } from './helpers/identity-provider.js';
 import { collectingLogs, textsOf } from './helpers/logs.js';
 
@@ -37,7 +37,7 @@ const LINK_INVALID =
 
 let idpA: IdentityProvider;
 let idpB: IdentityProvider;
-describe('company-sign-in.test.ts', () => {
+describe('company-sso.test.ts', () => {
   before(async () => {
     const redirectUris = [`${apiUrl}/auth/empresa/callback`];
     idpA = await startIdentityProvider({

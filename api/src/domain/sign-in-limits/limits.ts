@@ -2,7 +2,7 @@ import type { CodePurpose } from '../../db/schema.js';
 import { retryLater, type HttpError } from '../../lib/errors.js';
 import type { Clock } from '../clock.js';
 import type { CounterStore, TakenSlot } from './counters.js';
-import { signInMessages } from './messages.js';
+import { limitMessages } from './messages.js';
 
 export const codeCooldownMs = 60_000;
 export const mailsPerHour = 10;
@@ -78,7 +78,7 @@ const untilFormat = new Intl.DateTimeFormat('es-ES', {
 export function wrongCodesLockedError(
   untilMs: number,
   nowMs: number,
-  message: (date: string, time: string) => string = signInMessages.codeGuessesExceeded,
+  message: (date: string, time: string) => string = limitMessages.codeGuessesExceeded,
 ): HttpError {
   const parts = Object.fromEntries(
     untilFormat.formatToParts(new Date(Math.ceil(untilMs / 60_000) * 60_000)).map((part) => [part.type, part.value]),
@@ -187,7 +187,7 @@ export function createAccountLimits(counters: CounterStore, clock: Clock, metric
     const { count, resetAt } = await counters.increment(`code-mails:${email}`, 60 * 60_000);
     if (count <= mailsPerHour) return null;
     const minutes = Math.ceil((resetAt - clock()) / 60_000);
-    return retryLater(429, signInMessages.codeMailLimit(minutes), 'CODE_MAIL_LIMIT', resetAt - clock());
+    return retryLater(429, limitMessages.codeMailLimit(minutes), 'CODE_MAIL_LIMIT', resetAt - clock());
   }
 
   async function countInvitationMail(companyId: number, inviterId: number | null): Promise<HttpError | null> {
@@ -198,7 +198,7 @@ export function createAccountLimits(counters: CounterStore, clock: Clock, metric
       const { count, resetAt } = await counters.increment(key, 60 * 60_000);
       if (count <= max) continue;
       const minutes = Math.max(1, Math.ceil((resetAt - clock()) / 60_000));
-      return retryLater(429, signInMessages.invitationMailLimit(minutes), 'INVITATION_MAIL_LIMIT', resetAt - clock());
+      return retryLater(429, limitMessages.invitationMailLimit(minutes), 'INVITATION_MAIL_LIMIT', resetAt - clock());
     }
     return null;
   }
@@ -272,7 +272,7 @@ export function createAccountLimits(counters: CounterStore, clock: Clock, metric
       const waitMs = await counters.hold(cooldownKey(email, purpose), codeCooldownMs);
       if (waitMs > 0) {
         const n = seconds(waitMs);
-        return retryLater(429, signInMessages.codeCooldown(n), 'CODE_COOLDOWN', waitMs);
+        return retryLater(429, limitMessages.codeCooldown(n), 'CODE_COOLDOWN', waitMs);
       }
       return countCodeMail(email);
     },

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, companyDomains, companyIdentities, companyIdentityProviders } from '../src/db/schema.js';
-import { openSecret, providerSecretKey } from '../src/domain/companies/sign-in/secret.js';
+import { openSecret, connectionSecretKey } from '../src/domain/companies/sso/secret.js';
 import { buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
 import { call, insertCompany, insertMember } from './helpers/company-fixtures.js';
-import { companySignIn, OAuthBrowser } from './helpers/company-sign-in.js';
+import { companySignIn, OAuthBrowser } from './helpers/company-sso.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/identity-provider.js';
 import { collectingLogs, textsOf } from './helpers/logs.js';
 
@@ -18,7 +18,7 @@ const secret = 'secreto-del-cliente-que-nadie-debe-leer';
 const otherSecret = 'otro-secreto-del-cliente-nadie-lo-lee';
 
 let idp: IdentityProvider;
-describe('company-provider.test.ts', () => {
+describe('company-sso-connection.test.ts', () => {
   before(async () => {
     idp = await startIdentityProvider({
       kind: 'company',
@@ -86,7 +86,7 @@ describe('company-provider.test.ts', () => {
           .toString()
           .includes(secret),
       );
-      const key = providerSecretKey(t.signingKey.privateKey);
+      const key = connectionSecretKey(t.signingKey.privateKey);
       assert.equal(openSecret(key, company, row.clientSecretSealed), secret);
       assert.throws(() => openSecret(key, company + 1, row.clientSecretSealed), 'bound to its company');
 

@@ -1,13 +1,16 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+// A person's plans per app (`/plan-usuario`): what the one plan rule gives them (apps-and-plans/effective-plans.ts),
+// their own plan, which an administrator changes, and the free plans an account gets as it becomes active.
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Db } from '../../db/client.js';
 import { HttpError, present } from '../../lib/errors.js';
 import type { ChangePlanBody } from '../../schemas/user-plans.js';
-import { type AuditActor, recordAudit } from '../accounts/audit.js';
-import { accountMessages } from '../accounts/messages.js';
-import { userExists } from '../accounts/queries.js';
-import { entitlements, seatPlans } from './effective-plans.js';
-import { appMessages } from './messages.js';
+import { type AuditActor, recordAudit } from '../audit/log.js';
+import { accountMessages } from './messages.js';
+import { userExists } from './queries.js';
+import { entitlements, seatPlans } from '../apps-and-plans/effective-plans.js';
+import { findPlanOfApp } from '../apps-and-plans/catalogue.js';
+import { appMessages } from '../apps-and-plans/messages.js';
 import { apps, plans, userPlans } from '../../db/schema.js';
 import { freePlanName } from '../../db/seed-data.js';
 
@@ -77,14 +80,6 @@ export async function userAppPlans(db: Db, userId: number, onlyAppId?: number, n
       planesApp: planRows.filter((plan) => plan.appId === app.id).map(({ id, nombre }) => ({ id, nombre })),
     };
   });
-}
-
-export async function findPlanOfApp(db: Db, planId: number, appId: number) {
-  const [plan] = await db
-    .select({ id: plans.id })
-    .from(plans)
-    .where(and(eq(plans.id, planId), eq(plans.appId, appId)));
-  return plan;
 }
 
 export async function currentPlan(db: Db, userId: number, appId: number) {
@@ -160,4 +155,19 @@ export async function changeUserPlan(db: Db, actor: AuditActor, change: Static<t
     ]);
     return info;
   });
+}
+
+/** Gives `userId` the free plan of every app that has one, in the caller's transaction; the plans it has stay. */
+export async function giveFreePlans(tx: Db, userId: number): Promise<void> {
+  const freePlans = await tx
+    .select({ appId: plans.appId, planId: plans.id })
+    .from(plans)
+    .where(sql`lower(${plans.nombre}) = ${freePlanName}`);
+  // Each free plan given emits `plan.asignado` (docs/triggers.md).
+  if (freePlans.length > 0) {
+    await tx
+      .insert(userPlans)
+      .values(freePlans.map((plan) => ({ userId, ...plan })))
+      .onConflictDoNothing({ target: [userPlans.userId, userPlans.appId] });
+  }
 }

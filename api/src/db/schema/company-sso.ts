@@ -5,7 +5,7 @@ import { companies } from './companies.js';
 
 // A company's own OpenID Connect provider and the accounts linked through it.
 
-/** Migration 0023: a company's OpenID Connect provider; the client secret sealed (domain/companies/sign-in/secret.ts). */
+/** Migration 0023: a company's OpenID Connect provider; the client secret sealed (domain/companies/sso/secret.ts). */
 export const companyIdentityProviders = pgTable('company_identity_providers', {
   companyId: integer('company_id')
     .primaryKey()

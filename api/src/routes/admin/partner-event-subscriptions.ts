@@ -15,7 +15,7 @@ import {
   SubscriptionList,
   SubscriptionParams,
   SubscriptionSecret,
-} from '../../schemas/partner-subscriptions.js';
+} from '../../schemas/partner-event-subscriptions.js';
 
 const tags = ['admin'];
 

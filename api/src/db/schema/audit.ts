@@ -1,0 +1,21 @@
+import { bigserial, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { users } from './accounts.js';
+import { createdAt } from './columns.js';
+
+// The audit log: who did what to whom, and when (domain/audit/).
+
+/** Migration 0004: every admin action, who did it to whom and when. */
+export const auditLog = pgTable('audit_log', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+  actorEmail: text('actor_email').notNull(),
+  action: text('action').notNull(),
+  targetType: text('target_type', { enum: ['user', 'app', 'oidc_client', 'company'] }).notNull(),
+  targetId: integer('target_id').notNull(),
+  details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+  /** Migration 0019: the request that wrote it (its X-Request-Id); null from the operator's command. */
+  requestId: text('request_id'),
+  /** Migration 0020: the company the entry is about, which that company's administrators read. */
+  companyId: integer('company_id'),
+  createdAt: createdAt(),
+});
