@@ -242,9 +242,11 @@ forEachBackend((backend) => {
       const mine = await tokens(browser, resource, { offline: true });
       await sameAsLibrary(resource, mine.accessToken);
       const secret = resource.clientSecret ?? '';
+      // A character other than the one it replaces: the secret is random and may start or end with any.
+      const differing = (char: string | undefined) => (char === 'x' ? 'y' : 'x');
       const wrong = [
-        `x${secret.slice(1)}`,
-        `${secret.slice(0, -1)}x`,
+        `${differing(secret.at(0))}${secret.slice(1)}`,
+        `${secret.slice(0, -1)}${differing(secret.at(-1))}`,
         secret.slice(0, 10),
         `${secret}x`,
         // Another client's valid secret.
@@ -428,6 +430,9 @@ forEachBackend((backend) => {
       const offline = await app.exchange(
         await browser.signInTo(await app.authorizationUrl(['openid', 'offline_access'], { prompt: 'consent' })),
       );
+      // What these writes at A notify reaches B on its own time; until B has applied it, a late notification may
+      // make B forget the person between two questions.
+      await pair.b.sessionState.sync();
       return { id, browser, tokens: [bound.accessToken, offline.accessToken] };
     }
 
