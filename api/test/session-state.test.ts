@@ -172,6 +172,35 @@ if (backends.includes('postgres'))
       }
     });
 
+    it("a portal in another schema of the same database is not heard: its changes never empty B's memory", async () => {
+      // Another portal (a PostgreSQL test file does the same) in a schema of its own on the same database.
+      const other = await buildTestApp('postgres');
+      try {
+        const token = await sessionToken(pair.a, await userRow(pair.a, userId));
+        // Everything A committed has reached B (its barrier) before B's memory is filled and counted.
+        await pair.b.sessionState.sync();
+        await warm(pair.b, token);
+        const heard = pair.b.sessionState.stats.notifications;
+        // A change that notifies '*' there, and its barrier: once it came back there, it was sent.
+        await other.app.db.execute(sql`update apps set nombre = nombre`);
+        await other.app.sessionState.sync();
+        await pair.b.sessionState.sync();
+        // B heard nothing of it, and still answers from memory.
+        assert.equal(pair.b.sessionState.stats.notifications, heard);
+        const hits = pair.b.sessionState.stats.hits;
+        assert.equal((await call(pair.b, token)).statusCode, 200);
+        assert.equal(pair.b.sessionState.stats.hits, hits + 1, 'answered from memory');
+        // The same change in B's own schema is heard.
+        await pair.a.db.execute(sql`update apps set nombre = nombre`);
+        await pair.b.sessionState.sync();
+        assert.ok(pair.b.sessionState.stats.notifications > heard, "its own schema's '*' is heard");
+        assert.equal((await call(pair.b, token)).statusCode, 200);
+        assert.equal(pair.b.sessionState.stats.hits, hits + 1, 'and its memory was emptied: read again');
+      } finally {
+        await other.close();
+      }
+    });
+
     it('with the channel cut, B never serves stale state, then serves from memory again once it is back', async (t) => {
       const root = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
       // After each reconnection, a few logouts on A: B sees them as fast as before the cut (the same rule as above,

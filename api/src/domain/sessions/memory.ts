@@ -1,8 +1,13 @@
 import { sql } from 'drizzle-orm';
-import type { Database, Db } from '../../db/client.js';
+import { type Database, type Db, rowsOf } from '../../db/client.js';
 import type { User } from '../../db/schema.js';
 import { type CurrentUserView, currentUserViewUntil } from '../accounts/queries.js';
-import { createSessionStateCache, type SessionStateCache, type StateLogger } from './state-cache.js';
+import {
+  createSessionStateCache,
+  type SessionStateCache,
+  sessionStateChannel,
+  type StateLogger,
+} from './state-cache.js';
 
 /** What `verify` (verify.ts) keeps of a token's session row (and revocation) between requests, per instance. */
 export interface SessionFlags {
@@ -33,6 +38,12 @@ export function createSessionMemory(database: Pick<Database, 'listen'>, db: Db, 
     database,
     (channel, payload) => db.execute(sql`select pg_notify(${channel}, ${payload})`),
     log,
+    undefined,
+    // The schema's own channel (migration 0029): the triggers name it with the same function.
+    async () => {
+      const [row] = await rowsOf<{ channel: string }>(db, sql`select portal_session_channel() as channel`);
+      return row?.channel ?? sessionStateChannel;
+    },
   );
 }
 

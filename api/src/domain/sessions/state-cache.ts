@@ -2,7 +2,7 @@
 // the answer of GET /auth/user, kept in memory per instance so that a request costs no database round trip, with
 // revocation still immediate on every instance (docs/decisions/0014-session-state-in-memory.md).
 //
-// Invalidation has one owner: the triggers of migration 0011 notify channel 'portal_session_state' with the user id
+// Invalidation has one owner: the triggers of migration 0011 notify the session-state channel with the user id
 // (or '*') after any change to what this state is read from, whichever code path makes it. This instance LISTENs on a
 // connection of its own and forgets the user's entries when a notification arrives. The memory is used only while
 // that connection is up and its LISTEN confirmed; when it fails, every request reads the database (never answering
@@ -31,6 +31,7 @@ export interface StateLogger {
   debug(details: object | string, message?: string): void;
 }
 
+/** The channel's name in schema `public`; in another schema the database names it (migration 0029). */
 export const sessionStateChannel = 'portal_session_state';
 
 export interface SessionStateLimits {
@@ -122,7 +123,10 @@ export function createSessionStateCache<U extends object, S, V>(
   notify: (channel: string, payload: string) => Promise<unknown>,
   log: StateLogger,
   limits: SessionStateLimits = defaultSessionStateLimits,
+  /** The channel the triggers notify, asked of the database before each LISTEN. */
+  channelOf: () => Promise<string> = async () => sessionStateChannel,
 ): SessionStateCache<U, S, V> {
+  let channel = sessionStateChannel;
   const users = new Map<number, UserEntry<U, S, V>>();
   let bytes = 0;
   let listener: Listener | undefined;
@@ -236,7 +240,8 @@ export function createSessionStateCache<U extends object, S, V>(
     if (stopped || !database.listen) return;
     let opened: Listener;
     try {
-      opened = await database.listen(sessionStateChannel, {
+      channel = await channelOf();
+      opened = await database.listen(channel, {
         notify: onNotify,
         lost: (error) => {
           if (listener === opened) goDown(error);
@@ -396,7 +401,7 @@ export function createSessionStateCache<U extends object, S, V>(
           }, limits.syncTimeoutMs);
           // Not awaited on its own: the barrier's statement can wait behind a stuck database (a transaction that never
           // ends holds PGlite's one connection), and the timer above must bound the wait all the same.
-          notify(sessionStateChannel, payload).catch((error: unknown) => {
+          notify(channel, payload).catch((error: unknown) => {
             // The database refused the barrier: the request's own answer says so if it matters; stop trusting memory.
             if (listener === opened) goDown(error as Error);
             resolve();
