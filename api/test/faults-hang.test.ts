@@ -249,7 +249,9 @@ describe('faults-hang.test.ts', () => {
       const t = await buildTestApp('pglite', {}, { waitForChannel: false });
       let release = () => {};
       try {
-        assert.equal(t.app.sessionState.serving, true);
+        // The memory is trusted once a ping came back lately; a busy machine can keep the first ones waiting.
+        for (const began = performance.now(); !t.app.sessionState.serving; await sleep(20))
+          assert.ok(performance.now() - began < 10_000, 'the memory is in use before the database is held');
         const held = t.app.database.transaction(
           () =>
             new Promise<void>((resolve) => {

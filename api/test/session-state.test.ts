@@ -259,7 +259,9 @@ if (backends.includes('pglite'))
     after(() => t?.close());
 
     it('sees every change at once, even one made straight in the database', async () => {
-      assert.equal(t.app.sessionState.serving, true, 'PGlite notifies in process');
+      // PGlite notifies in process; the memory is trusted once a ping came back lately, which a busy machine delays.
+      for (const began = performance.now(); !t.app.sessionState.serving; await new Promise((r) => setTimeout(r, 20)))
+        assert.ok(performance.now() - began < 10_000, 'the memory is in use');
       const token = await sessionToken(t.app, await userRow(t.app, userId));
       await warm(t.app, token);
       await t.app.db.update(users).set({ name: 'Renombrada' }).where(eq(users.id, userId));
