@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { users } from '../../db/schema.js';
 import { giveFreePlans } from '../accounts/plans.js';
 import { markActive } from '../accounts/status.js';
 import { joinByEmailDomain } from '../companies/domains.js';
@@ -14,18 +12,18 @@ import { dropRegistrations } from './pending-registrations.js';
 // its pending registrations, its free plans, then the company of its email domain (companies/domains.ts).
 
 /**
- * Activates a pending account and gives it the free plan of every app (the plans it already has stay). Answers
- * false when the account is not pending, and then changes nothing. The account comes out with no password and every
+ * Activates a pending account and gives it the free plan of every app (the plans it already has stay). Answers the
+ * account's email, or undefined when the account is not pending, and then changes nothing. The account comes out with no password and every
  * pending registration is dropped: none of their passwords was proven to belong to the mailbox's owner (the code
  * route then sets the one registration the browser proved).
  */
-export async function activateUser(tx: Db, userId: number): Promise<boolean> {
+export async function activateUser(tx: Db, userId: number): Promise<string | undefined> {
   const email = await markActive(tx, userId);
-  if (email === undefined) return false;
+  if (email === undefined) return undefined;
   await dropRegistrations(tx, userId);
   await giveFreePlans(tx, userId);
   await joinByEmailDomain(tx, userId, email);
-  return true;
+  return email;
 }
 
 /** What an administrator's activation uses beside the transaction (the app passes itself). */
@@ -41,12 +39,10 @@ export interface ActivationMail {
  * activation is kept; the caller wakes the mailer after the commit. False, and nothing sent, for an account not pending.
  */
 export async function activateByAdministrator(deps: ActivationMail, tx: Db, id: number): Promise<boolean> {
-  if (!(await activateUser(tx, id))) return false;
-  const [account] = await tx.select({ email: users.email }).from(users).where(eq(users.id, id));
-  if (account) {
-    const mail = accountActivatedMail({ email: account.email, portalUrl: deps.config.portalUrl });
-    await deps.mailer.enqueue(tx, { to: account.email, ...mail });
-  }
+  const email = await activateUser(tx, id);
+  if (email === undefined) return false;
+  const mail = accountActivatedMail({ email, portalUrl: deps.config.portalUrl });
+  await deps.mailer.enqueue(tx, { to: email, ...mail });
   return true;
 }
 

@@ -51,7 +51,7 @@ export async function registerByInvitation(
     const user = await pendingAccount(tx, email, profile);
     // The invitation first: the activation's join by email domain then finds the membership with the invited role.
     const joined = await acceptInvitationIn(deps, tx, { user: { id: user.id, email } }, id, email, code);
-    if (!(await activateUser(tx, user.id))) throw invitationInvalid();
+    if ((await activateUser(tx, user.id)) === undefined) throw invitationInvalid();
     await tx
       .update(users)
       .set({ passwordHash, ...profile })

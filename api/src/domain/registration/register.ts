@@ -98,7 +98,7 @@ export async function completeRegistration(
       throw new HttpError(409, registrationMessages.registrationExpired, 'REGISTRATION_EXPIRED');
     }
     if (!(await deps.codes.consume(tx, userId, 'verify_email', code))) throw invalidCode();
-    if (!(await activateUser(tx, userId))) return false;
+    if ((await activateUser(tx, userId)) === undefined) return false;
     // Only what the code's holder typed becomes the account's (this browser's registration first); without it, nobody's
     // profile does either: the pending row's name is whatever its first registrant wrote.
     const { passwordHash = null, name = '', lastName = '', phone = '' } = registration ?? typed ?? {};
