@@ -17,6 +17,7 @@ import {
   signInReturns,
   users,
 } from '../src/db/schema.js';
+import { verifiedAssertion } from '../src/domain/companies/sso/saml-sign-in.js';
 import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
 import { call, insertCompany, memberPassword } from './helpers/company-fixtures.js';
 import { OAuthBrowser } from './helpers/oauth-browser.js';
@@ -55,6 +56,35 @@ describe('company-saml.test.ts', () => {
       signingKey('textiles-sur'),
       signingKey('atacante.example'),
     ]);
+  });
+
+  it('samlify on its own: a wrapped document yields the signed assertion or nothing, never the evil one', () => {
+    const idp = { entityId: entityA, ssoUrl: ssoA, certificates: [keyA.certificate] };
+    const base: ResponseFields = {
+      issuer: entityA,
+      audience: 'https://sp.example/metadata',
+      acsUrl: 'https://sp.example/acs',
+      inResponseTo: '_pedido',
+      nameId: `rosa@${domainA}`,
+    };
+    const evil = assertionXml({ ...base, assertionId: '_malvada', nameId: `jefe@${domainA}` });
+    const signed = signAssertion(responseXml(base, assertionXml(base)), keyA);
+    const at = signed.indexOf('<saml:Assertion');
+    const original = signed.slice(at, signed.indexOf('</saml:Assertion>') + '</saml:Assertion>'.length);
+    const variants = [
+      signed.replace(original, evil + original),
+      signed.replace(original, `<samlp:Extensions>${original}</samlp:Extensions>${evil}`),
+      signed.replace(
+        original,
+        evil.replace(/(<saml:SubjectConfirmationData[^>]*)\/>/, `$1>${original}</saml:SubjectConfirmationData>`),
+      ),
+      signed.replace(original, evil.replace('<saml:Subject>', `<saml:Advice>${original}</saml:Advice><saml:Subject>`)),
+    ];
+    const verdicts = variants.map((xml) => verifiedAssertion(xml, idp));
+    for (const verdict of verdicts) assert.ok(!verdict.includes('jefe@'), verdict);
+    // The evil assertion with its signature stolen in the SubjectConfirmationData is named as wrapping.
+    assert.equal(verdicts[2], 'wrapping');
+    assert.match(verifiedAssertion(signed, idp), new RegExp(`rosa@${domainA}`));
   });
 
   forEachBackend((backend) => {

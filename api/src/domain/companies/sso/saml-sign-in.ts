@@ -13,6 +13,7 @@ import { ssoMessages as M } from './messages.js';
 import {
   nameIdEmail,
   nameIdTransient,
+  type SamlIdp,
   type SamlSpAddresses,
   samlIdentityProvider,
   samlServiceProvider,
@@ -100,10 +101,13 @@ const attribute = (attributes: Record<string, unknown>, names: string[], max: nu
 };
 const time = (value: unknown) => (typeof value === 'string' && value ? Date.parse(value) : Number.NaN);
 
-/** Verifies the XML's signature with one of the provider's certificates: the assertion it covers, or why not. */
-function verifiedAssertion(xml: string, connection: SamlSignInConnection): string | 'wrapping' | 'unsigned' {
-  for (const certificate of connection.saml.certificates) {
-    const idp = samlIdentityProvider(connection.saml, certificate);
+/**
+ * Verifies the XML's signature (samlify over xml-crypto) with one of the provider's certificates: the assertion the
+ * signature covers, as signed, or why not.
+ */
+export function verifiedAssertion(xml: string, saml: SamlIdp): string | 'wrapping' | 'unsigned' {
+  for (const certificate of saml.certificates) {
+    const idp = samlIdentityProvider(saml, certificate);
     try {
       const [verified, assertion] = samlify.SamlLib.verifySignature(xml, {
         metadata: idp.entityMeta,
@@ -187,7 +191,7 @@ export async function acceptSamlResponse(
   if (/<(?:[\w.-]+:)?EncryptedAssertion[\s/>]/.test(xml)) return refuse('encrypted assertion');
   if ((xml.match(/<(?:[\w.-]+:)?Assertion[\s/>]/g) ?? []).length !== 1) return refuse('not exactly one assertion');
 
-  const assertion = verifiedAssertion(xml, connection);
+  const assertion = verifiedAssertion(xml, connection.saml);
   if (assertion === 'wrapping') return refuse('signature wrapping');
   if (assertion === 'unsigned') return refuse('no valid signature by the metadata', M.errorSamlSignature);
 
