@@ -17,7 +17,9 @@ import {
   signInReturns,
   users,
 } from '../src/db/schema.js';
+import * as samlify from 'samlify';
 import { verifiedAssertion } from '../src/domain/companies/sso/saml-sign-in.js';
+import { installSamlGuard } from '../src/lib/saml/xml.js';
 import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
 import { call, insertCompany, memberPassword } from './helpers/company-fixtures.js';
 import { OAuthBrowser } from './helpers/oauth-browser.js';
@@ -315,6 +317,26 @@ describe('company-saml.test.ts', () => {
         );
         assert.equal((await currentEmail(await landed(await post(companyA, response), who))).email, email);
       }
+    });
+
+    it("a response made by samlify's own IdentityProvider from the portal's SP metadata is taken", async () => {
+      installSamlGuard();
+      const email = person();
+      const who = browser();
+      const request = await start(who, email);
+      const spMetadata = await t.app.inject({ method: 'GET', url: `/auth/empresa/saml/${companyA}/metadata` });
+      const idp = samlify.IdentityProvider({
+        metadata: idpMetadata({ entityId: entityA, ssoUrl: ssoA, certificates: [keyA.certificate] }),
+        privateKey: keyA.privateKeyPem,
+        wantAuthnRequestsSigned: false,
+      });
+      const { context } = await idp.createLoginResponse(
+        samlify.ServiceProvider({ metadata: spMetadata.body }),
+        { extract: { request: { id: request.id } } },
+        'post',
+        { email },
+      );
+      assert.equal((await currentEmail(await landed(await postRaw(companyA, context), who))).email, email);
     });
 
     it('an account with a password of its own is linked only after its owner signs in and confirms', async () => {
