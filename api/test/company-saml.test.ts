@@ -528,6 +528,34 @@ describe('company-saml.test.ts', () => {
       await refusal((id, email) => signedResponse(fields(id, email, { assertionId: '_una-vez' }), keyA));
     });
 
+    it('a comment inside the signed NameID or email claim does not cut the address short', async () => {
+      // The signature ignores comments: a reader that stops at the first text node would read jefe@minera-andina.cl.
+      const outsider = `jefe@${domainA}.atacante.example`;
+      const cut = (xml: string) => xml.replace(`jefe@${domainA}.`, `jefe@${domainA}<!---->.`);
+      await refusal((id) => cut(signedResponse(fields(id, outsider), keyA)), 'company_domain_mismatch');
+      await refusal(
+        (id) =>
+          cut(
+            signedResponse(
+              fields(id, outsider, {
+                nameId: `_persistente${randomUUID()}`,
+                nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+                attributes: { [emailClaim]: outsider },
+              }),
+              keyA,
+            ),
+          ),
+        'company_domain_mismatch',
+      );
+      assert.deepEqual(
+        await t.app.db
+          .select()
+          .from(users)
+          .where(eq(users.email, `jefe@${domainA}`)),
+        [],
+      );
+    });
+
     it("refused: an email outside the company's proved domains; a response with an error status", async () => {
       await refusal((id) => signedResponse(fields(id, `intruso@${domainB}`), keyA), 'company_domain_mismatch');
       await refusal((id, email) =>
