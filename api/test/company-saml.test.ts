@@ -339,6 +339,30 @@ describe('company-saml.test.ts', () => {
       assert.equal((await currentEmail(await landed(await postRaw(companyA, context), who))).email, email);
     });
 
+    it('during a certificate rollover either certificate of the metadata signs', async () => {
+      const companyC = await insertCompany(t.app, 'Eléctrica Central');
+      const domainC = 'electrica-central.pe';
+      const entityC = 'https://idp.electrica-central.pe/saml';
+      const saved = await call(t.app, 'PUT', `/admin/empresas/${companyC}/proveedor`, admin, {
+        tipo: 'saml',
+        metadata: idpMetadata({
+          entityId: entityC,
+          ssoUrl: 'https://idp.electrica-central.pe/sso',
+          certificates: [keyB.certificate, keyA.certificate],
+        }),
+        dominios: [domainC],
+        permitirContrasena: true,
+      });
+      assert.equal(saved.statusCode, 200, saved.body);
+      for (const key of [keyB, keyA]) {
+        const email = person(domainC);
+        const who = browser();
+        const request = await start(who, email);
+        const response = signedResponse({ ...fields(request.id, email, {}, companyC), issuer: entityC }, key);
+        assert.equal((await currentEmail(await landed(await post(companyC, response), who))).email, email);
+      }
+    });
+
     it('an account with a password of its own is linked only after its owner signs in and confirms', async () => {
       const email = person();
       await createUser(t.app, { email, password: memberPassword, status: 'active' });
