@@ -19,14 +19,14 @@ ALTER TABLE company_identity_providers
 
 -- A sign-in sent to a company's SAML identity provider (the AuthnRequest's ID), waiting for its response at the ACS:
 -- the tab's binding and destination come back from here, not from the cross-site POST. Consumed by the response.
-CREATE TABLE saml_requests (
+CREATE TABLE company_saml_requests (
   id            text PRIMARY KEY,
   company_id    integer NOT NULL REFERENCES companies (id) ON DELETE CASCADE,
   binding       text NOT NULL,
   redirect_url  text,
   expires_at    timestamptz NOT NULL
 );
-CREATE INDEX saml_requests_expires_at_idx ON saml_requests (expires_at);
+CREATE INDEX company_saml_requests_expires_at_idx ON company_saml_requests (expires_at);
 
 -- The assertions already used, by their issuer and ID, until they expire: a response posted twice (by any instance)
 -- finds its assertion here and is refused.

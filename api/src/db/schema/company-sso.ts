@@ -76,7 +76,7 @@ export const companyLinkReturns = pgTable('company_link_returns', {
 });
 
 /** Migration 0030: an AuthnRequest sent to a company's SAML IdP, waiting for its response (the tab's binding). */
-export const samlRequests = pgTable('saml_requests', {
+export const companySamlRequests = pgTable('company_saml_requests', {
   id: text('id').primaryKey(),
   companyId: integer('company_id')
     .notNull()

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import * as samlify from 'samlify';
 import type { Db } from '../../../db/client.js';
-import { samlAssertionsUsed, samlRequests } from '../../../db/schema.js';
+import { samlAssertionsUsed, companySamlRequests } from '../../../db/schema.js';
 import { checkSamlXml, installSamlGuard, maxMessageBytes } from '../../../lib/saml/xml.js';
 import type { CompanyProfile, CompanySignInRefusal } from './accounts.js';
 import { emailDomain, type SamlSignInConnection } from './connections.js';
@@ -58,8 +58,8 @@ export async function startSamlSignIn(
       Issuer: addresses.entityId,
     }),
   }));
-  await db.delete(samlRequests).where(lt(samlRequests.expiresAt, sql`now()`));
-  await db.insert(samlRequests).values({
+  await db.delete(companySamlRequests).where(lt(companySamlRequests.expiresAt, sql`now()`));
+  await db.insert(companySamlRequests).values({
     id,
     companyId: connection.companyId,
     binding: tab.binding,
@@ -170,13 +170,13 @@ export async function acceptSamlResponse(
   const requestId = typeof response.inResponseTo === 'string' ? response.inResponseTo : '';
   const [request] = requestId
     ? await db
-        .select({ binding: samlRequests.binding, redirectUrl: samlRequests.redirectUrl })
-        .from(samlRequests)
+        .select({ binding: companySamlRequests.binding, redirectUrl: companySamlRequests.redirectUrl })
+        .from(companySamlRequests)
         .where(
           and(
-            eq(samlRequests.id, requestId),
-            eq(samlRequests.companyId, connection.companyId),
-            gt(samlRequests.expiresAt, sql`now()`),
+            eq(companySamlRequests.id, requestId),
+            eq(companySamlRequests.companyId, connection.companyId),
+            gt(companySamlRequests.expiresAt, sql`now()`),
           ),
         )
     : [];
@@ -303,15 +303,15 @@ export async function acceptSamlResponse(
         .returning({ assertionId: samlAssertionsUsed.assertionId });
       if (!fresh) throw new SamlReplay('assertion replayed');
       const [row] = await tx
-        .delete(samlRequests)
+        .delete(companySamlRequests)
         .where(
           and(
-            eq(samlRequests.id, requestId),
-            eq(samlRequests.companyId, connection.companyId),
-            gt(samlRequests.expiresAt, sql`now()`),
+            eq(companySamlRequests.id, requestId),
+            eq(companySamlRequests.companyId, connection.companyId),
+            gt(companySamlRequests.expiresAt, sql`now()`),
           ),
         )
-        .returning({ binding: samlRequests.binding, redirectUrl: samlRequests.redirectUrl });
+        .returning({ binding: companySamlRequests.binding, redirectUrl: companySamlRequests.redirectUrl });
       if (!row) throw new SamlReplay('request already answered');
       return row;
     })
