@@ -51,6 +51,10 @@ const NOT_FOR_THE_BROWSER: { pattern: RegExp; why: string }[] = [
       /^\/(\.well-known\/(openid-configuration|oauth-authorization-server)|oidc\/(auth(\/:uid)?|device\/auth|token(\/introspection|\/revocation)?|me|session\/end(\/confirm|\/success)?))$/,
     why: 'the OpenID Connect provider: partner apps and the browser going to and from them',
   },
+  {
+    pattern: /^\/auth\/empresa\/saml\/:id\/(acs|metadata)$/,
+    why: "a company's SAML provider posts the browser to the ACS; its IT imports the metadata (decision 0099)",
+  },
   { pattern: /^\/oidc\/interaccion\/:uid$/, why: 'the browser arrives there from an app and is sent on to /autorizar' },
   {
     pattern: /^\/scim\/v2\//,
