@@ -133,7 +133,7 @@ forEachBackend((backend) => {
       assert.ok(logout, request?.body);
       const [good] = samlify.SamlLib.verifySignature(logout, { metadata: idp.entityMeta });
       assert.ok(good, 'signed by the key of the published metadata');
-      const extracted = samlify.Extractor.extract(logout, samlify.Extractor.logoutRequestFields) as {
+      const extracted = samlify.Extractor.extract(logout, samlify.Extractor.logoutRequestFields) as unknown as {
         nameID: string;
         issuer: string;
         sessionIndex: string;
