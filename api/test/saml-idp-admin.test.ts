@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import * as samlify from 'samlify';
 import { auditLog } from '../src/db/schema.js';
+import { readSpMetadata } from '../src/domain/identity-provider/saml/metadata.js';
 import { certificateBody } from '../src/domain/tokens/saml-key.js';
 import {
   adminEmail,
@@ -172,11 +173,6 @@ forEachBackend((backend) => {
           /HTTP-POST/,
         ],
         [
-          'an ACS over plain http',
-          { nombre: 'X', metadata: historian.metadata.replaceAll('https://historiador', 'http://historiador') },
-          /no es https/,
-        ],
-        [
           'an unknown app',
           { nombre: 'X', metadata: mailOnly.metadata.replaceAll('mantenimiento', 'otra'), appId: 999 },
           /No existe la app 999/,
@@ -189,6 +185,19 @@ forEachBackend((backend) => {
         assert.equal(spanishErrorProblem(response), undefined, what);
         assert.match(response.json<{ message: string }>().message, message, what);
       }
+    });
+
+    it('takes addresses over plain http only on this machine or from a portal itself served over http', async () => {
+      const plain = historian.metadata.replaceAll('https://historiador', 'http://historiador');
+      // This portal is a trial on http://localhost: its partners may be on http too.
+      assert.deepEqual(readSpMetadata(plain, true).acsUrls, [
+        'http://historiador.example.com/mellon/postResponse',
+        'http://historiador.example.com/mellon/postResponse2',
+      ]);
+      // Served over https, it refuses them, but not a developer's app on this machine.
+      assert.throws(() => readSpMetadata(plain, false), /no es https/);
+      const local = historian.metadata.replaceAll('https://historiador.example.com', 'http://127.0.0.1:8080');
+      assert.equal(readSpMetadata(local, false).acsUrls[0], 'http://127.0.0.1:8080/mellon/postResponse');
     });
 
     it('lets nobody but a platform administrator in', async () => {

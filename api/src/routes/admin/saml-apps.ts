@@ -20,6 +20,9 @@ const metadataBodyLimit = 3 * 1024 * 1024;
  * service provider metadata, every change audited.
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
+  // A portal served over http (a trial) takes partners served over http too; otherwise only https (and loopback).
+  const httpAllowed = app.config.apiPublicUrl.startsWith('http:');
+
   app.get(
     '',
     {
@@ -60,7 +63,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const row = await createSamlApp(app.db, signedIn(request), request.body);
+      const row = await createSamlApp(app.db, signedIn(request), request.body, httpAllowed);
       return reply.code(201).send({ id: row.id, entityId: row.entityId });
     },
   );
@@ -78,7 +81,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SamlApp, 404: ErrorRef, 409: ErrorRef, ...adminErrors },
       },
     },
-    async (request) => updateSamlApp(app.db, signedIn(request), request.params.id, request.body),
+    async (request) => updateSamlApp(app.db, signedIn(request), request.params.id, request.body, httpAllowed),
   );
 
   app.delete(

@@ -105,10 +105,10 @@ export async function samlAppView(db: Db, id: number): Promise<SamlAppView> {
 }
 
 /** The columns an administrator's input sets, checked: a name, readable metadata, an existing catalogue app. */
-async function settingsOf(db: Db, input: SamlAppInput) {
+async function settingsOf(db: Db, input: SamlAppInput, httpAllowed: boolean) {
   const name = typeof input.nombre === 'string' ? input.nombre.trim() : '';
   if (!name) throw new HttpError(400, M.nameRequired, 'VALIDATION_ERROR');
-  const facts = readSpMetadata(input.metadata);
+  const facts = readSpMetadata(input.metadata, httpAllowed);
   const appId = input.appId ?? null;
   if (appId !== null) {
     const [app] = await db.select({ id: apps.id }).from(apps).where(eq(apps.id, appId));
@@ -147,8 +147,14 @@ const auditDetails = (row: SamlAppRow) => ({
   formatoNameId: row.nameIdFormat,
 });
 
-export async function createSamlApp(db: Db, actor: AuditActor, input: SamlAppInput): Promise<SamlAppRow> {
-  const settings = await settingsOf(db, input);
+/** `httpAllowed`: the portal is served over http (a trial), so an app's addresses may be http too. */
+export async function createSamlApp(
+  db: Db,
+  actor: AuditActor,
+  input: SamlAppInput,
+  httpAllowed = false,
+): Promise<SamlAppRow> {
+  const settings = await settingsOf(db, input, httpAllowed);
   if (await findSamlAppByEntityId(db, settings.entityId))
     throw new HttpError(409, M.entityIdTaken(settings.entityId), 'SAML_ENTITY_ID_TAKEN');
   return oneAppPerEntity(settings.entityId, () =>
@@ -166,10 +172,16 @@ export async function createSamlApp(db: Db, actor: AuditActor, input: SamlAppInp
   );
 }
 
-export async function updateSamlApp(db: Db, actor: AuditActor, id: number, input: SamlAppInput): Promise<SamlAppView> {
+export async function updateSamlApp(
+  db: Db,
+  actor: AuditActor,
+  id: number,
+  input: SamlAppInput,
+  httpAllowed = false,
+): Promise<SamlAppView> {
   const before = await findSamlApp(db, id);
   if (!before) throw samlAppNotFound();
-  const settings = await settingsOf(db, input);
+  const settings = await settingsOf(db, input, httpAllowed);
   const taken = await findSamlAppByEntityId(db, settings.entityId);
   if (taken && taken.id !== id) throw new HttpError(409, M.entityIdTaken(settings.entityId), 'SAML_ENTITY_ID_TAKEN');
   await oneAppPerEntity(settings.entityId, () =>

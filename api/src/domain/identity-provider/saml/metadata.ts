@@ -84,8 +84,11 @@ const list = <T>(value: T | T[] | null | undefined): T[] =>
 
 const refused = (why: string) => new HttpError(400, M.metadataUnreadable(why), 'INVALID_SAML_METADATA');
 
-/** An address a browser is sent to with a signed assertion: https, or http on this machine only (a developer's SP). */
-function checkedAddress(url: string): string {
+/**
+ * An address a browser is sent to with a signed assertion: https; http only on this machine (a developer's SP) or when
+ * the portal itself is served over http (a trial, where no address is private anyway).
+ */
+function checkedAddress(url: string, httpAllowed: boolean): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -93,13 +96,17 @@ function checkedAddress(url: string): string {
     throw refused(M.badAddress(url));
   }
   const local = ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname);
-  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && local)) throw refused(M.badAddress(url));
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && (local || httpAllowed)))
+    throw refused(M.badAddress(url));
   if (url.length > 2048 || parsed.username || parsed.password || parsed.hash) throw refused(M.badAddress(url));
   return url;
 }
 
-/** Reads a service provider's metadata; a 400 in Spanish for anything the portal cannot use. */
-export function readSpMetadata(xml: unknown): SpFacts {
+/**
+ * Reads a service provider's metadata; a 400 in Spanish for anything the portal cannot use. `httpAllowed`: the portal
+ * is itself served over http, so its partners may be too.
+ */
+export function readSpMetadata(xml: unknown, httpAllowed = false): SpFacts {
   if (typeof xml !== 'string' || xml.trim() === '')
     throw new HttpError(400, M.metadataRequired, 'INVALID_SAML_METADATA');
   try {
@@ -132,12 +139,12 @@ export function readSpMetadata(xml: unknown): SpFacts {
       return byDefault || Number(a.index ?? 0) - Number(b.index ?? 0);
     });
   if (posts.length === 0) throw refused(M.noPostAcs);
-  const acsUrls = [...new Set(posts.map((service) => checkedAddress(String(service.location))))];
+  const acsUrls = [...new Set(posts.map((service) => checkedAddress(String(service.location), httpAllowed)))];
 
   const soap = list(bag.singleLogoutService as Service | Service[]).find(
     (service) => service.binding === bindings.soap && typeof service.location === 'string',
   );
-  const sloUrl = soap ? checkedAddress(String(soap.location)) : null;
+  const sloUrl = soap ? checkedAddress(String(soap.location), httpAllowed) : null;
 
   const certificateBag = (bag.certificate ?? {}) as Record<string, string | string[]>;
   const signingCertificates = [...list(certificateBag.signing), ...list(bag.sharedCertificate as string | null)]
