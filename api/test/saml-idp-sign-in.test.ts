@@ -13,15 +13,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import * as samlify from 'samlify';
 import { samlRequests, userPlans, users } from '../src/db/schema.js';
-import {
-  adminEmail,
-  adminPassword,
-  buildTestApp,
-  forEachBackend,
-  login,
-  sessionToken,
-  type TestApp,
-} from './helpers/app.js';
+import { adminEmail, adminPassword, buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
 import { insertCompany, insertMember, planOf } from './helpers/company-fixtures.js';
 import {
   authnRequestXml,
@@ -448,7 +440,6 @@ forEachBackend((backend) => {
       const answered = await cont(solicitud, personToken);
       const arrival = await arrive(maintenance, await deliver(answered.json<{ redirectTo: string }>().redirectTo));
       assert.equal(arrival.attributes.email, 'ana@minera.test');
-      void sessionToken;
     });
   });
 });
