@@ -99,6 +99,16 @@ it('sends a signed-in person away from /login to /apps', async () => {
   await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
 });
 
+it("a partner app's SAML sign-in (/saml/continuar) sends a signed-out person to /login and back to it", async () => {
+  const address = '/saml/continuar?solicitud=q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6';
+  const view = renderAt(address);
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/));
+  await act(() => useSession.getState().startSession('tok', user()));
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(address));
+  expect(screen.getByText('auth:./AuthorizePage')).toBeInTheDocument();
+  view.unmount();
+});
+
 describe("an app's sign-in with the portal (OpenID Connect)", () => {
   const uid = 'Xq3_kP9-aB7cD2eF1gH0i';
   afterEach(() => sessionStorage.clear());
