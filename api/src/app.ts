@@ -21,6 +21,8 @@ import type { MailTransport } from './domain/mail/mailer.js';
 import identityProvider from './plugins/app/identity-provider.js';
 import mailer from './plugins/app/mailer.js';
 import partnerEvents from './plugins/app/partner-events.js';
+import samlIdp from './plugins/app/saml-idp.js';
+import type { SamlIdpKey } from './domain/tokens/saml-key.js';
 import passwords from './plugins/app/passwords.js';
 import type { SigningKey } from './domain/tokens/keys.js';
 import sessionMemory from './plugins/app/session-memory.js';
@@ -39,6 +41,7 @@ import billingRoutes from './routes/billing/index.js';
 import companyRoutes from './routes/companies/index.js';
 import healthRoutes from './routes/health/index.js';
 import oidcRoutes from './routes/oidc/index.js';
+import samlRoutes from './routes/saml/index.js';
 import scimRoutes from './routes/scim/index.js';
 import userPlansRoutes from './routes/user-plans/index.js';
 import usersRoutes from './routes/users/index.js';
@@ -59,6 +62,8 @@ export interface BuildAppOptions {
   /** Open database to use instead of opening one from `config` (tests). The app closes it on `close()`. */
   database?: Database;
   signingKey?: SigningKey;
+  /** The SAML identity provider's key already loaded (tests reuse one). */
+  samlIdpKey?: SamlIdpKey;
   /** Replaces the mail transport chosen from `config` (tests capture the mails). */
   mailTransport?: MailTransport;
   /** Replaces the DNS lookup of the TXT records that prove a company's domain (tests answer it). */
@@ -148,6 +153,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.register(domainLookup, { lookup: options.domainLookup });
   app.register(identityProvider);
   app.register(partnerEvents);
+  app.register(samlIdp, { key: options.samlIdpKey });
 
   app.register(healthRoutes);
   app.register(wellKnownRoutes, { prefix: '/.well-known' });
@@ -160,6 +166,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.register(billingRoutes, { prefix: '/facturacion' });
   app.register(companyRoutes, { prefix: '/empresas' });
   app.register(oidcRoutes);
+  app.register(samlRoutes, { prefix: '/saml/idp' });
   app.register(scimRoutes, { prefix: '/scim/v2' });
 
   try {

@@ -180,6 +180,11 @@ function toConfig(env: Environment): Config {
     tokenTtlSeconds: env.TOKEN_TTL_SECONDS,
     partnerTokenTtlSeconds: env.PARTNER_TOKEN_TTL_SECONDS,
     jwtPrivateKey: env.JWT_PRIVATE_KEY,
+    samlIdp: {
+      privateKey: env.SAML_IDP_PRIVATE_KEY,
+      certificate: env.SAML_IDP_CERTIFICATE,
+      previousCertificate: env.SAML_IDP_PREVIOUS_CERTIFICATE,
+    },
     loginRateLimitPerMinute: env.LOGIN_RATE_LIMIT_PER_MINUTE,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
     smtpUrl: env.SMTP_URL,

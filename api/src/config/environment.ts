@@ -46,6 +46,15 @@ export const environment = Type.Object({
   JWT_PRIVATE_KEY: Type.Optional(
     privateKey('debe ser una clave EC P-256 en formato PEM PKCS#8 (-----BEGIN PRIVATE KEY-----)'),
   ),
+  SAML_IDP_PRIVATE_KEY: Type.Optional(
+    privateKey('debe ser una clave RSA de 2048 o 3072 bits en formato PEM PKCS#8 (-----BEGIN PRIVATE KEY-----)'),
+  ),
+  SAML_IDP_CERTIFICATE: Type.Optional(
+    certificate('debe ser un certificado X.509 en formato PEM (-----BEGIN CERTIFICATE-----)'),
+  ),
+  SAML_IDP_PREVIOUS_CERTIFICATE: Type.Optional(
+    certificate('debe ser un certificado X.509 en formato PEM (-----BEGIN CERTIFICATE-----)'),
+  ),
   SMTP_URL: Type.Optional(
     Type.String({
       pattern: /^smtps?:\/\/[^/]/,
@@ -187,6 +196,11 @@ function issuer(fallback: string, onlyWith: string) {
 /** A PKCS#8 PEM; hosting panels often store it on one line with literal "\n". */
 function privateKey(errorMessage: string) {
   const pem = Type.String({ pattern: /-----BEGIN PRIVATE KEY-----/, errorMessage });
+  return Type.Decode(pem, (text) => text.replace(/\\n/g, '\n'));
+}
+
+function certificate(errorMessage: string) {
+  const pem = Type.String({ pattern: /-----BEGIN CERTIFICATE-----/, errorMessage });
   return Type.Decode(pem, (text) => text.replace(/\\n/g, '\n'));
 }
 

@@ -24,6 +24,11 @@ export interface Config {
   partnerTokenTtlSeconds: number;
   /** PKCS#8 PEM of the ES256 signing key; undefined means generate one and keep it in `dataDir/keys`. */
   jwtPrivateKey: string | undefined;
+  /**
+   * The portal's key as a SAML identity provider (RSA, PKCS#8 PEM) and its certificate; both undefined: generated and
+   * kept in `dataDir/keys`. The previous certificate is published during a rotation, never used to sign.
+   */
+  samlIdp: { privateKey: string | undefined; certificate: string | undefined; previousCertificate: string | undefined };
   loginRateLimitPerMinute: number;
   /** Per client IP and minute on each other anonymous auth call (register, codes, verificar-email). */
   authRateLimitPerMinute: number;

@@ -17,3 +17,4 @@ export * from './schema/companies.js';
 export * from './schema/company-sso.js';
 export * from './schema/scim.js';
 export * from './schema/partner-events.js';
+export * from './schema/saml-idp.js';

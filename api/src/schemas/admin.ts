@@ -66,7 +66,13 @@ export const AuditQuery = Type.Object(
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
     action: Type.Optional(AuditAction),
     targetType: Type.Optional(
-      Type.Union([Type.Literal('user'), Type.Literal('app'), Type.Literal('oidc_client'), Type.Literal('company')]),
+      Type.Union([
+        Type.Literal('user'),
+        Type.Literal('app'),
+        Type.Literal('oidc_client'),
+        Type.Literal('company'),
+        Type.Literal('saml_app'),
+      ]),
     ),
     targetId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
   },
@@ -84,6 +90,7 @@ export const AuditEntry = Type.Object(
       Type.Literal('app'),
       Type.Literal('oidc_client'),
       Type.Literal('company'),
+      Type.Literal('saml_app'),
     ]),
     targetId: Type.Integer(),
     targetLabel: Nullable(Type.String({ description: 'Email del usuario o nombre de la app, si aún existen' })),

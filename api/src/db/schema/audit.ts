@@ -10,7 +10,7 @@ export const auditLog = pgTable('audit_log', {
   actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
   actorEmail: text('actor_email').notNull(),
   action: text('action').notNull(),
-  targetType: text('target_type', { enum: ['user', 'app', 'oidc_client', 'company'] }).notNull(),
+  targetType: text('target_type', { enum: ['user', 'app', 'oidc_client', 'company', 'saml_app'] }).notNull(),
   targetId: integer('target_id').notNull(),
   details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
   /** Migration 0019: the request that wrote it (its X-Request-Id); null from the operator's command. */

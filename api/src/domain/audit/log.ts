@@ -2,13 +2,13 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { currentRequestId } from '../../lib/request-scope.js';
-import { apps, auditLog, companies, oidcClients, roles, users } from '../../db/schema.js';
+import { apps, auditLog, companies, oidcClients, roles, samlApps, users } from '../../db/schema.js';
 import type { AuditAction } from './actions.js';
 
 export { type AuditAction, auditActions } from './actions.js';
 
 /** What an audit row is about: a person, a catalogue app, an OpenID Connect client or a customer company. */
-export type AuditTargetType = 'user' | 'app' | 'oidc_client' | 'company';
+export type AuditTargetType = 'user' | 'app' | 'oidc_client' | 'company' | 'saml_app';
 
 export interface AuditEntry {
   action: AuditAction;
@@ -112,6 +112,7 @@ export async function listAudit(db: Db, query: AuditQuery) {
       appName: apps.nombre,
       clientName: oidcClients.name,
       companyName: companies.name,
+      samlAppName: samlApps.name,
       details: auditLog.details,
       createdAt: auditLog.createdAt,
       actorRole: actorUser.role,
@@ -122,6 +123,7 @@ export async function listAudit(db: Db, query: AuditQuery) {
     .leftJoin(apps, and(eq(auditLog.targetType, 'app'), eq(apps.id, auditLog.targetId)))
     .leftJoin(oidcClients, and(eq(auditLog.targetType, 'oidc_client'), eq(oidcClients.id, auditLog.targetId)))
     .leftJoin(companies, and(eq(auditLog.targetType, 'company'), eq(companies.id, auditLog.targetId)))
+    .leftJoin(samlApps, and(eq(auditLog.targetType, 'saml_app'), eq(samlApps.id, auditLog.targetId)))
     .where(where)
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(query.limit)
@@ -129,10 +131,16 @@ export async function listAudit(db: Db, query: AuditQuery) {
 
   const total = totals?.value ?? 0;
   const totalPages = Math.ceil(total / query.limit);
-  const data = rows.map(({ createdAt, userEmail, appName, clientName, companyName, actorRole, ...row }) => ({
+  const data = rows.map(({ createdAt, userEmail, appName, clientName, companyName, samlAppName, actorRole, ...row }) => ({
     ...row,
     targetLabel:
-      { user: userEmail, app: appName, oidc_client: clientName, company: companyName }[row.targetType] ?? null,
+      {
+        user: userEmail,
+        app: appName,
+        oidc_client: clientName,
+        company: companyName,
+        saml_app: samlAppName,
+      }[row.targetType] ?? null,
     createdAt: createdAt.toISOString(),
     // A company's log says where each change came from; the platform's log has no such column.
     ...(query.companyId && { origen: sourceOf({ ...row, actorRole }) }),

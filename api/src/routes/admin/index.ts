@@ -15,6 +15,7 @@ import companyRoutes from './companies.js';
 import oidcClientRoutes from './oidc-clients.js';
 import partnerEventDeliveryRoutes from './partner-event-deliveries.js';
 import partnerEventSubscriptionRoutes from './partner-event-subscriptions.js';
+import samlAppRoutes from './saml-apps.js';
 
 /**
  * The admin panel's own calls, under /admin: the dashboard's figures, the audit log, people's sessions and the OpenID
@@ -26,6 +27,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.register(partnerEventDeliveryRoutes, { prefix: '/clientes-oidc' });
   app.register(partnerEventSubscriptionRoutes, { prefix: '/clientes-oidc' });
   app.register(companyRoutes, { prefix: '/empresas' });
+  app.register(samlAppRoutes, { prefix: '/aplicaciones-saml' });
 
   const stripe = app.config.billing ? createStripe(app.config.billing) : undefined;
   const paidInvoices = stripe

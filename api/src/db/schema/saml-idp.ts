@@ -1,0 +1,98 @@
+import { bigserial, boolean, integer, pgTable, primaryKey, serial, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { createdAt } from './columns.js';
+import { users } from './accounts.js';
+import { apps } from './apps-and-plans.js';
+
+// The portal as a SAML identity provider (migration 0031, docs/decisions/0100-saml-identity-provider.md).
+
+/** The NameID formats a SAML app may be given: persistent (opaque, per app) or its email when it asks only that. */
+export const samlNameIdFormats = ['persistent', 'emailAddress'] as const;
+export type SamlNameIdFormat = (typeof samlNameIdFormats)[number];
+
+/** A partner app registered by its service provider metadata; every address and key is read from that metadata. */
+export const samlApps = pgTable('saml_apps', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  entityId: text('entity_id').notNull().unique(),
+  appId: integer('app_id').references(() => apps.id, { onDelete: 'set null' }),
+  metadata: text('metadata').notNull(),
+  acsUrls: text('acs_urls').array().notNull(),
+  sloUrl: text('slo_url'),
+  nameIdFormat: text('name_id_format', { enum: samlNameIdFormats }).notNull(),
+  authnRequestsSigned: boolean('authn_requests_signed').notNull(),
+  signingCertificates: text('signing_certificates').array().notNull(),
+  subjectSalt: text('subject_salt').notNull(),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+export type SamlAppRow = typeof samlApps.$inferSelect;
+
+export const samlConsents = pgTable(
+  'saml_consents',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    samlAppId: integer('saml_app_id')
+      .notNull()
+      .references(() => samlApps.id, { onDelete: 'cascade' }),
+    grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.samlAppId] })],
+);
+
+/** An AuthnRequest waiting for the person, then its answer waiting for the browser: each used once. */
+export const samlRequests = pgTable('saml_requests', {
+  id: text('id').primaryKey(),
+  samlAppId: integer('saml_app_id')
+    .notNull()
+    .references(() => samlApps.id, { onDelete: 'cascade' }),
+  requestId: text('request_id').notNull(),
+  acsUrl: text('acs_url').notNull(),
+  relayState: text('relay_state'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  answeredAt: timestamp('answered_at', { withTimezone: true }),
+  userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  deliveryHash: text('delivery_hash').unique(),
+  response: text('response'),
+  createdAt: createdAt(),
+});
+
+/** A SAML app a portal session signed into, for its single logout. */
+export const samlSessions = pgTable(
+  'saml_sessions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    samlAppId: integer('saml_app_id')
+      .notNull()
+      .references(() => samlApps.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    portalSessionId: text('portal_session_id').notNull(),
+    nameId: text('name_id').notNull(),
+    nameIdFormat: text('name_id_format').notNull(),
+    sessionIndex: text('session_index').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [unique().on(table.samlAppId, table.portalSessionId)],
+);
+
+/** Single logouts owed to SAML apps (queued by trigger `sessions_saml_end`). */
+export const samlLogoutDeliveries = pgTable('saml_logout_deliveries', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  samlAppId: integer('saml_app_id')
+    .notNull()
+    .references(() => samlApps.id, { onDelete: 'cascade' }),
+  userId: integer('user_id'),
+  nameId: text('name_id').notNull(),
+  nameIdFormat: text('name_id_format').notNull(),
+  sessionIndex: text('session_index').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  failedAt: timestamp('failed_at', { withTimezone: true }),
+  lastError: text('last_error'),
+  createdAt: createdAt(),
+});

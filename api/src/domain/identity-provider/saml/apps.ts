@@ -1,0 +1,204 @@
+// The SAML apps administrators register (table saml_apps) from their service provider metadata: every address, key
+// and preference is read from that metadata; the name and the catalogue app are the administrator's. Each change is
+// audited with what changed.
+import { randomBytes } from 'node:crypto';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import { apps, samlApps, samlLogoutDeliveries, type SamlAppRow, type SamlNameIdFormat } from '../../../db/schema.js';
+import { HttpError } from '../../../lib/errors.js';
+import { type AuditActor, recordAudit } from '../../audit/log.js';
+import { readSpMetadata } from './metadata.js';
+import { samlIdpMessages as M } from './messages.js';
+
+/** What an administrator sends: a name, the SP's metadata XML, and the catalogue app it is (its plan goes along). */
+export interface SamlAppInput {
+  nombre: string;
+  metadata: string;
+  appId?: number | null;
+}
+
+/** A registered SAML app as the admin API answers it. */
+export interface SamlAppView {
+  id: number;
+  nombre: string;
+  entityId: string;
+  appId: number | null;
+  urlsAcs: string[];
+  urlCierreSesion: string | null;
+  formatoNameId: SamlNameIdFormat;
+  /** Single logouts owed to the app and not yet delivered (failing ones included, until given up). */
+  cierresPendientes: number;
+  /** Why the latest undelivered single logout failed, or null. */
+  ultimoErrorCierre: string | null;
+  creadaEn: string;
+  actualizadaEn: string;
+}
+
+export const samlAppNotFound = () => new HttpError(404, M.appNotFound, 'SAML_APP_NOT_FOUND');
+
+interface LogoutFacts {
+  pending: number;
+  lastError: string | null;
+}
+
+async function logoutFacts(db: Db, ids: number[]): Promise<Map<number, LogoutFacts>> {
+  const facts = new Map<number, LogoutFacts>(ids.map((id) => [id, { pending: 0, lastError: null }]));
+  if (ids.length === 0) return facts;
+  const undelivered = and(inArray(samlLogoutDeliveries.samlAppId, ids), isNull(samlLogoutDeliveries.deliveredAt));
+  const pending = await db
+    .select({ id: samlLogoutDeliveries.samlAppId, value: count() })
+    .from(samlLogoutDeliveries)
+    .where(and(undelivered, isNull(samlLogoutDeliveries.failedAt)))
+    .groupBy(samlLogoutDeliveries.samlAppId);
+  for (const row of pending) (facts.get(row.id) as LogoutFacts).pending = Number(row.value);
+  const errors = await db
+    .selectDistinctOn([samlLogoutDeliveries.samlAppId], {
+      id: samlLogoutDeliveries.samlAppId,
+      lastError: samlLogoutDeliveries.lastError,
+    })
+    .from(samlLogoutDeliveries)
+    .where(and(undelivered, isNotNull(samlLogoutDeliveries.lastError)))
+    .orderBy(samlLogoutDeliveries.samlAppId, desc(samlLogoutDeliveries.id));
+  for (const row of errors) (facts.get(row.id) as LogoutFacts).lastError = row.lastError;
+  return facts;
+}
+
+function view(row: SamlAppRow, facts: LogoutFacts | undefined): SamlAppView {
+  return {
+    id: row.id,
+    nombre: row.name,
+    entityId: row.entityId,
+    appId: row.appId,
+    urlsAcs: row.acsUrls,
+    urlCierreSesion: row.sloUrl,
+    formatoNameId: row.nameIdFormat,
+    cierresPendientes: facts?.pending ?? 0,
+    ultimoErrorCierre: facts?.lastError ?? null,
+    creadaEn: row.createdAt.toISOString(),
+    actualizadaEn: row.updatedAt.toISOString(),
+  };
+}
+
+export async function findSamlApp(db: Db, id: number): Promise<SamlAppRow | undefined> {
+  const [row] = await db.select().from(samlApps).where(eq(samlApps.id, id));
+  return row;
+}
+
+export async function findSamlAppByEntityId(db: Db, entityId: string): Promise<SamlAppRow | undefined> {
+  const [row] = await db.select().from(samlApps).where(eq(samlApps.entityId, entityId));
+  return row;
+}
+
+export async function listSamlApps(db: Db): Promise<SamlAppView[]> {
+  const rows = await db.select().from(samlApps).orderBy(asc(samlApps.name), asc(samlApps.id));
+  const facts = await logoutFacts(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => view(row, facts.get(row.id)));
+}
+
+export async function samlAppView(db: Db, id: number): Promise<SamlAppView> {
+  const row = await findSamlApp(db, id);
+  if (!row) throw samlAppNotFound();
+  return view(row, (await logoutFacts(db, [id])).get(id));
+}
+
+/** The columns an administrator's input sets, checked: a name, readable metadata, an existing catalogue app. */
+async function settingsOf(db: Db, input: SamlAppInput) {
+  const name = typeof input.nombre === 'string' ? input.nombre.trim() : '';
+  if (!name) throw new HttpError(400, M.nameRequired, 'VALIDATION_ERROR');
+  const facts = readSpMetadata(input.metadata);
+  const appId = input.appId ?? null;
+  if (appId !== null) {
+    const [app] = await db.select({ id: apps.id }).from(apps).where(eq(apps.id, appId));
+    if (!app) throw new HttpError(400, M.unknownApp(appId), 'VALIDATION_ERROR');
+  }
+  return {
+    name,
+    entityId: facts.entityId,
+    appId,
+    metadata: input.metadata,
+    acsUrls: facts.acsUrls,
+    sloUrl: facts.sloUrl,
+    nameIdFormat: facts.nameIdFormat,
+    authnRequestsSigned: facts.authnRequestsSigned,
+    signingCertificates: facts.signingCertificates,
+  };
+}
+
+/** A unique violation on saml_apps.entity_id: that service provider is already registered. */
+async function oneAppPerEntity<T>(entityId: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause ?? (error as { code?: string });
+    if (cause.code === '23505') throw new HttpError(409, M.entityIdTaken(entityId), 'SAML_ENTITY_ID_TAKEN');
+    throw error;
+  }
+}
+
+const auditDetails = (row: SamlAppRow) => ({
+  nombre: row.name,
+  entityId: row.entityId,
+  appId: row.appId,
+  urlsAcs: row.acsUrls,
+  urlCierreSesion: row.sloUrl,
+  formatoNameId: row.nameIdFormat,
+});
+
+export async function createSamlApp(db: Db, actor: AuditActor, input: SamlAppInput): Promise<SamlAppRow> {
+  const settings = await settingsOf(db, input);
+  if (await findSamlAppByEntityId(db, settings.entityId))
+    throw new HttpError(409, M.entityIdTaken(settings.entityId), 'SAML_ENTITY_ID_TAKEN');
+  return oneAppPerEntity(settings.entityId, () =>
+    db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(samlApps)
+        .values({ ...settings, subjectSalt: randomBytes(32).toString('base64url') })
+        .returning();
+      if (!row) throw new Error('insert returned no row');
+      await recordAudit(tx, actor, [
+        { action: 'saml_app.create', target: { type: 'saml_app', id: row.id }, details: auditDetails(row) },
+      ]);
+      return row;
+    }),
+  );
+}
+
+export async function updateSamlApp(db: Db, actor: AuditActor, id: number, input: SamlAppInput): Promise<SamlAppView> {
+  const before = await findSamlApp(db, id);
+  if (!before) throw samlAppNotFound();
+  const settings = await settingsOf(db, input);
+  const taken = await findSamlAppByEntityId(db, settings.entityId);
+  if (taken && taken.id !== id) throw new HttpError(409, M.entityIdTaken(settings.entityId), 'SAML_ENTITY_ID_TAKEN');
+  await oneAppPerEntity(settings.entityId, () =>
+    db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(samlApps)
+        .set({ ...settings, updatedAt: new Date() })
+        .where(eq(samlApps.id, id))
+        .returning();
+      if (!row) throw samlAppNotFound();
+      await recordAudit(tx, actor, [
+        {
+          action: 'saml_app.update',
+          target: { type: 'saml_app', id },
+          details: { antes: auditDetails(before), despues: auditDetails(row) },
+        },
+      ]);
+    }),
+  );
+  return samlAppView(db, id);
+}
+
+/** Deletes an app with its pending sign-ins, consents, sessions and owed logouts. */
+export async function deleteSamlApp(db: Db, actor: AuditActor, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx.delete(samlApps).where(eq(samlApps.id, id)).returning();
+    if (!row) throw samlAppNotFound();
+    await recordAudit(tx, actor, [
+      { action: 'saml_app.delete', target: { type: 'saml_app', id }, details: auditDetails(row) },
+    ]);
+  });
+}

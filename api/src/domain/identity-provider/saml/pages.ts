@@ -1,0 +1,66 @@
+// The two small pages the API shows a browser in a SAML sign-in: why a request was refused (nothing sent to anyone),
+// and the form that carries the signed answer to the app's ACS, sent by a script allowed by this page's nonce alone
+// ('Continuar' without scripts). The portal's own pages cannot post there: their policy allows forms to themselves.
+import { randomBytes } from 'node:crypto';
+import { escapeXml as escape } from './metadata.js';
+import { samlIdpMessages as M } from './messages.js';
+import type { SamlRefusalReason } from './sign-in.js';
+
+export interface Page {
+  html: string;
+  contentSecurityPolicy: string;
+}
+
+const style =
+  'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1f2937}' +
+  'h1{font-size:1.25rem}button{font:inherit;padding:.5rem 1.25rem;border-radius:.375rem;border:0;background:#1d4ed8;color:#fff}';
+
+const document = (nonce: string, title: string, body: string) =>
+  '<!doctype html><html lang="es"><head><meta charset="utf-8">' +
+  '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+  `<title>${escape(title)}</title><style nonce="${nonce}">${style}</style></head><body>${body}</body></html>`;
+
+const newNonce = () => randomBytes(16).toString('base64');
+
+const reasons: Readonly<Record<SamlRefusalReason | 'deliveryGone', string>> = {
+  unknownSp: M.unknownSp,
+  foreignAcs: M.foreignAcs,
+  badSignature: M.badSignature,
+  malformed: M.malformed,
+  deliveryGone: M.deliveryGone,
+};
+
+export function refusalPage(reason: SamlRefusalReason | 'deliveryGone', portalUrl: string): Page {
+  const nonce = newNonce();
+  return {
+    html: document(
+      nonce,
+      M.pageTitle,
+      `<h1>${escape(M.pageTitle)}</h1><p>${escape(reasons[reason])}</p>` +
+        `<p><a href="${escape(`${portalUrl}/apps`)}">Ir a Aplicaciones</a></p>`,
+    ),
+    contentSecurityPolicy: `default-src 'none'; style-src 'nonce-${nonce}'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
+  };
+}
+
+/** The page that posts `SAMLResponse` (and `RelayState`) to the app's ACS: forms may go there and nowhere else. */
+export function postPage(delivery: { acsUrl: string; samlResponse: string; relayState: string | null }): Page {
+  const nonce = newNonce();
+  const relay =
+    delivery.relayState === null
+      ? ''
+      : `<input type="hidden" name="RelayState" value="${escape(delivery.relayState)}">`;
+  const html = document(
+    nonce,
+    M.continueTitle,
+    `<form id="saml" method="post" action="${escape(delivery.acsUrl)}">` +
+      `<input type="hidden" name="SAMLResponse" value="${escape(delivery.samlResponse)}">${relay}` +
+      `<noscript><p>${escape(M.continueHint)}</p><button type="submit">${escape(M.continueButton)}</button></noscript>` +
+      `</form><script nonce="${nonce}">document.getElementById('saml').submit();</script>`,
+  );
+  const origin = new URL(delivery.acsUrl).origin;
+  return {
+    html,
+    contentSecurityPolicy: `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; form-action ${origin}; frame-ancestors 'none'; base-uri 'none'`,
+  };
+}

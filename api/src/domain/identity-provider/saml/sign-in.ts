@@ -1,0 +1,389 @@
+// A partner app's sign-in through the portal (docs/decisions/0100-saml-identity-provider.md): the AuthnRequest is
+// checked (known issuer, its signature when the app signs, an ACS from the app's metadata only) and kept server-side;
+// the portal's /saml/continuar answers it with the person's session (and consent); the signed Response then leaves
+// through a one-time page of the API that posts it to the ACS. Nothing is sent to an app before all of that.
+import { createHash, createPublicKey, randomBytes, verify, X509Certificate } from 'node:crypto';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import * as samlify from 'samlify';
+import type { Db } from '../../../db/client.js';
+import { samlApps, samlConsents, samlRequests, samlSessions, type SamlAppRow, users } from '../../../db/schema.js';
+import { HttpError } from '../../../lib/errors.js';
+import { checkSamlXml, inflateRedirectMessage, installSamlGuard, SamlXmlRefused } from '../../../lib/saml/xml.js';
+import type { SamlIdpKey } from '../../tokens/saml-key.js';
+import { entitlementClaims } from '../claims.js';
+import { signedInAt } from '../portal-sessions.js';
+import { scopeDescriptions } from '../scopes.js';
+import { subjectFor } from '../subjects.js';
+import { findSamlAppByEntityId } from './apps.js';
+import { samlIdpMessages as M } from './messages.js';
+import { nameIdFormats, samlIdpEntityId, samlIdpPaths } from './metadata.js';
+import { deniedResponse, loginResponse, samlId } from './response.js';
+
+export interface SamlIdpDeps {
+  db: Db;
+  key: SamlIdpKey;
+  apiPublicUrl: string;
+  portalUrl: string;
+}
+
+/** Why a request is refused with the API's page and nothing sent (the page's text is the portal's, never the request's). */
+export type SamlRefusalReason = 'unknownSp' | 'foreignAcs' | 'badSignature' | 'malformed';
+
+export class SamlRequestRefused extends Error {
+  override name = 'SamlRequestRefused';
+  constructor(
+    readonly reason: SamlRefusalReason,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+const refuse = (reason: SamlRefusalReason, detail: string) => new SamlRequestRefused(reason, detail);
+
+/** How long a request waits for the person. */
+export const pendingLifetimeMs = 10 * 60_000;
+/** How long the one-time page that posts the answer may be fetched once made. */
+export const deliveryLifetimeMs = 2 * 60_000;
+
+const hashOf = (secret: string) => createHash('sha256').update(secret).digest('base64url');
+
+const redirectSignatureAlgorithms: Readonly<Record<string, string>> = {
+  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256': 'sha256',
+  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha384': 'sha384',
+  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512': 'sha512',
+};
+
+function certificateKeys(app: SamlAppRow) {
+  return app.signingCertificates.map((body) => createPublicKey(new X509Certificate(Buffer.from(body, 'base64')).publicKey.export({ type: 'spki', format: 'pem' })));
+}
+
+/** The raw (still URL-encoded) parameters of a query string, first of each name: what a Redirect signature covers. */
+function rawParameters(query: string): Map<string, string> {
+  const params = new Map<string, string>();
+  for (const pair of query.split('&')) {
+    const at = pair.indexOf('=');
+    const name = at === -1 ? pair : pair.slice(0, at);
+    if (name && !params.has(name)) params.set(name, at === -1 ? '' : pair.slice(at + 1));
+  }
+  return params;
+}
+
+const decode = (raw: string) => {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    throw refuse('malformed', 'undecodable parameter');
+  }
+};
+
+/** What the portal reads of an AuthnRequest: who asks, its ID, and the ACS it names, if any. */
+interface ReadRequest {
+  id: string;
+  issuer: string;
+  acsUrl: string | undefined;
+  destination: string | undefined;
+  protocolBinding: string | undefined;
+}
+
+function readAuthnRequest(xml: string): ReadRequest {
+  installSamlGuard();
+  let extracted: Record<string, unknown>;
+  try {
+    extracted = samlify.Extractor.extract(xml, [
+      ...samlify.Extractor.loginRequestFields,
+      { key: 'binding', localPath: ['AuthnRequest'], attributes: ['ProtocolBinding'] },
+    ]) as Record<string, unknown>;
+  } catch {
+    throw refuse('malformed', 'unparsable AuthnRequest');
+  }
+  const request = extracted.request as Record<string, string> | null | undefined;
+  const issuer = extracted.issuer;
+  if (!request || typeof request.id !== 'string' || !request.id || request.id.length > 256)
+    throw refuse('malformed', 'not an AuthnRequest with an ID');
+  if (typeof issuer !== 'string' || !issuer.trim()) throw refuse('malformed', 'no Issuer');
+  return {
+    id: request.id,
+    issuer: issuer.trim(),
+    acsUrl: request.assertionConsumerServiceUrl || undefined,
+    destination: request.destination || undefined,
+    protocolBinding: typeof extracted.binding === 'string' ? extracted.binding : undefined,
+  };
+}
+
+/** The ACS an answer goes to: the one the request names if the app's metadata has it, else the metadata's default. */
+function chosenAcs(app: SamlAppRow, asked: string | undefined): string {
+  if (asked === undefined) return app.acsUrls[0] as string;
+  if (!app.acsUrls.includes(asked)) throw refuse('foreignAcs', 'AssertionConsumerServiceURL not in the metadata');
+  return asked;
+}
+
+async function knownApp(db: Db, issuer: string): Promise<SamlAppRow> {
+  const app = await findSamlAppByEntityId(db, issuer);
+  if (!app) throw refuse('unknownSp', 'unknown Issuer');
+  return app;
+}
+
+function checkDestination(deps: SamlIdpDeps, read: ReadRequest) {
+  if (read.destination !== undefined && read.destination !== `${deps.apiPublicUrl}${samlIdpPaths.sso}`)
+    throw refuse('malformed', 'Destination is not this identity provider');
+  if (read.protocolBinding !== undefined && read.protocolBinding !== 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST')
+    throw refuse('malformed', 'a ProtocolBinding other than HTTP-POST');
+}
+
+async function keep(deps: SamlIdpDeps, app: SamlAppRow, read: ReadRequest, relayState: string | undefined) {
+  if (relayState !== undefined && Buffer.byteLength(relayState) > 1024) throw refuse('malformed', 'RelayState too long');
+  const acsUrl = chosenAcs(app, read.acsUrl);
+  const id = randomBytes(24).toString('base64url');
+  await deps.db.delete(samlRequests).where(lt(samlRequests.expiresAt, sql`now() - interval '1 hour'`));
+  await deps.db.insert(samlRequests).values({
+    id,
+    samlAppId: app.id,
+    requestId: read.id,
+    acsUrl,
+    relayState: relayState ?? null,
+    expiresAt: new Date(Date.now() + pendingLifetimeMs),
+  });
+  return `${deps.portalUrl}/saml/continuar?solicitud=${encodeURIComponent(id)}`;
+}
+
+/**
+ * An AuthnRequest by the Redirect binding, from the raw query string: inflated with a bound, its detached signature
+ * checked against the app's certificates when the app signs or a signature is there. Answers the portal's page.
+ */
+export async function takeRedirectRequest(deps: SamlIdpDeps, query: string): Promise<string> {
+  if (query.length > 128 * 1024) throw refuse('malformed', 'query too long');
+  const raw = rawParameters(query);
+  const encoded = raw.get('SAMLRequest');
+  if (!encoded) throw refuse('malformed', 'no SAMLRequest');
+  let xml: string;
+  try {
+    xml = inflateRedirectMessage(decode(encoded));
+  } catch (error) {
+    if (error instanceof SamlXmlRefused) throw refuse('malformed', error.message);
+    throw error;
+  }
+  const read = readAuthnRequest(xml);
+  const app = await knownApp(deps.db, read.issuer);
+  const signature = raw.get('Signature');
+  const sigAlg = raw.get('SigAlg');
+  if (app.authnRequestsSigned || signature !== undefined || sigAlg !== undefined) {
+    if (!signature || !sigAlg) throw refuse('badSignature', 'unsigned request from an app that signs');
+    const hash = redirectSignatureAlgorithms[decode(sigAlg)];
+    if (!hash) throw refuse('badSignature', 'signature algorithm not accepted');
+    const relay = raw.get('RelayState');
+    const octets = `SAMLRequest=${encoded}${relay !== undefined ? `&RelayState=${relay}` : ''}&SigAlg=${sigAlg}`;
+    const bytes = Buffer.from(decode(signature), 'base64');
+    const good = certificateKeys(app).some((key) => verify(hash, Buffer.from(octets), key, bytes));
+    if (!good) throw refuse('badSignature', 'signature does not verify');
+  }
+  checkDestination(deps, read);
+  const relayState = raw.get('RelayState');
+  return keep(deps, app, read, relayState === undefined ? undefined : decode(relayState));
+}
+
+/** An AuthnRequest by the POST binding: its enveloped signature checked when the app signs or one is there. */
+export async function takePostRequest(
+  deps: SamlIdpDeps,
+  form: { SAMLRequest?: unknown; RelayState?: unknown },
+): Promise<string> {
+  if (typeof form.SAMLRequest !== 'string' || !form.SAMLRequest) throw refuse('malformed', 'no SAMLRequest');
+  const xml = Buffer.from(form.SAMLRequest, 'base64').toString('utf8');
+  try {
+    checkSamlXml(xml);
+  } catch (error) {
+    if (error instanceof SamlXmlRefused) throw refuse('malformed', error.message);
+    throw error;
+  }
+  const read = readAuthnRequest(xml);
+  const app = await knownApp(deps.db, read.issuer);
+  if (app.authnRequestsSigned || /<([A-Za-z_][\w.-]*:)?Signature[\s>]/.test(xml)) {
+    let verified = false;
+    try {
+      const metadata = samlify.SPMetadata(app.metadata);
+      [verified] = samlify.SamlLib.verifySignature(xml, { metadata });
+    } catch {
+      verified = false;
+    }
+    // The signature verified must be the request's own: one reference, to the root's ID.
+    const references = [...xml.matchAll(/<([A-Za-z_][\w.-]*:)?Reference\s[^>]*URI="([^"]*)"/g)].map((m) => m[2]);
+    if (!verified || references.length !== 1 || references[0] !== `#${read.id}`)
+      throw refuse('badSignature', 'signature does not verify');
+  }
+  checkDestination(deps, read);
+  const relayState = typeof form.RelayState === 'string' ? form.RelayState : undefined;
+  return keep(deps, app, read, relayState);
+}
+
+export const requestNotFound = () => new HttpError(404, M.requestNotFound, 'SAML_REQUEST_NOT_FOUND');
+
+async function pendingRequest(db: Db, id: string) {
+  const [row] = await db
+    .select({ request: samlRequests, app: samlApps })
+    .from(samlRequests)
+    .innerJoin(samlApps, eq(samlApps.id, samlRequests.samlAppId))
+    .where(and(eq(samlRequests.id, id), isNull(samlRequests.answeredAt), gt(samlRequests.expiresAt, sql`now()`)));
+  if (!row) throw requestNotFound();
+  return row;
+}
+
+/** What the app is given, as the consent screen lists it. */
+function releases(app: SamlAppRow) {
+  return [
+    { scope: 'openid', descripcion: scopeDescriptions.openid },
+    { scope: 'profile', descripcion: scopeDescriptions.profile },
+    { scope: 'email', descripcion: scopeDescriptions.email },
+    ...(app.appId !== null ? [{ scope: 'plan', descripcion: scopeDescriptions.plan }] : []),
+    { scope: 'organization', descripcion: 'Ver los nombres de las empresas a las que perteneces' },
+  ];
+}
+
+async function consented(db: Db, userId: number, samlAppId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ at: samlConsents.grantedAt })
+    .from(samlConsents)
+    .where(and(eq(samlConsents.userId, userId), eq(samlConsents.samlAppId, samlAppId)));
+  return row !== undefined;
+}
+
+/** What /saml/continuar shows: the consent screen's shape (a SAML app is never first-party). */
+export async function describeRequest(db: Db, id: string, userId: number) {
+  const { app } = await pendingRequest(db, id);
+  return {
+    cliente: { id: `saml-${app.id}`, nombre: app.name, primeraParte: false },
+    permisos: releases(app),
+    consentimiento: !(await consented(db, userId, app.id)),
+    reautenticar: false,
+  };
+}
+
+export interface SamlSignIn {
+  userId: number;
+  sessionId: string;
+}
+
+/** Takes the request for this answer: once, whoever answers first (a second answer finds nothing). */
+async function claim(db: Db, id: string, userId: number) {
+  const [row] = await db
+    .update(samlRequests)
+    .set({ answeredAt: new Date(), userId })
+    .where(and(eq(samlRequests.id, id), isNull(samlRequests.answeredAt), gt(samlRequests.expiresAt, sql`now()`)))
+    .returning();
+  if (!row) throw requestNotFound();
+  return row;
+}
+
+async function deliveryAddress(deps: SamlIdpDeps, id: string, response: string) {
+  const secret = randomBytes(32).toString('base64url');
+  await deps.db
+    .update(samlRequests)
+    .set({ response: Buffer.from(response).toString('base64'), deliveryHash: hashOf(secret) })
+    .where(eq(samlRequests.id, id));
+  return `${deps.apiPublicUrl}${samlIdpPaths.delivery}/${secret}`;
+}
+
+/** The app's SessionIndex for this portal session: one per app and session, kept for its single logout. */
+async function sessionIndexFor(db: Db, app: SamlAppRow, signIn: SamlSignIn, nameId: string, format: string) {
+  await db
+    .insert(samlSessions)
+    .values({
+      samlAppId: app.id,
+      userId: signIn.userId,
+      portalSessionId: signIn.sessionId,
+      nameId,
+      nameIdFormat: format,
+      sessionIndex: samlId(),
+    })
+    .onConflictDoUpdate({
+      target: [samlSessions.samlAppId, samlSessions.portalSessionId],
+      set: { nameId, nameIdFormat: format, userId: signIn.userId },
+    });
+  const [row] = await db
+    .select({ sessionIndex: samlSessions.sessionIndex })
+    .from(samlSessions)
+    .where(and(eq(samlSessions.samlAppId, app.id), eq(samlSessions.portalSessionId, signIn.sessionId)));
+  return row?.sessionIndex ?? samlId();
+}
+
+/** The attributes an app receives: email, nombre, apellido, and with a catalogue app its plan and the companies. */
+export async function attributesOf(db: Db, app: SamlAppRow, userId: number) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) throw requestNotFound();
+  const entitlements = await entitlementClaims(db, userId, app.appId);
+  const attributes: Record<string, string[]> = {
+    email: [user.email],
+    nombre: user.name ? [user.name] : [],
+    apellido: user.lastName ? [user.lastName] : [],
+  };
+  if (app.appId !== null) {
+    // The one plan rule (decision 0077), as the OpenID Connect `plan` claim: a lapsed plan is never named.
+    attributes.plan = entitlements.plan ? [entitlements.plan.nombre] : [];
+    attributes.empresas = Object.keys(entitlements.organization);
+  }
+  return { user, attributes };
+}
+
+/**
+ * The person's 'Permitir' (`allow`) or going on without asking (already consented): the request is claimed once,
+ * the signed Response made, and the one-time address of the page that posts it answered.
+ */
+export async function acceptRequest(deps: SamlIdpDeps, id: string, signIn: SamlSignIn, allow: boolean) {
+  const { db } = deps;
+  const { app } = await pendingRequest(db, id);
+  if (!(await consented(db, signIn.userId, app.id))) {
+    if (!allow) throw new HttpError(409, M.consentRequired, 'CONSENT_REQUIRED');
+  }
+  const request = await claim(db, id, signIn.userId);
+  await db
+    .insert(samlConsents)
+    .values({ userId: signIn.userId, samlAppId: app.id })
+    .onConflictDoUpdate({ target: [samlConsents.userId, samlConsents.samlAppId], set: { grantedAt: new Date() } });
+  const { user, attributes } = await attributesOf(db, app, signIn.userId);
+  const nameId =
+    app.nameIdFormat === 'emailAddress'
+      ? user.email
+      : subjectFor({ kind: 'por_cliente', salt: app.subjectSalt }, { id: user.id, publicId: user.publicId });
+  const format = nameIdFormats[app.nameIdFormat];
+  const sessionIndex = await sessionIndexFor(db, app, signIn, nameId, format);
+  const response = loginResponse({
+    key: deps.key,
+    issuer: samlIdpEntityId(deps.apiPublicUrl),
+    audience: app.entityId,
+    acsUrl: request.acsUrl,
+    inResponseTo: request.requestId,
+    nameId,
+    nameIdFormat: format,
+    sessionIndex,
+    authnInstant: new Date((await signedInAt(db, signIn.sessionId)) * 1000 || Date.now()),
+    attributes,
+  });
+  return { redirectTo: await deliveryAddress(deps, id, response) };
+}
+
+/** The person said no: the app is answered RequestDenied, through the same one-time page. */
+export async function refuseRequest(deps: SamlIdpDeps, id: string, signIn: SamlSignIn) {
+  const request = await claim(deps.db, id, signIn.userId);
+  const response = deniedResponse({
+    key: deps.key,
+    issuer: samlIdpEntityId(deps.apiPublicUrl),
+    acsUrl: request.acsUrl,
+    inResponseTo: request.requestId,
+  });
+  return { redirectTo: await deliveryAddress(deps, id, response) };
+}
+
+/** What the one-time page posts, taken once (the row goes with it); undefined when used, expired or unknown. */
+export async function takeDelivery(db: Db, secret: string) {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(secret)) return undefined;
+  const [row] = await db
+    .delete(samlRequests)
+    .where(
+      and(
+        eq(samlRequests.deliveryHash, hashOf(secret)),
+        or(gt(samlRequests.answeredAt, new Date(Date.now() - deliveryLifetimeMs))),
+      ),
+    )
+    .returning();
+  if (!row?.response) return undefined;
+  return { acsUrl: row.acsUrl, samlResponse: row.response, relayState: row.relayState };
+}

@@ -1,0 +1,198 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { idpMetadataXml } from '../../domain/identity-provider/saml/metadata.js';
+import { type Page, postPage, refusalPage } from '../../domain/identity-provider/saml/pages.js';
+import {
+  acceptRequest,
+  describeRequest,
+  refuseRequest,
+  SamlRequestRefused,
+  takeDelivery,
+  takePostRequest,
+  takeRedirectRequest,
+} from '../../domain/identity-provider/saml/sign-in.js';
+import { documentHeaders } from '../../plugins/external/helmet.js';
+import { signedIn } from '../../plugins/app/authentication.js';
+import { commonErrors, ErrorRef, bearerSecurity as security } from '../../schemas/common.js';
+import { InteractionAnswer, InteractionNext, InteractionView } from '../../schemas/identity-provider.js';
+import { SamlDeliveryParams, SamlRequestParams } from '../../schemas/saml-idp.js';
+
+const tags = ['saml'];
+/** A POSTed AuthnRequest: the largest message taken (256 KiB), base64 and form-encoded. */
+const formBodyLimit = 512 * 1024;
+
+/**
+ * The portal as a SAML identity provider, under /saml/idp (docs/decisions/0100-saml-identity-provider.md): its
+ * metadata, the sign-in endpoint of both bindings, the calls of the portal's /saml/continuar, and the one-time page
+ * that posts the answer to the app.
+ */
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const deps = {
+    db: app.db,
+    key: app.samlIdp.key,
+    apiPublicUrl: app.config.apiPublicUrl,
+    portalUrl: app.config.portalUrl,
+  };
+  const metadata = idpMetadataXml(app.config.apiPublicUrl, app.samlIdp.key);
+
+  const page = (reply: FastifyReply, status: number, made: Page) =>
+    reply
+      .code(status)
+      .headers(documentHeaders)
+      .header('content-security-policy', made.contentSecurityPolicy)
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(made.html);
+
+  /** Sends the browser on to the portal, or shows why not; a refusal sends nothing to anyone. */
+  const answerRequest = async (request: FastifyRequest, reply: FastifyReply, take: () => Promise<string>) => {
+    try {
+      return reply.header('cache-control', 'no-store').redirect(await take(), 303);
+    } catch (error) {
+      if (!(error instanceof SamlRequestRefused)) throw error;
+      request.log.info({ reason: error.reason, detail: error.message }, 'SAML AuthnRequest refused');
+      return page(reply, 400, refusalPage(error.reason, app.config.portalUrl));
+    }
+  };
+
+  app.get(
+    '/metadata',
+    {
+      schema: {
+        summary: 'Metadatos SAML del portal como proveedor de identidad (IDPSSODescriptor)',
+        tags,
+        response: { 200: Type.String({ description: 'EntityDescriptor en XML' }) },
+      },
+    },
+    async (_request, reply) =>
+      reply.header('cache-control', 'public, max-age=3600').type('application/samlmetadata+xml').send(metadata),
+  );
+
+  app.get(
+    '/sso',
+    {
+      schema: {
+        summary: 'Recibe un AuthnRequest (enlace HTTP-Redirect) y lleva a la persona al portal',
+        tags,
+        querystring: Type.Object({}, { additionalProperties: true }),
+        response: { 303: Type.Null(), 400: Type.String({ description: 'Página en español; nada se envía' }) },
+      },
+    },
+    async (request, reply) => {
+      const url = request.raw.url ?? '';
+      const at = url.indexOf('?');
+      return answerRequest(request, reply, () => takeRedirectRequest(deps, at === -1 ? '' : url.slice(at + 1)));
+    },
+  );
+
+  await app.register(async (form) => {
+    form.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: formBodyLimit },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+    form.post(
+      '/sso',
+      {
+        bodyLimit: formBodyLimit,
+        schema: {
+          summary: 'Recibe un AuthnRequest (enlace HTTP-POST) y lleva a la persona al portal',
+          tags,
+          response: { 303: Type.Null(), 400: Type.String({ description: 'Página en español; nada se envía' }) },
+        },
+      },
+      async (request, reply) =>
+        answerRequest(request, reply, () => takePostRequest(deps, (request.body ?? {}) as Record<string, unknown>)),
+    );
+  });
+
+  app.get(
+    '/solicitudes/:id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: 'Qué app pide el inicio de sesión SAML y si hace falta el consentimiento',
+        tags,
+        security,
+        params: SamlRequestParams,
+        response: { 200: InteractionView, 401: ErrorRef, 404: ErrorRef, ...commonErrors },
+      },
+    },
+    async (request) => describeRequest(app.db, request.params.id, signedIn(request).user.id),
+  );
+
+  app.post(
+    '/solicitudes/:id/continuar',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: 'Responde a la app con la sesión del portal (y el consentimiento, si hace falta); una sola vez',
+        tags,
+        security,
+        params: SamlRequestParams,
+        body: InteractionAnswer,
+        response: { 200: InteractionNext, 401: ErrorRef, 404: ErrorRef, 409: ErrorRef, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const auth = signedIn(request);
+      return acceptRequest(
+        deps,
+        request.params.id,
+        { userId: auth.user.id, sessionId: auth.sessionId },
+        request.body?.permitir === true,
+      );
+    },
+  );
+
+  app.post(
+    '/solicitudes/:id/cancelar',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: 'La persona no permite el acceso: la app recibe RequestDenied',
+        tags,
+        security,
+        params: SamlRequestParams,
+        response: { 200: InteractionNext, 401: ErrorRef, 404: ErrorRef, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const auth = signedIn(request);
+      return refuseRequest(deps, request.params.id, { userId: auth.user.id, sessionId: auth.sessionId });
+    },
+  );
+
+  app.get(
+    '/enviar/:secreto',
+    {
+      schema: {
+        summary: 'Página de un solo uso que envía la respuesta SAML firmada a la app (HTTP-POST)',
+        tags,
+        params: SamlDeliveryParams,
+        response: { 200: Type.String(), 400: Type.String() },
+      },
+    },
+    async (request, reply) => {
+      const delivery = await takeDelivery(app.db, request.params.secreto);
+      if (!delivery) return page(reply, 400, refusalPage('deliveryGone', app.config.portalUrl));
+      return page(reply, 200, postPage(delivery));
+    },
+  );
+
+  app.get(
+    '/slo',
+    {
+      schema: {
+        summary: 'Cierre de sesión pedido por una app (HTTP-Redirect): lleva a la persona a cerrar sesión en el portal',
+        tags,
+        querystring: Type.Object({}, { additionalProperties: true }),
+        response: { 303: Type.Null() },
+      },
+    },
+    async (_request, reply) => reply.header('cache-control', 'no-store').redirect(`${app.config.portalUrl}/logout`, 303),
+  );
+};
+
+export default routes;

@@ -1,0 +1,49 @@
+import { Type } from 'typebox';
+import { samlNameIdFormats } from '../db/schema.js';
+import { LiteralUnion, Nullable, printable } from './common.js';
+
+// The portal as a SAML identity provider: the admin API's SAML apps and the portal's continuation of a sign-in.
+
+export const SamlAppBody = Type.Object(
+  {
+    // Blank is refused by the handler, in its own words.
+    nombre: Type.String({ minLength: 1, maxLength: 100, pattern: `^${printable}+$` }),
+    // Its size, document type and contents are checked by the handler, in its own words.
+    metadata: Type.String({
+      maxLength: 1024 * 1024,
+      description: 'Los metadatos SAML del proveedor de servicio (su EntityDescriptor en XML)',
+    }),
+    appId: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 2147483647 }))),
+  },
+  { additionalProperties: false },
+);
+
+export const SamlApp = Type.Object(
+  {
+    id: Type.Integer(),
+    nombre: Type.String(),
+    entityId: Type.String({ description: 'El entityID del proveedor de servicio, de sus metadatos' }),
+    appId: Nullable(Type.Integer({ description: 'La app del catálogo: su plan va en el atributo plan' })),
+    urlsAcs: Type.Array(Type.String(), { description: 'Sus AssertionConsumerService HTTP-POST, la predeterminada primero' }),
+    urlCierreSesion: Nullable(Type.String({ description: 'Su SingleLogoutService SOAP, si lo publica' })),
+    formatoNameId: LiteralUnion(samlNameIdFormats),
+    cierresPendientes: Type.Integer({ description: 'Cierres de sesión aún no entregados' }),
+    ultimoErrorCierre: Nullable(Type.String()),
+    creadaEn: Type.String({ format: 'date-time' }),
+    actualizadaEn: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
+export const SamlAppCreated = Type.Object(
+  { id: Type.Integer(), entityId: Type.String() },
+  { additionalProperties: false },
+);
+
+export const SamlAppIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
+
+export const SamlRequestParams = Type.Object({
+  id: Type.String({ pattern: '^[A-Za-z0-9_-]{32}$', description: 'Id de la solicitud de inicio de sesión SAML' }),
+});
+
+export const SamlDeliveryParams = Type.Object({ secreto: Type.String({ maxLength: 64 }) });
