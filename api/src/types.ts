@@ -88,6 +88,11 @@ import type {
   OidcClientSecret as OidcClientSecretSchema,
 } from './schemas/identity-provider.js';
 import type {
+  SamlApp as SamlAppSchema,
+  SamlAppBody,
+  SamlAppCreated as SamlAppCreatedSchema,
+} from './schemas/saml-idp.js';
+import type {
   PartnerDelivery as PartnerDeliverySchema,
   PartnerDeliveryPage as PartnerDeliveryPageSchema,
 } from './schemas/partner-event-deliveries.js';
@@ -182,6 +187,12 @@ export type OidcClientInput = Required<Omit<Static<typeof OidcClientBody>, 'suje
 export type OidcClientCreated = Static<typeof OidcClientCreatedSchema>;
 export type OidcClientSecret = Static<typeof OidcClientSecretSchema>;
 export type OidcScope = OidcClient['scopes'][number];
+/** A SAML app as `GET /admin/aplicaciones-saml` answers it: everything but its name and app read from its metadata. */
+export type SamlApp = Static<typeof SamlAppSchema>;
+/** The body of `POST` and `PUT /admin/aplicaciones-saml`, as the panel sends it. */
+export type SamlAppInput = Static<typeof SamlAppBody>;
+/** What registering a SAML app answers. */
+export type SamlAppCreated = Static<typeof SamlAppCreatedSchema>;
 /** One delivery of an event to a subscription's receiver, and a page of them (by cursor: `siguiente`). */
 export type PartnerDelivery = Static<typeof PartnerDeliverySchema>;
 export type PartnerDeliveryPage = Static<typeof PartnerDeliveryPageSchema>;

@@ -8,7 +8,15 @@ import { eq } from 'drizzle-orm';
 import * as samlify from 'samlify';
 import { auditLog } from '../src/db/schema.js';
 import { certificateBody } from '../src/domain/tokens/saml-key.js';
-import { adminEmail, adminPassword, buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
+import {
+  adminEmail,
+  adminPassword,
+  buildTestApp,
+  createUser,
+  forEachBackend,
+  login,
+  type TestApp,
+} from './helpers/app.js';
 import { spanishErrorProblem } from './helpers/hostile.js';
 import { type Partner, partner } from './helpers/saml-partner.js';
 
@@ -168,7 +176,11 @@ forEachBackend((backend) => {
           { nombre: 'X', metadata: historian.metadata.replaceAll('https://historiador', 'http://historiador') },
           /no es https/,
         ],
-        ['an unknown app', { nombre: 'X', metadata: mailOnly.metadata.replaceAll('mantenimiento', 'otra'), appId: 999 }, /No existe la app 999/],
+        [
+          'an unknown app',
+          { nombre: 'X', metadata: mailOnly.metadata.replaceAll('mantenimiento', 'otra'), appId: 999 },
+          /No existe la app 999/,
+        ],
         ['a blank name', { nombre: '   ', metadata: mailOnly.metadata.replaceAll('mantenimiento', 'otra') }, /nombre/],
       ];
       for (const [what, body, message] of cases) {
@@ -189,7 +201,8 @@ forEachBackend((backend) => {
         ['PUT', '/admin/aplicaciones-saml/1'],
         ['DELETE', '/admin/aplicaciones-saml/1'],
       ] as const) {
-        const payload = method === 'POST' || method === 'PUT' ? { nombre: 'X', metadata: mailOnly.metadata } : undefined;
+        const payload =
+          method === 'POST' || method === 'PUT' ? { nombre: 'X', metadata: mailOnly.metadata } : undefined;
         const response = await call(method, url, payload, person);
         assert.equal(response.statusCode, 403, `${method} ${url}`);
         const anonymous = await test.app.inject({ method, url, ...(payload ? { payload } : {}) });

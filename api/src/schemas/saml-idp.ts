@@ -24,7 +24,9 @@ export const SamlApp = Type.Object(
     nombre: Type.String(),
     entityId: Type.String({ description: 'El entityID del proveedor de servicio, de sus metadatos' }),
     appId: Nullable(Type.Integer({ description: 'La app del catálogo: su plan va en el atributo plan' })),
-    urlsAcs: Type.Array(Type.String(), { description: 'Sus AssertionConsumerService HTTP-POST, la predeterminada primero' }),
+    urlsAcs: Type.Array(Type.String(), {
+      description: 'Sus AssertionConsumerService HTTP-POST, la predeterminada primero',
+    }),
     urlCierreSesion: Nullable(Type.String({ description: 'Su SingleLogoutService SOAP, si lo publica' })),
     formatoNameId: LiteralUnion(samlNameIdFormats),
     cierresPendientes: Type.Integer({ description: 'Cierres de sesión aún no entregados' }),

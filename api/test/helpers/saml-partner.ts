@@ -115,7 +115,7 @@ export function continuationOf(response: LightMyRequestResponse, portalUrl: stri
 
 /** What the one-time page posts: the form's action, SAMLResponse and RelayState. */
 export function postedForm(html: string): { action: string; samlResponse: string; relayState: string | undefined } {
-  const unescape = (text: string) =>
+  const fromHtml = (text: string) =>
     text
       .replace(/&quot;/g, '"')
       .replace(/&apos;/g, "'")
@@ -127,9 +127,9 @@ export function postedForm(html: string): { action: string; samlResponse: string
   const relayState = /name="RelayState" value="([^"]*)"/.exec(html)?.[1];
   if (!action || !samlResponse) throw new Error(`not a posting page: ${html.slice(0, 300)}`);
   return {
-    action: unescape(action),
-    samlResponse: unescape(samlResponse),
-    relayState: relayState === undefined ? undefined : unescape(relayState),
+    action: fromHtml(action),
+    samlResponse: fromHtml(samlResponse),
+    relayState: relayState === undefined ? undefined : fromHtml(relayState),
   };
 }
 

@@ -131,19 +131,21 @@ export async function listAudit(db: Db, query: AuditQuery) {
 
   const total = totals?.value ?? 0;
   const totalPages = Math.ceil(total / query.limit);
-  const data = rows.map(({ createdAt, userEmail, appName, clientName, companyName, samlAppName, actorRole, ...row }) => ({
-    ...row,
-    targetLabel:
-      {
-        user: userEmail,
-        app: appName,
-        oidc_client: clientName,
-        company: companyName,
-        saml_app: samlAppName,
-      }[row.targetType] ?? null,
-    createdAt: createdAt.toISOString(),
-    // A company's log says where each change came from; the platform's log has no such column.
-    ...(query.companyId && { origen: sourceOf({ ...row, actorRole }) }),
-  }));
+  const data = rows.map(
+    ({ createdAt, userEmail, appName, clientName, companyName, samlAppName, actorRole, ...row }) => ({
+      ...row,
+      targetLabel:
+        {
+          user: userEmail,
+          app: appName,
+          oidc_client: clientName,
+          company: companyName,
+          saml_app: samlAppName,
+        }[row.targetType] ?? null,
+      createdAt: createdAt.toISOString(),
+      // A company's log says where each change came from; the platform's log has no such column.
+      ...(query.companyId && { origen: sourceOf({ ...row, actorRole }) }),
+    }),
+  );
   return { data, total, totalPages, currentPage: query.page, hasNextPage: query.page < totalPages, count: data.length };
 }

@@ -30,7 +30,9 @@ const keyAlgorithm = {
 } as const;
 
 const pemBlock = (label: string, der: ArrayBuffer) => {
-  const body = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n');
+  const body = Buffer.from(der)
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n');
   return `-----BEGIN ${label}-----\n${body.replace(/\n$/, '')}\n-----END ${label}-----\n`;
 };
 
@@ -39,7 +41,9 @@ export async function generateSamlIdpPem(commonName = 'Portal de aplicaciones'):
   const keys = (await webcrypto.subtle.generateKey(keyAlgorithm, true, ['sign', 'verify'])) as CryptoKeyPair;
   const notBefore = new Date(Date.now() - 60_000);
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1'),
+    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(16)))
+      .toString('hex')
+      .replace(/^[89a-f]/, '1'),
     name: `CN=${commonName.replace(/[,+="\\<>;#]/g, ' ')}`,
     notBefore,
     notAfter: new Date(notBefore.getTime() + 10 * 365 * 24 * 60 * 60_000),
@@ -119,7 +123,11 @@ export async function loadSamlIdpKey(options: {
   if (privateKey.asymmetricKeyType !== 'rsa' || (bits !== 2048 && bits !== 3072))
     throw new ConfigError(keySource, 'debe ser una clave RSA de 2048 o 3072 bits');
   const certificate = readCertificate(certificatePem, certificateSource);
-  const certificateKey = createPublicKey({ key: Buffer.from(certificate.publicKey.rawData), format: 'der', type: 'spki' }).export({
+  const certificateKey = createPublicKey({
+    key: Buffer.from(certificate.publicKey.rawData),
+    format: 'der',
+    type: 'spki',
+  }).export({
     type: 'spki',
     format: 'der',
   });

@@ -191,7 +191,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 303: Type.Null() },
       },
     },
-    async (_request, reply) => reply.header('cache-control', 'no-store').redirect(`${app.config.portalUrl}/logout`, 303),
+    async (_request, reply) =>
+      reply.header('cache-control', 'no-store').redirect(`${app.config.portalUrl}/logout`, 303),
   );
 };
 

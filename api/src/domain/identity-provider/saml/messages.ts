@@ -27,8 +27,7 @@ export const samlIdpMessages = {
     'La dirección a la que la aplicación pidió volver no está registrada en el portal. Por seguridad no te enviamos allí.',
   badSignature: 'La firma de la solicitud de la aplicación no es válida.',
   malformed: 'La solicitud de la aplicación no es válida.',
-  deliveryGone:
-    'Este enlace ya se usó o expiró. Vuelve a la aplicación e inicia sesión de nuevo desde allí.',
+  deliveryGone: 'Este enlace ya se usó o expiró. Vuelve a la aplicación e inicia sesión de nuevo desde allí.',
   continueTitle: 'Continuando a la aplicación',
   continueButton: 'Continuar',
   continueHint: 'Si no pasas a la aplicación en unos segundos, pulsa Continuar.',

@@ -32,7 +32,10 @@ export const samlIdpPaths = {
 export const samlIdpEntityId = (apiPublicUrl: string) => `${apiPublicUrl}${samlIdpPaths.metadata}`;
 
 const escapeXml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[char] ?? char);
+  text.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[char] ?? char,
+  );
 export { escapeXml };
 
 /**
@@ -97,7 +100,8 @@ function checkedAddress(url: string): string {
 
 /** Reads a service provider's metadata; a 400 in Spanish for anything the portal cannot use. */
 export function readSpMetadata(xml: unknown): SpFacts {
-  if (typeof xml !== 'string' || xml.trim() === '') throw new HttpError(400, M.metadataRequired, 'INVALID_SAML_METADATA');
+  if (typeof xml !== 'string' || xml.trim() === '')
+    throw new HttpError(400, M.metadataRequired, 'INVALID_SAML_METADATA');
   try {
     checkSamlXml(xml, maxMetadataBytes);
   } catch (error) {

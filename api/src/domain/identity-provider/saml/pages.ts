@@ -2,7 +2,7 @@
 // and the form that carries the signed answer to the app's ACS, sent by a script allowed by this page's nonce alone
 // ('Continuar' without scripts). The portal's own pages cannot post there: their policy allows forms to themselves.
 import { randomBytes } from 'node:crypto';
-import { escapeXml as escape } from './metadata.js';
+import { escapeXml as html } from './metadata.js';
 import { samlIdpMessages as M } from './messages.js';
 import type { SamlRefusalReason } from './sign-in.js';
 
@@ -18,7 +18,7 @@ const style =
 const document = (nonce: string, title: string, body: string) =>
   '<!doctype html><html lang="es"><head><meta charset="utf-8">' +
   '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-  `<title>${escape(title)}</title><style nonce="${nonce}">${style}</style></head><body>${body}</body></html>`;
+  `<title>${html(title)}</title><style nonce="${nonce}">${style}</style></head><body>${body}</body></html>`;
 
 const newNonce = () => randomBytes(16).toString('base64');
 
@@ -36,8 +36,8 @@ export function refusalPage(reason: SamlRefusalReason | 'deliveryGone', portalUr
     html: document(
       nonce,
       M.pageTitle,
-      `<h1>${escape(M.pageTitle)}</h1><p>${escape(reasons[reason])}</p>` +
-        `<p><a href="${escape(`${portalUrl}/apps`)}">Ir a Aplicaciones</a></p>`,
+      `<h1>${html(M.pageTitle)}</h1><p>${html(reasons[reason])}</p>` +
+        `<p><a href="${html(`${portalUrl}/apps`)}">Ir a Aplicaciones</a></p>`,
     ),
     contentSecurityPolicy: `default-src 'none'; style-src 'nonce-${nonce}'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
   };
@@ -47,20 +47,18 @@ export function refusalPage(reason: SamlRefusalReason | 'deliveryGone', portalUr
 export function postPage(delivery: { acsUrl: string; samlResponse: string; relayState: string | null }): Page {
   const nonce = newNonce();
   const relay =
-    delivery.relayState === null
-      ? ''
-      : `<input type="hidden" name="RelayState" value="${escape(delivery.relayState)}">`;
-  const html = document(
+    delivery.relayState === null ? '' : `<input type="hidden" name="RelayState" value="${html(delivery.relayState)}">`;
+  const body = document(
     nonce,
     M.continueTitle,
-    `<form id="saml" method="post" action="${escape(delivery.acsUrl)}">` +
-      `<input type="hidden" name="SAMLResponse" value="${escape(delivery.samlResponse)}">${relay}` +
-      `<noscript><p>${escape(M.continueHint)}</p><button type="submit">${escape(M.continueButton)}</button></noscript>` +
+    `<form id="saml" method="post" action="${html(delivery.acsUrl)}">` +
+      `<input type="hidden" name="SAMLResponse" value="${html(delivery.samlResponse)}">${relay}` +
+      `<noscript><p>${html(M.continueHint)}</p><button type="submit">${html(M.continueButton)}</button></noscript>` +
       `</form><script nonce="${nonce}">document.getElementById('saml').submit();</script>`,
   );
   const origin = new URL(delivery.acsUrl).origin;
   return {
-    html,
+    html: body,
     contentSecurityPolicy: `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; form-action ${origin}; frame-ancestors 'none'; base-uri 'none'`,
   };
 }

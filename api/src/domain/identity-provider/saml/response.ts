@@ -7,8 +7,7 @@ import { certificateBody, type SamlIdpKey } from '../../tokens/saml-key.js';
 import { escapeXml as x } from './metadata.js';
 
 const rsaSha256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
-const ns =
-  'xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion"';
+const ns = 'xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion"';
 const status = {
   success: 'urn:oasis:names:tc:SAML:2.0:status:Success',
   responder: 'urn:oasis:names:tc:SAML:2.0:status:Responder',
@@ -35,7 +34,10 @@ function sign(key: SamlIdpKey, xml: string, what: 'assertion' | 'response'): str
     ...(what === 'assertion'
       ? {
           referenceTagXPath: assertion,
-          signatureConfig: { prefix: 'ds', location: { reference: `${assertion}/*[local-name(.)='Issuer']`, action: 'after' } },
+          signatureConfig: {
+            prefix: 'ds',
+            location: { reference: `${assertion}/*[local-name(.)='Issuer']`, action: 'after' },
+          },
         }
       : {
           isMessageSigned: true,

@@ -3,7 +3,7 @@
 // the portal's /saml/continuar answers it with the person's session (and consent); the signed Response then leaves
 // through a one-time page of the API that posts it to the ACS. Nothing is sent to an app before all of that.
 import { createHash, createPublicKey, randomBytes, verify, X509Certificate } from 'node:crypto';
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import * as samlify from 'samlify';
 import type { Db } from '../../../db/client.js';
 import { samlApps, samlConsents, samlRequests, samlSessions, type SamlAppRow, users } from '../../../db/schema.js';
@@ -55,7 +55,9 @@ const redirectSignatureAlgorithms: Readonly<Record<string, string>> = {
 };
 
 function certificateKeys(app: SamlAppRow) {
-  return app.signingCertificates.map((body) => createPublicKey(new X509Certificate(Buffer.from(body, 'base64')).publicKey.export({ type: 'spki', format: 'pem' })));
+  return app.signingCertificates.map((body) =>
+    createPublicKey(new X509Certificate(Buffer.from(body, 'base64')).publicKey.export({ type: 'spki', format: 'pem' })),
+  );
 }
 
 /** The raw (still URL-encoded) parameters of a query string, first of each name: what a Redirect signature covers. */
@@ -132,7 +134,8 @@ function checkDestination(deps: SamlIdpDeps, read: ReadRequest) {
 }
 
 async function keep(deps: SamlIdpDeps, app: SamlAppRow, read: ReadRequest, relayState: string | undefined) {
-  if (relayState !== undefined && Buffer.byteLength(relayState) > 1024) throw refuse('malformed', 'RelayState too long');
+  if (relayState !== undefined && Buffer.byteLength(relayState) > 1024)
+    throw refuse('malformed', 'RelayState too long');
   const acsUrl = chosenAcs(app, read.acsUrl);
   const id = randomBytes(24).toString('base64url');
   await deps.db.delete(samlRequests).where(lt(samlRequests.expiresAt, sql`now() - interval '1 hour'`));
@@ -380,7 +383,7 @@ export async function takeDelivery(db: Db, secret: string) {
     .where(
       and(
         eq(samlRequests.deliveryHash, hashOf(secret)),
-        or(gt(samlRequests.answeredAt, new Date(Date.now() - deliveryLifetimeMs))),
+        gt(samlRequests.answeredAt, new Date(Date.now() - deliveryLifetimeMs)),
       ),
     )
     .returning();
