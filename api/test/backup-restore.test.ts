@@ -325,8 +325,13 @@ describe('backup-restore.test.ts', () => {
       assert.match(result.stdout, /Guárdalo como un secreto/);
       assert.equal(statSync(backup).mode & 0o777, 0o600);
       const entries = readArchive(readFileSync(backup));
-      assert.deepEqual([...entries.keys()], ['respaldo.json', 'pglite.tar.gz', 'keys/jwt-es256.pem']);
+      assert.deepEqual(
+        [...entries.keys()],
+        ['respaldo.json', 'pglite.tar.gz', 'keys/jwt-es256.pem', 'keys/saml-idp.pem'],
+      );
       assert.deepEqual(entries.get('keys/jwt-es256.pem'), readFileSync(join(dataDir, 'keys/jwt-es256.pem')));
+      // The SAML identity provider's key and certificate, which partner apps trust, go with it.
+      assert.deepEqual(entries.get('keys/saml-idp.pem'), readFileSync(join(dataDir, 'keys/saml-idp.pem')));
 
       const again = await admin(embedded(dataDir), 'respaldo', backup);
       assert.equal(again.code, 1, shown(again));
@@ -436,6 +441,11 @@ describe('backup-restore.test.ts', () => {
       assert.match(result.stdout, /Lo posterior al respaldo no vuelve: las sesiones abiertas desde entonces terminan/);
       assert.equal(statSync(restored).mode & 0o777, 0o700);
       assert.equal(statSync(join(restored, 'keys/jwt-es256.pem')).mode & 0o777, 0o600);
+      assert.equal(statSync(join(restored, 'keys/saml-idp.pem')).mode & 0o777, 0o600);
+      assert.deepEqual(
+        readFileSync(join(restored, 'keys/saml-idp.pem')),
+        readFileSync(join(dataDir, 'keys/saml-idp.pem')),
+      );
 
       const api = await startApi({ ...embedded(restored), ...generousLimits });
       try {

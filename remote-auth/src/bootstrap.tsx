@@ -45,6 +45,7 @@ mountStandalone(
     <Route path="/perfil" element={page('./ProfilePage')} />
     <Route path="/autorizar" element={page('./AuthorizePage')} />
     <Route path="/autorizar/error" element={page('./AuthorizeErrorPage')} />
+    <Route path="/saml/continuar" element={page('./AuthorizePage')} />
     <Route path="/dispositivo" element={page('./DevicePage')} />
     <Route path="/invitacion" element={page('./InvitationPage')} />
     <Route path="*" element={<Navigate to="/login" replace />} />

@@ -255,6 +255,7 @@ const commands: Record<string, Command> = {
         dataDir: config.dataDir,
         file,
         keyConfigured: config.jwtPrivateKey !== undefined,
+        samlKeyConfigured: config.samlIdp.privateKey !== undefined,
       });
       const what = `la base de datos embebida (${accountCount(result.accounts)})`;
       const key = {

@@ -35,7 +35,7 @@ async function keyPair(index: number): Promise<{ key: string; certificate: strin
 /** A partner app named `name` (its entityID and ACS under https://<name>.example.com/mellon/). */
 export async function partner(
   name: string,
-  options: { signs?: boolean; emailOnly?: boolean; keyIndex?: number; slo?: boolean } = {},
+  options: { signs?: boolean; emailOnly?: boolean; keyIndex?: number; slo?: boolean; sloUrl?: string } = {},
 ): Promise<Partner> {
   installSamlGuard();
   const { key, certificate } = await keyPair(options.keyIndex ?? 0);
@@ -52,7 +52,7 @@ export async function partner(
       options.slo === false
         ? []
         : [
-            { Binding: soap, Location: `${base}/logout` },
+            { Binding: soap, Location: options.sloUrl ?? `${base}/logout` },
             { Binding: redirect, Location: `${base}/logout` },
           ],
     nameIDFormat: options.emailOnly

@@ -104,6 +104,16 @@ export const ROUTES: readonly PortalRoute[] = [
     module: './AuthorizeErrorPage',
     title: 'No se pudo iniciar sesión',
   },
+  // A partner app's SAML sign-in (docs/decisions/0100-saml-identity-provider.md): signed-in only, so the guard keeps
+  // the page and brings the person back after /login; the module is /autorizar's, which answers both protocols.
+  {
+    path: '/saml/continuar',
+    guard: 'user',
+    layout: 'bare',
+    remote: 'auth',
+    module: './AuthorizePage',
+    title: 'Acceso a una aplicación',
+  },
   // Sign-in on a device (RFC 8628): public, since the page itself sends a signed-out person to /login and brings
   // them back with the code (docs/decisions/0086-device-sign-in.md).
   {

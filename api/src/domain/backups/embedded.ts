@@ -1,7 +1,8 @@
 // Backup and restore of the embedded database (docs/decisions/0057-backups.md). A backup is taken with the API stopped:
 // PGlite is single-process, so the one consistent reading is from the process that holds the directory's lock. The
 // file carries the database (PGlite's own dump) and the signing key generated into DATA_DIR, which the sessions,
-// partner tokens and emailed codes depend on. A restore checks the whole file, loads it into a folder of its own
+// partner tokens and emailed codes depend on, with the SAML identity provider's key and certificate generated beside
+// it (the partner apps trust that certificate). A restore checks the whole file, loads it into a folder of its own
 // beside the target and only then moves it into place: a wrong file changes nothing.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { embeddedDatabaseDir, lockDataDir, pgliteExtensions, refuseIfLocked } fr
 import { readMigrations } from '../../db/migrate.js';
 import { tightenToOwner } from '../../lib/private-data.js';
 import { generatedKeyFile, keysDirOf, loadSigningKey } from '../tokens/keys.js';
+import { generatedSamlKeyFile, loadSamlIdpKey } from '../tokens/saml-key.js';
 import { ArchiveError, readArchive, writeArchive } from './archive.js';
 import { backupMessages } from './messages.js';
 
@@ -28,6 +30,7 @@ const MANIFEST = 'respaldo.json';
 /** Names inside the backup file mirror DATA_DIR's layout: what goes where is readable with `tar tvf`. */
 const DATABASE_ENTRY = 'pglite.tar.gz';
 const KEY_ENTRY = 'keys/jwt-es256.pem';
+const SAML_KEY_ENTRY = 'keys/saml-idp.pem';
 
 interface Manifest {
   format: typeof FORMAT;
@@ -79,6 +82,8 @@ export async function backUpEmbedded(options: {
   file: string;
   /** JWT_PRIVATE_KEY is set: the key is the operator's, not DATA_DIR's, and stays out of the file. */
   keyConfigured: boolean;
+  /** SAML_IDP_PRIVATE_KEY is set: the SAML key is the operator's too, and stays out of the file. */
+  samlKeyConfigured?: boolean;
 }): Promise<BackupResult> {
   const file = resolve(options.file);
   if (existsSync(file)) throw new BackupRefusal(backupMessages.fileExists(file));
@@ -107,7 +112,14 @@ export async function backUpEmbedded(options: {
 
   const keyFile = generatedKeyFile(keysDirOf(options.dataDir));
   const key = !options.keyConfigured && existsSync(keyFile) ? readFileSync(keyFile) : undefined;
-  const files: Record<string, Buffer> = { [DATABASE_ENTRY]: dump, ...(key ? { [KEY_ENTRY]: key } : {}) };
+  // The SAML key generated beside it, unless SAML_IDP_PRIVATE_KEY is the operator's.
+  const samlKeyFile = generatedSamlKeyFile(keysDirOf(options.dataDir));
+  const samlKey = !options.samlKeyConfigured && existsSync(samlKeyFile) ? readFileSync(samlKeyFile) : undefined;
+  const files: Record<string, Buffer> = {
+    [DATABASE_ENTRY]: dump,
+    ...(key ? { [KEY_ENTRY]: key } : {}),
+    ...(samlKey ? { [SAML_KEY_ENTRY]: samlKey } : {}),
+  };
   const createdAt = new Date();
   const manifest: Manifest = {
     format: FORMAT,
@@ -145,6 +157,7 @@ interface CheckedBackup {
   manifest: Manifest;
   database: Buffer;
   key: Buffer | undefined;
+  samlKey: Buffer | undefined;
 }
 
 /** The backup file, checked whole (container, manifest, every file's hash, the key) before anything is touched. */
@@ -182,7 +195,8 @@ async function readBackup(file: string): Promise<CheckedBackup> {
   if (!listed[DATABASE_ENTRY]) throw refuse(`no lleva ${DATABASE_ENTRY}`);
   for (const [name, data] of entries) {
     if (name === MANIFEST) continue;
-    if (name !== DATABASE_ENTRY && name !== KEY_ENTRY) throw refuse(`contiene ${name}, que un respaldo no lleva`);
+    if (name !== DATABASE_ENTRY && name !== KEY_ENTRY && name !== SAML_KEY_ENTRY)
+      throw refuse(`contiene ${name}, que un respaldo no lleva`);
     if (listed[name] !== sha256(data)) throw refuse(`${name} está dañado: su suma SHA-256 no coincide`);
   }
   for (const name of Object.keys(listed)) if (!entries.has(name)) throw refuse(`le falta ${name}`);
@@ -194,7 +208,23 @@ async function readBackup(file: string): Promise<CheckedBackup> {
       throw refuse(`${KEY_ENTRY} no es una clave de firma ES256`);
     }
   }
-  return { manifest, database: entries.get(DATABASE_ENTRY) as Buffer, key };
+  const samlKey = entries.get(SAML_KEY_ENTRY);
+  if (samlKey) {
+    const pem = samlKey.toString('utf8');
+    const block = (label: string) =>
+      new RegExp(`-----BEGIN ${label}-----[\\s\\S]+?-----END ${label}-----`).exec(pem)?.[0];
+    try {
+      await loadSamlIdpKey({
+        privateKeyPem: block('PRIVATE KEY') ?? '',
+        certificatePem: block('CERTIFICATE') ?? '',
+        previousCertificatePem: undefined,
+        keysDir: '',
+      });
+    } catch {
+      throw refuse(`${SAML_KEY_ENTRY} no es una clave SAML con su certificado`);
+    }
+  }
+  return { manifest, database: entries.get(DATABASE_ENTRY) as Buffer, key, samlKey };
 }
 
 export interface RestoreResult {
@@ -227,7 +257,11 @@ export async function restoreEmbedded(options: {
   const backup = await readBackup(file);
   refuseIfLocked(dataDir);
 
-  const targets = [embeddedDatabaseDir(dataDir), ...(backup.key ? [generatedKeyFile(keysDirOf(dataDir))] : [])];
+  const targets = [
+    embeddedDatabaseDir(dataDir),
+    ...(backup.key ? [generatedKeyFile(keysDirOf(dataDir))] : []),
+    ...(backup.samlKey ? [generatedSamlKeyFile(keysDirOf(dataDir))] : []),
+  ];
   const occupied = targets.filter((target) => {
     if (!existsSync(target)) return false;
     return !statSync(target).isDirectory() || readdirSync(target).length > 0;
@@ -236,7 +270,7 @@ export async function restoreEmbedded(options: {
     const what = occupied.map((target) =>
       target === embeddedDatabaseDir(dataDir) ? 'una base de datos (pglite/)' : 'una clave de firma (keys/)',
     );
-    throw new BackupRefusal(backupMessages.notEmpty(dataDir, what.join(' y ')));
+    throw new BackupRefusal(backupMessages.notEmpty(dataDir, [...new Set(what)].join(' y ')));
   }
 
   const dataDirExisted = existsSync(dataDir);
@@ -273,6 +307,12 @@ export async function restoreEmbedded(options: {
       mkdirSync(dirname(stagedKey), { recursive: true, mode: 0o700 });
       writeFileSync(stagedKey, backup.key, { mode: 0o600 });
       staged.push([stagedKey, generatedKeyFile(keysDirOf(dataDir))]);
+    }
+    if (backup.samlKey) {
+      const stagedSamlKey = join(staging, SAML_KEY_ENTRY);
+      mkdirSync(dirname(stagedSamlKey), { recursive: true, mode: 0o700 });
+      writeFileSync(stagedSamlKey, backup.samlKey, { mode: 0o600 });
+      staged.push([stagedSamlKey, generatedSamlKeyFile(keysDirOf(dataDir))]);
     }
 
     const replacedInto = occupied.length > 0 ? join(dataDir, `antes-de-restaurar-${stamp(new Date())}`) : undefined;

@@ -1,11 +1,14 @@
 import fp from 'fastify-plugin';
+import { openWakeChannel } from '../../db/wake-channel.js';
+import { createSamlLogouts, type SamlLogouts } from '../../domain/identity-provider/saml/logouts.js';
 import { keysDirOf } from '../../domain/tokens/keys.js';
 import { loadSamlIdpKey, type SamlIdpKey } from '../../domain/tokens/saml-key.js';
+import { outboundFetch } from '../../lib/outbound/special-use.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The portal as a SAML identity provider (docs/decisions/0100-saml-identity-provider.md): its key. */
-    samlIdp: { key: SamlIdpKey };
+    /** The portal as a SAML identity provider (docs/decisions/0100-saml-identity-provider.md): its key and logouts. */
+    samlIdp: { key: SamlIdpKey; logouts: SamlLogouts };
   }
 }
 
@@ -13,6 +16,9 @@ export interface SamlIdpPluginOptions {
   /** A key already loaded (tests reuse one); otherwise it comes from the configuration or `DATA_DIR/keys`. */
   key?: SamlIdpKey;
 }
+
+/** Trigger `sessions_saml_end` notifies it when it queues single logouts. */
+const logoutChannel = 'portal_saml_logout';
 
 export default fp<SamlIdpPluginOptions>(
   async (app, options) => {
@@ -24,7 +30,23 @@ export default fp<SamlIdpPluginOptions>(
         previousCertificatePem: app.config.samlIdp.previousCertificate,
         keysDir: keysDirOf(app.config.dataDir),
       }));
-    app.decorate('samlIdp', { key });
+    const logouts = createSamlLogouts({
+      db: app.db,
+      key,
+      apiPublicUrl: app.config.apiPublicUrl,
+      // The operator's one switch for logouts to apps on a private network, as the OpenID Connect back-channel's.
+      fetch: outboundFetch(app.config.oidcBackchannelPrivateNetwork),
+      log: app.log,
+      databaseLost: (error) => app.databaseOutage.lost(error),
+    });
+    const listener = openWakeChannel(app.database, logoutChannel, () => logouts.wake(), app.log, 'SAML single logouts');
+    await listener.ready;
+    app.addHook('onReady', async () => logouts.start());
+    app.addHook('onClose', async () => {
+      await listener.close();
+      await logouts.close();
+    });
+    app.decorate('samlIdp', { key, logouts });
   },
   { name: 'saml-idp', dependencies: ['database'] },
 );

@@ -1,0 +1,175 @@
+// SAML single logout to partner apps: when a person signs out of the portal, each SAML app they signed into in that
+// session that publishes a SOAP SingleLogoutService receives a LogoutRequest signed by the key of the portal's
+// metadata, naming them as the app knows them (NameID) and the session it was given (SessionIndex). An app that does
+// not answer is retried, and the administrator sees the logouts it still owes and why the last one failed.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { eq } from 'drizzle-orm';
+import * as samlify from 'samlify';
+import { auditLog, samlLogoutDeliveries } from '../src/db/schema.js';
+import { adminEmail, adminPassword, buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
+import { insertCompany, insertMember } from './helpers/company-fixtures.js';
+import {
+  continuationOf,
+  type Partner,
+  partner,
+  portalAsPartnerSees,
+  postedForm,
+  redirectQuery,
+} from './helpers/saml-partner.js';
+
+interface Received {
+  contentType: string | undefined;
+  body: string;
+}
+
+forEachBackend((backend) => {
+  describe('SAML single logout when a person signs out of the portal', () => {
+    let test: TestApp;
+    let admin: string;
+    let server: Server;
+    let received: Received[] = [];
+    let failing = false;
+    let historian: Partner;
+    let quiet: Partner;
+    let historianId: number;
+    let idp: samlify.IdentityProviderInstance;
+
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+    before(async () => {
+      server = createServer((request, response) => {
+        let body = '';
+        request.on('data', (chunk) => {
+          body += chunk;
+        });
+        request.on('end', () => {
+          received.push({ contentType: request.headers['content-type'], body });
+          if (failing) {
+            response.writeHead(503).end('no disponible');
+            return;
+          }
+          response.writeHead(200, { 'content-type': 'text/xml' });
+          response.end(
+            '<soap-env:Envelope xmlns:soap-env="http://schemas.xmlsoap.org/soap/envelope/"><soap-env:Body>' +
+              '<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_r" Version="2.0">' +
+              '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>' +
+              '</samlp:LogoutResponse></soap-env:Body></soap-env:Envelope>',
+          );
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as AddressInfo).port;
+      test = await buildTestApp(backend);
+      admin = await login(test.app, adminEmail, adminPassword);
+      historian = await partner('historiador', { sloUrl: `http://127.0.0.1:${port}/mellon/logout` });
+      quiet = await partner('sin-cierre', { slo: false, keyIndex: 1 });
+      for (const [app, nombre] of [
+        [historian, 'Historiador'],
+        [quiet, 'Sin cierre'],
+      ] as const) {
+        const created = await test.app.inject({
+          method: 'POST',
+          url: '/admin/aplicaciones-saml',
+          headers: bearer(admin),
+          payload: { nombre, metadata: app.metadata },
+        });
+        assert.equal(created.statusCode, 201, created.body);
+        if (app === historian) historianId = created.json<{ id: number }>().id;
+      }
+      idp = await portalAsPartnerSees(test.app);
+    });
+    after(async () => {
+      await test.close();
+      await new Promise((resolve) => server.close(resolve));
+    });
+
+    /** Signs in to `app` with `token`, answering the consent; the NameID and SessionIndex the app received. */
+    async function signIn(app: Partner, token: string) {
+      const solicitud = continuationOf(
+        await test.app.inject({ method: 'GET', url: `/saml/idp/sso?${redirectQuery(app).query}` }),
+        test.app.config.portalUrl,
+      );
+      const answered = await test.app.inject({
+        method: 'POST',
+        url: `/saml/idp/solicitudes/${solicitud}/continuar`,
+        headers: bearer(token),
+        payload: { permitir: true },
+      });
+      const redirectTo = answered.json<{ redirectTo: string }>().redirectTo;
+      const page = await test.app.inject({ method: 'GET', url: redirectTo.slice(test.app.config.apiPublicUrl.length) });
+      const { samlResponse } = postedForm(page.body);
+      const parsed = await app.sp.parseLoginResponse(idp, 'post', { body: { SAMLResponse: samlResponse } });
+      const extract = parsed.extract as { nameID: string; sessionIndex: { sessionIndex: string } };
+      return { nameId: extract.nameID, sessionIndex: extract.sessionIndex.sessionIndex };
+    }
+
+    const signOut = async (token: string) => {
+      const response = await test.app.inject({ method: 'POST', url: '/auth/logout', headers: bearer(token) });
+      assert.equal(response.statusCode, 204);
+    };
+
+    const view = async () =>
+      (
+        await test.app.inject({ method: 'GET', url: `/admin/aplicaciones-saml/${historianId}`, headers: bearer(admin) })
+      ).json<{ cierresPendientes: number; ultimoErrorCierre: string | null }>();
+
+    it('sends the app a signed LogoutRequest by SOAP with the NameID and SessionIndex it was given', async () => {
+      const company = await insertCompany(test.app, 'Minera');
+      const ana = await insertMember(test.app, company, 'ana@cierre.test', 'miembro');
+      const token = await ana.token();
+      const atHistorian = await signIn(historian, token);
+      await signIn(quiet, token);
+      received = [];
+      await signOut(token);
+      // The loop, woken by the sign-out, may have sent it already: either way it is sent once.
+      await test.app.samlIdp.logouts.deliverDue();
+      assert.equal(received.length, 1, 'one app publishes a SOAP logout');
+      const [request] = received;
+      assert.match(String(request?.contentType), /^text\/xml/);
+      const logout = /<samlp:LogoutRequest[\s\S]*<\/samlp:LogoutRequest>/.exec(request?.body ?? '')?.[0] ?? '';
+      assert.ok(logout, request?.body);
+      const [good] = samlify.SamlLib.verifySignature(logout, { metadata: idp.entityMeta });
+      assert.ok(good, 'signed by the key of the published metadata');
+      const extracted = samlify.Extractor.extract(logout, samlify.Extractor.logoutRequestFields) as unknown as {
+        nameID: string;
+        issuer: string;
+        sessionIndex: string;
+      };
+      assert.equal(extracted.nameID, atHistorian.nameId);
+      assert.equal(extracted.sessionIndex, atHistorian.sessionIndex);
+      assert.equal(extracted.issuer, `${test.app.config.apiPublicUrl}/saml/idp/metadata`);
+      assert.equal((await view()).cierresPendientes, 0);
+      const [entry] = await test.app.db
+        .select({ details: auditLog.details })
+        .from(auditLog)
+        .where(eq(auditLog.action, 'saml.logout'));
+      assert.equal(entry?.details.resultado, 'entregado');
+    });
+
+    it('retries an app that does not answer, showing the pending logout and its error until it gets through', async () => {
+      const company = await insertCompany(test.app, 'Energía');
+      const beto = await insertMember(test.app, company, 'beto@cierre.test', 'miembro');
+      const token = await beto.token();
+      await signIn(historian, token);
+      failing = true;
+      received = [];
+      await signOut(token);
+      await test.app.samlIdp.logouts.deliverDue();
+      assert.equal(received.length, 1, 'tried');
+      const pending = await view();
+      assert.equal(pending.cierresPendientes, 1);
+      assert.match(String(pending.ultimoErrorCierre), /503/);
+
+      failing = false;
+      await test.app.db.update(samlLogoutDeliveries).set({ nextAttemptAt: new Date() });
+      await test.app.samlIdp.logouts.deliverDue();
+      assert.equal(received.length, 2, 'tried again');
+      const delivered = await view();
+      assert.equal(delivered.cierresPendientes, 0);
+      assert.equal(delivered.ultimoErrorCierre, null);
+    });
+  });
+});

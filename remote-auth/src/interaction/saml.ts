@@ -1,0 +1,45 @@
+import { type InteractionDetails, type InteractionRedirect, request } from '@portal/shared';
+
+/**
+ * The calls of a partner app's SAML sign-in (/saml/continuar, decision 0100): the pending request the API keeps, read
+ * and answered with the session's bearer token. The answer is a one-time address of the API, whose page posts the
+ * signed response to the app (the portal's own pages may not post to another site).
+ */
+
+export const SAML_FALLBACK = {
+  details: 'No se pudo cargar la solicitud de la aplicación',
+  continue: 'No se pudo continuar a la aplicación',
+  cancel: 'No se pudo cancelar el inicio de sesión en la aplicación',
+} as const;
+
+/** The page of a SAML sign-in waiting for the person: `/saml/continuar?solicitud=<id>`. */
+export const SAML_CONTINUE_PATH = '/saml/continuar';
+export const SAML_REQUEST_PARAM = 'solicitud';
+
+// The API's request ids: 24 random bytes in base64url.
+const SAML_REQUEST_ID = /^[A-Za-z0-9_-]{32}$/;
+
+/** Whether `value` can be a request's id: anything else is never sent to the API. */
+export function isSamlRequestId(value: string | null | undefined): value is string {
+  return typeof value === 'string' && SAML_REQUEST_ID.test(value);
+}
+
+const base = (id: string) => `saml/idp/solicitudes/${encodeURIComponent(id)}`;
+
+/** Which app asks, what it will receive, and whether the person must allow it. */
+export function getSamlRequest(id: string): Promise<InteractionDetails> {
+  return request('get', base(id), { fallback: SAML_FALLBACK.details });
+}
+
+/** Goes on to the app; `allow` is the person's 'Permitir'. */
+export function continueSamlRequest(id: string, allow: boolean): Promise<InteractionRedirect> {
+  return request('post', `${base(id)}/continuar`, {
+    json: allow ? { permitir: true } : {},
+    fallback: SAML_FALLBACK.continue,
+  });
+}
+
+/** The person refused: the app is told so. */
+export function cancelSamlRequest(id: string): Promise<InteractionRedirect> {
+  return request('post', `${base(id)}/cancelar`, { fallback: SAML_FALLBACK.cancel });
+}
