@@ -30,9 +30,15 @@ import type { CompanyDomain as CompanyDomainSchema } from './schemas/company-dom
 import type {
   CompanyAccess as CompanyAccessSchema,
   CompanyLinked as CompanyLinkedSchema,
+  SamlServiceProvider as SamlServiceProviderSchema,
+  SsoAddresses as SsoAddressesSchema,
   SsoConnection as SsoConnectionSchema,
+  SsoConnectionAnswer as SsoConnectionAnswerSchema,
   SsoConnectionBody,
   SsoConnectionSaved as SsoConnectionSavedSchema,
+  SsoOidcConnection as SsoOidcConnectionSchema,
+  SsoSamlBody as SsoSamlBodySchema,
+  SsoSamlConnection as SsoSamlConnectionSchema,
 } from './schemas/company-sso.js';
 import type {
   CreatedScimToken as CreatedScimTokenSchema,
@@ -246,10 +252,25 @@ export type SeatReportRow = Static<typeof SeatReportRowSchema>;
 /** A company's email domain, proved or waiting for its TXT record. */
 export type CompanyDomain = Static<typeof CompanyDomainSchema>;
 /** The company's own sign-in as `GET /empresas/{id}/proveedor` shows it (never the secret). */
-export type CompanyProvider = Static<typeof SsoConnectionSchema>;
+/**
+ * The OpenID Connect connection as GET /empresas/:id/proveedor answers it. The API always sends `tipo: 'oidc'`; a
+ * reader that only knows OpenID Connect need not name it (CompanyProviderView is the exact answer).
+ */
+export type CompanyProvider = Omit<Static<typeof SsoOidcConnectionSchema>, 'tipo'> & { tipo?: 'oidc' };
+/** The SAML connection as GET /empresas/:id/proveedor answers it (`tipo: 'saml'`). */
+export type CompanySamlProvider = Static<typeof SsoSamlConnectionSchema>;
+/** GET /empresas/:id/proveedor's answer: either connection, by `tipo`. */
+export type CompanyProviderView = Static<typeof SsoConnectionSchema>;
 /** The body of `PUT /empresas/{id}/proveedor` and `PUT /admin/empresas/{id}/proveedor`, and what they answer. */
 export type CompanyProviderInput = Static<typeof SsoConnectionBody>;
 export type CompanyProviderSaved = Static<typeof SsoConnectionSavedSchema>;
+export type CompanySamlProviderInput = Static<typeof SsoSamlBodySchema>;
+/** The portal's SAML service provider for a company (PUT …/proveedor with `tipo: 'saml'` answers it). */
+export type CompanySamlServiceProvider = Static<typeof SamlServiceProviderSchema>;
+/** PUT …/proveedor's answer: `{ redirectUri }` for OpenID Connect, the service provider for SAML. */
+export type CompanyProviderAnswer = Static<typeof SsoConnectionAnswerSchema>;
+/** GET /empresas/:id/proveedor/redireccion's answer. */
+export type CompanyProviderAddresses = Static<typeof SsoAddressesSchema>;
 /** `GET /auth/empresa/acceso`: the company whose own sign-in answers for an address's domain. */
 export type CompanyAccess = Static<typeof CompanyAccessSchema>;
 /** `POST /auth/empresa/vincular`: the company the account is now linked to. */

@@ -79,16 +79,17 @@ describe('company-sso-connection.test.ts', () => {
         .select()
         .from(companyIdentityProviders)
         .where(eq(companyIdentityProviders.companyId, company));
-      assert.ok(row);
-      assert.ok(!row.clientSecretSealed.includes(secret), 'the sealed value is not the secret');
+      assert.ok(row?.clientSecretSealed);
+      const sealed = row.clientSecretSealed;
+      assert.ok(!sealed.includes(secret), 'the sealed value is not the secret');
       assert.ok(
-        !Buffer.from(row.clientSecretSealed.split('.').at(-1) ?? '', 'base64url')
+        !Buffer.from(sealed.split('.').at(-1) ?? '', 'base64url')
           .toString()
           .includes(secret),
       );
       const key = connectionSecretKey(t.signingKey.privateKey);
-      assert.equal(openSecret(key, company, row.clientSecretSealed), secret);
-      assert.throws(() => openSecret(key, company + 1, row.clientSecretSealed), 'bound to its company');
+      assert.equal(openSecret(key, company, sealed), secret);
+      assert.throws(() => openSecret(key, company + 1, sealed), 'bound to its company');
 
       const read = await send('GET', `/empresas/${company}/proveedor`, admin);
       assert.equal(read.statusCode, 200);
@@ -96,6 +97,7 @@ describe('company-sso-connection.test.ts', () => {
       assert.deepEqual(
         { ...view, actualizado: undefined },
         {
+          tipo: 'oidc',
           issuer: idp.issuer,
           clientId: 'portal-empresa',
           dominios: ['constructora-lima.pe'],
@@ -214,7 +216,11 @@ describe('company-sso-connection.test.ts', () => {
       // administrators only.
       const redirect = await send('GET', `${url}/redireccion`, await managerA.token());
       assert.equal(redirect.statusCode, 200, redirect.body);
-      assert.deepEqual(redirect.json(), { redirectUri: `${t.app.config.apiPublicUrl}/auth/empresa/callback` });
+      const samlBase = `${t.app.config.apiPublicUrl}/auth/empresa/saml/${a}`;
+      assert.deepEqual(redirect.json(), {
+        redirectUri: `${t.app.config.apiPublicUrl}/auth/empresa/callback`,
+        saml: { entityId: `${samlBase}/metadata`, acsUrl: `${samlBase}/acs`, metadataUrl: `${samlBase}/metadata` },
+      });
       refused(await send('GET', `${url}/redireccion`, await memberA.token()), 403, 'FORBIDDEN');
       refused(await send('GET', `${url}/redireccion`, await ownerB.token()), 403, 'FORBIDDEN');
       refused(await send('GET', `${url}/redireccion`, undefined), 401, 'UNAUTHENTICATED');

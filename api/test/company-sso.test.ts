@@ -697,8 +697,9 @@ describe('company-sso.test.ts', () => {
       const rows = await t.app.db.select().from(companyIdentityProviders);
       assert.equal(rows.length, 2);
       for (const row of rows) {
-        for (const secret of [secretA, secretB]) assert.ok(!row.clientSecretSealed.includes(secret));
-        assert.match(row.clientSecretSealed, /^v1\./);
+        const sealed = row.clientSecretSealed ?? '';
+        for (const secret of [secretA, secretB]) assert.ok(!sealed.includes(secret));
+        assert.match(sealed, /^v1\./);
       }
       const audit = JSON.stringify(await t.app.db.select().from(auditLog));
       for (const secret of [secretA, secretB]) {

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Email } from './auth.js';
 import { Nullable } from './common.js';
 
-// A company's own sign-in: its OpenID Connect provider as its owners and platform administrators set it,
+// A company's own sign-in: its OpenID Connect or SAML provider as its owners and platform administrators set it,
 // and the sign-in pages' calls (routes/companies/sso.ts, routes/admin/companies.ts, routes/auth/company.ts).
 
 export const SsoConnectionParams = Type.Object(
@@ -10,8 +10,18 @@ export const SsoConnectionParams = Type.Object(
   { additionalProperties: false },
 );
 
-export const SsoConnectionBody = Type.Object(
+const Domains = Type.Array(Type.String({ minLength: 1, maxLength: 253 }), {
+  minItems: 1,
+  maxItems: 20,
+  description: 'Los dominios de email de la empresa que entran por este acceso',
+});
+const AllowPassword = Type.Boolean({
+  description: 'Si quienes tienen un email de esos dominios pueden seguir entrando con contraseña del portal',
+});
+
+export const SsoOidcBody = Type.Object(
   {
+    tipo: Type.Optional(Type.Literal('oidc', { description: 'OpenID Connect (si se omite)' })),
     issuer: Type.String({
       minLength: 1,
       maxLength: 500,
@@ -27,17 +37,28 @@ export const SsoConnectionBody = Type.Object(
           'Obligatorio al conectar por primera vez; al cambiar la conexión, sin él se conserva el guardado. Nunca se devuelve.',
       }),
     ),
-    dominios: Type.Array(Type.String({ minLength: 1, maxLength: 253 }), {
-      minItems: 1,
-      maxItems: 20,
-      description: 'Los dominios de email de la empresa que entran por este acceso',
-    }),
-    permitirContrasena: Type.Boolean({
-      description: 'Si quienes tienen un email de esos dominios pueden seguir entrando con contraseña del portal',
-    }),
+    dominios: Domains,
+    permitirContrasena: AllowPassword,
   },
   { additionalProperties: false },
 );
+
+export const SsoSamlBody = Type.Object(
+  {
+    tipo: Type.Literal('saml'),
+    metadata: Type.String({
+      minLength: 1,
+      maxLength: 1024 * 1024,
+      description:
+        'Los metadatos SAML del proveedor de identidad (el XML que exportan AD FS, Entra ID, Okta o Google Workspace): un EntityDescriptor con IDPSSODescriptor, un SingleSignOnService HTTP-Redirect y su certificado de firma',
+    }),
+    dominios: Domains,
+    permitirContrasena: AllowPassword,
+  },
+  { additionalProperties: false },
+);
+
+export const SsoConnectionBody = Type.Union([SsoOidcBody, SsoSamlBody]);
 
 export const SsoConnectionSaved = Type.Object(
   {
@@ -46,20 +67,88 @@ export const SsoConnectionSaved = Type.Object(
   { additionalProperties: false },
 );
 
-export const SsoConnection = Type.Object(
+/** The portal's SAML service provider for one company: what its IT registers in its identity provider. */
+export const SamlServiceProvider = Type.Object(
   {
+    entityId: Type.String({ description: 'El identificador (entity ID) del portal para esta empresa' }),
+    acsUrl: Type.String({ description: 'La dirección de respuesta (Assertion Consumer Service, HTTP-POST)' }),
+    metadataUrl: Type.String({ description: 'Los metadatos SAML del portal para esta empresa, para importarlos' }),
+  },
+  { additionalProperties: false },
+);
+
+export const SsoConnectionAnswer = Type.Union([SsoConnectionSaved, SamlServiceProvider]);
+
+export const SsoAddresses = Type.Object(
+  {
+    redirectUri: Type.String({
+      description: 'La dirección de vuelta que hay que registrar en el proveedor OpenID Connect',
+    }),
+    saml: SamlServiceProvider,
+  },
+  { additionalProperties: false },
+);
+
+const ConnectionState = {
+  ultimoError: Nullable(Type.String({ description: 'El último fallo de un inicio de sesión por el proveedor' })),
+  ultimoErrorEn: Nullable(Type.String({ format: 'date-time' })),
+  ultimoAcceso: Nullable(Type.String({ format: 'date-time' })),
+  actualizado: Type.String({ format: 'date-time' }),
+};
+
+export const SsoSamlConnection = Type.Object(
+  {
+    tipo: Type.Literal('saml'),
+    dominios: Type.Array(Type.String()),
+    permitirContrasena: Type.Boolean(),
+    entityId: Type.String(),
+    acsUrl: Type.String(),
+    metadataUrl: Type.String(),
+    idp: Type.Object(
+      {
+        entityId: Type.String(),
+        ssoUrl: Type.String(),
+        certificados: Type.Array(
+          Type.Object(
+            {
+              huella: Type.String({ description: 'Huella SHA-256 del certificado (AB:CD:…)' }),
+              venceEn: Type.String({ format: 'date-time' }),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    ...ConnectionState,
+  },
+  { additionalProperties: false },
+);
+
+export const SsoOidcConnection = Type.Object(
+  {
+    tipo: Type.Literal('oidc'),
     issuer: Type.String(),
     clientId: Type.String(),
     dominios: Type.Array(Type.String()),
     permitirContrasena: Type.Boolean(),
     redirectUri: Type.String(),
-    ultimoError: Nullable(Type.String({ description: 'El último fallo de un inicio de sesión por el proveedor' })),
-    ultimoErrorEn: Nullable(Type.String({ format: 'date-time' })),
-    ultimoAcceso: Nullable(Type.String({ format: 'date-time' })),
-    actualizado: Type.String({ format: 'date-time' }),
+    ...ConnectionState,
   },
   { additionalProperties: false },
 );
+
+export const SsoConnection = Type.Union([SsoOidcConnection, SsoSamlConnection]);
+
+export const SamlCompanyParams = Type.Object(
+  { id: Type.Integer({ minimum: 1, maximum: 2147483647 }) },
+  { additionalProperties: false },
+);
+
+export const SamlAcsBody = Type.Object({
+  SAMLResponse: Type.Optional(Type.String({ description: 'La respuesta SAML firmada, en base64 (HTTP-POST)' })),
+  RelayState: Type.Optional(Type.String({ description: 'Se ignora: el destino vuelve de la solicitud guardada' })),
+});
 
 export const CompanyAccessQuery = Type.Object({ email: Email }, { additionalProperties: false });
 

@@ -3,16 +3,23 @@ import { createdAt } from './columns.js';
 import { users } from './accounts.js';
 import { companies } from './companies.js';
 
-// A company's own OpenID Connect provider and the accounts linked through it.
+// A company's own provider (OpenID Connect or SAML) and the accounts linked through it.
 
-/** Migration 0023: a company's OpenID Connect provider; the client secret sealed (domain/companies/sso/secret.ts). */
+export type ConnectionProtocol = 'oidc' | 'saml';
+
+/**
+ * Migrations 0023 and 0030: a company's provider, OpenID Connect (the client secret sealed,
+ * domain/companies/sso/secret.ts) or SAML (`issuer` is the IdP's entity ID, `samlMetadata` its metadata).
+ */
 export const companyIdentityProviders = pgTable('company_identity_providers', {
   companyId: integer('company_id')
     .primaryKey()
     .references(() => companies.id, { onDelete: 'cascade' }),
+  protocol: text('protocol').$type<ConnectionProtocol>().notNull().default('oidc'),
   issuer: text('issuer').notNull(),
-  clientId: text('client_id').notNull(),
-  clientSecretSealed: text('client_secret_sealed').notNull(),
+  clientId: text('client_id'),
+  clientSecretSealed: text('client_secret_sealed'),
+  samlMetadata: text('saml_metadata'),
   allowPassword: boolean('allow_password').notNull().default(true),
   lastError: text('last_error'),
   lastErrorAt: timestamp('last_error_at', { withTimezone: true }),
@@ -65,3 +72,25 @@ export const companyLinkReturns = pgTable('company_link_returns', {
   binding: text('binding').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
+
+/** Migration 0030: an AuthnRequest sent to a company's SAML IdP, waiting for its response (the tab's binding). */
+export const samlRequests = pgTable('saml_requests', {
+  id: text('id').primaryKey(),
+  companyId: integer('company_id')
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  binding: text('binding').notNull(),
+  redirectUrl: text('redirect_url'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** Migration 0030: the SAML assertions already used, until they expire (the replay cache every instance shares). */
+export const samlAssertionsUsed = pgTable(
+  'saml_assertions_used',
+  {
+    issuer: text('issuer').notNull(),
+    assertionId: text('assertion_id').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.issuer, table.assertionId] })],
+);

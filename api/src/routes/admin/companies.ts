@@ -3,9 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { companyNotFound, createCompany, listCompanies, updateCompany } from '../../domain/companies/companies.js';
 import { createLicence, updateLicence } from '../../domain/companies/licences.js';
 import { companyStatus } from '../../domain/companies/access.js';
-import { removeConnection, saveConnection } from '../../domain/companies/sso/connections.js';
+import { removeConnection, saveConnection, saveSamlConnection } from '../../domain/companies/sso/connections.js';
+import { samlSpAddresses } from '../../domain/companies/sso/saml-metadata.js';
+import { maxMetadataBytes } from '../../lib/saml/xml.js';
 import { connectionSecretKey } from '../../domain/companies/sso/secret.js';
-import { SsoConnectionBody, SsoConnectionSaved } from '../../schemas/company-sso.js';
+import { SsoConnectionAnswer, SsoConnectionBody } from '../../schemas/company-sso.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { adminErrors, ErrorRef, Page, bearerSecurity as security } from '../../schemas/common.js';
 import {
@@ -114,26 +116,34 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/:id/proveedor',
     {
+      // A SAML provider's metadata (AD FS's is some 60 KiB) is taken up to its own bound, JSON's escapes beside.
+      bodyLimit: maxMetadataBytes + 64 * 1024,
       preHandler: app.outboundLimit((request) => `empresa:${(request.params as { id: number }).id}`),
       schema: {
         summary:
-          'Conecta o cambia el acceso propio de una empresa; prueba para ella los dominios indicados (409 DOMINIO_DE_OTRA_EMPRESA si otra ya probó uno)',
+          'Conecta o cambia el acceso propio de una empresa (OpenID Connect, o SAML con `tipo: saml` y sus metadatos); prueba para ella los dominios indicados (409 DOMINIO_DE_OTRA_EMPRESA si otra ya probó uno)',
         tags,
         security,
         params: CompanyParams,
         body: SsoConnectionBody,
-        response: { 200: SsoConnectionSaved, 404: ErrorRef, 409: ErrorRef, ...adminErrors },
+        response: { 200: SsoConnectionAnswer, 404: ErrorRef, 409: ErrorRef, ...adminErrors },
       },
     },
     async (request) => {
       const companyId = request.params.id;
       const status = await existing(companyId);
+      const access = { companyId, platform: true as const, role: null, status };
+      const body = request.body;
+      if (body.tipo === 'saml') {
+        await saveSamlConnection(app.db, signedIn(request), access, body);
+        return samlSpAddresses(app.config.apiPublicUrl, companyId);
+      }
       await saveConnection(
         app.db,
         providerSecret,
         signedIn(request),
-        { companyId, platform: true, role: null, status },
-        request.body,
+        access,
+        body,
         app.config.companyProviderPrivateNetwork,
       );
       return { redirectUri };

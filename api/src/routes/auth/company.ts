@@ -1,8 +1,11 @@
 import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
 import { Type } from 'typebox';
+import { companyStatus } from '../../domain/companies/access.js';
+import { companyNotFound } from '../../domain/companies/companies.js';
 import {
   type CompanyProfile,
   type CompanySignInRefusal,
@@ -13,8 +16,8 @@ import {
 } from '../../domain/companies/sso/accounts.js';
 import {
   connectionForEmail,
+  type OidcSignInConnection,
   recordConnectionError,
-  type SignInConnection,
   signInConnection,
 } from '../../domain/companies/sso/connections.js';
 import {
@@ -24,7 +27,10 @@ import {
   privateNetworkRefused,
 } from '../../domain/companies/sso/discovery.js';
 import { ssoMessages as M } from '../../domain/companies/sso/messages.js';
+import { samlSpAddresses, spMetadataXml } from '../../domain/companies/sso/saml-metadata.js';
+import { acceptSamlResponse, startSamlSignIn } from '../../domain/companies/sso/saml-sign-in.js';
 import { connectionSecretKey } from '../../domain/companies/sso/secret.js';
+import { maxMessageBytes } from '../../lib/saml/xml.js';
 import { isBinding, issueSignInReturn } from '../../domain/social-sign-in/returns.js';
 import { startAuthorization } from '../../lib/oauth/authorization-start.js';
 import { allowedRedirect, portalPage, transactionCookieKey } from '../../lib/oauth/portal-return.js';
@@ -37,6 +43,8 @@ import {
   CompanyLinkBody,
   CompanyLinked,
   CompanySignInQuery,
+  SamlAcsBody,
+  SamlCompanyParams,
 } from '../../schemas/company-sso.js';
 import { ProviderAnswer } from '../../schemas/oauth.js';
 
@@ -54,10 +62,11 @@ function text(value: unknown, max: number): string {
 }
 
 /**
- * A company's own sign-in (docs/decisions/0080-company-sign-in.md): the sign-in page asks whether an email's domain
- * has one (GET /auth/empresa/acceso), the browser goes through the company's OpenID Connect provider
- * (GET /auth/empresa → provider → GET /auth/empresa/callback) and comes back to the portal with the one-time return code
- * of Google's and Apple's sign-in, or with a link to confirm signed in to the existing account (POST
+ * A company's own sign-in (docs/decisions/0080-company-sign-in.md, 0099-company-saml-sign-in.md): the sign-in page
+ * asks whether an email's domain has one (GET /auth/empresa/acceso), the browser goes through the company's OpenID
+ * Connect provider (GET /auth/empresa → provider → GET /auth/empresa/callback) or its SAML identity provider
+ * (GET /auth/empresa → AuthnRequest → POST /auth/empresa/saml/:id/acs) and comes back to the portal with the one-time
+ * return code of Google's and Apple's sign-in, or with a link to confirm signed in to the existing account (POST
  * /auth/empresa/vincular).
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -71,11 +80,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const refused = (code: CompanySignInRefusal, redirectUrl: string | null) =>
     portal('/login', { error: code, redirect_url: redirectUrl });
 
+  const saml = (companyId: number) => samlSpAddresses(app.config.apiPublicUrl, companyId);
+
   await app.register(cookie);
+  // The identity provider's response comes as a form posted by the browser (SAML's HTTP-POST binding).
+  await app.register(formbody, { bodyLimit: maxMessageBytes });
 
   /** Each connection's client, by the version of its row: discovery is read once per process and connection. */
   const clients = new Map<number, { version: string; configuration: Promise<client.Configuration> }>();
-  const configurationOf = (connection: SignInConnection) => {
+  const configurationOf = (connection: OidcSignInConnection) => {
     const version = `${new Date(connection.updatedAt).getTime()}`;
     const kept = clients.get(connection.companyId);
     if (kept?.version === version) return kept.configuration;
@@ -93,7 +106,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     return configuration;
   };
   /** The client of the connection, or null once the failure is recorded for the company's administrators. */
-  const configured = async (request: FastifyRequest, connection: SignInConnection) => {
+  const configured = async (request: FastifyRequest, connection: OidcSignInConnection) => {
     try {
       return await configurationOf(connection);
     } catch (error) {
@@ -135,7 +148,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'Inicia el inicio de sesión con el acceso propio de la empresa del email (navegación del navegador)',
         description:
-          'Redirige al proveedor OpenID Connect de la empresa con state, nonce, PKCE y el binding de la pestaña guardados en una cookie firmada; sin acceso para ese dominio vuelve a /login?error=company_unavailable&provider=empresa del portal, sin binding a /login?error=auth_failed.',
+          'Redirige al proveedor OpenID Connect de la empresa con state, nonce, PKCE y el binding de la pestaña guardados en una cookie firmada, o a su proveedor SAML con una AuthnRequest (HTTP-Redirect) cuyo ID se guarda 10 minutos con el binding de la pestaña; sin acceso para ese dominio vuelve a /login?error=company_unavailable&provider=empresa del portal, sin binding a /login?error=auth_failed.',
         tags: ['auth'],
         querystring: CompanySignInQuery,
         response: redirect,
@@ -148,6 +161,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const found = emailPattern.test(email) ? await connectionForEmail(app.db, email) : undefined;
       const connection = found && (await signInConnection(app.db, secretKey, found.companyId));
       if (!connection) return reply.redirect(refused('company_unavailable', redirectUrl));
+      if (connection.protocol === 'saml') {
+        const address = await startSamlSignIn(app.db, connection, saml(connection.companyId), {
+          binding: request.query.binding,
+          redirectUrl,
+        });
+        return reply.redirect(address);
+      }
       const configuration = await configured(request, connection);
       if (!configuration) return reply.redirect(refused('company_unavailable', redirectUrl));
       const { transaction, url: authorizationUrl } = await startAuthorization(configuration, {
@@ -176,7 +196,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   /** The provider's code exchanged and checked: its person's profile, or the refusal to send the browser to. */
   const exchange = async (
     request: FastifyRequest,
-    connection: SignInConnection,
+    connection: OidcSignInConnection,
     configuration: client.Configuration,
     transaction: SignInTransaction,
     answer: Record<string, string | undefined>,
@@ -231,6 +251,44 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     }
   };
 
+  /**
+   * Where the browser lands once the provider vouched for the person (OpenID Connect or SAML alike): the return code
+   * bound to the tab that started, the link to confirm, or /login with the refusal.
+   */
+  const landing = async (
+    request: FastifyRequest,
+    connection: { companyId: number; name: string; domains: string[] },
+    profile: CompanyProfile,
+    binding: string,
+    redirectUrl: string | null,
+  ): Promise<string> => {
+    try {
+      const outcome = await signInWithCompany(
+        app.db,
+        { companyId: connection.companyId, name: connection.name, domains: connection.domains },
+        profile,
+        binding,
+      );
+      if (outcome.kind === 'link')
+        return portalPage(app.config.portalUrl, '/login', {
+          vincular: outcome.code,
+          empresa: connection.name,
+          email: outcome.email,
+          redirect_url: redirectUrl,
+        });
+      const code = await issueSignInReturn(app.db, outcome.user.id, binding);
+      return portal('/auth/google/callback', { code, redirect_url: redirectUrl });
+    } catch (error) {
+      if (error instanceof CompanySignInRefused) {
+        request.log.warn({ companyId: connection.companyId, reason: error.code }, 'company sign-in refused');
+        return refused(error.code, redirectUrl);
+      }
+      // A browser navigation: whatever went wrong, the person lands on the portal's sign-in page.
+      request.log.error({ err: error, companyId: connection.companyId }, 'company sign-in failed');
+      return refused('auth_failed', redirectUrl);
+    }
+  };
+
   app.get(
     '/empresa/callback',
     {
@@ -257,38 +315,69 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (!ours || !isBinding(transaction.binding)) return reply.redirect(refused('auth_failed', redirectUrl));
       const connection = await signInConnection(app.db, secretKey, transaction.companyId as number);
-      if (connection?.status !== 'active') return reply.redirect(refused('company_unavailable', redirectUrl));
+      if (connection?.status !== 'active' || connection.protocol !== 'oidc')
+        return reply.redirect(refused('company_unavailable', redirectUrl));
       const configuration = await configured(request, connection);
       if (!configuration) return reply.redirect(refused('company_unavailable', redirectUrl));
       const profile = await exchange(request, connection, configuration, transaction, answer);
       if (typeof profile === 'string') return reply.redirect(refused(profile, redirectUrl));
-      try {
-        const outcome = await signInWithCompany(
-          app.db,
-          { companyId: connection.companyId, name: connection.name, domains: connection.domains },
-          profile,
-          transaction.binding,
-        );
-        if (outcome.kind === 'link')
-          return reply.redirect(
-            portalPage(app.config.portalUrl, '/login', {
-              vincular: outcome.code,
-              empresa: connection.name,
-              email: outcome.email,
-              redirect_url: redirectUrl,
-            }),
-          );
-        const code = await issueSignInReturn(app.db, outcome.user.id, transaction.binding);
-        return reply.redirect(portal('/auth/google/callback', { code, redirect_url: redirectUrl }));
-      } catch (error) {
-        if (error instanceof CompanySignInRefused) {
-          request.log.warn({ companyId: connection.companyId, reason: error.code }, 'company sign-in refused');
-          return reply.redirect(refused(error.code, redirectUrl));
-        }
-        // A browser navigation: whatever went wrong, the person lands on the portal's sign-in page.
-        request.log.error({ err: error, companyId: connection.companyId }, 'company sign-in failed');
-        return reply.redirect(refused('auth_failed', redirectUrl));
+      return reply.redirect(await landing(request, connection, profile, transaction.binding, redirectUrl));
+    },
+  );
+
+  app.get(
+    '/empresa/saml/:id/metadata',
+    {
+      config: perIp,
+      schema: {
+        summary:
+          'Los metadatos SAML del portal como proveedor de servicio de la empresa, para importarlos en su proveedor',
+        description:
+          'Un EntityDescriptor con SPSSODescriptor (WantAssertionsSigned, NameID emailAddress y persistent) y el Assertion Consumer Service HTTP-POST de la empresa; existe para toda empresa, antes de conectar su proveedor.',
+        tags: ['auth'],
+        params: SamlCompanyParams,
+        response: { 200: Type.String({ description: 'application/samlmetadata+xml' }), 404: ErrorRef, ...commonErrors },
+      },
+    },
+    async (request, reply) => {
+      if (!(await companyStatus(app.db, request.params.id))) throw companyNotFound();
+      return reply.type('application/samlmetadata+xml').send(spMetadataXml(saml(request.params.id)));
+    },
+  );
+
+  app.post(
+    '/empresa/saml/:id/acs',
+    {
+      config: perIp,
+      bodyLimit: maxMessageBytes,
+      schema: {
+        summary:
+          'Assertion Consumer Service de la empresa: la respuesta SAML de su proveedor (HTTP-POST), verificada, y de vuelta al portal',
+        description:
+          'Solo navegación del navegador: siempre redirige, a la página /auth/google/callback del portal con el código de un solo uso ligado a la pestaña que inició el acceso, a /login?vincular=… o a /login?error=…&provider=empresa. Se rechaza una respuesta sin firma válida de un certificado de los metadatos, con más de una aserción, para otro destinatario, fuera de plazo (2 minutos de margen), que no responde a una solicitud viva de esta empresa (ni las no solicitadas) o ya usada.',
+        tags: ['auth'],
+        params: SamlCompanyParams,
+        body: SamlAcsBody,
+        response: { ...redirect, ...commonErrors },
+      },
+    },
+    async (request, reply) => {
+      const companyId = request.params.id;
+      const connection = await signInConnection(app.db, secretKey, companyId);
+      if (connection?.protocol !== 'saml' || connection.status !== 'active') {
+        request.log.warn({ companyId }, 'company SAML response for no active SAML connection');
+        return reply.redirect(refused('company_unavailable', null));
       }
+      const encoded = request.body?.SAMLResponse ?? '';
+      const outcome = await acceptSamlResponse(app.db, connection, saml(companyId), encoded);
+      if ('refused' in outcome) {
+        const redirectUrl = allowedRedirect(outcome.redirectUrl ?? undefined, app.config.redirectAllowList);
+        request.log.warn({ companyId, reason: outcome.reason }, 'company SAML response refused');
+        if (outcome.connectionError) await recordConnectionError(app.db, companyId, outcome.connectionError);
+        return reply.redirect(refused(outcome.refused, redirectUrl));
+      }
+      const redirectUrl = allowedRedirect(outcome.redirectUrl ?? undefined, app.config.redirectAllowList);
+      return reply.redirect(await landing(request, connection, outcome.profile, outcome.binding, redirectUrl));
     },
   );
 

@@ -1,4 +1,4 @@
-// A company's connection to its own OpenID Connect provider (Entra ID, Okta, Google Workspace…): who may set it, the
+// A company's connection to its own OpenID Connect or SAML provider (Entra ID, Okta, AD FS, Google Workspace…): who may set it, the
 // domains it answers for, its sealed secret, and the lookups the sign-in pages make by an email's domain.
 import { randomBytes } from 'node:crypto';
 import { domainToASCII } from 'node:url';
@@ -12,6 +12,7 @@ import { claimableDomain } from '../domains.js';
 import { companyMessages } from '../messages.js';
 import { discoverIdp, discoveryUrl, failureReason, issuerAllowed, privateNetworkRefused } from './discovery.js';
 import { ssoMessages as M } from './messages.js';
+import { certificateView, parseIdpMetadata, type SamlSpAddresses } from './saml-metadata.js';
 import { openSecret, sealSecret } from './secret.js';
 
 export interface ConnectionInput {
@@ -40,39 +41,17 @@ const isUniqueViolation = (error: unknown) =>
   ((error as { cause?: { code?: string } }).cause ?? (error as { code?: string })).code === '23505';
 
 /**
- * Saves the connection (the company's one): a platform administrator's call also proves each listed domain for the
- * company (409 DOMINIO_DE_OTRA_EMPRESA for one another company proved); an owner may list only domains the company has
- * already proved (409 DOMINIO_NO_VERIFICADO). Discovery is read before anything is written (400
- * PROVEEDOR_INALCANZABLE, also when the issuer leads to a loopback, private or reserved address and
- * `privateNetwork` does not allow it). The secret is required for a new connection and kept when an update leaves it
- * out.
+ * The domains a connection may answer for, as stored: a platform administrator's call may name any domain no other
+ * company proved (409 DOMINIO_DE_OTRA_EMPRESA), an owner only domains the company has already proved (409
+ * DOMINIO_NO_VERIFICADO). Read-only: a refusal writes nothing.
  */
-export async function saveConnection(
-  db: Db,
-  secretKey: Buffer,
-  actor: AuditActor,
-  access: CompanyAccess,
-  input: ConnectionInput,
-  privateNetwork: boolean,
-): Promise<void> {
+async function checkedDomains(db: Db, access: CompanyAccess, dominios: string[]): Promise<string[]> {
   const { companyId } = access;
-  const issuer = input.issuer.trim();
-  const clientId = input.clientId.trim();
-  if (!issuerAllowed(issuer)) throw new HttpError(400, M.issuerInvalid, 'EMISOR_INVALIDO');
   const domains = [
-    ...new Set(input.dominios.map((domain) => (access.platform ? claimableDomain(domain) : storedDomain(domain)))),
+    ...new Set(dominios.map((domain) => (access.platform ? claimableDomain(domain) : storedDomain(domain)))),
   ];
   if (domains.length < 1 || domains.length > 20 || domains.some((domain) => !domain))
     throw new HttpError(400, M.domainsInvalid, 'DOMINIOS_INVALIDOS');
-
-  const [existing] = await db
-    .select({ sealed: companyIdentityProviders.clientSecretSealed })
-    .from(companyIdentityProviders)
-    .where(eq(companyIdentityProviders.companyId, companyId));
-  const newSecret = input.clientSecret?.trim() || undefined;
-  if (!newSecret && !existing) throw new HttpError(400, M.secretRequired, 'SECRETO_OBLIGATORIO');
-
-  // Checked before discovery, so a refusal costs no request to someone else's server.
   if (access.platform) {
     const taken = await db
       .select({ domain: companyDomains.domain })
@@ -99,15 +78,28 @@ export async function saveConnection(
     const missing = domains.find((domain) => !proved.some((row) => row.domain === domain));
     if (missing) throw new HttpError(409, M.domainNotProved(missing), 'DOMINIO_NO_VERIFICADO');
   }
+  return domains;
+}
 
-  const secret = newSecret ?? openSecret(secretKey, companyId, existing?.sealed ?? '');
-  try {
-    await discoverIdp(issuer, clientId, secret, privateNetwork);
-  } catch (error) {
-    if (privateNetworkRefused(error)) throw new HttpError(400, M.privateNetwork, 'PROVEEDOR_INALCANZABLE');
-    throw new HttpError(400, M.unreachable(discoveryUrl(issuer), failureReason(error)), 'PROVEEDOR_INALCANZABLE');
-  }
+/** The provider's row as written: an OpenID Connect client, or a SAML identity provider's metadata. */
+type ProviderRow =
+  | { protocol: 'oidc'; issuer: string; clientId: string; clientSecretSealed: string; samlMetadata: null }
+  | { protocol: 'saml'; issuer: string; clientId: null; clientSecretSealed: null; samlMetadata: string };
 
+/**
+ * Writes the company's one connection in a transaction: a platform administrator's call proves the domains for the
+ * company first; the audit log records `details` with the domains.
+ */
+async function writeConnection(
+  db: Db,
+  actor: AuditActor,
+  access: CompanyAccess,
+  domains: string[],
+  provider: ProviderRow,
+  allowPassword: boolean,
+  details: Record<string, unknown>,
+): Promise<void> {
+  const { companyId } = access;
   try {
     await db.transaction(async (tx) => {
       // The company's row, locked: two saves of one company run one after the other.
@@ -142,21 +134,12 @@ export async function saveConnection(
           },
         ]);
       }
-      const sealed = newSecret ? sealSecret(secretKey, companyId, newSecret) : (existing?.sealed as string);
       await tx
         .insert(companyIdentityProviders)
-        .values({ companyId, issuer, clientId, clientSecretSealed: sealed, allowPassword: input.permitirContrasena })
+        .values({ companyId, ...provider, allowPassword })
         .onConflictDoUpdate({
           target: companyIdentityProviders.companyId,
-          set: {
-            issuer,
-            clientId,
-            clientSecretSealed: sealed,
-            allowPassword: input.permitirContrasena,
-            lastError: null,
-            lastErrorAt: null,
-            updatedAt: sql`now()`,
-          },
+          set: { ...provider, allowPassword, lastError: null, lastErrorAt: null, updatedAt: sql`now()` },
         });
       await tx.delete(companySignInDomains).where(eq(companySignInDomains.companyId, companyId));
       await tx.insert(companySignInDomains).values(domains.map((domain) => ({ companyId, domain })));
@@ -164,14 +147,7 @@ export async function saveConnection(
         {
           action: 'company.provider_update',
           target: { type: 'company', id: companyId },
-          details: {
-            issuer,
-            clientId,
-            dominios: domains,
-            permitirContrasena: input.permitirContrasena,
-            secretoCambiado: newSecret !== undefined,
-            fuente: 'administrador',
-          },
+          details: { ...details, dominios: domains, permitirContrasena: allowPassword, fuente: 'administrador' },
           companyId,
         },
       ]);
@@ -181,6 +157,87 @@ export async function saveConnection(
     if (isUniqueViolation(error)) throw ofAnotherCompany(domains.join(', '));
     throw error;
   }
+}
+
+/**
+ * Saves the connection (the company's one) to an OpenID Connect provider: the domains as checkedDomains says.
+ * Discovery is read before anything is written (400 PROVEEDOR_INALCANZABLE, also when the issuer leads to a loopback,
+ * private or reserved address and `privateNetwork` does not allow it). The secret is required for a new OpenID Connect
+ * connection (also one that was SAML) and kept when an update leaves it out.
+ */
+export async function saveConnection(
+  db: Db,
+  secretKey: Buffer,
+  actor: AuditActor,
+  access: CompanyAccess,
+  input: ConnectionInput,
+  privateNetwork: boolean,
+): Promise<void> {
+  const { companyId } = access;
+  const issuer = input.issuer.trim();
+  const clientId = input.clientId.trim();
+  if (!issuerAllowed(issuer)) throw new HttpError(400, M.issuerInvalid, 'EMISOR_INVALIDO');
+  if (input.dominios.length < 1 || input.dominios.length > 20)
+    throw new HttpError(400, M.domainsInvalid, 'DOMINIOS_INVALIDOS');
+
+  const [existing] = await db
+    .select({ sealed: companyIdentityProviders.clientSecretSealed })
+    .from(companyIdentityProviders)
+    .where(eq(companyIdentityProviders.companyId, companyId));
+  const newSecret = input.clientSecret?.trim() || undefined;
+  const kept = existing?.sealed ?? null;
+  if (!newSecret && !kept) throw new HttpError(400, M.secretRequired, 'SECRETO_OBLIGATORIO');
+
+  // Checked before discovery, so a refusal costs no request to someone else's server.
+  const domains = await checkedDomains(db, access, input.dominios);
+
+  const secret = newSecret ?? openSecret(secretKey, companyId, kept ?? '');
+  try {
+    await discoverIdp(issuer, clientId, secret, privateNetwork);
+  } catch (error) {
+    if (privateNetworkRefused(error)) throw new HttpError(400, M.privateNetwork, 'PROVEEDOR_INALCANZABLE');
+    throw new HttpError(400, M.unreachable(discoveryUrl(issuer), failureReason(error)), 'PROVEEDOR_INALCANZABLE');
+  }
+
+  const sealed = newSecret ? sealSecret(secretKey, companyId, newSecret) : (kept as string);
+  await writeConnection(
+    db,
+    actor,
+    access,
+    domains,
+    { protocol: 'oidc', issuer, clientId, clientSecretSealed: sealed, samlMetadata: null },
+    input.permitirContrasena,
+    { issuer, clientId, secretoCambiado: newSecret !== undefined },
+  );
+}
+
+export interface SamlConnectionInput {
+  metadata: string;
+  dominios: string[];
+  permitirContrasena: boolean;
+}
+
+/**
+ * Saves the connection (the company's one) to a SAML identity provider: its metadata read first (400
+ * METADATOS_SAML_INVALIDOS, SOLICITUDES_FIRMADAS), the domains as checkedDomains says; nothing is written on a refusal.
+ */
+export async function saveSamlConnection(
+  db: Db,
+  actor: AuditActor,
+  access: CompanyAccess,
+  input: SamlConnectionInput,
+): Promise<void> {
+  const idp = parseIdpMetadata(input.metadata);
+  const domains = await checkedDomains(db, access, input.dominios);
+  await writeConnection(
+    db,
+    actor,
+    access,
+    domains,
+    { protocol: 'saml', issuer: idp.entityId, clientId: null, clientSecretSealed: null, samlMetadata: input.metadata },
+    input.permitirContrasena,
+    { tipo: 'saml', entityId: idp.entityId, ssoUrl: idp.ssoUrl },
+  );
 }
 
 /** The domains the company's connection answers for, in alphabetical order. */
@@ -193,12 +250,14 @@ async function domainsOf(db: Db, companyId: number): Promise<string[]> {
   return rows.map((row) => row.domain);
 }
 
-/** The connection as its administrators read it (never its secret). */
-export async function connectionView(db: Db, companyId: number, redirectUri: string) {
+/** The connection as its administrators read it (never its secret): OpenID Connect or SAML, by `tipo`. */
+export async function connectionView(db: Db, companyId: number, redirectUri: string, saml: SamlSpAddresses) {
   const [row] = await db
     .select({
+      protocol: companyIdentityProviders.protocol,
       issuer: companyIdentityProviders.issuer,
       clientId: companyIdentityProviders.clientId,
+      samlMetadata: companyIdentityProviders.samlMetadata,
       allowPassword: companyIdentityProviders.allowPassword,
       lastError: companyIdentityProviders.lastError,
       lastErrorAt: companyIdentityProviders.lastErrorAt,
@@ -210,16 +269,31 @@ export async function connectionView(db: Db, companyId: number, redirectUri: str
   if (!row) throw noConnection();
   const domains = await domainsOf(db, companyId);
   const iso = (value: Date | string | null) => (value ? new Date(value).toISOString() : null);
-  return {
-    issuer: row.issuer,
-    clientId: row.clientId,
-    dominios: domains,
-    permitirContrasena: row.allowPassword,
-    redirectUri,
+  const state = {
     ultimoError: row.lastError,
     ultimoErrorEn: iso(row.lastErrorAt),
     ultimoAcceso: iso(row.lastSignInAt),
     actualizado: new Date(row.updatedAt).toISOString(),
+  };
+  if (row.protocol === 'saml') {
+    const idp = parseIdpMetadata(row.samlMetadata ?? '');
+    return {
+      tipo: 'saml' as const,
+      dominios: domains,
+      permitirContrasena: row.allowPassword,
+      ...saml,
+      idp: { entityId: idp.entityId, ssoUrl: idp.ssoUrl, certificados: idp.certificates.map(certificateView) },
+      ...state,
+    };
+  }
+  return {
+    tipo: 'oidc' as const,
+    issuer: row.issuer,
+    clientId: row.clientId ?? '',
+    dominios: domains,
+    permitirContrasena: row.allowPassword,
+    redirectUri,
+    ...state,
   };
 }
 
@@ -229,13 +303,21 @@ export async function removeConnection(db: Db, actor: AuditActor, companyId: num
     const removed = await tx
       .delete(companyIdentityProviders)
       .where(eq(companyIdentityProviders.companyId, companyId))
-      .returning({ issuer: companyIdentityProviders.issuer, clientId: companyIdentityProviders.clientId });
+      .returning({
+        protocol: companyIdentityProviders.protocol,
+        issuer: companyIdentityProviders.issuer,
+        clientId: companyIdentityProviders.clientId,
+      });
     if (!removed[0]) throw noConnection();
     await recordAudit(tx, actor, [
       {
         action: 'company.provider_remove',
         target: { type: 'company', id: companyId },
-        details: { issuer: removed[0].issuer, clientId: removed[0].clientId, fuente: 'administrador' },
+        details: {
+          issuer: removed[0].issuer,
+          ...(removed[0].protocol === 'saml' ? { tipo: 'saml' } : { clientId: removed[0].clientId }),
+          fuente: 'administrador',
+        },
         companyId,
       },
     ]);
@@ -273,23 +355,39 @@ export async function connectionForEmail(
   return row;
 }
 
-/** Everything a sign-in needs of a company's connection, with the secret opened; undefined when there is none. */
+/**
+ * Everything a sign-in needs of a company's connection: for OpenID Connect with the secret opened, for SAML with the
+ * provider read from its metadata; undefined when there is none.
+ */
 export async function signInConnection(db: Db, secretKey: Buffer, companyId: number) {
   const [row] = await db
     .select({
       companyId: companies.id,
       name: companies.name,
       status: companies.status,
+      protocol: companyIdentityProviders.protocol,
       issuer: companyIdentityProviders.issuer,
       clientId: companyIdentityProviders.clientId,
       sealed: companyIdentityProviders.clientSecretSealed,
+      samlMetadata: companyIdentityProviders.samlMetadata,
       updatedAt: companyIdentityProviders.updatedAt,
     })
     .from(companyIdentityProviders)
     .innerJoin(companies, eq(companies.id, companyIdentityProviders.companyId))
     .where(eq(companyIdentityProviders.companyId, companyId));
   if (!row) return undefined;
-  const { sealed, ...rest } = row;
-  return { ...rest, domains: await domainsOf(db, companyId), clientSecret: openSecret(secretKey, companyId, sealed) };
+  const { sealed, samlMetadata, clientId, ...rest } = row;
+  const domains = await domainsOf(db, companyId);
+  if (row.protocol === 'saml')
+    return { ...rest, protocol: 'saml' as const, domains, saml: parseIdpMetadata(samlMetadata ?? '') };
+  return {
+    ...rest,
+    protocol: 'oidc' as const,
+    domains,
+    clientId: clientId ?? '',
+    clientSecret: openSecret(secretKey, companyId, sealed ?? ''),
+  };
 }
 export type SignInConnection = NonNullable<Awaited<ReturnType<typeof signInConnection>>>;
+export type OidcSignInConnection = Extract<SignInConnection, { protocol: 'oidc' }>;
+export type SamlSignInConnection = Extract<SignInConnection, { protocol: 'saml' }>;

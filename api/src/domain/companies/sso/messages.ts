@@ -1,4 +1,4 @@
-/** What the API says about a company's own sign-in (its OpenID Connect provider): one Spanish text per key. */
+/** What the API says about a company's own sign-in (its OpenID Connect or SAML provider): one Spanish text per key. */
 export const ssoMessages = {
   noConnection: 'La empresa no tiene configurado su propio acceso',
   secretRequired: 'Indica el secreto de cliente (clientSecret): la empresa aún no tiene su acceso configurado',
@@ -21,4 +21,31 @@ export const ssoMessages = {
   errorClient: (reason: string) =>
     `El proveedor rechazó las credenciales del portal (${reason}): revisa el identificador y el secreto de cliente`,
   errorToken: (reason: string) => `El proveedor no respondió al canjear el código de inicio de sesión (${reason})`,
+  // A SAML provider's metadata refused when saving (400 METADATOS_SAML_INVALIDOS).
+  samlMetadataInvalid: (reason: string) => `Los metadatos SAML del proveedor no son válidos: ${reason}.`,
+  samlMetadataNotXml:
+    'no son un documento XML aceptable (sin DOCTYPE ni entidades, de 1 MiB como mucho): pega el XML de metadatos tal como lo descarga el proveedor',
+  samlMetadataNoEntity: 'falta el EntityDescriptor con su entityID (de 500 caracteres como mucho)',
+  samlMetadataNoIdp: 'falta el IDPSSODescriptor: son los metadatos de un proveedor de identidad los que hay que pegar',
+  samlMetadataNoSso: 'falta un SingleSignOnService https:// con el binding HTTP-Redirect',
+  samlMetadataNoCertificate: 'falta el certificado de firma (un KeyDescriptor con use="signing" y su X509Certificate)',
+  samlMetadataBadCertificate: 'uno de sus certificados no se puede leer',
+  samlMetadataTooManyCertificates: (max: number) => `trae más de ${max} certificados de firma`,
+  samlSignedRequests:
+    'El proveedor pide solicitudes firmadas (WantAuthnRequestsSigned="true") y el portal envía sus solicitudes SAML sin firmar: desactiva esa opción en el proveedor y vuelve a pegar sus metadatos.',
+  // What the company's administrators read as the connection's last error after a refused SAML response.
+  errorSamlSignature:
+    'La respuesta SAML no venía firmada con un certificado de los metadatos del proveedor: si el proveedor cambió de certificado, vuelve a pegar sus metadatos',
+  errorSamlIssuer: (issuer: string, expected: string) =>
+    `La respuesta SAML la emitió ${issuer} y los metadatos guardados son de ${expected}: vuelve a pegar los metadatos del proveedor`,
+  errorSamlAudience: (entityId: string) =>
+    `La respuesta SAML iba dirigida a otra aplicación: el identificador (entity ID) de la aplicación en el proveedor debe ser ${entityId}`,
+  errorSamlRecipient: (acsUrl: string) =>
+    `La respuesta SAML se envió a otra dirección: la dirección de respuesta (ACS) en el proveedor debe ser ${acsUrl}`,
+  errorSamlClock:
+    'La respuesta SAML estaba fuera de su plazo de validez con más de 2 minutos de margen: revisa la hora del servidor del proveedor',
+  errorSamlStatus: (status: string) =>
+    `El proveedor respondió a la solicitud de inicio de sesión con un error (${status})`,
+  errorSamlNoEmail:
+    'La respuesta SAML no traía el correo de la persona: envía el NameID con formato emailAddress o el atributo emailaddress (o email, o mail)',
 } as const;

@@ -1,0 +1,224 @@
+// A company's SAML identity provider as its owners and platform administrators connect it (PUT
+// /empresas/:id/proveedor and /admin/empresas/:id/proveedor with `tipo: 'saml'`): the metadata read before anything is
+// saved (a clear Spanish 400 otherwise), who may, what GET …/proveedor shows (the IdP, its certificates' fingerprints
+// and expiry), and the portal's service provider metadata the company's IT imports.
+import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { count, eq } from 'drizzle-orm';
+import * as samlify from 'samlify';
+import { auditLog, companyDomains, companyIdentityProviders, companySignInDomains } from '../src/db/schema.js';
+import { installSamlGuard } from '../src/lib/saml/xml.js';
+import { buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
+import { call, insertCompany, insertMember } from './helpers/company-fixtures.js';
+import { idpMetadata, type SigningKey, signingKey } from './helpers/saml-idp.js';
+
+const apiUrl = 'http://api.portal.test';
+const portalUrl = 'http://portal.test';
+const idpEntity = 'http://adfs.minera-andina.cl/adfs/services/trust';
+const ssoUrl = 'https://adfs.minera-andina.cl/adfs/ls/';
+
+let key: SigningKey;
+let nextKey: SigningKey;
+describe('company-saml-connection.test.ts', () => {
+  before(async () => {
+    key = await signingKey('adfs.minera-andina.cl');
+    nextKey = await signingKey('adfs-nuevo.minera-andina.cl', new Date('2031-06-30T12:00:00Z'));
+  });
+
+  forEachBackend((backend) => {
+    let t: TestApp;
+    let admin: string;
+    before(async () => {
+      t = await buildTestApp(backend, { apiPublicUrl: apiUrl, portalUrl });
+      admin = await login(t.app);
+    });
+    after(() => t.close());
+
+    const metadata = (overrides: Partial<Parameters<typeof idpMetadata>[0]> = {}) =>
+      idpMetadata({ entityId: idpEntity, ssoUrl, certificates: [key.certificate], ...overrides });
+    const body = (overrides: Record<string, unknown> = {}) => ({
+      tipo: 'saml',
+      metadata: metadata(),
+      dominios: ['minera-andina.cl'],
+      permitirContrasena: false,
+      ...overrides,
+    });
+    const sp = (companyId: number) => ({
+      entityId: `${apiUrl}/auth/empresa/saml/${companyId}/metadata`,
+      acsUrl: `${apiUrl}/auth/empresa/saml/${companyId}/acs`,
+      metadataUrl: `${apiUrl}/auth/empresa/saml/${companyId}/metadata`,
+    });
+    const refused = (response: { statusCode: number; body: string }, status: number, code: string) => {
+      assert.equal(response.statusCode, status, response.body);
+      const answer = JSON.parse(response.body) as { code?: string; message?: string };
+      assert.equal(answer.code, code, response.body);
+      return answer.message ?? '';
+    };
+    const rows = async () => (await t.app.db.select({ n: count() }).from(companyIdentityProviders))[0]?.n;
+    const audits = async () => (await t.app.db.select({ n: count() }).from(auditLog))[0]?.n;
+
+    it('a platform administrator connects a SAML IdP: the answer is the service provider; GET shows the IdP and its certificates', async () => {
+      const company = await insertCompany(t.app, 'Minera Andina');
+      const saved = await call(
+        t.app,
+        'PUT',
+        `/admin/empresas/${company}/proveedor`,
+        admin,
+        body({ metadata: metadata({ certificates: [key.certificate, nextKey.certificate] }) }),
+      );
+      assert.equal(saved.statusCode, 200, saved.body);
+      assert.deepEqual(saved.json(), sp(company));
+
+      const shown = await call(t.app, 'GET', `/empresas/${company}/proveedor`, admin);
+      assert.equal(shown.statusCode, 200, shown.body);
+      const view = shown.json();
+      const expected = (certificate: SigningKey) => {
+        const x509 = new X509Certificate(certificate.certificatePem);
+        return { huella: x509.fingerprint256, venceEn: new Date(x509.validTo).toISOString() };
+      };
+      assert.deepEqual(
+        { ...view, actualizado: undefined },
+        {
+          tipo: 'saml',
+          dominios: ['minera-andina.cl'],
+          permitirContrasena: false,
+          ...sp(company),
+          idp: { entityId: idpEntity, ssoUrl, certificados: [expected(key), expected(nextKey)] },
+          ultimoError: null,
+          ultimoErrorEn: null,
+          ultimoAcceso: null,
+          actualizado: undefined,
+        },
+      );
+      assert.match(view.idp.certificados[0].huella, /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+      assert.equal(view.idp.certificados[1].venceEn, '2031-06-30T12:00:00.000Z');
+      // The domain is proved for the company by the administrator's call, as for OpenID Connect.
+      const [domain] = await t.app.db.select().from(companyDomains).where(eq(companyDomains.companyId, company));
+      assert.equal(domain?.verifiedBy, 'admin');
+      const [row] = await t.app.db
+        .select()
+        .from(companyIdentityProviders)
+        .where(eq(companyIdentityProviders.companyId, company));
+      assert.equal(row?.protocol, 'saml');
+      assert.equal(row?.issuer, idpEntity);
+      assert.equal(row?.clientSecretSealed, null);
+
+      // Going back to OpenID Connect needs the client's secret: the SAML connection has none.
+      const back = await call(t.app, 'PUT', `/admin/empresas/${company}/proveedor`, admin, {
+        issuer: 'https://login.example.com',
+        clientId: 'portal',
+        dominios: ['minera-andina.cl'],
+        permitirContrasena: true,
+      });
+      refused(back, 400, 'SECRETO_OBLIGATORIO');
+    });
+
+    it("metadata that is not an IdP's, or unsafe XML, is a 400 in Spanish and nothing is saved", async () => {
+      const company = await insertCompany(t.app, 'Textiles Sur');
+      const before = { rows: await rows(), audits: await audits() };
+      const spMetadata = (await t.app.inject({ method: 'GET', url: `/auth/empresa/saml/${company}/metadata` })).body;
+      const cases: [string, string, RegExp][] = [
+        [
+          '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><r>&x;</r>',
+          'METADATOS_SAML_INVALIDOS',
+          /no son un documento XML aceptable \(sin DOCTYPE ni entidades/,
+        ],
+        ['esto no es XML', 'METADATOS_SAML_INVALIDOS', /no son un documento XML aceptable/],
+        [spMetadata, 'METADATOS_SAML_INVALIDOS', /falta el IDPSSODescriptor/],
+        [
+          metadata({ redirect: false }),
+          'METADATOS_SAML_INVALIDOS',
+          /SingleSignOnService https:\/\/ con el binding HTTP-Redirect/,
+        ],
+        [metadata({ certificates: [] }), 'METADATOS_SAML_INVALIDOS', /falta el certificado de firma/],
+        [
+          metadata({ certificates: ['bm8gZXMgdW4gY2VydGlmaWNhZG8='] }),
+          'METADATOS_SAML_INVALIDOS',
+          /certificados no se puede leer/,
+        ],
+        [metadata({ wantAuthnRequestsSigned: true }), 'SOLICITUDES_FIRMADAS', /WantAuthnRequestsSigned="true"/],
+        [`<r>${'a'.repeat(1024 * 1024)}</r>`, 'METADATOS_SAML_INVALIDOS', /de 1 MiB como mucho/],
+      ];
+      for (const [xml, code, message] of cases) {
+        const answer = await call(t.app, 'PUT', `/admin/empresas/${company}/proveedor`, admin, body({ metadata: xml }));
+        if (xml.length > 1024 * 1024) {
+          // The schema's bound answers first, in Spanish too.
+          assert.equal(answer.statusCode, 400, answer.body);
+          continue;
+        }
+        assert.match(refused(answer, 400, code), message);
+        assert.match(
+          refused(answer, 400, code),
+          /^(Los metadatos SAML del proveedor no son válidos: |El proveedor pide)/,
+        );
+      }
+      assert.deepEqual({ rows: await rows(), audits: await audits() }, before);
+      const domains = await t.app.db.select().from(companyDomains).where(eq(companyDomains.companyId, company));
+      assert.deepEqual(domains, []);
+      refused(await call(t.app, 'GET', `/empresas/${company}/proveedor`, admin), 404, 'SIN_PROVEEDOR');
+    });
+
+    it("an owner connects SAML for proved domains only; an administrador or another company's owner cannot", async () => {
+      const a = await insertCompany(t.app, 'Pesquera Norte');
+      const b = await insertCompany(t.app, 'Pesquera Sur');
+      const ownerA = await insertMember(t.app, a, 'duena@pesquera-norte.pe', 'propietario');
+      const managerA = await insertMember(t.app, a, 'admin@pesquera-norte.pe', 'administrador');
+      const ownerB = await insertMember(t.app, b, 'dueno@pesquera-sur.pe', 'propietario');
+      await t.app.db.insert(companyDomains).values({
+        companyId: a,
+        domain: 'pesquera-norte.pe',
+        verificationToken: 'token-pesquera-norte',
+        verifiedAt: new Date(),
+        verifiedBy: 'dns',
+      });
+      const url = `/empresas/${a}/proveedor`;
+      const input = body({ dominios: ['pesquera-norte.pe'] });
+      refused(await call(t.app, 'PUT', url, await managerA.token(), input), 403, 'FORBIDDEN');
+      refused(await call(t.app, 'PUT', url, await ownerB.token(), input), 403, 'FORBIDDEN');
+      refused(await call(t.app, 'PUT', url, undefined, input), 401, 'UNAUTHENTICATED');
+      refused(
+        await call(t.app, 'PUT', url, await ownerA.token(), body({ dominios: ['pesquera-norte.com'] })),
+        409,
+        'DOMINIO_NO_VERIFICADO',
+      );
+      // Before connecting, the company's administrators read the service provider's addresses.
+      const addresses = await call(t.app, 'GET', `${url}/redireccion`, await managerA.token());
+      assert.equal(addresses.statusCode, 200, addresses.body);
+      assert.deepEqual(addresses.json(), { redirectUri: `${apiUrl}/auth/empresa/callback`, saml: sp(a) });
+
+      const saved = await call(t.app, 'PUT', url, await ownerA.token(), input);
+      assert.equal(saved.statusCode, 200, saved.body);
+      assert.deepEqual(saved.json(), sp(a));
+      const shown = await call(t.app, 'GET', url, await managerA.token());
+      assert.equal(shown.statusCode, 200, shown.body);
+      assert.equal(shown.json().tipo, 'saml');
+      const domains = await t.app.db.select().from(companySignInDomains).where(eq(companySignInDomains.companyId, a));
+      assert.deepEqual(
+        domains.map((row) => row.domain),
+        ['pesquera-norte.pe'],
+      );
+    });
+
+    it('the service provider metadata parses and names the ACS (HTTP-POST), for any company; 404 in Spanish otherwise', async () => {
+      const company = await insertCompany(t.app, 'Eléctrica Central');
+      const answer = await t.app.inject({ method: 'GET', url: `/auth/empresa/saml/${company}/metadata` });
+      assert.equal(answer.statusCode, 200, answer.body);
+      assert.match(String(answer.headers['content-type']), /^application\/samlmetadata\+xml/);
+      installSamlGuard();
+      const parsed = samlify.SPMetadata(answer.body);
+      assert.equal(parsed.getEntityID(), sp(company).entityId);
+      assert.equal(parsed.getAssertionConsumerService('post'), sp(company).acsUrl);
+      assert.equal(parsed.isWantAssertionsSigned(), true);
+      assert.deepEqual(parsed.getNameIDFormat(), [
+        'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+        'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+      ]);
+      assert.match(answer.body, /<(\w+:)?SPSSODescriptor[^>]*WantAssertionsSigned="true"/);
+
+      const missing = await t.app.inject({ method: 'GET', url: '/auth/empresa/saml/999999/metadata' });
+      assert.equal(missing.statusCode, 404, missing.body);
+      assert.match(missing.json().message, /empresa/i);
+    });
+  });
+});
