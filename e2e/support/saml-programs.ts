@@ -299,7 +299,8 @@ export interface MellonSp {
 
 export interface MellonApache extends Started {
   url: string;
-  sps: Record<string, MellonSp>;
+  /** The SP at `/<name>/` (one of `apps`). */
+  sp(name: string): MellonSp;
   /** Apache's access log lines (`METHOD path status`), to see whether an IdP ever posted to an app. */
   requests(): string[];
 }
@@ -417,7 +418,11 @@ ${locations.join('\n')}
   return {
     url,
     folder,
-    sps,
+    sp(name) {
+      const found = sps[name];
+      if (!found) throw new Error(`mellon no tiene la app ${name}`);
+      return found;
+    },
     requests() {
       try {
         return readFileSync(path.join(folder, 'logs', 'access.log'), 'utf8')
