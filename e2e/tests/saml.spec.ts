@@ -201,9 +201,12 @@ test.describe("a company's SAML identity provider (SimpleSAMLphp) at /login", ()
       const [good] = posted as [Record<string, string>];
       expect(good.SAMLResponse).toBeTruthy();
 
-      // 2. The same response posted again, from the same browser: used once, refused now. (The portal's session of
-      //    step 1 is put away first, so that what is checked is that the refusal gives none.)
-      await page.evaluate(() => window.localStorage.clear());
+      // 2. The person signs out of the portal (not of SimpleSAMLphp), so that what is checked next is that a refusal
+      //    gives no session. The same response posted again, from the same browser: used once, refused now.
+      await page.goto('/logout');
+      await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+      await expect(page).toHaveURL(/\/login$/);
+      expect(await tokenIn(page)).toBeNull();
       await expectRefused(context, sp.acsUrl, good, 'a replayed response');
 
       // 3. SimpleSAMLphp (the person is still signed in there) answering this browser's own request, but for the
