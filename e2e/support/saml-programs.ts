@@ -318,6 +318,8 @@ export async function startMellon(options: {
   apps: string[];
   /** Shown in the page's fields, in this order; every MELLON_ variable is listed below them too. */
   attributes: string[];
+  /** Whether the SPs' metadata publishes their logout endpoint with the SOAP binding too. */
+  soapLogout?: boolean;
 }): Promise<MellonApache> {
   const host = options.host ?? 'localhost';
   const url = `http://${host}:${options.port}`;
@@ -338,6 +340,16 @@ export async function startMellon(options: {
       .find((file) => file.endsWith('.xml'))
       ?.replace(/\.xml$/, '');
     if (!base) throw new Error(`mellon_create_metadata no dejó metadatos en ${spFolder}`);
+    if (options.soapLogout) {
+      // mellon answers a SOAP LogoutRequest at its logout endpoint too; its generated metadata names only the
+      // HTTP-Redirect binding there, so the line an administrator adds by hand for an IdP that logs out without a browser.
+      const file = path.join(spFolder, `${base}.xml`);
+      const soap = `<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:SOAP" Location="${url}/${app}/mellon/logout"/>`;
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace(/(\s*)<SingleLogoutService /, `$1${soap}$1<SingleLogoutService `),
+      );
+    }
     for (const file of readdirSync(spFolder)) chmodSync(path.join(spFolder, file), 0o644);
     sps[app] = {
       pageUrl: `${url}/${app}/`,
@@ -398,6 +410,9 @@ ErrorLog ${path.join(folder, 'logs', 'error.log')}
 LogLevel warn auth_mellon:debug
 LogFormat "%m %U %>s" corto
 CustomLog ${path.join(folder, 'logs', 'access.log')} corto
+# One process (-X) answers one connection at a time: a browser's idle kept-alive connection would hold the IdP's
+# back-channel calls (a SOAP logout) waiting.
+KeepAlive Off
 TypesConfig /etc/mime.types
 DocumentRoot ${path.join(folder, 'htdocs')}
 DirectoryIndex index.shtml

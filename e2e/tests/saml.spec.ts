@@ -6,8 +6,9 @@
 // the person's own response posted again (replay), a response SimpleSAMLphp signed for another app (audience), and an
 // unsigned response written by hand. As an identity provider: Apache with mod_auth_mellon, registered by a platform
 // administrator from its SP metadata and tied to an app, trusts GET /saml/idp/metadata; the person opens the app, signs
-// in at the portal, allows it, and the app's page shows their email and plan. A mellon SP the portal does not know is
-// sent a Spanish page at the portal and nothing else.
+// in at the portal, allows it, and the app's page shows their email and plan; signing out of the portal ends the app's
+// session too (a SOAP LogoutRequest, the SOAP line added to mellon's metadata by hand). A mellon SP the portal does not
+// know is sent a Spanish page at the portal and nothing else.
 import { randomUUID } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
@@ -287,6 +288,7 @@ test.describe('the portal as the SAML identity provider of a partner app (Apache
       // `socio` is registered at the portal, `intruso` is not.
       apps: ['socio', 'intruso'],
       attributes: ['email', 'nombre', 'apellido', 'plan', 'empresas'],
+      soapLogout: true,
     });
   });
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a hook's fixtures from this pattern; it needs none.
@@ -300,7 +302,7 @@ test.describe('the portal as the SAML identity provider of a partner app (Apache
     await mellon?.close(failed);
   });
 
-  test("a person opens mellon's app, signs in at the portal, allows it, and the app shows their email and plan; an unregistered mellon gets a Spanish page and nothing", async ({
+  test("a person opens mellon's app, signs in at the portal, allows it, and the app shows their email and plan; signing out of the portal signs them out of the app; an unregistered mellon gets a Spanish page and nothing", async ({
     page,
     request,
   }) => {
@@ -362,6 +364,20 @@ test.describe('the portal as the SAML identity provider of a partner app (Apache
     await expect(page.locator('#nombre')).toHaveText(who.name);
     await expect(page.locator('#apellido')).toHaveText(who.lastName);
     expect(mellon.requests()).toContain('POST /socio/mellon/postResponse 303');
+
+    // Signing out of the portal ends the app's session too: the portal posts mellon a LogoutRequest (SOAP).
+    const signedInAtApp = await page.context().request.get(socio.pageUrl, { maxRedirects: 0 });
+    expect(signedInAtApp.status()).toBe(200);
+    await page.goto(`${HOST_URL}/logout`);
+    await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect
+      .poll(async () => (await page.context().request.get(socio.pageUrl, { maxRedirects: 0 })).status(), {
+        message: "mellon's session, once the person signed out of the portal",
+        timeout: 20_000,
+      })
+      .toBe(303);
+    expect(mellon.requests()).toContain('POST /socio/mellon/logout 200');
 
     // An app the portal does not know: a Spanish page at the portal, and no response to it at all.
     await page.goto(mellon.sp('intruso').pageUrl);
