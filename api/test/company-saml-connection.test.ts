@@ -4,6 +4,8 @@
 // and expiry), and the portal's service provider metadata the company's IT imports.
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { count, eq } from 'drizzle-orm';
 import * as samlify from 'samlify';
@@ -30,7 +32,8 @@ describe('company-saml-connection.test.ts', () => {
     let t: TestApp;
     let admin: string;
     before(async () => {
-      t = await buildTestApp(backend, { apiPublicUrl: apiUrl, portalUrl });
+      // The metadata server of these tests listens on 127.0.0.1.
+      t = await buildTestApp(backend, { apiPublicUrl: apiUrl, portalUrl, companyProviderPrivateNetwork: true });
       admin = await login(t.app);
     });
     after(() => t.close());
@@ -84,7 +87,7 @@ describe('company-saml-connection.test.ts', () => {
           dominios: ['minera-andina.cl'],
           permitirContrasena: false,
           ...sp(company),
-          idp: { entityId: idpEntity, ssoUrl, certificados: [expected(key), expected(nextKey)] },
+          idp: { entityId: idpEntity, ssoUrl, certificados: [expected(key), expected(nextKey)], urlMetadatos: null },
           ultimoError: null,
           ultimoErrorEn: null,
           ultimoAcceso: null,
@@ -219,6 +222,140 @@ describe('company-saml-connection.test.ts', () => {
       const missing = await t.app.inject({ method: 'GET', url: '/auth/empresa/saml/999999/metadata' });
       assert.equal(missing.statusCode, 404, missing.body);
       assert.match(missing.json().message, /empresa/i);
+    });
+    /** An IdP's metadata address on 127.0.0.1: it answers what `serve` holds (a status and a body). */
+    const metadataServer = async () => {
+      const serve = { status: 200, body: '' };
+      const server: Server = createServer((_request, response) => {
+        response.writeHead(serve.status, { 'content-type': 'application/samlmetadata+xml' });
+        response.end(serve.body);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/federationmetadata/2007-06/federationmetadata.xml?appid=portal`;
+      return { serve, url, close: () => new Promise((resolve) => server.close(resolve)) };
+    };
+    const fingerprints = async (companyId: number) =>
+      (
+        (await call(t.app, 'GET', `/empresas/${companyId}/proveedor`, admin)).json().idp.certificados as {
+          huella: string;
+        }[]
+      ).map((certificate) => certificate.huella);
+    const until = async (check: () => Promise<boolean>) => {
+      for (let attempt = 0; attempt < 100; attempt += 1) {
+        if (await check()) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.fail('not within 5 s');
+    };
+
+    it('connected by its metadata address: read when saved, shown, read again once a day without holding the sign-in', async () => {
+      const idp = await metadataServer();
+      try {
+        idp.serve.body = metadata();
+        const company = await insertCompany(t.app, 'Metalúrgica Andes');
+        const saved = await call(t.app, 'PUT', `/admin/empresas/${company}/proveedor`, admin, {
+          tipo: 'saml',
+          urlMetadatos: idp.url,
+          dominios: ['metalurgica-andes.cl'],
+          permitirContrasena: true,
+        });
+        assert.equal(saved.statusCode, 200, saved.body);
+        assert.deepEqual(saved.json(), sp(company));
+        const view = (await call(t.app, 'GET', `/empresas/${company}/proveedor`, admin)).json();
+        assert.equal(view.idp.urlMetadatos, idp.url);
+        assert.deepEqual(await fingerprints(company), [new X509Certificate(key.certificatePem).fingerprint256]);
+
+        // A day later the IdP has rolled its certificate over: the next sign-in reads the metadata again.
+        idp.serve.body = metadata({ certificates: [nextKey.certificate] });
+        const dayOld = async () =>
+          t.app.db
+            .update(companyIdentityProviders)
+            .set({ samlMetadataReadAt: new Date(Date.now() - 25 * 3_600_000) })
+            .where(eq(companyIdentityProviders.companyId, company));
+        const signIn = async () => {
+          const started = await t.app.inject({
+            method: 'GET',
+            url: `/auth/empresa?email=rosa@metalurgica-andes.cl&binding=${'b'.repeat(43)}`,
+          });
+          assert.equal(started.statusCode, 302, started.body);
+          assert.ok(String(started.headers.location).startsWith(ssoUrl));
+        };
+        await signIn();
+        // Not yet due: nothing read.
+        assert.deepEqual(await fingerprints(company), [new X509Certificate(key.certificatePem).fingerprint256]);
+        await dayOld();
+        await signIn();
+        const next = new X509Certificate(nextKey.certificatePem).fingerprint256;
+        await until(async () => (await fingerprints(company))[0] === next);
+
+        // The address fails: the stored metadata stays, the failure is the connection's last error.
+        idp.serve.status = 500;
+        await dayOld();
+        await signIn();
+        await until(async () =>
+          /No se pudieron volver a leer los metadatos del proveedor en .* \(respondió 500\): se siguen usando los guardados/.test(
+            (await call(t.app, 'GET', `/empresas/${company}/proveedor`, admin)).json().ultimoError ?? '',
+          ),
+        );
+        assert.deepEqual(await fingerprints(company), [next]);
+      } finally {
+        await idp.close();
+      }
+    });
+
+    it('a metadata address that cannot be read, or both sources, or none: a 400 in Spanish and nothing saved', async () => {
+      const idp = await metadataServer();
+      const guarded = await buildTestApp(backend, {
+        apiPublicUrl: apiUrl,
+        portalUrl,
+        companyProviderPrivateNetwork: false,
+      });
+      try {
+        const company = await insertCompany(t.app, 'Cementos Sur');
+        const before = { rows: await rows(), audits: await audits() };
+        const put = (payload: Record<string, unknown>, app = t.app, token = admin) =>
+          call(app, 'PUT', `/admin/empresas/${company}/proveedor`, token, {
+            tipo: 'saml',
+            dominios: ['cementos-sur.cl'],
+            permitirContrasena: true,
+            ...payload,
+          });
+        idp.serve.status = 404;
+        assert.match(
+          refused(await put({ urlMetadatos: idp.url }), 400, 'PROVEEDOR_INALCANZABLE'),
+          /^No se pudieron leer los metadatos del proveedor en http:\/\/127\.0\.0\.1:\d+\/.* \(respondió 404\)/,
+        );
+        idp.serve.status = 200;
+        idp.serve.body = '<html>no son metadatos</html>';
+        refused(await put({ urlMetadatos: idp.url }), 400, 'METADATOS_SAML_INVALIDOS');
+        refused(await put({ urlMetadatos: 'ftp://idp.example.com/metadata.xml' }), 400, 'DIRECCION_METADATOS_INVALIDA');
+        refused(
+          await put({ urlMetadatos: 'http://idp.example.com/metadata.xml' }),
+          400,
+          'DIRECCION_METADATOS_INVALIDA',
+        );
+        assert.match(
+          refused(await put({ urlMetadatos: idp.url, metadata: metadata() }), 400, 'METADATOS_SAML_INVALIDOS'),
+          /solo uno de los dos/,
+        );
+        refused(await put({}), 400, 'METADATOS_SAML_INVALIDOS');
+        assert.deepEqual({ rows: await rows(), audits: await audits() }, before);
+
+        // With the outbound guard on, an address on this machine is not read at all.
+        idp.serve.body = metadata();
+        const guardedAdmin = await login(guarded.app);
+        const other = await insertCompany(guarded.app, 'Cementos Sur');
+        const answer = await call(guarded.app, 'PUT', `/admin/empresas/${other}/proveedor`, guardedAdmin, {
+          tipo: 'saml',
+          urlMetadatos: idp.url,
+          dominios: ['cementos-sur.cl'],
+          permitirContrasena: true,
+        });
+        assert.match(refused(answer, 400, 'PROVEEDOR_INALCANZABLE'), /red privada o reservada/);
+      } finally {
+        await guarded.close();
+        await idp.close();
+      }
     });
   });
 });

@@ -339,6 +339,30 @@ describe('company-saml.test.ts', () => {
       assert.equal((await currentEmail(await landed(await postRaw(companyA, context), who))).email, email);
     });
 
+    it('during a certificate rollover either certificate of the metadata signs', async () => {
+      const companyC = await insertCompany(t.app, 'Eléctrica Central');
+      const domainC = 'electrica-central.pe';
+      const entityC = 'https://idp.electrica-central.pe/saml';
+      const saved = await call(t.app, 'PUT', `/admin/empresas/${companyC}/proveedor`, admin, {
+        tipo: 'saml',
+        metadata: idpMetadata({
+          entityId: entityC,
+          ssoUrl: 'https://idp.electrica-central.pe/sso',
+          certificates: [keyB.certificate, keyA.certificate],
+        }),
+        dominios: [domainC],
+        permitirContrasena: true,
+      });
+      assert.equal(saved.statusCode, 200, saved.body);
+      for (const key of [keyB, keyA]) {
+        const email = person(domainC);
+        const who = browser();
+        const request = await start(who, email);
+        const response = signedResponse({ ...fields(request.id, email, {}, companyC), issuer: entityC }, key);
+        assert.equal((await currentEmail(await landed(await post(companyC, response), who))).email, email);
+      }
+    });
+
     it('an account with a password of its own is linked only after its owner signs in and confirms', async () => {
       const email = person();
       await createUser(t.app, { email, password: memberPassword, status: 'active' });
@@ -526,6 +550,34 @@ describe('company-saml.test.ts', () => {
         reused,
       );
       await refusal((id, email) => signedResponse(fields(id, email, { assertionId: '_una-vez' }), keyA));
+    });
+
+    it('a comment inside the signed NameID or email claim does not cut the address short', async () => {
+      // The signature ignores comments: a reader that stops at the first text node would read jefe@minera-andina.cl.
+      const outsider = `jefe@${domainA}.atacante.example`;
+      const cut = (xml: string) => xml.replace(`jefe@${domainA}.`, `jefe@${domainA}<!---->.`);
+      await refusal((id) => cut(signedResponse(fields(id, outsider), keyA)), 'company_domain_mismatch');
+      await refusal(
+        (id) =>
+          cut(
+            signedResponse(
+              fields(id, outsider, {
+                nameId: `_persistente${randomUUID()}`,
+                nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent',
+                attributes: { [emailClaim]: outsider },
+              }),
+              keyA,
+            ),
+          ),
+        'company_domain_mismatch',
+      );
+      assert.deepEqual(
+        await t.app.db
+          .select()
+          .from(users)
+          .where(eq(users.email, `jefe@${domainA}`)),
+        [],
+      );
     });
 
     it("refused: an email outside the company's proved domains; a response with an error status", async () => {

@@ -71,8 +71,9 @@ export interface Config {
    */
   partnerEventsTimeoutMs: number;
   /**
-   * COMPANY_PROVIDER_PRIVATE_NETWORK: a company's OpenID Connect provider may be on loopback and private addresses
-   * (discovery and the token exchange reach it). Off unless the API itself is on a loopback address.
+   * COMPANY_PROVIDER_PRIVATE_NETWORK: a company's OpenID Connect provider or SAML metadata address may be on loopback
+   * and private addresses (discovery, the token exchange and the metadata reading reach it). Off unless the API itself
+   * is on a loopback address.
    */
   companyProviderPrivateNetwork: boolean;
   /** Sign-in with Google; undefined when not configured (the button then lands on the portal's error message). */

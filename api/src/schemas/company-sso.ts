@@ -46,12 +46,22 @@ export const SsoOidcBody = Type.Object(
 export const SsoSamlBody = Type.Object(
   {
     tipo: Type.Literal('saml'),
-    metadata: Type.String({
-      minLength: 1,
-      maxLength: 1024 * 1024,
-      description:
-        'Los metadatos SAML del proveedor de identidad (el XML que exportan AD FS, Entra ID, Okta o Google Workspace): un EntityDescriptor con IDPSSODescriptor, un SingleSignOnService HTTP-Redirect y su certificado de firma',
-    }),
+    metadata: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1024 * 1024,
+        description:
+          'Los metadatos SAML del proveedor de identidad (el XML que exportan AD FS, Entra ID, Okta o Google Workspace): un EntityDescriptor con IDPSSODescriptor, un SingleSignOnService HTTP-Redirect y su certificado de firma. Obligatorio salvo con urlMetadatos.',
+      }),
+    ),
+    urlMetadatos: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1000,
+        description:
+          'En lugar de `metadata`: la dirección https:// de los metadatos del proveedor (la de metadatos de federación de Entra ID o AD FS); se leen al guardar y de nuevo una vez al día',
+      }),
+    ),
     dominios: Domains,
     permitirContrasena: AllowPassword,
   },
@@ -116,6 +126,9 @@ export const SsoSamlConnection = Type.Object(
             },
             { additionalProperties: false },
           ),
+        ),
+        urlMetadatos: Nullable(
+          Type.String({ description: 'La dirección de la que se leen los metadatos, si se conectó con una' }),
         ),
       },
       { additionalProperties: false },

@@ -2,11 +2,14 @@
 -- provider (docs/decisions/0098-saml-library.md, 0099-company-saml-sign-in.md).
 
 -- One connection per company, OpenID Connect or SAML. For SAML, `issuer` is the identity provider's entity ID (the
--- Issuer its assertions name) and `saml_metadata` its metadata as the company's IT pasted it; the OIDC client's id and
--- sealed secret are then empty.
+-- Issuer its assertions name) and `saml_metadata` its metadata as the company's IT pasted it, or as last read from
+-- `saml_metadata_url` (at `saml_metadata_read_at`, read again once a day); the OIDC client's id and sealed secret are
+-- then empty.
 ALTER TABLE company_identity_providers
   ADD COLUMN protocol text NOT NULL DEFAULT 'oidc',
   ADD COLUMN saml_metadata text,
+  ADD COLUMN saml_metadata_url text,
+  ADD COLUMN saml_metadata_read_at timestamptz,
   ALTER COLUMN client_id DROP NOT NULL,
   ALTER COLUMN client_secret_sealed DROP NOT NULL,
   ADD CONSTRAINT company_identity_providers_protocol_check CHECK (

@@ -20,6 +20,8 @@ export const companyIdentityProviders = pgTable('company_identity_providers', {
   clientId: text('client_id'),
   clientSecretSealed: text('client_secret_sealed'),
   samlMetadata: text('saml_metadata'),
+  samlMetadataUrl: text('saml_metadata_url'),
+  samlMetadataReadAt: timestamp('saml_metadata_read_at', { withTimezone: true }),
   allowPassword: boolean('allow_password').notNull().default(true),
   lastError: text('last_error'),
   lastErrorAt: timestamp('last_error_at', { withTimezone: true }),

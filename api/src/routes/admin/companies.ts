@@ -135,7 +135,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const access = { companyId, platform: true as const, role: null, status };
       const body = request.body;
       if (body.tipo === 'saml') {
-        await saveSamlConnection(app.db, signedIn(request), access, body);
+        await saveSamlConnection(app.db, signedIn(request), access, body, app.config.companyProviderPrivateNetwork);
         return samlSpAddresses(app.config.apiPublicUrl, companyId);
       }
       await saveConnection(

@@ -18,6 +18,7 @@ import {
   connectionForEmail,
   type OidcSignInConnection,
   recordConnectionError,
+  refreshSamlMetadata,
   signInConnection,
 } from '../../domain/companies/sso/connections.js';
 import {
@@ -120,6 +121,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     }
   };
 
+  /** The companies whose SAML metadata is being read again by this process (one reading at a time each). */
+  const refreshing = new Set<number>();
+  // Read in the background: the sign-in goes on with the stored metadata, the next one uses what was read.
+  const refreshLater = (request: FastifyRequest, companyId: number, url: string) => {
+    if (refreshing.has(companyId)) return;
+    refreshing.add(companyId);
+    refreshSamlMetadata(app.db, companyId, url, app.config.companyProviderPrivateNetwork)
+      .catch((error: unknown) => request.log.error({ err: error, companyId }, 'company SAML metadata refresh failed'))
+      .finally(() => refreshing.delete(companyId));
+  };
+
   app.get(
     '/empresa/acceso',
     {
@@ -162,6 +174,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const connection = found && (await signInConnection(app.db, secretKey, found.companyId));
       if (!connection) return reply.redirect(refused('company_unavailable', redirectUrl));
       if (connection.protocol === 'saml') {
+        if (connection.metadataUrlDue) refreshLater(request, connection.companyId, connection.metadataUrlDue);
         const address = await startSamlSignIn(app.db, connection, saml(connection.companyId), {
           binding: request.query.binding,
           redirectUrl,

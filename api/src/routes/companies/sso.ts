@@ -90,7 +90,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const body = request.body;
       if (body.tipo === 'saml') {
-        await saveSamlConnection(app.db, signedIn(request), companyOf(request), body);
+        await saveSamlConnection(
+          app.db,
+          signedIn(request),
+          companyOf(request),
+          body,
+          app.config.companyProviderPrivateNetwork,
+        );
         return saml(companyOf(request).companyId);
       }
       await saveConnection(

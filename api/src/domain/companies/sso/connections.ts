@@ -12,7 +12,16 @@ import { claimableDomain } from '../domains.js';
 import { companyMessages } from '../messages.js';
 import { discoverIdp, discoveryUrl, failureReason, issuerAllowed, privateNetworkRefused } from './discovery.js';
 import { ssoMessages as M } from './messages.js';
-import { certificateView, parseIdpMetadata, type SamlSpAddresses } from './saml-metadata.js';
+import {
+  certificateView,
+  fetchIdpMetadata,
+  METADATA_REFRESH_MS,
+  MetadataUnreachable,
+  metadataUrlAllowed,
+  parseIdpMetadata,
+  type SamlIdp,
+  type SamlSpAddresses,
+} from './saml-metadata.js';
 import { openSecret, sealSecret } from './secret.js';
 
 export interface ConnectionInput {
@@ -83,8 +92,24 @@ async function checkedDomains(db: Db, access: CompanyAccess, dominios: string[])
 
 /** The provider's row as written: an OpenID Connect client, or a SAML identity provider's metadata. */
 type ProviderRow =
-  | { protocol: 'oidc'; issuer: string; clientId: string; clientSecretSealed: string; samlMetadata: null }
-  | { protocol: 'saml'; issuer: string; clientId: null; clientSecretSealed: null; samlMetadata: string };
+  | {
+      protocol: 'oidc';
+      issuer: string;
+      clientId: string;
+      clientSecretSealed: string;
+      samlMetadata: null;
+      samlMetadataUrl: null;
+      samlMetadataReadAt: null;
+    }
+  | {
+      protocol: 'saml';
+      issuer: string;
+      clientId: null;
+      clientSecretSealed: null;
+      samlMetadata: string;
+      samlMetadataUrl: string | null;
+      samlMetadataReadAt: Date | null;
+    };
 
 /**
  * Writes the company's one connection in a transaction: a platform administrator's call proves the domains for the
@@ -205,39 +230,105 @@ export async function saveConnection(
     actor,
     access,
     domains,
-    { protocol: 'oidc', issuer, clientId, clientSecretSealed: sealed, samlMetadata: null },
+    {
+      protocol: 'oidc',
+      issuer,
+      clientId,
+      clientSecretSealed: sealed,
+      samlMetadata: null,
+      samlMetadataUrl: null,
+      samlMetadataReadAt: null,
+    },
     input.permitirContrasena,
     { issuer, clientId, secretoCambiado: newSecret !== undefined },
   );
 }
 
 export interface SamlConnectionInput {
-  metadata: string;
+  /** The IdP's metadata XML, or… */
+  metadata?: string;
+  /** …the address it is read from (and read again once a day). */
+  urlMetadatos?: string;
   dominios: string[];
   permitirContrasena: boolean;
 }
 
+/** The metadata read from `url` for a save: a Spanish 400 when it cannot be read. */
+async function metadataFrom(url: string, privateNetwork: boolean): Promise<string> {
+  if (!metadataUrlAllowed(url)) throw new HttpError(400, M.samlMetadataUrlInvalid, 'DIRECCION_METADATOS_INVALIDA');
+  try {
+    return await fetchIdpMetadata(url, privateNetwork);
+  } catch (error) {
+    if (!(error instanceof MetadataUnreachable)) throw error;
+    if (error.privateNetwork) throw new HttpError(400, M.privateNetwork, 'PROVEEDOR_INALCANZABLE');
+    throw new HttpError(400, M.samlMetadataUnreachable(url, error.reason), 'PROVEEDOR_INALCANZABLE');
+  }
+}
+
 /**
- * Saves the connection (the company's one) to a SAML identity provider: its metadata read first (400
- * METADATOS_SAML_INVALIDOS, SOLICITUDES_FIRMADAS), the domains as checkedDomains says; nothing is written on a refusal.
+ * Saves the connection (the company's one) to a SAML identity provider: its metadata pasted, or read from its address
+ * through the outbound guard (400 PROVEEDOR_INALCANZABLE), then read (400 METADATOS_SAML_INVALIDOS,
+ * SOLICITUDES_FIRMADAS), the domains as checkedDomains says; nothing is written on a refusal.
  */
 export async function saveSamlConnection(
   db: Db,
   actor: AuditActor,
   access: CompanyAccess,
   input: SamlConnectionInput,
+  privateNetwork: boolean,
 ): Promise<void> {
-  const idp = parseIdpMetadata(input.metadata);
+  const url = input.urlMetadatos?.trim() || null;
+  if ((url === null) === (input.metadata === undefined))
+    throw new HttpError(400, M.samlMetadataSource, 'METADATOS_SAML_INVALIDOS');
+  if (url === null) parseIdpMetadata(input.metadata ?? '');
   const domains = await checkedDomains(db, access, input.dominios);
+  const metadata = url === null ? (input.metadata as string) : await metadataFrom(url, privateNetwork);
+  const idp = parseIdpMetadata(metadata);
   await writeConnection(
     db,
     actor,
     access,
     domains,
-    { protocol: 'saml', issuer: idp.entityId, clientId: null, clientSecretSealed: null, samlMetadata: input.metadata },
+    {
+      protocol: 'saml',
+      issuer: idp.entityId,
+      clientId: null,
+      clientSecretSealed: null,
+      samlMetadata: metadata,
+      samlMetadataUrl: url,
+      samlMetadataReadAt: url === null ? null : new Date(),
+    },
     input.permitirContrasena,
-    { tipo: 'saml', entityId: idp.entityId, ssoUrl: idp.ssoUrl },
+    { tipo: 'saml', entityId: idp.entityId, ssoUrl: idp.ssoUrl, ...(url && { urlMetadatos: url }) },
   );
+}
+
+/**
+ * Reads a connection's metadata again from its address: kept when it still reads as an IdP's metadata of the same
+ * entity, else the stored one stays and the failure is the connection's last error.
+ */
+export async function refreshSamlMetadata(db: Db, companyId: number, url: string, privateNetwork: boolean) {
+  let idp: SamlIdp;
+  let metadata: string;
+  try {
+    metadata = await fetchIdpMetadata(url, privateNetwork);
+    idp = parseIdpMetadata(metadata);
+  } catch (error) {
+    const reason =
+      error instanceof MetadataUnreachable ? error.reason : error instanceof HttpError ? error.message : 'no válidos';
+    await recordConnectionError(db, companyId, M.errorSamlMetadataRefresh(url, reason));
+    return;
+  }
+  await db
+    .update(companyIdentityProviders)
+    .set({ samlMetadata: metadata, samlMetadataReadAt: new Date() })
+    .where(
+      and(
+        eq(companyIdentityProviders.companyId, companyId),
+        eq(companyIdentityProviders.samlMetadataUrl, url),
+        eq(companyIdentityProviders.issuer, idp.entityId),
+      ),
+    );
 }
 
 /** The domains the company's connection answers for, in alphabetical order. */
@@ -258,6 +349,7 @@ export async function connectionView(db: Db, companyId: number, redirectUri: str
       issuer: companyIdentityProviders.issuer,
       clientId: companyIdentityProviders.clientId,
       samlMetadata: companyIdentityProviders.samlMetadata,
+      samlMetadataUrl: companyIdentityProviders.samlMetadataUrl,
       allowPassword: companyIdentityProviders.allowPassword,
       lastError: companyIdentityProviders.lastError,
       lastErrorAt: companyIdentityProviders.lastErrorAt,
@@ -282,7 +374,12 @@ export async function connectionView(db: Db, companyId: number, redirectUri: str
       dominios: domains,
       permitirContrasena: row.allowPassword,
       ...saml,
-      idp: { entityId: idp.entityId, ssoUrl: idp.ssoUrl, certificados: idp.certificates.map(certificateView) },
+      idp: {
+        entityId: idp.entityId,
+        ssoUrl: idp.ssoUrl,
+        certificados: idp.certificates.map(certificateView),
+        urlMetadatos: row.samlMetadataUrl,
+      },
       ...state,
     };
   }
@@ -370,16 +467,28 @@ export async function signInConnection(db: Db, secretKey: Buffer, companyId: num
       clientId: companyIdentityProviders.clientId,
       sealed: companyIdentityProviders.clientSecretSealed,
       samlMetadata: companyIdentityProviders.samlMetadata,
+      samlMetadataUrl: companyIdentityProviders.samlMetadataUrl,
+      samlMetadataReadAt: companyIdentityProviders.samlMetadataReadAt,
       updatedAt: companyIdentityProviders.updatedAt,
     })
     .from(companyIdentityProviders)
     .innerJoin(companies, eq(companies.id, companyIdentityProviders.companyId))
     .where(eq(companyIdentityProviders.companyId, companyId));
   if (!row) return undefined;
-  const { sealed, samlMetadata, clientId, ...rest } = row;
+  const { sealed, samlMetadata, samlMetadataUrl, samlMetadataReadAt, clientId, ...rest } = row;
   const domains = await domainsOf(db, companyId);
   if (row.protocol === 'saml')
-    return { ...rest, protocol: 'saml' as const, domains, saml: parseIdpMetadata(samlMetadata ?? '') };
+    return {
+      ...rest,
+      protocol: 'saml' as const,
+      domains,
+      saml: parseIdpMetadata(samlMetadata ?? ''),
+      // When the metadata is read from an address and due to be read again.
+      metadataUrlDue:
+        samlMetadataUrl && Date.now() - new Date(samlMetadataReadAt ?? 0).getTime() > METADATA_REFRESH_MS
+          ? samlMetadataUrl
+          : null,
+    };
   return {
     ...rest,
     protocol: 'oidc' as const,

@@ -31,6 +31,12 @@ export const ssoMessages = {
   samlMetadataNoCertificate: 'falta el certificado de firma (un KeyDescriptor con use="signing" y su X509Certificate)',
   samlMetadataBadCertificate: 'uno de sus certificados no se puede leer',
   samlMetadataTooManyCertificates: (max: number) => `trae más de ${max} certificados de firma`,
+  samlMetadataSource:
+    'Indica los metadatos SAML del proveedor (metadata) o la dirección de donde leerlos (urlMetadatos), solo uno de los dos',
+  samlMetadataUrlInvalid:
+    'La dirección de los metadatos debe ser https:// (http:// solo en 127.0.0.1 o localhost, para pruebas)',
+  samlMetadataUnreachable: (url: string, reason: string) =>
+    `No se pudieron leer los metadatos del proveedor en ${url} (${reason}). Comprueba la dirección o pega el XML.`,
   samlSignedRequests:
     'El proveedor pide solicitudes firmadas (WantAuthnRequestsSigned="true") y el portal envía sus solicitudes SAML sin firmar: desactiva esa opción en el proveedor y vuelve a pegar sus metadatos.',
   // What the company's administrators read as the connection's last error after a refused SAML response.
@@ -46,6 +52,8 @@ export const ssoMessages = {
     'La respuesta SAML estaba fuera de su plazo de validez con más de 2 minutos de margen: revisa la hora del servidor del proveedor',
   errorSamlStatus: (status: string) =>
     `El proveedor respondió a la solicitud de inicio de sesión con un error (${status})`,
+  errorSamlMetadataRefresh: (url: string, reason: string) =>
+    `No se pudieron volver a leer los metadatos del proveedor en ${url} (${reason}): se siguen usando los guardados`,
   errorSamlNoEmail:
     'La respuesta SAML no traía el correo de la persona: envía el NameID con formato emailAddress o el atributo emailaddress (o email, o mail)',
 } as const;

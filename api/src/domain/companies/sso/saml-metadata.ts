@@ -3,7 +3,9 @@
 import { X509Certificate } from 'node:crypto';
 import * as samlify from 'samlify';
 import { HttpError } from '../../../lib/errors.js';
+import { outboundFetch } from '../../../lib/outbound/special-use.js';
 import { checkSamlXml, installSamlGuard, maxMetadataBytes } from '../../../lib/saml/xml.js';
+import { failureReason, idpTimeoutSeconds, issuerAllowed, privateNetworkRefused } from './discovery.js';
 import { ssoMessages as M } from './messages.js';
 
 const redirectBinding = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
@@ -103,6 +105,60 @@ export function parseIdpMetadata(xml: string): SamlIdp {
   if (certificates.length === 0) throw invalid(M.samlMetadataNoCertificate);
   if (certificates.length > maxCertificates) throw invalid(M.samlMetadataTooManyCertificates(maxCertificates));
   return { entityId, ssoUrl, certificates };
+}
+
+/** How often metadata read from an address is read again. */
+export const METADATA_REFRESH_MS = 24 * 60 * 60 * 1000;
+
+/** Why reading metadata from an address failed: a short Spanish reason, nothing the server sent back verbatim. */
+export class MetadataUnreachable extends Error {
+  constructor(
+    readonly reason: string,
+    readonly privateNetwork = false,
+  ) {
+    super(reason);
+    this.name = 'MetadataUnreachable';
+  }
+}
+
+/** Whether `url` may be read for metadata: https (http only on loopback, for tests), no credentials or fragment. */
+export const metadataUrlAllowed = (url: string) => issuerAllowed(url.replace(/\?.*$/, ''));
+
+/**
+ * Reads an IdP's metadata from `url` (Entra ID's and AD FS's federation metadata addresses) through the outbound guard
+ * (no loopback, private or reserved address unless `privateNetwork`; redirects not followed), in 5 s and 1 MiB at
+ * most. Throws MetadataUnreachable; what it answers is still to be read by parseIdpMetadata.
+ */
+export async function fetchIdpMetadata(url: string, privateNetwork: boolean): Promise<string> {
+  let response: Response;
+  try {
+    response = await outboundFetch(privateNetwork)(url, {
+      headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' },
+      signal: AbortSignal.timeout(idpTimeoutSeconds * 1000),
+    });
+  } catch (error) {
+    throw new MetadataUnreachable(failureReason(error), privateNetworkRefused(error));
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    throw new MetadataUnreachable(`respondió ${response.status}`);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response.body ?? []) {
+      size += chunk.byteLength;
+      if (size > maxMetadataBytes) {
+        await response.body?.cancel();
+        throw new MetadataUnreachable('los metadatos pasan de 1 MiB');
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof MetadataUnreachable) throw error;
+    throw new MetadataUnreachable(failureReason(error));
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A certificate as the company's administrators read it: its SHA-256 fingerprint and when it expires. */
