@@ -67,6 +67,20 @@ const oidcProviderRoute = (route: RouteKey) =>
     route.url,
   );
 
+/**
+ * The SAML identity provider's browser endpoints (docs/decisions/0100): a request they refuse is answered with the
+ * API's Spanish page, not JSON, since a browser shows it.
+ */
+const reachesSamlPage = (url: string) => /^\/saml\/idp\/(sso|enviar)$/.test(new URL(url, 'http://api.test').pathname);
+
+/** Why a SAML page's refusal is not the API's Spanish page (undefined: it is). */
+function samlPageProblem(response: LightMyRequestResponse): string | undefined {
+  if (!String(response.headers['content-type']).startsWith('text/html')) return undefined;
+  if (response.statusCode !== 400) return `status ${response.statusCode}`;
+  if (!response.body.includes('<html lang="es">')) return 'not a Spanish page';
+  return undefined;
+}
+
 type Caller = 'anonymous' | 'user' | 'admin';
 
 forEachBackend((backend) => {
@@ -204,7 +218,11 @@ forEachBackend((backend) => {
                 assert.equal(securityHeaderProblem(response), undefined, call);
                 if (response.statusCode >= 400 && request.method !== 'HEAD')
                   assert.equal(
-                    (reachesScim(request.url) ? scimErrorProblem : spanishErrorProblem)(response),
+                    (reachesScim(request.url)
+                      ? scimErrorProblem
+                      : reachesSamlPage(request.url) && String(response.headers['content-type']).startsWith('text/html')
+                        ? samlPageProblem
+                        : spanishErrorProblem)(response),
                     undefined,
                     call,
                   );

@@ -15,6 +15,7 @@ import { adminEmail, adminPassword, createUser, forEachBackend } from './helpers
 import { listRoutes, type Schema } from './helpers/hostile.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/identity-provider.js';
 import { collectingLogs, textsOf } from './helpers/logs.js';
+import { continuationOf, partner as samlPartner, postedForm, redirectQuery } from './helpers/saml-partner.js';
 import { OAuthBrowser, type Hop } from './helpers/oauth-browser.js';
 import { companySignIn } from './helpers/company-sso.js';
 import { addMember } from '../src/domain/companies/members.js';
@@ -655,6 +656,32 @@ forEachBackend((backend) =>
           const answer = ok(await call('POST', '/facturacion/customer-session', { token, payload: { userId: me.id } }));
           assert.match(answer.clientSecret, /secret/);
           return [token, answer.clientSecret, stripeKey];
+        },
+      },
+      {
+        name: "a partner app's SAML sign-in: the one-time address of the page that posts the signed response",
+        routes: ['GET /saml/idp/enviar'],
+        async run() {
+          const admin = await signIn(adminEmail, adminPassword);
+          const app = await samlPartner('registro-saml');
+          ok(
+            await call('POST', '/admin/aplicaciones-saml', {
+              token: admin,
+              payload: { nombre: 'Registro', metadata: app.metadata },
+            }),
+            201,
+          );
+          const { token } = await newAccount('clave-de-quien-entra-por-saml');
+          const { query } = redirectQuery(app, { relayState: 'estado-de-la-app-saml' });
+          const solicitud = continuationOf(await call('GET', `/saml/idp/sso?${query}`), api.app.config.portalUrl);
+          const { redirectTo } = ok(
+            await call('POST', `/saml/idp/solicitudes/${solicitud}/continuar`, { token, payload: { permitir: true } }),
+          ) as { redirectTo: string };
+          const secret = new URL(redirectTo).searchParams.get('secreto') ?? '';
+          const page = await call('GET', redirectTo.slice(api.app.config.apiPublicUrl.length));
+          assert.equal(page.statusCode, 200, page.body);
+          const { samlResponse } = postedForm(page.body);
+          return [admin, token, secret, samlResponse, 'clave-de-quien-entra-por-saml'];
         },
       },
       {

@@ -171,5 +171,31 @@ forEachBackend((backend) => {
       assert.equal(delivered.cierresPendientes, 0);
       assert.equal(delivered.ultimoErrorCierre, null);
     });
+
+    it('tells the administrator in Spanish that an app could not be reached', async () => {
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise((resolve) => closed.close(resolve));
+      const gone = await partner('apagada', { sloUrl: `http://127.0.0.1:${port}/mellon/logout`, keyIndex: 2 });
+      const created = await test.app.inject({
+        method: 'POST',
+        url: '/admin/aplicaciones-saml',
+        headers: bearer(admin),
+        payload: { nombre: 'Apagada', metadata: gone.metadata },
+      });
+      const id = created.json<{ id: number }>().id;
+      const company = await insertCompany(test.app, 'Fundición');
+      const eva = await insertMember(test.app, company, 'eva@cierre.test', 'miembro');
+      const token = await eva.token();
+      await signIn(gone, token);
+      await signOut(token);
+      await test.app.samlIdp.logouts.deliverDue();
+      const answer = (
+        await test.app.inject({ method: 'GET', url: `/admin/aplicaciones-saml/${id}`, headers: bearer(admin) })
+      ).json<{ cierresPendientes: number; ultimoErrorCierre: string | null }>();
+      assert.equal(answer.cierresPendientes, 1);
+      assert.match(String(answer.ultimoErrorCierre), /^no se pudo conectar con la aplicación/);
+    });
   });
 });

@@ -73,7 +73,7 @@ forEachBackend((backend) => {
         payload: permitir ? { permitir: true } : {},
       });
     const deliver = (redirectTo: string) => {
-      assert.ok(redirectTo.startsWith(`${api()}/saml/idp/enviar/`), redirectTo);
+      assert.ok(redirectTo.startsWith(`${api()}/saml/idp/enviar?secreto=`), redirectTo);
       return test.app.inject({ method: 'GET', url: redirectTo.slice(api().length) });
     };
 

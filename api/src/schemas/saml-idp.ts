@@ -48,4 +48,4 @@ export const SamlRequestParams = Type.Object({
   id: Type.String({ pattern: '^[A-Za-z0-9_-]{32}$', description: 'Id de la solicitud de inicio de sesión SAML' }),
 });
 
-export const SamlDeliveryParams = Type.Object({ secreto: Type.String({ maxLength: 64 }) });
+export const SamlDeliveryQuery = Type.Object({ secreto: Type.String({ maxLength: 64 }) });

@@ -16,7 +16,7 @@ import { documentHeaders } from '../../plugins/external/helmet.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { commonErrors, ErrorRef, bearerSecurity as security } from '../../schemas/common.js';
 import { InteractionAnswer, InteractionNext, InteractionView } from '../../schemas/identity-provider.js';
-import { SamlDeliveryParams, SamlRequestParams } from '../../schemas/saml-idp.js';
+import { SamlDeliveryQuery, SamlRequestParams } from '../../schemas/saml-idp.js';
 
 const tags = ['saml'];
 /** A POSTed AuthnRequest: the largest message taken (256 KiB), base64 and form-encoded. */
@@ -76,7 +76,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Recibe un AuthnRequest (enlace HTTP-Redirect) y lleva a la persona al portal',
         tags,
         querystring: Type.Object({}, { additionalProperties: true }),
-        response: { 303: Type.Null(), 400: Type.String({ description: 'Página en español; nada se envía' }) },
+        response: { 303: Type.Null(), 400: ErrorRef },
       },
     },
     async (request, reply) => {
@@ -99,7 +99,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           summary: 'Recibe un AuthnRequest (enlace HTTP-POST) y lleva a la persona al portal',
           tags,
-          response: { 303: Type.Null(), 400: Type.String({ description: 'Página en español; nada se envía' }) },
+          response: { 303: Type.Null(), 400: ErrorRef },
         },
       },
       async (request, reply) =>
@@ -165,17 +165,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/enviar/:secreto',
+    '/enviar',
     {
       schema: {
         summary: 'Página de un solo uso que envía la respuesta SAML firmada a la app (HTTP-POST)',
         tags,
-        params: SamlDeliveryParams,
-        response: { 200: Type.String(), 400: Type.String() },
+        querystring: SamlDeliveryQuery,
+        response: { 200: Type.String({ description: 'Página que envía la respuesta' }), 400: ErrorRef },
       },
     },
     async (request, reply) => {
-      const delivery = await takeDelivery(app.db, request.params.secreto);
+      const delivery = await takeDelivery(app.db, request.query.secreto);
       if (!delivery) return page(reply, 400, refusalPage('deliveryGone', app.config.portalUrl));
       return page(reply, 200, postPage(delivery));
     },

@@ -13,7 +13,7 @@ jest.mock('@portal/shared', () => ({ ...jest.requireActual('@portal/shared'), re
 
 const ID = 'q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6';
 const BASE = `/saml/idp/solicitudes/${ID}`;
-const PAGE = `http://127.0.0.1:3000/saml/idp/enviar/${'x'.repeat(43)}`;
+const PAGE = `http://127.0.0.1:3000/saml/idp/enviar?secreto=${'x'.repeat(43)}`;
 
 function details(overrides: Partial<InteractionDetails> = {}): InteractionDetails {
   return {

@@ -49,6 +49,17 @@ const soapEnvelope = (message: string) =>
   message.replace(/^<\?xml[^>]*\?>/, '') +
   '</soap-env:Body></soap-env:Envelope>';
 
+/** Why a delivery failed, as the administrator reads it (Spanish; the network's own code kept for the operator). */
+function failureText(error: unknown): string {
+  const failure = error as Error & { cause?: Error & { code?: string } };
+  if (failure?.name === 'TimeoutError' || failure?.name === 'AbortError') return 'la aplicación no respondió a tiempo';
+  if (failure instanceof TypeError) {
+    const code = failure.cause?.code ?? failure.cause?.name;
+    return `no se pudo conectar con la aplicación${code ? ` (${code})` : ''}`;
+  }
+  return String(failure?.message ?? error).slice(0, 500);
+}
+
 export function createSamlLogouts(deps: SamlLogoutDeps): SamlLogouts {
   const { db } = deps;
   let closed = false;
@@ -129,10 +140,7 @@ export function createSamlLogouts(deps: SamlLogoutDeps): SamlLogouts {
       if (!app?.sloUrl) throw new Error('la aplicación ya no publica un cierre de sesión SOAP');
       await send(delivery, { entityId: app.entityId, sloUrl: app.sloUrl });
     } catch (error) {
-      const cause = (error as Error & { cause?: Error }).cause;
-      const message = String((error as Error).message ?? error)
-        .concat(cause?.message ? `: ${cause.message}` : '')
-        .slice(0, 500);
+      const message = failureText(error);
       const givenUp = Date.now() - delivery.createdAt.getTime() >= giveUpAfterMs;
       deps.log.warn(
         { err: error, deliveryId: delivery.id, samlAppId: delivery.samlAppId, attempts, givenUp },

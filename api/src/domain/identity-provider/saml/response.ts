@@ -20,6 +20,9 @@ export const samlId = () => `_${randomBytes(20).toString('hex')}`;
 /** How long an assertion may be used: long enough for a slow page, short enough that a copy soon means nothing. */
 export const assertionLifetimeMs = 5 * 60_000;
 
+/** How far before its issue an assertion is already valid. */
+const notBeforeSlackMs = 30_000;
+
 const instant = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** The place of the signature: after the Issuer of the element signed, as SAML's schema wants it. */
@@ -70,6 +73,8 @@ export function loginResponse(input: LoginResponseInput): string {
   const now = input.now ?? new Date();
   const until = instant(new Date(now.getTime() + assertionLifetimeMs));
   const issued = instant(now);
+  // A partner whose clock runs a little behind must not see an assertion from the future (SimpleSAMLphp does the same).
+  const notBefore = instant(new Date(now.getTime() - notBeforeSlackMs));
   const attributes = Object.entries(input.attributes)
     .filter(([, values]) => values.length > 0)
     .map(
@@ -87,7 +92,7 @@ export function loginResponse(input: LoginResponseInput): string {
     '<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">' +
     `<saml:SubjectConfirmationData NotOnOrAfter="${until}" Recipient="${x(input.acsUrl)}" InResponseTo="${x(input.inResponseTo)}"/>` +
     '</saml:SubjectConfirmation></saml:Subject>' +
-    `<saml:Conditions NotBefore="${issued}" NotOnOrAfter="${until}">` +
+    `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${until}">` +
     `<saml:AudienceRestriction><saml:Audience>${x(input.audience)}</saml:Audience></saml:AudienceRestriction>` +
     '</saml:Conditions>' +
     `<saml:AuthnStatement AuthnInstant="${instant(input.authnInstant)}" SessionIndex="${x(input.sessionIndex)}">` +

@@ -48,7 +48,13 @@ export const deliveryLifetimeMs = 2 * 60_000;
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('base64url');
 
+/**
+ * The signatures of a Redirect request taken. SHA-1 too, which older mod_auth_mellon and lasso still send: a request's
+ * signature only proves which app asks, and the answer goes to an address of that app's metadata whatever the request
+ * says; the portal's own signatures are RSA-SHA256.
+ */
 const redirectSignatureAlgorithms: Readonly<Record<string, string>> = {
+  'http://www.w3.org/2000/09/xmldsig#rsa-sha1': 'sha1',
   'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256': 'sha256',
   'http://www.w3.org/2001/04/xmldsig-more#rsa-sha384': 'sha384',
   'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512': 'sha512',
@@ -79,6 +85,14 @@ const decode = (raw: string) => {
   }
 };
 
+/** A text that is stored: no NUL (PostgreSQL refuses it) nor other control characters, within `max` characters. */
+function storable(text: string, max: number, what: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (text.length > max || /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text))
+    throw refuse('malformed', `${what} not storable`);
+  return text;
+}
+
 /** What the portal reads of an AuthnRequest: who asks, its ID, and the ACS it names, if any. */
 interface ReadRequest {
   id: string;
@@ -101,12 +115,12 @@ function readAuthnRequest(xml: string): ReadRequest {
   }
   const request = extracted.request as Record<string, string> | null | undefined;
   const issuer = extracted.issuer;
-  if (!request || typeof request.id !== 'string' || !request.id || request.id.length > 256)
+  if (!request || typeof request.id !== 'string' || !request.id)
     throw refuse('malformed', 'not an AuthnRequest with an ID');
   if (typeof issuer !== 'string' || !issuer.trim()) throw refuse('malformed', 'no Issuer');
   return {
-    id: request.id,
-    issuer: issuer.trim(),
+    id: storable(request.id, 256, 'ID'),
+    issuer: storable(issuer.trim(), 1024, 'Issuer'),
     acsUrl: request.assertionConsumerServiceUrl || undefined,
     destination: request.destination || undefined,
     protocolBinding: typeof extracted.binding === 'string' ? extracted.binding : undefined,
@@ -177,7 +191,13 @@ export async function takeRedirectRequest(deps: SamlIdpDeps, query: string): Pro
     const relay = raw.get('RelayState');
     const octets = `SAMLRequest=${encoded}${relay !== undefined ? `&RelayState=${relay}` : ''}&SigAlg=${sigAlg}`;
     const bytes = Buffer.from(decode(signature), 'base64');
-    const good = certificateKeys(app).some((key) => verify(hash, Buffer.from(octets), key, bytes));
+    const good = certificateKeys(app).some((key) => {
+      try {
+        return verify(hash, Buffer.from(octets), key, bytes);
+      } catch {
+        return false;
+      }
+    });
     if (!good) throw refuse('badSignature', 'signature does not verify');
   }
   checkDestination(deps, read);
@@ -282,7 +302,8 @@ async function deliveryAddress(deps: SamlIdpDeps, id: string, response: string) 
     .update(samlRequests)
     .set({ response: Buffer.from(response).toString('base64'), deliveryHash: hashOf(secret) })
     .where(eq(samlRequests.id, id));
-  return `${deps.apiPublicUrl}${samlIdpPaths.delivery}/${secret}`;
+  // In the query, whose values the API's log lines never show.
+  return `${deps.apiPublicUrl}${samlIdpPaths.delivery}?secreto=${secret}`;
 }
 
 /** The app's SessionIndex for this portal session: one per app and session, kept for its single logout. */
