@@ -4,11 +4,12 @@
 // takes 'Continuar con el acceso de <empresa>', signs in at SimpleSAMLphp and lands on /apps with an account. What a
 // thief or a forger posts to the portal's ACS is refused, each landing on /login with a Spanish message and no session:
 // the person's own response posted again (replay), a response SimpleSAMLphp signed for another app (audience), and an
-// unsigned response written by hand. As an identity provider: Apache with mod_auth_mellon, registered by a platform
-// administrator from its SP metadata and tied to an app, trusts GET /saml/idp/metadata; the person opens the app, signs
-// in at the portal, allows it, and the app's page shows their email and plan; signing out of the portal ends the app's
-// session too (a SOAP LogoutRequest, the SOAP line added to mellon's metadata by hand). A mellon SP the portal does not
-// know is sent a Spanish page at the portal and nothing else.
+// unsigned response written by hand. The metadata's address works as well as its text. As an identity provider: Apache
+// with mod_auth_mellon, registered by a platform administrator from its SP metadata and tied to an app, trusts
+// GET /saml/idp/metadata; the person opens the app, signs in at the portal, allows it, and the app's page shows their
+// email and plan; signing out of the portal ends the app's session too (a SOAP LogoutRequest, the SOAP line added to
+// mellon's metadata by hand). A mellon SP the portal does not know is sent a Spanish page at the portal and nothing
+// else.
 import { randomUUID } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
@@ -269,6 +270,25 @@ test.describe("a company's SAML identity provider (SimpleSAMLphp) at /login", ()
       expect(await lastError()).toBe(
         'La respuesta SAML no venía firmada con un certificado de los metadatos del proveedor: si el proveedor cambió de certificado, vuelve a pegar sus metadatos',
       );
+
+      // 5. The company's IT may give the metadata's address instead of its text: SimpleSAMLphp's, read when saved.
+      const byAddress = await api<{ entityId: string }>(
+        request,
+        admin,
+        'PUT',
+        `admin/empresas/${companyId}/proveedor`,
+        200,
+        { tipo: 'saml', urlMetadatos: idp.metadataUrl, dominios: [domain], permitirContrasena: false },
+      );
+      expect(byAddress.entityId).toBe(sp.entityId);
+      const connection = await api<{ idp: { entityId: string; urlMetadatos: string | null } }>(
+        request,
+        admin,
+        'GET',
+        `empresas/${companyId}/proveedor`,
+        200,
+      );
+      expect([connection.idp.urlMetadatos, connection.idp.entityId]).toEqual([idp.metadataUrl, idp.entityId]);
     } finally {
       await context.close();
     }
