@@ -342,7 +342,8 @@ export async function startMellon(options: {
     if (!base) throw new Error(`mellon_create_metadata no dejó metadatos en ${spFolder}`);
     if (options.soapLogout) {
       // mellon answers a SOAP LogoutRequest at its logout endpoint too; its generated metadata names only the
-      // HTTP-Redirect binding there, so the line an administrator adds by hand for an IdP that logs out without a browser.
+      // HTTP-Redirect binding there: this is the line an administrator adds by hand for an IdP that logs out without
+      // a browser.
       const file = path.join(spFolder, `${base}.xml`);
       const soap = `<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:SOAP" Location="${url}/${app}/mellon/logout"/>`;
       writeFileSync(
