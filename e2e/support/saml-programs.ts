@@ -4,7 +4,17 @@
 // under the system's temporary folder (configuration, keys, metadata, logs), readable by the user Apache serves as;
 // `close()` stops the process and removes the folder, or keeps it (and says where) when asked to, after a failure.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +31,14 @@ interface Started {
   logs(): Record<string, string>;
   /** Stops the process; the folder stays when `keep` (a failed test's evidence), else it goes. */
   close(keep?: boolean): Promise<void>;
+}
+
+const INSTALL = 'apt-get install php-cli php-xml php-mbstring simplesamlphp apache2 libapache2-mod-auth-mellon';
+
+/** Throws, saying what to install, when a program this file runs is not on the machine. */
+function needs(files: string[]): void {
+  const missing = files.filter((file) => !existsSync(file));
+  if (missing.length > 0) throw new Error(`Faltan ${missing.join(', ')} para las pruebas SAML: ${INSTALL}`);
 }
 
 function folderFor(name: string): string {
@@ -60,6 +78,9 @@ async function startProcess(
   let exited: string | null = null;
   child.once('exit', (code, signal) => {
     exited = `salió con ${code ?? signal}`;
+  });
+  child.once('error', (error) => {
+    exited = `no se pudo ejecutar: ${error.message}`;
   });
   const deadline = Date.now() + 15_000;
   for (;;) {
@@ -160,6 +181,7 @@ export async function startSimpleSamlIdp(options: {
   host?: string;
   users: IdpUser[];
 }): Promise<SimpleSamlIdp> {
+  needs([SIMPLESAMLPHP_WWW, '/usr/bin/php', '/usr/bin/openssl']);
   const host = options.host ?? '127.0.0.1';
   const url = `http://${host}:${options.port}`;
   const folder = folderFor('simplesamlphp');
@@ -321,6 +343,7 @@ export async function startMellon(options: {
   /** Whether the SPs' metadata publishes their logout endpoint with the SOAP binding too. */
   soapLogout?: boolean;
 }): Promise<MellonApache> {
+  needs([APACHE, `${APACHE_MODULES}/mod_auth_mellon.so`, MELLON_CREATE_METADATA]);
   const host = options.host ?? 'localhost';
   const url = `http://${host}:${options.port}`;
   const folder = folderFor('mellon');
