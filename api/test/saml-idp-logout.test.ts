@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import * as samlify from 'samlify';
-import { auditLog, samlLogoutDeliveries } from '../src/db/schema.js';
+import { auditLog, samlLogoutDeliveries, users } from '../src/db/schema.js';
 import { adminEmail, adminPassword, buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
 import { insertCompany, insertMember } from './helpers/company-fixtures.js';
 import {
@@ -170,6 +170,17 @@ forEachBackend((backend) => {
       const delivered = await view();
       assert.equal(delivered.cierresPendientes, 0);
       assert.equal(delivered.ultimoErrorCierre, null);
+    });
+
+    it('tells the apps too when the account is suspended, without any sign-out', async () => {
+      const company = await insertCompany(test.app, 'Cementera');
+      const ivan = await insertMember(test.app, company, 'ivan@cierre.test', 'miembro');
+      const atHistorian = await signIn(historian, await ivan.token());
+      received = [];
+      await test.app.db.update(users).set({ status: 'suspended' }).where(eq(users.id, ivan.id));
+      await test.app.samlIdp.logouts.deliverDue();
+      assert.equal(received.length, 1);
+      assert.match(received[0]?.body ?? '', new RegExp(`>${atHistorian.sessionIndex}</samlp:SessionIndex>`));
     });
 
     it('tells the administrator in Spanish that an app could not be reached', async () => {

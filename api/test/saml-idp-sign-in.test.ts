@@ -4,7 +4,8 @@
 // (signed by the key in the portal's metadata, for its audience, ACS and request, NameID opaque per app or the email
 // when asked, the attributes email, nombre, apellido, plan and empresas). And what is refused with the API's Spanish
 // page and nothing sent: an unknown app, an ACS not in its metadata, a bad or missing signature, a malformed or
-// oversized request; and a continuation used twice or expired.
+// oversized request; and a continuation used twice or expired. The allowed apps are listed in the profile, where one
+// is taken back.
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
@@ -405,6 +406,39 @@ forEachBackend((backend) => {
       await assert.rejects(
         maintenance.sp.parseLoginResponse(idp, 'post', { body: { SAMLResponse: form.samlResponse } }),
       );
+    });
+
+    it('lists the allowed SAML apps in the profile, where taking one back makes it ask again', async () => {
+      await signIn(maintenance, personToken);
+      const listed = await test.app.inject({ method: 'GET', url: '/auth/aplicaciones', headers: bearer(personToken) });
+      assert.equal(listed.statusCode, 200, listed.body);
+      const apps = listed.json<{ data: { clientId: string; nombre: string; permisos: { scope: string }[] }[] }>().data;
+      const entry = apps.find((app) => app.nombre === 'Mantenimiento');
+      assert.ok(entry && /^saml-\d+$/.test(entry.clientId), JSON.stringify(apps));
+      assert.deepEqual(
+        entry.permisos.map((permiso) => permiso.scope),
+        ['openid', 'profile', 'email', 'organization'],
+      );
+      const revoked = await test.app.inject({
+        method: 'DELETE',
+        url: `/auth/aplicaciones/${entry.clientId}`,
+        headers: bearer(personToken),
+      });
+      assert.equal(revoked.statusCode, 204, revoked.body);
+      const again = await test.app.inject({
+        method: 'DELETE',
+        url: `/auth/aplicaciones/${entry.clientId}`,
+        headers: bearer(personToken),
+      });
+      assert.equal(again.statusCode, 404);
+      const { solicitud } = await start(maintenance);
+      const details = await test.app.inject({
+        method: 'GET',
+        url: `/saml/idp/solicitudes/${solicitud}`,
+        headers: bearer(personToken),
+      });
+      assert.equal(details.json<{ consentimiento: boolean }>().consentimiento, true, 'asks again');
+      assert.equal((await cont(solicitud, personToken, false)).statusCode, 409);
     });
 
     it('works with a request samlify itself makes', async () => {

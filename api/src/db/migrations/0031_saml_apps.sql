@@ -100,6 +100,31 @@ CREATE TRIGGER sessions_saml_end AFTER UPDATE ON sessions
   FOR EACH ROW WHEN (OLD.ended_at IS NULL AND NEW.ended_at IS NOT NULL)
   EXECUTE FUNCTION saml_portal_session_ended();
 
+-- The same for every session of an account whose credentials changed (token version), that stopped being active, or
+-- that is deleted (before its rows go): its SAML apps are told as its OpenID Connect apps are (users_oidc_end).
+CREATE FUNCTION saml_account_sessions_ended() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+  queued integer;
+BEGIN
+  INSERT INTO saml_logout_deliveries (saml_app_id, user_id, name_id, name_id_format, session_index)
+    SELECT s.saml_app_id, s.user_id, s.name_id, s.name_id_format, s.session_index
+    FROM saml_sessions s JOIN saml_apps a ON a.id = s.saml_app_id AND a.slo_url IS NOT NULL
+    WHERE s.user_id = OLD.id;
+  GET DIAGNOSTICS queued = ROW_COUNT;
+  DELETE FROM saml_sessions WHERE user_id = OLD.id;
+  IF queued > 0 THEN PERFORM pg_notify('portal_saml_logout', ''); END IF;
+  IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER users_saml_end AFTER UPDATE ON users
+  FOR EACH ROW WHEN (OLD.token_version IS DISTINCT FROM NEW.token_version
+    OR (OLD.status = 'active' AND NEW.status <> 'active'))
+  EXECUTE FUNCTION saml_account_sessions_ended();
+CREATE TRIGGER users_saml_end_deleted BEFORE DELETE ON users
+  FOR EACH ROW EXECUTE FUNCTION saml_account_sessions_ended();
+
 ALTER TABLE audit_log DROP CONSTRAINT audit_log_target_type_check;
 ALTER TABLE audit_log ADD CONSTRAINT audit_log_target_type_check
   CHECK (target_type IN ('user', 'app', 'oidc_client', 'company', 'saml_app'));

@@ -8,6 +8,7 @@ import { HttpError } from '../../lib/errors.js';
 import { accountIdOf } from './claims.js';
 import { portalFacts } from './client-facts.js';
 import { identityProviderMessages as M } from './messages.js';
+import { listSamlConsents, revokeSamlConsent, samlAppOfConsentId } from './saml/consents.js';
 import { describeScopes, knownScopes, type OidcScope } from './scopes.js';
 
 /** The scopes a person already allowed a third-party app (their answer on the consent screen), or none. */
@@ -70,7 +71,13 @@ export interface AuthorizedAppView {
   autorizadaEn: string;
 }
 
+/** The OpenID Connect apps and the SAML apps (`saml-<id>`) the person allowed, the latest first. */
 export async function listAuthorizedApps(db: Db, userId: number): Promise<AuthorizedAppView[]> {
+  const [oidc, saml] = await Promise.all([listOidcAuthorizedApps(db, userId), listSamlConsents(db, userId)]);
+  return [...oidc, ...saml].sort((a, b) => b.autorizadaEn.localeCompare(a.autorizadaEn));
+}
+
+async function listOidcAuthorizedApps(db: Db, userId: number): Promise<AuthorizedAppView[]> {
   const rows = await db
     .select({
       clientId: oidcConsents.clientId,
@@ -96,6 +103,12 @@ export async function listAuthorizedApps(db: Db, userId: number): Promise<Author
  * back-channel logout. 404 when the app had no access.
  */
 export async function revokeAuthorizedApp(db: Db, userId: number, clientId: string): Promise<void> {
+  const samlAppId = samlAppOfConsentId(clientId);
+  if (samlAppId !== undefined) {
+    if (!(await revokeSamlConsent(db, userId, samlAppId)))
+      throw new HttpError(404, M.authorizedAppNotFound, 'AUTHORIZED_APP_NOT_FOUND');
+    return;
+  }
   const accountId = accountIdOf(userId);
   const revoked = await db.transaction(async (tx) => {
     // Emits `consentimiento.revocado` and the client no longer learns of the person (trigger

@@ -251,7 +251,7 @@ async function pendingRequest(db: Db, id: string) {
 }
 
 /** What the app is given, as the consent screen lists it. */
-function releases(app: SamlAppRow) {
+export function releases(app: Pick<SamlAppRow, 'appId'>) {
   return [
     { scope: 'openid', descripcion: scopeDescriptions.openid },
     { scope: 'profile', descripcion: scopeDescriptions.profile },

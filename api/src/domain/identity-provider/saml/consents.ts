@@ -1,0 +1,61 @@
+// A person's consents to SAML apps, beside their OpenID Connect ones in /perfil: listed as `saml-<id>`, and taken back
+// there (the app asks again next time, and is told by a single logout of each session it has of the person).
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import { samlApps, samlConsents, samlLogoutDeliveries, samlSessions } from '../../../db/schema.js';
+import { releases } from './sign-in.js';
+
+/** How a SAML app is named among the authorized apps (an OpenID Connect client id is 22 characters, never this). */
+export const samlConsentId = (samlAppId: number) => `saml-${samlAppId}`;
+const consentIdPattern = /^saml-([1-9][0-9]{0,9})$/;
+
+/** The SAML app a consent id names, or undefined when it is not one. */
+export function samlAppOfConsentId(clientId: string): number | undefined {
+  const match = consentIdPattern.exec(clientId);
+  const id = match ? Number(match[1]) : Number.NaN;
+  return Number.isSafeInteger(id) && id <= 2_147_483_647 ? id : undefined;
+}
+
+export async function listSamlConsents(db: Db, userId: number) {
+  const rows = await db
+    .select({ id: samlApps.id, name: samlApps.name, appId: samlApps.appId, grantedAt: samlConsents.grantedAt })
+    .from(samlConsents)
+    .innerJoin(samlApps, eq(samlApps.id, samlConsents.samlAppId))
+    .where(eq(samlConsents.userId, userId))
+    .orderBy(desc(samlConsents.grantedAt));
+  return rows.map((row) => ({
+    clientId: samlConsentId(row.id),
+    nombre: row.name,
+    permisos: releases(row),
+    autorizadaEn: row.grantedAt.toISOString(),
+  }));
+}
+
+/** Forgets the consent and queues the app's single logout of each of its sessions of the person; false: none. */
+export async function revokeSamlConsent(db: Db, userId: number, samlAppId: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const forgotten = await tx
+      .delete(samlConsents)
+      .where(and(eq(samlConsents.userId, userId), eq(samlConsents.samlAppId, samlAppId)))
+      .returning({ id: samlConsents.samlAppId });
+    if (forgotten.length === 0) return false;
+    const ended = await tx
+      .delete(samlSessions)
+      .where(and(eq(samlSessions.userId, userId), eq(samlSessions.samlAppId, samlAppId)))
+      .returning();
+    const [app] = await tx.select({ sloUrl: samlApps.sloUrl }).from(samlApps).where(eq(samlApps.id, samlAppId));
+    if (app?.sloUrl && ended.length > 0) {
+      await tx.insert(samlLogoutDeliveries).values(
+        ended.map((session) => ({
+          samlAppId,
+          userId,
+          nameId: session.nameId,
+          nameIdFormat: session.nameIdFormat,
+          sessionIndex: session.sessionIndex,
+        })),
+      );
+      await tx.execute(sql`select pg_notify('portal_saml_logout', '')`);
+    }
+    return true;
+  });
+}
