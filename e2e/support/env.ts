@@ -27,6 +27,10 @@ export const E2E = {
   applePort: 3110 + offset,
   /** A company's own identity provider (like Entra ID), in the same process (tests/company-sign-in.spec.ts). */
   companyIdpPort: 3120 + offset,
+  /** SAML software the project did not write (tests/saml.spec.ts): SimpleSAMLphp as a company's IdP, Apache with
+   * mod_auth_mellon as partner apps. */
+  samlIdpPort: 3121 + offset,
+  mellonPort: 3122 + offset,
   /** The OpenID Connect spec's relying parties (support/relying-parties/): a single-page app, two server apps. */
   spaPort: 3116 + offset,
   serverAppPort: 3117 + offset,
