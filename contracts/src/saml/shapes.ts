@@ -4,7 +4,7 @@
  * identity provider. Plain shapes: the API's schemas are held to them by the type check, the panel reads them.
  */
 
-/** The protocols a company's own sign-in speaks; an answer without `tipo` comes from before SAML, so it is OpenID Connect. */
+/** The protocols a company's own sign-in speaks; an answer without `tipo` is from before SAML: OpenID Connect. */
 export const COMPANY_PROVIDER_KINDS = ['oidc', 'saml'] as const;
 export type CompanyProviderKind = (typeof COMPANY_PROVIDER_KINDS)[number];
 
@@ -37,7 +37,7 @@ export interface CompanySamlInput {
   permitirContrasena: boolean;
 }
 
-/** One signing certificate of the company's identity provider, by its SHA-256 fingerprint and the end of its validity. */
+/** A signing certificate of the company's identity provider: its SHA-256 fingerprint and the end of its validity. */
 export interface SamlIdpCertificate {
   huella: string;
   /** ISO 8601 instant. */

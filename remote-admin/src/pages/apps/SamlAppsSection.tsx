@@ -80,9 +80,9 @@ type Editing = { kind: 'create' } | { kind: 'edit'; app: SamlApp } | null;
 
 /**
  * 'Aplicaciones SAML' of the apps page: the partner apps that sign in with the portal as their SAML identity provider
- * (docs/decisions/0098-saml-panel.md), each with its entity ID, ACS addresses, logout, NameID and portal app, and a
- * notice while logouts to it are being retried; the portal's own metadata address on top, to give to each partner.
- * Create, edit, and delete after a question.
+ * (docs/decisions/0100-saml-admin-panel.md), each with its entity ID, ACS addresses, logout, NameID and portal app,
+ * and a notice while logouts to it are being retried; the portal's own metadata address on top, to give to each
+ * partner. Create, edit, and delete after a question.
  */
 export function SamlAppsSection() {
   const [samlApps, setSamlApps] = useState<SamlApp[] | null>(null);

@@ -100,7 +100,7 @@ export const TEXT_APPS = {
   copied: 'Secreto copiado',
   copyFailed: TEXT_ADMIN.copyFailed,
 
-  // SAML apps, beside the OpenID Connect clients (docs/decisions/0098-saml-panel.md).
+  // SAML apps, beside the OpenID Connect clients (docs/decisions/0100-saml-admin-panel.md).
   samlApps: 'Aplicaciones SAML',
   samlAppsIntro:
     'Las aplicaciones que inician sesión con la cuenta del portal por SAML 2.0, con el portal como proveedor de identidad.',

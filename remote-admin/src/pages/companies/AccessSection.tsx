@@ -25,7 +25,7 @@ import { mayEditAccess } from '../../rules/companies';
 import { CopyButton } from '../../components/CopyButton';
 import { AccessForm, AllowPassword, DomainsChoice, typedDomains } from './AccessFormParts';
 import { SamlFacts, SamlForm, SamlValues } from './SamlAccess';
-import { Facts, SectionHead, type SectionProps } from './SectionParts';
+import { Facts, Notices, SectionHead, type SectionProps } from './SectionParts';
 import { TEXT_COMPANY } from './texts';
 
 const T = TEXT_COMPANY;
@@ -58,10 +58,10 @@ const Protocols = styled.fieldset`
 `;
 
 /**
- * 'Acceso de la empresa': the company's own identity provider, by OpenID Connect (docs/decisions/0080-company-sign-in.md)
- * or SAML 2.0 (docs/decisions/0098-saml-panel.md). Its owners and the platform choose the protocol, connect, change or
- * disconnect it; a company administrator reads it. What the company's IT enters in its provider is shown for the
- * protocol chosen, before anything is connected.
+ * 'Acceso de la empresa': the company's own identity provider, by OpenID Connect
+ * (docs/decisions/0080-company-sign-in.md) or SAML 2.0 (docs/decisions/0100-saml-admin-panel.md). Its owners and the
+ * platform choose the protocol, connect, change or disconnect it; a company administrator reads it. What the
+ * company's IT enters in its provider is shown for the protocol chosen, before anything is connected.
  */
 export function AccessSection({ companyId, viewer, announce }: SectionProps) {
   const editor = mayEditAccess(viewer);
@@ -205,9 +205,11 @@ function ProviderFacts({ provider }: { provider: CompanyOidcConnection }) {
   return (
     <>
       {provider.ultimoError && (
-        <Alert>
-          {T.lastError(provider.ultimoErrorEn ? when(provider.ultimoErrorEn) : T.never, provider.ultimoError)}
-        </Alert>
+        <Notices>
+          <Alert>
+            {T.lastError(provider.ultimoErrorEn ? when(provider.ultimoErrorEn) : T.never, provider.ultimoError)}
+          </Alert>
+        </Notices>
       )}
       <Facts aria-label={T.providerForm}>
         <dt>{T.protocol}</dt>

@@ -9,7 +9,7 @@ import { StatusPill } from '../../components/StatusPill';
 import { certificateStatus } from '../../rules/companies';
 import { formatExpiryDate } from '../../rules/format';
 import { AccessForm, AllowPassword, DomainsChoice, typedDomains } from './AccessFormParts';
-import { Facts } from './SectionParts';
+import { Facts, Notices } from './SectionParts';
 import { TEXT_COMPANY } from './texts';
 
 const T = TEXT_COMPANY;
@@ -80,14 +80,16 @@ export function SamlFacts({ connection, now }: { connection: CompanySamlConnecti
   const expiring = certificates.find((certificate) => certificate.status.tone === 'warning');
   return (
     <>
-      {connection.ultimoError && (
-        <Alert>
-          {T.lastError(connection.ultimoErrorEn ? when(connection.ultimoErrorEn) : T.never, connection.ultimoError)}
-        </Alert>
-      )}
-      {/* Said as a notice, not an error: it is read on arrival, and an error would take the keyboard's place. */}
-      {expired && <Alert tone="info">{T.certificateExpired(formatExpiryDate(expired.venceEn))}</Alert>}
-      {!expired && expiring && <Alert tone="info">{T.certificateExpiring(expiring.status.text.toLowerCase())}</Alert>}
+      <Notices>
+        {connection.ultimoError && (
+          <Alert>
+            {T.lastError(connection.ultimoErrorEn ? when(connection.ultimoErrorEn) : T.never, connection.ultimoError)}
+          </Alert>
+        )}
+        {/* Said as a notice, not an error: it is read on arrival, and an error would take the keyboard's place. */}
+        {expired && <Alert tone="info">{T.certificateExpired(formatExpiryDate(expired.venceEn))}</Alert>}
+        {!expired && expiring && <Alert tone="info">{T.certificateExpiring(expiring.status.text.toLowerCase())}</Alert>}
+      </Notices>
       <Facts aria-label={T.providerForm}>
         <dt>{T.protocol}</dt>
         <dd className="wide">{T.protocolSaml}</dd>

@@ -262,7 +262,7 @@ export const TEXT_COMPANY = {
   disconnected: 'Proveedor de identidad desconectado',
   readOnly: 'Solo los propietarios de la empresa pueden cambiar esto.',
 
-  // The company's SAML 2.0 identity provider, the portal its service provider (docs/decisions/0098-saml-panel.md).
+  // The company's SAML 2.0 identity provider, the portal its service provider (decision 0100).
   protocol: 'Protocolo',
   protocolOidc: 'OpenID Connect',
   protocolSaml: 'SAML 2.0',
