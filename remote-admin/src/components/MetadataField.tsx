@@ -16,6 +16,7 @@ const Load = styled.div`
   /* The file input is read by the keyboard and screen readers; its label is what the eye sees, as a button. */
   input { position: absolute; width: 1px; height: 1px; opacity: 0; overflow: hidden; }
   label {
+    position: relative;
     display: inline-flex;
     align-items: center;
     min-height: 44px;
