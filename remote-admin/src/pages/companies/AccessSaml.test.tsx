@@ -1,13 +1,13 @@
 // 'Acceso de la empresa' by SAML 2.0, as a company's owner, a platform administrator and a company administrator see
 // it: the protocol to choose, what the company's IT enters in its identity provider (each value with 'Copiar'), the
 // metadata pasted or loaded from its file, the body the API receives and its Spanish refusal said as it came, and the
-// connection as it stands (the provider's entity ID, sign-in address, certificates and their end, warned about).
+// connection as it stands (the provider's entity ID, sign-in address, certificates and their end, warned about); or,
+// instead of the XML, the address the API reads the metadata from, shown once connected.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { CompanySamlConnection } from '@portal/contracts/saml/shapes';
 import CompanyPage from './CompanyPage';
 import { adminUser, bodiesTo, type FakeApi, renderAt, useFakeApi } from '../../testing/setup';
-import type { Company, CompanyProvider } from '../../api/company-types';
+import type { Company, CompanyProvider, CompanySamlConnection } from '../../api/company-types';
 
 jest.setTimeout(30_000);
 
@@ -57,6 +57,7 @@ const samlConnection = (over: Partial<CompanySamlConnection> = {}): CompanySamlC
     entityId: 'http://adfs.minera.pe/adfs/services/trust',
     ssoUrl: 'https://adfs.minera.pe/adfs/ls/',
     certificados: [{ huella: FINGERPRINT_A, venceEn: inDays(400) }],
+    urlMetadatos: null,
   },
   ultimoError: null,
   ultimoErrorEn: null,
@@ -166,7 +167,9 @@ describe("A company's own sign-in by SAML 2.0", () => {
     // Nothing is sent without the metadata the first time.
     await user.click(screen.getByLabelText('minera.pe'));
     await user.click(screen.getByRole('button', { name: 'Guardar' }));
-    expect(await screen.findByText('Pega o carga los metadatos del proveedor (XML)')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Pega o carga los metadatos del proveedor (XML), o indica su URL de metadatos'),
+    ).toBeInTheDocument();
     expect(api.requests.filter((r) => r.method === 'PUT')).toEqual([]);
 
     // The file AD FS exported fills the field, to be read before saving.
@@ -191,7 +194,7 @@ describe("A company's own sign-in by SAML 2.0", () => {
     expect(screen.getByText(SP.acsUrl)).toBeInTheDocument();
     expect(
       screen.getByText(
-        'Vacío: se mantienen los metadatos guardados. Pega los nuevos cuando el proveedor cambie su certificado.',
+        'Vacío, como la URL: se mantienen los metadatos guardados (y su URL, si la tiene). Pega los nuevos cuando el proveedor cambie su certificado.',
       ),
     ).toBeInTheDocument();
   });
@@ -237,6 +240,7 @@ describe("A company's own sign-in by SAML 2.0", () => {
                 { huella: FINGERPRINT_A, venceEn: inDays(400) },
                 { huella: FINGERPRINT_B, venceEn: soon },
               ],
+              urlMetadatos: null,
             },
             ultimoAcceso: '2027-02-03T08:00:00.000Z',
             ultimoError: 'La firma de la respuesta no es de un certificado de los metadatos de la empresa',
@@ -270,8 +274,9 @@ describe("A company's own sign-in by SAML 2.0", () => {
       ),
     ).toBeInTheDocument();
     expect(screen.getByText(new Date('2027-02-03T08:00:00.000Z').toLocaleString('es-ES'))).toBeInTheDocument();
-    // The service provider's values come from the connection itself.
+    // The service provider's values come from the connection itself; no metadata address when it was pasted.
     expect(screen.getByText(SP.metadataUrl)).toBeInTheDocument();
+    expect(within(facts).queryByText('URL de metadatos del proveedor')).not.toBeInTheDocument();
 
     // A change of the domains alone: the saved metadata stays (none sent), the typed domains are proved by the call.
     expect(screen.getByLabelText('minera.pe')).toBeChecked();
@@ -294,6 +299,93 @@ describe("A company's own sign-in by SAML 2.0", () => {
     expect(screen.queryByText(SP.acsUrl)).not.toBeInTheDocument();
   });
 
+  it("connects by the provider's metadata address instead of the XML: one or the other, and the address shown after", async () => {
+    const user = userEvent.setup();
+    const address = 'https://login.microsoftonline.com/inquilino/federationmetadata/2007-06/federationmetadata.xml';
+    let connected: CompanySamlConnection | null = null;
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4': { status: 200, body: company({ miRol: 'propietario' }) },
+        'GET /empresas/4/proveedor': () => (connected ? { status: 200, body: connected } : noProvider),
+        'PUT /empresas/4/proveedor': () => {
+          connected = samlConnection({
+            idp: {
+              entityId: 'https://sts.windows.net/inquilino/',
+              ssoUrl: 'https://login.microsoftonline.com/inquilino/saml2',
+              certificados: [{ huella: FINGERPRINT_A, venceEn: inDays(400) }],
+              urlMetadatos: address,
+            },
+          });
+          return { status: 200, body: SP };
+        },
+      }),
+      manager('propietario'),
+    );
+    await openAccess(user);
+    await user.click(await screen.findByRole('radio', { name: 'SAML 2.0' }));
+    expect(
+      screen.getByText(
+        'O, en lugar del XML, la dirección https:// de sus metadatos (la de federación de Entra ID o AD FS): el portal los lee al guardar y una vez al día. Uno de los dos, no ambos.',
+      ),
+    ).toBeInTheDocument();
+    await user.click(screen.getByLabelText('minera.pe'));
+
+    // Both: nothing is sent, and the person is told to choose.
+    await user.click(screen.getByLabelText('Metadatos del proveedor (XML)'));
+    await user.paste(ADFS_METADATA);
+    await user.type(screen.getByLabelText('URL de metadatos del proveedor'), address);
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+    expect(
+      await screen.findByText('Pega el XML o indica la URL de metadatos del proveedor, no los dos'),
+    ).toBeInTheDocument();
+    expect(api.requests.filter((r) => r.method === 'PUT')).toEqual([]);
+
+    // The address alone.
+    await user.clear(screen.getByLabelText('Metadatos del proveedor (XML)'));
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Acceso de la empresa guardado')).toBeInTheDocument();
+    expect(puts('/empresas/4/proveedor')).toEqual([
+      { tipo: 'saml', urlMetadatos: address, dominios: ['minera.pe'], permitirContrasena: true },
+    ]);
+    expect(await screen.findByText('https://sts.windows.net/inquilino/')).toBeInTheDocument();
+    const facts = factsOf('Proveedor de identidad');
+    expect(within(facts).getByText(address)).toBeInTheDocument();
+    expect(within(facts).getByText('URL de metadatos del proveedor')).toBeInTheDocument();
+  });
+
+  it("says the API's refusal of the metadata address as the API words it", async () => {
+    const user = userEvent.setup();
+    const refusal =
+      'No se pudieron leer los metadatos del proveedor en https://adfs.minera.pe/federationmetadata.xml (respondió 404).';
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4': { status: 200, body: company({ miRol: 'propietario' }) },
+        'PUT /empresas/4/proveedor': {
+          status: 400,
+          body: { statusCode: 400, code: 'PROVEEDOR_INALCANZABLE', message: refusal },
+        },
+      }),
+      manager('propietario'),
+    );
+    await openAccess(user);
+    await user.click(await screen.findByRole('radio', { name: 'SAML 2.0' }));
+    await user.type(
+      screen.getByLabelText('URL de metadatos del proveedor'),
+      '  https://adfs.minera.pe/federationmetadata.xml ',
+    );
+    await user.click(screen.getByLabelText('minera.pe'));
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
+    expect(puts('/empresas/4/proveedor')).toEqual([
+      {
+        tipo: 'saml',
+        urlMetadatos: 'https://adfs.minera.pe/federationmetadata.xml',
+        dominios: ['minera.pe'],
+        permitirContrasena: true,
+      },
+    ]);
+  });
+
   it('warns when a certificate of the provider has ended', async () => {
     const user = userEvent.setup();
     const ended = inDays(-3);
@@ -306,6 +398,7 @@ describe("A company's own sign-in by SAML 2.0", () => {
               entityId: 'https://sts.windows.net/inquilino/',
               ssoUrl: 'https://login.microsoftonline.com/inquilino/saml2',
               certificados: [{ huella: FINGERPRINT_A, venceEn: ended }],
+              urlMetadatos: null,
             },
           }),
         },

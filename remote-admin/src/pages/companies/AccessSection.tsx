@@ -1,6 +1,5 @@
 import { type FormEvent, useCallback, useState } from 'react';
 import styled from 'styled-components';
-import type { CompanyProviderKind } from '@portal/contracts/saml/shapes';
 import { Alert, Button, errorMessage, PasswordField, TextField, theme, useSubmit } from '@portal/shared';
 import {
   getProvider,
@@ -14,6 +13,7 @@ import type {
   CompanyConnection,
   CompanyOidcConnection,
   CompanyProviderInput,
+  CompanyProviderKind,
   CompanySamlConnection,
 } from '../../api/company-types';
 import { COMPANY_FALLBACK } from '../../api/texts';

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import styled from 'styled-components';
-import { Alert, Button, errorMessage, useSubmit } from '@portal/shared';
+import { Alert, Button, errorMessage, TextField, useSubmit } from '@portal/shared';
 import type { CompanySamlConnection, CompanySamlInput, SamlServiceProvider } from '../../api/company-types';
 import { COMPANY_FALLBACK } from '../../api/texts';
 import { CopyButton } from '../../components/CopyButton';
@@ -18,6 +18,7 @@ const when = (iso: string) => new Date(iso).toLocaleString('es-ES');
 /** The API's field names in a refusal, as the SAML form labels them. */
 const SAML_LABELS = {
   metadata: T.metadata,
+  urlMetadatos: T.metadataAddress,
   dominios: T.accessDomains,
   permitirContrasena: T.allowPassword,
 };
@@ -97,6 +98,14 @@ export function SamlFacts({ connection, now }: { connection: CompanySamlConnecti
         <dd className="wide">{connection.idp.entityId}</dd>
         <dt>{T.idpSsoUrl}</dt>
         <dd className="wide">{connection.idp.ssoUrl}</dd>
+        {connection.idp.urlMetadatos && (
+          <>
+            <dt>{T.metadataAddress}</dt>
+            <dd className="wide">
+              <code>{connection.idp.urlMetadatos}</code>
+            </dd>
+          </>
+        )}
         <dt id="saml-certificates">{T.certificates}</dt>
         <dd className="wide">
           {certificates.length === 0 ? (
@@ -135,8 +144,9 @@ export function SamlFacts({ connection, now }: { connection: CompanySamlConnecti
 }
 
 /**
- * Connects or changes the company's SAML provider: its metadata XML (pasted or loaded from the file it exported;
- * required the first time, kept when left empty later), the domains and the password, as the OpenID Connect form.
+ * Connects or changes the company's SAML provider: its metadata XML (pasted or loaded from the file it exported) or,
+ * instead, the address the API reads it from (and reads again each day); one of them the first time, both left empty
+ * later keeps the saved metadata and its address. Then the domains and the password, as the OpenID Connect form.
  */
 export function SamlForm({
   current,
@@ -155,6 +165,7 @@ export function SamlForm({
   onSaved(saved: SamlServiceProvider): void;
 }) {
   const [metadata, setMetadata] = useState('');
+  const [address, setAddress] = useState('');
   const [chosen, setChosen] = useState<string[]>(current?.dominios ?? []);
   const [others, setOthers] = useState('');
   const [allowPassword, setAllowPassword] = useState(current?.permitirContrasena ?? true);
@@ -165,14 +176,24 @@ export function SamlForm({
     event.preventDefault();
     const dominios = [...new Set([...chosen, ...(platform ? typedDomains(others) : [])])];
     const xml = metadata.trim();
+    const url = address.trim();
     const input: CompanySamlInput = {
       tipo: 'saml',
       ...(xml ? { metadata: xml } : {}),
+      ...(url ? { urlMetadatos: url } : {}),
       dominios,
       permitirContrasena: allowPassword,
     };
+    const problem =
+      xml && url
+        ? T.metadataOneSource
+        : !current && !xml && !url
+          ? T.metadataRequired
+          : dominios.length === 0
+            ? T.domainsRequired
+            : null;
     void submit({
-      problem: !current && !xml ? T.metadataRequired : dominios.length === 0 ? T.domainsRequired : null,
+      problem,
       afterSuccess: 'ready',
       call: () => save(input),
       success: (saved) => onSaved(saved),
@@ -191,6 +212,17 @@ export function SamlForm({
         value={metadata}
         onChange={setMetadata}
         disabled={busy}
+      />
+      <TextField
+        label={T.metadataAddress}
+        hint={T.metadataAddressHint}
+        value={address}
+        disabled={busy}
+        type="url"
+        inputMode="url"
+        autoComplete="off"
+        spellCheck={false}
+        onChange={(event) => setAddress(event.target.value)}
       />
       <DomainsChoice
         offered={offered}

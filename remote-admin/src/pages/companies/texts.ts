@@ -276,8 +276,12 @@ export const TEXT_COMPANY = {
   metadata: 'Metadatos del proveedor (XML)',
   metadataHint: 'Pega el XML de metadatos que exporta el proveedor de la empresa, o carga su archivo.',
   metadataKept:
-    'Vacío: se mantienen los metadatos guardados. Pega los nuevos cuando el proveedor cambie su certificado.',
-  metadataRequired: 'Pega o carga los metadatos del proveedor (XML)',
+    'Vacío, como la URL: se mantienen los metadatos guardados (y su URL, si la tiene). Pega los nuevos cuando el proveedor cambie su certificado.',
+  metadataRequired: 'Pega o carga los metadatos del proveedor (XML), o indica su URL de metadatos',
+  metadataAddress: 'URL de metadatos del proveedor',
+  metadataAddressHint:
+    'O, en lugar del XML, la dirección https:// de sus metadatos (la de federación de Entra ID o AD FS): el portal los lee al guardar y una vez al día. Uno de los dos, no ambos.',
+  metadataOneSource: 'Pega el XML o indica la URL de metadatos del proveedor, no los dos',
   idpEntityId: 'Identificador del proveedor',
   idpSsoUrl: 'Dirección de inicio de sesión (SSO)',
   certificates: 'Certificados del proveedor',
