@@ -154,6 +154,11 @@ describe("A company's own sign-in by SAML 2.0", () => {
     expect(screen.queryByText('https://api.portal.test/auth/empresa/callback')).not.toBeInTheDocument();
     // Before anything is connected: the three values the company's IT enters in its provider, each with 'Copiar'.
     const values = screen.getByLabelText('Datos para el proveedor de la empresa');
+    expect(
+      within(values).getByText(
+        'Crea en el proveedor de la empresa (AD FS, Entra ID, Okta…) una aplicación SAML con estos datos, o importa la URL de metadatos; después pega aquí los metadatos que exporta, o indica la URL donde los publica.',
+      ),
+    ).toBeInTheDocument();
     expect(within(values).getByText(SP.entityId)).toBeInTheDocument();
     expect(within(values).getByText(SP.acsUrl)).toBeInTheDocument();
     expect(within(values).getByText(SP.metadataUrl)).toBeInTheDocument();

@@ -269,7 +269,7 @@ export const TEXT_COMPANY = {
   replacesOther: (other: string) => `Al guardar, este acceso sustituye al de ${other} que la empresa tiene ahora.`,
   samlValues: 'Datos para el proveedor de la empresa',
   samlValuesHint:
-    'Crea en el proveedor de la empresa (AD FS, Entra ID, Okta…) una aplicación SAML con estos datos, o importa la URL de metadatos; después exporta sus metadatos y pégalos aquí.',
+    'Crea en el proveedor de la empresa (AD FS, Entra ID, Okta…) una aplicación SAML con estos datos, o importa la URL de metadatos; después pega aquí los metadatos que exporta, o indica la URL donde los publica.',
   spEntityId: 'Identificador (Entity ID)',
   spAcsUrl: 'URL de respuesta (ACS)',
   spMetadataUrl: 'URL de metadatos',
