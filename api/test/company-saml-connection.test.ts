@@ -1,13 +1,13 @@
 // A company's SAML identity provider as its owners and platform administrators connect it (PUT
 // /empresas/:id/proveedor and /admin/empresas/:id/proveedor with `tipo: 'saml'`): the metadata read before anything is
-// saved (a clear Spanish 400 otherwise), who may, what GET …/proveedor shows (the IdP, its certificates' fingerprints
-// and expiry), and the portal's service provider metadata the company's IT imports.
+// saved (a clear Spanish 400 otherwise) and kept when a change leaves it out, who may, what GET …/proveedor shows (the
+// IdP, its certificates' fingerprints and expiry), and the portal's service provider metadata the company's IT imports.
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { count, eq } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import * as samlify from 'samlify';
 import { auditLog, companyDomains, companyIdentityProviders, companySignInDomains } from '../src/db/schema.js';
 import { installSamlGuard } from '../src/lib/saml/xml.js';
@@ -303,6 +303,131 @@ describe('company-saml-connection.test.ts', () => {
       }
     });
 
+    it('a change without metadata keeps the stored metadata and its address; a new SAML connection needs one of them', async () => {
+      const stored = async (companyId: number) =>
+        (
+          await t.app.db
+            .select({
+              metadata: companyIdentityProviders.samlMetadata,
+              url: companyIdentityProviders.samlMetadataUrl,
+              readAt: companyIdentityProviders.samlMetadataReadAt,
+            })
+            .from(companyIdentityProviders)
+            .where(eq(companyIdentityProviders.companyId, companyId))
+        )[0];
+      const lastAudit = async (companyId: number) =>
+        (
+          await t.app.db
+            .select({ action: auditLog.action, details: auditLog.details })
+            .from(auditLog)
+            .where(eq(auditLog.companyId, companyId))
+            .orderBy(desc(auditLog.id))
+            .limit(1)
+        )[0];
+      const first = new X509Certificate(key.certificatePem).fingerprint256;
+      const second = new X509Certificate(nextKey.certificatePem).fingerprint256;
+
+      // Pasted metadata: a change of the domains and the password, without the XML (GET never shows it).
+      const pasted = await insertCompany(t.app, 'Vidrios del Pacífico');
+      const xml = metadata({ certificates: [key.certificate, nextKey.certificate] });
+      const put = (companyId: number, payload: Record<string, unknown>) =>
+        call(t.app, 'PUT', `/admin/empresas/${companyId}/proveedor`, admin, { tipo: 'saml', ...payload });
+      const connected = await put(pasted, { metadata: xml, dominios: ['vidrios.cl'], permitirContrasena: false });
+      assert.equal(connected.statusCode, 200, connected.body);
+      const changed = await put(pasted, { dominios: ['vidrios.cl', 'vidrios.pe'], permitirContrasena: true });
+      assert.equal(changed.statusCode, 200, changed.body);
+      assert.deepEqual(changed.json(), sp(pasted));
+      const view = (await call(t.app, 'GET', `/empresas/${pasted}/proveedor`, admin)).json();
+      assert.deepEqual(view.dominios, ['vidrios.cl', 'vidrios.pe']);
+      assert.equal(view.permitirContrasena, true);
+      assert.deepEqual(
+        { entityId: view.idp.entityId, ssoUrl: view.idp.ssoUrl, urlMetadatos: view.idp.urlMetadatos },
+        { entityId: idpEntity, ssoUrl, urlMetadatos: null },
+      );
+      assert.deepEqual(await fingerprints(pasted), [first, second]);
+      assert.equal((await stored(pasted))?.metadata, xml);
+      const audit = await lastAudit(pasted);
+      assert.equal(audit?.action, 'company.provider_update');
+      assert.deepEqual(
+        { ...(audit?.details as Record<string, unknown>), dominios: undefined },
+        {
+          tipo: 'saml',
+          entityId: idpEntity,
+          ssoUrl,
+          metadatosCambiados: false,
+          dominios: undefined,
+          permitirContrasena: true,
+          fuente: 'administrador',
+        },
+      );
+
+      // Read from its address: a change without either source keeps the address and the metadata read from it,
+      // without reading it again (the IdP now answers another certificate).
+      const idp = await metadataServer();
+      try {
+        idp.serve.body = metadata();
+        const byUrl = await insertCompany(t.app, 'Vidrios del Sur');
+        const saved = await put(byUrl, {
+          urlMetadatos: idp.url,
+          dominios: ['vidrios-sur.cl'],
+          permitirContrasena: true,
+        });
+        assert.equal(saved.statusCode, 200, saved.body);
+        const before = await stored(byUrl);
+        idp.serve.body = metadata({ certificates: [nextKey.certificate] });
+        const kept = await put(byUrl, { dominios: ['vidrios-sur.cl'], permitirContrasena: false });
+        assert.equal(kept.statusCode, 200, kept.body);
+        assert.deepEqual(await stored(byUrl), before);
+        const shown = (await call(t.app, 'GET', `/empresas/${byUrl}/proveedor`, admin)).json();
+        assert.equal(shown.idp.urlMetadatos, idp.url);
+        assert.equal(shown.permitirContrasena, false);
+        assert.deepEqual(await fingerprints(byUrl), [first]);
+
+        // Pasting metadata afterwards replaces both: the address is no longer read.
+        const replaced = await put(byUrl, {
+          metadata: metadata({ certificates: [nextKey.certificate] }),
+          dominios: ['vidrios-sur.cl'],
+          permitirContrasena: false,
+        });
+        assert.equal(replaced.statusCode, 200, replaced.body);
+        assert.equal((await call(t.app, 'GET', `/empresas/${byUrl}/proveedor`, admin)).json().idp.urlMetadatos, null);
+        assert.deepEqual(await fingerprints(byUrl), [second]);
+        assert.deepEqual(
+          { url: (await stored(byUrl))?.url, readAt: (await stored(byUrl))?.readAt },
+          { url: null, readAt: null },
+        );
+      } finally {
+        await idp.close();
+      }
+
+      // A first connection, or one that was OpenID Connect, has no metadata to keep: a 400 in Spanish, nothing saved.
+      const fresh = await insertCompany(t.app, 'Vidrios Andinos');
+      const wasOidc = await insertCompany(t.app, 'Vidrios Australes');
+      await t.app.db.insert(companyIdentityProviders).values({
+        companyId: wasOidc,
+        protocol: 'oidc',
+        issuer: 'https://login.vidrios-australes.cl',
+        clientId: 'portal',
+        clientSecretSealed: 'sellado',
+      });
+      const counted = { rows: await rows(), audits: await audits() };
+      for (const company of [fresh, wasOidc]) {
+        const message = refused(
+          await put(company, { dominios: ['vidrios-andinos.cl'], permitirContrasena: true }),
+          400,
+          'METADATOS_SAML_OBLIGATORIOS',
+        );
+        assert.match(message, /^Para conectar el proveedor SAML hacen falta sus metadatos/);
+      }
+      assert.deepEqual({ rows: await rows(), audits: await audits() }, counted);
+      assert.equal(
+        (
+          await t.app.db.select().from(companyIdentityProviders).where(eq(companyIdentityProviders.companyId, wasOidc))
+        )[0]?.protocol,
+        'oidc',
+      );
+    });
+
     it('a metadata address that cannot be read, or both sources, or none: a 400 in Spanish and nothing saved', async () => {
       const idp = await metadataServer();
       const guarded = await buildTestApp(backend, {
@@ -338,7 +463,7 @@ describe('company-saml-connection.test.ts', () => {
           refused(await put({ urlMetadatos: idp.url, metadata: metadata() }), 400, 'METADATOS_SAML_INVALIDOS'),
           /solo uno de los dos/,
         );
-        refused(await put({}), 400, 'METADATOS_SAML_INVALIDOS');
+        refused(await put({}), 400, 'METADATOS_SAML_OBLIGATORIOS');
         assert.deepEqual({ rows: await rows(), audits: await audits() }, before);
 
         // With the outbound guard on, an address on this machine is not read at all.

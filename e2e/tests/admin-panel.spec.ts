@@ -229,7 +229,7 @@ test('the dashboard shows the figures and the audit log; the apps page creates a
   await expect(page).toHaveURL(/\/admin\/apps$/);
   await expect(page.getByRole('heading', { name: 'Pagina de apps' })).toBeVisible();
   const name = `Medidor E2E ${Date.now().toString(36)}`;
-  await page.getByRole('button', { name: 'Nueva aplicación' }).click();
+  await page.getByRole('button', { name: 'Nueva aplicación', exact: true }).click();
   const create = page.getByRole('dialog', { name: 'Nueva aplicación' });
   await create.getByLabel('Nombre').fill(name);
   await create.getByLabel('URL web').fill('https://medidor.example.com');

@@ -94,7 +94,7 @@ test('the plans dialog, the suspend confirmation and the app form hold the focus
     .getByRole('navigation', { name: 'Panel de administración' })
     .getByRole('link', { name: 'Aplicaciones' })
     .click();
-  const create = page.getByRole('button', { name: 'Nueva aplicación' });
+  const create = page.getByRole('button', { name: 'Nueva aplicación', exact: true });
   await create.click();
   const form = page.getByRole('dialog', { name: 'Nueva aplicación' });
   await expect(form.getByLabel('Nombre')).toBeVisible();

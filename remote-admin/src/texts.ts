@@ -17,6 +17,17 @@ export const TEXT_ADMIN = {
   cancel: 'Cancelar',
   close: 'Cerrar',
 
+  // 'Copiar' beside a value to hand to another system, and what it says once done or when it cannot.
+  copy: 'Copiar',
+  copied: 'Copiado',
+  copyFailed: 'No se pudo copiar: selecciónalo y cópialo a mano.',
+
+  // A SAML metadata document pasted or loaded from its file: a company's provider, a partner app.
+  loadMetadataFile: 'Cargar archivo XML',
+  metadataLoaded: (file: string) => `Cargado: ${file}. Revisa el XML antes de guardar.`,
+  metadataTooLarge: 'El archivo pasa de 1 MB: no parecen unos metadatos SAML.',
+  metadataUnreadable: 'No se pudo leer el archivo: pega su contenido a mano.',
+
   // A table's pages, and the button under a list read a cursor page at a time.
   previous: 'Anterior',
   next: 'Siguiente',

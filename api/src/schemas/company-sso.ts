@@ -51,7 +51,7 @@ export const SsoSamlBody = Type.Object(
         minLength: 1,
         maxLength: 1024 * 1024,
         description:
-          'Los metadatos SAML del proveedor de identidad (el XML que exportan AD FS, Entra ID, Okta o Google Workspace): un EntityDescriptor con IDPSSODescriptor, un SingleSignOnService HTTP-Redirect y su certificado de firma. Obligatorio salvo con urlMetadatos.',
+          'Los metadatos SAML del proveedor de identidad (el XML que exportan AD FS, Entra ID, Okta o Google Workspace): un EntityDescriptor con IDPSSODescriptor, un SingleSignOnService HTTP-Redirect y su certificado de firma. Al conectar por primera vez, este o urlMetadatos; al cambiar una conexión SAML, sin ninguno de los dos se conservan los guardados (y su dirección). Nunca se devuelve.',
       }),
     ),
     urlMetadatos: Type.Optional(

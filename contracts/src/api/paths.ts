@@ -100,6 +100,13 @@ export const API_PATHS = {
       `admin/clientes-oidc/${encodeURIComponent(clientId)}/suscripciones/${encodeURIComponent(id)}/entregas`,
     oidcDeliveryResend: (clientId: string, id: string, deliveryId: number) =>
       `admin/clientes-oidc/${encodeURIComponent(clientId)}/suscripciones/${encodeURIComponent(id)}/entregas/${deliveryId}/reenviar`,
+    /** The partner apps that sign in with the portal as their SAML identity provider (list, create), and one of them. */
+    samlApps: 'admin/aplicaciones-saml',
+    samlApp: (id: number) => `admin/aplicaciones-saml/${id}`,
+  },
+  /** The portal as a SAML identity provider: its metadata, for partner apps to trust (on the API's public address). */
+  saml: {
+    idpMetadata: 'saml/idp/metadata',
   },
   /**
    * Companies: the platform administrators' calls under admin/empresas (list and create, rename or suspend, sell and
@@ -129,7 +136,10 @@ export const API_PATHS = {
     report: (id: number) => `empresas/${id}/informe-puestos`,
     reportCsv: (id: number) => `empresas/${id}/informe-puestos.csv`,
     audit: (id: number) => `empresas/${id}/auditoria`,
-    /** The company's own sign-in: its owner's connection, or a platform administrator's (which proves the domains). */
+    /**
+     * The company's own sign-in (OpenID Connect or SAML): its owner's connection, or a platform administrator's (which
+     * proves the domains); `providerRedirect` answers what the company's IT enters in its provider for either.
+     */
     provider: (id: number) => `empresas/${id}/proveedor`,
     providerRedirect: (id: number) => `empresas/${id}/proveedor/redireccion`,
     platformProvider: (id: number) => `admin/empresas/${id}/proveedor`,

@@ -17,7 +17,8 @@ import type {
   UserPage,
   UserStats,
 } from '@portal/shared';
-import { API_PATHS, FALLBACK, request } from '@portal/shared';
+import type { SamlApp, SamlAppCreated, SamlAppInput } from '@portal/contracts/saml/shapes';
+import { API_PATHS, FALLBACK, getRuntimeConfig, request } from '@portal/shared';
 import { ADMIN_FALLBACK } from './texts';
 
 export function listUsers(query: UserListQuery): Promise<UserPage> {
@@ -105,4 +106,33 @@ export function rotateOidcClientSecret(clientId: string): Promise<OidcClientSecr
 
 export function deleteOidcClient(clientId: string): Promise<void> {
   return request('delete', API_PATHS.admin.oidcClient(clientId), { fallback: ADMIN_FALLBACK.deleteOidcClient });
+}
+
+export async function listSamlApps(): Promise<SamlApp[]> {
+  const { data } = await request<{ data: SamlApp[] }>('get', API_PATHS.admin.samlApps, {
+    fallback: ADMIN_FALLBACK.samlApps,
+  });
+  return data;
+}
+
+/** The app's entity ID and its ACS addresses come from its metadata, read by the API. */
+export function createSamlApp(app: SamlAppInput): Promise<SamlAppCreated> {
+  return request('post', API_PATHS.admin.samlApps, { json: app, fallback: ADMIN_FALLBACK.saveSamlApp });
+}
+
+/** A replacement: without `appId` the app is tied to none; without `metadata` the saved metadata stays. */
+export function updateSamlApp(id: number, app: SamlAppInput): Promise<SamlApp> {
+  return request('put', API_PATHS.admin.samlApp(id), { json: app, fallback: ADMIN_FALLBACK.saveSamlApp });
+}
+
+export function deleteSamlApp(id: number): Promise<void> {
+  return request('delete', API_PATHS.admin.samlApp(id), { fallback: ADMIN_FALLBACK.deleteSamlApp });
+}
+
+/**
+ * The portal's SAML identity provider metadata, for partner apps to trust: on the API's public address, the one the
+ * panel itself calls (the runtime configuration's `apiBaseUrl`).
+ */
+export function samlIdpMetadataUrl(): string {
+  return `${getRuntimeConfig().apiBaseUrl}/${API_PATHS.saml.idpMetadata}`;
 }

@@ -2,11 +2,12 @@ import type { AppWithPlans, AuditEntry, Paged } from '@portal/shared';
 import { API_PATHS, ApiError, getRuntimeConfig, readToken, request } from '@portal/shared';
 import type {
   Company,
+  CompanyConnection,
   CompanyListItem,
-  CompanyProvider,
   CompanyProviderInput,
   CompanyProviderSaved,
   CompanyRole,
+  CompanySamlInput,
   CompanySettings,
   CompanyStatus,
   CompanyUpdate,
@@ -16,6 +17,8 @@ import type {
   Licence,
   LicenceInput,
   Member,
+  ProviderRedirect,
+  SamlServiceProvider,
   ScimRequest,
   ScimTokenCreated,
   ScimTokenList,
@@ -162,18 +165,21 @@ export function listCompanyAudit(id: number, page: number, limit: number): Promi
 
 // The company's own sign-in and its directory.
 
-/** The company's provider, or null while it has none (the API's 404 SIN_PROVEEDOR). */
-export async function getProvider(id: number): Promise<CompanyProvider | null> {
+/** The company's provider (OpenID Connect or SAML), or null while it has none (the API's 404 SIN_PROVEEDOR). */
+export async function getProvider(id: number): Promise<CompanyConnection | null> {
   try {
-    return await request<CompanyProvider>('get', P.provider(id), { fallback: F.provider });
+    return await request<CompanyConnection>('get', P.provider(id), { fallback: F.provider });
   } catch (failure) {
     if (failure instanceof ApiError && failure.status === 404 && failure.code === 'SIN_PROVEEDOR') return null;
     throw failure;
   }
 }
 
-/** The address the company's IT registers with its provider, known before anything is connected. */
-export function getProviderRedirect(id: number): Promise<CompanyProviderSaved> {
+/**
+ * What the company's IT registers with its provider, known before anything is connected: the OpenID Connect redirect
+ * address, and the SAML service provider's entity ID, ACS and metadata address.
+ */
+export function getProviderRedirect(id: number): Promise<ProviderRedirect> {
   return request('get', P.providerRedirect(id), { fallback: F.provider });
 }
 
@@ -186,6 +192,11 @@ export function saveProvider(
   input: CompanyProviderInput,
   platform: boolean,
 ): Promise<CompanyProviderSaved> {
+  return request('put', platform ? P.platformProvider(id) : P.provider(id), { json: input, fallback: F.saveProvider });
+}
+
+/** Connects or changes the company's SAML identity provider, by the same two routes as `saveProvider`. */
+export function saveSamlProvider(id: number, input: CompanySamlInput, platform: boolean): Promise<SamlServiceProvider> {
   return request('put', platform ? P.platformProvider(id) : P.provider(id), { json: input, fallback: F.saveProvider });
 }
 

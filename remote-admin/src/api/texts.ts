@@ -15,6 +15,9 @@ export const ADMIN_FALLBACK = {
   saveOidcClient: 'No se pudo guardar el cliente',
   rotateSecret: 'No se pudo rotar el secreto',
   deleteOidcClient: 'No se pudo eliminar el cliente',
+  samlApps: 'No se pudieron cargar las aplicaciones SAML',
+  saveSamlApp: 'No se pudo guardar la aplicación SAML',
+  deleteSamlApp: 'No se pudo eliminar la aplicación SAML',
 } as const;
 
 /** What a company call's failure says when the server gives no message. */

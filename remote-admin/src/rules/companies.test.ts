@@ -9,6 +9,7 @@ import {
   mayManageMember,
   mayOpenCompany,
   platformActions,
+  certificateStatus,
   companyAuditDetails,
   readablePath,
   companyAuditSource,
@@ -212,5 +213,23 @@ describe('readablePath', () => {
 
   it('leaves a path that is not valid percent-encoding as it was logged', () => {
     expect(readablePath('/scim/v2/Users?filter=%E0%A4%A')).toBe('/scim/v2/Users?filter=%E0%A4%A');
+  });
+
+  it("says when a SAML provider's certificate ends, and warns within 30 days and once it has ended", () => {
+    expect(certificateStatus('2027-06-30T12:00:00Z', NOW)).toEqual({ text: 'Vence el 30/6/2027', tone: 'ok' });
+    expect(certificateStatus('2027-02-10T12:00:00Z', NOW)).toEqual({ text: 'Vence el 10/2/2027', tone: 'ok' });
+    expect(certificateStatus('2027-02-09T12:00:00Z', NOW)).toEqual({
+      text: 'Vence el 9/2/2027 (en 30 días)',
+      tone: 'warning',
+    });
+    expect(certificateStatus('2027-01-11T11:00:00Z', NOW)).toEqual({
+      text: 'Vence el 11/1/2027 (mañana)',
+      tone: 'warning',
+    });
+    expect(certificateStatus('2027-01-10T23:00:00Z', NOW)).toEqual({
+      text: 'Vence el 10/1/2027 (hoy)',
+      tone: 'warning',
+    });
+    expect(certificateStatus('2027-01-10T11:59:59Z', NOW)).toEqual({ text: 'Venció el 10/1/2027', tone: 'expired' });
   });
 });

@@ -133,6 +133,25 @@ export function licenceStatus(
   return { text: TEXT_COMPANY_RULES.expiresOn(day), tone: licence.excedidos > 0 ? 'warning' : 'ok' };
 }
 
+/** How near a certificate is to its end: 'expired' and 'warning' (30 days or fewer) are said aloud beside it. */
+export type CertificateTone = 'ok' | 'warning' | 'expired';
+
+/**
+ * A SAML provider's certificate as it reads beside its fingerprint: 'Venció el …', 'Vence el … (en N días)' within 30
+ * days, else 'Vence el …'. A response signed with an expired certificate is refused, so both are warned about before
+ * the day comes. `now` is the reader's clock, in milliseconds.
+ */
+export function certificateStatus(venceEn: string, now: number): { text: string; tone: CertificateTone } {
+  const day = formatExpiryDate(venceEn);
+  const end = new Date(venceEn).getTime();
+  if (Number.isNaN(end)) return { text: TEXT_COMPANY_RULES.certificateExpiresOn(day), tone: 'ok' };
+  if (end <= now) return { text: TEXT_COMPANY_RULES.certificateExpiredOn(day), tone: 'expired' };
+  // Days as the calendar counts them (UTC, the day the date says), so that 'hoy' and 'mañana' match it.
+  const days = Math.floor(end / 86_400_000) - Math.floor(now / 86_400_000);
+  if (days <= 30) return { text: TEXT_COMPANY_RULES.certificateExpiresSoon(day, days), tone: 'warning' };
+  return { text: TEXT_COMPANY_RULES.certificateExpiresOn(day), tone: 'ok' };
+}
+
 /** The report row's state: 'Vencida', 'Vence pronto' (30 days, the API's word) or nothing. */
 export function reportRowState(row: Pick<SeatReportRow, 'vencida' | 'vencePronto'>): string {
   if (row.vencida) return TEXT_COMPANY_RULES.expired;

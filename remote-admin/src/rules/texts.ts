@@ -56,6 +56,12 @@ export const TEXT_COMPANY_RULES = {
   expiringSoon: 'Vence pronto',
   inForce: 'Vigente',
 
+  // A certificate of a company's SAML provider (masculine: 'el certificado').
+  certificateExpiredOn: (day: string) => `Venció el ${day}`,
+  certificateExpiresSoon: (day: string, days: number) =>
+    `Vence el ${day} (${days === 0 ? 'hoy' : days === 1 ? 'mañana' : `en ${days} días`})`,
+  certificateExpiresOn: (day: string) => `Vence el ${day}`,
+
   // Settings.
   domainJoin: 'Alta por dominio',
   requireSecondFactor: 'Exigir segundo factor',

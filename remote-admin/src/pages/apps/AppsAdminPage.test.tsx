@@ -4,8 +4,10 @@ import type { App } from '@portal/shared';
 import AppsAdminPage from './AppsAdminPage';
 import { bodiesTo, page, queriesTo, renderAt, useFakeApi, type FakeApi } from '../../testing/setup';
 
-// The OpenID Connect clients' section has its own tests (OidcClientsSection.test.tsx) and calls of its own.
+// The OpenID Connect clients' and SAML apps' sections have their own tests (OidcClientsSection.test.tsx,
+// SamlAppsSection.test.tsx) and calls of their own.
 jest.mock('./OidcClientsSection', () => ({ OidcClientsSection: () => <section>Sección de clientes</section> }));
+jest.mock('./SamlAppsSection', () => ({ SamlAppsSection: () => <section>Sección de aplicaciones SAML</section> }));
 
 let api: FakeApi;
 afterEach(() => api?.close());
@@ -26,11 +28,13 @@ const app = (id: number, nombre: string, overrides: Partial<App> = {}): App => (
 });
 
 describe('Pagina de apps', () => {
-  it('holds the OpenID Connect clients below the apps', async () => {
+  it('holds the OpenID Connect clients, then the SAML apps, below the apps', async () => {
     api = await useFakeApi({ 'GET /apps/listar': { status: 200, body: page([app(1, 'Control Max 360')], 1, 1, 10) } });
     renderAt('/admin/apps', <AppsAdminPage />);
     expect(await screen.findByText('Control Max 360')).toBeInTheDocument();
-    expect(screen.getByText('Sección de clientes')).toBeInTheDocument();
+    const clients = screen.getByText('Sección de clientes');
+    const saml = screen.getByText('Sección de aplicaciones SAML');
+    expect(clients.compareDocumentPosition(saml) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it('edits an app through PUT /apps/update/{id} and reloads page 1, limit 10', async () => {

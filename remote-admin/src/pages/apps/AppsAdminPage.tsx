@@ -23,6 +23,7 @@ import { ADMIN_ALERT_MS, TEXT_ADMIN } from '../../texts';
 import { appToForm, emptyAppForm, formToInput, type AppForm } from './app-form';
 import { AppFormDialog } from './AppFormDialog';
 import { OidcClientsSection } from './OidcClientsSection';
+import { SamlAppsSection } from './SamlAppsSection';
 import { TEXT_APPS } from './texts';
 
 /**
@@ -168,6 +169,7 @@ export default function AppsAdminPage() {
         />
       </Panel>
       <OidcClientsSection />
+      <SamlAppsSection />
       {editing?.kind === 'create' && (
         <AppFormDialog title={TEXT_APPS.newApp} initial={emptyAppForm} onSubmit={create} onClose={close} />
       )}

@@ -1,4 +1,5 @@
 import { APP_LINK_LABELS } from '@portal/shared';
+import { TEXT_ADMIN } from '../../texts';
 
 /** The apps page (spec §2: 'Pagina de apps' is where this belongs): the catalogue and its OpenID Connect clients. */
 export const TEXT_APPS = {
@@ -95,7 +96,46 @@ export const TEXT_APPS = {
   secretTitle: (nombre: string) => `Secreto de ${nombre}`,
   clientSecret: 'Secreto del cliente',
   secretOnce: 'Copia el secreto ahora: no se volverá a mostrar.',
-  copy: 'Copiar',
+  copy: TEXT_ADMIN.copy,
   copied: 'Secreto copiado',
-  copyFailed: 'No se pudo copiar: selecciónalo y cópialo a mano.',
+  copyFailed: TEXT_ADMIN.copyFailed,
+
+  // SAML apps, beside the OpenID Connect clients (docs/decisions/0101-saml-admin-panel.md).
+  samlApps: 'Aplicaciones SAML',
+  samlAppsIntro:
+    'Las aplicaciones que inician sesión con la cuenta del portal por SAML 2.0, con el portal como proveedor de identidad.',
+  idpMetadata: 'Metadatos del portal (IdP)',
+  idpMetadataHint:
+    'Da esta dirección a la aplicación: en ella están el identificador del portal, sus direcciones de inicio de sesión y su certificado de firma.',
+  copyIdpMetadata: 'Copiar metadatos del portal',
+  newSamlApp: 'Nueva aplicación SAML',
+  editSamlApp: (nombre: string) => `Editar aplicación SAML ${nombre}`,
+  loadingSamlApps: 'Cargando aplicaciones SAML...',
+  noSamlApps: 'No hay aplicaciones SAML registradas.',
+  samlMetadata: 'Metadatos de la aplicación (XML)',
+  samlMetadataHint: 'Pega el XML de metadatos del proveedor de servicio (SP) de la aplicación, o carga su archivo.',
+  samlMetadataKept: 'Vacío: se mantienen los metadatos guardados.',
+  samlMetadataRequired: 'Pega o carga los metadatos de la aplicación (XML)',
+  portalApp: 'Aplicación del portal',
+  portalAppHint: 'Con una aplicación, la respuesta lleva el plan de la persona en ella (atributo plan).',
+  entityId: 'Identificador (Entity ID)',
+  acsUrls: 'URLs de respuesta (ACS)',
+  logoutUrl: 'Cierre de sesión (SLO)',
+  noLogoutUrl: 'La aplicación no publica cierre de sesión',
+  nameIdFormat: 'Formato del NameID',
+  nameIdFormats: {
+    persistent: 'Persistente (opaco, distinto en cada aplicación)',
+    emailAddress: 'Email',
+  },
+  pendingLogouts: (n: number) =>
+    n === 1
+      ? 'Un cierre de sesión no llegó a la aplicación: se reintenta solo.'
+      : `${n} cierres de sesión no llegaron a la aplicación: se reintentan solos.`,
+  lastLogoutError: (error: string) => `Último error al cerrar sesión: ${error}`,
+  deleteSamlAppOf: (nombre: string) => `Eliminar aplicación SAML ${nombre}`,
+  confirmDeleteSamlTitle: (nombre: string) => `¿Eliminar la aplicación SAML ${nombre}?`,
+  confirmDeleteSaml: 'La aplicación dejará de poder iniciar sesión con el portal. No se puede deshacer.',
+  samlAppCreated: 'Aplicación SAML creada',
+  samlAppUpdated: 'Aplicación SAML actualizada',
+  samlAppDeleted: 'Aplicación SAML eliminada',
 } as const;

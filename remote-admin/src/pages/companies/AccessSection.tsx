@@ -1,36 +1,35 @@
 import { type FormEvent, useCallback, useState } from 'react';
 import styled from 'styled-components';
 import { Alert, Button, errorMessage, PasswordField, TextField, theme, useSubmit } from '@portal/shared';
-import { getProvider, getProviderRedirect, listDomains, removeProvider, saveProvider } from '../../api/companies';
-import type { CompanyProvider, CompanyProviderInput } from '../../api/company-types';
+import {
+  getProvider,
+  getProviderRedirect,
+  listDomains,
+  removeProvider,
+  saveProvider,
+  saveSamlProvider,
+} from '../../api/companies';
+import type {
+  CompanyConnection,
+  CompanyOidcConnection,
+  CompanyProviderInput,
+  CompanyProviderKind,
+  CompanySamlConnection,
+} from '../../api/company-types';
 import { COMPANY_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LoadState } from '../../components/LoadState';
 import { Panel } from '../../components/Page';
 import { useLoad } from '../../hooks/useLoad';
 import { mayEditAccess } from '../../rules/companies';
-import { CopyButton } from './CopyButton';
-import { Facts, SectionHead, type SectionProps } from './SectionParts';
+import { CopyButton } from '../../components/CopyButton';
+import { AccessForm, AllowPassword, DomainsChoice, typedDomains } from './AccessFormParts';
+import { SamlFacts, SamlForm, SamlValues } from './SamlAccess';
+import { Facts, Notices, SectionHead, type SectionProps } from './SectionParts';
 import { TEXT_COMPANY } from './texts';
 
 const T = TEXT_COMPANY;
 const when = (iso: string) => new Date(iso).toLocaleString('es-ES');
-
-const Form = styled.form`
-  display: grid;
-  grid-template-columns: minmax(0, 1fr);
-  gap: 16px;
-  max-width: 640px;
-  margin-top: 8px;
-  h3 { margin: 0; }
-  /* A fieldset is as wide as its content by default: a long domain would widen the page on a phone. */
-  fieldset { min-width: 0; margin: 0; padding: 8px 14px 12px; border: 1px solid ${theme.color.border}; border-radius: ${theme.radius}; }
-  legend { padding: 0 6px; font-weight: 600; }
-  label.check { display: flex; align-items: center; gap: 10px; min-height: 44px; overflow-wrap: anywhere; }
-  label.check input { width: 20px; height: 20px; margin: 0; flex: none; }
-  .note { margin: 0; color: ${theme.color.muted}; font-size: 0.9rem; }
-  button[type='submit'] { justify-self: start; }
-`;
 
 /** The API's field names in a refusal, as the form labels them. */
 const LABELS = {
@@ -41,26 +40,37 @@ const LABELS = {
   permitirContrasena: T.allowPassword,
 };
 
-/** 'a.pe, b.pe' typed by a platform administrator: each domain once, lowercase. */
-function typedDomains(text: string): string[] {
-  return text
-    .split(/[\s,;]+/)
-    .map((domain) => domain.trim().toLowerCase())
-    .filter(Boolean);
-}
+/** An answer from before SAML has no `tipo`: it is OpenID Connect. */
+const isSaml = (connection: CompanyConnection): connection is CompanySamlConnection => connection.tipo === 'saml';
+const kindOf = (connection: CompanyConnection): CompanyProviderKind => (isSaml(connection) ? 'saml' : 'oidc');
+const KIND_NAMES: Record<CompanyProviderKind, string> = { oidc: T.protocolOidc, saml: T.protocolSaml };
+
+const Protocols = styled.fieldset`
+  min-width: 0;
+  margin: 0 0 16px;
+  padding: 8px 14px 12px;
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius};
+  legend { padding: 0 6px; font-weight: 600; }
+  div { display: flex; flex-wrap: wrap; gap: 0 24px; }
+  label { display: flex; align-items: center; gap: 10px; min-height: 44px; }
+  input { width: 20px; height: 20px; margin: 0; }
+`;
 
 /**
- * 'Acceso de la empresa': the company's own OpenID Connect provider (docs/decisions/0080-company-sign-in.md). Its
- * owners and the platform connect, change or disconnect it; a company administrator reads it.
+ * 'Acceso de la empresa': the company's own identity provider, by OpenID Connect
+ * (docs/decisions/0080-company-sign-in.md) or SAML 2.0 (docs/decisions/0101-saml-admin-panel.md). Its owners and the
+ * platform choose the protocol, connect, change or disconnect it; a company administrator reads it. What the
+ * company's IT enters in its provider is shown for the protocol chosen, before anything is connected.
  */
 export function AccessSection({ companyId, viewer, announce }: SectionProps) {
   const editor = mayEditAccess(viewer);
-  // The connection, with the address to register with the provider (known before anything is connected).
+  // The connection, with what to register with the provider (known before anything is connected).
   const provider = useLoad(
     () =>
-      Promise.all([getProvider(companyId), getProviderRedirect(companyId)]).then(([found, { redirectUri }]) => ({
+      Promise.all([getProvider(companyId), getProviderRedirect(companyId)]).then(([found, redirect]) => ({
         found,
-        redirectUri,
+        redirect,
       })),
     COMPANY_FALLBACK.provider,
     [companyId],
@@ -73,7 +83,17 @@ export function AccessSection({ companyId, viewer, announce }: SectionProps) {
   const [disconnecting, setDisconnecting] = useState(false);
   const closeDisconnect = useCallback(() => setDisconnecting(false), []);
   const current = provider.data?.found ?? null;
-  const shownRedirect = provider.data?.redirectUri ?? null;
+  const currentKind = current ? kindOf(current) : null;
+  // The protocol the editor picked; until then, the connection's own, or OpenID Connect.
+  const [picked, setPicked] = useState<CompanyProviderKind | null>(null);
+  const kind = picked ?? currentKind ?? 'oidc';
+  const shownRedirect = provider.data?.redirect.redirectUri ?? null;
+  const shownSaml = current && isSaml(current) ? current : (provider.data?.redirect.saml ?? null);
+  const proved = (domains.data ?? []).filter((domain) => domain.verificado).map((domain) => domain.dominio);
+  const onSaved = () => {
+    announce(T.providerSaved);
+    provider.reload();
+  };
 
   return (
     <Panel aria-labelledby="access-title">
@@ -86,7 +106,26 @@ export function AccessSection({ companyId, viewer, announce }: SectionProps) {
         )}
       </SectionHead>
       <p>{T.accessIntro}</p>
-      {shownRedirect && (
+      {editor && provider.data && (
+        <Protocols>
+          <legend>{T.protocol}</legend>
+          <div>
+            {(['oidc', 'saml'] as const).map((option) => (
+              <label key={option}>
+                <input
+                  type="radio"
+                  name="access-protocol"
+                  value={option}
+                  checked={kind === option}
+                  onChange={() => setPicked(option)}
+                />
+                {KIND_NAMES[option]}
+              </label>
+            ))}
+          </div>
+        </Protocols>
+      )}
+      {kind === 'oidc' && shownRedirect && (
         <Facts aria-label={T.redirectUri}>
           <dt>{T.redirectUri}</dt>
           <dd>
@@ -98,30 +137,48 @@ export function AccessSection({ companyId, viewer, announce }: SectionProps) {
           <dd className="wide">{T.redirectUriHint}</dd>
         </Facts>
       )}
+      {kind === 'saml' && shownSaml && <SamlValues values={shownSaml} />}
       <LoadState
         state={provider}
         loading={T.loadingProvider}
         empty={T.noProvider}
         isEmpty={(loaded) => loaded.found === null}
       >
-        {(loaded) => loaded.found && <ProviderFacts provider={loaded.found} />}
+        {(loaded) =>
+          loaded.found &&
+          (isSaml(loaded.found) ? (
+            <SamlFacts connection={loaded.found} now={Date.now()} />
+          ) : (
+            <ProviderFacts provider={loaded.found} />
+          ))
+        }
       </LoadState>
       {!editor && provider.data && <p>{T.readOnly}</p>}
       {editor && provider.data && (domains.data || domains.error) && (
         <>
           {domains.error && <Alert>{domains.error}</Alert>}
-          <ProviderForm
-            // A new answer (saved, reloaded) starts the form again from it, the secret empty.
-            key={current?.actualizado ?? 'nuevo'}
-            current={current}
-            proved={(domains.data ?? []).filter((domain) => domain.verificado).map((domain) => domain.dominio)}
-            platform={viewer.platform}
-            save={(input) => saveProvider(companyId, input, viewer.platform)}
-            onSaved={() => {
-              announce(T.providerSaved);
-              provider.reload();
-            }}
-          />
+          {kind === 'oidc' ? (
+            <ProviderForm
+              // A new answer (saved, reloaded) starts the form again from it, the secret empty.
+              key={current?.actualizado ?? 'nuevo'}
+              current={current && !isSaml(current) ? current : null}
+              replaces={currentKind === 'saml' ? T.protocolSaml : null}
+              proved={proved}
+              platform={viewer.platform}
+              save={(input) => saveProvider(companyId, input, viewer.platform)}
+              onSaved={onSaved}
+            />
+          ) : (
+            <SamlForm
+              key={current?.actualizado ?? 'nuevo'}
+              current={current && isSaml(current) ? current : null}
+              replaces={currentKind === 'oidc' ? T.protocolOidc : null}
+              proved={proved}
+              platform={viewer.platform}
+              save={(input) => saveSamlProvider(companyId, input, viewer.platform)}
+              onSaved={onSaved}
+            />
+          )}
         </>
       )}
       {disconnecting && (
@@ -144,15 +201,19 @@ export function AccessSection({ companyId, viewer, announce }: SectionProps) {
 }
 
 /** The connection as it stands: provider, client, domains, password, last sign-in and last failure. */
-function ProviderFacts({ provider }: { provider: CompanyProvider }) {
+function ProviderFacts({ provider }: { provider: CompanyOidcConnection }) {
   return (
     <>
       {provider.ultimoError && (
-        <Alert>
-          {T.lastError(provider.ultimoErrorEn ? when(provider.ultimoErrorEn) : T.never, provider.ultimoError)}
-        </Alert>
+        <Notices>
+          <Alert>
+            {T.lastError(provider.ultimoErrorEn ? when(provider.ultimoErrorEn) : T.never, provider.ultimoError)}
+          </Alert>
+        </Notices>
       )}
       <Facts aria-label={T.providerForm}>
+        <dt>{T.protocol}</dt>
+        <dd className="wide">{T.protocolOidc}</dd>
         <dt>{T.issuer}</dt>
         <dd className="wide">{provider.issuer}</dd>
         <dt>{T.clientIdLabel}</dt>
@@ -174,12 +235,15 @@ function ProviderFacts({ provider }: { provider: CompanyProvider }) {
  */
 function ProviderForm({
   current,
+  replaces,
   proved,
   platform,
   save,
   onSaved,
 }: {
-  current: CompanyProvider | null;
+  current: CompanyOidcConnection | null;
+  /** The other protocol's connection this one replaces on saving, named; null when there is none. */
+  replaces: string | null;
   proved: string[];
   platform: boolean;
   save(input: CompanyProviderInput): Promise<{ redirectUri: string }>;
@@ -198,6 +262,7 @@ function ProviderForm({
   const send = (event: FormEvent) => {
     event.preventDefault();
     const dominios = [...new Set([...chosen, ...(platform ? typedDomains(others) : [])])];
+    // `tipo` is left out: the API takes a body without it as OpenID Connect, as before SAML.
     const input: CompanyProviderInput = {
       issuer: issuer.trim(),
       clientId: clientId.trim(),
@@ -223,9 +288,10 @@ function ProviderForm({
   };
 
   return (
-    <Form onSubmit={send} noValidate aria-labelledby="provider-form-title">
+    <AccessForm onSubmit={send} noValidate aria-labelledby="provider-form-title">
       <h3 id="provider-form-title">{T.providerForm}</h3>
       {message && <Alert tone={message.tone}>{message.text}</Alert>}
+      {replaces && <p className="note">{T.replacesOther(replaces)}</p>}
       <TextField
         label={T.issuer}
         hint={T.issuerHint}
@@ -252,49 +318,19 @@ function ProviderForm({
         autoComplete="new-password"
         onChange={(event) => setSecret(event.target.value)}
       />
-      <fieldset>
-        <legend>{T.accessDomains}</legend>
-        <p className="note">{T.accessDomainsHint}</p>
-        {offered.length === 0 && !platform && <p className="note">{T.noProvedDomains}</p>}
-        {offered.map((domain) => (
-          <label className="check" key={domain}>
-            <input
-              type="checkbox"
-              checked={chosen.includes(domain)}
-              disabled={busy}
-              onChange={(event) =>
-                setChosen((list) =>
-                  event.target.checked ? [...list, domain] : list.filter((other) => other !== domain),
-                )
-              }
-            />
-            {domain}
-          </label>
-        ))}
-        {platform && (
-          <TextField
-            label={T.otherDomains}
-            hint={T.otherDomainsHint}
-            value={others}
-            disabled={busy}
-            autoComplete="off"
-            spellCheck={false}
-            onChange={(event) => setOthers(event.target.value)}
-          />
-        )}
-      </fieldset>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={allowPassword}
-          disabled={busy}
-          onChange={(event) => setAllowPassword(event.target.checked)}
-        />
-        {T.allowPassword}
-      </label>
+      <DomainsChoice
+        offered={offered}
+        chosen={chosen}
+        onChosen={setChosen}
+        platform={platform}
+        others={others}
+        onOthers={setOthers}
+        busy={busy}
+      />
+      <AllowPassword value={allowPassword} onChange={setAllowPassword} busy={busy} />
       <Button type="submit" disabled={busy}>
         {busy ? T.saving : T.save}
       </Button>
-    </Form>
+    </AccessForm>
   );
 }

@@ -12,7 +12,7 @@ import { StackedTable } from '../../components/StackedTable';
 import { StatusPill } from '../../components/StatusPill';
 import { useLoad } from '../../hooks/useLoad';
 import { mayEditAccess, readablePath } from '../../rules/companies';
-import { CopyButton } from './CopyButton';
+import { CopyButton } from '../../components/CopyButton';
 import { Facts, SectionHead, type SectionProps } from './SectionParts';
 import { TEXT_COMPANY } from './texts';
 

@@ -11,7 +11,7 @@ import { Panel } from '../../components/Page';
 import { StatusPill } from '../../components/StatusPill';
 import { useLoad } from '../../hooks/useLoad';
 import { platformActions } from '../../rules/companies';
-import { CopyButton } from './CopyButton';
+import { CopyButton } from '../../components/CopyButton';
 import { SectionHead, type SectionProps } from './SectionParts';
 import { TEXT_COMPANY } from './texts';
 

@@ -45,3 +45,11 @@ export const Facts = styled.dl`
     dd.wide { grid-column: 1 / -1; }
   }
 `;
+
+/** The notices above a section's facts (a last error, a certificate about to end), spaced apart. */
+export const Notices = styled.div`
+  display: grid;
+  gap: 8px;
+  margin: 0 0 16px;
+  &:empty { display: none; }
+`;

@@ -201,10 +201,7 @@ export const TEXT_COMPANY = {
   txtRecord: 'Registro TXT',
   txtName: 'Nombre',
   txtValue: 'Valor',
-  copy: 'Copiar',
   copyOf: (what: string) => `Copiar ${what}`,
-  copied: 'Copiado',
-  copyFailed: 'No se pudo copiar: selecciónalo y cópialo a mano.',
   noDomains: 'La empresa no tiene dominios.',
   loadingDomains: 'Cargando dominios...',
   domainsIntro:
@@ -228,7 +225,7 @@ export const TEXT_COMPANY = {
 
   // The company's own sign-in (docs/decisions/0080-company-sign-in.md).
   accessIntro:
-    'Las personas de la empresa inician sesión en el portal con el proveedor de identidad de la empresa (OpenID Connect: Entra ID, Okta, Google Workspace…).',
+    'Las personas de la empresa inician sesión en el portal con el proveedor de identidad de la empresa, por OpenID Connect (Entra ID, Okta, Google Workspace…) o por SAML 2.0 (AD FS, Entra ID, Okta…).',
   noProvider: 'La empresa aún no ha conectado su proveedor de identidad.',
   loadingProvider: 'Cargando el acceso de la empresa...',
   providerForm: 'Proveedor de identidad',
@@ -264,6 +261,37 @@ export const TEXT_COMPANY = {
     'Las personas de la empresa volverán a entrar con su contraseña del portal. Los vínculos de sus cuentas se conservan por si vuelves a conectarlo.',
   disconnected: 'Proveedor de identidad desconectado',
   readOnly: 'Solo los propietarios de la empresa pueden cambiar esto.',
+
+  // The company's SAML 2.0 identity provider, the portal its service provider (decision 0101).
+  protocol: 'Protocolo',
+  protocolOidc: 'OpenID Connect',
+  protocolSaml: 'SAML 2.0',
+  replacesOther: (other: string) => `Al guardar, este acceso sustituye al de ${other} que la empresa tiene ahora.`,
+  samlValues: 'Datos para el proveedor de la empresa',
+  samlValuesHint:
+    'Crea en el proveedor de la empresa (AD FS, Entra ID, Okta…) una aplicación SAML con estos datos, o importa la URL de metadatos; después pega aquí los metadatos que exporta, o indica la URL donde los publica.',
+  spEntityId: 'Identificador (Entity ID)',
+  spAcsUrl: 'URL de respuesta (ACS)',
+  spMetadataUrl: 'URL de metadatos',
+  metadata: 'Metadatos del proveedor (XML)',
+  metadataHint: 'Pega el XML de metadatos que exporta el proveedor de la empresa, o carga su archivo.',
+  metadataKept:
+    'Vacío, como la URL: se mantienen los metadatos guardados (y su URL, si la tiene). Pega los nuevos cuando el proveedor cambie su certificado.',
+  metadataRequired: 'Pega o carga los metadatos del proveedor (XML), o indica su URL de metadatos',
+  metadataAddress: 'URL de metadatos del proveedor',
+  metadataAddressHint:
+    'O, en lugar del XML, la dirección https:// de sus metadatos (la de federación de Entra ID o AD FS): el portal los lee al guardar y una vez al día. Uno de los dos, no ambos.',
+  metadataOneSource: 'Pega el XML o indica la URL de metadatos del proveedor, no los dos',
+  idpEntityId: 'Identificador del proveedor',
+  idpSsoUrl: 'Dirección de inicio de sesión (SSO)',
+  certificates: 'Certificados del proveedor',
+  certificate: (n: number) => `Certificado ${n}`,
+  fingerprint: 'Huella SHA-256',
+  noCertificates: 'Los metadatos no traen certificado de firma.',
+  certificateExpired: (day: string) =>
+    `Un certificado del proveedor venció el ${day}. Si el proveedor sigue firmando con él, nadie podrá entrar por este acceso: pide a la TI de la empresa el certificado nuevo y guarda aquí sus metadatos actualizados.`,
+  certificateExpiring: (when: string) =>
+    `Un certificado del proveedor ${when}. Cuando la TI de la empresa lo renueve, guarda aquí sus metadatos actualizados para que nadie se quede sin entrar.`,
 
   // The company's directory (SCIM, docs/decisions/0081-scim-provisioning.md).
   directoryIntro:

@@ -268,7 +268,10 @@ async function metadataFrom(url: string, privateNetwork: boolean): Promise<strin
 /**
  * Saves the connection (the company's one) to a SAML identity provider: its metadata pasted, or read from its address
  * through the outbound guard (400 PROVEEDOR_INALCANZABLE), then read (400 METADATOS_SAML_INVALIDOS,
- * SOLICITUDES_FIRMADAS), the domains as checkedDomains says; nothing is written on a refusal.
+ * SOLICITUDES_FIRMADAS), the domains as checkedDomains says; nothing is written on a refusal. A change of a SAML
+ * connection that gives neither keeps the stored metadata and its address, as an OpenID Connect change keeps the
+ * secret: GET never shows the XML, so the panel cannot send it back. A new one (also one that was OpenID Connect)
+ * needs one of them (400 METADATOS_SAML_OBLIGATORIOS).
  */
 export async function saveSamlConnection(
   db: Db,
@@ -278,28 +281,60 @@ export async function saveSamlConnection(
   privateNetwork: boolean,
 ): Promise<void> {
   const url = input.urlMetadatos?.trim() || null;
-  if ((url === null) === (input.metadata === undefined))
-    throw new HttpError(400, M.samlMetadataSource, 'METADATOS_SAML_INVALIDOS');
-  if (url === null) parseIdpMetadata(input.metadata ?? '');
+  const pasted = input.metadata;
+  if (url !== null && pasted !== undefined) throw new HttpError(400, M.samlMetadataSource, 'METADATOS_SAML_INVALIDOS');
+  if (pasted !== undefined) parseIdpMetadata(pasted);
+  const kept =
+    url === null && pasted === undefined
+      ? (
+          await db
+            .select({
+              samlMetadata: companyIdentityProviders.samlMetadata,
+              samlMetadataUrl: companyIdentityProviders.samlMetadataUrl,
+              samlMetadataReadAt: companyIdentityProviders.samlMetadataReadAt,
+            })
+            .from(companyIdentityProviders)
+            .where(
+              and(
+                eq(companyIdentityProviders.companyId, access.companyId),
+                eq(companyIdentityProviders.protocol, 'saml'),
+              ),
+            )
+        )[0]
+      : undefined;
+  if (url === null && pasted === undefined && !kept?.samlMetadata)
+    throw new HttpError(400, M.samlMetadataRequired, 'METADATOS_SAML_OBLIGATORIOS');
   const domains = await checkedDomains(db, access, input.dominios);
-  const metadata = url === null ? (input.metadata as string) : await metadataFrom(url, privateNetwork);
-  const idp = parseIdpMetadata(metadata);
+
+  let source: { samlMetadata: string; samlMetadataUrl: string | null; samlMetadataReadAt: Date | null };
+  if (kept?.samlMetadata)
+    source = {
+      samlMetadata: kept.samlMetadata,
+      samlMetadataUrl: kept.samlMetadataUrl,
+      samlMetadataReadAt: kept.samlMetadataReadAt,
+    };
+  else if (url !== null)
+    source = {
+      samlMetadata: await metadataFrom(url, privateNetwork),
+      samlMetadataUrl: url,
+      samlMetadataReadAt: new Date(),
+    };
+  else source = { samlMetadata: pasted as string, samlMetadataUrl: null, samlMetadataReadAt: null };
+  const idp = parseIdpMetadata(source.samlMetadata);
   await writeConnection(
     db,
     actor,
     access,
     domains,
-    {
-      protocol: 'saml',
-      issuer: idp.entityId,
-      clientId: null,
-      clientSecretSealed: null,
-      samlMetadata: metadata,
-      samlMetadataUrl: url,
-      samlMetadataReadAt: url === null ? null : new Date(),
-    },
+    { protocol: 'saml', issuer: idp.entityId, clientId: null, clientSecretSealed: null, ...source },
     input.permitirContrasena,
-    { tipo: 'saml', entityId: idp.entityId, ssoUrl: idp.ssoUrl, ...(url && { urlMetadatos: url }) },
+    {
+      tipo: 'saml',
+      entityId: idp.entityId,
+      ssoUrl: idp.ssoUrl,
+      ...(source.samlMetadataUrl && { urlMetadatos: source.samlMetadataUrl }),
+      metadatosCambiados: kept === undefined,
+    },
   );
 }
 

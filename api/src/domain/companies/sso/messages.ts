@@ -33,6 +33,8 @@ export const ssoMessages = {
   samlMetadataTooManyCertificates: (max: number) => `trae más de ${max} certificados de firma`,
   samlMetadataSource:
     'Indica los metadatos SAML del proveedor (metadata) o la dirección de donde leerlos (urlMetadatos), solo uno de los dos',
+  samlMetadataRequired:
+    'Para conectar el proveedor SAML hacen falta sus metadatos: pégalos (metadata) o indica la dirección de donde leerlos (urlMetadatos)',
   samlMetadataUrlInvalid:
     'La dirección de los metadatos debe ser https:// (http:// solo en 127.0.0.1 o localhost, para pruebas)',
   samlMetadataUnreachable: (url: string, reason: string) =>

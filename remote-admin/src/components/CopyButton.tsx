@@ -1,15 +1,15 @@
 import { useEffect, useState } from 'react';
 import { Button } from '@portal/shared';
-import { TEXT_COMPANY } from './texts';
+import { TEXT_ADMIN } from '../texts';
 
 /** How long 'Copiado' stays said before the button is ready to copy again. */
 export const COPIED_SHOWN_MS = 3_000;
 
 /**
- * 'Copiar' for one value of the company screens (a TXT record, a redirect address, a SCIM URL or token). The button
- * always reads 'Copiar' (its name for a screen reader, `label`, starts with it); beside it, a status says 'Copiado' for
- * a few seconds once the value is in the clipboard, or, where there is none (a page not served over https), to copy
- * it by hand.
+ * 'Copiar' for one value an administrator hands to another system (a TXT record, a redirect address, a SCIM URL or
+ * token, a SAML entity ID or metadata address). The button always reads 'Copiar' (its name for a screen reader,
+ * `label`, starts with it); beside it, a status says 'Copiado' for a few seconds once the value is in the clipboard,
+ * or, where there is none (a page not served over https), to copy it by hand.
  */
 export function CopyButton({
   text,
@@ -36,10 +36,10 @@ export function CopyButton({
   return (
     <>
       <Button $variant="secondary" aria-label={label} onClick={() => void copy()}>
-        {TEXT_COMPANY.copy}
+        {TEXT_ADMIN.copy}
       </Button>
       <span role="status">
-        {state === 'copied' ? TEXT_COMPANY.copied : state === 'failed' ? TEXT_COMPANY.copyFailed : ''}
+        {state === 'copied' ? TEXT_ADMIN.copied : state === 'failed' ? TEXT_ADMIN.copyFailed : ''}
       </span>
     </>
   );
