@@ -96,6 +96,7 @@ import type {
 import type {
   SamlApp as SamlAppSchema,
   SamlAppBody,
+  SamlAppChangeBody,
   SamlAppCreated as SamlAppCreatedSchema,
 } from './schemas/saml-idp.js';
 import type {
@@ -195,8 +196,9 @@ export type OidcClientSecret = Static<typeof OidcClientSecretSchema>;
 export type OidcScope = OidcClient['scopes'][number];
 /** A SAML app as `GET /admin/aplicaciones-saml` answers it: everything but its name and app read from its metadata. */
 export type SamlApp = Static<typeof SamlAppSchema>;
-/** The body of `POST` and `PUT /admin/aplicaciones-saml`, as the panel sends it. */
+/** The body of `POST /admin/aplicaciones-saml`; a `PUT` may leave `metadata` out to keep the stored one. */
 export type SamlAppInput = Static<typeof SamlAppBody>;
+export type SamlAppChange = Static<typeof SamlAppChangeBody>;
 /** What registering a SAML app answers. */
 export type SamlAppCreated = Static<typeof SamlAppCreatedSchema>;
 /** One delivery of an event to a subscription's receiver, and a page of them (by cursor: `siguiente`). */

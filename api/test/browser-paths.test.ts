@@ -55,6 +55,10 @@ const NOT_FOR_THE_BROWSER: { pattern: RegExp; why: string }[] = [
     pattern: /^\/auth\/empresa\/saml\/:id\/(acs|metadata)$/,
     why: "a company's SAML provider posts the browser to the ACS; its IT imports the metadata (decision 0099)",
   },
+  {
+    pattern: /^\/saml\/idp\/(sso|slo|enviar)$/,
+    why: 'the SAML identity provider: partner apps send the browser there, and the one-time page posts to them (decision 0100)',
+  },
   { pattern: /^\/oidc\/interaccion\/:uid$/, why: 'the browser arrives there from an app and is sent on to /autorizar' },
   {
     pattern: /^\/scim\/v2\//,

@@ -141,6 +141,26 @@ forEachBackend((backend) => {
       assert.equal(audit.statusCode, 200, audit.body);
     });
 
+    it('a change without metadata keeps the stored one (the panel never reads it back); a new app needs it', async () => {
+      const created = await call('POST', '/admin/aplicaciones-saml', {
+        nombre: 'Sin cambios',
+        metadata: mailOnly.metadata,
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const { id } = created.json<{ id: number }>();
+      const renamed = await call('PUT', `/admin/aplicaciones-saml/${id}`, { nombre: 'Renombrada', appId: 1 });
+      assert.equal(renamed.statusCode, 200, renamed.body);
+      const after = renamed.json<SamlAppAnswer>();
+      assert.deepEqual(
+        [after.nombre, after.appId, after.entityId, after.formatoNameId],
+        ['Renombrada', 1, mailOnly.entityId, 'emailAddress'],
+      );
+      const missing = await call('POST', '/admin/aplicaciones-saml', { nombre: 'Sin metadatos' });
+      assert.equal(missing.statusCode, 400);
+      assert.match(missing.json<{ message: string }>().message, /metadata/);
+      assert.equal((await call('DELETE', `/admin/aplicaciones-saml/${id}`)).statusCode, 204);
+    });
+
     it('refuses an entityID already registered, with a Spanish 409', async () => {
       const first = await call('POST', '/admin/aplicaciones-saml', { nombre: 'Uno', metadata: historian.metadata });
       assert.equal(first.statusCode, 201, first.body);

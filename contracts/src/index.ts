@@ -9,5 +9,4 @@ export * from './passkeys/relying-party.ts';
 export * from './portal/manifest.ts';
 export * from './redirect/allow-list.ts';
 export * from './redirect/defaults.ts';
-export * from './saml/shapes.ts';
 export * from './users/picture.ts';

@@ -4,17 +4,20 @@ import { LiteralUnion, Nullable, printable } from './common.js';
 
 // The portal as a SAML identity provider: the admin API's SAML apps and the portal's continuation of a sign-in.
 
-export const SamlAppBody = Type.Object(
-  {
-    // Blank is refused by the handler, in its own words.
-    nombre: Type.String({ minLength: 1, maxLength: 100, pattern: `^${printable}+$` }),
-    // Its size, document type and contents are checked by the handler, in its own words.
-    metadata: Type.String({
-      maxLength: 1024 * 1024,
-      description: 'Los metadatos SAML del proveedor de servicio (su EntityDescriptor en XML)',
-    }),
-    appId: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 2147483647 }))),
-  },
+// Blank is refused by the handler, in its own words.
+const name = Type.String({ minLength: 1, maxLength: 100, pattern: `^${printable}+$` });
+// Its size, document type and contents are checked by the handler, in its own words.
+const metadata = Type.String({
+  maxLength: 1024 * 1024,
+  description: 'Los metadatos SAML del proveedor de servicio (su EntityDescriptor en XML)',
+});
+const appId = Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 2147483647 })));
+
+export const SamlAppBody = Type.Object({ nombre: name, metadata, appId }, { additionalProperties: false });
+
+/** A change replaces the name and the catalogue app; without `metadata` the stored metadata stays (GET never shows it). */
+export const SamlAppChangeBody = Type.Object(
+  { nombre: name, metadata: Type.Optional(metadata), appId },
   { additionalProperties: false },
 );
 

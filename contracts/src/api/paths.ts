@@ -104,9 +104,15 @@ export const API_PATHS = {
     samlApps: 'admin/aplicaciones-saml',
     samlApp: (id: number) => `admin/aplicaciones-saml/${id}`,
   },
-  /** The portal as a SAML identity provider: its metadata, for partner apps to trust (on the API's public address). */
+  /**
+   * The portal as a SAML identity provider: its metadata, for partner apps to trust (on the API's public address), and
+   * the calls of /saml/continuar on a partner app's pending sign-in (read it, go on to the app, or refuse).
+   */
   saml: {
     idpMetadata: 'saml/idp/metadata',
+    request: (id: string) => `saml/idp/solicitudes/${encodeURIComponent(id)}`,
+    continueRequest: (id: string) => `saml/idp/solicitudes/${encodeURIComponent(id)}/continuar`,
+    cancelRequest: (id: string) => `saml/idp/solicitudes/${encodeURIComponent(id)}/cancelar`,
   },
   /**
    * Companies: the platform administrators' calls under admin/empresas (list and create, rename or suspend, sell and

@@ -17,7 +17,7 @@ import type {
   UserPage,
   UserStats,
 } from '@portal/shared';
-import type { SamlApp, SamlAppCreated, SamlAppInput } from '@portal/contracts/saml/shapes';
+import type { SamlApp, SamlAppCreated, SamlAppChange as SamlAppInput } from '@portal/shared';
 import { API_PATHS, FALLBACK, getRuntimeConfig, request } from '@portal/shared';
 import { ADMIN_FALLBACK } from './texts';
 

@@ -1,4 +1,4 @@
-import { type InteractionDetails, type InteractionRedirect, request } from '@portal/shared';
+import { API_PATHS, type InteractionDetails, type InteractionRedirect, request } from '@portal/shared';
 
 /**
  * The calls of a partner app's SAML sign-in (/saml/continuar, decision 0100): the pending request the API keeps, read
@@ -24,16 +24,14 @@ export function isSamlRequestId(value: string | null | undefined): value is stri
   return typeof value === 'string' && SAML_REQUEST_ID.test(value);
 }
 
-const base = (id: string) => `saml/idp/solicitudes/${encodeURIComponent(id)}`;
-
 /** Which app asks, what it will receive, and whether the person must allow it. */
 export function getSamlRequest(id: string): Promise<InteractionDetails> {
-  return request('get', base(id), { fallback: SAML_FALLBACK.details });
+  return request('get', API_PATHS.saml.request(id), { fallback: SAML_FALLBACK.details });
 }
 
 /** Goes on to the app; `allow` is the person's 'Permitir'. */
 export function continueSamlRequest(id: string, allow: boolean): Promise<InteractionRedirect> {
-  return request('post', `${base(id)}/continuar`, {
+  return request('post', API_PATHS.saml.continueRequest(id), {
     json: allow ? { permitir: true } : {},
     fallback: SAML_FALLBACK.continue,
   });
@@ -41,5 +39,5 @@ export function continueSamlRequest(id: string, allow: boolean): Promise<Interac
 
 /** The person refused: the app is told so. */
 export function cancelSamlRequest(id: string): Promise<InteractionRedirect> {
-  return request('post', `${base(id)}/cancelar`, { fallback: SAML_FALLBACK.cancel });
+  return request('post', API_PATHS.saml.cancelRequest(id), { fallback: SAML_FALLBACK.cancel });
 }

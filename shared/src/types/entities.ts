@@ -67,6 +67,10 @@ export type {
   PartnerSubscriptionCreated,
   PartnerSubscriptionInput,
   PartnerSubscriptionSecret,
+  SamlApp,
+  SamlAppChange,
+  SamlAppCreated,
+  SamlAppInput,
 } from '@portal/api/types';
 
 /** A company's answers, read by the admin panel's company pages. */

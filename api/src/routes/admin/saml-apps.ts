@@ -9,7 +9,7 @@ import {
 } from '../../domain/identity-provider/saml/apps.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { adminErrors, bearerSecurity as security, ErrorRef } from '../../schemas/common.js';
-import { SamlApp, SamlAppBody, SamlAppCreated, SamlAppIdParams } from '../../schemas/saml-idp.js';
+import { SamlApp, SamlAppBody, SamlAppChangeBody, SamlAppCreated, SamlAppIdParams } from '../../schemas/saml-idp.js';
 
 const tags = ['admin'];
 /** A metadata document of up to 1 MiB, escaped as JSON. */
@@ -73,11 +73,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       bodyLimit: metadataBodyLimit,
       schema: {
-        summary: 'Cambia una aplicación SAML (nombre, metadatos y app del catálogo)',
+        summary:
+          'Cambia una aplicación SAML (nombre, metadatos y app del catálogo; sin metadatos se conservan los guardados)',
         tags,
         security,
         params: SamlAppIdParams,
-        body: SamlAppBody,
+        body: SamlAppChangeBody,
         response: { 200: SamlApp, 404: ErrorRef, 409: ErrorRef, ...adminErrors },
       },
     },

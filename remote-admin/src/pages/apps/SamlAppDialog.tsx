@@ -1,4 +1,4 @@
-import type { SamlApp, SamlAppInput } from '@portal/contracts/saml/shapes';
+import type { SamlApp, SamlAppChange as SamlAppInput } from '@portal/shared';
 import type { App } from '@portal/shared';
 import { FormDialog, FormText } from '../../components/FormDialog';
 import { MetadataField } from '../../components/MetadataField';

@@ -4,7 +4,7 @@
 // said in the dialog, and the keyboard kept in each dialog and given back to the button that opened it.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { SamlApp } from '@portal/contracts/saml/shapes';
+import type { SamlApp } from '@portal/shared';
 import { firstThen } from '@portal/shared/testing/fake-api';
 import { app } from '@portal/shared/testing/fixtures';
 import { bodiesTo, page, renderAt, useFakeApi, type FakeApi } from '../../testing/setup';

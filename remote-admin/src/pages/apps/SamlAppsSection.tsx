@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import styled from 'styled-components';
-import type { SamlApp } from '@portal/contracts/saml/shapes';
+import type { SamlApp } from '@portal/shared';
 import {
   Alert,
   APPS_PAGE_SIZE,

@@ -17,6 +17,9 @@ export interface SamlAppInput {
   appId?: number | null;
 }
 
+/** A change: without `metadata` the stored metadata stays. */
+export type SamlAppChange = Omit<SamlAppInput, 'metadata'> & { metadata?: string };
+
 /** A registered SAML app as the admin API answers it. */
 export interface SamlAppView {
   id: number;
@@ -176,12 +179,12 @@ export async function updateSamlApp(
   db: Db,
   actor: AuditActor,
   id: number,
-  input: SamlAppInput,
+  input: SamlAppChange,
   httpAllowed = false,
 ): Promise<SamlAppView> {
   const before = await findSamlApp(db, id);
   if (!before) throw samlAppNotFound();
-  const settings = await settingsOf(db, input, httpAllowed);
+  const settings = await settingsOf(db, { ...input, metadata: input.metadata ?? before.metadata }, httpAllowed);
   const taken = await findSamlAppByEntityId(db, settings.entityId);
   if (taken && taken.id !== id) throw new HttpError(409, M.entityIdTaken(settings.entityId), 'SAML_ENTITY_ID_TAKEN');
   await oneAppPerEntity(settings.entityId, () =>
