@@ -1,9 +1,12 @@
 // The OpenID Connect provider's endpoints against the bare Fastify route measured in the same run: the token endpoint
 // (authorization code and refresh grants), userinfo and introspection for an offline token and a session-bound one
 // (docs/decisions/0055, 0084). Refresh grants rotate, so each connection follows its own chain of refresh tokens;
-// codes are single use, so they are made first.
+// codes are single use, so they are made first. Beside the code grant, the SAML identity provider's answer to a partner
+// app (docs/decisions/0100): a pending AuthnRequest continued with the person's session and its signed Response
+// served on the one-time page, the SAML counterpart of a code redeemed for tokens.
 import autocannon from 'autocannon';
 import { TestBrowser } from '../test/helpers/oidc.js';
+import { partner, redirectQuery } from '../test/helpers/saml-partner.js';
 import { startBenchServer } from './spawn-server.js';
 
 const seconds = Number(process.env.BENCH_SECONDS || 4);
@@ -150,6 +153,61 @@ try {
     perSecond: codeRate,
     p99: Math.round(quantile(latencies, 0.99)),
     relative: percent(codeRate, (before + (await floor(chains))) / 2),
+  });
+
+  // SAML responses: the pending requests made first (one AuthnRequest each by the Redirect binding), then each
+  // continued with the administrator's session and its page (the signed Response, RSA-SHA256) fetched, `chains` at a
+  // time. The app's consent is given once, before.
+  const samlPartner = await partner('benchmark');
+  const { data: earlierSaml } = (await (await fetch(`${api}/admin/aplicaciones-saml`, { headers: admin })).json()) as {
+    data: { id: number; entityId: string }[];
+  };
+  for (const found of earlierSaml.filter((item) => item.entityId === samlPartner.entityId))
+    await fetch(`${api}/admin/aplicaciones-saml/${found.id}`, { method: 'DELETE', headers: admin });
+  const registered = await fetch(`${api}/admin/aplicaciones-saml`, {
+    method: 'POST',
+    headers: { ...json, ...admin },
+    body: JSON.stringify({ nombre: 'Benchmark SAML', metadata: samlPartner.metadata, appId: 1 }),
+  });
+  if (registered.status !== 201) throw new Error(`SAML app: ${registered.status} ${await registered.text()}`);
+  const pendingSaml = async () => {
+    const answer = await fetch(`${api}/saml/idp/sso?${redirectQuery(samlPartner).query}`, { redirect: 'manual' });
+    const solicitud = new URL(answer.headers.get('location') ?? '', 'http://x').searchParams.get('solicitud');
+    if (answer.status !== 303 || !solicitud) throw new Error(`SAML request: ${answer.status}`);
+    return solicitud;
+  };
+  const answerSaml = async (solicitud: string, permitir = false) => {
+    const continued = await fetch(`${api}/saml/idp/solicitudes/${solicitud}/continuar`, {
+      method: 'POST',
+      headers: { ...json, ...admin },
+      body: JSON.stringify(permitir ? { permitir: true } : {}),
+    });
+    if (continued.status !== 200) throw new Error(`SAML continue: ${continued.status} ${await continued.text()}`);
+    const page = await fetch(((await continued.json()) as { redirectTo: string }).redirectTo);
+    const body = await page.text();
+    if (page.status !== 200 || !body.includes('SAMLResponse')) throw new Error(`SAML page: ${page.status}`);
+  };
+  await answerSaml(await pendingSaml(), true);
+  const samlQueue: string[] = [];
+  for (let i = 0; i < codes; i++) samlQueue.push(await pendingSaml());
+  const samlFloor = await floor(chains);
+  const samlLatencies: number[] = [];
+  const samlStarted = performance.now();
+  await Promise.all(
+    Array.from({ length: chains }, async () => {
+      for (let next = samlQueue.pop(); next; next = samlQueue.pop()) {
+        const at = performance.now();
+        await answerSaml(next);
+        samlLatencies.push(performance.now() - at);
+      }
+    }),
+  );
+  const samlRate = codes / ((performance.now() - samlStarted) / 1000);
+  rows.push({
+    what: `SAML Response (continue + signed page), ${chains} in flight`,
+    perSecond: samlRate,
+    p99: Math.round(quantile(samlLatencies, 0.99)),
+    relative: percent(samlRate, (samlFloor + (await floor(chains))) / 2),
   });
 
   // Refresh grant: each of `chains` connections follows its own chain (every answer's refresh token is the next).
