@@ -62,6 +62,12 @@ const VISITS: Visit[] = [
     heading: 'Invitación a una empresa',
   },
   // A device's code is typed here by a signed-in person (a signed-out one signs in first).
+  {
+    route: '/saml/continuar',
+    url: '/saml/continuar',
+    as: 'user',
+    heading: 'No se pudo iniciar sesión en la aplicación',
+  },
   { route: '/dispositivo', url: '/dispositivo', as: 'user', heading: 'Iniciar sesión en un dispositivo' },
   { route: '/logout', url: '/logout', as: 'user', heading: '¿Cerrar sesión?' },
   { route: '/', url: '/', as: 'user', heading: /^¡Hola, / },
