@@ -121,7 +121,7 @@ for (const backend of backends) {
 
       const again = await admin(env, 'empresa', 'crear', 'MINERA ANDINA S.A.');
       assert.equal(again.code, 1, shown(again));
-      assert.match(again.stderr, /^Ya existe una empresa llamada «MINERA ANDINA S\.A\.»/);
+      assert.match(again.stderr, /^Ya existe una empresa llamada «MINERA ANDINA S\.A\.»/m);
 
       const renamed = await admin(env, 'empresa', 'renombrar', id, 'Minera Andina SpA');
       assert.equal(renamed.code, 0, shown(renamed));
@@ -181,7 +181,7 @@ for (const backend of backends) {
         '2001-01-01',
       );
       assert.equal(past.code, 1, shown(past));
-      assert.match(past.stderr, /^La fecha de vencimiento debe ser posterior a este momento/);
+      assert.match(past.stderr, /^La fecha de vencimiento debe ser posterior a este momento/m);
 
       await addOwner();
       const owner = await admin(env, 'empresa', 'miembro', id, 'Jefa@Minera.test', '--rol', 'propietario');
