@@ -39,6 +39,7 @@ import appsRoutes from './routes/apps/index.js';
 import authRoutes from './routes/auth/index.js';
 import billingRoutes from './routes/billing/index.js';
 import companyRoutes from './routes/companies/index.js';
+import setupLinkRoutes from './routes/setup-link/index.js';
 import healthRoutes from './routes/health/index.js';
 import oidcRoutes from './routes/oidc/index.js';
 import samlRoutes from './routes/saml/index.js';
@@ -165,6 +166,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.register(authRoutes, { prefix: '/auth' });
   app.register(billingRoutes, { prefix: '/facturacion' });
   app.register(companyRoutes, { prefix: '/empresas' });
+  app.register(setupLinkRoutes, { prefix: '/configuracion-empresa' });
   app.register(oidcRoutes);
   app.register(samlRoutes, { prefix: '/saml/idp' });
   app.register(scimRoutes, { prefix: '/scim/v2' });

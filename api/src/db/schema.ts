@@ -16,5 +16,6 @@ export * from './schema/identity-provider.js';
 export * from './schema/companies.js';
 export * from './schema/company-sso.js';
 export * from './schema/scim.js';
+export * from './schema/company-setup-links.js';
 export * from './schema/partner-events.js';
 export * from './schema/saml-idp.js';

@@ -153,6 +153,20 @@ export const API_PATHS = {
     scimTokens: (id: number) => `empresas/${id}/scim/tokens`,
     scimToken: (id: number, tokenId: number) => `empresas/${id}/scim/tokens/${tokenId}`,
     scimLog: (id: number) => `empresas/${id}/scim/registro`,
+    /** The company's setup links for its IT (its owners'), and one of them (revoked). */
+    setupLinks: (id: number) => `empresas/${id}/enlaces-configuracion`,
+    setupLink: (id: number, linkId: number) => `empresas/${id}/enlaces-configuracion/${linkId}`,
+  },
+  /**
+   * The company's setup page, without an account: every call carries the link's secret as its bearer token; the page's
+   * data, a domain claimed and proved ('Comprobar'), the provider saved, a directory token.
+   */
+  setupPage: {
+    page: 'configuracion-empresa',
+    domains: 'configuracion-empresa/dominios',
+    verifyDomain: (domain: string) => `configuracion-empresa/dominios/${encodeURIComponent(domain)}/verificar`,
+    provider: 'configuracion-empresa/proveedor',
+    scimTokens: 'configuracion-empresa/scim/tokens',
   },
   /** The signed-in person's own invitations to companies: the pending ones, accepting one (by code or id), declining. */
   myInvitations: {

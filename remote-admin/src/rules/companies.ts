@@ -271,6 +271,12 @@ export function companyAuditDetails(
       return [typeof d.prefijo === 'string' ? T.auditToken(d.prefijo) : null, d.descripcion]
         .filter((part) => typeof part === 'string' && part)
         .join(' · ');
+    case 'company.setup_link_create':
+    case 'company.setup_link_revoke':
+    case 'company.setup_link_use':
+      return [T.auditSetupLink(Number(d.enlaceId)), d.accion, d.direccion]
+        .filter((part) => typeof part === 'string' && part)
+        .join(' · ');
     case 'company.sign_in':
     case 'company.identity_link':
     case 'company.member_provision':

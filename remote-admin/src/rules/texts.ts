@@ -78,6 +78,7 @@ export const TEXT_COMPANY_RULES = {
   auditPassword: (allowed: boolean) => (allowed ? 'también con contraseña' : 'sin contraseña del portal'),
   auditSecretChanged: 'secreto cambiado',
   auditToken: (prefix: string) => `token ${prefix}…`,
+  auditSetupLink: (id: number) => `enlace n.º ${id}`,
   // Where a change of the activity came from (the API's `origen` of each entry).
   sources: {
     scim: 'SCIM',
@@ -144,6 +145,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'company.member_provision': 'Persona dada de alta por el directorio',
   'company.member_update': 'Persona actualizada por el directorio',
   'company.member_deprovision': 'Persona dada de baja por el directorio',
+  'company.setup_link_create': 'Enlace de configuración creado',
+  'company.setup_link_revoke': 'Enlace de configuración revocado',
+  'company.setup_link_use': 'Acción por un enlace de configuración',
 };
 
 /** The words of an audit row's details (audit-format.ts puts them together). */

@@ -55,5 +55,8 @@ export const auditActions = [
   'company.member_provision',
   'company.member_update',
   'company.member_deprovision',
+  'company.setup_link_create',
+  'company.setup_link_revoke',
+  'company.setup_link_use',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

@@ -6,6 +6,7 @@ import memberRoutes from './members.js';
 import ssoRoutes from './sso.js';
 import scimRoutes from './scim.js';
 import seatRoutes from './seats.js';
+import setupLinkRoutes from './setup-links.js';
 
 /**
  * A company's own calls, under /empresas: what its owners and administrators manage (members, invitations, seats,
@@ -21,6 +22,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.register(ssoRoutes);
   app.register(seatRoutes);
   app.register(scimRoutes);
+  app.register(setupLinkRoutes);
 };
 
 export default routes;

@@ -1,14 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import {
-  connectionView,
-  removeConnection,
-  saveConnection,
-  saveSamlConnection,
-} from '../../domain/companies/sso/connections.js';
+import { connectionView, removeConnection } from '../../domain/companies/sso/connections.js';
+import { companyRedirectUri, providerSaveDeps, saveProvider } from '../../domain/companies/sso/save.js';
 import { samlSpAddresses } from '../../domain/companies/sso/saml-metadata.js';
 import { maxMetadataBytes } from '../../lib/saml/xml.js';
-import { connectionSecretKey } from '../../domain/companies/sso/secret.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { companyOf } from '../../plugins/app/company-access.js';
 import { adminErrors, bearerSecurity as security, ErrorRef } from '../../schemas/common.js';
@@ -28,9 +23,9 @@ const tags = ['empresas'];
  * (domain/companies/sso/connections.ts). Its administrators read it, with the last failure of a sign-in.
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  const secretKey = connectionSecretKey(app.signingKey.privateKey);
-  const redirectUri = `${app.config.apiPublicUrl}/auth/empresa/callback`;
   const saml = (companyId: number) => samlSpAddresses(app.config.apiPublicUrl, companyId);
+  const redirectUri = companyRedirectUri(app.config.apiPublicUrl);
+  const deps = providerSaveDeps(app.db, app.signingKey.privateKey, app.config);
 
   app.get(
     '/:id/proveedor',
@@ -87,28 +82,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SsoConnectionAnswer, 404: ErrorRef, 409: ErrorRef, ...adminErrors },
       },
     },
-    async (request) => {
-      const body = request.body;
-      if (body.tipo === 'saml') {
-        await saveSamlConnection(
-          app.db,
-          signedIn(request),
-          companyOf(request),
-          body,
-          app.config.companyProviderPrivateNetwork,
-        );
-        return saml(companyOf(request).companyId);
-      }
-      await saveConnection(
-        app.db,
-        secretKey,
-        signedIn(request),
-        companyOf(request),
-        body,
-        app.config.companyProviderPrivateNetwork,
-      );
-      return { redirectUri };
-    },
+    async (request) => saveProvider(deps, signedIn(request), companyOf(request), request.body),
   );
 
   app.delete(
