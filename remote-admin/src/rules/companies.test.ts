@@ -158,6 +158,20 @@ describe('companyAuditDetails', () => {
     );
     expect(companyAuditDetails('user.create', {}, appName)).toBeNull();
   });
+
+  it('reads what a setup link did: the link, the action in Spanish, the domain and the address it came from', () => {
+    expect(
+      companyAuditDetails(
+        'company.setup_link_use',
+        { enlaceId: 7, accion: 'dominio_comprobado', direccion: '203.0.113.9', domain: 'minera.pe' },
+        appName,
+      ),
+    ).toBe('enlace n.º 7 · dominio comprobado · minera.pe · desde 203.0.113.9');
+    expect(companyAuditDetails('company.setup_link_create', { enlaceId: 3, horas: 24 }, appName)).toBe('enlace n.º 3');
+    expect(companyAuditDetails('company.setup_link_use', { enlaceId: 3, accion: 'otra' }, appName)).toBe(
+      'enlace n.º 3',
+    );
+  });
 });
 
 describe("the company's own sign-in and directory", () => {

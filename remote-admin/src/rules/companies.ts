@@ -274,7 +274,12 @@ export function companyAuditDetails(
     case 'company.setup_link_create':
     case 'company.setup_link_revoke':
     case 'company.setup_link_use':
-      return [T.auditSetupLink(Number(d.enlaceId)), d.accion, d.direccion]
+      return [
+        T.auditSetupLink(Number(d.enlaceId)),
+        typeof d.accion === 'string' ? T.auditSetupLinkActions[d.accion] : null,
+        d.domain,
+        typeof d.direccion === 'string' ? T.auditFrom(d.direccion) : null,
+      ]
         .filter((part) => typeof part === 'string' && part)
         .join(' · ');
     case 'company.sign_in':

@@ -79,6 +79,13 @@ export const TEXT_COMPANY_RULES = {
   auditSecretChanged: 'secreto cambiado',
   auditToken: (prefix: string) => `token ${prefix}…`,
   auditSetupLink: (id: number) => `enlace n.º ${id}`,
+  auditSetupLinkActions: {
+    dominio_reclamado: 'dominio reclamado',
+    dominio_comprobado: 'dominio comprobado',
+    proveedor_guardado: 'acceso de la empresa guardado',
+    token_directorio_creado: 'token del directorio creado',
+  } as Record<string, string>,
+  auditFrom: (address: string) => `desde ${address}`,
   // Where a change of the activity came from (the API's `origen` of each entry).
   sources: {
     scim: 'SCIM',
