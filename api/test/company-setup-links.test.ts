@@ -293,6 +293,33 @@ forEachBackend((backend) => {
       assert.deepEqual(otherUses, []);
     });
 
+    it("saves the company's provider through the link only as its owner could: proved domains, read metadata", async () => {
+      const { companyId, secret } = await linked();
+      const unproved = await call('PUT', '/configuracion-empresa/proveedor', secret, {
+        issuer: 'https://login.minera-sin-probar.cl',
+        clientId: 'portal',
+        clientSecret: 'secreto-de-prueba',
+        dominios: ['minera-sin-probar.cl'],
+        permitirContrasena: true,
+      });
+      assert.equal(unproved.statusCode, 409, unproved.body);
+      assert.equal(unproved.json<{ code: string }>().code, 'DOMINIO_NO_VERIFICADO');
+      const badMetadata = await call('PUT', '/configuracion-empresa/proveedor', secret, {
+        tipo: 'saml',
+        metadata: '<no-es-saml/>',
+        dominios: ['minera-sin-probar.cl'],
+        permitirContrasena: true,
+      });
+      assert.equal(badMetadata.statusCode, 400, badMetadata.body);
+      const opened = await page(secret);
+      assert.equal(opened.json<{ inicioDeSesion: { proveedor: unknown } }>().inicioDeSesion.proveedor, null);
+      const uses = await app.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.companyId, companyId), eq(auditLog.action, 'company.setup_link_use')));
+      assert.deepEqual(uses, [], 'nothing refused is on record as done');
+    });
+
     it('creates no session and no account', async () => {
       const { secret } = await linked();
       const countSessions = async () => (await app.db.select({ id: sessions.id }).from(sessions)).length;
