@@ -1,6 +1,7 @@
 // Per-address limits on the SAML calls anyone can repeat: the identity provider's sign-in endpoint (both bindings),
 // the continuation calls, the one-time posting page and the logout endpoint, and the company SAML ACS. Over the
-// limit the browser's pages answer a Spanish 429 page, the JSON calls the API's Spanish 429, nothing changes.
+// limit the browser's pages answer a Spanish 429 page (the company ACS a redirect to /login with a Spanish
+// notice), the JSON calls the API's Spanish 429, nothing changes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
@@ -117,7 +118,7 @@ forEachBackend((backend) => {
       }
     });
 
-    it('limits the company SAML ACS per address in Spanish', async () => {
+    it("sends a browser over the company ACS's limit back to /login with a Spanish notice, not JSON", async () => {
       const acs = () =>
         test.app.inject({
           method: 'POST',
@@ -126,10 +127,25 @@ forEachBackend((backend) => {
           payload: 'SAMLResponse=x',
           remoteAddress: '203.0.113.9',
         });
-      for (let i = 0; i < limit; i++) assert.notEqual((await acs()).statusCode, 429);
+      for (let i = 0; i < limit; i++) {
+        const answer = await acs();
+        assert.equal(answer.statusCode, 302, answer.body);
+        assert.doesNotMatch(String(answer.headers.location), /company_rate_limited/);
+      }
       const over = await acs();
-      assert.equal(over.statusCode, 429, over.body);
-      assert.match(over.body, /Demasiadas solicitudes\. Inténtalo de nuevo en \d+ segundos\./);
+      assert.equal(over.statusCode, 302, over.body);
+      assert.equal(
+        over.headers.location,
+        `${test.app.config.portalUrl}/login?error=company_rate_limited&provider=empresa`,
+      );
+      assert.ok(Number(over.headers['retry-after']) >= 1);
+      // The company's other calls keep the JSON 429.
+      const metadata = () =>
+        test.app.inject({ method: 'GET', url: '/auth/empresa/saml/999999/metadata', remoteAddress: '203.0.113.9' });
+      for (let i = 0; i < limit; i++) assert.equal((await metadata()).statusCode, 404);
+      const json = await metadata();
+      assert.equal(json.statusCode, 429);
+      assert.equal(json.json<{ code: string }>().code, 'RATE_LIMITED');
     });
   });
 });

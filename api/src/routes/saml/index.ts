@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { idpMetadataXml } from '../../domain/identity-provider/saml/metadata.js';
 import { type Page, postPage, refusalPage, tooManyRequestsPage } from '../../domain/identity-provider/saml/pages.js';
@@ -12,8 +12,8 @@ import {
   takePostRequest,
   takeRedirectRequest,
 } from '../../domain/identity-provider/saml/sign-in.js';
-import { HttpError } from '../../lib/errors.js';
 import { documentHeaders } from '../../plugins/external/helmet.js';
+import { answerBrowserOverLimit, browserNavigation } from '../../plugins/external/rate-limit.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { commonErrors, ErrorRef, bearerSecurity as security } from '../../schemas/common.js';
 import { InteractionAnswer, InteractionNext, InteractionView } from '../../schemas/identity-provider.js';
@@ -41,7 +41,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   // Every call a browser or a script can repeat without a session, and the continuation calls, are limited per
   // address as the portal's own sign-in calls are (docs/api.md); the pages a browser opens answer the 429 as a page.
   const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
-  const perIpPage = { ...perIp, browserPage: true };
+  const perIpPage = { ...perIp, ...browserNavigation };
 
   const page = (reply: FastifyReply, status: number, made: Page) =>
     reply
@@ -63,12 +63,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     }
   };
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const browserPage = (request.routeOptions.config as { browserPage?: boolean }).browserPage === true;
-    if (!(browserPage && error instanceof HttpError && error.statusCode === 429)) throw error;
-    if (error.retryAfter) reply.header('retry-after', String(error.retryAfter));
-    return page(reply, 429, tooManyRequestsPage(error.message, app.config.portalUrl));
-  });
+  answerBrowserOverLimit(app, (error, _request, reply) =>
+    page(reply, 429, tooManyRequestsPage(error.message, app.config.portalUrl)),
+  );
 
   app.get(
     '/metadata',
