@@ -62,7 +62,8 @@ forEachBackend((backend) => {
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const port = (server.address() as AddressInfo).port;
-      test = await buildTestApp(backend);
+      // Many sign-ins from one address in a minute; the per-address limit has its own tests (saml-limits).
+      test = await buildTestApp(backend, { authRateLimitPerMinute: 10_000 });
       admin = await login(test.app, adminEmail, adminPassword);
       historian = await partner('historiador', { sloUrl: `http://127.0.0.1:${port}/mellon/logout` });
       quiet = await partner('sin-cierre', { slo: false, keyIndex: 1 });

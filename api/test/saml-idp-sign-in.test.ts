@@ -125,7 +125,8 @@ forEachBackend((backend) => {
     }
 
     before(async () => {
-      test = await buildTestApp(backend);
+      // Many sign-ins from one address in a minute; the per-address limit has its own tests (saml-limits).
+      test = await buildTestApp(backend, { authRateLimitPerMinute: 10_000 });
       admin = await login(test.app, adminEmail, adminPassword);
       [historian, maintenance, mailOnly] = await Promise.all([
         partner('historiador', { signs: true }),

@@ -1,14 +1,40 @@
 // The API's production build: its TypeScript sources (and the @portal/contracts rules it applies) bundled by esbuild
-// into plain JavaScript in api/dist, run with `node api/dist/server.js`; its npm dependencies stay outside the bundle
-// and come from the API's own production install. tsx runs the sources in development and tests only.
+// into plain JavaScript in api/dist, run with `node api/dist/server.js`, with its npm dependencies bundled in too but for
+// those that read files of their own at run time (OUTSIDE: those come from the API's own production install). A process
+// then loads one file instead of some 2 500 (docs/decisions/0110-api-bundle-with-dependencies.md). tsx runs the
+// sources in development and tests only.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './parts.mjs';
 
 const API = path.join(ROOT, 'api');
 export const API_DIST = path.join(API, 'dist');
-/** @type {{ dependencies: Record<string, string> }} */
-const apiPackage = JSON.parse(readFileSync(path.join(API, 'package.json'), 'utf8'));
+/**
+ * The dependencies left outside the bundle: a native binary (argon2), a WebAssembly build and its data files
+ * (PGlite), static files served from the package (Swagger UI), a package version read from its package.json (Swagger),
+ * worker-thread transports loaded by path (pino), and a package whose use of url.parse() Node warns about outside
+ * node_modules only (samlify's redirect binding: a DEP0169 line in the server's log).
+ */
+const OUTSIDE = [
+  '@node-rs/argon2',
+  '@electric-sql/pglite',
+  '@fastify/swagger-ui',
+  '@fastify/swagger',
+  'pino',
+  'samlify',
+];
+/**
+ * CommonJS dependencies inside an ES module bundle: `require` for their own require() calls (esbuild's shim calls it),
+ * `__filename` and `__dirname` for the few that name their own folder.
+ */
+const COMMONJS_BANNER = [
+  "import { createRequire as __portalCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __portalFileURLToPath } from 'node:url';",
+  "import { dirname as __portalDirname } from 'node:path';",
+  'const require = __portalCreateRequire(import.meta.url);',
+  'const __filename = __portalFileURLToPath(import.meta.url);',
+  'const __dirname = __portalDirname(__filename);',
+].join(' ');
 /** The bundles: the server and the console commands (`npm run admin`). */
 const ENTRIES = {
   server: 'api/src/server.ts',
@@ -93,9 +119,10 @@ async function compile(log) {
     entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, path.join(ROOT, file)])),
     outdir: API_DIST,
     bundle: true,
-    // The API's dependencies are installed next to the bundle; @portal/contracts (TypeScript sources, a development
-    // dependency of the API) is bundled in, resolved through its package exports like tsx does.
-    external: Object.keys(apiPackage.dependencies).flatMap((name) => [name, `${name}/*`]),
+    // @portal/contracts (TypeScript sources, a development dependency of the API) is bundled in, resolved through its
+    // package exports like tsx does; so are the API's dependencies but OUTSIDE, installed next to the bundle.
+    external: OUTSIDE.flatMap((name) => [name, `${name}/*`]),
+    banner: { js: COMMONJS_BANNER },
     platform: 'node',
     format: 'esm',
     target: 'node22',

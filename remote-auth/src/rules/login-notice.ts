@@ -24,6 +24,7 @@ export const LOGIN_ERRORS: Record<string, string> = {
     'Ese correo pertenece a una cuenta gestionada por otra empresa. Pide ayuda al administrador de tu empresa.',
   company_access_disabled: 'Tu empresa ha desactivado tu acceso al portal.',
   company_unavailable: 'El acceso de tu empresa no está disponible en este momento. Inténtalo más tarde.',
+  company_rate_limited: 'Demasiados intentos de inicio de sesión desde tu red. Espera un minuto e inténtalo de nuevo.',
 };
 
 /** A failed Apple sign-in names Apple (the API adds `provider=apple`; Google keeps the spec's address). */

@@ -1,7 +1,7 @@
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { messages, retryLater } from '../../lib/errors.js';
+import { HttpError, messages, retryLater } from '../../lib/errors.js';
 
 type StoreAnswer = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
@@ -30,6 +30,25 @@ function sharedStore(app: FastifyInstance) {
       return new SharedWindows(undefined, `${method}${url}-`);
     }
   };
+}
+
+/** The route option that marks a page a browser navigates to: over its limit it answers as `browserAnswer` says. */
+export const browserNavigation = { browserNavigation: true } as const;
+
+/**
+ * How the routes of `app` marked `browserNavigation` answer a browser over their per-address limit (a page, a
+ * redirect to /login) instead of the API's JSON 429; every other error goes on to the app's own handler.
+ */
+export function answerBrowserOverLimit(
+  app: FastifyInstance,
+  browserAnswer: (error: HttpError, request: FastifyRequest, reply: FastifyReply) => unknown,
+): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const navigation = (request.routeOptions.config as { browserNavigation?: boolean }).browserNavigation === true;
+    if (!(navigation && error instanceof HttpError && error.code === 'RATE_LIMITED')) throw error;
+    if (error.retryAfter) reply.header('retry-after', String(error.retryAfter));
+    return browserAnswer(error, request, reply);
+  });
 }
 
 // Limits are per route (`config.rateLimit`), not global: only the endpoints that attract guessing get one.

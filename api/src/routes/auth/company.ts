@@ -27,6 +27,7 @@ import {
   failureReason,
   privateNetworkRefused,
 } from '../../domain/companies/sso/discovery.js';
+import { answerBrowserOverLimit, browserNavigation } from '../../plugins/external/rate-limit.js';
 import { ssoMessages as M } from '../../domain/companies/sso/messages.js';
 import { samlSpAddresses, spMetadataXml } from '../../domain/companies/sso/saml-metadata.js';
 import { acceptSamlResponse, startSamlSignIn } from '../../domain/companies/sso/saml-sign-in.js';
@@ -76,10 +77,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const secretKey = connectionSecretKey(app.signingKey.privateKey);
   const callbackUrl = `${app.config.apiPublicUrl}/auth/empresa/callback`;
   const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
+  // The browser's own navigations (the start, the OIDC return, the SAML ACS) come back to /login over the limit.
+  const perIpNavigation = { ...perIp, ...browserNavigation };
   const portal = (path: string, query: Record<string, string | null>) =>
     portalPage(app.config.portalUrl, path, { ...query, provider: 'empresa' });
   const refused = (code: CompanySignInRefusal, redirectUrl: string | null) =>
     portal('/login', { error: code, redirect_url: redirectUrl });
+
+  answerBrowserOverLimit(app, (_error, _request, reply) => reply.redirect(refused('company_rate_limited', null)));
 
   const saml = (companyId: number) => samlSpAddresses(app.config.apiPublicUrl, companyId);
 
@@ -156,7 +161,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/empresa',
     {
-      config: perIp,
+      config: perIpNavigation,
       schema: {
         summary: 'Inicia el inicio de sesión con el acceso propio de la empresa del email (navegación del navegador)',
         description:
@@ -305,7 +310,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/empresa/callback',
     {
-      config: perIp,
+      config: perIpNavigation,
       schema: {
         summary:
           'Respuesta del proveedor de la empresa: verifica todo, vincula la cuenta y vuelve al portal con un código de un solo uso',
@@ -361,7 +366,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/empresa/saml/:id/acs',
     {
-      config: perIp,
+      config: perIpNavigation,
       bodyLimit: maxMessageBytes,
       schema: {
         summary:

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { idpMetadataXml } from '../../domain/identity-provider/saml/metadata.js';
-import { type Page, postPage, refusalPage } from '../../domain/identity-provider/saml/pages.js';
+import { type Page, postPage, refusalPage, tooManyRequestsPage } from '../../domain/identity-provider/saml/pages.js';
 import {
   acceptRequest,
   describeRequest,
@@ -13,6 +13,7 @@ import {
   takeRedirectRequest,
 } from '../../domain/identity-provider/saml/sign-in.js';
 import { documentHeaders } from '../../plugins/external/helmet.js';
+import { answerBrowserOverLimit, browserNavigation } from '../../plugins/external/rate-limit.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { commonErrors, ErrorRef, bearerSecurity as security } from '../../schemas/common.js';
 import { InteractionAnswer, InteractionNext, InteractionView } from '../../schemas/identity-provider.js';
@@ -21,6 +22,8 @@ import { SamlDeliveryQuery, SamlRequestParams } from '../../schemas/saml-idp.js'
 const tags = ['saml'];
 /** A POSTed AuthnRequest: the largest message taken (256 KiB), base64 and form-encoded. */
 const formBodyLimit = 512 * 1024;
+/** What a browser over the per-address limit sees. */
+const tooManyPage = Type.String({ description: 'Página en español: demasiadas solicitudes desde esta dirección' });
 
 /**
  * The portal as a SAML identity provider, under /saml/idp (docs/decisions/0100-saml-identity-provider.md): its
@@ -35,6 +38,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     portalUrl: app.config.portalUrl,
   };
   const metadata = idpMetadataXml(app.config.apiPublicUrl, app.samlIdp.key);
+  // Every call a browser or a script can repeat without a session, and the continuation calls, are limited per
+  // address as the portal's own sign-in calls are (docs/api.md); the pages a browser opens answer the 429 as a page.
+  const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
+  const perIpPage = { ...perIp, ...browserNavigation };
 
   const page = (reply: FastifyReply, status: number, made: Page) =>
     reply
@@ -56,6 +63,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     }
   };
 
+  answerBrowserOverLimit(app, (error, _request, reply) =>
+    page(reply, 429, tooManyRequestsPage(error.message, app.config.portalUrl)),
+  );
+
   app.get(
     '/metadata',
     {
@@ -72,11 +83,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/sso',
     {
+      config: perIpPage,
       schema: {
         summary: 'Recibe un AuthnRequest (enlace HTTP-Redirect) y lleva a la persona al portal',
         tags,
         querystring: Type.Object({}, { additionalProperties: true }),
-        response: { 303: Type.Null(), 400: ErrorRef },
+        response: { 303: Type.Null(), 400: ErrorRef, 429: tooManyPage },
       },
     },
     async (request, reply) => {
@@ -95,11 +107,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     form.post(
       '/sso',
       {
+        config: perIpPage,
         bodyLimit: formBodyLimit,
         schema: {
           summary: 'Recibe un AuthnRequest (enlace HTTP-POST) y lleva a la persona al portal',
           tags,
-          response: { 303: Type.Null(), 400: ErrorRef },
+          response: { 303: Type.Null(), 400: ErrorRef, 429: tooManyPage },
         },
       },
       async (request, reply) =>
@@ -110,13 +123,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/solicitudes/:id',
     {
+      config: perIp,
       onRequest: app.authenticate,
       schema: {
         summary: 'Qué app pide el inicio de sesión SAML y si hace falta el consentimiento',
         tags,
         security,
         params: SamlRequestParams,
-        response: { 200: InteractionView, 401: ErrorRef, 404: ErrorRef, ...commonErrors },
+        response: { 200: InteractionView, 401: ErrorRef, 404: ErrorRef, 429: ErrorRef, ...commonErrors },
       },
     },
     async (request) => describeRequest(app.db, request.params.id, signedIn(request).user.id),
@@ -125,6 +139,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/solicitudes/:id/continuar',
     {
+      config: perIp,
       onRequest: app.authenticate,
       schema: {
         summary: 'Responde a la app con la sesión del portal (y el consentimiento, si hace falta); una sola vez',
@@ -132,7 +147,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         params: SamlRequestParams,
         body: InteractionAnswer,
-        response: { 200: InteractionNext, 401: ErrorRef, 404: ErrorRef, 409: ErrorRef, ...commonErrors },
+        response: { 200: InteractionNext, 401: ErrorRef, 404: ErrorRef, 409: ErrorRef, 429: ErrorRef, ...commonErrors },
       },
     },
     async (request) => {
@@ -149,13 +164,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/solicitudes/:id/cancelar',
     {
+      config: perIp,
       onRequest: app.authenticate,
       schema: {
         summary: 'La persona no permite el acceso: la app recibe RequestDenied',
         tags,
         security,
         params: SamlRequestParams,
-        response: { 200: InteractionNext, 401: ErrorRef, 404: ErrorRef, ...commonErrors },
+        response: { 200: InteractionNext, 401: ErrorRef, 404: ErrorRef, 429: ErrorRef, ...commonErrors },
       },
     },
     async (request) => {
@@ -167,11 +183,16 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/enviar',
     {
+      config: perIpPage,
       schema: {
         summary: 'Página de un solo uso que envía la respuesta SAML firmada a la app (HTTP-POST)',
         tags,
         querystring: SamlDeliveryQuery,
-        response: { 200: Type.String({ description: 'Página que envía la respuesta' }), 400: ErrorRef },
+        response: {
+          200: Type.String({ description: 'Página que envía la respuesta' }),
+          400: ErrorRef,
+          429: tooManyPage,
+        },
       },
     },
     async (request, reply) => {
@@ -184,11 +205,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/slo',
     {
+      config: perIpPage,
       schema: {
         summary: 'Cierre de sesión pedido por una app (HTTP-Redirect): lleva a la persona a cerrar sesión en el portal',
         tags,
         querystring: Type.Object({}, { additionalProperties: true }),
-        response: { 303: Type.Null() },
+        response: { 303: Type.Null(), 429: tooManyPage },
       },
     },
     async (_request, reply) =>

@@ -172,6 +172,10 @@ describe("the company's refusals, back on /login", () => {
     ],
     ['company_access_disabled', 'Tu empresa ha desactivado tu acceso al portal.'],
     ['company_unavailable', 'El acceso de tu empresa no está disponible en este momento. Inténtalo más tarde.'],
+    [
+      'company_rate_limited',
+      'Demasiados intentos de inicio de sesión desde tu red. Espera un minuto e inténtalo de nuevo.',
+    ],
     ['auth_failed', 'No se pudo iniciar sesión con el acceso de tu empresa. Inténtalo de nuevo.'],
   ])('error=%s&provider=empresa', (error, text) => {
     renderAt(`/login?error=${error}&provider=empresa`, <LoginPage />);

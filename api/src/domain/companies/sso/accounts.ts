@@ -30,6 +30,8 @@ export type CompanySignInRefusal =
   | 'company_other_account'
   | 'company_access_disabled'
   | 'company_unavailable'
+  /** Too many sign-in steps from one address in a minute (the per-address limit of the company's sign-in). */
+  | 'company_rate_limited'
   | 'auth_failed';
 
 export class CompanySignInRefused extends Error {

@@ -30,17 +30,27 @@ const reasons: Readonly<Record<SamlRefusalReason | 'deliveryGone', string>> = {
   deliveryGone: M.deliveryGone,
 };
 
-export function refusalPage(reason: SamlRefusalReason | 'deliveryGone', portalUrl: string): Page {
+/** A page that says why nothing happened, with the way back to the portal's apps. */
+function messagePage(text: string, portalUrl: string): Page {
   const nonce = newNonce();
   return {
     html: document(
       nonce,
       M.pageTitle,
-      `<h1>${html(M.pageTitle)}</h1><p>${html(reasons[reason])}</p>` +
+      `<h1>${html(M.pageTitle)}</h1><p>${html(text)}</p>` +
         `<p><a href="${html(`${portalUrl}/apps`)}">Ir a Aplicaciones</a></p>`,
     ),
     contentSecurityPolicy: `default-src 'none'; style-src 'nonce-${nonce}'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
   };
+}
+
+export function refusalPage(reason: SamlRefusalReason | 'deliveryGone', portalUrl: string): Page {
+  return messagePage(reasons[reason], portalUrl);
+}
+
+/** The page for a browser over the per-address limit: the same Spanish message as the API's 429. */
+export function tooManyRequestsPage(message: string, portalUrl: string): Page {
+  return messagePage(message, portalUrl);
 }
 
 /** The page that posts `SAMLResponse` (and `RelayState`) to the app's ACS: forms may go there and nowhere else. */
