@@ -153,6 +153,10 @@ export const API_PATHS = {
     scimTokens: (id: number) => `empresas/${id}/scim/tokens`,
     scimToken: (id: number, tokenId: number) => `empresas/${id}/scim/tokens/${tokenId}`,
     scimLog: (id: number) => `empresas/${id}/scim/registro`,
+    /** The rules tying the directory's groups to seats and roles, one of them, and who waits for a seat. */
+    groupRules: (id: number) => `empresas/${id}/grupos-directorio`,
+    groupRule: (id: number, ruleId: number) => `empresas/${id}/grupos-directorio/${ruleId}`,
+    groupWaiting: (id: number) => `empresas/${id}/grupos-directorio/esperando`,
   },
   /** The signed-in person's own invitations to companies: the pending ones, accepting one (by code or id), declining. */
   myInvitations: {

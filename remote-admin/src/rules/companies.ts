@@ -271,6 +271,17 @@ export function companyAuditDetails(
       return [typeof d.prefijo === 'string' ? T.auditToken(d.prefijo) : null, d.descripcion]
         .filter((part) => typeof part === 'string' && part)
         .join(' · ');
+    case 'company.group_create':
+    case 'company.group_update':
+    case 'company.group_delete':
+      return [String(d.grupo ?? ''), d.antes ? T.groupRenamedFrom(String(d.antes)) : null, T.groupMoves(Number(d.altas), Number(d.bajas))]
+        .filter((part) => typeof part === 'string' && part)
+        .join(' · ');
+    case 'company.group_rule_create':
+    case 'company.group_rule_delete':
+      return [String(d.grupo ?? ''), d.appId ? app() : null, d.rol ? auditWord(d.rol) : null]
+        .filter((part) => typeof part === 'string' && part)
+        .join(' · ');
     case 'company.sign_in':
     case 'company.identity_link':
     case 'company.member_provision':

@@ -78,6 +78,11 @@ export const TEXT_COMPANY_RULES = {
   auditPassword: (allowed: boolean) => (allowed ? 'también con contraseña' : 'sin contraseña del portal'),
   auditSecretChanged: 'secreto cambiado',
   auditToken: (prefix: string) => `token ${prefix}…`,
+  groupRenamedFrom: (name: string) => `antes ${name}`,
+  groupMoves: (came: number, went: number) =>
+    [came ? `${came} ${came === 1 ? 'entra' : 'entran'}` : '', went ? `${went} ${went === 1 ? 'sale' : 'salen'}` : '']
+      .filter(Boolean)
+      .join(', '),
   // Where a change of the activity came from (the API's `origen` of each entry).
   sources: {
     scim: 'SCIM',
@@ -144,6 +149,11 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'company.member_provision': 'Persona dada de alta por el directorio',
   'company.member_update': 'Persona actualizada por el directorio',
   'company.member_deprovision': 'Persona dada de baja por el directorio',
+  'company.group_create': 'Grupo creado por el directorio',
+  'company.group_update': 'Grupo cambiado por el directorio',
+  'company.group_delete': 'Grupo borrado por el directorio',
+  'company.group_rule_create': 'Añadió una regla de grupo del directorio',
+  'company.group_rule_delete': 'Quitó una regla de grupo del directorio',
 };
 
 /** The words of an audit row's details (audit-format.ts puts them together). */

@@ -55,5 +55,10 @@ export const auditActions = [
   'company.member_provision',
   'company.member_update',
   'company.member_deprovision',
+  'company.group_create',
+  'company.group_update',
+  'company.group_delete',
+  'company.group_rule_create',
+  'company.group_rule_delete',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
