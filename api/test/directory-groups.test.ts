@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { auditLog, companyMembers, companyScimUsers, companySeats, users } from '../src/db/schema.js';
 import { buildTestApp, forEachBackend, login, sessionToken, type TestApp } from './helpers/app.js';
-import { call, insertMember } from './helpers/company-fixtures.js';
+import { call, insertMember, planOf } from './helpers/company-fixtures.js';
 import { entraUser, scim, scimCompany, scimError, type ScimCompany } from './helpers/scim-fixtures.js';
 
 type Json = Record<string, unknown>;
@@ -83,6 +83,8 @@ forEachBackend((backend) => {
 
     const rules = async (acme: { companyId: number; manager: string }) =>
       (await call(app, 'GET', `/empresas/${acme.companyId}/grupos-directorio`, acme.manager)).json<Rule[]>();
+
+    const planOfApp1 = () => planOf(app, 1);
 
     before(async () => {
       test = await buildTestApp(backend, { apiPublicUrl: 'http://localhost:3000' });
@@ -178,6 +180,216 @@ forEachBackend((backend) => {
         ],
       );
       assert.match(String(rows[1]?.detalle), /Cambio del grupo «Operadores Planta Norte»: 1 miembro sale/);
+    });
+
+    it("Okta's way: a group of 4 for a licence of 2 seats 2, 2 wait in join order and take seats as they free", async () => {
+      const acme = await company(2);
+      await rule(acme, { grupo: 'Mantención', idApp: 1 });
+      const people = await provision(acme, ['p1', 'p2', 'p3', 'p4']);
+      const created = await scim(app, acme.token, 'POST', '/Groups', {
+        schemas: [groupSchema],
+        displayName: 'Mantención',
+        members: people.map((person) => ({ value: person.scimId, display: person.email })),
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const group = created.json<GroupBody>();
+      assert.equal(group.members?.length, 4);
+      const [p1, p2, p3, p4] = people;
+      assert.deepEqual(await seatHolders(acme.companyId), [p1!.userId, p2!.userId].sort((a, b) => a - b));
+      const row = await report(acme);
+      assert.deepEqual([row?.comprados, row?.enUso, row?.esperando], [2, 2, 2]);
+      const csv = await call(app, 'GET', `/empresas/${acme.companyId}/informe-puestos.csv`, acme.manager);
+      assert.match(csv.body.split('\r\n')[0] ?? '', /;Esperando$/);
+      assert.match(csv.body.split('\r\n')[1] ?? '', /;2$/);
+      const waiting = await call(app, 'GET', `/empresas/${acme.companyId}/grupos-directorio/esperando`, acme.manager);
+      assert.deepEqual(
+        waiting.json<{ email: string; idApp: number }[]>().map((person) => [person.email, person.idApp]),
+        [
+          [p3!.email, 1],
+          [p4!.email, 1],
+        ],
+      );
+
+      // Okta takes p1 out: the first who waits (p3) takes the seat.
+      const out = await scim(app, acme.token, 'PATCH', `/Groups/${group.id}`, {
+        schemas: [patchOp],
+        Operations: [{ op: 'remove', path: `members[value eq "${p1!.scimId}"]` }],
+      });
+      assert.equal(out.statusCode, 204, out.body);
+      assert.deepEqual(await seatHolders(acme.companyId), [p2!.userId, p3!.userId].sort((a, b) => a - b));
+      assert.equal((await report(acme))?.esperando, 1);
+
+      // The licence grows: p4 is seated at once.
+      const grown = await call(app, 'PUT', `/admin/empresas/${acme.companyId}/licencias/1`, admin, {
+        idPlan: await planOfApp1(),
+        puestos: 5,
+        fechaVencimiento: new Date(Date.now() + 100 * 86_400_000).toISOString(),
+      });
+      assert.equal(grown.statusCode, 200, grown.body);
+      assert.deepEqual(await seatHolders(acme.companyId), [p2!.userId, p3!.userId, p4!.userId].sort((a, b) => a - b));
+      assert.equal((await report(acme))?.esperando, 0);
+      // An administrator takes a seat back by hand and the licence is lowered: nobody overbooks.
+      const lowered = await call(app, 'PUT', `/admin/empresas/${acme.companyId}/licencias/1`, admin, {
+        idPlan: await planOfApp1(),
+        puestos: 2,
+        fechaVencimiento: new Date(Date.now() + 100 * 86_400_000).toISOString(),
+      });
+      assert.equal(lowered.statusCode, 200, lowered.body);
+      const back = await call(app, 'DELETE', `/empresas/${acme.companyId}/puestos/${p2!.userId}/1`, acme.manager);
+      assert.equal(back.statusCode, 204, back.body);
+      assert.equal((await seatHolders(acme.companyId)).length, 2, 'still over: nobody seated');
+    });
+
+    it("Okta's replace (with and without a path) and PUT; the rule follows a rename; DELETE takes the seats back", async () => {
+      const acme = await company();
+      const ruleId = await rule(acme, { grupo: 'Bodega', idApp: 1 });
+      const [a, b, c] = await provision(acme, ['a', 'b', 'c']);
+      const created = await scim(app, acme.token, 'POST', '/Groups', { displayName: 'Bodega', members: [{ value: a!.scimId }] });
+      const id = created.json<GroupBody>().id;
+      const renamed = await scim(app, acme.token, 'PATCH', `/Groups/${id}`, {
+        schemas: [patchOp],
+        Operations: [{ op: 'replace', value: { id, displayName: 'Bodega Central' } }],
+      });
+      assert.equal(renamed.statusCode, 204, renamed.body);
+      assert.equal((await rules(acme)).find((r) => r.id === ruleId)?.grupo, 'Bodega Central');
+      const withPath = await scim(app, acme.token, 'PATCH', `/Groups/${id}`, {
+        schemas: [patchOp],
+        Operations: [
+          { op: 'replace', path: 'displayName', value: 'Bodega Sur' },
+          { op: 'replace', path: 'members', value: [{ value: b!.scimId }] },
+        ],
+      });
+      assert.equal(withPath.statusCode, 204, withPath.body);
+      assert.deepEqual(await seatHolders(acme.companyId), [b!.userId]);
+      assert.equal((await rules(acme))[0]?.grupo, 'Bodega Sur');
+      const put = await scim(app, acme.token, 'PUT', `/Groups/${id}`, {
+        schemas: [groupSchema],
+        id,
+        displayName: 'Bodega Sur',
+        members: [{ value: a!.scimId }, { value: c!.scimId }],
+      });
+      assert.equal(put.statusCode, 200, put.body);
+      assert.deepEqual(
+        put.json<GroupBody>().members?.map((member) => member.value),
+        [a!.scimId, c!.scimId],
+      );
+      assert.deepEqual(await seatHolders(acme.companyId), [a!.userId, c!.userId].sort((x, y) => x - y));
+      const deleted = await scim(app, acme.token, 'DELETE', `/Groups/${id}`);
+      assert.equal(deleted.statusCode, 204, deleted.body);
+      assert.deepEqual(await seatHolders(acme.companyId), []);
+      scimError(await scim(app, acme.token, 'GET', `/Groups/${id}`), 404);
+      const [kept] = await rules(acme);
+      assert.deepEqual([kept?.grupo, kept?.grupoRecibido, kept?.personas], ['Bodega Sur', false, 0]);
+      // A group of that name sent again is found by the rule.
+      const again = await scim(app, acme.token, 'POST', '/Groups', { displayName: 'bodega sur', members: [{ value: b!.scimId }] });
+      assert.equal(again.statusCode, 201, again.body);
+      assert.deepEqual(await seatHolders(acme.companyId), [b!.userId]);
+      scimError(await scim(app, acme.token, 'POST', '/Groups', { displayName: 'Bodega Sur' }), 409, 'uniqueness');
+    });
+
+    it('a seat given by hand stays when its holder leaves the group; a member of another company is a SCIM 400', async () => {
+      const acme = await company();
+      const other = await company();
+      await rule(acme, { grupo: 'Turno Noche', idApp: 1 });
+      const [hand, dir] = await provision(acme, ['mano', 'dir']);
+      const [stranger] = await provision(other, ['ajeno']);
+      const byHand = await call(app, 'POST', `/empresas/${acme.companyId}/puestos`, acme.manager, { idUsuario: hand!.userId, idApp: 1 });
+      assert.equal(byHand.statusCode, 201, byHand.body);
+      const created = await scim(app, acme.token, 'POST', '/Groups', {
+        displayName: 'Turno Noche',
+        members: [{ value: hand!.scimId }, { value: dir!.scimId }],
+      });
+      const id = created.json<GroupBody>().id;
+      const refused = scimError(
+        await scim(app, acme.token, 'PATCH', `/Groups/${id}`, {
+          Operations: [{ op: 'add', path: 'members', value: [{ value: stranger!.scimId }] }],
+        }),
+        400,
+        'invalidValue',
+      );
+      assert.match(refused.detail, /no es una persona del directorio de la empresa/);
+      scimError(
+        await scim(app, acme.token, 'POST', '/Groups', { displayName: 'Otro', members: [{ value: 'no-es-un-id' }] }),
+        400,
+        'invalidValue',
+      );
+      const emptied = await scim(app, acme.token, 'PATCH', `/Groups/${id}`, {
+        Operations: [{ op: 'Remove', path: 'members', value: [{ value: hand!.scimId }, { value: dir!.scimId }] }],
+      });
+      assert.equal(emptied.statusCode, 204, emptied.body);
+      const held = await app.db
+        .select({ userId: companySeats.userId, source: companySeats.source })
+        .from(companySeats)
+        .where(eq(companySeats.companyId, acme.companyId));
+      assert.deepEqual(held, [{ userId: hand!.userId, source: 'manual' }]);
+      // The other company's group is not this company's: 404.
+      scimError(await scim(app, other.token, 'GET', `/Groups/${id}`), 404);
+    });
+
+    it('a role rule makes a plain member administrador and takes it back; an owner and a role by hand stay', async () => {
+      const acme = await company();
+      await rule(acme, { grupo: 'Jefes de Turno', rol: 'administrador' });
+      const [boss, kept] = await provision(acme, ['jefa', 'conserva']);
+      await app.db
+        .update(companyMembers)
+        .set({ role: 'administrador' })
+        .where(and(eq(companyMembers.companyId, acme.companyId), eq(companyMembers.userId, kept!.userId)));
+      const roleOf = async (userId: number) =>
+        (
+          await app.db
+            .select({ role: companyMembers.role })
+            .from(companyMembers)
+            .where(and(eq(companyMembers.companyId, acme.companyId), eq(companyMembers.userId, userId)))
+        )[0]?.role;
+      const created = await scim(app, acme.token, 'POST', '/Groups', {
+        displayName: 'Jefes de Turno',
+        members: [{ value: boss!.scimId }, { value: kept!.scimId }],
+      });
+      const id = created.json<GroupBody>().id;
+      assert.equal(await roleOf(boss!.userId), 'administrador');
+      await scim(app, acme.token, 'PATCH', `/Groups/${id}`, { Operations: [{ op: 'remove', path: 'members' }] });
+      assert.equal(await roleOf(boss!.userId), 'miembro');
+      assert.equal(await roleOf(kept!.userId), 'administrador', 'given by hand');
+      assert.equal(await roleOf(acme.owner.id), 'propietario');
+    });
+
+    it('rules: refusals in Spanish, and only the company’s administrators may read or change them', async () => {
+      const acme = await company();
+      const other = await company();
+      const post = (token: string | undefined, body: Json, companyId = acme.companyId) =>
+        call(app, 'POST', `/empresas/${companyId}/grupos-directorio`, token, body);
+      const nothing = await post(acme.manager, { grupo: 'Ventas' });
+      assert.equal(nothing.statusCode, 400);
+      assert.equal(nothing.json().message, 'Indica qué da el grupo: una app (idApp), un rol (rol) o los dos');
+      const noLicence = await post(acme.manager, { grupo: 'Ventas', idApp: 2 });
+      assert.deepEqual([noLicence.statusCode, noLicence.json().code], [404, 'LICENCIA_NO_ENCONTRADA']);
+      const badRole = await post(acme.manager, { grupo: 'Ventas', rol: 'propietario' });
+      assert.equal(badRole.statusCode, 400);
+      const blank = await post(acme.manager, { grupo: '   ', idApp: 1 });
+      assert.equal(blank.statusCode, 400);
+      const id = await rule(acme, { grupo: 'Ventas', idApp: 1, rol: 'miembro' });
+      const twice = await post(acme.manager, { grupo: 'VENTAS', idApp: 1, rol: 'miembro' });
+      assert.deepEqual([twice.statusCode, twice.json().code], [409, 'REGLA_EXISTENTE']);
+
+      const member = await insertMember(app, acme.companyId, `miembro@${acme.domain}`, 'miembro');
+      for (const token of [await member.token(), other.manager]) {
+        assert.equal((await post(token, { grupo: 'X', idApp: 1 })).statusCode, 403);
+        assert.equal((await call(app, 'GET', `/empresas/${acme.companyId}/grupos-directorio`, token)).statusCode, 403);
+        assert.equal((await call(app, 'DELETE', `/empresas/${acme.companyId}/grupos-directorio/${id}`, token)).statusCode, 403);
+      }
+      assert.equal((await post(undefined, { grupo: 'X', idApp: 1 })).statusCode, 401);
+      // Another company's administrator naming this rule under their own company finds nothing.
+      const foreign = await call(app, 'DELETE', `/empresas/${other.companyId}/grupos-directorio/${id}`, other.manager);
+      assert.deepEqual([foreign.statusCode, foreign.json().code], [404, 'REGLA_NO_ENCONTRADA']);
+      assert.equal((await rules(acme)).length, 1);
+      const gone = await call(app, 'DELETE', `/empresas/${acme.companyId}/grupos-directorio/${id}`, acme.manager);
+      assert.equal(gone.statusCode, 204);
+      assert.deepEqual(await rules(acme), []);
+      const audited = await app.db
+        .select({ action: auditLog.action })
+        .from(auditLog)
+        .where(eq(auditLog.companyId, acme.companyId));
+      assert.ok(audited.some((entry) => entry.action === 'company.group_rule_delete'));
     });
   });
 });

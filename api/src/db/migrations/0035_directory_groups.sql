@@ -15,11 +15,13 @@ CREATE UNIQUE INDEX company_scim_groups_display_name_key ON company_scim_groups 
 CREATE UNIQUE INDEX company_scim_groups_external_id_key ON company_scim_groups (company_id, external_id)
   WHERE external_id IS NOT NULL;
 
--- A member of a group: one of the company's SCIM users. `joined_at` orders who waits for a seat.
+-- A member of a group: one of the company's SCIM users. `seq` (one sequence for every group) is the order they joined
+-- in, which orders who waits for a seat; `joined_at` is when.
 CREATE TABLE company_scim_group_members (
   group_id      uuid NOT NULL REFERENCES company_scim_groups (id) ON DELETE CASCADE,
   scim_user_id  uuid NOT NULL REFERENCES company_scim_users (id) ON DELETE CASCADE,
-  joined_at     timestamptz NOT NULL DEFAULT clock_timestamp(),
+  seq           bigserial NOT NULL,
+  joined_at     timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (group_id, scim_user_id)
 );
 CREATE INDEX company_scim_group_members_user_idx ON company_scim_group_members (scim_user_id);

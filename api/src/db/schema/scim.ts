@@ -68,7 +68,7 @@ export const companyScimGroups = pgTable('company_scim_groups', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Migration 0035: a member of a directory group (one of the company's SCIM users), since `joinedAt`. */
+/** Migration 0035: a member of a directory group (one of the company's SCIM users); `seq` is the order they joined in. */
 export const companyScimGroupMembers = pgTable(
   'company_scim_group_members',
   {
@@ -78,6 +78,7 @@ export const companyScimGroupMembers = pgTable(
     scimUserId: uuid('scim_user_id')
       .notNull()
       .references(() => companyScimUsers.id, { onDelete: 'cascade' }),
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
     joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.groupId, table.scimUserId] })],

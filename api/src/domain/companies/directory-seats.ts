@@ -18,13 +18,13 @@ import { type AuditActor, recordAudit } from '../audit/log.js';
 export const directoryActor: AuditActor = { user: { id: null, email: 'directorio (SCIM)' } };
 
 /**
- * The people a rule of the company entitles to a seat of `appId` (`user_id`, and `since`: when they first joined a
- * group that gives it), as a subquery: active SCIM users of the company who are its active members. `appId` may be a
+ * The people a rule of the company entitles to a seat of `appId` (`user_id`; `since` and `place`: when and in which
+ * order they first joined a group that gives it), as a subquery: active SCIM users of the company who are its active members. `appId` may be a
  * column of the outer query.
  */
 export function entitled(companyId: number, appId: number | SQL): SQL {
   return sql`
-    select su.user_id, min(gm.joined_at) as since
+    select su.user_id, min(gm.joined_at) as since, min(gm.seq) as place
     from ${companyGroupRules} r
     join ${companyScimGroupMembers} gm on gm.group_id = r.group_id
     join ${companyScimUsers} su on su.id = gm.scim_user_id and su.active
@@ -63,12 +63,12 @@ export async function seatWaiting(tx: Db, companyId: number, appId: number, now 
     tx,
     sql`
       with waiting as (
-        select e.user_id, e.since from (${entitled(companyId, appId)}) e
+        select e.user_id from (${entitled(companyId, appId)}) e
         where not exists (
           select 1 from ${companySeats} s
           where s.company_id = ${companyId} and s.app_id = ${appId} and s.user_id = e.user_id
         )
-        order by e.since, e.user_id
+        order by e.place
         limit ${free}
       ),
       seated as (
@@ -143,7 +143,7 @@ export async function listWaiting(db: Db, companyId: number): Promise<WaitingVie
           select 1 from ${companySeats} s
           where s.company_id = l.company_id and s.app_id = l.app_id and s.user_id = e.user_id
         )
-      order by l.app_id, e.since, e.user_id
+      order by l.app_id, e.place
       limit ${WAITING_LIST_CAP}`,
   );
   return rows.map((row) => ({

@@ -73,7 +73,7 @@ async function membersOf(db: Db, groupIds: string[]): Promise<Map<string, GroupM
     .from(companyScimGroupMembers)
     .innerJoin(companyScimUsers, eq(companyScimUsers.id, companyScimGroupMembers.scimUserId))
     .where(inArray(companyScimGroupMembers.groupId, groupIds))
-    .orderBy(asc(companyScimGroupMembers.joinedAt), asc(companyScimUsers.id));
+    .orderBy(asc(companyScimGroupMembers.seq));
   for (const row of rows) byGroup.get(row.groupId)?.push({ id: row.id, userName: row.userName });
   return byGroup;
 }
@@ -159,7 +159,7 @@ async function insertMembers(tx: Db, groupId: string, ids: string[]): Promise<st
   if (ids.length === 0) return [];
   const rows = await tx
     .insert(companyScimGroupMembers)
-    .values(ids.map((scimUserId) => ({ groupId, scimUserId, joinedAt: sql`clock_timestamp()` })))
+    .values(ids.map((scimUserId) => ({ groupId, scimUserId })))
     .onConflictDoNothing()
     .returning({ id: companyScimGroupMembers.scimUserId });
   return rows.map((row) => row.id);
