@@ -81,7 +81,10 @@ function defineRace(instances: () => FastifyInstance[], tag: string) {
       .from(companyScimUsers)
       .where(eq(companyScimUsers.companyId, acme.companyId));
     for (const row of resources) if (seatedUsers.has(row.userId)) seatedScimIds.add(row.id);
-    const leaving = [...[...seatedScimIds].slice(0, seats / 2), ...ids.filter((id) => !seatedScimIds.has(id)).slice(0, 3)];
+    const leaving = [
+      ...[...seatedScimIds].slice(0, seats / 2),
+      ...ids.filter((id) => !seatedScimIds.has(id)).slice(0, 3),
+    ];
     const removed = await Promise.all(
       leaving.map((id, i) =>
         scim(on(i), acme.token, 'PATCH', `/Groups/${groupOf(id)}`, {

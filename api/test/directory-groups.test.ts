@@ -14,7 +14,14 @@ import { entraUser, scim, scimCompany, scimError, type ScimCompany } from './hel
 type Json = Record<string, unknown>;
 type GroupBody = { id: string; displayName: string; members?: { value: string; display: string }[]; meta: Json };
 type ReportRow = { app: { id: number }; comprados: number; enUso: number; esperando: number };
-type Rule = { id: number; grupo: string; grupoRecibido: boolean; app: { id: number } | null; rol: string | null; personas: number };
+type Rule = {
+  id: number;
+  grupo: string;
+  grupoRecibido: boolean;
+  app: { id: number } | null;
+  rol: string | null;
+  personas: number;
+};
 
 const patchOp = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const groupSchema = 'urn:ietf:params:scim:schemas:core:2.0:Group';
@@ -121,7 +128,10 @@ forEachBackend((backend) => {
         Operations: [{ op: 'Add', path: 'members', value: [{ value: ana!.scimId }, { value: luis!.scimId }] }],
       });
       assert.equal(added.statusCode, 204, added.body);
-      assert.deepEqual(await seatHolders(acme.companyId), [ana!.userId, luis!.userId].sort((a, b) => a - b));
+      assert.deepEqual(
+        await seatHolders(acme.companyId),
+        [ana!.userId, luis!.userId].sort((a, b) => a - b),
+      );
       const readBack = (await scim(app, acme.token, 'GET', `/Groups/${group.id}`)).json<GroupBody>();
       assert.deepEqual(
         readBack.members?.map((member) => [member.value, member.display]),
@@ -152,12 +162,21 @@ forEachBackend((backend) => {
       assert.equal(await hasLicencePlan(luis!.userId), false);
       assert.equal(await hasLicencePlan(ana!.userId), true);
       const after = (await scim(app, acme.token, 'GET', `/Groups/${group.id}`)).json<GroupBody>();
-      assert.deepEqual(after.members?.map((member) => member.value), [ana!.scimId]);
+      assert.deepEqual(
+        after.members?.map((member) => member.value),
+        [ana!.scimId],
+      );
 
       // The rule shows its group, what it gives and who it covers now.
       const [shown] = await rules(acme);
       assert.deepEqual(
-        { id: shown?.id, grupo: shown?.grupo, recibido: shown?.grupoRecibido, app: shown?.app?.id, personas: shown?.personas },
+        {
+          id: shown?.id,
+          grupo: shown?.grupo,
+          recibido: shown?.grupoRecibido,
+          app: shown?.app?.id,
+          personas: shown?.personas,
+        },
         { id: ruleId, grupo: 'Operadores Planta Norte', recibido: true, app: 1, personas: 1 },
       );
       // The seat went back as an administrator takes one back: audited, and the directory's log says so.
@@ -166,7 +185,12 @@ forEachBackend((backend) => {
         .from(auditLog)
         .where(eq(auditLog.companyId, acme.companyId));
       const actions = audit.map((entry) => entry.action);
-      for (const action of ['company.group_create', 'company.group_update', 'company.seat_assign', 'company.seat_remove']) {
+      for (const action of [
+        'company.group_create',
+        'company.group_update',
+        'company.seat_assign',
+        'company.seat_remove',
+      ]) {
         assert.ok(actions.includes(action as never), `${action} in ${actions.join(', ')}`);
       }
       const log = await call(app, 'GET', `/empresas/${acme.companyId}/scim/registro?limit=3`, acme.manager);
@@ -195,7 +219,10 @@ forEachBackend((backend) => {
       const group = created.json<GroupBody>();
       assert.equal(group.members?.length, 4);
       const [p1, p2, p3, p4] = people;
-      assert.deepEqual(await seatHolders(acme.companyId), [p1!.userId, p2!.userId].sort((a, b) => a - b));
+      assert.deepEqual(
+        await seatHolders(acme.companyId),
+        [p1!.userId, p2!.userId].sort((a, b) => a - b),
+      );
       const row = await report(acme);
       assert.deepEqual([row?.comprados, row?.enUso, row?.esperando], [2, 2, 2]);
       const csv = await call(app, 'GET', `/empresas/${acme.companyId}/informe-puestos.csv`, acme.manager);
@@ -216,7 +243,10 @@ forEachBackend((backend) => {
         Operations: [{ op: 'remove', path: `members[value eq "${p1!.scimId}"]` }],
       });
       assert.equal(out.statusCode, 204, out.body);
-      assert.deepEqual(await seatHolders(acme.companyId), [p2!.userId, p3!.userId].sort((a, b) => a - b));
+      assert.deepEqual(
+        await seatHolders(acme.companyId),
+        [p2!.userId, p3!.userId].sort((a, b) => a - b),
+      );
       assert.equal((await report(acme))?.esperando, 1);
 
       // The licence grows: p4 is seated at once.
@@ -226,7 +256,10 @@ forEachBackend((backend) => {
         fechaVencimiento: new Date(Date.now() + 100 * 86_400_000).toISOString(),
       });
       assert.equal(grown.statusCode, 200, grown.body);
-      assert.deepEqual(await seatHolders(acme.companyId), [p2!.userId, p3!.userId, p4!.userId].sort((a, b) => a - b));
+      assert.deepEqual(
+        await seatHolders(acme.companyId),
+        [p2!.userId, p3!.userId, p4!.userId].sort((a, b) => a - b),
+      );
       assert.equal((await report(acme))?.esperando, 0);
       // An administrator takes a seat back by hand and the licence is lowered: nobody overbooks.
       const lowered = await call(app, 'PUT', `/admin/empresas/${acme.companyId}/licencias/1`, admin, {
@@ -244,7 +277,10 @@ forEachBackend((backend) => {
       const acme = await company();
       const ruleId = await rule(acme, { grupo: 'Bodega', idApp: 1 });
       const [a, b, c] = await provision(acme, ['a', 'b', 'c']);
-      const created = await scim(app, acme.token, 'POST', '/Groups', { displayName: 'Bodega', members: [{ value: a!.scimId }] });
+      const created = await scim(app, acme.token, 'POST', '/Groups', {
+        displayName: 'Bodega',
+        members: [{ value: a!.scimId }],
+      });
       const id = created.json<GroupBody>().id;
       const renamed = await scim(app, acme.token, 'PATCH', `/Groups/${id}`, {
         schemas: [patchOp],
@@ -273,7 +309,10 @@ forEachBackend((backend) => {
         put.json<GroupBody>().members?.map((member) => member.value),
         [a!.scimId, c!.scimId],
       );
-      assert.deepEqual(await seatHolders(acme.companyId), [a!.userId, c!.userId].sort((x, y) => x - y));
+      assert.deepEqual(
+        await seatHolders(acme.companyId),
+        [a!.userId, c!.userId].sort((x, y) => x - y),
+      );
       const deleted = await scim(app, acme.token, 'DELETE', `/Groups/${id}`);
       assert.equal(deleted.statusCode, 204, deleted.body);
       assert.deepEqual(await seatHolders(acme.companyId), []);
@@ -281,7 +320,10 @@ forEachBackend((backend) => {
       const [kept] = await rules(acme);
       assert.deepEqual([kept?.grupo, kept?.grupoRecibido, kept?.personas], ['Bodega Sur', false, 0]);
       // A group of that name sent again is found by the rule.
-      const again = await scim(app, acme.token, 'POST', '/Groups', { displayName: 'bodega sur', members: [{ value: b!.scimId }] });
+      const again = await scim(app, acme.token, 'POST', '/Groups', {
+        displayName: 'bodega sur',
+        members: [{ value: b!.scimId }],
+      });
       assert.equal(again.statusCode, 201, again.body);
       assert.deepEqual(await seatHolders(acme.companyId), [b!.userId]);
       scimError(await scim(app, acme.token, 'POST', '/Groups', { displayName: 'Bodega Sur' }), 409, 'uniqueness');
@@ -293,7 +335,10 @@ forEachBackend((backend) => {
       await rule(acme, { grupo: 'Turno Noche', idApp: 1 });
       const [hand, dir] = await provision(acme, ['mano', 'dir']);
       const [stranger] = await provision(other, ['ajeno']);
-      const byHand = await call(app, 'POST', `/empresas/${acme.companyId}/puestos`, acme.manager, { idUsuario: hand!.userId, idApp: 1 });
+      const byHand = await call(app, 'POST', `/empresas/${acme.companyId}/puestos`, acme.manager, {
+        idUsuario: hand!.userId,
+        idApp: 1,
+      });
       assert.equal(byHand.statusCode, 201, byHand.body);
       const created = await scim(app, acme.token, 'POST', '/Groups', {
         displayName: 'Turno Noche',
@@ -375,7 +420,10 @@ forEachBackend((backend) => {
       for (const token of [await member.token(), other.manager]) {
         assert.equal((await post(token, { grupo: 'X', idApp: 1 })).statusCode, 403);
         assert.equal((await call(app, 'GET', `/empresas/${acme.companyId}/grupos-directorio`, token)).statusCode, 403);
-        assert.equal((await call(app, 'DELETE', `/empresas/${acme.companyId}/grupos-directorio/${id}`, token)).statusCode, 403);
+        assert.equal(
+          (await call(app, 'DELETE', `/empresas/${acme.companyId}/grupos-directorio/${id}`, token)).statusCode,
+          403,
+        );
       }
       assert.equal((await post(undefined, { grupo: 'X', idApp: 1 })).statusCode, 401);
       // Another company's administrator naming this rule under their own company finds nothing.
@@ -390,6 +438,32 @@ forEachBackend((backend) => {
         .from(auditLog)
         .where(eq(auditLog.companyId, acme.companyId));
       assert.ok(audited.some((entry) => entry.action === 'company.group_rule_delete'));
+    });
+
+    it("a leaver's seat goes to the next in line at once; back in the company, they wait for the next one", async () => {
+      const acme = await company(1);
+      await rule(acme, { grupo: 'Laboratorio', idApp: 1 });
+      const [first, second] = await provision(acme, ['primera', 'segunda']);
+      await scim(app, acme.token, 'POST', '/Groups', {
+        displayName: 'Laboratorio',
+        members: [{ value: first!.scimId }, { value: second!.scimId }],
+      });
+      assert.deepEqual(await seatHolders(acme.companyId), [first!.userId]);
+      const off = await scim(app, acme.token, 'PATCH', `/Users/${first!.scimId}`, {
+        Operations: [{ op: 'Replace', path: 'active', value: 'False' }],
+      });
+      assert.equal(off.statusCode, 200, off.body);
+      assert.deepEqual(await seatHolders(acme.companyId), [second!.userId]);
+      assert.equal((await report(acme))?.esperando, 0);
+      const on = await scim(app, acme.token, 'PATCH', `/Users/${first!.scimId}`, {
+        Operations: [{ op: 'Replace', path: 'active', value: 'True' }],
+      });
+      assert.equal(on.statusCode, 200, on.body);
+      assert.deepEqual(await seatHolders(acme.companyId), [second!.userId]);
+      assert.equal((await report(acme))?.esperando, 1);
+      const out = await call(app, 'DELETE', `/empresas/${acme.companyId}/miembros/${second!.userId}`, acme.manager);
+      assert.equal(out.statusCode, 204, out.body);
+      assert.deepEqual(await seatHolders(acme.companyId), [first!.userId]);
     });
   });
 });

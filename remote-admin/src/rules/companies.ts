@@ -274,7 +274,11 @@ export function companyAuditDetails(
     case 'company.group_create':
     case 'company.group_update':
     case 'company.group_delete':
-      return [String(d.grupo ?? ''), d.antes ? T.groupRenamedFrom(String(d.antes)) : null, T.groupMoves(Number(d.altas), Number(d.bajas))]
+      return [
+        String(d.grupo ?? ''),
+        d.antes ? T.groupRenamedFrom(String(d.antes)) : null,
+        T.groupMoves(Number(d.altas), Number(d.bajas)),
+      ]
         .filter((part) => typeof part === 'string' && part)
         .join(' · ');
     case 'company.group_rule_create':

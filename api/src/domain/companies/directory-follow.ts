@@ -3,7 +3,14 @@
 // back exactly as an administrator takes a seat back, and those waiting take the seats that are free.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.js';
-import { companyGroupRules, companyMembers, companyScimGroupMembers, companyScimUsers, companySeats, users } from '../../db/schema.js';
+import {
+  companyGroupRules,
+  companyMembers,
+  companyScimGroupMembers,
+  companyScimUsers,
+  companySeats,
+  users,
+} from '../../db/schema.js';
 import { recordAudit } from '../audit/log.js';
 import { directoryActor, entitled, seatWaiting } from './directory-seats.js';
 import { removeSeat } from './seats.js';
@@ -120,4 +127,17 @@ async function followRoles(tx: Db, companyId: number, userIds: number[]): Promis
       companyId,
     })),
   );
+}
+
+/** A person back in the company through the directory takes (or waits for) what their groups give. */
+export async function followPerson(tx: Db, companyId: number, scimUserId: string, userId: number): Promise<void> {
+  const groups = await tx
+    .select({ groupId: companyScimGroupMembers.groupId })
+    .from(companyScimGroupMembers)
+    .where(eq(companyScimGroupMembers.scimUserId, scimUserId));
+  const rules = await rulesOfGroups(
+    tx,
+    groups.map((group) => group.groupId),
+  );
+  if (rules.appIds.length > 0 || rules.roles) await followDirectory(tx, companyId, { ...rules, userIds: [userId] });
 }

@@ -54,7 +54,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: manager,
       schema: {
-        summary: 'Quita una regla: sus personas pierden lo que ningún otro grupo les da (los puestos dados a mano quedan)',
+        summary:
+          'Quita una regla: sus personas pierden lo que ningún otro grupo les da (los puestos dados a mano quedan)',
         tags: ['empresas'],
         security,
         params: GroupRuleParams,

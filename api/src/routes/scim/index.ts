@@ -230,7 +230,9 @@ export default async function scimRoutes(app: FastifyInstance) {
   // Groups: the company's rules tie them to seats and roles (domain/companies/directory-follow.ts).
   const withMembers = (query: unknown) => {
     const excluded = (query as { excludedAttributes?: unknown }).excludedAttributes;
-    return !(typeof excluded === 'string' && excluded.split(',').some((name) => name.trim().toLowerCase() === 'members'));
+    return !(
+      typeof excluded === 'string' && excluded.split(',').some((name) => name.trim().toLowerCase() === 'members')
+    );
   };
   app.get('/Groups', users, async (request, reply) =>
     answer(

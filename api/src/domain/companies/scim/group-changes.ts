@@ -170,7 +170,9 @@ function changeDetail(name: string, counts: { added: number; removed: number }, 
   if (renamed !== undefined) parts.push(`se llama ahora ${shown(renamed)}`);
   if (counts.added) parts.push(`${counts.added} ${counts.added === 1 ? 'miembro entra' : 'miembros entran'}`);
   if (counts.removed) parts.push(`${counts.removed} ${counts.removed === 1 ? 'miembro sale' : 'miembros salen'}`);
-  return parts.length ? `Cambio del grupo ${shown(name)}: ${parts.join(', ')}` : `Sin cambios en el grupo ${shown(name)}`;
+  return parts.length
+    ? `Cambio del grupo ${shown(name)}: ${parts.join(', ')}`
+    : `Sin cambios en el grupo ${shown(name)}`;
 }
 
 /** POST /Groups: a group, with or without members. */
@@ -273,7 +275,12 @@ export async function patchGroup(db: Db, scope: ScimScope, id: string, body: unk
 }
 
 /** PUT /Groups/:id: the whole group, its member list included (Okta's push groups). */
-export async function replaceGroup(db: Db, scope: ScimScope, id: string, body: unknown): Promise<Outcome<GroupResource>> {
+export async function replaceGroup(
+  db: Db,
+  scope: ScimScope,
+  id: string,
+  body: unknown,
+): Promise<Outcome<GroupResource>> {
   const draft = groupFromResource(body);
   const { row, detail } = await update(db, scope, id, () => draft);
   const members = (await membersOf(db, [row.id])).get(row.id);
@@ -362,7 +369,12 @@ export async function listGroups(db: Db, scope: ScimScope, query: GroupListQuery
           .orderBy(sql`lower(${companyScimGroups.displayName})`, asc(companyScimGroups.id))
           .offset(query.startIndex - 1)
           .limit(query.count);
-  const members = query.withMembers ? await membersOf(db, rows.map((row) => row.id)) : undefined;
+  const members = query.withMembers
+    ? await membersOf(
+        db,
+        rows.map((row) => row.id),
+      )
+    : undefined;
   const what = filter ? `con el filtro ${shown(query.filter)}` : 'sin filtro';
   return {
     result: {
@@ -370,9 +382,7 @@ export async function listGroups(db: Db, scope: ScimScope, query: GroupListQuery
       totalResults: total,
       startIndex: query.startIndex,
       itemsPerPage: rows.length,
-      ...(query.count === 0
-        ? {}
-        : { Resources: rows.map((row) => groupResource(row, members?.get(row.id), scope)) }),
+      ...(query.count === 0 ? {} : { Resources: rows.map((row) => groupResource(row, members?.get(row.id), scope)) }),
     },
     detail: `Búsqueda de grupos ${what}: ${total} ${total === 1 ? 'grupo' : 'grupos'}`,
   };

@@ -1,6 +1,6 @@
 // The SCIM Group resource of a company (company_scim_groups and its members): its schema URN, how a body or a PatchOp
 // reads (RFC 7644 §3.5.2, as Microsoft Entra ID and Okta send them) and how a group reads back to the directory.
-import { companyScimGroups } from '../../../db/schema.js';
+import type { companyScimGroups } from '../../../db/schema.js';
 import { ScimError, scimMessages as M, shown } from './errors.js';
 import { maxOperations } from './patch.js';
 import type { ScimScope } from './users.js';
@@ -164,7 +164,13 @@ function applyObject(draft: GroupDraft, op: Operation, value: Record<string, unk
 /** The draft of a POST or PUT body: the whole group (no members given: none). */
 export function groupFromResource(body: unknown): GroupDraft {
   if (!isObject(body)) throw new ScimError(400, M.bodyNotObject, 'invalidSyntax');
-  const draft: GroupDraft = { displayName: '', externalId: null, members: new Set(), added: new Set(), removed: new Set() };
+  const draft: GroupDraft = {
+    displayName: '',
+    externalId: null,
+    members: new Set(),
+    added: new Set(),
+    removed: new Set(),
+  };
   applyObject(draft, 'replace', body);
   if (!draft.displayName) throw new ScimError(400, M.groupNameRequired, 'invalidValue');
   return draft;
