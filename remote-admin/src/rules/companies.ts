@@ -50,6 +50,7 @@ export type CompanySection =
   | 'dominios'
   | 'acceso'
   | 'directorio'
+  | 'grupos'
   | 'actividad'
   | 'informe'
   | 'ajustes';
@@ -63,6 +64,7 @@ export const COMPANY_SECTIONS: readonly { id: CompanySection; label: string }[] 
   { id: 'dominios', label: TEXT_COMPANY_RULES.domains },
   { id: 'acceso', label: TEXT_COMPANY_RULES.access },
   { id: 'directorio', label: TEXT_COMPANY_RULES.directory },
+  { id: 'grupos', label: TEXT_COMPANY_RULES.groups },
   { id: 'actividad', label: TEXT_COMPANY_RULES.activity },
   { id: 'informe', label: TEXT_COMPANY_RULES.seatReport },
   { id: 'ajustes', label: TEXT_COMPANY_RULES.settings },

@@ -36,6 +36,7 @@ export const TEXT_COMPANY_RULES = {
   domains: 'Dominios',
   access: 'Acceso de la empresa',
   directory: 'Directorio (SCIM)',
+  groups: 'Grupos del directorio',
   activity: 'Registro de actividad',
   seatReport: 'Informe de puestos',
   settings: 'Ajustes',
