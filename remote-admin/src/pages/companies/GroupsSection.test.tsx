@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import CompanyPage from './CompanyPage';
-import { adminUser, bodiesTo, type FakeApi, queriesTo, renderAt, useFakeApi } from '../../testing/setup';
+import { bodiesTo, type FakeApi, queriesTo, renderAt, useFakeApi } from '../../testing/setup';
 import type { GroupRule, WaitingPerson } from '../../api/company-types';
 
 jest.setTimeout(30_000);
