@@ -53,6 +53,8 @@ export interface DirectoryChange {
   userIds: number[];
   /** Whether a role rule is concerned. */
   roles: boolean;
+  /** Nobody went out: only the people of `userIds` can newly wait for a seat. */
+  arrivalsOnly?: boolean;
 }
 
 /**
@@ -79,7 +81,7 @@ export async function followDirectory(tx: Db, companyId: number, change: Directo
         );
       for (const { userId } of lost) await removeSeat(tx, { audit: directoryActor }, companyId, userId, appId);
     }
-    await seatWaiting(tx, companyId, appId);
+    await seatWaiting(tx, companyId, appId, new Date(), change.arrivalsOnly ? userIds : undefined);
   }
   if (change.roles) await followRoles(tx, companyId, userIds);
 }
@@ -139,5 +141,7 @@ export async function followPerson(tx: Db, companyId: number, scimUserId: string
     tx,
     groups.map((group) => group.groupId),
   );
-  if (rules.appIds.length > 0 || rules.roles) await followDirectory(tx, companyId, { ...rules, userIds: [userId] });
+  if (rules.appIds.length > 0 || rules.roles) {
+    await followDirectory(tx, companyId, { ...rules, userIds: [userId], arrivalsOnly: true });
+  }
 }

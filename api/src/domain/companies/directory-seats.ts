@@ -22,14 +22,15 @@ export const directoryActor: AuditActor = { user: { id: null, email: 'directorio
  * order they first joined a group that gives it), as a subquery: active SCIM users of the company who are its active members. `appId` may be a
  * column of the outer query.
  */
-export function entitled(companyId: number, appId: number | SQL): SQL {
+export function entitled(companyId: number, appId: number | SQL, among?: number[]): SQL {
+  const only = among ? sql`and su.user_id in ${among}` : sql``;
   return sql`
     select su.user_id, min(gm.joined_at) as since, min(gm.seq) as place
     from ${companyGroupRules} r
     join ${companyScimGroupMembers} gm on gm.group_id = r.group_id
     join ${companyScimUsers} su on su.id = gm.scim_user_id and su.active
     join ${companyMembers} m on m.company_id = su.company_id and m.user_id = su.user_id and m.status = 'active'
-    where r.company_id = ${companyId} and r.app_id = ${appId}
+    where r.company_id = ${companyId} and r.app_id = ${appId} ${only}
     group by su.user_id`;
 }
 
@@ -46,9 +47,17 @@ export async function stillEntitled(tx: Db, companyId: number, appId: number, us
  * Seats the people who wait for `appId`, first joined first, as many as the licence has free: none past its seats,
  * none while it is expired. The licence row is locked first, in its own statement, so the waiting list read next is
  * the one every earlier change on any instance left (two directory requests at once run one after the other here).
- * Answers the people seated.
+ * Answers the people seated. `among`: only these people can be waiting (they just came into a group, and after every
+ * change either nobody waits or the licence is full), so only they are looked at.
  */
-export async function seatWaiting(tx: Db, companyId: number, appId: number, now = new Date()): Promise<number[]> {
+export async function seatWaiting(
+  tx: Db,
+  companyId: number,
+  appId: number,
+  now = new Date(),
+  among?: number[],
+): Promise<number[]> {
+  if (among?.length === 0) return [];
   const [licence] = await tx
     .select({ seats: companyLicences.seats, inUse: companyLicences.seatsInUse, expiresAt: companyLicences.expiresAt })
     .from(companyLicences)
@@ -63,7 +72,7 @@ export async function seatWaiting(tx: Db, companyId: number, appId: number, now 
     tx,
     sql`
       with waiting as (
-        select e.user_id from (${entitled(companyId, appId)}) e
+        select e.user_id from (${entitled(companyId, appId, among)}) e
         where not exists (
           select 1 from ${companySeats} s
           where s.company_id = ${companyId} and s.app_id = ${appId} and s.user_id = e.user_id

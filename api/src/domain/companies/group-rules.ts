@@ -87,6 +87,7 @@ export async function createRule(
         appIds: appId === null ? [] : [appId],
         userIds: await accountsInGroup(tx, group.id),
         roles: role !== null,
+        arrivalsOnly: true,
       });
     }
     await recordAudit(tx, actor, [

@@ -149,7 +149,7 @@ async function writeMembers(tx: Db, companyId: number, group: GroupRow, draft: G
     const userIds = newlyTied
       ? [...(await accountsInGroup(tx, group.id)), ...(await accountsOf(tx, companyId, removed))]
       : await accountsOf(tx, companyId, [...added, ...removed]);
-    await followDirectory(tx, companyId, { ...rules, userIds });
+    await followDirectory(tx, companyId, { ...rules, userIds, arrivalsOnly: removed.length === 0 });
   }
   return { added: added.length, removed: removed.length };
 }
