@@ -16,27 +16,27 @@ const schema = process.env.BENCH_SCIM_SCHEMA || 'bench_scim';
 const people = Number(process.env.BENCH_SCIM_PEOPLE || 10_000);
 const inFlight = Number(process.env.BENCH_SCIM_IN_FLIGHT || 4);
 const limitSeconds = 60;
-const admin = { email: 'bench-admin@portal.local', password: 'clave-del-benchmark' };
-const domain = 'minera-scim.example';
+export const admin = { email: 'bench-admin@portal.local', password: 'clave-del-benchmark' };
+export const domain = 'minera-scim.example';
 
-function schemaUrl(url: string): string {
+export function schemaUrl(url: string, schemaName = schema): string {
   const parsed = new URL(url);
   parsed.searchParams.delete('options');
-  const options = `options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const options = `options=${encodeURIComponent(`-c search_path=${schemaName}`)}`;
   return `${parsed.toString()}${parsed.search ? '&' : '?'}${options}`;
 }
 
 /** A fresh schema with one company: its owner, its proved domain, a licence and a directory token. */
-async function prepare(url: string): Promise<{ token: string; companyId: number }> {
+export async function prepare(url: string, schemaName = schema): Promise<{ token: string; companyId: number }> {
   const setup = new pg.Client({ connectionString: url });
   await setup.connect();
   try {
-    await setup.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await setup.query(`CREATE SCHEMA ${schema}`);
+    await setup.query(`DROP SCHEMA IF EXISTS ${schemaName} CASCADE`);
+    await setup.query(`CREATE SCHEMA ${schemaName}`);
   } finally {
     await setup.end();
   }
-  const database = openPostgres(url, { searchPath: schema, timeoutMs: 600_000 });
+  const database = openPostgres(url, { searchPath: schemaName, timeoutMs: 600_000 });
   try {
     await migrate(database);
     await seed(database.db, { adminEmail: admin.email, adminPassword: admin.password });
@@ -75,7 +75,7 @@ async function prepare(url: string): Promise<{ token: string; companyId: number 
   }
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
@@ -83,8 +83,8 @@ function percentile(sorted: number[], p: number): number {
  * One request over the bench's keep-alive connections (node:http: fetch spends more of this machine's processor than
  * the server does, and the load generator shares it): its status and body.
  */
-const agent = new Agent({ keepAlive: true, maxSockets: inFlight });
-function call(url: string, method = 'GET', headers: Record<string, string> = {}, body?: string) {
+export const agent = new Agent({ keepAlive: true, maxSockets: inFlight });
+export function call(url: string, method = 'GET', headers: Record<string, string> = {}, body?: string) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
     const sent = httpRequest(url, { method, headers, agent }, (response) => {
       let text = '';
@@ -101,7 +101,7 @@ function call(url: string, method = 'GET', headers: Record<string, string> = {},
 }
 
 /** `count` jobs, `inFlight` at a time: the seconds it took and each job's time (ms), sorted. */
-async function run(count: number, job: (index: number) => Promise<void>) {
+export async function run(count: number, job: (index: number) => Promise<void>) {
   const times: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -117,6 +117,43 @@ async function run(count: number, job: (index: number) => Promise<void>) {
   );
   const seconds = (performance.now() - started) / 1000;
   return { seconds, times: times.sort((a, b) => a - b) };
+}
+
+/**
+ * What Entra ID does for one person of its initial cycle: look them up by userName (finding nothing), then create them.
+ * Answers the milliseconds of each request.
+ */
+export async function entraProvision(api: string, headers: Record<string, string>, name: string, index: number) {
+  const asked = performance.now();
+  const found = await call(
+    `${api}/scim/v2/Users?filter=${encodeURIComponent(`userName eq "${name}"`)}`,
+    'GET',
+    headers,
+  );
+  const list = JSON.parse(found.body) as { totalResults: number };
+  if (found.status !== 200 || list.totalResults !== 0) throw new Error(`GET ${name}: ${found.status}`);
+  const posted = performance.now();
+  const payload = JSON.stringify({
+    schemas: [
+      'urn:ietf:params:scim:schemas:core:2.0:User',
+      'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User',
+    ],
+    externalId: `ext-${index}`,
+    userName: name,
+    active: true,
+    emails: [{ primary: true, type: 'work', value: name }],
+    name: { givenName: 'Persona', familyName: String(index) },
+    displayName: `Persona ${index}`,
+    'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'Operaciones' },
+  });
+  const created = await call(
+    `${api}/scim/v2/Users`,
+    'POST',
+    { ...headers, 'content-type': 'application/scim+json', 'content-length': String(Buffer.byteLength(payload)) },
+    payload,
+  );
+  if (created.status !== 201) throw new Error(`POST ${name}: ${created.status} ${created.body}`);
+  return { get: posted - asked, post: performance.now() - posted, id: (JSON.parse(created.body) as { id: string }).id };
 }
 
 async function main(url: string) {
@@ -135,38 +172,9 @@ async function main(url: string) {
   const getTimes: number[] = [];
   const postTimes: number[] = [];
   const provision = async (index: number) => {
-    const name = userName(index);
-    const asked = performance.now();
-    const found = await call(
-      `${api}/scim/v2/Users?filter=${encodeURIComponent(`userName eq "${name}"`)}`,
-      'GET',
-      headers,
-    );
-    const list = JSON.parse(found.body) as { totalResults: number };
-    if (found.status !== 200 || list.totalResults !== 0) throw new Error(`GET ${name}: ${found.status}`);
-    const posted = performance.now();
-    getTimes.push(posted - asked);
-    const payload = JSON.stringify({
-      schemas: [
-        'urn:ietf:params:scim:schemas:core:2.0:User',
-        'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User',
-      ],
-      externalId: `ext-${index}`,
-      userName: name,
-      active: true,
-      emails: [{ primary: true, type: 'work', value: name }],
-      name: { givenName: 'Persona', familyName: String(index) },
-      displayName: `Persona ${index}`,
-      'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'Operaciones' },
-    });
-    const created = await call(
-      `${api}/scim/v2/Users`,
-      'POST',
-      { ...headers, 'content-type': 'application/scim+json', 'content-length': String(Buffer.byteLength(payload)) },
-      payload,
-    );
-    if (created.status !== 201) throw new Error(`POST ${name}: ${created.status} ${created.body}`);
-    postTimes.push(performance.now() - posted);
+    const took = await entraProvision(api, headers, userName(index), index);
+    getTimes.push(took.get);
+    postTimes.push(took.post);
   };
   const floor = async () => {
     for (let i = 0; i < 2; i++) JSON.parse((await call(`${bare}/bare`)).body);

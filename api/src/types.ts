@@ -42,6 +42,9 @@ import type {
 } from './schemas/company-sso.js';
 import type {
   CreatedScimToken as CreatedScimTokenSchema,
+  GroupRule as GroupRuleSchema,
+  GroupRuleBody as GroupRuleBodySchema,
+  WaitingPerson as WaitingPersonSchema,
   ScimLogEntry as ScimLogEntrySchema,
   ScimToken as ScimTokenSchema,
   ScimTokenList as ScimTokenListSchema,
@@ -283,3 +286,7 @@ export type ScimTokenList = Static<typeof ScimTokenListSchema>;
 export type ScimTokenCreated = Static<typeof CreatedScimTokenSchema>;
 /** One request of the company's directory, as the API logged it. */
 export type ScimRequest = Static<typeof ScimLogEntrySchema>;
+/** A rule tying a directory group to seats of an app and/or a role, what adds one, and a person waiting for a seat. */
+export type GroupRule = Static<typeof GroupRuleSchema>;
+export type GroupRuleInput = Static<typeof GroupRuleBodySchema>;
+export type WaitingPerson = Static<typeof WaitingPersonSchema>;

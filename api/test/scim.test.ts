@@ -681,12 +681,9 @@ forEachBackend((backend) => {
         scimError(await scim(app, acme.token, 'GET', '/Users/not-a-uuid'), 404);
         scimError(await scim(app, acme.token, 'GET', '/Users/00000000-0000-4000-8000-000000000000'), 404);
         scimError(await scim(app, acme.token, 'GET', '/Nada'), 404);
-        const groups = scimError(await scim(app, acme.token, 'GET', '/Groups'), 404);
-        assert.equal(
-          groups.detail,
-          'Este portal no recibe grupos por SCIM: los roles y los puestos se asignan en el portal.',
-        );
-        scimError(await scim(app, acme.token, 'POST', '/Groups', { displayName: 'Ventas' }), 404);
+        scimError(await scim(app, acme.token, 'GET', '/Groups/not-a-uuid'), 404);
+        scimError(await scim(app, acme.token, 'POST', '/Groups', { members: [] }), 400, 'invalidValue');
+        scimError(await scim(app, acme.token, 'GET', '/Groups?filter=userName eq "x"'), 400, 'invalidFilter');
         // Attributes the portal does not keep (Entra's default mapping) are accepted and ignored.
         const ignored = await scim(app, acme.token, 'PATCH', `/Users/${id}`, {
           Operations: [
@@ -728,14 +725,18 @@ forEachBackend((backend) => {
         const types = (await scim(app, acme.token, 'GET', '/ResourceTypes')).json<ListBody>();
         assert.deepEqual(
           types.Resources?.map((type) => type.id),
-          ['User'],
+          ['User', 'Group'],
         );
         assert.equal((await scim(app, acme.token, 'GET', '/ResourceTypes/User')).statusCode, 200);
-        scimError(await scim(app, acme.token, 'GET', '/ResourceTypes/Group'), 404);
+        const group = await scim(app, acme.token, 'GET', '/ResourceTypes/Group');
+        assert.equal(group.json<{ endpoint: string }>().endpoint, '/Groups');
+        scimError(await scim(app, acme.token, 'GET', '/ResourceTypes/Role'), 404);
         const schema = await scim(app, acme.token, 'GET', '/Schemas/urn:ietf:params:scim:schemas:core:2.0:User');
         assert.equal(schema.statusCode, 200);
         assert.ok(!schema.body.includes(acme.domain), 'no company data');
-        assert.equal((await scim(app, acme.token, 'GET', '/Schemas')).json<ListBody>().totalResults, 1);
+        assert.equal((await scim(app, acme.token, 'GET', '/Schemas')).json<ListBody>().totalResults, 2);
+        const groupSchema = await scim(app, acme.token, 'GET', '/Schemas/urn:ietf:params:scim:schemas:core:2.0:Group');
+        assert.equal(groupSchema.statusCode, 200);
         assert.equal(
           (await scim(app, undefined, 'GET', '/ServiceProviderConfig')).statusCode,
           200,

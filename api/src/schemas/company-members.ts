@@ -102,6 +102,9 @@ export const SeatReportRow = Type.Object(
     fechaVencimiento: Type.String({ format: 'date-time' }),
     vencePronto: Type.Boolean({ description: 'Vence dentro de 30 días' }),
     vencida: Type.Boolean(),
+    esperando: Type.Integer({
+      description: 'Personas que un grupo del directorio da derecho a un puesto y esperan a que quede uno libre',
+    }),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,8 @@
 // The shapes of a company's directory (SCIM) administration: its tokens and its request log
 // (routes/companies/scim.ts). The /scim/v2 calls themselves are SCIM's (routes/scim/index.ts).
 import { Type } from 'typebox';
-import { Nullable, printable } from './common.js';
+import { groupRuleRoles } from '../db/schema.js';
+import { LiteralUnion, Nullable, printable } from './common.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 
@@ -68,3 +69,48 @@ export const ScimLogEntry = Type.Object(
 );
 
 export const ScimLog = Type.Object({ data: Type.Array(ScimLogEntry) }, { additionalProperties: false });
+
+/** A rule tying a directory group to seats of an app and/or a role (docs/decisions/0107-directory-groups.md). */
+export const GroupRuleBody = Type.Object(
+  {
+    grupo: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'El nombre del grupo en el directorio (su displayName), como lo envía Entra ID u Okta',
+    }),
+    idApp: Type.Optional(Id),
+    rol: Type.Optional(LiteralUnion(groupRuleRoles)),
+  },
+  { additionalProperties: false },
+);
+
+export const GroupRuleParams = Type.Object({ id: Id, idRegla: Id }, { additionalProperties: false });
+
+export const GroupRule = Type.Object(
+  {
+    id: Type.Integer(),
+    grupo: Type.String(),
+    grupoRecibido: Type.Boolean({ description: 'El directorio ya envió el grupo: la regla lo sigue por su id' }),
+    app: Nullable(Type.Object({ id: Type.Integer(), nombre: Type.String() }, { additionalProperties: false })),
+    rol: Nullable(LiteralUnion(groupRuleRoles)),
+    personas: Type.Integer({ description: 'Las personas que el grupo tiene ahora' }),
+    creada: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
+export const GroupRuleList = Type.Array(GroupRule);
+
+export const WaitingPerson = Type.Object(
+  {
+    idUsuario: Type.Integer(),
+    email: Type.String(),
+    nombre: Type.String(),
+    apellido: Type.String(),
+    idApp: Type.Integer(),
+    desde: Type.String({ format: 'date-time', description: 'Cuándo entró en el grupo: el orden de la espera' }),
+  },
+  { additionalProperties: false },
+);
+
+export const WaitingList = Type.Array(WaitingPerson);

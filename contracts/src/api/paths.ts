@@ -153,6 +153,10 @@ export const API_PATHS = {
     scimTokens: (id: number) => `empresas/${id}/scim/tokens`,
     scimToken: (id: number, tokenId: number) => `empresas/${id}/scim/tokens/${tokenId}`,
     scimLog: (id: number) => `empresas/${id}/scim/registro`,
+    /** The rules tying the directory's groups to seats and roles, one of them, and who waits for a seat. */
+    groupRules: (id: number) => `empresas/${id}/grupos-directorio`,
+    groupRule: (id: number, ruleId: number) => `empresas/${id}/grupos-directorio/${ruleId}`,
+    groupWaiting: (id: number) => `empresas/${id}/grupos-directorio/esperando`,
     /** The company's setup links for its IT (its owners'), and one of them (revoked). */
     setupLinks: (id: number) => `empresas/${id}/enlaces-configuracion`,
     setupLink: (id: number, linkId: number) => `empresas/${id}/enlaces-configuracion/${linkId}`,

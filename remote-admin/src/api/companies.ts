@@ -19,12 +19,15 @@ import type {
   Member,
   ProviderRedirect,
   SamlServiceProvider,
+  GroupRule,
+  GroupRuleInput,
   ScimRequest,
   ScimTokenCreated,
   ScimTokenList,
   Seat,
   SeatAssigned,
   SeatReportRow,
+  WaitingPerson,
 } from './company-types';
 import { COMPANY_FALLBACK } from './texts';
 
@@ -214,6 +217,22 @@ export function createScimToken(id: number, descripcion?: string): Promise<ScimT
 
 export function revokeScimToken(id: number, tokenId: number): Promise<void> {
   return request('delete', P.scimToken(id, tokenId), { fallback: F.scimToken });
+}
+
+export function listGroupRules(id: number): Promise<GroupRule[]> {
+  return request('get', P.groupRules(id), { fallback: F.groupRules });
+}
+
+export function createGroupRule(id: number, input: GroupRuleInput): Promise<{ id: number }> {
+  return request('post', P.groupRules(id), { json: input, fallback: F.groupRule });
+}
+
+export function deleteGroupRule(id: number, ruleId: number): Promise<void> {
+  return request('delete', P.groupRule(id, ruleId), { fallback: F.groupRule });
+}
+
+export function listGroupWaiting(id: number): Promise<WaitingPerson[]> {
+  return request('get', P.groupWaiting(id), { fallback: F.groupWaiting });
 }
 
 export function listScimLog(id: number, limit = 50): Promise<{ data: ScimRequest[] }> {

@@ -45,6 +45,9 @@ export const COMPANY_FALLBACK = {
   scimTokens: 'No se pudieron cargar los tokens del directorio',
   scimToken: 'No se pudo cambiar el token del directorio',
   scimLog: 'No se pudieron cargar las peticiones del directorio',
+  groupRules: 'No se pudieron cargar los grupos del directorio',
+  groupRule: 'No se pudo guardar la regla del grupo',
+  groupWaiting: 'No se pudo cargar quién espera un puesto',
 } as const;
 
 /** Fallbacks of the events calls when the server gives no message. */

@@ -50,6 +50,7 @@ export type CompanySection =
   | 'dominios'
   | 'acceso'
   | 'directorio'
+  | 'grupos'
   | 'actividad'
   | 'informe'
   | 'ajustes';
@@ -63,6 +64,7 @@ export const COMPANY_SECTIONS: readonly { id: CompanySection; label: string }[] 
   { id: 'dominios', label: TEXT_COMPANY_RULES.domains },
   { id: 'acceso', label: TEXT_COMPANY_RULES.access },
   { id: 'directorio', label: TEXT_COMPANY_RULES.directory },
+  { id: 'grupos', label: TEXT_COMPANY_RULES.groups },
   { id: 'actividad', label: TEXT_COMPANY_RULES.activity },
   { id: 'informe', label: TEXT_COMPANY_RULES.seatReport },
   { id: 'ajustes', label: TEXT_COMPANY_RULES.settings },
@@ -280,6 +282,21 @@ export function companyAuditDetails(
         d.domain,
         typeof d.direccion === 'string' ? T.auditFrom(d.direccion) : null,
       ]
+        .filter((part) => typeof part === 'string' && part)
+        .join(' · ');
+    case 'company.group_create':
+    case 'company.group_update':
+    case 'company.group_delete':
+      return [
+        String(d.grupo ?? ''),
+        d.antes ? T.groupRenamedFrom(String(d.antes)) : null,
+        T.groupMoves(Number(d.altas), Number(d.bajas)),
+      ]
+        .filter((part) => typeof part === 'string' && part)
+        .join(' · ');
+    case 'company.group_rule_create':
+    case 'company.group_rule_delete':
+      return [String(d.grupo ?? ''), d.appId ? app() : null, d.rol ? auditWord(d.rol) : null]
         .filter((part) => typeof part === 'string' && part)
         .join(' · ');
     case 'company.sign_in':

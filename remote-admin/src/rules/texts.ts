@@ -36,6 +36,7 @@ export const TEXT_COMPANY_RULES = {
   domains: 'Dominios',
   access: 'Acceso de la empresa',
   directory: 'Directorio (SCIM)',
+  groups: 'Grupos del directorio',
   activity: 'Registro de actividad',
   seatReport: 'Informe de puestos',
   settings: 'Ajustes',
@@ -86,6 +87,11 @@ export const TEXT_COMPANY_RULES = {
     token_directorio_creado: 'token del directorio creado',
   } as Record<string, string>,
   auditFrom: (address: string) => `desde ${address}`,
+  groupRenamedFrom: (name: string) => `antes ${name}`,
+  groupMoves: (came: number, went: number) =>
+    [came ? `${came} ${came === 1 ? 'entra' : 'entran'}` : '', went ? `${went} ${went === 1 ? 'sale' : 'salen'}` : '']
+      .filter(Boolean)
+      .join(', '),
   // Where a change of the activity came from (the API's `origen` of each entry).
   sources: {
     scim: 'SCIM',
@@ -155,6 +161,11 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'company.setup_link_create': 'Enlace de configuración creado',
   'company.setup_link_revoke': 'Enlace de configuración revocado',
   'company.setup_link_use': 'Acción por un enlace de configuración',
+  'company.group_create': 'Grupo creado por el directorio',
+  'company.group_update': 'Grupo cambiado por el directorio',
+  'company.group_delete': 'Grupo borrado por el directorio',
+  'company.group_rule_create': 'Añadió una regla de grupo del directorio',
+  'company.group_rule_delete': 'Quitó una regla de grupo del directorio',
 };
 
 /** The words of an audit row's details (audit-format.ts puts them together). */

@@ -24,6 +24,8 @@ export const memberStatuses = ['active', 'pending_approval'] as const;
 export type MemberStatus = (typeof memberStatuses)[number];
 export const domainJoinModes = ['automatic', 'approval'] as const;
 export type DomainJoinMode = (typeof domainJoinModes)[number];
+export const seatSources = ['manual', 'directory'] as const;
+export type SeatSource = (typeof seatSources)[number];
 
 /** Migration 0020: customer companies (docs/decisions/0073-companies-and-seats.md). */
 export const companies = pgTable('companies', {
@@ -53,6 +55,8 @@ export const companyMembers = pgTable(
     role: text('role', { enum: companyRoles }).notNull(),
     status: text('status', { enum: memberStatuses }).notNull().default('active'),
     createdAt: createdAt(),
+    /** Migration 0035: the role came from a directory group's rule. */
+    roleFromDirectory: boolean('role_from_directory').notNull().default(false),
   },
   (table) => [
     primaryKey({ columns: [table.companyId, table.userId] }),
@@ -116,6 +120,8 @@ export const companySeats = pgTable(
     userId: integer('user_id').notNull(),
     appId: integer('app_id').notNull(),
     assignedAt: timestamp('assigned_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Migration 0035: given by hand ('manual') or by a directory group's rule ('directory'). */
+    source: text('source', { enum: seatSources }).notNull().default('manual'),
   },
   (table) => [
     primaryKey({ columns: [table.companyId, table.appId, table.userId] }),

@@ -58,5 +58,10 @@ export const auditActions = [
   'company.setup_link_create',
   'company.setup_link_revoke',
   'company.setup_link_use',
+  'company.group_create',
+  'company.group_update',
+  'company.group_delete',
+  'company.group_rule_create',
+  'company.group_rule_delete',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

@@ -6,6 +6,7 @@ import { type AuditActor, recordAudit } from '../audit/log.js';
 import { appMessages } from '../apps-and-plans/messages.js';
 import { findPlanOfApp } from '../apps-and-plans/catalogue.js';
 import { companyNotFound } from './companies.js';
+import { seatWaiting } from './directory-seats.js';
 import { companyMessages as M } from './messages.js';
 
 /**
@@ -207,6 +208,8 @@ export async function updateLicence(
         companyId,
       },
     ]);
+    // More seats, or a renewal: whoever a directory group keeps waiting takes them.
+    await seatWaiting(tx, companyId, appId);
   });
   const updated = await findLicence(db, companyId, appId);
   if (!updated) throw licenceNotFound();

@@ -17,6 +17,7 @@ import { type AuditActor, recordAudit } from '../audit/log.js';
 import type { CompanyAccess } from './access.js';
 import { decodeCursor, encodeCursor } from '../key-cursor.js';
 import { cappedCount, emailCondition, FILTERED_TOTAL_CAP } from './member-search.js';
+import { seatWaiting } from './directory-seats.js';
 import { companyMessages } from './messages.js';
 
 /**
@@ -271,7 +272,7 @@ export async function changeMemberRole(
   // Notifies session-state (trigger `company_members_session_notify`, docs/triggers.md).
   await tx
     .update(companyMembers)
-    .set({ role })
+    .set({ role, roleFromDirectory: false })
     .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.userId, userId)));
   await recordAudit(tx, actor.audit, [
     {
@@ -319,7 +320,10 @@ export async function takeOutOfCompany(
     await tx
       .delete(companyMembers)
       .where(and(eq(companyMembers.companyId, companyId), eq(companyMembers.userId, userId)));
-  return { member, seats: seats.map((seat) => seat.appId).sort((a, b) => a - b) };
+  const freed = seats.map((seat) => seat.appId).sort((a, b) => a - b);
+  // The freed seats go to whoever a directory group keeps waiting (the licences are locked already).
+  for (const appId of freed) await seatWaiting(tx, companyId, appId);
+  return { member, seats: freed };
 }
 
 /** An administrator takes a person out of the company (only an owner takes out an owner); audited. */

@@ -44,5 +44,10 @@ export const companyMessages = {
   txtRecordNotFound: (name: string, value: string) =>
     `No encontramos el registro TXT ${name} con el valor ${value}. Publícalo en el DNS del dominio y vuelve a intentarlo (los cambios pueden tardar en verse)`,
   dnsUnavailable: 'No pudimos consultar el DNS del dominio; inténtalo de nuevo en unos minutos',
+  // Directory groups' rules.
+  ruleGroupRequired: 'Escribe el nombre del grupo tal como está en el directorio (de 1 a 200 caracteres, en una línea)',
+  ruleGivesNothing: 'Indica qué da el grupo: una app (idApp), un rol (rol) o los dos',
+  ruleExists: 'Ya hay una regla igual para ese grupo',
+  ruleNotFound: 'Esa regla no existe en la empresa',
   domainConfirmPlatformOnly: 'Solo un administrador de la plataforma puede confirmar un dominio sin el registro TXT',
 } as const;

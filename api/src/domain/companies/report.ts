@@ -3,6 +3,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { apps, companyLicences, plans } from '../../db/schema.js';
+import { waitingCounts } from './directory-seats.js';
 
 /** A licence expiring within this many days is flagged `vencePronto`. */
 export const EXPIRING_SOON_DAYS = 30;
@@ -18,6 +19,8 @@ export interface SeatReportRow {
   fechaVencimiento: string;
   vencePronto: boolean;
   vencida: boolean;
+  /** People a directory group entitles to a seat, waiting for one to free (docs/decisions/0108-directory-seats-waiting.md). */
+  esperando: number;
 }
 
 /** One row per licence of the company, by app id. */
@@ -37,6 +40,7 @@ export async function seatReport(db: Db, companyId: number, now: Date): Promise<
     .innerJoin(plans, eq(plans.id, companyLicences.planId))
     .where(eq(companyLicences.companyId, companyId))
     .orderBy(asc(companyLicences.appId));
+  const waiting = await waitingCounts(db, companyId);
   return rows.map((row) => {
     const left = row.expiresAt.getTime() - now.getTime();
     return {
@@ -49,6 +53,7 @@ export async function seatReport(db: Db, companyId: number, now: Date): Promise<
       fechaVencimiento: row.expiresAt.toISOString(),
       vencePronto: left > 0 && left <= EXPIRING_SOON_DAYS * dayMs,
       vencida: left <= 0,
+      esperando: waiting.get(row.appId) ?? 0,
     };
   });
 }
@@ -63,6 +68,7 @@ const header = [
   'Fecha de vencimiento',
   'Vence pronto',
   'Vencida',
+  'Esperando',
 ];
 
 /**
@@ -101,6 +107,7 @@ export function seatReportCsv(rows: SeatReportRow[]): string {
       row.fechaVencimiento.slice(0, 10),
       yesNo(row.vencePronto),
       yesNo(row.vencida),
+      row.esperando,
     ]),
   ];
   return `\ufeff${lines.map((cells) => cells.map(csvCell).join(csvSeparator)).join('\r\n')}\r\n`;

@@ -4,7 +4,8 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { apps, companyLicences, companyMembers, companySeats, users } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
-import { recordAudit } from '../audit/log.js';
+import { type AuditActor, recordAudit } from '../audit/log.js';
+import { seatWaiting } from './directory-seats.js';
 import type { CompanyActor } from './members.js';
 import { decodeCursor, encodeCursor } from '../key-cursor.js';
 import { cappedCount, emailCondition, FILTERED_TOTAL_CAP } from './member-search.js';
@@ -95,9 +96,16 @@ export async function assignSeat(
 
 /**
  * Takes back member `userId`'s seat of `appId` (404 PUESTO_NO_ENCONTRADO when they hold none). The licence is locked
- * first, as an assignment locks it, so the two wait for each other in one order.
+ * first, as an assignment locks it, so the two wait for each other in one order. The freed seat goes to the first
+ * person a directory group keeps waiting for one.
  */
-export async function removeSeat(tx: Db, actor: CompanyActor, companyId: number, userId: number, appId: number) {
+export async function removeSeat(
+  tx: Db,
+  actor: { audit: AuditActor },
+  companyId: number,
+  userId: number,
+  appId: number,
+) {
   await lockedLicence(tx, companyId, appId);
   // Emits `plan.retirado`, moves `seats_in_use` and notifies session-state (triggers on company_seats,
   // docs/triggers.md).
@@ -114,6 +122,7 @@ export async function removeSeat(tx: Db, actor: CompanyActor, companyId: number,
       companyId,
     },
   ]);
+  await seatWaiting(tx, companyId, appId);
 }
 
 export interface SeatListQuery {

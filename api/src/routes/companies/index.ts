@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import companyRoutes from './company.js';
+import directoryGroupRoutes from './directory-groups.js';
 import domainRoutes from './domains.js';
 import invitationRoutes from './invitations.js';
 import memberRoutes from './members.js';
@@ -23,6 +24,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.register(seatRoutes);
   app.register(scimRoutes);
   app.register(setupLinkRoutes);
+  app.register(directoryGroupRoutes);
 };
 
 export default routes;

@@ -3,13 +3,21 @@
 // application/json) and its own error shaping: every refusal here is SCIM's error body, never the API's usual one.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ScimError, scimErrorBody, scimMessages as M } from '../../domain/companies/scim/errors.js';
-import { serviceProviderConfig, userResourceType, userSchemaDocument } from '../../domain/companies/scim/discovery.js';
+import { resourceTypes, schemaDocuments, serviceProviderConfig } from '../../domain/companies/scim/discovery.js';
+import {
+  createGroup,
+  deleteGroup,
+  getGroup,
+  listGroups,
+  patchGroup,
+  replaceGroup,
+} from '../../domain/companies/scim/group-changes.js';
 import { requestLogOf } from '../../domain/companies/scim/requests.js';
 import { authenticateToken, type ScimCaller } from '../../domain/companies/scim/tokens.js';
 import { deleteUser, patchUser, replaceUser } from '../../domain/companies/scim/changes.js';
 import { createUser } from '../../domain/companies/scim/provision.js';
 import { getUser, listUsers } from '../../domain/companies/scim/queries.js';
-import { listSchema, maxResults, type Outcome, type ScimScope, userSchema } from '../../domain/companies/scim/users.js';
+import { listSchema, maxResults, type Outcome, type ScimScope } from '../../domain/companies/scim/users.js';
 import { HttpError, isDatabaseUnavailable } from '../../lib/errors.js';
 
 export const scimContentType = 'application/scim+json; charset=utf-8';
@@ -166,35 +174,34 @@ export default async function scimRoutes(app: FastifyInstance) {
     traceOf(request).detail = 'Lectura de la configuración del servicio';
     return plain(reply, serviceProviderConfig(baseUrl));
   });
+  const listOf = (resources: object[]) => ({
+    schemas: [listSchema],
+    totalResults: resources.length,
+    startIndex: 1,
+    itemsPerPage: resources.length,
+    Resources: resources,
+  });
   app.get('/ResourceTypes', discovery, async (request, reply) => {
     traceOf(request).detail = 'Lectura de los tipos de recurso';
-    return plain(reply, {
-      schemas: [listSchema],
-      totalResults: 1,
-      startIndex: 1,
-      itemsPerPage: 1,
-      Resources: [userResourceType(baseUrl)],
-    });
+    return plain(reply, listOf(Object.values(resourceTypes(baseUrl))));
   });
   app.get<{ Params: { name: string } }>('/ResourceTypes/:name', discovery, async (request, reply) => {
-    if (request.params.name !== 'User') throw new ScimError(404, M.resourceTypeNotFound);
-    traceOf(request).detail = 'Lectura del tipo de recurso User';
-    return plain(reply, userResourceType(baseUrl));
+    const type = Object.hasOwn(resourceTypes(baseUrl), request.params.name)
+      ? resourceTypes(baseUrl)[request.params.name]
+      : undefined;
+    if (!type) throw new ScimError(404, M.resourceTypeNotFound);
+    traceOf(request).detail = `Lectura del tipo de recurso ${request.params.name}`;
+    return plain(reply, type);
   });
   app.get('/Schemas', discovery, async (request, reply) => {
     traceOf(request).detail = 'Lectura de los esquemas';
-    return plain(reply, {
-      schemas: [listSchema],
-      totalResults: 1,
-      startIndex: 1,
-      itemsPerPage: 1,
-      Resources: [userSchemaDocument(baseUrl)],
-    });
+    return plain(reply, listOf([...schemaDocuments(baseUrl).values()]));
   });
   app.get<{ Params: { urn: string } }>('/Schemas/:urn', discovery, async (request, reply) => {
-    if (request.params.urn.toLowerCase() !== userSchema.toLowerCase()) throw new ScimError(404, M.schemaNotFound);
-    traceOf(request).detail = 'Lectura del esquema User';
-    return plain(reply, userSchemaDocument(baseUrl));
+    const document = schemaDocuments(baseUrl).get(request.params.urn.toLowerCase());
+    if (!document) throw new ScimError(404, M.schemaNotFound);
+    traceOf(request).detail = 'Lectura de un esquema';
+    return plain(reply, document);
   });
 
   app.get('/Users', users, async (request, reply) =>
@@ -220,10 +227,38 @@ export default async function scimRoutes(app: FastifyInstance) {
     answer(request, reply, await deleteUser(app.db, scope(request), request.params.id), 204),
   );
 
-  // Groups are not taken: roles and seats are the portal's (not in ResourceTypes either).
-  const groups = async () => {
-    throw new ScimError(404, M.groups);
+  // Groups: the company's rules tie them to seats and roles (domain/companies/directory-follow.ts).
+  const withMembers = (query: unknown) => {
+    const excluded = (query as { excludedAttributes?: unknown }).excludedAttributes;
+    return !(
+      typeof excluded === 'string' && excluded.split(',').some((name) => name.trim().toLowerCase() === 'members')
+    );
   };
-  app.all('/Groups', users, groups);
-  app.all('/Groups/*', users, groups);
+  app.get('/Groups', users, async (request, reply) =>
+    answer(
+      request,
+      reply,
+      await listGroups(app.db, scope(request), {
+        ...paging(request.query as Record<string, unknown>),
+        withMembers: withMembers(request.query),
+      }),
+    ),
+  );
+  app.post('/Groups', users, async (request, reply) => {
+    const outcome = await createGroup(app.db, scope(request), request.body);
+    reply.header('location', outcome.result.meta.location);
+    return answer(request, reply, outcome, 201);
+  });
+  app.get<{ Params: { id: string } }>('/Groups/:id', users, async (request, reply) =>
+    answer(request, reply, await getGroup(app.db, scope(request), request.params.id, withMembers(request.query))),
+  );
+  app.put<{ Params: { id: string } }>('/Groups/:id', users, async (request, reply) =>
+    answer(request, reply, await replaceGroup(app.db, scope(request), request.params.id, request.body)),
+  );
+  app.patch<{ Params: { id: string } }>('/Groups/:id', users, async (request, reply) =>
+    answer(request, reply, await patchGroup(app.db, scope(request), request.params.id, request.body), 204),
+  );
+  app.delete<{ Params: { id: string } }>('/Groups/:id', users, async (request, reply) =>
+    answer(request, reply, await deleteGroup(app.db, scope(request), request.params.id), 204),
+  );
 }

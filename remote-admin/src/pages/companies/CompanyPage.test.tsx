@@ -517,6 +517,7 @@ describe("A company's page", () => {
               fechaVencimiento: '2027-01-20T23:59:59.000Z',
               vencePronto: true,
               vencida: false,
+              esperando: 2,
             },
           ],
         },
@@ -533,6 +534,7 @@ describe("A company's page", () => {
     await user.click(screen.getByRole('tab', { name: 'Informe de puestos' }));
     const report = await screen.findByRole('table', { name: 'Informe de puestos por app y plan' });
     expect(within(report).getByText('Vence pronto')).toBeInTheDocument();
+    expect(within(report).getByRole('columnheader', { name: 'Esperando' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Descargar CSV' })).toBeEnabled();
   });
 });

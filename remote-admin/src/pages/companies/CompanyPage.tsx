@@ -21,6 +21,7 @@ import { AccessSection } from './AccessSection';
 import { ActivitySection } from './ActivitySection';
 import { DirectorySection } from './DirectorySection';
 import { DomainsSection } from './DomainsSection';
+import { GroupsSection } from './GroupsSection';
 import { InvitationsSection } from './InvitationsSection';
 import { LicencesSection } from './LicencesSection';
 import { MembersSection } from './MembersSection';
@@ -127,6 +128,7 @@ export default function CompanyPage() {
           {section === 'dominios' && <DomainsSection {...props} />}
           {section === 'acceso' && <AccessSection {...props} />}
           {section === 'directorio' && <DirectorySection {...props} />}
+          {section === 'grupos' && <GroupsSection {...props} licences={licences.data ?? []} />}
           {section === 'actividad' && <ActivitySection {...props} />}
           {section === 'informe' && <ReportSection {...props} />}
           {section === 'ajustes' && (

@@ -50,6 +50,7 @@ export function ReportSection({ companyId, companyName }: SectionProps) {
               TEXT_COMPANY.inUse,
               TEXT_COMPANY.free,
               TEXT_COMPANY.over,
+              TEXT_COMPANY.waiting,
               TEXT_COMPANY.expires,
               TEXT_COMPANY.state,
             ]}
@@ -66,6 +67,7 @@ export function ReportSection({ companyId, companyName }: SectionProps) {
                   <td data-label={TEXT_COMPANY.inUse}>{row.enUso}</td>
                   <td data-label={TEXT_COMPANY.free}>{row.libres}</td>
                   <td data-label={TEXT_COMPANY.over}>{row.excedidos}</td>
+                  <td data-label={TEXT_COMPANY.waiting}>{row.esperando}</td>
                   <td data-label={TEXT_COMPANY.expires}>{formatExpiryDate(row.fechaVencimiento)}</td>
                   <td data-label={TEXT_COMPANY.state}>
                     <StatusPill $tone={row.vencida ? 'danger' : row.vencePronto ? 'warning' : 'ok'}>{state}</StatusPill>

@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { companyScimUsers } from '../../../db/schema.js';
 import { recordAudit } from '../../audit/log.js';
+import { followPerson } from '../directory-follow.js';
 import { checkDomain, uniqueness } from './checks.js';
 import { ScimError, shown } from './errors.js';
 import { join, leave, scimActor } from './membership.js';
@@ -60,6 +61,8 @@ async function update(
       .where(eq(companyScimUsers.id, row.id))
       .returning(resourceColumns);
     if (!updated) throw notFound();
+    // Back in the company: their groups give them their seats and roles again (or a place in the queue).
+    if (!current.active && wanted.active) await followPerson(tx, companyId, row.id, row.userId);
     await recordAudit(tx, scimActor, [
       {
         action: left ? 'company.member_deprovision' : 'company.member_update',

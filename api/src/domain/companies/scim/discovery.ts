@@ -1,4 +1,5 @@
 // What a directory reads before syncing (RFC 7644 §4): the same for every company, no company data.
+import { groupSchema } from './groups.js';
 import { maxResults, userSchema } from './users.js';
 
 const meta = (baseUrl: string, resourceType: string, path: string) => ({
@@ -40,6 +41,61 @@ export function userResourceType(baseUrl: string) {
     schemaExtensions: [],
     meta: meta(baseUrl, 'ResourceType', '/ResourceTypes/User'),
   };
+}
+
+export function groupResourceType(baseUrl: string) {
+  return {
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'],
+    id: 'Group',
+    name: 'Group',
+    endpoint: '/Groups',
+    description: 'Un grupo del directorio: las reglas de la empresa le dan puestos de una app o un rol',
+    schema: groupSchema,
+    schemaExtensions: [],
+    meta: meta(baseUrl, 'ResourceType', '/ResourceTypes/Group'),
+  };
+}
+
+/** The resource types by name, as /ResourceTypes lists them. */
+export function resourceTypes(baseUrl: string) {
+  return { User: userResourceType(baseUrl), Group: groupResourceType(baseUrl) } as Record<string, object>;
+}
+
+export function groupSchemaDocument(baseUrl: string) {
+  return {
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:Schema'],
+    id: groupSchema,
+    name: 'Group',
+    description: 'Un grupo del directorio de la empresa',
+    attributes: [
+      attribute('displayName', 'string', 'El nombre del grupo: el que nombran las reglas de la empresa', {
+        required: true,
+        uniqueness: 'server',
+      }),
+      attribute('externalId', 'string', 'El identificador del grupo en el directorio', { caseExact: true }),
+      attribute('members', 'complex', 'Las personas del grupo: personas del directorio de la empresa', {
+        multiValued: true,
+        subAttributes: [
+          attribute('value', 'string', 'El id de la persona en el directorio', { mutability: 'immutable' }),
+          attribute('display', 'string', 'El userName de la persona', { mutability: 'readOnly' }),
+          attribute('type', 'string', "Siempre 'User'", { canonicalValues: ['User'], mutability: 'immutable' }),
+          attribute('$ref', 'reference', 'La dirección de la persona', {
+            referenceTypes: ['User'],
+            mutability: 'immutable',
+          }),
+        ],
+      }),
+    ],
+    meta: meta(baseUrl, 'Schema', `/Schemas/${groupSchema}`),
+  };
+}
+
+/** The schema documents by lower-cased URN, as /Schemas lists them. */
+export function schemaDocuments(baseUrl: string) {
+  return new Map<string, object>([
+    [userSchema.toLowerCase(), userSchemaDocument(baseUrl)],
+    [groupSchema.toLowerCase(), groupSchemaDocument(baseUrl)],
+  ]);
 }
 
 const attribute = (

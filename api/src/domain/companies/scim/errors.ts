@@ -47,7 +47,16 @@ export const scimMessages = {
   companySuspended: 'La empresa está suspendida: el directorio no puede cambiar a sus personas',
   notFound: 'Recurso no encontrado',
   userNotFound: 'No hay ninguna persona con ese id en el directorio de la empresa',
-  groups: 'Este portal no recibe grupos por SCIM: los roles y los puestos se asignan en el portal.',
+  groupNotFound: 'No hay ningún grupo con ese id en el directorio de la empresa',
+  groupNameRequired: 'Falta displayName: el nombre del grupo',
+  groupNameTaken: (value: string) => `Ya hay un grupo llamado ${value} en el directorio de la empresa`,
+  groupExternalIdTaken: (value: string) => `Ya hay un grupo con externalId ${value} en el directorio de la empresa`,
+  groupMemberValue: 'Cada miembro del grupo debe ser un objeto con value: el id de una persona del directorio',
+  groupMemberUnknown: (value: string) =>
+    `El miembro ${value} no es una persona del directorio de la empresa: da de alta a la persona antes de añadirla al grupo`,
+  groupPath: (path: string) => `El path ${path} no es un atributo de grupo que el portal reciba`,
+  groupFilterAttribute: (name: string) =>
+    `El filtro de grupos no admite el atributo ${name}: usa displayName, externalId o id`,
   schemaNotFound: 'Este portal no tiene ese esquema',
   resourceTypeNotFound: 'Este portal no tiene ese tipo de recurso',
   methodNotAllowed: 'Método no permitido en esta dirección',

@@ -7,7 +7,8 @@ import { uuidPattern } from './users.js';
 /** A LIKE pattern that matches `value` literally (PostgreSQL's default escape is the backslash). */
 const likeLiteral = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
 
-function textCompare(column: SQL, op: string, value: string): SQL {
+/** A text comparison of a filter (eq ne co sw ew) on `column`. */
+export function textCompare(column: SQL, op: string, value: string): SQL {
   switch (op) {
     case 'eq':
       return sql`${column} = ${value}`;

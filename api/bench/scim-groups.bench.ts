@@ -1,0 +1,146 @@
+// A directory's first full sync with its groups over SCIM 2.0, on PostgreSQL: 10 000 people, then 500 groups of 20
+// (each tied by a rule to seats of app 1), as Microsoft Entra ID's initial cycle makes them: people first (a
+// `userName eq` GET, then a POST), then for each group a `displayName eq` GET with `excludedAttributes=members`, a
+// POST without members, and PATCHes adding its members 50 at a time; 4 requests in flight. The seats must be right at
+// the end and the whole sync under a minute. Then a group of 5 000 (its rule ties it to the same app) and one member
+// added to it, one request at a time, 200 times: p95 under 50 ms. Needs BENCH_DATABASE_URL; without it, it says so and exits 0.
+// BENCH_SCIM_PEOPLE changes the 10 000 (the groups stay 20 people each).
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { admin, agent, call, domain, entraProvision, percentile, prepare, run, schemaUrl } from './scim-sync.bench.js';
+import { startBenchServer } from './spawn-server.js';
+
+const schema = 'bench_scim_groups';
+const people = Number(process.env.BENCH_SCIM_PEOPLE || 10_000);
+const groupSize = 20;
+const groups = Math.floor(people / groupSize);
+const batch = 50;
+const bigGroup = Math.min(5_000, people - 200);
+const limitSeconds = 60;
+const addLimitMs = 50;
+
+async function main(url: string) {
+  const { token, companyId } = await prepare(url, schema);
+  const sql = new pg.Client({ connectionString: schemaUrl(url, schema) });
+  await sql.connect();
+  // One rule per group, written before the sync (as a company sets its rules up before connecting its directory).
+  await sql.query(
+    `INSERT INTO company_group_rules (company_id, group_name, app_id)
+     SELECT $1, 'Grupo ' || lpad(g::text, 3, '0'), 1 FROM generate_series(0, $2 - 1) g`,
+    [companyId, groups],
+  );
+  await sql.query("INSERT INTO company_group_rules (company_id, group_name, app_id) VALUES ($1, 'Grande', 1)", [
+    companyId,
+  ]);
+  const server = await startBenchServer({
+    BENCH_DATABASE_URL: schemaUrl(url, schema),
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    ADMIN_SECOND_FACTOR: 'optional',
+  });
+  const { api } = server;
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/scim+json' };
+  const send = async (method: string, path: string, body?: unknown) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const answer = await call(
+      `${api}/scim/v2${path}`,
+      method,
+      payload === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(payload)) },
+      payload,
+    );
+    if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.body}`);
+    return answer.body ? (JSON.parse(answer.body) as Record<string, unknown>) : {};
+  };
+  const addMembers = (groupId: string, ids: string[]) =>
+    send('PATCH', `/Groups/${groupId}`, {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'Add', path: 'members', value: ids.map((value) => ({ value })) }],
+    });
+
+  try {
+    const ids: string[] = new Array(people);
+    const started = performance.now();
+    const users = await run(people, async (index) => {
+      const name = `persona${String(index).padStart(5, '0')}@${domain}`;
+      ids[index] = (await entraProvision(api, { authorization: headers.authorization }, name, index)).id;
+    });
+    const groupRun = await run(groups, async (index) => {
+      const displayName = `Grupo ${String(index).padStart(3, '0')}`;
+      const filter = encodeURIComponent(`displayName eq "${displayName}"`);
+      const found = await send('GET', `/Groups?excludedAttributes=members&filter=${filter}`);
+      if (found.totalResults !== 0) throw new Error(`${displayName} found`);
+      const created = await send('POST', '/Groups', {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        externalId: `grupo-${index}`,
+        displayName,
+        members: [],
+      });
+      const members = ids.slice(index * groupSize, (index + 1) * groupSize);
+      for (let at = 0; at < members.length; at += batch)
+        await addMembers(String(created.id), members.slice(at, at + batch));
+    });
+    const total = (performance.now() - started) / 1000;
+    const { rows } = await sql.query<{ seats: number; in_use: number; members: number }>(
+      `SELECT (SELECT count(*)::int FROM company_seats WHERE company_id = $1 AND app_id = 1) AS seats,
+              (SELECT seats_in_use FROM company_licences WHERE company_id = $1 AND app_id = 1) AS in_use,
+              (SELECT count(*)::int FROM company_scim_group_members) AS members`,
+      [companyId],
+    );
+    const counts = rows[0]!;
+
+    // A group of 5 000, then one member added at a time (each a person not yet in it).
+    const big = await send('POST', '/Groups', { displayName: 'Grande', members: [] });
+    const bigId = String(big.id);
+    for (let at = 0; at < bigGroup; at += batch) await addMembers(bigId, ids.slice(at, Math.min(bigGroup, at + batch)));
+    const additions = Math.min(200, people - bigGroup);
+    // One at a time, as one directory request: its own latency, not the queue behind the group's lock.
+    const addTimes: number[] = [];
+    for (let index = 0; index < additions; index++) {
+      const begun = performance.now();
+      await addMembers(bigId, [ids[bigGroup + index]!]);
+      addTimes.push(performance.now() - begun);
+    }
+    const adds = { times: addTimes.sort((a, b) => a - b) };
+
+    console.log(
+      `PostgreSQL, ${people} personas y ${groups} grupos de ${groupSize} (miembros en PATCH de ${batch}), 4 peticiones en vuelo.\n`,
+    );
+    console.log('| run | total s | per request p50 / p95 ms |');
+    console.log('|---|---:|---:|');
+    console.log(
+      `| people (GET with filter and POST each) | ${users.seconds.toFixed(1)} | ${percentile(users.times, 50).toFixed(2)} / ${percentile(users.times, 95).toFixed(2)} |`,
+    );
+    console.log(
+      `| groups (GET, POST, PATCH of members each) | ${groupRun.seconds.toFixed(1)} | ${percentile(groupRun.times, 50).toFixed(2)} / ${percentile(groupRun.times, 95).toFixed(2)} |`,
+    );
+    console.log(`| the whole sync | ${total.toFixed(1)} | |`);
+    console.log(
+      `| one member added to a group of ${bigGroup} (${additions} times) | | ${percentile(adds.times, 50).toFixed(2)} / ${percentile(adds.times, 95).toFixed(2)} |`,
+    );
+    console.log(
+      `\nAl final de la sincronización: ${counts.seats} puestos (en uso ${counts.in_use}), ${counts.members} miembros de grupos.`,
+    );
+    if (counts.seats !== people || counts.in_use !== people) throw new Error('the seats are not right at the end');
+    if (total >= limitSeconds) {
+      console.error(`La sincronización tardó ${total.toFixed(1)} s: más de ${limitSeconds} s.`);
+      process.exitCode = 1;
+    }
+    if (percentile(adds.times, 95) >= addLimitMs) {
+      console.error(`Añadir un miembro a un grupo de ${bigGroup} tardó más de ${addLimitMs} ms (p95).`);
+      process.exitCode = 1;
+    }
+  } finally {
+    agent.destroy();
+    await sql.end();
+    await server.stop();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url) {
+    console.log('scim-groups.bench.ts: omitido, necesita PostgreSQL en BENCH_DATABASE_URL.');
+    process.exit(0);
+  }
+  await main(url);
+}
