@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import newman from 'newman';
 import { buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
-import { scimCompany } from './helpers/scim-fixtures.js';
+import { entraUser, scim, scimCompany, scimError } from './helpers/scim-fixtures.js';
 
 /** Refused on purpose by the portal's decisions (docs/decisions/0109-scim-reference-collection.md). */
 const refusedOnPurpose = [
@@ -174,6 +174,143 @@ forEachBackend((backend) => {
       assert.deepEqual([...failed].sort(), [...expected].sort(), answers.join('\n'));
       // 97 in the six folders of tests, 6 in the teardown: none may go missing unnoticed.
       assert.equal(passed.length + failed.length, 103, 'the folders run hold 103 assertions');
+    });
+
+    // What the collection found, each on its own.
+    describe('what the collection asks, one by one', () => {
+      type User = { id: string; userName: string; displayName?: string };
+      type List = { totalResults: number; Resources: User[] };
+      let token: string;
+      let domain: string;
+      let ana: User;
+      let bruno: User;
+      let startedAt: string;
+
+      const names = async (filter: string) => {
+        const answer = await scim(test.app, token, 'GET', `/Users?filter=${encodeURIComponent(filter)}`);
+        assert.equal(answer.statusCode, 200, answer.body);
+        return answer
+          .json<List>()
+          .Resources.map((user) => user.userName)
+          .sort();
+      };
+
+      before(async () => {
+        const admin = await login(test.app);
+        const company = await scimCompany(test.app, admin, 'Una por una S.A.', 'una-por-una.cl', 10);
+        ({ token, domain } = company);
+        startedAt = new Date(Date.now() - 1000).toISOString();
+        const post = async (userName: string, externalId: string, familyName: string) => {
+          const body = { ...entraUser(userName, externalId), name: { givenName: 'Ana', familyName } };
+          const answer = await scim(test.app, token, 'POST', '/Users', { ...body, displayName: familyName });
+          assert.equal(answer.statusCode, 201, answer.body);
+          return answer.json<User>();
+        };
+        ana = await post(`ana@${domain}`, 'e-ana', 'Soto');
+        bruno = await post(`bruno@${domain}`, 'e-bruno', 'Rojas');
+      });
+
+      it('resource paths in any case and with a trailing slash; the token is asked all the same', async () => {
+        const lower = await scim(test.app, token, 'GET', '/users');
+        assert.equal(lower.statusCode, 200, lower.body);
+        assert.equal(lower.json<List>().totalResults, 2);
+        const slashed = await scim(test.app, token, 'GET', `/USERS/?filter=${encodeURIComponent('userName sw "ana"')}`);
+        assert.deepEqual(
+          slashed.json<List>().Resources.map((user) => user.id),
+          [ana.id],
+        );
+        const one = await scim(test.app, token, 'GET', `/uSeRs/${bruno.id}/`);
+        assert.equal(one.json<User>().userName, `bruno@${domain}`);
+        assert.equal((await scim(test.app, undefined, 'GET', '/serviceproviderconfig/')).statusCode, 200);
+        scimError(await scim(test.app, undefined, 'GET', '/users'), 401);
+        scimError(await scim(test.app, 'scim_falso', 'DELETE', `/users/${ana.id}/`), 401);
+        scimError(await scim(test.app, token, 'GET', '/Usuarios'), 404);
+      });
+
+      it('filters: the name, meta.created and meta.lastModified ordered, unquoted words, and with a parenthesised or', async () => {
+        assert.deepEqual(await names('Name.FamilyName eq "soto"'), [`ana@${domain}`]);
+        assert.deepEqual(await names('name.givenName eq Ana and (displayName eq Rojas or displayName eq Nadie)'), [
+          `bruno@${domain}`,
+        ]);
+        assert.deepEqual(await names('userName sw B'), [`bruno@${domain}`]);
+        assert.deepEqual(await names('DisplayName eq "Soto"'), [`ana@${domain}`]);
+        assert.deepEqual(await names(`meta.Created gt ${startedAt}`), [`ana@${domain}`, `bruno@${domain}`]);
+        assert.deepEqual(await names(`meta.created le "${startedAt}"`), []);
+        assert.deepEqual(await names('meta.lastModified ge 2015-10-10T14:38:21.8617979-07:00'), [
+          `ana@${domain}`,
+          `bruno@${domain}`,
+        ]);
+        for (const [filter, near] of [
+          ['meta.created gt "ayer"', /meta|created|tipo/],
+          ['meta.created co "2020"', /operador «co»/],
+          ['userName gt "a"', /operador «gt»/],
+          ['userName eq true', /tipo/],
+          ['name.middleName eq "x"', /name\.middleName/],
+        ] as const) {
+          const refused = scimError(
+            await scim(test.app, token, 'GET', `/Users?filter=${encodeURIComponent(filter)}`),
+            400,
+            'invalidFilter',
+          );
+          assert.match(refused.detail, near, filter);
+        }
+      });
+
+      it('a POST or PUT attribute the portal does not know is ignored; a PATCH path it does not know is still a 400', async () => {
+        const put = await scim(test.app, token, 'PUT', `/Users/${ana.id}`, {
+          ...entraUser(`ana@${domain}`, 'e-ana'),
+          adreses: [{ country: 'Germany' }],
+          displayName: 'Ana Soto',
+        });
+        assert.equal(put.statusCode, 200, put.body);
+        assert.equal(put.json<User>().displayName, 'Ana Soto');
+        assert.ok(!put.body.includes('Germany') && !put.body.includes('adreses'), 'nothing of it kept');
+        const post = await scim(test.app, token, 'POST', '/Users', {
+          ...entraUser(`carla@${domain}`, 'e-carla'),
+          inventado: true,
+        });
+        assert.equal(post.statusCode, 201, post.body);
+        assert.ok(!post.body.includes('inventado'));
+        scimError(
+          await scim(test.app, token, 'PATCH', `/Users/${ana.id}`, {
+            Operations: [{ op: 'replace', path: 'adreses', value: 'x' }],
+          }),
+          400,
+          'invalidPath',
+        );
+        const deleted = await scim(test.app, token, 'DELETE', `/Users/${post.json<User>().id}`);
+        assert.equal(deleted.statusCode, 204);
+      });
+
+      it('a PATCH of userName outside the proved domains is a SCIM 400 in Spanish, and nothing changes', async () => {
+        const refused = scimError(
+          await scim(test.app, token, 'PATCH', `/Users/${bruno.id}`, {
+            schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+            Operations: [{ op: 'Replace', path: 'userName', value: 'newusername' }],
+          }),
+          400,
+          'invalidValue',
+        );
+        assert.match(refused.detail, /no es un email/);
+        const outside = scimError(
+          await scim(test.app, token, 'PATCH', `/Users/${bruno.id}`, {
+            Operations: [{ op: 'replace', path: 'userName', value: 'bruno@gmail.com' }],
+          }),
+          400,
+          'invalidValue',
+        );
+        assert.match(outside.detail, /gmail\.com/);
+        const read = await scim(test.app, token, 'GET', `/Users/${bruno.id}`);
+        assert.equal(read.json<User>().userName, `bruno@${domain}`);
+      });
+
+      it('/Schemas and /ResourceTypes describe the User as RFC 7643 does ("User Account")', async () => {
+        for (const path of ['/Schemas', '/schemas/urn:ietf:params:scim:schemas:core:2.0:User', '/ResourceTypes/User']) {
+          const answer = await scim(test.app, token, 'GET', path);
+          assert.equal(answer.statusCode, 200, answer.body);
+          assert.match(answer.body, /"description":"User Account"/, path);
+        }
+      });
     });
   });
 });

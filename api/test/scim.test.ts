@@ -502,7 +502,7 @@ forEachBackend((backend) => {
           'userName eq',
           'userName eq "a" and',
           '(userName eq "a"',
-          'userName eq a',
+          'userName eq true',
           'userName eq "unterminated',
           'members[value eq "1"] pr',
           'active eq "maybe"',
