@@ -131,9 +131,15 @@ function runCollection(collection: Json, port: number, token: string): Promise<O
         const failed: string[] = [];
         const answers: string[] = [];
         for (const execution of summary.run.executions) {
+          // newman's types leave out what a run records of failed requests and scripts.
+          const extra = execution as unknown as {
+            requestError?: { message: string };
+            testScript?: { error?: { name: string; message: string } }[];
+            prerequestScript?: { error?: { name: string; message: string } }[];
+          };
           const item = execution.item as unknown as { name: string; parent: () => { name?: string } | undefined };
           const where = `${item.parent()?.name ?? ''} / ${item.name}`;
-          if (execution.requestError) failed.push(`${where} / ${execution.requestError.message}`);
+          if (extra.requestError) failed.push(`${where} / ${extra.requestError.message}`);
           for (const assertion of execution.assertions ?? []) {
             (assertion.error ? failed : passed).push(`${where} / ${assertion.assertion}`);
           }
@@ -143,9 +149,8 @@ function runCollection(collection: Json, port: number, token: string): Promise<O
               `${where}: ${execution.request.method} ${execution.request.url} → ${execution.response.code} ${body}`,
             );
           }
-          for (const script of [...(execution.testScript ?? []), ...(execution.prerequestScript ?? [])]) {
-            const scriptError = (script as { error?: { name: string; message: string } }).error;
-            if (scriptError) failed.push(`${where} / ${scriptError.name}: ${scriptError.message}`);
+          for (const script of [...(extra.testScript ?? []), ...(extra.prerequestScript ?? [])]) {
+            if (script.error) failed.push(`${where} / ${script.error.name}: ${script.error.message}`);
           }
         }
         resolve({ passed, failed, answers });
