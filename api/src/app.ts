@@ -44,6 +44,7 @@ import healthRoutes from './routes/health/index.js';
 import oidcRoutes from './routes/oidc/index.js';
 import samlRoutes from './routes/saml/index.js';
 import scimRoutes from './routes/scim/index.js';
+import { canonicalScimUrl } from './routes/scim/paths.js';
 import userPlansRoutes from './routes/user-plans/index.js';
 import usersRoutes from './routes/users/index.js';
 import wellKnownRoutes from './routes/well-known/index.js';
@@ -96,6 +97,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: bodyLimitBytes,
     schemaErrorFormatter: validationError,
     frameworkErrors: frameworkErrorHandler,
+    // SCIM's resource names in any case and with a trailing slash (routes/scim/paths.ts).
+    rewriteUrl: (request) => canonicalScimUrl(request.url ?? '/'),
     clientErrorHandler,
     http: { headersTimeout: headersTimeoutMs, connectionsCheckingInterval: 1_000 },
     // Keep-alive connections would hold `close()` open for their idle timeout.

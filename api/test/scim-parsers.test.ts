@@ -61,6 +61,17 @@ describe('SCIM filters', () => {
     assert.equal((parseFilter('userName eq "comillas \\" y \\\\"') as { value: string }).value, 'comillas " y \\');
   });
 
+  it('reads a bare word as the string it spells (as the reference collection sends it)', () => {
+    assert.deepEqual(parseFilter('userName sw O'), { kind: 'compare', attribute: 'userName', op: 'sw', value: 'O' });
+    assert.deepEqual(parseFilter('userName eq 42'), { kind: 'compare', attribute: 'userName', op: 'eq', value: '42' });
+    assert.deepEqual(parseFilter('meta.Created gt 2015-10-10T14:38:21.8617979-07:00'), {
+      kind: 'compare',
+      attribute: 'created',
+      op: 'gt',
+      value: '2015-10-10T21:38:21.861Z',
+    });
+  });
+
   it('refuses anything else with invalidFilter', () => {
     for (const filter of [
       '',
@@ -74,8 +85,10 @@ describe('SCIM filters', () => {
       'userName eq "a" userName eq "b"',
       '(userName eq "a"',
       'userName eq "a")',
-      'userName eq a',
-      'userName eq 42',
+      'userName eq true',
+      'userName eq null',
+      'meta.created gt "2020-13-45"',
+      'meta.created sw "2020"',
       'userName eq "sin cerrar',
       'emails[type eq "home"].value eq "x"',
       'active co "tr"',

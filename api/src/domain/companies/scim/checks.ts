@@ -62,9 +62,6 @@ export function uniqueness(error: unknown, draft: UserDraft): ScimError | undefi
       if (name.includes('company_scim_users_user_name_key')) {
         return new ScimError(409, M.userNameTaken(shown(draft.userName)), 'uniqueness');
       }
-      if (name.includes('company_scim_users_external_id_key')) {
-        return new ScimError(409, M.externalIdTaken(shown(draft.externalId)), 'uniqueness');
-      }
       return new ScimError(409, M.accountTaken, 'uniqueness');
     }
     current = (current as { cause?: unknown }).cause;

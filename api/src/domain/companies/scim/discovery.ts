@@ -36,7 +36,8 @@ export function userResourceType(baseUrl: string) {
     id: 'User',
     name: 'User',
     endpoint: '/Users',
-    description: 'Una persona de la empresa',
+    // RFC 7643 §8.6's text, which validators look for (the attributes' descriptions are the portal's).
+    description: 'User Account',
     schema: userSchema,
     schemaExtensions: [],
     meta: meta(baseUrl, 'ResourceType', '/ResourceTypes/User'),
@@ -121,7 +122,7 @@ export function userSchemaDocument(baseUrl: string) {
     schemas: ['urn:ietf:params:scim:schemas:core:2.0:Schema'],
     id: userSchema,
     name: 'User',
-    description: 'Una persona de la empresa',
+    description: 'User Account', // RFC 7643 §8.7.1's
     attributes: [
       attribute('userName', 'string', 'El email de la persona, en uno de los dominios probados de la empresa', {
         required: true,

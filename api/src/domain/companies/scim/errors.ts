@@ -73,7 +73,6 @@ export const scimMessages = {
   userNameDomain: (domain: string) =>
     `El dominio ${domain} no es uno de los dominios probados de la empresa: solo se provisionan emails de sus dominios`,
   userNameTaken: (value: string) => `Ya hay una persona con userName ${value} en el directorio de la empresa`,
-  externalIdTaken: (value: string) => `Ya hay una persona con externalId ${value} en el directorio de la empresa`,
   accountTaken: 'La cuenta de ese email ya está en el directorio de la empresa con otro userName',
   notString: (attribute: string) => `${attribute} debe ser un texto`,
   tooLong: (attribute: string, max: number) => `${attribute} admite a lo sumo ${max} caracteres`,
@@ -85,8 +84,9 @@ export const scimMessages = {
   filterTooLong: 'El filtro es demasiado largo (máximo 1000 caracteres)',
   filterSyntax: (near: string) => `El filtro no se entiende cerca de ${near}`,
   filterAttribute: (name: string) =>
-    `El filtro no admite el atributo ${name}: usa userName, externalId, id, emails.value, emails[type eq "work"].value, active o displayName`,
-  filterOperator: (op: string) => `El filtro no admite el operador ${op}: usa eq, ne, co, sw, ew, pr, and, or`,
+    `El filtro no admite el atributo ${name}: usa userName, externalId, id, emails.value, emails[type eq "work"].value, active, displayName, name.givenName, name.familyName, meta.created o meta.lastModified`,
+  filterOperator: (op: string) =>
+    `El filtro no admite el operador ${op}: usa eq, ne, co, sw, ew, pr, and, or (y gt, ge, lt, le con las fechas de meta)`,
   filterValue: (name: string) => `El valor del filtro de ${name} no es del tipo del atributo`,
   patchOperations: 'Falta Operations: una lista de operaciones add, replace o remove',
   patchTooMany: 'Demasiadas operaciones en un PATCH (máximo 100)',

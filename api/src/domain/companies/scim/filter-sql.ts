@@ -1,5 +1,5 @@
 // A parsed SCIM filter (filter.ts) as the WHERE condition on the company's resources.
-import { type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import { companyScimUsers } from '../../../db/schema.js';
 import type { Filter } from './filter.js';
 import { uuidPattern } from './users.js';
@@ -23,6 +23,14 @@ export function textCompare(column: SQL, op: string, value: string): SQL {
   }
 }
 
+const dateOperators = { eq: '=', ne: '<>', gt: '>', ge: '>=', lt: '<', le: '<=' } as const;
+
+/** A date of meta against an ISO date-time (filter.ts checked both the operator and the value). */
+function dateCompare(column: AnyColumn, op: string, value: string): SQL {
+  const operator = dateOperators[op as keyof typeof dateOperators];
+  return sql`${column} ${sql.raw(operator)} ${value}::timestamptz`;
+}
+
 /** The WHERE condition of a parsed filter (the company's condition is added by the caller). */
 export function filterCondition(filter: Filter): SQL {
   const t = companyScimUsers;
@@ -34,6 +42,8 @@ export function filterCondition(filter: Filter): SQL {
     case 'present':
       if (filter.attribute === 'externalId') return sql`${t.externalId} is not null`;
       if (filter.attribute === 'displayName') return sql`${t.displayName} <> ''`;
+      if (filter.attribute === 'givenName') return sql`${t.givenName} <> ''`;
+      if (filter.attribute === 'familyName') return sql`${t.familyName} <> ''`;
       return sql`true`;
   }
   const { attribute, op, value } = filter;
@@ -48,6 +58,14 @@ export function filterCondition(filter: Filter): SQL {
       return textCompare(sql`lower(${t.userName})`, op, text.toLowerCase());
     case 'displayName':
       return textCompare(sql`lower(${t.displayName})`, op, text.toLowerCase());
+    case 'givenName':
+      return textCompare(sql`lower(${t.givenName})`, op, text.toLowerCase());
+    case 'familyName':
+      return textCompare(sql`lower(${t.familyName})`, op, text.toLowerCase());
+    case 'created':
+      return dateCompare(t.createdAt, op, text);
+    case 'lastModified':
+      return dateCompare(t.updatedAt, op, text);
     case 'externalId':
       return op === 'ne'
         ? sql`(${t.externalId} is null or ${t.externalId} <> ${text})`

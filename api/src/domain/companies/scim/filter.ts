@@ -1,10 +1,22 @@
 // The SCIM filters the portal understands (RFC 7644 §3.4.2.2), parsed by hand: a few attributes, eq ne co sw ew pr,
-// `and`/`or` with optional parentheses. Anything else is a 400 invalidFilter with a Spanish detail, never a 500.
+// `and`/`or` with optional parentheses, gt ge lt le on the dates of meta. A value may come unquoted (`userName sw O`,
+// as Microsoft's reference collection sends it): a bare word is read as the string it spells. Anything else is a 400
+// invalidFilter with a Spanish detail, never a 500.
 import { ScimError, scimMessages as M, shown } from './errors.js';
 
 /** The attributes a filter may name; `emails` stands for emails.value and emails[type eq "work"].value. */
-export type FilterAttribute = 'userName' | 'externalId' | 'id' | 'emails' | 'active' | 'displayName';
-export type CompareOp = 'eq' | 'ne' | 'co' | 'sw' | 'ew';
+export type FilterAttribute =
+  | 'userName'
+  | 'externalId'
+  | 'id'
+  | 'emails'
+  | 'active'
+  | 'displayName'
+  | 'givenName'
+  | 'familyName'
+  | 'created'
+  | 'lastModified';
+export type CompareOp = 'eq' | 'ne' | 'co' | 'sw' | 'ew' | 'gt' | 'ge' | 'lt' | 'le';
 
 export type Filter =
   | { kind: 'compare'; attribute: FilterAttribute; op: CompareOp; value: string | boolean }
@@ -31,6 +43,14 @@ export function filterAttribute(path: string): FilterAttribute | undefined {
       return 'active';
     case 'displayname':
       return 'displayName';
+    case 'name.givenname':
+      return 'givenName';
+    case 'name.familyname':
+      return 'familyName';
+    case 'meta.created':
+      return 'created';
+    case 'meta.lastmodified':
+      return 'lastModified';
     case 'emails':
     case 'emails.value':
       return 'emails';
@@ -92,8 +112,12 @@ function tokenize(text: string): Token[] {
   return tokens;
 }
 
-const compareOps = new Set(['eq', 'ne', 'co', 'sw', 'ew']);
-const refusedOps = new Set(['gt', 'ge', 'lt', 'le']);
+const textOps = new Set(['eq', 'ne', 'co', 'sw', 'ew']);
+/** The operators a date takes (RFC 7644 §3.4.2.2: gt ge lt le order dates). */
+const dateOps = new Set(['eq', 'ne', 'gt', 'ge', 'lt', 'le']);
+const dateAttributes = new Set<FilterAttribute>(['created', 'lastModified']);
+/** An RFC 3339 date-time, any number of fraction digits (.NET sends seven). */
+const dateTime = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
 /** Parses a filter, or throws the 400 invalidFilter that says where it went wrong. */
 export function parseFilter(text: string): Filter {
@@ -144,7 +168,7 @@ export function parseFilter(text: string): Filter {
     const op = opToken.value.toLowerCase();
     position++;
     if (op === 'pr') return { kind: 'present', attribute };
-    if (refusedOps.has(op) || !compareOps.has(op)) {
+    if (!(dateAttributes.has(attribute) ? dateOps : textOps).has(op)) {
       throw new ScimError(400, M.filterOperator(shown(opToken.value)), 'invalidFilter');
     }
     const valueToken = peek();
@@ -161,13 +185,27 @@ export function parseFilter(text: string): Filter {
       if (value === undefined) throw wrongType();
       return value;
     }
-    if (token.kind !== 'string') throw wrongType();
-    return token.value;
+    // A bare word is the string it spells (the keywords true, false and null are no string).
+    if (token.kind !== 'string' && (token.kind !== 'word' || /^(true|false|null)$/i.test(token.value))) {
+      throw wrongType();
+    }
+    if (!dateAttributes.has(attribute)) return token.value;
+    const date = isoDate(token.value);
+    if (date === undefined) throw wrongType();
+    return date;
   }
 
   const filter = expression(0);
   if (position < tokens.length) throw syntaxError(text, at());
   return filter;
+}
+
+/** An RFC 3339 date-time as an ISO string in UTC to the millisecond, or undefined when it is none. */
+function isoDate(text: string): string | undefined {
+  const parts = dateTime.exec(text.trim());
+  if (!parts) return undefined;
+  const time = Date.parse(`${parts[1]}${(parts[2] ?? '').slice(0, 4)}${parts[3]}`);
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }
 
 /**

@@ -1,8 +1,9 @@
 // A person as the directory writes them (POST and PUT bodies, PatchOp operations of RFC 7644 §3.5.2), applied to a
 // draft by hand: the portal keeps userName, externalId, the name, displayName and active; the emails stand for the
 // userName (the portal's email of the person). The User attributes it does not keep (title, phoneNumbers, addresses,
-// the enterprise extension…) are accepted and ignored, so a directory's default attribute mapping syncs; a path that
-// is none of them is a 400 invalidPath.
+// the enterprise extension…) are accepted and ignored, so a directory's default attribute mapping syncs. A PatchOp
+// path that is none of them is a 400 invalidPath; an attribute of a POST or PUT body that is none of them is ignored,
+// as Microsoft's reference server does (decision 0109).
 import { ScimError, scimMessages as M, shown } from './errors.js';
 import { scimBoolean, workEmailPath } from './filter.js';
 
@@ -92,8 +93,17 @@ function normalPath(path: string): string {
   return lower.startsWith(`${coreUserUrn}:`) ? lower.slice(coreUserUrn.length + 1) : lower;
 }
 
+/** What an attribute the portal does not know meets: a PatchOp's path is refused, a resource body's ignored. */
+type Unknown = 'refuse' | 'ignore';
+
 /** Applies one attribute (a path and its value) to the draft. */
-function applyPath(draft: UserDraft, op: Operation, rawPath: string, value: unknown): void {
+function applyPath(
+  draft: UserDraft,
+  op: Operation,
+  rawPath: string,
+  value: unknown,
+  unknown: Unknown = 'refuse',
+): void {
   const path = normalPath(rawPath);
   const root = path.split(/[.[]/, 1)[0] ?? '';
   if (path.startsWith(extensionUrn) || ignoredAttributes.has(root)) return;
@@ -128,7 +138,7 @@ function applyPath(draft: UserDraft, op: Operation, rawPath: string, value: unkn
       }
       if (typeof value !== 'object' || Array.isArray(value))
         throw new ScimError(400, M.patchValueObject, 'invalidValue');
-      for (const [key, part] of Object.entries(value)) applyPath(draft, op, `name.${key}`, part);
+      for (const [key, part] of Object.entries(value)) applyPath(draft, op, `name.${key}`, part, unknown);
       return;
     case 'emails':
     case 'emails.value':
@@ -144,11 +154,17 @@ function applyPath(draft: UserDraft, op: Operation, rawPath: string, value: unkn
     return;
   }
   if (path.startsWith('name.') && ignoredNameParts.has(path.slice(5))) return;
+  if (unknown === 'ignore') return;
   throw new ScimError(400, M.patchPath(shown(rawPath)), 'invalidPath');
 }
 
 /** Applies an object of attributes (a POST or PUT body, or a PatchOp value without path). */
-function applyObject(draft: UserDraft, op: Operation, value: Record<string, unknown>): void {
+function applyObject(
+  draft: UserDraft,
+  op: Operation,
+  value: Record<string, unknown>,
+  unknown: Unknown = 'refuse',
+): void {
   const keys = Object.keys(value);
   // Both given: userName is the person's email, the emails only repeat it.
   const hasUserName = keys.some((key) => normalPath(key) === 'username');
@@ -156,13 +172,13 @@ function applyObject(draft: UserDraft, op: Operation, value: Record<string, unkn
     const path = normalPath(key);
     const part = value[key];
     if (path === coreUserUrn && typeof part === 'object' && part !== null && !Array.isArray(part)) {
-      applyObject(draft, op, part as Record<string, unknown>);
+      applyObject(draft, op, part as Record<string, unknown>, unknown);
     } else if (readOnlyAttributes.has(path)) {
       // A resource sent back whole (Okta's PUT) carries its id and meta: nothing to write.
     } else if (hasUserName && (path === 'emails' || path === 'emails.value' || workEmailPath.test(path))) {
       // Ignored: see above.
     } else {
-      applyPath(draft, op, key, part);
+      applyPath(draft, op, key, part, unknown);
     }
   }
 }
@@ -175,7 +191,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function draftFromResource(body: unknown): UserDraft {
   if (!isObject(body)) throw new ScimError(400, M.bodyNotObject, 'invalidSyntax');
   const draft = blankDraft();
-  applyObject(draft, 'replace', body);
+  applyObject(draft, 'replace', body, 'ignore');
   if (!draft.userName) throw new ScimError(400, M.userNameRequired, 'invalidValue');
   return draft;
 }

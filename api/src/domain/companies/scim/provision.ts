@@ -31,7 +31,7 @@ interface ProvisionRow {
  * The whole of a POST in one statement (a directory's first sync makes thousands): the domain proved, the account
  * taken by email or created active with no password, the resource, the membership and the audit entry. No row when
  * the domain is not proved (or an account of that email was committed by another request after this statement's
- * snapshot: the caller tells which). A taken userName, externalId or account breaks a unique index: the caller's 409.
+ * snapshot: the caller tells which). A taken userName or account breaks a unique index: the caller's 409.
  */
 function provisionStatement(companyId: number, domain: string, email: string, draft: UserDraft) {
   const details = sql`jsonb_build_object('fuente', 'scim', 'userName', resource.user_name, 'userId', account.id,
