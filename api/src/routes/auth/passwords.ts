@@ -110,7 +110,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       return {
         message: 'Contraseña actualizada correctamente',
         // The new session keeps this one's proof of a second factor: a password change is no sign-in.
-        access_token: await startSession(app, updated, request, { secondFactor: signedIn(request).secondFactor }),
+        access_token: await startSession(app, updated, request, {
+          method: 'contrasena',
+          secondFactor: signedIn(request).secondFactor,
+        }),
       };
     },
   });
