@@ -164,9 +164,12 @@ export async function enforceCompanyRules(
   if (broken) throw broken;
 }
 
+/** A recorded method, or null when none (or none the portal knows) was recorded. */
+export const methodOrNull = (method: string | null): SignInMethod | null =>
+  (signInMethods as readonly string[]).includes(method ?? '') ? (method as SignInMethod) : null;
+
 /** A session's method as the rules read it: sessions from before methods were recorded count as a password's. */
-export const methodOfSession = (method: string | null): SignInMethod =>
-  (signInMethods as readonly string[]).includes(method ?? '') ? (method as SignInMethod) : 'contrasena';
+export const methodOfSession = (method: string | null): SignInMethod => methodOrNull(method) ?? 'contrasena';
 
 /**
  * Ends the open sessions of the company's active members that break its rules as they are now (a network, a method,
