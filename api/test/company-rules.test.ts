@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { auditLog, sessions } from '../src/db/schema.js';
+import { companyCommands } from '../src/cli/companies.js';
 import { addMember } from '../src/domain/companies/members.js';
 import { authenticationOf } from '../src/domain/identity-provider/authentication-methods.js';
 import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
@@ -254,6 +255,32 @@ forEachBackend((backend) => {
       // Lifted: the member signs in again, with no limit.
       assert.equal((await rules(id, admin, { sesionMaximaHoras: null, inactividadMinutos: null })).statusCode, 200);
       assert.equal((await signIn(old.email)).statusCode, 200);
+    });
+
+    it('the console shows and lifts the rules (empresa reglas <id> --quitar), audited as the operator', async () => {
+      const { empresa } = companyCommands;
+      const id = await company();
+      const member = await person(id);
+      assert.equal((await rules(id, admin, { redesPermitidas: ['10.0.0.0/8'], inactividadMinutos: 15 })).statusCode, 200);
+      assert.equal((await signIn(member.email)).json<Json>().code, 'RED_NO_PERMITIDA');
+      assert.throws(() => empresa.checkPositionals?.(['reglas', 'uno'], {}), /«uno» no es el id de una empresa/);
+      assert.throws(() => empresa.checkPositionals?.(['reglas', String(id)], { rol: 'miembro' }), /no lleva --rol/);
+      const shown = await empresa.run(app, ['reglas', String(id)], {});
+      assert.match(shown, /redes: 10\.0\.0\.0\/8/);
+      assert.match(shown, /inactividad: 15 min/);
+      const lifted = await empresa.run(app, ['reglas', String(id)], { quitar: true });
+      assert.match(lifted, /quitadas/);
+      assert.match(lifted, /redes: cualquiera/);
+      assert.equal((await signIn(member.email)).statusCode, 200);
+      assert.match(await empresa.run(app, ['reglas', String(id)], { quitar: true }), /nada que cambiar/);
+      const [entry] = await app.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.companyId, id), eq(auditLog.actorEmail, 'operador (CLI)')));
+      assert.deepEqual(entry?.details, {
+        redesPermitidas: { de: ['10.0.0.0/8'], a: [] },
+        inactividadMinutos: { de: 15, a: null },
+      });
     });
 
     it("answers the caller's address and sign-in method, for the panel's warning", async () => {
