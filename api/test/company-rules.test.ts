@@ -139,7 +139,9 @@ forEachBackend((backend) => {
         `La empresa «Reglas ${counter - 2} S.A.» no permite iniciar sesión con contraseña: usa llave de acceso o el inicio de sesión de la empresa`,
       );
       // A platform administrator lifts it.
-      const lifted = await rules(id, admin, { metodosPermitidos: ['contrasena', 'google', 'apple', 'llave', 'empresa'] });
+      const lifted = await rules(id, admin, {
+        metodosPermitidos: ['contrasena', 'google', 'apple', 'llave', 'empresa'],
+      });
       assert.equal(lifted.statusCode, 200, lifted.body);
       assert.equal((await signIn(member.email)).statusCode, 200);
     });
@@ -258,10 +260,14 @@ forEachBackend((backend) => {
     });
 
     it('the console shows and lifts the rules (empresa reglas <id> --quitar), audited as the operator', async () => {
-      const { empresa } = companyCommands;
+      const empresa = companyCommands.empresa;
+      assert.ok(empresa, 'the console has the empresa order');
       const id = await company();
       const member = await person(id);
-      assert.equal((await rules(id, admin, { redesPermitidas: ['10.0.0.0/8'], inactividadMinutos: 15 })).statusCode, 200);
+      assert.equal(
+        (await rules(id, admin, { redesPermitidas: ['10.0.0.0/8'], inactividadMinutos: 15 })).statusCode,
+        200,
+      );
       assert.equal((await signIn(member.email)).json<Json>().code, 'RED_NO_PERMITIDA');
       assert.throws(() => empresa.checkPositionals?.(['reglas', 'uno'], {}), /«uno» no es el id de una empresa/);
       assert.throws(() => empresa.checkPositionals?.(['reglas', String(id)], { rol: 'miembro' }), /no lleva --rol/);

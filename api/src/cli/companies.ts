@@ -16,7 +16,7 @@ import {
   updateCompany,
   updateCompanySettings,
 } from '../domain/companies/companies.js';
-import { type CompanyRules, noRules } from '../domain/companies/rules.js';
+import { type CompanyRules, noRules } from '../domain/sign-in-limits/company-rules.js';
 import { createLicence, type LicenceView, listLicences, updateLicence } from '../domain/companies/licences.js';
 import { addMember } from '../domain/companies/members.js';
 import { type AccountCommand, type OptionValues, Refusal } from './command.js';
@@ -71,7 +71,9 @@ const day = /^\d{4}-\d{2}-\d{2}$/;
 function check(positionals: string[], options: OptionValues): void {
   const [sub, ...rest] = positionals;
   if (sub === undefined)
-    throw usageError('empresa necesita una orden: crear, renombrar, suspender, reactivar, listar, licencia, miembro o reglas.');
+    throw usageError(
+      'empresa necesita una orden: crear, renombrar, suspender, reactivar, listar, licencia, miembro o reglas.',
+    );
   const shape = Object.hasOwn(shapes, sub) ? shapes[sub] : undefined;
   if (!shape) throw usageError(`Orden desconocida: «empresa ${sub}».`);
   if (!shape.positionals.includes(rest.length)) throw usageError(`empresa ${sub} necesita ${shape.needs}.`);

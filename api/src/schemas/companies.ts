@@ -34,7 +34,11 @@ const Methods = Type.Array(SignInMethod, {
   description: 'Métodos de inicio de sesión que sus miembros pueden usar (al menos uno)',
 });
 const SessionMaxHours = Nullable(
-  Type.Integer({ minimum: 1, maximum: 720, description: 'Horas que dura como mucho una sesión (1 a 720); null: las del portal' }),
+  Type.Integer({
+    minimum: 1,
+    maximum: 720,
+    description: 'Horas que dura como mucho una sesión (1 a 720); null: las del portal',
+  }),
 );
 const IdleMinutes = Nullable(
   Type.Integer({

@@ -14,8 +14,7 @@ export const TEXT_SIGN_IN_RULES = {
   intro:
     'Se aplican a los miembros de la empresa, nunca a nadie más. Si alguien pertenece a varias empresas, manda la regla más estricta.',
   networks: 'Redes permitidas',
-  networksHint:
-    'Una red por línea, IPv4 o IPv6 con su prefijo (por ejemplo 203.0.113.0/24). Vacío: cualquier red.',
+  networksHint: 'Una red por línea, IPv4 o IPv6 con su prefijo (por ejemplo 203.0.113.0/24). Vacío: cualquier red.',
   methods: 'Métodos de inicio de sesión permitidos',
   methodNames: {
     contrasena: 'Contraseña',

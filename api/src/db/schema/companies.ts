@@ -35,9 +35,12 @@ export const companies = pgTable('companies', {
   status: text('status', { enum: companyStatuses }).notNull().default('active'),
   domainJoin: text('domain_join', { enum: domainJoinModes }).notNull().default('approval'),
   requireSecondFactor: boolean('require_second_factor').notNull().default(false),
-  /** Migration 0033: the company's own rules for its members (domain/companies/rules.ts). */
+  /** Migration 0033: the company's own rules for its members (domain/sign-in-limits/company-rules.ts). */
   allowedNetworks: text('allowed_networks').array().notNull().default([]),
-  allowedMethods: text('allowed_methods', { enum: signInMethods }).array().notNull().default([...signInMethods]),
+  allowedMethods: text('allowed_methods', { enum: signInMethods })
+    .array()
+    .notNull()
+    .default([...signInMethods]),
   sessionMaxHours: integer('session_max_hours'),
   idleMinutes: integer('idle_minutes'),
   createdAt: createdAt(),

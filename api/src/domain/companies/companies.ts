@@ -20,7 +20,7 @@ import {
   normalizeNetworks,
   rulesOf,
   type SignInMethod,
-} from './rules.js';
+} from '../sign-in-limits/company-rules.js';
 
 /** The API's words for a company's state and its domain join, and back. */
 export const statusWords = { active: 'activa', suspended: 'suspendida' } as const satisfies Record<
@@ -212,9 +212,10 @@ export async function updateCompany(
 }
 
 /** What `PATCH /empresas/:id/ajustes` may change: the domain join, the second factor, the company's rules. */
-export type CompanySettingsChange = { altaPorDominio?: DomainJoinWord; exigirSegundoFactor?: boolean } & Partial<
-  CompanyRules
->;
+export type CompanySettingsChange = {
+  altaPorDominio?: DomainJoinWord;
+  exigirSegundoFactor?: boolean;
+} & Partial<CompanyRules>;
 
 const sameList = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((value, index) => value === b[index]);
@@ -222,7 +223,7 @@ const sameList = (a: readonly string[], b: readonly string[]) =>
 /**
  * A company's own settings and rules (its owners, administrators and the platform change them), audited with the
  * values before and after. Sessions of its members that break the rules as they now stand end in the same
- * transaction (rules.ts `endSessionsBreakingRules`).
+ * transaction (sign-in-limits/company-rules.ts `endSessionsBreakingRules`).
  */
 export async function updateCompanySettings(
   db: Db,

@@ -1,6 +1,6 @@
 // How the person signed in, as an app reads it from the ID token (docs/decisions/0104-amr-and-acr.md): `amr` with
 // RFC 8176 values and `acr`, a level of this portal's own.
-import { methodOfSession } from '../companies/rules.js';
+import { methodOfSession } from '../sign-in-limits/company-rules.js';
 
 /** One factor (a password, Google, Apple, the company's provider) / a second one proved too (or a passkey). */
 export const acrValues = ['urn:portal:acr:1', 'urn:portal:acr:2'] as const;

@@ -14,7 +14,7 @@ import { portalFacts } from './client-facts.js';
 import { consentNeeded, rememberedScopes, requestedScopes } from './consents.js';
 import { type PortalLogin, signedInAt } from './portal-sessions.js';
 import { describeScopes } from './scopes.js';
-import { enforceCompanyRules, methodOfSession } from '../companies/rules.js';
+import { enforceCompanyRules, methodOfSession } from '../sign-in-limits/company-rules.js';
 import { authenticationOf } from './authentication-methods.js';
 
 export const interactionNotFound = () => new HttpError(404, M.interactionNotFound, 'INTERACTION_NOT_FOUND');

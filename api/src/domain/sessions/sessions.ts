@@ -15,7 +15,7 @@ import type { TokenService } from './verify.js';
 import { sessions, users, type User } from '../../db/schema.js';
 import { newSignInMail, securityChangeMail, type SecurityChange } from '../mail/templates.js';
 import { sessionMessages } from './messages.js';
-import { enforceCompanyRules, type SignInMethod } from '../companies/rules.js';
+import { enforceCompanyRules, type SignInMethod } from '../sign-in-limits/company-rules.js';
 
 /** Where a session was started from, as shown to people: 'Computadora', 'Chrome', 'Linux'… */
 export interface ClientDescription {
@@ -81,7 +81,7 @@ export async function startSession(
   request: ClientRequest,
   /**
    * `method`: how the person signed in, which the rules of their companies may refuse (403 RED_NO_PERMITIDA,
-   * METODO_NO_PERMITIDO, domain/companies/rules.ts) and the ID tokens of the apps name (`amr`). `secondFactor` when
+   * METODO_NO_PERMITIDO, domain/sign-in-limits/company-rules.ts) and the ID tokens of the apps name (`amr`). `secondFactor` when
    * this sign-in proved one (TOTP, recovery code or passkey).
    */
   options: { method: SignInMethod; secondFactor?: boolean },

@@ -33,7 +33,7 @@ import sessionRoutes from './sessions.js';
 import { factorSummary, hasSecondFactor } from '../../domain/second-factor/status.js';
 import { endSession, startSession } from '../../domain/sessions/sessions.js';
 import { issueSignInTicket } from '../../domain/second-factor/sign-in-tickets.js';
-import { enforceCompanyRules } from '../../domain/companies/rules.js';
+import { enforceCompanyRules } from '../../domain/sign-in-limits/company-rules.js';
 
 const bearerAuth = [{ bearerAuth: [] }];
 

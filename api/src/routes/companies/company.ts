@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { companyDetail, updateCompanySettings } from '../../domain/companies/companies.js';
 import { listLicences } from '../../domain/companies/licences.js';
-import { methodOrNull } from '../../domain/companies/rules.js';
+import { methodOrNull } from '../../domain/sign-in-limits/company-rules.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { companyOf } from '../../plugins/app/company-access.js';
 import { adminErrors, ErrorRef, bearerSecurity as security } from '../../schemas/common.js';

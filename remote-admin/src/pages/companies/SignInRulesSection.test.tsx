@@ -102,8 +102,12 @@ describe("A company's sign-in rules in 'Ajustes'", () => {
     const panel = await openSettings(user);
     await user.type(within(panel).getByLabelText('Redes permitidas'), '10.0.0.0/8');
     await user.click(within(panel).getByLabelText('Contraseña'));
-    expect(within(panel).getByText(/Estás conectado desde 198\.51\.100\.7, que no está en las redes permitidas/)).toBeInTheDocument();
-    expect(within(panel).getByText(/Has iniciado sesión con tu contraseña, que dejaría de estar permitido/)).toBeInTheDocument();
+    expect(
+      within(panel).getByText(/Estás conectado desde 198\.51\.100\.7, que no está en las redes permitidas/),
+    ).toBeInTheDocument();
+    expect(
+      within(panel).getByText(/Has iniciado sesión con tu contraseña, que dejaría de estar permitido/),
+    ).toBeInTheDocument();
     expect(within(panel).getByText(/npm run admin -- empresa reglas <id> --quitar/)).toBeInTheDocument();
     const save = within(panel).getByRole('button', { name: 'Guardar reglas' });
     expect(save).toBeDisabled();

@@ -191,7 +191,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     app.metrics.signIn(name, user ? 'success' : 'failure');
     // The portal's callback page redeems the code with the secret of the tab that started (POST /auth/social/canjear).
     const code =
-      user && isBinding(transaction?.binding) ? await issueSignInReturn(app.db, user.id, transaction.binding, name) : null;
+      user && isBinding(transaction?.binding)
+        ? await issueSignInReturn(app.db, user.id, transaction.binding, name)
+        : null;
     return reply.redirect(
       code
         ? portal('/auth/google/callback', { code, provider: named(name), redirect_url: redirectUrl })

@@ -125,9 +125,7 @@ export async function rulesBinding(
     })
     .from(companyMembers)
     .innerJoin(companies, eq(companies.id, companyMembers.companyId))
-    .where(
-      and(eq(companyMembers.userId, userId), eq(companyMembers.status, 'active'), eq(companies.status, 'active')),
-    )
+    .where(and(eq(companyMembers.userId, userId), eq(companyMembers.status, 'active'), eq(companies.status, 'active')))
     .orderBy(companies.name);
   return rows.map((row) => ({ id: row.id, nombre: row.name, reglas: rulesOf(row) }));
 }
@@ -204,8 +202,7 @@ export async function endSessionsBreakingRules(db: Db, companyId: number, rules:
         !rules.metodosPermitidos.includes(methodOfSession(session.method)) ||
         (rules.sesionMaximaHoras !== null &&
           now - session.createdAt.getTime() >= rules.sesionMaximaHoras * 3_600_000) ||
-        (rules.inactividadMinutos !== null &&
-          now - session.lastSeenAt.getTime() >= rules.inactividadMinutos * 60_000),
+        (rules.inactividadMinutos !== null && now - session.lastSeenAt.getTime() >= rules.inactividadMinutos * 60_000),
     )
     .map((session) => session.id);
   if (breaking.length === 0) return 0;
