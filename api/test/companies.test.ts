@@ -78,10 +78,15 @@ forEachBackend((backend) => {
         estado: 'activa',
         altaPorDominio: 'aprobacion',
         exigirSegundoFactor: false,
+        redesPermitidas: [],
+        metodosPermitidos: ['contrasena', 'google', 'apple', 'llave', 'empresa'],
+        sesionMaximaHoras: null,
+        inactividadMinutos: null,
         miembros: 0,
         pendientes: 0,
         createdAt: body.createdAt,
         miRol: null,
+        tuAcceso: { direccion: '127.0.0.1', metodo: 'contrasena' },
       });
     });
 

@@ -174,6 +174,9 @@ forEachBackend((backend) => {
         empresa: null,
       });
       assert.equal(idToken.role, undefined, 'the role is never a claim');
+      // How the person signed in (RFC 8176): a password, one factor.
+      assert.deepEqual(idToken.amr, ['pwd']);
+      assert.equal(idToken.acr, 'urn:portal:acr:1');
 
       // The second app: the provider's own session answers, the portal's page is never shown.
       const app2 = await serverApp(api.issuer, server.clientId, server.clientSecret ?? '', serverRedirect);
@@ -184,6 +187,7 @@ forEachBackend((backend) => {
       const second = claimsOf(tokens.idToken ?? '');
       assert.equal(second.sub, await publicIdOf(api.app, person.id));
       assert.equal((second.plan as { nombre: string }).nombre, 'free', 'the plan in Beto Pro, the app of this client');
+      assert.deepEqual(second.amr, ['pwd'], "the provider session's sign-in, for every app");
     });
 
     it('userinfo answers the granted claims for the access token, and nothing without one', async () => {

@@ -7,13 +7,16 @@ import { companyMembers, type CompanyRole, companyRoles } from '../db/schema.js'
 import { operatorActor, recordAudit } from '../domain/audit/log.js';
 import { findUserByEmail, normalizeEmail } from '../domain/accounts/queries.js';
 import {
+  companyDetail,
   type CompanyView,
   createCompany,
   findCompany,
   listCompanies,
   type StatusWord,
   updateCompany,
+  updateCompanySettings,
 } from '../domain/companies/companies.js';
+import { type CompanyRules, noRules } from '../domain/sign-in-limits/company-rules.js';
 import { createLicence, type LicenceView, listLicences, updateLicence } from '../domain/companies/licences.js';
 import { addMember } from '../domain/companies/members.js';
 import { type AccountCommand, type OptionValues, Refusal } from './command.js';
@@ -31,7 +34,10 @@ export const companyUsage = `  empresa crear <nombre>      crea una empresa (act
                               vende a la empresa una licencia de la app, o cambia la que tiene
   empresa miembro <id> <email> [--rol propietario|administrador|miembro]
                               añade una cuenta existente a la empresa (miembro si no se indica el rol);
-                              así se nombra a su primer propietario`;
+                              así se nombra a su primer propietario
+  empresa reglas <id> [--quitar]
+                              muestra las reglas de acceso de sus miembros (redes, métodos, sesiones);
+                              con --quitar las quita todas: vuelven las del portal`;
 
 const usageError = (problem: string) =>
   new Refusal(`${problem}\n\nUso: npm run admin -- empresa <orden> [argumentos]\n\n${companyUsage}`, 2);
@@ -56,6 +62,7 @@ const shapes: Record<string, { positionals: number[]; options: string[]; needs: 
   listar: { positionals: [0], options: ['nombre', 'estado', 'pagina'], needs: 'ningún argumento' },
   licencia: { positionals: [1, 2], options: ['plan', 'puestos', 'vence'], needs: 'el id de la empresa' },
   miembro: { positionals: [2], options: ['rol'], needs: 'el id de la empresa y un email' },
+  reglas: { positionals: [1], options: ['quitar'], needs: 'el id de la empresa' },
 };
 
 const day = /^\d{4}-\d{2}-\d{2}$/;
@@ -64,7 +71,9 @@ const day = /^\d{4}-\d{2}-\d{2}$/;
 function check(positionals: string[], options: OptionValues): void {
   const [sub, ...rest] = positionals;
   if (sub === undefined)
-    throw usageError('empresa necesita una orden: crear, renombrar, suspender, reactivar, listar, licencia o miembro.');
+    throw usageError(
+      'empresa necesita una orden: crear, renombrar, suspender, reactivar, listar, licencia, miembro o reglas.',
+    );
   const shape = Object.hasOwn(shapes, sub) ? shapes[sub] : undefined;
   if (!shape) throw usageError(`Orden desconocida: «empresa ${sub}».`);
   if (!shape.positionals.includes(rest.length)) throw usageError(`empresa ${sub} necesita ${shape.needs}.`);
@@ -110,6 +119,18 @@ function check(positionals: string[], options: OptionValues): void {
     }
   }
 }
+
+/** The company's rules, one per line. */
+function describeRules(rules: CompanyRules): string[] {
+  return [
+    `  redes: ${rules.redesPermitidas.length === 0 ? 'cualquiera' : rules.redesPermitidas.join(', ')}`,
+    `  métodos: ${rules.metodosPermitidos.join(', ')}`,
+    `  duración máxima de una sesión: ${rules.sesionMaximaHoras === null ? 'la del portal' : `${rules.sesionMaximaHoras} h`}`,
+    `  inactividad: ${rules.inactividadMinutos === null ? 'sin límite' : `${rules.inactividadMinutos} min`}`,
+  ];
+}
+
+const sameRules = (a: CompanyRules, b: CompanyRules) => describeRules(a).join() === describeRules(b).join();
 
 const stateLabel = (company: CompanyView) => (company.estado === 'activa' ? 'activa' : 'suspendida');
 
@@ -242,6 +263,17 @@ async function run(app: FastifyInstance, positionals: string[], options: OptionV
       }
       return `${email} es ahora ${role} de ${company.name}.`;
     }
+    case 'reglas': {
+      const companyId = id(first, 'una empresa');
+      const before = await companyDetail(app.db, companyId, null);
+      const company =
+        options.quitar === true ? await updateCompanySettings(app.db, operatorActor, companyId, null, noRules) : before;
+      const lines = describeRules(company);
+      if (options.quitar !== true) return [`Reglas de acceso de ${company.nombre}:`, ...lines].join('\n');
+      return sameRules(before, company)
+        ? `${company.nombre} no tenía reglas propias: nada que cambiar.`
+        : [`Reglas de acceso de ${company.nombre} quitadas; ahora:`, ...lines].join('\n');
+    }
     default:
       throw usageError(`Orden desconocida: «empresa ${sub}».`);
   }
@@ -260,6 +292,7 @@ export const companyCommands: Record<string, AccountCommand> = {
       puestos: { type: 'string' },
       vence: { type: 'string' },
       rol: { type: 'string' },
+      quitar: { type: 'boolean' },
     },
     checkPositionals: check,
     run,

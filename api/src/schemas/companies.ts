@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { companyRoles } from '../db/schema.js';
+import { companyRoles, signInMethods } from '../db/schema.js';
 import { LiteralUnion, Nullable, OneLineText } from './common.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
@@ -19,6 +19,42 @@ const Role = LiteralUnion(companyRoles, {
 });
 
 export const CompanyName = OneLineText(100);
+
+const SignInMethod = LiteralUnion(signInMethods, {
+  description:
+    "'contrasena', 'google', 'apple', 'llave' (llave de acceso) o 'empresa' (el inicio de sesión propio de la empresa)",
+});
+const Networks = Type.Array(Type.String({ maxLength: 60 }), {
+  maxItems: 100,
+  description:
+    'Redes desde las que sus miembros pueden iniciar sesión (CIDR IPv4 o IPv6, como 203.0.113.0/24); vacía: cualquier red',
+});
+const Methods = Type.Array(SignInMethod, {
+  maxItems: 10,
+  description: 'Métodos de inicio de sesión que sus miembros pueden usar (al menos uno)',
+});
+const SessionMaxHours = Nullable(
+  Type.Integer({
+    minimum: 1,
+    maximum: 720,
+    description: 'Horas que dura como mucho una sesión (1 a 720); null: las del portal',
+  }),
+);
+const IdleMinutes = Nullable(
+  Type.Integer({
+    minimum: 5,
+    maximum: 1440,
+    description: 'Minutos sin uso tras los que una sesión termina (5 a 1440); null: sin límite',
+  }),
+);
+
+/** The company's own rules for its members (docs/decisions/0103-company-rules.md). */
+const rulesFields = {
+  redesPermitidas: Networks,
+  metodosPermitidos: Methods,
+  sesionMaximaHoras: SessionMaxHours,
+  inactividadMinutos: IdleMinutes,
+};
 
 export const CreateCompanyBody = Type.Object({ nombre: CompanyName }, { additionalProperties: false });
 
@@ -59,8 +95,22 @@ export const Company = Type.Object(
     pendientes: Type.Integer({
       description: 'Los que se unieron por el dominio de su email y esperan la aprobación de un administrador',
     }),
+    ...rulesFields,
     createdAt: Type.String({ format: 'date-time' }),
     miRol: Nullable(Role),
+    tuAcceso: Type.Optional(
+      Type.Object(
+        {
+          direccion: Type.String({ description: 'La dirección desde la que llega quien consulta, como la lee el API' }),
+          metodo: Nullable(SignInMethod),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Solo en GET: la dirección y el método de inicio de sesión de quien consulta, para avisarle antes de una regla que le dejaría fuera',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -71,7 +121,14 @@ export const UpdateCompanyBody = Type.Object(
 );
 
 export const CompanySettingsBody = Type.Object(
-  { altaPorDominio: Type.Optional(DomainJoin), exigirSegundoFactor: Type.Optional(Type.Boolean()) },
+  {
+    altaPorDominio: Type.Optional(DomainJoin),
+    exigirSegundoFactor: Type.Optional(Type.Boolean()),
+    redesPermitidas: Type.Optional(Networks),
+    metodosPermitidos: Type.Optional(Methods),
+    sesionMaximaHoras: Type.Optional(SessionMaxHours),
+    inactividadMinutos: Type.Optional(IdleMinutes),
+  },
   { additionalProperties: false, minProperties: 1 },
 );
 

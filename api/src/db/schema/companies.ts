@@ -22,6 +22,9 @@ export const companyRoles = ['propietario', 'administrador', 'miembro'] as const
 export type CompanyRole = (typeof companyRoles)[number];
 export const memberStatuses = ['active', 'pending_approval'] as const;
 export type MemberStatus = (typeof memberStatuses)[number];
+/** How a person signed in, as the company rules and the sessions name it (migration 0033). */
+export const signInMethods = ['contrasena', 'google', 'apple', 'llave', 'empresa'] as const;
+export type SignInMethod = (typeof signInMethods)[number];
 export const domainJoinModes = ['automatic', 'approval'] as const;
 export type DomainJoinMode = (typeof domainJoinModes)[number];
 export const seatSources = ['manual', 'directory'] as const;
@@ -34,6 +37,14 @@ export const companies = pgTable('companies', {
   status: text('status', { enum: companyStatuses }).notNull().default('active'),
   domainJoin: text('domain_join', { enum: domainJoinModes }).notNull().default('approval'),
   requireSecondFactor: boolean('require_second_factor').notNull().default(false),
+  /** Migration 0033: the company's own rules for its members (domain/sign-in-limits/company-rules.ts). */
+  allowedNetworks: text('allowed_networks').array().notNull().default([]),
+  allowedMethods: text('allowed_methods', { enum: signInMethods })
+    .array()
+    .notNull()
+    .default([...signInMethods]),
+  sessionMaxHours: integer('session_max_hours'),
+  idleMinutes: integer('idle_minutes'),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true })
     .notNull()

@@ -35,6 +35,8 @@ export const sessions = pgTable(
     endedAt: timestamp('ended_at', { withTimezone: true }),
     /** Migration 0010: the sign-in proved a second factor (TOTP, recovery code or passkey), or one was set up in it. */
     secondFactor: boolean('second_factor').notNull().default(false),
+    /** Migration 0033: how the session was signed in ('contrasena', 'google', 'apple', 'llave', 'empresa'); NULL before. */
+    method: text('method'),
   },
   (table) => [index('sessions_user_id_idx').on(table.userId, table.createdAt)],
 );

@@ -34,6 +34,8 @@ export const signInReturns = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     binding: text('binding').notNull(),
+    /** Migration 0033: the sign-in method the session it becomes records ('google', 'apple', 'empresa'). */
+    method: text('method'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (table) => [index('sign_in_returns_expires_at_idx').on(table.expiresAt)],

@@ -13,6 +13,14 @@ import { HttpError } from '../../lib/errors.js';
 import { printable } from '../../schemas/common.js';
 import { type AuditActor, recordAudit } from '../audit/log.js';
 import { companyMessages as M } from './messages.js';
+import {
+  type CompanyRules,
+  endSessionsBreakingRules,
+  normalizeMethods,
+  normalizeNetworks,
+  rulesOf,
+  type SignInMethod,
+} from '../sign-in-limits/company-rules.js';
 
 /** The API's words for a company's state and its domain join, and back. */
 export const statusWords = { active: 'activa', suspended: 'suspendida' } as const satisfies Record<
@@ -102,6 +110,10 @@ export interface CompanyView {
   estado: StatusWord;
   altaPorDominio: DomainJoinWord;
   exigirSegundoFactor: boolean;
+  redesPermitidas: string[];
+  metodosPermitidos: SignInMethod[];
+  sesionMaximaHoras: number | null;
+  inactividadMinutos: number | null;
   /** Its active members (those waiting for approval apart). */
   miembros: number;
   /** Those who joined by their address's domain and wait for an administrator's approval. */
@@ -129,6 +141,7 @@ function view(company: Company, members: { active: number; pending: number }, ro
     estado: statusWords[company.status],
     altaPorDominio: domainJoinWords[company.domainJoin],
     exigirSegundoFactor: company.requireSecondFactor,
+    ...rulesOf(company),
     miembros: members.active,
     pendientes: members.pending,
     createdAt: company.createdAt.toISOString(),
@@ -198,26 +211,47 @@ export async function updateCompany(
   return companyDetail(db, companyId, null);
 }
 
-/** A company's own settings (its owners, administrators and the platform change them), audited with the values before. */
+/** What `PATCH /empresas/:id/ajustes` may change: the domain join, the second factor, the company's rules. */
+export type CompanySettingsChange = {
+  altaPorDominio?: DomainJoinWord;
+  exigirSegundoFactor?: boolean;
+} & Partial<CompanyRules>;
+
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((value, index) => value === b[index]);
+
+/**
+ * A company's own settings and rules (its owners, administrators and the platform change them), audited with the
+ * values before and after. Sessions of its members that break the rules as they now stand end in the same
+ * transaction (sign-in-limits/company-rules.ts `endSessionsBreakingRules`).
+ */
 export async function updateCompanySettings(
   db: Db,
   actor: AuditActor,
   companyId: number,
   role: CompanyRole | null,
-  change: { altaPorDominio?: DomainJoinWord; exigirSegundoFactor?: boolean },
+  change: CompanySettingsChange,
 ): Promise<CompanyView> {
-  if (change.altaPorDominio === undefined && change.exigirSegundoFactor === undefined) {
+  if (Object.values(change).every((value) => value === undefined)) {
     throw new HttpError(400, M.nothingToChange, 'VALIDATION_ERROR');
   }
+  const networks = change.redesPermitidas === undefined ? undefined : normalizeNetworks(change.redesPermitidas);
+  const methods = change.metodosPermitidos === undefined ? undefined : normalizeMethods(change.metodosPermitidos);
   await db.transaction(async (tx) => {
     const [before] = await tx.select().from(companies).where(eq(companies.id, companyId)).for('update');
     if (!before) throw companyNotFound();
     const domainJoin =
       change.altaPorDominio === undefined ? before.domainJoin : domainJoinOfWord(change.altaPorDominio);
     const requireSecondFactor = change.exigirSegundoFactor ?? before.requireSecondFactor;
-    if (domainJoin === before.domainJoin && requireSecondFactor === before.requireSecondFactor) return;
-    // Notifies session-state `*` (trigger `companies_session_notify`, docs/triggers.md).
-    await tx.update(companies).set({ domainJoin, requireSecondFactor }).where(eq(companies.id, companyId));
+    const rulesBefore = rulesOf(before);
+    const rules: CompanyRules = {
+      redesPermitidas: networks ?? rulesBefore.redesPermitidas,
+      metodosPermitidos: methods ?? rulesBefore.metodosPermitidos,
+      sesionMaximaHoras:
+        change.sesionMaximaHoras === undefined ? rulesBefore.sesionMaximaHoras : change.sesionMaximaHoras,
+      inactividadMinutos:
+        change.inactividadMinutos === undefined ? rulesBefore.inactividadMinutos : change.inactividadMinutos,
+    };
     const details: Record<string, unknown> = {};
     if (domainJoin !== before.domainJoin) {
       details.altaPorDominio = { de: domainJoinWords[before.domainJoin], a: domainJoinWords[domainJoin] };
@@ -225,6 +259,28 @@ export async function updateCompanySettings(
     if (requireSecondFactor !== before.requireSecondFactor) {
       details.exigirSegundoFactor = { de: before.requireSecondFactor, a: requireSecondFactor };
     }
+    for (const key of ['redesPermitidas', 'metodosPermitidos'] as const) {
+      if (!sameList(rulesBefore[key], rules[key])) details[key] = { de: rulesBefore[key], a: rules[key] };
+    }
+    for (const key of ['sesionMaximaHoras', 'inactividadMinutos'] as const) {
+      if (rulesBefore[key] !== rules[key]) details[key] = { de: rulesBefore[key], a: rules[key] };
+    }
+    if (Object.keys(details).length === 0) return;
+    // Notifies session-state `*` (trigger `companies_session_notify`, docs/triggers.md): every instance reads the
+    // members' session limits again.
+    await tx
+      .update(companies)
+      .set({
+        domainJoin,
+        requireSecondFactor,
+        allowedNetworks: rules.redesPermitidas,
+        allowedMethods: rules.metodosPermitidos,
+        sessionMaxHours: rules.sesionMaximaHoras,
+        idleMinutes: rules.inactividadMinutos,
+      })
+      .where(eq(companies.id, companyId));
+    const ended = await endSessionsBreakingRules(tx, companyId, rules);
+    if (ended > 0) details.sesionesTerminadas = ended;
     await recordAudit(tx, actor, [
       { action: 'company.settings_change', target: { type: 'company', id: companyId }, details, companyId },
     ]);

@@ -14,6 +14,8 @@ import { portalFacts } from './client-facts.js';
 import { consentNeeded, rememberedScopes, requestedScopes } from './consents.js';
 import { type PortalLogin, signedInAt } from './portal-sessions.js';
 import { describeScopes } from './scopes.js';
+import { enforceCompanyRules, methodOfSession } from '../sign-in-limits/company-rules.js';
+import { authenticationOf } from './authentication-methods.js';
 
 export const interactionNotFound = () => new HttpError(404, M.interactionNotFound, 'INTERACTION_NOT_FOUND');
 
@@ -32,6 +34,11 @@ export interface PortalSignIn {
   userId: number;
   sessionId: string;
   expiresAt: Date;
+  /** How that session was signed in, and whether it proved a second factor: the ID token's `amr` and `acr`. */
+  method: string | null;
+  secondFactor: boolean;
+  /** The client's address, as the API reads it: the company rules' networks. */
+  address: string;
 }
 
 export interface InteractionDeps {
@@ -120,6 +127,8 @@ export async function finishInteraction(
   const client = await clientOf(provider, interaction);
   const signedIn = await signedInAt(db, signIn.sessionId);
   if (freshSignInNeeded(interaction, signedIn)) throw new HttpError(401, M.signInAgain, 'SIGN_IN_AGAIN');
+  // The rules of the person's companies hold for an app's sign-in as for the portal's (403 RED_NO_PERMITIDA…).
+  await enforceCompanyRules(db, signIn.userId, methodOfSession(signIn.method), signIn.address);
   const facts = portalFacts(client);
   const asked = requestedScopes(client, interaction.params.scope);
   if (!facts.firstParty) {
@@ -144,7 +153,7 @@ export async function finishInteraction(
   const grantId = await grant.save();
   const portal: PortalLogin = { sessionId: signIn.sessionId, expiresAt: seconds(signIn.expiresAt.getTime()) };
   const result: InteractionResults = {
-    login: { accountId, ts: signedIn, remember: true },
+    login: { accountId, ts: signedIn, remember: true, ...authenticationOf(signIn) },
     consent: { grantId },
     portal,
   };

@@ -2,6 +2,7 @@
 // the portal's storage, keys, accounts, screens and sessions. Nothing of the protocol is written here: each part of
 // the configuration, and each of the portal's adjustments to the library, lives in a file of its own.
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { acrValues } from './authentication-methods.js';
 import type { Db } from '../../db/client.js';
 import type { SigningKey } from '../tokens/keys.js';
 import { accountFinder, clientSubjectClaims, clientSubjectIntrospection } from './account-lookup.js';
@@ -62,7 +63,10 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
     cookies: cookieSettings(deps.signingKey),
     routes: oidcRoutes,
     scopes: [...oidcScopes],
-    claims: { ...scopeClaims },
+    // `amr` and `acr`: how the person signed in, in every ID token (authentication-methods.ts); with `openid`, since the
+    // library releases a claim of no scope only when the app asks for it by name.
+    claims: { ...scopeClaims, openid: [...scopeClaims.openid, 'acr', 'amr'] },
+    acrValues: [...acrValues],
     // Scope claims go into the ID token too: the app learns the person and the plan from the token, not a second call.
     conformIdTokenClaims: false,
     ...clientSettings(),

@@ -14,8 +14,18 @@ export interface SessionFlags {
   revoked: boolean;
   live: boolean;
   secondFactor: boolean;
+  /** How the session was signed in (sessions.method); null for sessions from before it was recorded. */
+  method: string | null;
   /** When (Date.now()) last seen is next due to be written. */
   touchAt: number;
+  /**
+   * The person's companies' rules (docs/decisions/0103-company-rules.md), the strictest of them: the moment the
+   * session ends by the longest a session lasts (epoch ms), and the longest it may stay unused (ms); null: no limit.
+   */
+  endsAt: number | null;
+  idleMs: number | null;
+  /** When (Date.now()) the session was last used, as far as this instance knows. */
+  usedAt: number;
 }
 
 /**

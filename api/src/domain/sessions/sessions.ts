@@ -15,6 +15,7 @@ import type { TokenService } from './verify.js';
 import { sessions, users, type User } from '../../db/schema.js';
 import { newSignInMail, securityChangeMail, type SecurityChange } from '../mail/templates.js';
 import { sessionMessages } from './messages.js';
+import { enforceCompanyRules, type SignInMethod } from '../sign-in-limits/company-rules.js';
 
 /** Where a session was started from, as shown to people: 'Computadora', 'Chrome', 'Linux'… */
 export interface ClientDescription {
@@ -78,9 +79,14 @@ export async function startSession(
   services: SessionDeps,
   user: Pick<User, 'id' | 'role' | 'tokenVersion' | 'email' | 'name'>,
   request: ClientRequest,
-  /** `secondFactor` when this sign-in proved one (TOTP, recovery code or passkey). */
-  options: { secondFactor?: boolean } = {},
+  /**
+   * `method`: how the person signed in, which the rules of their companies may refuse (403 RED_NO_PERMITIDA,
+   * METODO_NO_PERMITIDO, domain/sign-in-limits/company-rules.ts) and the ID tokens of the apps name (`amr`). `secondFactor` when
+   * this sign-in proved one (TOTP, recovery code or passkey).
+   */
+  options: { method: SignInMethod; secondFactor?: boolean },
 ): Promise<string> {
+  await enforceCompanyRules(services.db, user.id, options.method, request.ip);
   const client = describeClient(request.headers['user-agent']);
   // The wall clock, as the token service checks expiry against it.
   const now = new Date(Math.floor(Date.now() / 1000) * 1000);
@@ -105,6 +111,7 @@ export async function startSession(
       lastSeenAt: now,
       expiresAt,
       secondFactor: options.secondFactor === true,
+      method: options.method,
     });
     if (!seen || seen.same) return false;
     await services.mailer.enqueue(tx, {

@@ -1,7 +1,7 @@
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { JWK } from 'jose';
 import type { Db } from '../../db/client.js';
-import { revokedTokens, sessions, users, type User } from '../../db/schema.js';
+import { companies, companyMembers, revokedTokens, sessions, users, type User } from '../../db/schema.js';
 import { type Claims, createClaimsReader, signPartnerToken, signSessionToken, type TokenKind } from '../tokens/jwt.js';
 import type { SigningKey } from '../tokens/keys.js';
 import type { SessionFlags, SessionMemory } from './memory.js';
@@ -17,6 +17,8 @@ export interface VerifiedToken {
   kind: TokenKind;
   /** The session's sign-in proved a second factor, or one was set up in it (sessions.second_factor). */
   secondFactor: boolean;
+  /** How the session was signed in (sessions.method): 'contrasena', 'google', 'apple', 'llave', 'empresa'; null before. */
+  method: string | null;
   /** Partner tokens only: the target's origin (web) or deep-link scheme (mobile). */
   audience?: string;
   /** Whether the user and session were read from the database for this check (else from this instance's memory). */
@@ -104,8 +106,19 @@ export function createTokenService(
       revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} in (${sql.placeholder('jti')}, ${sql.placeholder('sessionJti')}))`,
       live: sql<boolean>`(${sessions.id} is not null and ${sessions.endedAt} is null)`,
       secondFactor: sql<boolean>`coalesce(${sessions.secondFactor}, false)`,
-      // Seconds since last seen, by the database's clock (the instances' clocks may differ from it).
+      method: sessions.method,
+      // Seconds since last seen and since the session started, by the database's clock (the instances' clocks may
+      // differ from it).
       seenAgo: sql<number>`coalesce(extract(epoch from now() - ${sessions.lastSeenAt}), 0)::float8`,
+      startedAgo: sql<number>`coalesce(extract(epoch from now() - ${sessions.createdAt}), 0)::float8`,
+      // The strictest session limits of the person's companies (docs/decisions/0103-company-rules.md), in the same
+      // statement: the session check reads them from memory with the rest.
+      maxHours: sql<
+        number | null
+      >`(select min(${companies.sessionMaxHours}) from ${companyMembers} join ${companies} on ${companies.id} = ${companyMembers.companyId} where ${companyMembers.userId} = ${users.id} and ${companyMembers.status} = 'active' and ${companies.status} = 'active')`,
+      idleMinutes: sql<
+        number | null
+      >`(select min(${companies.idleMinutes}) from ${companyMembers} join ${companies} on ${companies.id} = ${companyMembers.companyId} where ${companyMembers.userId} = ${users.id} and ${companyMembers.status} = 'active' and ${companies.status} = 'active')`,
     })
     .from(users)
     .leftJoin(sessions, and(eq(sessions.id, sql.placeholder('sessionJti')), eq(sessions.userId, users.id)))
@@ -137,11 +150,18 @@ export function createTokenService(
     const ticket = state?.ticket();
     const [row] = await session.execute({ userId: claims.userId, jti: claims.jti, sessionJti: claims.sessionJti });
     if (!row) return undefined;
+    const now = Date.now();
+    const maxHours = row.maxHours === null ? null : Number(row.maxHours);
+    const idleMinutes = row.idleMinutes === null ? null : Number(row.idleMinutes);
     const flags: SessionFlags = {
       revoked: row.revoked === true,
       live: row.live === true,
       secondFactor: row.secondFactor === true,
-      touchAt: Date.now() + Math.max(0, touchEveryMs - Number(row.seenAgo) * 1000),
+      method: row.method,
+      touchAt: now + Math.max(0, touchEveryMs - Number(row.seenAgo) * 1000),
+      endsAt: maxHours === null ? null : now - Number(row.startedAgo) * 1000 + maxHours * 3_600_000,
+      idleMs: idleMinutes === null ? null : idleMinutes * 60_000,
+      usedAt: now - Number(row.seenAgo) * 1000,
     };
     const user = state && ticket ? state.storeSession(ticket, claims.userId, row.user, cacheKey, flags) : row.user;
     return { user, flags, readFromDatabase: true };
@@ -158,6 +178,11 @@ export function createTokenService(
   ): VerifiedToken | null | Promise<VerifiedToken> {
     // Password changes and suspensions bump token_version, which ends every session issued before.
     if (flags.revoked || !flags.live || user.status === 'suspended' || user.tokenVersion !== claims.tv) return null;
+    // The person's companies' session limits, from memory: past the longest a session lasts, or unused too long.
+    const now = Date.now();
+    if (flags.endsAt !== null && now >= flags.endsAt) return null;
+    if (flags.idleMs !== null && now - flags.usedAt >= flags.idleMs) return null;
+    flags.usedAt = now;
     const verified: VerifiedToken = {
       user,
       jti: claims.jti,
@@ -165,12 +190,13 @@ export function createTokenService(
       expiresAt: new Date(claims.exp * 1000),
       kind: claims.kind,
       secondFactor: flags.secondFactor,
+      method: flags.method,
       ...(claims.audience === undefined ? {} : { audience: claims.audience }),
       readFromDatabase,
     };
-    if (Date.now() < flags.touchAt) return verified;
+    if (now < flags.touchAt) return verified;
     // Claimed before the write, so that concurrent requests of one session write once.
-    flags.touchAt = Date.now() + touchEveryMs;
+    flags.touchAt = now + touchEveryMs;
     return touch(claims.sessionJti).then(() => verified);
   }
 

@@ -6,7 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { signInReturns } from '../../db/schema.js';
+import { type SignInMethod, signInReturns } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { socialSignInMessages } from './messages.js';
 
@@ -20,16 +20,27 @@ export const signInReturnInvalid = () =>
 export const isBinding = (value: unknown): value is string =>
   typeof value === 'string' && /^[A-Za-z0-9_-]{43}$/.test(value);
 
+/** A return's method; one issued before methods were recorded was Google's or Apple's: 'google' stands for both. */
+const methodOfReturn = (method: string | null): SignInMethod =>
+  method === 'apple' || method === 'empresa' ? method : 'google';
+
 const digest = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /** A new one-time code for `userId`, bound to `binding` (expired codes of anyone are swept on the way). */
-export async function issueSignInReturn(db: Db, userId: number, binding: string): Promise<string> {
+export async function issueSignInReturn(
+  db: Db,
+  userId: number,
+  binding: string,
+  /** How the person signed in: the session it becomes records it (and the company rules may refuse it there). */
+  method: Extract<SignInMethod, 'google' | 'apple' | 'empresa'>,
+): Promise<string> {
   const code = randomBytes(32).toString('base64url');
   await db.delete(signInReturns).where(lt(signInReturns.expiresAt, sql`now()`));
   await db.insert(signInReturns).values({
     id: digest(code),
     userId,
     binding,
+    method,
     expiresAt: new Date(Date.now() + SIGN_IN_RETURN_TTL_MS),
   });
   return code;
@@ -39,17 +50,24 @@ export async function issueSignInReturn(db: Db, userId: number, binding: string)
  * Redeems a code with the tab's secret: the code is deleted by this attempt whatever its outcome (one statement, so
  * two concurrent attempts cannot both have it); answers its user when it was live and the secret matches its binding.
  */
-export async function redeemSignInReturn(db: Db, code: string, secret: string): Promise<number | undefined> {
+export async function redeemSignInReturn(
+  db: Db,
+  code: string,
+  secret: string,
+): Promise<{ userId: number; method: SignInMethod } | undefined> {
   const [row] = await db
     .delete(signInReturns)
     .where(eq(signInReturns.id, digest(code)))
     .returning({
       userId: signInReturns.userId,
       binding: signInReturns.binding,
+      method: signInReturns.method,
       live: sql<boolean>`${signInReturns.expiresAt} > now()`,
     });
   if (!row?.live) return undefined;
   const expected = Buffer.from(row.binding);
   const given = Buffer.from(createHash('sha256').update(secret).digest('base64url'));
-  return given.length === expected.length && timingSafeEqual(given, expected) ? row.userId : undefined;
+  return given.length === expected.length && timingSafeEqual(given, expected)
+    ? { userId: row.userId, method: methodOfReturn(row.method) }
+    : undefined;
 }

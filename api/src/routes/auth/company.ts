@@ -294,7 +294,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           email: outcome.email,
           redirect_url: redirectUrl,
         });
-      const code = await issueSignInReturn(app.db, outcome.user.id, binding);
+      const code = await issueSignInReturn(app.db, outcome.user.id, binding, 'empresa');
       return portal('/auth/google/callback', { code, redirect_url: redirectUrl });
     } catch (error) {
       if (error instanceof CompanySignInRefused) {

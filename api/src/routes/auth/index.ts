@@ -33,6 +33,7 @@ import sessionRoutes from './sessions.js';
 import { factorSummary, hasSecondFactor } from '../../domain/second-factor/status.js';
 import { endSession, startSession } from '../../domain/sessions/sessions.js';
 import { issueSignInTicket } from '../../domain/second-factor/sign-in-tickets.js';
+import { enforceCompanyRules } from '../../domain/sign-in-limits/company-rules.js';
 
 const bearerAuth = [{ bearerAuth: [] }];
 
@@ -121,6 +122,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         // An account with a second factor gets a ticket for the second step, no token. Its failures are
         // forgotten only once that step succeeds: a wrong code counts as a wrong password, and signing in again with
         // the password must not reset the count (routes/auth/second-factor.ts).
+        // The rules of the person's companies, before a second step that could only end refused.
+        await enforceCompanyRules(app.db, user.id, 'contrasena', request.ip);
         const factors = await factorSummary(app.db, user.id);
         if (hasSecondFactor(factors)) {
           // The password was right: its attempt is given back, the failures before it stay until the second step.
@@ -140,7 +143,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         }
         await app.limits.succeededSignIn(attempt);
         app.metrics.signIn('password', 'success');
-        return { access_token: await startSession(app, user, request), user: await currentUserView(app.db, user) };
+        return {
+          access_token: await startSession(app, user, request, { method: 'contrasena' }),
+          user: await currentUserView(app.db, user),
+        };
       } finally {
         await app.limits.releaseUnsettled(attempt);
       }

@@ -235,7 +235,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           throw signInTicketExpired();
         await app.limits.clearSignInFailures(user.email, request.ip);
         return {
-          access_token: await startSession(app, user, request, { secondFactor: true }),
+          access_token: await startSession(app, user, request, {
+            // A passkey as the second step after a password: the sign-in was the password's.
+            method: bound === null ? 'llave' : 'contrasena',
+            secondFactor: true,
+          }),
           user: await currentUserView(app.db, user),
         };
       }

@@ -8,6 +8,7 @@ import { replacePassword, resetPassword } from '../../domain/accounts/passwords.
 import { checkCode, issueCodeMail, releasingCooldown } from '../../domain/account-codes/code-mail.js';
 import { findUserByEmail, normalizeEmail } from '../../domain/accounts/queries.js';
 import { startSession } from '../../domain/sessions/sessions.js';
+import { methodOfSession } from '../../domain/sign-in-limits/company-rules.js';
 import { accountMessages } from '../../domain/accounts/messages.js';
 
 const bearerAuth = [{ bearerAuth: [] }];
@@ -110,7 +111,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       return {
         message: 'Contraseña actualizada correctamente',
         // The new session keeps this one's proof of a second factor: a password change is no sign-in.
-        access_token: await startSession(app, updated, request, { secondFactor: signedIn(request).secondFactor }),
+        access_token: await startSession(app, updated, request, {
+          // The fresh token continues the session the change was made in: its way in stays the same.
+          method: methodOfSession(signedIn(request).method),
+          secondFactor: signedIn(request).secondFactor,
+        }),
       };
     },
   });

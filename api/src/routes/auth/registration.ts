@@ -59,7 +59,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         if (user?.status !== 'active') throw new HttpError(403, messages.suspended, 'USER_SUSPENDED');
         return reply.code(201).send({
           email,
-          access_token: await startSession(app, user, request),
+          access_token: await startSession(app, user, request, { method: 'contrasena' }),
           user: await currentUserView(app.db, user),
           empresa: joined.empresa,
           rol: joined.rol,
@@ -121,7 +121,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         throw new HttpError(403, messages.suspended, 'USER_SUSPENDED');
       }
       return {
-        access_token: await startSession(app, activated, request),
+        access_token: await startSession(app, activated, request, { method: 'contrasena' }),
         user: await currentUserView(app.db, activated),
         passwordSet,
       };

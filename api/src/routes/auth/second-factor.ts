@@ -131,7 +131,7 @@ export async function finishSecondStep(
   await app.limits.succeededSignIn(attempt);
   app.metrics.signIn('second_step', 'success');
   return {
-    access_token: await startSession(app, user, request, { secondFactor: true }),
+    access_token: await startSession(app, user, request, { method: 'contrasena', secondFactor: true }),
     user: await currentUserView(app.db, user),
   };
 }

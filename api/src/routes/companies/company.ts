@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { companyDetail, updateCompanySettings } from '../../domain/companies/companies.js';
 import { listLicences } from '../../domain/companies/licences.js';
+import { methodOrNull } from '../../domain/sign-in-limits/company-rules.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { companyOf } from '../../plugins/app/company-access.js';
 import { adminErrors, ErrorRef, bearerSecurity as security } from '../../schemas/common.js';
@@ -30,7 +31,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const access = companyOf(request);
-      return companyDetail(app.db, access.companyId, access.role);
+      const company = await companyDetail(app.db, access.companyId, access.role);
+      // The caller's address and sign-in method: the panel warns before a rule that would lock them out.
+      return { ...company, tuAcceso: { direccion: request.ip, metodo: methodOrNull(signedIn(request).method) } };
     },
   );
 
@@ -39,7 +42,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: manager,
       schema: {
-        summary: 'Cambia los ajustes de la empresa: el alta por dominio y si exige un segundo factor a sus miembros',
+        summary:
+          'Cambia los ajustes de la empresa: el alta por dominio, si exige un segundo factor y las reglas de sus miembros (redes, métodos de inicio de sesión, duración e inactividad de las sesiones)',
         tags,
         security,
         params: CompanyParams,

@@ -22,10 +22,13 @@ const params = Type.Object({ uid: InteractionUid });
 const tags = ['openid-connect'];
 const bearer = /^Bearer +([A-Za-z0-9_.~+/-]+=*)$/i;
 
-const signInOf = (auth: VerifiedToken): PortalSignIn => ({
+const signInOf = (auth: VerifiedToken, address: string): PortalSignIn => ({
   userId: auth.user.id,
   sessionId: auth.sessionId,
   expiresAt: auth.expiresAt,
+  method: auth.method,
+  secondFactor: auth.secondFactor,
+  address,
 });
 
 /**
@@ -71,7 +74,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       // The session is optional here: without one the page sends the person to sign in first.
       const token = bearer.exec(request.headers.authorization ?? '')?.[1];
       const auth = token && token.length <= 4096 ? await app.tokens.verify(token) : null;
-      return describeInteraction(deps, interaction, auth ? signInOf(auth) : undefined);
+      return describeInteraction(deps, interaction, auth ? signInOf(auth, request.ip) : undefined);
     },
   );
 
@@ -95,7 +98,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         request.raw,
         reply.raw,
         interaction,
-        signInOf(signedIn(request)),
+        signInOf(signedIn(request), request.ip),
         request.body.permitir === true,
       );
       return { redirectTo };

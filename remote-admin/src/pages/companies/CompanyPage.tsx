@@ -29,6 +29,7 @@ import { ReportSection } from './ReportSection';
 import { SeatsSection } from './SeatsSection';
 import type { SectionProps } from './SectionParts';
 import { SettingsSection } from './SettingsSection';
+import { SignInRulesSection } from './SignInRulesSection';
 import { TEXT_COMPANY } from './texts';
 
 const Head = styled.header`
@@ -133,6 +134,9 @@ export default function CompanyPage() {
           {section === 'informe' && <ReportSection {...props} />}
           {section === 'ajustes' && (
             <SettingsSection {...props} company={data} onSaved={(saved) => company.setData(saved)} />
+          )}
+          {section === 'ajustes' && (
+            <SignInRulesSection {...props} company={data} onSaved={(saved) => company.setData(saved)} />
           )}
         </Body>
       </Tabs>

@@ -144,6 +144,16 @@ it('a code the API cannot turn into a session ends on the error screen, signed o
   expect(localStorage.getItem('token')).toBeNull();
 });
 
+it("a sign-in a rule of the person's company refuses shows the rule's Spanish message, signed out", async () => {
+  const message =
+    'La empresa «Minera Andina S.A.» no permite iniciar sesión con Google: usa el inicio de sesión de la empresa';
+  exchangeReply = { status: 403, body: { statusCode: 403, code: 'METODO_NO_PERMITIDO', message } };
+  renderAt('/auth/google/callback?code=abc', <GoogleCallbackPage />);
+  expect(await screen.findByRole('alert')).toHaveTextContent(message);
+  expect(useSession.getState().isAuthenticated).toBe(false);
+  expect(localStorage.getItem('token')).toBeNull();
+});
+
 it('an address with neither a code nor an error is a cancelled sign-in, with no call', async () => {
   renderAt('/google-callback', <GoogleCallbackPage />);
   expect(await screen.findByRole('alert')).toHaveTextContent('Autenticación cancelada o fallida');

@@ -55,6 +55,9 @@ export function callbackError(error: string | null, provider: string | null = nu
  *   /login?error=token_invalid, signed out;
  * - otherwise the code and the secret are exchanged by POST for the session, and the landing decision follows.
  */
+/** The refusals of a company's own rules (docs/decisions/0103-company-rules.md), shown as the API words them. */
+const COMPANY_RULE_CODES = new Set(['RED_NO_PERMITIDA', 'METODO_NO_PERMITIDO']);
+
 export default function GoogleCallbackPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -98,6 +101,8 @@ export default function GoogleCallbackPage() {
         void afterSignIn(redirectUrl);
       } catch (error) {
         if (error instanceof ApiError && error.status === 400) tokenInvalid();
+        // A rule of the person's company refused this sign-in (a network, a method): its message says which and why.
+        else if (error instanceof ApiError && COMPANY_RULE_CODES.has(error.code ?? '')) setFailure(error.message);
         else setFailure(provider === 'Google' ? CALLBACK_FAILED : `Error durante la autenticación con ${provider}`);
       }
     })();

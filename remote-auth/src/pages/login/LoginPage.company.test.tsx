@@ -198,6 +198,28 @@ describe("the company's refusals, back on /login", () => {
   });
 });
 
+describe("the company's own rules refusing a sign-in", () => {
+  it.each([
+    [
+      'RED_NO_PERMITIDA',
+      `La empresa «${COMPANY}» solo permite iniciar sesión desde sus redes, y esta dirección (198.51.100.7) no está entre ellas: conéctate desde la red de la empresa o pide a su administrador que la añada`,
+    ],
+    [
+      'METODO_NO_PERMITIDO',
+      `La empresa «${COMPANY}» no permite iniciar sesión con contraseña: usa el inicio de sesión de la empresa`,
+    ],
+  ])('%s: /login shows the rule and why, signed out', async (code, message) => {
+    await api.close();
+    api = await useFakeApi({ 'POST /auth/login': { status: 403, body: { statusCode: 403, code, message } } });
+    renderAt('/login', <LoginPage />);
+    await userEvent.type(screen.getByLabelText('Email'), 'ana@minera.pe');
+    await userEvent.type(screen.getByLabelText('Contraseña'), 'secreta1');
+    await userEvent.click(screen.getByRole('button', { name: 'Iniciar Sesión' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+});
+
 describe('the link an existing account proves by signing in', () => {
   const LINK_ADDRESS = `/login?vincular=${CODE}&empresa=Minera%20Andina%20S.A.&email=ana%40minera.pe`;
   const ASKED =

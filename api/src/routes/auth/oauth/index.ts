@@ -191,7 +191,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     app.metrics.signIn(name, user ? 'success' : 'failure');
     // The portal's callback page redeems the code with the secret of the tab that started (POST /auth/social/canjear).
     const code =
-      user && isBinding(transaction?.binding) ? await issueSignInReturn(app.db, user.id, transaction.binding) : null;
+      user && isBinding(transaction?.binding)
+        ? await issueSignInReturn(app.db, user.id, transaction.binding, name)
+        : null;
     return reply.redirect(
       code
         ? portal('/auth/google/callback', { code, provider: named(name), redirect_url: redirectUrl })
@@ -228,10 +230,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const userId = await redeemSignInReturn(app.db, request.body.code, request.body.secret);
-      const user = userId === undefined ? undefined : await findUserById(app.db, userId);
-      if (user?.status !== 'active') throw signInReturnInvalid();
-      return { access_token: await startSession(app, user, request), user: await currentUserView(app.db, user) };
+      const redeemed = await redeemSignInReturn(app.db, request.body.code, request.body.secret);
+      const user = redeemed === undefined ? undefined : await findUserById(app.db, redeemed.userId);
+      if (!redeemed || user?.status !== 'active') throw signInReturnInvalid();
+      return {
+        access_token: await startSession(app, user, request, { method: redeemed.method }),
+        user: await currentUserView(app.db, user),
+      };
     },
   );
 

@@ -1,0 +1,184 @@
+// 'Reglas de acceso de los miembros' in a company's 'Ajustes': what an owner sends, the warning before a rule that
+// would lock them out (the network they are on, the method they signed in with) and how it is undone, the form's own
+// refusals, and a platform administrator lifting every rule at once.
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import CompanyPage from './CompanyPage';
+import { adminUser, bodiesTo, type FakeApi, renderAt, useFakeApi } from '../../testing/setup';
+import type { Company } from '../../api/company-types';
+import { addressAllowed, lockoutWarnings, NO_RULES, rulesFromDraft } from '../../rules/sign-in-rules';
+
+jest.setTimeout(30_000);
+
+let api: FakeApi;
+afterEach(() => {
+  window.history.replaceState(null, '', '/');
+  return api?.close();
+});
+
+const company = (over: Partial<Company> = {}): Company => ({
+  id: 4,
+  nombre: 'Minera Andina S.A.',
+  estado: 'activa',
+  altaPorDominio: 'automatica',
+  exigirSegundoFactor: false,
+  redesPermitidas: [],
+  metodosPermitidos: ['contrasena', 'google', 'apple', 'llave', 'empresa'],
+  sesionMaximaHoras: null,
+  inactividadMinutos: null,
+  miembros: 3,
+  pendientes: 0,
+  createdAt: '2027-01-05T10:00:00.000Z',
+  miRol: null,
+  ...over,
+});
+
+const owner = adminUser({
+  role: 2,
+  email: 'jefa@minera.pe',
+  ...({ empresas: [{ id: 4, nombre: 'Minera Andina S.A.', rol: 'propietario', estado: 'activo' }] } as object),
+});
+
+const base = (over: Record<string, unknown> = {}) => ({
+  'GET /empresas/4': {
+    status: 200,
+    body: company({ miRol: 'propietario', tuAcceso: { direccion: '198.51.100.7', metodo: 'contrasena' } }),
+  },
+  'GET /empresas/4/licencias': { status: 200, body: [] },
+  'GET /empresas/4/miembros': { status: 200, body: { data: [], total: 0, siguiente: null } },
+  ...over,
+});
+
+async function openSettings(user: ReturnType<typeof userEvent.setup>) {
+  renderAt('/admin/empresas/4', <CompanyPage />, { pattern: '/admin/empresas/:id' });
+  await user.click(await screen.findByRole('tab', { name: 'Ajustes' }));
+  return screen.findByRole('region', { name: 'Reglas de acceso de los miembros' });
+}
+
+describe("A company's sign-in rules in 'Ajustes'", () => {
+  it('an owner sets networks, methods and limits; the body is what the API takes', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi(
+      base({
+        'PATCH /empresas/4/ajustes': {
+          status: 200,
+          body: company({
+            miRol: 'propietario',
+            redesPermitidas: ['198.51.100.0/24', '2001:db8::/32'],
+            metodosPermitidos: ['contrasena', 'llave'],
+            sesionMaximaHoras: 12,
+            inactividadMinutos: 30,
+          }),
+        },
+      }),
+      owner,
+    );
+    const panel = await openSettings(user);
+    await user.type(within(panel).getByLabelText('Redes permitidas'), '198.51.100.0/24\n2001:db8::/32');
+    for (const name of ['Google', 'Apple', 'Inicio de sesión de la empresa'])
+      await user.click(within(panel).getByLabelText(name));
+    await user.type(within(panel).getByLabelText(/Duración máxima/), '12');
+    await user.type(within(panel).getByLabelText(/minutos sin uso/), '30');
+    // Their own network and method stay allowed: no warning.
+    expect(within(panel).queryByText(/Para deshacerlo/)).not.toBeInTheDocument();
+    await user.click(within(panel).getByRole('button', { name: 'Guardar reglas' }));
+    expect(await within(panel).findByText('Reglas de acceso guardadas')).toBeInTheDocument();
+    expect(bodiesTo(api, '/empresas/4/ajustes')).toEqual([
+      {
+        redesPermitidas: ['198.51.100.0/24', '2001:db8::/32'],
+        metodosPermitidos: ['contrasena', 'llave'],
+        sesionMaximaHoras: 12,
+        inactividadMinutos: 30,
+      },
+    ]);
+  });
+
+  it('warns an owner before a rule that locks them out, says how it is undone, and saves only once they accept', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi(
+      base({ 'PATCH /empresas/4/ajustes': { status: 200, body: company({ miRol: 'propietario' }) } }),
+      owner,
+    );
+    const panel = await openSettings(user);
+    await user.type(within(panel).getByLabelText('Redes permitidas'), '10.0.0.0/8');
+    await user.click(within(panel).getByLabelText('Contraseña'));
+    expect(
+      within(panel).getByText(/Estás conectado desde 198\.51\.100\.7, que no está en las redes permitidas/),
+    ).toBeInTheDocument();
+    expect(
+      within(panel).getByText(/Has iniciado sesión con tu contraseña, que dejaría de estar permitido/),
+    ).toBeInTheDocument();
+    expect(within(panel).getByText(/npm run admin -- empresa reglas <id> --quitar/)).toBeInTheDocument();
+    const save = within(panel).getByRole('button', { name: 'Guardar reglas' });
+    expect(save).toBeDisabled();
+    await user.click(within(panel).getByLabelText('Entiendo que puedo quedarme sin acceso'));
+    expect(save).toBeEnabled();
+    await user.click(save);
+    expect(await within(panel).findByText('Reglas de acceso guardadas')).toBeInTheDocument();
+    expect(bodiesTo(api, '/empresas/4/ajustes')).toEqual([
+      {
+        redesPermitidas: ['10.0.0.0/8'],
+        metodosPermitidos: ['google', 'apple', 'llave', 'empresa'],
+        sesionMaximaHoras: null,
+        inactividadMinutos: null,
+      },
+    ]);
+  });
+
+  it('refuses in Spanish, sending nothing, a bad network, no method or a limit out of range', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi(base(), owner);
+    const panel = await openSettings(user);
+    const save = within(panel).getByRole('button', { name: 'Guardar reglas' });
+    await user.type(within(panel).getByLabelText('Redes permitidas'), 'intranet');
+    await user.click(save);
+    expect(await within(panel).findByText(/«intranet» no es una red válida/)).toBeInTheDocument();
+    await user.clear(within(panel).getByLabelText('Redes permitidas'));
+    await user.type(within(panel).getByLabelText(/Duración máxima/), '721');
+    await user.click(save);
+    expect(await within(panel).findByText(/Revisa «Duración máxima/)).toBeInTheDocument();
+    expect(bodiesTo(api, '/empresas/4/ajustes')).toEqual([]);
+  });
+
+  it('a platform administrator is never warned and lifts every rule at once', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4': {
+          status: 200,
+          body: company({ redesPermitidas: ['10.0.0.0/8'], metodosPermitidos: ['empresa'], sesionMaximaHoras: 8 }),
+        },
+        'PATCH /empresas/4/ajustes': { status: 200, body: company() },
+      }),
+    );
+    const panel = await openSettings(user);
+    expect(within(panel).queryByText(/Para deshacerlo/)).not.toBeInTheDocument();
+    await user.click(within(panel).getByRole('button', { name: 'Quitar todas las reglas' }));
+    expect(await within(panel).findByText(/Reglas de acceso quitadas/)).toBeInTheDocument();
+    expect(bodiesTo(api, '/empresas/4/ajustes')).toEqual([NO_RULES]);
+    expect(within(panel).getByLabelText('Redes permitidas')).toHaveValue('');
+  });
+});
+
+describe('the rules read in the panel', () => {
+  it('matches addresses to networks, IPv4 and IPv6', () => {
+    expect(addressAllowed([], '203.0.113.9')).toBe(true);
+    expect(addressAllowed(['203.0.113.0/24'], '203.0.113.9')).toBe(true);
+    expect(addressAllowed(['203.0.113.0/24'], '203.0.114.9')).toBe(false);
+    expect(addressAllowed(['203.0.113.0/24'], '::ffff:203.0.113.9')).toBe(true);
+    expect(addressAllowed(['2001:db8::/32'], '2001:db8:1::5')).toBe(true);
+    expect(addressAllowed(['2001:db8::/32'], '2001:db9::5')).toBe(false);
+    expect(addressAllowed(['192.0.2.7'], '192.0.2.7')).toBe(true);
+    expect(addressAllowed(['0.0.0.0/0'], '::1')).toBe(false);
+  });
+
+  it('warns only a member bound by the rules', () => {
+    const rules = { ...NO_RULES, redesPermitidas: ['10.0.0.0/8'] };
+    const access = { direccion: '127.0.0.1', metodo: 'llave' as const };
+    expect(lockoutWarnings(rules, access, true)).toHaveLength(1);
+    expect(lockoutWarnings(rules, access, false)).toEqual([]);
+    expect(rulesFromDraft({ networks: '', methods: [], maxHours: '', idleMinutes: '' })).toEqual({
+      error: 'Marca al menos un método de inicio de sesión',
+    });
+  });
+});
