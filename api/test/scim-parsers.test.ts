@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { ScimError } from '../src/domain/companies/scim/errors.js';
 import { exactUserName, parseFilter, scimBoolean } from '../src/domain/companies/scim/filter.js';
 import { applyPatch, blankDraft, draftFromResource } from '../src/domain/companies/scim/patch.js';
+import { projectAnswer, projectResource } from '../src/domain/companies/scim/projection.js';
 
 const refused = (run: () => unknown, scimType: string) =>
   assert.throws(
@@ -194,5 +195,52 @@ describe('SCIM PatchOp', () => {
     refused(() => draftFromResource({ externalId: 'x' }), 'invalidValue');
     refused(() => draftFromResource('texto'), 'invalidSyntax');
     refused(() => draftFromResource({ userName: 'a'.repeat(255) }), 'invalidValue');
+  });
+});
+
+describe('SCIM attributes and excludedAttributes', () => {
+  const user = {
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+    id: 'u1',
+    userName: 'ana@empresa.cl',
+    name: { givenName: 'Ana', familyName: 'Soto', formatted: 'Ana Soto' },
+    emails: [{ value: 'ana@empresa.cl', type: 'work', primary: true }],
+    active: true,
+  };
+
+  it('keeps what is asked (any case, with the core URN, a sub-attribute, a value filter) and always id and schemas', () => {
+    assert.deepEqual(projectResource(user, 'USERNAME, Name.givenName', undefined), {
+      schemas: user.schemas,
+      id: 'u1',
+      userName: 'ana@empresa.cl',
+      name: { givenName: 'Ana' },
+    });
+    assert.deepEqual(Object.keys(projectResource(user, 'emails[type eq "work"]', undefined)), [
+      'schemas',
+      'id',
+      'emails',
+    ]);
+    assert.deepEqual(projectResource(user, 'urn:ietf:params:scim:schemas:core:2.0:User:emails.value', undefined), {
+      schemas: user.schemas,
+      id: 'u1',
+      emails: [{ value: 'ana@empresa.cl' }],
+    });
+    assert.deepEqual(projectResource(user, 'id,nothing', undefined), { schemas: user.schemas, id: 'u1' });
+  });
+
+  it('leaves out what is excluded but never id or schemas, and narrows each resource of a list', () => {
+    assert.deepEqual(projectResource(user, undefined, 'emails,name.formatted,id,schemas'), {
+      schemas: user.schemas,
+      id: 'u1',
+      userName: 'ana@empresa.cl',
+      name: { givenName: 'Ana', familyName: 'Soto' },
+      active: true,
+    });
+    const list = { totalResults: 1, Resources: [user] };
+    assert.deepEqual(projectAnswer(list, { attributes: 'active' }), {
+      totalResults: 1,
+      Resources: [{ schemas: user.schemas, id: 'u1', active: true }],
+    });
+    assert.equal(projectAnswer(user, {}), user);
   });
 });

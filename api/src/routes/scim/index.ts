@@ -12,6 +12,7 @@ import {
   patchGroup,
   replaceGroup,
 } from '../../domain/companies/scim/group-changes.js';
+import { projectAnswer } from '../../domain/companies/scim/projection.js';
 import { requestLogOf } from '../../domain/companies/scim/requests.js';
 import { authenticateToken, type ScimCaller } from '../../domain/companies/scim/tokens.js';
 import { deleteUser, patchUser, replaceUser } from '../../domain/companies/scim/changes.js';
@@ -166,7 +167,10 @@ export default async function scimRoutes(app: FastifyInstance) {
     trace.detail = outcome.detail;
     if (outcome.userName) trace.userName = outcome.userName;
     reply.code(status).type(scimContentType);
-    return status === 204 ? reply.send() : reply.send(outcome.result);
+    if (status === 204) return reply.send();
+    return reply.send(
+      request.method === 'GET' ? projectAnswer(outcome.result as object, request.query) : outcome.result,
+    );
   };
   const plain = (reply: FastifyReply, body: object) => reply.type(scimContentType).send(body);
 
