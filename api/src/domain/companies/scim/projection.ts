@@ -9,7 +9,7 @@ const alwaysReturned = new Set(['id', 'schemas']);
 const coreSchemaPrefix = /^urn:ietf:params:scim:schemas:core:2\.0:(user|group):/i;
 
 /** A parameter's list of attribute paths, each as [attribute, sub-attribute?] in lower case. */
-export function attributePaths(parameter: unknown): string[][] {
+export function attributePaths(parameter: unknown): [string, string | undefined][] {
   if (typeof parameter !== 'string') return [];
   return parameter
     .split(',')
@@ -21,7 +21,10 @@ export function attributePaths(parameter: unknown): string[][] {
         .toLowerCase(),
     )
     .filter((name) => name !== '')
-    .map((name) => name.split('.', 2));
+    .map((name) => {
+      const [attribute = '', sub] = name.split('.', 2);
+      return [attribute, sub];
+    });
 }
 
 const keyOf = (resource: Record<string, unknown>, lowerName: string) =>
