@@ -20,6 +20,7 @@ import type {
 import type { App as AppSchema, AppTag as AppTagSchema } from './schemas/apps.js';
 import type {
   Company as CompanySchema,
+  RulesOfMyCompany as RulesOfMyCompanySchema,
   CompanyListItem as CompanyListItemSchema,
   CompanySettingsBody,
   Licence as LicenceSchema,
@@ -184,6 +185,8 @@ export type DeviceRequest = Static<typeof DeviceRequestView>;
 export type DeviceAnswered = Static<typeof DeviceAnsweredSchema>;
 /** `GET /auth/aplicaciones`: a third-party app the person allowed. */
 export type AuthorizedApp = Static<typeof AuthorizedAppSchema>;
+/** The rules of one of the signed-in person's companies (GET /auth/reglas-empresa). */
+export type RulesOfMyCompany = Static<typeof RulesOfMyCompanySchema>;
 /** What an app may see or do: the scope and how the person reads it. */
 export type OidcPermission = AuthorizedApp['permisos'][number];
 /** An OpenID Connect client as the admin calls answer it (never its secret). */

@@ -295,6 +295,32 @@ forEachBackend((backend) => {
       const read = await call('GET', `/empresas/${id}`, owner.token);
       assert.deepEqual(read.json<Json>().tuAcceso, { direccion: '127.0.0.1', metodo: 'contrasena' });
     });
+
+    it('a member reads the rules of their companies that bind them (GET /auth/reglas-empresa); nobody else does', async () => {
+      const strict = await company();
+      const lax = await company();
+      const member = await person(strict);
+      await addMember(app.db, lax, member.id, 'miembro');
+      const set = await rules(strict, admin, { metodosPermitidos: ['llave', 'contrasena'], sesionMaximaHoras: 8 });
+      assert.equal(set.statusCode, 200, set.body);
+
+      const mine = await call('GET', '/auth/reglas-empresa', member.token);
+      assert.equal(mine.statusCode, 200, mine.body);
+      const [only, ...others] = mine.json<{ data: Json[] }>().data;
+      assert.deepEqual(others, [], 'a company without rules binds nothing and is not listed');
+      const named = await call('GET', `/empresas/${strict}`, admin);
+      assert.deepEqual(only, {
+        empresa: { id: strict, nombre: named.json<Json>().nombre },
+        redesPermitidas: [],
+        metodosPermitidos: ['contrasena', 'llave'],
+        sesionMaximaHoras: 8,
+        inactividadMinutos: null,
+      });
+
+      const outsider = await person();
+      assert.deepEqual((await call('GET', '/auth/reglas-empresa', outsider.token)).json<Json>(), { data: [] });
+      assert.equal((await call('GET', '/auth/reglas-empresa', undefined)).statusCode, 401);
+    });
   });
 });
 

@@ -56,6 +56,16 @@ const rulesFields = {
   inactividadMinutos: IdleMinutes,
 };
 
+/** The rules of one company that bind the signed-in person (GET /auth/reglas-empresa). */
+export const RulesOfMyCompany = Type.Object(
+  {
+    empresa: Type.Object({ id: Type.Integer(), nombre: Type.String() }, { additionalProperties: false }),
+    ...rulesFields,
+  },
+  { additionalProperties: false },
+);
+export const RulesOfMyCompanies = Type.Object({ data: Type.Array(RulesOfMyCompany) }, { additionalProperties: false });
+
 export const CreateCompanyBody = Type.Object({ nombre: CompanyName }, { additionalProperties: false });
 
 export const CompanyCreated = Type.Object({ id: Type.Integer() }, { additionalProperties: false });

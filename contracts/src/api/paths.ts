@@ -44,6 +44,8 @@ export const API_PATHS = {
     passkeySignIn: 'auth/passkeys/iniciar-sesion',
     /** The third-party apps the person allowed through the portal's OpenID Connect provider (GET), one of them (DELETE). */
     authorizedApps: 'auth/aplicaciones',
+    /** The rules of the signed-in person's companies that bind their sign-in and sessions. */
+    myCompanyRules: 'auth/reglas-empresa',
     authorizedApp: (clientId: string) => `auth/aplicaciones/${encodeURIComponent(clientId)}`,
     /** Which company's own sign-in answers for an address's domain (docs/decisions/0080-company-sign-in.md). */
     companyAccess: 'auth/empresa/acceso',

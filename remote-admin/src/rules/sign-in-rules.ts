@@ -1,3 +1,4 @@
+import { SIGN_IN_METHOD_NAMES, SIGN_IN_METHOD_PHRASES, SIGN_IN_METHODS } from '@portal/shared';
 import type { Company } from '../api/company-types';
 
 /**
@@ -7,7 +8,7 @@ import type { Company } from '../api/company-types';
  */
 export type SignInMethod = Company['metodosPermitidos'][number];
 
-export const SIGN_IN_METHODS: readonly SignInMethod[] = ['contrasena', 'google', 'apple', 'llave', 'empresa'];
+export { SIGN_IN_METHODS };
 
 export const TEXT_SIGN_IN_RULES = {
   title: 'Reglas de acceso de los miembros',
@@ -16,20 +17,8 @@ export const TEXT_SIGN_IN_RULES = {
   networks: 'Redes permitidas',
   networksHint: 'Una red por línea, IPv4 o IPv6 con su prefijo (por ejemplo 203.0.113.0/24). Vacío: cualquier red.',
   methods: 'Métodos de inicio de sesión permitidos',
-  methodNames: {
-    contrasena: 'Contraseña',
-    google: 'Google',
-    apple: 'Apple',
-    llave: 'Llave de acceso',
-    empresa: 'Inicio de sesión de la empresa',
-  } satisfies Record<SignInMethod, string>,
-  methodPhrases: {
-    contrasena: 'tu contraseña',
-    google: 'Google',
-    apple: 'Apple',
-    llave: 'una llave de acceso',
-    empresa: 'el inicio de sesión de la empresa',
-  } satisfies Record<SignInMethod, string>,
+  methodNames: SIGN_IN_METHOD_NAMES,
+  methodPhrases: SIGN_IN_METHOD_PHRASES,
   maxHours: 'Duración máxima de una sesión (horas, 1 a 720)',
   idleMinutes: 'Cerrar la sesión tras minutos sin uso (5 a 1440)',
   limitHint: 'Vacío: sin límite propio de la empresa.',

@@ -1,4 +1,4 @@
-import type { AcceptedInvitation, CompanyRole, MyInvitation, UserCompany } from '../types/entities';
+import type { AcceptedInvitation, CompanyRole, MyInvitation, RulesOfMyCompany, UserCompany } from '../types/entities';
 
 /** The roles inside a company as people read them. */
 export const COMPANY_ROLE_LABELS: Readonly<Record<CompanyRole, string>> = {
@@ -51,4 +51,50 @@ export function managesWith(role: string): boolean {
 export function alreadyMemberText(company: Pick<UserCompany, 'nombre' | 'rol'>): string {
   const name = company.nombre.trim();
   return `Ya eres ${companyRoleLabel(company.rol)} de ${name}${name.endsWith('.') ? '' : '.'}`;
+}
+
+/** A way of signing in a company may allow or refuse (docs/decisions/0103-company-rules.md). */
+export type SignInMethod = RulesOfMyCompany['metodosPermitidos'][number];
+
+/** Every sign-in method, in the order the screens list them. */
+export const SIGN_IN_METHODS: readonly SignInMethod[] = ['contrasena', 'google', 'apple', 'llave', 'empresa'];
+
+/** The sign-in methods as a list names them. */
+export const SIGN_IN_METHOD_NAMES: Readonly<Record<SignInMethod, string>> = {
+  contrasena: 'Contraseña',
+  google: 'Google',
+  apple: 'Apple',
+  llave: 'Llave de acceso',
+  empresa: 'Inicio de sesión de la empresa',
+};
+
+/** The sign-in methods inside a sentence ('Has iniciado sesión con …', 'solo con … o …'). */
+export const SIGN_IN_METHOD_PHRASES: Readonly<Record<SignInMethod, string>> = {
+  contrasena: 'tu contraseña',
+  google: 'Google',
+  apple: 'Apple',
+  llave: 'una llave de acceso',
+  empresa: 'el inicio de sesión de la empresa',
+};
+
+/** 'A, B o C'. */
+const alternatives = (words: readonly string[]) =>
+  words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} o ${words[words.length - 1]}`;
+
+/** What each rule of a company means for the person it binds, one sentence each (the profile's 'Seguridad'). */
+export function companyRuleSentences(rules: Omit<RulesOfMyCompany, 'empresa'>): string[] {
+  const sentences: string[] = [];
+  if (rules.redesPermitidas.length > 0)
+    sentences.push(`Solo puedes iniciar sesión desde sus redes: ${rules.redesPermitidas.join(', ')}.`);
+  if (rules.metodosPermitidos.length < SIGN_IN_METHODS.length)
+    sentences.push(
+      `Solo puedes iniciar sesión con ${alternatives(rules.metodosPermitidos.map((method) => SIGN_IN_METHOD_PHRASES[method] ?? method))}.`,
+    );
+  if (rules.sesionMaximaHoras !== null)
+    sentences.push(
+      `Tus sesiones duran como mucho ${rules.sesionMaximaHoras} ${rules.sesionMaximaHoras === 1 ? 'hora' : 'horas'}.`,
+    );
+  if (rules.inactividadMinutos !== null)
+    sentences.push(`Tu sesión se cierra tras ${rules.inactividadMinutos} minutos sin uso.`);
+  return sentences;
 }

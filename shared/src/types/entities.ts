@@ -49,6 +49,7 @@ export type {
   AuditAction,
   AuthorizedApp,
   ConfiguredProviders,
+  RulesOfMyCompany,
   DeviceAnswered,
   DeviceRequest,
   InteractionDetails,

@@ -28,6 +28,13 @@ export const noRules: CompanyRules = {
   inactividadMinutos: null,
 };
 
+/** Whether a company's rules restrict anything (a company that set none binds nobody to anything). */
+export const restrictsAnything = (rules: CompanyRules) =>
+  rules.redesPermitidas.length > 0 ||
+  rules.metodosPermitidos.length < signInMethods.length ||
+  rules.sesionMaximaHoras !== null ||
+  rules.inactividadMinutos !== null;
+
 export const methodNames: Record<SignInMethod, string> = {
   contrasena: 'contraseña',
   google: 'Google',

@@ -2,13 +2,37 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { endOtherSessions, endSession, listSessions, sessionNotFound } from '../../domain/sessions/sessions.js';
+import { restrictsAnything, rulesBinding } from '../../domain/sign-in-limits/company-rules.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
+import { RulesOfMyCompanies } from '../../schemas/companies.js';
 import { Session, SessionId, SessionsEnded } from '../../schemas/sessions.js';
 
 const security = [{ bearerAuth: [] }];
 
-/** The signed-in person's own sessions: list them, end one, end all the others. */
+/** The signed-in person's own sessions: list them, end one, end all the others; the company rules that bind them. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/reglas-empresa',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary:
+          'Las reglas de mis empresas que se aplican a mi inicio de sesión y a mis sesiones (redes, métodos, duración, inactividad)',
+        tags: ['auth'],
+        security,
+        response: { 200: RulesOfMyCompanies, 401: ErrorRef, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const bound = await rulesBinding(app.db, signedIn(request).user.id);
+      return {
+        data: bound
+          .filter(({ reglas }) => restrictsAnything(reglas))
+          .map(({ id, nombre, reglas }) => ({ empresa: { id, nombre }, ...reglas })),
+      };
+    },
+  );
+
   app.get(
     '/sessions',
     {

@@ -304,7 +304,8 @@ it('an account the server activated without a password says so and offers to cre
 it('Continuar sin contraseña goes where a verification goes', async () => {
   await activatedWithoutPassword();
   await userEvent.click(await screen.findByRole('button', { name: 'Continuar sin contraseña' }));
-  expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/);
+  // The landing is decided after a read of the session's places (signInLanding): it arrives, not at once.
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
 });
 
 it('a right code sends the partner app the token (redirect_url kept through registration)', async () => {

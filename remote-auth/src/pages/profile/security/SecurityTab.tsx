@@ -1,5 +1,6 @@
 import { Alert, hasNoSecondFactor } from '@portal/shared';
 import { ApplicationsSection } from './ApplicationsSection';
+import { CompanyRulesSection } from './CompanyRulesSection';
 import { PasskeysSection } from './PasskeysSection';
 import { SessionsSection } from './SessionsSection';
 import { TwoFactorSection } from './TwoFactorSection';
@@ -24,6 +25,7 @@ export function SecurityTab() {
       <TwoFactorSection security={security} />
       <PasskeysSection onChange={() => void security.reload()} />
       <SessionsSection />
+      <CompanyRulesSection />
       <ApplicationsSection />
     </div>
   );
