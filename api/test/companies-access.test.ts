@@ -156,8 +156,15 @@ forEachBackend((backend) => {
       const platformAnswer = await call(t.app, 'GET', url, platform);
       assert.equal(platformAnswer.statusCode, 200, `${route.url} for a platform administrator: ${platformAnswer.body}`);
       if (!route.url.startsWith('/admin/')) {
-        const own = await call(t.app, 'GET', url, managerOfA);
-        assert.equal(own.statusCode, 200, `${route.url} for A's administrator: ${own.body}`);
+        // The setup links are the owners' (decision 0105): A's owner reads them, A's administrator is refused.
+        const ownersOnly = route.url.startsWith('/empresas/:id/enlaces-configuracion');
+        const own = await call(t.app, 'GET', url, ownersOnly ? await ownerA.token() : managerOfA);
+        assert.equal(
+          own.statusCode,
+          200,
+          `${route.url} for A's ${ownersOnly ? 'owner' : 'administrator'}: ${own.body}`,
+        );
+        if (ownersOnly) assert.equal((await call(t.app, 'GET', url, managerOfA)).statusCode, 403);
       }
     }
   });

@@ -648,6 +648,55 @@ forEachBackend((backend) =>
         },
       },
       {
+        name: "a company's setup link: its secret as the owner receives it and as the page sends it, the provider's secret and the directory token through it",
+        routes: [
+          'POST /empresas/:id/enlaces-configuracion',
+          'PUT /configuracion-empresa/proveedor',
+          'POST /configuracion-empresa/scim/tokens',
+        ],
+        async run() {
+          const admin = await signIn(adminEmail, adminPassword);
+          const { id } = ok(
+            await call('POST', '/admin/empresas', { token: admin, payload: { nombre: 'Enlace del registro SA' } }),
+            201,
+          );
+          const domain = 'enlace-registro.pe';
+          ok(await call('POST', `/empresas/${id}/dominios`, { token: admin, payload: { dominio: domain } }), 201);
+          ok(await call('POST', `/empresas/${id}/dominios/${domain}/confirmar`, { token: admin }));
+          const ownerPassword = 'clave-de-la-duena-del-enlace';
+          const owner = await newAccount(ownerPassword);
+          await addMember(
+            api.app.db,
+            id,
+            (await findUserByEmail(api.app.db, owner.email))?.id as number,
+            'propietario',
+          );
+          const link = ok(
+            await call('POST', `/empresas/${id}/enlaces-configuracion`, { token: owner.token, payload: { horas: 2 } }),
+            201,
+          );
+          const secret = String(link.url).split('#')[1] ?? '';
+          assert.match(secret, /^cfg_/);
+          const linkSecret = 'secreto-del-proveedor-por-el-enlace-nadie-lo-lee';
+          ok(
+            await call('PUT', '/configuracion-empresa/proveedor', {
+              token: secret,
+              payload: {
+                issuer: companyIdp.issuer,
+                clientId: 'portal-enlace',
+                clientSecret: linkSecret,
+                dominios: [domain],
+                permitirContrasena: true,
+              },
+            }),
+          );
+          const directory = ok(await call('POST', '/configuracion-empresa/scim/tokens', { token: secret }), 201);
+          const wrong = 'cfg_enlace-equivocado-que-nadie-debe-leer-000000000000';
+          assert.equal((await call('GET', '/configuracion-empresa', { token: wrong })).statusCode, 401);
+          return [admin, owner.token, ownerPassword, secret, linkSecret, directory.token, wrong];
+        },
+      },
+      {
         name: "billing: Stripe's customer session secret, and the key the API calls Stripe with",
         routes: ['POST /facturacion/customer-session'],
         async run() {
