@@ -394,8 +394,14 @@ if (backends.includes('postgres'))
       const log = new Map<string, AccessLogLine>();
       try {
         await mark('carga sin incidentes', async () => {
-          await sleep(1_500);
-          // Each instance's metrics listener, scraped in the middle of the load.
+          // The first password sign-ins answered (a busy machine takes more than a second over the first argon2 checks),
+          // then each instance's metrics listener, scraped in the middle of the load.
+          await waitFor(
+            'a sign-in answered through nginx',
+            () => load.calls.find((call) => call.operation === 'sign-in' && call.status === 200),
+            30_000,
+          );
+          await sleep(500);
           scrapes = await Promise.all(
             metricsPorts.map(async (port) => (await fetch(`http://127.0.0.1:${port}/metrics`)).text()),
           );
