@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { whenApiIdle } from '@portal/shared';
 import CompanyPage from './CompanyPage';
 import { bodiesTo, type FakeApi, queriesTo, renderAt, useFakeApi } from '../../testing/setup';
 import type { GroupRule, WaitingPerson } from '../../api/company-types';
@@ -7,9 +8,11 @@ import type { GroupRule, WaitingPerson } from '../../api/company-types';
 jest.setTimeout(30_000);
 
 let api: FakeApi;
-afterEach(() => {
+afterEach(async () => {
+  // A section's reload may still be on its way when a test ends: it lands before the fake API goes.
+  await whenApiIdle();
   window.history.replaceState(null, '', '/');
-  return api?.close();
+  await api?.close();
 });
 
 const rule = (over: Partial<GroupRule> = {}): GroupRule => ({

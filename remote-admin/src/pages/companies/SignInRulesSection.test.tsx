@@ -3,6 +3,7 @@
 // refusals, and a platform administrator lifting every rule at once.
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { whenApiIdle } from '@portal/shared';
 import CompanyPage from './CompanyPage';
 import { adminUser, bodiesTo, type FakeApi, renderAt, useFakeApi } from '../../testing/setup';
 import type { Company } from '../../api/company-types';
@@ -11,9 +12,11 @@ import { addressAllowed, lockoutWarnings, NO_RULES, rulesFromDraft } from '../..
 jest.setTimeout(30_000);
 
 let api: FakeApi;
-afterEach(() => {
+afterEach(async () => {
+  // A section's reload may still be on its way when a test ends: it lands before the fake API goes.
+  await whenApiIdle();
   window.history.replaceState(null, '', '/');
-  return api?.close();
+  await api?.close();
 });
 
 const company = (over: Partial<Company> = {}): Company => ({
