@@ -2,7 +2,7 @@
 // reads (RFC 7644 §3.5.2, as Microsoft Entra ID and Okta send them) and how a group reads back to the directory.
 import type { companyScimGroups } from '../../../db/schema.js';
 import { ScimError, scimMessages as M, shown } from './errors.js';
-import { maxOperations } from './patch.js';
+import { patchOperations } from './patch.js';
 import type { ScimScope } from './users.js';
 import { uuidPattern } from './users.js';
 
@@ -178,31 +178,10 @@ export function groupFromResource(body: unknown): GroupDraft {
 
 /** The draft after a PatchOp body's operations, in order, over the group's name and externalId. */
 export function groupPatch(current: { displayName: string; externalId: string | null }, body: unknown): GroupDraft {
-  if (!isObject(body)) throw new ScimError(400, M.bodyNotObject, 'invalidSyntax');
-  const operations = Object.entries(body).find(([key]) => key.toLowerCase() === 'operations')?.[1];
-  if (!Array.isArray(operations) || operations.length === 0) {
-    throw new ScimError(400, M.patchOperations, 'invalidSyntax');
-  }
-  if (operations.length > maxOperations) throw new ScimError(400, M.patchTooMany, 'tooMany');
   const draft: GroupDraft = { ...current, added: new Set(), removed: new Set() };
-  for (const operation of operations) {
-    if (!isObject(operation)) throw new ScimError(400, M.patchOperations, 'invalidSyntax');
-    const op = typeof operation.op === 'string' ? operation.op.toLowerCase() : '';
-    if (op !== 'add' && op !== 'replace' && op !== 'remove') {
-      throw new ScimError(400, M.patchOp(shown(operation.op ?? '')), 'invalidSyntax');
-    }
-    const path = operation.path;
-    if (path !== undefined && (typeof path !== 'string' || !path.trim())) {
-      throw new ScimError(400, M.groupPath(shown(path)), 'invalidPath');
-    }
-    if (op !== 'remove' && !('value' in operation)) throw new ScimError(400, M.patchValue, 'invalidValue');
-    if (path === undefined) {
-      if (op === 'remove') throw new ScimError(400, M.groupPath(shown('')), 'noTarget');
-      if (!isObject(operation.value)) throw new ScimError(400, M.patchValueObject, 'invalidValue');
-      applyObject(draft, op, operation.value);
-    } else {
-      applyPath(draft, op, path, operation.value);
-    }
+  for (const operation of patchOperations(body, M.groupPath)) {
+    if (operation.path === undefined) applyObject(draft, operation.op, operation.value);
+    else applyPath(draft, operation.op, operation.path, operation.value);
   }
   return draft;
 }

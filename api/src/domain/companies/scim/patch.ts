@@ -198,16 +198,24 @@ export function draftFromResource(body: unknown): UserDraft {
 
 export const maxOperations = 100;
 
-/** The draft after a PatchOp body's operations, in order; the current one is not changed. */
-export function applyPatch(current: UserDraft, body: unknown): UserDraft {
+/** One checked operation of a PatchOp body: its op in lower case, its path when it has one, its value. */
+export type PatchOperation =
+  | { op: 'add' | 'replace' | 'remove'; path: string; value: unknown }
+  | { op: 'add' | 'replace'; path: undefined; value: Record<string, unknown> };
+
+/**
+ * The operations of a PatchOp body (RFC 7644 §3.5.2), each checked the same way for every resource: an object, a known
+ * op in any case, a path that is a non-empty string when present, a value unless it removes, an object value without
+ * a path. `pathMessage` words a refused path for the resource (a User's or a Group's attributes).
+ */
+export function patchOperations(body: unknown, pathMessage: (path: string) => string): PatchOperation[] {
   if (!isObject(body)) throw new ScimError(400, M.bodyNotObject, 'invalidSyntax');
   const operations = Object.entries(body).find(([key]) => key.toLowerCase() === 'operations')?.[1];
   if (!Array.isArray(operations) || operations.length === 0) {
     throw new ScimError(400, M.patchOperations, 'invalidSyntax');
   }
   if (operations.length > maxOperations) throw new ScimError(400, M.patchTooMany, 'tooMany');
-  const draft = { ...current };
-  for (const operation of operations) {
+  return operations.map((operation): PatchOperation => {
     if (!isObject(operation)) throw new ScimError(400, M.patchOperations, 'invalidSyntax');
     const op = typeof operation.op === 'string' ? operation.op.toLowerCase() : '';
     if (op !== 'add' && op !== 'replace' && op !== 'remove') {
@@ -215,16 +223,22 @@ export function applyPatch(current: UserDraft, body: unknown): UserDraft {
     }
     const path = operation.path;
     if (path !== undefined && (typeof path !== 'string' || !path.trim())) {
-      throw new ScimError(400, M.patchPath(shown(path)), 'invalidPath');
+      throw new ScimError(400, pathMessage(shown(path)), 'invalidPath');
     }
     if (op !== 'remove' && !('value' in operation)) throw new ScimError(400, M.patchValue, 'invalidValue');
-    if (path === undefined) {
-      if (op === 'remove') throw new ScimError(400, M.patchPath(shown('')), 'noTarget');
-      if (!isObject(operation.value)) throw new ScimError(400, M.patchValueObject, 'invalidValue');
-      applyObject(draft, op, operation.value);
-    } else {
-      applyPath(draft, op, path, operation.value);
-    }
+    if (path !== undefined) return { op, path, value: operation.value };
+    if (op === 'remove') throw new ScimError(400, pathMessage(shown('')), 'noTarget');
+    if (!isObject(operation.value)) throw new ScimError(400, M.patchValueObject, 'invalidValue');
+    return { op, path: undefined, value: operation.value };
+  });
+}
+
+/** The draft after a PatchOp body's operations, in order; the current one is not changed. */
+export function applyPatch(current: UserDraft, body: unknown): UserDraft {
+  const draft = { ...current };
+  for (const operation of patchOperations(body, M.patchPath)) {
+    if (operation.path === undefined) applyObject(draft, operation.op, operation.value);
+    else applyPath(draft, operation.op, operation.path, operation.value);
   }
   if (!draft.userName) throw new ScimError(400, M.userNameRequired, 'invalidValue');
   return draft;
