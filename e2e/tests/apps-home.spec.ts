@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/catalogue';
 import { API_URL, E2E } from '../support/env';
 import { signInAsAdmin } from '../support/session';
 import { portalReady } from '../support/auth';
@@ -53,70 +53,55 @@ test('launching a web app off the redirect allow-list opens it in a new tab with
   page,
   context,
   request,
+  changeApp,
 }) => {
   const token = await signInAsAdmin(page, request);
-  const auth = { Authorization: `Bearer ${token}` };
-  const before = ((await (await request.get(`${API_URL}/apps/obtener-por-id/3`)).json()) as { webUrl: string | null })
-    .webUrl;
   // TX30 pointed at a site no allow-list names for this test (answered here), then put back.
-  await request.put(`${API_URL}/apps/update/3`, {
-    headers: auth,
-    data: { webUrl: 'https://otra-app.example.org/tx30' },
-  });
-  try {
-    await context.route('https://otra-app.example.org/**', (route) =>
-      route.fulfill({ contentType: 'text/html', body: '<title>TX30</title>' }),
-    );
-    await page.goto('/apps');
-    const [tab] = await Promise.all([
-      context.waitForEvent('page'),
-      page.getByRole('button', { name: 'Abrir TX30' }).click(),
-    ]);
-    await tab.waitForURL(/otra-app\.example\.org/);
-    const opened = new URL(tab.url());
-    expect(opened.origin + opened.pathname).toBe('https://otra-app.example.org/tx30');
-    expect(opened.searchParams.get('token')).toBeNull();
-    expect(tab.url()).not.toContain(token);
-    expect(new URL(page.url()).pathname).toBe('/apps');
-  } finally {
-    await request.put(`${API_URL}/apps/update/3`, { headers: auth, data: { webUrl: before } });
-  }
+  await changeApp(token, 3, { webUrl: 'https://otra-app.example.org/tx30' });
+  await context.route('https://otra-app.example.org/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<title>TX30</title>' }),
+  );
+  await page.goto('/apps');
+  const [tab] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('button', { name: 'Abrir TX30' }).click(),
+  ]);
+  await tab.waitForURL(/otra-app\.example\.org/);
+  const opened = new URL(tab.url());
+  expect(opened.origin + opened.pathname).toBe('https://otra-app.example.org/tx30');
+  expect(opened.searchParams.get('token')).toBeNull();
+  expect(tab.url()).not.toContain(token);
+  expect(new URL(page.url()).pathname).toBe('/apps');
 });
 
 test('launching an allowed partner web app sends a token minted for it, never the session token', async ({
   page,
   context,
   request,
+  changeApp,
 }) => {
   const token = await signInAsAdmin(page, request);
-  const auth = { Authorization: `Bearer ${token}` };
-  const before = ((await (await request.get(`${API_URL}/apps/obtener-por-id/3`)).json()) as { webUrl: string | null })
-    .webUrl;
   // TX30 pointed at a partner on the allow-list for this test (answered here), then put back.
-  await request.put(`${API_URL}/apps/update/3`, { headers: auth, data: { webUrl: 'https://portal.example.com/tx30' } });
-  try {
-    await context.route('https://portal.example.com/**', (route) =>
-      route.fulfill({ contentType: 'text/html', body: '<title>TX30</title>' }),
-    );
-    await page.goto('/apps');
-    const [tab] = await Promise.all([
-      context.waitForEvent('page'),
-      page.getByRole('button', { name: 'Abrir TX30' }).click(),
-    ]);
-    await tab.waitForURL(/portal\.example\.com\/tx30\?token=/);
-    const sent = new URL(tab.url()).searchParams.get('token') ?? '';
-    expect(JSON.parse(Buffer.from(sent.split('.')[1]!, 'base64url').toString())).toMatchObject({
-      aud: 'https://portal.example.com',
-    });
-    expect((await request.get(`${API_URL}/auth/user`, { headers: { Authorization: `Bearer ${sent}` } })).status()).toBe(
-      200,
-    );
-    expect(
-      (await request.get(`${API_URL}/user/listar`, { headers: { Authorization: `Bearer ${sent}` } })).status(),
-    ).toBe(401);
-  } finally {
-    await request.put(`${API_URL}/apps/update/3`, { headers: auth, data: { webUrl: before } });
-  }
+  await changeApp(token, 3, { webUrl: 'https://portal.example.com/tx30' });
+  await context.route('https://portal.example.com/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<title>TX30</title>' }),
+  );
+  await page.goto('/apps');
+  const [tab] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('button', { name: 'Abrir TX30' }).click(),
+  ]);
+  await tab.waitForURL(/portal\.example\.com\/tx30\?token=/);
+  const sent = new URL(tab.url()).searchParams.get('token') ?? '';
+  expect(JSON.parse(Buffer.from(sent.split('.')[1]!, 'base64url').toString())).toMatchObject({
+    aud: 'https://portal.example.com',
+  });
+  expect((await request.get(`${API_URL}/auth/user`, { headers: { Authorization: `Bearer ${sent}` } })).status()).toBe(
+    200,
+  );
+  expect((await request.get(`${API_URL}/user/listar`, { headers: { Authorization: `Bearer ${sent}` } })).status()).toBe(
+    401,
+  );
 });
 
 test("a card's 'Mejorar Plan' opens /apps/2 with the PRO plan and the complete suite", async ({ page, request }) => {
