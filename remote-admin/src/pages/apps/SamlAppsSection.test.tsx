@@ -28,6 +28,7 @@ function samlApp(id: number, nombre: string, overrides: Partial<SamlApp> = {}): 
     appId: null,
     urlsAcs: [`https://app${id}.example.com/saml/acs`],
     urlCierreSesion: null,
+    urlCierreSesionNavegador: null,
     formatoNameId: 'persistent',
     cierresPendientes: 0,
     ultimoErrorCierre: null,

@@ -28,6 +28,8 @@ export interface SamlAppView {
   appId: number | null;
   urlsAcs: string[];
   urlCierreSesion: string | null;
+  /** Its HTTP-Redirect SingleLogoutService, where the person's browser carries the logout when there is no SOAP one. */
+  urlCierreSesionNavegador: string | null;
   formatoNameId: SamlNameIdFormat;
   /** Single logouts owed to the app and not yet delivered (failing ones included, until given up). */
   cierresPendientes: number;
@@ -74,6 +76,7 @@ function view(row: SamlAppRow, facts: LogoutFacts | undefined): SamlAppView {
     appId: row.appId,
     urlsAcs: row.acsUrls,
     urlCierreSesion: row.sloUrl,
+    urlCierreSesionNavegador: row.sloRedirectUrl,
     formatoNameId: row.nameIdFormat,
     cierresPendientes: facts?.pending ?? 0,
     ultimoErrorCierre: facts?.lastError ?? null,
@@ -124,6 +127,7 @@ async function settingsOf(db: Db, input: SamlAppInput, httpAllowed: boolean) {
     metadata: input.metadata,
     acsUrls: facts.acsUrls,
     sloUrl: facts.sloUrl,
+    sloRedirectUrl: facts.sloRedirectUrl,
     nameIdFormat: facts.nameIdFormat,
     authnRequestsSigned: facts.authnRequestsSigned,
     signingCertificates: facts.signingCertificates,
@@ -147,6 +151,7 @@ const auditDetails = (row: SamlAppRow) => ({
   appId: row.appId,
   urlsAcs: row.acsUrls,
   urlCierreSesion: row.sloUrl,
+  urlCierreSesionNavegador: row.sloRedirectUrl,
   formatoNameId: row.nameIdFormat,
 });
 
