@@ -8,8 +8,9 @@
 // with mod_auth_mellon, registered by a platform administrator from its SP metadata and tied to an app, trusts
 // GET /saml/idp/metadata; the person opens the app, signs in at the portal, allows it, and the app's page shows their
 // email and plan; signing out of the portal ends the app's session too (a SOAP LogoutRequest, the SOAP line added to
-// mellon's metadata by hand). A mellon SP the portal does not know is sent a Spanish page at the portal and nothing
-// else.
+// mellon's metadata by hand); a mellon SP registered with its own generated metadata (logout by HTTP-Redirect only)
+// is signed out through the browser, its signed LogoutResponse checked by the portal. A mellon SP the portal does not
+// know is sent a Spanish page at the portal and nothing else.
 import { randomUUID } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
