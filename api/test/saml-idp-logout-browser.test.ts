@@ -11,7 +11,8 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import * as samlify from 'samlify';
 import { expireBrowserLogouts, maxChainApps } from '../src/domain/identity-provider/saml/front-logout.js';
-import { auditLog, samlLogoutDeliveries, users } from '../src/db/schema.js';
+import { fillRedirectLogoutAddresses } from '../src/domain/identity-provider/saml/apps.js';
+import { auditLog, samlApps, samlLogoutDeliveries, users } from '../src/db/schema.js';
 import { adminEmail, adminPassword, buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
 import { insertCompany, insertMember } from './helpers/company-fixtures.js';
 import {
@@ -207,6 +208,17 @@ forEachBackend((backend) => {
 
     it("keeps the app's Redirect logout address and shows it to the administrator", async () => {
       assert.equal((await appView(calidad)).urlCierreSesionNavegador, 'https://calidad.example.com/mellon/logout');
+    });
+
+    it('reads the Redirect logout address of an app registered before the portal kept it, from its metadata', async () => {
+      await test.app.db
+        .update(samlApps)
+        .set({ sloRedirectUrl: null })
+        .where(eq(samlApps.id, ids.get(turnos) as number));
+      assert.equal((await appView(turnos)).urlCierreSesionNavegador, null);
+      assert.equal(await fillRedirectLogoutAddresses(test.app.db), 1);
+      assert.equal((await appView(turnos)).urlCierreSesionNavegador, 'https://turnos.example.com/mellon/logout');
+      assert.equal(await fillRedirectLogoutAddresses(test.app.db), 0, 'once');
     });
 
     it('takes the browser to each app with a signed LogoutRequest, takes their signed answers, then to /login', async () => {

@@ -2,7 +2,7 @@
 // and preference is read from that metadata; the name and the catalogue app are the administrator's. Each change is
 // audited with what changed.
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, like } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { apps, samlApps, samlLogoutDeliveries, type SamlAppRow, type SamlNameIdFormat } from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
@@ -210,6 +210,33 @@ export async function updateSamlApp(
     }),
   );
   return samlAppView(db, id);
+}
+
+/**
+ * Reads the HTTP-Redirect logout address of the apps registered before the portal kept it (migration 0038) from their
+ * stored metadata, once at start; an app whose metadata no longer reads is left as it is. Answers how many were filled.
+ */
+export async function fillRedirectLogoutAddresses(db: Db, httpAllowed = false): Promise<number> {
+  const rows = await db
+    .select({ id: samlApps.id, metadata: samlApps.metadata })
+    .from(samlApps)
+    .where(and(isNull(samlApps.sloRedirectUrl), like(samlApps.metadata, '%SingleLogoutService%')));
+  let filled = 0;
+  for (const row of rows) {
+    let address: string | null;
+    try {
+      address = readSpMetadata(row.metadata, httpAllowed).sloRedirectUrl;
+    } catch {
+      continue;
+    }
+    if (!address) continue;
+    await db
+      .update(samlApps)
+      .set({ sloRedirectUrl: address })
+      .where(and(eq(samlApps.id, row.id), isNull(samlApps.sloRedirectUrl)));
+    filled += 1;
+  }
+  return filled;
 }
 
 /** Deletes an app with its pending sign-ins, consents, sessions and owed logouts. */
