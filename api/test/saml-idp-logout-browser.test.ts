@@ -393,6 +393,23 @@ forEachBackend((backend) => {
       assert.notEqual(row?.failedAt, null);
     });
 
+    it('withdrawing the consent in Mi perfil records the logout a Redirect-only app cannot get from there, then shows it failed', async () => {
+      const someone = await person();
+      await signIn(calidad, someone.sessionToken);
+      const revoked = await test.app.inject({
+        method: 'DELETE',
+        url: `/auth/aplicaciones/saml-${ids.get(calidad)}`,
+        headers: bearer(someone.sessionToken),
+      });
+      assert.equal(revoked.statusCode, 204, revoked.body);
+      const [row] = (await deliveriesOf(calidad)).filter((one) => one.userId === someone.id);
+      assert.equal(row?.binding, 'redirect');
+      await expireBrowserLogouts(test.app.db, new Date(Date.now() + 2 * 60_000));
+      const [failed] = (await deliveriesOf(calidad)).filter((one) => one.userId === someone.id);
+      assert.match(String(failed?.lastError), /sin un navegador/);
+      assert.notEqual(failed?.failedAt, null);
+    });
+
     it('a chain the browser abandons is shown failed once it expires', async () => {
       const { chain } = await chainOf(calidad);
       readSent(await follow(chain));
