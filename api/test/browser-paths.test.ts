@@ -56,8 +56,8 @@ const NOT_FOR_THE_BROWSER: { pattern: RegExp; why: string }[] = [
     why: "a company's SAML provider posts the browser to the ACS; its IT imports the metadata (decision 0099)",
   },
   {
-    pattern: /^\/saml\/idp\/(sso|slo|enviar)$/,
-    why: 'the SAML identity provider: partner apps send the browser there, and the one-time page posts to them (decision 0100)',
+    pattern: /^\/saml\/idp\/(sso|slo|enviar|cierre)$/,
+    why: "the SAML identity provider: partner apps send the browser there, the one-time page posts to them (decision 0100), and a sign-out's logout chain takes the browser through them (decision 0113)",
   },
   { pattern: /^\/oidc\/interaccion\/:uid$/, why: 'the browser arrives there from an app and is sent on to /autorizar' },
   {

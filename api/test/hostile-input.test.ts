@@ -71,7 +71,8 @@ const oidcProviderRoute = (route: RouteKey) =>
  * The SAML identity provider's browser endpoints (docs/decisions/0100): a request they refuse is answered with the
  * API's Spanish page, not JSON, since a browser shows it.
  */
-const reachesSamlPage = (url: string) => /^\/saml\/idp\/(sso|enviar)$/.test(new URL(url, 'http://api.test').pathname);
+const reachesSamlPage = (url: string) =>
+  /^\/saml\/idp\/(sso|slo|enviar)$/.test(new URL(url, 'http://api.test').pathname);
 
 /** Why a SAML page's refusal is not the API's Spanish page (undefined: it is). */
 function samlPageProblem(response: LightMyRequestResponse): string | undefined {

@@ -4,6 +4,7 @@
 // answers the secrets it sent or got back; every text of every line is then searched for each. The last test lists
 // the routes whose schema takes or answers such a field: a new one fails it until it has its row here.
 import assert from 'node:assert/strict';
+import { inflateRawSync } from 'node:zlib';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
@@ -15,7 +16,13 @@ import { adminEmail, adminPassword, createUser, forEachBackend } from './helpers
 import { listRoutes, type Schema } from './helpers/hostile.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/identity-provider.js';
 import { collectingLogs, textsOf } from './helpers/logs.js';
-import { continuationOf, partner as samlPartner, postedForm, redirectQuery } from './helpers/saml-partner.js';
+import {
+  continuationOf,
+  logoutResponseQuery,
+  partner as samlPartner,
+  postedForm,
+  redirectQuery,
+} from './helpers/saml-partner.js';
 import { OAuthBrowser, type Hop } from './helpers/oauth-browser.js';
 import { companySignIn } from './helpers/company-sso.js';
 import { addMember } from '../src/domain/companies/members.js';
@@ -731,6 +738,43 @@ forEachBackend((backend) =>
           assert.equal(page.statusCode, 200, page.body);
           const { samlResponse } = postedForm(page.body);
           return [admin, token, secret, samlResponse, 'clave-de-quien-entra-por-saml'];
+        },
+      },
+      {
+        name: "a sign-out's SAML logout chain by the browser: its secret in the sign-out's answer, the hop and the app's RelayState",
+        routes: ['GET /saml/idp/cierre', 'GET /saml/idp/slo'],
+        async run() {
+          const admin = await signIn(adminEmail, adminPassword);
+          const app = await samlPartner('cierre-navegador', { redirectSloOnly: true });
+          ok(
+            await call('POST', '/admin/aplicaciones-saml', {
+              token: admin,
+              payload: { nombre: 'Cierre por el navegador', metadata: app.metadata },
+            }),
+            201,
+          );
+          const { token } = await newAccount('clave-de-quien-sale-por-saml');
+          const solicitud = continuationOf(
+            await call('GET', `/saml/idp/sso?${redirectQuery(app).query}`),
+            api.app.config.portalUrl,
+          );
+          ok(
+            await call('POST', `/saml/idp/solicitudes/${solicitud}/continuar`, { token, payload: { permitir: true } }),
+          );
+          const { siguiente } = ok(await call('POST', '/auth/logout', { token })) as { siguiente: string };
+          const secret = new URL(siguiente).searchParams.get('cadena') ?? '';
+          const hop = await call('GET', siguiente.slice(api.app.config.apiPublicUrl.length));
+          const sent = new URL(String(hop.headers.location));
+          const xml = inflateRawSync(Buffer.from(sent.searchParams.get('SAMLRequest') ?? '', 'base64')).toString();
+          const inResponseTo = /ID="([^"]+)"/.exec(xml)?.[1] ?? '';
+          const refused = await call(
+            'GET',
+            `/saml/idp/slo?${logoutResponseQuery(app, { inResponseTo, relayState: secret })}`,
+          );
+          assert.equal(refused.statusCode, 400);
+          const query = logoutResponseQuery(app, { inResponseTo, relayState: secret, signWith: app.privateKeyPem });
+          assert.equal((await call('GET', `/saml/idp/slo?${query}`)).statusCode, 303);
+          return [admin, token, secret, 'clave-de-quien-sale-por-saml'];
         },
       },
       {

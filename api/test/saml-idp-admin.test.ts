@@ -28,6 +28,7 @@ interface SamlAppAnswer {
   appId: number | null;
   urlsAcs: string[];
   urlCierreSesion: string | null;
+  urlCierreSesionNavegador: string | null;
   formatoNameId: 'persistent' | 'emailAddress';
   cierresPendientes: number;
   ultimoErrorCierre: string | null;
@@ -97,6 +98,7 @@ forEachBackend((backend) => {
           appId: 1,
           urlsAcs: historian.acs,
           urlCierreSesion: 'https://historiador.example.com/mellon/logout',
+          urlCierreSesionNavegador: 'https://historiador.example.com/mellon/logout',
           formatoNameId: 'persistent',
           cierresPendientes: 0,
           ultimoErrorCierre: null,
@@ -118,6 +120,7 @@ forEachBackend((backend) => {
       assert.equal(after.entityId, mailOnly.entityId);
       assert.equal(after.formatoNameId, 'emailAddress');
       assert.equal(after.urlCierreSesion, null);
+      assert.equal(after.urlCierreSesionNavegador, null);
       assert.equal(after.appId, null);
 
       const deleted = await call('DELETE', `/admin/aplicaciones-saml/${id}`);

@@ -340,8 +340,11 @@ export async function startMellon(options: {
   apps: string[];
   /** Shown in the page's fields, in this order; every MELLON_ variable is listed below them too. */
   attributes: string[];
-  /** Whether the SPs' metadata publishes their logout endpoint with the SOAP binding too. */
-  soapLogout?: boolean;
+  /**
+   * Whether the SPs' metadata publishes their logout endpoint with the SOAP binding too (all, or the apps named);
+   * without it, an SP's metadata is mellon's own: its logout by HTTP-Redirect only.
+   */
+  soapLogout?: boolean | string[];
 }): Promise<MellonApache> {
   needs([APACHE, `${APACHE_MODULES}/mod_auth_mellon.so`, MELLON_CREATE_METADATA]);
   const host = options.host ?? 'localhost';
@@ -363,7 +366,7 @@ export async function startMellon(options: {
       .find((file) => file.endsWith('.xml'))
       ?.replace(/\.xml$/, '');
     if (!base) throw new Error(`mellon_create_metadata no dejó metadatos en ${spFolder}`);
-    if (options.soapLogout) {
+    if (options.soapLogout === true || (Array.isArray(options.soapLogout) && options.soapLogout.includes(app))) {
       // mellon answers a SOAP LogoutRequest at its logout endpoint too; its generated metadata names only the
       // HTTP-Redirect binding there: this is the line an administrator adds by hand for an IdP that logs out without
       // a browser.

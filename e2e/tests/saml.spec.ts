@@ -8,8 +8,9 @@
 // with mod_auth_mellon, registered by a platform administrator from its SP metadata and tied to an app, trusts
 // GET /saml/idp/metadata; the person opens the app, signs in at the portal, allows it, and the app's page shows their
 // email and plan; signing out of the portal ends the app's session too (a SOAP LogoutRequest, the SOAP line added to
-// mellon's metadata by hand). A mellon SP the portal does not know is sent a Spanish page at the portal and nothing
-// else.
+// mellon's metadata by hand); a mellon SP registered with its own generated metadata (logout by HTTP-Redirect only)
+// is signed out through the browser, its signed LogoutResponse checked by the portal. A mellon SP the portal does not
+// know is sent a Spanish page at the portal and nothing else.
 import { randomUUID } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
@@ -305,10 +306,11 @@ test.describe('the portal as the SAML identity provider of a partner app (Apache
     mellon = await startMellon({
       port: E2E.mellonPort,
       idpMetadata: await metadata.text(),
-      // `socio` is registered at the portal, `intruso` is not.
-      apps: ['socio', 'intruso'],
+      // `socio` and `navegador` are registered at the portal, `intruso` is not; `navegador` keeps mellon's own
+      // metadata (its logout by HTTP-Redirect only), the others get the SOAP line.
+      apps: ['socio', 'intruso', 'navegador'],
       attributes: ['email', 'nombre', 'apellido', 'plan', 'empresas'],
-      soapLogout: true,
+      soapLogout: ['socio', 'intruso'],
     });
   });
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a hook's fixtures from this pattern; it needs none.
@@ -404,5 +406,68 @@ test.describe('the portal as the SAML identity provider of a partner app (Apache
     await expect(page).toHaveURL(new RegExp(`^${API_URL}/saml/idp/sso\\?`));
     await expect(page.getByText('La aplicación que te envió aquí no está registrada en el portal.')).toBeVisible();
     expect(mellon.requests().filter((line) => line.startsWith('POST /intruso/'))).toEqual([]);
+  });
+
+  test("an app whose metadata is mellon's own (logout by HTTP-Redirect only): signing out of the portal takes the browser through mellon's logout, whose signed answer the portal checks, and on to /login", async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(60_000);
+    const navegador = mellon.sp('navegador');
+    expect(navegador.metadata).not.toContain('bindings:SOAP');
+    const admin = await adminToken();
+    const name = `Control de calidad ${randomUUID().slice(0, 6)}`;
+    const registered = await api<{ id: number }>(request, admin, 'POST', 'admin/aplicaciones-saml', 201, {
+      nombre: name,
+      metadata: navegador.metadata,
+    });
+    const view = () =>
+      api<{
+        urlCierreSesion: string | null;
+        urlCierreSesionNavegador: string | null;
+        cierresPendientes: number;
+        ultimoErrorCierre: string | null;
+      }>(request, admin, 'GET', `admin/aplicaciones-saml/${registered.id}`, 200);
+    expect(await view()).toMatchObject({
+      urlCierreSesion: null,
+      urlCierreSesionNavegador: `${mellon.url}/navegador/mellon/logout`,
+    });
+
+    const who = person('saml-navegador');
+    await registerActive(request, who);
+    await page.goto(navegador.pageUrl);
+    await expect(page).toHaveURL(new RegExp(`^${HOST_URL}/`));
+    await portalReady(page);
+    await page.getByLabel('Email').fill(who.email);
+    await page.getByLabel('Contraseña', { exact: true }).fill(who.password);
+    await page.getByRole('button', { name: 'Iniciar Sesión', exact: true }).click();
+    await expect(page.getByRole('heading', { name: `${name} quiere acceder a tu cuenta` })).toBeVisible();
+    await page.getByRole('button', { name: 'Permitir' }).click();
+    await expect(page).toHaveURL(navegador.pageUrl);
+    await expect(page.locator('#email')).toHaveText(who.email.toLowerCase());
+    expect((await page.context().request.get(navegador.pageUrl, { maxRedirects: 0 })).status()).toBe(200);
+
+    // Every hop of the sign-out, as the browser takes it.
+    const hops: string[] = [];
+    page.on('response', (response) => {
+      const url = new URL(response.url());
+      hops.push(
+        `${response.status()} ${url.origin}${url.pathname}${url.searchParams.has('SAMLResponse') ? '?SAMLResponse' : ''}`,
+      );
+    });
+    await page.goto(`${HOST_URL}/logout`);
+    await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await expect(page).toHaveURL(`${HOST_URL}/login`);
+    await portalReady(page);
+    expect(await tokenIn(page)).toBeNull();
+    // Out through the chain, mellon's logout, mellon's LogoutResponse back to the portal (taken: a 303 on), /login.
+    expect(hops).toEqual(
+      expect.arrayContaining([`303 ${API_URL}/saml/idp/cierre`, `303 ${API_URL}/saml/idp/slo?SAMLResponse`]),
+    );
+    expect(mellon.requests().some((line) => /^GET \/navegador\/mellon\/logout 30[23]$/.test(line))).toBe(true);
+    // mellon's session is gone: its page asks to sign in again.
+    expect((await page.context().request.get(navegador.pageUrl, { maxRedirects: 0 })).status()).toBe(303);
+    // The answer was verified and the logout counted as delivered.
+    expect(await view()).toMatchObject({ cierresPendientes: 0, ultimoErrorCierre: null });
   });
 });

@@ -31,6 +31,12 @@ export const SamlApp = Type.Object(
       description: 'Sus AssertionConsumerService HTTP-POST, la predeterminada primero',
     }),
     urlCierreSesion: Nullable(Type.String({ description: 'Su SingleLogoutService SOAP, si lo publica' })),
+    urlCierreSesionNavegador: Nullable(
+      Type.String({
+        description:
+          'Su SingleLogoutService HTTP-Redirect, si lo publica: el navegador lleva el cierre cuando no hay uno SOAP',
+      }),
+    ),
     formatoNameId: LiteralUnion(samlNameIdFormats),
     cierresPendientes: Type.Integer({ description: 'Cierres de sesión aún no entregados' }),
     ultimoErrorCierre: Nullable(Type.String()),
@@ -52,3 +58,6 @@ export const SamlRequestParams = Type.Object({
 });
 
 export const SamlDeliveryQuery = Type.Object({ secreto: Type.String({ maxLength: 64 }) });
+
+/** The chain of a sign-out's logouts by the browser; an unknown or ended one goes to /login. */
+export const SamlLogoutChainQuery = Type.Object({ cadena: Type.Optional(Type.String({ maxLength: 64 })) });

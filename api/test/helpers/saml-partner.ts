@@ -35,7 +35,15 @@ async function keyPair(index: number): Promise<{ key: string; certificate: strin
 /** A partner app named `name` (its entityID and ACS under https://<name>.example.com/mellon/). */
 export async function partner(
   name: string,
-  options: { signs?: boolean; emailOnly?: boolean; keyIndex?: number; slo?: boolean; sloUrl?: string } = {},
+  options: {
+    signs?: boolean;
+    emailOnly?: boolean;
+    keyIndex?: number;
+    slo?: boolean;
+    sloUrl?: string;
+    /** Publish only the Redirect SingleLogoutService, as mod_auth_mellon's own generated metadata does. */
+    redirectSloOnly?: boolean;
+  } = {},
 ): Promise<Partner> {
   installSamlGuard();
   const { key, certificate } = await keyPair(options.keyIndex ?? 0);
@@ -51,10 +59,12 @@ export async function partner(
     singleLogoutService:
       options.slo === false
         ? []
-        : [
-            { Binding: soap, Location: options.sloUrl ?? `${base}/logout` },
-            { Binding: redirect, Location: `${base}/logout` },
-          ],
+        : options.redirectSloOnly
+          ? [{ Binding: redirect, Location: `${base}/logout` }]
+          : [
+              { Binding: soap, Location: options.sloUrl ?? `${base}/logout` },
+              { Binding: redirect, Location: `${base}/logout` },
+            ],
     nameIDFormat: options.emailOnly
       ? ['urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress']
       : ['urn:oasis:names:tc:SAML:2.0:nameid-format:persistent'],
@@ -137,4 +147,32 @@ export function postedForm(html: string): { action: string; samlResponse: string
 export async function portalAsPartnerSees(app: FastifyInstance): Promise<samlify.IdentityProviderInstance> {
   const metadata = await app.inject({ method: 'GET', url: '/saml/idp/metadata' });
   return samlify.IdentityProvider({ metadata: metadata.body });
+}
+
+export interface LogoutResponseOptions {
+  inResponseTo: string;
+  relayState?: string;
+  issuer?: string;
+  destination?: string;
+  status?: string;
+  /** Sign the query with this key (PKCS#8 PEM); unsigned without it. */
+  signWith?: string;
+}
+
+/** The query of an HTTP-Redirect LogoutResponse as mod_auth_mellon sends it back, signed when `signWith` is given. */
+export function logoutResponseQuery(partnerApp: Partner, options: LogoutResponseOptions): string {
+  const destination = options.destination === undefined ? '' : ` Destination="${options.destination}"`;
+  const xml =
+    `<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_${randomBytes(16).toString('hex')}" InResponseTo="${options.inResponseTo}" Version="2.0" IssueInstant="${new Date().toISOString()}"${destination}>` +
+    `<saml:Issuer>${options.issuer ?? partnerApp.entityId}</saml:Issuer>` +
+    `<samlp:Status><samlp:StatusCode Value="${options.status ?? 'urn:oasis:names:tc:SAML:2.0:status:Success'}"/></samlp:Status>` +
+    '</samlp:LogoutResponse>';
+  let query = `SAMLResponse=${encodeURIComponent(deflateRawSync(Buffer.from(xml)).toString('base64'))}`;
+  if (options.relayState !== undefined) query += `&RelayState=${encodeURIComponent(options.relayState)}`;
+  if (options.signWith) {
+    query += `&SigAlg=${encodeURIComponent(rsaSha256)}`;
+    const signature = sign('sha256', Buffer.from(query), createPrivateKey(options.signWith)).toString('base64');
+    query += `&Signature=${encodeURIComponent(signature)}`;
+  }
+  return query;
 }

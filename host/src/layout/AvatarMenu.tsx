@@ -4,6 +4,7 @@ import styled from 'styled-components';
 import {
   ADMIN_ROLE,
   billingEnabled,
+  leaveTo,
   theme,
   useBilling,
   useMenuFocus,
@@ -89,9 +90,11 @@ export function AvatarMenu() {
   const [signingOut, setSigningOut] = useState(false);
   const signOut = async () => {
     setSigningOut(true);
-    await logout(); // failures are only logged (spec §2)
+    const samlChain = await logout(); // failures are only logged (spec §2)
     close();
-    navigate('/login', { replace: true });
+    // SAML apps that take their logout through the browser first; that chain ends at /login.
+    if (samlChain) leaveTo(samlChain);
+    else navigate('/login', { replace: true });
   };
 
   const fullName = [user?.name, user?.lastName].filter(Boolean).join(' ');

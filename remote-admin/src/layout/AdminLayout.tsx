@@ -204,8 +204,8 @@ export default function AdminLayout() {
 
   const name = [user.name, user.lastName].filter(Boolean).join(' ').trim() || TEXT_LAYOUT.adminFallbackName;
   const signOut = async () => {
-    await logout();
-    leaveTo('/login');
+    // SAML apps that take their logout through the browser first; that chain ends at /login.
+    leaveTo((await logout()) ?? '/login');
   };
 
   return (

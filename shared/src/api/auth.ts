@@ -8,7 +8,8 @@ export function fetchCurrentUser(): Promise<User> {
 }
 
 /** Spec §7: logout is called with no payload. */
-export function logoutCall(): Promise<void> {
+/** Ends the session; `siguiente` when SAML apps take their logout through this browser (API decision 0113). */
+export function logoutCall(): Promise<{ siguiente?: string } | undefined> {
   return request('post', API_PATHS.auth.logout, { fallback: 'Error al cerrar sesión' });
 }
 

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import { ApiError, errorMessage, onUnauthorized } from '../api/client';
 import { fetchCurrentUser, logoutCall } from '../api/auth';
+import { getRuntimeConfig } from '../config/runtime-config';
 import { FALLBACK } from '../messages/es';
 import type { User } from '../types/entities';
 import { registerInstance } from '../instances';
@@ -29,8 +30,11 @@ export interface SessionActions {
   /** Stores a token and loads its user (login, verification, social return). */
   startSession(token: string, user?: User): Promise<User>;
   loadCurrentUser(): Promise<User>;
-  /** Calls the API's logout (failures only logged) and clears the session. */
-  logout(): Promise<void>;
+  /**
+   * Calls the API's logout (failures only logged) and clears the session. Answers the API's logout chain address when
+   * SAML apps take their logout through this browser (the caller goes there instead of /login), else null.
+   */
+  logout(): Promise<string | null>;
   clearSession(): void;
   /** Editing one's own user replaces the stored user. */
   setUser(user: User): void;
@@ -52,6 +56,13 @@ const ANONYMOUS: Pick<SessionState, 'user' | 'token' | 'isAuthenticated' | 'isLo
 };
 
 let initialization: Promise<void> | undefined;
+
+/** The API's own logout chain only (its fixed path on the API's address): nothing else the answer names is followed. */
+function logoutChainAddress(next: unknown): string | null {
+  if (typeof next !== 'string') return null;
+  const chain = `${getRuntimeConfig().apiBaseUrl}/saml/idp/cierre?cadena=`;
+  return next.startsWith(chain) && /^[A-Za-z0-9_-]{43}$/.test(next.slice(chain.length)) ? next : null;
+}
 
 export const useSession = create<SessionStore>()(
   persist(
@@ -114,12 +125,14 @@ export const useSession = create<SessionStore>()(
 
       async logout() {
         forgetPendingPage();
+        let next: string | null = null;
         try {
-          if (readToken()) await logoutCall();
+          if (readToken()) next = logoutChainAddress((await logoutCall())?.siguiente);
         } catch (error) {
           console.error('Error al cerrar sesión', error);
         }
         get().clearSession();
+        return next;
       },
 
       clearSession() {

@@ -17,7 +17,10 @@ export const samlApps = pgTable('saml_apps', {
   appId: integer('app_id').references(() => apps.id, { onDelete: 'set null' }),
   metadata: text('metadata').notNull(),
   acsUrls: text('acs_urls').array().notNull(),
+  /** Its SOAP SingleLogoutService: the back channel. */
   sloUrl: text('slo_url'),
+  /** Its HTTP-Redirect SingleLogoutService: the browser's way, used when it publishes no SOAP one (migration 0038). */
+  sloRedirectUrl: text('slo_redirect_url'),
   nameIdFormat: text('name_id_format', { enum: samlNameIdFormats }).notNull(),
   authnRequestsSigned: boolean('authn_requests_signed').notNull(),
   signingCertificates: text('signing_certificates').array().notNull(),
@@ -78,6 +81,9 @@ export const samlSessions = pgTable(
   (table) => [unique().on(table.samlAppId, table.portalSessionId)],
 );
 
+/** How an owed single logout travels: SOAP from the API, or HTTP-Redirect through the person's browser. */
+export const samlLogoutBindings = ['soap', 'redirect'] as const;
+
 /** Single logouts owed to SAML apps (queued by trigger `sessions_saml_end`). */
 export const samlLogoutDeliveries = pgTable('saml_logout_deliveries', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -94,5 +100,10 @@ export const samlLogoutDeliveries = pgTable('saml_logout_deliveries', {
   deliveredAt: timestamp('delivered_at', { withTimezone: true }),
   failedAt: timestamp('failed_at', { withTimezone: true }),
   lastError: text('last_error'),
+  binding: text('binding', { enum: samlLogoutBindings }).notNull().default('soap'),
+  portalSessionId: text('portal_session_id'),
+  chainHash: text('chain_hash'),
+  requestId: text('request_id'),
+  sentAt: timestamp('sent_at', { withTimezone: true }),
   createdAt: createdAt(),
 });

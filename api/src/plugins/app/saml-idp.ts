@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { openWakeChannel } from '../../db/wake-channel.js';
+import { fillRedirectLogoutAddresses } from '../../domain/identity-provider/saml/apps.js';
 import { createSamlLogouts, type SamlLogouts } from '../../domain/identity-provider/saml/logouts.js';
 import { keysDirOf } from '../../domain/tokens/keys.js';
 import { loadSamlIdpKey, type SamlIdpKey } from '../../domain/tokens/saml-key.js';
@@ -41,7 +42,11 @@ export default fp<SamlIdpPluginOptions>(
     });
     const listener = openWakeChannel(app.database, logoutChannel, () => logouts.wake(), app.log, 'SAML single logouts');
     await listener.ready;
-    app.addHook('onReady', async () => logouts.start());
+    app.addHook('onReady', async () => {
+      const filled = await fillRedirectLogoutAddresses(app.db, app.config.apiPublicUrl.startsWith('http:'));
+      if (filled > 0) app.log.info({ filled }, 'SAML apps: HTTP-Redirect logout addresses read from their metadata');
+      logouts.start();
+    });
     app.addHook('onClose', async () => {
       await listener.close();
       await logouts.close();

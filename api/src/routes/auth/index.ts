@@ -15,6 +15,7 @@ import passkeyRoutes from './passkeys.js';
 import authorizedAppRoutes from './authorized-apps.js';
 import passwordRoutes from './passwords.js';
 import profileRoutes from './profile.js';
+import { startLogoutChain } from '../../domain/identity-provider/saml/front-logout.js';
 import { recordLockout, refusedSignIn } from '../../domain/sign-in-limits/lockouts.js';
 import { accountMessages } from '../../domain/accounts/messages.js';
 import { connectionForEmail } from '../../domain/companies/sso/connections.js';
@@ -184,9 +185,19 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: app.authenticate,
       schema: {
         summary: 'Cierra la sesión: el token presentado deja de ser válido',
+        description:
+          'Con aplicaciones SAML de esta sesión que solo publican el cierre HTTP-Redirect, responde 200 con la ' +
+          'dirección de la API por la que el navegador lleva ese cierre a cada una (y termina en /login).',
         tags: ['auth'],
         security: bearerAuth,
-        response: { 204: Type.Null({ description: 'Sesión cerrada' }), 401: ErrorRef, ...commonErrors },
+        response: {
+          200: Type.Object({
+            siguiente: Type.String({ description: 'Adónde va el navegador: la cadena de cierre SAML de la API' }),
+          }),
+          204: Type.Null({ description: 'Sesión cerrada' }),
+          401: ErrorRef,
+          ...commonErrors,
+        },
       },
     },
     async (request, reply) => {
@@ -195,6 +206,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       await endSession(app.db, user.id, sessionId);
       // Logouts from before sessions existed were kept here; past their expiry they are rejected anyway.
       await app.db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, new Date()));
+      const siguiente = await startLogoutChain(
+        { db: app.db, key: app.samlIdp.key, apiPublicUrl: app.config.apiPublicUrl, portalUrl: app.config.portalUrl },
+        sessionId,
+      );
+      if (siguiente) return reply.code(200).send({ siguiente });
       return reply.code(204).send(null);
     },
   );

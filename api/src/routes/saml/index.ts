@@ -1,8 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { nextHop, SamlLogoutRefused, takeLogoutResponse } from '../../domain/identity-provider/saml/front-logout.js';
 import { idpMetadataXml } from '../../domain/identity-provider/saml/metadata.js';
-import { type Page, postPage, refusalPage, tooManyRequestsPage } from '../../domain/identity-provider/saml/pages.js';
+import {
+  logoutRefusalPage,
+  type Page,
+  postPage,
+  refusalPage,
+  tooManyRequestsPage,
+} from '../../domain/identity-provider/saml/pages.js';
 import {
   acceptRequest,
   describeRequest,
@@ -17,7 +24,7 @@ import { answerBrowserOverLimit, browserNavigation } from '../../plugins/externa
 import { signedIn } from '../../plugins/app/authentication.js';
 import { commonErrors, ErrorRef, bearerSecurity as security } from '../../schemas/common.js';
 import { InteractionAnswer, InteractionNext, InteractionView } from '../../schemas/identity-provider.js';
-import { SamlDeliveryQuery, SamlRequestParams } from '../../schemas/saml-idp.js';
+import { SamlDeliveryQuery, SamlLogoutChainQuery, SamlRequestParams } from '../../schemas/saml-idp.js';
 
 const tags = ['saml'];
 /** A POSTed AuthnRequest: the largest message taken (256 KiB), base64 and form-encoded. */
@@ -28,7 +35,7 @@ const tooManyPage = Type.String({ description: 'Página en español: demasiadas 
 /**
  * The portal as a SAML identity provider, under /saml/idp (docs/decisions/0100-saml-identity-provider.md): its
  * metadata, the sign-in endpoint of both bindings, the calls of the portal's /saml/continuar, and the one-time page
- * that posts the answer to the app.
+ * that posts the answer to the app, and the single logout the browser carries to the apps (decision 0113).
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const deps = {
@@ -207,14 +214,45 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: perIpPage,
       schema: {
-        summary: 'Cierre de sesión pedido por una app (HTTP-Redirect): lleva a la persona a cerrar sesión en el portal',
+        summary:
+          'Cierre de sesión (HTTP-Redirect): la respuesta de una app al cierre que el portal le pidió sigue la cadena; ' +
+          'el cierre pedido por una app lleva a la persona a cerrar sesión en el portal',
         tags,
         querystring: Type.Object({}, { additionalProperties: true }),
+        response: { 303: Type.Null(), 400: ErrorRef, 429: tooManyPage },
+      },
+    },
+    async (request, reply) => {
+      const url = request.raw.url ?? '';
+      const at = url.indexOf('?');
+      const query = at === -1 ? '' : url.slice(at + 1);
+      if (!/(^|&)SAMLResponse=/.test(query))
+        return reply.header('cache-control', 'no-store').redirect(`${app.config.portalUrl}/logout`, 303);
+      try {
+        return reply.header('cache-control', 'no-store').redirect(await takeLogoutResponse(deps, query), 303);
+      } catch (error) {
+        if (!(error instanceof SamlLogoutRefused)) throw error;
+        request.log.info({ detail: error.message }, 'SAML LogoutResponse refused');
+        return page(reply, 400, logoutRefusalPage(app.config.portalUrl, error.continueTo));
+      }
+    },
+  );
+
+  app.get(
+    '/cierre',
+    {
+      config: perIpPage,
+      schema: {
+        summary:
+          'Cadena de cierre de sesión por el navegador: lleva a la siguiente app SAML con un LogoutRequest firmado, ' +
+          'o al fin a /login del portal',
+        tags,
+        querystring: SamlLogoutChainQuery,
         response: { 303: Type.Null(), 429: tooManyPage },
       },
     },
-    async (_request, reply) =>
-      reply.header('cache-control', 'no-store').redirect(`${app.config.portalUrl}/logout`, 303),
+    async (request, reply) =>
+      reply.header('cache-control', 'no-store').redirect(await nextHop(deps, request.query.cadena), 303),
   );
 };
 

@@ -28,6 +28,7 @@ function samlApp(id: number, nombre: string, overrides: Partial<SamlApp> = {}): 
     appId: null,
     urlsAcs: [`https://app${id}.example.com/saml/acs`],
     urlCierreSesion: null,
+    urlCierreSesionNavegador: null,
     formatoNameId: 'persistent',
     cierresPendientes: 0,
     ultimoErrorCierre: null,
@@ -108,6 +109,30 @@ describe('the list', () => {
     expect(
       within(maintenance!).getByText('Cierre de sesión (SLO): La aplicación no publica cierre de sesión'),
     ).toBeInTheDocument();
+  });
+
+  it('shows the logout the browser carries for an app that publishes only HTTP-Redirect, and why it failed', async () => {
+    samlApps = [
+      samlApp(5, 'Calidad', {
+        urlCierreSesionNavegador: 'https://calidad.example.com/mellon/logout',
+        ultimoErrorCierre: 'la aplicación no devolvió el navegador con su respuesta de cierre de sesión',
+      }),
+    ];
+    await start();
+    const [quality] = await rows();
+    expect(
+      within(quality!).getByText(
+        'Cierre de sesión (SLO): No publica el cierre SOAP: lo lleva el navegador al cerrar sesión en el portal',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(quality!).getByText(
+        'Cierre de sesión por el navegador (HTTP-Redirect): https://calidad.example.com/mellon/logout',
+      ),
+    ).toBeInTheDocument();
+    expect(within(quality!).getByRole('status')).toHaveTextContent(
+      'Último error al cerrar sesión: la aplicación no devolvió el navegador con su respuesta de cierre de sesión',
+    );
   });
 
   it('says when logouts to an app failed and are being retried, and the last error', async () => {

@@ -180,8 +180,15 @@ export function SamlAppsSection() {
                   ))}
                 </ul>
                 <p>
-                  {TEXT_APPS.logoutUrl}: {app.urlCierreSesion ?? TEXT_APPS.noLogoutUrl}
+                  {TEXT_APPS.logoutUrl}:{' '}
+                  {app.urlCierreSesion ??
+                    (app.urlCierreSesionNavegador ? TEXT_APPS.noSoapLogout : TEXT_APPS.noLogoutUrl)}
                 </p>
+                {app.urlCierreSesionNavegador && (
+                  <p>
+                    {TEXT_APPS.browserLogoutUrl}: {app.urlCierreSesionNavegador}
+                  </p>
+                )}
                 {(app.cierresPendientes > 0 || app.ultimoErrorCierre) && (
                   <div className="notice">
                     <Alert tone="info">

@@ -122,6 +122,8 @@ export const TEXT_APPS = {
   acsUrls: 'URLs de respuesta (ACS)',
   logoutUrl: 'Cierre de sesión (SLO)',
   noLogoutUrl: 'La aplicación no publica cierre de sesión',
+  noSoapLogout: 'No publica el cierre SOAP: lo lleva el navegador al cerrar sesión en el portal',
+  browserLogoutUrl: 'Cierre de sesión por el navegador (HTTP-Redirect)',
   nameIdFormat: 'Formato del NameID',
   nameIdFormats: {
     persistent: 'Persistente (opaco, distinto en cada aplicación)',

@@ -92,3 +92,24 @@ it('goes to an allowed redirect URL once confirmed, never to a hostile one', asy
   await confirm();
   await waitFor(() => expect(leaveTo).toHaveBeenCalledWith('https://portal.example.com/adios'));
 });
+
+it("takes the browser through the API's SAML logout chain when the sign-out answers one, ", async () => {
+  const chain = `${api.url}/saml/idp/cierre?cadena=${'a'.repeat(43)}`;
+  logoutReply = { status: 200, body: { siguiente: chain } };
+  renderAt('/logout?redirect_url=https%3A%2F%2Fportal.example.com%2Fadios', <LogoutPage />);
+  await confirm();
+  await waitFor(() => expect(leaveTo).toHaveBeenCalledWith(chain));
+  expect(leaveTo).toHaveBeenCalledTimes(1);
+  expect(useSession.getState().isAuthenticated).toBe(false);
+});
+
+it("goes to /login when the sign-out names an address that is not the API's logout chain", async () => {
+  logoutReply = {
+    status: 200,
+    body: { siguiente: `https://malo.example.com/saml/idp/cierre?cadena=${'a'.repeat(43)}` },
+  };
+  renderAt('/logout', <LogoutPage />);
+  await confirm();
+  await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/));
+  expect(leaveTo).not.toHaveBeenCalled();
+});

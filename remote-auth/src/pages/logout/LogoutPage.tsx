@@ -34,8 +34,10 @@ export default function LogoutPage() {
     if (!confirmed || started.current) return;
     started.current = true;
     const target = params.get('redirect_url');
-    void logout().then(() => {
-      if (target && isAllowedRedirect(target, getRuntimeConfig().redirectAllowList)) leaveTo(target);
+    void logout().then((samlChain) => {
+      // SAML apps that take their logout through the browser come first; the chain ends at /login.
+      if (samlChain) leaveTo(samlChain);
+      else if (target && isAllowedRedirect(target, getRuntimeConfig().redirectAllowList)) leaveTo(target);
       else navigate('/login', { replace: true });
     });
   }, [confirmed, logout, navigate, params]);

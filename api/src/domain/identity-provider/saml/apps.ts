@@ -2,7 +2,7 @@
 // and preference is read from that metadata; the name and the catalogue app are the administrator's. Each change is
 // audited with what changed.
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, like } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { apps, samlApps, samlLogoutDeliveries, type SamlAppRow, type SamlNameIdFormat } from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
@@ -28,6 +28,8 @@ export interface SamlAppView {
   appId: number | null;
   urlsAcs: string[];
   urlCierreSesion: string | null;
+  /** Its HTTP-Redirect SingleLogoutService, where the person's browser carries the logout when there is no SOAP one. */
+  urlCierreSesionNavegador: string | null;
   formatoNameId: SamlNameIdFormat;
   /** Single logouts owed to the app and not yet delivered (failing ones included, until given up). */
   cierresPendientes: number;
@@ -74,6 +76,7 @@ function view(row: SamlAppRow, facts: LogoutFacts | undefined): SamlAppView {
     appId: row.appId,
     urlsAcs: row.acsUrls,
     urlCierreSesion: row.sloUrl,
+    urlCierreSesionNavegador: row.sloRedirectUrl,
     formatoNameId: row.nameIdFormat,
     cierresPendientes: facts?.pending ?? 0,
     ultimoErrorCierre: facts?.lastError ?? null,
@@ -124,6 +127,7 @@ async function settingsOf(db: Db, input: SamlAppInput, httpAllowed: boolean) {
     metadata: input.metadata,
     acsUrls: facts.acsUrls,
     sloUrl: facts.sloUrl,
+    sloRedirectUrl: facts.sloRedirectUrl,
     nameIdFormat: facts.nameIdFormat,
     authnRequestsSigned: facts.authnRequestsSigned,
     signingCertificates: facts.signingCertificates,
@@ -147,6 +151,7 @@ const auditDetails = (row: SamlAppRow) => ({
   appId: row.appId,
   urlsAcs: row.acsUrls,
   urlCierreSesion: row.sloUrl,
+  urlCierreSesionNavegador: row.sloRedirectUrl,
   formatoNameId: row.nameIdFormat,
 });
 
@@ -205,6 +210,33 @@ export async function updateSamlApp(
     }),
   );
   return samlAppView(db, id);
+}
+
+/**
+ * Reads the HTTP-Redirect logout address of the apps registered before the portal kept it (migration 0038) from their
+ * stored metadata, once at start; an app whose metadata no longer reads is left as it is. Answers how many were filled.
+ */
+export async function fillRedirectLogoutAddresses(db: Db, httpAllowed = false): Promise<number> {
+  const rows = await db
+    .select({ id: samlApps.id, metadata: samlApps.metadata })
+    .from(samlApps)
+    .where(and(isNull(samlApps.sloRedirectUrl), like(samlApps.metadata, '%SingleLogoutService%')));
+  let filled = 0;
+  for (const row of rows) {
+    let address: string | null;
+    try {
+      address = readSpMetadata(row.metadata, httpAllowed).sloRedirectUrl;
+    } catch {
+      continue;
+    }
+    if (!address) continue;
+    await db
+      .update(samlApps)
+      .set({ sloRedirectUrl: address })
+      .where(and(eq(samlApps.id, row.id), isNull(samlApps.sloRedirectUrl)));
+    filled += 1;
+  }
+  return filled;
 }
 
 /** Deletes an app with its pending sign-ins, consents, sessions and owed logouts. */

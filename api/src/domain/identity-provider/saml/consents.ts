@@ -43,8 +43,13 @@ export async function revokeSamlConsent(db: Db, userId: number, samlAppId: numbe
       .delete(samlSessions)
       .where(and(eq(samlSessions.userId, userId), eq(samlSessions.samlAppId, samlAppId)))
       .returning();
-    const [app] = await tx.select({ sloUrl: samlApps.sloUrl }).from(samlApps).where(eq(samlApps.id, samlAppId));
-    if (app?.sloUrl && ended.length > 0) {
+    const [app] = await tx
+      .select({ sloUrl: samlApps.sloUrl, sloRedirectUrl: samlApps.sloRedirectUrl })
+      .from(samlApps)
+      .where(eq(samlApps.id, samlAppId));
+    if ((app?.sloUrl || app?.sloRedirectUrl) && ended.length > 0) {
+      // An app with only the browser's logout is not reached from here (the person is on the portal, not signing
+      // out): its logout is recorded, and shown failed by the loop, rather than pretended.
       await tx.insert(samlLogoutDeliveries).values(
         ended.map((session) => ({
           samlAppId,
@@ -52,6 +57,7 @@ export async function revokeSamlConsent(db: Db, userId: number, samlAppId: numbe
           nameId: session.nameId,
           nameIdFormat: session.nameIdFormat,
           sessionIndex: session.sessionIndex,
+          binding: app.sloUrl ? ('soap' as const) : ('redirect' as const),
         })),
       );
       await tx.execute(sql`select pg_notify('portal_saml_logout', '')`);

@@ -3,6 +3,8 @@
 // posted by the SOAP binding to the app's SingleLogoutService, which mod_auth_mellon and SimpleSAMLphp answer at
 // their logout endpoint. Claimed with a short lease, retried with the back-channel logouts' backoff for a day, then
 // given up; the failures show as the app's `cierresPendientes` and `ultimoErrorCierre`, each outcome in the audit log.
+// The logouts owed by the person's browser (front-logout.ts) are not sent from here; the loop only marks failed
+// those no browser will complete.
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { samlApps, samlLogoutDeliveries } from '../../../db/schema.js';
@@ -11,6 +13,7 @@ import { recordAudit, systemActor } from '../../audit/log.js';
 import { serialRounds } from '../../serial-rounds.js';
 import type { SamlIdpKey } from '../../tokens/saml-key.js';
 import { giveUpAfterMs, logoutRetryDelayMs } from '../logout-deliveries.js';
+import { expireBrowserLogouts } from './front-logout.js';
 import { samlIdpEntityId } from './metadata.js';
 import { logoutRequest } from './response.js';
 
@@ -71,6 +74,7 @@ export function createSamlLogouts(deps: SamlLogoutDeps): SamlLogouts {
       .from(samlLogoutDeliveries)
       .where(
         and(
+          eq(samlLogoutDeliveries.binding, 'soap'),
           isNull(samlLogoutDeliveries.deliveredAt),
           isNull(samlLogoutDeliveries.failedAt),
           lte(samlLogoutDeliveries.nextAttemptAt, now),
@@ -186,6 +190,8 @@ export function createSamlLogouts(deps: SamlLogoutDeps): SamlLogouts {
       delivered += results.filter(Boolean).length;
       if (batch.length < batchSize) break;
     }
+    // Those owed by the browser are not sent from here: the ones no browser will complete are shown as failed.
+    await expireBrowserLogouts(db);
     await cleanup();
     return delivered;
   }

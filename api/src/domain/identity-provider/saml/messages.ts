@@ -31,4 +31,9 @@ export const samlIdpMessages = {
   continueTitle: 'Continuando a la aplicación',
   continueButton: 'Continuar',
   continueHint: 'Si no pasas a la aplicación en unos segundos, pulsa Continuar.',
+  logoutPageTitle: 'No se pudo confirmar el cierre de sesión en la aplicación',
+  logoutRefused:
+    'La respuesta de la aplicación no corresponde a ningún cierre de sesión en curso o su firma no es válida. No se cambió nada.',
+  logoutContinue: 'Continuar cerrando sesión',
+  logoutToLogin: 'Ir a Iniciar sesión',
 } as const;

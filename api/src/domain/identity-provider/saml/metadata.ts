@@ -73,6 +73,8 @@ export interface SpFacts {
   acsUrls: string[];
   /** Where its single logout is delivered without a browser (SOAP binding), or null. */
   sloUrl: string | null;
+  /** Where the browser carries its single logout (HTTP-Redirect binding), or null. */
+  sloRedirectUrl: string | null;
   nameIdFormat: SamlNameIdFormat;
   authnRequestsSigned: boolean;
   /** Its signing certificates, as base64 DER bodies. */
@@ -141,10 +143,13 @@ export function readSpMetadata(xml: unknown, httpAllowed = false): SpFacts {
   if (posts.length === 0) throw refused(M.noPostAcs);
   const acsUrls = [...new Set(posts.map((service) => checkedAddress(String(service.location), httpAllowed)))];
 
-  const soap = list(bag.singleLogoutService as Service | Service[]).find(
-    (service) => service.binding === bindings.soap && typeof service.location === 'string',
-  );
-  const sloUrl = soap ? checkedAddress(String(soap.location), httpAllowed) : null;
+  const logoutServices = list(bag.singleLogoutService as Service | Service[]);
+  const logoutAt = (binding: string) => {
+    const service = logoutServices.find((one) => one.binding === binding && typeof one.location === 'string');
+    return service ? checkedAddress(String(service.location), httpAllowed) : null;
+  };
+  const sloUrl = logoutAt(bindings.soap);
+  const sloRedirectUrl = logoutAt(bindings.redirect);
 
   const certificateBag = (bag.certificate ?? {}) as Record<string, string | string[]>;
   const signingCertificates = [...list(certificateBag.signing), ...list(bag.sharedCertificate as string | null)]
@@ -165,5 +170,5 @@ export function readSpMetadata(xml: unknown, httpAllowed = false): SpFacts {
     formats.includes(nameIdFormats.emailAddress) && !formats.includes(nameIdFormats.persistent)
       ? 'emailAddress'
       : 'persistent';
-  return { entityId, acsUrls, sloUrl, nameIdFormat, authnRequestsSigned, signingCertificates };
+  return { entityId, acsUrls, sloUrl, sloRedirectUrl, nameIdFormat, authnRequestsSigned, signingCertificates };
 }

@@ -44,6 +44,25 @@ function messagePage(text: string, portalUrl: string): Page {
   };
 }
 
+/**
+ * A LogoutResponse that answers no open logout: nothing changed. The way on is the chain's own hop when the browser
+ * is in an open chain (the next app, or /login), else the portal's /login.
+ */
+export function logoutRefusalPage(portalUrl: string, continueTo: string | null): Page {
+  const nonce = newNonce();
+  const next = continueTo
+    ? `<p><a href="${html(continueTo)}">${html(M.logoutContinue)}</a></p>`
+    : `<p><a href="${html(`${portalUrl}/login`)}">${html(M.logoutToLogin)}</a></p>`;
+  return {
+    html: document(
+      nonce,
+      M.logoutPageTitle,
+      `<h1>${html(M.logoutPageTitle)}</h1><p>${html(M.logoutRefused)}</p>${next}`,
+    ),
+    contentSecurityPolicy: `default-src 'none'; style-src 'nonce-${nonce}'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
+  };
+}
+
 export function refusalPage(reason: SamlRefusalReason | 'deliveryGone', portalUrl: string): Page {
   return messagePage(reasons[reason], portalUrl);
 }

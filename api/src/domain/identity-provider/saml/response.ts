@@ -1,7 +1,9 @@
 // The SAML messages the portal signs: a sign-in's Response (its Assertion signed, then the Response around it, both
 // RSA-SHA256 with the current key only), a refusal's Response, and a single logout's LogoutRequest. Built from a
-// fixed template where every value is escaped, then signed with samlify's own signing (xml-crypto underneath).
-import { randomBytes } from 'node:crypto';
+// fixed template where every value is escaped, then signed with samlify's own signing (xml-crypto underneath); a
+// LogoutRequest by the browser carries the Redirect binding's detached signature instead.
+import { createSign, randomBytes } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 import * as samlify from 'samlify';
 import { certificateBody, type SamlIdpKey } from '../../tokens/saml-key.js';
 import { escapeXml as x } from './metadata.js';
@@ -125,8 +127,7 @@ export function deniedResponse(input: {
   return sign(input.key, response, 'response');
 }
 
-/** A signed LogoutRequest naming the person as the app knows them and the session it was given. */
-export function logoutRequest(input: {
+export interface LogoutRequestInput {
   key: SamlIdpKey;
   issuer: string;
   destination: string;
@@ -134,17 +135,27 @@ export function logoutRequest(input: {
   nameIdFormat: string;
   spEntityId: string;
   sessionIndex: string;
+  /** Its ID, when the caller keeps it (a LogoutResponse by the browser must answer it). */
+  id?: string;
   now?: Date;
-}): string {
+}
+
+/** A LogoutRequest naming the person as the app knows them and the session it was given, unsigned. */
+export function logoutRequestXml(input: LogoutRequestInput): string {
   const now = input.now ?? new Date();
-  const request =
-    `<samlp:LogoutRequest ${ns} ID="${samlId()}" Version="2.0" IssueInstant="${instant(now)}" Destination="${x(input.destination)}" NotOnOrAfter="${instant(new Date(now.getTime() + assertionLifetimeMs))}">` +
+  return (
+    `<samlp:LogoutRequest ${ns} ID="${x(input.id ?? samlId())}" Version="2.0" IssueInstant="${instant(now)}" Destination="${x(input.destination)}" NotOnOrAfter="${instant(new Date(now.getTime() + assertionLifetimeMs))}">` +
     `<saml:Issuer>${x(input.issuer)}</saml:Issuer>` +
     `<saml:NameID Format="${x(input.nameIdFormat)}" SPNameQualifier="${x(input.spEntityId)}">${x(input.nameId)}</saml:NameID>` +
     `<samlp:SessionIndex>${x(input.sessionIndex)}</samlp:SessionIndex>` +
-    '</samlp:LogoutRequest>';
+    '</samlp:LogoutRequest>'
+  );
+}
+
+/** A LogoutRequest with its enveloped signature, as the SOAP binding carries it. */
+export function logoutRequest(input: LogoutRequestInput): string {
   return samlify.SamlLib.constructSAMLSignature({
-    rawSamlMessage: request,
+    rawSamlMessage: logoutRequestXml(input),
     privateKey: input.key.privateKeyPem,
     signatureAlgorithm: rsaSha256,
     signingCert: certificateBody(input.key.certificatePem),
@@ -155,4 +166,15 @@ export function logoutRequest(input: {
       location: { reference: "/*[local-name(.)='LogoutRequest']/*[local-name(.)='Issuer']", action: 'after' },
     },
   });
+}
+
+/**
+ * The query of a LogoutRequest by the HTTP-Redirect binding (SAML bindings §3.4.4.1): deflated, base64, with the
+ * RelayState and the detached RSA-SHA256 signature over `SAMLRequest=…&RelayState=…&SigAlg=…` as sent.
+ */
+export function redirectLogoutQuery(input: LogoutRequestInput & { relayState: string }): string {
+  const encoded = deflateRawSync(Buffer.from(logoutRequestXml(input))).toString('base64');
+  const signed = `SAMLRequest=${encodeURIComponent(encoded)}&RelayState=${encodeURIComponent(input.relayState)}&SigAlg=${encodeURIComponent(rsaSha256)}`;
+  const signature = createSign('sha256').update(signed).sign(input.key.privateKeyPem, 'base64');
+  return `${signed}&Signature=${encodeURIComponent(signature)}`;
 }

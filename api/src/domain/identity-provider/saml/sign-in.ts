@@ -53,21 +53,21 @@ const hashOf = (secret: string) => createHash('sha256').update(secret).digest('b
  * signature only proves which app asks, and the answer goes to an address of that app's metadata whatever the request
  * says; the portal's own signatures are RSA-SHA256.
  */
-const redirectSignatureAlgorithms: Readonly<Record<string, string>> = {
+export const redirectSignatureAlgorithms: Readonly<Record<string, string>> = {
   'http://www.w3.org/2000/09/xmldsig#rsa-sha1': 'sha1',
   'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256': 'sha256',
   'http://www.w3.org/2001/04/xmldsig-more#rsa-sha384': 'sha384',
   'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512': 'sha512',
 };
 
-function certificateKeys(app: SamlAppRow) {
+export function certificateKeys(app: Pick<SamlAppRow, 'signingCertificates'>) {
   return app.signingCertificates.map((body) =>
     createPublicKey(new X509Certificate(Buffer.from(body, 'base64')).publicKey.export({ type: 'spki', format: 'pem' })),
   );
 }
 
 /** The raw (still URL-encoded) parameters of a query string, first of each name: what a Redirect signature covers. */
-function rawParameters(query: string): Map<string, string> {
+export function rawParameters(query: string): Map<string, string> {
   const params = new Map<string, string>();
   for (const pair of query.split('&')) {
     const at = pair.indexOf('=');
