@@ -57,3 +57,4 @@ registerInstance('@portal/shared');
 export * from './ui/standalone';
 export * from './ui/LogoMark';
 export * from './ui/VisuallyHidden';
+export * from './company-access';
