@@ -13,6 +13,7 @@ export * from './api/accounts';
 export * from './api/sessions';
 export * from './api/security';
 export * from './api/companies';
+export * from './api/setup-page';
 export * from './companies/labels';
 export * from './session/token-storage';
 export * from './session/store';
