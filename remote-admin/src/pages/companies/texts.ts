@@ -337,4 +337,24 @@ export const TEXT_COMPANY = {
   noneWaiting: 'Nadie espera un puesto.',
   colWaitingSince: 'En el grupo desde',
   waiting: 'Esperando',
+  // The company's setup links for its IT (docs/decisions/0105-company-setup-link.md).
+  setupLinks: 'Enlaces de configuración',
+  setupLinksIntro:
+    'Un enlace de configuración deja al equipo de TI de la empresa verificar el dominio, conectar el proveedor de identidad y el directorio, sin cuenta en el portal. Quien tenga el enlace puede hacerlo hasta que venza: entrégalo solo a esa persona.',
+  setupLinkHours: 'Horas que sirve (de 1 a 72)',
+  setupLinkHoursInvalid: 'Indica un número de horas entre 1 y 72',
+  createSetupLink: 'Crear enlace',
+  creatingSetupLink: 'Creando...',
+  setupLinkCreated: 'Enlace creado. Cópialo ahora: no se volverá a mostrar.',
+  setupLinkUrl: 'Enlace de configuración',
+  setupLinkOwnersOnly: 'Solo un propietario de la empresa puede crear enlaces de configuración.',
+  loadingSetupLinks: 'Cargando los enlaces de configuración...',
+  noSetupLinks: 'La empresa aún no ha creado enlaces de configuración.',
+  colSetupCreated: 'Creado',
+  setupLinkStates: { activo: 'Activo', vencido: 'Vencido', revocado: 'Revocado' },
+  revokeSetupLinkOf: (created: string) => `Revocar el enlace creado el ${created}`,
+  revokeSetupLinkTitle: '¿Revocar el enlace de configuración?',
+  revokeSetupLinkText:
+    'Quien lo tenga ya no podrá abrir la configuración de la empresa. Lo que ya configuró se mantiene.',
+  setupLinkRevoked: 'Enlace de configuración revocado',
 } as const;
