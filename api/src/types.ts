@@ -29,6 +29,7 @@ import type {
 } from './schemas/companies.js';
 import type { CompanyDomain as CompanyDomainSchema } from './schemas/company-domains.js';
 import type {
+  ConnectionTestResult as ConnectionTestResultSchema,
   CreatedSetupLink as CreatedSetupLinkSchema,
   SetupLink as SetupLinkSchema,
   SetupPage as SetupPageSchema,
@@ -296,6 +297,8 @@ export type ScimTokenCreated = Static<typeof CreatedScimTokenSchema>;
 export type SetupLink = Static<typeof SetupLinkSchema>;
 export type CreatedSetupLink = Static<typeof CreatedSetupLinkSchema>;
 export type SetupPage = Static<typeof SetupPageSchema>;
+/** What 'Probar conexión' found: who came back from the company's provider and what would stop their sign-in. */
+export type ConnectionTestResult = Static<typeof ConnectionTestResultSchema>;
 /** One request of the company's directory, as the API logged it. */
 export type ScimRequest = Static<typeof ScimLogEntrySchema>;
 /** A rule tying a directory group to seats of an app and/or a role, what adds one, and a person waiting for a seat. */

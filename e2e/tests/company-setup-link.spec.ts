@@ -1,11 +1,12 @@
 // A company's setup link as its IT team meets it: the owner makes a link (here through the API), and someone with no
 // portal account opens it on a phone in a fresh browser. The page names the company and its three steps, the link's
 // secret leaves the address bar at once and no request carries it in an address; once the owner revokes the link, the
-// page opens nothing and says so in Spanish. Screenshots (390 and 1280 px) are in the test's output.
+// page opens nothing and says so in Spanish. Then 'Probar conexión' against the company's test OpenID Connect provider:
+// the result names the person who signed in there, and no portal account was made. Screenshots are in the output.
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, person, registerActive, test } from '../support/auth';
-import { API_URL } from '../support/env';
+import { API_URL, COMPANY_IDP } from '../support/env';
 import { adminToken } from '../support/oidc';
 import { DESKTOP, PHONE, widthReport } from '../support/screens';
 
@@ -104,4 +105,61 @@ test("a company's setup link opens its three steps without an account, keeps its
   } finally {
     await context.close();
   }
+});
+
+test("'Probar conexión' signs in at the company's provider in test mode: the page shows the email, and no account is made", async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const id = randomUUID().slice(0, 6);
+  const company = `Pesquera Humboldt ${id} S.A.`;
+  const domain = `humboldt-${id}.pe`;
+  const employee = { sub: `entra-${id}`, email: `jose.quispe@${domain}`, givenName: 'José', familyName: 'Quispe' };
+  const { companyId, owner } = await companyWithOwner(request, company);
+  const admin = await adminToken();
+  // The company's provider, connected for its domain (the platform's call proves the domain).
+  await call(request, admin, 'PUT', `admin/empresas/${companyId}/proveedor`, 200, {
+    issuer: COMPANY_IDP.issuer,
+    clientId: COMPANY_IDP.clientId,
+    clientSecret: COMPANY_IDP.clientSecret,
+    dominios: [domain],
+    permitirContrasena: true,
+  });
+  const known = await request.post(`${COMPANY_IDP.issuer}/__cuentas`, { data: employee });
+  expect(known.status()).toBe(204);
+  const link = await call<{ url: string }>(request, owner, 'POST', `empresas/${companyId}/enlaces-configuracion`, 201);
+  const url = new URL(link.url);
+
+  const context = await browser.newContext({ viewport: DESKTOP });
+  try {
+    const page = await context.newPage();
+    const addresses: string[] = [];
+    page.on('request', (sent) => addresses.push(sent.url()));
+    await page.goto(`${url.pathname}${url.hash}`);
+    await expect(page.getByRole('heading', { level: 1, name: `Configura el acceso de ${company}` })).toBeVisible();
+    await page.getByRole('button', { name: 'Probar conexión' }).click();
+    await expect(page).toHaveURL(new RegExp(`^${COMPANY_IDP.issuer}/interaction/`));
+    await page.getByLabel('Cuenta').fill(employee.sub);
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    // Back on the setup page (its link kept by the tab), the result read with the link, the address clean again.
+    const result = page.getByRole('region', { name: 'Probar conexión' });
+    await expect(result.getByText(/La conexión funciona/)).toBeVisible();
+    await expect(result.getByText(employee.email)).toBeVisible();
+    await expect(result.getByText('José Quispe')).toBeVisible();
+    await expect.poll(() => new URL(page.url()).search).toBe('');
+    expect(addresses.filter((address) => address.includes('cfg_'))).toEqual([]);
+    await shotAndWidth(page, 'configurar-empresa-prueba-1280.png');
+  } finally {
+    await context.close();
+  }
+  // The test made no portal account for the person.
+  const users = await call<{ total: number }>(
+    request,
+    admin,
+    'GET',
+    `users/listar?email=${encodeURIComponent(employee.email)}`,
+    200,
+  );
+  expect(users.total).toBe(0);
 });

@@ -1,6 +1,7 @@
 import { API_PATHS } from '@portal/contracts/api/paths';
 import type {
   CompanyDomain,
+  ConnectionTestResult,
   CompanyProviderAnswer,
   CompanyProviderInput,
   CompanySamlProviderInput,
@@ -19,6 +20,8 @@ export const SETUP_PAGE_FALLBACK = {
   verify: 'No se pudo comprobar el dominio',
   provider: 'No se pudo guardar el acceso de la empresa',
   token: 'No se pudo crear el token del directorio',
+  test: 'No se pudo iniciar la prueba de conexión',
+  testResult: 'No se pudo leer el resultado de la prueba de conexión',
 } as const;
 
 const P = API_PATHS.setupPage;
@@ -44,4 +47,18 @@ export function saveSetupProvider(
 
 export function createSetupScimToken(secret: string): Promise<ScimTokenCreated> {
   return request('post', P.scimTokens, { bearer: secret, fallback: SETUP_PAGE_FALLBACK.token });
+}
+
+/** 'Probar conexión': the address to open in this tab; the provider brings it back with `?prueba=…`. */
+export function startSetupConnectionTest(secret: string): Promise<{ url: string }> {
+  return request('post', P.connectionTest, { bearer: secret, fallback: SETUP_PAGE_FALLBACK.test });
+}
+
+/** What the test found, read with the link that started it. */
+export function readSetupConnectionTest(secret: string, resultado: string): Promise<ConnectionTestResult> {
+  return request('post', P.connectionTestResult, {
+    bearer: secret,
+    json: { resultado },
+    fallback: SETUP_PAGE_FALLBACK.testResult,
+  });
 }

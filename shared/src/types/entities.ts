@@ -96,6 +96,7 @@ export type {
   SetupLink,
   CreatedSetupLink,
   SetupPage,
+  ConnectionTestResult,
   GroupRule,
   GroupRuleInput,
   WaitingPerson,

@@ -1,9 +1,10 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import styled from 'styled-components';
 import {
   Alert,
   Button,
   type CompanyDomain,
+  type ConnectionTestResult,
   CopyButton,
   CopyRow,
   claimSetupDomain,
@@ -11,6 +12,7 @@ import {
   errorMessage,
   Facts,
   OidcProviderForm,
+  readSetupConnectionTest,
   type ScimTokenCreated,
   SamlProviderForm,
   SamlValues,
@@ -18,6 +20,7 @@ import {
   type SetupPage,
   saveSetupProvider,
   Spinner,
+  startSetupConnectionTest,
   TEXT_ACCESS,
   TextField,
   theme,
@@ -80,6 +83,13 @@ const Domains = styled.ul`
   strong { overflow-wrap: anywhere; }
 `;
 
+const Result = styled.div`
+  display: grid;
+  gap: 8px;
+  margin: 0 0 12px;
+  ul { margin: 0; padding-left: 20px; }
+`;
+
 const Choice = styled.fieldset`
   min-width: 0;
   margin: 0 0 12px;
@@ -98,7 +108,7 @@ const Choice = styled.fieldset`
  * directory. An expired, revoked or unknown link shows why, who to ask, and no step.
  */
 export default function CompanySetupPage() {
-  const { state, retry, reload } = useCompanySetup();
+  const { state, retry, reload, testResult } = useCompanySetup();
 
   switch (state.step) {
     case 'loading':
@@ -134,7 +144,7 @@ export default function CompanySetupPage() {
         >
           <Steps aria-label={T.stepsLabel}>
             <DomainStep secret={state.secret} domains={state.page.dominios} onChanged={reload} />
-            <SignInStep secret={state.secret} page={state.page} onChanged={reload} />
+            <SignInStep secret={state.secret} page={state.page} onChanged={reload} testResult={testResult} />
             <DirectoryStep secret={state.secret} urlBase={state.page.directorio.urlBase} />
           </Steps>
         </AuthLayout>
@@ -231,7 +241,17 @@ function DomainItem({ secret, domain, onChanged }: { secret: string; domain: Com
  * 2. Inicio de sesión: the protocol and the company's product, what to paste into it (each with 'Copiar'), and the
  * admin panel's own form to save the provider, sent through the link.
  */
-function SignInStep({ secret, page, onChanged }: { secret: string; page: SetupPage; onChanged(): void }) {
+function SignInStep({
+  secret,
+  page,
+  onChanged,
+  testResult,
+}: {
+  secret: string;
+  page: SetupPage;
+  onChanged(): void;
+  testResult: string | null;
+}) {
   const current = page.inicioDeSesion.proveedor;
   const [kind, setKind] = useState<'oidc' | 'saml'>(current?.tipo === 'saml' ? 'saml' : 'oidc');
   const [product, setProduct] = useState<Product>('entra');
@@ -314,7 +334,61 @@ function SignInStep({ secret, page, onChanged }: { secret: string; page: SetupPa
           onSaved={onSaved}
         />
       )}
+      {current && <ConnectionTest secret={secret} sealed={testResult} />}
     </Step>
+  );
+}
+
+/**
+ * 'Probar conexión' (docs/decisions/0111-setup-link-connection-test.md): this tab goes to the company's provider for a
+ * real sign-in in test mode and comes back with what it found, read with the link: the email, the names and what
+ * would stop that person's sign-in. No session, account or link is made.
+ */
+function ConnectionTest({ secret, sealed }: { secret: string; sealed: string | null }) {
+  const [result, setResult] = useState<ConnectionTestResult | null>(null);
+  const { busy, message, submit } = useSubmit();
+  useEffect(() => {
+    if (!sealed) return;
+    void submit({
+      afterSuccess: 'ready',
+      call: () => readSetupConnectionTest(secret, sealed),
+      success: (found) => setResult(found),
+      failure: (caught) => errorMessage(caught, SETUP_PAGE_FALLBACK.testResult),
+    });
+  }, [secret, sealed, submit]);
+  const start = () =>
+    void submit({
+      call: () => startSetupConnectionTest(secret),
+      success: ({ url }) => window.location.assign(url),
+      failure: (caught) => errorMessage(caught, SETUP_PAGE_FALLBACK.test),
+    });
+  return (
+    <section aria-labelledby="setup-test">
+      <h3 id="setup-test">{T.testTitle}</h3>
+      <p>{T.testIntro}</p>
+      {message && <Alert tone={message.tone}>{message.text}</Alert>}
+      {result && (
+        <Result aria-label={T.testResult}>
+          <Alert tone={result.ok ? 'success' : 'error'}>{result.ok ? T.testOk : T.testProblems}</Alert>
+          <Facts aria-label={T.testResult}>
+            <dt>{T.testEmail}</dt>
+            <dd className="wide">{result.email ?? T.testNone}</dd>
+            <dt>{T.testNames}</dt>
+            <dd className="wide">{[result.nombre, result.apellido].filter(Boolean).join(' ') || T.testNone}</dd>
+          </Facts>
+          {result.problemas.length > 0 && (
+            <ul>
+              {result.problemas.map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          )}
+        </Result>
+      )}
+      <Button $variant="secondary" disabled={busy} onClick={start}>
+        {busy ? T.testing : T.test}
+      </Button>
+    </section>
   );
 }
 

@@ -23,16 +23,24 @@ export function readSetupSecret(): string | null {
   return kept && SHAPE.test(kept) ? kept : null;
 }
 
-/** Keeps the secret for this tab and takes the fragment off the address bar (and so out of the history). */
+/**
+ * Keeps the secret for this tab and takes the fragment (and a test's sealed result, `?prueba=`) off the address bar,
+ * and so out of the history.
+ */
 export function keepSetupSecret(secret: string): void {
   try {
     tabStorage()?.setItem(KEY, secret);
   } catch {
     // Storage full or refused: the page works in memory until it is reloaded.
   }
-  if (window.location.hash) {
-    window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+  if (window.location.hash || window.location.search) {
+    window.history.replaceState(window.history.state, '', window.location.pathname);
   }
+}
+
+/** The sealed result 'Probar conexión' came back with (`?prueba=…`), read before the address is cleaned. */
+export function readTestResult(): string | null {
+  return new URLSearchParams(window.location.search).get('prueba');
 }
 
 /** Forgets a secret the API does not know (401): a reload then says the link is not valid. */

@@ -42,6 +42,17 @@ export const TEXT_SETUP = {
   connected: (protocol: string) => `La empresa tiene conectado su proveedor por ${protocol}.`,
   needsDomain: 'Verifica primero un dominio en el paso 1: el proveedor se conecta para los dominios verificados.',
   providerSaved: 'Acceso de la empresa guardado.',
+  testTitle: 'Probar conexión',
+  testIntro:
+    'Inicia sesión en el proveedor con una cuenta de la empresa: el portal dice qué recibió y si esa persona podría entrar, sin crear sesión ni cuenta.',
+  test: 'Probar conexión',
+  testing: 'Abriendo el proveedor...',
+  testResult: 'Resultado de la prueba',
+  testOk: 'La conexión funciona: esta persona podría entrar al portal con el acceso de la empresa.',
+  testProblems: 'La conexión respondió, pero esta persona no podría entrar:',
+  testEmail: 'Email recibido',
+  testNames: 'Nombre recibido',
+  testNone: 'Ninguno',
 
   // 3. The directory.
   directoryStep: 'Directorio',

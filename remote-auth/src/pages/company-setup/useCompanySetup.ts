@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, getSetupPage, type SetupPage } from '@portal/shared';
-import { forgetSetupSecret, keepSetupSecret, readSetupSecret } from './setup-secret';
+import { forgetSetupSecret, keepSetupSecret, readSetupSecret, readTestResult } from './setup-secret';
 
 /** What /configurar-empresa shows: loading, the company's three steps, or why the link opens nothing. */
 export type SetupState =
@@ -15,6 +15,7 @@ export type SetupState =
  */
 export function useCompanySetup() {
   const [secret] = useState(readSetupSecret);
+  const [testResult] = useState(readTestResult);
   const [state, setState] = useState<SetupState>(() =>
     secret ? { step: 'loading' } : { step: 'closed', reason: 'invalid', message: null },
   );
@@ -50,5 +51,5 @@ export function useCompanySetup() {
   /** Reads the page's data again after a change (a domain proved, the provider saved). */
   const reload = useCallback(() => void load(), [load]);
 
-  return { state, retry, reload };
+  return { state, retry, reload, testResult };
 }
