@@ -15,7 +15,7 @@ const STEPS = ['1. Dominio', '2. Inicio de sesión', '3. Directorio'];
 async function call<T>(
   request: APIRequestContext,
   token: string,
-  method: 'GET' | 'POST' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   expected: number,
   data?: unknown,
