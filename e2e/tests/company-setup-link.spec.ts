@@ -128,7 +128,14 @@ test("'Probar conexión' signs in at the company's provider in test mode: the pa
   });
   const known = await request.post(`${COMPANY_IDP.issuer}/__cuentas`, { data: employee });
   expect(known.status()).toBe(204);
-  const link = await call<{ url: string }>(request, owner, 'POST', `empresas/${companyId}/enlaces-configuracion`, 201);
+  const link = await call<{ url: string }>(
+    request,
+    owner,
+    'POST',
+    `empresas/${companyId}/enlaces-configuracion`,
+    201,
+    {},
+  );
   const url = new URL(link.url);
 
   const context = await browser.newContext({ viewport: DESKTOP });
