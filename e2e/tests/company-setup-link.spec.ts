@@ -165,7 +165,7 @@ test("'Probar conexión' signs in at the company's provider in test mode: the pa
     request,
     admin,
     'GET',
-    `users/listar?email=${encodeURIComponent(employee.email)}`,
+    `user/listar?email=${encodeURIComponent(employee.email)}`,
     200,
   );
   expect(users.total).toBe(0);
