@@ -87,7 +87,7 @@ export function judgeProfile(
 ): ConnectionTestResult {
   const problems: string[] = [];
   const email = profile.email.trim().toLowerCase();
-  if (!email || !email.includes('@')) problems.push(M.noEmail);
+  if (!email.includes('@')) problems.push(M.noEmail);
   else {
     const domain = email.slice(email.lastIndexOf('@') + 1);
     if (!domains.includes(domain)) problems.push(M.domainNotAllowed(domain, domains));
