@@ -3,7 +3,7 @@ export const TEXT_SETUP = {
   tabTitle: 'Configurar la empresa',
   title: (company: string) => `Configura el acceso de ${company}`,
   subtitle: (until: string) =>
-    `Tres pasos para que las personas de la empresa entren al portal con sus cuentas de trabajo. Este enlace sirve hasta el ${until}.`,
+    `Tres pasos para que las personas de la empresa entren al portal con sus cuentas de trabajo. Este enlace sirve hasta el ${until}`,
   loading: 'Abriendo la configuración de la empresa...',
   invalidTitle: 'Este enlace no sirve',
   noSecret:
