@@ -10,15 +10,28 @@ import { buildTestApp, forEachBackend, login, type TestApp } from './helpers/app
 import { insertCompany, insertMember } from './helpers/company-fixtures.js';
 import { OAuthBrowser } from './helpers/oauth-browser.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/identity-provider.js';
+import {
+  base64,
+  idpMetadata,
+  readAuthnRequest,
+  type SigningKey,
+  signedResponse,
+  signingKey,
+} from './helpers/saml-idp.js';
 
 const apiUrl = 'http://api.portal.test';
 const portalUrl = 'http://portal.test';
 const domain = 'prueba-andina.pe';
 const clientSecret = 'secreto-de-la-prueba-de-conexion';
 
+const samlEntity = 'http://adfs.prueba-andina.pe/adfs/services/trust';
+const samlSso = 'https://adfs.prueba-andina.pe/adfs/ls/';
+
 let idp: IdentityProvider;
+let samlKey: SigningKey;
 describe('company-setup-connection-test.test.ts', () => {
   before(async () => {
+    samlKey = await signingKey('adfs.prueba-andina.pe');
     idp = await startIdentityProvider({
       kind: 'company',
       clientId: 'portal-prueba',
@@ -217,6 +230,68 @@ describe('company-setup-connection-test.test.ts', () => {
       });
       assert.equal(refused.statusCode, 409, refused.body);
       assert.equal(refused.json<{ code: string }>().code, 'SIN_PROVEEDOR');
+    });
+
+    it('tests a SAML provider the same way: a signed answer tells who came back, an unsigned one what is wrong', async () => {
+      const a = await company(false);
+      const saved = await t.app.inject({
+        method: 'PUT',
+        url: `/admin/empresas/${a.companyId}/proveedor`,
+        headers: { authorization: `Bearer ${admin}` },
+        payload: {
+          tipo: 'saml',
+          metadata: idpMetadata({ entityId: samlEntity, ssoUrl: samlSso, certificates: [samlKey.certificate] }),
+          dominios: [a.domain],
+          permitirContrasena: true,
+        },
+      });
+      assert.equal(saved.statusCode, 200, saved.body);
+      const sp = {
+        entityId: `${apiUrl}/auth/empresa/saml/${a.companyId}/metadata`,
+        acsUrl: `${apiUrl}/auth/empresa/saml/${a.companyId}/acs`,
+      };
+      const email = `lucia.${randomUUID().slice(0, 6)}@${a.domain}`;
+      /** The test started through the link, answered by the IdP with `signed`, back on the setup page. */
+      const samlTest = async (signed: 'assertion' | 'none') => {
+        const started = await t.app.inject({
+          method: 'POST',
+          url: '/configuracion-empresa/prueba',
+          headers: bearer(a.secret),
+        });
+        assert.equal(started.statusCode, 201, started.body);
+        const url = new URL(started.json<{ url: string }>().url);
+        const toIdp = await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+        assert.equal(toIdp.statusCode, 302, toIdp.body);
+        const request = readAuthnRequest(String(toIdp.headers.location));
+        const xml = signedResponse(
+          { issuer: samlEntity, ...sp, audience: sp.entityId, inResponseTo: request.id, nameId: email },
+          samlKey,
+          signed,
+        );
+        const back = await t.app.inject({
+          method: 'POST',
+          url: `/auth/empresa/saml/${a.companyId}/acs`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: new URLSearchParams({ SAMLResponse: base64(xml), RelayState: '' }).toString(),
+        });
+        assert.equal(back.statusCode, 302, back.body);
+        const landed = new URL(String(back.headers.location));
+        assert.equal(landed.origin + landed.pathname, `${portalUrl}/configurar-empresa`, landed.href);
+        const answer = await read(a.secret, landed.searchParams.get('prueba') ?? '');
+        assert.equal(answer.statusCode, 200, answer.body);
+        return answer.json<{ ok: boolean; protocolo: string; email: string | null; problemas: string[] }>();
+      };
+      const before = await rows();
+      const good = await samlTest('assertion');
+      assert.deepEqual(
+        { ok: good.ok, protocolo: good.protocolo, email: good.email, problemas: good.problemas },
+        { ok: true, protocolo: 'saml', email, problemas: [] },
+      );
+      const unsigned = await samlTest('none');
+      assert.equal(unsigned.ok, false);
+      assert.equal(unsigned.email, null);
+      assert.match(unsigned.problemas[0] ?? '', /^El proveedor no completó el inicio de sesión: /);
+      assert.deepEqual(await rows(), before, 'no account, session, identity or return was made');
     });
   });
 });
