@@ -29,6 +29,12 @@ import type {
 } from './schemas/companies.js';
 import type { CompanyDomain as CompanyDomainSchema } from './schemas/company-domains.js';
 import type {
+  ConnectionTestResult as ConnectionTestResultSchema,
+  CreatedSetupLink as CreatedSetupLinkSchema,
+  SetupLink as SetupLinkSchema,
+  SetupPage as SetupPageSchema,
+} from './schemas/company-setup-links.js';
+import type {
   CompanyAccess as CompanyAccessSchema,
   CompanyLinked as CompanyLinkedSchema,
   SamlServiceProvider as SamlServiceProviderSchema,
@@ -287,6 +293,12 @@ export type CompanyLinked = Static<typeof CompanyLinkedSchema>;
 export type ScimToken = Static<typeof ScimTokenSchema>;
 export type ScimTokenList = Static<typeof ScimTokenListSchema>;
 export type ScimTokenCreated = Static<typeof CreatedScimTokenSchema>;
+/** A company's setup link as its owners list it, the one just made (its URL shown once), and its page's data. */
+export type SetupLink = Static<typeof SetupLinkSchema>;
+export type CreatedSetupLink = Static<typeof CreatedSetupLinkSchema>;
+export type SetupPage = Static<typeof SetupPageSchema>;
+/** What 'Probar conexión' found: who came back from the company's provider and what would stop their sign-in. */
+export type ConnectionTestResult = Static<typeof ConnectionTestResultSchema>;
 /** One request of the company's directory, as the API logged it. */
 export type ScimRequest = Static<typeof ScimLogEntrySchema>;
 /** A rule tying a directory group to seats of an app and/or a role, what adds one, and a person waiting for a seat. */

@@ -61,6 +61,9 @@ const VISITS: Visit[] = [
     as: 'guest',
     heading: 'Invitación a una empresa',
   },
+  // A company's setup page opened without its link's code: it says the link does not serve, and shows no step (the
+  // page of steps at 390 px: company-setup-link.spec.ts).
+  { route: '/configurar-empresa', url: '/configurar-empresa', as: 'guest', heading: 'Este enlace no sirve' },
   // A device's code is typed here by a signed-in person (a signed-out one signs in first).
   {
     route: '/saml/continuar',

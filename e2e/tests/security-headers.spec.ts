@@ -9,6 +9,12 @@ const ROUTES: { path: string; signedIn: boolean; ready: (page: Page) => Locator 
     signedIn: false,
     ready: (page) => page.getByRole('button', { name: 'Iniciar Sesión', exact: true }),
   },
+  // The company's setup page: its link's secret must reach no referrer (docs/decisions/0105-company-setup-link.md).
+  {
+    path: '/configurar-empresa',
+    signedIn: false,
+    ready: (page) => page.getByRole('heading', { name: 'Este enlace no sirve' }),
+  },
   { path: '/apps', signedIn: true, ready: (page) => page.getByRole('button', { name: 'Beto Pro' }).first() },
   {
     path: '/admin/usuarios',

@@ -1,3 +1,5 @@
+import { TEXT_ACCESS } from '@portal/shared';
+
 /**
  * The words more than one room of the admin panel shows: the shared components, the layout and the pages. What one
  * page alone shows lives in its folder's texts.ts; the layout's in layout/texts.ts, what the rules put together in
@@ -17,16 +19,11 @@ export const TEXT_ADMIN = {
   cancel: 'Cancelar',
   close: 'Cerrar',
 
-  // 'Copiar' beside a value to hand to another system, and what it says once done or when it cannot.
-  copy: 'Copiar',
-  copied: 'Copiado',
-  copyFailed: 'No se pudo copiar: selecciónalo y cópialo a mano.',
-
-  // A SAML metadata document pasted or loaded from its file: a company's provider, a partner app.
-  loadMetadataFile: 'Cargar archivo XML',
-  metadataLoaded: (file: string) => `Cargado: ${file}. Revisa el XML antes de guardar.`,
-  metadataTooLarge: 'El archivo pasa de 1 MB: no parecen unos metadatos SAML.',
-  metadataUnreadable: 'No se pudo leer el archivo: pega su contenido a mano.',
+  // 'Copiar' beside a value to hand to another system, and what it says once done or when it cannot (the shared
+  // forms' words).
+  copy: TEXT_ACCESS.copy,
+  copied: TEXT_ACCESS.copied,
+  copyFailed: TEXT_ACCESS.copyFailed,
 
   // A table's pages, and the button under a list read a cursor page at a time.
   previous: 'Anterior',

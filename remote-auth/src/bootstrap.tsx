@@ -1,6 +1,7 @@
 import { Navigate, Route } from 'react-router-dom';
 import { mountStandalone, standalonePages } from '@portal/shared';
 import AuthorizeErrorPage from './pages/authorize-error/AuthorizeErrorPage';
+import CompanySetupPage from './pages/company-setup/CompanySetupPage';
 import InvitationPage from './pages/invitation/InvitationPage';
 import AuthorizePage from './pages/authorize/AuthorizePage';
 import DevicePage from './pages/device/DevicePage';
@@ -28,6 +29,7 @@ const page = standalonePages<'auth'>({
   './AuthorizeErrorPage': AuthorizeErrorPage,
   './DevicePage': DevicePage,
   './InvitationPage': InvitationPage,
+  './CompanySetupPage': CompanySetupPage,
 });
 
 // Standalone, for the team: inside the portal the host routes these pages and guards them.
@@ -48,6 +50,7 @@ mountStandalone(
     <Route path="/saml/continuar" element={page('./AuthorizePage')} />
     <Route path="/dispositivo" element={page('./DevicePage')} />
     <Route path="/invitacion" element={page('./InvitationPage')} />
+    <Route path="/configurar-empresa" element={page('./CompanySetupPage')} />
     <Route path="*" element={<Navigate to="/login" replace />} />
   </>,
 );

@@ -70,3 +70,36 @@ export const SetupPage = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const ConnectionTestStarted = Type.Object(
+  {
+    url: Type.String({
+      description:
+        'La dirección a abrir en el navegador (GET /auth/empresa/prueba?inicio=…): lleva al proveedor de la empresa y vuelve a /configurar-empresa?prueba=… Sirve 5 minutos',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const ConnectionTestResultBody = Type.Object(
+  {
+    resultado: Type.String({
+      minLength: 1,
+      maxLength: 8192,
+      description: 'El valor de ?prueba= con que volvió la página',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const ConnectionTestResult = Type.Object(
+  {
+    ok: Type.Boolean({ description: 'Esa persona podría entrar al portal con el acceso de la empresa' }),
+    protocolo: Type.Union([Type.Literal('oidc'), Type.Literal('saml')]),
+    email: Nullable(Type.String()),
+    nombre: Nullable(Type.String()),
+    apellido: Nullable(Type.String()),
+    problemas: Type.Array(Type.String(), { description: 'Lo que impediría el inicio de sesión, en español' }),
+  },
+  { additionalProperties: false },
+);

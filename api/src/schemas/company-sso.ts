@@ -173,6 +173,11 @@ export const CompanyAccess = Type.Object(
   { additionalProperties: false },
 );
 
+/** GET /auth/empresa/prueba: the test's start as POST /configuracion-empresa/prueba made it (sealed). */
+export const ConnectionTestQuery = Type.Object({
+  inicio: Type.Optional(Type.String({ maxLength: 1024, description: 'El inicio de la prueba, sellado (5 minutos)' })),
+});
+
 export const CompanySignInQuery = Type.Object({
   email: Type.Optional(Type.String({ maxLength: 254 })),
   binding: Type.Optional(

@@ -173,6 +173,9 @@ export const API_PATHS = {
     verifyDomain: (domain: string) => `configuracion-empresa/dominios/${encodeURIComponent(domain)}/verificar`,
     provider: 'configuracion-empresa/proveedor',
     scimTokens: 'configuracion-empresa/scim/tokens',
+    /** 'Probar conexión': its start (an address to open), and its result read back with the link. */
+    connectionTest: 'configuracion-empresa/prueba',
+    connectionTestResult: 'configuracion-empresa/prueba/resultado',
   },
   /** The signed-in person's own invitations to companies: the pending ones, accepting one (by code or id), declining. */
   myInvitations: {

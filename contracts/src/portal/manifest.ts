@@ -38,6 +38,7 @@ export const REMOTES = {
       './AuthorizeErrorPage': './src/pages/authorize-error/AuthorizeErrorPage.tsx',
       './DevicePage': './src/pages/device/DevicePage.tsx',
       './InvitationPage': './src/pages/invitation/InvitationPage.tsx',
+      './CompanySetupPage': './src/pages/company-setup/CompanySetupPage.tsx',
     },
   },
   apps: {

@@ -134,6 +134,16 @@ export const ROUTES: readonly PortalRoute[] = [
     module: './InvitationPage',
     title: 'Invitación',
   },
+  // A company's setup link (docs/decisions/0105-company-setup-link.md): no account, the secret in the fragment; the
+  // page takes it off the address bar and sends it as a bearer token only.
+  {
+    path: '/configurar-empresa',
+    guard: 'public',
+    layout: 'bare',
+    remote: 'auth',
+    module: './CompanySetupPage',
+    title: 'Configurar la empresa',
+  },
   {
     path: '/playstoreapps/beto/datos-personales',
     guard: 'public',

@@ -1,4 +1,4 @@
-import type { AppWithPlans, AuditEntry, Paged } from '@portal/shared';
+import type { AppWithPlans, AuditEntry, CreatedSetupLink, Paged, SetupLink } from '@portal/shared';
 import { API_PATHS, ApiError, getRuntimeConfig, readToken, request } from '@portal/shared';
 import type {
   Company,
@@ -254,4 +254,18 @@ export async function downloadSeatReport(id: number): Promise<Blob> {
   }
   // The bytes as they came: reading them as text would drop the byte order mark that tells Excel it is UTF-8.
   return new Blob([await response.arrayBuffer()], { type: 'text/csv;charset=utf-8' });
+}
+
+/** The company's setup links for its IT (owners create them; owners and the platform list and revoke them). */
+export function listSetupLinks(id: number): Promise<SetupLink[]> {
+  return request<{ data: SetupLink[] }>('get', P.setupLinks(id), { fallback: F.setupLinks }).then((list) => list.data);
+}
+
+/** A new setup link: its URL is in this answer only. */
+export function createSetupLink(id: number, horas: number): Promise<CreatedSetupLink> {
+  return request('post', P.setupLinks(id), { json: { horas }, fallback: F.createSetupLink });
+}
+
+export function revokeSetupLink(id: number, linkId: number): Promise<void> {
+  return request('delete', P.setupLink(id, linkId), { fallback: F.revokeSetupLink });
 }

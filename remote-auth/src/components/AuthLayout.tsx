@@ -23,8 +23,8 @@ const Page = styled.main`
   }
 `;
 
-const Panel = styled(Card)`
-  width: min(440px, 100%);
+const Panel = styled(Card)<{ $wide?: boolean }>`
+  width: min(${(props) => (props.$wide ? '880px' : '440px')}, 100%);
   padding: 32px 28px;
   @media (max-width: ${theme.breakpoint.mobile}) {
     padding: 24px 18px;
@@ -67,9 +67,12 @@ export function AuthLayout({
   title,
   subtitle,
   focusTitle = false,
+  wide = false,
   children,
 }: {
   title: string;
+  /** A page of steps to read beside each other on a computer (the company's setup page): a wider card. */
+  wide?: boolean;
   subtitle?: ReactNode;
   focusTitle?: boolean;
   children: ReactNode;
@@ -80,7 +83,7 @@ export function AuthLayout({
   }, [focusTitle, title]);
   return (
     <Page>
-      <Panel>
+      <Panel $wide={wide}>
         <Brand aria-hidden="true">
           <LogoMark />
           Portal

@@ -111,14 +111,18 @@ function api(): KyInstance {
     hooks: {
       beforeRequest: [
         ({ request }) => {
+          // A call that brings its own credential (a company's setup link) sends that one, never the session's.
           const token = readToken();
-          if (token) request.headers.set('Authorization', `Bearer ${token}`);
+          if (token && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${token}`);
         },
       ],
       afterResponse: [
         async ({ request, response }) => {
           // An anonymous call's 401 (a wrong password) is an answer to show, not an expired session.
           if (!request.headers.has('Authorization')) return;
+          // Only a refusal of the session's own token ends the session (a setup link's 401 is the link's answer).
+          const token = readToken();
+          if (!token || request.headers.get('Authorization') !== `Bearer ${token}`) return;
           if (response.status === 401) {
             // An app's demand for a fresh sign-in leaves the session as it is: the page asks for the sign-in itself.
             if ((await errorCode(response)) !== SIGN_IN_AGAIN_CODE) endSession('/login');
@@ -199,6 +203,11 @@ export interface RequestOptions {
    * Connect interaction calls, which the API ties to a cookie of the browser that started them. Others send none.
    */
   credentials?: 'include';
+  /**
+   * A credential of its own for this call, sent as `Authorization: Bearer …` instead of the session's: a company's
+   * setup link, read from the page's address and kept in memory (docs/decisions/0105-company-setup-link.md).
+   */
+  bearer?: string;
 }
 
 /** Sends one call to the API; resolves to the JSON body (undefined for 204), rejects with an ApiError. */
@@ -210,6 +219,7 @@ export async function request<T>(
   const kyOptions: Options = { method };
   if (options.json !== undefined) kyOptions.json = options.json;
   if (options.credentials) kyOptions.credentials = options.credentials;
+  if (options.bearer) kyOptions.headers = { Authorization: `Bearer ${options.bearer}` };
   if (options.searchParams) {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(options.searchParams)) {

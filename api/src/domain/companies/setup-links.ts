@@ -115,6 +115,21 @@ export async function revokeSetupLink(db: Db, actor: AuditActor, companyId: numb
   });
 }
 
+/** Whether a link of the company still opens its page (not expired, revoked, its owner gone, the company suspended). */
+export async function setupLinkOpen(db: Db, linkId: number, companyId: number, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({
+      expiresAt: companySetupLinks.expiresAt,
+      revokedAt: companySetupLinks.revokedAt,
+      ownerStays: creatorIsOwner,
+      companyStatus: companies.status,
+    })
+    .from(companySetupLinks)
+    .innerJoin(companies, eq(companies.id, companySetupLinks.companyId))
+    .where(and(eq(companySetupLinks.id, linkId), eq(companySetupLinks.companyId, companyId)));
+  return row?.companyStatus === 'active' && stateOf({ ...row, expiresAt: new Date(row.expiresAt) }, now) === 'activo';
+}
+
 /** Who opened a company's page by a link: the link, its company and the address it came from. */
 export interface SetupLinkCaller {
   linkId: number;

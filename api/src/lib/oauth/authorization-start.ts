@@ -5,7 +5,7 @@ import type { SignInTransaction } from './transaction-cookie.js';
 
 export interface AuthorizationStart {
   /** Who answers and where the person goes on afterwards (the parts of the transaction that are not fresh secrets). */
-  transaction: Pick<SignInTransaction, 'provider' | 'companyId' | 'redirectUrl' | 'binding'>;
+  transaction: Pick<SignInTransaction, 'provider' | 'companyId' | 'setupLinkId' | 'redirectUrl' | 'binding'>;
   redirectUri: string;
   scope: string;
   ttlMs: number;

@@ -6,6 +6,8 @@ export interface SignInTransaction {
   /** 'empresa': a company's own provider (routes/auth/company.ts), named by `companyId`. */
   provider: IdentityProvider | 'empresa';
   companyId?: number;
+  /** A company's 'Probar conexión' from this setup link: judged and told back to its page, never signed in. */
+  setupLinkId?: number;
   state: string;
   nonce: string;
   codeVerifier: string;

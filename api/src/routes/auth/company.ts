@@ -32,6 +32,15 @@ import { ssoMessages as M } from '../../domain/companies/sso/messages.js';
 import { samlSpAddresses, spMetadataXml } from '../../domain/companies/sso/saml-metadata.js';
 import { acceptSamlResponse, startSamlSignIn } from '../../domain/companies/sso/saml-sign-in.js';
 import { connectionSecretKey } from '../../domain/companies/sso/secret.js';
+import {
+  type ConnectionTestResult,
+  connectionTestKey,
+  judgeProfile,
+  openTestStart,
+  refusedTest,
+  sealTestResult,
+} from '../../domain/companies/sso/connection-test.js';
+import { setupLinkOpen, setupPagePath } from '../../domain/companies/setup-links.js';
 import { maxMessageBytes } from '../../lib/saml/xml.js';
 import { isBinding, issueSignInReturn } from '../../domain/social-sign-in/returns.js';
 import { startAuthorization } from '../../lib/oauth/authorization-start.js';
@@ -45,6 +54,7 @@ import {
   CompanyLinkBody,
   CompanyLinked,
   CompanySignInQuery,
+  ConnectionTestQuery,
   SamlAcsBody,
   SamlCompanyParams,
 } from '../../schemas/company-sso.js';
@@ -75,6 +85,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const secure = app.config.apiPublicUrl.startsWith('https://');
   const cookieKey = transactionCookieKey(app.signingKey.privateKey);
   const secretKey = connectionSecretKey(app.signingKey.privateKey);
+  const testKey = connectionTestKey(app.signingKey.privateKey);
   const callbackUrl = `${app.config.apiPublicUrl}/auth/empresa/callback`;
   const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
   // The browser's own navigations (the start, the OIDC return, the SAML ACS) come back to /login over the limit.
@@ -87,6 +98,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   answerBrowserOverLimit(app, (_error, _request, reply) => reply.redirect(refused('company_rate_limited', null)));
 
   const saml = (companyId: number) => samlSpAddresses(app.config.apiPublicUrl, companyId);
+  /** A 'Probar conexión' ends on the setup page with its result sealed for the link (or with none, when it never began). */
+  const testEnds = (linkId: number | null, result: ConnectionTestResult | null) =>
+    portalPage(app.config.portalUrl, setupPagePath, {
+      prueba: linkId !== null && result ? sealTestResult(testKey, linkId, result, Date.now()) : null,
+    });
+  /** The SAML request of a test keeps, in place of a tab's binding, the link it answers to (no binding looks so). */
+  const testBindingPrefix = 'prueba:';
+  const testLinkOf = (binding: string) =>
+    binding.startsWith(testBindingPrefix) ? Number(binding.slice(testBindingPrefix.length)) || null : null;
 
   await app.register(cookie);
   // The identity provider's response comes as a form posted by the browser (SAML's HTTP-POST binding).
@@ -308,6 +328,60 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   };
 
   app.get(
+    '/empresa/prueba',
+    {
+      config: perIpNavigation,
+      schema: {
+        summary:
+          "'Probar conexión' de la página de configuración: un inicio de sesión de prueba en el proveedor de la empresa",
+        description:
+          'Solo navegación del navegador, desde la dirección que da POST /configuracion-empresa/prueba (sellada, 5 minutos, ligada al enlace). Redirige al proveedor de la empresa (OpenID Connect con state, nonce y PKCE en la cookie firmada; SAML con una AuthnRequest); su respuesta vuelve a /configurar-empresa?prueba=… con el resultado sellado para ese enlace. No crea sesión, cuenta ni vínculo.',
+        tags: ['auth'],
+        querystring: ConnectionTestQuery,
+        response: redirect,
+      },
+    },
+    async (request, reply) => {
+      const start = openTestStart(testKey, request.query.inicio, Date.now());
+      if (!start || !(await setupLinkOpen(app.db, start.linkId, start.companyId, new Date(app.clock()))))
+        return reply.redirect(testEnds(null, null));
+      const connection = await signInConnection(app.db, secretKey, start.companyId);
+      if (connection?.status !== 'active')
+        return reply.redirect(testEnds(start.linkId, refusedTest('oidc', M.testNoProvider)));
+      if (connection.protocol === 'saml') {
+        const address = await startSamlSignIn(app.db, connection, saml(connection.companyId), {
+          binding: `${testBindingPrefix}${start.linkId}`,
+          redirectUrl: null,
+        });
+        return reply.redirect(address);
+      }
+      const configuration = await configured(request, connection);
+      if (!configuration) return reply.redirect(testEnds(start.linkId, refusedTest('oidc', M.testDiscovery)));
+      const { transaction, url: authorizationUrl } = await startAuthorization(configuration, {
+        transaction: {
+          provider: 'empresa',
+          companyId: connection.companyId,
+          redirectUrl: null,
+          binding: '',
+          setupLinkId: start.linkId,
+        },
+        redirectUri: callbackUrl,
+        scope: 'openid email profile',
+        ttlMs: transactionTtlMs,
+        parameters: { prompt: 'login' },
+      });
+      reply.setCookie(cookieName, sealTransaction(cookieKey, transaction), {
+        path: '/auth',
+        httpOnly: true,
+        secure,
+        sameSite: 'lax',
+        maxAge: transactionTtlMs / 1000,
+      });
+      return reply.redirect(authorizationUrl.href);
+    },
+  );
+
+  app.get(
     '/empresa/callback',
     {
       config: perIpNavigation,
@@ -326,6 +400,25 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const transaction = openTransaction(cookieKey, request.cookies[cookieName], Date.now());
       reply.clearCookie(cookieName, { path: '/auth' });
       const ours = transaction?.provider === 'empresa' && typeof transaction.companyId === 'number';
+      // A 'Probar conexión' of a setup link: judged and told back to the setup page, never signed in.
+      const testLink = ours && typeof transaction.setupLinkId === 'number' ? transaction.setupLinkId : null;
+      if (testLink !== null && transaction) {
+        if (answer.error) {
+          const error = /^[a-z_]{1,64}$/.test(answer.error) ? answer.error : 'access_denied';
+          return reply.redirect(testEnds(testLink, refusedTest('oidc', M.testProviderError(error))));
+        }
+        const connection = await signInConnection(app.db, secretKey, transaction.companyId as number);
+        if (connection?.status !== 'active' || connection.protocol !== 'oidc')
+          return reply.redirect(testEnds(testLink, refusedTest('oidc', M.testNoProvider)));
+        const configuration = await configured(request, connection);
+        if (!configuration) return reply.redirect(testEnds(testLink, refusedTest('oidc', M.testDiscovery)));
+        const profile = await exchange(request, connection, configuration, transaction, answer);
+        const result =
+          typeof profile === 'string'
+            ? refusedTest('oidc', M.testRefusal(profile))
+            : judgeProfile('oidc', profile, connection.domains);
+        return reply.redirect(testEnds(testLink, result));
+      }
       const redirectUrl = ours ? allowedRedirect(transaction.redirectUrl, app.config.redirectAllowList) : null;
       if (answer.error) {
         const error = /^[a-z_]{1,64}$/.test(answer.error) ? answer.error : 'access_denied';
@@ -389,11 +482,20 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const encoded = request.body?.SAMLResponse ?? '';
       const outcome = await acceptSamlResponse(app.db, connection, saml(companyId), encoded);
       if ('refused' in outcome) {
+        const testLink = outcome.binding === null ? null : testLinkOf(outcome.binding);
+        if (testLink !== null) {
+          if (outcome.connectionError) await recordConnectionError(app.db, companyId, outcome.connectionError);
+          const reason = outcome.connectionError ?? M.testRefusal(outcome.refused);
+          return reply.redirect(testEnds(testLink, refusedTest('saml', reason)));
+        }
         const redirectUrl = allowedRedirect(outcome.redirectUrl ?? undefined, app.config.redirectAllowList);
         request.log.warn({ companyId, reason: outcome.reason }, 'company SAML response refused');
         if (outcome.connectionError) await recordConnectionError(app.db, companyId, outcome.connectionError);
         return reply.redirect(refused(outcome.refused, redirectUrl));
       }
+      const testLink = testLinkOf(outcome.binding);
+      if (testLink !== null)
+        return reply.redirect(testEnds(testLink, judgeProfile('saml', outcome.profile, connection.domains)));
       const redirectUrl = allowedRedirect(outcome.redirectUrl ?? undefined, app.config.redirectAllowList);
       return reply.redirect(await landing(request, connection, outcome.profile, outcome.binding, redirectUrl));
     },

@@ -16,7 +16,15 @@ import { HttpError } from '../../lib/errors.js';
 import { maxMetadataBytes } from '../../lib/saml/xml.js';
 import { bearerSecurity as security, commonErrors, ErrorRef } from '../../schemas/common.js';
 import { ClaimDomainBody, CompanyDomain } from '../../schemas/company-domains.js';
-import { SetupPage } from '../../schemas/company-setup-links.js';
+import {
+  ConnectionTestResult,
+  ConnectionTestResultBody,
+  ConnectionTestStarted,
+  SetupPage,
+} from '../../schemas/company-setup-links.js';
+import { connectionTestKey, openTestResult, sealTestStart } from '../../domain/companies/sso/connection-test.js';
+import { signInConnection } from '../../domain/companies/sso/connections.js';
+import { connectionSecretKey } from '../../domain/companies/sso/secret.js';
 import { SsoConnectionAnswer, SsoConnectionBody } from '../../schemas/company-sso.js';
 import { CreatedScimToken } from '../../schemas/scim.js';
 import { Type } from 'typebox';
@@ -53,6 +61,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   const saml = (companyId: number) => samlSpAddresses(app.config.apiPublicUrl, companyId);
   const providerDeps = providerSaveDeps(app.db, app.signingKey.privateKey, app.config);
   const urlBase = `${app.config.apiPublicUrl.replace(/\/+$/, '')}/scim/v2`;
+  const testKey = connectionTestKey(app.signingKey.privateKey);
+  const secretKey = connectionSecretKey(app.signingKey.privateKey);
 
   app.decorateRequest('setupLink', null);
   // Each call presents the secret: limited per address like the other code routes, before the secret is looked up.
@@ -173,6 +183,64 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const created = await createToken(app.db, setupLinkActor(caller), caller.companyId, description);
       await recordSetupLinkUse(app.db, caller, 'token_directorio_creado', { tokenId: created.id });
       return reply.code(201).send({ ...created, urlBase });
+    },
+  );
+
+  app.post(
+    '/prueba',
+    {
+      config,
+      schema: {
+        summary:
+          "Paso 2: 'Probar conexión': la dirección de un inicio de sesión de prueba en el proveedor de la empresa, sin sesión ni cuenta",
+        description:
+          'El navegador la abre; el proveedor vuelve a /configurar-empresa?prueba=<resultado sellado para este enlace>, que la página lee con POST /configuracion-empresa/prueba/resultado. 409 SIN_PROVEEDOR sin proveedor conectado.',
+        tags,
+        security,
+        response: { 201: ConnectionTestStarted, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const connection = await signInConnection(app.db, secretKey, caller.companyId);
+      if (connection?.status !== 'active')
+        throw new HttpError(
+          409,
+          'La empresa aún no tiene su proveedor de identidad conectado: guárdalo primero',
+          'SIN_PROVEEDOR',
+        );
+      const inicio = sealTestStart(testKey, caller.linkId, caller.companyId, app.clock());
+      await recordSetupLinkUse(app.db, caller, 'prueba_conexion', { protocolo: connection.protocol });
+      const url = new URL(`${app.config.apiPublicUrl.replace(/\/+$/, '')}/auth/empresa/prueba`);
+      url.searchParams.set('inicio', inicio);
+      return reply.code(201).send({ url: url.href });
+    },
+  );
+
+  app.post(
+    '/prueba/resultado',
+    {
+      config,
+      schema: {
+        summary: "Paso 2: el resultado de 'Probar conexión': el email, los nombres y lo que impediría entrar",
+        description:
+          'Solo con el enlace que inició la prueba y durante 10 minutos; otro enlace, o de otra empresa, recibe 404 PRUEBA_NO_ENCONTRADA.',
+        tags,
+        security,
+        body: ConnectionTestResultBody,
+        response: { 200: ConnectionTestResult, ...errors },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const result = openTestResult(testKey, caller.linkId, request.body.resultado, app.clock());
+      if (!result)
+        throw new HttpError(
+          404,
+          'No se encontró el resultado de la prueba o ya venció: pulsa «Probar conexión» otra vez',
+          'PRUEBA_NO_ENCONTRADA',
+        );
+      return result;
     },
   );
 };

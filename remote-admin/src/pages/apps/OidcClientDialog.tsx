@@ -1,7 +1,6 @@
-import { Alert, type App } from '@portal/shared';
+import { Alert, TextAreaField, type App } from '@portal/shared';
 import { CheckField, FormDialog, FormText } from '../../components/FormDialog';
 import { SelectField } from '../../components/SelectField';
-import { TextAreaField } from '../../components/TextAreaField';
 import { TEXT_ADMIN } from '../../texts';
 import {
   asksForRedirectUris,

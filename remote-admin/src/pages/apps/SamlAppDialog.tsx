@@ -1,7 +1,7 @@
 import type { SamlApp, SamlAppChange as SamlAppInput } from '@portal/shared';
 import type { App } from '@portal/shared';
+import { MetadataField } from '@portal/shared';
 import { FormDialog, FormText } from '../../components/FormDialog';
-import { MetadataField } from '../../components/MetadataField';
 import { SelectField } from '../../components/SelectField';
 import { TEXT_ADMIN } from '../../texts';
 import { NO_APP } from './oidc-client-form';

@@ -4,19 +4,19 @@ import type { SamlApp } from '@portal/shared';
 import {
   Alert,
   APPS_PAGE_SIZE,
-  type App,
   Button,
+  CopyButton,
   errorMessage,
   listApps,
   LoadFailed,
   Spinner,
   theme,
+  type App,
   useTimedMessage,
 } from '@portal/shared';
 import { createSamlApp, deleteSamlApp, listSamlApps, samlIdpMetadataUrl, updateSamlApp } from '../../api/admin';
 import { ADMIN_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { CopyButton } from '../../components/CopyButton';
 import { Panel, spreadRow } from '../../components/Page';
 import { ADMIN_ALERT_MS, TEXT_ADMIN } from '../../texts';
 import { SamlAppDialog, type SamlAppForm, samlAppInput, samlAppToForm } from './SamlAppDialog';

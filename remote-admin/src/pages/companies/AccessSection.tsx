@@ -1,6 +1,15 @@
-import { type FormEvent, useCallback, useState } from 'react';
+import { useCallback, useState } from 'react';
 import styled from 'styled-components';
-import { Alert, Button, errorMessage, PasswordField, TextField, theme, useSubmit } from '@portal/shared';
+import {
+  Alert,
+  Button,
+  CopyButton,
+  Facts,
+  OidcProviderForm,
+  SamlProviderForm,
+  SamlValues,
+  theme,
+} from '@portal/shared';
 import {
   getProvider,
   getProviderRedirect,
@@ -12,7 +21,6 @@ import {
 import type {
   CompanyConnection,
   CompanyOidcConnection,
-  CompanyProviderInput,
   CompanyProviderKind,
   CompanySamlConnection,
 } from '../../api/company-types';
@@ -22,23 +30,12 @@ import { LoadState } from '../../components/LoadState';
 import { Panel } from '../../components/Page';
 import { useLoad } from '../../hooks/useLoad';
 import { mayEditAccess } from '../../rules/companies';
-import { CopyButton } from '../../components/CopyButton';
-import { AccessForm, AllowPassword, DomainsChoice, typedDomains } from './AccessFormParts';
-import { SamlFacts, SamlForm, SamlValues } from './SamlAccess';
-import { Facts, Notices, SectionHead, type SectionProps } from './SectionParts';
+import { SamlFacts } from './SamlAccess';
+import { Notices, SectionHead, type SectionProps } from './SectionParts';
 import { TEXT_COMPANY } from './texts';
 
 const T = TEXT_COMPANY;
 const when = (iso: string) => new Date(iso).toLocaleString('es-ES');
-
-/** The API's field names in a refusal, as the form labels them. */
-const LABELS = {
-  issuer: T.issuer,
-  clientId: T.clientIdLabel,
-  clientSecret: T.clientSecretLabel,
-  dominios: T.accessDomains,
-  permitirContrasena: T.allowPassword,
-};
 
 /** An answer from before SAML has no `tipo`: it is OpenID Connect. */
 const isSaml = (connection: CompanyConnection): connection is CompanySamlConnection => connection.tipo === 'saml';
@@ -158,7 +155,7 @@ export function AccessSection({ companyId, viewer, announce }: SectionProps) {
         <>
           {domains.error && <Alert>{domains.error}</Alert>}
           {kind === 'oidc' ? (
-            <ProviderForm
+            <OidcProviderForm
               // A new answer (saved, reloaded) starts the form again from it, the secret empty.
               key={current?.actualizado ?? 'nuevo'}
               current={current && !isSaml(current) ? current : null}
@@ -169,7 +166,7 @@ export function AccessSection({ companyId, viewer, announce }: SectionProps) {
               onSaved={onSaved}
             />
           ) : (
-            <SamlForm
+            <SamlProviderForm
               key={current?.actualizado ?? 'nuevo'}
               current={current && isSaml(current) ? current : null}
               replaces={currentKind === 'oidc' ? T.protocolOidc : null}
@@ -226,111 +223,5 @@ function ProviderFacts({ provider }: { provider: CompanyOidcConnection }) {
         <dd className="wide">{provider.ultimoAcceso ? when(provider.ultimoAcceso) : T.never}</dd>
       </Facts>
     </>
-  );
-}
-
-/**
- * Connects or changes the provider. The secret is asked for on the first connection only (empty later keeps it); the
- * domains are the company's proved ones, and a platform administrator may type others (its call proves them).
- */
-function ProviderForm({
-  current,
-  replaces,
-  proved,
-  platform,
-  save,
-  onSaved,
-}: {
-  current: CompanyOidcConnection | null;
-  /** The other protocol's connection this one replaces on saving, named; null when there is none. */
-  replaces: string | null;
-  proved: string[];
-  platform: boolean;
-  save(input: CompanyProviderInput): Promise<{ redirectUri: string }>;
-  onSaved(saved: { redirectUri: string }): void;
-}) {
-  const [issuer, setIssuer] = useState(current?.issuer ?? '');
-  const [clientId, setClientId] = useState(current?.clientId ?? '');
-  const [secret, setSecret] = useState('');
-  const [chosen, setChosen] = useState<string[]>(current?.dominios ?? []);
-  const [others, setOthers] = useState('');
-  const [allowPassword, setAllowPassword] = useState(current?.permitirContrasena ?? true);
-  const { busy, message, submit } = useSubmit();
-  // The connection's own domains stay offered even when no longer among the proved ones (the API then says why).
-  const offered = [...new Set([...proved, ...(current?.dominios ?? [])])];
-
-  const send = (event: FormEvent) => {
-    event.preventDefault();
-    const dominios = [...new Set([...chosen, ...(platform ? typedDomains(others) : [])])];
-    // `tipo` is left out: the API takes a body without it as OpenID Connect, as before SAML.
-    const input: CompanyProviderInput = {
-      issuer: issuer.trim(),
-      clientId: clientId.trim(),
-      ...(secret ? { clientSecret: secret } : {}),
-      dominios,
-      permitirContrasena: allowPassword,
-    };
-    void submit({
-      problem: !input.issuer
-        ? T.issuerRequired
-        : !input.clientId
-          ? T.clientIdRequired
-          : !current && !secret
-            ? T.clientSecretRequired
-            : dominios.length === 0
-              ? T.domainsRequired
-              : null,
-      afterSuccess: 'ready',
-      call: () => save(input),
-      success: (saved) => onSaved(saved),
-      failure: (caught) => errorMessage(caught, COMPANY_FALLBACK.saveProvider, LABELS),
-    });
-  };
-
-  return (
-    <AccessForm onSubmit={send} noValidate aria-labelledby="provider-form-title">
-      <h3 id="provider-form-title">{T.providerForm}</h3>
-      {message && <Alert tone={message.tone}>{message.text}</Alert>}
-      {replaces && <p className="note">{T.replacesOther(replaces)}</p>}
-      <TextField
-        label={T.issuer}
-        hint={T.issuerHint}
-        value={issuer}
-        disabled={busy}
-        inputMode="url"
-        autoComplete="off"
-        spellCheck={false}
-        onChange={(event) => setIssuer(event.target.value)}
-      />
-      <TextField
-        label={T.clientIdLabel}
-        value={clientId}
-        disabled={busy}
-        autoComplete="off"
-        spellCheck={false}
-        onChange={(event) => setClientId(event.target.value)}
-      />
-      <PasswordField
-        label={T.clientSecretLabel}
-        hint={current ? T.clientSecretKept : undefined}
-        value={secret}
-        disabled={busy}
-        autoComplete="new-password"
-        onChange={(event) => setSecret(event.target.value)}
-      />
-      <DomainsChoice
-        offered={offered}
-        chosen={chosen}
-        onChosen={setChosen}
-        platform={platform}
-        others={others}
-        onOthers={setOthers}
-        busy={busy}
-      />
-      <AllowPassword value={allowPassword} onChange={setAllowPassword} busy={busy} />
-      <Button type="submit" disabled={busy}>
-        {busy ? T.saving : T.save}
-      </Button>
-    </AccessForm>
   );
 }

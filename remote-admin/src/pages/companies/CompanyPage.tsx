@@ -29,6 +29,7 @@ import { ReportSection } from './ReportSection';
 import { SeatsSection } from './SeatsSection';
 import type { SectionProps } from './SectionParts';
 import { SettingsSection } from './SettingsSection';
+import { SetupLinksSection } from './SetupLinksSection';
 import { SignInRulesSection } from './SignInRulesSection';
 import { TEXT_COMPANY } from './texts';
 
@@ -138,6 +139,7 @@ export default function CompanyPage() {
           {section === 'ajustes' && (
             <SignInRulesSection {...props} company={data} onSaved={(saved) => company.setData(saved)} />
           )}
+          {section === 'ajustes' && (platform || role === 'propietario') && <SetupLinksSection {...props} />}
         </Body>
       </Tabs>
     </AdminPage>

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import styled from 'styled-components';
-import { Alert, Button, Modal, TextField } from '@portal/shared';
+import { Alert, Button, CopyButton, Facts, Modal, TextField } from '@portal/shared';
 import { createScimToken, listScimLog, listScimTokens, revokeScimToken } from '../../api/companies';
 import type { ScimToken, ScimTokenCreated } from '../../api/company-types';
 import { COMPANY_FALLBACK } from '../../api/texts';
@@ -12,8 +12,7 @@ import { StackedTable } from '../../components/StackedTable';
 import { StatusPill } from '../../components/StatusPill';
 import { useLoad } from '../../hooks/useLoad';
 import { mayEditAccess, readablePath } from '../../rules/companies';
-import { CopyButton } from '../../components/CopyButton';
-import { Facts, SectionHead, type SectionProps } from './SectionParts';
+import { SectionHead, type SectionProps } from './SectionParts';
 import { TEXT_COMPANY } from './texts';
 
 const T = TEXT_COMPANY;

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import styled from 'styled-components';
-import { Alert, Button, errorMessage, theme } from '@portal/shared';
+import { Alert, Button, CopyButton, errorMessage, theme } from '@portal/shared';
 import { addDomain, confirmDomain, listDomains, removeDomain, verifyDomain } from '../../api/companies';
 import type { Domain } from '../../api/company-types';
 import { COMPANY_FALLBACK } from '../../api/texts';
@@ -11,7 +11,6 @@ import { Panel } from '../../components/Page';
 import { StatusPill } from '../../components/StatusPill';
 import { useLoad } from '../../hooks/useLoad';
 import { platformActions } from '../../rules/companies';
-import { CopyButton } from '../../components/CopyButton';
 import { SectionHead, type SectionProps } from './SectionParts';
 import { TEXT_COMPANY } from './texts';
 

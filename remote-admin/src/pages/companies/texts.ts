@@ -1,3 +1,4 @@
+import { TEXT_ACCESS } from '@portal/shared';
 import { TEXT_COMPANY_RULES } from '../../rules/texts';
 
 /**
@@ -7,6 +8,8 @@ import { TEXT_COMPANY_RULES } from '../../rules/texts';
  */
 export const TEXT_COMPANY = {
   ...TEXT_COMPANY_RULES,
+  // The words of the provider's and the directory's forms, shared with the company's setup page.
+  ...TEXT_ACCESS,
 
   companiesTitle: 'Empresas',
   yourCompanies: 'Tus empresas',
@@ -201,7 +204,6 @@ export const TEXT_COMPANY = {
   txtRecord: 'Registro TXT',
   txtName: 'Nombre',
   txtValue: 'Valor',
-  copyOf: (what: string) => `Copiar ${what}`,
   noDomains: 'La empresa no tiene dominios.',
   loadingDomains: 'Cargando dominios...',
   domainsIntro:
@@ -228,27 +230,7 @@ export const TEXT_COMPANY = {
     'Las personas de la empresa inician sesión en el portal con el proveedor de identidad de la empresa, por OpenID Connect (Entra ID, Okta, Google Workspace…) o por SAML 2.0 (AD FS, Entra ID, Okta…).',
   noProvider: 'La empresa aún no ha conectado su proveedor de identidad.',
   loadingProvider: 'Cargando el acceso de la empresa...',
-  providerForm: 'Proveedor de identidad',
-  issuer: 'Emisor (issuer)',
-  issuerHint: 'La dirección https del proveedor, la que publica /.well-known/openid-configuration.',
-  clientIdLabel: 'ID de cliente',
-  clientSecretLabel: 'Secreto de cliente',
-  clientSecretKept: 'Vacío: se mantiene el actual.',
-  accessDomains: 'Dominios',
-  accessDomainsHint: 'Quien tenga un email de estos dominios entra con el proveedor de la empresa.',
-  noProvedDomains:
-    'La empresa no tiene dominios verificados: verifica uno en «Dominios» antes de conectar el proveedor.',
-  otherDomains: 'Otros dominios (separados por comas)',
-  otherDomainsHint: 'Al guardar, la plataforma los da por probados para esta empresa.',
-  allowPassword: 'Permitir también la contraseña del portal',
-  issuerRequired: 'Escribe el emisor (issuer) del proveedor',
-  clientIdRequired: 'Escribe el ID de cliente',
-  clientSecretRequired: 'Escribe el secreto de cliente',
-  domainsRequired: 'Elige al menos un dominio',
   providerSaved: 'Acceso de la empresa guardado',
-  redirectUri: 'Dirección de redirección',
-  redirectUriHint:
-    'Registra esta dirección de redirección en tu proveedor: al crear allí la aplicación del portal te da su ID y su secreto de cliente.',
   lastAccess: 'Último acceso',
   never: 'Nunca',
   lastError: (when: string, error: string) => `Último error (${when}): ${error}`,
@@ -263,25 +245,6 @@ export const TEXT_COMPANY = {
   readOnly: 'Solo los propietarios de la empresa pueden cambiar esto.',
 
   // The company's SAML 2.0 identity provider, the portal its service provider (decision 0101).
-  protocol: 'Protocolo',
-  protocolOidc: 'OpenID Connect',
-  protocolSaml: 'SAML 2.0',
-  replacesOther: (other: string) => `Al guardar, este acceso sustituye al de ${other} que la empresa tiene ahora.`,
-  samlValues: 'Datos para el proveedor de la empresa',
-  samlValuesHint:
-    'Crea en el proveedor de la empresa (AD FS, Entra ID, Okta…) una aplicación SAML con estos datos, o importa la URL de metadatos; después pega aquí los metadatos que exporta, o indica la URL donde los publica.',
-  spEntityId: 'Identificador (Entity ID)',
-  spAcsUrl: 'URL de respuesta (ACS)',
-  spMetadataUrl: 'URL de metadatos',
-  metadata: 'Metadatos del proveedor (XML)',
-  metadataHint: 'Pega el XML de metadatos que exporta el proveedor de la empresa, o carga su archivo.',
-  metadataKept:
-    'Vacío, como la URL: se mantienen los metadatos guardados (y su URL, si la tiene). Pega los nuevos cuando el proveedor cambie su certificado.',
-  metadataRequired: 'Pega o carga los metadatos del proveedor (XML), o indica su URL de metadatos',
-  metadataAddress: 'URL de metadatos del proveedor',
-  metadataAddressHint:
-    'O, en lugar del XML, la dirección https:// de sus metadatos (la de federación de Entra ID o AD FS): el portal los lee al guardar y una vez al día. Uno de los dos, no ambos.',
-  metadataOneSource: 'Pega el XML o indica la URL de metadatos del proveedor, no los dos',
   idpEntityId: 'Identificador del proveedor',
   idpSsoUrl: 'Dirección de inicio de sesión (SSO)',
   certificates: 'Certificados del proveedor',
@@ -374,4 +337,24 @@ export const TEXT_COMPANY = {
   noneWaiting: 'Nadie espera un puesto.',
   colWaitingSince: 'En el grupo desde',
   waiting: 'Esperando',
+  // The company's setup links for its IT (docs/decisions/0105-company-setup-link.md).
+  setupLinks: 'Enlaces de configuración',
+  setupLinksIntro:
+    'Un enlace de configuración deja al equipo de TI de la empresa verificar el dominio, conectar el proveedor de identidad y el directorio, sin cuenta en el portal. Quien tenga el enlace puede hacerlo hasta que venza: entrégalo solo a esa persona.',
+  setupLinkHours: 'Horas que sirve (de 1 a 72)',
+  setupLinkHoursInvalid: 'Indica un número de horas entre 1 y 72',
+  createSetupLink: 'Crear enlace',
+  creatingSetupLink: 'Creando...',
+  setupLinkCreated: 'Enlace creado. Cópialo ahora: no se volverá a mostrar.',
+  setupLinkUrl: 'Enlace de configuración',
+  setupLinkOwnersOnly: 'Solo un propietario de la empresa puede crear enlaces de configuración.',
+  loadingSetupLinks: 'Cargando los enlaces de configuración...',
+  noSetupLinks: 'La empresa aún no ha creado enlaces de configuración.',
+  colSetupCreated: 'Creado',
+  setupLinkStates: { activo: 'Activo', vencido: 'Vencido', revocado: 'Revocado' },
+  revokeSetupLinkOf: (created: string) => `Revocar el enlace creado el ${created}`,
+  revokeSetupLinkTitle: '¿Revocar el enlace de configuración?',
+  revokeSetupLinkText:
+    'Quien lo tenga ya no podrá abrir la configuración de la empresa. Lo que ya configuró se mantiene.',
+  setupLinkRevoked: 'Enlace de configuración revocado',
 } as const;

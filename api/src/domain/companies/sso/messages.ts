@@ -58,4 +58,17 @@ export const ssoMessages = {
     `No se pudieron volver a leer los metadatos del proveedor en ${url} (${reason}): se siguen usando los guardados`,
   errorSamlNoEmail:
     'La respuesta SAML no traía el correo de la persona: envía el NameID con formato emailAddress o el atributo emailaddress (o email, o mail)',
+  // What 'Probar conexión' says went wrong before anyone came back (connection-test.ts adds what is wrong with them).
+  testNoProvider: 'la empresa no tiene su proveedor de identidad conectado: guárdalo primero',
+  testDiscovery:
+    'no se pudo leer la configuración del proveedor (/.well-known/openid-configuration): revisa el emisor (issuer)',
+  testProviderError: (error: string) => `el proveedor respondió con el error «${error}»`,
+  testRefusal: (code: string) =>
+    ({
+      company_email_unverified: 'el proveedor dice que el email de la persona no está verificado',
+      company_domain_mismatch: 'el email de la persona no es de un dominio de la empresa en el portal',
+      company_unavailable:
+        'el proveedor rechazó las credenciales del portal (ID o secreto de cliente) o no se pudo contactar',
+    })[code] ??
+    'la respuesta del proveedor no se pudo verificar (firma, plazo o destinatario): revisa los datos registrados en el proveedor',
 } as const;

@@ -77,6 +77,8 @@ export interface SamlRefusal {
   connectionError?: string;
   /** The tab's destination, when the response answered a request of this company. */
   redirectUrl: string | null;
+  /** The request's binding, when the response answered a request of this company ('prueba:<link>' for a test). */
+  binding: string | null;
 }
 
 export interface SamlAccepted {
@@ -138,10 +140,12 @@ export async function acceptSamlResponse(
 ): Promise<SamlAccepted | SamlRefusal> {
   installSamlGuard();
   let redirectUrl: string | null = null;
+  let binding: string | null = null;
   const refuse = (reason: string, connectionError?: string, refused: CompanySignInRefusal = 'auth_failed') => ({
     refused,
     reason,
     redirectUrl,
+    binding,
     ...(connectionError && { connectionError }),
   });
 
@@ -182,6 +186,7 @@ export async function acceptSamlResponse(
     : [];
   if (!request) return refuse(requestId ? 'InResponseTo of no live request of this company' : 'unsolicited');
   redirectUrl = request.redirectUrl;
+  binding = request.binding;
 
   const status = first(envelope.status);
   if (status !== success) return refuse(`status ${status}`, M.errorSamlStatus(status || 'sin estado'));

@@ -1,7 +1,14 @@
 import { useId } from 'react';
 import styled from 'styled-components';
-import { Input, theme } from '@portal/shared';
-import { FieldLabel } from './Page';
+import { Input } from '../ui/TextField';
+import { theme } from '../ui/theme';
+
+const FieldLabel = styled.label`
+  display: flex;
+  flex-direction: column;
+  gap: 6px;
+  font-weight: 600;
+`;
 
 const Area = styled(Input)`
   min-height: 88px;
@@ -15,7 +22,7 @@ const Hint = styled.p`
   font-size: 0.875rem;
 `;
 
-/** A labelled multi-line field of the admin panel (a list typed one item a line), across its form's grid. */
+/** A labelled multi-line field (a list typed one item a line), across its form's grid. */
 export function TextAreaField({
   label,
   hint,

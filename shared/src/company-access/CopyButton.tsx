@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Button } from '@portal/shared';
-import { TEXT_ADMIN } from '../texts';
+import { Button } from '../ui/Button';
+import { TEXT_ACCESS } from './texts';
 
 /** How long 'Copiado' stays said before the button is ready to copy again. */
 export const COPIED_SHOWN_MS = 3_000;
@@ -36,10 +36,10 @@ export function CopyButton({
   return (
     <>
       <Button $variant="secondary" aria-label={label} onClick={() => void copy()}>
-        {TEXT_ADMIN.copy}
+        {TEXT_ACCESS.copy}
       </Button>
       <span role="status">
-        {state === 'copied' ? TEXT_ADMIN.copied : state === 'failed' ? TEXT_ADMIN.copyFailed : ''}
+        {state === 'copied' ? TEXT_ACCESS.copied : state === 'failed' ? TEXT_ACCESS.copyFailed : ''}
       </span>
     </>
   );

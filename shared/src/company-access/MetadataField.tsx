@@ -1,7 +1,7 @@
 import { type ChangeEvent, useId, useState } from 'react';
 import styled from 'styled-components';
-import { theme } from '@portal/shared';
-import { TEXT_ADMIN } from '../texts';
+import { theme } from '../ui/theme';
+import { TEXT_ACCESS } from './texts';
 import { TextAreaField } from './TextAreaField';
 
 /** The API's own bound on a metadata document: a bigger file is refused here, before it fills the field. */
@@ -68,14 +68,14 @@ export function MetadataField({
     event.target.value = '';
     if (!file) return;
     if (file.size > MAX_METADATA_BYTES) {
-      setLoaded(TEXT_ADMIN.metadataTooLarge);
+      setLoaded(TEXT_ACCESS.metadataTooLarge);
       return;
     }
     try {
       onChange(await readText(file));
-      setLoaded(TEXT_ADMIN.metadataLoaded(file.name));
+      setLoaded(TEXT_ACCESS.metadataLoaded(file.name));
     } catch {
-      setLoaded(TEXT_ADMIN.metadataUnreadable);
+      setLoaded(TEXT_ACCESS.metadataUnreadable);
     }
   };
 
@@ -84,7 +84,7 @@ export function MetadataField({
       <TextAreaField label={label} hint={hint} value={value} onChange={onChange} disabled={disabled} rows={6} />
       <Load>
         <label htmlFor={`${id}-file`} aria-disabled={disabled}>
-          {TEXT_ADMIN.loadMetadataFile}
+          {TEXT_ACCESS.loadMetadataFile}
           <input
             id={`${id}-file`}
             type="file"

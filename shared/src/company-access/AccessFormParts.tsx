@@ -1,8 +1,9 @@
 import styled from 'styled-components';
-import { TextField, theme } from '@portal/shared';
-import { TEXT_COMPANY } from './texts';
+import { TextField } from '../ui/TextField';
+import { theme } from '../ui/theme';
+import { TEXT_ACCESS } from './texts';
 
-const T = TEXT_COMPANY;
+const T = TEXT_ACCESS;
 
 /** The connection forms of 'Acceso de la empresa' (OpenID Connect and SAML): one column, the fields' own width. */
 export const AccessForm = styled.form`

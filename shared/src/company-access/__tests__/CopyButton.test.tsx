@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { COPIED_SHOWN_MS, CopyButton } from './CopyButton';
+import { COPIED_SHOWN_MS, CopyButton } from '../CopyButton';
 
 describe('Copiar', () => {
   beforeEach(() => jest.useFakeTimers());
