@@ -45,8 +45,10 @@ export async function listUsers(db: Db, scope: ScimScope, query: ListQuery): Pro
       .offset(query.startIndex - 1)
       .limit(query.count);
     let total = rows[0]?.total;
+    // None from the first on: there are none (a sync's `userName eq` that finds nobody).
+    if (total === undefined && query.startIndex === 1) total = 0;
     if (total === undefined) {
-      // Past the last one (or none): the count alone.
+      // Past the last one: the count alone.
       const [row] = await db
         .select({ n: sql<number>`count(*)`.mapWith(Number) })
         .from(companyScimUsers)

@@ -19,6 +19,11 @@ export interface Outcome<T> {
   result: T;
   detail: string;
   userName?: string;
+  /**
+   * The change concerns only an account this very request created: nobody can be signed in to it, so no instance
+   * keeps session state of it and the answer needs no write barrier (plugins/app/session-memory.ts).
+   */
+  onlyNewAccount?: boolean;
 }
 
 export type ResourceRow = typeof companyScimUsers.$inferSelect;
