@@ -66,7 +66,8 @@ export async function followDirectory(tx: Db, companyId: number, change: Directo
   const appIds = [...new Set(change.appIds)].sort((a, b) => a - b);
   const userIds = [...new Set(change.userIds)];
   for (const appId of appIds) {
-    if (userIds.length > 0) {
+    // Only arrivals: nobody left a group, so nobody lost what a group gave.
+    if (userIds.length > 0 && !change.arrivalsOnly) {
       const lost = await tx
         .select({ userId: companySeats.userId })
         .from(companySeats)
