@@ -4,6 +4,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.js';
 import {
+  auditLog,
   companyGroupRules,
   companyLicences,
   companyMembers,
@@ -12,7 +13,8 @@ import {
   companySeats,
   users,
 } from '../../db/schema.js';
-import { type AuditActor, recordAudit } from '../audit/log.js';
+import { currentRequestId } from '../../lib/request-scope.js';
+import type { AuditActor } from '../audit/log.js';
 
 /** Who writes in the audit log for what the directory's groups decide: no account behind it. */
 export const directoryActor: AuditActor = { user: { id: null, email: 'directorio (SCIM)' } };
@@ -67,8 +69,8 @@ export async function seatWaiting(
   const free = licence.seats - licence.inUse;
   if (free <= 0) return [];
   // Emits `plan.asignado`, moves `seats_in_use` and notifies session-state (triggers on company_seats,
-  // docs/triggers.md), as a seat given by hand does.
-  const seated = await rowsOf<{ user_id: number; email: string }>(
+  // docs/triggers.md), as a seat given by hand does; each seat's audit entry in the same statement.
+  const seated = await rowsOf<{ user_id: number }>(
     tx,
     sql`
       with waiting as (
@@ -84,18 +86,16 @@ export async function seatWaiting(
         insert into ${companySeats} (company_id, user_id, app_id, assigned_at, source)
         select ${companyId}, user_id, ${appId}, ${now}, 'directory' from waiting
         returning user_id
+      ),
+      audited as (
+        insert into ${auditLog} (actor_id, actor_email, action, target_type, target_id, details, request_id, company_id)
+        select ${directoryActor.user.id}::int, ${directoryActor.user.email}, 'company.seat_assign', 'company', ${companyId},
+          jsonb_build_object('userId', seated.user_id, 'email', u.email, 'appId', ${appId}::int, 'fuente', 'directorio'),
+          ${currentRequestId() ?? null}, ${companyId}
+        from seated join ${users} u on u.id = seated.user_id
+        returning id
       )
-      select seated.user_id, u.email from seated join ${users} u on u.id = seated.user_id`,
-  );
-  await recordAudit(
-    tx,
-    directoryActor,
-    seated.map((row) => ({
-      action: 'company.seat_assign' as const,
-      target: { type: 'company' as const, id: companyId },
-      details: { userId: row.user_id, email: row.email, appId, fuente: 'directorio' },
-      companyId,
-    })),
+      select seated.user_id from seated, (select count(*) from audited) as audit_written`,
   );
   return seated.map((row) => row.user_id);
 }

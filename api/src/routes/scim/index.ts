@@ -217,7 +217,7 @@ export default async function scimRoutes(app: FastifyInstance) {
   app.post('/Users', users, async (request, reply) => {
     traceOf(request).userName = bodyUserName(request.body);
     const outcome = await createUser(app.db, scope(request), request.body);
-    if (outcome.onlyNewAccount) changesNoSessionState(request);
+    if (outcome.noSessionChange) changesNoSessionState(request);
     reply.header('location', outcome.result.meta.location);
     return answer(request, reply, outcome, 201);
   });
@@ -254,6 +254,7 @@ export default async function scimRoutes(app: FastifyInstance) {
   );
   app.post('/Groups', users, async (request, reply) => {
     const outcome = await createGroup(app.db, scope(request), request.body);
+    if (outcome.noSessionChange) changesNoSessionState(request);
     reply.header('location', outcome.result.meta.location);
     return answer(request, reply, outcome, 201);
   });

@@ -1,6 +1,6 @@
 // /Groups: a company's directory creates, renames, fills, empties and deletes its groups; every change to who is in a
 // group moves the seats and roles the company's rules tie to it (directory-follow.ts) in the same transaction.
-import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, notInArray, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../../db/client.js';
 import { companyGroupRules, companyScimGroupMembers, companyScimGroups, companyScimUsers } from '../../../db/schema.js';
 import { recordAudit } from '../../audit/log.js';
@@ -91,11 +91,14 @@ async function checkMembers(tx: Db, companyId: number, ids: string[]): Promise<v
 }
 
 /** Rules that named this group before the directory sent it follow it from now on (by id, across renames). */
-async function tieRules(tx: Db, companyId: number, group: GroupRow): Promise<number> {
-  await tx
-    .update(companyGroupRules)
-    .set({ groupName: group.displayName })
-    .where(eq(companyGroupRules.groupId, group.id));
+async function tieRules(tx: Db, companyId: number, group: GroupRow, isNew = false): Promise<number> {
+  // A group just made has no rule following it yet.
+  if (!isNew) {
+    await tx
+      .update(companyGroupRules)
+      .set({ groupName: group.displayName })
+      .where(eq(companyGroupRules.groupId, group.id));
+  }
   const tied = await tx
     .update(companyGroupRules)
     .set({ groupId: group.id, groupName: group.displayName })
@@ -239,8 +242,12 @@ export async function createGroup(db: Db, scope: ScimScope, body: unknown): Prom
         .values({ companyId, displayName: draft.displayName, externalId: draft.externalId })
         .returning();
       if (!row) throw notFound();
-      const tied = await tieRules(tx, companyId, row);
-      const counts = await writeMembers(tx, companyId, row, draft, tied);
+      const tied = await tieRules(tx, companyId, row, true);
+      // Made without members: nobody is in it, so nobody's seats or roles move.
+      const counts =
+        givenMembers(draft).length === 0
+          ? { added: 0, removed: 0 }
+          : await writeMembers(tx, companyId, row, draft, tied);
       await audit(tx, companyId, 'company.group_create', row, counts);
       return { row, counts };
     },
@@ -248,7 +255,8 @@ export async function createGroup(db: Db, scope: ScimScope, body: unknown): Prom
   // A group made without members has none to read back.
   const members = givenMembers(draft).length === 0 ? [] : (await membersOf(db, [row.id])).get(row.id);
   const detail = `Alta del grupo ${shown(row.displayName)} con ${counts.added} ${counts.added === 1 ? 'miembro' : 'miembros'}`;
-  return { result: groupResource(row, members, scope), detail };
+  // Nobody's seats, roles or memberships changed: no session state to wait for.
+  return { result: groupResource(row, members, scope), detail, noSessionChange: counts.added === 0 };
 }
 
 async function audit(
@@ -406,21 +414,27 @@ export interface GroupListQuery {
 export async function listGroups(db: Db, scope: ScimScope, query: GroupListQuery): Promise<Outcome<object>> {
   const filter = query.filter?.trim() ? parseFilter(query.filter) : undefined;
   const where = and(eq(companyScimGroups.companyId, scope.companyId), filter ? groupCondition(filter) : undefined);
-  const [counted] = await db
-    .select({ n: sql<number>`count(*)`.mapWith(Number) })
-    .from(companyScimGroups)
-    .where(where);
-  const total = counted?.n ?? 0;
-  const rows =
-    query.count === 0
-      ? []
-      : await db
-          .select()
-          .from(companyScimGroups)
-          .where(where)
-          .orderBy(sql`lower(${companyScimGroups.displayName})`, asc(companyScimGroups.id))
-          .offset(query.startIndex - 1)
-          .limit(query.count);
+  const count = () =>
+    db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(companyScimGroups)
+      .where(where)
+      .then(([counted]) => counted?.n ?? 0);
+  let total: number | undefined;
+  let rows: GroupRow[] = [];
+  if (query.count > 0) {
+    const page = await db
+      .select({ ...getTableColumns(companyScimGroups), total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(companyScimGroups)
+      .where(where)
+      .orderBy(sql`lower(${companyScimGroups.displayName})`, asc(companyScimGroups.id))
+      .offset(query.startIndex - 1)
+      .limit(query.count);
+    rows = page.map(({ total: _total, ...row }) => row);
+    // None from the first on: there are none (the directory's `displayName eq` before it creates a group).
+    total = page[0]?.total ?? (query.startIndex === 1 ? 0 : undefined);
+  }
+  total ??= await count();
   const members = query.withMembers
     ? await membersOf(
         db,

@@ -142,6 +142,6 @@ export async function createUser(db: Db, scope: ScimScope, body: unknown): Promi
     result: userResource(resource, scope),
     detail,
     userName: row.user_name,
-    onlyNewAccount: row.account_created,
+    noSessionChange: row.account_created,
   };
 }

@@ -20,10 +20,11 @@ export interface Outcome<T> {
   detail: string;
   userName?: string;
   /**
-   * The change concerns only an account this very request created: nobody can be signed in to it, so no instance
-   * keeps session state of it and the answer needs no write barrier (plugins/app/session-memory.ts).
+   * The change touches nothing an instance keeps in its session memory (an account this very request created, to which
+   * nobody can be signed in; a group made without members): the answer needs no write barrier
+   * (plugins/app/session-memory.ts).
    */
-  onlyNewAccount?: boolean;
+  noSessionChange?: boolean;
 }
 
 export type ResourceRow = typeof companyScimUsers.$inferSelect;
