@@ -21,26 +21,37 @@ export const directoryActor: AuditActor = { user: { id: null, email: 'directorio
 
 /**
  * The people a rule of the company entitles to a seat of `appId` (`user_id`; `since` and `place`: when and in which
- * order they first joined a group that gives it), as a subquery: active SCIM users of the company who are its active members. `appId` may be a
- * column of the outer query.
+ * order they first joined a group that gives it), as a subquery: active SCIM users of the company who are its active
+ * members. `appId` may be a column of the outer query; `among`: only these people.
  */
 export function entitled(companyId: number, appId: number | SQL, among?: number[]): SQL {
   if (among) {
-    // From these people's own groups (materialized: read by the people, whatever the statistics say), never from
-    // every member of every group the rules name, which grows with the directory.
+    // From these people, each looked up by index (laterals with a limit are run per person, whatever the statistics
+    // say: a directory's first sync fills tables the planner still thinks empty), never from every member of every
+    // group the rules name, which grows with the directory.
+    const people = sql`array[${sql.join(
+      among.map((id) => sql`${id}`),
+      sql`, `,
+    )}]::int[]`;
     return sql`
-      with theirs as materialized (
-        select su.user_id, gm.group_id, gm.joined_at, gm.seq
-        from ${companyScimUsers} su
-        join ${companyScimGroupMembers} gm on gm.scim_user_id = su.id
-        join ${companyMembers} m on m.company_id = su.company_id and m.user_id = su.user_id and m.status = 'active'
-        where su.company_id = ${companyId} and su.active and su.user_id in ${among}
-      )
-      select t.user_id, min(t.joined_at) as since, min(t.seq) as place
-      from theirs t
-      join ${companyGroupRules} r on r.group_id = t.group_id
-      where r.company_id = ${companyId} and r.app_id = ${appId}
-      group by t.user_id`;
+      select su.user_id, min(gm.joined_at) as since, min(gm.seq) as place
+      from unnest(${people}) as a(user_id)
+      cross join lateral (
+        select su.id, su.user_id from ${companyScimUsers} su
+        where su.company_id = ${companyId} and su.user_id = a.user_id and su.active limit 1
+      ) su
+      cross join lateral (
+        select 1 from ${companyMembers} m
+        where m.company_id = ${companyId} and m.user_id = su.user_id and m.status = 'active' limit 1
+      ) m
+      cross join lateral (
+        select gm.group_id, gm.joined_at, gm.seq from ${companyScimGroupMembers} gm where gm.scim_user_id = su.id offset 0
+      ) gm
+      cross join lateral (
+        select 1 from ${companyGroupRules} r
+        where r.group_id = gm.group_id and r.company_id = ${companyId} and r.app_id = ${appId} limit 1
+      ) r
+      group by su.user_id`;
   }
   return sql`
     select su.user_id, min(gm.joined_at) as since, min(gm.seq) as place
@@ -91,10 +102,11 @@ export async function seatWaiting(
     sql`
       with waiting as (
         select e.user_id from (${entitled(companyId, appId, among)}) e
-        where not exists (
-          select 1 from ${companySeats} s
-          where s.company_id = ${companyId} and s.app_id = ${appId} and s.user_id = e.user_id
-        )
+        left join lateral (
+          select 1 as held from ${companySeats} s
+          where s.company_id = ${companyId} and s.app_id = ${appId} and s.user_id = e.user_id limit 1
+        ) s on true
+        where s.held is null
         order by e.place
         limit ${free}
       ),
