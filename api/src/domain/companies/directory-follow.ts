@@ -53,7 +53,7 @@ export interface DirectoryChange {
   userIds: number[];
   /** Whether a role rule is concerned. */
   roles: boolean;
-  /** Nobody went out: only the people of `userIds` can newly wait for a seat. */
+  /** Nobody went out: nobody can have lost a seat, and only the people of `userIds` can newly wait for one. */
   arrivalsOnly?: boolean;
 }
 
