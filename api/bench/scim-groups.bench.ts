@@ -5,6 +5,7 @@
 // the end and the whole sync under a minute. Then a group of 5 000 (its rule ties it to the same app) and one member
 // added to it, one request at a time, 200 times: p95 under 50 ms. Needs BENCH_DATABASE_URL; without it, it says so and exits 0.
 // BENCH_SCIM_PEOPLE changes the 10 000 (the groups stay 20 people each).
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { admin, agent, call, domain, entraProvision, percentile, prepare, run, schemaUrl } from './scim-sync.bench.js';
@@ -18,6 +19,26 @@ const batch = 50;
 const bigGroup = Math.min(5_000, people - 200);
 const limitSeconds = 60;
 const addLimitMs = 50;
+
+/**
+ * The processor time (s) PostgreSQL's server processes of this database have used so far: those connected now, read
+ * from Linux's /proc (the API's pool keeps its connections through a run); undefined elsewhere.
+ */
+async function postgresSeconds(sql: pg.Client): Promise<number | undefined> {
+  const { rows } = await sql.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+  );
+  try {
+    let ticks = 0;
+    for (const { pid } of rows) {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks / 100;
+  } catch {
+    return undefined;
+  }
+}
 
 async function main(url: string) {
   const { token, companyId } = await prepare(url, schema);
@@ -59,6 +80,10 @@ async function main(url: string) {
 
   try {
     const ids: string[] = new Array(people);
+    // The pool's connections, opened before the clock starts so that their processor time is all counted.
+    await send('GET', '/Users?count=0');
+    const cpu = () => Promise.all([server.processorSeconds(), postgresSeconds(sql)]);
+    const cpuStart = await cpu();
     const started = performance.now();
     const users = await run(people, async (index) => {
       const name = `persona${String(index).padStart(5, '0')}@${domain}`;
@@ -80,6 +105,7 @@ async function main(url: string) {
         await addMembers(String(created.id), members.slice(at, at + batch));
     });
     const total = (performance.now() - started) / 1000;
+    const cpuEnd = await cpu();
     const { rows } = await sql.query<{ seats: number; in_use: number; members: number }>(
       `SELECT (SELECT count(*)::int FROM company_seats WHERE company_id = $1 AND app_id = 1) AS seats,
               (SELECT seats_in_use FROM company_licences WHERE company_id = $1 AND app_id = 1) AS in_use,
@@ -114,6 +140,11 @@ async function main(url: string) {
       `| groups (GET, POST, PATCH of members each) | ${groupRun.seconds.toFixed(1)} | ${percentile(groupRun.times, 50).toFixed(2)} / ${percentile(groupRun.times, 95).toFixed(2)} |`,
     );
     console.log(`| the whole sync | ${total.toFixed(1)} | |`);
+    const spent = (index: 0 | 1) =>
+      cpuStart[index] === undefined || cpuEnd[index] === undefined
+        ? 'unknown'
+        : `${(cpuEnd[index] - cpuStart[index]).toFixed(1)} s`;
+    console.log(`\nProcessor time of the sync: API server ${spent(0)}, PostgreSQL (its connections) ${spent(1)}.`);
     console.log(
       `| one member added to a group of ${bigGroup} (${additions} times) | | ${percentile(adds.times, 50).toFixed(2)} / ${percentile(adds.times, 95).toFixed(2)} |`,
     );

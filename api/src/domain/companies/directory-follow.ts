@@ -13,7 +13,7 @@ import {
 } from '../../db/schema.js';
 import { recordAudit } from '../audit/log.js';
 import { directoryActor, entitled, seatWaiting } from './directory-seats.js';
-import { removeSeat } from './seats.js';
+import { lockedLicence, removeSeat } from './seats.js';
 
 /** What the company's rules tie to these groups: the apps (in id order) and whether one gives a role. */
 export async function rulesOfGroups(tx: Db, groupIds: string[]): Promise<{ appIds: number[]; roles: boolean }> {
@@ -53,7 +53,7 @@ export interface DirectoryChange {
   userIds: number[];
   /** Whether a role rule is concerned. */
   roles: boolean;
-  /** Nobody went out: only the people of `userIds` can newly wait for a seat. */
+  /** Nobody went out: nobody can have lost a seat, and only the people of `userIds` can newly wait for one. */
   arrivalsOnly?: boolean;
 }
 
@@ -66,7 +66,11 @@ export async function followDirectory(tx: Db, companyId: number, change: Directo
   const appIds = [...new Set(change.appIds)].sort((a, b) => a - b);
   const userIds = [...new Set(change.userIds)];
   for (const appId of appIds) {
-    if (userIds.length > 0) {
+    // Only arrivals: nobody left a group, so nobody lost what a group gave.
+    if (userIds.length > 0 && !change.arrivalsOnly) {
+      // The licence's lock first, so that who holds a seat is read after every earlier change committed: a seat given
+      // meanwhile by another request, to someone this change takes out of a group, is seen and taken back.
+      await lockedLicence(tx, companyId, appId);
       const lost = await tx
         .select({ userId: companySeats.userId })
         .from(companySeats)

@@ -4,6 +4,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.js';
 import {
+  auditLog,
   companyGroupRules,
   companyLicences,
   companyMembers,
@@ -12,25 +13,53 @@ import {
   companySeats,
   users,
 } from '../../db/schema.js';
-import { type AuditActor, recordAudit } from '../audit/log.js';
+import { currentRequestId } from '../../lib/request-scope.js';
+import type { AuditActor } from '../audit/log.js';
 
 /** Who writes in the audit log for what the directory's groups decide: no account behind it. */
 export const directoryActor: AuditActor = { user: { id: null, email: 'directorio (SCIM)' } };
 
 /**
  * The people a rule of the company entitles to a seat of `appId` (`user_id`; `since` and `place`: when and in which
- * order they first joined a group that gives it), as a subquery: active SCIM users of the company who are its active members. `appId` may be a
- * column of the outer query.
+ * order they first joined a group that gives it), as a subquery: active SCIM users of the company who are its active
+ * members. `appId` may be a column of the outer query; `among`: only these people.
  */
 export function entitled(companyId: number, appId: number | SQL, among?: number[]): SQL {
-  const only = among ? sql`and su.user_id in ${among}` : sql``;
+  if (among) {
+    // From these people, each looked up by index (laterals with a limit are run per person, whatever the statistics
+    // say: a directory's first sync fills tables the planner still thinks empty), never from every member of every
+    // group the rules name, which grows with the directory.
+    const people = sql`array[${sql.join(
+      among.map((id) => sql`${id}`),
+      sql`, `,
+    )}]::int[]`;
+    return sql`
+      select su.user_id, min(gm.joined_at) as since, min(gm.seq) as place
+      from unnest(${people}) as a(user_id)
+      cross join lateral (
+        select su.id, su.user_id from ${companyScimUsers} su
+        where su.company_id = ${companyId} and su.user_id = a.user_id and su.active limit 1
+      ) su
+      cross join lateral (
+        select 1 from ${companyMembers} m
+        where m.company_id = ${companyId} and m.user_id = su.user_id and m.status = 'active' limit 1
+      ) m
+      cross join lateral (
+        select gm.group_id, gm.joined_at, gm.seq from ${companyScimGroupMembers} gm where gm.scim_user_id = su.id offset 0
+      ) gm
+      cross join lateral (
+        select 1 from ${companyGroupRules} r
+        where r.group_id = gm.group_id and r.company_id = ${companyId} and r.app_id = ${appId} limit 1
+      ) r
+      group by su.user_id`;
+  }
   return sql`
     select su.user_id, min(gm.joined_at) as since, min(gm.seq) as place
     from ${companyGroupRules} r
     join ${companyScimGroupMembers} gm on gm.group_id = r.group_id
     join ${companyScimUsers} su on su.id = gm.scim_user_id and su.active
     join ${companyMembers} m on m.company_id = su.company_id and m.user_id = su.user_id and m.status = 'active'
-    where r.company_id = ${companyId} and r.app_id = ${appId} ${only}
+    where r.company_id = ${companyId} and r.app_id = ${appId}
     group by su.user_id`;
 }
 
@@ -67,16 +96,17 @@ export async function seatWaiting(
   const free = licence.seats - licence.inUse;
   if (free <= 0) return [];
   // Emits `plan.asignado`, moves `seats_in_use` and notifies session-state (triggers on company_seats,
-  // docs/triggers.md), as a seat given by hand does.
-  const seated = await rowsOf<{ user_id: number; email: string }>(
+  // docs/triggers.md), as a seat given by hand does; each seat's audit entry in the same statement.
+  const seated = await rowsOf<{ user_id: number }>(
     tx,
     sql`
       with waiting as (
         select e.user_id from (${entitled(companyId, appId, among)}) e
-        where not exists (
-          select 1 from ${companySeats} s
-          where s.company_id = ${companyId} and s.app_id = ${appId} and s.user_id = e.user_id
-        )
+        left join lateral (
+          select 1 as held from ${companySeats} s
+          where s.company_id = ${companyId} and s.app_id = ${appId} and s.user_id = e.user_id limit 1
+        ) s on true
+        where s.held is null
         order by e.place
         limit ${free}
       ),
@@ -84,18 +114,16 @@ export async function seatWaiting(
         insert into ${companySeats} (company_id, user_id, app_id, assigned_at, source)
         select ${companyId}, user_id, ${appId}, ${now}, 'directory' from waiting
         returning user_id
+      ),
+      audited as (
+        insert into ${auditLog} (actor_id, actor_email, action, target_type, target_id, details, request_id, company_id)
+        select ${directoryActor.user.id}::int, ${directoryActor.user.email}, 'company.seat_assign', 'company', ${companyId},
+          jsonb_build_object('userId', seated.user_id, 'email', u.email, 'appId', ${appId}::int, 'fuente', 'directorio'),
+          ${currentRequestId() ?? null}, ${companyId}
+        from seated join ${users} u on u.id = seated.user_id
+        returning id
       )
-      select seated.user_id, u.email from seated join ${users} u on u.id = seated.user_id`,
-  );
-  await recordAudit(
-    tx,
-    directoryActor,
-    seated.map((row) => ({
-      action: 'company.seat_assign' as const,
-      target: { type: 'company' as const, id: companyId },
-      details: { userId: row.user_id, email: row.email, appId, fuente: 'directorio' },
-      companyId,
-    })),
+      select seated.user_id from seated, (select count(*) from audited) as audit_written`,
   );
   return seated.map((row) => row.user_id);
 }

@@ -22,7 +22,7 @@ export interface SeatView {
  * The company's licence of `appId`, locked (`SELECT … FOR UPDATE`) until the transaction ends: assignments to one
  * licence, on any instance, run one after another, each reading the count the one before left.
  */
-async function lockedLicence(tx: Db, companyId: number, appId: number) {
+export async function lockedLicence(tx: Db, companyId: number, appId: number) {
   const [licence] = await tx
     .select({
       seats: companyLicences.seats,

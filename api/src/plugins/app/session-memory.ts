@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { createSessionMemory, type SessionMemory } from '../../domain/sessions/memory.js';
 
@@ -10,6 +11,16 @@ declare module 'fastify' {
     /** A POST that changes nothing (a question such as token introspection): answered without the write barrier. */
     readOnly?: boolean;
   }
+}
+
+const withoutBarrier = new WeakSet<FastifyRequest>();
+
+/**
+ * Marks a write whose changes no instance can hold in its session memory (an account the request itself created, to
+ * which nobody is signed in): its answer leaves without waiting for the barrier.
+ */
+export function changesNoSessionState(request: FastifyRequest): void {
+  withoutBarrier.add(request);
 }
 
 /** The session memory's lifecycle: listening from start to close, and each write's barrier before its answer. */
@@ -28,6 +39,7 @@ export default fp(
         request.method === 'HEAD' ||
         request.method === 'OPTIONS' ||
         request.routeOptions.config.readOnly === true ||
+        withoutBarrier.has(request) ||
         reply.statusCode >= 500
       )
         return done(null, payload);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { listRequests, requestLogOf } from '../../domain/companies/scim/requests.js';
+import { tokenMemoryOf } from '../../domain/companies/scim/token-memory.js';
 import { createToken, listTokens, revokeToken } from '../../domain/companies/scim/tokens.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { companyOf } from '../../plugins/app/company-access.js';
@@ -72,6 +73,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       await revokeToken(app.db, signedIn(request), companyOf(request).companyId, request.params.tokenId);
+      // This instance forgets at once (the others when the revocation's notification arrives: migration 0039).
+      tokenMemoryOf(app.sessionState).forgetAll();
       return reply.code(204).send(null);
     },
   );

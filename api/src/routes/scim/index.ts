@@ -14,12 +14,14 @@ import {
 } from '../../domain/companies/scim/group-changes.js';
 import { projectAnswer } from '../../domain/companies/scim/projection.js';
 import { requestLogOf } from '../../domain/companies/scim/requests.js';
+import { tokenMemoryOf } from '../../domain/companies/scim/token-memory.js';
 import { authenticateToken, type ScimCaller } from '../../domain/companies/scim/tokens.js';
 import { deleteUser, patchUser, replaceUser } from '../../domain/companies/scim/changes.js';
 import { createUser } from '../../domain/companies/scim/provision.js';
 import { getUser, listUsers } from '../../domain/companies/scim/queries.js';
 import { listSchema, maxResults, type Outcome, type ScimScope } from '../../domain/companies/scim/users.js';
 import { HttpError, isDatabaseUnavailable } from '../../lib/errors.js';
+import { changesNoSessionState } from '../../plugins/app/session-memory.js';
 
 export const scimContentType = 'application/scim+json; charset=utf-8';
 
@@ -134,10 +136,11 @@ export default async function scimRoutes(app: FastifyInstance) {
     return { companyId: caller.companyId, baseUrl };
   };
 
+  const tokens = tokenMemoryOf(app.sessionState);
   /** The company's token: required for Users and Groups; optional for the discovery documents (no company data). */
   const authenticate = (optional: boolean) => async (request: FastifyRequest) => {
     if (optional && request.headers.authorization === undefined) return;
-    const caller = await authenticateToken(app.db, request.headers.authorization);
+    const caller = await authenticateToken(app.db, request.headers.authorization, tokens);
     traceOf(request).caller = caller;
     if (caller.companyStatus !== 'active') throw new ScimError(403, M.companySuspended);
   };
@@ -214,6 +217,7 @@ export default async function scimRoutes(app: FastifyInstance) {
   app.post('/Users', users, async (request, reply) => {
     traceOf(request).userName = bodyUserName(request.body);
     const outcome = await createUser(app.db, scope(request), request.body);
+    if (outcome.noSessionChange) changesNoSessionState(request);
     reply.header('location', outcome.result.meta.location);
     return answer(request, reply, outcome, 201);
   });
@@ -250,6 +254,7 @@ export default async function scimRoutes(app: FastifyInstance) {
   );
   app.post('/Groups', users, async (request, reply) => {
     const outcome = await createGroup(app.db, scope(request), request.body);
+    if (outcome.noSessionChange) changesNoSessionState(request);
     reply.header('location', outcome.result.meta.location);
     return answer(request, reply, outcome, 201);
   });

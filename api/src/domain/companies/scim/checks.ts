@@ -69,11 +69,16 @@ export function uniqueness(error: unknown, draft: UserDraft): ScimError | undefi
   return undefined;
 }
 
-/** A transaction in which a broken unique index of company_scim_users is the 409 uniqueness. */
-export async function inTransaction<T>(db: Db, draft: UserDraft, work: (tx: Db) => Promise<T>): Promise<T> {
+/** Work in which a broken unique index of company_scim_users is the 409 uniqueness. */
+export async function withUniqueness<T>(draft: UserDraft, work: () => Promise<T>): Promise<T> {
   try {
-    return await db.transaction(work);
+    return await work();
   } catch (error) {
     throw uniqueness(error, draft) ?? error;
   }
+}
+
+/** A transaction in which a broken unique index of company_scim_users is the 409 uniqueness. */
+export function inTransaction<T>(db: Db, draft: UserDraft, work: (tx: Db) => Promise<T>): Promise<T> {
+  return withUniqueness(draft, () => db.transaction(work));
 }

@@ -1,7 +1,7 @@
 // /Groups: a company's directory creates, renames, fills, empties and deletes its groups; every change to who is in a
 // group moves the seats and roles the company's rules tie to it (directory-follow.ts) in the same transaction.
-import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client.js';
+import { and, asc, eq, getTableColumns, inArray, notInArray, sql } from 'drizzle-orm';
+import { type Db, rowsOf } from '../../../db/client.js';
 import { companyGroupRules, companyScimGroupMembers, companyScimGroups, companyScimUsers } from '../../../db/schema.js';
 import { recordAudit } from '../../audit/log.js';
 import { accountsInGroup, accountsOf, followDirectory, rulesOfGroups } from '../directory-follow.js';
@@ -91,11 +91,14 @@ async function checkMembers(tx: Db, companyId: number, ids: string[]): Promise<v
 }
 
 /** Rules that named this group before the directory sent it follow it from now on (by id, across renames). */
-async function tieRules(tx: Db, companyId: number, group: GroupRow): Promise<number> {
-  await tx
-    .update(companyGroupRules)
-    .set({ groupName: group.displayName })
-    .where(eq(companyGroupRules.groupId, group.id));
+async function tieRules(tx: Db, companyId: number, group: GroupRow, isNew = false): Promise<number> {
+  // A group just made has no rule following it yet.
+  if (!isNew) {
+    await tx
+      .update(companyGroupRules)
+      .set({ groupName: group.displayName })
+      .where(eq(companyGroupRules.groupId, group.id));
+  }
   const tied = await tx
     .update(companyGroupRules)
     .set({ groupId: group.id, groupName: group.displayName })
@@ -115,6 +118,9 @@ async function tieRules(tx: Db, companyId: number, group: GroupRow): Promise<num
  * came in or went out, or of all its members when a rule has just found the group. Answers how many came and went.
  */
 async function writeMembers(tx: Db, companyId: number, group: GroupRow, draft: GroupDraft, newlyTied: number) {
+  if (!draft.members && draft.removed.size === 0 && draft.added.size > 0 && !newlyTied) {
+    return addMembers(tx, companyId, group.id, givenMembers(draft));
+  }
   await checkMembers(tx, companyId, givenMembers(draft));
   let added: string[];
   let removed: string[];
@@ -154,6 +160,54 @@ async function writeMembers(tx: Db, companyId: number, group: GroupRow, draft: G
   return { added: added.length, removed: removed.length };
 }
 
+/**
+ * Only additions (Entra's PATCH of up to 50 members), in one statement: the members checked to be the company's, the
+ * new ones added in the order given (those already in keep their place in the queue), with their accounts, and what
+ * the group's rules give; then the seats and roles of the newcomers. Refused whole (400) for an unknown member.
+ */
+async function addMembers(tx: Db, companyId: number, groupId: string, ids: string[]) {
+  const rows = await rowsOf<{
+    kind: 'unknown' | 'added' | 'rule';
+    id: string | null;
+    number: number | null;
+    role: string | null;
+  }>(
+    tx,
+    sql`
+      with given as (
+        select g.id, g.n from unnest(${`{${ids.join(',')}}`}::text[]) with ordinality as g(id, n)
+      ),
+      known as (
+        select g.id, g.n, su.user_id from given g
+        join ${companyScimUsers} su on su.id = g.id::uuid and su.id::text = g.id and su.company_id = ${companyId}
+      ),
+      inserted as (
+        insert into ${companyScimGroupMembers} (group_id, scim_user_id)
+        select ${groupId}::uuid, k.id::uuid from known k order by k.n
+        on conflict do nothing
+        returning scim_user_id
+      )
+      (select 'unknown' as kind, g.id, g.n::int as number, null::text as role from given g
+        where not exists (select 1 from known k where k.id = g.id) order by g.n limit 1)
+      union all
+      select 'added', i.scim_user_id::text, k.user_id, null from inserted i join known k on k.id = i.scim_user_id::text
+      union all
+      select 'rule', null, r.app_id, r.role from ${companyGroupRules} r where r.group_id = ${groupId}::uuid`,
+  );
+  const unknown = rows.find((row) => row.kind === 'unknown');
+  if (unknown) throw new ScimError(400, M.groupMemberUnknown(shown(unknown.id ?? '')), 'invalidValue');
+  const userIds = rows.flatMap((row) => (row.kind === 'added' && row.number !== null ? [Number(row.number)] : []));
+  const rules = rows.filter((row) => row.kind === 'rule');
+  const appIds = [...new Set(rules.flatMap((rule) => (rule.number === null ? [] : [Number(rule.number)])))].sort(
+    (a, b) => a - b,
+  );
+  const roles = rules.some((rule) => rule.role !== null);
+  if (userIds.length > 0 && (appIds.length > 0 || roles)) {
+    await followDirectory(tx, companyId, { appIds, roles, userIds, arrivalsOnly: true });
+  }
+  return { added: userIds.length, removed: 0 };
+}
+
 /** Adds members (those already in keep their place in the queue), in the order given; answers the new ones. */
 async function insertMembers(tx: Db, groupId: string, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
@@ -188,15 +242,21 @@ export async function createGroup(db: Db, scope: ScimScope, body: unknown): Prom
         .values({ companyId, displayName: draft.displayName, externalId: draft.externalId })
         .returning();
       if (!row) throw notFound();
-      const tied = await tieRules(tx, companyId, row);
-      const counts = await writeMembers(tx, companyId, row, draft, tied);
+      const tied = await tieRules(tx, companyId, row, true);
+      // Made without members: nobody is in it, so nobody's seats or roles move.
+      const counts =
+        givenMembers(draft).length === 0
+          ? { added: 0, removed: 0 }
+          : await writeMembers(tx, companyId, row, draft, tied);
       await audit(tx, companyId, 'company.group_create', row, counts);
       return { row, counts };
     },
   );
-  const members = (await membersOf(db, [row.id])).get(row.id);
+  // A group made without members has none to read back.
+  const members = givenMembers(draft).length === 0 ? [] : (await membersOf(db, [row.id])).get(row.id);
   const detail = `Alta del grupo ${shown(row.displayName)} con ${counts.added} ${counts.added === 1 ? 'miembro' : 'miembros'}`;
-  return { result: groupResource(row, members, scope), detail };
+  // Nobody's seats, roles or memberships changed: no session state to wait for.
+  return { result: groupResource(row, members, scope), detail, noSessionChange: counts.added === 0 };
 }
 
 async function audit(
@@ -354,21 +414,27 @@ export interface GroupListQuery {
 export async function listGroups(db: Db, scope: ScimScope, query: GroupListQuery): Promise<Outcome<object>> {
   const filter = query.filter?.trim() ? parseFilter(query.filter) : undefined;
   const where = and(eq(companyScimGroups.companyId, scope.companyId), filter ? groupCondition(filter) : undefined);
-  const [counted] = await db
-    .select({ n: sql<number>`count(*)`.mapWith(Number) })
-    .from(companyScimGroups)
-    .where(where);
-  const total = counted?.n ?? 0;
-  const rows =
-    query.count === 0
-      ? []
-      : await db
-          .select()
-          .from(companyScimGroups)
-          .where(where)
-          .orderBy(sql`lower(${companyScimGroups.displayName})`, asc(companyScimGroups.id))
-          .offset(query.startIndex - 1)
-          .limit(query.count);
+  const count = () =>
+    db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(companyScimGroups)
+      .where(where)
+      .then(([counted]) => counted?.n ?? 0);
+  let total: number | undefined;
+  let rows: GroupRow[] = [];
+  if (query.count > 0) {
+    const page = await db
+      .select({ ...getTableColumns(companyScimGroups), total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(companyScimGroups)
+      .where(where)
+      .orderBy(sql`lower(${companyScimGroups.displayName})`, asc(companyScimGroups.id))
+      .offset(query.startIndex - 1)
+      .limit(query.count);
+    rows = page.map(({ total: _total, ...row }) => row);
+    // None from the first on: there are none (the directory's `displayName eq` before it creates a group).
+    total = page[0]?.total ?? (query.startIndex === 1 ? 0 : undefined);
+  }
+  total ??= await count();
   const members = query.withMembers
     ? await membersOf(
         db,

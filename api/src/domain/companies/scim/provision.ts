@@ -4,7 +4,7 @@ import { type Db, rowsOf } from '../../../db/client.js';
 import { auditLog, companyDomains, companyMembers, companyScimUsers, users } from '../../../db/schema.js';
 import { currentRequestId } from '../../../lib/request-scope.js';
 import { activateUser } from '../../registration/activation.js';
-import { checkDomain, emailOf, inTransaction } from './checks.js';
+import { checkDomain, emailOf, inTransaction, withUniqueness } from './checks.js';
 import { shown } from './errors.js';
 import { scimActor } from './membership.js';
 import { draftFromResource, type UserDraft } from './patch.js';
@@ -33,7 +33,13 @@ interface ProvisionRow {
  * the domain is not proved (or an account of that email was committed by another request after this statement's
  * snapshot: the caller tells which). A taken userName or account breaks a unique index: the caller's 409.
  */
-function provisionStatement(companyId: number, domain: string, email: string, draft: UserDraft) {
+function provisionStatement(
+  companyId: number,
+  domain: string,
+  email: string,
+  draft: UserDraft,
+  { pendingAccounts }: { pendingAccounts: boolean },
+) {
   const details = sql`jsonb_build_object('fuente', 'scim', 'userName', resource.user_name, 'userId', account.id,
     'email', ${email}::text, 'active', resource.active, 'cuentaNueva', account.created)
     || case when resource.active then jsonb_build_object('unido', exists (select 1 from joined)) else '{}'::jsonb end`;
@@ -53,6 +59,7 @@ function provisionStatement(companyId: number, domain: string, email: string, dr
       union all
       select id, status, false from ${users}
       where email = ${email} and exists (select 1 from proved) and not exists (select 1 from inserted)
+        ${pendingAccounts ? sql`` : sql`and status <> 'pending_verification'`}
     ),
     resource as (
       insert into ${companyScimUsers}
@@ -79,30 +86,41 @@ function provisionStatement(companyId: number, domain: string, email: string, dr
     from resource, account, (select count(*) from audited) as audit_written`;
 }
 
-/** POST /Users: the person's account (theirs by email, or a new one) joins the company; inactive: a resource only. */
+/**
+ * POST /Users: the person's account (theirs by email, or a new one) joins the company; inactive: a resource only.
+ * Most of a sync's POSTs are one statement on its own (it is atomic by itself: no BEGIN/COMMIT round trips); what
+ * needs more (a domain to check, an account made meanwhile, an account waiting for its email to be verified) runs in
+ * a transaction.
+ */
 export async function createUser(db: Db, scope: ScimScope, body: unknown): Promise<Outcome<UserResource>> {
   const draft = draftFromResource(body);
   const { companyId } = scope;
   const { email, domain } = emailOf(draft.userName);
-  const row = await inTransaction(db, draft, async (tx) => {
-    let [created] = await rowsOf<ProvisionRow>(tx, provisionStatement(companyId, domain, email, draft));
-    if (!created) {
-      await checkDomain(tx, companyId, draft.userName);
-      // Proved: the account was made meanwhile by another request; this statement sees it.
-      [created] = await rowsOf<ProvisionRow>(tx, provisionStatement(companyId, domain, email, draft));
-      if (!created) throw new Error('resource not created');
-    }
-    if (created.account_status === 'pending_verification') {
-      // The company's directory vouches for the address, as a provider does: activated with no password, every
-      // pending registration dropped (whoever typed them never proved the mailbox), the directory's name instead.
-      await activateUser(tx, created.user_id);
-      await tx
-        .update(users)
-        .set({ name: draft.givenName, lastName: draft.familyName, phone: '' })
-        .where(eq(users.id, created.user_id));
-    }
-    return created;
-  });
+  const [direct] = await withUniqueness(draft, () =>
+    rowsOf<ProvisionRow>(db, provisionStatement(companyId, domain, email, draft, { pendingAccounts: false })),
+  );
+  const row =
+    direct ??
+    (await inTransaction(db, draft, async (tx) => {
+      const statement = () => provisionStatement(companyId, domain, email, draft, { pendingAccounts: true });
+      let [created] = await rowsOf<ProvisionRow>(tx, statement());
+      if (!created) {
+        await checkDomain(tx, companyId, draft.userName);
+        // Proved: the account was made meanwhile by another request; this statement sees it.
+        [created] = await rowsOf<ProvisionRow>(tx, statement());
+        if (!created) throw new Error('resource not created');
+      }
+      if (created.account_status === 'pending_verification') {
+        // The company's directory vouches for the address, as a provider does: activated with no password, every
+        // pending registration dropped (whoever typed them never proved the mailbox), the directory's name instead.
+        await activateUser(tx, created.user_id);
+        await tx
+          .update(users)
+          .set({ name: draft.givenName, lastName: draft.familyName, phone: '' })
+          .where(eq(users.id, created.user_id));
+      }
+      return created;
+    }));
   const resource: ResourceRow = {
     id: row.id,
     companyId: row.company_id,
@@ -120,5 +138,10 @@ export async function createUser(db: Db, scope: ScimScope, body: unknown): Promi
   const detail = draft.active
     ? `Alta de ${shown(row.user_name)}: miembro de la empresa`
     : `Alta de ${shown(row.user_name)} inactiva: no entra en la empresa`;
-  return { result: userResource(resource, scope), detail, userName: row.user_name };
+  return {
+    result: userResource(resource, scope),
+    detail,
+    userName: row.user_name,
+    noSessionChange: row.account_created,
+  };
 }

@@ -6,6 +6,7 @@ import { companies, companyScimTokens, type CompanyStatus, users } from '../../.
 import { HttpError } from '../../../lib/errors.js';
 import { type AuditActor, recordAudit } from '../../audit/log.js';
 import { ScimError, scimMessages as M } from './errors.js';
+import type { TokenMemory } from './token-memory.js';
 
 export const tokenPrefix = 'scim_';
 const tokenShape = /^scim_[A-Za-z0-9_-]{43}$/;
@@ -98,14 +99,25 @@ export interface ScimCaller {
 const lastUsedEveryMs = 60_000;
 
 /**
- * The company a request's `Authorization: Bearer scim_…` opens: one lookup on the token's unique hash. Missing,
- * malformed, unknown or revoked → 401; a suspended company → 403 (with the company known, so it is logged there).
+ * The company a request's `Authorization: Bearer scim_…` opens: one lookup on the token's unique hash, or none when
+ * this instance keeps the token in memory (token-memory.ts). Missing, malformed, unknown or revoked → 401; a
+ * suspended company → 403 (with the company known, so it is logged there).
  */
-export async function authenticateToken(db: Db, header: string | undefined): Promise<ScimCaller> {
+export async function authenticateToken(db: Db, header: string | undefined, memory?: TokenMemory): Promise<ScimCaller> {
   const match = /^bearer\s+(\S+)\s*$/i.exec(header ?? '');
   if (!match) throw new ScimError(401, M.noToken);
   const token = match[1] as string;
   if (!tokenShape.test(token)) throw new ScimError(401, M.badToken);
+  const hash = hashToken(token);
+  const kept = memory?.get(hash);
+  if (kept) {
+    if (Date.now() - kept.lastUsedAt > lastUsedEveryMs) {
+      kept.lastUsedAt = Date.now();
+      await db.update(companyScimTokens).set({ lastUsedAt: sql`now()` }).where(eq(companyScimTokens.id, kept.tokenId));
+    }
+    return { companyId: kept.companyId, tokenId: kept.tokenId, companyStatus: kept.companyStatus };
+  }
+  const ticket = memory?.ticket();
   const [row] = await db
     .select({
       id: companyScimTokens.id,
@@ -116,10 +128,15 @@ export async function authenticateToken(db: Db, header: string | undefined): Pro
     })
     .from(companyScimTokens)
     .innerJoin(companies, eq(companies.id, companyScimTokens.companyId))
-    .where(eq(companyScimTokens.tokenHash, hashToken(token)));
+    .where(eq(companyScimTokens.tokenHash, hash));
   if (!row || row.revokedAt) throw new ScimError(401, M.badToken);
-  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > lastUsedEveryMs) {
+  let lastUsedAt = row.lastUsedAt?.getTime() ?? 0;
+  if (Date.now() - lastUsedAt > lastUsedEveryMs) {
     await db.update(companyScimTokens).set({ lastUsedAt: sql`now()` }).where(eq(companyScimTokens.id, row.id));
+    lastUsedAt = Date.now();
+  }
+  if (memory && ticket !== undefined) {
+    memory.store(ticket, hash, { companyId: row.companyId, tokenId: row.id, companyStatus: row.status, lastUsedAt });
   }
   return { companyId: row.companyId, tokenId: row.id, companyStatus: row.status };
 }

@@ -19,6 +19,12 @@ export interface Outcome<T> {
   result: T;
   detail: string;
   userName?: string;
+  /**
+   * The change touches nothing an instance keeps in its session memory (an account this very request created, to which
+   * nobody can be signed in; a group made without members): the answer needs no write barrier
+   * (plugins/app/session-memory.ts).
+   */
+  noSessionChange?: boolean;
 }
 
 export type ResourceRow = typeof companyScimUsers.$inferSelect;
