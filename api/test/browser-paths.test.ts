@@ -47,6 +47,10 @@ const NOT_FOR_THE_BROWSER: { pattern: RegExp; why: string }[] = [
     why: "a company's own provider sends the browser there, which the API sends on to the portal (decision 0080)",
   },
   {
+    pattern: /^\/auth\/empresa\/prueba$/,
+    why: "'Probar conexión' sends the browser to the address POST /configuracion-empresa/prueba answered, which starts the company's sign-in in test mode (decision 0111)",
+  },
+  {
     pattern:
       /^\/(\.well-known\/(openid-configuration|oauth-authorization-server)|oidc\/(auth(\/:uid)?|device\/auth|token(\/introspection|\/revocation)?|me|session\/end(\/confirm|\/success)?))$/,
     why: 'the OpenID Connect provider: partner apps and the browser going to and from them',
