@@ -7,8 +7,10 @@ export function fetchCurrentUser(): Promise<User> {
   return request('get', API_PATHS.auth.currentUser, { fallback: FALLBACK.currentUser });
 }
 
-/** Spec §7: logout is called with no payload. */
-/** Ends the session; `siguiente` when SAML apps take their logout through this browser (API decision 0113). */
+/**
+ * Spec §7: logout is called with no payload. Ends the session; answers `siguiente` when SAML apps take their logout
+ * through this browser (API decision 0113).
+ */
 export function logoutCall(): Promise<{ siguiente?: string } | undefined> {
   return request('post', API_PATHS.auth.logout, { fallback: 'Error al cerrar sesión' });
 }
