@@ -24,8 +24,7 @@ export const TEXT_ACCESS = {
   clientSecretKept: 'Vacío: se mantiene el actual.',
   accessDomains: 'Dominios',
   accessDomainsHint: 'Quien tenga un email de estos dominios entra con el proveedor de la empresa.',
-  noProvedDomains:
-    'La empresa no tiene dominios verificados: verifica uno en «Dominios» antes de conectar el proveedor.',
+  noProvedDomains: 'La empresa no tiene dominios verificados: verifica uno antes de conectar el proveedor.',
   otherDomains: 'Otros dominios (separados por comas)',
   otherDomainsHint: 'Al guardar, la plataforma los da por probados para esta empresa.',
   allowPassword: 'Permitir también la contraseña del portal',
