@@ -7,7 +7,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import CompanyPage from './CompanyPage';
 import { adminUser, bodiesTo, type FakeApi, renderAt, useFakeApi } from '../../testing/setup';
-import type { Company, CompanyProvider, CompanySamlConnection } from '../../api/company-types';
+import { company } from '../../testing/companies';
+import type { CompanyProvider, CompanySamlConnection } from '../../api/company-types';
 
 jest.setTimeout(30_000);
 
@@ -17,23 +18,6 @@ afterEach(() => api?.close());
 const DAY = 86_400_000;
 const day = (instant: string) => new Date(instant).toLocaleDateString('es-ES', { timeZone: 'UTC' });
 const inDays = (n: number) => new Date(Date.now() + n * DAY).toISOString();
-
-const company = (over: Partial<Company> = {}): Company => ({
-  id: 4,
-  nombre: 'Minera Andina S.A.',
-  estado: 'activa',
-  altaPorDominio: 'automatica',
-  exigirSegundoFactor: false,
-  redesPermitidas: [],
-  metodosPermitidos: ['contrasena', 'google', 'apple', 'llave', 'empresa'],
-  sesionMaximaHoras: null,
-  inactividadMinutos: null,
-  miembros: 3,
-  pendientes: 0,
-  createdAt: '2027-01-05T10:00:00.000Z',
-  miRol: null,
-  ...over,
-});
 
 const SP = {
   entityId: 'https://api.portal.test/saml/empresas/4',

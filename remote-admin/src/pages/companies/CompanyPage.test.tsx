@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import CompanyPage from './CompanyPage';
 import { adminUser, bodiesTo, type FakeApi, queriesTo, renderAt, useFakeApi } from '../../testing/setup';
-import type { Company, Licence, Member } from '../../api/company-types';
+import { company } from '../../testing/companies';
+import type { Licence, Member } from '../../api/company-types';
 
 // Long flows on a shared machine: a dialog each step.
 jest.setTimeout(30_000);
@@ -12,23 +13,6 @@ afterEach(() => {
   // The section shown is kept in the address's '#': each test starts on the first one.
   window.history.replaceState(null, '', '/');
   return api?.close();
-});
-
-const company = (over: Partial<Company> = {}): Company => ({
-  id: 4,
-  nombre: 'Minera Andina S.A.',
-  estado: 'activa',
-  altaPorDominio: 'automatica',
-  exigirSegundoFactor: false,
-  redesPermitidas: [],
-  metodosPermitidos: ['contrasena', 'google', 'apple', 'llave', 'empresa'],
-  sesionMaximaHoras: null,
-  inactividadMinutos: null,
-  miembros: 3,
-  pendientes: 0,
-  createdAt: '2027-01-05T10:00:00.000Z',
-  miRol: null,
-  ...over,
 });
 
 const licence = (over: Partial<Licence> = {}): Licence => ({

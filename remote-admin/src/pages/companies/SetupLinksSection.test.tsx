@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { whenApiIdle } from '@portal/shared';
 import CompanyPage from './CompanyPage';
 import { adminUser, type FakeApi, renderAt, useFakeApi } from '../../testing/setup';
-import type { Company } from '../../api/company-types';
+import { company } from '../../testing/companies';
 
 jest.setTimeout(30_000);
 
@@ -15,23 +15,6 @@ afterEach(async () => {
   await whenApiIdle();
   window.history.replaceState(null, '', '/');
   await api?.close();
-});
-
-const company = (over: Partial<Company> = {}): Company => ({
-  id: 4,
-  nombre: 'Minera Andina S.A.',
-  estado: 'activa',
-  altaPorDominio: 'automatica',
-  exigirSegundoFactor: false,
-  redesPermitidas: [],
-  metodosPermitidos: ['contrasena', 'google', 'apple', 'llave', 'empresa'],
-  sesionMaximaHoras: null,
-  inactividadMinutos: null,
-  miembros: 3,
-  pendientes: 0,
-  createdAt: '2027-01-05T10:00:00.000Z',
-  miRol: null,
-  ...over,
 });
 
 const memberOf = (rol: 'propietario' | 'administrador') =>
