@@ -23,6 +23,14 @@ forEachBackend((backend) => {
     return row?.value;
   };
 
+  it("a transaction whose 'begin' fails gives its connection back: more such failures than the pool holds, then work as usual", async () => {
+    // An isolation level the server refuses makes the 'begin' statement itself fail, as a timeout on a busy server does.
+    for (let i = 0; i < 12; i += 1)
+      await assert.rejects(t.app.db.transaction(async () => {}, { isolationLevel: 'desconocido' as 'serializable' }));
+    const answered = await t.app.db.transaction(async (tx) => tx.select({ value: count() }).from(apps));
+    assert.ok((answered[0]?.value ?? 0) > 0);
+  });
+
   it('records each migration once, and a second run applies nothing', async () => {
     const recorded = async () =>
       (

@@ -98,11 +98,50 @@ function reportingFailures<T extends object>(client: T, failed: (error: unknown)
       const method = value as Method;
       if (key === 'query') return (...args: unknown[]) => watched(method.apply(target, args));
       if (key === 'connect')
-        return async () => reportingFailures((await watched(method.call(target))) as object, failed);
+        return async () =>
+          reportingFailures(freedOnFailedBegin((await watched(method.call(target))) as PoolClientLike), failed);
       if (key === 'transaction')
         return (work: (tx: object) => unknown, ...rest: unknown[]) =>
           method.call(target, (tx: object) => work(reportingFailures(tx, failed)), ...rest);
       return method.bind(target);
+    },
+  });
+}
+
+interface PoolClientLike {
+  query(...args: unknown[]): unknown;
+  release(error?: Error | boolean): void;
+}
+
+/**
+ * drizzle's node-postgres transaction sends `begin` before its try/finally: when `begin` itself fails (a statement
+ * timeout on a busy server), it never gives its client back, and the pool waits for that client forever (a shutdown's
+ * `pool.end()` hung until the process's bound). A checked-out client whose `begin` fails is released here, destroyed
+ * (an error given), once; a later release of the same client does nothing.
+ */
+function freedOnFailedBegin<T extends PoolClientLike>(client: T): T {
+  let released = false;
+  const release = (error?: Error | boolean) => {
+    if (released) return;
+    released = true;
+    client.release(error);
+  };
+  return new Proxy(client, {
+    get(target, key) {
+      if (key === 'release') return release;
+      const value = Reflect.get(target, key, target) as unknown;
+      if (key !== 'query' || typeof value !== 'function')
+        return typeof value === 'function' ? value.bind(target) : value;
+      return (...args: unknown[]) => {
+        const first = args[0] as string | { text?: unknown } | undefined;
+        const text = typeof first === 'string' ? first : first?.text;
+        const result = (value as Method).apply(target, args);
+        if (typeof text !== 'string' || !/^\s*begin\b/i.test(text) || !(result instanceof Promise)) return result;
+        return result.catch((error: unknown) => {
+          release(error instanceof Error ? error : new Error(String(error)));
+          throw error;
+        });
+      };
     },
   });
 }
