@@ -9,6 +9,7 @@ import { migrate } from '../src/db/migrate.js';
 import { seed } from '../src/db/seed.js';
 import { hashPassword } from '../src/domain/accounts/passwords.js';
 import { startBenchServer } from './spawn-server.js';
+import { seededDatabaseUrl } from './seeded.js';
 
 const schema = process.env.BENCH_COMPANIES_SCHEMA || 'bench_companies';
 const bigCompany = 100_000;
@@ -289,10 +290,7 @@ async function main(url: string) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const url = process.env.BENCH_DATABASE_URL;
-  if (!url) {
-    console.log('companies.bench.ts: omitido, necesita PostgreSQL en BENCH_DATABASE_URL.');
-    process.exit(0);
-  }
+  const url = seededDatabaseUrl('companies.bench.ts');
+  if (!url) process.exit(0);
   await main(url);
 }

@@ -1,7 +1,7 @@
 // Partner events on PostgreSQL (BENCH_DATABASE_URL names a server: a database of its own is created there and dropped;
 // without it, the bench says so and exits 0): what the triggers add to the change that raises an event, and how fast
 // deliveries reach a fast local receiver.
-//   1. Two changes of a person's name on 8 connections: the product's own (`updateNameAndPhone`, the profile edit's
+//   1. Two changes of a person's name on 8 connections: the product's own (`updateProfile`, the profile edit's
 //      transaction: the row locked, updated and returned) and a bare one-statement UPDATE, the harshest measure. Each
 //      is measured in rounds of three states, side by side so the machine's drift falls on all three alike: the event
 //      trigger disabled, enabled with no active subscription (it looks and writes nothing), and with an active one
@@ -19,22 +19,20 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
-import { oidcClients, partnerSubscriptions, users } from '../src/db/schema.js';
+import { connectedApps, oidcClients, partnerSubscriptions, users } from '../src/db/schema.js';
 import { seed } from '../src/db/seed.js';
 import { hashPassword } from '../src/domain/accounts/passwords.js';
-import { updateNameAndPhone } from '../src/domain/accounts/profile.js';
+import { updateProfile } from '../src/domain/accounts/profile.js';
 import { startBenchServer } from './spawn-server.js';
 import { createPartnerEventsWorker } from '../src/domain/partner-events/worker.js';
 import { seal, sealingKey } from '../src/lib/sealed.js';
 import { generateKeyPairSync } from 'node:crypto';
+import { seededDatabaseUrl } from './seeded.js';
 
 const seconds = Number(process.env.BENCH_SECONDS || 3);
 const rounds = Number(process.env.BENCH_ROUNDS || 5);
-const baseUrl = process.env.BENCH_DATABASE_URL;
-if (!baseUrl) {
-  console.log('partner-events.bench.ts: omitido, necesita PostgreSQL en BENCH_DATABASE_URL.');
-  process.exit(0);
-}
+const baseUrl = seededDatabaseUrl('partner-events.bench.ts');
+if (!baseUrl) process.exit(0);
 const name = `portal_bench_eventos_${process.pid}`;
 const admin = new pg.Client({ connectionString: baseUrl });
 await admin.connect();
@@ -59,12 +57,15 @@ try {
       .values(Array.from({ length: people }, (_none, n) => ({ email: `p${n}@bench.local`, status: 'active' as const })))
       .returning({ id: users.id })
   ).map((row) => row.id);
+  const [app] = await db
+    .insert(connectedApps)
+    .values({ protocol: 'oidc', name: 'Bench', firstParty: true })
+    .returning({ id: connectedApps.id });
   await db.insert(oidcClients).values({
     clientId: 'bench-app',
-    name: 'Bench',
+    connectedAppId: app!.id,
     redirectUris: ['https://bench.local/cb'],
     scopes: ['openid', 'profile'],
-    firstParty: true,
   });
   await db.execute(sql`INSERT INTO oidc_client_people (client_id, user_id) SELECT 'bench-app', id FROM users`);
 
@@ -73,7 +74,7 @@ try {
   type Change = (id: number, n: number) => Promise<unknown>;
   const changeOf: Record<'product' | 'bare', Change> = {
     product: (id, n) =>
-      db.transaction((tx) => updateNameAndPhone(tx, { user: { id } } as never, id, { name: `Nombre ${n}` })),
+      db.transaction((tx) => updateProfile(tx, { user: { id } } as never, id, { name: `Nombre ${n}` })),
     bare: (id, n) =>
       db
         .update(users)
@@ -100,7 +101,7 @@ try {
     const id = randomUUID();
     await db.insert(partnerSubscriptions).values({
       id,
-      clientId: 'bench-app',
+      connectedAppId: app!.id,
       url,
       eventos: ['usuario.actualizado'],
       secretSealed: seal(key, `partner-subscription:${id}`, `whsec_${Buffer.alloc(32, 7).toString('base64')}`),
@@ -141,7 +142,7 @@ try {
       measured.push({ change: label, state, rate: value, ratio: value / base });
     }
   }
-  await inRounds('Cambio de perfil del producto (updateNameAndPhone)', () => changes(changeOf.product));
+  await inRounds('Cambio de perfil del producto (updateProfile)', () => changes(changeOf.product));
   await inRounds('UPDATE de una fila, sin más', () => changes(changeOf.bare));
 
   await enter('evento escrito (suscripción activa)');

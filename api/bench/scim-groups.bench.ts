@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { admin, agent, call, domain, entraProvision, percentile, prepare, run, schemaUrl } from './scim-sync.bench.js';
 import { startBenchServer } from './spawn-server.js';
+import { seededDatabaseUrl } from './seeded.js';
 
 const schema = 'bench_scim_groups';
 const people = Number(process.env.BENCH_SCIM_PEOPLE || 10_000);
@@ -168,10 +169,7 @@ async function main(url: string) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const url = process.env.BENCH_DATABASE_URL;
-  if (!url) {
-    console.log('scim-groups.bench.ts: omitido, necesita PostgreSQL en BENCH_DATABASE_URL.');
-    process.exit(0);
-  }
+  const url = seededDatabaseUrl('scim-groups.bench.ts');
+  if (!url) process.exit(0);
   await main(url);
 }

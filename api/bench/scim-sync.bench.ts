@@ -11,6 +11,7 @@ import { openPostgres } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { seed } from '../src/db/seed.js';
 import { startBenchServer } from './spawn-server.js';
+import { seededDatabaseUrl } from './seeded.js';
 
 const schema = process.env.BENCH_SCIM_SCHEMA || 'bench_scim';
 const people = Number(process.env.BENCH_SCIM_PEOPLE || 10_000);
@@ -245,10 +246,7 @@ async function main(url: string) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const url = process.env.BENCH_DATABASE_URL;
-  if (!url) {
-    console.log('scim-sync.bench.ts: omitido, necesita PostgreSQL en BENCH_DATABASE_URL.');
-    process.exit(0);
-  }
+  const url = seededDatabaseUrl('scim-sync.bench.ts');
+  if (!url) process.exit(0);
   await main(url);
 }

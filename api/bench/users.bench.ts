@@ -6,12 +6,10 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { benchAdmin, benchSchema, benchUrl, benchUsers, seedUsers } from './seed-users.js';
+import { seededDatabaseUrl } from './seeded.js';
 
-const url = process.env.BENCH_DATABASE_URL;
-if (!url) {
-  console.log('users.bench.ts: omitido, necesita PostgreSQL en BENCH_DATABASE_URL.');
-  process.exit(0);
-}
+const url = seededDatabaseUrl('users.bench.ts');
+if (!url) process.exit(0);
 
 const requests = Number(process.env.BENCH_REQUESTS || 200);
 const inFlight = 4;

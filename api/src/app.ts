@@ -56,6 +56,12 @@ import { enterRequestScope } from './lib/request-scope.js';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    /**
+     * Whether this instance works the queues (mail outbox, partner events, back-channel and SAML logouts). The API
+     * does; the operator's command line only writes rows and sends its own mail (`mailer.deliverDue`), leaving every
+     * delivery to the running API instances, which poll and are woken by the database's channel.
+     */
+    worksQueues: boolean;
   }
 }
 
@@ -74,6 +80,8 @@ export interface BuildAppOptions {
   clock?: Clock;
   /** Where the JSON log lines go instead of standard output (tests read them). */
   logStream?: { write(line: string): void };
+  /** False for a process that must not work the queues (the operator's command line); true by default. */
+  worksQueues?: boolean;
 }
 
 export const bodyLimitBytes = 100 * 1024;
@@ -123,6 +131,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setNotFoundHandler(notFoundHandler);
   app.addSchema(ErrorResponse);
   app.decorate('config', options.config);
+  app.decorate('worksQueues', options.worksQueues ?? true);
   // Every answer names its request (errors and 404s included), as the log lines do; what it queues names it too.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);

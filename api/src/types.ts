@@ -47,6 +47,7 @@ import type {
   SsoSamlBody as SsoSamlBodySchema,
   SsoSamlConnection as SsoSamlConnectionSchema,
 } from './schemas/company-sso.js';
+import type { HeldRoles as HeldRolesSchema, MemberAppRoles as MemberAppRolesSchema } from './schemas/app-roles.js';
 import type {
   CreatedScimToken as CreatedScimTokenSchema,
   GroupRule as GroupRuleSchema,
@@ -69,6 +70,8 @@ import type {
   AcceptBody,
   Accepted as AcceptedSchema,
   Invitation as InvitationSchema,
+  InvitationListAnswer,
+  InvitationListBody,
   OwnInvitation as OwnInvitationSchema,
 } from './schemas/company-invitations.js';
 import type {
@@ -234,6 +237,9 @@ export type RegisteredByInvitation = Static<typeof RegisteredByInvitationSchema>
 export type RegisterAnswer = Static<typeof RegisterAnswerSchema>;
 /** A company's invitation (`/empresas/{id}/invitaciones`). */
 export type CompanyInvitation = Static<typeof InvitationSchema>;
+/** `POST /empresas/{id}/invitaciones/lote`: the rows sent, and a result per row in the order sent. */
+export type InvitationListRow = Static<typeof InvitationListBody>['filas'][number];
+export type InvitationListResult = Static<typeof InvitationListAnswer>['resultados'][number];
 /** `GET /empresas/invitaciones/mias`: a pending invitation to the signed-in person's address. */
 export type OwnInvitation = Static<typeof OwnInvitationSchema>;
 /** The body of `POST /empresas/invitaciones/aceptar` and its answer. */
@@ -305,3 +311,6 @@ export type ScimRequest = Static<typeof ScimLogEntrySchema>;
 export type GroupRule = Static<typeof GroupRuleSchema>;
 export type GroupRuleInput = Static<typeof GroupRuleBodySchema>;
 export type WaitingPerson = Static<typeof WaitingPersonSchema>;
+/** Each app whose seat a member holds in the company, with the roles given and the app's roles; a change's answer. */
+export type MemberAppRoles = Static<typeof MemberAppRolesSchema>['data'][number];
+export type HeldRoles = Static<typeof HeldRolesSchema>;

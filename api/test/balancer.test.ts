@@ -17,7 +17,9 @@ import { after, before, describe, it, type TestContext } from 'node:test';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { bodyLimitBytes } from '../src/app.js';
+import { ScimError, scimErrorBody, scimMessages } from '../src/domain/companies/scim/errors.js';
 import { messages } from '../src/lib/errors.js';
+import { scimContentType } from '../src/routes/scim/index.js';
 import { registration, testRedisUrl } from './helpers/accounts.js';
 import { backends } from './helpers/app.js';
 import { generateEcKeyPem } from './helpers/keys.js';
@@ -339,6 +341,31 @@ if (backends.includes('postgres'))
       await assert.rejects(get('otro.example.com'));
       // When no instance can answer, nginx answers itself: with the API's own 503, word for word.
       assert.ok(nginx.config.includes(`return 503 '${JSON.stringify(unavailable)}';`), "nginx has the API's 503");
+    });
+
+    it("answers a directory under /scim/ with SCIM's 503 when no instance is left, as the API answers its own", async () => {
+      // The API's SCIM error through nginx, and nginx's own when every instance is gone: one shape, one content type.
+      const own = await fetch(`${nginx.url}/scim/v2/Users`);
+      assert.equal(own.status, 401);
+      const ownType = own.headers.get('content-type');
+      assert.equal(ownType, scimContentType);
+      assert.deepEqual(Object.keys((await own.json()) as object).sort(), ['detail', 'schemas', 'status']);
+      // The same template in front of this deployment's instances once all of them are gone: ports nobody listens on.
+      const deserted = await startNginx(
+        [await freePort(), await freePort()],
+        (staticPart.address() as { port: number }).port,
+      );
+      try {
+        const refused = await fetch(`${deserted.url}/scim/v2/Users`, {
+          headers: { authorization: 'Bearer scim_cualquiera' },
+        });
+        assert.equal(refused.status, 503);
+        assert.equal(refused.headers.get('content-type'), ownType);
+        assert.equal(refused.headers.get('retry-after'), '5');
+        assert.deepEqual(await refused.json(), scimErrorBody(new ScimError(503, scimMessages.unavailable)));
+      } finally {
+        await deserted.stop();
+      }
     });
 
     it("refuses a body over the API's limit as the API does, before it reaches an instance", async () => {

@@ -63,6 +63,14 @@ const NOT_FOR_THE_BROWSER: { pattern: RegExp; why: string }[] = [
     pattern: /^\/saml\/idp\/(sso|slo|enviar|cierre)$/,
     why: "the SAML identity provider: partner apps send the browser there, the one-time page posts to them (decision 0100), and a sign-out's logout chain takes the browser through them (decision 0113)",
   },
+  {
+    pattern: /^\/admin\/(apps\/:idApp\/roles(\/:clave)?|users\/:id\/roles-app\/:idApp)$/,
+    why: "an app's roles and the roles of people with their own plan are set by the platform's scripts through the API; the panel shows and gives a company's (decision 0134)",
+  },
+  {
+    pattern: /^\/admin\/clientes-oidc\/:clientId\/suscripciones(\/|$)/,
+    why: "a client's event subscriptions by its client_id, kept for partner teams' scripts; the panel reads every app's under /admin/aplicaciones-conectadas (decision 0126)",
+  },
   { pattern: /^\/oidc\/interaccion\/:uid$/, why: 'the browser arrives there from an app and is sent on to /autorizar' },
   {
     pattern: /^\/scim\/v2\//,

@@ -183,6 +183,27 @@ forEachBackend((backend) => {
       assert.deepEqual(await domainRows(companyId), []);
     });
 
+    it("refuses a provider's parent domain shared by its tenants, and a tenant's name under it", async () => {
+      const companyId = await company();
+      for (const dominio of [
+        'onmicrosoft.com',
+        'OnMicrosoft.com.',
+        'contoso.onmicrosoft.com',
+        'contoso.mail.onmicrosoft.com',
+        'sharepoint.com',
+        'b2clogin.com',
+        'windows.net',
+        'amazonaws.com',
+        'googleusercontent.com',
+      ]) {
+        const response = await claim(companyId, dominio);
+        assert.equal(response.statusCode, 400, `${dominio}: ${response.body}`);
+        assert.equal(response.json().code, 'DOMINIO_PUBLICO', dominio);
+        assert.match(response.json().message, /dominio de correo gratuito o público/);
+      }
+      assert.deepEqual(await domainRows(companyId), []);
+    });
+
     it('claims a domain lower-case, without the final dot, an IDN in ASCII, with the TXT record to publish; audited', async () => {
       const companyId = await company();
       const owner = await manager(companyId, 'propietario');
@@ -397,6 +418,23 @@ forEachBackend((backend) => {
           via: 'domain',
           domain: 'minera-andina.cl',
         });
+      });
+
+      it("an address written with its domain's final dot is kept without it and joins by its domain", async () => {
+        const companyId = await company('automatic');
+        await proved(companyId, 'minera-punto.cl');
+        const registered = await post(app, '/auth/register', registration('Ana@Minera-Punto.CL.'));
+        assert.equal(registered.statusCode, 201, registered.body);
+        const code = codeIn((await mailsTo(app, transport, 'ana@minera-punto.cl')).at(-1));
+        const verified = await post(app, '/auth/verify-registration', {
+          email: 'ana@minera-punto.cl.',
+          code,
+          registrationId: registered.json().registrationId,
+        });
+        assert.equal(verified.statusCode, 200, verified.body);
+        const userId = verified.json<{ user: { id: number; email: string } }>().user.id;
+        assert.equal(verified.json<{ user: { email: string } }>().user.email, 'ana@minera-punto.cl');
+        assert.equal((await membership(companyId, userId))?.status, 'active');
       });
 
       it("waits for a company administrator's approval when the company chose it", async () => {

@@ -252,6 +252,10 @@ forEachBackend((backend) => {
       assert.equal(member.json().code, 'YA_ES_MIEMBRO');
       assert.match(member.json().message, /ya es de un miembro/);
 
+      // The final dot of the domain names the same address: the same member, the same pending invitation.
+      const dotted = await inviteAs(await owner.token(), `${manager.email}.`);
+      assert.equal(dotted.statusCode, 409, dotted.body);
+      assert.equal(dotted.json().code, 'YA_ES_MIEMBRO');
       const email = address('pendiente');
       await invited(email);
       const before = await t.app.db.select().from(companyInvitations).where(eq(companyInvitations.email, email));
@@ -259,6 +263,9 @@ forEachBackend((backend) => {
       assert.equal(duplicate.statusCode, 409);
       assert.equal(duplicate.json().code, 'INVITACION_PENDIENTE');
       assert.match(duplicate.json().message, /invitación pendiente/);
+      const dottedDuplicate = await inviteAs(await manager.token(), `${email}.`);
+      assert.equal(dottedDuplicate.statusCode, 409, dottedDuplicate.body);
+      assert.equal(dottedDuplicate.json().code, 'INVITACION_PENDIENTE');
       const afterwards = await t.app.db.select().from(companyInvitations).where(eq(companyInvitations.email, email));
       assert.deepEqual(afterwards, before);
       assert.equal((await mailsTo(t.app, transport, email)).length, 1, 'no second mail');

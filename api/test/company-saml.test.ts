@@ -30,6 +30,8 @@ import {
   readAuthnRequest,
   type ResponseFields,
   responseXml,
+  rsaSha1,
+  rsaSha256,
   type SigningKey,
   signAssertion,
   signedResponse,
@@ -319,6 +321,57 @@ describe('company-saml.test.ts', () => {
       }
     });
 
+    it('an IdP naming attributes by OID (Shibboleth, pysaml2, SimpleSAMLphp): a transient NameID, the mail and names', async () => {
+      const oidResponse = (
+        requestId: string,
+        email: string,
+        names: Record<string, string>,
+        mail = 'urn:oid:0.9.2342.19200300.100.1.3',
+      ) =>
+        signedResponse(
+          fields(requestId, email, {
+            nameId: `_transitorio${randomUUID()}`,
+            nameIdFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient',
+            attributes: { [mail]: email, ...names },
+          }),
+          keyA,
+        );
+      const email = person();
+      const who = browser();
+      const request = await start(who, email);
+      const token = await landed(
+        await post(
+          companyA,
+          oidResponse(request.id, email, { 'urn:oid:2.5.4.42': 'Rosa', 'urn:oid:2.5.4.4': 'Huamán' }),
+        ),
+        who,
+      );
+      assert.deepEqual((({ email, name, lastName }) => ({ email, name, lastName }))(await currentEmail(token)), {
+        email,
+        name: 'Rosa',
+        lastName: 'Huamán',
+      });
+      // Only displayName, and the email as SimpleSAMLphp's name2oid names `email` (PKCS #9): the whole name is the first.
+      const other = person();
+      const second = browser();
+      const secondRequest = await start(second, other);
+      const user = await currentEmail(
+        await landed(
+          await post(
+            companyA,
+            oidResponse(
+              secondRequest.id,
+              other,
+              { 'urn:oid:2.16.840.1.113730.3.1.241': 'Lucía Quispe' },
+              'urn:oid:1.2.840.113549.1.9.1',
+            ),
+          ),
+          second,
+        ),
+      );
+      assert.deepEqual([user.email, user.name, user.lastName], [other, 'Lucía Quispe', '']);
+    });
+
     it("a response made by samlify's own IdentityProvider from the portal's SP metadata is taken", async () => {
       installSamlGuard();
       const email = person();
@@ -387,6 +440,49 @@ describe('company-saml.test.ts', () => {
       });
       assert.equal(linked.statusCode, 200, linked.body);
       assert.deepEqual(linked.json(), { empresa: { id: companyA, nombre: 'Minera Andina' } });
+    });
+
+    it("an address with its domain's final dot is the same account: linked, or the link step for one with a password", async () => {
+      const email = person();
+      const first = browser();
+      const token = await landed(
+        await post(companyA, signedResponse(fields((await start(first, email)).id, email), keyA)),
+        first,
+      );
+      const id = (await currentEmail(token)).id;
+      for (const nameIdFormat of [undefined, 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient']) {
+        const who = browser();
+        const request = await start(who, email);
+        const dotted = signedResponse(
+          fields(request.id, `${email.toUpperCase()}.`, {
+            ...(nameIdFormat && { nameId: `_transitorio${randomUUID()}`, nameIdFormat }),
+            attributes: { mail: `${email}.` },
+          }),
+          keyA,
+        );
+        assert.equal((await currentEmail(await landed(await post(companyA, dotted), who))).id, id);
+      }
+      const owner = person();
+      await createUser(t.app, { email: owner, password: memberPassword, status: 'active' });
+      const who = browser();
+      const request = await start(who, `${owner}.`);
+      const url = await post(companyA, signedResponse(fields(request.id, `${owner}.`), keyA));
+      assert.equal(url.pathname, '/login', url.href);
+      assert.ok(url.searchParams.get('vincular'), url.href);
+      assert.deepEqual(
+        await t.app.db
+          .select()
+          .from(users)
+          .where(eq(users.email, `${email}.`)),
+        [],
+      );
+      assert.deepEqual(
+        await t.app.db
+          .select()
+          .from(users)
+          .where(eq(users.email, `${owner}.`)),
+        [],
+      );
     });
 
     it('refused: a response and assertion both unsigned', async () => {
@@ -461,6 +557,72 @@ describe('company-saml.test.ts', () => {
         const evil = evilOf(id, email).replace('ID="_malvada"', `ID="${signedId}"`);
         return signed.replace(signedAssertion(signed), evil + signedAssertion(signed));
       });
+    });
+
+    it('refused: a second assertion or an encrypted one under any namespace prefix, a non-ASCII one too', async () => {
+      // The same namespace (or another) under a prefix no ASCII pattern matches: only a namespace-aware count sees it.
+      const renamed = (xml: string, namespace = 'urn:oasis:names:tc:SAML:2.0:assertion') =>
+        xml.replace(/(<\/?)saml:/g, '$1ñ:').replace(/xmlns:saml="[^"]*"/, `xmlns:ñ="${namespace}"`);
+      const evilOf = (id: string, email: string) =>
+        assertionXml(fields(id, email, { assertionId: '_malvada', nameId: `jefe@${domainA}` }));
+      const withSigned = (id: string, email: string, place: (signed: string) => string) => {
+        const signed = signedResponse(fields(id, email), keyA);
+        const at = signed.indexOf('<saml:Assertion');
+        const assertion = signed.slice(at, signed.indexOf('</saml:Assertion>', at) + '</saml:Assertion>'.length);
+        return signed.replace(assertion, place(assertion));
+      };
+      await refusal((id, email) => withSigned(id, email, (signed) => renamed(evilOf(id, email)) + signed));
+      await refusal((id, email) => withSigned(id, email, (signed) => signed + renamed(evilOf(id, email))));
+      await refusal((id, email) =>
+        withSigned(id, email, (signed) => renamed(evilOf(id, email), 'urn:ejemplo:otro') + signed),
+      );
+      await refusal((id, email) =>
+        withSigned(
+          id,
+          email,
+          (signed) =>
+            `${signed}<ñ:EncryptedAssertion xmlns:ñ="urn:oasis:names:tc:SAML:2.0:assertion"><xenc:EncryptedData xmlns:xenc="http://www.w3.org/2001/04/xmlenc#"/></ñ:EncryptedAssertion>`,
+        ),
+      );
+    });
+
+    it('refused: signed with RSA-SHA1 or over SHA-1 digests (IT is told to sign with RSA-SHA256), or another algorithm off the list', async () => {
+      for (const signed of ['assertion', 'response', 'both'] as const)
+        await refusal((id, email) => signedResponse(fields(id, email), keyA, signed, rsaSha1));
+      await refusal((id, email) =>
+        signedResponse(fields(id, email), keyA, 'assertion', { ...rsaSha256, digest: rsaSha1.digest }),
+      );
+      await refusal((id, email) =>
+        signedResponse(fields(id, email), keyA, 'assertion', { ...rsaSha1, digest: rsaSha256.digest }),
+      );
+      // The assertion signed with RSA-SHA256 inside a response signed with RSA-SHA1.
+      await refusal((id, email) =>
+        signResponse(
+          signAssertion(responseXml(fields(id, email), assertionXml(fields(id, email))), keyA),
+          keyA,
+          rsaSha1,
+        ),
+      );
+      assert.equal(
+        await lastError(companyA),
+        'El proveedor firma con SHA-1, que ya no es seguro. Configúralo para firmar con RSA-SHA256.',
+      );
+      // Any other algorithm off the list is refused by name; RSA-SHA512 over SHA-512 is taken.
+      await refusal((id, email) =>
+        signedResponse(fields(id, email), keyA).replace('xmldsig-more#rsa-sha256', 'xmldsig-more#hmac-sha256'),
+      );
+      assert.match(
+        (await lastError(companyA)) ?? '',
+        /no acepta \(http:\/\/www\.w3\.org\/2001\/04\/xmldsig-more#hmac-sha256\)/,
+      );
+      const email = person();
+      const who = browser();
+      const request = await start(who, email);
+      const sha512 = signedResponse(fields(request.id, email), keyA, 'both', {
+        signature: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512',
+        digest: 'http://www.w3.org/2001/04/xmlenc#sha512',
+      });
+      assert.equal((await currentEmail(await landed(await post(companyA, sha512), who))).email, email);
     });
 
     it("refused: another audience (recorded for the company's IT), destination or recipient", async () => {

@@ -306,9 +306,9 @@ forEachBackend((backend) => {
         assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'UTF-8 BOM');
         const lines = bytes.subarray(3).toString('utf8').split('\r\n');
         assert.deepEqual(lines, [
-          'App;Plan;Puestos comprados;En uso;Libres;Excedidos;Fecha de vencimiento;Vence pronto;Vencida;Esperando',
-          'Control Max 360;"PRO, ""anual""";4;0;4;0;2031-03-05;No;No;0',
-          `"'=HYPERLINK(""http://x.test"",""clic"")";PRO;2;0;2;0;2031-06-30;No;No;0`,
+          'App;Plan;Puestos comprados;En uso;Libres;Excedidos;Fecha de vencimiento;Vence pronto;Vencida;Roles;Esperando',
+          'Control Max 360;"PRO, ""anual""";4;0;4;0;2031-03-05;No;No;;0',
+          `"'=HYPERLINK(""http://x.test"",""clic"")";PRO;2;0;2;0;2031-06-30;No;No;;0`,
           '',
         ]);
       } finally {

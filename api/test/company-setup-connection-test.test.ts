@@ -14,6 +14,8 @@ import {
   base64,
   idpMetadata,
   readAuthnRequest,
+  rsaSha1,
+  type SigningAlgorithms,
   type SigningKey,
   signedResponse,
   signingKey,
@@ -232,7 +234,7 @@ describe('company-setup-connection-test.test.ts', () => {
       assert.equal(refused.json<{ code: string }>().code, 'SIN_PROVEEDOR');
     });
 
-    it('tests a SAML provider the same way: a signed answer tells who came back, an unsigned one what is wrong', async () => {
+    it('tests a SAML provider the same way: a signed answer tells who came back, an unsigned or SHA-1 one what is wrong', async () => {
       const a = await company(false);
       const saved = await t.app.inject({
         method: 'PUT',
@@ -252,7 +254,7 @@ describe('company-setup-connection-test.test.ts', () => {
       };
       const email = `lucia.${randomUUID().slice(0, 6)}@${a.domain}`;
       /** The test started through the link, answered by the IdP with `signed`, back on the setup page. */
-      const samlTest = async (signed: 'assertion' | 'none') => {
+      const samlTest = async (signed: 'assertion' | 'none', algorithms?: SigningAlgorithms) => {
         const started = await t.app.inject({
           method: 'POST',
           url: '/configuracion-empresa/prueba',
@@ -267,6 +269,7 @@ describe('company-setup-connection-test.test.ts', () => {
           { issuer: samlEntity, ...sp, audience: sp.entityId, inResponseTo: request.id, nameId: email },
           samlKey,
           signed,
+          algorithms,
         );
         const back = await t.app.inject({
           method: 'POST',
@@ -291,6 +294,12 @@ describe('company-setup-connection-test.test.ts', () => {
       assert.equal(unsigned.ok, false);
       assert.equal(unsigned.email, null);
       assert.match(unsigned.problemas[0] ?? '', /^El proveedor no completó el inicio de sesión: /);
+      const sha1 = await samlTest('assertion', rsaSha1);
+      assert.deepEqual({ ok: sha1.ok, email: sha1.email }, { ok: false, email: null });
+      assert.equal(
+        sha1.problemas[0],
+        'El proveedor no completó el inicio de sesión: El proveedor firma con SHA-1, que ya no es seguro. Configúralo para firmar con RSA-SHA256.',
+      );
       assert.deepEqual(await rows(), before, 'no account, session, identity or return was made');
     });
   });

@@ -173,6 +173,8 @@ describe('company-sso-connection.test.ts', () => {
         'VALIDATION_ERROR',
       );
       refused(await send('PUT', url, admin, body({ dominios: ['gmail.com'] })), 400, 'DOMINIO_PUBLICO');
+      // A provider's parent shared by its tenants: a platform administrator's call cannot name it either.
+      refused(await send('PUT', url, admin, body({ dominios: ['onmicrosoft.com'] })), 400, 'DOMINIO_PUBLICO');
       const closed = await startIdentityProvider({
         kind: 'company',
         clientId: 'x',

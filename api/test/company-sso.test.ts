@@ -268,6 +268,23 @@ describe('company-sso.test.ts', () => {
         assert.equal((await usersWithEmail(renamed.email)).length, 0);
       });
 
+      it("an address with its domain's final dot is the same account: the link step for one with a password", async () => {
+        const someone = person();
+        await createUser(t.app, { email: someone.email, password: 'clave-propia-1', status: 'active' });
+        const dotted = { ...someone, email: `${someone.email}.` };
+        idpA.setAccount(dotted);
+        const end = await signIn(browser(), dotted);
+        assert.equal(end.pathname, '/login', end.href);
+        assert.ok(end.searchParams.get('vincular'), end.href);
+        assert.equal((await usersWithEmail(dotted.email)).length, 0);
+        // Without a password of its own, the account is linked and signed in.
+        const linked = person();
+        const id = (await currentUser(await signedIn(linked))).id;
+        const again = { ...linked, sub: `${linked.sub}-otro`, email: `${linked.email.toUpperCase()}.` };
+        idpA.setAccount(again);
+        assert.equal((await currentUser(await signedIn(again))).id, id);
+      });
+
       it('email_verified explicitly false → company_email_unverified, nothing created', async () => {
         const someone = person({ emailVerified: false });
         const before = await written();

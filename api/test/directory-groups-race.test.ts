@@ -12,6 +12,8 @@ import { entraUser, scim, scimCompany } from './helpers/scim-fixtures.js';
 
 const people = 24;
 const seats = 6;
+/** Rounds of the deactivation against the group removal: the deadlock they could meet in came in 3 rounds of 10. */
+const rounds = 20;
 
 function defineRace(instances: () => FastifyInstance[], tag: string) {
   it(`${people} members added at once to two groups tied to ${seats} seats: all 204, ${seats} seated, the rest wait`, async () => {
@@ -99,6 +101,59 @@ function defineRace(instances: () => FastifyInstance[], tag: string) {
     assert.equal((await held()).length, seats);
     assert.equal(await inUse(), seats);
     assert.equal(await waitingNow(), people - leaving.length - seats);
+  });
+
+  it(`one person deactivated while another is taken out of a group of the same company, ${rounds} times at once: never a 500`, async () => {
+    const [first] = instances();
+    const admin = await login(first!);
+    const acme = await scimCompany(first!, admin, `Carrera Bajas ${tag} S.A.`, `carrera-bajas-${tag}.cl`, 2 * rounds);
+    const manager = await acme.owner.token();
+    const rule = await call(first!, 'POST', `/empresas/${acme.companyId}/grupos-directorio`, manager, {
+      grupo: 'Planta',
+      idApp: 1,
+    });
+    assert.equal(rule.statusCode, 201, rule.body);
+    const ids: string[] = [];
+    for (let i = 0; i < 2 * rounds; i++) {
+      const created = await scim(first!, acme.token, 'POST', '/Users', entraUser(`b${i}@${acme.domain}`, `b${i}`));
+      assert.equal(created.statusCode, 201, created.body);
+      ids.push(created.json<{ id: string }>().id);
+    }
+    const group = await scim(first!, acme.token, 'POST', '/Groups', {
+      displayName: 'Planta',
+      members: ids.map((value) => ({ value })),
+    });
+    assert.equal(group.statusCode, 201, group.body);
+    const groupId = group.json<{ id: string }>().id;
+    const seated = async () =>
+      (
+        await first!.db
+          .select({ userId: companySeats.userId })
+          .from(companySeats)
+          .where(and(eq(companySeats.companyId, acme.companyId), eq(companySeats.appId, 1)))
+      ).length;
+    assert.equal(await seated(), 2 * rounds);
+
+    // Each round: one seated person deactivated (the company, then its licences) while another seated person leaves
+    // the group (the licence, then the seat taken back and its audit entry), each on its own instance when two run.
+    for (let round = 0; round < rounds; round++) {
+      const [deactivated, outOfGroup] = [ids[2 * round]!, ids[2 * round + 1]!];
+      const answers = await Promise.all([
+        scim(instances()[0]!, acme.token, 'PATCH', `/Users/${deactivated}`, {
+          schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+          Operations: [{ op: 'replace', path: 'active', value: false }],
+        }),
+        scim(instances().at(-1)!, acme.token, 'PATCH', `/Groups/${groupId}`, {
+          Operations: [{ op: 'Remove', path: `members[value eq "${outOfGroup}"]` }],
+        }),
+      ]);
+      assert.deepEqual(
+        answers.map((answer) => answer.statusCode),
+        [200, 204],
+        `round ${round + 1}: ${answers.map((answer) => answer.body).join(' ')}`,
+      );
+    }
+    assert.equal(await seated(), 0);
   });
 }
 

@@ -193,6 +193,14 @@ forEachBackend((backend) => {
       ]) {
         assert.ok(actions.includes(action as never), `${action} in ${actions.join(', ')}`);
       }
+      // The company's activity log names the directory as where the group's seats came from, not the operator.
+      const activity = await call(app, 'GET', `/empresas/${acme.companyId}/auditoria?limit=50`, acme.manager);
+      assert.equal(activity.statusCode, 200, activity.body);
+      const seatEntries = activity
+        .json<{ data: { action: string; origen: string }[] }>()
+        .data.filter((entry) => entry.action === 'company.seat_assign' || entry.action === 'company.seat_remove');
+      assert.ok(seatEntries.length >= 2, activity.body);
+      assert.deepEqual([...new Set(seatEntries.map((entry) => entry.origen))], ['scim']);
       const log = await call(app, 'GET', `/empresas/${acme.companyId}/scim/registro?limit=3`, acme.manager);
       const rows = log.json<{ data: { metodo: string; estado: number; detalle: string }[] }>().data;
       assert.deepEqual(

@@ -10,6 +10,8 @@ import net from 'node:net';
 import { after, describe, it } from 'node:test';
 import { bodyLimitBytes } from '../src/app.js';
 import { messages } from '../src/lib/errors.js';
+import { ScimError, scimErrorBody, scimMessages } from '../src/domain/companies/scim/errors.js';
+import { scimContentType } from '../src/routes/scim/index.js';
 import { startNginx, type Nginx } from './helpers/nginx.js';
 import { freePort, sleep } from './helpers/processes.js';
 
@@ -95,9 +97,9 @@ function raw(nginx: Nginx, request: string): Promise<Answer> {
 }
 
 /** nginx's own answer carries the API's error headers and its request id, and Retry-After only on the 503. */
-function assertNginxHeaders(answer: Answer, what: string) {
+function assertNginxHeaders(answer: Answer, what: string, contentType = 'application/json; charset=utf-8') {
   assert.match(answer.headers['x-request-id'] ?? '', /^[0-9a-f]{32}$/, what);
-  assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8', what);
+  assert.equal(answer.headers['content-type'], contentType, what);
   assert.equal(answer.headers['access-control-allow-origin'], origin, what);
   assert.equal(answer.headers.vary, 'Origin', what);
   assert.equal(answer.headers['cache-control'], 'no-store', what);
@@ -233,6 +235,36 @@ describe("nginx in front of the API's instances (stand-ins)", () => {
     assert.deepEqual(JSON.parse(late.body), unavailable);
     assertNginxHeaders(late, 'a timeout');
     assert.equal((await logLine(slow.nginx, late))?.upstream_status, '504');
+  });
+
+  it("answers a directory under /scim/ with SCIM's error, as the API does there: none listening, a body over the limit", async () => {
+    const { nginx, a, b } = await deployment();
+    const scimJson = { 'content-type': 'application/scim+json' };
+    const over = await call(nginx, '/scim/v2/Users', {
+      method: 'POST',
+      headers: scimJson,
+      body: 'x'.repeat(bodyLimitBytes + 1),
+    });
+    assert.equal(over.status, 413);
+    assert.deepEqual(JSON.parse(over.body), scimErrorBody(new ScimError(413, scimMessages.bodyTooLarge)));
+    assertNginxHeaders(over, 'SCIM 413', scimContentType);
+
+    await Promise.all([a.close(), b.close()]);
+    for (const [method, path] of [
+      ['GET', '/scim/v2/Users?filter=userName%20eq%20%22ana%40acme.cl%22'],
+      ['PATCH', '/scim/v2/Groups/5c1b7e3e-0000-4000-8000-000000000000'],
+    ] as const) {
+      const refused = await call(nginx, path, {
+        method,
+        headers: scimJson,
+        ...(method === 'GET' ? {} : { body: '{}' }),
+      });
+      assert.equal(refused.status, 503, path);
+      assert.deepEqual(JSON.parse(refused.body), scimErrorBody(new ScimError(503, scimMessages.unavailable)), path);
+      assertNginxHeaders(refused, `SCIM ${method} 503`, scimContentType);
+    }
+    // Outside /scim/, the API's own shape still.
+    assert.deepEqual(JSON.parse((await call(nginx, '/auth/user')).body), unavailable);
   });
 
   it('tries a GET closed unanswered on another instance and sets the first aside; passes the API 503 on, neither retried nor counted', async () => {

@@ -228,6 +228,7 @@ forEachBackend((backend) =>
           'POST /auth/codigos-recuperacion',
           'DELETE /auth/totp',
           'GET /auth/seguridad',
+          'POST /auth/segundo-factor/verificar',
         ],
         async run() {
           const password = 'clave-con-segundo-paso';
@@ -256,6 +257,12 @@ forEachBackend((backend) =>
             }),
           );
           ok(await call('GET', '/auth/seguridad', { token: viaRecovery }));
+          // An app asks the first session (it proved no second factor) for one: a code proves it on the session.
+          nextStep();
+          const stepUpCode = await totp(setup.secret);
+          const proved = await call('POST', '/auth/segundo-factor/verificar', { token, payload: { code: stepUpCode } });
+          assert.equal(proved.statusCode, 204, proved.body);
+          nextStep();
           const renewCode = await totp(setup.secret);
           const renewed = ok(
             await call('POST', '/auth/codigos-recuperacion', { token: viaCode, payload: { code: renewCode } }),
@@ -276,6 +283,7 @@ forEachBackend((backend) =>
             viaCode,
             secondTicket,
             viaRecovery,
+            stepUpCode,
             renewCode,
             removeCode,
             ...recoveryCodes,
@@ -290,6 +298,8 @@ forEachBackend((backend) =>
           'POST /auth/passkeys',
           'POST /auth/passkeys/opciones-inicio',
           'POST /auth/passkeys/iniciar-sesion',
+          'POST /auth/segundo-factor/opciones-llave',
+          'POST /auth/segundo-factor/verificar-llave',
         ],
         async run() {
           const password = 'clave-con-llave-de-acceso';
@@ -325,6 +335,13 @@ forEachBackend((backend) =>
               payload: { ceremonyId: second.ceremonyId, response: device.assert(second.options), ticket },
             }),
           );
+          // An app asks this session for a second factor: the passkey proves it on the session itself.
+          const stepUp = ok(await call('POST', '/auth/segundo-factor/opciones-llave', { token }));
+          const proved = await call('POST', '/auth/segundo-factor/verificar-llave', {
+            token,
+            payload: { ceremonyId: stepUp.ceremonyId, response: device.assert(stepUp.options) },
+          });
+          assert.equal(proved.statusCode, 204, proved.body);
           return [
             password,
             token,
@@ -334,6 +351,7 @@ forEachBackend((backend) =>
             ticket,
             second.ceremonyId,
             secondToken,
+            stepUp.ceremonyId,
           ];
         },
       },
@@ -498,6 +516,8 @@ forEachBackend((backend) =>
         routes: [
           'POST /admin/clientes-oidc/:clientId/suscripciones',
           'POST /admin/clientes-oidc/:clientId/suscripciones/:id/secreto',
+          'POST /admin/aplicaciones-conectadas/:idApp/suscripciones',
+          'POST /admin/aplicaciones-conectadas/:idApp/suscripciones/:id/secreto',
         ],
         async run() {
           const token = await signIn(adminEmail, adminPassword);
@@ -519,7 +539,18 @@ forEachBackend((backend) =>
           const rotated = ok(await call('POST', `${path}/${created.id}/secreto`, { token }));
           ok(await call('GET', path, { token }));
           assert.equal((await call('DELETE', `${path}/${created.id}`, { token })).statusCode, 204);
-          const secrets = [created.secreto, rotated.secreto] as string[];
+          // The same under the app's registry id, as the admin panel sends it.
+          const { idAplicacion } = ok(await call('GET', `/admin/clientes-oidc/${clientId}`, { token }));
+          const appPath = `/admin/aplicaciones-conectadas/${idAplicacion}/suscripciones`;
+          const byApp = ok(
+            await call('POST', appPath, {
+              token,
+              payload: { url: 'https://eventos.example.com/recibir-2', eventos: ['usuario.suspendido'] },
+            }),
+            201,
+          );
+          const byAppRotated = ok(await call('POST', `${appPath}/${byApp.id}/secreto`, { token }));
+          const secrets = [created.secreto, rotated.secreto, byApp.secreto, byAppRotated.secreto] as string[];
           for (const secret of secrets) assert.match(secret, /^whsec_/);
           return [token, ...secrets, ...secrets.map((secret) => secret.slice('whsec_'.length))];
         },
@@ -741,7 +772,7 @@ forEachBackend((backend) =>
         },
       },
       {
-        name: "a sign-out's SAML logout chain by the browser: its secret in the sign-out's answer, the hop and the app's RelayState",
+        name: "a sign-out's SAML logout chain by the browser: its secret in the sign-out's answer, the hop and its cookie, and the app's RelayState",
         routes: ['GET /saml/idp/cierre', 'GET /saml/idp/slo'],
         async run() {
           const admin = await signIn(adminEmail, adminPassword);
@@ -765,16 +796,20 @@ forEachBackend((backend) =>
           const secret = new URL(siguiente).searchParams.get('cadena') ?? '';
           const hop = await call('GET', siguiente.slice(api.app.config.apiPublicUrl.length));
           const sent = new URL(String(hop.headers.location));
+          // The chain's cookie, set by its first hop, carries the secret on every later call.
+          const cookie = /portal_saml_cierre=[^;]*/.exec(String(hop.headers['set-cookie'] ?? ''))?.[0] ?? '';
+          assert.ok(cookie, 'the first hop binds the chain to the browser');
+          const headers = { cookie };
+          const relayState = sent.searchParams.get('RelayState') ?? '';
           const xml = inflateRawSync(Buffer.from(sent.searchParams.get('SAMLRequest') ?? '', 'base64')).toString();
           const inResponseTo = /ID="([^"]+)"/.exec(xml)?.[1] ?? '';
-          const refused = await call(
-            'GET',
-            `/saml/idp/slo?${logoutResponseQuery(app, { inResponseTo, relayState: secret })}`,
-          );
+          const refused = await call('GET', `/saml/idp/slo?${logoutResponseQuery(app, { inResponseTo, relayState })}`, {
+            headers,
+          });
           assert.equal(refused.statusCode, 400);
-          const query = logoutResponseQuery(app, { inResponseTo, relayState: secret, signWith: app.privateKeyPem });
-          assert.equal((await call('GET', `/saml/idp/slo?${query}`)).statusCode, 303);
-          return [admin, token, secret, 'clave-de-quien-sale-por-saml'];
+          const query = logoutResponseQuery(app, { inResponseTo, relayState, signWith: app.privateKeyPem });
+          assert.equal((await call('GET', `/saml/idp/slo?${query}`, { headers })).statusCode, 303);
+          return [admin, token, secret, relayState, 'clave-de-quien-sale-por-saml'];
         },
       },
       {

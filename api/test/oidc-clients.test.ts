@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { auditLog, oidcClients } from '../src/db/schema.js';
+import { selectClients } from '../src/domain/identity-provider/connected-apps.js';
 import { adminEmail, adminPassword, createUser, forEachBackend, login } from './helpers/app.js';
 import { spanishErrorProblem } from './helpers/hostile.js';
 import { type OidcTestApi, serverApp, startOidcApi, TestBrowser } from './helpers/oidc.js';
@@ -35,7 +36,7 @@ forEachBackend((backend) => {
       assert.equal(created.statusCode, 201, created.body);
       const { clientId, clientSecret } = created.json<{ clientId: string; clientSecret: string }>();
       assert.ok(clientSecret && clientSecret.length >= 43);
-      const [row] = await api.app.db.select().from(oidcClients).where(eq(oidcClients.clientId, clientId));
+      const [row] = await selectClients(api.app.db).where(eq(oidcClients.clientId, clientId));
       assert.ok(row?.secretHash && row.secretHash !== clientSecret, 'only a hash is kept');
       assert.equal(row.name, 'Control Max 360');
 
@@ -123,7 +124,7 @@ forEachBackend((backend) => {
         [{ nombre: 'A', redirectUris: ['https://a.example.com/cb'], scopes: ['email'] }, /deben incluir openid/],
         [
           { nombre: 'A', redirectUris: ['https://a.example.com/cb'], scopes: ['openid', 'admin', ' admin '] },
-          /^No existe el permiso 'admin'; los permisos son openid, profile, email, phone, plan, organization, offline_access$/,
+          /^No existe el permiso 'admin'; los permisos son openid, profile, email, phone, plan, roles, organization, offline_access$/,
         ],
         // What is sent is shown between quotes, the characters a screen hides written out; blank entries are dropped.
         [

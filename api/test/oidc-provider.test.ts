@@ -126,6 +126,7 @@ forEachBackend((backend) => {
         ],
         consentimiento: false,
         reautenticar: false,
+        segundoFactor: null,
       });
       const anonymous = await browser.portalCall(`/oidc/interaccion/${uid}/continuar`, { method: 'POST', body: {} });
       assert.equal(anonymous.status, 401);

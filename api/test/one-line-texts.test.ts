@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
-import { appTags, apps, oidcClients, passkeys, pendingRegistrations, users } from '../src/db/schema.js';
+import { appTags, apps, connectedApps, passkeys, pendingRegistrations, users } from '../src/db/schema.js';
 import { registration } from './helpers/accounts.js';
 import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
 
@@ -54,7 +54,7 @@ forEachBackend((backend) => {
       ...(await db.select({ name: apps.nombre }).from(apps)),
       ...(await db.select({ name: appTags.descripcion }).from(appTags)),
       ...(await db.select({ name: passkeys.name }).from(passkeys)),
-      ...(await db.select({ name: oidcClients.name }).from(oidcClients)),
+      ...(await db.select({ name: connectedApps.name }).from(connectedApps)),
     ];
     return rows.flatMap(Object.values).filter((text) => text.includes('\ufffd'));
   }

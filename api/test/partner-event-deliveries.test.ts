@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, type PartnerDeliveryStatus, partnerDeliveries, partnerSubscriptions } from '../src/db/schema.js';
+import { appOfClient } from '../src/domain/identity-provider/connected-apps.js';
 import { adminEmail, buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
 import { spanishErrorProblem } from './helpers/hostile.js';
 import { registerClient } from './helpers/oidc.js';
@@ -45,7 +46,7 @@ forEachBackend((backend) => {
       const [row] = await t.app.db
         .insert(partnerSubscriptions)
         .values({
-          clientId: client,
+          connectedAppId: (await appOfClient(t.app.db, client))!,
           url: `https://${client}.example.com/eventos`,
           eventos: ['usuario.suspendido', 'plan.asignado'],
           secretSealed: 'sellado',

@@ -20,7 +20,18 @@ import {
   users,
 } from '../src/db/schema.js';
 import { manualClock } from './helpers/accounts.js';
-import { adminEmail, adminPassword, createUser, type Backend, forEachBackend, login } from './helpers/app.js';
+import pg from 'pg';
+import { fanOutBatch, fanOutLockKey } from '../src/domain/partner-events/fan-out.js';
+import {
+  adminEmail,
+  adminPassword,
+  createUser,
+  type Backend,
+  databaseUrl,
+  forEachBackend,
+  login,
+  schemaOfApp,
+} from './helpers/app.js';
 import { insertCompany, insertLicence, planOf } from './helpers/company-fixtures.js';
 import { nativeApp, type OidcTestApi, publicIdOf, registerClient, startOidcApi, TestBrowser } from './helpers/oidc.js';
 import { waitFor } from './helpers/processes.js';
@@ -90,6 +101,27 @@ forEachBackend((backend: Backend) => {
     for (const one of receivers) one.stop();
     await api.close();
   });
+
+  if (backend === 'postgres')
+    it("fans out while a portal in another schema of the same database holds its own round's lock, not while ours is held", async () => {
+      const own = schemaOfApp(api);
+      const fanOut = async (heldSchema: string) => {
+        await api.app.db.execute(sql`INSERT INTO partner_events (user_id, tipo) VALUES (1, 'usuario.actualizado')`);
+        const other = new pg.Client({ connectionString: databaseUrl });
+        await other.connect();
+        try {
+          await other.query('BEGIN');
+          await other.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [fanOutLockKey, heldSchema]);
+          return (await fanOutBatch(api.app.db, new Date(clock()))).events;
+        } finally {
+          await other.query('ROLLBACK');
+          await other.end();
+        }
+      };
+      assert.ok((await fanOut(`${own}_otro`)) >= 1, "another schema's round does not hold ours");
+      assert.equal(await fanOut(own), 0, 'a second instance of this portal skips the round');
+      assert.ok((await fanOutBatch(api.app.db, new Date(clock()))).events >= 1, 'and the next round takes it');
+    });
 
   describe('suscripciones', () => {
     it('creates a subscription with a whsec_ secret shown once, lists it without secrets, audits, rotates, deletes', async () => {

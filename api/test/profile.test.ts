@@ -57,6 +57,43 @@ forEachBackend((backend) => {
       assert.doesNotMatch(response.body, /argon2|password/i);
     });
 
+    it('edits the last name beside the name, with the same rule; without one the stored last name stays', async () => {
+      const saved = await post(
+        t.app,
+        '/auth/update-user',
+        { idUsuario: ana.id, name: 'Ana', lastName: '  Quispe Mamani ', phone: '+51 999 888 777' },
+        ana.token,
+      );
+      assert.equal(saved.statusCode, 200, saved.body);
+      assert.equal(saved.json().user.lastName, 'Quispe Mamani');
+      assert.equal((await row(ana.id)).lastName, 'Quispe Mamani');
+      // What GET /auth/user answers afterwards too.
+      const current = await t.app.inject({
+        method: 'GET',
+        url: '/auth/user',
+        headers: { authorization: `Bearer ${ana.token}` },
+      });
+      assert.equal(current.json().lastName, 'Quispe Mamani');
+
+      const kept = await post(t.app, '/auth/update-user', { idUsuario: ana.id, name: 'Ana María' }, ana.token);
+      assert.equal(kept.statusCode, 200);
+      assert.equal(kept.json().user.lastName, 'Quispe Mamani');
+
+      const before = await row(ana.id);
+      for (const lastName of ['', '   ', 'a'.repeat(101), 'Quispe\u0007']) {
+        for (const name of ['Ana', lastName]) {
+          const refused = await post(t.app, '/auth/update-user', { idUsuario: ana.id, name, lastName }, ana.token);
+          assert.equal(refused.statusCode, 400, JSON.stringify(lastName));
+          const body = refused.json();
+          assert.equal(body.code, 'VALIDATION_ERROR');
+          assert.match(body.message, /^Datos inválidos: |contiene un carácter no admitido/);
+          assert.doesNotMatch(body.message, /must|should|required property/i);
+        }
+      }
+      assert.deepEqual(await row(ana.id), before, 'a refused last name writes nothing');
+      assert.equal((await edits(ana.id)).length, 0, 'editing oneself is not an admin action');
+    });
+
     it('refuses a user editing another user with 403 and changes nothing', async () => {
       const response = await post(t.app, '/auth/update-user', { idUsuario: beto.id, name: 'Pirata' }, ana.token);
       assert.equal(response.statusCode, 403);
@@ -134,6 +171,22 @@ forEachBackend((backend) => {
       assert.equal(
         (await post(t.app, '/auth/update-user', { idUsuario: ana.id, name: '' }, ana.token)).statusCode,
         400,
+      );
+    });
+
+    it("records an administrator's change of someone's last name", async () => {
+      const response = await post(
+        t.app,
+        '/auth/update-user',
+        { idUsuario: beto.id, name: 'Beto', lastName: 'Rojas' },
+        admin,
+      );
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.json().user.lastName, 'Rojas');
+      const records = (await edits(beto.id)).map((record) => record.details);
+      assert.deepEqual(
+        records.filter((details) => (details as { lastName?: string }).lastName !== undefined),
+        [{ name: 'Beto', lastName: 'Rojas' }],
       );
     });
   });

@@ -105,6 +105,15 @@ forEachBackend((backend) => {
       await login(t.app);
     });
 
+    it("answers the same 409 for that email written with its domain's final dot, and signs in by it", async () => {
+      const response = await register(registration(`${adminEmail.toUpperCase()}.`, { name: 'Intruso' }));
+      assert.equal(response.statusCode, 409, response.body);
+      assert.equal(response.json().code, 'EMAIL_IN_USE');
+      assert.equal(await userRow(`${adminEmail}.`), undefined);
+      assert.equal((await userRow(adminEmail))?.name, 'Administrador');
+      await login(t.app, `${adminEmail}.`);
+    });
+
     it('adds a registration beside the others of a still pending email and mails a new code only after the cooldown', async () => {
       const email = 'repite@portal.test';
       assert.equal((await register(registration(email))).statusCode, 201);

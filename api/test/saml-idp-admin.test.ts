@@ -22,6 +22,7 @@ import { spanishErrorProblem } from './helpers/hostile.js';
 import { type Partner, partner } from './helpers/saml-partner.js';
 
 interface SamlAppAnswer {
+  idAplicacion: number;
   id: number;
   nombre: string;
   entityId: string;
@@ -93,9 +94,11 @@ forEachBackend((backend) => {
         { ...app, creadaEn: undefined, actualizadaEn: undefined },
         {
           id,
+          idAplicacion: app.idAplicacion,
           nombre: 'Historiador de planta',
           entityId: historian.entityId,
           appId: 1,
+          primeraParte: false,
           urlsAcs: historian.acs,
           urlCierreSesion: 'https://historiador.example.com/mellon/logout',
           urlCierreSesionNavegador: 'https://historiador.example.com/mellon/logout',

@@ -5,7 +5,7 @@
 // unsigned, replayed or crossed answers change nothing; the chain only ever goes to registered addresses or /login;
 // what no browser completes is shown to the administrator as failed.
 import assert from 'node:assert/strict';
-import { createPublicKey, verify } from 'node:crypto';
+import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
@@ -27,7 +27,13 @@ import {
 
 const rsaSha256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
 
+/** A browser's cookies for the API: the chain's cookie, set at its first hop. */
+interface Browser {
+  cookie?: string;
+}
+
 interface SentRequest {
+  browser: Browser;
   /** The address the browser was sent to, without the query. */
   address: string;
   id: string;
@@ -118,14 +124,20 @@ forEachBackend((backend) => {
     }
 
     /** Follows a hop of the chain: where the browser is sent (303). */
-    async function follow(url: string): Promise<string> {
-      const response = await test.app.inject({ method: 'GET', url: url.startsWith('/') ? url : api(url) });
+    async function follow(url: string, browser: Browser = {}): Promise<string> {
+      const response = await test.app.inject({
+        method: 'GET',
+        url: url.startsWith('/') ? url : api(url),
+        headers: browser.cookie ? { cookie: browser.cookie } : {},
+      });
       assert.equal(response.statusCode, 303, response.body);
+      const set = /portal_saml_cierre=[^;]*/.exec(String(response.headers['set-cookie'] ?? ''))?.[0];
+      if (set) browser.cookie = set;
       return String(response.headers.location);
     }
 
     /** The LogoutRequest the browser carries, its Redirect signature checked with the portal's published key. */
-    function readSent(location: string): SentRequest {
+    function readSent(location: string, browser: Browser = {}): SentRequest {
       const at = location.indexOf('?');
       const query = location.slice(at + 1);
       const raw = new Map(query.split('&').map((pair) => pair.split('=') as [string, string]));
@@ -153,6 +165,7 @@ forEachBackend((backend) => {
       };
       assert.equal(extracted.issuer, `${test.app.config.apiPublicUrl}/saml/idp/metadata`);
       return {
+        browser,
         address: location.slice(0, at),
         id: extracted.request.id,
         relayState: decodeURIComponent(raw.get('RelayState') ?? ''),
@@ -166,6 +179,7 @@ forEachBackend((backend) => {
     const answer = (app: Partner, sent: SentRequest, extra: Partial<Parameters<typeof logoutResponseQuery>[1]> = {}) =>
       test.app.inject({
         method: 'GET',
+        headers: sent.browser.cookie ? { cookie: sent.browser.cookie } : {},
         url: `/saml/idp/slo?${logoutResponseQuery(app, {
           inResponseTo: sent.id,
           relayState: sent.relayState,
@@ -203,7 +217,7 @@ forEachBackend((backend) => {
       for (const app of apps) sessions.push(await signIn(app, someone.sessionToken));
       const chain = await signOut(someone.sessionToken);
       assert.ok(chain, 'the sign-out answers a chain');
-      return { someone, sessions, chain };
+      return { someone, sessions, chain, browser: {} as Browser };
     }
 
     it("keeps the app's Redirect logout address and shows it to the administrator", async () => {
@@ -222,24 +236,28 @@ forEachBackend((backend) => {
     });
 
     it('takes the browser to each app with a signed LogoutRequest, takes their signed answers, then to /login', async () => {
-      const { sessions, chain } = await chainOf(calidad, turnos, historian);
+      const { sessions, chain, browser } = await chainOf(calidad, turnos, historian);
       assert.ok(chain.startsWith(`${test.app.config.apiPublicUrl}/saml/idp/cierre?cadena=`), chain);
 
-      const first = readSent(await follow(chain));
+      const first = readSent(await follow(chain, browser), browser);
       assert.equal(first.address, 'https://calidad.example.com/mellon/logout');
       assert.equal(first.destination, first.address);
       assert.equal(first.nameId, sessions[0]?.nameId);
       assert.equal(first.sessionIndex, sessions[0]?.sessionIndex);
-      assert.equal(first.relayState, new URL(chain).searchParams.get('cadena'));
+      const secret = new URL(chain).searchParams.get('cadena') ?? '';
+      assert.notEqual(first.relayState, secret, "the app gets a RelayState of its own, never the chain's secret");
+      assert.match(String(browser.cookie), /^portal_saml_cierre=/, 'the first hop binds the chain to this browser');
       const back = await answer(calidad, first);
       assert.equal(back.statusCode, 303, back.body);
-      assert.equal(back.headers.location, chain, 'back to the chain, from the server');
+      const hop = `${test.app.config.apiPublicUrl}/saml/idp/cierre`;
+      assert.equal(back.headers.location, hop, 'back to the chain, from the server, with no secret in the address');
 
-      const second = readSent(await follow(String(back.headers.location)));
+      const second = readSent(await follow(String(back.headers.location), browser), browser);
       assert.equal(second.address, 'https://turnos.example.com/mellon/logout');
+      assert.notEqual(second.relayState, first.relayState, 'each app its own RelayState');
       assert.equal(second.sessionIndex, sessions[1]?.sessionIndex);
       const back2 = await answer(turnos, second);
-      assert.equal(await follow(String(back2.headers.location)), login_(), 'the SOAP app is not in the chain');
+      assert.equal(await follow(String(back2.headers.location), browser), login_(), 'the SOAP app is not in the chain');
 
       for (const app of [calidad, turnos]) {
         const view = await appView(app);
@@ -262,8 +280,8 @@ forEachBackend((backend) => {
     });
 
     it('refuses an unsigned LogoutResponse, and one signed by another key, in Spanish, changing nothing', async () => {
-      const { chain } = await chainOf(calidad);
-      const sent = readSent(await follow(chain));
+      const { chain, browser } = await chainOf(calidad);
+      const sent = readSent(await follow(chain, browser), browser);
       for (const forged of [
         await answer(calidad, sent, { signWith: undefined }),
         await answer(calidad, sent, { signWith: turnos.privateKeyPem }),
@@ -282,15 +300,16 @@ forEachBackend((backend) => {
     });
 
     it('refuses a replayed LogoutResponse', async () => {
-      const { chain } = await chainOf(calidad);
-      const sent = readSent(await follow(chain));
+      const { chain, browser } = await chainOf(calidad);
+      const sent = readSent(await follow(chain, browser), browser);
       const query = logoutResponseQuery(calidad, {
         inResponseTo: sent.id,
         relayState: sent.relayState,
         signWith: calidad.privateKeyPem,
       });
-      assert.equal((await test.app.inject({ method: 'GET', url: `/saml/idp/slo?${query}` })).statusCode, 303);
-      const again = await test.app.inject({ method: 'GET', url: `/saml/idp/slo?${query}` });
+      const headers = { cookie: String(browser.cookie) };
+      assert.equal((await test.app.inject({ method: 'GET', url: `/saml/idp/slo?${query}`, headers })).statusCode, 303);
+      const again = await test.app.inject({ method: 'GET', url: `/saml/idp/slo?${query}`, headers });
       assert.equal(again.statusCode, 400);
       assert.match(again.body, /No se cambió nada/);
     });
@@ -298,8 +317,8 @@ forEachBackend((backend) => {
     it("refuses an answer to another chain's logout, and an answer carrying another chain's RelayState", async () => {
       const one = await chainOf(calidad);
       const two = await chainOf(calidad);
-      const sentOne = readSent(await follow(one.chain));
-      const sentTwo = readSent(await follow(two.chain));
+      const sentOne = readSent(await follow(one.chain, one.browser), one.browser);
+      const sentTwo = readSent(await follow(two.chain, two.browser), two.browser);
       // InResponseTo of the other chain's delivery, under this chain's RelayState (signed by the app itself).
       const crossed = await answer(calidad, { ...sentOne, id: sentTwo.id });
       assert.equal(crossed.statusCode, 400);
@@ -321,12 +340,16 @@ forEachBackend((backend) => {
         assert.equal(await follow(`/saml/idp/cierre?cadena=${encodeURIComponent(cadena)}`), login_());
       }
       assert.equal(await follow('/saml/idp/cierre'), login_());
-      const { chain } = await chainOf(calidad);
-      const sent = readSent(await follow(chain));
+      const { chain, browser } = await chainOf(calidad);
+      const sent = readSent(await follow(chain, browser), browser);
       const evil = await answer(calidad, { ...sent, relayState: 'https://malo.example.com/robar' });
       assert.equal(evil.statusCode, 400);
       assert.doesNotMatch(evil.body, /malo\.example\.com/);
-      assert.match(evil.body, new RegExp(`href="${login_()}"`));
+      assert.match(
+        evil.body,
+        new RegExp(`href="${test.app.config.apiPublicUrl}/saml/idp/cierre"`),
+        "the browser's own chain",
+      );
       // An app's own logout (a LogoutRequest) still goes to the portal's /logout, whatever RelayState it carries.
       const own = await test.app.inject({
         method: 'GET',
@@ -336,21 +359,21 @@ forEachBackend((backend) => {
     });
 
     it('an app that answers with an error status is shown failed and the chain goes on', async () => {
-      const { chain } = await chainOf(calidad, turnos);
-      const sent = readSent(await follow(chain));
+      const { chain, browser } = await chainOf(calidad, turnos);
+      const sent = readSent(await follow(chain, browser), browser);
       const back = await answer(calidad, sent, { status: 'urn:oasis:names:tc:SAML:2.0:status:Responder' });
       assert.equal(back.statusCode, 303);
-      const next = readSent(await follow(String(back.headers.location)));
+      const next = readSent(await follow(String(back.headers.location), browser), browser);
       assert.equal(next.address, 'https://turnos.example.com/mellon/logout');
       assert.match(String((await appView(calidad)).ultimoErrorCierre), /estado Responder/);
       await answer(turnos, next);
     });
 
     it('an app that does not send the browser back is given up when the browser comes back to the chain', async () => {
-      const { chain } = await chainOf(calidad, turnos);
-      readSent(await follow(chain));
+      const { chain, browser } = await chainOf(calidad, turnos);
+      readSent(await follow(chain, browser), browser);
       // The person returns to the chain (Back, or the link) without the app's answer.
-      const next = readSent(await follow(chain));
+      const next = readSent(await follow(chain, browser), browser);
       assert.equal(next.address, 'https://turnos.example.com/mellon/logout');
       assert.match(String((await appView(calidad)).ultimoErrorCierre), /no devolvió el navegador/);
       await answer(turnos, next);
@@ -363,19 +386,22 @@ forEachBackend((backend) => {
         await register(app, `Muchas ${index}`);
         many.push(app);
       }
-      const { chain } = await chainOf(...many);
-      let location = await follow(chain);
+      const { chain, browser } = await chainOf(...many);
+      let location = await follow(chain, browser);
       let hops = 0;
       while (location !== login_()) {
-        const sent = readSent(location);
+        const sent = readSent(location, browser);
         const app = many.find((one) => sent.address === `https://${new URL(one.entityId).host}/mellon/logout`);
         assert.ok(app, sent.address);
-        location = await follow(String((await answer(app, sent)).headers.location));
+        location = await follow(String((await answer(app, sent)).headers.location), browser);
         hops += 1;
       }
       assert.equal(hops, maxChainApps);
-      const last = await appView(many[maxChainApps] as Partner);
-      assert.match(String(last.ultimoErrorCierre), new RegExp(`${maxChainApps} aplicaciones como máximo`));
+      // The one left out is whichever the sign-out queued last (the database's order, not the sign-ins').
+      const views = await Promise.all(many.map(appView));
+      const leftOut = views.filter((view) => view.ultimoErrorCierre !== null);
+      assert.equal(leftOut.length, 1);
+      assert.match(String(leftOut[0]?.ultimoErrorCierre), new RegExp(`${maxChainApps} aplicaciones como máximo`));
     });
 
     it('a session ended with no browser (a suspension) shows the logout pending, then failed, without pretending', async () => {
@@ -411,11 +437,38 @@ forEachBackend((backend) => {
     });
 
     it('a chain the browser abandons is shown failed once it expires', async () => {
-      const { chain } = await chainOf(calidad);
-      readSent(await follow(chain));
+      const { chain, browser } = await chainOf(calidad);
+      readSent(await follow(chain, browser), browser);
       await expireBrowserLogouts(test.app.db, new Date(Date.now() + 6 * 60_000));
       assert.match(String((await appView(calidad)).ultimoErrorCierre), /no devolvió el navegador|no completó/);
-      assert.equal(await follow(chain), login_());
+      assert.equal(await follow(chain, browser), login_());
+    });
+
+    it("an app holding its RelayState, or the chain's first address, reads no other app's logout and answers none", async () => {
+      const { chain, browser } = await chainOf(calidad, turnos);
+      const sent = readSent(await follow(chain, browser), browser);
+      // Calidad, without the person's browser: its RelayState as a chain, and the first address replayed.
+      for (const cadena of [sent.relayState, new URL(chain).searchParams.get('cadena') ?? '']) {
+        assert.equal(await follow(`/saml/idp/cierre?cadena=${encodeURIComponent(cadena)}`), login_());
+      }
+      assert.equal(await follow('/saml/idp/cierre'), login_());
+      const [turnosRow] = (await deliveriesOf(turnos)).filter((row) => row.chainHash !== null).slice(-1);
+      assert.equal(turnosRow?.sentAt, null, "turnos' LogoutRequest was never handed out");
+      // Its own answer from outside the browser changes nothing.
+      const elsewhere = await answer(calidad, { ...sent, browser: {} });
+      assert.equal(elsewhere.statusCode, 400);
+      // In the browser, an answer under a RelayState that is not the one calidad was given changes nothing either.
+      const crossed = await answer(calidad, { ...sent, relayState: randomBytes(32).toString('base64url') });
+      assert.equal(crossed.statusCode, 400);
+      const [calidadRow] = (await deliveriesOf(calidad)).filter((row) => row.requestId === sent.id);
+      assert.equal(calidadRow?.deliveredAt, null);
+      assert.equal(calidadRow?.failedAt, null);
+      // The person's browser goes on.
+      const back = await answer(calidad, sent);
+      assert.equal(back.statusCode, 303);
+      const next = readSent(await follow(String(back.headers.location), browser), browser);
+      assert.equal(next.address, 'https://turnos.example.com/mellon/logout');
+      assert.equal((await answer(turnos, next)).statusCode, 303);
     });
   });
 });

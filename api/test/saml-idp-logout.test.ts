@@ -1,7 +1,9 @@
 // SAML single logout to partner apps: when a person signs out of the portal, each SAML app they signed into in that
 // session that publishes a SOAP SingleLogoutService receives a LogoutRequest signed by the key of the portal's
 // metadata, naming them as the app knows them (NameID) and the session it was given (SessionIndex). An app that does
-// not answer is retried, and the administrator sees the logouts it still owes and why the last one failed.
+// not answer is retried, and the administrator sees the logouts it still owes and why the last one failed. Only a
+// LogoutResponse to that request, from that app, with status Success and the app's signature counts; each app is
+// sent to at its own pace (a hung app holds only its own logouts) and shutting down never waits for an app.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +20,9 @@ import {
   portalAsPartnerSees,
   postedForm,
   redirectQuery,
+  soapLogoutResponse,
 } from './helpers/saml-partner.js';
+import { waitFor } from './helpers/processes.js';
 
 interface Received {
   contentType: string | undefined;
@@ -31,7 +35,8 @@ forEachBackend((backend) => {
     let admin: string;
     let server: Server;
     let received: Received[] = [];
-    let failing = false;
+    /** How the historian's SOAP endpoint answers. */
+    let answer: 'success' | 'unavailable' | 'partial' | 'unsigned' | 'other-request' | 'bare' = 'success';
     let historian: Partner;
     let quiet: Partner;
     let historianId: number;
@@ -47,16 +52,23 @@ forEachBackend((backend) => {
         });
         request.on('end', () => {
           received.push({ contentType: request.headers['content-type'], body });
-          if (failing) {
+          if (answer === 'unavailable') {
             response.writeHead(503).end('no disponible');
             return;
           }
+          const inResponseTo = /<samlp:LogoutRequest[^>]*\sID="([^"]+)"/.exec(body)?.[1] ?? '';
           response.writeHead(200, { 'content-type': 'text/xml' });
           response.end(
-            '<soap-env:Envelope xmlns:soap-env="http://schemas.xmlsoap.org/soap/envelope/"><soap-env:Body>' +
-              '<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_r" Version="2.0">' +
-              '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>' +
-              '</samlp:LogoutResponse></soap-env:Body></soap-env:Envelope>',
+            answer === 'bare'
+              ? '<soap-env:Envelope xmlns:soap-env="http://schemas.xmlsoap.org/soap/envelope/"><soap-env:Body>' +
+                  '<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_r" Version="2.0">' +
+                  '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>' +
+                  '</samlp:LogoutResponse></soap-env:Body></soap-env:Envelope>'
+              : soapLogoutResponse(historian, {
+                  inResponseTo: answer === 'other-request' ? '_otra' : inResponseTo,
+                  signed: answer !== 'unsigned',
+                  ...(answer === 'partial' && { status: 'urn:oasis:names:tc:SAML:2.0:status:Responder' }),
+                }),
           );
         });
       });
@@ -155,7 +167,7 @@ forEachBackend((backend) => {
       const beto = await insertMember(test.app, company, 'beto@cierre.test', 'miembro');
       const token = await beto.token();
       await signIn(historian, token);
-      failing = true;
+      answer = 'unavailable';
       received = [];
       await signOut(token);
       await test.app.samlIdp.logouts.deliverDue();
@@ -164,7 +176,7 @@ forEachBackend((backend) => {
       assert.equal(pending.cierresPendientes, 1);
       assert.match(String(pending.ultimoErrorCierre), /503/);
 
-      failing = false;
+      answer = 'success';
       await test.app.db.update(samlLogoutDeliveries).set({ nextAttemptAt: new Date() });
       await test.app.samlIdp.logouts.deliverDue();
       assert.equal(received.length, 2, 'tried again');
@@ -208,6 +220,98 @@ forEachBackend((backend) => {
       ).json<{ cierresPendientes: number; ultimoErrorCierre: string | null }>();
       assert.equal(answer.cierresPendientes, 1);
       assert.match(String(answer.ultimoErrorCierre), /^no se pudo conectar con la aplicación/);
+    });
+
+    it('counts only a signed Success that answers its own request: any other answer stays pending with its reason', async () => {
+      const company = await insertCompany(test.app, 'Vidriera');
+      const cases = [
+        ['bare', /^la respuesta de la aplicación no corresponde a la solicitud enviada$/],
+        ['other-request', /^la respuesta de la aplicación no corresponde a la solicitud enviada$/],
+        ['unsigned', /^la respuesta no lleva una firma válida de la aplicación$/],
+        ['partial', /^la aplicación no cerró la sesión \(estado Responder\)$/],
+      ] as const;
+      for (const [index, [mode, why]] of cases.entries()) {
+        const person = await insertMember(test.app, company, `p${index}@vidriera.test`, 'miembro');
+        const token = await person.token();
+        await signIn(historian, token);
+        answer = mode;
+        received = [];
+        await signOut(token);
+        await test.app.samlIdp.logouts.deliverDue();
+        assert.equal(received.length, 1, mode);
+        const [row] = await test.app.db
+          .select()
+          .from(samlLogoutDeliveries)
+          .where(eq(samlLogoutDeliveries.userId, person.id));
+        assert.equal(row?.deliveredAt, null, mode);
+        assert.match(String(row?.lastError), why, mode);
+        assert.equal((await view()).cierresPendientes, index + 1, mode);
+        // Its retry waits until the end of the test: the next case's answer is not this row's.
+        await test.app.db
+          .update(samlLogoutDeliveries)
+          .set({ nextAttemptAt: new Date(Date.now() + 60 * 60_000) })
+          .where(eq(samlLogoutDeliveries.userId, person.id));
+      }
+      answer = 'success';
+      await test.app.db.update(samlLogoutDeliveries).set({ nextAttemptAt: new Date() });
+      await test.app.samlIdp.logouts.deliverDue();
+      assert.equal((await view()).cierresPendientes, 0);
+    });
+
+    it('a hung app holds only its own logouts, and shutting down gives them back at once, due for another instance', async () => {
+      const hung = createServer(() => {});
+      const hungRequests: string[] = [];
+      hung.on('request', (request) => hungRequests.push(String(request.url)));
+      await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+      try {
+        const port = (hung.address() as AddressInfo).port;
+        const stuck = await partner('colgada', { sloUrl: `http://127.0.0.1:${port}/mellon/logout`, keyIndex: 2 });
+        const created = await test.app.inject({
+          method: 'POST',
+          url: '/admin/aplicaciones-saml',
+          headers: bearer(admin),
+          payload: { nombre: 'Colgada', metadata: stuck.metadata },
+        });
+        const stuckId = created.json<{ id: number }>().id;
+        const company = await insertCompany(test.app, 'Papelera');
+        const rosa = await insertMember(test.app, company, 'rosa@papelera.test', 'miembro');
+        const luis = await insertMember(test.app, company, 'luis@papelera.test', 'miembro');
+        const rowOf = async (appId: number, userId: number) =>
+          (await test.app.db.select().from(samlLogoutDeliveries).where(eq(samlLogoutDeliveries.samlAppId, appId))).find(
+            (row) => row.userId === userId,
+          );
+        const rosaToken = await rosa.token();
+        await signIn(stuck, rosaToken);
+        await signOut(rosaToken);
+        test.app.samlIdp.logouts.wake();
+        await waitFor('the hung app to be sent its logout', () => hungRequests.length === 1);
+
+        // Queued while the hung app holds its try (10 s before it times out): the healthy app does not wait for it.
+        const luisToken = await luis.token();
+        await signIn(historian, luisToken);
+        answer = 'success';
+        received = [];
+        await signOut(luisToken);
+        const delivered = await waitFor(
+          "the healthy app's logout, while the hung one is still in flight",
+          async () => (await rowOf(historianId, luis.id))?.deliveredAt,
+          5_000,
+        );
+        assert.ok(delivered);
+        const inFlight = await rowOf(stuckId, rosa.id);
+        assert.equal(inFlight?.deliveredAt, null, 'the hung app has not answered');
+        assert.ok(inFlight?.lockedUntil, 'its logout is claimed while it is sent');
+
+        await test.app.samlIdp.logouts.close();
+        const givenBack = await rowOf(stuckId, rosa.id);
+        assert.equal(givenBack?.lockedUntil, null, 'the claim is given back');
+        assert.equal(givenBack?.attempts, 0, 'a try cut short by the shutdown is no try');
+        assert.equal(givenBack?.deliveredAt, null);
+        assert.equal(givenBack?.failedAt, null);
+      } finally {
+        hung.closeAllConnections();
+        await new Promise((resolve) => hung.close(resolve));
+      }
     });
   });
 });

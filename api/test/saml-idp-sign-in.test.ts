@@ -2,7 +2,7 @@
 // AuthnRequest (Redirect as mod_auth_mellon sends it, signed or not, or POST), the portal's continuation with the
 // person's session and consent, the one-time page that posts the answer, and the answer as the partner reads it
 // (signed by the key in the portal's metadata, for its audience, ACS and request, NameID opaque per app or the email
-// when asked, the attributes email, nombre, apellido, plan and empresas). And what is refused with the API's Spanish
+// when asked, the attributes email, nombre, apellido, plan, empresas and roles). And what is refused with the API's Spanish
 // page and nothing sent: an unknown app, an ACS not in its metadata, a bad or missing signature, a malformed or
 // oversized request; and a continuation used twice or expired. The allowed apps are listed in the profile, where one
 // is taken back.
@@ -253,6 +253,48 @@ forEachBackend((backend) => {
       const atMail = await signIn(mailOnly, personToken);
       assert.equal(atMail.nameId, 'ana@minera.test');
       assert.equal(atMail.verified.format, 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress');
+    });
+
+    it("sends the person's roles in the app, one AttributeValue per key, read at each assertion", async () => {
+      for (const clave of ['supervisor', 'operador']) {
+        const made = await test.app.inject({
+          method: 'POST',
+          url: '/admin/apps/1/roles',
+          headers: bearer(admin),
+          payload: { clave, nombre: clave },
+        });
+        assert.equal(made.statusCode, 201, made.body);
+      }
+      const give = async (roles: string[]) => {
+        const given = await test.app.inject({
+          method: 'PUT',
+          url: `/admin/users/${person.id}/roles-app/1`,
+          headers: bearer(admin),
+          payload: { roles },
+        });
+        assert.equal(given.statusCode, 200, given.body);
+      };
+      const rolesIn = (xml: string) =>
+        [
+          ...(/<saml:Attribute Name="roles"[^>]*>(.*?)<\/saml:Attribute>/.exec(xml)?.[1] ?? '').matchAll(
+            /<saml:AttributeValue[^>]*>([^<]*)<\/saml:AttributeValue>/g,
+          ),
+        ].map((match) => match[1]);
+      await give(['supervisor']);
+      const one = await signIn(historian, personToken);
+      assert.equal(one.attributes.roles, 'supervisor');
+      assert.deepEqual(rolesIn(one.xml), ['supervisor']);
+      await give(['supervisor', 'operador']);
+      const two = await signIn(historian, personToken);
+      assert.deepEqual(rolesIn(two.xml), ['operador', 'supervisor']);
+      // An app tied to no catalogue app has no roles to tell.
+      const atMaintenance = await signIn(maintenance, personToken);
+      assert.equal(atMaintenance.attributes.roles, undefined);
+      // Taken away: the next assertion no longer says it.
+      await give([]);
+      const none = await signIn(historian, personToken);
+      assert.deepEqual(rolesIn(none.xml), []);
+      assert.equal(none.attributes.roles, undefined);
     });
 
     it('never sends an expired plan', async () => {

@@ -872,6 +872,20 @@ forEachBackend((backend) => {
         assert.equal((update?.details as Json | undefined)?.fuente, 'scim');
       });
 
+      it("a userName with its domain's final dot is the existing account of that address, not a second one", async () => {
+        const acme = await company();
+        const existing = await insertMember(app, acme.companyId, `rita@${acme.domain}`, 'administrador');
+        const created = await scim(app, acme.token, 'POST', '/Users', entraUser(`${existing.email}.`, 'rita'));
+        assert.equal(created.statusCode, 201, created.body);
+        assert.equal(await accountOf(`${existing.email}.`), undefined);
+        const [row] = await app.db
+          .select()
+          .from(companyScimUsers)
+          .where(eq(companyScimUsers.companyId, acme.companyId));
+        assert.equal(row?.userId, existing.id);
+        assert.equal((await membership(acme.companyId, existing.id))?.role, 'administrador');
+      });
+
       it('POST of an existing account keeps its password and its role; POST inactive gives no membership', async () => {
         const acme = await company();
         const existing = await insertMember(app, acme.companyId, `jefa@${acme.domain}`, 'administrador');

@@ -17,6 +17,9 @@ const pages: Array<{ path: string; ready: (page: Page) => Promise<void> }> = [
   { path: '/control-max', ready: (page) => expect(page.getByRole('heading', { name: 'Casos de uso' })).toBeVisible() },
 ];
 
+// Rated "moderate" by axe, checked on these pages all the same: headings in order, one name per landmark.
+const ENFORCED = ['heading-order', 'landmark-unique'];
+
 // Kept outside test-results (which each run empties) so they can be looked at after the run.
 const shots = (name: string) => path.join(os.tmpdir(), 'portal-apps-screens', `${name}.png`);
 
@@ -29,15 +32,15 @@ for (const viewport of [
     request,
   }) => {
     // Every page of the remote with axe in one signed-in session takes a good part of the default 30 s even on a quiet
-    // machine, so more room for a shared one.
-    test.setTimeout(60_000);
+    // machine, and past a minute while both of CI's streams share its two cores: a bound, not a target.
+    test.setTimeout(120_000);
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
     await signInAsAdmin(page, request);
     for (const entry of pages) {
       await page.goto(entry.path);
       await entry.ready(page);
-      expect(await seriousViolations(page), entry.path).toEqual([]);
+      expect(await seriousViolations(page, ENFORCED), entry.path).toEqual([]);
       await page.screenshot({
         path: shots(`${entry.path.slice(1).replaceAll('/', '-')}-${viewport.width}`),
         fullPage: true,
@@ -63,7 +66,7 @@ for (const viewport of [
     for (const step of [1, 2, 3]) {
       await expect(dialog.getByText(`${step} de 3`)).toBeVisible();
       await page.waitForTimeout(300); // let the slide-in settle before measuring contrast
-      expect(await seriousViolations(page), `step ${step}`).toEqual([]);
+      expect(await seriousViolations(page, ENFORCED), `step ${step}`).toEqual([]);
       await page.screenshot({ path: shots(`presentation-${step}-${viewport.width}`) });
       if (step < 3) await dialog.getByRole('button', { name: 'Continuar' }).click();
     }

@@ -163,7 +163,13 @@ test('a profile edit survives a reload', async ({ page, request }) => {
   await page.goto('/perfil');
   await expect(page.getByRole('heading', { name: `${who.name} ${who.lastName}` })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Tu plan actual' })).toBeVisible();
+  await expect(page.getByLabel('Apellido')).toHaveValue(who.lastName);
   await page.getByLabel('Nombre').fill('Lucía Elena');
+  // A blank last name is refused as a blank name is, before anything is sent.
+  await page.getByLabel('Apellido').fill('  ');
+  await page.getByRole('button', { name: 'Guardar cambios' }).click();
+  await expect(page.getByRole('alert')).toHaveText('El apellido es requerido');
+  await page.getByLabel('Apellido').fill('Quispe Mamani');
   await page.getByLabel('Teléfono', { exact: true }).fill('912 345 678');
   await page.getByRole('button', { name: 'Guardar cambios' }).click();
   await expect(page.getByRole('button', { name: '✓ Actualizado' })).toBeVisible();
@@ -171,9 +177,10 @@ test('a profile edit survives a reload', async ({ page, request }) => {
 
   await page.reload();
   await expect(page.getByLabel('Nombre')).toHaveValue('Lucía Elena');
+  await expect(page.getByLabel('Apellido')).toHaveValue('Quispe Mamani');
   await expect(page.getByLabel('Teléfono', { exact: true })).toHaveValue('912 345 678');
   await expect(page.getByRole('combobox', { name: 'País del teléfono' })).toHaveValue('PE');
-  await expect(page.getByRole('heading', { name: `Lucía Elena ${who.lastName}` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Lucía Elena Quispe Mamani' })).toBeVisible();
 });
 
 test('the password tab changes the password and keeps this session', async ({ page, request }) => {
@@ -213,7 +220,11 @@ for (const viewport of SCREENS) {
     for (const tab of ['Información del perfil', 'Contraseña', 'Seguridad']) {
       await expect(page.getByRole('tab', { name: tab })).toBeInViewport({ ratio: 1 });
     }
-    for (const field of [page.getByLabel('Nombre'), page.getByLabel('Teléfono', { exact: true })]) {
+    for (const field of [
+      page.getByLabel('Nombre'),
+      page.getByLabel('Apellido'),
+      page.getByLabel('Teléfono', { exact: true }),
+    ]) {
       await field.scrollIntoViewIfNeeded();
       await expect(field).toBeInViewport({ ratio: 1 });
     }

@@ -219,6 +219,10 @@ test('a company buys seats, its owner hands them out, a member gets the plan on 
   await memberPage.reload();
   const ownPlans = memberPage.getByRole('region', { name: 'Tus Aplicaciones' });
   await expect(ownPlans.getByRole('listitem').filter({ hasText: `${APP}: PRO` })).toContainText(`Puesto de ${COMPANY}`);
+  // The company pays for it: the app's card names the seat instead of offering 'Mejorar Plan'.
+  const seatCard = memberPage.getByRole('article', { name: APP });
+  await expect(seatCard).toContainText(`Tu plan PRO te lo da un puesto de ${COMPANY}`);
+  await expect(seatCard.getByRole('button', { name: `Mejorar Plan de ${APP}` })).toHaveCount(0);
 
   // 5. A partner server app asking for `organization`, signed in through the portal with offline access.
   const admin = await adminToken();
@@ -272,6 +276,7 @@ test('a company buys seats, its owner hands them out, a member gets the plan on 
   await memberPage.goto('/apps');
   await expect(memberPage.getByText('Plan gratuito', { exact: true })).toBeVisible();
   await expect(memberPage.getByText(`Puesto de ${COMPANY}`)).toHaveCount(0);
+  await expect(memberPage.getByRole('button', { name: `Mejorar Plan de ${APP}` })).toBeVisible();
 
   // The company page at a phone's width: no serious axe violation.
   await ownerPage.setViewportSize({ width: 390, height: 844 });

@@ -391,8 +391,9 @@ test("the admin's client form at phone and desktop sizes: a public client for de
   await signInAsAdmin(page, request);
   const name = `Quiosco E2E ${Date.now().toString(36)}`;
   await page.goto('/admin/apps');
-  await page.getByRole('button', { name: 'Nuevo cliente' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Nuevo cliente' });
+  await page.getByRole('button', { name: 'Conectar aplicación' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Conectar aplicación' });
+  await expect(dialog.getByRole('radio', { name: 'OpenID Connect' })).toBeChecked();
   await dialog.getByLabel('Nombre', { exact: true }).fill(name);
   await dialog.getByRole('combobox', { name: 'Tipo' }).selectOption('Público');
   await dialog.getByRole('checkbox', { name: 'Inicio de sesión en dispositivos' }).check();

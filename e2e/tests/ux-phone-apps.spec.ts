@@ -89,12 +89,13 @@ for (const { name, viewport } of SIZES) {
       await expect(page.getByText(PURCHASE_SOON)).toHaveText(help);
       const card = (app: string) =>
         page.getByTestId('plan-card').filter({ has: page.getByRole('heading', { name: app }) });
-      await expect(card('Beto Pro').getByRole('region', { name: 'PRO', exact: true })).toContainText('Tu plan actual');
-      await expect(card('Beto Pro').getByRole('region', { name: 'Gratis', exact: true })).not.toContainText(
-        'Tu plan actual',
-      );
-      await expect(card('TX30').getByRole('region', { name: 'Gratis', exact: true })).toContainText('Tu plan actual');
-      await expect(card('TX30').getByRole('region', { name: 'PRO', exact: true })).not.toContainText('Tu plan actual');
+      // Each plan's region is named with its app: one name per region on the page.
+      const tier = (app: string, plan: string) =>
+        card(app).getByRole('region', { name: `${app} ${plan}`, exact: true });
+      await expect(tier('Beto Pro', 'PRO')).toContainText('Tu plan actual');
+      await expect(tier('Beto Pro', 'Gratis')).not.toContainText('Tu plan actual');
+      await expect(tier('TX30', 'Gratis')).toContainText('Tu plan actual');
+      await expect(tier('TX30', 'PRO')).not.toContainText('Tu plan actual');
       expect(await pageWidth(page)).toBeLessThanOrEqual(viewport.width);
       await page.screenshot({ path: testInfo.outputPath(`planes-${viewport.width}.png`), fullPage: true });
 

@@ -15,7 +15,8 @@ import { resetCodeMail } from '../domain/mail/templates.js';
 import { changeUserRole, changeUserStatus, keepOneAdministrator } from '../domain/accounts/status.js';
 import { operatorActor, recordAudit } from '../domain/audit/log.js';
 import { newPasswordValues } from '../domain/accounts/passwords.js';
-import { findUserByEmail, normalizeEmail } from '../domain/accounts/queries.js';
+import { findUserByEmail } from '../domain/accounts/queries.js';
+import { normalizeEmail } from '../lib/email-address.js';
 import { loadEnvFile } from '../lib/env-file.js';
 import { BackupRefusal, backUpEmbedded, restoreEmbedded } from '../domain/backups/embedded.js';
 import { type Command, type DataCommand, type OptionValues, Refusal } from './command.js';
@@ -472,7 +473,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     // The command's answer is standard output; what the API logs meanwhile (a warning of its background work) goes to
     // standard error, never into the answer a script reads.
-    app = await buildApp({ config, logStream: process.stderr });
+    app = await buildApp({ config, logStream: process.stderr, worksQueues: false });
   } catch (error) {
     console.error(startFailure(error, config));
     return 1;

@@ -5,7 +5,8 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { companyMembers, type CompanyRole, companyRoles } from '../db/schema.js';
 import { operatorActor, recordAudit } from '../domain/audit/log.js';
-import { findUserByEmail, normalizeEmail } from '../domain/accounts/queries.js';
+import { findUserByEmail } from '../domain/accounts/queries.js';
+import { normalizeEmail } from '../lib/email-address.js';
 import {
   companyDetail,
   type CompanyView,

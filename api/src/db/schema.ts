@@ -19,3 +19,4 @@ export * from './schema/scim.js';
 export * from './schema/company-setup-links.js';
 export * from './schema/partner-events.js';
 export * from './schema/saml-idp.js';
+export * from './schema/app-roles.js';

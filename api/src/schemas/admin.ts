@@ -102,13 +102,14 @@ export const AuditEntry = Type.Object(
           Type.Literal('scim'),
           Type.Literal('proveedor'),
           Type.Literal('administrador'),
+          Type.Literal('enlace'),
           Type.Literal('plataforma'),
           Type.Literal('persona'),
           Type.Literal('consola'),
         ],
         {
           description:
-            'Solo en el registro de una empresa: de dónde vino el cambio (su directorio SCIM, su proveedor, sus administradores, la plataforma, la propia persona o la consola del operador)',
+            'Solo en el registro de una empresa: de dónde vino el cambio (su directorio SCIM, su proveedor, sus administradores, su equipo de TI con un enlace de configuración, la plataforma, la propia persona o la consola del operador)',
         },
       ),
     ),

@@ -124,6 +124,8 @@ export const UpdateUserBody = Type.Object(
   {
     idUsuario: UserId,
     name: Name,
+    // Beside spec §7's fields: the profile edits the last name too, with the name's rule (decision 0131).
+    lastName: Type.Optional(Name),
     phone: Type.Optional(Phone),
   },
   { additionalProperties: false },

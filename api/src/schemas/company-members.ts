@@ -105,6 +105,17 @@ export const SeatReportRow = Type.Object(
     esperando: Type.Integer({
       description: 'Personas que un grupo del directorio da derecho a un puesto y esperan a que quede uno libre',
     }),
+    roles: Type.Array(
+      Type.Object(
+        {
+          clave: Type.String(),
+          nombre: Type.String(),
+          personas: Type.Integer({ description: 'Las personas a las que la empresa dio el rol' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Los roles de la app, por clave' },
+    ),
   },
   { additionalProperties: false },
 );
@@ -116,6 +127,53 @@ export const CompanyAuditQuery = Type.Object(
     page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
     action: Type.Optional(LiteralUnion(auditActions.filter((action) => action.startsWith('company.')))),
+    formato: Type.Optional(
+      Type.Literal('ecs', {
+        description:
+          "'ecs': las entradas como documentos Elastic Common Schema, de la más antigua a la más reciente, por cursor " +
+          '(`desde`): ninguna se salta aunque se confirme más tarde (docs/registro-para-siem.md)',
+      }),
+    ),
+    desde: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description: "Con formato=ecs: el 'siguiente' de la respuesta anterior; sin él, desde la primera entrada",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** One activity entry as an Elastic Common Schema document (domain/audit/ecs.ts). */
+export const EcsDocument = Type.Object(
+  {
+    '@timestamp': Type.String({ format: 'date-time' }),
+    event: Type.Object({
+      id: Type.String(),
+      action: Type.String(),
+      outcome: LiteralUnion(['success', 'failure'] as const),
+      kind: Type.Literal('event'),
+      dataset: Type.Literal('portal.audit'),
+    }),
+    user: Type.Optional(Type.Object({ id: Type.Optional(Type.String()), email: Type.String() })),
+    source: Type.Optional(Type.Object({ ip: Type.String() })),
+    organization: Type.Object({ id: Type.String(), name: Type.String() }),
+    portal: Type.Object({
+      origen: Type.String(),
+      objetivo: Type.Object({ tipo: Type.String(), id: Type.Integer() }),
+      detalles: Type.Record(Type.String(), Type.Unknown()),
+      requestId: Type.Optional(Type.String()),
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const EcsPage = Type.Object(
+  {
+    data: Type.Array(EcsDocument),
+    siguiente: Type.String({ description: 'El cursor para la próxima petición (el mismo si no había nada nuevo)' }),
+    hayMas: Type.Boolean({ description: 'Hay más entradas listas: pide de nuevo ya' }),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { LiteralUnion, Nullable, printable } from './common.js';
+import { SecondFactorMethod } from './security.js';
 import { oidcScopes } from '../domain/identity-provider/scopes.js';
 import { oidcSubjectKinds } from '../db/schema.js';
 
@@ -18,6 +19,19 @@ export const InteractionView = Type.Object(
     permisos: Type.Array(Permission),
     consentimiento: Type.Boolean({ description: 'La app es de terceros y la persona aún no permitió estos permisos' }),
     reautenticar: Type.Boolean({ description: 'La app pidió un inicio de sesión nuevo (prompt=login, max_age)' }),
+    segundoFactor: Nullable(
+      Type.Object(
+        {
+          metodos: Type.Array(SecondFactorMethod, {
+            description: 'Cómo puede la persona probarlo ahora; vacío: aún no tiene segundo factor',
+          }),
+        },
+        {
+          additionalProperties: false,
+          description: 'La app pide un segundo factor que esta sesión no probó (acr_values, RequestedAuthnContext)',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -84,6 +98,9 @@ export const OidcClientBody = Type.Object(
 export const OidcClient = Type.Object(
   {
     clientId: Type.String(),
+    idAplicacion: Type.Integer({
+      description: 'Id de su aplicación conectada: sus suscripciones a eventos van bajo él',
+    }),
     nombre: Type.String(),
     redirectUris: Type.Array(Type.String()),
     postLogoutRedirectUris: Type.Array(Type.String()),

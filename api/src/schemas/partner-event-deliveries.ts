@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
 import { PARTNER_EVENT_TYPES } from '@portal/contracts/partner-events/event-types';
 import { LiteralUnion, Nullable } from './common.js';
-import { SubscriptionParams } from './partner-event-subscriptions.js';
+import { AppSubscriptionParams, SubscriptionParams } from './partner-event-subscriptions.js';
 
 export const DeliveriesParams = SubscriptionParams;
+export const AppDeliveriesParams = AppSubscriptionParams;
 
 export const DeliveryParams = Type.Object(
   {
@@ -11,6 +12,10 @@ export const DeliveryParams = Type.Object(
     // Delivery ids are bigserial: past int4, as far as a JavaScript number is exact.
     entregaId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Id de la entrega' }),
   },
+  { additionalProperties: false },
+);
+export const AppDeliveryParams = Type.Object(
+  { ...AppDeliveriesParams.properties, entregaId: DeliveryParams.properties.entregaId },
   { additionalProperties: false },
 );
 

@@ -11,6 +11,16 @@ export const SubscriptionParams = Type.Object(
   { additionalProperties: false },
 );
 
+/** A connected app by its registry id, whatever its protocol (/admin/aplicaciones-conectadas/:idApp). */
+export const ConnectedAppParams = Type.Object(
+  { idApp: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Id de la aplicación conectada' }) },
+  { additionalProperties: false },
+);
+export const AppSubscriptionParams = Type.Object(
+  { ...ConnectedAppParams.properties, id: SubscriptionId },
+  { additionalProperties: false },
+);
+
 export const SubscriptionBody = Type.Object(
   {
     url: Type.String({

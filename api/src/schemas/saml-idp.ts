@@ -13,20 +13,30 @@ const metadata = Type.String({
 });
 const appId = Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 2147483647 })));
 
-export const SamlAppBody = Type.Object({ nombre: name, metadata, appId }, { additionalProperties: false });
+const primeraParte = Type.Optional(
+  Type.Boolean({ description: 'Una aplicación de la propia suite: nunca pide consentimiento (false si no se indica)' }),
+);
+export const SamlAppBody = Type.Object(
+  { nombre: name, metadata, appId, primeraParte },
+  { additionalProperties: false },
+);
 
 /** A change replaces the name and the catalogue app; without `metadata` the stored metadata stays (GET never shows it). */
 export const SamlAppChangeBody = Type.Object(
-  { nombre: name, metadata: Type.Optional(metadata), appId },
+  { nombre: name, metadata: Type.Optional(metadata), appId, primeraParte },
   { additionalProperties: false },
 );
 
 export const SamlApp = Type.Object(
   {
     id: Type.Integer(),
+    idAplicacion: Type.Integer({
+      description: 'Id de su aplicación conectada: sus suscripciones a eventos van bajo él',
+    }),
     nombre: Type.String(),
     entityId: Type.String({ description: 'El entityID del proveedor de servicio, de sus metadatos' }),
     appId: Nullable(Type.Integer({ description: 'La app del catálogo: su plan va en el atributo plan' })),
+    primeraParte: Type.Boolean(),
     urlsAcs: Type.Array(Type.String(), {
       description: 'Sus AssertionConsumerService HTTP-POST, la predeterminada primero',
     }),

@@ -1,6 +1,7 @@
 // The shapes of a company's directory (SCIM) administration: its tokens and its request log
 // (routes/companies/scim.ts). The /scim/v2 calls themselves are SCIM's (routes/scim/index.ts).
 import { Type } from 'typebox';
+import { RoleKey } from './app-roles.js';
 import { groupRuleRoles } from '../db/schema.js';
 import { LiteralUnion, Nullable, printable } from './common.js';
 
@@ -80,6 +81,12 @@ export const GroupRuleBody = Type.Object(
     }),
     idApp: Type.Optional(Id),
     rol: Type.Optional(LiteralUnion(groupRuleRoles)),
+    rolesApp: Type.Optional(
+      Type.Array(RoleKey, {
+        maxItems: 100,
+        description: 'Roles de la app (idApp, obligatoria con ellos) para los del grupo con su puesto',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -93,6 +100,7 @@ export const GroupRule = Type.Object(
     grupoRecibido: Type.Boolean({ description: 'El directorio ya envió el grupo: la regla lo sigue por su id' }),
     app: Nullable(Type.Object({ id: Type.Integer(), nombre: Type.String() }, { additionalProperties: false })),
     rol: Nullable(LiteralUnion(groupRuleRoles)),
+    rolesApp: Type.Array(Type.String(), { description: 'Los roles de la app que da la regla' }),
     personas: Type.Integer({ description: 'Las personas que el grupo tiene ahora' }),
     creada: Type.String({ format: 'date-time' }),
   },

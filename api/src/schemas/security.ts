@@ -126,6 +126,12 @@ export const PasskeySignInOptionsBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** `POST /auth/segundo-factor/verificar-llave`: the current session proves a second factor with a passkey. */
+export const SessionPasskeyProofBody = Type.Object(
+  { ceremonyId: CeremonyId, response: CredentialResponse },
+  { additionalProperties: false },
+);
+
 /** `POST /auth/passkeys/iniciar-sesion`. */
 export const PasskeySignInBody = Type.Object(
   { ceremonyId: CeremonyId, response: CredentialResponse, ticket: Type.Optional(SignInTicket) },

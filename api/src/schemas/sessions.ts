@@ -16,6 +16,10 @@ export const Session = Type.Object({
     description: 'Último uso (se actualiza como mucho una vez por minuto)',
   }),
   current: Type.Boolean({ description: 'La sesión del token de esta petición' }),
+  app: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'La app de un dispositivo que inició sesión con un código (/dispositivo): su sesión se cierra como las demás; null para un navegador',
+  }),
 });
 
 export const SessionsEnded = Type.Object({ ended: Type.Integer({ description: 'Sesiones cerradas' }) });

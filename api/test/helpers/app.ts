@@ -22,7 +22,7 @@ import { generateEcKeyPem } from './keys.js';
 
 export type Backend = 'pglite' | 'postgres';
 
-const databaseUrl = process.env.DATABASE_URL || undefined;
+export const databaseUrl = process.env.DATABASE_URL || undefined;
 
 /**
  * PGlite always; PostgreSQL too when DATABASE_URL is set. TEST_BACKENDS=postgres (or pglite) keeps only one: CI's
@@ -118,6 +118,13 @@ const openPglite = async () => PGlite.create({ loadDataDir: await pgliteSnapshot
 
 /** The throw-away schema of each PostgreSQL test database, so a second instance can open the same one. */
 const schemaOf = new WeakMap<Database, string>();
+
+/** The PostgreSQL schema a test app's tables are in, for a suite that writes beside the app on a connection of its own. */
+export function schemaOfApp(test: Pick<TestApp, 'database'>): string {
+  const schema = schemaOf.get(test.database);
+  if (!schema) throw new Error('not a PostgreSQL test app');
+  return schema;
+}
 
 interface TestDatabase {
   database: Database;

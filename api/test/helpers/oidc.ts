@@ -126,6 +126,8 @@ export class TestBrowser {
   /** Every hop of the last `navigate`. */
   hops: Hop[] = [];
   portalToken: string | undefined;
+  /** The address this browser is seen from behind the API's trusted proxy (`x-forwarded-for`), when set. */
+  forwardedFor: string | undefined;
 
   constructor(private readonly issuer: string) {}
 
@@ -139,6 +141,7 @@ export class TestBrowser {
         accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
         ...(init.headers as Record<string, string>),
         ...(cookie ? { cookie } : {}),
+        ...(this.forwardedFor ? { 'x-forwarded-for': this.forwardedFor } : {}),
       },
     });
     for (const line of response.headers.getSetCookie()) await this.jar.setCookie(line, url, { ignoreError: true });

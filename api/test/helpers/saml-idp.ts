@@ -1,10 +1,10 @@
 // A company's SAML identity provider for the tests: a key and self-signed certificate of its own, its metadata, and
-// responses written field by field (every field a test may get wrong on purpose), signed with samlify's own signer
-// (xml-crypto underneath, RSA-SHA256, exclusive canonicalization) on the Response, the Assertion, both or neither.
+// responses written field by field (every field a test may get wrong on purpose), signed with xml-crypto (the signer
+// under samlify; RSA-SHA256 unless told, exclusive canonicalization) on the Response, the Assertion, both or neither.
 import { randomBytes, webcrypto } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import * as x509 from '@peculiar/x509';
-import * as samlify from 'samlify';
+import { SignedXml } from 'xml-crypto';
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
@@ -125,39 +125,51 @@ export function responseXml(fields: ResponseFields, assertion: string): string {
 }
 
 const assertionPath = "/*[local-name(.)='Response']/*[local-name(.)='Assertion']";
+const responsePath = "/*[local-name(.)='Response']";
+
+/** The algorithms of a signature: its SignatureMethod and its references' DigestMethod. */
+export interface SigningAlgorithms {
+  signature: string;
+  digest: string;
+}
+export const rsaSha256: SigningAlgorithms = {
+  signature: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+  digest: 'http://www.w3.org/2001/04/xmlenc#sha256',
+};
+/** What old AD FS and Shibboleth set-ups still send: RSA-SHA1 over SHA-1 digests. */
+export const rsaSha1: SigningAlgorithms = {
+  signature: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1',
+  digest: 'http://www.w3.org/2000/09/xmldsig#sha1',
+};
+
+/** An enveloped signature (exclusive canonicalization, the certificate in KeyInfo) of `target`, after its Issuer. */
+function sign(xml: string, key: SigningKey, target: string, algorithms: SigningAlgorithms): string {
+  const signer = new SignedXml({
+    privateKey: key.privateKeyPem,
+    publicCert: key.certificatePem,
+    signatureAlgorithm: algorithms.signature,
+    canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
+  });
+  signer.addReference({
+    xpath: target,
+    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
+    digestAlgorithm: algorithms.digest,
+  });
+  signer.computeSignature(xml, {
+    prefix: 'ds',
+    location: { reference: `${target}/*[local-name(.)='Issuer']`, action: 'after' },
+  });
+  return signer.getSignedXml();
+}
 
 /** The assertion signed on its own (enveloped signature after its Issuer), inside the response's XML. */
-export function signAssertion(response: string, key: SigningKey): string {
-  return samlify.SamlLib.constructSAMLSignature({
-    rawSamlMessage: response,
-    referenceTagXPath: assertionPath,
-    privateKey: key.privateKeyPem,
-    privateKeyPass: '',
-    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-    signingCert: key.certificate,
-    isBase64Output: false,
-    signatureConfig: {
-      prefix: 'ds',
-      location: { reference: `${assertionPath}/*[local-name(.)='Issuer']`, action: 'after' },
-    },
-  });
+export function signAssertion(response: string, key: SigningKey, algorithms = rsaSha256): string {
+  return sign(response, key, assertionPath, algorithms);
 }
 
 /** The whole response signed (enveloped signature after its Issuer). */
-export function signResponse(response: string, key: SigningKey): string {
-  return samlify.SamlLib.constructSAMLSignature({
-    rawSamlMessage: response,
-    isMessageSigned: true,
-    privateKey: key.privateKeyPem,
-    privateKeyPass: '',
-    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-    signingCert: key.certificate,
-    isBase64Output: false,
-    signatureConfig: {
-      prefix: 'ds',
-      location: { reference: "/*[local-name(.)='Response']/*[local-name(.)='Issuer']", action: 'after' },
-    },
-  });
+export function signResponse(response: string, key: SigningKey, algorithms = rsaSha256): string {
+  return sign(response, key, responsePath, algorithms);
 }
 
 /** A response as an IdP sends it: the assertion signed (and the response too, with `signed: 'both'`). */
@@ -165,12 +177,13 @@ export function signedResponse(
   fields: ResponseFields,
   key: SigningKey,
   signed: 'assertion' | 'response' | 'both' | 'none' = 'assertion',
+  algorithms = rsaSha256,
 ): string {
   const unsigned = responseXml(fields, assertionXml(fields));
   if (signed === 'none') return unsigned;
-  if (signed === 'response') return signResponse(unsigned, key);
-  const withAssertion = signAssertion(unsigned, key);
-  return signed === 'both' ? signResponse(withAssertion, key) : withAssertion;
+  if (signed === 'response') return signResponse(unsigned, key, algorithms);
+  const withAssertion = signAssertion(unsigned, key, algorithms);
+  return signed === 'both' ? signResponse(withAssertion, key, algorithms) : withAssertion;
 }
 
 export const base64 = (xml: string) => Buffer.from(xml, 'utf8').toString('base64');

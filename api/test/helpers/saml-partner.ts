@@ -87,16 +87,29 @@ export interface RequestOptions {
   /** Sign the query with this key (PKCS#8 PEM), as mellon does. */
   signWith?: string;
   destination?: string;
+  /** ForceAuthn="true". */
+  forceAuthn?: boolean;
+  /** A RequestedAuthnContext naming these classes, compared as `comparison` (absent: the default, exact). */
+  authnContext?: { classes: string[]; comparison?: string };
 }
 
 export function authnRequestXml(partnerApp: Partner, options: RequestOptions = {}): { id: string; xml: string } {
   const id = options.id ?? `_${randomBytes(16).toString('hex')}`;
   const acs = options.acs === undefined ? '' : ` AssertionConsumerServiceURL="${options.acs}"`;
   const destination = options.destination === undefined ? '' : ` Destination="${options.destination}"`;
+  const force = options.forceAuthn ? ' ForceAuthn="true"' : '';
+  const context = options.authnContext;
+  const comparison = context?.comparison === undefined ? '' : ` Comparison="${context.comparison}"`;
+  const requested = context
+    ? `<samlp:RequestedAuthnContext${comparison}>${context.classes
+        .map((name) => `<saml:AuthnContextClassRef>${name}</saml:AuthnContextClassRef>`)
+        .join('')}</samlp:RequestedAuthnContext>`
+    : '';
   const xml =
-    `<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id}" Version="2.0" IssueInstant="${new Date().toISOString()}"${destination}${acs} ProtocolBinding="${post}">` +
+    `<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id}" Version="2.0" IssueInstant="${new Date().toISOString()}"${destination}${acs}${force} ProtocolBinding="${post}">` +
     `<saml:Issuer>${options.issuer ?? partnerApp.entityId}</saml:Issuer>` +
     '<samlp:NameIDPolicy Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent" AllowCreate="true"/>' +
+    requested +
     '</samlp:AuthnRequest>';
   return { id, xml };
 }
@@ -175,4 +188,41 @@ export function logoutResponseQuery(partnerApp: Partner, options: LogoutResponse
     query += `&Signature=${encodeURIComponent(signature)}`;
   }
   return query;
+}
+
+export interface SoapLogoutResponseOptions {
+  inResponseTo: string;
+  issuer?: string;
+  status?: string;
+  /** Signed with the partner's key unless false. */
+  signed?: boolean;
+}
+
+/** A SOAP envelope around the LogoutResponse a partner answers a SOAP LogoutRequest with, as mod_auth_mellon does. */
+export function soapLogoutResponse(partnerApp: Partner, options: SoapLogoutResponseOptions): string {
+  const xml =
+    `<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_${randomBytes(16).toString('hex')}" InResponseTo="${options.inResponseTo}" Version="2.0" IssueInstant="${new Date().toISOString()}">` +
+    `<saml:Issuer>${options.issuer ?? partnerApp.entityId}</saml:Issuer>` +
+    `<samlp:Status><samlp:StatusCode Value="${options.status ?? 'urn:oasis:names:tc:SAML:2.0:status:Success'}"/></samlp:Status>` +
+    '</samlp:LogoutResponse>';
+  const message =
+    options.signed === false
+      ? xml
+      : samlify.SamlLib.constructSAMLSignature({
+          rawSamlMessage: xml,
+          privateKey: partnerApp.privateKeyPem,
+          signatureAlgorithm: rsaSha256,
+          signingCert: certificateBody(partnerApp.certificatePem),
+          isBase64Output: false,
+          isMessageSigned: true,
+          signatureConfig: {
+            prefix: 'ds',
+            location: { reference: "/*[local-name(.)='LogoutResponse']/*[local-name(.)='Issuer']", action: 'after' },
+          },
+        });
+  return (
+    '<soap-env:Envelope xmlns:soap-env="http://schemas.xmlsoap.org/soap/envelope/"><soap-env:Body>' +
+    message +
+    '</soap-env:Body></soap-env:Envelope>'
+  );
 }

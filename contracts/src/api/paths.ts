@@ -42,6 +42,10 @@ export const API_PATHS = {
     passkeyRegistrationOptions: 'auth/passkeys/opciones-registro',
     passkeySignInOptions: 'auth/passkeys/opciones-inicio',
     passkeySignIn: 'auth/passkeys/iniciar-sesion',
+    /** This session proves a second factor an app asked for (step-up): a code, or a passkey's options and answer. */
+    proveSecondFactor: 'auth/segundo-factor/verificar',
+    proveSecondFactorPasskeyOptions: 'auth/segundo-factor/opciones-llave',
+    proveSecondFactorPasskey: 'auth/segundo-factor/verificar-llave',
     /** The third-party apps the person allowed through the portal's OpenID Connect provider (GET), one of them (DELETE). */
     authorizedApps: 'auth/aplicaciones',
     /** The rules of the signed-in person's companies that bind their sign-in and sessions. */
@@ -89,19 +93,22 @@ export const API_PATHS = {
     oidcClients: 'admin/clientes-oidc',
     oidcClient: (clientId: string) => `admin/clientes-oidc/${encodeURIComponent(clientId)}`,
     oidcClientSecret: (clientId: string) => `admin/clientes-oidc/${encodeURIComponent(clientId)}/secreto`,
+    /** The connected apps, whatever their protocol (docs/decisions/0126-connected-apps.md). */
+    connectedApps: 'admin/aplicaciones-conectadas',
     /**
-     * A client's event subscriptions (list, create), one subscription (delete) and its secret's rotation, its recent
-     * deliveries and 'Reenviar' of one (docs/decisions/0085-partner-events.md, 0087-partner-events-panel.md).
+     * A connected app's event subscriptions (list, create), one subscription (delete) and its secret's rotation, its
+     * recent deliveries and 'Reenviar' of one (docs/decisions/0085-partner-events.md, 0087-partner-events-panel.md),
+     * by the app's registry id (`idAplicacion`), whatever its protocol.
      */
-    oidcSubscriptions: (clientId: string) => `admin/clientes-oidc/${encodeURIComponent(clientId)}/suscripciones`,
-    oidcSubscription: (clientId: string, id: string) =>
-      `admin/clientes-oidc/${encodeURIComponent(clientId)}/suscripciones/${encodeURIComponent(id)}`,
-    oidcSubscriptionSecret: (clientId: string, id: string) =>
-      `admin/clientes-oidc/${encodeURIComponent(clientId)}/suscripciones/${encodeURIComponent(id)}/secreto`,
-    oidcSubscriptionDeliveries: (clientId: string, id: string) =>
-      `admin/clientes-oidc/${encodeURIComponent(clientId)}/suscripciones/${encodeURIComponent(id)}/entregas`,
-    oidcDeliveryResend: (clientId: string, id: string, deliveryId: number) =>
-      `admin/clientes-oidc/${encodeURIComponent(clientId)}/suscripciones/${encodeURIComponent(id)}/entregas/${deliveryId}/reenviar`,
+    appSubscriptions: (appId: number) => `admin/aplicaciones-conectadas/${appId}/suscripciones`,
+    appSubscription: (appId: number, id: string) =>
+      `admin/aplicaciones-conectadas/${appId}/suscripciones/${encodeURIComponent(id)}`,
+    appSubscriptionSecret: (appId: number, id: string) =>
+      `admin/aplicaciones-conectadas/${appId}/suscripciones/${encodeURIComponent(id)}/secreto`,
+    appSubscriptionDeliveries: (appId: number, id: string) =>
+      `admin/aplicaciones-conectadas/${appId}/suscripciones/${encodeURIComponent(id)}/entregas`,
+    appDeliveryResend: (appId: number, id: string, deliveryId: number) =>
+      `admin/aplicaciones-conectadas/${appId}/suscripciones/${encodeURIComponent(id)}/entregas/${deliveryId}/reenviar`,
     /** The partner apps that sign in with the portal as their SAML identity provider (list, create), and one of them. */
     samlApps: 'admin/aplicaciones-saml',
     samlApp: (id: number) => `admin/aplicaciones-saml/${id}`,
@@ -134,7 +141,11 @@ export const API_PATHS = {
     approve: (id: number, userId: number) => `empresas/${id}/miembros/${userId}/aprobar`,
     seats: (id: number) => `empresas/${id}/puestos`,
     seat: (id: number, userId: number, appId: number) => `empresas/${id}/puestos/${userId}/${appId}`,
+    memberAppRoles: (id: number, userId: number) => `empresas/${id}/miembros/${userId}/roles-app`,
+    memberRolesOfApp: (id: number, userId: number, appId: number) =>
+      `empresas/${id}/miembros/${userId}/roles-app/${appId}`,
     invitations: (id: number) => `empresas/${id}/invitaciones`,
+    invitationList: (id: number) => `empresas/${id}/invitaciones/lote`,
     invitation: (id: number, invitationId: number) => `empresas/${id}/invitaciones/${invitationId}`,
     resend: (id: number, invitationId: number) => `empresas/${id}/invitaciones/${invitationId}/reenviar`,
     domains: (id: number) => `empresas/${id}/dominios`,

@@ -13,6 +13,7 @@ export const PARTNER_EVENT_TYPES = [
   'plan.retirado',
   'plan.vencido',
   'consentimiento.revocado',
+  'roles.cambiados',
 ] as const;
 
 export type PartnerEventType = (typeof PARTNER_EVENT_TYPES)[number];

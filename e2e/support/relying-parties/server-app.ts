@@ -54,6 +54,9 @@ interface AppSession {
   plan: string;
   /** The companies the `organization` claim names, with the person's roles; undefined when the app did not ask. */
   organization: string | undefined;
+  /** How the person signed in, as the ID token says: `acr` and `amr`. */
+  acr: string;
+  amr: string;
   token: OAuth2Token;
 }
 
@@ -66,6 +69,10 @@ const NOTICES: Record<string, string> = {
 
 /** An error code of the protocol (access_denied, invalid_grant…): the one word of an address the page shows. */
 const PROTOCOL_ERROR = /^[a-z_]{1,40}$/;
+
+/** What a sign-in with step-up asks: the portal's level 2, essential. */
+const STEP_UP_ACR = 'urn:portal:acr:2';
+const STEP_UP_CLAIMS = { id_token: { acr: { essential: true, values: [STEP_UP_ACR] } } };
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -126,10 +133,12 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
     const offline = options.scopes.includes('offline_access');
     const body = session
       ? `<p>Sesión en la app: ${escapeHtml(session.email)}</p><p>Plan: ${escapeHtml(session.plan)}</p>` +
+        `<p>Nivel: ${escapeHtml(session.acr)} (${escapeHtml(session.amr)})</p>` +
         (session.organization === undefined ? '' : `<p>Empresas: ${escapeHtml(session.organization)}</p>`) +
         (canRefresh ? '<form method="post" action="/renovar"><button>Renovar tokens</button></form>' : '') +
         '<form method="post" action="/salir"><button>Salir de la app</button></form>'
       : '<p>Sin sesión en la app</p><p><a href="/entrar">Entrar con el portal</a></p>' +
+        '<p><a href="/entrar?segundo-factor=1">Entrar con segundo factor</a></p>' +
         (offline ? '<p><a href="/entrar?sin-conexion=1">Entrar con acceso sin conexión</a></p>' : '');
     return (
       `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>${escapeHtml(options.title)}</title></head>` +
@@ -169,6 +178,8 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
       sid: typeof claims.sid === 'string' ? claims.sid : undefined,
       plan: planText(claims.plan),
       organization: organizationText(claims.organization),
+      acr: String(claims.acr),
+      amr: Array.isArray(claims.amr) ? claims.amr.join(' ') : '',
       token,
     });
     response.writeHead(303, {
@@ -204,7 +215,7 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
   /** Sends the browser to the portal's authorization endpoint, remembering where to land once signed in. */
   async function startSignIn(
     response: http.ServerResponse,
-    { offline, landing }: { offline: boolean; landing: string },
+    { offline, landing, stepUp = false }: { offline: boolean; landing: string; stepUp?: boolean },
   ) {
     const state = randomBytes(16).toString('base64url');
     const codeVerifier = await generateCodeVerifier();
@@ -214,8 +225,12 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
       state,
       codeVerifier,
       scope: options.scopes.filter((scope) => offline || scope !== 'offline_access'),
-      // OpenID Connect Core §11: a refresh token for offline use is granted with prompt=consent.
-      ...(offline ? { extraParams: { prompt: 'consent' } } : {}),
+      extraParams: {
+        // OpenID Connect Core §11: a refresh token for offline use is granted with prompt=consent.
+        ...(offline ? { prompt: 'consent' } : {}),
+        // Step-up: a second factor proved in this sign-in, the `acr` essential.
+        ...(stepUp ? { acr_values: STEP_UP_ACR, claims: JSON.stringify(STEP_UP_CLAIMS) } : {}),
+      },
     });
     redirect(response, authorizeUri, `${loginCookie}=${state}; Path=/; HttpOnly; SameSite=Lax`);
   }
@@ -240,7 +255,7 @@ export async function startServerApp(options: ServerAppOptions): Promise<ServerA
       response.end(page(session, notice));
     } else if (route === 'GET /entrar') {
       const offline = address.searchParams.has('sin-conexion') && options.scopes.includes('offline_access');
-      await startSignIn(response, { offline, landing: '/' });
+      await startSignIn(response, { offline, landing: '/', stepUp: address.searchParams.has('segundo-factor') });
     } else if (route === 'GET /iniciar') {
       // A sign-in the portal started (Core §4): only from this app's issuer, and only onto a page of this app, since
       // anyone can link here with any target_link_uri.

@@ -7,13 +7,14 @@ import type {
   CompanyProviderInput,
   CompanyProviderSaved,
   CompanyRole,
-  CompanySamlInput,
   CompanySettings,
   CompanyStatus,
   CompanyUpdate,
   CursorPage,
   Domain,
   Invitation,
+  InvitationListResult,
+  InvitationListRow,
   Licence,
   LicenceInput,
   Member,
@@ -21,6 +22,8 @@ import type {
   SamlServiceProvider,
   GroupRule,
   GroupRuleInput,
+  HeldRoles,
+  MemberAppRoles,
   ScimRequest,
   ScimTokenCreated,
   ScimTokenList,
@@ -112,6 +115,17 @@ export function takeBackSeat(id: number, userId: number, appId: number): Promise
   return request('delete', P.seat(id, userId, appId), { fallback: F.seat });
 }
 
+/** Each app whose seat the member holds in the company, with the roles the company gave and those the app has. */
+export async function memberAppRoles(id: number, userId: number): Promise<MemberAppRoles[]> {
+  const answer = await request<{ data: MemberAppRoles[] }>('get', P.memberAppRoles(id, userId), { fallback: F.roles });
+  return answer.data;
+}
+
+/** The roles of an app the company gives the member: exactly these. */
+export function setMemberAppRoles(id: number, userId: number, appId: number, roles: string[]): Promise<HeldRoles> {
+  return request('put', P.memberRolesOfApp(id, userId, appId), { json: { roles }, fallback: F.rolesSave });
+}
+
 export function listSeats(
   id: number,
   query: { idApp?: number; email?: string; cursor?: string | null; limit?: number },
@@ -128,6 +142,14 @@ export function listInvitations(id: number): Promise<Invitation[]> {
 
 export function invite(id: number, email: string, rol: CompanyRole): Promise<Invitation> {
   return request('post', P.invitations(id), { json: { email, rol }, fallback: F.invitation });
+}
+
+/** Invites a part of a list (at most 500 rows): one result per row, in the order sent. */
+export function inviteList(id: number, filas: InvitationListRow[]): Promise<InvitationListResult[]> {
+  return request<{ resultados: InvitationListResult[] }>('post', P.invitationList(id), {
+    json: { filas },
+    fallback: F.invitationList,
+  }).then((answer) => answer.resultados);
 }
 
 export function resendInvitation(id: number, invitationId: number): Promise<Invitation> {
@@ -187,19 +209,15 @@ export function getProviderRedirect(id: number): Promise<ProviderRedirect> {
 }
 
 /**
- * Connects or changes the provider: a platform administrator through `admin/…` (which proves the domains it names),
- * an owner through the company's own route (the domains must be proved already).
+ * Connects or changes the provider, by OpenID Connect or SAML (the body's `tipo`): a platform administrator through
+ * `admin/…` (which proves the domains it names), an owner through the company's own route (the domains must be
+ * proved already). The answer is what to register with the provider: the redirect address, or the SAML values.
  */
 export function saveProvider(
   id: number,
   input: CompanyProviderInput,
   platform: boolean,
-): Promise<CompanyProviderSaved> {
-  return request('put', platform ? P.platformProvider(id) : P.provider(id), { json: input, fallback: F.saveProvider });
-}
-
-/** Connects or changes the company's SAML identity provider, by the same two routes as `saveProvider`. */
-export function saveSamlProvider(id: number, input: CompanySamlInput, platform: boolean): Promise<SamlServiceProvider> {
+): Promise<CompanyProviderSaved | SamlServiceProvider> {
   return request('put', platform ? P.platformProvider(id) : P.provider(id), { json: input, fallback: F.saveProvider });
 }
 

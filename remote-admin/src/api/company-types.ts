@@ -8,9 +8,7 @@ import type {
   CompanyMemberPage,
   CompanyProvider,
   CompanyProviderAddresses,
-  CompanyProviderView,
   CompanySamlProvider,
-  CompanySamlProviderInput,
   CompanySamlServiceProvider,
   User,
 } from '@portal/shared';
@@ -24,6 +22,8 @@ export type {
   GroupRule,
   GroupRuleInput,
   WaitingPerson,
+  MemberAppRoles,
+  HeldRoles,
   ScimRequest,
   ScimToken,
   ScimTokenCreated,
@@ -36,6 +36,8 @@ export type {
   SeatReportRow,
   CompanyDomain as Domain,
   CompanyInvitation as Invitation,
+  InvitationListResult,
+  InvitationListRow,
   CompanyMember as Member,
   CompanySeat as Seat,
 } from '@portal/shared';
@@ -50,9 +52,6 @@ export type CursorPage<T> = Omit<CompanyMemberPage, 'data'> & { data: T[] };
 /** A company in the signed-in person's `GET /auth/user` (`empresas[]`). */
 export type CompanyMembership = User['empresas'][number];
 
-/** The protocol of the company's own sign-in: 'oidc' or 'saml'. */
-export type CompanyProviderKind = CompanyProviderView['tipo'];
-
 /** The company's OpenID Connect connection (`tipo: 'oidc'`, which a reader of OpenID Connect alone need not name). */
 export type CompanyOidcConnection = CompanyProvider;
 
@@ -64,9 +63,6 @@ export type SamlIdpCertificate = CompanySamlConnection['idp']['certificados'][nu
 
 /** The company's own sign-in as `GET …/proveedor` shows it: OpenID Connect or SAML. */
 export type CompanyConnection = CompanyOidcConnection | CompanySamlConnection;
-
-/** The body of `PUT …/proveedor` for SAML: the metadata pasted (`metadata`) or its address (`urlMetadatos`). */
-export type CompanySamlInput = CompanySamlProviderInput;
 
 /** The portal's service provider for the company: what its IT enters in its identity provider. */
 export type SamlServiceProvider = CompanySamlServiceProvider;

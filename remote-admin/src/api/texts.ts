@@ -34,6 +34,7 @@ export const COMPANY_FALLBACK = {
   seats: 'No se pudieron cargar los puestos',
   invitations: 'No se pudieron cargar las invitaciones',
   invitation: 'No se pudo cambiar la invitación',
+  invitationList: 'No se pudieron enviar las invitaciones',
   domains: 'No se pudieron cargar los dominios',
   domain: 'No se pudo cambiar el dominio',
   report: 'No se pudo obtener el informe de puestos',
@@ -50,6 +51,8 @@ export const COMPANY_FALLBACK = {
   scimLog: 'No se pudieron cargar las peticiones del directorio',
   groupRules: 'No se pudieron cargar los grupos del directorio',
   groupRule: 'No se pudo guardar la regla del grupo',
+  roles: 'No se pudieron cargar los roles',
+  rolesSave: 'No se pudieron guardar los roles',
   groupWaiting: 'No se pudo cargar quién espera un puesto',
 } as const;
 

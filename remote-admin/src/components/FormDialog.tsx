@@ -31,6 +31,27 @@ export interface FormDialogFields<F> {
   bind<K extends keyof F>(key: K): BoundField<F[K]>;
 }
 
+/** What a dialog made of parts is given: the fields, and a change of the whole form from its latest values. */
+export interface FormDialogWhole<F> extends FormDialogFields<F> {
+  update(change: (form: F) => F): void;
+}
+
+/**
+ * The fields of a part of the form (`form[key]`, itself a form): what a dialog made of parts hands each part, so that
+ * a part's fields read and set their own values only.
+ */
+export function partFields<F, K extends keyof F>(fields: FormDialogWhole<F>, key: K): FormDialogFields<F[K]> {
+  const form = fields.form[key];
+  const set = <J extends keyof F[K]>(part: J, value: F[K][J]) =>
+    fields.update((whole) => ({ ...whole, [key]: { ...whole[key], [part]: value } }));
+  return {
+    form,
+    set,
+    saving: fields.saving,
+    bind: (part) => ({ value: form[part], onChange: (value) => set(part, value), disabled: fields.saving }),
+  };
+}
+
 export interface FormDialogProps<F> {
   title: string;
   initial: F;
@@ -40,10 +61,10 @@ export interface FormDialogProps<F> {
   onSubmit(form: F): Promise<void>;
   onClose(): void;
   /** The form's labels for the API's field names, so that a refusal names what the person sees. */
-  labels: FieldLabels;
+  labels: FieldLabels | ((form: F) => FieldLabels);
   /** What the send button says, idle and while sending, when it is not a save ('Enviar invitación'). */
   submitLabels?: { idle: string; busy: string };
-  children(fields: FormDialogFields<F>): ReactNode;
+  children(fields: FormDialogWhole<F>): ReactNode;
 }
 
 /**
@@ -74,7 +95,10 @@ export function FormDialog<F>({
     void submit({
       problem: validate(form),
       call: () => onSubmit(form),
-      failure: (failure) => (failure instanceof Error ? withFieldLabels(failure.message, labels) : String(failure)),
+      failure: (failure) =>
+        failure instanceof Error
+          ? withFieldLabels(failure.message, typeof labels === 'function' ? labels(form) : labels)
+          : String(failure),
     });
   };
 
@@ -86,7 +110,7 @@ export function FormDialog<F>({
             <Alert>{message.text}</Alert>
           </div>
         )}
-        {children({ form, set, saving, bind })}
+        {children({ form, set, saving, bind, update: setForm })}
         <div className="actions">
           <Button $variant="secondary" onClick={onClose} disabled={saving}>
             {TEXT_ADMIN.cancel}

@@ -8,17 +8,20 @@ const Frame = styled.div`
 
 /**
  * A table of the panel's lists. Where its box is narrow (a phone) each row becomes a card, as on the users page: the
- * first cell (`.lead`) is the card's title, each labelled cell (`data-label`) a line, `.actions` the buttons.
+ * first cell (`.lead`) is the card's title, each labelled cell (`data-label`) a line, `.actions` the buttons; a cell
+ * of long tokens (emails, URLs) is `.token`.
  */
 const Table = styled.table`
   width: 100%;
   border-collapse: collapse;
   th, td { padding: 10px 8px; text-align: left; border-bottom: 1px solid ${theme.color.border}; vertical-align: middle; }
   /*
-   * Long words (an email, a domain, a token) wrap inside the cell instead of widening the page, in a row at 1280 px as
-   * in a card on a phone; a date is 'nowrap' (below), so a narrow column never breaks it mid-token.
+   * In a row, a word breaks only when it alone is wider than its column: 'anywhere' would let the table squeeze a
+   * column below its words and split them. A cell of long tokens (an email, a URL, a domain: class token) breaks
+   * anywhere, so it never widens the page; a date is 'nowrap' (below), so a narrow column never breaks it mid-token.
    */
-  td { overflow-wrap: anywhere; }
+  td { overflow-wrap: break-word; }
+  td.token { overflow-wrap: anywhere; }
   th { font-size: 0.85rem; color: ${theme.color.muted}; font-weight: 700; }
   td.lead { font-weight: 700; overflow-wrap: anywhere; }
   td.lead .sub { display: block; font-weight: 400; color: ${theme.color.muted}; font-size: 0.9rem; }
@@ -39,7 +42,8 @@ const Table = styled.table`
       border-radius: ${theme.radius};
       background: ${theme.color.surface};
     }
-    td { padding: 4px 0; border: 0; display: flex; align-items: center; gap: 8px; flex-wrap: wrap; min-width: 0; }
+    /* A card's line has its own width: anything in it may break where it must. */
+    td { padding: 4px 0; border: 0; display: flex; align-items: center; gap: 8px; flex-wrap: wrap; min-width: 0; overflow-wrap: anywhere; }
     td.lead { display: block; padding-bottom: 8px; }
     td[data-label]::before {
       display: inline;

@@ -20,6 +20,24 @@ describe('audit log rows', () => {
     expect(auditActionLabel('otra.cosa')).toBe('otra.cosa');
   });
 
+  it("reads a change to a person's roles in an app: who, the keys before and after", () => {
+    expect(auditActionLabel('company.app_roles_change')).toBe('Cambió los roles en una aplicación');
+    expect(auditActionLabel('app.role_delete')).toBe('Eliminó un rol de la aplicación');
+    expect(
+      auditDetails(
+        entry('company.app_roles_change', {
+          userId: 2,
+          email: 'ana@example.com',
+          appId: 1,
+          antes: [],
+          despues: ['operador', 'supervisor'],
+          fuenteRoles: 'mano',
+        }),
+      ),
+    ).toBe('ana@example.com: sin roles → operador, supervisor');
+    expect(auditDetails(entry('app.role_create', { clave: 'supervisor' }))).toBe('supervisor');
+  });
+
   it("names the OpenID Connect clients' changes and the apps told of a logout", () => {
     expect(auditActionLabel('oidc_client.rotate_secret')).toBe('Rotó el secreto de un cliente OpenID Connect');
     expect(auditDetails(entry('oidc_client.create', { clientId: 'abc', nombre: 'Panel de planta' }))).toBe(

@@ -8,6 +8,13 @@ export function auditActionLabel(action: string): string {
   return Object.hasOwn(AUDIT_ACTION_LABELS, action) ? AUDIT_ACTION_LABELS[action as AuditAction] : action;
 }
 
+/** A change to a person's roles in an app: who, then the keys before and after. */
+export function rolesChange(d: Record<string, unknown>): string {
+  const keys = (value: unknown) => (Array.isArray(value) && value.length > 0 ? value.join(', ') : T.noRoles);
+  const who = typeof d.email === 'string' ? d.email : T.app(String(d.appId));
+  return T.rolesChange(who, keys(d.antes), keys(d.despues));
+}
+
 /** The details of an audit row in one readable line. */
 export function auditDetails(entry: AuditEntry): string {
   const d = entry.details;
@@ -31,6 +38,13 @@ export function auditDetails(entry: AuditEntry): string {
       return d.method === 'correo' ? T.codeByEmail : T.temporaryPassword;
     case 'app.create':
       return String(d.nombre ?? '');
+    case 'app.role_create':
+    case 'app.role_update':
+    case 'app.role_delete':
+      return String(d.clave ?? '');
+    case 'user.app_roles_change':
+    case 'company.app_roles_change':
+      return rolesChange(d);
     case 'app.update':
       return Array.isArray(d.fields) && d.fields.length > 0 ? `${T.fields}: ${d.fields.join(', ')}` : T.noChanges;
     case 'auth.lockout': {
@@ -50,10 +64,15 @@ export function auditDetails(entry: AuditEntry): string {
     case 'oidc_client.subscription_create':
     case 'oidc_client.subscription_delete':
     case 'oidc_client.subscription_rotate_secret':
+    case 'saml_app.subscription_create':
+    case 'saml_app.subscription_delete':
+    case 'saml_app.subscription_rotate_secret':
       return String(d.url ?? '');
     case 'oidc_client.subscription_disabled':
+    case 'saml_app.subscription_disabled':
       return T.subscriptionDisabled(String(d.url), String(d.motivo ?? ''));
     case 'oidc_client.delivery_resend':
+    case 'saml_app.delivery_resend':
       return T.deliveryResend(String(d.evento), String(d.seq), String(d.url));
     case 'oidc.backchannel_logout':
       return T.logoutOutcome(

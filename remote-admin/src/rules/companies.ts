@@ -1,4 +1,4 @@
-import { ADMIN_ROLE, companyRoleLabel, managesWith } from '@portal/shared';
+import { ADMIN_ROLE, companyRoleLabel, managesWith, SIGN_IN_METHOD_NAMES, type SignInMethod } from '@portal/shared';
 
 // The role labels are the portal's, shared with what a member reads on /apps and /invitacion.
 export { companyRoleLabel };
@@ -10,6 +10,7 @@ import type {
   Member,
   SeatReportRow,
 } from '../api/company-types';
+import { rolesChange } from './audit-format';
 import { TEXT_COMPANY_RULES } from './texts';
 import { formatExpiryDate } from './format';
 
@@ -200,6 +201,18 @@ function auditWord(value: unknown): string {
   return companyRoleLabel(word);
 }
 
+/** A rule's list ('10.0.0.0/8, 203.0.113.0/24'); an empty one reads as `empty` (no restriction). */
+function listWord(value: unknown, empty: string, name: (item: string) => string = String): string {
+  return Array.isArray(value) && value.length > 0 ? value.map((item) => name(String(item))).join(', ') : empty;
+}
+
+const methodName = (method: string) => SIGN_IN_METHOD_NAMES[method as SignInMethod] ?? method;
+
+/** A rule's limit in its unit ('8 h'); none is 'sin límite'. */
+function limitWord(value: unknown, unit: (n: number) => string): string {
+  return typeof value === 'number' ? unit(value) : TEXT_COMPANY_RULES.noLimit;
+}
+
 /**
  * The details of a company audit row in one Spanish line ('ana@minera.pe · Miembro', 'Control Max 360 · 3 → 5
  * puestos'), never the API's JSON: its keys are internal. `appName` names an app by id (the company's licences).
@@ -209,12 +222,20 @@ export function companyAuditDetails(
   d: Record<string, unknown>,
   appName: (id: number) => string,
 ): string | null {
+  const line = changeDetails(action, d, appName);
+  // What came through a setup link names the address it came from, whatever it changed.
+  return line !== null && typeof d.direccion === 'string'
+    ? [line, TEXT_COMPANY_RULES.auditFrom(d.direccion)].filter(Boolean).join(' · ')
+    : line;
+}
+
+function changeDetails(action: string, d: Record<string, unknown>, appName: (id: number) => string): string | null {
   const T = TEXT_COMPANY_RULES;
   const role = d.role ?? d.rol;
   const app = () => appName(Number(d.appId));
-  const change = (key: string, label: string) => {
+  const change = (key: string, label: string, word: (value: unknown) => string = auditWord) => {
     const c = d[key] as { de?: unknown; a?: unknown } | undefined;
-    return c ? `${label}: ${auditWord(c.de)} → ${auditWord(c.a)}` : null;
+    return c ? `${label}: ${word(c.de)} → ${word(c.a)}` : null;
   };
   switch (action) {
     case 'company.create':
@@ -224,7 +245,15 @@ export function companyAuditDetails(
     case 'company.status_change':
       return `${auditWord(d.de)} → ${auditWord(d.a)}`;
     case 'company.settings_change':
-      return [change('altaPorDominio', T.domainJoin), change('exigirSegundoFactor', T.requireSecondFactor)]
+      return [
+        change('altaPorDominio', T.domainJoin),
+        change('exigirSegundoFactor', T.requireSecondFactor),
+        change('redesPermitidas', T.allowedNetworks, (networks) => listWord(networks, T.anyOf)),
+        change('metodosPermitidos', T.allowedMethods, (methods) => listWord(methods, T.anyOf, methodName)),
+        change('sesionMaximaHoras', T.sessionMaxHours, (n) => limitWord(n, T.hours)),
+        change('inactividadMinutos', T.idleMinutes, (n) => limitWord(n, T.minutes)),
+        typeof d.sesionesTerminadas === 'number' ? T.sessionsEnded(d.sesionesTerminadas) : null,
+      ]
         .filter(Boolean)
         .join(' · ');
     case 'company.licence_create':
@@ -254,6 +283,8 @@ export function companyAuditDetails(
       return String(d.domain ?? '');
     case 'company.domain_verify':
       return `${String(d.domain ?? '')} · ${d.by === 'admin' ? T.auditByAdmin : T.auditByDns}`;
+    case 'company.app_roles_change':
+      return `${app()} · ${rolesChange(d)}`;
     case 'company.seat_assign':
     case 'company.seat_remove':
       return `${app()} · ${typeof d.email === 'string' ? d.email : T.userNumber(Number(d.userId))}`;
@@ -280,7 +311,6 @@ export function companyAuditDetails(
         T.auditSetupLink(Number(d.enlaceId)),
         typeof d.accion === 'string' ? T.auditSetupLinkActions[d.accion] : null,
         d.domain,
-        typeof d.direccion === 'string' ? T.auditFrom(d.direccion) : null,
       ]
         .filter((part) => typeof part === 'string' && part)
         .join(' · ');

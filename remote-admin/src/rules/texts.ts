@@ -66,6 +66,16 @@ export const TEXT_COMPANY_RULES = {
   // Settings.
   domainJoin: 'Alta por dominio',
   requireSecondFactor: 'Exigir segundo factor',
+  // The members' sign-in rules (docs/decisions/0103-company-rules.md), as a change of them reads in the activity.
+  allowedNetworks: 'Redes permitidas',
+  allowedMethods: 'Métodos permitidos',
+  sessionMaxHours: 'Duración máxima de una sesión',
+  idleMinutes: 'Cierre tras minutos sin uso',
+  anyOf: 'cualquiera',
+  noLimit: 'sin límite',
+  hours: (n: number) => `${n.toLocaleString('es-ES')} h`,
+  minutes: (n: number) => `${n.toLocaleString('es-ES')} min`,
+  sessionsEnded: (n: number) => `${n.toLocaleString('es-ES')} ${n === 1 ? 'sesión cerrada' : 'sesiones cerradas'}`,
 
   // Activity: the details of an entry.
   joinAutomaticShort: 'automática',
@@ -97,6 +107,7 @@ export const TEXT_COMPANY_RULES = {
     scim: 'SCIM',
     proveedor: 'Proveedor de la empresa',
     administrador: 'Administrador de la empresa',
+    enlace: 'Enlace de configuración',
     plataforma: 'Plataforma',
     persona: 'La propia persona',
     consola: 'Consola del operador',
@@ -113,6 +124,10 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'user.password_reset': 'Restableció la contraseña',
   'app.create': 'Creó la aplicación',
   'app.update': 'Modificó la aplicación',
+  'app.role_create': 'Definió un rol de la aplicación',
+  'app.role_update': 'Cambió un rol de la aplicación',
+  'app.role_delete': 'Eliminó un rol de la aplicación',
+  'user.app_roles_change': 'Cambió los roles en una aplicación',
   'auth.lockout': 'Bloqueó el inicio de sesión',
   'user.session_end': 'Cerró una sesión',
   'oidc_client.create': 'Registró un cliente OpenID Connect',
@@ -128,6 +143,11 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'saml_app.create': 'Registró una aplicación SAML',
   'saml_app.update': 'Cambió una aplicación SAML',
   'saml_app.delete': 'Eliminó una aplicación SAML',
+  'saml_app.subscription_create': 'Suscribió una dirección a eventos',
+  'saml_app.subscription_delete': 'Eliminó una suscripción a eventos',
+  'saml_app.subscription_rotate_secret': 'Rotó el secreto de una suscripción a eventos',
+  'saml_app.subscription_disabled': 'Se desactivó una suscripción a eventos',
+  'saml_app.delivery_resend': 'Reenvió un evento a una app',
   'saml.logout': 'Avisó a una app SAML del cierre de sesión',
   'company.create': 'Creó la empresa',
   'company.rename': 'Renombró la empresa',
@@ -149,6 +169,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'company.domain_remove': 'Quitó un dominio',
   'company.seat_assign': 'Asignó un puesto',
   'company.seat_remove': 'Quitó un puesto',
+  'company.app_roles_change': 'Cambió los roles en una aplicación',
   'company.provider_update': 'Proveedor de identidad conectado o cambiado',
   'company.provider_remove': 'Proveedor de identidad desconectado',
   'company.sign_in': 'Inicio de sesión con el acceso de la empresa',
@@ -173,6 +194,8 @@ export const AUDIT_DETAIL_TEXT = {
   deliveryResend: (event: string, seq: string, url: string) => `${event} n.º ${seq} a ${url}`,
   subscriptionDisabled: (url: string, reason: string) => (reason ? `${url}: ${reason}` : url),
   noPlan: 'sin plan',
+  noRoles: 'sin roles',
+  rolesChange: (who: string, from: string, to: string) => `${who}: ${from} → ${to}`,
   app: (id: string) => `App ${id}`,
   planChange: (app: string, from: string, to: string) => `${app}: ${from} → ${to}`,
   expiring: (change: string, expiry: string) => `${change}, vence ${expiry}`,
@@ -203,3 +226,15 @@ export const AUDIT_DETAIL_TEXT = {
   logoutOutcome: (app: string, reason: string, delivered: boolean, tries: string) =>
     `${app}: ${reason}; ${delivered ? 'entregado' : 'no se pudo entregar'} (${tries} ${tries === '1' ? 'intento' : 'intentos'})`,
 };
+
+/** What stops a row of a list of people to invite (invitation-list.ts), shown beside the row before sending. */
+export const TEXT_INVITATION_LIST = {
+  emailMissing: 'Falta el email.',
+  emailInvalid: 'El email no es válido.',
+  repeated: (line: number) => `Repetido: ya está en la línea ${line}.`,
+  roleUnknown: (role: string) => `El rol «${role}» no existe: usa Propietario, Administrador o Miembro.`,
+  roleNotYours: 'Solo un propietario de la empresa puede invitar a un propietario.',
+  appUnknown: (app: string) => `La empresa no tiene licencia de «${app}».`,
+  appExpired: (app: string) => `La licencia de ${app} ha vencido.`,
+  extraColumns: 'Sobran columnas: cada línea lleva email, rol y app.',
+} as const;

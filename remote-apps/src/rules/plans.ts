@@ -22,6 +22,16 @@ export function seatNote(entry: Partial<Pick<UserPlan, 'origen' | 'empresa'>> | 
   return `Este plan te lo da un puesto de ${entry.empresa.nombre}: si compras tu propio plan, lo conservas aunque la empresa retire el puesto.`;
 }
 
+/**
+ * On an app's card, in place of 'Mejorar Plan': the plan a company's seat gives the person in that app, which their
+ * company pays for (docs/decisions/0131-minors-from-a-browser-walk.md); null for the person's own plan, or none.
+ */
+export function seatPlanNote(appId: number, planesUsuarios: readonly UserPlan[]): string | null {
+  const entry = heldEntryOf(appId, planesUsuarios);
+  if (entry?.origen !== 'empresa' || !entry.empresa) return null;
+  return `Tu plan ${planLabel(entry.plan)} te lo da un puesto de ${entry.empresa.nombre}`;
+}
+
 /** Spec §2: 'Plan gratuito' when every plan of the user is free, else each plan listed under 'Tus Aplicaciones'. */
 export function planBadges(planesUsuarios: readonly UserPlan[]): PlanBadges {
   if (planesUsuarios.every((entry) => isFreePlan(entry.plan))) return { kind: 'free' };

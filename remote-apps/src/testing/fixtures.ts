@@ -2,7 +2,7 @@ import type { App, AppWithPlans } from '@portal/shared';
 import { app } from '@portal/shared/testing/fixtures';
 
 // The shared fixtures, so a test imports everything it needs from one place.
-export { app, user } from '@portal/shared/testing/fixtures';
+export { app, user, userPlan } from '@portal/shared/testing/fixtures';
 
 /** The seeded catalogue's shape: 1-3 on the web, 1-2 on mobile, 4 the suite (nowhere), 5 the in-portal calculator. */
 export const catalogue: App[] = [

@@ -35,9 +35,10 @@ export function continueInteraction(uid: string, allow: boolean): Promise<Intera
   });
 }
 
-/** The person refused: the app is told so. */
-export function cancelInteraction(uid: string): Promise<InteractionRedirect> {
+/** The person refused (`stepUp`: did not prove the second factor the app asked for): the app is told so. */
+export function cancelInteraction(uid: string, stepUp = false): Promise<InteractionRedirect> {
   return request('post', API_PATHS.oidc.cancelInteraction(uid), {
+    ...(stepUp ? { json: { motivo: 'segundo_factor' } } : {}),
     fallback: INTERACTION_FALLBACK.cancel,
     credentials: 'include',
   });

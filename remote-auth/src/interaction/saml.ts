@@ -1,5 +1,7 @@
 import { API_PATHS, type InteractionDetails, type InteractionRedirect, request } from '@portal/shared';
 
+export { isSamlRequestId, SAML_CONTINUE_PATH, SAML_REQUEST_PARAM } from '@portal/shared';
+
 /**
  * The calls of a partner app's SAML sign-in (/saml/continuar, decision 0100): the pending request the API keeps, read
  * and answered with the session's bearer token. The answer is a one-time address of the API, whose page posts the
@@ -11,18 +13,6 @@ export const SAML_FALLBACK = {
   continue: 'No se pudo continuar a la aplicación',
   cancel: 'No se pudo cancelar el inicio de sesión en la aplicación',
 } as const;
-
-/** The page of a SAML sign-in waiting for the person: `/saml/continuar?solicitud=<id>`. */
-export const SAML_CONTINUE_PATH = '/saml/continuar';
-export const SAML_REQUEST_PARAM = 'solicitud';
-
-// The API's request ids: 24 random bytes in base64url.
-const SAML_REQUEST_ID = /^[A-Za-z0-9_-]{32}$/;
-
-/** Whether `value` can be a request's id: anything else is never sent to the API. */
-export function isSamlRequestId(value: string | null | undefined): value is string {
-  return typeof value === 'string' && SAML_REQUEST_ID.test(value);
-}
 
 /** Which app asks, what it will receive, and whether the person must allow it. */
 export function getSamlRequest(id: string): Promise<InteractionDetails> {
@@ -38,6 +28,9 @@ export function continueSamlRequest(id: string, allow: boolean): Promise<Interac
 }
 
 /** The person refused: the app is told so. */
-export function cancelSamlRequest(id: string): Promise<InteractionRedirect> {
-  return request('post', API_PATHS.saml.cancelRequest(id), { fallback: SAML_FALLBACK.cancel });
+export function cancelSamlRequest(id: string, stepUp = false): Promise<InteractionRedirect> {
+  return request('post', API_PATHS.saml.cancelRequest(id), {
+    ...(stepUp ? { json: { motivo: 'segundo_factor' } } : {}),
+    fallback: SAML_FALLBACK.cancel,
+  });
 }

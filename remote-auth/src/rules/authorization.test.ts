@@ -19,7 +19,11 @@ describe('the problem a motivo names', () => {
 });
 
 describe('what /autorizar does once it knows the interaction and the session', () => {
-  const details = (consentimiento: boolean, reautenticar: boolean) => ({ consentimiento, reautenticar });
+  const details = (
+    consentimiento: boolean,
+    reautenticar: boolean,
+    segundoFactor: { metodos: ('totp' | 'recovery' | 'passkey')[] } | null = null,
+  ) => ({ consentimiento, reautenticar, segundoFactor });
 
   it('signs in first when nobody is signed in, whatever the app asks', () => {
     expect(authorizationStep(details(false, false), false)).toBe('sign-in');
@@ -29,6 +33,13 @@ describe('what /autorizar does once it knows the interaction and the session', (
   it('signs in again when the app asked for a fresh sign-in, even a signed-in person', () => {
     expect(authorizationStep(details(false, true), true)).toBe('sign-in');
     expect(authorizationStep(details(true, true), true)).toBe('sign-in');
+  });
+
+  it('asks for the second factor the app wants before anything else a signed-in person answers', () => {
+    expect(authorizationStep(details(true, false, { metodos: ['totp'] }), true)).toBe('second-factor');
+    expect(authorizationStep(details(false, false, { metodos: [] }), true)).toBe('second-factor');
+    expect(authorizationStep(details(false, true, { metodos: ['totp'] }), true)).toBe('sign-in');
+    expect(authorizationStep(details(false, false, { metodos: ['totp'] }), false)).toBe('sign-in');
   });
 
   it('asks for a third-party app not yet allowed, else goes on at once', () => {
@@ -44,6 +55,7 @@ describe('what a refused interaction call means', () => {
     expect(refusal(404, 'INTERACTION_NOT_FOUND')).toBe('expired');
     expect(refusal(404)).toBe('expired');
     expect(refusal(409, 'CONSENT_REQUIRED')).toBe('consent');
+    expect(refusal(409, 'STEP_UP_REQUIRED')).toBe('second-factor');
     expect(refusal(401, 'SIGN_IN_AGAIN')).toBe('sign-in-again');
     expect(refusal(401)).toBe('session-ended');
     expect(refusal(401, 'INVALID_TOKEN')).toBe('session-ended');

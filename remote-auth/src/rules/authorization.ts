@@ -34,16 +34,18 @@ export function problemOf(motivo: string | null): AuthorizeProblem {
 }
 
 /**
- * What /autorizar does next: sign in first (nobody is signed in, or the app asked for a fresh sign-in), ask the
- * person (a third-party app not yet allowed for these permissions), or go on to the app at once.
+ * What /autorizar does next: sign in first (nobody is signed in, or the app asked for a fresh sign-in), prove a
+ * second factor the app asked for (step-up), ask the person (a third-party app not yet allowed for these
+ * permissions), or go on to the app at once.
  */
-export type AuthorizationStep = 'sign-in' | 'consent' | 'continue';
+export type AuthorizationStep = 'sign-in' | 'second-factor' | 'consent' | 'continue';
 
 export function authorizationStep(
-  details: Pick<InteractionDetails, 'consentimiento' | 'reautenticar'>,
+  details: Pick<InteractionDetails, 'consentimiento' | 'reautenticar' | 'segundoFactor'>,
   signedIn: boolean,
 ): AuthorizationStep {
   if (!signedIn || details.reautenticar) return 'sign-in';
+  if (details.segundoFactor) return 'second-factor';
   return details.consentimiento ? 'consent' : 'continue';
 }
 
@@ -52,16 +54,24 @@ export function authorizationStep(
  * - `expired`: the API does not know the interaction (expired, unknown, or started in another browser);
  * - `consent`: the app is not yet allowed (the page asks);
  * - `sign-in-again`: the app wants a fresh sign-in;
+ * - `second-factor`: the app wants a second factor this session has not proved (the page reads the request again);
  * - `session-ended`: any other 401; the API client already ended the session and is loading /login;
+ * - `refused`: the portal will not sign the person in to the app (a rule of their company: the network, the way they
+ *   signed in): the API's reason is shown, and the way back to the app;
  * - `other`: a failure to show, with its message.
  */
-export type Refusal = 'expired' | 'consent' | 'sign-in-again' | 'session-ended' | 'other';
+export type Refusal = 'expired' | 'consent' | 'sign-in-again' | 'second-factor' | 'session-ended' | 'refused' | 'other';
+
+/** The API's codes of a sign-in its continuation refuses (decision 0115). */
+const REFUSED_CODES = new Set(['RED_NO_PERMITIDA', 'METODO_NO_PERMITIDO', 'ACCOUNT_NOT_ACTIVE']);
 
 export function refusalOf(error: unknown): Refusal {
   if (!(error instanceof ApiError)) return 'other';
   if (error.code === 'INTERACTION_NOT_FOUND' || error.status === 404) return 'expired';
   if (error.code === 'CONSENT_REQUIRED') return 'consent';
+  if (error.code === 'STEP_UP_REQUIRED') return 'second-factor';
   if (error.status === 401) return error.code === SIGN_IN_AGAIN_CODE ? 'sign-in-again' : 'session-ended';
+  if (error.status === 403 && REFUSED_CODES.has(error.code ?? '')) return 'refused';
   return 'other';
 }
 

@@ -39,9 +39,11 @@ describe('codes', () => {
 });
 
 describe('profile and passwords', () => {
-  it('needs a name that is not blank', () => {
-    expect(profileError('   ')).toBe('El nombre es requerido');
-    expect(profileError('Ana')).toBeUndefined();
+  it('needs a name and a last name that are not blank', () => {
+    expect(profileError('   ', 'Pérez')).toBe('El nombre es requerido');
+    expect(profileError('Ana', '  ')).toBe('El apellido es requerido');
+    expect(profileError('', '')).toBe('El nombre es requerido');
+    expect(profileError('Ana', 'Pérez')).toBeUndefined();
   });
 
   it('needs both passwords and a new one of at least 5', () => {

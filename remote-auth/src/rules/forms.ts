@@ -75,8 +75,11 @@ export function isCompleteCode(code: string): boolean {
 }
 
 /** Profile: the name must not be blank. */
-export function profileError(name: string): string | undefined {
-  return name.trim() ? undefined : FORM_MESSAGES.nameRequired;
+export function profileError(name: string, lastName: string): string | undefined {
+  if (!name.trim()) return FORM_MESSAGES.nameRequired;
+  // The last name under the name's rule, with the registration's text (docs/decisions/0131).
+  if (!lastName.trim()) return FORM_MESSAGES.lastNameRequired;
+  return undefined;
 }
 
 /** Profile password tab: both fields, new one at least 5. */

@@ -147,10 +147,16 @@ export function updatePassword(
   });
 }
 
-/** Spec §3: the profile update sends idUsuario, name and phone, and answers with the user. */
-export function updateUserInfo(idUsuario: number, name: string, phone: string): Promise<{ user: User }> {
+/**
+ * Spec §3: the profile update sends idUsuario, name and phone, and answers with the user; the last name too
+ * (docs/decisions/0131-minors-from-a-browser-walk.md).
+ */
+export function updateUserInfo(
+  idUsuario: number,
+  profile: { name: string; lastName: string; phone: string },
+): Promise<{ user: User }> {
   return request('post', API_PATHS.auth.updateUser, {
-    json: { idUsuario, name, phone },
+    json: { idUsuario, ...profile },
     // The call's own fallback (spec §8 'update info'); the profile form shows it, or its own when the call gives none.
     fallback: FALLBACK.updateInfo,
   });

@@ -101,3 +101,32 @@ export function AllowPassword({
     </label>
   );
 }
+
+/** An address typed into the form (a provider's issuer, its metadata URL): no autocompletion, no spelling marks. */
+export function AddressField({
+  label,
+  hint,
+  value,
+  onChange,
+  busy,
+}: {
+  label: string;
+  hint: string;
+  value: string;
+  onChange(value: string): void;
+  busy: boolean;
+}) {
+  return (
+    <TextField
+      label={label}
+      hint={hint}
+      value={value}
+      disabled={busy}
+      type="url"
+      inputMode="url"
+      autoComplete="off"
+      spellCheck={false}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
+}

@@ -39,9 +39,33 @@ export function interactionLoginPath(uid: string, freshSignIn: boolean): string 
   return `/login?${INTERACTION_PARAM}=${encodeURIComponent(uid)}${fresh}`;
 }
 
-/** Whether an address asks for a fresh sign-in for an interaction (host/src/guards/access.ts lets the form show). */
+/** The page of a SAML sign-in waiting for the person: `/saml/continuar?solicitud=<id>`. */
+export const SAML_CONTINUE_PATH = '/saml/continuar';
+export const SAML_REQUEST_PARAM = 'solicitud';
+
+// The API's SAML request ids: 24 random bytes in base64url.
+const SAML_REQUEST_ID = /^[A-Za-z0-9_-]{32}$/;
+
+/** Whether `value` can be a SAML request's id: anything else is never sent to the API. */
+export function isSamlRequestId(value: string | null | undefined): value is string {
+  return typeof value === 'string' && SAML_REQUEST_ID.test(value);
+}
+
+/**
+ * /login for a SAML request (kept as the page to come back to); `freshSignIn` when the app asked for one (SAML's
+ * ForceAuthn: the form shows even to a signed-in person).
+ */
+export function samlLoginPath(id: string, freshSignIn: boolean): string {
+  return freshSignIn ? `/login?${SAML_REQUEST_PARAM}=${encodeURIComponent(id)}&${FRESH_SIGN_IN_PARAM}=1` : '/login';
+}
+
+/**
+ * Whether an address asks for a fresh sign-in for an interaction or a SAML request (host/src/guards/access.ts lets
+ * the form show).
+ */
 export function asksFreshSignIn(params: URLSearchParams): boolean {
-  return isInteractionUid(params.get(INTERACTION_PARAM)) && params.get(FRESH_SIGN_IN_PARAM) === '1';
+  if (params.get(FRESH_SIGN_IN_PARAM) !== '1') return false;
+  return isInteractionUid(params.get(INTERACTION_PARAM)) || isSamlRequestId(params.get(SAML_REQUEST_PARAM));
 }
 
 interface Kept {

@@ -1,4 +1,4 @@
-import type { App, PortalSession, SecurityStatus, User } from '../types/entities';
+import type { App, PortalSession, SecurityStatus, User, UserPlan } from '../types/entities';
 
 /** A signed-in ordinary user for component tests; override what a test is about. */
 export function user(overrides: Partial<User> = {}): User {
@@ -16,6 +16,25 @@ export function user(overrides: Partial<User> = {}): User {
     status: 'active',
     createdAt: '2026-01-01T00:00:00.000Z',
     ...overrides,
+  };
+}
+
+/**
+ * An entry of `planesUsuarios`: the person's own plan in an app, without expiry; `seatOf` makes it a company's seat
+ * (`origen: 'empresa'`, the licence's id negated).
+ */
+export function userPlan(
+  app: { id: number; nombre: string },
+  plan: string,
+  seatOf: { id: number; nombre: string } | null = null,
+): UserPlan {
+  return {
+    id: seatOf ? -app.id : app.id,
+    plan: { nombre: plan, descripcion: '' },
+    app,
+    fechaVencimiento: null,
+    origen: seatOf ? 'empresa' : 'propio',
+    empresa: seatOf,
   };
 }
 
@@ -50,6 +69,7 @@ export function portalSession(id: string, label: string, overrides: Partial<Port
     createdAt: '2026-11-20T10:00:00.000Z',
     lastSeenAt: '2026-11-22T18:30:00.000Z',
     current: false,
+    app: null,
     ...overrides,
   };
 }

@@ -148,6 +148,8 @@ export const companyInvitations = pgTable('company_invitations', {
     .references(() => companies.id, { onDelete: 'cascade' }),
   email: text('email').notNull(),
   role: text('role', { enum: companyRoles }).notNull(),
+  /** Migration 0043: the app whose seat the invitee gets on accepting, when the licence still has one free. */
+  appId: integer('app_id').references(() => apps.id, { onDelete: 'set null' }),
   codeHash: text('code_hash').notNull(),
   attempts: integer('attempts').notNull().default(0),
   invitedBy: integer('invited_by').references(() => users.id, { onDelete: 'set null' }),

@@ -14,7 +14,7 @@ import {
 import type { PartnerEventType } from '@portal/contracts/partner-events/event-types';
 import { createdAt } from './columns.js';
 import { users } from './accounts.js';
-import { oidcClients } from './identity-provider.js';
+import { connectedApps } from './identity-provider.js';
 
 // Events for partner apps: subscriptions, events, deliveries and who receives a person's events.
 
@@ -31,14 +31,15 @@ export type PartnerSubscriptionStatus = (typeof partnerSubscriptionStatuses)[num
 export const partnerDeliveryStatuses = ['pendiente', 'entregado', 'fallido', 'cancelada'] as const;
 export type PartnerDeliveryStatus = (typeof partnerDeliveryStatuses)[number];
 
-/** Migration 0025: an https endpoint of an OpenID Connect client subscribed to event types; its secret sealed. */
+/** Migration 0025: an https endpoint of a connected app subscribed to event types; its secret sealed. */
 export const partnerSubscriptions = pgTable(
   'partner_subscriptions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    clientId: text('client_id')
+    /** Migration 0041: the connected app the subscription belongs to, whatever its protocol. */
+    connectedAppId: integer('connected_app_id')
       .notNull()
-      .references(() => oidcClients.clientId, { onDelete: 'cascade', onUpdate: 'cascade' }),
+      .references(() => connectedApps.id, { onDelete: 'cascade' }),
     url: text('url').notNull(),
     eventos: text('eventos').array().$type<PartnerEventType[]>().notNull(),
     secretSealed: text('secret_sealed').notNull(),
@@ -55,7 +56,7 @@ export const partnerSubscriptions = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('partner_subscriptions_client_idx').on(table.clientId)],
+  (table) => [index('partner_subscriptions_connected_app_idx').on(table.connectedAppId)],
 );
 export type PartnerSubscriptionRow = typeof partnerSubscriptions.$inferSelect;
 

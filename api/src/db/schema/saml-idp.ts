@@ -1,7 +1,7 @@
 import { bigserial, boolean, integer, pgTable, primaryKey, serial, text, timestamp, unique } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 import { users } from './accounts.js';
-import { apps } from './apps-and-plans.js';
+import { type ConnectedAppFacts, connectedApps } from './identity-provider.js';
 
 // The portal as a SAML identity provider (migration 0031, docs/decisions/0100-saml-identity-provider.md).
 
@@ -12,9 +12,12 @@ export type SamlNameIdFormat = (typeof samlNameIdFormats)[number];
 /** A partner app registered by its service provider metadata; every address and key is read from that metadata. */
 export const samlApps = pgTable('saml_apps', {
   id: serial('id').primaryKey(),
-  name: text('name').notNull(),
+  /** Migration 0041: the app this service provider signs people into (its name and catalogue app). */
+  connectedAppId: integer('connected_app_id')
+    .notNull()
+    .unique()
+    .references(() => connectedApps.id, { onDelete: 'cascade' }),
   entityId: text('entity_id').notNull().unique(),
-  appId: integer('app_id').references(() => apps.id, { onDelete: 'set null' }),
   metadata: text('metadata').notNull(),
   acsUrls: text('acs_urls').array().notNull(),
   /** Its SOAP SingleLogoutService: the back channel. */
@@ -28,7 +31,8 @@ export const samlApps = pgTable('saml_apps', {
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
-export type SamlAppRow = typeof samlApps.$inferSelect;
+/** A SAML app as read with its connected app's facts (saml/apps.ts reads it so). */
+export type SamlAppRow = typeof samlApps.$inferSelect & ConnectedAppFacts;
 
 export const samlConsents = pgTable(
   'saml_consents',
@@ -58,6 +62,10 @@ export const samlRequests = pgTable('saml_requests', {
   userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
   deliveryHash: text('delivery_hash').unique(),
   response: text('response'),
+  /** ForceAuthn="true": the person signs in again, after the request arrived. */
+  forceAuthn: boolean('force_authn').notNull().default(false),
+  /** A RequestedAuthnContext naming REFEDS MFA (exact or minimum): a second factor proved in this sign-in. */
+  secondFactorAsked: boolean('second_factor_asked').notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -79,6 +87,22 @@ export const samlSessions = pgTable(
     createdAt: createdAt(),
   },
   (table) => [unique().on(table.samlAppId, table.portalSessionId)],
+);
+
+/**
+ * Migration 0041: the people a SAML app was given an assertion for, with the NameID it knows each by (the latest
+ * sent): they receive that person's partner events. No foreign key to users (a deletion's event still goes out).
+ */
+export const samlAppPeople = pgTable(
+  'saml_app_people',
+  {
+    samlAppId: integer('saml_app_id')
+      .notNull()
+      .references(() => samlApps.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull(),
+    nameId: text('name_id').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.samlAppId] })],
 );
 
 /** How an owed single logout travels: SOAP from the API, or HTTP-Redirect through the person's browser. */

@@ -97,5 +97,7 @@ export const companyGroupRules = pgTable('company_group_rules', {
   groupId: uuid('group_id').references(() => companyScimGroups.id, { onDelete: 'set null' }),
   appId: integer('app_id').references(() => apps.id, { onDelete: 'cascade' }),
   role: text('role', { enum: groupRuleRoles }),
+  /** Migration 0044: the app's roles the group's members holding its seat have (docs/decisions/0136). */
+  rolesApp: text('roles_app').array().notNull().default([]),
   createdAt: createdAt(),
 });

@@ -16,20 +16,25 @@ const userNotFound = () => new HttpError(404, accountMessages.userNotFound, 'USE
 /** An actor with a user id (a signed-in person): profile edits are always someone's. */
 type Editor = AuditActor & { user: { id: number } };
 
-/** Name and phone of account `id`; an administrator editing someone else is on record. */
-export async function updateNameAndPhone(
+/**
+ * Name, last name (when sent) and phone (when sent) of account `id`, the profile's 'Guardar cambios'; an administrator
+ * editing someone else is on record.
+ */
+export async function updateProfile(
   tx: Db,
   actor: Editor,
   id: number,
-  { name, phone }: { name: string; phone?: string | undefined },
+  { name, lastName, phone }: { name: string; lastName?: string | undefined; phone?: string | undefined },
 ): Promise<User | undefined> {
   const [current] = await tx.select({ phone: users.phone }).from(users).where(eq(users.id, id)).for('update');
   if (!current) throw userNotFound();
   const changes = {
     name: name.trim(),
+    ...(lastName === undefined ? {} : { lastName: lastName.trim() }),
     ...(phone === undefined ? {} : { phone: editedPhone(phone, current.phone) }),
   };
-  // Emits `usuario.actualizado` when the name or phone changed (trigger `users_partner_events`, docs/triggers.md).
+  // Emits `usuario.actualizado` when the name, last name or phone changed (trigger `users_partner_events`,
+  // docs/triggers.md).
   const [row] = await tx.update(users).set(changes).where(eq(users.id, id)).returning();
   // An administrator editing someone else is on record; people editing themselves are not admin actions.
   if (row && actor.user.id !== id) {

@@ -55,9 +55,6 @@ export async function currentUserViewUntil(db: Db, user: User, now?: number) {
 
 export type CurrentUserView = Awaited<ReturnType<typeof currentUserView>>;
 
-/** Emails are compared trimmed and lower-cased (API.md); stored that way too. */
-export const normalizeEmail = (email: string) => email.trim().toLowerCase();
-
 export async function findUserById(db: Db, id: number): Promise<User | undefined> {
   const [user] = await db.select().from(users).where(eq(users.id, id));
   return user;

@@ -1,6 +1,6 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { appTags, apps, oidcClients } from '../../db/schema.js';
+import { appTags, apps } from '../../db/schema.js';
 import { initiatedLoginUrl } from './launch.js';
 import type { App } from '../../schemas/apps.js';
 
@@ -17,9 +17,10 @@ const appFields = {
   isEnabledWeb: apps.isEnabledWeb,
   isEnabledMovil: apps.isEnabledMovil,
   // The app's OpenID Connect client, when it starts its own sign-in (docs/decisions/0055).
+  // Aliased: drizzle writes the columns unqualified here, and a bare "id" names both joined tables' ids.
   initiateLoginUri: sql<
     string | null
-  >`(select ${oidcClients.initiateLoginUri} from ${oidcClients} where ${oidcClients.appId} = ${apps}.${sql.identifier(apps.id.name)})`,
+  >`(select c.initiate_login_uri from oidc_clients c join connected_apps a on a.id = c.connected_app_id where a.protocol = 'oidc' and a.app_id = ${apps}.${sql.identifier(apps.id.name)})`,
   // Spelled "apps"."id": drizzle writes columns unqualified here, and a bare "id" would be the tag's own.
   tags: sql<
     string[]

@@ -88,7 +88,7 @@ interface Row {
  * The FROM and WHERE of the person's seats that count (the rule above): `s` the seat, `l` its licence, `co` its
  * company. The one place that says when a seat gives its plan.
  */
-function countingSeats(userId: SQL, now: SQL): SQL {
+export function countingSeats(userId: SQL, now: SQL): SQL {
   return sql`
     FROM company_seats s
     JOIN company_licences l ON l.company_id = s.company_id AND l.app_id = s.app_id

@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { currentRequestId } from '../../lib/request-scope.js';
-import { apps, auditLog, companies, oidcClients, roles, samlApps, users } from '../../db/schema.js';
+import { apps, auditLog, companies, connectedApps, oidcClients, roles, samlApps, users } from '../../db/schema.js';
 import type { AuditAction } from './actions.js';
 
 export { type AuditAction, auditActions } from './actions.js';
@@ -21,6 +21,8 @@ export interface AuditEntry {
 /** Who did it: a signed-in administrator (its token), or the operator's command (`src/cli/admin.ts`), which has no account. */
 export interface AuditActor {
   user: { id: number | null; email: string };
+  /** What every row this actor writes carries beside the change's own details (a setup link: itself and the address). */
+  details?: Record<string, unknown>;
 }
 
 /** The operator at the server's console (`npm run admin`): no account, so no id; this text stands for the email. */
@@ -28,6 +30,11 @@ export const operatorActor: AuditActor = { user: { id: null, email: 'operador (C
 
 /** The API deciding by itself (a sign-in lock): no person behind it. */
 export const systemActor: AuditActor = { user: { id: null, email: 'sistema' } };
+/** Who a company's directory's own changes are written by (its group rules giving and taking seats). */
+export const directoryActor: AuditActor = {
+  user: { id: null, email: 'directorio (SCIM)' },
+  details: { fuente: 'directorio' },
+};
 
 /**
  * Writes audit rows for what `actor` just did, with the id of the request that did it. Call it with the same `db` (or
@@ -44,7 +51,7 @@ export async function recordAudit(db: Db, actor: AuditActor, entries: AuditEntry
       action: entry.action,
       targetType: entry.target.type,
       targetId: entry.target.id,
-      details: entry.details ?? {},
+      details: { ...entry.details, ...actor.details },
       requestId,
       companyId: entry.companyId ?? null,
     })),
@@ -63,16 +70,18 @@ export interface AuditQuery {
 
 const targetUser = alias(users, 'target_user');
 const actorUser = alias(users, 'actor_user');
+const clientApp = alias(connectedApps, 'client_app');
+const samlApp = alias(connectedApps, 'saml_app');
 
 /**
  * Where a company's entry came from, as its activity log says it (`origen`): the change's own `fuente` when it has one
- * (its directory, its provider, an administrator's connection), else who made it: the operator's command (no account),
+ * (its directory, its provider, an administrator's connection, its IT through a setup link), else who made it: the operator's command (no account),
  * the platform, the person themselves (an invitation accepted, a join by domain), or the company's owners and
  * administrators.
  */
-export type AuditSource = 'scim' | 'proveedor' | 'administrador' | 'plataforma' | 'persona' | 'consola';
+export type AuditSource = 'scim' | 'proveedor' | 'administrador' | 'enlace' | 'plataforma' | 'persona' | 'consola';
 
-function sourceOf(row: {
+export function sourceOf(row: {
   actorId: number | null;
   actorRole: number | null;
   targetType: string;
@@ -80,7 +89,9 @@ function sourceOf(row: {
   details: Record<string, unknown>;
 }): AuditSource {
   const { fuente } = row.details;
-  if (fuente === 'scim' || fuente === 'proveedor' || fuente === 'administrador') return fuente;
+  if (fuente === 'scim' || fuente === 'proveedor' || fuente === 'administrador' || fuente === 'enlace') return fuente;
+  // A seat given or taken by a directory group's rule: the directory's doing, as SCIM's own changes.
+  if (fuente === 'directorio') return 'scim';
   if (row.actorId === null) return 'consola';
   if (row.actorRole === roles.admin) return 'plataforma';
   if (row.targetType === 'user' && row.targetId === row.actorId) return 'persona';
@@ -110,9 +121,9 @@ export async function listAudit(db: Db, query: AuditQuery) {
       targetId: auditLog.targetId,
       userEmail: targetUser.email,
       appName: apps.nombre,
-      clientName: oidcClients.name,
+      clientName: clientApp.name,
       companyName: companies.name,
-      samlAppName: samlApps.name,
+      samlAppName: samlApp.name,
       details: auditLog.details,
       createdAt: auditLog.createdAt,
       actorRole: actorUser.role,
@@ -122,8 +133,10 @@ export async function listAudit(db: Db, query: AuditQuery) {
     .leftJoin(targetUser, and(eq(auditLog.targetType, 'user'), eq(targetUser.id, auditLog.targetId)))
     .leftJoin(apps, and(eq(auditLog.targetType, 'app'), eq(apps.id, auditLog.targetId)))
     .leftJoin(oidcClients, and(eq(auditLog.targetType, 'oidc_client'), eq(oidcClients.id, auditLog.targetId)))
+    .leftJoin(clientApp, eq(clientApp.id, oidcClients.connectedAppId))
     .leftJoin(companies, and(eq(auditLog.targetType, 'company'), eq(companies.id, auditLog.targetId)))
     .leftJoin(samlApps, and(eq(auditLog.targetType, 'saml_app'), eq(samlApps.id, auditLog.targetId)))
+    .leftJoin(samlApp, eq(samlApp.id, samlApps.connectedAppId))
     .where(where)
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(query.limit)

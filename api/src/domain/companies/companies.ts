@@ -279,7 +279,7 @@ export async function updateCompanySettings(
         idleMinutes: rules.inactividadMinutos,
       })
       .where(eq(companies.id, companyId));
-    const ended = await endSessionsBreakingRules(tx, companyId, rules);
+    const ended = await endSessionsBreakingRules(tx, companyId);
     if (ended > 0) details.sesionesTerminadas = ended;
     await recordAudit(tx, actor, [
       { action: 'company.settings_change', target: { type: 'company', id: companyId }, details, companyId },

@@ -12,8 +12,11 @@ import {
   users,
 } from '../../db/schema.js';
 import { recordAudit } from '../audit/log.js';
-import { directoryActor, entitled, seatWaiting } from './directory-seats.js';
-import { lockedLicence, removeSeat } from './seats.js';
+import { followGroupAppRoles } from './directory-roles.js';
+import { directoryActor } from '../audit/log.js';
+import { entitled, seatWaiting } from './directory-seats.js';
+import { lockedLicence } from './seat-locks.js';
+import { removeSeat } from './seats.js';
 
 /** What the company's rules tie to these groups: the apps (in id order) and whether one gives a role. */
 export async function rulesOfGroups(tx: Db, groupIds: string[]): Promise<{ appIds: number[]; roles: boolean }> {
@@ -60,7 +63,8 @@ export interface DirectoryChange {
 /**
  * Brings seats and roles in line with the groups, in the caller's transaction: for each app, the seats the directory
  * gave to people no rule entitles any more are taken back through `removeSeat` (the administrators' own path: the
- * plan's end event, the sessions told, the audit entry), then the waiting are seated; then the roles.
+ * plan's end event, the sessions told, the audit entry), then the waiting are seated; then the roles, the company's
+ * and the apps'.
  */
 export async function followDirectory(tx: Db, companyId: number, change: DirectoryChange): Promise<void> {
   const appIds = [...new Set(change.appIds)].sort((a, b) => a - b);
@@ -68,8 +72,9 @@ export async function followDirectory(tx: Db, companyId: number, change: Directo
   for (const appId of appIds) {
     // Only arrivals: nobody left a group, so nobody lost what a group gave.
     if (userIds.length > 0 && !change.arrivalsOnly) {
-      // The licence's lock first, so that who holds a seat is read after every earlier change committed: a seat given
-      // meanwhile by another request, to someone this change takes out of a group, is seen and taken back.
+      // The company's and the licence's locks first, so that who holds a seat is read after every earlier change
+      // committed: a seat given meanwhile by another request, to someone this change takes out of a group, is seen and
+      // taken back.
       await lockedLicence(tx, companyId, appId);
       const lost = await tx
         .select({ userId: companySeats.userId })
@@ -88,6 +93,8 @@ export async function followDirectory(tx: Db, companyId: number, change: Directo
     await seatWaiting(tx, companyId, appId, new Date(), change.arrivalsOnly ? userIds : undefined);
   }
   if (change.roles) await followRoles(tx, companyId, userIds);
+  // The roles of the apps the groups give (a seat given or taken back above already took or lost them).
+  await followGroupAppRoles(tx, companyId, userIds);
 }
 
 /**

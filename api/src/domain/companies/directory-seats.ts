@@ -1,7 +1,7 @@
 // Seats a directory group gives (docs/decisions/0108-directory-seats-waiting.md): who a rule entitles to a seat of an
 // app, who of them waits because the licence is full, and the waiting seated in the order they joined, never past
 // the licence's seats. Everything here runs under the licence row's lock, the one every seat change takes.
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.js';
 import {
   auditLog,
@@ -14,10 +14,10 @@ import {
   users,
 } from '../../db/schema.js';
 import { currentRequestId } from '../../lib/request-scope.js';
-import type { AuditActor } from '../audit/log.js';
+import { directoryActor } from '../audit/log.js';
+import { lockedLicence } from './seat-locks.js';
 
 /** Who writes in the audit log for what the directory's groups decide: no account behind it. */
-export const directoryActor: AuditActor = { user: { id: null, email: 'directorio (SCIM)' } };
 
 /**
  * The people a rule of the company entitles to a seat of `appId` (`user_id`; `since` and `place`: when and in which
@@ -74,8 +74,9 @@ export async function stillEntitled(tx: Db, companyId: number, appId: number, us
 
 /**
  * Seats the people who wait for `appId`, first joined first, as many as the licence has free: none past its seats,
- * none while it is expired. The licence row is locked first, in its own statement, so the waiting list read next is
- * the one every earlier change on any instance left (two directory requests at once run one after the other here).
+ * none while it is expired. The company's and the licence's rows are locked first (lockedLicence), so the waiting list
+ * read next is the one every earlier change on any instance left (two directory requests at once run one after the
+ * other here).
  * Answers the people seated. `among`: only these people can be waiting (they just came into a group, and after every
  * change either nobody waits or the licence is full), so only they are looked at.
  */
@@ -87,13 +88,9 @@ export async function seatWaiting(
   among?: number[],
 ): Promise<number[]> {
   if (among?.length === 0) return [];
-  const [licence] = await tx
-    .select({ seats: companyLicences.seats, inUse: companyLicences.seatsInUse, expiresAt: companyLicences.expiresAt })
-    .from(companyLicences)
-    .where(and(eq(companyLicences.companyId, companyId), eq(companyLicences.appId, appId)))
-    .for('update');
+  const licence = await lockedLicence(tx, companyId, appId);
   if (!licence || licence.expiresAt.getTime() <= now.getTime()) return [];
-  const free = licence.seats - licence.inUse;
+  const free = licence.seats - licence.seatsInUse;
   if (free <= 0) return [];
   // Emits `plan.asignado`, moves `seats_in_use` and notifies session-state (triggers on company_seats,
   // docs/triggers.md), as a seat given by hand does; each seat's audit entry in the same statement.

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { domainToASCII } from 'node:url';
 import { and, asc, count, eq, gt, inArray, isNotNull, isNull, ne, notExists } from 'drizzle-orm';
 import { parse } from 'tldts';
 import type { Db } from '../../db/client.js';
 import { companies, companyDomains, companyInvitations, companyScimUsers } from '../../db/schema.js';
+import { emailDomain, normalizeDomain } from '../../lib/email-address.js';
 import { HttpError } from '../../lib/errors.js';
 import { type AuditActor, recordAudit, systemActor } from '../audit/log.js';
 import type { CompanyAccess } from './access.js';
@@ -11,6 +11,7 @@ import { type DomainLookup, DomainLookupUnavailable } from './domain-lookup.js';
 import { freeMailDomains } from './free-mail.js';
 import { addMember } from './members.js';
 import { companyMessages as M } from './messages.js';
+import { underSharedParent } from './shared-parents.js';
 
 type CompanyDomain = typeof companyDomains.$inferSelect;
 
@@ -20,27 +21,24 @@ export const maxDomainsPerCompany = 50;
 /** A DNS label: letters, digits and hyphens, not at either end, 1 to 63 characters (RFC 1035, after IDN to ASCII). */
 const dnsLabel = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
-/** What a person typed, as the domain is stored: trimmed, lower-case, IDN in ASCII, without the root's final dot. */
-function asciiDomain(input: string): string {
-  return domainToASCII(input.trim().toLowerCase().replace(/\.$/, ''));
-}
-
 const invalidDomain = () => new HttpError(400, M.domainInvalid, 'DOMINIO_INVALIDO');
 const publicDomain = (domain: string) => new HttpError(400, M.domainPublic(domain), 'DOMINIO_PUBLICO');
 
 /**
  * The domain a company may claim, normalised, or the 400 that refuses it: only a registrable domain (one a registrar
  * sells, per the Public Suffix List, private section included) qualifies; a public suffix (`com`, `co.uk`,
- * `github.io`) or a free-mail provider's domain is DOMINIO_PUBLICO; an address, a name outside the list's TLDs
+ * `github.io`), a free-mail provider's domain, or a provider's parent shared by its tenants (`onmicrosoft.com`, and a
+ * tenant's name under it) is DOMINIO_PUBLICO; an address, a name outside the list's TLDs
  * (`localhost`, `.invalid`) or a subdomain is DOMINIO_INVALIDO.
  */
 export function claimableDomain(input: string): string {
-  const domain = asciiDomain(input);
+  const domain = normalizeDomain(input);
   if (!domain || domain.length > 253 || !domain.split('.').every((label) => dnsLabel.test(label))) {
     throw invalidDomain();
   }
   const parsed = parse(domain, { allowPrivateDomains: true, extractHostname: false });
   if (parsed.isIp) throw invalidDomain();
+  if (underSharedParent(domain)) throw publicDomain(domain);
   const listed = parsed.isIcann === true || parsed.isPrivate === true;
   if (listed && parsed.publicSuffix === domain) throw publicDomain(domain);
   if (!listed || parsed.domain !== domain) throw invalidDomain();
@@ -129,7 +127,7 @@ const domainNotFound = () => new HttpError(404, M.domainNotFound, 'DOMINIO_NO_EN
  * claimed: a 404 without a query (a NUL byte would not even reach the database).
  */
 function domainKey(param: string): string {
-  const key = asciiDomain(param);
+  const key = normalizeDomain(param);
   if (!key) throw domainNotFound();
   return key;
 }
@@ -234,12 +232,7 @@ async function releaseDirectoryResources(tx: Db, companyId: number, domain: stri
     .select({ id: companyScimUsers.id, userName: companyScimUsers.userName })
     .from(companyScimUsers)
     .where(eq(companyScimUsers.companyId, companyId));
-  const released = rows
-    .filter(({ userName }) => {
-      const at = userName.lastIndexOf('@');
-      return at >= 0 && asciiDomain(userName.slice(at + 1)) === domain;
-    })
-    .map((row) => row.id);
+  const released = rows.filter(({ userName }) => emailDomain(userName) === domain).map((row) => row.id);
   if (released.length) await tx.delete(companyScimUsers).where(inArray(companyScimUsers.id, released));
   return released.length;
 }
@@ -276,8 +269,7 @@ export async function removeDomain(db: Db, actor: AuditActor, companyId: number,
  * the join leaves that company alone; a person already in the company stays as they are.
  */
 export async function joinByEmailDomain(db: Db, userId: number, email: string): Promise<void> {
-  const at = email.lastIndexOf('@');
-  const domain = at < 0 ? '' : asciiDomain(email.slice(at + 1));
+  const domain = emailDomain(email);
   if (!domain) return;
   const invited = db
     .select({ id: companyInvitations.id })

@@ -13,6 +13,7 @@ import {
 } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { type AuditActor, recordAudit } from '../audit/log.js';
+import { knownRoleKeys } from '../apps-and-plans/app-roles.js';
 import { accountsInGroup, followDirectory } from './directory-follow.js';
 import { companyMessages as M } from './messages.js';
 
@@ -20,6 +21,8 @@ export interface RuleInput {
   grupo: string;
   idApp?: number;
   rol?: GroupRuleRole;
+  /** Roles of the app `idApp` the group's members holding its seat have (docs/decisions/0136). */
+  rolesApp?: string[];
 }
 
 /** A rule as the company's administrators see it. */
@@ -30,6 +33,8 @@ export interface RuleView {
   grupoRecibido: boolean;
   app: { id: number; nombre: string } | null;
   rol: GroupRuleRole | null;
+  /** The app's roles the rule gives, by key. */
+  rolesApp: string[];
   /** The people the group holds now (active in the directory). */
   personas: number;
   creada: string;
@@ -51,7 +56,12 @@ export async function createRule(
   }
   const appId = input.idApp ?? null;
   const role = input.rol ?? null;
+  const appRoleKeys = [...new Set(input.rolesApp ?? [])].sort();
+  if (appRoleKeys.length > 0 && appId === null) {
+    throw new HttpError(400, M.ruleRolesNeedApp, 'REGLA_ROLES_SIN_APP');
+  }
   return db.transaction(async (tx) => {
+    if (appId !== null && appRoleKeys.length > 0) await knownRoleKeys(tx, appId, appRoleKeys);
     if (appId !== null) {
       const [licence] = await tx
         .select({ id: companyLicences.id })
@@ -79,7 +89,14 @@ export async function createRule(
       );
     const [rule] = await tx
       .insert(companyGroupRules)
-      .values({ companyId, groupName: group?.name ?? name, groupId: group?.id ?? null, appId, role })
+      .values({
+        companyId,
+        groupName: group?.name ?? name,
+        groupId: group?.id ?? null,
+        appId,
+        role,
+        rolesApp: appRoleKeys,
+      })
       .returning({ id: companyGroupRules.id });
     if (!rule) throw new Error('rule not created');
     if (group) {
@@ -94,7 +111,7 @@ export async function createRule(
       {
         action: 'company.group_rule_create',
         target: { type: 'company', id: companyId },
-        details: { regla: rule.id, grupo: group?.name ?? name, appId, rol: role },
+        details: { regla: rule.id, grupo: group?.name ?? name, appId, rol: role, rolesApp: appRoleKeys },
         companyId,
       },
     ]);
@@ -115,6 +132,7 @@ export async function listRules(db: Db, companyId: number): Promise<RuleView[]> 
       appId: companyGroupRules.appId,
       appName: apps.nombre,
       role: companyGroupRules.role,
+      rolesApp: companyGroupRules.rolesApp,
       createdAt: companyGroupRules.createdAt,
       people,
     })
@@ -128,6 +146,7 @@ export async function listRules(db: Db, companyId: number): Promise<RuleView[]> 
     grupoRecibido: row.groupId !== null,
     app: row.appId === null ? null : { id: row.appId, nombre: row.appName ?? '' },
     rol: row.role,
+    rolesApp: row.rolesApp,
     personas: row.groupId === null ? 0 : row.people,
     creada: row.createdAt.toISOString(),
   }));
@@ -152,7 +171,7 @@ export async function deleteRule(db: Db, actor: AuditActor, companyId: number, r
       {
         action: 'company.group_rule_delete',
         target: { type: 'company', id: companyId },
-        details: { regla: rule.id, grupo: rule.groupName, appId: rule.appId, rol: rule.role },
+        details: { regla: rule.id, grupo: rule.groupName, appId: rule.appId, rol: rule.role, rolesApp: rule.rolesApp },
         companyId,
       },
     ]);

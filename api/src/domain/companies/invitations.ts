@@ -1,8 +1,8 @@
 import { createHmac, hkdfSync, randomInt } from 'node:crypto';
-import { and, desc, eq, gt, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { companies, companyInvitations, companyMembers, type CompanyRole, users } from '../../db/schema.js';
+import { apps, companies, companyInvitations, companyMembers, type CompanyRole, users } from '../../db/schema.js';
 import { HttpError, retryLater } from '../../lib/errors.js';
 import { type AuditActor, recordAudit } from '../audit/log.js';
 import type { Clock } from '../clock.js';
@@ -12,8 +12,11 @@ import { type AccountLimits, type CodeAttempt, codeCooldownMs } from '../sign-in
 import { limitMessages } from '../sign-in-limits/messages.js';
 import type { SigningKey } from '../tokens/keys.js';
 import type { CompanyAccess } from './access.js';
+import { licenceNotFound, seatsBought } from './licences.js';
 import { addMember } from './members.js';
 import { companyMessages } from './messages.js';
+import { lockedLicence } from './seat-locks.js';
+import { assignSeat } from './seats.js';
 
 export const invitationLifetimeMs = 7 * 24 * 60 * 60_000;
 
@@ -37,6 +40,8 @@ export interface InvitationView {
   estado: InvitationState;
   enviadaEn: string;
   vence: string;
+  /** The app whose seat the invitee gets on accepting (when the licence still has one free). */
+  idApp?: number;
 }
 
 export const invitationInvalid = () => new HttpError(400, companyMessages.invitationInvalid, 'INVITACION_INVALIDA');
@@ -81,6 +86,7 @@ export const invitationView = (row: InvitationRow, now: Date): InvitationView =>
   estado: invitationState(row, now),
   enviadaEn: row.sentAt.toISOString(),
   vence: row.expiresAt.toISOString(),
+  ...(row.appId === null ? {} : { idApp: row.appId }),
 });
 
 /** How the mail names who invited: their name when the account has one, else their address. */
@@ -100,7 +106,8 @@ async function companyName(db: Db, companyId: number): Promise<string> {
 
 /**
  * A new code on the (locked) invitation, valid 7 days from now, and its mail in the same transaction: counted against
- * the company's and the inviter's invitation mails of the hour, and the address's code mails.
+ * the company's and the inviter's invitation mails of the hour in that company (as many as its seats bought, with
+ * floors: `invitationMailLimits`), and the address's code mails.
  */
 async function mailNewCode(
   deps: InvitationDeps,
@@ -108,12 +115,13 @@ async function mailNewCode(
   actor: AuditActor,
   row: InvitationRow,
 ): Promise<InvitationRow> {
+  const now = new Date(deps.clock());
+  const seats = await seatsBought(tx, row.companyId, now);
   const refused =
-    (await deps.limits.countInvitationMail(row.companyId, actor.user.id)) ??
+    (await deps.limits.countInvitationMail(row.companyId, actor.user.id, seats)) ??
     (await deps.limits.countCodeMail(row.email));
   if (refused) throw refused;
   const code = newCode();
-  const now = new Date(deps.clock());
   const [updated] = await tx
     .update(companyInvitations)
     .set({
@@ -141,22 +149,51 @@ async function mailNewCode(
 const mayInvite = (access: CompanyAccess, role: CompanyRole) =>
   role !== 'propietario' || access.platform || access.role === 'propietario';
 
+type LockedLicence = Awaited<ReturnType<typeof lockedLicence>>;
+
 /**
- * Invites `email` into the company with `role`: 409 for an address of a member or with a live pending invitation (an
- * expired or dead one is replaced); only an owner or a platform administrator invites an owner.
+ * Whether an invitation may promise a seat of `appId`, read under the licence's lock: the company has a licence of the
+ * app, unexpired, with a free seat that no other live invitation promises. Pending invitations never promise more
+ * seats than are free; a seat given meanwhile by hand or by a directory group may still leave one without (it then
+ * joins without the seat).
+ */
+async function checkSeatToPromise(tx: Db, companyId: number, appId: number, licence: LockedLicence, now: Date) {
+  if (!licence) throw licenceNotFound();
+  if (licence.expiresAt.getTime() <= now.getTime()) {
+    throw new HttpError(409, companyMessages.licenceExpired, 'LICENCIA_VENCIDA');
+  }
+  const [promised] = await tx
+    .select({ n: count() })
+    .from(companyInvitations)
+    .where(and(eq(companyInvitations.companyId, companyId), eq(companyInvitations.appId, appId), live(now)));
+  const free = Math.max(0, licence.seats - licence.seatsInUse);
+  if ((promised?.n ?? 0) < free) return;
+  const [app] = await tx.select({ name: apps.nombre }).from(apps).where(eq(apps.id, appId));
+  throw new HttpError(409, companyMessages.noSeatsToPromise(app?.name ?? `la app ${appId}`, free), 'SIN_PUESTOS');
+}
+
+/**
+ * Invites `email` into the company with `role`, and with a seat of `appId` when given: 409 for an address of a member
+ * or with a live pending invitation (an expired or dead one is replaced); only an owner or a platform administrator
+ * invites an owner. A seat needs the company's unexpired licence of the app (404 LICENCIA_NO_ENCONTRADA, 409
+ * LICENCIA_VENCIDA) and a free seat no other pending invitation promises (409 SIN_PUESTOS).
  */
 export async function invite(
   deps: InvitationDeps,
   actor: AuditActor,
   access: CompanyAccess,
-  input: { email: string; role: CompanyRole },
+  input: { email: string; role: CompanyRole; appId?: number },
 ): Promise<InvitationView> {
   const { email, role } = input;
+  const appId = input.appId ?? null;
   const { companyId } = access;
   if (!mayInvite(access, role)) throw onlyOwnerInvitesOwner();
   const now = new Date(deps.clock());
   try {
     const row = await deps.db.transaction(async (tx) => {
+      // The licence's lock before any other (docs/decisions/0121-one-lock-order-for-seats.md): invitations promising
+      // its seats are counted one after another.
+      const licence = appId === null ? undefined : await lockedLicence(tx, companyId, appId);
       const [member] = await tx
         .select({ userId: companyMembers.userId })
         .from(companyMembers)
@@ -169,11 +206,12 @@ export async function invite(
         .where(and(eq(companyInvitations.companyId, companyId), eq(companyInvitations.email, email), open))
         .for('update');
       if (pending && invitationState(pending, now) === 'pendiente') throw invitationPending();
+      if (appId !== null) await checkSeatToPromise(tx, companyId, appId, licence, now);
       // An expired one gives way: the audit log keeps its story.
       if (pending) await tx.delete(companyInvitations).where(eq(companyInvitations.id, pending.id));
       const [created] = await tx
         .insert(companyInvitations)
-        .values({ companyId, email, role, codeHash: '', invitedBy: actor.user.id, sentAt: now, expiresAt: now })
+        .values({ companyId, email, role, appId, codeHash: '', invitedBy: actor.user.id, sentAt: now, expiresAt: now })
         .returning();
       if (!created) throw invitationNotFound();
       const mailed = await mailNewCode(deps, tx, actor, created);
@@ -181,7 +219,7 @@ export async function invite(
         {
           action: 'company.invitation_create',
           target: { type: 'company', id: companyId },
-          details: { invitationId: mailed.id, email, role },
+          details: { invitationId: mailed.id, email, role, ...(appId === null ? {} : { appId }) },
           companyId,
         },
       ]);
@@ -351,6 +389,12 @@ export async function acceptInvitationIn(
   code?: string,
 ): Promise<{ empresa: { id: number; nombre: string }; rol: CompanyRole }> {
   const now = new Date(deps.clock());
+  // An invitation with a seat locks its licence first, as every seat change does (decision 0121).
+  const [target] = await tx
+    .select({ companyId: companyInvitations.companyId, appId: companyInvitations.appId })
+    .from(companyInvitations)
+    .where(eq(companyInvitations.id, id));
+  if (target?.appId != null) await lockedLicence(tx, target.companyId, target.appId);
   const [accepted] = await tx
     .update(companyInvitations)
     .set({ acceptedAt: now, acceptedBy: actor.user.id })
@@ -383,11 +427,14 @@ export async function acceptInvitationIn(
     .select({ role: companyMembers.role })
     .from(companyMembers)
     .where(and(eq(companyMembers.companyId, accepted.companyId), eq(companyMembers.userId, userId)));
+  const { appId } = accepted;
+  const seat =
+    appId === null ? {} : { appId, seated: await seatOnAccepting(tx, actor, accepted.companyId, appId, userId, now) };
   await recordAudit(tx, actor, [
     {
       action: 'company.invitation_accept',
       target: { type: 'company', id: accepted.companyId },
-      details: { invitationId: id, email, role: accepted.role, userId },
+      details: { invitationId: id, email, role: accepted.role, userId, ...seat },
       companyId: accepted.companyId,
     },
   ]);
@@ -395,6 +442,27 @@ export async function acceptInvitationIn(
     empresa: { id: accepted.companyId, nombre: await companyName(tx, accepted.companyId) },
     rol: membership?.role ?? accepted.role,
   };
+}
+
+/**
+ * The seat an accepted invitation carries, given as an administrator would give it (`assignSeat`, audited): answers
+ * false, giving nothing, when it cannot be (the licence expired or full meanwhile, or the person holds it already).
+ */
+async function seatOnAccepting(
+  tx: Db,
+  actor: AuditActor,
+  companyId: number,
+  appId: number,
+  userId: number,
+  now: Date,
+): Promise<boolean> {
+  try {
+    await assignSeat(tx, { audit: actor }, companyId, userId, appId, now);
+    return true;
+  } catch (error) {
+    if (error instanceof HttpError) return false;
+    throw error;
+  }
 }
 
 /**

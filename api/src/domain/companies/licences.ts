@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { apps, companies, companyLicences, plans } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
@@ -7,6 +7,7 @@ import { appMessages } from '../apps-and-plans/messages.js';
 import { findPlanOfApp } from '../apps-and-plans/catalogue.js';
 import { companyNotFound } from './companies.js';
 import { seatWaiting } from './directory-seats.js';
+import { lockCompanyRow } from './seat-locks.js';
 import { companyMessages as M } from './messages.js';
 
 /**
@@ -97,6 +98,15 @@ async function findLicence(db: Db, companyId: number, appId: number): Promise<Li
   return row ? licenceView(row) : undefined;
 }
 
+/** The seats the company bought, over its licences that have not expired: what sizes its invitation mails. */
+export async function seatsBought(db: Db, companyId: number, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(sum(${companyLicences.seats}), 0)`.mapWith(Number) })
+    .from(companyLicences)
+    .where(and(eq(companyLicences.companyId, companyId), gt(companyLicences.expiresAt, now)));
+  return row?.n ?? 0;
+}
+
 export interface LicenceTerms {
   idPlan: number;
   puestos: number;
@@ -182,6 +192,8 @@ export async function updateLicence(
   const { seats, expiresAt } = checkedTerms(input);
   await checkTarget(db, companyId, appId, input.idPlan);
   await db.transaction(async (tx) => {
+    // Seats change hands below (seatWaiting): the company's row first, as every seat change locks it.
+    await lockCompanyRow(tx, companyId);
     const [before] = await tx
       .select()
       .from(companyLicences)

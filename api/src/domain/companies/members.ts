@@ -1,8 +1,6 @@
 import { and, asc, count, eq, gt, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
-  companies,
-  companyLicences,
   companyMemberCounts,
   companyMembers,
   companySeats,
@@ -18,6 +16,7 @@ import type { CompanyAccess } from './access.js';
 import { decodeCursor, encodeCursor } from '../key-cursor.js';
 import { cappedCount, emailCondition, FILTERED_TOTAL_CAP } from './member-search.js';
 import { seatWaiting } from './directory-seats.js';
+import { lockCompanyRow, lockCompanySeats } from './seat-locks.js';
 import { companyMessages } from './messages.js';
 
 /**
@@ -202,14 +201,6 @@ function mayHandleOwners(actor: CompanyActor): boolean {
   return actor.access.platform || actor.access.role === 'propietario';
 }
 
-/**
- * Locks the company's row, so that changes to its owners run one after another: two owners demoting each other at
- * once would otherwise each see the other still there, and leave none.
- */
-async function lockCompany(tx: Db, companyId: number): Promise<void> {
-  await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, companyId)).for('update');
-}
-
 /** The membership, read under its row lock; undefined for a person not in the company. */
 async function memberUnderLock(tx: Db, companyId: number, userId: number) {
   const [member] = await tx
@@ -264,7 +255,9 @@ export async function changeMemberRole(
   userId: number,
   role: CompanyRole,
 ): Promise<void> {
-  await lockCompany(tx, companyId);
+  // The company's row, so that changes to its owners run one after another: two owners demoting each other at once
+  // would otherwise each see the other still there, and leave none.
+  await lockCompanyRow(tx, companyId);
   const member = await lockedMember(tx, companyId, userId);
   if (member.role === role) return;
   if ((role === 'propietario' || member.role === 'propietario') && !mayHandleOwners(actor)) throw onlyOwners();
@@ -286,9 +279,9 @@ export async function changeMemberRole(
 
 /**
  * Takes a person out of the company, in the caller's transaction: their seats here go back to the licences (the
- * trigger of migration 0020 counts) and their membership goes. The company and then its licences (in app order, as a
- * seat assignment locks one) are locked first, so a removal and an assignment at once wait for each other instead of
- * deadlocking. `allowed` may refuse after the member is read and locked. The company's last active owner is refused
+ * trigger of migration 0020 counts) and their membership goes. The company and then its licences are locked first
+ * (lockCompanySeats, the order of every seat change), so a removal and a seat change at once wait for each other
+ * instead of deadlocking. `allowed` may refuse after the member is read and locked. The company's last active owner is refused
  * (409 ULTIMO_PROPIETARIO), nothing changed. Answers the membership that was (undefined for a person not in the
  * company) and the apps whose seats were freed.
  */
@@ -298,13 +291,7 @@ export async function takeOutOfCompany(
   userId: number,
   allowed: (member: LockedMember) => void = () => {},
 ): Promise<{ member: LockedMember | undefined; seats: number[] }> {
-  await lockCompany(tx, companyId);
-  await tx
-    .select({ id: companyLicences.id })
-    .from(companyLicences)
-    .where(eq(companyLicences.companyId, companyId))
-    .orderBy(asc(companyLicences.appId))
-    .for('update');
+  await lockCompanySeats(tx, companyId);
   const member = await memberUnderLock(tx, companyId, userId);
   if (member) {
     allowed(member);

@@ -32,6 +32,17 @@ export const companyMessages = {
   invitationNotFound: 'Invitación no encontrada',
   invitationNotPending: 'La invitación ya fue aceptada o revocada',
   invitationInvalid: 'La invitación no es válida: el código es incorrecto, venció o fue revocada, o es para otro email',
+  noSeatsToPromise: (app: string, free: number) =>
+    free === 0
+      ? `No quedan puestos libres de ${app} en la licencia de la empresa`
+      : `Las invitaciones pendientes ya reservan ${free === 1 ? 'el puesto libre' : `los ${free} puestos libres`} de ${app}: revoca alguna o pide más puestos`,
+  // Inviting a list of people at once.
+  listEmailInvalid: 'El email no es válido: escribe una dirección como nombre@empresa.com',
+  /** `role`: what was sent, between quotes (`quoted`). */
+  listRoleInvalid: (role: string) => `El rol ${role} no existe: usa propietario, administrador o miembro`,
+  listRowNotReached: 'Esta fila no se llegó a procesar y no se envió nada: envíala de nuevo.',
+  listEmpty: 'Envía al menos una fila',
+  listTooLong: (max: number) => `Envía como máximo ${max} filas por petición: divide la lista en varias`,
   invitationCodeResting: (date: string, time: string) =>
     `Se probaron demasiados códigos para este correo. Crea tu cuenta sin el código de la invitación (te enviaremos uno para verificar el correo) y acéptala después desde tus aplicaciones, o vuelve a intentarlo el ${date} a las ${time} (hora UTC).`,
   // Email domains: claiming, proving (DNS TXT or a platform administrator) and joining by one.
@@ -48,6 +59,7 @@ export const companyMessages = {
   ruleGroupRequired: 'Escribe el nombre del grupo tal como está en el directorio (de 1 a 200 caracteres, en una línea)',
   ruleGivesNothing: 'Indica qué da el grupo: una app (idApp), un rol (rol) o los dos',
   ruleExists: 'Ya hay una regla igual para ese grupo',
+  ruleRolesNeedApp: 'Los roles de una app necesitan la app: elige también su puesto (idApp)',
   ruleNotFound: 'Esa regla no existe en la empresa',
   domainConfirmPlatformOnly: 'Solo un administrador de la plataforma puede confirmar un dominio sin el registro TXT',
 } as const;

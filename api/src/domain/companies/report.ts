@@ -1,7 +1,7 @@
 // The seat report a company administrator reads and downloads: per licence (one app and plan), seats bought, in use,
 // free, over the number bought, and its expiry (docs/decisions/0074-company-members-and-seats.md).
-import { asc, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { asc, eq, sql } from 'drizzle-orm';
+import { type Db, rowsOf } from '../../db/client.js';
 import { apps, companyLicences, plans } from '../../db/schema.js';
 import { waitingCounts } from './directory-seats.js';
 
@@ -21,6 +21,27 @@ export interface SeatReportRow {
   vencida: boolean;
   /** People a directory group entitles to a seat, waiting for one to free (docs/decisions/0108-directory-seats-waiting.md). */
   esperando: number;
+  /** The app's roles, each with how many people the company gave it (docs/decisions/0134-app-roles.md), by key. */
+  roles: { clave: string; nombre: string; personas: number }[];
+}
+
+/** Per app of the company's licences, its roles and how many people the company gave each. */
+async function rolesGiven(db: Db, companyId: number) {
+  const rows = await rowsOf<{ app_id: number; clave: string; nombre: string; personas: number }>(
+    db,
+    sql`SELECT r.app_id, r.clave, r.nombre,
+          (SELECT count(*) FROM user_app_roles u
+            WHERE u.company_id = ${companyId} AND u.app_id = r.app_id AND u.clave = r.clave)::int AS personas
+        FROM app_roles r JOIN company_licences l ON l.app_id = r.app_id AND l.company_id = ${companyId}
+        ORDER BY r.app_id, r.clave`,
+  );
+  const byApp = new Map<number, SeatReportRow['roles']>();
+  for (const row of rows) {
+    const list = byApp.get(Number(row.app_id)) ?? [];
+    list.push({ clave: row.clave, nombre: row.nombre, personas: Number(row.personas) });
+    byApp.set(Number(row.app_id), list);
+  }
+  return byApp;
 }
 
 /** One row per licence of the company, by app id. */
@@ -41,6 +62,7 @@ export async function seatReport(db: Db, companyId: number, now: Date): Promise<
     .where(eq(companyLicences.companyId, companyId))
     .orderBy(asc(companyLicences.appId));
   const waiting = await waitingCounts(db, companyId);
+  const roles = await rolesGiven(db, companyId);
   return rows.map((row) => {
     const left = row.expiresAt.getTime() - now.getTime();
     return {
@@ -54,6 +76,7 @@ export async function seatReport(db: Db, companyId: number, now: Date): Promise<
       vencePronto: left > 0 && left <= EXPIRING_SOON_DAYS * dayMs,
       vencida: left <= 0,
       esperando: waiting.get(row.appId) ?? 0,
+      roles: roles.get(row.appId) ?? [],
     };
   });
 }
@@ -68,6 +91,7 @@ const header = [
   'Fecha de vencimiento',
   'Vence pronto',
   'Vencida',
+  'Roles',
   'Esperando',
 ];
 
@@ -107,6 +131,7 @@ export function seatReportCsv(rows: SeatReportRow[]): string {
       row.fechaVencimiento.slice(0, 10),
       yesNo(row.vencePronto),
       yesNo(row.vencida),
+      row.roles.map((role) => `${role.nombre}: ${role.personas}`).join(' · '),
       row.esperando,
     ]),
   ];

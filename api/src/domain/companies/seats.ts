@@ -6,6 +6,7 @@ import { apps, companyLicences, companyMembers, companySeats, users } from '../.
 import { HttpError } from '../../lib/errors.js';
 import { type AuditActor, recordAudit } from '../audit/log.js';
 import { seatWaiting } from './directory-seats.js';
+import { lockedLicence } from './seat-locks.js';
 import type { CompanyActor } from './members.js';
 import { decodeCursor, encodeCursor } from '../key-cursor.js';
 import { cappedCount, emailCondition, FILTERED_TOTAL_CAP } from './member-search.js';
@@ -16,23 +17,6 @@ export interface SeatView {
   idUsuario: number;
   idApp: number;
   asignadoEn: string;
-}
-
-/**
- * The company's licence of `appId`, locked (`SELECT … FOR UPDATE`) until the transaction ends: assignments to one
- * licence, on any instance, run one after another, each reading the count the one before left.
- */
-export async function lockedLicence(tx: Db, companyId: number, appId: number) {
-  const [licence] = await tx
-    .select({
-      seats: companyLicences.seats,
-      seatsInUse: companyLicences.seatsInUse,
-      expiresAt: companyLicences.expiresAt,
-    })
-    .from(companyLicences)
-    .where(and(eq(companyLicences.companyId, companyId), eq(companyLicences.appId, appId)))
-    .for('update');
-  return licence;
 }
 
 /** The person's address, for the audit entry's reader (the id alone says nothing to a company administrator). */
@@ -51,7 +35,7 @@ const licenceNotFound = () => new HttpError(404, companyMessages.licenceNotFound
  */
 export async function assignSeat(
   tx: Db,
-  actor: CompanyActor,
+  actor: Pick<CompanyActor, 'audit'>,
   companyId: number,
   userId: number,
   appId: number,
@@ -95,9 +79,9 @@ export async function assignSeat(
 }
 
 /**
- * Takes back member `userId`'s seat of `appId` (404 PUESTO_NO_ENCONTRADO when they hold none). The licence is locked
- * first, as an assignment locks it, so the two wait for each other in one order. The freed seat goes to the first
- * person a directory group keeps waiting for one.
+ * Takes back member `userId`'s seat of `appId` (404 PUESTO_NO_ENCONTRADO when they hold none). The company and the
+ * licence are locked first, as an assignment locks them, so the two wait for each other in one order. The freed seat
+ * goes to the first person a directory group keeps waiting for one.
  */
 export async function removeSeat(
   tx: Db,

@@ -204,18 +204,22 @@ export async function setupLinkCaller(
   };
 }
 
-/** The audit log's actor for what a link does: no account; the link stands for the email. */
+/**
+ * The audit log's actor for what a link does: no account, so the link stands for the email, and each row it writes
+ * names the link and the address it came from (`fuente: 'enlace'`, the activity's «Enlace de configuración»).
+ */
 export const setupLinkActor = (caller: SetupLinkCaller): AuditActor => ({
   user: { id: null, email: `enlace de configuración n.º ${caller.linkId}` },
+  details: { fuente: 'enlace', enlaceId: caller.linkId, direccion: caller.address },
 });
 
-/** The audit row every action through a link leaves: the link, what it did and the address it came from. */
+/** The audit row of what a link does that changes nothing of the company ('Probar conexión'): one row, this one. */
 export async function recordSetupLinkUse(db: Db, caller: SetupLinkCaller, action: string, details = {}) {
   await recordAudit(db, setupLinkActor(caller), [
     {
       action: 'company.setup_link_use',
       target: { type: 'company', id: caller.companyId },
-      details: { enlaceId: caller.linkId, accion: action, direccion: caller.address, ...details },
+      details: { accion: action, ...details },
       companyId: caller.companyId,
     },
   ]);

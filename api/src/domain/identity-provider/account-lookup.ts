@@ -5,8 +5,17 @@ import type Provider from 'oidc-provider';
 import type { Client, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import { type User, users } from '../../db/schema.js';
-import { accountClaims, accountIdOf, type EntitlementClaims, entitlementClaims, userIdOf } from './claims.js';
+import {
+  accountClaims,
+  accountIdOf,
+  type EntitlementClaims,
+  entitlementClaims,
+  rolesClaim,
+  userIdOf,
+} from './claims.js';
 import { portalFacts } from './client-facts.js';
+import { oidcLifetimes } from './lifetimes.js';
+import { refreshTokenStands } from './portal-sessions.js';
 import type { ProviderMemory } from './provider-memory.js';
 import { subjectFor } from './subjects.js';
 
@@ -68,24 +77,35 @@ export async function keptEntitlementClaims(
   return read;
 }
 
-/** The library's `findAccount`: an active account, its claims for the asking client (that client's own `sub` riding along). */
+/**
+ * The library's `findAccount`: an active account, its claims for the asking client (that client's own `sub` riding
+ * along). For a refresh token, only while the portal session behind it stands (portal-sessions.ts): a refresh is where
+ * a device, or an app using its refresh token, meets the person's session rules again.
+ */
 export function accountFinder(db: Db, memory: ProviderMemory): Configuration['findAccount'] {
-  return async (ctx, sub) => {
+  return async (ctx, sub, token) => {
     const user = await activeAccount(db, memory, sub);
     if (!user) return undefined;
+    if (token?.kind === 'RefreshToken' && !(await refreshTokenStands(db, token, oidcLifetimes.refreshToken)))
+      return undefined;
     return {
       // The library's accountId stays the account id (sessions, grants and tokens are found by it); the `sub` the
       // client reads (ID token, userinfo) is its own subject.
       accountId: accountIdOf(user.id),
-      async claims() {
+      async claims(_use, scope) {
         const { client } = ctx.oidc;
         if (!client) throw new Error('claims asked for without a client');
         const { appId, subject } = portalFacts(client);
         const kept = await keptEntitlementClaims(db, memory, user, appId);
         const sub = subjectFor(subject, user);
+        // The roles are read only when released, and each time (never kept).
+        const roles = scope.split(' ').includes('roles') ? await rolesClaim(db, user.id, appId, kept.plan) : undefined;
         // The library writes the accountId over `sub` (helpers/account_claims.js): the client's subject rides along
         // under a key no claim filter lets out, and is put back as the claims are masked (clientSubjectClaims).
-        return { ...accountClaims(user, sub, kept.plan, kept.organization, kept.lapsedPlan), [clientSubject]: sub };
+        return {
+          ...accountClaims(user, sub, kept.plan, kept.organization, kept.lapsedPlan, roles),
+          [clientSubject]: sub,
+        };
       },
     };
   };
@@ -114,9 +134,21 @@ export function clientSubjectIntrospection(provider: Provider, db: Db, memory: P
     await next();
     const { oidc } = ctx as KoaContextWithOIDC;
     if (oidc?.route !== 'introspection' || ctx.status !== 200 || !oidc.client) return;
-    const body = ctx.body as { active?: boolean; sub?: unknown } | undefined;
+    const body = ctx.body as { active?: boolean; sub?: unknown; scope?: unknown } | undefined;
     if (!body?.active || typeof body.sub !== 'string') return;
     const sub = await subjectOfAccount(db, memory, oidc.client, body.sub);
-    ctx.body = sub === undefined ? { active: false } : { ...body, sub };
+    if (sub === undefined) {
+      ctx.body = { active: false };
+      return;
+    }
+    // An access token with the scope `roles` carries the roles the person holds now (kept-introspection.ts leaves
+    // these tokens to the library).
+    const user = await activeAccount(db, memory, body.sub);
+    const withRoles = typeof body.scope === 'string' && body.scope.split(' ').includes('roles');
+    if (withRoles && user) {
+      const { appId } = portalFacts(oidc.client);
+      const kept = await keptEntitlementClaims(db, memory, user, appId);
+      ctx.body = { ...body, sub, roles: await rolesClaim(db, user.id, appId, kept.plan) };
+    } else ctx.body = { ...body, sub };
   });
 }

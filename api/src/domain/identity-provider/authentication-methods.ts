@@ -1,5 +1,6 @@
-// How the person signed in, as an app reads it from the ID token (docs/decisions/0104-amr-and-acr.md): `amr` with
-// RFC 8176 values and `acr`, a level of this portal's own.
+// How the person signed in, as an app reads it: from the ID token (docs/decisions/0104-amr-and-acr.md), `amr` with
+// RFC 8176 values and `acr`, a level of this portal's own; from a SAML assertion, its AuthnContextClassRef
+// (docs/decisions/0117-assertion-authentication-classes.md).
 import { methodOfSession } from '../sign-in-limits/company-rules.js';
 
 /** One factor (a password, Google, Apple, the company's provider) / a second one proved too (or a passkey). */
@@ -19,4 +20,45 @@ export function authenticationOf(session: { method: string | null; secondFactor:
   return session.secondFactor
     ? { amr: [...base, 'mfa'], acr: 'urn:portal:acr:2' }
     : { amr: base, acr: 'urn:portal:acr:1' };
+}
+
+/**
+ * The `acr` values an authorization request asks for: `acr_values` (a voluntary claim, which the portal still
+ * honours) and the ID token's `acr` of `claims` (essential or not, `value` or `values`).
+ */
+export function acrAsked(params: { acr_values?: unknown; claims?: unknown }): string[] {
+  const asked = typeof params.acr_values === 'string' ? params.acr_values.split(' ').filter(Boolean) : [];
+  let claims: unknown = params.claims;
+  if (typeof claims === 'string') {
+    try {
+      claims = JSON.parse(claims);
+    } catch {
+      claims = undefined;
+    }
+  }
+  const acr = (claims as { id_token?: { acr?: { value?: unknown; values?: unknown } } } | undefined)?.id_token?.acr;
+  if (typeof acr?.value === 'string') asked.push(acr.value);
+  if (Array.isArray(acr?.values))
+    asked.push(...acr.values.filter((value): value is string => typeof value === 'string'));
+  return asked;
+}
+
+/** Whether the request asks for a second factor: `urn:portal:acr:2` among the `acr` values it names. */
+export const secondFactorAsked = (params: { acr_values?: unknown; claims?: unknown }) =>
+  acrAsked(params).includes(acrValues[1]);
+
+/** The SAML authentication context classes the portal's assertions name. */
+export const authnContextClasses = {
+  /** A password alone. */
+  password: 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport',
+  /** A second factor (TOTP, a recovery code) or a passkey proved: REFEDS MFA. */
+  mfa: 'https://refeds.org/profile/mfa',
+  /** One factor proved by a provider the portal trusts (Google, Apple, the company's own): REFEDS SFA. */
+  federated: 'https://refeds.org/profile/sfa',
+} as const;
+
+/** The AuthnContextClassRef of an assertion made from the `amr` of the session (authenticationOf). */
+export function authnContextClassOf(amr: readonly string[]): string {
+  if (amr.includes('mfa') || amr.includes('hwk')) return authnContextClasses.mfa;
+  return amr.includes('fed') ? authnContextClasses.federated : authnContextClasses.password;
 }

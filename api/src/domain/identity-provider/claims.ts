@@ -3,6 +3,7 @@
 import type { Db } from '../../db/client.js';
 import type { User } from '../../db/schema.js';
 import { e164Phone } from '../../lib/phone.js';
+import { rolesInApp } from '../apps-and-plans/app-roles.js';
 import { entitlements, organizationClaim, type PlanOrigin } from '../apps-and-plans/effective-plans.js';
 
 /**
@@ -55,6 +56,7 @@ export interface PortalClaims {
   plan?: PlanClaim | null;
   plan_vencido?: LapsedPlanClaim;
   organization?: OrganizationClaim;
+  roles?: string[];
 }
 
 /**
@@ -104,6 +106,14 @@ export async function entitlementClaims(db: Db, userId: number, appId: number | 
   };
 }
 
+/**
+ * The `roles` claim (scope `roles`): the keys the person holds in the client's app, `[]` for a client tied to no app.
+ * Read each time it is released, never kept: a role taken away is gone from the next token or userinfo.
+ */
+export async function rolesClaim(db: Db, userId: number, appId: number | null, plan: PlanClaim | null | undefined) {
+  return appId === null ? [] : rolesInApp(db, userId, appId, plan != null);
+}
+
 /** The plan claim alone. */
 export async function planClaim(db: Db, userId: number, appId: number): Promise<PlanClaim | null> {
   return (await entitlementClaims(db, userId, appId)).plan ?? null;
@@ -130,6 +140,7 @@ export function accountClaims(
   plan: PlanClaim | null | undefined,
   organization?: OrganizationClaim,
   lapsedPlan?: LapsedPlanClaim,
+  roles?: string[],
 ): PortalClaims {
   const phone = storedPhone(user.phone);
   return {
@@ -143,5 +154,6 @@ export function accountClaims(
     ...(plan !== undefined ? { plan } : {}),
     ...(plan !== undefined && lapsedPlan ? { plan_vencido: lapsedPlan } : {}),
     ...(organization !== undefined ? { organization } : {}),
+    ...(roles !== undefined ? { roles } : {}),
   };
 }

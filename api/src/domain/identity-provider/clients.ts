@@ -1,6 +1,8 @@
-// The OpenID Connect clients administrators register (table oidc_clients): their rules, their metadata as
-// oidc-provider reads it, and their changes, each written to the audit log with the change. Every write to the table
-// notifies session-state `*` (trigger `oidc_clients_memory_notify`, docs/triggers.md): each instance drops its clients.
+// The OpenID Connect clients administrators register (table oidc_clients, each the protocol connection of a connected
+// app: connected-apps.ts holds its name, catalogue app and first party): their rules, their metadata as oidc-provider
+// reads it, and their changes, each written to the audit log with the change. Every write to either table notifies
+// session-state `*` (triggers `oidc_clients_memory_notify`, `connected_apps_memory_notify`, docs/triggers.md): each
+// instance drops its clients.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { redirectUrisRequired } from '@portal/contracts/identity-provider/clients';
 import { asc, eq, sql } from 'drizzle-orm';
@@ -9,6 +11,7 @@ import type { AdapterPayload } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import {
   apps,
+  connectedApps,
   oidcClients,
   oidcPayloads,
   type OidcClientRow,
@@ -19,11 +22,14 @@ import { HttpError } from '../../lib/errors.js';
 import { type AuditActor, recordAudit } from '../audit/log.js';
 import { identityProviderMessages as M } from './messages.js';
 import { type OidcScope, knownScopes, isOidcScope } from './scopes.js';
+import { registerApp, removeApp, selectClients, updateAppFacts } from './connected-apps.js';
 import { newSubjectSalt } from './subjects.js';
 
 /** A client as administrators see it (GET /admin/clientes-oidc): never its secret. */
 export interface OidcClientView {
   clientId: string;
+  /** Its connected app's registry id (its event subscriptions go under /admin/aplicaciones-conectadas/:idApp). */
+  idAplicacion: number;
   nombre: string;
   redirectUris: string[];
   postLogoutRedirectUris: string[];
@@ -209,6 +215,7 @@ export async function validateClient(db: Db, input: OidcClientInput): Promise<Va
 export function clientView(row: OidcClientRow): OidcClientView {
   return {
     clientId: row.clientId,
+    idAplicacion: row.connectedAppId,
     nombre: row.name,
     redirectUris: row.redirectUris,
     postLogoutRedirectUris: row.postLogoutRedirectUris,
@@ -292,18 +299,18 @@ export function libraryCheck(
 }
 
 export async function findClient(db: Db, clientId: string): Promise<OidcClientRow | undefined> {
-  const [row] = await db.select().from(oidcClients).where(eq(oidcClients.clientId, clientId));
+  const [row] = await selectClients(db).where(eq(oidcClients.clientId, clientId));
   return row;
 }
 
 export async function listClients(db: Db): Promise<OidcClientView[]> {
-  const rows = await db.select().from(oidcClients).orderBy(asc(oidcClients.name), asc(oidcClients.id));
+  const rows = await selectClients(db).orderBy(asc(connectedApps.name), asc(oidcClients.id));
   return rows.map(clientView);
 }
 
 export const clientNotFound = () => new HttpError(404, M.clientNotFound, 'OIDC_CLIENT_NOT_FOUND');
 
-/** A unique violation on oidc_clients.app_id answers that the app already has a client; anything else goes on. */
+/** A catalogue app's second OpenID Connect client (a unique violation) answers 409; anything else goes on. */
 async function oneClientPerApp<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
@@ -323,15 +330,15 @@ const subjectSettings = (kind: OidcSubjectKind, salt: string | null) => ({
   subjectSalt: salt ?? (kind === 'por_cliente' ? newSubjectSalt() : null),
 });
 
-/** The columns an administrator sets, from a valid client (the secret and the subject apart). */
+/** What the registry holds of the client's app, from a valid client. */
+const appFacts = (valid: ValidClient) => ({ name: valid.name, appId: valid.appId, firstParty: valid.firstParty });
+
+/** The client's own columns an administrator sets, from a valid client (the secret and the subject apart). */
 const settings = (valid: ValidClient) => ({
-  name: valid.name,
   redirectUris: valid.redirectUris,
   postLogoutRedirectUris: valid.postLogoutRedirectUris,
   backchannelLogoutUri: valid.backchannelLogoutUri,
   initiateLoginUri: valid.initiateLoginUri,
-  firstParty: valid.firstParty,
-  appId: valid.appId,
   scopes: valid.scopes,
   deviceFlow: valid.deviceFlow,
 });
@@ -347,16 +354,19 @@ export async function createClient(
   const secret = valid.publico ? undefined : newSecret();
   return oneClientPerApp(() =>
     db.transaction(async (tx) => {
-      const [row] = await tx
+      const facts = appFacts(valid);
+      const [inserted] = await tx
         .insert(oidcClients)
         .values({
           clientId: newClientId(),
+          connectedAppId: await registerApp(tx, 'oidc', facts),
           secretHash: secret ? hashClientSecret(secret) : null,
           ...settings(valid),
           ...subjectSettings(valid.sujeto ?? 'opaco', null),
         })
         .returning();
-      if (!row) throw new Error('insert returned no row');
+      if (!inserted) throw new Error('insert returned no row');
+      const row = { ...inserted, ...facts };
       await check(clientMetadata(row));
       await recordAudit(tx, actor, [
         { action: 'oidc_client.create', target: { type: 'oidc_client', id: row.id }, details: auditDetails(row) },
@@ -379,11 +389,13 @@ export async function updateClient(
   const valid = await validateClient(db, { ...input, dispositivos: deviceFlow });
   return oneClientPerApp(() =>
     db.transaction(async (tx) => {
-      const [before] = await tx.select().from(oidcClients).where(eq(oidcClients.clientId, clientId)).for('update');
+      const [before] = await selectClients(tx).where(eq(oidcClients.clientId, clientId)).for('update');
       if (!before) throw clientNotFound();
       const secret = !valid.publico && before.secretHash === null ? newSecret() : undefined;
       const secretHash = valid.publico ? null : secret ? hashClientSecret(secret) : before.secretHash;
-      const [row] = await tx
+      const facts = appFacts(valid);
+      await updateAppFacts(tx, before.connectedAppId, facts);
+      const [updated] = await tx
         .update(oidcClients)
         .set({
           secretHash,
@@ -393,7 +405,8 @@ export async function updateClient(
         })
         .where(eq(oidcClients.id, before.id))
         .returning();
-      if (!row) throw clientNotFound();
+      if (!updated) throw clientNotFound();
+      const row = { ...updated, ...facts };
       await check(clientMetadata(row));
       await recordAudit(tx, actor, [
         {
@@ -415,7 +428,7 @@ export async function rotateClientSecret(
 ): Promise<{ clientId: string; clientSecret: string }> {
   const secret = newSecret();
   return db.transaction(async (tx) => {
-    const [before] = await tx.select().from(oidcClients).where(eq(oidcClients.clientId, clientId));
+    const [before] = await selectClients(tx).where(eq(oidcClients.clientId, clientId));
     if (!before) throw clientNotFound();
     if (before.secretHash === null) throw new HttpError(409, M.publicClientHasNoSecret, 'OIDC_CLIENT_PUBLIC');
     await tx
@@ -436,8 +449,10 @@ export async function rotateClientSecret(
 /** Deletes a client with every token, code and grant it holds (its apps' sessions simply stop working). */
 export async function deleteClient(db: Db, actor: AuditActor, clientId: string): Promise<void> {
   await db.transaction(async (tx) => {
-    const [row] = await tx.delete(oidcClients).where(eq(oidcClients.clientId, clientId)).returning();
+    const [row] = await selectClients(tx).where(eq(oidcClients.clientId, clientId)).for('update');
     if (!row) throw clientNotFound();
+    // The app goes with its client: its event subscriptions too.
+    await removeApp(tx, row.connectedAppId);
     await tx.delete(oidcPayloads).where(sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`);
     await recordAudit(tx, actor, [
       { action: 'oidc_client.delete', target: { type: 'oidc_client', id: row.id }, details: auditDetails(row) },

@@ -3,7 +3,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Client, Configuration } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
-import { oidcClients, oidcConsents, oidcLogoutDeliveries, oidcPayloads } from '../../db/schema.js';
+import { connectedApps, oidcClients, oidcConsents, oidcLogoutDeliveries, oidcPayloads } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { accountIdOf } from './claims.js';
 import { portalFacts } from './client-facts.js';
@@ -81,12 +81,13 @@ async function listOidcAuthorizedApps(db: Db, userId: number): Promise<Authorize
   const rows = await db
     .select({
       clientId: oidcConsents.clientId,
-      name: oidcClients.name,
+      name: connectedApps.name,
       scopes: oidcConsents.scopes,
       grantedAt: oidcConsents.grantedAt,
     })
     .from(oidcConsents)
     .innerJoin(oidcClients, eq(oidcClients.clientId, oidcConsents.clientId))
+    .innerJoin(connectedApps, eq(connectedApps.id, oidcClients.connectedAppId))
     .where(eq(oidcConsents.userId, userId))
     .orderBy(desc(oidcConsents.grantedAt));
   return rows.map((row) => ({

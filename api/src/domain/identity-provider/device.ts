@@ -6,15 +6,17 @@ import { and, eq, sql } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
 import type { Client } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
-import { oidcConsents, oidcPayloads } from '../../db/schema.js';
+import { oidcDeviceGrants, oidcPayloads } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import type { Clock } from '../clock.js';
 import type { CounterStore, TakenSlot } from '../sign-in-limits/counters.js';
 import { wrongCodesLockedError } from '../sign-in-limits/limits.js';
+import { startDeviceSession } from '../sessions/sessions.js';
 import { accountIdOf } from './claims.js';
 import { portalFacts } from './client-facts.js';
-import { rememberedScopes, requestedScopes } from './consents.js';
-import { signedInAt } from './portal-sessions.js';
+import { requestedScopes } from './consents.js';
+import { continueSignIn, describeContinuation, type PortalSignIn, type SignInAsk } from './continuation.js';
+import { oidcLifetimes } from './lifetimes.js';
 import { describeScopes } from './scopes.js';
 
 /**
@@ -85,12 +87,8 @@ export interface DeviceDeps {
   clock: Clock;
 }
 
-/** Who types the code, and from where: the wrong codes are counted for both. */
-export interface CodeTypist {
-  userId: number;
-  sessionId: string;
-  address: string;
-}
+/** Who types the code, and from where: the wrong codes are counted for both; the continuation judges the session. */
+export type CodeTypist = PortalSignIn;
 
 type DeviceCode = InstanceType<Provider['DeviceCode']>;
 
@@ -142,7 +140,26 @@ async function clientOf(provider: Provider, code: DeviceCode): Promise<Client> {
   return client;
 }
 
-/** Which app asks, for what, from which address and since when (POST /oidc/dispositivo/consultar). */
+/** What the device's request asks of the continuation, from the device's own address too. */
+function askOf(client: Client, code: DeviceCode): SignInAsk {
+  const params = (code.params ?? {}) as { scope?: unknown };
+  const info = (code.deviceInfo ?? {}) as Partial<DeviceInfo>;
+  return {
+    app: {
+      id: client.clientId,
+      nombre: String(client.clientName ?? client.clientId),
+      primeraParte: portalFacts(client).firstParty,
+      consent: { protocol: 'oidc', clientId: client.clientId },
+    },
+    permisos: describeScopes(requestedScopes(client, params.scope)),
+    ...(info.ip ? { alsoFrom: info.ip } : {}),
+  };
+}
+
+/**
+ * Which app asks, for what, from which address and since when (POST /oidc/dispositivo/consultar); a request the
+ * person's company rules refuse (their session's, or the device's address) is refused already here.
+ */
 export async function describeDeviceRequest(
   deps: DeviceDeps,
   typist: CodeTypist,
@@ -151,15 +168,11 @@ export async function describeDeviceRequest(
   const code = await waitingCode(deps, typist, typed);
   const client = await clientOf(deps.provider, code);
   const info = (code.deviceInfo ?? {}) as Partial<DeviceInfo>;
-  const params = (code.params ?? {}) as { scope?: unknown };
+  const { cliente, permisos } = await describeContinuation(deps.db, askOf(client, code), typist);
   return {
     codigo: displayUserCode(String(code.userCode)),
-    cliente: {
-      id: client.clientId,
-      nombre: String(client.clientName ?? client.clientId),
-      primeraParte: portalFacts(client).firstParty,
-    },
-    permisos: describeScopes(requestedScopes(client, params.scope)),
+    cliente,
+    permisos,
     dispositivo: { ip: info.ip ?? '', iniciadoEn: new Date((code.iat ?? 0) * 1000).toISOString() },
     expiraEn: new Date((code.exp ?? 0) * 1000).toISOString(),
   };
@@ -186,10 +199,12 @@ async function claim(db: Db, code: DeviceCode): Promise<void> {
 }
 
 /**
- * The person's answer (POST /oidc/dispositivo/confirmar). Refused: the device is told `access_denied`. Allowed: a grant
- * of the scopes asked (the consent remembered for a third-party app, so /perfil lists it and can take it back) and
- * the code given the account, as the library's own verification does; the device's next poll gets the tokens. The
- * tokens do not end with this browser's session: the device is signed in on its own.
+ * The person's answer (POST /oidc/dispositivo/confirmar). Refused: the device is told `access_denied`. Allowed, once
+ * the continuation lets it through: a grant of the scopes asked (the consent remembered for a third-party app, so
+ * /perfil lists it and can take it back), the device's own portal session (sessions.ts `startDeviceSession`: its
+ * address the device's, its method and second factor the approving session's, under the person's company rules),
+ * and the code given the account and how it signed in (`amr`, `acr`), as the library's own verification does; the
+ * device's next poll gets the tokens.
  */
 export async function answerDeviceRequest(
   deps: DeviceDeps,
@@ -200,34 +215,40 @@ export async function answerDeviceRequest(
   const { db, provider } = deps;
   const code = await waitingCode(deps, typist, typed);
   const client = await clientOf(provider, code);
+  const passed = allow ? await continueSignIn(db, askOf(client, code), typist, true) : undefined;
   await claim(db, code);
   code.inFlight = true;
-  if (!allow) {
+  if (!passed) {
     Object.assign(code, { error: 'access_denied', errorDescription: 'End-User aborted interaction' });
     await code.save();
     return;
   }
-  const params = (code.params ?? {}) as { scope?: unknown };
-  const asked = requestedScopes(client, params.scope);
-  if (!portalFacts(client).firstParty) {
-    const remembered = await rememberedScopes(db, typist.userId, client.clientId);
-    const scopes = [...new Set([...remembered, ...asked])];
-    await db
-      .insert(oidcConsents)
-      .values({ userId: typist.userId, clientId: client.clientId, scopes })
-      .onConflictDoUpdate({
-        target: [oidcConsents.userId, oidcConsents.clientId],
-        set: { scopes, grantedAt: new Date() },
-      });
-  }
   const accountId = accountIdOf(typist.userId);
   const grant = new provider.Grant({ accountId, clientId: client.clientId });
-  grant.addOIDCScope(asked.join(' '));
+  grant.addOIDCScope(passed.scopes.join(' '));
+  const grantId = await grant.save();
+  const info = (code.deviceInfo ?? {}) as Partial<DeviceInfo>;
+  await db.transaction(async (tx) => {
+    const sessionId = await startDeviceSession(tx, {
+      userId: typist.userId,
+      appName: String(client.clientName ?? client.clientId),
+      userAgent: info.ua,
+      address: info.ip ?? typist.address,
+      method: typist.method,
+      secondFactor: typist.secondFactor,
+      expiresAt: new Date(Date.now() + oidcLifetimes.refreshToken * 1000),
+    });
+    await tx
+      .insert(oidcDeviceGrants)
+      .values({ grantId, portalSessionId: sessionId, clientId: client.clientId, userId: typist.userId });
+  });
   Object.assign(code, {
     accountId,
-    authTime: await signedInAt(db, typist.sessionId),
-    grantId: await grant.save(),
-    scope: asked.join(' '),
+    authTime: passed.authTime,
+    amr: passed.amr,
+    acr: passed.acr,
+    grantId,
+    scope: passed.scopes.join(' '),
   });
   await code.save();
 }

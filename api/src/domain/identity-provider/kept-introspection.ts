@@ -99,6 +99,13 @@ export function createKeptIntrospection(provider: Provider, memory: ProviderMemo
     const user = memory.get(userId, 'oidc:account') as User | undefined;
     if (!user) return undefined;
     const { token } = kept;
+    // A token with the scope `roles` is the library's: its answer carries the roles read then (account-lookup.ts).
+    if (
+      String(token.scope ?? '')
+        .split(' ')
+        .includes('roles')
+    )
+      return undefined;
     const body: Record<string, unknown> = { active: false, sub: subjectFor(subjectRuleOf(metadata), user) };
     Object.assign(body, {
       active: true,

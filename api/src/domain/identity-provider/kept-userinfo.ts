@@ -60,6 +60,8 @@ interface Made {
 function keptValues(memory: ProviderMemory, tokenId: string): Kept | undefined {
   const token = keptToken(memory, tokenId);
   if (!token || !String(token.token.scope).split(' ').includes('openid')) return undefined;
+  // The roles are read each time they are released (account-lookup.ts): a token with the scope `roles` is the library's.
+  if (String(token.token.scope).split(' ').includes('roles')) return undefined;
   const client = memory.client(token.clientId);
   const metadata = client.found ? (client.value as AdapterPayload | undefined) : undefined;
   const userId = userIdOf(token.accountId);

@@ -1,8 +1,11 @@
-// When the provider asks the person to sign in: the library's policy, with two of the portal's checks.
-import { interactionPolicy } from 'oidc-provider';
+// When the provider asks the person to sign in: the library's policy, with three of the portal's checks.
+import { interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import { subjectOfAccount } from './account-lookup.js';
-import { portalSessionAlive } from './portal-sessions.js';
+import { acrValues, secondFactorAsked } from './authentication-methods.js';
+import { currentRequestAddress } from '../../lib/request-scope.js';
+import { companyRuleBroken, methodOfSession } from '../sign-in-limits/company-rules.js';
+import { type LinkedPortalSession, linkedPortalSession } from './portal-sessions.js';
 import type { ProviderMemory } from './provider-memory.js';
 
 /**
@@ -32,6 +35,17 @@ export function loginPolicy(db: Db, memory: ProviderMemory): interactionPolicy.D
     hintIndex === -1 ? undefined : hintIndex,
   );
   // One session: a provider session whose portal session is over asks for a sign-in again, even if its cookie lives.
+  // And one door: a live one whose sign-in the person's company rules refuse from where this request comes (or with
+  // how it signed in) is never signed into an app silently: the interaction is where the continuation refuses it.
+  const linked = new WeakMap<object, Promise<LinkedPortalSession | undefined>>();
+  const linkedOf = (ctx: KoaContextWithOIDC, sessionUid: string, accountId: string) => {
+    let found = linked.get(ctx);
+    if (!found) {
+      found = linkedPortalSession(db, sessionUid, accountId);
+      linked.set(ctx, found);
+    }
+    return found;
+  };
   policy.get('login')?.checks.add(
     new interactionPolicy.Check(
       'portal_session_ended',
@@ -40,7 +54,37 @@ export function loginPolicy(db: Db, memory: ProviderMemory): interactionPolicy.D
       async (ctx) => {
         const { session } = ctx.oidc;
         if (!session?.accountId || ctx.oidc.result?.login) return false;
-        return !(await portalSessionAlive(db, session.uid, session.accountId));
+        return !(await linkedOf(ctx, session.uid, session.accountId))?.live;
+      },
+    ),
+  );
+  policy.get('login')?.checks.add(
+    new interactionPolicy.Check(
+      'company_rules',
+      "a rule of the person's companies refuses this sign-in",
+      'login_required',
+      async (ctx) => {
+        const { session } = ctx.oidc;
+        if (!session?.accountId || ctx.oidc.result?.login) return false;
+        const portal = await linkedOf(ctx, session.uid, session.accountId);
+        if (!portal?.live) return false;
+        const address = currentRequestAddress() ?? ctx.ip;
+        return (await companyRuleBroken(db, portal.userId, methodOfSession(portal.method), address)) !== undefined;
+      },
+    ),
+  );
+  // Step-up (docs/decisions/0137-step-up.md): an app asking for `urn:portal:acr:2` in `acr_values` (a voluntary
+  // claim the library leaves alone) meets the portal's screens when the provider session proved no second factor, as
+  // the library's own check does for an essential `acr`: the continuation asks the person for one there.
+  policy.get('login')?.checks.add(
+    new interactionPolicy.Check(
+      'second_factor_asked',
+      'the app asks for a second factor this session did not prove',
+      'login_required',
+      (ctx) => {
+        const { oidc } = ctx;
+        if (!oidc.session?.accountId || oidc.result?.login) return false;
+        return secondFactorAsked(oidc.params ?? {}) && oidc.acr !== acrValues[1];
       },
     ),
   );

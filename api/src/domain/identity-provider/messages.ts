@@ -34,12 +34,14 @@ export const identityProviderMessages = {
     `El identificador de la persona ${quoted(kind)} no existe; puede ser numerico, opaco o por_cliente`,
   appAlreadyHasClient: 'Esa app ya tiene un cliente OpenID Connect',
   clientNotFound: 'Cliente OpenID Connect no encontrado',
+  connectedAppNotFound: 'Aplicación conectada no encontrada',
   publicClientHasNoSecret: 'Un cliente público no tiene secreto',
   invalidClientMetadata: 'La configuración del cliente no es válida',
   interactionNotFound:
     'La solicitud de inicio de sesión expiró o no es válida. Vuelve a la aplicación e inténtalo de nuevo.',
   consentRequired: 'Esta aplicación necesita tu permiso',
   signInAgain: 'La aplicación pide que vuelvas a iniciar sesión',
+  stepUpRequired: 'Esta aplicación pide que confirmes tu identidad con tu segundo factor',
   accountNotActive: 'Tu cuenta no está activa',
   authorizedAppNotFound: 'Esa aplicación no tiene acceso a tu cuenta',
 } as const;

@@ -1,10 +1,10 @@
 // One session with the portal's: each provider session is linked to the portal session that signed it in, lives no
 // longer than it, and an app's logout ends it.
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
-import { oidcSessionLinks, sessions, users } from '../../db/schema.js';
+import { oidcDeviceGrants, oidcSessionLinks, sessions } from '../../db/schema.js';
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
@@ -15,24 +15,84 @@ export interface PortalLogin {
   expiresAt: number;
 }
 
-/** True while the portal session a provider session was signed in with is live (not ended, expired or outdated). */
-export async function portalSessionAlive(db: Db, sessionUid: string, accountId: string): Promise<boolean> {
+/** The portal session a provider session was signed in with, as the login policy judges it. */
+export interface LinkedPortalSession {
+  /** Live: not ended, expired or outdated, the account active, within its companies' rules (`portal_session_live`). */
+  live: boolean;
+  userId: number;
+  method: string | null;
+}
+
+/** The portal session the provider session `sessionUid` of `accountId` was signed in with, or undefined. */
+export async function linkedPortalSession(
+  db: Db,
+  sessionUid: string,
+  accountId: string,
+): Promise<LinkedPortalSession | undefined> {
   const [row] = await db
-    .select({ id: sessions.id })
+    .select({
+      live: sql<boolean>`portal_session_live(${sessions.id})`,
+      userId: sessions.userId,
+      method: sessions.method,
+    })
     .from(oidcSessionLinks)
     .innerJoin(sessions, eq(sessions.id, oidcSessionLinks.portalSessionId))
-    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(oidcSessionLinks.sessionUid, sessionUid), eq(sql`${sessions.userId}::text`, accountId)));
+  return row ? { ...row, live: row.live === true } : undefined;
+}
+
+/**
+ * Whether a refresh token still stands for the portal session behind it (docs/decisions/0116): a device's own
+ * session, or the browser session its provider session was signed in with. A session no longer live (ended,
+ * expired, outdated, or past its companies' length or inactivity limits) is ended now, which revokes what was
+ * issued under it (its triggers); a device's live session counts the refresh as its last use, and lives on from it.
+ * A device's token with no session of its own (approved before devices had one) does not stand. `lifetimeSeconds`:
+ * how long a device's session lasts unused (its refresh token's lifetime).
+ */
+export async function refreshTokenStands(
+  db: Db,
+  token: { grantId?: unknown; sessionUid?: unknown; gty?: unknown },
+  lifetimeSeconds: number,
+): Promise<boolean> {
+  const grantId = typeof token.grantId === 'string' ? token.grantId : '';
+  const sessionUid = typeof token.sessionUid === 'string' ? token.sessionUid : '';
+  const [row] = await db
+    .select({
+      id: sessions.id,
+      live: sql<boolean>`portal_session_live(${sessions.id})`,
+      device: oidcDeviceGrants.grantId,
+    })
+    .from(sessions)
+    .leftJoin(
+      oidcDeviceGrants,
+      and(eq(oidcDeviceGrants.portalSessionId, sessions.id), eq(oidcDeviceGrants.grantId, grantId)),
+    )
     .where(
-      and(
-        eq(oidcSessionLinks.sessionUid, sessionUid),
-        eq(sql`${sessions.userId}::text`, accountId),
-        isNull(sessions.endedAt),
-        gt(sessions.expiresAt, sql`now()`),
-        eq(sessions.tokenVersion, users.tokenVersion),
-        eq(users.status, 'active'),
-      ),
+      sql`${sessions.id} = coalesce(
+        (select ${oidcDeviceGrants.portalSessionId} from ${oidcDeviceGrants} where ${oidcDeviceGrants.grantId} = ${grantId}),
+        (select ${oidcSessionLinks.portalSessionId} from ${oidcSessionLinks} where ${oidcSessionLinks.sessionUid} = ${sessionUid}))`,
     );
-  return row !== undefined;
+  if (!row)
+    return !String(token.gty ?? '')
+      .split(' ')
+      .includes('device_code');
+  if (row.live !== true) {
+    await db
+      .update(sessions)
+      .set({ endedAt: sql`now()` })
+      .where(and(eq(sessions.id, row.id), isNull(sessions.endedAt)));
+    return false;
+  }
+  if (row.device !== null) {
+    await db
+      .update(sessions)
+      .set({
+        lastSeenAt: sql`now()`,
+        expiresAt: sql`now() + make_interval(secs => ${lifetimeSeconds})`,
+      })
+      .where(eq(sessions.id, row.id));
+  }
+  return true;
 }
 
 /** When the portal session was signed in, epoch seconds (0 when it is gone). */

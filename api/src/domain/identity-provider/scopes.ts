@@ -1,7 +1,16 @@
 // The scopes a client may ask for, what each reveals, and how the consent screen and /perfil name it.
 
 /** Every scope the provider knows, in the order the consent screen lists them. */
-export const oidcScopes = ['openid', 'profile', 'email', 'phone', 'plan', 'organization', 'offline_access'] as const;
+export const oidcScopes = [
+  'openid',
+  'profile',
+  'email',
+  'phone',
+  'plan',
+  'roles',
+  'organization',
+  'offline_access',
+] as const;
 export type OidcScope = (typeof oidcScopes)[number];
 
 /** The claims each scope releases (OpenID Connect Core §5.4, `plan` of ours, Keycloak's `organization`). */
@@ -12,6 +21,8 @@ export const scopeClaims: Record<Exclude<OidcScope, 'offline_access'>, readonly 
   phone: ['phone_number', 'phone_number_verified'],
   // `plan_vencido`: the person's own plan there once its expiry has passed (claims.ts).
   plan: ['plan', 'plan_vencido'],
+  // The keys of the roles the person holds in the client's own app (domain/apps-and-plans/app-roles.ts).
+  roles: ['roles'],
   // Keycloak's scope and claim name, so partner libraries that know Keycloak's organizations read it as is.
   organization: ['organization'],
 };
@@ -23,6 +34,7 @@ export const scopeDescriptions: Record<OidcScope, string> = {
   email: 'Ver tu email',
   phone: 'Ver tu teléfono',
   plan: 'Ver tu plan en esta aplicación y su vencimiento',
+  roles: 'Ver tus roles en esta aplicación',
   organization: 'Ver las empresas a las que perteneces y tu rol en cada una',
   offline_access: 'Seguir conectada a tu cuenta aunque no la estés usando',
 };

@@ -14,7 +14,7 @@ import { recordAudit, systemActor } from '../audit/log.js';
 import type { Clock } from '../clock.js';
 import { maxAttempts, nextRetryDelayMs, retryAfterMs } from './events.js';
 import { partnerEventMessages as M } from './messages.js';
-import { signingSecrets } from './subscriptions.js';
+import { ownerOfApp, signingSecrets, subscriptionAction } from './subscriptions.js';
 
 /** How a try ended, as the metrics count it. */
 export type DeliveryOutcome = 'entregado' | 'reintento' | 'fallido' | 'desactivada';
@@ -170,18 +170,15 @@ export function createSender(deps: SenderDeps) {
         .update(partnerDeliveries)
         .set({ status: 'cancelada', lockedUntil: null })
         .where(and(eq(partnerDeliveries.subscriptionId, subscription.id), eq(partnerDeliveries.status, 'pendiente')));
-      const [client] = await rowsOf<{ id: number; name: string }>(
-        tx,
-        sql`SELECT id, name FROM oidc_clients WHERE client_id = ${subscription.clientId}`,
-      );
-      if (client)
+      const app = await ownerOfApp(tx, subscription.connectedAppId);
+      if (app)
         await recordAudit(tx, systemActor, [
           {
-            action: 'oidc_client.subscription_disabled',
-            target: { type: 'oidc_client', id: client.id },
+            action: subscriptionAction(app, 'subscription_disabled'),
+            target: app.target,
             details: {
-              clientId: subscription.clientId,
-              cliente: client.name,
+              ...app.key,
+              cliente: app.name,
               suscripcion: subscription.id,
               url: subscription.url,
               motivo: M.goneReason,

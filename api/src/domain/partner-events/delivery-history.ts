@@ -3,7 +3,6 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
-  oidcClients,
   type PartnerDeliveryRow,
   type PartnerDeliveryStatus,
   partnerDeliveries,
@@ -12,9 +11,8 @@ import {
 import { HttpError } from '../../lib/errors.js';
 import { type AuditActor, recordAudit } from '../audit/log.js';
 import { decodeCursor, encodeCursor } from '../key-cursor.js';
-import { clientNotFound } from '../identity-provider/clients.js';
 import { partnerEventMessages } from './messages.js';
-import { subscriptionNotFound } from './subscriptions.js';
+import { ownerOf, type SubscriptionOwner, subscriptionAction, subscriptionNotFound } from './subscriptions.js';
 
 const M = partnerEventMessages;
 
@@ -100,25 +98,15 @@ export function deliveryView(row: PartnerDeliveryRow) {
   };
 }
 
-/** The subscription `id` of client `clientId`, or the Spanish 404 of whichever is missing. */
-async function subscriptionOf(db: Db, clientId: string, id: string) {
+/** The subscription `id` of the app `owner` names, with that app, or the Spanish 404 of whichever is missing. */
+async function subscriptionOf(db: Db, owner: SubscriptionOwner, id: string) {
+  const app = await ownerOf(db, owner);
   const [row] = await db
-    .select({
-      id: partnerSubscriptions.id,
-      url: partnerSubscriptions.url,
-      status: partnerSubscriptions.status,
-      disabledReason: partnerSubscriptions.disabledReason,
-      clientRowId: oidcClients.id,
-    })
-    .from(oidcClients)
-    .leftJoin(
-      partnerSubscriptions,
-      and(eq(partnerSubscriptions.clientId, oidcClients.clientId), eq(partnerSubscriptions.id, id)),
-    )
-    .where(eq(oidcClients.clientId, clientId));
-  if (!row) throw clientNotFound();
-  if (!row.id) throw subscriptionNotFound();
-  return { ...row, id: row.id };
+    .select({ id: partnerSubscriptions.id, url: partnerSubscriptions.url })
+    .from(partnerSubscriptions)
+    .where(and(eq(partnerSubscriptions.connectedAppId, app.connectedAppId), eq(partnerSubscriptions.id, id)));
+  if (!row) throw subscriptionNotFound();
+  return { ...row, app };
 }
 
 const deliveryNotFound = () => new HttpError(404, M.deliveryNotFound, 'DELIVERY_NOT_FOUND');
@@ -129,11 +117,11 @@ const deliveryNotFound = () => new HttpError(404, M.deliveryNotFound, 'DELIVERY_
  */
 export async function listDeliveries(
   db: Db,
-  clientId: string,
+  owner: SubscriptionOwner,
   subscriptionId: string,
   query: { cursor?: string; limit: number },
 ) {
-  await subscriptionOf(db, clientId, subscriptionId);
+  await subscriptionOf(db, owner, subscriptionId);
   const before = query.cursor ? decodeCursor(query.cursor, 1, Number.MAX_SAFE_INTEGER)[0] : undefined;
   const rows = await db
     .select()
@@ -164,12 +152,12 @@ export async function listDeliveries(
 export async function resendDelivery(
   db: Db,
   actor: AuditActor,
-  clientId: string,
+  owner: SubscriptionOwner,
   subscriptionId: string,
   deliveryId: number,
 ) {
   return db.transaction(async (tx) => {
-    const subscription = await subscriptionOf(tx, clientId, subscriptionId);
+    const subscription = await subscriptionOf(tx, owner, subscriptionId);
     // The subscription's row is locked first, as the worker's disabling (a 410) does, so neither sees half of the other.
     const [current] = await tx
       .select({ status: partnerSubscriptions.status, disabledReason: partnerSubscriptions.disabledReason })
@@ -201,10 +189,10 @@ export async function resendDelivery(
       .returning();
     await recordAudit(tx, actor, [
       {
-        action: 'oidc_client.delivery_resend',
-        target: { type: 'oidc_client', id: subscription.clientRowId },
+        action: subscriptionAction(subscription.app, 'delivery_resend'),
+        target: subscription.app.target,
         details: {
-          clientId,
+          ...subscription.app.key,
           suscripcion: subscription.id,
           url: subscription.url,
           evento: delivery.tipo,

@@ -1,10 +1,18 @@
-// What a partner app receives: the Standard Webhooks message of one event for one client ({type, timestamp, data}),
-// built at fan-out (a profile change with the values it wrote; a plan event with the plan the person has then) with the subject that client knows and only what the client's scopes (and, for a third-party
-// app, the person's consent) allow; and when a failed delivery is tried again.
+// What a partner app receives: the Standard Webhooks message of one event for one app ({type, timestamp, data}),
+// built at fan-out (a profile change with the values it wrote; a plan event with the plan the person has then) with
+// the subject that app knows (an OpenID Connect `sub`, a SAML NameID) and only what it is given at sign-in (a
+// client's scopes and, for a third-party app, the person's consent; a SAML app's attributes); and when a failed
+// delivery is tried again.
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type OidcClientRow, oidcConsents, type PartnerEventType, type User } from '../../db/schema.js';
-import { accountClaims, planClaim } from '../identity-provider/claims.js';
+import {
+  type OidcClientRow,
+  oidcConsents,
+  type PartnerEventType,
+  type SamlAppRow,
+  type User,
+} from '../../db/schema.js';
+import { accountClaims, planClaim, rolesClaim } from '../identity-provider/claims.js';
 import { type OidcScope, scopeClaims } from '../identity-provider/scopes.js';
 import { subjectFor } from '../identity-provider/subjects.js';
 
@@ -121,6 +129,16 @@ export async function eventData(
       for (const claim of released) if (claim !== 'sub' && claims[claim] !== undefined) data[claim] = claims[claim];
       return data;
     }
+    case 'roles.cambiados': {
+      // The keys the person holds in the client's app now (read at fan-out, as a plan event's plan is).
+      if (client.appId === null || client.appId !== event.appId) return null;
+      const scopes = await scopesFor(db, client, event.userId);
+      if (!scopes.has('roles')) return null;
+      return {
+        sub,
+        roles: await rolesClaim(db, event.userId, client.appId, await planClaim(db, event.userId, client.appId)),
+      };
+    }
     default: {
       // plan.*: the person's plan in the client's app now, by the one plan rule (their own or a company seat). The
       // triggers write these events without data (docs/triggers.md); `vence` is the expiry job's, for plan.vencido.
@@ -128,6 +146,57 @@ export async function eventData(
       const scopes = await scopesFor(db, client, event.userId);
       if (!scopes.has('plan')) return null;
       const data: Record<string, unknown> = { sub, plan: await planClaim(db, event.userId, client.appId) };
+      if (event.tipo === 'plan.vencido') data.vencio = event.data.vence ?? null;
+      return data;
+    }
+  }
+}
+
+/** The account's columns a trigger names in `cambios`, as the SAML attributes they change (saml/sign-in.ts). */
+const attributeOfColumn: Record<string, string> = { name: 'nombre', last_name: 'apellido', email: 'email' };
+const valueColumnOf: Record<string, string> = { nombre: 'name', apellido: 'last_name', email: 'email' };
+
+/**
+ * The `data` of the message for a SAML app that knows the person by `nameId` (the NameID it was last sent), or null
+ * when it may not learn of this event: a profile change only in what its assertions do not carry; a plan event of
+ * another catalogue app. `sub` is that NameID; a profile change names the SAML attributes (email, nombre, apellido).
+ * Consents taken back at a SAML app are told by its single logout, not by an event.
+ */
+export async function samlEventData(
+  db: Db,
+  app: Pick<SamlAppRow, 'appId'>,
+  nameId: string,
+  event: PartnerEventRow,
+): Promise<Record<string, unknown> | null> {
+  const sub = nameId;
+  switch (event.tipo) {
+    case 'usuario.eliminado':
+    case 'usuario.suspendido':
+    case 'usuario.reactivado':
+      return { sub };
+    case 'consentimiento.revocado':
+      return null;
+    case 'usuario.actualizado': {
+      const changed = [
+        ...new Set(((event.data.cambios as string[]) ?? []).flatMap((column) => attributeOfColumn[column] ?? [])),
+      ];
+      if (changed.length === 0) return null;
+      const values = (event.data.valores ?? {}) as Record<string, string>;
+      const data: Record<string, unknown> = { sub, cambios: changed };
+      for (const attribute of changed) data[attribute] = values[valueColumnOf[attribute] as string] ?? '';
+      return data;
+    }
+    case 'roles.cambiados': {
+      // Every assertion for an app tied to a catalogue app carries the `roles` attribute: so does this event.
+      if (app.appId === null || app.appId !== event.appId) return null;
+      return {
+        sub,
+        roles: await rolesClaim(db, event.userId, app.appId, await planClaim(db, event.userId, app.appId)),
+      };
+    }
+    default: {
+      if (app.appId === null || app.appId !== event.appId) return null;
+      const data: Record<string, unknown> = { sub, plan: await planClaim(db, event.userId, app.appId) };
       if (event.tipo === 'plan.vencido') data.vencio = event.data.vence ?? null;
       return data;
     }

@@ -1,16 +1,25 @@
-// The event subscriptions of an OpenID Connect client, managed by platform administrators: an endpoint and the event
-// types it takes, a signing secret per subscription (Standard Webhooks `whsec_…`, shown once, kept sealed), rotated
-// with an overlap during which both secrets sign.
+// The event subscriptions of a connected app (whatever its protocol), managed by platform administrators: an endpoint
+// and the event types it takes, a signing secret per subscription (Standard Webhooks `whsec_…`, shown once, kept
+// sealed), rotated with an overlap during which both secrets sign.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { oidcClients, type PartnerEventType, partnerEventTypes, partnerSubscriptions } from '../../db/schema.js';
+import {
+  connectedApps,
+  oidcClients,
+  type PartnerEventType,
+  partnerEventTypes,
+  partnerSubscriptions,
+  samlApps,
+} from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { isSpecialUseAddress } from '../../lib/outbound/special-use.js';
 import { seal, unseal } from '../../lib/sealed.js';
 import { type AuditActor, recordAudit } from '../audit/log.js';
+import type { AuditAction } from '../audit/actions.js';
 import { clientNotFound } from '../identity-provider/clients.js';
+import { connectedAppNotFound } from '../identity-provider/connected-apps.js';
 import { partnerEventMessages as M } from './messages.js';
 
 const maxUrlLength = 2_000;
@@ -97,14 +106,84 @@ export function subscriptionView(row: SubscriptionRow, now: number): Subscriptio
   };
 }
 
-async function clientRow(db: Db, clientId: string) {
-  const [client] = await db
-    .select({ id: oidcClients.id, name: oidcClients.name })
-    .from(oidcClients)
-    .where(eq(oidcClients.clientId, clientId));
-  if (!client) throw clientNotFound();
-  return client;
+/**
+ * Whose subscriptions: a connected app, by its registry id (/admin/aplicaciones-conectadas/:idApp, any protocol) or,
+ * as the older paths name it, by its OpenID Connect client's `client_id` (/admin/clientes-oidc/:clientId).
+ */
+export type SubscriptionOwner = { connectedAppId: number } | { clientId: string };
+
+/** A connected app as its subscriptions' changes are audited: its registry id, name and audit target. */
+export interface OwnerApp {
+  connectedAppId: number;
+  name: string;
+  target: { type: 'oidc_client' | 'saml_app'; id: number };
+  /** What names the app in an audit row's details, beside its name. */
+  key: { clientId: string } | { samlAppId: number };
 }
+
+const ownerColumns = {
+  connectedAppId: connectedApps.id,
+  protocol: connectedApps.protocol,
+  name: connectedApps.name,
+  clientRowId: oidcClients.id,
+  clientId: oidcClients.clientId,
+  samlAppId: samlApps.id,
+};
+
+function ownerApp(row: {
+  connectedAppId: number;
+  name: string;
+  clientRowId: number | null;
+  clientId: string | null;
+  samlAppId: number | null;
+}): OwnerApp {
+  return row.clientId !== null && row.clientRowId !== null
+    ? {
+        connectedAppId: row.connectedAppId,
+        name: row.name,
+        target: { type: 'oidc_client', id: row.clientRowId },
+        key: { clientId: row.clientId },
+      }
+    : {
+        connectedAppId: row.connectedAppId,
+        name: row.name,
+        target: { type: 'saml_app', id: row.samlAppId as number },
+        key: { samlAppId: row.samlAppId as number },
+      };
+}
+
+const ownerRows = (db: Db) =>
+  db
+    .select(ownerColumns)
+    .from(connectedApps)
+    .leftJoin(oidcClients, eq(oidcClients.connectedAppId, connectedApps.id))
+    .leftJoin(samlApps, eq(samlApps.connectedAppId, connectedApps.id));
+
+/** The connected app `owner` names, or the Spanish 404 of the path's kind (no such client, no such app). */
+export async function ownerOf(db: Db, owner: SubscriptionOwner): Promise<OwnerApp> {
+  const [row] = await ownerRows(db).where(
+    'clientId' in owner ? eq(oidcClients.clientId, owner.clientId) : eq(connectedApps.id, owner.connectedAppId),
+  );
+  if (!row) throw 'clientId' in owner ? clientNotFound() : connectedAppNotFound();
+  return ownerApp(row);
+}
+
+/** The connected app of a subscription's registry id (for what the worker audits), or undefined once it is gone. */
+export async function ownerOfApp(db: Db, connectedAppId: number): Promise<OwnerApp | undefined> {
+  const [row] = await ownerRows(db).where(eq(connectedApps.id, connectedAppId));
+  return row ? ownerApp(row) : undefined;
+}
+
+/** The audit action of a subscription change, under its app's protocol (`oidc_client.…`, `saml_app.…`). */
+export const subscriptionAction = (
+  app: OwnerApp,
+  change:
+    | 'subscription_create'
+    | 'subscription_delete'
+    | 'subscription_rotate_secret'
+    | 'subscription_disabled'
+    | 'delivery_resend',
+): AuditAction => `${app.target.type}.${change}`;
 
 export interface SubscriptionDeps {
   db: Db;
@@ -116,26 +195,26 @@ export interface SubscriptionDeps {
 export async function createSubscription(
   deps: SubscriptionDeps,
   actor: AuditActor,
-  clientId: string,
+  owner: SubscriptionOwner,
   input: SubscriptionInput,
 ): Promise<{ id: string; secreto: string }> {
-  const client = await clientRow(deps.db, clientId);
+  const app = await ownerOf(deps.db, owner);
   const url = validEndpoint(input.url, deps.privateNetwork);
   const eventos = validEvents(input.eventos);
   const id = randomUUID();
   const secret = newWebhookSecret();
   await deps.db.transaction(async (tx) => {
-    // The client row's lock makes the count and the insert one step for concurrent creations.
-    await tx.execute(sql`SELECT 1 FROM oidc_clients WHERE id = ${client.id} FOR UPDATE`);
+    // The app's row lock makes the count and the insert one step for concurrent creations.
+    await tx.execute(sql`SELECT 1 FROM connected_apps WHERE id = ${app.connectedAppId} FOR UPDATE`);
     const [existing] = await tx
       .select({ value: count() })
       .from(partnerSubscriptions)
-      .where(eq(partnerSubscriptions.clientId, clientId));
+      .where(eq(partnerSubscriptions.connectedAppId, app.connectedAppId));
     if (Number(existing?.value ?? 0) >= maxSubscriptionsPerClient)
       throw new HttpError(409, M.tooManySubscriptions(maxSubscriptionsPerClient), 'TOO_MANY_SUBSCRIPTIONS');
     await tx.insert(partnerSubscriptions).values({
       id,
-      clientId,
+      connectedAppId: app.connectedAppId,
       url,
       eventos,
       secretSealed: seal(deps.sealingKey, boundTo(id), secret),
@@ -143,21 +222,21 @@ export async function createSubscription(
     });
     await recordAudit(tx, actor, [
       {
-        action: 'oidc_client.subscription_create',
-        target: { type: 'oidc_client', id: client.id },
-        details: { clientId, cliente: client.name, suscripcion: id, url, eventos },
+        action: subscriptionAction(app, 'subscription_create'),
+        target: app.target,
+        details: { ...app.key, cliente: app.name, suscripcion: id, url, eventos },
       },
     ]);
   });
   return { id, secreto: secret };
 }
 
-export async function listSubscriptions(deps: SubscriptionDeps, clientId: string): Promise<SubscriptionView[]> {
-  await clientRow(deps.db, clientId);
+export async function listSubscriptions(deps: SubscriptionDeps, owner: SubscriptionOwner): Promise<SubscriptionView[]> {
+  const app = await ownerOf(deps.db, owner);
   const rows = await deps.db
     .select()
     .from(partnerSubscriptions)
-    .where(eq(partnerSubscriptions.clientId, clientId))
+    .where(eq(partnerSubscriptions.connectedAppId, app.connectedAppId))
     .orderBy(asc(partnerSubscriptions.createdAt), asc(partnerSubscriptions.id));
   const now = deps.now();
   return rows.map((row) => subscriptionView(row, now));
@@ -167,19 +246,24 @@ export async function listSubscriptions(deps: SubscriptionDeps, clientId: string
 export const subscriptionNotFound = () => new HttpError(404, M.subscriptionNotFound, 'SUBSCRIPTION_NOT_FOUND');
 
 /** Deletes a subscription with its pending and past deliveries (nothing more is sent to it). */
-export async function deleteSubscription(deps: SubscriptionDeps, actor: AuditActor, clientId: string, id: string) {
-  const client = await clientRow(deps.db, clientId);
+export async function deleteSubscription(
+  deps: SubscriptionDeps,
+  actor: AuditActor,
+  owner: SubscriptionOwner,
+  id: string,
+) {
+  const app = await ownerOf(deps.db, owner);
   await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .delete(partnerSubscriptions)
-      .where(and(eq(partnerSubscriptions.id, id), eq(partnerSubscriptions.clientId, clientId)))
+      .where(and(eq(partnerSubscriptions.id, id), eq(partnerSubscriptions.connectedAppId, app.connectedAppId)))
       .returning();
     if (!row) throw subscriptionNotFound();
     await recordAudit(tx, actor, [
       {
-        action: 'oidc_client.subscription_delete',
-        target: { type: 'oidc_client', id: client.id },
-        details: { clientId, cliente: client.name, suscripcion: id, url: row.url },
+        action: subscriptionAction(app, 'subscription_delete'),
+        target: app.target,
+        details: { ...app.key, cliente: app.name, suscripcion: id, url: row.url },
       },
     ]);
   });
@@ -192,17 +276,17 @@ export async function deleteSubscription(deps: SubscriptionDeps, actor: AuditAct
 export async function rotateSubscriptionSecret(
   deps: SubscriptionDeps,
   actor: AuditActor,
-  clientId: string,
+  owner: SubscriptionOwner,
   id: string,
 ): Promise<{ id: string; secreto: string; secretoAnteriorHasta: string }> {
-  const client = await clientRow(deps.db, clientId);
+  const app = await ownerOf(deps.db, owner);
   const secret = newWebhookSecret();
   const until = new Date(deps.now() + secretOverlapMs);
   await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .select()
       .from(partnerSubscriptions)
-      .where(and(eq(partnerSubscriptions.id, id), eq(partnerSubscriptions.clientId, clientId)))
+      .where(and(eq(partnerSubscriptions.id, id), eq(partnerSubscriptions.connectedAppId, app.connectedAppId)))
       .for('update');
     if (!row) throw subscriptionNotFound();
     await tx
@@ -216,9 +300,9 @@ export async function rotateSubscriptionSecret(
       .where(eq(partnerSubscriptions.id, id));
     await recordAudit(tx, actor, [
       {
-        action: 'oidc_client.subscription_rotate_secret',
-        target: { type: 'oidc_client', id: client.id },
-        details: { clientId, cliente: client.name, suscripcion: id },
+        action: subscriptionAction(app, 'subscription_rotate_secret'),
+        target: app.target,
+        details: { ...app.key, cliente: app.name, suscripcion: id },
       },
     ]);
   });

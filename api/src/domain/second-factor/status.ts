@@ -33,6 +33,16 @@ export async function factorSummary(db: Db, userId: number): Promise<FactorSumma
 /** Whether the account has a second factor to ask after its password (a confirmed TOTP or a passkey). */
 export const hasSecondFactor = (summary: FactorSummary) => summary.totp || summary.passkeys > 0;
 
+/** One way to prove a second factor: the authenticator app, a recovery code, a passkey. */
+export type SecondFactorMethod = 'totp' | 'recovery' | 'passkey';
+
+/** The ways the account can prove a second factor now, in the order the second step offers them. */
+export const secondFactorMethodsOf = (summary: FactorSummary): SecondFactorMethod[] => [
+  ...(summary.totp ? (['totp'] as const) : []),
+  ...(summary.recoveryCodesLeft > 0 ? (['recovery'] as const) : []),
+  ...(summary.passkeys > 0 ? (['passkey'] as const) : []),
+];
+
 /** Whether this account may administer only from a session that proved a second factor. */
 export function secondFactorRequired(config: Pick<Config, 'adminSecondFactor'>, user: Pick<User, 'role'>): boolean {
   return config.adminSecondFactor === 'required' && user.role === roles.admin;

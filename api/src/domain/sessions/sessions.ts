@@ -12,7 +12,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { TokenService } from './verify.js';
-import { sessions, users, type User } from '../../db/schema.js';
+import { oidcDeviceGrants, sessions, users, type User } from '../../db/schema.js';
 import { newSignInMail, securityChangeMail, type SecurityChange } from '../mail/templates.js';
 import { sessionMessages } from './messages.js';
 import { enforceCompanyRules, type SignInMethod } from '../sign-in-limits/company-rules.js';
@@ -32,16 +32,17 @@ const deviceTypes: Record<string, string> = {
   bot: 'Programa automático',
 };
 
+const unknownOs = 'Sistema desconocido';
+
 /** The user agent read with bowser (MIT, maintained): unknown parts become 'desconocido', never empty. */
 export function describeClient(userAgent: string | undefined): ClientDescription {
   const agent = (userAgent ?? '').slice(0, 1000);
-  if (!agent.trim())
-    return { device: 'Dispositivo desconocido', browser: 'Navegador desconocido', os: 'Sistema desconocido' };
+  if (!agent.trim()) return { device: 'Dispositivo desconocido', browser: 'Navegador desconocido', os: unknownOs };
   const parsed = Bowser.parse(agent);
   return {
     device: deviceTypes[parsed.platform.type ?? ''] ?? 'Dispositivo desconocido',
     browser: parsed.browser.name?.slice(0, 100) || 'Navegador desconocido',
-    os: parsed.os.name?.slice(0, 100) || 'Sistema desconocido',
+    os: parsed.os.name?.slice(0, 100) || unknownOs,
   };
 }
 
@@ -131,6 +132,44 @@ export async function startSession(
   return services.tokens.sign(user, { id, issuedAt: now, expiresAt });
 }
 
+/** What a device's portal session is started with (identity-provider/device.ts, when a person approves the device). */
+export interface DeviceSessionStart {
+  userId: number;
+  /** The app the device signs in to: the session's name in the lists ('Panel de planta en Linux'). */
+  appName: string;
+  /** The device's user agent, as it asked for its code. */
+  userAgent: string | undefined;
+  /** The device's address, as it asked for its code: the company rules' networks judge it. */
+  address: string;
+  /** The approving session's method and second factor: the device signed in as that session did. */
+  method: string | null;
+  secondFactor: boolean;
+  expiresAt: Date;
+}
+
+/**
+ * Starts the portal session of a device a person approved (docs/decisions/0116-device-sign-ins-are-sessions.md): a
+ * session row like a browser's, listed and ended like one, under the same company rules, but with no portal token of
+ * its own (nothing can sign into the portal with it); the device's grant lives and dies with it. Answers its id.
+ */
+export async function startDeviceSession(db: Db, start: DeviceSessionStart): Promise<string> {
+  const id = newSessionId();
+  const client = describeClient(start.userAgent);
+  await db.insert(sessions).values({
+    id,
+    userId: start.userId,
+    device: client.device,
+    browser: start.appName.slice(0, 100),
+    os: client.os,
+    address: start.address,
+    tokenVersion: sql`(select ${users.tokenVersion} from ${users} where ${users.id} = ${start.userId})`,
+    expiresAt: start.expiresAt,
+    secondFactor: start.secondFactor,
+    method: start.method,
+  });
+  return id;
+}
+
 /**
  * Queues 'Cambio en la seguridad de tu cuenta' for `user` in `db` (the transaction of the change, so both or neither
  * happen), naming the device, browser and address of the request that made it. The caller wakes the mailer after
@@ -171,10 +210,12 @@ export async function listSessions(db: Db, userId: number, currentId?: string): 
       address: sessions.address,
       createdAt: sessions.createdAt,
       lastSeenAt: sessions.lastSeenAt,
+      deviceGrant: oidcDeviceGrants.grantId,
     })
     .from(sessions)
     // A session from before the account's last token version bump is over even if its row was never ended.
     .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.tokenVersion, sessions.tokenVersion)))
+    .leftJoin(oidcDeviceGrants, eq(oidcDeviceGrants.portalSessionId, sessions.id))
     .where(and(eq(sessions.userId, userId), isNull(sessions.endedAt), gt(sessions.expiresAt, sql`now()`)))
     .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
   return rows.map((row) => ({
@@ -182,11 +223,14 @@ export async function listSessions(db: Db, userId: number, currentId?: string): 
     device: row.device,
     browser: row.browser,
     os: row.os,
-    label: clientLabel(row),
+    // A device's session is named by its app, and by its system when its user agent says one.
+    label: row.deviceGrant !== null && row.os === unknownOs ? row.browser : clientLabel(row),
     address: row.address,
     createdAt: row.createdAt.toISOString(),
     lastSeenAt: row.lastSeenAt.toISOString(),
     current: row.id === currentId,
+    // A device's session names its app where a browser's names the browser.
+    app: row.deviceGrant === null ? null : row.browser,
   }));
 }
 

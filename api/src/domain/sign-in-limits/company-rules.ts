@@ -1,10 +1,10 @@
 // A company's own rules for its members (docs/decisions/0103-company-rules.md): the networks they may sign in from,
 // the sign-in methods they may use, the longest a session lasts and the longest it may stay unused. They bind the
 // company's active members only; a person in several companies lives by all of them (the strictest wins).
-import { BlockList, isIP } from 'node:net';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { companies, companyMembers, sessions, type SignInMethod, signInMethods } from '../../db/schema.js';
+import { isIP } from 'node:net';
+import { and, eq, sql } from 'drizzle-orm';
+import { type Db, rowsOf } from '../../db/client.js';
+import { companies, companyMembers, type SignInMethod, signInMethods } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 
 export { type SignInMethod, signInMethods };
@@ -79,21 +79,6 @@ export function normalizeNetworks(raw: readonly string[]): string[] {
   return [...new Set(kept)];
 }
 
-/** Whether `address` (as the API reads the client's, IPv4-mapped IPv6 included) is inside one of `networks`. */
-export function addressAllowed(networks: readonly string[], address: string): boolean {
-  if (networks.length === 0) return true;
-  const list = new BlockList();
-  for (const value of networks) {
-    const network = parseNetwork(value);
-    if (network) list.addSubnet(network.address, network.prefix, network.family);
-  }
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  const plain = mapped ?? address;
-  const version = isIP(plain);
-  if (version === 0) return false;
-  return list.check(plain, version === 4 ? 'ipv4' : 'ipv6');
-}
-
 /** The methods as kept: a non-empty subset, in the canonical order; else the Spanish 400. */
 export function normalizeMethods(raw: readonly SignInMethod[]): SignInMethod[] {
   const kept = signInMethods.filter((method) => raw.includes(method));
@@ -137,25 +122,43 @@ export async function rulesBinding(
   return rows.map((row) => ({ id: row.id, nombre: row.name, reglas: rulesOf(row) }));
 }
 
-/** The first rule of `companies` that a sign-in with `method` from `address` breaks: its 403, else undefined. */
-export function ruleBroken(
-  bound: readonly { nombre: string; reglas: CompanyRules }[],
+/**
+ * The first rule of the person's companies that a sign-in with `method` from `address` breaks: its 403, else undefined.
+ * Whether an address is inside a company's networks is the database's answer (`portal_address_allowed`, migration
+ * 0040), the same that judges the open sessions when the rules change or a person joins.
+ */
+export async function companyRuleBroken(
+  db: Db,
+  userId: number,
   method: SignInMethod,
   address: string,
-): HttpError | undefined {
-  for (const company of bound) {
-    if (!addressAllowed(company.reglas.redesPermitidas, address)) {
-      return new HttpError(403, rulesMessages.networkRefused(company.nombre, address), 'RED_NO_PERMITIDA');
-    }
-    if (!company.reglas.metodosPermitidos.includes(method)) {
-      return new HttpError(
-        403,
-        rulesMessages.methodRefused(company.nombre, method, company.reglas.metodosPermitidos),
-        'METODO_NO_PERMITIDO',
-      );
-    }
-  }
-  return undefined;
+): Promise<HttpError | undefined> {
+  const [broken] = await db
+    .select({
+      name: companies.name,
+      networkAllowed: sql<boolean>`portal_address_allowed(${address}, ${companies.allowedNetworks})`,
+      allowedMethods: companies.allowedMethods,
+    })
+    .from(companyMembers)
+    .innerJoin(companies, eq(companies.id, companyMembers.companyId))
+    .where(
+      and(
+        eq(companyMembers.userId, userId),
+        eq(companyMembers.status, 'active'),
+        eq(companies.status, 'active'),
+        sql`not (portal_address_allowed(${address}, ${companies.allowedNetworks}) and ${method} = any(${companies.allowedMethods}))`,
+      ),
+    )
+    .orderBy(companies.name)
+    .limit(1);
+  if (!broken) return undefined;
+  if (!broken.networkAllowed)
+    return new HttpError(403, rulesMessages.networkRefused(broken.name, address), 'RED_NO_PERMITIDA');
+  return new HttpError(
+    403,
+    rulesMessages.methodRefused(broken.name, method, broken.allowedMethods),
+    'METODO_NO_PERMITIDO',
+  );
 }
 
 /** Refuses (403 RED_NO_PERMITIDA / METODO_NO_PERMITIDO) a sign-in that breaks a rule of one of the person's companies. */
@@ -165,7 +168,7 @@ export async function enforceCompanyRules(
   method: SignInMethod,
   address: string,
 ): Promise<void> {
-  const broken = ruleBroken(await rulesBinding(db, userId), method, address);
+  const broken = await companyRuleBroken(db, userId, method, address);
   if (broken) throw broken;
 }
 
@@ -178,45 +181,15 @@ export const methodOfSession = (method: string | null): SignInMethod => methodOr
 
 /**
  * Ends the open sessions of the company's active members that break its rules as they are now (a network, a method,
- * a session older than the longest allowed, or unused longer than allowed). Each ended row notifies the session
- * memory of every instance and ends the apps' sessions signed in with it, with their back-channel logouts (triggers
- * on sessions, docs/triggers.md). Answers how many ended.
+ * a session older than the longest allowed, or unused longer than allowed): the database's
+ * `end_sessions_breaking_company_rules` (migration 0040), which a person joining the company runs too. Each ended row
+ * notifies the session memory of every instance and ends the apps' sessions signed in with it, with their logouts
+ * (triggers on sessions, docs/triggers.md). Answers how many ended.
  */
-export async function endSessionsBreakingRules(db: Db, companyId: number, rules: CompanyRules): Promise<number> {
-  const open = await db
-    .select({
-      id: sessions.id,
-      address: sessions.address,
-      method: sessions.method,
-      createdAt: sessions.createdAt,
-      lastSeenAt: sessions.lastSeenAt,
-    })
-    .from(sessions)
-    .innerJoin(
-      companyMembers,
-      and(
-        eq(companyMembers.userId, sessions.userId),
-        eq(companyMembers.companyId, companyId),
-        eq(companyMembers.status, 'active'),
-      ),
-    )
-    .where(isNull(sessions.endedAt));
-  const now = Date.now();
-  const breaking = open
-    .filter(
-      (session) =>
-        !addressAllowed(rules.redesPermitidas, session.address) ||
-        !rules.metodosPermitidos.includes(methodOfSession(session.method)) ||
-        (rules.sesionMaximaHoras !== null &&
-          now - session.createdAt.getTime() >= rules.sesionMaximaHoras * 3_600_000) ||
-        (rules.inactividadMinutos !== null && now - session.lastSeenAt.getTime() >= rules.inactividadMinutos * 60_000),
-    )
-    .map((session) => session.id);
-  if (breaking.length === 0) return 0;
-  const ended = await db
-    .update(sessions)
-    .set({ endedAt: sql`now()` })
-    .where(and(inArray(sessions.id, breaking), isNull(sessions.endedAt)))
-    .returning({ id: sessions.id });
-  return ended.length;
+export async function endSessionsBreakingRules(db: Db, companyId: number): Promise<number> {
+  const [row] = await rowsOf<{ ended: number }>(
+    db,
+    sql`select end_sessions_breaking_company_rules(${companyId}, null) as ended`,
+  );
+  return Number(row?.ended ?? 0);
 }

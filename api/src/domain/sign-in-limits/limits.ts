@@ -56,10 +56,23 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 export const maxWrongCodesPerDay = 20;
 const wrongCodeWindowMs = 24 * 60 * 60_000;
 
-/** Invitation mails a company may send in an hour, all its administrators together. */
+/** Invitation mails a company may send in an hour, all its administrators together, however few seats it bought. */
 export const invitationMailsPerCompanyHour = 50;
-/** Invitation mails one person may send in an hour, over every company they manage. */
+/** Invitation mails one person may send to one company's invitees in an hour, however few seats it bought. */
 export const invitationMailsPerInviterHour = 20;
+
+/**
+ * The invitation mails of an hour, sized to the company (docs/decisions/0133-invitation-mails-sized-to-the-company.md):
+ * the seats it bought (of its unexpired licences, which only the vendor sells) raise both floors, so a company of 150
+ * seats invites its 150 people in one hour and one with 5 seats still sends no more than 20 and 50.
+ */
+export function invitationMailLimits(seatsBought: number): { company: number; inviter: number } {
+  const seats = Math.max(0, Math.floor(seatsBought));
+  return {
+    company: Math.max(invitationMailsPerCompanyHour, seats),
+    inviter: Math.max(invitationMailsPerInviterHour, seats),
+  };
+}
 
 const untilFormat = new Intl.DateTimeFormat('es-ES', {
   timeZone: 'UTC',
@@ -152,10 +165,11 @@ export interface AccountLimits {
   /** Counts one code mail against the hourly limit; answers the 429 when it is over. */
   countCodeMail(email: string): Promise<HttpError | null>;
   /**
-   * Counts one company invitation mail against the company's and the inviter's hour (`inviterId` null: the console,
-   * the company's only); answers the 429 when either is over, naming the minutes to wait.
+   * Counts one company invitation mail against the company's hour and the inviter's hour in that company (`inviterId`
+   * null: the console, the company's only), each as large as `invitationMailLimits(seatsBought)` says; answers the
+   * 429 when either is over, naming the minutes to wait. Another company's mails never count here.
    */
-  countInvitationMail(companyId: number, inviterId: number | null): Promise<HttpError | null>;
+  countInvitationMail(companyId: number, inviterId: number | null, seatsBought: number): Promise<HttpError | null>;
   /** Starts (or restarts) the 60 s cooldown after a code mail was committed. */
   startCodeCooldown(email: string, purpose: CodePurpose): Promise<void>;
   /**
@@ -190,10 +204,17 @@ export function createAccountLimits(counters: CounterStore, clock: Clock, metric
     return retryLater(429, limitMessages.codeMailLimit(minutes), 'CODE_MAIL_LIMIT', resetAt - clock());
   }
 
-  async function countInvitationMail(companyId: number, inviterId: number | null): Promise<HttpError | null> {
+  async function countInvitationMail(
+    companyId: number,
+    inviterId: number | null,
+    seatsBought: number,
+  ): Promise<HttpError | null> {
+    const limits = invitationMailLimits(seatsBought);
     // The inviter's first: one person's burst past their own hour does not spend the company's.
-    const counted: [string, number][] = [[`invitation-mails:company:${companyId}`, invitationMailsPerCompanyHour]];
-    if (inviterId !== null) counted.unshift([`invitation-mails:inviter:${inviterId}`, invitationMailsPerInviterHour]);
+    const counted: [string, number][] = [[`invitation-mails:company:${companyId}`, limits.company]];
+    if (inviterId !== null) {
+      counted.unshift([`invitation-mails:inviter:${inviterId}:company:${companyId}`, limits.inviter]);
+    }
     for (const [key, max] of counted) {
       const { count, resetAt } = await counters.increment(key, 60 * 60_000);
       if (count <= max) continue;

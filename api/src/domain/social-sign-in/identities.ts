@@ -1,7 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { userIdentities, users, type IdentityProvider, type User } from '../../db/schema.js';
-import { findUserByEmail, findUserById, normalizeEmail } from '../accounts/queries.js';
+import { normalizeEmail } from '../../lib/email-address.js';
+import { findUserByEmail, findUserById } from '../accounts/queries.js';
 import { activateUser } from '../registration/activation.js';
 
 /** What the portal takes from a provider's ID token (and, for Apple, the name it sends once). */

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type Provider from 'oidc-provider';
-import { createLogoutDeliveries, type LogoutDeliveries } from '../../domain/identity-provider/logout-deliveries.js';
+import { createLogoutDeliveries } from '../../domain/identity-provider/logout-deliveries.js';
+import type { LogoutQueue } from '../../domain/identity-provider/logout-queue.js';
 import { devicePollIntervalSeconds } from '../../domain/identity-provider/device.js';
 import { createIdentityProvider } from '../../domain/identity-provider/provider.js';
 import { createProviderMemory } from '../../domain/identity-provider/provider-memory.js';
@@ -18,7 +19,7 @@ declare module 'fastify' {
      */
     identityProvider: {
       provider: Provider;
-      logouts: LogoutDeliveries;
+      logouts: LogoutQueue;
       keptUserinfo: KeptUserinfo;
       keptIntrospection: KeptIntrospection;
     };
@@ -30,7 +31,7 @@ const logoutChannel = 'portal_oidc_logout';
 
 export default fp(
   async (app) => {
-    let logouts: LogoutDeliveries | undefined;
+    let logouts: LogoutQueue | undefined;
     const memory = createProviderMemory(app.sessionState);
     const provider = await createIdentityProvider({
       db: app.db,
@@ -40,7 +41,9 @@ export default fp(
       backchannelPrivateNetwork: app.config.oidcBackchannelPrivateNetwork,
       defaultSessionTtlSeconds: app.config.tokenTtlSeconds,
       memory,
-      logoutsQueued: () => logouts?.wake(),
+      logoutsQueued: () => {
+        if (app.worksQueues) logouts?.wake();
+      },
       // The device code is a secret: the counter is keyed by its hash.
       devicePollTooSoon: async (deviceCode) =>
         (await app.counters.hold(
@@ -63,17 +66,15 @@ export default fp(
     const deliveries = logouts;
     // Woken at once when a logout is queued, the channel opened again after the database restarts; without a channel
     // (or while it is down) the loop's poll still finds them.
-    const listener = openWakeChannel(
-      app.database,
-      logoutChannel,
-      () => deliveries.wake(),
-      app.log,
-      'back-channel logouts',
-    );
-    await listener.ready;
-    app.addHook('onReady', async () => deliveries.start());
+    const listener = app.worksQueues
+      ? openWakeChannel(app.database, logoutChannel, () => deliveries.wake(), app.log, 'back-channel logouts')
+      : undefined;
+    await listener?.ready;
+    app.addHook('onReady', async () => {
+      if (app.worksQueues) deliveries.start();
+    });
     app.addHook('onClose', async () => {
-      await listener.close();
+      await listener?.close();
       await deliveries.close();
     });
     app.decorate('identityProvider', {

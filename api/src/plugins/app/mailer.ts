@@ -31,7 +31,9 @@ export default fp<MailerPluginOptions>(
       databaseLost: (error) => app.databaseOutage.lost(error),
       metrics: app.metrics,
     });
-    app.addHook('onReady', async () => outbox.start());
+    app.addHook('onReady', async () => {
+      if (app.worksQueues) outbox.start();
+    });
     app.addHook('onClose', () => outbox.close());
     const { enqueue, wake, later, deliverDue } = outbox;
     app.decorate('mailer', { enqueue, wake, later, deliverDue } satisfies Mailer);

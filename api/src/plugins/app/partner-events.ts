@@ -35,11 +35,15 @@ export default fp(
       databaseLost: (error) => app.databaseOutage.lost(error),
     });
     // Woken at once when an event is queued, the channel opened again after the database restarts; the poll otherwise.
-    const listener = openWakeChannel(app.database, eventsChannel, () => worker.wake(), app.log, 'partner events');
-    await listener.ready;
-    app.addHook('onReady', async () => worker.start());
+    const listener = app.worksQueues
+      ? openWakeChannel(app.database, eventsChannel, () => worker.wake(), app.log, 'partner events')
+      : undefined;
+    await listener?.ready;
+    app.addHook('onReady', async () => {
+      if (app.worksQueues) worker.start();
+    });
     app.addHook('onClose', async () => {
-      await listener.close();
+      await listener?.close();
       await worker.close();
     });
     app.decorate('partnerEvents', {

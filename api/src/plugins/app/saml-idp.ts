@@ -40,15 +40,17 @@ export default fp<SamlIdpPluginOptions>(
       log: app.log,
       databaseLost: (error) => app.databaseOutage.lost(error),
     });
-    const listener = openWakeChannel(app.database, logoutChannel, () => logouts.wake(), app.log, 'SAML single logouts');
-    await listener.ready;
+    const listener = app.worksQueues
+      ? openWakeChannel(app.database, logoutChannel, () => logouts.wake(), app.log, 'SAML single logouts')
+      : undefined;
+    await listener?.ready;
     app.addHook('onReady', async () => {
       const filled = await fillRedirectLogoutAddresses(app.db, app.config.apiPublicUrl.startsWith('http:'));
       if (filled > 0) app.log.info({ filled }, 'SAML apps: HTTP-Redirect logout addresses read from their metadata');
-      logouts.start();
+      if (app.worksQueues) logouts.start();
     });
     app.addHook('onClose', async () => {
-      await listener.close();
+      await listener?.close();
       await logouts.close();
     });
     app.decorate('samlIdp', { key, logouts });

@@ -76,8 +76,12 @@ export function setSecurityHeaders(reply: FastifyReply): void {
 export default fp(
   async (app) => {
     // First of the request's hooks, as @fastify/helmet's was: a route that needs another policy (/docs) sets its own.
-    app.addHook('onRequest', (_request, reply, done) => {
+    app.addHook('onRequest', (request, reply, done) => {
       reply.headers(securityHeaders);
+      // An answer read with a bearer (a session's token, a directory's, a setup link's secret) is its caller's alone
+      // and may change at the next call: no cache keeps it, or a browser shows a revoked link's answer for the new
+      // link. Set first, so a route that sets its own Cache-Control keeps it (docs/decisions/0120-no-store-with-a-bearer.md).
+      if (request.headers.authorization !== undefined) reply.header('cache-control', 'no-store');
       done();
     });
   },

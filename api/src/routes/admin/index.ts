@@ -11,7 +11,9 @@ import { dashboard } from '../../domain/dashboard/figures.js';
 import { createStripe, paidSubscriptionCharges, withProvider } from '../../domain/billing/stripe.js';
 import { AuditEntry, AuditQuery, Dashboard } from '../../schemas/admin.js';
 import { accountMessages } from '../../domain/accounts/messages.js';
+import appRoleRoutes from './app-roles.js';
 import companyRoutes from './companies.js';
+import connectedAppRoutes from './connected-apps.js';
 import oidcClientRoutes from './oidc-clients.js';
 import partnerEventDeliveryRoutes from './partner-event-deliveries.js';
 import partnerEventSubscriptionRoutes from './partner-event-subscriptions.js';
@@ -24,10 +26,14 @@ import samlAppRoutes from './saml-apps.js';
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   adminOnly(app);
   app.register(oidcClientRoutes, { prefix: '/clientes-oidc' });
-  app.register(partnerEventDeliveryRoutes, { prefix: '/clientes-oidc' });
-  app.register(partnerEventSubscriptionRoutes, { prefix: '/clientes-oidc' });
+  app.register(partnerEventDeliveryRoutes, { prefix: '/clientes-oidc', by: 'cliente' });
+  app.register(partnerEventSubscriptionRoutes, { prefix: '/clientes-oidc', by: 'cliente' });
+  app.register(connectedAppRoutes, { prefix: '/aplicaciones-conectadas' });
+  app.register(partnerEventDeliveryRoutes, { prefix: '/aplicaciones-conectadas', by: 'aplicacion' });
+  app.register(partnerEventSubscriptionRoutes, { prefix: '/aplicaciones-conectadas', by: 'aplicacion' });
   app.register(companyRoutes, { prefix: '/empresas' });
   app.register(samlAppRoutes, { prefix: '/aplicaciones-saml' });
+  app.register(appRoleRoutes);
 
   const stripe = app.config.billing ? createStripe(app.config.billing) : undefined;
   const paidInvoices = stripe

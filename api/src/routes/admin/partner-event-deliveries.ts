@@ -1,8 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listDeliveries, resendDelivery } from '../../domain/partner-events/delivery-history.js';
 import { signedIn } from '../../plugins/app/authentication.js';
+import { subscriptionPaths } from './partner-event-subscriptions.js';
 import { adminErrors, bearerSecurity as security, ErrorRef } from '../../schemas/common.js';
 import {
+  AppDeliveriesParams,
+  AppDeliveryParams,
   DeliveriesParams,
   DeliveriesQuery,
   DeliveryParams,
@@ -12,13 +15,21 @@ import {
 
 const tags = ['admin'];
 
+const paths = {
+  cliente: { params: DeliveriesParams, deliveryParams: DeliveryParams },
+  aplicacion: { params: AppDeliveriesParams, deliveryParams: AppDeliveryParams },
+} as const;
+
 /**
- * A subscription's deliveries, under /admin/clientes-oidc/:clientId/suscripciones/:id/entregas (administrators only,
- * from the parent scope): what the portal sent to a partner app's receiver and how it went, and 'Reenviar'.
+ * A subscription's deliveries, under …/suscripciones/:id/entregas of a connected app's subscriptions (by registry id
+ * or by OpenID Connect client, as partner-event-subscriptions.ts; administrators only, from the parent scope): what
+ * the portal sent to a partner app's receiver and how it went, and 'Reenviar'.
  */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: FastifyPluginAsyncTypebox<{ by: keyof typeof subscriptionPaths }> = async (app, { by }) => {
+  const { key, owner, limitKey } = subscriptionPaths[by];
+  const { params: DeliveriesParams, deliveryParams: DeliveryParams } = paths[by];
   app.get(
-    '/:clientId/suscripciones/:id/entregas',
+    `/${key}/suscripciones/:id/entregas`,
     {
       schema: {
         summary:
@@ -31,13 +42,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: PartnerDeliveryPage, 404: ErrorRef, ...adminErrors },
       },
     },
-    async (request) => listDeliveries(app.db, request.params.clientId, request.params.id, request.query),
+    async (request) => listDeliveries(app.db, owner(request.params), request.params.id, request.query),
   );
 
   app.post(
-    '/:clientId/suscripciones/:id/entregas/:entregaId/reenviar',
+    `/${key}/suscripciones/:id/entregas/:entregaId/reenviar`,
     {
-      preHandler: app.outboundLimit((request) => `cliente:${(request.params as { clientId: string }).clientId}`),
+      preHandler: app.outboundLimit((request) => limitKey(request.params)),
       schema: {
         summary:
           'Vuelve a poner en cola una entrega entregada, fallida o cancelada, con el mismo webhook-id y el mismo ' +
@@ -50,8 +61,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { clientId, id, entregaId } = request.params;
-      const queued = await resendDelivery(app.db, signedIn(request), clientId, id, entregaId);
+      const { id, entregaId } = request.params;
+      const queued = await resendDelivery(app.db, signedIn(request), owner(request.params), id, entregaId);
       // Sent now rather than at the next poll (another instance's worker finds it at its own).
       app.partnerEvents.worker.wake();
       return queued;

@@ -5,11 +5,14 @@ import {
   deleteSubscription,
   listSubscriptions,
   rotateSubscriptionSecret,
+  type SubscriptionOwner,
 } from '../../domain/partner-events/subscriptions.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { adminErrors, bearerSecurity as security, ErrorRef } from '../../schemas/common.js';
 import { ClientIdParams } from '../../schemas/identity-provider.js';
 import {
+  AppSubscriptionParams,
+  ConnectedAppParams,
   SubscriptionBody,
   SubscriptionCreated,
   SubscriptionList,
@@ -19,15 +22,41 @@ import {
 
 const tags = ['admin'];
 
+/** How a path names the connected app whose subscriptions it manages: its OpenID Connect client, or its registry id. */
+export const subscriptionPaths = {
+  cliente: {
+    key: ':clientId',
+    params: ClientIdParams,
+    subscriptionParams: SubscriptionParams,
+    owner: (params: unknown): SubscriptionOwner => ({ clientId: (params as { clientId: string }).clientId }),
+    limitKey: (params: unknown) => `cliente:${(params as { clientId: string }).clientId}`,
+  },
+  aplicacion: {
+    key: ':idApp',
+    params: ConnectedAppParams,
+    subscriptionParams: AppSubscriptionParams,
+    owner: (params: unknown): SubscriptionOwner => ({ connectedAppId: (params as { idApp: number }).idApp }),
+    limitKey: (params: unknown) => `aplicacion:${(params as { idApp: number }).idApp}`,
+  },
+} as const;
+
 /**
- * A client's event subscriptions, under /admin/clientes-oidc/:clientId/suscripciones (platform administrators only,
- * from the parent scope; OpenID Connect clients belong to no company): each change audited, a secret answered once.
+ * A connected app's event subscriptions, under /admin/aplicaciones-conectadas/:idApp/suscripciones (any protocol) and,
+ * for an OpenID Connect client, /admin/clientes-oidc/:clientId/suscripciones (platform administrators only, from the
+ * parent scope; partner apps belong to no company): each change audited, a secret answered once.
  */
-const routes: FastifyPluginAsyncTypebox = async (app) => {
+const routes: FastifyPluginAsyncTypebox<{ by: keyof typeof subscriptionPaths }> = async (app, { by }) => {
   const deps = () => app.partnerEvents.subscriptions;
+  const {
+    key,
+    params: ClientIdParams,
+    subscriptionParams: SubscriptionParams,
+    owner,
+    limitKey,
+  } = subscriptionPaths[by];
 
   app.get(
-    '/:clientId/suscripciones',
+    `/${key}/suscripciones`,
     {
       schema: {
         summary: 'Las suscripciones a eventos de un cliente (nunca sus secretos)',
@@ -37,14 +66,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SubscriptionList, 404: ErrorRef, ...adminErrors },
       },
     },
-    async (request) => ({ data: await listSubscriptions(deps(), request.params.clientId) }),
+    async (request) => ({ data: await listSubscriptions(deps(), owner(request.params)) }),
   );
 
   app.post(
-    '/:clientId/suscripciones',
+    `/${key}/suscripciones`,
     {
-      // The address typed receives the client's events (plugins/app/outbound-limits.ts).
-      preHandler: app.outboundLimit((request) => `cliente:${(request.params as { clientId: string }).clientId}`),
+      // The address typed receives the app's events (plugins/app/outbound-limits.ts).
+      preHandler: app.outboundLimit((request) => limitKey(request.params)),
       schema: {
         summary:
           'Suscribe una dirección https a eventos de las personas y los planes de la aplicación del cliente; el ' +
@@ -57,11 +86,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await createSubscription(deps(), signedIn(request), request.params.clientId, request.body)),
+      reply.code(201).send(await createSubscription(deps(), signedIn(request), owner(request.params), request.body)),
   );
 
   app.post(
-    '/:clientId/suscripciones/:id/secreto',
+    `/${key}/suscripciones/:id/secreto`,
     {
       schema: {
         summary:
@@ -73,11 +102,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SubscriptionSecret, 404: ErrorRef, ...adminErrors },
       },
     },
-    async (request) => rotateSubscriptionSecret(deps(), signedIn(request), request.params.clientId, request.params.id),
+    async (request) => rotateSubscriptionSecret(deps(), signedIn(request), owner(request.params), request.params.id),
   );
 
   app.delete(
-    '/:clientId/suscripciones/:id',
+    `/${key}/suscripciones/:id`,
     {
       schema: {
         summary: 'Elimina una suscripción con sus entregas: no se le envía nada más',
@@ -88,7 +117,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await deleteSubscription(deps(), signedIn(request), request.params.clientId, request.params.id);
+      await deleteSubscription(deps(), signedIn(request), owner(request.params), request.params.id);
       return reply.code(204).send(null);
     },
   );

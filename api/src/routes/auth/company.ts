@@ -41,6 +41,7 @@ import {
   sealTestResult,
 } from '../../domain/companies/sso/connection-test.js';
 import { setupLinkOpen, setupPagePath } from '../../domain/companies/setup-links.js';
+import { isEmailAddress, normalizeEmail } from '../../lib/email-address.js';
 import { maxMessageBytes } from '../../lib/saml/xml.js';
 import { isBinding, issueSignInReturn } from '../../domain/social-sign-in/returns.js';
 import { startAuthorization } from '../../lib/oauth/authorization-start.js';
@@ -66,8 +67,6 @@ const transactionTtlMs = 10 * 60 * 1000;
 /** The clients kept (discovery read once per connection version), at most. */
 const keptClients = 500;
 const redirect = { 302: Type.Null({ description: 'Redirección al proveedor o de vuelta al portal' }) };
-/** An address with one @ and no spaces or control characters (as the schemas' Email). */
-const emailPattern = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u;
 
 function text(value: unknown, max: number): string {
   return typeof value === 'string' ? value.trim().slice(0, max) : '';
@@ -171,7 +170,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const found = await connectionForEmail(app.db, request.query.email.trim().toLowerCase());
+      const found = await connectionForEmail(app.db, normalizeEmail(request.query.email));
       return found
         ? { empresa: { id: found.companyId, nombre: found.name }, permitirContrasena: found.allowPassword }
         : { empresa: null, permitirContrasena: true };
@@ -194,8 +193,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const redirectUrl = allowedRedirect(request.query.redirect_url, app.config.redirectAllowList);
       if (!isBinding(request.query.binding)) return reply.redirect(refused('auth_failed', redirectUrl));
-      const email = text(request.query.email, 254).toLowerCase();
-      const found = emailPattern.test(email) ? await connectionForEmail(app.db, email) : undefined;
+      const email = normalizeEmail(text(request.query.email, 254));
+      const found = isEmailAddress(email) ? await connectionForEmail(app.db, email) : undefined;
       const connection = found && (await signInConnection(app.db, secretKey, found.companyId));
       if (!connection) return reply.redirect(refused('company_unavailable', redirectUrl));
       if (connection.protocol === 'saml') {

@@ -21,17 +21,13 @@ import { accountMessages } from '../../domain/accounts/messages.js';
 import { connectionForEmail } from '../../domain/companies/sso/connections.js';
 import { ssoMessages } from '../../domain/companies/sso/messages.js';
 import { registrationWithPassword } from '../../domain/registration/pending-registrations.js';
-import {
-  type CurrentUserView,
-  currentUserView,
-  findUserByEmail,
-  normalizeEmail,
-} from '../../domain/accounts/queries.js';
+import { type CurrentUserView, currentUserView, findUserByEmail } from '../../domain/accounts/queries.js';
+import { normalizeEmail } from '../../lib/email-address.js';
 import { cachedCurrentUserView } from '../../domain/sessions/memory.js';
 import registrationRoutes from './registration.js';
 import secondFactorRoutes from './second-factor.js';
 import sessionRoutes from './sessions.js';
-import { factorSummary, hasSecondFactor } from '../../domain/second-factor/status.js';
+import { factorSummary, hasSecondFactor, secondFactorMethodsOf } from '../../domain/second-factor/status.js';
 import { endSession, startSession } from '../../domain/sessions/sessions.js';
 import { issueSignInTicket } from '../../domain/second-factor/sign-in-tickets.js';
 import { enforceCompanyRules } from '../../domain/sign-in-limits/company-rules.js';
@@ -135,11 +131,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
             message: 'Confirma tu identidad con tu segundo factor',
             code: 'SECOND_FACTOR_REQUIRED',
             ticket: await issueSignInTicket(app.db, user.id),
-            methods: [
-              ...(factors.totp ? (['totp'] as const) : []),
-              ...(factors.recoveryCodesLeft > 0 ? (['recovery'] as const) : []),
-              ...(factors.passkeys > 0 ? (['passkey'] as const) : []),
-            ],
+            methods: secondFactorMethodsOf(factors),
           });
         }
         await app.limits.succeededSignIn(attempt);

@@ -46,6 +46,7 @@ import {
   PasskeyId,
   PasskeySignInBody,
   PasskeySignInOptionsBody,
+  SessionPasskeyProofBody,
 } from '../../schemas/security.js';
 import { currentUserView, findUserById } from '../../domain/accounts/queries.js';
 
@@ -153,6 +154,57 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       });
       if (!removed) throw passkeyNotFound();
       app.mailer.wake();
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/segundo-factor/opciones-llave',
+    {
+      onRequest: app.authenticate,
+      config: { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } },
+      schema: {
+        summary:
+          'Opciones para que esta sesión pruebe un segundo factor con una llave de acceso de la cuenta (válidas 5 minutos)',
+        tags: ['auth'],
+        security,
+        response: { 200: CeremonyOptions, 404: ErrorRef, 429: ErrorRef, ...errors },
+      },
+    },
+    async (request) => {
+      const { user } = signedIn(request);
+      if ((await factorSummary(app.db, user.id)).passkeys === 0) throw passkeyNotFound();
+      return authenticationOptions(app.db, rp, user.id);
+    },
+  );
+
+  app.post(
+    '/segundo-factor/verificar-llave',
+    {
+      onRequest: app.authenticate,
+      config: { rateLimit: { max: app.config.loginRateLimitPerMinute, timeWindow: '1 minute' } },
+      schema: {
+        summary: 'Esta sesión prueba un segundo factor con una llave de acceso de la cuenta, cuando una app lo pide',
+        tags: ['auth'],
+        security,
+        body: SessionPasskeyProofBody,
+        response: { 204: Type.Null(), 429: ErrorRef, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { user, sessionId } = signedIn(request);
+      const { ceremonyId, response } = request.body;
+      // Options made for this account, a passkey of this account, signed by it: the same checks as a sign-in's. A
+      // refusal is a 400: the session itself stands.
+      const ceremony = await consumeSignIn(app.db, ceremonyId);
+      if (!ceremony || ceremony.userId !== user.id) throw ceremonyExpired(400);
+      const passkey = await findPasskeyOf(app.db, response);
+      if (passkey?.userId !== user.id) throw passkeyNotVerified();
+      const handle = responseUserHandle(response);
+      if (handle !== undefined && handle !== null && !handleMatches(handle, passkey.userId)) throw passkeyNotVerified();
+      const used = await verifyAssertion(rp, response, ceremony.challenge, passkey);
+      if (!used || !(await recordPasskeyUse(app.db, passkey.id, used))) throw passkeyNotVerified();
+      await markSessionSecondFactor(app.db, sessionId);
       return reply.code(204).send(null);
     },
   );

@@ -6,7 +6,8 @@ import { ChangePasswordBody, EmailBody, Message, PasswordUpdated, UpdatePassword
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
 import { replacePassword, resetPassword } from '../../domain/accounts/passwords.js';
 import { checkCode, issueCodeMail, releasingCooldown } from '../../domain/account-codes/code-mail.js';
-import { findUserByEmail, normalizeEmail } from '../../domain/accounts/queries.js';
+import { findUserByEmail } from '../../domain/accounts/queries.js';
+import { normalizeEmail } from '../../lib/email-address.js';
 import { startSession } from '../../domain/sessions/sessions.js';
 import { methodOfSession } from '../../domain/sign-in-limits/company-rules.js';
 import { accountMessages } from '../../domain/accounts/messages.js';

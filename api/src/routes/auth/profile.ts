@@ -6,7 +6,7 @@ import { forbidden, HttpError } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { EditUserBody, UpdatePresentationBody, UpdateUserBody, UserEnvelope } from '../../schemas/auth.js';
 import { commonErrors, ErrorRef, IdParams } from '../../schemas/common.js';
-import { editUser, markPresentationSeen, updateNameAndPhone } from '../../domain/accounts/profile.js';
+import { editUser, markPresentationSeen, updateProfile } from '../../domain/accounts/profile.js';
 import { currentUserView } from '../../domain/accounts/queries.js';
 import { activateByAdministrator } from '../../domain/registration/activation.js';
 import { accountMessages } from '../../domain/accounts/messages.js';
@@ -30,7 +30,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: app.authenticate,
       schema: {
-        summary: 'Actualiza nombre y teléfono (el propio usuario o un administrador)',
+        summary: 'Actualiza nombre, apellido y teléfono (el propio usuario o un administrador)',
         tags: ['auth'],
         security: bearerAuth,
         body: UpdateUserBody,
@@ -38,10 +38,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { idUsuario, name, phone } = request.body;
+      const { idUsuario, name, lastName, phone } = request.body;
       const actor = signedIn(request);
       await selfOrAdmin(app, request, reply, idUsuario);
-      const updated = await app.db.transaction((tx) => updateNameAndPhone(tx, actor, idUsuario, { name, phone }));
+      const updated = await app.db.transaction((tx) => updateProfile(tx, actor, idUsuario, { name, lastName, phone }));
       if (!updated) throw userNotFound();
       return { user: await currentUserView(app.db, updated) };
     },

@@ -15,7 +15,8 @@ import { commonErrors, ErrorRef } from '../../schemas/common.js';
 import { codeCooldownMs } from '../../domain/sign-in-limits/limits.js';
 import { checkCode, issueCodeMail, releasingCooldown } from '../../domain/account-codes/code-mail.js';
 import { completeRegistration, emailStatus, registerPending } from '../../domain/registration/register.js';
-import { currentUserView, findUserByEmail, findUserById, normalizeEmail } from '../../domain/accounts/queries.js';
+import { currentUserView, findUserByEmail, findUserById } from '../../domain/accounts/queries.js';
+import { normalizeEmail } from '../../lib/email-address.js';
 import { startSession } from '../../domain/sessions/sessions.js';
 import { registerByInvitation } from '../../domain/registration/by-invitation.js';
 

@@ -299,6 +299,31 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
+    '/segundo-factor/verificar',
+    {
+      onRequest: app.authenticate,
+      config: perIp,
+      schema: {
+        summary:
+          'Esta sesión prueba un segundo factor (un código de la aplicación o de recuperación), cuando una app lo pide',
+        tags: ['auth'],
+        security,
+        body: SecondFactorCodeBody,
+        response: { 204: Type.Null(), 404: ErrorRef, 429: ErrorRef, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { user, sessionId } = signedIn(request);
+      const factors = await factorSummary(app.db, user.id);
+      if (!factors.totp && factors.recoveryCodesLeft === 0) throw totpNotEnabled();
+      // A wrong code counts as a wrong password: a stolen session is no way around the sign-in lock.
+      await guardedCode(request, user, () => useSecondFactorCode(app.db, user.id, request.body.code, app.clock()));
+      await markSessionSecondFactor(app.db, sessionId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
     '/login/segundo-paso',
     {
       config: { rateLimit: { max: app.config.loginRateLimitPerMinute, timeWindow: '1 minute' } },

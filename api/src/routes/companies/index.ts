@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import appRoleRoutes from './app-roles.js';
 import companyRoutes from './company.js';
 import directoryGroupRoutes from './directory-groups.js';
 import domainRoutes from './domains.js';
@@ -25,6 +26,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.register(scimRoutes);
   app.register(setupLinkRoutes);
   app.register(directoryGroupRoutes);
+  app.register(appRoleRoutes);
 };
 
 export default routes;

@@ -9,7 +9,10 @@ import {
   resend,
   revoke,
 } from '../../domain/companies/invitations.js';
-import { normalizeEmail } from '../../domain/accounts/queries.js';
+import { inviteList, maxListRows } from '../../domain/companies/invitation-lists.js';
+import { companyMessages } from '../../domain/companies/messages.js';
+import { normalizeEmail } from '../../lib/email-address.js';
+import { HttpError } from '../../lib/errors.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { companyOf } from '../../plugins/app/company-access.js';
 import { adminErrors, bearerSecurity as security, ErrorRef } from '../../schemas/common.js';
@@ -19,6 +22,8 @@ import {
   Accepted,
   Invitation,
   InvitationList,
+  InvitationListAnswer,
+  InvitationListBody,
   InvitationParams,
   InviteBody,
   OwnInvitationList,
@@ -54,8 +59,44 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const body = { email: normalizeEmail(request.body.email), role: request.body.rol };
+      const { email, rol, idApp } = request.body;
+      const body = { email: normalizeEmail(email), role: rol, appId: idApp };
       return reply.code(201).send(await invite(app, signedIn(request), companyOf(request), body));
+    },
+  );
+
+  app.post(
+    '/:id/invitaciones/lote',
+    {
+      onRequest: manager,
+      schema: {
+        summary:
+          'Invita una lista de personas (hasta 500 filas), cada fila como una invitación, con un resultado por fila',
+        description:
+          "200 `{ resultados }`, uno por fila en el orden enviado: 'invitada', 'ya_miembro', 'ya_invitada' o 'error' " +
+          'con `codigo` y `mensaje` en español (y `retryAfter` pasado el límite de correos de la hora). Cada fila se ' +
+          'hace o no por sí sola; una que no se llegó a procesar es `NO_PROCESADA` y se envía de nuevo. Un cuerpo mal ' +
+          'formado o sin filas, o con más de 500, es 400 y no cambia nada.',
+        tags: ['empresas'],
+        security,
+        params: CompanyParams,
+        body: InvitationListBody,
+        response: { 200: InvitationListAnswer, ...errors },
+      },
+    },
+    async (request) => {
+      const { filas } = request.body;
+      if (filas.length === 0) throw new HttpError(400, companyMessages.listEmpty, 'VALIDATION_ERROR');
+      if (filas.length > maxListRows) {
+        throw new HttpError(400, companyMessages.listTooLong(maxListRows), 'VALIDATION_ERROR');
+      }
+      // Rows start while half the request's deadline is left: the answer, with what was done, leaves in time.
+      const startedAt = performance.now();
+      const resultados = await inviteList(app, signedIn(request), companyOf(request), filas, {
+        stillInTime: () => performance.now() - startedAt < app.config.requestTimeoutMs / 2,
+        failed: (error) => request.log.error({ err: error }, 'an invitation of a list failed'),
+      });
+      return { resultados };
     },
   );
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { companyLogAfter } from '../../domain/audit/ecs.js';
 import { type AuditAction, listAudit } from '../../domain/audit/log.js';
 import { seatReport, seatReportCsv } from '../../domain/companies/report.js';
 import { assignSeat, listSeats, removeSeat } from '../../domain/companies/seats.js';
@@ -8,6 +9,7 @@ import { AuditEntry } from '../../schemas/admin.js';
 import { adminErrors, ErrorRef, Page, bearerSecurity as security } from '../../schemas/common.js';
 import {
   CompanyAuditQuery,
+  EcsPage,
   CompanyParams,
   Seat,
   SeatBody,
@@ -137,11 +139,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         params: CompanyParams,
         querystring: CompanyAuditQuery,
-        response: { 200: Page(AuditEntry), ...errors },
+        response: { 200: Type.Union([Page(AuditEntry), EcsPage]), ...errors },
       },
     },
     async (request) => {
-      const { page, limit, action } = request.query;
+      const { page, limit, action, formato, desde } = request.query;
+      if (formato === 'ecs') return companyLogAfter(app.db, companyOf(request).companyId, desde, limit);
       return listAudit(app.db, {
         page,
         limit,

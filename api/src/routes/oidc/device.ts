@@ -1,12 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { portalSignInOf } from '../../domain/identity-provider/continuation.js';
 import { answerDeviceRequest, type CodeTypist, describeDeviceRequest } from '../../domain/identity-provider/device.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
 import { DeviceAnswer, DeviceAnswered, DeviceCodeTyped, DeviceRequestView } from '../../schemas/identity-provider.js';
 
 const tags = ['openid-connect'];
-const errors = { 401: ErrorRef, 404: ErrorRef, 409: ErrorRef, 410: ErrorRef, 429: ErrorRef, ...commonErrors };
+const errors = {
+  401: ErrorRef,
+  403: ErrorRef,
+  404: ErrorRef,
+  409: ErrorRef,
+  410: ErrorRef,
+  429: ErrorRef,
+  ...commonErrors,
+};
 
 /**
  * The portal's /dispositivo (docs/decisions/0086): a signed-in person types the code a device shows, sees the request,
@@ -15,10 +24,7 @@ const errors = { 401: ErrorRef, 404: ErrorRef, 409: ErrorRef, 410: ErrorRef, 429
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const deps = { db: app.db, provider: app.identityProvider.provider, counters: app.counters, clock: app.clock };
   const perIp = { rateLimit: { max: app.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
-  const typist = (request: FastifyRequest): CodeTypist => {
-    const auth = signedIn(request);
-    return { userId: auth.user.id, sessionId: auth.sessionId, address: request.ip };
-  };
+  const typist = (request: FastifyRequest): CodeTypist => portalSignInOf(signedIn(request), request.ip);
 
   app.post(
     '/consultar',

@@ -1,14 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { leftForSecondFactor, portalSignInOf } from '../../domain/identity-provider/continuation.js';
 import {
   describeInteraction,
   finishInteraction,
   loadInteraction,
-  type PortalSignIn,
   refuseInteraction,
 } from '../../domain/identity-provider/interactions.js';
 import { errorPageUrl } from '../../domain/identity-provider/endpoints.js';
-import type { VerifiedToken } from '../../domain/sessions/verify.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
 import {
@@ -21,15 +20,6 @@ import {
 const params = Type.Object({ uid: InteractionUid });
 const tags = ['openid-connect'];
 const bearer = /^Bearer +([A-Za-z0-9_.~+/-]+=*)$/i;
-
-const signInOf = (auth: VerifiedToken, address: string): PortalSignIn => ({
-  userId: auth.user.id,
-  sessionId: auth.sessionId,
-  expiresAt: auth.expiresAt,
-  method: auth.method,
-  secondFactor: auth.secondFactor,
-  address,
-});
 
 /**
  * The portal's side of an authorization (docs/decisions/0055): the API sends the browser to the portal's screens, which
@@ -66,7 +56,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Qué app pide qué, y si hace falta el consentimiento o un inicio de sesión nuevo',
         tags,
         params,
-        response: { 200: InteractionView, 404: ErrorRef, ...commonErrors },
+        response: { 200: InteractionView, 403: ErrorRef, 404: ErrorRef, ...commonErrors },
       },
     },
     async (request, reply) => {
@@ -74,7 +64,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       // The session is optional here: without one the page sends the person to sign in first.
       const token = bearer.exec(request.headers.authorization ?? '')?.[1];
       const auth = token && token.length <= 4096 ? await app.tokens.verify(token) : null;
-      return describeInteraction(deps, interaction, auth ? signInOf(auth, request.ip) : undefined);
+      return describeInteraction(deps, interaction, auth ? portalSignInOf(auth, request.ip) : undefined);
     },
   );
 
@@ -88,7 +78,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         security: [{ bearerAuth: [] }],
         params,
         body: InteractionAnswer,
-        response: { 200: InteractionNext, 401: ErrorRef, 404: ErrorRef, 409: ErrorRef, ...commonErrors },
+        response: { 200: InteractionNext, 401: ErrorRef, 403: ErrorRef, 404: ErrorRef, 409: ErrorRef, ...commonErrors },
       },
     },
     async (request, reply) => {
@@ -98,7 +88,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         request.raw,
         reply.raw,
         interaction,
-        signInOf(signedIn(request), request.ip),
+        portalSignInOf(signedIn(request), request.ip),
         request.body.permitir === true,
       );
       return { redirectTo };
@@ -109,15 +99,18 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     '/:uid/cancelar',
     {
       schema: {
-        summary: 'La persona no permite el acceso: la app recibe access_denied',
+        summary:
+          'La persona no permite el acceso: la app recibe access_denied (unmet_authentication_requirements si no ' +
+          "probó el segundo factor que la app pidió: cuerpo opcional { motivo: 'segundo_factor' })",
         tags,
         params,
         response: { 200: InteractionNext, 404: ErrorRef, ...commonErrors },
       },
     },
     async (request, reply) => {
-      await loadInteraction(deps.provider, request.raw, reply.raw, request.params.uid);
-      return { redirectTo: await refuseInteraction(deps.provider, request.raw, reply.raw) };
+      const interaction = await loadInteraction(deps.provider, request.raw, reply.raw, request.params.uid);
+      const stepUp = leftForSecondFactor(request.body);
+      return { redirectTo: await refuseInteraction(deps.provider, request.raw, reply.raw, interaction, stepUp) };
     },
   );
 };

@@ -1,7 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { nextHop, SamlLogoutRefused, takeLogoutResponse } from '../../domain/identity-provider/saml/front-logout.js';
+import { leftForSecondFactor, portalSignInOf } from '../../domain/identity-provider/continuation.js';
+import cookie from '@fastify/cookie';
+import {
+  chainCookie,
+  nextHop,
+  SamlLogoutRefused,
+  takeLogoutResponse,
+} from '../../domain/identity-provider/saml/front-logout.js';
 import { idpMetadataXml } from '../../domain/identity-provider/saml/metadata.js';
 import {
   logoutRefusalPage,
@@ -38,6 +45,8 @@ const tooManyPage = Type.String({ description: 'Página en español: demasiadas 
  * that posts the answer to the app, and the single logout the browser carries to the apps (decision 0113).
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
+  // The browser logout chain's cookie (front-logout.ts `chainCookie`).
+  await app.register(cookie);
   const deps = {
     db: app.db,
     key: app.samlIdp.key,
@@ -137,10 +146,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         security,
         params: SamlRequestParams,
-        response: { 200: InteractionView, 401: ErrorRef, 404: ErrorRef, 429: ErrorRef, ...commonErrors },
+        response: { 200: InteractionView, 401: ErrorRef, 403: ErrorRef, 404: ErrorRef, 429: ErrorRef, ...commonErrors },
       },
     },
-    async (request) => describeRequest(app.db, request.params.id, signedIn(request).user.id),
+    async (request) => describeRequest(app.db, request.params.id, portalSignInOf(signedIn(request), request.ip)),
   );
 
   app.post(
@@ -154,18 +163,24 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         params: SamlRequestParams,
         body: InteractionAnswer,
-        response: { 200: InteractionNext, 401: ErrorRef, 404: ErrorRef, 409: ErrorRef, 429: ErrorRef, ...commonErrors },
+        response: {
+          200: InteractionNext,
+          401: ErrorRef,
+          403: ErrorRef,
+          404: ErrorRef,
+          409: ErrorRef,
+          429: ErrorRef,
+          ...commonErrors,
+        },
       },
     },
-    async (request) => {
-      const auth = signedIn(request);
-      return acceptRequest(
+    async (request) =>
+      acceptRequest(
         deps,
         request.params.id,
-        { userId: auth.user.id, sessionId: auth.sessionId },
+        portalSignInOf(signedIn(request), request.ip),
         request.body?.permitir === true,
-      );
-    },
+      ),
   );
 
   app.post(
@@ -174,17 +189,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: perIp,
       onRequest: app.authenticate,
       schema: {
-        summary: 'La persona no permite el acceso: la app recibe RequestDenied',
+        summary:
+          'La persona no permite el acceso: la app recibe RequestDenied (NoAuthnContext si no probó el segundo ' +
+          "factor que la app pidió: cuerpo opcional { motivo: 'segundo_factor' })",
         tags,
         security,
         params: SamlRequestParams,
         response: { 200: InteractionNext, 401: ErrorRef, 404: ErrorRef, 429: ErrorRef, ...commonErrors },
       },
     },
-    async (request) => {
-      const auth = signedIn(request);
-      return refuseRequest(deps, request.params.id, { userId: auth.user.id, sessionId: auth.sessionId });
-    },
+    async (request) =>
+      refuseRequest(deps, request.params.id, { userId: signedIn(request).user.id }, leftForSecondFactor(request.body)),
   );
 
   app.get(
@@ -229,7 +244,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (!/(^|&)SAMLResponse=/.test(query))
         return reply.header('cache-control', 'no-store').redirect(`${app.config.portalUrl}/logout`, 303);
       try {
-        return reply.header('cache-control', 'no-store').redirect(await takeLogoutResponse(deps, query), 303);
+        return reply
+          .header('cache-control', 'no-store')
+          .redirect(await takeLogoutResponse(deps, query, request.cookies[chainCookie.name]), 303);
       } catch (error) {
         if (!(error instanceof SamlLogoutRefused)) throw error;
         request.log.info({ detail: error.message }, 'SAML LogoutResponse refused');
@@ -251,8 +268,19 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 303: Type.Null(), 429: tooManyPage },
       },
     },
-    async (request, reply) =>
-      reply.header('cache-control', 'no-store').redirect(await nextHop(deps, request.query.cadena), 303),
+    async (request, reply) => {
+      const hop = await nextHop(deps, request.query.cadena, request.cookies[chainCookie.name]);
+      // The first hop binds the chain to this browser: later hops and the apps' answers are read with the cookie.
+      if (hop.bind)
+        reply.setCookie(chainCookie.name, hop.bind, {
+          path: chainCookie.path,
+          httpOnly: true,
+          secure: app.config.apiPublicUrl.startsWith('https:'),
+          sameSite: 'lax',
+          maxAge: chainCookie.maxAgeSeconds,
+        });
+      return reply.header('cache-control', 'no-store').redirect(hop.location, 303);
+    },
   );
 };
 

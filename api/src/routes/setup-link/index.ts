@@ -115,7 +115,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const caller = callerOf(request);
       const domain = await claimDomain(app.db, setupLinkActor(caller), caller.companyId, request.body.dominio);
-      await recordSetupLinkUse(app.db, caller, 'dominio_reclamado', { domain: domain.dominio });
       return reply.code(201).send(domain);
     },
   );
@@ -139,9 +138,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const caller = callerOf(request);
       await app.outboundLimit(() => `empresa:${caller.companyId}`)(request);
       const actor = setupLinkActor(caller);
-      const domain = await verifyDomainByDns(app.db, app.domainLookup, actor, caller.companyId, request.params.dominio);
-      await recordSetupLinkUse(app.db, caller, 'dominio_comprobado', { domain: domain.dominio });
-      return domain;
+      return verifyDomainByDns(app.db, app.domainLookup, actor, caller.companyId, request.params.dominio);
     },
   );
 
@@ -160,9 +157,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const caller = callerOf(request);
-      const answer = await saveProvider(providerDeps, setupLinkActor(caller), ownerAccess(caller), request.body);
-      await recordSetupLinkUse(app.db, caller, 'proveedor_guardado', { tipo: request.body.tipo });
-      return answer;
+      return saveProvider(providerDeps, setupLinkActor(caller), ownerAccess(caller), request.body);
     },
   );
 
@@ -181,7 +176,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const caller = callerOf(request);
       const description = `Enlace de configuración n.º ${caller.linkId}`;
       const created = await createToken(app.db, setupLinkActor(caller), caller.companyId, description);
-      await recordSetupLinkUse(app.db, caller, 'token_directorio_creado', { tokenId: created.id });
       return reply.code(201).send({ ...created, urlBase });
     },
   );

@@ -4,10 +4,10 @@ import type { App } from '@portal/shared';
 import AppsAdminPage from './AppsAdminPage';
 import { bodiesTo, page, queriesTo, renderAt, useFakeApi, type FakeApi } from '../../testing/setup';
 
-// The OpenID Connect clients' and SAML apps' sections have their own tests (OidcClientsSection.test.tsx,
-// SamlAppsSection.test.tsx) and calls of their own.
-jest.mock('./OidcClientsSection', () => ({ OidcClientsSection: () => <section>Sección de clientes</section> }));
-jest.mock('./SamlAppsSection', () => ({ SamlAppsSection: () => <section>Sección de aplicaciones SAML</section> }));
+// 'Aplicaciones conectadas' has its own tests (ConnectedAppsSection.test.tsx) and calls of its own.
+jest.mock('./ConnectedAppsSection', () => ({
+  ConnectedAppsSection: () => <section>Sección de aplicaciones conectadas</section>,
+}));
 
 let api: FakeApi;
 afterEach(() => api?.close());
@@ -28,13 +28,13 @@ const app = (id: number, nombre: string, overrides: Partial<App> = {}): App => (
 });
 
 describe('Pagina de apps', () => {
-  it('holds the OpenID Connect clients, then the SAML apps, below the apps', async () => {
+  it('holds the connected apps, once, below the apps', async () => {
     api = await useFakeApi({ 'GET /apps/listar': { status: 200, body: page([app(1, 'Control Max 360')], 1, 1, 10) } });
     renderAt('/admin/apps', <AppsAdminPage />);
-    expect(await screen.findByText('Control Max 360')).toBeInTheDocument();
-    const clients = screen.getByText('Sección de clientes');
-    const saml = screen.getByText('Sección de aplicaciones SAML');
-    expect(clients.compareDocumentPosition(saml) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const catalogue = await screen.findByText('Control Max 360');
+    const connected = screen.getAllByText('Sección de aplicaciones conectadas');
+    expect(connected).toHaveLength(1);
+    expect(catalogue.compareDocumentPosition(connected[0]!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it('edits an app through PUT /apps/update/{id} and reloads page 1, limit 10', async () => {

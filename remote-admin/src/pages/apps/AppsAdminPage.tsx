@@ -22,8 +22,7 @@ import { appended, clampPage } from '../../rules/pagination';
 import { ADMIN_ALERT_MS, TEXT_ADMIN } from '../../texts';
 import { appToForm, emptyAppForm, formToInput, type AppForm } from './app-form';
 import { AppFormDialog } from './AppFormDialog';
-import { OidcClientsSection } from './OidcClientsSection';
-import { SamlAppsSection } from './SamlAppsSection';
+import { ConnectedAppsSection } from './ConnectedAppsSection';
 import { TEXT_APPS } from './texts';
 
 /**
@@ -63,7 +62,7 @@ type Editing = { kind: 'create' } | { kind: 'edit'; app: App } | null;
 
 /**
  * The apps of the catalogue, with edit and create (spec §2: the page whose placeholder read 'Pagina de apps'), and
- * the OpenID Connect clients that sign in with the portal.
+ * the partner apps connected to the portal's sign-in, by OpenID Connect or SAML 2.0.
  */
 export default function AppsAdminPage() {
   const [apps, setApps] = useState<Paged<App> | null>(null);
@@ -168,8 +167,7 @@ export default function AppsAdminPage() {
           onPage={setPage}
         />
       </Panel>
-      <OidcClientsSection />
-      <SamlAppsSection />
+      <ConnectedAppsSection />
       {editing?.kind === 'create' && (
         <AppFormDialog title={TEXT_APPS.newApp} initial={emptyAppForm} onSubmit={create} onClose={close} />
       )}

@@ -18,6 +18,7 @@ const form = (overrides: Partial<OidcClientForm> = {}): OidcClientForm => ({
 
 const client: OidcClient = {
   clientId: 'gestor-de-planta',
+  idAplicacion: 3,
   nombre: 'Gestor de Planta',
   redirectUris: ['https://planta.example.com/cb', 'http://localhost:5173/cb'],
   postLogoutRedirectUris: ['https://planta.example.com/'],

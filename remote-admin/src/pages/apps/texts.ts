@@ -1,7 +1,7 @@
 import { APP_LINK_LABELS } from '@portal/shared';
 import { TEXT_ADMIN } from '../../texts';
 
-/** The apps page (spec §2: 'Pagina de apps' is where this belongs): the catalogue and its OpenID Connect clients. */
+/** The apps page (spec §2: 'Pagina de apps' is where this belongs): the catalogue and the connected partner apps. */
 export const TEXT_APPS = {
   appsTitle: 'Pagina de apps',
   appsPageSize: 'Aplicaciones por página',
@@ -25,13 +25,18 @@ export const TEXT_APPS = {
   appUpdated: 'Aplicación actualizada',
   editApp: (nombre: string) => `Editar ${nombre}`,
 
-  // OpenID Connect clients, on the apps page (docs/decisions/0056-openid-connect-screens.md).
-  oidcClients: 'Clientes OpenID Connect',
-  oidcClientsIntro: 'Las aplicaciones que inician sesión con la cuenta del portal por OpenID Connect.',
-  newOidcClient: 'Nuevo cliente',
+  // The partner apps that sign in with the portal, by either protocol, in one list (docs/decisions/0123-connected-apps-and-one-sign-in-form.md).
+  connectedApps: 'Aplicaciones conectadas',
+  connectedAppsIntro:
+    'Las aplicaciones que inician sesión con la cuenta del portal, por OpenID Connect o por SAML 2.0 (con el portal como proveedor de identidad).',
+  connectApp: 'Conectar aplicación',
+  loadingConnectedApps: 'Cargando aplicaciones conectadas...',
+  noConnectedApps: 'No hay aplicaciones conectadas.',
+  protocol: 'Protocolo',
+  protocolNames: { oidc: 'OpenID Connect', saml: 'SAML 2.0' },
+
+  // OpenID Connect clients (docs/decisions/0056-openid-connect-screens.md).
   editOidcClient: (nombre: string) => `Editar cliente ${nombre}`,
-  loadingOidcClients: 'Cargando clientes...',
-  noOidcClients: 'No hay clientes OpenID Connect registrados.',
   confidential: 'Confidencial',
   public: 'Público',
   firstParty: 'Primera parte',
@@ -77,6 +82,7 @@ export const TEXT_APPS = {
     phone: 'Teléfono (phone)',
     offline_access: 'Acceso sin conexión (offline_access)',
     plan: 'Plan en la app del catálogo (plan)',
+    roles: 'Roles en la app del catálogo (roles)',
     organization: 'Empresas y roles (organization)',
   },
   planNeedsApp: 'El permiso plan solo tiene sentido con una app del catálogo.',
@@ -100,18 +106,12 @@ export const TEXT_APPS = {
   copied: 'Secreto copiado',
   copyFailed: TEXT_ADMIN.copyFailed,
 
-  // SAML apps, beside the OpenID Connect clients (docs/decisions/0101-saml-admin-panel.md).
-  samlApps: 'Aplicaciones SAML',
-  samlAppsIntro:
-    'Las aplicaciones que inician sesión con la cuenta del portal por SAML 2.0, con el portal como proveedor de identidad.',
+  // SAML apps (docs/decisions/0101-saml-admin-panel.md).
   idpMetadata: 'Metadatos del portal (IdP)',
   idpMetadataHint:
     'Da esta dirección a la aplicación: en ella están el identificador del portal, sus direcciones de inicio de sesión y su certificado de firma.',
   copyIdpMetadata: 'Copiar metadatos del portal',
-  newSamlApp: 'Nueva aplicación SAML',
   editSamlApp: (nombre: string) => `Editar aplicación SAML ${nombre}`,
-  loadingSamlApps: 'Cargando aplicaciones SAML...',
-  noSamlApps: 'No hay aplicaciones SAML registradas.',
   samlMetadata: 'Metadatos de la aplicación (XML)',
   samlMetadataHint: 'Pega el XML de metadatos del proveedor de servicio (SP) de la aplicación, o carga su archivo.',
   samlMetadataKept: 'Vacío: se mantienen los metadatos guardados.',

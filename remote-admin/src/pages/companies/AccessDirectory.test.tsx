@@ -112,8 +112,8 @@ describe("A company's own sign-in ('Acceso de la empresa')", () => {
     // Before anything is connected: the address the company's IT registers with the provider to get the client.
     expect(screen.getByText('https://api.portal.test/auth/empresa/callback')).toBeInTheDocument();
     expect(screen.getByText(/^Registra esta dirección de redirección en tu proveedor/)).toBeInTheDocument();
-    // Only the proved domain is offered, and an owner types no other.
-    expect(await screen.findByLabelText('minera.pe')).not.toBeChecked();
+    // Only the proved domain is offered, ticked already, and an owner types no other.
+    expect(await screen.findByLabelText('minera.pe')).toBeChecked();
     expect(screen.queryByLabelText('andina.pe')).not.toBeInTheDocument();
     expect(screen.queryByLabelText('Otros dominios (separados por comas)')).not.toBeInTheDocument();
     expect(screen.getByLabelText('Secreto de cliente')).toHaveAttribute('type', 'password');
@@ -121,7 +121,6 @@ describe("A company's own sign-in ('Acceso de la empresa')", () => {
 
     await user.type(screen.getByLabelText('Emisor (issuer)'), 'https://login.minera.pe');
     await user.type(screen.getByLabelText('ID de cliente'), 'portal-minera');
-    await user.click(screen.getByLabelText('minera.pe'));
     await user.click(screen.getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText('Escribe el secreto de cliente')).toBeInTheDocument();
     expect(api.requests.filter((r) => r.method === 'PUT')).toEqual([]);
@@ -461,5 +460,75 @@ describe("The company's activity", () => {
     expect(cells(2).slice(1, 4)).toEqual(['directorio (SCIM)', 'SCIM', 'Persona dada de baja por el directorio']);
     expect(cells(3)[3]).toBe('Token SCIM creado');
     expect(cells(3)[5]).toBe('token scim_abc7xyz… · Okta');
+  });
+
+  it('names a setup link as the origin of what IT did through it, once, and reads a rules change', async () => {
+    const user = userEvent.setup();
+    const link = { actorId: null, actorEmail: 'enlace de configuración n.º 3', origen: 'enlace' };
+    const entry = (id: number, action: string, details: Record<string, unknown>, over: object = link) => ({
+      id,
+      action,
+      targetType: 'company',
+      targetId: 4,
+      targetLabel: 'Minera Andina S.A.',
+      details,
+      createdAt: `2027-02-0${id}T10:00:00.000Z`,
+      ...over,
+    });
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4/auditoria': {
+          status: 200,
+          body: {
+            data: [
+              entry(1, 'company.domain_add', {
+                domain: 'minera.pe',
+                fuente: 'enlace',
+                enlaceId: 3,
+                direccion: '203.0.113.9',
+              }),
+              entry(
+                2,
+                'company.settings_change',
+                {
+                  redesPermitidas: { de: [], a: ['203.0.113.0/24'] },
+                  metodosPermitidos: { de: ['contrasena', 'google'], a: ['empresa'] },
+                  sesionMaximaHoras: { de: null, a: 8 },
+                  inactividadMinutos: { de: 30, a: null },
+                  sesionesTerminadas: 2,
+                },
+                { actorId: 1, actorEmail: 'jefa@minera.pe', origen: 'administrador' },
+              ),
+            ],
+            total: 2,
+            totalPages: 1,
+            currentPage: 1,
+            hasNextPage: false,
+            count: 2,
+          },
+        },
+      }),
+    );
+    await openTab(user, 'Registro de actividad');
+    const table = await screen.findByRole('table', { name: 'Registro de actividad' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    const cells = (index: number) =>
+      within(rows[index] as HTMLElement)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent);
+    expect(cells(0).slice(1)).toEqual([
+      'enlace de configuración n.º 3',
+      'Enlace de configuración',
+      'Añadió un dominio',
+      'Minera Andina S.A.',
+      'minera.pe · desde 203.0.113.9',
+    ]);
+    // At 1280 px a word breaks only when it alone is wider than its column; an address or a URL may break anywhere.
+    const [, who, origin] = within(rows[0] as HTMLElement).getAllByRole('cell');
+    expect(getComputedStyle(origin as HTMLElement).overflowWrap).toBe('break-word');
+    expect(getComputedStyle(who as HTMLElement).overflowWrap).toBe('anywhere');
+    expect(cells(1)[5]).toBe(
+      'Redes permitidas: cualquiera → 203.0.113.0/24 · Métodos permitidos: Contraseña, Google → Inicio de sesión de la empresa · Duración máxima de una sesión: sin límite → 8 h · Cierre tras minutos sin uso: 30 min → sin límite · 2 sesiones cerradas',
+    );
   });
 });

@@ -157,8 +157,8 @@ describe("A company's own sign-in by SAML 2.0", () => {
     await user.click(screen.getByRole('button', { name: 'Copiar URL de metadatos' }));
     await expect(navigator.clipboard.readText()).resolves.toBe(SP.metadataUrl);
 
-    // Nothing is sent without the metadata the first time.
-    await user.click(screen.getByLabelText('minera.pe'));
+    // Nothing is sent without the metadata the first time; the only proved domain is ticked already.
+    expect(screen.getByLabelText('minera.pe')).toBeChecked();
     await user.click(screen.getByRole('button', { name: 'Guardar' }));
     expect(
       await screen.findByText('Pega o carga los metadatos del proveedor (XML), o indica su URL de metadatos'),
@@ -209,7 +209,7 @@ describe("A company's own sign-in by SAML 2.0", () => {
     await user.click(await screen.findByRole('radio', { name: 'SAML 2.0' }));
     await user.click(screen.getByLabelText('Metadatos del proveedor (XML)'));
     await user.paste('<EntityDescriptor entityID="x"/>');
-    await user.click(screen.getByLabelText('minera.pe'));
+    expect(screen.getByLabelText('minera.pe')).toBeChecked();
     await user.click(screen.getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
     expect(screen.getByLabelText('Metadatos del proveedor (XML)')).toHaveValue('<EntityDescriptor entityID="x"/>');
@@ -321,7 +321,7 @@ describe("A company's own sign-in by SAML 2.0", () => {
         'O, en lugar del XML, la dirección https:// de sus metadatos (la de federación de Entra ID o AD FS): el portal los lee al guardar y una vez al día. Uno de los dos, no ambos.',
       ),
     ).toBeInTheDocument();
-    await user.click(screen.getByLabelText('minera.pe'));
+    expect(screen.getByLabelText('minera.pe')).toBeChecked();
 
     // Both: nothing is sent, and the person is told to choose.
     await user.click(screen.getByLabelText('Metadatos del proveedor (XML)'));
@@ -366,7 +366,7 @@ describe("A company's own sign-in by SAML 2.0", () => {
       screen.getByLabelText('URL de metadatos del proveedor'),
       '  https://adfs.minera.pe/federationmetadata.xml ',
     );
-    await user.click(screen.getByLabelText('minera.pe'));
+    expect(screen.getByLabelText('minera.pe')).toBeChecked();
     await user.click(screen.getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
     expect(puts('/empresas/4/proveedor')).toEqual([
@@ -426,12 +426,52 @@ describe("A company's own sign-in by SAML 2.0", () => {
     expect(
       screen.getByText('Al guardar, este acceso sustituye al de OpenID Connect que la empresa tiene ahora.'),
     ).toBeInTheDocument();
-    // The first SAML connection needs its metadata; the domains start from nothing chosen.
+    // The first SAML connection needs its metadata; the domains stay those of the connection it replaces.
     expect(
       screen.getByText('Pega el XML de metadatos que exporta el proveedor de la empresa, o carga su archivo.'),
     ).toBeInTheDocument();
+    expect(screen.getByLabelText('minera.pe')).toBeChecked();
     // The connection in force is still the one shown.
     expect(screen.getByText('https://login.minera.pe')).toBeInTheDocument();
+  });
+
+  it('before anything is connected: the protocol chosen shows as chosen, the only proved domain is ticked and stays so', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4': { status: 200, body: company({ miRol: 'propietario' }) },
+        'PUT /empresas/4/proveedor': { status: 200, body: SP },
+      }),
+      manager('propietario'),
+    );
+    await openAccess(user);
+    const oidc = await screen.findByRole('radio', { name: 'OpenID Connect' });
+    const saml = screen.getByRole('radio', { name: 'SAML 2.0' });
+    expect(oidc).toBeChecked();
+    expect(saml).not.toBeChecked();
+    expect(screen.getByLabelText('minera.pe')).toBeChecked();
+    await user.type(screen.getByLabelText('Emisor (issuer)'), 'https://login.minera.pe');
+
+    // Each choice shows as the one chosen; the domain stays ticked and what was typed stays.
+    await user.click(saml);
+    expect(saml).toBeChecked();
+    expect(oidc).not.toBeChecked();
+    expect(screen.getByLabelText('minera.pe')).toBeChecked();
+    await user.click(oidc);
+    expect(oidc).toBeChecked();
+    expect(saml).not.toBeChecked();
+    expect(screen.getByLabelText('minera.pe')).toBeChecked();
+    expect(screen.getByLabelText('Emisor (issuer)')).toHaveValue('https://login.minera.pe');
+
+    // The first 'Guardar' goes through with that domain.
+    await user.click(saml);
+    await user.click(screen.getByLabelText('Metadatos del proveedor (XML)'));
+    await user.paste(ADFS_METADATA);
+    await user.click(screen.getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Acceso de la empresa guardado')).toBeInTheDocument();
+    expect(puts('/empresas/4/proveedor')).toEqual([
+      { tipo: 'saml', metadata: ADFS_METADATA, dominios: ['minera.pe'], permitirContrasena: true },
+    ]);
   });
 
   it('a company administrator reads the SAML connection and the values: no protocol to choose, no form', async () => {

@@ -1,29 +1,17 @@
 import { useCallback, useState } from 'react';
-import styled from 'styled-components';
 import {
   Alert,
   Button,
   CopyButton,
   Facts,
-  OidcProviderForm,
-  SamlProviderForm,
+  kindOf,
+  ProtocolChoice,
+  SsoConnectionForm,
+  type SsoProtocol,
   SamlValues,
-  theme,
 } from '@portal/shared';
-import {
-  getProvider,
-  getProviderRedirect,
-  listDomains,
-  removeProvider,
-  saveProvider,
-  saveSamlProvider,
-} from '../../api/companies';
-import type {
-  CompanyConnection,
-  CompanyOidcConnection,
-  CompanyProviderKind,
-  CompanySamlConnection,
-} from '../../api/company-types';
+import { getProvider, getProviderRedirect, listDomains, removeProvider, saveProvider } from '../../api/companies';
+import type { CompanyConnection, CompanyOidcConnection, CompanySamlConnection } from '../../api/company-types';
 import { COMPANY_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LoadState } from '../../components/LoadState';
@@ -39,20 +27,6 @@ const when = (iso: string) => new Date(iso).toLocaleString('es-ES');
 
 /** An answer from before SAML has no `tipo`: it is OpenID Connect. */
 const isSaml = (connection: CompanyConnection): connection is CompanySamlConnection => connection.tipo === 'saml';
-const kindOf = (connection: CompanyConnection): CompanyProviderKind => (isSaml(connection) ? 'saml' : 'oidc');
-const KIND_NAMES: Record<CompanyProviderKind, string> = { oidc: T.protocolOidc, saml: T.protocolSaml };
-
-const Protocols = styled.fieldset`
-  min-width: 0;
-  margin: 0 0 16px;
-  padding: 8px 14px 12px;
-  border: 1px solid ${theme.color.border};
-  border-radius: ${theme.radius};
-  legend { padding: 0 6px; font-weight: 600; }
-  div { display: flex; flex-wrap: wrap; gap: 0 24px; }
-  label { display: flex; align-items: center; gap: 10px; min-height: 44px; }
-  input { width: 20px; height: 20px; margin: 0; }
-`;
 
 /**
  * 'Acceso de la empresa': the company's own identity provider, by OpenID Connect
@@ -82,7 +56,7 @@ export function AccessSection({ companyId, viewer, announce }: SectionProps) {
   const current = provider.data?.found ?? null;
   const currentKind = current ? kindOf(current) : null;
   // The protocol the editor picked; until then, the connection's own, or OpenID Connect.
-  const [picked, setPicked] = useState<CompanyProviderKind | null>(null);
+  const [picked, setPicked] = useState<SsoProtocol | null>(null);
   const kind = picked ?? currentKind ?? 'oidc';
   const shownRedirect = provider.data?.redirect.redirectUri ?? null;
   const shownSaml = current && isSaml(current) ? current : (provider.data?.redirect.saml ?? null);
@@ -103,25 +77,7 @@ export function AccessSection({ companyId, viewer, announce }: SectionProps) {
         )}
       </SectionHead>
       <p>{T.accessIntro}</p>
-      {editor && provider.data && (
-        <Protocols>
-          <legend>{T.protocol}</legend>
-          <div>
-            {(['oidc', 'saml'] as const).map((option) => (
-              <label key={option}>
-                <input
-                  type="radio"
-                  name="access-protocol"
-                  value={option}
-                  checked={kind === option}
-                  onChange={() => setPicked(option)}
-                />
-                {KIND_NAMES[option]}
-              </label>
-            ))}
-          </div>
-        </Protocols>
-      )}
+      {editor && provider.data && <ProtocolChoice value={kind} onChange={setPicked} />}
       {kind === 'oidc' && shownRedirect && (
         <Facts aria-label={T.redirectUri}>
           <dt>{T.redirectUri}</dt>
@@ -154,28 +110,16 @@ export function AccessSection({ companyId, viewer, announce }: SectionProps) {
       {editor && provider.data && (domains.data || domains.error) && (
         <>
           {domains.error && <Alert>{domains.error}</Alert>}
-          {kind === 'oidc' ? (
-            <OidcProviderForm
-              // A new answer (saved, reloaded) starts the form again from it, the secret empty.
-              key={current?.actualizado ?? 'nuevo'}
-              current={current && !isSaml(current) ? current : null}
-              replaces={currentKind === 'saml' ? T.protocolSaml : null}
-              proved={proved}
-              platform={viewer.platform}
-              save={(input) => saveProvider(companyId, input, viewer.platform)}
-              onSaved={onSaved}
-            />
-          ) : (
-            <SamlProviderForm
-              key={current?.actualizado ?? 'nuevo'}
-              current={current && isSaml(current) ? current : null}
-              replaces={currentKind === 'oidc' ? T.protocolOidc : null}
-              proved={proved}
-              platform={viewer.platform}
-              save={(input) => saveSamlProvider(companyId, input, viewer.platform)}
-              onSaved={onSaved}
-            />
-          )}
+          <SsoConnectionForm
+            // A new answer (saved, reloaded) starts the form again from it, the secret empty.
+            key={current?.actualizado ?? 'nuevo'}
+            kind={kind}
+            current={current}
+            proved={proved}
+            platform={viewer.platform}
+            save={(input) => saveProvider(companyId, input, viewer.platform)}
+            onSaved={onSaved}
+          />
         </>
       )}
       {disconnecting && (

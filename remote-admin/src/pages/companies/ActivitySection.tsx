@@ -44,11 +44,15 @@ export function ActivitySection({ companyId }: SectionProps) {
             {paged.data.map((entry) => (
               <tr key={entry.id}>
                 <td className="lead nowrap">{new Date(entry.createdAt).toLocaleString('es-ES')}</td>
-                <td data-label={TEXT_COMPANY.activityWho}>{entry.actorEmail}</td>
+                <td className="token" data-label={TEXT_COMPANY.activityWho}>
+                  {entry.actorEmail}
+                </td>
                 <td data-label={TEXT_COMPANY.activitySource}>{companyAuditSource(entry)}</td>
                 <td data-label={TEXT_ADMIN.auditWhat}>{auditActionLabel(entry.action)}</td>
-                <td data-label={TEXT_ADMIN.auditWhom}>{entry.targetLabel ?? `#${entry.targetId}`}</td>
-                <td data-label={TEXT_ADMIN.auditDetails}>
+                <td className="token" data-label={TEXT_ADMIN.auditWhom}>
+                  {entry.targetLabel ?? `#${entry.targetId}`}
+                </td>
+                <td className="token" data-label={TEXT_ADMIN.auditDetails}>
                   {companyAuditDetails(entry.action, entry.details, appName) ?? auditDetails(entry)}
                 </td>
               </tr>

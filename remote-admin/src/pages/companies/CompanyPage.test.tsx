@@ -212,6 +212,56 @@ describe("A company's page", () => {
     await waitFor(() => expect(screen.getByText('persona10@minera.pe ya es miembro')).toHaveFocus());
   });
 
+  it("keeps the head's counts true after an approval and a removal, without a reload: '1 miembro activo', '2 miembros activos'", async () => {
+    const user = userEvent.setup();
+    // The API's side: one active member, one waiting for approval.
+    const people = new Map([
+      [10, member(10)],
+      [11, member(11, { estado: 'pendiente' })],
+    ]);
+    const counted = () => {
+      const all = [...people.values()];
+      return company({
+        miembros: all.filter((m) => m.estado === 'activo').length,
+        pendientes: all.filter((m) => m.estado === 'pendiente').length,
+      });
+    };
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4': () => ({ status: 200, body: counted() }),
+        'GET /empresas/4/miembros': () => ({
+          status: 200,
+          body: { data: [...people.values()], total: people.size, siguiente: null },
+        }),
+        'POST /empresas/4/miembros/11/aprobar': () => {
+          people.set(11, member(11));
+          return { status: 200, body: people.get(11) };
+        },
+        'DELETE /empresas/4/miembros/10': () => {
+          people.delete(10);
+          return { status: 204 };
+        },
+      }),
+    );
+    show('/admin/empresas/4');
+    expect(await screen.findByText('1 miembro activo · 1 pendiente de aprobación')).toBeInTheDocument();
+    expect(await screen.findByText('2 de 2 miembros')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Aprobar a persona11@minera.pe' }));
+    expect(await screen.findByText('persona11@minera.pe ya es miembro')).toBeInTheDocument();
+    expect(await screen.findByText('2 miembros activos')).toBeInTheDocument();
+    expect(screen.queryByText(/pendiente de aprobación/)).not.toBeInTheDocument();
+    expect(screen.getByText('2 de 2 miembros')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Quitar a persona10@minera.pe' }));
+    const confirm = screen.getByRole('dialog', { name: '¿Quitar a persona10@minera.pe de la empresa?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Quitar' }));
+    expect(await screen.findByText('1 miembro activo')).toBeInTheDocument();
+    expect(screen.getByText('1 de 1 miembro')).toBeInTheDocument();
+    // The page never went back to loading: the head changed in place.
+    expect(screen.getByRole('heading', { name: /Minera Andina S\.A\./ })).toBeInTheDocument();
+  });
+
   it('a platform administrator sells a licence: app, plan of that app, seats and expiry', async () => {
     const user = userEvent.setup();
     api = await useFakeApi(
@@ -506,6 +556,10 @@ describe("A company's page", () => {
               vencePronto: true,
               vencida: false,
               esperando: 2,
+              roles: [
+                { clave: 'operador', nombre: 'Operador', personas: 2 },
+                { clave: 'supervisor', nombre: 'Supervisor', personas: 1 },
+              ],
             },
           ],
         },
@@ -523,6 +577,8 @@ describe("A company's page", () => {
     const report = await screen.findByRole('table', { name: 'Informe de puestos por app y plan' });
     expect(within(report).getByText('Vence pronto')).toBeInTheDocument();
     expect(within(report).getByRole('columnheader', { name: 'Esperando' })).toBeInTheDocument();
+    expect(within(report).getByRole('columnheader', { name: 'Roles' })).toBeInTheDocument();
+    expect(within(report).getByText('Operador: 2 · Supervisor: 1')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Descargar CSV' })).toBeEnabled();
   });
 });

@@ -75,6 +75,8 @@ export default function CompanyPage() {
     viewer,
     announce,
     memberCount: company.data?.miembros ?? null,
+    // The counts in the head are the API's: read again after a change, kept on screen meanwhile.
+    onMembers: company.reload,
     companyName: company.data?.nombre ?? '',
   };
 
@@ -120,7 +122,7 @@ export default function CompanyPage() {
           {section === 'miembros' && (
             <MembersSection {...props} licences={licences.data ?? []} onSeats={licences.reload} />
           )}
-          {section === 'invitaciones' && <InvitationsSection {...props} />}
+          {section === 'invitaciones' && <InvitationsSection {...props} licences={licences.data ?? []} />}
           {section === 'puestos' && (
             <SeatsSection {...props} licences={licences.data ?? []} onSeats={licences.reload} />
           )}

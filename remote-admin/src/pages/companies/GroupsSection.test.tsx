@@ -21,6 +21,7 @@ const rule = (over: Partial<GroupRule> = {}): GroupRule => ({
   grupoRecibido: true,
   app: { id: 2, nombre: 'Control Max 360' },
   rol: null,
+  rolesApp: ['operador'],
   personas: 4,
   creada: '2027-01-05T10:00:00.000Z',
   ...over,
@@ -73,7 +74,15 @@ const base = (over: Record<string, unknown> = {}) => ({
     status: 200,
     body: [
       rule(),
-      rule({ id: 8, grupo: 'Jefes de Turno', grupoRecibido: false, app: null, rol: 'administrador', personas: 0 }),
+      rule({
+        id: 8,
+        grupo: 'Jefes de Turno',
+        grupoRecibido: false,
+        app: null,
+        rol: 'administrador',
+        rolesApp: [],
+        personas: 0,
+      }),
     ],
   },
   'GET /empresas/4/grupos-directorio/esperando': { status: 200, body: waiting },
@@ -90,7 +99,7 @@ describe("A company's directory groups", () => {
     const table = await screen.findByRole('table', { name: 'Reglas de los grupos del directorio' });
     const [, first, second] = within(table).getAllByRole('row');
     expect(within(first!).getByText('Operadores Planta Norte')).toBeInTheDocument();
-    expect(within(first!).getByText('Puesto de Control Max 360')).toBeInTheDocument();
+    expect(within(first!).getByText('Puesto de Control Max 360 · Roles de la app: operador')).toBeInTheDocument();
     expect(within(first!).getByText('4')).toBeInTheDocument();
     expect(within(second!).getByText('El directorio aún no envió este grupo')).toBeInTheDocument();
     expect(within(second!).getByText('Rol Administrador')).toBeInTheDocument();

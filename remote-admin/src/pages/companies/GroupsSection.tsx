@@ -16,11 +16,12 @@ import { TEXT_COMPANY } from './texts';
 
 type RuleForm = { grupo: string; idApp: number; rol: '' | 'administrador' | 'miembro' };
 
-/** What a rule gives, in a line: the app's seat and/or the role. */
+/** What a rule gives, in a line: the app's seat (with the app's roles, if any) and/or the role. */
 function gives(rule: GroupRule): string {
   return [
     rule.app ? TEXT_COMPANY.ruleSeat(rule.app.nombre) : null,
     rule.rol ? TEXT_COMPANY.ruleRole(companyRoleLabel(rule.rol)) : null,
+    rule.rolesApp.length > 0 ? TEXT_COMPANY.ruleAppRoles(rule.rolesApp.join(', ')) : null,
   ]
     .filter(Boolean)
     .join(' · ');

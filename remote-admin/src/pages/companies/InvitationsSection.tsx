@@ -1,7 +1,8 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import styled from 'styled-components';
 import { Alert, Button, errorMessage } from '@portal/shared';
 import { invite, listInvitations, resendInvitation, revokeInvitation } from '../../api/companies';
-import type { CompanyRole, Invitation } from '../../api/company-types';
+import type { CompanyRole, Invitation, Licence } from '../../api/company-types';
 import { COMPANY_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormDialog, FormText } from '../../components/FormDialog';
@@ -12,21 +13,55 @@ import { StackedTable } from '../../components/StackedTable';
 import { StatusPill } from '../../components/StatusPill';
 import { useLoad } from '../../hooks/useLoad';
 import { companyRoleLabel, grantableRoles } from '../../rules/companies';
+import { InvitationListDialog } from './InvitationListDialog';
 import { SectionHead, type SectionProps } from './SectionParts';
 import { TEXT_COMPANY } from './texts';
 
 const when = (iso: string) => new Date(iso).toLocaleDateString('es-ES');
 
-/** Invitations: 'Invitar' (email and role), and each pending one resent or revoked. */
-export function InvitationsSection({ companyId, viewer, announce, memberCount }: SectionProps) {
+/** The head's buttons side by side, wrapping under each other on a phone. */
+const Actions = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px 12px;
+`;
+
+/**
+ * Invitations: 'Invitar' (email and role), 'Invitar a varias personas' (a list, with an app's seat each), and each
+ * pending one resent or revoked.
+ */
+export function InvitationsSection({
+  companyId,
+  viewer,
+  announce,
+  memberCount,
+  licences,
+}: SectionProps & { licences: Licence[] }) {
   const invitations = useLoad(() => listInvitations(companyId), COMPANY_FALLBACK.invitations, [companyId]);
   const [inviting, setInviting] = useState(false);
+  const [listing, setListing] = useState(false);
+  /** How many the list invited, told once its dialog closes. */
+  const listInvited = useRef(0);
   const [revoking, setRevoking] = useState<Invitation | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
   const [rowError, setRowError] = useState<string | null>(null);
   const closeInvite = useCallback(() => setInviting(false), []);
   const closeRevoke = useCallback(() => setRevoking(null), []);
   const roles = grantableRoles(viewer);
+  const apps = useMemo(() => licences.map((licence) => ({ ...licence.app, vencida: licence.vencida })), [licences]);
+  const closeList = useCallback(() => {
+    setListing(false);
+    if (listInvited.current > 0) announce(TEXT_COMPANY.listSent(listInvited.current));
+    listInvited.current = 0;
+  }, [announce]);
+  const { reload } = invitations;
+  const listWasSent = useCallback(
+    (invited: number) => {
+      listInvited.current += invited;
+      reload();
+    },
+    [reload],
+  );
 
   const resend = async (invitation: Invitation) => {
     setBusyId(invitation.id);
@@ -46,7 +81,12 @@ export function InvitationsSection({ companyId, viewer, announce, memberCount }:
     <Panel aria-labelledby="invitations-title">
       <SectionHead>
         <h2 id="invitations-title">{TEXT_COMPANY.invitations}</h2>
-        <Button onClick={() => setInviting(true)}>{TEXT_COMPANY.invite}</Button>
+        <Actions>
+          <Button $variant="secondary" onClick={() => setListing(true)}>
+            {TEXT_COMPANY.inviteMany}
+          </Button>
+          <Button onClick={() => setInviting(true)}>{TEXT_COMPANY.invite}</Button>
+        </Actions>
       </SectionHead>
       {rowError && <Alert>{rowError}</Alert>}
       <LoadState state={invitations} loading={TEXT_COMPANY.loadingInvitations} empty={TEXT_COMPANY.noInvitations}>
@@ -142,6 +182,15 @@ export function InvitationsSection({ companyId, viewer, announce, memberCount }:
             </>
           )}
         </FormDialog>
+      )}
+      {listing && (
+        <InvitationListDialog
+          companyId={companyId}
+          roles={roles}
+          apps={apps}
+          onSent={listWasSent}
+          onClose={closeList}
+        />
       )}
       {revoking && (
         <ConfirmDialog

@@ -53,6 +53,7 @@ export function MembersSection({
   companyName,
   viewer,
   announce,
+  onMembers,
   licences,
   onSeats,
 }: SectionProps & { licences: Licence[]; onSeats(): void }) {
@@ -82,6 +83,7 @@ export function MembersSection({
       const updated = await call();
       replace(updated);
       announce(done(updated));
+      if (updated.estado !== member.estado) onMembers();
     } catch (failure) {
       setRowError(errorMessage(failure, COMPANY_FALLBACK.member));
     } finally {
@@ -240,6 +242,7 @@ export function MembersSection({
                 },
             );
             announce(TEXT_COMPANY.memberRemoved(dialog.member.email));
+            onMembers();
             if (dialog.member.puestos.length) onSeats();
           }}
         />

@@ -11,7 +11,10 @@ import { formatExpiryDate } from '../../rules/format';
 import { SectionHead, type SectionProps } from './SectionParts';
 import { TEXT_COMPANY } from './texts';
 
-/** Seats per app and plan (bought, in use, free, over, expiry) and the same as a CSV file. */
+/**
+ * Seats per app and plan (bought, in use, free, over, waiting, the app's roles with how many people hold each, expiry)
+ * and the same as a CSV file.
+ */
 export function ReportSection({ companyId, companyName }: SectionProps) {
   const report = useLoad(() => getSeatReport(companyId), COMPANY_FALLBACK.report, [companyId]);
   const { busy, message, submit } = useSubmit();
@@ -51,6 +54,7 @@ export function ReportSection({ companyId, companyName }: SectionProps) {
               TEXT_COMPANY.free,
               TEXT_COMPANY.over,
               TEXT_COMPANY.waiting,
+              TEXT_COMPANY.reportRoles,
               TEXT_COMPANY.expires,
               TEXT_COMPANY.state,
             ]}
@@ -68,6 +72,11 @@ export function ReportSection({ companyId, companyName }: SectionProps) {
                   <td data-label={TEXT_COMPANY.free}>{row.libres}</td>
                   <td data-label={TEXT_COMPANY.over}>{row.excedidos}</td>
                   <td data-label={TEXT_COMPANY.waiting}>{row.esperando}</td>
+                  <td data-label={TEXT_COMPANY.reportRoles}>
+                    {row.roles.length === 0
+                      ? TEXT_COMPANY.noRolesInReport
+                      : row.roles.map((role) => TEXT_COMPANY.roleCount(role.nombre, role.personas)).join(' · ')}
+                  </td>
                   <td data-label={TEXT_COMPANY.expires}>{formatExpiryDate(row.fechaVencimiento)}</td>
                   <td data-label={TEXT_COMPANY.state}>
                     <StatusPill $tone={row.vencida ? 'danger' : row.vencePronto ? 'warning' : 'ok'}>{state}</StatusPill>

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
-import { Button } from '@portal/shared';
-import { listSeats, takeBackSeat } from '../../api/companies';
-import type { Licence, Seat } from '../../api/company-types';
+import { Alert, Button, errorMessage } from '@portal/shared';
+import { listSeats, memberAppRoles, takeBackSeat } from '../../api/companies';
+import type { Licence, MemberAppRoles, Seat } from '../../api/company-types';
 import { COMPANY_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LoadMore, useCursorList } from '../../components/CursorList';
@@ -12,10 +12,14 @@ import { StackedTable } from '../../components/StackedTable';
 import { memberName } from '../../rules/companies';
 import { MEMBERS_PAGE } from './MembersSection';
 import { SearchFilter } from './SearchFilter';
+import { SeatRolesDialog } from './SeatRolesDialog';
 import { SectionHead, type SectionProps } from './SectionParts';
 import { TEXT_COMPANY } from './texts';
 
-/** The seats assigned, by app and email, 50 at a time; each taken back after a question. */
+/**
+ * The seats assigned, by app and email, 50 at a time; each one's roles in its app given in a dialog; each taken back
+ * after a question.
+ */
 export function SeatsSection({
   companyId,
   announce,
@@ -30,9 +34,27 @@ export function SeatsSection({
     [companyId, appId, email],
   );
   const [taking, setTaking] = useState<Seat | null>(null);
+  const [giving, setGiving] = useState<{ seat: Seat; entry: MemberAppRoles | undefined } | null>(null);
+  const [opening, setOpening] = useState<Seat | null>(null);
+  const [rolesError, setRolesError] = useState<string | null>(null);
   const appName = (id: number) => licences.find((l) => l.app.id === id)?.app.nombre ?? `App ${id}`;
 
   const close = useCallback(() => setTaking(null), []);
+  const closeRoles = useCallback(() => setGiving(null), []);
+
+  /** The member's roles are read first, so the dialog opens with them. */
+  const openRoles = async (seat: Seat) => {
+    setOpening(seat);
+    setRolesError(null);
+    try {
+      const apps = await memberAppRoles(companyId, seat.idUsuario);
+      setGiving({ seat, entry: apps.find((app) => app.idApp === seat.idApp) });
+    } catch (failure) {
+      setRolesError(errorMessage(failure, COMPANY_FALLBACK.roles));
+    } finally {
+      setOpening(null);
+    }
+  };
 
   return (
     <Panel aria-labelledby="seats-title">
@@ -58,6 +80,7 @@ export function SeatsSection({
           />
         }
       />
+      {rolesError && <Alert>{rolesError}</Alert>}
       <LoadState
         state={seats}
         loading={TEXT_COMPANY.loadingMembers}
@@ -81,6 +104,14 @@ export function SeatsSection({
                   </td>
                   <td className="actions">
                     <Button
+                      $variant="secondary"
+                      aria-label={TEXT_COMPANY.seatRolesOf(appName(seat.idApp), seat.email)}
+                      disabled={opening !== null}
+                      onClick={() => void openRoles(seat)}
+                    >
+                      {TEXT_COMPANY.seatRoles}
+                    </Button>
+                    <Button
                       $variant="danger"
                       aria-label={TEXT_COMPANY.takeBackSeatOf(appName(seat.idApp), seat.email)}
                       onClick={() => setTaking(seat)}
@@ -100,6 +131,19 @@ export function SeatsSection({
           </>
         )}
       </LoadState>
+      {giving && (
+        <SeatRolesDialog
+          companyId={companyId}
+          seat={giving.seat}
+          entry={giving.entry}
+          appName={appName(giving.seat.idApp)}
+          onClose={closeRoles}
+          onSaved={() => {
+            setGiving(null);
+            announce(TEXT_COMPANY.rolesSaved(appName(giving.seat.idApp), giving.seat.email));
+          }}
+        />
+      )}
       {taking && (
         <ConfirmDialog
           title={TEXT_COMPANY.takeBackTitle(appName(taking.idApp), taking.email)}

@@ -9,6 +9,8 @@ export interface SectionProps {
   announce(text: string): void;
   /** The company's active members, once its page has loaded (null before). */
   memberCount: number | null;
+  /** A member left or was approved: the page's head reads the company's counts again. */
+  onMembers(): void;
   /** The company's name ('' before its page has loaded). */
   companyName: string;
 }

@@ -125,6 +125,71 @@ describe("A company's setup links in 'Ajustes'", () => {
     ]);
   });
 
+  it('revoking the link just created takes its URL and Copiar away', async () => {
+    const user = userEvent.setup();
+    // The new link (id 8) is listed once created, and as revoked once its DELETE arrived.
+    let fresh: 'activo' | 'revocado' | null = null;
+    const link8 = () => ({ ...LINKS[0], id: 8, creado: '2027-02-03T09:00:00.000Z', estado: fresh });
+    api = await useFakeApi(
+      base('propietario', {
+        'GET /empresas/4/enlaces-configuracion': () => ({
+          status: 200,
+          body: { data: fresh ? [link8(), ...LINKS] : LINKS },
+        }),
+        'POST /empresas/4/enlaces-configuracion': () => {
+          fresh = 'activo';
+          return { status: 201, body: { id: 8, url: URL_SHOWN, venceEn: '2027-02-04T09:00:00.000Z' } };
+        },
+        'DELETE /empresas/4/enlaces-configuracion/8': () => {
+          fresh = 'revocado';
+          return { status: 204 };
+        },
+      }),
+      memberOf('propietario'),
+    );
+    await openSettings(user);
+    const panel = await screen.findByRole('region', { name: 'Enlaces de configuración' });
+    await user.click(await within(panel).findByRole('button', { name: 'Crear enlace' }));
+    expect(await within(panel).findByText(URL_SHOWN)).toBeInTheDocument();
+    const revokeNew = await within(panel).findByRole('button', {
+      name: `Revocar el enlace creado el ${new Date('2027-02-03T09:00:00.000Z').toLocaleString('es-ES')}`,
+    });
+    await user.click(revokeNew);
+    const dialog = await screen.findByRole('dialog', { name: '¿Revocar el enlace de configuración?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Revocar' }));
+    expect(await screen.findByText('Enlace de configuración revocado')).toBeInTheDocument();
+    expect(within(panel).queryByText(URL_SHOWN)).not.toBeInTheDocument();
+    expect(within(panel).queryByText(/no se volverá a mostrar/)).not.toBeInTheDocument();
+    expect(within(panel).queryByRole('button', { name: 'Copiar enlace de configuración' })).not.toBeInTheDocument();
+    expect(api.requests.filter((request) => request.method === 'DELETE').map((request) => request.path)).toEqual([
+      '/empresas/4/enlaces-configuracion/8',
+    ]);
+  });
+
+  it('revoking an older link keeps the URL just created', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi(
+      base('propietario', {
+        'POST /empresas/4/enlaces-configuracion': {
+          status: 201,
+          body: { id: 8, url: URL_SHOWN, venceEn: '2027-02-04T09:00:00.000Z' },
+        },
+        'DELETE /empresas/4/enlaces-configuracion/7': { status: 204 },
+      }),
+      memberOf('propietario'),
+    );
+    await openSettings(user);
+    const panel = await screen.findByRole('region', { name: 'Enlaces de configuración' });
+    await user.click(await within(panel).findByRole('button', { name: 'Crear enlace' }));
+    expect(await within(panel).findByText(URL_SHOWN)).toBeInTheDocument();
+    await user.click(await within(panel).findByRole('button', { name: /^Revocar el enlace creado el/ }));
+    const dialog = await screen.findByRole('dialog', { name: '¿Revocar el enlace de configuración?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Revocar' }));
+    expect(await screen.findByText('Enlace de configuración revocado')).toBeInTheDocument();
+    expect(within(panel).getByText(URL_SHOWN)).toBeInTheDocument();
+    expect(within(panel).getByRole('button', { name: 'Copiar enlace de configuración' })).toBeInTheDocument();
+  });
+
   it('a platform administrator lists and may revoke, but creates none', async () => {
     const user = userEvent.setup();
     api = await useFakeApi(base(null));

@@ -47,22 +47,25 @@ export function SetupLinksSection({ companyId, viewer, announce }: SectionProps)
   const owner = viewer.role === 'propietario';
   const links = useLoad(() => listSetupLinks(companyId), COMPANY_FALLBACK.setupLinks, [companyId]);
   const [hours, setHours] = useState(String(HOURS.default));
-  const [url, setUrl] = useState<string | null>(null);
+  const [created, setCreated] = useState<{ id: number; url: string } | null>(null);
   const [revoking, setRevoking] = useState<SetupLink | null>(null);
   const closeRevoke = useCallback(() => setRevoking(null), []);
   const { busy, message, submit } = useSubmit();
+  // The URL shown once goes as soon as its link can no longer be used (revoked here or elsewhere, or expired).
+  const createdState = created && links.data?.find((link) => link.id === created.id)?.estado;
+  const url = created && (createdState ?? 'activo') === 'activo' ? created.url : null;
 
   const create = (event: FormEvent) => {
     event.preventDefault();
     const horas = Number(hours.trim());
     const valid = /^\d+$/.test(hours.trim()) && horas >= HOURS.min && horas <= HOURS.max;
-    setUrl(null);
+    setCreated(null);
     void submit({
       problem: valid ? null : T.setupLinkHoursInvalid,
       afterSuccess: 'ready',
       call: () => createSetupLink(companyId, horas),
-      success: (created) => {
-        setUrl(created.url);
+      success: (link) => {
+        setCreated({ id: link.id, url: link.url });
         links.reload();
       },
       failure: (caught) => errorMessage(caught, COMPANY_FALLBACK.createSetupLink, { horas: T.setupLinkHours }),
@@ -141,6 +144,7 @@ export function SetupLinksSection({ companyId, viewer, announce }: SectionProps)
           onClose={closeRevoke}
           onConfirm={async () => {
             await revokeSetupLink(companyId, revoking.id);
+            if (revoking.id === created?.id) setCreated(null);
             setRevoking(null);
             announce(T.setupLinkRevoked);
             links.reload();

@@ -135,6 +135,21 @@ export const TEXT_COMPANY = {
   memberApproved: (email: string) => `${email} ya es miembro`,
   seatAssigned: (app: string) => `Puesto de ${app} asignado`,
   seatTakenBack: (app: string) => `Puesto de ${app} quitado`,
+  seatRoles: 'Roles',
+  reportRoles: 'Roles',
+  noRolesInReport: '—',
+  roleCount: (nombre: string, personas: number) => `${nombre}: ${personas}`,
+  seatRolesOf: (app: string, email: string) => `Roles de ${app} de ${email}`,
+  seatRolesTitle: (app: string, email: string) => `Roles de ${app} · ${email}`,
+  seatRolesLegend: 'Roles en la aplicación',
+  seatRolesHint:
+    'La aplicación recibe las claves de los roles marcados. Sin ninguno, recibe su rol por defecto si lo tiene.',
+  noAppRoles: 'Esta aplicación no tiene roles definidos: los define el administrador de la plataforma.',
+  seatGone: 'Esta persona ya no tiene un puesto de esta aplicación.',
+  roleOption: (nombre: string, clave: string) => `${nombre} (${clave})`,
+  groupRoleOption: (nombre: string, clave: string) => `${nombre} (${clave}), del grupo del directorio`,
+  groupRolesHint: 'Los roles del grupo del directorio se quitan sacando a la persona del grupo, no aquí.',
+  rolesSaved: (app: string, email: string) => `Roles de ${app} guardados para ${email}`,
 
   // Invitations.
   invite: 'Invitar',
@@ -165,6 +180,51 @@ export const TEXT_COMPANY = {
     revocada: 'Revocada',
     vencida: 'Vencida',
   } as Record<string, string>,
+
+  // Inviting a list of people at once.
+  inviteMany: 'Invitar a varias personas',
+  listField: 'Lista de personas',
+  listHint:
+    'Una persona por línea: email, rol y app, separados por comas o por punto y coma (como guarda Excel). Sin rol entra como Miembro; sin app, sin puesto. La primera línea puede ser la cabecera.',
+  listExample: (app: string | null) => `Ejemplo: ana@empresa.com, Miembro${app ? `, ${app}` : ''}`,
+  listChoices: (roles: string, apps: string) => `Roles: ${roles}. Apps con licencia: ${apps || 'ninguna'}.`,
+  loadCsvFile: 'Cargar archivo CSV',
+  csvLoaded: (file: string) => `Cargado: ${file}. Revisa la lista antes de enviarla.`,
+  csvTooLarge: 'El archivo pasa de 1 MB: no parece una lista de personas.',
+  csvUnreadable: 'No se pudo leer el archivo: pega su contenido a mano.',
+  listTable: 'Personas de la lista',
+  colLine: 'Línea',
+  colApp: 'App',
+  listCounts: (ready: number, wrong: number) =>
+    `${ready} ${ready === 1 ? 'lista' : 'listas'} para enviar${wrong > 0 ? ` · ${wrong} con errores (no se enviarán: corrígelas en la lista)` : ''}.`,
+  listTooLong: (rows: number, max: number) => `La lista tiene ${rows} personas: envía como máximo ${max} cada vez.`,
+  listEmpty: 'Pega la lista o carga un archivo CSV para ver aquí cada persona antes de enviar.',
+  rowReady: 'Lista para enviar',
+  rowWaiting: 'En espera',
+  sendList: (count: number) => (count === 1 ? 'Enviar 1 invitación' : `Enviar ${count} invitaciones`),
+  sendingList: 'Enviando...',
+  sendingProgress: (done: number, total: number) => `Enviando ${done} de ${total}…`,
+  listProgress: 'Invitaciones enviadas',
+  rowOutcomes: {
+    invitada: 'Invitada',
+    ya_miembro: 'Ya es miembro',
+    ya_invitada: 'Ya tenía una invitación pendiente',
+  } as Record<string, string>,
+  rowNotSent: 'No se envió.',
+  rowNotSentLimit: (message: string) => `No se envió. ${message}`,
+  listResult: 'Resultado',
+  listSummary: (counts: { invited: number; members: number; pending: number; errors: number }) =>
+    [
+      `${counts.invited} ${counts.invited === 1 ? 'invitada' : 'invitadas'}`,
+      counts.members > 0 ? `${counts.members} ${counts.members === 1 ? 'ya era miembro' : 'ya eran miembros'}` : '',
+      counts.pending > 0
+        ? `${counts.pending} ${counts.pending === 1 ? 'ya tenía invitación' : 'ya tenían invitación'}`
+        : '',
+      counts.errors > 0 ? `${counts.errors} con errores` : '',
+    ]
+      .filter(Boolean)
+      .join(' · '),
+  listSent: (count: number) => (count === 1 ? 'Se envió 1 invitación' : `Se enviaron ${count} invitaciones`),
 
   // Seats.
   seatsTable: 'Tabla de puestos',
@@ -319,6 +379,7 @@ export const TEXT_COMPANY = {
   groupName: 'Nombre del grupo en el directorio',
   groupNotReceived: 'El directorio aún no envió este grupo',
   ruleSeat: (app: string) => `Puesto de ${app}`,
+  ruleAppRoles: (keys: string) => `Roles de la app: ${keys}`,
   ruleRole: (role: string) => `Rol ${role}`,
   ruleAppField: 'Puesto de la app',
   ruleNoApp: 'Ninguna app',

@@ -18,7 +18,7 @@ const Head = styled.div`
   display: flex;
   align-items: center;
   gap: 12px;
-  h3 { margin: 0; font-size: 1.125rem; }
+  h2 { margin: 0; font-size: 1.125rem; }
 `;
 
 const Description = styled.p`
@@ -50,6 +50,12 @@ const Unavailable = styled.p`
   color: ${theme.color.muted};
 `;
 
+const Seat = styled.p`
+  margin: 0;
+  font-size: 0.875rem;
+  color: ${theme.color.text};
+`;
+
 const Actions = styled.div`
   display: flex;
   flex-wrap: wrap;
@@ -68,7 +74,8 @@ export function isEnabledOn(app: App, platform: Platform): boolean {
 
 /**
  * Spec §2: one app on one platform. A card disabled for the platform is greyed and its buttons are inactive.
- * What 'Abrir' does is decided by the caller (shared launch rules).
+ * What 'Abrir' does is decided by the caller (shared launch rules). Where a company's seat gives the person the app's
+ * plan, the card says so instead of offering 'Mejorar Plan': the company pays for it.
  */
 export function AppCard({
   app,
@@ -76,6 +83,7 @@ export function AppCard({
   onOpen,
   onUpgrade,
   upgradable = true,
+  seat = null,
 }: {
   app: App;
   platform: Platform;
@@ -83,16 +91,19 @@ export function AppCard({
   onUpgrade: (path: string) => void;
   /** False for an app without a PRO plan: 'Mejorar Plan' would lead to 'Sin planes disponibles'. */
   upgradable?: boolean;
+  /** The seat's plan in words ('Tu plan PRO te lo da un puesto de …', `seatPlanNote`); null for the person's own. */
+  seat?: string | null;
 }) {
   const enabled = isEnabledOn(app, platform);
-  const upgrade = upgradable ? upgradePath(app) : null;
+  const upgrade = upgradable && !seat ? upgradePath(app) : null;
   const titleId = `app-${platform}-${app.id}`;
   return (
     <Card $disabled={!enabled} aria-labelledby={titleId} data-enabled={enabled}>
       <AppIllustration appId={app.id} height={120} />
       <Head>
         <AppIcon app={app} size={44} />
-        <h3 id={titleId}>{app.nombre}</h3>
+        {/* The page's h1 is the greeting: the cards come next in its outline (axe's heading-order). */}
+        <h2 id={titleId}>{app.nombre}</h2>
       </Head>
       {app.descripcion && <Description>{app.descripcion}</Description>}
       {app.tags.length > 0 && (
@@ -103,6 +114,7 @@ export function AppCard({
         </Tags>
       )}
       {!enabled && <Unavailable>{UNAVAILABLE[platform]}</Unavailable>}
+      {seat && <Seat>{seat}</Seat>}
       <Actions>
         <Button disabled={!enabled} onClick={() => onOpen(app)} aria-label={`Abrir ${app.nombre}`}>
           Abrir

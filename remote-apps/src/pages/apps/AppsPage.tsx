@@ -18,7 +18,7 @@ import {
   VisuallyHidden,
 } from '@portal/shared';
 import { listAppsWithPlans } from '../../api/apps-with-plans';
-import { proPlanOf } from '../../rules/plans';
+import { proPlanOf, seatPlanNote } from '../../rules/plans';
 import { CAMPAIGN_ART } from '../../components/campaign-art';
 import { tileGrid } from '../../components/lists';
 import { Heading, Page } from '../../components/Page';
@@ -211,6 +211,7 @@ export default function AppsPage() {
             onOpen={open}
             onUpgrade={(path) => navigate(path)}
             upgradable={upgradable === null || upgradable.has(app.id)}
+            seat={seatPlanNote(app.id, user?.planesUsuarios ?? [])}
           />
         ))}
       </Grid>
@@ -254,7 +255,6 @@ export default function AppsPage() {
       {presentation.open && (
         <PresentationModal
           apps={apps.filter((app) => app.isEnabledWeb)}
-          onClose={presentation.close}
           onDismiss={presentation.dismiss}
           onFinish={presentation.finish}
         />

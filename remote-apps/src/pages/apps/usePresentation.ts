@@ -5,8 +5,8 @@ import { updatePresentation } from '../../api/presentation';
 /**
  * Spec §4: the presentation opens once per session when the user's `presentacion` is true; finishing records it
  * as seen on the server and stores the updated user. Dismissing it (Escape, a click outside) records it too, in the
- * background: someone who waved it away does not want it every session. 'Anterior' on the first step only closes it
- * for this session (spec §4; docs/decisions/0031-presentation.md).
+ * background: someone who waved it away does not want it every session (docs/decisions/0031-presentation.md). No
+ * button closes it without a word: 'Anterior' is not on the first step (docs/decisions/0130).
  */
 export function usePresentation() {
   const user = useSession((s) => s.user);
@@ -21,8 +21,6 @@ export function usePresentation() {
       markShown();
     }
   }, [user, alreadyShown, markShown]);
-
-  const close = useCallback(() => setOpen(false), []);
 
   /** Records the presentation as seen on the server and stores the user it answers. */
   const recordSeen = useCallback(async () => {
@@ -46,5 +44,5 @@ export function usePresentation() {
     }
   }, [recordSeen]);
 
-  return { open, close, dismiss, finish };
+  return { open, dismiss, finish };
 }

@@ -68,8 +68,9 @@ function AppPlansCard({ app, planesUsuarios }: { app: AppWithPlans; planesUsuari
         <AppIcon app={app} size={36} />
         {app.nombre}
       </h2>
+      {/* Each plan a region named with its app ('Beto Pro Gratis'): three cards, one name per region. */}
       {free && (
-        <Tier aria-labelledby={`${titleId}-free`}>
+        <Tier aria-labelledby={`${titleId} ${titleId}-free`}>
           <PlanTitleRow>
             <h3 id={`${titleId}-free`}>Gratis</h3>
             {isHeld(free, held) && <CurrentPlanBadge origin={origin} />}
@@ -78,7 +79,7 @@ function AppPlansCard({ app, planesUsuarios }: { app: AppWithPlans; planesUsuari
         </Tier>
       )}
       {pro && (
-        <Tier $pro aria-labelledby={`${titleId}-pro`}>
+        <Tier $pro aria-labelledby={`${titleId} ${titleId}-pro`}>
           <PlanTitleRow>
             <h3 id={`${titleId}-pro`}>{planLabel(pro)}</h3>
             {isHeld(pro, held) && <CurrentPlanBadge origin={origin} />}

@@ -9,6 +9,7 @@ import {
   plansPageApps,
   proPlanOf,
   seatNote,
+  seatPlanNote,
   upgradePath,
 } from '../plans';
 import { isFreePlan, planLabel } from '@portal/shared';
@@ -87,6 +88,16 @@ describe('where a plan comes from', () => {
       'Este plan te lo da un puesto de Minera Andina S.A.: si compras tu propio plan, lo conservas aunque la empresa retire el puesto.',
     );
     expect(seatNote({ origen: 'propio', empresa: null })).toBeNull();
+  });
+
+  it("names, for an app's card, the plan a company's seat gives in that app, and nothing for the person's own", () => {
+    const seat = { ...entry(2, 'PRO', 'TX30'), origen: 'empresa', empresa: minera } as UserPlan;
+    const own = { ...entry(1, 'PRO', 'Beto Pro'), origen: 'propio', empresa: null } as UserPlan;
+    expect(seatPlanNote(2, [own, seat])).toBe('Tu plan PRO te lo da un puesto de Minera Andina S.A.');
+    expect(seatPlanNote(1, [own, seat])).toBeNull();
+    expect(seatPlanNote(3, [own, seat])).toBeNull();
+    // An older answer that does not say where a plan comes from: the person's own, as before.
+    expect(seatPlanNote(1, [entry(1, 'PRO', 'Beto Pro')])).toBeNull();
   });
 
   it("finds the person's entry of an app, with its origin", () => {

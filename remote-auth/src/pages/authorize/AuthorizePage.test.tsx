@@ -35,6 +35,7 @@ function details(overrides: Partial<InteractionDetails> = {}): InteractionDetail
     ],
     consentimiento: false,
     reautenticar: false,
+    segundoFactor: null,
     ...overrides,
   };
 }
@@ -117,6 +118,37 @@ describe('a signed-in person', () => {
     await waitFor(() => expect(replaceWith).toHaveBeenCalledWith(`${BACK_TO_APP}?cancelado`));
     expect(sent('POST', `${BASE}/cancelar`)).toHaveLength(1);
     expect(sent('POST', `${BASE}/continuar`)).toHaveLength(0);
+  });
+
+  it("a sign-in the company's rules refuse says why, asks nothing, and Volver a la aplicación tells the app", async () => {
+    const message =
+      'La empresa «Planta Norte» solo permite iniciar sesión desde sus redes, y esta dirección (203.0.113.9) no está entre ellas: conéctate desde la red de la empresa o pide a su administrador que la añada';
+    await open({
+      [`GET ${BASE}/detalles`]: { status: 403, body: { statusCode: 403, code: 'RED_NO_PERMITIDA', message } },
+    });
+    const heading = await screen.findByRole('heading', { name: 'No se pudo iniciar sesión en la aplicación' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(screen.getByText(message)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Permitir' })).toBeNull();
+    expect(sent('POST', `${BASE}/continuar`)).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Volver a la aplicación' }));
+    await waitFor(() => expect(replaceWith).toHaveBeenCalledWith(`${BACK_TO_APP}?cancelado`));
+    expect(sent('POST', `${BASE}/cancelar`)).toHaveLength(1);
+  });
+
+  it('a refusal at Permitir (the person moved networks meanwhile) shows the same page', async () => {
+    const message =
+      'La empresa «Planta Norte» no permite iniciar sesión con contraseña: usa el inicio de sesión de la empresa';
+    await open({
+      [`GET ${BASE}/detalles`]: { status: 200, body: details({ consentimiento: true }) },
+      [`POST ${BASE}/continuar`]: { status: 403, body: { statusCode: 403, code: 'METODO_NO_PERMITIDO', message } },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Permitir' }));
+    expect(
+      await screen.findByRole('heading', { name: 'No se pudo iniciar sesión en la aplicación' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText(message)).toBeInTheDocument();
+    expect(replaceWith).not.toHaveBeenCalled();
   });
 
   it('a failed Permitir says why and lets the person answer again', async () => {

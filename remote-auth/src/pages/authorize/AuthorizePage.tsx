@@ -1,34 +1,68 @@
-import { useLocation, useSearchParams } from 'react-router-dom';
-import { INTERACTION_PARAM, LoadFailed, Spinner, TEXT, useSession } from '@portal/shared';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Alert, Button, INTERACTION_PARAM, LoadFailed, Spinner, TEXT, useSession } from '@portal/shared';
 import { AuthLayout } from '../../components/AuthLayout';
+import { ConsentActions, ConsentText } from '../../components/ConsentParts';
 import { AuthorizeProblemScreen } from '../../interaction/AuthorizeProblem';
+import { type ContinuationDoor, oidcDoor, samlDoor } from '../../interaction/doors';
 import { SAML_CONTINUE_PATH, SAML_REQUEST_PARAM } from '../../interaction/saml';
+import { AUTHORIZE_PROBLEM_TITLE } from '../../rules/authorization';
 import { ConsentScreen } from './ConsentScreen';
-import { SamlContinuation } from './SamlContinuation';
-import { useAuthorization } from './useAuthorization';
+import { StepUpScreen } from './StepUpScreen';
+import { useContinuation } from './useContinuation';
 
 /** The heading while the page works or fails; the consent screen and the problems have their own. */
 export const AUTHORIZE_TITLE = 'Acceso a una aplicación';
 
 /**
- * /autorizar?interaccion=…: where the API sends the browser when an app's sign-in with the portal needs the person
- * (decision 0056). Signs in first when needed, asks for a third-party app, and hands the browser back to the app.
- * The same page answers a partner app's SAML sign-in at /saml/continuar?solicitud=… (decision 0100).
+ * The page of a partner app's sign-in with the portal, whichever door it came through (decision 0115):
+ * /autorizar?interaccion=… for OpenID Connect (decision 0056), /saml/continuar?solicitud=… for SAML (decision 0100).
+ * Signs in first when needed, asks for a third-party app, says why when the portal refuses, and hands the browser
+ * back to the app.
  */
 export default function AuthorizePage() {
   const { pathname } = useLocation();
   const [params] = useSearchParams();
-  if (pathname === SAML_CONTINUE_PATH) return <SamlContinuation id={params.get(SAML_REQUEST_PARAM)} />;
-  return <OidcAuthorization params={params} />;
+  return pathname === SAML_CONTINUE_PATH ? (
+    <Continuation door={samlDoor} id={params.get(SAML_REQUEST_PARAM)} />
+  ) : (
+    <Continuation door={oidcDoor} id={params.get(INTERACTION_PARAM)} />
+  );
 }
 
-function OidcAuthorization({ params }: { params: URLSearchParams }) {
-  const { state, allow, cancel, retry } = useAuthorization(params.get(INTERACTION_PARAM));
+function Continuation({ door, id }: { door: ContinuationDoor; id: string | null }) {
+  const { state, allow, cancel, leave, retry, secondFactorProved, declineSecondFactor } = useContinuation(door, id);
   const email = useSession((s) => s.user?.email ?? '');
+  const navigate = useNavigate();
 
   switch (state.step) {
     case 'problem':
       return <AuthorizeProblemScreen problem={state.problem} />;
+    case 'refused':
+      return (
+        <AuthLayout title={AUTHORIZE_PROBLEM_TITLE} focusTitle>
+          <ConsentText>{state.message}</ConsentText>
+          {state.error && <Alert tone="error">{state.error}</Alert>}
+          <ConsentActions>
+            <Button disabled={state.leaving} onClick={leave}>
+              {state.leaving ? 'Volviendo...' : 'Volver a la aplicación'}
+            </Button>
+            <Button $variant="secondary" disabled={state.leaving} onClick={() => navigate('/apps')}>
+              Ir a Aplicaciones
+            </Button>
+          </ConsentActions>
+        </AuthLayout>
+      );
+    case 'second-factor':
+      return (
+        <StepUpScreen
+          app={state.app}
+          metodos={state.metodos}
+          leaving={state.leaving}
+          error={state.error}
+          onProved={secondFactorProved}
+          onCancel={declineSecondFactor}
+        />
+      );
     case 'consent':
       return (
         <ConsentScreen

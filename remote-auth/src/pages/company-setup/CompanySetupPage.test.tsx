@@ -58,6 +58,34 @@ function openAt(address: string) {
 
 const steps = () => screen.queryAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
 
+/** The page as the provider brings IT back from 'Probar conexión', the link's OIDC provider saved, and `result` read. */
+function returnFromTest(result: Record<string, unknown>) {
+  sessionStorage.setItem('portal.configurar-empresa', SECRET);
+  return useFakeApi({
+    'GET /configuracion-empresa': {
+      status: 200,
+      body: {
+        ...PAGE,
+        inicioDeSesion: {
+          ...PAGE.inicioDeSesion,
+          proveedor: {
+            tipo: 'oidc',
+            issuer: 'https://idp.test',
+            clientId: 'cliente-1',
+            dominios: ['vicuna.com.pe'],
+            permitirContrasena: true,
+            actualizado: '2027-02-01T10:00:00.000Z',
+            ultimoAcceso: null,
+            ultimoError: null,
+            ultimoErrorEn: null,
+          },
+        },
+      },
+    },
+    'POST /configuracion-empresa/prueba/resultado': { status: 200, body: result },
+  });
+}
+
 describe('the setup page opened by its link', () => {
   it('takes the secret off the address, sends it only as a bearer, names the company and its three steps', async () => {
     api = await useFakeApi({ 'GET /configuracion-empresa': { status: 200, body: PAGE } });
@@ -93,7 +121,9 @@ describe('the setup page opened by its link', () => {
     await user.type(screen.getByLabelText('Emisor (issuer)'), 'https://login.microsoftonline.com/abc/v2.0');
     await user.type(screen.getByLabelText('ID de cliente'), 'cliente-1');
     await user.type(screen.getByLabelText('Secreto de cliente'), 'secreto-1');
-    await user.click(screen.getByRole('checkbox', { name: 'vicuna.com.pe' }));
+    // The company's only verified domain is ticked already; the one still waiting for its record is not offered.
+    expect(screen.getByRole('checkbox', { name: 'vicuna.com.pe' })).toBeChecked();
+    expect(screen.queryByRole('checkbox', { name: 'vicuna.pe' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText('Acceso de la empresa guardado.')).toBeInTheDocument();
     const put = api.requests.find((request) => request.method === 'PUT');
@@ -132,49 +162,40 @@ describe('the setup page opened by its link', () => {
   });
 
   it("reads a test's result with the link and says what came back and what is wrong", async () => {
-    sessionStorage.setItem('portal.configurar-empresa', SECRET);
-    api = await useFakeApi({
-      'GET /configuracion-empresa': {
-        status: 200,
-        body: {
-          ...PAGE,
-          inicioDeSesion: {
-            ...PAGE.inicioDeSesion,
-            proveedor: {
-              tipo: 'oidc',
-              issuer: 'https://idp.test',
-              clientId: 'cliente-1',
-              dominios: ['vicuna.com.pe'],
-              permitirContrasena: true,
-              actualizado: '2027-02-01T10:00:00.000Z',
-              ultimoAcceso: null,
-              ultimoError: null,
-              ultimoErrorEn: null,
-            },
-          },
-        },
-      },
-      'POST /configuracion-empresa/prueba/resultado': {
-        status: 200,
-        body: {
-          ok: false,
-          protocolo: 'oidc',
-          email: 'ana@gmail.com',
-          nombre: 'Ana',
-          apellido: 'Quispe',
-          problemas: ['El dominio gmail.com no está entre los de la empresa en el portal (vicuna.com.pe)'],
-        },
-      },
+    api = await returnFromTest({
+      ok: false,
+      protocolo: 'oidc',
+      email: 'ana@gmail.com',
+      nombre: 'Ana',
+      apellido: 'Quispe',
+      problemas: ['El dominio gmail.com no está entre los de la empresa en el portal (vicuna.com.pe)'],
     });
     openAt('/configurar-empresa?prueba=v1.sellado');
     const test = await screen.findByRole('region', { name: 'Probar conexión' });
     expect(await within(test).findByText('ana@gmail.com')).toBeInTheDocument();
     expect(within(test).getByText('Ana Quispe')).toBeInTheDocument();
     expect(within(test).getByText(/El dominio gmail\.com no está/)).toBeInTheDocument();
+    expect(within(test).getByText(/no podría entrar/)).toHaveFocus();
     expect(window.location.search).toBe('');
     const read = api.requests.find((request) => request.path === '/configuracion-empresa/prueba/resultado');
     expect(read?.headers.authorization).toBe(`Bearer ${SECRET}`);
     expect(JSON.parse(read?.body ?? '{}')).toEqual({ resultado: 'v1.sellado' });
+  });
+
+  it("a test that worked takes the focus to its result, as a failure's does", async () => {
+    api = await returnFromTest({
+      ok: true,
+      protocolo: 'oidc',
+      email: 'ana@vicuna.com.pe',
+      nombre: 'Ana',
+      apellido: 'Quispe',
+      problemas: [],
+    });
+    openAt('/configurar-empresa?prueba=v1.sellado');
+    const test = await screen.findByRole('region', { name: 'Probar conexión' });
+    const worked = await within(test).findByText(/La conexión funciona/);
+    expect(worked).toHaveFocus();
+    expect(within(test).getByText('ana@vicuna.com.pe')).toBeInTheDocument();
   });
 });
 

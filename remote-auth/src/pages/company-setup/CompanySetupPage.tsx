@@ -5,16 +5,18 @@ import {
   Button,
   type CompanyDomain,
   type ConnectionTestResult,
+  Choices,
   CopyButton,
   CopyRow,
   claimSetupDomain,
   createSetupScimToken,
   errorMessage,
   Facts,
-  OidcProviderForm,
   readSetupConnectionTest,
   type ScimTokenCreated,
-  SamlProviderForm,
+  ProtocolChoice,
+  SsoConnectionForm,
+  type SsoProtocol,
   SamlValues,
   SETUP_PAGE_FALLBACK,
   type SetupPage,
@@ -88,18 +90,6 @@ const Result = styled.div`
   gap: 8px;
   margin: 0 0 12px;
   ul { margin: 0; padding-left: 20px; }
-`;
-
-const Choice = styled.fieldset`
-  min-width: 0;
-  margin: 0 0 12px;
-  padding: 8px 14px 12px;
-  border: 1px solid ${theme.color.border};
-  border-radius: ${theme.radius};
-  legend { padding: 0 6px; font-weight: 600; }
-  div { display: flex; flex-wrap: wrap; gap: 0 20px; }
-  label { display: flex; align-items: center; gap: 10px; min-height: 44px; }
-  input { width: 20px; height: 20px; margin: 0; }
 `;
 
 /**
@@ -253,7 +243,7 @@ function SignInStep({
   testResult: string | null;
 }) {
   const current = page.inicioDeSesion.proveedor;
-  const [kind, setKind] = useState<'oidc' | 'saml'>(current?.tipo === 'saml' ? 'saml' : 'oidc');
+  const [kind, setKind] = useState<SsoProtocol>(current?.tipo === 'saml' ? 'saml' : 'oidc');
   const [product, setProduct] = useState<Product>('entra');
   const [saved, setSaved] = useState(false);
   const proved = page.dominios.filter((domain) => domain.verificado).map((domain) => domain.dominio);
@@ -269,24 +259,8 @@ function SignInStep({
       <p>{T.signInIntro}</p>
       {current && <Alert tone="info">{T.connected(current.tipo === 'saml' ? A.protocolSaml : A.protocolOidc)}</Alert>}
       {saved && <Alert tone="success">{T.providerSaved}</Alert>}
-      <Choice>
-        <legend>{A.protocol}</legend>
-        <div>
-          {(['oidc', 'saml'] as const).map((option) => (
-            <label key={option}>
-              <input
-                type="radio"
-                name="setup-protocol"
-                value={option}
-                checked={kind === option}
-                onChange={() => setKind(option)}
-              />
-              {option === 'oidc' ? A.protocolOidc : A.protocolSaml}
-            </label>
-          ))}
-        </div>
-      </Choice>
-      <Choice>
+      <ProtocolChoice value={kind} onChange={setKind} />
+      <Choices>
         <legend>{T.product}</legend>
         <div>
           {PRODUCTS.map((option) => (
@@ -302,7 +276,7 @@ function SignInStep({
             </label>
           ))}
         </div>
-      </Choice>
+      </Choices>
       {guide && <p>{kind === 'oidc' ? (guide.oidc ?? T.samlOnly(guide.name)) : guide.saml}</p>}
       {kind === 'oidc' ? (
         <Facts aria-label={A.redirectUri}>
@@ -313,27 +287,15 @@ function SignInStep({
         <SamlValues values={addresses.saml} />
       )}
       {proved.length === 0 && <Muted>{T.needsDomain}</Muted>}
-      {kind === 'oidc' ? (
-        <OidcProviderForm
-          key={current?.actualizado ?? 'nuevo'}
-          current={current && current.tipo !== 'saml' ? current : null}
-          replaces={current?.tipo === 'saml' ? A.protocolSaml : null}
-          proved={proved}
-          platform={false}
-          save={(input) => saveSetupProvider(secret, input) as Promise<{ redirectUri: string }>}
-          onSaved={onSaved}
-        />
-      ) : (
-        <SamlProviderForm
-          key={current?.actualizado ?? 'nuevo'}
-          current={current?.tipo === 'saml' ? current : null}
-          replaces={current && current.tipo !== 'saml' ? A.protocolOidc : null}
-          proved={proved}
-          platform={false}
-          save={(input) => saveSetupProvider(secret, input) as Promise<typeof addresses.saml>}
-          onSaved={onSaved}
-        />
-      )}
+      <SsoConnectionForm
+        key={current?.actualizado ?? 'nuevo'}
+        kind={kind}
+        current={current}
+        proved={proved}
+        platform={false}
+        save={(input) => saveSetupProvider(secret, input)}
+        onSaved={onSaved}
+      />
       {current && <ConnectionTest secret={secret} sealed={testResult} />}
     </Step>
   );
@@ -369,7 +331,10 @@ function ConnectionTest({ secret, sealed }: { secret: string; sealed: string | n
       {message && <Alert tone={message.tone}>{message.text}</Alert>}
       {result && (
         <Result aria-label={T.testResult}>
-          <Alert tone={result.ok ? 'success' : 'error'}>{result.ok ? T.testOk : T.testProblems}</Alert>
+          {/* Back from the provider the focus is nowhere: the result takes it, and the view, whatever it says. */}
+          <Alert tone={result.ok ? 'success' : 'error'} holdsLostFocus>
+            {result.ok ? T.testOk : T.testProblems}
+          </Alert>
           <Facts aria-label={T.testResult}>
             <dt>{T.testEmail}</dt>
             <dd className="wide">{result.email ?? T.testNone}</dd>

@@ -34,7 +34,7 @@ import {
 } from './company-access';
 import { keepCompanyLinkFrom } from './company-link';
 import { InteractionNotice } from './InteractionNotice';
-import { SecondStepForm } from './SecondStepForm';
+import { SecondStepForm } from '../../second-factor/SecondStepForm';
 import { useSignInPause } from './useSignInPause';
 
 /** How long the EMAIL_NOT_VERIFIED message (with its link) stays before the page moves to verification. */

@@ -13,7 +13,8 @@ type SaveState = 'idle' | 'saving' | 'saved';
 const LABELS: Record<SaveState, string> = { idle: 'Guardar cambios', saving: 'Guardando...', saved: '✓ Actualizado' };
 
 /**
- * 'Información del perfil': name and phone, saved with update-user; the stored user is replaced. The page keys it by
+ * 'Información del perfil': name, last name (docs/decisions/0131) and phone, saved with update-user; the stored user
+ * is replaced. The page keys it by
  * user id, so a user who arrives after the page (OAuth return) fills it afresh. The phone shows with its country and
  * in national format, and is sent in E.164.
  */
@@ -21,6 +22,7 @@ export function ProfileForm() {
   const user = useSession((s) => s.user);
   const setUser = useSession((s) => s.setUser);
   const [name, setName] = useState(user?.name ?? '');
+  const [lastName, setLastName] = useState(user?.lastName ?? '');
   const [phone, setPhone] = useState<PhoneInput>(() => phoneInputOf(user?.phone ?? ''));
   const [phoneError, setPhoneError] = useState<string | undefined>();
   const [state, setState] = useState<SaveState>('idle');
@@ -35,17 +37,23 @@ export function ProfileForm() {
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (state === 'saving') return;
-    const problem = user ? profileError(name) : FORM_MESSAGES.userMissing;
+    const problem = user ? profileError(name, lastName) : FORM_MESSAGES.userMissing;
     const sent = profilePhone(phone, user?.phone ?? '');
     setError(problem ?? null);
     setPhoneError('error' in sent ? sent.error : undefined);
     if (problem || !user || 'error' in sent) return;
     setState('saving');
     try {
-      const response = await updateUserInfo(user.id, name.trim(), sent.phone);
+      const response = await updateUserInfo(user.id, {
+        name: name.trim(),
+        lastName: lastName.trim(),
+        phone: sent.phone,
+      });
       if (!response?.user)
         throw new ApiError((response as { message?: string } | undefined)?.message ?? FALLBACK.updateProfile);
       setUser(response.user);
+      setName(response.user.name);
+      setLastName(response.user.lastName);
       setPhone(phoneInputOf(response.user.phone));
       setState('saved');
     } catch (caught) {
@@ -60,6 +68,12 @@ export function ProfileForm() {
     <Form onSubmit={onSubmit} noValidate>
       {error && <Alert tone="error">{error}</Alert>}
       <TextField label="Nombre" autoComplete="given-name" value={name} onChange={(e) => setName(e.target.value)} />
+      <TextField
+        label="Apellido"
+        autoComplete="family-name"
+        value={lastName}
+        onChange={(e) => setLastName(e.target.value)}
+      />
       <PhoneField
         value={phone}
         error={phoneError}

@@ -73,7 +73,12 @@ it("saves name and phone: 'Guardando...', '✓ Actualizado' for 3 s, then idle; 
   await clicks.click(screen.getByRole('button', { name: 'Guardar cambios' }));
   expect(screen.getByRole('button', { name: 'Guardando...' })).toBeDisabled();
   expect(await screen.findByRole('button', { name: '✓ Actualizado' })).toBeInTheDocument();
-  expect(bodyOf(api, '/auth/update-user')).toEqual({ idUsuario: 7, name: 'Ana María', phone: '+51911111111' });
+  expect(bodyOf(api, '/auth/update-user')).toEqual({
+    idUsuario: 7,
+    name: 'Ana María',
+    lastName: 'Pérez',
+    phone: '+51911111111',
+  });
   expect(useSession.getState().user).toMatchObject({ name: 'Ana María', phone: '+51911111111' });
   expect(screen.getByLabelText('Teléfono')).toHaveValue('911 111 111');
   expect(screen.getByRole('heading', { name: 'Ana María Pérez' })).toBeInTheDocument();
@@ -81,6 +86,50 @@ it("saves name and phone: 'Guardando...', '✓ Actualizado' for 3 s, then idle; 
   expect(screen.getByRole('button', { name: '✓ Actualizado' })).toBeInTheDocument();
   act(() => jest.advanceTimersByTime(200));
   expect(screen.getByRole('button', { name: 'Guardar cambios' })).toBeInTheDocument();
+});
+
+it('shows the last name and saves it with the name, under the same rule', async () => {
+  updateReply = { status: 200, body: { user: { ...ANA, lastName: 'Quispe Mamani' } } };
+  renderAt('/perfil', <ProfilePage />);
+  const lastName = screen.getByLabelText('Apellido');
+  expect(lastName).toHaveValue('Pérez');
+  expect(lastName).toHaveAttribute('autocomplete', 'family-name');
+
+  await userEvent.clear(lastName);
+  await userEvent.type(lastName, '   ');
+  await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
+  expect(screen.getByRole('alert')).toHaveTextContent('El apellido es requerido');
+  expect(api.requests).toHaveLength(0);
+
+  await userEvent.clear(lastName);
+  await userEvent.type(lastName, ' Quispe Mamani ');
+  await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
+  expect(await screen.findByRole('button', { name: '✓ Actualizado' })).toBeInTheDocument();
+  expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  expect(bodyOf(api, '/auth/update-user')).toMatchObject({ idUsuario: 7, name: 'Ana', lastName: 'Quispe Mamani' });
+  expect(useSession.getState().user?.lastName).toBe('Quispe Mamani');
+  expect(lastName).toHaveValue('Quispe Mamani');
+  // The side card follows.
+  expect(
+    within(screen.getByRole('region', { name: 'Tu cuenta' })).getByRole('heading', { name: 'Ana Quispe Mamani' }),
+  ).toBeInTheDocument();
+});
+
+it("shows the API's refusal of a last name in Spanish, under the form's label", async () => {
+  updateReply = {
+    status: 400,
+    body: {
+      statusCode: 400,
+      code: 'VALIDATION_ERROR',
+      message: "Datos inválidos: 'lastName' debe tener como máximo 100 caracteres",
+    },
+  };
+  renderAt('/perfil', <ProfilePage />);
+  await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent(
+    "Datos inválidos: 'Apellido' debe tener como máximo 100 caracteres",
+  );
+  expect(useSession.getState().user?.lastName).toBe('Pérez');
 });
 
 it('refuses a blank name without calling the API', async () => {
@@ -141,7 +190,7 @@ it.each([
   await userEvent.type(screen.getByLabelText('Nombre'), ' María');
   await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
   expect(await screen.findByRole('button', { name: '✓ Actualizado' })).toBeInTheDocument();
-  expect(bodyOf(api, '/auth/update-user')).toEqual({ idUsuario: 7, name: 'Ana María', phone: sent });
+  expect(bodyOf(api, '/auth/update-user')).toEqual({ idUsuario: 7, name: 'Ana María', lastName: 'Pérez', phone: sent });
 });
 
 it("a failed save shows the update's fallback (spec §8 'update info') and keeps the stored user", async () => {

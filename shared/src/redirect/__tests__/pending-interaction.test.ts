@@ -1,5 +1,6 @@
 import {
   asksFreshSignIn,
+  samlLoginPath,
   authorizePath,
   interactionLoginPath,
   isFreshSignInPending,
@@ -33,6 +34,15 @@ describe("an interaction's id", () => {
     expect(asksFreshSignIn(new URLSearchParams(`interaccion=${UID}`))).toBe(false);
     expect(asksFreshSignIn(new URLSearchParams('interaccion=x&reautenticar=1'))).toBe(false);
     expect(asksFreshSignIn(new URLSearchParams('reautenticar=1'))).toBe(false);
+  });
+
+  it("asks for a fresh sign-in for a SAML app's ForceAuthn, with a valid request id", () => {
+    const id = 'q1w2e3r4t5y6u7i8o9p0a1s2d3f4g5h6';
+    expect(samlLoginPath(id, true)).toBe(`/login?solicitud=${id}&reautenticar=1`);
+    expect(samlLoginPath(id, false)).toBe('/login');
+    expect(asksFreshSignIn(new URLSearchParams(`solicitud=${id}&reautenticar=1`))).toBe(true);
+    expect(asksFreshSignIn(new URLSearchParams(`solicitud=${id}`))).toBe(false);
+    expect(asksFreshSignIn(new URLSearchParams('solicitud=corto&reautenticar=1'))).toBe(false);
   });
 });
 

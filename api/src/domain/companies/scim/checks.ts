@@ -1,8 +1,8 @@
 // What a write checks: the userName is an address at a domain the company has proved, and no unique index is broken.
-import { domainToASCII } from 'node:url';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { companyDomains } from '../../../db/schema.js';
+import { emailDomain, normalizeEmail } from '../../../lib/email-address.js';
 import { ScimError, scimMessages as M, shown } from './errors.js';
 import type { UserDraft } from './patch.js';
 
@@ -34,14 +34,13 @@ export async function proves(db: Db, companyId: number, domain: string): Promise
 
 const emailShape = /^[^\s@]+@[^\s@]+$/;
 
-/** The userName's account email (lower-cased) and its domain, or the 400 invalidValue. */
+/** The userName's account email (lib/email-address.ts) and its domain, or the 400 invalidValue. */
 export function emailOf(userName: string): { email: string; domain: string } {
-  const email = userName.trim().toLowerCase();
+  const email = normalizeEmail(userName);
   if (!emailShape.test(email) || email.length > 254)
     throw new ScimError(400, M.userNameNotEmail(shown(userName)), 'invalidValue');
-  const raw = email.slice(email.lastIndexOf('@') + 1).replace(/\.$/, '');
-  const domain = domainToASCII(raw);
-  if (!domain?.includes('.')) throw new ScimError(400, M.userNameNotEmail(shown(userName)), 'invalidValue');
+  const domain = emailDomain(email);
+  if (!domain.includes('.')) throw new ScimError(400, M.userNameNotEmail(shown(userName)), 'invalidValue');
   return { email, domain };
 }
 

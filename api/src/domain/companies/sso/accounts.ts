@@ -17,10 +17,10 @@ import {
 } from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
 import { type AuditEntry, recordAudit } from '../../audit/log.js';
-import { findUserByEmail, findUserById, normalizeEmail } from '../../accounts/queries.js';
+import { emailDomain, normalizeEmail } from '../../../lib/email-address.js';
+import { findUserByEmail, findUserById } from '../../accounts/queries.js';
 import { activateUser } from '../../registration/activation.js';
 import { addMember } from '../members.js';
-import { emailDomain } from './connections.js';
 import { ssoMessages as M } from './messages.js';
 
 /** The portal's /login?error=… codes of a refused company sign-in. */

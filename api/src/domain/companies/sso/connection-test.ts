@@ -3,6 +3,7 @@
 // no link. Its start and its result travel sealed (lib/sealed.ts, AES-256-GCM) and bound to the setup link: the start
 // opens only within 5 minutes, the result only with that link's own bearer within 10.
 import type { KeyObject } from 'node:crypto';
+import { emailDomain, normalizeEmail } from '../../../lib/email-address.js';
 import { seal, sealingKey, unseal } from '../../../lib/sealed.js';
 import type { CompanyProfile } from './accounts.js';
 
@@ -86,10 +87,10 @@ export function judgeProfile(
   domains: string[],
 ): ConnectionTestResult {
   const problems: string[] = [];
-  const email = profile.email.trim().toLowerCase();
+  const email = normalizeEmail(profile.email);
   if (!email.includes('@')) problems.push(M.noEmail);
   else {
-    const domain = email.slice(email.lastIndexOf('@') + 1);
+    const domain = emailDomain(email);
     if (!domains.includes(domain)) problems.push(M.domainNotAllowed(domain, domains));
   }
   if (profile.emailVerified === false || profile.emailVerified === 'false') problems.push(M.emailNotVerified);

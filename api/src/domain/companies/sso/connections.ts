@@ -1,10 +1,10 @@
 // A company's connection to its own OpenID Connect or SAML provider (Entra ID, Okta, AD FS, Google Workspace…): who may set it, the
 // domains it answers for, its sealed secret, and the lookups the sign-in pages make by an email's domain.
 import { randomBytes } from 'node:crypto';
-import { domainToASCII } from 'node:url';
 import { and, asc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { companies, companyDomains, companyIdentityProviders, companySignInDomains } from '../../../db/schema.js';
+import { emailDomain, normalizeDomain } from '../../../lib/email-address.js';
 import { HttpError } from '../../../lib/errors.js';
 import { type AuditActor, recordAudit } from '../../audit/log.js';
 import type { CompanyAccess } from '../access.js';
@@ -34,15 +34,6 @@ export interface ConnectionInput {
 
 export const noConnection = () => new HttpError(404, M.noConnection, 'SIN_PROVEEDOR');
 
-/** A domain as company_domains keeps it: trimmed, lower-case, IDN in ASCII, without the root's final dot. */
-export const storedDomain = (input: string) => domainToASCII(input.trim().toLowerCase().replace(/\.$/, ''));
-
-/** The domain of an email address as stored, or '' when it has none. */
-export function emailDomain(email: string): string {
-  const at = email.lastIndexOf('@');
-  return at < 0 ? '' : storedDomain(email.slice(at + 1));
-}
-
 const ofAnotherCompany = (domain: string) =>
   new HttpError(409, companyMessages.domainOfAnotherCompany(domain), 'DOMINIO_DE_OTRA_EMPRESA');
 
@@ -57,7 +48,7 @@ const isUniqueViolation = (error: unknown) =>
 async function checkedDomains(db: Db, access: CompanyAccess, dominios: string[]): Promise<string[]> {
   const { companyId } = access;
   const domains = [
-    ...new Set(dominios.map((domain) => (access.platform ? claimableDomain(domain) : storedDomain(domain)))),
+    ...new Set(dominios.map((domain) => (access.platform ? claimableDomain(domain) : normalizeDomain(domain)))),
   ];
   if (domains.length < 1 || domains.length > 20 || domains.some((domain) => !domain))
     throw new HttpError(400, M.domainsInvalid, 'DOMINIOS_INVALIDOS');

@@ -57,7 +57,10 @@ export const ssoMessages = {
   errorSamlMetadataRefresh: (url: string, reason: string) =>
     `No se pudieron volver a leer los metadatos del proveedor en ${url} (${reason}): se siguen usando los guardados`,
   errorSamlNoEmail:
-    'La respuesta SAML no traía el correo de la persona: envía el NameID con formato emailAddress o el atributo emailaddress (o email, o mail)',
+    'La respuesta SAML no traía el correo de la persona: envía el NameID con formato emailAddress o el atributo emailaddress (o email, mail o urn:oid:0.9.2342.19200300.100.1.3)',
+  errorSamlSha1: 'El proveedor firma con SHA-1, que ya no es seguro. Configúralo para firmar con RSA-SHA256.',
+  errorSamlAlgorithm: (algorithm: string) =>
+    `El proveedor firma con un algoritmo que el portal no acepta (${algorithm || 'sin algoritmo'}). Configúralo para firmar con RSA-SHA256.`,
   // What 'Probar conexión' says went wrong before anyone came back (connection-test.ts adds what is wrong with them).
   testNoProvider: 'la empresa no tiene su proveedor de identidad conectado: guárdalo primero',
   testDiscovery:

@@ -6,9 +6,17 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import * as samlify from 'samlify';
 import type { Db } from '../../../db/client.js';
 import { samlAssertionsUsed, companySamlRequests } from '../../../db/schema.js';
-import { checkSamlXml, installSamlGuard, maxMessageBytes } from '../../../lib/saml/xml.js';
+import { emailDomain, isEmailAddress, normalizeEmail } from '../../../lib/email-address.js';
+import {
+  checkSamlXml,
+  elementsNamed,
+  installSamlGuard,
+  maxMessageBytes,
+  refusedSignatureAlgorithm,
+  samlDocument,
+} from '../../../lib/saml/xml.js';
 import type { CompanyProfile, CompanySignInRefusal } from './accounts.js';
-import { emailDomain, type SamlSignInConnection } from './connections.js';
+import type { SamlSignInConnection } from './connections.js';
 import { ssoMessages as M } from './messages.js';
 import {
   nameIdEmail,
@@ -26,11 +34,28 @@ export const SAML_CLOCK_SKEW_MS = 2 * 60 * 1000;
 
 const bearer = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 const success = 'urn:oasis:names:tc:SAML:2.0:status:Success';
-const emailAttributes = ['http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress', 'email', 'mail'];
-const givenNameAttributes = ['http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname', 'givenName'];
-const surnameAttributes = ['http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname', 'sn'];
-/** An address with one @ and no spaces or control characters (as the schemas' Email). */
-const emailPattern = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u;
+const assertionNamespace = 'urn:oasis:names:tc:SAML:2.0:assertion';
+// The names AD FS and Entra ID give, the LDAP names, and the urn:oid names of the SAML2 attribute profiles that
+// Shibboleth, SimpleSAMLphp and pysaml2 send (eduPerson / X.520: mail, givenName, sn, displayName; SimpleSAMLphp's
+// name2oid sends `email` as PKCS #9's emailAddress).
+const emailAttributes = [
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+  'email',
+  'mail',
+  'urn:oid:0.9.2342.19200300.100.1.3',
+  'urn:oid:1.2.840.113549.1.9.1',
+];
+const givenNameAttributes = [
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname',
+  'givenName',
+  'urn:oid:2.5.4.42',
+];
+const surnameAttributes = ['http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname', 'sn', 'urn:oid:2.5.4.4'];
+const displayNameAttributes = [
+  'http://schemas.microsoft.com/identity/claims/displayname',
+  'displayName',
+  'urn:oid:2.16.840.1.113730.3.1.241',
+];
 // The request's NameIDPolicy names no format: AD FS refuses a request for a format its claim rules do not issue.
 const requestTemplate =
   '<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="{ID}" Version="2.0" IssueInstant="{IssueInstant}" Destination="{Destination}" ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" AssertionConsumerServiceURL="{AssertionConsumerServiceURL}"><saml:Issuer>{Issuer}</saml:Issuer><samlp:NameIDPolicy Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified" AllowCreate="true"/></samlp:AuthnRequest>';
@@ -100,6 +125,12 @@ const attribute = (attributes: Record<string, unknown>, names: string[], max: nu
     if (value) return value.slice(0, max);
   }
   return '';
+};
+/** The person's names; a provider that sends only a display name has it taken whole as the first name. */
+const names = (attributes: Record<string, unknown>) => {
+  const name = attribute(attributes, givenNameAttributes, 100);
+  const lastName = attribute(attributes, surnameAttributes, 100);
+  return name || lastName ? { name, lastName } : { name: attribute(attributes, displayNameAttributes, 100), lastName };
 };
 const time = (value: unknown) => (typeof value === 'string' && value ? Date.parse(value) : Number.NaN);
 
@@ -192,9 +223,21 @@ export async function acceptSamlResponse(
   if (status !== success) return refuse(`status ${status}`, M.errorSamlStatus(status || 'sin estado'));
   if (response.destination !== undefined && response.destination !== addresses.acsUrl)
     return refuse('Destination is not our ACS', M.errorSamlRecipient(addresses.acsUrl));
-  // One assertion, in the clear: a second one (beside it, or hidden in an extension) is how wrapping starts.
-  if (/<(?:[\w.-]+:)?EncryptedAssertion[\s/>]/.test(xml)) return refuse('encrypted assertion');
-  if ((xml.match(/<(?:[\w.-]+:)?Assertion[\s/>]/g) ?? []).length !== 1) return refuse('not exactly one assertion');
+  let document: Document;
+  try {
+    document = samlDocument(xml);
+  } catch {
+    return refuse('not well-formed XML');
+  }
+  // One assertion, in the clear, counted in the parsed document under any prefix or namespace: a second one (beside
+  // it, or hidden in an extension) is how wrapping starts.
+  if (elementsNamed(document, 'EncryptedAssertion').length > 0) return refuse('encrypted assertion');
+  const assertions = elementsNamed(document, 'Assertion');
+  if (assertions.length !== 1 || assertions[0]?.namespaceURI !== assertionNamespace)
+    return refuse('not exactly one assertion');
+  const weak = refusedSignatureAlgorithm(document);
+  if (weak?.sha1) return refuse('SHA-1 signature or digest', M.errorSamlSha1);
+  if (weak) return refuse('signature algorithm refused', M.errorSamlAlgorithm(weak.algorithm.slice(0, 100)));
 
   const assertion = verifiedAssertion(xml, connection.saml);
   if (assertion === 'wrapping') return refuse('signature wrapping');
@@ -286,10 +329,10 @@ export async function acceptSamlResponse(
   const attributes = (fields.attributes ?? {}) as Record<string, unknown>;
   const nameId = first(fields.nameId);
   const nameIdFormat = first(fields.nameIdFormat);
-  const email = (nameIdFormat === nameIdEmail && nameId ? nameId : attribute(attributes, emailAttributes, 254))
-    .toLowerCase()
-    .slice(0, 254);
-  if (!emailPattern.test(email)) return refuse('no email', M.errorSamlNoEmail);
+  const email = normalizeEmail(
+    nameIdFormat === nameIdEmail && nameId ? nameId : attribute(attributes, emailAttributes, 254),
+  ).slice(0, 254);
+  if (!isEmailAddress(email)) return refuse('no email', M.errorSamlNoEmail);
   if (!connection.domains.includes(emailDomain(email)))
     return refuse('email outside the domains', undefined, 'company_domain_mismatch');
   // A transient NameID changes at every sign-in: the person is then known by the email the provider vouches for.
@@ -335,8 +378,7 @@ export async function acceptSamlResponse(
       subject,
       email,
       emailVerified: true,
-      name: attribute(attributes, givenNameAttributes, 100),
-      lastName: attribute(attributes, surnameAttributes, 100),
+      ...names(attributes),
     },
     binding: consumed.binding,
     redirectUrl: consumed.redirectUrl,

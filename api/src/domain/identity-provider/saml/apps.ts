@@ -1,12 +1,21 @@
-// The SAML apps administrators register (table saml_apps) from their service provider metadata: every address, key
-// and preference is read from that metadata; the name and the catalogue app are the administrator's. Each change is
-// audited with what changed.
+// The SAML apps administrators register (table saml_apps, each the protocol connection of a connected app:
+// connected-apps.ts) from their service provider metadata: every address, key and preference is read from that
+// metadata; the name, the catalogue app and whether it is the suite's own are the administrator's, kept in the
+// registry. Each change is audited with what changed.
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, like } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { apps, samlApps, samlLogoutDeliveries, type SamlAppRow, type SamlNameIdFormat } from '../../../db/schema.js';
+import {
+  apps,
+  connectedApps,
+  samlApps,
+  samlLogoutDeliveries,
+  type SamlAppRow,
+  type SamlNameIdFormat,
+} from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
 import { type AuditActor, recordAudit } from '../../audit/log.js';
+import { registerApp, removeApp, selectSamlApps, updateAppFacts } from '../connected-apps.js';
 import { readSpMetadata } from './metadata.js';
 import { samlIdpMessages as M } from './messages.js';
 
@@ -15,6 +24,8 @@ export interface SamlAppInput {
   nombre: string;
   metadata: string;
   appId?: number | null;
+  /** The suite's own app: the person is never asked for consent (as an OpenID Connect first-party client). */
+  primeraParte?: boolean;
 }
 
 /** A change: without `metadata` the stored metadata stays. */
@@ -23,9 +34,12 @@ export type SamlAppChange = Omit<SamlAppInput, 'metadata'> & { metadata?: string
 /** A registered SAML app as the admin API answers it. */
 export interface SamlAppView {
   id: number;
+  /** Its connected app's registry id (its event subscriptions go under /admin/aplicaciones-conectadas/:idApp). */
+  idAplicacion: number;
   nombre: string;
   entityId: string;
   appId: number | null;
+  primeraParte: boolean;
   urlsAcs: string[];
   urlCierreSesion: string | null;
   /** Its HTTP-Redirect SingleLogoutService, where the person's browser carries the logout when there is no SOAP one. */
@@ -71,9 +85,11 @@ async function logoutFacts(db: Db, ids: number[]): Promise<Map<number, LogoutFac
 function view(row: SamlAppRow, facts: LogoutFacts | undefined): SamlAppView {
   return {
     id: row.id,
+    idAplicacion: row.connectedAppId,
     nombre: row.name,
     entityId: row.entityId,
     appId: row.appId,
+    primeraParte: row.firstParty,
     urlsAcs: row.acsUrls,
     urlCierreSesion: row.sloUrl,
     urlCierreSesionNavegador: row.sloRedirectUrl,
@@ -86,17 +102,17 @@ function view(row: SamlAppRow, facts: LogoutFacts | undefined): SamlAppView {
 }
 
 export async function findSamlApp(db: Db, id: number): Promise<SamlAppRow | undefined> {
-  const [row] = await db.select().from(samlApps).where(eq(samlApps.id, id));
+  const [row] = await selectSamlApps(db).where(eq(samlApps.id, id));
   return row;
 }
 
 export async function findSamlAppByEntityId(db: Db, entityId: string): Promise<SamlAppRow | undefined> {
-  const [row] = await db.select().from(samlApps).where(eq(samlApps.entityId, entityId));
+  const [row] = await selectSamlApps(db).where(eq(samlApps.entityId, entityId));
   return row;
 }
 
 export async function listSamlApps(db: Db): Promise<SamlAppView[]> {
-  const rows = await db.select().from(samlApps).orderBy(asc(samlApps.name), asc(samlApps.id));
+  const rows = await selectSamlApps(db).orderBy(asc(connectedApps.name), asc(samlApps.id));
   const facts = await logoutFacts(
     db,
     rows.map((row) => row.id),
@@ -110,7 +126,10 @@ export async function samlAppView(db: Db, id: number): Promise<SamlAppView> {
   return view(row, (await logoutFacts(db, [id])).get(id));
 }
 
-/** The columns an administrator's input sets, checked: a name, readable metadata, an existing catalogue app. */
+/**
+ * What an administrator's input sets, checked (a name, readable metadata, an existing catalogue app): the registry's
+ * facts of the app, and the service provider's own columns.
+ */
 async function settingsOf(db: Db, input: SamlAppInput, httpAllowed: boolean) {
   const name = typeof input.nombre === 'string' ? input.nombre.trim() : '';
   if (!name) throw new HttpError(400, M.nameRequired, 'VALIDATION_ERROR');
@@ -121,9 +140,8 @@ async function settingsOf(db: Db, input: SamlAppInput, httpAllowed: boolean) {
     if (!app) throw new HttpError(400, M.unknownApp(appId), 'VALIDATION_ERROR');
   }
   return {
-    name,
+    app: { name, appId, firstParty: input.primeraParte === true },
     entityId: facts.entityId,
-    appId,
     metadata: input.metadata,
     acsUrls: facts.acsUrls,
     sloUrl: facts.sloUrl,
@@ -149,6 +167,7 @@ const auditDetails = (row: SamlAppRow) => ({
   nombre: row.name,
   entityId: row.entityId,
   appId: row.appId,
+  primeraParte: row.firstParty,
   urlsAcs: row.acsUrls,
   urlCierreSesion: row.sloUrl,
   urlCierreSesionNavegador: row.sloRedirectUrl,
@@ -167,11 +186,17 @@ export async function createSamlApp(
     throw new HttpError(409, M.entityIdTaken(settings.entityId), 'SAML_ENTITY_ID_TAKEN');
   return oneAppPerEntity(settings.entityId, () =>
     db.transaction(async (tx) => {
-      const [row] = await tx
+      const { app, ...own } = settings;
+      const [inserted] = await tx
         .insert(samlApps)
-        .values({ ...settings, subjectSalt: randomBytes(32).toString('base64url') })
+        .values({
+          ...own,
+          connectedAppId: await registerApp(tx, 'saml', app),
+          subjectSalt: randomBytes(32).toString('base64url'),
+        })
         .returning();
-      if (!row) throw new Error('insert returned no row');
+      if (!inserted) throw new Error('insert returned no row');
+      const row = { ...inserted, ...app };
       await recordAudit(tx, actor, [
         { action: 'saml_app.create', target: { type: 'saml_app', id: row.id }, details: auditDetails(row) },
       ]);
@@ -189,17 +214,25 @@ export async function updateSamlApp(
 ): Promise<SamlAppView> {
   const before = await findSamlApp(db, id);
   if (!before) throw samlAppNotFound();
-  const settings = await settingsOf(db, { ...input, metadata: input.metadata ?? before.metadata }, httpAllowed);
+  // A change that does not name `primeraParte` (an older form) keeps what the app had.
+  const settings = await settingsOf(
+    db,
+    { ...input, metadata: input.metadata ?? before.metadata, primeraParte: input.primeraParte ?? before.firstParty },
+    httpAllowed,
+  );
   const taken = await findSamlAppByEntityId(db, settings.entityId);
   if (taken && taken.id !== id) throw new HttpError(409, M.entityIdTaken(settings.entityId), 'SAML_ENTITY_ID_TAKEN');
   await oneAppPerEntity(settings.entityId, () =>
     db.transaction(async (tx) => {
-      const [row] = await tx
+      const { app, ...own } = settings;
+      const [updated] = await tx
         .update(samlApps)
-        .set({ ...settings, updatedAt: new Date() })
+        .set({ ...own, updatedAt: new Date() })
         .where(eq(samlApps.id, id))
         .returning();
-      if (!row) throw samlAppNotFound();
+      if (!updated) throw samlAppNotFound();
+      await updateAppFacts(tx, updated.connectedAppId, app);
+      const row = { ...updated, ...app };
       await recordAudit(tx, actor, [
         {
           action: 'saml_app.update',
@@ -242,8 +275,10 @@ export async function fillRedirectLogoutAddresses(db: Db, httpAllowed = false): 
 /** Deletes an app with its pending sign-ins, consents, sessions and owed logouts. */
 export async function deleteSamlApp(db: Db, actor: AuditActor, id: number): Promise<void> {
   await db.transaction(async (tx) => {
-    const [row] = await tx.delete(samlApps).where(eq(samlApps.id, id)).returning();
+    const [row] = await selectSamlApps(tx).where(eq(samlApps.id, id)).for('update');
     if (!row) throw samlAppNotFound();
+    // The app goes with its service provider: its event subscriptions too.
+    await removeApp(tx, row.connectedAppId);
     await recordAudit(tx, actor, [
       { action: 'saml_app.delete', target: { type: 'saml_app', id }, details: auditDetails(row) },
     ]);

@@ -2,8 +2,27 @@
 // there (the app asks again next time, and is told by a single logout of each session it has of the person).
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { samlApps, samlConsents, samlLogoutDeliveries, samlSessions } from '../../../db/schema.js';
-import { releases } from './sign-in.js';
+import {
+  connectedApps,
+  samlAppPeople,
+  samlApps,
+  samlConsents,
+  samlLogoutDeliveries,
+  samlSessions,
+  type SamlAppRow,
+} from '../../../db/schema.js';
+import { scopeDescriptions } from '../scopes.js';
+
+/** What the app is given, as the consent screen lists it. */
+export function releases(app: Pick<SamlAppRow, 'appId'>) {
+  return [
+    { scope: 'openid', descripcion: scopeDescriptions.openid },
+    { scope: 'profile', descripcion: scopeDescriptions.profile },
+    { scope: 'email', descripcion: scopeDescriptions.email },
+    ...(app.appId !== null ? [{ scope: 'plan', descripcion: scopeDescriptions.plan }] : []),
+    { scope: 'organization', descripcion: 'Ver los nombres de las empresas a las que perteneces' },
+  ];
+}
 
 /** How a SAML app is named among the authorized apps (an OpenID Connect client id is 22 characters, never this). */
 export const samlConsentId = (samlAppId: number) => `saml-${samlAppId}`;
@@ -18,9 +37,15 @@ export function samlAppOfConsentId(clientId: string): number | undefined {
 
 export async function listSamlConsents(db: Db, userId: number) {
   const rows = await db
-    .select({ id: samlApps.id, name: samlApps.name, appId: samlApps.appId, grantedAt: samlConsents.grantedAt })
+    .select({
+      id: samlApps.id,
+      name: connectedApps.name,
+      appId: connectedApps.appId,
+      grantedAt: samlConsents.grantedAt,
+    })
     .from(samlConsents)
     .innerJoin(samlApps, eq(samlApps.id, samlConsents.samlAppId))
+    .innerJoin(connectedApps, eq(connectedApps.id, samlApps.connectedAppId))
     .where(eq(samlConsents.userId, userId))
     .orderBy(desc(samlConsents.grantedAt));
   return rows.map((row) => ({
@@ -39,6 +64,8 @@ export async function revokeSamlConsent(db: Db, userId: number, samlAppId: numbe
       .where(and(eq(samlConsents.userId, userId), eq(samlConsents.samlAppId, samlAppId)))
       .returning({ id: samlConsents.samlAppId });
     if (forgotten.length === 0) return false;
+    // As an OpenID Connect consent taken back: the app receives none of the person's events any more.
+    await tx.delete(samlAppPeople).where(and(eq(samlAppPeople.userId, userId), eq(samlAppPeople.samlAppId, samlAppId)));
     const ended = await tx
       .delete(samlSessions)
       .where(and(eq(samlSessions.userId, userId), eq(samlSessions.samlAppId, samlAppId)))

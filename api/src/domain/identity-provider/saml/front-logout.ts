@@ -5,11 +5,11 @@
 // is taken only when it answers the open delivery of that chain, is signed by that app's key and issued by it. Every
 // address the browser is sent to is the app's from its registered metadata, or the chain's own hop, or the portal's
 // /login: never one from a request. What the browser never completes shows as failed to the administrator.
-import { createHash, randomBytes, verify } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual, verify } from 'node:crypto';
 import { and, asc, eq, inArray, isNotNull, isNull, lt } from 'drizzle-orm';
 import * as samlify from 'samlify';
 import type { Db } from '../../../db/client.js';
-import { samlApps, samlLogoutDeliveries } from '../../../db/schema.js';
+import { connectedApps, samlApps, samlLogoutDeliveries } from '../../../db/schema.js';
 import { inflateRedirectMessage, installSamlGuard, SamlXmlRefused } from '../../../lib/saml/xml.js';
 import { recordAudit, systemActor } from '../../audit/log.js';
 import type { SamlIdpKey } from '../../tokens/saml-key.js';
@@ -34,6 +34,8 @@ export const browserWaitMs = 60_000;
 
 /** The path of the chain's hop: the browser is sent on from here, to the next app or to the portal's /login. */
 export const chainPath = '/saml/idp/cierre';
+/** The cookie that binds a chain to the browser that signed out (its secret), for the chain's paths only. */
+export const chainCookie = { name: 'portal_saml_cierre', path: '/saml/idp', maxAgeSeconds: chainLifetimeMs / 1000 };
 
 export const frontLogoutErrors = {
   tooMany: `el cierre de sesión en el navegador pasa por ${maxChainApps} aplicaciones como máximo`,
@@ -59,8 +61,18 @@ export class SamlLogoutRefused extends Error {
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('base64url');
 const isSecret = (value: string | undefined): value is string => !!value && /^[A-Za-z0-9_-]{43}$/.test(value);
-const hopUrl = (deps: FrontLogoutDeps, secret: string) =>
+const firstHopUrl = (deps: FrontLogoutDeps, secret: string) =>
   `${deps.apiPublicUrl}${chainPath}?cadena=${encodeURIComponent(secret)}`;
+/** Every later hop: the chain is the cookie's. */
+const hopUrl = (deps: FrontLogoutDeps) => `${deps.apiPublicUrl}${chainPath}`;
+/** The RelayState one app is given: its own, from the chain's secret and the request it is sent. */
+export const relayStateFor = (secret: string, requestId: string) =>
+  createHmac('sha256', secret).update(`relay-state:${requestId}`).digest('base64url');
+const sameText = (a: string, b: string) => {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+};
 const loginUrl = (deps: FrontLogoutDeps) => `${deps.portalUrl}/login`;
 
 type Delivery = typeof samlLogoutDeliveries.$inferSelect;
@@ -69,8 +81,9 @@ async function audit(db: Db, rows: Delivery[], resultado: 'entregado' | 'fallido
   const named = rows.filter((row) => row.userId !== null);
   if (named.length === 0) return;
   const apps = await db
-    .select({ id: samlApps.id, name: samlApps.name })
+    .select({ id: samlApps.id, name: connectedApps.name })
     .from(samlApps)
+    .innerJoin(connectedApps, eq(connectedApps.id, samlApps.connectedAppId))
     .where(
       inArray(
         samlApps.id,
@@ -142,16 +155,48 @@ export async function startLogoutChain(deps: FrontLogoutDeps, portalSessionId: s
     .set({ chainHash: hashOf(secret) })
     .where(and(inArray(samlLogoutDeliveries.id, taken), isNull(samlLogoutDeliveries.chainHash)))
     .returning({ id: samlLogoutDeliveries.id });
-  return chained.length > 0 ? hopUrl(deps, secret) : null;
+  return chained.length > 0 ? firstHopUrl(deps, secret) : null;
+}
+
+/** Where the browser goes from a hop, and the chain's secret to keep in its cookie when this hop bound it. */
+export interface Hop {
+  location: string;
+  bind?: string;
 }
 
 /**
- * The chain's hop: the browser came back (or starts). An app it was sent to and that did not answer is given up, then
- * the next app's signed LogoutRequest address is answered, or the portal's /login when none is left.
+ * The chain's hop: the browser came back (or starts). The chain is the cookie's; the secret in the address is taken
+ * only at the first hop, before any app was sent a logout, and then bound to this browser (`bind`). An app it was
+ * sent to and that did not answer is given up, then the next app's signed LogoutRequest address is answered, or the
+ * portal's /login when none is left.
  */
-export async function nextHop(deps: FrontLogoutDeps, secret: string | undefined): Promise<string> {
+export async function nextHop(
+  deps: FrontLogoutDeps,
+  fromAddress: string | undefined,
+  fromCookie: string | undefined,
+): Promise<Hop> {
   const { db } = deps;
-  if (!isSecret(secret)) return loginUrl(deps);
+  let secret: string;
+  let bind: string | undefined;
+  if (isSecret(fromCookie) && (fromAddress === undefined || fromAddress === fromCookie)) secret = fromCookie;
+  else if (isSecret(fromAddress) && (await unstarted(db, hashOf(fromAddress)))) {
+    secret = fromAddress;
+    bind = fromAddress;
+  } else return { location: loginUrl(deps) };
+  return { location: await hopFrom(deps, secret), ...(bind && { bind }) };
+}
+
+/** A chain no app of which was sent its logout yet. */
+async function unstarted(db: Db, chainHash: string): Promise<boolean> {
+  const rows = await db
+    .select({ sentAt: samlLogoutDeliveries.sentAt })
+    .from(samlLogoutDeliveries)
+    .where(eq(samlLogoutDeliveries.chainHash, chainHash));
+  return rows.length > 0 && rows.every((row) => row.sentAt === null);
+}
+
+async function hopFrom(deps: FrontLogoutDeps, secret: string): Promise<string> {
+  const { db } = deps;
   const chain = eq(samlLogoutDeliveries.chainHash, hashOf(secret));
   // Back without the app's answer: that app did not take the logout.
   await fail(db, and(chain, isNotNull(samlLogoutDeliveries.sentAt)), frontLogoutErrors.noAnswer);
@@ -200,7 +245,7 @@ export async function nextHop(deps: FrontLogoutDeps, secret: string | undefined)
       spEntityId: app.entityId,
       sessionIndex: delivery.sessionIndex,
       id: requestId,
-      relayState: secret,
+      relayState: relayStateFor(secret, requestId),
     });
     return `${destination}${destination.includes('?') ? '&' : '?'}${query}`;
   }
@@ -250,11 +295,15 @@ const success = 'urn:oasis:names:tc:SAML:2.0:status:Success';
  * app's certificates. Then the delivery is marked (delivered, or failed with the app's status) and the chain's hop is
  * answered. Anything else throws SamlLogoutRefused and changes nothing.
  */
-export async function takeLogoutResponse(deps: FrontLogoutDeps, query: string): Promise<string> {
+export async function takeLogoutResponse(
+  deps: FrontLogoutDeps,
+  query: string,
+  secret: string | undefined,
+): Promise<string> {
   const { db } = deps;
   const raw = rawParameters(query);
   const relayRaw = raw.get('RelayState');
-  const secret = relayRaw === undefined ? undefined : decode(relayRaw);
+  const relayState = relayRaw === undefined ? undefined : decode(relayRaw);
   const chainHash = isSecret(secret) ? hashOf(secret) : undefined;
   const [open] = chainHash
     ? await db
@@ -269,12 +318,11 @@ export async function takeLogoutResponse(deps: FrontLogoutDeps, query: string): 
         )
         .limit(1)
     : [];
-  const refuse = (detail: string) =>
-    new SamlLogoutRefused(detail, open && isSecret(secret) ? hopUrl(deps, secret) : null);
+  const refuse = (detail: string) => new SamlLogoutRefused(detail, open ? hopUrl(deps) : null);
   if (query.length > 128 * 1024) throw refuse('query too long');
   const encoded = raw.get('SAMLResponse');
   if (!encoded) throw refuse('no SAMLResponse');
-  if (!chainHash) throw refuse('RelayState names no chain');
+  if (!chainHash) throw refuse('no chain in this browser');
   const message = decode(encoded);
   if (message === undefined) throw refuse('undecodable SAMLResponse');
   let xml: string;
@@ -300,6 +348,8 @@ export async function takeLogoutResponse(deps: FrontLogoutDeps, query: string): 
       ),
     );
   if (!row) throw refuse('InResponseTo answers no open logout of this chain');
+  if (relayState === undefined || !sameText(relayState, relayStateFor(secret as string, read.inResponseTo)))
+    throw refuse('RelayState is not the one this app was given');
   const { delivery, app } = row;
   if (read.issuer !== app.entityId) throw refuse('issued by another entity');
   if (read.destination !== undefined && read.destination !== `${deps.apiPublicUrl}${samlIdpPaths.slo}`)
@@ -338,7 +388,7 @@ export async function takeLogoutResponse(deps: FrontLogoutDeps, query: string): 
     .returning();
   if (!marked) throw refuse('already answered');
   await audit(db, [marked], ok ? 'entregado' : 'fallido', why);
-  return hopUrl(deps, secret as string);
+  return hopUrl(deps);
 }
 
 /**

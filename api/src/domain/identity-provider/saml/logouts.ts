@@ -1,27 +1,26 @@
 // Single logouts owed to SAML apps (table saml_logout_deliveries): queued by trigger `sessions_saml_end` in the change
-// that ended the portal session, delivered here without a browser: a signed LogoutRequest (NameID and SessionIndex)
-// posted by the SOAP binding to the app's SingleLogoutService, which mod_auth_mellon and SimpleSAMLphp answer at
-// their logout endpoint. Claimed with a short lease, retried with the back-channel logouts' backoff for a day, then
-// given up; the failures show as the app's `cierresPendientes` and `ultimoErrorCierre`, each outcome in the audit log.
-// The logouts owed by the person's browser (front-logout.ts) are not sent from here; the loop only marks failed
-// those no browser will complete.
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+// that ended the portal session, delivered by the one logout queue (../logout-queue.ts: each app at its own pace,
+// leases, retries for a day) without a browser: a signed LogoutRequest (NameID and SessionIndex) posted by the SOAP
+// binding to the app's SingleLogoutService, which mod_auth_mellon and SimpleSAMLphp answer at their logout endpoint.
+// Only a LogoutResponse that answers that request, from that app, with status Success, signed by the app where its
+// metadata has a key, counts as delivered; anything else is retried, then given up. The failures show as the app's
+// `cierresPendientes` and `ultimoErrorCierre`, each outcome in the audit log. The logouts owed by the person's
+// browser (front-logout.ts) are not sent from here; the queue only marks failed those no browser will complete.
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import * as samlify from 'samlify';
 import type { Db } from '../../../db/client.js';
-import { samlApps, samlLogoutDeliveries } from '../../../db/schema.js';
-import { isDatabaseUnavailable } from '../../../lib/errors.js';
+import { connectedApps, samlApps, samlLogoutDeliveries } from '../../../db/schema.js';
+import { checkSamlXml, installSamlGuard } from '../../../lib/saml/xml.js';
 import { recordAudit, systemActor } from '../../audit/log.js';
-import { serialRounds } from '../../serial-rounds.js';
 import type { SamlIdpKey } from '../../tokens/saml-key.js';
-import { giveUpAfterMs, logoutRetryDelayMs } from '../logout-deliveries.js';
+import { createLogoutQueue, type LogoutQueue, type LogoutQueueDeps, logoutTable } from '../logout-queue.js';
 import { expireBrowserLogouts } from './front-logout.js';
 import { samlIdpEntityId } from './metadata.js';
-import { logoutRequest } from './response.js';
+import { logoutRequest, samlId } from './response.js';
 
-const pollMs = 5_000;
-const leaseMs = 30_000;
-const batchSize = 20;
 const timeoutMs = 10_000;
-const keptDeliveredMs = 30 * 24 * 60 * 60_000;
+const cleanupEveryMs = 60 * 60_000;
+const success = 'urn:oasis:names:tc:SAML:2.0:status:Success';
 /** An app's answer read no further than this: a LogoutResponse is a few KiB. */
 const maxAnswerBytes = 64 * 1024;
 
@@ -32,16 +31,11 @@ export interface SamlLogoutDeps {
   key: SamlIdpKey;
   apiPublicUrl: string;
   fetch: Fetch;
-  log: { warn(details: object, message: string): void; error(details: object, message: string): void };
+  log: LogoutQueueDeps['log'];
   databaseLost(error: unknown): void;
 }
 
-export interface SamlLogouts {
-  deliverDue(): Promise<number>;
-  wake(): void;
-  start(): void;
-  close(): Promise<void>;
-}
+export type SamlLogouts = LogoutQueue;
 
 type Delivery = typeof samlLogoutDeliveries.$inferSelect;
 
@@ -63,32 +57,75 @@ function failureText(error: unknown): string {
   return String(failure?.message ?? error).slice(0, 500);
 }
 
+interface SoapApp {
+  name: string;
+  entityId: string;
+  sloUrl: string | null;
+  metadata: string;
+  signingCertificates: string[];
+}
+
+/**
+ * The app's SOAP answer, read by element names in their namespaces (samlify's extractor): why it does not count, or
+ * nothing when it is a LogoutResponse to `requestId`, issued by the app, with status Success, and signed by a key of
+ * the app's metadata where the metadata has one.
+ */
+export function soapAnswerRefusal(text: string, requestId: string, app: SoapApp): string | undefined {
+  installSamlGuard();
+  const body = ['Envelope', 'Body', 'LogoutResponse'];
+  let read: Record<string, unknown>;
+  try {
+    checkSamlXml(text);
+    read = samlify.Extractor.extract(text, [
+      { key: 'inResponseTo', localPath: body, attributes: ['InResponseTo'] },
+      { key: 'issuer', localPath: [...body, 'Issuer'], attributes: [] },
+      { key: 'status', localPath: [...body, 'Status', 'StatusCode'], attributes: ['Value'] },
+      { key: 'message', localPath: body, attributes: [], context: true },
+    ]) as Record<string, unknown>;
+  } catch {
+    return 'la aplicación no respondió con un LogoutResponse';
+  }
+  // One attribute asked: the extractor answers its value itself.
+  if (typeof read.message !== 'string') return 'la aplicación no respondió con un LogoutResponse';
+  if (read.inResponseTo !== requestId) return 'la respuesta de la aplicación no corresponde a la solicitud enviada';
+  if (typeof read.issuer !== 'string' || read.issuer.trim() !== app.entityId)
+    return 'la respuesta la emitió otra entidad';
+  if (read.status !== success)
+    return `la aplicación no cerró la sesión (estado ${String(read.status ?? 'ausente').replace(/^urn:oasis:names:tc:SAML:2\.0:status:/, '')})`;
+  if (app.signingCertificates.length > 0) {
+    let verified = false;
+    try {
+      [verified] = samlify.SamlLib.verifySignature(read.message, { metadata: samlify.SPMetadata(app.metadata) });
+    } catch {
+      verified = false;
+    }
+    if (!verified) return 'la respuesta no lleva una firma válida de la aplicación';
+  }
+  return undefined;
+}
+
 export function createSamlLogouts(deps: SamlLogoutDeps): SamlLogouts {
   const { db } = deps;
-  let closed = false;
+  const table = logoutTable(db, 'saml_logout_deliveries', 'saml_app_id', sql`binding = 'soap'`);
   let lastCleanup = 0;
+  const apps = new Map<number, SoapApp | undefined>();
 
-  async function claimDue(now: Date): Promise<Delivery[]> {
-    const due = db
-      .select({ id: samlLogoutDeliveries.id })
-      .from(samlLogoutDeliveries)
-      .where(
-        and(
-          eq(samlLogoutDeliveries.binding, 'soap'),
-          isNull(samlLogoutDeliveries.deliveredAt),
-          isNull(samlLogoutDeliveries.failedAt),
-          lte(samlLogoutDeliveries.nextAttemptAt, now),
-          or(isNull(samlLogoutDeliveries.lockedUntil), lte(samlLogoutDeliveries.lockedUntil, now)),
-        ),
-      )
-      .orderBy(asc(samlLogoutDeliveries.id))
-      .limit(batchSize)
-      .for('update', { skipLocked: true });
-    return db
-      .update(samlLogoutDeliveries)
-      .set({ lockedUntil: new Date(now.getTime() + leaseMs) })
-      .where(inArray(samlLogoutDeliveries.id, due))
-      .returning();
+  async function appOf(id: number): Promise<SoapApp | undefined> {
+    if (!apps.has(id)) {
+      const [app] = await db
+        .select({
+          name: connectedApps.name,
+          entityId: samlApps.entityId,
+          sloUrl: samlApps.sloUrl,
+          metadata: samlApps.metadata,
+          signingCertificates: samlApps.signingCertificates,
+        })
+        .from(samlApps)
+        .innerJoin(connectedApps, eq(connectedApps.id, samlApps.connectedAppId))
+        .where(eq(samlApps.id, id));
+      apps.set(id, app);
+    }
+    return apps.get(id);
   }
 
   async function audit(delivery: Delivery, name: string, resultado: 'entregado' | 'fallido', error?: string) {
@@ -109,7 +146,10 @@ export function createSamlLogouts(deps: SamlLogoutDeps): SamlLogouts {
   }
 
   /** Posts the signed LogoutRequest; throws with why the app did not take it. */
-  async function send(delivery: Delivery, app: { entityId: string; sloUrl: string }) {
+  async function send(delivery: Delivery, signal: AbortSignal) {
+    const app = await appOf(delivery.samlAppId);
+    if (!app?.sloUrl) throw new Error('la aplicación ya no publica un cierre de sesión SOAP');
+    const requestId = samlId();
     const message = logoutRequest({
       key: deps.key,
       issuer: samlIdpEntityId(deps.apiPublicUrl),
@@ -118,6 +158,7 @@ export function createSamlLogouts(deps: SamlLogoutDeps): SamlLogouts {
       nameIdFormat: delivery.nameIdFormat,
       spEntityId: app.entityId,
       sessionIndex: delivery.sessionIndex,
+      id: requestId,
     });
     const answer = await deps.fetch(app.sloUrl, {
       method: 'POST',
@@ -126,95 +167,46 @@ export function createSamlLogouts(deps: SamlLogoutDeps): SamlLogouts {
         soapaction: 'http://www.oasis-open.org/committees/security',
       },
       body: soapEnvelope(message),
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
     });
     const text = (await answer.text()).slice(0, maxAnswerBytes);
     if (!answer.ok) throw new Error(`la aplicación respondió ${answer.status}`);
-    if (!/<([A-Za-z_][\w.-]*:)?LogoutResponse[\s>]/.test(text))
-      throw new Error('la aplicación no respondió con un LogoutResponse');
+    const refusal = soapAnswerRefusal(text, requestId, app);
+    if (refusal) throw new Error(refusal);
   }
 
-  async function deliverOne(delivery: Delivery): Promise<boolean> {
-    const attempts = delivery.attempts + 1;
-    const [app] = await db
-      .select({ name: samlApps.name, entityId: samlApps.entityId, sloUrl: samlApps.sloUrl })
-      .from(samlApps)
-      .where(eq(samlApps.id, delivery.samlAppId));
-    try {
-      if (!app?.sloUrl) throw new Error('la aplicación ya no publica un cierre de sesión SOAP');
-      await send(delivery, { entityId: app.entityId, sloUrl: app.sloUrl });
-    } catch (error) {
-      const message = failureText(error);
-      const givenUp = Date.now() - delivery.createdAt.getTime() >= giveUpAfterMs;
-      deps.log.warn(
-        { err: error, deliveryId: delivery.id, samlAppId: delivery.samlAppId, attempts, givenUp },
-        'SAML single logout failed',
-      );
-      await db
-        .update(samlLogoutDeliveries)
-        .set({
-          attempts,
-          lastError: message,
-          lockedUntil: null,
-          nextAttemptAt: new Date(Date.now() + logoutRetryDelayMs(attempts)),
-          ...(givenUp ? { failedAt: new Date() } : {}),
-        })
-        .where(eq(samlLogoutDeliveries.id, delivery.id));
-      if (givenUp) await audit(delivery, app?.name ?? String(delivery.samlAppId), 'fallido', message);
-      return false;
-    }
-    await db
-      .update(samlLogoutDeliveries)
-      .set({ attempts, deliveredAt: new Date(), lockedUntil: null, lastError: null })
-      .where(eq(samlLogoutDeliveries.id, delivery.id));
-    await audit(delivery, app.name, 'entregado');
-    return true;
-  }
-
-  async function cleanup() {
-    if (Date.now() - lastCleanup < 60 * 60_000) return;
-    lastCleanup = Date.now();
-    await db
-      .delete(samlLogoutDeliveries)
-      .where(
-        sql`coalesce(${samlLogoutDeliveries.deliveredAt}, ${samlLogoutDeliveries.failedAt}) < ${new Date(Date.now() - keptDeliveredMs)}`,
-      );
-  }
-
-  async function deliverRound(): Promise<number> {
-    let delivered = 0;
-    for (;;) {
-      if (closed) return delivered;
-      const batch = await claimDue(new Date());
-      const results = await Promise.all(batch.map(deliverOne));
-      delivered += results.filter(Boolean).length;
-      if (batch.length < batchSize) break;
-    }
-    // Those owed by the browser are not sent from here: the ones no browser will complete are shown as failed.
-    await expireBrowserLogouts(db);
-    await cleanup();
-    return delivered;
-  }
-
-  const rounds = serialRounds(deliverRound, () => closed);
-  const runInBackground = () => {
-    if (closed) return;
-    rounds.run().catch((error) => {
-      if (isDatabaseUnavailable(error)) deps.databaseLost(error);
-      else deps.log.error({ err: error }, 'SAML single logout round failed');
-    });
-  };
-  const timer = setInterval(runInBackground, pollMs);
-  timer.unref();
-
-  return {
-    deliverDue: () => rounds.run(),
-    wake: () => setImmediate(runInBackground),
-    start: runInBackground,
-    async close() {
-      closed = true;
-      clearInterval(timer);
-      await rounds.current()?.catch(() => 0);
+  return createLogoutQueue<Delivery>(
+    {
+      name: 'SAML single logout',
+      laneOf: (delivery) => String(delivery.samlAppId),
+      async claim(now, leaseUntil, limit, busy) {
+        // Each claim reads the apps afresh: an address or key changed meanwhile counts from the next claim.
+        apps.clear();
+        const ids = await table.claim(now, leaseUntil, limit, busy);
+        if (ids.length === 0) return [];
+        return db
+          .select()
+          .from(samlLogoutDeliveries)
+          .where(inArray(samlLogoutDeliveries.id, ids))
+          .orderBy(asc(samlLogoutDeliveries.id));
+      },
+      send,
+      async settle(delivery, outcome) {
+        const name = (await appOf(delivery.samlAppId))?.name ?? String(delivery.samlAppId);
+        const message = outcome.delivered ? null : failureText(outcome.error);
+        await table.settle(delivery.id, outcome, message);
+        if (outcome.delivered) await audit(delivery, name, 'entregado');
+        else if (outcome.givenUp) await audit(delivery, name, 'fallido', message ?? undefined);
+      },
+      release: (deliveries) => table.release(deliveries.map((delivery) => delivery.id)),
+      async tidy() {
+        // Those owed by the browser are not sent from here: the ones no browser will complete are shown as failed.
+        await expireBrowserLogouts(db);
+        if (Date.now() - lastCleanup < cleanupEveryMs) return;
+        lastCleanup = Date.now();
+        await table.deleteSettled(new Date());
+      },
     },
-  };
+    deps,
+  );
 }

@@ -14,6 +14,7 @@ const status = {
   success: 'urn:oasis:names:tc:SAML:2.0:status:Success',
   responder: 'urn:oasis:names:tc:SAML:2.0:status:Responder',
   requestDenied: 'urn:oasis:names:tc:SAML:2.0:status:RequestDenied',
+  noAuthnContext: 'urn:oasis:names:tc:SAML:2.0:status:NoAuthnContext',
 } as const;
 
 /** A SAML ID: must not start with a digit (xs:ID), unguessable. */
@@ -65,6 +66,8 @@ export interface LoginResponseInput {
   sessionIndex: string;
   /** When the person signed in to the portal. */
   authnInstant: Date;
+  /** How (authentication-methods.ts `authnContextClassOf`): the AuthnContextClassRef. */
+  authnContextClassRef: string;
   /** Each attribute's values (an attribute without values is left out). */
   attributes: Record<string, string[]>;
   now?: Date;
@@ -98,7 +101,7 @@ export function loginResponse(input: LoginResponseInput): string {
     `<saml:AudienceRestriction><saml:Audience>${x(input.audience)}</saml:Audience></saml:AudienceRestriction>` +
     '</saml:Conditions>' +
     `<saml:AuthnStatement AuthnInstant="${instant(input.authnInstant)}" SessionIndex="${x(input.sessionIndex)}">` +
-    '<saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext>' +
+    `<saml:AuthnContext><saml:AuthnContextClassRef>${x(input.authnContextClassRef)}</saml:AuthnContextClassRef></saml:AuthnContext>` +
     '</saml:AuthnStatement>' +
     (attributes ? `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` : '') +
     '</saml:Assertion>';
@@ -111,18 +114,23 @@ export function loginResponse(input: LoginResponseInput): string {
   return sign(input.key, sign(input.key, response, 'assertion'), 'response');
 }
 
-/** The person said no: a signed Response with status RequestDenied and no assertion. */
+/**
+ * The person said no: a signed Response with status Responder/RequestDenied and no assertion; or, when the app's
+ * RequestedAuthnContext could not be met (`noAuthnContext`: no second factor proved), Responder/NoAuthnContext.
+ */
 export function deniedResponse(input: {
   key: SamlIdpKey;
   issuer: string;
   acsUrl: string;
   inResponseTo: string;
+  noAuthnContext?: boolean;
   now?: Date;
 }): string {
+  const why = input.noAuthnContext ? status.noAuthnContext : status.requestDenied;
   const response =
     `<samlp:Response ${ns} ID="${samlId()}" Version="2.0" IssueInstant="${instant(input.now ?? new Date())}" Destination="${x(input.acsUrl)}" InResponseTo="${x(input.inResponseTo)}">` +
     `<saml:Issuer>${x(input.issuer)}</saml:Issuer>` +
-    `<samlp:Status><samlp:StatusCode Value="${status.responder}"><samlp:StatusCode Value="${status.requestDenied}"/></samlp:StatusCode></samlp:Status>` +
+    `<samlp:Status><samlp:StatusCode Value="${status.responder}"><samlp:StatusCode Value="${why}"/></samlp:StatusCode></samlp:Status>` +
     '</samlp:Response>';
   return sign(input.key, response, 'response');
 }

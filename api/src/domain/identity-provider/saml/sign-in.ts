@@ -6,15 +6,25 @@ import { createHash, createPublicKey, randomBytes, verify, X509Certificate } fro
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import * as samlify from 'samlify';
 import type { Db } from '../../../db/client.js';
-import { samlApps, samlConsents, samlRequests, samlSessions, type SamlAppRow, users } from '../../../db/schema.js';
+import {
+  connectedApps,
+  samlAppPeople,
+  samlApps,
+  samlRequests,
+  samlSessions,
+  type SamlAppRow,
+  users,
+} from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
 import { checkSamlXml, inflateRedirectMessage, installSamlGuard, SamlXmlRefused } from '../../../lib/saml/xml.js';
 import type { SamlIdpKey } from '../../tokens/saml-key.js';
-import { entitlementClaims } from '../claims.js';
-import { signedInAt } from '../portal-sessions.js';
-import { scopeDescriptions } from '../scopes.js';
+import { entitlementClaims, rolesClaim } from '../claims.js';
+import { authnContextClasses, authnContextClassOf } from '../authentication-methods.js';
+import { continueSignIn, describeContinuation, type PortalSignIn, type SignInAsk } from '../continuation.js';
 import { subjectFor } from '../subjects.js';
+import { samlAppColumns } from '../connected-apps.js';
 import { findSamlAppByEntityId } from './apps.js';
+import { releases, samlConsentId } from './consents.js';
 import { samlIdpMessages as M } from './messages.js';
 import { nameIdFormats, samlIdpEntityId, samlIdpPaths } from './metadata.js';
 import { deniedResponse, loginResponse, samlId } from './response.js';
@@ -93,13 +103,31 @@ function storable(text: string, max: number, what: string): string {
   return text;
 }
 
-/** What the portal reads of an AuthnRequest: who asks, its ID, and the ACS it names, if any. */
+/**
+ * What the portal reads of an AuthnRequest: who asks, its ID, the ACS it names, if any, and what it asks of the
+ * sign-in: ForceAuthn, and a RequestedAuthnContext naming REFEDS MFA (docs/decisions/0138-saml-step-up.md).
+ */
 interface ReadRequest {
   id: string;
   issuer: string;
   acsUrl: string | undefined;
   destination: string | undefined;
   protocolBinding: string | undefined;
+  forceAuthn: boolean;
+  secondFactorAsked: boolean;
+}
+
+const textsOf = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === 'string');
+
+/**
+ * Whether a RequestedAuthnContext asks for a second factor: it names REFEDS MFA, compared `exact` (the default) or
+ * `minimum`. Any class the portal can give satisfies a `better` or `maximum` request of a weaker one, so those ask
+ * nothing more of the sign-in.
+ */
+export function secondFactorRequested(comparison: unknown, classes: unknown): boolean {
+  const how = typeof comparison === 'string' && comparison ? comparison : 'exact';
+  return (how === 'exact' || how === 'minimum') && textsOf(classes).some((c) => c.trim() === authnContextClasses.mfa);
 }
 
 function readAuthnRequest(xml: string): ReadRequest {
@@ -109,6 +137,13 @@ function readAuthnRequest(xml: string): ReadRequest {
     extracted = samlify.Extractor.extract(xml, [
       ...samlify.Extractor.loginRequestFields,
       { key: 'binding', localPath: ['AuthnRequest'], attributes: ['ProtocolBinding'] },
+      { key: 'forceAuthn', localPath: ['AuthnRequest'], attributes: ['ForceAuthn'] },
+      { key: 'comparison', localPath: ['AuthnRequest', 'RequestedAuthnContext'], attributes: ['Comparison'] },
+      {
+        key: 'classes',
+        localPath: ['AuthnRequest', 'RequestedAuthnContext', 'AuthnContextClassRef'],
+        attributes: [],
+      },
     ]) as Record<string, unknown>;
   } catch {
     throw refuse('malformed', 'unparsable AuthnRequest');
@@ -124,6 +159,9 @@ function readAuthnRequest(xml: string): ReadRequest {
     acsUrl: request.assertionConsumerServiceUrl || undefined,
     destination: request.destination || undefined,
     protocolBinding: typeof extracted.binding === 'string' ? extracted.binding : undefined,
+    // xs:boolean: 'true' or '1'.
+    forceAuthn: extracted.forceAuthn === 'true' || extracted.forceAuthn === '1',
+    secondFactorAsked: secondFactorRequested(extracted.comparison, extracted.classes),
   };
 }
 
@@ -160,6 +198,8 @@ async function keep(deps: SamlIdpDeps, app: SamlAppRow, read: ReadRequest, relay
     acsUrl,
     relayState: relayState ?? null,
     expiresAt: new Date(Date.now() + pendingLifetimeMs),
+    forceAuthn: read.forceAuthn,
+    secondFactorAsked: read.secondFactorAsked,
   });
   return `${deps.portalUrl}/saml/continuar?solicitud=${encodeURIComponent(id)}`;
 }
@@ -242,47 +282,40 @@ export const requestNotFound = () => new HttpError(404, M.requestNotFound, 'SAML
 
 async function pendingRequest(db: Db, id: string) {
   const [row] = await db
-    .select({ request: samlRequests, app: samlApps })
+    .select({ request: samlRequests, app: samlAppColumns })
     .from(samlRequests)
     .innerJoin(samlApps, eq(samlApps.id, samlRequests.samlAppId))
+    .innerJoin(connectedApps, eq(connectedApps.id, samlApps.connectedAppId))
     .where(and(eq(samlRequests.id, id), isNull(samlRequests.answeredAt), gt(samlRequests.expiresAt, sql`now()`)));
   if (!row) throw requestNotFound();
   return row;
 }
 
-/** What the app is given, as the consent screen lists it. */
-export function releases(app: Pick<SamlAppRow, 'appId'>) {
-  return [
-    { scope: 'openid', descripcion: scopeDescriptions.openid },
-    { scope: 'profile', descripcion: scopeDescriptions.profile },
-    { scope: 'email', descripcion: scopeDescriptions.email },
-    ...(app.appId !== null ? [{ scope: 'plan', descripcion: scopeDescriptions.plan }] : []),
-    { scope: 'organization', descripcion: 'Ver los nombres de las empresas a las que perteneces' },
-  ];
-}
-
-async function consented(db: Db, userId: number, samlAppId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ at: samlConsents.grantedAt })
-    .from(samlConsents)
-    .where(and(eq(samlConsents.userId, userId), eq(samlConsents.samlAppId, samlAppId)));
-  return row !== undefined;
-}
-
-/** What /saml/continuar shows: the consent screen's shape (a SAML app is never first-party). */
-export async function describeRequest(db: Db, id: string, userId: number) {
-  const { app } = await pendingRequest(db, id);
+/**
+ * What the request asks of the continuation: the suite's own app asks no consent; it is given what `releases` lists;
+ * ForceAuthn wants a sign-in made after the request arrived, REFEDS MFA a second factor proved.
+ */
+function askOf(
+  app: SamlAppRow,
+  request: Pick<typeof samlRequests.$inferSelect, 'forceAuthn' | 'secondFactorAsked' | 'createdAt'>,
+): SignInAsk {
   return {
-    cliente: { id: `saml-${app.id}`, nombre: app.name, primeraParte: false },
+    app: {
+      id: samlConsentId(app.id),
+      nombre: app.name,
+      primeraParte: app.firstParty,
+      consent: { protocol: 'saml', samlAppId: app.id },
+    },
     permisos: releases(app),
-    consentimiento: !(await consented(db, userId, app.id)),
-    reautenticar: false,
+    ...(request.forceAuthn ? { fresh: { after: Math.floor(request.createdAt.getTime() / 1000) } } : {}),
+    secondFactor: request.secondFactorAsked,
   };
 }
 
-export interface SamlSignIn {
-  userId: number;
-  sessionId: string;
+/** What /saml/continuar shows: the consent screen's shape, or the refusal of the person's company rules. */
+export async function describeRequest(db: Db, id: string, signIn: PortalSignIn) {
+  const { app, request } = await pendingRequest(db, id);
+  return describeContinuation(db, askOf(app, request), signIn);
 }
 
 /** Takes the request for this answer: once, whoever answers first (a second answer finds nothing). */
@@ -307,7 +340,7 @@ async function deliveryAddress(deps: SamlIdpDeps, id: string, response: string) 
 }
 
 /** The app's SessionIndex for this portal session: one per app and session, kept for its single logout. */
-async function sessionIndexFor(db: Db, app: SamlAppRow, signIn: SamlSignIn, nameId: string, format: string) {
+async function sessionIndexFor(db: Db, app: SamlAppRow, signIn: PortalSignIn, nameId: string, format: string) {
   await db
     .insert(samlSessions)
     .values({
@@ -322,6 +355,11 @@ async function sessionIndexFor(db: Db, app: SamlAppRow, signIn: SamlSignIn, name
       target: [samlSessions.samlAppId, samlSessions.portalSessionId],
       set: { nameId, nameIdFormat: format, userId: signIn.userId },
     });
+  // The app now knows the person by this NameID: their partner events reach it under it.
+  await db
+    .insert(samlAppPeople)
+    .values({ samlAppId: app.id, userId: signIn.userId, nameId })
+    .onConflictDoUpdate({ target: [samlAppPeople.userId, samlAppPeople.samlAppId], set: { nameId } });
   const [row] = await db
     .select({ sessionIndex: samlSessions.sessionIndex })
     .from(samlSessions)
@@ -329,7 +367,10 @@ async function sessionIndexFor(db: Db, app: SamlAppRow, signIn: SamlSignIn, name
   return row?.sessionIndex ?? samlId();
 }
 
-/** The attributes an app receives: email, nombre, apellido, and with a catalogue app its plan and the companies. */
+/**
+ * The attributes an app receives: email, nombre, apellido, and with a catalogue app its plan, the companies and the
+ * person's roles there.
+ */
 export async function attributesOf(db: Db, app: SamlAppRow, userId: number) {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) throw requestNotFound();
@@ -343,25 +384,25 @@ export async function attributesOf(db: Db, app: SamlAppRow, userId: number) {
     // The one plan rule (decision 0077), as the OpenID Connect `plan` claim: a lapsed plan is never named.
     attributes.plan = entitlements.plan ? [entitlements.plan.nombre] : [];
     attributes.empresas = Object.keys(entitlements.organization);
+    // The keys of the person's roles in that app, one value each (read at each assertion, never kept).
+    attributes.roles = await rolesClaim(db, userId, app.appId, entitlements.plan);
   }
   return { user, attributes };
 }
 
 /**
- * The person's 'Permitir' (`allow`) or going on without asking (already consented): the request is claimed once,
- * the signed Response made, and the one-time address of the page that posts it answered.
+ * The person's 'Permitir' (`allow`) or going on without asking (already consented): the continuation lets the sign-in
+ * through (or refuses it, and nothing is made), the request is claimed once, the signed Response made with how the
+ * person signed in, and the one-time address of the page that posts it answered.
  */
-export async function acceptRequest(deps: SamlIdpDeps, id: string, signIn: SamlSignIn, allow: boolean) {
+export async function acceptRequest(deps: SamlIdpDeps, id: string, signIn: PortalSignIn, allow: boolean) {
   const { db } = deps;
-  const { app } = await pendingRequest(db, id);
-  if (!(await consented(db, signIn.userId, app.id))) {
-    if (!allow) throw new HttpError(409, M.consentRequired, 'CONSENT_REQUIRED');
-  }
-  const request = await claim(db, id, signIn.userId);
-  await db
-    .insert(samlConsents)
-    .values({ userId: signIn.userId, samlAppId: app.id })
-    .onConflictDoUpdate({ target: [samlConsents.userId, samlConsents.samlAppId], set: { grantedAt: new Date() } });
+  const pending = await pendingRequest(db, id);
+  const { app } = pending;
+  const { request, passed } = await db.transaction(async (tx) => {
+    const passed = await continueSignIn(tx, askOf(app, pending.request), signIn, allow);
+    return { request: await claim(tx, id, signIn.userId), passed };
+  });
   const { user, attributes } = await attributesOf(db, app, signIn.userId);
   const nameId =
     app.nameIdFormat === 'emailAddress'
@@ -378,20 +419,30 @@ export async function acceptRequest(deps: SamlIdpDeps, id: string, signIn: SamlS
     nameId,
     nameIdFormat: format,
     sessionIndex,
-    authnInstant: new Date((await signedInAt(db, signIn.sessionId)) * 1000 || Date.now()),
+    authnInstant: new Date(passed.authTime * 1000 || Date.now()),
+    authnContextClassRef: authnContextClassOf(passed.amr),
     attributes,
   });
   return { redirectTo: await deliveryAddress(deps, id, response) };
 }
 
-/** The person said no: the app is answered RequestDenied, through the same one-time page. */
-export async function refuseRequest(deps: SamlIdpDeps, id: string, signIn: SamlSignIn) {
+/**
+ * The person said no: the app is answered RequestDenied, through the same one-time page; or NoAuthnContext when the
+ * app asked for a second factor the person did not prove (`stepUp`).
+ */
+export async function refuseRequest(
+  deps: SamlIdpDeps,
+  id: string,
+  signIn: Pick<PortalSignIn, 'userId'>,
+  stepUp = false,
+) {
   const request = await claim(deps.db, id, signIn.userId);
   const response = deniedResponse({
     key: deps.key,
     issuer: samlIdpEntityId(deps.apiPublicUrl),
     acsUrl: request.acsUrl,
     inResponseTo: request.requestId,
+    noAuthnContext: stepUp && request.secondFactorAsked,
   });
   return { redirectTo: await deliveryAddress(deps, id, response) };
 }

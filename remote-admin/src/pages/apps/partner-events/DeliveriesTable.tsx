@@ -28,20 +28,20 @@ const C = TEXT_EVENTS.deliveryColumns;
  * 'Reenviar' for one the portal is done with. 'Actualizar' reads them again (a delivery's state changes on its own).
  */
 export function DeliveriesTable({
-  clientId,
+  appId,
   subscriptionId,
   url,
   announce,
 }: {
-  clientId: string;
+  appId: number;
   subscriptionId: string;
   url: string;
   announce(text: string): void;
 }) {
   const deliveries = useCursorList(
-    (cursor) => listDeliveries(clientId, subscriptionId, cursor),
+    (cursor) => listDeliveries(appId, subscriptionId, cursor),
     EVENTS_FALLBACK.deliveries,
-    [clientId, subscriptionId],
+    [appId, subscriptionId],
   );
   const [resending, setResending] = useState<number | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -51,7 +51,7 @@ export function DeliveriesTable({
     setResending(delivery.id);
     setFailure(null);
     try {
-      const queued = await resendDelivery(clientId, subscriptionId, delivery.id);
+      const queued = await resendDelivery(appId, subscriptionId, delivery.id);
       const page = deliveries.data;
       if (page) deliveries.setData({ ...page, data: page.data.map((d) => (d.id === queued.id ? queued : d)) });
       announce(TEXT_EVENTS.resent);

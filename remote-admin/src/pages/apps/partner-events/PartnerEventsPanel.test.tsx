@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { OidcClient, PartnerDelivery, PartnerSubscription } from '@portal/shared';
+import type { OidcClient, PartnerDelivery, PartnerSubscription, SamlApp } from '@portal/shared';
 import { app } from '@portal/shared/testing/fixtures';
 import { bodiesTo, page, queriesTo, renderAt, useFakeApi, type FakeApi } from '../../../testing/setup';
-import { OidcClientsSection } from '../OidcClientsSection';
+import { ConnectedAppsSection } from '../ConnectedAppsSection';
 
 let api: FakeApi;
 let subscriptions: PartnerSubscription[];
@@ -11,10 +11,11 @@ let deliveries: PartnerDelivery[];
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const ROTATED = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD';
 const SUB_ID = '3f0c6c1e-8a8e-4c1b-9a57-2f7d0d6f2b11';
-const BASE = '/admin/clientes-oidc/gestor/suscripciones';
+const BASE = '/admin/aplicaciones-conectadas/7/suscripciones';
 
 const client: OidcClient = {
   clientId: 'gestor',
+  idAplicacion: 7,
   nombre: 'Gestor de Planta',
   redirectUris: ['https://gestor.example.com/cb'],
   postLogoutRedirectUris: [],
@@ -65,11 +66,12 @@ async function start(routes: Parameters<typeof useFakeApi>[0] = {}) {
   api = await useFakeApi({
     'GET /apps/listar': { status: 200, body: page([app(2, 'Beto Pro')], 1, 1, 100) },
     'GET /admin/clientes-oidc': { status: 200, body: { data: [client] } },
+    'GET /admin/aplicaciones-saml': { status: 200, body: { data: [] } },
     [`GET ${BASE}`]: () => ({ status: 200, body: { data: subscriptions } }),
     [`GET ${BASE}/${SUB_ID}/entregas`]: () => ({ status: 200, body: { data: deliveries, siguiente: null } }),
     ...routes,
   });
-  renderAt('/admin/apps', <OidcClientsSection />);
+  renderAt('/admin/apps', <ConnectedAppsSection />);
 }
 
 /** Opens 'Eventos' of the client: the area under it, named for it. */
@@ -122,7 +124,7 @@ describe("a client's events", () => {
       }),
     ];
     await start({
-      'GET /admin/clientes-oidc/gestor/suscripciones/9a1b2c3d-0000-4000-8000-000000000000/entregas': {
+      'GET /admin/aplicaciones-conectadas/7/suscripciones/9a1b2c3d-0000-4000-8000-000000000000/entregas': {
         status: 200,
         body: { data: [], siguiente: null },
       },
@@ -170,7 +172,8 @@ describe("a client's events", () => {
     expect(bodiesTo(api, BASE).filter(Boolean)).toHaveLength(0);
 
     // Every event has its Spanish label; checked in any order, sent in the list's order.
-    expect(within(dialog).getAllByRole('checkbox')).toHaveLength(9);
+    expect(within(dialog).getAllByRole('checkbox')).toHaveLength(10);
+    expect(within(dialog).getByLabelText('Roles cambiados (roles.cambiados)')).toBeInTheDocument();
     await user.click(within(dialog).getByLabelText('Plan vencido (plan.vencido)'));
     await user.click(within(dialog).getByLabelText('Cuenta suspendida (usuario.suspendido)'));
     await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
@@ -353,5 +356,54 @@ describe("a subscription's deliveries", () => {
     );
     await waitFor(() => expect(reads).toBe(3));
     expect(await within(area).findByText('2 entregas')).toBeInTheDocument();
+  });
+});
+
+describe("a SAML app's events", () => {
+  it("opens under its row as a client's do, and reads and writes them under the app's registry id", async () => {
+    const user = userEvent.setup();
+    subscriptions = [];
+    const historian: SamlApp = {
+      id: 4,
+      idAplicacion: 12,
+      nombre: 'Historiador',
+      entityId: 'https://historiador.example.com/mellon/metadata',
+      appId: 2,
+      primeraParte: false,
+      urlsAcs: ['https://historiador.example.com/mellon/postResponse'],
+      urlCierreSesion: null,
+      urlCierreSesionNavegador: null,
+      formatoNameId: 'persistent',
+      cierresPendientes: 0,
+      ultimoErrorCierre: null,
+      creadaEn: '2026-11-01T10:00:00.000Z',
+      actualizadaEn: '2026-11-01T10:00:00.000Z',
+    };
+    const samlBase = '/admin/aplicaciones-conectadas/12/suscripciones';
+    await start({
+      'GET /admin/aplicaciones-saml': { status: 200, body: { data: [historian] } },
+      [`GET ${samlBase}`]: () => ({ status: 200, body: { data: subscriptions } }),
+      [`POST ${samlBase}`]: () => {
+        subscriptions = [subscription({ url: 'https://historiador.example.com/eventos' })];
+        return { status: 201, body: { id: SUB_ID, secreto: SECRET } };
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Eventos de Historiador' }));
+    const area = await screen.findByRole('region', { name: 'Eventos de Historiador' });
+    expect(await within(area).findByText('Esta app no tiene suscripciones a eventos.')).toBeInTheDocument();
+    await user.click(within(area).getByRole('button', { name: 'Nueva suscripción de Historiador' }));
+    const dialog = screen.getByRole('dialog', { name: 'Nueva suscripción de Historiador' });
+    await user.type(within(dialog).getByLabelText('URL del receptor'), 'https://historiador.example.com/eventos');
+    await user.click(within(dialog).getByLabelText('Cuenta suspendida (usuario.suspendido)'));
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    const secretDialog = await screen.findByRole('dialog', { name: 'Secreto de la suscripción' });
+    expect(within(secretDialog).getByLabelText('Secreto de firma (whsec_...)')).toHaveValue(SECRET);
+    expect(bodiesTo(api, samlBase).filter(Boolean)).toEqual([
+      { url: 'https://historiador.example.com/eventos', eventos: ['usuario.suspendido'] },
+    ]);
+    // The list is read again under the same registry id: the new receiver shows there (and nothing is left in flight).
+    await user.keyboard('{Escape}');
+    expect(await within(area).findByTestId('suscripcion')).toHaveTextContent('https://historiador.example.com/eventos');
+    expect(api.requests.some((r) => r.path.startsWith('/admin/clientes-oidc/'))).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import styled from 'styled-components';
-import { Alert, Button, type OidcClient, type PartnerSubscription, theme, useTimedMessage } from '@portal/shared';
+import { Alert, Button, type PartnerSubscription, theme, useTimedMessage } from '@portal/shared';
 import {
   createSubscription,
   deleteSubscription,
@@ -13,6 +13,7 @@ import { LoadState } from '../../../components/LoadState';
 import { StatusPill } from '../../../components/StatusPill';
 import { useLoad } from '../../../hooks/useLoad';
 import { ADMIN_ALERT_MS } from '../../../texts';
+import type { RowAction } from '../connected-app';
 import { type OneTimeSecret, OneTimeSecretDialog } from '../OneTimeSecretDialog';
 import { DeliveriesTable } from './DeliveriesTable';
 import { formToSubscriptionInput, type SubscriptionForm, subscriptionState } from './partner-events';
@@ -49,31 +50,47 @@ const Subscriptions = styled.ul`
 
 type Confirming = { kind: 'rotate' | 'delete'; subscription: PartnerSubscription } | null;
 
+/** The connected app whose events the panel manages, whatever its protocol. */
+export interface EventsApp {
+  /** Its registry id, under which its subscriptions are. */
+  idAplicacion: number;
+  nombre: string;
+}
+
+/** The row button 'Eventos' of a connected app in the list, opening its panel under the row. */
+export const eventsAction = (app: EventsApp): RowAction => ({
+  kind: 'panel',
+  text: TEXT_EVENTS.events,
+  name: TEXT_EVENTS.eventsOf(app.nombre),
+  panelId: `panel-eventos-${app.idAplicacion}`,
+  panel: <PartnerEventsPanel app={app} />,
+});
+
 /**
- * 'Eventos' of one OpenID Connect client: its receivers (address, events, active or why not), a new one with its
- * signing secret shown once, the secret's rotation and the receiver's removal (each after a question), and each
+ * 'Eventos' of one connected app (an OpenID Connect client or a SAML app): its receivers (address, events, active or
+ * why not), a new one with its signing secret shown once, the secret's rotation and the receiver's removal (each after a question), and each
  * receiver's recent deliveries with 'Reenviar'.
  */
-export function PartnerEventsPanel({ client }: { client: OidcClient }) {
-  const subscriptions = useLoad(() => listSubscriptions(client.clientId), EVENTS_FALLBACK.subscriptions, [
-    client.clientId,
+export function PartnerEventsPanel({ app }: { app: EventsApp }) {
+  const subscriptions = useLoad(() => listSubscriptions(app.idAplicacion), EVENTS_FALLBACK.subscriptions, [
+    app.idAplicacion,
   ]);
   const [alert, showAlert] = useTimedMessage(ADMIN_ALERT_MS);
   const [creating, setCreating] = useState(false);
   const [confirming, setConfirming] = useState<Confirming>(null);
   const [secret, setSecret] = useState<OneTimeSecret | null>(null);
-  const titleId = `eventos-${client.clientId}`;
+  const titleId = `eventos-${app.idAplicacion}`;
   const announce = useCallback((text: string) => showAlert({ tone: 'success', text }), [showAlert]);
 
   const showSecret = (secreto: string) =>
     setSecret({
-      nombre: client.nombre,
+      nombre: app.nombre,
       clientSecret: secreto,
       texts: { title: TEXT_EVENTS.secretTitle, label: TEXT_EVENTS.secretLabel, once: TEXT_EVENTS.secretOnce },
     });
 
   const create = async (form: SubscriptionForm) => {
-    const { secreto } = await createSubscription(client.clientId, formToSubscriptionInput(form));
+    const { secreto } = await createSubscription(app.idAplicacion, formToSubscriptionInput(form));
     setCreating(false);
     announce(TEXT_EVENTS.subscriptionCreated);
     showSecret(secreto);
@@ -81,14 +98,14 @@ export function PartnerEventsPanel({ client }: { client: OidcClient }) {
   };
 
   const rotate = (subscription: PartnerSubscription) => async () => {
-    const { secreto } = await rotateSubscriptionSecret(client.clientId, subscription.id);
+    const { secreto } = await rotateSubscriptionSecret(app.idAplicacion, subscription.id);
     setConfirming(null);
     announce(TEXT_EVENTS.secretRotated);
     showSecret(secreto);
   };
 
   const remove = (subscription: PartnerSubscription) => async () => {
-    await deleteSubscription(client.clientId, subscription.id);
+    await deleteSubscription(app.idAplicacion, subscription.id);
     setConfirming(null);
     announce(TEXT_EVENTS.subscriptionDeleted);
     subscriptions.reload();
@@ -113,8 +130,8 @@ export function PartnerEventsPanel({ client }: { client: OidcClient }) {
 
   return (
     <Area aria-labelledby={titleId} id={`panel-${titleId}`}>
-      <SectionHead level={4} id={titleId} title={TEXT_EVENTS.eventsOf(client.nombre)}>
-        <Button aria-label={TEXT_EVENTS.newSubscriptionOf(client.nombre)} onClick={() => setCreating(true)}>
+      <SectionHead level={4} id={titleId} title={TEXT_EVENTS.eventsOf(app.nombre)}>
+        <Button aria-label={TEXT_EVENTS.newSubscriptionOf(app.nombre)} onClick={() => setCreating(true)}>
           {TEXT_EVENTS.newSubscription}
         </Button>
       </SectionHead>
@@ -151,7 +168,7 @@ export function PartnerEventsPanel({ client }: { client: OidcClient }) {
                     </Button>
                   </div>
                   <DeliveriesTable
-                    clientId={client.clientId}
+                    appId={app.idAplicacion}
                     subscriptionId={subscription.id}
                     url={subscription.url}
                     announce={announce}
@@ -164,7 +181,7 @@ export function PartnerEventsPanel({ client }: { client: OidcClient }) {
       </LoadState>
       {creating && (
         <SubscriptionDialog
-          title={TEXT_EVENTS.newSubscriptionOf(client.nombre)}
+          title={TEXT_EVENTS.newSubscriptionOf(app.nombre)}
           onSubmit={create}
           onClose={() => setCreating(false)}
         />

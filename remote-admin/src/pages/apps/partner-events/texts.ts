@@ -24,6 +24,7 @@ export const TEXT_EVENTS = {
     'plan.retirado': 'Plan retirado (plan.retirado)',
     'plan.vencido': 'Plan vencido (plan.vencido)',
     'consentimiento.revocado': 'Consentimiento revocado (consentimiento.revocado)',
+    'roles.cambiados': 'Roles cambiados (roles.cambiados)',
   },
   urlRequired: 'Escribe la URL del receptor',
   urlInvalid: 'La URL del receptor debe ser una dirección completa, como https://app.example.com/eventos',

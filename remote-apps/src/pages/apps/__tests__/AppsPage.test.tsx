@@ -9,7 +9,7 @@ import {
   whenApiIdle,
 } from '@portal/shared';
 import { startFakeApi } from '@portal/shared/testing/fake-api';
-import { catalogue, user, withPlans } from '../../../testing/fixtures';
+import { catalogue, user, userPlan, withPlans } from '../../../testing/fixtures';
 import { renderAt } from '@portal/shared/testing/render';
 import AppsPage from '../AppsPage';
 
@@ -68,6 +68,9 @@ describe('the apps home', () => {
     expect(screen.getByRole('heading', { level: 1, name: '¡Hola, Ana Pérez!' })).toBeInTheDocument();
     expect(screen.getByText('Plan gratuito')).toBeInTheDocument();
     expect(screen.queryByText('Tus Aplicaciones')).not.toBeInTheDocument();
+    // The cards' titles come next under the h1, with no level skipped (axe's heading-order).
+    expect(within(card('Beto Pro')).getByRole('heading', { level: 2, name: 'Beto Pro' })).toBeInTheDocument();
+    expect(screen.queryAllByRole('heading', { level: 3 })).toEqual([]);
   });
 
   it("lists the plans under 'Tus Aplicaciones' once one is not free", async () => {
@@ -312,6 +315,28 @@ describe('the app cards', () => {
     expect(within(card('C+Suite Completa')).queryByRole('button', { name: /Mejorar Plan/ })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Mejorar Plan de Beto Pro' }));
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps\/2$/);
+  });
+
+  it("offers no 'Mejorar Plan' on an app whose plan a company's seat gives: the card names the seat's plan instead", async () => {
+    const minera = { id: 12, nombre: 'Minera Andina S.A.' };
+    await signIn({
+      planesUsuarios: [
+        userPlan({ id: 2, nombre: 'Beto Pro' }, 'PRO', minera),
+        userPlan({ id: 1, nombre: 'Control Max 360' }, 'PRO'),
+      ],
+    });
+    loadCatalogue();
+    renderAt('/apps', <AppsPage />);
+    const seatCard = card('Beto Pro');
+    expect(within(seatCard).queryByRole('button', { name: /Mejorar Plan/ })).not.toBeInTheDocument();
+    expect(within(seatCard).getByText('Tu plan PRO te lo da un puesto de Minera Andina S.A.')).toBeInTheDocument();
+    expect(within(seatCard).getByRole('button', { name: 'Abrir Beto Pro' })).toBeEnabled();
+    // Apps whose plan is the person's own keep it, as the spec has it.
+    expect(
+      within(card('Control Max 360')).getByRole('button', { name: 'Mejorar Plan de Control Max 360' }),
+    ).toBeEnabled();
+    expect(within(card('Control Max 360')).queryByText(/te lo da un puesto/)).not.toBeInTheDocument();
+    expect(within(card('TX30')).getByRole('button', { name: 'Mejorar Plan de TX30' })).toBeInTheDocument();
   });
 
   it("offers 'Mejorar Plan' only on apps that have a PRO plan: not on the calculator", async () => {

@@ -38,12 +38,12 @@ it('opens the presentation for a user whose presentacion is true, and only once 
   const first = renderAt('/apps', <AppsPage />);
   expect(screen.getByRole('dialog')).toBeInTheDocument();
   expect(useSession.getState().hasShownPresentationModal).toBe(true);
-  await userEvent.click(screen.getByRole('button', { name: 'Anterior' }));
-  expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
 
+  // Away from the page and back within the session, without finishing or dismissing it: not again.
   first.unmount();
   renderAt('/apps', <AppsPage />);
   expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  expect(api.requests.some((r) => r.path === '/auth/update-presentacion')).toBe(false);
 });
 
 it('does not open for a user who has seen it (presentacion false)', async () => {
@@ -56,7 +56,7 @@ it('records the presentation as seen for the user on finishing and stores the up
   await useSession.getState().startSession('tok', user({ id: 42, presentacion: true }));
   renderAt('/apps', <AppsPage />);
   await walkToTheEnd();
-  await userEvent.click(screen.getByRole('button', { name: 'Crear cuenta gratuita' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Continuar con la Cuenta Gratis' }));
   await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   const call = api.requests.find((r) => r.path === '/auth/update-presentacion');
   expect(call?.method).toBe('POST');
@@ -76,11 +76,17 @@ it('dismissed with Escape, the presentation is recorded as seen as well, in the 
   expect(JSON.parse(call!.body)).toEqual({ userId: 42 });
 });
 
-it("closed with 'Anterior' on the first step, it is only closed for this session: nothing is recorded", async () => {
+it("'Anterior' on a later step goes back one step, and the first step has none: the presentation stays open", async () => {
   await useSession.getState().startSession('tok', user({ id: 42, presentacion: true }));
   renderAt('/apps', <AppsPage />);
+  expect(screen.queryByRole('button', { name: 'Anterior' })).not.toBeInTheDocument();
+  await walkToTheEnd();
   await userEvent.click(screen.getByRole('button', { name: 'Anterior' }));
-  expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  expect(await screen.findByText('2 de 3')).toBeInTheDocument();
+  await userEvent.click(screen.getByRole('button', { name: 'Anterior' }));
+  expect(await screen.findByText('1 de 3')).toBeInTheDocument();
+  expect(screen.getByRole('dialog')).toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: 'Anterior' })).not.toBeInTheDocument();
   await new Promise((resolve) => setTimeout(resolve, 50));
   expect(api.requests.some((r) => r.path === '/auth/update-presentacion')).toBe(false);
   expect(useSession.getState().user?.presentacion).toBe(true);

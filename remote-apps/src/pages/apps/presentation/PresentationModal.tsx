@@ -5,7 +5,6 @@ import { tileGrid, WrapList } from '../../../components/lists';
 import { COMING_SOON } from '../../../components/Offers';
 import {
   FINISH_LABEL,
-  FINISH_NOTE,
   FREE_ACCOUNT,
   HIGHLIGHT_MS,
   PILLS,
@@ -92,10 +91,6 @@ const AppTile = styled.li<{ $active: boolean }>`
   @media (prefers-reduced-motion: reduce) { transition: none; transform: none; }
 `;
 
-const Note = styled.p`
-  margin: 0 0 14px;
-`;
-
 const Plans = styled.div`
   display: grid;
   grid-template-columns: repeat(auto-fit, minmax(220px, 1fr));
@@ -124,33 +119,34 @@ const Soon = styled.span`
   font-size: 0.875rem;
 `;
 
-// With the dialog's one height, the buttons sit at its bottom on every step: 'Continuar' stays under the thumb.
+// With the dialog's one height, the buttons sit at its bottom on every step: 'Continuar' stays under the thumb, at the
+// right also on step 1, where 'Anterior' is not shown.
 const Footer = styled.div`
   display: flex;
-  justify-content: space-between;
+  justify-content: flex-end;
   gap: 12px;
   margin-top: auto;
   padding-top: 20px;
+  > :first-child:not(:last-child) { margin-right: auto; }
 `;
 
 /** One height for the three steps (the longest one's), within the screen on a phone. */
 const DIALOG_HEIGHT = '600px';
 
 /**
- * Spec §2 and §4: the three-step presentation over the apps page. 'Anterior' on step 1 closes it (`onClose`);
- * Escape or a click outside dismiss it (`onDismiss`, which also records it as seen); finishing calls `onFinish`
- * (which records it as seen) and closes it once that worked.
+ * Spec §2 and §4: the three-step presentation over the apps page. 'Anterior' goes back one step and is not shown on
+ * step 1, where there is no step to go back to (docs/decisions/0130-presentation-for-a-signed-in-person.md); Escape
+ * or a click outside dismiss it (`onDismiss`, which records it as seen); finishing calls `onFinish` (which records it
+ * as seen) and closes it once that worked.
  */
 export function PresentationModal({
   apps,
-  onClose,
-  onDismiss = onClose,
+  onDismiss,
   onFinish,
 }: {
   /** The web-enabled apps, shown on step 2. */
   apps: readonly App[];
-  onClose: () => void;
-  onDismiss?: () => void;
+  onDismiss: () => void;
   onFinish: () => Promise<void>;
 }) {
   const [step, setStep] = useState(1);
@@ -178,8 +174,6 @@ export function PresentationModal({
       setStep((current) => current + (direction === 'next' ? 1 : -1));
     }, SLIDE_MS);
   }, []);
-
-  const previous = () => (step === 1 ? onClose() : slide('previous'));
 
   const finish = async () => {
     setFinishing(true);
@@ -230,37 +224,36 @@ export function PresentationModal({
           </AppsGrid>
         )}
         {step === 3 && (
-          <>
-            <Note>{FINISH_NOTE}</Note>
-            <Plans>
-              <PlanBox>
-                <h3>{FREE_ACCOUNT.title}</h3>
-                <ul>
-                  {FREE_ACCOUNT.features.map((feature) => (
-                    <li key={feature}>{feature}</li>
-                  ))}
-                </ul>
-              </PlanBox>
-              <PlanBox $pro>
-                <header>
-                  <h3>{PRO_ACCOUNT.title}</h3>
-                  <Soon>{COMING_SOON}</Soon>
-                </header>
-                <ul>
-                  {PRO_ACCOUNT.features.map((feature) => (
-                    <li key={feature}>{feature}</li>
-                  ))}
-                </ul>
-              </PlanBox>
-            </Plans>
-          </>
+          <Plans>
+            <PlanBox>
+              <h3>{FREE_ACCOUNT.title}</h3>
+              <ul>
+                {FREE_ACCOUNT.features.map((feature) => (
+                  <li key={feature}>{feature}</li>
+                ))}
+              </ul>
+            </PlanBox>
+            <PlanBox $pro>
+              <header>
+                <h3>{PRO_ACCOUNT.title}</h3>
+                <Soon>{COMING_SOON}</Soon>
+              </header>
+              <ul>
+                {PRO_ACCOUNT.features.map((feature) => (
+                  <li key={feature}>{feature}</li>
+                ))}
+              </ul>
+            </PlanBox>
+          </Plans>
         )}
       </Stage>
       {error && <Alert>{error}</Alert>}
       <Footer>
-        <Button $variant="secondary" onClick={previous} disabled={finishing}>
-          Anterior
-        </Button>
+        {step > 1 && (
+          <Button $variant="secondary" onClick={() => slide('previous')} disabled={finishing}>
+            Anterior
+          </Button>
+        )}
         {step < STEP_COUNT ? (
           <Button onClick={() => slide('next')}>Continuar</Button>
         ) : (

@@ -20,11 +20,12 @@ export const PRO_ACCOUNT = {
 };
 
 /**
- * Spec §2's finish button. Whoever sees the presentation is signed in already, so step 3 says what the button does for
- * an account that exists: it starts with the free account (docs/decisions/0031-presentation.md).
+ * The finish button. Spec §2's 'Crear cuenta gratuita' would ask someone signed in to make the account they are signed
+ * in with: the presentation only opens over the apps page of a session, and a new account holds the free plan of every
+ * app already, so the button says that the person goes on with it, in the words of step 3's title and first account
+ * (docs/decisions/0130-presentation-for-a-signed-in-person.md).
  */
-export const FINISH_LABEL = 'Crear cuenta gratuita';
-export const FINISH_NOTE = `Tu cuenta ya está creada: con «${FINISH_LABEL}» empiezas con la Cuenta Gratis, sin costo.`;
+export const FINISH_LABEL = 'Continuar con la Cuenta Gratis';
 
 export const STEP_TITLES: Record<number, string> = {
   1: 'Te damos la bienvenida a C+Suite',

@@ -110,10 +110,10 @@ it("marks the plan the person has in each app with 'Tu plan actual'", async () =
   renderAt('/planes', <PlansPage />);
   const [beto, tx30, controlMax] = await screen.findAllByTestId('plan-card');
   const tier = (card: HTMLElement, name: string) => within(card).getByRole('region', { name });
-  expect(tier(beto!, 'PRO')).toHaveTextContent('Tu plan actual');
-  expect(tier(beto!, 'Gratis')).not.toHaveTextContent('Tu plan actual');
-  expect(tier(tx30!, 'Gratis')).toHaveTextContent('Tu plan actual');
-  expect(tier(tx30!, 'PRO')).not.toHaveTextContent('Tu plan actual');
+  expect(tier(beto!, 'Beto Pro PRO')).toHaveTextContent('Tu plan actual');
+  expect(tier(beto!, 'Beto Pro Gratis')).not.toHaveTextContent('Tu plan actual');
+  expect(tier(tx30!, 'TX30 Gratis')).toHaveTextContent('Tu plan actual');
+  expect(tier(tx30!, 'TX30 PRO')).not.toHaveTextContent('Tu plan actual');
   // No plan in that app: nothing is marked.
   expect(controlMax).not.toHaveTextContent('Tu plan actual');
 });
@@ -138,10 +138,27 @@ it("says where a plan a company's seat gives comes from: 'Puesto de <Empresa>' b
   await start({ 'GET /apps/listar-con-planes': { status: 200, body: catalogue } });
   renderAt('/planes', <PlansPage />);
   const [beto, tx30] = await screen.findAllByTestId('plan-card');
-  const pro = within(beto!).getByRole('region', { name: 'PRO' });
+  const pro = within(beto!).getByRole('region', { name: 'Beto Pro PRO' });
   expect(pro).toHaveTextContent('Tu plan actual');
   expect(within(pro).getByText('Puesto de Minera Andina S.A.')).toBeInTheDocument();
   expect(tx30).not.toHaveTextContent('Puesto de');
+});
+
+it('names every region of the page once: each plan with its app (axe landmark-unique)', async () => {
+  await useSession.getState().startSession('tok', user());
+  await start({ 'GET /apps/listar-con-planes': { status: 200, body: catalogue } });
+  renderAt('/planes', <PlansPage />);
+  await screen.findAllByTestId('plan-card');
+  // The name matcher is given each region's accessible name, as a screen reader computes it.
+  const names: string[] = [];
+  screen.getAllByRole('region', {
+    name: (name) => {
+      names.push(name);
+      return true;
+    },
+  });
+  expect(names).toEqual(expect.arrayContaining(['Beto Pro Gratis', 'Beto Pro PRO', 'TX30 Gratis', 'TX30 PRO']));
+  expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
 });
 
 it("says 'Sin planes disponibles' when the plans cannot be loaded", async () => {

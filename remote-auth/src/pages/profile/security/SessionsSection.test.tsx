@@ -24,6 +24,10 @@ beforeEach(async () => {
       sessions = sessions.filter((s) => s.id !== 'otra');
       return { status: 204 };
     },
+    'DELETE /auth/sessions/panel': () => {
+      sessions = sessions.filter((s) => s.id !== 'panel');
+      return { status: 204 };
+    },
     'POST /auth/sessions/cerrar-otras': () => {
       const ended = sessions.filter((s) => !s.current).length;
       sessions = sessions.filter((s) => s.current);
@@ -72,6 +76,29 @@ it('closes all the other sessions after confirming', async () => {
   expect(await screen.findByText('Se cerraron 2 sesiones')).toBeInTheDocument();
   await waitFor(() => expect(screen.getAllByTestId('sesion')).toHaveLength(1));
   expect(screen.queryByRole('button', { name: 'Cerrar todas las demás sesiones' })).not.toBeInTheDocument();
+});
+
+it("names a device's session by its app, and ends it like any other", async () => {
+  sessions.push(
+    portalSession('panel', 'Panel de planta en Linux', {
+      device: 'Televisor',
+      app: 'Panel de planta',
+      address: '10.20.0.7',
+      createdAt: minutesAgo(60),
+      lastSeenAt: minutesAgo(10),
+    }),
+  );
+  renderAt('/perfil', <SessionsSection />);
+  const device = (await screen.findAllByTestId('sesion')).find((item) =>
+    within(item).queryByText('Con código de dispositivo'),
+  );
+  if (!device) throw new Error('the device session is not listed');
+  expect(within(device).getByText('Televisor · Panel de planta en Linux')).toBeInTheDocument();
+  expect(within(device).getByText('Con código de dispositivo')).toBeInTheDocument();
+  expect(within(device).getByText(/Conectado a Panel de planta con un código/)).toBeInTheDocument();
+  await userEvent.click(within(device).getByRole('button', { name: 'Cerrar sesión' }));
+  await userEvent.click(within(device).getByRole('button', { name: 'Sí, cerrar sesión' }));
+  await waitFor(() => expect(screen.queryByText('Televisor · Panel de planta en Linux')).not.toBeInTheDocument());
 });
 
 it('a failure to load shows a Spanish message', async () => {

@@ -66,7 +66,9 @@ export function SessionsSection() {
                   {session.device} · {session.label}
                 </strong>
                 {session.current && <Badge>Este dispositivo</Badge>}
+                {session.app !== null && <Badge>Con código de dispositivo</Badge>}
               </p>
+              {session.app !== null && <p>Conectado a {session.app} con un código que confirmaste en /dispositivo.</p>}
               <p>Dirección: {session.address}</p>
               <p title={absoluteDate(session.createdAt)}>
                 Inicio: {absoluteDate(session.createdAt)} ({relativeDate(session.createdAt)})

@@ -9,10 +9,10 @@ beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());
 
 function setup(onFinish = jest.fn().mockResolvedValue(undefined)) {
-  const onClose = jest.fn();
+  const onDismiss = jest.fn();
   const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
-  render(<PresentationModal apps={webApps} onClose={onClose} onFinish={onFinish} />);
-  return { user, onClose, onFinish };
+  render(<PresentationModal apps={webApps} onDismiss={onDismiss} onFinish={onFinish} />);
+  return { user, onDismiss, onFinish };
 }
 
 const step = () => screen.getByTestId('presentation-step').getAttribute('data-step');
@@ -53,19 +53,29 @@ it('highlights one web app every 2 seconds on step 2, cycling back to the first'
   expect(highlighted()).toBe('Control Max 360');
 });
 
-it("goes back with 'Anterior', and 'Anterior' on step 1 closes", async () => {
-  const { user, onClose } = setup();
-  await user.click(screen.getByRole('button', { name: 'Continuar' }));
+it("goes back one step with 'Anterior', which step 1 does not offer: nothing closes the presentation silently", async () => {
+  const { user, onDismiss, onFinish } = setup();
+  expect(screen.queryByRole('button', { name: 'Anterior' })).not.toBeInTheDocument();
+  for (const next of ['2', '3']) {
+    await user.click(screen.getByRole('button', { name: 'Continuar' }));
+    act(() => jest.advanceTimersByTime(250));
+    expect(step()).toBe(next);
+  }
+  await user.click(screen.getByRole('button', { name: 'Anterior' }));
   act(() => jest.advanceTimersByTime(250));
+  expect(step()).toBe('2');
+  expect(screen.getByText('2 de 3')).toBeInTheDocument();
   await user.click(screen.getByRole('button', { name: 'Anterior' }));
   act(() => jest.advanceTimersByTime(250));
   expect(step()).toBe('1');
-  expect(onClose).not.toHaveBeenCalled();
-  await user.click(screen.getByRole('button', { name: 'Anterior' }));
-  expect(onClose).toHaveBeenCalledTimes(1);
+  expect(screen.getByRole('dialog', { name: 'Te damos la bienvenida a C+Suite' })).toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: 'Anterior' })).not.toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Continuar' })).toBeEnabled();
+  expect(onDismiss).not.toHaveBeenCalled();
+  expect(onFinish).not.toHaveBeenCalled();
 });
 
-it("compares the free and Pro accounts on step 3 and finishes with the spec's 'Crear cuenta gratuita', worded for an account that exists already", async () => {
+it('compares the free and Pro accounts on step 3 and finishes by going on with the free account, never offering to create one', async () => {
   const { user, onFinish } = setup();
   for (let i = 0; i < 2; i++) {
     await user.click(screen.getByRole('button', { name: 'Continuar' }));
@@ -73,16 +83,15 @@ it("compares the free and Pro accounts on step 3 and finishes with the spec's 'C
   }
   expect(screen.getByText('3 de 3')).toBeInTheDocument();
   expect(screen.getByRole('heading', { name: 'Elige un plan para continuar' })).toBeInTheDocument();
-  // The person is signed in: the step says what the spec's button does for an account that exists.
-  expect(screen.getByText(/^Tu cuenta ya está creada/)).toHaveTextContent(
-    'Tu cuenta ya está creada: con «Crear cuenta gratuita» empiezas con la Cuenta Gratis, sin costo.',
-  );
   expect(screen.getByRole('heading', { name: 'Cuenta Gratis' })).toBeInTheDocument();
   expect(screen.getByText('Beto Pro: 20 consultas gratuitas')).toBeInTheDocument();
   expect(screen.getByRole('heading', { name: 'Cuenta Pro' })).toBeInTheDocument();
   expect(screen.getByText('Próximamente')).toBeInTheDocument();
   expect(screen.queryByRole('button', { name: 'Continuar' })).not.toBeInTheDocument();
-  await user.click(screen.getByRole('button', { name: 'Crear cuenta gratuita' }));
+  // Whoever sees it is signed in: their account exists, with the free plan of every app.
+  expect(screen.queryByText(/crear cuenta/i)).not.toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: /crear cuenta/i })).not.toBeInTheDocument();
+  await user.click(screen.getByRole('button', { name: 'Continuar con la Cuenta Gratis' }));
   expect(onFinish).toHaveBeenCalledTimes(1);
 });
 
@@ -92,7 +101,7 @@ it('shows why finishing failed and lets the person try again', async () => {
     await user.click(screen.getByRole('button', { name: 'Continuar' }));
     act(() => jest.advanceTimersByTime(250));
   }
-  await user.click(screen.getByRole('button', { name: 'Crear cuenta gratuita' }));
+  await user.click(screen.getByRole('button', { name: 'Continuar con la Cuenta Gratis' }));
   expect(await screen.findByRole('alert')).toHaveTextContent('Error al actualizar presentación');
-  expect(screen.getByRole('button', { name: 'Crear cuenta gratuita' })).toBeEnabled();
+  expect(screen.getByRole('button', { name: 'Continuar con la Cuenta Gratis' })).toBeEnabled();
 });

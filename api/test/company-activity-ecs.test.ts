@@ -1,0 +1,237 @@
+// A company's activity log as a SIEM collector reads it: Elastic Common Schema documents, oldest first, page after page
+// by a cursor that never skips an entry, not even one whose transaction commits after a later one's (PostgreSQL).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { auditLog } from '../src/db/schema.js';
+import { recordAudit } from '../src/domain/audit/log.js';
+import { addMember } from '../src/domain/companies/members.js';
+import {
+  buildTestApp,
+  createUser,
+  databaseUrl,
+  forEachBackend,
+  login,
+  schemaOfApp,
+  type TestApp,
+} from './helpers/app.js';
+
+const password = 'clave-del-colector';
+
+interface Doc {
+  '@timestamp': string;
+  event: { id: string; action: string; outcome: string; kind: string; dataset: string };
+  user?: { id?: string; email: string };
+  organization: { id: string; name: string };
+  portal: { origen: string; objetivo: { tipo: string; id: number }; detalles: Record<string, unknown> };
+}
+interface EcsPage {
+  data: Doc[];
+  siguiente: string;
+  hayMas: boolean;
+}
+
+forEachBackend((backend) => {
+  describe("a company's activity log read as ECS documents by cursor", () => {
+    let test: TestApp;
+    let admin: string;
+    let counter = 0;
+    const call = (method: string, url: string, token: string | undefined, payload?: unknown) =>
+      test.app.inject({
+        method: method as 'GET',
+        url,
+        ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+        ...(payload !== undefined ? { payload: payload as object } : {}),
+      });
+    const read = async (companyId: number, token: string, desde?: string, limit = 50) => {
+      const answer = await call(
+        'GET',
+        `/empresas/${companyId}/auditoria?formato=ecs&limit=${limit}${desde ? `&desde=${desde}` : ''}`,
+        token,
+      );
+      assert.equal(answer.statusCode, 200, answer.body);
+      return answer.json<EcsPage>();
+    };
+    /** The page after `cursor` once it holds at least `count` documents (or after 30 s, as it is then). */
+    const until = async (companyId: number, token: string, cursor: string, count: number) => {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const page = await read(companyId, token, cursor);
+        if (page.data.length >= count || Date.now() > deadline) return page;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    /** Every document from the first, `limit` at a time; answers them and the cursor to go on from. */
+    const readAll = async (companyId: number, token: string, limit: number, from?: string) => {
+      const docs: Doc[] = [];
+      let cursor = from;
+      for (;;) {
+        const page = await read(companyId, token, cursor, limit);
+        docs.push(...page.data);
+        cursor = page.siguiente;
+        if (!page.hayMas) return { docs, cursor };
+      }
+    };
+    /**
+     * Every committed entry of the company, read from the first once the feed has them all: on a PostgreSQL server
+     * shared with other work, a transaction still running elsewhere holds newer entries back for a moment (by design).
+     */
+    const caughtUp = async (companyId: number, token: string) => {
+      const [row] = await test.app.db
+        .select({ count: sql<number>`count(*)::int` })
+        .from(auditLog)
+        .where(eq(auditLog.companyId, companyId));
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const all = await readAll(companyId, token, 100);
+        if (all.docs.length === row?.count || Date.now() > deadline) return all;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    const names = new Map<number, string>();
+    async function company() {
+      const nombre = `Colector ${++counter} S.A.`;
+      const created = await call('POST', '/admin/empresas', admin, { nombre });
+      assert.equal(created.statusCode, 201, created.body);
+      const { id } = created.json<{ id: number }>();
+      names.set(id, nombre);
+      return id;
+    }
+    async function owner(companyId: number) {
+      const email = `dueno${++counter}@colector.test`;
+      const id = await createUser(test.app, { email, password, status: 'active' });
+      await addMember(test.app.db, companyId, id, 'propietario');
+      return { id, email, token: await login(test.app, email, password) };
+    }
+
+    before(async () => {
+      test = await buildTestApp(backend);
+      admin = await login(test.app);
+    });
+    after(() => test.close());
+
+    it('a rules change is an ECS document with its action, outcome, who and the company; nothing of another company', async () => {
+      const id = await company();
+      const other = await company();
+      const it_ = await owner(id);
+      const changed = await call('PATCH', `/empresas/${id}/ajustes`, it_.token, { sesionMaximaHoras: 12 });
+      assert.equal(changed.statusCode, 200, changed.body);
+      assert.equal(
+        (await call('PATCH', `/empresas/${other}/ajustes`, admin, { sesionMaximaHoras: 8 })).statusCode,
+        200,
+      );
+
+      const { docs: data } = await caughtUp(id, it_.token);
+      const rules = data.find((doc) => doc.event.action === 'company.settings_change');
+      assert.ok(rules, JSON.stringify(data));
+      assert.deepEqual(rules.organization, { id: String(id), name: names.get(id) });
+      assert.equal(rules.event.outcome, 'success');
+      assert.equal(rules.event.kind, 'event');
+      assert.equal(rules.event.dataset, 'portal.audit');
+      assert.deepEqual(rules.user, { id: String(it_.id), email: it_.email });
+      assert.equal(rules.portal.origen, 'administrador');
+      assert.ok(!Number.isNaN(Date.parse(rules['@timestamp'])));
+      assert.ok(
+        data.every((doc) => doc.organization.id === String(id)),
+        'only its own entries',
+      );
+      // A person who may not manage the company reads nothing of it.
+      const stranger = await owner(other);
+      assert.equal((await call('GET', `/empresas/${id}/auditoria?formato=ecs`, stranger.token)).statusCode, 403);
+    });
+
+    it('pages oldest first without a gap or a repeat; with nothing new the cursor stays; a forged cursor is a Spanish 400', async () => {
+      const id = await company();
+      const it_ = await owner(id);
+      for (const hours of [1, 2, 3, 4, 5])
+        assert.equal(
+          (await call('PATCH', `/empresas/${id}/ajustes`, it_.token, { sesionMaximaHoras: hours })).statusCode,
+          200,
+        );
+      const whole = await caughtUp(id, it_.token);
+      const { docs, cursor } = await readAll(id, it_.token, 2);
+      assert.deepEqual(
+        docs.map((doc) => doc.event.id),
+        whole.docs.map((doc) => doc.event.id),
+      );
+      assert.equal(new Set(docs.map((doc) => doc.event.id)).size, docs.length, 'no repeat');
+      const ids = docs.map((doc) => Number(doc.event.id));
+      assert.deepEqual(
+        ids,
+        [...ids].sort((a, b) => a - b),
+        'one writer: the order of the entries',
+      );
+      // Nothing new: the same cursor comes back, and a new entry is the only one after it.
+      const idle = await read(id, it_.token, cursor);
+      assert.deepEqual([idle.data, idle.siguiente], [[], cursor]);
+      assert.equal(
+        (await call('PATCH', `/empresas/${id}/ajustes`, it_.token, { sesionMaximaHoras: 6 })).statusCode,
+        200,
+      );
+      const next = await until(id, it_.token, cursor, 1);
+      assert.deepEqual(
+        next.data.map((doc) => doc.event.action),
+        ['company.settings_change'],
+      );
+      const forged = await call('GET', `/empresas/${id}/auditoria?formato=ecs&desde=abc`, it_.token);
+      assert.equal(forged.statusCode, 400);
+      assert.equal(forged.json<{ code: string }>().code, 'INVALID_CURSOR');
+      assert.match(forged.json<{ message: string }>().message, /cursor/);
+    });
+
+    it('carries no credential, whatever the entry holds', async () => {
+      const id = await company();
+      const it_ = await owner(id);
+      await recordAudit(test.app.db, { user: { id: it_.id, email: it_.email } }, [
+        {
+          action: 'company.setup_link_create',
+          target: { type: 'company', id },
+          details: { secreto: 's3cr3t', token: 't0k3n', enlace: { clave: 'k3y', caduca: '2026-12-01' }, nombre: 'IT' },
+          companyId: id,
+        },
+      ]);
+      const { docs: data } = await caughtUp(id, it_.token);
+      const text = JSON.stringify(data);
+      for (const secret of ['s3cr3t', 't0k3n', 'k3y']) assert.ok(!text.includes(secret), secret);
+      const doc = data.find((one) => one.event.action === 'company.setup_link_create');
+      assert.deepEqual(doc?.portal.detalles, { enlace: { caduca: '2026-12-01' }, nombre: 'IT' });
+    });
+
+    if (backend === 'postgres')
+      it('an entry whose transaction commits after a later one is still read, before it: the cursor never passes it', async () => {
+        const id = await company();
+        const it_ = await owner(id);
+        const { cursor } = await caughtUp(id, it_.token);
+        // A slow writer: its transaction has its id and its entry, not yet committed.
+        const slow = new pg.Client({ connectionString: databaseUrl, options: `-c search_path=${schemaOfApp(test)}` });
+        await slow.connect();
+        try {
+          await slow.query('BEGIN');
+          await slow.query(
+            `INSERT INTO audit_log (actor_id, actor_email, action, target_type, target_id, details, company_id)
+             VALUES (NULL, 'lento', 'company.rename', 'company', $1, '{}', $1)`,
+            [id],
+          );
+          // A faster writer's entry commits meanwhile (one that takes no lock the slow one holds).
+          await recordAudit(test.app.db, { user: { id: it_.id, email: it_.email } }, [
+            { action: 'company.invitation_create', target: { type: 'company', id }, details: {}, companyId: id },
+          ]);
+          const held = await read(id, it_.token, cursor);
+          assert.deepEqual(held.data, [], 'the later entry waits while an older transaction is still open');
+          assert.equal(held.siguiente, cursor);
+          await slow.query('COMMIT');
+        } finally {
+          await slow.end();
+        }
+        const both = await until(id, it_.token, cursor, 2);
+        assert.deepEqual(
+          both.data.map((doc) => [doc.event.action, doc.user?.email]),
+          [
+            ['company.rename', 'lento'],
+            ['company.invitation_create', it_.email],
+          ],
+        );
+      });
+  });
+});

@@ -1,0 +1,184 @@
+// A directory group gives roles of an app: a rule `{ grupo, idApp, rolesApp }`, the group's members take the roles
+// with the seat, a member taken out of the group loses them (and the seat), roles given by hand stay beside them, and
+// a rule with roles but no app or an unknown role is refused with nothing written. On each backend.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { and, desc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { auditLog, companyGroupRules, companyScimUsers, userAppRoles } from '../src/db/schema.js';
+import { rolesInApp } from '../src/domain/apps-and-plans/app-roles.js';
+import { buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
+import { call } from './helpers/company-fixtures.js';
+import { entraUser, scim, scimCompany, type ScimCompany } from './helpers/scim-fixtures.js';
+
+const patchOp = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+const groupSchema = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+
+forEachBackend((backend) => {
+  describe(`directory groups give roles of an app (${backend})`, () => {
+    let test: TestApp;
+    let app: FastifyInstance;
+    let admin: string;
+
+    before(async () => {
+      test = await buildTestApp(backend, { apiPublicUrl: 'http://localhost:3000' });
+      app = test.app;
+      admin = await login(app);
+      for (const clave of ['supervisor', 'operador']) {
+        const made = await call(app, 'POST', '/admin/apps/1/roles', admin, { clave, nombre: clave });
+        assert.equal(made.statusCode, 201, made.body);
+      }
+    });
+    after(() => test.close());
+
+    async function provision(acme: ScimCompany, names: string[]) {
+      const people: { scimId: string; userId: number; email: string }[] = [];
+      for (const name of names) {
+        const email = `${name}@${acme.domain}`;
+        const created = await scim(app, acme.token, 'POST', '/Users', entraUser(email, `ext-${name}`));
+        assert.equal(created.statusCode, 201, created.body);
+        const scimId = created.json<{ id: string }>().id;
+        const [row] = await app.db
+          .select({ userId: companyScimUsers.userId })
+          .from(companyScimUsers)
+          .where(eq(companyScimUsers.id, scimId));
+        people.push({ scimId, userId: row!.userId, email });
+      }
+      return people;
+    }
+    const held = async (userId: number) =>
+      (
+        await app.db
+          .select({ clave: userAppRoles.clave, fuente: userAppRoles.fuente })
+          .from(userAppRoles)
+          .where(and(eq(userAppRoles.userId, userId), eq(userAppRoles.appId, 1)))
+          .orderBy(userAppRoles.clave, userAppRoles.fuente)
+      ).map((row) => `${row.clave}:${row.fuente}`);
+
+    it("the group's members take its roles with the seat, lose them when taken out; a hand-given role stays", async () => {
+      const acme = await scimCompany(app, admin, `Planta roles ${backend} S.A.`, `planta-roles-${backend}.cl`, 5);
+      const manager = await acme.owner.token();
+      const rule = await call(app, 'POST', `/empresas/${acme.companyId}/grupos-directorio`, manager, {
+        grupo: 'Supervisores Planta Norte',
+        idApp: 1,
+        rolesApp: ['supervisor'],
+      });
+      assert.equal(rule.statusCode, 201, rule.body);
+      const rules = await call(app, 'GET', `/empresas/${acme.companyId}/grupos-directorio`, manager);
+      assert.deepEqual(rules.json()[0].rolesApp, ['supervisor']);
+
+      const [ana, luis] = await provision(acme, ['ana.rojas', 'luis.soto']);
+      const created = await scim(app, acme.token, 'POST', '/Groups', {
+        schemas: [groupSchema],
+        displayName: 'Supervisores Planta Norte',
+        members: [{ value: ana!.scimId }, { value: luis!.scimId }],
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const groupId = created.json<{ id: string }>().id;
+      assert.deepEqual(await held(ana!.userId), ['supervisor:grupo']);
+      assert.deepEqual(await held(luis!.userId), ['supervisor:grupo']);
+      assert.deepEqual(await rolesInApp(app.db, ana!.userId, 1, true), ['supervisor']);
+      const [given] = await app.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, 'company.app_roles_change'), eq(auditLog.companyId, acme.companyId)))
+        .orderBy(desc(auditLog.id))
+        .limit(1);
+      assert.equal(given?.details.fuenteRoles, 'grupo');
+      assert.deepEqual(given?.details.despues, ['supervisor']);
+
+      // By hand, the company gives Ana 'operador' too: the group's role is not the hand's to take.
+      const byHand = await call(
+        app,
+        'PUT',
+        `/empresas/${acme.companyId}/miembros/${ana!.userId}/roles-app/1`,
+        manager,
+        {
+          roles: ['operador'],
+        },
+      );
+      assert.deepEqual(byHand.json(), { idApp: 1, roles: ['operador'] });
+      assert.deepEqual(await rolesInApp(app.db, ana!.userId, 1, true), ['operador', 'supervisor']);
+      const listed = await call(app, 'GET', `/empresas/${acme.companyId}/miembros/${ana!.userId}/roles-app`, manager);
+      assert.deepEqual(
+        listed.json().data.map((entry: { roles: string[]; rolesGrupo: string[] }) => [entry.roles, entry.rolesGrupo]),
+        [[['operador'], ['supervisor']]],
+      );
+      const cleared = await call(
+        app,
+        'PUT',
+        `/empresas/${acme.companyId}/miembros/${ana!.userId}/roles-app/1`,
+        manager,
+        {
+          roles: [],
+        },
+      );
+      assert.equal(cleared.statusCode, 200);
+      assert.deepEqual(await held(ana!.userId), ['supervisor:grupo']);
+
+      // Luis leaves the group: the seat the group gave goes, and the role with it.
+      const removed = await scim(app, acme.token, 'PATCH', `/Groups/${groupId}`, {
+        schemas: [patchOp],
+        Operations: [{ op: 'Remove', path: `members[value eq "${luis!.scimId}"]` }],
+      });
+      assert.equal(removed.statusCode, 204, removed.body);
+      assert.deepEqual(await held(luis!.userId), []);
+      assert.deepEqual(await held(ana!.userId), ['supervisor:grupo']);
+    });
+
+    it('a member who holds the seat by hand takes the roles when the group gets a rule, and loses them with it', async () => {
+      const acme = await scimCompany(app, admin, `Planta reglas ${backend} S.A.`, `planta-reglas-${backend}.cl`, 5);
+      const manager = await acme.owner.token();
+      const [eva] = await provision(acme, ['eva.diaz']);
+      const seat = await call(app, 'POST', `/empresas/${acme.companyId}/puestos`, manager, {
+        idUsuario: eva!.userId,
+        idApp: 1,
+      });
+      assert.equal(seat.statusCode, 201, seat.body);
+      const created = await scim(app, acme.token, 'POST', '/Groups', {
+        schemas: [groupSchema],
+        displayName: 'Operadores',
+        members: [{ value: eva!.scimId }],
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      assert.deepEqual(await held(eva!.userId), []);
+      const rule = await call(app, 'POST', `/empresas/${acme.companyId}/grupos-directorio`, manager, {
+        grupo: 'Operadores',
+        idApp: 1,
+        rolesApp: ['operador'],
+      });
+      assert.equal(rule.statusCode, 201, rule.body);
+      assert.deepEqual(await held(eva!.userId), ['operador:grupo']);
+      const gone = await call(
+        app,
+        'DELETE',
+        `/empresas/${acme.companyId}/grupos-directorio/${rule.json().id}`,
+        manager,
+      );
+      assert.equal(gone.statusCode, 204, gone.body);
+      // The seat was given by hand: it stays, the group's role goes.
+      assert.deepEqual(await held(eva!.userId), []);
+      assert.deepEqual(await rolesInApp(app.db, eva!.userId, 1, true), []);
+    });
+
+    it('a rule with roles but no app, or an unknown role, is refused with nothing written', async () => {
+      const acme = await scimCompany(app, admin, `Planta malas ${backend} S.A.`, `planta-malas-${backend}.cl`, 5);
+      const manager = await acme.owner.token();
+      const url = `/empresas/${acme.companyId}/grupos-directorio`;
+      const noApp = await call(app, 'POST', url, manager, {
+        grupo: 'Jefes',
+        rol: 'administrador',
+        rolesApp: ['supervisor'],
+      });
+      assert.equal(noApp.statusCode, 400);
+      assert.equal(noApp.json().code, 'REGLA_ROLES_SIN_APP');
+      const unknown = await call(app, 'POST', url, manager, { grupo: 'Jefes', idApp: 1, rolesApp: ['gerente'] });
+      assert.equal(unknown.statusCode, 400);
+      assert.equal(unknown.json().code, 'ROL_DESCONOCIDO');
+      const bad = await call(app, 'POST', url, manager, { grupo: 'Jefes', idApp: 1, rolesApp: ['Con Espacio'] });
+      assert.equal(bad.statusCode, 400);
+      const rows = await app.db.select().from(companyGroupRules).where(eq(companyGroupRules.companyId, acme.companyId));
+      assert.deepEqual(rows, []);
+    });
+  });
+});
