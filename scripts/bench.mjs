@@ -1,7 +1,7 @@
 // npm run bench: runs every api/bench/*.bench.ts in name order with tsx, then the front-end bench
 // (scripts/bench/front.mjs); each prints a markdown table. `npm run bench -- front` runs only the front-end one. The
 // load generator shares this machine's cores with the server, so compare the rows of one table, not across machines.
-// `node scripts/bench.mjs smoke` (CI): a short run of the API benches that need no seeded database (smoke, below).
+// `node scripts/bench.mjs smoke`: a short run of the API benches that need no seeded database (smoke, below).
 // Their numbers are printed, never judged: what fails is a bench that no longer runs
 // (docs/decisions/0122-benches-smoke-in-ci.md).
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

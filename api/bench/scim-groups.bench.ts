@@ -3,7 +3,9 @@
 // `userName eq` GET, then a POST), then for each group a `displayName eq` GET with `excludedAttributes=members`, a
 // POST without members, and PATCHes adding its members 50 at a time; 4 requests in flight. The seats must be right at
 // the end and the whole sync under a minute. Then a group of 5 000 (its rule ties it to the same app) and one member
-// added to it, one request at a time, 200 times: p95 under 50 ms. Needs BENCH_DATABASE_URL; without it, it says so and exits 0.
+// added to it, one request at a time, 200 times: p95 under 50 ms. Last, a group of 5 000 holding seats, and a rule that
+// gives its people an app role (`POST /empresas/:id/grupos-directorio` with `rolesApp`): every one holds the role
+// when the request answers, in under 5 s. Needs BENCH_DATABASE_URL; without it, it says so and exits 0.
 // BENCH_SCIM_PEOPLE changes the 10 000 (the groups stay 20 people each).
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -20,6 +22,7 @@ const batch = 50;
 const bigGroup = Math.min(5_000, people - 200);
 const limitSeconds = 60;
 const addLimitMs = 50;
+const roleLimitSeconds = 5;
 
 /**
  * The processor time (s) PostgreSQL's server processes of this database have used so far: those connected now, read
@@ -129,6 +132,32 @@ async function main(url: string) {
     }
     const adds = { times: addTimes.sort((a, b) => a - b) };
 
+    // A group of 5 000 people who hold seats already (by their small groups), then a rule giving them a role of app 1.
+    const supervisors = await send('POST', '/Groups', { displayName: 'Supervisores', members: [] });
+    for (let at = 0; at < bigGroup; at += batch)
+      await addMembers(String(supervisors.id), ids.slice(at, Math.min(bigGroup, at + batch)));
+    const adminToken = await signIn(api);
+    const asAdmin = (method: string, path: string, body: unknown) =>
+      fetch(`${api}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const role = await asAdmin('POST', '/admin/apps/1/roles', { clave: 'supervisor', nombre: 'Supervisor' });
+    if (role.status !== 201) throw new Error(`POST /admin/apps/1/roles: ${role.status} ${await role.text()}`);
+    const ruleStarted = performance.now();
+    const rule = await asAdmin('POST', `/empresas/${companyId}/grupos-directorio`, {
+      grupo: 'Supervisores',
+      idApp: 1,
+      rolesApp: ['supervisor'],
+    });
+    const ruleSeconds = (performance.now() - ruleStarted) / 1000;
+    if (rule.status !== 201) throw new Error(`POST grupos-directorio: ${rule.status} ${await rule.text()}`);
+    const { rows: roleRows } = await sql.query<{ holders: number }>(
+      "SELECT count(DISTINCT user_id)::int AS holders FROM user_app_roles WHERE app_id = 1 AND clave = 'supervisor'",
+    );
+    const holders = roleRows[0]!.holders;
+
     console.log(
       `PostgreSQL, ${people} personas y ${groups} grupos de ${groupSize} (miembros en PATCH de ${batch}), 4 peticiones en vuelo.\n`,
     );
@@ -150,11 +179,21 @@ async function main(url: string) {
       `| one member added to a group of ${bigGroup} (${additions} times) | | ${percentile(adds.times, 50).toFixed(2)} / ${percentile(adds.times, 95).toFixed(2)} |`,
     );
     console.log(
+      `| a rule giving a role of the app to a group of ${bigGroup} (one request) | ${ruleSeconds.toFixed(2)} | |`,
+    );
+    console.log(
       `\nAl final de la sincronización: ${counts.seats} puestos (en uso ${counts.in_use}), ${counts.members} miembros de grupos.`,
     );
     if (counts.seats !== people || counts.in_use !== people) throw new Error('the seats are not right at the end');
     if (total >= limitSeconds) {
       console.error(`La sincronización tardó ${total.toFixed(1)} s: más de ${limitSeconds} s.`);
+      process.exitCode = 1;
+    }
+    if (holders !== bigGroup) throw new Error(`${holders} people hold the role, not ${bigGroup}`);
+    if (ruleSeconds >= roleLimitSeconds) {
+      console.error(
+        `Dar un rol a ${bigGroup} personas tardó ${ruleSeconds.toFixed(2)} s: más de ${roleLimitSeconds} s.`,
+      );
       process.exitCode = 1;
     }
     if (percentile(adds.times, 95) >= addLimitMs) {
@@ -166,6 +205,18 @@ async function main(url: string) {
     await sql.end();
     await server.stop();
   }
+}
+
+/** The platform administrator's access token. */
+async function signIn(api: string): Promise<string> {
+  const response = await fetch(`${api}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: admin.email, password: admin.password }),
+  });
+  const body = (await response.json()) as { access_token?: string };
+  if (!body.access_token) throw new Error(`POST /auth/login: ${response.status}`);
+  return body.access_token;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

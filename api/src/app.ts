@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './error-handler.js';
+import { buildCachedSerializer } from './lib/serializer-compiler.js';
 import { createValidatorCompiler } from './lib/validator-compiler.js';
 import { validationError } from './lib/validation.js';
 import answers from './plugins/app/answers.js';
@@ -82,6 +83,11 @@ export interface BuildAppOptions {
   logStream?: { write(line: string): void };
   /** False for a process that must not work the queues (the operator's command line); true by default. */
   worksQueues?: boolean;
+  /**
+   * False for a process that answers no requests (the operator's command line): no routes and no API document, whose
+   * hundreds of schemas cost most of a start; true by default.
+   */
+  answersRequests?: boolean;
 }
 
 export const bodyLimitBytes = 100 * 1024;
@@ -114,6 +120,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Fastify's own 503 while closing is English and skips every hook (no security headers): the drain plugin answers
     // instead, and Fastify still adds `Connection: close`.
     return503OnClosing: false,
+    // Each response schema's serializer compiled once per process (lib/serializer-compiler.ts).
+    schemaController: { compilersFactory: { buildSerializer: buildCachedSerializer } },
     // A fresh embedded database migrates at start; on a busy machine that outlasts Fastify's 10 s default.
     pluginTimeout: 120_000,
     // Behind load balancers the client's address comes from X-Forwarded-For, for the per-IP limits (TRUST_PROXY).
@@ -151,7 +159,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // After the security headers and CORS (its refusals carry them), before the rate limit (they are not counted).
   app.register(drain);
   app.register(rateLimit);
-  app.register(swagger);
+  const answersRequests = options.answersRequests ?? true;
+  if (answersRequests) app.register(swagger);
 
   app.register(passwords);
   app.register(sessionMemory);
@@ -168,20 +177,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.register(partnerEvents);
   app.register(samlIdp, { key: options.samlIdpKey });
 
-  app.register(healthRoutes);
-  app.register(wellKnownRoutes, { prefix: '/.well-known' });
-  app.register(appsRoutes, { prefix: '/apps' });
-  app.register(adminAppsRoutes, { prefix: '/apps' });
-  app.register(usersRoutes, { prefix: '/user' });
-  app.register(userPlansRoutes, { prefix: '/plan-usuario' });
-  app.register(adminRoutes, { prefix: '/admin' });
-  app.register(authRoutes, { prefix: '/auth' });
-  app.register(billingRoutes, { prefix: '/facturacion' });
-  app.register(companyRoutes, { prefix: '/empresas' });
-  app.register(setupLinkRoutes, { prefix: '/configuracion-empresa' });
-  app.register(oidcRoutes);
-  app.register(samlRoutes, { prefix: '/saml/idp' });
-  app.register(scimRoutes, { prefix: '/scim/v2' });
+  if (answersRequests) {
+    app.register(healthRoutes);
+    app.register(wellKnownRoutes, { prefix: '/.well-known' });
+    app.register(appsRoutes, { prefix: '/apps' });
+    app.register(adminAppsRoutes, { prefix: '/apps' });
+    app.register(usersRoutes, { prefix: '/user' });
+    app.register(userPlansRoutes, { prefix: '/plan-usuario' });
+    app.register(adminRoutes, { prefix: '/admin' });
+    app.register(authRoutes, { prefix: '/auth' });
+    app.register(billingRoutes, { prefix: '/facturacion' });
+    app.register(companyRoutes, { prefix: '/empresas' });
+    app.register(setupLinkRoutes, { prefix: '/configuracion-empresa' });
+    app.register(oidcRoutes);
+    app.register(samlRoutes, { prefix: '/saml/idp' });
+    app.register(scimRoutes, { prefix: '/scim/v2' });
+  }
 
   try {
     await app.ready();

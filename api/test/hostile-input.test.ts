@@ -1,6 +1,6 @@
 // Generated hostile requests (fast-check) to every route of the OpenAPI document, as each kind of caller: every answer
-// a Spanish error or a success, never a 500, and nothing written by a refused request. One to four minutes per backend
-// on a busy two-core machine (PostgreSQL the longer): hundreds of routes, each with dozens of generated requests
+// a Spanish error or a success, never a 500, and nothing written by a refused request. One to two minutes per backend
+// on a busy two-core machine (PostgreSQL the longer): hundreds of routes, each with ten generated requests a caller
 // (HOSTILE_RUNS), each checked against a snapshot of the other accounts read from the database.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
@@ -29,9 +29,10 @@ import { startStripeStandIn } from './helpers/stripe-stand-in.js';
 
 /**
  * Generated requests per route and caller: more where a body, query or path parameter can be shaped, few where there
- * is nothing to shape. HOSTILE_RUNS=500 for a deeper local run.
+ * is nothing to shape. Ten find what a backend refuses (NUL in text, numbers past a column's range) and the shapes
+ * every run; fast-check's seed changes each run, so CI's runs add up. HOSTILE_RUNS=500 for a deeper local run.
  */
-const shapedRuns = Number(process.env.HOSTILE_RUNS) || 25;
+const shapedRuns = Number(process.env.HOSTILE_RUNS) || 10;
 const plainRuns = Math.ceil(shapedRuns / 5);
 
 /**

@@ -473,7 +473,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     // The command's answer is standard output; what the API logs meanwhile (a warning of its background work) goes to
     // standard error, never into the answer a script reads.
-    app = await buildApp({ config, logStream: process.stderr, worksQueues: false });
+    app = await buildApp({ config, logStream: process.stderr, worksQueues: false, answersRequests: false });
   } catch (error) {
     console.error(startFailure(error, config));
     return 1;
