@@ -9,6 +9,7 @@
 import type { APIRequestContext, Browser } from '@playwright/test';
 import { expect, person, type Person, registerActive, signInThroughForm, test } from '../support/auth';
 import { openidcRedirectUri, type RoleApp, startMellonRoleApp, startOpenidcRoleApp } from '../support/apache-programs';
+import { call } from '../support/api';
 import { API_URL, E2E, HOST_URL } from '../support/env';
 import { adminToken } from '../support/oidc';
 
@@ -18,25 +19,6 @@ const ROLES = [
   { clave: 'supervisor', nombre: 'Supervisor', descripcion: 'Cambia las consignas' },
   { clave: 'operador', nombre: 'Operador', descripcion: 'Reconoce las alarmas' },
 ];
-
-/** A call to the API with a bearer token, answering the parsed body (none for a 204). */
-async function call<T>(
-  request: APIRequestContext,
-  token: string,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  expected: number,
-  data?: unknown,
-): Promise<T> {
-  const response = await request.fetch(`${API_URL}/${url}`, {
-    method,
-    headers: { authorization: `Bearer ${token}` },
-    ...(data === undefined ? {} : { data }),
-  });
-  const text = await response.text();
-  expect(response.status(), `${method} /${url}: ${text}`).toBe(expected);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
 
 /** A person with an active account: their token and id. */
 async function account(request: APIRequestContext, label: string): Promise<Person & { token: string; id: number }> {
