@@ -33,7 +33,7 @@ const browserParts = splitIntoParts(
   e2eTests,
   testFiles(e2eTests, '.spec.ts', ''),
   BROWSER_PARTS,
-  /support\/(own-start|crowded-api|static-servers|saml-programs)|node:child_process/,
+  /support\/(own-start|crowded-api|static-servers|saml-programs|apache-programs)|node:child_process/,
 );
 /**
  * A step: its label (chosen by its first word), the step its tests count under, the command; a browser part also its

@@ -31,6 +31,10 @@ export const E2E = {
    * mod_auth_mellon as partner apps. */
   samlIdpPort: 3121 + offset,
   mellonPort: 3122 + offset,
+  /** A partner app guarding a page by an app role (tests/app-roles-apache.spec.ts): Apache with mod_auth_openidc,
+   * Apache with mod_auth_mellon. */
+  roleOpenidcPort: 3123 + offset,
+  roleMellonPort: 3124 + offset,
   /** The OpenID Connect spec's relying parties (support/relying-parties/): a single-page app, two server apps. */
   spaPort: 3116 + offset,
   serverAppPort: 3117 + offset,

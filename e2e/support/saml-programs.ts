@@ -25,7 +25,7 @@ const APACHE_MODULES = '/usr/lib/apache2/modules';
 const MELLON_CREATE_METADATA = '/usr/sbin/mellon_create_metadata';
 
 /** A program the spec started: where it answers, its folder, and a way to stop it. */
-interface Started {
+export interface Started {
   folder: string;
   /** The program's logs, read now (for a failing test's report). */
   logs(): Record<string, string>;
@@ -35,26 +35,26 @@ interface Started {
 
 const INSTALL = 'apt-get install php-cli php-xml php-mbstring simplesamlphp apache2 libapache2-mod-auth-mellon';
 
-/** Throws, saying what to install, when a program this file runs is not on the machine. */
-function needs(files: string[]): void {
+/** Throws, saying what to install, when a program a spec runs is not on the machine. */
+export function needs(files: string[], install = INSTALL, what = 'las pruebas SAML'): void {
   const missing = files.filter((file) => !existsSync(file));
-  if (missing.length > 0) throw new Error(`Faltan ${missing.join(', ')} para las pruebas SAML: ${INSTALL}`);
+  if (missing.length > 0) throw new Error(`Faltan ${missing.join(', ')} para ${what}: ${install}`);
 }
 
-function folderFor(name: string): string {
+export function folderFor(name: string): string {
   const folder = mkdtempSync(path.join(tmpdir(), `portal-${name}-`));
   // Apache started as root serves as www-data: it must read what is here.
   chmodSync(folder, 0o755);
   return folder;
 }
 
-function write(file: string, text: string): void {
+export function write(file: string, text: string): void {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o755 });
   writeFileSync(file, text, { mode: 0o644 });
   chmodSync(file, 0o644);
 }
 
-function readLogs(folder: string, names: string[]): Record<string, string> {
+export function readLogs(folder: string, names: string[]): Record<string, string> {
   const logs: Record<string, string> = {};
   for (const name of names) {
     try {
@@ -67,7 +67,7 @@ function readLogs(folder: string, names: string[]): Record<string, string> {
 }
 
 /** Runs `command` with its output in `logFile`, and answers once `url` answers (any status), or throws with the log. */
-async function startProcess(
+export async function startProcess(
   command: string,
   args: string[],
   options: { env?: Record<string, string>; logFile: string; url: string; name: string },
@@ -109,7 +109,7 @@ async function portFree(url: string): Promise<void> {
   });
 }
 
-async function stopProcess(child: ChildProcess): Promise<void> {
+export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
@@ -319,12 +319,163 @@ export interface MellonSp {
   acsUrl: string;
 }
 
-export interface MellonApache extends Started {
+/** Apache started for a spec: where it answers, and what it was asked. */
+export interface ApacheProcess extends Started {
   url: string;
-  /** The SP at `/<name>/` (one of `apps`). */
-  sp(name: string): MellonSp;
   /** Apache's access log lines (`METHOD path status`), to see whether an IdP ever posted to an app. */
   requests(): string[];
+}
+
+export interface MellonApache extends ApacheProcess {
+  /** The SP at `/<name>/` (one of `apps`). */
+  sp(name: string): MellonSp;
+}
+
+/**
+ * A page of a partner app behind Apache: a server-side include prints the variables the authentication module set from
+ * what the portal released (`fields`: each element's id and the variable it shows), and every variable below them.
+ */
+export function claimsPage(title: string, fields: [id: string, variable: string][]): string {
+  return `<!doctype html>
+<html lang="es"><head><meta charset="utf-8"><title>${title}</title></head><body>
+<h1>${title}</h1>
+<dl>
+${fields.map(([id, variable]) => `<dt>${id}</dt><dd id="${id}"><!--#echo var="${variable}" --></dd>`).join('\n')}
+</dl>
+<pre id="variables"><!--#printenv --></pre>
+</body></html>
+`;
+}
+
+/**
+ * A mellon SP whose endpoints are under `${at}/mellon` (`at` is '' or '/<name>'), its key, certificate and metadata made
+ * by mellon_create_metadata in `spFolder`; answers it and the directives that set it up in a `<Location>`.
+ */
+export function mellonServiceProvider(options: {
+  url: string;
+  at: string;
+  spFolder: string;
+  idpFile: string;
+  soapLogout?: boolean;
+}): { sp: MellonSp; directives: string } {
+  const { url, at, spFolder } = options;
+  mkdirSync(spFolder, { recursive: true, mode: 0o755 });
+  const entityId = `${url}${at}/mellon/metadata`;
+  execFileSync(MELLON_CREATE_METADATA, [entityId, `${url}${at}/mellon`], { cwd: spFolder, stdio: 'ignore' });
+  const base = readdirSync(spFolder)
+    .find((file) => file.endsWith('.xml'))
+    ?.replace(/\.xml$/, '');
+  if (!base) throw new Error(`mellon_create_metadata no dejó metadatos en ${spFolder}`);
+  if (options.soapLogout) {
+    // mellon answers a SOAP LogoutRequest at its logout endpoint too; its generated metadata names only the
+    // HTTP-Redirect binding there: this is the line an administrator adds by hand for an IdP that logs out without
+    // a browser.
+    const file = path.join(spFolder, `${base}.xml`);
+    const soap = `<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:SOAP" Location="${url}${at}/mellon/logout"/>`;
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(/(\s*)<SingleLogoutService /, `$1${soap}$1<SingleLogoutService `),
+    );
+  }
+  for (const file of readdirSync(spFolder)) chmodSync(path.join(spFolder, file), 0o644);
+  return {
+    sp: {
+      pageUrl: `${url}${at}/`,
+      entityId,
+      metadata: readFileSync(path.join(spFolder, `${base}.xml`), 'utf8'),
+      acsUrl: `${url}${at}/mellon/postResponse`,
+    },
+    directives: `MellonSPPrivateKeyFile ${path.join(spFolder, `${base}.key`)}
+    MellonSPCertFile ${path.join(spFolder, `${base}.cert`)}
+    MellonSPMetadataFile ${path.join(spFolder, `${base}.xml`)}
+    MellonIdPMetadataFile ${options.idpFile}
+    MellonEndpointPath ${at}/mellon
+    # mellon 0.18 marks its cookie SameSite=None, which a browser keeps only with Secure; on loopback http a browser
+    # takes Secure cookies from localhost, as a partner's https site would be.
+    MellonSecureCookie On`,
+  };
+}
+
+/**
+ * Apache (one process, -X) on `host:port` serving `folder`/htdocs with server-side includes (`index.shtml`), the
+ * modules every app here needs and `modules` besides, and `locations` (its authentication module's configuration).
+ */
+export async function startApache(options: {
+  name: string;
+  folder: string;
+  host: string;
+  port: number;
+  modules: [name: string, file: string][];
+  logLevel: string;
+  locations: string;
+}): Promise<ApacheProcess> {
+  const { folder, host } = options;
+  const url = `http://${host}:${options.port}`;
+  for (const sub of ['htdocs', 'logs', 'run']) mkdirSync(path.join(folder, sub), { recursive: true, mode: 0o755 });
+  const modules = [
+    ['mpm_prefork_module', 'mod_mpm_prefork.so'],
+    ['authz_core_module', 'mod_authz_core.so'],
+    ['authn_core_module', 'mod_authn_core.so'],
+    ['authz_user_module', 'mod_authz_user.so'],
+    ['mime_module', 'mod_mime.so'],
+    ['dir_module', 'mod_dir.so'],
+    ['include_module', 'mod_include.so'],
+    ...options.modules,
+  ];
+  const asRoot = process.getuid?.() === 0;
+  const configFile = path.join(folder, 'httpd.conf');
+  write(
+    configFile,
+    `ServerRoot ${folder}
+ServerName ${host}
+Listen ${host === 'localhost' ? '127.0.0.1' : host}:${options.port}
+PidFile ${path.join(folder, 'run', 'httpd.pid')}
+DefaultRuntimeDir ${path.join(folder, 'run')}
+${modules.map(([name, file]) => `LoadModule ${name} ${APACHE_MODULES}/${file}`).join('\n')}
+${asRoot ? 'User www-data\nGroup www-data' : ''}
+ErrorLog ${path.join(folder, 'logs', 'error.log')}
+LogLevel ${options.logLevel}
+LogFormat "%m %U %>s" corto
+CustomLog ${path.join(folder, 'logs', 'access.log')} corto
+# One process (-X) answers one connection at a time: a browser's idle kept-alive connection would hold the IdP's
+# back-channel calls (a SOAP logout) waiting.
+KeepAlive Off
+TypesConfig /etc/mime.types
+DocumentRoot ${path.join(folder, 'htdocs')}
+DirectoryIndex index.shtml
+<Directory ${path.join(folder, 'htdocs')}>
+    Require all granted
+    Options +Includes
+    AddType "text/html; charset=utf-8" .shtml
+    AddOutputFilter INCLUDES .shtml
+</Directory>
+${options.locations}
+`,
+  );
+  const child = await startProcess(APACHE, ['-f', configFile, '-X'], {
+    logFile: path.join(folder, 'logs', 'stdout.log'),
+    url: `${url}/`,
+    name: options.name,
+  });
+  return {
+    url,
+    folder,
+    requests() {
+      try {
+        return readFileSync(path.join(folder, 'logs', 'access.log'), 'utf8')
+          .split('\n')
+          .filter(Boolean);
+      } catch {
+        return [];
+      }
+    },
+    logs: () => readLogs(folder, ['logs/stdout.log', 'logs/error.log', 'logs/access.log']),
+    async close(keep = false) {
+      await stopProcess(child);
+      if (keep) console.log(`${options.name}: su carpeta y registros quedan en ${folder}`);
+      else rmSync(folder, { recursive: true, force: true });
+    },
+  };
 }
 
 /**
@@ -350,135 +501,52 @@ export async function startMellon(options: {
   const host = options.host ?? 'localhost';
   const url = `http://${host}:${options.port}`;
   const folder = folderFor('mellon');
-  for (const sub of ['htdocs', 'logs', 'run', 'sp'])
-    mkdirSync(path.join(folder, sub), { recursive: true, mode: 0o755 });
   const idpFile = path.join(folder, 'idp-metadata.xml');
   write(idpFile, options.idpMetadata);
 
   const sps: Record<string, MellonSp> = {};
   const locations: string[] = [];
   for (const app of options.apps) {
-    const spFolder = path.join(folder, 'sp', app);
-    mkdirSync(spFolder, { recursive: true, mode: 0o755 });
-    const entityId = `${url}/${app}/mellon/metadata`;
-    execFileSync(MELLON_CREATE_METADATA, [entityId, `${url}/${app}/mellon`], { cwd: spFolder, stdio: 'ignore' });
-    const base = readdirSync(spFolder)
-      .find((file) => file.endsWith('.xml'))
-      ?.replace(/\.xml$/, '');
-    if (!base) throw new Error(`mellon_create_metadata no dejó metadatos en ${spFolder}`);
-    if (options.soapLogout === true || (Array.isArray(options.soapLogout) && options.soapLogout.includes(app))) {
-      // mellon answers a SOAP LogoutRequest at its logout endpoint too; its generated metadata names only the
-      // HTTP-Redirect binding there: this is the line an administrator adds by hand for an IdP that logs out without
-      // a browser.
-      const file = path.join(spFolder, `${base}.xml`);
-      const soap = `<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:SOAP" Location="${url}/${app}/mellon/logout"/>`;
-      writeFileSync(
-        file,
-        readFileSync(file, 'utf8').replace(/(\s*)<SingleLogoutService /, `$1${soap}$1<SingleLogoutService `),
-      );
-    }
-    for (const file of readdirSync(spFolder)) chmodSync(path.join(spFolder, file), 0o644);
-    sps[app] = {
-      pageUrl: `${url}/${app}/`,
-      entityId,
-      metadata: readFileSync(path.join(spFolder, `${base}.xml`), 'utf8'),
-      acsUrl: `${url}/${app}/mellon/postResponse`,
-    };
+    const { sp, directives } = mellonServiceProvider({
+      url,
+      at: `/${app}`,
+      spFolder: path.join(folder, 'sp', app),
+      idpFile,
+      soapLogout:
+        options.soapLogout === true || (Array.isArray(options.soapLogout) && options.soapLogout.includes(app)),
+    });
+    sps[app] = sp;
     write(
       path.join(folder, 'htdocs', app, 'index.shtml'),
-      `<!doctype html>
-<html lang="es"><head><meta charset="utf-8"><title>App SAML ${app}</title></head><body>
-<h1>App SAML ${app}</h1>
-<dl>
-${options.attributes.map((name) => `<dt>${name}</dt><dd id="${name}"><!--#echo var="MELLON_${name}" --></dd>`).join('\n')}
-</dl>
-<pre id="variables"><!--#printenv --></pre>
-</body></html>
-`,
+      claimsPage(
+        `App SAML ${app}`,
+        options.attributes.map((name) => [name, `MELLON_${name}`]),
+      ),
     );
     locations.push(`<Location /${app}>
     MellonEnable auth
     AuthType Mellon
     Require valid-user
     MellonVariable ${app}
-    MellonSPPrivateKeyFile ${path.join(spFolder, `${base}.key`)}
-    MellonSPCertFile ${path.join(spFolder, `${base}.cert`)}
-    MellonSPMetadataFile ${path.join(spFolder, `${base}.xml`)}
-    MellonIdPMetadataFile ${idpFile}
-    MellonEndpointPath /${app}/mellon
-    # mellon 0.18 marks its cookie SameSite=None, which a browser keeps only with Secure; on loopback http a browser
-    # takes Secure cookies from localhost, as a partner's https site would be.
-    MellonSecureCookie On
+    ${directives}
 </Location>`);
   }
 
-  const modules = [
-    ['mpm_prefork_module', 'mod_mpm_prefork.so'],
-    ['authz_core_module', 'mod_authz_core.so'],
-    ['authn_core_module', 'mod_authn_core.so'],
-    ['authz_user_module', 'mod_authz_user.so'],
-    ['mime_module', 'mod_mime.so'],
-    ['dir_module', 'mod_dir.so'],
-    ['include_module', 'mod_include.so'],
-    ['auth_mellon_module', 'mod_auth_mellon.so'],
-  ];
-  const asRoot = process.getuid?.() === 0;
-  const configFile = path.join(folder, 'httpd.conf');
-  write(
-    configFile,
-    `ServerRoot ${folder}
-ServerName ${host}
-Listen ${host === 'localhost' ? '127.0.0.1' : host}:${options.port}
-PidFile ${path.join(folder, 'run', 'httpd.pid')}
-DefaultRuntimeDir ${path.join(folder, 'run')}
-${modules.map(([name, file]) => `LoadModule ${name} ${APACHE_MODULES}/${file}`).join('\n')}
-${asRoot ? 'User www-data\nGroup www-data' : ''}
-ErrorLog ${path.join(folder, 'logs', 'error.log')}
-LogLevel warn auth_mellon:debug
-LogFormat "%m %U %>s" corto
-CustomLog ${path.join(folder, 'logs', 'access.log')} corto
-# One process (-X) answers one connection at a time: a browser's idle kept-alive connection would hold the IdP's
-# back-channel calls (a SOAP logout) waiting.
-KeepAlive Off
-TypesConfig /etc/mime.types
-DocumentRoot ${path.join(folder, 'htdocs')}
-DirectoryIndex index.shtml
-<Directory ${path.join(folder, 'htdocs')}>
-    Require all granted
-    Options +Includes
-    AddType "text/html; charset=utf-8" .shtml
-    AddOutputFilter INCLUDES .shtml
-</Directory>
-${locations.join('\n')}
-`,
-  );
-  const child = await startProcess(APACHE, ['-f', configFile, '-X'], {
-    logFile: path.join(folder, 'logs', 'stdout.log'),
-    url: `${url}/`,
+  const apache = await startApache({
     name: 'Apache con mod_auth_mellon',
+    folder,
+    host,
+    port: options.port,
+    modules: [['auth_mellon_module', 'mod_auth_mellon.so']],
+    logLevel: 'warn auth_mellon:debug',
+    locations: locations.join('\n'),
   });
   return {
-    url,
-    folder,
+    ...apache,
     sp(name) {
       const found = sps[name];
       if (!found) throw new Error(`mellon no tiene la app ${name}`);
       return found;
-    },
-    requests() {
-      try {
-        return readFileSync(path.join(folder, 'logs', 'access.log'), 'utf8')
-          .split('\n')
-          .filter(Boolean);
-      } catch {
-        return [];
-      }
-    },
-    logs: () => readLogs(folder, ['logs/stdout.log', 'logs/error.log', 'logs/access.log']),
-    async close(keep = false) {
-      await stopProcess(child);
-      if (keep) console.log(`Apache con mod_auth_mellon: su carpeta y registros quedan en ${folder}`);
-      else rmSync(folder, { recursive: true, force: true });
     },
   };
 }

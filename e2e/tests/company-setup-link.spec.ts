@@ -6,29 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, person, registerActive, test } from '../support/auth';
+import { call } from '../support/api';
 import { API_URL, COMPANY_IDP } from '../support/env';
 import { adminToken } from '../support/oidc';
 import { DESKTOP, PHONE, widthReport } from '../support/screens';
 
 const STEPS = ['1. Dominio', '2. Inicio de sesión', '3. Directorio'];
-
-async function call<T>(
-  request: APIRequestContext,
-  token: string,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  expected: number,
-  data?: unknown,
-): Promise<T> {
-  const response = await request.fetch(`${API_URL}/${url}`, {
-    method,
-    headers: { authorization: `Bearer ${token}` },
-    ...(data === undefined ? {} : { data }),
-  });
-  expect(response.status(), `${method} /${url}: ${await response.text()}`).toBe(expected);
-  const text = await response.text();
-  return (text ? JSON.parse(text) : undefined) as T;
-}
 
 /** A company with an owner who signed up with the portal, and the owner's token. */
 async function companyWithOwner(request: APIRequestContext, name: string) {

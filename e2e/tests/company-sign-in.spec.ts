@@ -19,6 +19,7 @@ import {
   seriousViolations,
   test,
 } from '../support/auth';
+import { call as api } from '../support/api';
 import { API_URL, COMPANY_IDP } from '../support/env';
 import { adminToken } from '../support/oidc';
 import { DESKTOP, PHONE, widthReport } from '../support/screens';
@@ -31,24 +32,6 @@ const SCIM_JSON = 'application/scim+json';
 const SCIM_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const ACCESS_DISABLED = 'Tu empresa ha desactivado tu acceso al portal.';
 const COMPANY_ONLY_TEXT = 'Tu empresa inicia sesión con su propio acceso.';
-
-/** A call to the API as someone holding `token` (the platform administrator here), answering the parsed body. */
-async function api<T>(
-  request: APIRequestContext,
-  token: string,
-  method: 'GET' | 'POST' | 'PUT',
-  url: string,
-  expected: number,
-  data?: unknown,
-): Promise<T> {
-  const response = await request.fetch(`${API_URL}/${url}`, {
-    method,
-    headers: { authorization: `Bearer ${token}` },
-    ...(data === undefined ? {} : { data }),
-  });
-  expect(response.status(), `${method} /${url}: ${await response.text()}`).toBe(expected);
-  return (await response.json()) as T;
-}
 
 /** The company's directory (Entra ID's provisioning), calling the portal's SCIM base with the company's token. */
 function directory(request: APIRequestContext, base: string, token: string) {

@@ -13,8 +13,9 @@
 // know is sent a Spanish page at the portal and nothing else.
 import { randomUUID } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { expect, expectSignedInAs, person, portalReady, registerActive, test } from '../support/auth';
+import { call as api } from '../support/api';
 import { API_URL, E2E, HOST_URL } from '../support/env';
 import { adminToken } from '../support/oidc';
 import { type MellonApache, type SimpleSamlIdp, startMellon, startSimpleSamlIdp } from '../support/saml-programs';
@@ -22,24 +23,6 @@ import { type MellonApache, type SimpleSamlIdp, startMellon, startSimpleSamlIdp 
 /** Beto Pro, the catalogue's app 2: the partner app mellon stands for, and its PRO plan. */
 const APP_ID = 2;
 const COMPANY_AUTH_FAILED = 'No se pudo iniciar sesión con el acceso de tu empresa. Inténtalo de nuevo.';
-
-/** A call to the API as the platform administrator, answering the parsed body. */
-async function api<T>(
-  request: APIRequestContext,
-  token: string,
-  method: 'GET' | 'POST' | 'PUT',
-  url: string,
-  expected: number,
-  data?: unknown,
-): Promise<T> {
-  const response = await request.fetch(`${API_URL}/${url}`, {
-    method,
-    headers: { authorization: `Bearer ${token}` },
-    ...(data === undefined ? {} : { data }),
-  });
-  expect(response.status(), `${method} /${url}: ${await response.text()}`).toBe(expected);
-  return (await response.json()) as T;
-}
 
 /** The AuthnRequest of an HTTP-Redirect address (SAMLRequest: deflated, base64), as XML. */
 function requestOf(address: string): string {
