@@ -93,39 +93,70 @@ forEachBackend((backend) => {
       assert.equal(created.json<Stream>().estado, 'activo');
 
       await rules(12);
-      const [first] = await waitFor('the rules change at rsyslog', () => rulesAtRsyslog().length === 1 && rulesAtRsyslog(), 30_000, 50);
+      const [first] = await waitFor(
+        'the rules change at rsyslog',
+        () => rulesAtRsyslog().length === 1 && rulesAtRsyslog(),
+        30_000,
+        50,
+      );
       assert.equal(first?.event.action, 'company.settings_change');
       assert.deepEqual(first?.organization, { id: String(companyId), name: 'Minera del Sur S.A.' });
       assert.deepEqual(first?.portal.detalles.sesionMaximaHoras, { de: null, a: 12 });
       // The destination's own creation is in the company's log, and so in the SIEM, before the rules change.
       const actions = rsyslog.received().map((line) => line.msgId);
-      assert.ok(actions.indexOf('company.audit_stream_create') < actions.indexOf('company.settings_change'), String(actions));
+      assert.ok(
+        actions.indexOf('company.audit_stream_create') < actions.indexOf('company.settings_change'),
+        String(actions),
+      );
 
       const probe = await call('POST', `${base()}/${id}/prueba`, owner);
       assert.equal(probe.statusCode, 200, probe.body);
-      assert.deepEqual(probe.json(), { entregado: true, mensaje: 'El receptor aceptó el evento de prueba (1 mensaje(s) por syslog TLS)' });
-      await waitFor('the test event', () => rsyslog.received().some((line) => line.msgId === 'portal.prueba'), 10_000, 50);
+      assert.deepEqual(probe.json(), {
+        entregado: true,
+        mensaje: 'El receptor aceptó el evento de prueba (1 mensaje(s) por syslog TLS)',
+      });
+      await waitFor(
+        'the test event',
+        () => rsyslog.received().some((line) => line.msgId === 'portal.prueba'),
+        10_000,
+        50,
+      );
 
       await rsyslog.kill();
       for (const hours of [1, 2, 3]) await rules(hours);
-      const down = await waitFor('the failure seen', async () => {
-        const stream = await streamOf(id);
-        return stream.ultimoError && stream.retraso.entradas >= 3 && stream;
-      }, 30_000, 50);
+      const down = await waitFor(
+        'the failure seen',
+        async () => {
+          const stream = await streamOf(id);
+          return stream.ultimoError && stream.retraso.entradas >= 3 && stream;
+        },
+        30_000,
+        50,
+      );
       assert.match(down.ultimoError ?? '', /rechazó la conexión/);
       assert.equal(down.estado, 'activo');
 
       await rsyslog.start();
-      const all = await waitFor('the three changes at rsyslog', () => rulesAtRsyslog().length >= 4 && rulesAtRsyslog(), 30_000, 50);
+      const all = await waitFor(
+        'the three changes at rsyslog',
+        () => rulesAtRsyslog().length >= 4 && rulesAtRsyslog(),
+        30_000,
+        50,
+      );
       assert.deepEqual(
         all.map((doc) => (doc.portal.detalles.sesionMaximaHoras as { a: number }).a),
         [12, 1, 2, 3],
         'in order, each once',
       );
-      const caught = await waitFor('caught up', async () => {
-        const stream = await streamOf(id);
-        return stream.retraso.entradas === 0 && stream.ultimoError === null && stream;
-      }, 30_000, 50);
+      const caught = await waitFor(
+        'caught up',
+        async () => {
+          const stream = await streamOf(id);
+          return stream.retraso.entradas === 0 && stream.ultimoError === null && stream;
+        },
+        30_000,
+        50,
+      );
       assert.equal(caught.entregadoHasta, all.at(-1)?.['@timestamp']);
 
       // Failing for 24 hours: paused, and the owners are told.
@@ -146,7 +177,12 @@ forEachBackend((backend) => {
       await rsyslog.start();
       const resumed = await call('PATCH', `${base()}/${id}`, owner, { estado: 'activo' });
       assert.equal(resumed.statusCode, 200, resumed.body);
-      const after4 = await waitFor('the missed change', () => rulesAtRsyslog().length >= 5 && rulesAtRsyslog(), 30_000, 50);
+      const after4 = await waitFor(
+        'the missed change',
+        () => rulesAtRsyslog().length >= 5 && rulesAtRsyslog(),
+        30_000,
+        50,
+      );
       assert.deepEqual(
         after4.map((doc) => (doc.portal.detalles.sesionMaximaHoras as { a: number }).a),
         [12, 1, 2, 3, 4],
@@ -166,7 +202,10 @@ forEachBackend((backend) => {
           request.on('end', () => {
             seen.push({
               authorization: request.headers.authorization,
-              lines: body.trim().split('\n').map((line) => JSON.parse(line)),
+              lines: body
+                .trim()
+                .split('\n')
+                .map((line) => JSON.parse(line)),
             });
             response.writeHead(200, { 'content-type': 'application/json' }).end('{"text":"Success","code":0}');
           });
@@ -192,17 +231,25 @@ forEachBackend((backend) => {
         assert.equal(list.json<{ data: unknown[] }>().data.length, 2);
 
         await rules(9);
-        const events = await waitFor('the HEC events', () => {
-          const all = seen.flatMap((request) => request.lines);
-          return all.some((line) => line.event.event.action === 'company.settings_change') && all;
-        }, 30_000, 50);
+        const events = await waitFor(
+          'the HEC events',
+          () => {
+            const all = seen.flatMap((request) => request.lines);
+            return all.some((line) => line.event.event.action === 'company.settings_change') && all;
+          },
+          30_000,
+          50,
+        );
         assert.ok(seen.every((request) => request.authorization === `Splunk ${secret}`));
         const change = events.find((line) => line.event.event.action === 'company.settings_change');
         assert.equal(change?.event.organization.id, String(companyId));
         assert.equal(change?.time, Date.parse(change?.event['@timestamp'] ?? '') / 1000);
         // Every entry of the company's log, in its order (the first destination's history included).
         const ids = events.map((line) => Number(line.event.event.id));
-        assert.deepEqual(ids, [...ids].sort((a, b) => a - b));
+        assert.deepEqual(
+          ids,
+          [...ids].sort((a, b) => a - b),
+        );
         assert.equal(new Set(ids).size, ids.length);
       } finally {
         await new Promise((resolve) => receiver.close(resolve));
@@ -243,11 +290,14 @@ forEachBackend((backend) => {
         { tipo: 'syslog' as const, host: 'localhost', puerto: 6514 },
         { tipo: 'https' as const, url: 'https://10.1.2.3/siem', formato: 'ndjson' as const },
       ])
-        await assert.rejects(createAuditStream(guarded, actor, companyId, input), (error: Error & { statusCode?: number }) => {
-          assert.equal(error.statusCode, 400);
-          assert.match(error.message, /privada o local/);
-          return true;
-        });
+        await assert.rejects(
+          createAuditStream(guarded, actor, companyId, input),
+          (error: Error & { statusCode?: number }) => {
+            assert.equal(error.statusCode, 400);
+            assert.match(error.message, /privada o local/);
+            return true;
+          },
+        );
 
       const deleted = await call('DELETE', `${base()}/${first?.id}`, owner);
       assert.equal(deleted.statusCode, 204);
@@ -257,7 +307,10 @@ forEachBackend((backend) => {
         sql`SELECT action FROM audit_log WHERE company_id = ${companyId} AND action LIKE 'company.audit_stream%' ORDER BY id`,
       );
       for (const action of ['create', 'update', 'paused', 'delete'])
-        assert.ok(loggedActions.some((row) => row.action === `company.audit_stream_${action}`), action);
+        assert.ok(
+          loggedActions.some((row) => row.action === `company.audit_stream_${action}`),
+          action,
+        );
     });
   });
 });

@@ -50,7 +50,9 @@ export const CreateAuditStreamBody = Type.Object(
 export const UpdateAuditStreamBody = Type.Object(
   {
     ...optional,
-    estado: Type.Optional(LiteralUnion(['activo', 'pausado'] as const, { description: "'activo' reanuda: envía lo que faltó" })),
+    estado: Type.Optional(
+      LiteralUnion(['activo', 'pausado'] as const, { description: "'activo' reanuda: envía lo que faltó" }),
+    ),
   },
   { additionalProperties: false },
 );

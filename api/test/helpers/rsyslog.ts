@@ -16,8 +16,23 @@ export function testCertificates(dir: string): { ca: string; caFile: string; cer
   run('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=CA de prueba del SIEM');
   run('req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
   writeFileSync(join(dir, 'san.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
-  run('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2',
-    '-extfile', 'san.cnf', '-out', 'server.pem');
+  run(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    'san.cnf',
+    '-out',
+    'server.pem',
+  );
   return {
     ca: readFileSync(join(dir, 'ca.pem'), 'utf8'),
     caFile: join(dir, 'ca.pem'),

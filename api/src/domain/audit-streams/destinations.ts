@@ -188,7 +188,12 @@ export async function createAuditStream(
       .returning();
     if (!row) throw new Error('destination not created');
     await recordAudit(tx, actor, [
-      { action: 'company.audit_stream_create', target: { type: 'company', id: companyId }, details: described(row), companyId },
+      {
+        action: 'company.audit_stream_create',
+        target: { type: 'company', id: companyId },
+        details: described(row),
+        companyId,
+      },
     ]);
   });
   return viewOf(deps, await companyRow(deps.db, companyId, id));
@@ -210,9 +215,7 @@ export async function updateAuditStream(
     if (!row) throw auditStreamNotFound();
     const { estado, ...changes } = input;
     const changed = Object.values(changes).some((value) => value !== undefined);
-    const next = changed
-      ? settled(row.kind, changes, targetOf(deps.sealingKey, row), deps.privateNetwork)
-      : undefined;
+    const next = changed ? settled(row.kind, changes, targetOf(deps.sealingKey, row), deps.privateNetwork) : undefined;
     const resumed = estado === 'activo' && row.status === 'pausado';
     await tx
       .update(auditStreams)
@@ -234,7 +237,9 @@ export async function updateAuditStream(
         details: {
           ...described(next ? { ...row, settings: next.settings } : row),
           ...(estado && estado !== row.status && { estado }),
-          ...(changed && { cambios: Object.keys(changes).filter((key) => changes[key as keyof typeof changes] !== undefined) }),
+          ...(changed && {
+            cambios: Object.keys(changes).filter((key) => changes[key as keyof typeof changes] !== undefined),
+          }),
         },
         companyId,
       },
@@ -251,7 +256,12 @@ export async function deleteAuditStream(deps: AuditStreamDeps, actor: AuditActor
       .returning();
     if (!row) throw auditStreamNotFound();
     await recordAudit(tx, actor, [
-      { action: 'company.audit_stream_delete', target: { type: 'company', id: companyId }, details: described(row), companyId },
+      {
+        action: 'company.audit_stream_delete',
+        target: { type: 'company', id: companyId },
+        details: described(row),
+        companyId,
+      },
     ]);
   });
 }
@@ -356,7 +366,13 @@ export function testDocument(
 ): EcsDocument {
   return {
     '@timestamp': at.toISOString(),
-    event: { id: `prueba-${crypto.randomUUID()}`, action: 'portal.prueba', outcome: 'success', kind: 'event', dataset: 'portal.audit' },
+    event: {
+      id: `prueba-${crypto.randomUUID()}`,
+      action: 'portal.prueba',
+      outcome: 'success',
+      kind: 'event',
+      dataset: 'portal.audit',
+    },
     user: { id: String(user.id), email: user.email },
     organization: { id: String(companyId), name: companyName },
     portal: { origen: 'administrador', objetivo: { tipo: 'company', id: companyId }, detalles: { prueba: true } },

@@ -20,8 +20,7 @@ export const auditStreamMessages = {
   tls: (reason: string) => `La conexión TLS falló: ${reason}`,
   privateAddress: 'La dirección del receptor es privada o local y no está permitida',
   network: (code: string) => `El envío falló por un error de red (${code})`,
-  notAccepted: (status: number, body: string) =>
-    `El receptor respondió ${status}${body ? `: ${body}` : ''}`,
+  notAccepted: (status: number, body: string) => `El receptor respondió ${status}${body ? `: ${body}` : ''}`,
   redirected: (status: number) => `El receptor respondió con una redirección (${status}), que el portal no sigue`,
   interrupted: 'El envío se interrumpió porque el portal se estaba reiniciando; se vuelve a enviar enseguida',
   paused: 'Pausado tras 24 horas sin poder entregar',

@@ -8,7 +8,13 @@ import { request as httpRequest } from 'node:http';
 import { isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import type { AuditStreamSettings } from '../../db/schema.js';
-import { guardedLookup, isSpecialUseAddress, refusedHost, refusedSpecialUse, SpecialUseAddressError } from '../../lib/outbound/special-use.js';
+import {
+  guardedLookup,
+  isSpecialUseAddress,
+  refusedHost,
+  refusedSpecialUse,
+  SpecialUseAddressError,
+} from '../../lib/outbound/special-use.js';
 import type { EcsDocument } from '../audit/ecs.js';
 import { auditStreamMessages as M } from './messages.js';
 

@@ -199,9 +199,17 @@ export function createAuditStreamWorker(deps: AuditStreamWorkerDeps): AuditStrea
       }
       await db
         .update(auditStreams)
-        .set({ lastError: result.error, attempts, failingSince, nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)) })
+        .set({
+          lastError: result.error,
+          attempts,
+          failingSince,
+          nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)),
+        })
         .where(and(eq(auditStreams.id, stream.id), eq(auditStreams.claimedBy, instanceId)));
-      deps.log.warn({ auditStreamId: stream.id, attempts, error: result.error }, 'audit stream delivery failed; will retry');
+      deps.log.warn(
+        { auditStreamId: stream.id, attempts, error: result.error },
+        'audit stream delivery failed; will retry',
+      );
       return delivered;
     }
     return delivered;
