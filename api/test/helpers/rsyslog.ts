@@ -45,6 +45,8 @@ export interface Rsyslog {
   port: number;
   /** Each message received so far: its APP-NAME, MSGID and MSG (the ECS document) as rsyslog parsed them. */
   received(): { appName: string; msgId: string; msg: string }[];
+  /** How many messages it wrote, without parsing them. */
+  count(): number;
   start(): Promise<void>;
   kill(): Promise<void>;
 }
@@ -86,6 +88,12 @@ export function rsyslogIn(dir: string, port: number, certs: ReturnType<typeof te
           const [appName = '', msgId = '', ...rest] = line.split('\t');
           return { appName, msgId, msg: rest.join('\t') };
         }),
+    count() {
+      const text = readFileSync(output);
+      let lines = 0;
+      for (let at = text.indexOf(10); at !== -1; at = text.indexOf(10, at + 1)) lines++;
+      return lines;
+    },
     async start() {
       const started = spawn(rsyslogd, ['-n', '-f', conf, '-i', join(dir, 'rsyslog.pid')], { stdio: 'ignore' });
       child = started;
