@@ -277,6 +277,14 @@ forEachBackend((backend) => {
         [{ tipo: 'https', url: 'ftp://siem.minera.test/x', formato: 'ndjson' }, /URL|https/],
         [{ tipo: 'https', url: 'https://siem.minera.test/x', formato: 'ndjson', cabecera: 'X-Token' }, /secreto/],
         [{ ...syslog, url: 'https://siem.minera.test' }, /no se usa/],
+        [
+          {
+            ...syslog,
+            certificado: readFileSync(certs.certFile, 'utf8'),
+            clave: readFileSync(join(dir, 'ca.key'), 'utf8'),
+          },
+          /no corresponde/,
+        ],
       ] as const) {
         const refused = await call('POST', base(), owner, body);
         assert.equal(refused.statusCode, 400, JSON.stringify(body));

@@ -52,15 +52,21 @@ export const auditStreamNotFound = () => new HttpError(404, M.notFound, 'FLUJO_N
 /** Where the sealed secret of a destination is bound: a value copied to another row does not open. */
 const boundTo = (id: string) => `audit-stream:${id}`;
 
-/** A PEM of one or more certificates, each parsed; the text as given, or a Spanish 400. */
-function certificates(pem: string, field: string): X509Certificate[] {
+/**
+ * A PEM of one or more certificates, each parsed: the certificates alone, re-encoded (whatever surrounded them is
+ * dropped), and the first one; or a Spanish 400.
+ */
+function certificates(pem: string, field: string): { pem: string; first: X509Certificate } {
   const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-  if (blocks.length === 0) throw invalid(M.pemInvalid(field));
+  let parsed: X509Certificate[];
   try {
-    return blocks.map((block) => new X509Certificate(block));
+    parsed = blocks.map((block) => new X509Certificate(block));
   } catch {
     throw invalid(M.pemInvalid(field));
   }
+  const [first] = parsed;
+  if (!first) throw invalid(M.pemInvalid(field));
+  return { pem: parsed.map((certificate) => certificate.toString()).join(''), first };
 }
 
 const hostName = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
@@ -92,14 +98,16 @@ function settled(
     const puerto = pick(input.puerto, previous?.puerto);
     if (!host) throw invalid(M.fieldRequired('host', kind));
     if (!puerto) throw invalid(M.fieldRequired('puerto', kind));
-    const ca = pick(input.ca, previous?.ca ?? null) || null;
-    const certificado = pick(input.certificado, previous?.certificado ?? null) || null;
+    const givenCa = pick(input.ca, previous?.ca ?? null);
+    const ca = givenCa ? certificates(givenCa, 'ca').pem : null;
+    const givenCertificate = pick(input.certificado, previous?.certificado ?? null);
+    const client = givenCertificate ? certificates(givenCertificate, 'certificado') : undefined;
+    const certificado = client?.pem ?? null;
     // A new certificate without a new key keeps the old key only while it still matches.
     const key = input.certificado === null ? null : pick(input.clave, current?.secret ?? null) || null;
-    if (ca) certificates(ca, 'ca');
-    if (key && !certificado) throw invalid(M.keyWithoutCertificate);
-    if (certificado) {
-      const [leaf] = certificates(certificado, 'certificado');
+    if (key && !client) throw invalid(M.keyWithoutCertificate);
+    if (client) {
+      const leaf = client.first;
       if (!key) throw invalid(M.fieldRequired('clave', kind));
       let privateKey: ReturnType<typeof createPrivateKey>;
       try {
@@ -107,7 +115,7 @@ function settled(
       } catch {
         throw invalid(M.keyInvalid);
       }
-      if (!leaf?.checkPrivateKey(privateKey)) throw invalid(M.keyDoesNotMatch);
+      if (!leaf.checkPrivateKey(privateKey)) throw invalid(M.keyDoesNotMatch);
     }
     return { settings: { host: validHost(host, privateNetwork), puerto, ca, certificado }, secret: key };
   }
@@ -126,8 +134,8 @@ function settled(
   const secret = cabecera ? pick(input.secreto, current?.secret ?? null) || null : null;
   if (input.secreto && !cabecera) throw invalid(M.secretWithoutHeader);
   if (cabecera && !secret) throw invalid(M.fieldRequired('secreto', kind));
-  const ca = pick(input.ca, previous?.ca ?? null) || null;
-  if (ca) certificates(ca, 'ca');
+  const givenCa = pick(input.ca, previous?.ca ?? null);
+  const ca = givenCa ? certificates(givenCa, 'ca').pem : null;
   return { settings: { url, cabecera, formato, ca }, secret };
 }
 
