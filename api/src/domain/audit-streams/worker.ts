@@ -4,7 +4,6 @@
 // order, never one skipped) in batches, and moves the cursor only once the receiver took the batch: at least once, in
 // order. A failure is retried with a growing wait; after 24 h of failures the destination pauses and the company's
 // owners are mailed. Resumed, it sends what it missed from where it got to.
-import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.js';
 import { auditStreams, companies, companyMembers, users } from '../../db/schema.js';
@@ -14,7 +13,7 @@ import { companyLogAfter } from '../audit/ecs.js';
 import type { Clock } from '../clock.js';
 import type { Mailer } from '../mail/mailer.js';
 import { auditStreamPausedMail } from '../mail/templates.js';
-import { claimLeaseMs } from '../partner-events/deliveries.js';
+import { rowClaims } from '../row-claims.js';
 import { serialRounds } from '../serial-rounds.js';
 import { targetOf } from './destinations.js';
 import { auditStreamMessages as M } from './messages.js';
@@ -59,8 +58,8 @@ type Stream = typeof auditStreams.$inferSelect;
 
 export function createAuditStreamWorker(deps: AuditStreamWorkerDeps): AuditStreamWorker {
   const { db, clock } = deps;
-  const instanceId = randomUUID();
-  const held = new Set<string>();
+  const claims = rowClaims(db, 'audit_streams', clock);
+  const { instanceId } = claims;
   let closed = false;
   // Aborted when the instance shuts down: the batches in flight end at once (and are sent again).
   const shutdown = new AbortController();
@@ -75,7 +74,7 @@ export function createAuditStreamWorker(deps: AuditStreamWorkerDeps): AuditStrea
     const now = new Date(clock());
     const ids = await rowsOf<{ id: string }>(
       db,
-      sql`UPDATE audit_streams s SET claimed_by = ${instanceId}, locked_until = ${new Date(clock() + claimLeaseMs)}
+      sql`UPDATE audit_streams s SET claimed_by = ${instanceId}, locked_until = ${claims.leaseEnd()}
           WHERE s.id IN (
             SELECT c.id FROM audit_streams c
             WHERE c.status = 'activo' AND c.next_attempt_at <= ${now}
@@ -85,7 +84,7 @@ export function createAuditStreamWorker(deps: AuditStreamWorkerDeps): AuditStrea
           RETURNING s.id`,
     );
     if (ids.length === 0) return [];
-    for (const { id } of ids) held.add(id);
+    claims.took(ids.map(({ id }) => id));
     return db
       .select()
       .from(auditStreams)
@@ -95,22 +94,6 @@ export function createAuditStreamWorker(deps: AuditStreamWorkerDeps): AuditStrea
           ids.map(({ id }) => id),
         ),
       );
-  }
-
-  async function release(id: string) {
-    held.delete(id);
-    await db
-      .update(auditStreams)
-      .set({ claimedBy: null, lockedUntil: null })
-      .where(and(eq(auditStreams.id, id), eq(auditStreams.claimedBy, instanceId)));
-  }
-
-  async function renewClaims() {
-    if (held.size === 0) return;
-    await db
-      .update(auditStreams)
-      .set({ lockedUntil: new Date(clock() + claimLeaseMs) })
-      .where(and(inArray(auditStreams.id, [...held]), eq(auditStreams.claimedBy, instanceId)));
   }
 
   /** After 24 h of failures: paused, audited in the company's log, and its owners mailed, in one transaction. */
@@ -228,7 +211,7 @@ export function createAuditStreamWorker(deps: AuditStreamWorkerDeps): AuditStrea
               reportFailure(error, 'audit stream drain failed');
               return 0;
             })
-            .finally(() => release(stream.id).catch(() => {})),
+            .finally(() => claims.release(stream.id).catch(() => {})),
         ),
       );
       delivered += counts.reduce((sum, count) => sum + count, 0);
@@ -257,7 +240,7 @@ export function createAuditStreamWorker(deps: AuditStreamWorkerDeps): AuditStrea
       timer = setInterval(wake, pollMs);
       timer.unref();
       heartbeat = setInterval(() => {
-        renewClaims().catch((error) => reportFailure(error, 'renewing audit stream claims failed'));
+        claims.renew().catch((error) => reportFailure(error, 'renewing audit stream claims failed'));
       }, heartbeatMs);
       heartbeat.unref();
       wake();
@@ -268,7 +251,7 @@ export function createAuditStreamWorker(deps: AuditStreamWorkerDeps): AuditStrea
       clearInterval(heartbeat);
       shutdown.abort();
       await rounds.current()?.catch(() => 0);
-      await Promise.all([...held].map(release)).catch(() => {});
+      await claims.releaseAll().catch(() => {});
     },
   };
 }
