@@ -113,7 +113,7 @@ forEachBackend((backend) => {
       assert.equal(probe.statusCode, 200, probe.body);
       assert.deepEqual(probe.json(), {
         entregado: true,
-        mensaje: 'El receptor aceptó el evento de prueba (1 mensaje(s) por syslog TLS)',
+        mensaje: 'El receptor aceptó el evento de prueba (1 mensaje por syslog TLS)',
       });
       await waitFor(
         'the test event',

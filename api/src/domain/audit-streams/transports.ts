@@ -153,7 +153,7 @@ function sendSyslog(settings: SyslogSettings, key: string | null, docs: EcsDocum
     socket.once('error', fail);
     socket.once('close', () =>
       peerEnded && socket.writableFinished
-        ? finish({ ok: true, detail: `${docs.length} mensaje(s) por syslog TLS` })
+        ? finish({ ok: true, detail: `${docs.length} ${docs.length === 1 ? 'mensaje' : 'mensajes'} por syslog TLS` })
         : fail(Object.assign(new Error('closed'), { code: 'ECONNRESET' })),
     );
   });

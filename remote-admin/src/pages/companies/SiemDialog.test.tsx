@@ -56,7 +56,7 @@ describe("'Enviar a mi SIEM' in a company's activity log", () => {
         [`DELETE /empresas/4/flujos-auditoria/${ID}`]: { status: 204, body: null },
         [`POST /empresas/4/flujos-auditoria/${ID}/prueba`]: {
           status: 200,
-          body: { entregado: true, mensaje: 'El receptor aceptó el evento de prueba (1 mensaje(s) por syslog TLS)' },
+          body: { entregado: true, mensaje: 'El receptor aceptó el evento de prueba (1 mensaje por syslog TLS)' },
         },
       },
       adminUser({
@@ -89,7 +89,7 @@ describe("'Enviar a mi SIEM' in a company's activity log", () => {
 
     await user.click(within(table).getByRole('button', { name: 'Enviar prueba' }));
     expect(
-      await within(dialog).findByText('El receptor aceptó el evento de prueba (1 mensaje(s) por syslog TLS)'),
+      await within(dialog).findByText('El receptor aceptó el evento de prueba (1 mensaje por syslog TLS)'),
     ).toBeInTheDocument();
 
     await user.click(within(table).getByRole('button', { name: 'Borrar' }));
