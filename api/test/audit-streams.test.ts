@@ -1,6 +1,7 @@
 // A company streams its activity log to its own SIEM: Debian's rsyslog taking RFC 5425 (syslog over TLS) on loopback,
 // and an HTTPS receiver of Splunk HEC's format. Every committed entry arrives, in order, also those made while the
-// receiver was down; the destination's secret is never shown again; only the company's managers set destinations.
+// receiver was down; two API instances send each entry once; the destination's secret is never shown again; only the
+// company's managers set destinations.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
@@ -12,8 +13,8 @@ import { rowsOf } from '../src/db/client.js';
 import { auditStreams } from '../src/db/schema.js';
 import { createAuditStream } from '../src/domain/audit-streams/destinations.js';
 import type { OutgoingMail } from '../src/domain/mail/mailer.js';
-import { buildTestApp, forEachBackend, type TestApp } from './helpers/app.js';
-import { call as callAs, insertCompany, insertMember } from './helpers/company-fixtures.js';
+import { buildTestApp, buildTestAppPair, forEachBackend, login, type TestApp } from './helpers/app.js';
+import { call as callAs, insertCompany, insertMember, memberPassword } from './helpers/company-fixtures.js';
 import { freePort, waitFor } from './helpers/processes.js';
 import { type Rsyslog, rsyslogIn, testCertificates } from './helpers/rsyslog.js';
 
@@ -254,6 +255,50 @@ forEachBackend((backend) => {
       } finally {
         await new Promise((resolve) => receiver.close(resolve));
         receiver.closeAllConnections();
+      }
+    });
+
+    it('two API instances on one database: one sends to a destination at a time, every entry once and in order', async () => {
+      const pair = await buildTestAppPair({ partnerEventsTimeoutMs: 3_000 }, { backend });
+      const received: number[] = [];
+      const receiver: Server = createServer(
+        { cert: readFileSync(certs.certFile), key: readFileSync(certs.keyFile) },
+        (request, response) => {
+          let body = '';
+          request.on('data', (chunk) => {
+            body += chunk;
+          });
+          request.on('end', () => {
+            for (const line of body.trim().split('\n')) received.push(Number((JSON.parse(line) as Doc).event.id));
+            response.writeHead(204).end();
+          });
+        },
+      );
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      try {
+        const id = await insertCompany(pair.a, 'Dos Instancias S.A.');
+        await insertMember(pair.a, id, 'duena@dos.test', 'propietario');
+        const token = await login(pair.a, 'duena@dos.test', memberPassword);
+        const created = await callAs(pair.a, 'POST', `/empresas/${id}/flujos-auditoria`, token, {
+          tipo: 'https',
+          url: `https://127.0.0.1:${(receiver.address() as { port: number }).port}/ingesta`,
+          formato: 'ndjson',
+          ca: certs.ca,
+        });
+        assert.equal(created.statusCode, 201, created.body);
+        for (let hours = 1; hours <= 6; hours++) {
+          const changed = await callAs(pair.a, 'PATCH', `/empresas/${id}/ajustes`, token, { sesionMaximaHoras: hours });
+          assert.equal(changed.statusCode, 200, changed.body);
+        }
+        const entries = (
+          await rowsOf<{ id: string }>(pair.a.db, sql`SELECT id FROM audit_log WHERE company_id = ${id} ORDER BY id`)
+        ).map((row) => Number(row.id));
+        await waitFor('every entry at the receiver', () => received.length >= entries.length, 30_000, 50);
+        assert.deepEqual(received, entries, 'each once, in the order they were written (one writer)');
+      } finally {
+        await new Promise((resolve) => receiver.close(resolve));
+        receiver.closeAllConnections();
+        await pair.close();
       }
     });
 
