@@ -47,6 +47,12 @@ import type {
   SsoSamlBody as SsoSamlBodySchema,
   SsoSamlConnection as SsoSamlConnectionSchema,
 } from './schemas/company-sso.js';
+import type {
+  AuditStream as AuditStreamSchema,
+  AuditStreamTestResult as AuditStreamTestResultSchema,
+  CreateAuditStreamBody,
+  UpdateAuditStreamBody,
+} from './schemas/audit-streams.js';
 import type { HeldRoles as HeldRolesSchema, MemberAppRoles as MemberAppRolesSchema } from './schemas/app-roles.js';
 import type {
   CreatedScimToken as CreatedScimTokenSchema,
@@ -298,6 +304,11 @@ export type CompanyLinked = Static<typeof CompanyLinkedSchema>;
 /** A token of the company's directory (SCIM), the list with the base URL, and a token just made (shown once). */
 export type ScimToken = Static<typeof ScimTokenSchema>;
 export type ScimTokenList = Static<typeof ScimTokenListSchema>;
+/** A company's SIEM destination as GET /empresas/:id/flujos-auditoria lists it, and what creates or changes one. */
+export type AuditStream = Static<typeof AuditStreamSchema>;
+export type AuditStreamInput = Static<typeof CreateAuditStreamBody>;
+export type AuditStreamChange = Static<typeof UpdateAuditStreamBody>;
+export type AuditStreamTestResult = Static<typeof AuditStreamTestResultSchema>;
 export type ScimTokenCreated = Static<typeof CreatedScimTokenSchema>;
 /** A company's setup link as its owners list it, the one just made (its URL shown once), and its page's data. */
 export type SetupLink = Static<typeof SetupLinkSchema>;

@@ -67,7 +67,7 @@ export interface Config {
   oidcBackchannelPrivateNetwork: boolean;
   /**
    * PARTNER_EVENTS_TIMEOUT_MS: longest wait for a partner app's event receiver to answer one try (10 s); a slow or
-   * hanging receiver is retried later and never holds a sender past it.
+   * hanging receiver is retried later and never holds a sender past it. It bounds a batch to a company's SIEM too.
    */
   partnerEventsTimeoutMs: number;
   /**

@@ -20,3 +20,4 @@ export * from './schema/company-setup-links.js';
 export * from './schema/partner-events.js';
 export * from './schema/saml-idp.js';
 export * from './schema/app-roles.js';
+export * from './schema/audit-streams.js';

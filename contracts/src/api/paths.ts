@@ -166,6 +166,10 @@ export const API_PATHS = {
     scimTokens: (id: number) => `empresas/${id}/scim/tokens`,
     scimToken: (id: number, tokenId: number) => `empresas/${id}/scim/tokens/${tokenId}`,
     scimLog: (id: number) => `empresas/${id}/scim/registro`,
+    /** Where the company's activity log is streamed (its SIEM), one destination, and its test event. */
+    auditStreams: (id: number) => `empresas/${id}/flujos-auditoria`,
+    auditStream: (id: number, streamId: string) => `empresas/${id}/flujos-auditoria/${streamId}`,
+    auditStreamTest: (id: number, streamId: string) => `empresas/${id}/flujos-auditoria/${streamId}/prueba`,
     /** The rules tying the directory's groups to seats and roles, one of them, and who waits for a seat. */
     groupRules: (id: number) => `empresas/${id}/grupos-directorio`,
     groupRule: (id: number, ruleId: number) => `empresas/${id}/grupos-directorio/${ruleId}`,

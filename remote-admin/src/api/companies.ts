@@ -27,6 +27,10 @@ import type {
   ScimRequest,
   ScimTokenCreated,
   ScimTokenList,
+  AuditStream,
+  AuditStreamChange,
+  AuditStreamInput,
+  AuditStreamTestResult,
   Seat,
   SeatAssigned,
   SeatReportRow,
@@ -286,4 +290,26 @@ export function createSetupLink(id: number, horas: number): Promise<CreatedSetup
 
 export function revokeSetupLink(id: number, linkId: number): Promise<void> {
   return request('delete', P.setupLink(id, linkId), { fallback: F.revokeSetupLink });
+}
+
+// The company's SIEM destinations (docs/registro-para-siem.md).
+
+export async function listAuditStreams(id: number): Promise<AuditStream[]> {
+  return (await request<{ data: AuditStream[] }>('get', P.auditStreams(id), { fallback: F.auditStreams })).data;
+}
+
+export function createAuditStream(id: number, input: AuditStreamInput): Promise<AuditStream> {
+  return request('post', P.auditStreams(id), { json: input, fallback: F.auditStream });
+}
+
+export function updateAuditStream(id: number, streamId: string, change: AuditStreamChange): Promise<AuditStream> {
+  return request('patch', P.auditStream(id, streamId), { json: change, fallback: F.auditStream });
+}
+
+export function deleteAuditStream(id: number, streamId: string): Promise<void> {
+  return request('delete', P.auditStream(id, streamId), { fallback: F.auditStream });
+}
+
+export function testAuditStream(id: number, streamId: string): Promise<AuditStreamTestResult> {
+  return request('post', P.auditStreamTest(id, streamId), { fallback: F.auditStreamTest });
 }

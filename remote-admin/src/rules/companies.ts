@@ -329,6 +329,11 @@ function changeDetails(action: string, d: Record<string, unknown>, appName: (id:
       return [String(d.grupo ?? ''), d.appId ? app() : null, d.rol ? auditWord(d.rol) : null]
         .filter((part) => typeof part === 'string' && part)
         .join(' · ');
+    case 'company.audit_stream_create':
+    case 'company.audit_stream_update':
+    case 'company.audit_stream_delete':
+    case 'company.audit_stream_paused':
+      return [d.tipo, d.destino, d.estado, d.motivo].filter((part) => typeof part === 'string' && part).join(' · ');
     case 'company.sign_in':
     case 'company.identity_link':
     case 'company.member_provision':

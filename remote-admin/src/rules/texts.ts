@@ -187,6 +187,10 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'company.group_delete': 'Grupo borrado por el directorio',
   'company.group_rule_create': 'Añadió una regla de grupo del directorio',
   'company.group_rule_delete': 'Quitó una regla de grupo del directorio',
+  'company.audit_stream_create': 'Añadió un destino del registro (SIEM)',
+  'company.audit_stream_update': 'Cambió un destino del registro (SIEM)',
+  'company.audit_stream_delete': 'Borró un destino del registro (SIEM)',
+  'company.audit_stream_paused': 'Destino del registro (SIEM) pausado tras 24 h sin entregar',
 };
 
 /** The words of an audit row's details (audit-format.ts puts them together). */

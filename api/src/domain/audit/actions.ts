@@ -73,5 +73,9 @@ export const auditActions = [
   'company.group_delete',
   'company.group_rule_create',
   'company.group_rule_delete',
+  'company.audit_stream_create',
+  'company.audit_stream_update',
+  'company.audit_stream_delete',
+  'company.audit_stream_paused',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

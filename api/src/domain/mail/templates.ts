@@ -305,3 +305,29 @@ export function companyInvitationMail(options: {
   ]);
   return { subject: `Invitación a ${company}`, text, html };
 }
+
+/**
+ * A company's SIEM destination paused after a day of failed deliveries: which one, the last error, and where to
+ * resume it (what it missed is sent then). The company's name was set by administrators; one shaped like a link is
+ * left out.
+ */
+export function auditStreamPausedMail(options: {
+  name: string;
+  company: string;
+  companyId: number;
+  destination: string;
+  error: string;
+  portalUrl: string;
+}): MailContent {
+  const company = looksLikeLink(options.company) ? 'tu empresa' : options.company;
+  return noticeMail({
+    subject: `El registro de actividad de ${company} dejó de enviarse a su SIEM`,
+    name: options.name,
+    intro: `El portal lleva 24 horas sin poder entregar el registro de actividad de ${company} a este destino, y lo ha pausado:`,
+    lines: [`Destino: ${options.destination}`, `Último error: ${options.error}`],
+    advice:
+      'Nada se pierde: cuando el receptor vuelva a funcionar, reanuda el destino en Registro de actividad > Enviar a mi SIEM y recibirá todo lo que faltó, en orden.',
+    linkText: 'Abrir la empresa en el portal',
+    link: new URL(`/admin/empresas/${options.companyId}`, options.portalUrl).toString(),
+  });
+}

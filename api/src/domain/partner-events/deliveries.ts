@@ -4,7 +4,6 @@
 // that signs now, bounded by a timeout, never follows a redirect; a failure is retried on the Standard Webhooks
 // schedule (Retry-After honoured), a 410 disables the subscription, and after the last try the delivery is failed
 // and the queue moves on.
-import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { type Db, rowsOf } from '../../db/client.js';
@@ -12,6 +11,7 @@ import { type PartnerDeliveryRow, partnerDeliveries, partnerSubscriptions } from
 import { refusedSpecialUse } from '../../lib/outbound/special-use.js';
 import { recordAudit, systemActor } from '../audit/log.js';
 import type { Clock } from '../clock.js';
+import { rowClaims } from '../row-claims.js';
 import { maxAttempts, nextRetryDelayMs, retryAfterMs } from './events.js';
 import { partnerEventMessages as M } from './messages.js';
 import { ownerOfApp, signingSecrets, subscriptionAction } from './subscriptions.js';
@@ -34,8 +34,6 @@ export interface SenderDeps {
   log: { warn(details: object, message: string): void };
 }
 
-/** A subscription's claim lasts this long unless renewed; a dead instance's subscriptions are taken over after it. */
-export const claimLeaseMs = 15_000;
 const subscriptionsPerRound = 16;
 const deliveriesPerRead = 100;
 
@@ -62,8 +60,8 @@ function signal(): { promise: Promise<void>; resolve: () => void } {
 
 export function createSender(deps: SenderDeps) {
   const { db, clock } = deps;
-  const instanceId = randomUUID();
-  const held = new Set<string>();
+  const claims = rowClaims(db, 'partner_subscriptions', clock);
+  const { instanceId } = claims;
   // Aborted when the instance shuts down: the tries in flight end at once instead of at their timeout.
   const shutdown = new AbortController();
   // Resolved (and replaced) by `nudge`: a round waiting on its drains looks for newly due subscriptions.
@@ -72,7 +70,7 @@ export function createSender(deps: SenderDeps) {
   /** Claims up to `limit` subscriptions whose first pending delivery is due and which no live instance holds. */
   async function claimSubscriptions(limit: number): Promise<Subscription[]> {
     const now = new Date(clock());
-    const lease = new Date(clock() + claimLeaseMs);
+    const lease = claims.leaseEnd();
     const ids = await rowsOf<{ id: string }>(
       db,
       sql`UPDATE partner_subscriptions s SET claimed_by = ${instanceId}, locked_until = ${lease}
@@ -86,7 +84,7 @@ export function createSender(deps: SenderDeps) {
           RETURNING s.id`,
     );
     if (ids.length === 0) return [];
-    for (const { id } of ids) held.add(id);
+    claims.took(ids.map(({ id }) => id));
     return db
       .select()
       .from(partnerSubscriptions)
@@ -96,23 +94,6 @@ export function createSender(deps: SenderDeps) {
           ids.map((row) => row.id),
         ),
       );
-  }
-
-  async function release(id: string) {
-    held.delete(id);
-    await db
-      .update(partnerSubscriptions)
-      .set({ claimedBy: null, lockedUntil: null })
-      .where(and(eq(partnerSubscriptions.id, id), eq(partnerSubscriptions.claimedBy, instanceId)));
-  }
-
-  /** Extends this instance's claims while it sends. */
-  async function renewClaims() {
-    if (held.size === 0) return;
-    await db
-      .update(partnerSubscriptions)
-      .set({ lockedUntil: new Date(clock() + claimLeaseMs) })
-      .where(and(inArray(partnerSubscriptions.id, [...held]), eq(partnerSubscriptions.claimedBy, instanceId)));
   }
 
   async function attempt(subscription: Subscription, delivery: PartnerDeliveryRow): Promise<TryResult> {
@@ -283,7 +264,7 @@ export function createSender(deps: SenderDeps) {
             .then((count) => {
               delivered += count;
             })
-            .finally(() => release(subscription.id))
+            .finally(() => claims.release(subscription.id))
             .finally(() => running.delete(draining));
           running.add(draining);
         }
@@ -305,9 +286,9 @@ export function createSender(deps: SenderDeps) {
   return {
     sendDue,
     nudge,
-    renewClaims,
+    renewClaims: claims.renew,
     /** Shutting down: every try in flight is cut short (recorded, due again at once). */
     interrupt: () => shutdown.abort(),
-    releaseAll: () => Promise.all([...held].map(release)),
+    releaseAll: claims.releaseAll,
   };
 }

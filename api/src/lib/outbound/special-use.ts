@@ -7,7 +7,7 @@
 // one when connected (DNS rebinding) cannot slip between the two. Redirects are never followed. As a last line, a
 // connection whose peer is special-use anyway is cut before the request is written.
 import { lookup as systemLookup } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 const v4 = new BlockList();
 for (const [network, prefix] of [
@@ -107,7 +107,7 @@ const systemResolve: Resolve = (hostname) =>
   );
 
 /** The guard's refusal of a host (a literal address or a name) before resolving it, or null. */
-function refusedHost(hostname: string): SpecialUseAddressError | null {
+export function refusedHost(hostname: string): SpecialUseAddressError | null {
   const host = hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(host)) return isSpecialUseAddress(host) ? new SpecialUseAddressError(host) : null;
   return isLocalName(host) ? new SpecialUseAddressError(host) : null;
@@ -136,6 +136,12 @@ function checkedLookup(resolve: Resolve) {
     );
   };
 }
+
+/**
+ * The lookup for a socket of our own to an address someone else chose (a company's syslog receiver): every address
+ * the name resolves to judged, the connection made to those.
+ */
+export const guardedLookup = checkedLookup(systemResolve) as unknown as LookupFunction;
 
 /** An undici dispatcher, as fetch's `dispatcher` option takes it (undici is Node's own: no types of its here). */
 export interface Dispatcher {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import appRoleRoutes from './app-roles.js';
+import auditStreamRoutes from './audit-streams.js';
 import companyRoutes from './company.js';
 import directoryGroupRoutes from './directory-groups.js';
 import domainRoutes from './domains.js';
@@ -27,6 +28,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.register(setupLinkRoutes);
   app.register(directoryGroupRoutes);
   app.register(appRoleRoutes);
+  app.register(auditStreamRoutes);
 };
 
 export default routes;

@@ -10,6 +10,7 @@ import { auditActionLabel, auditDetails } from '../../rules/audit-format';
 import { companyAuditDetails, companyAuditSource } from '../../rules/companies';
 import { TEXT_ADMIN } from '../../texts';
 import type { SectionProps } from './SectionParts';
+import { SiemDialog } from './SiemDialog';
 import { TEXT_COMPANY } from './texts';
 
 const PAGE_SIZE = 20;
@@ -20,6 +21,7 @@ const PAGE_SIZE = 20;
  */
 export function ActivitySection({ companyId }: SectionProps) {
   const [page, setPage] = useState(1);
+  const [siem, setSiem] = useState(false);
   const log = useLoad(() => listCompanyAudit(companyId, page, PAGE_SIZE), COMPANY_FALLBACK.audit, [companyId, page]);
   // The details name apps by id: the company's licences give their names.
   const licences = useLoad(() => listLicences(companyId), COMPANY_FALLBACK.licences, [companyId]);
@@ -28,6 +30,12 @@ export function ActivitySection({ companyId }: SectionProps) {
   return (
     <Panel aria-labelledby="activity-title">
       <h2 id="activity-title">{TEXT_COMPANY.activity}</h2>
+      <p>
+        <Button $variant="secondary" onClick={() => setSiem(true)}>
+          {TEXT_COMPANY.siemOpen}
+        </Button>
+      </p>
+      {siem && <SiemDialog companyId={companyId} onClose={() => setSiem(false)} />}
       <LoadState state={{ data: log.data, error: log.error }} empty={TEXT_COMPANY.activityEmpty}>
         {(paged) => (
           <StackedTable

@@ -285,6 +285,47 @@ export const TEXT_COMPANY = {
   // Where a change of the activity came from (the API's `origen` of each entry).
   activitySource: 'Origen',
 
+  // The company's SIEM destinations (docs/registro-para-siem.md).
+  siemOpen: 'Enviar a mi SIEM',
+  siemIntro:
+    'El portal envía cada entrada del registro de actividad, en orden, a los destinos de la empresa: syslog sobre TLS (rsyslog, QRadar, Wazuh…) o HTTPS (Splunk HEC, Elastic, Sentinel…). Si un receptor no responde, se reintenta durante 24 horas.',
+  siemEmpty: 'Aún no hay destinos: añade uno abajo.',
+  siemDestinations: 'Destinos del registro de actividad',
+  siemDestination: 'Destino',
+  siemState: 'Estado',
+  siemDelivered: 'Entregado hasta',
+  siemLag: 'Retraso',
+  siemLastError: 'Último error',
+  siemActions: 'Acciones',
+  siemNothingYet: 'Aún nada',
+  siemNoError: 'Ninguno',
+  siemLagValue: (entries: number, seconds: number) =>
+    entries === 0 ? 'Al día' : `${entries} ${entries === 1 ? 'entrada' : 'entradas'} (${seconds} s)`,
+  siemStates: { activo: 'Activo', pausado: 'Pausado' } as Record<string, string>,
+  siemPause: 'Pausar',
+  siemResume: 'Reanudar',
+  siemTest: 'Enviar prueba',
+  siemDelete: 'Borrar',
+  siemConfirmDelete: 'Confirmar: borrar',
+  siemAdd: 'Añadir destino',
+  siemAdding: 'Añadiendo...',
+  siemAdded: 'Destino añadido. El secreto y la clave ya no se vuelven a mostrar.',
+  siemKind: 'Tipo',
+  siemKinds: { syslog: 'Syslog sobre TLS (RFC 5425)', https: 'HTTPS' },
+  siemHost: 'Servidor',
+  siemPort: 'Puerto',
+  siemCa: 'Autoridad de confianza (PEM, opcional)',
+  siemCaHint: 'Sin ella, se confía en las raíces del sistema.',
+  siemClientCert: 'Certificado del cliente (PEM, opcional)',
+  siemClientKey: 'Clave del cliente (PEM)',
+  siemUrl: 'URL del colector',
+  siemFormat: 'Formato',
+  siemFormats: { ndjson: 'NDJSON (un documento por línea)', 'splunk-hec': 'Splunk HEC' },
+  siemHeader: 'Cabecera de autenticación (opcional)',
+  siemSecret: 'Secreto',
+  siemSecretHint: 'Con Splunk HEC y la cabecera Authorization, escribe solo el token: el portal antepone «Splunk ».',
+  siemPortInvalid: 'El puerto es un número entre 1 y 65535',
+
   // The company's own sign-in (docs/decisions/0080-company-sign-in.md).
   accessIntro:
     'Las personas de la empresa inician sesión en el portal con el proveedor de identidad de la empresa, por OpenID Connect (Entra ID, Okta, Google Workspace…) o por SAML 2.0 (AD FS, Entra ID, Okta…).',

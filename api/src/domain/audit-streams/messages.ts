@@ -1,0 +1,30 @@
+// The Spanish texts of a company's SIEM destinations: answers of its routes and what a try saw (the panel shows it).
+export const auditStreamMessages = {
+  notFound: 'Ese destino del registro de actividad no existe en la empresa',
+  tooMany: (max: number) => `Una empresa puede tener como mucho ${max} destinos para su registro de actividad`,
+  fieldRequired: (field: string, kind: string) => `Falta «${field}»: un destino ${kind} lo necesita`,
+  fieldNotAllowed: (field: string, kind: string) => `«${field}» no se usa en un destino ${kind}`,
+  hostInvalid: (host: string) => `«${host}» no es un nombre de servidor ni una dirección IP válidos`,
+  hostPrivate: (host: string) =>
+    `El servidor ${host} está en una dirección privada o local: el portal no envía el registro a la red interna`,
+  pemInvalid: (field: string) => `«${field}» no es un certificado PEM válido (-----BEGIN CERTIFICATE----- …)`,
+  keyInvalid: 'La «clave» no es una clave privada PEM válida (sin contraseña)',
+  keyWithoutCertificate: 'La «clave» del cliente va con su «certificado»',
+  keyDoesNotMatch: 'La «clave» no corresponde al «certificado» del cliente',
+  secretWithoutHeader: 'El «secreto» va con el nombre de la «cabecera» que lo lleva',
+  // What a try saw, kept as the destination's last error.
+  timedOut: (seconds: number) => `El receptor no respondió a tiempo (plazo de ${seconds} s)`,
+  refused: 'El receptor rechazó la conexión (¿está en marcha y escucha en ese puerto?)',
+  notFoundHost: (host: string) => `No se encontró el servidor ${host} (DNS)`,
+  closed: 'El receptor cerró la conexión antes de recibir todo el envío',
+  tls: (reason: string) => `La conexión TLS falló: ${reason}`,
+  privateAddress: 'La dirección del receptor es privada o local y no está permitida',
+  network: (code: string) => `El envío falló por un error de red (${code})`,
+  notAccepted: (status: number, body: string) => `El receptor respondió ${status}${body ? `: ${body}` : ''}`,
+  redirected: (status: number) => `El receptor respondió con una redirección (${status}), que el portal no sigue`,
+  interrupted: 'El envío se interrumpió porque el portal se estaba reiniciando; se vuelve a enviar enseguida',
+  paused: 'Pausado tras 24 horas sin poder entregar',
+  // The test's answers.
+  testAccepted: (detail: string) => `El receptor aceptó el evento de prueba (${detail})`,
+  testFailed: (reason: string) => `El evento de prueba no se entregó: ${reason}`,
+} as const;

@@ -1,0 +1,212 @@
+// How a batch of ECS documents reaches a company's SIEM. Syslog: RFC 5424 messages over TLS with RFC 5425's octet
+// counting, on a connection of its own per batch that counts as delivered once the receiver, having read to our end of
+// the stream, closes its side (a receiver that dies mid-batch is a failure, and the batch is sent again). HTTPS: one
+// POST per batch, NDJSON or Splunk HEC, delivered on a 2xx. Both through the outbound guard unless the operator lifted
+// it (docs/decisions/0139-audit-streams.md).
+import { request as httpsRequest } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import { isIP, type Socket } from 'node:net';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
+import type { AuditStreamSettings } from '../../db/schema.js';
+import {
+  guardedLookup,
+  isSpecialUseAddress,
+  refusedHost,
+  refusedSpecialUse,
+  SpecialUseAddressError,
+} from '../../lib/outbound/special-use.js';
+import type { EcsDocument } from '../audit/ecs.js';
+import { auditStreamMessages as M } from './messages.js';
+
+export type SyslogSettings = Extract<AuditStreamSettings, { host: string }>;
+export type HttpsSettings = Extract<AuditStreamSettings, { url: string }>;
+
+/** A destination as its sender needs it: where, and its secret unsealed (an HTTPS header's value, a client key). */
+export interface Target {
+  settings: AuditStreamSettings;
+  secret: string | null;
+}
+
+export interface SendOptions {
+  privateNetwork: boolean;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** This portal's name in a syslog header (HOSTNAME). */
+  hostname: string;
+}
+
+export type SendResult = { ok: true; detail: string } | { ok: false; error: string; interrupted?: boolean };
+
+/** RFC 5424 facility 13, "log audit"; severity informational (6), or warning (4) for a failure. */
+const priorityOf = (doc: EcsDocument) => 13 * 8 + (doc.event.outcome === 'failure' ? 4 : 6);
+
+/** An RFC 5424 header field: printable US-ASCII, at most `max` characters, '-' when empty. */
+const headerField = (value: string, max: number) => value.replace(/[^\x21-\x7e]/g, '').slice(0, max) || '-';
+
+/** One document as an RFC 5425 frame: `<length> <RFC 5424 message>`, the message's MSG the ECS JSON (no BOM). */
+export function syslogFrame(doc: EcsDocument, hostname: string): Buffer {
+  const message = Buffer.from(
+    `<${priorityOf(doc)}>1 ${doc['@timestamp']} ${headerField(hostname, 255)} portal - ${headerField(doc.event.action, 32)} - ${JSON.stringify(doc)}`,
+  );
+  return Buffer.concat([Buffer.from(`${message.length} `), message]);
+}
+
+/** The body of one POST: NDJSON, or Splunk HEC's events one after the other. */
+export function httpsBody(docs: EcsDocument[], formato: HttpsSettings['formato']): string {
+  const lines = docs.map((doc) =>
+    formato === 'splunk-hec'
+      ? JSON.stringify({
+          time: Date.parse(doc['@timestamp']) / 1000,
+          source: 'portal',
+          sourcetype: '_json',
+          event: doc,
+        })
+      : JSON.stringify(doc),
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The header carrying the secret: Splunk HEC's `Authorization: Splunk <token>` when the header is Authorization and
+ * the secret does not already name its scheme; otherwise the secret as it was typed.
+ */
+export function secretHeader(settings: HttpsSettings, secret: string | null): Record<string, string> {
+  if (!settings.cabecera || !secret) return {};
+  const authorization = settings.cabecera.toLowerCase() === 'authorization';
+  const value =
+    authorization && settings.formato === 'splunk-hec' && !/^splunk\s/i.test(secret) ? `Splunk ${secret}` : secret;
+  return { [settings.cabecera]: value };
+}
+
+/** Why a connection failed, in Spanish. */
+function failureOf(error: unknown, host: string, timeoutMs: number, signal: AbortSignal): SendResult {
+  if (signal.aborted) return { ok: false, error: M.interrupted, interrupted: true };
+  if (refusedSpecialUse(error)) return { ok: false, error: M.privateAddress };
+  const code = (error as { code?: string }).code ?? (error as Error).name;
+  if (code === 'ETIMEDOUT' || code === 'TimeoutError') return { ok: false, error: M.timedOut(timeoutMs / 1000) };
+  if (code === 'ECONNREFUSED') return { ok: false, error: M.refused };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { ok: false, error: M.notFoundHost(host) };
+  if (code === 'ECONNRESET' || code === 'EPIPE') return { ok: false, error: M.closed };
+  if (/^ERR_TLS|^ERR_SSL|CERT|SELF_SIGNED|UNABLE_TO/.test(code)) return { ok: false, error: M.tls(code) };
+  return { ok: false, error: M.network(code) };
+}
+
+/** The guard's socket options for `host`: refused before connecting, each resolved address judged, the peer again. */
+function guard(host: string, privateNetwork: boolean): { lookup?: typeof guardedLookup; refused?: Error } {
+  if (privateNetwork) return {};
+  const refused = refusedHost(host);
+  return refused ? { refused } : { lookup: guardedLookup };
+}
+
+/** Cuts a connection whose peer is special-use anyway (the guard's last line). */
+function checkPeer(socket: Socket, privateNetwork: boolean) {
+  const address = socket.remoteAddress ?? '';
+  if (!privateNetwork && isSpecialUseAddress(address))
+    socket.destroy(new SpecialUseAddressError(address || 'desconocida'));
+}
+
+/** Client key and certificate, and the CA to trust (the system's roots when none). */
+function tlsOptions(settings: { ca?: string | null; certificado?: string | null }, key: string | null) {
+  return {
+    ...(settings.ca ? { ca: settings.ca } : {}),
+    ...(settings.certificado && key ? { cert: settings.certificado, key } : {}),
+    minVersion: 'TLSv1.2',
+  } satisfies ConnectionOptions;
+}
+
+function sendSyslog(settings: SyslogSettings, key: string | null, docs: EcsDocument[], options: SendOptions) {
+  const { privateNetwork, timeoutMs, signal } = options;
+  return new Promise<SendResult>((resolve) => {
+    const guarded = guard(settings.host, privateNetwork);
+    if (guarded.refused) return resolve(failureOf(guarded.refused, settings.host, timeoutMs, signal));
+    const socket = tlsConnect({
+      host: settings.host,
+      port: settings.puerto,
+      ...(isIP(settings.host) ? {} : { servername: settings.host }),
+      ...tlsOptions(settings, key),
+      ...(guarded.lookup ? { lookup: guarded.lookup } : {}),
+    });
+    let settled = false;
+    let peerEnded = false;
+    const finish = (result: SendResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener('abort', abort);
+      socket.destroy();
+      resolve(result);
+    };
+    const fail = (error: unknown) => finish(failureOf(error, settings.host, timeoutMs, signal));
+    const timer = setTimeout(() => fail(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), timeoutMs);
+    const abort = () => fail(new Error('aborted'));
+    signal.addEventListener('abort', abort);
+    socket.once('connect', () => checkPeer(socket, privateNetwork));
+    socket.once('secureConnect', () => {
+      for (const doc of docs) socket.write(syslogFrame(doc, options.hostname));
+      socket.end();
+    });
+    // Nothing is read from a syslog receiver; its end of the stream, after ours, says it read everything we wrote.
+    socket.on('data', () => {});
+    socket.once('end', () => {
+      peerEnded = true;
+    });
+    socket.once('error', fail);
+    socket.once('close', () =>
+      peerEnded && socket.writableFinished
+        ? finish({ ok: true, detail: `${docs.length} ${docs.length === 1 ? 'mensaje' : 'mensajes'} por syslog TLS` })
+        : fail(Object.assign(new Error('closed'), { code: 'ECONNRESET' })),
+    );
+  });
+}
+
+function sendHttps(settings: HttpsSettings, secret: string | null, docs: EcsDocument[], options: SendOptions) {
+  const { privateNetwork, timeoutMs, signal } = options;
+  const url = new URL(settings.url);
+  return new Promise<SendResult>((resolve) => {
+    const guarded = guard(url.hostname.replace(/^\[|\]$/g, ''), privateNetwork);
+    if (guarded.refused) return resolve(failureOf(guarded.refused, url.hostname, timeoutMs, signal));
+    const body = httpsBody(docs, settings.formato);
+    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+      method: 'POST',
+      headers: {
+        'content-type': settings.formato === 'ndjson' ? 'application/x-ndjson' : 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'user-agent': 'Portal-Registro/1',
+        ...secretHeader(settings, secret),
+      },
+      ...tlsOptions(settings, null),
+      ...(guarded.lookup ? { lookup: guarded.lookup } : {}),
+      signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), signal]),
+      agent: false,
+    });
+    request.once('socket', (socket) => socket.once('connect', () => checkPeer(socket, privateNetwork)));
+    request.once('error', (error) => resolve(failureOf(error, url.hostname, timeoutMs, signal)));
+    request.once('response', (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        // Only the start of an answer is kept, for the error the panel shows.
+        if (size < 500) chunks.push(chunk);
+        size += chunk.length;
+      });
+      response.once('error', (error) => resolve(failureOf(error, url.hostname, timeoutMs, signal)));
+      response.once('end', () => {
+        const status = response.statusCode ?? 0;
+        const text = Buffer.concat(chunks).toString('utf8').replace(/\s+/g, ' ').trim().slice(0, 200);
+        if (status >= 200 && status < 300) return resolve({ ok: true, detail: `HTTP ${status}` });
+        resolve({
+          ok: false,
+          error: status >= 300 && status < 400 ? M.redirected(status) : M.notAccepted(status, text),
+        });
+      });
+    });
+    request.end(body);
+  });
+}
+
+/** Sends `docs` in order to the destination; resolves (never rejects) with what the receiver did. */
+export function send(target: Target, docs: EcsDocument[], options: SendOptions): Promise<SendResult> {
+  return 'host' in target.settings
+    ? sendSyslog(target.settings, target.secret, docs, options)
+    : sendHttps(target.settings, target.secret, docs, options);
+}

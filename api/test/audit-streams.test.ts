@@ -1,0 +1,369 @@
+// A company streams its activity log to its own SIEM: Debian's rsyslog taking RFC 5425 (syslog over TLS) on loopback,
+// and an HTTPS receiver of Splunk HEC's format. Every committed entry arrives, in order, also those made while the
+// receiver was down; two API instances send each entry once; the destination's secret is never shown again; only the
+// company's managers set destinations.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { eq, sql } from 'drizzle-orm';
+import { rowsOf } from '../src/db/client.js';
+import { auditStreams } from '../src/db/schema.js';
+import { createAuditStream } from '../src/domain/audit-streams/destinations.js';
+import type { OutgoingMail } from '../src/domain/mail/mailer.js';
+import { buildTestApp, buildTestAppPair, forEachBackend, login, type TestApp } from './helpers/app.js';
+import { call as callAs, insertCompany, insertMember, memberPassword } from './helpers/company-fixtures.js';
+import { freePort, waitFor } from './helpers/processes.js';
+import { type Rsyslog, rsyslogIn, testCertificates } from './helpers/rsyslog.js';
+
+interface Doc {
+  '@timestamp': string;
+  event: { id: string; action: string };
+  organization: { id: string; name: string };
+  portal: { detalles: Record<string, unknown> };
+}
+interface Stream {
+  id: string;
+  estado: string;
+  entregadoHasta: string | null;
+  retraso: { entradas: number; segundos: number };
+  ultimoError: string | null;
+}
+
+forEachBackend((backend) => {
+  describe("a company's activity log streamed to its SIEM", () => {
+    let test: TestApp;
+    let dir: string;
+    let certs: ReturnType<typeof testCertificates>;
+    let rsyslog: Rsyslog;
+    let companyId: number;
+    let owner: string;
+    const mails: OutgoingMail[] = [];
+    const call = (method: string, url: string, token: string | undefined, payload?: unknown) =>
+      callAs(test.app, method, url, token, payload);
+    const base = () => `/empresas/${companyId}/flujos-auditoria`;
+    const streamOf = async (id: string) => {
+      const answer = await call('GET', `${base()}/${id}`, owner);
+      assert.equal(answer.statusCode, 200, answer.body);
+      return answer.json<Stream>();
+    };
+    const rules = async (hours: number) => {
+      const changed = await call('PATCH', `/empresas/${companyId}/ajustes`, owner, { sesionMaximaHoras: hours });
+      assert.equal(changed.statusCode, 200, changed.body);
+    };
+    /** The rules changes rsyslog wrote, as ECS documents, in the order it wrote them. */
+    const rulesAtRsyslog = () =>
+      rsyslog
+        .received()
+        .filter((line) => line.msgId === 'company.settings_change')
+        .map((line) => {
+          assert.equal(line.appName, 'portal');
+          return JSON.parse(line.msg) as Doc;
+        });
+
+    before(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'portal-siem-'));
+      certs = testCertificates(dir);
+      rsyslog = rsyslogIn(dir, await freePort(), certs);
+      await rsyslog.start();
+      test = await buildTestApp(
+        backend,
+        { partnerEventsTimeoutMs: 3_000 },
+        { mailTransport: { send: async (mail) => void mails.push(mail) } },
+      );
+      companyId = await insertCompany(test.app, 'Minera del Sur S.A.');
+      owner = await (await insertMember(test.app, companyId, 'duena@minera.test', 'propietario')).token();
+    });
+    after(async () => {
+      await rsyslog.kill();
+      await test.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('streams to rsyslog over TLS in order, and what was made while it was down arrives once it is back', async () => {
+      const created = await call('POST', base(), owner, {
+        tipo: 'syslog',
+        host: '127.0.0.1',
+        puerto: rsyslog.port,
+        ca: certs.ca,
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const { id } = created.json<Stream>();
+      assert.equal(created.json<Stream>().estado, 'activo');
+
+      await rules(12);
+      const [first] = await waitFor(
+        'the rules change at rsyslog',
+        () => rulesAtRsyslog().length === 1 && rulesAtRsyslog(),
+        30_000,
+        50,
+      );
+      assert.equal(first?.event.action, 'company.settings_change');
+      assert.deepEqual(first?.organization, { id: String(companyId), name: 'Minera del Sur S.A.' });
+      assert.deepEqual(first?.portal.detalles.sesionMaximaHoras, { de: null, a: 12 });
+      // The destination's own creation is in the company's log, and so in the SIEM, before the rules change.
+      const actions = rsyslog.received().map((line) => line.msgId);
+      assert.ok(
+        actions.indexOf('company.audit_stream_create') < actions.indexOf('company.settings_change'),
+        String(actions),
+      );
+
+      const probe = await call('POST', `${base()}/${id}/prueba`, owner);
+      assert.equal(probe.statusCode, 200, probe.body);
+      assert.deepEqual(probe.json(), {
+        entregado: true,
+        mensaje: 'El receptor aceptó el evento de prueba (1 mensaje por syslog TLS)',
+      });
+      await waitFor(
+        'the test event',
+        () => rsyslog.received().some((line) => line.msgId === 'portal.prueba'),
+        10_000,
+        50,
+      );
+
+      await rsyslog.kill();
+      for (const hours of [1, 2, 3]) await rules(hours);
+      const down = await waitFor(
+        'the failure seen',
+        async () => {
+          const stream = await streamOf(id);
+          return stream.ultimoError && stream.retraso.entradas >= 3 && stream;
+        },
+        30_000,
+        50,
+      );
+      assert.match(down.ultimoError ?? '', /rechazó la conexión/);
+      assert.equal(down.estado, 'activo');
+
+      await rsyslog.start();
+      const all = await waitFor(
+        'the three changes at rsyslog',
+        () => rulesAtRsyslog().length >= 4 && rulesAtRsyslog(),
+        30_000,
+        50,
+      );
+      assert.deepEqual(
+        all.map((doc) => (doc.portal.detalles.sesionMaximaHoras as { a: number }).a),
+        [12, 1, 2, 3],
+        'in order, each once',
+      );
+      const caught = await waitFor(
+        'caught up',
+        async () => {
+          const stream = await streamOf(id);
+          return stream.retraso.entradas === 0 && stream.ultimoError === null && stream;
+        },
+        30_000,
+        50,
+      );
+      assert.equal(caught.entregadoHasta, all.at(-1)?.['@timestamp']);
+
+      // Failing for 24 hours: paused, and the owners are told.
+      await rsyslog.kill();
+      await test.app.db
+        .update(auditStreams)
+        .set({ failingSince: new Date(Date.now() - 25 * 3_600_000), nextAttemptAt: new Date() })
+        .where(eq(auditStreams.id, id));
+      await rules(4);
+      const paused = await waitFor('paused', async () => (await streamOf(id)).estado === 'pausado', 30_000, 50);
+      assert.ok(paused);
+      assert.match((await streamOf(id)).ultimoError ?? '', /^Pausado tras 24 horas/);
+      await test.app.mailer.deliverDue();
+      const mail = mails.find((one) => one.to === 'duena@minera.test');
+      assert.match(mail?.subject ?? '', /Minera del Sur S\.A\. dejó de enviarse a su SIEM/);
+      assert.match(mail?.text ?? '', /127\.0\.0\.1/);
+      // Resumed once the receiver is back: what it missed arrives.
+      await rsyslog.start();
+      const resumed = await call('PATCH', `${base()}/${id}`, owner, { estado: 'activo' });
+      assert.equal(resumed.statusCode, 200, resumed.body);
+      const after4 = await waitFor(
+        'the missed change',
+        () => rulesAtRsyslog().length >= 5 && rulesAtRsyslog(),
+        30_000,
+        50,
+      );
+      assert.deepEqual(
+        after4.map((doc) => (doc.portal.detalles.sesionMaximaHoras as { a: number }).a),
+        [12, 1, 2, 3, 4],
+      );
+      assert.equal(new Set(after4.map((doc) => doc.event.id)).size, after4.length, 'no repeat');
+    });
+
+    it('sends Splunk HEC events over HTTPS with the secret in its header, which is never shown again', async () => {
+      const seen: { authorization?: string; lines: { time: number; event: Doc }[] }[] = [];
+      const receiver: Server = createServer(
+        { cert: readFileSync(certs.certFile), key: readFileSync(certs.keyFile) },
+        (request, response) => {
+          let body = '';
+          request.on('data', (chunk) => {
+            body += chunk;
+          });
+          request.on('end', () => {
+            seen.push({
+              authorization: request.headers.authorization,
+              lines: body
+                .trim()
+                .split('\n')
+                .map((line) => JSON.parse(line)),
+            });
+            response.writeHead(200, { 'content-type': 'application/json' }).end('{"text":"Success","code":0}');
+          });
+        },
+      );
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      const port = (receiver.address() as { port: number }).port;
+      try {
+        const secret = 'hec-0d2f6b1e-secreto';
+        const created = await call('POST', base(), owner, {
+          tipo: 'https',
+          url: `https://127.0.0.1:${port}/services/collector/event`,
+          cabecera: 'Authorization',
+          secreto: secret,
+          formato: 'splunk-hec',
+          ca: certs.ca,
+        });
+        assert.equal(created.statusCode, 201, created.body);
+        assert.ok(!created.body.includes(secret));
+        const list = await call('GET', base(), owner);
+        assert.equal(list.statusCode, 200);
+        assert.ok(!list.body.includes(secret), 'never returned');
+        assert.equal(list.json<{ data: unknown[] }>().data.length, 2);
+
+        await rules(9);
+        const events = await waitFor(
+          'the HEC events',
+          () => {
+            const all = seen.flatMap((request) => request.lines);
+            return all.some((line) => line.event.event.action === 'company.settings_change') && all;
+          },
+          30_000,
+          50,
+        );
+        assert.ok(seen.every((request) => request.authorization === `Splunk ${secret}`));
+        const change = events.find((line) => line.event.event.action === 'company.settings_change');
+        assert.equal(change?.event.organization.id, String(companyId));
+        assert.equal(change?.time, Date.parse(change?.event['@timestamp'] ?? '') / 1000);
+        // Every entry of the company's log, in its order (the first destination's history included).
+        const ids = events.map((line) => Number(line.event.event.id));
+        assert.deepEqual(
+          ids,
+          [...ids].sort((a, b) => a - b),
+        );
+        assert.equal(new Set(ids).size, ids.length);
+      } finally {
+        await new Promise((resolve) => receiver.close(resolve));
+        receiver.closeAllConnections();
+      }
+    });
+
+    it('two API instances on one database: one sends to a destination at a time, every entry once and in order', async () => {
+      const pair = await buildTestAppPair({ partnerEventsTimeoutMs: 3_000 }, { backend });
+      const received: number[] = [];
+      const receiver: Server = createServer(
+        { cert: readFileSync(certs.certFile), key: readFileSync(certs.keyFile) },
+        (request, response) => {
+          let body = '';
+          request.on('data', (chunk) => {
+            body += chunk;
+          });
+          request.on('end', () => {
+            for (const line of body.trim().split('\n')) received.push(Number((JSON.parse(line) as Doc).event.id));
+            response.writeHead(204).end();
+          });
+        },
+      );
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      try {
+        const id = await insertCompany(pair.a, 'Dos Instancias S.A.');
+        await insertMember(pair.a, id, 'duena@dos.test', 'propietario');
+        const token = await login(pair.a, 'duena@dos.test', memberPassword);
+        const created = await callAs(pair.a, 'POST', `/empresas/${id}/flujos-auditoria`, token, {
+          tipo: 'https',
+          url: `https://127.0.0.1:${(receiver.address() as { port: number }).port}/ingesta`,
+          formato: 'ndjson',
+          ca: certs.ca,
+        });
+        assert.equal(created.statusCode, 201, created.body);
+        for (let hours = 1; hours <= 6; hours++) {
+          const changed = await callAs(pair.a, 'PATCH', `/empresas/${id}/ajustes`, token, { sesionMaximaHoras: hours });
+          assert.equal(changed.statusCode, 200, changed.body);
+        }
+        const entries = (
+          await rowsOf<{ id: string }>(pair.a.db, sql`SELECT id FROM audit_log WHERE company_id = ${id} ORDER BY id`)
+        ).map((row) => Number(row.id));
+        await waitFor('every entry at the receiver', () => received.length >= entries.length, 30_000, 50);
+        assert.deepEqual(received, entries, 'each once, in the order they were written (one writer)');
+      } finally {
+        await new Promise((resolve) => receiver.close(resolve));
+        receiver.closeAllConnections();
+        await pair.close();
+      }
+    });
+
+    it('only the company managers set destinations; bad input is a Spanish 400; the internal network is refused', async () => {
+      const other = await insertCompany(test.app, 'Otra S.A.');
+      const stranger = await (await insertMember(test.app, other, 'admin@otra.test', 'administrador')).token();
+      const member = await (await insertMember(test.app, companyId, 'persona@minera.test', 'miembro')).token();
+      const syslog = { tipo: 'syslog', host: 'siem.minera.test', puerto: 6514 };
+      for (const token of [stranger, member]) {
+        assert.equal((await call('GET', base(), token)).statusCode, 403);
+        assert.equal((await call('POST', base(), token, syslog)).statusCode, 403);
+      }
+      assert.equal((await call('GET', base(), undefined)).statusCode, 401);
+      const [first] = (await call('GET', base(), owner)).json<{ data: Stream[] }>().data;
+      assert.equal((await call('GET', `/empresas/${other}/flujos-auditoria/${first?.id}`, stranger)).statusCode, 404);
+
+      for (const [body, message] of [
+        [{ ...syslog, ca: 'no es un PEM' }, /certificado PEM válido/],
+        [{ ...syslog, host: 'no valido!' }, /nombre de servidor/],
+        [{ ...syslog, puerto: 70_000 }, /puerto/],
+        [{ tipo: 'https', url: 'ftp://siem.minera.test/x', formato: 'ndjson' }, /URL|https/],
+        [{ tipo: 'https', url: 'https://siem.minera.test/x', formato: 'ndjson', cabecera: 'X-Token' }, /secreto/],
+        [{ ...syslog, url: 'https://siem.minera.test' }, /no se usa/],
+        [
+          {
+            ...syslog,
+            certificado: readFileSync(certs.certFile, 'utf8'),
+            clave: readFileSync(join(dir, 'ca.key'), 'utf8'),
+          },
+          /no corresponde/,
+        ],
+      ] as const) {
+        const refused = await call('POST', base(), owner, body);
+        assert.equal(refused.statusCode, 400, JSON.stringify(body));
+        assert.match(refused.json<{ message: string }>().message, message);
+      }
+      // The setting off (the default off loopback): loopback and private addresses refused.
+      const guarded = { ...test.app.auditStreams.destinations, privateNetwork: false };
+      const actor = { user: { id: null, email: 'prueba' } };
+      for (const input of [
+        { tipo: 'syslog' as const, host: '127.0.0.1', puerto: 6514 },
+        { tipo: 'syslog' as const, host: 'localhost', puerto: 6514 },
+        { tipo: 'https' as const, url: 'https://10.1.2.3/siem', formato: 'ndjson' as const },
+      ])
+        await assert.rejects(
+          createAuditStream(guarded, actor, companyId, input),
+          (error: Error & { statusCode?: number }) => {
+            assert.equal(error.statusCode, 400);
+            assert.match(error.message, /privada o local/);
+            return true;
+          },
+        );
+
+      const deleted = await call('DELETE', `${base()}/${first?.id}`, owner);
+      assert.equal(deleted.statusCode, 204);
+      assert.equal((await call('GET', `${base()}/${first?.id}`, owner)).statusCode, 404);
+      const loggedActions = await rowsOf<{ action: string }>(
+        test.app.db,
+        sql`SELECT action FROM audit_log WHERE company_id = ${companyId} AND action LIKE 'company.audit_stream%' ORDER BY id`,
+      );
+      for (const action of ['create', 'update', 'paused', 'delete'])
+        assert.ok(
+          loggedActions.some((row) => row.action === `company.audit_stream_${action}`),
+          action,
+        );
+    });
+  });
+});
