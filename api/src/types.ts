@@ -98,6 +98,7 @@ import type {
   SecondStepRequired as SecondStepRequiredSchema,
   SecurityStatus as SecurityStatusSchema,
   TotpSetup as TotpSetupSchema,
+  TrustedDevice as TrustedDeviceSchema,
 } from './schemas/security.js';
 import type { ConfiguredProviders as ConfiguredProvidersSchema } from './schemas/oauth.js';
 import type { Session as PortalSessionSchema } from './schemas/sessions.js';
@@ -149,6 +150,8 @@ export type SecurityStatus = Static<typeof SecurityStatusSchema>;
 export type TotpSetup = Static<typeof TotpSetupSchema>;
 export type RecoveryCodes = Static<typeof RecoveryCodesSchema>;
 export type Passkey = Static<typeof PasskeySchema>;
+/** A trusted device as 'Seguridad' lists it (`GET /auth/dispositivos-confiables`). */
+export type TrustedDevice = Static<typeof TrustedDeviceSchema>;
 /** WebAuthn options for @simplewebauthn/browser, with the ceremony id to send back. */
 export type CeremonyOptions = Static<typeof CeremonyOptionsSchema>;
 

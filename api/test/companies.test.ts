@@ -78,6 +78,8 @@ forEachBackend((backend) => {
         estado: 'activa',
         altaPorDominio: 'aprobacion',
         exigirSegundoFactor: false,
+        permitirDispositivosConfiables: true,
+        confiarSegundoFactorDelProveedor: false,
         redesPermitidas: [],
         metodosPermitidos: ['contrasena', 'google', 'apple', 'llave', 'empresa'],
         sesionMaximaHoras: null,

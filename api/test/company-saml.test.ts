@@ -303,6 +303,41 @@ describe('company-saml.test.ts', () => {
       assert.equal(user.lastName, 'Huamán');
     });
 
+    it("the IdP's own MFA class (REFEDS MFA, Entra's multipleauthn) counts as a second factor once the company trusts it", async () => {
+      /** A sign-in whose assertion names `classRef`: whether its portal session proved a second factor. */
+      const provedWith = async (classRef?: string) => {
+        const email = person();
+        const who = browser();
+        const request = await start(who, email);
+        const token = await landed(
+          await post(companyA, signedResponse(fields(request.id, email, { authnContextClassRef: classRef }), keyA)),
+          who,
+        );
+        const security = await call(t.app, 'GET', '/auth/seguridad', token);
+        return security.json().sessionVerified as boolean;
+      };
+      const refedsMfa = 'https://refeds.org/profile/mfa';
+      const entraMfa = 'http://schemas.microsoft.com/claims/multipleauthn';
+      assert.equal(await provedWith(refedsMfa), false, 'not trusted by default');
+      const trusted = await call(t.app, 'PATCH', `/empresas/${companyA}/ajustes`, admin, {
+        confiarSegundoFactorDelProveedor: true,
+      });
+      assert.equal(trusted.statusCode, 200, trusted.body);
+      try {
+        assert.deepEqual(
+          [
+            await provedWith(refedsMfa),
+            await provedWith(entraMfa),
+            await provedWith(),
+            await provedWith('https://refeds.org/profile/sfa'),
+          ],
+          [true, true, false, false],
+        );
+      } finally {
+        await call(t.app, 'PATCH', `/empresas/${companyA}/ajustes`, admin, { confiarSegundoFactorDelProveedor: false });
+      }
+    });
+
     it('what standard IdPs send is taken: the Response signed, the Assertion signed, or both; the mail attribute', async () => {
       for (const signed of ['response', 'assertion', 'both'] as const) {
         const email = person();

@@ -18,6 +18,7 @@ import {
   signInReturns,
   users,
 } from '../src/db/schema.js';
+import { authenticationOf } from '../src/domain/identity-provider/authentication-methods.js';
 import { post, registration } from './helpers/accounts.js';
 import { buildTestApp, createUser, forEachBackend, login, sessionToken, type TestApp } from './helpers/app.js';
 import { insertCompany, insertLicence, insertMember } from './helpers/company-fixtures.js';
@@ -408,6 +409,44 @@ describe('company-sso.test.ts', () => {
         const seat = user.planesUsuarios.find((plan: { app: { id: number } }) => plan.app.id === app.id);
         assert.equal(seat?.origen, 'empresa');
         assert.deepEqual(seat?.empresa, { id: companyA, nombre: 'Minera Andina' });
+      });
+
+      it("the provider's own second factor (amr mfa, otp, hwk, swk) counts only once the company trusts it", async () => {
+        /** How the portal session of a company sign-in counts, as the apps' ID tokens and 'Seguridad' read it. */
+        const signedInAs = async (account: TestAccount) => {
+          const token = await signedIn(account);
+          const verified = await t.app.tokens.verify(token, ['session'], { fresh: true });
+          assert.ok(verified);
+          const security = await t.app.inject({
+            method: 'GET',
+            url: '/auth/seguridad',
+            headers: { authorization: `Bearer ${token}` },
+          });
+          return { ...authenticationOf(verified), verified: security.json().sessionVerified };
+        };
+        const settings = (payload: object) =>
+          t.app.inject({
+            method: 'PATCH',
+            url: `/empresas/${companyA}/ajustes`,
+            headers: { authorization: `Bearer ${admin}` },
+            payload,
+          });
+        const one = { amr: ['fed'], acr: 'urn:portal:acr:1', verified: false };
+        const two = { amr: ['fed', 'mfa'], acr: 'urn:portal:acr:2', verified: true };
+        const withMfa = person({ amr: ['pwd', 'mfa'] });
+        // By default the company's word is not taken: one factor, as before.
+        assert.deepEqual(await signedInAs(withMfa), one);
+        const trusted = await settings({ confiarSegundoFactorDelProveedor: true });
+        assert.equal(trusted.statusCode, 200, trusted.body);
+        assert.equal(trusted.json().confiarSegundoFactorDelProveedor, true);
+        for (const amr of [['pwd', 'mfa'], ['otp'], ['hwk'], ['swk', 'pwd']])
+          assert.deepEqual(await signedInAs(person({ amr })), two, amr.join(' '));
+        // A provider that says a password only (or nothing) proves no second factor, trusted or not.
+        assert.deepEqual(await signedInAs(person({ amr: ['pwd'] })), one);
+        assert.deepEqual(await signedInAs(person()), one);
+        // Trust withdrawn: the same person is back to one factor.
+        assert.equal((await settings({ confiarSegundoFactorDelProveedor: false })).statusCode, 200);
+        assert.deepEqual(await signedInAs(withMfa), one);
       });
     });
 

@@ -156,6 +156,7 @@ forEachBackend((backend) => {
         recoveryCodesLeft: 0,
         secondFactorRequired: false,
         sessionVerified: false,
+        sessionTrustedDevice: false,
       });
 
       const early = await call('POST', '/auth/totp/confirmar', { token, payload: { code: '123456' } });
@@ -216,6 +217,7 @@ forEachBackend((backend) => {
         recoveryCodesLeft: 10,
         secondFactorRequired: false,
         sessionVerified: true,
+        sessionTrustedDevice: false,
       });
       assert.equal((await sessionOf(t.app, token)).secondFactor, true, 'setting it up proves it in this session');
 
@@ -256,7 +258,14 @@ forEachBackend((backend) => {
       const response = await call('POST', '/auth/login', { payload: { email: 'paso@portal.test', password } });
       assert.equal(response.statusCode, 403);
       const body = response.json();
-      assert.deepEqual(Object.keys(body).sort(), ['code', 'message', 'methods', 'statusCode', 'ticket']);
+      assert.deepEqual(Object.keys(body).sort(), [
+        'code',
+        'message',
+        'methods',
+        'permiteConfiarDispositivo',
+        'statusCode',
+        'ticket',
+      ]);
       assert.equal(body.message, 'Confirma tu identidad con tu segundo factor');
       assert.deepEqual(body.methods, ['totp', 'recovery']);
       assert.match(body.ticket, /^[A-Za-z0-9_-]{43}$/);

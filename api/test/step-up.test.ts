@@ -156,7 +156,10 @@ forEachBackend((backend) => {
       const uid = interactionOf(stopped);
       const details = await browser.portalCall(`/oidc/interaccion/${uid}/detalles`);
       assert.equal(details.status, 200);
-      assert.deepEqual(((await details.json()) as Json).segundoFactor, { metodos: ['totp', 'recovery'] });
+      assert.deepEqual(((await details.json()) as Json).segundoFactor, {
+        metodos: ['totp', 'recovery'],
+        permiteConfiarDispositivo: true,
+      });
 
       // A wrong code proves nothing.
       const wrong = await call('POST', '/auth/segundo-factor/verificar', person.token, { code: '000000' });
@@ -177,6 +180,39 @@ forEachBackend((backend) => {
       const claims = await idTokenOf(landed, asked);
       assert.equal(claims.acr, acr2);
       assert.deepEqual(claims.amr, ['pwd', 'mfa']);
+    });
+
+    it('a trusted device never meets step-up: its session skipped the code at sign-in, the app still gets it asked', async () => {
+      const person = await personWithTotpOnPasswordSession();
+      const signIn = (payload: object, cookie?: string) =>
+        api.app.inject({
+          method: 'POST',
+          url: payload && 'ticket' in payload ? '/auth/login/segundo-paso' : '/auth/login',
+          payload,
+          headers: cookie ? { cookie } : {},
+        });
+      const first = await signIn({ email: person.email, password });
+      const ticked = await signIn({
+        ticket: first.json<{ ticket: string }>().ticket,
+        code: await totp(person.secret),
+        confiarDispositivo: true,
+      });
+      const cookie = ticked.cookies.find((set) => set.name === 'portal_dispositivo_confiable');
+      assert.ok(cookie, ticked.body);
+      const trusted = await signIn({ email: person.email, password }, `${cookie.name}=${cookie.value}`);
+      assert.equal(trusted.statusCode, 200, 'no code asked at sign-in');
+      const token = trusted.json<{ access_token: string }>().access_token;
+      assert.equal(await sessionProved(token), false);
+
+      const asked = await authorization({ acr_values: acr2, claims: essentialAcr2 });
+      const browser = new TestBrowser(api.issuer);
+      browser.portalToken = token;
+      const stopped = await browser.signInTo(asked.url.href, { allow: true });
+      assert.match(stopped, /#409:.*STEP_UP_REQUIRED/, stopped);
+      const proved = await call('POST', '/auth/segundo-factor/verificar', token, { code: await totp(person.secret) });
+      assert.equal(proved.statusCode, 204, proved.body);
+      const claims = await idTokenOf(await browser.signInTo(asked.url.href, { allow: true }), asked);
+      assert.deepEqual([claims.acr, claims.amr], [acr2, ['pwd', 'mfa']]);
     });
 
     it('a recovery code proves it too, once', async () => {
@@ -217,7 +253,10 @@ forEachBackend((backend) => {
       browser.portalToken = person.token;
       const stopped = await browser.signInTo(asked.url.href, { allow: true });
       const details = await browser.portalCall(`/oidc/interaccion/${interactionOf(stopped)}/detalles`);
-      assert.deepEqual(((await details.json()) as Json).segundoFactor, { metodos: ['passkey'] });
+      assert.deepEqual(((await details.json()) as Json).segundoFactor, {
+        metodos: ['passkey'],
+        permiteConfiarDispositivo: true,
+      });
 
       // Someone else's passkey on this person's options proves nothing, and the session stands (400, not 401).
       const stranger = await passwordSession();
@@ -257,7 +296,10 @@ forEachBackend((backend) => {
       assert.match(stopped, /#409:.*STEP_UP_REQUIRED/, stopped);
       const uid = interactionOf(stopped);
       const details = await browser.portalCall(`/oidc/interaccion/${uid}/detalles`);
-      assert.deepEqual(((await details.json()) as Json).segundoFactor, { metodos: [] });
+      assert.deepEqual(((await details.json()) as Json).segundoFactor, {
+        metodos: [],
+        permiteConfiarDispositivo: true,
+      });
 
       const cancelled = await browser.portalCall(`/oidc/interaccion/${uid}/cancelar`, {
         method: 'POST',
@@ -347,7 +389,10 @@ forEachBackend((backend) => {
         const solicitud = await samlRequest({ authnContext: { classes: [mfaClass] } });
         const seen = await call('GET', `/saml/idp/solicitudes/${solicitud}`, person.token);
         assert.equal(seen.statusCode, 200, seen.body);
-        assert.deepEqual(seen.json<Json>().segundoFactor, { metodos: ['totp', 'recovery'] });
+        assert.deepEqual(seen.json<Json>().segundoFactor, {
+          metodos: ['totp', 'recovery'],
+          permiteConfiarDispositivo: true,
+        });
         const refused = await call('POST', `/saml/idp/solicitudes/${solicitud}/continuar`, person.token, {
           permitir: true,
         });
@@ -369,7 +414,7 @@ forEachBackend((backend) => {
         const person = await passwordSession();
         const solicitud = await samlRequest({ authnContext: { classes: [mfaClass], comparison: 'minimum' } });
         const seen = await call('GET', `/saml/idp/solicitudes/${solicitud}`, person.token);
-        assert.deepEqual(seen.json<Json>().segundoFactor, { metodos: [] });
+        assert.deepEqual(seen.json<Json>().segundoFactor, { metodos: [], permiteConfiarDispositivo: true });
         const cancelled = await call('POST', `/saml/idp/solicitudes/${solicitud}/cancelar`, person.token, {
           motivo: 'segundo_factor',
         });

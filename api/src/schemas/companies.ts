@@ -101,6 +101,14 @@ export const Company = Type.Object(
     exigirSegundoFactor: Type.Boolean({
       description: 'Los puestos de la empresa cuentan para un miembro solo cuando tiene un segundo factor',
     }),
+    permitirDispositivosConfiables: Type.Boolean({
+      description:
+        "Sus miembros pueden marcar 'No volver a pedir en este dispositivo durante 30 días' en el segundo paso (por defecto sí)",
+    }),
+    confiarSegundoFactorDelProveedor: Type.Boolean({
+      description:
+        'El segundo factor que prueba el proveedor de la empresa (amr mfa/otp/hwk/swk, o la clase REFEDS MFA o multipleauthn de SAML) cuenta como el del portal (por defecto no)',
+    }),
     miembros: Type.Integer({ description: 'Miembros activos (sin los que esperan aprobación)' }),
     pendientes: Type.Integer({
       description: 'Los que se unieron por el dominio de su email y esperan la aprobación de un administrador',
@@ -134,6 +142,8 @@ export const CompanySettingsBody = Type.Object(
   {
     altaPorDominio: Type.Optional(DomainJoin),
     exigirSegundoFactor: Type.Optional(Type.Boolean()),
+    permitirDispositivosConfiables: Type.Optional(Type.Boolean()),
+    confiarSegundoFactorDelProveedor: Type.Optional(Type.Boolean()),
     redesPermitidas: Type.Optional(Networks),
     metodosPermitidos: Type.Optional(Methods),
     sesionMaximaHoras: Type.Optional(SessionMaxHours),

@@ -25,6 +25,10 @@ export const InteractionView = Type.Object(
           metodos: Type.Array(SecondFactorMethod, {
             description: 'Cómo puede la persona probarlo ahora; vacío: aún no tiene segundo factor',
           }),
+          permiteConfiarDispositivo: Type.Boolean({
+            description:
+              "Se ofrece 'No volver a pedir en este dispositivo durante 30 días' (vale para el inicio de sesión, nunca para una app que lo pide)",
+          }),
         },
         {
           additionalProperties: false,

@@ -39,20 +39,33 @@ export const SecondStepRequired = Type.Object(
     code: Type.Literal('SECOND_FACTOR_REQUIRED'),
     ticket: SignInTicket,
     methods: Type.Array(SecondFactorMethod),
+    permiteConfiarDispositivo: Type.Boolean({
+      description:
+        "Se ofrece 'No volver a pedir en este dispositivo durante 30 días' (ninguna empresa de la persona lo prohíbe)",
+    }),
   },
   { additionalProperties: false },
 );
 
+/**
+ * Ticked 'No volver a pedir en este dispositivo durante 30 días' at a second step: with the right factor, the answer
+ * sets the trusted device's cookie (docs/decisions/0143-trusted-devices.md). The call must send the browser's cookies
+ * (`credentials: 'include'`). 403 DISPOSITIVOS_NO_PERMITIDOS, nothing spent, when a company of the person forbids it.
+ */
+const TrustDevice = Type.Optional(
+  Type.Boolean({ description: 'Recordar este navegador 30 días como dispositivo de confianza' }),
+);
+
 /** `POST /auth/login/segundo-paso`. */
 export const SecondStepBody = Type.Object(
-  { ticket: SignInTicket, code: SecondFactorCode },
+  { ticket: SignInTicket, code: SecondFactorCode, confiarDispositivo: TrustDevice },
   { additionalProperties: false },
 );
 
 /**
  * `GET /auth/seguridad`: what the 'Seguridad' tab and the admin gate show. An administrator under the default
- * ADMIN_SECOND_FACTOR=required administers only from a session with `sessionVerified`; with no factor at all the
- * panel asks to set one up (`secondFactorRequired` and neither `totp` nor a passkey).
+ * ADMIN_SECOND_FACTOR=required administers only from a session with `sessionVerified` or `sessionTrustedDevice`; with
+ * no factor at all the panel asks to set one up (`secondFactorRequired` and neither `totp` nor a passkey).
  */
 export const SecurityStatus = Type.Object(
   {
@@ -61,6 +74,10 @@ export const SecurityStatus = Type.Object(
     recoveryCodesLeft: Type.Integer({ minimum: 0, description: 'Códigos de recuperación sin usar' }),
     secondFactorRequired: Type.Boolean({ description: 'Administrador con ADMIN_SECOND_FACTOR=required' }),
     sessionVerified: Type.Boolean({ description: 'Esta sesión probó un segundo factor (o configuró uno)' }),
+    sessionTrustedDevice: Type.Boolean({
+      description:
+        'Esta sesión entró por un dispositivo de confianza sin segundo paso: vale para ADMIN_SECOND_FACTOR, nunca para una app que pide un segundo factor',
+    }),
   },
   { additionalProperties: false },
 );
@@ -77,6 +94,12 @@ export const TotpSetup = Type.Object(
 
 export const TotpCodeBody = Type.Object({ code: TotpCode }, { additionalProperties: false });
 export const SecondFactorCodeBody = Type.Object({ code: SecondFactorCode }, { additionalProperties: false });
+
+/** `POST /auth/segundo-factor/verificar`: the current session proves a second factor with a code. */
+export const SessionCodeProofBody = Type.Object(
+  { code: SecondFactorCode, confiarDispositivo: TrustDevice },
+  { additionalProperties: false },
+);
 
 /** Ten codes, shown once: `POST /auth/totp/confirmar` and `POST /auth/codigos-recuperacion`. */
 export const RecoveryCodes = Type.Object(
@@ -128,12 +151,30 @@ export const PasskeySignInOptionsBody = Type.Object(
 
 /** `POST /auth/segundo-factor/verificar-llave`: the current session proves a second factor with a passkey. */
 export const SessionPasskeyProofBody = Type.Object(
-  { ceremonyId: CeremonyId, response: CredentialResponse },
+  { ceremonyId: CeremonyId, response: CredentialResponse, confiarDispositivo: TrustDevice },
   { additionalProperties: false },
 );
 
 /** `POST /auth/passkeys/iniciar-sesion`. */
 export const PasskeySignInBody = Type.Object(
-  { ceremonyId: CeremonyId, response: CredentialResponse, ticket: Type.Optional(SignInTicket) },
+  {
+    ceremonyId: CeremonyId,
+    response: CredentialResponse,
+    ticket: Type.Optional(SignInTicket),
+    confiarDispositivo: TrustDevice,
+  },
+  { additionalProperties: false },
+);
+
+/** A trusted device as 'Seguridad' lists it (`GET /auth/dispositivos-confiables`). */
+export const TrustedDevice = Type.Object(
+  {
+    id: Type.Integer(),
+    label: Type.String({ description: "Navegador y sistema, como 'Chrome en Linux'" }),
+    createdAt: Type.String({ format: 'date-time', description: 'Cuándo se agregó' }),
+    lastUsedAt: Type.String({ format: 'date-time', description: 'Último uso' }),
+    expiresAt: Type.String({ format: 'date-time', description: 'Deja de valer (30 días después de agregarse)' }),
+    actual: Type.Boolean({ description: 'Es el navegador que consulta' }),
+  },
   { additionalProperties: false },
 );

@@ -21,6 +21,8 @@ export interface TestAccount {
   familyName?: string;
   /** Google's `picture` claim (the profile scope); Apple sends none. */
   picture?: string;
+  /** How the provider says the person signed in: the ID token's `amr` (RFC 8176), e.g. ['pwd', 'mfa']. */
+  amr?: string[];
 }
 
 export interface IdentityProviderOptions {
@@ -107,7 +109,8 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     claims: apple
       ? { openid: ['sub'], email: ['email', 'email_verified'] }
       : {
-          openid: ['sub'],
+          // `amr`: how the person signed in, when the test account says (Entra ID sends it in every ID token).
+          openid: ['sub', 'amr'],
           email: ['email', 'email_verified'],
           profile: ['given_name', 'family_name', 'name', 'picture'],
         },
@@ -185,7 +188,7 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
     await provider.interactionFinished(
       request,
       response,
-      { login: { accountId: sub }, consent: { grantId } },
+      { login: { accountId: sub, amr: accounts.get(sub)?.amr }, consent: { grantId } },
       { mergeWithLastSubmission: false },
     );
   }

@@ -98,6 +98,8 @@ export interface ResponseFields {
   status?: string;
   responseId?: string;
   assertionId?: string;
+  /** The AuthnStatement's class (else PasswordProtectedTransport): how the IdP says the person signed in. */
+  authnContextClassRef?: string;
 }
 
 const xmlText = (value: string) =>
@@ -115,7 +117,7 @@ export function assertionXml(fields: ResponseFields): string {
         `<saml:Attribute Name="${xmlText(name)}"><saml:AttributeValue>${xmlText(value)}</saml:AttributeValue></saml:Attribute>`,
     )
     .join('');
-  return `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${fields.assertionId ?? `_a${randomBytes(16).toString('hex')}`}" Version="2.0" IssueInstant="${iso(new Date(now))}"><saml:Issuer>${xmlText(fields.issuer)}</saml:Issuer><saml:Subject><saml:NameID Format="${fields.nameIdFormat ?? 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'}">${xmlText(fields.nameId)}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData InResponseTo="${xmlText(fields.confirmationInResponseTo ?? fields.inResponseTo)}" NotOnOrAfter="${iso(fields.confirmationNotOnOrAfter ?? notOnOrAfter)}" Recipient="${xmlText(fields.recipient ?? fields.acsUrl)}"/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${iso(notBefore)}" NotOnOrAfter="${iso(notOnOrAfter)}"><saml:AudienceRestriction><saml:Audience>${xmlText(fields.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${iso(new Date(now))}" SessionIndex="_s${randomBytes(8).toString('hex')}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>${attributes ? `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` : ''}</saml:Assertion>`;
+  return `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${fields.assertionId ?? `_a${randomBytes(16).toString('hex')}`}" Version="2.0" IssueInstant="${iso(new Date(now))}"><saml:Issuer>${xmlText(fields.issuer)}</saml:Issuer><saml:Subject><saml:NameID Format="${fields.nameIdFormat ?? 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'}">${xmlText(fields.nameId)}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData InResponseTo="${xmlText(fields.confirmationInResponseTo ?? fields.inResponseTo)}" NotOnOrAfter="${iso(fields.confirmationNotOnOrAfter ?? notOnOrAfter)}" Recipient="${xmlText(fields.recipient ?? fields.acsUrl)}"/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${iso(notBefore)}" NotOnOrAfter="${iso(notOnOrAfter)}"><saml:AudienceRestriction><saml:Audience>${xmlText(fields.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${iso(new Date(now))}" SessionIndex="_s${randomBytes(8).toString('hex')}"><saml:AuthnContext><saml:AuthnContextClassRef>${xmlText(fields.authnContextClassRef ?? 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport')}</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>${attributes ? `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` : ''}</saml:Assertion>`;
 }
 
 /** A Response around `assertion` (any XML put where the assertion goes). */

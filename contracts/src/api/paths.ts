@@ -46,6 +46,9 @@ export const API_PATHS = {
     proveSecondFactor: 'auth/segundo-factor/verificar',
     proveSecondFactorPasskeyOptions: 'auth/segundo-factor/opciones-llave',
     proveSecondFactorPasskey: 'auth/segundo-factor/verificar-llave',
+    /** 'Seguridad''s trusted devices (GET lists, DELETE removes all) and one of them (DELETE). */
+    trustedDevices: 'auth/dispositivos-confiables',
+    trustedDevice: (id: number) => `auth/dispositivos-confiables/${id}`,
     /** The third-party apps the person allowed through the portal's OpenID Connect provider (GET), one of them (DELETE). */
     authorizedApps: 'auth/aplicaciones',
     /** The rules of the signed-in person's companies that bind their sign-in and sessions. */

@@ -22,6 +22,7 @@ const security = (overrides: Partial<SecurityStatus> = {}): SecurityStatus => ({
   recoveryCodesLeft: 10,
   secondFactorRequired: true,
   sessionVerified: true,
+  sessionTrustedDevice: false,
   ...overrides,
 });
 

@@ -149,10 +149,18 @@ describe('companyAuditDetails', () => {
     expect(
       companyAuditDetails(
         'company.settings_change',
-        { altaPorDominio: { de: 'automatica', a: 'aprobacion' }, exigirSegundoFactor: { de: false, a: true } },
+        {
+          altaPorDominio: { de: 'automatica', a: 'aprobacion' },
+          exigirSegundoFactor: { de: false, a: true },
+          permitirDispositivosConfiables: { de: true, a: false },
+          confiarSegundoFactorDelProveedor: { de: false, a: true },
+        },
         appName,
       ),
-    ).toBe('Alta por dominio: automática → con aprobación · Exigir segundo factor: no → sí');
+    ).toBe(
+      'Alta por dominio: automática → con aprobación · Exigir segundo factor: no → sí · ' +
+        'Permitir dispositivos de confianza: sí → no · Confiar en el segundo factor del proveedor de la empresa: no → sí',
+    );
     expect(companyAuditDetails('company.domain_verify', { domain: 'minera.pe', by: 'dns' }, appName)).toBe(
       'minera.pe · probado por DNS',
     );

@@ -248,6 +248,8 @@ function changeDetails(action: string, d: Record<string, unknown>, appName: (id:
       return [
         change('altaPorDominio', T.domainJoin),
         change('exigirSegundoFactor', T.requireSecondFactor),
+        change('permitirDispositivosConfiables', T.allowTrustedDevices),
+        change('confiarSegundoFactorDelProveedor', T.trustProviderSecondFactor),
         change('redesPermitidas', T.allowedNetworks, (networks) => listWord(networks, T.anyOf)),
         change('metodosPermitidos', T.allowedMethods, (methods) => listWord(methods, T.anyOf, methodName)),
         change('sesionMaximaHoras', T.sessionMaxHours, (n) => limitWord(n, T.hours)),

@@ -66,6 +66,9 @@ export const TEXT_COMPANY_RULES = {
   // Settings.
   domainJoin: 'Alta por dominio',
   requireSecondFactor: 'Exigir segundo factor',
+  // docs/decisions/0143-trusted-devices.md and 0144-company-provider-second-factor.md.
+  allowTrustedDevices: 'Permitir dispositivos de confianza',
+  trustProviderSecondFactor: 'Confiar en el segundo factor del proveedor de la empresa',
   // The members' sign-in rules (docs/decisions/0103-company-rules.md), as a change of them reads in the activity.
   allowedNetworks: 'Redes permitidas',
   allowedMethods: 'Métodos permitidos',

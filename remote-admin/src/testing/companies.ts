@@ -7,6 +7,8 @@ export const company = (over: Partial<Company> = {}): Company => ({
   estado: 'activa',
   altaPorDominio: 'automatica',
   exigirSegundoFactor: false,
+  permitirDispositivosConfiables: true,
+  confiarSegundoFactorDelProveedor: false,
   redesPermitidas: [],
   metodosPermitidos: ['contrasena', 'google', 'apple', 'llave', 'empresa'],
   sesionMaximaHoras: null,

@@ -22,7 +22,7 @@ describe('what /autorizar does once it knows the interaction and the session', (
   const details = (
     consentimiento: boolean,
     reautenticar: boolean,
-    segundoFactor: { metodos: ('totp' | 'recovery' | 'passkey')[] } | null = null,
+    segundoFactor: { metodos: ('totp' | 'recovery' | 'passkey')[]; permiteConfiarDispositivo: boolean } | null = null,
   ) => ({ consentimiento, reautenticar, segundoFactor });
 
   it('signs in first when nobody is signed in, whatever the app asks', () => {
@@ -36,10 +36,18 @@ describe('what /autorizar does once it knows the interaction and the session', (
   });
 
   it('asks for the second factor the app wants before anything else a signed-in person answers', () => {
-    expect(authorizationStep(details(true, false, { metodos: ['totp'] }), true)).toBe('second-factor');
-    expect(authorizationStep(details(false, false, { metodos: [] }), true)).toBe('second-factor');
-    expect(authorizationStep(details(false, true, { metodos: ['totp'] }), true)).toBe('sign-in');
-    expect(authorizationStep(details(false, false, { metodos: ['totp'] }), false)).toBe('sign-in');
+    expect(authorizationStep(details(true, false, { metodos: ['totp'], permiteConfiarDispositivo: true }), true)).toBe(
+      'second-factor',
+    );
+    expect(authorizationStep(details(false, false, { metodos: [], permiteConfiarDispositivo: true }), true)).toBe(
+      'second-factor',
+    );
+    expect(authorizationStep(details(false, true, { metodos: ['totp'], permiteConfiarDispositivo: true }), true)).toBe(
+      'sign-in',
+    );
+    expect(
+      authorizationStep(details(false, false, { metodos: ['totp'], permiteConfiarDispositivo: true }), false),
+    ).toBe('sign-in');
   });
 
   it('asks for a third-party app not yet allowed, else goes on at once', () => {

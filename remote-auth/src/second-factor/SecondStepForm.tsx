@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import styled from 'styled-components';
 import {
   Alert,
   ApiError,
@@ -14,13 +15,26 @@ import { PasskeysElsewhere } from '../passkeys/PasskeysElsewhere';
 import { passkeyFailure, signInWithCode, signInWithPasskey, TICKET_EXPIRED } from '../passkeys/sign-in';
 import { usePasskeySupport } from '../passkeys/usePasskeys';
 import { cancelPasskeyCeremony } from '../passkeys/webauthn';
+import { TRUST_DEVICE_LABEL } from './trust-device';
 
 const CODE_FAILED = 'No se pudo verificar el código';
 
-/** How a second factor is proved: a code (the authenticator's or a recovery code), or a passkey. */
+const TrustBox = styled.label`
+  display: flex;
+  align-items: flex-start;
+  gap: 10px;
+  min-height: 44px;
+  padding: 6px 0;
+  input { width: 20px; height: 20px; margin: 2px 0 0; flex: none; }
+`;
+
+/**
+ * How a second factor is proved: a code (the authenticator's or a recovery code), or a passkey; `trust` when the box
+ * 'No volver a pedir en este dispositivo durante 30 días' was ticked.
+ */
 export interface SecondFactorProof<T> {
-  withCode(code: string): Promise<T>;
-  withPasskey(): Promise<T>;
+  withCode(code: string, trust: boolean): Promise<T>;
+  withPasskey(trust: boolean): Promise<T>;
 }
 
 /**
@@ -40,9 +54,10 @@ export function SecondStepForm({
   return (
     <SecondFactorForm
       methods={step.methods}
+      offerTrust={step.trustDevice}
       prove={{
-        withCode: (code) => signInWithCode(step.ticket, code),
-        withPasskey: () => signInWithPasskey(step.ticket),
+        withCode: (code, trust) => signInWithCode(step.ticket, code, trust),
+        withPasskey: (trust) => signInWithPasskey(step.ticket, trust),
       }}
       onProved={onSignedIn}
       onBack={onBack}
@@ -53,16 +68,19 @@ export function SecondStepForm({
 /**
  * A second factor proved through one of `methods`: the sign-in's second step, or a session proving one when an app
  * asks for it (step-up, docs/decisions/0137-step-up.md). A refusal that ends the attempt (an expired ticket) goes
- * back with its message; `backLabel` names the way back.
+ * back with its message; `backLabel` names the way back. `offerTrust` shows the box 'No volver a pedir en este
+ * dispositivo durante 30 días' (docs/decisions/0143-trusted-devices.md).
  */
 export function SecondFactorForm<T>({
   methods,
+  offerTrust = false,
   prove,
   onProved,
   onBack,
   backLabel = 'Volver',
 }: {
   methods: readonly SecondFactorMethod[];
+  offerTrust?: boolean;
   prove: SecondFactorProof<T>;
   onProved: (proved: T) => Promise<void>;
   onBack: (message?: string) => void;
@@ -71,6 +89,8 @@ export function SecondFactorForm<T>({
   const byCode = methods.includes('totp') || methods.includes('recovery');
   const [recovery, setRecovery] = useState(!methods.includes('totp'));
   const [code, setCode] = useState('');
+  const [trust, setTrust] = useState(false);
+  const trusted = offerTrust && trust;
   const { busy, message, showMessage, submit } = useSubmit();
   // On an address that cannot use passkeys, the step says where they work instead of offering one.
   const { elsewhere } = usePasskeySupport();
@@ -92,14 +112,14 @@ export function SecondFactorForm<T>({
     event.preventDefault();
     if (!code.trim() || busy) return;
     void attempt(
-      () => prove.withCode(code),
+      () => prove.withCode(code, trusted),
       (caught) => (caught instanceof ApiError ? caught.message : CODE_FAILED),
     );
   };
 
   const withPasskey = () => {
     cancelPasskeyCeremony();
-    void attempt(() => prove.withPasskey(), passkeyFailure);
+    void attempt(() => prove.withPasskey(trusted), passkeyFailure);
   };
 
   const switchCode = () => {
@@ -107,6 +127,14 @@ export function SecondFactorForm<T>({
     setCode('');
     showMessage(null);
   };
+
+  // Before the button that proves the factor: a code's 'Verificar', or the passkey's when there is no code.
+  const trustBox = offerTrust && (
+    <TrustBox>
+      <input type="checkbox" checked={trust} disabled={busy} onChange={(event) => setTrust(event.target.checked)} />
+      {TRUST_DEVICE_LABEL}
+    </TrustBox>
+  );
 
   return (
     <>
@@ -142,6 +170,7 @@ export function SecondFactorForm<T>({
               disabled={busy}
             />
           )}
+          {trustBox}
           <Button type="submit" $block disabled={busy || !code.trim()}>
             {busy ? 'Verificando...' : 'Verificar'}
           </Button>
@@ -154,7 +183,10 @@ export function SecondFactorForm<T>({
           )}
         </Form>
       ) : (
-        <p>Usa tu llave de acceso para confirmar que eres tú.</p>
+        <>
+          <p>Usa tu llave de acceso para confirmar que eres tú.</p>
+          {trustBox}
+        </>
       )}
       {methods.includes('passkey') && elsewhere && (
         <Alert tone="info">

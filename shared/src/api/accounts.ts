@@ -37,6 +37,8 @@ export async function login(email: string, password: string): Promise<{ access_t
     return await request('post', API_PATHS.auth.login, {
       json: { email: email.trim(), password },
       fallback: FALLBACK.login,
+      // A trusted device's cookie skips the second step (docs/decisions/0143-trusted-devices.md).
+      credentials: 'include',
     });
   } catch (error) {
     if (error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED' && error.registrationId) {

@@ -32,6 +32,8 @@ export class ApiError extends Error {
 export interface SecondStep {
   ticket: string;
   methods: SecondFactorMethod[];
+  /** 'No volver a pedir en este dispositivo durante 30 días' is offered (no company of the person forbids it). */
+  trustDevice: boolean;
 }
 
 /** The API's refusal of an admin call from a session without the second factor an administrator needs. */
@@ -153,12 +155,13 @@ interface ErrorBody {
   retryAfter?: unknown;
   ticket?: unknown;
   methods?: unknown;
+  permiteConfiarDispositivo?: unknown;
 }
 
 function secondStepOf(body: ErrorBody | undefined): SecondStep | undefined {
   if (typeof body?.ticket !== 'string' || !Array.isArray(body.methods)) return undefined;
   const methods = body.methods.filter((m): m is SecondFactorMethod => SECOND_FACTOR_METHODS.includes(m));
-  return { ticket: body.ticket, methods };
+  return { ticket: body.ticket, methods, trustDevice: body.permiteConfiarDispositivo === true };
 }
 
 // Words of a server's or a gateway's own English text ('Internal Server Error', 'Bad Gateway', 'Request timed out')
@@ -199,8 +202,9 @@ export interface RequestOptions {
   /** The Spanish message shown when the server gives none. */
   fallback: string;
   /**
-   * 'include' sends the browser's cookies for the API with this call (and keeps those it sets): only the OpenID
-   * Connect interaction calls, which the API ties to a cookie of the browser that started them. Others send none.
+   * 'include' sends the browser's cookies for the API with this call (and keeps those it sets): the OpenID Connect
+   * interaction calls, which the API ties to a cookie of the browser that started them, and the sign-in calls that
+   * read or set the trusted device's cookie (docs/decisions/0143-trusted-devices.md). Others send none.
    */
   credentials?: 'include';
   /**

@@ -85,6 +85,7 @@ export function securityStatus(overrides: Partial<SecurityStatus> = {}): Securit
     recoveryCodesLeft: 0,
     secondFactorRequired: true,
     sessionVerified: false,
+    sessionTrustedDevice: false,
     ...overrides,
   };
 }

@@ -33,6 +33,7 @@ export type {
   SecurityStatus,
   Session,
   TotpSetup,
+  TrustedDevice,
   User,
   UserAppPlanInfo,
   UserCompany,

@@ -45,6 +45,10 @@ export const companies = pgTable('companies', {
     .default([...signInMethods]),
   sessionMaxHours: integer('session_max_hours'),
   idleMinutes: integer('idle_minutes'),
+  /** Migration 0047: its members may trust a device for the second step (docs/decisions/0143-trusted-devices.md). */
+  allowTrustedDevices: boolean('allow_trusted_devices').notNull().default(true),
+  /** Migration 0047: its provider's own second factor counts as the portal's (decision 0144). */
+  trustProviderSecondFactor: boolean('trust_provider_second_factor').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true })
     .notNull()

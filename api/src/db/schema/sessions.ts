@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 import { users } from './accounts.js';
 
@@ -11,6 +11,27 @@ export const revokedTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (table) => [index('revoked_tokens_expires_at_idx').on(table.expiresAt)],
+);
+
+/**
+ * Migration 0047: a browser trusted for 30 days not to be asked the second step (docs/decisions/0143-trusted-devices.md);
+ * `tokenHash` the SHA-256 hex of the cookie's random id, `tokenVersion` the account's when it was trusted.
+ */
+export const trustedDevices = pgTable(
+  'trusted_devices',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    tokenVersion: integer('token_version').notNull(),
+    label: text('label').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('trusted_devices_user_id_idx').on(table.userId, table.createdAt)],
 );
 
 /**
@@ -37,6 +58,8 @@ export const sessions = pgTable(
     secondFactor: boolean('second_factor').notNull().default(false),
     /** Migration 0033: how the session was signed in ('contrasena', 'google', 'apple', 'llave', 'empresa'); NULL before. */
     method: text('method'),
+    /** Migration 0047: the trusted device that let this session in without the second step (it proved no factor). */
+    trustedDeviceId: integer('trusted_device_id').references(() => trustedDevices.id, { onDelete: 'set null' }),
   },
   (table) => [index('sessions_user_id_idx').on(table.userId, table.createdAt)],
 );

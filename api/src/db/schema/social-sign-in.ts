@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 import { users } from './accounts.js';
 
@@ -36,6 +36,8 @@ export const signInReturns = pgTable(
     binding: text('binding').notNull(),
     /** Migration 0033: the sign-in method the session it becomes records ('google', 'apple', 'empresa'). */
     method: text('method'),
+    /** Migration 0047: the company's provider proved a second factor that the company trusts (decision 0144). */
+    secondFactor: boolean('second_factor').notNull().default(false),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (table) => [index('sign_in_returns_expires_at_idx').on(table.expiresAt)],

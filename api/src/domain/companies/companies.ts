@@ -110,6 +110,8 @@ export interface CompanyView {
   estado: StatusWord;
   altaPorDominio: DomainJoinWord;
   exigirSegundoFactor: boolean;
+  permitirDispositivosConfiables: boolean;
+  confiarSegundoFactorDelProveedor: boolean;
   redesPermitidas: string[];
   metodosPermitidos: SignInMethod[];
   sesionMaximaHoras: number | null;
@@ -141,6 +143,8 @@ function view(company: Company, members: { active: number; pending: number }, ro
     estado: statusWords[company.status],
     altaPorDominio: domainJoinWords[company.domainJoin],
     exigirSegundoFactor: company.requireSecondFactor,
+    permitirDispositivosConfiables: company.allowTrustedDevices,
+    confiarSegundoFactorDelProveedor: company.trustProviderSecondFactor,
     ...rulesOf(company),
     miembros: members.active,
     pendientes: members.pending,
@@ -215,6 +219,8 @@ export async function updateCompany(
 export type CompanySettingsChange = {
   altaPorDominio?: DomainJoinWord;
   exigirSegundoFactor?: boolean;
+  permitirDispositivosConfiables?: boolean;
+  confiarSegundoFactorDelProveedor?: boolean;
 } & Partial<CompanyRules>;
 
 const sameList = (a: readonly string[], b: readonly string[]) =>
@@ -243,6 +249,8 @@ export async function updateCompanySettings(
     const domainJoin =
       change.altaPorDominio === undefined ? before.domainJoin : domainJoinOfWord(change.altaPorDominio);
     const requireSecondFactor = change.exigirSegundoFactor ?? before.requireSecondFactor;
+    const allowTrustedDevices = change.permitirDispositivosConfiables ?? before.allowTrustedDevices;
+    const trustProviderSecondFactor = change.confiarSegundoFactorDelProveedor ?? before.trustProviderSecondFactor;
     const rulesBefore = rulesOf(before);
     const rules: CompanyRules = {
       redesPermitidas: networks ?? rulesBefore.redesPermitidas,
@@ -259,6 +267,12 @@ export async function updateCompanySettings(
     if (requireSecondFactor !== before.requireSecondFactor) {
       details.exigirSegundoFactor = { de: before.requireSecondFactor, a: requireSecondFactor };
     }
+    if (allowTrustedDevices !== before.allowTrustedDevices) {
+      details.permitirDispositivosConfiables = { de: before.allowTrustedDevices, a: allowTrustedDevices };
+    }
+    if (trustProviderSecondFactor !== before.trustProviderSecondFactor) {
+      details.confiarSegundoFactorDelProveedor = { de: before.trustProviderSecondFactor, a: trustProviderSecondFactor };
+    }
     for (const key of ['redesPermitidas', 'metodosPermitidos'] as const) {
       if (!sameList(rulesBefore[key], rules[key])) details[key] = { de: rulesBefore[key], a: rules[key] };
     }
@@ -273,6 +287,8 @@ export async function updateCompanySettings(
       .set({
         domainJoin,
         requireSecondFactor,
+        allowTrustedDevices,
+        trustProviderSecondFactor,
         allowedNetworks: rules.redesPermitidas,
         allowedMethods: rules.metodosPermitidos,
         sessionMaxHours: rules.sesionMaximaHoras,

@@ -11,6 +11,7 @@ import { accountSuspended, HttpError } from '../../lib/errors.js';
 import type { VerifiedToken } from '../sessions/verify.js';
 import { enforceCompanyRules, methodOfSession } from '../sign-in-limits/company-rules.js';
 import { factorSummary, type SecondFactorMethod, secondFactorMethodsOf } from '../second-factor/status.js';
+import { trustedDevicesAllowed } from '../second-factor/trusted-devices.js';
 import { type acrValues, authenticationOf } from './authentication-methods.js';
 import { consentNeeded, rememberedScopes } from './consents.js';
 import { identityProviderMessages as M } from './messages.js';
@@ -95,7 +96,7 @@ export interface ContinuationView {
    * The app demands a second factor this session has not proved: how the person can prove one now (empty: they have
    * none yet, and the page offers to set one up); null when nothing is demanded or it is proved already.
    */
-  segundoFactor: { metodos: SecondFactorMethod[] } | null;
+  segundoFactor: { metodos: SecondFactorMethod[]; permiteConfiarDispositivo: boolean } | null;
 }
 
 /** What the door may answer the app with, once the continuation let the sign-in through. */
@@ -132,7 +133,11 @@ const stepUpNeeded = (ask: SignInAsk, signIn: Pick<PortalSignIn, 'secondFactor'>
 /** The step-up the screens show: the person's ways to prove a second factor now, or null when none is needed. */
 async function stepUpOf(db: Db, ask: SignInAsk, signIn: PortalSignIn): Promise<ContinuationView['segundoFactor']> {
   if (!stepUpNeeded(ask, signIn)) return null;
-  return { metodos: secondFactorMethodsOf(await factorSummary(db, signIn.userId)) };
+  return {
+    metodos: secondFactorMethodsOf(await factorSummary(db, signIn.userId)),
+    // The box is offered here too, for the sign-ins after this one: this step-up is proved all the same.
+    permiteConfiarDispositivo: await trustedDevicesAllowed(db, signIn.userId),
+  };
 }
 
 /** The permissions the person already allowed the app (every one of them, for a SAML app they once allowed). */

@@ -16,4 +16,7 @@ export const secondFactorMessages = {
     'Configura un segundo factor (aplicación de autenticación o llave de acceso) para usar el panel de administración',
   secondFactorSessionRequired: 'Vuelve a iniciar sesión con tu segundo factor para usar el panel de administración',
   passkeySignInRefused: 'No se pudo iniciar sesión con esta llave de acceso',
+  trustedDevicesForbidden:
+    'Una de tus empresas no permite recordar dispositivos: confirmarás tu identidad en cada inicio de sesión',
+  trustedDeviceNotFound: 'Ese dispositivo de confianza no existe o ya se quitó',
 } as const;

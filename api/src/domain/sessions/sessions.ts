@@ -83,9 +83,10 @@ export async function startSession(
   /**
    * `method`: how the person signed in, which the rules of their companies may refuse (403 RED_NO_PERMITIDA,
    * METODO_NO_PERMITIDO, domain/sign-in-limits/company-rules.ts) and the ID tokens of the apps name (`amr`). `secondFactor` when
-   * this sign-in proved one (TOTP, recovery code or passkey).
+   * this sign-in proved one (TOTP, recovery code or passkey); `trustedDeviceId` when a trusted device let it skip the
+   * second step (docs/decisions/0143-trusted-devices.md: the sign-in rules accept it, it proves no factor).
    */
-  options: { method: SignInMethod; secondFactor?: boolean },
+  options: { method: SignInMethod; secondFactor?: boolean; trustedDeviceId?: number },
 ): Promise<string> {
   await enforceCompanyRules(services.db, user.id, options.method, request.ip);
   const client = describeClient(request.headers['user-agent']);
@@ -113,6 +114,7 @@ export async function startSession(
       expiresAt,
       secondFactor: options.secondFactor === true,
       method: options.method,
+      trustedDeviceId: options.trustedDeviceId ?? null,
     });
     if (!seen || seen.same) return false;
     await services.mailer.enqueue(tx, {

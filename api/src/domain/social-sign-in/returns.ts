@@ -33,6 +33,8 @@ export async function issueSignInReturn(
   binding: string,
   /** How the person signed in: the session it becomes records it (and the company rules may refuse it there). */
   method: Extract<SignInMethod, 'google' | 'apple' | 'empresa'>,
+  /** A company sign-in whose provider's second factor the company trusts (decision 0144): the session proved one. */
+  secondFactor = false,
 ): Promise<string> {
   const code = randomBytes(32).toString('base64url');
   await db.delete(signInReturns).where(lt(signInReturns.expiresAt, sql`now()`));
@@ -41,6 +43,7 @@ export async function issueSignInReturn(
     userId,
     binding,
     method,
+    secondFactor,
     expiresAt: new Date(Date.now() + SIGN_IN_RETURN_TTL_MS),
   });
   return code;
@@ -54,7 +57,7 @@ export async function redeemSignInReturn(
   db: Db,
   code: string,
   secret: string,
-): Promise<{ userId: number; method: SignInMethod } | undefined> {
+): Promise<{ userId: number; method: SignInMethod; secondFactor: boolean } | undefined> {
   const [row] = await db
     .delete(signInReturns)
     .where(eq(signInReturns.id, digest(code)))
@@ -62,12 +65,13 @@ export async function redeemSignInReturn(
       userId: signInReturns.userId,
       binding: signInReturns.binding,
       method: signInReturns.method,
+      secondFactor: signInReturns.secondFactor,
       live: sql<boolean>`${signInReturns.expiresAt} > now()`,
     });
   if (!row?.live) return undefined;
   const expected = Buffer.from(row.binding);
   const given = Buffer.from(createHash('sha256').update(secret).digest('base64url'));
   return given.length === expected.length && timingSafeEqual(given, expected)
-    ? { userId: row.userId, method: methodOfReturn(row.method) }
+    ? { userId: row.userId, method: methodOfReturn(row.method), secondFactor: row.secondFactor }
     : undefined;
 }

@@ -44,6 +44,10 @@ import { setupLinkOpen, setupPagePath } from '../../domain/companies/setup-links
 import { isEmailAddress, normalizeEmail } from '../../lib/email-address.js';
 import { maxMessageBytes } from '../../lib/saml/xml.js';
 import { isBinding, issueSignInReturn } from '../../domain/social-sign-in/returns.js';
+import {
+  amrProvesSecondFactor,
+  companyTrustsProviderSecondFactor,
+} from '../../domain/companies/sso/provider-second-factor.js';
 import { startAuthorization } from '../../lib/oauth/authorization-start.js';
 import { allowedRedirect, portalPage, transactionCookieKey } from '../../lib/oauth/portal-return.js';
 import { openTransaction, sealTransaction, type SignInTransaction } from '../../lib/oauth/transaction-cookie.js';
@@ -257,6 +261,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         emailVerified: claims.email_verified,
         name: text(claims.given_name, 100),
         lastName: text(claims.family_name, 100),
+        secondFactor: amrProvesSecondFactor(claims.amr),
       };
     } catch (error) {
       const reason = failureReason(error);
@@ -313,7 +318,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           email: outcome.email,
           redirect_url: redirectUrl,
         });
-      const code = await issueSignInReturn(app.db, outcome.user.id, binding, 'empresa');
+      const secondFactor =
+        profile.secondFactor === true && (await companyTrustsProviderSecondFactor(app.db, connection.companyId));
+      const code = await issueSignInReturn(app.db, outcome.user.id, binding, 'empresa', secondFactor);
       return portal('/auth/google/callback', { code, redirect_url: redirectUrl });
     } catch (error) {
       if (error instanceof CompanySignInRefused) {

@@ -31,6 +31,8 @@ import { factorSummary, hasSecondFactor, secondFactorMethodsOf } from '../../dom
 import { endSession, startSession } from '../../domain/sessions/sessions.js';
 import { issueSignInTicket } from '../../domain/second-factor/sign-in-tickets.js';
 import { enforceCompanyRules } from '../../domain/sign-in-limits/company-rules.js';
+import { acceptTrustedDevice, trustedDevicesAllowed } from '../../domain/second-factor/trusted-devices.js';
+import trustedDeviceRoutes, { deviceCookieOf } from './trusted-devices.js';
 
 const bearerAuth = [{ bearerAuth: [] }];
 
@@ -122,7 +124,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         // The rules of the person's companies, before a second step that could only end refused.
         await enforceCompanyRules(app.db, user.id, 'contrasena', request.ip);
         const factors = await factorSummary(app.db, user.id);
-        if (hasSecondFactor(factors)) {
+        // A trusted device of this account (its cookie came along) skips the second step: a session that satisfies
+        // the sign-in rules without having proved a factor (docs/decisions/0143-trusted-devices.md).
+        const trustedDeviceId = hasSecondFactor(factors)
+          ? await acceptTrustedDevice(app.db, user.id, deviceCookieOf(request))
+          : undefined;
+        if (hasSecondFactor(factors) && trustedDeviceId === undefined) {
           // The password was right: its attempt is given back, the failures before it stay until the second step.
           await app.limits.giveBackSignIn(attempt);
           app.metrics.signIn('password', 'second_step');
@@ -132,12 +139,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
             code: 'SECOND_FACTOR_REQUIRED',
             ticket: await issueSignInTicket(app.db, user.id),
             methods: secondFactorMethodsOf(factors),
+            permiteConfiarDispositivo: await trustedDevicesAllowed(app.db, user.id),
           });
         }
         await app.limits.succeededSignIn(attempt);
         app.metrics.signIn('password', 'success');
         return {
-          access_token: await startSession(app, user, request, { method: 'contrasena' }),
+          access_token: await startSession(app, user, request, { method: 'contrasena', trustedDeviceId }),
           user: await currentUserView(app.db, user),
         };
       } finally {
@@ -217,6 +225,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(sessionRoutes);
   await app.register(secondFactorRoutes);
   await app.register(passkeyRoutes);
+  await app.register(trustedDeviceRoutes);
   await app.register(authorizedAppRoutes);
 };
 

@@ -49,6 +49,8 @@ import {
   SessionPasskeyProofBody,
 } from '../../schemas/security.js';
 import { currentUserView, findUserById } from '../../domain/accounts/queries.js';
+import { removeTrustedDevices } from '../../domain/second-factor/trusted-devices.js';
+import { refuseForbiddenTrust, trustThisDevice } from './trusted-devices.js';
 
 const security = [{ bearerAuth: [] }];
 
@@ -148,8 +150,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       keepOneFactor(app.config, user, await factorSummary(app.db, user.id), 'passkey');
       const removed = await app.db.transaction(async (tx) => {
         const passkeyName = await removePasskey(tx, user.id, request.params.id);
-        if (passkeyName !== undefined)
+        if (passkeyName !== undefined) {
           await queueSecurityChangeMail(app, tx, request, user, { kind: 'passkey-removed', passkeyName });
+          // A factor removed ends the trusted devices: each was trusted on the strength of the factors as they were.
+          await removeTrustedDevices(tx, user.id);
+        }
         return passkeyName !== undefined;
       });
       if (!removed) throw passkeyNotFound();
@@ -193,7 +198,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { user, sessionId } = signedIn(request);
-      const { ceremonyId, response } = request.body;
+      const { ceremonyId, response, confiarDispositivo } = request.body;
+      await refuseForbiddenTrust(app, user.id, confiarDispositivo);
       // Options made for this account, a passkey of this account, signed by it: the same checks as a sign-in's. A
       // refusal is a 400: the session itself stands.
       const ceremony = await consumeSignIn(app.db, ceremonyId);
@@ -205,6 +211,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const used = await verifyAssertion(rp, response, ceremony.challenge, passkey);
       if (!used || !(await recordPasskeyUse(app.db, passkey.id, used))) throw passkeyNotVerified();
       await markSessionSecondFactor(app.db, sessionId);
+      if (confiarDispositivo === true) await trustThisDevice(app, request, reply, user);
       return reply.code(204).send(null);
     },
   );
@@ -245,8 +252,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Session, 401: ErrorRef, 403: ErrorRef, 429: ErrorRef, ...commonErrors },
       },
     },
-    async (request) => {
-      const { ceremonyId, response, ticket } = request.body;
+    async (request, reply) => {
+      const { ceremonyId, response, ticket, confiarDispositivo } = request.body;
       // As a second step (its options bound to one account) or on its own; counted once the ceremony is known.
       let method: 'passkey' | 'second_step' = 'passkey';
       try {
@@ -270,6 +277,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           method = 'second_step';
           if (passkey.userId !== bound) throw passkeySignInRefused();
           if (ticket === undefined || (await signInTicketUser(app.db, ticket)) !== bound) throw signInTicketExpired();
+          await refuseForbiddenTrust(app, bound, confiarDispositivo);
         }
         // The authenticator's user handle, when it gives one, must be the passkey's owner.
         const handle = responseUserHandle(response);
@@ -286,14 +294,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         if (bound !== null && (ticket === undefined || (await redeemSignInTicket(app.db, ticket)) !== bound))
           throw signInTicketExpired();
         await app.limits.clearSignInFailures(user.email, request.ip);
-        return {
-          access_token: await startSession(app, user, request, {
-            // A passkey as the second step after a password: the sign-in was the password's.
-            method: bound === null ? 'llave' : 'contrasena',
-            secondFactor: true,
-          }),
-          user: await currentUserView(app.db, user),
-        };
+        const access_token = await startSession(app, user, request, {
+          // A passkey as the second step after a password: the sign-in was the password's.
+          method: bound === null ? 'llave' : 'contrasena',
+          secondFactor: true,
+        });
+        // Only a second step asks no second factor next time: a passkey sign-in on its own never had one to skip.
+        if (bound !== null && confiarDispositivo === true) await trustThisDevice(app, request, reply, user);
+        return { access_token, user: await currentUserView(app.db, user) };
       }
     },
   );

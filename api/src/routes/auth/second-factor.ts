@@ -2,7 +2,7 @@
 // them (docs/decisions/0017-second-factor.md). The passkey routes (passkeys.ts) are the other second factor; both
 // redeem the same ticket.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { Type } from 'typebox';
 import type { User } from '../../db/schema.js';
@@ -44,12 +44,15 @@ import {
   RecoveryCodes,
   SecondFactorCodeBody,
   SecondStepBody,
+  SessionCodeProofBody,
   SecurityStatus,
   TotpCodeBody,
   TotpSetup,
 } from '../../schemas/security.js';
 import { recordLockout, refusedSignIn } from '../../domain/sign-in-limits/lockouts.js';
 import { currentUserView, findUserById } from '../../domain/accounts/queries.js';
+import { removeTrustedDevices, sessionAdmittedByTrustedDevice } from '../../domain/second-factor/trusted-devices.js';
+import { refuseForbiddenTrust, trustThisDevice } from './trusted-devices.js';
 
 const security = [{ bearerAuth: [] }];
 
@@ -113,13 +116,16 @@ export async function failSecondStep(
 
 /**
  * The second factor was right: uses the ticket up, its taken try included (a concurrent redemption that won leaves
- * SIGN_IN_TICKET_EXPIRED), and starts a session that proved a second factor.
+ * SIGN_IN_TICKET_EXPIRED), and starts a session that proved a second factor; with `trust`, this browser becomes a
+ * trusted device (its cookie on `reply`).
  */
 export async function finishSecondStep(
   app: FastifyInstance,
   request: FastifyRequest,
+  reply: FastifyReply,
   ticket: string,
   attempt: SignInAttempt,
+  trust: boolean | undefined,
 ): Promise<Static<typeof Session>> {
   const userId = await redeemSignInTicket(app.db, ticket, true);
   const user = userId === undefined ? undefined : await findUserById(app.db, userId);
@@ -130,10 +136,9 @@ export async function finishSecondStep(
   }
   await app.limits.succeededSignIn(attempt);
   app.metrics.signIn('second_step', 'success');
-  return {
-    access_token: await startSession(app, user, request, { method: 'contrasena', secondFactor: true }),
-    user: await currentUserView(app.db, user),
-  };
+  const access_token = await startSession(app, user, request, { method: 'contrasena', secondFactor: true });
+  if (trust === true) await trustThisDevice(app, request, reply, user);
+  return { access_token, user: await currentUserView(app.db, user) };
 }
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -173,12 +178,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { user, secondFactor } = signedIn(request);
+      const { user, secondFactor, sessionId } = signedIn(request);
       const summary = await factorSummary(app.db, user.id);
       return {
         ...summary,
         secondFactorRequired: secondFactorRequired(app.config, user),
         sessionVerified: secondFactor,
+        sessionTrustedDevice: !secondFactor && (await sessionAdmittedByTrustedDevice(app.db, sessionId)),
       };
     },
   );
@@ -261,9 +267,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (!factor?.confirmedAt) throw totpNotEnabled();
       keepOneFactor(app.config, user, await factorSummary(app.db, user.id), 'totp');
       await guardedCode(request, user, () => useSecondFactorCode(app.db, user.id, request.body.code, app.clock()));
-      // Removed with its recovery codes: they were a way around this authenticator only.
+      // Removed with its recovery codes: they were a way around this authenticator only. A factor removed ends the
+      // trusted devices too: each was trusted on the strength of the factors as they were.
       await app.db.transaction(async (tx) => {
         await removeTotp(tx, user.id);
+        await removeTrustedDevices(tx, user.id);
         await queueSecurityChangeMail(app, tx, request, user, { kind: 'totp-removed' });
       });
       app.mailer.wake();
@@ -308,7 +316,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           'Esta sesión prueba un segundo factor (un código de la aplicación o de recuperación), cuando una app lo pide',
         tags: ['auth'],
         security,
-        body: SecondFactorCodeBody,
+        body: SessionCodeProofBody,
         response: { 204: Type.Null(), 404: ErrorRef, 429: ErrorRef, ...errors },
       },
     },
@@ -316,9 +324,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { user, sessionId } = signedIn(request);
       const factors = await factorSummary(app.db, user.id);
       if (!factors.totp && factors.recoveryCodesLeft === 0) throw totpNotEnabled();
+      await refuseForbiddenTrust(app, user.id, request.body.confiarDispositivo);
       // A wrong code counts as a wrong password: a stolen session is no way around the sign-in lock.
       await guardedCode(request, user, () => useSecondFactorCode(app.db, user.id, request.body.code, app.clock()));
       await markSessionSecondFactor(app.db, sessionId);
+      if (request.body.confiarDispositivo === true) await trustThisDevice(app, request, reply, user);
       return reply.code(204).send(null);
     },
   );
@@ -334,14 +344,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Session, 401: ErrorRef, 403: ErrorRef, 429: ErrorRef, ...commonErrors },
       },
     },
-    async (request) => {
-      const { ticket, code } = request.body;
+    async (request, reply) => {
+      const { ticket, code, confiarDispositivo } = request.body;
       const user = await secondStepUser(app, ticket);
+      await refuseForbiddenTrust(app, user.id, confiarDispositivo);
       const taken = await takeSecondStepTry(app, request, ticket, user);
       try {
         if (!(await useSecondFactorCode(app.db, user.id, code, app.clock())))
           throw await failSecondStep(app, request, ticket, user, taken);
-        return await finishSecondStep(app, request, ticket, taken.attempt);
+        return await finishSecondStep(app, request, reply, ticket, taken.attempt, confiarDispositivo);
       } finally {
         await app.limits.releaseUnsettled(taken.attempt);
       }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { signedIn } from '../../plugins/app/authentication.js';
+import { removeTrustedDevices } from '../../domain/second-factor/trusted-devices.js';
 import { endOtherSessions, endSession, listSessions, sessionNotFound } from '../../domain/sessions/sessions.js';
 import { restrictsAnything, rulesBinding } from '../../domain/sign-in-limits/company-rules.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
@@ -74,7 +75,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: app.authenticate,
       schema: {
-        summary: 'Cierra todas mis sesiones salvo la de este token',
+        summary: 'Cierra todas mis sesiones salvo la de este token, y quita mis dispositivos de confianza',
         tags: ['auth'],
         security,
         response: { 200: SessionsEnded, 401: ErrorRef, ...commonErrors },
@@ -82,7 +83,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { user, sessionId } = signedIn(request);
-      return { ended: await endOtherSessions(app.db, user.id, sessionId) };
+      // Whoever else was in also loses the devices trusted for the second step (decision 0143).
+      return app.db.transaction(async (tx) => {
+        await removeTrustedDevices(tx, user.id);
+        return { ended: await endOtherSessions(tx, user.id, sessionId) };
+      });
     },
   );
 };

@@ -534,7 +534,7 @@ describe("A company's page", () => {
     await waitFor(() => expect(queriesTo(api, '/empresas/4/invitaciones').length).toBeGreaterThanOrEqual(5));
   });
 
-  it('saves the settings and shows the seat report', async () => {
+  it('saves the settings (the second factor switches too) and shows the seat report', async () => {
     const user = userEvent.setup();
     api = await useFakeApi(
       base({
@@ -569,9 +569,27 @@ describe("A company's page", () => {
     await user.click(await screen.findByRole('tab', { name: 'Ajustes' }));
     await user.click(screen.getByLabelText(/Con aprobación/));
     await user.click(screen.getByLabelText('Exigir segundo factor'));
+    const devices = screen.getByRole('checkbox', {
+      name: 'Permitir que los miembros recuerden un dispositivo durante 30 días',
+    });
+    const provider = screen.getByRole('checkbox', { name: 'Confiar en el segundo factor del proveedor de la empresa' });
+    // The defaults: devices allowed, the provider's factor not believed.
+    expect([devices, provider].map((box) => (box as HTMLInputElement).checked)).toEqual([true, false]);
+    expect(devices).toHaveAccessibleDescription(
+      /dejan de valer\. Nunca vale cuando una aplicación pide el segundo factor/,
+    );
+    await user.click(devices);
+    await user.click(provider);
     await user.click(screen.getByRole('button', { name: 'Guardar' }));
     expect(await screen.findByText('Ajustes guardados')).toBeInTheDocument();
-    expect(bodiesTo(api, '/empresas/4/ajustes')).toEqual([{ altaPorDominio: 'aprobacion', exigirSegundoFactor: true }]);
+    expect(bodiesTo(api, '/empresas/4/ajustes')).toEqual([
+      {
+        altaPorDominio: 'aprobacion',
+        exigirSegundoFactor: true,
+        permitirDispositivosConfiables: false,
+        confiarSegundoFactorDelProveedor: true,
+      },
+    ]);
 
     await user.click(screen.getByRole('tab', { name: 'Informe de puestos' }));
     const report = await screen.findByRole('table', { name: 'Informe de puestos por app y plan' });

@@ -20,7 +20,10 @@ const Form = styled.form`
   button { justify-self: start; }
 `;
 
-/** How a domain join enters (at once or after approval), and whether the company's seats need a second factor. */
+/**
+ * How a domain join enters (at once or after approval), and the second factor: whether the company's seats need one,
+ * whether its members may trust a device, whether its provider's own counts.
+ */
 export function SettingsSection({
   companyId,
   company,
@@ -28,13 +31,21 @@ export function SettingsSection({
 }: SectionProps & { company: Company; onSaved(company: Company): void }) {
   const [join, setJoin] = useState<DomainJoin>(company.altaPorDominio);
   const [secondFactor, setSecondFactor] = useState(company.exigirSegundoFactor);
+  const [trustedDevices, setTrustedDevices] = useState(company.permitirDispositivosConfiables);
+  const [providerFactor, setProviderFactor] = useState(company.confiarSegundoFactorDelProveedor);
   const { busy, message, submit } = useSubmit();
 
   const save = (event: FormEvent) => {
     event.preventDefault();
     void submit({
       afterSuccess: 'ready',
-      call: () => updateSettings(companyId, { altaPorDominio: join, exigirSegundoFactor: secondFactor }),
+      call: () =>
+        updateSettings(companyId, {
+          altaPorDominio: join,
+          exigirSegundoFactor: secondFactor,
+          permitirDispositivosConfiables: trustedDevices,
+          confiarSegundoFactorDelProveedor: providerFactor,
+        }),
       success: (saved) => {
         onSaved(saved);
         return TEXT_COMPANY.settingsSaved;
@@ -83,6 +94,32 @@ export function SettingsSection({
           </label>
           <p className="hint" id="second-factor-hint">
             {TEXT_COMPANY.requireSecondFactorHint}
+          </p>
+          <label>
+            <input
+              type="checkbox"
+              checked={trustedDevices}
+              disabled={busy}
+              aria-describedby="trusted-devices-hint"
+              onChange={(event) => setTrustedDevices(event.target.checked)}
+            />
+            {TEXT_COMPANY.allowTrustedDevices}
+          </label>
+          <p className="hint" id="trusted-devices-hint">
+            {TEXT_COMPANY.allowTrustedDevicesHint}
+          </p>
+          <label>
+            <input
+              type="checkbox"
+              checked={providerFactor}
+              disabled={busy}
+              aria-describedby="provider-factor-hint"
+              onChange={(event) => setProviderFactor(event.target.checked)}
+            />
+            {TEXT_COMPANY.trustProviderSecondFactor}
+          </label>
+          <p className="hint" id="provider-factor-hint">
+            {TEXT_COMPANY.trustProviderSecondFactorHint}
           </p>
         </fieldset>
         <Button type="submit" disabled={busy}>

@@ -401,6 +401,12 @@ export const TEXT_COMPANY = {
   joinApproval: 'Con aprobación: espera a que un administrador lo apruebe',
   requireSecondFactorHint:
     'Los puestos de la empresa solo dan el plan a los miembros que tengan un segundo factor configurado.',
+  allowTrustedDevices: 'Permitir que los miembros recuerden un dispositivo durante 30 días',
+  allowTrustedDevicesHint:
+    "En el segundo paso del inicio de sesión se ofrece 'No volver a pedir en este dispositivo durante 30 días'. Si lo desactivas, deja de ofrecerse y los dispositivos ya recordados de los miembros dejan de valer. Nunca vale cuando una aplicación pide el segundo factor.",
+  trustProviderSecondFactor: 'Confiar en el segundo factor del proveedor de la empresa',
+  trustProviderSecondFactorHint:
+    'Si el proveedor de la empresa indica que la persona usó un segundo factor (amr mfa, otp, hwk o swk en OpenID Connect; https://refeds.org/profile/mfa o multipleauthn de Microsoft en SAML), el portal lo cuenta como suyo y las aplicaciones que lo piden no lo vuelven a pedir.',
   settingsSaved: 'Ajustes guardados',
   save: 'Guardar',
   saving: 'Guardando...',

@@ -150,7 +150,12 @@ it("a sign-in the company's rules refuse says why, with the same page as an Open
 });
 
 it("an app naming REFEDS MFA: the 'Código de verificación' first, and Cancelar answers that it was not met", async () => {
-  await open({ [`GET ${BASE}`]: { status: 200, body: details({ segundoFactor: { metodos: ['totp'] } }) } });
+  await open({
+    [`GET ${BASE}`]: {
+      status: 200,
+      body: details({ segundoFactor: { metodos: ['totp'], permiteConfiarDispositivo: true } }),
+    },
+  });
   expect(await screen.findByRole('heading', { name: 'Confirma tu identidad' })).toBeInTheDocument();
   expect(screen.getByLabelText('Código de verificación')).toBeInTheDocument();
   expect(screen.queryByRole('button', { name: 'Permitir' })).toBeNull();

@@ -54,7 +54,7 @@ describe('an app asking for a second factor this session has not proved', () => 
   it("asks for the 'Código de verificación' in this session, then goes on to the app", async () => {
     await open({
       [`GET ${BASE}/detalles`]: firstThen(
-        { status: 200, body: details({ metodos: ['totp', 'recovery'] }) },
+        { status: 200, body: details({ metodos: ['totp', 'recovery'], permiteConfiarDispositivo: true }) },
         { status: 200, body: details(null) },
       ),
       [`POST ${PROVE}`]: { status: 204 },
@@ -64,23 +64,36 @@ describe('an app asking for a second factor this session has not proved', () => 
     expect(screen.getByText('Historiador pide que confirmes tu identidad con tu segundo factor.')).toBeInTheDocument();
     expect(sent('POST', `${BASE}/continuar`)).toHaveLength(0);
 
+    const fetchSpy = jest.spyOn(globalThis, 'fetch');
     await userEvent.type(screen.getByLabelText('Código de verificación'), '123 456');
+    // The box spares the sign-in's second step on this browser later (never an app's demand like this one).
+    await userEvent.click(
+      screen.getByRole('checkbox', { name: 'No volver a pedir en este dispositivo durante 30 días' }),
+    );
     await userEvent.click(screen.getByRole('button', { name: 'Verificar' }));
     await waitFor(() => expect(replaceWith).toHaveBeenCalledWith(BACK_TO_APP));
-    expect(bodyOf(api, PROVE)).toEqual({ code: '123456' });
+    expect(bodyOf(api, PROVE)).toEqual({ code: '123456', confiarDispositivo: true });
+    // The browser keeps the cookie the API sets with the answer.
+    const proof = fetchSpy.mock.calls.map(([input]) => input as Request).find((r) => r.url.endsWith(PROVE));
+    expect(proof?.credentials).toBe('include');
     expect(sent('POST', PROVE)[0]?.headers.authorization).toBe('Bearer token-de-ana');
     expect(sent('POST', `${BASE}/continuar`)).toHaveLength(1);
   });
 
   it('a wrong code says so and goes nowhere; a recovery code can be used instead', async () => {
     await open({
-      [`GET ${BASE}/detalles`]: { status: 200, body: details({ metodos: ['totp', 'recovery'] }) },
+      [`GET ${BASE}/detalles`]: {
+        status: 200,
+        body: details({ metodos: ['totp', 'recovery'], permiteConfiarDispositivo: false }),
+      },
       [`POST ${PROVE}`]: {
         status: 400,
         body: { statusCode: 400, code: 'INVALID_SECOND_FACTOR', message: 'Código incorrecto' },
       },
     });
     await userEvent.type(await screen.findByLabelText('Código de verificación'), '000000');
+    // A company that forbids trusted devices: no box offered.
+    expect(screen.queryByRole('checkbox')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Verificar' }));
     expect(await screen.findByText('Código incorrecto')).toBeInTheDocument();
     expect(replaceWith).not.toHaveBeenCalled();
@@ -90,7 +103,9 @@ describe('an app asking for a second factor this session has not proved', () => 
   });
 
   it('Cancelar tells the app its requirements were not met', async () => {
-    await open({ [`GET ${BASE}/detalles`]: { status: 200, body: details({ metodos: ['totp'] }) } });
+    await open({
+      [`GET ${BASE}/detalles`]: { status: 200, body: details({ metodos: ['totp'], permiteConfiarDispositivo: false }) },
+    });
     await screen.findByLabelText('Código de verificación');
     await userEvent.click(screen.getByRole('button', { name: 'Cancelar' }));
     await waitFor(() => expect(replaceWith).toHaveBeenCalledWith(`${BACK_TO_APP}?cancelado`));
@@ -101,7 +116,11 @@ describe('an app asking for a second factor this session has not proved', () => 
   it('a person with none is sent to set one up, and goes on once this session has one', async () => {
     await open({
       [`GET ${BASE}/detalles`]: (() => {
-        const replies = [details({ metodos: [] }), details({ metodos: [] }), details(null)];
+        const replies = [
+          details({ metodos: [], permiteConfiarDispositivo: false }),
+          details({ metodos: [], permiteConfiarDispositivo: false }),
+          details(null),
+        ];
         let call = 0;
         return () => ({ status: 200, body: replies[Math.min(call++, replies.length - 1)] });
       })(),
@@ -127,7 +146,7 @@ describe('an app asking for a second factor this session has not proved', () => 
     await open({
       [`GET ${BASE}/detalles`]: firstThen(
         { status: 200, body: details(null) },
-        { status: 200, body: details({ metodos: ['totp'] }) },
+        { status: 200, body: details({ metodos: ['totp'], permiteConfiarDispositivo: false }) },
       ),
       [`POST ${BASE}/continuar`]: {
         status: 409,

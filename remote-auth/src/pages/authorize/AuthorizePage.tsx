@@ -57,6 +57,7 @@ function Continuation({ door, id }: { door: ContinuationDoor; id: string | null 
         <StepUpScreen
           app={state.app}
           metodos={state.metodos}
+          trustDevice={state.trustDevice}
           leaving={state.leaving}
           error={state.error}
           onProved={secondFactorProved}

@@ -14,6 +14,11 @@ export interface StepUpScreenProps {
   app: string;
   /** How the person can prove a second factor now; empty: they have none yet. */
   metodos: readonly SecondFactorMethod[];
+  /**
+   * 'No volver a pedir en este dispositivo durante 30 días' is offered: it spares the sign-in's second step later,
+   * never an app's demand like this one (docs/decisions/0143-trusted-devices.md).
+   */
+  trustDevice: boolean;
   /** Going back to the app without it: both ways out wait. */
   leaving: boolean;
   error: string | null;
@@ -30,7 +35,7 @@ const proof = { withCode: proveWithCode, withPasskey: proveWithPasskey };
  * second step of the sign-in, in this same session; or, for a person with none yet, the way to set one up ('Seguridad'
  * in another tab, whose setup this session proves) and on to the app after.
  */
-export function StepUpScreen({ app, metodos, leaving, error, onProved, onCancel }: StepUpScreenProps) {
+export function StepUpScreen({ app, metodos, trustDevice, leaving, error, onProved, onCancel }: StepUpScreenProps) {
   return (
     <AuthLayout title={STEP_UP_TITLE} focusTitle>
       {error && <Alert tone="error">{error}</Alert>}
@@ -39,6 +44,7 @@ export function StepUpScreen({ app, metodos, leaving, error, onProved, onCancel 
           <ConsentText>{app} pide que confirmes tu identidad con tu segundo factor.</ConsentText>
           <SecondFactorForm
             methods={metodos}
+            offerTrust={trustDevice}
             prove={proof}
             onProved={async () => onProved()}
             onBack={() => onCancel()}

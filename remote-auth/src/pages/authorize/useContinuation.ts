@@ -28,6 +28,8 @@ export type ContinuationState =
       step: 'second-factor';
       app: string;
       metodos: SecondFactorMethod[];
+      /** 'No volver a pedir en este dispositivo durante 30 días' is offered (for the sign-ins after this one). */
+      trustDevice: boolean;
       leaving: boolean;
       error: string | null;
     };
@@ -131,6 +133,7 @@ export function useContinuation(door: ContinuationDoor, id: string | null) {
             step: 'second-factor',
             app: details.cliente.nombre,
             metodos: details.segundoFactor?.metodos ?? [],
+            trustDevice: details.segundoFactor?.permiteConfiarDispositivo === true,
             leaving: false,
             // Read again after 'Continuar a la aplicación', and still not proved: the person is told.
             error: checked ? SECOND_FACTOR_NOT_YET : null,

@@ -35,6 +35,7 @@ const ASSERTION = {
 };
 let api: FakeApi;
 let methods: string[];
+let trustOffered: boolean;
 
 const wrongCode = {
   status: 401,
@@ -60,6 +61,7 @@ async function start(routes: Parameters<typeof useFakeApi>[0] = {}) {
         code: 'SECOND_FACTOR_REQUIRED',
         ticket: TICKET,
         methods,
+        permiteConfiarDispositivo: trustOffered,
       },
     },
     'POST /auth/login/segundo-paso': (req) => {
@@ -80,6 +82,7 @@ async function start(routes: Parameters<typeof useFakeApi>[0] = {}) {
 beforeEach(() => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
   methods = ['totp', 'recovery'];
+  trustOffered = false;
   jest.mocked(browserSupportsWebAuthn).mockReturnValue(false);
   jest.mocked(browserSupportsWebAuthnAutofill).mockResolvedValue(false);
   jest.mocked(startAuthentication).mockReset();
@@ -114,6 +117,8 @@ describe('the second step', () => {
     expect(field).toHaveAttribute('inputmode', 'numeric');
     expect(field).toHaveAttribute('autocomplete', 'one-time-code');
     expect(screen.queryByRole('button', { name: 'Usar mi llave de acceso' })).not.toBeInTheDocument();
+    // Not offered: a company of the person forbids trusted devices.
+    expect(screen.queryByRole('checkbox')).toBeNull();
 
     await userEvent.type(field, '123 456');
     await userEvent.click(screen.getByRole('button', { name: 'Verificar' }));
@@ -121,6 +126,31 @@ describe('the second step', () => {
     expect(bodyOf(api, '/auth/login/segundo-paso')).toEqual({ ticket: TICKET, code: '123456' });
     expect(localStorage.getItem('token')).toBe(TOKEN);
     expect(useSession.getState()).toMatchObject({ isAuthenticated: true, user: { email: 'ana@example.com' } });
+  });
+
+  it("'No volver a pedir en este dispositivo durante 30 días': offered when allowed, sent ticked, the cookie kept", async () => {
+    trustOffered = true;
+    await start();
+    const fetchSpy = jest.spyOn(globalThis, 'fetch');
+    await signInWithPassword();
+    const box = screen.getByRole('checkbox', { name: 'No volver a pedir en este dispositivo durante 30 días' });
+    expect(box).not.toBeChecked();
+    await userEvent.click(box);
+    await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Verificar' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/apps$/));
+    expect(bodyOf(api, '/auth/login/segundo-paso')).toEqual({
+      ticket: TICKET,
+      code: '123456',
+      confiarDispositivo: true,
+    });
+    // Both the password and the second step send and keep the browser's cookies: the trusted device's.
+    const calls = fetchSpy.mock.calls.map(([input]) => input as Request);
+    expect(
+      ['/auth/login', '/auth/login/segundo-paso'].map(
+        (path) => calls.find((r) => new URL(r.url).pathname === path)?.credentials,
+      ),
+    ).toEqual(['include', 'include']);
   });
 
   it('forwards to the partner app exactly as a password sign-in does', async () => {

@@ -26,9 +26,10 @@ afterEach(async () => {
 });
 
 describe("the admin panel's second-factor gate", () => {
-  it('is open when not required or when this session proved a factor', () => {
+  it('is open when not required, when this session proved a factor, or when a trusted device let it in', () => {
     expect(secondFactorGate(status({ secondFactorRequired: false }))).toBeNull();
     expect(secondFactorGate(status({ totp: true, sessionVerified: true }))).toBeNull();
+    expect(secondFactorGate(status({ totp: true, sessionTrustedDevice: true }))).toBeNull();
   });
 
   it('asks to set up a factor when there is none, else to prove it', () => {
@@ -49,6 +50,7 @@ it("a right password of an account with a second factor rejects with the second 
         code: 'SECOND_FACTOR_REQUIRED',
         ticket: 'ticket-del-segundo-paso-0001',
         methods: ['totp', 'recovery', 'otro'],
+        permiteConfiarDispositivo: true,
       },
     },
   });
@@ -56,7 +58,7 @@ it("a right password of an account with a second factor rejects with the second 
   expect(refusal).toBeInstanceOf(ApiError);
   expect(refusal).toMatchObject({
     code: 'SECOND_FACTOR_REQUIRED',
-    secondStep: { ticket: 'ticket-del-segundo-paso-0001', methods: ['totp', 'recovery'] },
+    secondStep: { ticket: 'ticket-del-segundo-paso-0001', methods: ['totp', 'recovery'], trustDevice: true },
   });
 });
 

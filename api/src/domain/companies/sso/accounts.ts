@@ -49,6 +49,11 @@ export interface CompanyProfile {
   emailVerified: unknown;
   name: string;
   lastName: string;
+  /**
+   * The provider says it proved a second factor (`amr` mfa/otp/hwk/swk, the class REFEDS MFA or multipleauthn): the
+   * session counts it only when the company trusts its provider's (provider-second-factor.ts).
+   */
+  secondFactor?: boolean;
 }
 
 export interface CompanyOfSignIn {

@@ -18,6 +18,7 @@ import {
 import type { CompanyProfile, CompanySignInRefusal } from './accounts.js';
 import type { SamlSignInConnection } from './connections.js';
 import { ssoMessages as M } from './messages.js';
+import { classProvesSecondFactor } from './provider-second-factor.js';
 import {
   nameIdEmail,
   nameIdTransient,
@@ -257,6 +258,11 @@ export async function acceptSamlResponse(
     { key: 'nameId', localPath: ['Assertion', 'Subject', 'NameID'], attributes: [] },
     { key: 'nameIdFormat', localPath: ['Assertion', 'Subject', 'NameID'], attributes: ['Format'] },
     {
+      key: 'authnContextClass',
+      localPath: ['Assertion', 'AuthnStatement', 'AuthnContext', 'AuthnContextClassRef'],
+      attributes: [],
+    },
+    {
       key: 'attributes',
       localPath: ['Assertion', 'AttributeStatement', 'Attribute'],
       index: ['Name'],
@@ -379,6 +385,7 @@ export async function acceptSamlResponse(
       email,
       emailVerified: true,
       ...names(attributes),
+      secondFactor: classProvesSecondFactor(first(fields.authnContextClass)),
     },
     binding: consumed.binding,
     redirectUrl: consumed.redirectUrl,

@@ -234,7 +234,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const user = redeemed === undefined ? undefined : await findUserById(app.db, redeemed.userId);
       if (!redeemed || user?.status !== 'active') throw signInReturnInvalid();
       return {
-        access_token: await startSession(app, user, request, { method: redeemed.method }),
+        access_token: await startSession(app, user, request, {
+          method: redeemed.method,
+          secondFactor: redeemed.secondFactor,
+        }),
         user: await currentUserView(app.db, user),
       };
     },

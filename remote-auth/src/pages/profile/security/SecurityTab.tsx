@@ -1,8 +1,10 @@
+import { useState } from 'react';
 import { Alert, hasNoSecondFactor } from '@portal/shared';
 import { ApplicationsSection } from './ApplicationsSection';
 import { CompanyRulesSection } from './CompanyRulesSection';
 import { PasskeysSection } from './PasskeysSection';
 import { SessionsSection } from './SessionsSection';
+import { TrustedDevicesSection } from './TrustedDevicesSection';
 import { TwoFactorSection } from './TwoFactorSection';
 import { useSecurityStatus } from './useSecurityStatus';
 
@@ -14,6 +16,8 @@ import { useSecurityStatus } from './useSecurityStatus';
 export function SecurityTab() {
   const security = useSecurityStatus();
   const { status } = security;
+  // 'Cerrar todas las demás sesiones' ends the trusted devices too: their list is read again.
+  const [devicesVersion, setDevicesVersion] = useState(0);
   return (
     <div>
       {status?.secondFactorRequired && hasNoSecondFactor(status) && (
@@ -24,7 +28,8 @@ export function SecurityTab() {
       )}
       <TwoFactorSection security={security} />
       <PasskeysSection onChange={() => void security.reload()} />
-      <SessionsSection />
+      <TrustedDevicesSection version={devicesVersion} />
+      <SessionsSection onOthersEnded={() => setDevicesVersion((n) => n + 1)} />
       <CompanyRulesSection />
       <ApplicationsSection />
     </div>

@@ -12,8 +12,11 @@ import {
 import { absoluteDate, relativeDate } from './dates';
 import { Badge, List, Row, Section } from './styles';
 
-/** 'Sesiones': where this account is signed in, with 'Cerrar sesión' on each other one (after confirming). */
-export function SessionsSection() {
+/**
+ * 'Sesiones': where this account is signed in, with 'Cerrar sesión' on each other one (after confirming). Closing all
+ * the others ends the trusted devices too (`onOthersEnded`).
+ */
+export function SessionsSection({ onOthersEnded }: { onOthersEnded?: () => void } = {}) {
   const [sessions, setSessions] = useState<PortalSession[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -108,13 +111,14 @@ export function SessionsSection() {
       {others.length > 0 &&
         (confirming === 'otras' ? (
           <Row role="group" aria-label="Confirmar cierre de las demás sesiones">
-            <span>¿Cerrar todas las demás sesiones?</span>
+            <span>¿Cerrar todas las demás sesiones? También se quitan tus dispositivos de confianza.</span>
             <Button
               $variant="danger"
               disabled={busy}
               onClick={() =>
                 run(async () => {
                   const { ended } = await endMyOtherSessions();
+                  onOthersEnded?.();
                   return ended === 1 ? 'Se cerró 1 sesión' : `Se cerraron ${ended} sesiones`;
                 })
               }

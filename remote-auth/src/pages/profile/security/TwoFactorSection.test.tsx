@@ -30,6 +30,7 @@ async function start(initial: Partial<SecurityStatus> = {}, routes: Parameters<t
     recoveryCodesLeft: 0,
     secondFactorRequired: false,
     sessionVerified: false,
+    sessionTrustedDevice: false,
     ...initial,
   };
   api = await useFakeApi({
