@@ -125,11 +125,11 @@ describe('audit-streams-faults.test.ts: the SIEM stream through a killed API and
   it('the API killed (SIGKILL) mid-stream and started again: every entry arrives, in order, one batch at most twice', async () => {
     await changes(entries);
     await setStatus('activo');
-    // Once a batch has reached rsyslog, rsyslog hangs: the API, sending the next batch (or waiting for rsyslog to close
-    // the last one), cannot finish it. Killed there; rsyslog then reads whatever the dead API's socket had sent.
+    // Once the second batch reaches rsyslog, rsyslog hangs: the API, waiting for it to close the batch's connection (or
+    // sending the next one), cannot finish it. Killed there; rsyslog then reads whatever the dead API's socket had sent.
     const atKill = await waitFor(
-      'a batch at rsyslog',
-      () => rsyslog.count() >= batchSize && rsyslog.count(),
+      'the second batch at rsyslog',
+      () => rsyslog.count() > batchSize && rsyslog.count(),
       30_000,
       5,
     );
