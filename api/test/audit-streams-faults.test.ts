@@ -151,24 +151,24 @@ describe('audit-streams-faults.test.ts: the SIEM stream through a killed API and
   });
 
   it('the database stopped and started while entries are pending and being sent: every entry arrives, in order', async () => {
-    const before = rsyslog.count();
+    const earlier = rsyslog.count();
     await setStatus('pausado');
     await changes(entries);
     await setStatus('activo');
     // rsyslog hangs with part of the first batch read; the database stops; rsyslog then takes the whole batch, but the
     // API cannot save how far it got.
-    await waitFor('a batch on its way', () => rsyslog.count() > before, 30_000, 5);
+    await waitFor('a batch on its way', () => rsyslog.count() > earlier, 30_000, 5);
     rsyslog.freeze();
-    const atStop = rsyslog.count() - before;
+    const atStop = rsyslog.count() - earlier;
     await cluster.stop().finally(() => rsyslog.thaw());
     assert.ok(atStop < entries, `everything had arrived (${atStop}) before the database stopped`);
-    await waitFor('the batch at rsyslog', () => rsyslog.count() - before >= batchSize, 10_000, 20);
+    await waitFor('the batch at rsyslog', () => rsyslog.count() - earlier >= batchSize, 10_000, 20);
     await cluster.start();
     // Committed once it is back: sent too.
     await changes(10);
     const expected = await logIds(entries + 10);
     await waitFor('the last entry at rsyslog', () => lastIs(expected.at(-1)), 40_000, 50);
-    const repeated = assertEveryEntryInOrder(receivedIds(before), expected);
+    const repeated = assertEveryEntryInOrder(receivedIds(earlier), expected);
     process.stdout.write(`# stopped at ${atStop} received; ${repeated} sent again\n`);
     assert.equal(api!.child.exitCode, null, 'the API outlived its database');
     const answer = await fetch(`${api!.url}/health`);
