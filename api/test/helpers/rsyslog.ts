@@ -49,6 +49,10 @@ export interface Rsyslog {
   count(): number;
   start(): Promise<void>;
   kill(): Promise<void>;
+  /** SIGSTOP, as a hung receiver: connections stay open, nothing is read. */
+  freeze(): void;
+  /** SIGCONT: it reads what waited. */
+  thaw(): void;
 }
 
 const portOpen = (port: number) =>
@@ -100,6 +104,8 @@ export function rsyslogIn(dir: string, port: number, certs: ReturnType<typeof te
       process.once('exit', () => started.kill('SIGKILL'));
       await waitFor('rsyslog listening', () => portOpen(port), 15_000, 50);
     },
+    freeze: () => void child?.kill('SIGSTOP'),
+    thaw: () => void child?.kill('SIGCONT'),
     async kill() {
       const running = child;
       if (!running || running.exitCode !== null) return;
