@@ -2,28 +2,30 @@
 // builds. The routes' schemas are the modules' own objects, so a second app in the process (two instances in one
 // process, the test suites' apps) can take the serializers compiled for the first instead of compiling them all again,
 // as the validators do (lib/validator-compiler.ts).
-import SerializerSelector from '@fastify/fast-json-stringify-compiler';
+import SerializerSelector, {
+  type Serializer,
+  type SerializerCompiler,
+  type SerializerFactory,
+} from '@fastify/fast-json-stringify-compiler';
 
-type Serialize = (data: unknown) => string;
-type RouteSchema = { schema: object; method: string; url: string; httpStatus?: string; contentType?: string };
-type Compile = (route: RouteSchema) => Serialize;
-
-const buildFactory = SerializerSelector() as unknown as (externalSchemas: unknown, options: unknown) => Compile;
+const buildFactory = SerializerSelector();
 
 /** Serializers by response schema, then by the shared schemas they were compiled against (their ids). */
-const compiled = new WeakMap<object, Map<string, Serialize>>();
+const compiled = new WeakMap<object, Map<string, Serializer>>();
 
 /** Fastify's `compilersFactory.buildSerializer`, compiling each response schema once per process. */
-export function buildCachedSerializer(externalSchemas: Record<string, object> | undefined, options: unknown): Compile {
+export const buildCachedSerializer: SerializerFactory = (externalSchemas, options): SerializerCompiler => {
   const compile = buildFactory(externalSchemas, options);
-  const shared = Object.keys(externalSchemas ?? {})
+  const shared = Object.keys((externalSchemas as Record<string, unknown> | undefined) ?? {})
     .sort()
     .join(' ');
   return (route) => {
-    let bySchema = compiled.get(route.schema);
+    const schema = route.schema;
+    if (typeof schema !== 'object' || schema === null) return compile(route);
+    let bySchema = compiled.get(schema);
     if (!bySchema) {
       bySchema = new Map();
-      compiled.set(route.schema, bySchema);
+      compiled.set(schema, bySchema);
     }
     let serialize = bySchema.get(shared);
     if (!serialize) {
@@ -32,4 +34,4 @@ export function buildCachedSerializer(externalSchemas: Record<string, object> | 
     }
     return serialize;
   };
-}
+};
