@@ -8,6 +8,7 @@ import { after, before, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import {
   auditLog,
+  auditStreams,
   companies,
   companyDomains,
   companyIdentityProviders,
@@ -49,6 +50,16 @@ async function snapshot(app: FastifyInstance) {
     invitations: await db.select().from(companyInvitations).orderBy(companyInvitations.id),
     providers: await db.select().from(companyIdentityProviders).orderBy(companyIdentityProviders.companyId),
     scimTokens: await db.select().from(companyScimTokens).orderBy(companyScimTokens.id),
+    // What a person changes of a destination (the worker's own columns aside: it may try meanwhile).
+    streams: await db
+      .select({
+        id: auditStreams.id,
+        status: auditStreams.status,
+        settings: auditStreams.settings,
+        secret: auditStreams.secretSealed,
+      })
+      .from(auditStreams)
+      .orderBy(auditStreams.id),
     audit: (await db.select({ id: auditLog.id }).from(auditLog)).length,
   };
 }
@@ -90,9 +101,21 @@ forEachBackend((backend) => {
     // Company A's own owner and administrator manage A, but no platform-level resource.
     const platformOnly = { "A's owner": await ownerA.token(), "A's administrator": managerOfA };
 
+    // A destination of A's log, for the routes of one (a host the outbound guard lets through, never reached here).
+    const stream = await call(t.app, 'POST', `/empresas/${a}/flujos-auditoria`, managerOfA, {
+      tipo: 'https',
+      url: 'https://siem.minera-a.example/ingesta',
+      cabecera: 'Authorization',
+      secreto: 'secreto-del-siem',
+      formato: 'ndjson',
+    });
+    assert.equal(stream.statusCode, 201, stream.body);
+    const streamId = stream.json<{ id: string }>().id;
+
     const fill = (url: string) =>
       url
         .replace(':idUsuario', String(memberA.id))
+        .replace(':idFlujo', streamId)
         .replace(':idApp', '1')
         .replace(':idInvitacion', '1')
         .replace(':tokenId', '1')

@@ -23,7 +23,8 @@ export interface SeedResult {
 /** Fills an empty database with the catalogue and the administrator; running it again changes nothing. */
 export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${startupLockKey})`);
+    // Per schema: seeding touches only this portal's tables, and must not wait for another schema's migrations.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${startupLockKey}, hashtext(current_schema()))`);
 
     const [appCount] = await tx.select({ value: count() }).from(apps);
     const catalogueCreated = appCount?.value === 0;
