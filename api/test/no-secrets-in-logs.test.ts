@@ -686,6 +686,39 @@ forEachBackend((backend) =>
         },
       },
       {
+        name: "a company's SIEM destination: the receiver's secret as it is set and as it is changed",
+        routes: ['POST /empresas/:id/flujos-auditoria', 'PATCH /empresas/:id/flujos-auditoria/:idFlujo'],
+        async run() {
+          const admin = await signIn(adminEmail, adminPassword);
+          const { id } = ok(
+            await call('POST', '/admin/empresas', { token: admin, payload: { nombre: 'SIEM del registro SA' } }),
+            201,
+          );
+          const first = 'secreto-del-siem-nadie-lo-lee';
+          const second = 'otro-secreto-del-siem-nadie-lo-lee';
+          const stream = ok(
+            await call('POST', `/empresas/${id}/flujos-auditoria`, {
+              token: admin,
+              payload: {
+                tipo: 'https',
+                url: 'https://siem.registro.example/services/collector',
+                cabecera: 'Authorization',
+                secreto: first,
+                formato: 'splunk-hec',
+              },
+            }),
+            201,
+          );
+          ok(
+            await call('PATCH', `/empresas/${id}/flujos-auditoria/${stream.id}`, {
+              token: admin,
+              payload: { secreto: second },
+            }),
+          );
+          return [admin, first, second];
+        },
+      },
+      {
         name: "a company's setup link: its secret as the owner receives it and as the page sends it, the provider's secret and the directory token through it",
         routes: [
           'POST /empresas/:id/enlaces-configuracion',
