@@ -118,7 +118,7 @@ forEachBackend((backend) =>
     });
 
     const call = (
-      method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+      method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
       url: string,
       options: { token?: string; payload?: unknown; headers?: Record<string, string> } = {},
     ) =>
