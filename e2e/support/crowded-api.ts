@@ -65,7 +65,7 @@ export async function startCrowdedApi(options: { tag: string; count: number; she
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     child = started;
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       if (started.exitCode !== null) throw new Error(`the API stopped (code ${started.exitCode})`);
       const healthy = await fetch(`${url}/health`).then(

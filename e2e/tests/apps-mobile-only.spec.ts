@@ -4,6 +4,9 @@ import jsQR from 'jsqr';
 import { seriousViolations } from '../support/auth';
 import { signInAsAdmin } from '../support/session';
 
+// Each test signs in as the administrator, changes an app and walks the dialog: on a busy machine that passed 30 s.
+test.describe.configure({ timeout: 60_000 });
+
 // A mobile-only app: Beto Pro with no web address and both stores, for the length of each test.
 const PLAY = 'https://play.google.com/store/apps/details?id=com.portal.betopro';
 const APPLE = 'https://apps.apple.com/app/beto-pro/id6450000002';
