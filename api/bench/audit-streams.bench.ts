@@ -11,8 +11,6 @@ import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { openDatabase } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { seed } from '../src/db/seed.js';
 import { createAuditStream } from '../src/domain/audit-streams/destinations.js';
@@ -20,21 +18,13 @@ import { createAuditStreamWorker } from '../src/domain/audit-streams/worker.js';
 import { sealingKey } from '../src/lib/sealed.js';
 import { freePort, waitFor } from '../test/helpers/processes.js';
 import { rsyslogd, rsyslogIn, testCertificates } from '../test/helpers/rsyslog.js';
-import { seededDatabaseUrl } from './seeded.js';
+import { benchDatabase, seededDatabaseUrl } from './seeded.js';
 
 const entries = Number(process.env.BENCH_AUDIT_ENTRIES || 10_000);
 const limitSeconds = 30;
 const baseUrl = seededDatabaseUrl('audit-streams.bench.ts');
 if (!baseUrl) process.exit(0);
-const name = `portal_bench_siem_${process.pid}`;
-const admin = new pg.Client({ connectionString: baseUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
-const database = await openDatabase({
-  databaseUrl: baseUrl.replace(/\/[^/]*$/, `/${name}`),
-  dataDir: '/tmp',
-  databaseTimeoutMs: 30_000,
-});
+const { database, drop } = await benchDatabase(baseUrl, 'portal_bench_siem');
 const { db } = database;
 const dir = mkdtempSync(join(tmpdir(), 'portal-bench-siem-'));
 const key = sealingKey(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey, 'bench audit stream secret');
@@ -139,8 +129,6 @@ try {
   for (const { destination, seconds } of results)
     console.log(`| ${destination} | ${seconds.toFixed(1)} | ${Math.round((entries + 1) / seconds)} |`);
 } finally {
-  await database.close();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await drop();
   rmSync(dir, { recursive: true, force: true });
 }

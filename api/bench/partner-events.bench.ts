@@ -16,8 +16,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { openDatabase } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { connectedApps, oidcClients, partnerSubscriptions, users } from '../src/db/schema.js';
 import { seed } from '../src/db/seed.js';
@@ -27,23 +25,14 @@ import { startBenchServer } from './spawn-server.js';
 import { createPartnerEventsWorker } from '../src/domain/partner-events/worker.js';
 import { seal, sealingKey } from '../src/lib/sealed.js';
 import { generateKeyPairSync } from 'node:crypto';
-import { seededDatabaseUrl } from './seeded.js';
+import { benchDatabase, seededDatabaseUrl } from './seeded.js';
 
 const seconds = Number(process.env.BENCH_SECONDS || 3);
 const rounds = Number(process.env.BENCH_ROUNDS || 5);
 const baseUrl = seededDatabaseUrl('partner-events.bench.ts');
 if (!baseUrl) process.exit(0);
-const name = `portal_bench_eventos_${process.pid}`;
-const admin = new pg.Client({ connectionString: baseUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
-const database = await openDatabase({
-  databaseUrl: baseUrl.replace(/\/[^/]*$/, `/${name}`),
-  dataDir: '/tmp',
-  databaseTimeoutMs: 30_000,
-});
+const { database, url: databaseUrl, drop } = await benchDatabase(baseUrl, 'portal_bench_eventos');
 const { db } = database;
-const databaseUrl = baseUrl.replace(/\/[^/]*$/, `/${name}`);
 const connections = 8;
 const people = 400;
 
@@ -243,7 +232,5 @@ try {
   console.log(`Entregas a 1 suscripción (en orden, firmadas): ${oneSubscription} a ${oneRate.toFixed(0)}/s`);
   console.log(`Entregas a 4 suscripciones: ${fourSubscriptions} a ${fourRate.toFixed(0)}/s`);
 } finally {
-  await database.close();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await drop();
 }
