@@ -162,11 +162,15 @@ forEachBackend((backend) => {
       // Nothing broke and nothing was held: no 500, no answer at the deadline, on any path, in any phase.
       const broken = answers.filter((answer) => answer.status === 0 || (answer.status >= 500 && answer.status !== 503));
       assert.deepEqual(broken, [], 'no 500 and no hang');
-      const held = answers.filter((answer) => answer.ms >= refusedWithinMs);
+      // A refusal is at once; an answer that does the work (a password hashed) may take longer on a busy machine, but
+      // none waits for the deadline.
+      const held = answers.filter(
+        (answer) => answer.ms >= deadlineMs - 1_000 || (answer.status === 503 && answer.ms >= refusedWithinMs),
+      );
       assert.deepEqual(
         held.map((answer) => `${answer.kind} ${answer.status} ${Math.round(answer.ms)} ms`),
         [],
-        'every answer, refusals included, well within the deadline',
+        'every refusal at once, and no answer held until the deadline',
       );
       // While Redis is away: what needs a counter is refused in Spanish, with a time to come back; never let in.
       const needsCounter = during.filter((answer) => answer.kind !== 'user');
