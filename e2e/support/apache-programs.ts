@@ -18,6 +18,8 @@ import {
 
 const OPENIDC_MODULE = '/usr/lib/apache2/modules/mod_auth_openidc.so';
 const MELLON_MODULE = '/usr/lib/apache2/modules/mod_auth_mellon.so';
+/** The REFEDS MFA profile: the AuthnContextClassRef of a sign-in that proved a second factor. */
+const REFEDS_MFA = 'https://refeds.org/profile/mfa';
 
 /** The two pages every role app has: one for whoever signed in, one for the role's holders. */
 export interface RoleApp extends ApacheProcess {
@@ -30,8 +32,8 @@ export function openidcRedirectUri(port: number, host = 'localhost'): string {
   return `http://${host}:${port}/oidc/callback`;
 }
 
-function pages(folder: string, title: string, fields: [id: string, variable: string][]): void {
-  for (const page of ['cuenta', 'supervision'])
+function pages(folder: string, title: string, fields: [id: string, variable: string][], more: string[] = []): void {
+  for (const page of ['cuenta', 'supervision', ...more])
     write(path.join(folder, 'htdocs', page, 'index.shtml'), claimsPage(`${title}: ${page}`, fields));
 }
 
@@ -93,15 +95,17 @@ OIDCUnAutzAction 403
 /**
  * Apache with mod_auth_mellon, one SP for the whole site (its endpoints under `/mellon`) trusting the IdP whose
  * metadata XML is `idpMetadata`: `/cuenta/` for anyone signed in, `/supervision/` behind
- * `MellonCond "roles" "<role>"`; a person signed in without the role gets Apache's 403. The pages show the `email` and
- * `roles` attributes (the first value; every one is listed below as MELLON_roles_0, _1…).
+ * `MellonCond "roles" "<role>"`; a person signed in without the role gets Apache's 403; `/consignas/`, a second SP
+ * (`setpointsSp`), asks the IdP for the REFEDS MFA profile (RequestedAuthnContext, comparison `minimum`) and lets in
+ * only an assertion of that class.
+ * The pages show the `email` and `roles` attributes (the first value; every one is listed below as MELLON_roles_0…).
  */
 export async function startMellonRoleApp(options: {
   port: number;
   host?: string;
   idpMetadata: string;
   role: string;
-}): Promise<RoleApp & { sp: MellonSp }> {
+}): Promise<RoleApp & { sp: MellonSp; setpointsUrl: string; setpointsSp: MellonSp }> {
   needs([MELLON_MODULE]);
   const host = options.host ?? 'localhost';
   const url = `http://${host}:${options.port}`;
@@ -109,10 +113,23 @@ export async function startMellonRoleApp(options: {
   const idpFile = path.join(folder, 'idp-metadata.xml');
   write(idpFile, options.idpMetadata);
   const { sp, directives } = mellonServiceProvider({ url, at: '', spFolder: path.join(folder, 'sp'), idpFile });
-  pages(folder, 'App SAML', [
-    ['email', 'MELLON_email'],
-    ['roles', 'MELLON_roles'],
-  ]);
+  // mellon builds the AuthnRequest, and checks the answer's class, with the settings of its endpoint's location: the
+  // page that asks for more is an SP of its own, its endpoint inside it.
+  const setpoints = mellonServiceProvider({
+    url,
+    at: '/consignas',
+    spFolder: path.join(folder, 'sp-consignas'),
+    idpFile,
+  });
+  pages(
+    folder,
+    'App SAML',
+    [
+      ['email', 'MELLON_email'],
+      ['roles', 'MELLON_roles'],
+    ],
+    ['consignas'],
+  );
   const apache = await startApache({
     name: 'Apache con mod_auth_mellon (roles)',
     folder,
@@ -135,7 +152,23 @@ export async function startMellonRoleApp(options: {
     AuthType Mellon
     Require valid-user
     MellonCond "roles" "${options.role}"
+</Location>
+<Location /consignas>
+    MellonEnable auth
+    MellonVariable consignas
+    ${setpoints.directives}
+    AuthType Mellon
+    Require valid-user
+    MellonAuthnContextClassRef "${REFEDS_MFA}"
+    MellonAuthnContextComparisonType minimum
 </Location>`,
   });
-  return { ...apache, sp, accountUrl: `${url}/cuenta/`, supervisionUrl: `${url}/supervision/` };
+  return {
+    ...apache,
+    sp,
+    accountUrl: `${url}/cuenta/`,
+    supervisionUrl: `${url}/supervision/`,
+    setpointsUrl: `${url}/consignas/`,
+    setpointsSp: setpoints.sp,
+  };
 }

@@ -6,12 +6,16 @@
 // the portal with the scope `roles`, by `Require claim roles:supervisor`; mod_auth_mellon, an SP tied to TX30, by
 // `MellonCond "roles" "supervisor"`. In Chromium the supervisor signs in at the portal and sees the page, the
 // operator is kept out with Apache's 403; each sees their own key in `roles` on the app's page.
+// mellon's `/consignas/` also asks for the REFEDS MFA profile (RequestedAuthnContext): a person with an authenticator
+// app but a password-only session is asked the code at the portal first; one with no second factor who cancels sends
+// mellon Responder/NoAuthnContext, and stays out (docs/decisions/0137-step-up.md).
 import type { APIRequestContext, Browser } from '@playwright/test';
 import { expect, person, type Person, registerActive, signInThroughForm, test } from '../support/auth';
 import { openidcRedirectUri, type RoleApp, startMellonRoleApp, startOpenidcRoleApp } from '../support/apache-programs';
 import { call } from '../support/api';
 import { API_URL, E2E, HOST_URL } from '../support/env';
 import { adminToken } from '../support/oidc';
+import { codeAt, totpElsewhere } from '../support/totp';
 
 /** TX30, the catalogue's app 3: paid (its PRO plan), and tied to no other spec's partner apps. */
 const APP_ID = 3;
@@ -60,6 +64,7 @@ test.describe("an app's roles enforced by Apache: mod_auth_openidc and mod_auth_
   let mellon: Awaited<ReturnType<typeof startMellonRoleApp>>;
   let clientId = '';
   let samlAppId = 0;
+  let setpointsAppId = 0;
   let supervisor: Person;
   let operator: Person;
   let failed = false;
@@ -178,6 +183,13 @@ test.describe("an app's roles enforced by Apache: mod_auth_openidc and mod_auth_
         appId: APP_ID,
         primeraParte: true,
       }));
+      // The setpoints page is an SP of its own, asking for the REFEDS MFA profile.
+      ({ id: setpointsAppId } = await call<{ id: number }>(request, admin, 'POST', 'admin/aplicaciones-saml', 201, {
+        nombre: 'TX30 Consignas (mellon)',
+        metadata: mellon.setpointsSp.metadata,
+        appId: APP_ID,
+        primeraParte: true,
+      }));
     } finally {
       await request.dispose();
     }
@@ -203,6 +215,7 @@ test.describe("an app's roles enforced by Apache: mod_auth_openidc and mod_auth_
       ...ROLES.map(({ clave }) => `admin/apps/${APP_ID}/roles/${clave}`),
       ...(clientId ? [`admin/clientes-oidc/${encodeURIComponent(clientId)}`] : []),
       ...(samlAppId ? [`admin/aplicaciones-saml/${samlAppId}`] : []),
+      ...(setpointsAppId ? [`admin/aplicaciones-saml/${setpointsAppId}`] : []),
     ];
     for (const url of gone)
       await request.delete(`${API_URL}/${url}`, { headers: { authorization: `Bearer ${admin}` } });
@@ -229,4 +242,51 @@ test.describe("an app's roles enforced by Apache: mod_auth_openidc and mod_auth_
         second: { status: 403, roles: null },
       });
     });
+
+  test('Apache with mod_auth_mellon asking the REFEDS MFA profile: the portal asks the second factor; without one, mellon lets nobody in', async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    // Each signs in at the portal with the password only; the operator then sets up an authenticator app elsewhere.
+    const signedIn = async (who: Person) => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${HOST_URL}/login`);
+      await signInThroughForm(page, who.email, who.password);
+      await expect(page).toHaveURL(/\/apps$/);
+      return { context, page };
+    };
+    const op = await signedIn(operator);
+    try {
+      const secret = await totpElsewhere(request, operator);
+      await op.page.goto(mellon.setpointsUrl);
+      await expect(op.page.getByRole('heading', { name: 'Confirma tu identidad' })).toBeVisible();
+      await expect(
+        op.page.getByText('TX30 Consignas (mellon) pide que confirmes tu identidad con tu segundo factor.'),
+      ).toBeVisible();
+      await op.page.getByLabel('Código de verificación').fill(await codeAt(secret, 1));
+      await op.page.getByRole('button', { name: 'Verificar' }).click();
+      // mellon checked the assertion's class itself: https://refeds.org/profile/mfa, or Apache's 403.
+      await expect(op.page).toHaveURL(mellon.setpointsUrl);
+      await expect(op.page.locator('#email')).toHaveText(operator.email.toLowerCase());
+    } finally {
+      await op.context.close();
+    }
+
+    const sup = await signedIn(supervisor);
+    try {
+      await sup.page.goto(mellon.setpointsUrl);
+      await expect(sup.page.getByText(/pide un segundo factor y aún no tienes uno/)).toBeVisible();
+      const answered = sup.page.waitForResponse((response) =>
+        response.url().includes('/consignas/mellon/postResponse'),
+      );
+      await sup.page.getByRole('button', { name: 'Cancelar' }).click();
+      // Responder/NoAuthnContext: mellon refuses the sign-in, and the page stays closed.
+      expect((await answered).status()).toBe(401);
+      await expect(sup.page.locator('#email')).toHaveCount(0);
+    } finally {
+      await sup.context.close();
+    }
+  });
 });

@@ -1,14 +1,10 @@
 // The TOTP second factor in Chromium. A person turns it on in 'Seguridad' (the code is computed here from the secret
 // the page shows, as an authenticator app would), then every password sign-in asks the second step; a recovery code
-// works once only.
-import { generate } from 'otplib';
+// works once only. A browser the person trusts at the second step keeps the API's cookie and is not asked again there
+// (docs/decisions/0143-trusted-devices.md) until the device is removed in 'Seguridad'.
 import type { Page } from '@playwright/test';
 import { expect, expectSignedInAs, person, registerActive, signInThroughForm, test } from '../support/auth';
-
-/** The code an authenticator app shows `offset` steps of 30 s from now (the API accepts one step either side). */
-function codeAt(secret: string, offset = 0): Promise<string> {
-  return generate({ secret, epoch: Math.floor(Date.now() / 1000) + offset * 30 });
-}
+import { codeAt, totpElsewhere } from '../support/totp';
 
 async function signOut(page: Page) {
   await page.goto('/logout');
@@ -74,4 +70,50 @@ test('TOTP: set up in Seguridad, asked after the password, recovery codes used o
   await page.getByRole('button', { name: 'Verificar' }).click();
   await expect(page).toHaveURL(/\/apps$/);
   await expectSignedInAs(page, request, who.email);
+});
+
+test('a trusted browser: the next password sign-in skips the second step there, not in another browser, until removed', async ({
+  browser,
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const who = person('confiable');
+  await registerActive(request, who);
+  const secret = await totpElsewhere(request, who);
+  const secondStep = page.getByRole('heading', { name: 'Verificación en dos pasos' });
+
+  await page.goto('/login');
+  await signInThroughForm(page, who.email, who.password);
+  await expect(secondStep).toBeVisible();
+  await page.getByRole('checkbox', { name: 'No volver a pedir en este dispositivo durante 30 días' }).check();
+  await page.getByLabel('Código de verificación').fill(await codeAt(secret, 1));
+  await page.getByRole('button', { name: 'Verificar' }).click();
+  await expect(page).toHaveURL(/\/apps$/);
+  await signOut(page);
+
+  // This browser kept the API's cookie: the password alone signs in.
+  await signInThroughForm(page, who.email, who.password);
+  await expect(page).toHaveURL(/\/apps$/);
+  await expectSignedInAs(page, request, who.email);
+
+  // Another browser is asked, as before.
+  const other = await browser.newContext();
+  const elsewhere = await other.newPage();
+  await elsewhere.goto('/login');
+  await signInThroughForm(elsewhere, who.email, who.password);
+  await expect(elsewhere.getByRole('heading', { name: 'Verificación en dos pasos' })).toBeVisible();
+  await other.close();
+
+  // 'Seguridad' lists this browser as this device; removed, the second step is asked here again.
+  await page.goto('/perfil?tab=seguridad');
+  const devices = page.getByRole('list', { name: 'Dispositivos de confianza' }).getByRole('listitem');
+  await expect(devices).toHaveCount(1);
+  await expect(devices.getByText('Este dispositivo')).toBeVisible();
+  await devices.getByRole('button', { name: /^Quitar / }).click();
+  await expect(page.getByText('Dispositivo quitado: volverá a pedir el segundo factor')).toBeVisible();
+  await expect(page.getByText('No tienes dispositivos de confianza.')).toBeVisible();
+  await signOut(page);
+  await signInThroughForm(page, who.email, who.password);
+  await expect(secondStep).toBeVisible();
 });

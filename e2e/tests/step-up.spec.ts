@@ -3,13 +3,10 @@
 // asked the 'Código de verificación' on /autorizar (computed here from the secret, as an authenticator app would) and
 // the app then reads level 2 and `mfa`; a person with no second factor who cancels sends the app
 // `unmet_authentication_requirements`, never a token of level 1.
-import { generate } from 'otplib';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { API_URL } from '../support/env';
 import { person, type Person, registerActive, signInThroughForm } from '../support/auth';
 import { expect, test } from '../support/oidc';
-
-const codeAt = (secret: string, offset = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + offset * 30 });
+import { codeAt, totpElsewhere } from '../support/totp';
 
 async function signedInOnPortal(page: Page, request: APIRequestContext, label: string): Promise<Person> {
   const who = person(label);
@@ -18,22 +15,6 @@ async function signedInOnPortal(page: Page, request: APIRequestContext, label: s
   await signInThroughForm(page, who.email, who.password);
   await expect(page).toHaveURL(/\/apps$/);
   return who;
-}
-
-/** The authenticator app set up from another session of the person (this browser's session proves nothing). */
-async function totpElsewhere(request: APIRequestContext, who: Person): Promise<string> {
-  const login = await request.post(`${API_URL}/auth/login`, { data: { email: who.email, password: who.password } });
-  expect(login.status()).toBe(200);
-  const headers = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` };
-  const setup = await request.post(`${API_URL}/auth/totp`, { headers });
-  expect(setup.status()).toBe(200);
-  const { secret } = (await setup.json()) as { secret: string };
-  const confirmed = await request.post(`${API_URL}/auth/totp/confirmar`, {
-    headers,
-    data: { code: await codeAt(secret) },
-  });
-  expect(confirmed.status()).toBe(200);
-  return secret;
 }
 
 test('a password-only session is asked the code, and the app reads level 2 with mfa', async ({
