@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, mock } from 'node:test';
 import { and, eq, sql } from 'drizzle-orm';
-import { oidcPayloads, plans, userPlans, users } from '../src/db/schema.js';
+import { appRoles, oidcPayloads, plans, userAppRoles, userPlans, users } from '../src/db/schema.js';
 import { adminEmail, adminPassword, createUser, forEachBackend, login } from './helpers/app.js';
 import {
   type Answer,
@@ -134,7 +134,7 @@ forEachBackend((backend) => {
         redirectUris: [withAppRedirect],
         primeraParte: true,
         appId: 1,
-        scopes: ['openid', 'profile', 'email', 'phone', 'plan', 'offline_access'],
+        scopes: ['openid', 'profile', 'email', 'phone', 'plan', 'roles', 'offline_access'],
       });
       withoutApp = await registerClient(api.app, {
         nombre: 'Socio',
@@ -213,6 +213,26 @@ forEachBackend((backend) => {
         assert.equal(answer.headers['cache-control'], 'no-store');
         assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8');
       }
+    });
+
+    it('a token with the scope roles is answered from memory with the roles held at each call: one taken away is gone from the next', async () => {
+      const { id, browser } = await newPerson();
+      await api.app.db
+        .insert(appRoles)
+        .values({ appId: 1, clave: 'supervisor', nombre: 'Supervisor' })
+        .onConflictDoNothing();
+      await api.app.db.insert(userAppRoles).values({ userId: id, appId: 1, clave: 'supervisor' });
+      const token = await accessToken(browser, withApp, withAppRedirect, ['openid', 'roles']);
+      const sub = await publicIdOf(api.app, id);
+      const answer = await sameAsLibrary(token);
+      assert.deepEqual(JSON.parse(answer.text), { sub, roles: ['supervisor'] });
+
+      // Straight in the database, as another instance would: nothing in this one's memory changes.
+      await api.app.db.delete(userAppRoles).where(eq(userAppRoles.userId, id));
+      const taken = await userinfo(token);
+      assert.equal(taken.byLibrary, false, 'still answered from memory');
+      assert.deepEqual(JSON.parse(taken.text), { sub, roles: [] });
+      assertSameAnswer(taken, await userinfo(token, { viaLibrary: true }));
     });
 
     it("answers CORS per client as the library does: the app's origin, any origin without one, a foreign one refused", async () => {

@@ -4,11 +4,13 @@
 // cost dwarfs the lookups. A token bound to the provider session is answered too while that session is kept
 // (kept-token.ts). Anything else (a token not kept, expired, bound to a key, for a resource, without openid; a client
 // whose answers are signed or whose subjects are pairwise; an origin the client does not have) answers undefined, and
-// the library answers the request untouched.
+// the library answers the request untouched. A token with the scope `roles` is answered here too, its roles read from
+// the database on every call (claims.ts: a role taken away is gone from the next userinfo), the rest of its answer kept.
 import type Provider from 'oidc-provider';
 import type { AdapterPayload, Client, Grant } from 'oidc-provider';
+import type { Db } from '../../db/client.js';
 import type { User } from '../../db/schema.js';
-import { accountClaims, type EntitlementClaims, userIdOf } from './claims.js';
+import { accountClaims, type EntitlementClaims, rolesClaim, userIdOf } from './claims.js';
 import { type KeptToken, keptToken, tokenStillKept } from './kept-token.js';
 import type { ProviderMemory } from './provider-memory.js';
 import { entitlementKey, entitlementsStand } from './account-lookup.js';
@@ -54,14 +56,14 @@ interface Made {
   kept: Kept;
   client: Client;
   body: string;
+  /** The claims released but the roles, when the answer carries `roles` (read anew on every call); else undefined. */
+  withoutRoles?: Record<string, unknown>;
 }
 
 /** The values the answer is made from, each kept in memory and trusted now; undefined when one is not. */
 function keptValues(memory: ProviderMemory, tokenId: string): Kept | undefined {
   const token = keptToken(memory, tokenId);
   if (!token || !String(token.token.scope).split(' ').includes('openid')) return undefined;
-  // The roles are read each time they are released (account-lookup.ts): a token with the scope `roles` is the library's.
-  if (String(token.token.scope).split(' ').includes('roles')) return undefined;
   const client = memory.client(token.clientId);
   const metadata = client.found ? (client.value as AdapterPayload | undefined) : undefined;
   const userId = userIdOf(token.accountId);
@@ -89,7 +91,7 @@ function stillKept(memory: ProviderMemory, { kept }: Made): boolean {
   );
 }
 
-export function createKeptUserinfo(provider: Provider, memory: ProviderMemory): KeptUserinfo {
+export function createKeptUserinfo(provider: Provider, memory: ProviderMemory, db: Db): KeptUserinfo {
   const answers = new WeakMap<AdapterPayload, Made>();
 
   /**
@@ -110,6 +112,7 @@ export function createKeptUserinfo(provider: Provider, memory: ProviderMemory): 
       return undefined;
     const scope = grant.getOIDCScopeFiltered(new Set(String(kept.token.scope).split(' ')));
     const rejected = grant.getRejectedOIDCClaims();
+    // The roles stand in as `[]` for the library's filtering: whether it releases them is all that is kept.
     const claims = new provider.Claims(
       accountClaims(
         kept.user,
@@ -117,13 +120,18 @@ export function createKeptUserinfo(provider: Provider, memory: ProviderMemory): 
         appId === null ? undefined : kept.plan.plan,
         kept.plan.organization,
         kept.plan.lapsedPlan,
+        scope.split(' ').includes('roles') ? [] : undefined,
       ),
       { client },
     );
     claims.scope(scope);
     claims.mask({});
     claims.rejected(rejected);
-    const made: Made = { kept, client, body: JSON.stringify(await claims.result()) };
+    const released = (await claims.result()) as Record<string, unknown>;
+    const made: Made =
+      'roles' in released
+        ? { kept, client, body: '', withoutRoles: released }
+        : { kept, client, body: JSON.stringify(released) };
     // Anything the memory changed meanwhile (the lookups above may then have read the database): the library answers.
     if (!stillKept(memory, made)) return undefined;
     answers.set(kept.token, made);
@@ -131,10 +139,24 @@ export function createKeptUserinfo(provider: Provider, memory: ProviderMemory): 
   }
 
   /** The library's CORS for userinfo: any origin without an Origin header, else only the client's own. */
-  function answer(made: Made, origin: string | undefined): UserinfoAnswer | undefined {
-    if (origin === undefined) return { body: made.body, headers: anyOriginHeaders };
+  function answerWith(made: Made, body: string, origin: string | undefined): UserinfoAnswer | undefined {
+    if (origin === undefined) return { body, headers: anyOriginHeaders };
     if (!clientAllowsOrigin(origin, made.client)) return undefined;
-    return { body: made.body, headers: { ...fixedHeaders, 'access-control-allow-origin': origin } };
+    return { body, headers: { ...fixedHeaders, 'access-control-allow-origin': origin } };
+  }
+
+  /** The answer: as made, or with the roles the person holds now (in the place the library puts them: last). */
+  function answer(
+    made: Made,
+    origin: string | undefined,
+  ): UserinfoAnswer | undefined | Promise<UserinfoAnswer | undefined> {
+    const { withoutRoles, kept } = made;
+    if (!withoutRoles) return answerWith(made, made.body, origin);
+    const appId = typeof kept.metadata.portal_app_id === 'number' ? kept.metadata.portal_app_id : null;
+    return rolesClaim(db, kept.userId, appId, appId === null ? undefined : kept.plan.plan).then(
+      (roles) => answerWith(made, JSON.stringify({ ...withoutRoles, roles }), origin),
+      () => undefined,
+    );
   }
 
   return (value, origin) => {

@@ -80,7 +80,7 @@ export default fp(
     app.decorate('identityProvider', {
       provider,
       logouts: deliveries,
-      keptUserinfo: createKeptUserinfo(provider, memory),
+      keptUserinfo: createKeptUserinfo(provider, memory, app.db),
       keptIntrospection: createKeptIntrospection(provider, memory),
     });
   },
