@@ -66,6 +66,8 @@ export function readLogs(folder: string, names: string[]): Record<string, string
   return logs;
 }
 
+const startWithinMs = 45_000;
+
 /** Runs `command` with its output in `logFile`, and answers once `url` answers (any status), or throws with the log. */
 export async function startProcess(
   command: string,
@@ -82,7 +84,8 @@ export async function startProcess(
   child.once('error', (error) => {
     exited = `no se pudo ejecutar: ${error.message}`;
   });
-  const deadline = Date.now() + 15_000;
+  // A bound for a program that will not start, not a target: Apache or PHP on a loaded machine can take many seconds.
+  const deadline = Date.now() + startWithinMs;
   for (;;) {
     if (exited) break;
     try {
@@ -95,7 +98,9 @@ export async function startProcess(
   }
   child.kill('SIGKILL');
   const log = readFileSync(options.logFile, 'utf8');
-  throw new Error(`${options.name} no arrancó (${exited ?? 'sin respuesta en 15 s'}) en ${options.url}:\n${log}`);
+  throw new Error(
+    `${options.name} no arrancó (${exited ?? `sin respuesta en ${startWithinMs / 1000} s`}) en ${options.url}:\n${log}`,
+  );
 }
 
 /** Throws when something already listens where the program is to listen: its answers would not be the program's. */

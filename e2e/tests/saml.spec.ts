@@ -96,6 +96,8 @@ test.describe("a company's SAML identity provider (SimpleSAMLphp) at /login", ()
   const ana = { email: `ana@${domain}`, password: 'Clave-de-Ana-1', givenName: 'Ana', familyName: 'Quispe' };
 
   test.beforeAll(async () => {
+    // SimpleSAMLphp and Apache start here: past the default bound on a loaded machine.
+    test.setTimeout(90_000);
     idp = await startSimpleSamlIdp({
       port: E2E.samlIdpPort,
       users: [
@@ -284,6 +286,8 @@ test.describe('the portal as the SAML identity provider of a partner app (Apache
   let failed = false;
 
   test.beforeAll(async () => {
+    // Apache with mellon starts here: past the default bound on a loaded machine.
+    test.setTimeout(90_000);
     const metadata = await fetch(`${API_URL}/saml/idp/metadata`);
     if (!metadata.ok) throw new Error(`GET /saml/idp/metadata: ${metadata.status} ${await metadata.text()}`);
     mellon = await startMellon({
