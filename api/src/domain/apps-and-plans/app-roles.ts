@@ -358,6 +358,29 @@ export async function companyMemberRoles(db: Db, companyId: number, userId: numb
 }
 
 /**
+ * `rolesInApp`, and until when that answer stands by itself: the earliest expiry of a licence behind a seat of the app
+ * that counts (null when none), the one change no notification announces (the session memory keeps it until then).
+ */
+export async function rolesInAppUntil(
+  db: Db,
+  userId: number,
+  appId: number,
+  holdsApp: boolean,
+  now = Date.now(),
+): Promise<{ roles: string[]; until: number | null }> {
+  const at = sql`${new Date(now).toISOString()}::timestamptz`;
+  const [roles, [first]] = await Promise.all([
+    rolesInApp(db, userId, appId, holdsApp, now),
+    rowsOf<{ until: unknown }>(
+      db,
+      sql`SELECT min(l.expires_at) AS until ${countingSeats(sql`${userId}`, at)} AND s.app_id = ${appId}`,
+    ),
+  ]);
+  const until = first?.until == null ? null : new Date(first.until as string).getTime();
+  return { roles, until };
+}
+
+/**
  * The keys the person holds in the app (see the top of this file), in key order: `[]` for none. `holdsApp`: whether
  * the one plan rule names a plan of theirs there (who may have the default role). A company's roles count while its
  * seat counts.

@@ -10,9 +10,10 @@ import {
   accountIdOf,
   type EntitlementClaims,
   entitlementClaims,
-  rolesClaim,
+  type PlanClaim,
   userIdOf,
 } from './claims.js';
+import { rolesInAppUntil } from '../apps-and-plans/app-roles.js';
 import { portalFacts } from './client-facts.js';
 import { oidcLifetimes } from './lifetimes.js';
 import { refreshTokenStands } from './portal-sessions.js';
@@ -77,6 +78,43 @@ export async function keptEntitlementClaims(
   return read;
 }
 
+/** Where the `roles` claim of a client's app is kept with the account. */
+export const rolesKey = (appId: number) => `oidc:roles:${appId}`;
+
+/** The `roles` claim as kept: the keys, whether the person held the app when read (who gets a default role), until when. */
+export interface KeptRoles {
+  roles: string[];
+  holdsApp: boolean;
+  until: number | null;
+}
+
+/** Whether kept roles still stand for a person who holds the app (or not) now: read as such, and not past their expiry. */
+export const rolesStand = (kept: KeptRoles, holdsApp: boolean, now = Date.now()) =>
+  kept.holdsApp === holdsApp && (kept.until === null || now < kept.until);
+
+/**
+ * The `roles` claim (scope `roles`) of a client's app, `[]` for a client tied to no app, kept with the account as the
+ * plan is: a role given or taken notifies its person, a change to an app's roles everyone (migration 0049), and what
+ * decides whether a company's role counts notifies already. `plan` is the person's plan claim there, kept beside it.
+ */
+export async function keptRolesClaim(
+  db: Db,
+  memory: ProviderMemory,
+  user: User,
+  appId: number | null,
+  plan: PlanClaim | null | undefined,
+): Promise<string[]> {
+  if (appId === null) return [];
+  const holdsApp = plan != null;
+  const key = rolesKey(appId);
+  const kept = memory.get(user.id, key) as KeptRoles | undefined;
+  if (kept && rolesStand(kept, holdsApp)) return kept.roles;
+  const ticket = memory.ticket();
+  const read = await rolesInAppUntil(db, user.id, appId, holdsApp);
+  memory.store(ticket, user, key, { ...read, holdsApp } satisfies KeptRoles);
+  return read.roles;
+}
+
 /**
  * The library's `findAccount`: an active account, its claims for the asking client (that client's own `sub` riding
  * along). For a refresh token, only while the portal session behind it stands (portal-sessions.ts): a refresh is where
@@ -98,8 +136,9 @@ export function accountFinder(db: Db, memory: ProviderMemory): Configuration['fi
         const { appId, subject } = portalFacts(client);
         const kept = await keptEntitlementClaims(db, memory, user, appId);
         const sub = subjectFor(subject, user);
-        // The roles are read only when released, and each time (never kept).
-        const roles = scope.split(' ').includes('roles') ? await rolesClaim(db, user.id, appId, kept.plan) : undefined;
+        const roles = scope.split(' ').includes('roles')
+          ? await keptRolesClaim(db, memory, user, appId, kept.plan)
+          : undefined;
         // The library writes the accountId over `sub` (helpers/account_claims.js): the client's subject rides along
         // under a key no claim filter lets out, and is put back as the claims are masked (clientSubjectClaims).
         return {
@@ -148,7 +187,7 @@ export function clientSubjectIntrospection(provider: Provider, db: Db, memory: P
     if (withRoles && user) {
       const { appId } = portalFacts(oidc.client);
       const kept = await keptEntitlementClaims(db, memory, user, appId);
-      ctx.body = { ...body, sub, roles: await rolesClaim(db, user.id, appId, kept.plan) };
+      ctx.body = { ...body, sub, roles: await keptRolesClaim(db, memory, user, appId, kept.plan) };
     } else ctx.body = { ...body, sub };
   });
 }

@@ -4,16 +4,15 @@
 // cost dwarfs the lookups. A token bound to the provider session is answered too while that session is kept
 // (kept-token.ts). Anything else (a token not kept, expired, bound to a key, for a resource, without openid; a client
 // whose answers are signed or whose subjects are pairwise; an origin the client does not have) answers undefined, and
-// the library answers the request untouched. A token with the scope `roles` is answered here too, its roles read from
-// the database on every call (claims.ts: a role taken away is gone from the next userinfo), the rest of its answer kept.
+// the library answers the request untouched. A token with the scope `roles` is answered while the person's roles in the
+// client's app are kept too (account-lookup.ts: a role given or taken drops them, as a plan change drops the plan).
 import type Provider from 'oidc-provider';
 import type { AdapterPayload, Client, Grant } from 'oidc-provider';
-import type { Db } from '../../db/client.js';
 import type { User } from '../../db/schema.js';
-import { accountClaims, type EntitlementClaims, rolesClaim, userIdOf } from './claims.js';
+import { accountClaims, type EntitlementClaims, userIdOf } from './claims.js';
 import { type KeptToken, keptToken, tokenStillKept } from './kept-token.js';
 import type { ProviderMemory } from './provider-memory.js';
-import { entitlementKey, entitlementsStand } from './account-lookup.js';
+import { entitlementKey, entitlementsStand, type KeptRoles, rolesKey, rolesStand } from './account-lookup.js';
 import { clientAllowsOrigin, portalFacts } from './client-facts.js';
 import { subjectFor } from './subjects.js';
 
@@ -46,6 +45,8 @@ interface Kept extends KeptToken {
   metadata: AdapterPayload;
   user: User;
   plan: EntitlementClaims;
+  /** The roles in the client's app, for a token with the scope `roles` (`[]` for a client tied to no app). */
+  roles?: { kept: KeptRoles | undefined; value: string[] };
   /** Where they are kept. */
   userId: number;
   planKey: string;
@@ -56,8 +57,6 @@ interface Made {
   kept: Kept;
   client: Client;
   body: string;
-  /** The claims released but the roles, when the answer carries `roles` (read anew on every call); else undefined. */
-  withoutRoles?: Record<string, unknown>;
 }
 
 /** The values the answer is made from, each kept in memory and trusted now; undefined when one is not. */
@@ -74,7 +73,13 @@ function keptValues(memory: ProviderMemory, tokenId: string): Kept | undefined {
   const planKey = entitlementKey(typeof appId === 'number' ? appId : null);
   const plan = memory.get(userId, planKey) as Kept['plan'] | undefined;
   if (!plan || !entitlementsStand(plan)) return undefined;
-  return { ...token, metadata, user, plan, userId, planKey };
+  if (!String(token.token.scope).split(' ').includes('roles'))
+    return { ...token, metadata, user, plan, userId, planKey };
+  if (typeof appId !== 'number')
+    return { ...token, metadata, user, plan, userId, planKey, roles: { kept: undefined, value: [] } };
+  const roles = memory.get(userId, rolesKey(appId)) as KeptRoles | undefined;
+  if (!roles || !rolesStand(roles, plan.plan != null)) return undefined;
+  return { ...token, metadata, user, plan, userId, planKey, roles: { kept: roles, value: roles.roles } };
 }
 
 /**
@@ -87,11 +92,14 @@ function stillKept(memory: ProviderMemory, { kept }: Made): boolean {
     memory.client(kept.clientId).value === kept.metadata &&
     memory.get(kept.userId, 'oidc:account') === kept.user &&
     memory.get(kept.userId, kept.planKey) === kept.plan &&
-    entitlementsStand(kept.plan)
+    entitlementsStand(kept.plan) &&
+    (kept.roles?.kept === undefined ||
+      (memory.get(kept.userId, rolesKey(kept.metadata.portal_app_id as number)) === kept.roles.kept &&
+        rolesStand(kept.roles.kept, kept.plan.plan != null)))
   );
 }
 
-export function createKeptUserinfo(provider: Provider, memory: ProviderMemory, db: Db): KeptUserinfo {
+export function createKeptUserinfo(provider: Provider, memory: ProviderMemory): KeptUserinfo {
   const answers = new WeakMap<AdapterPayload, Made>();
 
   /**
@@ -112,7 +120,6 @@ export function createKeptUserinfo(provider: Provider, memory: ProviderMemory, d
       return undefined;
     const scope = grant.getOIDCScopeFiltered(new Set(String(kept.token.scope).split(' ')));
     const rejected = grant.getRejectedOIDCClaims();
-    // The roles stand in as `[]` for the library's filtering: whether it releases them is all that is kept.
     const claims = new provider.Claims(
       accountClaims(
         kept.user,
@@ -120,18 +127,14 @@ export function createKeptUserinfo(provider: Provider, memory: ProviderMemory, d
         appId === null ? undefined : kept.plan.plan,
         kept.plan.organization,
         kept.plan.lapsedPlan,
-        scope.split(' ').includes('roles') ? [] : undefined,
+        kept.roles?.value,
       ),
       { client },
     );
     claims.scope(scope);
     claims.mask({});
     claims.rejected(rejected);
-    const released = (await claims.result()) as Record<string, unknown>;
-    const made: Made =
-      'roles' in released
-        ? { kept, client, body: '', withoutRoles: released }
-        : { kept, client, body: JSON.stringify(released) };
+    const made: Made = { kept, client, body: JSON.stringify(await claims.result()) };
     // Anything the memory changed meanwhile (the lookups above may then have read the database): the library answers.
     if (!stillKept(memory, made)) return undefined;
     answers.set(kept.token, made);
@@ -139,24 +142,10 @@ export function createKeptUserinfo(provider: Provider, memory: ProviderMemory, d
   }
 
   /** The library's CORS for userinfo: any origin without an Origin header, else only the client's own. */
-  function answerWith(made: Made, body: string, origin: string | undefined): UserinfoAnswer | undefined {
-    if (origin === undefined) return { body, headers: anyOriginHeaders };
+  function answer(made: Made, origin: string | undefined): UserinfoAnswer | undefined {
+    if (origin === undefined) return { body: made.body, headers: anyOriginHeaders };
     if (!clientAllowsOrigin(origin, made.client)) return undefined;
-    return { body, headers: { ...fixedHeaders, 'access-control-allow-origin': origin } };
-  }
-
-  /** The answer: as made, or with the roles the person holds now (in the place the library puts them: last). */
-  function answer(
-    made: Made,
-    origin: string | undefined,
-  ): UserinfoAnswer | undefined | Promise<UserinfoAnswer | undefined> {
-    const { withoutRoles, kept } = made;
-    if (!withoutRoles) return answerWith(made, made.body, origin);
-    const appId = typeof kept.metadata.portal_app_id === 'number' ? kept.metadata.portal_app_id : null;
-    return rolesClaim(db, kept.userId, appId, appId === null ? undefined : kept.plan.plan).then(
-      (roles) => answerWith(made, JSON.stringify({ ...withoutRoles, roles }), origin),
-      () => undefined,
-    );
+    return { body: made.body, headers: { ...fixedHeaders, 'access-control-allow-origin': origin } };
   }
 
   return (value, origin) => {

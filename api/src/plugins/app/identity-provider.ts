@@ -80,7 +80,7 @@ export default fp(
     app.decorate('identityProvider', {
       provider,
       logouts: deliveries,
-      keptUserinfo: createKeptUserinfo(provider, memory, app.db),
+      keptUserinfo: createKeptUserinfo(provider, memory),
       keptIntrospection: createKeptIntrospection(provider, memory),
     });
   },
