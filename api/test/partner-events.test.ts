@@ -113,6 +113,17 @@ forEachBackend((backend: Backend) => {
           .where(eq(partnerEvents.id, id));
         return row?.at != null;
       };
+      /** Rounds, this test's and the instance's own, until the event is fanned out (10 s at most). */
+      const roundsFanOut = async (id: number, what: string) => {
+        await waitFor(
+          what,
+          async () => {
+            await fanOutBatch(api.app.db, new Date(clock()));
+            return fannedOut(id);
+          },
+          10_000,
+        );
+      };
       /** The round's lock of `heldSchema` taken by another connection, then an event written, then `check`. */
       const roundsWhileHeld = async (heldSchema: string, check: (id: number) => Promise<void>) => {
         const other = new pg.Client({ connectionString: databaseUrl });
@@ -132,28 +143,12 @@ forEachBackend((backend: Backend) => {
           await other.end();
         }
       };
-      await roundsWhileHeld(`${own}_otro`, async (id) => {
-        await waitFor(
-          "another schema's round does not hold ours",
-          async () => {
-            await fanOutBatch(api.app.db, new Date(clock()));
-            return fannedOut(id);
-          },
-          10_000,
-        );
-      });
+      await roundsWhileHeld(`${own}_otro`, (id) => roundsFanOut(id, "another schema's round does not hold ours"));
       const waiting = await roundsWhileHeld(own, async (id) => {
         assert.equal((await fanOutBatch(api.app.db, new Date(clock()))).events, 0, 'a second instance skips the round');
         assert.equal(await fannedOut(id), false, 'no round of this portal fans out while one holds the lock');
       });
-      await waitFor(
-        'the next round takes it',
-        async () => {
-          await fanOutBatch(api.app.db, new Date(clock()));
-          return fannedOut(waiting);
-        },
-        10_000,
-      );
+      await roundsFanOut(waiting, 'the next round takes it');
     });
 
   describe('suscripciones', () => {

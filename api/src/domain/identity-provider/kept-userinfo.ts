@@ -46,7 +46,7 @@ interface Kept extends KeptToken {
   user: User;
   plan: EntitlementClaims;
   /** The roles in the client's app, for a token with the scope `roles` (`[]` for a client tied to no app). */
-  roles?: { kept: KeptRoles | undefined; value: string[] };
+  roles?: { kept: KeptRoles | undefined; key: string | undefined; value: string[] };
   /** Where they are kept. */
   userId: number;
   planKey: string;
@@ -76,10 +76,11 @@ function keptValues(memory: ProviderMemory, tokenId: string): Kept | undefined {
   if (!String(token.token.scope).split(' ').includes('roles'))
     return { ...token, metadata, user, plan, userId, planKey };
   if (typeof appId !== 'number')
-    return { ...token, metadata, user, plan, userId, planKey, roles: { kept: undefined, value: [] } };
-  const roles = memory.get(userId, rolesKey(appId)) as KeptRoles | undefined;
+    return { ...token, metadata, user, plan, userId, planKey, roles: { kept: undefined, key: undefined, value: [] } };
+  const key = rolesKey(appId);
+  const roles = memory.get(userId, key) as KeptRoles | undefined;
   if (!roles || !rolesStand(roles, plan.plan != null)) return undefined;
-  return { ...token, metadata, user, plan, userId, planKey, roles: { kept: roles, value: roles.roles } };
+  return { ...token, metadata, user, plan, userId, planKey, roles: { kept: roles, key, value: roles.roles } };
 }
 
 /**
@@ -93,9 +94,9 @@ function stillKept(memory: ProviderMemory, { kept }: Made): boolean {
     memory.get(kept.userId, 'oidc:account') === kept.user &&
     memory.get(kept.userId, kept.planKey) === kept.plan &&
     entitlementsStand(kept.plan) &&
-    (kept.roles?.kept === undefined ||
-      (memory.get(kept.userId, rolesKey(kept.metadata.portal_app_id as number)) === kept.roles.kept &&
-        rolesStand(kept.roles.kept, kept.plan.plan != null)))
+    (kept.roles?.key === undefined ||
+      (memory.get(kept.userId, kept.roles.key) === kept.roles.kept &&
+        rolesStand(kept.roles.kept as KeptRoles, kept.plan.plan != null)))
   );
 }
 
