@@ -26,6 +26,8 @@ interface Doc {
 }
 interface Stream {
   id: string;
+  tipo: string;
+  url?: string;
   estado: string;
   entregadoHasta: string | null;
   retraso: { entradas: number; segundos: number };
@@ -258,6 +260,82 @@ forEachBackend((backend) => {
       }
     });
 
+    it('a new address asks for the secret again; a receiver that echoes the secret never has it kept nor shown', async () => {
+      const secret = 'eco-7f3a9c41-secreto-del-colector';
+      const echo: Server = createServer(
+        { cert: readFileSync(certs.certFile), key: readFileSync(certs.keyFile) },
+        (request, response) => {
+          request.resume();
+          request.on('end', () =>
+            response.writeHead(403).end(`Token rechazado: «${request.headers['x-api-key']}» no vale aquí`),
+          );
+        },
+      );
+      await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+      const port = (echo.address() as { port: number }).port;
+      const url = `https://127.0.0.1:${port}/ingesta`;
+      try {
+        const created = await call('POST', base(), owner, {
+          tipo: 'https',
+          url,
+          formato: 'ndjson',
+          cabecera: 'X-Api-Key',
+          secreto: secret,
+          ca: certs.ca,
+        });
+        assert.equal(created.statusCode, 201, created.body);
+        const { id } = created.json<Stream>();
+        const probe = await call('POST', `${base()}/${id}/prueba`, owner);
+        assert.equal(probe.json<{ entregado: boolean }>().entregado, false);
+        assert.match(probe.json<{ mensaje: string }>().mensaje, /403: Token rechazado/);
+        assert.ok(!probe.body.includes('eco-7f3a9c41'), probe.body);
+        const failed = await waitFor('the failure kept', async () => (await streamOf(id)).ultimoError, 30_000, 50);
+        assert.match(failed, /403: Token rechazado/);
+        assert.ok(!failed.includes('eco-7f3a9c41'), failed);
+
+        for (const change of [{ url: `https://127.0.0.1:${port}/otra` }, { url: 'https://otro.minera.test/ingesta' }]) {
+          const moved = await call('PATCH', `${base()}/${id}`, owner, change);
+          assert.equal(moved.statusCode, 400, moved.body);
+          assert.equal(moved.json<{ code: string }>().code, 'SECRETO_REQUERIDO');
+          assert.match(moved.json<{ message: string }>().message, /escribe de nuevo «secreto»/);
+        }
+        assert.equal((await streamOf(id)).url, url, 'nothing changed');
+        // The same address, or another field, needs no secret; a new address with the secret typed again moves it.
+        assert.equal((await call('PATCH', `${base()}/${id}`, owner, { url, formato: 'splunk-hec' })).statusCode, 200);
+        const moved = await call('PATCH', `${base()}/${id}`, owner, { url: `${url}/2`, secreto: secret });
+        assert.equal(moved.statusCode, 200, moved.body);
+        assert.equal(moved.json<Stream>().url, `${url}/2`);
+
+        // A syslog receiver's client key is asked again the same way when its host or port changes.
+        const syslog = await call('POST', base(), owner, {
+          tipo: 'syslog',
+          host: '127.0.0.1',
+          puerto: rsyslog.port,
+          ca: certs.ca,
+          certificado: readFileSync(certs.certFile, 'utf8'),
+          clave: readFileSync(certs.keyFile, 'utf8'),
+        });
+        assert.equal(syslog.statusCode, 201, syslog.body);
+        const syslogId = syslog.json<Stream>().id;
+        for (const change of [{ puerto: rsyslog.port + 1 }, { host: 'siem.minera.test' }]) {
+          const moved = await call('PATCH', `${base()}/${syslogId}`, owner, change);
+          assert.equal(moved.statusCode, 400, moved.body);
+          assert.equal(moved.json<{ code: string }>().code, 'SECRETO_REQUERIDO');
+          assert.match(moved.json<{ message: string }>().message, /escribe de nuevo «clave»/);
+        }
+        const withKey = await call('PATCH', `${base()}/${syslogId}`, owner, {
+          puerto: rsyslog.port + 1,
+          clave: readFileSync(certs.keyFile, 'utf8'),
+        });
+        assert.equal(withKey.statusCode, 200, withKey.body);
+        for (const stream of [id, syslogId])
+          assert.equal((await call('DELETE', `${base()}/${stream}`, owner)).statusCode, 204);
+      } finally {
+        await new Promise((resolve) => echo.close(resolve));
+        echo.closeAllConnections();
+      }
+    });
+
     it('two API instances on one database: one sends to a destination at a time, every entry once and in order', async () => {
       const pair = await buildTestAppPair({ partnerEventsTimeoutMs: 3_000 }, { backend });
       const received: number[] = [];
@@ -312,7 +390,9 @@ forEachBackend((backend) => {
         assert.equal((await call('POST', base(), token, syslog)).statusCode, 403);
       }
       assert.equal((await call('GET', base(), undefined)).statusCode, 401);
-      const [first] = (await call('GET', base(), owner)).json<{ data: Stream[] }>().data;
+      const streams = (await call('GET', base(), owner)).json<{ data: Stream[] }>().data;
+      const [first] = streams;
+      const hec = streams.find((stream) => stream.tipo === 'https');
       assert.equal((await call('GET', `/empresas/${other}/flujos-auditoria/${first?.id}`, stranger)).statusCode, 404);
 
       for (const [body, message] of [
@@ -335,6 +415,27 @@ forEachBackend((backend) => {
         assert.equal(refused.statusCode, 400, JSON.stringify(body));
         assert.match(refused.json<{ message: string }>().message, message);
       }
+      // A header that frames or routes the request, or is the connection's own, cannot carry the secret.
+      const https = { tipo: 'https', url: 'https://siem.minera.test/x', formato: 'ndjson', secreto: 's3cr3t' };
+      for (const cabecera of [
+        'Transfer-Encoding',
+        'Content-Length',
+        'Host',
+        'Connection',
+        'keep-alive',
+        'TE',
+        'Upgrade',
+      ])
+        for (const [method, url] of [
+          ['POST', base()],
+          ['PATCH', `${base()}/${hec?.id}`],
+        ] as const) {
+          const refused = await call(method, url, owner, method === 'POST' ? { ...https, cabecera } : { cabecera });
+          assert.equal(refused.statusCode, 400, `${method} ${cabecera}`);
+          assert.equal(refused.json<{ code: string }>().code, 'FLUJO_INVALIDO');
+          assert.match(refused.json<{ message: string }>().message, new RegExp(`«${cabecera}».*cabecera`));
+        }
+
       // The setting off (the default off loopback): loopback and private addresses refused.
       const guarded = { ...test.app.auditStreams.destinations, privateNetwork: false };
       const actor = { user: { id: null, email: 'prueba' } };

@@ -14,7 +14,7 @@ import type { EcsDocument } from '../audit/ecs.js';
 import { decodeCursor } from '../key-cursor.js';
 import { validEndpoint } from '../partner-events/subscriptions.js';
 import { auditStreamMessages as M } from './messages.js';
-import type { Target } from './transports.js';
+import { isReservedHeader, type Target } from './transports.js';
 
 const maxPerCompany = 5;
 
@@ -47,6 +47,8 @@ const syslogFields = ['host', 'puerto', 'ca', 'certificado', 'clave'] as const;
 const httpsFields = ['url', 'cabecera', 'secreto', 'formato', 'ca'] as const;
 
 const invalid = (message: string) => new HttpError(400, message, 'FLUJO_INVALIDO');
+/** A new address with the old secret: the secret follows an address only when typed again. */
+const secretRequired = (field: 'secreto' | 'clave') => new HttpError(400, M.secretRequired(field), 'SECRETO_REQUERIDO');
 export const auditStreamNotFound = () => new HttpError(404, M.notFound, 'FLUJO_NO_ENCONTRADO');
 
 /** Where the sealed secret of a destination is bound: a value copied to another row does not open. */
@@ -100,6 +102,7 @@ function settled(
     if (!puerto) throw invalid(M.fieldRequired('puerto', kind));
     const givenCa = pick(input.ca, previous?.ca ?? null);
     const ca = givenCa ? certificates(givenCa, 'ca').pem : null;
+    const settledHost = validHost(host, privateNetwork);
     const givenCertificate = pick(input.certificado, previous?.certificado ?? null);
     const client = givenCertificate ? certificates(givenCertificate, 'certificado') : undefined;
     const certificado = client?.pem ?? null;
@@ -117,7 +120,9 @@ function settled(
       }
       if (!leaf.checkPrivateKey(privateKey)) throw invalid(M.keyDoesNotMatch);
     }
-    return { settings: { host: validHost(host, privateNetwork), puerto, ca, certificado }, secret: key };
+    const moved = previous !== undefined && (settledHost !== previous.host || puerto !== previous.puerto);
+    if (key && moved && input.clave === undefined) throw secretRequired('clave');
+    return { settings: { host: settledHost, puerto, ca, certificado }, secret: key };
   }
   const previous = current?.settings as Extract<AuditStreamSettings, { url: string }> | undefined;
   const rawUrl = pick(input.url, previous?.url);
@@ -131,9 +136,12 @@ function settled(
   const formato = pick(input.formato, previous?.formato);
   if (!formato) throw invalid(M.fieldRequired('formato', kind));
   const cabecera = pick(input.cabecera, previous?.cabecera ?? null)?.trim() || null;
+  if (cabecera && isReservedHeader(cabecera)) throw invalid(M.headerReserved(cabecera));
   const secret = cabecera ? pick(input.secreto, current?.secret ?? null) || null : null;
   if (input.secreto && !cabecera) throw invalid(M.secretWithoutHeader);
   if (cabecera && !secret) throw invalid(M.fieldRequired('secreto', kind));
+  if (secret && previous !== undefined && url !== previous.url && input.secreto === undefined)
+    throw secretRequired('secreto');
   const givenCa = pick(input.ca, previous?.ca ?? null);
   const ca = givenCa ? certificates(givenCa, 'ca').pem : null;
   return { settings: { url, cabecera, formato, ca }, secret };

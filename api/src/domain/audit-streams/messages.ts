@@ -12,6 +12,10 @@ export const auditStreamMessages = {
   keyWithoutCertificate: 'La «clave» del cliente va con su «certificado»',
   keyDoesNotMatch: 'La «clave» no corresponde al «certificado» del cliente',
   secretWithoutHeader: 'El «secreto» va con el nombre de la «cabecera» que lo lleva',
+  headerReserved: (name: string) =>
+    `«${name}» no puede llevar el secreto: es una cabecera que el portal escribe o que gobierna la conexión (usa, p. ej., Authorization o X-Api-Key)`,
+  secretRequired: (field: string) =>
+    `Cambiaste la dirección del destino: escribe de nuevo «${field}». El portal no lo envía a otra dirección sin que lo escribas otra vez`,
   // What a try saw, kept as the destination's last error.
   timedOut: (seconds: number) => `El receptor no respondió a tiempo (plazo de ${seconds} s)`,
   refused: 'El receptor rechazó la conexión (¿está en marcha y escucha en ese puerto?)',

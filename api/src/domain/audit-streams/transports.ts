@@ -67,6 +67,29 @@ export function httpsBody(docs: EcsDocument[], formato: HttpsSettings['formato']
 }
 
 /**
+ * Headers that cannot carry the secret: the hop-by-hop ones (RFC 9110 §7.6.1) and those that frame, address or describe
+ * the request the portal writes. Sent with a secret for a value, they would make a malformed or re-addressed request.
+ */
+const reservedHeaders = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'content-type',
+  'content-encoding',
+  'expect',
+]);
+
+export const isReservedHeader = (name: string) => reservedHeaders.has(name.trim().toLowerCase());
+
+/**
  * The header carrying the secret: Splunk HEC's `Authorization: Splunk <token>` when the header is Authorization and
  * the secret does not already name its scheme; otherwise the secret as it was typed.
  */
@@ -76,6 +99,25 @@ export function secretHeader(settings: HttpsSettings, secret: string | null): Re
   const value =
     authorization && settings.formato === 'splunk-hec' && !/^splunk\s/i.test(secret) ? `Splunk ${secret}` : secret;
   return { [settings.cabecera]: value };
+}
+
+/** How much of a receiver's refusal is read for the panel, and how much of it is kept. */
+const answerReadBytes = 16_384;
+const answerShownChars = 200;
+
+/**
+ * A receiver's answer as the panel may show it: the secret (as typed, JSON-escaped or URL-encoded) never, whether the
+ * receiver echoed it whole or its read was cut inside it.
+ */
+function answerWithoutSecret(body: Buffer, cut: boolean, secret: string | null): string {
+  let text = body.toString('utf8');
+  if (secret) {
+    const forms = [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)];
+    // A read cut short may end inside the secret: what follows the last whole form's room goes.
+    if (cut) text = text.slice(0, Math.max(0, text.length - Math.max(...forms.map((form) => form.length))));
+    for (const form of forms) text = text.split(form).join('[secreto]');
+  }
+  return text.replace(/\s+/g, ' ').trim().slice(0, answerShownChars);
 }
 
 /** Why a connection failed, in Spanish. */
@@ -162,6 +204,9 @@ function sendSyslog(settings: SyslogSettings, key: string | null, docs: EcsDocum
 function sendHttps(settings: HttpsSettings, secret: string | null, docs: EcsDocument[], options: SendOptions) {
   const { privateNetwork, timeoutMs, signal } = options;
   const url = new URL(settings.url);
+  // A destination saved before such headers were refused is never sent with one.
+  if (settings.cabecera && isReservedHeader(settings.cabecera))
+    return Promise.resolve<SendResult>({ ok: false, error: M.headerReserved(settings.cabecera) });
   return new Promise<SendResult>((resolve) => {
     const guarded = guard(url.hostname.replace(/^\[|\]$/g, ''), privateNetwork);
     if (guarded.refused) return resolve(failureOf(guarded.refused, url.hostname, timeoutMs, signal));
@@ -185,15 +230,16 @@ function sendHttps(settings: HttpsSettings, secret: string | null, docs: EcsDocu
       const chunks: Buffer[] = [];
       let size = 0;
       response.on('data', (chunk: Buffer) => {
-        // Only the start of an answer is kept, for the error the panel shows.
-        if (size < 500) chunks.push(chunk);
+        // Only the start of an answer is read, for the error the panel shows.
+        if (size < answerReadBytes) chunks.push(chunk);
         size += chunk.length;
       });
       response.once('error', (error) => resolve(failureOf(error, url.hostname, timeoutMs, signal)));
       response.once('end', () => {
         const status = response.statusCode ?? 0;
-        const text = Buffer.concat(chunks).toString('utf8').replace(/\s+/g, ' ').trim().slice(0, 200);
         if (status >= 200 && status < 300) return resolve({ ok: true, detail: `HTTP ${status}` });
+        const read = Buffer.concat(chunks).subarray(0, answerReadBytes);
+        const text = answerWithoutSecret(read, size > answerReadBytes, secret);
         resolve({
           ok: false,
           error: status >= 300 && status < 400 ? M.redirected(status) : M.notAccepted(status, text),
