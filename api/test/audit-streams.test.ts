@@ -12,6 +12,7 @@ import { eq, sql } from 'drizzle-orm';
 import { rowsOf } from '../src/db/client.js';
 import { auditStreams } from '../src/db/schema.js';
 import { createAuditStream } from '../src/domain/audit-streams/destinations.js';
+import { send } from '../src/domain/audit-streams/transports.js';
 import type { OutgoingMail } from '../src/domain/mail/mailer.js';
 import { buildTestApp, buildTestAppPair, forEachBackend, login, type TestApp } from './helpers/app.js';
 import { call as callAs, insertCompany, insertMember, memberPassword } from './helpers/company-fixtures.js';
@@ -443,6 +444,9 @@ forEachBackend((backend) => {
         { tipo: 'syslog' as const, host: '127.0.0.1', puerto: 6514 },
         { tipo: 'syslog' as const, host: 'localhost', puerto: 6514 },
         { tipo: 'https' as const, url: 'https://10.1.2.3/siem', formato: 'ndjson' as const },
+        { tipo: 'https' as const, url: 'https://localhost./siem', formato: 'ndjson' as const },
+        { tipo: 'https' as const, url: 'https://[::ffff:0:7f00:1]/siem', formato: 'ndjson' as const },
+        { tipo: 'syslog' as const, host: '2001:0:4136:e378:8000:63bf:3fff:fdd2', puerto: 6514 },
       ])
         await assert.rejects(
           createAuditStream(guarded, actor, companyId, input),
@@ -451,6 +455,21 @@ forEachBackend((backend) => {
             assert.match(error.message, /privada o local/);
             return true;
           },
+        );
+
+      // Where a connection would land is refused in as few words as where it is: 'no permitida', never 'privada'.
+      for (const settings of [
+        { url: 'https://localhost/siem', formato: 'ndjson' as const, cabecera: null, ca: null },
+        { host: '10.1.2.3', puerto: 6514, ca: null, certificado: null },
+      ])
+        assert.deepEqual(
+          await send({ settings, secret: null }, [], {
+            privateNetwork: false,
+            timeoutMs: 3_000,
+            signal: new AbortController().signal,
+            hostname: 'portal.test',
+          }),
+          { ok: false, error: 'La dirección del receptor no está permitida' },
         );
 
       const deleted = await call('DELETE', `${base()}/${first?.id}`, owner);

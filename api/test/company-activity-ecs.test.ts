@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
+import { rowsOf } from '../src/db/client.js';
 import { auditLog } from '../src/db/schema.js';
 import { recordAudit } from '../src/domain/audit/log.js';
 import { addMember } from '../src/domain/companies/members.js';
@@ -174,10 +175,33 @@ forEachBackend((backend) => {
         next.data.map((doc) => doc.event.action),
         ['company.settings_change'],
       );
-      const forged = await call('GET', `/empresas/${id}/auditoria?formato=ecs&desde=abc`, it_.token);
-      assert.equal(forged.statusCode, 400);
-      assert.equal(forged.json<{ code: string }>().code, 'INVALID_CURSOR');
-      assert.match(forged.json<{ message: string }>().message, /cursor/);
+      // The cursor is opaque: it shows neither the database's transaction counter nor the entry's id.
+      const [last] = await rowsOf<{ xid: string; id: string }>(
+        test.app.db,
+        sql`SELECT xid::text AS xid, id::text AS id FROM audit_log WHERE id = ${Number(docs.at(-1)?.event.id)}`,
+      );
+      const readable = Buffer.from(cursor, 'base64url').toString('latin1');
+      assert.ok(last && !readable.includes(last.xid) && !cursor.includes(last.xid), cursor);
+      // Forged, altered, the old readable kind, or another company's: a Spanish 400.
+      const other = await company();
+      const otherOwner = await owner(other);
+      const otherCursor = (await caughtUp(other, otherOwner.token)).cursor;
+      const altered = `${cursor.slice(0, -2)}${cursor.endsWith('A') ? 'B' : 'A'}${cursor.at(-1)}`;
+      for (const forgedCursor of [
+        'abc',
+        altered,
+        Buffer.from(JSON.stringify([Number(last?.xid), Number(last?.id)])).toString('base64url'),
+        otherCursor,
+      ]) {
+        const forged = await call(
+          'GET',
+          `/empresas/${id}/auditoria?formato=ecs&desde=${encodeURIComponent(forgedCursor)}`,
+          it_.token,
+        );
+        assert.equal(forged.statusCode, 400, forgedCursor);
+        assert.equal(forged.json<{ code: string }>().code, 'INVALID_CURSOR');
+        assert.match(forged.json<{ message: string }>().message, /cursor/);
+      }
     });
 
     it('carries no credential, whatever the entry holds', async () => {

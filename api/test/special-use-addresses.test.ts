@@ -94,6 +94,15 @@ describe('isSpecialUseAddress', () => {
     ['fec0::1', true],
     ['feff::1', true],
     ['100::1', true],
+    // IPv4-translated (SIIT, ::ffff:0:a.b.c.d), Teredo (2001::/32) and the rest of the IETF's 2001::/23
+    ['::ffff:0:127.0.0.1', true],
+    ['::ffff:0:7f00:1', true],
+    ['::ffff:0:808:808', true],
+    ['2001::1', true],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', true],
+    ['2001:1::1', true],
+    ['2001:1ff:ffff::1', true],
+    ['2001:200::1', false],
     // IPv4-mapped IPv6: judged by the IPv4 part, in either spelling
     ['::ffff:127.0.0.1', true],
     ['::ffff:7f00:1', true],

@@ -137,7 +137,7 @@ export const CompanyAuditQuery = Type.Object(
     desde: Type.Optional(
       Type.String({
         maxLength: 200,
-        pattern: '^[A-Za-z0-9_-]+$',
+        pattern: '^[A-Za-z0-9_.-]+$',
         description: "Con formato=ecs: el 'siguiente' de la respuesta anterior; sin él, desde la primera entrada",
       }),
     ),

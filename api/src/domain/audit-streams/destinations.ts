@@ -10,8 +10,7 @@ import { HttpError } from '../../lib/errors.js';
 import { isLocalName, isSpecialUseAddress } from '../../lib/outbound/special-use.js';
 import { seal, unseal } from '../../lib/sealed.js';
 import { type AuditActor, recordAudit } from '../audit/log.js';
-import type { EcsDocument } from '../audit/ecs.js';
-import { decodeCursor } from '../key-cursor.js';
+import { type EcsDocument, positionOf } from '../audit/ecs.js';
 import { validEndpoint } from '../partner-events/subscriptions.js';
 import { auditStreamMessages as M } from './messages.js';
 import { isReservedHeader, type Target } from './transports.js';
@@ -306,7 +305,7 @@ export interface AuditStreamView {
 
 /** How many committed entries of the company wait after `cursor`, and since when the oldest of them waits. */
 async function lagOf(db: Db, companyId: number, cursor: string | null, now: number) {
-  const [xid, entry] = cursor ? decodeCursor(cursor, 2, Number.MAX_SAFE_INTEGER) : [0, 0];
+  const { xid, id: entry } = cursor ? positionOf(cursor) : { xid: 0, id: 0 };
   const [row] = await rowsOf<{ entries: number; oldest: Date | string | null }>(
     db,
     sql`SELECT count(*)::int AS entries, min(created_at) AS oldest FROM audit_log

@@ -22,7 +22,8 @@ export const auditStreamMessages = {
   notFoundHost: (host: string) => `No se encontró el servidor ${host} (DNS)`,
   closed: 'El receptor cerró la conexión antes de recibir todo el envío',
   tls: (reason: string) => `La conexión TLS falló: ${reason}`,
-  privateAddress: 'La dirección del receptor es privada o local y no está permitida',
+  // Said alike whatever led there (a literal, a name, what a name resolved to): no probe of the internal network.
+  privateAddress: 'La dirección del receptor no está permitida',
   network: (code: string) => `El envío falló por un error de red (${code})`,
   notAccepted: (status: number, body: string) => `El receptor respondió ${status}${body ? `: ${body}` : ''}`,
   redirected: (status: number) => `El receptor respondió con una redirección (${status}), que el portal no sigue`,

@@ -9,7 +9,7 @@ import { type Db, rowsOf } from '../../db/client.js';
 import { auditStreams, companies, companyMembers, users } from '../../db/schema.js';
 import { isDatabaseUnavailable } from '../../lib/errors.js';
 import { recordAudit, systemActor } from '../audit/log.js';
-import { companyLogAfter } from '../audit/ecs.js';
+import { companyLogAfter, positionOf, positionText } from '../audit/ecs.js';
 import type { Clock } from '../clock.js';
 import type { Mailer } from '../mail/mailer.js';
 import { auditStreamPausedMail } from '../mail/templates.js';
@@ -146,10 +146,10 @@ export function createAuditStreamWorker(deps: AuditStreamWorkerDeps): AuditStrea
   /** Sends the company's entries after the destination's cursor, batch after batch, until none is left or one fails. */
   async function drain(stream: Stream): Promise<number> {
     const target = targetOf(deps.sealingKey, stream);
-    let cursor = stream.cursor ?? undefined;
+    let after = stream.cursor ? positionOf(stream.cursor) : undefined;
     let delivered = 0;
     while (!closed) {
-      const page = await companyLogAfter(db, stream.companyId, cursor, batchSize);
+      const page = await companyLogAfter(db, stream.companyId, after, batchSize);
       if (page.data.length === 0) return delivered;
       const result = await send(target, page.data, sendOptions);
       const now = new Date(clock());
@@ -158,7 +158,7 @@ export function createAuditStreamWorker(deps: AuditStreamWorkerDeps): AuditStrea
         const [kept] = await db
           .update(auditStreams)
           .set({
-            cursor: page.siguiente,
+            cursor: positionText(page.last),
             deliveredUntil: last ? new Date(last['@timestamp']) : null,
             deliveredAt: now,
             lastError: null,
@@ -170,7 +170,7 @@ export function createAuditStreamWorker(deps: AuditStreamWorkerDeps): AuditStrea
         delivered += page.data.length;
         // Deleted, paused by its company or its claim lost meanwhile: this instance stops here.
         if (kept?.status !== 'activo') return delivered;
-        cursor = page.siguiente;
+        after = page.last;
         continue;
       }
       if (result.interrupted) return delivered;

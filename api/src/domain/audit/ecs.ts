@@ -4,8 +4,11 @@
 // running (an entry committed later can never land before a cursor already handed out).
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.js';
+import { HttpError } from '../../lib/errors.js';
+import { seal, unseal } from '../../lib/sealed.js';
 import { decodeCursor, encodeCursor } from '../key-cursor.js';
 import { type AuditSource, sourceOf } from './log.js';
+import { auditMessages as M } from './messages.js';
 
 /** What no document carries, whatever an entry's details hold: credentials and one-time values. */
 const secretKey = /secret|secreto|token|password|contrasena|contraseña|clave|codigo|código|hash/i;
@@ -89,20 +92,56 @@ export function ecsDocument(row: Row): EcsDocument {
   };
 }
 
-/** The largest transaction id a cursor may name (a 64-bit xid8 read as a JavaScript number stays exact below it). */
+/** The largest transaction id a position may name (a 64-bit xid8 read as a JavaScript number stays exact below it). */
 const largestXid = Number.MAX_SAFE_INTEGER;
 
+/** Where a reader of a company's log got to: the writing transaction and the id of the last entry it read. */
+export interface LogPosition {
+  xid: number;
+  id: number;
+}
+
+/** Before every entry (a real transaction id is at least 3). */
+const start: LogPosition = { xid: 1, id: 1 };
+
+/** A position as a destination keeps it (`audit_streams.cursor`); never handed out. */
+export const positionText = (position: LogPosition) => encodeCursor([position.xid, position.id]);
+
+/** A kept position, or the 400 INVALID_CURSOR for text that is none. */
+export function positionOf(text: string): LogPosition {
+  const [xid = 0, id = 0] = decodeCursor(text, 2, largestXid);
+  return { xid, id };
+}
+
+const invalidCursor = () => new HttpError(400, M.invalidCursor, 'INVALID_CURSOR');
+const cursorOf = (companyId: number) => `audit-cursor:${companyId}`;
+
 /**
- * The company's entries after `cursor` (none: from its first), oldest first, at most `limit`, with the cursor to go
- * on from: the last document's, or the one given when nothing new is ready (a collector asks again with it).
+ * A position as a collector holds it: sealed with the API's key for this company, so it shows nothing of the database
+ * (its transaction counter) and only a cursor the portal gave, for this company, opens.
+ */
+const sealedCursor = (key: Buffer, companyId: number, position: LogPosition) =>
+  seal(key, cursorOf(companyId), positionText(position));
+
+function openedCursor(key: Buffer, companyId: number, cursor: string): LogPosition {
+  try {
+    return positionOf(unseal(key, cursorOf(companyId), cursor));
+  } catch {
+    throw invalidCursor();
+  }
+}
+
+/**
+ * The company's entries after `after` (none: from its first), oldest first, at most `limit`, with the position of the
+ * last one (`after` itself when nothing new is ready).
  */
 export async function companyLogAfter(
   db: Db,
   companyId: number,
-  cursor: string | undefined,
+  after: LogPosition | undefined,
   limit: number,
-): Promise<{ data: EcsDocument[]; siguiente: string; hayMas: boolean }> {
-  const [afterXid, afterId] = cursor ? decodeCursor(cursor, 2, largestXid) : [0, 0];
+): Promise<{ data: EcsDocument[]; last: LogPosition; hayMas: boolean }> {
+  const from = after ?? { xid: 0, id: 0 };
   const rows = await rowsOf<Row>(
     db,
     sql`SELECT a.id::text AS id, a.xid::text AS xid, a.actor_id, a.actor_email, u.role AS actor_role, a.action,
@@ -112,7 +151,7 @@ export async function companyLogAfter(
         LEFT JOIN users u ON u.id = a.actor_id
         WHERE a.company_id = ${companyId}
           AND a.xid < pg_snapshot_xmin(pg_current_snapshot())
-          AND (a.xid, a.id) > (${String(afterXid)}::xid8, ${afterId}::bigint)
+          AND (a.xid, a.id) > (${String(from.xid)}::xid8, ${from.id}::bigint)
         ORDER BY a.xid, a.id
         LIMIT ${limit + 1}`,
   );
@@ -120,7 +159,28 @@ export async function companyLogAfter(
   const last = page.at(-1);
   return {
     data: page.map(ecsDocument),
-    siguiente: last ? encodeCursor([Number(last.xid), Number(last.id)]) : (cursor ?? encodeCursor([1, 1])),
+    last: last ? { xid: Number(last.xid), id: Number(last.id) } : (after ?? start),
     hayMas: rows.length > limit,
+  };
+}
+
+/**
+ * `GET /empresas/:id/auditoria?formato=ecs`: the company's entries after the cursor `desde` (none: from the first), and
+ * the cursor to go on from: the last document's, or the one sent when nothing new is ready (a collector asks again
+ * with it). A cursor the portal did not give for this company is the Spanish 400 INVALID_CURSOR.
+ */
+export async function companyFeed(
+  db: Db,
+  cursorKey: Buffer,
+  companyId: number,
+  desde: string | undefined,
+  limit: number,
+): Promise<{ data: EcsDocument[]; siguiente: string; hayMas: boolean }> {
+  const after = desde === undefined ? undefined : openedCursor(cursorKey, companyId, desde);
+  const page = await companyLogAfter(db, companyId, after, limit);
+  return {
+    data: page.data,
+    siguiente: desde !== undefined && page.data.length === 0 ? desde : sealedCursor(cursorKey, companyId, page.last),
+    hayMas: page.hayMas,
   };
 }

@@ -14,7 +14,7 @@ import {
   samlApps,
 } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
-import { isSpecialUseAddress } from '../../lib/outbound/special-use.js';
+import { isLocalName, isSpecialUseAddress } from '../../lib/outbound/special-use.js';
 import { seal, unseal } from '../../lib/sealed.js';
 import { type AuditActor, recordAudit } from '../audit/log.js';
 import type { AuditAction } from '../audit/actions.js';
@@ -77,7 +77,7 @@ export function validEndpoint(raw: unknown, privateNetwork: boolean): string {
   if (url.hash || value.includes('#')) fail(M.urlWithFragment);
   if (url.protocol === 'http:' && !privateNetwork) fail(M.urlHttpsOnly);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const local = loopbackNames.has(host.toLowerCase()) || host.toLowerCase().endsWith('.localhost');
+  const local = loopbackNames.has(host.toLowerCase()) || isLocalName(host);
   if (!privateNetwork && (local || (isIP(host) !== 0 && isSpecialUseAddress(host)))) fail(M.urlPrivate(host));
   return url.href;
 }

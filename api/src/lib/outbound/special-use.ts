@@ -41,6 +41,8 @@ for (const [network, prefix] of [
   ['64:ff9b:1::', 48], // NAT64 for local use (RFC 8215)
   ['2002::', 16], // 6to4: an IPv4 address inside (2002:7f00:1:: is 127.0.0.1)
   ['100::', 64], // discard-only
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT, ::ffff:0:a.b.c.d): an IPv4 address behind a translator
+  ['2001::', 23], // IETF protocol assignments: Teredo (2001::/32, an IPv4 address inside), AMT, ORCHID…
 ] as const)
   v6.addSubnet(network, prefix, 'ipv6');
 

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { companyFeed } from '../../domain/audit/ecs.js';
 import type { AuditStreamDeps } from '../../domain/audit-streams/destinations.js';
 import { type AuditStreamWorker, createAuditStreamWorker } from '../../domain/audit-streams/worker.js';
 import { sealingKey } from '../../lib/sealed.js';
@@ -9,7 +10,12 @@ declare module 'fastify' {
      * A company's activity log streamed to its SIEM (docs/decisions/0139-audit-streams.md): the destinations'
      * dependencies for the company routes, and this instance's sender.
      */
-    auditStreams: { destinations: AuditStreamDeps; worker: AuditStreamWorker };
+    auditStreams: {
+      destinations: AuditStreamDeps;
+      worker: AuditStreamWorker;
+      /** The company's log read by a collector, by the sealed cursor (docs/decisions/0127-activity-log-as-ecs.md). */
+      feed(companyId: number, desde: string | undefined, limit: number): ReturnType<typeof companyFeed>;
+    };
   }
 }
 
@@ -35,9 +41,11 @@ export default fp(
       if (app.worksQueues) worker.start();
     });
     app.addHook('onClose', () => worker.close());
+    const cursorKey = sealingKey(app.signingKey.privateKey, 'portal audit log cursor');
     app.decorate('auditStreams', {
       destinations: { db: app.db, sealingKey: key, privateNetwork, now: app.clock },
       worker,
+      feed: (companyId, desde, limit) => companyFeed(app.db, cursorKey, companyId, desde, limit),
     });
   },
   { name: 'audit-streams', dependencies: ['database', 'tokens', 'mailer'] },

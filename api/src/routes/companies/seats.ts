@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { companyLogAfter } from '../../domain/audit/ecs.js';
 import { type AuditAction, listAudit } from '../../domain/audit/log.js';
 import { seatReport, seatReportCsv } from '../../domain/companies/report.js';
 import { assignSeat, listSeats, removeSeat } from '../../domain/companies/seats.js';
@@ -144,7 +143,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { page, limit, action, formato, desde } = request.query;
-      if (formato === 'ecs') return companyLogAfter(app.db, companyOf(request).companyId, desde, limit);
+      if (formato === 'ecs') return app.auditStreams.feed(companyOf(request).companyId, desde, limit);
       return listAudit(app.db, {
         page,
         limit,
