@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -334,6 +335,75 @@ forEachBackend((backend) => {
       } finally {
         await new Promise((resolve) => echo.close(resolve));
         echo.closeAllConnections();
+      }
+    });
+
+    it("every failure a sender meets reads in Spanish, never OpenSSL's or Node's words; a hung collector did not answer in time", async () => {
+      // A receiver whose certificate another authority signed; one that never answers; one that does not speak TLS.
+      const otherDir = mkdtempSync(join(tmpdir(), 'portal-siem-otra-ca-'));
+      const other = testCertificates(otherDir);
+      const tls = { cert: readFileSync(other.certFile), key: readFileSync(other.keyFile) };
+      const stranger: Server = createServer(tls, (request, response) => {
+        request.resume();
+        response.end();
+      });
+      const hung: Server = createServer(
+        { cert: readFileSync(certs.certFile), key: readFileSync(certs.keyFile) },
+        (request) => void request.resume(),
+      );
+      const plainSockets = new Set<Socket>();
+      const plain: NetServer = createNetServer((socket) => {
+        plainSockets.add(socket);
+        socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+      });
+      const listening = async (server: Server | NetServer) => {
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        return (server.address() as { port: number }).port;
+      };
+      const [strangerPort, hungPort, plainPort] = [
+        await listening(stranger),
+        await listening(hung),
+        await listening(plain),
+      ];
+      const probe = async (body: object) => {
+        const created = await call('POST', base(), owner, body);
+        assert.equal(created.statusCode, 201, created.body);
+        const { id } = created.json<Stream>();
+        // Paused at once, so only the test event goes there.
+        await call('PATCH', `${base()}/${id}`, owner, { estado: 'pausado' });
+        const answer = await call('POST', `${base()}/${id}/prueba`, owner);
+        assert.equal((await call('DELETE', `${base()}/${id}`, owner)).statusCode, 204);
+        return answer.json<{ entregado: boolean; mensaje: string }>();
+      };
+      try {
+        const https = (port: number, extra: object = {}) => ({
+          tipo: 'https',
+          url: `https://127.0.0.1:${port}/ingesta`,
+          formato: 'ndjson',
+          ...extra,
+        });
+        // Side by side, three at most (a company has five destinations at most, two of them made above).
+        const [untrusted, hungAnswer, notTls] = await Promise.all([
+          (async () => [await probe(https(strangerPort, { ca: certs.ca })), await probe(https(strangerPort))])(),
+          probe(https(hungPort, { ca: certs.ca })),
+          probe({ tipo: 'syslog', host: '127.0.0.1', puerto: plainPort, ca: certs.ca }),
+        ]);
+        const answers = [...untrusted, hungAnswer, notTls];
+        assert.deepEqual(
+          answers.map((answer) => answer.mensaje),
+          [
+            'El evento de prueba no se entregó: El certificado del receptor no lo firma la autoridad que diste',
+            'El evento de prueba no se entregó: El certificado del receptor no lo firma ninguna autoridad en la que confíe el portal: da la suya en «ca»',
+            'El evento de prueba no se entregó: El receptor no respondió a tiempo (plazo de 3 s)',
+            'El evento de prueba no se entregó: El receptor no respondió con TLS: ¿es ese su puerto de TLS?',
+          ],
+        );
+        for (const answer of answers) assert.equal(answer.entregado, false);
+      } finally {
+        for (const server of [stranger, hung]) server.closeAllConnections();
+        for (const socket of plainSockets) socket.destroy();
+        await Promise.all([stranger, hung, plain].map((server) => new Promise((resolve) => server.close(resolve))));
+        rmSync(otherDir, { recursive: true, force: true });
       }
     });
 

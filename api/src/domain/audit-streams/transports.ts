@@ -35,7 +35,10 @@ export interface SendOptions {
   hostname: string;
 }
 
-export type SendResult = { ok: true; detail: string } | { ok: false; error: string; interrupted?: boolean };
+/** What a try did: delivered, or why not in Spanish (`code`, Node's or OpenSSL's, only for the server's log). */
+export type SendResult =
+  | { ok: true; detail: string }
+  | { ok: false; error: string; interrupted?: boolean; code?: string };
 
 /** RFC 5424 facility 13, "log audit"; severity informational (6), or warning (4) for a failure. */
 const priorityOf = (doc: EcsDocument) => 13 * 8 + (doc.event.outcome === 'failure' ? 4 : 6);
@@ -120,17 +123,61 @@ function answerWithoutSecret(body: Buffer, cut: boolean, secret: string | null):
   return text.replace(/\s+/g, ' ').trim().slice(0, answerShownChars);
 }
 
-/** Why a connection failed, in Spanish. */
-function failureOf(error: unknown, host: string, timeoutMs: number, signal: AbortSignal): SendResult {
-  if (signal.aborted) return { ok: false, error: M.interrupted, interrupted: true };
+/** What the sender knew when a connection failed, to say why in Spanish. */
+interface FailureContext {
+  host: string;
+  timeoutMs: number;
+  /** The instance shutting down. */
+  signal: AbortSignal;
+  /** The request's own deadline, when it has one apart from a timer. */
+  deadline?: AbortSignal;
+  /** Whether the company gave the authority to trust (`ca`). */
+  ownCa: boolean;
+}
+
+/** The certificate checks OpenSSL names by code, and the client-certificate alerts a receiver sends. */
+const certificateFailures: [RegExp, (context: FailureContext) => string][] = [
+  [
+    /^(UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_UNTRUSTED|INVALID_CA)$/,
+    (context) => (context.ownCa ? M.certificateNotSignedByCa : M.certificateNotTrusted),
+  ],
+  [/^CERT_HAS_EXPIRED$/, () => M.certificateExpired],
+  [/^CERT_NOT_YET_VALID$/, () => M.certificateNotYetValid],
+  [
+    /^(ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH|IP_ADDRESS_MISMATCH)$/,
+    (context) => M.certificateWrongName(context.host),
+  ],
+  [/^CERT_REVOKED$/, () => M.certificateRevoked],
+  [/^ERR_SSL_(WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST|RECORD_LAYER_FAILURE)$/, () => M.notTls],
+  [/^ERR_SSL_(UNSUPPORTED_PROTOCOL|TLSV1_ALERT_PROTOCOL_VERSION|NO_PROTOCOLS_AVAILABLE)$/, () => M.tlsVersion],
+  [/^ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED$/, () => M.clientCertificateRequired],
+  [
+    /^ERR_SSL_(SSLV3_ALERT_BAD_CERTIFICATE|TLSV1_ALERT_UNKNOWN_CA|SSLV3_ALERT_CERTIFICATE_UNKNOWN|SSLV3_ALERT_UNSUPPORTED_CERTIFICATE|SSLV3_ALERT_CERTIFICATE_EXPIRED|SSLV3_ALERT_CERTIFICATE_REVOKED|TLSV1_ALERT_ACCESS_DENIED|TLSV1_ALERT_DECRYPT_ERROR)$/,
+    () => M.clientCertificateRefused,
+  ],
+  [
+    /^ERR_SSL_(SSLV3_ALERT_HANDSHAKE_FAILURE|NO_SHARED_CIPHER|TLSV1_UNRECOGNIZED_NAME|TLSV1_ALERT_INTERNAL_ERROR)$/,
+    () => M.tlsHandshake,
+  ],
+  [/CERT|UNABLE_TO|SIGNATURE|PATH_LENGTH|INVALID_PURPOSE/, () => M.certificateInvalid],
+  [/^ERR_SSL_|^ERR_TLS_/, () => M.tls],
+];
+
+/** Why a connection failed, in Spanish: a sentence for each kind of failure, never OpenSSL's or Node's code. */
+function failureOf(error: unknown, context: FailureContext): SendResult {
+  if (context.signal.aborted) return { ok: false, error: M.interrupted, interrupted: true };
   if (refusedSpecialUse(error)) return { ok: false, error: M.privateAddress };
-  const code = (error as { code?: string }).code ?? (error as Error).name;
-  if (code === 'ETIMEDOUT' || code === 'TimeoutError') return { ok: false, error: M.timedOut(timeoutMs / 1000) };
-  if (code === 'ECONNREFUSED') return { ok: false, error: M.refused };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { ok: false, error: M.notFoundHost(host) };
-  if (code === 'ECONNRESET' || code === 'EPIPE') return { ok: false, error: M.closed };
-  if (/^ERR_TLS|^ERR_SSL|CERT|SELF_SIGNED|UNABLE_TO/.test(code)) return { ok: false, error: M.tls(code) };
-  return { ok: false, error: M.network(code) };
+  const code = String((error as { code?: string }).code ?? (error as Error).name);
+  const failed = (sentence: string): SendResult => ({ ok: false, error: sentence, code });
+  if (context.deadline?.aborted || /^(ETIMEDOUT|TimeoutError|ERR_TLS_HANDSHAKE_TIMEOUT)$/.test(code))
+    return failed(M.timedOut(context.timeoutMs / 1000));
+  if (code === 'ECONNREFUSED') return failed(M.refused);
+  if (/^(ENOTFOUND|EAI_)/.test(code)) return failed(M.notFoundHost(context.host));
+  if (/^(EHOSTUNREACH|ENETUNREACH|ENETDOWN|EHOSTDOWN|EADDRNOTAVAIL)$/.test(code)) return failed(M.unreachable);
+  if (/^(ECONNRESET|EPIPE|ECONNABORTED|ERR_STREAM_PREMATURE_CLOSE)$/.test(code)) return failed(M.closed);
+  if (/^HPE_/.test(code)) return failed(M.notHttp);
+  const certificate = certificateFailures.find(([pattern]) => pattern.test(code));
+  return failed(certificate ? certificate[1](context) : M.network);
 }
 
 /** The guard's socket options for `host`: refused before connecting, each resolved address judged, the peer again. */
@@ -159,8 +206,9 @@ function tlsOptions(settings: { ca?: string | null; certificado?: string | null 
 function sendSyslog(settings: SyslogSettings, key: string | null, docs: EcsDocument[], options: SendOptions) {
   const { privateNetwork, timeoutMs, signal } = options;
   return new Promise<SendResult>((resolve) => {
+    const context: FailureContext = { host: settings.host, timeoutMs, signal, ownCa: Boolean(settings.ca) };
     const guarded = guard(settings.host, privateNetwork);
-    if (guarded.refused) return resolve(failureOf(guarded.refused, settings.host, timeoutMs, signal));
+    if (guarded.refused) return resolve(failureOf(guarded.refused, context));
     const socket = tlsConnect({
       host: settings.host,
       port: settings.puerto,
@@ -178,7 +226,7 @@ function sendSyslog(settings: SyslogSettings, key: string | null, docs: EcsDocum
       socket.destroy();
       resolve(result);
     };
-    const fail = (error: unknown) => finish(failureOf(error, settings.host, timeoutMs, signal));
+    const fail = (error: unknown) => finish(failureOf(error, context));
     const timer = setTimeout(() => fail(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), timeoutMs);
     const abort = () => fail(new Error('aborted'));
     signal.addEventListener('abort', abort);
@@ -208,8 +256,11 @@ function sendHttps(settings: HttpsSettings, secret: string | null, docs: EcsDocu
   if (settings.cabecera && isReservedHeader(settings.cabecera))
     return Promise.resolve<SendResult>({ ok: false, error: M.headerReserved(settings.cabecera) });
   return new Promise<SendResult>((resolve) => {
+    // Its own deadline, told apart from the instance's shutdown: a collector that never answers 'did not in time'.
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const context: FailureContext = { host: url.hostname, timeoutMs, signal, deadline, ownCa: Boolean(settings.ca) };
     const guarded = guard(url.hostname.replace(/^\[|\]$/g, ''), privateNetwork);
-    if (guarded.refused) return resolve(failureOf(guarded.refused, url.hostname, timeoutMs, signal));
+    if (guarded.refused) return resolve(failureOf(guarded.refused, context));
     const body = httpsBody(docs, settings.formato);
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
       method: 'POST',
@@ -221,11 +272,11 @@ function sendHttps(settings: HttpsSettings, secret: string | null, docs: EcsDocu
       },
       ...tlsOptions(settings, null),
       ...(guarded.lookup ? { lookup: guarded.lookup } : {}),
-      signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), signal]),
+      signal: AbortSignal.any([deadline, signal]),
       agent: false,
     });
     request.once('socket', (socket) => socket.once('connect', () => checkPeer(socket, privateNetwork)));
-    request.once('error', (error) => resolve(failureOf(error, url.hostname, timeoutMs, signal)));
+    request.once('error', (error) => resolve(failureOf(error, context)));
     request.once('response', (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -234,7 +285,7 @@ function sendHttps(settings: HttpsSettings, secret: string | null, docs: EcsDocu
         if (size < answerReadBytes) chunks.push(chunk);
         size += chunk.length;
       });
-      response.once('error', (error) => resolve(failureOf(error, url.hostname, timeoutMs, signal)));
+      response.once('error', (error) => resolve(failureOf(error, context)));
       response.once('end', () => {
         const status = response.statusCode ?? 0;
         if (status >= 200 && status < 300) return resolve({ ok: true, detail: `HTTP ${status}` });

@@ -190,7 +190,7 @@ export function createAuditStreamWorker(deps: AuditStreamWorkerDeps): AuditStrea
         })
         .where(and(eq(auditStreams.id, stream.id), eq(auditStreams.claimedBy, instanceId)));
       deps.log.warn(
-        { auditStreamId: stream.id, attempts, error: result.error },
+        { auditStreamId: stream.id, attempts, error: result.error, code: result.code },
         'audit stream delivery failed; will retry',
       );
       return delivered;
