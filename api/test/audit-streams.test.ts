@@ -12,8 +12,8 @@ import { after, before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { rowsOf } from '../src/db/client.js';
 import { auditStreams } from '../src/db/schema.js';
-import { createAuditStream } from '../src/domain/audit-streams/destinations.js';
-import { send } from '../src/domain/audit-streams/transports.js';
+import { createAuditStream, testDocument } from '../src/domain/audit-streams/destinations.js';
+import { send, syslogFrame } from '../src/domain/audit-streams/transports.js';
 import type { OutgoingMail } from '../src/domain/mail/mailer.js';
 import { buildTestApp, buildTestAppPair, forEachBackend, login, type TestApp } from './helpers/app.js';
 import { call as callAs, insertCompany, insertMember, memberPassword } from './helpers/company-fixtures.js';
@@ -541,6 +541,24 @@ forEachBackend((backend) => {
           }),
           { ok: false, error: 'La dirección del receptor no está permitida' },
         );
+
+      // A syslog message whose document is not plain ASCII: escaped in its JSON, so MSG is ASCII as RFC 5424's MSG-ANY
+      // (no BOM for a receiver to keep) and reads back the same.
+      const doc = testDocument(
+        { id: 1, email: 'ana@minera.test' },
+        companyId,
+        'Compañía Ñandú — «Sur» 日本',
+        new Date(),
+      );
+      const frame = syslogFrame(doc, 'portal.test');
+      assert.ok(
+        frame.every((byte) => byte < 0x80),
+        frame.toString('latin1'),
+      );
+      const text = frame.toString('ascii');
+      const msg = text.slice(text.indexOf(' - {') + 3);
+      assert.equal(Number(text.split(' ')[0]), Buffer.byteLength(text) - text.indexOf(' ') - 1, 'RFC 5425 length');
+      assert.deepEqual(JSON.parse(msg), doc);
 
       const deleted = await call('DELETE', `${base()}/${first?.id}`, owner);
       assert.equal(deleted.statusCode, 204);

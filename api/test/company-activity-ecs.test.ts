@@ -6,7 +6,8 @@ import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { rowsOf } from '../src/db/client.js';
 import { auditLog } from '../src/db/schema.js';
-import { recordAudit } from '../src/domain/audit/log.js';
+import { directoryActor, recordAudit, systemActor } from '../src/domain/audit/log.js';
+import { setupLinkActor } from '../src/domain/companies/setup-links.js';
 import { addMember } from '../src/domain/companies/members.js';
 import {
   buildTestApp,
@@ -22,8 +23,18 @@ const password = 'clave-del-colector';
 
 interface Doc {
   '@timestamp': string;
-  event: { id: string; action: string; outcome: string; kind: string; dataset: string };
-  user?: { id?: string; email: string };
+  ecs: { version: string };
+  event: {
+    id: string;
+    action: string;
+    category: string[];
+    type: string[];
+    outcome: string;
+    kind: string;
+    dataset: string;
+  };
+  user?: { id?: string; email?: string; target?: { id?: string; email?: string } };
+  source?: { ip: string };
   organization: { id: string; name: string };
   portal: { origen: string; objetivo: { tipo: string; id: number }; detalles: Record<string, unknown> };
 }
@@ -202,6 +213,63 @@ forEachBackend((backend) => {
         assert.equal(forged.json<{ code: string }>().code, 'INVALID_CURSOR');
         assert.match(forged.json<{ message: string }>().message, /cursor/);
       }
+    });
+
+    it("every document carries ECS's version and categorization; user.email is an address or absent; a setup link's caller is source.ip", async () => {
+      const id = await company();
+      const it_ = await owner(id);
+      assert.equal(
+        (await call('PATCH', `/empresas/${id}/ajustes`, it_.token, { sesionMaximaHoras: 10 })).statusCode,
+        200,
+      );
+      const link = {
+        linkId: 7,
+        companyId: id,
+        companyName: names.get(id) ?? '',
+        expiresAt: '',
+        address: '203.0.113.7',
+      };
+      await recordAudit(test.app.db, setupLinkActor(link), [
+        { action: 'company.provider_update', target: { type: 'company', id }, details: {}, companyId: id },
+      ]);
+      for (const actor of [directoryActor, systemActor])
+        await recordAudit(test.app.db, actor, [
+          {
+            action: 'company.seat_assign',
+            target: { type: 'company', id },
+            details: { userId: it_.id, email: it_.email, appId: 1 },
+            companyId: id,
+          },
+        ]);
+      const { docs } = await caughtUp(id, it_.token);
+      const expected: Record<string, string[]> = {
+        authentication: ['start', 'end', 'info'],
+        configuration: ['access', 'change', 'creation', 'deletion', 'info'],
+        iam: ['admin', 'change', 'creation', 'deletion', 'group', 'info', 'user'],
+        session: ['start', 'end', 'info'],
+      };
+      for (const doc of docs) {
+        assert.equal(doc.ecs.version, '8.17.0');
+        assert.ok(Array.isArray(doc.event.category) && doc.event.category.length > 0, JSON.stringify(doc.event));
+        for (const category of doc.event.category)
+          for (const type of doc.event.type) assert.ok(expected[category]?.includes(type), `${category}/${type}`);
+        assert.ok(['success', 'failure'].includes(doc.event.outcome));
+        assert.ok(doc.user?.email === undefined || /^[^\s@]+@[^\s@]+$/.test(doc.user.email), doc.user?.email);
+      }
+      const rules = docs.find((doc) => doc.event.action === 'company.settings_change');
+      assert.deepEqual([rules?.event.category, rules?.event.type], [['configuration'], ['change']]);
+      const byLink = docs.find((doc) => doc.event.action === 'company.provider_update');
+      assert.deepEqual(byLink?.source, { ip: '203.0.113.7' });
+      assert.equal(byLink?.user, undefined, 'a setup link has no address of its own');
+      // The directory's and the portal's own entries name no user, only the member they changed.
+      const seats = docs.filter((doc) => doc.event.action === 'company.seat_assign');
+      assert.deepEqual(
+        seats.map((doc) => [doc.portal.origen, doc.user]),
+        [
+          ['scim', { target: { id: String(it_.id), email: it_.email } }],
+          ['sistema', { target: { id: String(it_.id), email: it_.email } }],
+        ],
+      );
     });
 
     it('carries no credential, whatever the entry holds', async () => {

@@ -106,10 +106,11 @@ export const AuditEntry = Type.Object(
           Type.Literal('plataforma'),
           Type.Literal('persona'),
           Type.Literal('consola'),
+          Type.Literal('sistema'),
         ],
         {
           description:
-            'Solo en el registro de una empresa: de dónde vino el cambio (su directorio SCIM, su proveedor, sus administradores, su equipo de TI con un enlace de configuración, la plataforma, la propia persona o la consola del operador)',
+            'Solo en el registro de una empresa: de dónde vino el cambio (su directorio SCIM, su proveedor, sus administradores, su equipo de TI con un enlace de configuración, la plataforma, la propia persona, la consola del operador o el propio portal)',
         },
       ),
     ),

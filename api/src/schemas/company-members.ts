@@ -149,14 +149,23 @@ export const CompanyAuditQuery = Type.Object(
 export const EcsDocument = Type.Object(
   {
     '@timestamp': Type.String({ format: 'date-time' }),
+    ecs: Type.Object({ version: Type.String({ description: 'La versión de ECS que sigue el documento' }) }),
     event: Type.Object({
       id: Type.String(),
       action: Type.String(),
+      category: Type.Array(Type.String(), { description: 'Valores permitidos de ECS: authentication, iam, …' }),
+      type: Type.Array(Type.String(), { description: 'Valores permitidos de ECS: start, change, creation, …' }),
       outcome: LiteralUnion(['success', 'failure'] as const),
       kind: Type.Literal('event'),
       dataset: Type.Literal('portal.audit'),
     }),
-    user: Type.Optional(Type.Object({ id: Type.Optional(Type.String()), email: Type.String() })),
+    user: Type.Optional(
+      Type.Object({
+        id: Type.Optional(Type.String()),
+        email: Type.Optional(Type.String({ description: 'Solo si es una dirección de correo' })),
+        target: Type.Optional(Type.Object({ id: Type.Optional(Type.String()), email: Type.Optional(Type.String()) })),
+      }),
+    ),
     source: Type.Optional(Type.Object({ ip: Type.String() })),
     organization: Type.Object({ id: Type.String(), name: Type.String() }),
     portal: Type.Object({

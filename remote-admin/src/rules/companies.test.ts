@@ -197,6 +197,7 @@ describe("the company's own sign-in and directory", () => {
     expect(source('plataforma')).toBe('Plataforma');
     expect(source('persona')).toBe('La propia persona');
     expect(source('consola')).toBe('Consola del operador');
+    expect(source('sistema')).toBe('El propio portal');
     expect(source('enlace')).toBe('Enlace de configuración');
     // An API without `origen`: the change's own `fuente`, else an administrator's.
     expect(companyAuditSource({ details: { fuente: 'scim' } })).toBe('SCIM');

@@ -114,6 +114,7 @@ export const TEXT_COMPANY_RULES = {
     plataforma: 'Plataforma',
     persona: 'La propia persona',
     consola: 'Consola del operador',
+    sistema: 'El propio portal',
   } as Record<string, string>,
 } as const;
 

@@ -10,7 +10,7 @@ import { HttpError } from '../../lib/errors.js';
 import { isLocalName, isSpecialUseAddress } from '../../lib/outbound/special-use.js';
 import { seal, unseal } from '../../lib/sealed.js';
 import { type AuditActor, recordAudit } from '../audit/log.js';
-import { type EcsDocument, positionOf } from '../audit/ecs.js';
+import { type EcsDocument, ecsVersion, positionOf } from '../audit/ecs.js';
 import { validEndpoint } from '../partner-events/subscriptions.js';
 import { auditStreamMessages as M } from './messages.js';
 import { isReservedHeader, type Target } from './transports.js';
@@ -381,9 +381,12 @@ export function testDocument(
 ): EcsDocument {
   return {
     '@timestamp': at.toISOString(),
+    ecs: { version: ecsVersion },
     event: {
       id: `prueba-${crypto.randomUUID()}`,
       action: 'portal.prueba',
+      category: ['configuration'],
+      type: ['info'],
       outcome: 'success',
       kind: 'event',
       dataset: 'portal.audit',

@@ -46,10 +46,19 @@ const priorityOf = (doc: EcsDocument) => 13 * 8 + (doc.event.outcome === 'failur
 /** An RFC 5424 header field: printable US-ASCII, at most `max` characters, '-' when empty. */
 const headerField = (value: string, max: number) => value.replace(/[^\x21-\x7e]/g, '').slice(0, max) || '-';
 
-/** One document as an RFC 5425 frame: `<length> <RFC 5424 message>`, the message's MSG the ECS JSON (no BOM). */
+/**
+ * JSON with every character past ASCII written as its `\u` escape: the same document to any JSON parser, in bytes that
+ * RFC 5424 takes as MSG-ANY, which wants no BOM (a UTF-8 MSG must start with one, and receivers such as rsyslog keep
+ * it in the message, where it breaks the JSON). Decision 0152.
+ */
+const asciiJson = (value: unknown) =>
+  JSON.stringify(value).replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** One document as an RFC 5425 frame: `<length> <RFC 5424 message>`, the message's MSG the ECS JSON in ASCII. */
 export function syslogFrame(doc: EcsDocument, hostname: string): Buffer {
   const message = Buffer.from(
-    `<${priorityOf(doc)}>1 ${doc['@timestamp']} ${headerField(hostname, 255)} portal - ${headerField(doc.event.action, 32)} - ${JSON.stringify(doc)}`,
+    `<${priorityOf(doc)}>1 ${doc['@timestamp']} ${headerField(hostname, 255)} portal - ${headerField(doc.event.action, 32)} - ${asciiJson(doc)}`,
+    'ascii',
   );
   return Buffer.concat([Buffer.from(`${message.length} `), message]);
 }

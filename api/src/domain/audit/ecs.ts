@@ -7,8 +7,103 @@ import { type Db, rowsOf } from '../../db/client.js';
 import { HttpError } from '../../lib/errors.js';
 import { seal, unseal } from '../../lib/sealed.js';
 import { decodeCursor, encodeCursor } from '../key-cursor.js';
+import type { AuditAction } from './actions.js';
 import { type AuditSource, sourceOf } from './log.js';
 import { auditMessages as M } from './messages.js';
+
+/** The Elastic Common Schema version the documents follow. */
+export const ecsVersion = '8.17.0';
+
+type Category = 'authentication' | 'configuration' | 'iam' | 'session';
+/** The types ECS expects with those categories (authentication and session: start, end, info; iam; configuration). */
+type EventType = 'access' | 'admin' | 'change' | 'creation' | 'deletion' | 'end' | 'group' | 'info' | 'start' | 'user';
+
+const c = (category: Category, ...type: EventType[]) => ({ category: [category], type });
+
+/** Each action's ECS categorization: `event.category` and `event.type`, lists of ECS's allowed values. */
+const categorization: Record<AuditAction, { category: Category[]; type: EventType[] }> = {
+  'user.verify': c('iam', 'user', 'change'),
+  'user.status_change': c('iam', 'user', 'change'),
+  'user.plan_change': c('iam', 'user', 'change'),
+  'user.edit': c('iam', 'user', 'change'),
+  'user.create': c('iam', 'user', 'creation'),
+  'user.password_reset': c('iam', 'user', 'change'),
+  'app.create': c('configuration', 'creation'),
+  'app.update': c('configuration', 'change'),
+  'app.role_create': c('iam', 'admin', 'creation'),
+  'app.role_update': c('iam', 'admin', 'change'),
+  'app.role_delete': c('iam', 'admin', 'deletion'),
+  'user.app_roles_change': c('iam', 'user', 'change'),
+  'auth.lockout': c('authentication', 'info'),
+  'user.session_end': c('session', 'end'),
+  'oidc_client.create': c('configuration', 'creation'),
+  'oidc_client.update': c('configuration', 'change'),
+  'oidc_client.rotate_secret': c('configuration', 'change'),
+  'oidc_client.delete': c('configuration', 'deletion'),
+  'oidc_client.subscription_create': c('configuration', 'creation'),
+  'oidc_client.subscription_delete': c('configuration', 'deletion'),
+  'oidc_client.subscription_rotate_secret': c('configuration', 'change'),
+  'oidc_client.subscription_disabled': c('configuration', 'change'),
+  'oidc_client.delivery_resend': c('configuration', 'info'),
+  'oidc.backchannel_logout': c('session', 'end'),
+  'saml_app.create': c('configuration', 'creation'),
+  'saml_app.update': c('configuration', 'change'),
+  'saml_app.delete': c('configuration', 'deletion'),
+  'saml_app.subscription_create': c('configuration', 'creation'),
+  'saml_app.subscription_delete': c('configuration', 'deletion'),
+  'saml_app.subscription_rotate_secret': c('configuration', 'change'),
+  'saml_app.subscription_disabled': c('configuration', 'change'),
+  'saml_app.delivery_resend': c('configuration', 'info'),
+  'saml.logout': c('session', 'end'),
+  'company.create': c('configuration', 'creation'),
+  'company.rename': c('configuration', 'change'),
+  'company.status_change': c('configuration', 'change'),
+  'company.settings_change': c('configuration', 'change'),
+  'company.licence_create': c('configuration', 'creation'),
+  'company.licence_update': c('configuration', 'change'),
+  'company.member_add': c('iam', 'group', 'change'),
+  'company.member_role_change': c('iam', 'user', 'change'),
+  'company.member_remove': c('iam', 'group', 'change'),
+  'company.member_approve': c('iam', 'group', 'change'),
+  'company.invitation_create': c('iam', 'user', 'creation'),
+  'company.invitation_resend': c('iam', 'user', 'info'),
+  'company.invitation_revoke': c('iam', 'user', 'deletion'),
+  'company.invitation_accept': c('iam', 'group', 'change'),
+  'company.invitation_decline': c('iam', 'user', 'info'),
+  'company.domain_add': c('configuration', 'creation'),
+  'company.domain_verify': c('configuration', 'change'),
+  'company.domain_remove': c('configuration', 'deletion'),
+  'company.seat_assign': c('iam', 'user', 'change'),
+  'company.seat_remove': c('iam', 'user', 'change'),
+  'company.app_roles_change': c('iam', 'user', 'change'),
+  'company.provider_update': c('configuration', 'change'),
+  'company.provider_remove': c('configuration', 'deletion'),
+  'company.sign_in': c('authentication', 'start'),
+  'company.identity_link': c('iam', 'user', 'change'),
+  'company.scim_token_create': c('configuration', 'creation'),
+  'company.scim_token_revoke': c('configuration', 'deletion'),
+  'company.member_provision': c('iam', 'user', 'creation'),
+  'company.member_update': c('iam', 'user', 'change'),
+  'company.member_deprovision': c('iam', 'user', 'deletion'),
+  'company.setup_link_create': c('configuration', 'creation'),
+  'company.setup_link_revoke': c('configuration', 'deletion'),
+  'company.setup_link_use': c('configuration', 'access'),
+  'company.group_create': c('iam', 'group', 'creation'),
+  'company.group_update': c('iam', 'group', 'change'),
+  'company.group_delete': c('iam', 'group', 'deletion'),
+  'company.group_rule_create': c('configuration', 'creation'),
+  'company.group_rule_delete': c('configuration', 'deletion'),
+  'company.audit_stream_create': c('configuration', 'creation'),
+  'company.audit_stream_update': c('configuration', 'change'),
+  'company.audit_stream_delete': c('configuration', 'deletion'),
+  'company.audit_stream_paused': c('configuration', 'change'),
+};
+
+/** Entries that tell of something refused or failed: `event.outcome: failure`. */
+const failures: ReadonlySet<string> = new Set<AuditAction>(['auth.lockout']);
+
+/** An email address, as `user.email` may carry (never 'sistema', 'directorio (SCIM)' or a setup link's name). */
+const address = /^[^\s@]+@[^\s@]+$/;
 
 /** What no document carries, whatever an entry's details hold: credentials and one-time values. */
 const secretKey = /secret|secreto|token|password|contrasena|contraseña|clave|codigo|código|hash/i;
@@ -16,8 +111,18 @@ const secretKey = /secret|secreto|token|password|contrasena|contraseña|clave|co
 /** One entry as its ECS document. */
 export interface EcsDocument {
   '@timestamp': string;
-  event: { id: string; action: string; outcome: 'success' | 'failure'; kind: 'event'; dataset: 'portal.audit' };
-  user?: { id?: string; email: string };
+  ecs: { version: string };
+  event: {
+    id: string;
+    action: string;
+    category: string[];
+    type: string[];
+    outcome: 'success' | 'failure';
+    kind: 'event';
+    dataset: 'portal.audit';
+  };
+  /** Who did it; for a sign-in, the account signing in. `target`: the person a change was made to. */
+  user?: { id?: string; email?: string; target?: { id?: string; email?: string } };
   source?: { ip: string };
   organization: { id: string; name: string };
   portal: {
@@ -34,6 +139,7 @@ interface Row {
   actor_id: number | null;
   actor_email: string;
   actor_role: number | null;
+  target_email: string | null;
   action: string;
   target_type: string;
   target_id: number;
@@ -57,29 +163,58 @@ function withoutSecrets(value: unknown): unknown {
 
 /** Whether an entry tells of something refused or failed (a lockout, a delivery given up), as ECS `event.outcome`. */
 function outcomeOf(action: string, details: Record<string, unknown>): 'success' | 'failure' {
-  if (/lockout|fail|refus|denied/.test(action)) return 'failure';
-  return details.resultado === 'fallido' ? 'failure' : 'success';
+  return failures.has(action) || details.resultado === 'fallido' ? 'failure' : 'success';
+}
+
+/** A person as ECS names one: the id and the email when it is an address; nothing when neither is known. */
+function person(id: number | string | null | undefined, email: unknown) {
+  const known = {
+    ...(id === null || id === undefined ? {} : { id: String(id) }),
+    ...(typeof email === 'string' && address.test(email) ? { email } : {}),
+  };
+  return Object.keys(known).length > 0 ? known : undefined;
+}
+
+/** The address an entry keeps (a lock's, a session's, a setup link's caller's). */
+function sourceAddress(details: Record<string, unknown>): string | undefined {
+  for (const key of ['address', 'ip', 'direccion']) if (typeof details[key] === 'string') return details[key];
+  return undefined;
 }
 
 export function ecsDocument(row: Row): EcsDocument {
   const details = row.details ?? {};
-  const address =
-    typeof details.address === 'string' ? details.address : typeof details.ip === 'string' ? details.ip : undefined;
+  const ip = sourceAddress(details);
+  const { category, type } = Object.hasOwn(categorization, row.action)
+    ? categorization[row.action as AuditAction]
+    : c('configuration', 'info');
+  // The person a change was made to: the entry's target, or the member its details name.
+  const target =
+    row.target_type === 'user'
+      ? person(row.target_id, row.target_email)
+      : person(details.userId as number | undefined, details.email);
+  // A sign-in's user is the account signing in, whoever wrote the entry.
+  const user =
+    category.includes('authentication') && row.target_type === 'user' ? target : person(row.actor_id, row.actor_email);
+  const withTarget = target && !category.includes('authentication') ? { ...user, target } : user;
   return {
     '@timestamp': new Date(row.created_at).toISOString(),
+    ecs: { version: ecsVersion },
     event: {
       id: String(row.id),
       action: row.action,
+      category,
+      type,
       outcome: outcomeOf(row.action, details),
       kind: 'event',
       dataset: 'portal.audit',
     },
-    user: { ...(row.actor_id === null ? {} : { id: String(row.actor_id) }), email: row.actor_email },
-    ...(address ? { source: { ip: address } } : {}),
+    ...(withTarget ? { user: withTarget } : {}),
+    ...(ip ? { source: { ip } } : {}),
     organization: { id: String(row.company_id), name: row.company_name },
     portal: {
       origen: sourceOf({
         actorId: row.actor_id,
+        actorEmail: row.actor_email,
         actorRole: row.actor_role,
         targetType: row.target_type,
         targetId: row.target_id,
@@ -145,10 +280,12 @@ export async function companyLogAfter(
   const rows = await rowsOf<Row>(
     db,
     sql`SELECT a.id::text AS id, a.xid::text AS xid, a.actor_id, a.actor_email, u.role AS actor_role, a.action,
-          a.target_type, a.target_id, a.details, a.request_id, a.company_id, c.name AS company_name, a.created_at
+          a.target_type, a.target_id, t.email AS target_email, a.details, a.request_id, a.company_id,
+          c.name AS company_name, a.created_at
         FROM audit_log a
         JOIN companies c ON c.id = a.company_id
         LEFT JOIN users u ON u.id = a.actor_id
+        LEFT JOIN users t ON a.target_type = 'user' AND t.id = a.target_id
         WHERE a.company_id = ${companyId}
           AND a.xid < pg_snapshot_xmin(pg_current_snapshot())
           AND (a.xid, a.id) > (${String(from.xid)}::xid8, ${from.id}::bigint)

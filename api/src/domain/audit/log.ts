@@ -75,14 +75,23 @@ const samlApp = alias(connectedApps, 'saml_app');
 
 /**
  * Where a company's entry came from, as its activity log says it (`origen`): the change's own `fuente` when it has one
- * (its directory, its provider, an administrator's connection, its IT through a setup link), else who made it: the operator's command (no account),
- * the platform, the person themselves (an invitation accepted, a join by domain), or the company's owners and
- * administrators.
+ * (its directory, its provider, an administrator's connection, its IT through a setup link), else who made it: the
+ * operator's command, the directory, the portal by itself (a lock, a paused destination: `sistema`), the platform, the
+ * person themselves (an invitation accepted, a join by domain), or the company's owners and administrators.
  */
-export type AuditSource = 'scim' | 'proveedor' | 'administrador' | 'enlace' | 'plataforma' | 'persona' | 'consola';
+export type AuditSource =
+  | 'scim'
+  | 'proveedor'
+  | 'administrador'
+  | 'enlace'
+  | 'plataforma'
+  | 'persona'
+  | 'consola'
+  | 'sistema';
 
 export function sourceOf(row: {
   actorId: number | null;
+  actorEmail: string;
   actorRole: number | null;
   targetType: string;
   targetId: number;
@@ -92,7 +101,10 @@ export function sourceOf(row: {
   if (fuente === 'scim' || fuente === 'proveedor' || fuente === 'administrador' || fuente === 'enlace') return fuente;
   // A seat given or taken by a directory group's rule: the directory's doing, as SCIM's own changes.
   if (fuente === 'directorio') return 'scim';
-  if (row.actorId === null) return 'consola';
+  if (row.actorId === null) {
+    if (row.actorEmail === operatorActor.user.email) return 'consola';
+    return row.actorEmail === directoryActor.user.email ? 'scim' : 'sistema';
+  }
   if (row.actorRole === roles.admin) return 'plataforma';
   if (row.targetType === 'user' && row.targetId === row.actorId) return 'persona';
   // Only a company's owners and administrators change it on others' behalf (some may have left it since).
