@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, companyLicences, companyMembers, companySeats, totpFactors } from '../src/db/schema.js';
+import { operatorActor, systemActor } from '../src/domain/audit/log.js';
 import { buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
 import { call, insertCompany, insertLicence, insertMember } from './helpers/company-fixtures.js';
 
@@ -334,11 +335,13 @@ forEachBackend((backend) => {
         rol: 'administrador',
       });
       await call(t.app, 'PATCH', `/empresas/${c.id}/miembros/${c.members[1]!.id}`, admin, { rol: 'administrador' });
-      // The person's own doing (a join by domain, an accepted invitation), and the operator's command (no account).
+      // The person's own doing (a join by domain, an accepted invitation), the operator's command and the portal by
+      // itself (neither has an account).
       const person = c.members[2]!;
       for (const [actorId, actorEmail] of [
         [person.id, person.email],
-        [null, 'consola'],
+        [null, operatorActor.user.email],
+        [null, systemActor.user.email],
       ] as const)
         await t.app.db.insert(auditLog).values({
           actorId,
@@ -355,7 +358,8 @@ forEachBackend((backend) => {
       assert.deepEqual(
         page.data.map((entry) => [entry.actorEmail, entry.origen]),
         [
-          ['consola', 'consola'],
+          ['sistema', 'sistema'],
+          ['operador (CLI)', 'consola'],
           [person.email, 'persona'],
           ['admin@portal.test', 'plataforma'],
           [c.manager.email, 'administrador'],
