@@ -1,6 +1,7 @@
 // A company's activity log as a SIEM collector reads it: Elastic Common Schema documents, oldest first, page after page
 // by a cursor that never skips an entry, not even one whose transaction commits after a later one's (PostgreSQL).
 import assert from 'node:assert/strict';
+import { generate } from 'otplib';
 import { after, before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -118,7 +119,7 @@ forEachBackend((backend) => {
     }
 
     before(async () => {
-      test = await buildTestApp(backend);
+      test = await buildTestApp(backend, { loginRateLimitPerMinute: 1_000, authRateLimitPerMinute: 1_000 });
       admin = await login(test.app);
     });
     after(() => test.close());
@@ -288,6 +289,67 @@ forEachBackend((backend) => {
       for (const secret of ['s3cr3t', 't0k3n', 'k3y']) assert.ok(!text.includes(secret), secret);
       const doc = data.find((one) => one.event.action === 'company.setup_link_create');
       assert.deepEqual(doc?.portal.detalles, { enlace: { caduca: '2026-12-01' }, nombre: 'IT' });
+    });
+
+    it("a member's wrong passwords, lock, wrong second-factor code and refused sign-in are failures in each of their companies' logs", async () => {
+      const first = await company();
+      const second = await company();
+      const owners = [await owner(first), await owner(second)];
+      const email = `miembro${++counter}@colector.test`;
+      const userId = await createUser(test.app, { email, password, status: 'active' });
+      for (const companyId of [first, second]) await addMember(test.app.db, companyId, userId, 'miembro');
+      const stranger = `ajeno${++counter}@colector.test`;
+      await createUser(test.app, { email: stranger, password, status: 'active' });
+      const from = '198.51.100.23';
+      const signIn = (who: string, typed: string, remoteAddress = from) =>
+        test.app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          payload: { email: who, password: typed },
+          remoteAddress,
+        });
+      for (let tries = 0; tries < 5; tries++) assert.equal((await signIn(email, 'no-es-la-clave')).statusCode, 401);
+      assert.equal((await signIn(stranger, 'no-es-la-clave')).statusCode, 401);
+      // A wrong authenticator code at the second step.
+      const session = await login(test.app, email, password);
+      const setup = await call('POST', '/auth/totp', session);
+      const { secret } = setup.json<{ secret: string }>();
+      const confirmed = await call('POST', '/auth/totp/confirmar', session, {
+        code: await generate({ secret, epoch: Math.floor(Date.now() / 1000) }),
+      });
+      assert.equal(confirmed.statusCode, 200, confirmed.body);
+      const ticket = (await signIn(email, password, '127.0.0.1')).json<{ ticket: string }>().ticket;
+      const wrongCode = await test.app.inject({
+        method: 'POST',
+        url: '/auth/login/segundo-paso',
+        payload: { ticket, code: '000000' },
+      });
+      assert.equal(wrongCode.statusCode, 401, wrongCode.body);
+      // The first company's networks refuse the right password from elsewhere.
+      const rules = await call('PATCH', `/empresas/${first}/ajustes`, owners[0]?.token, {
+        redesPermitidas: ['192.0.2.0/24'],
+      });
+      assert.equal(rules.statusCode, 200, rules.body);
+      const refused = await signIn(email, password, '127.0.0.1');
+      assert.equal(refused.json<{ code: string }>().code, 'RED_NO_PERMITIDA');
+
+      // Read by the platform's administrator: the new networks ended the owner's session too.
+      for (const [at, companyId] of [first, second].entries()) {
+        const { docs } = await caughtUp(companyId, admin);
+        const failed = docs.filter((doc) => doc.event.outcome === 'failure');
+        assert.deepEqual(
+          failed.map((doc) => [doc.event.action, doc.user?.email, doc.source?.ip, doc.event.category]),
+          [
+            ...Array.from({ length: 5 }, () => ['auth.sign_in_failure', email, from, ['authentication']]),
+            ['auth.lockout', email, from, ['authentication']],
+            ['auth.second_factor_failure', email, '127.0.0.1', ['authentication']],
+            ['auth.sign_in_refused', email, '127.0.0.1', ['authentication']],
+          ],
+          `company ${at + 1}`,
+        );
+        assert.equal(failed.at(-1)?.portal.detalles.motivo, 'red');
+        assert.ok(!JSON.stringify(docs).includes(stranger), 'no one else');
+      }
     });
 
     if (backend === 'postgres')

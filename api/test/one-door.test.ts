@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import * as oidc from 'openid-client';
-import { oidcDeviceGrants, oidcPayloads, samlConsents, samlRequests, sessions } from '../src/db/schema.js';
+import { auditLog, oidcDeviceGrants, oidcPayloads, samlConsents, samlRequests, sessions } from '../src/db/schema.js';
 import { addMember } from '../src/domain/companies/members.js';
 import { createUser, forEachBackend, login } from './helpers/app.js';
 import { insertCompany, insertMember } from './helpers/company-fixtures.js';
@@ -67,6 +67,22 @@ forEachBackend((backend) => {
       const token = await login(api.app, email, password);
       return { companyId, userId, email, token };
     }
+
+    /** The refused sign-ins in the member's company's log: why, and from where. */
+    const refusalsOf = async (member: { companyId: number; userId: number }) =>
+      (
+        await api.app.db
+          .select({ details: auditLog.details })
+          .from(auditLog)
+          .where(
+            and(
+              eq(auditLog.action, 'auth.sign_in_refused'),
+              eq(auditLog.companyId, member.companyId),
+              eq(auditLog.targetId, member.userId),
+            ),
+          )
+          .orderBy(auditLog.id)
+      ).map(({ details }) => [details.motivo, details.address]);
 
     /** A SAML request of the partner, waiting at the portal: its continuation id. */
     async function samlRequest() {
@@ -172,6 +188,12 @@ forEachBackend((backend) => {
       assert.equal(waiting?.deliveryHash, null);
       const consents = await api.app.db.select().from(samlConsents).where(eq(samlConsents.userId, member.userId));
       assert.equal(consents.length, 0);
+      // Each refusal is on record in the company's log, the answer's too (its transaction took nothing back).
+      assert.deepEqual(await refusalsOf(member), [
+        ['red', outside],
+        ['red', outside],
+        ['red', outside],
+      ]);
 
       const allowed = await call('POST', `/saml/idp/solicitudes/${solicitud}/continuar`, member.token, {
         permitir: true,
@@ -192,6 +214,7 @@ forEachBackend((backend) => {
       });
       assert.equal(refused.statusCode, 403, refused.body);
       assert.equal(code(refused), 'METODO_NO_PERMITIDO');
+      assert.deepEqual(await refusalsOf(member), [['metodo', inside]]);
     });
 
     it('SAML: the assertion names how the person signed in', async () => {

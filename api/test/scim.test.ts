@@ -152,6 +152,16 @@ forEachBackend((backend) => {
         });
         assert.equal(revoked.statusCode, 204, revoked.body);
         scimError(await scim(app, token.token, 'GET', '/Users'), 401);
+        scimError(await scim(app, token.token, 'GET', '/Groups'), 401);
+        // The revoked token's use is a failure in the company's log: once a minute, however often it is tried.
+        const refusedUses = await app.db
+          .select({ details: auditLog.details })
+          .from(auditLog)
+          .where(and(eq(auditLog.action, 'company.scim_token_refused'), eq(auditLog.companyId, acme.companyId)));
+        assert.deepEqual(
+          refusedUses.map(({ details }) => [details.tokenId, details.prefijo, details.address]),
+          [[token.id, token.token.slice(0, 12), '127.0.0.1']],
+        );
         const unknown = await app.inject({
           method: 'DELETE',
           url: `/empresas/${acme.companyId}/scim/tokens/999999`,

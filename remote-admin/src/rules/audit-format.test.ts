@@ -20,6 +20,19 @@ describe('audit log rows', () => {
     expect(auditActionLabel('otra.cosa')).toBe('otra.cosa');
   });
 
+  it("reads a member's failures: a wrong password or second-factor code, and from where", () => {
+    expect(auditActionLabel('auth.sign_in_failure')).toBe('Inicio de sesión fallido');
+    expect(auditActionLabel('auth.second_factor_failure')).toBe('Código del segundo factor incorrecto');
+    expect(auditActionLabel('auth.sign_in_refused')).toBe('Inicio de sesión rechazado por las reglas de la empresa');
+    expect(auditActionLabel('company.scim_token_refused')).toBe('Intento con un token SCIM revocado');
+    expect(auditDetails(entry('auth.sign_in_failure', { address: '203.0.113.9' }))).toBe(
+      'Contraseña incorrecta desde 203.0.113.9',
+    );
+    expect(auditDetails(entry('auth.second_factor_failure', { address: '203.0.113.9' }))).toBe(
+      'Código incorrecto desde 203.0.113.9',
+    );
+  });
+
   it("reads a change to a person's roles in an app: who, the keys before and after", () => {
     expect(auditActionLabel('company.app_roles_change')).toBe('Cambió los roles en una aplicación');
     expect(auditActionLabel('app.role_delete')).toBe('Eliminó un rol de la aplicación');

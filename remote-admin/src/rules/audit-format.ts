@@ -51,6 +51,10 @@ export function auditDetails(entry: AuditEntry): string {
       const where = d.scope === 'account' ? T.lockoutAccount(String(d.address)) : T.lockoutAddress(String(d.address));
       return T.lockout(String(d.failures), where, String(d.lockedSeconds));
     }
+    case 'auth.sign_in_failure':
+      return T.wrongPassword(String(d.address));
+    case 'auth.second_factor_failure':
+      return T.wrongCode(String(d.address));
     case 'user.session_end':
       return T.sessionEnd(String(d.browser), String(d.os), String(d.device), String(d.address));
     case 'oidc_client.create':

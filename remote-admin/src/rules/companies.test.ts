@@ -136,6 +136,23 @@ describe('companyAuditDetails', () => {
         appName,
       ),
     ).toBe('ana@minera.pe: Miembro → Propietario');
+    expect(
+      companyAuditDetails(
+        'auth.sign_in_refused',
+        { motivo: 'red', metodo: 'contrasena', address: '203.0.113.9' },
+        appName,
+      ),
+    ).toBe('Fuera de las redes permitidas: 203.0.113.9 · Contraseña');
+    expect(
+      companyAuditDetails(
+        'auth.sign_in_refused',
+        { motivo: 'metodo', metodo: 'google', address: '203.0.113.9' },
+        appName,
+      ),
+    ).toBe('Método no permitido: Google · desde 203.0.113.9');
+    expect(
+      companyAuditDetails('company.scim_token_refused', { prefijo: 'scim_abcdefg', address: '203.0.113.9' }, appName),
+    ).toBe('Token scim_abcdefg… · desde 203.0.113.9');
     expect(companyAuditDetails('company.seat_assign', { userId: 4, appId: 1 }, appName)).toBe(
       'Control Max 360 · usuario n.º 4',
     );

@@ -280,6 +280,12 @@ function changeDetails(action: string, d: Record<string, unknown>, appName: (id:
     case 'company.invitation_accept':
     case 'company.invitation_decline':
       return role === undefined ? String(d.email ?? '') : `${String(d.email ?? '')} · ${auditWord(role)}`;
+    case 'auth.sign_in_refused':
+      return d.motivo === 'red'
+        ? `${T.refusedNetwork(String(d.address))} · ${methodName(String(d.metodo))}`
+        : `${T.refusedMethod(methodName(String(d.metodo)))} · ${T.auditFrom(String(d.address))}`;
+    case 'company.scim_token_refused':
+      return `${T.refusedToken(String(d.prefijo))} · ${T.auditFrom(String(d.address))}`;
     case 'company.domain_add':
     case 'company.domain_remove':
       return String(d.domain ?? '');

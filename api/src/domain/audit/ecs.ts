@@ -35,6 +35,9 @@ const categorization: Record<AuditAction, { category: Category[]; type: EventTyp
   'app.role_delete': c('iam', 'admin', 'deletion'),
   'user.app_roles_change': c('iam', 'user', 'change'),
   'auth.lockout': c('authentication', 'info'),
+  'auth.sign_in_failure': c('authentication', 'start'),
+  'auth.second_factor_failure': c('authentication', 'start'),
+  'auth.sign_in_refused': c('authentication', 'start'),
   'user.session_end': c('session', 'end'),
   'oidc_client.create': c('configuration', 'creation'),
   'oidc_client.update': c('configuration', 'change'),
@@ -82,6 +85,7 @@ const categorization: Record<AuditAction, { category: Category[]; type: EventTyp
   'company.identity_link': c('iam', 'user', 'change'),
   'company.scim_token_create': c('configuration', 'creation'),
   'company.scim_token_revoke': c('configuration', 'deletion'),
+  'company.scim_token_refused': c('authentication', 'start'),
   'company.member_provision': c('iam', 'user', 'creation'),
   'company.member_update': c('iam', 'user', 'change'),
   'company.member_deprovision': c('iam', 'user', 'deletion'),
@@ -100,7 +104,13 @@ const categorization: Record<AuditAction, { category: Category[]; type: EventTyp
 };
 
 /** Entries that tell of something refused or failed: `event.outcome: failure`. */
-const failures: ReadonlySet<string> = new Set<AuditAction>(['auth.lockout']);
+const failures: ReadonlySet<string> = new Set<AuditAction>([
+  'auth.lockout',
+  'auth.sign_in_failure',
+  'auth.second_factor_failure',
+  'auth.sign_in_refused',
+  'company.scim_token_refused',
+]);
 
 /** An email address, as `user.email` may carry (never 'sistema', 'directorio (SCIM)' or a setup link's name). */
 const address = /^[^\s@]+@[^\s@]+$/;

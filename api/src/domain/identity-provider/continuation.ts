@@ -8,6 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { oidcConsents, samlConsents, type UserStatus } from '../../db/schema.js';
 import { accountSuspended, HttpError } from '../../lib/errors.js';
+import { refusalOnRecord } from '../audit/member-failures.js';
 import type { VerifiedToken } from '../sessions/verify.js';
 import { enforceCompanyRules, methodOfSession } from '../sign-in-limits/company-rules.js';
 import { factorSummary, type SecondFactorMethod, secondFactorMethodsOf } from '../second-factor/status.js';
@@ -199,9 +200,12 @@ export async function refuseBrokenRules(
   if (signIn.status === 'suspended') throw accountSuspended();
   if (signIn.status !== 'active') throw new HttpError(403, M.accountNotActive, 'ACCOUNT_NOT_ACTIVE');
   const method = methodOfSession(signIn.method);
-  await enforceCompanyRules(db, signIn.userId, method, signIn.address);
+  // A refusal goes on record in the person's companies' logs (a failure their SIEM sees), then on to the door.
+  const onRecord = (address: string) => (error: unknown) =>
+    refusalOnRecord(db, signIn.userId, error, { address, metodo: method });
+  await enforceCompanyRules(db, signIn.userId, method, signIn.address).catch(onRecord(signIn.address));
   if (alsoFrom !== undefined && alsoFrom !== signIn.address)
-    await enforceCompanyRules(db, signIn.userId, method, alsoFrom);
+    await enforceCompanyRules(db, signIn.userId, method, alsoFrom).catch(onRecord(alsoFrom));
 }
 
 /**

@@ -15,6 +15,7 @@ import type { TokenService } from './verify.js';
 import { oidcDeviceGrants, sessions, users, type User } from '../../db/schema.js';
 import { newSignInMail, securityChangeMail, type SecurityChange } from '../mail/templates.js';
 import { sessionMessages } from './messages.js';
+import { refusalOnRecord } from '../audit/member-failures.js';
 import { enforceCompanyRules, type SignInMethod } from '../sign-in-limits/company-rules.js';
 
 /** Where a session was started from, as shown to people: 'Computadora', 'Chrome', 'Linux'… */
@@ -88,7 +89,9 @@ export async function startSession(
    */
   options: { method: SignInMethod; secondFactor?: boolean; trustedDeviceId?: number },
 ): Promise<string> {
-  await enforceCompanyRules(services.db, user.id, options.method, request.ip);
+  await enforceCompanyRules(services.db, user.id, options.method, request.ip).catch((error) =>
+    refusalOnRecord(services.db, user.id, error, { address: request.ip, metodo: options.method }),
+  );
   const client = describeClient(request.headers['user-agent']);
   // The wall clock, as the token service checks expiry against it.
   const now = new Date(Math.floor(Date.now() / 1000) * 1000);

@@ -1,25 +1,21 @@
 import type { Db } from '../../db/client.js';
 import { HttpError, retryLater } from '../../lib/errors.js';
 import type { Lockout } from './limits.js';
-import { recordAudit, systemActor } from '../audit/log.js';
+import { recordMemberFailure } from '../audit/member-failures.js';
 
 /**
- * A sign-in lock that started, on record for the administrators (who was guessed at, from where, how often). Wrong
- * second-factor codes count as wrong passwords (second-factor.ts), and their locks are recorded here too.
+ * A sign-in lock that started, on record for the administrators (who was guessed at, from where, how often): in the
+ * log of each of the person's companies, or the platform's. Wrong second-factor codes count as wrong passwords
+ * (second-factor.ts), and their locks are recorded here too.
  */
 export function recordLockout(db: Db, userId: number, address: string, lockout: Lockout) {
-  return recordAudit(db, systemActor, [
-    {
-      action: 'auth.lockout',
-      target: { type: 'user', id: userId },
-      details: {
-        scope: lockout.scope,
-        address,
-        failures: lockout.failures,
-        lockedSeconds: Math.ceil(lockout.lockMs / 1000),
-      },
-    },
-  ]);
+  const details = {
+    scope: lockout.scope,
+    address,
+    failures: lockout.failures,
+    lockedSeconds: Math.ceil(lockout.lockMs / 1000),
+  };
+  return recordMemberFailure(db, userId, 'auth.lockout', details, true);
 }
 
 /**

@@ -30,6 +30,7 @@ import sessionRoutes from './sessions.js';
 import { factorSummary, hasSecondFactor, secondFactorMethodsOf } from '../../domain/second-factor/status.js';
 import { endSession, startSession } from '../../domain/sessions/sessions.js';
 import { issueSignInTicket } from '../../domain/second-factor/sign-in-tickets.js';
+import { recordMemberFailure, refusalOnRecord } from '../../domain/audit/member-failures.js';
 import { enforceCompanyRules } from '../../domain/sign-in-limits/company-rules.js';
 import { acceptTrustedDevice, trustedDevicesAllowed } from '../../domain/second-factor/trusted-devices.js';
 import trustedDeviceRoutes, { deviceCookieOf } from './trusted-devices.js';
@@ -88,6 +89,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         const failed = async () => {
           const { lockMs, lockout } = await app.limits.failedSignIn(attempt);
           app.metrics.signIn('password', 'failure');
+          if (user) await recordMemberFailure(app.db, user.id, 'auth.sign_in_failure', { address: request.ip });
           if (lockout && user) await recordLockout(app.db, user.id, request.ip, lockout);
           // An active account with no password (activated by an administrator, or made with Google or Apple): no
           // password can be right, so the answer says how to choose one, which needs the mailbox. It counts as a
@@ -122,7 +124,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         // forgotten only once that step succeeds: a wrong code counts as a wrong password, and signing in again with
         // the password must not reset the count (routes/auth/second-factor.ts).
         // The rules of the person's companies, before a second step that could only end refused.
-        await enforceCompanyRules(app.db, user.id, 'contrasena', request.ip);
+        await enforceCompanyRules(app.db, user.id, 'contrasena', request.ip).catch((error) =>
+          refusalOnRecord(app.db, user.id, error, { address: request.ip, metodo: 'contrasena' }),
+        );
         const factors = await factorSummary(app.db, user.id);
         // A trusted device of this account (its cookie came along) skips the second step: a session that satisfies
         // the sign-in rules without having proved a factor (docs/decisions/0143-trusted-devices.md).

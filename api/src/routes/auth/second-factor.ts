@@ -49,6 +49,7 @@ import {
   TotpCodeBody,
   TotpSetup,
 } from '../../schemas/security.js';
+import { recordMemberFailure } from '../../domain/audit/member-failures.js';
 import { recordLockout, refusedSignIn } from '../../domain/sign-in-limits/lockouts.js';
 import { currentUserView, findUserById } from '../../domain/accounts/queries.js';
 import { removeTrustedDevices, sessionAdmittedByTrustedDevice } from '../../domain/second-factor/trusted-devices.js';
@@ -110,6 +111,7 @@ export async function failSecondStep(
   if (taken.triesLeft === 0) await endSignInTicket(app.db, ticket);
   const { lockMs, lockout } = await app.limits.failedSignIn(taken.attempt);
   app.metrics.signIn('second_step', 'failure');
+  await recordMemberFailure(app.db, user.id, 'auth.second_factor_failure', { address: request.ip });
   if (lockout) await recordLockout(app.db, user.id, request.ip, lockout);
   return taken.triesLeft > 0 ? wrongSecondStepCode(lockMs) : signInTicketExpired();
 }
@@ -159,6 +161,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       // Right: the attempt is given back, as if never made (a code here forgets no failures).
       if (await use()) return app.limits.giveBackSignIn(reserved.attempt);
       const { lockout } = await app.limits.failedSignIn(reserved.attempt);
+      await recordMemberFailure(app.db, user.id, 'auth.second_factor_failure', { address: request.ip });
       if (lockout) await recordLockout(app.db, user.id, request.ip, lockout);
       throw invalidSecondFactor();
     } finally {

@@ -140,7 +140,7 @@ export default async function scimRoutes(app: FastifyInstance) {
   /** The company's token: required for Users and Groups; optional for the discovery documents (no company data). */
   const authenticate = (optional: boolean) => async (request: FastifyRequest) => {
     if (optional && request.headers.authorization === undefined) return;
-    const caller = await authenticateToken(app.db, request.headers.authorization, tokens);
+    const caller = await authenticateToken(app.db, request.headers.authorization, request.ip, tokens);
     traceOf(request).caller = caller;
     if (caller.companyStatus !== 'active') throw new ScimError(403, M.companySuspended);
   };

@@ -2,9 +2,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { companies, companyScimTokens, type CompanyStatus, users } from '../../../db/schema.js';
+import { auditLog, companies, companyScimTokens, type CompanyStatus, users } from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
-import { type AuditActor, recordAudit } from '../../audit/log.js';
+import { type AuditActor, recordAudit, systemActor } from '../../audit/log.js';
 import { ScimError, scimMessages as M } from './errors.js';
 import type { TokenMemory } from './token-memory.js';
 
@@ -99,11 +99,45 @@ export interface ScimCaller {
 const lastUsedEveryMs = 60_000;
 
 /**
- * The company a request's `Authorization: Bearer scim_…` opens: one lookup on the token's unique hash, or none when
- * this instance keeps the token in memory (token-memory.ts). Missing, malformed, unknown or revoked → 401; a
- * suspended company → 403 (with the company known, so it is logged there).
+ * A revoked token tried anyway (a directory left configured with it, or someone who found it): a failure in its
+ * company's log, from `address`; once a minute per token at most, as a directory retries on its own schedule.
  */
-export async function authenticateToken(db: Db, header: string | undefined, memory?: TokenMemory): Promise<ScimCaller> {
+async function revokedTokenTried(db: Db, token: { id: number; companyId: number; prefix: string }, address: string) {
+  const [recent] = await db
+    .select({ id: auditLog.id })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.companyId, token.companyId),
+        sql`${auditLog.createdAt} > now() - interval '1 minute'`,
+        eq(auditLog.action, 'company.scim_token_refused'),
+        sql`${auditLog.details}->>'tokenId' = ${String(token.id)}`,
+      ),
+    )
+    .limit(1);
+  if (recent) return;
+  await recordAudit(db, systemActor, [
+    {
+      action: 'company.scim_token_refused',
+      target: { type: 'company', id: token.companyId },
+      details: { tokenId: token.id, prefijo: token.prefix, address },
+      companyId: token.companyId,
+    },
+  ]);
+}
+
+/**
+ * The company a request's `Authorization: Bearer scim_…` opens: one lookup on the token's unique hash, or none when
+ * this instance keeps the token in memory (token-memory.ts). Missing, malformed, unknown or revoked → 401 (a revoked
+ * one on record in its company's log, from `address`); a suspended company → 403 (with the company known, so it is
+ * logged there).
+ */
+export async function authenticateToken(
+  db: Db,
+  header: string | undefined,
+  address: string,
+  memory?: TokenMemory,
+): Promise<ScimCaller> {
   const match = /^bearer\s+(\S+)\s*$/i.exec(header ?? '');
   if (!match) throw new ScimError(401, M.noToken);
   const token = match[1] as string;
@@ -122,6 +156,7 @@ export async function authenticateToken(db: Db, header: string | undefined, memo
     .select({
       id: companyScimTokens.id,
       companyId: companyScimTokens.companyId,
+      prefix: companyScimTokens.prefix,
       revokedAt: companyScimTokens.revokedAt,
       lastUsedAt: companyScimTokens.lastUsedAt,
       status: companies.status,
@@ -129,6 +164,7 @@ export async function authenticateToken(db: Db, header: string | undefined, memo
     .from(companyScimTokens)
     .innerJoin(companies, eq(companies.id, companyScimTokens.companyId))
     .where(eq(companyScimTokens.tokenHash, hash));
+  if (row?.revokedAt) await revokedTokenTried(db, row, address);
   if (!row || row.revokedAt) throw new ScimError(401, M.badToken);
   let lastUsedAt = row.lastUsedAt?.getTime() ?? 0;
   if (Date.now() - lastUsedAt > lastUsedEveryMs) {

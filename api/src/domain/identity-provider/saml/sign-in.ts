@@ -20,7 +20,13 @@ import { checkSamlXml, inflateRedirectMessage, installSamlGuard, SamlXmlRefused 
 import type { SamlIdpKey } from '../../tokens/saml-key.js';
 import { entitlementClaims, rolesClaim } from '../claims.js';
 import { authnContextClasses, authnContextClassOf } from '../authentication-methods.js';
-import { continueSignIn, describeContinuation, type PortalSignIn, type SignInAsk } from '../continuation.js';
+import {
+  continueSignIn,
+  describeContinuation,
+  type PortalSignIn,
+  refuseBrokenRules,
+  type SignInAsk,
+} from '../continuation.js';
 import { subjectFor } from '../subjects.js';
 import { samlAppColumns } from '../connected-apps.js';
 import { findSamlAppByEntityId } from './apps.js';
@@ -399,6 +405,8 @@ export async function acceptRequest(deps: SamlIdpDeps, id: string, signIn: Porta
   const { db } = deps;
   const pending = await pendingRequest(db, id);
   const { app } = pending;
+  // The rules once apart from the transaction, so that a refusal stays on record (the transaction would take it back).
+  await refuseBrokenRules(db, signIn);
   const { request, passed } = await db.transaction(async (tx) => {
     const passed = await continueSignIn(tx, askOf(app, pending.request), signIn, allow);
     return { request: await claim(tx, id, signIn.userId), passed };
