@@ -176,6 +176,7 @@ forEachBackend((backend) => {
         appId: paidApp,
         antes: [],
         despues: ['operador'],
+        nombres: { operador: 'Operador' },
         fuenteRoles: 'mano',
       });
       // The company's own log shows it to its administrators.
@@ -195,6 +196,7 @@ forEachBackend((backend) => {
         appId: paidApp,
         antes: ['operador', 'supervisor'],
         despues: [],
+        nombres: { operador: 'Operador', supervisor: 'Supervisor' },
         fuenteRoles: 'mano',
       });
     });
@@ -272,7 +274,7 @@ forEachBackend((backend) => {
       assert.deepEqual(await rolesInApp(t.app.db, c.operator.id, paidApp, true), ['operador']);
     });
 
-    it("taking the seat back takes that company's roles of the app with it, audited", async () => {
+    it("taking the seat back takes that company's roles of the app with it, audited: by whom, the roles' names, why", async () => {
       const c = await company();
       await give(c.id, c.operator.id, ['operador', 'supervisor'], c.token);
       const removed = await call(t.app, 'DELETE', `/empresas/${c.id}/puestos/${c.operator.id}/${paidApp}`, c.token);
@@ -280,16 +282,41 @@ forEachBackend((backend) => {
       assert.deepEqual(await heldBy(c.operator.id), []);
       const audit = await lastAudit('company.app_roles_change');
       assert.equal(audit?.companyId, c.id);
+      assert.deepEqual([audit?.actorId, audit?.actorEmail], [c.manager.id, c.manager.email]);
       assert.deepEqual(audit?.details, {
         userId: c.operator.id,
         email: c.operator.email,
         appId: paidApp,
         antes: ['operador', 'supervisor'],
         despues: [],
+        nombres: { operador: 'Operador', supervisor: 'Supervisor' },
         fuenteRoles: 'puesto',
+        motivo: 'puesto_retirado',
       });
       const again = await give(c.id, c.operator.id, ['operador'], c.token);
       assert.equal(again.json().code, 'SIN_PUESTO');
+
+      // Taking the member out of the company takes them too, and says so.
+      await give(c.id, c.supervisor.id, ['supervisor'], c.token);
+      const out = await call(t.app, 'DELETE', `/empresas/${c.id}/miembros/${c.supervisor.id}`, c.token);
+      assert.equal(out.statusCode, 204, out.body);
+      const taken = await lastAudit('company.app_roles_change');
+      assert.deepEqual(
+        [taken?.actorEmail, taken?.details.motivo, taken?.details.nombres],
+        [c.manager.email, 'miembro_retirado', { supervisor: 'Supervisor' }],
+      );
+      // The company's log names its administrator, never the operator's console.
+      const log = await call(t.app, 'GET', `/empresas/${c.id}/auditoria?action=company.app_roles_change`, c.token);
+      assert.deepEqual(
+        log
+          .json<{ data: { actorEmail: string; origen: string }[] }>()
+          .data.slice(0, 2)
+          .map((entry) => [entry.actorEmail, entry.origen]),
+        [
+          [c.manager.email, 'administrador'],
+          [c.manager.email, 'administrador'],
+        ],
+      );
     });
 
     it('the administrator gives roles to a person with their own plan; without one 409 SIN_PLAN', async () => {
@@ -312,6 +339,7 @@ forEachBackend((backend) => {
         appId: paidApp,
         antes: [],
         despues: ['supervisor'],
+        nombres: { supervisor: 'Supervisor' },
         fuenteRoles: 'mano',
       });
       const unknown = await call(t.app, 'PUT', url, admin, { roles: ['gerente'] });
@@ -329,6 +357,7 @@ forEachBackend((backend) => {
         appId: paidApp,
         antes: ['supervisor'],
         despues: [],
+        nombres: { supervisor: 'Supervisor' },
         fuenteRoles: 'plan',
       });
       await t.app.db.insert(userPlans).values(ownPlan.map(({ id: _id, ...row }) => row));
@@ -365,6 +394,7 @@ forEachBackend((backend) => {
             appId: paidApp,
             antes: ['auditor', 'supervisor'],
             despues: ['supervisor'],
+            nombres: { auditor: 'Auditor', supervisor: 'Supervisor' },
             fuenteRoles: 'eliminacion',
           },
           {
@@ -373,6 +403,7 @@ forEachBackend((backend) => {
             appId: paidApp,
             antes: ['auditor'],
             despues: [],
+            nombres: { auditor: 'Auditor' },
             fuenteRoles: 'eliminacion',
           },
         ],

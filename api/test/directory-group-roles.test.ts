@@ -24,8 +24,11 @@ forEachBackend((backend) => {
       test = await buildTestApp(backend, { apiPublicUrl: 'http://localhost:3000' });
       app = test.app;
       admin = await login(app);
-      for (const clave of ['supervisor', 'operador']) {
-        const made = await call(app, 'POST', '/admin/apps/1/roles', admin, { clave, nombre: clave });
+      for (const [clave, nombre] of [
+        ['supervisor', 'Supervisora de planta'],
+        ['operador', 'Operador'],
+      ]) {
+        const made = await call(app, 'POST', '/admin/apps/1/roles', admin, { clave, nombre });
         assert.equal(made.statusCode, 201, made.body);
       }
     });
@@ -124,6 +127,32 @@ forEachBackend((backend) => {
       assert.equal(removed.statusCode, 204, removed.body);
       assert.deepEqual(await held(luis!.userId), []);
       assert.deepEqual(await held(ana!.userId), ['supervisor:grupo']);
+      // The directory took them, by name, and why: out of the group; then, Ana, deactivated in the directory.
+      const deactivated = await scim(app, acme.token, 'PATCH', `/Users/${ana!.scimId}`, {
+        schemas: [patchOp],
+        Operations: [{ op: 'replace', path: 'active', value: false }],
+      });
+      assert.equal(deactivated.statusCode, 200, deactivated.body);
+      const log = await call(
+        app,
+        'GET',
+        `/empresas/${acme.companyId}/auditoria?action=company.app_roles_change`,
+        manager,
+      );
+      const taken = log
+        .json<{ data: { actorEmail: string; origen: string; details: Record<string, unknown> }[] }>()
+        .data.filter((entry) => entry.details.fuenteRoles === 'puesto')
+        .map((entry) => [
+          entry.details.email,
+          entry.actorEmail,
+          entry.origen,
+          entry.details.motivo,
+          entry.details.nombres,
+        ]);
+      assert.deepEqual(taken, [
+        [ana!.email, 'directorio (SCIM)', 'scim', 'baja_directorio', { supervisor: 'Supervisora de planta' }],
+        [luis!.email, 'directorio (SCIM)', 'scim', 'grupo_directorio', { supervisor: 'Supervisora de planta' }],
+      ]);
     });
 
     it('a member who holds the seat by hand takes the roles when the group gets a rule, and loses them with it', async () => {

@@ -48,6 +48,24 @@ describe('audit log rows', () => {
         }),
       ),
     ).toBe('ana@example.com: sin roles → operador, supervisor');
+    // With the roles' names the entry kept, and why they went.
+    const taken = { userId: 2, email: 'ana@example.com', appId: 1, antes: ['operador'], despues: [] };
+    const names = { nombres: { operador: 'Operador de planta' } };
+    for (const [why, text] of [
+      [{ fuenteRoles: 'puesto', motivo: 'puesto_retirado' }, 'al quitarle el puesto'],
+      [{ fuenteRoles: 'puesto', motivo: 'baja_directorio' }, 'al darle de baja el directorio'],
+      [{ fuenteRoles: 'puesto' }, 'al quitarle el puesto'],
+      [{ fuenteRoles: 'plan' }, 'al terminar su plan propio'],
+      [{ fuenteRoles: 'eliminacion' }, 'porque se borró el rol de la aplicación'],
+    ] as const)
+      expect(auditDetails(entry('user.app_roles_change', { ...taken, ...names, ...why }))).toBe(
+        `ana@example.com: Operador de planta → sin roles · ${text}`,
+      );
+    expect(
+      auditDetails(
+        entry('company.app_roles_change', { ...taken, antes: [], despues: ['operador'], fuenteRoles: 'grupo' }),
+      ),
+    ).toBe('ana@example.com: sin roles → operador · por un grupo del directorio');
     expect(auditDetails(entry('app.role_create', { clave: 'supervisor' }))).toBe('supervisor');
   });
 

@@ -8,11 +8,20 @@ export function auditActionLabel(action: string): string {
   return Object.hasOwn(AUDIT_ACTION_LABELS, action) ? AUDIT_ACTION_LABELS[action as AuditAction] : action;
 }
 
-/** A change to a person's roles in an app: who, then the keys before and after. */
+/**
+ * A change to a person's roles in an app: who, the roles before and after by the names the entry kept (the keys of
+ * an entry written before it kept them), and why they changed when it was not by hand.
+ */
 export function rolesChange(d: Record<string, unknown>): string {
-  const keys = (value: unknown) => (Array.isArray(value) && value.length > 0 ? value.join(', ') : T.noRoles);
+  const names = (d.nombres ?? {}) as Record<string, unknown>;
+  const roles = (value: unknown) =>
+    Array.isArray(value) && value.length > 0
+      ? value.map((key) => (typeof names[key] === 'string' ? names[key] : String(key))).join(', ')
+      : T.noRoles;
   const who = typeof d.email === 'string' ? d.email : T.app(String(d.appId));
-  return T.rolesChange(who, keys(d.antes), keys(d.despues));
+  const change = T.rolesChange(who, roles(d.antes), roles(d.despues));
+  const why = T.rolesWhy[String(d.motivo)] ?? T.rolesWhy[String(d.fuenteRoles)];
+  return why ? `${change} · ${why}` : change;
 }
 
 /** The details of an audit row in one readable line. */

@@ -213,6 +213,17 @@ export const AUDIT_DETAIL_TEXT = {
   wrongPassword: (address: string) => `Contraseña incorrecta desde ${address}`,
   wrongCode: (address: string) => `Código incorrecto desde ${address}`,
   rolesChange: (who: string, from: string, to: string) => `${who}: ${from} → ${to}`,
+  // Why roles changed other than by hand: the entry's `motivo` (a seat's end), else its `fuenteRoles`.
+  rolesWhy: {
+    puesto_retirado: 'al quitarle el puesto',
+    miembro_retirado: 'al salir de la empresa',
+    baja_directorio: 'al darle de baja el directorio',
+    grupo_directorio: 'al salir del grupo del directorio que le daba el puesto',
+    puesto: 'al quitarle el puesto',
+    grupo: 'por un grupo del directorio',
+    plan: 'al terminar su plan propio',
+    eliminacion: 'porque se borró el rol de la aplicación',
+  } as Record<string, string>,
   app: (id: string) => `App ${id}`,
   planChange: (app: string, from: string, to: string) => `${app}: ${from} → ${to}`,
   expiring: (change: string, expiry: string) => `${change}, vence ${expiry}`,

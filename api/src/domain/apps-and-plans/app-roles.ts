@@ -155,16 +155,26 @@ async function holdingsOf(
   return [...holdings.values()];
 }
 
+/** The names of an app's roles by key: the log keeps them beside the keys, for the people who read it. */
+export async function roleNames(db: Db, appId: number, claves: string[]): Promise<Record<string, string>> {
+  if (claves.length === 0) return {};
+  const rows = await db
+    .select({ clave: appRoles.clave, nombre: appRoles.nombre })
+    .from(appRoles)
+    .where(and(eq(appRoles.appId, appId), inArray(appRoles.clave, [...new Set(claves)])))
+    .orderBy(asc(appRoles.clave));
+  return Object.fromEntries(rows.map((row) => [row.clave, row.nombre]));
+}
+
 /** The audit entry of a change to a person's roles in an app: in the company's log when a company gave them. */
 function rolesChangeEntry(
   holding: { userId: number; companyId: number | null },
   appId: number,
-  antes: string[],
-  despues: string[],
+  change: { antes: string[]; despues: string[]; nombres: Record<string, string> },
   fuenteRoles: RolesChangeSource,
   email: string | null,
 ): AuditEntry {
-  const details = { userId: holding.userId, email, appId, antes, despues, fuenteRoles };
+  const details = { userId: holding.userId, email, appId, ...change, fuenteRoles };
   return holding.companyId === null
     ? { action: 'user.app_roles_change', target: { type: 'user', id: holding.userId }, details }
     : {
@@ -194,6 +204,12 @@ export async function deleteAppRole(tx: Db, actor: AuditActor, appId: number, cl
     .for('update');
   if (!role) throw roleNotFound();
   const holders = (await holdingsOf(tx, appId)).filter((holding) => holding.claves.includes(clave));
+  // Read before the role goes, its own name among them.
+  const nombres = await roleNames(
+    tx,
+    appId,
+    holders.flatMap((holding) => holding.claves),
+  );
   await tx.delete(appRoles).where(and(eq(appRoles.appId, appId), eq(appRoles.clave, clave)));
   const emails = await emailsOf(
     tx,
@@ -209,8 +225,11 @@ export async function deleteAppRole(tx: Db, actor: AuditActor, appId: number, cl
       rolesChangeEntry(
         holding,
         appId,
-        holding.claves,
-        holding.claves.filter((key) => key !== clave),
+        {
+          antes: holding.claves,
+          despues: holding.claves.filter((key) => key !== clave),
+          nombres: Object.fromEntries(holding.claves.map((key) => [key, nombres[key] ?? key])),
+        },
         'eliminacion',
         emails.get(holding.userId) ?? null,
       ),
@@ -270,7 +289,13 @@ async function replaceRoles(
   if (gone.length > 0 || added.length > 0) {
     const emails = await emailsOf(tx, [giver.userId]);
     await recordAudit(tx, actor, [
-      rolesChangeEntry(giver, appId, before, wanted, 'mano', emails.get(giver.userId) ?? null),
+      rolesChangeEntry(
+        giver,
+        appId,
+        { antes: before, despues: wanted, nombres: await roleNames(tx, appId, [...before, ...wanted]) },
+        'mano',
+        emails.get(giver.userId) ?? null,
+      ),
     ]);
   }
   return { idApp: appId, roles: wanted };

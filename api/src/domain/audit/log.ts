@@ -58,6 +58,25 @@ export async function recordAudit(db: Db, actor: AuditActor, entries: AuditEntry
   );
 }
 
+/** Why a seat was taken back, as the roles it took with it say (`motivo`). */
+export type SeatEndCause = 'puesto_retirado' | 'miembro_retirado' | 'baja_directorio' | 'grupo_directorio';
+
+/**
+ * Who the database's own writers of the log name for what the rest of this transaction changes, and why: a seat taken
+ * back takes its roles, and trigger `company_seats_app_roles` writes that (migration 0054). Lasts until the
+ * transaction ends; without it the entry is the portal's own ('sistema').
+ */
+export async function auditCause(tx: Db, actor: AuditActor, motivo: SeatEndCause): Promise<void> {
+  const cause = {
+    actorId: actor.user.id,
+    actorEmail: actor.user.email,
+    details: actor.details ?? {},
+    motivo,
+    requestId: currentRequestId() ?? null,
+  };
+  await tx.execute(sql`SELECT set_config('portal.audit_cause', ${JSON.stringify(cause)}, true)`);
+}
+
 export interface AuditQuery {
   page: number;
   limit: number;

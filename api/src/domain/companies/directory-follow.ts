@@ -88,7 +88,8 @@ export async function followDirectory(tx: Db, companyId: number, change: Directo
             sql`not exists (select 1 from (${entitled(companyId, appId)}) e where e.user_id = ${companySeats.userId})`,
           ),
         );
-      for (const { userId } of lost) await removeSeat(tx, { audit: directoryActor }, companyId, userId, appId);
+      for (const { userId } of lost)
+        await removeSeat(tx, { audit: directoryActor }, companyId, userId, appId, 'grupo_directorio');
     }
     await seatWaiting(tx, companyId, appId, new Date(), change.arrivalsOnly ? userIds : undefined);
   }

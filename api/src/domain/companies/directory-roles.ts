@@ -61,6 +61,15 @@ export async function followGroupAppRoles(tx: Db, companyId: number, userIds: nu
             ON CONFLICT DO NOTHING`,
       );
   }
+  // The roles' names, as the log keeps them beside the keys: one read for every app changed.
+  const names = new Map<number, Record<string, string>>();
+  for (const row of await rowsOf<{ app_id: number; clave: string; nombre: string }>(
+    tx,
+    sql`SELECT app_id, clave, nombre FROM app_roles WHERE app_id IN ${[...new Set(changes.map((change) => change.appId))]}`,
+  ))
+    names.set(Number(row.app_id), { ...names.get(Number(row.app_id)), [row.clave]: row.nombre });
+  const namesOf = (appId: number, keys: string[]) =>
+    Object.fromEntries([...new Set(keys)].sort().map((key) => [key, names.get(appId)?.[key] ?? key]));
   const emails = new Map(
     (
       await rowsOf<{ id: number; email: string }>(
@@ -81,6 +90,7 @@ export async function followGroupAppRoles(tx: Db, companyId: number, userIds: nu
         appId: change.appId,
         antes: change.antes,
         despues: change.despues,
+        nombres: namesOf(change.appId, [...change.antes, ...change.despues]),
         fuenteRoles: 'grupo',
       },
       companyId,

@@ -11,7 +11,7 @@ import {
   users,
 } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
-import { type AuditActor, recordAudit } from '../audit/log.js';
+import { type AuditActor, auditCause, recordAudit } from '../audit/log.js';
 import type { CompanyAccess } from './access.js';
 import { decodeCursor, encodeCursor } from '../key-cursor.js';
 import { cappedCount, emailCondition, FILTERED_TOTAL_CAP } from './member-search.js';
@@ -315,6 +315,7 @@ export async function takeOutOfCompany(
 
 /** An administrator takes a person out of the company (only an owner takes out an owner); audited. */
 export async function removeMember(tx: Db, actor: CompanyActor, companyId: number, userId: number): Promise<void> {
+  await auditCause(tx, actor.audit, 'miembro_retirado');
   const { member, seats } = await takeOutOfCompany(tx, companyId, userId, (found) => {
     if (found.role === 'propietario' && !mayHandleOwners(actor)) throw onlyOwners();
   });

@@ -4,7 +4,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { apps, companyLicences, companyMembers, companySeats, users } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
-import { type AuditActor, recordAudit } from '../audit/log.js';
+import { type AuditActor, auditCause, recordAudit, type SeatEndCause } from '../audit/log.js';
 import { seatWaiting } from './directory-seats.js';
 import { lockedLicence } from './seat-locks.js';
 import type { CompanyActor } from './members.js';
@@ -89,8 +89,11 @@ export async function removeSeat(
   companyId: number,
   userId: number,
   appId: number,
+  why: SeatEndCause = 'puesto_retirado',
 ) {
   await lockedLicence(tx, companyId, appId);
+  // The roles the seat takes with it are written by a trigger: it names this actor and why.
+  await auditCause(tx, actor.audit, why);
   // Emits `plan.retirado`, moves `seats_in_use` and notifies session-state (triggers on company_seats,
   // docs/triggers.md).
   const removed = await tx

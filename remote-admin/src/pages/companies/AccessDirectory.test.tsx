@@ -462,6 +462,100 @@ describe("The company's activity", () => {
     expect(cells(3)[5]).toBe('token scim_abc7xyz… · Okta');
   });
 
+  it("says who took roles with a seat, their names and why; the portal's own entries and a refused sign-in", async () => {
+    const user = userEvent.setup();
+    const portal = { actorId: null, actorEmail: 'sistema', origen: 'sistema' };
+    const entry = (id: number, action: string, details: Record<string, unknown>, over: object) => ({
+      id,
+      action,
+      targetType: 'company',
+      targetId: 4,
+      targetLabel: 'Minera Andina S.A.',
+      details,
+      createdAt: `2027-02-0${id}T10:00:00.000Z`,
+      ...over,
+    });
+    const taken = { userId: 9, appId: 1, despues: [], fuenteRoles: 'puesto' };
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4/auditoria': {
+          status: 200,
+          body: {
+            data: [
+              entry(
+                1,
+                'company.app_roles_change',
+                {
+                  ...taken,
+                  email: 'ana@minera.pe',
+                  antes: ['operador', 'supervisor'],
+                  nombres: { operador: 'Operador de planta', supervisor: 'Supervisora' },
+                  motivo: 'miembro_retirado',
+                },
+                { actorId: 1, actorEmail: 'jefa@minera.pe', origen: 'administrador' },
+              ),
+              entry(
+                2,
+                'company.app_roles_change',
+                {
+                  ...taken,
+                  email: 'luis@minera.pe',
+                  antes: ['supervisor'],
+                  nombres: { supervisor: 'Supervisora' },
+                  motivo: 'grupo_directorio',
+                  fuente: 'directorio',
+                },
+                { actorId: null, actorEmail: 'directorio (SCIM)', origen: 'scim' },
+              ),
+              // Written before the entries named their cause: the portal's own, with the keys it kept.
+              entry(3, 'company.app_roles_change', { ...taken, email: 'eva@minera.pe', antes: ['operador'] }, portal),
+              entry(
+                4,
+                'auth.sign_in_refused',
+                { motivo: 'red', metodo: 'contrasena', address: '203.0.113.9' },
+                { ...portal, targetType: 'user', targetId: 9, targetLabel: 'ana@minera.pe' },
+              ),
+            ],
+            total: 4,
+            totalPages: 1,
+            currentPage: 1,
+            hasNextPage: false,
+            count: 4,
+          },
+        },
+      }),
+    );
+    await openTab(user, 'Registro de actividad');
+    const table = await screen.findByRole('table', { name: 'Registro de actividad' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    const cells = (index: number) =>
+      within(rows[index] as HTMLElement)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent);
+    expect(cells(0).slice(1)).toEqual([
+      'jefa@minera.pe',
+      'Administrador de la empresa',
+      'Cambió los roles en una aplicación',
+      'Minera Andina S.A.',
+      'app n.º 1 · ana@minera.pe: Operador de planta, Supervisora → sin roles · al salir de la empresa',
+    ]);
+    expect([cells(1)[1], cells(1)[2], cells(1)[5]]).toEqual([
+      'directorio (SCIM)',
+      'SCIM',
+      'app n.º 1 · luis@minera.pe: Supervisora → sin roles · al salir del grupo del directorio que le daba el puesto',
+    ]);
+    expect([cells(2)[2], cells(2)[5]]).toEqual([
+      'El propio portal',
+      'app n.º 1 · eva@minera.pe: operador → sin roles · al quitarle el puesto',
+    ]);
+    expect(cells(3).slice(2)).toEqual([
+      'El propio portal',
+      'Inicio de sesión rechazado por las reglas de la empresa',
+      'ana@minera.pe',
+      'Fuera de las redes permitidas: 203.0.113.9 · Contraseña',
+    ]);
+  });
+
   it('names a setup link as the origin of what IT did through it, once, and reads a rules change', async () => {
     const user = userEvent.setup();
     const link = { actorId: null, actorEmail: 'enlace de configuración n.º 3', origen: 'enlace' };

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { companyMembers, companyScimUsers, users } from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
-import { type AuditActor, recordAudit } from '../../audit/log.js';
+import { type AuditActor, auditCause, recordAudit } from '../../audit/log.js';
 import { takeOutOfCompany } from '../members.js';
 import { checkDomain, emailOf } from './checks.js';
 import { ScimError, scimMessages as M } from './errors.js';
@@ -33,6 +33,7 @@ export async function join(tx: Db, companyId: number, userId: number): Promise<b
  * refresh tokens and queued back-channel logouts.
  */
 export async function leave(tx: Db, companyId: number, userId: number) {
+  await auditCause(tx, scimActor, 'baja_directorio');
   const { member, seats } = await takeOutOfCompany(tx, companyId, userId).catch((error: unknown) => {
     if (error instanceof HttpError && error.code === 'ULTIMO_PROPIETARIO') throw new ScimError(409, M.lastOwner);
     throw error;
