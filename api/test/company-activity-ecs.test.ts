@@ -364,7 +364,7 @@ forEachBackend((backend) => {
           await slow.query('BEGIN');
           await slow.query(
             `INSERT INTO audit_log (actor_id, actor_email, action, target_type, target_id, details, company_id)
-             VALUES (NULL, 'lento', 'company.rename', 'company', $1, '{}', $1)`,
+             VALUES (NULL, 'lento@colector.test', 'company.rename', 'company', $1, '{}', $1)`,
             [id],
           );
           // A faster writer's entry commits meanwhile (one that takes no lock the slow one holds).
@@ -382,7 +382,7 @@ forEachBackend((backend) => {
         assert.deepEqual(
           both.data.map((doc) => [doc.event.action, doc.user?.email]),
           [
-            ['company.rename', 'lento'],
+            ['company.rename', 'lento@colector.test'],
             ['company.invitation_create', it_.email],
           ],
         );
