@@ -7,6 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { rowsOf } from '../src/db/client.js';
 import { auditLog } from '../src/db/schema.js';
+import type { EcsDocument } from '../src/domain/audit/ecs.js';
 import { directoryActor, recordAudit, systemActor } from '../src/domain/audit/log.js';
 import { setupLinkActor } from '../src/domain/companies/setup-links.js';
 import { addMember } from '../src/domain/companies/members.js';
@@ -22,23 +23,8 @@ import {
 
 const password = 'clave-del-colector';
 
-interface Doc {
-  '@timestamp': string;
-  ecs: { version: string };
-  event: {
-    id: string;
-    action: string;
-    category: string[];
-    type: string[];
-    outcome: string;
-    kind: string;
-    dataset: string;
-  };
-  user?: { id?: string; email?: string; target?: { id?: string; email?: string } };
-  source?: { ip: string };
-  organization: { id: string; name: string };
-  portal: { origen: string; objetivo: { tipo: string; id: number }; detalles: Record<string, unknown> };
-}
+/** A document as the API answers it (the shape its schema declares). */
+type Doc = EcsDocument;
 interface EcsPage {
   data: Doc[];
   siguiente: string;

@@ -395,6 +395,32 @@ describe("A company's directory ('Directorio (SCIM)')", () => {
 });
 
 describe("The company's activity", () => {
+  /** The company's log as the API answers it: one page of `entries`. */
+  const logPage = (entries: object[]) => ({
+    'GET /empresas/4/auditoria': {
+      status: 200,
+      body: {
+        data: entries,
+        total: entries.length,
+        totalPages: 1,
+        currentPage: 1,
+        hasNextPage: false,
+        count: entries.length,
+      },
+    },
+  });
+  /** Opens 'Registro de actividad': its rows, and the text of each row's cells. */
+  const activityRows = async (user: ReturnType<typeof userEvent.setup>) => {
+    await openTab(user, 'Registro de actividad');
+    const table = await screen.findByRole('table', { name: 'Registro de actividad' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    const cells = (index: number) =>
+      within(rows[index] as HTMLElement)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent);
+    return { rows, cells };
+  };
+
   it('names the sign-in and directory actions in Spanish, with where each came from', async () => {
     const user = userEvent.setup();
     const entry = (id: number, action: string, details: Record<string, unknown>, actorEmail = 'jefa@minera.pe') => ({
@@ -410,41 +436,20 @@ describe("The company's activity", () => {
     });
     api = await useFakeApi(
       base({
-        'GET /empresas/4/auditoria': {
-          status: 200,
-          body: {
-            data: [
-              entry(1, 'company.provider_update', {
-                issuer: 'https://login.minera.pe',
-                dominios: ['minera.pe'],
-                permitirContrasena: false,
-                secretoCambiado: true,
-              }),
-              entry(2, 'company.sign_in', { fuente: 'proveedor', email: 'ana@minera.pe' }, 'ana@minera.pe'),
-              entry(
-                3,
-                'company.member_deprovision',
-                { fuente: 'scim', userName: 'luis@minera.pe' },
-                'directorio (SCIM)',
-              ),
-              entry(4, 'company.scim_token_create', { prefijo: 'scim_abc7xyz', descripcion: 'Okta' }),
-            ],
-            total: 4,
-            totalPages: 1,
-            currentPage: 1,
-            hasNextPage: false,
-            count: 4,
-          },
-        },
+        ...logPage([
+          entry(1, 'company.provider_update', {
+            issuer: 'https://login.minera.pe',
+            dominios: ['minera.pe'],
+            permitirContrasena: false,
+            secretoCambiado: true,
+          }),
+          entry(2, 'company.sign_in', { fuente: 'proveedor', email: 'ana@minera.pe' }, 'ana@minera.pe'),
+          entry(3, 'company.member_deprovision', { fuente: 'scim', userName: 'luis@minera.pe' }, 'directorio (SCIM)'),
+          entry(4, 'company.scim_token_create', { prefijo: 'scim_abc7xyz', descripcion: 'Okta' }),
+        ]),
       }),
     );
-    await openTab(user, 'Registro de actividad');
-    const table = await screen.findByRole('table', { name: 'Registro de actividad' });
-    const rows = within(table).getAllByRole('row').slice(1);
-    const cells = (index: number) =>
-      within(rows[index] as HTMLElement)
-        .getAllByRole('cell')
-        .map((cell) => cell.textContent);
+    const { cells } = await activityRows(user);
     expect(cells(0).slice(2)).toEqual([
       'Administrador de la empresa',
       'Proveedor de identidad conectado o cambiado',
@@ -478,60 +483,44 @@ describe("The company's activity", () => {
     const taken = { userId: 9, appId: 1, despues: [], fuenteRoles: 'puesto' };
     api = await useFakeApi(
       base({
-        'GET /empresas/4/auditoria': {
-          status: 200,
-          body: {
-            data: [
-              entry(
-                1,
-                'company.app_roles_change',
-                {
-                  ...taken,
-                  email: 'ana@minera.pe',
-                  antes: ['operador', 'supervisor'],
-                  nombres: { operador: 'Operador de planta', supervisor: 'Supervisora' },
-                  motivo: 'miembro_retirado',
-                },
-                { actorId: 1, actorEmail: 'jefa@minera.pe', origen: 'administrador' },
-              ),
-              entry(
-                2,
-                'company.app_roles_change',
-                {
-                  ...taken,
-                  email: 'luis@minera.pe',
-                  antes: ['supervisor'],
-                  nombres: { supervisor: 'Supervisora' },
-                  motivo: 'grupo_directorio',
-                  fuente: 'directorio',
-                },
-                { actorId: null, actorEmail: 'directorio (SCIM)', origen: 'scim' },
-              ),
-              // Written before the entries named their cause: the portal's own, with the keys it kept.
-              entry(3, 'company.app_roles_change', { ...taken, email: 'eva@minera.pe', antes: ['operador'] }, portal),
-              entry(
-                4,
-                'auth.sign_in_refused',
-                { motivo: 'red', metodo: 'contrasena', address: '203.0.113.9' },
-                { ...portal, targetType: 'user', targetId: 9, targetLabel: 'ana@minera.pe' },
-              ),
-            ],
-            total: 4,
-            totalPages: 1,
-            currentPage: 1,
-            hasNextPage: false,
-            count: 4,
-          },
-        },
+        ...logPage([
+          entry(
+            1,
+            'company.app_roles_change',
+            {
+              ...taken,
+              email: 'ana@minera.pe',
+              antes: ['operador', 'supervisor'],
+              nombres: { operador: 'Operador de planta', supervisor: 'Supervisora' },
+              motivo: 'miembro_retirado',
+            },
+            { actorId: 1, actorEmail: 'jefa@minera.pe', origen: 'administrador' },
+          ),
+          entry(
+            2,
+            'company.app_roles_change',
+            {
+              ...taken,
+              email: 'luis@minera.pe',
+              antes: ['supervisor'],
+              nombres: { supervisor: 'Supervisora' },
+              motivo: 'grupo_directorio',
+              fuente: 'directorio',
+            },
+            { actorId: null, actorEmail: 'directorio (SCIM)', origen: 'scim' },
+          ),
+          // Written before the entries named their cause: the portal's own, with the keys it kept.
+          entry(3, 'company.app_roles_change', { ...taken, email: 'eva@minera.pe', antes: ['operador'] }, portal),
+          entry(
+            4,
+            'auth.sign_in_refused',
+            { motivo: 'red', metodo: 'contrasena', address: '203.0.113.9' },
+            { ...portal, targetType: 'user', targetId: 9, targetLabel: 'ana@minera.pe' },
+          ),
+        ]),
       }),
     );
-    await openTab(user, 'Registro de actividad');
-    const table = await screen.findByRole('table', { name: 'Registro de actividad' });
-    const rows = within(table).getAllByRole('row').slice(1);
-    const cells = (index: number) =>
-      within(rows[index] as HTMLElement)
-        .getAllByRole('cell')
-        .map((cell) => cell.textContent);
+    const { cells } = await activityRows(user);
     expect(cells(0).slice(1)).toEqual([
       'jefa@minera.pe',
       'Administrador de la empresa',
@@ -571,45 +560,29 @@ describe("The company's activity", () => {
     });
     api = await useFakeApi(
       base({
-        'GET /empresas/4/auditoria': {
-          status: 200,
-          body: {
-            data: [
-              entry(1, 'company.domain_add', {
-                domain: 'minera.pe',
-                fuente: 'enlace',
-                enlaceId: 3,
-                direccion: '203.0.113.9',
-              }),
-              entry(
-                2,
-                'company.settings_change',
-                {
-                  redesPermitidas: { de: [], a: ['203.0.113.0/24'] },
-                  metodosPermitidos: { de: ['contrasena', 'google'], a: ['empresa'] },
-                  sesionMaximaHoras: { de: null, a: 8 },
-                  inactividadMinutos: { de: 30, a: null },
-                  sesionesTerminadas: 2,
-                },
-                { actorId: 1, actorEmail: 'jefa@minera.pe', origen: 'administrador' },
-              ),
-            ],
-            total: 2,
-            totalPages: 1,
-            currentPage: 1,
-            hasNextPage: false,
-            count: 2,
-          },
-        },
+        ...logPage([
+          entry(1, 'company.domain_add', {
+            domain: 'minera.pe',
+            fuente: 'enlace',
+            enlaceId: 3,
+            direccion: '203.0.113.9',
+          }),
+          entry(
+            2,
+            'company.settings_change',
+            {
+              redesPermitidas: { de: [], a: ['203.0.113.0/24'] },
+              metodosPermitidos: { de: ['contrasena', 'google'], a: ['empresa'] },
+              sesionMaximaHoras: { de: null, a: 8 },
+              inactividadMinutos: { de: 30, a: null },
+              sesionesTerminadas: 2,
+            },
+            { actorId: 1, actorEmail: 'jefa@minera.pe', origen: 'administrador' },
+          ),
+        ]),
       }),
     );
-    await openTab(user, 'Registro de actividad');
-    const table = await screen.findByRole('table', { name: 'Registro de actividad' });
-    const rows = within(table).getAllByRole('row').slice(1);
-    const cells = (index: number) =>
-      within(rows[index] as HTMLElement)
-        .getAllByRole('cell')
-        .map((cell) => cell.textContent);
+    const { rows, cells } = await activityRows(user);
     expect(cells(0).slice(1)).toEqual([
       'enlace de configuración n.º 3',
       'Enlace de configuración',
