@@ -395,6 +395,19 @@ describe("A company's directory ('Directorio (SCIM)')", () => {
 });
 
 describe("The company's activity", () => {
+  /** One entry of the company's log, by its administrator unless `over` says otherwise. */
+  const entry = (id: number, action: string, details: Record<string, unknown>, over: object = {}) => ({
+    id,
+    action,
+    actorId: 1,
+    actorEmail: 'jefa@minera.pe',
+    targetType: 'company',
+    targetId: 4,
+    targetLabel: 'Minera Andina S.A.',
+    details,
+    createdAt: `2027-02-0${id}T10:00:00.000Z`,
+    ...over,
+  });
   /** The company's log as the API answers it: one page of `entries`. */
   const logPage = (entries: object[]) => ({
     'GET /empresas/4/auditoria': {
@@ -423,17 +436,6 @@ describe("The company's activity", () => {
 
   it('names the sign-in and directory actions in Spanish, with where each came from', async () => {
     const user = userEvent.setup();
-    const entry = (id: number, action: string, details: Record<string, unknown>, actorEmail = 'jefa@minera.pe') => ({
-      id,
-      action,
-      actorId: 1,
-      actorEmail,
-      targetType: 'company',
-      targetId: 4,
-      targetLabel: 'Minera Andina S.A.',
-      details,
-      createdAt: `2027-02-0${id}T10:00:00.000Z`,
-    });
     api = await useFakeApi(
       base({
         ...logPage([
@@ -443,8 +445,13 @@ describe("The company's activity", () => {
             permitirContrasena: false,
             secretoCambiado: true,
           }),
-          entry(2, 'company.sign_in', { fuente: 'proveedor', email: 'ana@minera.pe' }, 'ana@minera.pe'),
-          entry(3, 'company.member_deprovision', { fuente: 'scim', userName: 'luis@minera.pe' }, 'directorio (SCIM)'),
+          entry(2, 'company.sign_in', { fuente: 'proveedor', email: 'ana@minera.pe' }, { actorEmail: 'ana@minera.pe' }),
+          entry(
+            3,
+            'company.member_deprovision',
+            { fuente: 'scim', userName: 'luis@minera.pe' },
+            { actorEmail: 'directorio (SCIM)' },
+          ),
           entry(4, 'company.scim_token_create', { prefijo: 'scim_abc7xyz', descripcion: 'Okta' }),
         ]),
       }),
@@ -470,16 +477,6 @@ describe("The company's activity", () => {
   it("says who took roles with a seat, their names and why; the portal's own entries and a refused sign-in", async () => {
     const user = userEvent.setup();
     const portal = { actorId: null, actorEmail: 'sistema', origen: 'sistema' };
-    const entry = (id: number, action: string, details: Record<string, unknown>, over: object) => ({
-      id,
-      action,
-      targetType: 'company',
-      targetId: 4,
-      targetLabel: 'Minera Andina S.A.',
-      details,
-      createdAt: `2027-02-0${id}T10:00:00.000Z`,
-      ...over,
-    });
     const taken = { userId: 9, appId: 1, despues: [], fuenteRoles: 'puesto' };
     api = await useFakeApi(
       base({
@@ -548,25 +545,15 @@ describe("The company's activity", () => {
   it('names a setup link as the origin of what IT did through it, once, and reads a rules change', async () => {
     const user = userEvent.setup();
     const link = { actorId: null, actorEmail: 'enlace de configuración n.º 3', origen: 'enlace' };
-    const entry = (id: number, action: string, details: Record<string, unknown>, over: object = link) => ({
-      id,
-      action,
-      targetType: 'company',
-      targetId: 4,
-      targetLabel: 'Minera Andina S.A.',
-      details,
-      createdAt: `2027-02-0${id}T10:00:00.000Z`,
-      ...over,
-    });
     api = await useFakeApi(
       base({
         ...logPage([
-          entry(1, 'company.domain_add', {
-            domain: 'minera.pe',
-            fuente: 'enlace',
-            enlaceId: 3,
-            direccion: '203.0.113.9',
-          }),
+          entry(
+            1,
+            'company.domain_add',
+            { domain: 'minera.pe', fuente: 'enlace', enlaceId: 3, direccion: '203.0.113.9' },
+            link,
+          ),
           entry(
             2,
             'company.settings_change',
