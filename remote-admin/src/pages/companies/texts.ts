@@ -317,6 +317,16 @@ export const TEXT_COMPANY = {
   siemAdd: 'Añadir destino',
   siemAdding: 'Añadiendo...',
   siemAdded: 'Destino añadido. El secreto y la clave ya no se vuelven a mostrar.',
+  siemEditButton: 'Editar',
+  siemEdit: 'Editar destino',
+  siemSave: 'Guardar cambios',
+  siemSaving: 'Guardando...',
+  siemCancelEdit: 'Cancelar edición',
+  siemSaved: 'Destino guardado.',
+  siemUnchanged: 'No cambiaste nada del destino.',
+  siemSecretKept: 'Guardado: no se muestra. Déjalo vacío para conservarlo; si cambias la URL, escríbelo de nuevo.',
+  siemKeyKept:
+    'Guardada: no se muestra. Déjala vacía para conservarla; si cambias el servidor o el puerto, escríbela de nuevo.',
   siemKind: 'Tipo',
   siemKinds: { syslog: 'Syslog sobre TLS (RFC 5425)', https: 'HTTPS' },
   siemHost: 'Servidor',
@@ -332,6 +342,10 @@ export const TEXT_COMPANY = {
   siemSecret: 'Secreto',
   siemSecretHint: 'Con Splunk HEC y la cabecera Authorization, escribe solo el token: el portal antepone «Splunk ».',
   siemPortInvalid: 'El puerto es un número entre 1 y 65535',
+  siemSecretAgain:
+    'Cambiaste la dirección: escribe de nuevo el secreto (no se envía a otra dirección sin que lo confirmes).',
+  siemKeyAgain:
+    'Cambiaste la dirección: escribe de nuevo la clave del cliente (no se envía a otra dirección sin que lo confirmes).',
 
   // The company's own sign-in (docs/decisions/0080-company-sign-in.md).
   accessIntro:
