@@ -203,7 +203,13 @@ export const TEXT_COMPANY = {
   colLine: 'Línea',
   colApp: 'App',
   listCounts: (ready: number, wrong: number) =>
-    `${ready} ${ready === 1 ? 'lista' : 'listas'} para enviar${wrong > 0 ? ` · ${wrong} con errores (no se enviarán: corrígelas en la lista)` : ''}.`,
+    `${ready} ${ready === 1 ? 'persona lista' : 'personas listas'} para invitar${
+      wrong === 0
+        ? ''
+        : wrong === 1
+          ? ' · 1 con errores (no se invitará: corrígela en la lista)'
+          : ` · ${wrong} con errores (no se invitarán: corrígelas en la lista)`
+    }.`,
   listTooLong: (rows: number, max: number) => `La lista tiene ${rows} personas: envía como máximo ${max} cada vez.`,
   listEmpty: 'Pega la lista o carga un archivo CSV para ver aquí cada persona antes de enviar.',
   rowReady: 'Lista para enviar',
