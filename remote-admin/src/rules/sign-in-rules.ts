@@ -1,4 +1,9 @@
-import { SIGN_IN_METHOD_NAMES, SIGN_IN_METHOD_PHRASES, SIGN_IN_METHODS } from '@portal/shared';
+import {
+  type ConfiguredProviders,
+  SIGN_IN_METHOD_NAMES,
+  SIGN_IN_METHOD_PHRASES,
+  SIGN_IN_METHODS,
+} from '@portal/shared';
 import type { Company } from '../api/company-types';
 
 /**
@@ -122,8 +127,25 @@ function limitOf(text: string, min: number, max: number): number | null | undefi
   return value >= min && value <= max ? value : undefined;
 }
 
-/** The draft as the API takes it, or the Spanish message saying what to fix. */
-export function rulesFromDraft(draft: RulesDraft): { rules: RulesInput } | { error: string } {
+/**
+ * The methods this portal offers a company, in the screens' order: Google and Apple only when the deployment has them
+ * configured (`GET /auth/social/proveedores`, what the sign-in page asks too). Unknown (`null`, the question failed):
+ * every method, rather than hiding one that may be on.
+ */
+export function offeredMethods(providers: ConfiguredProviders | null): SignInMethod[] {
+  return SIGN_IN_METHODS.filter(
+    (method) => !providers || (method !== 'google' && method !== 'apple') || providers[method],
+  );
+}
+
+/**
+ * The draft as the API takes it, or the Spanish message saying what to fix. A method not `offered` keeps its state
+ * (it is sent as it was), but it alone is no way in: at least one offered method is asked for.
+ */
+export function rulesFromDraft(
+  draft: RulesDraft,
+  offered: readonly SignInMethod[] = SIGN_IN_METHODS,
+): { rules: RulesInput } | { error: string } {
   const T = TEXT_SIGN_IN_RULES;
   const networks = draft.networks
     .split('\n')
@@ -131,7 +153,7 @@ export function rulesFromDraft(draft: RulesDraft): { rules: RulesInput } | { err
     .filter((line) => line !== '');
   const bad = networks.find((line) => !parseNetwork(line));
   if (bad !== undefined) return { error: T.badNetwork(bad) };
-  if (draft.methods.length === 0) return { error: T.noMethod };
+  if (!draft.methods.some((method) => offered.includes(method))) return { error: T.noMethod };
   const maxHours = limitOf(draft.maxHours, 1, 720);
   if (maxHours === undefined) return { error: T.badNumber(T.maxHours) };
   const idleMinutes = limitOf(draft.idleMinutes, 5, 1440);

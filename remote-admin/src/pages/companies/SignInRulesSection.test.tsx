@@ -7,7 +7,7 @@ import { whenApiIdle } from '@portal/shared';
 import CompanyPage from './CompanyPage';
 import { adminUser, bodiesTo, type FakeApi, renderAt, useFakeApi } from '../../testing/setup';
 import { company } from '../../testing/companies';
-import { addressAllowed, lockoutWarnings, NO_RULES, rulesFromDraft } from '../../rules/sign-in-rules';
+import { addressAllowed, lockoutWarnings, NO_RULES, offeredMethods, rulesFromDraft } from '../../rules/sign-in-rules';
 
 jest.setTimeout(30_000);
 
@@ -32,6 +32,7 @@ const base = (over: Record<string, unknown> = {}) => ({
   },
   'GET /empresas/4/licencias': { status: 200, body: [] },
   'GET /empresas/4/miembros': { status: 200, body: { data: [], total: 0, siguiente: null } },
+  'GET /auth/social/proveedores': { status: 200, body: { google: true, apple: true } },
   ...over,
 });
 
@@ -77,6 +78,32 @@ describe("A company's sign-in rules in 'Ajustes'", () => {
         inactividadMinutos: 30,
       },
     ]);
+  });
+
+  it('offers Google and Apple only when this portal has them, and keeps what it does not offer as it was', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi(
+      base({
+        'GET /auth/social/proveedores': { status: 200, body: { google: false, apple: true } },
+        'PATCH /empresas/4/ajustes': { status: 200, body: company({ miRol: 'propietario' }) },
+      }),
+      owner,
+    );
+    const panel = await openSettings(user);
+    const methods = within(within(panel).getByRole('group', { name: 'Métodos de inicio de sesión permitidos' }));
+    expect(await methods.findByRole('checkbox', { name: 'Apple' })).toBeChecked();
+    expect(methods.queryByRole('checkbox', { name: 'Google' })).not.toBeInTheDocument();
+    await user.click(within(panel).getByRole('button', { name: 'Guardar reglas' }));
+    expect(await within(panel).findByText('Reglas de acceso guardadas')).toBeInTheDocument();
+    expect(bodiesTo(api, '/empresas/4/ajustes')).toEqual([
+      expect.objectContaining({ metodosPermitidos: ['contrasena', 'google', 'apple', 'llave', 'empresa'] }),
+    ]);
+    // Google alone, which this portal does not offer, is no way in: at least one offered method is asked for.
+    for (const name of ['Contraseña', 'Apple', 'Llave de acceso', 'Inicio de sesión de la empresa'])
+      await user.click(methods.getByRole('checkbox', { name }));
+    await user.click(within(panel).getByRole('button', { name: 'Guardar reglas' }));
+    expect(await within(panel).findByText('Marca al menos un método de inicio de sesión')).toBeInTheDocument();
+    expect(bodiesTo(api, '/empresas/4/ajustes')).toHaveLength(1);
   });
 
   it('warns an owner before a rule that locks them out, says how it is undone, and saves only once they accept', async () => {
@@ -147,6 +174,12 @@ describe("A company's sign-in rules in 'Ajustes'", () => {
 });
 
 describe('the rules read in the panel', () => {
+  it('offers the methods this portal has: Google and Apple when configured, every one when it could not ask', () => {
+    expect(offeredMethods({ google: false, apple: false })).toEqual(['contrasena', 'llave', 'empresa']);
+    expect(offeredMethods({ google: true, apple: false })).toEqual(['contrasena', 'google', 'llave', 'empresa']);
+    expect(offeredMethods(null)).toEqual(['contrasena', 'google', 'apple', 'llave', 'empresa']);
+  });
+
   it('matches addresses to networks, IPv4 and IPv6', () => {
     expect(addressAllowed([], '203.0.113.9')).toBe(true);
     expect(addressAllowed(['203.0.113.0/24'], '203.0.113.9')).toBe(true);
