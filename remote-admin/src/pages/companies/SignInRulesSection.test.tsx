@@ -1,7 +1,7 @@
 // 'Reglas de acceso de los miembros' in a company's 'Ajustes': what an owner sends, the warning before a rule that
 // would lock them out (the network they are on, the method they signed in with) and how it is undone, the form's own
 // refusals, and a platform administrator lifting every rule at once.
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { whenApiIdle } from '@portal/shared';
 import CompanyPage from './CompanyPage';
@@ -69,7 +69,8 @@ describe("A company's sign-in rules in 'Ajustes'", () => {
     // Their own network and method stay allowed: no warning.
     expect(within(panel).queryByText(/Para deshacerlo/)).not.toBeInTheDocument();
     await user.click(within(panel).getByRole('button', { name: 'Guardar reglas' }));
-    expect(await within(panel).findByText('Reglas de acceso guardadas')).toBeInTheDocument();
+    const saved = await within(panel).findByText('Reglas de acceso guardadas');
+    await waitFor(() => expect(saved).toHaveFocus());
     expect(bodiesTo(api, '/empresas/4/ajustes')).toEqual([
       {
         redesPermitidas: ['198.51.100.0/24', '2001:db8::/32'],

@@ -87,7 +87,11 @@ export function SignInRulesSection({
       <p>{T.intro}</p>
       <Form onSubmit={save} noValidate>
         {invalid && <Alert tone="error">{invalid}</Alert>}
-        {message && <Alert tone={message.tone}>{message.text}</Alert>}
+        {message && (
+          <Alert tone={message.tone} takesFocus>
+            {message.text}
+          </Alert>
+        )}
         <label className="field">
           {T.networks}
           <textarea
