@@ -8,15 +8,21 @@ export interface TabItem {
   disabled?: boolean;
 }
 
-/** One row, whatever the number of tabs: on a narrow screen it scrolls sideways instead of wrapping into rows. */
+/**
+ * Where there is room, the tabs wrap (each in sight); on a phone they stay one row that scrolls sideways, instead of
+ * a stack of rows that pushes the section off the screen.
+ */
 const List = styled.div`
   display: flex;
-  flex-wrap: nowrap;
+  flex-wrap: wrap;
   gap: 4px;
-  overflow-x: auto;
-  overscroll-behavior-x: contain;
-  scrollbar-width: thin;
   border-bottom: 1px solid ${theme.color.border};
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    flex-wrap: nowrap;
+    overflow-x: auto;
+    overscroll-behavior-x: contain;
+    scrollbar-width: thin;
+  }
 `;
 
 const Tab = styled.button<{ $active: boolean }>`
@@ -32,11 +38,13 @@ const Tab = styled.button<{ $active: boolean }>`
   font-weight: 600;
   cursor: pointer;
   &:disabled { color: ${theme.color.disabled}; cursor: not-allowed; }
+  /* Inside the tab: the row that scrolls would cut an outline drawn around it. */
+  &:focus-visible { outline: 3px solid ${theme.color.primary}; outline-offset: -3px; }
 `;
 
 /**
- * WAI-ARIA tabs in one row that scrolls sideways when it does not fit: the arrow keys move between the enabled tabs,
- * Home and End to the first and the last, and the chosen tab is scrolled into view.
+ * WAI-ARIA tabs (on a phone, one row that scrolls sideways): the arrow keys move between the enabled tabs, Home and End
+ * to the first and the last, and the chosen tab is scrolled into view.
  */
 export function Tabs({
   items,

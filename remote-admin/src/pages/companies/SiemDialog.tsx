@@ -20,10 +20,14 @@ import { TEXT_COMPANY as T } from './texts';
 /** How often the open dialog reads its destinations again: what each got, its lag and its last error move. */
 export const SIEM_REFRESH_MS = 5_000;
 
-/** A receiver's words (a TLS failure, a long URL) wrap inside the dialog instead of widening it. */
+/**
+ * A receiver's words (a TLS failure, a long URL) wrap inside the dialog instead of widening it: its notices, and the
+ * table's cells of such words (class token); the buttons of a row wrap too rather than push the table sideways.
+ */
 const Body = styled.div`
-  overflow-wrap: anywhere;
-  td { overflow-wrap: anywhere; }
+  > p, [role='alert'], [role='status'] { overflow-wrap: anywhere; }
+  table td.actions { white-space: normal; }
+  table td.actions > * { margin: 2px 8px 2px 0; white-space: nowrap; }
 `;
 
 type Notice = { text: string; tone: 'success' | 'error' | 'info' };
@@ -131,7 +135,7 @@ export function SiemDialog({ companyId, onClose }: { companyId: number; onClose(
                       }
                     >
                       {stream.estado === 'activo' ? T.siemPause : T.siemResume}
-                    </Button>{' '}
+                    </Button>
                     <Button
                       $variant="secondary"
                       disabled={busy}
@@ -143,7 +147,7 @@ export function SiemDialog({ companyId, onClose }: { companyId: number; onClose(
                       }
                     >
                       {T.siemTest}
-                    </Button>{' '}
+                    </Button>
                     <Button
                       $variant="secondary"
                       disabled={busy}
@@ -154,7 +158,7 @@ export function SiemDialog({ companyId, onClose }: { companyId: number; onClose(
                       }}
                     >
                       {T.siemEditButton}
-                    </Button>{' '}
+                    </Button>
                     {confirming === stream.id ? (
                       <Button
                         $variant="danger"
