@@ -18,6 +18,7 @@ import {
 import { createApp, updateApp } from '../../api/admin';
 import { AdminPage, Panel, spreadRow } from '../../components/Page';
 import { ListFooter } from '../../components/Pagination';
+import { useToggleSet } from '../../hooks/useToggleSet';
 import { appended, clampPage } from '../../rules/pagination';
 import { ADMIN_ALERT_MS, TEXT_ADMIN } from '../../texts';
 import { appToForm, emptyAppForm, formToInput, type AppForm } from './app-form';
@@ -76,13 +77,7 @@ export default function AppsAdminPage() {
   const [limit, setLimit] = useState(APPS_PAGE_SIZE);
   const [reloads, setReloads] = useState(0);
   // The apps whose 'Roles' are open under their row: each loads its roles only when asked.
-  const [rolesOpen, setRolesOpen] = useState<ReadonlySet<number>>(new Set());
-  const toggleRoles = (id: number) =>
-    setRolesOpen((current) => {
-      const next = new Set(current);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
+  const [rolesOpen, toggleRoles] = useToggleSet<number>();
 
   useEffect(() => {
     let current = true;

@@ -7,7 +7,7 @@ import { whenApiIdle } from '@portal/shared';
 import { firstThen } from '@portal/shared/testing/fake-api';
 import CompanyPage from './CompanyPage';
 import { adminUser, bodiesTo, type FakeApi, renderAt, useFakeApi } from '../../testing/setup';
-import { company } from '../../testing/companies';
+import { auditStream, company } from '../../testing/companies';
 import type { AuditStream } from '../../api/company-types';
 
 jest.setTimeout(30_000);
@@ -39,22 +39,7 @@ const STREAMS: AuditStream[] = [
   },
 ];
 
-const HEC: AuditStream = {
-  id: '0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6',
-  tipo: 'https',
-  url: 'https://splunk.andina.pe:8088/services/collector/event',
-  formato: 'splunk-hec',
-  cabecera: 'Authorization',
-  tieneSecreto: true,
-  ca: null,
-  estado: 'activo',
-  entregadoHasta: null,
-  entregadoEn: null,
-  retraso: { entradas: 0, segundos: 0 },
-  ultimoError: null,
-  proximoIntento: null,
-  creadoEn: '2027-01-30T10:00:00.000Z',
-};
+const HEC = auditStream();
 
 const owner = () =>
   adminUser({
@@ -223,13 +208,7 @@ describe("'Enviar a mi SIEM' in a company's activity log", () => {
     const user = userEvent.setup();
     api = await useFakeApi(
       {
-        'GET /empresas/4': { status: 200, body: company({ miRol: 'propietario' }) },
-        'GET /empresas/4/licencias': { status: 200, body: [] },
-        'GET /empresas/4/miembros': { status: 200, body: { data: [], total: 0, siguiente: null } },
-        'GET /empresas/4/auditoria': {
-          status: 200,
-          body: { data: [], total: 0, totalPages: 0, currentPage: 1, hasNextPage: false, count: 0 },
-        },
+        ...pageRoutes,
         'GET /empresas/4/flujos-auditoria': { status: 200, body: { data: STREAMS } },
         'POST /empresas/4/flujos-auditoria': { status: 201, body: STREAMS[0] },
         [`PATCH /empresas/4/flujos-auditoria/${ID}`]: { status: 200, body: { ...STREAMS[0], estado: 'pausado' } },
@@ -239,11 +218,7 @@ describe("'Enviar a mi SIEM' in a company's activity log", () => {
           body: { entregado: true, mensaje: 'El receptor aceptó el evento de prueba (1 mensaje por syslog TLS)' },
         },
       },
-      adminUser({
-        role: 2,
-        email: 'jefa@minera.pe',
-        ...({ empresas: [{ id: 4, nombre: 'Minera Andina S.A.', rol: 'propietario', estado: 'activo' }] } as object),
-      }),
+      owner(),
     );
     renderAt('/admin/empresas/4', <CompanyPage />, { pattern: '/admin/empresas/:id' });
     await user.click(await screen.findByRole('tab', { name: 'Registro de actividad' }));

@@ -1,33 +1,18 @@
-import type { AuditStream } from '../../api/company-types';
+import { auditStream } from '../../testing/companies';
 import { changeInput, createInput, emptySiemForm, siemFormProblem, streamToForm } from './siem-form';
 
-const base = {
-  id: '5b2c9f0e-1d7a-4c35-9a8e-0f6f3c2d1b7a',
-  ca: null,
-  estado: 'activo',
-  entregadoHasta: null,
-  entregadoEn: null,
-  retraso: { entradas: 0, segundos: 0 },
-  ultimoError: null,
-  proximoIntento: null,
-  creadoEn: '2027-01-30T10:00:00.000Z',
-} as const;
-const hec: AuditStream = {
-  ...base,
-  tipo: 'https',
-  url: 'https://splunk.andina.pe:8088/services/collector/event',
-  formato: 'splunk-hec',
-  cabecera: 'Authorization',
-  tieneSecreto: true,
-};
-const syslog: AuditStream = {
-  ...base,
+const hec = auditStream();
+const syslog = auditStream({
   tipo: 'syslog',
+  url: undefined,
+  formato: undefined,
+  cabecera: undefined,
+  tieneSecreto: undefined,
   host: 'siem.andina.pe',
   puerto: 6514,
   certificado: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----',
   tieneClave: true,
-};
+});
 
 describe("a SIEM destination's form", () => {
   it('sends a new destination with only its kind’s fields, empty ones left out', () => {

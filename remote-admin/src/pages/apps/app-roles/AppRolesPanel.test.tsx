@@ -3,7 +3,8 @@
 // and the API's refusals shown in Spanish in the dialog.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { type App, type AppRole, whenApiIdle } from '@portal/shared';
+import { type AppRole, whenApiIdle } from '@portal/shared';
+import { app } from '@portal/shared/testing/fixtures';
 import AppsAdminPage from '../AppsAdminPage';
 import { type FakeApi, page, renderAt, useFakeApi } from '../../../testing/setup';
 
@@ -16,19 +17,7 @@ afterEach(async () => {
   await api?.close();
 });
 
-const controlMax: App = {
-  id: 1,
-  nombre: 'Control Max 360',
-  descripcion: 'Control de planta',
-  longDescription: '',
-  iconUrl: null,
-  webUrl: null,
-  iosUrl: null,
-  androidUrl: null,
-  isEnabledWeb: true,
-  isEnabledMovil: false,
-  tags: [],
-};
+const controlMax = app(1, 'Control Max 360');
 
 /** The app's roles as the fake API keeps them: each call changes them as the real one would. */
 function rolesApi(start: AppRole[]) {
