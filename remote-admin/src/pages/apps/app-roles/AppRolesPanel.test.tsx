@@ -116,7 +116,7 @@ describe("An app's roles in the apps page", () => {
     expect(await within(panel).findByText('Rol Supervisor de turno guardado')).toBeInTheDocument();
 
     await user.click(
-      await within(table).findByRole('button', { name: 'Hacer Supervisor de turno el rol por defecto' }),
+      await within(table).findByRole('button', { name: 'Hacer por defecto el rol Supervisor de turno' }),
     );
     expect(await within(panel).findByText('Supervisor de turno es ahora el rol por defecto')).toBeInTheDocument();
     expect(sent('PATCH', '/admin/apps/1/roles/supervisor')).toEqual([
