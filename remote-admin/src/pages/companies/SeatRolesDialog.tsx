@@ -46,7 +46,7 @@ export function SeatRolesDialog({
   if (withRoles.length === 0)
     return (
       <Modal title={title} onClose={onClose}>
-        <p>{entries.length > 0 ? TEXT_COMPANY.noAppRoles : gone}</p>
+        <p>{entries.length === 0 ? gone : entries.length === 1 ? TEXT_COMPANY.noAppRoles : TEXT_COMPANY.noAppsRoles}</p>
         <Button $variant="secondary" onClick={onClose}>
           {TEXT_ADMIN.close}
         </Button>

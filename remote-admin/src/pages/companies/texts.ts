@@ -145,6 +145,7 @@ export const TEXT_COMPANY = {
   seatRolesHint:
     'La aplicación recibe las claves de los roles marcados. Sin ninguno, recibe su rol por defecto si lo tiene.',
   noAppRoles: 'Esta aplicación no tiene roles definidos: los define el administrador de la plataforma.',
+  noAppsRoles: 'Ninguna de sus aplicaciones tiene roles definidos: los define el administrador de la plataforma.',
   seatGone: 'Esta persona ya no tiene un puesto de esta aplicación.',
   seatsGone: 'Esta persona ya no tiene puestos en la empresa.',
   rolesInApp: (app: string) => `Roles en ${app}`,
