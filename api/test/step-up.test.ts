@@ -10,7 +10,15 @@ import { sessions } from '../src/db/schema.js';
 import { createUser, forEachBackend, login } from './helpers/app.js';
 import { continuationOf, type Partner, partner, postedForm, redirectQuery } from './helpers/saml-partner.js';
 import { SoftAuthenticator } from './helpers/soft-authenticator.js';
-import { type OidcTestApi, openidClient, registerClient, startOidcApi, TestBrowser } from './helpers/oidc.js';
+import {
+  answerDevice,
+  deviceRelyingParty,
+  type OidcTestApi,
+  openidClient,
+  registerClient,
+  startOidcApi,
+  TestBrowser,
+} from './helpers/oidc.js';
 
 type Json = Record<string, unknown>;
 const password = 'clave-de-la-persona-1';
@@ -24,6 +32,7 @@ forEachBackend((backend) => {
     let api: OidcTestApi;
     let client: { clientId: string; clientSecret?: string };
     let config: oidc.Configuration;
+    let panel: { clientId: string };
     let people = 0;
 
     const call = (method: 'GET' | 'POST', url: string, token: string, payload?: object) =>
@@ -134,6 +143,12 @@ forEachBackend((backend) => {
         scopes: ['openid', 'email'],
       });
       config = await openidClient(api.issuer, client);
+      panel = await registerClient(api.app, {
+        nombre: 'Panel de planta',
+        publico: true,
+        dispositivos: true,
+        scopes: ['openid', 'email'],
+      });
       samlApp = await partner('historiador-paso');
       const registered = await call('POST', '/admin/aplicaciones-saml', await login(api.app), {
         nombre: 'Historiador SAML',
@@ -381,6 +396,49 @@ forEachBackend((backend) => {
       const claims = await idTokenOf(landed, asked, 3600);
       assert.equal(claims.acr, acr2);
       assert.equal(typeof claims.auth_time, 'number');
+    });
+
+    it('the device grant asks it too: /dispositivo wants the second factor, the tokens say acr 2; declined, the device is told unmet_authentication_requirements', async () => {
+      const person = await personWithTotpOnPasswordSession();
+      const device = await deviceRelyingParty(api.issuer, panel.clientId);
+      const started = await oidc.initiateDeviceAuthorization(device, { scope: 'openid email', acr_values: acr2 });
+      const typed = { codigo: started.user_code };
+      const seen = await answerDevice(api.app, 'consultar', typed, person.token);
+      assert.equal(seen.statusCode, 200, seen.body);
+      assert.deepEqual(seen.json<Json>().segundoFactor, {
+        metodos: ['totp', 'recovery'],
+        permiteConfiarDispositivo: true,
+      });
+      // 'Permitir' sent without proving it (plain HTTP, as an attacker with the session would): refused, nothing given.
+      const early = await answerDevice(api.app, 'confirmar', { ...typed, permitir: true }, person.token);
+      assert.equal(early.statusCode, 409, early.body);
+      assert.equal(early.json<Json>().code, 'STEP_UP_REQUIRED');
+
+      const proved = await call('POST', '/auth/segundo-factor/verificar', person.token, {
+        code: await totp(person.secret),
+      });
+      assert.equal(proved.statusCode, 204, proved.body);
+      assert.equal((await answerDevice(api.app, 'consultar', typed, person.token)).json<Json>().segundoFactor, null);
+      const allowed = await answerDevice(api.app, 'confirmar', { ...typed, permitir: true }, person.token);
+      assert.equal(allowed.statusCode, 200, allowed.body);
+      // The device polls once, now (its first wait is the interval the portal asked for).
+      const tokens = await oidc.pollDeviceAuthorizationGrant(device, { ...started, interval: 0 });
+      const claims = tokens.claims();
+      assert.deepEqual([claims?.acr, claims?.amr], [acr2, ['pwd', 'mfa']]);
+
+      // A person with none leaves with 'Cancelar' on that step: the device learns why, and gets no token.
+      const other = await passwordSession();
+      const declined = await oidc.initiateDeviceAuthorization(device, { scope: 'openid email', acr_values: acr2 });
+      const left = await answerDevice(
+        api.app,
+        'confirmar',
+        { codigo: declined.user_code, permitir: false, motivo: 'segundo_factor' },
+        other.token,
+      );
+      assert.equal(left.statusCode, 200, left.body);
+      await assert.rejects(oidc.pollDeviceAuthorizationGrant(device, { ...declined, interval: 0 }), {
+        error: 'unmet_authentication_requirements',
+      });
     });
 
     describe('SAML: a second factor or a new sign-in', () => {
