@@ -14,8 +14,24 @@ export const revokedTokens = pgTable(
 );
 
 /**
+ * Why a trusted device was ended (migration 0052): removed by the person, a factor removed, 'Cerrar otras sesiones',
+ * and, by trigger `users_trusted_devices_end`, the password, a suspension, the role or the account's sessions ended.
+ */
+export const trustedDeviceEndReasons = [
+  'quitado',
+  'factor_quitado',
+  'sesiones_cerradas',
+  'contrasena',
+  'suspension',
+  'rol',
+  'cuenta',
+] as const;
+export type TrustedDeviceEndReason = (typeof trustedDeviceEndReasons)[number];
+
+/**
  * Migration 0047: a browser trusted for 30 days not to be asked the second step (docs/decisions/0143-trusted-devices.md);
- * `tokenHash` the SHA-256 hex of the cookie's random id, `tokenVersion` the account's when it was trusted.
+ * `tokenHash` the SHA-256 hex of the cookie's random id, `tokenVersion` the account's when it was trusted. Migration
+ * 0052: an ended one keeps its row, and why, until its cookie is gone (decision 0151).
  */
 export const trustedDevices = pgTable(
   'trusted_devices',
@@ -30,6 +46,8 @@ export const trustedDevices = pgTable(
     createdAt: createdAt(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    endReason: text('end_reason').$type<TrustedDeviceEndReason>(),
   },
   (table) => [index('trusted_devices_user_id_idx').on(table.userId, table.createdAt)],
 );

@@ -128,6 +128,31 @@ describe('the second step', () => {
     expect(useSession.getState()).toMatchObject({ isAuthenticated: true, user: { email: 'ana@example.com' } });
   });
 
+  it('a browser that was a trusted device is told why the code is asked again', async () => {
+    const why = 'Este dispositivo dejó de ser de confianza porque tu contraseña cambió.';
+    await start({
+      'POST /auth/login': {
+        status: 403,
+        body: {
+          statusCode: 403,
+          message: 'Confirma tu identidad con tu segundo factor',
+          code: 'SECOND_FACTOR_REQUIRED',
+          ticket: TICKET,
+          methods,
+          permiteConfiarDispositivo: true,
+          dispositivoNoConfiable: { motivo: 'contrasena', mensaje: why },
+        },
+      },
+    });
+    await signInWithPassword();
+    expect(screen.getByRole('status')).toHaveTextContent(why);
+    // The form is still the second step's, and the box offered again.
+    expect(screen.getByLabelText('Código de verificación')).toBeInTheDocument();
+    expect(
+      screen.getByRole('checkbox', { name: 'No volver a pedir en este dispositivo durante 30 días' }),
+    ).toBeVisible();
+  });
+
   it("'No volver a pedir en este dispositivo durante 30 días': offered when allowed, sent ticked, the cookie kept", async () => {
     trustOffered = true;
     await start();
