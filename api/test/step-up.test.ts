@@ -67,6 +67,12 @@ forEachBackend((backend) => {
       return { secret, recoveryCodes: confirmed.json<{ recoveryCodes: string[] }>().recoveryCodes };
     }
 
+    /** The authenticator app's code sent to prove the second factor in the session `token` (step-up): 204. */
+    async function proveTotp(token: string, secret: string) {
+      const proved = await call('POST', '/auth/segundo-factor/verificar', token, { code: await totp(secret) });
+      assert.equal(proved.statusCode, 204, proved.body);
+    }
+
     /** A person with the authenticator app set up (in another session), signed in here with the password only. */
     async function personWithTotpOnPasswordSession() {
       const person = await passwordSession();
@@ -184,10 +190,7 @@ forEachBackend((backend) => {
       assert.equal(await sessionProved(person.token), false);
 
       // The code of the authenticator app, in this same session: on to the app.
-      const proved = await call('POST', '/auth/segundo-factor/verificar', person.token, {
-        code: await totp(person.secret),
-      });
-      assert.equal(proved.statusCode, 204, proved.body);
+      await proveTotp(person.token, person.secret);
       assert.equal(await sessionProved(person.token), true);
       const again = await browser.portalCall(`/oidc/interaccion/${uid}/detalles`);
       assert.equal(((await again.json()) as Json).segundoFactor, null);
@@ -225,8 +228,7 @@ forEachBackend((backend) => {
       browser.portalToken = token;
       const stopped = await browser.signInTo(asked.url.href, { allow: true });
       assert.match(stopped, /#409:.*STEP_UP_REQUIRED/, stopped);
-      const proved = await call('POST', '/auth/segundo-factor/verificar', token, { code: await totp(person.secret) });
-      assert.equal(proved.statusCode, 204, proved.body);
+      await proveTotp(token, person.secret);
       const claims = await idTokenOf(await browser.signInTo(asked.url.href, { allow: true }), asked);
       assert.deepEqual([claims.acr, claims.amr], [acr2, ['pwd', 'mfa']]);
     });
@@ -356,10 +358,7 @@ forEachBackend((backend) => {
       assert.ok(url.includes('/autorizar?interaccion='), url);
       const stopped = await browser.signInTo(asked.url.href, { allow: true });
       assert.match(stopped, /STEP_UP_REQUIRED/, stopped);
-      const proved = await call('POST', '/auth/segundo-factor/verificar', person.token, {
-        code: await totp(person.secret),
-      });
-      assert.equal(proved.statusCode, 204, proved.body);
+      await proveTotp(person.token, person.secret);
       const landed = await browser.signInTo(asked.url.href, { allow: true });
       assert.ok(landed.startsWith(redirect), landed);
       const claims = await idTokenOf(landed, asked);
@@ -387,10 +386,7 @@ forEachBackend((backend) => {
       const stopped = await browser.signInTo(fresh.url.href, { allow: true });
       assert.match(stopped, /#401:.*SIGN_IN_AGAIN/, stopped);
 
-      const proved = await call('POST', '/auth/segundo-factor/verificar', person.token, {
-        code: await totp(person.secret),
-      });
-      assert.equal(proved.statusCode, 204, proved.body);
+      await proveTotp(person.token, person.secret);
       const asked = await authorization({ acr_values: acr2, claims: essentialAcr2, max_age: '3600' });
       const landed = await browser.signInTo(asked.url.href, { allow: true });
       assert.ok(landed.startsWith(redirect), landed);
@@ -410,10 +406,7 @@ forEachBackend((backend) => {
         const stopped = await browser.signInTo((await authorization({ claims })).url.href, { allow: true });
         assert.match(stopped, /#409:.*STEP_UP_REQUIRED/, `${claims}: ${stopped}`);
       }
-      const proved = await call('POST', '/auth/segundo-factor/verificar', person.token, {
-        code: await totp(person.secret),
-      });
-      assert.equal(proved.statusCode, 204, proved.body);
+      await proveTotp(person.token, person.secret);
       const asked = await authorization({ claims: essentialAcr2 });
       const claims = await idTokenOf(await browser.signInTo(asked.url.href, { allow: true }), asked);
       assert.deepEqual([claims.acr, claims.amr], [acr2, ['pwd', 'mfa']]);
@@ -485,10 +478,7 @@ forEachBackend((backend) => {
       assert.equal(early.statusCode, 409, early.body);
       assert.equal(early.json<Json>().code, 'STEP_UP_REQUIRED');
 
-      const proved = await call('POST', '/auth/segundo-factor/verificar', person.token, {
-        code: await totp(person.secret),
-      });
-      assert.equal(proved.statusCode, 204, proved.body);
+      await proveTotp(person.token, person.secret);
       assert.equal((await answerDevice(api.app, 'consultar', typed, person.token)).json<Json>().segundoFactor, null);
       const allowed = await answerDevice(api.app, 'confirmar', { ...typed, permitir: true }, person.token);
       assert.equal(allowed.statusCode, 200, allowed.body);
@@ -513,30 +503,29 @@ forEachBackend((backend) => {
     });
 
     describe('SAML: a second factor or a new sign-in', () => {
-      it('RequestedAuthnContext naming REFEDS MFA asks the code of a password-only session; the assertion then says mfa', async () => {
-        const person = await personWithTotpOnPasswordSession();
-        const solicitud = await samlRequest({ authnContext: { classes: [mfaClass] } });
-        const seen = await call('GET', `/saml/idp/solicitudes/${solicitud}`, person.token);
-        assert.equal(seen.statusCode, 200, seen.body);
-        assert.deepEqual(seen.json<Json>().segundoFactor, {
-          metodos: ['totp', 'recovery'],
-          permiteConfiarDispositivo: true,
-        });
-        const refused = await call('POST', `/saml/idp/solicitudes/${solicitud}/continuar`, person.token, {
-          permitir: true,
-        });
-        assert.equal(refused.statusCode, 409, refused.body);
-        assert.equal(refused.json<{ code: string }>().code, 'STEP_UP_REQUIRED');
+      it('RequestedAuthnContext naming REFEDS MFA, or better than a password, asks the code of a password-only session; the assertion then says mfa', async () => {
+        for (const authnContext of [{ classes: [mfaClass] }, { classes: [passwordClass], comparison: 'better' }]) {
+          const person = await personWithTotpOnPasswordSession();
+          const solicitud = await samlRequest({ authnContext });
+          const seen = await call('GET', `/saml/idp/solicitudes/${solicitud}`, person.token);
+          assert.equal(seen.statusCode, 200, seen.body);
+          assert.deepEqual(seen.json<Json>().segundoFactor, {
+            metodos: ['totp', 'recovery'],
+            permiteConfiarDispositivo: true,
+          });
+          const refused = await call('POST', `/saml/idp/solicitudes/${solicitud}/continuar`, person.token, {
+            permitir: true,
+          });
+          assert.equal(refused.statusCode, 409, refused.body);
+          assert.equal(refused.json<{ code: string }>().code, 'STEP_UP_REQUIRED');
 
-        const proved = await call('POST', '/auth/segundo-factor/verificar', person.token, {
-          code: await totp(person.secret),
-        });
-        assert.equal(proved.statusCode, 204, proved.body);
-        const allowed = await call('POST', `/saml/idp/solicitudes/${solicitud}/continuar`, person.token, {
-          permitir: true,
-        });
-        assert.equal(allowed.statusCode, 200, allowed.body);
-        assert.equal(classOf(await postedResponse(allowed.json<{ redirectTo: string }>().redirectTo)), mfaClass);
+          await proveTotp(person.token, person.secret);
+          const allowed = await call('POST', `/saml/idp/solicitudes/${solicitud}/continuar`, person.token, {
+            permitir: true,
+          });
+          assert.equal(allowed.statusCode, 200, allowed.body);
+          assert.equal(classOf(await postedResponse(allowed.json<{ redirectTo: string }>().redirectTo)), mfaClass);
+        }
       });
 
       it('minimum MFA for a person with none: cancelling answers Responder/NoAuthnContext, no assertion', async () => {
@@ -580,27 +569,7 @@ forEachBackend((backend) => {
         }
       });
 
-      it('better than a password asks the second factor; better than MFA, or a class the portal never gives, is NoAuthnContext at once', async () => {
-        const person = await personWithTotpOnPasswordSession();
-        const solicitud = await samlRequest({ authnContext: { classes: [passwordClass], comparison: 'better' } });
-        const seen = await call('GET', `/saml/idp/solicitudes/${solicitud}`, person.token);
-        assert.deepEqual(seen.json<Json>().segundoFactor, {
-          metodos: ['totp', 'recovery'],
-          permiteConfiarDispositivo: true,
-        });
-        const refused = await call('POST', `/saml/idp/solicitudes/${solicitud}/continuar`, person.token, {
-          permitir: true,
-        });
-        assert.equal(refused.json<{ code: string }>().code, 'STEP_UP_REQUIRED');
-        const proved = await call('POST', '/auth/segundo-factor/verificar', person.token, {
-          code: await totp(person.secret),
-        });
-        assert.equal(proved.statusCode, 204, proved.body);
-        const allowed = await call('POST', `/saml/idp/solicitudes/${solicitud}/continuar`, person.token, {
-          permitir: true,
-        });
-        assert.equal(classOf(await postedResponse(allowed.json<{ redirectTo: string }>().redirectTo)), mfaClass);
-
+      it('better than MFA, or only classes the portal never gives, is answered NoAuthnContext at once', async () => {
         // Nothing the portal gives can meet these: the app is answered before anybody is asked anything.
         const x509 = 'urn:oasis:names:tc:SAML:2.0:ac:classes:X509';
         for (const authnContext of [
