@@ -28,6 +28,8 @@ const password = 'clave-de-la-persona-1';
 const inside = '127.0.0.1';
 const outside = '203.0.113.9';
 const redirect = 'https://historiador.example.com/callback';
+/** A partner app on the redirect allow-list, reached with a partner token (`POST /auth/partner-token`). */
+const partnerTarget = 'https://historiador.example.com/inicio';
 
 forEachBackend((backend) => {
   describe(`one door: the company's rules at every partner-app door (${backend})`, () => {
@@ -127,6 +129,7 @@ forEachBackend((backend) => {
       // The API behind a proxy on loopback: an x-forwarded-for it sends is the client's address.
       api = await startOidcApi(backend, {
         trustProxy: ['127.0.0.0/8'],
+        redirectAllowList: ['https://historiador.example.com'],
         authRateLimitPerMinute: 100_000,
         loginRateLimitPerMinute: 100_000,
       });
@@ -224,6 +227,42 @@ forEachBackend((backend) => {
           JSON.stringify(how),
         );
       }
+    });
+
+    it('partner token: the fourth door refuses as the others do, for networks, methods and session limits', async () => {
+      const member = await companyAndMember({ redesPermitidas: ['127.0.0.1/32'], sesionMaximaHoras: 8 });
+      const mint = (from = inside) =>
+        call('POST', '/auth/partner-token', member.token, { redirect_url: partnerTarget }, from);
+      /** The SAML and device doors' answers for the same session, from the same address. */
+      const doors = async (from = inside) => {
+        const asked = await deviceAsks();
+        return [
+          await call('POST', `/saml/idp/solicitudes/${await samlRequest()}/continuar`, member.token, {}, from),
+          await answerDevice(api.app, 'consultar', { codigo: asked.user_code }, member.token, from),
+        ];
+      };
+      const answersAsTheDoors = async (from: string, status: number, errorCode: string) => {
+        const minted = await mint(from);
+        assert.equal(minted.statusCode, status, minted.body);
+        assert.equal(code(minted), errorCode);
+        assert.equal(minted.json<Json>().access_token, undefined, 'no token for the partner app');
+        for (const door of await doors(from)) assert.deepEqual(minted.json(), door.json());
+      };
+      assert.equal((await mint()).statusCode, 200, 'inside the network the partner app gets its token');
+
+      // The attacker: the member's own session, from an address outside the company's networks.
+      await answersAsTheDoors(outside, 403, 'RED_NO_PERMITIDA');
+      // A method the company stopped allowing (written behind the API's back: the session is still open).
+      await api.app.db.execute(sql`update companies set allowed_methods = '{empresa}' where id = ${member.companyId}`);
+      await answersAsTheDoors(inside, 403, 'METODO_NO_PERMITIDO');
+      await api.app.db.execute(
+        sql`update companies set allowed_methods = '{contrasena,empresa}' where id = ${member.companyId}`,
+      );
+      // Past the company's longest session.
+      await api.app.db.execute(
+        sql`update sessions set created_at = now() - interval '9 hours' where user_id = ${member.userId}`,
+      );
+      await answersAsTheDoors(inside, 401, 'UNAUTHENTICATED');
     });
 
     it('OpenID Connect: from another address the interaction is refused, no code; and no silent sign-in from there', async () => {

@@ -1,5 +1,6 @@
 // The one continuation (docs/decisions/0115-one-continuation.md): every door through which a partner app signs a
-// person in — the OpenID Connect interaction, the SAML request, the device approval — passes here, and only here are
+// person in — the OpenID Connect interaction, the SAML request, the device approval, and the partner token's rules
+// (`refuseBrokenRules`, decision 0146) — passes here, and only here are
 // its checks made, in one order: the portal session and the account, the rules of the person's companies, a fresh
 // sign-in the app demands, a second factor the app demands (step-up, docs/decisions/0137-step-up.md), the app's
 // consent. A door reads its protocol's request and writes its protocol's answer;
