@@ -99,10 +99,13 @@ forEachBackend((backend) => {
       return (await started.json()) as { device_code: string; user_code: string };
     }
 
-    const token = (body: Record<string, string>) =>
+    const token = (body: Record<string, string>, forwardedFor?: string) =>
       fetch(`${api.issuer}/oidc/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+        },
         body: new URLSearchParams({ client_id: deviceClient.clientId, ...body }),
       });
     const userinfo = (accessToken: string) =>
@@ -123,7 +126,8 @@ forEachBackend((backend) => {
       return (await issued.json()) as { access_token: string; refresh_token: string; id_token: string };
     }
 
-    const refresh = (refreshToken: string) => token({ grant_type: 'refresh_token', refresh_token: refreshToken });
+    const refresh = (refreshToken: string, forwardedFor?: string) =>
+      token({ grant_type: 'refresh_token', refresh_token: refreshToken }, forwardedFor);
 
     before(async () => {
       // The API behind a proxy on loopback: an x-forwarded-for it sends is the client's address.
@@ -397,6 +401,40 @@ forEachBackend((backend) => {
         .from(sessions)
         .where(and(eq(sessions.userId, member.userId), isNull(sessions.endedAt)));
       assert.equal(open.length, 0, 'no session of the person is left open');
+    });
+
+    it('device: a refresh from outside the networks is refused as a session breaking the rules is, and its session ends', async () => {
+      const member = await companyAndMember();
+      const first = await signedInDevice(member);
+      const deviceSession = await api.app.db
+        .select({ id: oidcDeviceGrants.portalSessionId })
+        .from(oidcDeviceGrants)
+        .where(eq(oidcDeviceGrants.userId, member.userId));
+      const id = deviceSession[0]?.id ?? '';
+      // Inside the network it refreshes, as before.
+      const near = await refresh(first.refresh_token);
+      assert.equal(near.status, 200);
+      const { refresh_token: next, access_token: access } = (await near.json()) as Record<string, string>;
+
+      // The device left: its address as the trusted proxy saw it is outside (the entry it wrote itself is not read).
+      const away = await refresh(next ?? '', `${inside}, ${outside}`);
+      assert.equal(away.status, 400);
+      const refused = (await away.json()) as Json;
+      assert.equal(refused.error, 'invalid_grant');
+      const [row] = await api.app.db.select().from(sessions).where(eq(sessions.id, id));
+      assert.ok(row?.endedAt, 'the device session ended');
+      assert.equal(row?.address, outside, 'it ended where it was refused');
+      assert.equal((await userinfo(access ?? '')).status, 401);
+
+      // The same refusal a session that broke a rule gets: a device whose person's company changed its methods.
+      const other = await companyAndMember({ redesPermitidas: [] });
+      const tokens = await signedInDevice(other);
+      await call('PATCH', `/empresas/${other.companyId}/ajustes`, admin, { metodosPermitidos: ['empresa'] });
+      const stricter = await refresh(tokens.refresh_token);
+      assert.equal(stricter.status, 400);
+      assert.deepEqual(refused, await stricter.json());
+      // And back inside, the ended session's token is gone for good: the device asks a new code.
+      assert.equal(((await (await refresh(next ?? '')).json()) as Json).error, 'invalid_grant');
     });
 
     it('device: the longest session counts from the approval, inactivity from the last use', async () => {
