@@ -126,6 +126,17 @@ forEachBackend((backend) => {
       return (await issued.json()) as { access_token: string; refresh_token: string; id_token: string };
     }
 
+    /** An authorization request of the web app, with a fresh state and PKCE (`extra` adds or overrides parameters). */
+    const authorizationUrl = async (config: oidc.Configuration, extra: Record<string, string> = {}) =>
+      oidc.buildAuthorizationUrl(config, {
+        redirect_uri: redirect,
+        scope: 'openid email',
+        state: oidc.randomState(),
+        code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+        code_challenge_method: 'S256',
+        ...extra,
+      });
+
     const refresh = (refreshToken: string, forwardedFor?: string) =>
       token({ grant_type: 'refresh_token', refresh_token: refreshToken }, forwardedFor);
 
@@ -199,6 +210,44 @@ forEachBackend((backend) => {
       });
       assert.equal(refused.statusCode, 403, refused.body);
       assert.equal(code(refused), 'METODO_NO_PERMITIDO');
+    });
+
+    it("every door reads 'empresa' as the company's own provider: another company's is refused, its own passes", async () => {
+      const member = await companyAndMember({ redesPermitidas: [] });
+      const elsewhere = await insertCompany(api.app, `Otra planta ${backend}`);
+      // The member's session as a sign-in through a company's provider would have written it.
+      const signedInThrough = (companyId: number) =>
+        api.app.db.execute(
+          sql`update sessions set method = 'empresa', sso_company_id = ${companyId} where user_id = ${member.userId}`,
+        );
+      await api.app.db.execute(sql`update companies set allowed_methods = '{empresa}' where id = ${member.companyId}`);
+      const config = await openidClient(api.issuer, webClient);
+      const oidcDoor = async () => {
+        const browser = new TestBrowser(api.issuer);
+        browser.portalToken = member.token;
+        return browser.signInTo((await authorizationUrl(config)).href, { allow: true });
+      };
+      const doors = async () => {
+        const asked = await deviceAsks();
+        return [
+          await call('POST', `/saml/idp/solicitudes/${await samlRequest()}/continuar`, member.token, {
+            permitir: true,
+          }),
+          await answerDevice(api.app, 'consultar', { codigo: asked.user_code }, member.token),
+          await call('POST', '/auth/partner-token', member.token, { redirect_url: partnerTarget }),
+        ];
+      };
+
+      await signedInThrough(elsewhere);
+      for (const refused of await doors()) {
+        assert.equal(refused.statusCode, 403, refused.body);
+        assert.equal(code(refused), 'METODO_NO_PERMITIDO');
+      }
+      assert.match(await oidcDoor(), /#403:.*METODO_NO_PERMITIDO/);
+
+      await signedInThrough(member.companyId);
+      for (const passed of await doors()) assert.equal(passed.statusCode, 200, passed.body);
+      assert.ok((await oidcDoor()).startsWith(redirect));
     });
 
     it('SAML: the assertion names how the person signed in', async () => {
@@ -307,23 +356,9 @@ forEachBackend((backend) => {
 
       // Its provider session is live now; from outside, the app's next sign-in still stops at the portal's door.
       browser.forwardedFor = outside;
-      const again = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: redirect,
-        scope: 'openid email',
-        state: oidc.randomState(),
-        code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-        code_challenge_method: 'S256',
-      });
-      const { url } = await browser.navigate(again.href);
+      const { url } = await browser.navigate((await authorizationUrl(config)).href);
       assert.ok(url.includes('/autorizar?interaccion='), url);
-      const silent = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: redirect,
-        scope: 'openid email',
-        state: 'silencioso',
-        prompt: 'none',
-        code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-        code_challenge_method: 'S256',
-      });
+      const silent = await authorizationUrl(config, { state: 'silencioso', prompt: 'none' });
       const quiet = await browser.navigate(silent.href);
       assert.ok(quiet.url.startsWith(redirect), quiet.url);
       assert.equal(new URL(quiet.url).searchParams.get('error'), 'login_required');

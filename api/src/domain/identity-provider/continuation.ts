@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.js';
 import { oidcConsents, samlConsents, type UserStatus } from '../../db/schema.js';
 import { accountSuspended, HttpError } from '../../lib/errors.js';
 import type { VerifiedToken } from '../sessions/verify.js';
-import { enforceCompanyRules, methodOfSession } from '../sign-in-limits/company-rules.js';
+import { enforceCompanyRules, wayOfSession } from '../sign-in-limits/company-rules.js';
 import { factorSummary, type SecondFactorMethod, secondFactorMethodsOf } from '../second-factor/status.js';
 import { trustedDevicesAllowed } from '../second-factor/trusted-devices.js';
 import { type acrValues, authenticationOf } from './authentication-methods.js';
@@ -29,6 +29,8 @@ export interface PortalSignIn {
   expiresAt: Date;
   /** How the session was signed in (sessions.method) and whether it proved a second factor: `amr` and `acr`. */
   method: string | null;
+  /** For 'empresa': whose provider (a company's rule allows only its own, decision 0147). */
+  ssoCompanyId: number | null;
   secondFactor: boolean;
   /** The client's address, as the API reads it: the company rules' networks. */
   address: string;
@@ -41,6 +43,7 @@ export const portalSignInOf = (auth: VerifiedToken, address: string): PortalSign
   sessionId: auth.sessionId,
   expiresAt: auth.expiresAt,
   method: auth.method,
+  ssoCompanyId: auth.ssoCompanyId,
   secondFactor: auth.secondFactor,
   address,
 });
@@ -194,15 +197,15 @@ async function consentPending(
  */
 export async function refuseBrokenRules(
   db: Db,
-  signIn: Pick<PortalSignIn, 'userId' | 'status' | 'method' | 'address'>,
+  signIn: Pick<PortalSignIn, 'userId' | 'status' | 'method' | 'ssoCompanyId' | 'address'>,
   alsoFrom?: string,
 ): Promise<void> {
   if (signIn.status === 'suspended') throw accountSuspended();
   if (signIn.status !== 'active') throw new HttpError(403, M.accountNotActive, 'ACCOUNT_NOT_ACTIVE');
-  const method = methodOfSession(signIn.method);
-  await enforceCompanyRules(db, signIn.userId, method, signIn.address);
+  const way = wayOfSession(signIn);
+  await enforceCompanyRules(db, signIn.userId, way, signIn.address);
   if (alsoFrom !== undefined && alsoFrom !== signIn.address)
-    await enforceCompanyRules(db, signIn.userId, method, alsoFrom);
+    await enforceCompanyRules(db, signIn.userId, way, alsoFrom);
 }
 
 /**

@@ -5,7 +5,7 @@ import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import { oidcDeviceGrants, oidcSessionLinks, sessions } from '../../db/schema.js';
-import { companyRuleBroken, methodOfSession } from '../sign-in-limits/company-rules.js';
+import { companyRuleBroken, wayOfSession } from '../sign-in-limits/company-rules.js';
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
@@ -22,6 +22,7 @@ export interface LinkedPortalSession {
   live: boolean;
   userId: number;
   method: string | null;
+  ssoCompanyId: number | null;
 }
 
 /** The portal session the provider session `sessionUid` of `accountId` was signed in with, or undefined. */
@@ -35,6 +36,7 @@ export async function linkedPortalSession(
       live: sql<boolean>`portal_session_live(${sessions.id})`,
       userId: sessions.userId,
       method: sessions.method,
+      ssoCompanyId: sessions.ssoCompanyId,
     })
     .from(oidcSessionLinks)
     .innerJoin(sessions, eq(sessions.id, oidcSessionLinks.portalSessionId))
@@ -65,6 +67,7 @@ export async function refreshTokenStands(
       live: sql<boolean>`portal_session_live(${sessions.id})`,
       userId: sessions.userId,
       method: sessions.method,
+      ssoCompanyId: sessions.ssoCompanyId,
       device: oidcDeviceGrants.grantId,
     })
     .from(sessions)
@@ -86,7 +89,7 @@ export async function refreshTokenStands(
   const brokenHere =
     row.live === true &&
     row.device !== null &&
-    (await companyRuleBroken(db, row.userId, methodOfSession(row.method), address)) !== undefined;
+    (await companyRuleBroken(db, row.userId, wayOfSession(row), address)) !== undefined;
   if (row.live !== true || brokenHere) {
     await db
       .update(sessions)
