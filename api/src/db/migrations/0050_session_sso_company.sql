@@ -35,4 +35,5 @@ $$;
 -- logouts, through the triggers on sessions).
 SELECT end_sessions_breaking_company_rules(c.id, NULL)
 FROM companies c
-WHERE c.status = 'active' AND NOT c.allowed_methods @> ARRAY['contrasena', 'google', 'apple', 'llave', 'empresa']::text[];
+WHERE c.status = 'active'
+  AND NOT c.allowed_methods @> ARRAY['contrasena', 'google', 'apple', 'llave', 'empresa']::text[];

@@ -83,9 +83,10 @@ export async function startSession(
   /**
    * `method`: how the person signed in, which the rules of their companies may refuse (403 RED_NO_PERMITIDA,
    * METODO_NO_PERMITIDO, domain/sign-in-limits/company-rules.ts) and the ID tokens of the apps name (`amr`);
-   * `ssoCompanyId` for 'empresa': whose provider it was (a company's 'empresa' is its own, decision 0147). `secondFactor` when
-   * this sign-in proved one (TOTP, recovery code or passkey); `trustedDeviceId` when a trusted device let it skip the
-   * second step (docs/decisions/0143-trusted-devices.md: the sign-in rules accept it, it proves no factor).
+   * `ssoCompanyId` for 'empresa': whose provider it was (a company's 'empresa' is its own, decision 0147).
+   * `secondFactor` when this sign-in proved one (TOTP, recovery code or passkey); `trustedDeviceId` when a trusted
+   * device let it skip the second step (docs/decisions/0143-trusted-devices.md: the sign-in rules accept it, it proves
+   * no factor).
    */
   options: { method: SignInMethod; ssoCompanyId?: number | null; secondFactor?: boolean; trustedDeviceId?: number },
 ): Promise<string> {

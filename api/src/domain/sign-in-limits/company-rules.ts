@@ -43,9 +43,6 @@ export const methodNames: Record<SignInMethod, string> = {
   empresa: 'el inicio de sesión de la empresa',
 };
 
-/** A session signed in through another company's provider, as a company's refusal names it. */
-const otherCompanySignIn = 'el inicio de sesión de otra empresa';
-
 export const rulesMessages = {
   networkInvalid: (value: string) =>
     `«${value.slice(0, 60)}» no es una red válida: escribe una dirección IPv4 o IPv6 con su prefijo, como 203.0.113.0/24 o 2001:db8::/32`,
@@ -53,6 +50,8 @@ export const rulesMessages = {
   methodsEmpty: 'Deja al menos un método de inicio de sesión permitido',
   networkRefused: (company: string, address: string) =>
     `La empresa «${company}» solo permite iniciar sesión desde sus redes, y esta dirección (${address}) no está entre ellas: conéctate desde la red de la empresa o pide a su administrador que la añada`,
+  /** A session signed in through another company's provider, as a company's refusal names it. */
+  otherCompanySignIn: 'el inicio de sesión de otra empresa',
   methodRefused: (company: string, used: string, allowed: readonly SignInMethod[]) =>
     `La empresa «${company}» no permite iniciar sesión con ${used}: usa ${allowed.map((m) => methodNames[m]).join(' o ')}`,
 };
@@ -173,7 +172,7 @@ export async function companyRuleBroken(
   if (!broken) return undefined;
   if (!broken.networkAllowed)
     return new HttpError(403, rulesMessages.networkRefused(broken.name, address), 'RED_NO_PERMITIDA');
-  const used = signedInElsewhere(way, broken.id) ? otherCompanySignIn : methodNames[way.method];
+  const used = signedInElsewhere(way, broken.id) ? rulesMessages.otherCompanySignIn : methodNames[way.method];
   return new HttpError(
     403,
     rulesMessages.methodRefused(broken.name, used, broken.allowedMethods),
