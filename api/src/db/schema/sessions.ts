@@ -1,6 +1,7 @@
 import { boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 import { users } from './accounts.js';
+import { companies } from './companies.js';
 
 // Portal sessions and the revoked tokens checked at every request.
 
@@ -78,6 +79,8 @@ export const sessions = pgTable(
     method: text('method'),
     /** Migration 0047: the trusted device that let this session in without the second step (it proved no factor). */
     trustedDeviceId: integer('trusted_device_id').references(() => trustedDevices.id, { onDelete: 'set null' }),
+    /** Migration 0050: the company whose own provider signed this session in (method 'empresa'); null otherwise. */
+    ssoCompanyId: integer('sso_company_id').references(() => companies.id, { onDelete: 'set null' }),
   },
   (table) => [index('sessions_user_id_idx').on(table.userId, table.createdAt)],
 );

@@ -252,6 +252,7 @@ export async function answerDeviceRequest(
       userAgent: info.ua,
       address: info.ip ?? typist.address,
       method: typist.method,
+      ssoCompanyId: typist.ssoCompanyId,
       secondFactor: typist.secondFactor,
       expiresAt: new Date(Date.now() + oidcLifetimes.refreshToken * 1000),
     });

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { subjectOfAccount } from './account-lookup.js';
 import { acrValues, essentialAcrAsked, secondFactorAsked } from './authentication-methods.js';
 import { currentRequestAddress } from '../../lib/request-scope.js';
-import { companyRuleBroken, methodOfSession } from '../sign-in-limits/company-rules.js';
+import { companyRuleBroken, wayOfSession } from '../sign-in-limits/company-rules.js';
 import { type LinkedPortalSession, linkedPortalSession } from './portal-sessions.js';
 import type { ProviderMemory } from './provider-memory.js';
 
@@ -114,7 +114,7 @@ export function loginPolicy(db: Db, memory: ProviderMemory): interactionPolicy.D
         const portal = await linkedOf(ctx, session.uid, session.accountId);
         if (!portal?.live) return false;
         const address = currentRequestAddress() ?? ctx.ip;
-        return (await companyRuleBroken(db, portal.userId, methodOfSession(portal.method), address)) !== undefined;
+        return (await companyRuleBroken(db, portal.userId, wayOfSession(portal), address)) !== undefined;
       },
     ),
   );

@@ -123,7 +123,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         // forgotten only once that step succeeds: a wrong code counts as a wrong password, and signing in again with
         // the password must not reset the count (routes/auth/second-factor.ts).
         // The rules of the person's companies, before a second step that could only end refused.
-        await enforceCompanyRules(app.db, user.id, 'contrasena', request.ip);
+        await enforceCompanyRules(app.db, user.id, { method: 'contrasena', ssoCompanyId: null }, request.ip);
         const factors = await factorSummary(app.db, user.id);
         // A trusted device of this account (its cookie came along) skips the second step, without the session having
         // proved a factor (docs/decisions/0143-trusted-devices.md); one that no longer counts says why (0151).
