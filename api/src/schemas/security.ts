@@ -78,8 +78,8 @@ export const SecondStepBody = Type.Object(
 
 /**
  * `GET /auth/seguridad`: what the 'Seguridad' tab and the admin gate show. An administrator under the default
- * ADMIN_SECOND_FACTOR=required administers only from a session with `sessionVerified` or `sessionTrustedDevice`; with
- * no factor at all the panel asks to set one up (`secondFactorRequired` and neither `totp` nor a passkey).
+ * ADMIN_SECOND_FACTOR=required administers only from a session with `sessionVerified` (a trusted device never counts
+ * for an administrator: decision 0150); with no factor at all the panel asks to set one up (`secondFactorRequired` and neither `totp` nor a passkey).
  */
 export const SecurityStatus = Type.Object(
   {
@@ -90,7 +90,7 @@ export const SecurityStatus = Type.Object(
     sessionVerified: Type.Boolean({ description: 'Esta sesión probó un segundo factor (o configuró uno)' }),
     sessionTrustedDevice: Type.Boolean({
       description:
-        'Esta sesión entró por un dispositivo de confianza sin segundo paso: vale para ADMIN_SECOND_FACTOR, nunca para una app que pide un segundo factor',
+        'Esta sesión entró por un dispositivo de confianza sin segundo paso: nunca vale para el panel de administración ni para una app que pide un segundo factor',
     }),
   },
   { additionalProperties: false },
