@@ -33,6 +33,7 @@ export const TEXT_SIGN_IN_RULES = {
   badNumber: (label: string) => `Revisa «${label}»: escribe un número entero en el rango indicado o déjalo vacío`,
   lockedNetwork: (address: string) =>
     `Estás conectado desde ${address}, que no está en las redes permitidas: al guardar se cerrará tu sesión y no podrás volver a entrar desde aquí.`,
+  otherCompanySignIn: 'el inicio de sesión de otra empresa',
   lockedMethod: (method: string) =>
     `Has iniciado sesión con ${method}, que dejaría de estar permitido: al guardar se cerrará tu sesión y tendrás que entrar con otro método.`,
   undo: 'Para deshacerlo, otro propietario o administrador de la empresa puede cambiar las reglas desde una red y un método permitidos, y un administrador de la plataforma puede quitarlas siempre (en su panel o con «npm run admin -- empresa reglas <id> --quitar»).',
@@ -178,7 +179,10 @@ export function lockoutWarnings(rules: RulesInput, access: Company['tuAcceso'], 
   const T = TEXT_SIGN_IN_RULES;
   const warnings: string[] = [];
   if (!addressAllowed(rules.redesPermitidas, access.direccion)) warnings.push(T.lockedNetwork(access.direccion));
-  if (access.metodo !== null && !rules.metodosPermitidos.includes(access.metodo)) {
+  // Another company's provider is this company's sign-in only while it restricts no method (decision 0147).
+  if (access.deOtraEmpresa && rules.metodosPermitidos.length < SIGN_IN_METHODS.length) {
+    warnings.push(T.lockedMethod(T.otherCompanySignIn));
+  } else if (access.metodo !== null && !access.deOtraEmpresa && !rules.metodosPermitidos.includes(access.metodo)) {
     warnings.push(T.lockedMethod(T.methodPhrases[access.metodo]));
   }
   return warnings;

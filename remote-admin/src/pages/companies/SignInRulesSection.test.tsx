@@ -28,7 +28,10 @@ const owner = adminUser({
 const base = (over: Record<string, unknown> = {}) => ({
   'GET /empresas/4': {
     status: 200,
-    body: company({ miRol: 'propietario', tuAcceso: { direccion: '198.51.100.7', metodo: 'contrasena' } }),
+    body: company({
+      miRol: 'propietario',
+      tuAcceso: { direccion: '198.51.100.7', metodo: 'contrasena', deOtraEmpresa: false },
+    }),
   },
   'GET /empresas/4/licencias': { status: 200, body: [] },
   'GET /empresas/4/miembros': { status: 200, body: { data: [], total: 0, siguiente: null } },
@@ -194,9 +197,19 @@ describe('the rules read in the panel', () => {
 
   it('warns only a member bound by the rules', () => {
     const rules = { ...NO_RULES, redesPermitidas: ['10.0.0.0/8'] };
-    const access = { direccion: '127.0.0.1', metodo: 'llave' as const };
+    const access = { direccion: '127.0.0.1', metodo: 'llave' as const, deOtraEmpresa: false };
     expect(lockoutWarnings(rules, access, true)).toHaveLength(1);
     expect(lockoutWarnings(rules, access, false)).toEqual([]);
+  });
+
+  it("warns a member signed in through another company's provider of any methods rule, and of none without one", () => {
+    const guest = { direccion: '127.0.0.1', metodo: 'empresa' as const, deOtraEmpresa: true };
+    expect(lockoutWarnings({ ...NO_RULES, metodosPermitidos: ['empresa', 'contrasena'] }, guest, true)).toEqual([
+      'Has iniciado sesión con el inicio de sesión de otra empresa, que dejaría de estar permitido: al guardar se cerrará tu sesión y tendrás que entrar con otro método.',
+    ]);
+    expect(lockoutWarnings(NO_RULES, guest, true)).toEqual([]);
+    const own = { ...guest, deOtraEmpresa: false };
+    expect(lockoutWarnings({ ...NO_RULES, metodosPermitidos: ['empresa'] }, own, true)).toEqual([]);
     expect(rulesFromDraft({ networks: '', methods: [], maxHours: '', idleMinutes: '' })).toEqual({
       error: 'Marca al menos un método de inicio de sesión',
     });
