@@ -53,7 +53,14 @@ import type {
   CreateAuditStreamBody,
   UpdateAuditStreamBody,
 } from './schemas/audit-streams.js';
-import type { HeldRoles as HeldRolesSchema, MemberAppRoles as MemberAppRolesSchema } from './schemas/app-roles.js';
+import type {
+  AppRole as AppRoleSchema,
+  CompanyAppRoles as CompanyAppRolesSchema,
+  CreateAppRoleBody,
+  HeldRoles as HeldRolesSchema,
+  MemberAppRoles as MemberAppRolesSchema,
+  UpdateAppRoleBody,
+} from './schemas/app-roles.js';
 import type {
   CreatedScimToken as CreatedScimTokenSchema,
   GroupRule as GroupRuleSchema,
@@ -328,3 +335,9 @@ export type WaitingPerson = Static<typeof WaitingPersonSchema>;
 /** Each app whose seat a member holds in the company, with the roles given and the app's roles; a change's answer. */
 export type MemberAppRoles = Static<typeof MemberAppRolesSchema>['data'][number];
 export type HeldRoles = Static<typeof HeldRolesSchema>;
+/** A catalogue app's role (decision 0134), what creates one and what changes one. */
+export type AppRole = Static<typeof AppRoleSchema>;
+export type AppRoleInput = Static<typeof CreateAppRoleBody>;
+export type AppRoleChange = Static<typeof UpdateAppRoleBody>;
+/** The roles of each app of a company's licences: the ones it may give. */
+export type CompanyAppRoles = Static<typeof CompanyAppRolesSchema>['data'][number];

@@ -64,8 +64,8 @@ const NOT_FOR_THE_BROWSER: { pattern: RegExp; why: string }[] = [
     why: "the SAML identity provider: partner apps send the browser there, the one-time page posts to them (decision 0100), and a sign-out's logout chain takes the browser through them (decision 0113)",
   },
   {
-    pattern: /^\/admin\/(apps\/:idApp\/roles(\/:clave)?|users\/:id\/roles-app\/:idApp)$/,
-    why: "an app's roles and the roles of people with their own plan are set by the platform's scripts through the API; the panel shows and gives a company's (decision 0134)",
+    pattern: /^\/admin\/users\/:id\/roles-app\/:idApp$/,
+    why: "the roles of people with their own plan are given by the platform's scripts through the API; the panel defines an app's roles and gives a company's (decision 0134)",
   },
   {
     pattern: /^\/admin\/clientes-oidc\/:clientId\/suscripciones(\/|$)/,

@@ -88,7 +88,7 @@ forEachBackend((backend) => {
         pendientes: 0,
         createdAt: body.createdAt,
         miRol: null,
-        tuAcceso: { direccion: '127.0.0.1', metodo: 'contrasena' },
+        tuAcceso: { direccion: '127.0.0.1', metodo: 'contrasena', deOtraEmpresa: false },
       });
     });
 

@@ -9,7 +9,9 @@ import { auditLog, sessions } from '../src/db/schema.js';
 import { companyCommands } from '../src/cli/companies.js';
 import { addMember } from '../src/domain/companies/members.js';
 import { authenticationOf } from '../src/domain/identity-provider/authentication-methods.js';
+import { migrate } from '../src/db/migrate.js';
 import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
+import { databaseBefore } from './helpers/database-before.js';
 
 type Json = Record<string, unknown>;
 const password = 'clave-de-prueba-1';
@@ -293,7 +295,11 @@ forEachBackend((backend) => {
       const id = await company();
       const owner = await person(id, 'propietario');
       const read = await call('GET', `/empresas/${id}`, owner.token);
-      assert.deepEqual(read.json<Json>().tuAcceso, { direccion: '127.0.0.1', metodo: 'contrasena' });
+      assert.deepEqual(read.json<Json>().tuAcceso, {
+        direccion: '127.0.0.1',
+        metodo: 'contrasena',
+        deOtraEmpresa: false,
+      });
     });
 
     it('a member reads the rules of their companies that bind them (GET /auth/reglas-empresa); nobody else does', async () => {
@@ -320,6 +326,63 @@ forEachBackend((backend) => {
       const outsider = await person();
       assert.deepEqual((await call('GET', '/auth/reglas-empresa', outsider.token)).json<Json>(), { data: [] });
       assert.equal((await call('GET', '/auth/reglas-empresa', undefined)).statusCode, 401);
+    });
+  });
+
+  describe(`a database from before migration 0050 (${backend})`, () => {
+    it("records whose provider signed each open session in, and ends the guests' that 'only our own sign-in' refuses", async () => {
+      const { database, dispose } = await databaseBefore(backend, '0050');
+      try {
+        const one = async <T>(text: string, params: unknown[] = []) =>
+          (await database.transaction((session) => session.query<T>(text, params)))[0] as T;
+        const company = async (name: string, methods: string) =>
+          (
+            await one<{ id: number }>('INSERT INTO companies (name, allowed_methods) VALUES ($1, $2) RETURNING id', [
+              name,
+              methods,
+            ])
+          ).id;
+        const acme = await company('Acme', '{empresa}');
+        const beta = await company('Beta', '{contrasena,google,apple,llave,empresa}');
+        /** A person linked to `linked`'s provider, a member of `members`, with an open session of that provider's. */
+        const signedIn = (email: string, linked: number, members: number[]) =>
+          database.transaction(async (session) => {
+            const [user] = await session.query<{ id: number }>(
+              "INSERT INTO users (email, status) VALUES ($1, 'active') RETURNING id",
+              [email],
+            );
+            const id = Number(user?.id);
+            for (const companyId of members)
+              await session.query(
+                "INSERT INTO company_members (company_id, user_id, role) VALUES ($1, $2, 'miembro')",
+                [companyId, id],
+              );
+            await session.query(
+              'INSERT INTO company_identities (company_id, subject, user_id, email) VALUES ($1, $2, $3, $4)',
+              [linked, `sub-${id}`, id, email],
+            );
+            await session.query(
+              `INSERT INTO sessions (id, user_id, device, browser, os, address, token_version, expires_at, method)
+               VALUES ($1, $2, 'Computadora', 'Chrome', 'Linux', '127.0.0.1', 0, now() + interval '1 day', 'empresa')`,
+              [`sesion-${id}`, id],
+            );
+            return `sesion-${id}`;
+          });
+        const own = await signedIn('propia@acme.test', acme, [acme]);
+        const guest = await signedIn('invitada@beta.test', beta, [beta, acme]);
+
+        assert.ok((await migrate(database)).includes('0050_session_sso_company.sql'));
+        const after = (id: string) =>
+          one<{ sso: number | null; ended: boolean }>(
+            'SELECT sso_company_id AS sso, ended_at IS NOT NULL AS ended FROM sessions WHERE id = $1',
+            [id],
+          );
+        assert.deepEqual(await after(own), { sso: acme, ended: false });
+        assert.deepEqual(await after(guest), { sso: beta, ended: true });
+      } finally {
+        await database.close();
+        await dispose();
+      }
     });
   });
 });

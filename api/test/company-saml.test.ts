@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { count, eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import {
   companyIdentities,
   companyLinkReturns,
@@ -18,6 +18,7 @@ import {
   users,
 } from '../src/db/schema.js';
 import * as samlify from 'samlify';
+import { addMember } from '../src/domain/companies/members.js';
 import { verifiedAssertion } from '../src/domain/companies/sso/saml-sign-in.js';
 import { installSamlGuard } from '../src/lib/saml/xml.js';
 import { buildTestApp, createUser, forEachBackend, login, type TestApp } from './helpers/app.js';
@@ -335,6 +336,45 @@ describe('company-saml.test.ts', () => {
         );
       } finally {
         await call(t.app, 'PATCH', `/empresas/${companyA}/ajustes`, admin, { confiarSegundoFactorDelProveedor: false });
+      }
+    });
+
+    it("'only our own sign-in' means this company's SAML provider: another company's is refused at its doors", async () => {
+      /** A sign-in through the SAML provider of `companyId`: its token and its session row. */
+      const signedInThrough = async (companyId: number) => {
+        const email = person(companyId === companyA ? domainA : domainB);
+        const who = browser();
+        const request = await start(who, email);
+        const key = companyId === companyA ? keyA : keyB;
+        const token = await landed(
+          await post(companyId, signedResponse(fields(request.id, email, {}, companyId), key)),
+          who,
+        );
+        const verified = await t.app.tokens.verify(token, ['session'], { fresh: true });
+        const [row] = await t.app.db
+          .select()
+          .from(sessions)
+          .where(eq(sessions.id, verified?.sessionId ?? ''));
+        return { email, token, row };
+      };
+      const partnerToken = (token: string) =>
+        call(t.app, 'POST', '/auth/partner-token', token, { redirect_url: partner });
+      const guest = await signedInThrough(companyB);
+      const own = await signedInThrough(companyA);
+      assert.equal(guest.row?.ssoCompanyId, companyB, 'the session records whose provider signed it in');
+      assert.equal(own.row?.ssoCompanyId, companyA);
+      await addMember(t.app.db, companyA, guest.row?.userId ?? 0, 'miembro');
+      try {
+        await t.app.db.execute(sql`update companies set allowed_methods = '{empresa}' where id = ${companyA}`);
+        const refused = await partnerToken(guest.token);
+        assert.equal(refused.statusCode, 403, refused.body);
+        assert.equal(refused.json().code, 'METODO_NO_PERMITIDO');
+        assert.match(refused.json().message, /con el inicio de sesión de otra empresa/);
+        assert.equal((await partnerToken(own.token)).statusCode, 200, "the company's own provider passes");
+      } finally {
+        await t.app.db.execute(
+          sql`update companies set allowed_methods = '{contrasena,google,apple,llave,empresa}' where id = ${companyA}`,
+        );
       }
     });
 

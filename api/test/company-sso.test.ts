@@ -15,9 +15,11 @@ import {
   companyScimUsers,
   companySeats,
   pendingRegistrations,
+  sessions,
   signInReturns,
   users,
 } from '../src/db/schema.js';
+import { addMember } from '../src/domain/companies/members.js';
 import { authenticationOf } from '../src/domain/identity-provider/authentication-methods.js';
 import { post, registration } from './helpers/accounts.js';
 import { buildTestApp, createUser, forEachBackend, login, sessionToken, type TestApp } from './helpers/app.js';
@@ -447,6 +449,96 @@ describe('company-sso.test.ts', () => {
         // Trust withdrawn: the same person is back to one factor.
         assert.equal((await settings({ confiarSegundoFactorDelProveedor: false })).statusCode, 200);
         assert.deepEqual(await signedInAs(withMfa), one);
+      });
+    });
+
+    describe("'only our own sign-in' (metodosPermitidos ['empresa'])", () => {
+      it("means this company's provider: a guest signed in through another company's is refused at its doors, its own people pass", async () => {
+        const everyMethod = '{contrasena,google,apple,llave,empresa}';
+        const ownOnly = (ids: number[]) =>
+          t.app.db.execute(
+            sql`update companies set allowed_methods = '{empresa}' where id in (${sql.join(ids, sql`, `)})`,
+          );
+        const partnerToken = (token: string) =>
+          t.app.inject({
+            method: 'POST',
+            url: '/auth/partner-token',
+            headers: { authorization: `Bearer ${token}` },
+            payload: { redirect_url: partner },
+          });
+        const sessionOf = async (token: string) => {
+          const verified = await t.app.tokens.verify(token, ['session'], { fresh: true });
+          assert.ok(verified);
+          const [row] = await t.app.db.select().from(sessions).where(eq(sessions.id, verified.sessionId));
+          return row;
+        };
+        // A person of Textiles Sur, a guest (an administrator) of Minera Andina too; and one of Minera Andina's own.
+        const guest = person({}, idpB, domainB);
+        const guestToken = await signedIn(guest);
+        const guestId = (await usersWithEmail(guest.email))[0]?.id ?? 0;
+        await addMember(t.app.db, companyA, guestId, 'administrador');
+        const ownToken = await signedIn(person());
+        assert.equal((await sessionOf(guestToken))?.ssoCompanyId, companyB, 'the session records whose provider');
+        assert.equal((await sessionOf(ownToken))?.ssoCompanyId, companyA);
+        // The panel warns this administrator before a methods rule: their sign-in is another company's.
+        const read = await t.app.inject({
+          method: 'GET',
+          url: `/empresas/${companyA}`,
+          headers: { authorization: `Bearer ${guestToken}` },
+        });
+        assert.deepEqual(read.json().tuAcceso, { direccion: '127.0.0.1', metodo: 'empresa', deOtraEmpresa: true });
+        try {
+          // Minera Andina allows only its own sign-in (written behind the API's back: both sessions are still open).
+          await ownOnly([companyA]);
+          const refused = await partnerToken(guestToken);
+          assert.equal(refused.statusCode, 403, refused.body);
+          assert.deepEqual(refused.json(), {
+            statusCode: 403,
+            code: 'METODO_NO_PERMITIDO',
+            message:
+              'La empresa «Minera Andina» no permite iniciar sesión con el inicio de sesión de otra empresa: usa el inicio de sesión de la empresa',
+          });
+          assert.equal((await partnerToken(ownToken)).statusCode, 200, 'its own provider passes');
+          // Both companies allowing only their own: the guest meets Minera Andina's rule with neither provider.
+          await ownOnly([companyA, companyB]);
+          assert.equal((await partnerToken(guestToken)).json().code, 'METODO_NO_PERMITIDO');
+          await t.app.db.execute(sql`update companies set allowed_methods = ${everyMethod} where id = ${companyB}`);
+
+          // A new sign-in through Textiles Sur's provider is refused as the session would start.
+          const who = browser();
+          const url = await signIn(who, guest);
+          const redeemed = await t.app.inject({
+            method: 'POST',
+            url: '/auth/social/canjear',
+            payload: { code: url.searchParams.get('code'), secret: who.secret },
+          });
+          assert.equal(redeemed.statusCode, 403, redeemed.body);
+          assert.equal(redeemed.json().code, 'METODO_NO_PERMITIDO');
+
+          // The rule set through the API ends the guest's open session and keeps the company's own.
+          await t.app.db.execute(sql`update companies set allowed_methods = ${everyMethod} where id = ${companyA}`);
+          const set = await t.app.inject({
+            method: 'PATCH',
+            url: `/empresas/${companyA}/ajustes`,
+            headers: { authorization: `Bearer ${admin}` },
+            payload: { metodosPermitidos: ['empresa'] },
+          });
+          assert.equal(set.statusCode, 200, set.body);
+          const userStatus = async (token: string) =>
+            (
+              await t.app.inject({
+                method: 'GET',
+                url: '/auth/user',
+                headers: { authorization: `Bearer ${token}` },
+              })
+            ).statusCode;
+          assert.equal(await userStatus(ownToken), 200, "its own provider's session stays open");
+          assert.equal(await userStatus(guestToken), 401, "the guest's ended");
+        } finally {
+          await t.app.db.execute(
+            sql`update companies set allowed_methods = ${everyMethod} where id in (${companyA}, ${companyB})`,
+          );
+        }
       });
     });
 

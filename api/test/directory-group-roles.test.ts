@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { auditLog, companyGroupRules, companyScimUsers, userAppRoles } from '../src/db/schema.js';
 import { rolesInApp } from '../src/domain/apps-and-plans/app-roles.js';
 import { buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
-import { call } from './helpers/company-fixtures.js';
+import { call, insertMember } from './helpers/company-fixtures.js';
 import { entraUser, scim, scimCompany, type ScimCompany } from './helpers/scim-fixtures.js';
 
 const patchOp = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
@@ -188,6 +188,41 @@ forEachBackend((backend) => {
       // The seat was given by hand: it stays, the group's role goes.
       assert.deepEqual(await held(eva!.userId), []);
       assert.deepEqual(await rolesInApp(app.db, eva!.userId, 1, true), []);
+    });
+
+    it("the company's managers read the roles of its licensed apps, to give them and to name them; a member may not", async () => {
+      const acme = await scimCompany(app, admin, `Planta catálogo ${backend} S.A.`, `planta-catalogo-${backend}.cl`, 5);
+      const manager = await acme.owner.token();
+      // App 2's role is not the company's to give: it holds no licence of app 2.
+      const other = await call(app, 'POST', '/admin/apps/2/roles', admin, { clave: 'analista', nombre: 'Analista' });
+      assert.equal(other.statusCode, 201, other.body);
+      const renamed = await call(app, 'PATCH', '/admin/apps/1/roles/supervisor', admin, {
+        nombre: 'Supervisor de turno',
+        porDefecto: true,
+      });
+      assert.equal(renamed.statusCode, 200, renamed.body);
+      const listed = await call(app, 'GET', `/empresas/${acme.companyId}/roles-app`, manager);
+      assert.equal(listed.statusCode, 200, listed.body);
+      assert.deepEqual(listed.json(), {
+        data: [
+          {
+            idApp: 1,
+            nombreApp: 'Control Max 360',
+            roles: [
+              { clave: 'operador', nombre: 'Operador', descripcion: '', porDefecto: false },
+              { clave: 'supervisor', nombre: 'Supervisor de turno', descripcion: '', porDefecto: true },
+            ],
+          },
+        ],
+      });
+      const member = await insertMember(app, acme.companyId, `ana@${acme.domain}`, 'miembro');
+      const refused = await call(app, 'GET', `/empresas/${acme.companyId}/roles-app`, await member.token());
+      assert.equal(refused.statusCode, 403);
+      const restored = await call(app, 'PATCH', '/admin/apps/1/roles/supervisor', admin, {
+        nombre: 'Supervisora de planta',
+        porDefecto: false,
+      });
+      assert.equal(restored.statusCode, 200, restored.body);
     });
 
     it('a rule with roles but no app, or an unknown role, is refused with nothing written', async () => {

@@ -220,7 +220,7 @@ forEachBackend((backend) => {
           assert.ok(listed === undefined || JSON.stringify(listed) === JSON.stringify(methods), endpoint);
         }
         assert.equal(metadata.token_endpoint_auth_signing_alg_values_supported, undefined);
-        assert.equal(metadata.claims_parameter_supported, false);
+        assert.equal(metadata.claims_parameter_supported, true);
         assert.equal(metadata.request_parameter_supported ?? false, false);
         assert.equal(metadata.request_uri_parameter_supported, false);
         assert.ok((metadata.claims_supported as string[]).includes('plan_vencido'));

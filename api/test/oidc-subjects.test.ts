@@ -6,26 +6,23 @@
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
 import * as oidc from 'openid-client';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
-import { type Database, openPostgres, pgliteExtensions, wrapPglite } from '../src/db/client.js';
-import { readMigrations } from '../src/db/migrate.js';
+import type { Database } from '../src/db/client.js';
 import { auditLog, oidcClients, users } from '../src/db/schema.js';
 import { hashPassword } from '../src/domain/accounts/passwords.js';
 import { hashClientSecret } from '../src/domain/identity-provider/clients.js';
 import {
   adminEmail,
   adminPassword,
-  type Backend,
   createUser,
   forEachBackend,
   login,
   testConfig,
   testSigningKey,
 } from './helpers/app.js';
+import { databaseBefore } from './helpers/database-before.js';
 import { collectingLogs } from './helpers/logs.js';
 import {
   claimsOf,
@@ -43,7 +40,6 @@ import {
 import { freePort, waitFor } from './helpers/processes.js';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const databaseUrl = process.env.DATABASE_URL || undefined;
 
 interface Client {
   clientId: string;
@@ -394,36 +390,9 @@ forEachBackend((backend) => {
     const person = { email: 'antes@sujetos.test', password: 'clave-de-antes-1' };
     let personId = 0;
 
-    /** A database of `backend` with the migrations before 0024 applied, as an instance of that time left it. */
-    async function databaseBefore0024(which: Backend): Promise<{ database: Database; dispose(): Promise<void> }> {
-      if (which === 'pglite') {
-        const client = await PGlite.create({ extensions: pgliteExtensions });
-        return { database: wrapPglite(client), dispose: async () => {} };
-      }
-      if (!databaseUrl) throw new Error('DATABASE_URL is required for the postgres backend');
-      const schema = `t_${randomBytes(6).toString('hex')}`;
-      const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-      await pool.query(`CREATE SCHEMA ${schema}`);
-      return {
-        database: openPostgres(databaseUrl, { searchPath: schema }),
-        async dispose() {
-          await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-          await pool.end();
-        },
-      };
-    }
-
     before(async () => {
-      ({ database, dispose } = await databaseBefore0024(backend));
-      const earlier = readMigrations().filter((migration) => migration.name < '0024');
+      ({ database, dispose } = await databaseBefore(backend, '0024'));
       await database.transaction(async (session) => {
-        await session.exec(
-          'CREATE TABLE schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-        );
-        for (const migration of earlier) {
-          await session.exec(migration.sql);
-          await session.query('INSERT INTO schema_migrations (name) VALUES ($1)', [migration.name]);
-        }
         const [user] = await session.query<{ id: number }>(
           "INSERT INTO users (email, password_hash, status) VALUES ($1, $2, 'active') RETURNING id",
           [person.email, await hashPassword(person.password)],

@@ -28,6 +28,8 @@ const password = 'clave-de-la-persona-1';
 const inside = '127.0.0.1';
 const outside = '203.0.113.9';
 const redirect = 'https://historiador.example.com/callback';
+/** A partner app on the redirect allow-list, reached with a partner token (`POST /auth/partner-token`). */
+const partnerTarget = 'https://historiador.example.com/inicio';
 
 forEachBackend((backend) => {
   describe(`one door: the company's rules at every partner-app door (${backend})`, () => {
@@ -113,10 +115,13 @@ forEachBackend((backend) => {
       return (await started.json()) as { device_code: string; user_code: string };
     }
 
-    const token = (body: Record<string, string>) =>
+    const token = (body: Record<string, string>, forwardedFor?: string) =>
       fetch(`${api.issuer}/oidc/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+        },
         body: new URLSearchParams({ client_id: deviceClient.clientId, ...body }),
       });
     const userinfo = (accessToken: string) =>
@@ -137,12 +142,25 @@ forEachBackend((backend) => {
       return (await issued.json()) as { access_token: string; refresh_token: string; id_token: string };
     }
 
-    const refresh = (refreshToken: string) => token({ grant_type: 'refresh_token', refresh_token: refreshToken });
+    /** An authorization request of the web app, with a fresh state and PKCE (`extra` adds or overrides parameters). */
+    const authorizationUrl = async (config: oidc.Configuration, extra: Record<string, string> = {}) =>
+      oidc.buildAuthorizationUrl(config, {
+        redirect_uri: redirect,
+        scope: 'openid email',
+        state: oidc.randomState(),
+        code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+        code_challenge_method: 'S256',
+        ...extra,
+      });
+
+    const refresh = (refreshToken: string, forwardedFor?: string) =>
+      token({ grant_type: 'refresh_token', refresh_token: refreshToken }, forwardedFor);
 
     before(async () => {
       // The API behind a proxy on loopback: an x-forwarded-for it sends is the client's address.
       api = await startOidcApi(backend, {
         trustProxy: ['127.0.0.0/8'],
+        redirectAllowList: ['https://historiador.example.com'],
         authRateLimitPerMinute: 100_000,
         loginRateLimitPerMinute: 100_000,
       });
@@ -217,6 +235,44 @@ forEachBackend((backend) => {
       assert.deepEqual(await refusalsOf(member), [['metodo', inside]]);
     });
 
+    it("every door reads 'empresa' as the company's own provider: another company's is refused, its own passes", async () => {
+      const member = await companyAndMember({ redesPermitidas: [] });
+      const elsewhere = await insertCompany(api.app, `Otra planta ${backend}`);
+      // The member's session as a sign-in through a company's provider would have written it.
+      const signedInThrough = (companyId: number) =>
+        api.app.db.execute(
+          sql`update sessions set method = 'empresa', sso_company_id = ${companyId} where user_id = ${member.userId}`,
+        );
+      await api.app.db.execute(sql`update companies set allowed_methods = '{empresa}' where id = ${member.companyId}`);
+      const config = await openidClient(api.issuer, webClient);
+      const oidcDoor = async () => {
+        const browser = new TestBrowser(api.issuer);
+        browser.portalToken = member.token;
+        return browser.signInTo((await authorizationUrl(config)).href, { allow: true });
+      };
+      const doors = async () => {
+        const asked = await deviceAsks();
+        return [
+          await call('POST', `/saml/idp/solicitudes/${await samlRequest()}/continuar`, member.token, {
+            permitir: true,
+          }),
+          await answerDevice(api.app, 'consultar', { codigo: asked.user_code }, member.token),
+          await call('POST', '/auth/partner-token', member.token, { redirect_url: partnerTarget }),
+        ];
+      };
+
+      await signedInThrough(elsewhere);
+      for (const refused of await doors()) {
+        assert.equal(refused.statusCode, 403, refused.body);
+        assert.equal(code(refused), 'METODO_NO_PERMITIDO');
+      }
+      assert.match(await oidcDoor(), /#403:.*METODO_NO_PERMITIDO/);
+
+      await signedInThrough(member.companyId);
+      for (const passed of await doors()) assert.equal(passed.statusCode, 200, passed.body);
+      assert.ok((await oidcDoor()).startsWith(redirect));
+    });
+
     it('SAML: the assertion names how the person signed in', async () => {
       const cases: [Json, string][] = [
         [
@@ -247,6 +303,42 @@ forEachBackend((backend) => {
           JSON.stringify(how),
         );
       }
+    });
+
+    it('partner token: the fourth door refuses as the others do, for networks, methods and session limits', async () => {
+      const member = await companyAndMember({ redesPermitidas: ['127.0.0.1/32'], sesionMaximaHoras: 8 });
+      const mint = (from = inside) =>
+        call('POST', '/auth/partner-token', member.token, { redirect_url: partnerTarget }, from);
+      /** The SAML and device doors' answers for the same session, from the same address. */
+      const doors = async (from = inside) => {
+        const asked = await deviceAsks();
+        return [
+          await call('POST', `/saml/idp/solicitudes/${await samlRequest()}/continuar`, member.token, {}, from),
+          await answerDevice(api.app, 'consultar', { codigo: asked.user_code }, member.token, from),
+        ];
+      };
+      const answersAsTheDoors = async (from: string, status: number, errorCode: string) => {
+        const minted = await mint(from);
+        assert.equal(minted.statusCode, status, minted.body);
+        assert.equal(code(minted), errorCode);
+        assert.equal(minted.json<Json>().access_token, undefined, 'no token for the partner app');
+        for (const door of await doors(from)) assert.deepEqual(minted.json(), door.json());
+      };
+      assert.equal((await mint()).statusCode, 200, 'inside the network the partner app gets its token');
+
+      // The attacker: the member's own session, from an address outside the company's networks.
+      await answersAsTheDoors(outside, 403, 'RED_NO_PERMITIDA');
+      // A method the company stopped allowing (written behind the API's back: the session is still open).
+      await api.app.db.execute(sql`update companies set allowed_methods = '{empresa}' where id = ${member.companyId}`);
+      await answersAsTheDoors(inside, 403, 'METODO_NO_PERMITIDO');
+      await api.app.db.execute(
+        sql`update companies set allowed_methods = '{contrasena,empresa}' where id = ${member.companyId}`,
+      );
+      // Past the company's longest session.
+      await api.app.db.execute(
+        sql`update sessions set created_at = now() - interval '9 hours' where user_id = ${member.userId}`,
+      );
+      await answersAsTheDoors(inside, 401, 'UNAUTHENTICATED');
     });
 
     it('OpenID Connect: from another address the interaction is refused, no code; and no silent sign-in from there', async () => {
@@ -287,23 +379,9 @@ forEachBackend((backend) => {
 
       // Its provider session is live now; from outside, the app's next sign-in still stops at the portal's door.
       browser.forwardedFor = outside;
-      const again = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: redirect,
-        scope: 'openid email',
-        state: oidc.randomState(),
-        code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-        code_challenge_method: 'S256',
-      });
-      const { url } = await browser.navigate(again.href);
+      const { url } = await browser.navigate((await authorizationUrl(config)).href);
       assert.ok(url.includes('/autorizar?interaccion='), url);
-      const silent = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: redirect,
-        scope: 'openid email',
-        state: 'silencioso',
-        prompt: 'none',
-        code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-        code_challenge_method: 'S256',
-      });
+      const silent = await authorizationUrl(config, { state: 'silencioso', prompt: 'none' });
       const quiet = await browser.navigate(silent.href);
       assert.ok(quiet.url.startsWith(redirect), quiet.url);
       assert.equal(new URL(quiet.url).searchParams.get('error'), 'login_required');
@@ -381,6 +459,40 @@ forEachBackend((backend) => {
         .from(sessions)
         .where(and(eq(sessions.userId, member.userId), isNull(sessions.endedAt)));
       assert.equal(open.length, 0, 'no session of the person is left open');
+    });
+
+    it('device: a refresh from outside the networks is refused as a session breaking the rules is, and its session ends', async () => {
+      const member = await companyAndMember();
+      const first = await signedInDevice(member);
+      const deviceSession = await api.app.db
+        .select({ id: oidcDeviceGrants.portalSessionId })
+        .from(oidcDeviceGrants)
+        .where(eq(oidcDeviceGrants.userId, member.userId));
+      const id = deviceSession[0]?.id ?? '';
+      // Inside the network it refreshes, as before.
+      const near = await refresh(first.refresh_token);
+      assert.equal(near.status, 200);
+      const { refresh_token: next, access_token: access } = (await near.json()) as Record<string, string>;
+
+      // The device left: its address as the trusted proxy saw it is outside (the entry it wrote itself is not read).
+      const away = await refresh(next ?? '', `${inside}, ${outside}`);
+      assert.equal(away.status, 400);
+      const refused = (await away.json()) as Json;
+      assert.equal(refused.error, 'invalid_grant');
+      const [row] = await api.app.db.select().from(sessions).where(eq(sessions.id, id));
+      assert.ok(row?.endedAt, 'the device session ended');
+      assert.equal(row?.address, outside, 'it ended where it was refused');
+      assert.equal((await userinfo(access ?? '')).status, 401);
+
+      // The same refusal a session that broke a rule gets: a device whose person's company changed its methods.
+      const other = await companyAndMember({ redesPermitidas: [] });
+      const tokens = await signedInDevice(other);
+      await call('PATCH', `/empresas/${other.companyId}/ajustes`, admin, { metodosPermitidos: ['empresa'] });
+      const stricter = await refresh(tokens.refresh_token);
+      assert.equal(stricter.status, 400);
+      assert.deepEqual(refused, await stricter.json());
+      // And back inside, the ended session's token is gone for good: the device asks a new code.
+      assert.equal(((await (await refresh(next ?? '')).json()) as Json).error, 'invalid_grant');
     });
 
     it('device: the longest session counts from the approval, inactivity from the last use', async () => {

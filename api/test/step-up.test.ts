@@ -6,11 +6,19 @@ import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import { generate } from 'otplib';
-import { sessions } from '../src/db/schema.js';
+import { sessions, users } from '../src/db/schema.js';
 import { createUser, forEachBackend, login } from './helpers/app.js';
 import { continuationOf, type Partner, partner, postedForm, redirectQuery } from './helpers/saml-partner.js';
 import { SoftAuthenticator } from './helpers/soft-authenticator.js';
-import { type OidcTestApi, openidClient, registerClient, startOidcApi, TestBrowser } from './helpers/oidc.js';
+import {
+  answerDevice,
+  deviceRelyingParty,
+  type OidcTestApi,
+  openidClient,
+  registerClient,
+  startOidcApi,
+  TestBrowser,
+} from './helpers/oidc.js';
 
 type Json = Record<string, unknown>;
 const password = 'clave-de-la-persona-1';
@@ -24,6 +32,7 @@ forEachBackend((backend) => {
     let api: OidcTestApi;
     let client: { clientId: string; clientSecret?: string };
     let config: oidc.Configuration;
+    let panel: { clientId: string };
     let people = 0;
 
     const call = (method: 'GET' | 'POST', url: string, token: string, payload?: object) =>
@@ -56,6 +65,12 @@ forEachBackend((backend) => {
       const confirmed = await call('POST', '/auth/totp/confirmar', token, { code: await totp(secret) });
       assert.equal(confirmed.statusCode, 200, confirmed.body);
       return { secret, recoveryCodes: confirmed.json<{ recoveryCodes: string[] }>().recoveryCodes };
+    }
+
+    /** The authenticator app's code sent to prove the second factor in the session `token` (step-up): 204. */
+    async function proveTotp(token: string, secret: string) {
+      const proved = await call('POST', '/auth/segundo-factor/verificar', token, { code: await totp(secret) });
+      assert.equal(proved.statusCode, 204, proved.body);
     }
 
     /** A person with the authenticator app set up (in another session), signed in here with the password only. */
@@ -105,6 +120,7 @@ forEachBackend((backend) => {
     let samlApp: Partner;
     const mfaClass = 'https://refeds.org/profile/mfa';
     const passwordClass = 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport';
+    const sfaClass = 'https://refeds.org/profile/sfa';
 
     /** A SAML request of the partner, waiting at the portal: its continuation id. */
     async function samlRequest(options: Parameters<typeof redirectQuery>[1] = {}) {
@@ -134,6 +150,12 @@ forEachBackend((backend) => {
         scopes: ['openid', 'email'],
       });
       config = await openidClient(api.issuer, client);
+      panel = await registerClient(api.app, {
+        nombre: 'Panel de planta',
+        publico: true,
+        dispositivos: true,
+        scopes: ['openid', 'email'],
+      });
       samlApp = await partner('historiador-paso');
       const registered = await call('POST', '/admin/aplicaciones-saml', await login(api.app), {
         nombre: 'Historiador SAML',
@@ -168,10 +190,7 @@ forEachBackend((backend) => {
       assert.equal(await sessionProved(person.token), false);
 
       // The code of the authenticator app, in this same session: on to the app.
-      const proved = await call('POST', '/auth/segundo-factor/verificar', person.token, {
-        code: await totp(person.secret),
-      });
-      assert.equal(proved.statusCode, 204, proved.body);
+      await proveTotp(person.token, person.secret);
       assert.equal(await sessionProved(person.token), true);
       const again = await browser.portalCall(`/oidc/interaccion/${uid}/detalles`);
       assert.equal(((await again.json()) as Json).segundoFactor, null);
@@ -209,8 +228,7 @@ forEachBackend((backend) => {
       browser.portalToken = token;
       const stopped = await browser.signInTo(asked.url.href, { allow: true });
       assert.match(stopped, /#409:.*STEP_UP_REQUIRED/, stopped);
-      const proved = await call('POST', '/auth/segundo-factor/verificar', token, { code: await totp(person.secret) });
-      assert.equal(proved.statusCode, 204, proved.body);
+      await proveTotp(token, person.secret);
       const claims = await idTokenOf(await browser.signInTo(asked.url.href, { allow: true }), asked);
       assert.deepEqual([claims.acr, claims.amr], [acr2, ['pwd', 'mfa']]);
     });
@@ -340,10 +358,7 @@ forEachBackend((backend) => {
       assert.ok(url.includes('/autorizar?interaccion='), url);
       const stopped = await browser.signInTo(asked.url.href, { allow: true });
       assert.match(stopped, /STEP_UP_REQUIRED/, stopped);
-      const proved = await call('POST', '/auth/segundo-factor/verificar', person.token, {
-        code: await totp(person.secret),
-      });
-      assert.equal(proved.statusCode, 204, proved.body);
+      await proveTotp(person.token, person.secret);
       const landed = await browser.signInTo(asked.url.href, { allow: true });
       assert.ok(landed.startsWith(redirect), landed);
       const claims = await idTokenOf(landed, asked);
@@ -371,10 +386,7 @@ forEachBackend((backend) => {
       const stopped = await browser.signInTo(fresh.url.href, { allow: true });
       assert.match(stopped, /#401:.*SIGN_IN_AGAIN/, stopped);
 
-      const proved = await call('POST', '/auth/segundo-factor/verificar', person.token, {
-        code: await totp(person.secret),
-      });
-      assert.equal(proved.statusCode, 204, proved.body);
+      await proveTotp(person.token, person.secret);
       const asked = await authorization({ acr_values: acr2, claims: essentialAcr2, max_age: '3600' });
       const landed = await browser.signInTo(asked.url.href, { allow: true });
       assert.ok(landed.startsWith(redirect), landed);
@@ -383,31 +395,137 @@ forEachBackend((backend) => {
       assert.equal(typeof claims.auth_time, 'number');
     });
 
-    describe('SAML: a second factor or a new sign-in', () => {
-      it('RequestedAuthnContext naming REFEDS MFA asks the code of a password-only session; the assertion then says mfa', async () => {
-        const person = await personWithTotpOnPasswordSession();
-        const solicitud = await samlRequest({ authnContext: { classes: [mfaClass] } });
-        const seen = await call('GET', `/saml/idp/solicitudes/${solicitud}`, person.token);
-        assert.equal(seen.statusCode, 200, seen.body);
-        assert.deepEqual(seen.json<Json>().segundoFactor, {
-          metodos: ['totp', 'recovery'],
-          permiteConfiarDispositivo: true,
-        });
-        const refused = await call('POST', `/saml/idp/solicitudes/${solicitud}/continuar`, person.token, {
-          permitir: true,
-        });
-        assert.equal(refused.statusCode, 409, refused.body);
-        assert.equal(refused.json<{ code: string }>().code, 'STEP_UP_REQUIRED');
+    it("an essential acr in `claims` alone (the ID token's or userinfo's) asks for it as acr_values does; discovery says the parameter is taken", async () => {
+      const discovery = await (await fetch(`${api.issuer}/.well-known/openid-configuration`)).json();
+      assert.equal((discovery as Json).claims_parameter_supported, true);
+      const person = await personWithTotpOnPasswordSession();
+      const browser = new TestBrowser(api.issuer);
+      browser.portalToken = person.token;
+      const userinfoAcr = JSON.stringify({ userinfo: { acr: { essential: true, value: acr2 } } });
+      for (const claims of [essentialAcr2, userinfoAcr]) {
+        const stopped = await browser.signInTo((await authorization({ claims })).url.href, { allow: true });
+        assert.match(stopped, /#409:.*STEP_UP_REQUIRED/, `${claims}: ${stopped}`);
+      }
+      await proveTotp(person.token, person.secret);
+      const asked = await authorization({ claims: essentialAcr2 });
+      const claims = await idTokenOf(await browser.signInTo(asked.url.href, { allow: true }), asked);
+      assert.deepEqual([claims.acr, claims.amr], [acr2, ['pwd', 'mfa']]);
 
-        const proved = await call('POST', '/auth/segundo-factor/verificar', person.token, {
-          code: await totp(person.secret),
-        });
-        assert.equal(proved.statusCode, 204, proved.body);
-        const allowed = await call('POST', `/saml/idp/solicitudes/${solicitud}/continuar`, person.token, {
-          permitir: true,
-        });
-        assert.equal(allowed.statusCode, 200, allowed.body);
-        assert.equal(classOf(await postedResponse(allowed.json<{ redirectTo: string }>().redirectTo)), mfaClass);
+      // An essential acr the portal never gives is refused to the app at once, instead of asking the person forever.
+      const unknown = JSON.stringify({ id_token: { acr: { essential: true, values: ['urn:otra:acr:plata'] } } });
+      const refused = new URL((await browser.navigate((await authorization({ claims: unknown })).url.href)).url);
+      assert.equal(refused.origin + refused.pathname, redirect, refused.href);
+      assert.equal(refused.searchParams.get('error'), 'unmet_authentication_requirements');
+      // Asking for the level one factor meets is met by this session, which proved two (levels are ordered).
+      const lower = JSON.stringify({ id_token: { acr: { essential: true, values: ['urn:portal:acr:1'] } } });
+      const met = await authorization({ claims: lower });
+      const landed = await browser.signInTo(met.url.href, { allow: true });
+      assert.ok(landed.startsWith(redirect), landed);
+      assert.equal((await idTokenOf(landed, met)).acr, acr2);
+    });
+
+    it('`claims` releases nothing the scopes do not: named claims outside them, or another subject, get nothing', async () => {
+      const person = await passwordSession();
+      await api.app.db.update(users).set({ phone: '+56912345678' }).where(eq(users.id, person.userId));
+      const browser = new TestBrowser(api.issuer);
+      browser.portalToken = person.token;
+      const named = { name: null, phone_number: null, email: null, plan: null, roles: null, organization: null };
+      const claims = JSON.stringify({ id_token: named, userinfo: named });
+      // Only `openid` asked: neither the ID token nor userinfo says more than who it is.
+      const bare = await authorization({ scope: 'openid', claims });
+      const landed = await browser.signInTo(bare.url.href, { allow: true });
+      assert.ok(landed.startsWith(redirect), landed);
+      const tokens = await oidc.authorizationCodeGrant(config, new URL(landed), {
+        pkceCodeVerifier: bare.verifier,
+        expectedState: bare.state,
+      });
+      const idToken = tokens.claims() as Json;
+      for (const claim of Object.keys(named)) assert.equal(idToken[claim], undefined, claim);
+      const userinfo = await oidc.fetchUserInfo(config, tokens.access_token, String(idToken.sub));
+      assert.deepEqual(Object.keys(userinfo), ['sub']);
+      // `email` asked as a scope too: that one, and still nothing of the scopes the app was never given.
+      const withEmail = await authorization({ scope: 'openid email', claims });
+      const released = await idTokenOf(await browser.signInTo(withEmail.url.href, { allow: true }), withEmail);
+      assert.equal(released.email, person.email);
+      for (const claim of ['name', 'phone_number', 'plan', 'roles', 'organization'])
+        assert.equal(released[claim], undefined, claim);
+
+      // A `sub` value of someone else: no token for this person, and no endless sign-in either.
+      const other = JSON.stringify({ id_token: { sub: { value: 'otra-persona' } } });
+      const foreign = await authorization({ claims: other });
+      const answered = new URL(await browser.signInTo(foreign.url.href, { allow: true }));
+      assert.equal(answered.origin + answered.pathname, redirect, answered.href);
+      assert.equal(answered.searchParams.get('error'), 'login_required');
+      assert.equal(answered.searchParams.get('code'), null);
+      const own = JSON.stringify({ id_token: { sub: { value: String(idToken.sub) } } });
+      const mine = await authorization({ claims: own });
+      assert.equal((await idTokenOf(await browser.signInTo(mine.url.href, { allow: true }), mine)).sub, idToken.sub);
+    });
+
+    it('the device grant asks it too: /dispositivo wants the second factor, the tokens say acr 2; declined, the device is told unmet_authentication_requirements', async () => {
+      const person = await personWithTotpOnPasswordSession();
+      const device = await deviceRelyingParty(api.issuer, panel.clientId);
+      const started = await oidc.initiateDeviceAuthorization(device, { scope: 'openid email', acr_values: acr2 });
+      const typed = { codigo: started.user_code };
+      const seen = await answerDevice(api.app, 'consultar', typed, person.token);
+      assert.equal(seen.statusCode, 200, seen.body);
+      assert.deepEqual(seen.json<Json>().segundoFactor, {
+        metodos: ['totp', 'recovery'],
+        permiteConfiarDispositivo: true,
+      });
+      // 'Permitir' sent without proving it (plain HTTP, as an attacker with the session would): refused, nothing given.
+      const early = await answerDevice(api.app, 'confirmar', { ...typed, permitir: true }, person.token);
+      assert.equal(early.statusCode, 409, early.body);
+      assert.equal(early.json<Json>().code, 'STEP_UP_REQUIRED');
+
+      await proveTotp(person.token, person.secret);
+      assert.equal((await answerDevice(api.app, 'consultar', typed, person.token)).json<Json>().segundoFactor, null);
+      const allowed = await answerDevice(api.app, 'confirmar', { ...typed, permitir: true }, person.token);
+      assert.equal(allowed.statusCode, 200, allowed.body);
+      // The device polls once, now (its first wait is the interval the portal asked for).
+      const tokens = await oidc.pollDeviceAuthorizationGrant(device, { ...started, interval: 0 });
+      const claims = tokens.claims();
+      assert.deepEqual([claims?.acr, claims?.amr], [acr2, ['pwd', 'mfa']]);
+
+      // A person with none leaves with 'Cancelar' on that step: the device learns why, and gets no token.
+      const other = await passwordSession();
+      const declined = await oidc.initiateDeviceAuthorization(device, { scope: 'openid email', acr_values: acr2 });
+      const left = await answerDevice(
+        api.app,
+        'confirmar',
+        { codigo: declined.user_code, permitir: false, motivo: 'segundo_factor' },
+        other.token,
+      );
+      assert.equal(left.statusCode, 200, left.body);
+      await assert.rejects(oidc.pollDeviceAuthorizationGrant(device, { ...declined, interval: 0 }), {
+        error: 'unmet_authentication_requirements',
+      });
+    });
+
+    describe('SAML: a second factor or a new sign-in', () => {
+      it('RequestedAuthnContext naming REFEDS MFA, or better than a password, asks the code of a password-only session; the assertion then says mfa', async () => {
+        for (const authnContext of [{ classes: [mfaClass] }, { classes: [passwordClass], comparison: 'better' }]) {
+          const person = await personWithTotpOnPasswordSession();
+          const solicitud = await samlRequest({ authnContext });
+          const seen = await call('GET', `/saml/idp/solicitudes/${solicitud}`, person.token);
+          assert.equal(seen.statusCode, 200, seen.body);
+          assert.deepEqual(seen.json<Json>().segundoFactor, {
+            metodos: ['totp', 'recovery'],
+            permiteConfiarDispositivo: true,
+          });
+          const refused = await call('POST', `/saml/idp/solicitudes/${solicitud}/continuar`, person.token, {
+            permitir: true,
+          });
+          assert.equal(refused.statusCode, 409, refused.body);
+          assert.equal(refused.json<{ code: string }>().code, 'STEP_UP_REQUIRED');
+
+          await proveTotp(person.token, person.secret);
+          const allowed = await call('POST', `/saml/idp/solicitudes/${solicitud}/continuar`, person.token, {
+            permitir: true,
+          });
+          assert.equal(allowed.statusCode, 200, allowed.body);
+          assert.equal(classOf(await postedResponse(allowed.json<{ redirectTo: string }>().redirectTo)), mfaClass);
+        }
       });
 
       it('minimum MFA for a person with none: cancelling answers Responder/NoAuthnContext, no assertion', async () => {
@@ -437,9 +555,9 @@ forEachBackend((backend) => {
         ]);
       });
 
-      it('a request that does not ask for MFA (none, or better than a password) asks nothing more', async () => {
+      it('a request that asks no more than a password (none, or at least a password) asks nothing more', async () => {
         const person = await personWithTotpOnPasswordSession();
-        for (const options of [{}, { authnContext: { classes: [passwordClass], comparison: 'better' } }]) {
+        for (const options of [{}, { authnContext: { classes: [passwordClass], comparison: 'minimum' } }]) {
           const solicitud = await samlRequest(options);
           const seen = await call('GET', `/saml/idp/solicitudes/${solicitud}`, person.token);
           assert.equal(seen.json<Json>().segundoFactor, null);
@@ -449,6 +567,118 @@ forEachBackend((backend) => {
           assert.equal(allowed.statusCode, 200, allowed.body);
           assert.equal(classOf(await postedResponse(allowed.json<{ redirectTo: string }>().redirectTo)), passwordClass);
         }
+      });
+
+      it('better than MFA, or only classes the portal never gives, is answered NoAuthnContext at once', async () => {
+        // Nothing the portal gives can meet these: the app is answered before anybody is asked anything.
+        const x509 = 'urn:oasis:names:tc:SAML:2.0:ac:classes:X509';
+        for (const authnContext of [
+          { classes: [mfaClass], comparison: 'better' },
+          { classes: [x509] },
+          { classes: [x509], comparison: 'minimum' },
+          { classes: [x509], comparison: 'maximum' },
+        ]) {
+          const started = await api.app.inject({
+            method: 'GET',
+            url: `/saml/idp/sso?${redirectQuery(samlApp, { authnContext }).query}`,
+          });
+          assert.equal(started.statusCode, 303, started.body);
+          const xml = await postedResponse(String(started.headers.location));
+          assert.deepEqual(
+            statusesOf(xml),
+            ['urn:oasis:names:tc:SAML:2.0:status:Responder', 'urn:oasis:names:tc:SAML:2.0:status:NoAuthnContext'],
+            JSON.stringify(authnContext),
+          );
+          assert.equal(xml.includes('<saml:Assertion'), false);
+        }
+      });
+
+      it('exact and maximum are answered with a class asked for that the session meets, or NoAuthnContext', async () => {
+        // A session that proved a password and a second factor meets a password class too, and REFEDS MFA.
+        const person = await passwordSession();
+        await enableTotp(person.token);
+        const answered = async (token: string, authnContext: { classes: string[]; comparison?: string }) => {
+          const solicitud = await samlRequest({ authnContext });
+          const seen = await call('GET', `/saml/idp/solicitudes/${solicitud}`, token);
+          assert.equal(seen.json<Json>().segundoFactor, null, JSON.stringify(authnContext));
+          const allowed = await call('POST', `/saml/idp/solicitudes/${solicitud}/continuar`, token, { permitir: true });
+          assert.equal(allowed.statusCode, 200, allowed.body);
+          return postedResponse(allowed.json<{ redirectTo: string }>().redirectTo);
+        };
+        assert.equal(classOf(await answered(person.token, { classes: [passwordClass] })), passwordClass);
+        assert.equal(
+          classOf(await answered(person.token, { classes: [passwordClass], comparison: 'maximum' })),
+          passwordClass,
+        );
+        assert.equal(
+          classOf(await answered(person.token, { classes: [passwordClass], comparison: 'minimum' })),
+          mfaClass,
+        );
+        assert.equal(classOf(await answered(person.token, { classes: [sfaClass, mfaClass] })), mfaClass);
+
+        // A passkey's session proved no password: at most a password, or exactly one, it cannot be.
+        const { rpId, origins } = api.app.config.webauthn;
+        const key = new SoftAuthenticator({ rpId, origin: origins[0] as string });
+        const registration = await call('POST', '/auth/passkeys/opciones-registro', person.token);
+        const ceremony = registration.json<{ ceremonyId: string; options: unknown }>();
+        const added = await call('POST', '/auth/passkeys', person.token, {
+          ceremonyId: ceremony.ceremonyId,
+          name: 'Mi llave',
+          response: key.register(ceremony.options as never),
+        });
+        assert.equal(added.statusCode, 201, added.body);
+        const options = await api.app.inject({ method: 'POST', url: '/auth/passkeys/opciones-inicio', payload: {} });
+        const signIn = options.json<{ ceremonyId: string; options: unknown }>();
+        const withKey = await api.app.inject({
+          method: 'POST',
+          url: '/auth/passkeys/iniciar-sesion',
+          payload: { ceremonyId: signIn.ceremonyId, response: key.assert(signIn.options as never) },
+        });
+        assert.equal(withKey.statusCode, 200, withKey.body);
+        const keyToken = withKey.json<{ access_token: string }>().access_token;
+        for (const authnContext of [{ classes: [passwordClass], comparison: 'maximum' }, { classes: [passwordClass] }])
+          assert.deepEqual(statusesOf(await answered(keyToken, authnContext)), [
+            'urn:oasis:names:tc:SAML:2.0:status:Responder',
+            'urn:oasis:names:tc:SAML:2.0:status:NoAuthnContext',
+          ]);
+      });
+
+      it('ForceAuthn and IsPassive are xs:boolean: spaces around, 1 and 0 count; IsPassive is answered NoPassive', async () => {
+        const person = await passwordSession();
+        // Signed in before the requests: one that forces a new sign-in asks for it.
+        await api.app.db
+          .update(sessions)
+          .set({ createdAt: new Date(Date.now() - 60_000) })
+          .where(eq(sessions.userId, person.userId));
+        for (const [written, fresh] of [
+          [' true ', true],
+          ['1', true],
+          ['\ttrue\n', true],
+          ['false', false],
+          [' 0 ', false],
+        ] as const) {
+          const solicitud = await samlRequest({ forceAuthn: written });
+          const seen = await call('GET', `/saml/idp/solicitudes/${solicitud}`, person.token);
+          assert.equal(seen.json<Json>().reautenticar, fresh, JSON.stringify(written));
+        }
+        // Not an xs:boolean: the request is refused, never read as false.
+        const bad = await api.app.inject({
+          method: 'GET',
+          url: `/saml/idp/sso?${redirectQuery(samlApp, { forceAuthn: 'yes' }).query}`,
+        });
+        assert.equal(bad.statusCode, 400, bad.body);
+        // The portal signs a person in only on its own pages: a passive request is told so at once.
+        for (const written of [' true ', '1']) {
+          const started = await api.app.inject({
+            method: 'GET',
+            url: `/saml/idp/sso?${redirectQuery(samlApp, { isPassive: written }).query}`,
+          });
+          assert.deepEqual(statusesOf(await postedResponse(String(started.headers.location))), [
+            'urn:oasis:names:tc:SAML:2.0:status:Responder',
+            'urn:oasis:names:tc:SAML:2.0:status:NoPassive',
+          ]);
+        }
+        assert.equal((await samlRequest({ isPassive: 'false' })).length > 0, true);
       });
 
       it('ForceAuthn makes the person sign in again: a session from before the request is refused, a new one goes on', async () => {

@@ -1,9 +1,10 @@
 // Trusted devices (docs/decisions/0143-trusted-devices.md): 'No volver a pedir en este dispositivo durante 30 días' at
-// a second step sets a cookie; a password sign-in that brings it skips the second step, and its session satisfies the
-// administrators' rule without having proved a factor. 'Seguridad' lists and removes them; a password change, a
-// removed factor, a suspension and 'Cerrar otras sesiones' end them; a company may forbid them. The attacker makes
-// plain HTTP calls with whatever cookie it has. That a trusted device never meets an app's step-up is in
-// step-up.test.ts.
+// a second step sets a cookie; a password sign-in that brings it skips the second step, without its session having
+// proved a factor. 'Seguridad' lists and removes them; a password change, a removed factor, a suspension and 'Cerrar
+// otras sesiones' end them; a company may forbid them; a platform administrator is asked at every sign-in all the same
+// (decision 0150). The sign-in that asks the code again says why the device stopped counting (decision 0151). The
+// attacker makes plain HTTP calls with whatever cookie it has. That a trusted device never meets an app's step-up is
+// in step-up.test.ts.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -96,6 +97,12 @@ forEachBackend((backend) => {
       assert.equal(response.json<Json>().code, 'SECOND_FACTOR_REQUIRED', response.body);
       return undefined;
     };
+    /** Why the second step is asked although the browser brought its cookie: the reason the answer gives, if any. */
+    const whyAskedAgain = async (email: string, cookie: string, pass = password) => {
+      const response = await passwordStep(email, cookie, pass);
+      assert.equal(response.json<Json>().code, 'SECOND_FACTOR_REQUIRED', response.body);
+      return response.json<{ dispositivoNoConfiable?: { motivo: string; mensaje: string } }>().dispositivoNoConfiable;
+    };
     const sessionRow = async (token: string) => {
       const verified = await t.app.tokens.verify(token, ['session'], { fresh: true });
       assert.ok(verified);
@@ -104,26 +111,26 @@ forEachBackend((backend) => {
       return row;
     };
 
-    it("the box trusts this browser: the next sign-in asks no code, the admin rule accepts the session, which proves no factor; 'Seguridad' lists and removes it", async () => {
-      const admin = await personWithTotp();
-      await t.app.db.update(users).set({ role: roles.admin }).where(eq(users.id, admin.userId));
+    it("the box trusts this browser: the next sign-in asks no code, its session proves no factor; 'Seguridad' lists and removes it", async () => {
+      const person = await personWithTotp();
       // Without the box: a session that proved the factor, and no cookie.
-      const plain = await passwordStep(admin.email);
+      const plain = await passwordStep(person.email);
       const plainSecond = await call('POST', '/auth/login/segundo-paso', {
-        payload: { ticket: plain.json<{ ticket: string }>().ticket, code: await totp(admin.secret) },
+        payload: { ticket: plain.json<{ ticket: string }>().ticket, code: await totp(person.secret) },
       });
       assert.equal(plainSecond.statusCode, 200, plainSecond.body);
       assert.equal(deviceCookieOf(plainSecond), undefined);
 
       const before = Date.now();
-      const cookie = await trustThisBrowser(admin);
-      const response = await passwordStep(admin.email);
+      const cookie = await trustThisBrowser(person);
+      const response = await passwordStep(person.email);
       assert.equal(response.statusCode, 403, 'no cookie: the second step as ever');
-      // The cookie: random, HttpOnly, Lax, the whole API's path, 30 days; only its SHA-256 is kept.
+      // The cookie: random, HttpOnly, Lax, the whole API's path; only its SHA-256 is kept. The browser keeps it 30 days
+      // past the trust's own 30, so that a sign-in after those can say the device stopped counting (decision 0151).
       const again = await call('POST', '/auth/login/segundo-paso', {
         payload: {
           ticket: response.json<{ ticket: string }>().ticket,
-          code: await totp(admin.secret),
+          code: await totp(person.secret),
           confiarDispositivo: true,
         },
       });
@@ -133,9 +140,9 @@ forEachBackend((backend) => {
       assert.notEqual(set.value, cookie);
       assert.deepEqual(
         { httpOnly: set.httpOnly, sameSite: set.sameSite, path: set.path, maxAge: set.maxAge, secure: set.secure },
-        { httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 30 * 86_400, secure: undefined },
+        { httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 60 * 86_400, secure: undefined },
       );
-      const rows = await t.app.db.select().from(trustedDevices).where(eq(trustedDevices.userId, admin.userId));
+      const rows = await t.app.db.select().from(trustedDevices).where(eq(trustedDevices.userId, person.userId));
       assert.equal(rows.length, 2);
       assert.deepEqual(rows.map((row) => row.tokenHash).sort(), [cookie, set.value].map(sha256).sort());
       assert.ok(rows.every((row) => row.label === 'Chrome en Linux'));
@@ -144,18 +151,16 @@ forEachBackend((backend) => {
         assert.ok(days > 29.99 && days < 30.01, `${days}`);
       }
 
-      // With the cookie: no second step. The session proved no factor (amr, acr, step-up see none), but the
-      // administrators' rule takes it.
-      const token = await skipsSecondStep(admin.email, cookie);
+      // With the cookie: no second step. The session proved no factor (amr, acr, step-up see none).
+      const token = await skipsSecondStep(person.email, cookie);
       assert.ok(token, 'signed in without the code');
       const row = await sessionRow(token);
       assert.equal(row.secondFactor, false);
       assert.equal(row.trustedDeviceId, rows.find((device) => device.tokenHash === sha256(cookie))?.id);
       const security = (await call('GET', '/auth/seguridad', { token })).json<Json>();
       assert.deepEqual([security.sessionVerified, security.sessionTrustedDevice], [false, true]);
-      assert.equal((await call('GET', '/admin/dashboard', { token })).statusCode, 200);
       // A wrong password with the cookie is still a wrong password.
-      assert.equal((await passwordStep(admin.email, cookie, 'otra-clave-1')).statusCode, 401);
+      assert.equal((await passwordStep(person.email, cookie, 'otra-clave-1')).statusCode, 401);
 
       // 'Seguridad': this browser's device first, marked, then the other; one removed, then all.
       const listed = await call('GET', '/auth/dispositivos-confiables', { token, cookie });
@@ -175,12 +180,14 @@ forEachBackend((backend) => {
       const gone = await call('DELETE', `/auth/dispositivos-confiables/${mine}`, { token });
       assert.equal(gone.statusCode, 404);
       assert.equal(gone.json<Json>().code, 'DISPOSITIVO_NO_ENCONTRADO');
-      assert.equal(await skipsSecondStep(admin.email, cookie), undefined, 'removed: the code again');
-      // The session it let in no longer administers: the rule wants the factor again.
-      assert.equal((await call('GET', '/admin/dashboard', { token })).statusCode, 403);
+      // Removed: the code again, and the sign-in says why.
+      assert.deepEqual(await whyAskedAgain(person.email, cookie), {
+        motivo: 'quitado',
+        mensaje: 'Este dispositivo dejó de ser de confianza porque lo quitaste en Seguridad.',
+      });
       const all = await call('DELETE', '/auth/dispositivos-confiables', { token });
       assert.deepEqual(all.json(), { quitados: 1 });
-      assert.equal(await skipsSecondStep(admin.email, set.value), undefined);
+      assert.equal((await whyAskedAgain(person.email, set.value))?.motivo, 'quitado');
       assert.deepEqual((await call('GET', '/auth/dispositivos-confiables', { token })).json(), []);
     });
 
@@ -188,8 +195,9 @@ forEachBackend((backend) => {
       const victim = await personWithTotp();
       const attacker = await personWithTotp();
       const attackersCookie = await trustThisBrowser(attacker);
-      // The attacker's own cookie (or one stolen from anybody else) skips nobody else's second step.
-      assert.equal(await skipsSecondStep(victim.email, attackersCookie), undefined);
+      // The attacker's own cookie (or one stolen from anybody else) skips nobody else's second step, and the answer
+      // says nothing of that device.
+      assert.equal(await whyAskedAgain(victim.email, attackersCookie), undefined);
       for (const forged of ['A'.repeat(43), 'x', `${attackersCookie}x`, '%00%ff;;', sha256(attackersCookie)])
         assert.equal(await skipsSecondStep(attacker.email, forged), undefined, forged);
       // Listing with another account's cookie marks nothing as this browser.
@@ -218,7 +226,10 @@ forEachBackend((backend) => {
         .update(trustedDevices)
         .set({ expiresAt: new Date(Date.now() - 1000) })
         .where(eq(trustedDevices.userId, attacker.userId));
-      assert.equal(await skipsSecondStep(attacker.email, attackersCookie), undefined);
+      assert.deepEqual(await whyAskedAgain(attacker.email, attackersCookie), {
+        motivo: 'expirado',
+        mensaje: 'Este dispositivo dejó de ser de confianza: pasaron los 30 días en que no se pedía el código.',
+      });
       assert.deepEqual((await call('GET', '/auth/dispositivos-confiables', { token: attacker.token })).json(), []);
 
       // A password change ends every device trusted before it.
@@ -228,7 +239,10 @@ forEachBackend((backend) => {
         payload: { currentPassword: password, newPassword: 'clave-nueva-2' },
       });
       assert.equal(changed.statusCode, 200, changed.body);
-      assert.equal(await skipsSecondStep(victim.email, victimsCookie, 'clave-nueva-2'), undefined);
+      assert.deepEqual(await whyAskedAgain(victim.email, victimsCookie, 'clave-nueva-2'), {
+        motivo: 'contrasena',
+        mensaje: 'Este dispositivo dejó de ser de confianza porque tu contraseña cambió.',
+      });
 
       // A suspension too, also once the account is active again.
       const again = await trustThisBrowser(victim, 'clave-nueva-2');
@@ -240,7 +254,7 @@ forEachBackend((backend) => {
         const toggled = await call('PUT', `/auth/cambiar-estado/${victim.userId}`, { token: platformAdmin });
         assert.equal(toggled.statusCode, 200, `${step}: ${toggled.body}`);
       }
-      assert.equal(await skipsSecondStep(victim.email, again, 'clave-nueva-2'), undefined);
+      assert.equal((await whyAskedAgain(victim.email, again, 'clave-nueva-2'))?.motivo, 'suspension');
     });
 
     it("'Cerrar otras sesiones' and a removed factor end them", async () => {
@@ -248,7 +262,7 @@ forEachBackend((backend) => {
       const cookie = await trustThisBrowser(person);
       const closed = await call('POST', '/auth/sessions/cerrar-otras', { token: person.token });
       assert.equal(closed.statusCode, 200, closed.body);
-      assert.equal(await skipsSecondStep(person.email, cookie), undefined);
+      assert.equal((await whyAskedAgain(person.email, cookie))?.motivo, 'sesiones_cerradas');
 
       const next = await trustThisBrowser(person);
       assert.ok(await skipsSecondStep(person.email, next));
@@ -258,10 +272,52 @@ forEachBackend((backend) => {
       });
       assert.equal(removed.statusCode, 204, removed.body);
       assert.equal((await passwordStep(person.email, next)).statusCode, 200, 'no factor left: no second step anyway');
+      // A factor set up again asks its code, and the sign-in says why that device no longer spares it.
+      await personWithTotp(person.email);
+      assert.equal((await whyAskedAgain(person.email, next))?.motivo, 'factor_quitado');
+    });
+
+    it('a platform administrator is asked the second factor at every sign-in: a cookie trusted before, or ticked as one, skips nothing', async () => {
+      // A member trusts this browser, and is made an administrator later.
+      const person = await personWithTotp();
+      const cookie = await trustThisBrowser(person);
+      const memberSession = await skipsSecondStep(person.email, cookie);
+      assert.ok(memberSession, 'a member skips the code');
+      await t.app.db.update(users).set({ role: roles.admin }).where(eq(users.id, person.userId));
+      // The session the device let in does not administer: the rule wants a factor proved.
+      const panel = await call('GET', '/admin/dashboard', { token: memberSession });
+      assert.equal(panel.statusCode, 403, panel.body);
       assert.equal(
-        (await t.app.db.select().from(trustedDevices).where(eq(trustedDevices.userId, person.userId))).length,
-        0,
+        (await call('GET', '/auth/seguridad', { token: memberSession })).json<Json>().sessionTrustedDevice,
+        false,
       );
+
+      // The same cookie at the administrator's sign-in: the code is asked, and the box is not offered.
+      const step = await passwordStep(person.email, cookie);
+      assert.equal(step.statusCode, 403, step.body);
+      const asked = step.json<{ ticket: string; permiteConfiarDispositivo: boolean; dispositivoNoConfiable: Json }>();
+      assert.equal(asked.permiteConfiarDispositivo, false);
+      assert.deepEqual(asked.dispositivoNoConfiable, {
+        motivo: 'administrador',
+        mensaje: 'Las cuentas de administrador confirman el segundo factor en cada inicio de sesión.',
+      });
+      // The box ticked anyway (plain HTTP): refused before the code is spent, and no cookie.
+      const code = await totp(person.secret);
+      const ticked = await call('POST', '/auth/login/segundo-paso', {
+        payload: { ticket: asked.ticket, code, confiarDispositivo: true },
+      });
+      assert.equal(ticked.statusCode, 403, ticked.body);
+      assert.equal(ticked.json<Json>().code, 'DISPOSITIVOS_NO_PERMITIDOS');
+      assert.equal(
+        ticked.json<Json>().message,
+        'Las cuentas de administrador confirman el segundo factor en cada inicio de sesión: no se recuerda ningún dispositivo',
+      );
+      assert.equal(deviceCookieOf(ticked), undefined);
+      const proved = await call('POST', '/auth/login/segundo-paso', { payload: { ticket: asked.ticket, code } });
+      assert.equal(proved.statusCode, 200, proved.body);
+      const token = proved.json<{ access_token: string }>().access_token;
+      assert.equal((await call('GET', '/admin/dashboard', { token })).statusCode, 200);
+      assert.equal(await skipsSecondStep(person.email, cookie), undefined, 'still asked');
     });
 
     it('a company may forbid them: the box is not offered, a ticked box is refused before the code is spent, its members’ devices stop counting', async () => {
@@ -289,6 +345,11 @@ forEachBackend((backend) => {
 
       const step = await passwordStep(person.email, cookie, memberPassword);
       assert.equal(step.statusCode, 403, 'the device no longer counts');
+      assert.deepEqual(step.json<Json>().dispositivoNoConfiable, {
+        motivo: 'empresa',
+        mensaje:
+          'Una de tus empresas no permite recordar dispositivos: confirmarás tu identidad en cada inicio de sesión',
+      });
       const { ticket, permiteConfiarDispositivo } = step.json<{ ticket: string; permiteConfiarDispositivo: boolean }>();
       assert.equal(permiteConfiarDispositivo, false);
       const code = await totp(person.secret);

@@ -3,6 +3,7 @@
 // List, which only the API and the launcher scripts need; they import it by its own path.
 export * from './api/paths.ts';
 export * from './apps/links.ts';
+export * from './apps/role-key.ts';
 export * from './identity-provider/clients.ts';
 export * from './partner-events/event-types.ts';
 export * from './passkeys/relying-party.ts';

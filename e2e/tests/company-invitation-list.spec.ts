@@ -79,7 +79,7 @@ test("a plant's list of people is read, sent in parts and answered row by row, a
   await expect(table.getByRole('row').filter({ hasText: `supervisora@${domain}` })).toContainText(
     'El rol «Jefa de turno» no existe: usa Propietario, Administrador o Miembro.',
   );
-  await expect(dialog.getByText('30 listas para enviar · 1 con errores')).toBeVisible();
+  await expect(dialog.getByText('30 personas listas para invitar · 1 con errores')).toBeVisible();
   await fitsTheScreen(page, 'lista-1280.png');
   expect(await seriousViolations(page)).toEqual([]);
 

@@ -1,11 +1,13 @@
 // Every page of the portal fits a phone: at 390×844, as the kind of person who reaches it, no page is wider than the
 // screen and nothing sticks out of it outside a box that scrolls. The pages are the shell's URL table
-// (host/src/routes/route-table.ts): a route added there without a visit here fails this test.
+// (host/src/routes/route-table.ts): a route added there without a visit here fails this test. A company's page with
+// its eleven sections and a SIEM receiver's long error is looked at more closely, on a phone and on a desktop.
 import type { Browser, BrowserContext } from '@playwright/test';
 import { ROUTES } from '../../host/src/routes/route-table';
+import { call } from '../support/api';
 import { API_URL, E2E } from '../support/env';
 import { expect, person, registerActive, test } from '../support/auth';
-import { PHONE, type WidthReport, widthReport } from '../support/screens';
+import { DESKTOP, PHONE, type WidthReport, widthReport } from '../support/screens';
 
 type Visitor = 'guest' | 'user' | 'admin';
 
@@ -151,4 +153,70 @@ test('every page of the portal fits a 390 px phone', async ({ browser, request }
     await context.close();
   }
   expect(tooWide).toEqual([]);
+});
+
+test("a company's sections stay one row on a phone, and a SIEM receiver's long error stays inside its dialog", async ({
+  browser,
+  request,
+}) => {
+  const login = await request.post(`${API_URL}/auth/login`, {
+    data: { email: E2E.adminEmail, password: E2E.adminPassword },
+  });
+  expect(login.status(), await login.text()).toBe(200);
+  const token = ((await login.json()) as { access_token: string }).access_token;
+  const { id } = await call<{ id: number }>(request, token, 'POST', 'admin/empresas', 201, {
+    nombre: 'Secciones en Fila S.A.',
+  });
+  // A receiver whose name is one long word: what the sender says of it (as of an OpenSSL code) must wrap.
+  const host = `receptor${'x'.repeat(48)}sinsalida.example.com`;
+  await call(request, token, 'POST', `empresas/${id}/flujos-auditoria`, 201, {
+    tipo: 'https',
+    url: `https://${host}/collector`,
+    formato: 'ndjson',
+  });
+
+  const phone = await phoneFor(browser, token);
+  const page = await phone.newPage();
+  await page.goto(`/admin/empresas/${id}`);
+  const sections = page.getByRole('tablist', { name: 'Secciones de la empresa' });
+  await expect(sections.getByRole('tab', { name: 'Miembros' })).toBeVisible();
+  // One row (a tab is 44 px high), wider than the screen, scrolling inside itself and not the page.
+  expect((await sections.boundingBox())?.height).toBeLessThan(60);
+  expect(await sections.evaluate((list) => list.scrollWidth > list.clientWidth)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  /** Whether the tab shows whole inside the row's box (scrolled into it), to the pixel's fraction. */
+  const shown = (name: string) =>
+    sections.getByRole('tab', { name }).evaluate((tab) => {
+      const box = tab.getBoundingClientRect();
+      const row = (tab.parentElement as HTMLElement).getBoundingClientRect();
+      return box.left >= row.left - 1 && box.right <= row.right + 1;
+    });
+  await sections.getByRole('tab', { name: 'Miembros' }).focus();
+  expect(await shown('Ajustes')).toBe(false);
+  await page.keyboard.press('End');
+  await expect(sections.getByRole('tab', { name: 'Ajustes' })).toBeFocused();
+  await expect.poll(() => shown('Ajustes')).toBe(true);
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(() => shown('Informe de puestos')).toBe(true);
+  await page.keyboard.press('Home');
+  await expect(page.getByRole('heading', { level: 2, name: 'Miembros' })).toBeVisible();
+  await phone.close();
+
+  for (const screen of [PHONE, DESKTOP]) {
+    const context = await browser.newContext({ viewport: screen });
+    await context.addInitScript((value) => window.localStorage.setItem('token', value), token);
+    const siem = await context.newPage();
+    await siem.goto(`/admin/empresas/${id}#actividad`);
+    await siem.getByRole('button', { name: 'Enviar a mi SIEM' }).click();
+    const dialog = siem.getByRole('dialog', { name: 'Enviar a mi SIEM' });
+    // The dialog reads its destinations again while open: the worker's first failure shows without reopening it.
+    await expect(dialog.getByRole('table')).toContainText(host, { timeout: 30_000 });
+    await expect(dialog.getByRole('table')).not.toContainText('Ninguno', { timeout: 30_000 });
+    await dialog.getByRole('button', { name: 'Enviar prueba' }).click();
+    await expect(dialog.getByRole('alert')).toBeVisible();
+    const body = dialog.locator(':scope > div');
+    expect(await body.evaluate((box) => box.scrollWidth <= box.clientWidth), `${screen.width} px`).toBe(true);
+    expect(await siem.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(screen.width);
+    await context.close();
+  }
 });

@@ -72,7 +72,7 @@ test('TOTP: set up in Seguridad, asked after the password, recovery codes used o
   await expectSignedInAs(page, request, who.email);
 });
 
-test('a trusted browser: the next password sign-in skips the second step there, not in another browser, until removed', async ({
+test('a trusted browser: the next password sign-in skips the second step there, not in another browser, until removed, and then says why', async ({
   browser,
   page,
   request,
@@ -116,4 +116,8 @@ test('a trusted browser: the next password sign-in skips the second step there, 
   await signOut(page);
   await signInThroughForm(page, who.email, who.password);
   await expect(secondStep).toBeVisible();
+  // The browser still holds the cookie: the second step says why it is asked again (decision 0151).
+  await expect(
+    page.getByText('Este dispositivo dejó de ser de confianza porque lo quitaste en Seguridad.'),
+  ).toBeVisible();
 });

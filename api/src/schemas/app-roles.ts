@@ -1,4 +1,5 @@
 // The shapes of an app's roles and of the roles a person holds (routes/admin/app-roles.ts, routes/companies/app-roles.ts).
+import { ROLE_KEY_MAX_LENGTH, ROLE_KEY_PATTERN } from '@portal/contracts/apps/role-key';
 import { Type } from 'typebox';
 import { OneLineText } from './common.js';
 
@@ -7,8 +8,8 @@ const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 /** A role's key: what apps read in the `roles` claim and attribute. */
 export const RoleKey = Type.String({
   minLength: 1,
-  maxLength: 40,
-  pattern: '^[a-z0-9_-]+$',
+  maxLength: ROLE_KEY_MAX_LENGTH,
+  pattern: ROLE_KEY_PATTERN,
   description: 'Clave del rol: letras minúsculas, dígitos, - y _, hasta 40',
 });
 
@@ -62,5 +63,16 @@ export const MemberAppRoles = Type.Object({
       }),
       disponibles: Type.Array(AppRole, { description: 'Los roles de la app: los que la empresa puede dar' }),
     }),
+  ),
+});
+
+export const CompanyAppRoles = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      idApp: Id,
+      nombreApp: Type.String(),
+      roles: Type.Array(AppRole, { description: 'Los roles de la app, por clave' }),
+    }),
+    { description: 'Cada app de la que la empresa tiene licencia, por nombre' },
   ),
 });

@@ -121,6 +121,10 @@ export const Company = Type.Object(
         {
           direccion: Type.String({ description: 'La dirección desde la que llega quien consulta, como la lee el API' }),
           metodo: Nullable(SignInMethod),
+          deOtraEmpresa: Type.Boolean({
+            description:
+              'Inició sesión con el proveedor de otra empresa: cualquier regla de métodos de esta le dejaría fuera',
+          }),
         },
         {
           additionalProperties: false,

@@ -10,6 +10,25 @@ export const InteractionUid = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', de
 const Scope = LiteralUnion(oidcScopes, { description: 'Permiso OpenID Connect' });
 const Permission = Type.Object({ scope: Scope, descripcion: Type.String() }, { additionalProperties: false });
 
+/** The second factor an app asks for and this session has not proved; null when none is asked or it is proved. */
+const StepUp = Nullable(
+  Type.Object(
+    {
+      metodos: Type.Array(SecondFactorMethod, {
+        description: 'Cómo puede la persona probarlo ahora; vacío: aún no tiene segundo factor',
+      }),
+      permiteConfiarDispositivo: Type.Boolean({
+        description:
+          "Se ofrece 'No volver a pedir en este dispositivo durante 30 días' (vale para el inicio de sesión, nunca para una app que lo pide)",
+      }),
+    },
+    {
+      additionalProperties: false,
+      description: 'La app pide un segundo factor que esta sesión no probó (acr_values, claims, RequestedAuthnContext)',
+    },
+  ),
+);
+
 export const InteractionView = Type.Object(
   {
     cliente: Type.Object(
@@ -19,23 +38,7 @@ export const InteractionView = Type.Object(
     permisos: Type.Array(Permission),
     consentimiento: Type.Boolean({ description: 'La app es de terceros y la persona aún no permitió estos permisos' }),
     reautenticar: Type.Boolean({ description: 'La app pidió un inicio de sesión nuevo (prompt=login, max_age)' }),
-    segundoFactor: Nullable(
-      Type.Object(
-        {
-          metodos: Type.Array(SecondFactorMethod, {
-            description: 'Cómo puede la persona probarlo ahora; vacío: aún no tiene segundo factor',
-          }),
-          permiteConfiarDispositivo: Type.Boolean({
-            description:
-              "Se ofrece 'No volver a pedir en este dispositivo durante 30 días' (vale para el inicio de sesión, nunca para una app que lo pide)",
-          }),
-        },
-        {
-          additionalProperties: false,
-          description: 'La app pide un segundo factor que esta sesión no probó (acr_values, RequestedAuthnContext)',
-        },
-      ),
-    ),
+    segundoFactor: StepUp,
   },
   { additionalProperties: false },
 );
@@ -155,6 +158,12 @@ export const DeviceAnswer = Type.Object(
   {
     codigo: DeviceCodeTyped.properties.codigo,
     permitir: Type.Boolean({ description: 'true: la persona pulsó Permitir; false: Rechazar' }),
+    motivo: Type.Optional(
+      LiteralUnion(['segundo_factor'] as const, {
+        description:
+          'Con permitir false: la persona no probó el segundo factor que pide la app (el dispositivo recibe unmet_authentication_requirements)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -175,6 +184,7 @@ export const DeviceRequestView = Type.Object(
       { additionalProperties: false },
     ),
     expiraEn: Type.String({ format: 'date-time' }),
+    segundoFactor: StepUp,
   },
   { additionalProperties: false },
 );

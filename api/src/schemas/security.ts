@@ -2,6 +2,7 @@
 // shapes of every call under /auth that api/README.md "Segundo factor y llaves de acceso" describes.
 import { Type } from 'typebox';
 import { LiteralUnion, Nullable, OneLineText } from './common.js';
+import { trustedDeviceStoppedReasons } from '../domain/second-factor/trusted-devices.js';
 
 /** A current TOTP code: 6 digits (spaces the person typed are taken out by the client). */
 export const TotpCode = Type.String({ pattern: '^[0-9]{6}$', description: 'Código de 6 dígitos de la aplicación' });
@@ -41,8 +42,21 @@ export const SecondStepRequired = Type.Object(
     methods: Type.Array(SecondFactorMethod),
     permiteConfiarDispositivo: Type.Boolean({
       description:
-        "Se ofrece 'No volver a pedir en este dispositivo durante 30 días' (ninguna empresa de la persona lo prohíbe)",
+        "Se ofrece 'No volver a pedir en este dispositivo durante 30 días' (ninguna empresa de la persona lo prohíbe y no es administradora de la plataforma)",
     }),
+    dispositivoNoConfiable: Type.Optional(
+      Type.Object(
+        {
+          motivo: LiteralUnion(trustedDeviceStoppedReasons, { description: 'Por qué dejó de contar' }),
+          mensaje: Type.String({ description: 'La razón, en una frase para la persona' }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'El navegador trajo la cookie de un dispositivo de confianza de esta cuenta que ya no cuenta: por qué se pide el código',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -64,8 +78,8 @@ export const SecondStepBody = Type.Object(
 
 /**
  * `GET /auth/seguridad`: what the 'Seguridad' tab and the admin gate show. An administrator under the default
- * ADMIN_SECOND_FACTOR=required administers only from a session with `sessionVerified` or `sessionTrustedDevice`; with
- * no factor at all the panel asks to set one up (`secondFactorRequired` and neither `totp` nor a passkey).
+ * ADMIN_SECOND_FACTOR=required administers only from a session with `sessionVerified` (a trusted device never counts
+ * for an administrator: decision 0150); with no factor at all the panel asks to set one up (`secondFactorRequired` and neither `totp` nor a passkey).
  */
 export const SecurityStatus = Type.Object(
   {
@@ -76,7 +90,7 @@ export const SecurityStatus = Type.Object(
     sessionVerified: Type.Boolean({ description: 'Esta sesión probó un segundo factor (o configuró uno)' }),
     sessionTrustedDevice: Type.Boolean({
       description:
-        'Esta sesión entró por un dispositivo de confianza sin segundo paso: vale para ADMIN_SECOND_FACTOR, nunca para una app que pide un segundo factor',
+        'Esta sesión entró por un dispositivo de confianza sin segundo paso: nunca vale para el panel de administración ni para una app que pide un segundo factor',
     }),
   },
   { additionalProperties: false },

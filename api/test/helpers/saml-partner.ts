@@ -87,8 +87,10 @@ export interface RequestOptions {
   /** Sign the query with this key (PKCS#8 PEM), as mellon does. */
   signWith?: string;
   destination?: string;
-  /** ForceAuthn="true". */
-  forceAuthn?: boolean;
+  /** ForceAuthn="true", or the attribute as written (xs:boolean: " true ", "1"). */
+  forceAuthn?: boolean | string;
+  /** IsPassive, the attribute as written. */
+  isPassive?: string;
   /** A RequestedAuthnContext naming these classes, compared as `comparison` (absent: the default, exact). */
   authnContext?: { classes: string[]; comparison?: string };
 }
@@ -97,7 +99,9 @@ export function authnRequestXml(partnerApp: Partner, options: RequestOptions = {
   const id = options.id ?? `_${randomBytes(16).toString('hex')}`;
   const acs = options.acs === undefined ? '' : ` AssertionConsumerServiceURL="${options.acs}"`;
   const destination = options.destination === undefined ? '' : ` Destination="${options.destination}"`;
-  const force = options.forceAuthn ? ' ForceAuthn="true"' : '';
+  const forceValue = options.forceAuthn === true ? 'true' : options.forceAuthn || undefined;
+  const force = forceValue === undefined ? '' : ` ForceAuthn="${forceValue}"`;
+  const passive = options.isPassive === undefined ? '' : ` IsPassive="${options.isPassive}"`;
   const context = options.authnContext;
   const comparison = context?.comparison === undefined ? '' : ` Comparison="${context.comparison}"`;
   const requested = context
@@ -106,7 +110,7 @@ export function authnRequestXml(partnerApp: Partner, options: RequestOptions = {
         .join('')}</samlp:RequestedAuthnContext>`
     : '';
   const xml =
-    `<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id}" Version="2.0" IssueInstant="${new Date().toISOString()}"${destination}${acs}${force} ProtocolBinding="${post}">` +
+    `<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id}" Version="2.0" IssueInstant="${new Date().toISOString()}"${destination}${acs}${force}${passive} ProtocolBinding="${post}">` +
     `<saml:Issuer>${options.issuer ?? partnerApp.entityId}</saml:Issuer>` +
     '<samlp:NameIDPolicy Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent" AllowCreate="true"/>' +
     requested +

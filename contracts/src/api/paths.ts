@@ -115,6 +115,9 @@ export const API_PATHS = {
     /** The partner apps that sign in with the portal as their SAML identity provider (list, create), and one of them. */
     samlApps: 'admin/aplicaciones-saml',
     samlApp: (id: number) => `admin/aplicaciones-saml/${id}`,
+    /** A catalogue app's roles (list, create) and one of them (rename, make default, delete): decision 0134. */
+    appRoles: (appId: number) => `admin/apps/${appId}/roles`,
+    appRole: (appId: number, clave: string) => `admin/apps/${appId}/roles/${encodeURIComponent(clave)}`,
   },
   /**
    * The portal as a SAML identity provider: its metadata, for partner apps to trust (on the API's public address), and
@@ -144,6 +147,8 @@ export const API_PATHS = {
     approve: (id: number, userId: number) => `empresas/${id}/miembros/${userId}/aprobar`,
     seats: (id: number) => `empresas/${id}/puestos`,
     seat: (id: number, userId: number, appId: number) => `empresas/${id}/puestos/${userId}/${appId}`,
+    /** The roles of the apps of the company's licences: the ones it may give (by hand or by a directory group). */
+    appRoles: (id: number) => `empresas/${id}/roles-app`,
     memberAppRoles: (id: number, userId: number) => `empresas/${id}/miembros/${userId}/roles-app`,
     memberRolesOfApp: (id: number, userId: number, appId: number) =>
       `empresas/${id}/miembros/${userId}/roles-app/${appId}`,

@@ -2,6 +2,9 @@ import type {
   AdminUser,
   App,
   AppInput,
+  AppRole,
+  AppRoleChange,
+  AppRoleInput,
   AuditEntry,
   DashboardData,
   OidcClient,
@@ -135,4 +138,30 @@ export function deleteSamlApp(id: number): Promise<void> {
  */
 export function samlIdpMetadataUrl(): string {
   return `${getRuntimeConfig().apiBaseUrl}/${API_PATHS.saml.idpMetadata}`;
+}
+
+/** A catalogue app's roles, by key (docs/decisions/0134-app-roles.md). */
+export async function listAppRoles(appId: number): Promise<AppRole[]> {
+  const { data } = await request<{ data: AppRole[] }>('get', API_PATHS.admin.appRoles(appId), {
+    fallback: ADMIN_FALLBACK.appRoles,
+  });
+  return data;
+}
+
+/** 409 ROL_EXISTE when the app has a role with that key already. */
+export function createAppRole(appId: number, role: AppRoleInput): Promise<AppRole> {
+  return request('post', API_PATHS.admin.appRoles(appId), { json: role, fallback: ADMIN_FALLBACK.saveAppRole });
+}
+
+/** Only the fields sent change; a role made the default takes that from the app's previous default. */
+export function updateAppRole(appId: number, clave: string, change: AppRoleChange): Promise<AppRole> {
+  return request('patch', API_PATHS.admin.appRole(appId, clave), {
+    json: change,
+    fallback: ADMIN_FALLBACK.saveAppRole,
+  });
+}
+
+/** Taken from everyone who holds it, each change audited and the apps told. */
+export function deleteAppRole(appId: number, clave: string): Promise<void> {
+  return request('delete', API_PATHS.admin.appRole(appId, clave), { fallback: ADMIN_FALLBACK.deleteAppRole });
 }

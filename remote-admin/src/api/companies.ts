@@ -2,6 +2,7 @@ import type { AppWithPlans, AuditEntry, CreatedSetupLink, Paged, SetupLink } fro
 import { API_PATHS, ApiError, getRuntimeConfig, readToken, request } from '@portal/shared';
 import type {
   Company,
+  CompanyAppRoles,
   CompanyConnection,
   CompanyListItem,
   CompanyProviderInput,
@@ -117,6 +118,12 @@ export function assignSeat(id: number, userId: number, appId: number): Promise<S
 
 export function takeBackSeat(id: number, userId: number, appId: number): Promise<void> {
   return request('delete', P.seat(id, userId, appId), { fallback: F.seat });
+}
+
+/** The roles of each app of the company's licences: the ones it may give, by hand or with a directory group. */
+export async function listCompanyAppRoles(id: number): Promise<CompanyAppRoles[]> {
+  const answer = await request<{ data: CompanyAppRoles[] }>('get', P.appRoles(id), { fallback: F.roles });
+  return answer.data;
 }
 
 /** Each app whose seat the member holds in the company, with the roles the company gave and those the app has. */

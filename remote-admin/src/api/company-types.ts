@@ -24,6 +24,7 @@ export type {
   WaitingPerson,
   MemberAppRoles,
   HeldRoles,
+  CompanyAppRoles,
   ScimRequest,
   ScimToken,
   ScimTokenCreated,

@@ -18,6 +18,9 @@ export const ADMIN_FALLBACK = {
   samlApps: 'No se pudieron cargar las aplicaciones SAML',
   saveSamlApp: 'No se pudo guardar la aplicación SAML',
   deleteSamlApp: 'No se pudo eliminar la aplicación SAML',
+  appRoles: 'No se pudieron cargar los roles de la aplicación',
+  saveAppRole: 'No se pudo guardar el rol',
+  deleteAppRole: 'No se pudo eliminar el rol',
 } as const;
 
 /** What a company call's failure says when the server gives no message. */

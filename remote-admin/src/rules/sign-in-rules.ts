@@ -1,4 +1,9 @@
-import { SIGN_IN_METHOD_NAMES, SIGN_IN_METHOD_PHRASES, SIGN_IN_METHODS } from '@portal/shared';
+import {
+  type ConfiguredProviders,
+  SIGN_IN_METHOD_NAMES,
+  SIGN_IN_METHOD_PHRASES,
+  SIGN_IN_METHODS,
+} from '@portal/shared';
 import type { Company } from '../api/company-types';
 
 /**
@@ -28,6 +33,7 @@ export const TEXT_SIGN_IN_RULES = {
   badNumber: (label: string) => `Revisa «${label}»: escribe un número entero en el rango indicado o déjalo vacío`,
   lockedNetwork: (address: string) =>
     `Estás conectado desde ${address}, que no está en las redes permitidas: al guardar se cerrará tu sesión y no podrás volver a entrar desde aquí.`,
+  otherCompanySignIn: 'el inicio de sesión de otra empresa',
   lockedMethod: (method: string) =>
     `Has iniciado sesión con ${method}, que dejaría de estar permitido: al guardar se cerrará tu sesión y tendrás que entrar con otro método.`,
   undo: 'Para deshacerlo, otro propietario o administrador de la empresa puede cambiar las reglas desde una red y un método permitidos, y un administrador de la plataforma puede quitarlas siempre (en su panel o con «npm run admin -- empresa reglas <id> --quitar»).',
@@ -122,8 +128,25 @@ function limitOf(text: string, min: number, max: number): number | null | undefi
   return value >= min && value <= max ? value : undefined;
 }
 
-/** The draft as the API takes it, or the Spanish message saying what to fix. */
-export function rulesFromDraft(draft: RulesDraft): { rules: RulesInput } | { error: string } {
+/**
+ * The methods this portal offers a company, in the screens' order: Google and Apple only when the deployment has them
+ * configured (`GET /auth/social/proveedores`, what the sign-in page asks too). Unknown (`null`, the question failed):
+ * every method, rather than hiding one that may be on.
+ */
+export function offeredMethods(providers: ConfiguredProviders | null): SignInMethod[] {
+  return SIGN_IN_METHODS.filter(
+    (method) => !providers || (method !== 'google' && method !== 'apple') || providers[method],
+  );
+}
+
+/**
+ * The draft as the API takes it, or the Spanish message saying what to fix. A method not `offered` keeps its state
+ * (it is sent as it was), but it alone is no way in: at least one offered method is asked for.
+ */
+export function rulesFromDraft(
+  draft: RulesDraft,
+  offered: readonly SignInMethod[] = SIGN_IN_METHODS,
+): { rules: RulesInput } | { error: string } {
   const T = TEXT_SIGN_IN_RULES;
   const networks = draft.networks
     .split('\n')
@@ -131,7 +154,7 @@ export function rulesFromDraft(draft: RulesDraft): { rules: RulesInput } | { err
     .filter((line) => line !== '');
   const bad = networks.find((line) => !parseNetwork(line));
   if (bad !== undefined) return { error: T.badNetwork(bad) };
-  if (draft.methods.length === 0) return { error: T.noMethod };
+  if (!draft.methods.some((method) => offered.includes(method))) return { error: T.noMethod };
   const maxHours = limitOf(draft.maxHours, 1, 720);
   if (maxHours === undefined) return { error: T.badNumber(T.maxHours) };
   const idleMinutes = limitOf(draft.idleMinutes, 5, 1440);
@@ -156,7 +179,10 @@ export function lockoutWarnings(rules: RulesInput, access: Company['tuAcceso'], 
   const T = TEXT_SIGN_IN_RULES;
   const warnings: string[] = [];
   if (!addressAllowed(rules.redesPermitidas, access.direccion)) warnings.push(T.lockedNetwork(access.direccion));
-  if (access.metodo !== null && !rules.metodosPermitidos.includes(access.metodo)) {
+  // Another company's provider is this company's sign-in only while it restricts no method (decision 0147).
+  if (access.deOtraEmpresa && rules.metodosPermitidos.length < SIGN_IN_METHODS.length) {
+    warnings.push(T.lockedMethod(T.otherCompanySignIn));
+  } else if (access.metodo !== null && !access.deOtraEmpresa && !rules.metodosPermitidos.includes(access.metodo)) {
     warnings.push(T.lockedMethod(T.methodPhrases[access.metodo]));
   }
   return warnings;

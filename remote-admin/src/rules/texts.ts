@@ -27,6 +27,8 @@ export const TEXT_COMPANY_RULES = {
   // Roles and states inside a company.
   memberActive: 'Activo',
   memberPending: 'Pendiente de aprobación',
+  // An app role a directory group's rule still names after the role was deleted from the app.
+  deletedAppRole: (clave: string) => `${clave} (rol eliminado)`,
 
   // Sections.
   members: 'Miembros',

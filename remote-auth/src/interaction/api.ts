@@ -54,10 +54,13 @@ export function lookUpDeviceCode(codigo: string): Promise<DeviceRequest> {
   return request('post', API_PATHS.oidc.deviceLookup, { json: { codigo }, fallback: DEVICE_FALLBACK.lookup });
 }
 
-/** The person's 'Permitir' (`allow`) or 'Rechazar': the device gets its tokens or access_denied. */
-export function answerDeviceCode(codigo: string, allow: boolean): Promise<DeviceAnswered> {
+/**
+ * The person's 'Permitir' (`allow`) or 'Rechazar': the device gets its tokens or access_denied; `stepUp`: the person
+ * left the second factor the app asked for, and the device is told its requirements were not met.
+ */
+export function answerDeviceCode(codigo: string, allow: boolean, stepUp = false): Promise<DeviceAnswered> {
   return request('post', API_PATHS.oidc.deviceAnswer, {
-    json: { codigo, permitir: allow },
+    json: { codigo, permitir: allow, ...(stepUp ? { motivo: 'segundo_factor' as const } : {}) },
     fallback: DEVICE_FALLBACK.answer,
   });
 }

@@ -34,6 +34,8 @@ export interface SecondStep {
   methods: SecondFactorMethod[];
   /** 'No volver a pedir en este dispositivo durante 30 días' is offered (no company of the person forbids it). */
   trustDevice: boolean;
+  /** This browser was a trusted device of the account that no longer counts: why, in a sentence (decision 0151). */
+  untrustedBecause?: string;
 }
 
 /** The API's refusal of an admin call from a session without the second factor an administrator needs. */
@@ -156,12 +158,19 @@ interface ErrorBody {
   ticket?: unknown;
   methods?: unknown;
   permiteConfiarDispositivo?: unknown;
+  dispositivoNoConfiable?: { mensaje?: unknown };
 }
 
 function secondStepOf(body: ErrorBody | undefined): SecondStep | undefined {
   if (typeof body?.ticket !== 'string' || !Array.isArray(body.methods)) return undefined;
   const methods = body.methods.filter((m): m is SecondFactorMethod => SECOND_FACTOR_METHODS.includes(m));
-  return { ticket: body.ticket, methods, trustDevice: body.permiteConfiarDispositivo === true };
+  const because = body.dispositivoNoConfiable?.mensaje;
+  return {
+    ticket: body.ticket,
+    methods,
+    trustDevice: body.permiteConfiarDispositivo === true,
+    ...(typeof because === 'string' && isOwnMessage(because) ? { untrustedBecause: because } : {}),
+  };
 }
 
 // Words of a server's or a gateway's own English text ('Internal Server Error', 'Bad Gateway', 'Request timed out')

@@ -17,8 +17,8 @@ export function hasNoSecondFactor(status: SecurityStatus): boolean {
 export type SecondFactorGate = 'setup' | 'session' | null;
 
 export function secondFactorGate(status: SecurityStatus): SecondFactorGate {
-  // A trusted device's session (decision 0143) satisfies the administrators' rule as the API's does.
-  if (!status.secondFactorRequired || status.sessionVerified || status.sessionTrustedDevice) return null;
+  // A trusted device's session never does (decision 0150): the panel wants the factor proved in this session.
+  if (!status.secondFactorRequired || status.sessionVerified) return null;
   return hasNoSecondFactor(status) ? 'setup' : 'session';
 }
 

@@ -30,20 +30,24 @@ const LOST_FOCUS_WATCH_MS = 5000;
  * the keyboard and the screen reader are at the message, not left on the button; other tones are polite (role status).
  * `holdsLostFocus`: the page's message of an action's outcome, which takes the focus when the action's button is gone
  * (a row that changed, a dialog closed whose opener went with it), instead of it falling to the page.
+ * `takesFocus`: a form's outcome that takes the focus as an error does, whatever its tone: the form's fields and button
+ * wait while it is sent (a browser drops the focus of a disabled one), and the keyboard goes on from its result.
  */
 export function Alert({
   tone = 'error',
   holdsLostFocus = false,
+  takesFocus = false,
   children,
 }: {
   tone?: AlertTone;
   holdsLostFocus?: boolean;
+  takesFocus?: boolean;
   children: ReactNode;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const text = typeof children === 'string' ? children : null;
   useEffect(() => {
-    if (tone === 'error') {
+    if (tone === 'error' || takesFocus) {
       box.current?.focus();
       return undefined;
     }
@@ -59,13 +63,13 @@ export function Alert({
       clearInterval(watch);
       clearTimeout(stop);
     };
-  }, [tone, text, holdsLostFocus]);
+  }, [tone, text, holdsLostFocus, takesFocus]);
   return (
     <Box
       ref={box}
       $tone={tone}
       role={tone === 'error' ? 'alert' : 'status'}
-      tabIndex={tone === 'error' || holdsLostFocus ? -1 : undefined}
+      tabIndex={tone === 'error' || holdsLostFocus || takesFocus ? -1 : undefined}
       {...(holdsLostFocus ? { [LOST_FOCUS_ATTRIBUTE]: '' } : {})}
     >
       {children}

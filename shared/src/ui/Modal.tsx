@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { cardSurface } from './Card';
-import { keepTabInside, restoreFocus } from './focus';
+import { focusOrigin, keepTabInside, restoreFocus } from './focus';
 import { theme } from './theme';
 
 const Dialog = styled.dialog<{ $height?: string; $width?: string }>`
@@ -57,7 +57,7 @@ export function Modal({ title, onClose, children, height, width }: ModalProps) {
   useEffect(() => {
     const dialog = dialogRef.current;
     if (!dialog) return undefined;
-    const opener = document.activeElement as HTMLElement | null;
+    const opener = focusOrigin();
     if (!dialog.open) {
       if (typeof dialog.showModal === 'function') dialog.showModal();
       else dialog.setAttribute('open', '');

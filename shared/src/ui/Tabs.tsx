@@ -1,4 +1,4 @@
-import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { theme } from './theme';
 
@@ -8,14 +8,26 @@ export interface TabItem {
   disabled?: boolean;
 }
 
+/**
+ * Where there is room, the tabs wrap (each in sight); on a phone they stay one row that scrolls sideways, instead of
+ * a stack of rows that pushes the section off the screen.
+ */
 const List = styled.div`
   display: flex;
   flex-wrap: wrap;
   gap: 4px;
   border-bottom: 1px solid ${theme.color.border};
+  @media (max-width: ${theme.breakpoint.mobile}) {
+    flex-wrap: nowrap;
+    overflow-x: auto;
+    overscroll-behavior-x: contain;
+    scrollbar-width: thin;
+  }
 `;
 
 const Tab = styled.button<{ $active: boolean }>`
+  flex: none;
+  white-space: nowrap;
   min-height: 44px;
   padding: 0 14px;
   border: 0;
@@ -26,9 +38,14 @@ const Tab = styled.button<{ $active: boolean }>`
   font-weight: 600;
   cursor: pointer;
   &:disabled { color: ${theme.color.disabled}; cursor: not-allowed; }
+  /* Inside the tab: the row that scrolls would cut an outline drawn around it. */
+  &:focus-visible { outline: 3px solid ${theme.color.primary}; outline-offset: -3px; }
 `;
 
-/** WAI-ARIA tabs: arrow keys move between the enabled tabs. */
+/**
+ * WAI-ARIA tabs (on a phone, one row that scrolls sideways): the arrow keys move between the enabled tabs, Home and End
+ * to the first and the last, and the chosen tab is scrolled into view.
+ */
 export function Tabs({
   items,
   active,
@@ -46,15 +63,29 @@ export function Tabs({
   const refs = useRef<Record<string, HTMLButtonElement | null>>({});
   const enabled = items.filter((item) => !item.disabled);
 
+  // The chosen tab in sight, also one chosen before the page opened (a section's address) beyond the screen's edge.
+  useEffect(() => {
+    refs.current[active]?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [active]);
+
   function onKeyDown(event: KeyboardEvent) {
     const index = enabled.findIndex((item) => item.id === active);
-    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
-    if (!step || index < 0) return;
-    const next = enabled[(index + step + enabled.length) % enabled.length];
-    if (next) {
-      onChange(next.id);
-      refs.current[next.id]?.focus();
-    }
+    if (index < 0) return;
+    const target =
+      event.key === 'ArrowRight'
+        ? (index + 1) % enabled.length
+        : event.key === 'ArrowLeft'
+          ? (index - 1 + enabled.length) % enabled.length
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? enabled.length - 1
+              : -1;
+    const next = enabled[target];
+    if (!next) return;
+    event.preventDefault();
+    onChange(next.id);
+    refs.current[next.id]?.focus();
   }
 
   return (

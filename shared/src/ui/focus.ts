@@ -45,6 +45,27 @@ export function keepTabInside(event: KeyboardEvent | ReactKeyboardEvent, root: H
   return false;
 }
 
+/** The element that last took the focus on the page: what opened a dialog after it lost the focus itself. */
+let lastFocused: HTMLElement | null = null;
+if (typeof document !== 'undefined')
+  document.addEventListener(
+    'focusin',
+    (event) => {
+      if (event.target instanceof HTMLElement) lastFocused = event.target;
+    },
+    true,
+  );
+
+/**
+ * What a dialog opening now gives the focus back to: the focused element, or, when the focus fell to the page (its
+ * button was disabled while the dialog's data was read, as a browser then blurs it), the last element that held it.
+ */
+export function focusOrigin(): HTMLElement | null {
+  const active = document.activeElement as HTMLElement | null;
+  if (active && active !== document.body) return active;
+  return lastFocused?.isConnected ? lastFocused : null;
+}
+
 /** Marks the message that takes the focus a closed dialog or a removed button leaves behind (Alert's `holdsLostFocus`). */
 export const LOST_FOCUS_ATTRIBUTE = 'data-lost-focus';
 

@@ -9,6 +9,10 @@ import { type ConnectedAppFacts, connectedApps } from './identity-provider.js';
 export const samlNameIdFormats = ['persistent', 'emailAddress'] as const;
 export type SamlNameIdFormat = (typeof samlNameIdFormats)[number];
 
+/** How a RequestedAuthnContext compares its classes (SAML Core 3.3.2.2.1); absent means exact. */
+export const samlAuthnComparisons = ['exact', 'minimum', 'better', 'maximum'] as const;
+export type SamlAuthnComparison = (typeof samlAuthnComparisons)[number];
+
 /** A partner app registered by its service provider metadata; every address and key is read from that metadata. */
 export const samlApps = pgTable('saml_apps', {
   id: serial('id').primaryKey(),
@@ -64,8 +68,12 @@ export const samlRequests = pgTable('saml_requests', {
   response: text('response'),
   /** ForceAuthn="true": the person signs in again, after the request arrived. */
   forceAuthn: boolean('force_authn').notNull().default(false),
-  /** A RequestedAuthnContext naming REFEDS MFA (exact or minimum): a second factor proved in this sign-in. */
-  secondFactorAsked: boolean('second_factor_asked').notNull().default(false),
+  /**
+   * Migration 0053: the RequestedAuthnContext, its comparison (null: none asked) and its classes in the app's order
+   * (saml/authn-context.ts).
+   */
+  authnComparison: text('authn_comparison').$type<SamlAuthnComparison>(),
+  authnClasses: text('authn_classes').array().notNull().default([]),
   createdAt: createdAt(),
 });
 

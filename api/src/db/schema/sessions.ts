@@ -1,6 +1,7 @@
 import { boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 import { users } from './accounts.js';
+import { companies } from './companies.js';
 
 // Portal sessions and the revoked tokens checked at every request.
 
@@ -14,8 +15,24 @@ export const revokedTokens = pgTable(
 );
 
 /**
+ * Why a trusted device was ended (migration 0052): removed by the person, a factor removed, 'Cerrar otras sesiones',
+ * and, by trigger `users_trusted_devices_end`, the password, a suspension, the role or the account's sessions ended.
+ */
+export const trustedDeviceEndReasons = [
+  'quitado',
+  'factor_quitado',
+  'sesiones_cerradas',
+  'contrasena',
+  'suspension',
+  'rol',
+  'cuenta',
+] as const;
+export type TrustedDeviceEndReason = (typeof trustedDeviceEndReasons)[number];
+
+/**
  * Migration 0047: a browser trusted for 30 days not to be asked the second step (docs/decisions/0143-trusted-devices.md);
- * `tokenHash` the SHA-256 hex of the cookie's random id, `tokenVersion` the account's when it was trusted.
+ * `tokenHash` the SHA-256 hex of the cookie's random id, `tokenVersion` the account's when it was trusted. Migration
+ * 0052: an ended one keeps its row, and why, until its cookie is gone (decision 0151).
  */
 export const trustedDevices = pgTable(
   'trusted_devices',
@@ -30,6 +47,8 @@ export const trustedDevices = pgTable(
     createdAt: createdAt(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    endReason: text('end_reason').$type<TrustedDeviceEndReason>(),
   },
   (table) => [index('trusted_devices_user_id_idx').on(table.userId, table.createdAt)],
 );
@@ -60,6 +79,8 @@ export const sessions = pgTable(
     method: text('method'),
     /** Migration 0047: the trusted device that let this session in without the second step (it proved no factor). */
     trustedDeviceId: integer('trusted_device_id').references(() => trustedDevices.id, { onDelete: 'set null' }),
+    /** Migration 0050: the company whose own provider signed this session in (method 'empresa'); null otherwise. */
+    ssoCompanyId: integer('sso_company_id').references(() => companies.id, { onDelete: 'set null' }),
   },
   (table) => [index('sessions_user_id_idx').on(table.userId, table.createdAt)],
 );

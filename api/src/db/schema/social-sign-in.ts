@@ -1,6 +1,7 @@
 import { boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 import { users } from './accounts.js';
+import { companies } from './companies.js';
 
 // Sign-in with Google and Apple: linked identities and the bound one-time returns.
 
@@ -38,6 +39,8 @@ export const signInReturns = pgTable(
     method: text('method'),
     /** Migration 0047: the company's provider proved a second factor that the company trusts (decision 0144). */
     secondFactor: boolean('second_factor').notNull().default(false),
+    /** Migration 0050: for a company sign-in, the company whose provider it was (the session records it). */
+    ssoCompanyId: integer('sso_company_id').references(() => companies.id, { onDelete: 'cascade' }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (table) => [index('sign_in_returns_expires_at_idx').on(table.expiresAt)],

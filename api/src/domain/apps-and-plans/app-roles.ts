@@ -10,7 +10,16 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { rowsOf } from '../../db/client.js';
-import { type AppRoleSource, appRoles, apps, companySeats, userAppRoles, userPlans, users } from '../../db/schema.js';
+import {
+  type AppRoleSource,
+  appRoles,
+  apps,
+  companyLicences,
+  companySeats,
+  userAppRoles,
+  userPlans,
+  users,
+} from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { type AuditActor, type AuditEntry, recordAudit } from '../audit/log.js';
 import { countingSeats } from './effective-plans.js';
@@ -344,6 +353,37 @@ export async function setOwnPlanRoles(
     .for('update');
   if (!plan) throw new HttpError(409, appMessages.noOwnPlan, 'SIN_PLAN');
   return replaceRoles(tx, actor, { userId, companyId: null }, appId, claves);
+}
+
+/**
+ * The roles of each app the company holds a licence of (what it may give, by hand or by a directory group), by app
+ * name; an app without roles is listed with none.
+ */
+export async function companyAppRoles(
+  db: Db,
+  companyId: number,
+): Promise<{ idApp: number; nombreApp: string; roles: AppRole[] }[]> {
+  const licensed = await db
+    .select({ idApp: apps.id, nombreApp: apps.nombre })
+    .from(companyLicences)
+    .innerJoin(apps, eq(apps.id, companyLicences.appId))
+    .where(eq(companyLicences.companyId, companyId))
+    .orderBy(asc(apps.nombre), asc(apps.id));
+  if (licensed.length === 0) return [];
+  const roles = await db
+    .select({ appId: appRoles.appId, ...roleColumns })
+    .from(appRoles)
+    .where(
+      inArray(
+        appRoles.appId,
+        licensed.map((app) => app.idApp),
+      ),
+    )
+    .orderBy(asc(appRoles.clave));
+  return licensed.map((app) => ({
+    ...app,
+    roles: roles.filter((role) => role.appId === app.idApp).map(({ appId: _appId, ...role }) => role),
+  }));
 }
 
 /**

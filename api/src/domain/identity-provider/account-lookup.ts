@@ -5,6 +5,7 @@ import type Provider from 'oidc-provider';
 import type { Client, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import { type User, users } from '../../db/schema.js';
+import { currentRequestAddress } from '../../lib/request-scope.js';
 import {
   accountClaims,
   accountIdOf,
@@ -124,7 +125,10 @@ export function accountFinder(db: Db, memory: ProviderMemory): Configuration['fi
   return async (ctx, sub, token) => {
     const user = await activeAccount(db, memory, sub);
     if (!user) return undefined;
-    if (token?.kind === 'RefreshToken' && !(await refreshTokenStands(db, token, oidcLifetimes.refreshToken)))
+    if (
+      token?.kind === 'RefreshToken' &&
+      !(await refreshTokenStands(db, token, oidcLifetimes.refreshToken, currentRequestAddress() ?? ctx.ip))
+    )
       return undefined;
     return {
       // The library's accountId stays the account id (sessions, grants and tokens are found by it); the `sub` the

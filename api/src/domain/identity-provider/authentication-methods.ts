@@ -22,26 +22,43 @@ export function authenticationOf(session: { method: string | null; secondFactor:
     : { amr: base, acr: 'urn:portal:acr:1' };
 }
 
+type AcrRequest = { essential?: unknown; value?: unknown; values?: unknown };
+
+/** The `acr` requests of a `claims` parameter (OpenID Connect Core §5.5.1.1): the ID token's and userinfo's. */
+function acrClaimsOf(claims: unknown): AcrRequest[] {
+  let parsed = claims;
+  if (typeof parsed === 'string') {
+    try {
+      parsed = JSON.parse(parsed);
+    } catch {
+      return [];
+    }
+  }
+  const members = parsed as { id_token?: { acr?: unknown }; userinfo?: { acr?: unknown } } | null | undefined;
+  return [members?.id_token?.acr, members?.userinfo?.acr].filter(
+    (acr): acr is AcrRequest => typeof acr === 'object' && acr !== null,
+  );
+}
+
+const valuesOf = (acr: AcrRequest): string[] => [
+  ...(typeof acr.value === 'string' ? [acr.value] : []),
+  ...(Array.isArray(acr.values) ? acr.values.filter((value): value is string => typeof value === 'string') : []),
+];
+
 /**
  * The `acr` values an authorization request asks for: `acr_values` (a voluntary claim, which the portal still
- * honours) and the ID token's `acr` of `claims` (essential or not, `value` or `values`).
+ * honours) and the `acr` of `claims`, for the ID token or userinfo (essential or not, `value` or `values`).
  */
 export function acrAsked(params: { acr_values?: unknown; claims?: unknown }): string[] {
   const asked = typeof params.acr_values === 'string' ? params.acr_values.split(' ').filter(Boolean) : [];
-  let claims: unknown = params.claims;
-  if (typeof claims === 'string') {
-    try {
-      claims = JSON.parse(claims);
-    } catch {
-      claims = undefined;
-    }
-  }
-  const acr = (claims as { id_token?: { acr?: { value?: unknown; values?: unknown } } } | undefined)?.id_token?.acr;
-  if (typeof acr?.value === 'string') asked.push(acr.value);
-  if (Array.isArray(acr?.values))
-    asked.push(...acr.values.filter((value): value is string => typeof value === 'string'));
-  return asked;
+  return [...asked, ...acrClaimsOf(params.claims).flatMap(valuesOf)];
 }
+
+/** The `acr` values a request names as essential in `claims`: one of them must be met, or the sign-in fails. */
+export const essentialAcrAsked = (params: { claims?: unknown }): string[] =>
+  acrClaimsOf(params.claims)
+    .filter((acr) => acr.essential === true)
+    .flatMap(valuesOf);
 
 /** Whether the request asks for a second factor: `urn:portal:acr:2` among the `acr` values it names. */
 export const secondFactorAsked = (params: { acr_values?: unknown; claims?: unknown }) =>
@@ -56,9 +73,3 @@ export const authnContextClasses = {
   /** One factor proved by a provider the portal trusts (Google, Apple, the company's own): REFEDS SFA. */
   federated: 'https://refeds.org/profile/sfa',
 } as const;
-
-/** The AuthnContextClassRef of an assertion made from the `amr` of the session (authenticationOf). */
-export function authnContextClassOf(amr: readonly string[]): string {
-  if (amr.includes('mfa') || amr.includes('hwk')) return authnContextClasses.mfa;
-  return amr.includes('fed') ? authnContextClasses.federated : authnContextClasses.password;
-}

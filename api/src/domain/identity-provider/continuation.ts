@@ -1,5 +1,6 @@
 // The one continuation (docs/decisions/0115-one-continuation.md): every door through which a partner app signs a
-// person in — the OpenID Connect interaction, the SAML request, the device approval — passes here, and only here are
+// person in — the OpenID Connect interaction, the SAML request, the device approval, and the partner token's rules
+// (`refuseBrokenRules`, decision 0146) — passes here, and only here are
 // its checks made, in one order: the portal session and the account, the rules of the person's companies, a fresh
 // sign-in the app demands, a second factor the app demands (step-up, docs/decisions/0137-step-up.md), the app's
 // consent. A door reads its protocol's request and writes its protocol's answer;
@@ -10,7 +11,7 @@ import { oidcConsents, samlConsents, type UserStatus } from '../../db/schema.js'
 import { accountSuspended, HttpError } from '../../lib/errors.js';
 import { refusalOnRecord } from '../audit/member-failures.js';
 import type { VerifiedToken } from '../sessions/verify.js';
-import { enforceCompanyRules, methodOfSession } from '../sign-in-limits/company-rules.js';
+import { enforceCompanyRules, wayOfSession } from '../sign-in-limits/company-rules.js';
 import { factorSummary, type SecondFactorMethod, secondFactorMethodsOf } from '../second-factor/status.js';
 import { trustedDevicesAllowed } from '../second-factor/trusted-devices.js';
 import { type acrValues, authenticationOf } from './authentication-methods.js';
@@ -29,6 +30,8 @@ export interface PortalSignIn {
   expiresAt: Date;
   /** How the session was signed in (sessions.method) and whether it proved a second factor: `amr` and `acr`. */
   method: string | null;
+  /** For 'empresa': whose provider (a company's rule allows only its own, decision 0147). */
+  ssoCompanyId: number | null;
   secondFactor: boolean;
   /** The client's address, as the API reads it: the company rules' networks. */
   address: string;
@@ -41,6 +44,7 @@ export const portalSignInOf = (auth: VerifiedToken, address: string): PortalSign
   sessionId: auth.sessionId,
   expiresAt: auth.expiresAt,
   method: auth.method,
+  ssoCompanyId: auth.ssoCompanyId,
   secondFactor: auth.secondFactor,
   address,
 });
@@ -194,18 +198,18 @@ async function consentPending(
  */
 export async function refuseBrokenRules(
   db: Db,
-  signIn: Pick<PortalSignIn, 'userId' | 'status' | 'method' | 'address'>,
+  signIn: Pick<PortalSignIn, 'userId' | 'status' | 'method' | 'ssoCompanyId' | 'address'>,
   alsoFrom?: string,
 ): Promise<void> {
   if (signIn.status === 'suspended') throw accountSuspended();
   if (signIn.status !== 'active') throw new HttpError(403, M.accountNotActive, 'ACCOUNT_NOT_ACTIVE');
-  const method = methodOfSession(signIn.method);
+  const way = wayOfSession(signIn);
   // A refusal goes on record in the person's companies' logs (a failure their SIEM sees), then on to the door.
   const onRecord = (address: string) => (error: unknown) =>
-    refusalOnRecord(db, signIn.userId, error, { address, metodo: method });
-  await enforceCompanyRules(db, signIn.userId, method, signIn.address).catch(onRecord(signIn.address));
+    refusalOnRecord(db, signIn.userId, error, { address, metodo: way.method });
+  await enforceCompanyRules(db, signIn.userId, way, signIn.address).catch(onRecord(signIn.address));
   if (alsoFrom !== undefined && alsoFrom !== signIn.address)
-    await enforceCompanyRules(db, signIn.userId, method, alsoFrom).catch(onRecord(alsoFrom));
+    await enforceCompanyRules(db, signIn.userId, way, alsoFrom).catch(onRecord(alsoFrom));
 }
 
 /**

@@ -12,11 +12,19 @@ import type { Clock } from '../clock.js';
 import type { CounterStore, TakenSlot } from '../sign-in-limits/counters.js';
 import { wrongCodesLockedError } from '../sign-in-limits/limits.js';
 import { startDeviceSession } from '../sessions/sessions.js';
+import { secondFactorAsked } from './authentication-methods.js';
 import { accountIdOf } from './claims.js';
 import { portalFacts } from './client-facts.js';
 import { requestedScopes } from './consents.js';
-import { continueSignIn, describeContinuation, type PortalSignIn, type SignInAsk } from './continuation.js';
+import {
+  type ContinuationView,
+  continueSignIn,
+  describeContinuation,
+  type PortalSignIn,
+  type SignInAsk,
+} from './continuation.js';
 import { oidcLifetimes } from './lifetimes.js';
+import { personRefused } from './protocol-errors.js';
 import { describeScopes } from './scopes.js';
 
 /**
@@ -78,6 +86,8 @@ export interface DeviceRequestView {
   permisos: { scope: string; descripcion: string }[];
   dispositivo: { ip: string; iniciadoEn: string };
   expiraEn: string;
+  /** The app asked for a second factor this session has not proved: how the person can prove one now. */
+  segundoFactor: ContinuationView['segundoFactor'];
 }
 
 export interface DeviceDeps {
@@ -140,9 +150,9 @@ async function clientOf(provider: Provider, code: DeviceCode): Promise<Client> {
   return client;
 }
 
-/** What the device's request asks of the continuation, from the device's own address too. */
+/** What the device's request asks of the continuation, from the device's own address too, and step-up. */
 function askOf(client: Client, code: DeviceCode): SignInAsk {
-  const params = (code.params ?? {}) as { scope?: unknown };
+  const params = (code.params ?? {}) as { scope?: unknown; acr_values?: unknown; claims?: unknown };
   const info = (code.deviceInfo ?? {}) as Partial<DeviceInfo>;
   return {
     app: {
@@ -153,6 +163,7 @@ function askOf(client: Client, code: DeviceCode): SignInAsk {
     },
     permisos: describeScopes(requestedScopes(client, params.scope)),
     ...(info.ip ? { alsoFrom: info.ip } : {}),
+    secondFactor: secondFactorAsked(params),
   };
 }
 
@@ -168,13 +179,14 @@ export async function describeDeviceRequest(
   const code = await waitingCode(deps, typist, typed);
   const client = await clientOf(deps.provider, code);
   const info = (code.deviceInfo ?? {}) as Partial<DeviceInfo>;
-  const { cliente, permisos } = await describeContinuation(deps.db, askOf(client, code), typist);
+  const { cliente, permisos, segundoFactor } = await describeContinuation(deps.db, askOf(client, code), typist);
   return {
     codigo: displayUserCode(String(code.userCode)),
     cliente,
     permisos,
     dispositivo: { ip: info.ip ?? '', iniciadoEn: new Date((code.iat ?? 0) * 1000).toISOString() },
     expiraEn: new Date((code.exp ?? 0) * 1000).toISOString(),
+    segundoFactor,
   };
 }
 
@@ -199,7 +211,9 @@ async function claim(db: Db, code: DeviceCode): Promise<void> {
 }
 
 /**
- * The person's answer (POST /oidc/dispositivo/confirmar). Refused: the device is told `access_denied`. Allowed, once
+ * The person's answer (POST /oidc/dispositivo/confirmar). Refused: the device is told `access_denied`, or
+ * `unmet_authentication_requirements` when the person left the second factor the app asked for (`stepUp`), as the
+ * code flow tells it (interactions.ts `refuseInteraction`). Allowed, once
  * the continuation lets it through: a grant of the scopes asked (the consent remembered for a third-party app, so
  * /perfil lists it and can take it back), the device's own portal session (sessions.ts `startDeviceSession`: its
  * address the device's, its method and second factor the approving session's, under the person's company rules),
@@ -211,15 +225,18 @@ export async function answerDeviceRequest(
   typist: CodeTypist,
   typed: string,
   allow: boolean,
+  stepUp = false,
 ): Promise<void> {
   const { db, provider } = deps;
   const code = await waitingCode(deps, typist, typed);
   const client = await clientOf(provider, code);
-  const passed = allow ? await continueSignIn(db, askOf(client, code), typist, true) : undefined;
+  const ask = askOf(client, code);
+  const passed = allow ? await continueSignIn(db, ask, typist, true) : undefined;
   await claim(db, code);
   code.inFlight = true;
   if (!passed) {
-    Object.assign(code, { error: 'access_denied', errorDescription: 'End-User aborted interaction' });
+    const { error, description } = personRefused(stepUp && ask.secondFactor === true);
+    Object.assign(code, { error, errorDescription: description });
     await code.save();
     return;
   }
@@ -235,6 +252,7 @@ export async function answerDeviceRequest(
       userAgent: info.ua,
       address: info.ip ?? typist.address,
       method: typist.method,
+      ssoCompanyId: typist.ssoCompanyId,
       secondFactor: typist.secondFactor,
       expiresAt: new Date(Date.now() + oidcLifetimes.refreshToken * 1000),
     });

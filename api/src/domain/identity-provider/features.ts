@@ -23,7 +23,9 @@ export function features(db: Db, memory: ProviderMemory, portalUrl: string): Non
     },
     rpInitiatedLogout: rpInitiatedLogout(db, memory, portalUrl),
     backchannelLogout: { enabled: true },
-    claimsParameter: { enabled: false },
+    // `claims` (docs/decisions/0149-step-up-at-every-door.md): its `acr` asks for step-up as `acr_values` does; the
+    // claims it names are released only as the scopes allow (login-policy.ts).
+    claimsParameter: { enabled: true },
     registration: { enabled: false },
     // Sign-in on devices (docs/decisions/0086): the person answers at the portal's /dispositivo.
     deviceFlow: deviceFlowFeature(portalUrl),

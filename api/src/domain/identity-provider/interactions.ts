@@ -20,6 +20,7 @@ import {
 } from './continuation.js';
 import { identityProviderMessages as M } from './messages.js';
 import type { PortalLogin } from './portal-sessions.js';
+import { personRefused } from './protocol-errors.js';
 import { describeScopes } from './scopes.js';
 
 export type { PortalSignIn };
@@ -127,7 +128,7 @@ export async function finishInteraction(
 
 /**
  * The person said no ('Cancelar'): the app is told `access_denied`; or, when the app demanded a second factor the
- * person did not prove (`stepUp`), `unmet_authentication_requirements` (OpenID Connect Core 1.0 §3.1.2.6).
+ * person did not prove (`stepUp`), `unmet_authentication_requirements` (protocol-errors.ts `personRefused`).
  */
 export async function refuseInteraction(
   provider: Provider,
@@ -136,16 +137,11 @@ export async function refuseInteraction(
   interaction: Interaction,
   stepUp = false,
 ): Promise<string> {
-  const unmet = stepUp && secondFactorAsked(interaction.params);
+  const { error, description } = personRefused(stepUp && secondFactorAsked(interaction.params));
   return provider.interactionResult(
     req,
     res,
-    unmet
-      ? {
-          error: 'unmet_authentication_requirements',
-          error_description: 'the requested authentication context (a second factor) was not met',
-        }
-      : { error: 'access_denied', error_description: 'End-User aborted interaction' },
+    { error, error_description: description },
     { mergeWithLastSubmission: false },
   );
 }

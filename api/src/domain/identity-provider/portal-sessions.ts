@@ -5,6 +5,7 @@ import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import { oidcDeviceGrants, oidcSessionLinks, sessions } from '../../db/schema.js';
+import { companyRuleBroken, wayOfSession } from '../sign-in-limits/company-rules.js';
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
@@ -21,6 +22,7 @@ export interface LinkedPortalSession {
   live: boolean;
   userId: number;
   method: string | null;
+  ssoCompanyId: number | null;
 }
 
 /** The portal session the provider session `sessionUid` of `accountId` was signed in with, or undefined. */
@@ -34,6 +36,7 @@ export async function linkedPortalSession(
       live: sql<boolean>`portal_session_live(${sessions.id})`,
       userId: sessions.userId,
       method: sessions.method,
+      ssoCompanyId: sessions.ssoCompanyId,
     })
     .from(oidcSessionLinks)
     .innerJoin(sessions, eq(sessions.id, oidcSessionLinks.portalSessionId))
@@ -45,14 +48,16 @@ export async function linkedPortalSession(
  * Whether a refresh token still stands for the portal session behind it (docs/decisions/0116): a device's own
  * session, or the browser session its provider session was signed in with. A session no longer live (ended,
  * expired, outdated, or past its companies' length or inactivity limits) is ended now, which revokes what was
- * issued under it (its triggers); a device's live session counts the refresh as its last use, and lives on from it.
- * A device's token with no session of its own (approved before devices had one) does not stand. `lifetimeSeconds`:
- * how long a device's session lasts unused (its refresh token's lifetime).
+ * issued under it (its triggers); so is a device's refreshing from `address` (the device's, as the API reads it)
+ * outside its companies' networks (decision 0148). A device's live session counts the refresh as its last use, from
+ * that address, and lives on from it. A device's token with no session of its own (approved before devices had one)
+ * does not stand. `lifetimeSeconds`: how long a device's session lasts unused (its refresh token's lifetime).
  */
 export async function refreshTokenStands(
   db: Db,
   token: { grantId?: unknown; sessionUid?: unknown; gty?: unknown },
   lifetimeSeconds: number,
+  address: string,
 ): Promise<boolean> {
   const grantId = typeof token.grantId === 'string' ? token.grantId : '';
   const sessionUid = typeof token.sessionUid === 'string' ? token.sessionUid : '';
@@ -60,6 +65,9 @@ export async function refreshTokenStands(
     .select({
       id: sessions.id,
       live: sql<boolean>`portal_session_live(${sessions.id})`,
+      userId: sessions.userId,
+      method: sessions.method,
+      ssoCompanyId: sessions.ssoCompanyId,
       device: oidcDeviceGrants.grantId,
     })
     .from(sessions)
@@ -76,10 +84,16 @@ export async function refreshTokenStands(
     return !String(token.gty ?? '')
       .split(' ')
       .includes('device_code');
-  if (row.live !== true) {
+  // A device refreshes for itself: where it is now meets the networks, as where it asked for its code did. A browser
+  // app's refresh comes from the app's server, which is not where the person is.
+  const brokenHere =
+    row.live === true &&
+    row.device !== null &&
+    (await companyRuleBroken(db, row.userId, wayOfSession(row), address)) !== undefined;
+  if (row.live !== true || brokenHere) {
     await db
       .update(sessions)
-      .set({ endedAt: sql`now()` })
+      .set({ endedAt: sql`now()`, ...(brokenHere ? { address } : {}) })
       .where(and(eq(sessions.id, row.id), isNull(sessions.endedAt)));
     return false;
   }
@@ -87,6 +101,7 @@ export async function refreshTokenStands(
     await db
       .update(sessions)
       .set({
+        address,
         lastSeenAt: sql`now()`,
         expiresAt: sql`now() + make_interval(secs => ${lifetimeSeconds})`,
       })

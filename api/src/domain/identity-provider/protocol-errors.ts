@@ -20,10 +20,25 @@ const protocolErrors: Record<string, string> = {
   authorization_pending: 'La persona aún no ha confirmado el código en el portal',
   slow_down: 'Consultas demasiado seguidas: espera unos segundos más entre una y otra',
   expired_token: 'El código del dispositivo expiró: pide uno nuevo',
+  unmet_authentication_requirements: 'La persona no confirmó su identidad con el segundo factor que pide la aplicación',
 };
 
 export function protocolErrorMessage(code: string): string {
   return Object.hasOwn(protocolErrors, code) ? (protocolErrors[code] as string) : 'La solicitud no es válida';
+}
+
+/**
+ * What an app is told when the person refused its sign-in: `access_denied`; or, when the app demanded a second factor
+ * the person did not prove (`unmetSecondFactor`), `unmet_authentication_requirements` (OpenID Connect Core 1.0
+ * §3.1.2.6). The same for a browser's interaction and a device's code.
+ */
+export function personRefused(unmetSecondFactor: boolean): { error: string; description: string } {
+  return unmetSecondFactor
+    ? {
+        error: 'unmet_authentication_requirements',
+        description: 'the requested authentication context (a second factor) was not met',
+      }
+    : { error: 'access_denied', description: 'End-User aborted interaction' };
 }
 
 /**

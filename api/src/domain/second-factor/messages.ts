@@ -19,4 +19,20 @@ export const secondFactorMessages = {
   trustedDevicesForbidden:
     'Una de tus empresas no permite recordar dispositivos: confirmarás tu identidad en cada inicio de sesión',
   trustedDeviceNotFound: 'Ese dispositivo de confianza no existe o ya se quitó',
+  adminTrustedDevicesForbidden:
+    'Las cuentas de administrador confirman el segundo factor en cada inicio de sesión: no se recuerda ningún dispositivo',
+} as const;
+
+/** Why the sign-in asks the code although the browser is a trusted device of the account, a sentence per reason. */
+export const trustedDeviceStoppedMessages = {
+  quitado: 'Este dispositivo dejó de ser de confianza porque lo quitaste en Seguridad.',
+  factor_quitado: 'Este dispositivo dejó de ser de confianza porque quitaste un segundo factor de tu cuenta.',
+  sesiones_cerradas: 'Este dispositivo dejó de ser de confianza porque cerraste tus otras sesiones.',
+  contrasena: 'Este dispositivo dejó de ser de confianza porque tu contraseña cambió.',
+  suspension: 'Este dispositivo dejó de ser de confianza porque tu cuenta fue suspendida.',
+  rol: 'Este dispositivo dejó de ser de confianza porque tu rol en el portal cambió.',
+  cuenta: 'Este dispositivo dejó de ser de confianza porque se cerraron todas las sesiones de tu cuenta.',
+  expirado: 'Este dispositivo dejó de ser de confianza: pasaron los 30 días en que no se pedía el código.',
+  administrador: 'Las cuentas de administrador confirman el segundo factor en cada inicio de sesión.',
+  empresa: secondFactorMessages.trustedDevicesForbidden,
 } as const;

@@ -16,6 +16,8 @@ export interface SessionFlags {
   secondFactor: boolean;
   /** How the session was signed in (sessions.method); null for sessions from before it was recorded. */
   method: string | null;
+  /** The company whose provider signed it in (sessions.sso_company_id), for method 'empresa'. */
+  ssoCompanyId: number | null;
   /** When (Date.now()) last seen is next due to be written. */
   touchAt: number;
   /**

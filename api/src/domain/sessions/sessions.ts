@@ -83,13 +83,16 @@ export async function startSession(
   request: ClientRequest,
   /**
    * `method`: how the person signed in, which the rules of their companies may refuse (403 RED_NO_PERMITIDA,
-   * METODO_NO_PERMITIDO, domain/sign-in-limits/company-rules.ts) and the ID tokens of the apps name (`amr`). `secondFactor` when
-   * this sign-in proved one (TOTP, recovery code or passkey); `trustedDeviceId` when a trusted device let it skip the
-   * second step (docs/decisions/0143-trusted-devices.md: the sign-in rules accept it, it proves no factor).
+   * METODO_NO_PERMITIDO, domain/sign-in-limits/company-rules.ts) and the ID tokens of the apps name (`amr`);
+   * `ssoCompanyId` for 'empresa': whose provider it was (a company's 'empresa' is its own, decision 0147).
+   * `secondFactor` when this sign-in proved one (TOTP, recovery code or passkey); `trustedDeviceId` when a trusted
+   * device let it skip the second step (docs/decisions/0143-trusted-devices.md: the sign-in rules accept it, it proves
+   * no factor).
    */
-  options: { method: SignInMethod; secondFactor?: boolean; trustedDeviceId?: number },
+  options: { method: SignInMethod; ssoCompanyId?: number | null; secondFactor?: boolean; trustedDeviceId?: number },
 ): Promise<string> {
-  await enforceCompanyRules(services.db, user.id, options.method, request.ip).catch((error) =>
+  const ssoCompanyId = options.ssoCompanyId ?? null;
+  await enforceCompanyRules(services.db, user.id, { method: options.method, ssoCompanyId }, request.ip).catch((error) =>
     refusalOnRecord(services.db, user.id, error, { address: request.ip, metodo: options.method }),
   );
   const client = describeClient(request.headers['user-agent']);
@@ -117,6 +120,7 @@ export async function startSession(
       expiresAt,
       secondFactor: options.secondFactor === true,
       method: options.method,
+      ssoCompanyId,
       trustedDeviceId: options.trustedDeviceId ?? null,
     });
     if (!seen || seen.same) return false;
@@ -146,8 +150,9 @@ export interface DeviceSessionStart {
   userAgent: string | undefined;
   /** The device's address, as it asked for its code: the company rules' networks judge it. */
   address: string;
-  /** The approving session's method and second factor: the device signed in as that session did. */
+  /** The approving session's method (and company provider) and second factor: the device signed in as it did. */
   method: string | null;
+  ssoCompanyId: number | null;
   secondFactor: boolean;
   expiresAt: Date;
 }
@@ -171,6 +176,7 @@ export async function startDeviceSession(db: Db, start: DeviceSessionStart): Pro
     expiresAt: start.expiresAt,
     secondFactor: start.secondFactor,
     method: start.method,
+    ssoCompanyId: start.ssoCompanyId,
   });
   return id;
 }

@@ -19,6 +19,8 @@ export interface VerifiedToken {
   secondFactor: boolean;
   /** How the session was signed in (sessions.method): 'contrasena', 'google', 'apple', 'llave', 'empresa'; null before. */
   method: string | null;
+  /** For 'empresa': the company whose provider signed the session in (sessions.sso_company_id). */
+  ssoCompanyId: number | null;
   /** Partner tokens only: the target's origin (web) or deep-link scheme (mobile). */
   audience?: string;
   /** Whether the user and session were read from the database for this check (else from this instance's memory). */
@@ -107,6 +109,7 @@ export function createTokenService(
       live: sql<boolean>`(${sessions.id} is not null and ${sessions.endedAt} is null)`,
       secondFactor: sql<boolean>`coalesce(${sessions.secondFactor}, false)`,
       method: sessions.method,
+      ssoCompanyId: sessions.ssoCompanyId,
       // Seconds since last seen and since the session started, by the database's clock (the instances' clocks may
       // differ from it).
       seenAgo: sql<number>`coalesce(extract(epoch from now() - ${sessions.lastSeenAt}), 0)::float8`,
@@ -158,6 +161,7 @@ export function createTokenService(
       live: row.live === true,
       secondFactor: row.secondFactor === true,
       method: row.method,
+      ssoCompanyId: row.ssoCompanyId,
       touchAt: now + Math.max(0, touchEveryMs - Number(row.seenAgo) * 1000),
       endsAt: maxHours === null ? null : now - Number(row.startedAgo) * 1000 + maxHours * 3_600_000,
       idleMs: idleMinutes === null ? null : idleMinutes * 60_000,
@@ -191,6 +195,7 @@ export function createTokenService(
       kind: claims.kind,
       secondFactor: flags.secondFactor,
       method: flags.method,
+      ssoCompanyId: flags.ssoCompanyId,
       ...(claims.audience === undefined ? {} : { audience: claims.audience }),
       readFromDatabase,
     };

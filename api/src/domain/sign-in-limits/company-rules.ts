@@ -50,8 +50,10 @@ export const rulesMessages = {
   methodsEmpty: 'Deja al menos un método de inicio de sesión permitido',
   networkRefused: (company: string, address: string) =>
     `La empresa «${company}» solo permite iniciar sesión desde sus redes, y esta dirección (${address}) no está entre ellas: conéctate desde la red de la empresa o pide a su administrador que la añada`,
-  methodRefused: (company: string, method: SignInMethod, allowed: readonly SignInMethod[]) =>
-    `La empresa «${company}» no permite iniciar sesión con ${methodNames[method]}: usa ${allowed.map((m) => methodNames[m]).join(' o ')}`,
+  /** A session signed in through another company's provider, as a company's refusal names it. */
+  otherCompanySignIn: 'el inicio de sesión de otra empresa',
+  methodRefused: (company: string, used: string, allowed: readonly SignInMethod[]) =>
+    `La empresa «${company}» no permite iniciar sesión con ${used}: usa ${allowed.map((m) => methodNames[m]).join(' o ')}`,
 };
 
 /** Accepts '10.0.0.0/8', '2001:db8::/32' or a bare address (a /32 or /128); answers the block written canonically. */
@@ -123,18 +125,34 @@ export async function rulesBinding(
 }
 
 /**
- * The first rule of the person's companies that a sign-in with `method` from `address` breaks: its 403, else undefined.
- * Whether an address is inside a company's networks is the database's answer (`portal_address_allowed`, migration
- * 0040), the same that judges the open sessions when the rules change or a person joins.
+ * How a session was signed in, as the rules read it: its method and, for a company's own sign-in, whose provider it was
+ * ('empresa' in a company's rule means its own provider: docs/decisions/0147-own-sign-in-is-own-provider.md).
+ */
+export interface SignInWay {
+  method: SignInMethod;
+  /** The company whose provider signed it in (method 'empresa'); null otherwise, or when not recorded. */
+  ssoCompanyId: number | null;
+}
+
+/** Whether `way` is a sign-in through another company's provider than `companyId`'s: its 'empresa' is not this one. */
+export const signedInElsewhere = (way: SignInWay, companyId: number): boolean =>
+  way.method === 'empresa' && way.ssoCompanyId !== companyId;
+
+/**
+ * The first rule of the person's companies that a sign-in made `way` from `address` breaks: its 403, else undefined.
+ * Whether an address is inside a company's networks and a way in is one it allows are the database's answers
+ * (`portal_address_allowed`, migration 0040; `portal_method_allowed`, migration 0050), the same that judge the open
+ * sessions when the rules change or a person joins.
  */
 export async function companyRuleBroken(
   db: Db,
   userId: number,
-  method: SignInMethod,
+  way: SignInWay,
   address: string,
 ): Promise<HttpError | undefined> {
   const [broken] = await db
     .select({
+      id: companies.id,
       name: companies.name,
       networkAllowed: sql<boolean>`portal_address_allowed(${address}, ${companies.allowedNetworks})`,
       allowedMethods: companies.allowedMethods,
@@ -146,7 +164,7 @@ export async function companyRuleBroken(
         eq(companyMembers.userId, userId),
         eq(companyMembers.status, 'active'),
         eq(companies.status, 'active'),
-        sql`not (portal_address_allowed(${address}, ${companies.allowedNetworks}) and ${method} = any(${companies.allowedMethods}))`,
+        sql`not (portal_address_allowed(${address}, ${companies.allowedNetworks}) and portal_method_allowed(${way.method}::text, ${way.ssoCompanyId}::integer, ${companies.id}, ${companies.allowedMethods}))`,
       ),
     )
     .orderBy(companies.name)
@@ -154,21 +172,17 @@ export async function companyRuleBroken(
   if (!broken) return undefined;
   if (!broken.networkAllowed)
     return new HttpError(403, rulesMessages.networkRefused(broken.name, address), 'RED_NO_PERMITIDA');
+  const used = signedInElsewhere(way, broken.id) ? rulesMessages.otherCompanySignIn : methodNames[way.method];
   return new HttpError(
     403,
-    rulesMessages.methodRefused(broken.name, method, broken.allowedMethods),
+    rulesMessages.methodRefused(broken.name, used, broken.allowedMethods),
     'METODO_NO_PERMITIDO',
   );
 }
 
 /** Refuses (403 RED_NO_PERMITIDA / METODO_NO_PERMITIDO) a sign-in that breaks a rule of one of the person's companies. */
-export async function enforceCompanyRules(
-  db: Db,
-  userId: number,
-  method: SignInMethod,
-  address: string,
-): Promise<void> {
-  const broken = await companyRuleBroken(db, userId, method, address);
+export async function enforceCompanyRules(db: Db, userId: number, way: SignInWay, address: string): Promise<void> {
+  const broken = await companyRuleBroken(db, userId, way, address);
   if (broken) throw broken;
 }
 
@@ -178,6 +192,12 @@ export const methodOrNull = (method: string | null): SignInMethod | null =>
 
 /** A session's method as the rules read it: sessions from before methods were recorded count as a password's. */
 export const methodOfSession = (method: string | null): SignInMethod => methodOrNull(method) ?? 'contrasena';
+
+/** A session's way in as the rules read it, from what its row records (`method`, `sso_company_id`). */
+export const wayOfSession = (session: { method: string | null; ssoCompanyId: number | null }): SignInWay => ({
+  method: methodOfSession(session.method),
+  ssoCompanyId: session.ssoCompanyId,
+});
 
 /**
  * Ends the open sessions of the company's active members that break its rules as they are now (a network, a method,

@@ -33,8 +33,11 @@ export async function issueSignInReturn(
   binding: string,
   /** How the person signed in: the session it becomes records it (and the company rules may refuse it there). */
   method: Extract<SignInMethod, 'google' | 'apple' | 'empresa'>,
-  /** A company sign-in whose provider's second factor the company trusts (decision 0144): the session proved one. */
-  secondFactor = false,
+  /**
+   * A company sign-in: the company whose provider it was (decision 0147), and whether that provider proved a second
+   * factor the company trusts (decision 0144: the session proved one).
+   */
+  company?: { id: number; secondFactor: boolean },
 ): Promise<string> {
   const code = randomBytes(32).toString('base64url');
   await db.delete(signInReturns).where(lt(signInReturns.expiresAt, sql`now()`));
@@ -43,7 +46,8 @@ export async function issueSignInReturn(
     userId,
     binding,
     method,
-    secondFactor,
+    secondFactor: company?.secondFactor === true,
+    ssoCompanyId: company?.id ?? null,
     expiresAt: new Date(Date.now() + SIGN_IN_RETURN_TTL_MS),
   });
   return code;
@@ -57,7 +61,7 @@ export async function redeemSignInReturn(
   db: Db,
   code: string,
   secret: string,
-): Promise<{ userId: number; method: SignInMethod; secondFactor: boolean } | undefined> {
+): Promise<{ userId: number; method: SignInMethod; ssoCompanyId: number | null; secondFactor: boolean } | undefined> {
   const [row] = await db
     .delete(signInReturns)
     .where(eq(signInReturns.id, digest(code)))
@@ -66,12 +70,18 @@ export async function redeemSignInReturn(
       binding: signInReturns.binding,
       method: signInReturns.method,
       secondFactor: signInReturns.secondFactor,
+      ssoCompanyId: signInReturns.ssoCompanyId,
       live: sql<boolean>`${signInReturns.expiresAt} > now()`,
     });
   if (!row?.live) return undefined;
   const expected = Buffer.from(row.binding);
   const given = Buffer.from(createHash('sha256').update(secret).digest('base64url'));
   return given.length === expected.length && timingSafeEqual(given, expected)
-    ? { userId: row.userId, method: methodOfReturn(row.method), secondFactor: row.secondFactor }
+    ? {
+        userId: row.userId,
+        method: methodOfReturn(row.method),
+        ssoCompanyId: row.ssoCompanyId,
+        secondFactor: row.secondFactor,
+      }
     : undefined;
 }

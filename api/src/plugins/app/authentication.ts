@@ -3,7 +3,6 @@ import fp from 'fastify-plugin';
 import { roles } from '../../db/schema.js';
 import { accountSuspended, forbidden, HttpError, unauthenticated } from '../../lib/errors.js';
 import { factorSummary, hasSecondFactor, secondFactorRequired } from '../../domain/second-factor/status.js';
-import { sessionAdmittedByTrustedDevice } from '../../domain/second-factor/trusted-devices.js';
 import type { VerifiedToken } from '../../domain/sessions/verify.js';
 import type { TokenKind } from '../../domain/tokens/jwt.js';
 import { secondFactorMessages } from '../../domain/second-factor/messages.js';
@@ -120,13 +119,9 @@ export default fp(
       if (!signedIn(request).readFromDatabase) await check(request, reply, true);
       const auth = signedIn(request);
       if (!administers(auth)) throw forbidden();
-      // Under ADMIN_SECOND_FACTOR=required, only a session that proved a second factor administers, or one a trusted
-      // device let in while it stays trusted (docs/decisions/0143-trusted-devices.md).
-      if (
-        secondFactorRequired(app.config, auth.user) &&
-        !auth.secondFactor &&
-        !(await sessionAdmittedByTrustedDevice(app.db, auth.sessionId))
-      ) {
+      // Under ADMIN_SECOND_FACTOR=required, only a session that proved a second factor administers: a trusted device
+      // never spares an administrator the factor (docs/decisions/0150-administrators-and-trusted-devices.md).
+      if (secondFactorRequired(app.config, auth.user) && !auth.secondFactor) {
         throw hasSecondFactor(await factorSummary(app.db, auth.user.id))
           ? secondFactorSessionRequired()
           : secondFactorSetupRequired();

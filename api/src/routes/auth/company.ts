@@ -320,7 +320,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         });
       const secondFactor =
         profile.secondFactor === true && (await companyTrustsProviderSecondFactor(app.db, connection.companyId));
-      const code = await issueSignInReturn(app.db, outcome.user.id, binding, 'empresa', secondFactor);
+      const code = await issueSignInReturn(app.db, outcome.user.id, binding, 'empresa', {
+        id: connection.companyId,
+        secondFactor,
+      });
       return portal('/auth/google/callback', { code, redirect_url: redirectUrl });
     } catch (error) {
       if (error instanceof CompanySignInRefused) {

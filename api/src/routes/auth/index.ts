@@ -32,7 +32,8 @@ import { endSession, startSession } from '../../domain/sessions/sessions.js';
 import { issueSignInTicket } from '../../domain/second-factor/sign-in-tickets.js';
 import { recordMemberFailure, refusalOnRecord } from '../../domain/audit/member-failures.js';
 import { enforceCompanyRules } from '../../domain/sign-in-limits/company-rules.js';
-import { acceptTrustedDevice, trustedDevicesAllowed } from '../../domain/second-factor/trusted-devices.js';
+import { checkTrustedDevice, trustedDevicesAllowed } from '../../domain/second-factor/trusted-devices.js';
+import { trustedDeviceStoppedMessages } from '../../domain/second-factor/messages.js';
 import trustedDeviceRoutes, { deviceCookieOf } from './trusted-devices.js';
 
 const bearerAuth = [{ bearerAuth: [] }];
@@ -124,15 +125,16 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         // forgotten only once that step succeeds: a wrong code counts as a wrong password, and signing in again with
         // the password must not reset the count (routes/auth/second-factor.ts).
         // The rules of the person's companies, before a second step that could only end refused.
-        await enforceCompanyRules(app.db, user.id, 'contrasena', request.ip).catch((error) =>
-          refusalOnRecord(app.db, user.id, error, { address: request.ip, metodo: 'contrasena' }),
+        await enforceCompanyRules(app.db, user.id, { method: 'contrasena', ssoCompanyId: null }, request.ip).catch(
+          (error) => refusalOnRecord(app.db, user.id, error, { address: request.ip, metodo: 'contrasena' }),
         );
         const factors = await factorSummary(app.db, user.id);
-        // A trusted device of this account (its cookie came along) skips the second step: a session that satisfies
-        // the sign-in rules without having proved a factor (docs/decisions/0143-trusted-devices.md).
-        const trustedDeviceId = hasSecondFactor(factors)
-          ? await acceptTrustedDevice(app.db, user.id, deviceCookieOf(request))
+        // A trusted device of this account (its cookie came along) skips the second step, without the session having
+        // proved a factor (docs/decisions/0143-trusted-devices.md); one that no longer counts says why (0151).
+        const device = hasSecondFactor(factors)
+          ? await checkTrustedDevice(app.db, user.id, deviceCookieOf(request))
           : undefined;
+        const trustedDeviceId = device && 'id' in device ? device.id : undefined;
         if (hasSecondFactor(factors) && trustedDeviceId === undefined) {
           // The password was right: its attempt is given back, the failures before it stay until the second step.
           await app.limits.giveBackSignIn(attempt);
@@ -144,6 +146,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
             ticket: await issueSignInTicket(app.db, user.id),
             methods: secondFactorMethodsOf(factors),
             permiteConfiarDispositivo: await trustedDevicesAllowed(app.db, user.id),
+            ...(device && 'stopped' in device
+              ? {
+                  dispositivoNoConfiable: {
+                    motivo: device.stopped,
+                    mensaje: trustedDeviceStoppedMessages[device.stopped],
+                  },
+                }
+              : {}),
           });
         }
         await app.limits.succeededSignIn(attempt);

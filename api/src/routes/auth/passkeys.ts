@@ -153,7 +153,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         if (passkeyName !== undefined) {
           await queueSecurityChangeMail(app, tx, request, user, { kind: 'passkey-removed', passkeyName });
           // A factor removed ends the trusted devices: each was trusted on the strength of the factors as they were.
-          await removeTrustedDevices(tx, user.id);
+          await removeTrustedDevices(tx, user.id, 'factor_quitado');
         }
         return passkeyName !== undefined;
       });

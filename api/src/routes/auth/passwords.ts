@@ -9,7 +9,7 @@ import { checkCode, issueCodeMail, releasingCooldown } from '../../domain/accoun
 import { findUserByEmail } from '../../domain/accounts/queries.js';
 import { normalizeEmail } from '../../lib/email-address.js';
 import { startSession } from '../../domain/sessions/sessions.js';
-import { methodOfSession } from '../../domain/sign-in-limits/company-rules.js';
+import { wayOfSession } from '../../domain/sign-in-limits/company-rules.js';
 import { accountMessages } from '../../domain/accounts/messages.js';
 
 const bearerAuth = [{ bearerAuth: [] }];
@@ -114,7 +114,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         // The new session keeps this one's proof of a second factor: a password change is no sign-in.
         access_token: await startSession(app, updated, request, {
           // The fresh token continues the session the change was made in: its way in stays the same.
-          method: methodOfSession(signedIn(request).method),
+          ...wayOfSession(signedIn(request)),
           secondFactor: signedIn(request).secondFactor,
         }),
       };

@@ -274,7 +274,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       // trusted devices too: each was trusted on the strength of the factors as they were.
       await app.db.transaction(async (tx) => {
         await removeTotp(tx, user.id);
-        await removeTrustedDevices(tx, user.id);
+        await removeTrustedDevices(tx, user.id, 'factor_quitado');
         await queueSecurityChangeMail(app, tx, request, user, { kind: 'totp-removed' });
       });
       app.mailer.wake();

@@ -85,7 +85,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { user, sessionId } = signedIn(request);
       // Whoever else was in also loses the devices trusted for the second step (decision 0143).
       return app.db.transaction(async (tx) => {
-        await removeTrustedDevices(tx, user.id);
+        await removeTrustedDevices(tx, user.id, 'sesiones_cerradas');
         return { ended: await endOtherSessions(tx, user.id, sessionId) };
       });
     },

@@ -10,11 +10,11 @@ import {
   listTrustedDevices,
   removeTrustedDevice,
   removeTrustedDevices,
-  TRUSTED_DEVICE_DAYS,
+  TRUSTED_DEVICE_COOKIE_DAYS,
   trustDevice,
   trustedDeviceCookie,
-  trustedDevicesAllowed,
   trustedDevicesForbidden,
+  trustRefusal,
 } from '../../domain/second-factor/trusted-devices.js';
 import { clientLabel, describeClient } from '../../domain/sessions/sessions.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
@@ -31,10 +31,12 @@ export const deviceCookieOf = (request: FastifyRequest): string | undefined =>
 
 /**
  * A second step that asks to trust the device is refused before anything is spent (403 DISPOSITIVOS_NO_PERMITIDOS)
- * when a company of the person forbids trusted devices.
+ * when a company of the person forbids trusted devices, or the person is a platform administrator.
  */
 export async function refuseForbiddenTrust(app: FastifyInstance, userId: number, asked: boolean | undefined) {
-  if (asked === true && !(await trustedDevicesAllowed(app.db, userId))) throw trustedDevicesForbidden();
+  if (asked !== true) return;
+  const refusal = await trustRefusal(app.db, userId);
+  if (refusal) throw trustedDevicesForbidden(refusal);
 }
 
 /** The second factor was right and the person ticked the box: this browser becomes a trusted device (its cookie). */
@@ -53,7 +55,8 @@ export async function trustThisDevice(
       httpOnly: true,
       secure: app.config.apiPublicUrl.startsWith('https://'),
       sameSite: 'lax',
-      maxAge: TRUSTED_DEVICE_DAYS * 24 * 3600,
+      // Beyond the trust's 30 days, so a sign-in after them can still say why the code is asked (decision 0151).
+      maxAge: TRUSTED_DEVICE_COOKIE_DAYS * 24 * 3600,
     }),
   );
 }
@@ -110,7 +113,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request) => ({ quitados: await removeTrustedDevices(app.db, signedIn(request).user.id) }),
+    async (request) => ({ quitados: await removeTrustedDevices(app.db, signedIn(request).user.id, 'quitado') }),
   );
 };
 

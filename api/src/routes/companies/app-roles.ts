@@ -1,14 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { companyMemberRoles, setCompanyMemberRoles } from '../../domain/apps-and-plans/app-roles.js';
+import { companyAppRoles, companyMemberRoles, setCompanyMemberRoles } from '../../domain/apps-and-plans/app-roles.js';
 import { companyOf } from '../../plugins/app/company-access.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import {
+  CompanyAppRoles,
   HeldRoles,
   MemberAppRoles,
   MemberAppRolesParams,
   MemberRolesParams,
   RolesBody,
 } from '../../schemas/app-roles.js';
+import { CompanyParams } from '../../schemas/company-members.js';
 import { adminErrors, ErrorRef, bearerSecurity as security } from '../../schemas/common.js';
 
 const errors = { ...adminErrors, 404: ErrorRef, 409: ErrorRef };
@@ -38,6 +40,22 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         setCompanyMemberRoles(tx, signedIn(request), companyId, idUsuario, idApp, request.body.roles),
       );
     },
+  );
+
+  app.get(
+    '/:id/roles-app',
+    {
+      onRequest: manager,
+      schema: {
+        summary:
+          'Los roles de cada app de la que la empresa tiene licencia: los que puede dar a mano o con un grupo del directorio',
+        tags: ['empresas'],
+        security,
+        params: CompanyParams,
+        response: { 200: CompanyAppRoles, ...errors },
+      },
+    },
+    async (request) => ({ data: await companyAppRoles(app.db, companyOf(request).companyId) }),
   );
 
   app.get(

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { companyDetail, updateCompanySettings } from '../../domain/companies/companies.js';
 import { listLicences } from '../../domain/companies/licences.js';
-import { methodOrNull } from '../../domain/sign-in-limits/company-rules.js';
+import { methodOrNull, signedInElsewhere, wayOfSession } from '../../domain/sign-in-limits/company-rules.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { companyOf } from '../../plugins/app/company-access.js';
 import { adminErrors, ErrorRef, bearerSecurity as security } from '../../schemas/common.js';
@@ -33,7 +33,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const access = companyOf(request);
       const company = await companyDetail(app.db, access.companyId, access.role);
       // The caller's address and sign-in method: the panel warns before a rule that would lock them out.
-      return { ...company, tuAcceso: { direccion: request.ip, metodo: methodOrNull(signedIn(request).method) } };
+      const auth = signedIn(request);
+      return {
+        ...company,
+        tuAcceso: {
+          direccion: request.ip,
+          metodo: methodOrNull(auth.method),
+          deOtraEmpresa: signedInElsewhere(wayOfSession(auth), access.companyId),
+        },
+      };
     },
   );
 

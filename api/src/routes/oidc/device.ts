@@ -49,7 +49,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       config: perIp,
       schema: {
         summary:
-          'La persona permite o rechaza el acceso del dispositivo (el dispositivo recibe sus tokens o access_denied)',
+          'La persona permite o rechaza el acceso del dispositivo (el dispositivo recibe sus tokens, access_denied o unmet_authentication_requirements)',
         tags,
         security: [{ bearerAuth: [] }],
         body: DeviceAnswer,
@@ -57,8 +57,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { codigo, permitir } = request.body;
-      await answerDeviceRequest(deps, typist(request), codigo, permitir);
+      const { codigo, permitir, motivo } = request.body;
+      await answerDeviceRequest(deps, typist(request), codigo, permitir, motivo === 'segundo_factor');
       return { resultado: permitir ? ('permitido' as const) : ('rechazado' as const) };
     },
   );

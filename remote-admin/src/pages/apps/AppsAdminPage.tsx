@@ -18,10 +18,13 @@ import {
 import { createApp, updateApp } from '../../api/admin';
 import { AdminPage, Panel, spreadRow } from '../../components/Page';
 import { ListFooter } from '../../components/Pagination';
+import { useToggleSet } from '../../hooks/useToggleSet';
 import { appended, clampPage } from '../../rules/pagination';
 import { ADMIN_ALERT_MS, TEXT_ADMIN } from '../../texts';
 import { appToForm, emptyAppForm, formToInput, type AppForm } from './app-form';
 import { AppFormDialog } from './AppFormDialog';
+import { AppRolesPanel } from './app-roles/AppRolesPanel';
+import { TEXT_ROLES } from './app-roles/texts';
 import { ConnectedAppsSection } from './ConnectedAppsSection';
 import { TEXT_APPS } from './texts';
 
@@ -52,9 +55,10 @@ const List = styled.ul`
   h2 { margin: 0 0 4px; font-size: 1.05rem; }
   p { margin: 0; color: ${theme.color.muted}; font-size: 0.9rem; }
   .flags { margin-top: 6px; font-size: 0.85rem; color: ${theme.color.text}; }
+  .actions { display: flex; flex-wrap: wrap; gap: 8px; justify-content: flex-end; }
   @media (max-width: ${theme.breakpoint.mobile}) {
     li { grid-template-columns: 40px 1fr; }
-    li > button { grid-column: 1 / -1; }
+    li > .actions { grid-column: 1 / -1; justify-content: flex-start; }
   }
 `;
 
@@ -72,6 +76,8 @@ export default function AppsAdminPage() {
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState(APPS_PAGE_SIZE);
   const [reloads, setReloads] = useState(0);
+  // The apps whose 'Roles' are open under their row: each loads its roles only when asked.
+  const [rolesOpen, toggleRoles] = useToggleSet<number>();
 
   useEffect(() => {
     let current = true;
@@ -143,13 +149,25 @@ export default function AppsAdminPage() {
                     {app.isEnabledMovil ? TEXT_APPS.yes : TEXT_APPS.no}
                   </div>
                 </div>
-                <Button
-                  $variant="secondary"
-                  onClick={() => setEditing({ kind: 'edit', app })}
-                  aria-label={TEXT_APPS.editApp(app.nombre)}
-                >
-                  {TEXT_ADMIN.edit}
-                </Button>
+                <div className="actions">
+                  <Button
+                    $variant="secondary"
+                    aria-label={TEXT_ROLES.rolesOf(app.nombre)}
+                    aria-expanded={rolesOpen.has(app.id)}
+                    aria-controls={`panel-roles-app-${app.id}`}
+                    onClick={() => toggleRoles(app.id)}
+                  >
+                    {TEXT_ROLES.roles}
+                  </Button>
+                  <Button
+                    $variant="secondary"
+                    onClick={() => setEditing({ kind: 'edit', app })}
+                    aria-label={TEXT_APPS.editApp(app.nombre)}
+                  >
+                    {TEXT_ADMIN.edit}
+                  </Button>
+                </div>
+                {rolesOpen.has(app.id) && <AppRolesPanel app={app} />}
               </li>
             ))}
           </List>

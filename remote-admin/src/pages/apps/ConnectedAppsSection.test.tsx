@@ -362,6 +362,41 @@ it('edits a client with every field sent; its type stays', async () => {
   expect(sent('GET', '/admin/clientes-oidc')).toHaveLength(2);
 });
 
+it("saved unchanged, 'Editar cliente' sends back every permission the client has: roles and organization too", async () => {
+  const user = userEvent.setup();
+  clients = [
+    client('planta', 'Planta Norte', {
+      appId: 2,
+      scopes: ['openid', 'profile', 'email', 'plan', 'roles', 'organization', 'offline_access'],
+    }),
+  ];
+  await start({
+    'PUT /admin/clientes-oidc/planta': (request) => ({
+      status: 200,
+      body: { ...clients[0], ...JSON.parse(request.body) },
+    }),
+  });
+  const [planta] = await rows();
+  await user.click(within(planta!).getByRole('button', { name: 'Editar cliente Planta Norte' }));
+  const dialog = screen.getByRole('dialog', { name: 'Editar cliente Planta Norte' });
+  const permissions = within(within(dialog).getByRole('group', { name: 'Permisos' }));
+  expect(permissions.getByRole('checkbox', { name: 'Roles en la app del catálogo (roles)' })).toBeChecked();
+  expect(permissions.getByRole('checkbox', { name: 'Empresas y roles (organization)' })).toBeChecked();
+  expect(permissions.getByRole('checkbox', { name: 'Teléfono (phone)' })).not.toBeChecked();
+  await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+  expect(await screen.findByText('Cliente actualizado')).toBeInTheDocument();
+  const [saved] = bodiesTo(api, '/admin/clientes-oidc/planta') as { scopes: string[] }[];
+  expect([...saved!.scopes].sort()).toEqual([
+    'email',
+    'offline_access',
+    'openid',
+    'organization',
+    'plan',
+    'profile',
+    'roles',
+  ]);
+});
+
 describe("'Identificador de la persona'", () => {
   const options = {
     Opaco: 'Un código aleatorio de la cuenta, el mismo en todas las apps con esta opción.',

@@ -16,6 +16,7 @@ import {
 } from '@portal/shared';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Panel, spreadRow } from '../../components/Page';
+import { useToggleSet } from '../../hooks/useToggleSet';
 import { ADMIN_ALERT_MS } from '../../texts';
 import {
   type Confirmation,
@@ -107,13 +108,7 @@ export function ConnectedAppsSection() {
   const [confirming, setConfirming] = useState<{ key: string; confirmation: Confirmation } | null>(null);
   const [secret, setSecret] = useState<OneTimeSecret | null>(null);
   // The rows whose panel is open ('Eventos'): each loads what it shows only when asked.
-  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
-  const toggle = (panelId: string) =>
-    setOpen((current) => {
-      const next = new Set(current);
-      if (!next.delete(panelId)) next.add(panelId);
-      return next;
-    });
+  const [open, toggle] = useToggleSet<string>();
 
   const load = useCallback(async () => {
     setLoadError(null);

@@ -61,6 +61,8 @@ export interface OidcClientFieldsProps {
 export function OidcClientFields({ fields, apps, savedSubject }: OidcClientFieldsProps) {
   const { form, set, saving, bind } = fields;
   const editing = savedSubject !== null;
+  // A permission this panel does not know yet is said, and kept as it is.
+  const unlisted = form.scopes.filter((scope) => !OIDC_SCOPES.includes(scope));
   const appOptions = [
     { value: NO_APP, label: TEXT_APPS.noLinkedApp },
     ...apps.map((app) => ({ value: app.id, label: app.nombre })),
@@ -129,6 +131,7 @@ export function OidcClientFields({ fields, apps, savedSubject }: OidcClientField
           />
         ))}
         {form.appId === NO_APP && <p className="note">{TEXT_APPS.planNeedsApp}</p>}
+        {unlisted.length > 0 && <p className="note">{TEXT_APPS.unlistedScopes(unlisted.join(', '))}</p>}
       </fieldset>
       <fieldset className="wide">
         <legend>{TEXT_APPS.subjectKind}</legend>

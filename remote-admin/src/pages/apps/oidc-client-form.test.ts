@@ -142,6 +142,14 @@ describe('clientToForm', () => {
   });
 });
 
+it('keeps every scope of a client through the form: roles, organization, and one this panel does not know', () => {
+  const scopes = ['openid', 'roles', 'organization', 'acceso_futuro'] as OidcClient['scopes'];
+  const shown = clientToForm({ ...client, scopes });
+  expect(shown.scopes).toEqual(scopes);
+  expect(formToClientInput(shown).scopes).toEqual(scopes);
+  expect(withScope(shown.scopes, 'email', true)).toEqual(['openid', 'email', 'roles', 'organization', 'acceso_futuro']);
+});
+
 it('withScope ticks and unticks in the form order, never openid', () => {
   expect(withScope(['openid'], 'email', true)).toEqual(['openid', 'email']);
   expect(withScope(['openid', 'email'], 'profile', true)).toEqual(['openid', 'profile', 'email']);

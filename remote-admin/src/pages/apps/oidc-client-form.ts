@@ -8,8 +8,11 @@ export type ClientType = 'confidencial' | 'publico';
 /** 'App del catálogo': none. */
 export const NO_APP = 0;
 
-/** The scopes an administrator may allow, in the order the form lists them; `openid` always. */
-export const OIDC_SCOPES: readonly OidcScope[] = ['openid', 'profile', 'email', 'phone', 'offline_access', 'plan'];
+/**
+ * The scopes an administrator may allow, in the order the form lists them (`openid` always): every scope the API
+ * knows, since a box the form did not show would be dropped on saving (TEXT_APPS.scopeLabels names each one).
+ */
+export const OIDC_SCOPES = Object.keys(TEXT_APPS.scopeLabels) as readonly OidcScope[];
 
 /** The kinds of `sub` an administrator chooses from, in the order the form lists them; the first is a new client's. */
 export const SUBJECT_KINDS: readonly OidcSubjectKind[] = ['opaco', 'por_cliente', 'numerico'];
@@ -54,15 +57,19 @@ export function clientToForm(client: OidcClient): OidcClientForm {
     tipo: client.publico ? 'publico' : 'confidencial',
     primeraParte: client.primeraParte,
     appId: client.appId ?? NO_APP,
-    scopes: OIDC_SCOPES.filter((scope) => scope === 'openid' || client.scopes.includes(scope)),
+    scopes: withScope(client.scopes, 'openid', true),
     sujeto: client.sujeto,
     dispositivos: client.dispositivos,
   };
 }
 
-/** The scopes with `scope` ticked or not, in the form's order; `openid` stays. */
+/**
+ * The scopes with `scope` ticked or not, in the form's order; `openid` stays, and so does any scope the form does not
+ * list (one the API learnt after this panel was built), so that saving never takes it away.
+ */
 export function withScope(scopes: readonly OidcScope[], scope: OidcScope, on: boolean): OidcScope[] {
-  return OIDC_SCOPES.filter((s) => s === 'openid' || (s === scope ? on : scopes.includes(s)));
+  const listed = OIDC_SCOPES.filter((s) => s === 'openid' || (s === scope ? on : scopes.includes(s)));
+  return [...listed, ...scopes.filter((s) => !OIDC_SCOPES.includes(s))];
 }
 
 /** Whether the form asks for a return address: the API's rule (@portal/contracts), read from the form's fields. */

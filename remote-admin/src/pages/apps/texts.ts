@@ -1,4 +1,4 @@
-import { APP_LINK_LABELS } from '@portal/shared';
+import { APP_LINK_LABELS, type OidcScope } from '@portal/shared';
 import { TEXT_ADMIN } from '../../texts';
 
 /** The apps page (spec §2: 'Pagina de apps' is where this belongs): the catalogue and the connected partner apps. */
@@ -75,6 +75,7 @@ export const TEXT_APPS = {
     'Un aparato sin teclado ni navegador (un panel de planta, un quiosco, una herramienta de línea de comandos) ' +
     'muestra un código que la persona confirma en /dispositivo.',
   redirectUrisOptional: 'Una por línea. Un cliente público que solo inicia sesión en dispositivos no necesita ninguna.',
+  // Every scope the API knows, in the order the client form lists them (oidc-client-form.ts OIDC_SCOPES).
   scopeLabels: {
     openid: 'Identidad (openid, siempre)',
     profile: 'Nombre y apellido (profile)',
@@ -84,8 +85,9 @@ export const TEXT_APPS = {
     plan: 'Plan en la app del catálogo (plan)',
     roles: 'Roles en la app del catálogo (roles)',
     organization: 'Empresas y roles (organization)',
-  },
+  } satisfies Record<OidcScope, string>,
   planNeedsApp: 'El permiso plan solo tiene sentido con una app del catálogo.',
+  unlistedScopes: (scopes: string) => `También tiene: ${scopes} (se conservan al guardar).`,
   rotateSecret: 'Rotar secreto',
   rotateSecretOf: (nombre: string) => `Rotar secreto de ${nombre}`,
   confirmRotateTitle: (nombre: string) => `¿Rotar el secreto de ${nombre}?`,

@@ -581,7 +581,9 @@ describe("A company's page", () => {
     await user.click(devices);
     await user.click(provider);
     await user.click(screen.getByRole('button', { name: 'Guardar' }));
-    expect(await screen.findByText('Ajustes guardados')).toBeInTheDocument();
+    // The keyboard goes on from the outcome (the button waited, disabled, while it was sent).
+    const saved = await screen.findByText('Ajustes guardados');
+    await waitFor(() => expect(saved).toHaveFocus());
     expect(bodiesTo(api, '/empresas/4/ajustes')).toEqual([
       {
         altaPorDominio: 'aprobacion',

@@ -74,6 +74,7 @@ const base = (over: Record<string, unknown> = {}) => ({
     status: 200,
     body: [
       rule(),
+      rule({ id: 10, grupo: 'Auditores', rolesApp: ['auditor', 'supervisor'], personas: 1 }),
       rule({
         id: 8,
         grupo: 'Jefes de Turno',
@@ -86,6 +87,21 @@ const base = (over: Record<string, unknown> = {}) => ({
     ],
   },
   'GET /empresas/4/grupos-directorio/esperando': { status: 200, body: waiting },
+  'GET /empresas/4/roles-app': {
+    status: 200,
+    body: {
+      data: [
+        {
+          idApp: 2,
+          nombreApp: 'Control Max 360',
+          roles: [
+            { clave: 'operador', nombre: 'Operador de planta', descripcion: '', porDefecto: true },
+            { clave: 'supervisor', nombre: 'Supervisor', descripcion: 'Aprueba los turnos', porDefecto: false },
+          ],
+        },
+      ],
+    },
+  },
   ...over,
 });
 
@@ -97,9 +113,15 @@ describe("A company's directory groups", () => {
     window.history.replaceState(null, '', '/admin/empresas/4#grupos');
     show();
     const table = await screen.findByRole('table', { name: 'Reglas de los grupos del directorio' });
-    const [, first, second] = within(table).getAllByRole('row');
+    const [, first, deleted, second] = within(table).getAllByRole('row');
     expect(within(first!).getByText('Operadores Planta Norte')).toBeInTheDocument();
-    expect(within(first!).getByText('Puesto de Control Max 360 · Roles de la app: operador')).toBeInTheDocument();
+    expect(
+      await within(first!).findByText('Puesto de Control Max 360 · Roles de la app: Operador de planta'),
+    ).toBeInTheDocument();
+    // A role deleted from the app after the rule was made: named as gone, never as one the group gives.
+    expect(
+      within(deleted!).getByText('Puesto de Control Max 360 · Roles de la app: auditor (rol eliminado), Supervisor'),
+    ).toBeInTheDocument();
     expect(within(first!).getByText('4')).toBeInTheDocument();
     expect(within(second!).getByText('El directorio aún no envió este grupo')).toBeInTheDocument();
     expect(within(second!).getByText('Rol Administrador')).toBeInTheDocument();
@@ -138,5 +160,31 @@ describe("A company's directory groups", () => {
     await user.click(within(confirm).getByRole('button', { name: 'Quitar' }));
     expect(await screen.findByText('Regla del grupo Operadores Planta Norte quitada')).toBeInTheDocument();
     expect(queriesTo(api, '/empresas/4/grupos-directorio/7')).toHaveLength(1);
+  });
+
+  it("'Añadir regla' offers the roles of the app chosen, read afresh, and sends the ones ticked", async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi(base({ 'POST /empresas/4/grupos-directorio': { status: 201, body: { id: 9 } } }));
+    window.history.replaceState(null, '', '/admin/empresas/4#grupos');
+    show();
+    await screen.findByRole('table', { name: 'Reglas de los grupos del directorio' });
+    await user.click(await screen.findByRole('button', { name: 'Añadir regla' }));
+    const dialog = screen.getByRole('dialog', { name: 'Añadir regla' });
+    await user.type(within(dialog).getByLabelText('Nombre del grupo en el directorio'), 'Supervisores');
+    const roles = within(await within(dialog).findByRole('group', { name: 'Roles de Control Max 360' }));
+    expect(roles.getByRole('checkbox', { name: 'Operador de planta (operador)' })).not.toBeChecked();
+    await user.click(roles.getByRole('checkbox', { name: 'Supervisor (supervisor)' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Regla del grupo Supervisores añadida')).toBeInTheDocument();
+    expect(bodiesTo(api, '/empresas/4/grupos-directorio').filter(Boolean)).toEqual([
+      { grupo: 'Supervisores', idApp: 2, rolesApp: ['supervisor'] },
+    ]);
+    // The roles were read again when the dialog opened: a role deleted meanwhile is not offered.
+    expect(queriesTo(api, '/empresas/4/roles-app')).toHaveLength(2);
+
+    await user.click(screen.getByRole('button', { name: 'Añadir regla' }));
+    const again = screen.getByRole('dialog', { name: 'Añadir regla' });
+    await user.selectOptions(within(again).getByLabelText('Puesto de la app'), 'Ninguna app');
+    expect(within(again).queryByRole('group', { name: 'Roles de Control Max 360' })).not.toBeInTheDocument();
   });
 });

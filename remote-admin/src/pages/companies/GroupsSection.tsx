@@ -1,31 +1,43 @@
 import { useCallback, useState } from 'react';
 import { Button } from '@portal/shared';
-import { createGroupRule, deleteGroupRule, listGroupRules, listGroupWaiting } from '../../api/companies';
-import type { GroupRule, Licence } from '../../api/company-types';
+import {
+  createGroupRule,
+  deleteGroupRule,
+  listCompanyAppRoles,
+  listGroupRules,
+  listGroupWaiting,
+} from '../../api/companies';
+import type { CompanyAppRoles, GroupRule, Licence } from '../../api/company-types';
 import { COMPANY_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { FormDialog, FormText } from '../../components/FormDialog';
+import { CheckField, FormDialog, FormText } from '../../components/FormDialog';
 import { LoadState } from '../../components/LoadState';
 import { Panel } from '../../components/Page';
 import { SelectField } from '../../components/SelectField';
 import { StackedTable } from '../../components/StackedTable';
 import { useLoad } from '../../hooks/useLoad';
+import { appRoleNames, appRolesOf } from '../../rules/app-roles';
 import { companyRoleLabel, memberName } from '../../rules/companies';
 import { SectionHead, type SectionProps } from './SectionParts';
 import { TEXT_COMPANY } from './texts';
 
-type RuleForm = { grupo: string; idApp: number; rol: '' | 'administrador' | 'miembro' };
+type RuleForm = { grupo: string; idApp: number; rol: '' | 'administrador' | 'miembro'; rolesApp: string[] };
 
-/** What a rule gives, in a line: the app's seat (with the app's roles, if any) and/or the role. */
-function gives(rule: GroupRule): string {
+/** What a rule gives, in a line: the app's seat (with the app's roles by name, if any) and/or the role. */
+function gives(rule: GroupRule, catalogue: readonly CompanyAppRoles[] | null): string {
   return [
     rule.app ? TEXT_COMPANY.ruleSeat(rule.app.nombre) : null,
     rule.rol ? TEXT_COMPANY.ruleRole(companyRoleLabel(rule.rol)) : null,
-    rule.rolesApp.length > 0 ? TEXT_COMPANY.ruleAppRoles(rule.rolesApp.join(', ')) : null,
+    rule.app && rule.rolesApp.length > 0
+      ? TEXT_COMPANY.ruleAppRoles(appRoleNames(catalogue, rule.app.id, rule.rolesApp).join(', '))
+      : null,
   ]
     .filter(Boolean)
     .join(' · ');
 }
+
+const toggled = (keys: string[], clave: string, on: boolean) =>
+  on ? [...new Set([...keys, clave])] : keys.filter((key) => key !== clave);
 
 /**
  * 'Grupos del directorio': the rules that tie a group of the company's directory to seats of an app and/or a role,
@@ -34,6 +46,8 @@ function gives(rule: GroupRule): string {
 export function GroupsSection({ companyId, announce, licences }: SectionProps & { licences: Licence[] }) {
   const rules = useLoad(() => listGroupRules(companyId), COMPANY_FALLBACK.groupRules, [companyId]);
   const waiting = useLoad(() => listGroupWaiting(companyId), COMPANY_FALLBACK.groupWaiting, [companyId]);
+  // The roles the company may give, by app: offered in a new rule and naming the rules' roles.
+  const appRoles = useLoad(() => listCompanyAppRoles(companyId), COMPANY_FALLBACK.roles, [companyId]);
   const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'remove'; rule: GroupRule } | null>(null);
   const close = useCallback(() => setDialog(null), []);
   const appName = (id: number) => licences.find((l) => l.app.id === id)?.app.nombre ?? `App ${id}`;
@@ -46,7 +60,15 @@ export function GroupsSection({ companyId, announce, licences }: SectionProps & 
     <Panel aria-labelledby="groups-title">
       <SectionHead>
         <h2 id="groups-title">{TEXT_COMPANY.groups}</h2>
-        <Button onClick={() => setDialog({ kind: 'add' })}>{TEXT_COMPANY.addRule}</Button>
+        <Button
+          onClick={() => {
+            // Read again as the dialog opens: a role deleted since the page opened is not offered.
+            appRoles.reload();
+            setDialog({ kind: 'add' });
+          }}
+        >
+          {TEXT_COMPANY.addRule}
+        </Button>
       </SectionHead>
       <p>{TEXT_COMPANY.groupsIntro}</p>
       <LoadState state={rules} loading={TEXT_COMPANY.loadingRules} empty={TEXT_COMPANY.noRules}>
@@ -61,7 +83,7 @@ export function GroupsSection({ companyId, announce, licences }: SectionProps & 
                   {rule.grupo}
                   {!rule.grupoRecibido && <span className="sub">{TEXT_COMPANY.groupNotReceived}</span>}
                 </td>
-                <td data-label={TEXT_COMPANY.colGives}>{gives(rule)}</td>
+                <td data-label={TEXT_COMPANY.colGives}>{gives(rule, appRoles.data)}</td>
                 <td data-label={TEXT_COMPANY.colPeople}>{rule.personas}</td>
                 <td className="actions">
                   <Button
@@ -102,8 +124,13 @@ export function GroupsSection({ companyId, announce, licences }: SectionProps & 
       {dialog?.kind === 'add' && (
         <FormDialog<RuleForm>
           title={TEXT_COMPANY.addRule}
-          initial={{ grupo: '', idApp: licences[0]?.app.id ?? 0, rol: '' }}
-          labels={{ grupo: TEXT_COMPANY.colGroup, idApp: TEXT_COMPANY.app, rol: TEXT_COMPANY.ruleRoleField }}
+          initial={{ grupo: '', idApp: licences[0]?.app.id ?? 0, rol: '', rolesApp: [] }}
+          labels={{
+            grupo: TEXT_COMPANY.colGroup,
+            idApp: TEXT_COMPANY.app,
+            rol: TEXT_COMPANY.ruleRoleField,
+            rolesApp: TEXT_COMPANY.ruleAppRolesField,
+          }}
           validate={(form) =>
             !form.grupo.trim()
               ? TEXT_COMPANY.ruleGroupRequired
@@ -116,6 +143,7 @@ export function GroupsSection({ companyId, announce, licences }: SectionProps & 
               grupo: form.grupo.trim(),
               ...(form.idApp ? { idApp: form.idApp } : {}),
               ...(form.rol ? { rol: form.rol } : {}),
+              ...(form.idApp && form.rolesApp.length > 0 ? { rolesApp: form.rolesApp } : {}),
             });
             setDialog(null);
             announce(TEXT_COMPANY.ruleAdded(form.grupo.trim()));
@@ -123,7 +151,7 @@ export function GroupsSection({ companyId, announce, licences }: SectionProps & 
           }}
           onClose={close}
         >
-          {({ bind }) => (
+          {({ form, set, saving, bind }) => (
             <>
               <FormText label={TEXT_COMPANY.groupName} wide {...bind('grupo')} />
               <SelectField<number>
@@ -134,6 +162,11 @@ export function GroupsSection({ companyId, announce, licences }: SectionProps & 
                   ...licences.map((l) => ({ value: l.app.id, label: l.app.nombre })),
                 ]}
                 {...bind('idApp')}
+                onChange={(idApp) => {
+                  set('idApp', idApp);
+                  // Roles belong to one app: another app's are not carried over.
+                  set('rolesApp', []);
+                }}
               />
               <SelectField<RuleForm['rol']>
                 id="rule-role"
@@ -145,6 +178,21 @@ export function GroupsSection({ companyId, announce, licences }: SectionProps & 
                 ]}
                 {...bind('rol')}
               />
+              {appRolesOf(appRoles.data, form.idApp).length > 0 && (
+                <fieldset className="wide">
+                  <legend>{TEXT_COMPANY.ruleAppRolesOf(appName(form.idApp))}</legend>
+                  <p className="note">{TEXT_COMPANY.ruleAppRolesHint}</p>
+                  {appRolesOf(appRoles.data, form.idApp).map((role) => (
+                    <CheckField
+                      key={role.clave}
+                      label={TEXT_COMPANY.roleOption(role.nombre, role.clave)}
+                      value={form.rolesApp.includes(role.clave)}
+                      onChange={(on) => set('rolesApp', toggled(form.rolesApp, role.clave, on))}
+                      disabled={saving}
+                    />
+                  ))}
+                </fieldset>
+              )}
             </>
           )}
         </FormDialog>

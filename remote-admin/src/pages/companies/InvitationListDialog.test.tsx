@@ -115,10 +115,18 @@ describe("'Invitar a varias personas'", () => {
       ['ana@planta.pe', '6', 'Miembro', '—', 'Repetido: ya está en la línea 2.'],
     ]);
     expect(
-      within(dialog).getByText('2 listas para enviar · 3 con errores (no se enviarán: corrígelas en la lista).'),
+      within(dialog).getByText(
+        '2 personas listas para invitar · 3 con errores (no se invitarán: corrígelas en la lista).',
+      ),
     ).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Enviar 2 invitaciones' })).toBeEnabled();
     expect(bodiesTo(api, LIST)).toEqual([]);
+
+    await user.clear(within(dialog).getByLabelText('Lista de personas'));
+    await paste(user, dialog, 'eva@planta.pe\nfelipe@planta.pe, jefe');
+    expect(
+      within(dialog).getByText('1 persona lista para invitar · 1 con errores (no se invitará: corrígela en la lista).'),
+    ).toBeInTheDocument();
   });
 
   it('sends the list in parts with real progress and shows each row’s result; the page says how many went', async () => {

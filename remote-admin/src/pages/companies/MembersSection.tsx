@@ -6,10 +6,11 @@ import {
   assignSeat,
   changeMemberRole,
   listMembers,
+  memberAppRoles,
   removeMember,
   takeBackSeat,
 } from '../../api/companies';
-import type { CompanyRole, Licence, Member } from '../../api/company-types';
+import type { CompanyRole, Licence, Member, MemberAppRoles } from '../../api/company-types';
 import { COMPANY_FALLBACK } from '../../api/texts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LoadMore, useCursorList } from '../../components/CursorList';
@@ -27,6 +28,7 @@ import {
 import { formatRegistrationDate } from '../../rules/format';
 import { MoreSeatsHelp } from './MoreSeatsHelp';
 import { SearchFilter } from './SearchFilter';
+import { SeatRolesDialog } from './SeatRolesDialog';
 import { SectionHead, type SectionProps } from './SectionParts';
 import { TEXT_COMPANY } from './texts';
 
@@ -42,7 +44,11 @@ const RoleSelect = styled.select`
   background: ${theme.color.surface};
 `;
 
-type Dialog = { kind: 'remove'; member: Member } | { kind: 'seats'; member: Member } | null;
+type Dialog =
+  | { kind: 'remove'; member: Member }
+  | { kind: 'seats'; member: Member }
+  | { kind: 'roles'; member: Member; entries: MemberAppRoles[] }
+  | null;
 
 /**
  * The company's members, 50 at a time ('Cargar más' follows the API's cursor), filtered by email: role, removal,
@@ -66,6 +72,7 @@ export function MembersSection({
   const [dialog, setDialog] = useState<Dialog>(null);
   const [rowError, setRowError] = useState<string | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
+  const [openingRoles, setOpeningRoles] = useState<number | null>(null);
 
   const replace = (member: Member) =>
     members.setData(
@@ -92,6 +99,19 @@ export function MembersSection({
   };
 
   const close = useCallback(() => setDialog(null), []);
+
+  /** The member's roles in every app whose seat they hold are read first, so the dialog opens with them. */
+  const openRoles = async (member: Member) => {
+    setOpeningRoles(member.idUsuario);
+    setRowError(null);
+    try {
+      setDialog({ kind: 'roles', member, entries: await memberAppRoles(companyId, member.idUsuario) });
+    } catch (failure) {
+      setRowError(errorMessage(failure, COMPANY_FALLBACK.roles));
+    } finally {
+      setOpeningRoles(null);
+    }
+  };
   const roles = grantableRoles(viewer);
   const appName = (id: number) => licences.find((l) => l.app.id === id)?.app.nombre ?? `App ${id}`;
 
@@ -199,6 +219,17 @@ export function MembersSection({
                           {TEXT_COMPANY.manageSeats}
                         </Button>
                       )}
+                      {member.estado === 'activo' && member.puestos.length > 0 && (
+                        <Button
+                          $variant="secondary"
+                          aria-label={TEXT_COMPANY.memberRolesOf(member.email)}
+                          // While the roles are read the button stays focusable, so the dialog gives the focus back.
+                          aria-disabled={openingRoles !== null || undefined}
+                          onClick={() => openingRoles === null && void openRoles(member)}
+                        >
+                          {TEXT_COMPANY.memberRoles}
+                        </Button>
+                      )}
                       {manageable && (
                         <Button
                           $variant="danger"
@@ -244,6 +275,20 @@ export function MembersSection({
             announce(TEXT_COMPANY.memberRemoved(dialog.member.email));
             onMembers();
             if (dialog.member.puestos.length) onSeats();
+          }}
+        />
+      )}
+      {dialog?.kind === 'roles' && (
+        <SeatRolesDialog
+          companyId={companyId}
+          userId={dialog.member.idUsuario}
+          title={TEXT_COMPANY.memberRolesTitle(memberName(dialog.member))}
+          entries={dialog.entries}
+          gone={TEXT_COMPANY.seatsGone}
+          onClose={close}
+          onSaved={() => {
+            setDialog(null);
+            announce(TEXT_COMPANY.memberRolesSaved(dialog.member.email));
           }}
         />
       )}

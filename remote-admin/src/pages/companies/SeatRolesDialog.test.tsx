@@ -146,3 +146,62 @@ describe("A seat's roles in its app", () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });
+
+describe("A member's roles from their row in 'Miembros'", () => {
+  const member = {
+    idUsuario: 10,
+    email: 'persona10@minera.pe',
+    nombre: 'Ana',
+    apellido: 'Rojas',
+    rol: 'miembro',
+    estado: 'activo',
+    segundoFactor: false,
+    puestos: [2, 3],
+    desde: '2027-01-07T00:00:00.000Z',
+  };
+  const tx30: Licence = { ...licence, id: 2, app: { id: 3, nombre: 'TX30' } };
+
+  it('gives the roles of every app whose seat they hold, sends only the apps changed, and gives the focus back', async () => {
+    const user = userEvent.setup();
+    api = await useFakeApi(
+      base({
+        'GET /empresas/4/licencias': { status: 200, body: [licence, tx30] },
+        'GET /empresas/4/miembros': { status: 200, body: { data: [member], total: 1, siguiente: null } },
+        'GET /empresas/4/miembros/10/roles-app': {
+          status: 200,
+          body: {
+            data: [
+              { idApp: 2, nombreApp: 'Control Max 360', roles: ['operador'], rolesGrupo: [], disponibles: offered },
+              {
+                idApp: 3,
+                nombreApp: 'TX30',
+                roles: [],
+                rolesGrupo: [],
+                disponibles: [{ clave: 'calibrador', nombre: 'Calibrador', descripcion: '', porDefecto: false }],
+              },
+            ],
+          },
+        },
+        'PUT /empresas/4/miembros/10/roles-app/3': { status: 200, body: { idApp: 3, roles: ['calibrador'] } },
+      }),
+    );
+    show();
+    const open = await screen.findByRole('button', { name: 'Roles de persona10@minera.pe' });
+    await user.click(open);
+    const dialog = await screen.findByRole('dialog', { name: 'Roles de Ana Rojas' });
+    const controlMax = within(within(dialog).getByRole('group', { name: 'Roles en Control Max 360' }));
+    expect(controlMax.getByRole('checkbox', { name: 'Operador (operador)' })).toBeChecked();
+    const tx = within(within(dialog).getByRole('group', { name: 'Roles en TX30' }));
+    await user.click(tx.getByRole('checkbox', { name: 'Calibrador (calibrador)' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Guardar' }));
+    expect(await screen.findByText('Roles guardados para persona10@minera.pe')).toBeInTheDocument();
+    expect(bodiesTo(api, '/empresas/4/miembros/10/roles-app/3')).toEqual([{ roles: ['calibrador'] }]);
+    expect(bodiesTo(api, '/empresas/4/miembros/10/roles-app/2')).toEqual([]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await user.click(open);
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(document.activeElement).toBe(open);
+  });
+});

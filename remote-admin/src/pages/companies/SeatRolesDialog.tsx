@@ -1,89 +1,117 @@
 import { Button, Modal } from '@portal/shared';
 import { setMemberAppRoles } from '../../api/companies';
-import type { MemberAppRoles, Seat } from '../../api/company-types';
+import type { MemberAppRoles } from '../../api/company-types';
 import { CheckField, FormDialog } from '../../components/FormDialog';
 import { TEXT_ADMIN } from '../../texts';
 import { TEXT_COMPANY } from './texts';
 
-type RolesForm = { roles: string[] };
+/** The roles checked in each app, by app id. */
+type RolesForm = { roles: Record<number, string[]> };
 
 const toggled = (roles: string[], clave: string, on: boolean) =>
   on ? [...new Set([...roles, clave])] : roles.filter((key) => key !== clave);
 
+/** The keys checked, in the app's order: what is sent, and what is compared with what the company gave. */
+const checkedOf = (entry: MemberAppRoles, form: RolesForm) =>
+  entry.disponibles.map((role) => role.clave).filter((clave) => (form.roles[entry.idApp] ?? []).includes(clave));
+
+const changed = (entry: MemberAppRoles, form: RolesForm) =>
+  checkedOf(entry, form).join(' ') !== [...entry.roles].sort().join(' ');
+
 /**
- * The roles of an app the company gives a member holding its seat (`entry`, read as the dialog opens; undefined when
- * the seat is gone): one box per role the app has, the ones given checked; saving sends exactly the checked ones. A
- * role a directory group gives is shown checked and fixed: it goes when the person leaves the group.
+ * The roles the company gives a member in the apps whose seats they hold (`entries`, read as the dialog opens: one
+ * app from a seat's row, every app from the member's row; none when the seat is gone): one box per role each app has,
+ * the ones given checked; saving sends, for each app whose boxes changed, exactly the checked ones. A role a directory
+ * group gives is shown checked and fixed: it goes when the person leaves the group.
  */
 export function SeatRolesDialog({
   companyId,
-  seat,
-  entry,
-  appName,
+  userId,
+  title,
+  entries,
+  gone,
   onClose,
   onSaved,
 }: {
   companyId: number;
-  seat: Seat;
-  entry: MemberAppRoles | undefined;
-  appName: string;
+  userId: number;
+  title: string;
+  entries: MemberAppRoles[];
+  /** What the dialog says when `entries` is empty. */
+  gone: string;
   onClose(): void;
   onSaved(): void;
 }) {
-  const title = TEXT_COMPANY.seatRolesTitle(appName, seat.email);
-  if (!entry || entry.disponibles.length === 0)
+  const withRoles = entries.filter((entry) => entry.disponibles.length > 0);
+  if (withRoles.length === 0)
     return (
       <Modal title={title} onClose={onClose}>
-        <p>{entry ? TEXT_COMPANY.noAppRoles : TEXT_COMPANY.seatGone}</p>
+        <p>{entries.length === 0 ? gone : entries.length === 1 ? TEXT_COMPANY.noAppRoles : TEXT_COMPANY.noAppsRoles}</p>
         <Button $variant="secondary" onClick={onClose}>
           {TEXT_ADMIN.close}
         </Button>
       </Modal>
     );
 
-  const order = entry.disponibles.map((role) => role.clave);
   return (
     <FormDialog<RolesForm>
       title={title}
-      initial={{ roles: entry.roles }}
+      initial={{ roles: Object.fromEntries(entries.map((entry) => [entry.idApp, entry.roles])) }}
       labels={{ roles: TEXT_COMPANY.seatRolesLegend }}
       validate={() => null}
       onSubmit={async (form) => {
-        await setMemberAppRoles(
-          companyId,
-          seat.idUsuario,
-          seat.idApp,
-          order.filter((clave) => form.roles.includes(clave)),
-        );
+        for (const entry of withRoles)
+          if (changed(entry, form)) await setMemberAppRoles(companyId, userId, entry.idApp, checkedOf(entry, form));
         onSaved();
       }}
       onClose={onClose}
     >
       {({ form, set, saving }) => (
-        <fieldset className="wide">
-          <legend>{TEXT_COMPANY.seatRolesLegend}</legend>
-          <p className="note">{TEXT_COMPANY.seatRolesHint}</p>
-          {entry.rolesGrupo.length > 0 && <p className="note">{TEXT_COMPANY.groupRolesHint}</p>}
-          {entry.disponibles.map((role) =>
-            entry.rolesGrupo.includes(role.clave) ? (
-              <CheckField
-                key={role.clave}
-                label={TEXT_COMPANY.groupRoleOption(role.nombre, role.clave)}
-                value
-                onChange={() => {}}
-                disabled
-              />
-            ) : (
-              <CheckField
-                key={role.clave}
-                label={TEXT_COMPANY.roleOption(role.nombre, role.clave)}
-                value={form.roles.includes(role.clave)}
-                onChange={(on) => set('roles', toggled(form.roles, role.clave, on))}
-                disabled={saving}
-              />
-            ),
+        <>
+          <p className="note wide">{TEXT_COMPANY.seatRolesHint}</p>
+          {withRoles.some((entry) => entry.rolesGrupo.length > 0) && (
+            <p className="note wide">{TEXT_COMPANY.groupRolesHint}</p>
           )}
-        </fieldset>
+          {withRoles.length < entries.length && (
+            <p className="note wide">
+              {TEXT_COMPANY.appsWithoutRoles(
+                entries
+                  .filter((entry) => entry.disponibles.length === 0)
+                  .map((entry) => entry.nombreApp)
+                  .join(', '),
+              )}
+            </p>
+          )}
+          {withRoles.map((entry) => (
+            <fieldset className="wide" key={entry.idApp}>
+              <legend>{TEXT_COMPANY.rolesInApp(entry.nombreApp)}</legend>
+              {entry.disponibles.map((role) =>
+                entry.rolesGrupo.includes(role.clave) ? (
+                  <CheckField
+                    key={role.clave}
+                    label={TEXT_COMPANY.groupRoleOption(role.nombre, role.clave)}
+                    value
+                    onChange={() => {}}
+                    disabled
+                  />
+                ) : (
+                  <CheckField
+                    key={role.clave}
+                    label={TEXT_COMPANY.roleOption(role.nombre, role.clave)}
+                    value={(form.roles[entry.idApp] ?? []).includes(role.clave)}
+                    onChange={(on) =>
+                      set('roles', {
+                        ...form.roles,
+                        [entry.idApp]: toggled(form.roles[entry.idApp] ?? [], role.clave, on),
+                      })
+                    }
+                    disabled={saving}
+                  />
+                ),
+              )}
+            </fieldset>
+          ))}
+        </>
       )}
     </FormDialog>
   );

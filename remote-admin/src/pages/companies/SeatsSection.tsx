@@ -106,8 +106,9 @@ export function SeatsSection({
                     <Button
                       $variant="secondary"
                       aria-label={TEXT_COMPANY.seatRolesOf(appName(seat.idApp), seat.email)}
-                      disabled={opening !== null}
-                      onClick={() => void openRoles(seat)}
+                      // While the roles are read the button stays focusable, so the dialog gives the focus back to it.
+                      aria-disabled={opening !== null || undefined}
+                      onClick={() => opening === null && void openRoles(seat)}
                     >
                       {TEXT_COMPANY.seatRoles}
                     </Button>
@@ -134,9 +135,10 @@ export function SeatsSection({
       {giving && (
         <SeatRolesDialog
           companyId={companyId}
-          seat={giving.seat}
-          entry={giving.entry}
-          appName={appName(giving.seat.idApp)}
+          userId={giving.seat.idUsuario}
+          title={TEXT_COMPANY.seatRolesTitle(appName(giving.seat.idApp), giving.seat.email)}
+          entries={giving.entry ? [giving.entry] : []}
+          gone={TEXT_COMPANY.seatGone}
           onClose={closeRoles}
           onSaved={() => {
             setGiving(null);

@@ -58,7 +58,11 @@ export function SettingsSection({
     <Panel aria-labelledby="settings-title">
       <h2 id="settings-title">{TEXT_COMPANY.settings}</h2>
       <Form onSubmit={save}>
-        {message && <Alert tone={message.tone}>{message.text}</Alert>}
+        {message && (
+          <Alert tone={message.tone} takesFocus>
+            {message.text}
+          </Alert>
+        )}
         <fieldset>
           <legend>{TEXT_COMPANY.domainJoin}</legend>
           {(

@@ -85,6 +85,8 @@ describe("A company's setup links in 'Ajustes'", () => {
     await user.click(within(panel).getByRole('button', { name: 'Crear enlace' }));
     expect(await within(panel).findByText(URL_SHOWN)).toBeInTheDocument();
     expect(within(panel).getByText(/no se volverá a mostrar/)).toBeInTheDocument();
+    // The keyboard goes on from the link made: its note, then 'Copiar'.
+    expect(document.activeElement).toHaveTextContent(/no se volverá a mostrar/);
     expect(within(panel).getByRole('button', { name: 'Copiar enlace de configuración' })).toBeInTheDocument();
     expect(posted(api)).toEqual([{ horas: 48 }]);
   });

@@ -96,7 +96,9 @@ export function SetupLinksSection({ companyId, viewer, announce }: SectionProps)
       {message && <Alert tone={message.tone}>{message.text}</Alert>}
       {url && (
         <Created aria-label={T.setupLinkUrl}>
-          <Alert tone="info">{T.setupLinkCreated}</Alert>
+          <Alert tone="info" takesFocus>
+            {T.setupLinkCreated}
+          </Alert>
           <code>{url}</code>
           <div>
             <CopyButton text={url} label={T.copyOf(T.setupLinkUrl.toLowerCase())} />

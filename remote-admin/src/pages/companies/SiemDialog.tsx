@@ -1,5 +1,6 @@
-import { type FormEvent, useState } from 'react';
-import { Alert, Button, errorMessage, Modal, TextAreaField, TextField } from '@portal/shared';
+import { useEffect, useState } from 'react';
+import styled from 'styled-components';
+import { Alert, Button, errorMessage, Modal } from '@portal/shared';
 import {
   createAuditStream,
   deleteAuditStream,
@@ -7,18 +8,29 @@ import {
   testAuditStream,
   updateAuditStream,
 } from '../../api/companies';
-import type { AuditStream, AuditStreamInput } from '../../api/company-types';
+import type { AuditStream } from '../../api/company-types';
 import { COMPANY_FALLBACK } from '../../api/texts';
 import { LoadState } from '../../components/LoadState';
-import { SelectField } from '../../components/SelectField';
 import { StackedTable } from '../../components/StackedTable';
 import { useLoad } from '../../hooks/useLoad';
-import { TEXT_ADMIN } from '../../texts';
+import { changeInput, createInput, emptySiemForm, type SiemForm, siemFormProblem, streamToForm } from './siem-form';
+import { SiemDestinationForm } from './SiemDestinationForm';
 import { TEXT_COMPANY as T } from './texts';
 
-type Kind = 'syslog' | 'https';
-type Format = 'ndjson' | 'splunk-hec';
-const EMPTY = { host: '', puerto: '6514', ca: '', certificado: '', clave: '', url: '', cabecera: '', secreto: '' };
+/** How often the open dialog reads its destinations again: what each got, its lag and its last error move. */
+export const SIEM_REFRESH_MS = 5_000;
+
+/**
+ * A receiver's words (a TLS failure, a long URL) wrap inside the dialog instead of widening it: its notices, and the
+ * table's cells of such words (class token); the buttons of a row wrap too rather than push the table sideways.
+ */
+const Body = styled.div`
+  > p, [role='alert'], [role='status'] { overflow-wrap: anywhere; }
+  table td.actions { white-space: normal; }
+  table td.actions > * { margin: 2px 8px 2px 0; white-space: nowrap; }
+`;
+
+type Notice = { text: string; tone: 'success' | 'error' | 'info' };
 
 /** Where a destination sends, in one line. */
 const whereTo = (stream: AuditStream) =>
@@ -26,203 +38,163 @@ const whereTo = (stream: AuditStream) =>
     ? `syslog TLS · ${stream.host}:${stream.puerto}`
     : `HTTPS ${stream.formato === 'splunk-hec' ? 'Splunk HEC' : 'NDJSON'} · ${stream.url}`;
 
-/** The form's values as the API takes them: only the fields of the kind, empty ones left out. */
-function inputOf(kind: Kind, format: Format, form: typeof EMPTY): AuditStreamInput {
-  const given = (value: string) => (value.trim() ? value.trim() : undefined);
-  return kind === 'syslog'
-    ? {
-        tipo: kind,
-        host: form.host.trim(),
-        puerto: Number(form.puerto),
-        ca: given(form.ca),
-        certificado: given(form.certificado),
-        clave: given(form.clave),
-      }
-    : {
-        tipo: kind,
-        url: form.url.trim(),
-        formato: format,
-        cabecera: given(form.cabecera),
-        secreto: given(form.secreto),
-        ca: given(form.ca),
-      };
-}
-
 /**
  * 'Enviar a mi SIEM': the company's destinations with what each got (delivered until, lag, last error in Spanish),
- * pause or resume, a test event, delete; and a form to add one. Its secret and key are written once, never shown.
+ * read again every few seconds while open; pause or resume, a test event (its failure said as one), 'Editar', delete;
+ * and a form to add one. Its secret and key are written, never shown.
  */
 export function SiemDialog({ companyId, onClose }: { companyId: number; onClose(): void }) {
   const streams = useLoad(() => listAuditStreams(companyId), COMPANY_FALLBACK.auditStreams, [companyId]);
-  const [notice, setNotice] = useState<{ text: string; tone: 'success' | 'error' } | null>(null);
+  const { reload } = streams;
+  useEffect(() => {
+    const every = setInterval(reload, SIEM_REFRESH_MS);
+    return () => clearInterval(every);
+  }, [reload]);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [kind, setKind] = useState<Kind>('syslog');
-  const [format, setFormat] = useState<Format>('splunk-hec');
-  const [form, setForm] = useState(EMPTY);
-  const field = (key: keyof typeof EMPTY) => ({
-    value: form[key],
-    onChange: (value: string) => setForm((current) => ({ ...current, [key]: value })),
-    disabled: busy,
-  });
+  const [editing, setEditing] = useState<AuditStream | null>(null);
+  const [form, setForm] = useState<SiemForm>(emptySiemForm);
 
   /** Runs one call; its answer (or its failure, in Spanish) is the dialog's notice, and the list is read again. */
-  async function run(call: () => Promise<string | null>, fallback: string) {
+  async function run(call: () => Promise<Notice | null>, fallback: string) {
     setBusy(true);
     try {
-      const text = await call();
-      setNotice(text ? { text, tone: 'success' } : null);
+      setNotice(await call());
     } catch (failure) {
       setNotice({ text: errorMessage(failure, fallback), tone: 'error' });
     } finally {
       setBusy(false);
-      streams.reload();
+      reload();
     }
   }
 
-  const add = (event: FormEvent) => {
-    event.preventDefault();
-    if (kind === 'syslog' && !(Number(form.puerto) >= 1 && Number(form.puerto) <= 65_535))
-      return setNotice({ text: T.siemPortInvalid, tone: 'error' });
+  const stopEditing = () => {
+    setEditing(null);
+    setForm(emptySiemForm);
+  };
+
+  const save = () => {
+    const problem = siemFormProblem(form, editing ?? undefined);
+    if (problem) return setNotice({ text: problem, tone: 'error' });
+    if (!editing)
+      return void run(async () => {
+        await createAuditStream(companyId, createInput(form));
+        setForm(emptySiemForm);
+        return { text: T.siemAdded, tone: 'success' };
+      }, COMPANY_FALLBACK.auditStream);
+    const change = changeInput(editing, form);
+    if (!change) {
+      stopEditing();
+      return setNotice({ text: T.siemUnchanged, tone: 'info' });
+    }
     void run(async () => {
-      await createAuditStream(companyId, inputOf(kind, format, form));
-      setForm(EMPTY);
-      return T.siemAdded;
+      await updateAuditStream(companyId, editing.id, change);
+      stopEditing();
+      return { text: T.siemSaved, tone: 'success' };
     }, COMPANY_FALLBACK.auditStream);
   };
 
   return (
     <Modal title={T.siemOpen} onClose={onClose} width="960px">
-      <p>{T.siemIntro}</p>
-      {notice && (
-        <Alert tone={notice.tone} holdsLostFocus>
-          {notice.text}
-        </Alert>
-      )}
-      <LoadState state={{ data: streams.data, error: streams.error }} empty={T.siemEmpty}>
-        {(list) => (
-          <StackedTable
-            aria-label={T.siemDestinations}
-            columns={[T.siemDestination, T.siemState, T.siemDelivered, T.siemLag, T.siemLastError, T.siemActions]}
-          >
-            {list.map((stream) => (
-              <tr key={stream.id}>
-                <td className="lead token">{whereTo(stream)}</td>
-                <td data-label={T.siemState}>{T.siemStates[stream.estado]}</td>
-                <td className="nowrap" data-label={T.siemDelivered}>
-                  {stream.entregadoHasta ? new Date(stream.entregadoHasta).toLocaleString('es-ES') : T.siemNothingYet}
-                </td>
-                <td data-label={T.siemLag}>{T.siemLagValue(stream.retraso.entradas, stream.retraso.segundos)}</td>
-                <td data-label={T.siemLastError}>{stream.ultimoError ?? T.siemNoError}</td>
-                <td className="actions">
-                  <Button
-                    $variant="secondary"
-                    disabled={busy}
-                    onClick={() =>
-                      run(async () => {
-                        await updateAuditStream(companyId, stream.id, {
-                          estado: stream.estado === 'activo' ? 'pausado' : 'activo',
-                        });
-                        return null;
-                      }, COMPANY_FALLBACK.auditStream)
-                    }
-                  >
-                    {stream.estado === 'activo' ? T.siemPause : T.siemResume}
-                  </Button>{' '}
-                  <Button
-                    $variant="secondary"
-                    disabled={busy}
-                    onClick={() =>
-                      run(
-                        async () => (await testAuditStream(companyId, stream.id)).mensaje,
-                        COMPANY_FALLBACK.auditStreamTest,
-                      )
-                    }
-                  >
-                    {T.siemTest}
-                  </Button>{' '}
-                  {confirming === stream.id ? (
+      <Body>
+        <p>{T.siemIntro}</p>
+        {notice && (
+          <Alert tone={notice.tone} holdsLostFocus>
+            {notice.text}
+          </Alert>
+        )}
+        <LoadState state={{ data: streams.data, error: streams.error }} empty={T.siemEmpty}>
+          {(list) => (
+            <StackedTable
+              aria-label={T.siemDestinations}
+              columns={[T.siemDestination, T.siemState, T.siemDelivered, T.siemLag, T.siemLastError, T.siemActions]}
+            >
+              {list.map((stream) => (
+                <tr key={stream.id}>
+                  <td className="lead token">{whereTo(stream)}</td>
+                  <td data-label={T.siemState}>{T.siemStates[stream.estado]}</td>
+                  <td className="nowrap" data-label={T.siemDelivered}>
+                    {stream.entregadoHasta ? new Date(stream.entregadoHasta).toLocaleString('es-ES') : T.siemNothingYet}
+                  </td>
+                  <td data-label={T.siemLag}>{T.siemLagValue(stream.retraso.entradas, stream.retraso.segundos)}</td>
+                  <td className="token" data-label={T.siemLastError}>
+                    {stream.ultimoError ?? T.siemNoError}
+                  </td>
+                  <td className="actions">
                     <Button
-                      $variant="danger"
+                      $variant="secondary"
                       disabled={busy}
                       onClick={() =>
                         run(async () => {
-                          setConfirming(null);
-                          await deleteAuditStream(companyId, stream.id);
+                          await updateAuditStream(companyId, stream.id, {
+                            estado: stream.estado === 'activo' ? 'pausado' : 'activo',
+                          });
                           return null;
                         }, COMPANY_FALLBACK.auditStream)
                       }
                     >
-                      {T.siemConfirmDelete}
+                      {stream.estado === 'activo' ? T.siemPause : T.siemResume}
                     </Button>
-                  ) : (
-                    <Button $variant="secondary" disabled={busy} onClick={() => setConfirming(stream.id)}>
-                      {T.siemDelete}
+                    <Button
+                      $variant="secondary"
+                      disabled={busy}
+                      onClick={() =>
+                        run(async () => {
+                          const { entregado, mensaje } = await testAuditStream(companyId, stream.id);
+                          return { text: mensaje, tone: entregado ? 'success' : 'error' };
+                        }, COMPANY_FALLBACK.auditStreamTest)
+                      }
+                    >
+                      {T.siemTest}
                     </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </StackedTable>
-        )}
-      </LoadState>
-      <form onSubmit={add} noValidate aria-label={T.siemAdd}>
-        <h3>{T.siemAdd}</h3>
-        <SelectField<Kind>
-          id="siem-kind"
-          label={T.siemKind}
-          value={kind}
-          options={[
-            { value: 'syslog', label: T.siemKinds.syslog },
-            { value: 'https', label: T.siemKinds.https },
-          ]}
-          disabled={busy}
-          onChange={setKind}
+                    <Button
+                      $variant="secondary"
+                      disabled={busy}
+                      onClick={() => {
+                        setNotice(null);
+                        setEditing(stream);
+                        setForm(streamToForm(stream));
+                      }}
+                    >
+                      {T.siemEditButton}
+                    </Button>
+                    {confirming === stream.id ? (
+                      <Button
+                        $variant="danger"
+                        disabled={busy}
+                        onClick={() =>
+                          run(async () => {
+                            setConfirming(null);
+                            await deleteAuditStream(companyId, stream.id);
+                            if (editing?.id === stream.id) stopEditing();
+                            return null;
+                          }, COMPANY_FALLBACK.auditStream)
+                        }
+                      >
+                        {T.siemConfirmDelete}
+                      </Button>
+                    ) : (
+                      <Button $variant="secondary" disabled={busy} onClick={() => setConfirming(stream.id)}>
+                        {T.siemDelete}
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </StackedTable>
+          )}
+        </LoadState>
+        <SiemDestinationForm
+          form={form}
+          onChange={setForm}
+          editing={editing}
+          busy={busy}
+          onSubmit={save}
+          onCancelEdit={stopEditing}
+          onClose={onClose}
         />
-        {kind === 'syslog' ? (
-          <>
-            <TextField label={T.siemHost} {...text(field('host'))} />
-            <TextField label={T.siemPort} inputMode="numeric" {...text(field('puerto'))} />
-            <TextAreaField label={T.siemClientCert} {...field('certificado')} />
-            <TextAreaField label={T.siemClientKey} {...field('clave')} />
-          </>
-        ) : (
-          <>
-            <TextField label={T.siemUrl} {...text(field('url'))} />
-            <SelectField<Format>
-              id="siem-format"
-              label={T.siemFormat}
-              value={format}
-              options={[
-                { value: 'splunk-hec', label: T.siemFormats['splunk-hec'] },
-                { value: 'ndjson', label: T.siemFormats.ndjson },
-              ]}
-              disabled={busy}
-              onChange={setFormat}
-            />
-            <TextField label={T.siemHeader} {...text(field('cabecera'))} />
-            <TextField label={T.siemSecret} type="password" hint={T.siemSecretHint} {...text(field('secreto'))} />
-          </>
-        )}
-        <TextAreaField label={T.siemCa} hint={T.siemCaHint} {...field('ca')} />
-        <p>
-          <Button type="submit" disabled={busy}>
-            {busy ? T.siemAdding : T.siemAdd}
-          </Button>{' '}
-          <Button $variant="secondary" onClick={onClose}>
-            {TEXT_ADMIN.close}
-          </Button>
-        </p>
-      </form>
+      </Body>
     </Modal>
   );
-}
-
-/** A bound field as a text input takes it. */
-function text(bound: { value: string; onChange(value: string): void; disabled: boolean }) {
-  return {
-    value: bound.value,
-    disabled: bound.disabled,
-    onChange: (event: { target: { value: string } }) => bound.onChange(event.target.value),
-  };
 }

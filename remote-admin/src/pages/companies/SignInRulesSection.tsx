@@ -1,17 +1,18 @@
 import { type FormEvent, useState } from 'react';
 import styled from 'styled-components';
-import { Alert, Button, errorMessage, theme, useSubmit } from '@portal/shared';
+import { Alert, Button, configuredProviders, errorMessage, FALLBACK, theme, useSubmit } from '@portal/shared';
 import { updateSettings } from '../../api/companies';
 import type { Company } from '../../api/company-types';
 import { COMPANY_FALLBACK } from '../../api/texts';
 import { Panel } from '../../components/Page';
+import { useLoad } from '../../hooks/useLoad';
 import {
   draftOf,
   lockoutWarnings,
   NO_RULES,
+  offeredMethods,
   type RulesDraft,
   rulesFromDraft,
-  SIGN_IN_METHODS,
   TEXT_SIGN_IN_RULES as T,
 } from '../../rules/sign-in-rules';
 import type { SectionProps } from './SectionParts';
@@ -45,7 +46,10 @@ export function SignInRulesSection({
   const [invalid, setInvalid] = useState<string | null>(null);
   const { busy, message, submit } = useSubmit();
 
-  const read = rulesFromDraft(draft);
+  // Google and Apple are offered only when this portal has them on; until it says, neither is shown.
+  const providers = useLoad(() => configuredProviders(), FALLBACK.unexpected, []);
+  const offered = offeredMethods(providers.data ?? (providers.error ? null : { google: false, apple: false }));
+  const read = rulesFromDraft(draft, offered);
   // Only a member of the company is bound by its rules: a platform administrator is not.
   const warnings = 'rules' in read ? lockoutWarnings(read.rules, company.tuAcceso, !viewer.platform) : [];
   const change = (next: Partial<RulesDraft>) => {
@@ -83,7 +87,11 @@ export function SignInRulesSection({
       <p>{T.intro}</p>
       <Form onSubmit={save} noValidate>
         {invalid && <Alert tone="error">{invalid}</Alert>}
-        {message && <Alert tone={message.tone}>{message.text}</Alert>}
+        {message && (
+          <Alert tone={message.tone} takesFocus>
+            {message.text}
+          </Alert>
+        )}
         <label className="field">
           {T.networks}
           <textarea
@@ -99,7 +107,7 @@ export function SignInRulesSection({
         </p>
         <fieldset>
           <legend>{T.methods}</legend>
-          {SIGN_IN_METHODS.map((method) => (
+          {offered.map((method) => (
             <label className="check" key={method}>
               <input
                 type="checkbox"

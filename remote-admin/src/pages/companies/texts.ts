@@ -145,7 +145,15 @@ export const TEXT_COMPANY = {
   seatRolesHint:
     'La aplicación recibe las claves de los roles marcados. Sin ninguno, recibe su rol por defecto si lo tiene.',
   noAppRoles: 'Esta aplicación no tiene roles definidos: los define el administrador de la plataforma.',
+  noAppsRoles: 'Ninguna de sus aplicaciones tiene roles definidos: los define el administrador de la plataforma.',
   seatGone: 'Esta persona ya no tiene un puesto de esta aplicación.',
+  seatsGone: 'Esta persona ya no tiene puestos en la empresa.',
+  rolesInApp: (app: string) => `Roles en ${app}`,
+  appsWithoutRoles: (apps: string) => `Sin roles definidos: ${apps}.`,
+  memberRoles: 'Roles',
+  memberRolesOf: (email: string) => `Roles de ${email}`,
+  memberRolesTitle: (name: string) => `Roles de ${name}`,
+  memberRolesSaved: (email: string) => `Roles guardados para ${email}`,
   roleOption: (nombre: string, clave: string) => `${nombre} (${clave})`,
   groupRoleOption: (nombre: string, clave: string) => `${nombre} (${clave}), del grupo del directorio`,
   groupRolesHint: 'Los roles del grupo del directorio se quitan sacando a la persona del grupo, no aquí.',
@@ -196,7 +204,13 @@ export const TEXT_COMPANY = {
   colLine: 'Línea',
   colApp: 'App',
   listCounts: (ready: number, wrong: number) =>
-    `${ready} ${ready === 1 ? 'lista' : 'listas'} para enviar${wrong > 0 ? ` · ${wrong} con errores (no se enviarán: corrígelas en la lista)` : ''}.`,
+    `${ready} ${ready === 1 ? 'persona lista' : 'personas listas'} para invitar${
+      wrong === 0
+        ? ''
+        : wrong === 1
+          ? ' · 1 con errores (no se invitará: corrígela en la lista)'
+          : ` · ${wrong} con errores (no se invitarán: corrígelas en la lista)`
+    }.`,
   listTooLong: (rows: number, max: number) => `La lista tiene ${rows} personas: envía como máximo ${max} cada vez.`,
   listEmpty: 'Pega la lista o carga un archivo CSV para ver aquí cada persona antes de enviar.',
   rowReady: 'Lista para enviar',
@@ -310,6 +324,16 @@ export const TEXT_COMPANY = {
   siemAdd: 'Añadir destino',
   siemAdding: 'Añadiendo...',
   siemAdded: 'Destino añadido. El secreto y la clave ya no se vuelven a mostrar.',
+  siemEditButton: 'Editar',
+  siemEdit: 'Editar destino',
+  siemSave: 'Guardar cambios',
+  siemSaving: 'Guardando...',
+  siemCancelEdit: 'Cancelar edición',
+  siemSaved: 'Destino guardado.',
+  siemUnchanged: 'No cambiaste nada del destino.',
+  siemSecretKept: 'Guardado: no se muestra. Déjalo vacío para conservarlo; si cambias la URL, escríbelo de nuevo.',
+  siemKeyKept:
+    'Guardada: no se muestra. Déjala vacía para conservarla; si cambias el servidor o el puerto, escríbela de nuevo.',
   siemKind: 'Tipo',
   siemKinds: { syslog: 'Syslog sobre TLS (RFC 5425)', https: 'HTTPS' },
   siemHost: 'Servidor',
@@ -325,6 +349,10 @@ export const TEXT_COMPANY = {
   siemSecret: 'Secreto',
   siemSecretHint: 'Con Splunk HEC y la cabecera Authorization, escribe solo el token: el portal antepone «Splunk ».',
   siemPortInvalid: 'El puerto es un número entre 1 y 65535',
+  siemSecretAgain:
+    'Cambiaste la dirección: escribe de nuevo el secreto (no se envía a otra dirección sin que lo confirmes).',
+  siemKeyAgain:
+    'Cambiaste la dirección: escribe de nuevo la clave del cliente (no se envía a otra dirección sin que lo confirmes).',
 
   // The company's own sign-in (docs/decisions/0080-company-sign-in.md).
   accessIntro:
@@ -432,6 +460,10 @@ export const TEXT_COMPANY = {
   ruleNoApp: 'Ninguna app',
   ruleRoleField: 'Rol',
   ruleNoRole: 'Sin rol',
+  ruleAppRolesField: 'Roles de la app',
+  ruleAppRolesOf: (app: string) => `Roles de ${app}`,
+  ruleAppRolesHint:
+    'Quien esté en el grupo y tenga su puesto recibe los roles marcados; los pierde al salir del grupo. Sin ninguno, la app le da su rol por defecto si lo tiene.',
   ruleGroupRequired: 'Escribe el nombre del grupo tal como está en el directorio',
   ruleGivesNothing: 'Elige una app, un rol o los dos',
   ruleAdded: (group: string) => `Regla del grupo ${group} añadida`,

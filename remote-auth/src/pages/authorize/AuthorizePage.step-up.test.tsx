@@ -4,7 +4,7 @@ import { type InteractionDetails, replaceWith, useSession } from '@portal/shared
 import { type FakeReply, firstThen, type RecordedRequest } from '@portal/shared/testing/fake-api';
 import { bodyOf, renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
 import AuthorizePage from './AuthorizePage';
-import { SECOND_FACTOR_NOT_YET } from './useContinuation';
+import { SECOND_FACTOR_NOT_YET } from '../../second-factor/StepUpScreen';
 
 jest.mock('@portal/shared', () => ({ ...jest.requireActual('@portal/shared'), replaceWith: jest.fn() }));
 

@@ -6,8 +6,8 @@ import { AuthorizeProblemScreen } from '../../interaction/AuthorizeProblem';
 import { type ContinuationDoor, oidcDoor, samlDoor } from '../../interaction/doors';
 import { SAML_CONTINUE_PATH, SAML_REQUEST_PARAM } from '../../interaction/saml';
 import { AUTHORIZE_PROBLEM_TITLE } from '../../rules/authorization';
+import { StepUpScreen } from '../../second-factor/StepUpScreen';
 import { ConsentScreen } from './ConsentScreen';
-import { StepUpScreen } from './StepUpScreen';
 import { useContinuation } from './useContinuation';
 
 /** The heading while the page works or fails; the consent screen and the problems have their own. */

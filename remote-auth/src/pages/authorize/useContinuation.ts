@@ -8,6 +8,7 @@ import {
   useSession,
 } from '@portal/shared';
 import type { ContinuationDoor } from '../../interaction/doors';
+import { SECOND_FACTOR_NOT_YET } from '../../second-factor/StepUpScreen';
 import { type AuthorizeProblem, authorizationStep, isFollowableRedirect, refusalOf } from '../../rules/authorization';
 
 /** What the page of an app's sign-in shows. */
@@ -33,10 +34,6 @@ export type ContinuationState =
       leaving: boolean;
       error: string | null;
     };
-
-/** 'Continuar a la aplicación' before this session proved (or set up) a second factor. */
-export const SECOND_FACTOR_NOT_YET =
-  'Todavía no tienes un segundo factor en esta sesión. Configúralo en Mi perfil, pestaña Seguridad, e inténtalo de nuevo.';
 
 type Session = ReturnType<typeof useSession.getState>;
 /** The session is known: start-up has checked a kept token (the page is public, so it renders before that). */

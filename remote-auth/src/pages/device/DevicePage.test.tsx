@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type DeviceRequest, PENDING_DEVICE_KEY, useSession } from '@portal/shared';
-import type { FakeReply, RecordedRequest } from '@portal/shared/testing/fake-api';
+import { type FakeReply, firstThen, type RecordedRequest } from '@portal/shared/testing/fake-api';
 import { renderAt, useFakeApi, user, type FakeApi } from '../../testing/render';
 import DevicePage from './DevicePage';
 
@@ -17,6 +17,7 @@ const request: DeviceRequest = {
   ],
   dispositivo: { ip: '203.0.113.7', iniciadoEn: '2026-11-27T10:00:00.000Z' },
   expiraEn: '2026-11-27T10:10:00.000Z',
+  segundoFactor: null,
 };
 
 let api: FakeApi;
@@ -98,6 +99,45 @@ describe('/dispositivo', () => {
     expect(JSON.parse(sent('/oidc/dispositivo/confirmar')[0]?.body ?? '')).toEqual({
       codigo: 'BCDF-GHJK',
       permitir: false,
+    });
+  });
+
+  it('an app asking for a second factor: the person proves it here first, then allows; Cancelar tells the device why', async () => {
+    const asked = { ...request, segundoFactor: { metodos: ['totp' as const], permiteConfiarDispositivo: true } };
+    await open({
+      [LOOKUP]: firstThen({ status: 200, body: asked }, { status: 200, body: request }),
+      'POST /auth/segundo-factor/verificar': { status: 204 },
+    });
+    await userEvent.type(await screen.findByLabelText('Código del dispositivo'), 'BCDF-GHJK{Enter}');
+    const heading = await screen.findByRole('heading', { name: 'Confirma tu identidad' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(screen.getByText('Panel de planta pide que confirmes tu identidad con tu segundo factor.')).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Permitir' })).toBeNull();
+    await userEvent.type(screen.getByLabelText('Código de verificación'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Verificar' }));
+    // Proved: the request is read again, and the screen that names the app, the address and the code asks.
+    await userEvent.click(await screen.findByRole('button', { name: 'Permitir' }));
+    expect(await screen.findByRole('heading', { name: 'Listo: vuelve al dispositivo' })).toBeInTheDocument();
+    expect(sent('/oidc/dispositivo/consultar')).toHaveLength(2);
+    expect(JSON.parse(sent('/oidc/dispositivo/confirmar')[0]?.body ?? '')).toEqual({
+      codigo: 'BCDF-GHJK',
+      permitir: true,
+    });
+  });
+
+  it('Cancelar on the second factor an app asked for refuses the device, saying why', async () => {
+    const asked = { ...request, segundoFactor: { metodos: [], permiteConfiarDispositivo: true } };
+    await open(
+      { [LOOKUP]: { status: 200, body: asked }, [ANSWER]: { status: 200, body: { resultado: 'rechazado' } } },
+      { address: '/dispositivo?codigo=BCDF-GHJK' },
+    );
+    expect(await screen.findByText(/Panel de planta pide un segundo factor y aún no tienes uno/)).toBeVisible();
+    await userEvent.click(screen.getByRole('button', { name: 'Cancelar' }));
+    expect(await screen.findByRole('heading', { name: 'Acceso rechazado' })).toBeInTheDocument();
+    expect(JSON.parse(sent('/oidc/dispositivo/confirmar')[0]?.body ?? '')).toEqual({
+      codigo: 'BCDF-GHJK',
+      permitir: false,
+      motivo: 'segundo_factor',
     });
   });
 

@@ -4,6 +4,7 @@ import styled from 'styled-components';
 import { Alert, Button, type DeviceRequest, Spinner, TEXT, TextField, theme, useSession } from '@portal/shared';
 import { ConsentActions, ConsentText, PermissionList } from '../../components/ConsentParts';
 import { AuthLayout, Form } from '../../components/AuthLayout';
+import { StepUpScreen } from '../../second-factor/StepUpScreen';
 import { useDevice } from './useDevice';
 
 export const DEVICE_TITLE = 'Iniciar sesión en un dispositivo';
@@ -98,7 +99,8 @@ function ConfirmScreen({
  */
 export default function DevicePage() {
   const [params] = useSearchParams();
-  const { state, codigo, setCodigo, lookUp, allow, refuse, another } = useDevice(params.get('codigo') ?? '');
+  const { state, codigo, setCodigo, lookUp, allow, refuse, another, secondFactorProved, declineSecondFactor } =
+    useDevice(params.get('codigo') ?? '');
   const email = useSession((s) => s.user?.email ?? '');
 
   switch (state.step) {
@@ -117,6 +119,18 @@ export default function DevicePage() {
           error={state.error}
           onAllow={allow}
           onRefuse={refuse}
+        />
+      );
+    case 'second-factor':
+      return (
+        <StepUpScreen
+          app={state.request.cliente.nombre}
+          metodos={state.request.segundoFactor?.metodos ?? []}
+          trustDevice={state.request.segundoFactor?.permiteConfiarDispositivo === true}
+          leaving={state.leaving}
+          error={state.error}
+          onProved={() => void secondFactorProved()}
+          onCancel={() => void declineSecondFactor()}
         />
       );
     case 'done':

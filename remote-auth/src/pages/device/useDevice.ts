@@ -1,13 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { type DeviceRequest, errorMessage, storePendingDevice, useSession } from '@portal/shared';
+import { ApiError, type DeviceRequest, errorMessage, storePendingDevice, useSession } from '@portal/shared';
 import { answerDeviceCode, DEVICE_FALLBACK, lookUpDeviceCode } from '../../interaction/api';
+import { SECOND_FACTOR_NOT_YET } from '../../second-factor/StepUpScreen';
 
 /** What /dispositivo shows. */
 export type DeviceState =
   | { step: 'loading' }
   | { step: 'enter'; busy: boolean; error: string | null }
   | { step: 'confirm'; request: DeviceRequest; busy: 'allow' | 'refuse' | null; error: string | null }
+  /** The app asked for a second factor this session has not proved: the person proves one before answering. */
+  | { step: 'second-factor'; request: DeviceRequest; leaving: boolean; error: string | null }
   | { step: 'done'; allowed: boolean; app: string };
 
 type Session = ReturnType<typeof useSession.getState>;
@@ -31,12 +34,16 @@ export function useDevice(fromAddress: string) {
   // Sent to sign in once: the page may render again on the way out, with the address already /login's.
   const leaving = useRef(false);
 
-  const lookUp = useCallback(async (typed: string) => {
+  /** `checked`: read again after the person said the second factor was proved, so a still unproved one says so. */
+  const lookUp = useCallback(async (typed: string, checked = false) => {
     const round = ++live.current;
-    setState({ step: 'enter', busy: true, error: null });
+    setState(checked ? { step: 'loading' } : { step: 'enter', busy: true, error: null });
     try {
       const request = await lookUpDeviceCode(typed);
-      if (round === live.current) setState({ step: 'confirm', request, busy: null, error: null });
+      if (round !== live.current) return;
+      if (request.segundoFactor)
+        setState({ step: 'second-factor', request, leaving: false, error: checked ? SECOND_FACTOR_NOT_YET : null });
+      else setState({ step: 'confirm', request, busy: null, error: null });
     } catch (caught) {
       if (round === live.current)
         setState({ step: 'enter', busy: false, error: errorMessage(caught, DEVICE_FALLBACK.lookup) });
@@ -66,12 +73,29 @@ export function useDevice(fromAddress: string) {
         await answerDeviceCode(request.codigo, allow);
         if (round === live.current) setState({ step: 'done', allowed: allow, app: request.cliente.nombre });
       } catch (caught) {
-        if (round === live.current)
-          setState({ step: 'confirm', request, busy: null, error: errorMessage(caught, DEVICE_FALLBACK.answer) });
+        if (round !== live.current) return;
+        // The app asks for a second factor this session no longer shows as proved: the request says how.
+        if (caught instanceof ApiError && caught.code === 'STEP_UP_REQUIRED') void lookUp(request.codigo);
+        else setState({ step: 'confirm', request, busy: null, error: errorMessage(caught, DEVICE_FALLBACK.answer) });
       }
     },
-    [state],
+    [state, lookUp],
   );
+
+  /** 'Cancelar' on the second factor the app asked for: the device is refused and told why. */
+  const declineSecondFactor = useCallback(async () => {
+    if (state.step !== 'second-factor' || state.leaving) return;
+    const shown = state;
+    const round = ++live.current;
+    setState({ ...shown, leaving: true, error: null });
+    try {
+      await answerDeviceCode(shown.request.codigo, false, true);
+      if (round === live.current) setState({ step: 'done', allowed: false, app: shown.request.cliente.nombre });
+    } catch (caught) {
+      if (round === live.current)
+        setState({ ...shown, leaving: false, error: errorMessage(caught, DEVICE_FALLBACK.answer) });
+    }
+  }, [state]);
 
   const another = useCallback(() => {
     live.current += 1;
@@ -86,6 +110,9 @@ export function useDevice(fromAddress: string) {
     lookUp: () => lookUp(codigo),
     allow: () => answer(true),
     refuse: () => answer(false),
+    /** The session proved the second factor (or set one up): the request is read again. */
+    secondFactorProved: () => (state.step === 'second-factor' ? lookUp(state.request.codigo, true) : undefined),
+    declineSecondFactor,
     another,
   };
 }

@@ -185,6 +185,8 @@ export default function LoginPage() {
   if (secondStep) {
     return (
       <AuthLayout title="Verificación en dos pasos">
+        {/* Why this browser, a trusted device until now, is asked the code again (decision 0151). */}
+        {secondStep.untrustedBecause && <Alert tone="info">{secondStep.untrustedBecause}</Alert>}
         <SecondStepForm step={secondStep} onSignedIn={land} onBack={backToPassword} />
       </AuthLayout>
     );

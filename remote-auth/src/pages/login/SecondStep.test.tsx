@@ -36,6 +36,8 @@ const ASSERTION = {
 let api: FakeApi;
 let methods: string[];
 let trustOffered: boolean;
+/** This browser brought a trusted device of the account that no longer counts: the API's why. */
+let untrusted: { motivo: string; mensaje: string } | undefined;
 
 const wrongCode = {
   status: 401,
@@ -62,6 +64,7 @@ async function start(routes: Parameters<typeof useFakeApi>[0] = {}) {
         ticket: TICKET,
         methods,
         permiteConfiarDispositivo: trustOffered,
+        ...(untrusted ? { dispositivoNoConfiable: untrusted } : {}),
       },
     },
     'POST /auth/login/segundo-paso': (req) => {
@@ -83,6 +86,7 @@ beforeEach(() => {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
   methods = ['totp', 'recovery'];
   trustOffered = false;
+  untrusted = undefined;
   jest.mocked(browserSupportsWebAuthn).mockReturnValue(false);
   jest.mocked(browserSupportsWebAuthnAutofill).mockResolvedValue(false);
   jest.mocked(startAuthentication).mockReset();
@@ -126,6 +130,20 @@ describe('the second step', () => {
     expect(bodyOf(api, '/auth/login/segundo-paso')).toEqual({ ticket: TICKET, code: '123456' });
     expect(localStorage.getItem('token')).toBe(TOKEN);
     expect(useSession.getState()).toMatchObject({ isAuthenticated: true, user: { email: 'ana@example.com' } });
+  });
+
+  it('a browser that was a trusted device is told why the code is asked again', async () => {
+    const why = 'Este dispositivo dejó de ser de confianza porque tu contraseña cambió.';
+    trustOffered = true;
+    untrusted = { motivo: 'contrasena', mensaje: why };
+    await start();
+    await signInWithPassword();
+    expect(screen.getByRole('status')).toHaveTextContent(why);
+    // The form is still the second step's, and the box offered again.
+    expect(screen.getByLabelText('Código de verificación')).toBeInTheDocument();
+    expect(
+      screen.getByRole('checkbox', { name: 'No volver a pedir en este dispositivo durante 30 días' }),
+    ).toBeVisible();
   });
 
   it("'No volver a pedir en este dispositivo durante 30 días': offered when allowed, sent ticked, the cookie kept", async () => {

@@ -15,7 +15,11 @@ const status = {
   responder: 'urn:oasis:names:tc:SAML:2.0:status:Responder',
   requestDenied: 'urn:oasis:names:tc:SAML:2.0:status:RequestDenied',
   noAuthnContext: 'urn:oasis:names:tc:SAML:2.0:status:NoAuthnContext',
+  noPassive: 'urn:oasis:names:tc:SAML:2.0:status:NoPassive',
 } as const;
+
+/** Why a Response says no: the person refused, the authentication context asked cannot be met, or not passively. */
+export type DeniedWhy = 'requestDenied' | 'noAuthnContext' | 'noPassive';
 
 /** A SAML ID: must not start with a digit (xs:ID), unguessable. */
 export const samlId = () => `_${randomBytes(20).toString('hex')}`;
@@ -66,7 +70,7 @@ export interface LoginResponseInput {
   sessionIndex: string;
   /** When the person signed in to the portal. */
   authnInstant: Date;
-  /** How (authentication-methods.ts `authnContextClassOf`): the AuthnContextClassRef. */
+  /** How (saml/authn-context.ts `answeringClass`): the AuthnContextClassRef. */
   authnContextClassRef: string;
   /** Each attribute's values (an attribute without values is left out). */
   attributes: Record<string, string[]>;
@@ -115,18 +119,18 @@ export function loginResponse(input: LoginResponseInput): string {
 }
 
 /**
- * The person said no: a signed Response with status Responder/RequestDenied and no assertion; or, when the app's
- * RequestedAuthnContext could not be met (`noAuthnContext`: no second factor proved), Responder/NoAuthnContext.
+ * A signed Response with status Responder and no assertion, its second-level status saying why: RequestDenied (the
+ * person said no), NoAuthnContext (the app's RequestedAuthnContext cannot be met), NoPassive (IsPassive).
  */
 export function deniedResponse(input: {
   key: SamlIdpKey;
   issuer: string;
   acsUrl: string;
   inResponseTo: string;
-  noAuthnContext?: boolean;
+  why: DeniedWhy;
   now?: Date;
 }): string {
-  const why = input.noAuthnContext ? status.noAuthnContext : status.requestDenied;
+  const why = status[input.why];
   const response =
     `<samlp:Response ${ns} ID="${samlId()}" Version="2.0" IssueInstant="${instant(input.now ?? new Date())}" Destination="${x(input.acsUrl)}" InResponseTo="${x(input.inResponseTo)}">` +
     `<saml:Issuer>${x(input.issuer)}</saml:Issuer>` +

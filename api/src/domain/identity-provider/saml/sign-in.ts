@@ -10,6 +10,7 @@ import {
   connectedApps,
   samlAppPeople,
   samlApps,
+  samlAuthnComparisons,
   samlRequests,
   samlSessions,
   type SamlAppRow,
@@ -19,7 +20,7 @@ import { HttpError } from '../../../lib/errors.js';
 import { checkSamlXml, inflateRedirectMessage, installSamlGuard, SamlXmlRefused } from '../../../lib/saml/xml.js';
 import type { SamlIdpKey } from '../../tokens/saml-key.js';
 import { entitlementClaims, rolesClaim } from '../claims.js';
-import { authnContextClasses, authnContextClassOf } from '../authentication-methods.js';
+import { authenticationOf } from '../authentication-methods.js';
 import {
   continueSignIn,
   describeContinuation,
@@ -30,10 +31,11 @@ import {
 import { subjectFor } from '../subjects.js';
 import { samlAppColumns } from '../connected-apps.js';
 import { findSamlAppByEntityId } from './apps.js';
+import { answeringClass, neverMet, type RequestedAuthnContext, secondFactorMeets, xsBoolean } from './authn-context.js';
 import { releases, samlConsentId } from './consents.js';
 import { samlIdpMessages as M } from './messages.js';
 import { nameIdFormats, samlIdpEntityId, samlIdpPaths } from './metadata.js';
-import { deniedResponse, loginResponse, samlId } from './response.js';
+import { type DeniedWhy, deniedResponse, loginResponse, samlId } from './response.js';
 
 export interface SamlIdpDeps {
   db: Db;
@@ -111,7 +113,7 @@ function storable(text: string, max: number, what: string): string {
 
 /**
  * What the portal reads of an AuthnRequest: who asks, its ID, the ACS it names, if any, and what it asks of the
- * sign-in: ForceAuthn, and a RequestedAuthnContext naming REFEDS MFA (docs/decisions/0138-saml-step-up.md).
+ * sign-in: ForceAuthn, IsPassive and its RequestedAuthnContext (docs/decisions/0149-step-up-at-every-door.md).
  */
 interface ReadRequest {
   id: string;
@@ -120,20 +122,28 @@ interface ReadRequest {
   destination: string | undefined;
   protocolBinding: string | undefined;
   forceAuthn: boolean;
-  secondFactorAsked: boolean;
+  isPassive: boolean;
+  requested: RequestedAuthnContext | undefined;
 }
 
 const textsOf = (value: unknown): string[] =>
   (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === 'string');
 
-/**
- * Whether a RequestedAuthnContext asks for a second factor: it names REFEDS MFA, compared `exact` (the default) or
- * `minimum`. Any class the portal can give satisfies a `better` or `maximum` request of a weaker one, so those ask
- * nothing more of the sign-in.
- */
-export function secondFactorRequested(comparison: unknown, classes: unknown): boolean {
+/** An xs:boolean attribute of the request, or the request is malformed. */
+function flag(value: unknown, name: string): boolean {
+  const read = xsBoolean(value);
+  if (read === undefined) throw refuse('malformed', `${name} is not an xs:boolean`);
+  return read;
+}
+
+/** The RequestedAuthnContext's comparison (absent: exact) and its classes; none when the request has none. */
+function requestedContext(comparison: unknown, classes: unknown): RequestedAuthnContext | undefined {
+  const names = textsOf(classes).map((name) => storable(name.trim(), 1024, 'AuthnContextClassRef'));
+  if (names.length === 0) return undefined;
   const how = typeof comparison === 'string' && comparison ? comparison : 'exact';
-  return (how === 'exact' || how === 'minimum') && textsOf(classes).some((c) => c.trim() === authnContextClasses.mfa);
+  const known = samlAuthnComparisons.find((value) => value === how);
+  if (!known) throw refuse('malformed', 'an unknown Comparison');
+  return { comparison: known, classes: names.slice(0, 20) };
 }
 
 function readAuthnRequest(xml: string): ReadRequest {
@@ -144,6 +154,7 @@ function readAuthnRequest(xml: string): ReadRequest {
       ...samlify.Extractor.loginRequestFields,
       { key: 'binding', localPath: ['AuthnRequest'], attributes: ['ProtocolBinding'] },
       { key: 'forceAuthn', localPath: ['AuthnRequest'], attributes: ['ForceAuthn'] },
+      { key: 'isPassive', localPath: ['AuthnRequest'], attributes: ['IsPassive'] },
       { key: 'comparison', localPath: ['AuthnRequest', 'RequestedAuthnContext'], attributes: ['Comparison'] },
       {
         key: 'classes',
@@ -165,9 +176,9 @@ function readAuthnRequest(xml: string): ReadRequest {
     acsUrl: request.assertionConsumerServiceUrl || undefined,
     destination: request.destination || undefined,
     protocolBinding: typeof extracted.binding === 'string' ? extracted.binding : undefined,
-    // xs:boolean: 'true' or '1'.
-    forceAuthn: extracted.forceAuthn === 'true' || extracted.forceAuthn === '1',
-    secondFactorAsked: secondFactorRequested(extracted.comparison, extracted.classes),
+    forceAuthn: flag(extracted.forceAuthn, 'ForceAuthn'),
+    isPassive: flag(extracted.isPassive, 'IsPassive'),
+    requested: requestedContext(extracted.comparison, extracted.classes),
   };
 }
 
@@ -191,11 +202,26 @@ function checkDestination(deps: SamlIdpDeps, read: ReadRequest) {
     throw refuse('malformed', 'a ProtocolBinding other than HTTP-POST');
 }
 
+/**
+ * Why a request is answered at once, before anybody is asked anything: IsPassive, since the portal signs a person in
+ * only on its own pages (SAML Core 3.4.1.1 lets it answer NoPassive); a RequestedAuthnContext no portal session can
+ * meet (3.3.2.2.1: NoAuthnContext).
+ */
+function answeredAtOnce(read: ReadRequest): DeniedWhy | undefined {
+  if (read.isPassive) return 'noPassive';
+  return read.requested && neverMet(read.requested) ? 'noAuthnContext' : undefined;
+}
+
+/**
+ * Keeps the request for the person: answers the portal's page that continues it, or, for a request answered at once,
+ * the one-time page that posts that answer to the app.
+ */
 async function keep(deps: SamlIdpDeps, app: SamlAppRow, read: ReadRequest, relayState: string | undefined) {
   if (relayState !== undefined && Buffer.byteLength(relayState) > 1024)
     throw refuse('malformed', 'RelayState too long');
   const acsUrl = chosenAcs(app, read.acsUrl);
   const id = randomBytes(24).toString('base64url');
+  const why = answeredAtOnce(read);
   await deps.db.delete(samlRequests).where(lt(samlRequests.expiresAt, sql`now() - interval '1 hour'`));
   await deps.db.insert(samlRequests).values({
     id,
@@ -205,8 +231,11 @@ async function keep(deps: SamlIdpDeps, app: SamlAppRow, read: ReadRequest, relay
     relayState: relayState ?? null,
     expiresAt: new Date(Date.now() + pendingLifetimeMs),
     forceAuthn: read.forceAuthn,
-    secondFactorAsked: read.secondFactorAsked,
+    authnComparison: read.requested?.comparison ?? null,
+    authnClasses: read.requested?.classes ?? [],
+    ...(why ? { answeredAt: new Date() } : {}),
   });
+  if (why) return deliveryAddress(deps, id, denied(deps, { acsUrl, requestId: read.id }, why));
   return `${deps.portalUrl}/saml/continuar?solicitud=${encodeURIComponent(id)}`;
 }
 
@@ -297,13 +326,23 @@ async function pendingRequest(db: Db, id: string) {
   return row;
 }
 
+type RequestRow = typeof samlRequests.$inferSelect;
+
+/** The RequestedAuthnContext a kept request asked, if any. */
+const requestedOf = (
+  request: Pick<RequestRow, 'authnComparison' | 'authnClasses'>,
+): RequestedAuthnContext | undefined =>
+  request.authnComparison === null ? undefined : { comparison: request.authnComparison, classes: request.authnClasses };
+
 /**
  * What the request asks of the continuation: the suite's own app asks no consent; it is given what `releases` lists;
- * ForceAuthn wants a sign-in made after the request arrived, REFEDS MFA a second factor proved.
+ * ForceAuthn wants a sign-in made after the request arrived; a RequestedAuthnContext that this session meets only
+ * with a second factor wants one proved (step-up).
  */
 function askOf(
   app: SamlAppRow,
-  request: Pick<typeof samlRequests.$inferSelect, 'forceAuthn' | 'secondFactorAsked' | 'createdAt'>,
+  request: Pick<RequestRow, 'forceAuthn' | 'authnComparison' | 'authnClasses' | 'createdAt'>,
+  signIn: PortalSignIn,
 ): SignInAsk {
   return {
     app: {
@@ -314,14 +353,14 @@ function askOf(
     },
     permisos: releases(app),
     ...(request.forceAuthn ? { fresh: { after: Math.floor(request.createdAt.getTime() / 1000) } } : {}),
-    secondFactor: request.secondFactorAsked,
+    secondFactor: secondFactorMeets(requestedOf(request), authenticationOf(signIn).amr),
   };
 }
 
 /** What /saml/continuar shows: the consent screen's shape, or the refusal of the person's company rules. */
 export async function describeRequest(db: Db, id: string, signIn: PortalSignIn) {
   const { app, request } = await pendingRequest(db, id);
-  return describeContinuation(db, askOf(app, request), signIn);
+  return describeContinuation(db, askOf(app, request, signIn), signIn);
 }
 
 /** Takes the request for this answer: once, whoever answers first (a second answer finds nothing). */
@@ -398,8 +437,9 @@ export async function attributesOf(db: Db, app: SamlAppRow, userId: number) {
 
 /**
  * The person's 'Permitir' (`allow`) or going on without asking (already consented): the continuation lets the sign-in
- * through (or refuses it, and nothing is made), the request is claimed once, the signed Response made with how the
- * person signed in, and the one-time address of the page that posts it answered.
+ * through (or refuses it, and nothing is made), the request is claimed once, the signed Response made with the class
+ * the session meets the app's RequestedAuthnContext with (or NoAuthnContext when it meets none of it), and the one-time
+ * address of the page that posts it answered.
  */
 export async function acceptRequest(deps: SamlIdpDeps, id: string, signIn: PortalSignIn, allow: boolean) {
   const { db } = deps;
@@ -408,9 +448,14 @@ export async function acceptRequest(deps: SamlIdpDeps, id: string, signIn: Porta
   // The rules once apart from the transaction, so that a refusal stays on record (the transaction would take it back).
   await refuseBrokenRules(db, signIn);
   const { request, passed } = await db.transaction(async (tx) => {
-    const passed = await continueSignIn(tx, askOf(app, pending.request), signIn, allow);
+    const passed = await continueSignIn(tx, askOf(app, pending.request, signIn), signIn, allow);
     return { request: await claim(tx, id, signIn.userId), passed };
   });
+  const authnContextClassRef = answeringClass(requestedOf(request), passed.amr);
+  if (authnContextClassRef === undefined) {
+    const response = denied(deps, request, 'noAuthnContext');
+    return { redirectTo: await deliveryAddress(deps, id, response) };
+  }
   const { user, attributes } = await attributesOf(db, app, signIn.userId);
   const nameId =
     app.nameIdFormat === 'emailAddress'
@@ -428,15 +473,25 @@ export async function acceptRequest(deps: SamlIdpDeps, id: string, signIn: Porta
     nameIdFormat: format,
     sessionIndex,
     authnInstant: new Date(passed.authTime * 1000 || Date.now()),
-    authnContextClassRef: authnContextClassOf(passed.amr),
+    authnContextClassRef,
     attributes,
   });
   return { redirectTo: await deliveryAddress(deps, id, response) };
 }
 
+/** A signed Response that says no, and why, to the request. */
+const denied = (deps: SamlIdpDeps, request: Pick<RequestRow, 'acsUrl' | 'requestId'>, why: DeniedWhy) =>
+  deniedResponse({
+    key: deps.key,
+    issuer: samlIdpEntityId(deps.apiPublicUrl),
+    acsUrl: request.acsUrl,
+    inResponseTo: request.requestId,
+    why,
+  });
+
 /**
  * The person said no: the app is answered RequestDenied, through the same one-time page; or NoAuthnContext when the
- * app asked for a second factor the person did not prove (`stepUp`).
+ * app asked for an authentication context the person did not prove (`stepUp`: they left the second factor's step).
  */
 export async function refuseRequest(
   deps: SamlIdpDeps,
@@ -445,14 +500,8 @@ export async function refuseRequest(
   stepUp = false,
 ) {
   const request = await claim(deps.db, id, signIn.userId);
-  const response = deniedResponse({
-    key: deps.key,
-    issuer: samlIdpEntityId(deps.apiPublicUrl),
-    acsUrl: request.acsUrl,
-    inResponseTo: request.requestId,
-    noAuthnContext: stepUp && request.secondFactorAsked,
-  });
-  return { redirectTo: await deliveryAddress(deps, id, response) };
+  const why = stepUp && request.authnComparison !== null ? 'noAuthnContext' : 'requestDenied';
+  return { redirectTo: await deliveryAddress(deps, id, denied(deps, request, why)) };
 }
 
 /** What the one-time page posts, taken once (the row goes with it); undefined when used, expired or unknown. */

@@ -236,6 +236,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       return {
         access_token: await startSession(app, user, request, {
           method: redeemed.method,
+          ssoCompanyId: redeemed.ssoCompanyId,
           secondFactor: redeemed.secondFactor,
         }),
         user: await currentUserView(app.db, user),

@@ -7,14 +7,15 @@ const Row = styled.div`
   align-items: center;
   justify-content: space-between;
   gap: 8px;
-  h4, h5 { margin: 0; }
-  h4 { font-size: 1rem; }
+  h3, h4, h5 { margin: 0; }
+  h3, h4 { font-size: 1rem; }
   h5 { font-size: 0.95rem; }
 `;
 
 /**
- * A part of the events panel's title with its action beside it (under it on a narrow screen): the client's 'Eventos'
- * (a level 4 heading) and each receiver's 'Entregas recientes' (level 5). The title's id names the part for readers.
+ * A panel's title under a row of the apps page with its action beside it (under it on a narrow screen): an app's
+ * 'Roles' (a level 3 heading), a client's 'Eventos' (level 4) and each receiver's 'Entregas recientes' (level 5). The
+ * title's id names the part for readers.
  */
 export function SectionHead({
   level,
@@ -23,13 +24,13 @@ export function SectionHead({
   className,
   children,
 }: {
-  level: 4 | 5;
+  level: 3 | 4 | 5;
   id: string;
   title: string;
   className?: string;
   children: ReactNode;
 }) {
-  const Heading = level === 4 ? 'h4' : 'h5';
+  const Heading = `h${level}` as const;
   return (
     <Row className={className}>
       <Heading id={id}>{title}</Heading>

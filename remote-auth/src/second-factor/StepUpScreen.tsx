@@ -1,13 +1,17 @@
 import { Alert, Button, type SecondFactorMethod } from '@portal/shared';
-import { AuthLayout } from '../../components/AuthLayout';
-import { ConsentActions, ConsentText } from '../../components/ConsentParts';
-import { proveWithCode, proveWithPasskey } from '../../interaction/step-up';
-import { SecondFactorForm } from '../../second-factor/SecondStepForm';
+import { AuthLayout } from '../components/AuthLayout';
+import { ConsentActions, ConsentText } from '../components/ConsentParts';
+import { proveWithCode, proveWithPasskey } from '../interaction/step-up';
+import { SecondFactorForm } from './SecondStepForm';
 
 export const STEP_UP_TITLE = 'Confirma tu identidad';
 
 /** Where a second factor is set up: the 'Seguridad' tab of /perfil. */
 export const SECURITY_TAB_PATH = '/perfil?tab=seguridad';
+
+/** 'Continuar a la aplicación' before this session proved (or set up) a second factor. */
+export const SECOND_FACTOR_NOT_YET =
+  'Todavía no tienes un segundo factor en esta sesión. Configúralo en Mi perfil, pestaña Seguridad, e inténtalo de nuevo.';
 
 export interface StepUpScreenProps {
   /** The app's name, as the screens show it. */
@@ -31,7 +35,8 @@ export interface StepUpScreenProps {
 const proof = { withCode: proveWithCode, withPasskey: proveWithPasskey };
 
 /**
- * An app asked for a second factor this session has not proved (step-up, docs/decisions/0137-step-up.md): the
+ * An app asked for a second factor this session has not proved (step-up, docs/decisions/0137-step-up.md), through
+ * whichever door (/autorizar, /saml/continuar, /dispositivo): the
  * second step of the sign-in, in this same session; or, for a person with none yet, the way to set one up ('Seguridad'
  * in another tab, whose setup this session proves) and on to the app after.
  */
