@@ -36,6 +36,8 @@ forEachBackend((backend) => {
       assert.equal(created.statusCode, 201, created.body);
       const { clientId, clientSecret } = created.json<{ clientId: string; clientSecret: string }>();
       assert.ok(clientSecret && clientSecret.length >= 43);
+      // Letters and digits only: an id that began with '-' would be read as an option by the operator's command.
+      assert.match(clientId, /^[0-9a-f]{32}$/);
       const [row] = await selectClients(api.app.db).where(eq(oidcClients.clientId, clientId));
       assert.ok(row?.secretHash && row.secretHash !== clientSecret, 'only a hash is kept');
       assert.equal(row.name, 'Control Max 360');

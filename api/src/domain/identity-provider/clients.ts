@@ -85,7 +85,8 @@ export function clientSecretMatches(storedHash: string | undefined, presented: s
 }
 
 const newSecret = () => randomBytes(32).toString('base64url');
-const newClientId = () => randomBytes(16).toString('base64url');
+// Hex, not base64url: an id that began with '-' would be taken for an option by the operator's command line.
+const newClientId = () => randomBytes(16).toString('hex');
 
 const loopbackHosts = new Set(['127.0.0.1', '[::1]', 'localhost']);
 /** A scheme of the custom kind native apps use (RFC 8252 §7.1): betopro, controlmax, com.example.app… */
