@@ -11,6 +11,11 @@ export interface BenchServer {
   /** A bare Fastify route at `${bare}/bare`, in the same process, as the floor to compare against. */
   bare: string;
   /**
+   * The reference route at `${reference}/user` (server.ts), in the same process; undefined for a server of an older
+   * build, started with `tree`.
+   */
+  reference: string | undefined;
+  /**
    * The processor time the server process has used so far (user and system, every thread), in seconds, from Linux's
    * /proc; undefined elsewhere. Unlike requests per second it barely moves with what else the machine runs.
    */
@@ -21,8 +26,17 @@ export interface BenchServer {
 /** Linux's clock ticks a second (`getconf CLK_TCK`), the unit of /proc/<pid>/stat's times. */
 const ticksPerSecond = 100;
 
-export async function startBenchServer(env: Record<string, string | undefined>): Promise<BenchServer> {
-  const server = spawn(process.execPath, ['--import', 'tsx', new URL('./server.ts', import.meta.url).pathname], {
+/**
+ * `tree`: the root of another checkout whose own `api/bench/server.ts` is started (a build compared side by side with
+ * this one), else this one's.
+ */
+export async function startBenchServer(
+  env: Record<string, string | undefined>,
+  { tree }: { tree?: string } = {},
+): Promise<BenchServer> {
+  const api = tree === undefined ? new URL('..', import.meta.url).pathname : `${tree}/api/`;
+  const server = spawn(process.execPath, ['--import', 'tsx', `${api}bench/server.ts`], {
+    cwd: api,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -37,10 +51,11 @@ export async function startBenchServer(env: Record<string, string | undefined>):
   });
   const line = await addresses;
   if (!line) throw new Error('el servidor del benchmark terminó antes de escuchar');
-  const { api, bare } = JSON.parse(line) as { api: string; bare: string };
+  const started = JSON.parse(line) as { api: string; bare: string; reference?: string };
   return {
-    api,
-    bare,
+    api: started.api,
+    bare: started.bare,
+    reference: started.reference,
     processorSeconds() {
       try {
         // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th of them.

@@ -1,0 +1,343 @@
+// Two builds measured at once on one machine: this checkout's bench server and another checkout's (BENCH_BEFORE, the
+// root of a worktree of the build before a change), both up for the whole run, in rounds that alternate which build
+// goes first, so that what the rest of the machine does falls on both alike. Per round and build: the bare Fastify
+// route, GET /auth/user at 50 connections, introspection of an offline access token at 50 connections, and the refresh
+// grant in 8 rotating chains; once per round the reference route (server.ts: helmet, CORS, a token found in a Map)
+// that GET /auth/user is held to. Each window reads the server's processor time from /proc: on a shared machine it
+// moves far less than the rates do. Medians of the rounds, with the lowest and highest.
+//
+// With BENCH_DATABASE_URL (a PostgreSQL server) each build gets an empty database of its own there, which its server
+// migrates, and the signed-in person is an active member of a company with rules (networks, session length,
+// inactivity), as the company-rules check of each refresh reads them; the databases are dropped at the end. Without it,
+// each build runs on a throw-away PGlite and the person is in no company.
+//
+// BENCH_BEFORE=/work/base node --import tsx bench/side-by-side.ts   (BENCH_ROUNDS, 6; BENCH_SECONDS per window, 3)
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { TestBrowser } from '../test/helpers/oidc.js';
+import { type BenchServer, startBenchServer } from './spawn-server.js';
+
+const before = process.env.BENCH_BEFORE;
+if (!before) throw new Error('BENCH_BEFORE: la raíz de la otra copia (la versión de antes)');
+const rounds = Number(process.env.BENCH_ROUNDS || 6);
+const seconds = Number(process.env.BENCH_SECONDS || 3);
+const databaseServer = process.env.BENCH_DATABASE_URL;
+const adminEmail = 'bench@portal.local';
+const adminPassword = 'clave-del-benchmark';
+const redirect = 'https://bench.example.com/callback';
+const chains = 8;
+const json = { 'content-type': 'application/json' };
+
+const admin = databaseServer ? new pg.Client({ connectionString: databaseServer }) : undefined;
+await admin?.connect();
+const databaseOf = (build: string) => `portal_bench_${build}_${process.pid}`;
+const urlOf = (name: string) => Object.assign(new URL(databaseServer ?? 'postgres://x'), { pathname: `/${name}` }).href;
+
+interface Build {
+  name: 'before' | 'after';
+  server: BenchServer;
+  /** The portal session's token and its GET /auth/user answer. */
+  token: string;
+  answer: unknown;
+  /** The client's Basic header, an offline access token of it, and the chains' current refresh tokens. */
+  basic: string;
+  accessToken: string;
+  refreshTokens: string[];
+}
+
+async function call(url: string, init: RequestInit = {}, expected = 200) {
+  const response = await fetch(url, init);
+  if (response.status !== expected) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  return response.status === 204 ? undefined : ((await response.json()) as Record<string, unknown>);
+}
+
+/** A company with rules its session meets, the person an active member (PostgreSQL only: the membership is a row). */
+async function joinCompany(api: string, token: string, databaseUrl: string) {
+  const auth = { ...json, authorization: `Bearer ${token}` };
+  const company = await call(
+    `${api}/admin/empresas`,
+    {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ nombre: 'Benchmark' }),
+    },
+    201,
+  );
+  const id = Number(company?.id);
+  const database = new pg.Client({ connectionString: databaseUrl });
+  await database.connect();
+  await database.query(
+    `insert into company_members (company_id, user_id, role) select $1, id, 'miembro' from users where email = $2`,
+    [id, adminEmail],
+  );
+  await database.end();
+  await call(`${api}/empresas/${id}/ajustes`, {
+    method: 'PATCH',
+    headers: auth,
+    body: JSON.stringify({
+      redesPermitidas: ['127.0.0.0/8', '::1/128'],
+      sesionMaximaHoras: 24,
+      inactividadMinutos: 60,
+    }),
+  });
+}
+
+async function start(name: Build['name']): Promise<Build> {
+  const databaseUrl = admin ? urlOf(databaseOf(name)) : undefined;
+  if (admin) await admin.query(`CREATE DATABASE ${databaseOf(name)}`);
+  const server = await startBenchServer(
+    {
+      ADMIN_EMAIL: adminEmail,
+      ADMIN_PASSWORD: adminPassword,
+      ADMIN_SECOND_FACTOR: 'optional',
+      BENCH_DATABASE_URL: databaseUrl,
+    },
+    name === 'before' ? { tree: before } : {},
+  );
+  const { api } = server;
+  const signIn = async () =>
+    String(
+      (
+        await call(`${api}/auth/login`, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ email: adminEmail, password: adminPassword }),
+        })
+      )?.access_token,
+    );
+  // The company first: joining it ends sessions that break its rules, and the measured session starts under them.
+  if (databaseUrl) await joinCompany(api, await signIn(), databaseUrl);
+  const token = await signIn();
+  const auth = { authorization: `Bearer ${token}` };
+  const answer = await call(`${api}/auth/user`, { headers: auth });
+  const client = await call(
+    `${api}/admin/clientes-oidc`,
+    {
+      method: 'POST',
+      headers: { ...json, ...auth },
+      body: JSON.stringify({
+        nombre: 'Benchmark',
+        redirectUris: [redirect],
+        primeraParte: true,
+        appId: 1,
+        scopes: ['openid', 'profile', 'email', 'plan', 'offline_access'],
+      }),
+    },
+    201,
+  );
+  const basic = `Basic ${Buffer.from(`${client?.clientId}:${client?.clientSecret}`).toString('base64')}`;
+  const tokens = await Promise.all(
+    Array.from({ length: chains + 1 }, async () => {
+      const browser = new TestBrowser(api);
+      browser.portalToken = token;
+      const verifier = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+      const challenge = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))).toString(
+        'base64url',
+      );
+      const url = new URL(`${api}/oidc/auth`);
+      url.search = new URLSearchParams({
+        client_id: String(client?.clientId),
+        redirect_uri: redirect,
+        response_type: 'code',
+        scope: 'openid email plan offline_access',
+        prompt: 'consent',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }).toString();
+      const code = new URL(await browser.signInTo(url.href)).searchParams.get('code');
+      if (!code) throw new Error(`${name}: no code`);
+      return call(`${api}/oidc/token`, {
+        method: 'POST',
+        headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: redirect,
+          code_verifier: verifier,
+        }),
+      });
+    }),
+  );
+  return {
+    name,
+    server,
+    token,
+    answer,
+    basic,
+    accessToken: String(tokens[0]?.access_token),
+    refreshTokens: tokens.slice(1).map((found) => String(found?.refresh_token)),
+  };
+}
+
+interface Window {
+  perSecond: number;
+  /** The server's processor time a request, µs. */
+  processor: number;
+  /** Mean time a request, ms (the refresh chains). */
+  latency?: number;
+}
+
+/** `measure` on `server`, with the server's processor time over it. */
+async function timed(
+  server: BenchServer,
+  measure: () => Promise<{ requests: number; perSecond: number; latency?: number }>,
+) {
+  const from = server.processorSeconds() ?? 0;
+  const { requests, perSecond, latency } = await measure();
+  const processor = (((server.processorSeconds() ?? 0) - from) * 1e6) / requests;
+  return { perSecond, processor, ...(latency === undefined ? {} : { latency }) } satisfies Window;
+}
+
+const load = (server: BenchServer, options: autocannon.Options) =>
+  timed(server, async () => {
+    const result = await autocannon({ duration: seconds, connections: 50, ...options });
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`${options.url}: ${result.non2xx} respuestas no 2xx y ${result.errors} errores`);
+    return { requests: result.requests.total, perSecond: result.requests.total / seconds };
+  });
+
+/** `chains` connections each following its own chain of refresh tokens for the window. */
+const refreshes = (build: Build) =>
+  timed(build.server, async () => {
+    let done = 0;
+    let spent = 0;
+    const end = Date.now() + seconds * 1000;
+    await Promise.all(
+      build.refreshTokens.map(async (_, chain) => {
+        while (Date.now() < end) {
+          const at = performance.now();
+          const answer = await call(`${build.server.api}/oidc/token`, {
+            method: 'POST',
+            headers: { authorization: build.basic, 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: build.refreshTokens[chain] ?? '' }),
+          });
+          spent += performance.now() - at;
+          done += 1;
+          build.refreshTokens[chain] = String(answer?.refresh_token);
+        }
+      }),
+    );
+    return { requests: done, perSecond: done / seconds, latency: spent / done };
+  });
+
+type Row = 'bare' | 'user' | 'introspection' | 'refresh' | 'reference';
+const results = new Map<string, Window[]>();
+const note = (build: string, row: Row, window: Window) => {
+  const key = `${build} ${row}`;
+  results.set(key, [...(results.get(key) ?? []), window]);
+};
+
+const builds: Build[] = [];
+try {
+  builds.push(await start('before'), await start('after'));
+  const after = builds[1] as Build;
+  const reference = after.server.reference;
+  if (!reference) throw new Error('the reference route is this build’s (server.ts)');
+  await call(
+    `${reference}/tokens`,
+    {
+      method: 'PUT',
+      headers: json,
+      body: JSON.stringify({ token: after.token, answer: after.answer }),
+    },
+    204,
+  );
+  // One untimed round first: the servers' code is compiled hot before any window counts.
+  for (let round = -1; round < rounds; round++) {
+    const order = round % 2 === 0 ? builds : [...builds].reverse();
+    note(
+      'both',
+      'reference',
+      await load(after.server, { url: `${reference}/user`, headers: { authorization: `Bearer ${after.token}` } }),
+    );
+    for (const build of order) {
+      const { server } = build;
+      note(build.name, 'bare', await load(server, { url: `${server.bare}/bare` }));
+      note(
+        build.name,
+        'user',
+        await load(server, { url: `${server.api}/auth/user`, headers: { authorization: `Bearer ${build.token}` } }),
+      );
+      note(
+        build.name,
+        'introspection',
+        await load(server, {
+          url: `${server.api}/oidc/token/introspection`,
+          method: 'POST',
+          headers: { authorization: build.basic, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ token: build.accessToken }).toString(),
+        }),
+      );
+      note(build.name, 'refresh', await refreshes(build));
+    }
+    if (round === -1) results.clear();
+    else process.stderr.write(`round ${round + 1} of ${rounds}\n`);
+  }
+} finally {
+  await Promise.all(builds.map((build) => build.server.stop()));
+  for (const name of ['before', 'after'] as const)
+    await admin?.query(`DROP DATABASE IF EXISTS ${databaseOf(name)} WITH (FORCE)`);
+  await admin?.end();
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+const spread = (values: number[], digits: number) =>
+  `${median(values).toFixed(digits)} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})`;
+const windows = (build: string, row: Row) => results.get(`${build} ${row}`) ?? [];
+/** Per round, a build's row's rate over another row's (the same round's window). */
+const ratios = (build: string, row: Row, over: string, overRow: Row) =>
+  windows(build, row).map((window, i) => window.perSecond / (windows(over, overRow)[i]?.perSecond ?? Number.NaN));
+
+console.log(
+  `${rounds} rounds, ${seconds} s a window, ${databaseServer ? 'PostgreSQL' : 'PGlite'}; medians (lowest–highest)\n`,
+);
+console.log('| row | before | after |');
+console.log('|---|---:|---:|');
+const line = (what: string, cell: (build: string) => string) =>
+  console.log(`| ${what} | ${cell('before')} | ${cell('after')} |`);
+line('bare route, µs of processor a request', (b) =>
+  spread(
+    windows(b, 'bare').map((w) => w.processor),
+    1,
+  ),
+);
+line('GET /auth/user, µs a request', (b) =>
+  spread(
+    windows(b, 'user').map((w) => w.processor),
+    1,
+  ),
+);
+line('GET /auth/user ÷ the reference route (rate)', (b) => spread(ratios(b, 'user', 'both', 'reference'), 2));
+line('GET /auth/user ÷ the bare route (rate)', (b) => spread(ratios(b, 'user', b, 'bare'), 2));
+line('introspection, µs a request', (b) =>
+  spread(
+    windows(b, 'introspection').map((w) => w.processor),
+    1,
+  ),
+);
+line('introspection ÷ the bare route (rate)', (b) => spread(ratios(b, 'introspection', b, 'bare'), 2));
+line('refresh grant, ms a request (8 chains)', (b) =>
+  spread(
+    windows(b, 'refresh').map((w) => w.latency ?? 0),
+    2,
+  ),
+);
+line('refresh grant, µs of processor a request', (b) =>
+  spread(
+    windows(b, 'refresh').map((w) => w.processor),
+    0,
+  ),
+);
+console.log(
+  `\nthe reference route: ${spread(
+    windows('both', 'reference').map((w) => w.perSecond),
+    0,
+  )} a second, ${spread(
+    windows('both', 'reference').map((w) => w.processor),
+    1,
+  )} µs of processor a request`,
+);
