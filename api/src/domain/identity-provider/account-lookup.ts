@@ -17,7 +17,7 @@ import {
 import { rolesInAppUntil } from '../apps-and-plans/app-roles.js';
 import { portalFacts } from './client-facts.js';
 import { oidcLifetimes } from './lifetimes.js';
-import { refreshTokenStands } from './portal-sessions.js';
+import type { RefreshChecks } from './portal-sessions.js';
 import type { ProviderMemory } from './provider-memory.js';
 import { subjectFor } from './subjects.js';
 
@@ -121,13 +121,13 @@ export async function keptRolesClaim(
  * along). For a refresh token, only while the portal session behind it stands (portal-sessions.ts): a refresh is where
  * a device, or an app using its refresh token, meets the person's session rules again.
  */
-export function accountFinder(db: Db, memory: ProviderMemory): Configuration['findAccount'] {
+export function accountFinder(db: Db, memory: ProviderMemory, refreshes: RefreshChecks): Configuration['findAccount'] {
   return async (ctx, sub, token) => {
     const user = await activeAccount(db, memory, sub);
     if (!user) return undefined;
     if (
       token?.kind === 'RefreshToken' &&
-      !(await refreshTokenStands(db, token, oidcLifetimes.refreshToken, currentRequestAddress() ?? ctx.ip))
+      !(await refreshes.stands(user, token, oidcLifetimes.refreshToken, currentRequestAddress() ?? ctx.ip))
     )
       return undefined;
     return {

@@ -4,8 +4,9 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
-import { oidcDeviceGrants, oidcSessionLinks, sessions } from '../../db/schema.js';
+import { oidcDeviceGrants, oidcSessionLinks, sessions, type User } from '../../db/schema.js';
 import { companyRuleBroken, wayOfSession } from '../sign-in-limits/company-rules.js';
+import type { ProviderMemory } from './provider-memory.js';
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
@@ -44,70 +45,111 @@ export async function linkedPortalSession(
   return row ? { ...row, live: row.live === true } : undefined;
 }
 
-/**
- * Whether a refresh token still stands for the portal session behind it (docs/decisions/0116): a device's own
- * session, or the browser session its provider session was signed in with. A session no longer live (ended,
- * expired, outdated, or past its companies' length or inactivity limits) is ended now, which revokes what was
- * issued under it (its triggers); so is a device's refreshing from `address` (the device's, as the API reads it)
- * outside its companies' networks (decision 0148). A device's live session counts the refresh as its last use, from
- * that address, and lives on from it. A device's token with no session of its own (approved before devices had one)
- * does not stand. `lifetimeSeconds`: how long a device's session lasts unused (its refresh token's lifetime).
- */
-export async function refreshTokenStands(
-  db: Db,
-  token: { grantId?: unknown; sessionUid?: unknown; gty?: unknown },
-  lifetimeSeconds: number,
-  address: string,
-): Promise<boolean> {
-  const grantId = typeof token.grantId === 'string' ? token.grantId : '';
-  const sessionUid = typeof token.sessionUid === 'string' ? token.sessionUid : '';
-  const [row] = await db
-    .select({
-      id: sessions.id,
-      live: sql<boolean>`portal_session_live(${sessions.id})`,
-      userId: sessions.userId,
-      method: sessions.method,
-      ssoCompanyId: sessions.ssoCompanyId,
-      device: oidcDeviceGrants.grantId,
-    })
-    .from(sessions)
-    .leftJoin(
-      oidcDeviceGrants,
-      and(eq(oidcDeviceGrants.portalSessionId, sessions.id), eq(oidcDeviceGrants.grantId, grantId)),
-    )
-    .where(
-      sql`${sessions.id} = coalesce(
-        (select ${oidcDeviceGrants.portalSessionId} from ${oidcDeviceGrants} where ${oidcDeviceGrants.grantId} = ${grantId}),
-        (select ${oidcSessionLinks.portalSessionId} from ${oidcSessionLinks} where ${oidcSessionLinks.sessionUid} = ${sessionUid}))`,
-    );
-  if (!row)
-    return !String(token.gty ?? '')
-      .split(' ')
-      .includes('device_code');
-  // A device refreshes for itself: where it is now meets the networks, as where it asked for its code did. A browser
-  // app's refresh comes from the app's server, which is not where the person is.
-  const brokenHere =
-    row.live === true &&
-    row.device !== null &&
-    (await companyRuleBroken(db, row.userId, wayOfSession(row), address)) !== undefined;
-  if (row.live !== true || brokenHere) {
-    await db
-      .update(sessions)
-      .set({ endedAt: sql`now()`, ...(brokenHere ? { address } : {}) })
-      .where(and(eq(sessions.id, row.id), isNull(sessions.endedAt)));
-    return false;
-  }
-  if (row.device !== null) {
-    await db
-      .update(sessions)
-      .set({
-        address,
-        lastSeenAt: sql`now()`,
-        expiresAt: sql`now() + make_interval(secs => ${lifetimeSeconds})`,
-      })
-      .where(eq(sessions.id, row.id));
-  }
-  return true;
+/** Where the standing of the portal session behind a browser app's refresh tokens is kept, with the account. */
+const standingKey = (sessionUid: string) => `oidc:standing:${sessionUid}`;
+
+/** The portal session behind a provider session found live: until when (this instance's clock) it stays live. */
+interface Standing {
+  until: number;
+}
+
+/** The refresh token's fields these checks read (the library's RefreshToken). */
+export interface RefreshTokenFacts {
+  grantId?: unknown;
+  sessionUid?: unknown;
+  gty?: unknown;
+}
+
+export interface RefreshChecks {
+  /**
+   * Whether a refresh token of `user` still stands for the portal session behind it (docs/decisions/0116): a device's
+   * own session, or the browser session its provider session was signed in with. A session no longer live (ended,
+   * expired, outdated, or past its companies' length or inactivity limits) is ended now, which revokes what was
+   * issued under it (its triggers); so is a device's refreshing from `address` (the device's, as the API reads it)
+   * outside its companies' networks (decision 0148). A device's live session counts the refresh as its last use, from
+   * that address, and lives on from it. A device's token with no session of its own (approved before devices had one)
+   * does not stand. `lifetimeSeconds`: how long a device's session lasts unused (its refresh token's lifetime).
+   *
+   * A browser app's refresh is answered from the session memory while it keeps the database's verdict on that portal
+   * session (decision 0165): kept with the account until time alone would end the session, and forgotten when a row
+   * it was read from changes (the triggers notify).
+   */
+  stands(user: User, token: RefreshTokenFacts, lifetimeSeconds: number, address: string): Promise<boolean>;
+  /** Checks answered from memory, and those that read the database, since start. */
+  readonly stats: { hits: number; misses: number };
+}
+
+export function createRefreshChecks(db: Db, memory: ProviderMemory): RefreshChecks {
+  const stats = { hits: 0, misses: 0 };
+  return {
+    stats,
+    async stands(user, token, lifetimeSeconds, address) {
+      const grantId = typeof token.grantId === 'string' ? token.grantId : '';
+      const sessionUid = typeof token.sessionUid === 'string' ? token.sessionUid : '';
+      const byDevice = String(token.gty ?? '')
+        .split(' ')
+        .includes('device_code');
+      // A device is judged from where it refreshes and each refresh is its last use, written: the database's, always.
+      const key = sessionUid && !byDevice ? standingKey(sessionUid) : undefined;
+      const kept = key ? (memory.get(user.id, key) as Standing | undefined) : undefined;
+      if (kept && Date.now() < kept.until) {
+        stats.hits += 1;
+        return true;
+      }
+      stats.misses += 1;
+      const ticket = memory.ticket();
+      const [row] = await db
+        .select({
+          id: sessions.id,
+          // Seconds it stays live by the database's clock (the instances' clocks may differ from it); null: not live.
+          liveFor: sql<number | null>`extract(epoch from portal_session_live_until(${sessions.id}) - now())::float8`,
+          userId: sessions.userId,
+          method: sessions.method,
+          ssoCompanyId: sessions.ssoCompanyId,
+          device: oidcDeviceGrants.grantId,
+        })
+        .from(sessions)
+        .leftJoin(
+          oidcDeviceGrants,
+          and(eq(oidcDeviceGrants.portalSessionId, sessions.id), eq(oidcDeviceGrants.grantId, grantId)),
+        )
+        .where(
+          sql`${sessions.id} = coalesce(
+            (select ${oidcDeviceGrants.portalSessionId} from ${oidcDeviceGrants} where ${oidcDeviceGrants.grantId} = ${grantId}),
+            (select ${oidcSessionLinks.portalSessionId} from ${oidcSessionLinks} where ${oidcSessionLinks.sessionUid} = ${sessionUid}))`,
+        );
+      if (!row) return !byDevice;
+      const liveFor = row.liveFor === null ? 0 : Number(row.liveFor);
+      const live = liveFor > 0;
+      // A device refreshes for itself: where it is now meets the networks, as where it asked for its code did. A browser
+      // app's refresh comes from the app's server, which is not where the person is.
+      const brokenHere =
+        live &&
+        row.device !== null &&
+        (await companyRuleBroken(db, row.userId, wayOfSession(row), address)) !== undefined;
+      if (!live || brokenHere) {
+        await db
+          .update(sessions)
+          .set({ endedAt: sql`now()`, ...(brokenHere ? { address } : {}) })
+          .where(and(eq(sessions.id, row.id), isNull(sessions.endedAt)));
+        return false;
+      }
+      if (row.device !== null) {
+        await db
+          .update(sessions)
+          .set({
+            address,
+            lastSeenAt: sql`now()`,
+            expiresAt: sql`now() + make_interval(secs => ${lifetimeSeconds})`,
+          })
+          .where(eq(sessions.id, row.id));
+        return true;
+      }
+      if (key && row.userId === user.id)
+        memory.store(ticket, user, key, { until: Date.now() + liveFor * 1000 } satisfies Standing);
+      return true;
+    },
+  };
 }
 
 /** When the portal session was signed in, epoch seconds (0 when it is gone). */

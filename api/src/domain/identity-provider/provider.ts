@@ -18,7 +18,7 @@ import { ttlSettings } from './lifetimes.js';
 import { loginPolicy } from './login-policy.js';
 import { portalFormPostPages } from './logout-page.js';
 import { queueBackchannelLogouts } from './logouts.js';
-import { linkPortalSessions } from './portal-sessions.js';
+import { linkPortalSessions, type RefreshChecks } from './portal-sessions.js';
 import { errorRenderer, spanishProtocolErrors } from './protocol-errors.js';
 import { cookieSettings, signingJwks } from './provider-keys.js';
 import type { ProviderMemory } from './provider-memory.js';
@@ -34,6 +34,8 @@ export interface IdentityProviderDeps {
   defaultSessionTtlSeconds: number;
   /** What the provider keeps in this instance's session memory (provider-memory.ts). */
   memory: ProviderMemory;
+  /** Whether a refresh token still stands for the portal session behind it (portal-sessions.ts). */
+  refreshes: RefreshChecks;
   /** Wakes the back-channel delivery loop after logouts were queued. */
   logoutsQueued(): void;
   /**
@@ -70,7 +72,7 @@ export async function createIdentityProvider(deps: IdentityProviderDeps): Promis
     // Scope claims go into the ID token too: the app learns the person and the plan from the token, not a second call.
     conformIdTokenClaims: false,
     ...clientSettings(),
-    findAccount: accountFinder(db, memory),
+    findAccount: accountFinder(db, memory, deps.refreshes),
     features: features(db, memory, deps.portalUrl),
     interactions: {
       policy: loginPolicy(db, memory),

@@ -5,6 +5,7 @@ import { createLogoutDeliveries } from '../../domain/identity-provider/logout-de
 import type { LogoutQueue } from '../../domain/identity-provider/logout-queue.js';
 import { devicePollIntervalSeconds } from '../../domain/identity-provider/device.js';
 import { createIdentityProvider } from '../../domain/identity-provider/provider.js';
+import { createRefreshChecks, type RefreshChecks } from '../../domain/identity-provider/portal-sessions.js';
 import { createProviderMemory } from '../../domain/identity-provider/provider-memory.js';
 import { createKeptIntrospection, type KeptIntrospection } from '../../domain/identity-provider/kept-introspection.js';
 import { createKeptUserinfo, type KeptUserinfo } from '../../domain/identity-provider/kept-userinfo.js';
@@ -22,6 +23,8 @@ declare module 'fastify' {
       logouts: LogoutQueue;
       keptUserinfo: KeptUserinfo;
       keptIntrospection: KeptIntrospection;
+      /** Whether a refresh token still stands for its portal session, answered from memory where it can be. */
+      refreshes: RefreshChecks;
     };
   }
 }
@@ -33,6 +36,7 @@ export default fp(
   async (app) => {
     let logouts: LogoutQueue | undefined;
     const memory = createProviderMemory(app.sessionState);
+    const refreshes = createRefreshChecks(app.db, memory);
     const provider = await createIdentityProvider({
       db: app.db,
       issuer: app.config.oidcIssuer,
@@ -41,6 +45,7 @@ export default fp(
       backchannelPrivateNetwork: app.config.oidcBackchannelPrivateNetwork,
       defaultSessionTtlSeconds: app.config.tokenTtlSeconds,
       memory,
+      refreshes,
       logoutsQueued: () => {
         if (app.worksQueues) logouts?.wake();
       },
@@ -82,6 +87,7 @@ export default fp(
       logouts: deliveries,
       keptUserinfo: createKeptUserinfo(provider, memory),
       keptIntrospection: createKeptIntrospection(provider, memory),
+      refreshes,
     });
   },
   { name: 'identity-provider', dependencies: ['database', 'tokens', 'metrics', 'session-memory', 'counters'] },
