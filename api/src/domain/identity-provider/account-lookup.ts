@@ -127,7 +127,7 @@ export function accountFinder(db: Db, memory: ProviderMemory, refreshes: Refresh
     if (!user) return undefined;
     if (
       token?.kind === 'RefreshToken' &&
-      !(await refreshes.stands(user, token, oidcLifetimes.refreshToken, currentRequestAddress() ?? ctx.ip))
+      !(await refreshes.refreshTokenStands(user, token, oidcLifetimes.refreshToken, currentRequestAddress() ?? ctx.ip))
     )
       return undefined;
     return {

@@ -45,13 +45,17 @@ export async function linkedPortalSession(
   return row ? { ...row, live: row.live === true } : undefined;
 }
 
-/** Where the standing of the portal session behind a browser app's refresh tokens is kept, with the account. */
-const standingKey = (sessionUid: string) => `oidc:standing:${sessionUid}`;
+/**
+ * Where the standings of the portal sessions behind the person's provider sessions are kept with the account, all in
+ * one slot (a person's memory holds a few slots: one per app's provider session would crowd out their grants).
+ */
+const standingsKey = 'oidc:standings';
 
-/** The portal session behind a provider session found live: until when (this instance's clock) it stays live. */
-interface Standing {
-  until: number;
-}
+/** By provider session uid: until when (this instance's clock) the portal session it was signed in with stays live. */
+type Standings = ReadonlyMap<string, number>;
+
+/** Provider sessions whose standing is kept per person at most (a person signed in to that many apps at once). */
+const maxStandings = 64;
 
 /** The refresh token's fields these checks read (the library's RefreshToken). */
 export interface RefreshTokenFacts {
@@ -74,7 +78,7 @@ export interface RefreshChecks {
    * session (decision 0165): kept with the account until time alone would end the session, and forgotten when a row
    * it was read from changes (the triggers notify).
    */
-  stands(user: User, token: RefreshTokenFacts, lifetimeSeconds: number, address: string): Promise<boolean>;
+  refreshTokenStands(user: User, token: RefreshTokenFacts, lifetimeSeconds: number, address: string): Promise<boolean>;
   /** Checks answered from memory, and those that read the database, since start. */
   readonly stats: { hits: number; misses: number };
 }
@@ -83,16 +87,15 @@ export function createRefreshChecks(db: Db, memory: ProviderMemory): RefreshChec
   const stats = { hits: 0, misses: 0 };
   return {
     stats,
-    async stands(user, token, lifetimeSeconds, address) {
+    async refreshTokenStands(user, token, lifetimeSeconds, address) {
       const grantId = typeof token.grantId === 'string' ? token.grantId : '';
       const sessionUid = typeof token.sessionUid === 'string' ? token.sessionUid : '';
       const byDevice = String(token.gty ?? '')
         .split(' ')
         .includes('device_code');
       // A device is judged from where it refreshes and each refresh is its last use, written: the database's, always.
-      const key = sessionUid && !byDevice ? standingKey(sessionUid) : undefined;
-      const kept = key ? (memory.get(user.id, key) as Standing | undefined) : undefined;
-      if (kept && Date.now() < kept.until) {
+      const kept = sessionUid && !byDevice ? (memory.get(user.id, standingsKey) as Standings | undefined) : undefined;
+      if (Date.now() < (kept?.get(sessionUid) ?? 0)) {
         stats.hits += 1;
         return true;
       }
@@ -145,8 +148,12 @@ export function createRefreshChecks(db: Db, memory: ProviderMemory): RefreshChec
           .where(eq(sessions.id, row.id));
         return true;
       }
-      if (key && row.userId === user.id)
-        memory.store(ticket, user, key, { until: Date.now() + liveFor * 1000 } satisfies Standing);
+      if (sessionUid && !byDevice && row.userId === user.id) {
+        const standings = new Map(memory.get(user.id, standingsKey) as Standings | undefined);
+        if (standings.size >= maxStandings) standings.delete(standings.keys().next().value as string);
+        standings.set(sessionUid, Date.now() + liveFor * 1000);
+        memory.store(ticket, user, standingsKey, standings);
+      }
       return true;
     },
   };
