@@ -3,8 +3,9 @@
 // goes first, so that what the rest of the machine does falls on both alike. Per round and build: the bare Fastify
 // route, GET /auth/user at 50 connections, introspection of an offline access token at 50 connections, and the refresh
 // grant in 8 rotating chains; once per round the reference route (server.ts: helmet, CORS, a token found in a Map)
-// that GET /auth/user is held to. Each window reads the server's processor time from /proc: on a shared machine it
-// moves far less than the rates do. Medians of the rounds, with the lowest and highest.
+// that GET /auth/user is held to. Each window reads the server's processor time from /proc (and, on PostgreSQL, that
+// of its database's connections): on a shared machine it moves far less than the rates do. Medians of the rounds,
+// with the lowest and highest.
 //
 // With BENCH_DATABASE_URL (a PostgreSQL server) each build gets an empty database of its own there, which its server
 // migrates, and the signed-in person is an active member of a company with rules (networks, session length,
@@ -15,7 +16,7 @@
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { TestBrowser } from '../test/helpers/oidc.js';
-import { type BenchServer, startBenchServer } from './spawn-server.js';
+import { type BenchServer, processorSecondsOf, startBenchServer } from './spawn-server.js';
 
 const before = process.env.BENCH_BEFORE;
 if (!before) throw new Error('BENCH_BEFORE: la raíz de la otra copia (la versión de antes)');
@@ -33,9 +34,14 @@ await admin?.connect();
 const databaseOf = (build: string) => `portal_bench_${build}_${process.pid}`;
 const urlOf = (name: string) => Object.assign(new URL(databaseServer ?? 'postgres://x'), { pathname: `/${name}` }).href;
 
-interface Build {
-  name: 'before' | 'after';
+/** A server measured, and the database of its own whose connections' processor time counts with it (PostgreSQL). */
+interface Target {
   server: BenchServer;
+  database?: string;
+}
+
+interface Build extends Target {
+  name: 'before' | 'after';
   /** The portal session's token and its GET /auth/user answer. */
   token: string;
   answer: unknown;
@@ -161,6 +167,7 @@ async function start(name: Build['name']): Promise<Build> {
   return {
     name,
     server,
+    ...(admin ? { database: databaseOf(name) } : {}),
     token,
     answer,
     basic,
@@ -173,23 +180,36 @@ interface Window {
   perSecond: number;
   /** The server's processor time a request, µs. */
   processor: number;
+  /** The processor time of the database's connections a request, µs (PostgreSQL; 0 on PGlite, in the server). */
+  database: number;
   /** Mean time a request, ms (the refresh chains). */
   latency?: number;
 }
 
-/** `measure` on `server`, with the server's processor time over it. */
-async function timed(
-  server: BenchServer,
-  measure: () => Promise<{ requests: number; perSecond: number; latency?: number }>,
-) {
-  const from = server.processorSeconds() ?? 0;
-  const { requests, perSecond, latency } = await measure();
-  const processor = (((server.processorSeconds() ?? 0) - from) * 1e6) / requests;
-  return { perSecond, processor, ...(latency === undefined ? {} : { latency }) } satisfies Window;
+/** The processor seconds used so far by the server processes of the target's database's connections. */
+async function databaseSeconds(database: string | undefined): Promise<number> {
+  if (!admin || !database) return 0;
+  const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [
+    database,
+  ]);
+  return rows.reduce((sum, row) => sum + (processorSecondsOf(row.pid) ?? 0), 0);
 }
 
-const load = (server: BenchServer, options: autocannon.Options) =>
-  timed(server, async () => {
+/** `measure` on the target, with its server's processor time over it and its database connections'. */
+async function timed(
+  target: Target,
+  measure: () => Promise<{ requests: number; perSecond: number; latency?: number }>,
+) {
+  const from = target.server.processorSeconds() ?? 0;
+  const databaseFrom = await databaseSeconds(target.database);
+  const { requests, perSecond, latency } = await measure();
+  const processor = (((target.server.processorSeconds() ?? 0) - from) * 1e6) / requests;
+  const database = (((await databaseSeconds(target.database)) - databaseFrom) * 1e6) / requests;
+  return { perSecond, processor, database, ...(latency === undefined ? {} : { latency }) } satisfies Window;
+}
+
+const load = (target: Target, options: autocannon.Options) =>
+  timed(target, async () => {
     const result = await autocannon({ duration: seconds, connections: 50, ...options });
     if (result.non2xx > 0 || result.errors > 0)
       throw new Error(`${options.url}: ${result.non2xx} respuestas no 2xx y ${result.errors} errores`);
@@ -198,7 +218,7 @@ const load = (server: BenchServer, options: autocannon.Options) =>
 
 /** `chains` connections each following its own chain of refresh tokens for the window. */
 const refreshes = (build: Build) =>
-  timed(build.server, async () => {
+  timed(build, async () => {
     let done = 0;
     let spent = 0;
     const end = Date.now() + seconds * 1000;
@@ -248,20 +268,23 @@ try {
     note(
       'both',
       'reference',
-      await load(after.server, { url: `${reference}/user`, headers: { authorization: `Bearer ${after.token}` } }),
+      await load(
+        { server: after.server },
+        { url: `${reference}/user`, headers: { authorization: `Bearer ${after.token}` } },
+      ),
     );
     for (const build of order) {
       const { server } = build;
-      note(build.name, 'bare', await load(server, { url: `${server.bare}/bare` }));
+      note(build.name, 'bare', await load(build, { url: `${server.bare}/bare` }));
       note(
         build.name,
         'user',
-        await load(server, { url: `${server.api}/auth/user`, headers: { authorization: `Bearer ${build.token}` } }),
+        await load(build, { url: `${server.api}/auth/user`, headers: { authorization: `Bearer ${build.token}` } }),
       );
       note(
         build.name,
         'introspection',
-        await load(server, {
+        await load(build, {
           url: `${server.api}/oidc/token/introspection`,
           method: 'POST',
           headers: { authorization: build.basic, 'content-type': 'application/x-www-form-urlencoded' },

@@ -26,6 +26,17 @@ export interface BenchServer {
 /** Linux's clock ticks a second (`getconf CLK_TCK`), the unit of /proc/<pid>/stat's times. */
 const ticksPerSecond = 100;
 
+/** The processor time process `pid` has used so far (user and system, every thread), in seconds; undefined if unread. */
+export function processorSecondsOf(pid: number | undefined): number | undefined {
+  try {
+    // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th of them.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * `tree`: the root of another checkout whose own `api/bench/server.ts` is started (a build compared side by side with
  * this one), else this one's.
@@ -56,15 +67,7 @@ export async function startBenchServer(
     api: started.api,
     bare: started.bare,
     reference: started.reference,
-    processorSeconds() {
-      try {
-        // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th of them.
-        const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-        return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
-      } catch {
-        return undefined;
-      }
-    },
+    processorSeconds: () => processorSecondsOf(server.pid),
     async stop() {
       if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
       await exited;
