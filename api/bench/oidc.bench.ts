@@ -7,12 +7,12 @@
 import autocannon from 'autocannon';
 import { TestBrowser } from '../test/helpers/oidc.js';
 import { partner, redirectQuery } from '../test/helpers/saml-partner.js';
+import { createBenchClient } from './oidc-client.js';
 import { startBenchServer } from './spawn-server.js';
 
 const seconds = Number(process.env.BENCH_SECONDS || 4);
 const adminEmail = 'bench@portal.local';
 const adminPassword = 'clave-del-benchmark';
-const redirect = 'https://bench.example.com/callback';
 const chains = 8;
 /** Codes redeemed (and SAML answers made) in their measures: at least one per chain. */
 const codes = Math.max(chains, Number(process.env.BENCH_CODES || 80));
@@ -60,60 +60,8 @@ try {
     const deleted = await fetch(`${api}/admin/clientes-oidc/${client.clientId}`, { method: 'DELETE', headers: admin });
     if (deleted.status !== 204) throw new Error(`earlier client: ${deleted.status} ${await deleted.text()}`);
   }
-  const creation = await fetch(`${api}/admin/clientes-oidc`, {
-    method: 'POST',
-    headers: { ...json, ...admin },
-    body: JSON.stringify({
-      nombre: 'Benchmark',
-      redirectUris: [redirect],
-      primeraParte: true,
-      appId: 1,
-      scopes: ['openid', 'profile', 'email', 'plan', 'offline_access'],
-    }),
-  });
-  if (creation.status !== 201) throw new Error(`client: ${creation.status} ${await creation.text()}`);
-  const created = (await creation.json()) as { clientId: string; clientSecret: string };
-  const basic = `Basic ${Buffer.from(`${created.clientId}:${created.clientSecret}`).toString('base64')}`;
-  const form = { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' };
-  /**
-   * A code of the benchmark's client, with its PKCE verifier, made by `browser` (signed in as the administrator); its
-   * tokens bound to the provider session when not `offline` (a single-page app's kind).
-   */
-  async function newCode(browser: TestBrowser, offline = true): Promise<{ code: string; verifier: string }> {
-    const verifier = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
-    const challenge = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))).toString(
-      'base64url',
-    );
-    const url = new URL(`${api}/oidc/auth`);
-    for (const [name, value] of Object.entries({
-      client_id: created.clientId,
-      redirect_uri: redirect,
-      response_type: 'code',
-      scope: offline ? 'openid email plan offline_access' : 'openid email plan',
-      ...(offline ? { prompt: 'consent' } : {}),
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    }))
-      url.searchParams.set(name, value);
-    const landed = new URL(await browser.signInTo(url.href));
-    const code = landed.searchParams.get('code');
-    if (!code) throw new Error(`no code: ${landed.href}`);
-    return { code, verifier };
-  }
-  const redeem = async ({ code, verifier }: { code: string; verifier: string }) => {
-    const response = await fetch(`${api}/oidc/token`, {
-      method: 'POST',
-      headers: form,
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: redirect,
-        code_verifier: verifier,
-      }),
-    });
-    if (response.status !== 200) throw new Error(`token: ${response.status} ${await response.text()}`);
-    return (await response.json()) as { access_token: string; refresh_token: string };
-  };
+  const client = await createBenchClient(api, token);
+  const { form, newCode, redeem } = client;
 
   const floor = async (connections: number) => (await load({ url: `${bare}/bare`, connections })).perSecond;
 

@@ -16,6 +16,7 @@
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { TestBrowser } from '../test/helpers/oidc.js';
+import { createBenchClient } from './oidc-client.js';
 import { type BenchServer, processorSecondsOf, startBenchServer } from './spawn-server.js';
 
 const before = process.env.BENCH_BEFORE;
@@ -25,7 +26,6 @@ const seconds = Number(process.env.BENCH_SECONDS || 3);
 const databaseServer = process.env.BENCH_DATABASE_URL;
 const adminEmail = 'bench@portal.local';
 const adminPassword = 'clave-del-benchmark';
-const redirect = 'https://bench.example.com/callback';
 const chains = 8;
 const json = { 'content-type': 'application/json' };
 
@@ -45,8 +45,8 @@ interface Build extends Target {
   /** The portal session's token and its GET /auth/user answer. */
   token: string;
   answer: unknown;
-  /** The client's Basic header, an offline access token of it, and the chains' current refresh tokens. */
-  basic: string;
+  /** The client's form headers, an offline access token of it, and the chains' current refresh tokens. */
+  form: Record<string, string>;
   accessToken: string;
   refreshTokens: string[];
 }
@@ -116,52 +116,12 @@ async function start(name: Build['name']): Promise<Build> {
   const token = await signIn();
   const auth = { authorization: `Bearer ${token}` };
   const answer = await call(`${api}/auth/user`, { headers: auth });
-  const client = await call(
-    `${api}/admin/clientes-oidc`,
-    {
-      method: 'POST',
-      headers: { ...json, ...auth },
-      body: JSON.stringify({
-        nombre: 'Benchmark',
-        redirectUris: [redirect],
-        primeraParte: true,
-        appId: 1,
-        scopes: ['openid', 'profile', 'email', 'plan', 'offline_access'],
-      }),
-    },
-    201,
-  );
-  const basic = `Basic ${Buffer.from(`${client?.clientId}:${client?.clientSecret}`).toString('base64')}`;
+  const client = await createBenchClient(api, token);
   const tokens = await Promise.all(
     Array.from({ length: chains + 1 }, async () => {
       const browser = new TestBrowser(api);
       browser.portalToken = token;
-      const verifier = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
-      const challenge = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))).toString(
-        'base64url',
-      );
-      const url = new URL(`${api}/oidc/auth`);
-      url.search = new URLSearchParams({
-        client_id: String(client?.clientId),
-        redirect_uri: redirect,
-        response_type: 'code',
-        scope: 'openid email plan offline_access',
-        prompt: 'consent',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      }).toString();
-      const code = new URL(await browser.signInTo(url.href)).searchParams.get('code');
-      if (!code) throw new Error(`${name}: no code`);
-      return call(`${api}/oidc/token`, {
-        method: 'POST',
-        headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code,
-          redirect_uri: redirect,
-          code_verifier: verifier,
-        }),
-      });
+      return client.redeem(await client.newCode(browser));
     }),
   );
   return {
@@ -170,9 +130,9 @@ async function start(name: Build['name']): Promise<Build> {
     ...(admin ? { database: databaseOf(name) } : {}),
     token,
     answer,
-    basic,
+    form: client.form,
     accessToken: String(tokens[0]?.access_token),
-    refreshTokens: tokens.slice(1).map((found) => String(found?.refresh_token)),
+    refreshTokens: tokens.slice(1).map((found) => found.refresh_token),
   };
 }
 
@@ -228,7 +188,7 @@ const refreshes = (build: Build) =>
           const at = performance.now();
           const answer = await call(`${build.server.api}/oidc/token`, {
             method: 'POST',
-            headers: { authorization: build.basic, 'content-type': 'application/x-www-form-urlencoded' },
+            headers: build.form,
             body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: build.refreshTokens[chain] ?? '' }),
           });
           spent += performance.now() - at;
@@ -287,7 +247,7 @@ try {
         await load(build, {
           url: `${server.api}/oidc/token/introspection`,
           method: 'POST',
-          headers: { authorization: build.basic, 'content-type': 'application/x-www-form-urlencoded' },
+          headers: build.form,
           body: new URLSearchParams({ token: build.accessToken }).toString(),
         }),
       );
@@ -320,47 +280,31 @@ console.log(
 );
 console.log('| row | before | after |');
 console.log('|---|---:|---:|');
-const line = (what: string, cell: (build: string) => string) =>
-  console.log(`| ${what} | ${cell('before')} | ${cell('after')} |`);
-line('bare route, µs of processor a request', (b) =>
-  spread(
-    windows(b, 'bare').map((w) => w.processor),
-    1,
-  ),
-);
-line('GET /auth/user, µs a request', (b) =>
-  spread(
-    windows(b, 'user').map((w) => w.processor),
-    1,
-  ),
-);
-line('GET /auth/user ÷ the reference route (rate)', (b) => spread(ratios(b, 'user', 'both', 'reference'), 2));
-line('GET /auth/user ÷ the bare route (rate)', (b) => spread(ratios(b, 'user', b, 'bare'), 2));
-line('introspection, µs a request', (b) =>
-  spread(
-    windows(b, 'introspection').map((w) => w.processor),
-    1,
-  ),
-);
-line('introspection ÷ the bare route (rate)', (b) => spread(ratios(b, 'introspection', b, 'bare'), 2));
-line('refresh grant, ms a request (8 chains)', (b) =>
-  spread(
-    windows(b, 'refresh').map((w) => w.latency ?? 0),
-    2,
-  ),
-);
-line('refresh grant, µs of processor a request', (b) =>
-  spread(
-    windows(b, 'refresh').map((w) => w.processor),
-    0,
-  ),
-);
+const processor = (row: Row) => (build: string) => windows(build, row).map((w) => w.processor);
+const rows: [string, (build: string) => number[], number][] = [
+  ['bare route, µs of processor a request', processor('bare'), 1],
+  ['GET /auth/user, µs a request', processor('user'), 1],
+  ['GET /auth/user ÷ the reference route (rate)', (b) => ratios(b, 'user', 'both', 'reference'), 2],
+  ['GET /auth/user ÷ the bare route (rate)', (b) => ratios(b, 'user', b, 'bare'), 2],
+  ['introspection, µs a request', processor('introspection'), 1],
+  ['introspection ÷ the bare route (rate)', (b) => ratios(b, 'introspection', b, 'bare'), 2],
+  ['refresh grant, ms a request (8 chains)', (b) => windows(b, 'refresh').map((w) => w.latency ?? 0), 2],
+  ['refresh grant, µs of processor a request', processor('refresh'), 0],
+];
+if (admin) {
+  const database = (row: Row) => (build: string) => windows(build, row).map((w) => w.database);
+  rows.push(['refresh grant, µs of the database’s processor a request', database('refresh'), 0]);
+  rows.push(['introspection, µs of the database’s processor a request', database('introspection'), 1]);
+}
+for (const [what, values, digits] of rows)
+  console.log(`| ${what} | ${spread(values('before'), digits)} | ${spread(values('after'), digits)} |`);
+const reference = windows('both', 'reference');
 console.log(
   `\nthe reference route: ${spread(
-    windows('both', 'reference').map((w) => w.perSecond),
+    reference.map((w) => w.perSecond),
     0,
   )} a second, ${spread(
-    windows('both', 'reference').map((w) => w.processor),
+    reference.map((w) => w.processor),
     1,
   )} µs of processor a request`,
 );
