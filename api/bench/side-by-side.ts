@@ -146,14 +146,20 @@ interface Window {
   latency?: number;
 }
 
-/** The processor seconds used so far by the server processes of the target's database's connections. */
-async function databaseSeconds(database: string | undefined): Promise<number> {
-  if (!admin || !database) return 0;
+/** The processor seconds used so far by each server process of the target's database's connections, by pid. */
+async function databaseSeconds(database: string | undefined): Promise<Map<number, number>> {
+  const used = new Map<number, number>();
+  if (!admin || !database) return used;
   const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [
     database,
   ]);
-  return rows.reduce((sum, row) => sum + (processorSecondsOf(row.pid) ?? 0), 0);
+  for (const { pid } of rows) used.set(pid, processorSecondsOf(pid) ?? 0);
+  return used;
 }
+
+/** What the connections open at the end used since the start (a connection opened meanwhile: all of its time). */
+const databaseSpent = (from: Map<number, number>, to: Map<number, number>) =>
+  [...to].reduce((sum, [pid, seconds]) => sum + seconds - (from.get(pid) ?? 0), 0);
 
 /** `measure` on the target, with its server's processor time over it and its database connections'. */
 async function timed(
@@ -164,7 +170,7 @@ async function timed(
   const databaseFrom = await databaseSeconds(target.database);
   const { requests, perSecond, latency } = await measure();
   const processor = (((target.server.processorSeconds() ?? 0) - from) * 1e6) / requests;
-  const database = (((await databaseSeconds(target.database)) - databaseFrom) * 1e6) / requests;
+  const database = (databaseSpent(databaseFrom, await databaseSeconds(target.database)) * 1e6) / requests;
   return { perSecond, processor, database, ...(latency === undefined ? {} : { latency }) } satisfies Window;
 }
 
