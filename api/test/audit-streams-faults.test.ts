@@ -65,11 +65,12 @@ describe('audit-streams-faults.test.ts: the SIEM stream through a killed API and
         [companyId, first + 1, Math.min(count, first + 100)],
       );
   };
-  /** The company's entries after the first `skip`, in the log's (the cursor's) order. */
+  /** The company's entries after the first `skip`, in the log's (the cursor's) order: those still unplaced last. */
   const logIds = async (skip: number) =>
     (
       await db.query<{ id: string }>(
-        'SELECT id::text AS id FROM audit_log WHERE company_id = $1 ORDER BY xid, audit_log.id OFFSET $2',
+        `SELECT a.id::text AS id FROM audit_log a LEFT JOIN audit_positions p ON p.entry_id = a.id
+         WHERE a.company_id = $1 ORDER BY p.position NULLS LAST, a.id OFFSET $2`,
         [companyId, skip],
       )
     ).rows.map((row) => row.id);

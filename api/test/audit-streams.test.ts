@@ -10,12 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { rowsOf } from '../src/db/client.js';
 import { auditStreams } from '../src/db/schema.js';
 import { createAuditStream, testDocument } from '../src/domain/audit-streams/destinations.js';
 import { send, syslogFrame } from '../src/domain/audit-streams/transports.js';
 import type { OutgoingMail } from '../src/domain/mail/mailer.js';
-import { buildTestApp, buildTestAppPair, forEachBackend, login, type TestApp } from './helpers/app.js';
+import { buildTestApp, buildTestAppPair, databaseUrl, forEachBackend, login, type TestApp } from './helpers/app.js';
 import { call as callAs, insertCompany, insertMember, memberPassword } from './helpers/company-fixtures.js';
 import { freePort, waitFor } from './helpers/processes.js';
 import { type Rsyslog, rsyslogIn, testCertificates } from './helpers/rsyslog.js';
@@ -406,6 +407,79 @@ forEachBackend((backend) => {
         rmSync(otherDir, { recursive: true, force: true });
       }
     });
+
+    if (backend === 'postgres')
+      it("a write transaction left open elsewhere in the database holds back neither a company's pull nor its destination", async () => {
+        const received: string[] = [];
+        const receiver: Server = createServer(
+          { cert: readFileSync(certs.certFile), key: readFileSync(certs.keyFile) },
+          (request, response) => {
+            let body = '';
+            request.on('data', (chunk) => {
+              body += chunk;
+            });
+            request.on('end', () => {
+              for (const line of body.trim().split('\n')) received.push((JSON.parse(line) as Doc).event.id);
+              response.writeHead(204).end();
+            });
+          },
+        );
+        await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+        // Someone else's work on the same database server: a report, a migration, another program's client.
+        const stranger = new pg.Client({ connectionString: databaseUrl });
+        await stranger.connect();
+        try {
+          const id = await insertCompany(test.app, 'Transacción Ajena S.A.');
+          const token = await (await insertMember(test.app, id, 'duena@ajena.test', 'propietario')).token();
+          const created = await call('POST', `/empresas/${id}/flujos-auditoria`, token, {
+            tipo: 'https',
+            url: `https://127.0.0.1:${(receiver.address() as { port: number }).port}/ingesta`,
+            formato: 'ndjson',
+            ca: certs.ca,
+          });
+          assert.equal(created.statusCode, 201, created.body);
+          const stream = created.json<Stream>().id;
+
+          await stranger.query('BEGIN');
+          await stranger.query('CREATE TEMP TABLE informe (n integer)');
+          await stranger.query('INSERT INTO informe VALUES (1)');
+          const changed = await call('PATCH', `/empresas/${id}/ajustes`, token, { sesionMaximaHoras: 7 });
+          assert.equal(changed.statusCode, 200, changed.body);
+
+          const pulled = await waitFor(
+            'the change in the pull by cursor',
+            async () => {
+              const page = await call('GET', `/empresas/${id}/auditoria?formato=ecs`, token);
+              assert.equal(page.statusCode, 200, page.body);
+              return page.json<{ data: Doc[] }>().data.find((doc) => doc.event.action === 'company.settings_change');
+            },
+            15_000,
+            50,
+          );
+          await waitFor('the change at the collector', () => received.includes(pulled.event.id), 15_000, 50);
+          const caught = await waitFor(
+            "the destination's cursor past it",
+            async () => {
+              const view = (await call('GET', `/empresas/${id}/flujos-auditoria/${stream}`, token)).json<Stream>();
+              return view.entregadoHasta === pulled['@timestamp'] && view;
+            },
+            15_000,
+            50,
+          );
+          assert.deepEqual(caught.retraso, { entradas: 0, segundos: 0 });
+          assert.equal(new Set(received).size, received.length, 'each once');
+          // All of it while the stranger's transaction was still open.
+          const [open] = (
+            await stranger.query<{ xid: string | null }>('SELECT pg_current_xact_id_if_assigned() AS xid')
+          ).rows;
+          assert.ok(open?.xid, 'the transaction is still open, with its transaction id');
+        } finally {
+          await stranger.query('ROLLBACK').catch(() => {});
+          await stranger.end();
+          await new Promise((resolve) => receiver.close(resolve));
+          receiver.closeAllConnections();
+        }
+      });
 
     it('two API instances on one database: one sends to a destination at a time, every entry once and in order', async () => {
       const pair = await buildTestAppPair({ partnerEventsTimeoutMs: 3_000 }, { backend });
