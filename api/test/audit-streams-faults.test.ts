@@ -58,9 +58,9 @@ describe('audit-streams-faults.test.ts: the SIEM stream through a killed API and
   const changes = async (count: number) => {
     for (let first = 0; first < count; first += 100)
       await db.query(
-        `INSERT INTO audit_log (actor_email, action, target_type, target_id, details, company_id)
-         SELECT 'duena@minera.test', 'company.settings_change', 'company', $1,
-                jsonb_build_object('sesionMaximaHoras', jsonb_build_object('de', n - 1, 'a', n)), $1
+        `SELECT audit_write('{"actorEmail": "duena@minera.test"}', jsonb_agg(jsonb_build_object(
+           'action', 'company.settings_change', 'targetType', 'company', 'targetId', $1::int, 'companyId', $1::int,
+           'details', jsonb_build_object('sesionMaximaHoras', jsonb_build_object('de', n - 1, 'a', n))) ORDER BY n))
          FROM generate_series($2::int, $3::int) n`,
         [companyId, first + 1, Math.min(count, first + 100)],
       );

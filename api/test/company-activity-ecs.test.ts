@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { rowsOf } from '../src/db/client.js';
-import { auditLog } from '../src/db/schema.js';
+import { auditLog, users } from '../src/db/schema.js';
 import type { EcsDocument } from '../src/domain/audit/ecs.js';
 import { placeEntries } from '../src/domain/audit/positions.js';
 import { encodeCursor } from '../src/domain/key-cursor.js';
@@ -274,6 +274,27 @@ forEachBackend((backend) => {
       );
     });
 
+    it('where an entry came from is decided when it is written: its author since made a platform administrator, or gone, it reads the same', async () => {
+      const id = await company();
+      const it_ = await owner(id);
+      const changed = await call('PATCH', `/empresas/${id}/ajustes`, it_.token, { sesionMaximaHoras: 9 });
+      assert.equal(changed.statusCode, 200, changed.body);
+      const origins = async () => {
+        const log = await call('GET', `/empresas/${id}/auditoria?action=company.settings_change`, admin);
+        const [entry] = log.json<{ data: { actorEmail: string; origen: string }[] }>().data;
+        const { docs } = await caughtUp(id, admin);
+        const doc = docs.find((one) => one.event.action === 'company.settings_change');
+        return [entry?.actorEmail, entry?.origen, doc?.portal.origen];
+      };
+      assert.deepEqual(await origins(), [it_.email, 'administrador', 'administrador']);
+      const promoted = await call('PUT', `/auth/editar/${it_.id}`, admin, { role: 1 });
+      assert.equal(promoted.statusCode, 200, promoted.body);
+      assert.deepEqual(await origins(), [it_.email, 'administrador', 'administrador'], 'made a platform administrator');
+      // The operator deletes the account: the entry keeps its author's address, and where it came from.
+      await test.app.db.delete(users).where(eq(users.id, it_.id));
+      assert.deepEqual(await origins(), [it_.email, 'administrador', 'administrador'], 'the account deleted');
+    });
+
     it('carries no credential, whatever the entry holds', async () => {
       const id = await company();
       const it_ = await owner(id);
@@ -430,8 +451,9 @@ forEachBackend((backend) => {
         try {
           await slow.query('BEGIN');
           await slow.query(
-            `INSERT INTO audit_log (actor_id, actor_email, action, target_type, target_id, details, company_id)
-             VALUES (NULL, 'lento@colector.test', 'company.rename', 'company', $1, '{}', $1)`,
+            `SELECT audit_write('{"actorEmail": "lento@colector.test"}',
+               jsonb_build_array(jsonb_build_object('action', 'company.rename', 'targetType', 'company',
+                 'targetId', $1::int, 'companyId', $1::int)))`,
             [id],
           );
           // A faster writer's entry commits meanwhile: read at once, the slow one still open.

@@ -18,6 +18,8 @@ export const auditLog = pgTable('audit_log', {
   /** Migration 0020: the company the entry is about, which that company's administrators read. */
   companyId: integer('company_id'),
   createdAt: createdAt(),
+  /** Migration 0058: where the entry came from, decided when it was written (`audit_source()`). */
+  origen: text('origen').notNull(),
 });
 
 /**

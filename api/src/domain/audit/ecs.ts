@@ -9,7 +9,7 @@ import { HttpError } from '../../lib/errors.js';
 import { seal, unseal } from '../../lib/sealed.js';
 import { decodeCursor, encodeCursor } from '../key-cursor.js';
 import type { AuditAction } from './actions.js';
-import { type AuditSource, sourceOf } from './log.js';
+import type { AuditSource } from './log.js';
 import { auditMessages as M } from './messages.js';
 
 /** The Elastic Common Schema version the documents follow. */
@@ -149,7 +149,7 @@ interface Row {
   position: string;
   actor_id: number | null;
   actor_email: string;
-  actor_role: number | null;
+  origen: AuditSource;
   target_email: string | null;
   action: string;
   target_type: string;
@@ -223,14 +223,7 @@ export function ecsDocument(row: Row): EcsDocument {
     ...(ip ? { source: { ip } } : {}),
     organization: { id: String(row.company_id), name: row.company_name },
     portal: {
-      origen: sourceOf({
-        actorId: row.actor_id,
-        actorEmail: row.actor_email,
-        actorRole: row.actor_role,
-        targetType: row.target_type,
-        targetId: row.target_id,
-        details,
-      }),
+      origen: row.origen,
       objetivo: { tipo: row.target_type, id: row.target_id },
       detalles: withoutSecrets(details) as Record<string, unknown>,
       ...(row.request_id ? { requestId: row.request_id } : {}),
@@ -303,13 +296,12 @@ export async function companyLogAfter(
   const from = await placeOf(db, companyId, after);
   const rows = await rowsOf<Row>(
     db,
-    sql`SELECT a.id::text AS id, p.position::text AS position, a.actor_id, a.actor_email, u.role AS actor_role,
-          a.action, a.target_type, a.target_id, t.email AS target_email, a.details, a.request_id, a.company_id,
+    sql`SELECT a.id::text AS id, p.position::text AS position, a.actor_id, a.actor_email, a.origen, a.action,
+          a.target_type, a.target_id, t.email AS target_email, a.details, a.request_id, a.company_id,
           c.name AS company_name, a.created_at
         FROM ${auditPositions} p
         JOIN audit_log a ON a.id = p.entry_id
         JOIN companies c ON c.id = p.company_id
-        LEFT JOIN users u ON u.id = a.actor_id
         LEFT JOIN users t ON a.target_type = 'user' AND t.id = a.target_id
         WHERE p.company_id = ${companyId} AND p.position > ${from}
         ORDER BY p.position
