@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { migrate } from '../src/db/migrate.js';
 import { seed } from '../src/db/seed.js';
-import { auditActorRecord } from '../src/domain/audit/log.js';
+import { auditActorJson } from '../src/domain/audit/log.js';
 import { placeEntries } from '../src/domain/audit/positions.js';
 import { scimActor } from '../src/domain/companies/scim/membership.js';
 import { createAuditStream } from '../src/domain/audit-streams/destinations.js';
@@ -64,7 +64,7 @@ async function companyWithLog(label: string): Promise<number> {
   const rows = await db.execute(sql`INSERT INTO companies (name) VALUES (${label}) RETURNING id`);
   const companyId = (rows as unknown as { rows: { id: number }[] }).rows[0]!.id;
   for (let written = 0; written < entries; written += 100)
-    await db.execute(sql`SELECT audit_write(${auditActorRecord(scimActor)}::jsonb, jsonb_agg(jsonb_build_object(
+    await db.execute(sql`SELECT audit_write(${auditActorJson(scimActor)}::jsonb, jsonb_agg(jsonb_build_object(
         'action', 'company.member_provision', 'targetType', 'company', 'targetId', ${companyId}::int,
         'companyId', ${companyId}::int, 'details', jsonb_build_object('email', 'p' || n || '@minera.bench', 'fuente', 'scim'))
         ORDER BY n))

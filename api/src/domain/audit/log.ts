@@ -46,7 +46,7 @@ export const directoryActor: AuditActor = {
  * The actor as the database's one writer of the log takes it (`audit_write()`, migration 0058), with the id of the
  * request it acts in: `{ actorId, actorEmail, details, requestId, origen }`.
  */
-export function auditActorRecord(actor: AuditActor): string {
+export function auditActorJson(actor: AuditActor): string {
   return JSON.stringify({
     actorId: actor.user.id,
     actorEmail: actor.user.email,
@@ -70,7 +70,7 @@ export async function recordAudit(db: Db, actor: AuditActor, entries: AuditEntry
     details: entry.details ?? {},
     companyId: entry.companyId ?? null,
   }));
-  await db.execute(sql`SELECT audit_write(${auditActorRecord(actor)}::jsonb, ${JSON.stringify(rows)}::jsonb)`);
+  await db.execute(sql`SELECT audit_write(${auditActorJson(actor)}::jsonb, ${JSON.stringify(rows)}::jsonb)`);
 }
 
 /** Why a seat was taken back, as the roles it took with it say (`motivo`). */
@@ -82,7 +82,7 @@ export type SeatEndCause = 'puesto_retirado' | 'miembro_retirado' | 'baja_direct
  * transaction ends; without it the entry is the portal's own ('sistema').
  */
 export async function auditCause(tx: Db, actor: AuditActor, motivo: SeatEndCause): Promise<void> {
-  const cause = { ...JSON.parse(auditActorRecord(actor)), motivo };
+  const cause = { ...JSON.parse(auditActorJson(actor)), motivo };
   await tx.execute(sql`SELECT set_config('portal.audit_cause', ${JSON.stringify(cause)}, true)`);
 }
 

@@ -12,7 +12,7 @@ import {
   companySeats,
   users,
 } from '../../db/schema.js';
-import { auditActorRecord, directoryActor } from '../audit/log.js';
+import { auditActorJson, directoryActor } from '../audit/log.js';
 import { lockedLicence } from './seat-locks.js';
 
 /**
@@ -109,7 +109,7 @@ export async function seatWaiting(
         returning user_id
       ),
       audited as (
-        select audit_write(${auditActorRecord(directoryActor)}::jsonb, coalesce(jsonb_agg(jsonb_build_object(
+        select audit_write(${auditActorJson(directoryActor)}::jsonb, coalesce(jsonb_agg(jsonb_build_object(
           'action', 'company.seat_assign', 'targetType', 'company', 'targetId', ${companyId}::int,
           'companyId', ${companyId}::int,
           'details', jsonb_build_object('userId', seated.user_id, 'email', u.email, 'appId', ${appId}::int))), '[]')) as n

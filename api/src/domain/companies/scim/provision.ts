@@ -2,7 +2,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../../db/client.js';
 import { companyDomains, companyMembers, companyScimUsers, users } from '../../../db/schema.js';
-import { auditActorRecord } from '../../audit/log.js';
+import { auditActorJson } from '../../audit/log.js';
 import { activateUser } from '../../registration/activation.js';
 import { checkDomain, emailOf, inTransaction, withUniqueness } from './checks.js';
 import { shown } from './errors.js';
@@ -76,7 +76,7 @@ function provisionStatement(
       returning user_id
     ),
     audited as (
-      select audit_write(${auditActorRecord(scimActor)}::jsonb, jsonb_build_array(jsonb_build_object(
+      select audit_write(${auditActorJson(scimActor)}::jsonb, jsonb_build_array(jsonb_build_object(
         'action', 'company.member_provision', 'targetType', 'company', 'targetId', ${companyId}::int,
         'companyId', ${companyId}::int, 'details', ${details}))) as n
       from resource, account
