@@ -26,6 +26,7 @@ import { generateEcKeyPem } from './helpers/keys.js';
 import { findNginx, startNginx, type AccessLogLine, type Nginx } from './helpers/nginx.js';
 import { createPostgresCluster, type PostgresCluster } from './helpers/postgres-cluster.js';
 import { freePort, sleep, startApi, waitFor, type ApiProcess } from './helpers/processes.js';
+import { scaled } from './helpers/slowness.js';
 import { codeInReceived, startSink, type SmtpSink } from './helpers/smtp-sink.js';
 
 type Operation = 'sign-in' | 'session' | 'registration';
@@ -94,8 +95,11 @@ interface Event {
 
 const password = registration('x@y.z').password as string;
 const unavailable = { statusCode: 503, message: messages.unavailable, code: 'SERVICE_UNAVAILABLE' };
-/** Readiness answers 503 this long after SIGTERM while everything is still served (then the hand-off). */
-const drainMs = 1_500;
+/**
+ * Readiness answers 503 this long after SIGTERM while everything is still served (then the hand-off): long enough for
+ * this test to ask in it, on the machine as loaded as it is now.
+ */
+const drainMs = scaled(1_500);
 /** An instance's start loads and compiles the whole API: on a shared two-core machine under load, it may be slow. */
 const readyWithinMs = 180_000;
 const run = randomBytes(4).toString('hex');
@@ -454,13 +458,17 @@ if (backends.includes('postgres'))
             const leaving = instances[i]!;
             const signalled = performance.now();
             leaving.child.kill('SIGTERM');
-            // It says so first, and is still alive.
-            await waitFor(
-              'readiness to turn 503',
-              async () => (await fetch(`${leaving.url}/health/ready`)).status === 503,
-              drainMs,
+            // It says so first, while it is still alive (the bound only stops a hung test).
+            const first = await waitFor(
+              'readiness to turn 503, or the instance to leave',
+              async () => {
+                if (leaving.child.exitCode !== null) return 'left';
+                return (await fetch(`${leaving.url}/health/ready`)).status === 503 && 'said 503';
+              },
+              30_000,
               20,
             );
+            assert.equal(first, 'said 503', 'readiness said 503 before the instance left');
             const live = await fetch(`${leaving.url}/health/live`);
             assert.equal(live.status, 200);
             assert.equal(live.headers.get('connection'), 'close');
