@@ -649,11 +649,13 @@ if (backends.includes('postgres'))
       // nginx answered nothing itself: no instance was set aside for a fault they all shared.
       assert.deepEqual(failures.filter((call) => answeredByNginx(call, log)).map(where), []);
       assert.equal(nginx.errorLog().split('no live upstreams').length - noLiveBefore, 0, 'no "no live upstreams"');
-      // Every failure is the API's Spanish 503, and came while the database was away, or within a second of its return.
+      // Every failure is the API's Spanish 503, and came while the database was away, or within a second of its return
+      // (stretched by the machine's measured slowness: the instances' pools reconnect on a loaded machine too).
+      const returnMs = scaled(1_000);
       for (const call of failures) {
         assert.equal(call.status, 503, where(call));
         assert.deepEqual(parsed(call.body), unavailable, where(call));
-        assert.ok(call.ended >= stoppedAt && call.started <= backAt + 1_000, `during the outage: ${where(call)}`);
+        assert.ok(call.ended >= stoppedAt && call.started <= backAt + returnMs, `during the outage: ${where(call)}`);
       }
       // The load went on throughout.
       for (const event of events) assert.ok(figures(event, calls, log).requests > 0, event.name);
