@@ -555,7 +555,8 @@ describe('the default DNS lookup (node:dns)', () => {
         dnsLookup({ servers: [failing.address] }).txt('_portal-verificacion.minera.cl'),
         DomainLookupUnavailable,
       );
-      // Its own deadline ends it, before a timer of the default deadline started first: an order, however late the loop.
+      // Its own deadline ends it, before a timer of the default deadline started first: an order, however late the
+      // event loop runs.
       const defaultDeadline = new Promise((resolve) => setTimeout(resolve, 2_000, 'the default deadline'));
       const first = await Promise.race([
         dnsLookup({ servers: [silent.address], timeoutMs: 300 })

@@ -241,7 +241,7 @@ describe('company-saml-connection.test.ts', () => {
           huella: string;
         }[]
       ).map((certificate) => certificate.huella);
-    /** The re-read runs after the sign-in's answer, in the background: asked again (the bound only stops a hung test). */
+    /** The re-read runs after the sign-in's answer, in the background: asked again (the bound stops a hung test). */
     const until = (check: () => Promise<boolean>) => waitFor('the metadata read again', check, 20_000, 50);
 
     it('connected by its metadata address: read when saved, shown, read again once a day without holding the sign-in', async () => {

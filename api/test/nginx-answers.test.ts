@@ -137,7 +137,7 @@ describe("nginx in front of the API's instances (stand-ins)", () => {
 
   /**
    * nginx's access-log line of an answer, found by its request id. nginx writes it once the request is finished, which
-   * on a busy machine can come after the client has read the answer: looked for again (the bound only stops a hung test).
+   * on a busy machine can come after the client has read the answer: looked for again (the bound stops a hung test).
    */
   const logLine = (nginx: Nginx, answer: Answer) =>
     waitFor(

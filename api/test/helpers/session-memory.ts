@@ -8,8 +8,8 @@ import { defaultSessionStateLimits } from '../../src/domain/sessions/state-cache
 import { waitFor } from './processes.js';
 
 /**
- * Asks `ask` until one of its requests is answered from `app`'s memory (the hit counter moves). The notifications of the
- * writes just made may still be on their way and empty the entry once more; a busy machine may delay the ping the
+ * Asks `ask` until one of its requests is answered from `app`'s memory (the hit counter moves). The notifications of
+ * the writes just made may still be on their way and empty the entry once more; a busy machine may delay the ping the
  * memory's trust needs. The bound only stops a hung test.
  */
 export async function answeredFromMemory(app: FastifyInstance, ask: () => Promise<unknown>): Promise<void> {
