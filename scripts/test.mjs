@@ -2,7 +2,7 @@
 // tests (jest), the scripts' own tests, the compiled API on its production dependencies alone, API tests (node:test,
 // on PGlite and, with DATABASE_URL, also on PostgreSQL), in that order, and beside them the browser suite (Playwright
 // in Debian's Chromium against the started product). Every step runs even if an earlier one failed; the exit code
-// says if any did, or if a step ran fewer tests than scripts/lib/test-counts.json records.
+// says if any did, or if the tests that ran are not what scripts/lib/test-counts.json records (decision 0168).
 // The browser step needs a Chromium: it is looked for before anything runs (scripts/lib/browser.mjs), and its path
 // is handed to Playwright as CHROMIUM_PATH (e2e/playwright.config.ts).
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';

@@ -3,7 +3,7 @@
 // (written in 100 transactions of 100, as requests write them) delivered by the real worker to one destination, in
 // order, from the first entry: an HTTPS NDJSON receiver in this process, and Debian's rsyslog over TLS (RFC 5425) when
 // it is installed. The time from the worker's start to the last entry received. The log's writes are not measured:
-// streaming adds nothing to them (no trigger, no outbox row; the worker reads the log itself by its cursor).
+// streaming adds a queue row to each (its place in the stream is given after it commits: decision 0162).
 // node --import tsx bench/audit-streams.bench.ts   (BENCH_AUDIT_ENTRIES changes the 10 000)
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,6 +13,9 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { migrate } from '../src/db/migrate.js';
 import { seed } from '../src/db/seed.js';
+import { auditActorJson } from '../src/domain/audit/log.js';
+import { placeEntries } from '../src/domain/audit/positions.js';
+import { scimActor } from '../src/domain/companies/scim/membership.js';
 import { createAuditStream } from '../src/domain/audit-streams/destinations.js';
 import { createAuditStreamWorker } from '../src/domain/audit-streams/worker.js';
 import { sealingKey } from '../src/lib/sealed.js';
@@ -45,6 +48,8 @@ async function timeDelivery(received: () => number, everyMs: number): Promise<nu
     log: { warn() {}, error: (details) => console.error(details) },
     databaseLost: (error) => console.error(error),
   });
+  // The places an instance's sequencer gives as they commit: not the sender's time.
+  await placeEntries(db);
   const started = performance.now();
   worker.start();
   // The entries plus the destination's own creation, which is in the company's log too.
@@ -59,9 +64,10 @@ async function companyWithLog(label: string): Promise<number> {
   const rows = await db.execute(sql`INSERT INTO companies (name) VALUES (${label}) RETURNING id`);
   const companyId = (rows as unknown as { rows: { id: number }[] }).rows[0]!.id;
   for (let written = 0; written < entries; written += 100)
-    await db.execute(sql`INSERT INTO audit_log (actor_id, actor_email, action, target_type, target_id, details, company_id)
-      SELECT NULL, 'directorio (SCIM)', 'company.member_provision', 'company', ${companyId}::int,
-             jsonb_build_object('email', 'p' || n || '@minera.bench', 'fuente', 'scim'), ${companyId}::int
+    await db.execute(sql`SELECT audit_write(${auditActorJson(scimActor)}::jsonb, jsonb_agg(jsonb_build_object(
+        'action', 'company.member_provision', 'targetType', 'company', 'targetId', ${companyId}::int,
+        'companyId', ${companyId}::int, 'details', jsonb_build_object('email', 'p' || n || '@minera.bench', 'fuente', 'scim'))
+        ORDER BY n))
       FROM generate_series(${written + 1}::int, ${Math.min(written + 100, entries)}::int) AS n`);
   return companyId;
 }

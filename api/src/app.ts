@@ -22,6 +22,7 @@ import type { MailTransport } from './domain/mail/mailer.js';
 import identityProvider from './plugins/app/identity-provider.js';
 import mailer from './plugins/app/mailer.js';
 import partnerEvents from './plugins/app/partner-events.js';
+import auditLog from './plugins/app/audit-log.js';
 import auditStreams from './plugins/app/audit-streams.js';
 import samlIdp from './plugins/app/saml-idp.js';
 import type { SamlIdpKey } from './domain/tokens/saml-key.js';
@@ -176,6 +177,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.register(domainLookup, { lookup: options.domainLookup });
   app.register(identityProvider);
   app.register(partnerEvents);
+  app.register(auditLog);
   app.register(auditStreams);
   app.register(samlIdp, { key: options.samlIdpKey });
 

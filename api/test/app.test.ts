@@ -6,6 +6,7 @@ import type { InjectOptions } from 'fastify';
 import { buildTestApp, forEachBackend, type TestApp } from './helpers/app.js';
 import { waitFor } from './helpers/processes.js';
 import { documentOnlyHeaders } from './helpers/security-headers.js';
+import { scaled } from './helpers/slowness.js';
 
 const unavailable = {
   statusCode: 503,
@@ -88,14 +89,15 @@ forEachBackend((backend) => {
   it('handing off: GETs are closed unanswered (a balancer tries them elsewhere), POSTs and liveness served', async () => {
     const leaving = await buildTestApp(backend);
     try {
-      // A quiet time long enough that a slow machine's pauses between these requests never end the hand-off.
-      const quietMs = 3_000;
+      // A quiet time long enough that a slow machine's pauses between these requests never end the hand-off: stretched
+      // by the machine's measured slowness.
+      const quietMs = scaled(3_000);
       let lastArrival = 0;
       let endedAt = 0;
       const left = leaving.app.drain.leave(0, { quietMs, maxMs: 60_000 }).then(() => {
         endedAt = performance.now();
       });
-      await waitFor('the hand-off', () => leaving.app.drain.state === 'handing-off', 5_000, 5);
+      await waitFor('the hand-off', () => leaving.app.drain.state === 'handing-off', 20_000, 5);
       const send = (options: InjectOptions) => {
         lastArrival = performance.now();
         return leaving.app.inject(options);
@@ -154,7 +156,7 @@ forEachBackend((backend) => {
     const api = await begun('/auth/login');
     await new Promise((resolve) => setTimeout(resolve, 50));
     const closed = closing.close();
-    await waitFor('close() to begin', () => closing.app.drain.state === 'closed', 5_000, 1);
+    await waitFor('close() to begin', () => closing.app.drain.state === 'closed', 20_000, 1);
     for (const { socket } of [scim, api]) socket.write('Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
     const [scimAnswer, apiAnswer] = await Promise.all([scim.ended, api.ended]);
     await closed;

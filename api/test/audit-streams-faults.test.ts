@@ -58,18 +58,19 @@ describe('audit-streams-faults.test.ts: the SIEM stream through a killed API and
   const changes = async (count: number) => {
     for (let first = 0; first < count; first += 100)
       await db.query(
-        `INSERT INTO audit_log (actor_email, action, target_type, target_id, details, company_id)
-         SELECT 'duena@minera.test', 'company.settings_change', 'company', $1,
-                jsonb_build_object('sesionMaximaHoras', jsonb_build_object('de', n - 1, 'a', n)), $1
+        `SELECT audit_write('{"actorEmail": "duena@minera.test"}', jsonb_agg(jsonb_build_object(
+           'action', 'company.settings_change', 'targetType', 'company', 'targetId', $1::int, 'companyId', $1::int,
+           'details', jsonb_build_object('sesionMaximaHoras', jsonb_build_object('de', n - 1, 'a', n))) ORDER BY n))
          FROM generate_series($2::int, $3::int) n`,
         [companyId, first + 1, Math.min(count, first + 100)],
       );
   };
-  /** The company's entries after the first `skip`, in the log's (the cursor's) order. */
+  /** The company's entries after the first `skip`, in the log's (the cursor's) order: those still unplaced last. */
   const logIds = async (skip: number) =>
     (
       await db.query<{ id: string }>(
-        'SELECT id::text AS id FROM audit_log WHERE company_id = $1 ORDER BY xid, audit_log.id OFFSET $2',
+        `SELECT a.id::text AS id FROM audit_log a LEFT JOIN audit_positions p ON p.entry_id = a.id
+         WHERE a.company_id = $1 ORDER BY p.position NULLS LAST, a.id OFFSET $2`,
         [companyId, skip],
       )
     ).rows.map((row) => row.id);

@@ -10,12 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { rowsOf } from '../src/db/client.js';
 import { auditStreams } from '../src/db/schema.js';
 import { createAuditStream, testDocument } from '../src/domain/audit-streams/destinations.js';
 import { send, syslogFrame } from '../src/domain/audit-streams/transports.js';
 import type { OutgoingMail } from '../src/domain/mail/mailer.js';
-import { buildTestApp, buildTestAppPair, forEachBackend, login, type TestApp } from './helpers/app.js';
+import { buildTestApp, buildTestAppPair, databaseUrl, forEachBackend, login, type TestApp } from './helpers/app.js';
 import { call as callAs, insertCompany, insertMember, memberPassword } from './helpers/company-fixtures.js';
 import { freePort, waitFor } from './helpers/processes.js';
 import { type Rsyslog, rsyslogIn, testCertificates } from './helpers/rsyslog.js';
@@ -66,6 +67,45 @@ forEachBackend((backend) => {
           assert.equal(line.appName, 'portal');
           return JSON.parse(line.msg) as Doc;
         });
+
+    /**
+     * An HTTPS collector on loopback that takes every POST (as Splunk HEC answers): each request's Authorization and
+     * lines, and the event ids of the NDJSON documents it took, in order.
+     */
+    const httpsCollector = async () => {
+      const requests: { authorization?: string; lines: { time: number; event: Doc }[] }[] = [];
+      const ids: string[] = [];
+      const server: Server = createServer(
+        { cert: readFileSync(certs.certFile), key: readFileSync(certs.keyFile) },
+        (request, response) => {
+          let body = '';
+          request.on('data', (chunk) => {
+            body += chunk;
+          });
+          request.on('end', () => {
+            const lines = body
+              .trim()
+              .split('\n')
+              .map((line) => JSON.parse(line));
+            requests.push({ authorization: request.headers.authorization, lines });
+            // An NDJSON line is a document; a Splunk HEC line wraps one in `event`.
+            for (const line of lines as Doc[]) if (typeof line.event.id === 'string') ids.push(line.event.id);
+            response.writeHead(200, { 'content-type': 'application/json' }).end('{"text":"Success","code":0}');
+          });
+        },
+      );
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return {
+        requests,
+        ids,
+        url: (path: string) => `https://127.0.0.1:${(server.address() as { port: number }).port}${path}`,
+        async close() {
+          const closed = new Promise((resolve) => server.close(resolve));
+          server.closeAllConnections();
+          await closed;
+        },
+      };
+    };
 
     before(async () => {
       dir = mkdtempSync(join(tmpdir(), 'portal-siem-'));
@@ -196,33 +236,13 @@ forEachBackend((backend) => {
     });
 
     it('sends Splunk HEC events over HTTPS with the secret in its header, which is never shown again', async () => {
-      const seen: { authorization?: string; lines: { time: number; event: Doc }[] }[] = [];
-      const receiver: Server = createServer(
-        { cert: readFileSync(certs.certFile), key: readFileSync(certs.keyFile) },
-        (request, response) => {
-          let body = '';
-          request.on('data', (chunk) => {
-            body += chunk;
-          });
-          request.on('end', () => {
-            seen.push({
-              authorization: request.headers.authorization,
-              lines: body
-                .trim()
-                .split('\n')
-                .map((line) => JSON.parse(line)),
-            });
-            response.writeHead(200, { 'content-type': 'application/json' }).end('{"text":"Success","code":0}');
-          });
-        },
-      );
-      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-      const port = (receiver.address() as { port: number }).port;
+      const collector = await httpsCollector();
+      const seen = collector.requests;
       try {
         const secret = 'hec-0d2f6b1e-secreto';
         const created = await call('POST', base(), owner, {
           tipo: 'https',
-          url: `https://127.0.0.1:${port}/services/collector/event`,
+          url: collector.url('/services/collector/event'),
           cabecera: 'Authorization',
           secreto: secret,
           formato: 'splunk-hec',
@@ -257,8 +277,7 @@ forEachBackend((backend) => {
         );
         assert.equal(new Set(ids).size, ids.length);
       } finally {
-        await new Promise((resolve) => receiver.close(resolve));
-        receiver.closeAllConnections();
+        await collector.close();
       }
     });
 
@@ -407,30 +426,74 @@ forEachBackend((backend) => {
       }
     });
 
+    if (backend === 'postgres')
+      it("a write transaction left open elsewhere in the database holds back neither a company's pull nor its destination", async () => {
+        const collector = await httpsCollector();
+        // Someone else's work on the same database server: a report, a migration, another program's client.
+        const stranger = new pg.Client({ connectionString: databaseUrl });
+        await stranger.connect();
+        try {
+          const id = await insertCompany(test.app, 'Transacción Ajena S.A.');
+          const token = await (await insertMember(test.app, id, 'duena@ajena.test', 'propietario')).token();
+          const created = await call('POST', `/empresas/${id}/flujos-auditoria`, token, {
+            tipo: 'https',
+            url: collector.url('/ingesta'),
+            formato: 'ndjson',
+            ca: certs.ca,
+          });
+          assert.equal(created.statusCode, 201, created.body);
+          const stream = created.json<Stream>().id;
+
+          await stranger.query('BEGIN');
+          await stranger.query('CREATE TEMP TABLE informe (n integer)');
+          await stranger.query('INSERT INTO informe VALUES (1)');
+          const changed = await call('PATCH', `/empresas/${id}/ajustes`, token, { sesionMaximaHoras: 7 });
+          assert.equal(changed.statusCode, 200, changed.body);
+
+          const pulled = await waitFor(
+            'the change in the pull by cursor',
+            async () => {
+              const page = await call('GET', `/empresas/${id}/auditoria?formato=ecs`, token);
+              assert.equal(page.statusCode, 200, page.body);
+              return page.json<{ data: Doc[] }>().data.find((doc) => doc.event.action === 'company.settings_change');
+            },
+            15_000,
+            50,
+          );
+          await waitFor('the change at the collector', () => collector.ids.includes(pulled.event.id), 15_000, 50);
+          const caught = await waitFor(
+            "the destination's cursor past it",
+            async () => {
+              const view = (await call('GET', `/empresas/${id}/flujos-auditoria/${stream}`, token)).json<Stream>();
+              return view.entregadoHasta === pulled['@timestamp'] && view;
+            },
+            15_000,
+            50,
+          );
+          assert.deepEqual(caught.retraso, { entradas: 0, segundos: 0 });
+          assert.equal(new Set(collector.ids).size, collector.ids.length, 'each once');
+          // All of it while the stranger's transaction was still open.
+          const [open] = (
+            await stranger.query<{ xid: string | null }>('SELECT pg_current_xact_id_if_assigned() AS xid')
+          ).rows;
+          assert.ok(open?.xid, 'the transaction is still open, with its transaction id');
+        } finally {
+          await stranger.query('ROLLBACK').catch(() => {});
+          await stranger.end();
+          await collector.close();
+        }
+      });
+
     it('two API instances on one database: one sends to a destination at a time, every entry once and in order', async () => {
       const pair = await buildTestAppPair({ partnerEventsTimeoutMs: 3_000 }, { backend });
-      const received: number[] = [];
-      const receiver: Server = createServer(
-        { cert: readFileSync(certs.certFile), key: readFileSync(certs.keyFile) },
-        (request, response) => {
-          let body = '';
-          request.on('data', (chunk) => {
-            body += chunk;
-          });
-          request.on('end', () => {
-            for (const line of body.trim().split('\n')) received.push(Number((JSON.parse(line) as Doc).event.id));
-            response.writeHead(204).end();
-          });
-        },
-      );
-      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      const collector = await httpsCollector();
       try {
         const id = await insertCompany(pair.a, 'Dos Instancias S.A.');
         await insertMember(pair.a, id, 'duena@dos.test', 'propietario');
         const token = await login(pair.a, 'duena@dos.test', memberPassword);
         const created = await callAs(pair.a, 'POST', `/empresas/${id}/flujos-auditoria`, token, {
           tipo: 'https',
-          url: `https://127.0.0.1:${(receiver.address() as { port: number }).port}/ingesta`,
+          url: collector.url('/ingesta'),
           formato: 'ndjson',
           ca: certs.ca,
         });
@@ -440,13 +503,15 @@ forEachBackend((backend) => {
           assert.equal(changed.statusCode, 200, changed.body);
         }
         const entries = (
-          await rowsOf<{ id: string }>(pair.a.db, sql`SELECT id FROM audit_log WHERE company_id = ${id} ORDER BY id`)
-        ).map((row) => Number(row.id));
-        await waitFor('every entry at the receiver', () => received.length >= entries.length, 30_000, 50);
-        assert.deepEqual(received, entries, 'each once, in the order they were written (one writer)');
+          await rowsOf<{ id: string }>(
+            pair.a.db,
+            sql`SELECT id::text AS id FROM audit_log WHERE company_id = ${id} ORDER BY id`,
+          )
+        ).map((row) => row.id);
+        await waitFor('every entry at the receiver', () => collector.ids.length >= entries.length, 30_000, 50);
+        assert.deepEqual(collector.ids, entries, 'each once, in the order they were written (one writer)');
       } finally {
-        await new Promise((resolve) => receiver.close(resolve));
-        receiver.closeAllConnections();
+        await collector.close();
         await pair.close();
       }
     });

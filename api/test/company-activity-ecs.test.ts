@@ -6,8 +6,11 @@ import { after, before, describe, it } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { rowsOf } from '../src/db/client.js';
-import { auditLog } from '../src/db/schema.js';
+import { auditLog, users } from '../src/db/schema.js';
 import type { EcsDocument } from '../src/domain/audit/ecs.js';
+import { placeEntries } from '../src/domain/audit/positions.js';
+import { encodeCursor } from '../src/domain/key-cursor.js';
+import { seal, sealingKey } from '../src/lib/sealed.js';
 import { directoryActor, recordAudit, systemActor } from '../src/domain/audit/log.js';
 import { setupLinkActor } from '../src/domain/companies/setup-links.js';
 import { addMember } from '../src/domain/companies/members.js';
@@ -173,13 +176,24 @@ forEachBackend((backend) => {
         next.data.map((doc) => doc.event.action),
         ['company.settings_change'],
       );
-      // The cursor is opaque: it shows neither the database's transaction counter nor the entry's id.
-      const [last] = await rowsOf<{ xid: string; id: string }>(
+      // The cursor is opaque: it shows neither the entry's place nor its id.
+      const [last] = await rowsOf<{ position: string; id: string }>(
         test.app.db,
-        sql`SELECT xid::text AS xid, id::text AS id FROM audit_log WHERE id = ${Number(docs.at(-1)?.event.id)}`,
+        sql`SELECT position::text AS position, entry_id::text AS id FROM audit_positions
+            WHERE entry_id = ${Number(docs.at(-1)?.event.id)}`,
       );
       const readable = Buffer.from(cursor, 'base64url').toString('latin1');
-      assert.ok(last && !readable.includes(last.xid) && !cursor.includes(last.xid), cursor);
+      const plain = [`[${last?.position}]`, encodeCursor([Number(last?.position)])];
+      assert.ok(last && plain.every((text) => !readable.includes(text) && !cursor.includes(text)), cursor);
+      // A cursor handed out before entries had places named the last entry read (its transaction and id): it goes on
+      // after that entry.
+      const cursorKey = sealingKey(test.signingKey.privateKey, 'portal audit log cursor');
+      const [third] = whole.docs.slice(2);
+      const older = seal(cursorKey, `audit-cursor:${id}`, encodeCursor([5, Number(third?.event.id)]));
+      assert.deepEqual(
+        (await readAll(id, it_.token, 3, older)).docs.map((doc) => doc.event.id),
+        [...whole.docs.slice(3), ...next.data].map((doc) => doc.event.id),
+      );
       // Forged, altered, the old readable kind, or another company's: a Spanish 400.
       const other = await company();
       const otherOwner = await owner(other);
@@ -188,7 +202,8 @@ forEachBackend((backend) => {
       for (const forgedCursor of [
         'abc',
         altered,
-        Buffer.from(JSON.stringify([Number(last?.xid), Number(last?.id)])).toString('base64url'),
+        ...plain.slice(1),
+        encodeCursor([5, Number(last?.id)]),
         otherCursor,
       ]) {
         const forged = await call(
@@ -257,6 +272,27 @@ forEachBackend((backend) => {
           ['sistema', { target: { id: String(it_.id), email: it_.email } }],
         ],
       );
+    });
+
+    it('where an entry came from is decided when it is written: its author since made a platform administrator, or gone, it reads the same', async () => {
+      const id = await company();
+      const it_ = await owner(id);
+      const changed = await call('PATCH', `/empresas/${id}/ajustes`, it_.token, { sesionMaximaHoras: 9 });
+      assert.equal(changed.statusCode, 200, changed.body);
+      const origins = async () => {
+        const log = await call('GET', `/empresas/${id}/auditoria?action=company.settings_change`, admin);
+        const [entry] = log.json<{ data: { actorEmail: string; origen: string }[] }>().data;
+        const { docs } = await caughtUp(id, admin);
+        const doc = docs.find((one) => one.event.action === 'company.settings_change');
+        return [entry?.actorEmail, entry?.origen, doc?.portal.origen];
+      };
+      assert.deepEqual(await origins(), [it_.email, 'administrador', 'administrador']);
+      const promoted = await call('PUT', `/auth/editar/${it_.id}`, admin, { role: 1 });
+      assert.equal(promoted.statusCode, 200, promoted.body);
+      assert.deepEqual(await origins(), [it_.email, 'administrador', 'administrador'], 'made a platform administrator');
+      // The operator deletes the account: the entry keeps its author's address, and where it came from.
+      await test.app.db.delete(users).where(eq(users.id, it_.id));
+      assert.deepEqual(await origins(), [it_.email, 'administrador', 'administrador'], 'the account deleted');
     });
 
     it('carries no credential, whatever the entry holds', async () => {
@@ -338,40 +374,106 @@ forEachBackend((backend) => {
       }
     });
 
+    it('many writers at once and a reader paging all the while: every entry read once, in the order of its place', async () => {
+      const id = await company();
+      const it_ = await owner(id);
+      const { cursor: start } = await caughtUp(id, it_.token);
+      let writing = true;
+      const writers = Array.from({ length: 6 }, async (_, writer) => {
+        for (let round = 0; round < 8; round++)
+          await test.app.db.transaction(async (tx) => {
+            await recordAudit(
+              tx,
+              { user: { id: it_.id, email: it_.email } },
+              Array.from({ length: 1 + (round % 3) }, (_, n) => ({
+                action: 'company.settings_change' as const,
+                target: { type: 'company' as const, id },
+                details: { escritor: writer, ronda: round, n },
+                companyId: id,
+              })),
+            );
+            // Held open a moment, each for another time: transactions commit in another order than they wrote.
+            await new Promise((resolve) => setTimeout(resolve, (writer * 7 + round * 3) % 10));
+          });
+      });
+      // Another instance's sequencer placing entries the while, each round slow to commit: the places are still given
+      // one round at a time, whichever instance gives them.
+      const otherInstance = (async () => {
+        while (writing)
+          await test.app.db.transaction(async (tx) => {
+            await placeEntries(tx);
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          });
+      })();
+      const seen: string[] = [];
+      const reader = (async () => {
+        let cursor = start;
+        for (;;) {
+          const last = !writing;
+          const page = await read(id, it_.token, cursor, 5);
+          seen.push(...page.data.map((doc) => doc.event.id));
+          cursor = page.siguiente;
+          if (last && page.data.length === 0) return;
+        }
+      })();
+      await Promise.all(writers);
+      writing = false;
+      await Promise.all([reader, otherInstance]);
+
+      const written = await rowsOf<{ id: string; position: string | null }>(
+        test.app.db,
+        sql`SELECT a.id::text AS id, p.position::text AS position
+            FROM audit_log a LEFT JOIN audit_positions p ON p.entry_id = a.id
+            WHERE a.company_id = ${id} AND a.details ? 'escritor' ORDER BY p.position`,
+      );
+      // 1, 2, 3, 1, 2, 3, 1, 2 entries a writer.
+      assert.equal(written.length, 6 * 15);
+      assert.ok(
+        written.every((row) => row.position !== null),
+        'every entry has its place',
+      );
+      assert.equal(new Set(seen).size, seen.length, 'none read twice');
+      assert.deepEqual(
+        seen,
+        written.map((row) => row.id),
+        'every entry read, in the order of its place',
+      );
+    });
+
     if (backend === 'postgres')
-      it('an entry whose transaction commits after a later one is still read, before it: the cursor never passes it', async () => {
+      it('an entry whose transaction commits after a later one comes after it, and never holds it back', async () => {
         const id = await company();
         const it_ = await owner(id);
         const { cursor } = await caughtUp(id, it_.token);
-        // A slow writer: its transaction has its id and its entry, not yet committed.
+        // A slow writer: its transaction has its entry, not yet committed.
         const slow = new pg.Client({ connectionString: databaseUrl, options: `-c search_path=${schemaOfApp(test)}` });
         await slow.connect();
         try {
           await slow.query('BEGIN');
           await slow.query(
-            `INSERT INTO audit_log (actor_id, actor_email, action, target_type, target_id, details, company_id)
-             VALUES (NULL, 'lento@colector.test', 'company.rename', 'company', $1, '{}', $1)`,
+            `SELECT audit_write('{"actorEmail": "lento@colector.test"}',
+               jsonb_build_array(jsonb_build_object('action', 'company.rename', 'targetType', 'company',
+                 'targetId', $1::int, 'companyId', $1::int)))`,
             [id],
           );
-          // A faster writer's entry commits meanwhile (one that takes no lock the slow one holds).
+          // A faster writer's entry commits meanwhile: read at once, the slow one still open.
           await recordAudit(test.app.db, { user: { id: it_.id, email: it_.email } }, [
             { action: 'company.invitation_create', target: { type: 'company', id }, details: {}, companyId: id },
           ]);
-          const held = await read(id, it_.token, cursor);
-          assert.deepEqual(held.data, [], 'the later entry waits while an older transaction is still open');
-          assert.equal(held.siguiente, cursor);
+          const fast = await read(id, it_.token, cursor);
+          assert.deepEqual(
+            fast.data.map((doc) => [doc.event.action, doc.user?.email]),
+            [['company.invitation_create', it_.email]],
+          );
           await slow.query('COMMIT');
+          const next = await until(id, it_.token, fast.siguiente, 1);
+          assert.deepEqual(
+            next.data.map((doc) => [doc.event.action, doc.user?.email]),
+            [['company.rename', 'lento@colector.test']],
+          );
         } finally {
           await slow.end();
         }
-        const both = await until(id, it_.token, cursor, 2);
-        assert.deepEqual(
-          both.data.map((doc) => [doc.event.action, doc.user?.email]),
-          [
-            ['company.rename', 'lento@colector.test'],
-            ['company.invitation_create', it_.email],
-          ],
-        );
       });
   });
 });

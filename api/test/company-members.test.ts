@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { auditLog, companyLicences, companyMembers, companySeats, totpFactors } from '../src/db/schema.js';
-import { operatorActor, systemActor } from '../src/domain/audit/log.js';
+import { operatorActor, recordAudit, systemActor } from '../src/domain/audit/log.js';
 import { buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
 import { call, insertCompany, insertLicence, insertMember } from './helpers/company-fixtures.js';
 
@@ -338,20 +338,15 @@ forEachBackend((backend) => {
       // The person's own doing (a join by domain, an accepted invitation), the operator's command and the portal by
       // itself (neither has an account).
       const person = c.members[2]!;
-      for (const [actorId, actorEmail] of [
-        [person.id, person.email],
-        [null, operatorActor.user.email],
-        [null, systemActor.user.email],
-      ] as const)
-        await t.app.db.insert(auditLog).values({
-          actorId,
-          actorEmail,
-          action: 'company.invitation_accept',
-          targetType: 'user',
-          targetId: person.id,
-          companyId: c.id,
-          details: { userId: person.id, email: person.email },
-        });
+      for (const actor of [{ user: { id: person.id, email: person.email } }, operatorActor, systemActor])
+        await recordAudit(t.app.db, actor, [
+          {
+            action: 'company.invitation_accept',
+            target: { type: 'user', id: person.id },
+            companyId: c.id,
+            details: { userId: person.id, email: person.email },
+          },
+        ]);
       const page = (await get(`/empresas/${c.id}/auditoria`, await c.owner.token())).json<{
         data: Array<{ actorEmail: string; origen: string }>;
       }>();

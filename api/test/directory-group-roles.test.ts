@@ -7,6 +7,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { auditLog, companyGroupRules, companyScimUsers, userAppRoles } from '../src/db/schema.js';
 import { rolesInApp } from '../src/domain/apps-and-plans/app-roles.js';
+import type { EcsDocument } from '../src/domain/audit/ecs.js';
 import { buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
 import { call, insertMember } from './helpers/company-fixtures.js';
 import { entraUser, scim, scimCompany, type ScimCompany } from './helpers/scim-fixtures.js';
@@ -188,6 +189,86 @@ forEachBackend((backend) => {
       // The seat was given by hand: it stays, the group's role goes.
       assert.deepEqual(await held(eva!.userId), []);
       assert.deepEqual(await rolesInApp(app.db, eva!.userId, 1, true), []);
+    });
+
+    it("a role a directory group gives reads as the directory's, the same on a new seat and on a group change: in the log and in ECS", async () => {
+      const acme = await scimCompany(app, admin, `Planta origen ${backend} S.A.`, `planta-origen-${backend}.cl`, 5);
+      const manager = await acme.owner.token();
+      const rule = await call(app, 'POST', `/empresas/${acme.companyId}/grupos-directorio`, manager, {
+        grupo: 'Turno A',
+        idApp: 1,
+        rolesApp: ['supervisor'],
+      });
+      assert.equal(rule.statusCode, 201, rule.body);
+      const [rosa, tomas] = await provision(acme, ['rosa.vidal', 'tomas.rey']);
+      // Tomás holds the app's seat by hand; Rosa takes hers from the group (the seat's trigger gives her the role).
+      const seat = await call(app, 'POST', `/empresas/${acme.companyId}/puestos`, manager, {
+        idUsuario: tomas!.userId,
+        idApp: 1,
+      });
+      assert.equal(seat.statusCode, 201, seat.body);
+      const created = await scim(app, acme.token, 'POST', '/Groups', {
+        schemas: [groupSchema],
+        displayName: 'Turno A',
+        members: [{ value: rosa!.scimId }],
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      // Tomás joins the group: his seat stays, the role comes with the group change.
+      const joined = await scim(app, acme.token, 'PATCH', `/Groups/${created.json<{ id: string }>().id}`, {
+        schemas: [patchOp],
+        Operations: [{ op: 'Add', path: 'members', value: [{ value: tomas!.scimId }] }],
+      });
+      assert.equal(joined.statusCode, 204, joined.body);
+      assert.deepEqual(await held(rosa!.userId), ['supervisor:grupo']);
+      assert.deepEqual(await held(tomas!.userId), ['supervisor:grupo']);
+
+      const log = await call(
+        app,
+        'GET',
+        `/empresas/${acme.companyId}/auditoria?action=company.app_roles_change`,
+        manager,
+      );
+      type Entry = { actorId: number | null; actorEmail: string; origen: string; details: Record<string, unknown> };
+      const entries = log.json<{ data: Entry[] }>().data;
+      const entryOf = (email: string) => entries.find((entry) => entry.details.email === email);
+      const [newSeat, groupChange] = [entryOf(rosa!.email), entryOf(tomas!.email)];
+      const source = (entry: Entry | undefined) => [
+        entry?.actorId,
+        entry?.actorEmail,
+        entry?.origen,
+        entry?.details.fuente,
+        entry?.details.fuenteRoles,
+        entry?.details.antes,
+        entry?.details.despues,
+        entry?.details.nombres,
+      ];
+      const directory = [
+        null,
+        'directorio (SCIM)',
+        'scim',
+        'directorio',
+        'grupo',
+        [],
+        ['supervisor'],
+        { supervisor: 'Supervisora de planta' },
+      ];
+      assert.deepEqual(source(newSeat), directory, 'on a new seat');
+      assert.deepEqual(source(groupChange), directory, 'on a group change');
+      // The seat the group gave Rosa, which the directory's code writes (the roles are the database's): the same actor.
+      const seats = await call(app, 'GET', `/empresas/${acme.companyId}/auditoria?action=company.seat_assign`, manager);
+      const seatEntry = seats.json<{ data: Entry[] }>().data.find((entry) => entry.details.email === rosa!.email);
+      assert.deepEqual(source(seatEntry).slice(0, 4), directory.slice(0, 4), "the directory's seat");
+
+      const ecs = await call(app, 'GET', `/empresas/${acme.companyId}/auditoria?formato=ecs&limit=100`, manager);
+      const docs = ecs
+        .json<{ data: EcsDocument[] }>()
+        .data.filter((doc) => doc.event.action === 'company.app_roles_change');
+      const shown = (email: string) => {
+        const doc = docs.find((one) => one.user?.target?.email === email);
+        return [doc?.user?.id, doc?.user?.email, doc?.portal.origen, doc?.portal.detalles.fuente];
+      };
+      assert.deepEqual(shown(rosa!.email), [undefined, undefined, 'scim', 'directorio']);
+      assert.deepEqual(shown(tomas!.email), shown(rosa!.email));
     });
 
     it("the company's managers read the roles of its licensed apps, to give them and to name them; a member may not", async () => {

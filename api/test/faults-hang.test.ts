@@ -1,5 +1,7 @@
 // A PostgreSQL server that hangs instead of going away, and what the logs say about an outage: the API as a real
-// process (`node api/dist/server.js`) on a PostgreSQL server of this file's own, frozen with SIGSTOP and stopped.
+// process (`node api/dist/server.js`) on a PostgreSQL server of this file's own, frozen with SIGSTOP and stopped. The
+// traffic is a number of calls, not a number of seconds; the slack over each deadline is stretched by the machine's
+// measured slowness (helpers/slowness.ts).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +11,7 @@ import { messages } from '../src/lib/errors.js';
 import { buildTestApp, login } from './helpers/app.js';
 import { createPostgresCluster, type PostgresCluster } from './helpers/postgres-cluster.js';
 import { logLines, sleep, startApi, waitFor, type ApiProcess } from './helpers/processes.js';
+import { scaled } from './helpers/slowness.js';
 
 interface Timed {
   path: string;
@@ -50,12 +53,12 @@ const calls: Array<[string, unknown?]> = [
 ];
 
 /**
- * Sends `perSecond` calls a second (round-robin over `calls`) until `stop()` answers true; answers the calls, still
- * waiting for their answers.
+ * Sends `count` calls, `perSecond` a second at most (round-robin over `calls`); answers the calls, still waiting for
+ * their answers.
  */
-async function traffic(api: ApiProcess, perSecond: number, stop: () => boolean): Promise<Array<Promise<Timed>>> {
+async function traffic(api: ApiProcess, perSecond: number, count: number): Promise<Array<Promise<Timed>>> {
   const pending: Array<Promise<Timed>> = [];
-  for (let i = 0; !stop(); i++) {
+  for (let i = 0; i < count; i++) {
     const [path, body] = calls[i % calls.length]!;
     pending.push(timedCall(api, path, body));
     await sleep(1000 / perSecond);
@@ -79,8 +82,8 @@ function assertSpanish503(answer: Timed) {
 
 const databaseTimeoutMs = 2_000;
 const requestTimeoutMs = 4_000;
-/** Scheduling on a busy 2-core machine. */
-const slackMs = 1_500;
+/** Scheduling on a busy 2-core machine, as loaded as it is now. */
+const slackMs = scaled(1_500);
 
 let cluster: PostgresCluster;
 let api: ApiProcess | undefined;
@@ -125,9 +128,8 @@ describe('faults-hang.test.ts', () => {
 
       const frozenPids = await cluster.freeze();
       assert.ok(frozenPids.length >= 3, `the postmaster and its processes: ${frozenPids.length}`);
-      const frozenAt = performance.now();
-      // 10 calls a second for 8 s against the frozen server.
-      const sent = await traffic(api!, 10, () => performance.now() - frozenAt > 8_000);
+      // 80 calls, 10 a second, against the frozen server: 8 s or more.
+      const sent = await traffic(api!, 10, 80);
       // Still frozen while the last calls wait for their answers (or past their bound, if they hang).
       await Promise.race([Promise.all(sent), sleep(requestTimeoutMs + slackMs)]);
       await cluster.thaw();
@@ -135,10 +137,9 @@ describe('faults-hang.test.ts', () => {
 
       const slowest = (list: Timed[]) => Math.round(Math.max(...list.map((answer) => answer.ms)));
       t.diagnostic(
-        `frozen 8 s: ${answers.length} calls, slowest ${slowest(answers)} ms, slowest /health ` +
+        `frozen: ${answers.length} calls, slowest ${slowest(answers)} ms, slowest /health ` +
           `${slowest(answers.filter((answer) => answer.path === '/health'))} ms, statuses ${JSON.stringify(countBy(answers))}`,
       );
-      assert.ok(answers.length >= 60, `${answers.length} calls`);
       for (const answer of answers) {
         assert.ok(
           answer.ms <= requestTimeoutMs + slackMs,
@@ -195,11 +196,10 @@ describe('faults-hang.test.ts', () => {
       const errorBefore = logLines(api!, 50).length;
       const outputBefore = api!.output().length;
       await cluster.stop();
-      const stoppedAt = performance.now();
       let sent: Array<Promise<Timed>>;
       try {
-        // 25 calls a second for 5 s: a stack trace each would be 125 error lines.
-        sent = await traffic(api!, 25, () => performance.now() - stoppedAt > 5_000);
+        // 125 calls, 25 a second (5 s or more): a stack trace each would be 125 error lines.
+        sent = await traffic(api!, 25, 125);
       } finally {
         await cluster.start();
       }
@@ -208,7 +208,7 @@ describe('faults-hang.test.ts', () => {
       await sleep(3_000); // the end of the outage is told after the server is back
       const written = api!.output().slice(outputBefore);
       t.diagnostic(
-        `down 5 s: ${refused.length} refused; warn+ lines ${logLines(api!, 40).length - warnBefore}, ` +
+        `down: ${refused.length} refused; warn+ lines ${logLines(api!, 40).length - warnBefore}, ` +
           `error lines ${logLines(api!, 50).length - errorBefore}, ${written.length} bytes of log`,
       );
       assert.ok(refused.length >= 50, `${refused.length} refused`);
@@ -250,8 +250,7 @@ describe('faults-hang.test.ts', () => {
       let release = () => {};
       try {
         // The memory is trusted once a ping came back lately; a busy machine can keep the first ones waiting.
-        for (const began = performance.now(); !t.app.sessionState.serving; await sleep(20))
-          assert.ok(performance.now() - began < 10_000, 'the memory is in use before the database is held');
+        await waitFor('the memory in use before the database is held', () => t.app.sessionState.serving, 20_000, 20);
         const held = t.app.database.transaction(
           () =>
             new Promise<void>((resolve) => {

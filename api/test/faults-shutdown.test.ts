@@ -1,6 +1,9 @@
 // Shutdown and crashes with real processes: SIGTERM under load on kept-alive connections, SIGTERM while the SMTP
 // server accepts and never answers, and kill -9 while a mail is claimed (another instance takes it over). The API runs
 // as `node api/dist/server.js` on a PostgreSQL server of this file's own, so the outbox can be read from outside.
+// "Exited in time" is its exit code 0, which says the shutdown ended before its own bound fired (past it, the process
+// logs so and exits 1); the bounds that stand for a promised speed are stretched by the machine's measured slowness
+// (helpers/slowness.ts).
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,16 +17,21 @@ import { messages } from '../src/lib/errors.js';
 import { handOffTiming } from '../src/plugins/app/drain.js';
 import { registration } from './helpers/accounts.js';
 import { createPostgresCluster, type PostgresCluster } from './helpers/postgres-cluster.js';
-import { startApi, waitFor, type ApiProcess } from './helpers/processes.js';
+import { logLines, startApi, waitFor, type ApiProcess } from './helpers/processes.js';
+import { scaled } from './helpers/slowness.js';
 import { codeInReceived, startSink, type SmtpSink } from './helpers/smtp-sink.js';
 
-/** An SMTP server that accepts connections and never says a word (a hung mail relay). */
-async function silentSmtp(): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * An SMTP server that accepts connections and never says a word (a hung mail relay); `greets`: it says its greeting,
+ * then nothing more, so that a send waits for its socket's idle bound (10 s) rather than the greeting's (5 s).
+ */
+async function silentSmtp({ greets = false } = {}): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.on('error', () => {});
     socket.on('close', () => sockets.delete(socket));
+    if (greets) socket.write('220 silencio.test ESMTP\r\n');
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -41,6 +49,7 @@ let cluster: PostgresCluster;
 let db: pg.Pool;
 let sink: SmtpSink;
 let silent: Awaited<ReturnType<typeof silentSmtp>>;
+let greetsOnly: Awaited<ReturnType<typeof silentSmtp>>;
 const started: ApiProcess[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'portal-faults-shutdown-'));
 
@@ -91,12 +100,13 @@ describe('faults-shutdown.test.ts', () => {
     db.on('error', () => {});
     sink = await startSink();
     silent = await silentSmtp();
+    greetsOnly = await silentSmtp({ greets: true });
   });
 
   after(async () => {
     for (const api of started) await api.stop();
     await db?.end();
-    await Promise.all([sink?.close(), silent?.close()]);
+    await Promise.all([sink?.close(), silent?.close(), greetsOnly?.close()]);
     await cluster?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -208,14 +218,15 @@ describe('faults-shutdown.test.ts', () => {
         }
         assert.equal(result.code, 0);
         // Clients calling it directly keep it handing off until the hand-off's bound (no balancer moves them away).
-        assert.ok(result.ms < handOffTiming.maxMs + 5_000, `exited after ${Math.round(result.ms)} ms`);
+        const withinMs = scaled(handOffTiming.maxMs + 5_000);
+        assert.ok(result.ms < withinMs, `exited after ${Math.round(result.ms)} ms (${withinMs} ms allowed)`);
         if (closed.length === 0 && attempt < 4) continue;
         assert.ok(closed.length > 0, 'some GETs arrived on kept-alive connections in the hand-off');
         break;
       }
     });
 
-    it('with an SMTP server that never answers, exits 0 within seconds and releases the mail it had claimed', async (t) => {
+    it('with an SMTP server that never answers, exits 0 before its shutdown bound and releases the mail it had claimed', async (t) => {
       const target = await api(silent.url);
       await register(target, 'silencio@portal.test');
       await waitFor('the mail to be claimed', async () => (await outbox('silencio@portal.test'))?.locked_until, 10_000);
@@ -225,8 +236,14 @@ describe('faults-shutdown.test.ts', () => {
       t.diagnostic(
         `exit ${result.code} after ${Math.round(result.ms)} ms; locked_until ${row?.locked_until?.toISOString() ?? 'null'}`,
       );
+      // Exit 0: the hung send was given up before the shutdown's own bound fired.
       assert.equal(result.code, 0, target.output());
-      assert.ok(result.ms < 6_000, `exited after ${Math.round(result.ms)} ms`);
+      assert.deepEqual(
+        logLines(target)
+          .filter((line) => line.msg.startsWith('shutdown did not finish in time'))
+          .map((line) => line.msg),
+        [],
+      );
       assert.equal(row?.sent_at, null);
       assert.equal(row?.locked_until, null, 'the claim was given back: the next instance sends it at once');
 
@@ -242,7 +259,7 @@ describe('faults-shutdown.test.ts', () => {
   });
 
   describe('kill -9 while a mail is claimed', () => {
-    it('another instance sends it within seconds, not minutes', async (t) => {
+    it("another instance sends it within seconds (the claim's lease and a poll), not minutes", async (t) => {
       const crashing = await api(silent.url);
       await register(crashing, 'rescate@portal.test');
       await waitFor('the mail to be claimed', async () => (await outbox('rescate@portal.test'))?.locked_until, 10_000);
@@ -250,34 +267,40 @@ describe('faults-shutdown.test.ts', () => {
       const killedAt = performance.now();
       await exited(crashing);
 
+      const withinMs = scaled(25_000);
       const other = await api(sink.url);
       const mail = await waitFor(
         'the mail to arrive through the other instance',
         () => sink.received.find((received) => received.to.includes('rescate@portal.test')),
-        30_000,
+        withinMs + 5_000,
       );
       const ms = performance.now() - killedAt;
       t.diagnostic(`delivered ${Math.round(ms)} ms after the kill`);
-      assert.ok(ms < 25_000, `delivered ${Math.round(ms)} ms after the kill`);
+      assert.ok(ms < withinMs, `delivered ${Math.round(ms)} ms after the kill (${withinMs} ms allowed)`);
       assert.match(codeInReceived(mail) ?? '', /^\d{6}$/);
       await other.stop();
     });
 
     it('a live sender renews the claim of the mail it is still sending', async () => {
       // The claim lasts `leaseMs` (10 s) from its last renewal: a sender stuck longer keeps it only while it lives.
-      const slow = await api(silent.url);
+      const slow = await api(greetsOnly.url);
       await register(slow, 'lento@portal.test');
       const claimed = await waitFor(
         'the mail to be claimed',
         async () => (await outbox('lento@portal.test'))?.locked_until,
         10_000,
       );
-      // The heartbeat beats every 3 s; the silent server makes the send fail after its 5 s greeting timeout.
-      await waitFor(
-        'the claim to be renewed while the send goes on',
-        async () => ((await outbox('lento@portal.test'))?.locked_until?.getTime() ?? 0) > claimed.getTime(),
-        4_500,
+      // The heartbeat beats every 3 s; the server that greets and then says nothing makes the send fail after its
+      // socket's idle bound (10 s), which gives the claim back. Whichever shows first, the renewal must have.
+      const first = await waitFor(
+        'the claim renewed, or given back by the failed send',
+        async () => {
+          const row = await outbox('lento@portal.test');
+          return row && (row.locked_until === null || row.locked_until.getTime() > claimed.getTime()) && row;
+        },
+        30_000,
       );
+      assert.ok(first.locked_until, 'the claim was renewed while the send went on, before the send failed');
       await slow.stop();
     });
   });

@@ -13,7 +13,7 @@ import { messages } from '../src/lib/errors.js';
 import { ScimError, scimErrorBody, scimMessages } from '../src/domain/companies/scim/errors.js';
 import { scimContentType } from '../src/routes/scim/index.js';
 import { startNginx, type Nginx } from './helpers/nginx.js';
-import { freePort, sleep } from './helpers/processes.js';
+import { freePort, sleep, waitFor } from './helpers/processes.js';
 
 type Mode = 'answer' | 'close' | 'unavailable' | 'hang';
 
@@ -137,16 +137,15 @@ describe("nginx in front of the API's instances (stand-ins)", () => {
 
   /**
    * nginx's access-log line of an answer, found by its request id. nginx writes it once the request is finished, which
-   * on a busy machine can come after the client has read the answer: looked for again for up to 5 s.
+   * on a busy machine can come after the client has read the answer: looked for again (the bound stops a hung test).
    */
-  const logLine = async (nginx: Nginx, answer: Answer) => {
-    const deadline = performance.now() + 5_000;
-    for (;;) {
-      const line = nginx.accessLog().find((entry) => entry.request_id === answer.headers['x-request-id']);
-      if (line || performance.now() > deadline) return line;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
+  const logLine = (nginx: Nginx, answer: Answer) =>
+    waitFor(
+      `the access-log line of ${String(answer.headers['x-request-id'])}`,
+      () => nginx.accessLog().find((entry) => entry.request_id === answer.headers['x-request-id']),
+      20_000,
+      50,
+    );
 
   it("tells the API the host, protocol and client it saw itself, whatever a client's X-Forwarded-* headers claim", async () => {
     const { nginx, a, b } = await deployment();

@@ -66,7 +66,8 @@ describe('the Redis link judging a reply', () => {
       (error: HttpError) => error.statusCode === 503,
     );
     assert.equal(sent, false, 'nothing is sent to Redis during the outage');
-    await waitFor('the probe to end the outage', () => link.up, 5_000, 50);
+    // A probe every 250 ms: the bound only stops a hung test.
+    await waitFor('the probe to end the outage', () => link.up, 20_000, 50);
     assert.equal(await link.call(() => redis.ping()), 'PONG');
   });
 });

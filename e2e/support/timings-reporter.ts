@@ -1,5 +1,5 @@
 // Writes each spec file's seconds (its first test's start to its last test's end: one worker runs the files one after
-// another), the start of the product and the run's counts, for the summary of scripts/test.mjs
+// another) and counts, and the start of the product, for the summary of scripts/test.mjs
 // (scripts/lib/test-report.mjs). The list reporter still prints every test.
 import path from 'node:path';
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
@@ -10,7 +10,7 @@ export default class TimingsReporter implements Reporter {
   private readonly created = Date.now();
   private begun = 0;
   private readonly spans = new Map<string, { start: number; end: number }>();
-  private readonly counts = { passed: 0, failed: 0, skipped: 0 };
+  private readonly counts: Record<string, { passed: number; failed: number; skipped: number }> = {};
   private readonly failures: string[] = [];
 
   onBegin(): void {
@@ -23,10 +23,12 @@ export default class TimingsReporter implements Reporter {
     const end = start + result.duration;
     const span = this.spans.get(file);
     this.spans.set(file, span ? { start: Math.min(span.start, start), end: Math.max(span.end, end) } : { start, end });
-    if (result.status === 'skipped') this.counts.skipped += 1;
-    else if (test.outcome() === 'expected' || test.outcome() === 'flaky') this.counts.passed += 1;
+    this.counts[file] ??= { passed: 0, failed: 0, skipped: 0 };
+    const counts = this.counts[file];
+    if (result.status === 'skipped') counts.skipped += 1;
+    else if (test.outcome() === 'expected' || test.outcome() === 'flaky') counts.passed += 1;
     else {
-      this.counts.failed += 1;
+      counts.failed += 1;
       this.failures.push([file, ...test.titlePath().slice(3)].join(' › '));
     }
   }
@@ -41,7 +43,7 @@ export default class TimingsReporter implements Reporter {
       });
     recordStep(process.env.TEST_STEP ?? 'navegador', {
       files,
-      groups: { todas: this.counts },
+      counts: { todas: this.counts },
       failures: this.failures,
     });
   }

@@ -65,7 +65,15 @@ for (const viewport of [
     const dialog = page.getByRole('dialog');
     for (const step of [1, 2, 3]) {
       await expect(dialog.getByText(`${step} de 3`)).toBeVisible();
-      await page.waitForTimeout(300); // let the slide-in settle before measuring contrast
+      // Contrast is measured once the slide-in has ended (its animation's own end, not a guess of its length).
+      await dialog.evaluate((element) =>
+        Promise.all(
+          element
+            .getAnimations({ subtree: true })
+            .filter((animation) => animation.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+            .map((animation) => animation.finished),
+        ),
+      );
       expect(await seriousViolations(page, ENFORCED), `step ${step}`).toEqual([]);
       await page.screenshot({ path: shots(`presentation-${step}-${viewport.width}`) });
       if (step < 3) await dialog.getByRole('button', { name: 'Continuar' }).click();

@@ -161,7 +161,7 @@ for (const viewport of [
     const finish = last.getByRole('button', { name: 'Continuar con la Cuenta Gratis' });
     await expect(finish).toBeInViewport({ ratio: 1 });
     // The whole step above the buttons: the Pro account's 'Próximamente' is not under them.
-    await last.getByText('Próximamente').click({ trial: true, timeout: 2000 });
+    await last.getByText('Próximamente').click({ trial: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
     await page.screenshot({ path: testInfo.outputPath(`paso-3-${viewport.width}.png`) });
 

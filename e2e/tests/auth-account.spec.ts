@@ -104,6 +104,7 @@ test('a wrong password shows the message in the red box and signs nobody in', as
 });
 
 test('an unverified account is sent to verification, where the mailed code signs it in', async ({ page, request }) => {
+  await page.clock.install();
   const who = person('pendiente');
   const since = Date.now() - 1000;
   await registerPending(request, who);
@@ -113,10 +114,11 @@ test('an unverified account is sent to verification, where the mailed code signs
   await expect(alert).toContainText('Debes verificar tu email antes de iniciar sesión');
   await expect(alert.getByRole('link', { name: 'Ir a verificación de email' })).toBeVisible();
   await expect(page).toHaveURL(/\/verify-email\?email=/);
-  // /login showed the reason for two seconds; the verification page repeats it and keeps it past its 5 s messages.
+  // /login showed the reason for two seconds; the verification page repeats it and keeps it past its 5 s messages (the
+  // page's clock moved on by the test, not waited for).
   const reason = page.getByRole('status').filter({ hasText: 'Debes verificar tu email antes de iniciar sesión' });
   await expect(reason).toBeVisible();
-  await page.waitForTimeout(5500);
+  await page.clock.fastForward(5_500);
   await expect(reason).toBeVisible();
 
   const code = await codeFromMail(who.email, VERIFICATION_SUBJECT, since);
@@ -154,6 +156,7 @@ test('forgot password: code by mail, new password, then sign in with it', async 
 });
 
 test('a profile edit survives a reload', async ({ page, request }) => {
+  await page.clock.install();
   const who = person('perfil');
   await registerActive(request, who);
   await page.goto('/login');
@@ -171,9 +174,13 @@ test('a profile edit survives a reload', async ({ page, request }) => {
   await expect(page.getByRole('alert')).toHaveText('El apellido es requerido');
   await page.getByLabel('Apellido').fill('Quispe Mamani');
   await page.getByLabel('Teléfono', { exact: true }).fill('912 345 678');
+  // The page's clock stands still from here until the test moves it: '✓ Actualizado' stays, then its 3 s pass.
+  await page.clock.pauseAt(Date.now() + 1_000);
   await page.getByRole('button', { name: 'Guardar cambios' }).click();
   await expect(page.getByRole('button', { name: '✓ Actualizado' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Guardar cambios' })).toBeVisible({ timeout: 6000 });
+  await page.clock.fastForward(3_000);
+  await expect(page.getByRole('button', { name: 'Guardar cambios' })).toBeVisible();
+  await page.clock.resume();
 
   await page.reload();
   await expect(page.getByLabel('Nombre')).toHaveValue('Lucía Elena');
@@ -210,6 +217,7 @@ for (const viewport of SCREENS) {
     await registerActive(request, who);
     const context = await browser.newContext({ viewport, hasTouch: true });
     const page = await context.newPage();
+    await page.clock.install();
     await signInAs(page, request, who.email, who.password);
     await page.goto('/perfil');
     const name = page.getByRole('heading', { name: `${who.name} ${who.lastName}` });
@@ -229,8 +237,9 @@ for (const viewport of SCREENS) {
       await expect(field).toBeInViewport({ ratio: 1 });
     }
 
-    // Nothing lies over the button: a tap on it saves.
+    // Nothing lies over the button: a tap on it saves (the page's clock stands still: '✓ Actualizado' stays).
     await page.getByLabel('Nombre').fill('Ana');
+    await page.clock.pauseAt(Date.now() + 1_000);
     await page.getByRole('button', { name: 'Guardar cambios' }).tap();
     await expect(page.getByRole('button', { name: '✓ Actualizado' })).toBeVisible();
     await expect(page.getByRole('heading', { name: `Ana ${who.lastName}` })).toBeVisible();

@@ -1,5 +1,5 @@
-// Writes each test file's seconds and the run's counts for the summary of scripts/test.mjs
-// (scripts/lib/test-report.mjs); jest's own reporter still prints everything else.
+// Writes each test file's seconds and its counts for the summary of scripts/test.mjs (scripts/lib/test-report.mjs);
+// jest's own reporter still prints everything else.
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -20,13 +20,18 @@ class TimingsReporter {
           .filter((test) => test.status === 'failed')
           .map((test) => [file, ...test.ancestorTitles, test.title].join(' › '));
       }),
-      groups: {
-        todas: {
-          passed: results.numPassedTests,
-          // A file that did not load counts as one failed test: jest counts none for it.
-          failed: results.numFailedTests + results.testResults.filter((result) => result.testExecError).length,
-          skipped: results.numPendingTests + results.numTodoTests,
-        },
+      counts: {
+        todas: Object.fromEntries(
+          results.testResults.map((result) => [
+            path.relative(ROOT, result.testFilePath),
+            {
+              passed: result.numPassingTests,
+              // A file that did not load counts as one failed test: jest counts none for it.
+              failed: result.numFailingTests + (result.testExecError ? 1 : 0),
+              skipped: result.numPendingTests + result.numTodoTests,
+            },
+          ]),
+        ),
       },
     });
   }

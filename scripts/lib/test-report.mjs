@@ -1,5 +1,6 @@
-// What a run of the suites tells at its end: how many tests each step ran (per database backend for the API), compared
-// with the counts recorded in scripts/lib/test-counts.json, and the slowest test files with their seconds. Each runner's
+// What a run of the suites tells at its end: how many tests each step ran (per database backend for the API, and per
+// file), compared with the counts recorded in scripts/lib/test-counts.json, and the slowest test files with their
+// seconds. Each runner's
 // reporter (scripts/lib/reporters/, scripts/jest/timings-reporter.js, e2e/support/timings-reporter.ts) writes one
 // record per run into TEST_TIMINGS_DIR; scripts/test.mjs and .ci/run read them all back.
 import { randomBytes } from 'node:crypto';
@@ -10,14 +11,22 @@ import { ROOT } from './parts.mjs';
 /** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
 /** @typedef {{ file: string, seconds: number }} FileTiming */
 /**
- * `failures`: each failed test as `file › suite › test`, so that the end of a long log still names them.
- * @typedef {{ step: string, files: FileTiming[], groups: Record<string, Counts>, failures?: string[] }} StepRecord
+ * `counts`: per group (a database backend, `una vez`, `todas`), per test file, its tests. `failures`: each failed test
+ * as `file › suite › test`, so that the end of a long log still names them.
+ * @typedef {{ step: string, files: FileTiming[], counts: Record<string, Record<string, Counts>>, failures?: string[] }} StepRecord
  */
+/** @typedef {Record<string, Record<string, Record<string, number>>>} RecordedCounts step → group → file → tests */
 
-/** The counts of the last review of the suites: a step that runs fewer tests than these fails the run. */
+/**
+ * What runs, as the last recording of a whole run wrote it (`--registrar`): per step, group and file, the tests that
+ * ran. A file that runs fewer, or not at all, fails the run; one that runs more, or is not recorded, fails it under CI
+ * (docs/decisions/0168-test-counts-say-what-runs.md).
+ */
 export const COUNTS_FILE = path.join(ROOT, 'scripts/lib/test-counts.json');
 /** How many of the slowest files a run prints. */
 export const SLOWEST = 15;
+/** The command that records what a run's records say ran. @param {string} dir */
+export const recordCommand = (dir) => `node scripts/lib/test-report.mjs ${dir} --registrar`;
 
 /**
  * Writes a runner's record where the run collects them (TEST_TIMINGS_DIR); without it, nothing. A record written
@@ -44,63 +53,127 @@ export function readRecords(dir) {
   });
 }
 
-/** @returns {Record<string, Record<string, number>>} step → group → tests that ran (passed or failed) */
-function recordedCounts() {
-  return existsSync(COUNTS_FILE) ? JSON.parse(readFileSync(COUNTS_FILE, 'utf8')) : {};
+/** @param {string} [file] @returns {RecordedCounts} */
+export function readRecordedCounts(file = COUNTS_FILE) {
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
 }
 
+/** A file's tests that ran: passed or failed, not skipped. @param {Counts} counts */
+const ran = ({ passed, failed }) => passed + failed;
+
 /**
- * The tests each step ran, per group, added over its records (a step run by several processes, or twice).
- * @param {StepRecord[]} records @returns {Map<string, Map<string, Counts>>}
+ * The tests each step ran, per group and file, added over its records (a step run by several processes, or twice).
+ * @param {StepRecord[]} records @returns {Map<string, Map<string, Map<string, Counts>>>}
  */
 export function countsByStep(records) {
-  /** @type {Map<string, Map<string, Counts>>} */
+  /** @type {Map<string, Map<string, Map<string, Counts>>>} */
   const steps = new Map();
-  for (const { step, groups } of records) {
+  for (const { step, counts } of records) {
     const byGroup = steps.get(step) ?? new Map();
     steps.set(step, byGroup);
-    for (const [group, counts] of Object.entries(groups)) {
-      const sum = byGroup.get(group) ?? { passed: 0, failed: 0, skipped: 0 };
-      byGroup.set(group, {
-        passed: sum.passed + counts.passed,
-        failed: sum.failed + counts.failed,
-        skipped: sum.skipped + counts.skipped,
-      });
+    for (const [group, byFile] of Object.entries(counts)) {
+      const files = byGroup.get(group) ?? new Map();
+      byGroup.set(group, files);
+      for (const [file, { passed, failed, skipped }] of Object.entries(byFile)) {
+        const sum = files.get(file) ?? { passed: 0, failed: 0, skipped: 0 };
+        files.set(file, { passed: sum.passed + passed, failed: sum.failed + failed, skipped: sum.skipped + skipped });
+      }
     }
   }
   return steps;
 }
 
+/** `+2 de 12`, `−1 de 12`, `= 12`, or `sin registrar`. @param {number} count @param {number | undefined} before */
+function compared(count, before) {
+  if (before === undefined) return 'sin registrar';
+  const difference = count - before;
+  return difference === 0 ? `= ${before}` : `${difference > 0 ? '+' : '−'}${Math.abs(difference)} de ${before}`;
+}
+
 /**
- * The lines of the counts table; `short` lists the steps and groups that ran fewer tests than recorded.
- * @param {StepRecord[]} records
+ * The lines of the counts table, a line per step and group and one beneath it per file that differs from the record;
+ * `short` has a `step · group` for each file that ran fewer tests than recorded (or none), `extra` for each that ran
+ * more (or is new). Only the steps that ran are compared.
+ * @param {StepRecord[]} records @param {RecordedCounts} [recorded]
  */
-export function countLines(records) {
-  const recorded = recordedCounts();
+export function countLines(records, recorded = readRecordedCounts()) {
   /** @type {string[]} */
   const lines = [];
   /** @type {string[]} */
   const short = [];
-  for (const [step, groups] of countsByStep(records)) {
-    for (const [group, { passed, failed, skipped }] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
-      const ran = passed + failed;
-      const before = recorded[step]?.[group];
-      let compared = '';
-      if (before !== undefined && ran > 0) {
-        const difference = ran - before;
-        compared =
-          difference === 0 ? `= ${before}` : `${difference > 0 ? '+' : '−'}${Math.abs(difference)} de ${before}`;
-        if (difference < 0) short.push(`${step} · ${group}`);
+  /** @type {string[]} */
+  const extra = [];
+  for (const [step, ranGroups] of countsByStep(records)) {
+    const recordedGroups = recorded[step] ?? {};
+    const groups = [...new Set([...ranGroups.keys(), ...Object.keys(recordedGroups)])].sort((a, b) =>
+      a.localeCompare(b),
+    );
+    for (const group of groups) {
+      const files = ranGroups.get(group) ?? new Map();
+      const before = recordedGroups[group];
+      /** @type {string[]} */
+      const differing = [];
+      let total = 0;
+      let failed = 0;
+      let skipped = 0;
+      for (const file of [...new Set([...files.keys(), ...Object.keys(before ?? {})])].sort()) {
+        const counts = files.get(file) ?? { passed: 0, failed: 0, skipped: 0 };
+        const count = ran(counts);
+        total += count;
+        failed += counts.failed;
+        skipped += counts.skipped;
+        const was = before?.[file];
+        if (count === was) continue;
+        const where = `${step} · ${group}`;
+        if (was !== undefined && count < was) short.push(where);
+        else extra.push(where);
+        differing.push(`    ${file.padEnd(60)} ${String(count).padStart(5)}  ${compared(count, was)}`);
       }
-      const extra = [failed ? `${failed} fallidas` : '', skipped ? `${skipped} omitidas` : '']
+      const recordedTotal = before && Object.values(before).reduce((sum, count) => sum + count, 0);
+      const notes = [failed ? `${failed} fallidas` : '', skipped ? `${skipped} omitidas` : '']
         .filter(Boolean)
         .join(', ');
       lines.push(
-        `${`${step} · ${group}`.padEnd(46)} ${String(ran).padStart(5)}  ${compared.padEnd(12)}${extra ? ` ${extra}` : ''}`,
+        `${`${step} · ${group}`.padEnd(46)} ${String(total).padStart(5)}  ${compared(total, recordedTotal).padEnd(14)} ${notes}`.trimEnd(),
+        ...differing,
       );
     }
   }
-  return { lines, short };
+  return { lines, short, extra };
+}
+
+/**
+ * What the records in `dir` say ran, as the record keeps it: the steps that ran replace theirs, the others stay.
+ * Refused (an Error in Spanish) when a test failed: a file that did not load counts one failed test, not its own.
+ * @param {string} dir @param {RecordedCounts} [recorded]
+ * @returns {RecordedCounts}
+ */
+export function countsToRecord(dir, recorded = readRecordedCounts()) {
+  const records = readRecords(dir);
+  if (records.length === 0) throw new Error(`No hay registros de pruebas en ${dir}.`);
+  const failures = failureLines(records);
+  if (failures.length > 0)
+    throw new Error(
+      `Hay pruebas fallidas; se registra lo que corre en una ejecución sin fallos:\n${failures.join('\n')}`,
+    );
+  /** @type {RecordedCounts} */
+  const next = { ...recorded };
+  for (const [step, groups] of countsByStep(records)) {
+    next[step] = Object.fromEntries(
+      [...groups]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([group, files]) => [
+          group,
+          Object.fromEntries(
+            [...files]
+              .filter(([, counts]) => ran(counts) > 0)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([file, counts]) => [file, ran(counts)]),
+          ),
+        ]),
+    );
+  }
+  return next;
 }
 
 /** @param {StepRecord[]} records @param {number} [count] */
@@ -120,20 +193,35 @@ export function failureLines(records, count = 40) {
   return lines;
 }
 
+/** `API · pglite (2 archivos); …`: each place once, with how many of its files. @param {string[]} places */
+function byPlace(places) {
+  /** @type {Map<string, number>} */
+  const files = new Map();
+  for (const place of places) files.set(place, (files.get(place) ?? 0) + 1);
+  return [...files].map(([place, count]) => `${place} (${count} ${count === 1 ? 'archivo' : 'archivos'})`).join('; ');
+}
+
 /**
- * Prints the counts and the slowest files of the records in `dir`; false when a step ran fewer tests than recorded.
+ * Prints the counts and the slowest files of the records in `dir`; false when a file ran fewer tests than recorded,
+ * or, under CI (`strict`), more or unrecorded ones: the record says what runs.
  * @param {string} dir @param {(line: string) => void} [log]
+ * @param {{ strict?: boolean, recorded?: RecordedCounts }} [options]
  */
-export function printReport(dir, log = console.log) {
+export function printReport(dir, log = console.log, { strict = Boolean(process.env.CI), recorded } = {}) {
   const records = readRecords(dir);
   if (records.length === 0) return true;
-  const { lines, short } = countLines(records);
+  const { lines, short, extra } = countLines(records, recorded);
   log('\n=== Pruebas por paso (ejecutadas; comparadas con scripts/lib/test-counts.json) ===');
   for (const line of lines) log(line);
   if (short.length > 0)
     log(
-      `Menos pruebas que las registradas en ${short.join('; ')}: una prueba quitada o unida dice por qué en su commit, ` +
-        'que también actualiza scripts/lib/test-counts.json.',
+      `Menos pruebas que las registradas en ${byPlace(short)}: una prueba quitada o unida dice por qué en su commit, ` +
+        `que también registra lo que corre (${recordCommand(dir)}).`,
+    );
+  if (extra.length > 0)
+    log(
+      `Pruebas sin registrar en ${byPlace(extra)}: ${recordCommand(dir)} las registra` +
+        `${strict ? '; en CI la ejecución falla hasta que el registro diga lo que corre' : ''}.`,
     );
   log(`\n=== Los ${SLOWEST} archivos de pruebas más lentos ===`);
   for (const line of slowestLines(records)) log(line);
@@ -143,15 +231,23 @@ export function printReport(dir, log = console.log) {
     log('\n=== Pruebas fallidas ===');
     for (const line of failures) log(`  ${line}`);
   }
-  return short.length === 0;
+  return short.length === 0 && !(strict && extra.length > 0);
 }
 
-// `node scripts/lib/test-report.mjs <dir>`: the report of a run whose steps ran in several processes (.ci/run).
+// `node scripts/lib/test-report.mjs <dir>`: the report of a run whose steps ran in several processes (.ci/run);
+// `--registrar`: writes what that run ran into scripts/lib/test-counts.json instead.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const dir = process.argv[2];
-  if (!dir) {
-    console.error('Uso: node scripts/lib/test-report.mjs <carpeta de TEST_TIMINGS_DIR>');
+  const [dir, option] = process.argv.slice(2);
+  if (!dir || (option !== undefined && option !== '--registrar')) {
+    console.error('Uso: node scripts/lib/test-report.mjs <carpeta de TEST_TIMINGS_DIR> [--registrar]');
     process.exit(2);
   }
-  process.exit(printReport(dir) ? 0 : 1);
+  if (option !== '--registrar') process.exit(printReport(dir) ? 0 : 1);
+  try {
+    writeFileSync(COUNTS_FILE, `${JSON.stringify(countsToRecord(dir), null, 2)}\n`);
+  } catch (error) {
+    console.error(/** @type {Error} */ (error).message);
+    process.exit(1);
+  }
+  console.log(`Registrado en ${path.relative(ROOT, COUNTS_FILE)} lo que corrió en ${dir}.`);
 }

@@ -36,10 +36,7 @@ function runTests(args, env) {
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
   });
-  const started = Date.now();
-  return new Promise((resolve) =>
-    child.once('exit', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })),
-  );
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
 const installLine =
@@ -50,8 +47,7 @@ test('CHROMIUM_PATH pointing nowhere and no other browser: one line with the ins
   assert.equal(result.code, 1);
   assert.match(result.stderr, installLine);
   assert.match(result.stderr, /CHROMIUM_PATH apunta a .*no-existe\/chromium, que no existe/);
-  assert.equal(result.stdout, '', 'no step ran');
-  assert.ok(result.ms < 10_000, `stopped quickly (${result.ms} ms)`);
+  assert.equal(result.stdout, '', 'no step ran: it stopped before any');
 });
 
 test('no CHROMIUM_PATH and no browser anywhere: the same line, for the browser step alone too', async () => {

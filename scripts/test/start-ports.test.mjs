@@ -102,7 +102,6 @@ test('a port taken before the start: the part, the port and its variable, nothin
   const { env, dataDir, ports } = await portalEnv();
   const holder = await listen(ports.auth);
   try {
-    const started = Date.now();
     const result = await start(env);
     assert.equal(result.code, 1);
     assert.match(
@@ -112,8 +111,7 @@ test('a port taken before the start: the part, the port and its variable, nothin
       ),
     );
     assert.doesNotMatch(result.stderr, /EADDRINUSE/);
-    assert.ok(Date.now() - started < 15_000, 'it stops before building or starting anything');
-    // Nothing was started: no API (its embedded database was never opened), no other part listening.
+    // It stops before starting anything: no API (its embedded database was never opened), no other part listening.
     assert.equal(existsSync(path.join(dataDir, 'pglite')), false);
     for (const [name, port] of Object.entries(ports)) {
       if (name !== 'auth') assert.equal(await taken(port), false, `${name} (${port}) quedó escuchando`);

@@ -10,15 +10,15 @@ export interface WakeChannel {
 
 /**
  * LISTEN on `channel` for a worker whose loop also polls (the partner events' outbox, the back-channel logouts): each
- * notification calls `wake`. A lost connection (the database restarted, the connection was cut) is opened again,
- * 100 ms after at first and then up to every 5 s, and `wake` is called once it is back, for whatever was queued while
- * it was down; meanwhile the worker's poll finds the work, only later. Without `listen` (a database that cannot), the
- * poll alone.
+ * notification calls `wake` with its payload. A lost connection (the database restarted, the connection was cut) is
+ * opened again, 100 ms after at first and then up to every 5 s, and `wake` is called once it is back (no payload: any
+ * notification may have been missed), for whatever was queued while it was down; meanwhile the worker's poll finds the
+ * work, only later. Without `listen` (a database that cannot), the poll alone.
  */
 export function openWakeChannel(
   database: Database,
   channel: string,
-  wake: () => void,
+  wake: (payload?: string) => void,
   log: FastifyBaseLogger,
   what: string,
 ): WakeChannel {
@@ -43,7 +43,7 @@ export function openWakeChannel(
     let opened: Listener;
     try {
       opened = await database.listen(channel, {
-        notify: () => wake(),
+        notify: (payload) => wake(payload),
         lost: (error) => {
           if (listener !== opened) return;
           listener = undefined;

@@ -13,8 +13,10 @@ export function encodeCursor(ids: number[]): string {
   return Buffer.from(JSON.stringify(ids)).toString('base64url');
 }
 
-/** The ids a cursor names (`size` of them, each a positive integer up to `largest`), or the 400 INVALID_CURSOR. */
-export function decodeCursor(cursor: string, size: number, largest = largestInt4): number[] {
+/**
+ * The ids a cursor names (`size` of them, each an integer from `smallest` up to `largest`), or the 400 INVALID_CURSOR.
+ */
+export function decodeCursor(cursor: string, size: number, largest = largestInt4, smallest = 1): number[] {
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -24,7 +26,7 @@ export function decodeCursor(cursor: string, size: number, largest = largestInt4
   if (
     !Array.isArray(value) ||
     value.length !== size ||
-    !value.every((id) => Number.isInteger(id) && id >= 1 && id <= largest)
+    !value.every((id) => Number.isInteger(id) && id >= smallest && id <= largest)
   ) {
     throw invalidCursor();
   }

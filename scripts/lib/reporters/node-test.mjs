@@ -1,5 +1,5 @@
 // A node:test reporter that prints nothing: it writes, for the run's summary (scripts/lib/test-report.mjs), each test
-// file's seconds and how many tests passed, failed and were skipped, per database backend.
+// file's seconds and how many of its tests passed, failed and were skipped, per database backend.
 // - A test belongs to a backend when one of its suites is named after it (`pglite`, `postgres`, as
 //   api/test/helpers/app.ts `forEachBackend` names them, or ends with `(pglite)`, `(postgres)`); the others run once,
 //   without a database or on one of their own (`una vez`).
@@ -32,12 +32,13 @@ export default async function* timings(source) {
   const processSeconds = new Map();
   /** A file's top-level suites, added up. @type {Map<string, number>} */
   const suiteSeconds = new Map();
-  /** @type {Record<string, import('../test-report.mjs').Counts>} */
-  const groups = {};
-  /** @param {string} name */
-  const groupCounts = (name) => {
-    groups[name] ??= counts();
-    return groups[name];
+  /** Per group, per test file. @type {Record<string, Record<string, import('../test-report.mjs').Counts>>} */
+  const byGroup = {};
+  /** @param {string} group @param {string} file */
+  const countsOf = (group, file) => {
+    byGroup[group] ??= {};
+    byGroup[group][file] ??= counts();
+    return byGroup[group][file];
   };
   /** The files with a failed test. @type {Set<string>} */
   const failedIn = new Set();
@@ -63,7 +64,7 @@ export default async function* timings(source) {
     // Files that share one process are all loaded before the first test runs.
     if (processSeconds.size === 0 && firstTest)
       files.push({ file: '(carga de los archivos de un proceso compartido)', seconds: (firstTest - started) / 1000 });
-    recordStep(process.env.TEST_STEP ?? 'node:test', { files, groups, failures }, name);
+    recordStep(process.env.TEST_STEP ?? 'node:test', { files, counts: byGroup, failures }, name);
   };
   /** @param {string} type @param {any} data */
   const take = (type, data) => {
@@ -83,7 +84,7 @@ export default async function* timings(source) {
     if (ownTest) {
       // The file itself failed with no test failing inside it (it did not load, a hook threw): one failure of its own.
       if (type === 'test:fail' && !failedIn.has(file)) {
-        groupCounts('una vez').failed += 1;
+        countsOf('una vez', file).failed += 1;
         failures.push(`${file} (el archivo)`);
       }
       return;
@@ -93,7 +94,7 @@ export default async function* timings(source) {
       suiteSeconds.set(owner, (suiteSeconds.get(owner) ?? 0) + data.details.duration_ms / 1000);
     }
     if (data.details?.type === 'suite') return;
-    const group = groupCounts(groupOf(stack.slice(0, data.nesting)));
+    const group = countsOf(groupOf(stack.slice(0, data.nesting)), topFile || file);
     if (data.skip || data.todo) group.skipped += 1;
     else if (type === 'test:pass') group.passed += 1;
     else {

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import styled from 'styled-components';
+import styled, { css } from 'styled-components';
 import { theme } from './theme';
 
 export interface TabItem {
@@ -9,25 +9,28 @@ export interface TabItem {
 }
 
 /**
- * Where there is room, the tabs wrap (each in sight); on a phone they stay one row that scrolls sideways, instead of
- * a stack of rows that pushes the section off the screen.
+ * The tabs wrap, each in sight. With `scrolls` (many sections), on a phone they stay one row that scrolls sideways
+ * instead of a stack of rows that pushes the section off the screen.
  */
-const List = styled.div`
+const List = styled.div<{ $scrolls: boolean }>`
   display: flex;
   flex-wrap: wrap;
   gap: 4px;
   border-bottom: 1px solid ${theme.color.border};
-  @media (max-width: ${theme.breakpoint.mobile}) {
-    flex-wrap: nowrap;
-    overflow-x: auto;
-    overscroll-behavior-x: contain;
-    scrollbar-width: thin;
-  }
+  ${(p) =>
+    p.$scrolls &&
+    css`
+      @media (max-width: ${theme.breakpoint.mobile}) {
+        flex-wrap: nowrap;
+        overflow-x: auto;
+        overscroll-behavior-x: contain;
+        scrollbar-width: thin;
+        & > [role='tab'] { flex: none; white-space: nowrap; }
+      }
+    `}
 `;
 
 const Tab = styled.button<{ $active: boolean }>`
-  flex: none;
-  white-space: nowrap;
   min-height: 44px;
   padding: 0 14px;
   border: 0;
@@ -43,7 +46,7 @@ const Tab = styled.button<{ $active: boolean }>`
 `;
 
 /**
- * WAI-ARIA tabs (on a phone, one row that scrolls sideways): the arrow keys move between the enabled tabs, Home and End
+ * WAI-ARIA tabs (with `scrolls`, on a phone one row that scrolls sideways): the arrow keys move between the enabled tabs, Home and End
  * to the first and the last, and the chosen tab is scrolled into view.
  */
 export function Tabs({
@@ -51,12 +54,15 @@ export function Tabs({
   active,
   onChange,
   label,
+  scrolls = false,
   children,
 }: {
   items: TabItem[];
   active: string;
   onChange: (id: string) => void;
   label: string;
+  /** Many sections: one row that scrolls on a phone, where wrapping would stack row after row. */
+  scrolls?: boolean;
   children: ReactNode;
 }) {
   const baseId = useId();
@@ -65,8 +71,8 @@ export function Tabs({
 
   // The chosen tab in sight, also one chosen before the page opened (a section's address) beyond the screen's edge.
   useEffect(() => {
-    refs.current[active]?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
-  }, [active]);
+    if (scrolls) refs.current[active]?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [active, scrolls]);
 
   function onKeyDown(event: KeyboardEvent) {
     const index = enabled.findIndex((item) => item.id === active);
@@ -90,7 +96,7 @@ export function Tabs({
 
   return (
     <div>
-      <List role="tablist" aria-label={label} onKeyDown={onKeyDown}>
+      <List role="tablist" aria-label={label} onKeyDown={onKeyDown} $scrolls={scrolls}>
         {items.map((item) => (
           <Tab
             key={item.id}

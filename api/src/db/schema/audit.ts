@@ -1,12 +1,8 @@
-import { bigserial, customType, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { createdAt } from './columns.js';
-import { sql } from 'drizzle-orm';
 
 // The audit log: who did what to whom, and when (domain/audit/).
-
-/** A PostgreSQL `xid8` (a 64-bit transaction id), read as its decimal text. */
-const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
 
 /** Migration 0004: every admin action, who did it to whom and when. */
 export const auditLog = pgTable('audit_log', {
@@ -22,6 +18,26 @@ export const auditLog = pgTable('audit_log', {
   /** Migration 0020: the company the entry is about, which that company's administrators read. */
   companyId: integer('company_id'),
   createdAt: createdAt(),
-  /** Migration 0042: the transaction that wrote it (set by the database), the order a collector reads it in. */
-  xid: xid8('xid').notNull().default(sql`pg_current_xact_id()`),
+  /** Migration 0058: where the entry came from, decided when it was written (`audit_source()`). */
+  origen: text('origen').notNull(),
+});
+
+/**
+ * Migration 0057: each company entry's place in its company's stream, the order a collector reads it in; given after
+ * the entry committed (domain/audit/positions.ts).
+ */
+export const auditPositions = pgTable('audit_positions', {
+  entryId: bigint('entry_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => auditLog.id, { onDelete: 'cascade' }),
+  companyId: integer('company_id').notNull(),
+  position: bigint('position', { mode: 'number' }).notNull(),
+});
+
+/** Migration 0057: a company's entries waiting for their place (trigger `audit_log_queued` writes them). */
+export const auditUnpositioned = pgTable('audit_unpositioned', {
+  entryId: bigint('entry_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => auditLog.id, { onDelete: 'cascade' }),
+  companyId: integer('company_id').notNull(),
 });

@@ -4,13 +4,13 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import { type AuditStreamSettings, auditStreams, companies } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { isLocalName, isSpecialUseAddress } from '../../lib/outbound/special-use.js';
 import { seal, unseal } from '../../lib/sealed.js';
 import { type AuditActor, recordAudit } from '../audit/log.js';
-import { type EcsDocument, ecsVersion, positionOf } from '../audit/ecs.js';
+import { companyLogBehind, type EcsDocument, ecsVersion, positionOf } from '../audit/ecs.js';
 import { validEndpoint } from '../partner-events/subscriptions.js';
 import { auditStreamMessages as M } from './messages.js';
 import { isReservedHeader, type Target } from './transports.js';
@@ -305,17 +305,10 @@ export interface AuditStreamView {
 
 /** How many committed entries of the company wait after `cursor`, and since when the oldest of them waits. */
 async function lagOf(db: Db, companyId: number, cursor: string | null, now: number) {
-  const { xid, id: entry } = cursor ? positionOf(cursor) : { xid: 0, id: 0 };
-  const [row] = await rowsOf<{ entries: number; oldest: Date | string | null }>(
-    db,
-    sql`SELECT count(*)::int AS entries, min(created_at) AS oldest FROM audit_log
-        WHERE company_id = ${companyId} AND xid < pg_snapshot_xmin(pg_current_snapshot())
-          AND (xid, id) > (${String(xid)}::xid8, ${entry}::bigint)`,
-  );
-  const oldest = row?.oldest ? new Date(row.oldest).getTime() : undefined;
+  const { entries, oldest } = await companyLogBehind(db, companyId, cursor ? positionOf(cursor) : undefined);
   return {
-    entradas: Number(row?.entries ?? 0),
-    segundos: oldest === undefined ? 0 : Math.max(0, Math.round((now - oldest) / 1000)),
+    entradas: entries,
+    segundos: oldest === null ? 0 : Math.max(0, Math.round((now - oldest.getTime()) / 1000)),
   };
 }
 

@@ -1,14 +1,15 @@
 // A company's activity log as a SIEM reads it (docs/decisions/0127-activity-log-as-ecs.md, docs/registro-para-siem.md):
 // one JSON document per entry with Elastic Common Schema names, read page after page by a cursor that never skips an
-// entry: in the order of the transactions that wrote them, and only entries of transactions older than every one still
-// running (an entry committed later can never land before a cursor already handed out).
-import { sql } from 'drizzle-orm';
+// entry: in the order of their places in the company's stream, given after they committed (positions.ts, decision
+// 0162), so a place a reader has passed is never given to an entry later.
+import { and, eq, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.js';
+import { auditPositions, auditUnpositioned } from '../../db/schema.js';
 import { HttpError } from '../../lib/errors.js';
 import { seal, unseal } from '../../lib/sealed.js';
 import { decodeCursor, encodeCursor } from '../key-cursor.js';
 import type { AuditAction } from './actions.js';
-import { type AuditSource, sourceOf } from './log.js';
+import type { AuditSource } from './log.js';
 import { auditMessages as M } from './messages.js';
 
 /** The Elastic Common Schema version the documents follow. */
@@ -145,10 +146,10 @@ export interface EcsDocument {
 
 interface Row {
   id: string;
-  xid: string;
+  position: string;
   actor_id: number | null;
   actor_email: string;
-  actor_role: number | null;
+  origen: AuditSource;
   target_email: string | null;
   action: string;
   target_type: string;
@@ -222,14 +223,7 @@ export function ecsDocument(row: Row): EcsDocument {
     ...(ip ? { source: { ip } } : {}),
     organization: { id: String(row.company_id), name: row.company_name },
     portal: {
-      origen: sourceOf({
-        actorId: row.actor_id,
-        actorEmail: row.actor_email,
-        actorRole: row.actor_role,
-        targetType: row.target_type,
-        targetId: row.target_id,
-        details,
-      }),
+      origen: row.origen,
       objetivo: { tipo: row.target_type, id: row.target_id },
       detalles: withoutSecrets(details) as Record<string, unknown>,
       ...(row.request_id ? { requestId: row.request_id } : {}),
@@ -237,25 +231,38 @@ export function ecsDocument(row: Row): EcsDocument {
   };
 }
 
-/** The largest transaction id a position may name (a 64-bit xid8 read as a JavaScript number stays exact below it). */
-const largestXid = Number.MAX_SAFE_INTEGER;
-
-/** Where a reader of a company's log got to: the writing transaction and the id of the last entry it read. */
-export interface LogPosition {
-  xid: number;
-  id: number;
-}
-
-/** Before every entry (a real transaction id is at least 3). */
-const start: LogPosition = { xid: 1, id: 1 };
+/**
+ * Where a reader of a company's log got to: the place of the last entry it read (0: before the first). A position
+ * kept or handed out before migration 0057 named that entry itself (`entry`, with its transaction): it reads as the
+ * entry's place, which the migration gave in the order those positions were read.
+ */
+export type LogPosition = { position: number } | { entry: number };
 
 /** A position as a destination keeps it (`audit_streams.cursor`); never handed out. */
-export const positionText = (position: LogPosition) => encodeCursor([position.xid, position.id]);
+export const positionText = (position: { position: number }) => encodeCursor([position.position]);
 
 /** A kept position, or the 400 INVALID_CURSOR for text that is none. */
 export function positionOf(text: string): LogPosition {
-  const [xid = 0, id = 0] = decodeCursor(text, 2, largestXid);
-  return { xid, id };
+  try {
+    const [position = 0] = decodeCursor(text, 1, Number.MAX_SAFE_INTEGER, 0);
+    return { position };
+  } catch {
+    // Before migration 0057: the writing transaction (1 before every entry) and the entry's id.
+    const [xid = 0, entry = 0] = decodeCursor(text, 2, Number.MAX_SAFE_INTEGER);
+    return xid === 1 ? { position: 0 } : { entry };
+  }
+}
+
+/** The place `after` stands for in the company's stream (an entry of another company's is no position of this one). */
+async function placeOf(db: Db, companyId: number, after: LogPosition | undefined): Promise<number> {
+  if (after === undefined) return 0;
+  if ('position' in after) return after.position;
+  const [row] = await db
+    .select({ position: auditPositions.position })
+    .from(auditPositions)
+    .where(and(eq(auditPositions.entryId, after.entry), eq(auditPositions.companyId, companyId)));
+  if (!row) throw invalidCursor();
+  return Number(row.position);
 }
 
 const invalidCursor = () => new HttpError(400, M.invalidCursor, 'INVALID_CURSOR');
@@ -263,9 +270,9 @@ const cursorOf = (companyId: number) => `audit-cursor:${companyId}`;
 
 /**
  * A position as a collector holds it: sealed with the API's key for this company, so it shows nothing of the database
- * (its transaction counter) and only a cursor the portal gave, for this company, opens.
+ * (how many entries every company wrote) and only a cursor the portal gave, for this company, opens.
  */
-const sealedCursor = (key: Buffer, companyId: number, position: LogPosition) =>
+const sealedCursor = (key: Buffer, companyId: number, position: { position: number }) =>
   seal(key, cursorOf(companyId), positionText(position));
 
 function openedCursor(key: Buffer, companyId: number, cursor: string): LogPosition {
@@ -285,30 +292,49 @@ export async function companyLogAfter(
   companyId: number,
   after: LogPosition | undefined,
   limit: number,
-): Promise<{ data: EcsDocument[]; last: LogPosition; hayMas: boolean }> {
-  const from = after ?? { xid: 0, id: 0 };
+): Promise<{ data: EcsDocument[]; last: { position: number }; hayMas: boolean }> {
+  const from = await placeOf(db, companyId, after);
   const rows = await rowsOf<Row>(
     db,
-    sql`SELECT a.id::text AS id, a.xid::text AS xid, a.actor_id, a.actor_email, u.role AS actor_role, a.action,
+    sql`SELECT a.id::text AS id, p.position::text AS position, a.actor_id, a.actor_email, a.origen, a.action,
           a.target_type, a.target_id, t.email AS target_email, a.details, a.request_id, a.company_id,
           c.name AS company_name, a.created_at
-        FROM audit_log a
-        JOIN companies c ON c.id = a.company_id
-        LEFT JOIN users u ON u.id = a.actor_id
+        FROM ${auditPositions} p
+        JOIN audit_log a ON a.id = p.entry_id
+        JOIN companies c ON c.id = p.company_id
         LEFT JOIN users t ON a.target_type = 'user' AND t.id = a.target_id
-        WHERE a.company_id = ${companyId}
-          AND a.xid < pg_snapshot_xmin(pg_current_snapshot())
-          AND (a.xid, a.id) > (${String(from.xid)}::xid8, ${from.id}::bigint)
-        ORDER BY a.xid, a.id
+        WHERE p.company_id = ${companyId} AND p.position > ${from}
+        ORDER BY p.position
         LIMIT ${limit + 1}`,
   );
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
     data: page.map(ecsDocument),
-    last: last ? { xid: Number(last.xid), id: Number(last.id) } : (after ?? start),
+    last: { position: last ? Number(last.position) : from },
     hayMas: rows.length > limit,
   };
+}
+
+/**
+ * How many committed entries of the company come after `after` (those still waiting for their place too), and when
+ * the oldest of them was written.
+ */
+export async function companyLogBehind(
+  db: Db,
+  companyId: number,
+  after: LogPosition | undefined,
+): Promise<{ entries: number; oldest: Date | null }> {
+  const from = await placeOf(db, companyId, after);
+  const [row] = await rowsOf<{ entries: number; oldest: Date | string | null }>(
+    db,
+    sql`SELECT count(*)::int AS entries, min(a.created_at) AS oldest
+        FROM (SELECT entry_id FROM ${auditPositions} WHERE company_id = ${companyId} AND position > ${from}
+              UNION ALL
+              SELECT entry_id FROM ${auditUnpositioned} WHERE company_id = ${companyId}) w
+        JOIN audit_log a ON a.id = w.entry_id`,
+  );
+  return { entries: Number(row?.entries ?? 0), oldest: row?.oldest ? new Date(row.oldest) : null };
 }
 
 /**

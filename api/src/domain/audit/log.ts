@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { currentRequestId } from '../../lib/request-scope.js';
-import { apps, auditLog, companies, connectedApps, oidcClients, roles, samlApps, users } from '../../db/schema.js';
+import { apps, auditLog, companies, connectedApps, oidcClients, samlApps, users } from '../../db/schema.js';
 import type { AuditAction } from './actions.js';
 
 export { type AuditAction, auditActions } from './actions.js';
@@ -23,39 +23,54 @@ export interface AuditActor {
   user: { id: number | null; email: string };
   /** What every row this actor writes carries beside the change's own details (a setup link: itself and the address). */
   details?: Record<string, unknown>;
+  /** Where its entries come from, for an actor with no account that says so (the operator's command, the directory). */
+  origen?: AuditSource;
 }
 
 /** The operator at the server's console (`npm run admin`): no account, so no id; this text stands for the email. */
-export const operatorActor: AuditActor = { user: { id: null, email: 'operador (CLI)' } };
+export const operatorActor: AuditActor = { user: { id: null, email: 'operador (CLI)' }, origen: 'consola' };
 
 /** The API deciding by itself (a sign-in lock): no person behind it. */
 export const systemActor: AuditActor = { user: { id: null, email: 'sistema' } };
-/** Who a company's directory's own changes are written by (its group rules giving and taking seats). */
+/**
+ * Who a company's directory's own changes are written by (its group rules giving and taking seats); the database
+ * writes the roles its groups give as the same actor (`directory_audit_actor()`, migration 0058).
+ */
 export const directoryActor: AuditActor = {
   user: { id: null, email: 'directorio (SCIM)' },
   details: { fuente: 'directorio' },
+  origen: 'scim',
 };
 
 /**
- * Writes audit rows for what `actor` just did, with the id of the request that did it. Call it with the same `db` (or
- * transaction) as the change itself, so that a change is never on record without having happened, nor the other way
- * round.
+ * The actor as the database's one writer of the log takes it (`audit_write()`, migration 0058), with the id of the
+ * request it acts in: `{ actorId, actorEmail, details, requestId, origen }`.
+ */
+export function auditActorJson(actor: AuditActor): string {
+  return JSON.stringify({
+    actorId: actor.user.id,
+    actorEmail: actor.user.email,
+    details: actor.details ?? {},
+    requestId: currentRequestId() ?? null,
+    ...(actor.origen && { origen: actor.origen }),
+  });
+}
+
+/**
+ * Writes audit rows for what `actor` just did, with the id of the request that did it, through the log's one writer
+ * (`audit_write()`, which also decides each entry's `origen`). Call it with the same `db` (or transaction) as the change
+ * itself, so that a change is never on record without having happened, nor the other way round.
  */
 export async function recordAudit(db: Db, actor: AuditActor, entries: AuditEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  const requestId = currentRequestId() ?? null;
-  await db.insert(auditLog).values(
-    entries.map((entry) => ({
-      actorId: actor.user.id,
-      actorEmail: actor.user.email,
-      action: entry.action,
-      targetType: entry.target.type,
-      targetId: entry.target.id,
-      details: { ...entry.details, ...actor.details },
-      requestId,
-      companyId: entry.companyId ?? null,
-    })),
-  );
+  const rows = entries.map((entry) => ({
+    action: entry.action,
+    targetType: entry.target.type,
+    targetId: entry.target.id,
+    details: entry.details ?? {},
+    companyId: entry.companyId ?? null,
+  }));
+  await db.execute(sql`SELECT audit_write(${auditActorJson(actor)}::jsonb, ${JSON.stringify(rows)}::jsonb)`);
 }
 
 /** Why a seat was taken back, as the roles it took with it say (`motivo`). */
@@ -67,13 +82,7 @@ export type SeatEndCause = 'puesto_retirado' | 'miembro_retirado' | 'baja_direct
  * transaction ends; without it the entry is the portal's own ('sistema').
  */
 export async function auditCause(tx: Db, actor: AuditActor, motivo: SeatEndCause): Promise<void> {
-  const cause = {
-    actorId: actor.user.id,
-    actorEmail: actor.user.email,
-    details: actor.details ?? {},
-    motivo,
-    requestId: currentRequestId() ?? null,
-  };
+  const cause = { ...JSON.parse(auditActorJson(actor)), motivo };
   await tx.execute(sql`SELECT set_config('portal.audit_cause', ${JSON.stringify(cause)}, true)`);
 }
 
@@ -88,15 +97,15 @@ export interface AuditQuery {
 }
 
 const targetUser = alias(users, 'target_user');
-const actorUser = alias(users, 'actor_user');
 const clientApp = alias(connectedApps, 'client_app');
 const samlApp = alias(connectedApps, 'saml_app');
 
 /**
- * Where a company's entry came from, as its activity log says it (`origen`): the change's own `fuente` when it has one
- * (its directory, its provider, an administrator's connection, its IT through a setup link), else who made it: the
- * operator's command, the directory, the portal by itself (a lock, a paused destination: `sistema`), the platform, the
- * person themselves (an invitation accepted, a join by domain), or the company's owners and administrators.
+ * Where a company's entry came from, as its activity log says it (`origen`), decided when the entry is written
+ * (`audit_source()`, migration 0058): the change's own `fuente` when it has one (its directory, its provider, an
+ * administrator's connection, its IT through a setup link), else who made it: the operator's command, the directory,
+ * the portal by itself (a lock, a paused destination: `sistema`), the platform, the person themselves (an invitation
+ * accepted, a join by domain), or the company's owners and administrators.
  */
 export type AuditSource =
   | 'scim'
@@ -107,28 +116,6 @@ export type AuditSource =
   | 'persona'
   | 'consola'
   | 'sistema';
-
-export function sourceOf(row: {
-  actorId: number | null;
-  actorEmail: string;
-  actorRole: number | null;
-  targetType: string;
-  targetId: number;
-  details: Record<string, unknown>;
-}): AuditSource {
-  const { fuente } = row.details;
-  if (fuente === 'scim' || fuente === 'proveedor' || fuente === 'administrador' || fuente === 'enlace') return fuente;
-  // A seat given or taken by a directory group's rule: the directory's doing, as SCIM's own changes.
-  if (fuente === 'directorio') return 'scim';
-  if (row.actorId === null) {
-    if (row.actorEmail === operatorActor.user.email) return 'consola';
-    return row.actorEmail === directoryActor.user.email ? 'scim' : 'sistema';
-  }
-  if (row.actorRole === roles.admin) return 'plataforma';
-  if (row.targetType === 'user' && row.targetId === row.actorId) return 'persona';
-  // Only a company's owners and administrators change it on others' behalf (some may have left it since).
-  return 'administrador';
-}
 
 /** The audit log, newest first, with the target's current email or app name for reading. */
 export async function listAudit(db: Db, query: AuditQuery) {
@@ -157,10 +144,9 @@ export async function listAudit(db: Db, query: AuditQuery) {
       samlAppName: samlApp.name,
       details: auditLog.details,
       createdAt: auditLog.createdAt,
-      actorRole: actorUser.role,
+      origen: auditLog.origen,
     })
     .from(auditLog)
-    .leftJoin(actorUser, eq(actorUser.id, auditLog.actorId))
     .leftJoin(targetUser, and(eq(auditLog.targetType, 'user'), eq(targetUser.id, auditLog.targetId)))
     .leftJoin(apps, and(eq(auditLog.targetType, 'app'), eq(apps.id, auditLog.targetId)))
     .leftJoin(oidcClients, and(eq(auditLog.targetType, 'oidc_client'), eq(oidcClients.id, auditLog.targetId)))
@@ -175,21 +161,19 @@ export async function listAudit(db: Db, query: AuditQuery) {
 
   const total = totals?.value ?? 0;
   const totalPages = Math.ceil(total / query.limit);
-  const data = rows.map(
-    ({ createdAt, userEmail, appName, clientName, companyName, samlAppName, actorRole, ...row }) => ({
-      ...row,
-      targetLabel:
-        {
-          user: userEmail,
-          app: appName,
-          oidc_client: clientName,
-          company: companyName,
-          saml_app: samlAppName,
-        }[row.targetType] ?? null,
-      createdAt: createdAt.toISOString(),
-      // A company's log says where each change came from; the platform's log has no such column.
-      ...(query.companyId && { origen: sourceOf({ ...row, actorRole }) }),
-    }),
-  );
+  const data = rows.map(({ createdAt, userEmail, appName, clientName, companyName, samlAppName, origen, ...row }) => ({
+    ...row,
+    targetLabel:
+      {
+        user: userEmail,
+        app: appName,
+        oidc_client: clientName,
+        company: companyName,
+        saml_app: samlAppName,
+      }[row.targetType] ?? null,
+    createdAt: createdAt.toISOString(),
+    // A company's log says where each change came from; the platform's log has no such column.
+    ...(query.companyId && { origen: origen as AuditSource }),
+  }));
   return { data, total, totalPages, currentPage: query.page, hasNextPage: query.page < totalPages, count: data.length };
 }

@@ -4,7 +4,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.js';
 import {
-  auditLog,
   companyGroupRules,
   companyLicences,
   companyMembers,
@@ -13,11 +12,8 @@ import {
   companySeats,
   users,
 } from '../../db/schema.js';
-import { currentRequestId } from '../../lib/request-scope.js';
-import { directoryActor } from '../audit/log.js';
+import { auditActorJson, directoryActor } from '../audit/log.js';
 import { lockedLicence } from './seat-locks.js';
-
-/** Who writes in the audit log for what the directory's groups decide: no account behind it. */
 
 /**
  * The people a rule of the company entitles to a seat of `appId` (`user_id`; `since` and `place`: when and in which
@@ -92,8 +88,8 @@ export async function seatWaiting(
   if (!licence || licence.expiresAt.getTime() <= now.getTime()) return [];
   const free = licence.seats - licence.seatsInUse;
   if (free <= 0) return [];
-  // Emits `plan.asignado`, moves `seats_in_use` and notifies session-state (triggers on company_seats,
-  // docs/triggers.md), as a seat given by hand does; each seat's audit entry in the same statement.
+  // Emits `plan.asignado`, moves `seats_in_use`, gives the group's roles and notifies session-state (triggers on
+  // company_seats, docs/triggers.md), as a seat given by hand does; each seat's audit entry in the same statement.
   const seated = await rowsOf<{ user_id: number }>(
     tx,
     sql`
@@ -113,14 +109,13 @@ export async function seatWaiting(
         returning user_id
       ),
       audited as (
-        insert into ${auditLog} (actor_id, actor_email, action, target_type, target_id, details, request_id, company_id)
-        select ${directoryActor.user.id}::int, ${directoryActor.user.email}, 'company.seat_assign', 'company', ${companyId},
-          jsonb_build_object('userId', seated.user_id, 'email', u.email, 'appId', ${appId}::int, 'fuente', 'directorio'),
-          ${currentRequestId() ?? null}, ${companyId}
+        select audit_write(${auditActorJson(directoryActor)}::jsonb, coalesce(jsonb_agg(jsonb_build_object(
+          'action', 'company.seat_assign', 'targetType', 'company', 'targetId', ${companyId}::int,
+          'companyId', ${companyId}::int,
+          'details', jsonb_build_object('userId', seated.user_id, 'email', u.email, 'appId', ${appId}::int))), '[]')) as n
         from seated join ${users} u on u.id = seated.user_id
-        returning id
       )
-      select seated.user_id from seated, (select count(*) from audited) as audit_written`,
+      select seated.user_id from seated, audited`,
   );
   return seated.map((row) => row.user_id);
 }

@@ -108,7 +108,8 @@ export async function entitlementClaims(db: Db, userId: number, appId: number | 
 
 /**
  * The `roles` claim (scope `roles`): the keys the person holds in the client's app, `[]` for a client tied to no app.
- * Read each time it is released, never kept: a role taken away is gone from the next token or userinfo.
+ * Read afresh, for a SAML assertion and a partner event; the OpenID Connect claim is kept with the account instead
+ * (account-lookup.ts, decision 0145).
  */
 export async function rolesClaim(db: Db, userId: number, appId: number | null, plan: PlanClaim | null | undefined) {
   return appId === null ? [] : rolesInApp(db, userId, appId, plan != null);

@@ -37,6 +37,8 @@ export default fp(
       log: app.log,
       databaseLost: (error) => app.databaseOutage.lost(error),
     });
+    // Woken as soon as entries take their places, on whichever instance.
+    app.auditLog.onPlaced(() => worker.wake());
     app.addHook('onReady', async () => {
       if (app.worksQueues) worker.start();
     });
@@ -45,8 +47,12 @@ export default fp(
     app.decorate('auditStreams', {
       destinations: { db: app.db, sealingKey: key, privateNetwork, now: app.clock },
       worker,
-      feed: (companyId, desde, limit) => companyFeed(app.db, cursorKey, companyId, desde, limit),
+      // Every entry committed before the call is placed first: a collector reads what it just did.
+      feed: async (companyId, desde, limit) => {
+        await app.auditLog.sequencer.run();
+        return companyFeed(app.db, cursorKey, companyId, desde, limit);
+      },
     });
   },
-  { name: 'audit-streams', dependencies: ['database', 'tokens', 'mailer'] },
+  { name: 'audit-streams', dependencies: ['database', 'tokens', 'mailer', 'audit-log'] },
 );

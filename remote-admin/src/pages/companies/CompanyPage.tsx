@@ -111,6 +111,7 @@ export default function CompanyPage() {
       )}
       <Tabs
         label={TEXT_COMPANY.sectionsLabel}
+        scrolls
         items={COMPANY_SECTIONS.map(({ id, label }) => ({ id, label }))}
         active={section}
         onChange={(id) => {

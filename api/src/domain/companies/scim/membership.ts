@@ -3,13 +3,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { companyMembers, companyScimUsers, users } from '../../../db/schema.js';
 import { HttpError } from '../../../lib/errors.js';
-import { type AuditActor, auditCause, recordAudit } from '../../audit/log.js';
+import { type AuditActor, auditCause, directoryActor, recordAudit } from '../../audit/log.js';
 import { takeOutOfCompany } from '../members.js';
 import { checkDomain, emailOf } from './checks.js';
 import { ScimError, scimMessages as M } from './errors.js';
 
-/** Who writes in the audit log for the directory: no account behind it. */
-export const scimActor: AuditActor = { user: { id: null, email: 'directorio (SCIM)' } };
+/** Who writes in the audit log for the directory's own changes (each says `fuente: 'scim'`): no account behind it. */
+export const scimActor: AuditActor = { user: directoryActor.user, origen: 'scim' };
 
 /** Makes the person an active miembro (an existing role is kept; a membership waiting for approval becomes active). */
 export async function join(tx: Db, companyId: number, userId: number): Promise<boolean> {

@@ -1,8 +1,8 @@
 // POST /Users: a person provisioned by the directory, their account taken by email or made, joins the company.
 import { eq, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../../db/client.js';
-import { auditLog, companyDomains, companyMembers, companyScimUsers, users } from '../../../db/schema.js';
-import { currentRequestId } from '../../../lib/request-scope.js';
+import { companyDomains, companyMembers, companyScimUsers, users } from '../../../db/schema.js';
+import { auditActorJson } from '../../audit/log.js';
 import { activateUser } from '../../registration/activation.js';
 import { checkDomain, emailOf, inTransaction, withUniqueness } from './checks.js';
 import { shown } from './errors.js';
@@ -76,11 +76,10 @@ function provisionStatement(
       returning user_id
     ),
     audited as (
-      insert into ${auditLog} (actor_id, actor_email, action, target_type, target_id, details, request_id, company_id)
-      select null, ${scimActor.user.email}, 'company.member_provision', 'company', ${companyId}, ${details},
-        ${currentRequestId() ?? null}, ${companyId}
+      select audit_write(${auditActorJson(scimActor)}::jsonb, jsonb_build_array(jsonb_build_object(
+        'action', 'company.member_provision', 'targetType', 'company', 'targetId', ${companyId}::int,
+        'companyId', ${companyId}::int, 'details', ${details}))) as n
       from resource, account
-      returning id
     )
     select resource.*, account.status as account_status, account.created as account_created
     from resource, account, (select count(*) from audited) as audit_written`;
