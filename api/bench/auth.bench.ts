@@ -1,4 +1,5 @@
-// GET /auth/user and GET /apps/listar against a bare Fastify route measured in the same run, and POST /auth/login
+// GET /auth/user and GET /apps/listar against a bare Fastify route measured in the same run (GET /auth/user also
+// against the reference route of server.ts: helmet, CORS and a token found in a Map), and POST /auth/login
 // against raw argon2id verifies at the same parameters: how much the API adds on top of the framework and of the
 // password hash it cannot avoid. GET /health/live and GET /.well-known/jwks.json (no database) show what the API's
 // own hooks (security headers, CORS, the request deadline) cost before any route does work. Beside each rate, the
@@ -11,6 +12,9 @@ const seconds = Number(process.env.BENCH_SECONDS || 4);
 const adminEmail = 'bench@portal.local';
 const adminPassword = 'clave-del-benchmark';
 const loginConnections = 4;
+
+/** The route GET /auth/user is held to (server.ts). */
+const reference = 'reference route (helmet, CORS, a token found in a Map)';
 
 const server = await startBenchServer({
   ADMIN_EMAIL: adminEmail,
@@ -75,10 +79,20 @@ try {
   const signIn = await fetch(`${api}/auth/login`, { method: 'POST', headers: json, body: loginBody });
   const { access_token: token } = (await signIn.json()) as { access_token: string };
 
+  const auth = { authorization: `Bearer ${token}` };
+  // The reference route answers the same JSON for the same token (server.ts).
+  const answer = await (await fetch(`${api}/auth/user`, { headers: auth })).json();
+  const kept = await fetch(`${server.reference}/tokens`, {
+    method: 'PUT',
+    headers: json,
+    body: JSON.stringify({ token, answer }),
+  });
+  if (kept.status !== 204) throw new Error(`reference route: ${kept.status}`);
   const routes: Array<{ what: string; url: string; headers?: Record<string, string> }> = [
     { what: 'GET /health/live (no database)', url: `${api}/health/live` },
     { what: 'GET /.well-known/jwks.json', url: `${api}/.well-known/jwks.json` },
-    { what: 'GET /auth/user', url: `${api}/auth/user`, headers: { authorization: `Bearer ${token}` } },
+    { what: reference, url: `${server.reference}/user`, headers: auth },
+    { what: 'GET /auth/user', url: `${api}/auth/user`, headers: auth },
     { what: 'GET /apps/listar', url: `${api}/apps/listar` },
   ];
   // On a shared machine the bare route alone swings by 2x from one 4 s window to the next: each route is measured
@@ -110,12 +124,15 @@ try {
         bareProcessor === undefined || measured.processor === undefined
           ? ''
           : `; by processor time, ${percent(bareProcessor, measured.processor)}`;
+      // GET /auth/user is held to the reference route, measured just before it.
+      const held = measured.what === 'GET /auth/user' ? measures[i - 1] : undefined;
+      const ofReference = held ? `; ${percent(measured.perSecond, held.perSecond)} of the reference route` : '';
       rows.push({
         what: `${measured.what}, ${connections} conn.`,
         perSecond: measured.perSecond,
         p99: measured.p99,
         processor: measured.processor,
-        reference: `${percent(measured.perSecond, floor)} of the bare route measured around it${byProcessor}`,
+        reference: `${percent(measured.perSecond, floor)} of the bare route measured around it${byProcessor}${ofReference}`,
       });
     });
   }
