@@ -194,6 +194,34 @@ export function wrapPglite(client: PGlite, onClose: () => void = () => {}): Data
   };
 }
 
+/**
+ * A round trip that starts no transaction: the protocol's Sync message alone, which the server answers with
+ * ReadyForQuery (sending first any notification it holds for this connection). A `SELECT 1` would count as a
+ * transaction every second on every instance, for nothing (docs/decisions/0159-one-sender.md).
+ */
+function syncPing(client: pg.Client, deadlineMs: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    // A custom query for pg's queue (its 'Submittable'): pg wraps `callback` with its `query_timeout`.
+    const ping = {
+      query_timeout: deadlineMs,
+      callback(error?: Error) {
+        if (error) reject(error);
+        else resolve();
+      },
+      submit(connection: { sync(): void }) {
+        connection.sync();
+      },
+      handleReadyForQuery() {
+        ping.callback();
+      },
+      handleError(error: Error) {
+        ping.callback(error);
+      },
+    };
+    client.query(ping as unknown as pg.QueryConfig);
+  });
+}
+
 export interface PostgresOptions {
   /** Schema that unqualified table names resolve to; tests use a throw-away schema per file. */
   searchPath?: string;
@@ -321,8 +349,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Databa
         pid: (client as unknown as { processID: number | undefined }).processID,
         async ping(deadlineMs) {
           try {
-            // `query_timeout` per query is read by pg but missing from its types.
-            await client.query({ text: 'SELECT 1', query_timeout: deadlineMs } as pg.QueryConfig);
+            await syncPing(client, deadlineMs);
           } catch (error) {
             lose(error as Error);
             throw error;

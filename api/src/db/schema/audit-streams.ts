@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { createdAt } from './columns.js';
 import { companies } from './companies.js';
@@ -30,6 +30,8 @@ export const auditStreams = pgTable(
     status: text('status', { enum: auditStreamStatuses }).notNull().default('activo'),
     /** The company log's cursor (domain/audit/ecs.ts) after the last entry delivered; null: from the first. */
     cursor: text('cursor'),
+    /** The place of the last entry sent (what `cursor` keeps), for the claim's question whether more is due. */
+    sentPosition: bigint('sent_position', { mode: 'number' }),
     /** When the last delivered entry happened (its @timestamp), and when it was delivered. */
     deliveredUntil: timestamp('delivered_until', { withTimezone: true }),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),

@@ -1,27 +1,29 @@
-// Streaming each company's activity log to its SIEM destinations, on every instance (docs/decisions/0139-audit-streams.md).
-// A destination is sent to by one instance at a time (a short claim on its row, renewed while it sends, lapsing if the
-// instance dies); it reads the company's log after its cursor (domain/audit/ecs.ts: committed entries only, in commit
-// order, never one skipped) in batches, and moves the cursor only once the receiver took the batch: at least once, in
-// order. A failure is retried with a growing wait; after 24 h of failures the destination pauses and the company's
-// owners are mailed. Resumed, it sends what it missed from where it got to.
+// Streaming each company's activity log to its SIEM destinations, on every instance (docs/decisions/0139-audit-streams.md),
+// by the one sender (domain/outbound/sender.ts): each destination is a lane, claimed by one instance at a time (a short
+// claim on its row, renewed while it sends, lapsing if the instance dies) and only when its company has entries past
+// the last one it sent. A lane reads the company's log after its cursor (domain/audit/ecs.ts: entries in the order of
+// their places, never one skipped) in batches, and moves the cursor only once the receiver took the batch: at least
+// once, in order. After a few batches it gives its place to the destinations served longer ago. A failure is retried
+// with a growing wait; after 24 h of failures the destination pauses and the company's owners are mailed. Resumed, it
+// sends what it missed from where it got to.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.js';
 import { auditStreams, companies, companyMembers, users } from '../../db/schema.js';
-import { isDatabaseUnavailable } from '../../lib/errors.js';
 import { recordAudit, systemActor } from '../audit/log.js';
 import { companyLogAfter, positionOf, positionText } from '../audit/ecs.js';
 import type { Clock } from '../clock.js';
 import type { Mailer } from '../mail/mailer.js';
 import { auditStreamPausedMail } from '../mail/templates.js';
+import { createSender, type Sender, type Served } from '../outbound/sender.js';
 import { rowClaims } from '../row-claims.js';
-import { serialRounds } from '../serial-rounds.js';
 import { targetOf } from './destinations.js';
 import { auditStreamMessages as M } from './messages.js';
 import { send, type SendOptions } from './transports.js';
 
-const pollMs = 1_000;
-const heartbeatMs = 4_000;
-const streamsPerRound = 8;
+/** Destinations served at once by one instance; more due wait their turn, longest unserved first. */
+const lanesPerInstance = 32;
+/** Batches a destination sends before it gives its place to the others (and is claimed again after them). */
+const batchesPerTurn = 4;
 /** Entries per batch: one TLS connection or one POST each. */
 export const batchSize = 500;
 /** Failing this long since the last delivery, a destination pauses. */
@@ -46,13 +48,8 @@ export interface AuditStreamWorkerDeps {
   databaseLost(error: unknown): void;
 }
 
-export interface AuditStreamWorker {
-  /** Sends whatever is due now; resolves with how many entries were delivered. */
-  deliverDue(): Promise<number>;
-  wake(): void;
-  start(): void;
-  close(): Promise<void>;
-}
+/** This instance's sender of the SIEM streams: `deliverDue` resolves with how many entries were delivered. */
+export type AuditStreamWorker = Sender;
 
 type Stream = typeof auditStreams.$inferSelect;
 
@@ -60,25 +57,37 @@ export function createAuditStreamWorker(deps: AuditStreamWorkerDeps): AuditStrea
   const { db, clock } = deps;
   const claims = rowClaims(db, 'audit_streams', clock);
   const { instanceId } = claims;
-  let closed = false;
-  // Aborted when the instance shuts down: the batches in flight end at once (and are sent again).
-  const shutdown = new AbortController();
-  const sendOptions: SendOptions = {
+  // The signal of each send is the sender's: aborted when the instance shuts down, the batches in flight end at once
+  // (and are sent again).
+  const sendOptions: Omit<SendOptions, 'signal'> = {
     privateNetwork: deps.privateNetwork,
     timeoutMs: deps.timeoutMs,
-    signal: shutdown.signal,
     hostname: deps.hostname,
   };
 
-  async function claim(limit: number): Promise<Stream[]> {
+  /**
+   * Claims up to `limit` active destinations not in `busy`, due (no retry pending) and whose company has entries past
+   * the last one they sent, served longest ago first: a delivered batch moves `next_attempt_at` to its time.
+   */
+  async function claim(limit: number, busy: ReadonlySet<string>): Promise<Stream[]> {
     const now = new Date(clock());
+    const notBusy =
+      busy.size > 0
+        ? sql`AND c.id NOT IN (${sql.join(
+            [...busy].map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )})`
+        : sql``;
     const ids = await rowsOf<{ id: string }>(
       db,
       sql`UPDATE audit_streams s SET claimed_by = ${instanceId}, locked_until = ${claims.leaseEnd()}
           WHERE s.id IN (
             SELECT c.id FROM audit_streams c
             WHERE c.status = 'activo' AND c.next_attempt_at <= ${now}
-              AND (c.locked_until IS NULL OR c.locked_until <= ${now})
+              AND (c.locked_until IS NULL OR c.locked_until <= ${now}) ${notBusy}
+              AND ((c.sent_position IS NULL AND c.cursor IS NOT NULL)
+                OR EXISTS (SELECT 1 FROM audit_positions p
+                           WHERE p.company_id = c.company_id AND p.position > coalesce(c.sent_position, 0)))
             ORDER BY c.next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
           AND (s.locked_until IS NULL OR s.locked_until <= ${now})
           RETURNING s.id`,
@@ -143,15 +152,27 @@ export function createAuditStreamWorker(deps: AuditStreamWorkerDeps): AuditStrea
     deps.mailer.wake();
   }
 
-  /** Sends the company's entries after the destination's cursor, batch after batch, until none is left or one fails. */
-  async function drain(stream: Stream): Promise<number> {
+  /**
+   * Sends the company's entries after the destination's cursor, batch after batch, until none is left, one fails, or
+   * its turn ends with more to send.
+   */
+  async function drain(stream: Stream, signal: AbortSignal): Promise<Served> {
     const target = targetOf(deps.sealingKey, stream);
     let after = stream.cursor ? positionOf(stream.cursor) : undefined;
     let delivered = 0;
-    while (!closed) {
+    for (let batch = 0; !signal.aborted; batch++) {
+      if (batch === batchesPerTurn) return { delivered, more: true };
       const page = await companyLogAfter(db, stream.companyId, after, batchSize);
-      if (page.data.length === 0) return delivered;
-      const result = await send(target, page.data, sendOptions);
+      if (page.data.length === 0) {
+        // Nothing past a cursor that only names an entry, or past the start: its place is kept as a number.
+        if (stream.sentPosition === null)
+          await db
+            .update(auditStreams)
+            .set({ cursor: after === undefined ? null : positionText(page.last), sentPosition: page.last.position })
+            .where(and(eq(auditStreams.id, stream.id), eq(auditStreams.claimedBy, instanceId)));
+        return { delivered };
+      }
+      const result = await send(target, page.data, { ...sendOptions, signal });
       const now = new Date(clock());
       if (result.ok) {
         const last = page.data.at(-1);
@@ -159,99 +180,54 @@ export function createAuditStreamWorker(deps: AuditStreamWorkerDeps): AuditStrea
           .update(auditStreams)
           .set({
             cursor: positionText(page.last),
+            sentPosition: page.last.position,
             deliveredUntil: last ? new Date(last['@timestamp']) : null,
             deliveredAt: now,
             lastError: null,
             failingSince: null,
             attempts: 0,
+            // Served now: the claim serves the destinations waiting longer first.
+            nextAttemptAt: now,
           })
           .where(and(eq(auditStreams.id, stream.id), eq(auditStreams.claimedBy, instanceId)))
           .returning({ status: auditStreams.status });
         delivered += page.data.length;
         // Deleted, paused by its company or its claim lost meanwhile: this instance stops here.
-        if (kept?.status !== 'activo') return delivered;
+        if (kept?.status !== 'activo') return { delivered };
         after = page.last;
         continue;
       }
-      if (result.interrupted) return delivered;
+      if (result.interrupted) return { delivered };
       const attempts = stream.attempts + 1;
       const failingSince = stream.failingSince ?? now;
       if (now.getTime() - failingSince.getTime() >= pauseAfterMs) {
         await pause(stream, result.error);
-        return delivered;
+        return { delivered };
       }
+      const retryAt = new Date(now.getTime() + retryDelayMs(attempts));
       await db
         .update(auditStreams)
-        .set({
-          lastError: result.error,
-          attempts,
-          failingSince,
-          nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)),
-        })
+        .set({ lastError: result.error, attempts, failingSince, nextAttemptAt: retryAt })
         .where(and(eq(auditStreams.id, stream.id), eq(auditStreams.claimedBy, instanceId)));
       deps.log.warn(
         { auditStreamId: stream.id, attempts, error: result.error, code: result.code },
         'audit stream delivery failed; will retry',
       );
-      return delivered;
+      return { delivered, dueAt: retryAt };
     }
-    return delivered;
+    return { delivered };
   }
 
-  async function round(): Promise<number> {
-    let delivered = 0;
-    for (;;) {
-      if (closed) return delivered;
-      const streams = await claim(streamsPerRound);
-      if (streams.length === 0) return delivered;
-      const counts = await Promise.all(
-        streams.map((stream) =>
-          drain(stream)
-            .catch((error) => {
-              reportFailure(error, 'audit stream drain failed');
-              return 0;
-            })
-            .finally(() => claims.release(stream.id).catch(() => {})),
-        ),
-      );
-      delivered += counts.reduce((sum, count) => sum + count, 0);
-      // What was due is sent: the next poll comes back for what commits meanwhile.
-      if (counts.every((count) => count === 0)) return delivered;
-    }
-  }
-
-  function reportFailure(error: unknown, what: string) {
-    if (isDatabaseUnavailable(error)) deps.databaseLost(error);
-    else deps.log.error({ err: error }, what);
-  }
-
-  const rounds = serialRounds(round, () => closed);
-  const deliverDue = () => rounds.run();
-  const wake = () => {
-    if (!closed) deliverDue().catch((error) => reportFailure(error, 'audit stream round failed'));
-  };
-  let timer: NodeJS.Timeout | undefined;
-  let heartbeat: NodeJS.Timeout | undefined;
-
-  return {
-    deliverDue,
-    wake,
-    start() {
-      timer = setInterval(wake, pollMs);
-      timer.unref();
-      heartbeat = setInterval(() => {
-        claims.renew().catch((error) => reportFailure(error, 'renewing audit stream claims failed'));
-      }, heartbeatMs);
-      heartbeat.unref();
-      wake();
+  return createSender<Stream>(
+    {
+      name: 'audit stream',
+      maxLanes: lanesPerInstance,
+      keyOf: (stream) => stream.id,
+      claim,
+      serve: drain,
+      release: (stream) => claims.release(stream.id),
+      renew: claims.renew,
     },
-    async close() {
-      closed = true;
-      clearInterval(timer);
-      clearInterval(heartbeat);
-      shutdown.abort();
-      await rounds.current()?.catch(() => 0);
-      await claims.releaseAll().catch(() => {});
-    },
-  };
+    deps,
+  );
 }

@@ -1,22 +1,24 @@
-// The one queue of logouts owed to partner apps without a browser: OpenID Connect back-channel logouts
-// (logout-deliveries.ts) and SAML SOAP logouts (saml/logouts.ts). Each protocol keeps its own table (what it owes an
-// app differs: a `sid` and the app's subject, a NameID and SessionIndex) and says how to claim, send and settle a row;
-// the pace is this module's alone (docs/decisions/0124-one-logout-queue.md):
+// The logouts owed to partner apps without a browser: OpenID Connect back-channel logouts (logout-deliveries.ts) and
+// SAML SOAP logouts (saml/logouts.ts), sent by the one sender (domain/outbound/sender.ts). Each protocol keeps its own
+// table (what it owes an app differs: a `sid` and the app's subject, a NameID and SessionIndex) and says how to claim,
+// send and settle a row; the pace is the sender's (docs/decisions/0124-one-logout-queue.md,
+// docs/decisions/0159-one-sender.md):
 //
 // - Each app is a lane: a claim takes due rows only of apps this instance is not already sending to, and a lane's
-//   rows go out together; a hung app holds its own lane and nobody else's. A lane that ends looks again at once.
+//   rows go out together; a hung app holds its own lane and nobody else's. A lane that delivered looks again at once.
 // - A claim is a short lease on the rows, so instances sharing the database never send one twice at once and a dead
 //   instance's claims lapse; a failure is retried with backoff for a day, then given up.
 // - Shutting down cuts the tries in flight short (they count as no try) and gives their rows back, due at once for
 //   whichever instance claims them: closing never waits for an app.
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.js';
-import { isDatabaseUnavailable } from '../../lib/errors.js';
+import { createSender, type Sender } from '../outbound/sender.js';
 
-const pollMs = 5_000;
 const keptSettledMs = 30 * 24 * 60 * 60_000;
 /** The rows one claim takes at most. */
 export const claimLimit = 20;
+/** Apps sent to at once by one instance. */
+const lanesPerInstance = 64;
 const firstRetryMs = 5_000;
 const maxRetryMs = 30 * 60_000;
 /** A logout not delivered within a day is given up: the app's own session has long expired by then. */
@@ -45,7 +47,7 @@ export interface LogoutLanes<Row extends { id: number | string; attempts: number
   settle(row: Row, outcome: Settled): Promise<void>;
   /** Gives rows claimed but not settled back, due at once (shutdown). */
   release(rows: Row[]): Promise<void>;
-  /** Housekeeping at each poll (old rows deleted, expired ones marked). */
+  /** Housekeeping at each sweep (old rows deleted, expired ones marked). */
   tidy?(): Promise<void>;
 }
 
@@ -59,13 +61,8 @@ export interface LogoutQueueDeps {
   now?: () => number;
 }
 
-export interface LogoutQueue {
-  /** Claims what is due now and delivers it; resolves, once those lanes ended, with how many were delivered. */
-  deliverDue(): Promise<number>;
-  wake(): void;
-  start(): void;
-  close(): Promise<void>;
-}
+/** This protocol's logouts: `deliverDue` resolves with how many were delivered. */
+export type LogoutQueue = Sender;
 
 class Interrupted extends Error {}
 
@@ -84,28 +81,17 @@ export function createLogoutQueue<Row extends { id: number | string; attempts: n
   deps: LogoutQueueDeps,
 ): LogoutQueue {
   const now = deps.now ?? Date.now;
-  const shutdown = new AbortController();
-  /** The lanes sending now, by app. */
-  const busy = new Map<string, Promise<number>>();
-  /** Every row claimed here and not settled yet: what a shutdown gives back, whichever lane it was in. */
-  const held = new Set<Row>();
-  let claiming: Promise<unknown> = Promise.resolve();
-  let closed = false;
 
-  function reportFailure(error: unknown, what: string) {
-    if (isDatabaseUnavailable(error)) deps.databaseLost(error);
-    else deps.log.error({ err: error }, what);
-  }
-
-  async function tryOne(row: Row): Promise<boolean> {
+  /** One row's try and its outcome written; answers whether it was delivered, or `undefined` if cut short. */
+  async function tryOne(row: Row, signal: AbortSignal): Promise<Settled | undefined> {
     const attempts = row.attempts + 1;
     let outcome: Settled;
     try {
-      await untilAborted(lanes.send(row, shutdown.signal), shutdown.signal);
+      await untilAborted(lanes.send(row, signal), signal);
       outcome = { delivered: true, attempts };
     } catch (error) {
-      // Cut short by the shutdown: no try is counted, and `close` gives the row back.
-      if (error instanceof Interrupted || shutdown.signal.aborted) return false;
+      // Cut short by the shutdown: no try is counted, and the row is given back.
+      if (error instanceof Interrupted || signal.aborted) return undefined;
       const givenUp = now() - row.createdAt.getTime() >= giveUpAfterMs;
       deps.log.warn(
         { err: error, deliveryId: row.id, app: lanes.laneOf(row), attempts, givenUp },
@@ -113,87 +99,46 @@ export function createLogoutQueue<Row extends { id: number | string; attempts: n
       );
       outcome = { delivered: false, attempts, error, retryAt: new Date(now() + logoutRetryDelayMs(attempts)), givenUp };
     }
-    held.delete(row);
     await lanes.settle(row, outcome);
-    return outcome.delivered;
+    return outcome;
   }
 
-  function startLane(lane: string, rows: Row[]): Promise<number> {
-    for (const row of rows) held.add(row);
-    const done = Promise.all(rows.map((row) => tryOne(row)))
-      .then((results) => results.filter(Boolean).length)
-      .catch((error) => {
-        // A row whose outcome could not be written stays claimed until its lease lapses, then is tried again.
-        reportFailure(error, `${lanes.name} round failed`);
-        return 0;
-      })
-      .finally(() => {
-        busy.delete(lane);
-        // The app may owe more than one claim took, or got more meanwhile: its lane looks again at once.
-        if (!closed) setImmediate(runInBackground);
-      });
-    busy.set(lane, done);
-    return done;
-  }
-
-  /** One claim at a time per instance: two at once could open two lanes to one app. */
-  function claimAndStart(): Promise<Promise<number>[]> {
-    const next = claiming.then(async () => {
-      if (closed) return [];
-      const at = now();
-      const rows = await lanes.claim(new Date(at), new Date(at + leaseMs), claimLimit, [...busy.keys()]);
-      const byLane = new Map<string, Row[]>();
-      for (const row of rows) {
-        const lane = lanes.laneOf(row);
-        byLane.set(lane, [...(byLane.get(lane) ?? []), row]);
-      }
-      return [...byLane].map(([lane, laneRows]) => startLane(lane, laneRows));
-    });
-    claiming = next.catch(() => {});
-    return next;
-  }
-
-  /** Until a claim finds nothing due and no lane is sending: what was due when called is settled then. */
-  async function deliverDue(): Promise<number> {
-    const counted = new Set<Promise<number>>();
-    let delivered = 0;
-    for (;;) {
-      await claimAndStart();
-      const sending = [...busy.values()].filter((done) => !counted.has(done));
-      if (sending.length === 0) return delivered;
-      for (const done of sending) counted.add(done);
-      for (const count of await Promise.all(sending.map((done) => done.catch(() => 0)))) delivered += count;
-    }
-  }
-
-  function runInBackground() {
-    if (closed) return;
-    claimAndStart().catch((error) => reportFailure(error, `${lanes.name} round failed`));
-  }
-
-  // Housekeeping on the poll's own beat: a queue that is never empty does not put it off.
-  const timer = setInterval(() => {
-    runInBackground();
-    lanes.tidy?.().catch((error) => reportFailure(error, `${lanes.name} housekeeping failed`));
-  }, pollMs);
-  timer.unref();
-
-  return {
-    deliverDue,
-    wake: () => setImmediate(runInBackground),
-    start: runInBackground,
-    async close() {
-      closed = true;
-      clearInterval(timer);
-      shutdown.abort();
-      await claiming;
-      await Promise.all([...busy.values()].map((done) => done.catch(() => 0)));
-      // The tries cut short left their rows here, whether or not their lane had ended before this line.
-      const unsettled = [...held];
-      if (unsettled.length > 0)
-        await lanes.release(unsettled).catch((error) => reportFailure(error, `${lanes.name} release failed`));
+  return createSender<{ app: string; rows: Row[] }>(
+    {
+      name: lanes.name,
+      maxLanes: lanesPerInstance,
+      keyOf: (lane) => lane.app,
+      async claim(limit, busy) {
+        const at = now();
+        const rows = await lanes.claim(new Date(at), new Date(at + leaseMs), claimLimit, [...busy]);
+        const byApp = new Map<string, Row[]>();
+        for (const row of rows) {
+          const app = lanes.laneOf(row);
+          byApp.set(app, [...(byApp.get(app) ?? []), row]);
+        }
+        const claimed = [...byApp].map(([app, appRows]) => ({ app, rows: appRows }));
+        // More apps than free places: the others' rows go back, due at once.
+        const over = claimed.splice(limit).flatMap((lane) => lane.rows);
+        if (over.length > 0) await lanes.release(over);
+        return claimed;
+      },
+      async serve(lane, signal) {
+        const outcomes = await Promise.all(lane.rows.map((row) => tryOne(row, signal)));
+        const unsettled = lane.rows.filter((_, index) => outcomes[index] === undefined);
+        if (unsettled.length > 0) await lanes.release(unsettled);
+        const retries = outcomes.flatMap((outcome) =>
+          outcome && !outcome.delivered && !outcome.givenUp ? [outcome.retryAt.getTime()] : [],
+        );
+        return {
+          delivered: outcomes.filter((outcome) => outcome?.delivered).length,
+          ...(retries.length > 0 && { dueAt: new Date(Math.min(...retries)) }),
+        };
+      },
+      release: async () => {},
+      tidy: lanes.tidy?.bind(lanes),
     },
-  };
+    deps,
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
-// Sending the deliveries: one instance at a time per subscription (a short claim on the subscription row, renewed
-// while it sends, lapsing if the instance dies), each subscription's deliveries strictly in `seq` order: the next one
+// Sending the deliveries, by the one sender (domain/outbound/sender.ts): each subscription is a lane, served by one
+// instance at a time (a short claim on the subscription row, renewed while it sends, lapsing if the instance dies),
+// the one whose first waiting delivery is due longest first, each subscription's deliveries strictly in `seq` order: the next one
 // waits while an earlier one is being retried. Each try is signed in the Standard Webhooks format with every secret
 // that signs now, bounded by a timeout, never follows a redirect; a failure is retried on the Standard Webhooks
 // schedule (Retry-After honoured), a 410 disables the subscription, and after the last try the delivery is failed
@@ -11,6 +12,7 @@ import { type PartnerDeliveryRow, partnerDeliveries, partnerSubscriptions } from
 import { refusedSpecialUse } from '../../lib/outbound/special-use.js';
 import { recordAudit, systemActor } from '../audit/log.js';
 import type { Clock } from '../clock.js';
+import type { Outbound, Served } from '../outbound/sender.js';
 import { rowClaims } from '../row-claims.js';
 import { maxAttempts, nextRetryDelayMs, retryAfterMs } from './events.js';
 import { partnerEventMessages as M } from './messages.js';
@@ -34,8 +36,11 @@ export interface SenderDeps {
   log: { warn(details: object, message: string): void };
 }
 
-const subscriptionsPerRound = 16;
+/** Subscriptions served at once by one instance. */
+const subscriptionsPerInstance = 16;
 const deliveriesPerRead = 100;
+/** Deliveries a subscription sends before it gives its place to the others (and is claimed again after them). */
+const deliveriesPerTurn = 200;
 
 type Subscription = typeof partnerSubscriptions.$inferSelect;
 
@@ -49,37 +54,36 @@ interface TryResult {
   interrupted?: boolean;
 }
 
-/** A promise and what resolves it. */
-function signal(): { promise: Promise<void>; resolve: () => void } {
-  let resolve = () => {};
-  const promise = new Promise<void>((settle) => {
-    resolve = settle;
-  });
-  return { promise, resolve };
-}
-
-export function createSender(deps: SenderDeps) {
+/** The partner events as the sender's lanes: what is due (a subscription's first waiting delivery), how to send it. */
+export function partnerDeliveryLanes(deps: SenderDeps): Omit<Outbound<Subscription>, 'prepare' | 'tidy'> {
   const { db, clock } = deps;
   const claims = rowClaims(db, 'partner_subscriptions', clock);
   const { instanceId } = claims;
-  // Aborted when the instance shuts down: the tries in flight end at once instead of at their timeout.
-  const shutdown = new AbortController();
-  // Resolved (and replaced) by `nudge`: a round waiting on its drains looks for newly due subscriptions.
-  let nudged = signal();
 
-  /** Claims up to `limit` subscriptions whose first pending delivery is due and which no live instance holds. */
-  async function claimSubscriptions(limit: number): Promise<Subscription[]> {
+  /**
+   * Claims up to `limit` subscriptions not in `busy` whose first pending delivery is due and which no live instance
+   * holds, the one due longest first.
+   */
+  async function claimSubscriptions(limit: number, busy: ReadonlySet<string>): Promise<Subscription[]> {
     const now = new Date(clock());
     const lease = claims.leaseEnd();
+    const notBusy =
+      busy.size > 0
+        ? sql`AND c.id NOT IN (${sql.join(
+            [...busy].map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )})`
+        : sql``;
     const ids = await rowsOf<{ id: string }>(
       db,
       sql`UPDATE partner_subscriptions s SET claimed_by = ${instanceId}, locked_until = ${lease}
           WHERE s.id IN (
             SELECT c.id FROM partner_subscriptions c
-            WHERE c.status = 'activa' AND (c.locked_until IS NULL OR c.locked_until <= ${now})
-              AND (SELECT d.next_attempt_at FROM partner_deliveries d
-                   WHERE d.subscription_id = c.id AND d.status = 'pendiente' ORDER BY d.seq LIMIT 1) <= ${now}
-            LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            CROSS JOIN LATERAL (SELECT d.next_attempt_at AS due FROM partner_deliveries d
+                   WHERE d.subscription_id = c.id AND d.status = 'pendiente' ORDER BY d.seq LIMIT 1) first
+            WHERE c.status = 'activa' AND (c.locked_until IS NULL OR c.locked_until <= ${now}) ${notBusy}
+              AND first.due <= ${now}
+            ORDER BY first.due LIMIT ${limit} FOR UPDATE OF c SKIP LOCKED)
           AND (s.locked_until IS NULL OR s.locked_until <= ${now})
           RETURNING s.id`,
     );
@@ -96,7 +100,11 @@ export function createSender(deps: SenderDeps) {
       );
   }
 
-  async function attempt(subscription: Subscription, delivery: PartnerDeliveryRow): Promise<TryResult> {
+  async function attempt(
+    subscription: Subscription,
+    delivery: PartnerDeliveryRow,
+    shutdown: AbortSignal,
+  ): Promise<TryResult> {
     const body = JSON.stringify(delivery.payload);
     // The moment of sending as the receiver's own clock knows it (it refuses a timestamp far from its time).
     const timestamp = new Date();
@@ -116,10 +124,10 @@ export function createSender(deps: SenderDeps) {
         },
         body,
         redirect: 'manual',
-        signal: AbortSignal.any([AbortSignal.timeout(deps.timeoutMs), shutdown.signal]),
+        signal: AbortSignal.any([AbortSignal.timeout(deps.timeoutMs), shutdown]),
       });
     } catch (error) {
-      if (shutdown.signal.aborted) return { ok: false, status: null, error: M.interrupted, interrupted: true };
+      if (shutdown.aborted) return { ok: false, status: null, error: M.interrupted, interrupted: true };
       const name = (error as Error).name;
       if (name === 'TimeoutError' || name === 'AbortError')
         return { ok: false, status: null, error: M.timedOut(deps.timeoutMs) };
@@ -169,22 +177,27 @@ export function createSender(deps: SenderDeps) {
     });
   }
 
-  /** Sends what is due of one claimed subscription, in order; stops at a delivery that waits for its retry. */
-  async function drain(subscription: Subscription, stopped: () => boolean): Promise<number> {
+  /**
+   * Sends what is due of one claimed subscription, in order; stops at a delivery that waits for its retry (due again
+   * then), or with more to send once its turn ended.
+   */
+  async function drain(subscription: Subscription, shutdown: AbortSignal): Promise<Served> {
     let delivered = 0;
     for (;;) {
-      if (stopped()) return delivered;
+      if (shutdown.aborted) return { delivered };
+      if (delivered >= deliveriesPerTurn) return { delivered, more: true };
       const batch = await db
         .select()
         .from(partnerDeliveries)
         .where(and(eq(partnerDeliveries.subscriptionId, subscription.id), eq(partnerDeliveries.status, 'pendiente')))
         .orderBy(asc(partnerDeliveries.seq))
         .limit(deliveriesPerRead);
-      if (batch.length === 0) return delivered;
+      if (batch.length === 0) return { delivered };
       for (const delivery of batch) {
-        if (stopped() || delivery.nextAttemptAt.getTime() > clock()) return delivered;
+        if (shutdown.aborted) return { delivered };
+        if (delivery.nextAttemptAt.getTime() > clock()) return { delivered, dueAt: delivery.nextAttemptAt };
         const attempts = delivery.attempts + 1;
-        const result = await attempt(subscription, delivery);
+        const result = await attempt(subscription, delivery, shutdown);
         const triedAt = new Date(clock());
         if (result.ok) {
           await db
@@ -212,7 +225,7 @@ export function createSender(deps: SenderDeps) {
             { subscriptionId: subscription.id },
             'partner event endpoint answered 410; subscription disabled',
           );
-          return delivered;
+          return { delivered };
         }
         if (result.interrupted) {
           // Recorded as tried (the receiver may have it: the same webhook-id lets it tell), due again now.
@@ -220,7 +233,7 @@ export function createSender(deps: SenderDeps) {
             .update(partnerDeliveries)
             .set({ ...seen, nextAttemptAt: triedAt })
             .where(eq(partnerDeliveries.id, delivery.id));
-          return delivered;
+          return { delivered };
         }
         const wait = attempts >= maxAttempts ? undefined : nextRetryDelayMs(attempts, result.retryAfter);
         if (wait === undefined) {
@@ -231,64 +244,28 @@ export function createSender(deps: SenderDeps) {
           deps.metrics.partnerDelivery('fallido');
           continue;
         }
+        const retryAt = new Date(clock() + wait);
         await db
           .update(partnerDeliveries)
-          .set({ ...seen, nextAttemptAt: new Date(clock() + wait) })
+          .set({ ...seen, nextAttemptAt: retryAt })
           .where(eq(partnerDeliveries.id, delivery.id));
         deps.metrics.partnerDelivery('reintento');
         deps.log.warn(
           { subscriptionId: subscription.id, deliveryId: delivery.id, attempts, status: result.status },
           'partner event delivery failed; will retry',
         );
-        return delivered;
+        return { delivered, dueAt: retryAt };
       }
     }
-  }
-
-  /**
-   * One round: claims subscriptions with due deliveries and drains each, up to `subscriptionsPerRound` at once, each at
-   * its own pace: as soon as one is done, or `nudge` says something may have come due, `prepare` runs (the fan-out of
-   * new events) and free places are claimed again, so a receiver that hangs holds its own subscription, no other.
-   * Resolves once nothing is left to claim and every drain has ended.
-   */
-  async function sendDue(stopped: () => boolean, prepare: () => Promise<void> = async () => {}): Promise<number> {
-    let delivered = 0;
-    const running = new Set<Promise<void>>();
-    for (;;) {
-      if (stopped()) break;
-      const waking = nudged.promise;
-      if (running.size < subscriptionsPerRound) {
-        await prepare();
-        for (const subscription of await claimSubscriptions(subscriptionsPerRound - running.size)) {
-          const draining: Promise<void> = drain(subscription, stopped)
-            .then((count) => {
-              delivered += count;
-            })
-            .finally(() => claims.release(subscription.id))
-            .finally(() => running.delete(draining));
-          running.add(draining);
-        }
-      }
-      if (running.size === 0) break;
-      await Promise.race([...running, waking]);
-    }
-    await Promise.allSettled(running);
-    return delivered;
-  }
-
-  /** Something may have come due (an event queued, a retry's time): a round in progress claims again. */
-  function nudge() {
-    const { resolve } = nudged;
-    nudged = signal();
-    resolve();
   }
 
   return {
-    sendDue,
-    nudge,
-    renewClaims: claims.renew,
-    /** Shutting down: every try in flight is cut short (recorded, due again at once). */
-    interrupt: () => shutdown.abort(),
-    releaseAll: claims.releaseAll,
+    name: 'partner events',
+    maxLanes: subscriptionsPerInstance,
+    keyOf: (subscription) => subscription.id,
+    claim: claimSubscriptions,
+    serve: drain,
+    release: (subscription) => claims.release(subscription.id),
+    renew: claims.renew,
   };
 }

@@ -1,18 +1,17 @@
-// The partner events' background work on each instance: fan-out of new events into deliveries, sending them, the
-// expiry job, and clean-up of old rows. Woken at once when a trigger writes an event (the portal_partner_events
-// channel) and when this instance's own deliveries become due; a poll catches anything missed (another instance's
-// wake-up, a retry coming due). All state is in the database: a restarted or second instance just carries on.
+// The partner events' background work on each instance: fan-out of new events into deliveries, sending them (the one
+// sender, domain/outbound/sender.ts), the expiry job, and clean-up of old rows. Woken at once when a trigger writes an
+// event (the portal_partner_events channel) and when this instance's own retries come due; the sender's sweep catches
+// anything missed (another instance's lapsed claim). All state is in the database: a restarted or second instance
+// just carries on.
 import { and, count, inArray, isNotNull, isNull, lt, min, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { partnerDeliveries, partnerEvents } from '../../db/schema.js';
 import { isDatabaseUnavailable } from '../../lib/errors.js';
-import { serialRounds } from '../serial-rounds.js';
-import { createSender, type SenderDeps } from './deliveries.js';
+import { createSender } from '../outbound/sender.js';
+import { partnerDeliveryLanes, type SenderDeps } from './deliveries.js';
 import { announceExpiries } from './expiry.js';
 import { fanOutBatch } from './fan-out.js';
 
-const pollMs = 2_000;
-const heartbeatMs = 4_000;
 /** The expiry job's period; each instance adds up to `expiryJitterMs` so instances do not all run it together. */
 export const expiryEveryMs = 60_000;
 const expiryJitterMs = 10_000;
@@ -58,8 +57,6 @@ export function createPartnerEventsWorker(deps: PartnerEventsDeps): PartnerEvent
   const { db, clock } = deps;
   let closed = false;
   let lastCleanup = 0;
-  const stopped = () => closed;
-  const sender = createSender(deps);
 
   function reportFailure(error: unknown, what: string) {
     if (isDatabaseUnavailable(error)) deps.databaseLost(error);
@@ -89,22 +86,11 @@ export function createPartnerEventsWorker(deps: PartnerEventsDeps): PartnerEvent
     }
   }
 
-  async function round(): Promise<number> {
-    const delivered = await sender.sendDue(stopped, fanOut);
-    await cleanup();
-    return delivered;
-  }
-
-  const rounds = serialRounds(round, stopped);
-  const deliverDue = () => rounds.run();
-  const runInBackground = () => {
-    if (closed) return;
-    deliverDue().catch((error) => reportFailure(error, 'partner event round failed'));
-  };
+  const sender = createSender({ ...partnerDeliveryLanes(deps), prepare: fanOut, tidy: cleanup }, deps);
 
   const expiryJob = async () => {
     const announced = await announceExpiries(db, new Date(clock()));
-    if (announced > 0) runInBackground();
+    if (announced > 0) sender.wake();
     return announced;
   };
   let expiryTimer: NodeJS.Timeout | undefined;
@@ -130,38 +116,22 @@ export function createPartnerEventsWorker(deps: PartnerEventsDeps): PartnerEvent
     expiryTimer.unref();
   };
 
-  // A round in progress (a receiver that hangs keeps one going) claims again when woken, as a new round would.
-  const wake = () => {
-    sender.nudge();
-    setImmediate(runInBackground);
-  };
-  const timer = setInterval(wake, pollMs);
-  timer.unref();
-  const heartbeat = setInterval(() => {
-    sender.renewClaims().catch((error) => reportFailure(error, 'renewing partner event claims failed'));
-  }, heartbeatMs);
-  heartbeat.unref();
-
   return {
-    deliverDue,
+    deliverDue: sender.deliverDue,
     announceExpiries: expiryJob,
-    wake,
+    wake: sender.wake,
     start() {
-      runInBackground();
+      sender.start();
       void runExpiry();
       scheduleExpiry();
     },
     async close() {
       closed = true;
-      clearInterval(timer);
-      clearInterval(heartbeat);
       clearTimeout(expiryTimer);
       await expiryRunning;
       // A try in flight is cut short (recorded, due again at once), so shutting down never waits for a receiver; the
-      // claims are then given back for another instance.
-      sender.interrupt();
-      await rounds.current()?.catch(() => 0);
-      await sender.releaseAll().catch(() => {});
+      // claims are given back for another instance.
+      await sender.close();
     },
   };
 }
