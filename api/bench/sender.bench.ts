@@ -155,8 +155,11 @@ try {
   console.log(`Inactiva con 100 destinos al día: ${idle.toFixed(2)} transacciones por segundo (límite 1)`);
 
   // 2. One destination hung; an entry every 50 ms to a company in turn for 20 s.
+  // The first company's first destination now points at a collector that never answers (a company has 5 at most).
   const first = companies[0]!;
-  await createAuditStream(deps, actor, first.id, { tipo: 'https', url: hung.url('/colgado'), formato: 'ndjson', ca: certs.ca });
+  const moved = first.at.shift()!;
+  await db.execute(sql`UPDATE audit_streams SET settings = jsonb_set(settings, '{url}', to_jsonb(${hung.url('/colgado')}::text))
+      WHERE company_id = ${first.id} AND settings->>'url' = ${moved.url('/d0')}`);
   const bare: number[] = [];
   for (let i = 0; i < 50; i++) bare.push(await barePost(collectors[1]!.url('/bare')));
   const owedTo = new Map<number, Awaited<ReturnType<typeof collector>>[]>();
@@ -183,8 +186,10 @@ try {
   // 3. Twelve companies while one collector answers after 8 s, with three destinations.
   const slow = await collector(8_000);
   collectors.push(slow);
-  for (const path of ['/a', '/b', '/c'])
-    await createAuditStream(deps, actor, companies[1]!.id, { tipo: 'https', url: slow.url(path), formato: 'ndjson', ca: certs.ca });
+  const second = companies[1]!;
+  for (const [index, path] of ['/d0', '/d1', '/d2'].entries())
+    await db.execute(sql`UPDATE audit_streams SET settings = jsonb_set(settings, '{url}', to_jsonb(${slow.url(`/${index}`)}::text))
+        WHERE company_id = ${second.id} AND settings->>'url' = ${second.at[index]!.url(path)}`);
   await write(companies[1]!.id);
   const twelve = companies.slice(2, 14);
   const changes = new Map<number, Awaited<ReturnType<typeof collector>>[]>();

@@ -42,7 +42,7 @@ export interface Outbound<Lane> {
   release(lane: Lane, served: Served): Promise<void>;
   /** Extends the leases of the lanes being served (called while any is). */
   renew?(): Promise<void>;
-  /** Housekeeping at each sweep (old rows deleted). */
+  /** Housekeeping once a minute (old rows deleted, expired ones marked). */
   tidy?(): Promise<void>;
 }
 
@@ -53,6 +53,8 @@ export interface SenderOptions {
   sweepMs?: number;
   /** How often the leases of the lanes in service are renewed. */
   heartbeatMs?: number;
+  /** How often the housekeeping runs. */
+  tidyMs?: number;
 }
 
 export interface Sender {
@@ -66,10 +68,12 @@ export interface Sender {
 
 export const defaultSweepMs = 15_000;
 export const defaultHeartbeatMs = 4_000;
+export const defaultTidyMs = 60_000;
 
 export function createSender<Lane>(outbound: Outbound<Lane>, options: SenderOptions): Sender {
   const sweepMs = options.sweepMs ?? defaultSweepMs;
   const heartbeatMs = options.heartbeatMs ?? defaultHeartbeatMs;
+  const tidyMs = options.tidyMs ?? defaultTidyMs;
   const shutdown = new AbortController();
   /** The lanes in service here, by destination. */
   const busy = new Map<string, Promise<Served>>();
@@ -86,6 +90,7 @@ export function createSender<Lane>(outbound: Outbound<Lane>, options: SenderOpti
   let dueTimer: { at: number; timer: NodeJS.Timeout } | undefined;
   let sweep: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
+  let tidying: NodeJS.Timeout | undefined;
 
   function reportFailure(error: unknown, what: string) {
     if (isDatabaseUnavailable(error)) options.databaseLost(error);
@@ -206,11 +211,15 @@ export function createSender<Lane>(outbound: Outbound<Lane>, options: SenderOpti
     start() {
       if (started || closed) return;
       started = true;
-      sweep = setInterval(() => {
-        wake();
-        outbound.tidy?.().catch((error) => reportFailure(error, 'housekeeping failed'));
-      }, sweepMs);
+      sweep = setInterval(wake, sweepMs);
       sweep.unref();
+      if (outbound.tidy) {
+        const tidy = outbound.tidy.bind(outbound);
+        tidying = setInterval(() => {
+          tidy().catch((error) => reportFailure(error, 'housekeeping failed'));
+        }, tidyMs);
+        tidying.unref();
+      }
       if (outbound.renew) {
         const renew = outbound.renew.bind(outbound);
         heartbeat = setInterval(() => {
@@ -224,6 +233,7 @@ export function createSender<Lane>(outbound: Outbound<Lane>, options: SenderOpti
       closed = true;
       clearInterval(sweep);
       clearInterval(heartbeat);
+      clearInterval(tidying);
       if (dueTimer) clearTimeout(dueTimer.timer);
       shutdown.abort();
       await claiming?.catch(() => 0);
