@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { DEFAULT_REDIRECT_ALLOW_LIST } from '@portal/contracts/redirect/defaults';
 import { operatorActor } from '../src/domain/audit/log.js';
-import { createClient, deleteClient } from '../src/domain/identity-provider/clients.js';
+import { createClient, deleteClient } from '../src/domain/identity-provider/oidc/clients.js';
 import { buildTestApp, forEachBackend, login, type TestApp } from './helpers/app.js';
 
 const appFields = [

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import * as oidc from 'openid-client';
-import { maxWrongDeviceCodesPerPerson } from '../src/domain/identity-provider/device.js';
+import { maxWrongDeviceCodesPerPerson } from '../src/domain/identity-provider/oidc/device.js';
 import { testRedisUrl } from './helpers/accounts.js';
 import { createUser, forEachBackend, login } from './helpers/app.js';
 import { type TwoInstances, twoInstances } from './helpers/instances.js';

@@ -7,7 +7,10 @@ import { after, before, describe, it } from 'node:test';
 import { and, eq, sql } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import { oidcConsents, oidcPayloads } from '../src/db/schema.js';
-import { maxWrongDeviceCodesPerAddress, maxWrongDeviceCodesPerPerson } from '../src/domain/identity-provider/device.js';
+import {
+  maxWrongDeviceCodesPerAddress,
+  maxWrongDeviceCodesPerPerson,
+} from '../src/domain/identity-provider/oidc/device.js';
 import { adminEmail, adminPassword, createUser, forEachBackend, login } from './helpers/app.js';
 import {
   answerDevice,

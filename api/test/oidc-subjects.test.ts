@@ -12,7 +12,7 @@ import { buildApp } from '../src/app.js';
 import type { Database } from '../src/db/client.js';
 import { auditLog, oidcClients, users } from '../src/db/schema.js';
 import { hashPassword } from '../src/domain/accounts/passwords.js';
-import { hashClientSecret } from '../src/domain/identity-provider/clients.js';
+import { hashClientSecret } from '../src/domain/identity-provider/oidc/clients.js';
 import {
   adminEmail,
   adminPassword,

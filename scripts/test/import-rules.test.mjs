@@ -38,6 +38,22 @@ const CASES = [
     from: '@portal/contracts/identity-provider/clients',
     refused: null,
   },
+  // Inside identity-provider/, the doors (oidc/, saml/) stand on its root: never the other way, never each other.
+  {
+    file: 'api/src/domain/identity-provider/probe.ts',
+    from: './oidc/provider.js',
+    refused: /doors of identity-provider/,
+  },
+  { file: 'api/src/domain/identity-provider/probe.ts', from: './saml/apps.js', refused: /doors of identity-provider/ },
+  { file: 'api/src/domain/identity-provider/oidc/probe.ts', from: '../saml/metadata.js', refused: /doors of/ },
+  { file: 'api/src/domain/identity-provider/saml/probe.ts', from: '../oidc/clients.js', refused: /doors of/ },
+  { file: 'api/src/domain/identity-provider/oidc/probe.ts', from: '../continuation.js', refused: null },
+  { file: 'api/src/domain/identity-provider/oidc/probe.ts', from: './endpoints.js', refused: null },
+  { file: 'api/src/domain/identity-provider/saml/probe.ts', from: '../../../lib/saml/xml.js', refused: null },
+  { file: 'api/src/domain/identity-provider/oidc/probe.ts', from: '../../companies/domains.js', refused: /Floor 6/ },
+  // The two root files that import a door all the same (biome.jsonc says why).
+  { file: 'api/src/domain/identity-provider/consents.ts', from: './saml/consents.js', refused: null },
+  { file: 'api/src/domain/identity-provider/logout-deliveries.ts', from: './oidc/logouts.js', refused: null },
   { file: 'api/src/domain/registration/probe.ts', from: '../companies/sso/accounts.js', refused: /Floor 7/ },
   { file: 'api/src/domain/registration/probe.ts', from: '../companies/domains.js', refused: null },
   { file: 'api/src/domain/companies/sso/probe.ts', from: '../scim/users.js', refused: /Floor 8 of the domain/ },

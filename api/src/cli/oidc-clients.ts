@@ -13,7 +13,7 @@ import {
   type OidcClientView,
   rotateClientSecret,
   updateClient,
-} from '../domain/identity-provider/clients.js';
+} from '../domain/identity-provider/oidc/clients.js';
 import { type AccountCommand, type OptionValues, Refusal } from './command.js';
 import { type OidcSubjectKind, oidcSubjectKinds } from '../db/schema.js';
 

@@ -13,7 +13,7 @@ import { InMemoryWebStorage, OidcClient, type OidcClientSettings, WebStorageStat
 import * as openid from 'openid-client';
 import { CookieJar } from 'tough-cookie';
 import type { Config } from '../../src/config.js';
-import { createClient, type OidcClientInput } from '../../src/domain/identity-provider/clients.js';
+import { createClient, type OidcClientInput } from '../../src/domain/identity-provider/oidc/clients.js';
 import { operatorActor } from '../../src/domain/audit/log.js';
 import { users } from '../../src/db/schema.js';
 import { type Backend, buildTestApp, type TestApp } from './app.js';

@@ -32,7 +32,7 @@ export interface LapsedPlanClaim {
 /** The `organization` claim (scope `organization`): Keycloak's shape, by company name, with its id and the roles. */
 export type OrganizationClaim = Record<string, { id: string; roles: string[] }>;
 
-/** What the claims say beyond the account, read together and kept together (account-lookup.ts). */
+/** What the claims say beyond the account, read together and kept together (oidc/account-lookup.ts). */
 export interface EntitlementClaims {
   /** Undefined for a client tied to no catalogue app (no `plan` claim at all). */
   plan: PlanClaim | null | undefined;
@@ -109,7 +109,7 @@ export async function entitlementClaims(db: Db, userId: number, appId: number | 
 /**
  * The `roles` claim (scope `roles`): the keys the person holds in the client's app, `[]` for a client tied to no app.
  * Read afresh, for a SAML assertion and a partner event; the OpenID Connect claim is kept with the account instead
- * (account-lookup.ts, decision 0145).
+ * (oidc/account-lookup.ts, decision 0145).
  */
 export async function rolesClaim(db: Db, userId: number, appId: number | null, plan: PlanClaim | null | undefined) {
   return appId === null ? [] : rolesInApp(db, userId, appId, plan != null);

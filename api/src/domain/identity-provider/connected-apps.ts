@@ -1,6 +1,6 @@
 // The registry of partner apps (table connected_apps, docs/decisions/0126-connected-apps.md): what an app is,
 // whatever protocol signs people into it: its name, its catalogue app, whether it is the suite's own. Its protocol
-// connection (an OpenID Connect client in clients.ts, a SAML service provider in saml/apps.ts) is read with these
+// connection (an OpenID Connect client in oidc/clients.ts, a SAML service provider in saml/apps.ts) is read with these
 // facts, written beside them in one transaction, and goes with the app (the foreign key cascades).
 import { asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';

@@ -7,11 +7,11 @@ import type { Client } from 'oidc-provider';
 import type { Db } from '../../db/client.js';
 import { connectedApps, oidcLogoutDeliveries, oidcClients } from '../../db/schema.js';
 import { recordAudit, systemActor } from '../audit/log.js';
-import { deleteExpiredPayloads } from './adapter.js';
+import { deleteExpiredPayloads } from './oidc/adapter.js';
 import { userIdOf } from './claims.js';
 import { portalFacts } from './client-facts.js';
 import { createLogoutQueue, type LogoutQueue, type LogoutQueueDeps, logoutTable } from './logout-queue.js';
-import { backchannelSender } from './logouts.js';
+import { backchannelSender } from './oidc/logouts.js';
 import { subjectFor } from './subjects.js';
 
 const cleanupEveryMs = 60 * 60_000;

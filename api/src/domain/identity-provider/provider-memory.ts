@@ -10,7 +10,7 @@ import type { SessionMemory } from '../sessions/memory.js';
 
 /**
  * The kinds whose payloads are kept by id: read often, never consumed (codes and refresh tokens always read the
- * database). Provider sessions are kept too, by uid only (adapter.ts `findByUid`), under the kind 'Session'.
+ * database). Provider sessions are kept too, by uid only (oidc/adapter.ts `findByUid`), under the kind 'Session'.
  */
 export const keptKinds = new Set(['AccessToken', 'Grant']);
 

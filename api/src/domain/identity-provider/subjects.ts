@@ -30,8 +30,8 @@ export const newSubjectSalt = () => randomBytes(32).toString('base64url');
 export function subjectFor(rule: SubjectRule, account: SubjectAccount): string {
   if (rule.kind === 'numerico') return String(account.id);
   if (rule.kind === 'opaco') return account.publicId;
-  // A 'por_cliente' client always has its salt (clients.ts makes it with the kind); without one there is no subject
-  // to give, and answering the public id instead would link the app with the others.
+  // A 'por_cliente' client always has its salt (oidc/clients.ts makes it with the kind); without one there is no
+  // subject to give, and answering the public id instead would link the app with the others.
   if (!rule.salt) throw new Error('a por_cliente client without its subject salt');
   return createHmac('sha256', Buffer.from(rule.salt, 'base64url')).update(account.publicId).digest('base64url');
 }

@@ -18,7 +18,7 @@ import { isLocalName, isSpecialUseAddress } from '../../lib/outbound/special-use
 import { seal, unseal } from '../../lib/sealed.js';
 import { type AuditActor, recordAudit } from '../audit/log.js';
 import type { AuditAction } from '../audit/actions.js';
-import { clientNotFound } from '../identity-provider/clients.js';
+import { clientNotFound } from '../identity-provider/oidc/clients.js';
 import { connectedAppNotFound } from '../identity-provider/connected-apps.js';
 import { partnerEventMessages as M } from './messages.js';
 

@@ -141,7 +141,7 @@ export async function startSession(
   return services.tokens.sign(user, { id, issuedAt: now, expiresAt });
 }
 
-/** What a device's portal session is started with (identity-provider/device.ts, when a person approves the device). */
+/** What a device's portal session is started with (identity-provider/oidc/device.ts, when a person approves it). */
 export interface DeviceSessionStart {
   userId: number;
   /** The app the device signs in to: the session's name in the lists ('Panel de planta en Linux'). */

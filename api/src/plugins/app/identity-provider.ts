@@ -3,12 +3,15 @@ import fp from 'fastify-plugin';
 import type Provider from 'oidc-provider';
 import { createLogoutDeliveries } from '../../domain/identity-provider/logout-deliveries.js';
 import type { LogoutQueue } from '../../domain/identity-provider/logout-queue.js';
-import { devicePollIntervalSeconds } from '../../domain/identity-provider/device.js';
-import { createIdentityProvider } from '../../domain/identity-provider/provider.js';
+import { devicePollIntervalSeconds } from '../../domain/identity-provider/oidc/device.js';
+import { createIdentityProvider } from '../../domain/identity-provider/oidc/provider.js';
 import { createRefreshChecks, type RefreshChecks } from '../../domain/identity-provider/portal-sessions.js';
 import { createProviderMemory } from '../../domain/identity-provider/provider-memory.js';
-import { createKeptIntrospection, type KeptIntrospection } from '../../domain/identity-provider/kept-introspection.js';
-import { createKeptUserinfo, type KeptUserinfo } from '../../domain/identity-provider/kept-userinfo.js';
+import {
+  createKeptIntrospection,
+  type KeptIntrospection,
+} from '../../domain/identity-provider/oidc/kept-introspection.js';
+import { createKeptUserinfo, type KeptUserinfo } from '../../domain/identity-provider/oidc/kept-userinfo.js';
 import { openWakeChannel } from '../../db/wake-channel.js';
 import { currentRequestLog } from '../../lib/request-scope.js';
 

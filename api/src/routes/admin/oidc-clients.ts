@@ -11,7 +11,7 @@ import {
   listClients,
   rotateClientSecret,
   updateClient,
-} from '../../domain/identity-provider/clients.js';
+} from '../../domain/identity-provider/oidc/clients.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { adminErrors, bearerSecurity as security, ErrorRef } from '../../schemas/common.js';
 import {

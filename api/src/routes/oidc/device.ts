@@ -1,7 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { portalSignInOf } from '../../domain/identity-provider/continuation.js';
-import { answerDeviceRequest, type CodeTypist, describeDeviceRequest } from '../../domain/identity-provider/device.js';
+import {
+  answerDeviceRequest,
+  type CodeTypist,
+  describeDeviceRequest,
+} from '../../domain/identity-provider/oidc/device.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
 import { DeviceAnswer, DeviceAnswered, DeviceCodeTyped, DeviceRequestView } from '../../schemas/identity-provider.js';

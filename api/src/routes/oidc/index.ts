@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { IntrospectionAnswer } from '../../domain/identity-provider/kept-introspection.js';
-import type { UserinfoAnswer } from '../../domain/identity-provider/kept-userinfo.js';
+import type { IntrospectionAnswer } from '../../domain/identity-provider/oidc/kept-introspection.js';
+import type { UserinfoAnswer } from '../../domain/identity-provider/oidc/kept-userinfo.js';
 import { createBrowserOrigins } from '../../domain/identity-provider/browser-origins.js';
-import { oidcRoutes } from '../../domain/identity-provider/endpoints.js';
+import { oidcRoutes } from '../../domain/identity-provider/oidc/endpoints.js';
 import { documentHeaders } from '../../plugins/external/helmet.js';
 import deviceRoutes from './device.js';
 import interactionRoutes from './interactions.js';

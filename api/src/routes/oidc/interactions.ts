@@ -6,8 +6,8 @@ import {
   finishInteraction,
   loadInteraction,
   refuseInteraction,
-} from '../../domain/identity-provider/interactions.js';
-import { errorPageUrl } from '../../domain/identity-provider/endpoints.js';
+} from '../../domain/identity-provider/oidc/interactions.js';
+import { errorPageUrl } from '../../domain/identity-provider/oidc/endpoints.js';
 import { signedIn } from '../../plugins/app/authentication.js';
 import { commonErrors, ErrorRef } from '../../schemas/common.js';
 import {

@@ -2,7 +2,7 @@
 // checks the client only on the request that follows), which tells every site that a browser may send it there.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BrowserOrigins, ClientOrigins } from '../../domain/identity-provider/browser-origins.js';
-import { oidcRoutes } from '../../domain/identity-provider/endpoints.js';
+import { oidcRoutes } from '../../domain/identity-provider/oidc/endpoints.js';
 
 const nobody: ReadonlySet<string> = new Set();
 

@@ -2,9 +2,9 @@
 // name, as the library asks. Clients are read from oidc_clients, which administrators manage.
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import type { Db } from '../../db/client.js';
-import { oidcPayloads, users } from '../../db/schema.js';
-import { keptKinds, type ProviderMemory } from './provider-memory.js';
+import type { Db } from '../../../db/client.js';
+import { oidcPayloads, users } from '../../../db/schema.js';
+import { keptKinds, type ProviderMemory } from '../provider-memory.js';
 
 /** What the adapter needs besides the database: the registered clients' metadata, by client id, and the memory. */
 export interface AdapterDeps {

@@ -5,27 +5,27 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
 import type { Client } from 'oidc-provider';
-import type { Db } from '../../db/client.js';
-import { oidcDeviceGrants, oidcPayloads } from '../../db/schema.js';
-import { HttpError } from '../../lib/errors.js';
-import type { Clock } from '../clock.js';
-import type { CounterStore, TakenSlot } from '../sign-in-limits/counters.js';
-import { wrongCodesLockedError } from '../sign-in-limits/limits.js';
-import { startDeviceSession } from '../sessions/sessions.js';
-import { secondFactorAsked } from './authentication-methods.js';
-import { accountIdOf } from './claims.js';
-import { portalFacts } from './client-facts.js';
-import { requestedScopes } from './consents.js';
+import type { Db } from '../../../db/client.js';
+import { oidcDeviceGrants, oidcPayloads } from '../../../db/schema.js';
+import { HttpError } from '../../../lib/errors.js';
+import type { Clock } from '../../clock.js';
+import type { CounterStore, TakenSlot } from '../../sign-in-limits/counters.js';
+import { wrongCodesLockedError } from '../../sign-in-limits/limits.js';
+import { startDeviceSession } from '../../sessions/sessions.js';
+import { secondFactorAsked } from '../authentication-methods.js';
+import { accountIdOf } from '../claims.js';
+import { portalFacts } from '../client-facts.js';
+import { requestedScopes } from '../consents.js';
 import {
   type ContinuationView,
   continueSignIn,
   describeContinuation,
   type PortalSignIn,
   type SignInAsk,
-} from './continuation.js';
+} from '../continuation.js';
 import { oidcLifetimes } from './lifetimes.js';
 import { personRefused } from './protocol-errors.js';
-import { describeScopes } from './scopes.js';
+import { describeScopes } from '../scopes.js';
 
 /**
  * The user code as the device shows it: 8 consonants (no vowels, so no words, and none of 0/O, 1/I to confuse) in

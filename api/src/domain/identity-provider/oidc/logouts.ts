@@ -3,11 +3,11 @@
 // request.
 import type Provider from 'oidc-provider';
 import type { Client, Configuration } from 'oidc-provider';
-import type { Db } from '../../db/client.js';
-import { oidcLogoutDeliveries } from '../../db/schema.js';
+import type { Db } from '../../../db/client.js';
+import { oidcLogoutDeliveries } from '../../../db/schema.js';
 import { subjectOfAccount } from './account-lookup.js';
 import { logoutPage } from './logout-page.js';
-import type { ProviderMemory } from './provider-memory.js';
+import type { ProviderMemory } from '../provider-memory.js';
 
 /** Why a provider session's apps are being told to log out: written with each delivery, read in the audit log. */
 export type LogoutReason =

@@ -3,7 +3,7 @@
 // its polling interval, slow_down when it polls too fast and unauthorized_client for a client not allowed the grant.
 import type Provider from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
-import { currentRequestAddress } from '../../lib/request-scope.js';
+import { currentRequestAddress } from '../../../lib/request-scope.js';
 import { deviceCodeGrantType } from './clients.js';
 import { type DeviceInfo, devicePollIntervalSeconds, userCodeMask } from './device.js';
 import { deviceVerificationUri } from './endpoints.js';

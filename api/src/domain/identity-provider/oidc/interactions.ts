@@ -5,23 +5,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { Client, Interaction, InteractionResults } from 'oidc-provider';
-import type { Db } from '../../db/client.js';
-import { HttpError } from '../../lib/errors.js';
-import { secondFactorAsked } from './authentication-methods.js';
-import { accountIdOf } from './claims.js';
-import { portalFacts } from './client-facts.js';
-import { requestedScopes } from './consents.js';
+import type { Db } from '../../../db/client.js';
+import { HttpError } from '../../../lib/errors.js';
+import { secondFactorAsked } from '../authentication-methods.js';
+import { accountIdOf } from '../claims.js';
+import { portalFacts } from '../client-facts.js';
+import { requestedScopes } from '../consents.js';
 import {
   type ContinuationView,
   continueSignIn,
   describeContinuation,
   type PortalSignIn,
   type SignInAsk,
-} from './continuation.js';
-import { identityProviderMessages as M } from './messages.js';
-import type { PortalLogin } from './portal-sessions.js';
+} from '../continuation.js';
+import { identityProviderMessages as M } from '../messages.js';
+import type { PortalLogin } from '../portal-sessions.js';
 import { personRefused } from './protocol-errors.js';
-import { describeScopes } from './scopes.js';
+import { describeScopes } from '../scopes.js';
 
 export type { PortalSignIn };
 

@@ -1,9 +1,9 @@
 // Which of the library's features the provider offers, and how.
 import type { Configuration } from 'oidc-provider';
-import type { Db } from '../../db/client.js';
+import type { Db } from '../../../db/client.js';
 import { deviceFlowFeature } from './device-flow.js';
 import { rpInitiatedLogout } from './logouts.js';
-import type { ProviderMemory } from './provider-memory.js';
+import type { ProviderMemory } from '../provider-memory.js';
 
 export function features(db: Db, memory: ProviderMemory, portalUrl: string): NonNullable<Configuration['features']> {
   return {

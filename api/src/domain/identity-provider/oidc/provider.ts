@@ -2,14 +2,14 @@
 // the portal's storage, keys, accounts, screens and sessions. Nothing of the protocol is written here: each part of
 // the configuration, and each of the portal's adjustments to the library, lives in a file of its own.
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { acrValues } from './authentication-methods.js';
-import type { Db } from '../../db/client.js';
-import type { SigningKey } from '../tokens/keys.js';
+import { acrValues } from '../authentication-methods.js';
+import type { Db } from '../../../db/client.js';
+import type { SigningKey } from '../../tokens/keys.js';
 import { accountFinder, clientSubjectClaims, clientSubjectIntrospection } from './account-lookup.js';
 import { createAdapterFactory } from './adapter.js';
 import { clientSettings, hashedClientSecrets } from './client-settings.js';
 import { clientMetadata, findClient } from './clients.js';
-import { grantLoader } from './consents.js';
+import { grantLoader } from '../consents.js';
 import { deviceAnswers } from './device-flow.js';
 import { interactionPath, oidcRoutes } from './endpoints.js';
 import { features } from './features.js';
@@ -18,11 +18,11 @@ import { ttlSettings } from './lifetimes.js';
 import { loginPolicy } from './login-policy.js';
 import { portalFormPostPages } from './logout-page.js';
 import { queueBackchannelLogouts } from './logouts.js';
-import { linkPortalSessions, type RefreshChecks } from './portal-sessions.js';
+import { linkPortalSessions, type RefreshChecks } from '../portal-sessions.js';
 import { errorRenderer, spanishProtocolErrors } from './protocol-errors.js';
 import { cookieSettings, signingJwks } from './provider-keys.js';
-import type { ProviderMemory } from './provider-memory.js';
-import { scopeClaims, oidcScopes } from './scopes.js';
+import type { ProviderMemory } from '../provider-memory.js';
+import { scopeClaims, oidcScopes } from '../scopes.js';
 
 export interface IdentityProviderDeps {
   db: Db;

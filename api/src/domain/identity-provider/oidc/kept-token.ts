@@ -4,7 +4,7 @@
 // (models/token_helpers.js `checkSessionBinding`, shared/access_token.js `loadAccessTokenGrant`, actions/introspection.js);
 // what they cannot vouch for answers undefined, and the library answers the request.
 import type { AdapterPayload } from 'oidc-provider';
-import type { ProviderMemory } from './provider-memory.js';
+import type { ProviderMemory } from '../provider-memory.js';
 
 /**
  * The access token's fields these answers understand; a token carrying any other (a sender constraint such as `jkt`

@@ -1,12 +1,12 @@
 // When the provider asks the person to sign in: the library's policy, with the portal's checks.
 import { errors, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
-import type { Db } from '../../db/client.js';
+import type { Db } from '../../../db/client.js';
 import { subjectOfAccount } from './account-lookup.js';
-import { acrValues, essentialAcrAsked, secondFactorAsked } from './authentication-methods.js';
-import { currentRequestAddress } from '../../lib/request-scope.js';
-import { companyRuleBroken, wayOfSession } from '../sign-in-limits/company-rules.js';
-import { type LinkedPortalSession, linkedPortalSession } from './portal-sessions.js';
-import type { ProviderMemory } from './provider-memory.js';
+import { acrValues, essentialAcrAsked, secondFactorAsked } from '../authentication-methods.js';
+import { currentRequestAddress } from '../../../lib/request-scope.js';
+import { companyRuleBroken, wayOfSession } from '../../sign-in-limits/company-rules.js';
+import { type LinkedPortalSession, linkedPortalSession } from '../portal-sessions.js';
+import type { ProviderMemory } from '../provider-memory.js';
 
 /**
  * The library's base policy, where an app's id_token_hint and a `sub` value it names in `claims` are compared with the

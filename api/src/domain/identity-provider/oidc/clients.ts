@@ -8,7 +8,7 @@ import { redirectUrisRequired } from '@portal/contracts/identity-provider/client
 import { asc, eq, sql } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
 import type { AdapterPayload } from 'oidc-provider';
-import type { Db } from '../../db/client.js';
+import type { Db } from '../../../db/client.js';
 import {
   apps,
   connectedApps,
@@ -17,13 +17,13 @@ import {
   type OidcClientRow,
   type OidcSubjectKind,
   oidcSubjectKinds,
-} from '../../db/schema.js';
-import { HttpError } from '../../lib/errors.js';
-import { type AuditActor, recordAudit } from '../audit/log.js';
-import { identityProviderMessages as M } from './messages.js';
-import { type OidcScope, knownScopes, isOidcScope } from './scopes.js';
-import { registerApp, removeApp, selectClients, updateAppFacts } from './connected-apps.js';
-import { newSubjectSalt } from './subjects.js';
+} from '../../../db/schema.js';
+import { HttpError } from '../../../lib/errors.js';
+import { type AuditActor, recordAudit } from '../../audit/log.js';
+import { identityProviderMessages as M } from '../messages.js';
+import { type OidcScope, knownScopes, isOidcScope } from '../scopes.js';
+import { registerApp, removeApp, selectClients, updateAppFacts } from '../connected-apps.js';
+import { newSubjectSalt } from '../subjects.js';
 
 /** A client as administrators see it (GET /admin/clientes-oidc): never its secret. */
 export interface OidcClientView {

@@ -9,14 +9,14 @@
 import { parse } from 'node:querystring';
 import type Provider from 'oidc-provider';
 import type { AdapterPayload } from 'oidc-provider';
-import type { User } from '../../db/schema.js';
-import { userIdOf } from './claims.js';
+import type { User } from '../../../db/schema.js';
+import { userIdOf } from '../claims.js';
 import { clientSecretMatches } from './clients.js';
 import { type KeptToken, keptToken, tokenStillKept } from './kept-token.js';
 import { anyOriginHeaders } from './kept-userinfo.js';
-import type { ProviderMemory } from './provider-memory.js';
-import { subjectRuleOf } from './client-facts.js';
-import { subjectFor } from './subjects.js';
+import type { ProviderMemory } from '../provider-memory.js';
+import { subjectRuleOf } from '../client-facts.js';
+import { subjectFor } from '../subjects.js';
 
 export interface IntrospectionAnswer {
   body: string;

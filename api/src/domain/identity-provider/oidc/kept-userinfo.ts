@@ -8,13 +8,13 @@
 // client's app are kept too (account-lookup.ts: a role given or taken drops them, as a plan change drops the plan).
 import type Provider from 'oidc-provider';
 import type { AdapterPayload, Client, Grant } from 'oidc-provider';
-import type { User } from '../../db/schema.js';
-import { accountClaims, type EntitlementClaims, userIdOf } from './claims.js';
+import type { User } from '../../../db/schema.js';
+import { accountClaims, type EntitlementClaims, userIdOf } from '../claims.js';
 import { type KeptToken, keptToken, tokenStillKept } from './kept-token.js';
-import type { ProviderMemory } from './provider-memory.js';
+import type { ProviderMemory } from '../provider-memory.js';
 import { entitlementKey, entitlementsStand, type KeptRoles, rolesKey, rolesStand } from './account-lookup.js';
-import { clientAllowsOrigin, portalFacts } from './client-facts.js';
-import { subjectFor } from './subjects.js';
+import { clientAllowsOrigin, portalFacts } from '../client-facts.js';
+import { subjectFor } from '../subjects.js';
 
 export interface UserinfoAnswer {
   body: string;

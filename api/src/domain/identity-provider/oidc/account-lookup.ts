@@ -3,9 +3,9 @@
 import { eq } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
 import type { Client, Configuration, KoaContextWithOIDC } from 'oidc-provider';
-import type { Db } from '../../db/client.js';
-import { type User, users } from '../../db/schema.js';
-import { currentRequestAddress } from '../../lib/request-scope.js';
+import type { Db } from '../../../db/client.js';
+import { type User, users } from '../../../db/schema.js';
+import { currentRequestAddress } from '../../../lib/request-scope.js';
 import {
   accountClaims,
   accountIdOf,
@@ -13,13 +13,13 @@ import {
   entitlementClaims,
   type PlanClaim,
   userIdOf,
-} from './claims.js';
-import { rolesInAppUntil } from '../apps-and-plans/app-roles.js';
-import { portalFacts } from './client-facts.js';
+} from '../claims.js';
+import { rolesInAppUntil } from '../../apps-and-plans/app-roles.js';
+import { portalFacts } from '../client-facts.js';
 import { oidcLifetimes } from './lifetimes.js';
-import type { RefreshChecks } from './portal-sessions.js';
-import type { ProviderMemory } from './provider-memory.js';
-import { subjectFor } from './subjects.js';
+import type { RefreshChecks } from '../portal-sessions.js';
+import type { ProviderMemory } from '../provider-memory.js';
+import { subjectFor } from '../subjects.js';
 
 /** Where findAccount's claims carry the client's subject of the person (a symbol: never a claim of its own). */
 const clientSubject = Symbol('client subject');

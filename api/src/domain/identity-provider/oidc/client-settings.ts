@@ -2,9 +2,9 @@
 // PKCE always, the signing algorithm, the portal's own metadata, and the browser origins that may call for it.
 import type Provider from 'oidc-provider';
 import { type Client, type Configuration, errors } from 'oidc-provider';
-import { oidcSubjectKinds } from '../../db/schema.js';
-import { algorithm } from '../tokens/keys.js';
-import { clientAllowsOrigin } from './client-facts.js';
+import { oidcSubjectKinds } from '../../../db/schema.js';
+import { algorithm } from '../../tokens/keys.js';
+import { clientAllowsOrigin } from '../client-facts.js';
 import { clientSecretMatches, portalClientMetadata } from './clients.js';
 
 /** The configuration's client part. */

@@ -2,8 +2,8 @@
 import { hkdfSync } from 'node:crypto';
 import { exportJWK } from 'jose';
 import type { Configuration } from 'oidc-provider';
-import type { SigningKey } from '../tokens/keys.js';
-import { algorithm } from '../tokens/keys.js';
+import type { SigningKey } from '../../tokens/keys.js';
+import { algorithm } from '../../tokens/keys.js';
 
 /** The library's `jwks`: the portal's signing key (its public half is the JWKS the portal already publishes). */
 export async function signingJwks(signingKey: SigningKey): Promise<NonNullable<Configuration['jwks']>> {

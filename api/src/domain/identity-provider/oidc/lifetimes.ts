@@ -1,7 +1,7 @@
 // How long what the provider issues lives: codes, tokens, interactions, and the provider session, which never outlives
 // the portal session it was signed in with.
 import type { Configuration } from 'oidc-provider';
-import type { PortalLogin } from './portal-sessions.js';
+import type { PortalLogin } from '../portal-sessions.js';
 
 /** Lifetimes, in seconds. Codes are short; access tokens are opaque and checked at each use, so they may last a while. */
 export const oidcLifetimes = {
