@@ -130,7 +130,9 @@ try {
   collectors.push(hung);
   for (let c = 0; c < 20; c++) {
     const [row] = (
-      (await db.execute(sql`INSERT INTO companies (name) VALUES (${`Banco ${c + 1} S.A.`}) RETURNING id`)) as unknown as {
+      (await db.execute(
+        sql`INSERT INTO companies (name) VALUES (${`Banco ${c + 1} S.A.`}) RETURNING id`,
+      )) as unknown as {
         rows: { id: number }[];
       }
     ).rows;
@@ -139,12 +141,22 @@ try {
       const at = await collector();
       collectors.push(at);
       company.at.push(at);
-      await createAuditStream(deps, actor, company.id, { tipo: 'https', url: at.url(`/d${d}`), formato: 'ndjson', ca: certs.ca });
+      await createAuditStream(deps, actor, company.id, {
+        tipo: 'https',
+        url: at.url(`/d${d}`),
+        formato: 'ndjson',
+        ca: certs.ca,
+      });
     }
     companies.push(company);
   }
   // Each collector holds its company's history (the destinations' creations): caught up.
-  await waitFor('caught up', () => companies.every((company) => company.at.every((at) => at.documents() >= 5)), 120_000, 50);
+  await waitFor(
+    'caught up',
+    () => companies.every((company) => company.at.every((at) => at.documents() >= 5)),
+    120_000,
+    50,
+  );
   await new Promise((resolve) => setTimeout(resolve, 12_000));
   const quietSeconds = 60;
   const before = await transactions();

@@ -3,7 +3,7 @@
 // sender at its time, wake-ups made together are one claim, and closing aborts what is in flight.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createSender, type Outbound, type Served } from '../src/domain/outbound/sender.js';
+import { createSender, type Outbound, type Served } from '../src/domain/sender.js';
 import { waitFor } from './helpers/processes.js';
 
 interface Destination {

@@ -1,5 +1,5 @@
 // Streaming each company's activity log to its SIEM destinations, on every instance (docs/decisions/0139-audit-streams.md),
-// by the one sender (domain/outbound/sender.ts): each destination is a lane, claimed by one instance at a time (a short
+// by the one sender (domain/sender.ts): each destination is a lane, claimed by one instance at a time (a short
 // claim on its row, renewed while it sends, lapsing if the instance dies) and only when its company has entries past
 // the last one it sent. A lane reads the company's log after its cursor (domain/audit/ecs.ts: entries in the order of
 // their places, never one skipped) in batches, and moves the cursor only once the receiver took the batch: at least
@@ -14,7 +14,7 @@ import { companyLogAfter, positionOf, positionText } from '../audit/ecs.js';
 import type { Clock } from '../clock.js';
 import type { Mailer } from '../mail/mailer.js';
 import { auditStreamPausedMail } from '../mail/templates.js';
-import { createSender, type Sender, type Served } from '../outbound/sender.js';
+import { createSender, type Sender, type Served } from '../sender.js';
 import { rowClaims } from '../row-claims.js';
 import { targetOf } from './destinations.js';
 import { auditStreamMessages as M } from './messages.js';

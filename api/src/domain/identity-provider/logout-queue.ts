@@ -1,5 +1,5 @@
 // The logouts owed to partner apps without a browser: OpenID Connect back-channel logouts (logout-deliveries.ts) and
-// SAML SOAP logouts (saml/logouts.ts), sent by the one sender (domain/outbound/sender.ts). Each protocol keeps its own
+// SAML SOAP logouts (saml/logouts.ts), sent by the one sender (domain/sender.ts). Each protocol keeps its own
 // table (what it owes an app differs: a `sid` and the app's subject, a NameID and SessionIndex) and says how to claim,
 // send and settle a row; the pace is the sender's (docs/decisions/0124-one-logout-queue.md,
 // docs/decisions/0159-one-sender.md):
@@ -12,7 +12,7 @@
 //   whichever instance claims them: closing never waits for an app.
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.js';
-import { createSender, type Sender } from '../outbound/sender.js';
+import { createSender, type Sender } from '../sender.js';
 
 const keptSettledMs = 30 * 24 * 60 * 60_000;
 /** The rows one claim takes at most. */

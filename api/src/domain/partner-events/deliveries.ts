@@ -1,4 +1,4 @@
-// Sending the deliveries, by the one sender (domain/outbound/sender.ts): each subscription is a lane, served by one
+// Sending the deliveries, by the one sender (domain/sender.ts): each subscription is a lane, served by one
 // instance at a time (a short claim on the subscription row, renewed while it sends, lapsing if the instance dies),
 // the one whose first waiting delivery is due longest first, each subscription's deliveries strictly in `seq` order: the next one
 // waits while an earlier one is being retried. Each try is signed in the Standard Webhooks format with every secret
@@ -12,7 +12,7 @@ import { type PartnerDeliveryRow, partnerDeliveries, partnerSubscriptions } from
 import { refusedSpecialUse } from '../../lib/outbound/special-use.js';
 import { recordAudit, systemActor } from '../audit/log.js';
 import type { Clock } from '../clock.js';
-import type { Outbound, Served } from '../outbound/sender.js';
+import type { Outbound, Served } from '../sender.js';
 import { rowClaims } from '../row-claims.js';
 import { maxAttempts, nextRetryDelayMs, retryAfterMs } from './events.js';
 import { partnerEventMessages as M } from './messages.js';

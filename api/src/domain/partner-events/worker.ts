@@ -1,5 +1,5 @@
 // The partner events' background work on each instance: fan-out of new events into deliveries, sending them (the one
-// sender, domain/outbound/sender.ts), the expiry job, and clean-up of old rows. Woken at once when a trigger writes an
+// sender, domain/sender.ts), the expiry job, and clean-up of old rows. Woken at once when a trigger writes an
 // event (the portal_partner_events channel) and when this instance's own retries come due; the sender's sweep catches
 // anything missed (another instance's lapsed claim). All state is in the database: a restarted or second instance
 // just carries on.
@@ -7,7 +7,7 @@ import { and, count, inArray, isNotNull, isNull, lt, min, sql } from 'drizzle-or
 import type { Db } from '../../db/client.js';
 import { partnerDeliveries, partnerEvents } from '../../db/schema.js';
 import { isDatabaseUnavailable } from '../../lib/errors.js';
-import { createSender } from '../outbound/sender.js';
+import { createSender } from '../sender.js';
 import { partnerDeliveryLanes, type SenderDeps } from './deliveries.js';
 import { announceExpiries } from './expiry.js';
 import { fanOutBatch } from './fan-out.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type Provider from 'oidc-provider';
-import { createLogoutDeliveries } from '../../domain/identity-provider/logout-deliveries.js';
+import { createLogoutDeliveries } from '../../domain/identity-provider/oidc/logout-deliveries.js';
 import type { LogoutQueue } from '../../domain/identity-provider/logout-queue.js';
 import { devicePollIntervalSeconds } from '../../domain/identity-provider/oidc/device.js';
 import { createIdentityProvider } from '../../domain/identity-provider/oidc/provider.js';

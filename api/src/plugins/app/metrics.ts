@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CodeMetrics } from '../../domain/account-codes/codes.js';
-import type { LogoutDeliveryMetrics } from '../../domain/identity-provider/logout-deliveries.js';
+import type { LogoutDeliveryMetrics } from '../../domain/identity-provider/oidc/logout-deliveries.js';
 import { outboxBacklog } from '../../domain/mail/outbox.js';
 import type { PartnerDeliveryMetrics } from '../../domain/partner-events/deliveries.js';
 import { partnerBacklog } from '../../domain/partner-events/worker.js';

@@ -4,19 +4,19 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
 import type { Client } from 'oidc-provider';
-import type { Db } from '../../db/client.js';
-import { connectedApps, oidcLogoutDeliveries, oidcClients } from '../../db/schema.js';
-import { recordAudit, systemActor } from '../audit/log.js';
-import { deleteExpiredPayloads } from './oidc/adapter.js';
-import { userIdOf } from './claims.js';
-import { portalFacts } from './client-facts.js';
-import { createLogoutQueue, type LogoutQueue, type LogoutQueueDeps, logoutTable } from './logout-queue.js';
-import { backchannelSender } from './oidc/logouts.js';
-import { subjectFor } from './subjects.js';
+import type { Db } from '../../../db/client.js';
+import { connectedApps, oidcLogoutDeliveries, oidcClients } from '../../../db/schema.js';
+import { recordAudit, systemActor } from '../../audit/log.js';
+import { deleteExpiredPayloads } from './adapter.js';
+import { userIdOf } from '../claims.js';
+import { portalFacts } from '../client-facts.js';
+import { createLogoutQueue, type LogoutQueue, type LogoutQueueDeps, logoutTable } from '../logout-queue.js';
+import { backchannelSender } from './logouts.js';
+import { subjectFor } from '../subjects.js';
 
 const cleanupEveryMs = 60 * 60_000;
 
-export { giveUpAfterMs, logoutRetryDelayMs } from './logout-queue.js';
+export { giveUpAfterMs, logoutRetryDelayMs } from '../logout-queue.js';
 
 export interface LogoutDeliveryMetrics {
   backchannelLogout(result: 'delivered' | 'failed' | 'given_up'): void;

@@ -12,7 +12,7 @@
 //   while the channel was down). An idle instance runs one claim per kind per sweep, nothing in between.
 // - Shutting down aborts the sends in flight (each kind gives back what it did not settle) and waits for nothing
 //   else: closing never waits for a destination.
-import { isDatabaseUnavailable } from '../../lib/errors.js';
+import { isDatabaseUnavailable } from '../lib/errors.js';
 
 /** How serving a lane ended. */
 export interface Served {
