@@ -131,6 +131,7 @@ describe('the one sender', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       const before = counts.claims;
       for (let i = 0; i < 50; i++) sender.wake();
+      await waitFor('the claim they asked for', () => counts.claims > before, 5_000, 5);
       await new Promise((resolve) => setTimeout(resolve, 50));
       assert.equal(counts.claims, before + 1);
     } finally {
