@@ -21,8 +21,13 @@ interface Destination {
 
 const quietLog = { error: () => {} };
 
-/** Destinations in memory as a kind of delivery: `perTurn` entries a turn, claims counted. */
-function inMemory(destinations: Destination[], maxLanes: number, perTurn = Number.POSITIVE_INFINITY) {
+/** Destinations in memory as a kind of delivery: `perTurn` entries a turn, claims counted, retries on `now`. */
+function inMemory(
+  destinations: Destination[],
+  maxLanes: number,
+  perTurn = Number.POSITIVE_INFINITY,
+  now: () => number = Date.now,
+) {
   let tick = 0;
   const counts = { claims: 0, served: 0 };
   const outbound: Outbound<Destination> = {
@@ -32,7 +37,7 @@ function inMemory(destinations: Destination[], maxLanes: number, perTurn = Numbe
     async claim(limit, busy) {
       counts.claims++;
       const due = destinations
-        .filter((d) => !d.held && !busy.has(d.id) && d.waiting > 0 && (d.dueAt ?? 0) <= Date.now())
+        .filter((d) => !d.held && !busy.has(d.id) && d.waiting > 0 && (d.dueAt ?? 0) <= now())
         .sort((a, b) => a.servedAt - b.servedAt)
         .slice(0, limit);
       for (const d of due) d.held = true;
@@ -134,6 +139,30 @@ describe('the one sender', () => {
       await waitFor('the claim they asked for', () => counts.claims > before, 5_000, 5);
       await new Promise((resolve) => setTimeout(resolve, 50));
       assert.equal(counts.claims, before + 1);
+    } finally {
+      await sender.close();
+    }
+  });
+
+  it('a retry is claimed once its own clock reads its time, even when a timer fires before that clock does', async () => {
+    // A clock at half the speed of the timers': each timer fires when this clock still reads before the retry's time.
+    const start = Date.now();
+    const slow = () => start + (Date.now() - start) / 2;
+    let failures = 1;
+    const one = destination('reloj-lento', 1);
+    const { outbound } = inMemory([one], 2, Number.POSITIVE_INFINITY, slow);
+    const serve = outbound.serve.bind(outbound);
+    outbound.serve = async (d, signal) => {
+      if (failures-- > 0) {
+        d.dueAt = slow() + 100;
+        return { delivered: 0, dueAt: new Date(d.dueAt) };
+      }
+      return serve(d, signal);
+    };
+    const sender = createSender(outbound, { log: quietLog, databaseLost: () => {}, sweepMs: 600_000, now: slow });
+    sender.start();
+    try {
+      await waitFor('sent on its retry', () => one.sent === 1, 5_000, 5);
     } finally {
       await sender.close();
     }

@@ -55,6 +55,8 @@ export interface SenderOptions {
   heartbeatMs?: number;
   /** How often the housekeeping runs. */
   tidyMs?: number;
+  /** The clock the kind's retry times are read on (`Date.now` unless a test moves its own). */
+  now?: () => number;
 }
 
 export interface Sender {
@@ -74,6 +76,7 @@ export function createSender<Lane>(outbound: Outbound<Lane>, options: SenderOpti
   const sweepMs = options.sweepMs ?? defaultSweepMs;
   const heartbeatMs = options.heartbeatMs ?? defaultHeartbeatMs;
   const tidyMs = options.tidyMs ?? defaultTidyMs;
+  const now = options.now ?? Date.now;
   const shutdown = new AbortController();
   /** The lanes in service here, by destination. */
   const busy = new Map<string, Promise<Served>>();
@@ -97,20 +100,25 @@ export function createSender<Lane>(outbound: Outbound<Lane>, options: SenderOpti
     else options.log.error({ err: error }, `${outbound.name}: ${what}`);
   }
 
-  /** Wakes the sender at `at` (the earliest of the retries this instance waits for). */
+  /**
+   * Wakes the sender once the clock reads `at` (the earliest of the retries this instance waits for). A timer may fire
+   * before the clock reads its time (the event loop's time is read once a turn): then it waits again for what is left,
+   * since a claim made early would find the retry not yet due and nothing would wake the sender until the sweep.
+   */
   function dueAt(at: Date) {
     const time = at.getTime();
     if (dueTimer && dueTimer.at <= time) return;
     if (dueTimer) clearTimeout(dueTimer.timer);
-    const timer = setTimeout(
-      () => {
+    const arm = () => {
+      const timer = setTimeout(() => {
+        if (now() < time) return arm();
         dueTimer = undefined;
         wake();
-      },
-      Math.max(0, time - Date.now()),
-    );
-    timer.unref();
-    dueTimer = { at: time, timer };
+      }, time - now());
+      timer.unref();
+      dueTimer = { at: time, timer };
+    };
+    arm();
   }
 
   function startLane(lane: Lane) {

@@ -228,6 +228,6 @@ export function createAuditStreamWorker(deps: AuditStreamWorkerDeps): AuditStrea
       release: (stream) => claims.release(stream.id),
       renew: claims.renew,
     },
-    deps,
+    { ...deps, now: clock },
   );
 }

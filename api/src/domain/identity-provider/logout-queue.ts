@@ -137,7 +137,7 @@ export function createLogoutQueue<Row extends { id: number | string; attempts: n
       release: async () => {},
       tidy: lanes.tidy?.bind(lanes),
     },
-    deps,
+    { ...deps, now },
   );
 }
 

@@ -86,7 +86,10 @@ export function createPartnerEventsWorker(deps: PartnerEventsDeps): PartnerEvent
     }
   }
 
-  const sender = createSender({ ...partnerDeliveryLanes(deps), prepare: fanOut, tidy: cleanup }, deps);
+  const sender = createSender(
+    { ...partnerDeliveryLanes(deps), prepare: fanOut, tidy: cleanup },
+    { ...deps, now: clock },
+  );
 
   const expiryJob = async () => {
     const announced = await announceExpiries(db, new Date(clock()));
