@@ -145,9 +145,10 @@ describe('the one sender', () => {
   });
 
   it('a retry is claimed once its own clock reads its time, even when a timer fires before that clock does', async () => {
-    // A clock at half the speed of the timers': each timer fires when this clock still reads before the retry's time.
+    // A clock at half the speed of the timers' (whole milliseconds, as every clock of the product's): each timer fires
+    // when this clock still reads before the retry's time.
     const start = Date.now();
-    const slow = () => start + (Date.now() - start) / 2;
+    const slow = () => start + Math.floor((Date.now() - start) / 2);
     let failures = 1;
     const one = destination('reloj-lento', 1);
     const { outbound } = inMemory([one], 2, Number.POSITIVE_INFINITY, slow);
