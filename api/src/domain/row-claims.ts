@@ -3,7 +3,7 @@
 // instance dies, so another one takes over. Taking the claim is each caller's own query (what is due differs); giving
 // it back and renewing it are the same everywhere.
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 
 /** A claim lasts this long unless renewed; a dead instance's rows are taken over after it. */
@@ -21,6 +21,15 @@ export interface RowClaims {
   /** Extends every claim this instance holds. */
   renew(): Promise<void>;
   releaseAll(): Promise<void>;
+}
+
+/** `AND c.id NOT IN (…)` for the rows this instance is serving already (none: nothing), in a claim's `WHERE`. */
+export function notServedHere(busy: ReadonlySet<string>): SQL {
+  if (busy.size === 0) return sql``;
+  return sql`AND c.id NOT IN (${sql.join(
+    [...busy].map((id) => sql`${id}::uuid`),
+    sql`, `,
+  )})`;
 }
 
 export function rowClaims(db: Db, table: 'partner_subscriptions' | 'audit_streams', clock: () => number): RowClaims {

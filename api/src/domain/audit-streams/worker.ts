@@ -15,7 +15,7 @@ import type { Clock } from '../clock.js';
 import type { Mailer } from '../mail/mailer.js';
 import { auditStreamPausedMail } from '../mail/templates.js';
 import { createSender, type Sender, type Served } from '../sender.js';
-import { rowClaims } from '../row-claims.js';
+import { notServedHere, rowClaims } from '../row-claims.js';
 import { targetOf } from './destinations.js';
 import { auditStreamMessages as M } from './messages.js';
 import { send, type SendOptions } from './transports.js';
@@ -71,20 +71,13 @@ export function createAuditStreamWorker(deps: AuditStreamWorkerDeps): AuditStrea
    */
   async function claim(limit: number, busy: ReadonlySet<string>): Promise<Stream[]> {
     const now = new Date(clock());
-    const notBusy =
-      busy.size > 0
-        ? sql`AND c.id NOT IN (${sql.join(
-            [...busy].map((id) => sql`${id}::uuid`),
-            sql`, `,
-          )})`
-        : sql``;
     const ids = await rowsOf<{ id: string }>(
       db,
       sql`UPDATE audit_streams s SET claimed_by = ${instanceId}, locked_until = ${claims.leaseEnd()}
           WHERE s.id IN (
             SELECT c.id FROM audit_streams c
             WHERE c.status = 'activo' AND c.next_attempt_at <= ${now}
-              AND (c.locked_until IS NULL OR c.locked_until <= ${now}) ${notBusy}
+              AND (c.locked_until IS NULL OR c.locked_until <= ${now}) ${notServedHere(busy)}
               AND ((c.sent_position IS NULL AND c.cursor IS NOT NULL)
                 OR EXISTS (SELECT 1 FROM audit_positions p
                            WHERE p.company_id = c.company_id AND p.position > coalesce(c.sent_position, 0)))

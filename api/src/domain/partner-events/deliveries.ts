@@ -13,7 +13,7 @@ import { refusedSpecialUse } from '../../lib/outbound/special-use.js';
 import { recordAudit, systemActor } from '../audit/log.js';
 import type { Clock } from '../clock.js';
 import type { Outbound, Served } from '../sender.js';
-import { rowClaims } from '../row-claims.js';
+import { notServedHere, rowClaims } from '../row-claims.js';
 import { maxAttempts, nextRetryDelayMs, retryAfterMs } from './events.js';
 import { partnerEventMessages as M } from './messages.js';
 import { ownerOfApp, signingSecrets, subscriptionAction } from './subscriptions.js';
@@ -67,13 +67,6 @@ export function partnerDeliveryLanes(deps: SenderDeps): Omit<Outbound<Subscripti
   async function claimSubscriptions(limit: number, busy: ReadonlySet<string>): Promise<Subscription[]> {
     const now = new Date(clock());
     const lease = claims.leaseEnd();
-    const notBusy =
-      busy.size > 0
-        ? sql`AND c.id NOT IN (${sql.join(
-            [...busy].map((id) => sql`${id}::uuid`),
-            sql`, `,
-          )})`
-        : sql``;
     const ids = await rowsOf<{ id: string }>(
       db,
       sql`UPDATE partner_subscriptions s SET claimed_by = ${instanceId}, locked_until = ${lease}
@@ -81,7 +74,7 @@ export function partnerDeliveryLanes(deps: SenderDeps): Omit<Outbound<Subscripti
             SELECT c.id FROM partner_subscriptions c
             CROSS JOIN LATERAL (SELECT d.next_attempt_at AS due FROM partner_deliveries d
                    WHERE d.subscription_id = c.id AND d.status = 'pendiente' ORDER BY d.seq LIMIT 1) first
-            WHERE c.status = 'activa' AND (c.locked_until IS NULL OR c.locked_until <= ${now}) ${notBusy}
+            WHERE c.status = 'activa' AND (c.locked_until IS NULL OR c.locked_until <= ${now}) ${notServedHere(busy)}
               AND first.due <= ${now}
             ORDER BY first.due LIMIT ${limit} FOR UPDATE OF c SKIP LOCKED)
           AND (s.locked_until IS NULL OR s.locked_until <= ${now})
